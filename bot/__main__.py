@@ -1,0 +1,46 @@
+"""The `debate-room` command: run the bot, or doctor / console / demo."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from collections.abc import Sequence
+
+from bot.settings import SettingsError, load_settings, require
+
+EXIT_SETTINGS = 2
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="debate-room",
+        description="회의실 — AI debates moderated in Discord, written to a wiki.",
+    )
+    parser.add_argument("--env-file", default=".env", help="settings file (default .env)")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.add_parser("run", help="run the Discord bot (the default)")
+    sub.add_parser("doctor", help="check every configured outside part, one line each")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the console script and of `python -m bot`."""
+    args = _parser().parse_args(argv)
+    try:
+        settings = load_settings(args.env_file)
+        if args.command == "doctor":
+            from bot.doctor import run_doctor
+
+            return asyncio.run(run_doctor(settings))
+        require(settings, "DISCORD_TOKEN")
+        from bot.app import run_bot
+
+        return run_bot(settings)
+    except SettingsError as exc:
+        print(f"debate-room: {exc}", file=sys.stderr)  # noqa: T201  # one line, no traceback
+        return EXIT_SETTINGS
+
+
+if __name__ == "__main__":
+    sys.exit(main())

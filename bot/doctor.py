@@ -1,0 +1,66 @@
+"""`debate-room doctor`: one line per configured outside part, ok / missing / failing."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from bot.settings import Settings
+from tools.db import Database, DatabaseError
+
+
+class Status(enum.StrEnum):
+    """A check's verdict."""
+
+    OK = "ok"
+    MISSING = "missing"  # not configured: fine unless the part is required
+    FAILING = "failing"
+
+
+@dataclass(frozen=True)
+class Check:
+    """One part's verdict and the reason a person needs."""
+
+    part: str
+    status: Status
+    detail: str = ""
+
+    def line(self) -> str:
+        """The printed line."""
+        return f"{self.part:<10} {self.status.value:<8} {self.detail}".rstrip()
+
+
+CheckFn = Callable[[Settings], Awaitable[Check]]
+
+
+async def check_settings(settings: Settings) -> Check:
+    """The settings loaded (they did, or we would not be here)."""
+    wiki = "Wiki.js" if settings.WIKIJS_URL else f"local wiki in {settings.LOCAL_WIKI_DIR}"
+    return Check("settings", Status.OK, f"language {settings.LANGUAGE}, {wiki}")
+
+
+async def check_database(settings: Settings) -> Check:
+    """The database file opens and every migration is applied."""
+    try:
+        db = await Database.open(str(settings.DATABASE_PATH))
+    except DatabaseError as exc:
+        return Check("database", Status.FAILING, str(exc))
+    try:
+        versions = await db.applied_versions()
+    finally:
+        await db.close()
+    return Check("database", Status.OK, f"{settings.DATABASE_PATH} (schema {versions[-1]})")
+
+
+def all_checks() -> list[CheckFn]:
+    """Every check, in the order printed; each part's module provides its own."""
+    return [check_settings, check_database]
+
+
+async def run_doctor(settings: Settings, checks: list[CheckFn] | None = None) -> int:
+    """Print one line per part; exit status 1 if any configured part fails."""
+    results = [await check(settings) for check in (checks or all_checks())]
+    for result in results:
+        print(result.line())  # noqa: T201  # the command's output
+    return 1 if any(r.status is Status.FAILING for r in results) else 0

@@ -1,0 +1,100 @@
+"""Every setting, read once from the environment and `.env` into one typed object."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Literal
+
+from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+IdList = Annotated[tuple[int, ...], NoDecode]
+
+
+class SettingsError(Exception):
+    """A setting is missing or invalid; the message names it in one line."""
+
+
+class Settings(BaseSettings):
+    """debate-room's configuration (names as in DESIGN.md and `.env.example`)."""
+
+    model_config = SettingsConfigDict(
+        env_file=".env", env_file_encoding="utf-8", extra="ignore", case_sensitive=True
+    )
+
+    # Discord
+    DISCORD_TOKEN: SecretStr | None = None
+    DEBATE_CHANNEL_IDS: IdList = ()
+    APPROVER_ROLE_ID: int | None = None
+    PROPOSAL_TTL_MINUTES: int = Field(30, ge=1)
+    # AG through the Discord relay
+    AG_USER_IDS: IdList = ()
+    AG_RELAY_CHANNEL_ID: int | None = None
+    AG_TIMEOUT_SECONDS: float = Field(900, gt=0)
+    AG_QUIET_SECONDS: float = Field(20, ge=0)
+    # The moderator
+    MODERATOR_BACKEND: Literal["api", "cli"] = "api"
+    GEMINI_API_KEY: SecretStr | None = None
+    GEMINI_MODEL: str = "gemini-flash-latest"
+    GEMINI_DAILY_REQUEST_BUDGET: int = Field(1000, ge=0)
+    GEMINI_TIMEOUT_SECONDS: float = Field(60, gt=0)
+    GEMINI_CLI_BIN: str = "gemini"
+    DETECT_COOLDOWN_SECONDS: float = Field(120, ge=0)
+    DETECT_MIN_NEW_MESSAGES: int = Field(4, ge=1)
+    DETECT_MIN_CONFIDENCE: float = Field(0.7, ge=0, le=1)
+    # Claude Code
+    CLAUDE_BIN: str = "claude"
+    CLAUDE_MODEL: str | None = None
+    CLAUDE_WORKDIR: Path | None = None
+    CLAUDE_TIMEOUT_SECONDS: float = Field(900, gt=0)
+    CLAUDE_TOOLS: str = "Read,Grep,Glob,WebSearch,WebFetch"
+    CLAUDE_CODE_MAX_RETRIES: int = Field(2, ge=0)
+    CLAUDE_MAX_CONCURRENCY: int = Field(2, ge=1)
+    CLAUDE_SESSION_TTL_DAYS: int = Field(14, ge=1)
+    # The wiki
+    WIKIJS_URL: str | None = None
+    WIKIJS_API_KEY: SecretStr | None = None
+    WIKI_ROOT: str = "debates"
+    LOCAL_WIKI_DIR: Path = Path("./wiki")
+    # The engine
+    DATABASE_PATH: Path = Path("./data/debate-room.sqlite3")
+    DATA_DIR: Path = Path("./data")
+    MAX_ROUNDS: int = Field(6, ge=1, le=50)
+    LANGUAGE: Literal["ko", "en"] = "ko"
+    LOG_LEVEL: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+    RETRY_WAIT_SCALE: float = Field(1.0, ge=0)  # 0 turns every retry wait off (tests)
+
+    @field_validator("DEBATE_CHANNEL_IDS", "AG_USER_IDS", mode="before")
+    @classmethod
+    def _split_ids(cls, value: object) -> object:
+        if isinstance(value, str):
+            return tuple(int(part) for part in value.replace(" ", "").split(",") if part)
+        return value
+
+    @field_validator("WIKIJS_URL", "CLAUDE_MODEL", mode="before")
+    @classmethod
+    def _blank_is_none(cls, value: object) -> object:
+        return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("APPROVER_ROLE_ID", "AG_RELAY_CHANNEL_ID", "CLAUDE_WORKDIR", mode="before")
+    @classmethod
+    def _blank_id_is_none(cls, value: object) -> object:
+        return None if isinstance(value, str) and not value.strip() else value
+
+
+def load_settings(env_file: str | Path | None = ".env") -> Settings:
+    """Read the settings; a bad value becomes one SettingsError line naming it."""
+    try:
+        return Settings(_env_file=env_file)  # type: ignore[call-arg]  # pydantic-settings init kw
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        name = ".".join(str(part) for part in first["loc"]) or "settings"
+        raise SettingsError(f"{name}: {first['msg']}") from None
+
+
+def require(settings: Settings, *names: str) -> None:
+    """Fail with one line if a setting needed for this command is not set."""
+    for name in names:
+        value = getattr(settings, name)
+        if value is None or value == () or value == "":
+            raise SettingsError(f"{name} is not set (see .env.example)")

@@ -1,0 +1,175 @@
+"""The engine's ports: what it needs from the outside, named by role."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Protocol
+
+from handlers.model import (
+    ChatLine,
+    Conclusion,
+    Debate,
+    Decision,
+    Detection,
+    FailureKind,
+    ModeratorView,
+    Seat,
+    Turn,
+    TurnMeta,
+    UserQuestion,
+)
+
+
+@dataclass(frozen=True)
+class TurnRequest:
+    """What a debater is asked to answer."""
+
+    debate_id: int
+    turn: int  # the number this reply will have
+    round: int
+    prompt: str  # the full text to send, relayed reply included verbatim
+    fresh_session: bool = False  # start a new session (the old one is gone)
+
+
+@dataclass(frozen=True)
+class DebaterOutput:
+    """A debater's reply as its adapter got it."""
+
+    text: str  # what the debater wrote, exactly
+    raw: str  # the adapter's raw output, hashed into the turn's SHA-256
+    meta: TurnMeta
+
+
+class DebaterError(Exception):
+    """A debater's turn failed; `kind` decides what the engine does next."""
+
+    def __init__(
+        self, kind: FailureKind, detail: str = "", retry_after: float | None = None
+    ) -> None:
+        super().__init__(f"{kind.value}: {detail}" if detail else kind.value)
+        self.kind = kind
+        self.detail = detail
+        self.retry_after = retry_after
+
+
+class Debater(Protocol):
+    """A seat's debater: AG through the Discord relay, Claude through its CLI."""
+
+    seat: Seat
+
+    async def speak(self, request: TurnRequest) -> DebaterOutput:
+        """Send the prompt and return the reply; raise DebaterError on failure."""
+        ...
+
+    async def forget(self, debate_id: int) -> None:
+        """Drop whatever session state the debater keeps for a debate."""
+        ...
+
+
+class Moderator(Protocol):
+    """The moderator: detection, judgement after each reply, the Conclusion."""
+
+    async def detect(self, window: tuple[ChatLine, ...]) -> Detection:
+        """Judge whether the chat holds an open, debate-worthy decision."""
+        ...
+
+    async def judge(self, view: ModeratorView) -> Decision:
+        """Decide what follows the latest reply and update the running summary."""
+        ...
+
+    async def conclude(self, view: ModeratorView) -> Conclusion:
+        """Write the Conclusion from what the debate reached."""
+        ...
+
+
+class Wiki(Protocol):
+    """The debate's pages; writes are queued and land in order, never lost."""
+
+    async def write_agenda(self, debate: Debate) -> None:
+        """Queue the Agenda page (phase 0)."""
+        ...
+
+    async def write_working_document(self, debate: Debate, turn: int) -> None:
+        """Queue the Working-Document as `debate.working_document`, after `turn`'s action."""
+        ...
+
+    async def append_round_log(self, debate: Debate, turn: Turn, message_url: str) -> None:
+        """Queue the turn's section at the end of the Round-Log."""
+        ...
+
+    async def write_conclusion(self, debate: Debate, conclusion: Conclusion) -> None:
+        """Queue the Conclusion page."""
+        ...
+
+    def page_url(self, debate: Debate, page: str) -> str:
+        """Where a person reads the page (a link for the thread)."""
+        ...
+
+
+class Room(Protocol):
+    """Where people see the debate: a Discord thread, or a terminal.
+
+    Every method may be called again after a crash with the same arguments; an
+    implementation makes the repeat harmless (nothing is posted twice).
+    """
+
+    async def post_card(self, debate: Debate) -> None:
+        """Show the approval card for a proposal."""
+        ...
+
+    async def close_card(self, debate: Debate) -> None:
+        """Edit the card to its final state (opened, declined, expired) without buttons."""
+        ...
+
+    async def open(self, debate: Debate) -> None:
+        """Create the debate's room (thread) with its pinned status message."""
+        ...
+
+    async def update_status(self, debate: Debate) -> None:
+        """Refresh the status line: round, speaker, elapsed, cost, moderator mode."""
+        ...
+
+    async def post_turn(self, debate: Debate, turn: Turn) -> str:
+        """Post the full reply; return a link to its first message."""
+        ...
+
+    async def post_relay(self, debate: Debate, seat: Seat, prompt: str, turn: int) -> None:
+        """Show the text relayed to a debater (when it is not posted by the debater itself)."""
+        ...
+
+    async def ask_user(self, debate: Debate, question: UserQuestion) -> None:
+        """Put the moderator's question to the people, with option buttons."""
+        ...
+
+    async def post_conclusion(self, debate: Debate, conclusion: Conclusion) -> None:
+        """Post the final summary with links to the pages."""
+        ...
+
+    async def notify(self, debate: Debate, key: str, params: dict[str, str]) -> None:
+        """Say one localized line in the room (key into the locale files)."""
+        ...
+
+    def working(self, debate: Debate, seat: Seat) -> WorkingIndicator:
+        """A context manager showing that `seat` is working (typing, 'still working')."""
+        ...
+
+
+class WorkingIndicator(Protocol):
+    """Shown while a debater works on its turn."""
+
+    async def __aenter__(self) -> None: ...
+
+    async def __aexit__(self, *exc: object) -> None: ...
+
+
+class Clock(Protocol):
+    """Time, injectable so tests neither wait nor depend on the wall clock."""
+
+    def now(self) -> datetime:
+        """The current UTC time."""
+        ...
+
+    async def sleep(self, seconds: float) -> None:
+        """Wait (or not, in tests)."""
+        ...

@@ -1,0 +1,46 @@
+"""Prompt text lives here, as Markdown files with `${placeholder}`s; `load` fills them."""
+
+from __future__ import annotations
+
+from importlib import resources
+from string import Template
+
+
+class PromptError(Exception):
+    """A prompt is missing, or its placeholders do not match the values given."""
+
+
+def load(name: str, language: str | None = None, /, **values: str) -> str:
+    """Fill prompt `name` (`name.<language>.md` first, then `name.md`) with `values`.
+
+    A placeholder without a value, or a value without a placeholder, is an error:
+    a prompt and its caller must agree exactly.
+    """
+    template = Template(_read(name, language))
+    if not template.is_valid():
+        raise PromptError(f"prompt {name}: a '$' that is not a placeholder (write $$)")
+    wanted = set(template.get_identifiers())
+    given = set(values)
+    if wanted != given:
+        missing, unused = sorted(wanted - given), sorted(given - wanted)
+        raise PromptError(f"prompt {name}: missing {missing}, unused {unused}")
+    return template.substitute(values)
+
+
+def exists(name: str, language: str | None = None) -> bool:
+    """True if the prompt file is shipped."""
+    try:
+        _read(name, language)
+    except PromptError:
+        return False
+    return True
+
+
+def _read(name: str, language: str | None) -> str:
+    root = resources.files(__name__)
+    candidates = ([f"{name}.{language}.md"] if language else []) + [f"{name}.md"]
+    for candidate in candidates:
+        entry = root / candidate
+        if entry.is_file():
+            return entry.read_text(encoding="utf-8")
+    raise PromptError(f"no prompt named {name!r} (looked for {', '.join(candidates)})")

@@ -1,0 +1,134 @@
+"""SQLite through aiosqlite: WAL, one writer connection, explicit transactions, migrations."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import AsyncIterator, Iterable
+from contextlib import asynccontextmanager
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+_MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
+
+CREATE_MIGRATIONS_TABLE = """
+CREATE TABLE IF NOT EXISTS schema_migrations (
+    version     INTEGER PRIMARY KEY,
+    name        TEXT NOT NULL,
+    applied_at  TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+)
+"""
+SELECT_APPLIED = "SELECT version FROM schema_migrations"
+INSERT_APPLIED = "INSERT INTO schema_migrations (version, name) VALUES (?, ?)"
+
+
+class DatabaseError(Exception):
+    """The database file cannot be opened or migrated."""
+
+
+def bundled_migrations() -> list[tuple[int, str, str]]:
+    """The migrations shipped in the `migrations` package: (version, name, sql), in order."""
+    found = []
+    for entry in resources.files("migrations").iterdir():
+        match = _MIGRATION_NAME.match(entry.name)
+        if match:
+            found.append((int(match.group(1)), entry.name, entry.read_text(encoding="utf-8")))
+    found.sort()
+    versions = [version for version, _, _ in found]
+    if len(set(versions)) != len(versions):
+        raise DatabaseError(f"two migrations share a number: {versions}")
+    return found
+
+
+class Database:
+    """The one connection to the SQLite file; writes go through `transaction()`."""
+
+    def __init__(self, conn: aiosqlite.Connection, path: str) -> None:
+        self._conn = conn
+        self.path = path
+        self._write_lock = asyncio.Lock()
+
+    @classmethod
+    async def open(
+        cls, path: str, migrations: Iterable[tuple[int, str, str]] | None = None
+    ) -> Database:
+        """Open (creating folders as needed), switch to WAL and apply pending migrations."""
+        if path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        try:
+            conn = await aiosqlite.connect(path, isolation_level=None)
+        except (OSError, aiosqlite.Error) as exc:
+            raise DatabaseError(f"cannot open {path}: {exc}") from exc
+        conn.row_factory = aiosqlite.Row
+        db = cls(conn, path)
+        try:
+            await conn.execute("PRAGMA journal_mode=WAL")
+            await conn.execute("PRAGMA synchronous=NORMAL")
+            await conn.execute("PRAGMA foreign_keys=ON")
+            await conn.execute("PRAGMA busy_timeout=5000")
+            await db.migrate(bundled_migrations() if migrations is None else migrations)
+        except (aiosqlite.Error, DatabaseError) as exc:
+            await conn.close()
+            raise DatabaseError(f"cannot prepare {path}: {exc}") from exc
+        return db
+
+    async def close(self) -> None:
+        """Close the connection."""
+        await self._conn.close()
+
+    async def migrate(self, migrations: Iterable[tuple[int, str, str]]) -> list[int]:
+        """Apply the migrations not yet recorded, each in its own transaction."""
+        await self._conn.execute(CREATE_MIGRATIONS_TABLE)
+        applied = {row[0] for row in await self._conn.execute_fetchall(SELECT_APPLIED)}
+        done = []
+        for version, name, sql in migrations:
+            if version in applied:
+                continue
+            async with self.transaction() as conn:
+                for statement in _statements(sql):
+                    await conn.execute(statement)
+                await conn.execute(INSERT_APPLIED, (version, name))
+            done.append(version)
+        return done
+
+    async def applied_versions(self) -> list[int]:
+        """Versions recorded in schema_migrations, ascending."""
+        rows = await self._conn.execute_fetchall(SELECT_APPLIED + " ORDER BY version")
+        return [row[0] for row in rows]
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        """One write transaction at a time: BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on error."""
+        async with self._write_lock:
+            await self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._conn
+            except BaseException:
+                await self._conn.execute("ROLLBACK")
+                raise
+            await self._conn.execute("COMMIT")
+
+    async def fetch_one(self, sql: str, params: tuple[Any, ...] = ()) -> aiosqlite.Row | None:
+        """One row of a read, or None."""
+        async with self._conn.execute(sql, params) as cursor:
+            row: aiosqlite.Row | None = await cursor.fetchone()
+            return row
+
+    async def fetch_all(self, sql: str, params: tuple[Any, ...] = ()) -> list[aiosqlite.Row]:
+        """All rows of a read."""
+        return list(await self._conn.execute_fetchall(sql, params))
+
+    async def execute(self, sql: str, params: tuple[Any, ...] = ()) -> int:
+        """One write statement in its own transaction; returns lastrowid."""
+        async with self.transaction() as conn:
+            cursor = await conn.execute(sql, params)
+            return cursor.lastrowid or 0
+
+
+def _statements(sql: str) -> list[str]:
+    """Split a migration into statements (our migrations hold no ';' inside literals)."""
+    lines = [line for line in sql.splitlines() if not line.strip().startswith("--")]
+    return [part.strip() for part in "\n".join(lines).split(";") if part.strip()]
