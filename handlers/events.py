@@ -215,11 +215,19 @@ class Conclude:
 
 
 @dataclass(frozen=True)
-class PublishConclusion:
-    """Queue the Conclusion page and post the final summary."""
+class WriteConclusion:
+    """Queue the Conclusion page."""
 
     conclusion: Conclusion
-    kind: Literal["publish_conclusion"] = "publish_conclusion"
+    kind: Literal["write_conclusion"] = "write_conclusion"
+
+
+@dataclass(frozen=True)
+class PostConclusion:
+    """Post the final summary with links to the pages."""
+
+    conclusion: Conclusion
+    kind: Literal["post_conclusion"] = "post_conclusion"
 
 
 Effect = Annotated[
@@ -236,7 +244,8 @@ Effect = Annotated[
     | Judge
     | AskUser
     | Conclude
-    | PublishConclusion,
+    | WriteConclusion
+    | PostConclusion,
     Field(discriminator="kind"),
 ]
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Protocol
 
+from handlers.events import Effect
 from handlers.model import (
     ChatLine,
     Conclusion,
@@ -14,6 +16,7 @@ from handlers.model import (
     Detection,
     FailureKind,
     ModeratorView,
+    Proposal,
     Seat,
     Turn,
     TurnMeta,
@@ -134,10 +137,6 @@ class Room(Protocol):
         """Post the full reply; return a link to its first message."""
         ...
 
-    async def post_relay(self, debate: Debate, seat: Seat, prompt: str, turn: int) -> None:
-        """Show the text relayed to a debater (when it is not posted by the debater itself)."""
-        ...
-
     async def ask_user(self, debate: Debate, question: UserQuestion) -> None:
         """Put the moderator's question to the people, with option buttons."""
         ...
@@ -172,4 +171,62 @@ class Clock(Protocol):
 
     async def sleep(self, seconds: float) -> None:
         """Wait (or not, in tests)."""
+        ...
+
+
+class Store(Protocol):
+    """Where debates, turns and pending effects live; each step is stored before it acts."""
+
+    async def create(
+        self, proposal: Proposal, max_rounds: int, now: datetime, ttl: timedelta,
+        effects: Sequence[Effect],
+    ) -> Debate:
+        """Store a new proposal and its first effects."""
+        ...
+
+    async def load(self, debate_id: int) -> Debate:
+        """The debate's current state."""
+        ...
+
+    async def save_step(
+        self, debate: Debate, effects: Sequence[Effect], turn: Turn | None, now: datetime,
+        completed_effect: int | None = None, decided_by: int | None = None,
+    ) -> None:
+        """Store a transition's outcome atomically."""
+        ...
+
+    async def pending_effects(self, debate_id: int, limit: int = 1) -> list[tuple[int, Effect]]:
+        """The oldest effects not yet done."""
+        ...
+
+    async def complete_effect(self, effect_id: int, now: datetime) -> None:
+        """Mark an effect done."""
+        ...
+
+    async def turn(self, debate_id: int, number: int) -> Turn:
+        """One stored turn."""
+        ...
+
+    async def last_turns(self, debate_id: int, count: int) -> tuple[Turn, ...]:
+        """The latest turns, oldest first."""
+        ...
+
+    async def set_message_url(self, debate_id: int, number: int, url: str) -> None:
+        """Remember where a turn was posted."""
+        ...
+
+    async def message_url(self, debate_id: int, number: int) -> str:
+        """Where a turn was posted."""
+        ...
+
+    async def debates_with_work(self) -> list[int]:
+        """Debates with effects still to run."""
+        ...
+
+    async def open_topics(self, channel_id: int) -> list[str]:
+        """Topics still open in a channel."""
+        ...
+
+    async def due_proposals(self, now: datetime) -> list[int]:
+        """Proposals past their expiry."""
         ...

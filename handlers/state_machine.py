@@ -29,12 +29,13 @@ from handlers.events import (
     ProposalApproved,
     ProposalDeclined,
     ProposalExpired,
-    PublishConclusion,
+    PostConclusion,
     ReplyReceived,
     StopRequested,
     UpdateStatus,
     UserAnswered,
     WriteAgenda,
+    WriteConclusion,
     WriteWorkingDocument,
 )
 from handlers.model import (
@@ -103,7 +104,9 @@ def transition(debate: Debate, event: Event, now: datetime, rng: random.Random) 
         case ConclusionReady(conclusion=conclusion) if debate.phase is Phase.CONCLUDING:
             phase = _END_PHASE[debate.outcome or Outcome.CONSENSUS]
             ended = replace(debate, phase=phase, ended_at=now, speaker=None)
-            return Step(ended, (PublishConclusion(conclusion), UpdateStatus()))
+            return Step(
+                ended, (WriteConclusion(conclusion), PostConclusion(conclusion), UpdateStatus())
+            )
     return Step(debate)
 
 

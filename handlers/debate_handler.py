@@ -1,0 +1,248 @@
+"""The debate service: load, transition, store, then run the effects through the ports.
+
+A step is stored (state, new turn, effects) in one transaction before any effect runs,
+and an effect that yields an event is completed in the same transaction that stores
+the event's step. So a crash between any two steps resumes from SQLite with nothing
+lost and nothing done twice (an effect interrupted mid-way runs again; the ports make
+a repeat harmless).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import timedelta
+
+from handlers.effects_runner import EffectRunner
+from handlers.events import (
+    AskDebater,
+    Conclude,
+    Effect,
+    Event,
+    Judge,
+    PostCard,
+    ProposalApproved,
+    ProposalDeclined,
+    ProposalExpired,
+    StopRequested,
+    UserAnswered,
+)
+from handlers.model import Actor, Debate, Phase, Proposal, Seat
+from handlers.ports import Clock, Debater, Moderator, Room, Store, Wiki
+from handlers.state_machine import authorized, transition
+
+log = logging.getLogger(__name__)
+
+EFFECT_ATTEMPTS = 5  # an effect that keeps failing is retried, then left for the next start
+EFFECT_BACKOFF_S = 2.0
+
+
+@dataclass(frozen=True)
+class HandlerConfig:
+    """The engine's knobs."""
+
+    language: str = "ko"
+    max_rounds: int = 6
+    proposal_ttl: timedelta = timedelta(minutes=30)
+    retry_wait_scale: float = 1.0
+
+
+class DebateHandler:
+    """Owns every debate's lifecycle: one worker per debate runs its stored effects in order."""
+
+    def __init__(
+        self,
+        store: Store,
+        moderator: Moderator,
+        debaters: Mapping[Seat, Debater],
+        wiki: Wiki,
+        room: Room,
+        clock: Clock,
+        rng: random.Random,
+        config: HandlerConfig,
+    ) -> None:
+        self._store = store
+        self._clock = clock
+        self._rng = rng
+        self._config = config
+        self._runner = EffectRunner(store, moderator, debaters, wiki, room, clock, config.language)
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._workers: dict[int, asyncio.Task[None]] = {}
+        self._dirty: set[int] = set()
+        self._running: dict[int, tuple[Effect, asyncio.Task[Event | None]]] = {}
+        self._idle: dict[int, asyncio.Event] = {}
+
+    # ---- commands from the front ends ---------------------------------------
+
+    async def propose(self, proposal: Proposal) -> Debate | None:
+        """Store a proposal and show its card; None if the topic is already open there."""
+        if proposal.topic.casefold() in {
+            t.casefold() for t in await self._store.open_topics(proposal.channel_id)
+        }:
+            return None
+        debate = await self._store.create(
+            proposal, self._config.max_rounds, self._clock.now(), self._config.proposal_ttl,
+            (PostCard(),),
+        )
+        self._kick(debate.id)
+        return debate
+
+    async def approve(self, debate_id: int, actor: Actor) -> Debate:
+        """Open the room (an authorized person pressed Open)."""
+        return await self.submit(debate_id, ProposalApproved(actor), decided_by=actor.user_id)
+
+    async def decline(self, debate_id: int, actor: Actor) -> Debate:
+        """Close the card (an authorized person pressed Not now)."""
+        return await self.submit(debate_id, ProposalDeclined(actor), decided_by=actor.user_id)
+
+    async def stop(self, debate_id: int, actor: Actor) -> Debate:
+        """End the debate now; the running turn is cancelled and a Conclusion still written."""
+        return await self.submit(debate_id, StopRequested(actor))
+
+    async def answer(self, debate_id: int, actor: Actor, text: str) -> Debate:
+        """The people's answer to the moderator's question."""
+        return await self.submit(debate_id, UserAnswered(actor, text))
+
+    async def expire_due(self) -> list[int]:
+        """Expire every card that waited too long; returns their ids."""
+        due = await self._store.due_proposals(self._clock.now())
+        for debate_id in due:
+            await self.submit(debate_id, ProposalExpired(), decided_by=0)
+        return due
+
+    async def get(self, debate_id: int) -> Debate:
+        """A debate's current state."""
+        return await self._store.load(debate_id)
+
+    async def may_act(self, debate_id: int, actor: Actor) -> bool:
+        """True if `actor` may press this debate's buttons or answer its questions."""
+        return authorized(await self._store.load(debate_id), actor)
+
+    async def resume_all(self) -> list[int]:
+        """After a start: run every debate that still has stored effects."""
+        ids = await self._store.debates_with_work()
+        for debate_id in ids:
+            self._kick(debate_id)
+        return ids
+
+    async def wait_idle(self, debate_id: int) -> None:
+        """Wait until the debate's worker has nothing left to run (for tests and shutdown)."""
+        while debate_id in self._workers:
+            await self._idle.setdefault(debate_id, asyncio.Event()).wait()
+
+    async def aclose(self) -> None:
+        """Stop every worker; what was not done stays stored for the next start."""
+        workers = list(self._workers.values())
+        for task in workers:
+            task.cancel()
+        await asyncio.gather(*workers, return_exceptions=True)
+
+    # ---- the loop --------------------------------------------------------------
+
+    async def submit(
+        self, debate_id: int, event: Event, *, completing: int | None = None,
+        decided_by: int | None = None,
+    ) -> Debate:
+        """Transition, store, and let the worker run the new effects."""
+        async with self._locks.setdefault(debate_id, asyncio.Lock()):
+            debate = await self._store.load(debate_id)
+            step = transition(debate, event, self._clock.now(), self._rng)
+            changed = step.debate != debate
+            await self._store.save_step(
+                step.debate, step.effects, step.turn, self._clock.now(),
+                completed_effect=completing,
+                decided_by=decided_by if changed and decided_by is not None else None,
+            )
+        if step.debate.phase is Phase.CONCLUDING and debate.phase is not Phase.CONCLUDING:
+            self._cancel_obsolete(debate_id)
+        self._kick(debate_id)
+        return step.debate
+
+    def _cancel_obsolete(self, debate_id: int) -> None:
+        """A stop or failure ends the turn in flight (the debater's process is ended)."""
+        running = self._running.get(debate_id)
+        if running and isinstance(running[0], AskDebater | Judge):
+            running[1].cancel()
+
+    def _kick(self, debate_id: int) -> None:
+        self._dirty.add(debate_id)
+        if debate_id not in self._workers:
+            self._idle.setdefault(debate_id, asyncio.Event()).clear()
+            task = asyncio.create_task(self._work(debate_id), name=f"debate-{debate_id}")
+            task.add_done_callback(_report_crash)
+            self._workers[debate_id] = task
+
+    async def _work(self, debate_id: int) -> None:
+        try:
+            while True:
+                self._dirty.discard(debate_id)
+                pending = await self._store.pending_effects(debate_id)
+                if not pending:
+                    if debate_id in self._dirty:
+                        continue
+                    return
+                effect_id, effect = pending[0]
+                if not await self._run_with_retries(debate_id, effect_id, effect):
+                    return
+        finally:
+            self._workers.pop(debate_id, None)
+            self._idle.setdefault(debate_id, asyncio.Event()).set()
+
+    async def _run_with_retries(self, debate_id: int, effect_id: int, effect: Effect) -> bool:
+        """Run one effect; False if it keeps failing (it stays stored for the next start)."""
+        for attempt in range(EFFECT_ATTEMPTS):
+            try:
+                await self._run_one(debate_id, effect_id, effect)
+            except Exception:
+                log.exception("debate %s: effect %s failed (attempt %s)", debate_id,
+                              effect.kind, attempt + 1)
+                await self._clock.sleep(
+                    EFFECT_BACKOFF_S * 2**attempt * self._config.retry_wait_scale
+                )
+            else:
+                return True
+        return False
+
+    async def _run_one(self, debate_id: int, effect_id: int, effect: Effect) -> None:
+        debate = await self._store.load(debate_id)
+        if not _still_wanted(debate, effect):
+            await self._store.complete_effect(effect_id, self._clock.now())
+            return
+        task = asyncio.create_task(self._runner.run(debate, effect))
+        self._running[debate_id] = (effect, task)
+        try:
+            event = await task
+        except asyncio.CancelledError:
+            if not task.cancelled() or asyncio.current_task().cancelling():  # type: ignore[union-attr]  # always inside a task
+                raise
+            event = None  # cancelled by a stop: the effect is obsolete
+        finally:
+            self._running.pop(debate_id, None)
+        if event is None:
+            await self._store.complete_effect(effect_id, self._clock.now())
+        else:
+            await self.submit(debate_id, event, completing=effect_id)
+
+
+def _report_crash(task: asyncio.Task[None]) -> None:
+    """Log a worker that died (what it had not done stays stored for the next start)."""
+    if not task.cancelled() and task.exception() is not None:
+        log.error("worker %s died", task.get_name(), exc_info=task.exception())
+
+
+def _still_wanted(debate: Debate, effect: Effect) -> bool:
+    """An effect that asks for an answer is dropped once the debate has moved on."""
+    if isinstance(effect, AskDebater):
+        return (
+            debate.phase is Phase.SPEAKING
+            and debate.speaker is effect.seat
+            and debate.turns + 1 == effect.turn
+        )
+    if isinstance(effect, Judge):
+        return debate.phase is Phase.JUDGING and debate.turns == effect.turn
+    if isinstance(effect, Conclude):
+        return debate.phase is Phase.CONCLUDING
+    return True
