@@ -30,11 +30,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         settings = load_settings(args.env_file)
         if args.command == "doctor":
-            from bot.doctor import run_doctor
+            from bot.doctor import run_doctor  # noqa: PLC0415  # keeps --help fast
 
             return asyncio.run(run_doctor(settings))
         require(settings, "DISCORD_TOKEN")
-        from bot.app import run_bot
+        from bot.app import run_bot  # noqa: PLC0415  # discord.py loads only to run
 
         return run_bot(settings)
     except SettingsError as exc:

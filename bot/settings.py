@@ -85,7 +85,7 @@ class Settings(BaseSettings):
 def load_settings(env_file: str | Path | None = ".env") -> Settings:
     """Read the settings; a bad value becomes one SettingsError line naming it."""
     try:
-        return Settings(_env_file=env_file)  # type: ignore[call-arg]  # pydantic-settings init kw
+        return Settings(_env_file=env_file)
     except ValidationError as exc:
         first = exc.errors()[0]
         name = ".".join(str(part) for part in first["loc"]) or "settings"
@@ -96,5 +96,5 @@ def require(settings: Settings, *names: str) -> None:
     """Fail with one line if a setting needed for this command is not set."""
     for name in names:
         value = getattr(settings, name)
-        if value is None or value == () or value == "":
+        if value in (None, (), ""):
             raise SettingsError(f"{name} is not set (see .env.example)")

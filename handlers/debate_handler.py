@@ -84,7 +84,10 @@ class DebateHandler:
         }:
             return None
         debate = await self._store.create(
-            proposal, self._config.max_rounds, self._clock.now(), self._config.proposal_ttl,
+            proposal,
+            self._config.max_rounds,
+            self._clock.now(),
+            self._config.proposal_ttl,
             (PostCard(),),
         )
         self._kick(debate.id)
@@ -143,7 +146,11 @@ class DebateHandler:
     # ---- the loop --------------------------------------------------------------
 
     async def submit(
-        self, debate_id: int, event: Event, *, completing: int | None = None,
+        self,
+        debate_id: int,
+        event: Event,
+        *,
+        completing: int | None = None,
         decided_by: int | None = None,
     ) -> Debate:
         """Transition, store, and let the worker run the new effects."""
@@ -152,7 +159,10 @@ class DebateHandler:
             step = transition(debate, event, self._clock.now(), self._rng)
             changed = step.debate != debate
             await self._store.save_step(
-                step.debate, step.effects, step.turn, self._clock.now(),
+                step.debate,
+                step.effects,
+                step.turn,
+                self._clock.now(),
                 completed_effect=completing,
                 decided_by=decided_by if changed and decided_by is not None else None,
             )
@@ -197,8 +207,9 @@ class DebateHandler:
             try:
                 await self._run_one(debate_id, effect_id, effect)
             except Exception:
-                log.exception("debate %s: effect %s failed (attempt %s)", debate_id,
-                              effect.kind, attempt + 1)
+                log.exception(
+                    "debate %s: effect %s failed (attempt %s)", debate_id, effect.kind, attempt + 1
+                )
                 await self._clock.sleep(
                     EFFECT_BACKOFF_S * 2**attempt * self._config.retry_wait_scale
                 )

@@ -19,8 +19,8 @@ from handlers.events import (
     Notify,
     OpenRoom,
     PostCard,
-    PostTurn,
     PostConclusion,
+    PostTurn,
     ReplyReceived,
     UpdateStatus,
     WriteAgenda,
@@ -66,13 +66,13 @@ class EffectRunner:
             case Conclude():
                 return ConclusionReady(await self._moderator.conclude(await self._view(debate)))
             case PostTurn(turn=number):
-                turn = await self._store.turn(debate.id, number)
-                url = await self._room.post_turn(debate, turn)
+                posted = await self._store.turn(debate.id, number)
+                url = await self._room.post_turn(debate, posted)
                 await self._store.set_message_url(debate.id, number, url)
             case AppendRoundLog(turn=number):
-                turn = await self._store.turn(debate.id, number)
+                logged = await self._store.turn(debate.id, number)
                 url = await self._store.message_url(debate.id, number)
-                await self._wiki.append_round_log(debate, turn, url)
+                await self._wiki.append_round_log(debate, logged, url)
             case Notify(key=key, params=params):
                 await self._room.notify(debate, key, self._params(debate, dict(params)))
             case _:
@@ -103,9 +103,7 @@ class EffectRunner:
     async def _ask(self, debate: Debate, ask: AskDebater) -> Event:
         if ask.delay_s > 0:
             await self._clock.sleep(ask.delay_s)
-        relayed = (
-            await self._store.turn(debate.id, ask.relay_turn) if ask.relay_turn else None
-        )
+        relayed = await self._store.turn(debate.id, ask.relay_turn) if ask.relay_turn else None
         request = TurnRequest(
             debate_id=debate.id,
             turn=ask.turn,

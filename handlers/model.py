@@ -44,9 +44,7 @@ class Phase(enum.StrEnum):
         return self in _RUNNING
 
 
-_TERMINAL = frozenset(
-    {Phase.DECLINED, Phase.EXPIRED, Phase.CONCLUDED, Phase.STOPPED, Phase.FAILED}
-)
+_TERMINAL = frozenset({Phase.DECLINED, Phase.EXPIRED, Phase.CONCLUDED, Phase.STOPPED, Phase.FAILED})
 _RUNNING = frozenset({Phase.SPEAKING, Phase.JUDGING, Phase.AWAITING_USER, Phase.CONCLUDING})
 
 

@@ -178,7 +178,11 @@ class Store(Protocol):
     """Where debates, turns and pending effects live; each step is stored before it acts."""
 
     async def create(
-        self, proposal: Proposal, max_rounds: int, now: datetime, ttl: timedelta,
+        self,
+        proposal: Proposal,
+        max_rounds: int,
+        now: datetime,
+        ttl: timedelta,
         effects: Sequence[Effect],
     ) -> Debate:
         """Store a new proposal and its first effects."""
@@ -189,8 +193,13 @@ class Store(Protocol):
         ...
 
     async def save_step(
-        self, debate: Debate, effects: Sequence[Effect], turn: Turn | None, now: datetime,
-        completed_effect: int | None = None, decided_by: int | None = None,
+        self,
+        debate: Debate,
+        effects: Sequence[Effect],
+        turn: Turn | None,
+        now: datetime,
+        completed_effect: int | None = None,
+        decided_by: int | None = None,
     ) -> None:
         """Store a transition's outcome atomically."""
         ...

@@ -36,8 +36,13 @@ def _body(debate: Debate, ask: AskDebater, relayed: Turn | None, language: str) 
     if relayed is None:
         proposal = debate.proposal
         return prompts.load(
-            "debate_opening", language, topic=proposal.topic, question=proposal.question,
-            context=proposal.context, opponent=SEAT_NAMES[ask.seat.opponent], **common,
+            "debate_opening",
+            language,
+            topic=proposal.topic,
+            question=proposal.question,
+            context=proposal.context,
+            opponent=SEAT_NAMES[ask.seat.opponent],
+            **common,
         )
     if relayed.seat is ask.seat:
         # The same seat speaks twice in a row (a new round drawn it first, or the other's
@@ -62,7 +67,10 @@ def _additions(ask: AskDebater, language: str) -> str:
 
 def _seed(debate: Debate, language: str) -> str:
     return prompts.load(
-        "debate_resume_seed", language, topic=debate.proposal.topic,
-        question=debate.proposal.question, summary=debate.summary or "-",
+        "debate_resume_seed",
+        language,
+        topic=debate.proposal.topic,
+        question=debate.proposal.question,
+        summary=debate.summary or "-",
         working_document=debate.working_document or "-",
     )

@@ -20,8 +20,11 @@ def parse_reply(text: str) -> ParsedReply:
         return ParsedReply(opinion=text, structured=False)
     block, start, end = found
     opinion = block.get("opinion")
-    pieces = [text[:start].strip(), opinion.strip() if isinstance(opinion, str) else "",
-              text[end:].strip()]
+    pieces = [
+        text[:start].strip(),
+        opinion.strip() if isinstance(opinion, str) else "",
+        text[end:].strip(),
+    ]
     return ParsedReply(
         opinion="\n\n".join(piece for piece in pieces if piece),
         wiki_action=_wiki_action(block.get("wiki_action")),

@@ -25,11 +25,11 @@ from handlers.events import (
     Judged,
     Notify,
     OpenRoom,
+    PostConclusion,
     PostTurn,
     ProposalApproved,
     ProposalDeclined,
     ProposalExpired,
-    PostConclusion,
     ReplyReceived,
     StopRequested,
     UpdateStatus,
@@ -156,10 +156,10 @@ def _draw_order(rng: random.Random, first: Seat | None = None) -> tuple[Seat, Se
 
 
 def _ask(debate: Debate, delay_s: float = 0.0) -> AskDebater:
-    assert debate.speaker is not None
+    seat = debate.speaker if debate.speaker is not None else debate.order[0]
     relay = debate.relay_turn
     return AskDebater(
-        seat=debate.speaker,
+        seat=seat,
         turn=debate.turns + 1,
         round=debate.round,
         relay_turn=relay,

@@ -56,9 +56,9 @@ class Database:
         cls, path: str, migrations: Iterable[tuple[int, str, str]] | None = None
     ) -> Database:
         """Open (creating folders as needed), switch to WAL and apply pending migrations."""
-        if path != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
         try:
+            if path != ":memory:":
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
             conn = await aiosqlite.connect(path, isolation_level=None)
         except (OSError, aiosqlite.Error) as exc:
             raise DatabaseError(f"cannot open {path}: {exc}") from exc

@@ -71,7 +71,11 @@ class SqliteStore:
         self._db = db
 
     async def create(
-        self, proposal: Proposal, max_rounds: int, now: datetime, ttl: timedelta,
+        self,
+        proposal: Proposal,
+        max_rounds: int,
+        now: datetime,
+        ttl: timedelta,
         effects: Sequence[Effect],
     ) -> Debate:
         """Store a new proposal (phase `proposed`) and its first effects, atomically."""
@@ -80,15 +84,17 @@ class SqliteStore:
             cursor = await conn.execute(
                 INSERT_DEBATE, (proposal.channel_id, proposal.topic, Phase.PROPOSED, stamp, stamp)
             )
-            debate_id = cursor.lastrowid
-            assert debate_id is not None
+            debate_id = int(cursor.lastrowid or 0)
             debate = Debate(
-                id=debate_id, proposal=proposal, phase=Phase.PROPOSED, created_at=now,
+                id=debate_id,
+                proposal=proposal,
+                phase=Phase.PROPOSED,
+                created_at=now,
                 max_rounds=max_rounds,
             )
             await conn.execute(
-                UPDATE_DEBATE, (debate.phase, _DEBATE.dump_json(debate).decode(), stamp, None,
-                                debate_id)
+                UPDATE_DEBATE,
+                (debate.phase, _DEBATE.dump_json(debate).decode(), stamp, None, debate_id),
             )
             await conn.execute(
                 INSERT_PROPOSAL, (debate_id, proposal.channel_id, (now + ttl).isoformat())
@@ -105,16 +111,21 @@ class SqliteStore:
         return _DEBATE.validate_json(row["state"])
 
     async def save_step(
-        self, debate: Debate, effects: Sequence[Effect], turn: Turn | None, now: datetime,
-        completed_effect: int | None = None, decided_by: int | None = None,
+        self,
+        debate: Debate,
+        effects: Sequence[Effect],
+        turn: Turn | None,
+        now: datetime,
+        completed_effect: int | None = None,
+        decided_by: int | None = None,
     ) -> None:
         """Store a transition's outcome in one transaction: state, turn, effects, completion."""
         stamp = now.isoformat()
         ended = debate.ended_at.isoformat() if debate.ended_at else None
         async with self._db.transaction() as conn:
             await conn.execute(
-                UPDATE_DEBATE, (debate.phase, _DEBATE.dump_json(debate).decode(), stamp, ended,
-                                debate.id)
+                UPDATE_DEBATE,
+                (debate.phase, _DEBATE.dump_json(debate).decode(), stamp, ended, debate.id),
             )
             if turn is not None:
                 await conn.execute(INSERT_TURN, _turn_row(turn))
@@ -176,8 +187,9 @@ class SqliteStore:
 
     async def due_proposals(self, now: datetime) -> list[int]:
         """Proposals whose card has waited past its expiry."""
-        return [row[0] for row in await self._db.fetch_all(SELECT_DUE_PROPOSALS,
-                                                           (now.isoformat(),))]
+        return [
+            row[0] for row in await self._db.fetch_all(SELECT_DUE_PROPOSALS, (now.isoformat(),))
+        ]
 
     @staticmethod
     async def _insert_effect(
@@ -190,24 +202,47 @@ class SqliteStore:
 def _turn_row(turn: Turn) -> tuple[object, ...]:
     meta = turn.meta
     return (
-        turn.debate_id, turn.number, turn.round, turn.seat.value, turn.text, turn.raw,
-        turn.sha256, _PARSED.dump_json(turn.parsed).decode(), meta.model, meta.input_tokens,
-        meta.output_tokens, meta.cost_usd, meta.latency_s, meta.num_turns, meta.session_id,
-        json.dumps(list(meta.denied_tools)), turn.at.isoformat(),
+        turn.debate_id,
+        turn.number,
+        turn.round,
+        turn.seat.value,
+        turn.text,
+        turn.raw,
+        turn.sha256,
+        _PARSED.dump_json(turn.parsed).decode(),
+        meta.model,
+        meta.input_tokens,
+        meta.output_tokens,
+        meta.cost_usd,
+        meta.latency_s,
+        meta.num_turns,
+        meta.session_id,
+        json.dumps(list(meta.denied_tools)),
+        turn.at.isoformat(),
     )
 
 
 def _turn_of(row: aiosqlite.Row) -> Turn:
     get = row.__getitem__
     meta = TurnMeta(
-        model=get("model"), input_tokens=get("input_tokens"), output_tokens=get("output_tokens"),
-        cost_usd=get("cost_usd"), latency_s=get("latency_s"), num_turns=get("num_turns"),
-        session_id=get("session_id"), denied_tools=tuple(json.loads(get("denied_tools"))),
+        model=get("model"),
+        input_tokens=get("input_tokens"),
+        output_tokens=get("output_tokens"),
+        cost_usd=get("cost_usd"),
+        latency_s=get("latency_s"),
+        num_turns=get("num_turns"),
+        session_id=get("session_id"),
+        denied_tools=tuple(json.loads(get("denied_tools"))),
     )
     return Turn(
-        debate_id=get("debate_id"), number=get("number"), round=get("round"),
-        seat=Seat(get("seat")), text=get("text"), raw=get("raw"), sha256=get("sha256"),
-        parsed=_PARSED.validate_json(get("parsed")), meta=meta,
+        debate_id=get("debate_id"),
+        number=get("number"),
+        round=get("round"),
+        seat=Seat(get("seat")),
+        text=get("text"),
+        raw=get("raw"),
+        sha256=get("sha256"),
+        parsed=_PARSED.validate_json(get("parsed")),
+        meta=meta,
         at=datetime.fromisoformat(get("created_at")),
     )
-

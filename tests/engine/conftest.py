@@ -1,4 +1,4 @@
-"""An engine rig: the real DebateHandler and SqliteStore on a temporary file, doubles for the rest."""
+"""An engine rig: the real DebateHandler and SqliteStore on a file, doubles for the rest."""
 
 from __future__ import annotations
 
@@ -11,7 +11,14 @@ import pytest
 
 from handlers.debate_handler import DebateHandler, HandlerConfig
 from handlers.model import Actor, Proposal, Seat
-from tests.engine.doubles import CrashPlan, FakeClock, FakeDebater, FakeModerator, FakeRoom, FakeWiki
+from tests.engine.doubles import (
+    CrashPlan,
+    FakeClock,
+    FakeDebater,
+    FakeModerator,
+    FakeRoom,
+    FakeWiki,
+)
 from tools.db import Database
 from tools.store import SqliteStore
 
@@ -23,9 +30,13 @@ APPROVER = Actor(user_id=300, name="dana", is_approver=True)
 
 def proposal(topic: str = "캐시 계층 선택 — Redis vs in-process LRU", channel: int = 1) -> Proposal:
     return Proposal(
-        channel_id=channel, topic=topic, question="다음 분기에 어떤 캐시 계층을 쓸 것인가?",
-        reason="open decision", confidence=0.9,
-        context="alice: Redis로 갈지 LRU로 갈지\ncarol: 운영 부담이…", participants=(101, 102),
+        channel_id=channel,
+        topic=topic,
+        question="다음 분기에 어떤 캐시 계층을 쓸 것인가?",
+        reason="open decision",
+        confidence=0.9,
+        context="alice: Redis로 갈지 LRU로 갈지\ncarol: 운영 부담이…",
+        participants=(101, 102),
     )
 
 
@@ -50,8 +61,13 @@ class Rig:
     async def start(self) -> DebateHandler:
         self.db = await Database.open(str(self.path))
         self.handler = DebateHandler(
-            SqliteStore(self.db), self.moderator, self.debaters, self.wiki, self.room,
-            self.clock, random.Random(self.seed),
+            SqliteStore(self.db),
+            self.moderator,
+            self.debaters,
+            self.wiki,
+            self.room,
+            self.clock,
+            random.Random(self.seed),
             HandlerConfig(language="ko", max_rounds=self.max_rounds, retry_wait_scale=0.0),
         )
         return self.handler

@@ -79,8 +79,13 @@ class FakeDebater:
         if callable(item):
             await item()  # type: ignore[misc]
             item = reply(f"{self.seat.value} after wait {request.turn}")
-        meta = TurnMeta(model=f"{self.seat.value}-model", input_tokens=10, output_tokens=20,
-                        cost_usd=0.01, latency_s=1.5)
+        meta = TurnMeta(
+            model=f"{self.seat.value}-model",
+            input_tokens=10,
+            output_tokens=20,
+            cost_usd=0.01,
+            latency_s=1.5,
+        )
         return DebaterOutput(text=item, raw=f"RAW<{item}>", meta=meta)
 
     async def forget(self, debate_id: int) -> None:
@@ -113,8 +118,9 @@ class FakeModerator:
         self.plan.tick("conclude")
         self.views.append(view)
         self.conclusions += 1
-        return Conclusion(decision=f"decided after {view.debate.turns} turns",
-                          source=ModeratorSource.GEMINI)
+        return Conclusion(
+            decision=f"decided after {view.debate.turns} turns", source=ModeratorSource.GEMINI
+        )
 
 
 class FakeWiki:

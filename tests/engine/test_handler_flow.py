@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import random
 from datetime import timedelta
 
@@ -39,7 +40,7 @@ async def test_a_debate_runs_to_max_rounds_with_random_order_and_verbatim_relay(
 
     debate = await rig.h.get(debate_id)
     assert debate.phase is Phase.CONCLUDED and debate.outcome is Outcome.MAX_ROUNDS
-    turns = await rig.h._store.last_turns(debate_id, 100)  # noqa: SLF001
+    turns = await rig.h._store.last_turns(debate_id, 100)
     assert [t.number for t in turns] == [1, 2, 3, 4, 5, 6]
     # each round both seats speak once, in the order drawn by the seeded source
     draws = random.Random(rig.seed)
@@ -50,7 +51,7 @@ async def test_a_debate_runs_to_max_rounds_with_random_order_and_verbatim_relay(
     # the next debater receives the previous reply byte for byte (when it is the other's)
     requests = {r.turn: r for d in rig.debaters.values() for r in d.requests}
     relayed = 0
-    for previous, current in zip(turns, turns[1:], strict=False):
+    for previous, current in itertools.pairwise(turns):
         if current.seat is not previous.seat:
             assert requests[current.number].prompt.count(previous.text) == 1
             relayed += 1
@@ -168,8 +169,11 @@ async def test_missing_session_restarts_with_the_summary_and_working_document(ri
     rig.moderator.enqueue(Decision(action=Action.CONTINUE, summary="지금까지: LRU 우세"))
     first_seat = random.Random(rig.seed).choice((Seat.AG, Seat.CLAUDE))
     rig.debaters[first_seat].enqueue(
-        reply("draft", wiki_action={"page": "Working-Document", "mode": "replace",
-                                    "content": "# 초안"}))
+        reply(
+            "draft",
+            wiki_action={"page": "Working-Document", "mode": "replace", "content": "# 초안"},
+        )
+    )
     rig.debaters[first_seat.opponent].enqueue(DebaterError(FailureKind.SESSION_MISSING, "gone"))
     debate_id = await opened(rig)
     await idle(rig, debate_id)
@@ -182,7 +186,8 @@ async def test_missing_session_restarts_with_the_summary_and_working_document(ri
 async def test_a_refused_wiki_action_is_reported_and_nothing_written(rig: Rig) -> None:
     first_seat = random.Random(rig.seed).choice((Seat.AG, Seat.CLAUDE))
     rig.debaters[first_seat].enqueue(
-        reply("x", wiki_action={"page": "Agenda", "mode": "replace", "content": "hijack"}))
+        reply("x", wiki_action={"page": "Agenda", "mode": "replace", "content": "hijack"})
+    )
     debate_id = await opened(rig)
     await idle(rig, debate_id)
     refused = [p for _, k, p in rig.room.notices if k == "wiki.refused_page"]

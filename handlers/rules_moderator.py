@@ -1,0 +1,163 @@
+"""The deterministic moderator: what decides when Gemini cannot (quota spent, errors, bad output).
+
+Pure: no I/O, no clock. Its few words come from a `phrase(key, **params)` callable (the
+locale strings, `moderator.*`), so the engine stays free of the front end.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from handlers.model import (
+    Action,
+    ChatLine,
+    Conclusion,
+    Decision,
+    Detection,
+    ModeratorSource,
+    ModeratorView,
+    Outcome,
+    Seat,
+    Stance,
+    Turn,
+    UserQuestion,
+)
+from handlers.state_machine import both_agree
+
+SUMMARY_MAX_CHARS = 3000  # the running summary's cap, whoever writes it: keeps input bounded
+SUMMARY_LINE_CHARS = 220  # one mechanical line per turn
+POSITION_CHARS = 700  # each side's last position on the Conclusion page
+SEAT_NAMES = {Seat.AG: "AG", Seat.CLAUDE: "Claude"}
+_STANCE_WEIGHT = {Stance.AGREE: 1.0, Stance.PARTIAL: 0.5, Stance.DISAGREE: 0.0}
+_SPACES = re.compile(r"\s+")
+
+Phrase = Callable[..., str]
+
+
+class RulesModerator:
+    """Judges by fixed rules: both agree → conclude, a question for the people → ask, else go on."""
+
+    def __init__(self, phrase: Phrase) -> None:
+        self._phrase = phrase
+
+    # ---- the pure rules --------------------------------------------------
+    def decide(self, view: ModeratorView) -> Decision:
+        """The rule-based judgement of the latest turn, with the summary extended by one line."""
+        debate = view.debate
+        latest = _latest(view)
+        summary = self.extend_summary(debate.summary, latest)
+        consensus = consensus_estimate(view)
+        if both_agree(debate):
+            return _decision(Action.CONCLUDE, summary, consensus)
+        question = latest.parsed.question if latest is not None else None
+        if question is not None and question.to == "user" and question.text.strip():
+            asked = UserQuestion(text=question.text.strip())
+            return _decision(Action.ASK_USER, summary, consensus, asked)
+        return _decision(Action.CONTINUE, summary, consensus)
+
+    def write_conclusion(self, view: ModeratorView) -> Conclusion:
+        """A mechanical Conclusion: how it ended and each side's last position."""
+        debate = view.debate
+        if both_agree(debate):
+            decision = self._phrase("moderator.rules_decision_agreed")
+        else:
+            outcome = (debate.outcome or Outcome.MAX_ROUNDS).value
+            reason = self._phrase(f"moderator.rules_outcome_{outcome}")
+            decision = self._phrase("moderator.rules_decision_open", reason=reason)
+        positions = tuple((seat, self._position(view, seat)) for seat in (Seat.AG, Seat.CLAUDE))
+        latest = _latest(view)
+        open_issues: tuple[str, ...] = ()
+        if latest is not None and latest.parsed.question is not None:
+            open_issues = (latest.parsed.question.text.strip(),)
+        return Conclusion(
+            decision=decision,
+            agreed=(),
+            open_issues=open_issues,
+            positions=positions,
+            next_steps=(self._phrase("moderator.rules_next_step"),),
+            source=ModeratorSource.RULES,
+        )
+
+    def verdict(self, window: tuple[ChatLine, ...]) -> Detection:
+        """Rules never start a debate: without the model, detection pauses."""
+        del window
+        return Detection(debate_worthy=False, source=ModeratorSource.RULES)
+
+    def extend_summary(self, summary: str, turn: Turn | None) -> str:
+        """The summary plus one line for `turn` (once), trimmed to SUMMARY_MAX_CHARS."""
+        if turn is None:
+            return bound_summary(summary)
+        prefix = f"T{turn.number} "
+        if any(line.startswith(prefix) for line in summary.splitlines()):
+            return bound_summary(summary)  # judged again after a restart: no second line
+        stance = self._phrase(f"moderator.stance_{turn.parsed.stance or 'none'}")
+        line = self._phrase(
+            "moderator.rules_summary_line",
+            turn=str(turn.number),
+            seat=SEAT_NAMES[turn.seat],
+            stance=stance,
+            gist=gist(turn.parsed.opinion, SUMMARY_LINE_CHARS),
+        )
+        return bound_summary("\n".join(part for part in (summary.rstrip(), line) if part))
+
+    def _position(self, view: ModeratorView, seat: Seat) -> str:
+        turns = [turn for turn in view.last_turns if turn.seat is seat]
+        if not turns:
+            return self._phrase("moderator.rules_no_position")
+        last = max(turns, key=lambda turn: turn.number)
+        stance = self._phrase(f"moderator.stance_{last.parsed.stance or 'none'}")
+        return f"({stance}) {gist(last.parsed.opinion, POSITION_CHARS)}"
+
+    # ---- the Moderator port ---------------------------------------------
+    async def detect(self, window: tuple[ChatLine, ...]) -> Detection:
+        """Port method: never debate-worthy."""
+        return self.verdict(window)
+
+    async def judge(self, view: ModeratorView) -> Decision:
+        """Port method: the rule-based judgement."""
+        return self.decide(view)
+
+    async def conclude(self, view: ModeratorView) -> Conclusion:
+        """Port method: the mechanical Conclusion."""
+        return self.write_conclusion(view)
+
+
+def _decision(
+    action: Action, summary: str, consensus: float, question: UserQuestion | None = None
+) -> Decision:
+    return Decision(
+        action=action,
+        user_question=question,
+        consensus=consensus,
+        summary=summary,
+        source=ModeratorSource.RULES,
+    )
+
+
+def _latest(view: ModeratorView) -> Turn | None:
+    return max(view.last_turns, key=lambda turn: turn.number, default=None)
+
+
+def consensus_estimate(view: ModeratorView) -> float:
+    """The mean of the stated stances (agree 1, partial 0.5, disagree 0); 0 when none."""
+    weights = [_STANCE_WEIGHT[stance] for _, stance in view.debate.stances]
+    return round(sum(weights) / len(weights), 2) if weights else 0.0
+
+
+def gist(text: str, limit: int) -> str:
+    """The text on one line, cut at `limit` characters with an ellipsis."""
+    flat = _SPACES.sub(" ", text).strip()
+    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
+
+
+def bound_summary(summary: str, cap: int = SUMMARY_MAX_CHARS) -> str:
+    """Keep the newest lines that fit in `cap` characters (the oldest go first)."""
+    text = summary.strip()
+    if len(text) <= cap:
+        return text
+    lines = text.splitlines()
+    while len(lines) > 1 and len("\n".join(lines)) > cap:
+        lines.pop(0)
+    kept = "\n".join(lines)
+    return kept if len(kept) <= cap else kept[-cap:]
