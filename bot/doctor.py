@@ -7,7 +7,9 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from bot.settings import Settings
+from tools.claude_caller import check_claude
 from tools.db import Database, DatabaseError
+from tools.wiki_helper import check_wiki
 
 
 class Status(enum.StrEnum):
@@ -55,7 +57,7 @@ async def check_database(settings: Settings) -> Check:
 
 def all_checks() -> list[CheckFn]:
     """Every check, in the order printed; each part's module provides its own."""
-    return [check_settings, check_database]
+    return [check_settings, check_database, check_claude, check_wiki]
 
 
 async def run_doctor(settings: Settings, checks: list[CheckFn] | None = None) -> int:

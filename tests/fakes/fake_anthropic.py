@@ -1,0 +1,416 @@
+"""A fake Anthropic Messages API on 127.0.0.1 that the real `claude` CLI accepts.
+
+Stdlib only (a threaded http.server on port 0), controllable in process:
+
+    fake = FakeAnthropic(); fake.start()
+    fake.script(429, 200)             # per-request statuses, then `fake.mode` ("ok" by default)
+    fake.script_replies("one", "two")  # reply texts, then "FAKE REPLY <n>"
+    fake.mode = "hold"                 # replies wait until fake.release() or fake.stop()
+    env = fake.cli_env(tmp_path / "claude-config")  # the offline environment for the CLI
+    ...
+    fake.messages()                    # bodies of every POST /v1/messages, in order
+    fake.stop()
+
+A prompt containing `CALL_TOOL <Name> <json>` gets a tool_use block back (as the reference fake),
+so the CLI's permission handling can be exercised; the next request carrying the tool_result gets
+"FAKE REPLY <n> got tool_result: ...".
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import json
+import os
+import re
+import shutil
+import threading
+import time
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+_LOGGED_HEADERS = ("user-agent", "anthropic-version", "anthropic-beta", "x-stainless-retry-count")
+_ERROR_TYPES = {
+    400: "invalid_request_error",
+    401: "authentication_error",
+    403: "permission_error",
+    404: "not_found_error",
+    429: "rate_limit_error",
+    500: "api_error",
+    529: "overloaded_error",
+}
+_TOOL_CALL = re.compile(r"CALL_TOOL\s+(\w+)\s+(\{.*\})", re.S)
+
+
+@dataclass
+class Request:
+    """One request the fake received; `done` is set when its answer was sent."""
+
+    method: str
+    path: str
+    headers: dict[str, str]
+    body: Any
+    arrived: float = field(default_factory=time.monotonic)
+    done: float | None = None
+    status: int = 0
+
+
+class FakeAnthropic:
+    """The fake API server: start()/stop(), `url`, scripting and a request log."""
+
+    def __init__(self) -> None:
+        self.mode: str | int = "ok"  # "ok", "hold", or an HTTP status for every request
+        self.delay_s = 0.0  # wait this long before each ok reply (a slow model)
+        self._steps: collections.deque[str | int] = collections.deque()
+        self._replies: collections.deque[str] = collections.deque()
+        self._log: list[Request] = []
+        self._cond = threading.Condition()
+        self._release = threading.Event()
+        self._stopping = False
+        self._counter = 0
+        self._server: ThreadingHTTPServer | None = None
+        self._thread: threading.Thread | None = None
+
+    # ---- life cycle ------------------------------------------------------
+    def start(self) -> FakeAnthropic:
+        """Listen on 127.0.0.1 on a free port, serving from a background thread."""
+        handler = type("Handler", (_Handler,), {"fake": self})
+        self._server = _Server(("127.0.0.1", 0), handler)
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Release held replies, stop serving and close the socket."""
+        self._stopping = True
+        self._release.set()
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+
+    def __enter__(self) -> FakeAnthropic:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    @property
+    def url(self) -> str:
+        """The base URL for ANTHROPIC_BASE_URL."""
+        assert self._server is not None, "start() first"
+        return f"http://127.0.0.1:{self._server.server_address[1]}"
+
+    # ---- scripting -------------------------------------------------------
+    def script(self, *steps: str | int) -> None:
+        """Answer the next /v1/messages requests with these statuses (200, 429, "hold", ...)."""
+        with self._cond:
+            self._steps.extend(steps)
+
+    def script_replies(self, *texts: str) -> None:
+        """Reply with these texts, in order, before falling back to "FAKE REPLY <n>"."""
+        with self._cond:
+            self._replies.extend(texts)
+
+    def release(self) -> None:
+        """Let held replies go."""
+        self._release.set()
+
+    # ---- what arrived ----------------------------------------------------
+    def requests(self) -> list[Request]:
+        """Every request so far, in arrival order."""
+        with self._cond:
+            return list(self._log)
+
+    def message_requests(self) -> list[Request]:
+        """The POST /v1/messages requests (the model calls)."""
+        return [r for r in self.requests() if r.method == "POST" and _is_messages(r.path)]
+
+    def messages(self) -> list[dict[str, Any]]:
+        """The bodies of the model calls."""
+        return [r.body for r in self.message_requests()]
+
+    def wait_for_messages(self, count: int, timeout: float = 30.0) -> list[Request]:
+        """Block until `count` model calls arrived; raise TimeoutError otherwise."""
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while True:
+                found = [r for r in self._log if r.method == "POST" and _is_messages(r.path)]
+                if len(found) >= count:
+                    return found
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise TimeoutError(f"{len(found)} of {count} model calls arrived")
+                self._cond.wait(left)
+
+    async def wait_messages(self, count: int, timeout: float = 30.0) -> list[Request]:
+        """`wait_for_messages` for async tests (runs in a thread, never blocks the loop)."""
+        return await asyncio.to_thread(self.wait_for_messages, count, timeout)
+
+    # ---- the CLI's environment -------------------------------------------
+    def cli_env(self, config_dir: Path, *, retries: int = 0) -> dict[str, str]:
+        """A whole, offline environment for `claude` pointed at this fake.
+
+        Nothing is inherited but PATH, so no real credential (ANTHROPIC_AUTH_TOKEN,
+        CLAUDE_CODE_OAUTH_TOKEN) can reach the CLI.
+        """
+        tmp = config_dir / "tmp"
+        tmp.mkdir(parents=True, exist_ok=True)
+        return {
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            "HOME": str(config_dir),
+            "LANG": "C.UTF-8",
+            "CLAUDE_CONFIG_DIR": str(config_dir),
+            "CLAUDE_CODE_TMPDIR": str(tmp),
+            "ANTHROPIC_BASE_URL": self.url,
+            "ANTHROPIC_API_KEY": "dummy-key",
+            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+            "DISABLE_TELEMETRY": "1",
+            "DISABLE_AUTOUPDATER": "1",
+            "DISABLE_ERROR_REPORTING": "1",
+            "CLAUDE_CODE_MAX_RETRIES": str(retries),
+        }
+
+    # ---- used by the handler ---------------------------------------------
+    def _record(self, request: Request) -> None:
+        with self._cond:
+            self._log.append(request)
+            self._cond.notify_all()
+
+    def _next_step(self) -> tuple[str | int, str | None, int]:
+        with self._cond:
+            step = self._steps.popleft() if self._steps else self.mode
+            self._counter += 1
+            reply = self._replies.popleft() if self._replies and step in ("ok", 200) else None
+            return step, reply, self._counter
+
+    def _hold(self, seconds: float | None) -> bool:
+        """Wait (a slow or held reply); False when the fake is stopping."""
+        self._release.wait(seconds)
+        return not self._stopping
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        pass  # a CLI killed mid-request closes its socket: expected, not worth a traceback
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    fake: FakeAnthropic
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+    def do_HEAD(self) -> None:
+        self._track(None)
+        self.send_response(200)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def do_GET(self) -> None:
+        request = self._track(None)
+        path = self.path.split("?")[0]
+        if path.startswith("/v1/models"):
+            model = {"type": "model", "id": path.rsplit("/", 1)[-1], "display_name": "Fake"}
+            self._json(request, 200, {"data": [model], "has_more": False})
+        else:
+            self._json(request, 404, _error(404))
+
+    def do_POST(self) -> None:
+        length = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(length) if length else b""
+        try:
+            body = json.loads(raw) if raw else None
+        except ValueError:
+            body = {"_raw": raw.decode("utf-8", "replace")}
+        request = self._track(body)
+        path = self.path.split("?")[0]
+        if path == "/v1/messages/count_tokens":
+            return self._json(request, 200, {"input_tokens": len(raw) // 4})
+        if not _is_messages(path):
+            return self._json(request, 404, _error(404))
+        step, reply, n = self.fake._next_step()
+        if step == "hold" and not self.fake._hold(None):
+            self.close_connection = True
+            return None
+        if step not in ("ok", "hold", 200):
+            status = int(step)
+            extra = {"retry-after": "0"} if status in (429, 529) else {}
+            return self._json(request, status, _error(status), extra)
+        if self.fake.delay_s and not self.fake._hold(self.fake.delay_s):
+            self.close_connection = True
+            return None
+        return self._answer(request, body or {}, reply, n)
+
+    def _track(self, body: Any) -> Request:
+        headers = {k.lower(): v for k, v in self.headers.items() if k.lower() in _LOGGED_HEADERS}
+        request = Request(self.command, self.path, headers, body)
+        self.fake._record(request)
+        return request
+
+    def _answer(self, request: Request, body: dict[str, Any], reply: str | None, n: int) -> None:
+        blocks, stop_reason = _reply_blocks(body, reply, n)
+        model = body.get("model", "claude-fake-1")
+        usage = {"input_tokens": 10, "output_tokens": 5}
+        if not body.get("stream"):
+            message = {
+                "id": f"msg_fake_{n}",
+                "type": "message",
+                "role": "assistant",
+                "model": model,
+                "content": blocks,
+                "stop_reason": stop_reason,
+                "stop_sequence": None,
+                "usage": usage,
+            }
+            return self._json(request, 200, message)
+        data = _sse(blocks, stop_reason, model, n, usage).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+        self._finish(request, 200)
+        return None
+
+    def _json(
+        self, request: Request, status: int, obj: object, headers: dict[str, str] | None = None
+    ) -> None:
+        data = json.dumps(obj).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        for key, value in (headers or {}).items():
+            self.send_header(key, value)
+        self.end_headers()
+        self.wfile.write(data)
+        self._finish(request, status)
+
+    def _finish(self, request: Request, status: int) -> None:
+        with self.fake._cond:
+            request.status = status
+            request.done = time.monotonic()
+
+
+def _is_messages(path: str) -> bool:
+    return path.split("?", maxsplit=1)[0] == "/v1/messages"
+
+
+def _error(status: int) -> dict[str, Any]:
+    kind = _ERROR_TYPES.get(status, "api_error")
+    return {"type": "error", "error": {"type": kind, "message": f"fake {status} error"}}
+
+
+def text_of(content: Any) -> str:
+    """The text blocks of a message's content, joined."""
+    if isinstance(content, str):
+        return content
+    return "\n".join(
+        b.get("text", "") for b in content or [] if isinstance(b, dict) and b.get("type") == "text"
+    )
+
+
+def _reply_blocks(body: dict[str, Any], reply: str | None, n: int) -> tuple[list[Any], str]:
+    users = [m for m in body.get("messages") or [] if m.get("role") == "user"]
+    content = users[-1].get("content") if users else None
+    results = [
+        b
+        for b in (content if isinstance(content, list) else [])
+        if isinstance(b, dict) and b.get("type") == "tool_result"
+    ]
+    if results:
+        result = results[-1]
+        flag = " (is_error)" if result.get("is_error") else ""
+        text = f"FAKE REPLY {n} got tool_result{flag}: {text_of(result.get('content'))[:200]}"
+        return [{"type": "text", "text": text}], "end_turn"
+    match = _TOOL_CALL.search(text_of(content))
+    if match and reply is None:
+        tool_input = json.loads(match.group(2))
+        block = {
+            "type": "tool_use",
+            "id": f"toolu_fake_{n}",
+            "name": match.group(1),
+            "input": tool_input,
+        }
+        return [block], "tool_use"
+    return [{"type": "text", "text": reply if reply is not None else f"FAKE REPLY {n}"}], "end_turn"
+
+
+def _sse(blocks: list[Any], stop_reason: str, model: str, n: int, usage: dict[str, int]) -> str:
+    start = {
+        "id": f"msg_fake_{n}",
+        "type": "message",
+        "role": "assistant",
+        "model": model,
+        "content": [],
+        "stop_reason": None,
+        "stop_sequence": None,
+        "usage": dict(usage, output_tokens=1),
+    }
+    events: list[tuple[str, dict[str, Any]]] = [
+        ("message_start", {"type": "message_start", "message": start})
+    ]
+    for i, block in enumerate(blocks):
+        if block["type"] == "text":
+            empty = {"type": "text", "text": ""}
+            delta = {"type": "text_delta", "text": block["text"]}
+        else:
+            empty = dict(block, input={})
+            delta = {"type": "input_json_delta", "partial_json": json.dumps(block["input"])}
+        events += [
+            (
+                "content_block_start",
+                {"type": "content_block_start", "index": i, "content_block": empty},
+            ),
+            ("content_block_delta", {"type": "content_block_delta", "index": i, "delta": delta}),
+            ("content_block_stop", {"type": "content_block_stop", "index": i}),
+        ]
+    events += [
+        (
+            "message_delta",
+            {
+                "type": "message_delta",
+                "usage": {"output_tokens": usage["output_tokens"]},
+                "delta": {"stop_reason": stop_reason, "stop_sequence": None},
+            },
+        ),
+        ("message_stop", {"type": "message_stop"}),
+    ]
+    return "".join(f"event: {name}\ndata: {json.dumps(data)}\n\n" for name, data in events)
+
+
+# ---- helpers for tests that drive the real CLI --------------------------------
+def find_claude_bin() -> Path | None:
+    """The CLI the tests drive: env CLAUDE_BIN, else the one `.ci/run` installs in the repo."""
+    configured = os.environ.get("CLAUDE_BIN")
+    if configured:
+        found = shutil.which(configured)  # a path, or a name on PATH
+        return Path(found) if found else None
+    path = REPO_ROOT / ".ci/node/node_modules/.bin/claude"
+    return path if path.is_file() and os.access(path, os.X_OK) else None
+
+
+def processes_with_env(marker: str) -> list[int]:
+    """Pids of live processes whose environment holds `marker` (e.g. a unique config dir)."""
+    needle = marker.encode()
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            environ = (entry / "environ").read_bytes()
+            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue  # gone meanwhile, or not ours to read
+        if needle in environ and state != "Z":
+            found.append(int(entry.name))
+    return found

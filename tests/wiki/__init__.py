@@ -1,0 +1,1 @@
+"""Tests of the wiki: Wiki.js through GraphQL, the local Markdown wiki, the outbox, slugs."""

@@ -1,0 +1,170 @@
+"""Where pages are stored: the backend protocol, its error, and the local Markdown wiki."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import tempfile
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Protocol
+
+_FRONT = "---\n"
+
+
+class WikiError(Exception):
+    """A wiki operation failed; `code` names why (e.g. "unreachable", "forbidden", "6005")."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True)
+class StoredPage:
+    """A page as the wiki holds it."""
+
+    path: str
+    title: str
+    content: str
+    page_id: str = ""
+    updated_at: str = ""
+    published: bool = True
+    description: str = ""
+    tags: tuple[str, ...] = ()
+    script_css: str | None = None
+    script_js: str | None = None
+
+
+class WikiBackend(Protocol):
+    """A place that stores pages by path: Wiki.js, or a local folder of Markdown files."""
+
+    async def read(self, path: str) -> StoredPage | None:
+        """The page at `path`, or None if there is none."""
+        ...
+
+    async def write(
+        self, path: str, title: str, content: str, current: StoredPage | None
+    ) -> StoredPage:
+        """Create or update the page; `current` is what `read` just returned."""
+        ...
+
+    def url(self, path: str) -> str:
+        """Where a person reads the page (no I/O)."""
+        ...
+
+    async def check(self) -> str:
+        """Confirm the wiki is usable; raise WikiError with one clear line if not."""
+        ...
+
+    async def aclose(self) -> None:
+        """Release connections."""
+        ...
+
+
+class LocalWiki:
+    """The pages as Markdown files under a folder: `<dir>/<path>.md` with the title on top."""
+
+    def __init__(self, directory: Path) -> None:
+        self._root = Path(directory).absolute()  # not resolve(): no I/O here
+
+    def file_of(self, path: str) -> Path:
+        """The file holding the page at `path`."""
+        parts = path.split("/")
+        if not path or any(part in ("", ".", "..") for part in parts):
+            raise WikiError("6005", f"illegal path {path!r}")
+        return self._root.joinpath(*parts[:-1], f"{parts[-1]}.md")
+
+    async def read(self, path: str) -> StoredPage | None:
+        """The page, or None if its file does not exist."""
+        file = self.file_of(path)
+        try:
+            text, mtime = await asyncio.to_thread(_read_text, file)
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            raise WikiError("io", f"cannot read {file}: {exc.strerror}") from exc
+        title, content = _split_front_matter(text, default_title=path.rsplit("/", 1)[-1])
+        return StoredPage(path, title, content, page_id=path, updated_at=_iso(mtime))
+
+    async def write(
+        self, path: str, title: str, content: str, current: StoredPage | None
+    ) -> StoredPage:
+        """Write the file atomically; skip it when nothing would change."""
+        if current is not None and current.title == title and current.content == content:
+            return current
+        file = self.file_of(path)
+        text = f"{_FRONT}title: {json.dumps(title, ensure_ascii=False)}\n{_FRONT}\n{content}"
+        try:
+            mtime = await asyncio.to_thread(_write_atomically, file, text)
+        except OSError as exc:
+            raise WikiError("io", f"cannot write {file}: {exc.strerror}") from exc
+        return StoredPage(path, title, content, page_id=path, updated_at=_iso(mtime))
+
+    def url(self, path: str) -> str:
+        """A file:// URL (percent-encoded) of the page's file."""
+        return self.file_of(path).as_uri()
+
+    async def check(self) -> str:
+        """The folder exists (created if needed) and is writable."""
+        try:
+            await asyncio.to_thread(_probe_writable, self._root)
+        except OSError as exc:
+            raise WikiError("io", f"local wiki folder {self._root} is not writable: {exc}") from exc
+        return f"local wiki in {self._root}"
+
+    async def aclose(self) -> None:
+        """Nothing to release."""
+
+
+def _read_text(file: Path) -> tuple[str, float]:
+    with file.open(encoding="utf-8", newline="") as handle:
+        text = handle.read()
+    return text, file.stat().st_mtime
+
+
+def _write_atomically(file: Path, text: str) -> float:
+    file.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=file.parent, prefix=".tmp-", suffix=".md")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, file)  # noqa: PTH105  # atomic rename, same as Path.replace
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return file.stat().st_mtime
+
+
+def _probe_writable(root: Path) -> None:
+    root.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryFile(dir=root):
+        pass
+
+
+def _split_front_matter(text: str, default_title: str) -> tuple[str, str]:
+    """(title, content) of a file; a file a person rewrote without front matter is all content."""
+    if not text.startswith(_FRONT):
+        return default_title, text
+    end = text.find(f"\n{_FRONT}", len(_FRONT) - 1)
+    if end < 0:
+        return default_title, text
+    title = default_title
+    for line in text[len(_FRONT) : end].splitlines():
+        if line.startswith("title:"):
+            raw = line[len("title:") :].strip()
+            try:
+                title = str(json.loads(raw))
+            except ValueError:
+                title = raw
+    body = text[end + len(_FRONT) + 1 :]
+    return title, body.removeprefix("\n")
+
+
+def _iso(timestamp: float) -> str:
+    return datetime.fromtimestamp(timestamp, UTC).isoformat()
