@@ -2,36 +2,15 @@
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 
 from bot.settings import Settings
+from tools.checks import Check, Status
 from tools.claude_caller import check_claude
 from tools.db import Database, DatabaseError
 from tools.wiki_helper import check_wiki
 
-
-class Status(enum.StrEnum):
-    """A check's verdict."""
-
-    OK = "ok"
-    MISSING = "missing"  # not configured: fine unless the part is required
-    FAILING = "failing"
-
-
-@dataclass(frozen=True)
-class Check:
-    """One part's verdict and the reason a person needs."""
-
-    part: str
-    status: Status
-    detail: str = ""
-
-    def line(self) -> str:
-        """The printed line."""
-        return f"{self.part:<10} {self.status.value:<8} {self.detail}".rstrip()
-
+__all__ = ["Check", "CheckFn", "Status", "all_checks", "run_doctor"]
 
 CheckFn = Callable[[Settings], Awaitable[Check]]
 

@@ -17,12 +17,12 @@ from typing import TYPE_CHECKING
 
 from handlers.model import FailureKind, Seat, TurnMeta
 from handlers.ports import DebaterError, DebaterOutput, TurnRequest
+from tools.checks import Check, Status
 from tools.claude_output import CliResult, Failure, classify
 from tools.claude_sessions import ClaudeSessions, forget_expired_sessions, schedule_session_expiry
 from tools.db import Database
 
 if TYPE_CHECKING:
-    from bot.doctor import Check
     from bot.settings import Settings
 
 __all__ = [
@@ -265,7 +265,6 @@ def _signal_group(pgid: int, sig: signal.Signals) -> None:
 
 async def check_claude(settings: Settings) -> Check:
     """`debate-room doctor`: CLAUDE_BIN exists and answers `--version`."""
-    from bot.doctor import Check, Status  # noqa: PLC0415  # bot.doctor imports this module
 
     binary = shutil.which(settings.CLAUDE_BIN)
     if binary is None:

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from tools.checks import Check, Status
 from tools.slug import SlugError, check_root
 from tools.wiki_backends import LocalWiki, StoredPage, WikiBackend, WikiError
 from tools.wiki_js import WikiJsWiki
 from tools.wiki_outbox import WikiOutbox
 
 if TYPE_CHECKING:
-    from bot.doctor import Check
     from bot.settings import Settings
 
 __all__ = [
@@ -40,7 +40,6 @@ def build_wiki_backend(settings: Settings) -> WikiBackend:
 
 async def check_wiki(settings: Settings) -> Check:
     """`debate-room doctor` and start-up: the wiki answers and the key has the rights it needs."""
-    from bot.doctor import Check, Status  # noqa: PLC0415  # bot.doctor imports this module
 
     try:
         check_root(settings.WIKI_ROOT)
