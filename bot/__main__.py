@@ -33,7 +33,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             from bot.doctor import run_doctor  # noqa: PLC0415  # keeps --help fast
 
             return asyncio.run(run_doctor(settings))
-        require(settings, "DISCORD_TOKEN")
+        if settings.DISCORD_TOKEN is None:
+            raise SettingsError(
+                "DISCORD_TOKEN is not set (see .env.example); "
+                "to watch a recorded debate without Discord, run `debate-room demo`"
+            )
+        if settings.MODERATOR_BACKEND == "api":
+            require(settings, "GEMINI_API_KEY")
         from bot.app import run_bot  # noqa: PLC0415  # discord.py loads only to run
 
         return run_bot(settings)

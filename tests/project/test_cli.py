@@ -31,9 +31,9 @@ def run(args: list[str], tmp_path: Path, **env: str) -> subprocess.CompletedProc
 def test_without_a_token_it_names_it_in_one_line_and_exits_2(tmp_path: Path) -> None:
     result = run([], tmp_path)
     assert result.returncode == 2
-    assert result.stderr.strip().splitlines() == [
-        "debate-room: DISCORD_TOKEN is not set (see .env.example)"
-    ]
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("debate-room: DISCORD_TOKEN is not set")
+    assert "debate-room demo" in lines[0]
     assert "Traceback" not in result.stderr
 
 
@@ -42,6 +42,12 @@ def test_an_invalid_setting_is_named_without_a_traceback(tmp_path: Path) -> None
     assert result.returncode == 2
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and "MAX_ROUNDS" in lines[0]
+
+
+def test_the_moderator_key_is_required_for_the_api_backend(tmp_path: Path) -> None:
+    result = run([], tmp_path, DISCORD_TOKEN="x")
+    assert result.returncode == 2 and "GEMINI_API_KEY" in result.stderr
+    assert "Traceback" not in result.stderr
 
 
 def test_settings_come_from_a_dotenv_file(tmp_path: Path) -> None:
