@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Awaitable, Iterable
 from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
@@ -101,15 +102,23 @@ class Database:
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        """One write transaction at a time: BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on error."""
+        """One write transaction at a time: BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on error.
+
+        BEGIN, COMMIT and ROLLBACK always run to the end even when the caller is cancelled
+        (a Stop cancels a running turn), so the connection never stays inside a transaction.
+        """
         async with self._write_lock:
-            await self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                await _to_the_end(self._conn.execute("BEGIN IMMEDIATE"))
+            except asyncio.CancelledError:
+                await _to_the_end(self._conn.execute("ROLLBACK"))
+                raise
             try:
                 yield self._conn
             except BaseException:
-                await self._conn.execute("ROLLBACK")
+                await _to_the_end(self._conn.execute("ROLLBACK"))
                 raise
-            await self._conn.execute("COMMIT")
+            await _to_the_end(self._conn.execute("COMMIT"))
 
     async def fetch_one(self, sql: str, params: tuple[Any, ...] = ()) -> aiosqlite.Row | None:
         """One row of a read, or None."""
@@ -126,6 +135,18 @@ class Database:
         async with self.transaction() as conn:
             cursor = await conn.execute(sql, params)
             return cursor.lastrowid or 0
+
+
+async def _to_the_end(step: Awaitable[object]) -> None:
+    """Await `step` to completion; a cancellation meanwhile is re-raised once it is done."""
+    task = asyncio.ensure_future(step)
+    try:
+        await asyncio.shield(task)
+    except asyncio.CancelledError:
+        while not task.done():
+            with contextlib.suppress(asyncio.CancelledError):
+                await asyncio.wait({task})
+        raise
 
 
 def _statements(sql: str) -> list[str]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -79,3 +80,25 @@ async def test_an_unwritable_path_is_a_clear_error(tmp_path: Path) -> None:
 def test_migration_files_are_numbered_without_gaps() -> None:
     versions = [v for v, _, _ in bundled_migrations()]
     assert versions == list(range(1, len(versions) + 1))
+
+
+async def test_a_cancelled_writer_never_leaves_a_transaction_open(tmp_path: Path) -> None:
+    db = await Database.open(str(tmp_path / "cancel.sqlite3"))
+    try:
+        for attempt in range(30):
+            task = asyncio.create_task(
+                db.execute(
+                    "INSERT INTO moderator_quota (day, reason, at) VALUES (?, 'x', 'y')",
+                    (f"d{attempt}",),
+                )
+            )
+            for _ in range(attempt % 6):
+                await asyncio.sleep(0)
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
+        # the connection still takes writes
+        await db.execute("INSERT INTO moderator_quota (day, reason, at) VALUES ('z', 'x', 'y')")
+        row = await db.fetch_one("SELECT count(*) FROM moderator_quota WHERE day = 'z'")
+        assert row is not None and row[0] == 1
+    finally:
+        await db.close()
