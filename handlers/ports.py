@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from types import TracebackType
 from typing import Protocol
 
 from handlers.events import Effect
@@ -159,7 +160,12 @@ class WorkingIndicator(Protocol):
 
     async def __aenter__(self) -> None: ...
 
-    async def __aexit__(self, *exc: object) -> None: ...
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None: ...
 
 
 class Clock(Protocol):
