@@ -7,7 +7,7 @@ import asyncio
 import sys
 from collections.abc import Sequence
 
-from bot.settings import SettingsError, load_settings, require
+from bot.settings import Settings, SettingsError, load_settings, require
 
 EXIT_SETTINGS = 2
 
@@ -33,19 +33,23 @@ def main(argv: Sequence[str] | None = None) -> int:
             from bot.doctor import run_doctor  # noqa: PLC0415  # keeps --help fast
 
             return asyncio.run(run_doctor(settings))
-        if settings.DISCORD_TOKEN is None:
-            raise SettingsError(
-                "DISCORD_TOKEN is not set (see .env.example); "
-                "to watch a recorded debate without Discord, run `debate-room demo`"
-            )
-        if settings.MODERATOR_BACKEND == "api":
-            require(settings, "GEMINI_API_KEY")
+        _require_run_settings(settings)
         from bot.app import run_bot  # noqa: PLC0415  # discord.py loads only to run
 
         return run_bot(settings)
     except SettingsError as exc:
         print(f"debate-room: {exc}", file=sys.stderr)  # noqa: T201  # one line, no traceback
         return EXIT_SETTINGS
+
+
+def _require_run_settings(settings: Settings) -> None:
+    if settings.DISCORD_TOKEN is None:
+        raise SettingsError(
+            "DISCORD_TOKEN is not set (see .env.example); "
+            "to watch a recorded debate without Discord, run `debate-room demo`"
+        )
+    if settings.MODERATOR_BACKEND == "api":
+        require(settings, "GEMINI_API_KEY")
 
 
 if __name__ == "__main__":

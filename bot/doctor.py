@@ -8,6 +8,7 @@ from bot.settings import Settings
 from tools.checks import Check, Status
 from tools.claude_caller import check_claude
 from tools.db import Database, DatabaseError
+from tools.gemini_doctor import check_moderator
 from tools.wiki_helper import check_wiki
 
 __all__ = ["Check", "CheckFn", "Status", "all_checks", "run_doctor"]
@@ -36,7 +37,7 @@ async def check_database(settings: Settings) -> Check:
 
 def all_checks() -> list[CheckFn]:
     """Every check, in the order printed; each part's module provides its own."""
-    return [check_settings, check_database, check_claude, check_wiki]
+    return [check_settings, check_database, check_claude, check_wiki, check_moderator]
 
 
 async def run_doctor(settings: Settings, checks: list[CheckFn] | None = None) -> int:

@@ -1,0 +1,208 @@
+"""The composition root: the one place that builds the database, the clients and the adapters."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+
+import discord
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
+
+from bot.ag_relay import AgRelayDebater
+from bot.discord_bot import DebateBot
+from bot.front import DiscordFront
+from bot.i18n import Strings
+from bot.room import DiscordRoom
+from bot.settings import Settings
+from handlers.debate_handler import DebateHandler, HandlerConfig
+from handlers.detection import DetectionHandler
+from handlers.model import Seat
+from handlers.prompting import participant_system_prompt
+from tools.claude_caller import ClaudeCodeDebater, schedule_session_expiry
+from tools.db import Database
+from tools.gemini_caller import build_moderator
+from tools.store import SqliteStore
+from tools.wiki_helper import WikiOutbox, build_wiki_backend
+
+log = logging.getLogger(__name__)
+
+EXPIRY_CHECK_SECONDS = 30
+
+
+class SystemClock:
+    """The wall clock; waits scaled by RETRY_WAIT_SCALE (0 in tests turns them off)."""
+
+    def __init__(self, scale: float = 1.0) -> None:
+        self._scale = scale
+
+    def now(self) -> datetime:
+        """Now, in UTC."""
+        return datetime.now(UTC)
+
+    async def sleep(self, seconds: float) -> None:
+        """Wait `seconds` times the scale."""
+        await asyncio.sleep(max(0.0, seconds * self._scale))
+
+
+@dataclass
+class Services:
+    """What the bot owns and closes."""
+
+    db: Database
+    handler: DebateHandler | None = None
+    wiki: WikiOutbox | None = None
+    scheduler: AsyncIOScheduler = field(default_factory=AsyncIOScheduler)
+    closers: list[object] = field(default_factory=list)
+
+
+async def assemble(bot: DebateBot, settings: Settings, services: Services) -> None:
+    """Build every adapter around the started client, then resume what was running."""
+    db, strings = services.db, Strings(settings.LANGUAGE)
+    clock = SystemClock(settings.RETRY_WAIT_SCALE)
+    moderator = build_moderator(settings, db, clock.sleep)
+    services.closers.append(moderator)
+    room: DiscordRoom | None = None
+
+    async def notify(debate_id: int, key: str, params: dict[str, str]) -> None:
+        if room is not None and services.handler is not None:
+            await room.notify(await services.handler.get(debate_id), key, params)
+
+    wiki = WikiOutbox(
+        db,
+        build_wiki_backend(settings),
+        root=settings.WIKI_ROOT,
+        strings=strings,
+        notify=notify,
+        sleep=clock.sleep,
+    )
+    services.wiki = wiki
+    room = DiscordRoom(bot, db, strings, wiki, clock)
+    claude = ClaudeCodeDebater(
+        db,
+        binary=settings.CLAUDE_BIN,
+        system_prompt=participant_system_prompt(settings.LANGUAGE),
+        model=settings.CLAUDE_MODEL,
+        tools=settings.CLAUDE_TOOLS,
+        timeout_s=settings.CLAUDE_TIMEOUT_SECONDS,
+        max_retries=settings.CLAUDE_CODE_MAX_RETRIES,
+        max_concurrency=settings.CLAUDE_MAX_CONCURRENCY,
+        workdir_root=settings.DATA_DIR,
+        workdir=settings.CLAUDE_WORKDIR,
+    )
+    ag = AgRelayDebater(
+        bot,
+        db,
+        ag_user_ids=settings.AG_USER_IDS,
+        relay_channel_id=settings.AG_RELAY_CHANNEL_ID,
+        timeout_s=settings.AG_TIMEOUT_SECONDS,
+        quiet_s=settings.AG_QUIET_SECONDS,
+        strings=strings,
+    )
+    bot.message_listeners.append(ag.on_message)
+    store = SqliteStore(db)
+    handler = DebateHandler(
+        store,
+        moderator,
+        {Seat.AG: ag, Seat.CLAUDE: claude},
+        wiki,
+        room,
+        clock,
+        random.Random(),  # noqa: S311  # the speaking order, not a secret
+        HandlerConfig(
+            language=settings.LANGUAGE,
+            max_rounds=settings.MAX_ROUNDS,
+            proposal_ttl=timedelta(minutes=settings.PROPOSAL_TTL_MINUTES),
+            retry_wait_scale=settings.RETRY_WAIT_SCALE,
+        ),
+    )
+    services.handler = handler
+
+    async def has_open_topic(channel_id: int, topic: str) -> bool:
+        return topic.casefold() in {t.casefold() for t in await store.open_topics(channel_id)}
+
+    detection = DetectionHandler(
+        moderator,
+        channels=frozenset(settings.DEBATE_CHANNEL_IDS),
+        bot_user_id=0,
+        cooldown_s=settings.DETECT_COOLDOWN_SECONDS,
+        min_new_messages=settings.DETECT_MIN_NEW_MESSAGES,
+        min_confidence=settings.DETECT_MIN_CONFIDENCE,
+        window_size=20,
+        clock=clock,
+        has_open_topic=has_open_topic,
+    )
+    bot.front = DiscordFront(
+        handler, detection, db, strings, approver_role_id=settings.APPROVER_ROLE_ID
+    )
+    services.scheduler.add_job(
+        _guarded(handler.expire_due), "interval", seconds=EXPIRY_CHECK_SECONDS, id="expire-cards"
+    )
+    schedule_session_expiry(services.scheduler, db, settings.CLAUDE_SESSION_TTL_DAYS)
+    services.scheduler.start()
+    await wiki.start()
+    resumed = await handler.resume_all()
+    log.info("debate-room started; resumed debates %s", resumed)
+
+
+def _guarded(job: Callable[[], Awaitable[object]]) -> Callable[[], Awaitable[None]]:
+    """A scheduler job that logs its failure instead of killing the scheduler's loop."""
+
+    async def run() -> None:
+        try:
+            await job()
+        except Exception:  # the scheduler job wrapper is a boundary
+            log.exception("scheduled job failed")
+
+    return run
+
+
+async def shutdown(services: Services) -> None:
+    """Stop the workers and the scheduler, and close the clients and the database."""
+    with contextlib.suppress(Exception):
+        services.scheduler.shutdown(wait=False)
+    if services.handler is not None:
+        await services.handler.aclose()
+    if services.wiki is not None:
+        await services.wiki.aclose()
+    for closer in services.closers:
+        aclose = getattr(closer, "aclose", None)
+        if aclose is not None:
+            await aclose()
+    await services.db.close()
+
+
+async def serve(settings: Settings) -> None:
+    """Open the database, log in, and run until the client closes."""
+    db = await Database.open(str(settings.DATABASE_PATH))
+    services = Services(db=db)
+
+    async def ready(bot: DebateBot) -> None:
+        await assemble(bot, settings, services)
+
+    async def close() -> None:
+        await shutdown(services)
+
+    bot = DebateBot(on_ready_hook=ready, on_close_hook=close)
+    token = settings.DISCORD_TOKEN.get_secret_value() if settings.DISCORD_TOKEN else ""
+    async with bot:
+        await bot.start(token)
+
+
+def run_bot(settings: Settings) -> int:
+    """The `debate-room run` command."""
+    logging.basicConfig(
+        level=settings.LOG_LEVEL, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    try:
+        asyncio.run(serve(settings))
+    except discord.LoginFailure:
+        log.error("Discord refused the token (DISCORD_TOKEN)")  # noqa: TRY400  # no traceback
+        return 1
+    except KeyboardInterrupt:
+        return 0
+    return 0

@@ -1,0 +1,163 @@
+"""Detection: notice, in ordinary chat, an open decision worth a debate; propose it.
+
+A rolling window per watched channel, a cheap local pre-filter, and throttling, so the
+moderator's model is asked rarely: at most once per channel per cooldown, only after enough
+new messages, and only when the window looks like an open decision.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import deque
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from handlers.model import ChatLine, Proposal
+from handlers.ports import Clock, Moderator
+
+log = logging.getLogger(__name__)
+
+# Words that mark an open decision or a disagreement (lower-case; Korean by stem so that
+# endings vary). Kept here, not in prompts/: the pre-filter never reaches the model.
+# fmt: off
+DECISION_MARKERS: tuple[str, ...] = (
+    # Korean
+    "할까", "할지", "갈지", "쓸지", "정하", "정할", "결정", "고민", "선택", "아니면",
+    "어느 쪽", "뭐가 나", "나을까", "낫지 않", "장단점", "애매", "반대", "찬성", "맞지 않아",
+    "토론", "논의", "대신", " vs",
+    # English
+    "should we", "shall we", "which one", "which is better", "or should", "decide",
+    "decision", "trade-off", "tradeoff", "pros and cons", "disagree", "not sure",
+    "instead of", "prefer", "versus", "let's debate", "choose",
+)
+# fmt: on
+MIN_WINDOW_CHARS = 80  # a few words of chat are not a decision
+MIN_MARKER_HITS = 2  # in the new messages: one stray word is not an open decision
+MAX_BACKOFF = 8  # after negative verdicts the cooldown doubles, up to this factor
+CONTEXT_LINE_CHARS = 500
+
+HasOpenTopic = Callable[[int, str], Awaitable[bool]]
+
+
+@dataclass
+class _Channel:
+    window: deque[ChatLine]
+    new_messages: int = 0
+    last_detect: datetime | None = None
+    backoff: int = 1  # the cooldown's factor: doubles after each "not debate-worthy"
+    busy: bool = False
+    seen: set[int] = field(default_factory=set)
+
+
+def looks_open(window: Iterable[ChatLine], new: int) -> bool:
+    """The local pre-filter: enough text in the window, and markers of an open decision or
+    disagreement in its `new` latest messages (older ones were looked at before)."""
+    lines = list(window)
+    if sum(len(line.content) for line in lines) < MIN_WINDOW_CHARS:
+        return False
+    text = "\n".join(line.content for line in lines[-new:]).lower()
+    hits = sum(text.count(marker) for marker in DECISION_MARKERS)
+    return hits >= MIN_MARKER_HITS
+
+
+class DetectionHandler:
+    """Turns watched-channel chat into at most an occasional Proposal."""
+
+    def __init__(
+        self,
+        moderator: Moderator,
+        *,
+        channels: Iterable[int],
+        bot_user_id: int,
+        cooldown_s: float,
+        min_new_messages: int,
+        min_confidence: float,
+        window_size: int = 20,
+        clock: Clock,
+        has_open_topic: HasOpenTopic,
+    ) -> None:
+        self._moderator = moderator
+        self._watched = frozenset(channels)
+        self._bot_user_id = bot_user_id
+        self._cooldown_s = cooldown_s
+        self._min_new = min_new_messages
+        self._min_confidence = min_confidence
+        self._window_size = window_size
+        self._clock = clock
+        self._has_open_topic = has_open_topic
+        self._channels: dict[int, _Channel] = {}
+        self.requests = 0  # detect calls made, for the benchmark and the logs
+
+    def watches(self, channel_id: int) -> bool:
+        """True for a channel in DEBATE_CHANNEL_IDS."""
+        return channel_id in self._watched
+
+    async def on_message(
+        self, channel_id: int, line: ChatLine, author_is_bot: bool
+    ) -> Proposal | None:
+        """Take one chat message; return a Proposal when the moderator found an open decision."""
+        if not self.watches(channel_id) or author_is_bot or line.author_id == self._bot_user_id:
+            return None
+        state = self._channels.get(channel_id)
+        if state is None:
+            state = _Channel(window=deque(maxlen=self._window_size))
+            self._channels[channel_id] = state
+        if line.message_id and line.message_id in state.seen:
+            return None  # a redelivered message (gateway resume) counts once
+        if line.message_id:
+            state.seen = {m.message_id for m in state.window} | {line.message_id}
+        state.window.append(line)
+        state.new_messages += 1
+        if not self._due(state):
+            return None
+        window = tuple(state.window)
+        state.busy, state.new_messages, state.last_detect = True, 0, self._clock.now()
+        try:
+            proposal = await self._detect(channel_id, window)
+        finally:
+            state.busy = False
+        state.backoff = 1 if proposal is not None else min(state.backoff * 2, MAX_BACKOFF)
+        return proposal
+
+    def _due(self, state: _Channel) -> bool:
+        """Enough new messages, the cooldown passed, nothing running, and the pre-filter agrees."""
+        if state.busy or state.new_messages < self._min_new:
+            return False
+        if state.last_detect is not None:
+            elapsed = (self._clock.now() - state.last_detect).total_seconds()
+            if elapsed < self._cooldown_s * state.backoff:
+                return False
+        return looks_open(state.window, state.new_messages)
+
+    async def _detect(self, channel_id: int, window: tuple[ChatLine, ...]) -> Proposal | None:
+        self.requests += 1
+        detection = await self._moderator.detect(window)
+        if not detection.debate_worthy or detection.confidence < self._min_confidence:
+            return None
+        topic = detection.topic.strip()
+        if not topic or await self._has_open_topic(channel_id, topic):
+            return None
+        log.info("detection: proposing %r in channel %d", topic, channel_id)
+        return Proposal(
+            channel_id=channel_id,
+            topic=topic,
+            question=detection.question.strip(),
+            reason=detection.reason.strip(),
+            confidence=detection.confidence,
+            context=window_text(window),
+            participants=participants(window),
+        )
+
+
+def participants(window: tuple[ChatLine, ...]) -> tuple[int, ...]:
+    """The distinct human authors of the window, in order of first appearance."""
+    return tuple(dict.fromkeys(line.author_id for line in window))
+
+
+def window_text(window: tuple[ChatLine, ...]) -> str:
+    """The window as the chat excerpt the card and the Agenda show."""
+    return "\n".join(
+        f"{line.author_name or line.author_id}: {line.content[:CONTEXT_LINE_CHARS]}"
+        for line in window
+    )

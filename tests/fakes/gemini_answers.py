@@ -1,0 +1,85 @@
+"""Automatic answers for the fake Gemini: valid JSON made up from the schema a request asked
+for, shaped by a few rules so that a whole debate can run against the fake."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+_FENCED_JSON = re.compile(r"```json\s*\n(.*?)\n```", re.DOTALL)
+_AGREE = re.compile(r"stance\W{1,4}agree\b", re.IGNORECASE)
+_DEBATE_MARKERS = ("vs", "할까", "decide", "결정", "아니면", "should we", "정하")
+
+
+def schema_in_prompt(text: str) -> dict[str, Any] | None:
+    """The last ```json block of the prompt that is a JSON schema."""
+    for block in reversed(_FENCED_JSON.findall(text)):
+        try:
+            obj = json.loads(block)
+        except ValueError:
+            continue
+        if isinstance(obj, dict) and "properties" in obj:
+            return obj
+    return None
+
+
+def rule_answer(schema: dict[str, Any], text: str) -> dict[str, Any]:
+    """Fill the schema; detection says yes when the chat has a decision marker, judging
+    concludes once two `stance: agree` appear in the input."""
+    made = make_value(schema, schema, "")
+    if not isinstance(made, dict):
+        return {}
+    if "debate_worthy" in made:
+        worthy = any(marker in text.lower() for marker in _DEBATE_MARKERS)
+        made.update(debate_worthy=worthy, confidence=0.9 if worthy else 0.1)
+        made.update(topic="auto topic", question="Which option should we choose?")
+    if "action" in made:
+        made["action"] = "conclude" if len(_AGREE.findall(text)) >= 2 else "continue"
+        made["next_speaker"] = None
+        made["consensus"] = 0.9 if made["action"] == "conclude" else 0.4
+    return made
+
+
+def make_value(node: dict[str, Any], root: dict[str, Any], name: str) -> Any:
+    """A plausible value for a JSON-schema or OpenAPI-schema node."""
+    node = _resolve(node, root)
+    options = node.get("anyOf") or node.get("any_of")
+    if options:
+        real = [o for o in options if _type(_resolve(o, root)) != "null"]
+        return make_value(real[0], root, name) if real else None
+    if node.get("enum"):
+        return node["enum"][0]
+    kind = _type(node)
+    if kind == "object":
+        props = node.get("properties") or {}
+        return {key: make_value(sub, root, key) for key, sub in props.items()}
+    if kind == "array":
+        return [make_value(node.get("items") or {}, root, name)]
+    if kind in ("number", "integer"):
+        low = float(node.get("minimum", 0))
+        high = float(node.get("maximum", low + 1))
+        middle = (low + high) / 2
+        return int(middle) if kind == "integer" else middle
+    if kind == "boolean":
+        return False
+    return f"auto {name}".strip()
+
+
+def _resolve(node: dict[str, Any], root: dict[str, Any]) -> dict[str, Any]:
+    ref = node.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/"):
+        target: Any = root
+        for part in ref[2:].split("/"):
+            target = target[part]
+        return dict(target)
+    return node
+
+
+def _type(node: dict[str, Any]) -> str:
+    kind = node.get("type", "")
+    if isinstance(kind, list):
+        kind = next((k for k in kind if str(k).lower() != "null"), "null")
+    if not kind and "properties" in node:
+        return "object"
+    return str(kind).lower()
