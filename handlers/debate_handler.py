@@ -78,8 +78,9 @@ class DebateHandler:
     # ---- commands from the front ends ---------------------------------------
 
     async def propose(self, proposal: Proposal) -> Debate | None:
-        """Store a proposal and show its card; None if the topic is already open there."""
-        if proposal.topic.casefold() in {
+        """Store a proposal and show its card; None while that channel has a card waiting
+        or the topic is already being debated there (one card at a time per channel)."""
+        if await self._store.waiting_cards(proposal.channel_id) or proposal.topic.casefold() in {
             t.casefold() for t in await self._store.open_topics(proposal.channel_id)
         }:
             return None

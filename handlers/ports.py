@@ -242,6 +242,10 @@ class Store(Protocol):
         """Topics still open in a channel."""
         ...
 
+    async def waiting_cards(self, channel_id: int) -> int:
+        """Approval cards waiting for a click in a channel."""
+        ...
+
     async def due_proposals(self, now: datetime) -> list[int]:
         """Proposals past their expiry."""
         ...

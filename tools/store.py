@@ -57,6 +57,7 @@ SELECT p.debate_id FROM proposals p JOIN debates d ON d.id = p.debate_id
 WHERE p.decided_at IS NULL AND d.phase = 'proposed' AND p.expires_at <= ?
 ORDER BY p.debate_id
 """
+COUNT_WAITING_CARDS = "SELECT count(*) FROM debates WHERE channel_id = ? AND phase = 'proposed'"
 SELECT_BY_PHASE = "SELECT id FROM debates WHERE phase = ? ORDER BY id"
 
 
@@ -184,6 +185,11 @@ class SqliteStore:
         live = [p.value for p in Phase if not p.is_terminal]
         sql = SELECT_OPEN_TOPICS.format(phases=", ".join("?" for _ in live))
         return [row[0] for row in await self._db.fetch_all(sql, (channel_id, *live))]
+
+    async def waiting_cards(self, channel_id: int) -> int:
+        """How many approval cards wait for a click in a channel."""
+        row = await self._db.fetch_one(COUNT_WAITING_CARDS, (channel_id,))
+        return int(row[0]) if row else 0
 
     async def due_proposals(self, now: datetime) -> list[int]:
         """Proposals whose card has waited past its expiry."""

@@ -205,17 +205,25 @@ async def test_only_the_conversation_or_approvers_may_open(rig: Rig) -> None:
     await idle(rig, debate.id)
 
 
-async def test_an_open_topic_is_not_proposed_twice_and_cards_expire(rig: Rig) -> None:
+async def test_one_card_at_a_time_per_channel_and_cards_expire(rig: Rig) -> None:
     first = await rig.h.propose(proposal())
     assert first is not None
     assert await rig.h.propose(proposal()) is None
+    assert await rig.h.propose(proposal(topic="다른 주제")) is None  # a card still waits here
     assert await rig.h.propose(proposal(channel=2)) is not None
     rig.clock.t += timedelta(minutes=31)
     assert first.id in await rig.h.expire_due()
     await idle(rig, first.id)
     assert (await rig.h.get(first.id)).phase is Phase.EXPIRED
     assert (first.id, "expired") in rig.room.closed_cards
-    assert await rig.h.propose(proposal()) is not None  # expired: the topic is free again
+    assert await rig.h.propose(proposal()) is not None  # expired: the channel is free again
+
+
+async def test_a_topic_under_debate_is_not_proposed_again(rig: Rig) -> None:
+    debate_id = await opened(rig)
+    assert await rig.h.propose(proposal()) is None
+    assert await rig.h.propose(proposal(topic="다른 주제")) is not None
+    await idle(rig, debate_id)
 
 
 async def test_declined_card_is_closed(rig: Rig) -> None:
