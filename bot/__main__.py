@@ -7,6 +7,7 @@ import asyncio
 import sys
 from collections.abc import Sequence
 
+from bot.console_cli import TERMINAL_COMMANDS, add_parsers, run_terminal
 from bot.settings import Settings, SettingsError, load_settings, require
 
 EXIT_SETTINGS = 2
@@ -21,6 +22,7 @@ def _parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.add_parser("run", help="run the Discord bot (the default)")
     sub.add_parser("doctor", help="check every configured outside part, one line each")
+    add_parsers(sub)  # console, demo
     return parser
 
 
@@ -28,6 +30,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script and of `python -m bot`."""
     args = _parser().parse_args(argv)
     try:
+        if args.command in TERMINAL_COMMANDS:
+            return run_terminal(args)  # the demo needs no settings; the console reads its own
         settings = load_settings(args.env_file)
         if args.command == "doctor":
             from bot.doctor import run_doctor  # noqa: PLC0415  # keeps --help fast

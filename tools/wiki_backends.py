@@ -126,6 +126,16 @@ def _read_text(file: Path) -> tuple[str, float]:
     return text, file.stat().st_mtime
 
 
+def _page_mode() -> int:
+    """0666 less the process's umask, as an ordinary file write would give."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+_PAGE_MODE = _page_mode()
+
+
 def _write_atomically(file: Path, text: str) -> float:
     file.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=file.parent, prefix=".tmp-", suffix=".md")
@@ -134,6 +144,7 @@ def _write_atomically(file: Path, text: str) -> float:
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
+        Path(tmp).chmod(_PAGE_MODE)  # mkstemp makes 0600; a wiki page is for reading
         os.replace(tmp, file)  # noqa: PTH105  # atomic rename, same as Path.replace
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

@@ -1,0 +1,190 @@
+"""`debate-room demo`: a recorded debate through the real engine, store, wiki outbox and renderer.
+
+Only the debaters and the moderator are replayed; detection, the state machine, SQLite, the
+wiki outbox with the local Markdown wiki and the console room are the product's own. Needs
+no settings, no `.env`, no keys and no network.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import shutil
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from rich.console import Console
+from rich.text import Text
+
+from bot.console_app import CONSOLE_CHANNEL
+from bot.console_room import ConsoleRoom
+from bot.console_seats import People
+from bot.console_text import MODERATOR_GREY, USER_AMBER
+from bot.demo.replay import (
+    Recording,
+    RecordingError,
+    ReplayClock,
+    ReplayDebater,
+    ReplayModerator,
+    load_recording,
+)
+from bot.i18n import Strings
+from handlers.debate_handler import DebateHandler, HandlerConfig
+from handlers.detection import DetectionHandler
+from handlers.model import ChatLine, Debate, Phase, Proposal, Seat, WikiPage
+from tools.db import Database
+from tools.store import SqliteStore
+from tools.wiki_helper import LocalWiki, WikiOutbox
+
+DEFAULT_OUT = Path("data") / "demo"
+DEFAULT_PACE_S = 0.3
+WIKI_ROOT = "debates"
+MARKER = ".debate-room-demo"  # only a folder carrying it is ever cleared
+DB_NAME = "demo.sqlite3"
+
+
+@dataclass(frozen=True)
+class DemoResult:
+    """Where the replay left its files."""
+
+    database: Path
+    pages: dict[WikiPage, Path]
+    debate: Debate
+
+
+def prepare(out: Path) -> tuple[Path, Path]:
+    """A clean demo folder: the previous replay's database and pages are removed."""
+    wiki_dir = out / "wiki"
+    if wiki_dir.exists():
+        if not (wiki_dir / MARKER).exists():
+            raise RecordingError(f"{wiki_dir} exists and is not a demo folder; choose --out")
+        shutil.rmtree(wiki_dir)
+    for suffix in ("", "-wal", "-shm"):
+        (out / f"{DB_NAME}{suffix}").unlink(missing_ok=True)
+    wiki_dir.mkdir(parents=True)
+    (wiki_dir / MARKER).write_text("written by `debate-room demo`\n", encoding="utf-8")
+    return out / DB_NAME, wiki_dir
+
+
+async def replay(
+    console: Console, out: Path, pace_s: float, recording: Recording | None = None
+) -> DemoResult:
+    """Play the recording through the engine; return where the pages were written."""
+    recording = recording or load_recording()
+    db_path, wiki_dir = prepare(out)
+    db = await Database.open(str(db_path))
+    player = _Player(console, recording, db, LocalWiki(wiki_dir), pace_s)
+    try:
+        await player.wiki.start()
+        debate = await player.play()
+        await player.wiki.drained(debate.id)
+        pages = {page: player.local.file_of(player.wiki.path_of(debate, page.value))
+                 for page in WikiPage}  # fmt: skip
+        return DemoResult(db_path.absolute(), pages, debate)
+    finally:
+        await player.handler.aclose()
+        await player.wiki.aclose()
+        await db.close()
+
+
+class _Player:
+    """The real engine with the recorded seats and moderator, and the recorded key presses."""
+
+    def __init__(
+        self, console: Console, recording: Recording, db: Database, local: LocalWiki,
+        pace_s: float,
+    ) -> None:  # fmt: skip
+        self.console, self.recording, self.local, self.pace_s = console, recording, local, pace_s
+        self.t = Strings(recording.language)
+        self.clock = ReplayClock(datetime.now(UTC).replace(microsecond=0))
+        self.people = People(recording.approval.by)
+        self.wiki = WikiOutbox(db, local, root=WIKI_ROOT, strings=self.t, notify=self._notify,
+                               sleep=self.clock.sleep)  # fmt: skip
+        self.room = ConsoleRoom(console, self.t, self.wiki, self.clock, db=db,
+                                names=self.people.names)  # fmt: skip
+        seats = {seat: ReplayDebater(seat, recording, self.clock, pace_s) for seat in Seat}
+        self.moderator = ReplayModerator(recording)
+        config = HandlerConfig(language=recording.language, max_rounds=recording.max_rounds,
+                               retry_wait_scale=0.0)  # fmt: skip
+        order = random.Random(recording.seed)  # noqa: S311  # replays the recorded speaking order
+        self.handler = DebateHandler(SqliteStore(db), self.moderator, seats, self.wiki, self.room,
+                                     self.clock, order, config)  # fmt: skip
+
+    async def _notify(self, debate_id: int, key: str, params: dict[str, str]) -> None:
+        await self.room.notify(await self.handler.get(debate_id), key, params)
+
+    async def play(self) -> Debate:
+        """The chat, the card, the approval, then the debate until it ends."""
+        debate = await self.handler.propose(await self._chat())
+        if debate is None:
+            raise RecordingError("the proposal was refused")
+        await self.handler.wait_idle(debate.id)
+        await self._press(self.recording.approval.by, self.recording.approval.key)
+        await self.handler.approve(debate.id, self.people.actor_named(self.recording.approval.by))
+        while True:
+            await self.handler.wait_idle(debate.id)
+            debate = await self.handler.get(debate.id)
+            if debate.phase.is_terminal:
+                return debate
+            if debate.phase is not Phase.AWAITING_USER:
+                raise RecordingError(f"the replay stalled in phase {debate.phase.value}")
+            answer = self.recording.answer_after(debate.turns)
+            await self._press(answer.by, answer.text)
+            await self.handler.answer(debate.id, self.people.actor_named(answer.by), answer.text)
+
+    async def _chat(self) -> Proposal:
+        """The recorded chat through the real detection (pre-filter and all)."""
+
+        async def has_open_topic(channel_id: int, topic: str) -> bool:
+            return False
+
+        chat = self.recording.chat
+        detection = DetectionHandler(
+            self.moderator, channels=(CONSOLE_CHANNEL,), bot_user_id=0, cooldown_s=0,
+            min_new_messages=len(chat), min_confidence=0.5, clock=self.clock,
+            has_open_topic=has_open_topic,
+        )  # fmt: skip
+        title = Text(self.t("console.demo_chat", channel=self.recording.channel))
+        self.console.rule(title, style=MODERATOR_GREY)
+        proposal = None
+        for number, entry in enumerate(chat, start=1):
+            self.console.print(Text(f"{entry.author}: {entry.text}"), soft_wrap=True)
+            author = self.people.id_of(entry.author)
+            line = ChatLine(author, entry.author, entry.text, self.clock.now(), number)
+            proposal = await detection.on_message(CONSOLE_CHANNEL, line, author_is_bot=False)
+            self.clock.advance(20)
+        if proposal is None:
+            raise RecordingError("the recorded chat did not lead to a proposal")
+        return proposal
+
+    async def _press(self, user: str, key: str) -> None:
+        """A recorded key press or answer, shown as such."""
+        await asyncio.sleep(self.pace_s)
+        _key(self.console, self.t, user, key)
+
+
+def _key(console: Console, t: Strings, user: str, key: str) -> None:
+    console.print(Text(t("console.demo_key", user=user, key=key), style=USER_AMBER), soft_wrap=True)
+
+
+def run_demo(
+    out: Path = DEFAULT_OUT, pace_s: float = DEFAULT_PACE_S, console: Console | None = None
+) -> int:
+    """The `debate-room demo` command: the replay, framed by its labels, then the file paths."""
+    console = console or Console(highlight=False)
+    recording = load_recording()
+    t = Strings(recording.language)
+    console.print(Text(t("console.demo_banner"), style=f"bold {USER_AMBER}"), soft_wrap=True)
+    try:
+        result = asyncio.run(replay(console, out, pace_s, recording))
+    except RecordingError as exc:
+        console.print(Text(f"❌ {exc}", style="bold red"), soft_wrap=True)
+        return 1
+    console.print(Text(t("console.demo_pages"), style="bold"), soft_wrap=True)
+    for page, path in result.pages.items():
+        label = t(f"console.page_{page.name.lower()}")
+        console.print(Text(t("console.demo_page", page=label, path=str(path))), soft_wrap=True)
+    console.print(Text(t("console.demo_database", path=str(result.database))), soft_wrap=True)
+    console.print(Text(t("console.demo_end"), style=f"bold {USER_AMBER}"), soft_wrap=True)
+    return 0
