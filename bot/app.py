@@ -6,7 +6,8 @@ import asyncio
 import contextlib
 import logging
 import random
-from collections.abc import Awaitable, Callable
+import signal
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
@@ -22,6 +23,7 @@ from bot.settings import Settings
 from handlers.debate_handler import DebateHandler, HandlerConfig
 from handlers.detection import DetectionHandler
 from handlers.model import Seat
+from handlers.ports import Clock, Debater, Moderator
 from handlers.prompting import participant_system_prompt
 from tools.claude_caller import ClaudeCodeDebater, schedule_session_expiry
 from tools.db import Database
@@ -32,6 +34,7 @@ from tools.wiki_helper import WikiOutbox, build_wiki_backend
 log = logging.getLogger(__name__)
 
 EXPIRY_CHECK_SECONDS = 30
+DETECTION_WINDOW = 20  # chat lines the moderator sees when it judges a conversation
 
 
 class SystemClock:
@@ -56,21 +59,35 @@ class Services:
     db: Database
     handler: DebateHandler | None = None
     wiki: WikiOutbox | None = None
+    room: DiscordRoom | None = None
     scheduler: AsyncIOScheduler = field(default_factory=AsyncIOScheduler)
     closers: list[object] = field(default_factory=list)
 
 
-async def assemble(bot: DebateBot, settings: Settings, services: Services) -> None:
-    """Build every adapter around the started client, then resume what was running."""
+async def assemble(
+    bot: DebateBot,
+    settings: Settings,
+    services: Services,
+    *,
+    moderator: Moderator | None = None,
+    debaters: Mapping[Seat, Debater] | None = None,
+    clock: Clock | None = None,
+    rng: random.Random | None = None,
+) -> None:
+    """Build every adapter around the logged-in client, then resume what was running.
+
+    The keyword parts replace the configured ones (tests: a scripted moderator, a fake
+    debater, a movable clock, a seeded draw); left out, everything comes from `settings`.
+    """
     db, strings = services.db, Strings(settings.LANGUAGE)
-    clock = SystemClock(settings.RETRY_WAIT_SCALE)
-    moderator = build_moderator(settings, db, clock.sleep)
-    services.closers.append(moderator)
-    room: DiscordRoom | None = None
+    clock = clock or SystemClock(settings.RETRY_WAIT_SCALE)
+    if moderator is None:
+        moderator = build_moderator(settings, db, clock.sleep)
+        services.closers.append(moderator)
 
     async def notify(debate_id: int, key: str, params: dict[str, str]) -> None:
-        if room is not None and services.handler is not None:
-            await room.notify(await services.handler.get(debate_id), key, params)
+        if services.room is not None and services.handler is not None:
+            await services.room.notify(await services.handler.get(debate_id), key, params)
 
     wiki = WikiOutbox(
         db,
@@ -81,8 +98,75 @@ async def assemble(bot: DebateBot, settings: Settings, services: Services) -> No
         sleep=clock.sleep,
     )
     services.wiki = wiki
-    room = DiscordRoom(bot, db, strings, wiki, clock)
-    claude = ClaudeCodeDebater(
+    room = services.room = DiscordRoom(bot, db, strings, wiki, clock)
+    store = SqliteStore(db)
+    handler = services.handler = DebateHandler(
+        store,
+        moderator,
+        _debaters(bot, settings, db, strings, debaters or {}),
+        wiki,
+        room,
+        clock,
+        rng or random.Random(),  # noqa: S311  # the speaking order, not a secret
+        HandlerConfig(
+            language=settings.LANGUAGE,
+            max_rounds=settings.MAX_ROUNDS,
+            proposal_ttl=timedelta(minutes=settings.PROPOSAL_TTL_MINUTES),
+            retry_wait_scale=settings.RETRY_WAIT_SCALE,
+        ),
+    )
+    detection = _detection(bot, settings, moderator, store, clock)
+    bot.front = DiscordFront(
+        handler, detection, db, strings, approver_role_id=settings.APPROVER_ROLE_ID
+    )
+    _schedule(services.scheduler, handler, db, settings)
+    await wiki.start()
+    resumed = await handler.resume_all()
+    log.info("debate-room started; resumed debates %s", resumed)
+
+
+def _schedule(
+    scheduler: AsyncIOScheduler, handler: DebateHandler, db: Database, settings: Settings
+) -> None:
+    """The timers: unanswered cards expire, old Claude sessions are forgotten."""
+    scheduler.add_job(
+        _guarded(handler.expire_due), "interval", seconds=EXPIRY_CHECK_SECONDS, id="expire-cards"
+    )
+    schedule_session_expiry(scheduler, db, settings.CLAUDE_SESSION_TTL_DAYS)
+    scheduler.start()
+
+
+def _debaters(
+    bot: DebateBot,
+    settings: Settings,
+    db: Database,
+    strings: Strings,
+    given: Mapping[Seat, Debater],
+) -> dict[Seat, Debater]:
+    """The given debaters; for the other seats AG through the Discord relay (listening to
+    every message) and Claude through its CLI."""
+    chosen = dict(given)
+    if Seat.CLAUDE not in chosen:
+        chosen[Seat.CLAUDE] = _claude(settings, db)
+    if Seat.AG not in chosen:
+        ag = AgRelayDebater(
+            bot,
+            db,
+            ag_user_ids=settings.AG_USER_IDS,
+            relay_channel_id=settings.AG_RELAY_CHANNEL_ID,
+            timeout_s=settings.AG_TIMEOUT_SECONDS,
+            quiet_s=settings.AG_QUIET_SECONDS,
+            strings=strings,
+        )
+        bot.message_listeners.append(ag.on_message)
+        bot.edit_listeners.append(ag.on_message_edit)
+        chosen[Seat.AG] = ag
+    return chosen
+
+
+def _claude(settings: Settings, db: Database) -> ClaudeCodeDebater:
+    """The Claude seat: the CLI, resumed per debate, read-only tools."""
+    return ClaudeCodeDebater(
         db,
         binary=settings.CLAUDE_BIN,
         system_prompt=participant_system_prompt(settings.LANGUAGE),
@@ -94,59 +178,27 @@ async def assemble(bot: DebateBot, settings: Settings, services: Services) -> No
         workdir_root=settings.DATA_DIR,
         workdir=settings.CLAUDE_WORKDIR,
     )
-    ag = AgRelayDebater(
-        bot,
-        db,
-        ag_user_ids=settings.AG_USER_IDS,
-        relay_channel_id=settings.AG_RELAY_CHANNEL_ID,
-        timeout_s=settings.AG_TIMEOUT_SECONDS,
-        quiet_s=settings.AG_QUIET_SECONDS,
-        strings=strings,
-    )
-    bot.message_listeners.append(ag.on_message)
-    store = SqliteStore(db)
-    handler = DebateHandler(
-        store,
-        moderator,
-        {Seat.AG: ag, Seat.CLAUDE: claude},
-        wiki,
-        room,
-        clock,
-        random.Random(),  # noqa: S311  # the speaking order, not a secret
-        HandlerConfig(
-            language=settings.LANGUAGE,
-            max_rounds=settings.MAX_ROUNDS,
-            proposal_ttl=timedelta(minutes=settings.PROPOSAL_TTL_MINUTES),
-            retry_wait_scale=settings.RETRY_WAIT_SCALE,
-        ),
-    )
-    services.handler = handler
+
+
+def _detection(
+    bot: DebateBot, settings: Settings, moderator: Moderator, store: SqliteStore, clock: Clock
+) -> DetectionHandler:
+    """Detection in the watched channels, throttled as the settings say."""
 
     async def has_open_topic(channel_id: int, topic: str) -> bool:
         return topic.casefold() in {t.casefold() for t in await store.open_topics(channel_id)}
 
-    detection = DetectionHandler(
+    return DetectionHandler(
         moderator,
         channels=frozenset(settings.DEBATE_CHANNEL_IDS),
-        bot_user_id=0,
+        bot_user_id=bot.user.id if bot.user else 0,
         cooldown_s=settings.DETECT_COOLDOWN_SECONDS,
         min_new_messages=settings.DETECT_MIN_NEW_MESSAGES,
         min_confidence=settings.DETECT_MIN_CONFIDENCE,
-        window_size=20,
+        window_size=DETECTION_WINDOW,
         clock=clock,
         has_open_topic=has_open_topic,
     )
-    bot.front = DiscordFront(
-        handler, detection, db, strings, approver_role_id=settings.APPROVER_ROLE_ID
-    )
-    services.scheduler.add_job(
-        _guarded(handler.expire_due), "interval", seconds=EXPIRY_CHECK_SECONDS, id="expire-cards"
-    )
-    schedule_session_expiry(services.scheduler, db, settings.CLAUDE_SESSION_TTL_DAYS)
-    services.scheduler.start()
-    await wiki.start()
-    resumed = await handler.resume_all()
-    log.info("debate-room started; resumed debates %s", resumed)
 
 
 def _guarded(job: Callable[[], Awaitable[object]]) -> Callable[[], Awaitable[None]]:
@@ -167,12 +219,18 @@ async def shutdown(services: Services) -> None:
         services.scheduler.shutdown(wait=False)
     if services.handler is not None:
         await services.handler.aclose()
+    if services.room is not None:
+        await services.room.aclose()
     if services.wiki is not None:
         await services.wiki.aclose()
     for closer in services.closers:
         aclose = getattr(closer, "aclose", None)
         if aclose is not None:
             await aclose()
+    # A cancelled turn may have left a shielded write (a relay record) queued on the write
+    # lock: one empty transaction after it lets it land before the connection closes.
+    async with services.db.transaction():
+        pass
     await services.db.close()
 
 
@@ -189,8 +247,18 @@ async def serve(settings: Settings) -> None:
 
     bot = DebateBot(on_ready_hook=ready, on_close_hook=close)
     token = settings.DISCORD_TOKEN.get_secret_value() if settings.DISCORD_TOKEN else ""
+    closing: set[asyncio.Task[None]] = set()
+
+    def stop() -> None:  # SIGTERM (docker stop) and SIGINT close the client cleanly
+        if not closing:
+            closing.add(asyncio.create_task(bot.close()))
+
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stop)
     async with bot:
         await bot.start(token)
+    await asyncio.gather(*closing)
 
 
 def run_bot(settings: Settings) -> int:

@@ -42,8 +42,12 @@ class DebateBot(commands.Bot):
         )
         self._on_ready_hook = on_ready_hook
         self._on_close_hook = on_close_hook
+        self._closing = False
         self.front: DiscordFront
         self.message_listeners: list[Callable[[discord.Message], Awaitable[None]]] = []
+        self.edit_listeners: list[
+            Callable[[discord.Message, discord.Message], Awaitable[None]]
+        ] = []
 
     async def setup_hook(self) -> None:
         """Buttons first, so clicks on old cards work from the first event on."""
@@ -52,12 +56,23 @@ class DebateBot(commands.Bot):
 
     async def on_message(self, message: discord.Message) -> None:
         """Every message goes to the AG relay's listeners and to the front end."""
+        if self._closing:
+            return  # the database is closing: the message stays in Discord's history
         for listener in self.message_listeners:
             await listener(message)
         if self.user is not None:
             await self.front.on_message(message, self.user.id)
 
+    async def on_message_edit(self, before: discord.Message, after: discord.Message) -> None:
+        """An edited message goes to the AG relay (AG may correct its reply in place)."""
+        if self._closing:
+            return
+        for listener in self.edit_listeners:
+            await listener(before, after)
+
     async def close(self) -> None:
-        """Stop the engine's workers and close what the composition root opened."""
-        await self._on_close_hook()
+        """Stop the engine's workers and close what the composition root opened (once)."""
+        if not self._closing:
+            self._closing = True
+            await self._on_close_hook()
         await super().close()

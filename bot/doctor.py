@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
+from bot.discord_doctor import check_discord
 from bot.settings import Settings
 from tools.checks import Check, Status
 from tools.claude_caller import check_claude
@@ -37,7 +38,14 @@ async def check_database(settings: Settings) -> Check:
 
 def all_checks() -> list[CheckFn]:
     """Every check, in the order printed; each part's module provides its own."""
-    return [check_settings, check_database, check_claude, check_wiki, check_moderator]
+    return [
+        check_settings,
+        check_database,
+        check_discord,
+        check_claude,
+        check_wiki,
+        check_moderator,
+    ]
 
 
 async def run_doctor(settings: Settings, checks: list[CheckFn] | None = None) -> int:

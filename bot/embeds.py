@@ -7,19 +7,22 @@ from datetime import datetime
 import discord
 
 from bot.i18n import Strings
+from bot.render import COLOUR_MODERATOR, COLOUR_USER
 from handlers.model import Conclusion, Debate, Phase, Seat, UserQuestion
 from handlers.prompting import SEAT_NAMES
 
-GREY = discord.Colour(0x95A5A6)
-AMBER = discord.Colour(0xF39C12)
+GREY = COLOUR_MODERATOR
+AMBER = COLOUR_USER  # decisions the people make
 PAGES = ("agenda", "working-document", "round-log", "conclusion")
 MINUTES_PER_ROUND = (4, 8)  # a round of two full-text turns, low and high estimate
 REQUESTS_PER_ROUND = 2
 FIELD_LIMIT = 1024
 
 
-def card_embed(debate: Debate, strings: Strings, *, closed: bool = False) -> discord.Embed:
-    """The approval card; once closed it says how it ended."""
+def card_embed(
+    debate: Debate, strings: Strings, *, closed: bool = False, decided_by: int | None = None
+) -> discord.Embed:
+    """The approval card; once closed it says how it ended, and who ended it."""
     proposal = debate.proposal
     rounds = debate.max_rounds
     embed = discord.Embed(title=strings("front.card_title"), colour=GREY)
@@ -44,9 +47,8 @@ def card_embed(debate: Debate, strings: Strings, *, closed: bool = False) -> dis
         inline=False,
     )
     if closed:
-        embed.set_footer(
-            text=strings(f"front.card_{debate.phase.value}", user=_who(debate.approved_by))
-        )
+        # In the description, where a mention shows as a name (embeds never ping).
+        embed.description = strings(f"front.card_{debate.phase.value}", user=_who(decided_by))
     return embed
 
 
@@ -67,7 +69,9 @@ def status_line(debate: Debate, strings: Strings, now: datetime) -> str:
         return strings("front.status_ended", outcome=outcome, **common)
     if debate.phase is Phase.AWAITING_USER:
         return strings("front.status_waiting", **common)
-    speaker = SEAT_NAMES[debate.speaker] if debate.speaker else strings("front.moderator")
+    speaker = strings("front.moderator")  # judging: the moderator has the floor
+    if debate.phase is Phase.SPEAKING and debate.speaker is not None:
+        speaker = SEAT_NAMES[debate.speaker]
     return strings("front.status_running", speaker=speaker, **common)
 
 

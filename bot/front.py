@@ -12,6 +12,7 @@ from handlers.debate_handler import DebateHandler
 from handlers.detection import DetectionHandler
 from handlers.model import Actor, ChatLine, Phase
 from tools.db import Database
+from tools.store import DebateNotFound
 
 log = logging.getLogger(__name__)
 
@@ -49,7 +50,12 @@ class DiscordFront:
     ) -> None:
         """Open / Not now / Stop: refused (ephemeral) unless the person may act."""
         actor = self.actor(interaction.user)
-        if not await self._handler.may_act(debate_id, actor):
+        try:
+            allowed = await self._handler.may_act(debate_id, actor)
+        except DebateNotFound:
+            await interaction.response.send_message(self._strings("front.not_now"), ephemeral=True)
+            return
+        if not allowed:
             await interaction.response.send_message(self._strings("front.refused"), ephemeral=True)
             return
         await interaction.response.defer()
@@ -100,6 +106,9 @@ class DiscordFront:
             await self._handler.propose(proposal)
 
     async def _typed_answer(self, message: discord.Message) -> bool:
+        """True if the message was in a debate's thread (where it is never chat to detect)."""
+        if not isinstance(message.channel, discord.Thread):
+            return False
         row = await self._db.fetch_one(SELECT_DEBATE_BY_THREAD, (message.channel.id,))
         if row is None or message.author.bot:
             return row is not None

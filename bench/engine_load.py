@@ -1,0 +1,370 @@
+"""Benchmark: the bot's own overhead per turn with 1, 10, 50 and 100 debates at once.
+
+Each size runs in a fresh child process (clean memory figures): the loopback fake Discord
+runs as its own process (as Discord is remote), the bot is the real composition root
+(`bot.app.assemble`: DebateHandler, SqliteStore on a file, WikiOutbox on a local folder,
+DiscordRoom on a logged-in discord.py client), and only the moderator and the two debaters
+are instant stand-ins. A turn's overhead is the time from one debater's answer to the next
+debater being asked: storing the reply, posting it, the Round-Log, the status, the
+moderator's (instant) judgement and the next relay. REST calls and SQLite writes are counted
+from the proposal to the last debate's end (cards, threads, pins and conclusions included).
+
+Run: .venv/bin/python bench/engine_load.py [--json] [--sizes 1,10,50,100] [--rounds 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import math
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # `tests.fakes` is not installed; run from anywhere
+
+import aiohttp  # noqa: E402
+
+from bot.app import Services, assemble, shutdown  # noqa: E402
+from bot.discord_bot import DebateBot  # noqa: E402
+from bot.settings import Settings  # noqa: E402
+from handlers.model import (  # noqa: E402
+    Action,
+    Actor,
+    ChatLine,
+    Conclusion,
+    Decision,
+    Detection,
+    ModeratorView,
+    Proposal,
+    Seat,
+    TurnMeta,
+)
+from handlers.ports import DebaterOutput, TurnRequest  # noqa: E402
+from tests.fakes.discord_loopback import redirect_to  # noqa: E402
+from tools.db import Database  # noqa: E402
+
+FIELDS = (
+    "p50_ms",
+    "p95_ms",
+    "p95_ms_at_100",
+    "rest_calls_per_turn",
+    "sqlite_writes_per_turn",
+    "rss_mb_per_debate",
+)
+ROUNDS = 5  # ten turns per debate
+PACED_SIZE, PACED_ROUNDS, PACED_THINK_S = 50, 3, 2.0
+WRITES = ("INSERT", "UPDATE", "DELETE", "REPLACE")
+WORDS = ["캐시", "계층", "운영", "부담", "Redis", "LRU", "cache", "결정", "근거", "trade-off"]
+
+
+# ---- instant stand-ins -------------------------------------------------------------
+
+
+class Marks:
+    """When each debater was asked and answered, per (debate, turn)."""
+
+    def __init__(self) -> None:
+        self.asked: dict[tuple[int, int], float] = {}
+        self.answered: dict[tuple[int, int], float] = {}
+        self.chars: list[int] = []
+
+    def overheads_ms(self) -> list[float]:
+        """Answer of turn n to the ask of turn n+1, for every debate."""
+        return [
+            (asked - self.answered[(debate, turn - 1)]) * 1000
+            for (debate, turn), asked in self.asked.items()
+            if (debate, turn - 1) in self.answered
+        ]
+
+
+class InstantDebater:
+    """Answers at once (or after `think_s` on average) with 1,500-3,000 characters."""
+
+    def __init__(self, seat: Seat, marks: Marks, rng: random.Random, think_s: float) -> None:
+        self.seat, self._marks, self._rng, self._think_s = seat, marks, rng, think_s
+        # Made before the run: the debaters' own time is not what is measured.
+        self._replies = [_reply_text(rng) for _ in range(32)]
+
+    async def speak(self, request: TurnRequest) -> DebaterOutput:
+        """Reply to the request instantly."""
+        self._marks.asked[(request.debate_id, request.turn)] = time.perf_counter()
+        if self._think_s:  # the paced run: a debater's own time, not counted
+            await asyncio.sleep(self._think_s * (0.5 + self._rng.random()))
+        opinion, text = self._rng.choice(self._replies)
+        self._marks.chars.append(len(opinion))
+        meta = TurnMeta(model="bench", input_tokens=500, output_tokens=700, cost_usd=0.01)
+        self._marks.answered[(request.debate_id, request.turn)] = time.perf_counter()
+        return DebaterOutput(text=text, raw=text, meta=meta)
+
+    async def forget(self, debate_id: int) -> None:
+        """Nothing kept."""
+
+
+def _reply_text(rng: random.Random) -> tuple[str, str]:
+    """An opinion of 1,500-3,000 characters and the reply carrying it."""
+    size = rng.randint(1500, 3000)
+    opinion = " ".join(rng.choice(WORDS) for _ in range(size // 3))[:size]
+    return opinion, json.dumps({"opinion": opinion, "stance": "partial"}, ensure_ascii=False)
+
+
+class InstantModerator:
+    """Continues until the round limit; concludes with one line."""
+
+    async def detect(self, window: tuple[ChatLine, ...]) -> Detection:
+        """Never used: proposals are made directly."""
+        return Detection(debate_worthy=False)
+
+    async def judge(self, view: ModeratorView) -> Decision:
+        """Continue."""
+        return Decision(action=Action.CONTINUE, summary=f"after turn {view.debate.turns}")
+
+    async def conclude(self, view: ModeratorView) -> Conclusion:
+        """A one-line Conclusion."""
+        return Conclusion(decision="bench conclusion", agreed=("a",), open_issues=("b",))
+
+
+# ---- one size, in a child process ---------------------------------------------------------
+
+
+def rss_mb() -> float:
+    """This process's resident memory."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+async def fake_calls(http: aiohttp.ClientSession, base: str) -> list[dict[str, Any]]:
+    """Every REST call the fake answered so far."""
+    async with http.get(f"{base}/_fake/calls") as response:
+        calls: list[dict[str, Any]] = await response.json()
+        return calls
+
+
+async def start_fake() -> tuple[subprocess.Popen[str], dict[str, Any]]:
+    """The standalone fake Discord; its world as printed on its first line."""
+    proc = subprocess.Popen(  # noqa: ASYNC220  # started once, before anything is measured
+        [sys.executable, "-m", "tests.fakes.fake_discord", "--port", "0"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdout is not None
+    line = await asyncio.to_thread(proc.stdout.readline)
+    return proc, json.loads(line)
+
+
+async def start_bot(
+    world: dict[str, Any], folder: Path, marks: Marks, rounds: int, think_s: float
+) -> tuple[DebateBot, Services, asyncio.Task[None]]:
+    """The real composition root with instant debaters, logged in to the fake."""
+    settings = Settings.model_validate(
+        {
+            "DISCORD_TOKEN": world["token"],
+            "DEBATE_CHANNEL_IDS": world["channel_id"],
+            "DATABASE_PATH": folder / "bench.sqlite3",
+            "DATA_DIR": folder,
+            "LOCAL_WIKI_DIR": folder / "wiki",
+            "MAX_ROUNDS": rounds,
+        }
+    )
+    services = Services(db=await Database.open(str(settings.DATABASE_PATH)))
+    rng = random.Random(7)
+    debaters = {seat: InstantDebater(seat, marks, rng, think_s) for seat in Seat}
+
+    async def ready(bot: DebateBot) -> None:
+        await assemble(bot, settings, services, moderator=InstantModerator(), debaters=debaters)
+
+    async def close() -> None:
+        await shutdown(services)
+
+    bot = DebateBot(on_ready_hook=ready, on_close_hook=close, guild_ready_timeout=0.05)
+    task = asyncio.create_task(bot.start(world["token"]))
+    await asyncio.wait_for(bot.wait_until_ready(), 20)
+    return bot, services, task
+
+
+async def run_size(size: int, rounds: int, think_s: float = 0.0) -> dict[str, Any]:
+    """Run `size` debates at once; the figures of this size."""
+    fake, world = await start_fake()
+    redirect_to(world["base_url"])
+    marks = Marks()
+    writes: Counter[str] = Counter()
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            bot, services, task = await start_bot(world, Path(tmp), marks, rounds, think_s)
+            await services.db._conn.set_trace_callback(  # a bench's probe
+                lambda sql: writes.update([sql.lstrip().split(" ", 1)[0].upper()])
+            )
+            async with aiohttp.ClientSession() as http:
+                before = len(await fake_calls(http, world["base_url"]))
+                figures = await _debates(services, world, size)
+                calls = (await fake_calls(http, world["base_url"]))[before:]
+            figures["wall_s"] = time.perf_counter() - figures.pop("t0")
+            await bot.close()
+            await task
+    finally:
+        fake.terminate()
+        fake.wait(10)
+    turns = len(marks.answered)
+    overheads = sorted(marks.overheads_ms())
+    routes = Counter(f"{c['method']} {c['route']}" for c in calls)
+    return figures | {
+        "size": size,
+        "think_s": think_s,
+        "turns": turns,
+        "p50_ms": statistics.median(overheads),
+        "p95_ms": _percentile(overheads, 95),
+        "max_ms": overheads[-1],
+        "rest_calls_per_turn": len(calls) / turns,
+        "rest_target": math.ceil(statistics.mean(marks.chars) / 6000) + 2,
+        "routes": {route: n / turns for route, n in routes.most_common()},
+        "sqlite_writes_per_turn": sum(writes[w] for w in WRITES) / turns,
+        "sqlite_commits_per_turn": writes["COMMIT"] / turns,
+    }
+
+
+async def _debates(services: Services, world: dict[str, Any], size: int) -> dict[str, Any]:
+    handler = services.handler
+    assert handler is not None and services.wiki is not None
+    owner = int(world["owner_id"])
+    base_rss, peak = rss_mb(), [0.0]
+    sampling = asyncio.create_task(_sample_rss(peak))
+    t0 = time.perf_counter()
+    proposals = [_proposal(int(world["channel_id"]), owner, n) for n in range(size)]
+    debates = await asyncio.gather(*(handler.propose(p) for p in proposals))
+    ids = [d.id for d in debates if d is not None]
+    for debate_id in ids:
+        await handler.wait_idle(debate_id)  # the card is posted
+    await asyncio.gather(*(handler.approve(i, Actor(user_id=owner)) for i in ids))
+    for debate_id in ids:
+        await handler.wait_idle(debate_id)
+    await services.wiki.drained()
+    sampling.cancel()
+    ended = [(await handler.get(i)).phase.value for i in ids]
+    assert ended == ["concluded"] * size, Counter(ended)
+    return {"t0": t0, "rss_mb_per_debate": max(peak[0] - base_rss, 0.0) / size}
+
+
+async def _sample_rss(peak: list[float]) -> None:
+    while True:
+        peak[0] = max(peak[0], rss_mb())
+        await asyncio.sleep(0.05)
+
+
+def _proposal(channel_id: int, owner: int, n: int) -> Proposal:
+    return Proposal(
+        channel_id=channel_id,
+        topic=f"캐시 계층 선택 {n} — Redis vs in-process LRU",
+        question="다음 분기 배포에서 어떤 캐시 계층을 쓸 것인가?",
+        reason="bench",
+        confidence=0.9,
+        context="alice: Redis로 갈지 LRU로 갈지",
+        participants=(owner,),
+    )
+
+
+def _percentile(values: list[float], pct: float) -> float:
+    """Nearest-rank percentile of sorted values."""
+    rank = max(1, math.ceil(pct / 100 * len(values)))
+    return values[rank - 1]
+
+
+# ---- the parent: every size, the table, the JSON ----------------------------------------
+
+
+def run_child(size: int, rounds: int, think_s: float = 0.0) -> dict[str, Any]:
+    """One size in a fresh interpreter (its memory and event loop to itself)."""
+    done = subprocess.run(
+        [
+            *(sys.executable, __file__, "--child", str(size)),
+            *("--rounds", str(rounds), "--think-s", str(think_s)),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=600,
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"size {size} failed:\n{done.stderr[-3000:]}")
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+def table(results: list[dict[str, Any]]) -> str:
+    """The readable table."""
+    head = (
+        f"{'debates':>7} {'turns':>6} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8} "
+        f"{'REST/turn':>10} {'target':>6} {'writes/turn':>11} {'commits/turn':>12} "
+        f"{'RSS MB/debate':>13} {'wall s':>7} {'turns/s':>8}"
+    )
+    lines = [head, "-" * len(head)]
+    for r in results:
+        lines.append(
+            f"{r['size']:>7} {r['turns']:>6} {r['p50_ms']:>8.2f} {r['p95_ms']:>8.2f} "
+            f"{r['max_ms']:>8.2f} {r['rest_calls_per_turn']:>10.2f} {r['rest_target']:>6} "
+            f"{r['sqlite_writes_per_turn']:>11.2f} {r['sqlite_commits_per_turn']:>12.2f} "
+            f"{r['rss_mb_per_debate']:>13.3f} {r['wall_s']:>7.2f} {r['turns'] / r['wall_s']:>8.1f}"
+        )
+    reference = next((r for r in results if r["size"] == 50), results[-1])
+    lines.append(f"\nREST calls per turn at {reference['size']} debates, by route:")
+    lines += [f"  {n:6.2f}  {route}" for route, n in reference["routes"].items()]
+    return "\n".join(lines)
+
+
+def summary(results: list[dict[str, Any]]) -> dict[str, float]:
+    """Exactly the named fields: at 50 debates, p95 at 100, memory at the largest size."""
+    by_size = {r["size"]: r for r in results}
+    at50 = by_size.get(50, results[-1])
+    at100 = by_size.get(100, results[-1])
+    return {
+        "p50_ms": round(at50["p50_ms"], 3),
+        "p95_ms": round(at50["p95_ms"], 3),
+        "p95_ms_at_100": round(at100["p95_ms"], 3),
+        "rest_calls_per_turn": round(at50["rest_calls_per_turn"], 3),
+        "sqlite_writes_per_turn": round(at50["sqlite_writes_per_turn"], 3),
+        "rss_mb_per_debate": round(at100["rss_mb_per_debate"], 3),
+    }
+
+
+def main() -> None:
+    """Run every size; print the table, or one JSON object with --json."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--sizes", default="1,10,50,100", help="debates at once, per run")
+    parser.add_argument("--rounds", type=int, default=ROUNDS, help="rounds per debate")
+    parser.add_argument("--no-paced", dest="paced", action="store_false", help="skip the paced run")
+    parser.add_argument("--child", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--think-s", type=float, default=0.0, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child is not None:
+        print(json.dumps(asyncio.run(run_size(args.child, args.rounds, args.think_s))))
+        return
+    results = [run_child(int(s), args.rounds) for s in args.sizes.split(",")]
+    out = summary(results)
+    assert tuple(out) == FIELDS
+    if args.json:
+        print(json.dumps(out))
+        return
+    print(table(results))
+    if args.paced:
+        paced = run_child(PACED_SIZE, PACED_ROUNDS, PACED_THINK_S)
+        print(
+            f"\nPaced, for comparison: {PACED_SIZE} debates whose debaters think "
+            f"{PACED_THINK_S:g} s on average: p50 {paced['p50_ms']:.2f} ms, "
+            f"p95 {paced['p95_ms']:.2f} ms, REST/turn {paced['rest_calls_per_turn']:.2f}"
+        )
+
+
+if __name__ == "__main__":
+    main()
