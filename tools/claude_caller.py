@@ -5,21 +5,26 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
-import re
 import shutil
-import signal
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from handlers.model import FailureKind, Seat, TurnMeta
-from handlers.ports import DebaterError, DebaterOutput, TurnRequest
+from handlers.ports import DebaterOutput, TurnRequest
 from tools.checks import Check, Status
 from tools.claude_output import CliResult, Failure, classify
 from tools.claude_sessions import ClaudeSessions, forget_expired_sessions, schedule_session_expiry
+from tools.cli_process import (
+    CliFailure,
+    CliRun,
+    CliTimedOut,
+    Redactor,
+    child_environment,
+    run_cli,
+    stop_group,
+)
 from tools.db import Database
 
 if TYPE_CHECKING:
@@ -54,34 +59,12 @@ WRITE_TOOLS = frozenset(
 WEB_TOOLS = ("WebSearch", "WebFetch")
 # The bot's own secrets never reach the CLI's environment.
 _BOT_SECRETS = ("DISCORD_TOKEN", "GEMINI_API_KEY", "WIKIJS_API_KEY")
-_SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSWORD", re.I)
 _DETAIL_LIMIT = 600  # what the thread shows
 _STDERR_LIMIT = 8000  # the end of stderr is where the CLI says what went wrong
 
 
-class ClaudeCliError(DebaterError):
+class ClaudeCliError(CliFailure):
     """A failed `claude` call: the engine's failure kind plus the exit code and stderr."""
-
-    def __init__(
-        self,
-        kind: FailureKind,
-        detail: str,
-        retry_after: float | None = None,
-        *,
-        exit_code: int | None = None,
-        stderr: str = "",
-    ) -> None:
-        super().__init__(kind, detail, retry_after)
-        self.exit_code = exit_code
-        self.stderr = stderr
-
-
-@dataclass(frozen=True)
-class _Run:
-    exit_code: int
-    stdout: str
-    stderr: str
-    latency_s: float
 
 
 class ClaudeCodeDebater:
@@ -119,11 +102,10 @@ class ClaudeCodeDebater:
         self._grace_s = grace_s
         self._workdir_root = workdir_root
         self._workdir = workdir
-        base = dict(os.environ if env is None else env)
-        for name in _BOT_SECRETS:
-            base.pop(name, None)
-        self._env = {**base, "CLAUDE_CODE_MAX_RETRIES": str(max_retries)}
-        self._secrets = [v for k, v in self._env.items() if _SECRET_NAME.search(k) and len(v) >= 8]
+        self._env = child_environment(
+            env, _BOT_SECRETS, {"CLAUDE_CODE_MAX_RETRIES": str(max_retries)}
+        )
+        self._redact = Redactor(self._env)
         self._slots = asyncio.Semaphore(max_concurrency)
         self._locks: dict[int, asyncio.Lock] = {}
 
@@ -182,7 +164,7 @@ class ClaudeCodeDebater:
     def _workdir_for(self, debate_id: int) -> Path:
         return self._workdir or self._workdir_root / "claude" / str(debate_id)
 
-    def _error(self, failure: Failure | None, run: _Run) -> ClaudeCliError:
+    def _error(self, failure: Failure | None, run: CliRun) -> ClaudeCliError:
         failure = failure or Failure(FailureKind.USAGE, "no result")  # classify gives one
         return ClaudeCliError(
             failure.kind,
@@ -192,7 +174,7 @@ class ClaudeCodeDebater:
             stderr=self._redact(run.stderr)[-_STDERR_LIMIT:],
         )
 
-    def _meta(self, parsed: CliResult, run: _Run) -> TurnMeta:
+    def _meta(self, parsed: CliResult, run: CliRun) -> TurnMeta:
         return TurnMeta(
             model=parsed.model or self._model or "",
             input_tokens=parsed.input_tokens,
@@ -204,63 +186,17 @@ class ClaudeCodeDebater:
             denied_tools=parsed.permission_denials,
         )
 
-    async def _run(self, argv: list[str], prompt: str, cwd: Path) -> _Run:
-        started = time.monotonic()
+    async def _run(self, argv: list[str], prompt: str, cwd: Path) -> CliRun:
         try:
-            proc = await asyncio.create_subprocess_exec(
-                *argv,
-                stdin=asyncio.subprocess.PIPE,
-                stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.PIPE,
-                cwd=cwd,
-                env=self._env,
-                start_new_session=True,
-            )
+            return await run_cli(
+                argv, stdin=prompt.encode("utf-8"), cwd=cwd, env=self._env,
+                timeout_s=self._timeout_s, grace_s=self._grace_s,
+            )  # fmt: skip
         except OSError as exc:
-            raise ClaudeCliError(
-                FailureKind.USAGE, f"cannot run {self._binary}: {exc.strerror or exc}"
-            ) from exc
-        try:
-            async with asyncio.timeout(self._timeout_s):
-                out, err = await proc.communicate(prompt.encode("utf-8"))
-        except TimeoutError:
-            await _stop(proc, self._grace_s)
-            raise ClaudeCliError(
-                FailureKind.TIMEOUT, f"no answer within {self._timeout_s:g} s", exit_code=None
-            ) from None
-        except asyncio.CancelledError:
-            # The engine cancels a turn when someone presses Stop: the CLI must not outlive it.
-            await asyncio.shield(_stop(proc, self._grace_s))
-            raise
-        finally:
-            _signal_group(proc.pid, signal.SIGKILL)  # whatever the CLI started ends with it
-        return _Run(
-            exit_code=proc.returncode if proc.returncode is not None else -1,
-            stdout=out.decode("utf-8", "replace"),
-            stderr=err.decode("utf-8", "replace"),
-            latency_s=time.monotonic() - started,
-        )
-
-    def _redact(self, text: str) -> str:
-        for secret in self._secrets:
-            text = text.replace(secret, "***")
-        return text
-
-
-async def _stop(proc: asyncio.subprocess.Process, grace_s: float) -> None:
-    """Terminate the process group, wait, then kill it."""
-    _signal_group(proc.pid, signal.SIGTERM)
-    try:
-        async with asyncio.timeout(grace_s):
-            await proc.wait()
-    except TimeoutError:
-        _signal_group(proc.pid, signal.SIGKILL)
-        await proc.wait()
-
-
-def _signal_group(pgid: int, sig: signal.Signals) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):  # the group is gone already
-        os.killpg(pgid, sig)
+            detail = f"cannot run {self._binary}: {exc.strerror or exc}"
+            raise ClaudeCliError(FailureKind.USAGE, detail) from exc
+        except CliTimedOut as exc:
+            raise ClaudeCliError(FailureKind.TIMEOUT, str(exc)) from None
 
 
 async def check_claude(settings: Settings) -> Check:
@@ -284,7 +220,7 @@ async def check_claude(settings: Settings) -> Check:
         async with asyncio.timeout(30):
             out, err = await proc.communicate()
     except TimeoutError:
-        await _stop(proc, 2.0)
+        await stop_group(proc, 2.0)
         return Check("claude", Status.FAILING, f"{binary} --version did not answer in 30 s")
     lines = (out or err).decode("utf-8", "replace").strip().splitlines()
     if proc.returncode != 0 or not lines:

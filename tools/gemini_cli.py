@@ -8,19 +8,17 @@ the prompt carries the JSON schema, and the answer is validated like the API's.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import hashlib
 import json
 import os
 import re
-import signal
 from collections.abc import Callable, Mapping
 from datetime import date
 from pathlib import Path
 from typing import Any
 
 from handlers.rules_moderator import RulesModerator
+from tools.cli_process import CliTimedOut, run_cli
 from tools.db import Database
 from tools.gemini_context import Prompt, schema_instruction
 from tools.gemini_core import (
@@ -80,30 +78,17 @@ class GeminiCliBackend:
             "GEMINI_CLI_TRUST_WORKSPACE": "true",
         }
         try:
-            proc = await asyncio.create_subprocess_exec(
-                *args,
-                cwd=workspace,
-                env=env,
-                stdin=asyncio.subprocess.PIPE,
-                stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.PIPE,
-                start_new_session=True,  # its own process group, so a kill takes its children
-            )
+            run = await run_cli(
+                args, stdin=cli_input(prompt).encode("utf-8"), cwd=workspace, env=env,
+                timeout_s=self._timeout_s, grace_s=KILL_GRACE_S,
+            )  # fmt: skip
         except OSError as exc:
             raise ModeratorUnavailable(f"cannot run {self._binary}: {exc}") from exc
-        try:
-            async with asyncio.timeout(self._timeout_s):
-                out, err = await proc.communicate(cli_input(prompt).encode("utf-8"))
-        except TimeoutError:
-            await _stop(proc)
+        except CliTimedOut:
             raise ModeratorUnavailable(
                 f"gemini CLI timed out after {self._timeout_s:.0f} s"
             ) from None
-        except asyncio.CancelledError:
-            await _stop(proc)
-            raise
-        stdout, stderr = out.decode("utf-8", "replace"), err.decode("utf-8", "replace")
-        return parse_output(proc.returncode or 0, stdout, stderr)
+        return parse_output(run.exit_code, run.stdout, run.stderr)
 
     def _prepare(self) -> Path:
         workspace = self._workdir / "workspace"
@@ -173,18 +158,6 @@ def _tokens(stats: object) -> tuple[int, int]:
         prompt += int(tokens.get("prompt") or 0)
         candidates += int(tokens.get("candidates") or 0)
     return prompt, candidates
-
-
-async def _stop(proc: asyncio.subprocess.Process) -> None:
-    """Terminate the process group, wait, then kill it."""
-    for sig in (signal.SIGTERM, signal.SIGKILL):
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, sig)
-        with contextlib.suppress(TimeoutError):
-            async with asyncio.timeout(KILL_GRACE_S):
-                await proc.wait()
-        if proc.returncode is not None:
-            return
 
 
 class GeminiCliModerator(StructuredModerator):

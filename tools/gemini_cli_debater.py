@@ -10,13 +10,9 @@ system prompt replaces the CLI's coding prompt through GEMINI_SYSTEM_MD.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
-import os
 import re
-import signal
-import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -24,7 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from handlers.model import FailureKind, Seat, TurnMeta
-from handlers.ports import DebaterError, DebaterOutput, TurnRequest
+from handlers.ports import DebaterOutput, TurnRequest
+from tools.cli_process import CliFailure, CliTimedOut, Redactor, child_environment, run_cli
 from tools.db import Database
 
 log = logging.getLogger(__name__)
@@ -53,28 +50,14 @@ DELETE_SESSION = "DELETE FROM agent_sessions WHERE debate_id = ? AND seat = ?"
 EXIT_AUTH = 41
 EXIT_INPUT = 42
 _BOT_SECRETS = ("DISCORD_TOKEN", "WIKIJS_API_KEY")  # the CLI may need GEMINI_API_KEY: kept
-_SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSWORD", re.I)
 _RETRY_AFTER = re.compile(r"retry (?:after|in) (\d+(?:\.\d+)?)\s*s", re.I)
 _SESSION_GONE = re.compile(r"Error resuming session|Invalid session identifier|No session", re.I)
 _UNREACHABLE = re.compile(r"fetch failed|ECONNREFUSED|ENOTFOUND|ETIMEDOUT|EAI_AGAIN|socket", re.I)
 _DETAIL_LIMIT = 600
 
 
-class GeminiCliError(DebaterError):
+class GeminiCliError(CliFailure):
     """A failed `gemini` call: the engine's failure kind plus the exit code and stderr."""
-
-    def __init__(
-        self,
-        kind: FailureKind,
-        detail: str,
-        retry_after: float | None = None,
-        *,
-        exit_code: int | None = None,
-        stderr: str = "",
-    ) -> None:
-        super().__init__(kind, detail, retry_after)
-        self.exit_code = exit_code
-        self.stderr = stderr
 
 
 @dataclass(frozen=True)
@@ -115,11 +98,10 @@ class GeminiCliDebater:
         self._root = workdir_root.resolve()
         self._tools = tools
         self._grace_s = grace_s
-        base = dict(os.environ if env is None else env)
-        for name in _BOT_SECRETS:
-            base.pop(name, None)
-        self._env = {**base, "GEMINI_CLI_TRUST_WORKSPACE": "true", "NO_COLOR": "1"}
-        self._secrets = [v for k, v in self._env.items() if _SECRET_NAME.search(k) and len(v) >= 8]
+        self._env = child_environment(
+            env, _BOT_SECRETS, {"GEMINI_CLI_TRUST_WORKSPACE": "true", "NO_COLOR": "1"}
+        )
+        self._redact = Redactor(self._env)
         self._locks: dict[int, asyncio.Lock] = {}
 
     def command(self, session_id: str | None) -> list[str]:
@@ -196,42 +178,18 @@ class GeminiCliDebater:
         (workdir / ".gemini" / "system.md").write_text(self._system_prompt, encoding="utf-8")
 
     async def _run(self, argv: list[str], prompt: str, cwd: Path) -> tuple[int, str, str, float]:
-        started = time.monotonic()
         env = {**self._env, "GEMINI_SYSTEM_MD": str(cwd / ".gemini" / "system.md")}
         try:
-            proc = await asyncio.create_subprocess_exec(
-                *argv,
-                stdin=asyncio.subprocess.PIPE,
-                stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.PIPE,
-                cwd=cwd,
-                env=env,
-                start_new_session=True,  # its own process group: a kill takes its children too
-            )
+            run = await run_cli(
+                argv, stdin=prompt.encode("utf-8"), cwd=cwd, env=env,
+                timeout_s=self._timeout_s, grace_s=self._grace_s,
+            )  # fmt: skip
         except OSError as exc:
             detail = f"cannot run {self._binary}: {exc.strerror or exc}"
             raise GeminiCliError(FailureKind.USAGE, detail) from exc
-        try:
-            async with asyncio.timeout(self._timeout_s):
-                out, err = await proc.communicate(prompt.encode("utf-8"))
-        except TimeoutError:
-            await _stop(proc, self._grace_s)
-            detail = f"no answer within {self._timeout_s:g} s"
-            raise GeminiCliError(FailureKind.TIMEOUT, detail) from None
-        except asyncio.CancelledError:
-            # A Stop cancels the turn: the CLI must not outlive it.
-            await asyncio.shield(_stop(proc, self._grace_s))
-            raise
-        finally:
-            _signal_group(proc.pid, signal.SIGKILL)
-        code = proc.returncode if proc.returncode is not None else -1
-        decoded = out.decode("utf-8", "replace"), err.decode("utf-8", "replace")
-        return code, decoded[0], decoded[1], time.monotonic() - started
-
-    def _redact(self, text: str) -> str:
-        for secret in self._secrets:
-            text = text.replace(secret, "***")
-        return text
+        except CliTimedOut as exc:
+            raise GeminiCliError(FailureKind.TIMEOUT, str(exc)) from None
+        return run.exit_code, run.stdout, run.stderr, run.latency_s
 
 
 def parse_output(code: int, stdout: str, stderr: str) -> CliReply:
@@ -296,19 +254,3 @@ def _usage(stats: object) -> tuple[str, int, int]:
         prompt += int(tokens.get("prompt") or 0)
         answer += int(tokens.get("candidates") or 0)
     return name, prompt, answer
-
-
-async def _stop(proc: asyncio.subprocess.Process, grace_s: float) -> None:
-    """Terminate the process group, wait, then kill it."""
-    _signal_group(proc.pid, signal.SIGTERM)
-    try:
-        async with asyncio.timeout(grace_s):
-            await proc.wait()
-    except TimeoutError:
-        _signal_group(proc.pid, signal.SIGKILL)
-        await proc.wait()
-
-
-def _signal_group(pgid: int, sig: signal.Signals) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):  # the group is gone already
-        os.killpg(pgid, sig)

@@ -11,17 +11,18 @@ import os
 import signal
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import discord
 
+from tests.e2e.seen import Seen, button_id
 from tests.fakes.discord_fixtures import ListeningClient, start_client, stop_client
 from tests.fakes.discord_loopback import redirected, subprocess_env
 from tests.fakes.discord_world import Json
-from tests.fakes.fake_anthropic import FakeAnthropic, find_claude_bin
+from tests.fakes.fake_anthropic import FakeAnthropic, find_claude_bin, processes_with_env
 from tests.fakes.fake_discord import FakeDiscord
 from tests.fakes.fake_gemini import FakeGemini
 from tests.fakes.fake_wikijs import FULL_KEY, FakeWikiJs
@@ -30,6 +31,11 @@ REPO = Path(__file__).resolve().parents[2]
 WAIT = 60.0  # generous: the real CLI takes ~1 s of CPU per turn on 2 shared cores
 
 Reply = str | Callable[[str], str]
+CHAT = (
+    ("alice", "캐시 계층을 Redis로 갈지 그냥 in-process LRU로 갈지 아직 못 정했네"),
+    ("carol", "멀티 인스턴스면 Redis가 맞지 않아? 근데 운영 부담이… 어떻게 할까"),
+    ("alice", "둘 다 장단점이 있어서 애매하다. 이번 주 안에 결정해야 해"),
+)
 
 
 class WatchedDiscord(FakeDiscord):
@@ -72,22 +78,39 @@ class AgSeat:
     replies: list[Reply] = field(default_factory=list)
     prompts: list[discord.Message] = field(default_factory=list)
     silent_turns: set[int] = field(default_factory=set)
+    sent: list[discord.Message] = field(default_factory=list)
+    # Called with the turn number before AG answers, and once its answer is sent (a test
+    # kills the bot at either moment).
+    on_prompted: Callable[[int], Awaitable[None]] | None = None
+    on_replied: Callable[[int], Awaitable[None]] | None = None
 
     async def on_message(self, message: discord.Message) -> None:
         me = self.client.user
         if me is None or me not in message.mentions or "[debate" not in message.content:
             return
-        turn = int(message.content.split("· turn ", 1)[1].split("]", 1)[0])
+        turn = _turn_of(message.content)
         self.prompts.append(message)
         if turn in self.silent_turns:
             self.silent_turns.discard(turn)
             return
+        if self.on_prompted is not None:
+            await self.on_prompted(turn)
         reply = self.replies.pop(0) if self.replies else contract(f"AG 기본 답변 {turn}")
         text = reply(message.content) if callable(reply) else reply
-        await message.channel.send(text)
+        self.sent.append(await message.channel.send(text))
+        if self.on_replied is not None:
+            await self.on_replied(turn)
+
+    def prompted_turns(self) -> list[int]:
+        """The turn number of every prompt AG received, in order (a repost shows twice)."""
+        return [_turn_of(m.content) for m in self.prompts]
 
 
-class World:
+def _turn_of(content: str) -> int:
+    return int(content.split("· turn ", 1)[1].split("]", 1)[0])
+
+
+class World(Seen):
     """Every fake, started; `bot()` launches the product against them."""
 
     def __init__(self, tmp: Path) -> None:
@@ -122,6 +145,7 @@ class World:
 
     async def stop(self) -> None:
         self.kill()
+        (self.tmp / "transcript.txt").write_text(self.transcript(), encoding="utf-8")
         await stop_client(self.ag.client, self._ag_task)
         await self.wiki.stop()
         self.anthropic.stop()
@@ -129,10 +153,6 @@ class World:
         if self._redirect:
             self._redirect.close()
         await self.discord.stop()
-
-    @property
-    def channel_id(self) -> str:
-        return str(self.discord.text_channel["id"])
 
     def env(self, **overrides: str) -> dict[str, str]:
         claude = find_claude_bin()
@@ -201,12 +221,35 @@ class World:
             raise AssertionError(f"the bot exited with {self.proc.returncode}: {self.log()}")
 
     def kill(self) -> None:
-        """kill -9 the bot (and its CLI children)."""
+        """kill -9 the bot and every CLI it started (each runs in a session of its own)."""
         if self.proc is not None and self.proc.poll() is None:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(self.proc.pid, signal.SIGKILL)
             self.proc.wait(10)
         self.proc = None
+        for pid in processes_with_env(self.marker):  # what a container's kill takes down too
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+
+    async def crash(self) -> None:
+        """`kill`, then wait until the fake Discord has seen the bot's connection drop."""
+        self.kill()
+
+        def gone() -> bool:
+            return not any(session.live for session in self._bot_sessions())
+
+        async with asyncio.timeout(WAIT), self.discord._session_change:  # the fake's own signal
+            await self.discord._session_change.wait_for(gone)
+
+    @property
+    def marker(self) -> str:
+        """A string in the environment of the bot and of every CLI it starts."""
+        return str(self.tmp / "claude-config")
+
+    def cli_pids(self) -> list[int]:
+        """The live processes the bot started (the claude CLI and its children)."""
+        bot = self.proc.pid if self.proc is not None else None
+        return [pid for pid in processes_with_env(self.marker) if pid != bot]
 
     def log(self) -> str:
         return "\n".join(
@@ -231,46 +274,28 @@ class World:
                 # woken by any message, edit or wiki request; the bound only rechecks liveness
                 await asyncio.wait_for(self.changed.wait(), min(remaining, 1.0))
 
-    # ---- what people see ---------------------------------------------------------------
+    # ---- what people do ------------------------------------------------------------------
 
-    def bot_messages(self, channel_id: str) -> list[Json]:
-        bot_id = self.discord.bot_user["id"]
-        return [m for m in self.discord.messages_in(channel_id) if m["author"]["id"] == bot_id]
+    async def chat(self, lines: Sequence[tuple[str, str]] = CHAT) -> Json:
+        """People talk in the watched channel until the approval card appears."""
+        people = {"alice": self.alice, "carol": self.carol, "bob": self.bob}
+        for name, text in lines:
+            await self.discord.user_message(people[name], text)
+        card: Json = await self.wait_for(self.card, "the approval card")
+        return card
 
-    def card(self) -> Json | None:
-        for message in self.bot_messages(self.channel_id):
-            if any(c.get("components") for c in message.get("components", [])):
-                return message
-        return None
+    async def approve(self, card: Json) -> str:
+        """alice presses Open on `card`; returns the debate thread's id."""
+        await self.discord.click(card["id"], button_id(card, "open"), self.alice)
+        thread: str = await self.wait_for(self.thread_id, "the debate thread")
+        return thread
 
-    def thread_id(self) -> str | None:
-        for channel in self.discord.channels.values():
-            if channel.get("type") == 11:
-                return str(channel["id"])
-        return None
+    async def open_debate(self) -> str:
+        """Chat, card, approval: a debate under way; returns its thread's id."""
+        return await self.approve(await self.chat())
 
-    def embed_text(self, channel_id: str) -> str:
-        return "".join(
-            e.get("description", "")
-            for m in self.bot_messages(channel_id)
-            for e in m.get("embeds", [])
-        )
-
-    def texts(self, channel_id: str) -> str:
-        return "\n".join(m.get("content", "") for m in self.bot_messages(channel_id))
-
-    def status(self, thread_id: str) -> str:
-        """The pinned status line, as edited so far."""
-        for message in self.bot_messages(thread_id):
-            content = str(message.get("content", ""))
-            if content.startswith(("라운드", "종료", "Round", "Ended")):
-                return content
-        return ""
-
-    def status_ended(self, thread_id: str) -> bool:
-        return self.status(thread_id).startswith(("종료", "Ended"))
-
-    def slug(self) -> str:
-        """The debate's slug, read off the Agenda page's path."""
-        path = next(p.path for p in self.wiki.pages.values() if p.path.endswith("/agenda"))
-        return path.split("/")[1]
+    async def wait_end(self, thread_id: str) -> str:
+        """Wait for the final status line and the Conclusion page; returns the status."""
+        await self.wait_for(lambda: self.status_ended(thread_id), "the end", timeout=180)
+        await self.wait_for(lambda: self.page("conclusion"), "the Conclusion page")
+        return self.status(thread_id)

@@ -1,0 +1,137 @@
+"""Command-line programs as bounded subprocesses: an argument list (never a shell), their own
+process group, a timeout, then terminate → wait → kill, and nothing left running after."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import re
+import signal
+import time
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from handlers.model import FailureKind
+from handlers.ports import DebaterError
+
+_SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSWORD", re.I)
+_MIN_SECRET_LEN = 8  # shorter values would redact ordinary words
+
+
+class CliTimedOut(Exception):
+    """The program did not finish in time; its process group has been stopped."""
+
+
+class CliFailure(DebaterError):
+    """A failed CLI turn: the engine's failure kind plus the exit code and stderr."""
+
+    def __init__(
+        self,
+        kind: FailureKind,
+        detail: str,
+        retry_after: float | None = None,
+        *,
+        exit_code: int | None = None,
+        stderr: str = "",
+    ) -> None:
+        super().__init__(kind, detail, retry_after)
+        self.exit_code = exit_code
+        self.stderr = stderr
+
+
+@dataclass(frozen=True)
+class CliRun:
+    """What one finished run gave back."""
+
+    exit_code: int
+    stdout: str
+    stderr: str
+    latency_s: float
+
+
+def child_environment(
+    base: Mapping[str, str] | None, drop: Iterable[str], extra: Mapping[str, str]
+) -> dict[str, str]:
+    """The child's environment: `base` (default: ours) less `drop`, plus `extra`."""
+    env = dict(os.environ if base is None else base)
+    for name in drop:
+        env.pop(name, None)
+    return env | dict(extra)
+
+
+class Redactor:
+    """Replaces the values of secret-looking variables with *** in text meant for people."""
+
+    def __init__(self, env: Mapping[str, str]) -> None:
+        self._secrets = [
+            value
+            for name, value in env.items()
+            if _SECRET_NAME.search(name) and len(value) >= _MIN_SECRET_LEN
+        ]
+
+    def __call__(self, text: str) -> str:
+        """`text` without any secret in it."""
+        for secret in self._secrets:
+            text = text.replace(secret, "***")
+        return text
+
+
+async def run_cli(
+    argv: list[str],
+    *,
+    stdin: bytes | None,
+    cwd: Path,
+    env: Mapping[str, str],
+    timeout_s: float,
+    grace_s: float,
+) -> CliRun:
+    """Run once; OSError if it cannot start, CliTimedOut past `timeout_s`.
+
+    A cancelled caller (a Stop) ends the process group before the cancellation goes on.
+    """
+    started = time.monotonic()
+    proc = await asyncio.create_subprocess_exec(
+        *argv,
+        stdin=asyncio.subprocess.PIPE if stdin is not None else asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+        cwd=cwd,
+        env=dict(env),
+        start_new_session=True,  # its own process group: a kill takes its children too
+    )
+    try:
+        async with asyncio.timeout(timeout_s):
+            out, err = await proc.communicate(stdin)
+    except TimeoutError:
+        await stop_group(proc, grace_s)
+        raise CliTimedOut(f"no answer within {timeout_s:g} s") from None
+    except asyncio.CancelledError:
+        await asyncio.shield(stop_group(proc, grace_s))
+        raise
+    finally:
+        signal_group(proc.pid, signal.SIGKILL)  # whatever the program started ends with it
+    return CliRun(
+        exit_code=proc.returncode if proc.returncode is not None else -1,
+        stdout=out.decode("utf-8", "replace"),
+        stderr=err.decode("utf-8", "replace"),
+        latency_s=time.monotonic() - started,
+    )
+
+
+async def stop_group(proc: asyncio.subprocess.Process, grace_s: float) -> None:
+    """Terminate the process group, wait up to `grace_s`, then kill it."""
+    signal_group(proc.pid, signal.SIGTERM)
+    try:
+        async with asyncio.timeout(grace_s):
+            await proc.wait()
+    except TimeoutError:
+        signal_group(proc.pid, signal.SIGKILL)
+        await proc.wait()
+
+
+def signal_group(pgid: int, sig: signal.Signals) -> None:
+    """Signal a process group that may already be gone."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pgid, sig)
