@@ -82,7 +82,7 @@ async def assemble(
     db, strings = services.db, Strings(settings.LANGUAGE)
     clock = clock or SystemClock(settings.RETRY_WAIT_SCALE)
     if moderator is None:
-        moderator = build_moderator(settings, db, clock.sleep)
+        moderator = build_moderator(settings, db, asyncio.sleep)  # it scales waits itself
         services.closers.append(moderator)
 
     async def notify(debate_id: int, key: str, params: dict[str, str]) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import shutil
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -64,7 +65,7 @@ def build_console_moderator(
         return rules, True
     from tools.gemini_caller import build_moderator  # noqa: PLC0415  # google-genai loads only here
 
-    return build_moderator(settings, db, clock.sleep), False
+    return build_moderator(settings, db, asyncio.sleep), False  # it scales waits itself
 
 
 def build_seats(

@@ -32,7 +32,6 @@ from tools.db import Database
 
 _WARNING_KEYS = ("debater.", "wiki.refused", "wiki.delayed", "wiki.human_edit")
 _AMBER_KEYS = ("user.", "debate.stopped_by")
-_PAGE_VALUES = frozenset(page.value for page in WikiPage)
 
 SELECT_POSTED = "SELECT 1 FROM room_messages WHERE debate_id = ? AND key = ?"
 INSERT_POSTED = """
@@ -225,9 +224,6 @@ class ConsoleRoom:
             return
         if "kind" in params:
             params = params | {"kind": self._t(f"failure.{params['kind']}")}
-        if params.get("page") in _PAGE_VALUES:
-            label = self._t(f"console.page_{WikiPage(params['page']).name.lower()}")
-            params = params | {"page": label}
         colour = MODERATOR_GREY
         if key.startswith(_WARNING_KEYS):
             colour = WARNING_ORANGE

@@ -27,10 +27,11 @@ from handlers.events import (
     WriteConclusion,
     WriteWorkingDocument,
 )
-from handlers.model import Debate, ModeratorView, Seat
+from handlers.model import Debate, ModeratorView, Seat, WikiPage
 from handlers.ports import Clock, Debater, DebaterError, Moderator, Room, Store, TurnRequest, Wiki
 from handlers.prompting import SEAT_NAMES, compose_turn_prompt
 
+PAGE_NAMES = {page.value: page.value.title() for page in WikiPage}  # "Working-Document"
 MODERATOR_CONTEXT_TURNS = 2  # the moderator sees the last two turns in full, never more
 
 
@@ -123,9 +124,11 @@ class EffectRunner:
         return ModeratorView(debate=debate, last_turns=turns)
 
     def _params(self, debate: Debate, params: dict[str, str]) -> dict[str, str]:
-        """Resolve a `page` into its link and a `seat` into the debater's name."""
+        """Resolve a `page` into its name and link, and a `seat` into the debater's name."""
         if "page" in params:
-            params["url"] = self._wiki.page_url(debate, params["page"])
+            page = params["page"]
+            params["page"] = PAGE_NAMES.get(page, page)
+            params["url"] = self._wiki.page_url(debate, page) if page in PAGE_NAMES else ""
         if "seat" in params:
             params["seat"] = SEAT_NAMES[Seat(params["seat"])]
         return params

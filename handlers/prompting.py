@@ -28,7 +28,6 @@ def compose_turn_prompt(
 
 def _body(debate: Debate, ask: AskDebater, relayed: Turn | None, language: str) -> str:
     common = {
-        "tag": f"[debate {debate.id} · turn {ask.turn}]",
         "round": str(ask.round),
         "max_rounds": str(debate.max_rounds),
         "additions": _additions(ask, language),

@@ -12,6 +12,7 @@ import json
 import zlib
 from typing import Any
 
+import aiohttp
 from aiohttp import WSMsgType, web
 
 from tests.fakes.discord_world import Json, World
@@ -197,4 +198,9 @@ class Gateway:
                 mentioned = any(u["id"] == session.user["id"] for u in data.get("mentions", []))
                 if not mine and not mentioned:
                     payload = dict(data, content="", embeds=[], attachments=[], components=[])
-            await session.dispatch(event, payload)
+            try:
+                await session.dispatch(event, payload)
+            except (ConnectionError, aiohttp.ClientConnectionResetError):
+                # A client killed mid-send (kill -9 in the end-to-end tests) must not keep the
+                # event from the others, nor turn the REST call that caused it into a 500.
+                continue
