@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING
 
 from handlers.model import FailureKind, Seat, TurnMeta
 from handlers.ports import DebaterOutput, TurnRequest
+from tools.agent_sessions import AgentSessions, forget_expired_sessions, schedule_session_expiry
 from tools.checks import Check, Status
 from tools.claude_output import CliResult, Failure, classify
-from tools.claude_sessions import ClaudeSessions, forget_expired_sessions, schedule_session_expiry
 from tools.cli_process import (
     CliFailure,
     CliRun,
@@ -92,7 +92,7 @@ class ClaudeCodeDebater:
         writing = sorted(set(names) & WRITE_TOOLS)
         if writing:
             raise ValueError(f"CLAUDE_TOOLS must be read-only; remove {', '.join(writing)}")
-        self._sessions = ClaudeSessions(db)
+        self._sessions = AgentSessions(db, Seat.CLAUDE)
         self._binary = binary
         self._system_prompt = system_prompt
         self._model = model

@@ -15,12 +15,12 @@ import logging
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from handlers.model import FailureKind, Seat, TurnMeta
 from handlers.ports import DebaterOutput, TurnRequest
+from tools.agent_sessions import AgentSessions
 from tools.cli_process import CliFailure, CliTimedOut, Redactor, child_environment, run_cli
 from tools.db import Database
 
@@ -36,16 +36,6 @@ READ_ONLY_TOOLS = (
     "google_web_search",
     "web_fetch",
 )
-SELECT_SESSION = "SELECT session_id, workdir FROM agent_sessions WHERE debate_id = ? AND seat = ?"
-UPSERT_SESSION = """
-INSERT INTO agent_sessions (debate_id, seat, session_id, workdir, updated_at)
-VALUES (?, ?, ?, ?, ?)
-ON CONFLICT (debate_id, seat)
-DO UPDATE SET session_id = excluded.session_id, workdir = excluded.workdir,
-              updated_at = excluded.updated_at
-"""
-DELETE_SESSION = "DELETE FROM agent_sessions WHERE debate_id = ? AND seat = ?"
-
 # Exit codes of gemini-cli 0.61 (FatalError subclasses); API errors exit with status & 0xff.
 EXIT_AUTH = 41
 EXIT_INPUT = 42
@@ -89,7 +79,7 @@ class GeminiCliDebater:
         grace_s: float = 3.0,
     ) -> None:
         self.seat = seat
-        self._db = db
+        self._sessions = AgentSessions(db, seat)
         self._binary = binary
         self._system_prompt = system_prompt
         self._model = model
@@ -114,9 +104,9 @@ class GeminiCliDebater:
     async def speak(self, request: TurnRequest) -> DebaterOutput:
         """Run one turn; a debate's turns run one at a time, resuming its session."""
         async with self._locks.setdefault(request.debate_id, asyncio.Lock()):
-            stored = None if request.fresh_session else await self._session(request.debate_id)
-            resume = stored[0] if stored else None
-            workdir = Path(stored[1]) if stored and stored[1] else self._workdir(request.debate_id)
+            stored = None if request.fresh_session else await self._sessions.get(request.debate_id)
+            resume = stored.session_id if stored else None
+            workdir = (stored.workdir if stored else None) or self._workdir(request.debate_id)
             self._prepare(workdir)
             code, out, err, latency = await self._run(self.command(resume), request.prompt, workdir)
             try:
@@ -124,7 +114,7 @@ class GeminiCliDebater:
             except GeminiCliError as exc:
                 raise self._failure(exc, code, err, request, resumed=bool(resume)) from None
             if reply.session_id:
-                await self._store(request.debate_id, reply.session_id, workdir)
+                await self._sessions.put(request.debate_id, reply.session_id, workdir)
             meta = TurnMeta(
                 model=reply.model or self._model,
                 input_tokens=reply.input_tokens,
@@ -148,19 +138,10 @@ class GeminiCliDebater:
 
     async def forget(self, debate_id: int) -> None:
         """Drop the debate's session id (its chat file stays in the CLI's own folder)."""
-        await self._db.execute(DELETE_SESSION, (debate_id, self.seat.value))
+        await self._sessions.delete(debate_id)
         lock = self._locks.get(debate_id)
         if lock is not None and not lock.locked():
             del self._locks[debate_id]
-
-    async def _session(self, debate_id: int) -> tuple[str, str] | None:
-        row = await self._db.fetch_one(SELECT_SESSION, (debate_id, self.seat.value))
-        return (str(row[0]), str(row[1] or "")) if row else None
-
-    async def _store(self, debate_id: int, session_id: str, workdir: Path) -> None:
-        now = datetime.now(UTC).isoformat()
-        row = (debate_id, self.seat.value, session_id, str(workdir), now)
-        await self._db.execute(UPSERT_SESSION, row)
 
     def _workdir(self, debate_id: int) -> Path:
         return self._root / str(debate_id)

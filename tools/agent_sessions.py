@@ -13,7 +13,6 @@ from tools.db import Database
 
 log = logging.getLogger(__name__)
 
-SEAT = Seat.CLAUDE.value
 SELECT_SESSION = "SELECT session_id, workdir FROM agent_sessions WHERE debate_id = ? AND seat = ?"
 UPSERT_SESSION = """
 INSERT INTO agent_sessions (debate_id, seat, session_id, workdir, updated_at)
@@ -39,15 +38,16 @@ class StoredSession:
     workdir: Path | None
 
 
-class ClaudeSessions:
-    """The Claude seat's rows of `agent_sessions`: the latest id wins."""
+class AgentSessions:
+    """One seat's rows of `agent_sessions`: a CLI debater's latest session id wins."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, seat: Seat) -> None:
         self._db = db
+        self._seat = seat.value
 
     async def get(self, debate_id: int) -> StoredSession | None:
         """The stored session of a debate, if any."""
-        row = await self._db.fetch_one(SELECT_SESSION, (debate_id, SEAT))
+        row = await self._db.fetch_one(SELECT_SESSION, (debate_id, self._seat))
         if row is None:
             return None
         return StoredSession(str(row[0]), Path(row[1]) if row[1] else None)
@@ -55,11 +55,13 @@ class ClaudeSessions:
     async def put(self, debate_id: int, session_id: str, workdir: Path) -> None:
         """Store the session id a call returned (replacing the previous one)."""
         now = datetime.now(UTC).isoformat()
-        await self._db.execute(UPSERT_SESSION, (debate_id, SEAT, session_id, str(workdir), now))
+        await self._db.execute(
+            UPSERT_SESSION, (debate_id, self._seat, session_id, str(workdir), now)
+        )
 
     async def delete(self, debate_id: int) -> None:
         """Forget the debate's session."""
-        await self._db.execute(DELETE_SESSION, (debate_id, SEAT))
+        await self._db.execute(DELETE_SESSION, (debate_id, self._seat))
 
 
 async def forget_expired_sessions(db: Database, ttl_days: int, now: datetime) -> int:
