@@ -76,7 +76,9 @@ class GeminiApiBackend:
                 )
         except errors.APIError as exc:
             raise _api_error(exc) from exc
-        except (TimeoutError, aiohttp.ClientError, OSError, ValueError) as exc:
+        except TimeoutError as exc:
+            raise ModeratorUnavailable(f"no answer within {self._timeout_s:g} s") from exc
+        except (aiohttp.ClientError, OSError, ValueError) as exc:
             # ValueError: a non-JSON error body (json.JSONDecodeError) from a proxy or outage.
             raise ModeratorUnavailable(f"{type(exc).__name__}: {exc}"[:300]) from exc
         return _reply(response)

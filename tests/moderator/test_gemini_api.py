@@ -341,3 +341,14 @@ async def test_safety_block_server_error_and_timeout_fall_back_for_that_step(
     assert len(fake.generate_requests) == 2
     row = await db.fetch_one("SELECT outcome FROM moderator_calls ORDER BY id LIMIT 1")
     assert row is not None and row[0] in {"blocked", "error"}
+
+
+async def test_a_timeout_is_recorded_in_words_a_person_reads(
+    fake: FakeGemini, make_moderator: MakeModerator, db: Database
+) -> None:
+    fake.push({"kind": "hang"})
+    moderator = make_moderator(timeout_s=0.3)
+    decision = await moderator.judge(view_after(turn(1, Seat.AG, reply_text("Redis", "partial"))))
+    assert decision.source is ModeratorSource.RULES
+    row = await db.fetch_one("SELECT error FROM moderator_calls ORDER BY id LIMIT 1")
+    assert row is not None and "no answer within 0.3 s" in row[0]
