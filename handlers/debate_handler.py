@@ -10,6 +10,7 @@ a repeat harmless).
 from __future__ import annotations
 
 import asyncio
+import enum
 import logging
 import random
 from collections.abc import Mapping
@@ -38,6 +39,15 @@ log = logging.getLogger(__name__)
 
 EFFECT_ATTEMPTS = 5  # an effect that keeps failing is retried, then left for the next start
 EFFECT_BACKOFF_S = 2.0
+EFFECT_BATCH = 16  # pending effects read at once; a batch ends early at an effect's event
+
+
+class _Outcome(enum.Enum):
+    """How one effect ended."""
+
+    DONE = "done"  # completed, nothing new stored
+    EVENT = "event"  # its event's step (and new effects) stored
+    FAILED = "failed"  # kept failing: left stored for the next start
 
 
 @dataclass(frozen=True)
@@ -74,6 +84,11 @@ class DebateHandler:
         self._dirty: set[int] = set()
         self._running: dict[int, tuple[Effect, asyncio.Task[Event | None]]] = {}
         self._idle: dict[int, asyncio.Event] = {}
+        # Each debate's state as last committed, set under its lock right after a save (and
+        # dropped if a save fails, as it may have committed or not): the effects read it
+        # here instead of loading and parsing it from SQLite each time.
+        self._state: dict[int, Debate] = {}
+        self._saves: dict[int, int] = {}  # odd while a save is in flight
 
     # ---- commands from the front ends ---------------------------------------
 
@@ -91,6 +106,7 @@ class DebateHandler:
             self._config.proposal_ttl,
             (PostCard(),),
         )
+        self._state[debate.id] = debate
         self._kick(debate.id)
         return debate
 
@@ -119,11 +135,11 @@ class DebateHandler:
 
     async def get(self, debate_id: int) -> Debate:
         """A debate's current state."""
-        return await self._store.load(debate_id)
+        return await self._current(debate_id)
 
     async def may_act(self, debate_id: int, actor: Actor) -> bool:
         """True if `actor` may press this debate's buttons or answer its questions."""
-        return authorized(await self._store.load(debate_id), actor)
+        return authorized(await self._current(debate_id), actor)
 
     async def resume_all(self) -> list[int]:
         """After a start: run every debate that still has stored effects."""
@@ -156,21 +172,41 @@ class DebateHandler:
     ) -> Debate:
         """Transition, store, and let the worker run the new effects."""
         async with self._locks.setdefault(debate_id, asyncio.Lock()):
-            debate = await self._store.load(debate_id)
+            debate = await self._current(debate_id)
             step = transition(debate, event, self._clock.now(), self._rng)
             changed = step.debate != debate
-            await self._store.save_step(
-                step.debate,
-                step.effects,
-                step.turn,
-                self._clock.now(),
-                completed_effect=completing,
-                decided_by=decided_by if changed and decided_by is not None else None,
-            )
+            self._saves[debate_id] = self._saves.get(debate_id, 0) + 1
+            self._state.pop(debate_id, None)  # until the save is known to have committed
+            try:
+                await self._store.save_step(
+                    step.debate,
+                    step.effects,
+                    step.turn,
+                    self._clock.now(),
+                    completed_effect=completing,
+                    decided_by=decided_by if changed and decided_by is not None else None,
+                )
+            except BaseException:
+                self._state.pop(debate_id, None)  # committed or not: SQLite will tell
+                raise
+            else:
+                self._state[debate_id] = step.debate
+            finally:
+                self._saves[debate_id] += 1
         if step.debate.phase is Phase.CONCLUDING and debate.phase is not Phase.CONCLUDING:
             self._cancel_obsolete(debate_id)
         self._kick(debate_id)
         return step.debate
+
+    async def _current(self, debate_id: int) -> Debate:
+        """The debate's committed state: kept in memory, loaded from SQLite when not."""
+        debate = self._state.get(debate_id)
+        if debate is None:
+            saves = self._saves.get(debate_id, 0)
+            debate = await self._store.load(debate_id)
+            if saves % 2 == 0 and self._saves.get(debate_id, 0) == saves:
+                self._state.setdefault(debate_id, debate)  # no save overlapped the read
+        return debate
 
     def _cancel_obsolete(self, debate_id: int) -> None:
         """A stop or failure ends the turn in flight (the debater's process is ended)."""
@@ -190,23 +226,29 @@ class DebateHandler:
         try:
             while True:
                 self._dirty.discard(debate_id)
-                pending = await self._store.pending_effects(debate_id)
+                pending = await self._store.pending_effects(debate_id, EFFECT_BATCH)
                 if not pending:
                     if debate_id in self._dirty:
                         continue
                     return
-                effect_id, effect = pending[0]
-                if not await self._run_with_retries(debate_id, effect_id, effect):
+                for effect_id, effect in pending:
+                    outcome = await self._run_with_retries(debate_id, effect_id, effect)
+                    if outcome is not _Outcome.DONE:
+                        break  # an event stored new effects: read the queue afresh
+                if outcome is _Outcome.FAILED:
                     return
         finally:
             self._workers.pop(debate_id, None)
+            state = self._state.get(debate_id)
+            if state is not None and state.phase.is_terminal:
+                self._state.pop(debate_id, None)  # nothing more will change
             self._idle.setdefault(debate_id, asyncio.Event()).set()
 
-    async def _run_with_retries(self, debate_id: int, effect_id: int, effect: Effect) -> bool:
-        """Run one effect; False if it keeps failing (it stays stored for the next start)."""
+    async def _run_with_retries(self, debate_id: int, effect_id: int, effect: Effect) -> _Outcome:
+        """Run one effect; FAILED if it keeps failing (it stays stored for the next start)."""
         for attempt in range(EFFECT_ATTEMPTS):
             try:
-                await self._run_one(debate_id, effect_id, effect)
+                outcome = await self._run_one(debate_id, effect_id, effect)
             except Exception:
                 log.exception(
                     "debate %s: effect %s failed (attempt %s)", debate_id, effect.kind, attempt + 1
@@ -215,14 +257,14 @@ class DebateHandler:
                     EFFECT_BACKOFF_S * 2**attempt * self._config.retry_wait_scale
                 )
             else:
-                return True
-        return False
+                return outcome
+        return _Outcome.FAILED
 
-    async def _run_one(self, debate_id: int, effect_id: int, effect: Effect) -> None:
-        debate = await self._store.load(debate_id)
+    async def _run_one(self, debate_id: int, effect_id: int, effect: Effect) -> _Outcome:
+        debate = await self._current(debate_id)
         if not _still_wanted(debate, effect):
             await self._store.complete_effect(effect_id, self._clock.now())
-            return
+            return _Outcome.DONE
         task = asyncio.create_task(self._runner.run(debate, effect))
         self._running[debate_id] = (effect, task)
         try:
@@ -235,8 +277,9 @@ class DebateHandler:
             self._running.pop(debate_id, None)
         if event is None:
             await self._store.complete_effect(effect_id, self._clock.now())
-        else:
-            await self.submit(debate_id, event, completing=effect_id)
+            return _Outcome.DONE
+        await self.submit(debate_id, event, completing=effect_id)
+        return _Outcome.EVENT
 
 
 def _report_crash(task: asyncio.Task[None]) -> None:

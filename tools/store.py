@@ -45,6 +45,7 @@ SELECT_TURNS = """
 SELECT * FROM turns WHERE debate_id = ? ORDER BY number DESC LIMIT ?
 """
 SELECT_TURN = "SELECT * FROM turns WHERE debate_id = ? AND number = ?"
+SELECT_MESSAGE_URL = "SELECT message_url FROM turns WHERE debate_id = ? AND number = ?"
 SET_MESSAGE_URL = "UPDATE turns SET message_url = ? WHERE debate_id = ? AND number = ?"
 SELECT_WITH_WORK = """
 SELECT DISTINCT debate_id FROM effects WHERE done_at IS NULL ORDER BY debate_id
@@ -59,6 +60,7 @@ ORDER BY p.debate_id
 """
 COUNT_WAITING_CARDS = "SELECT count(*) FROM debates WHERE channel_id = ? AND phase = 'proposed'"
 SELECT_BY_PHASE = "SELECT id FROM debates WHERE phase = ? ORDER BY id"
+KEPT_TURNS = 3  # per debate: a turn is read back to post, log and relay it, then rarely
 
 
 class DebateNotFound(LookupError):
@@ -70,6 +72,10 @@ class SqliteStore:
 
     def __init__(self, db: Database) -> None:
         self._db = db
+        # Stored turns never change (only their message_url, kept apart), so the latest
+        # few of each debate are kept once committed or read, for the reads that follow.
+        self._turns: dict[int, dict[int, Turn]] = {}
+        self._urls: dict[tuple[int, int], str] = {}
 
     async def create(
         self,
@@ -100,8 +106,7 @@ class SqliteStore:
             await conn.execute(
                 INSERT_PROPOSAL, (debate_id, proposal.channel_id, (now + ttl).isoformat())
             )
-            for effect in effects:
-                await self._insert_effect(conn, debate_id, effect, stamp)
+            await self._insert_effects(conn, debate_id, effects, stamp)
         return debate
 
     async def load(self, debate_id: int) -> Debate:
@@ -130,12 +135,15 @@ class SqliteStore:
             )
             if turn is not None:
                 await conn.execute(INSERT_TURN, _turn_row(turn))
-            for effect in effects:
-                await self._insert_effect(conn, debate.id, effect, stamp)
+            await self._insert_effects(conn, debate.id, effects, stamp)
             if completed_effect is not None:
                 await conn.execute(COMPLETE_EFFECT, (stamp, completed_effect))
             if decided_by is not None:
                 await conn.execute(DECIDE_PROPOSAL, (decided_by, stamp, debate.id))
+        if debate.phase.is_terminal:
+            self._forget(debate.id)
+        elif turn is not None:
+            self._keep(turn)
 
     async def pending_effects(self, debate_id: int, limit: int = 1) -> list[tuple[int, Effect]]:
         """The oldest effects not yet done, in order."""
@@ -148,10 +156,15 @@ class SqliteStore:
 
     async def turn(self, debate_id: int, number: int) -> Turn:
         """One stored turn."""
+        kept = self._turns.get(debate_id, {}).get(number)
+        if kept is not None:
+            return kept
         row = await self._db.fetch_one(SELECT_TURN, (debate_id, number))
         if row is None:
             raise LookupError(f"debate {debate_id} has no turn {number}")
-        return _turn_of(row)
+        found = _turn_of(row)
+        self._keep(found)
+        return found
 
     async def last_turns(self, debate_id: int, count: int) -> tuple[Turn, ...]:
         """The latest `count` turns, oldest first."""
@@ -165,12 +178,18 @@ class SqliteStore:
 
     async def set_message_url(self, debate_id: int, number: int, url: str) -> None:
         """Remember where a turn was posted (the Round-Log links to it)."""
+        self._urls.pop((debate_id, number), None)
         await self._db.execute(SET_MESSAGE_URL, (url, debate_id, number))
+        if number in self._turns.get(debate_id, {}):
+            self._urls[(debate_id, number)] = url
 
     async def message_url(self, debate_id: int, number: int) -> str:
         """Where a turn was posted, or ''."""
-        row = await self._db.fetch_one(SELECT_TURN, (debate_id, number))
-        return str(row["message_url"] or "") if row else ""
+        kept = self._urls.get((debate_id, number))
+        if kept is not None:
+            return kept
+        row = await self._db.fetch_one(SELECT_MESSAGE_URL, (debate_id, number))
+        return str(row[0] or "") if row else ""
 
     async def debates_with_work(self) -> list[int]:
         """Debates that have effects still to run (to resume after a restart)."""
@@ -197,12 +216,30 @@ class SqliteStore:
             row[0] for row in await self._db.fetch_all(SELECT_DUE_PROPOSALS, (now.isoformat(),))
         ]
 
+    def _keep(self, turn: Turn) -> None:
+        """Keep a committed turn; only the debate's latest few stay."""
+        kept = self._turns.setdefault(turn.debate_id, {})
+        kept[turn.number] = turn
+        for old in sorted(kept)[:-KEPT_TURNS]:
+            del kept[old]
+            self._urls.pop((turn.debate_id, old), None)
+
+    def _forget(self, debate_id: int) -> None:
+        """An ended debate's turns are not read again in its hot path."""
+        for number in self._turns.pop(debate_id, {}):
+            self._urls.pop((debate_id, number), None)
+
     @staticmethod
-    async def _insert_effect(
-        conn: aiosqlite.Connection, debate_id: int, effect: Effect, stamp: str
+    async def _insert_effects(
+        conn: aiosqlite.Connection, debate_id: int, effects: Sequence[Effect], stamp: str
     ) -> None:
-        payload = EFFECT_ADAPTER.dump_json(effect).decode()
-        await conn.execute(INSERT_EFFECT, (debate_id, effect.kind, payload, stamp))
+        """All of a step's effects in one trip to the database thread, in order."""
+        if effects:
+            rows = [
+                (debate_id, effect.kind, EFFECT_ADAPTER.dump_json(effect).decode(), stamp)
+                for effect in effects
+            ]
+            await conn.executemany(INSERT_EFFECT, rows)
 
 
 def _turn_row(turn: Turn) -> tuple[object, ...]:
