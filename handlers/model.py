@@ -196,6 +196,7 @@ class Decision:
     consensus: float = 0.0  # 0..1, the moderator's estimate
     summary: str = ""  # the updated running summary (the moderator's memory)
     source: ModeratorSource = ModeratorSource.GEMINI
+    lasting: bool = True  # a RULES decision: True while the quota is spent, False for one step
 
 
 @dataclass(frozen=True)

@@ -44,6 +44,7 @@ from handlers.model import (
     Debate,
     Decision,
     FailureKind,
+    ModeratorSource,
     Outcome,
     Phase,
     Seat,
@@ -262,12 +263,16 @@ def _skip(debate: Debate, event: DebaterFailed, rng: random.Random) -> Step:
 
 def _judged(debate: Debate, decision: Decision, rng: random.Random) -> Step:
     effects: list[Effect] = []
-    if decision.source is not debate.moderator_source:
-        effects.append(Notify(f"moderator.mode_{decision.source.value}"))
+    source = debate.moderator_source
+    if decision.source is ModeratorSource.RULES and not decision.lasting:
+        effects.append(Notify("moderator.rules_once"))  # a blip: the mode stays as it was
+    elif decision.source is not source:
+        source = decision.source
+        effects.append(Notify(f"moderator.mode_{source.value}"))
     judged = replace(
         debate,
         summary=decision.summary or debate.summary,
-        moderator_source=decision.source,
+        moderator_source=source,
         note=decision.note,
     )
     if decision.action is Action.CONCLUDE:

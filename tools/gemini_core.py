@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
 from typing import Protocol, TypeVar
 
@@ -114,7 +114,10 @@ class StructuredModerator:
         """What follows the latest reply, with the updated running summary."""
         prompt = judge_prompt(view, self._language)
         reply = await self._ask(prompt, JudgeReply, view.debate.id)
-        return to_decision(reply) if reply is not None else self._rules.decide(view)
+        if reply is not None:
+            return to_decision(reply)
+        lasting = await self._ledger.spent_reason() is not None  # else: this step only
+        return replace(self._rules.decide(view), lasting=lasting)
 
     async def conclude(self, view: ModeratorView) -> Conclusion:
         """The Conclusion page's content."""

@@ -36,6 +36,7 @@ from handlers.model import (
     Debate,
     Decision,
     FailureKind,
+    ModeratorSource,
     Outcome,
     Phase,
     Seat,
@@ -335,3 +336,22 @@ def test_refused_wiki_actions_say_why(action: dict[str, str], key: str) -> None:
     result = step(speaking(), answer(AG, 1, reply("x", wiki_action=action)))
     assert key in [e.key for e in result.effects if isinstance(e, Notify)]
     assert result.debate.working_document == ""
+
+
+def test_a_one_step_fallback_is_said_once_and_keeps_the_mode() -> None:
+    state = speaking(phase=Phase.JUDGING, turns=1, spoken=(AG,))
+    once = Decision(Action.CONTINUE, source=ModeratorSource.RULES, lasting=False)
+    result = step(state, Judged(1, once))
+    assert [e.key for e in result.effects if isinstance(e, Notify)] == ["moderator.rules_once"]
+    assert result.debate.moderator_source is ModeratorSource.GEMINI
+
+
+def test_a_spent_quota_switches_the_mode_and_its_return_switches_it_back() -> None:
+    state = speaking(phase=Phase.JUDGING, turns=1, spoken=(AG,))
+    lasting = Decision(Action.CONTINUE, source=ModeratorSource.RULES)
+    ruled = step(state, Judged(1, lasting))
+    assert [e.key for e in ruled.effects if isinstance(e, Notify)] == ["moderator.mode_rules"]
+    assert ruled.debate.moderator_source is ModeratorSource.RULES
+    again = replace(ruled.debate, phase=Phase.JUDGING, turns=2, spoken=(AG, CL))
+    back = step(again, Judged(2, Decision(Action.CONTINUE)))
+    assert [e.key for e in back.effects if isinstance(e, Notify)] == ["moderator.mode_gemini"]

@@ -258,6 +258,7 @@ async def test_per_day_quota_pauses_detection_and_the_debate_still_concludes(
 
     sources = [d.source for d in run.decisions]
     assert sources == [ModeratorSource.GEMINI] + [ModeratorSource.RULES] * 3  # one per turn
+    assert all(d.lasting for d in run.decisions[1:])  # until tomorrow: the mode switches
     assert run.decisions[-1].action is Action.CONCLUDE
     assert run.debate.phase is Phase.CONCLUDED
     assert run.conclusion is not None and run.conclusion.source is ModeratorSource.RULES
@@ -335,6 +336,7 @@ async def test_safety_block_server_error_and_timeout_fall_back_for_that_step(
     recovered = await moderator.judge(view_after(*turns))
 
     assert fallback.source is ModeratorSource.RULES
+    assert not fallback.lasting  # one step only: the thread is not told the mode changed
     assert fallback.action is Action.ASK_USER  # the rules: the latest turn asked the people
     assert fallback.user_question is not None and fallback.user_question.text == question["text"]
     assert recovered.source is ModeratorSource.GEMINI  # only that step fell back
