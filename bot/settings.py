@@ -8,6 +8,8 @@ from typing import Annotated, Literal
 from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from tools.claude_caller import WRITE_TOOLS
+
 IdList = Annotated[tuple[int, ...], NoDecode]
 
 
@@ -69,6 +71,14 @@ class Settings(BaseSettings):
     def _split_ids(cls, value: object) -> object:
         if isinstance(value, str):
             return tuple(int(part) for part in value.replace(" ", "").split(",") if part)
+        return value
+
+    @field_validator("CLAUDE_TOOLS")
+    @classmethod
+    def _read_only_tools(cls, value: str) -> str:
+        writing = sorted({t.strip() for t in value.split(",")} & WRITE_TOOLS)
+        if writing:
+            raise ValueError(f"debaters write documents only; remove {', '.join(writing)}")
         return value
 
     @field_validator("WIKIJS_URL", "CLAUDE_MODEL", mode="before")

@@ -265,7 +265,6 @@ class Debate:
     outcome: Outcome | None = None
     approved_by: int | None = None
     failure: str = ""  # the reason shown when the debate failed
-    slug: str = ""
 
     def stance_of(self, seat: Seat) -> Stance | None:
         """The seat's latest stated stance."""

@@ -158,7 +158,7 @@ class WikiOutbox:
 
     def path_of(self, debate: Debate, page: str) -> str:
         """`{root}/{slug}/{page}`; the slug comes from the debate id and topic, so it is stable."""
-        slug = debate.slug or topic_slug(debate.id, debate.proposal.topic, self._root)
+        slug = topic_slug(debate.id, debate.proposal.topic, self._root)
         return page_path(self._root, slug, page)
 
     async def start(self) -> None:

@@ -75,3 +75,10 @@ def test_doctor_fails_on_a_database_it_cannot_open(tmp_path: Path) -> None:
     assert result.returncode == 1
     line = next(x for x in result.stdout.splitlines() if x.startswith("database"))
     assert "failing" in line
+
+
+def test_a_write_tool_for_claude_is_refused_in_one_line(tmp_path: Path) -> None:
+    result = run(["doctor"], tmp_path, CLAUDE_TOOLS="Read,Bash,Write")
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "CLAUDE_TOOLS" in lines[0] and "Bash, Write" in lines[0]
