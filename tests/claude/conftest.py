@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import AsyncIterator, Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -10,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from tests.clis import installed_or_skip
 from tests.fakes.fake_anthropic import FakeAnthropic, find_claude_bin
 from tools.claude_caller import ClaudeCodeDebater
 from tools.db import Database
@@ -26,16 +26,7 @@ VALUES (?, 1, ?, ?, '{}', ?, ?, ?)
 @pytest.fixture(scope="session")
 def claude_bin() -> str:
     """The real CLI; skipped with a reason when missing, except in CI where it must run."""
-    found = find_claude_bin()
-    if found is None:
-        reason = (
-            "the claude CLI is not installed (set CLAUDE_BIN, or run `bash .ci/run`, "
-            "which installs it with npm into .ci/node)"
-        )
-        if os.environ.get("CI") == "true":
-            pytest.fail(reason)
-        pytest.skip(reason)
-    return str(found)
+    return str(installed_or_skip(find_claude_bin(), "claude"))
 
 
 @pytest.fixture

@@ -21,6 +21,7 @@ from handlers.model import FailureKind, Seat
 from handlers.ports import TurnRequest
 from handlers.prompting import participant_system_prompt
 from handlers.rules_moderator import RulesModerator
+from tests.clis import GEMINI_BIN, installed_or_skip
 from tests.console.conftest import Screen, StepClock, contract_reply, plain_console, seed_for
 from tests.fakes.fake_gemini import FakeGemini
 from tools.db import Database
@@ -32,8 +33,6 @@ from tools.gemini_cli_debater import (
     parse_output,
 )
 
-ROOT = Path(__file__).resolve().parents[2]
-GEMINI_BIN = ROOT / ".ci" / "node" / "node_modules" / ".bin" / "gemini"
 MODEL = "gemini-2.5-pro"
 SYSTEM = "SYSTEM-MARKER: 당신은 두 토론자 중 하나입니다. 코드는 쓰지 않습니다."
 INSERT_DEBATE = """
@@ -136,12 +135,7 @@ def test_an_empty_answer_is_a_server_failure_not_an_empty_turn() -> None:
 
 @pytest.fixture
 def gemini_bin() -> Path:
-    if not GEMINI_BIN.exists():
-        reason = f"the gemini CLI is not installed at {GEMINI_BIN} (run bash .ci/run)"
-        if os.environ.get("CI") == "true":
-            pytest.fail(reason)
-        pytest.skip(reason)
-    return GEMINI_BIN
+    return installed_or_skip(GEMINI_BIN, "gemini")
 
 
 @pytest.fixture

@@ -13,6 +13,7 @@ import pytest
 from bot.i18n import Strings
 from handlers.model import Action, ModeratorSource, Seat
 from handlers.rules_moderator import RulesModerator
+from tests.clis import GEMINI_BIN, installed_or_skip
 from tests.fakes.fake_gemini import PER_DAY, FakeGemini
 from tests.moderator.builders import reply_text, turn, view_after
 from tests.moderator.conftest import MODEL, Day, Sleeps
@@ -22,18 +23,10 @@ from tools.gemini_context import judge_prompt
 
 pytestmark = pytest.mark.cli
 
-ROOT = Path(__file__).resolve().parents[2]
-GEMINI_BIN = ROOT / ".ci" / "node" / "node_modules" / ".bin" / "gemini"
-
 
 @pytest.fixture
 def gemini_bin() -> Path:
-    if not GEMINI_BIN.exists():
-        reason = f"the gemini CLI is not installed at {GEMINI_BIN} (run bash .ci/run)"
-        if os.environ.get("CI") == "true":
-            pytest.fail(reason)
-        pytest.skip(reason)
-    return GEMINI_BIN
+    return installed_or_skip(GEMINI_BIN, "gemini")
 
 
 @pytest.fixture
