@@ -8,8 +8,7 @@ import discord
 
 from bot.i18n import Strings
 from bot.render import COLOUR_MODERATOR, COLOUR_USER
-from handlers.model import Conclusion, Debate, Phase, Seat, UserQuestion
-from handlers.prompting import SEAT_NAMES
+from handlers.model import SEAT_NAMES, Conclusion, Debate, Phase, Seat, UserQuestion
 
 GREY = COLOUR_MODERATOR
 AMBER = COLOUR_USER  # decisions the people make

@@ -22,9 +22,8 @@ from bot.i18n import Strings
 from bot.render_split import split_text
 from bot.room_status import StatusEditor
 from bot.views import card_view, question_view, status_view
-from handlers.model import Conclusion, Debate, Seat, Turn, UserQuestion
+from handlers.model import SEAT_NAMES, Conclusion, Debate, Seat, Turn, UserQuestion
 from handlers.ports import Clock, Wiki
-from handlers.prompting import SEAT_NAMES
 from tools.db import Database
 
 log = logging.getLogger(__name__)

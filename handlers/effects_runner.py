@@ -27,9 +27,9 @@ from handlers.events import (
     WriteConclusion,
     WriteWorkingDocument,
 )
-from handlers.model import Debate, ModeratorView, Seat, WikiPage
+from handlers.model import SEAT_NAMES, Debate, ModeratorView, Seat, WikiPage
 from handlers.ports import Clock, Debater, DebaterError, Moderator, Room, Store, TurnRequest, Wiki
-from handlers.prompting import SEAT_NAMES, compose_turn_prompt
+from handlers.prompting import compose_turn_prompt
 
 PAGE_NAMES = {page.value: page.value.title() for page in WikiPage}  # "Working-Document"
 MODERATOR_CONTEXT_TURNS = 2  # the moderator sees the last two turns in full, never more

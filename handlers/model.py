@@ -19,6 +19,9 @@ class Seat(enum.StrEnum):
         return Seat.CLAUDE if self is Seat.AG else Seat.AG
 
 
+SEAT_NAMES = {Seat.AG: "AG", Seat.CLAUDE: "Claude"}  # the same in every language
+
+
 class Phase(enum.StrEnum):
     """Where a debate stands."""
 

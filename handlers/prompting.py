@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import prompts
 from handlers.events import AskDebater
-from handlers.model import Debate, Seat, Turn
+from handlers.model import SEAT_NAMES, Debate, Turn
 
-SEAT_NAMES = {Seat.AG: "AG", Seat.CLAUDE: "Claude"}
 LANGUAGE_NAMES = {"ko": "Korean (한국어)", "en": "English"}
 
 

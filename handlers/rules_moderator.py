@@ -10,6 +10,7 @@ import re
 from collections.abc import Callable
 
 from handlers.model import (
+    SEAT_NAMES,
     Action,
     ChatLine,
     Conclusion,
@@ -28,7 +29,6 @@ from handlers.state_machine import both_agree
 SUMMARY_MAX_CHARS = 3000  # the running summary's cap, whoever writes it: keeps input bounded
 SUMMARY_LINE_CHARS = 220  # one mechanical line per turn
 POSITION_CHARS = 700  # each side's last position on the Conclusion page
-SEAT_NAMES = {Seat.AG: "AG", Seat.CLAUDE: "Claude"}
 _STANCE_WEIGHT = {Stance.AGREE: 1.0, Stance.PARTIAL: 0.5, Stance.DISAGREE: 0.0}
 _SPACES = re.compile(r"\s+")
 

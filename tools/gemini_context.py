@@ -13,11 +13,11 @@ from typing import Literal
 from pydantic import BaseModel
 
 import prompts
-from handlers.model import ChatLine, Debate, ModeratorView, Turn
-from handlers.rules_moderator import SEAT_NAMES, SUMMARY_MAX_CHARS, bound_summary
+from handlers.model import SEAT_NAMES, ChatLine, Debate, ModeratorView, Turn
+from handlers.prompting import LANGUAGE_NAMES
+from handlers.rules_moderator import SUMMARY_MAX_CHARS, bound_summary
 from tools.gemini_schemas import ConclusionReply, DetectionReply, JudgeReply
 
-LANGUAGE_NAMES = {"ko": "Korean (한국어)", "en": "English"}
 INPUT_MARKER = "<!-- input -->"
 TURN_MAX_CHARS = 6000  # a turn's opinion as the moderator reads it (head and tail kept)
 TURN_TAIL_CHARS = 1500
