@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import aiohttp
 import discord
@@ -70,6 +70,7 @@ class AgRelayDebater:
         relay_channel_id: int | None,
         timeout_s: float,
         quiet_s: float,
+        briefing: str = "",
         strings: Strings | None = None,
     ) -> None:
         # `strings` is accepted for uniform wiring; the relay shows no words of its own (the
@@ -83,6 +84,8 @@ class AgRelayDebater:
         self._relay_channel_id = relay_channel_id
         self._timeout_s = timeout_s
         self._quiet_s = quiet_s
+        # AG has no system prompt: the debaters' rules open its first prompt of each debate.
+        self._briefing = briefing
         self._waiters: dict[int, list[asyncio.Queue[discord.Message]]] = {}
         self._locks: dict[int, asyncio.Lock] = {}
 
@@ -154,10 +157,20 @@ class AgRelayDebater:
             current = _Attempt(base if not attempts else f"{base}#{len(attempts)}")
             attempts.append(current)
         if not current.complete:
+            if self._briefing and await self._first_turn(request):
+                request = replace(request, prompt=f"{self._briefing}\n\n---\n\n{request.prompt}")
             await self._post_parts(channel, request, current)
             await self._record(request.debate_id, current.key, channel, current.parts[0])
         ids = {mid for attempt in attempts for mid in attempt.parts.values()}
         return current, ids
+
+    async def _first_turn(self, request: TurnRequest) -> bool:
+        """True unless AG was prompted for an earlier turn of this debate (a new session too)."""
+        if request.fresh_session:
+            return True
+        rows = await self._db.fetch_all(SELECT_RELAY, (request.debate_id, "relay:*"))
+        turns = {_turn_of(str(row["key"])) for row in rows}
+        return not any(turn < request.turn for turn in turns)
 
     async def _attempts(self, debate_id: int, turn: int) -> list[_Attempt]:
         """What earlier calls posted for this turn: `relay:{turn}[#n][:part|:timeout]` rows."""
@@ -281,3 +294,8 @@ def _error(exc: discord.HTTPException, what: str) -> DebaterError:
     if isinstance(exc, discord.Forbidden | discord.NotFound):
         return DebaterError(FailureKind.USAGE, f"{what}: {exc.status} {exc.text}")
     return DebaterError(FailureKind.UNREACHABLE, f"{what}: {exc.status} {exc.text}")
+
+
+def _turn_of(key: str) -> int:
+    """The turn of a `relay:{turn}[#n][:part]` key."""
+    return int(key.removeprefix("relay:").split(":", 1)[0].split("#", 1)[0])

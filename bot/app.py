@@ -156,6 +156,7 @@ def _debaters(
             relay_channel_id=settings.AG_RELAY_CHANNEL_ID,
             timeout_s=settings.AG_TIMEOUT_SECONDS,
             quiet_s=settings.AG_QUIET_SECONDS,
+            briefing=participant_system_prompt(settings.LANGUAGE),
             strings=strings,
         )
         bot.message_listeners.append(ag.on_message)

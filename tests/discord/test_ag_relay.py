@@ -326,3 +326,28 @@ async def test_a_part_posted_but_not_recorded_is_not_posted_again(
         and c.headers["Authorization"] == f"Bot {fake.token}"
     ]
     assert len(nonces) == 4 and nonces[2] == nonces[3]
+
+
+async def test_the_rules_open_ags_first_prompt_of_a_debate_only(
+    fake: FakeDiscord, client: ListeningClient, ag_client: ListeningClient, db: Database
+) -> None:
+    thread_id = await open_thread(fake, client, db)
+    relay = make_relay(client, db, ag_client, briefing="RULES: documents only.")
+    first = asyncio.create_task(relay.speak(request(turn=2, prompt="첫 질문")))
+    opening = await prompt_in(fake, thread_id, "[debate 12 · turn 2]")
+    await ag_says(ag_client, thread_id, BLOCK)
+    await asyncio.wait_for(first, 5)
+    assert "RULES: documents only.\n\n---\n\n첫 질문" in opening["content"]
+
+    second = asyncio.create_task(relay.speak(request(turn=4, prompt="두 번째")))
+    later = await prompt_in(fake, thread_id, "[debate 12 · turn 4]")
+    await ag_says(ag_client, thread_id, BLOCK)
+    await asyncio.wait_for(second, 5)
+    assert "RULES" not in later["content"] and later["content"].endswith("두 번째")
+
+    fresh = TurnRequest(debate_id=12, turn=6, round=3, prompt="새 세션", fresh_session=True)
+    third = asyncio.create_task(relay.speak(fresh))
+    restarted = await prompt_in(fake, thread_id, "[debate 12 · turn 6]")
+    await ag_says(ag_client, thread_id, BLOCK)
+    await asyncio.wait_for(third, 5)
+    assert "RULES: documents only." in restarted["content"]
