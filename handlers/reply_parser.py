@@ -9,7 +9,8 @@ from typing import Any
 from handlers.model import ParsedReply, Question, Stance, WikiAction
 
 _CONTRACT_KEYS = frozenset({"opinion", "wiki_action", "question", "stance"})
-_FENCE = re.compile(r"```(?:json|JSON)?[ \t]*\n(.*?)\n?[ \t]*```", re.DOTALL)
+_FENCE_OPEN = re.compile(r"```(?:json|JSON)?[ \t]*\n")
+_FENCE_CLOSE = re.compile(r"\s*```")
 _DECODER = json.JSONDecoder()
 
 
@@ -35,17 +36,18 @@ def parse_reply(text: str) -> ParsedReply:
 
 def _find_block(text: str) -> tuple[dict[str, Any], int, int] | None:
     """The last JSON object carrying a contract key, with the span it occupies in `text`."""
-    for match in reversed(list(_FENCE.finditer(text))):
-        obj = _decode_whole(match.group(1))
-        if obj is not None:
-            return obj, match.start(), match.end()
+    # A fenced block is decoded from its opening on, so a ``` inside a JSON string (a
+    # Markdown code block in the opinion) cannot end it early.
+    for opening in reversed(list(_FENCE_OPEN.finditer(text))):
+        decoded = _decode_at(text, opening.end())
+        if decoded is not None:
+            obj, end = decoded
+            close = _FENCE_CLOSE.match(text, end)
+            return obj, opening.start(), close.end() if close else end
     for start in _brace_positions(text):
-        try:
-            obj, end = _DECODER.raw_decode(text, start)
-        except ValueError:
-            continue
-        if isinstance(obj, dict) and _CONTRACT_KEYS & obj.keys():
-            return obj, start, end
+        decoded = _decode_at(text, start)
+        if decoded is not None:
+            return decoded[0], start, decoded[1]
     return None
 
 
@@ -54,13 +56,16 @@ def _brace_positions(text: str) -> list[int]:
     return [m.start() for m in reversed(list(re.finditer(r"\{\s*\"", text)))]
 
 
-def _decode_whole(snippet: str) -> dict[str, Any] | None:
+def _decode_at(text: str, start: int) -> tuple[dict[str, Any], int] | None:
+    """The contract object that begins at `start` (after white space), and where it ends."""
+    while start < len(text) and text[start].isspace():
+        start += 1
     try:
-        obj = json.loads(snippet)
+        obj, end = _DECODER.raw_decode(text, start)
     except ValueError:
         return None
     if isinstance(obj, dict) and _CONTRACT_KEYS & obj.keys():
-        return obj
+        return obj, end
     return None
 
 

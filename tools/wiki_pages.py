@@ -96,8 +96,36 @@ def render_round_section(turn: Turn, message_url: str, dedup_key: str, t: Transl
     model = turn.meta.model or t("wiki.round_log.unknown_model")
     heading = t("wiki.round_log.section", round=turn.round, turn=turn.number, speaker=speaker)
     meta = t("wiki.round_log.meta", time=_time(turn.at), model=model, link=link)
-    body = _balanced(_neutral(turn.text).rstrip())
-    return f"{entry_marker(dedup_key)}\n## {heading}\n\n_{meta}_\n\n{body}\n"
+    body = _reply_body(turn, t) if turn.parsed.structured else _balanced(_neutral(turn.text))
+    return f"{entry_marker(dedup_key)}\n## {heading}\n\n_{meta}_\n\n{body.rstrip()}\n"
+
+
+def _reply_body(turn: Turn, t: Translate) -> str:
+    """Every field of the reply, readable: the argument as Markdown, its question and stance,
+    and the Working-Document change it proposed (whether or not it was applied)."""
+    parsed = turn.parsed
+    parts = [_balanced(_neutral(parsed.opinion))]
+    if parsed.question is not None:
+        parts.append(t(f"wiki.round_log.question_{parsed.question.to}",
+                       text=_neutral(parsed.question.text)))  # fmt: skip
+    if parsed.stance is not None:
+        parts.append(t("wiki.round_log.stance", stance=t(f"wiki.stance.{parsed.stance.value}")))
+    action = parsed.wiki_action
+    if action is not None:
+        fence = "`" * max(3, _longest_backtick_run(action.content) + 1)
+        summary = t("wiki.round_log.action", page=_neutral(action.page), mode=_neutral(action.mode))
+        block = f"{fence}markdown\n{_neutral(action.content)}\n{fence}"
+        parts.append(f"<details>\n<summary>{summary}</summary>\n\n{block}\n\n</details>")
+    return "\n\n".join(parts)
+
+
+def _longest_backtick_run(text: str) -> int:
+    """A fence longer than any run of backticks inside cannot be closed by the text."""
+    longest = run = 0
+    for char in text:
+        run = run + 1 if char == "`" else 0
+        longest = max(longest, run)
+    return longest
 
 
 def render_conclusion(debate: Debate, conclusion: Conclusion, t: Translate) -> str:

@@ -63,8 +63,11 @@ def test_the_demo_runs_with_an_empty_environment(tmp_path: Path) -> None:
         assert RECORDING.detection.topic in title, title
     round_log = pages[WikiPage.ROUND_LOG].read_text(encoding="utf-8")
     for entry in RECORDING.turns:
-        assert entry.reply in round_log  # the whole recorded reply, JSON block included
-        assert parse_reply(entry.reply).opinion in out  # and its argument on the screen
+        parsed = parse_reply(entry.reply)
+        assert parsed.opinion in round_log  # every reply's argument in full, as Markdown
+        if parsed.wiki_action is not None:  # and the change it proposed
+            assert parsed.wiki_action.content in round_log
+        assert parsed.opinion in out  # and its argument on the screen
     conclusion = pages[WikiPage.CONCLUSION].read_text(encoding="utf-8")
     assert RECORDING.conclusion.decision in conclusion and RECORDING.conclusion.decision in out
     assert RECORDING.answers[0].text in out

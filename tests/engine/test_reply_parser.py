@@ -85,3 +85,11 @@ def test_prose_around_a_block_is_never_lost(
     assert parsed.structured and parsed.stance is Stance.AGREE
     for piece in (before.strip(), opinion.strip(), after.strip()):
         assert piece in parsed.opinion
+
+
+def test_a_code_fence_inside_the_json_does_not_end_the_block() -> None:
+    block = {"opinion": "예시:\n```py\nprint(1)\n```\n끝", "stance": "agree"}
+    text = "앞.\n\n```json\n" + json.dumps(block, ensure_ascii=False) + "\n```\n뒤."
+    parsed = parse_reply(text)
+    assert parsed.structured and parsed.stance is Stance.AGREE
+    assert parsed.opinion == "앞.\n\n예시:\n```py\nprint(1)\n```\n끝\n\n뒤."
