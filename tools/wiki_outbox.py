@@ -35,6 +35,13 @@ Notify = Callable[[int, str, dict[str, str]], Awaitable[None]]
 Sleep = Callable[[float], Awaitable[None]]
 
 NOTICE_AFTER = 2  # failed attempts before the thread hears of a delay: one blip is not news
+# Refusals that no retry can change (too large, an illegal path): the write is given up, the
+# thread is told, and the debate's later writes go on. The text stays in SQLite (turns).
+PERMANENT = frozenset({"too_large", "6004", "6005", "6006", "http_400"})
+GIVE_UP = """
+UPDATE wiki_outbox SET done_at = ?, next_attempt_at = NULL, last_error = ?, attempts = attempts + 1
+WHERE id = ?
+"""
 
 INSERT_ENTRY = """
 INSERT OR IGNORE INTO wiki_outbox (debate_id, dedup_key, path, title, mode, content, created_at)
@@ -238,7 +245,10 @@ class WikiOutbox:
         try:
             human_edit = await self._apply(entry)
         except WikiError as exc:
-            await self._failed(entry, delay, f"{exc.code}: {exc.message}")
+            if exc.code in PERMANENT:
+                await self._give_up(entry, exc)
+            else:
+                await self._failed(entry, delay, f"{exc.code}: {exc.message}")
             return
         except Exception as exc:  # boundary: one bad write must not stop the debate's writer
             log.exception("wiki write %s failed unexpectedly", entry.dedup_key)
@@ -287,6 +297,14 @@ class WikiOutbox:
             count = await self.pending(entry.debate_id)
             await self._say(entry.debate_id, "wiki.delayed", {"count": str(count)})
         await self._sleep(wait)
+
+    async def _give_up(self, entry: _Entry, exc: WikiError) -> None:
+        reason = f"{exc.code}: {exc.message}"[:500]
+        await self._db.execute(GIVE_UP, (self._now().isoformat(), reason, entry.id))
+        log.error("wiki write %s refused for good: %s", entry.dedup_key, reason)
+        page = WikiPage(entry.path.rsplit("/", 1)[-1])
+        params = {"page": page_label(page, self._t), "reason": exc.message[:300]}
+        await self._say(entry.debate_id, "wiki.write_refused", params)
 
     async def _say(self, debate_id: int, key: str, params: dict[str, str]) -> None:
         try:

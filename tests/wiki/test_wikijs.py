@@ -177,3 +177,19 @@ async def test_the_key_check_names_an_unreachable_wiki_and_accepts_a_local_one(
     local = await check_wiki(wiki_settings(tmp_path, None))
     assert local.status is Status.OK
     assert str(tmp_path / "wiki") in local.detail
+
+
+async def test_a_write_the_wiki_can_never_take_is_given_up_and_the_rest_lands(
+    fake_wikijs: FakeWikiJs, make_outbox: OutboxFactory
+) -> None:
+    notices = Notices()
+    outbox = make_outbox(WikiJsWiki(fake_wikijs.url, FULL_KEY), notices, ControlledSleep())
+    huge = "가" * 2_000_000  # over Wiki.js's 5 MB body limit once encoded as JSON
+    await outbox.write_working_document(debate(working_document=huge), 1)
+    await outbox.append_round_log(debate(), turn(2, "그다음 발언"), url(2))
+    await asyncio.wait_for(outbox.drained(7), WAIT)
+    assert notices.keys() == ["wiki.write_refused"]
+    assert notices.said[0][2]["page"] == "Working-Document"
+    assert fake_wikijs.page_at(f"{BASE}/working-document") is None
+    assert_log_holds(fake_wikijs, ["그다음 발언"])  # the queue went on after the refusal
+    assert await outbox.pending(7) == 0
