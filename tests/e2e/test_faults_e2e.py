@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from tests.e2e.harness import World, contract
+from tests.e2e.harness import World
 from tests.e2e.observe import (
     assert_clean_logs,
     assert_delivered,
@@ -16,18 +16,10 @@ from tests.e2e.observe import (
     round_log_entries,
     turn_footers,
 )
+from tests.e2e.scripts import AG, CLAUDE, SETTINGS, script
 from tests.fakes.fake_gemini import PER_DAY
 
 pytestmark = pytest.mark.e2e
-
-CLAUDE = ("Claude 첫째: LRU로 시작합시다.", "Claude 둘째: 3대 기준에 동의합니다.")
-AG = ("AG 첫째: Redis가 안전합니다.", "AG 둘째: LRU로 시작하는 데 동의합니다.")
-SETTINGS = {"MAX_ROUNDS": "2"}  # four turns: two each
-
-
-def script(world: World) -> None:
-    world.anthropic.script_replies(contract(CLAUDE[0]), contract(CLAUDE[1], "agree"))
-    world.ag.replies = [contract(AG[0]), contract(AG[1], "agree")]
 
 
 async def test_claude_answering_429_is_retried(world: World) -> None:
