@@ -68,7 +68,8 @@ class RecordingClient(ChatCompletionClient):
     def create_stream(
         self, messages: Sequence[LLMMessage], **kwargs: Any
     ) -> AsyncGenerator[str | CreateResult, None]:
-        raise NotImplementedError  # the selector is run without streaming
+        # SelectorGroupChat is run without streaming here; the interface still asks for this.
+        raise NotImplementedError("the recording client does not stream")
 
     async def close(self) -> None:
         return None

@@ -59,6 +59,15 @@ class AgentSessions:
             UPSERT_SESSION, (debate_id, self._seat, session_id, str(workdir), now)
         )
 
+    async def resume_point(
+        self, debate_id: int, fresh: bool, default_workdir: Path
+    ) -> tuple[str | None, Path]:
+        """The session to resume (None: start a new one) and the directory it must run in."""
+        stored = None if fresh else await self.get(debate_id)
+        if stored is None:
+            return None, default_workdir
+        return stored.session_id, stored.workdir or default_workdir
+
     async def delete(self, debate_id: int) -> None:
         """Forget the debate's session."""
         await self._db.execute(DELETE_SESSION, (debate_id, self._seat))

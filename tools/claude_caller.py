@@ -125,9 +125,9 @@ class ClaudeCodeDebater:
     async def speak(self, request: TurnRequest) -> DebaterOutput:
         """Run one turn; turns of a debate run one at a time, resuming its session."""
         async with self._locks.setdefault(request.debate_id, asyncio.Lock()):
-            stored = None if request.fresh_session else await self._sessions.get(request.debate_id)
-            resume = stored.session_id if stored else None
-            workdir = (stored.workdir if stored else None) or self._workdir_for(request.debate_id)
+            resume, workdir = await self._sessions.resume_point(
+                request.debate_id, request.fresh_session, self._workdir_for(request.debate_id)
+            )
             workdir.mkdir(parents=True, exist_ok=True)
             async with self._slots:
                 run = await self._run(self.command(resume), request.prompt, workdir)
