@@ -87,9 +87,7 @@ def test_success_2_1_332_counts_cache_reads_as_input() -> None:
     assert parsed.session_id == "0c8e2d1a-5b7f-4c3e-9a10-2f4b6d8e0a11"
 
 
-@pytest.mark.parametrize(
-    ("version", "tools"), [("2.1.197", ("Read",)), ("2.1.332", ("Read",))]
-)
+@pytest.mark.parametrize(("version", "tools"), [("2.1.197", ("Read",)), ("2.1.332", ("Read",))])
 def test_denied_tools_are_listed_in_order(version: str, tools: tuple[str, ...]) -> None:
     parsed, failure = run_classify(version, "denied")
     assert failure is None

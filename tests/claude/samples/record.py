@@ -1,4 +1,4 @@
-"""Re-record the samples of the installed CLI: run the real CLI against the fake and save what it printed.
+"""Re-record the samples of the installed CLI: run it against the fake, save what it printed.
 
     .venv/bin/python -m tests.claude.samples.record
 
