@@ -37,6 +37,7 @@ from bot.app import Services, assemble, shutdown  # noqa: E402
 from bot.discord_bot import DebateBot  # noqa: E402
 from bot.settings import Settings  # noqa: E402
 from handlers.model import (  # noqa: E402
+    DEFAULT_ROSTER,
     Action,
     Actor,
     ChatLine,
@@ -45,7 +46,6 @@ from handlers.model import (  # noqa: E402
     Detection,
     ModeratorView,
     Proposal,
-    Seat,
     TurnMeta,
 )
 from handlers.ports import DebaterOutput, TurnRequest  # noqa: E402
@@ -89,7 +89,7 @@ class Marks:
 class InstantDebater:
     """Answers at once (or after `think_s` on average) with 1,500-3,000 characters."""
 
-    def __init__(self, seat: Seat, marks: Marks, rng: random.Random, think_s: float) -> None:
+    def __init__(self, seat: str, marks: Marks, rng: random.Random, think_s: float) -> None:
         self.seat, self._marks, self._rng, self._think_s = seat, marks, rng, think_s
         # Made before the run: the debaters' own time is not what is measured.
         self._replies = [_reply_text(rng) for _ in range(32)]
@@ -179,7 +179,9 @@ async def start_bot(
     )
     services = Services(db=await Database.open(str(settings.DATABASE_PATH)))
     rng = random.Random(7)
-    debaters = {seat: InstantDebater(seat, marks, rng, think_s) for seat in Seat}
+    debaters = {
+        member.backend: InstantDebater(member.id, marks, rng, think_s) for member in DEFAULT_ROSTER
+    }
 
     async def ready(bot: DebateBot) -> None:
         await assemble(bot, settings, services, moderator=InstantModerator(), debaters=debaters)

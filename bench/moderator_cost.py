@@ -45,13 +45,13 @@ from handlers.events import (  # noqa: E402
     ReplyReceived,
 )
 from handlers.model import (  # noqa: E402
+    AG,
     Actor,
     ChatLine,
     Debate,
     ModeratorView,
     Phase,
     Proposal,
-    Seat,
     Turn,
     TurnMeta,
 )
@@ -162,7 +162,7 @@ async def _replay(moderator: GeminiModerator, texts: list[str]) -> None:
         view = ModeratorView(debate, tuple(stored[-2:]))
         if getattr(effect, "kind", "") == "ask_debater" and queue:
             event: Any = ReplyReceived(
-                debate.speaker or Seat.AG, debate.turns + 1, queue.popleft(), "", TurnMeta()
+                debate.speaker or AG, debate.turns + 1, queue.popleft(), "", TurnMeta()
             )
         elif isinstance(effect, Judge):
             event = Judged(effect.turn, await moderator.judge(view))

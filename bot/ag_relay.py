@@ -25,7 +25,7 @@ import discord
 from bot.ag_reply import AG_MODEL, AgReply
 from bot.i18n import Strings
 from bot.render_split import FenceSplitter
-from handlers.model import FailureKind, Seat
+from handlers.model import Backend, FailureKind
 from handlers.ports import DebaterError, DebaterOutput, TurnRequest
 from tools.db import Database
 
@@ -59,7 +59,7 @@ class _Attempt:
 class AgRelayDebater:
     """The AG seat: speaks by posting into a Discord channel and reading AG's answer."""
 
-    seat = Seat.AG
+    backend = Backend.AG_RELAY
 
     def __init__(
         self,

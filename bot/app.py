@@ -10,6 +10,7 @@ import signal
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import discord
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
@@ -22,12 +23,13 @@ from bot.room import DiscordRoom
 from bot.settings import Settings
 from handlers.debate_handler import DebateHandler, HandlerConfig
 from handlers.detection import DetectionHandler
-from handlers.model import Seat
+from handlers.model import Backend
 from handlers.ports import Clock, Debater, Moderator
 from handlers.prompting import participant_system_prompt
 from tools.claude_caller import ClaudeCodeDebater, schedule_session_expiry
 from tools.db import Database
 from tools.gemini_caller import build_moderator
+from tools.gemini_cli_debater import GeminiCliDebater
 from tools.store import SqliteStore
 from tools.wiki_helper import WikiOutbox, build_wiki_backend
 
@@ -70,7 +72,7 @@ async def assemble(
     services: Services,
     *,
     moderator: Moderator | None = None,
-    debaters: Mapping[Seat, Debater] | None = None,
+    debaters: Mapping[Backend, Debater] | None = None,
     clock: Clock | None = None,
     rng: random.Random | None = None,
 ) -> None:
@@ -113,6 +115,8 @@ async def assemble(
             max_rounds=settings.MAX_ROUNDS,
             proposal_ttl=timedelta(minutes=settings.PROPOSAL_TTL_MINUTES),
             retry_wait_scale=settings.RETRY_WAIT_SCALE,
+            roster=settings.roster,
+            format=settings.DEFAULT_FORMAT,
         ),
     )
     detection = _detection(bot, settings, moderator, store, clock)
@@ -141,14 +145,25 @@ def _debaters(
     settings: Settings,
     db: Database,
     strings: Strings,
-    given: Mapping[Seat, Debater],
-) -> dict[Seat, Debater]:
-    """The given debaters; for the other seats AG through the Discord relay (listening to
-    every message) and Claude through its CLI."""
+    given: Mapping[Backend, Debater],
+) -> dict[Backend, Debater]:
+    """The given debaters; for the other backends the roster (PARTICIPANTS) uses, AG through
+    the Discord relay (listening to every message), Claude and Gemini through their CLIs."""
     chosen = dict(given)
-    if Seat.CLAUDE not in chosen:
-        chosen[Seat.CLAUDE] = _claude(settings, db)
-    if Seat.AG not in chosen:
+    wanted = {member.backend for member in settings.roster}
+    if Backend.CLAUDE_CLI in wanted and Backend.CLAUDE_CLI not in chosen:
+        chosen[Backend.CLAUDE_CLI] = _claude(settings, db)
+    if Backend.GEMINI_CLI in wanted and Backend.GEMINI_CLI not in chosen:
+        chosen[Backend.GEMINI_CLI] = GeminiCliDebater(
+            db,
+            binary=settings.GEMINI_CLI_BIN,
+            system_prompt=participant_system_prompt(settings.LANGUAGE),
+            model=settings.GEMINI_DEBATER_MODEL,
+            timeout_s=settings.AG_TIMEOUT_SECONDS,
+            workdir_root=Path(settings.DATA_DIR) / "gemini-cli",
+            participant="gemini",
+        )
+    if Backend.AG_RELAY in wanted and Backend.AG_RELAY not in chosen:
         ag = AgRelayDebater(
             bot,
             db,
@@ -161,7 +176,7 @@ def _debaters(
         )
         bot.message_listeners.append(ag.on_message)
         bot.edit_listeners.append(ag.on_message_edit)
-        chosen[Seat.AG] = ag
+        chosen[Backend.AG_RELAY] = ag
     return chosen
 
 

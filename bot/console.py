@@ -35,7 +35,7 @@ from bot.i18n import Strings
 from bot.settings import Settings, SettingsError
 from handlers.debate_handler import DebateHandler, HandlerConfig
 from handlers.detection import DetectionHandler
-from handlers.model import Seat
+from handlers.model import Backend
 from handlers.ports import Clock, Debater, Moderator
 from handlers.rules_moderator import RulesModerator
 from tools.db import Database
@@ -56,7 +56,7 @@ async def console_session(
     clock: Clock,
     *,
     moderator: Moderator | None = None,
-    seats: Mapping[Seat, Debater] | None = None,
+    seats: Mapping[Backend, Debater] | None = None,
     rng: random.Random | None = None,
     install_signals: bool = False,
 ) -> int:
@@ -106,7 +106,7 @@ class _Session:
     async def assemble(
         self,
         moderator: Moderator,
-        seats: dict[Seat, Debater],
+        seats: dict[Backend, Debater],
         rng: random.Random | None,
         shortcut: bool,
     ) -> ConsoleApp:
@@ -117,7 +117,7 @@ class _Session:
             self.db, backend, root=settings.WIKI_ROOT, strings=self.strings,
             notify=self._notify, sleep=self.clock.sleep,
         )  # fmt: skip
-        humans = frozenset(seat for seat, d in seats.items() if isinstance(d, HumanDebater))
+        humans = frozenset(d.seat for d in seats.values() if isinstance(d, HumanDebater))
         self.room = ConsoleRoom(
             self.console, self.strings, wiki, self.clock, db=self.db, human_seats=humans,
             names=self.people.names, rules_only=shortcut,

@@ -17,7 +17,7 @@ from bot.console_seats import HumanDebater
 from bot.console_text import MODERATOR_GREY
 from bot.i18n import Strings
 from bot.settings import Settings
-from handlers.model import Seat
+from handlers.model import AG, CLAUDE, Backend
 from handlers.ports import Clock, Debater, Moderator
 from handlers.prompting import participant_system_prompt
 from handlers.rules_moderator import RulesModerator
@@ -75,14 +75,14 @@ def build_seats(
     keyboard: Keyboard,
     console: Console,
     strings: Strings,
-) -> dict[Seat, Debater]:
+) -> dict[Backend, Debater]:
     """AG and Claude as the options say."""
     prompt = participant_system_prompt(settings.LANGUAGE)
     # Apart from the bot's folders: the console's debate ids start again at 1.
     root = Path(settings.DATA_DIR) / "console"
-    seats: dict[Seat, Debater] = {}
+    seats: dict[Backend, Debater] = {}
     if options.ag == "gemini-cli":
-        seats[Seat.AG] = GeminiCliDebater(
+        seats[Backend.AG_RELAY] = GeminiCliDebater(
             db,
             binary=settings.GEMINI_CLI_BIN,
             system_prompt=prompt,
@@ -91,11 +91,11 @@ def build_seats(
             workdir_root=root / "gemini-cli-ag",
         )
     else:
-        seats[Seat.AG] = HumanDebater(Seat.AG, keyboard, console, strings)
+        seats[Backend.AG_RELAY] = HumanDebater(AG, keyboard, console, strings)
     if options.claude == "human":
-        seats[Seat.CLAUDE] = HumanDebater(Seat.CLAUDE, keyboard, console, strings)
+        seats[Backend.CLAUDE_CLI] = HumanDebater(CLAUDE, keyboard, console, strings)
     else:
-        seats[Seat.CLAUDE] = ClaudeCodeDebater(
+        seats[Backend.CLAUDE_CLI] = ClaudeCodeDebater(
             db,
             binary=settings.CLAUDE_BIN,
             system_prompt=prompt,
@@ -115,7 +115,7 @@ def print_banner(
     t: Strings,
     settings: Settings,
     options: ConsoleOptions,
-    seats: Mapping[Seat, Debater],
+    seats: Mapping[Backend, Debater],
     shortcut: bool,
     db_path: Path,
     wiki: WikiBackend,
@@ -127,12 +127,12 @@ def print_banner(
         mode = t(f"console.banner_mode_{settings.MODERATOR_BACKEND}", model=settings.GEMINI_MODEL)
     ag = (
         t("console.banner_human")
-        if isinstance(seats[Seat.AG], HumanDebater)
+        if isinstance(seats[Backend.AG_RELAY], HumanDebater)
         else t("console.banner_gemini_cli", model=options.ag_model)
     )
     claude = (
         t("console.banner_human")
-        if isinstance(seats[Seat.CLAUDE], HumanDebater)
+        if isinstance(seats[Backend.CLAUDE_CLI], HumanDebater)
         else t("console.banner_claude_cli", binary=settings.CLAUDE_BIN)
     )
     where = (

@@ -18,15 +18,16 @@ from rich.text import Text
 
 from bot.console_text import (
     MODERATOR_GREY,
-    SEAT_COLOURS,
     USER_AMBER,
     WARNING_ORANGE,
     author_line,
     footer_text,
+    seat_colour,
+    seat_name,
     status_line,
 )
 from bot.i18n import Strings
-from handlers.model import Conclusion, Debate, Phase, Seat, Turn, UserQuestion, WikiPage
+from handlers.model import Conclusion, Debate, Phase, Turn, UserQuestion, WikiPage
 from handlers.ports import Clock, Wiki
 from tools.db import Database
 
@@ -51,7 +52,7 @@ class ConsoleRoom:
         clock: Clock,
         *,
         db: Database | None = None,
-        human_seats: frozenset[Seat] = frozenset(),
+        human_seats: frozenset[str] = frozenset(),
         names: dict[int, str] | None = None,
         rules_only: bool = False,
     ) -> None:
@@ -144,9 +145,11 @@ class ConsoleRoom:
         key = f"turn:{turn.number}"
         if not await self._first_time(debate.id, key):
             return ""
-        colour = SEAT_COLOURS[turn.seat]
+        colour = seat_colour(turn.seat, debate)
         self.console.rule(
-            Text(author_line(turn, self._t), style=f"bold {colour}"), style=colour, align="left"
+            Text(author_line(turn, self._t, debate), style=f"bold {colour}"),
+            style=colour,
+            align="left",
         )
         body = turn.parsed.opinion if turn.parsed.structured else turn.text
         self.console.print(Text(body, style=colour), soft_wrap=True)
@@ -157,7 +160,9 @@ class ConsoleRoom:
                 if question.to == "user"
                 else self._t(
                     "console.question_to_opponent",
-                    name=self._t(f"console.seat_{turn.seat.opponent.value}"),
+                    name=", ".join(
+                        seat_name(self._t, p, debate) for p in debate.ids if p != turn.seat
+                    ),
                 )
             )
             self.console.print(
@@ -199,8 +204,7 @@ class ConsoleRoom:
             (
                 "console.conclusion_positions",
                 tuple(
-                    f"{t(f'console.seat_{seat.value}')}: {text}"
-                    for seat, text in conclusion.positions
+                    f"{seat_name(t, seat, debate)}: {text}" for seat, text in conclusion.positions
                 ),
             ),
         )
@@ -231,9 +235,9 @@ class ConsoleRoom:
             colour = USER_AMBER
         self._line(self._t(key, **params), colour)
 
-    def working(self, debate: Debate, seat: Seat) -> Working:
+    def working(self, debate: Debate, seat: str) -> Working:
         """A line (and a spinner in a real terminal) while `seat` works on its turn."""
-        return Working(self, seat)
+        return Working(self, seat, debate)
 
     # ---- helpers ---------------------------------------------------------------------
 
@@ -245,11 +249,11 @@ class ConsoleRoom:
         who = debate.approved_by
         return "-" if who is None else self._names.get(who, str(who))
 
-    def working_text(self, seat: Seat) -> str:
+    def working_text(self, seat: str, debate: Debate | None = None) -> str:
         """`Claude is working on its turn…`."""
-        return self._t("console.working", seat=self._t(f"console.seat_{seat.value}"))
+        return self._t("console.working", seat=seat_name(self._t, seat, debate))
 
-    def typed_here(self, seat: Seat) -> bool:
+    def typed_here(self, seat: str) -> bool:
         """True for a seat a person answers at this keyboard."""
         return seat in self._human
 
@@ -257,14 +261,14 @@ class ConsoleRoom:
 class Working:
     """Says who is working; spins in a real terminal until the turn ends."""
 
-    def __init__(self, room: ConsoleRoom, seat: Seat) -> None:
-        self._room, self._seat = room, seat
+    def __init__(self, room: ConsoleRoom, seat: str, debate: Debate | None = None) -> None:
+        self._room, self._seat, self._debate = room, seat, debate
         self._status: Status | None = None
 
     async def __aenter__(self) -> None:
         if self._room.typed_here(self._seat):
             return  # the person sees the request and types: no indicator needed
-        text = self._room.working_text(self._seat)
+        text = self._room.working_text(self._seat, self._debate)
         if self._room.console.is_terminal:
             self._status = self._room.console.status(Text(text, style=MODERATOR_GREY))
             self._status.start()

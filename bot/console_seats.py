@@ -9,9 +9,9 @@ from rich.console import Console
 from rich.text import Text
 
 from bot.console_input import Keyboard
-from bot.console_text import SEAT_COLOURS
+from bot.console_text import seat_colour, seat_name
 from bot.i18n import Strings
-from handlers.model import Actor, FailureKind, Seat, TurnMeta
+from handlers.model import Actor, Backend, FailureKind, TurnMeta
 from handlers.ports import DebaterError, DebaterOutput, TurnRequest
 
 
@@ -46,16 +46,17 @@ class People:
 class HumanDebater:
     """A debater seat typed at the keyboard: the prompt is shown, the reply ends with '.'."""
 
-    def __init__(self, seat: Seat, keyboard: Keyboard, console: Console, strings: Strings) -> None:
-        self.seat = seat
+    def __init__(self, seat: str, keyboard: Keyboard, console: Console, strings: Strings) -> None:
+        self.seat = seat  # the participant typed here
+        self.backend = Backend.AG_RELAY if seat == "ag" else Backend.CLAUDE_CLI
         self._keyboard = keyboard
         self._console = console
         self._t = strings
 
     async def speak(self, request: TurnRequest) -> DebaterOutput:
         """Show what the seat is asked, then take the typed reply."""
-        colour = SEAT_COLOURS[self.seat]
-        name = self._t(f"console.seat_{self.seat.value}")
+        colour = seat_colour(self.seat)
+        name = seat_name(self._t, self.seat)
         self._console.rule(
             Text(self._t("console.human_turn", seat=name), style=f"bold {colour}"),
             style=colour,

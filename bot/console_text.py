@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from bot.i18n import Strings
-from handlers.model import Debate, Phase, Seat, Turn
+from handlers.model import Debate, Phase, Turn
 
 # The Discord embeds' colours, so a debate reads the same in both places.
 AG_GREEN = "#2ECC71"
@@ -13,7 +13,24 @@ CLAUDE_BLUE = "#3498DB"
 MODERATOR_GREY = "#95A5A6"
 USER_AMBER = "#F5A623"
 WARNING_ORANGE = "#E67E22"
-SEAT_COLOURS = {Seat.AG: AG_GREEN, Seat.CLAUDE: CLAUDE_BLUE}
+SEAT_COLOURS = {"ag": AG_GREEN, "claude": CLAUDE_BLUE}
+
+
+def seat_colour(seat: str, debate: Debate | None = None) -> str:
+    """The participant's colour: the roster's, or the default roster's."""
+    if debate is not None and seat not in SEAT_COLOURS:
+        return f"#{debate.member(seat).colour:06X}"
+    return SEAT_COLOURS.get(seat, AG_GREEN)
+
+
+def seat_name(t: Strings, seat: str, debate: Debate | None = None) -> str:
+    """The participant's name: the locale's for the default roster, else the roster's."""
+    key = f"console.seat_{seat}"
+    if t.has(key):
+        return t(key)
+    return debate.name_of(seat) if debate is not None else seat
+
+
 SHA_DIGITS = 12
 
 
@@ -37,15 +54,13 @@ def status_line(debate: Debate, t: Strings, now: datetime, *, rules_only: bool =
         return t("console.status_concluding", **common)
     if debate.phase is Phase.JUDGING:
         return t("console.status_judging", **common)
-    speaker = (
-        t(f"console.seat_{debate.speaker.value}") if debate.speaker else t("console.moderator")
-    )
+    speaker = seat_name(t, debate.speaker, debate) if debate.speaker else t("console.moderator")
     return t("console.status_running", speaker=speaker, **common)
 
 
-def author_line(turn: Turn, t: Strings) -> str:
+def author_line(turn: Turn, t: Strings, debate: Debate | None = None) -> str:
     """`🟢 AG (gemini-3.1-pro) · 턴 2`."""
-    name = t(f"console.seat_{turn.seat.value}")
+    name = seat_name(t, turn.seat, debate)
     model = f" ({turn.meta.model})" if turn.meta.model else ""
     return t("console.turn_heading", name=f"{name}{model}", turn=turn.number, round=turn.round)
 

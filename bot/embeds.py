@@ -8,7 +8,7 @@ import discord
 
 from bot.i18n import Strings
 from bot.render import COLOUR_MODERATOR, COLOUR_USER
-from handlers.model import SEAT_NAMES, Conclusion, Debate, Phase, Seat, UserQuestion
+from handlers.model import Conclusion, Debate, Phase, UserQuestion
 
 GREY = COLOUR_MODERATOR
 AMBER = COLOUR_USER  # decisions the people make
@@ -42,7 +42,7 @@ def card_embed(
     )
     embed.add_field(
         name=strings("front.card_participants"),
-        value=f"{SEAT_NAMES[Seat.AG]} · {SEAT_NAMES[Seat.CLAUDE]}",
+        value=" · ".join(member.name for member in debate.roster),
         inline=False,
     )
     if closed:
@@ -70,7 +70,8 @@ def status_line(debate: Debate, strings: Strings, now: datetime) -> str:
         return strings("front.status_waiting", **common)
     speaker = strings("front.moderator")  # judging: the moderator has the floor
     if debate.phase is Phase.SPEAKING and debate.speaker is not None:
-        speaker = SEAT_NAMES[debate.speaker]
+        asked = [ask.participant for ask in debate.asked] or [debate.speaker]
+        speaker = ", ".join(debate.name_of(p) for p in asked)
     return strings("front.status_running", speaker=speaker, **common)
 
 

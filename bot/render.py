@@ -12,7 +12,7 @@ import discord
 
 from bot.i18n import Strings
 from bot.render_split import FenceSplitter, SplitError, join_pieces, split_text
-from handlers.model import Seat, Turn
+from handlers.model import Debate, Turn
 
 __all__ = [
     "COLOUR_AG",
@@ -46,12 +46,12 @@ MESSAGE_EMBED_TOTAL = 6000  # characters across every embed of one message
 _MIN_ROOM = 512  # less room than this left in a message: start the next one
 SHA_DIGITS = 12
 
-_SEAT_COLOURS = {Seat.AG: COLOUR_AG, Seat.CLAUDE: COLOUR_CLAUDE}
 
-
-def seat_colour(seat: Seat) -> discord.Colour:
-    """The debater's colour."""
-    return _SEAT_COLOURS[seat]
+def seat_colour(seat: str, debate: Debate | None = None) -> discord.Colour:
+    """The participant's colour (the roster's; the default roster's without a debate)."""
+    if debate is not None:
+        return discord.Colour(debate.member(seat).colour)
+    return COLOUR_CLAUDE if seat == "claude" else COLOUR_AG
 
 
 @dataclass
@@ -136,25 +136,36 @@ def text_messages(
     return packer.build()
 
 
-def turn_messages(turn: Turn, strings: Strings) -> list[list[discord.Embed]]:
+def turn_messages(
+    turn: Turn, strings: Strings, debate: Debate | None = None
+) -> list[list[discord.Embed]]:
     """A debater's turn as embeds, one inner list per message, nothing of the opinion cut."""
-    packer = _Packer(seat_colour(turn.seat), footer_text(turn, strings))
+    packer = _Packer(seat_colour(turn.seat, debate), footer_text(turn, strings))
     body = turn.parsed.opinion if turn.parsed.structured else turn.text
-    packer.add(body, author=author_line(turn, strings))
+    packer.add(body, author=author_line(turn, strings, debate))
     question = turn.parsed.question
     if turn.parsed.structured and question is not None:
         if question.to == "user":
             title = strings("discord.question_to_user")
         else:
-            opponent = strings(f"discord.seat_{turn.seat.opponent.value}")
-            title = strings("discord.question_to_opponent", name=opponent)
+            others = [p for p in (debate.ids if debate else ("ag", "claude")) if p != turn.seat]
+            names = ", ".join(participant_name(p, strings, debate) for p in others)
+            title = strings("discord.question_to_opponent", name=names)
         packer.add(question.text, title=title)
     return packer.build()
 
 
-def author_line(turn: Turn, strings: Strings) -> str:
+def participant_name(participant: str, strings: Strings, debate: Debate | None = None) -> str:
+    """The default roster's names come from the locale files; others are the roster's."""
+    key = f"discord.seat_{participant}"
+    if strings.has(key):
+        return strings(key)
+    return debate.name_of(participant) if debate is not None else participant
+
+
+def author_line(turn: Turn, strings: Strings, debate: Debate | None = None) -> str:
     """`Claude Code (sonnet)`: the debater, and the model when known."""
-    name = strings(f"discord.seat_{turn.seat.value}")
+    name = participant_name(turn.seat, strings, debate)
     if not turn.meta.model:
         return name
     return strings("discord.author", name=name, model=turn.meta.model)[:256]

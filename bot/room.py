@@ -22,7 +22,7 @@ from bot.i18n import Strings
 from bot.render_split import split_text
 from bot.room_status import StatusEditor
 from bot.views import card_view, question_view, status_view
-from handlers.model import SEAT_NAMES, Conclusion, Debate, Seat, Turn, UserQuestion
+from handlers.model import Conclusion, Debate, Turn, UserQuestion
 from handlers.ports import Clock, Wiki
 from tools.db import Database
 
@@ -217,7 +217,7 @@ class DiscordRoom:
     async def post_turn(self, debate: Debate, turn: Turn) -> str:
         """The whole reply as coloured embeds, split over messages as Discord requires."""
         first = ""
-        for index, batch in enumerate(render.turn_messages(turn, self._strings)):
+        for index, batch in enumerate(render.turn_messages(turn, self._strings, debate)):
             _, _, url = await self._send_once(debate, f"turn:{turn.number}:{index}", embeds=batch)
             first = first or url
         return first
@@ -252,21 +252,21 @@ class DiscordRoom:
         for index, piece in enumerate(split_text(text, CONTENT_LIMIT)):
             await channel.send(piece, allowed_mentions=NO_PINGS, nonce=nonce_of(*state, index))
 
-    def working(self, debate: Debate, seat: Seat) -> Working:
+    def working(self, debate: Debate, seat: str) -> Working:
         """Typing while the debater works, and a 'still working' line every few minutes."""
         return Working(self, debate, seat)
 
-    async def still_working(self, debate: Debate, seat: Seat, minutes: int) -> None:
+    async def still_working(self, debate: Debate, seat: str, minutes: int) -> None:
         """Say that a long turn is still going."""
         channel = await self.thread(debate)
-        text = self._strings("front.still_working", seat=SEAT_NAMES[seat], minutes=minutes)
+        text = self._strings("front.still_working", seat=debate.name_of(seat), minutes=minutes)
         await channel.send(text, allowed_mentions=NO_PINGS)
 
 
 class Working:
     """The typing indicator plus a periodic 'still working' line, while a turn runs."""
 
-    def __init__(self, room: DiscordRoom, debate: Debate, seat: Seat) -> None:
+    def __init__(self, room: DiscordRoom, debate: Debate, seat: str) -> None:
         self._room, self._debate, self._seat = room, debate, seat
         self._task: asyncio.Task[None] | None = None
 

@@ -5,12 +5,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from handlers.formats import FORMATS, formats_for
+from handlers.participants import Participant, RosterError, parse_roster, roster_text
 from tools.claude_caller import WRITE_TOOLS
 
 IdList = Annotated[tuple[int, ...], NoDecode]
+DEFAULT_PARTICIPANTS = "ag:ag-relay:AG,claude:claude-cli:Claude"
 
 
 class SettingsError(Exception):
@@ -63,6 +66,11 @@ class Settings(BaseSettings):
     DATA_DIR: Path = Path("./data")
     MAX_ROUNDS: int = Field(6, ge=1, le=50)
     LANGUAGE: Literal["ko", "en"] = "ko"
+    # Who debates: `id:backend[:name[:persona]]`, comma-separated (backends: ag-relay,
+    # claude-cli, gemini-cli); blank: AG on the relay and Claude on its CLI.
+    PARTICIPANTS: str = DEFAULT_PARTICIPANTS
+    DEFAULT_FORMAT: str = "free"  # the format a debate runs when none is chosen on the card
+    GEMINI_DEBATER_MODEL: str = "pro"  # the Gemini CLI's model for gemini-cli participants
     LOG_LEVEL: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     RETRY_WAIT_SCALE: float = Field(1.0, ge=0)  # 0 turns every retry wait off (tests)
 
@@ -72,6 +80,27 @@ class Settings(BaseSettings):
         if isinstance(value, str):
             return tuple(int(part) for part in value.replace(" ", "").split(",") if part)
         return value
+
+    @field_validator("PARTICIPANTS")
+    @classmethod
+    def _roster(cls, value: str) -> str:
+        try:
+            return roster_text(parse_roster(value))
+        except RosterError as exc:
+            raise ValueError(str(exc)) from None
+
+    @model_validator(mode="after")
+    def _format_runs(self) -> Settings:
+        if self.DEFAULT_FORMAT not in FORMATS:
+            raise ValueError(f"DEFAULT_FORMAT must be one of {', '.join(FORMATS)}")
+        if self.DEFAULT_FORMAT not in formats_for(self.roster):
+            raise ValueError(f"DEFAULT_FORMAT {self.DEFAULT_FORMAT} cannot run with PARTICIPANTS")
+        return self
+
+    @property
+    def roster(self) -> tuple[Participant, ...]:
+        """The participants a debate opens with, as PARTICIPANTS names them."""
+        return parse_roster(self.PARTICIPANTS)
 
     @field_validator("CLAUDE_TOOLS")
     @classmethod

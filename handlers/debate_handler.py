@@ -24,6 +24,7 @@ from handlers.events import (
     Effect,
     Event,
     Judge,
+    PeopleSaid,
     PostCard,
     ProposalApproved,
     ProposalDeclined,
@@ -31,9 +32,10 @@ from handlers.events import (
     StopRequested,
     UserAnswered,
 )
-from handlers.model import Actor, Debate, Phase, Proposal, Seat
+from handlers.model import DEFAULT_ROSTER, Actor, Backend, Debate, Participant, Phase, Proposal
 from handlers.ports import Clock, Debater, Moderator, Room, Store, Wiki
 from handlers.state_machine import authorized, transition
+from handlers.steps import expects
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +60,8 @@ class HandlerConfig:
     max_rounds: int = 6
     proposal_ttl: timedelta = timedelta(minutes=30)
     retry_wait_scale: float = 1.0
+    roster: tuple[Participant, ...] = DEFAULT_ROSTER  # the participants a debate is opened with
+    format: str = "free"  # DEFAULT_FORMAT: the format a debate runs when none is chosen
 
 
 class DebateHandler:
@@ -67,7 +71,7 @@ class DebateHandler:
         self,
         store: Store,
         moderator: Moderator,
-        debaters: Mapping[Seat, Debater],
+        debaters: Mapping[Backend, Debater],
         wiki: Wiki,
         room: Room,
         clock: Clock,
@@ -82,7 +86,8 @@ class DebateHandler:
         self._locks: dict[int, asyncio.Lock] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._dirty: set[int] = set()
-        self._running: dict[int, tuple[Effect, asyncio.Task[Event | None]]] = {}
+        # The effects running now per debate: several at once in a parallel step.
+        self._running: dict[int, dict[int, tuple[Effect, asyncio.Task[Event | None]]]] = {}
         self._idle: dict[int, asyncio.Event] = {}
         # Each debate's state as last committed, set under its lock right after a save (and
         # dropped if a save fails, as it may have committed or not): the effects read it
@@ -110,9 +115,11 @@ class DebateHandler:
         self._kick(debate.id)
         return debate
 
-    async def approve(self, debate_id: int, actor: Actor) -> Debate:
-        """Open the room (an authorized person pressed Open)."""
-        return await self.submit(debate_id, ProposalApproved(actor), decided_by=actor.user_id)
+    async def approve(self, debate_id: int, actor: Actor, format_name: str = "") -> Debate:
+        """Open the room (an authorized person pressed Open) with the configured roster."""
+        chosen = format_name or self._config.format
+        event = ProposalApproved(actor, self._config.roster, chosen)
+        return await self.submit(debate_id, event, decided_by=actor.user_id)
 
     async def decline(self, debate_id: int, actor: Actor) -> Debate:
         """Close the card (an authorized person pressed Not now)."""
@@ -125,6 +132,11 @@ class DebateHandler:
     async def answer(self, debate_id: int, actor: Actor, text: str) -> Debate:
         """The people's answer to the moderator's question."""
         return await self.submit(debate_id, UserAnswered(actor, text))
+
+    async def said(self, debate_id: int, actor: Actor, text: str) -> Debate:
+        """A message a person typed in the room while no question was open: it reaches the
+        moderator's next judgement and the next debaters, attributed and verbatim."""
+        return await self.submit(debate_id, PeopleSaid(actor, text))
 
     async def expire_due(self) -> list[int]:
         """Expire every card that waited too long; returns their ids."""
@@ -210,9 +222,9 @@ class DebateHandler:
 
     def _cancel_obsolete(self, debate_id: int) -> None:
         """A stop or failure ends the turn in flight (the debater's process is ended)."""
-        running = self._running.get(debate_id)
-        if running and isinstance(running[0], AskDebater | Judge):
-            running[1].cancel()
+        for effect, task in list(self._running.get(debate_id, {}).values()):
+            if isinstance(effect, AskDebater | Judge):
+                task.cancel()
 
     def _kick(self, debate_id: int) -> None:
         self._dirty.add(debate_id)
@@ -231,7 +243,11 @@ class DebateHandler:
                     if debate_id in self._dirty:
                         continue
                     return
-                for effect_id, effect in pending:
+                for index, (effect_id, effect) in enumerate(pending):
+                    group = _parallel(pending[index:])
+                    if len(group) > 1:
+                        outcome = await self._run_group(debate_id, group)
+                        break  # the group's events stored new effects: read the queue afresh
                     outcome = await self._run_with_retries(debate_id, effect_id, effect)
                     if outcome is not _Outcome.DONE:
                         break  # an event stored new effects: read the queue afresh
@@ -243,6 +259,13 @@ class DebateHandler:
             if state is not None and state.phase.is_terminal:
                 self._state.pop(debate_id, None)  # nothing more will change
             self._idle.setdefault(debate_id, asyncio.Event()).set()
+
+    async def _run_group(self, debate_id: int, group: list[tuple[int, Effect]]) -> _Outcome:
+        """A parallel step's asks, all at once; each answer is stored as it arrives."""
+        outcomes = await asyncio.gather(
+            *(self._run_with_retries(debate_id, effect_id, effect) for effect_id, effect in group)
+        )
+        return _Outcome.FAILED if _Outcome.FAILED in outcomes else _Outcome.EVENT
 
     async def _run_with_retries(self, debate_id: int, effect_id: int, effect: Effect) -> _Outcome:
         """Run one effect; FAILED if it keeps failing (it stays stored for the next start)."""
@@ -266,7 +289,7 @@ class DebateHandler:
             await self._store.complete_effect(effect_id, self._clock.now())
             return _Outcome.DONE
         task = asyncio.create_task(self._runner.run(debate, effect))
-        self._running[debate_id] = (effect, task)
+        self._running.setdefault(debate_id, {})[effect_id] = (effect, task)
         try:
             event = await task
         except asyncio.CancelledError:
@@ -274,7 +297,7 @@ class DebateHandler:
                 raise
             event = None  # cancelled by a stop: the effect is obsolete
         finally:
-            self._running.pop(debate_id, None)
+            self._running.get(debate_id, {}).pop(effect_id, None)
         if event is None:
             await self._store.complete_effect(effect_id, self._clock.now())
             return _Outcome.DONE
@@ -288,14 +311,22 @@ def _report_crash(task: asyncio.Task[None]) -> None:
         log.error("worker %s died", task.get_name(), exc_info=task.exception())
 
 
+def _parallel(pending: list[tuple[int, Effect]]) -> list[tuple[int, Effect]]:
+    """The asks at the head of the queue that belong to one step: they run at once."""
+    group: list[tuple[int, Effect]] = []
+    for effect_id, effect in pending:
+        if not isinstance(effect, AskDebater) or effect.delay_s > 0:
+            break
+        if group and (effect.round, effect.step) != (group[0][1].round, group[0][1].step):  # type: ignore[union-attr]
+            break
+        group.append((effect_id, effect))
+    return group
+
+
 def _still_wanted(debate: Debate, effect: Effect) -> bool:
     """An effect that asks for an answer is dropped once the debate has moved on."""
     if isinstance(effect, AskDebater):
-        return (
-            debate.phase is Phase.SPEAKING
-            and debate.speaker is effect.seat
-            and debate.turns + 1 == effect.turn
-        )
+        return expects(debate, effect.seat, effect.turn)
     if isinstance(effect, Judge):
         return debate.phase is Phase.JUDGING and debate.turns == effect.turn
     if isinstance(effect, Conclude):

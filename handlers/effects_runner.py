@@ -16,6 +16,7 @@ from handlers.events import (
     Event,
     Judge,
     Judged,
+    LogNote,
     Notify,
     OpenRoom,
     PostCard,
@@ -27,7 +28,7 @@ from handlers.events import (
     WriteConclusion,
     WriteWorkingDocument,
 )
-from handlers.model import SEAT_NAMES, Debate, ModeratorView, Seat, WikiPage
+from handlers.model import Backend, Debate, FailureKind, ModeratorView, Turn, WikiPage
 from handlers.ports import Clock, Debater, DebaterError, Moderator, Room, Store, TurnRequest, Wiki
 from handlers.prompting import compose_turn_prompt
 
@@ -42,7 +43,7 @@ class EffectRunner:
         self,
         store: Store,
         moderator: Moderator,
-        debaters: Mapping[Seat, Debater],
+        debaters: Mapping[Backend, Debater],
         wiki: Wiki,
         room: Room,
         clock: Clock,
@@ -62,8 +63,9 @@ class EffectRunner:
             case AskDebater():
                 return await self._ask(debate, effect)
             case Judge(turn=turn):
-                decision = await self._moderator.judge(await self._view(debate))
-                return Judged(turn, decision)
+                view = await self._view(debate)
+                decision = await self._moderator.judge(view)
+                return Judged(turn, decision, heard=len(debate.people))
             case Conclude():
                 return ConclusionReady(await self._moderator.conclude(await self._view(debate)))
             case PostTurn(turn=number):
@@ -90,6 +92,8 @@ class EffectRunner:
                 await self._room.open(debate)
             case WriteAgenda():
                 await self._wiki.write_agenda(debate)
+            case LogNote(key=key, what=what, who=who, text=text):
+                await self._wiki.append_round_note(debate, key, what, who, text)
             case UpdateStatus():
                 await self._room.update_status(debate)
             case WriteWorkingDocument(turn=number):
@@ -104,24 +108,48 @@ class EffectRunner:
     async def _ask(self, debate: Debate, ask: AskDebater) -> Event:
         if ask.delay_s > 0:
             await self._clock.sleep(ask.delay_s)
-        relayed = await self._store.turn(debate.id, ask.relay_turn) if ask.relay_turn else None
+        member = debate.member(ask.seat)
+        debater = self._debaters.get(member.backend)
+        if debater is None:
+            detail = f"no {member.backend.value} debater is configured"
+            return DebaterFailed(ask.seat, ask.turn, FailureKind.USAGE, detail)
+        people = debate.people[debate.heard_by(ask.seat) :]
+        shown = await self._shown(debate, ask)
         request = TurnRequest(
             debate_id=debate.id,
             turn=ask.turn,
             round=ask.round,
-            prompt=compose_turn_prompt(debate, ask, relayed, self._language),
+            prompt=compose_turn_prompt(debate, ask, shown, self._language, people),
             fresh_session=ask.fresh_session,
+            participant=member.id,
+            name=member.name,
+            persona=member.persona,
         )
         try:
             async with self._room.working(debate, ask.seat):
-                output = await self._debaters[ask.seat].speak(request)
+                output = await debater.speak(request)
         except DebaterError as exc:
             return DebaterFailed(ask.seat, ask.turn, exc.kind, exc.detail, exc.retry_after)
-        return ReplyReceived(ask.seat, ask.turn, output.text, output.raw, output.meta)
+        return ReplyReceived(
+            ask.seat, ask.turn, output.text, output.raw, output.meta, heard=len(debate.people)
+        )
+
+    async def _shown(self, debate: Debate, ask: AskDebater) -> tuple[Turn, ...]:
+        """The stored turns the format lets this brief carry (an ask stored before formats
+        existed relays its one turn)."""
+        numbers = ask.shows if ask.step else ((ask.relay_turn,) if ask.relay_turn else ())
+        shown = []
+        for number in numbers:
+            try:
+                shown.append(await self._store.turn(debate.id, number))
+            except LookupError:
+                continue  # a skipped ask of a parallel step left its number unused
+        return tuple(shown)
 
     async def _view(self, debate: Debate) -> ModeratorView:
         turns = await self._store.last_turns(debate.id, MODERATOR_CONTEXT_TURNS)
-        return ModeratorView(debate=debate, last_turns=turns)
+        people = debate.people[debate.moderator_heard :]
+        return ModeratorView(debate=debate, last_turns=turns, people=people)
 
     def _params(self, debate: Debate, params: dict[str, str]) -> dict[str, str]:
         """Resolve a `page` into its name and link, and a `seat` into the debater's name."""
@@ -130,5 +158,5 @@ class EffectRunner:
             params["page"] = PAGE_NAMES.get(page, page)
             params["url"] = self._wiki.page_url(debate, page) if page in PAGE_NAMES else ""
         if "seat" in params:
-            params["seat"] = SEAT_NAMES[Seat(params["seat"])]
+            params["seat"] = debate.name_of(params["seat"])
         return params

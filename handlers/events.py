@@ -12,7 +12,7 @@ from handlers.model import (
     Conclusion,
     Decision,
     FailureKind,
-    Seat,
+    Participant,
     TurnMeta,
     UserQuestion,
 )
@@ -22,9 +22,11 @@ from handlers.model import (
 
 @dataclass(frozen=True)
 class ProposalApproved:
-    """An authorized person pressed Open."""
+    """An authorized person pressed Open; the roster and format are fixed now."""
 
     actor: Actor
+    roster: tuple[Participant, ...] = ()  # empty: the debate's default roster
+    format: str = ""  # empty: the debate's format as stored
 
 
 @dataclass(frozen=True)
@@ -43,18 +45,19 @@ class ProposalExpired:
 class ReplyReceived:
     """A debater answered turn `turn`."""
 
-    seat: Seat
+    seat: str  # the participant's id
     turn: int
     text: str
     raw: str
     meta: TurnMeta
+    heard: int = 0  # how many of the debate's people lines its brief carried
 
 
 @dataclass(frozen=True)
 class DebaterFailed:
     """A debater's turn failed (timeout, rate limit, a missing session, ...)."""
 
-    seat: Seat
+    seat: str  # the participant's id
     turn: int
     kind: FailureKind
     detail: str = ""
@@ -67,6 +70,15 @@ class Judged:
 
     turn: int
     decision: Decision
+    heard: int = 0  # how many of the debate's people lines the judgement saw
+
+
+@dataclass(frozen=True)
+class PeopleSaid:
+    """A person typed a message in the debate's room while no question was open."""
+
+    actor: Actor
+    text: str
 
 
 @dataclass(frozen=True)
@@ -99,6 +111,7 @@ Event = (
     | DebaterFailed
     | Judged
     | UserAnswered
+    | PeopleSaid
     | StopRequested
     | ConclusionReady
 )
@@ -154,14 +167,17 @@ class Notify:
 
 @dataclass(frozen=True)
 class AskDebater:
-    """Ask `seat` for turn `turn`; the prompt is composed from stored turns when it runs."""
+    """Ask participant `seat` for turn `turn`; the brief is composed from stored turns when it
+    runs. Several of one step are run at once."""
 
-    seat: Seat
+    seat: str  # the participant's id
     turn: int
     round: int
-    relay_turn: int | None = None  # whose text is relayed verbatim
+    relay_turn: int | None = None  # a debate stored before `shows`: whose text is relayed
+    shows: tuple[int, ...] = ()  # the stored turns the brief carries verbatim (the format's)
+    step: str = ""  # the format's step
     note: str = ""  # the moderator's addition
-    user_answer: str = ""  # the people's answer the relay builds on
+    user_answer: str = ""  # a debate stored before `people`: the answer the relay builds on
     fresh_session: bool = False
     delay_s: float = 0.0  # wait before asking (a retry after a rate limit)
     kind: Literal["ask_debater"] = "ask_debater"
@@ -181,6 +197,18 @@ class AppendRoundLog:
 
     turn: int
     kind: Literal["append_round_log"] = "append_round_log"
+
+
+@dataclass(frozen=True)
+class LogNote:
+    """Queue a section of the Round-Log that is not a turn: the moderator's note or redirect,
+    the people's answer or message; `key` keeps a repeat from writing it twice."""
+
+    key: str
+    what: str  # "note", "redirect", "answer", "said"
+    who: str  # the person's name; empty for the moderator
+    text: str  # verbatim
+    kind: Literal["log_note"] = "log_note"
 
 
 @dataclass(frozen=True)
@@ -240,6 +268,7 @@ Effect = Annotated[
     | AskDebater
     | PostTurn
     | AppendRoundLog
+    | LogNote
     | WriteWorkingDocument
     | Judge
     | AskUser

@@ -6,20 +6,16 @@ import enum
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from handlers.participants import (
+    AG,
+    CLAUDE,
+    DEFAULT_ROSTER,
+    GEMINI,
+    Backend,
+    Participant,
+)
 
-class Seat(enum.StrEnum):
-    """One of the two debaters' seats."""
-
-    AG = "ag"
-    CLAUDE = "claude"
-
-    @property
-    def opponent(self) -> Seat:
-        """The other seat."""
-        return Seat.CLAUDE if self is Seat.AG else Seat.AG
-
-
-SEAT_NAMES = {Seat.AG: "AG", Seat.CLAUDE: "Claude"}  # the same in every language
+__all__ = ["AG", "CLAUDE", "DEFAULT_ROSTER", "GEMINI", "Backend", "Participant"]
 
 
 class Phase(enum.StrEnum):
@@ -171,7 +167,7 @@ class Turn:
     debate_id: int
     number: int  # 1-based across the debate
     round: int
-    seat: Seat
+    seat: str  # the participant's id
     text: str  # the reply exactly as the debater wrote it
     raw: str  # the adapter's raw output (CLI JSON, assembled messages)
     sha256: str  # of `raw`
@@ -193,7 +189,7 @@ class Decision:
     """The moderator's judgement after a reply."""
 
     action: Action
-    next_seat: Seat | None = None
+    next_seat: str | None = None  # a participant id
     note: str = ""  # appended to the relayed text: context and direction
     user_question: UserQuestion | None = None
     consensus: float = 0.0  # 0..1, the moderator's estimate
@@ -209,7 +205,7 @@ class Conclusion:
     decision: str
     agreed: tuple[str, ...] = ()
     open_issues: tuple[str, ...] = ()
-    positions: tuple[tuple[Seat, str], ...] = ()
+    positions: tuple[tuple[str, str], ...] = ()  # (participant id, position)
     next_steps: tuple[str, ...] = ()
     source: ModeratorSource = ModeratorSource.GEMINI
 
@@ -237,6 +233,25 @@ class Actor:
 
 
 @dataclass(frozen=True)
+class OpenAsk:
+    """One participant asked in the current step, whose answer has not come yet."""
+
+    participant: str
+    turn: int  # the number its reply will have
+    attempt: int = 0  # retries of this ask
+    fresh_session: bool = False  # start a new session (the old one is gone)
+
+
+@dataclass(frozen=True)
+class PeopleLine:
+    """Something a person said to the debate: an answer to a question, or a typed message."""
+
+    who: str
+    text: str  # verbatim
+    question: str = ""  # the question it answers; empty for a message typed in the thread
+
+
+@dataclass(frozen=True)
 class Debate:
     """A debate's whole state: the engine's unit of storage."""
 
@@ -246,19 +261,19 @@ class Debate:
     created_at: datetime
     max_rounds: int
     round: int = 0
-    order: tuple[Seat, ...] = ()  # the current round's speaking order
-    spoken: tuple[Seat, ...] = ()  # seats that spoke in the current round
-    speaker: Seat | None = None  # who speaks (or is asked to) now
-    turns: int = 0  # replies stored so far
-    attempt: int = 0  # retries of the current turn
-    skipped: int = 0  # consecutive skipped turns
+    order: tuple[str, ...] = ()  # the current round's speaking order (participant ids)
+    spoken: tuple[str, ...] = ()  # participants that spoke (or were skipped) this round
+    speaker: str | None = None  # who speaks (or is asked to) now; the first of `asked`
+    turns: int = 0  # the highest turn number stored so far
+    attempt: int = 0  # retries of the current ask (a one-ask step; mirrors `asked`)
+    skipped: int = 0  # consecutive skipped asks
     fresh_session: bool = False  # the next ask to `speaker` must start a new session
-    relay_turn: int | None = None  # the turn whose text the next debater receives
-    note: str = ""  # the moderator's addition for the next relay
-    user_answer: str = ""  # the people's latest answer, context for the next relay
+    relay_turn: int | None = None  # the latest stored turn
+    note: str = ""  # the moderator's addition for the next brief
+    user_answer: str = ""  # kept for debates stored before `people` existed
     user_question: UserQuestion | None = None
-    first_next_round: Seat | None = None  # asked a question: answers first next round
-    stances: tuple[tuple[Seat, Stance], ...] = ()
+    first_next_round: str | None = None  # asked a question: answers first next round
+    stances: tuple[tuple[str, Stance], ...] = ()
     summary: str = ""
     working_document: str = ""
     moderator_source: ModeratorSource = ModeratorSource.GEMINI
@@ -268,15 +283,46 @@ class Debate:
     outcome: Outcome | None = None
     approved_by: int | None = None
     failure: str = ""  # the reason shown when the debate failed
+    # ---- participants and formats (a debate stored before them loads with these defaults)
+    roster: tuple[Participant, ...] = DEFAULT_ROSTER  # fixed at approval
+    format: str = "free"
+    step: str = ""  # the format's name for the current step
+    asked: tuple[OpenAsk, ...] = ()  # the current step's answers still awaited
+    step_turns: tuple[int, ...] = ()  # turns stored in the current step
+    log: tuple[tuple[int, str], ...] = ()  # (turn, participant) of every stored turn
+    people: tuple[PeopleLine, ...] = ()  # what the people said, in order
+    heard: tuple[tuple[str, int], ...] = ()  # per participant: how many of `people` it got
+    moderator_heard: int = 0  # how many of `people` the moderator's judgements got
+    people_question: str = ""  # a debater's question to the people, not yet put to them
 
-    def stance_of(self, seat: Seat) -> Stance | None:
-        """The seat's latest stated stance."""
+    def stance_of(self, seat: str) -> Stance | None:
+        """The participant's latest stated stance."""
         return dict(self.stances).get(seat)
 
     @property
     def participants(self) -> tuple[int, ...]:
         """The people of the detected conversation."""
         return self.proposal.participants
+
+    def member(self, participant: str) -> Participant:
+        """The roster's participant with this id (an unknown id gets a plain stand-in)."""
+        for member in self.roster:
+            if member.id == participant:
+                return member
+        return Participant(participant, Backend.CLAUDE_CLI, participant)
+
+    def name_of(self, participant: str) -> str:
+        """The participant's display name."""
+        return self.member(participant).name
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        """The roster's participant ids, in roster order."""
+        return tuple(member.id for member in self.roster)
+
+    def heard_by(self, participant: str) -> int:
+        """How many of `people` the participant's briefs have carried."""
+        return dict(self.heard).get(participant, 0)
 
 
 @dataclass(frozen=True)
@@ -308,3 +354,4 @@ class ModeratorView:
 
     debate: Debate
     last_turns: tuple[Turn, ...] = field(default_factory=tuple)
+    people: tuple[PeopleLine, ...] = ()  # what the people said since the last judgement

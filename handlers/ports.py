@@ -10,6 +10,7 @@ from typing import Protocol
 
 from handlers.events import Effect
 from handlers.model import (
+    Backend,
     ChatLine,
     Conclusion,
     Debate,
@@ -18,7 +19,6 @@ from handlers.model import (
     FailureKind,
     ModeratorView,
     Proposal,
-    Seat,
     Turn,
     TurnMeta,
     UserQuestion,
@@ -34,6 +34,13 @@ class TurnRequest:
     round: int
     prompt: str  # the full text to send, relayed reply included verbatim
     fresh_session: bool = False  # start a new session (the old one is gone)
+    participant: str = ""  # who speaks: one backend may seat several participants
+    name: str = ""  # the participant's display name
+    persona: str = ""  # the participant's role, if any
+
+    def session_key(self, default: str) -> str:
+        """Whose session this is: sessions are kept per (debate, participant)."""
+        return self.participant or default
 
 
 @dataclass(frozen=True)
@@ -58,9 +65,9 @@ class DebaterError(Exception):
 
 
 class Debater(Protocol):
-    """A seat's debater: AG through the Discord relay, Claude through its CLI."""
+    """A backend that speaks for participants: the AG relay, the Claude CLI, the Gemini CLI."""
 
-    seat: Seat
+    backend: Backend
 
     async def speak(self, request: TurnRequest) -> DebaterOutput:
         """Send the prompt and return the reply; raise DebaterError on failure."""
@@ -100,6 +107,12 @@ class Wiki(Protocol):
 
     async def append_round_log(self, debate: Debate, turn: Turn, message_url: str) -> None:
         """Queue the turn's section at the end of the Round-Log."""
+        ...
+
+    async def append_round_note(
+        self, debate: Debate, key: str, what: str, who: str, text: str
+    ) -> None:
+        """Queue a non-turn section of the Round-Log (a moderator note, the people's words)."""
         ...
 
     async def write_conclusion(self, debate: Debate, conclusion: Conclusion) -> None:
@@ -150,8 +163,8 @@ class Room(Protocol):
         """Say one localized line in the room (key into the locale files)."""
         ...
 
-    def working(self, debate: Debate, seat: Seat) -> WorkingIndicator:
-        """A context manager showing that `seat` is working (typing, 'still working')."""
+    def working(self, debate: Debate, seat: str) -> WorkingIndicator:
+        """A context manager showing that participant `seat` is working (typing, ...)."""
         ...
 
 

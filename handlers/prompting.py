@@ -1,10 +1,12 @@
-"""Compose what a debater receives: the opening, or the other's reply verbatim plus additions."""
+"""Render what a debater receives: the format's brief pieces, filled from prompts/."""
 
 from __future__ import annotations
 
 import prompts
 from handlers.events import AskDebater
-from handlers.model import SEAT_NAMES, Debate, Turn
+from handlers.formats import format_named
+from handlers.formats.base import BriefInput, Piece
+from handlers.model import Debate, PeopleLine, Turn
 
 LANGUAGE_NAMES = {"ko": "Korean (한국어)", "en": "English"}
 
@@ -15,60 +17,50 @@ def participant_system_prompt(language: str) -> str:
 
 
 def compose_turn_prompt(
-    debate: Debate, ask: AskDebater, relayed: Turn | None, language: str
+    debate: Debate,
+    ask: AskDebater,
+    shown: Turn | tuple[Turn, ...] | None,
+    language: str,
+    people: tuple[PeopleLine, ...] = (),
 ) -> str:
-    """The whole text for `ask.seat`; a relayed reply appears in it byte for byte."""
+    """The whole text for `ask.seat`, as the debate's format builds it from what it may see."""
+    turns = () if shown is None else (shown,) if isinstance(shown, Turn) else shown
+    brief = format_named(debate.format).brief(BriefInput(debate, ask, turns, people))
+    return render_brief(brief, ask, people, language)
+
+
+def render_brief(
+    pieces: tuple[Piece, ...], ask: AskDebater, people: tuple[PeopleLine, ...], language: str
+) -> str:
+    """The whole text for one participant; every relayed reply appears in it byte for byte."""
+    extra = additions(ask, people, language)
     parts = []
-    if ask.fresh_session:
-        parts.append(_seed(debate, language))
-    parts.append(_body(debate, ask, relayed, language))
+    for piece in pieces:
+        values = dict(piece.values)
+        if piece.additions:
+            values["additions"] = extra
+        parts.append(prompts.load(piece.template, language, **values))
     return "\n\n".join(parts)
 
 
-def _body(debate: Debate, ask: AskDebater, relayed: Turn | None, language: str) -> str:
-    common = {
-        "round": str(ask.round),
-        "max_rounds": str(debate.max_rounds),
-        "additions": _additions(ask, language),
-    }
-    if relayed is None:
-        proposal = debate.proposal
-        return prompts.load(
-            "debate_opening",
-            language,
-            topic=proposal.topic,
-            question=proposal.question,
-            context=proposal.context,
-            opponent=SEAT_NAMES[ask.seat.opponent],
-            **common,
-        )
-    if relayed.seat is ask.seat:
-        # The same seat speaks twice in a row (a new round drawn it first, or the other's
-        # turn was skipped): there is nothing new to relay.
-        return prompts.load(
-            "debate_continue", language, opponent=SEAT_NAMES[ask.seat.opponent], **common
-        )
-    return prompts.load(
-        "debate_relay", language, opponent=SEAT_NAMES[relayed.seat], reply=relayed.text, **common
-    )
-
-
-def _additions(ask: AskDebater, language: str) -> str:
-    """The moderator's additions: the people's answer and the moderator's note."""
+def additions(ask: AskDebater, people: tuple[PeopleLine, ...], language: str) -> str:
+    """The moderator's additions: what the people said (attributed, verbatim), and its note."""
     lines = []
-    if ask.user_answer:
+    if ask.user_answer:  # an ask stored before people's lines existed
         lines.append(prompts.load("debate_user_answer", language, answer=ask.user_answer))
+    for line in people:
+        if line.question:
+            lines.append(
+                prompts.load(
+                    "debate_people_answered",
+                    language,
+                    who=line.who,
+                    question=line.question,
+                    answer=line.text,
+                )
+            )
+        else:
+            lines.append(prompts.load("debate_people_said", language, who=line.who, text=line.text))
     if ask.note:
         lines.append(prompts.load("debate_note", language, note=ask.note))
     return "\n".join(lines)
-
-
-def _seed(debate: Debate, language: str) -> str:
-    return prompts.load(
-        "debate_resume_seed",
-        language,
-        topic=debate.proposal.topic,
-        question=debate.proposal.question,
-        summary=debate.summary or "-",
-        working_document=debate.working_document or "-",
-    )

@@ -10,7 +10,6 @@ import re
 from collections.abc import Callable
 
 from handlers.model import (
-    SEAT_NAMES,
     Action,
     ChatLine,
     Conclusion,
@@ -19,7 +18,6 @@ from handlers.model import (
     ModeratorSource,
     ModeratorView,
     Outcome,
-    Seat,
     Stance,
     Turn,
     UserQuestion,
@@ -46,7 +44,7 @@ class RulesModerator:
         """The rule-based judgement of the latest turn, with the summary extended by one line."""
         debate = view.debate
         latest = _latest(view)
-        summary = self.extend_summary(debate.summary, latest)
+        summary = self.extend_summary(debate.summary, latest, debate.name_of)
         consensus = consensus_estimate(view)
         if both_agree(debate):
             return _decision(Action.CONCLUDE, summary, consensus)
@@ -65,7 +63,7 @@ class RulesModerator:
             outcome = (debate.outcome or Outcome.MAX_ROUNDS).value
             reason = self._phrase(f"moderator.rules_outcome_{outcome}")
             decision = self._phrase("moderator.rules_decision_open", reason=reason)
-        positions = tuple((seat, self._position(view, seat)) for seat in (Seat.AG, Seat.CLAUDE))
+        positions = tuple((seat, self._position(view, seat)) for seat in debate.ids)
         latest = _latest(view)
         open_issues: tuple[str, ...] = ()
         if latest is not None and latest.parsed.question is not None:
@@ -84,7 +82,9 @@ class RulesModerator:
         del window
         return Detection(debate_worthy=False, source=ModeratorSource.RULES)
 
-    def extend_summary(self, summary: str, turn: Turn | None) -> str:
+    def extend_summary(
+        self, summary: str, turn: Turn | None, name_of: Callable[[str], str] = str
+    ) -> str:
         """The summary plus one line for `turn` (once), trimmed to SUMMARY_MAX_CHARS."""
         if turn is None:
             return bound_summary(summary)
@@ -95,14 +95,14 @@ class RulesModerator:
         line = self._phrase(
             "moderator.rules_summary_line",
             turn=str(turn.number),
-            seat=SEAT_NAMES[turn.seat],
+            seat=name_of(turn.seat),
             stance=stance,
             gist=gist(turn.parsed.opinion, SUMMARY_LINE_CHARS),
         )
         return bound_summary("\n".join(part for part in (summary.rstrip(), line) if part))
 
-    def _position(self, view: ModeratorView, seat: Seat) -> str:
-        turns = [turn for turn in view.last_turns if turn.seat is seat]
+    def _position(self, view: ModeratorView, seat: str) -> str:
+        turns = [turn for turn in view.last_turns if turn.seat == seat]
         if not turns:
             return self._phrase("moderator.rules_no_position")
         last = max(turns, key=lambda turn: turn.number)

@@ -8,7 +8,6 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from handlers.model import Seat
 from tools.db import Database
 
 log = logging.getLogger(__name__)
@@ -39,38 +38,40 @@ class StoredSession:
 
 
 class AgentSessions:
-    """One seat's rows of `agent_sessions`: a CLI debater's latest session id wins."""
+    """A CLI backend's rows of `agent_sessions`, one per (debate, participant): the latest
+    session id wins. The `seat` column holds the participant's id."""
 
-    def __init__(self, db: Database, seat: Seat) -> None:
+    def __init__(self, db: Database, participant: str) -> None:
         self._db = db
-        self._seat = seat.value
+        self._seat = participant  # used when a call names no participant
 
-    async def get(self, debate_id: int) -> StoredSession | None:
-        """The stored session of a debate, if any."""
-        row = await self._db.fetch_one(SELECT_SESSION, (debate_id, self._seat))
+    async def get(self, debate_id: int, participant: str | None = None) -> StoredSession | None:
+        """The stored session of a debate's participant, if any."""
+        row = await self._db.fetch_one(SELECT_SESSION, (debate_id, participant or self._seat))
         if row is None:
             return None
         return StoredSession(str(row[0]), Path(row[1]) if row[1] else None)
 
-    async def put(self, debate_id: int, session_id: str, workdir: Path) -> None:
+    async def put(
+        self, debate_id: int, session_id: str, workdir: Path, participant: str | None = None
+    ) -> None:
         """Store the session id a call returned (replacing the previous one)."""
         now = datetime.now(UTC).isoformat()
-        await self._db.execute(
-            UPSERT_SESSION, (debate_id, self._seat, session_id, str(workdir), now)
-        )
+        seat = participant or self._seat
+        await self._db.execute(UPSERT_SESSION, (debate_id, seat, session_id, str(workdir), now))
 
     async def resume_point(
-        self, debate_id: int, fresh: bool, default_workdir: Path
+        self, debate_id: int, fresh: bool, default_workdir: Path, participant: str | None = None
     ) -> tuple[str | None, Path]:
         """The session to resume (None: start a new one) and the directory it must run in."""
-        stored = None if fresh else await self.get(debate_id)
+        stored = None if fresh else await self.get(debate_id, participant)
         if stored is None:
             return None, default_workdir
         return stored.session_id, stored.workdir or default_workdir
 
-    async def delete(self, debate_id: int) -> None:
-        """Forget the debate's session."""
-        await self._db.execute(DELETE_SESSION, (debate_id, self._seat))
+    async def delete(self, debate_id: int, participant: str | None = None) -> None:
+        """Forget the debate participant's session."""
+        await self._db.execute(DELETE_SESSION, (debate_id, participant or self._seat))
 
 
 async def forget_expired_sessions(db: Database, ttl_days: int, now: datetime) -> int:

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from handlers.model import FailureKind, Seat, TurnMeta
+from handlers.model import CLAUDE, Backend, FailureKind, TurnMeta
 from handlers.ports import DebaterOutput, TurnRequest
 from tools.agent_sessions import AgentSessions, forget_expired_sessions, schedule_session_expiry
 from tools.checks import Check, Status
@@ -68,9 +68,10 @@ class ClaudeCliError(CliFailure):
 
 
 class ClaudeCodeDebater:
-    """The Claude seat: one CLI process per turn, resumed per debate, read-only tools."""
+    """The Claude CLI backend: one process per turn, a session per (debate, participant),
+    read-only tools."""
 
-    seat = Seat.CLAUDE
+    backend = Backend.CLAUDE_CLI
 
     def __init__(
         self,
@@ -92,7 +93,7 @@ class ClaudeCodeDebater:
         writing = sorted(set(names) & WRITE_TOOLS)
         if writing:
             raise ValueError(f"CLAUDE_TOOLS must be read-only; remove {', '.join(writing)}")
-        self._sessions = AgentSessions(db, Seat.CLAUDE)
+        self._sessions = AgentSessions(db, CLAUDE)
         self._binary = binary
         self._system_prompt = system_prompt
         self._model = model
@@ -107,7 +108,7 @@ class ClaudeCodeDebater:
         )
         self._redact = Redactor(self._env)
         self._slots = asyncio.Semaphore(max_concurrency)
-        self._locks: dict[int, asyncio.Lock] = {}
+        self._locks: dict[tuple[int, str], asyncio.Lock] = {}
 
     def command(self, session_id: str | None) -> list[str]:
         """The argument list of one call; the prompt itself goes on stdin."""
@@ -123,10 +124,14 @@ class ClaudeCodeDebater:
         return argv
 
     async def speak(self, request: TurnRequest) -> DebaterOutput:
-        """Run one turn; turns of a debate run one at a time, resuming its session."""
-        async with self._locks.setdefault(request.debate_id, asyncio.Lock()):
+        """Run one turn; a participant's turns run one at a time, resuming its session."""
+        who = request.session_key(CLAUDE)
+        async with self._locks.setdefault((request.debate_id, who), asyncio.Lock()):
             resume, workdir = await self._sessions.resume_point(
-                request.debate_id, request.fresh_session, self._workdir_for(request.debate_id)
+                request.debate_id,
+                request.fresh_session,
+                self._workdir_for(request.debate_id),
+                who,
             )
             workdir.mkdir(parents=True, exist_ok=True)
             async with self._slots:
@@ -144,7 +149,7 @@ class ClaudeCodeDebater:
             # A failed first call leaves nothing worth resuming; any resumed call's id is the
             # latest one of the session, whatever happened.
             if parsed is not None and parsed.session_id and (failure is None or resume):
-                await self._sessions.put(request.debate_id, parsed.session_id, workdir)
+                await self._sessions.put(request.debate_id, parsed.session_id, workdir, who)
             if failure is not None or parsed is None:
                 raise self._error(failure, run)
             return DebaterOutput(
@@ -154,9 +159,9 @@ class ClaudeCodeDebater:
     async def forget(self, debate_id: int) -> None:
         """Drop the debate's session id, its lock and its (empty) working directory."""
         await self._sessions.delete(debate_id)
-        lock = self._locks.get(debate_id)
-        if lock is not None and not lock.locked():
-            del self._locks[debate_id]
+        for key in [key for key in self._locks if key[0] == debate_id]:
+            if not self._locks[key].locked():
+                del self._locks[key]
         if self._workdir is None:
             with contextlib.suppress(OSError):  # gone already, or not empty: keep it
                 self._workdir_for(debate_id).rmdir()

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from handlers.model import FailureKind, Seat, TurnMeta
+from handlers.model import AG, Backend, FailureKind, TurnMeta
 from handlers.ports import DebaterOutput, TurnRequest
 from tools.agent_sessions import AgentSessions
 from tools.cli_process import CliFailure, CliTimedOut, Redactor, child_environment, run_cli
@@ -62,7 +62,10 @@ class CliReply:
 
 
 class GeminiCliDebater:
-    """A debater seat (AG by default) answered by the Gemini CLI, one process per turn."""
+    """The Gemini CLI backend: one process per turn, a session per (debate, participant);
+    `participant` names the sessions of requests that carry none (AG at the console)."""
+
+    backend = Backend.GEMINI_CLI
 
     def __init__(
         self,
@@ -73,13 +76,13 @@ class GeminiCliDebater:
         model: str,
         timeout_s: float,
         workdir_root: Path,
-        seat: Seat = Seat.AG,
+        participant: str = AG,
         tools: tuple[str, ...] = READ_ONLY_TOOLS,
         env: Mapping[str, str] | None = None,
         grace_s: float = 3.0,
     ) -> None:
-        self.seat = seat
-        self._sessions = AgentSessions(db, seat)
+        self.participant = participant
+        self._sessions = AgentSessions(db, participant)
         self._binary = binary
         self._system_prompt = system_prompt
         self._model = model
@@ -92,7 +95,7 @@ class GeminiCliDebater:
             env, _BOT_SECRETS, {"GEMINI_CLI_TRUST_WORKSPACE": "true", "NO_COLOR": "1"}
         )
         self._redact = Redactor(self._env)
-        self._locks: dict[int, asyncio.Lock] = {}
+        self._locks: dict[tuple[int, str], asyncio.Lock] = {}
 
     def command(self, session_id: str | None) -> list[str]:
         """The argument list of one call; the prompt itself goes on stdin."""
@@ -102,10 +105,11 @@ class GeminiCliDebater:
         return argv
 
     async def speak(self, request: TurnRequest) -> DebaterOutput:
-        """Run one turn; a debate's turns run one at a time, resuming its session."""
-        async with self._locks.setdefault(request.debate_id, asyncio.Lock()):
+        """Run one turn; a participant's turns run one at a time, resuming its session."""
+        who = request.session_key(self.participant)
+        async with self._locks.setdefault((request.debate_id, who), asyncio.Lock()):
             resume, workdir = await self._sessions.resume_point(
-                request.debate_id, request.fresh_session, self._workdir(request.debate_id)
+                request.debate_id, request.fresh_session, self._workdir(request.debate_id), who
             )
             self._prepare(workdir)
             code, out, err, latency = await self._run(self.command(resume), request.prompt, workdir)
@@ -114,7 +118,7 @@ class GeminiCliDebater:
             except GeminiCliError as exc:
                 raise self._failure(exc, code, err, request, resumed=bool(resume)) from None
             if reply.session_id:
-                await self._sessions.put(request.debate_id, reply.session_id, workdir)
+                await self._sessions.put(request.debate_id, reply.session_id, workdir, who)
             meta = TurnMeta(
                 model=reply.model or self._model,
                 input_tokens=reply.input_tokens,
@@ -139,9 +143,9 @@ class GeminiCliDebater:
     async def forget(self, debate_id: int) -> None:
         """Drop the debate's session id (its chat file stays in the CLI's own folder)."""
         await self._sessions.delete(debate_id)
-        lock = self._locks.get(debate_id)
-        if lock is not None and not lock.locked():
-            del self._locks[debate_id]
+        for key in [key for key in self._locks if key[0] == debate_id]:
+            if not self._locks[key].locked():
+                del self._locks[key]
 
     def _workdir(self, debate_id: int) -> Path:
         return self._root / str(debate_id)

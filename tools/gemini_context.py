@@ -13,7 +13,7 @@ from typing import Literal
 from pydantic import BaseModel
 
 import prompts
-from handlers.model import SEAT_NAMES, ChatLine, Debate, ModeratorView, Turn
+from handlers.model import ChatLine, Debate, ModeratorView, PeopleLine, Turn
 from handlers.prompting import LANGUAGE_NAMES
 from handlers.rules_moderator import SUMMARY_MAX_CHARS, bound_summary
 from tools.gemini_schemas import ConclusionReply, DetectionReply, JudgeReply
@@ -24,6 +24,8 @@ TURN_TAIL_CHARS = 1500
 CHAT_LINE_MAX_CHARS = 500
 AGENDA_FIELD_MAX_CHARS = 600
 MODERATOR_TURNS = 2
+WORKING_DOCUMENT_MAX_CHARS = 12000  # the Conclusion reads the Working-Document up to this
+PEOPLE_MAX_CHARS = 2000  # each thing the people said, as the moderator reads it
 
 Purpose = Literal["detect", "judge", "conclude"]
 Role = Literal["user", "model"]
@@ -71,7 +73,7 @@ def judge_prompt(view: ModeratorView, language: str) -> Prompt:
         language,
         JudgeReply,
         summary_cap=str(SUMMARY_MAX_CHARS),
-        state=_state(view.debate),
+        state=_state(view.debate, view.people),
         **_view_values(view),
     )
 
@@ -84,6 +86,7 @@ def conclusion_prompt(view: ModeratorView, language: str) -> Prompt:
         language,
         ConclusionReply,
         state=_ending(view.debate),
+        working_document=_cut(view.debate.working_document, WORKING_DOCUMENT_MAX_CHARS) or "-",
         **_view_values(view),
     )
 
@@ -112,23 +115,35 @@ def _view_values(view: ModeratorView) -> dict[str, str]:
         "question": _cut(proposal.question, AGENDA_FIELD_MAX_CHARS),
         "reason": _cut(proposal.reason, AGENDA_FIELD_MAX_CHARS),
         "summary": bound_summary(view.debate.summary) or "-",
-        "turns": "\n\n".join(render_turn(turn) for turn in latest) or "-",
+        "turns": "\n\n".join(render_turn(turn, view.debate) for turn in latest) or "-",
     }
 
 
 def _stances(debate: Debate) -> str:
-    stated = [f"{SEAT_NAMES[seat]} {stance.value}" for seat, stance in debate.stances]
+    stated = [f"{_label(debate, seat)} {stance.value}" for seat, stance in debate.stances]
     return ", ".join(stated) or "none yet"
 
 
-def _state(debate: Debate) -> str:
+def _label(debate: Debate, participant: str) -> str:
+    """`Claude [claude]`: the name people see and the id a decision names."""
+    return f"{debate.name_of(participant)} [{participant}]"
+
+
+def _state(debate: Debate, people: tuple[PeopleLine, ...] = ()) -> str:
+    waiting = [_label(debate, s) for s in debate.order if s not in debate.spoken]
     lines = [
+        f"Participants: {', '.join(_label(debate, p) for p in debate.ids)}",
         f"Round {debate.round} of {debate.max_rounds}; {debate.turns} turns so far; "
-        f"stances: {_stances(debate)}; next in order: "
-        + (", ".join(SEAT_NAMES[s] for s in debate.order if s not in debate.spoken) or "new round")
+        f"stances: {_stances(debate)}; next in order: " + (", ".join(waiting) or "new round"),
     ]
     if debate.user_answer:
         lines.append(f"The people's latest answer: {_cut(debate.user_answer, 600)}")
+    for line in people:
+        said = _cut(line.text, PEOPLE_MAX_CHARS)
+        if line.question:
+            lines.append(f'The people\'s answer ({line.who}, to "{line.question}"): {said}')
+        else:
+            lines.append(f"The people said ({line.who}): {said}")
     return "\n".join(lines)
 
 
@@ -140,10 +155,11 @@ def _ending(debate: Debate) -> str:
     )
 
 
-def render_turn(turn: Turn) -> str:
+def render_turn(turn: Turn, debate: Debate | None = None) -> str:
     """One turn as the moderator reads it: a header line, extras, then the opinion."""
     parsed = turn.parsed
-    head = f"## Turn {turn.number} · round {turn.round} · {SEAT_NAMES[turn.seat]}"
+    who = _label(debate, turn.seat) if debate is not None else turn.seat
+    head = f"## Turn {turn.number} · round {turn.round} · {who}"
     head += f" · stance: {parsed.stance.value if parsed.stance else 'none'}"
     lines = [head]
     if parsed.question is not None:

@@ -19,7 +19,6 @@ from handlers.model import (
     Decision,
     Detection,
     ModeratorSource,
-    Seat,
     UserQuestion,
 )
 from handlers.rules_moderator import bound_summary
@@ -38,13 +37,6 @@ class ActionChoice(enum.StrEnum):
     ASK_USER = "ask_user"
     REDIRECT = "redirect"
     CONCLUDE = "conclude"
-
-
-class SpeakerChoice(enum.StrEnum):
-    """A debater's seat."""
-
-    AG = "ag"
-    CLAUDE = "claude"
 
 
 class DetectionReply(BaseModel):
@@ -67,7 +59,9 @@ class JudgeReply(BaseModel):
     """The moderator's decision after a reply, with the updated running summary."""
 
     action: ActionChoice
-    next_speaker: SpeakerChoice | None = Field(description="who speaks next; null: keep order")
+    next_speaker: str | None = Field(
+        description="the id of the participant who speaks next; null: keep order"
+    )
     note: str = Field(description="added to the relayed reply for the next debater")
     user_question: str | None = Field(description="the question for the people, or null")
     user_options: list[str] = Field(description="short answer options for the people")
@@ -88,7 +82,7 @@ class JudgeReply(BaseModel):
 class PositionReply(BaseModel):
     """One side's remaining position."""
 
-    speaker: SpeakerChoice
+    speaker: str = Field(description="the participant's id")
     position: str
 
 
@@ -151,7 +145,7 @@ def to_decision(reply: JudgeReply) -> Decision:
         question = UserQuestion(text=_cut(reply.user_question, FIELD_MAX_CHARS), options=options)
     return Decision(
         action=Action(reply.action.value),
-        next_seat=Seat(reply.next_speaker.value) if reply.next_speaker else None,
+        next_seat=(reply.next_speaker or "").strip().lower() or None,
         note=_cut(reply.note, NOTE_MAX_CHARS),
         user_question=question,
         consensus=reply.consensus,
@@ -162,14 +156,14 @@ def to_decision(reply: JudgeReply) -> Decision:
 
 def to_conclusion(reply: ConclusionReply) -> Conclusion:
     """The domain Conclusion, one position per seat (the last one given wins)."""
-    positions = {Seat(p.speaker.value): _cut(p.position, FIELD_MAX_CHARS) for p in reply.positions}
+    positions = {
+        p.speaker.strip().lower(): _cut(p.position, FIELD_MAX_CHARS) for p in reply.positions
+    }
     return Conclusion(
         decision=_cut(reply.decision, FIELD_MAX_CHARS),
         agreed=_items(reply.agreed_points),
         open_issues=_items(reply.open_issues),
-        positions=tuple(
-            (seat, positions[seat]) for seat in (Seat.AG, Seat.CLAUDE) if seat in positions
-        ),
+        positions=tuple(positions.items()),
         next_steps=_items(reply.next_steps),
         source=ModeratorSource.GEMINI,
     )

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime, timedelta
 
 import aiosqlite
 from pydantic import TypeAdapter
 
 from handlers.events import EFFECT_ADAPTER, Effect
-from handlers.model import Debate, ParsedReply, Phase, Proposal, Seat, Turn, TurnMeta
+from handlers.model import Debate, ParsedReply, Phase, Proposal, Turn, TurnMeta
 from tools.db import Database
 
 _DEBATE = TypeAdapter(Debate)
@@ -44,6 +45,7 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 SELECT_TURNS = """
 SELECT * FROM turns WHERE debate_id = ? ORDER BY number DESC LIMIT ?
 """
+SELECT_AUTHORS = "SELECT number, seat FROM turns WHERE debate_id = ? ORDER BY number"
 SELECT_TURN = "SELECT * FROM turns WHERE debate_id = ? AND number = ?"
 SELECT_MESSAGE_URL = "SELECT message_url FROM turns WHERE debate_id = ? AND number = ?"
 SET_MESSAGE_URL = "UPDATE turns SET message_url = ? WHERE debate_id = ? AND number = ?"
@@ -114,7 +116,12 @@ class SqliteStore:
         row = await self._db.fetch_one(SELECT_STATE, (debate_id,))
         if row is None:
             raise DebateNotFound(debate_id)
-        return _DEBATE.validate_json(row["state"])
+        debate = _DEBATE.validate_json(row["state"])
+        if debate.turns and not debate.log:
+            # Stored before the engine kept who spoke when: rebuilt once from the turns.
+            rows = await self._db.fetch_all(SELECT_AUTHORS, (debate_id,))
+            debate = replace(debate, log=tuple((int(r[0]), str(r[1])) for r in rows))
+        return debate
 
     async def save_step(
         self,
@@ -248,7 +255,7 @@ def _turn_row(turn: Turn) -> tuple[object, ...]:
         turn.debate_id,
         turn.number,
         turn.round,
-        turn.seat.value,
+        turn.seat,
         turn.text,
         turn.raw,
         turn.sha256,
@@ -281,7 +288,7 @@ def _turn_of(row: aiosqlite.Row) -> Turn:
         debate_id=get("debate_id"),
         number=get("number"),
         round=get("round"),
-        seat=Seat(get("seat")),
+        seat=str(get("seat")),
         text=get("text"),
         raw=get("raw"),
         sha256=get("sha256"),

@@ -25,6 +25,7 @@ from tools.wiki_pages import (
     plan_write,
     render_agenda,
     render_conclusion,
+    render_round_note,
     render_round_section,
     render_working_document,
 )
@@ -150,8 +151,16 @@ class WikiOutbox:
     async def append_round_log(self, debate: Debate, turn: Turn, message_url: str) -> None:
         """Queue the turn's section at the end of the Round-Log (once, even after a crash)."""
         key = f"{debate.id}:round-log:{turn.number}"
-        section = render_round_section(turn, message_url, key, self._t)
+        section = render_round_section(turn, message_url, key, self._t, debate)
         await self._enqueue(debate, WikiPage.ROUND_LOG, key, Mode.APPEND, section)
+
+    async def append_round_note(
+        self, debate: Debate, key: str, what: str, who: str, text: str
+    ) -> None:
+        """Queue a moderator's note or the people's words at the end of the Round-Log (once)."""
+        dedup = f"{debate.id}:round-log:{key}"
+        section = render_round_note(what, who, text, dedup, self._t)
+        await self._enqueue(debate, WikiPage.ROUND_LOG, dedup, Mode.APPEND, section)
 
     async def write_conclusion(self, debate: Debate, conclusion: Conclusion) -> None:
         """Queue the Conclusion page."""

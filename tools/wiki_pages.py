@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from handlers.model import Conclusion, Debate, ModeratorSource, Seat, Turn, WikiPage
+from handlers.model import Conclusion, Debate, ModeratorSource, Turn, WikiPage
 
 Translate = Callable[..., str]
 
@@ -54,7 +54,7 @@ def render_agenda(debate: Debate, t: Translate) -> str:
     """Topic, decision, chat context, participants, format and limits."""
     proposal = debate.proposal
     people = ", ".join(f"`{uid}`" for uid in proposal.participants) or t("wiki.agenda.nobody")
-    debaters = " · ".join(t(f"wiki.seat.{seat.value}") for seat in Seat)
+    debaters = " · ".join(participant_name(debate, p, t) for p in debate.ids)
     parts = [
         f"## {t('wiki.agenda.decision')}",
         _neutral(proposal.question.strip() or proposal.topic),
@@ -89,9 +89,28 @@ def render_round_log_header(t: Translate) -> str:
     return t("wiki.round_log.intro") + "\n"
 
 
-def render_round_section(turn: Turn, message_url: str, dedup_key: str, t: Translate) -> str:
+def participant_name(debate: Debate | None, participant: str, t: Translate) -> str:
+    """The default roster's names come from the locale files; others are the roster's."""
+    key = f"wiki.seat.{participant}"
+    has = getattr(t, "has", None)
+    if has is not None and has(key):
+        return t(key)
+    return debate.name_of(participant) if debate is not None else participant
+
+
+def render_round_note(what: str, who: str, text: str, dedup_key: str, t: Translate) -> str:
+    """A Round-Log section that is not a turn: the moderator's note or redirect, or what the
+    people answered or said, verbatim."""
+    heading = t(f"wiki.round_log.{what}", who=_neutral(who))
+    body = _balanced(_neutral(text)) if text.strip() else "-"
+    return f"{entry_marker(dedup_key)}\n### {heading}\n\n{body.rstrip()}\n"
+
+
+def render_round_section(
+    turn: Turn, message_url: str, dedup_key: str, t: Translate, debate: Debate | None = None
+) -> str:
     """One turn: round, speaker, time, model, link, then the full reply, never shortened."""
-    speaker = t(f"wiki.seat.{turn.seat.value}")
+    speaker = participant_name(debate, turn.seat, t)
     link = t("wiki.round_log.link", url=message_url) if message_url else t("wiki.round_log.no_link")
     model = turn.meta.model or t("wiki.round_log.unknown_model")
     heading = t("wiki.round_log.section", round=turn.round, turn=turn.number, speaker=speaker)
@@ -134,7 +153,7 @@ def render_conclusion(debate: Debate, conclusion: Conclusion, t: Translate) -> s
         f"wiki.outcome.{debate.outcome.value}" if debate.outcome else "wiki.outcome.unknown"
     )
     positions = [
-        f"- **{t(f'wiki.seat.{seat.value}')}**: {text}" for seat, text in conclusion.positions
+        f"- **{participant_name(debate, seat, t)}**: {text}" for seat, text in conclusion.positions
     ]
     parts = [
         f"_{t('wiki.conclusion.outcome', outcome=outcome, rounds=debate.round)}_",

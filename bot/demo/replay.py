@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field
 
 from handlers.model import (
     Action,
+    Backend,
     ChatLine,
     Conclusion,
     Decision,
@@ -23,7 +24,6 @@ from handlers.model import (
     FailureKind,
     ModeratorSource,
     ModeratorView,
-    Seat,
     TurnMeta,
     UserQuestion,
 )
@@ -70,7 +70,7 @@ class TurnEntry(BaseModel):
     """One recorded reply, exactly as the debater wrote it."""
 
     turn: int
-    seat: Seat
+    seat: str  # the participant's id
     reply: str
     model: str = ""
     input_tokens: int = 0
@@ -94,7 +94,7 @@ class DecisionEntry(BaseModel):
     note: str = ""
     consensus: float = 0.0
     summary: str = ""
-    next_seat: Seat | None = None
+    next_seat: str | None = None
     question: QuestionEntry | None = None
 
 
@@ -112,7 +112,7 @@ class ConclusionEntry(BaseModel):
     decision: str
     agreed: list[str] = Field(default_factory=list)
     open_issues: list[str] = Field(default_factory=list)
-    positions: dict[Seat, str] = Field(default_factory=dict)
+    positions: dict[str, str] = Field(default_factory=dict)
     next_steps: list[str] = Field(default_factory=list)
 
 
@@ -171,17 +171,18 @@ Pause = Callable[[float], Awaitable[None]]
 
 
 class ReplayDebater:
-    """A seat that answers each turn with its recorded reply."""
+    """A participant that answers each turn with its recorded reply."""
 
     def __init__(
         self,
-        seat: Seat,
+        seat: str,
         recording: Recording,
         clock: ReplayClock,
         pace_s: float,
         pause: Pause = asyncio.sleep,
     ) -> None:
         self.seat = seat
+        self.backend = Backend.AG_RELAY if seat == "ag" else Backend.CLAUDE_CLI
         self._turns = {entry.turn: entry for entry in recording.turns}
         self._clock = clock
         self._pace_s = pace_s
@@ -190,8 +191,9 @@ class ReplayDebater:
     async def speak(self, request: TurnRequest) -> DebaterOutput:
         """The recorded reply of this turn, after a short pause so people can follow."""
         entry = self._turns.get(request.turn)
-        if entry is None or entry.seat is not self.seat:
-            raise ReplayMismatch(f"turn {request.turn} is not recorded for {self.seat.value}")
+        who = request.participant or self.seat
+        if entry is None or entry.seat != who:
+            raise ReplayMismatch(f"turn {request.turn} is not recorded for {who}")
         await self._pause(self._pace_s)
         self._clock.advance(entry.latency_s)
         meta = TurnMeta(
@@ -253,9 +255,7 @@ class ReplayModerator:
             decision=found.decision,
             agreed=tuple(found.agreed),
             open_issues=tuple(found.open_issues),
-            positions=tuple(
-                (seat, found.positions[seat]) for seat in Seat if seat in found.positions
-            ),
+            positions=tuple(found.positions.items()),
             next_steps=tuple(found.next_steps),
             source=ModeratorSource.GEMINI,
         )

@@ -32,7 +32,7 @@ from bot.demo.replay import (
 from bot.i18n import Strings
 from handlers.debate_handler import DebateHandler, HandlerConfig
 from handlers.detection import DetectionHandler
-from handlers.model import ChatLine, Debate, Phase, Proposal, Seat, WikiPage
+from handlers.model import DEFAULT_ROSTER, ChatLine, Debate, Phase, Proposal, WikiPage
 from tools.db import Database
 from tools.store import SqliteStore
 from tools.wiki_helper import LocalWiki, WikiOutbox
@@ -103,7 +103,10 @@ class _Player:
                                sleep=self.clock.sleep)  # fmt: skip
         self.room = ConsoleRoom(console, self.t, self.wiki, self.clock, db=db,
                                 names=self.people.names)  # fmt: skip
-        seats = {seat: ReplayDebater(seat, recording, self.clock, pace_s) for seat in Seat}
+        seats = {
+            member.backend: ReplayDebater(member.id, recording, self.clock, pace_s)
+            for member in DEFAULT_ROSTER
+        }
         self.moderator = ReplayModerator(recording)
         config = HandlerConfig(language=recording.language, max_rounds=recording.max_rounds,
                                retry_wait_scale=0.0)  # fmt: skip

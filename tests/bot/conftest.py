@@ -22,7 +22,7 @@ from bot.discord_bot import DebateBot
 from bot.i18n import Strings
 from bot.settings import Settings
 from handlers.debate_handler import DebateHandler
-from handlers.model import Seat
+from handlers.model import CLAUDE, Backend
 from tests.bot.doubles import AgPlayer, MovableClock, ScriptedModerator
 from tests.engine.doubles import FakeDebater
 from tests.fakes.discord_fixtures import (
@@ -73,7 +73,7 @@ class BotRig:
     tmp: Path
     overrides: dict[str, object] = field(default_factory=dict)
     moderator: ScriptedModerator = field(default_factory=ScriptedModerator)
-    claude: FakeDebater = field(default_factory=lambda: FakeDebater(Seat.CLAUDE))
+    claude: FakeDebater = field(default_factory=lambda: FakeDebater(CLAUDE))
     clock: MovableClock = field(default_factory=MovableClock)
     seed: int = 3
     bot: DebateBot | None = None
@@ -110,7 +110,7 @@ class BotRig:
                 settings,
                 services,
                 moderator=self.moderator,
-                debaters={Seat.CLAUDE: self.claude},
+                debaters={Backend.CLAUDE_CLI: self.claude},
                 clock=self.clock,
                 rng=random.Random(self.seed + self.starts),
             )

@@ -6,14 +6,14 @@ from collections import Counter
 
 from bot.render import COLOUR_AG, COLOUR_CLAUDE
 from bot.render_split import join_pieces
-from handlers.model import Seat
+from handlers.model import AG, CLAUDE
 from tests.bot.conftest import KO, BotRig, People
 from tests.fakes.discord_interactions import FLAG_EPHEMERAL
 from tests.fakes.discord_world import Json
 from tools.db import Database
 from tools.store import SqliteStore
 
-SEAT_COLOURS = {Seat.AG: COLOUR_AG.value, Seat.CLAUDE: COLOUR_CLAUDE.value}
+SEAT_COLOURS = {AG: COLOUR_AG.value, CLAUDE: COLOUR_CLAUDE.value}
 THREADS = "/channels/{channel_id}/messages/{message_id}/threads"
 EDIT = "/channels/{channel_id}/messages/{message_id}"
 CHAT = (
@@ -83,7 +83,7 @@ async def keyed(db: Database, debate_id: int) -> dict[str, str]:
     return {str(r["key"]): str(r["message_id"]) for r in rows}
 
 
-async def check_turns(rig: BotRig, db: Database, debate_id: int) -> dict[int, Seat]:
+async def check_turns(rig: BotRig, db: Database, debate_id: int) -> dict[int, str]:
     """Each stored turn is in the thread in full: its seat's colour, author, footer, text."""
     keys = await keyed(db, debate_id)
     seats = {}
@@ -96,7 +96,7 @@ async def check_turns(rig: BotRig, db: Database, debate_id: int) -> dict[int, Se
         assert parts, f"turn {turn.number} was never posted"
         embeds = [e for _, mid in parts for e in rig.fake.messages[mid]["embeds"]]
         assert {e["color"] for e in embeds} == {SEAT_COLOURS[turn.seat]}
-        assert embeds[0]["author"]["name"].startswith(KO(f"discord.seat_{turn.seat.value}"))
+        assert embeds[0]["author"]["name"].startswith(KO(f"discord.seat_{turn.seat}"))
         footer = embeds[-1]["footer"]["text"]
         assert KO("discord.footer_turn", turn=turn.number) in footer
         assert f"sha256 {turn.sha256[:12]}" in footer

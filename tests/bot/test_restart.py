@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from handlers.model import Phase, Seat
+from handlers.model import AG, Phase
 from tests.bot.conftest import KO, BotRig, People
 from tests.bot.support import (
     THREADS,
@@ -47,7 +47,7 @@ async def test_restarts_keep_buttons_state_and_posts(rig: BotRig, people: People
     # the debate resumed: AG's reply was read from the thread's history and posted
     next_ag_turn = await rig.ag.wait_prompt(ag_turn + 1)
     stored = await SqliteStore(db).turn(debate_id, ag_turn)
-    assert stored.seat is Seat.AG and stored.text == rig.ag.reply_for(ag_turn)
+    assert stored.seat == AG and stored.text == rig.ag.reply_for(ag_turn)
     assert (await rig.handler.get(debate_id)).turns == next_ag_turn - 1
 
     # the Stop button of the status posted before the restart works
@@ -76,7 +76,7 @@ async def test_restarts_keep_buttons_state_and_posts(rig: BotRig, people: People
     tag = f"<@{rig.ag.user_id}> [debate {debate_id} · turn {ag_turn}]"
     assert len([m for m in bot_messages if m["content"].startswith(tag)]) == 1
     seats = await check_turns(rig, db, debate_id)
-    assert seats[ag_turn] is Seat.AG and len(seats) == next_ag_turn - 1
+    assert seats[ag_turn] == AG and len(seats) == next_ag_turn - 1
     assert not await posted_twice(rig, db, debate_id, thread_id)
     keys = await keyed(db, debate_id)
     assert keys["thread"] == card["id"] and keys["pinned"] == keys["status"] == status["id"]

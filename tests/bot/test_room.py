@@ -12,7 +12,7 @@ import pytest
 
 from bot.render_split import join_pieces
 from bot.room import DiscordRoom, Pace
-from handlers.model import Debate, ParsedReply, Phase, Proposal, Seat, Turn, TurnMeta
+from handlers.model import CLAUDE, Debate, ParsedReply, Phase, Proposal, Turn, TurnMeta
 from tests.bot.conftest import KO
 from tests.engine.doubles import FakeClock, FakeWiki
 from tests.fakes.discord_fixtures import ListeningClient, client
@@ -50,7 +50,7 @@ def turn(text: str) -> Turn:
         debate_id=7,
         number=1,
         round=1,
-        seat=Seat.CLAUDE,
+        seat=CLAUDE,
         text=text,
         raw=text,
         sha256=hashlib.sha256(text.encode()).hexdigest(),
@@ -108,7 +108,7 @@ async def test_a_long_turn_shows_typing_and_says_it_is_still_working(
 ) -> None:
     the_room = room(client, db, pace=Pace(typing_every_s=0.01, still_working_every_s=0.03))
     line = KO("front.still_working", seat="Claude", minutes=0)
-    async with the_room.working(debate(fake), Seat.CLAUDE):
+    async with the_room.working(debate(fake), CLAUDE):
         await fake.wait_for_message(lambda m: m["content"] == line)
     assert (fake.text_channel["id"], fake.bot_user["id"]) in fake.world.typing
 

@@ -16,6 +16,8 @@ from rich.console import Console
 
 from bot.settings import Settings
 from handlers.model import (
+    AG,
+    CLAUDE,
     Action,
     ChatLine,
     Conclusion,
@@ -23,7 +25,6 @@ from handlers.model import (
     Detection,
     ModeratorSource,
     ModeratorView,
-    Seat,
     TurnMeta,
 )
 from handlers.ports import DebaterOutput, TurnRequest
@@ -115,7 +116,7 @@ class ScriptedModerator:
 class HangingDebater:
     """A seat that never answers until its turn is cancelled (a Stop)."""
 
-    def __init__(self, seat: Seat) -> None:
+    def __init__(self, seat: str) -> None:
         self.seat = seat
         self.requests: list[TurnRequest] = []
         self.started = asyncio.Event()
@@ -134,10 +135,10 @@ class HangingDebater:
         return None
 
 
-def seed_for(first: Seat) -> int:
+def seed_for(first: str) -> int:
     """A seed whose first draw of the speaking order gives `first` the first turn."""
     for seed in range(100):
-        if random.Random(seed).choice((Seat.AG, Seat.CLAUDE)) is first:
+        if random.Random(seed).choice((AG, CLAUDE)) == first:
             return seed
     raise AssertionError("no seed")
 

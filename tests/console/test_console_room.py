@@ -14,11 +14,12 @@ from rich.console import Console
 from bot.console_room import ConsoleRoom
 from bot.i18n import Strings
 from handlers.model import (
+    AG,
+    CLAUDE,
     Conclusion,
     Debate,
     Phase,
     Proposal,
-    Seat,
     Stance,
     Turn,
     TurnMeta,
@@ -48,11 +49,11 @@ def debate(phase: Phase = Phase.SPEAKING) -> Debate:
         max_rounds=4,
         created_at=datetime(2026, 11, 29, tzinfo=UTC),
         round=1,
-        speaker=Seat.AG,
+        speaker=AG,
     )
 
 
-def turn(number: int, seat: Seat, text: str) -> Turn:
+def turn(number: int, seat: str, text: str) -> Turn:
     return Turn(
         3,
         number,
@@ -83,14 +84,14 @@ def colour_console(out: io.StringIO) -> Console:
 async def test_turns_are_colour_coded_and_whole(db: Database) -> None:
     out = io.StringIO()
     room = ConsoleRoom(
-        colour_console(out), T, PageLinks(), StepClock(), db=db, human_seats=frozenset(Seat)
+        colour_console(out), T, PageLinks(), StepClock(), db=db, human_seats=frozenset((AG, CLAUDE))
     )
     long_text = " ".join(f"[문단{n}] {'가나다라 ' * 40}" for n in range(25))  # ~5,000 chars
-    await room.post_turn(debate(), turn(1, Seat.AG, long_text))
+    await room.post_turn(debate(), turn(1, AG, long_text))
     ag = out.getvalue()
     out.seek(0), out.truncate()
     await room.post_turn(
-        debate(), turn(2, Seat.CLAUDE, '```json\n{"opinion": "B", "stance": "agree"}\n```')
+        debate(), turn(2, CLAUDE, '```json\n{"opinion": "B", "stance": "agree"}\n```')
     )
     claude = out.getvalue()
 
@@ -104,7 +105,7 @@ async def test_a_repeated_post_prints_nothing_again(db: Database) -> None:
     out = io.StringIO()
     console = Console(file=out, width=80, color_system=None)
     room = ConsoleRoom(console, T, PageLinks(), StepClock(), db=db)
-    reply = turn(1, Seat.AG, "한 번만 보여야 합니다")
+    reply = turn(1, AG, "한 번만 보여야 합니다")
     assert await room.post_turn(debate(), reply) == ""
     await room.post_turn(debate(), reply)
     await room.post_card(debate(Phase.PROPOSED))
@@ -130,7 +131,7 @@ async def test_questions_are_amber_with_numbered_options_and_the_end_links_the_p
     assert AMBER in asked and "1. 예" in asked and "2. 아니요" in asked
     await room.post_conclusion(
         debate(Phase.CONCLUDED),
-        Conclusion("LRU로 시작", agreed=("운영 부담",), positions=((Seat.AG, "LRU"),)),
+        Conclusion("LRU로 시작", agreed=("운영 부담",), positions=((AG, "LRU"),)),
     )
     end = out.getvalue()
     for page in ("agenda", "working-document", "round-log", "conclusion"):

@@ -16,7 +16,7 @@ from bot.console_build import ConsoleOptions
 from bot.console_input import Keyboard, QueueLines
 from bot.i18n import Strings
 from bot.settings import Settings
-from handlers.model import Action, Decision, Seat, UserQuestion
+from handlers.model import AG, CLAUDE, Action, Backend, Decision, UserQuestion
 from handlers.rules_moderator import RulesModerator
 from tests.console.conftest import (
     TOPIC,
@@ -42,7 +42,7 @@ def wiki_files(settings: Settings) -> dict[str, Path]:
 async def test_chat_is_detected_approved_answered_by_a_person_and_stopped(
     settings: Settings, screen: Screen, stop_with: str
 ) -> None:
-    lines, moderator, claude = QueueLines(), ScriptedModerator(), HangingDebater(Seat.CLAUDE)
+    lines, moderator, claude = QueueLines(), ScriptedModerator(), HangingDebater(CLAUDE)
     keyboard = Keyboard(lines)
     session = asyncio.create_task(
         console_session(
@@ -52,8 +52,8 @@ async def test_chat_is_detected_approved_answered_by_a_person_and_stopped(
             keyboard,
             StepClock(),
             moderator=moderator,
-            seats={Seat.CLAUDE: claude},
-            rng=random.Random(seed_for(Seat.AG)),
+            seats={Backend.CLAUDE_CLI: claude},
+            rng=random.Random(seed_for(AG)),
             install_signals=stop_with == "ctrl-c",
         )
     )
@@ -119,7 +119,7 @@ async def test_rules_mode_shortcut_question_answer_and_consensus(
             keyboard,
             StepClock(),
             moderator=RulesModerator(T),
-            rng=random.Random(seed_for(Seat.AG)),
+            rng=random.Random(seed_for(AG)),
         )
     )
     await screen.shows(T("console.shortcut_label"))
@@ -170,7 +170,7 @@ async def test_end_of_input_while_a_person_types_ends_the_debate_with_a_conclusi
             keyboard,
             StepClock(),
             moderator=RulesModerator(T),
-            rng=random.Random(seed_for(Seat.CLAUDE)),
+            rng=random.Random(seed_for(CLAUDE)),
         )
     )
     lines.push("/debate 로그 보관 기간", "y")
@@ -216,7 +216,7 @@ async def test_a_card_left_open_is_there_after_a_restart(
             keyboard,
             StepClock(),
             moderator=RulesModerator(T),
-            rng=random.Random(seed_for(Seat.AG)),
+            rng=random.Random(seed_for(AG)),
         )
     )
     await again.shows(T("console.resumed", id=1))
@@ -271,7 +271,7 @@ def test_the_console_refuses_to_start_without_the_claude_cli(
 async def test_a_question_is_answered_with_an_option_number(
     settings: Settings, screen: Screen
 ) -> None:
-    lines, moderator, claude = QueueLines(), ScriptedModerator(), HangingDebater(Seat.CLAUDE)
+    lines, moderator, claude = QueueLines(), ScriptedModerator(), HangingDebater(CLAUDE)
     question = UserQuestion("운영팀이 Redis 클러스터를 관리할 수 있나요?", ("예", "아니요"))
     moderator.decisions.append(Decision(action=Action.ASK_USER, user_question=question))
     keyboard = Keyboard(lines)
@@ -283,8 +283,8 @@ async def test_a_question_is_answered_with_an_option_number(
             keyboard,
             StepClock(),
             moderator=moderator,
-            seats={Seat.CLAUDE: claude},
-            rng=random.Random(seed_for(Seat.AG)),
+            seats={Backend.CLAUDE_CLI: claude},
+            rng=random.Random(seed_for(AG)),
         )
     )
     lines.push("alice: 캐시를 Redis로 갈지 LRU로 갈지 정해야 하는데 장단점이 애매해서 고민입니다")

@@ -85,8 +85,8 @@ async def test_the_replay_is_stored_like_a_real_debate(tmp_path: Path) -> None:
     finally:
         await db.close()
     # the engine's own random draw gave the recorded speaking order
-    assert [(t.number, t.seat.value, t.text) for t in turns] == [
-        (e.turn, e.seat.value, e.reply) for e in RECORDING.turns
+    assert [(t.number, t.seat, t.text) for t in turns] == [
+        (e.turn, e.seat, e.reply) for e in RECORDING.turns
     ]
     assert abs(result.debate.cost_usd - sum(e.cost_usd for e in RECORDING.turns)) < 1e-9
 

@@ -17,7 +17,7 @@ from bot.console_build import ConsoleOptions
 from bot.console_input import Keyboard, QueueLines
 from bot.i18n import Strings
 from bot.settings import Settings
-from handlers.model import FailureKind, Seat
+from handlers.model import AG, FailureKind
 from handlers.ports import TurnRequest
 from handlers.prompting import participant_system_prompt
 from handlers.rules_moderator import RulesModerator
@@ -199,7 +199,7 @@ async def test_a_first_turn_then_a_resumed_one(
         {"kind": "text", "text": "둘째 답변: 동의합니다."},
     )
     debater = make(gemini_bin, db, fake, home, tmp_path)
-    assert debater.seat is Seat.AG
+    assert debater.participant == AG
 
     first = await debater.speak(TurnRequest(1, 1, 1, "--첫 요청: 캐시 계층을 골라 주세요"))
     assert first.text == "첫 답변: Redis가 맞습니다."
@@ -304,7 +304,7 @@ async def test_the_console_seats_ag_on_the_gemini_cli(
             keyboard,
             StepClock(),
             moderator=RulesModerator(Strings("ko")),
-            rng=random.Random(seed_for(Seat.AG)),
+            rng=random.Random(seed_for(AG)),
         )
     )
     lines.push("/debate 캐시 계층 선택", "y")

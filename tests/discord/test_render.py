@@ -21,7 +21,7 @@ from bot.render import (
     text_messages,
     turn_messages,
 )
-from handlers.model import ParsedReply, Question, Seat, Stance, Turn, TurnMeta
+from handlers.model import AG, CLAUDE, ParsedReply, Question, Stance, Turn, TurnMeta
 from handlers.reply_parser import parse_reply
 from tests.fakes.discord_limits import validate_message
 from tests.fakes.fake_discord import FakeDiscord
@@ -30,7 +30,7 @@ KO = Strings("ko")
 EN = Strings("en")
 
 
-def make_turn(text: str, seat: Seat = Seat.CLAUDE, number: int = 1, **meta: object) -> Turn:
+def make_turn(text: str, seat: str = CLAUDE, number: int = 1, **meta: object) -> Turn:
     """A stored turn as the engine builds it (the parsed reply from the real parser)."""
     defaults: dict[str, object] = {
         "model": "sonnet",
@@ -85,7 +85,7 @@ def test_claude_turn_is_blue_with_author_and_footer() -> None:
 def test_ag_turn_is_green_and_leaves_out_unknown_figures() -> None:
     turn = make_turn(
         "LRU로 충분합니다.",
-        seat=Seat.AG,
+        seat=AG,
         number=2,
         model="gemini-pro (AG)",
         input_tokens=0,
@@ -114,7 +114,7 @@ def test_structured_reply_shows_the_opinion_and_the_question_not_the_block() -> 
         'Prose first.\n{"opinion": "The full argument.", "stance": "disagree",'
         ' "question": {"to": "opponent", "text": "What about failover?"}}'
     )
-    turn = make_turn(text, seat=Seat.AG)
+    turn = make_turn(text, seat=AG)
     messages = turn_messages(turn, KO)
     embeds = [e for m in messages for e in m]
     assert embeds[0].description == "Prose first.\n\nThe full argument."
@@ -156,15 +156,15 @@ long_texts = st.lists(
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(text=long_texts, seat=st.sampled_from(list(Seat)))
-def test_any_reply_fits_discord_and_loses_nothing(text: str, seat: Seat) -> None:
+@given(text=long_texts, seat=st.sampled_from([AG, CLAUDE]))
+def test_any_reply_fits_discord_and_loses_nothing(text: str, seat: str) -> None:
     turn = make_turn(text, seat=seat)
     messages = turn_messages(turn, KO)
     assert_within_limits(messages)
     body = turn.parsed.opinion if turn.parsed.structured else turn.text
     assert join_pieces(descriptions(messages)) == body
     assert all(
-        e.colour == (COLOUR_AG if seat is Seat.AG else COLOUR_CLAUDE) for m in messages for e in m
+        e.colour == (COLOUR_AG if seat == AG else COLOUR_CLAUDE) for m in messages for e in m
     )
     assert messages[0][0].author.name is not None
     assert sum(1 for m in messages for e in m if e.footer.text) == 1
@@ -191,7 +191,7 @@ async def test_a_long_turn_posted_for_real_is_accepted_whole_and_pings_nobody(
     hostile = f"@everyone @here <@&{role['id']}> <@{person['id']}> "
     paragraph = hostile + "가나다 " * 200 + "\n\n"
     text = paragraph * 20 + "```json\n" + '{"k": 1}\n' * 900 + "```\n" + paragraph * 5
-    turn = make_turn(text, seat=Seat.AG)
+    turn = make_turn(text, seat=AG)
     channel = client.get_channel(int(fake.text_channel["id"]))
     assert isinstance(channel, discord.TextChannel)
     sent = []

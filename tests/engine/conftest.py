@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from handlers.debate_handler import DebateHandler, HandlerConfig
-from handlers.model import Actor, Proposal, Seat
+from handlers.model import DEFAULT_ROSTER, Actor, Participant, Proposal
 from tests.engine.doubles import (
     CrashPlan,
     FakeClock,
@@ -18,6 +18,7 @@ from tests.engine.doubles import (
     FakeModerator,
     FakeRoom,
     FakeWiki,
+    Seats,
 )
 from tools.db import Database
 from tools.store import SqliteStore
@@ -48,6 +49,8 @@ class Rig:
     plan: CrashPlan = field(default_factory=CrashPlan)
     seed: int = 7
     max_rounds: int = 3
+    roster: tuple[Participant, ...] = DEFAULT_ROSTER
+    format: str = "free"
     db: Database | None = None
     handler: DebateHandler | None = None
 
@@ -56,19 +59,25 @@ class Rig:
         self.room = FakeRoom(self.plan)
         self.wiki = FakeWiki(self.plan)
         self.moderator = FakeModerator(self.plan)
-        self.debaters = {seat: FakeDebater(seat, self.plan) for seat in Seat}
+        self.debaters = {m.id: FakeDebater(m.id, self.plan) for m in self.roster}
 
     async def start(self) -> DebateHandler:
         self.db = await Database.open(str(self.path))
         self.handler = DebateHandler(
             SqliteStore(self.db),
             self.moderator,
-            self.debaters,
+            {m.backend: Seats(m.backend, self.debaters) for m in self.roster},
             self.wiki,
             self.room,
             self.clock,
             random.Random(self.seed),
-            HandlerConfig(language="ko", max_rounds=self.max_rounds, retry_wait_scale=0.0),
+            HandlerConfig(
+                language="ko",
+                max_rounds=self.max_rounds,
+                retry_wait_scale=0.0,
+                roster=self.roster,
+                format=self.format,
+            ),
         )
         return self.handler
 

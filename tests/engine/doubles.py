@@ -11,7 +11,10 @@ from datetime import UTC, datetime, timedelta
 from types import TracebackType
 
 from handlers.model import (
+    AG,
+    CLAUDE,
     Action,
+    Backend,
     ChatLine,
     Conclusion,
     Debate,
@@ -19,12 +22,16 @@ from handlers.model import (
     Detection,
     ModeratorSource,
     ModeratorView,
-    Seat,
     Turn,
     TurnMeta,
     UserQuestion,
 )
 from handlers.ports import DebaterError, DebaterOutput, TurnRequest
+
+
+def other(seat: str) -> str:
+    """The other participant of the default roster."""
+    return CLAUDE if seat == AG else AG
 
 
 class Crash(BaseException):
@@ -57,7 +64,7 @@ def reply(opinion: str, stance: str = "partial", **extra: object) -> str:
 class FakeDebater:
     """A debater whose replies are queued by the test; records every request it got."""
 
-    def __init__(self, seat: Seat, plan: CrashPlan | None = None) -> None:
+    def __init__(self, seat: str, plan: CrashPlan | None = None) -> None:
         self.seat = seat
         self.requests: list[TurnRequest] = []
         self.script: deque[str | DebaterError | Callable[[], object]] = deque()
@@ -69,18 +76,18 @@ class FakeDebater:
         self.script.extend(items)
 
     async def speak(self, request: TurnRequest) -> DebaterOutput:
-        self.plan.tick(f"speak:{self.seat.value}")
+        self.plan.tick(f"speak:{self.seat}")
         self.requests.append(request)
         item = self.script.popleft() if self.script else self.default
         if item is None:
-            item = reply(f"{self.seat.value} says {request.turn}")
+            item = reply(f"{self.seat} says {request.turn}")
         if isinstance(item, DebaterError):
             raise item
         if callable(item):
             await item()  # type: ignore[misc]
-            item = reply(f"{self.seat.value} after wait {request.turn}")
+            item = reply(f"{self.seat} after wait {request.turn}")
         meta = TurnMeta(
-            model=f"{self.seat.value}-model",
+            model=f"{self.seat}-model",
             input_tokens=10,
             output_tokens=20,
             cost_usd=0.01,
@@ -90,6 +97,21 @@ class FakeDebater:
 
     async def forget(self, debate_id: int) -> None:
         self.forgotten.append(debate_id)
+
+
+class Seats:
+    """One backend's debater in the rig: hands each request to its participant's double."""
+
+    def __init__(self, backend: Backend, doubles: dict[str, FakeDebater]) -> None:
+        self.backend = backend
+        self._doubles = doubles
+
+    async def speak(self, request: TurnRequest) -> DebaterOutput:
+        return await self._doubles[request.participant].speak(request)
+
+    async def forget(self, debate_id: int) -> None:
+        for double in self._doubles.values():
+            await double.forget(debate_id)
 
 
 class FakeModerator:
@@ -148,6 +170,12 @@ class FakeWiki:
         self.plan.tick("wiki:round-log")
         self._write(f"{debate.id}:round-log:{turn.number}", debate, turn.text)
 
+    async def append_round_note(
+        self, debate: Debate, key: str, what: str, who: str, text: str
+    ) -> None:
+        self.plan.tick("wiki:round-note")
+        self._write(f"{debate.id}:round-log:{key}", debate, f"{what}|{who}|{text}")
+
     async def write_conclusion(self, debate: Debate, conclusion: Conclusion) -> None:
         self.plan.tick("wiki:conclusion")
         self._write(f"{debate.id}:conclusion", debate, conclusion.decision)
@@ -157,7 +185,7 @@ class FakeWiki:
 
 
 class _Working:
-    def __init__(self, room: FakeRoom, seat: Seat) -> None:
+    def __init__(self, room: FakeRoom, seat: str) -> None:
         self.room, self.seat = room, seat
 
     async def __aenter__(self) -> None:
@@ -179,7 +207,7 @@ class FakeRoom:
         self.statuses: list[tuple[int, str, int]] = []
         self.questions: list[UserQuestion] = []
         self.conclusions: list[Conclusion] = []
-        self.working_seats: list[Seat] = []
+        self.working_seats: list[str] = []
         self.cards: list[int] = []
         self.closed_cards: list[tuple[int, str]] = []
         self.opened: list[int] = []
@@ -224,7 +252,7 @@ class FakeRoom:
         self.plan.tick(f"room:notify:{key}")
         self.notices.append((debate.id, key, params))
 
-    def working(self, debate: Debate, seat: Seat) -> _Working:
+    def working(self, debate: Debate, seat: str) -> _Working:
         return _Working(self, seat)
 
     def notice_keys(self) -> list[str]:

@@ -8,18 +8,19 @@ import random
 from datetime import timedelta
 
 from handlers.model import (
+    AG,
+    CLAUDE,
     Action,
     Decision,
     FailureKind,
     ModeratorSource,
     Outcome,
     Phase,
-    Seat,
     UserQuestion,
 )
 from handlers.ports import DebaterError
 from tests.engine.conftest import ALICE, APPROVER, BOB, CAROL, Rig, proposal
-from tests.engine.doubles import reply
+from tests.engine.doubles import other, reply
 
 
 async def idle(rig: Rig, debate_id: int) -> None:
@@ -46,13 +47,13 @@ async def test_a_debate_runs_to_max_rounds_with_random_order_and_verbatim_relay(
     draws = random.Random(rig.seed)
     for rnd in range(1, 4):
         seats = [t.seat for t in turns if t.round == rnd]
-        first = draws.choice((Seat.AG, Seat.CLAUDE))
-        assert seats == [first, first.opponent]
+        first = draws.choice((AG, CLAUDE))
+        assert seats == [first, other(first)]
     # the next debater receives the previous reply byte for byte (when it is the other's)
     requests = {r.turn: r for d in rig.debaters.values() for r in d.requests}
     relayed = 0
     for previous, current in itertools.pairwise(turns):
-        if current.seat is not previous.seat:
+        if current.seat != previous.seat:
             assert requests[current.number].prompt.count(previous.text) == 1
             relayed += 1
         else:
@@ -90,8 +91,8 @@ async def test_stop_mid_turn_cancels_the_debater_and_still_concludes(rig: Rig) -
         finally:
             cancelled.set()
 
-    first_seat = random.Random(rig.seed).choice((Seat.AG, Seat.CLAUDE))
-    rig.debaters[first_seat.opponent].enqueue(hang)
+    first_seat = random.Random(rig.seed).choice((AG, CLAUDE))
+    rig.debaters[other(first_seat)].enqueue(hang)
     debate_id = await opened(rig)
     # turn 1 answers at once; turn 2 (the other seat) hangs until stopped
     await asyncio.wait_for(started.wait(), 5)
@@ -167,24 +168,24 @@ async def test_timeouts_retry_once_then_skip_the_turn(rig: Rig) -> None:
 
 async def test_missing_session_restarts_with_the_summary_and_working_document(rig: Rig) -> None:
     rig.moderator.enqueue(Decision(action=Action.CONTINUE, summary="지금까지: LRU 우세"))
-    first_seat = random.Random(rig.seed).choice((Seat.AG, Seat.CLAUDE))
+    first_seat = random.Random(rig.seed).choice((AG, CLAUDE))
     rig.debaters[first_seat].enqueue(
         reply(
             "draft",
             wiki_action={"page": "Working-Document", "mode": "replace", "content": "# 초안"},
         )
     )
-    rig.debaters[first_seat.opponent].enqueue(DebaterError(FailureKind.SESSION_MISSING, "gone"))
+    rig.debaters[other(first_seat)].enqueue(DebaterError(FailureKind.SESSION_MISSING, "gone"))
     debate_id = await opened(rig)
     await idle(rig, debate_id)
-    retried = [r for r in rig.debaters[first_seat.opponent].requests if r.turn == 2]
+    retried = [r for r in rig.debaters[other(first_seat)].requests if r.turn == 2]
     assert len(retried) == 2 and retried[1].fresh_session and not retried[0].fresh_session
     assert "지금까지: LRU 우세" in retried[1].prompt and "# 초안" in retried[1].prompt
     assert "debater.session_restarted" in rig.room.notice_keys()
 
 
 async def test_a_refused_wiki_action_is_reported_and_nothing_written(rig: Rig) -> None:
-    first_seat = random.Random(rig.seed).choice((Seat.AG, Seat.CLAUDE))
+    first_seat = random.Random(rig.seed).choice((AG, CLAUDE))
     rig.debaters[first_seat].enqueue(
         reply("x", wiki_action={"page": "Agenda", "mode": "replace", "content": "hijack"})
     )

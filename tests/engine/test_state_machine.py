@@ -31,6 +31,8 @@ from handlers.events import (
     WriteConclusion,
 )
 from handlers.model import (
+    AG,
+    CLAUDE,
     Action,
     Conclusion,
     Debate,
@@ -38,17 +40,17 @@ from handlers.model import (
     FailureKind,
     ModeratorSource,
     Outcome,
+    PeopleLine,
     Phase,
-    Seat,
     TurnMeta,
     UserQuestion,
 )
 from handlers.state_machine import transition
 from tests.engine.conftest import ALICE, APPROVER, BOB, proposal
-from tests.engine.doubles import reply
+from tests.engine.doubles import other, reply
 
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
-AG, CL = Seat.AG, Seat.CLAUDE
+CL = CLAUDE
 
 
 def debate(**changes: object) -> Debate:
@@ -57,9 +59,9 @@ def debate(**changes: object) -> Debate:
 
 
 def speaking(
-    seat: Seat = AG, turns: int = 0, rnd: int = 1, spoken: tuple[Seat, ...] = (), **changes: object
+    seat: str = AG, turns: int = 0, rnd: int = 1, spoken: tuple[str, ...] = (), **changes: object
 ) -> Debate:
-    order = (seat, seat.opponent) if not spoken else (spoken[0], spoken[0].opponent)
+    order = (seat, other(seat)) if not spoken else (spoken[0], other(spoken[0]))
     fields: dict[str, object] = {
         "phase": Phase.SPEAKING,
         "round": rnd,
@@ -71,7 +73,7 @@ def speaking(
     return debate(**(fields | changes))
 
 
-def answer(seat: Seat, turn: int, text: str | None = None) -> ReplyReceived:
+def answer(seat: str, turn: int, text: str | None = None) -> ReplyReceived:
     body = text if text is not None else reply(f"{seat} {turn}")
     return ReplyReceived(seat, turn, body, body, TurnMeta(cost_usd=0.5))
 
@@ -178,7 +180,7 @@ def test_an_event_that_does_not_fit_changes_nothing_and_does_nothing() -> None:
 def test_approval_draws_the_first_speaker_from_the_injected_source(seed: int) -> None:
     result = step(debate(), ProposalApproved(ALICE), seed)
     expected = random.Random(seed).choice((AG, CL))
-    assert result.debate.order == (expected, expected.opponent)
+    assert result.debate.order == (expected, other(expected))
     assert result.debate.speaker is expected
     assert kinds(result.effects)[:2] == [CloseCard, OpenRoom]
     ask = result.effects[-1]
@@ -207,7 +209,7 @@ def test_second_speaker_in_a_round_follows_the_first() -> None:
     state = speaking(phase=Phase.JUDGING, turns=1, spoken=(AG,), relay_turn=1)
     result = step(state, Judged(1, Decision(Action.CONTINUE, note="n")))
     ask = result.effects[-1]
-    assert isinstance(ask, AskDebater) and ask.seat is CL and ask.relay_turn == 1
+    assert isinstance(ask, AskDebater) and ask.seat == CL and ask.relay_turn == 1
     assert ask.note == "n"
 
 
@@ -226,17 +228,17 @@ def test_a_question_to_the_opponent_makes_the_asked_answer_first_next_round() ->
     state = speaking(seat=CL, turns=1, spoken=(AG,))
     state = replace(state, order=(AG, CL))
     after_reply = step(state, answer(CL, 2, asking)).debate
-    assert after_reply.first_next_round is AG
+    assert after_reply.first_next_round == AG
     for seed in range(10):
         nxt = step(after_reply, Judged(2, Decision(Action.CONTINUE)), seed).debate
-        assert nxt.round == 2 and nxt.speaker is AG and nxt.first_next_round is None
+        assert nxt.round == 2 and nxt.speaker == AG and nxt.first_next_round is None
 
 
 def test_redirect_at_a_round_boundary_names_who_speaks() -> None:
     state = speaking(phase=Phase.JUDGING, turns=2, spoken=(AG, CL))
     for seed in range(10):
         result = step(state, Judged(2, Decision(Action.REDIRECT, next_seat=CL, note="d")), seed)
-        assert result.debate.speaker is CL
+        assert result.debate.speaker == CL
 
 
 def test_the_last_turn_of_the_last_round_concludes_without_a_judgement() -> None:
@@ -255,7 +257,11 @@ def test_ask_user_posts_the_question_and_the_answer_goes_into_the_next_relay() -
     assert AskUser(question) in waiting.effects
     resumed = step(waiting.debate, UserAnswered(ALICE, "아니요"))
     ask = resumed.effects[-1]
-    assert isinstance(ask, AskDebater) and ask.user_answer == "아니요" and ask.seat is CL
+    assert isinstance(ask, AskDebater) and ask.seat == CL
+    # The answer is kept, attributed, for every debater's next brief and the next judgement
+    # (the brief is composed when the ask runs: see tests/engine/test_what_each_sees.py).
+    line = PeopleLine(who="alice", text="아니요", question="Redis 운영 가능?")
+    assert resumed.debate.people == (line,) and resumed.debate.heard_by(CL) == 0
     assert isinstance(resumed.effects[0], Notify) and resumed.effects[0].key == "user.answered"
 
 
@@ -278,9 +284,9 @@ def test_transient_failures_retry_then_skip(kind: FailureKind, attempt: int, ret
     if retried:
         assert keys == ["debater.retrying"] and result.debate.attempt == attempt + 1
         ask = result.effects[-1]
-        assert isinstance(ask, AskDebater) and ask.seat is AG and ask.delay_s == 7
+        assert isinstance(ask, AskDebater) and ask.seat == AG and ask.delay_s == 7
     else:
-        assert keys[0] == "debater.skipped" and result.debate.speaker is CL
+        assert keys[0] == "debater.skipped" and result.debate.speaker == CL
 
 
 def test_two_skips_in_a_row_fail_the_debate() -> None:

@@ -17,6 +17,8 @@ from handlers.events import (
     ReplyReceived,
 )
 from handlers.model import (
+    AG,
+    CLAUDE,
     Actor,
     ChatLine,
     Conclusion,
@@ -25,7 +27,6 @@ from handlers.model import (
     ModeratorView,
     Phase,
     Proposal,
-    Seat,
     Turn,
     TurnMeta,
 )
@@ -60,7 +61,7 @@ def reply_text(opinion: str, stance: str | None = None, question: dict | None = 
     return f"```json\n{json.dumps(block, ensure_ascii=False)}\n```"
 
 
-def turn(number: int, seat: Seat, text: str, round_: int = 1) -> Turn:
+def turn(number: int, seat: str, text: str, round_: int = 1) -> Turn:
     """A stored turn as the engine keeps it."""
     return Turn(
         debate_id=1,
@@ -85,8 +86,8 @@ def judging_debate(**changes: object) -> Debate:
         created_at=T0,
         max_rounds=3,
         round=1,
-        order=(Seat.AG, Seat.CLAUDE),
-        spoken=(Seat.AG, Seat.CLAUDE),
+        order=(AG, CLAUDE),
+        spoken=(AG, CLAUDE),
         turns=2,
         relay_turn=2,
         started_at=T0,
@@ -132,7 +133,7 @@ async def run_debate(moderator: Moderator, replies: list[str], max_rounds: int =
         event = None
         if getattr(effect, "kind", "") == "ask_debater" and queue:
             event = ReplyReceived(
-                run.debate.speaker or Seat.AG, run.debate.turns + 1, queue.pop(0), "", TurnMeta()
+                run.debate.speaker or AG, run.debate.turns + 1, queue.pop(0), "", TurnMeta()
             )
         elif isinstance(effect, Judge):
             view = ModeratorView(run.debate, tuple(run.turns[-2:]))

@@ -15,7 +15,7 @@ from handlers.events import (
     PostConclusion,
     WriteConclusion,
 )
-from handlers.model import Action, ModeratorSource, Phase, Seat, Stance
+from handlers.model import AG, CLAUDE, Action, ModeratorSource, Phase, Stance
 from handlers.state_machine import transition
 from tests.fakes.fake_gemini import PER_DAY, FakeGemini
 from tests.moderator.builders import T0, chat, reply_text, run_debate, turn, view_after
@@ -48,10 +48,10 @@ def two_turns() -> tuple:
     return (
         turn(
             1,
-            Seat.AG,
+            AG,
             reply_text("Redis가 맞습니다. 멀티 인스턴스에서 일관성이 필요합니다.", "disagree"),
         ),
-        turn(2, Seat.CLAUDE, reply_text("LRU면 충분합니다. 운영 부담이 없습니다.", "partial")),
+        turn(2, CLAUDE, reply_text("LRU면 충분합니다. 운영 부담이 없습니다.", "partial")),
     )
 
 
@@ -109,7 +109,7 @@ async def test_conclude_sends_its_schema_and_the_conclusion_is_published(
     props = generation_config(request)["responseSchema"]["properties"]
     assert {"decision", "agreed_points", "open_issues", "positions", "next_steps"} <= set(props)
     assert conclusion.decision == CONCLUSION["decision"]
-    assert dict(conclusion.positions)[Seat.CLAUDE] == "LRU로 충분하다."
+    assert dict(conclusion.positions)[CLAUDE] == "LRU로 충분하다."
     step = transition(view.debate, ConclusionReady(conclusion), T0, random.Random(1))
     written = [e for e in step.effects if isinstance(e, WriteConclusion | PostConclusion)]
     assert [e.conclusion.decision for e in written] == [CONCLUSION["decision"]] * 2
@@ -189,10 +189,10 @@ async def test_invalid_twice_lets_the_rules_decide_that_step(
 ) -> None:
     fake.push({"kind": "invalid_json"}, second)
     agreeing = (
-        turn(1, Seat.AG, reply_text("LRU로 합시다.", "agree")),
-        turn(2, Seat.CLAUDE, reply_text("동의합니다.", "agree")),
+        turn(1, AG, reply_text("LRU로 합시다.", "agree")),
+        turn(2, CLAUDE, reply_text("동의합니다.", "agree")),
     )
-    view = view_after(*agreeing, stances=((Seat.AG, Stance.AGREE), (Seat.CLAUDE, Stance.AGREE)))
+    view = view_after(*agreeing, stances=((AG, Stance.AGREE), (CLAUDE, Stance.AGREE)))
 
     decision = await make_moderator().judge(view)
 
@@ -328,8 +328,8 @@ async def test_safety_block_server_error_and_timeout_fall_back_for_that_step(
     moderator = make_moderator(timeout_s=0.5)
     question = {"to": "user", "text": "팀에 Redis 운영 경험이 있나요?"}
     turns = (
-        turn(1, Seat.AG, reply_text("Redis", "disagree")),
-        turn(2, Seat.CLAUDE, reply_text("음", "partial", question)),
+        turn(1, AG, reply_text("Redis", "disagree")),
+        turn(2, CLAUDE, reply_text("음", "partial", question)),
     )
 
     fallback = await moderator.judge(view_after(*turns))
@@ -350,7 +350,7 @@ async def test_a_timeout_is_recorded_in_words_a_person_reads(
 ) -> None:
     fake.push({"kind": "hang"})
     moderator = make_moderator(timeout_s=0.3)
-    decision = await moderator.judge(view_after(turn(1, Seat.AG, reply_text("Redis", "partial"))))
+    decision = await moderator.judge(view_after(turn(1, AG, reply_text("Redis", "partial"))))
     assert decision.source is ModeratorSource.RULES
     row = await db.fetch_one("SELECT error FROM moderator_calls ORDER BY id LIMIT 1")
     assert row is not None and "no answer within 0.3 s" in row[0]

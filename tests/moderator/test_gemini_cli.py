@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.i18n import Strings
-from handlers.model import Action, ModeratorSource, Seat
+from handlers.model import AG, CLAUDE, Action, ModeratorSource
 from handlers.rules_moderator import RulesModerator
 from tests.clis import GEMINI_BIN, installed_or_skip
 from tests.fakes.fake_gemini import PER_DAY, FakeGemini
@@ -81,10 +81,10 @@ def _view():  # type: ignore[no-untyped-def]
     return view_after(
         turn(
             1,
-            Seat.AG,
+            AG,
             reply_text("Redis가 맞습니다. 멀티 인스턴스에서 일관성이 필요합니다.", "disagree"),
         ),
-        turn(2, Seat.CLAUDE, reply_text("LRU로 충분합니다.", "partial", question)),
+        turn(2, CLAUDE, reply_text("LRU로 충분합니다.", "partial", question)),
     )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.i18n import Strings
-from handlers.model import Action, ModeratorSource, Outcome, Phase, Seat, Stance
+from handlers.model import AG, CLAUDE, Action, ModeratorSource, Outcome, Phase, Stance
 from handlers.rules_moderator import SUMMARY_MAX_CHARS, RulesModerator, bound_summary
 from tests.moderator.builders import chat, reply_text, turn, view_after
 
@@ -17,19 +17,19 @@ TO_OPPONENT = {"to": "opponent", "text": "지연 시간은요?"}
 @pytest.mark.parametrize(
     ("stances", "question", "action"),
     [
-        (((Seat.AG, AGREE), (Seat.CLAUDE, AGREE)), None, Action.CONCLUDE),
-        (((Seat.AG, AGREE), (Seat.CLAUDE, AGREE)), TO_USER, Action.CONCLUDE),
-        (((Seat.AG, AGREE), (Seat.CLAUDE, PARTIAL)), None, Action.CONTINUE),
-        (((Seat.AG, DISAGREE),), TO_USER, Action.ASK_USER),
-        (((Seat.AG, DISAGREE), (Seat.CLAUDE, PARTIAL)), TO_OPPONENT, Action.CONTINUE),
+        (((AG, AGREE), (CLAUDE, AGREE)), None, Action.CONCLUDE),
+        (((AG, AGREE), (CLAUDE, AGREE)), TO_USER, Action.CONCLUDE),
+        (((AG, AGREE), (CLAUDE, PARTIAL)), None, Action.CONTINUE),
+        (((AG, DISAGREE),), TO_USER, Action.ASK_USER),
+        (((AG, DISAGREE), (CLAUDE, PARTIAL)), TO_OPPONENT, Action.CONTINUE),
         ((), None, Action.CONTINUE),
     ],
 )
 def test_judge_by_rules(stances: tuple, question: dict | None, action: Action) -> None:
     rules = RulesModerator(Strings("ko"))
     turns = (
-        turn(1, Seat.AG, reply_text("A안")),
-        turn(2, Seat.CLAUDE, reply_text("B안", question=question)),
+        turn(1, AG, reply_text("A안")),
+        turn(2, CLAUDE, reply_text("B안", question=question)),
     )
     decision = rules.decide(view_after(*turns, stances=stances))
     assert decision.action is action
@@ -46,7 +46,7 @@ def test_the_summary_grows_by_one_line_per_turn_and_stays_bounded() -> None:
     rules = RulesModerator(Strings("en"))
     summary = ""
     for number in range(1, 200):
-        seat = Seat.AG if number % 2 else Seat.CLAUDE
+        seat = AG if number % 2 else CLAUDE
         latest = turn(number, seat, reply_text(f"point {number} " + "x" * 400, "partial"))
         summary = rules.decide(view_after(latest, summary=summary)).summary
         if number == 1:
@@ -60,16 +60,16 @@ def test_the_summary_grows_by_one_line_per_turn_and_stays_bounded() -> None:
 def test_the_mechanical_conclusion_lists_each_sides_last_position() -> None:
     rules = RulesModerator(Strings("ko"))
     turns = (
-        turn(5, Seat.AG, reply_text("Redis가 맞습니다.", "disagree")),
-        turn(6, Seat.CLAUDE, reply_text("LRU로 충분합니다.", "partial", TO_USER)),
+        turn(5, AG, reply_text("Redis가 맞습니다.", "disagree")),
+        turn(6, CLAUDE, reply_text("LRU로 충분합니다.", "partial", TO_USER)),
     )
     view = view_after(*turns, phase=Phase.CONCLUDING, outcome=Outcome.MAX_ROUNDS)
     conclusion = rules.write_conclusion(view)
     assert conclusion.source is ModeratorSource.RULES
     assert "최대 라운드" in conclusion.decision
     assert dict(conclusion.positions) == {
-        Seat.AG: "(반대) Redis가 맞습니다.",
-        Seat.CLAUDE: "(부분 동의) LRU로 충분합니다.",
+        AG: "(반대) Redis가 맞습니다.",
+        CLAUDE: "(부분 동의) LRU로 충분합니다.",
     }
     assert conclusion.open_issues == (TO_USER["text"],)
     assert conclusion.next_steps

@@ -9,7 +9,7 @@ import pytest
 from bot.doctor import Status
 from bot.i18n import Strings
 from bot.settings import Settings, SettingsError
-from handlers.model import Action, ModeratorSource, Outcome, Phase, Seat
+from handlers.model import AG, CLAUDE, Action, ModeratorSource, Outcome, Phase
 from handlers.rules_moderator import SUMMARY_MAX_CHARS, RulesModerator
 from tests.fakes.fake_gemini import FakeGemini
 from tests.moderator.builders import reply_text, turn, view_after
@@ -51,7 +51,7 @@ async def test_the_factory_scales_retry_waits_and_reads_the_base_url_from_the_en
     fake.push({"kind": "error", "status": 429, "retry_delay": "8s"})
     moderator = build_moderator(settings(tmp_path, RETRY_WAIT_SCALE=0.25), db, sleeps)
     try:
-        decision = await moderator.judge(view_after(turn(1, Seat.AG, reply_text("A", "partial"))))
+        decision = await moderator.judge(view_after(turn(1, AG, reply_text("A", "partial"))))
     finally:
         await moderator.aclose()
     assert decision.source is ModeratorSource.GEMINI
@@ -87,13 +87,13 @@ async def test_doctor_sends_one_counted_request(
 
 def test_the_judge_input_stays_bounded_however_long_the_debate() -> None:
     short = view_after(
-        turn(3, Seat.AG, reply_text("가" * 2000, "partial")),
-        turn(4, Seat.CLAUDE, reply_text("b" * 2000, "partial")),
+        turn(3, AG, reply_text("가" * 2000, "partial")),
+        turn(4, CLAUDE, reply_text("b" * 2000, "partial")),
         summary="s" * 800,
     )
     huge = view_after(
         *(
-            turn(n, Seat.AG if n % 2 else Seat.CLAUDE, reply_text("x" * 50_000, "partial"))
+            turn(n, AG if n % 2 else CLAUDE, reply_text("x" * 50_000, "partial"))
             for n in range(1, 41)
         ),
         summary="line\n" * 10_000,
@@ -112,7 +112,7 @@ def test_the_judge_input_stays_bounded_however_long_the_debate() -> None:
 @pytest.mark.parametrize("outcome", list(Outcome))
 def test_the_rules_speak_both_languages(language: str, outcome: Outcome) -> None:
     rules = RulesModerator(Strings(language))
-    latest = turn(1, Seat.AG, reply_text("opinion", None, {"to": "user", "text": "q?"}))
+    latest = turn(1, AG, reply_text("opinion", None, {"to": "user", "text": "q?"}))
     view = view_after(latest, phase=Phase.CONCLUDING, outcome=outcome)
     assert rules.decide(view).action is Action.ASK_USER
     conclusion = rules.write_conclusion(view)

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 import prompts
 from bot.i18n import LANGUAGES, LocaleError, Strings, load_table
 from handlers.events import AskDebater
-from handlers.model import Debate, Phase, Proposal, Seat, Turn, TurnMeta
+from handlers.model import AG, CLAUDE, Debate, Phase, Proposal, Turn, TurnMeta
 from handlers.prompting import compose_turn_prompt, participant_system_prompt
 from handlers.reply_parser import parse_reply
 
@@ -73,16 +73,16 @@ def _debate() -> Debate:
         created_at=NOW,
         max_rounds=4,
         round=2,
-        speaker=Seat.CLAUDE,
+        speaker=CLAUDE,
     )
 
 
 @settings(max_examples=200, deadline=None)
 @given(text=st.text(min_size=1), language=st.sampled_from(LANGUAGES))
 def test_the_relayed_reply_is_byte_identical_inside_the_prompt(text: str, language: str) -> None:
-    turn = Turn(3, 3, 2, Seat.AG, text, text, "0" * 64, parse_reply(text), TurnMeta(), NOW)
+    turn = Turn(3, 3, 2, AG, text, text, "0" * 64, parse_reply(text), TurnMeta(), NOW)
     ask = AskDebater(
-        seat=Seat.CLAUDE, turn=4, round=2, relay_turn=3, note="방향: 비용", user_answer="예"
+        seat=CLAUDE, turn=4, round=2, relay_turn=3, note="방향: 비용", user_answer="예"
     )
     prompt = compose_turn_prompt(_debate(), ask, turn, language)
     start = prompt.index(text)
@@ -91,7 +91,7 @@ def test_the_relayed_reply_is_byte_identical_inside_the_prompt(text: str, langua
 
 
 def test_the_opening_prompt_has_the_agenda() -> None:
-    ask = AskDebater(seat=Seat.AG, turn=1, round=1)
+    ask = AskDebater(seat=AG, turn=1, round=1)
     prompt = compose_turn_prompt(_debate(), ask, None, "ko")
     for part in ("주제", "질문?", "alice: 대화", "Claude"):
         assert part in prompt

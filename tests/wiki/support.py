@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from handlers.model import Debate, ParsedReply, Phase, Proposal, Seat, Turn, TurnMeta
+from handlers.model import AG, CLAUDE, Debate, ParsedReply, Phase, Proposal, Turn, TurnMeta
 from tests.fakes.fake_wikijs import FULL_KEY, FakeWikiJs
 from tools.wiki_backends import LocalWiki, StoredPage, WikiBackend
 from tools.wiki_js import WikiJsWiki
@@ -42,9 +42,9 @@ def debate(debate_id: int = 7, topic: str = TOPIC, working_document: str = "") -
     )
 
 
-def turn(number: int, text: str, seat: Seat | None = None, debate_id: int = 7) -> Turn:
+def turn(number: int, text: str, seat: str | None = None, debate_id: int = 7) -> Turn:
     """A stored reply."""
-    who = seat or (Seat.CLAUDE if number % 2 else Seat.AG)
+    who = seat or (CLAUDE if number % 2 else AG)
     return Turn(
         debate_id=debate_id,
         number=number,
@@ -54,7 +54,7 @@ def turn(number: int, text: str, seat: Seat | None = None, debate_id: int = 7) -
         raw=text,
         sha256="0" * 64,
         parsed=ParsedReply(opinion=text),
-        meta=TurnMeta(model="sonnet" if who is Seat.CLAUDE else "gemini-pro"),
+        meta=TurnMeta(model="sonnet" if who is CLAUDE else "gemini-pro"),
         at=datetime(2026, 5, 1, 9, 2 + number, tzinfo=UTC),
     )
 

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from handlers.model import Conclusion, Outcome, Phase, Seat
+from handlers.model import AG, CLAUDE, Conclusion, Outcome, Phase
 from tests.wiki.support import (
     TOPIC,
     WAIT,
@@ -51,7 +51,7 @@ async def test_a_whole_debate_writes_four_pages(site: Site, make_outbox: OutboxF
         decision="in-process LRU로 시작한다",
         agreed=("운영 부담이 작다",),
         open_issues=("Redis로 넘어갈 시점",),
-        positions=((Seat.AG, "LRU면 충분"), (Seat.CLAUDE, "LRU 후 Redis")),
+        positions=((AG, "LRU면 충분"), (CLAUDE, "LRU 후 Redis")),
         next_steps=("부하 테스트",),
     )
     await outbox.write_conclusion(ended, conclusion)

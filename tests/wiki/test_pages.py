@@ -6,7 +6,7 @@ import json
 from datetime import UTC, datetime
 
 from bot.i18n import Strings
-from handlers.model import Seat, Turn, TurnMeta
+from handlers.model import AG, Turn, TurnMeta
 from handlers.reply_parser import parse_reply
 from tools.wiki_pages import render_round_section
 
@@ -14,7 +14,7 @@ T0 = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 
 
 def turn_of(text: str) -> Turn:
-    return Turn(1, 3, 2, Seat.AG, text, text, "0" * 64, parse_reply(text), TurnMeta(model="m"), T0)
+    return Turn(1, 3, 2, AG, text, text, "0" * 64, parse_reply(text), TurnMeta(model="m"), T0)
 
 
 def test_a_structured_reply_shows_every_field_readably() -> None:

@@ -1,0 +1,105 @@
+"""What a format is: pure data and functions that say, from the stored debate, what happens next.
+
+A format never does I/O. The engine (handlers/state_machine.py) runs any format: it asks the
+participants a step names (several at once where a step says so), stores each answer as it
+arrives, and when a step's answers are all in (or skipped) asks the format what follows.
+Storage, effects, crash safety, verbatim relay, no pings, Stop and budgets stay the engine's.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Protocol
+
+from handlers.events import AskDebater, Effect
+from handlers.model import Debate, Decision, Outcome, Participant, PeopleLine, Turn
+
+
+@dataclass(frozen=True)
+class AskStep:
+    """Ask `participants` at once (each with its own brief); `debate` carries the format's
+    own state moved on (round, order, ...)."""
+
+    debate: Debate
+    step: str
+    participants: tuple[str, ...]
+    notices: tuple[Effect, ...] = ()  # said before the asks go out
+
+
+@dataclass(frozen=True)
+class JudgeStep:
+    """Let the moderator judge the latest turn."""
+
+    debate: Debate
+
+
+@dataclass(frozen=True)
+class EndStep:
+    """The debate ends: the Conclusion is written."""
+
+    debate: Debate
+    outcome: Outcome
+
+
+Plan = AskStep | JudgeStep | EndStep
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One part of a brief: a prompt template of prompts/ and its values."""
+
+    template: str
+    values: tuple[tuple[str, str], ...] = ()
+    additions: bool = False  # the template takes `additions`: people's words, moderator's note
+
+
+@dataclass(frozen=True)
+class BriefInput:
+    """What a brief may be built from: the stored turns the format shows, verbatim, and what
+    the people said that this participant has not heard yet."""
+
+    debate: Debate
+    ask: AskDebater
+    shown: tuple[Turn, ...]
+    people: tuple[PeopleLine, ...]
+
+
+class Format(Protocol):
+    """A debate protocol, pure: the engine calls these with the stored debate."""
+
+    name: str
+    contract: str  # the reply contract the engine parses ("json": opinion, wiki_action, ...)
+
+    def allows(self, roster: tuple[Participant, ...]) -> bool:
+        """True if this format can run with this roster."""
+        ...
+
+    def start(self, debate: Debate, rng: random.Random) -> Plan:
+        """The first step, at approval."""
+        ...
+
+    def noted(self, debate: Debate, turn: Turn) -> Debate:
+        """The format's own state after one answer was stored (before the step may be done)."""
+        ...
+
+    def answered(self, debate: Debate, rng: random.Random) -> Plan:
+        """What follows once every participant the step asked has answered or been skipped
+        (`debate.step_turns` holds the turns the step stored)."""
+        ...
+
+    def judged(self, debate: Debate, decision: Decision, rng: random.Random) -> Plan:
+        """What follows a moderator judgement that neither concludes nor asks the people."""
+        ...
+
+    def resumed(self, debate: Debate, rng: random.Random) -> Plan:
+        """What follows once the people answered the moderator's question."""
+        ...
+
+    def shows(self, debate: Debate, participant: str) -> tuple[int, ...]:
+        """The stored turns the participant's next brief carries verbatim: its visibility."""
+        ...
+
+    def brief(self, given: BriefInput) -> tuple[Piece, ...]:
+        """The participant's brief, as prompt pieces (the engine renders them)."""
+        ...

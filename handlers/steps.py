@@ -1,0 +1,231 @@
+"""The engine's step machinery, for every format: open asks, answers stored as they arrive,
+retries and skips per participant, and the format asked what follows a finished step.
+
+Pure, like the state machine it serves.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from dataclasses import dataclass, replace
+from datetime import datetime
+
+from handlers.events import (
+    AppendRoundLog,
+    AskDebater,
+    Conclude,
+    DebaterFailed,
+    Effect,
+    Judge,
+    Notify,
+    PostTurn,
+    ReplyReceived,
+    UpdateStatus,
+    WriteWorkingDocument,
+)
+from handlers.formats import format_named
+from handlers.formats.base import AskStep, EndStep, Format, JudgeStep, Plan
+from handlers.model import Debate, FailureKind, OpenAsk, Outcome, Phase, Turn
+from handlers.reply_parser import parse_reply
+from handlers.wiki_actions import Refusal, apply_action
+
+MAX_RETRIES = 2  # a transient failure is retried this often before the ask is skipped
+MAX_TIMEOUT_RETRIES = 1  # a silent debater gets one more chance
+MAX_SKIPS = 2  # consecutive skipped asks before the debate fails
+BACKOFF_S = 30.0
+
+
+@dataclass(frozen=True)
+class Step:
+    """The outcome of one transition: the new state, a turn to store, effects to run."""
+
+    debate: Debate
+    effects: tuple[Effect, ...] = ()
+    turn: Turn | None = None
+
+
+def format_of(debate: Debate) -> Format:
+    """The debate's format."""
+    return format_named(debate.format)
+
+
+def open_asks(debate: Debate) -> tuple[OpenAsk, ...]:
+    """The answers the current step still waits for (a debate stored before steps existed
+    waits for its one speaker)."""
+    if debate.phase is not Phase.SPEAKING:
+        return ()
+    if debate.asked:
+        return debate.asked
+    if debate.speaker is None:
+        return ()
+    return (OpenAsk(debate.speaker, debate.turns + 1, debate.attempt, debate.fresh_session),)
+
+
+def expects(debate: Debate, participant: str, turn: int) -> bool:
+    """True if the step waits for exactly this participant's answer to this turn."""
+    return any(a.participant == participant and a.turn == turn for a in open_asks(debate))
+
+
+def with_asks(debate: Debate, asks: tuple[OpenAsk, ...]) -> Debate:
+    """The debate waiting for `asks`; the first is mirrored in speaker/attempt/fresh_session."""
+    if not asks:
+        return replace(debate, asked=(), attempt=0, fresh_session=False)
+    first = asks[0]
+    return replace(
+        debate,
+        asked=asks,
+        speaker=first.participant,
+        attempt=first.attempt,
+        fresh_session=first.fresh_session,
+    )
+
+
+def ask_effect(debate: Debate, ask: OpenAsk, delay_s: float = 0.0) -> AskDebater:
+    """The stored request to one participant; its brief is composed when it runs."""
+    return AskDebater(
+        seat=ask.participant,
+        turn=ask.turn,
+        round=debate.round,
+        relay_turn=debate.relay_turn,
+        shows=format_of(debate).shows(debate, ask.participant),
+        step=debate.step or "turn",
+        note=debate.note,
+        fresh_session=ask.fresh_session,
+        delay_s=delay_s,
+    )
+
+
+def run_plan(plan: Plan) -> Step:
+    """Turn a format's plan into the engine's state and effects."""
+    match plan:
+        case AskStep(debate=debate, step=name, participants=who, notices=notices):
+            base = debate.turns
+            asks = tuple(OpenAsk(p, base + i + 1) for i, p in enumerate(who))
+            asking = with_asks(
+                replace(debate, phase=Phase.SPEAKING, step=name, step_turns=()), asks
+            )
+            effects = tuple(ask_effect(asking, ask) for ask in asks)
+            return Step(asking, (*notices, UpdateStatus(), *effects))
+        case JudgeStep(debate=debate):
+            judging = replace(debate, phase=Phase.JUDGING)
+            return Step(judging, (UpdateStatus(), Judge(debate.turns)))
+        case EndStep(debate=debate, outcome=outcome):
+            return conclude(debate, outcome)
+
+
+def conclude(debate: Debate, outcome: Outcome, notice: Notify | None = None) -> Step:
+    """End the debate: the Conclusion is written next."""
+    ending = replace(with_asks(debate, ()), phase=Phase.CONCLUDING, outcome=outcome, speaker=None)
+    effects: tuple[Effect, ...] = (UpdateStatus(), Conclude())
+    return Step(ending, (notice, *effects) if notice else effects)
+
+
+def reply(debate: Debate, event: ReplyReceived, now: datetime, rng: random.Random) -> Step:
+    """Store one answer as it arrives; when the step has all of its answers, move on."""
+    fmt = format_of(debate)
+    parsed = parse_reply(event.text)
+    number = event.turn
+    turn = Turn(
+        debate_id=debate.id,
+        number=number,
+        round=debate.round,
+        seat=event.seat,
+        text=event.text,
+        raw=event.raw,
+        sha256=hashlib.sha256(event.raw.encode("utf-8")).hexdigest(),
+        parsed=parsed,
+        meta=event.meta,
+        at=now,
+    )
+    stances = dict(debate.stances)
+    if parsed.stance is not None:
+        stances[event.seat] = parsed.stance
+    heard = dict(debate.heard)
+    heard[event.seat] = max(heard.get(event.seat, 0), event.heard)
+    waiting = tuple(a for a in open_asks(debate) if (a.participant, a.turn) != (event.seat, number))
+    asked_people = parsed.question is not None and parsed.question.to == "user"
+    after = replace(
+        with_asks(debate, waiting),
+        turns=max(debate.turns, number),
+        spoken=(*debate.spoken, event.seat),
+        skipped=0,
+        relay_turn=number,
+        user_answer="",
+        stances=tuple(sorted(stances.items())),
+        cost_usd=debate.cost_usd + event.meta.cost_usd,
+        step_turns=(*debate.step_turns, number),
+        log=(*debate.log, (number, event.seat)),
+        heard=tuple(sorted(heard.items())),
+        people_question=parsed.question.text.strip()
+        if asked_people and parsed.question
+        else debate.people_question,
+    )
+    after = fmt.noted(after, turn)
+    effects: list[Effect] = [PostTurn(number), AppendRoundLog(number)]
+    if not parsed.structured:
+        effects.append(Notify("turn.no_block", (("seat", event.seat),)))
+    if parsed.wiki_action is not None:
+        outcome = apply_action(after.working_document, parsed.wiki_action)
+        if isinstance(outcome, Refusal):
+            effects.append(Notify(outcome.key, outcome.params))
+        else:
+            after = replace(after, working_document=outcome)
+            effects += [
+                WriteWorkingDocument(number),
+                Notify("wiki.updated", (("page", "working-document"),)),
+            ]
+    if waiting:
+        return Step(after, tuple(effects), turn)
+    step = run_plan(fmt.answered(replace(after, note=""), rng))
+    return Step(step.debate, (*effects, *step.effects), turn)
+
+
+def failure(debate: Debate, event: DebaterFailed, rng: random.Random) -> Step:
+    """Retry, restart the session, skip this participant, or fail the debate."""
+    asks = open_asks(debate)
+    ask = next(a for a in asks if (a.participant, a.turn) == (event.seat, event.turn))
+    seat = (("seat", event.seat), ("kind", event.kind.value))
+    if event.kind is FailureKind.SESSION_MISSING and not ask.fresh_session:
+        fresh = replace(ask, fresh_session=True)
+        again = with_asks(debate, _swap(asks, ask, fresh))
+        return Step(again, (Notify("debater.session_restarted", seat), ask_effect(again, fresh)))
+    if event.kind.is_transient:
+        limit = MAX_TIMEOUT_RETRIES if event.kind is FailureKind.TIMEOUT else MAX_RETRIES
+        if ask.attempt < limit:
+            delay = event.retry_after if event.retry_after is not None else _backoff(ask.attempt)
+            retry = replace(ask, attempt=ask.attempt + 1)
+            again = with_asks(debate, _swap(asks, ask, retry))
+            params = (*seat, ("seconds", str(round(delay))))
+            notice = Notify("debater.retrying", params)
+            return Step(again, (notice, ask_effect(again, retry, delay)))
+        return _skip(debate, ask, event, rng)
+    detail = (*seat, ("detail", event.detail[:300]))
+    failed = replace(debate, failure=f"{event.seat}: {event.kind.value}")
+    return conclude(failed, Outcome.FAILED, Notify("debater.failed", detail))
+
+
+def _swap(asks: tuple[OpenAsk, ...], old: OpenAsk, new: OpenAsk) -> tuple[OpenAsk, ...]:
+    return tuple(new if a == old else a for a in asks)
+
+
+def _backoff(attempt: int) -> float:
+    return float(BACKOFF_S * 2**attempt)
+
+
+def _skip(debate: Debate, ask: OpenAsk, event: DebaterFailed, rng: random.Random) -> Step:
+    skipped = debate.skipped + 1
+    params = (("seat", event.seat), ("kind", event.kind.value))
+    if skipped >= MAX_SKIPS:
+        failed = replace(debate, failure=f"{event.seat}: {event.kind.value}")
+        return conclude(failed, Outcome.FAILED, Notify("debater.failed_repeatedly", params))
+    # A skipped ask counts as spoken so the round moves on; the relay stays as it was.
+    waiting = tuple(a for a in open_asks(debate) if a != ask)
+    moved = replace(
+        with_asks(debate, waiting), skipped=skipped, spoken=(*debate.spoken, event.seat)
+    )
+    notice = Notify("debater.skipped", params)
+    if waiting:
+        return Step(moved, (notice,))
+    step = run_plan(format_of(moved).answered(moved, rng))
+    return Step(step.debate, (notice, *step.effects))
