@@ -121,7 +121,12 @@ async def assemble(
     )
     detection = _detection(bot, settings, moderator, store, clock)
     bot.front = DiscordFront(
-        handler, detection, db, strings, approver_role_id=settings.APPROVER_ROLE_ID
+        handler,
+        detection,
+        db,
+        strings,
+        approver_role_id=settings.APPROVER_ROLE_ID,
+        debater_ids=frozenset(settings.AG_USER_IDS),
     )
     _schedule(services.scheduler, handler, db, settings)
     await wiki.start()

@@ -27,6 +27,7 @@ from bot.console_text import (
     status_line,
 )
 from bot.i18n import Strings
+from handlers.formats import format_named
 from handlers.model import Conclusion, Debate, Phase, Turn, UserQuestion, WikiPage
 from handlers.ports import Clock, Wiki
 from tools.db import Database
@@ -214,7 +215,8 @@ class ConsoleRoom:
                 for item in items:
                     self._line(f"• {item}", MODERATOR_GREY)
         self._line(t("console.conclusion_pages"), MODERATOR_GREY, bold=True)
-        for page in WikiPage:
+        written = format_named(debate.format).pages(debate)
+        for page in (page for page in WikiPage if page.value in written):
             self._line(
                 f"• {t(f'console.page_{page.name.lower()}')}: "
                 f"{self._wiki.page_url(debate, page.value)}",

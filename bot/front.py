@@ -32,8 +32,10 @@ class DiscordFront:
         strings: Strings,
         *,
         approver_role_id: int | None,
+        debater_ids: frozenset[int] = frozenset(),
     ) -> None:
         self._handler = handler
+        self._debater_ids = debater_ids  # AG's accounts: their words are turns, not the people's
         self._detection = detection
         self._db = db
         self._strings = strings
@@ -106,15 +108,20 @@ class DiscordFront:
             await self._handler.propose(proposal)
 
     async def _typed_answer(self, message: discord.Message) -> bool:
-        """True if the message was in a debate's thread (where it is never chat to detect)."""
+        """True if the message was in a debate's thread (where it is never chat to detect):
+        the answer to an open question, or words the engine hands to the moderator's next
+        judgement and the next debaters."""
         if not isinstance(message.channel, discord.Thread):
             return False
         row = await self._db.fetch_one(SELECT_DEBATE_BY_THREAD, (message.channel.id,))
-        if row is None or message.author.bot:
+        if row is None or message.author.bot or message.author.id in self._debater_ids:
             return row is not None
         debate_id = int(row[0])
         debate = await self._handler.get(debate_id)
         actor = self.actor(message.author)
-        if debate.phase is Phase.AWAITING_USER and await self._handler.may_act(debate_id, actor):
-            await self._handler.answer(debate_id, actor, message.content)
+        if debate.phase is Phase.AWAITING_USER:
+            if await self._handler.may_act(debate_id, actor):
+                await self._handler.answer(debate_id, actor, message.content)
+        elif debate.phase.is_running:
+            await self._handler.said(debate_id, actor, message.content)
         return True

@@ -22,6 +22,7 @@ from bot.i18n import Strings
 from bot.render_split import split_text
 from bot.room_status import StatusEditor
 from bot.views import card_view, question_view, status_view
+from handlers.formats import format_named
 from handlers.model import Conclusion, Debate, Turn, UserQuestion
 from handlers.ports import Clock, Wiki
 from tools.db import Database
@@ -232,8 +233,9 @@ class DiscordRoom:
         )
 
     async def post_conclusion(self, debate: Debate, conclusion: Conclusion) -> None:
-        """The final summary with links to the four pages."""
-        links = {page: self._wiki.page_url(debate, page) for page in embeds.PAGES}
+        """The final summary with links to the pages the debate wrote (no dead links)."""
+        written = format_named(debate.format).pages(debate)
+        links = {page: self._wiki.page_url(debate, page) for page in written}
         await self._send_once(
             debate,
             "conclusion",

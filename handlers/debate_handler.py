@@ -110,6 +110,8 @@ class DebateHandler:
             self._clock.now(),
             self._config.proposal_ttl,
             (PostCard(),),
+            self._config.roster,
+            self._config.format,
         )
         self._state[debate.id] = debate
         self._kick(debate.id)

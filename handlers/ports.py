@@ -10,6 +10,7 @@ from typing import Protocol
 
 from handlers.events import Effect
 from handlers.model import (
+    DEFAULT_ROSTER,
     Backend,
     ChatLine,
     Conclusion,
@@ -18,6 +19,7 @@ from handlers.model import (
     Detection,
     FailureKind,
     ModeratorView,
+    Participant,
     Proposal,
     Turn,
     TurnMeta,
@@ -203,8 +205,11 @@ class Store(Protocol):
         now: datetime,
         ttl: timedelta,
         effects: Sequence[Effect],
+        roster: tuple[Participant, ...] = DEFAULT_ROSTER,
+        format_name: str = "free",
     ) -> Debate:
-        """Store a new proposal and its first effects."""
+        """Store a new proposal (with the roster and format it would open with) and its
+        first effects."""
         ...
 
     async def load(self, debate_id: int) -> Debate:

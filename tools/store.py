@@ -11,7 +11,16 @@ import aiosqlite
 from pydantic import TypeAdapter
 
 from handlers.events import EFFECT_ADAPTER, Effect
-from handlers.model import Debate, ParsedReply, Phase, Proposal, Turn, TurnMeta
+from handlers.model import (
+    DEFAULT_ROSTER,
+    Debate,
+    ParsedReply,
+    Participant,
+    Phase,
+    Proposal,
+    Turn,
+    TurnMeta,
+)
 from tools.db import Database
 
 _DEBATE = TypeAdapter(Debate)
@@ -23,7 +32,7 @@ VALUES (?, ?, ?, '{}', ?, ?)
 """
 INSERT_PROPOSAL = "INSERT INTO proposals (debate_id, channel_id, expires_at) VALUES (?, ?, ?)"
 UPDATE_DEBATE = """
-UPDATE debates SET phase = ?, state = ?, updated_at = ?, ended_at = ? WHERE id = ?
+UPDATE debates SET phase = ?, state = ?, updated_at = ?, ended_at = ?, format = ? WHERE id = ?
 """
 DECIDE_PROPOSAL = """
 UPDATE proposals SET decided_by = ?, decided_at = ? WHERE debate_id = ? AND decided_at IS NULL
@@ -86,8 +95,11 @@ class SqliteStore:
         now: datetime,
         ttl: timedelta,
         effects: Sequence[Effect],
+        roster: tuple[Participant, ...] = DEFAULT_ROSTER,
+        format_name: str = "free",
     ) -> Debate:
-        """Store a new proposal (phase `proposed`) and its first effects, atomically."""
+        """Store a new proposal (phase `proposed`) and its first effects, atomically; the
+        roster and format are the configured ones, shown on the card, fixed at approval."""
         stamp = now.isoformat()
         async with self._db.transaction() as conn:
             cursor = await conn.execute(
@@ -100,10 +112,19 @@ class SqliteStore:
                 phase=Phase.PROPOSED,
                 created_at=now,
                 max_rounds=max_rounds,
+                roster=roster,
+                format=format_name,
             )
             await conn.execute(
                 UPDATE_DEBATE,
-                (debate.phase, _DEBATE.dump_json(debate).decode(), stamp, None, debate_id),
+                (
+                    debate.phase,
+                    _DEBATE.dump_json(debate).decode(),
+                    stamp,
+                    None,
+                    debate.format,
+                    debate_id,
+                ),
             )
             await conn.execute(
                 INSERT_PROPOSAL, (debate_id, proposal.channel_id, (now + ttl).isoformat())
@@ -138,7 +159,14 @@ class SqliteStore:
         async with self._db.transaction() as conn:
             await conn.execute(
                 UPDATE_DEBATE,
-                (debate.phase, _DEBATE.dump_json(debate).decode(), stamp, ended, debate.id),
+                (
+                    debate.phase,
+                    _DEBATE.dump_json(debate).decode(),
+                    stamp,
+                    ended,
+                    debate.format,
+                    debate.id,
+                ),
             )
             if turn is not None:
                 await conn.execute(INSERT_TURN, _turn_row(turn))

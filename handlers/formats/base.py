@@ -103,3 +103,7 @@ class Format(Protocol):
     def brief(self, given: BriefInput) -> tuple[Piece, ...]:
         """The participant's brief, as prompt pieces (the engine renders them)."""
         ...
+
+    def pages(self, debate: Debate) -> tuple[str, ...]:
+        """The wiki pages this debate has written (the closing summary links only these)."""
+        ...

@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from handlers.events import Notify
 from handlers.formats.base import AskStep, BriefInput, EndStep, JudgeStep, Piece, Plan
-from handlers.model import Action, Debate, Decision, Outcome, Participant, Turn
+from handlers.model import Action, Debate, Decision, Outcome, Participant, Turn, WikiPage
 
 
 class FreeFormat:
@@ -89,6 +89,16 @@ class FreeFormat:
         last = shown[-1]
         relay = (("opponent", debate.name_of(last.seat)), ("reply", last.text), *common)
         return (*pieces, Piece("debate_relay", relay, True))
+
+    def pages(self, debate: Debate) -> tuple[str, ...]:
+        """Agenda and Conclusion always; the Round-Log once something was logged; the
+        Working-Document once a debater's wiki_action was applied."""
+        pages = [WikiPage.AGENDA.value]
+        if debate.working_document.strip():
+            pages.append(WikiPage.WORKING_DOCUMENT.value)
+        if debate.log or debate.people or debate.turns:
+            pages.append(WikiPage.ROUND_LOG.value)
+        return (*pages, WikiPage.CONCLUSION.value)
 
     def _next(self, debate: Debate, rng: random.Random, lead: str | None = None) -> Plan:
         """The rest of this round, or a new round, or the end."""
