@@ -264,9 +264,14 @@ class DebateHandler:
 
     async def _run_group(self, debate_id: int, group: list[tuple[int, Effect]]) -> _Outcome:
         """A parallel step's asks, all at once; each answer is stored as it arrives."""
-        outcomes = await asyncio.gather(
-            *(self._run_with_retries(debate_id, effect_id, effect) for effect_id, effect in group)
-        )
+        # A task group: if one ask dies (the process is going down), the others are ended
+        # too, and their stored asks run again at the next start.
+        async with asyncio.TaskGroup() as asks:
+            running = [
+                asks.create_task(self._run_with_retries(debate_id, effect_id, effect))
+                for effect_id, effect in group
+            ]
+        outcomes = [task.result() for task in running]
         return _Outcome.FAILED if _Outcome.FAILED in outcomes else _Outcome.EVENT
 
     async def _run_with_retries(self, debate_id: int, effect_id: int, effect: Effect) -> _Outcome:

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 
 from handlers.debate_handler import DebateHandler, HandlerConfig
-from handlers.model import DEFAULT_ROSTER, Actor, Participant, Proposal
+from handlers.events import Effect
+from handlers.model import DEFAULT_ROSTER, Actor, Debate, Participant, Proposal, Turn
 from tests.engine.doubles import (
     CrashPlan,
     FakeClock,
@@ -41,6 +42,26 @@ def proposal(topic: str = "캐시 계층 선택 — Redis vs in-process LRU", ch
     )
 
 
+class TickingStore(SqliteStore):
+    """The real store; the crash plan may kill the engine right after a step is committed."""
+
+    def __init__(self, db: Database, plan: CrashPlan) -> None:
+        super().__init__(db)
+        self.plan = plan
+
+    async def save_step(  # type: ignore[override]
+        self,
+        debate: Debate,
+        effects: Sequence[Effect],
+        turn: Turn | None,
+        *args: object,
+        **kw: object,
+    ) -> None:
+        await super().save_step(debate, effects, turn, *args, **kw)  # type: ignore[arg-type]
+        if turn is not None:
+            self.plan.tick(f"stored:{turn.seat}")
+
+
 @dataclass
 class Rig:
     """Everything a test drives and inspects; `rebuild()` simulates a restart on the same file."""
@@ -51,6 +72,7 @@ class Rig:
     max_rounds: int = 3
     roster: tuple[Participant, ...] = DEFAULT_ROSTER
     format: str = "free"
+    ticking_store: bool = False  # the plan also counts each committed step (a crash after it)
     db: Database | None = None
     handler: DebateHandler | None = None
 
@@ -63,8 +85,9 @@ class Rig:
 
     async def start(self) -> DebateHandler:
         self.db = await Database.open(str(self.path))
+        store = TickingStore(self.db, self.plan) if self.ticking_store else SqliteStore(self.db)
         self.handler = DebateHandler(
-            SqliteStore(self.db),
+            store,
             self.moderator,
             {m.backend: Seats(m.backend, self.debaters) for m in self.roster},
             self.wiki,
