@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import io
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -129,9 +130,12 @@ async def test_questions_are_amber_with_numbered_options_and_the_end_links_the_p
     await room.notify(debate(), "user.answered", {"user": "alice", "answer": "예"})
     asked = out.getvalue()
     assert AMBER in asked and "1. 예" in asked and "2. 아니요" in asked
+    # Links only to pages the debate wrote: this one has turns and a Working-Document.
+    ended = replace(
+        debate(Phase.CONCLUDED), turns=2, log=((1, AG), (2, CLAUDE)), working_document="## 초안"
+    )
     await room.post_conclusion(
-        debate(Phase.CONCLUDED),
-        Conclusion("LRU로 시작", agreed=("운영 부담",), positions=((AG, "LRU"),)),
+        ended, Conclusion("LRU로 시작", agreed=("운영 부담",), positions=((AG, "LRU"),))
     )
     end = out.getvalue()
     for page in ("agenda", "working-document", "round-log", "conclusion"):
