@@ -17,10 +17,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import timedelta
 
+from handlers.effect_queue import report_crash, run_together, still_wanted
 from handlers.effects_runner import EffectRunner
 from handlers.events import (
     AskDebater,
-    Conclude,
     Effect,
     Event,
     Judge,
@@ -35,7 +35,6 @@ from handlers.events import (
 from handlers.model import DEFAULT_ROSTER, Actor, Backend, Debate, Participant, Phase, Proposal
 from handlers.ports import Clock, Debater, Moderator, Room, Store, Wiki
 from handlers.state_machine import authorized, transition
-from handlers.steps import expects
 
 log = logging.getLogger(__name__)
 
@@ -80,6 +79,13 @@ class DebateHandler:
     ) -> None:
         self._store = store
         self._clock = clock
+        # A participant whose backend has no debater here is left out of new debates (unless
+        # too few would be left: then its turns fail, and the thread says why).
+        present = tuple(m for m in config.roster if m.backend in debaters)
+        self._roster = present if len(present) >= 2 else config.roster
+        if len(self._roster) < len(config.roster):
+            left = [m.id for m in config.roster if m not in self._roster]
+            log.warning("participants without a configured backend are left out: %s", left)
         self._rng = rng
         self._config = config
         self._runner = EffectRunner(store, moderator, debaters, wiki, room, clock, config.language)
@@ -110,7 +116,7 @@ class DebateHandler:
             self._clock.now(),
             self._config.proposal_ttl,
             (PostCard(),),
-            self._config.roster,
+            self._roster,
             self._config.format,
         )
         self._state[debate.id] = debate
@@ -120,7 +126,7 @@ class DebateHandler:
     async def approve(self, debate_id: int, actor: Actor, format_name: str = "") -> Debate:
         """Open the room (an authorized person pressed Open) with the configured roster."""
         chosen = format_name or self._config.format
-        event = ProposalApproved(actor, self._config.roster, chosen)
+        event = ProposalApproved(actor, self._roster, chosen)
         return await self.submit(debate_id, event, decided_by=actor.user_id)
 
     async def decline(self, debate_id: int, actor: Actor) -> Debate:
@@ -233,7 +239,7 @@ class DebateHandler:
         if debate_id not in self._workers:
             self._idle.setdefault(debate_id, asyncio.Event()).clear()
             task = asyncio.create_task(self._work(debate_id), name=f"debate-{debate_id}")
-            task.add_done_callback(_report_crash)
+            task.add_done_callback(report_crash)
             self._workers[debate_id] = task
 
     async def _work(self, debate_id: int) -> None:
@@ -246,7 +252,7 @@ class DebateHandler:
                         continue
                     return
                 for index, (effect_id, effect) in enumerate(pending):
-                    group = _parallel(pending[index:])
+                    group = run_together(pending[index:])
                     if len(group) > 1:
                         outcome = await self._run_group(debate_id, group)
                         break  # the group's events stored new effects: read the queue afresh
@@ -292,7 +298,7 @@ class DebateHandler:
 
     async def _run_one(self, debate_id: int, effect_id: int, effect: Effect) -> _Outcome:
         debate = await self._current(debate_id)
-        if not _still_wanted(debate, effect):
+        if not still_wanted(debate, effect):
             await self._store.complete_effect(effect_id, self._clock.now())
             return _Outcome.DONE
         task = asyncio.create_task(self._runner.run(debate, effect))
@@ -310,32 +316,3 @@ class DebateHandler:
             return _Outcome.DONE
         await self.submit(debate_id, event, completing=effect_id)
         return _Outcome.EVENT
-
-
-def _report_crash(task: asyncio.Task[None]) -> None:
-    """Log a worker that died (what it had not done stays stored for the next start)."""
-    if not task.cancelled() and task.exception() is not None:
-        log.error("worker %s died", task.get_name(), exc_info=task.exception())
-
-
-def _parallel(pending: list[tuple[int, Effect]]) -> list[tuple[int, Effect]]:
-    """The asks at the head of the queue that belong to one step: they run at once."""
-    group: list[tuple[int, Effect]] = []
-    for effect_id, effect in pending:
-        if not isinstance(effect, AskDebater) or effect.delay_s > 0:
-            break
-        if group and (effect.round, effect.step) != (group[0][1].round, group[0][1].step):  # type: ignore[union-attr]
-            break
-        group.append((effect_id, effect))
-    return group
-
-
-def _still_wanted(debate: Debate, effect: Effect) -> bool:
-    """An effect that asks for an answer is dropped once the debate has moved on."""
-    if isinstance(effect, AskDebater):
-        return expects(debate, effect.seat, effect.turn)
-    if isinstance(effect, Judge):
-        return debate.phase is Phase.JUDGING and debate.turns == effect.turn
-    if isinstance(effect, Conclude):
-        return debate.phase is Phase.CONCLUDING
-    return True

@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from handlers.kinds import (
+    Action,
+    FailureKind,
+    ModeratorSource,
+    Outcome,
+    Phase,
+    Stance,
+    WikiPage,
+    WriteMode,
+)
 from handlers.participants import (
     AG,
     CLAUDE,
@@ -15,107 +24,23 @@ from handlers.participants import (
     Participant,
 )
 
-__all__ = ["AG", "CLAUDE", "DEFAULT_ROSTER", "GEMINI", "Backend", "Participant"]
-
-
-class Phase(enum.StrEnum):
-    """Where a debate stands."""
-
-    PROPOSED = "proposed"  # the approval card waits for a click
-    DECLINED = "declined"
-    EXPIRED = "expired"
-    SPEAKING = "speaking"  # a debater is working on its turn
-    JUDGING = "judging"  # the moderator weighs the latest reply
-    AWAITING_USER = "awaiting_user"  # the moderator asked the people a question
-    CONCLUDING = "concluding"  # the Conclusion page is being written
-    CONCLUDED = "concluded"
-    STOPPED = "stopped"
-    FAILED = "failed"
-
-    @property
-    def is_terminal(self) -> bool:
-        """True once nothing more will happen in this debate."""
-        return self in _TERMINAL
-
-    @property
-    def is_running(self) -> bool:
-        """True between approval and the end."""
-        return self in _RUNNING
-
-
-_TERMINAL = frozenset({Phase.DECLINED, Phase.EXPIRED, Phase.CONCLUDED, Phase.STOPPED, Phase.FAILED})
-_RUNNING = frozenset({Phase.SPEAKING, Phase.JUDGING, Phase.AWAITING_USER, Phase.CONCLUDING})
-
-
-class Outcome(enum.StrEnum):
-    """Why a debate ended."""
-
-    CONSENSUS = "consensus"
-    MAX_ROUNDS = "max_rounds"
-    STOPPED = "stopped"
-    FAILED = "failed"
-
-
-class Stance(enum.StrEnum):
-    """A debater's stance towards the other's position."""
-
-    AGREE = "agree"
-    PARTIAL = "partial"
-    DISAGREE = "disagree"
-
-
-class Action(enum.StrEnum):
-    """What the moderator decides after a reply."""
-
-    CONTINUE = "continue"
-    ASK_USER = "ask_user"
-    REDIRECT = "redirect"
-    CONCLUDE = "conclude"
-
-
-class ModeratorSource(enum.StrEnum):
-    """Who made a moderator decision: the model, or the deterministic rules."""
-
-    GEMINI = "gemini"
-    RULES = "rules"
-
-
-class FailureKind(enum.StrEnum):
-    """Why a debater's turn failed; each kind has its own outcome in the engine."""
-
-    RATE_LIMITED = "rate_limited"
-    AUTH = "auth"
-    SERVER = "server"
-    UNREACHABLE = "unreachable"
-    USAGE = "usage"
-    TIMEOUT = "timeout"
-    SESSION_MISSING = "session_missing"
-
-    @property
-    def is_transient(self) -> bool:
-        """True for failures that may pass if the turn is tried again later."""
-        return self in _TRANSIENT
-
-
-_TRANSIENT = frozenset(
-    {FailureKind.RATE_LIMITED, FailureKind.SERVER, FailureKind.UNREACHABLE, FailureKind.TIMEOUT}
-)
-
-
-class WikiPage(enum.StrEnum):
-    """The four pages of a debate, by their path segment."""
-
-    AGENDA = "agenda"
-    WORKING_DOCUMENT = "working-document"
-    ROUND_LOG = "round-log"
-    CONCLUSION = "conclusion"
-
-
-class WriteMode(enum.StrEnum):
-    """How a wiki_action changes the Working-Document."""
-
-    REPLACE = "replace"
-    APPEND = "append"
+# Re-exported: the engine's values are all importable from here.
+__all__ = [
+    "AG",
+    "CLAUDE",
+    "DEFAULT_ROSTER",
+    "GEMINI",
+    "Action",
+    "Backend",
+    "FailureKind",
+    "ModeratorSource",
+    "Outcome",
+    "Participant",
+    "Phase",
+    "Stance",
+    "WikiPage",
+    "WriteMode",
+]
 
 
 @dataclass(frozen=True)

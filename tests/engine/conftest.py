@@ -11,7 +11,7 @@ import pytest
 
 from handlers.debate_handler import DebateHandler, HandlerConfig
 from handlers.events import Effect
-from handlers.model import DEFAULT_ROSTER, Actor, Debate, Participant, Proposal, Turn
+from handlers.model import DEFAULT_ROSTER, Actor, Backend, Debate, Participant, Proposal, Turn
 from tests.engine.doubles import (
     CrashPlan,
     FakeClock,
@@ -73,6 +73,7 @@ class Rig:
     roster: tuple[Participant, ...] = DEFAULT_ROSTER
     format: str = "free"
     ticking_store: bool = False  # the plan also counts each committed step (a crash after it)
+    missing: tuple[Backend, ...] = ()  # backends with no debater (not configured)
     db: Database | None = None
     handler: DebateHandler | None = None
 
@@ -89,7 +90,11 @@ class Rig:
         self.handler = DebateHandler(
             store,
             self.moderator,
-            {m.backend: Seats(m.backend, self.debaters) for m in self.roster},
+            {
+                m.backend: Seats(m.backend, self.debaters)
+                for m in self.roster
+                if m.backend not in self.missing
+            },
             self.wiki,
             self.room,
             self.clock,

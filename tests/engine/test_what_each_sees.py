@@ -168,3 +168,21 @@ async def test_three_participants_debate_freely_to_the_end(tmp_path: Path) -> No
         assert {r.participant for r in requests.values()} == {AG, CLAUDE, GEMINI}  # type: ignore[attr-defined]
     finally:
         await rig.stop()
+
+
+async def test_a_participant_without_a_configured_backend_is_left_out(tmp_path: Path) -> None:
+    trio = (
+        Participant(AG, Backend.AG_RELAY, "AG"),
+        Participant(CLAUDE, Backend.CLAUDE_CLI, "Claude"),
+        Participant(GEMINI, Backend.GEMINI_CLI, "Gemini"),
+    )
+    rig = Rig(tmp_path / "two.sqlite3", roster=trio, missing=(Backend.GEMINI_CLI,))
+    await rig.start()
+    try:
+        debate_id = await opened(rig)
+        await idle(rig, debate_id)
+        debate = await rig.h.get(debate_id)
+        assert debate.ids == (AG, CLAUDE) and debate.phase is Phase.CONCLUDED
+        assert rig.debaters[GEMINI].requests == []
+    finally:
+        await rig.stop()
