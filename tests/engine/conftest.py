@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -12,6 +12,7 @@ import pytest
 from handlers.debate_handler import DebateHandler, HandlerConfig
 from handlers.events import Effect
 from handlers.model import DEFAULT_ROSTER, Actor, Backend, Debate, Participant, Proposal, Turn
+from handlers.ports import Debater
 from tests.engine.doubles import (
     CrashPlan,
     FakeClock,
@@ -74,6 +75,7 @@ class Rig:
     format: str = "free"
     ticking_store: bool = False  # the plan also counts each committed step (a crash after it)
     missing: tuple[Backend, ...] = ()  # backends with no debater (not configured)
+    real: Callable[[Database], dict[Backend, Debater]] | None = None  # real adapters to use
     db: Database | None = None
     handler: DebateHandler | None = None
 
@@ -94,7 +96,8 @@ class Rig:
                 m.backend: Seats(m.backend, self.debaters)
                 for m in self.roster
                 if m.backend not in self.missing
-            },
+            }
+            | (self.real(self.db) if self.real else {}),
             self.wiki,
             self.room,
             self.clock,
