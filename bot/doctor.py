@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Awaitable, Callable
 
 from bot.discord_doctor import check_discord
 from bot.settings import Settings
+from handlers.model import Backend
 from tools.checks import Check, Status
 from tools.claude_caller import check_claude
 from tools.db import Database, DatabaseError
@@ -36,10 +38,27 @@ async def check_database(settings: Settings) -> Check:
     return Check("database", Status.OK, f"{settings.DATABASE_PATH} (schema {versions[-1]})")
 
 
+async def check_participants(settings: Settings) -> Check:
+    """Who debates (PARTICIPANTS) and whether each backend it needs is set up here."""
+    roster = settings.roster
+    who = ", ".join(f"{m.id} ({m.backend.value})" for m in roster)
+    backends = {m.backend for m in roster}
+    if Backend.AG_RELAY in backends and not settings.AG_USER_IDS:
+        return Check("participants", Status.MISSING, f"{who}: ag-relay needs AG_USER_IDS")
+    if Backend.GEMINI_CLI in backends and shutil.which(settings.GEMINI_CLI_BIN) is None:
+        return Check(
+            "participants",
+            Status.FAILING,
+            f"{who}: gemini-cli needs the Gemini CLI, {settings.GEMINI_CLI_BIN} is not found",
+        )
+    return Check("participants", Status.OK, f"{who}; format {settings.DEFAULT_FORMAT}")
+
+
 def all_checks() -> list[CheckFn]:
     """Every check, in the order printed; each part's module provides its own."""
     return [
         check_settings,
+        check_participants,
         check_database,
         check_discord,
         check_claude,

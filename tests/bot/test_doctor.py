@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.discord_doctor import check_discord
-from bot.doctor import all_checks
+from bot.doctor import all_checks, check_participants
 from bot.settings import Settings
 from tests.fakes.fake_discord import FakeDiscord
 from tools.checks import Status
@@ -61,3 +61,20 @@ async def test_channels_it_cannot_see_fail(fake: FakeDiscord, tmp_path: Path) ->
 async def test_no_token_is_missing(tmp_path: Path) -> None:
     check = await check_discord(settings(tmp_path))
     assert check.status is Status.MISSING
+
+
+async def test_the_participants_line_names_the_roster_and_what_it_lacks(tmp_path: Path) -> None:
+    assert check_participants in all_checks()
+    plain = await check_participants(settings(tmp_path, AG_USER_IDS="42"))
+    assert plain.status is Status.OK and "ag (ag-relay), claude (claude-cli)" in plain.detail
+    assert "format free" in plain.detail
+    trio = settings(
+        tmp_path,
+        AG_USER_IDS="42",
+        PARTICIPANTS="ag:ag-relay,claude:claude-cli,gemini:gemini-cli",
+        GEMINI_CLI_BIN=str(tmp_path / "no-such-gemini"),
+    )
+    failing = await check_participants(trio)
+    assert failing.status is Status.FAILING and "no-such-gemini" in failing.detail
+    no_ag = await check_participants(settings(tmp_path, AG_USER_IDS=""))
+    assert no_ag.status is Status.MISSING and "AG_USER_IDS" in no_ag.detail
