@@ -101,9 +101,10 @@ class ConsoleRoom:
             body.append(f"{t('console.card_reason')}: ", style="bold")
             body.append(f"{proposal.reason}\n")
         body.append(f"{t('console.card_format')}: ", style="bold")
-        body.append(t("console.card_format_value", rounds=debate.max_rounds) + "\n")
+        name = t(f"front.format_{debate.format}")
+        body.append(t("console.card_format_value", format=name, rounds=debate.max_rounds) + "\n")
         body.append(f"{t('console.card_participants')}: ", style="bold")
-        body.append(t("console.card_debaters"))
+        body.append(" · ".join(seat_name(t, m.id, debate) for m in debate.roster))
         self.console.print(
             Panel(
                 body,

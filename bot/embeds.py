@@ -8,13 +8,13 @@ import discord
 
 from bot.i18n import Strings
 from bot.render import COLOUR_MODERATOR, COLOUR_USER
+from handlers.formats import format_named
 from handlers.model import Conclusion, Debate, Phase, UserQuestion
 
 GREY = COLOUR_MODERATOR
 AMBER = COLOUR_USER  # decisions the people make
 PAGES = ("agenda", "working-document", "round-log", "conclusion")
-MINUTES_PER_ROUND = (4, 8)  # a round of two full-text turns, low and high estimate
-REQUESTS_PER_ROUND = 2
+MINUTES_PER_TURN = (2, 4)  # one full-text turn, low and high estimate
 FIELD_LIMIT = 1024
 
 
@@ -24,6 +24,7 @@ def card_embed(
     """The approval card; once closed it says how it ended, and who ended it."""
     proposal = debate.proposal
     rounds = debate.max_rounds
+    turns, requests = format_named(debate.format).estimate(debate)
     embed = discord.Embed(title=strings("front.card_title"), colour=GREY)
     embed.add_field(name=strings("front.card_topic"), value=_cut(proposal.topic), inline=False)
     embed.add_field(
@@ -33,10 +34,11 @@ def card_embed(
         name=strings("front.card_format"),
         value=strings(
             "front.card_format_value",
+            format=strings(f"front.format_{debate.format}"),
             rounds=rounds,
-            low=rounds * MINUTES_PER_ROUND[0],
-            high=rounds * MINUTES_PER_ROUND[1],
-            requests=rounds * REQUESTS_PER_ROUND + 2,
+            low=turns * MINUTES_PER_TURN[0],
+            high=turns * MINUTES_PER_TURN[1],
+            requests=requests,
         ),
         inline=False,
     )

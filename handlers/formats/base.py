@@ -104,6 +104,11 @@ class Format(Protocol):
         """The participant's brief, as prompt pieces (the engine renders them)."""
         ...
 
+    def estimate(self, debate: Debate) -> tuple[int, int]:
+        """At most how many turns the debate takes, and how many moderator requests (for the
+        card's estimate and the daily budget)."""
+        ...
+
     def pages(self, debate: Debate) -> tuple[str, ...]:
         """The wiki pages this debate has written (the closing summary links only these)."""
         ...

@@ -90,6 +90,12 @@ class FreeFormat:
         relay = (("opponent", debate.name_of(last.seat)), ("reply", last.text), *common)
         return (*pieces, Piece("debate_relay", relay, True))
 
+    def estimate(self, debate: Debate) -> tuple[int, int]:
+        """Every participant once a round; a judgement per turn, plus detection and the
+        Conclusion."""
+        turns = debate.max_rounds * len(debate.roster)
+        return turns, turns + 2
+
     def pages(self, debate: Debate) -> tuple[str, ...]:
         """Agenda and Conclusion always; the Round-Log once something was logged; the
         Working-Document once a debater's wiki_action was applied."""

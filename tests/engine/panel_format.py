@@ -64,6 +64,9 @@ class PanelFormat:
             pieces.append(Piece("debate_earlier", values))
         return tuple(pieces)
 
+    def estimate(self, debate: Debate) -> tuple[int, int]:
+        return 2 * len(debate.roster), 2
+
     def pages(self, debate: Debate) -> tuple[str, ...]:
         return ("agenda", "round-log", "conclusion")
 

@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 
 import prompts
+from bot.embeds import card_embed
+from bot.i18n import Strings
 from bot.settings import Settings
 from handlers.formats import FORMATS, formats_for
 from handlers.formats.free import FREE
@@ -99,3 +101,14 @@ def test_one_reply_contract_with_a_real_example() -> None:
     for path in PROMPTS.glob("debate_*.*.md"):  # every turn prompt asks for the block alone
         text = path.read_text(encoding="utf-8")
         assert "End your reply" not in text and "응답 끝에" not in text, path.name
+
+
+def test_the_card_estimates_the_format_s_turns_and_requests() -> None:
+    two = replace(judging_debate(), phase=Phase.PROPOSED, max_rounds=3)
+    three = replace(two, roster=parse_roster("ag:ag-relay,claude:claude-cli,gemini:gemini-cli"))
+    assert FREE.estimate(two) == (6, 8) and FREE.estimate(three) == (9, 11)
+    fields = {f.name: f.value for f in card_embed(three, Strings("en")).fields}
+    assert fields["Format"] == (
+        "Free debate · up to 3 rounds · about 18-36 min, about 11 moderator requests"
+    )
+    assert fields["Debaters"] == "AG · Claude · Gemini"
