@@ -62,6 +62,11 @@ def _demo_parser(sub: Any) -> None:
         help="seconds to pause before each recorded reply (default 0.3)",
     )
     demo.add_argument(
+        "--format",
+        default="free",
+        help="the debate format to replay a recording of (default free, the only one so far)",
+    )
+    demo.add_argument(
         "--out",
         type=Path,
         default=Path("data") / "demo",
@@ -74,7 +79,7 @@ def run_terminal(args: argparse.Namespace) -> int:
     if args.command == "demo":
         from bot.demo.runner import run_demo  # noqa: PLC0415  # rich and the engine load here
 
-        return run_demo(out=args.out, pace_s=max(0.0, args.pace))
+        return run_demo(out=args.out, pace_s=max(0.0, args.pace), format_name=args.format)
     from bot.console import run_console  # noqa: PLC0415
     from bot.console_build import ConsoleOptions  # noqa: PLC0415
     from bot.settings import load_settings  # noqa: PLC0415

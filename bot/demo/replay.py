@@ -120,6 +120,7 @@ class Recording(BaseModel):
     """A whole recorded debate."""
 
     format: int
+    format_name: str = "free"  # the debate format it recorded
     language: str
     note: str = ""
     seed: int  # the engine's random source: it draws the recorded speaking order
@@ -139,6 +140,18 @@ class Recording(BaseModel):
             if answer.after_turn == turn:
                 return answer
         raise RecordingError(f"no recorded answer after turn {turn}")
+
+
+# The recorded debate of each format (more as the formats land).
+RECORDINGS = {"free": DEFAULT_RECORDING}
+
+
+def recording_for(format_name: str) -> Recording:
+    """The shipped recording of a format; a format without one is a RecordingError."""
+    if format_name not in RECORDINGS:
+        known = ", ".join(sorted(RECORDINGS))
+        raise RecordingError(f"no recorded debate of format {format_name!r} (recorded: {known})")
+    return load_recording(RECORDINGS[format_name])
 
 
 def load_recording(name: str = DEFAULT_RECORDING) -> Recording:

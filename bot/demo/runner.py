@@ -28,6 +28,7 @@ from bot.demo.replay import (
     ReplayDebater,
     ReplayModerator,
     load_recording,
+    recording_for,
 )
 from bot.i18n import Strings
 from handlers.debate_handler import DebateHandler, HandlerConfig
@@ -109,7 +110,7 @@ class _Player:
         }
         self.moderator = ReplayModerator(recording)
         config = HandlerConfig(language=recording.language, max_rounds=recording.max_rounds,
-                               retry_wait_scale=0.0)  # fmt: skip
+                               retry_wait_scale=0.0, format=recording.format_name)  # fmt: skip
         order = random.Random(recording.seed)  # noqa: S311  # replays the recorded speaking order
         self.handler = DebateHandler(SqliteStore(db), self.moderator, seats, self.wiki, self.room,
                                      self.clock, order, config)  # fmt: skip
@@ -172,11 +173,18 @@ def _key(console: Console, t: Strings, user: str, key: str) -> None:
 
 
 def run_demo(
-    out: Path = DEFAULT_OUT, pace_s: float = DEFAULT_PACE_S, console: Console | None = None
+    out: Path = DEFAULT_OUT,
+    pace_s: float = DEFAULT_PACE_S,
+    console: Console | None = None,
+    format_name: str = "free",
 ) -> int:
     """The `debate-room demo` command: the replay, framed by its labels, then the file paths."""
     console = console or Console(highlight=False)
-    recording = load_recording()
+    try:
+        recording = recording_for(format_name)
+    except RecordingError as exc:
+        console.print(Text(f"❌ {exc}", style="bold red"), soft_wrap=True)
+        return 2
     t = Strings(recording.language)
     console.print(Text(t("console.demo_banner"), style=f"bold {USER_AMBER}"), soft_wrap=True)
     try:

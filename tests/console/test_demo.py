@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.demo.replay import RecordingError, load_recording
-from bot.demo.runner import DB_NAME, replay
+from bot.demo.replay import RecordingError, load_recording, recording_for
+from bot.demo.runner import DB_NAME, replay, run_demo
 from bot.i18n import Strings
 from handlers.model import Outcome, Phase, WikiPage
 from handlers.reply_parser import parse_reply
@@ -103,3 +103,15 @@ async def test_a_folder_that_is_not_the_demos_is_left_alone(tmp_path: Path) -> N
     with pytest.raises(RecordingError):
         await replay(plain_console(io.StringIO()), tmp_path / "out", 0.0)
     assert (mine / "notes.md").read_text(encoding="utf-8") == "mine"
+
+
+def test_the_demo_replays_a_format_s_recording_and_names_the_ones_it_has(tmp_path: Path) -> None:
+    screen = io.StringIO()
+    assert run_demo(out=tmp_path / "demo", pace_s=0.0, console=plain_console(screen)) == 0
+    assert recording_for("free").format_name == "free"
+    missing = io.StringIO()
+    code = run_demo(
+        out=tmp_path / "x", pace_s=0.0, console=plain_console(missing), format_name="ledger"
+    )
+    assert code == 2 and "ledger" in missing.getvalue() and "recorded: free" in missing.getvalue()
+    assert not (tmp_path / "x").exists()  # nothing was written
