@@ -82,13 +82,15 @@ def with_asks(debate: Debate, asks: tuple[OpenAsk, ...]) -> Debate:
 
 
 def ask_effect(debate: Debate, ask: OpenAsk, delay_s: float = 0.0) -> AskDebater:
-    """The stored request to one participant; its brief is composed when it runs."""
+    """The stored request to one participant; its brief is composed when it runs. What it
+    may see is fixed when the step starts: a retry mid-step sees no more than the first ask."""
+    before_step = tuple(entry for entry in debate.log if entry[0] not in debate.step_turns)
     return AskDebater(
         seat=ask.participant,
         turn=ask.turn,
         round=debate.round,
         relay_turn=debate.relay_turn,
-        shows=format_of(debate).shows(debate, ask.participant),
+        shows=format_of(debate).shows(replace(debate, log=before_step), ask.participant),
         step=debate.step or "turn",
         note=debate.note,
         fresh_session=ask.fresh_session,
@@ -124,61 +126,71 @@ def conclude(debate: Debate, outcome: Outcome, notice: Notify | None = None) -> 
 def reply(debate: Debate, event: ReplyReceived, now: datetime, rng: random.Random) -> Step:
     """Store one answer as it arrives; when the step has all of its answers, move on."""
     fmt = format_of(debate)
-    parsed = parse_reply(event.text)
-    number = event.turn
-    turn = Turn(
-        debate_id=debate.id,
-        number=number,
-        round=debate.round,
-        seat=event.seat,
-        text=event.text,
-        raw=event.raw,
-        sha256=hashlib.sha256(event.raw.encode("utf-8")).hexdigest(),
-        parsed=parsed,
-        meta=event.meta,
-        at=now,
-    )
+    turn = _turn_of(debate, event, now)
+    parsed = turn.parsed
     stances = dict(debate.stances)
     if parsed.stance is not None:
         stances[event.seat] = parsed.stance
     heard = dict(debate.heard)
     heard[event.seat] = max(heard.get(event.seat, 0), event.heard)
-    waiting = tuple(a for a in open_asks(debate) if (a.participant, a.turn) != (event.seat, number))
-    asked_people = parsed.question is not None and parsed.question.to == "user"
+    asked = (turn.seat, turn.number)
+    waiting = tuple(a for a in open_asks(debate) if (a.participant, a.turn) != asked)
+    question = parsed.question
     after = replace(
         with_asks(debate, waiting),
-        turns=max(debate.turns, number),
-        spoken=(*debate.spoken, event.seat),
+        turns=max(debate.turns, turn.number),
+        spoken=(*debate.spoken, turn.seat),
         skipped=0,
-        relay_turn=number,
+        relay_turn=turn.number,
         user_answer="",
         stances=tuple(sorted(stances.items())),
         cost_usd=debate.cost_usd + event.meta.cost_usd,
-        step_turns=(*debate.step_turns, number),
-        log=(*debate.log, (number, event.seat)),
+        step_turns=(*debate.step_turns, turn.number),
+        log=(*debate.log, (turn.number, turn.seat)),
         heard=tuple(sorted(heard.items())),
-        people_question=parsed.question.text.strip()
-        if asked_people and parsed.question
+        people_question=question.text.strip()
+        if question is not None and question.to == "user"
         else debate.people_question,
     )
-    after = fmt.noted(after, turn)
-    effects: list[Effect] = [PostTurn(number), AppendRoundLog(number)]
-    if not parsed.structured:
-        effects.append(Notify("turn.no_block", (("seat", event.seat),)))
-    if parsed.wiki_action is not None:
-        outcome = apply_action(after.working_document, parsed.wiki_action)
-        if isinstance(outcome, Refusal):
-            effects.append(Notify(outcome.key, outcome.params))
-        else:
-            after = replace(after, working_document=outcome)
-            effects += [
-                WriteWorkingDocument(number),
-                Notify("wiki.updated", (("page", "working-document"),)),
-            ]
+    after, effects = _posted(fmt.noted(after, turn), turn)
     if waiting:
-        return Step(after, tuple(effects), turn)
+        return Step(after, effects, turn)
     step = run_plan(fmt.answered(replace(after, note=""), rng))
     return Step(step.debate, (*effects, *step.effects), turn)
+
+
+def _turn_of(debate: Debate, event: ReplyReceived, now: datetime) -> Turn:
+    """The stored turn: the reply exactly as written, and its contract fields."""
+    return Turn(
+        debate_id=debate.id,
+        number=event.turn,
+        round=debate.round,
+        seat=event.seat,
+        text=event.text,
+        raw=event.raw,
+        sha256=hashlib.sha256(event.raw.encode("utf-8")).hexdigest(),
+        parsed=parse_reply(event.text),
+        meta=event.meta,
+        at=now,
+    )
+
+
+def _posted(debate: Debate, turn: Turn) -> tuple[Debate, tuple[Effect, ...]]:
+    """Post and log the turn; apply its wiki_action (or say why not)."""
+    effects: list[Effect] = [PostTurn(turn.number), AppendRoundLog(turn.number)]
+    parsed = turn.parsed
+    if not parsed.structured:
+        effects.append(Notify("turn.no_block", (("seat", turn.seat),)))
+    if parsed.wiki_action is None:
+        return debate, tuple(effects)
+    outcome = apply_action(debate.working_document, parsed.wiki_action)
+    if isinstance(outcome, Refusal):
+        return debate, (*effects, Notify(outcome.key, outcome.params))
+    written = (
+        WriteWorkingDocument(turn.number),
+        Notify("wiki.updated", (("page", "working-document"),)),
+    )
+    return replace(debate, working_document=outcome), (*effects, *written)
 
 
 def failure(debate: Debate, event: DebaterFailed, rng: random.Random) -> Step:

@@ -115,17 +115,7 @@ class SqliteStore:
                 roster=roster,
                 format=format_name,
             )
-            await conn.execute(
-                UPDATE_DEBATE,
-                (
-                    debate.phase,
-                    _DEBATE.dump_json(debate).decode(),
-                    stamp,
-                    None,
-                    debate.format,
-                    debate_id,
-                ),
-            )
+            await conn.execute(UPDATE_DEBATE, _state_row(debate, stamp))
             await conn.execute(
                 INSERT_PROPOSAL, (debate_id, proposal.channel_id, (now + ttl).isoformat())
             )
@@ -155,19 +145,8 @@ class SqliteStore:
     ) -> None:
         """Store a transition's outcome in one transaction: state, turn, effects, completion."""
         stamp = now.isoformat()
-        ended = debate.ended_at.isoformat() if debate.ended_at else None
         async with self._db.transaction() as conn:
-            await conn.execute(
-                UPDATE_DEBATE,
-                (
-                    debate.phase,
-                    _DEBATE.dump_json(debate).decode(),
-                    stamp,
-                    ended,
-                    debate.format,
-                    debate.id,
-                ),
-            )
+            await conn.execute(UPDATE_DEBATE, _state_row(debate, stamp))
             if turn is not None:
                 await conn.execute(INSERT_TURN, _turn_row(turn))
             await self._insert_effects(conn, debate.id, effects, stamp)
@@ -275,6 +254,13 @@ class SqliteStore:
                 for effect in effects
             ]
             await conn.executemany(INSERT_EFFECT, rows)
+
+
+def _state_row(debate: Debate, stamp: str) -> tuple[object, ...]:
+    """UPDATE_DEBATE's values: the whole state as JSON, and the columns copied for queries."""
+    ended = debate.ended_at.isoformat() if debate.ended_at else None
+    state = _DEBATE.dump_json(debate).decode()
+    return (debate.phase, state, stamp, ended, debate.format, debate.id)
 
 
 def _turn_row(turn: Turn) -> tuple[object, ...]:
