@@ -223,3 +223,28 @@ async def test_a_restart_resumes_writes_queued_before_it(
     log = site.page(f"{BASE}/round-log")
     assert log is not None
     assert log.content.count("첫 발언 전문") == 1
+
+
+async def test_notes_and_the_people_s_words_join_the_round_log_once(
+    site: Site, make_outbox: OutboxFactory
+) -> None:
+    outbox = make_outbox(site.backend(), Notices())
+    start = debate()
+    await outbox.append_round_log(start, turn(1, "첫 발언"), url(1))
+    await outbox.append_round_note(start, "note-1", "note", "", "비용 근거를 보강하세요")
+    await outbox.append_round_note(
+        start, "people-1", "answer", "carol", "아니요, **운영 인력 없음**"
+    )
+    await outbox.append_round_note(
+        start, "people-1", "answer", "carol", "아니요, **운영 인력 없음**"
+    )
+    await outbox.append_round_log(start, turn(2, "둘째 발언"), url(2))
+    await asyncio.wait_for(outbox.drained(start.id), WAIT)
+    page = site.page(f"{BASE}/round-log")
+    assert page is not None
+    text = page.content
+    order = [
+        text.index(s) for s in ("첫 발언", "비용 근거를 보강하세요", "운영 인력 없음", "둘째 발언")
+    ]
+    assert order == sorted(order) and text.count("운영 인력 없음") == 1  # once, in order
+    assert "사회자의 메모" in text and "carol님의 답" in text
