@@ -24,10 +24,9 @@ from handlers.events import (
     UpdateStatus,
     WriteWorkingDocument,
 )
-from handlers.formats import format_named
+from handlers.formats import CONTRACTS, format_named
 from handlers.formats.base import AskStep, EndStep, Format, JudgeStep, Plan
 from handlers.model import Debate, FailureKind, OpenAsk, Outcome, Phase, Turn
-from handlers.reply_parser import parse_reply
 from handlers.wiki_actions import Refusal, apply_action
 
 MAX_RETRIES = 2  # a transient failure is retried this often before the ask is skipped
@@ -169,7 +168,7 @@ def _turn_of(debate: Debate, event: ReplyReceived, now: datetime) -> Turn:
         text=event.text,
         raw=event.raw,
         sha256=hashlib.sha256(event.raw.encode("utf-8")).hexdigest(),
-        parsed=parse_reply(event.text),
+        parsed=CONTRACTS[format_of(debate).contract](event.text),
         meta=event.meta,
         at=now,
     )

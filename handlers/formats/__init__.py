@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from handlers.formats.base import Format
 from handlers.formats.free import FREE
-from handlers.model import Participant
+from handlers.model import ParsedReply, Participant
+from handlers.reply_parser import parse_reply
 
 FORMATS: dict[str, Format] = {FREE.name: FREE}
+# The reply contracts a format may name, each with its tolerant parser (line prefixes for
+# the adversarial format will join the JSON block here).
+CONTRACTS: dict[str, Callable[[str], ParsedReply]] = {"json": parse_reply}
 
 
 class UnknownFormat(LookupError):

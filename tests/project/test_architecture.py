@@ -6,7 +6,19 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-PURE_CORE = ["state_machine.py", "model.py", "events.py", "reply_parser.py", "wiki_actions.py"]
+PURE_CORE = [
+    "state_machine.py",
+    "steps.py",
+    "model.py",
+    "kinds.py",
+    "participants.py",
+    "events.py",
+    "reply_parser.py",
+    "wiki_actions.py",
+    "formats/__init__.py",
+    "formats/base.py",
+    "formats/free.py",
+]
 IO_MODULES = {
     "discord",
     "aiosqlite",
@@ -46,6 +58,15 @@ def test_the_pure_core_imports_no_io() -> None:
     for name in PURE_CORE:
         found = _imports(ROOT / "handlers" / name) & IO_MODULES
         assert found == set(), f"handlers/{name} imports {found}"
+
+
+def test_a_format_is_pure_data_and_functions() -> None:
+    # A format names prompt templates; reading them (prompts/) is the engine's business.
+    formats = sorted((ROOT / "handlers" / "formats").glob("*.py"))
+    assert len(formats) >= 3
+    for path in formats:
+        found = _imports(path) & (IO_MODULES | {"prompts"})
+        assert found == set(), f"{path.name} imports {found}"
 
 
 def test_the_check_itself_sees_imports() -> None:
