@@ -188,9 +188,11 @@ def _shown(debate: Debate, decision: Decision) -> list[Effect]:
     """The moderator's note and redirect, in the thread (grey) and in the Round-Log."""
     shown: list[Effect] = []
     key = f"note-{debate.turns}"
-    if decision.action is Action.REDIRECT and decision.next_seat in debate.ids:
-        params = (("seat", decision.next_seat or ""), ("note", decision.note or "-"))
-        shown += [Notify("moderator.redirect", params), LogNote(key, "redirect", "", decision.note)]
+    lead = decision.next_seat
+    if decision.action is Action.REDIRECT and lead is not None and lead in debate.ids:
+        params = (("seat", lead), ("note", decision.note or "-"))
+        logged = LogNote(key, "redirect", debate.name_of(lead), decision.note)
+        shown += [Notify("moderator.redirect", params), logged]
     elif decision.note.strip() and decision.action is not Action.CONCLUDE:
         shown += [Notify("moderator.note", (("note", decision.note),)),
                   LogNote(key, "note", "", decision.note)]  # fmt: skip

@@ -85,7 +85,7 @@ async def test_a_redirect_is_obeyed_at_once_and_shown(rig: Rig) -> None:
         assert notices == [("moderator.redirect", {"seat": name, "note": "비용부터 다시"})]
         assert "비용부터 다시" in again.debaters[first].requests[1].prompt
         logged = [w for w in again.wiki.writes if w[2].startswith("redirect|")]
-        assert logged and logged[0][2].endswith("비용부터 다시")
+        assert [w[2] for w in logged] == [f"redirect|{name}|비용부터 다시"]
     finally:
         await again.stop()
 
