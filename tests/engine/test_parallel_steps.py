@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from handlers.formats import FORMATS
-from handlers.model import AG, CLAUDE, GEMINI, Backend, Participant, Phase
+from handlers.model import AG, CLAUDE, GEMINI, Backend, FailureKind, Participant, Phase
+from handlers.ports import DebaterError
 from tests.engine.conftest import ALICE, Rig, proposal
 from tests.engine.panel_format import HIDDEN, PANEL
 
@@ -176,5 +177,29 @@ async def test_stop_during_a_parallel_step_ends_every_running_participant(
         assert debate.phase is Phase.STOPPED and debate.asked == ()
         assert await rig.h._store.last_turns(debate_id, 100) == ()
         assert len(rig.room.conclusions) == 1
+    finally:
+        await rig.stop()
+
+
+async def test_a_participant_skipped_in_a_parallel_step_leaves_the_others_standing(
+    tmp_path: Path,
+) -> None:
+    rig = panel_rig(tmp_path / "skip.sqlite3")
+    gone = DebaterError(FailureKind.UNREACHABLE, "no route")
+    rig.debaters[GEMINI].enqueue(gone, gone, gone)  # the first try and both retries
+    await rig.start()
+    try:
+        debate_id = await _open(rig)
+        await asyncio.wait_for(rig.h.wait_idle(debate_id), 10)
+        debate = await rig.h.get(debate_id)
+        assert debate.phase is Phase.CONCLUDED
+        turns = await rig.h._store.last_turns(debate_id, 100)
+        first = sorted((t.number, t.seat) for t in turns if t.round == 1)
+        assert first == [(1, AG), (2, CLAUDE)]
+        second = sorted((t.number, t.seat) for t in turns if t.round == 2)
+        # The skipped ask's number was never stored: the next step takes it up again.
+        assert second == [(3, AG), (4, CLAUDE), (5, GEMINI)]
+        assert "debater.skipped" in rig.room.notice_keys()
+        assert [r.turn for r in rig.debaters[GEMINI].requests] == [3, 3, 3, 5]
     finally:
         await rig.stop()
