@@ -35,6 +35,7 @@ from handlers.events import (
     WriteAgenda,
     WriteConclusion,
 )
+from handlers.formats import formats_for
 from handlers.model import (
     Action,
     Actor,
@@ -134,13 +135,12 @@ def _who(actor: Actor) -> str:
 
 
 def _approve(debate: Debate, event: ProposalApproved, now: datetime, rng: random.Random) -> Step:
-    """Fix the roster and format, open the room, and take the format's first step."""
+    """Fix the roster and format, open the room, and take the format's first step. A format
+    the roster cannot run is not taken: the debate keeps the one it was proposed with."""
+    roster = event.roster or debate.roster
+    chosen = event.format if event.format in formats_for(roster) else debate.format
     fixed = replace(
-        debate,
-        roster=event.roster or debate.roster,
-        format=event.format or debate.format,
-        started_at=now,
-        approved_by=event.actor.user_id,
+        debate, roster=roster, format=chosen, started_at=now, approved_by=event.actor.user_id
     )
     step = run_plan(format_of(fixed).start(fixed, rng))
     opening: tuple[Effect, ...] = (

@@ -6,16 +6,20 @@ and no brief carries what the format hides."""
 from __future__ import annotations
 
 import asyncio
+import random
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from handlers.events import ProposalApproved
 from handlers.formats import FORMATS
 from handlers.model import AG, CLAUDE, GEMINI, Backend, FailureKind, Participant, Phase
 from handlers.ports import DebaterError
+from handlers.state_machine import transition
 from tests.engine.conftest import ALICE, Rig, proposal
 from tests.engine.panel_format import HIDDEN, PANEL
+from tests.engine.test_state_machine import NOW, debate
 
 TRIO = (
     Participant(AG, Backend.AG_RELAY, "AG"),
@@ -203,3 +207,13 @@ async def test_a_participant_skipped_in_a_parallel_step_leaves_the_others_standi
         assert [r.turn for r in rig.debaters[GEMINI].requests] == [3, 3, 3, 5]
     finally:
         await rig.stop()
+
+
+def test_approval_takes_a_format_only_if_the_roster_can_run_it() -> None:
+    proposed = debate()
+    duo = transition(proposed, ProposalApproved(ALICE, (), "panel"), NOW, random.Random(1))
+    assert duo.debate.format == "free" and duo.debate.phase is Phase.SPEAKING  # needs three
+    trio = transition(proposed, ProposalApproved(ALICE, TRIO, "panel"), NOW, random.Random(1))
+    assert trio.debate.format == "panel" and len(trio.debate.asked) == 3
+    unknown = transition(proposed, ProposalApproved(ALICE, TRIO, "nonesuch"), NOW, random.Random(1))
+    assert unknown.debate.format == "free"
