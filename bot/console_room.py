@@ -27,7 +27,7 @@ from bot.console_text import (
     status_line,
 )
 from bot.i18n import Strings
-from handlers.formats import format_named
+from handlers.formats import format_named, localize
 from handlers.model import Conclusion, Debate, Phase, Turn, UserQuestion, WikiPage
 from handlers.ports import Clock, Wiki
 from tools.db import Database
@@ -223,6 +223,19 @@ class ConsoleRoom:
                 f"{self._wiki.page_url(debate, page.value)}",
                 MODERATOR_GREY,
             )
+        await self._remember(debate.id, "conclusion")
+
+    async def post_summary(self, debate: Debate, markdown: str) -> None:
+        """The format's closing block, then its pages."""
+        if not await self._first_time(debate.id, "conclusion"):
+            return
+        t = self._t
+        self.console.rule(Text(t("console.conclusion_title"), style="bold"), style=MODERATOR_GREY)
+        for line in localize(markdown, t).splitlines():
+            self._line(line, MODERATOR_GREY)
+        self._line(t("console.conclusion_pages"), MODERATOR_GREY, bold=True)
+        for page in format_named(debate.format).pages(debate):
+            self._line(f"• {page}: {self._wiki.page_url(debate, page)}", MODERATOR_GREY)
         await self._remember(debate.id, "conclusion")
 
     async def notify(self, debate: Debate, key: str, params: dict[str, str]) -> None:

@@ -120,3 +120,15 @@ def _cut(text: str) -> str:
 
 def _who(user_id: int | None) -> str:
     return f"<@{user_id}>" if user_id else "-"
+
+
+def summary_embed(markdown: str, links: dict[str, str], strings: Strings) -> discord.Embed:
+    """A format's closing block, grey, with links to the pages it wrote."""
+    text = markdown
+    if len(text) > 3900:  # the embed's limit: say so, the whole is on the pages
+        text = text[:3800].rstrip() + "\n…\n" + strings("front.summary_cut")
+    embed = discord.Embed(title=strings("front.conclusion_title"), description=text, colour=GREY)
+    pages = " · ".join(f"[{page}]({url})" for page, url in links.items() if url.startswith("http"))
+    if pages:
+        embed.add_field(name=strings("front.conclusion_pages"), value=_cut(pages), inline=False)
+    return embed

@@ -6,10 +6,10 @@ import tomllib
 from importlib import resources
 from typing import Any
 
-LANGUAGES = ("ko", "en")
+LANGUAGES = ("ko", "en", "pt-BR")
 
 
-class LocaleError(Exception):
+class LocaleError(LookupError):
     """A key is missing from the locale files, or a parameter from a call."""
 
 

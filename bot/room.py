@@ -22,7 +22,7 @@ from bot.i18n import Strings
 from bot.render_split import split_text
 from bot.room_status import StatusEditor
 from bot.views import card_view, question_view, status_view
-from handlers.formats import format_named
+from handlers.formats import format_named, localize
 from handlers.model import Conclusion, Debate, Turn, UserQuestion
 from handlers.ports import Clock, Wiki
 from tools.db import Database
@@ -241,6 +241,13 @@ class DiscordRoom:
             "conclusion",
             embed=embeds.conclusion_embed(debate, conclusion, links, self._strings),
         )
+
+    async def post_summary(self, debate: Debate, markdown: str) -> None:
+        """The format's closing block with links to its pages."""
+        written = format_named(debate.format).pages(debate)
+        links = {page: self._wiki.page_url(debate, page) for page in written}
+        embed = embeds.summary_embed(localize(markdown, self._strings), links, self._strings)
+        await self._send_once(debate, "conclusion", embed=embed)
 
     async def notify(self, debate: Debate, key: str, params: dict[str, str]) -> None:
         """One localized line, in full; failures named through the [failure] table."""

@@ -65,7 +65,7 @@ class Settings(BaseSettings):
     DATABASE_PATH: Path = Path("./data/debate-room.sqlite3")
     DATA_DIR: Path = Path("./data")
     MAX_ROUNDS: int = Field(6, ge=1, le=50)
-    LANGUAGE: Literal["ko", "en"] = "ko"
+    LANGUAGE: Literal["ko", "en", "pt-BR"] = "ko"
     # Who debates: `id:backend[:name[:persona]]`, comma-separated (backends: ag-relay,
     # claude-cli, gemini-cli); blank: AG on the relay and Claude on its CLI.
     PARTICIPANTS: str = DEFAULT_PARTICIPANTS

@@ -30,6 +30,9 @@ DECISION_MARKERS: tuple[str, ...] = (
     "should we", "shall we", "which one", "which is better", "or should", "decide",
     "decision", "trade-off", "tradeoff", "pros and cons", "disagree", "not sure",
     "instead of", "prefer", "versus", "let's debate", "choose",
+    # Portuguese
+    "devemos", "decidir", "decisão", "escolher", "em vez de", "ou então", "qual é melhor",
+    "prós e contras", "discordo", "preferir", "vale a pena",
 )
 # fmt: on
 MIN_WINDOW_CHARS = 80  # a few words of chat are not a decision

@@ -21,16 +21,40 @@ from handlers.events import (
     OpenRoom,
     PostCard,
     PostConclusion,
+    PostSummary,
     PostTurn,
     ReplyReceived,
+    RunTask,
+    TaskDone,
     UpdateStatus,
     WriteAgenda,
     WriteConclusion,
+    WritePage,
     WriteWorkingDocument,
 )
-from handlers.model import Backend, Debate, FailureKind, ModeratorView, Turn, WikiPage
-from handlers.ports import Clock, Debater, DebaterError, Moderator, Room, Store, TurnRequest, Wiki
-from handlers.prompting import compose_turn_prompt
+from handlers.formats import format_named
+from handlers.model import (
+    Backend,
+    Debate,
+    FailureKind,
+    ModeratorSource,
+    ModeratorView,
+    Turn,
+    WikiPage,
+)
+from handlers.ports import (
+    Clock,
+    Debater,
+    DebaterError,
+    Moderator,
+    ModeratorUnavailable,
+    Room,
+    Store,
+    TaskRequest,
+    TurnRequest,
+    Wiki,
+)
+from handlers.prompting import compose_turn_prompt, render_pieces, repair_prompt
 
 PAGE_NAMES = {page.value: page.value.title() for page in WikiPage}  # "Working-Document"
 MODERATOR_CONTEXT_TURNS = 2  # the moderator sees the last two turns in full, never more
@@ -78,6 +102,15 @@ class EffectRunner:
                 await self._wiki.append_round_log(debate, logged, url)
             case Notify(key=key, params=params):
                 await self._room.notify(debate, key, self._params(debate, dict(params)))
+            case RunTask(task=task):
+                return await self._task(debate, task)
+            case WritePage(page=page):
+                fmt = format_named(debate.format)
+                turns = await self._turns(debate, fmt.page_shows(debate, page))
+                title, markdown = fmt.render_page(debate, page, turns)
+                await self._wiki.write_page(debate, page, title, markdown)
+            case PostSummary():
+                await self._room.post_summary(debate, format_named(debate.format).summary(debate))
             case _:
                 await self._simple(debate, effect)
         return None
@@ -115,11 +148,15 @@ class EffectRunner:
             return DebaterFailed(ask.seat, ask.turn, FailureKind.USAGE, detail)
         people = debate.people[debate.heard_by(ask.seat) :]
         shown = await self._shown(debate, ask)
+        if ask.repair:  # only the missing parts are asked for; nothing else is shown
+            people, prompt = (), repair_prompt(ask.repair, self._language)
+        else:
+            prompt = compose_turn_prompt(debate, ask, shown, self._language, people)
         request = TurnRequest(
             debate_id=debate.id,
             turn=ask.turn,
             round=ask.round,
-            prompt=compose_turn_prompt(debate, ask, shown, self._language, people),
+            prompt=prompt,
             fresh_session=ask.fresh_session,
             participant=member.id,
             name=member.name,
@@ -145,6 +182,31 @@ class EffectRunner:
             except LookupError:
                 continue  # a skipped ask of a parallel step left its number unused
         return tuple(shown)
+
+    async def _task(self, debate: Debate, task: str) -> TaskDone:
+        """The moderator performs a format's task; the format's fallback stands in when it
+        cannot. An output already stored is never asked for again."""
+        stored = debate.output_of(task)
+        if stored is not None:
+            return TaskDone(task, stored, debate.moderator_source)
+        fmt = format_named(debate.format)
+        shown = await self._turns(debate, fmt.task_shows(debate, task))
+        prompt = render_pieces(fmt.task_brief(debate, task, shown), self._language)
+        request = TaskRequest(debate.id, task, prompt, fmt.task_json(debate, task))
+        try:
+            return TaskDone(task, await self._moderator.perform(request), ModeratorSource.GEMINI)
+        except ModeratorUnavailable:
+            return TaskDone(task, fmt.task_fallback(debate, task, shown), ModeratorSource.RULES)
+
+    async def _turns(self, debate: Debate, numbers: tuple[int, ...]) -> tuple[Turn, ...]:
+        """The stored turns by number (a number a skipped ask left unused is passed over)."""
+        found = []
+        for number in numbers:
+            try:
+                found.append(await self._store.turn(debate.id, number))
+            except LookupError:
+                continue
+        return tuple(found)
 
     async def _view(self, debate: Debate) -> ModeratorView:
         turns = await self._store.last_turns(debate.id, MODERATOR_CONTEXT_TURNS)

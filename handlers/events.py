@@ -12,6 +12,7 @@ from handlers.model import (
     Conclusion,
     Decision,
     FailureKind,
+    ModeratorSource,
     Participant,
     TurnMeta,
     UserQuestion,
@@ -103,6 +104,15 @@ class ConclusionReady:
     conclusion: Conclusion
 
 
+@dataclass(frozen=True)
+class TaskDone:
+    """The moderator performed the format's task `task` (or the rules stood in for it)."""
+
+    task: str
+    output: str
+    source: ModeratorSource
+
+
 Event = (
     ProposalApproved
     | ProposalDeclined
@@ -114,6 +124,7 @@ Event = (
     | PeopleSaid
     | StopRequested
     | ConclusionReady
+    | TaskDone
 )
 
 # ---- effects --------------------------------------------------------------
@@ -180,6 +191,7 @@ class AskDebater:
     user_answer: str = ""  # a debate stored before `people`: the answer the relay builds on
     fresh_session: bool = False
     delay_s: float = 0.0  # wait before asking (a retry after a rate limit)
+    repair: tuple[str, ...] = ()  # the contract's missing parts: ask only for these
     kind: Literal["ask_debater"] = "ask_debater"
 
 
@@ -258,6 +270,29 @@ class PostConclusion:
     kind: Literal["post_conclusion"] = "post_conclusion"
 
 
+@dataclass(frozen=True)
+class RunTask:
+    """Ask the moderator to perform the format's task `task`."""
+
+    task: str
+    kind: Literal["run_task"] = "run_task"
+
+
+@dataclass(frozen=True)
+class WritePage:
+    """Queue one of the format's own pages (a path below the debate's slug)."""
+
+    page: str
+    kind: Literal["write_page"] = "write_page"
+
+
+@dataclass(frozen=True)
+class PostSummary:
+    """Post the format's closing block, with links to its pages."""
+
+    kind: Literal["post_summary"] = "post_summary"
+
+
 Effect = Annotated[
     PostCard
     | CloseCard
@@ -274,7 +309,10 @@ Effect = Annotated[
     | AskUser
     | Conclude
     | WriteConclusion
-    | PostConclusion,
+    | PostConclusion
+    | RunTask
+    | WritePage
+    | PostSummary,
     Field(discriminator="kind"),
 ]
 

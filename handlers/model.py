@@ -219,6 +219,10 @@ class Debate:
     heard: tuple[tuple[str, int], ...] = ()  # per participant: how many of `people` it got
     moderator_heard: int = 0  # how many of `people` the moderator's judgements got
     people_question: str = ""  # a debater's question to the people, not yet put to them
+    outputs: tuple[tuple[str, str], ...] = ()  # (task, output) of the moderator's tasks, verbatim
+    task: str = ""  # the moderator's task running now
+    repairs: tuple[str, ...] = ()  # participants asked to repair a reply in the current step
+    repair_asks: tuple[tuple[int, tuple[str, ...]], ...] = ()  # (turn, missing parts) asked
 
     def stance_of(self, seat: str) -> Stance | None:
         """The participant's latest stated stance."""
@@ -244,6 +248,10 @@ class Debate:
     def ids(self) -> tuple[str, ...]:
         """The roster's participant ids, in roster order."""
         return tuple(member.id for member in self.roster)
+
+    def output_of(self, task: str) -> str | None:
+        """The stored output of the moderator's task, if performed."""
+        return dict(self.outputs).get(task)
 
     def heard_by(self, participant: str) -> int:
         """How many of `people` the participant's briefs have carried."""

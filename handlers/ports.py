@@ -80,6 +80,21 @@ class Debater(Protocol):
         ...
 
 
+@dataclass(frozen=True)
+class TaskRequest:
+    """One of a format's tasks for the moderator: the rendered prompt."""
+
+    debate_id: int
+    task: str
+    prompt: str
+    json: bool  # the answer must be one JSON object
+
+
+class ModeratorUnavailable(Exception):
+    """The moderator cannot perform a task now (rules mode, quota, failure): the format's
+    fallback stands in."""
+
+
 class Moderator(Protocol):
     """The moderator: detection, judgement after each reply, the Conclusion."""
 
@@ -93,6 +108,10 @@ class Moderator(Protocol):
 
     async def conclude(self, view: ModeratorView) -> Conclusion:
         """Write the Conclusion from what the debate reached."""
+        ...
+
+    async def perform(self, request: TaskRequest) -> str:
+        """A format's task; raise ModeratorUnavailable when the model cannot serve it."""
         ...
 
 
@@ -119,6 +138,10 @@ class Wiki(Protocol):
 
     async def write_conclusion(self, debate: Debate, conclusion: Conclusion) -> None:
         """Queue the Conclusion page."""
+        ...
+
+    async def write_page(self, debate: Debate, page: str, title: str, markdown: str) -> None:
+        """Queue one of the format's own pages (`page`: a path below the debate's slug)."""
         ...
 
     def page_url(self, debate: Debate, page: str) -> str:
@@ -159,6 +182,10 @@ class Room(Protocol):
 
     async def post_conclusion(self, debate: Debate, conclusion: Conclusion) -> None:
         """Post the final summary with links to the pages."""
+        ...
+
+    async def post_summary(self, debate: Debate, markdown: str) -> None:
+        """Post the format's closing block with links to the format's pages."""
         ...
 
     async def notify(self, debate: Debate, key: str, params: dict[str, str]) -> None:

@@ -8,7 +8,11 @@ from handlers.formats import format_named
 from handlers.formats.base import BriefInput, Piece
 from handlers.model import Debate, PeopleLine, Turn
 
-LANGUAGE_NAMES = {"ko": "Korean (한국어)", "en": "English"}
+LANGUAGE_NAMES = {
+    "ko": "Korean (한국어)",
+    "en": "English",
+    "pt-BR": "Brazilian Portuguese (português do Brasil)",
+}
 
 
 def participant_system_prompt(language: str) -> str:
@@ -64,3 +68,14 @@ def additions(ask: AskDebater, people: tuple[PeopleLine, ...], language: str) ->
     if ask.note:
         lines.append(prompts.load("debate_note", language, note=ask.note))
     return "\n".join(lines)
+
+
+def render_pieces(pieces: tuple[Piece, ...], language: str) -> str:
+    """A moderator task's prompt: its pieces filled from prompts/ (no people's additions)."""
+    return "\n\n".join(prompts.load(p.template, language, **dict(p.values)) for p in pieces)
+
+
+def repair_prompt(missing: tuple[str, ...], language: str) -> str:
+    """The one repair request: the contract's parts the reply lacked."""
+    listed = "\n".join(f"- {part}" for part in missing)
+    return prompts.load("format_repair", language, missing=listed)

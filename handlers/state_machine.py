@@ -25,20 +25,24 @@ from handlers.events import (
     OpenRoom,
     PeopleSaid,
     PostConclusion,
+    PostSummary,
     ProposalApproved,
     ProposalDeclined,
     ProposalExpired,
     ReplyReceived,
     StopRequested,
+    TaskDone,
     UpdateStatus,
     UserAnswered,
     WriteAgenda,
     WriteConclusion,
+    WritePage,
 )
 from handlers.formats import formats_for
 from handlers.model import (
     Action,
     Actor,
+    Conclusion,
     Debate,
     Decision,
     ModeratorSource,
@@ -47,6 +51,7 @@ from handlers.model import (
     Phase,
     Stance,
     UserQuestion,
+    WikiPage,
 )
 from handlers.steps import (
     BACKOFF_S,
@@ -60,6 +65,7 @@ from handlers.steps import (
     format_of,
     reply,
     run_plan,
+    task_done,
 )
 
 __all__ = [
@@ -94,7 +100,7 @@ def transition(debate: Debate, event: Event, now: datetime, rng: random.Random) 
             return reply(debate, event, now, rng)
         case DebaterFailed() if expects(debate, event.seat, event.turn):
             return failure(debate, event, rng)
-        case Judged(turn=turn) if debate.phase is Phase.JUDGING and turn == debate.turns:
+        case Judged(turn=turn) if _judging(debate) and turn == debate.turns:
             return _judged(debate, event, rng)
         case UserAnswered(actor=actor, answer=answer) if debate.phase is Phase.AWAITING_USER:
             if not authorized(debate, actor):
@@ -107,13 +113,46 @@ def transition(debate: Debate, event: Event, now: datetime, rng: random.Random) 
                 return Step(debate)
             notice = Notify("debate.stopped_by", (("user", _who(actor)),))
             return conclude(debate, Outcome.STOPPED, notice)
+        case TaskDone() | ConclusionReady():
+            return _finishing(debate, event, now, rng)
+    return Step(debate)
+
+
+def _finishing(
+    debate: Debate, event: TaskDone | ConclusionReady, now: datetime, rng: random.Random
+) -> Step:
+    """A moderator's task done, or the Conclusion written: the debate moves on or ends."""
+    match event:
+        case TaskDone(task=task) if debate.phase is Phase.JUDGING and debate.task == task:
+            return _tasked(debate, event, rng)
         case ConclusionReady(conclusion=conclusion) if debate.phase is Phase.CONCLUDING:
             phase = _END_PHASE[debate.outcome or Outcome.CONSENSUS]
             ended = replace(debate, phase=phase, ended_at=now, speaker=None)
-            return Step(
-                ended, (WriteConclusion(conclusion), PostConclusion(conclusion), UpdateStatus())
-            )
+            return Step(ended, (WriteConclusion(conclusion), *_closing(ended, conclusion)))
     return Step(debate)
+
+
+def _tasked(debate: Debate, event: TaskDone, rng: random.Random) -> Step:
+    """A task's output is stored; the moderator's mode change is said, as for a judgement."""
+    step = task_done(debate, event, rng)
+    if event.source is debate.moderator_source:
+        return step
+    moved = replace(step.debate, moderator_source=event.source)
+    return Step(moved, (Notify(f"moderator.mode_{event.source.value}"), *step.effects))
+
+
+def _closing(ended: Debate, conclusion: Conclusion) -> tuple[Effect, ...]:
+    """The Conclusion posted, or the format's own pages and closing block if it has one."""
+    fmt = format_of(ended)
+    if not fmt.summary(ended):
+        return PostConclusion(conclusion), UpdateStatus()
+    fixed = {page.value for page in WikiPage}
+    pages = tuple(WritePage(page) for page in fmt.pages(ended) if page not in fixed)
+    return (*pages, PostSummary(), UpdateStatus())
+
+
+def _judging(debate: Debate) -> bool:
+    return debate.phase is Phase.JUDGING and not debate.task
 
 
 _STOPPABLE = frozenset({Phase.SPEAKING, Phase.JUDGING, Phase.AWAITING_USER})

@@ -21,11 +21,13 @@ from handlers.events import (
     Notify,
     PostTurn,
     ReplyReceived,
+    RunTask,
+    TaskDone,
     UpdateStatus,
     WriteWorkingDocument,
 )
 from handlers.formats import CONTRACTS, format_named
-from handlers.formats.base import AskStep, EndStep, Format, JudgeStep, Plan
+from handlers.formats.base import AskStep, EndStep, Format, JudgeStep, Plan, TaskStep
 from handlers.model import Debate, FailureKind, OpenAsk, Outcome, Phase, Turn
 from handlers.wiki_actions import Refusal, apply_action
 
@@ -84,6 +86,17 @@ def ask_effect(debate: Debate, ask: OpenAsk, delay_s: float = 0.0) -> AskDebater
     """The stored request to one participant; its brief is composed when it runs. What it
     may see is fixed when the step starts: a retry mid-step sees no more than the first ask."""
     before_step = tuple(entry for entry in debate.log if entry[0] not in debate.step_turns)
+    repair = dict(debate.repair_asks).get(ask.turn, ())
+    if repair:
+        return AskDebater(
+            seat=ask.participant,
+            turn=ask.turn,
+            round=debate.round,
+            step=debate.step or "turn",
+            fresh_session=ask.fresh_session,
+            delay_s=delay_s,
+            repair=repair,
+        )
     return AskDebater(
         seat=ask.participant,
         turn=ask.turn,
@@ -103,9 +116,10 @@ def run_plan(plan: Plan) -> Step:
         case AskStep(debate=debate, step=name, participants=who, notices=notices):
             base = debate.turns
             asks = tuple(OpenAsk(p, base + i + 1) for i, p in enumerate(who))
-            asking = with_asks(
-                replace(debate, phase=Phase.SPEAKING, step=name, step_turns=()), asks
+            fresh = replace(
+                debate, phase=Phase.SPEAKING, step=name, step_turns=(), repairs=(), repair_asks=()
             )
+            asking = with_asks(fresh, asks)
             effects = tuple(ask_effect(asking, ask) for ask in asks)
             return Step(asking, (*notices, UpdateStatus(), *effects))
         case JudgeStep(debate=debate):
@@ -113,13 +127,34 @@ def run_plan(plan: Plan) -> Step:
             return Step(judging, (UpdateStatus(), Judge(debate.turns)))
         case EndStep(debate=debate, outcome=outcome):
             return conclude(debate, outcome)
+        case TaskStep(debate=debate, task=task):
+            tasking = replace(with_asks(debate, ()), phase=Phase.JUDGING, task=task)
+            return Step(tasking, (UpdateStatus(), RunTask(task)))
+
+
+def task_done(debate: Debate, event: TaskDone, rng: random.Random) -> Step:
+    """Store the task's output verbatim, then take the format's next step."""
+    outputs = (*(o for o in debate.outputs if o[0] != event.task), (event.task, event.output))
+    done = replace(debate, outputs=outputs, task="")
+    return run_plan(format_of(done).tasked(done, event.task, event.output, rng))
 
 
 def conclude(debate: Debate, outcome: Outcome, notice: Notify | None = None) -> Step:
-    """End the debate: the Conclusion is written next."""
-    ending = replace(with_asks(debate, ()), phase=Phase.CONCLUDING, outcome=outcome, speaker=None)
-    effects: tuple[Effect, ...] = (UpdateStatus(), Conclude())
+    """End the debate: the Conclusion is written next. Answers a step held back (a Stop
+    before all were in) are posted now: nothing a debater wrote is lost."""
+    held = _held(debate) if debate.phase is Phase.SPEAKING else ()
+    ending = replace(
+        with_asks(debate, ()), phase=Phase.CONCLUDING, outcome=outcome, speaker=None, task=""
+    )
+    effects: tuple[Effect, ...] = (*held, UpdateStatus(), Conclude())
     return Step(ending, (notice, *effects) if notice else effects)
+
+
+def _held(debate: Debate) -> tuple[Effect, ...]:
+    """The posts of the current step's answers, if the format holds them until all are in."""
+    if not format_of(debate).holds(debate):
+        return ()
+    return tuple(e for n in debate.step_turns for e in (PostTurn(n), AppendRoundLog(n)))
 
 
 def reply(debate: Debate, event: ReplyReceived, now: datetime, rng: random.Random) -> Step:
@@ -151,11 +186,33 @@ def reply(debate: Debate, event: ReplyReceived, now: datetime, rng: random.Rando
         if question is not None and question.to == "user"
         else debate.people_question,
     )
-    after, effects = _posted(fmt.noted(after, turn), turn)
-    if waiting:
-        return Step(after, effects, turn)
+    holding = fmt.holds(debate)
+    after, effects = _posted(fmt.noted(after, turn), turn, holding)
+    after, repair = _repair(fmt, after, turn)
+    if after.asked:
+        return Step(after, (*effects, *repair), turn)
+    held = _held(after) if holding else ()
     step = run_plan(fmt.answered(replace(after, note=""), rng))
-    return Step(step.debate, (*effects, *step.effects), turn)
+    return Step(step.debate, (*effects, *held, *step.effects), turn)
+
+
+def _repair(fmt: Format, debate: Debate, turn: Turn) -> tuple[Debate, tuple[Effect, ...]]:
+    """A reply missing required parts: its participant is asked once more, for those only
+    (the reply stands as it is; the repair is a turn of its own, in the same step)."""
+    missing = fmt.missing(debate, turn)
+    if not missing or turn.seat in debate.repairs:
+        return debate, ()
+    number = max((debate.turns, *(a.turn for a in debate.asked))) + 1
+    ask = OpenAsk(turn.seat, number)
+    repairing = with_asks(
+        replace(
+            debate,
+            repairs=(*debate.repairs, turn.seat),
+            repair_asks=(*debate.repair_asks, (number, missing)),
+        ),
+        (*debate.asked, ask),
+    )
+    return repairing, (ask_effect(repairing, ask),)
 
 
 def _turn_of(debate: Debate, event: ReplyReceived, now: datetime) -> Turn:
@@ -168,15 +225,15 @@ def _turn_of(debate: Debate, event: ReplyReceived, now: datetime) -> Turn:
         text=event.text,
         raw=event.raw,
         sha256=hashlib.sha256(event.raw.encode("utf-8")).hexdigest(),
-        parsed=CONTRACTS[format_of(debate).contract](event.text),
+        parsed=CONTRACTS[format_of(debate).contract_of(debate)](event.text),
         meta=event.meta,
         at=now,
     )
 
 
-def _posted(debate: Debate, turn: Turn) -> tuple[Debate, tuple[Effect, ...]]:
-    """Post and log the turn; apply its wiki_action (or say why not)."""
-    effects: list[Effect] = [PostTurn(turn.number), AppendRoundLog(turn.number)]
+def _posted(debate: Debate, turn: Turn, holding: bool) -> tuple[Debate, tuple[Effect, ...]]:
+    """Post and log the turn (unless the step holds its answers); apply its wiki_action."""
+    effects: list[Effect] = [] if holding else [PostTurn(turn.number), AppendRoundLog(turn.number)]
     parsed = turn.parsed
     if not parsed.structured:
         effects.append(Notify("turn.no_block", (("seat", turn.seat),)))
@@ -239,4 +296,4 @@ def _skip(debate: Debate, ask: OpenAsk, event: DebaterFailed, rng: random.Random
     if waiting:
         return Step(moved, (notice,))
     step = run_plan(format_of(moved).answered(moved, rng))
-    return Step(step.debate, (notice, *step.effects))
+    return Step(step.debate, (notice, *_held(moved), *step.effects))

@@ -60,7 +60,8 @@ class GeminiApiBackend:
         config = types.GenerateContentConfig(
             system_instruction=prompt.system,
             response_mime_type="application/json",
-            response_schema=prompt.schema,
+            # A format's task has no fixed schema (its prompt says the shape): JSON only.
+            response_schema=prompt.schema if prompt.schema.model_fields else None,
             thinking_config=types.ThinkingConfig(thinking_level=types.ThinkingLevel.LOW),
             http_options=types.HttpOptions(timeout=int(self._timeout_s * 1000)),
         )

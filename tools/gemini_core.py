@@ -14,8 +14,9 @@ from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
 from typing import Protocol, TypeVar
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError
 
+from handlers import ports
 from handlers.model import ChatLine, Conclusion, Decision, Detection, ModeratorView
 from handlers.rules_moderator import RulesModerator
 from tools.gemini_context import Prompt, conclusion_prompt, detection_prompt, judge_prompt
@@ -39,6 +40,12 @@ DEFAULT_RETRY_DELAY_S = 10.0  # a per-minute 429 without RetryInfo
 
 M = TypeVar("M", bound=BaseModel)
 Sleep = Callable[[float], Awaitable[None]]
+
+
+class TaskReply(BaseModel):
+    """A format task's answer: any one JSON object (the format's prompt gives its shape)."""
+
+    model_config = ConfigDict(extra="allow")
 
 
 class ModeratorError(Exception):
@@ -124,6 +131,28 @@ class StructuredModerator:
         prompt = conclusion_prompt(view, self._language)
         reply = await self._ask(prompt, ConclusionReply, view.debate.id)
         return to_conclusion(reply) if reply is not None else self._rules.write_conclusion(view)
+
+    async def perform(self, request: ports.TaskRequest) -> str:
+        """A format's task: the text (one JSON object if asked, after at most one repair);
+        ModeratorUnavailable when the model cannot serve it (the format's fallback then)."""
+        prompt = Prompt("task", "", (("user", request.prompt),), TaskReply)
+        for attempt in (1, 2):
+            sent = await self._send(prompt, request.debate_id)
+            if sent is None:
+                raise ports.ModeratorUnavailable(f"task {request.task}: rules decide")
+            call_id, reply = sent
+            if not request.json:
+                return reply.text
+            try:
+                validate_text(reply.text, TaskReply)
+            except ValidationError as exc:
+                errors = describe(exc)
+                await self._ledger.mark(call_id, "invalid", errors)
+                log.warning("moderator task %s: invalid answer (%d/2)", request.task, attempt)
+                prompt = prompt.repaired(reply.text, errors)
+            else:
+                return reply.text
+        raise ports.ModeratorUnavailable(f"task {request.task}: invalid twice")
 
     async def ping(self) -> str:
         """One tiny counted request (for `doctor`); raises ModeratorError when it fails."""

@@ -31,7 +31,7 @@ def topic_slug(debate_id: int, topic: str, root: str = "") -> str:
 
 def page_path(root: str, slug: str, page: str) -> str:
     """`{root}/{slug}/{page}` without leading or trailing slashes."""
-    name = _words(page) or "page"
+    name = "/".join(_words(part) or "page" for part in page.split("/") if part) or "page"
     return "/".join(part for part in (normalize_root(root), slug, name) if part)
 
 

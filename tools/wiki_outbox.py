@@ -12,6 +12,7 @@ from datetime import UTC, datetime, timedelta
 
 import aiosqlite
 
+from handlers.formats import localize
 from handlers.model import Conclusion, Debate, Turn, WikiPage
 from tools.db import Database
 from tools.slug import check_root, normalize_root, page_path, topic_slug
@@ -167,6 +168,15 @@ class WikiOutbox:
         content = render_conclusion(debate, conclusion, self._t)
         key = f"{debate.id}:conclusion"
         await self._enqueue(debate, WikiPage.CONCLUSION, key, Mode.REPLACE, content)
+
+    async def write_page(self, debate: Debate, page: str, title: str, markdown: str) -> None:
+        """Queue one of the format's own pages (once per debate and page)."""
+        key = f"{debate.id}:page:{page}"
+        title, markdown = localize(title, self._t), localize(markdown, self._t)
+        row = (debate.id, key, self.path_of(debate, page), title, Mode.REPLACE.value, markdown,
+               self._now().isoformat())  # fmt: skip
+        await self._db.execute(INSERT_ENTRY, row)
+        self._kick(debate.id)
 
     def page_url(self, debate: Debate, page: str) -> str:
         """Where a person reads the page: an http(s) or file:// URL, percent-encoded."""

@@ -54,7 +54,7 @@ def render_agenda(debate: Debate, t: Translate) -> str:
     """Topic, decision, chat context, participants, format and limits."""
     proposal = debate.proposal
     people = ", ".join(f"`{uid}`" for uid in proposal.participants) or t("wiki.agenda.nobody")
-    debaters = " · ".join(participant_name(debate, p, t) for p in debate.ids)
+    debaters = " · ".join(_with_persona(debate, p, t) for p in debate.ids)
     parts = [
         f"## {t('wiki.agenda.decision')}",
         _neutral(proposal.question.strip() or proposal.topic),
@@ -68,13 +68,24 @@ def render_agenda(debate: Debate, t: Translate) -> str:
         f"- {t('wiki.agenda.debaters', debaters=debaters)}\n"
         f"- {t('wiki.agenda.people', people=people)}",
         f"## {t('wiki.agenda.format')}",
-        t("wiki.agenda.format_free"),
+        t(
+            "wiki.agenda.format_free"
+            if debate.format == "free"
+            else f"{debate.format}.agenda_format"
+        ),
         f"## {t('wiki.agenda.limits')}",
         f"- {t('wiki.agenda.max_rounds', rounds=debate.max_rounds)}",
     ]
     if debate.started_at is not None:
         parts[-1] += f"\n- {t('wiki.agenda.started', time=_time(debate.started_at))}"
     return "\n\n".join(parts) + "\n"
+
+
+def _with_persona(debate: Debate, participant: str, t: Translate) -> str:
+    """The participant's name, and its role where it has one."""
+    name = participant_name(debate, participant, t)
+    persona = debate.member(participant).persona
+    return f"{name} ({persona})" if persona else name
 
 
 def render_working_document(debate: Debate, t: Translate) -> str:

@@ -15,6 +15,7 @@ from importlib import resources
 from pydantic import BaseModel, Field
 
 from handlers.model import (
+    DEFAULT_ROSTER,
     Action,
     Backend,
     ChatLine,
@@ -24,10 +25,11 @@ from handlers.model import (
     FailureKind,
     ModeratorSource,
     ModeratorView,
+    Participant,
     TurnMeta,
     UserQuestion,
 )
-from handlers.ports import DebaterError, DebaterOutput, TurnRequest
+from handlers.ports import DebaterError, DebaterOutput, TaskRequest, TurnRequest
 
 DEFAULT_RECORDING = "debate_ko.json"
 
@@ -116,6 +118,15 @@ class ConclusionEntry(BaseModel):
     next_steps: list[str] = Field(default_factory=list)
 
 
+class MemberEntry(BaseModel):
+    """One participant of the recorded roster."""
+
+    id: str
+    backend: Backend
+    name: str
+    persona: str = ""
+
+
 class Recording(BaseModel):
     """A whole recorded debate."""
 
@@ -133,6 +144,15 @@ class Recording(BaseModel):
     decisions: list[DecisionEntry]
     answers: list[AnswerEntry] = Field(default_factory=list)
     conclusion: ConclusionEntry
+    roster: list[MemberEntry] = Field(default_factory=list)  # empty: AG and Claude
+    tasks: dict[str, str] = Field(default_factory=dict)  # the moderator's task outputs
+
+    @property
+    def participants(self) -> tuple[Participant, ...]:
+        """The recorded roster."""
+        if not self.roster:
+            return DEFAULT_ROSTER
+        return tuple(Participant(m.id, m.backend, m.name, persona=m.persona) for m in self.roster)
 
     def answer_after(self, turn: int) -> AnswerEntry:
         """The people's recorded answer to the question asked after `turn`."""
@@ -143,7 +163,7 @@ class Recording(BaseModel):
 
 
 # The recorded debate of each format (more as the formats land).
-RECORDINGS = {"free": DEFAULT_RECORDING}
+RECORDINGS = {"free": DEFAULT_RECORDING, "boardroom": "debate_boardroom_pt.json"}
 
 
 def recording_for(format_name: str) -> Recording:
@@ -193,9 +213,10 @@ class ReplayDebater:
         clock: ReplayClock,
         pace_s: float,
         pause: Pause = asyncio.sleep,
+        backend: Backend | None = None,
     ) -> None:
         self.seat = seat
-        self.backend = Backend.AG_RELAY if seat == "ag" else Backend.CLAUDE_CLI
+        self.backend = backend or (Backend.AG_RELAY if seat == "ag" else Backend.CLAUDE_CLI)
         self._turns = {entry.turn: entry for entry in recording.turns}
         self._clock = clock
         self._pace_s = pace_s
@@ -260,6 +281,13 @@ class ReplayModerator:
             summary=entry.summary,
             source=ModeratorSource.GEMINI,
         )
+
+    async def perform(self, request: TaskRequest) -> str:
+        """The recorded output of a format's task."""
+        found = self._recording.tasks.get(request.task)
+        if found is None:
+            raise RecordingError(f"no recorded output of task {request.task!r}")
+        return found
 
     async def conclude(self, view: ModeratorView) -> Conclusion:
         """The recorded Conclusion."""

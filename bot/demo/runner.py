@@ -33,7 +33,7 @@ from bot.demo.replay import (
 from bot.i18n import Strings
 from handlers.debate_handler import DebateHandler, HandlerConfig
 from handlers.detection import DetectionHandler
-from handlers.model import DEFAULT_ROSTER, ChatLine, Debate, Phase, Proposal, WikiPage
+from handlers.model import ChatLine, Debate, Phase, Proposal, WikiPage
 from tools.db import Database
 from tools.store import SqliteStore
 from tools.wiki_helper import LocalWiki, WikiOutbox
@@ -104,13 +104,17 @@ class _Player:
                                sleep=self.clock.sleep)  # fmt: skip
         self.room = ConsoleRoom(console, self.t, self.wiki, self.clock, db=db,
                                 names=self.people.names)  # fmt: skip
+        roster = recording.participants
         seats = {
-            member.backend: ReplayDebater(member.id, recording, self.clock, pace_s)
-            for member in DEFAULT_ROSTER
+            member.backend: ReplayDebater(
+                member.id, recording, self.clock, pace_s, backend=member.backend
+            )
+            for member in roster
         }
         self.moderator = ReplayModerator(recording)
         config = HandlerConfig(language=recording.language, max_rounds=recording.max_rounds,
-                               retry_wait_scale=0.0, format=recording.format_name)  # fmt: skip
+                               retry_wait_scale=0.0, format=recording.format_name,
+                               roster=roster)  # fmt: skip
         order = random.Random(recording.seed)  # noqa: S311  # replays the recorded speaking order
         self.handler = DebateHandler(SqliteStore(db), self.moderator, seats, self.wiki, self.room,
                                      self.clock, order, config)  # fmt: skip

@@ -61,11 +61,14 @@ def test_settings_check_participants_and_the_default_format() -> None:
     with pytest.raises(ValueError, match="PARTICIPANTS"):
         Settings(_env_file=None, PARTICIPANTS="ag:ag-relay")  # type: ignore[call-arg]
     with pytest.raises(ValueError, match="DEFAULT_FORMAT"):
-        Settings(_env_file=None, DEFAULT_FORMAT="boardroom")  # type: ignore[call-arg]
+        Settings(_env_file=None, DEFAULT_FORMAT="nonesuch")  # type: ignore[call-arg]
+    six = ",".join(f"p{n}:claude-cli" for n in range(6))  # the boardroom seats five at most
+    with pytest.raises(ValueError, match="DEFAULT_FORMAT boardroom cannot run"):
+        Settings(_env_file=None, PARTICIPANTS=six, DEFAULT_FORMAT="boardroom")  # type: ignore[call-arg]
 
 
 def test_the_formats_a_roster_allows() -> None:
-    assert formats_for(DEFAULT_ROSTER) == ("free",) and set(FORMATS) == {"free"}
+    assert "free" in formats_for(DEFAULT_ROSTER) and {"free", "boardroom"} <= set(FORMATS)
     assert formats_for(DEFAULT_ROSTER[:1]) == ()
 
 

@@ -37,11 +37,20 @@ def test_the_participant_prompt_carries_the_contract(language: str) -> None:
     assert ("Korean" in text) == (language == "ko")
 
 
-def test_both_locales_have_the_same_keys() -> None:
-    ko, en = load_table("ko"), load_table("en")
-    assert set(ko) == set(en)
+@pytest.mark.parametrize("language", [lang for lang in LANGUAGES if lang != "ko"])
+def test_every_locale_has_the_same_keys(language: str) -> None:
+    ko, other = load_table("ko"), load_table(language)
+    assert set(ko) == set(other)
     for key in ko:
-        assert set(re.findall(r"{(\w+)}", ko[key])) == set(re.findall(r"{(\w+)}", en[key])), key
+        assert set(re.findall(r"{(\w+)}", ko[key])) == set(re.findall(r"{(\w+)}", other[key])), key
+
+
+def test_every_localized_prompt_exists_in_every_language() -> None:
+    names = {p.name.split(".")[0] for p in (ROOT / "prompts").glob("*.*.md")}
+    assert {"boardroom_round1", "boardroom_synthesis", "format_repair"} <= names
+    for name in sorted(names):
+        for language in LANGUAGES:
+            assert (ROOT / "prompts" / f"{name}.{language}.md").is_file(), (name, language)
 
 
 def test_every_notice_the_engine_emits_has_a_string() -> None:

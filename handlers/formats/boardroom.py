@@ -1,0 +1,170 @@
+"""The `boardroom` format (seed 000_383279b99be03db2, in Portuguese): a panel of two to five
+personas votes on a concrete decision. Round 1 isolated and parallel, round 2 cross-pollinated,
+then a synthesis whose result the code computes and whose prose the moderator writes."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+from handlers.events import Notify
+from handlers.formats import boardroom_pages as pages
+from handlers.formats.base import (
+    AskStep,
+    BriefInput,
+    EndStep,
+    FormatDefaults,
+    Piece,
+    Plan,
+    TaskStep,
+)
+from handlers.formats.boardroom_reply import parse_position
+from handlers.model import Debate, Decision, Outcome, Participant, Turn, WikiPage
+
+MIN_PANEL, MAX_PANEL = 2, 5  # the seed's limit: more would cost time and tokens
+POSITION, REBUTTAL, SYNTHESIS = "position", "rebuttal", "synthesis"
+
+
+class BoardroomFormat(FormatDefaults):
+    """Two rounds of votes and a synthesis with a vote tracker."""
+
+    name = "boardroom"
+    contract = "boardroom"
+
+    def allows(self, roster: tuple[Participant, ...]) -> bool:
+        """Two to five participants."""
+        return MIN_PANEL <= len(roster) <= MAX_PANEL
+
+    def start(self, debate: Debate, rng: random.Random) -> Plan:
+        """Round 1: everyone at once, none seeing another."""
+        opened = replace(debate, round=1, order=debate.ids, spoken=())
+        notice = Notify("boardroom.round1", (("count", str(len(debate.ids))),))
+        return AskStep(opened, POSITION, debate.ids, (notice,))
+
+    def noted(self, debate: Debate, turn: Turn) -> Debate:
+        """The vote (and, in round 2, why it changed) is kept with the debate."""
+        found = parse_position(turn.text, debate.round)
+        notes = {f"vote/{debate.round}/{turn.seat}": found.vote or ""}
+        if debate.round == 2:
+            notes[f"why/{turn.seat}"] = found.why_changed
+        kept = dict(debate.outputs)
+        for key, value in notes.items():
+            if value or key not in kept:  # a repair without a vote keeps the first one's
+                kept[key] = value
+        return replace(debate, outputs=tuple(kept.items()))
+
+    def answered(self, debate: Debate, rng: random.Random) -> Plan:
+        """Round 1 done: round 2 with every position; round 2 done: the synthesis."""
+        if debate.round == 1:
+            boundary = (*debate.outputs, (pages.ROUND1_LAST, str(debate.turns)))
+            informed = replace(debate, round=2, spoken=(), outputs=boundary)
+            return AskStep(informed, REBUTTAL, debate.ids, (Notify("boardroom.round2"),))
+        return TaskStep(debate, SYNTHESIS)
+
+    def judged(self, debate: Debate, decision: Decision, rng: random.Random) -> Plan:
+        """The boardroom has no judgements between answers."""
+        return TaskStep(debate, SYNTHESIS)
+
+    def resumed(self, debate: Debate, rng: random.Random) -> Plan:
+        """The people answered: the debate ends with their answer in the Round-Log."""
+        return EndStep(debate, Outcome.CONSENSUS)
+
+    def shows(self, debate: Debate, participant: str) -> tuple[int, ...]:
+        """Round 1: nothing; round 2: every round-1 answer, its own included."""
+        if debate.step == POSITION or debate.round <= 1:
+            return ()
+        return tuple(number for number, _ in debate.log)
+
+    def brief(self, given: BriefInput) -> tuple[Piece, ...]:
+        """The round's brief: the decision, the persona, and in round 2 all positions."""
+        debate, seat = given.debate, given.ask.seat
+        me = debate.member(seat)
+        values = (
+            *pages.agenda_values(debate),
+            ("name", me.name),
+            ("persona", me.persona or "-"),
+            ("panel", pages.panel_line(debate)),
+        )
+        if given.ask.step == POSITION:
+            return (Piece("boardroom_round1", values, True),)
+        values = tuple(pair for pair in values if pair[0] != "context")  # round 1 had it
+        shown = tuple(
+            Piece(
+                "boardroom_position_own" if turn.seat == seat else "boardroom_position",
+                (("speaker", debate.name_of(turn.seat)), ("reply", turn.text)),
+            )
+            for turn in given.shown
+        )
+        return (*shown, Piece("boardroom_round2", values, True))
+
+    def missing(self, debate: Debate, turn: Turn) -> tuple[str, ...]:
+        """The contract's parts the answer lacks."""
+        return pages.missing_parts(parse_position(turn.text, debate.round), debate.round)
+
+    def holds(self, debate: Debate) -> bool:
+        """Round-1 answers are posted only once all are in (isolation)."""
+        return debate.step == POSITION
+
+    def task_shows(self, debate: Debate, task: str) -> tuple[int, ...]:
+        """The synthesis reads every answer of both rounds."""
+        return tuple(number for number, _ in debate.log)
+
+    def task_brief(self, debate: Debate, task: str, shown: tuple[Turn, ...]) -> tuple[Piece, ...]:
+        """Every answer verbatim, the computed result and the votes, then the request."""
+        answers = tuple(
+            Piece(
+                "boardroom_answer",
+                (("speaker", debate.name_of(t.seat)), ("round", str(t.round)), ("reply", t.text)),
+            )
+            for t in shown
+        )
+        values = (
+            *pages.agenda_values(debate)[:2],  # topic and question
+            ("result", pages.result_of(debate)),
+            ("votes", pages.vote_lines(debate)),
+            ("ids", ", ".join(debate.ids)),
+        )
+        return (*answers, Piece("boardroom_synthesis", values))
+
+    def task_fallback(self, debate: Debate, task: str, shown: tuple[Turn, ...]) -> str:
+        """A synthesis from the answers themselves, without a model."""
+        return pages.fallback_synthesis(debate, shown)
+
+    def tasked(self, debate: Debate, task: str, output: str, rng: random.Random) -> Plan:
+        """The synthesis is in: the debate ends (the pages and the closing block follow)."""
+        consensus = pages.result_of(debate) == pages.CONSENSUS
+        return EndStep(debate, Outcome.CONSENSUS if consensus else Outcome.MAX_ROUNDS)
+
+    def page_shows(self, debate: Debate, page: str) -> tuple[int, ...]:
+        """A participant's round page reads its own answers; the synthesis none."""
+        round_page = pages.round_page(page)
+        if round_page is None:
+            return ()
+        return tuple(number for number, who in debate.log if who == round_page[1])
+
+    def render_page(self, debate: Debate, page: str, turns: tuple[Turn, ...]) -> tuple[str, str]:
+        """A round page or the synthesis."""
+        return pages.render(debate, page, turns)
+
+    def summary(self, debate: Debate) -> str:
+        """The seed's compact closing block."""
+        return pages.compact_block(debate)
+
+    def estimate(self, debate: Debate) -> tuple[int, int]:
+        """Two answers each (and at most one repair each), the synthesis and the Conclusion."""
+        return 4 * len(debate.roster), 2
+
+    def pages(self, debate: Debate) -> tuple[str, ...]:
+        """Agenda, Round-Log, each participant's round pages, the synthesis, the Conclusion."""
+        written = [WikiPage.AGENDA.value]
+        if debate.log:
+            written.append(WikiPage.ROUND_LOG.value)
+        for round_number in (1, 2):
+            seats = {who for n, who in debate.log if pages.round_of(debate, n) == round_number}
+            written += [f"round-{round_number}/{seat}" for seat in debate.ids if seat in seats]
+        if debate.output_of(SYNTHESIS) is not None:
+            written.append(SYNTHESIS)
+        return (*written, WikiPage.CONCLUSION.value)
+
+
+BOARDROOM = BoardroomFormat()
