@@ -112,7 +112,10 @@ def synthesis_of(debate: Debate) -> dict[str, Any]:
 
 def fallback_synthesis(debate: Debate, shown: tuple[Turn, ...]) -> str:
     """The synthesis without a model: the participants' own words, quoted, in the same shape."""
-    finals = {t.seat: parse_position(t.text, 2) for t in shown if round_of(debate, t.number) == 2}
+    finals: dict[str, Position] = {}
+    for turn in (t for t in shown if round_of(debate, t.number) == 2):  # a repair completes
+        found = parse_position(turn.text, 2)
+        finals[turn.seat] = finals[turn.seat].merged(found) if turn.seat in finals else found
     named = {seat: debate.name_of(seat) for seat in debate.ids}
     divided = result_of(debate) == DIVIDED
     out = {

@@ -21,7 +21,7 @@ _VOTE_WORDS = {
 ROUND1_FIELDS = ("vote", "argument", "risks", "conditions", "metrics")
 ROUND2_FIELDS = ("vote", "why_changed", "agreement", "disagreement", "insight", "consensus")
 _JSON_ALIASES = {"final_vote": "vote", "consensus_condition": "consensus"}
-_SECTION = re.compile(r"^\s*(?:#+\s*)?(\d)[.)]\s*(?:\*\*)?", re.MULTILINE)
+_SECTION = re.compile(r"^\s*(?:#+\s*)?(?:\*\*)?(\d)[.)]\s*(?:\*\*)?", re.MULTILINE)
 _ITEM = re.compile(r"^\s*(?:[-*•]|\d+[.)]|[a-z][.)])\s+")
 _FENCE = re.compile(r"```(?:json|JSON)?[ \t]*\n")
 _DECODER = json.JSONDecoder()
@@ -94,15 +94,17 @@ def _from_json(block: dict[str, Any]) -> Position:
 
 
 def _from_numbered(text: str, fields: tuple[str, ...]) -> Position:
-    marks = list(_SECTION.finditer(text))
+    # Sections come in rising order: a "1." inside section 5 is a list item, not a section.
+    marks: list[re.Match[str]] = []
+    for mark in _SECTION.finditer(text):
+        number = int(mark.group(1))
+        if 1 <= number <= len(fields) and (not marks or number > int(marks[-1].group(1))):
+            marks.append(mark)
     values: dict[str, Any] = {}
     for index, mark in enumerate(marks):
-        number = int(mark.group(1))
-        if not 1 <= number <= len(fields) or fields[number - 1] in values:
-            continue
         end = marks[index + 1].start() if index + 1 < len(marks) else len(text)
         body = _drop_label(text[mark.end() : end])
-        name = fields[number - 1]
+        name = fields[int(mark.group(1)) - 1]
         if name == "vote":
             values[name] = vote_of(body)
         elif name in _LISTS:

@@ -26,7 +26,13 @@ from handlers.model import (
     TurnMeta,
     UserQuestion,
 )
-from handlers.ports import DebaterError, DebaterOutput, TurnRequest
+from handlers.ports import (
+    DebaterError,
+    DebaterOutput,
+    ModeratorUnavailable,
+    TaskRequest,
+    TurnRequest,
+)
 
 
 def other(seat: str) -> str:
@@ -69,6 +75,7 @@ class FakeDebater:
         self.requests: list[TurnRequest] = []
         self.script: deque[str | DebaterError | Callable[[], object]] = deque()
         self.default: str | None = None
+        self.by_round: dict[int, str] = {}  # the answer of each round, once the script is out
         self.plan = plan or CrashPlan()
         self.forgotten: list[int] = []
 
@@ -78,14 +85,17 @@ class FakeDebater:
     async def speak(self, request: TurnRequest) -> DebaterOutput:
         self.plan.tick(f"speak:{self.seat}")
         self.requests.append(request)
-        item = self.script.popleft() if self.script else self.default
+        item = self.script.popleft() if self.script else self.by_round.get(request.round)
+        item = self.default if item is None else item
         if item is None:
             item = reply(f"{self.seat} says {request.turn}")
         if isinstance(item, DebaterError):
             raise item
         if callable(item):
-            await item()  # type: ignore[misc]
-            item = reply(f"{self.seat} after wait {request.turn}")
+            said = await item()  # type: ignore[misc]
+            item = (
+                said if isinstance(said, str) else reply(f"{self.seat} after wait {request.turn}")
+            )
         meta = TurnMeta(
             model=f"{self.seat}-model",
             input_tokens=10,
@@ -122,9 +132,18 @@ class FakeModerator:
         self.views: list[ModeratorView] = []
         self.conclusions = 0
         self.plan = plan or CrashPlan()
+        self.tasks: dict[str, str] | None = None  # task -> output; None: rules mode
+        self.performed: list[TaskRequest] = []
 
     def enqueue(self, *decisions: Decision) -> None:
         self.decisions.extend(decisions)
+
+    async def perform(self, request: TaskRequest) -> str:
+        self.plan.tick(f"task:{request.task}")
+        self.performed.append(request)
+        if self.tasks is None or request.task not in self.tasks:
+            raise ModeratorUnavailable("no model in the test")
+        return self.tasks[request.task]
 
     async def detect(self, window: tuple[ChatLine, ...]) -> Detection:
         return Detection(debate_worthy=False)
@@ -180,6 +199,14 @@ class FakeWiki:
         self.plan.tick("wiki:conclusion")
         self._write(f"{debate.id}:conclusion", debate, conclusion.decision)
 
+    async def write_page(self, debate: Debate, page: str, title: str, markdown: str) -> None:
+        self.plan.tick(f"wiki:page:{page}")
+        self._write(f"{debate.id}:page:{page}", debate, f"{title}\n{markdown}")
+
+    def page(self, debate_id: int, page: str) -> str:
+        """The content written for a format page."""
+        return next(c for k, _, c in self.writes if k == f"{debate_id}:page:{page}")
+
     def page_url(self, debate: Debate, page: str) -> str:
         return f"https://wiki.test/debates/{debate.id}/{page}"
 
@@ -207,6 +234,7 @@ class FakeRoom:
         self.statuses: list[tuple[int, str, int]] = []
         self.questions: list[UserQuestion] = []
         self.conclusions: list[Conclusion] = []
+        self.summaries: list[str] = []
         self.working_seats: list[str] = []
         self.cards: list[int] = []
         self.closed_cards: list[tuple[int, str]] = []
@@ -247,6 +275,10 @@ class FakeRoom:
     async def post_conclusion(self, debate: Debate, conclusion: Conclusion) -> None:
         self.plan.tick("room:conclusion")
         self.conclusions.append(conclusion)
+
+    async def post_summary(self, debate: Debate, markdown: str) -> None:
+        self.plan.tick("room:summary")
+        self.summaries.append(markdown)
 
     async def notify(self, debate: Debate, key: str, params: dict[str, str]) -> None:
         self.plan.tick(f"room:notify:{key}")
