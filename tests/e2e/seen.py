@@ -47,7 +47,9 @@ class Seen:
     def status_message(self, thread_id: str) -> Json | None:
         """The pinned status message (with its Stop button until the end)."""
         for message in self.bot_messages(thread_id):
-            if str(message.get("content", "")).startswith(("라운드", "종료", "Round", "Ended")):
+            if str(message.get("content", "")).startswith(
+                ("라운드", "종료", "Round", "Ended", "Rodada", "Encerrado")
+            ):
                 return message
         return None
 
@@ -57,7 +59,7 @@ class Seen:
         return str(message.get("content", "")) if message else ""
 
     def status_ended(self, thread_id: str) -> bool:
-        return self.status(thread_id).startswith(("종료", "Ended"))
+        return self.status(thread_id).startswith(("종료", "Ended", "Encerrado"))
 
     def page(self, name: str) -> FakePage | None:
         """The debate's page `name` (agenda, working-document, ...), once it exists."""

@@ -1,0 +1,109 @@
+"""The boardroom end to end: `debate-room` as a subprocess with DEFAULT_FORMAT=boardroom and a
+three-member panel (AG through the Discord relay, Claude through the real `claude` CLI, Gemini
+through the real `gemini` CLI), on the fake Discord, Gemini, Anthropic API and Wiki.js, in
+Korean and in Portuguese."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from tests.clis import GEMINI_BIN, installed_or_skip
+from tests.e2e.harness import World
+from tests.engine.boardroom_script import position, rebuttal
+
+pytestmark = pytest.mark.e2e
+
+CHATS = {
+    "ko": (
+        ("alice", "결제 이벤트를 Postgres outbox로 갈지 Redis Streams로 갈지 아직 못 정했네"),
+        ("carol", "outbox가 맞지 않아? 근데 폴링 지연이… 어떻게 할까"),
+        ("alice", "둘 다 장단점이 있어서 애매하다. 이번 주 안에 결정해야 해"),
+    ),
+    "pt-BR": (
+        ("alice", "Precisamos decidir: outbox no Postgres vs Redis Streams para os pagamentos"),
+        ("carol", "Devemos escolher o outbox? O polling me preocupa, prós e contras dos dois"),
+        ("alice", "Temos que tomar a decisão esta semana, vs Redis o outbox é mais simples"),
+    ),
+}
+# What marks each request to the fake Gemini (the last one that matches wins the order below).
+ROUND2 = {"ko": "최종 투표", "pt-BR": "VOTO FINAL"}
+ROUND1 = {"ko": "1. 투표:", "pt-BR": "1. VOTO:"}
+SYNTHESIS = {
+    "tracker": {"gemini": "Claude의 감사 논거"},
+    "tensions": ["속도 대 감사"],
+    "insight": "LISTEN/NOTIFY",
+    "conditions": ["부하 시험"],
+    "irreconcilable": False,
+    "recommendation": "outbox 채택",
+    "guardrails": ["부하 시험 먼저"],
+}
+
+
+def gemini_answers(language: str) -> Any:
+    """The fake Gemini's answers: the synthesis for the moderator, JSON contracts for the
+    Gemini CLI participant, and the automatic answers for everything else."""
+
+    def answer(schema: dict[str, Any], text: str) -> dict[str, Any] | None:
+        if '"tracker"' in text:
+            return SYNTHESIS
+        if "Gemini [product owner]" not in text:
+            return None  # the moderator's detection and Conclusion: the automatic answers
+        if ROUND2[language] in text:
+            return {"final_vote": "conditional", "why_changed": "Claude의 감사 논거",
+                    "agreement": "with Claude", "disagreement": "with AG",
+                    "insight": "gemini insight", "consensus_condition": "a load test"}  # fmt: skip
+        if ROUND1[language] in text:
+            return {"vote": "no", "argument": "gemini argument", "risks": ["g1", "g2"],
+                    "conditions": "gemini conditions", "metrics": ["gm1", "gm2"]}  # fmt: skip
+        return None
+
+    return answer
+
+
+@pytest.mark.parametrize("language", ["ko", "pt-BR"])
+async def test_a_boardroom_debate_runs_with_three_real_participants(
+    world: World, language: str
+) -> None:
+    gemini_bin = installed_or_skip(GEMINI_BIN, "gemini")
+    world.gemini.responder = gemini_answers(language)
+    home = world.tmp / "claude-config" / ".gemini"  # the CLIs' HOME is the config folder
+    home.mkdir(parents=True, exist_ok=True)
+    auth = {"security": {"auth": {"selectedType": "gemini-api-key"}}}
+    (home / "settings.json").write_text(json.dumps(auth), encoding="utf-8")
+    world.anthropic.script_replies(
+        position("claude", "conditional", language), rebuttal("claude", "conditional", language)
+    )
+    world.ag.replies = [position("ag", "yes", language), rebuttal("ag", "yes", language)]
+    await world.start_bot(
+        DEFAULT_FORMAT="boardroom",
+        LANGUAGE=language,
+        PARTICIPANTS="ag:ag-relay:AG:architect,claude:claude-cli:Claude:security reviewer,"
+        "gemini:gemini-cli:Gemini:product owner",
+        GEMINI_CLI_BIN=str(gemini_bin),
+    )
+    thread = await world.approve(await world.chat(CHATS[language]))
+    await world.wait_end(thread)
+
+    root = f"debates/{world.slug()}"
+    synthesis = await world.wait_for(
+        lambda: world.wiki.page_at(f"{root}/synthesis"), "the synthesis page"
+    )
+    no, conditional = ("반대", "조건부") if language == "ko" else ("NÃO", "CONDICIONAL")
+    assert f"| Gemini | {no} | {conditional} |" in synthesis.content  # the vote tracker
+    assert "Claude의 감사 논거" in synthesis.content  # the change, with its reason
+    for seat in ("ag", "claude", "gemini"):
+        for number in (1, 2):
+            page = await world.wait_for(
+                lambda s=seat, n=number: world.wiki.page_at(f"{root}/round-{n}/{s}"),
+                f"round-{number}/{seat}",
+            )
+            assert page.content.strip()
+    shown = world.embed_text(thread)
+    assert "ag risk one" in shown and "claude metric two" in shown and "gemini argument" in shown
+    result = "다수" if language == "ko" else "MAIORIA"  # yes, conditional, conditional
+    assert result in shown  # the closing block
+    ag_round_one = world.ag.prompts[0].content
+    assert "claude risk one" not in ag_round_one and "gemini argument" not in ag_round_one
