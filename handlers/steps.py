@@ -14,6 +14,7 @@ from datetime import datetime
 from handlers.events import (
     AppendRoundLog,
     AskDebater,
+    AskUser,
     Conclude,
     DebaterFailed,
     Effect,
@@ -27,7 +28,15 @@ from handlers.events import (
     WriteWorkingDocument,
 )
 from handlers.formats import CONTRACTS, format_named
-from handlers.formats.base import AskStep, EndStep, Format, JudgeStep, Plan, TaskStep
+from handlers.formats.base import (
+    AskPeopleStep,
+    AskStep,
+    EndStep,
+    Format,
+    JudgeStep,
+    Plan,
+    TaskStep,
+)
 from handlers.model import Debate, FailureKind, OpenAsk, Outcome, Phase, Turn
 from handlers.wiki_actions import Refusal, apply_action
 
@@ -130,6 +139,11 @@ def run_plan(plan: Plan) -> Step:
         case TaskStep(debate=debate, task=task):
             tasking = replace(with_asks(debate, ()), phase=Phase.JUDGING, task=task)
             return Step(tasking, (UpdateStatus(), RunTask(task)))
+        case AskPeopleStep(debate=debate, question=question):
+            waiting = replace(
+                with_asks(debate, ()), phase=Phase.AWAITING_USER, user_question=question, task=""
+            )
+            return Step(waiting, (AskUser(question), UpdateStatus()))
 
 
 def task_done(debate: Debate, event: TaskDone, rng: random.Random) -> Step:

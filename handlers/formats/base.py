@@ -13,7 +13,15 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from handlers.events import AskDebater, Effect
-from handlers.model import Debate, Decision, Outcome, Participant, PeopleLine, Turn
+from handlers.model import (
+    Debate,
+    Decision,
+    Outcome,
+    Participant,
+    PeopleLine,
+    Turn,
+    UserQuestion,
+)
 
 
 @dataclass(frozen=True)
@@ -50,7 +58,15 @@ class TaskStep:
     task: str
 
 
-Plan = AskStep | JudgeStep | EndStep | TaskStep
+@dataclass(frozen=True)
+class AskPeopleStep:
+    """Put a question to the people (with its options as buttons); `resumed` follows."""
+
+    debate: Debate
+    question: UserQuestion
+
+
+Plan = AskStep | JudgeStep | EndStep | TaskStep | AskPeopleStep
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ from dataclasses import replace
 from handlers.events import Notify
 from handlers.formats import boardroom_pages as pages
 from handlers.formats.base import (
+    AskPeopleStep,
     AskStep,
     BriefInput,
     EndStep,
@@ -66,7 +67,7 @@ class BoardroomFormat(FormatDefaults):
         return TaskStep(debate, SYNTHESIS)
 
     def resumed(self, debate: Debate, rng: random.Random) -> Plan:
-        """The people answered: the debate ends with their answer in the Round-Log."""
+        """The people decided: the debate ends with their answer in the Round-Log."""
         return EndStep(debate, Outcome.CONSENSUS)
 
     def shows(self, debate: Debate, participant: str) -> tuple[int, ...]:
@@ -131,7 +132,11 @@ class BoardroomFormat(FormatDefaults):
         return pages.fallback_synthesis(debate, shown)
 
     def tasked(self, debate: Debate, task: str, output: str, rng: random.Random) -> Plan:
-        """The synthesis is in: the debate ends (the pages and the closing block follow)."""
+        """The synthesis is in: the debate ends (the pages and the closing block follow), or,
+        if the positions cannot be reconciled, the people are asked instead."""
+        question = pages.question_for_people(debate)
+        if question is not None:
+            return AskPeopleStep(debate, question)
         consensus = pages.result_of(debate) == pages.CONSENSUS
         return EndStep(debate, Outcome.CONSENSUS if consensus else Outcome.MAX_ROUNDS)
 

@@ -8,7 +8,9 @@ from collections import Counter
 from typing import Any
 
 from handlers.formats.boardroom_reply import VOTES, Position, parse_position
-from handlers.model import Debate, Turn
+from handlers.model import Debate, Turn, UserQuestion
+
+MAX_OPTIONS = 4  # buttons under the question
 
 CONSENSUS, MAJORITY, DIVIDED = "CONSENSUS", "MAJORITY", "DIVIDED"
 ROUND1_LAST = "round1/last"  # the last turn number of round 1 (kept in debate.outputs)
@@ -110,6 +112,18 @@ def synthesis_of(debate: Debate) -> dict[str, Any]:
     return found if isinstance(found, dict) else {}
 
 
+def question_for_people(debate: Debate) -> UserQuestion | None:
+    """Irreconcilable positions: the question the people decide instead of a recommendation
+    (its options become buttons). None when the synthesis recommends."""
+    found = synthesis_of(debate)
+    if not found.get("irreconcilable"):
+        return None
+    options = found.get("options") or []
+    listed = tuple(str(o).strip() for o in options if str(o).strip())[:MAX_OPTIONS]
+    text = str(found.get("question") or "").strip() or debate.proposal.question
+    return UserQuestion(text=text, options=listed if isinstance(options, list) else ())
+
+
 def fallback_synthesis(debate: Debate, shown: tuple[Turn, ...]) -> str:
     """The synthesis without a model: the participants' own words, quoted, in the same shape."""
     finals: dict[str, Position] = {}
@@ -204,6 +218,9 @@ def synthesis_page(debate: Debate) -> str:
         lines.append("")
     lines += ["## ⟦boardroom.insight⟧", "", str(found.get("insight") or "-"), ""]
     lines += _recommendation(found)
+    decided = [f"- {line.who}: {line.text}" for line in debate.people if line.question]
+    if decided:
+        lines += ["", "## ⟦boardroom.people_decided⟧", "", *decided]
     return "\n".join(lines) + "\n"
 
 
@@ -237,11 +254,13 @@ def compact_block(debate: Debate) -> str:
     ]
     for name, first, final, _, _ in tracker_rows(debate):
         lines.append(f"  {name}: {vote_word(first)} → {vote_word(final)}")
+    decided = [line for line in debate.people if line.question]
     lines += [
         "",
         f"⟦boardroom.main_tension⟧: {_one_line(str(tensions[0]))}",
         f"⟦boardroom.insight⟧: {_one_line(str(found.get('insight') or '-'))}",
         _one_line(advice),
+        *(f"⟦boardroom.people_decided⟧: {d.who}: {_one_line(d.text)}" for d in decided),
         "",
         "⟦boardroom.full_report⟧: synthesis",
     ]

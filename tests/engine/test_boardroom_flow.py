@@ -254,3 +254,30 @@ async def test_a_crash_anywhere_asks_nothing_twice_and_posts_nothing_twice(
         finally:
             await rig.stop()
     assert between >= 2 and during_synthesis >= 1, (between, during_synthesis)
+
+
+async def test_irreconcilable_positions_end_in_a_question_to_the_people(tmp_path: Path) -> None:
+    rig = board(tmp_path / "people.sqlite3")
+    split = {"irreconcilable": True, "question": "Outbox or Streams?",
+             "options": ["Outbox", "Streams"], "recommendation": "never shown"}  # fmt: skip
+    rig.moderator.tasks = {"synthesis": json.dumps(split)}
+    await rig.start()
+    try:
+        debate_id = await open_board(rig)
+        await asyncio.wait_for(rig.room.signal("asked").wait(), 10)
+        await asyncio.wait_for(rig.h.wait_idle(debate_id), 10)
+        (question,) = rig.room.questions
+        assert question.text == "Outbox or Streams?" and question.options == ("Outbox", "Streams")
+        assert (await rig.h.get(debate_id)).phase is Phase.AWAITING_USER
+        assert rig.room.summaries == []  # nothing is closed before the people decide
+        await rig.h.answer(debate_id, ALICE, "Outbox")
+        await finish(rig, debate_id)
+        assert (await rig.h.get(debate_id)).phase is Phase.CONCLUDED
+        (summary,) = rig.room.summaries
+        assert "⟦boardroom.people_decided⟧: alice: Outbox" in summary
+        assert "never shown" not in summary
+        synthesis = rig.wiki.page(debate_id, "synthesis")
+        assert "Outbox or Streams?" in synthesis and "- alice: Outbox" in synthesis
+        assert "⟦boardroom.recommendation⟧" not in synthesis
+    finally:
+        await rig.stop()
