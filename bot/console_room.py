@@ -104,7 +104,14 @@ class ConsoleRoom:
         name = t(f"front.format_{debate.format}")
         body.append(t("console.card_format_value", format=name, rounds=debate.max_rounds) + "\n")
         body.append(f"{t('console.card_participants')}: ", style="bold")
-        body.append(" · ".join(seat_name(t, m.id, debate) for m in debate.roster))
+        body.append(
+            " · ".join(
+                f"{seat_name(t, m.id, debate)} ({m.persona})"
+                if m.persona
+                else seat_name(t, m.id, debate)
+                for m in debate.roster
+            )
+        )
         self.console.print(
             Panel(
                 body,

@@ -44,13 +44,18 @@ def card_embed(
     )
     embed.add_field(
         name=strings("front.card_participants"),
-        value=" · ".join(member.name for member in debate.roster),
+        value=_cut(" · ".join(_with_role(m.name, m.persona) for m in debate.roster)),
         inline=False,
     )
     if closed:
         # In the description, where a mention shows as a name (embeds never ping).
         embed.description = strings(f"front.card_{debate.phase.value}", user=_who(decided_by))
     return embed
+
+
+def _with_role(name: str, persona: str) -> str:
+    """`Claude (security reviewer)`: the panel as the card shows it."""
+    return f"{name} ({persona})" if persona else name
 
 
 def status_line(debate: Debate, strings: Strings, now: datetime) -> str:

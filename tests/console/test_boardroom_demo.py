@@ -29,6 +29,7 @@ def test_the_boardroom_demo_replays_and_writes_the_synthesis(tmp_path: Path) -> 
         run_demo(out=out, pace_s=0.0, console=plain_console(screen), format_name="boardroom") == 0
     )
     shown = screen.getvalue()
+    assert "AG (arquiteto) · Claude (revisor de segurança) · Gemini (product owner)" in shown
     assert "DEBATE CONCLUÍDO" in shown and "Resultado: MAIORIA" in shown
     assert "Gemini: NÃO → CONDICIONAL" in shown  # the vote tracker of the compact block
     (synthesis,) = (out / "wiki").rglob("synthesis.md")

@@ -18,6 +18,9 @@ PURE_CORE = [
     "formats/__init__.py",
     "formats/base.py",
     "formats/free.py",
+    "formats/boardroom.py",
+    "formats/boardroom_pages.py",
+    "formats/boardroom_reply.py",
 ]
 IO_MODULES = {
     "discord",
