@@ -23,7 +23,8 @@ from handlers.formats.boardroom_reply import parse_position
 from handlers.model import Debate, Decision, Outcome, Participant, Turn, WikiPage
 
 MIN_PANEL, MAX_PANEL = 2, 5  # the seed's limit: more would cost time and tokens
-POSITION, REBUTTAL, SYNTHESIS = "position", "rebuttal", "synthesis"
+POSITION, REBUTTAL = "position", "rebuttal"
+DECISION, SYNTHESIS = "decision", "synthesis"  # the moderator's tasks
 
 
 class BoardroomFormat(FormatDefaults):
@@ -37,10 +38,16 @@ class BoardroomFormat(FormatDefaults):
         return MIN_PANEL <= len(roster) <= MAX_PANEL
 
     def start(self, debate: Debate, rng: random.Random) -> Plan:
+        """The moderator first states the question as a concrete decision."""
+        return TaskStep(replace(debate, round=1, order=debate.ids, spoken=()), DECISION)
+
+    def _round_one(self, debate: Debate) -> Plan:
         """Round 1: everyone at once, none seeing another."""
-        opened = replace(debate, round=1, order=debate.ids, spoken=())
-        notice = Notify("boardroom.round1", (("count", str(len(debate.ids))),))
-        return AskStep(opened, POSITION, debate.ids, (notice,))
+        notices = (
+            Notify("boardroom.decision", (("decision", pages.decision_of(debate)),)),
+            Notify("boardroom.round1", (("count", str(len(debate.ids))),)),
+        )
+        return AskStep(debate, POSITION, debate.ids, notices)
 
     def noted(self, debate: Debate, turn: Turn) -> Debate:
         """The vote (and, in round 2, why it changed) is kept with the debate."""
@@ -110,8 +117,18 @@ class BoardroomFormat(FormatDefaults):
         """The synthesis reads every answer of both rounds."""
         return tuple(number for number, _ in debate.log)
 
+    def task_json(self, debate: Debate, task: str) -> bool:
+        """Both tasks answer in JSON."""
+        return True
+
     def task_brief(self, debate: Debate, task: str, shown: tuple[Turn, ...]) -> tuple[Piece, ...]:
-        """Every answer verbatim, the computed result and the votes, then the request."""
+        """The decision: the agenda; the synthesis: every answer verbatim, the computed result
+        and the votes, then the request."""
+        if task == DECISION:
+            proposal = debate.proposal
+            agenda = (("topic", proposal.topic), ("question", proposal.question),
+                      ("context", proposal.context))  # fmt: skip
+            return (Piece("boardroom_decision", agenda),)
         answers = tuple(
             Piece(
                 "boardroom_answer",
@@ -128,12 +145,16 @@ class BoardroomFormat(FormatDefaults):
         return (*answers, Piece("boardroom_synthesis", values))
 
     def task_fallback(self, debate: Debate, task: str, shown: tuple[Turn, ...]) -> str:
-        """A synthesis from the answers themselves, without a model."""
+        """Without a model: the question as detected, and a synthesis from the answers."""
+        if task == DECISION:
+            return pages.fallback_decision(debate)
         return pages.fallback_synthesis(debate, shown)
 
     def tasked(self, debate: Debate, task: str, output: str, rng: random.Random) -> Plan:
         """The synthesis is in: the debate ends (the pages and the closing block follow), or,
         if the positions cannot be reconciled, the people are asked instead."""
+        if task == DECISION:
+            return self._round_one(debate)
         question = pages.question_for_people(debate)
         if question is not None:
             return AskPeopleStep(debate, question)
@@ -156,8 +177,9 @@ class BoardroomFormat(FormatDefaults):
         return pages.compact_block(debate)
 
     def estimate(self, debate: Debate) -> tuple[int, int]:
-        """Two answers each (and at most one repair each), the synthesis and the Conclusion."""
-        return 4 * len(debate.roster), 2
+        """Two answers each (and at most one repair each); the decision, the synthesis and the
+        Conclusion."""
+        return 4 * len(debate.roster), 3
 
     def pages(self, debate: Debate) -> tuple[str, ...]:
         """Agenda, Round-Log, each participant's round pages, the synthesis, the Conclusion."""

@@ -15,6 +15,7 @@ MAX_OPTIONS = 4  # buttons under the question
 CONSENSUS, MAJORITY, DIVIDED = "CONSENSUS", "MAJORITY", "DIVIDED"
 ROUND1_LAST = "round1/last"  # the last turn number of round 1 (kept in debate.outputs)
 SYNTHESIS = "synthesis"
+DECISION = "decision"
 MIN_LISTED = 2  # the seed: at least two risks and two metrics
 
 
@@ -63,9 +64,21 @@ def agenda_values(debate: Debate) -> tuple[tuple[str, str], ...]:
     proposal = debate.proposal
     return (
         ("topic", proposal.topic),
-        ("question", proposal.question),
+        ("question", decision_of(debate)),
         ("context", proposal.context),
     )
+
+
+def decision_of(debate: Debate) -> str:
+    """The question as a concrete decision, as the moderator stated it (else as detected)."""
+    found = _object(debate.output_of(DECISION) or "").get("decision")
+    text = str(found).strip() if isinstance(found, str) else ""
+    return text or debate.proposal.question or debate.proposal.topic
+
+
+def fallback_decision(debate: Debate) -> str:
+    """Without a model the detected question stands."""
+    return json.dumps({"decision": debate.proposal.question}, ensure_ascii=False)
 
 
 def panel_line(debate: Debate) -> str:
@@ -103,7 +116,11 @@ def missing_parts(found: Position, round_number: int) -> tuple[str, ...]:
 
 def synthesis_of(debate: Debate) -> dict[str, Any]:
     """The moderator's synthesis as stored (a broken one reads as empty)."""
-    text = debate.output_of(SYNTHESIS) or ""
+    return _object(debate.output_of(SYNTHESIS) or "")
+
+
+def _object(text: str) -> dict[str, Any]:
+    """The JSON object in a task's output; empty if there is none."""
     start, end = text.find("{"), text.rfind("}")
     try:
         found = json.loads(text[start : end + 1]) if start >= 0 else {}
@@ -120,7 +137,7 @@ def question_for_people(debate: Debate) -> UserQuestion | None:
         return None
     options = found.get("options") or []
     listed = tuple(str(o).strip() for o in options if str(o).strip())[:MAX_OPTIONS]
-    text = str(found.get("question") or "").strip() or debate.proposal.question
+    text = str(found.get("question") or "").strip() or decision_of(debate)
     return UserQuestion(text=text, options=listed if isinstance(options, list) else ())
 
 
@@ -142,7 +159,7 @@ def fallback_synthesis(debate: Debate, shown: tuple[Turn, ...]) -> str:
         "recommendation": "" if divided else _majority_line(debate),
         "guardrails": [],
         "irreconcilable": divided,
-        "question": debate.proposal.question if divided else "",
+        "question": decision_of(debate) if divided else "",
     }
     return json.dumps(out, ensure_ascii=False)
 
@@ -191,7 +208,7 @@ def synthesis_page(debate: Debate) -> str:
     and the recommendation (or the question to the people)."""
     found = synthesis_of(debate)
     lines = [
-        f"# ⟦boardroom.synthesis_title⟧: {debate.proposal.question}",
+        f"# ⟦boardroom.synthesis_title⟧: {decision_of(debate)}",
         "",
         f"**⟦boardroom.panel⟧:** {panel_line(debate)}",
         "",
@@ -246,7 +263,7 @@ def compact_block(debate: Debate) -> str:
     lines = [
         "⟦boardroom.done⟧",
         "",
-        f"⟦boardroom.question_label⟧: {debate.proposal.question}",
+        f"⟦boardroom.question_label⟧: {decision_of(debate)}",
         f"⟦boardroom.panel⟧: {panel_line(debate)} ({len(debate.ids)})",
         f"⟦boardroom.result⟧: ⟦boardroom.result_{result_of(debate).lower()}⟧",
         "",

@@ -19,7 +19,7 @@ def test_the_boardroom_recording_is_a_complete_panel() -> None:
     for entry in recording.turns:
         found = parse_position(entry.reply, 1 if entry.turn <= 3 else 2)
         assert found.vote is not None, entry.turn
-    assert "synthesis" in recording.tasks
+    assert set(recording.tasks) == {"decision", "synthesis"}
 
 
 def test_the_boardroom_demo_replays_and_writes_the_synthesis(tmp_path: Path) -> None:
@@ -30,6 +30,7 @@ def test_the_boardroom_demo_replays_and_writes_the_synthesis(tmp_path: Path) -> 
     )
     shown = screen.getvalue()
     assert "AG (arquiteto) · Claude (revisor de segurança) · Gemini (product owner)" in shown
+    assert "⚖️ A decisão em votação: Adotar um outbox no Postgres" in shown
     assert "DEBATE CONCLUÍDO" in shown and "Resultado: MAIORIA" in shown
     assert "Gemini: NÃO → CONDICIONAL" in shown  # the vote tracker of the compact block
     (synthesis,) = (out / "wiki").rglob("synthesis.md")

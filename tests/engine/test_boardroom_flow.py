@@ -17,12 +17,14 @@ from tests.engine.conftest import ALICE, Rig, proposal
 R1 = {AG: "yes", CLAUDE: "conditional", GEMINI: "no"}
 R2 = {AG: "yes", CLAUDE: "conditional", GEMINI: "conditional"}
 WHY = "AG's LISTEN/NOTIFY argument convinced Gemini"
+DECISION = "Adopt the Postgres outbox next sprint: yes or no?"
+STATED = json.dumps({"decision": DECISION})
 
 
 def board(path: Path, language: str = "ko") -> Rig:
     rig = Rig(path, roster=PANEL, format="boardroom", ticking_store=True, language=language)
     script(rig, language)
-    rig.moderator.tasks = {"synthesis": json.dumps({"recommendation": "go"})}
+    rig.moderator.tasks = {"decision": STATED, "synthesis": json.dumps({"recommendation": "go"})}
     return rig
 
 
@@ -51,6 +53,7 @@ async def finish(rig: Rig, debate_id: int) -> None:
 async def test_a_whole_boardroom_debate(tmp_path: Path, language: str) -> None:
     rig = board(tmp_path / "board.sqlite3", language)
     rig.moderator.tasks = {
+        "decision": STATED,
         "synthesis": json.dumps(
             {
                 "tracker": {GEMINI: WHY},
@@ -61,7 +64,7 @@ async def test_a_whole_boardroom_debate(tmp_path: Path, language: str) -> None:
                 "recommendation": "adopt the outbox",
                 "guardrails": ["load test first"],
             }
-        )
+        ),
     }
     await rig.start()
     try:
@@ -71,8 +74,13 @@ async def test_a_whole_boardroom_debate(tmp_path: Path, language: str) -> None:
         assert debate.phase is Phase.CONCLUDED
         turns = await rig.h._store.last_turns(debate_id, 100)
         assert [(t.number, t.round) for t in turns] == [(n, 1 + (n > 3)) for n in range(1, 7)]
-        assert [r.task for r in rig.moderator.performed] == ["synthesis"]
-        prompt = rig.moderator.performed[0].prompt
+        assert [r.task for r in rig.moderator.performed] == ["decision", "synthesis"]
+        assert proposal().question in rig.moderator.performed[0].prompt
+        for member in PANEL:  # the question as the moderator stated it, to everyone
+            assert DECISION in rig.debaters[member.id].requests[0].prompt
+        stated = [p for _, k, p in rig.room.notices if k == "boardroom.decision"]
+        assert stated == [{"decision": DECISION}]
+        prompt = rig.moderator.performed[1].prompt
         assert all(t.text in prompt for t in turns)  # the synthesis read every answer verbatim
         assert "MAJORITY" in prompt
         synthesis = rig.wiki.page(debate_id, "synthesis")
@@ -202,7 +210,7 @@ async def test_stop_during_round_two_ends_it_and_keeps_round_one(tmp_path: Path)
         assert {t.seat for t in turns if t.round == 1} == {AG, CLAUDE, GEMINI}
         assert all(count == 1 for count in rig.room.turn_posts.values())
         assert {n for _, n in rig.room.turn_posts} == {t.number for t in turns}
-        assert rig.moderator.performed == []  # no synthesis after a stop
+        assert [r.task for r in rig.moderator.performed] == ["decision"]  # no synthesis
         assert len(rig.room.summaries) == 1
     finally:
         await rig.stop()
@@ -245,7 +253,8 @@ async def test_a_crash_anywhere_asks_nothing_twice_and_posts_nothing_twice(
             for member, double in rig.debaters.items():
                 again = {r.turn for r in double.requests[asked_before[member] :]}
                 assert not again & stored, f"{where}: {member} asked again for {again & stored}"
-            assert len(rig.moderator.performed) == 1, where  # a crash at the call: not asked
+            tasks = [r.task for r in rig.moderator.performed]
+            assert tasks == ["decision", "synthesis"], where  # a crash at the call: not asked
             assert sorted(rig.room.turn_posts.items()) == [
                 ((debate_id, n), 1) for n in range(1, 7)
             ], where
@@ -260,7 +269,7 @@ async def test_irreconcilable_positions_end_in_a_question_to_the_people(tmp_path
     rig = board(tmp_path / "people.sqlite3")
     split = {"irreconcilable": True, "question": "Outbox or Streams?",
              "options": ["Outbox", "Streams"], "recommendation": "never shown"}  # fmt: skip
-    rig.moderator.tasks = {"synthesis": json.dumps(split)}
+    rig.moderator.tasks = {"decision": STATED, "synthesis": json.dumps(split)}
     await rig.start()
     try:
         debate_id = await open_board(rig)
