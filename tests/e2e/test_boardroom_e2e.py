@@ -5,13 +5,16 @@ Korean and in Portuguese."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import sqlite3
 from typing import Any
 
 import pytest
 
 from tests.clis import GEMINI_BIN, installed_or_skip
 from tests.e2e.harness import World
+from tests.e2e.observe import assert_clean_logs, assert_each_turn_once, turn_footers
 from tests.engine.boardroom_script import position, rebuttal
 
 pytestmark = pytest.mark.e2e
@@ -63,10 +66,14 @@ def gemini_answers(language: str) -> Any:
     return answer
 
 
-@pytest.mark.parametrize("language", ["ko", "pt-BR"])
-async def test_a_boardroom_debate_runs_with_three_real_participants(
-    world: World, language: str
-) -> None:
+PANEL = (
+    "ag:ag-relay:AG:architect,claude:claude-cli:Claude:security reviewer,"
+    "gemini:gemini-cli:Gemini:product owner"
+)
+
+
+def prepare(world: World, language: str) -> dict[str, str]:
+    """The fakes' answers for the panel; returns the bot's settings."""
     gemini_bin = installed_or_skip(GEMINI_BIN, "gemini")
     world.gemini.responder = gemini_answers(language)
     home = world.tmp / "claude-config" / ".gemini"  # the CLIs' HOME is the config folder
@@ -77,13 +84,19 @@ async def test_a_boardroom_debate_runs_with_three_real_participants(
         position("claude", "conditional", language), rebuttal("claude", "conditional", language)
     )
     world.ag.replies = [position("ag", "yes", language), rebuttal("ag", "yes", language)]
-    await world.start_bot(
-        DEFAULT_FORMAT="boardroom",
-        LANGUAGE=language,
-        PARTICIPANTS="ag:ag-relay:AG:architect,claude:claude-cli:Claude:security reviewer,"
-        "gemini:gemini-cli:Gemini:product owner",
-        GEMINI_CLI_BIN=str(gemini_bin),
-    )
+    return {
+        "DEFAULT_FORMAT": "boardroom",
+        "LANGUAGE": language,
+        "PARTICIPANTS": PANEL,
+        "GEMINI_CLI_BIN": str(gemini_bin),
+    }
+
+
+@pytest.mark.parametrize("language", ["ko", "pt-BR"])
+async def test_a_boardroom_debate_runs_with_three_real_participants(
+    world: World, language: str
+) -> None:
+    await world.start_bot(**prepare(world, language))
     thread = await world.approve(await world.chat(CHATS[language]))
     await world.wait_end(thread)
 
@@ -107,3 +120,40 @@ async def test_a_boardroom_debate_runs_with_three_real_participants(
     assert result in shown  # the closing block
     ag_round_one = world.ag.prompts[0].content
     assert "claude risk one" not in ag_round_one and "gemini argument" not in ag_round_one
+
+
+def stored_turns(world: World) -> int:
+    """How many answers the bot's database holds (read beside the running bot)."""
+    with contextlib.closing(sqlite3.connect(world.tmp / "bot.sqlite3")) as db:
+        try:
+            return int(db.execute("SELECT COUNT(*) FROM turns").fetchone()[0])
+        except sqlite3.OperationalError:  # not created yet
+            return 0
+
+
+def gemini_round_one_asks(world: World) -> int:
+    return sum(
+        1
+        for r in world.gemini.generate_requests
+        if "Gemini [product owner]" in r["text"] and ROUND2["ko"] not in r["text"]
+    )
+
+
+async def test_killed_in_round_one_between_two_answers(world: World) -> None:
+    settings = prepare(world, "ko")
+    world.anthropic.script("hold")  # Claude's first answer hangs until the kill
+    await world.start_bot(**settings)
+    thread = await world.approve(await world.chat(CHATS["ko"]))
+    await world.anthropic.wait_messages(1)
+    await world.wait_for(lambda: stored_turns(world) >= 2, "AG's and Gemini's answers stored")
+    assert not turn_footers(world, thread)  # held back: round 1 is not in the thread yet
+    await world.crash()
+
+    await world.start_bot(**settings)
+    await world.wait_end(thread)
+    assert assert_each_turn_once(world, thread) == 6
+    assert sorted(world.ag.prompted_turns()) == [1, 4]  # AG's stored answer was not asked again
+    assert gemini_round_one_asks(world) == 1  # nor Gemini's
+    assert len(world.anthropic.message_requests()) == 3  # the lost call, then one per round
+    await world.wait_for(lambda: world.page("synthesis"), "the synthesis page")
+    assert_clean_logs(world)
