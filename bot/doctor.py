@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-from bot.discord_doctor import check_discord
+from bot.discord.doctor import check_discord
 from bot.settings import Settings
 from tools.checks import Check, Status
-from tools.claude_caller import check_claude
-from tools.db import Database, DatabaseError
-from tools.gemini_doctor import check_moderator
-from tools.wiki_helper import check_wiki
+from tools.claude.debater import check_claude
+from tools.gemini.doctor import check_moderator
+from tools.store.db import Database, DatabaseError
+from tools.wiki.doctor import check_wiki
 
 __all__ = ["Check", "CheckFn", "Status", "all_checks", "run_doctor"]
 

@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-from tools.claude_caller import WRITE_TOOLS
+from tools.claude.debater import WRITE_TOOLS
 
 IdList = Annotated[tuple[int, ...], NoDecode]
 

@@ -17,10 +17,10 @@ from pathlib import Path
 from rich.console import Console
 from rich.text import Text
 
-from bot.console_app import CONSOLE_CHANNEL
-from bot.console_room import ConsoleRoom
-from bot.console_seats import People
-from bot.console_text import MODERATOR_GREY, USER_AMBER
+from bot.console.app import CONSOLE_CHANNEL
+from bot.console.room import ConsoleRoom
+from bot.console.seats import People
+from bot.console.text import MODERATOR_GREY, USER_AMBER
 from bot.demo.replay import (
     Recording,
     RecordingError,
@@ -29,13 +29,13 @@ from bot.demo.replay import (
     ReplayModerator,
     load_recording,
 )
-from bot.i18n import Strings
 from handlers.debate_handler import DebateHandler, HandlerConfig
 from handlers.detection import DetectionHandler
+from handlers.i18n import Strings
 from handlers.model import ChatLine, Debate, Phase, Proposal, Seat, WikiPage
-from tools.db import Database
-from tools.store import SqliteStore
-from tools.wiki_helper import LocalWiki, WikiOutbox
+from tools.store.db import Database
+from tools.store.debates import SqliteStore
+from tools.wiki.doctor import LocalWiki, WikiOutbox
 
 DEFAULT_OUT = Path("data") / "demo"
 DEFAULT_PACE_S = 0.3

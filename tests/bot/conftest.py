@@ -1,6 +1,6 @@
 """The bot rig: the real DebateBot and composition root against the loopback fake Discord.
 
-`rig.start()` builds everything through `bot.app.assemble` on a SQLite file and logs the bot
+`rig.start()` builds everything through `bot.discord.app.assemble` on a SQLite file and logs the bot
 in; `rig.restart()` closes the client (the composition root's shutdown) and builds it all
 again on the same file, as a restarted process would. The moderator is scripted, Claude a
 FakeDebater; AG is the real relay answered by the AG client (`AgPlayer`).
@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.app import Services, assemble, shutdown
-from bot.discord_bot import DebateBot
-from bot.i18n import Strings
+from bot.discord.app import Services, assemble, shutdown
+from bot.discord.client import DebateBot
 from bot.settings import Settings
 from handlers.debate_handler import DebateHandler
+from handlers.i18n import Strings
 from handlers.model import Seat
 from tests.bot.doubles import AgPlayer, MovableClock, ScriptedModerator
 from tests.engine.doubles import FakeDebater
@@ -36,7 +36,7 @@ from tests.fakes.discord_fixtures import (
 )
 from tests.fakes.discord_world import Json
 from tests.fakes.fake_discord import FakeDiscord
-from tools.db import Database
+from tools.store.db import Database
 
 __all__ = ["ag_client", "errors", "fake"]
 

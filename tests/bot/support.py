@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from collections import Counter
 
-from bot.render import COLOUR_AG, COLOUR_CLAUDE
-from bot.render_split import join_pieces
+from bot.discord.render import COLOUR_AG, COLOUR_CLAUDE
+from bot.discord.render_split import join_pieces
 from handlers.model import Seat
 from tests.bot.conftest import KO, BotRig, People
 from tests.fakes.discord_interactions import FLAG_EPHEMERAL
 from tests.fakes.discord_world import Json
-from tools.db import Database
-from tools.store import SqliteStore
+from tools.store.db import Database
+from tools.store.debates import SqliteStore
 
 SEAT_COLOURS = {Seat.AG: COLOUR_AG.value, Seat.CLAUDE: COLOUR_CLAUDE.value}
 THREADS = "/channels/{channel_id}/messages/{message_id}/threads"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.embeds import AMBER, GREY
+from bot.discord.embeds import AMBER, GREY
 from handlers.model import Action, Decision, Phase, Seat
 from tests.bot.conftest import KO, BotRig, People
 from tests.bot.doubles import QUESTION, TOPIC, asks, block
@@ -22,7 +22,7 @@ from tests.bot.support import (
     status_edit,
     wait_card,
 )
-from tools.store import SqliteStore
+from tools.store.debates import SqliteStore
 
 CLAUDE_TEXT = (
     "Claude ({n}): @everyone @here <@&{role}> 이 의견을 봐 주세요.\n\n"

@@ -16,7 +16,7 @@ from tests.bot.support import (
     status_edit,
     wait_card,
 )
-from tools.store import SqliteStore
+from tools.store.debates import SqliteStore
 
 
 async def test_restarts_keep_buttons_state_and_posts(rig: BotRig, people: People) -> None:

@@ -10,15 +10,15 @@ from pathlib import Path
 import discord
 import pytest
 
-from bot.render_split import join_pieces
-from bot.room import DiscordRoom, Pace
+from bot.discord.render_split import join_pieces
+from bot.discord.room import DiscordRoom, Pace
 from handlers.model import Debate, ParsedReply, Phase, Proposal, Seat, Turn, TurnMeta
 from tests.bot.conftest import KO
 from tests.engine.doubles import FakeClock, FakeWiki
 from tests.fakes.discord_fixtures import ListeningClient, client
 from tests.fakes.discord_world import Json
 from tests.fakes.fake_discord import FakeDiscord
-from tools.db import Database
+from tools.store.db import Database
 
 __all__ = ["client"]
 

@@ -11,8 +11,8 @@ import pytest
 
 from tests.clis import installed_or_skip
 from tests.fakes.fake_anthropic import FakeAnthropic, find_claude_bin
-from tools.claude_caller import ClaudeCodeDebater
-from tools.db import Database
+from tools.claude.debater import ClaudeCodeDebater
+from tools.store.db import Database
 
 SYSTEM_PROMPT = "SYSTEM-PROMPT-MARKER: you are one of two debaters; you never write code."
 READ_ONLY = "Read,Grep,Glob"

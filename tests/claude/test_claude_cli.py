@@ -16,8 +16,8 @@ from handlers.model import FailureKind
 from handlers.ports import DebaterError, TurnRequest
 from tests.claude.conftest import SYSTEM_PROMPT, add_debate
 from tests.fakes.fake_anthropic import FakeAnthropic, processes_with_env, text_of
-from tools.claude_caller import ClaudeCodeDebater
-from tools.db import Database
+from tools.claude.debater import ClaudeCodeDebater
+from tools.store.db import Database
 
 pytestmark = pytest.mark.cli
 

@@ -10,20 +10,20 @@ import pytest
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from bot.doctor import Status, all_checks
-from bot.i18n import Strings
 from bot.settings import Settings
+from handlers.i18n import Strings
 from handlers.model import FailureKind
 from handlers.ports import DebaterError, TurnRequest
 from tests.claude.conftest import add_debate
 from tests.fakes.fake_anthropic import processes_with_env
-from tools.claude_caller import (
+from tools.claude.debater import (
     ClaudeCliError,
     ClaudeCodeDebater,
     check_claude,
     forget_expired_sessions,
     schedule_session_expiry,
 )
-from tools.db import Database
+from tools.store.db import Database
 
 SESSIONS = "SELECT debate_id, seat FROM agent_sessions ORDER BY debate_id, seat"
 INSERT_SESSION = (

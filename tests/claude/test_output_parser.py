@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from handlers.model import FailureKind
-from tools.claude_output import ClaudeOutputError, classify, parse_output
+from tools.claude.output import ClaudeOutputError, classify, parse_output
 
 SAMPLES = Path(__file__).parent / "samples"
 

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from bot.console_room import ConsoleRoom
-from bot.i18n import Strings
+from bot.console.room import ConsoleRoom
+from handlers.i18n import Strings
 from handlers.model import (
     Conclusion,
     Debate,
@@ -26,7 +26,7 @@ from handlers.model import (
 )
 from handlers.reply_parser import parse_reply
 from tests.console.conftest import TOPIC, StepClock
-from tools.db import Database
+from tools.store.db import Database
 
 T = Strings("ko")
 GREEN, BLUE, AMBER = "38;2;46;204;113", "38;2;52;152;219", "38;2;245;166;35"

@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import main
-from bot.console import console_session
-from bot.console_build import ConsoleOptions
-from bot.console_input import Keyboard, QueueLines
-from bot.i18n import Strings
+from bot.console.build import ConsoleOptions
+from bot.console.keyboard import Keyboard, QueueLines
+from bot.console.session import console_session
 from bot.settings import Settings
+from handlers.i18n import Strings
 from handlers.model import Action, Decision, Seat, UserQuestion
 from handlers.rules_moderator import RulesModerator
 from tests.console.conftest import (

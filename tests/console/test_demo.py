@@ -12,12 +12,12 @@ import pytest
 
 from bot.demo.replay import RecordingError, load_recording
 from bot.demo.runner import DB_NAME, replay
-from bot.i18n import Strings
+from handlers.i18n import Strings
 from handlers.model import Outcome, Phase, WikiPage
 from handlers.reply_parser import parse_reply
 from tests.console.conftest import plain_console
-from tools.db import Database
-from tools.store import SqliteStore
+from tools.store.db import Database
+from tools.store.debates import SqliteStore
 
 RECORDING = load_recording()
 T = Strings(RECORDING.language)

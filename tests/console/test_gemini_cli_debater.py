@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.console import console_session
-from bot.console_build import ConsoleOptions
-from bot.console_input import Keyboard, QueueLines
-from bot.i18n import Strings
+from bot.console.build import ConsoleOptions
+from bot.console.keyboard import Keyboard, QueueLines
+from bot.console.session import console_session
 from bot.settings import Settings
+from handlers.i18n import Strings
 from handlers.model import FailureKind, Seat
 from handlers.ports import TurnRequest
 from handlers.prompting import participant_system_prompt
@@ -24,14 +24,14 @@ from handlers.rules_moderator import RulesModerator
 from tests.clis import GEMINI_BIN, installed_or_skip
 from tests.console.conftest import Screen, StepClock, contract_reply, plain_console, seed_for
 from tests.fakes.fake_gemini import FakeGemini
-from tools.db import Database
-from tools.gemini_cli_debater import (
+from tools.gemini.cli_debater import (
     READ_ONLY_TOOLS,
     GeminiCliDebater,
     GeminiCliError,
     classify_failure,
     parse_output,
 )
+from tools.store.db import Database
 
 MODEL = "gemini-2.5-pro"
 SYSTEM = "SYSTEM-MARKER: 당신은 두 토론자 중 하나입니다. 코드는 쓰지 않습니다."

@@ -11,15 +11,15 @@ from pathlib import Path
 import discord
 import pytest
 
-from bot.ag_relay import AG_MODEL, AgRelayDebater
-from bot.render_split import join_pieces
+from bot.discord.ag_relay import AG_MODEL, AgRelayDebater
+from bot.discord.render_split import join_pieces
 from handlers.model import FailureKind
 from handlers.ports import DebaterError, TurnRequest
 from handlers.reply_parser import parse_reply
 from tests.fakes.discord_fixtures import ListeningClient
 from tests.fakes.discord_world import Json
 from tests.fakes.fake_discord import FakeDiscord
-from tools.db import Database
+from tools.store.db import Database
 
 BLOCK = '```json\n{"opinion": "LRU first, Redis past three instances.", "stance": "partial"}\n```'
 

@@ -9,8 +9,7 @@ import discord
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.i18n import Strings
-from bot.render import (
+from bot.discord.render import (
     COLOUR_AG,
     COLOUR_CLAUDE,
     COLOUR_MODERATOR,
@@ -21,6 +20,7 @@ from bot.render import (
     text_messages,
     turn_messages,
 )
+from handlers.i18n import Strings
 from handlers.model import ParsedReply, Question, Seat, Stance, Turn, TurnMeta
 from handlers.reply_parser import parse_reply
 from tests.fakes.discord_limits import validate_message

@@ -19,8 +19,8 @@ from tests.engine.doubles import (
     FakeRoom,
     FakeWiki,
 )
-from tools.db import Database
-from tools.store import SqliteStore
+from tools.store.db import Database
+from tools.store.debates import SqliteStore
 
 ALICE = Actor(user_id=101, name="alice")
 CAROL = Actor(user_id=102, name="carol")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tools.db import Database, DatabaseError, bundled_migrations
+from tools.store.db import Database, DatabaseError, bundled_migrations
 
 EXPECTED_TABLES = {
     "debates",

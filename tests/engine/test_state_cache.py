@@ -20,7 +20,7 @@ from handlers.events import Effect
 from handlers.model import Debate, Phase, Turn
 from tests.engine.conftest import ALICE, Rig, proposal
 from tests.engine.doubles import CrashPlan
-from tools.store import SqliteStore, _turn_of
+from tools.store.debates import SqliteStore, _turn_of
 
 _DEBATE = TypeAdapter(Debate)
 

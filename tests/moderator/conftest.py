@@ -11,11 +11,11 @@ import pytest
 from google import genai
 from google.genai import types
 
-from bot.i18n import Strings
+from handlers.i18n import Strings
 from handlers.rules_moderator import RulesModerator
 from tests.fakes.fake_gemini import FakeGemini
-from tools.db import Database
-from tools.gemini_caller import GeminiModerator
+from tools.gemini.api import GeminiModerator
+from tools.store.db import Database
 
 MODEL = "gemini-flash-latest"
 

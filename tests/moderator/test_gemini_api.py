@@ -20,7 +20,7 @@ from handlers.state_machine import transition
 from tests.fakes.fake_gemini import PER_DAY, FakeGemini
 from tests.moderator.builders import T0, chat, reply_text, run_debate, turn, view_after
 from tests.moderator.conftest import MODEL, Day, MakeModerator, Sleeps
-from tools.db import Database
+from tools.store.db import Database
 
 JUDGE_ASK = {
     "action": "ask_user",

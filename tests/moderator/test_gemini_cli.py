@@ -10,16 +10,16 @@ from pathlib import Path
 
 import pytest
 
-from bot.i18n import Strings
+from handlers.i18n import Strings
 from handlers.model import Action, ModeratorSource, Seat
 from handlers.rules_moderator import RulesModerator
 from tests.clis import GEMINI_BIN, installed_or_skip
 from tests.fakes.fake_gemini import PER_DAY, FakeGemini
 from tests.moderator.builders import reply_text, turn, view_after
 from tests.moderator.conftest import MODEL, Day, Sleeps
-from tools.db import Database
-from tools.gemini_cli import KILL_GRACE_S, GeminiCliModerator
-from tools.gemini_context import judge_prompt
+from tools.gemini.cli_moderator import KILL_GRACE_S, GeminiCliModerator
+from tools.gemini.context import judge_prompt
+from tools.store.db import Database
 
 pytestmark = pytest.mark.cli
 

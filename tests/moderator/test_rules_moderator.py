@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.i18n import Strings
+from handlers.i18n import Strings
 from handlers.model import Action, ModeratorSource, Outcome, Phase, Seat, Stance
 from handlers.rules_moderator import SUMMARY_MAX_CHARS, RulesModerator, bound_summary
 from tests.moderator.builders import chat, reply_text, turn, view_after

@@ -7,18 +7,18 @@ from pathlib import Path
 import pytest
 
 from bot.doctor import Status
-from bot.i18n import Strings
 from bot.settings import Settings, SettingsError
+from handlers.i18n import Strings
 from handlers.model import Action, ModeratorSource, Outcome, Phase, Seat
 from handlers.rules_moderator import SUMMARY_MAX_CHARS, RulesModerator
 from tests.fakes.fake_gemini import FakeGemini
 from tests.moderator.builders import reply_text, turn, view_after
 from tests.moderator.conftest import Sleeps
-from tools.db import Database
-from tools.gemini_caller import GeminiModerator, build_moderator
-from tools.gemini_cli import GeminiCliModerator
-from tools.gemini_context import TURN_MAX_CHARS, judge_prompt
-from tools.gemini_doctor import check_moderator
+from tools.gemini.api import GeminiModerator, build_moderator
+from tools.gemini.cli_moderator import GeminiCliModerator
+from tools.gemini.context import TURN_MAX_CHARS, judge_prompt
+from tools.gemini.doctor import check_moderator
+from tools.store.db import Database
 
 
 def settings(tmp_path: Path, **values: object) -> Settings:

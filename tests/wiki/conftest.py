@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from bot.i18n import Strings
+from handlers.i18n import Strings
 from tests.fakes.fake_wikijs import FakeWikiJs
 from tests.wiki.support import ControlledSleep, Notices, OutboxFactory, Site
-from tools.db import Database
-from tools.wiki_backends import WikiBackend
-from tools.wiki_outbox import WikiOutbox
+from tools.store.db import Database
+from tools.wiki.backends import WikiBackend
+from tools.wiki.outbox import WikiOutbox
 
 
 @pytest.fixture

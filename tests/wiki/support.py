@@ -11,9 +11,9 @@ from pathlib import Path
 
 from handlers.model import Debate, ParsedReply, Phase, Proposal, Seat, Turn, TurnMeta
 from tests.fakes.fake_wikijs import FULL_KEY, FakeWikiJs
-from tools.wiki_backends import LocalWiki, StoredPage, WikiBackend
-from tools.wiki_js import WikiJsWiki
-from tools.wiki_outbox import WikiOutbox
+from tools.wiki.backends import LocalWiki, StoredPage, WikiBackend
+from tools.wiki.outbox import WikiOutbox
+from tools.wiki.wikijs import WikiJsWiki
 
 TOPIC = "캐시 계층 선택 — Redis vs in-process LRU"
 WAIT = 10.0  # seconds a test waits for something that should happen at once

@@ -6,7 +6,7 @@ import os
 import stat
 from pathlib import Path
 
-from tools.wiki_backends import LocalWiki
+from tools.wiki.backends import LocalWiki
 
 
 async def test_pages_are_readable_like_any_file_written_here(tmp_path: Path) -> None:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime
 
-from bot.i18n import Strings
+from handlers.i18n import Strings
 from handlers.model import Seat, Turn, TurnMeta
 from handlers.reply_parser import parse_reply
-from tools.wiki_pages import render_round_section
+from tools.wiki.pages import render_round_section
 
 T0 = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 

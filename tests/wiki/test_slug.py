@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from handlers.model import WikiPage
-from tools.slug import (
+from tools.wiki.slug import (
     MAX_PATH_CHARS,
     SlugError,
     check_root,

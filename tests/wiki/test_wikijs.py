@@ -13,8 +13,8 @@ from bot.settings import Settings
 from tests.fakes.fake_wikijs import FULL_KEY, REVOKED_KEY, FakeWikiJs
 from tests.wiki.support import WAIT, ControlledSleep, Notices, OutboxFactory, debate, turn
 from tests.wiki.test_behaviour import BASE, url
-from tools.wiki_helper import check_wiki
-from tools.wiki_js import WikiJsWiki
+from tools.wiki.doctor import check_wiki
+from tools.wiki.wikijs import WikiJsWiki
 
 
 def assert_log_holds(fake: FakeWikiJs, texts: list[str]) -> None:

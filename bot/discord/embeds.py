@@ -1,0 +1,119 @@
+"""The front end's own embeds: the approval card, the status line, questions and the end."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import discord
+
+from bot.discord.render import COLOUR_MODERATOR, COLOUR_USER
+from handlers.i18n import Strings
+from handlers.model import SEAT_NAMES, Conclusion, Debate, Phase, Seat, UserQuestion
+
+GREY = COLOUR_MODERATOR
+AMBER = COLOUR_USER  # decisions the people make
+PAGES = ("agenda", "working-document", "round-log", "conclusion")
+MINUTES_PER_ROUND = (4, 8)  # a round of two full-text turns, low and high estimate
+REQUESTS_PER_ROUND = 2
+FIELD_LIMIT = 1024
+
+
+def card_embed(
+    debate: Debate, strings: Strings, *, closed: bool = False, decided_by: int | None = None
+) -> discord.Embed:
+    """The approval card; once closed it says how it ended, and who ended it."""
+    proposal = debate.proposal
+    rounds = debate.max_rounds
+    embed = discord.Embed(title=strings("front.card_title"), colour=GREY)
+    embed.add_field(name=strings("front.card_topic"), value=_cut(proposal.topic), inline=False)
+    embed.add_field(
+        name=strings("front.card_question"), value=_cut(proposal.question), inline=False
+    )
+    embed.add_field(
+        name=strings("front.card_format"),
+        value=strings(
+            "front.card_format_value",
+            rounds=rounds,
+            low=rounds * MINUTES_PER_ROUND[0],
+            high=rounds * MINUTES_PER_ROUND[1],
+            requests=rounds * REQUESTS_PER_ROUND + 2,
+        ),
+        inline=False,
+    )
+    embed.add_field(
+        name=strings("front.card_participants"),
+        value=f"{SEAT_NAMES[Seat.AG]} · {SEAT_NAMES[Seat.CLAUDE]}",
+        inline=False,
+    )
+    if closed:
+        # In the description, where a mention shows as a name (embeds never ping).
+        embed.description = strings(f"front.card_{debate.phase.value}", user=_who(decided_by))
+    return embed
+
+
+def status_line(debate: Debate, strings: Strings, now: datetime) -> str:
+    """`라운드 1/6 · 발언: Claude · 경과 3분 · 비용 $0.04 · 사회자: Gemini`, or the end state."""
+    started = debate.started_at or now
+    minutes = int(((debate.ended_at or now) - started).total_seconds() // 60)
+    mode = strings(f"front.mode_{debate.moderator_source.value}")
+    common = {
+        "round": debate.round,
+        "max": debate.max_rounds,
+        "minutes": minutes,
+        "cost": f"{debate.cost_usd:.2f}",
+        "mode": mode,
+    }
+    if debate.phase.is_terminal:
+        outcome = strings(f"front.outcome_{(debate.outcome or 'stopped')}")
+        return strings("front.status_ended", outcome=outcome, **common)
+    if debate.phase is Phase.AWAITING_USER:
+        return strings("front.status_waiting", **common)
+    speaker = strings("front.moderator")  # judging: the moderator has the floor
+    if debate.phase is Phase.SPEAKING and debate.speaker is not None:
+        speaker = SEAT_NAMES[debate.speaker]
+    return strings("front.status_running", speaker=speaker, **common)
+
+
+def question_embed(question: UserQuestion, strings: Strings) -> discord.Embed:
+    """The moderator's question to the people, amber."""
+    body = question.text[:4000]
+    return discord.Embed(title=strings("front.question_title"), description=body, colour=AMBER)
+
+
+def conclusion_embed(
+    debate: Debate, conclusion: Conclusion, links: dict[str, str], strings: Strings
+) -> discord.Embed:
+    """The final summary, grey, with the decision, agreed and open points, and the pages."""
+    embed = discord.Embed(
+        title=strings("front.conclusion_title"),
+        description=conclusion.decision[:4000],
+        colour=GREY,
+    )
+    if conclusion.agreed:
+        embed.add_field(
+            name=strings("front.conclusion_agreed"),
+            value=_cut("\n".join(f"• {p}" for p in conclusion.agreed)),
+            inline=False,
+        )
+    if conclusion.open_issues:
+        embed.add_field(
+            name=strings("front.conclusion_open"),
+            value=_cut("\n".join(f"• {p}" for p in conclusion.open_issues)),
+            inline=False,
+        )
+    pages = " · ".join(
+        f"[{strings(f'front.page_{page}')}]({url})"
+        for page, url in links.items()
+        if url.startswith("http")
+    )
+    if pages:
+        embed.add_field(name=strings("front.conclusion_pages"), value=_cut(pages), inline=False)
+    return embed
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= FIELD_LIMIT else text[: FIELD_LIMIT - 1] + "…"
+
+
+def _who(user_id: int | None) -> str:
+    return f"<@{user_id}>" if user_id else "-"
