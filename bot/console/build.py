@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.panel import Panel
 from rich.text import Text
 
+from bot.compose import build_moderator, claude_debater, gemini_cli_debater
 from bot.console.keyboard import Keyboard
 from bot.console.seats import HumanDebater
 from bot.console.text import MODERATOR_GREY
@@ -19,12 +20,9 @@ from bot.settings import Settings
 from handlers.i18n import Strings
 from handlers.model import Seat
 from handlers.ports import Clock, Debater, Moderator
-from handlers.prompting import participant_system_prompt
 from handlers.rules_moderator import RulesModerator
-from tools.claude.debater import ClaudeCodeDebater
-from tools.gemini.cli_debater import GeminiCliDebater
 from tools.store.db import Database
-from tools.wiki.doctor import LocalWiki, WikiBackend
+from tools.wiki.backends import LocalWiki, WikiBackend
 
 
 @dataclass(frozen=True)
@@ -63,8 +61,6 @@ def build_console_moderator(
     configured = settings.MODERATOR_BACKEND == "cli" or settings.GEMINI_API_KEY is not None
     if options.moderator == "rules" or not configured:
         return rules, True
-    from tools.gemini.api import build_moderator  # noqa: PLC0415  # google-genai loads only here
-
     return build_moderator(settings, db, asyncio.sleep), False  # it scales waits itself
 
 
@@ -77,36 +73,17 @@ def build_seats(
     strings: Strings,
 ) -> dict[Seat, Debater]:
     """AG and Claude as the options say."""
-    prompt = participant_system_prompt(settings.LANGUAGE)
     # Apart from the bot's folders: the console's debate ids start again at 1.
     root = Path(settings.DATA_DIR) / "console"
     seats: dict[Seat, Debater] = {}
     if options.ag == "gemini-cli":
-        seats[Seat.AG] = GeminiCliDebater(
-            db,
-            binary=settings.GEMINI_CLI_BIN,
-            system_prompt=prompt,
-            model=options.ag_model,
-            timeout_s=settings.AG_TIMEOUT_SECONDS,
-            workdir_root=root / "gemini-cli-ag",
-        )
+        seats[Seat.AG] = gemini_cli_debater(settings, db, options.ag_model, root / "gemini-cli-ag")
     else:
         seats[Seat.AG] = HumanDebater(Seat.AG, keyboard, console, strings)
     if options.claude == "human":
         seats[Seat.CLAUDE] = HumanDebater(Seat.CLAUDE, keyboard, console, strings)
     else:
-        seats[Seat.CLAUDE] = ClaudeCodeDebater(
-            db,
-            binary=settings.CLAUDE_BIN,
-            system_prompt=prompt,
-            model=settings.CLAUDE_MODEL,
-            tools=settings.CLAUDE_TOOLS,
-            timeout_s=settings.CLAUDE_TIMEOUT_SECONDS,
-            max_retries=settings.CLAUDE_CODE_MAX_RETRIES,
-            max_concurrency=settings.CLAUDE_MAX_CONCURRENCY,
-            workdir_root=root,
-            workdir=settings.CLAUDE_WORKDIR,
-        )
+        seats[Seat.CLAUDE] = claude_debater(settings, db, root)
     return seats
 
 

@@ -1,9 +1,9 @@
 """`debate-room console`: the same engine in a terminal, no Discord needed.
 
-The composition root of the console: it builds the store, the moderator (Gemini through the
-API or the CLI when configured, else the rule-based one), the two seats (AG typed by a person
-or answered by the Gemini CLI; Claude through its CLI or typed by a person), the local wiki
-and the ConsoleRoom, then hands typed lines to ConsoleApp.
+It chooses the moderator (Gemini through the API or the CLI when configured, else the
+rule-based one) and the two seats (AG typed by a person or answered by the Gemini CLI; Claude
+through its CLI or typed by a person), has the composition root build the engine around a
+ConsoleRoom, then hands typed lines to ConsoleApp.
 """
 
 from __future__ import annotations
@@ -14,11 +14,19 @@ import logging
 import random
 import signal
 from collections.abc import Mapping
-from datetime import timedelta
 from pathlib import Path
 
 from rich.console import Console
 
+from bot.compose import (
+    DetectionLimits,
+    Engine,
+    SystemClock,
+    build_detection,
+    build_engine,
+    build_wiki_backend,
+    handler_config,
+)
 from bot.console.app import CONSOLE_CHANNEL, ConsoleApp
 from bot.console.build import (
     ConsoleOptions,
@@ -32,15 +40,13 @@ from bot.console.keyboard import Keyboard, StdinLines
 from bot.console.room import ConsoleRoom
 from bot.console.seats import HumanDebater, People
 from bot.settings import Settings, SettingsError
-from handlers.debate_handler import DebateHandler, HandlerConfig
-from handlers.detection import DetectionHandler
 from handlers.i18n import Strings
 from handlers.model import Seat
 from handlers.ports import Clock, Debater, Moderator
 from handlers.rules_moderator import RulesModerator
 from tools.store.db import Database
-from tools.store.debates import SqliteStore
-from tools.wiki.doctor import LocalWiki, WikiBackend, WikiOutbox, build_wiki_backend
+from tools.wiki.backends import LocalWiki, WikiBackend
+from tools.wiki.outbox import WikiOutbox
 
 log = logging.getLogger(__name__)
 
@@ -99,9 +105,7 @@ class _Session:
         self.strings = Strings(settings.LANGUAGE)
         self.people = People(options.name or self.strings("console.default_name"))
         self.closers: list[object] = []
-        self.handler: DebateHandler | None = None
-        self.wiki: WikiOutbox | None = None
-        self.room: ConsoleRoom | None = None
+        self.engine: Engine[ConsoleRoom] | None = None
 
     async def assemble(
         self,
@@ -113,30 +117,28 @@ class _Session:
         """The wiki, the room, the engine and detection; then the banner."""
         settings, path = self.settings, database_path(self.settings, self.options)
         backend = self._backend()
-        self.wiki = wiki = WikiOutbox(
-            self.db, backend, root=settings.WIKI_ROOT, strings=self.strings,
-            notify=self._notify, sleep=self.clock.sleep,
-        )  # fmt: skip
         humans = frozenset(seat for seat, d in seats.items() if isinstance(d, HumanDebater))
-        self.room = ConsoleRoom(
-            self.console, self.strings, wiki, self.clock, db=self.db, human_seats=humans,
-            names=self.people.names, rules_only=shortcut,
+
+        def room(wiki: WikiOutbox) -> ConsoleRoom:
+            return ConsoleRoom(
+                self.console, self.strings, wiki, self.clock, db=self.db, human_seats=humans,
+                names=self.people.names, rules_only=shortcut,
+            )  # fmt: skip
+
+        self.engine = engine = build_engine(
+            self.db, strings=self.strings, backend=backend, wiki_root=settings.WIKI_ROOT,
+            make_room=room, moderator=moderator, debaters=seats, clock=self.clock, rng=rng,
+            config=handler_config(settings),
         )  # fmt: skip
-        store = SqliteStore(self.db)
-        config = HandlerConfig(
-            language=settings.LANGUAGE, max_rounds=settings.MAX_ROUNDS,
-            proposal_ttl=timedelta(minutes=settings.PROPOSAL_TTL_MINUTES),
-            retry_wait_scale=settings.RETRY_WAIT_SCALE,
-        )  # fmt: skip
-        order = rng or random.Random()  # noqa: S311  # the speaking order, not a secret
-        self.handler = DebateHandler(
-            store, moderator, seats, wiki, self.room, self.clock, order, config
-        )
         print_banner(self.console, self.strings, settings, self.options, seats, shortcut, path,
                      backend)  # fmt: skip
-        await wiki.start()
+        await engine.wiki.start()
+        detection = build_detection(
+            moderator, engine.store, self.clock, channels=(CONSOLE_CHANNEL,), bot_user_id=0,
+            limits=DetectionLimits.of(settings, CONSOLE_WINDOW),
+        )  # fmt: skip
         return ConsoleApp(
-            self.handler, self._detection(moderator, store), store, self.keyboard, self.console,
+            engine.handler, detection, engine.store, self.keyboard, self.console,
             self.strings, self.clock, self.people, shortcut=shortcut, db_path=str(path),
         )  # fmt: skip
 
@@ -145,34 +147,15 @@ class _Session:
             return build_wiki_backend(self.settings)
         return LocalWiki(self.settings.LOCAL_WIKI_DIR)
 
-    def _detection(self, moderator: Moderator, store: SqliteStore) -> DetectionHandler:
-        async def has_open_topic(channel_id: int, topic: str) -> bool:
-            return topic.casefold() in {t.casefold() for t in await store.open_topics(channel_id)}
-
-        settings = self.settings
-        return DetectionHandler(
-            moderator, channels=(CONSOLE_CHANNEL,), bot_user_id=0,
-            cooldown_s=settings.DETECT_COOLDOWN_SECONDS,
-            min_new_messages=settings.DETECT_MIN_NEW_MESSAGES,
-            min_confidence=settings.DETECT_MIN_CONFIDENCE, window_size=CONSOLE_WINDOW,
-            clock=self.clock, has_open_topic=has_open_topic,
-        )  # fmt: skip
-
-    async def _notify(self, debate_id: int, key: str, params: dict[str, str]) -> None:
-        """The wiki outbox's lines (delays, a person's edit kept) in the room."""
-        if self.room is not None and self.handler is not None:
-            await self.room.notify(await self.handler.get(debate_id), key, params)
-
     async def close(self) -> None:
         """Stop the engine, let the wiki land its last writes (briefly), close everything."""
-        if self.handler is not None:
-            await self.handler.aclose()
-        if self.wiki is not None:
+        if self.engine is not None:
+            await self.engine.handler.aclose()
             # What does not land in time stays queued in SQLite for the next start.
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(WIKI_DRAIN_S):
-                    await self.wiki.drained()
-            await self.wiki.aclose()
+                    await self.engine.wiki.drained()
+            await self.engine.wiki.aclose()
         for closer in self.closers:
             aclose = getattr(closer, "aclose", None)
             if aclose is not None:
@@ -195,8 +178,6 @@ def run_console(settings: Settings, options: ConsoleOptions) -> int:
         level=settings.LOG_LEVEL,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
-    from bot.discord.app import SystemClock  # noqa: PLC0415  # the bot's wall clock, shared
-
     clock = SystemClock(settings.RETRY_WAIT_SCALE)
     with contextlib.suppress(KeyboardInterrupt):
         return asyncio.run(

@@ -1,4 +1,4 @@
-"""The composition root: the one place that builds the database, the clients and the adapters."""
+"""`debate-room run`: the Discord bot, built by the composition root around its client."""
 
 from __future__ import annotations
 
@@ -9,47 +9,38 @@ import random
 import signal
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
 
 import discord
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
+from bot.compose import (
+    DetectionLimits,
+    SystemClock,
+    build_detection,
+    build_engine,
+    build_moderator,
+    build_wiki_backend,
+    claude_debater,
+    handler_config,
+)
 from bot.discord.ag_relay import AgRelayDebater
 from bot.discord.client import DebateBot
 from bot.discord.front import DiscordFront
 from bot.discord.room import DiscordRoom
 from bot.settings import Settings
-from handlers.debate_handler import DebateHandler, HandlerConfig
-from handlers.detection import DetectionHandler
+from handlers.debate_handler import DebateHandler
 from handlers.i18n import Strings
 from handlers.model import Seat
 from handlers.ports import Clock, Debater, Moderator
 from handlers.prompting import participant_system_prompt
-from tools.claude.debater import ClaudeCodeDebater, schedule_session_expiry
-from tools.gemini.api import build_moderator
 from tools.store.db import Database
-from tools.store.debates import SqliteStore
-from tools.wiki.doctor import WikiOutbox, build_wiki_backend
+from tools.store.sessions import schedule_session_expiry
+from tools.wiki.outbox import WikiOutbox
 
 log = logging.getLogger(__name__)
 
 EXPIRY_CHECK_SECONDS = 30
 DETECTION_WINDOW = 20  # chat lines the moderator sees when it judges a conversation
-
-
-class SystemClock:
-    """The wall clock; waits scaled by RETRY_WAIT_SCALE (0 in tests turns them off)."""
-
-    def __init__(self, scale: float = 1.0) -> None:
-        self._scale = scale
-
-    def now(self) -> datetime:
-        """Now, in UTC."""
-        return datetime.now(UTC)
-
-    async def sleep(self, seconds: float) -> None:
-        """Wait `seconds` times the scale."""
-        await asyncio.sleep(max(0.0, seconds * self._scale))
 
 
 @dataclass
@@ -84,44 +75,33 @@ async def assemble(
     if moderator is None:
         moderator = build_moderator(settings, db, asyncio.sleep)  # it scales waits itself
         services.closers.append(moderator)
-
-    async def notify(debate_id: int, key: str, params: dict[str, str]) -> None:
-        if services.room is not None and services.handler is not None:
-            await services.room.notify(await services.handler.get(debate_id), key, params)
-
-    wiki = WikiOutbox(
+    engine = build_engine(
         db,
-        build_wiki_backend(settings),
-        root=settings.WIKI_ROOT,
         strings=strings,
-        notify=notify,
-        sleep=clock.sleep,
+        backend=build_wiki_backend(settings),
+        wiki_root=settings.WIKI_ROOT,
+        make_room=lambda wiki: DiscordRoom(bot, db, strings, wiki, clock),
+        moderator=moderator,
+        debaters=_debaters(bot, settings, db, strings, debaters or {}),
+        clock=clock,
+        rng=rng,
+        config=handler_config(settings),
     )
-    services.wiki = wiki
-    room = services.room = DiscordRoom(bot, db, strings, wiki, clock)
-    store = SqliteStore(db)
-    handler = services.handler = DebateHandler(
-        store,
+    services.wiki, services.room, services.handler = engine.wiki, engine.room, engine.handler
+    detection = build_detection(
         moderator,
-        _debaters(bot, settings, db, strings, debaters or {}),
-        wiki,
-        room,
+        engine.store,
         clock,
-        rng or random.Random(),  # noqa: S311  # the speaking order, not a secret
-        HandlerConfig(
-            language=settings.LANGUAGE,
-            max_rounds=settings.MAX_ROUNDS,
-            proposal_ttl=timedelta(minutes=settings.PROPOSAL_TTL_MINUTES),
-            retry_wait_scale=settings.RETRY_WAIT_SCALE,
-        ),
+        channels=settings.DEBATE_CHANNEL_IDS,
+        bot_user_id=bot.user.id if bot.user else 0,
+        limits=DetectionLimits.of(settings, DETECTION_WINDOW),
     )
-    detection = _detection(bot, settings, moderator, store, clock)
     bot.front = DiscordFront(
-        handler, detection, db, strings, approver_role_id=settings.APPROVER_ROLE_ID
+        engine.handler, detection, db, strings, approver_role_id=settings.APPROVER_ROLE_ID
     )
-    _schedule(services.scheduler, handler, db, settings)
-    await wiki.start()
-    resumed = await handler.resume_all()
+    _schedule(services.scheduler, engine.handler, db, settings)
+    await engine.wiki.start()
+    resumed = await engine.handler.resume_all()
     log.info("debate-room started; resumed debates %s", resumed)
 
 
@@ -147,7 +127,7 @@ def _debaters(
     every message) and Claude through its CLI."""
     chosen = dict(given)
     if Seat.CLAUDE not in chosen:
-        chosen[Seat.CLAUDE] = _claude(settings, db)
+        chosen[Seat.CLAUDE] = claude_debater(settings, db, settings.DATA_DIR)
     if Seat.AG not in chosen:
         ag = AgRelayDebater(
             bot,
@@ -163,43 +143,6 @@ def _debaters(
         bot.edit_listeners.append(ag.on_message_edit)
         chosen[Seat.AG] = ag
     return chosen
-
-
-def _claude(settings: Settings, db: Database) -> ClaudeCodeDebater:
-    """The Claude seat: the CLI, resumed per debate, read-only tools."""
-    return ClaudeCodeDebater(
-        db,
-        binary=settings.CLAUDE_BIN,
-        system_prompt=participant_system_prompt(settings.LANGUAGE),
-        model=settings.CLAUDE_MODEL,
-        tools=settings.CLAUDE_TOOLS,
-        timeout_s=settings.CLAUDE_TIMEOUT_SECONDS,
-        max_retries=settings.CLAUDE_CODE_MAX_RETRIES,
-        max_concurrency=settings.CLAUDE_MAX_CONCURRENCY,
-        workdir_root=settings.DATA_DIR,
-        workdir=settings.CLAUDE_WORKDIR,
-    )
-
-
-def _detection(
-    bot: DebateBot, settings: Settings, moderator: Moderator, store: SqliteStore, clock: Clock
-) -> DetectionHandler:
-    """Detection in the watched channels, throttled as the settings say."""
-
-    async def has_open_topic(channel_id: int, topic: str) -> bool:
-        return topic.casefold() in {t.casefold() for t in await store.open_topics(channel_id)}
-
-    return DetectionHandler(
-        moderator,
-        channels=frozenset(settings.DEBATE_CHANNEL_IDS),
-        bot_user_id=bot.user.id if bot.user else 0,
-        cooldown_s=settings.DETECT_COOLDOWN_SECONDS,
-        min_new_messages=settings.DETECT_MIN_NEW_MESSAGES,
-        min_confidence=settings.DETECT_MIN_CONFIDENCE,
-        window_size=DETECTION_WINDOW,
-        clock=clock,
-        has_open_topic=has_open_topic,
-    )
 
 
 def _guarded(job: Callable[[], Awaitable[object]]) -> Callable[[], Awaitable[None]]:

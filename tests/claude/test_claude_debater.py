@@ -9,21 +9,16 @@ from pathlib import Path
 import pytest
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
-from bot.doctor import Status, all_checks
+from bot.doctor import Status, all_checks, check_claude
 from bot.settings import Settings
 from handlers.i18n import Strings
 from handlers.model import FailureKind
 from handlers.ports import DebaterError, TurnRequest
 from tests.claude.conftest import add_debate
 from tests.fakes.fake_anthropic import processes_with_env
-from tools.claude.debater import (
-    ClaudeCliError,
-    ClaudeCodeDebater,
-    check_claude,
-    forget_expired_sessions,
-    schedule_session_expiry,
-)
+from tools.claude.debater import ClaudeCliError, ClaudeCodeDebater
 from tools.store.db import Database
+from tools.store.sessions import forget_expired_sessions, schedule_session_expiry
 
 SESSIONS = "SELECT debate_id, seat FROM agent_sessions ORDER BY debate_id, seat"
 INSERT_SESSION = (

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.doctor import Status
+from bot.compose import build_moderator
+from bot.doctor import Status, check_moderator
 from bot.settings import Settings, SettingsError
 from handlers.i18n import Strings
 from handlers.model import Action, ModeratorSource, Outcome, Phase, Seat
@@ -14,10 +15,9 @@ from handlers.rules_moderator import SUMMARY_MAX_CHARS, RulesModerator
 from tests.fakes.fake_gemini import FakeGemini
 from tests.moderator.builders import reply_text, turn, view_after
 from tests.moderator.conftest import Sleeps
-from tools.gemini.api import GeminiModerator, build_moderator
+from tools.gemini.api import GeminiModerator
 from tools.gemini.cli_moderator import GeminiCliModerator
 from tools.gemini.context import TURN_MAX_CHARS, judge_prompt
-from tools.gemini.doctor import check_moderator
 from tools.store.db import Database
 
 

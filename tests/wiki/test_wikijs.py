@@ -8,12 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.doctor import Status, all_checks
+from bot.doctor import Status, all_checks, check_wiki
 from bot.settings import Settings
 from tests.fakes.fake_wikijs import FULL_KEY, REVOKED_KEY, FakeWikiJs
 from tests.wiki.support import WAIT, ControlledSleep, Notices, OutboxFactory, debate, turn
 from tests.wiki.test_behaviour import BASE, url
-from tools.wiki.doctor import check_wiki
 from tools.wiki.wikijs import WikiJsWiki
 
 

@@ -9,7 +9,6 @@ import shutil
 import time
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from handlers.model import FailureKind, Seat, TurnMeta
 from handlers.ports import DebaterOutput, TurnRequest
@@ -25,17 +24,13 @@ from tools.cli_process import (
     stop_group,
 )
 from tools.store.db import Database
-from tools.store.sessions import AgentSessions, forget_expired_sessions, schedule_session_expiry
-
-if TYPE_CHECKING:
-    from bot.settings import Settings
+from tools.store.sessions import AgentSessions
 
 __all__ = [
     "ClaudeCliError",
     "ClaudeCodeDebater",
-    "check_claude",
-    "forget_expired_sessions",
-    "schedule_session_expiry",
+    "check_claude_binary",
+    "read_only_tools",
 ]
 
 log = logging.getLogger(__name__)
@@ -57,6 +52,17 @@ WRITE_TOOLS = frozenset(
 # Web tools need a permission that `-p` cannot ask for, so they are pre-approved. Local reads are
 # not: pre-approving Read would let it leave the working directory.
 WEB_TOOLS = ("WebSearch", "WebFetch")
+
+
+def read_only_tools(tools: str) -> list[str]:
+    """The tool names of a CLAUDE_TOOLS list; ValueError if one of them writes or runs code."""
+    names = [t.strip() for t in tools.split(",") if t.strip()]
+    writing = sorted(set(names) & WRITE_TOOLS)
+    if writing:
+        raise ValueError(f"CLAUDE_TOOLS must be read-only; remove {', '.join(writing)}")
+    return names
+
+
 # The bot's own secrets never reach the CLI's environment.
 _BOT_SECRETS = ("DISCORD_TOKEN", "GEMINI_API_KEY", "WIKIJS_API_KEY")
 _DETAIL_LIMIT = 600  # what the thread shows
@@ -88,10 +94,7 @@ class ClaudeCodeDebater:
         env: Mapping[str, str] | None = None,
         grace_s: float = 5.0,
     ) -> None:
-        names = [t.strip() for t in tools.split(",") if t.strip()]
-        writing = sorted(set(names) & WRITE_TOOLS)
-        if writing:
-            raise ValueError(f"CLAUDE_TOOLS must be read-only; remove {', '.join(writing)}")
+        names = read_only_tools(tools)
         self._sessions = AgentSessions(db, Seat.CLAUDE)
         self._binary = binary
         self._system_prompt = system_prompt
@@ -199,12 +202,12 @@ class ClaudeCodeDebater:
             raise ClaudeCliError(FailureKind.TIMEOUT, str(exc)) from None
 
 
-async def check_claude(settings: Settings) -> Check:
-    """`debate-room doctor`: CLAUDE_BIN exists and answers `--version`."""
+async def check_claude_binary(name: str) -> Check:
+    """`debate-room doctor`: the `claude` program (CLAUDE_BIN) exists and answers `--version`."""
 
-    binary = shutil.which(settings.CLAUDE_BIN)
+    binary = shutil.which(name)
     if binary is None:
-        return Check("claude", Status.FAILING, f"CLAUDE_BIN not found: {settings.CLAUDE_BIN}")
+        return Check("claude", Status.FAILING, f"CLAUDE_BIN not found: {name}")
     try:
         proc = await asyncio.create_subprocess_exec(
             binary,

@@ -1,4 +1,4 @@
-"""The moderator on Gemini Flash through google-genai (`client.aio`), and the backend factory."""
+"""The moderator on Gemini Flash through google-genai (`client.aio`)."""
 
 from __future__ import annotations
 
@@ -7,16 +7,12 @@ import json
 import re
 from collections.abc import Callable
 from datetime import date
-from pathlib import Path
 
 import aiohttp
 from google import genai
 from google.genai import errors, types
 
-from bot.settings import Settings, SettingsError
-from handlers.i18n import Strings
 from handlers.rules_moderator import RulesModerator
-from tools.gemini.cli_moderator import GeminiCliModerator
 from tools.gemini.context import Prompt
 from tools.gemini.core import (
     ModelReply,
@@ -144,39 +140,3 @@ class GeminiModerator(StructuredModerator):
     async def aclose(self) -> None:
         """Close the client."""
         await self._api.aclose()
-
-
-def build_moderator(settings: Settings, db: Database, sleep: Sleep) -> StructuredModerator:
-    """The configured moderator (API or CLI backend); retry waits scaled by RETRY_WAIT_SCALE."""
-    scale = settings.RETRY_WAIT_SCALE
-
-    async def scaled_sleep(seconds: float) -> None:
-        await sleep(seconds * scale)
-
-    rules = RulesModerator(Strings(settings.LANGUAGE))
-    if settings.MODERATOR_BACKEND == "cli":
-        return GeminiCliModerator(
-            settings.GEMINI_CLI_BIN,
-            db,
-            workdir=Path(settings.DATA_DIR) / "gemini-cli",
-            model=settings.GEMINI_MODEL,
-            language=settings.LANGUAGE,
-            budget=settings.GEMINI_DAILY_REQUEST_BUDGET,
-            timeout_s=settings.GEMINI_TIMEOUT_SECONDS,
-            sleep=scaled_sleep,
-            rules=rules,
-        )
-    key = settings.GEMINI_API_KEY
-    if key is None:
-        raise SettingsError("GEMINI_API_KEY is not set (needed with MODERATOR_BACKEND=api)")
-    client = make_client(key.get_secret_value(), settings.GEMINI_TIMEOUT_SECONDS)
-    return GeminiModerator(
-        client,
-        db,
-        model=settings.GEMINI_MODEL,
-        language=settings.LANGUAGE,
-        budget=settings.GEMINI_DAILY_REQUEST_BUDGET,
-        timeout_s=settings.GEMINI_TIMEOUT_SECONDS,
-        sleep=scaled_sleep,
-        rules=rules,
-    )
