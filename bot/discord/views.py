@@ -3,16 +3,32 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, cast
 
 import discord
 
 from handlers.i18n import Strings
 
-if TYPE_CHECKING:
-    from bot.discord.client import DebateBot
-
 Button = discord.ui.Button[Any]
+
+
+class ClickHandler(Protocol):
+    """What the buttons hand their clicks to (the Discord front end)."""
+
+    async def on_button(
+        self, interaction: discord.Interaction[Any], action: str, debate_id: int
+    ) -> None:
+        """A card's or a thread's button."""
+
+    async def on_answer_button(
+        self, interaction: discord.Interaction[Any], debate_id: int, option: int
+    ) -> None:
+        """One option of the moderator's question."""
+
+
+def _front(interaction: discord.Interaction[Any]) -> ClickHandler:
+    """The client's front end (the client is a DebateBot; typed here without importing it)."""
+    return cast("ClickHandler", interaction.client.front)
 
 
 class DebateButton(
@@ -40,8 +56,7 @@ class DebateButton(
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         """Hand the click to the front end."""
-        bot: DebateBot = interaction.client
-        await bot.front.on_button(interaction, self.action, self.debate_id)
+        await _front(interaction).on_button(interaction, self.action, self.debate_id)
 
 
 class AnswerButton(
@@ -69,8 +84,7 @@ class AnswerButton(
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         """Hand the answer to the front end."""
-        bot: DebateBot = interaction.client
-        await bot.front.on_answer_button(interaction, self.debate_id, self.option)
+        await _front(interaction).on_answer_button(interaction, self.debate_id, self.option)
 
 
 def card_view(debate_id: int, strings: Strings) -> discord.ui.View:
