@@ -29,15 +29,10 @@ from handlers.i18n import Strings
 from handlers.model import Conclusion, Debate, Phase, Seat, Turn, UserQuestion, WikiPage
 from handlers.ports import Clock, Wiki
 from tools.store.db import Database
+from tools.store.room_messages import RoomMessages
 
 _WARNING_KEYS = ("debater.", "wiki.refused", "wiki.delayed", "wiki.human_edit")
 _AMBER_KEYS = ("user.", "debate.stopped_by")
-
-SELECT_POSTED = "SELECT 1 FROM room_messages WHERE debate_id = ? AND key = ?"
-INSERT_POSTED = """
-INSERT OR IGNORE INTO room_messages (debate_id, key, channel_id, message_id, url)
-VALUES (?, ?, 0, 0, '')
-"""
 
 
 class ConsoleRoom:
@@ -59,7 +54,7 @@ class ConsoleRoom:
         self._t = strings
         self._wiki = wiki
         self._clock = clock
-        self._db = db
+        self._messages = RoomMessages(db) if db is not None else None
         self._human = human_seats
         self._names = names if names is not None else {}
         # Without Gemini the rules moderate from the first turn: no "switched to rules" news.
@@ -73,15 +68,15 @@ class ConsoleRoom:
         """True (and remembered) the first time `key` is posted for the debate."""
         if (debate_id, key) in self._posted:
             return False
-        if self._db is not None and await self._db.fetch_one(SELECT_POSTED, (debate_id, key)):
+        if self._messages is not None and await self._messages.has(debate_id, key):
             self._posted.add((debate_id, key))
             return False
         return True
 
     async def _remember(self, debate_id: int, key: str) -> None:
         self._posted.add((debate_id, key))
-        if self._db is not None:
-            await self._db.execute(INSERT_POSTED, (debate_id, key))
+        if self._messages is not None:
+            await self._messages.add(debate_id, key)
 
     # ---- the Room port -----------------------------------------------------------
 

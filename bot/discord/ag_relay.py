@@ -28,17 +28,11 @@ from handlers.i18n import Strings
 from handlers.model import FailureKind, Seat
 from handlers.ports import DebaterError, DebaterOutput, TurnRequest
 from tools.store.db import Database
+from tools.store.room_messages import RoomMessages
 
 __all__ = ["AG_MODEL", "AgRelayDebater", "relay_tag"]
 
 CONTENT_LIMIT = 2000
-
-SELECT_THREAD = "SELECT channel_id FROM room_messages WHERE debate_id = ? AND key = 'thread'"
-SELECT_RELAY = "SELECT key, message_id FROM room_messages WHERE debate_id = ? AND key GLOB ?"
-INSERT_RELAY = (
-    "INSERT OR IGNORE INTO room_messages (debate_id, key, channel_id, message_id, url)"
-    " VALUES (?, ?, ?, ?, ?)"
-)
 
 
 def relay_tag(debate_id: int, turn: int) -> str:
@@ -79,7 +73,7 @@ class AgRelayDebater:
         if not ag_user_ids:
             raise ValueError("AG_USER_IDS is empty: nobody's messages could count as AG's")
         self._client = client
-        self._db = db
+        self._messages = RoomMessages(db)
         self._ag_ids = frozenset(ag_user_ids)
         self._relay_channel_id = relay_channel_id
         self._timeout_s = timeout_s
@@ -130,10 +124,9 @@ class AgRelayDebater:
     async def _channel(self, debate_id: int) -> discord.TextChannel | discord.Thread:
         channel_id = self._relay_channel_id
         if channel_id is None:
-            row = await self._db.fetch_one(SELECT_THREAD, (debate_id,))
-            if row is None:
+            channel_id = await self._messages.thread_of(debate_id)
+            if channel_id is None:
                 raise DebaterError(FailureKind.USAGE, f"debate {debate_id} has no thread yet")
-            channel_id = int(row["channel_id"])
         channel = self._client.get_channel(channel_id)
         if channel is None:
             try:
@@ -168,26 +161,26 @@ class AgRelayDebater:
         """True unless AG was prompted for an earlier turn of this debate (a new session too)."""
         if request.fresh_session:
             return True
-        rows = await self._db.fetch_all(SELECT_RELAY, (request.debate_id, "relay:*"))
-        turns = {_turn_of(str(row["key"])) for row in rows}
+        rows = await self._messages.matching(request.debate_id, "relay:*")
+        turns = {_turn_of(key) for key, _ in rows}
         return not any(turn < request.turn for turn in turns)
 
     async def _attempts(self, debate_id: int, turn: int) -> list[_Attempt]:
         """What earlier calls posted for this turn: `relay:{turn}[#n][:part|:timeout]` rows."""
-        rows = await self._db.fetch_all(SELECT_RELAY, (debate_id, f"relay:{turn}*"))
+        rows = await self._messages.matching(debate_id, f"relay:{turn}*")
         found: dict[str, _Attempt] = {}
-        for row in rows:
-            head, _, part = str(row["key"]).removeprefix("relay:").partition(":")
+        for key, message_id in rows:
+            head, _, part = key.removeprefix("relay:").partition(":")
             if head.partition("#")[0] != str(turn):
                 continue  # the pattern for turn 12 also matches turn 120
             attempt = found.setdefault(head, _Attempt(f"relay:{head}"))
             if part == "timeout":
                 attempt.timed_out = True
             elif part:
-                attempt.parts[int(part)] = int(row["message_id"])
+                attempt.parts[int(part)] = message_id
             else:
                 attempt.complete = True
-                attempt.parts.setdefault(0, int(row["message_id"]))
+                attempt.parts.setdefault(0, message_id)
         return sorted(found.values(), key=lambda a: _attempt_number(a.key))
 
     async def _post_parts(
@@ -236,8 +229,7 @@ class AgRelayDebater:
     ) -> None:
         # Shielded: a Stop (the engine cancels speak) must not cut a write in half, which
         # would leave the connection inside an open transaction.
-        write = self._db.execute(INSERT_RELAY, (debate_id, key, channel.id, message_id, ""))
-        await asyncio.shield(write)
+        await asyncio.shield(self._messages.add(debate_id, key, (channel.id, message_id, "")))
 
     # ---- collecting --------------------------------------------------------------------------
     async def _collect(

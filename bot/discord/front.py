@@ -13,12 +13,9 @@ from handlers.i18n import Strings
 from handlers.model import Actor, ChatLine, Phase
 from tools.store.db import Database
 from tools.store.debates import DebateNotFound
+from tools.store.room_messages import RoomMessages
 
 log = logging.getLogger(__name__)
-
-SELECT_DEBATE_BY_THREAD = """
-SELECT debate_id FROM room_messages WHERE key = 'thread' AND channel_id = ?
-"""
 
 
 class DiscordFront:
@@ -35,7 +32,7 @@ class DiscordFront:
     ) -> None:
         self._handler = handler
         self._detection = detection
-        self._db = db
+        self._messages = RoomMessages(db)
         self._strings = strings
         self._approver_role_id = approver_role_id
 
@@ -109,10 +106,9 @@ class DiscordFront:
         """True if the message was in a debate's thread (where it is never chat to detect)."""
         if not isinstance(message.channel, discord.Thread):
             return False
-        row = await self._db.fetch_one(SELECT_DEBATE_BY_THREAD, (message.channel.id,))
-        if row is None or message.author.bot:
-            return row is not None
-        debate_id = int(row[0])
+        debate_id = await self._messages.debate_in_thread(message.channel.id)
+        if debate_id is None or message.author.bot:
+            return debate_id is not None
         debate = await self._handler.get(debate_id)
         actor = self.actor(message.author)
         if debate.phase is Phase.AWAITING_USER and await self._handler.may_act(debate_id, actor):

@@ -25,22 +25,16 @@ from handlers.i18n import Strings
 from handlers.model import SEAT_NAMES, Conclusion, Debate, Seat, Turn, UserQuestion
 from handlers.ports import Clock, Wiki
 from tools.store.db import Database
+from tools.store.room_messages import Posted, RoomMessages
 
 log = logging.getLogger(__name__)
 
-SELECT_MESSAGES = "SELECT key, channel_id, message_id, url FROM room_messages WHERE debate_id = ?"
-INSERT_MESSAGE = """
-INSERT OR REPLACE INTO room_messages (debate_id, key, channel_id, message_id, url)
-VALUES (?, ?, ?, ?, ?)
-"""
 SELECT_DECIDED_BY = "SELECT decided_by FROM proposals WHERE debate_id = ?"
 # Status refreshes within this window become one edit: a turn's two or three refreshes
 # usually come within a second, and Discord allows about five edits per five seconds.
 STATUS_WINDOW_S = 1.5
 CONTENT_LIMIT = 2000
 NO_PINGS = discord.AllowedMentions.none()
-
-Posted = tuple[int, int, str]  # channel id, message id, url
 
 
 @dataclass(frozen=True)
@@ -72,6 +66,7 @@ class DiscordRoom:
     ) -> None:
         self._client = client
         self._db = db
+        self._messages = RoomMessages(db)
         self._strings = strings
         self._wiki = wiki
         self._clock = clock
@@ -92,15 +87,11 @@ class DiscordRoom:
         """(channel id, message id, url) of a message posted under `key`."""
         posted = self._posted.get(debate_id)
         if posted is None:
-            rows = await self._db.fetch_all(SELECT_MESSAGES, (debate_id,))
-            posted = self._posted.setdefault(
-                debate_id,
-                {str(r["key"]): (int(r[1]), int(r[2]), str(r[3])) for r in rows},
-            )
+            posted = self._posted.setdefault(debate_id, await self._messages.all_of(debate_id))
         return posted.get(key)
 
     async def _record(self, debate_id: int, key: str, posted: Posted) -> None:
-        await self._db.execute(INSERT_MESSAGE, (debate_id, key, *posted))
+        await self._messages.put(debate_id, key, posted)
         if debate_id in self._posted:
             self._posted[debate_id][key] = posted
 
