@@ -19,7 +19,7 @@ from tools.cli_process import (
     CliRun,
     CliTimedOut,
     Redactor,
-    child_environment,
+    cli_environment,
     run_cli,
     stop_group,
 )
@@ -63,8 +63,6 @@ def read_only_tools(tools: str) -> list[str]:
     return names
 
 
-# The bot's own secrets never reach the CLI's environment.
-_BOT_SECRETS = ("DISCORD_TOKEN", "GEMINI_API_KEY", "WIKIJS_API_KEY")
 _DETAIL_LIMIT = 600  # what the thread shows
 _STDERR_LIMIT = 8000  # the end of stderr is where the CLI says what went wrong
 
@@ -105,9 +103,7 @@ class ClaudeCodeDebater:
         self._grace_s = grace_s
         self._workdir_root = workdir_root
         self._workdir = workdir
-        self._env = child_environment(
-            env, _BOT_SECRETS, {"CLAUDE_CODE_MAX_RETRIES": str(max_retries)}
-        )
+        self._env = cli_environment(env, {"CLAUDE_CODE_MAX_RETRIES": str(max_retries)})
         self._redact = Redactor(self._env)
         self._slots = asyncio.Semaphore(max_concurrency)
         self._locks: dict[int, asyncio.Lock] = {}

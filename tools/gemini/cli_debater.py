@@ -10,7 +10,6 @@ system prompt replaces the CLI's coding prompt through GEMINI_SYSTEM_MD.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import re
 from collections.abc import Mapping
@@ -20,7 +19,18 @@ from typing import Any
 
 from handlers.model import FailureKind, Seat, TurnMeta
 from handlers.ports import DebaterOutput, TurnRequest
-from tools.cli_process import CliFailure, CliTimedOut, Redactor, child_environment, run_cli
+from tools.cli_process import CliFailure, CliRun, CliTimedOut, Redactor
+from tools.gemini.cli import (
+    command,
+    error_of,
+    gemini_environment,
+    is_rate_limited,
+    last_json,
+    retry_after,
+    run_gemini,
+    usage,
+    write_workspace,
+)
 from tools.store.db import Database
 from tools.store.sessions import AgentSessions
 
@@ -39,8 +49,6 @@ READ_ONLY_TOOLS = (
 # Exit codes of gemini-cli 0.61 (FatalError subclasses); API errors exit with status & 0xff.
 EXIT_AUTH = 41
 EXIT_INPUT = 42
-_BOT_SECRETS = ("DISCORD_TOKEN", "WIKIJS_API_KEY")  # the CLI may need GEMINI_API_KEY: kept
-_RETRY_AFTER = re.compile(r"retry (?:after|in) (\d+(?:\.\d+)?)\s*s", re.I)
 _SESSION_GONE = re.compile(r"Error resuming session|Invalid session identifier|No session", re.I)
 _UNREACHABLE = re.compile(r"fetch failed|ECONNREFUSED|ENOTFOUND|ETIMEDOUT|EAI_AGAIN|socket", re.I)
 _DETAIL_LIMIT = 600
@@ -88,18 +96,13 @@ class GeminiCliDebater:
         self._root = workdir_root.resolve()
         self._tools = tools
         self._grace_s = grace_s
-        self._env = child_environment(
-            env, _BOT_SECRETS, {"GEMINI_CLI_TRUST_WORKSPACE": "true", "NO_COLOR": "1"}
-        )
+        self._env = gemini_environment(env)
         self._redact = Redactor(self._env)
         self._locks: dict[int, asyncio.Lock] = {}
 
     def command(self, session_id: str | None) -> list[str]:
         """The argument list of one call; the prompt itself goes on stdin."""
-        argv = [self._binary, "-p", "", "-o", "json", "-m", self._model]
-        if session_id:
-            argv += ["--resume", session_id]
-        return argv
+        return command(self._binary, self._model, "", session_id)
 
     async def speak(self, request: TurnRequest) -> DebaterOutput:
         """Run one turn; a debate's turns run one at a time, resuming its session."""
@@ -108,27 +111,27 @@ class GeminiCliDebater:
                 request.debate_id, request.fresh_session, self._workdir(request.debate_id)
             )
             self._prepare(workdir)
-            code, out, err, latency = await self._run(self.command(resume), request.prompt, workdir)
+            run = await self._run(self.command(resume), request.prompt, workdir)
             try:
-                reply = parse_output(code, out, err)
+                reply = parse_output(run.exit_code, run.stdout, run.stderr)
             except GeminiCliError as exc:
-                raise self._failure(exc, code, err, request, resumed=bool(resume)) from None
+                raise self._failure(exc, run, request, resumed=bool(resume)) from None
             if reply.session_id:
                 await self._sessions.put(request.debate_id, reply.session_id, workdir)
             meta = TurnMeta(
                 model=reply.model or self._model,
                 input_tokens=reply.input_tokens,
                 output_tokens=reply.output_tokens,
-                latency_s=latency,
+                latency_s=run.latency_s,
                 session_id=reply.session_id or None,
             )
-            return DebaterOutput(text=reply.response, raw=out, meta=meta)
+            return DebaterOutput(text=reply.response, raw=run.stdout, meta=meta)
 
     def _failure(
-        self, exc: GeminiCliError, code: int, err: str, request: TurnRequest, *, resumed: bool
+        self, exc: GeminiCliError, run: CliRun, request: TurnRequest, *, resumed: bool
     ) -> GeminiCliError:
         """The error with secrets removed, and a log line saying what happened."""
-        stderr = self._redact(err)
+        code, stderr = run.exit_code, self._redact(run.stderr)
         log.warning("gemini debate=%s turn=%s resume=%s exit=%s %s", request.debate_id,
                     request.turn, resumed, code, exc.kind.value)  # fmt: skip
         log.debug("gemini stderr: %s", stderr[-2000:])
@@ -148,29 +151,21 @@ class GeminiCliDebater:
 
     def _prepare(self, workdir: Path) -> None:
         """The working directory with its CLI settings and the system prompt file."""
-        (workdir / ".gemini").mkdir(parents=True, exist_ok=True)
-        settings = {
-            "general": {"maxAttempts": 1, "disableAutoUpdate": True, "disableUpdateNag": True},
-            "tools": {"core": list(self._tools)},
-            "privacy": {"usageStatisticsEnabled": False},
-            "telemetry": {"enabled": False},
-        }
-        (workdir / ".gemini" / "settings.json").write_text(json.dumps(settings), encoding="utf-8")
+        write_workspace(workdir, self._tools, session_retention=False)
         (workdir / ".gemini" / "system.md").write_text(self._system_prompt, encoding="utf-8")
 
-    async def _run(self, argv: list[str], prompt: str, cwd: Path) -> tuple[int, str, str, float]:
-        env = {**self._env, "GEMINI_SYSTEM_MD": str(cwd / ".gemini" / "system.md")}
+    async def _run(self, argv: list[str], prompt: str, cwd: Path) -> CliRun:
         try:
-            run = await run_cli(
-                argv, stdin=prompt.encode("utf-8"), cwd=cwd, env=env,
-                timeout_s=self._timeout_s, grace_s=self._grace_s,
+            return await run_gemini(
+                argv, stdin=prompt, cwd=cwd, env=self._env,
+                system_md=cwd / ".gemini" / "system.md", timeout_s=self._timeout_s,
+                grace_s=self._grace_s,
             )  # fmt: skip
         except OSError as exc:
             detail = f"cannot run {self._binary}: {exc.strerror or exc}"
             raise GeminiCliError(FailureKind.USAGE, detail) from exc
         except CliTimedOut as exc:
             raise GeminiCliError(FailureKind.TIMEOUT, str(exc)) from None
-        return run.exit_code, run.stdout, run.stderr, run.latency_s
 
 
 def parse_output(code: int, stdout: str, stderr: str) -> CliReply:
@@ -178,7 +173,7 @@ def parse_output(code: int, stdout: str, stderr: str) -> CliReply:
     result = last_json(stdout) or {}
     response = result.get("response")
     if code == 0 and isinstance(response, str) and response.strip():
-        model, tokens_in, tokens_out = _usage(result.get("stats"))
+        model, tokens_in, tokens_out = usage(result.get("stats"))
         return CliReply(str(result.get("session_id") or ""), response, model, tokens_in, tokens_out)
     if code == 0 and isinstance(response, str):
         raise GeminiCliError(FailureKind.SERVER, "empty answer (a safety block?)", exit_code=0)
@@ -187,51 +182,20 @@ def parse_output(code: int, stdout: str, stderr: str) -> CliReply:
 
 def classify_failure(code: int, result: dict[str, Any], stderr: str) -> GeminiCliError:
     """Map a failed call to the engine's failure kinds."""
-    error = result.get("error") or (last_json(stderr) or {}).get("error") or {}
-    message = str(error.get("message") or "") if isinstance(error, dict) else ""
-    status = error.get("code") if isinstance(error, dict) else None
+    message, status = error_of(result, stderr)
     tail = stderr.strip()[-300:]
     detail = (message or tail or f"exit {code}")[:_DETAIL_LIMIT]
     kind = FailureKind.USAGE
-    retry_after = None
+    wait = None
     if _SESSION_GONE.search(stderr) or _SESSION_GONE.search(message):
         kind = FailureKind.SESSION_MISSING
-    elif status == 429 or "RESOURCE_EXHAUSTED" in message:
+    elif is_rate_limited(status, message):
         kind = FailureKind.RATE_LIMITED
-        found = _RETRY_AFTER.search(message)
-        retry_after = float(found.group(1)) if found else None
+        wait = retry_after(message)
     elif status in (401, 403) or code == EXIT_AUTH:
         kind = FailureKind.AUTH
     elif isinstance(status, int) and status >= 500:
         kind = FailureKind.SERVER
     elif _UNREACHABLE.search(message):
         kind = FailureKind.UNREACHABLE
-    return GeminiCliError(kind, detail, retry_after, exit_code=code)
-
-
-def last_json(text: str) -> dict[str, Any] | None:
-    """The last top-level JSON object printed (the CLI prints it after any log lines)."""
-    for match in reversed(list(re.finditer(r"^\{", text, re.MULTILINE))):
-        try:
-            value = json.loads(text[match.start() :])
-        except ValueError:
-            continue
-        if isinstance(value, dict):
-            return value
-    return None
-
-
-def _usage(stats: object) -> tuple[str, int, int]:
-    """(the main model, prompt tokens, answer tokens) from the CLI's stats."""
-    if not isinstance(stats, dict) or not isinstance(stats.get("models"), dict):
-        return "", 0, 0
-    name, prompt, answer = "", 0, 0
-    for model, figures in stats["models"].items():
-        if not isinstance(figures, dict):
-            continue
-        if not name or "main" in (figures.get("roles") or {}):
-            name = str(model)
-        tokens = figures.get("tokens") or {}
-        prompt += int(tokens.get("prompt") or 0)
-        answer += int(tokens.get("candidates") or 0)
-    return name, prompt, answer
+    return GeminiCliError(kind, detail, wait, exit_code=code)

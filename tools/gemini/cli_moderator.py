@@ -9,16 +9,25 @@ the prompt carries the JSON schema, and the answer is validated like the API's.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
-import re
 from collections.abc import Callable, Mapping
 from datetime import date
 from pathlib import Path
-from typing import Any
 
 from handlers.rules_moderator import RulesModerator
-from tools.cli_process import CliTimedOut, run_cli
+from tools.cli_process import CliRun, CliTimedOut
+from tools.gemini.cli import (
+    command,
+    error_of,
+    gemini_environment,
+    is_per_day,
+    is_rate_limited,
+    last_json,
+    retry_after,
+    run_gemini,
+    usage,
+    write_workspace,
+)
 from tools.gemini.context import Prompt, schema_instruction
 from tools.gemini.core import (
     ModelReply,
@@ -31,22 +40,7 @@ from tools.gemini.core import (
 from tools.gemini.ledger import ModeratorLedger, quota_day
 from tools.store.db import Database
 
-# The CLI's own settings for our working directory: no tools, no retries of its own (we
-# retry 429s ourselves, counted), no telemetry, old sessions cleaned up.
-WORKSPACE_SETTINGS: dict[str, Any] = {
-    "general": {
-        "maxAttempts": 1,
-        "disableAutoUpdate": True,
-        "disableUpdateNag": True,
-        "sessionRetention": {"enabled": True, "maxAge": "7d"},
-    },
-    "tools": {"core": []},
-    "privacy": {"usageStatisticsEnabled": False},
-    "telemetry": {"enabled": False},
-}
 KILL_GRACE_S = 3.0
-_RETRY_AFTER = re.compile(r"retry (?:after|in) (\d+(?:\.\d+)?)\s*s", re.IGNORECASE)
-_DAILY = re.compile(r"daily quota|PerDay|per[ _-]day", re.IGNORECASE)
 
 
 class GeminiCliBackend:
@@ -64,23 +58,18 @@ class GeminiCliBackend:
         self.model = model
         self._workdir = workdir.resolve()  # the CLI runs in a subfolder: paths must be absolute
         self._timeout_s = timeout_s
-        self._env = dict(env) if env is not None else None
+        self._env = gemini_environment(env)
         self._prepared = False
 
     async def generate(self, prompt: Prompt) -> ModelReply:
         """Run the CLI once; map its failures to ModeratorErrors."""
         workspace = self._prepare()
-        args = [self._binary, "-p", schema_instruction(prompt.schema), "-o", "json"]
-        args += ["-m", self.model]
-        env = {
-            **(self._env if self._env is not None else os.environ),
-            "GEMINI_SYSTEM_MD": str(self._system_file(prompt.system)),
-            "GEMINI_CLI_TRUST_WORKSPACE": "true",
-        }
+        argv = command(self._binary, self.model, schema_instruction(prompt.schema))
         try:
-            run = await run_cli(
-                args, stdin=cli_input(prompt).encode("utf-8"), cwd=workspace, env=env,
-                timeout_s=self._timeout_s, grace_s=KILL_GRACE_S,
+            run = await run_gemini(
+                argv, stdin=cli_input(prompt), cwd=workspace, env=self._env,
+                system_md=self._system_file(prompt.system), timeout_s=self._timeout_s,
+                grace_s=KILL_GRACE_S,
             )  # fmt: skip
         except OSError as exc:
             raise ModeratorUnavailable(f"cannot run {self._binary}: {exc}") from exc
@@ -88,15 +77,13 @@ class GeminiCliBackend:
             raise ModeratorUnavailable(
                 f"gemini CLI timed out after {self._timeout_s:.0f} s"
             ) from None
-        return parse_output(run.exit_code, run.stdout, run.stderr)
+        return parse_output(run)
 
     def _prepare(self) -> Path:
         workspace = self._workdir / "workspace"
         if not self._prepared:
-            (workspace / ".gemini").mkdir(parents=True, exist_ok=True)
+            write_workspace(workspace, (), session_retention=True)
             (self._workdir / "system").mkdir(parents=True, exist_ok=True)
-            settings = json.dumps(WORKSPACE_SETTINGS, indent=2)
-            (workspace / ".gemini" / "settings.json").write_text(settings, encoding="utf-8")
             self._prepared = True
         return workspace
 
@@ -116,48 +103,22 @@ def cli_input(prompt: Prompt) -> str:
     return "\n\n".join(text for role, text in prompt.messages if role == "user")
 
 
-def parse_output(returncode: int, stdout: str, stderr: str) -> ModelReply:
+def parse_output(run: CliRun) -> ModelReply:
     """The CLI's JSON result, or the ModeratorError its error JSON describes."""
-    result = _last_json(stdout) or {}
-    if returncode == 0 and isinstance(result.get("response"), str):
+    result = last_json(run.stdout) or {}
+    if run.exit_code == 0 and isinstance(result.get("response"), str):
         text = result["response"]
         if not text.strip():
             raise ModeratorBlocked("empty answer (a safety block or an empty candidate)")
-        tokens = _tokens(result.get("stats"))
-        return ModelReply(text=text, input_tokens=tokens[0], output_tokens=tokens[1])
-    error = (result.get("error") or (_last_json(stderr) or {}).get("error")) or {}
-    message = str(error.get("message") or stderr.strip()[-300:] or f"exit {returncode}")
-    code = error.get("code")
-    if code == 429 or "RESOURCE_EXHAUSTED" in message:
-        retry = _RETRY_AFTER.search(message)
-        per_day = bool(_DAILY.search(message))
-        retry_after = float(retry.group(1)) if retry else None
-        raise ModeratorRateLimited(f"gemini CLI 429: {message[:200]}", retry_after, per_day)
-    raise ModeratorUnavailable(f"gemini CLI exit {returncode} ({code}): {message[:300]}")
-
-
-def _last_json(text: str) -> dict[str, Any] | None:
-    """The last top-level JSON object printed (the CLI prints it after any log lines)."""
-    starts = [m.start() for m in re.finditer(r"^\{", text, re.MULTILINE)]
-    for start in reversed(starts):
-        try:
-            value = json.loads(text[start:])
-        except ValueError:
-            continue
-        if isinstance(value, dict):
-            return value
-    return None
-
-
-def _tokens(stats: object) -> tuple[int, int]:
-    if not isinstance(stats, dict):
-        return 0, 0
-    prompt = candidates = 0
-    for model in (stats.get("models") or {}).values():
-        tokens = (model.get("tokens") or {}) if isinstance(model, dict) else {}
-        prompt += int(tokens.get("prompt") or 0)
-        candidates += int(tokens.get("candidates") or 0)
-    return prompt, candidates
+        _, tokens_in, tokens_out = usage(result.get("stats"))
+        return ModelReply(text=text, input_tokens=tokens_in, output_tokens=tokens_out)
+    message, code = error_of(result, run.stderr)
+    message = message or run.stderr.strip()[-300:] or f"exit {run.exit_code}"
+    if is_rate_limited(code, message):
+        raise ModeratorRateLimited(
+            f"gemini CLI 429: {message[:200]}", retry_after(message), is_per_day(message)
+        )
+    raise ModeratorUnavailable(f"gemini CLI exit {run.exit_code} ({code}): {message[:300]}")
 
 
 class GeminiCliModerator(StructuredModerator):
