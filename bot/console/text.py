@@ -4,30 +4,24 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from bot import formatting as colours
+from bot.formatting import hex_colour, status_figures, turn_figures
 from handlers.i18n import Strings
-from handlers.model import Debate, Phase, Seat, Turn
+from handlers.model import Debate, Phase, Turn
 
 # The Discord embeds' colours, so a debate reads the same in both places.
-AG_GREEN = "#2ECC71"
-CLAUDE_BLUE = "#3498DB"
-MODERATOR_GREY = "#95A5A6"
-USER_AMBER = "#F5A623"
-WARNING_ORANGE = "#E67E22"
-SEAT_COLOURS = {Seat.AG: AG_GREEN, Seat.CLAUDE: CLAUDE_BLUE}
-SHA_DIGITS = 12
+AG_GREEN = hex_colour(colours.AG_GREEN)
+CLAUDE_BLUE = hex_colour(colours.CLAUDE_BLUE)
+MODERATOR_GREY = hex_colour(colours.MODERATOR_GREY)
+USER_AMBER = hex_colour(colours.USER_AMBER)
+WARNING_ORANGE = hex_colour(colours.WARNING_ORANGE)
+SEAT_COLOURS = {seat: hex_colour(colour) for seat, colour in colours.SEAT_COLOURS.items()}
 
 
 def status_line(debate: Debate, t: Strings, now: datetime, *, rules_only: bool = False) -> str:
     """Round, speaker, elapsed minutes, cost and the moderator's mode (or how it ended)."""
-    started = debate.started_at or now
-    minutes = int(((debate.ended_at or now) - started).total_seconds() // 60)
-    common = {
-        "round": debate.round,
-        "max": debate.max_rounds,
-        "minutes": minutes,
-        "cost": f"{debate.cost_usd:.2f}",
-        "mode": t(f"console.mode_{'rules' if rules_only else debate.moderator_source.value}"),
-    }
+    common = status_figures(debate, now)
+    common["mode"] = t(f"console.mode_{'rules' if rules_only else debate.moderator_source.value}")
     if debate.phase.is_terminal:
         outcome = debate.outcome.value if debate.outcome else debate.phase.value
         return t("console.status_ended", outcome=t(f"console.outcome_{outcome}"), **common)
@@ -52,15 +46,14 @@ def author_line(turn: Turn, t: Strings) -> str:
 
 def footer_text(turn: Turn, t: Strings) -> str:
     """Tokens, cost, seconds, stance and the reply's SHA-256; unknown figures left out."""
-    meta = turn.meta
+    figures = turn_figures(turn)
     parts = []
-    tokens = meta.input_tokens + meta.output_tokens
-    if tokens:
-        parts.append(t("console.footer_tokens", tokens=f"{tokens:,}"))
-    if meta.cost_usd:
-        parts.append(f"${meta.cost_usd:.2f}")
-    parts.append(t("console.footer_seconds", seconds=round(meta.latency_s)))
-    if turn.parsed.structured and turn.parsed.stance is not None:
-        parts.append(t(f"console.stance_{turn.parsed.stance.value}"))
-    parts.append(f"sha256 {turn.sha256[:SHA_DIGITS]}")
+    if figures.tokens:
+        parts.append(t("console.footer_tokens", tokens=f"{figures.tokens:,}"))
+    if figures.cost:
+        parts.append(f"${figures.cost}")
+    parts.append(t("console.footer_seconds", seconds=figures.seconds))
+    if figures.stance:
+        parts.append(t(f"console.stance_{figures.stance}"))
+    parts.append(f"sha256 {figures.sha}")
     return " · ".join(parts)

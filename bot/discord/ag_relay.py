@@ -15,7 +15,6 @@ The bot forwards every message (and edit) to `on_message` / `on_message_edit`.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
@@ -23,6 +22,7 @@ import aiohttp
 import discord
 
 from bot.discord.ag_reply import AG_MODEL, AgReply
+from bot.discord.render import nonce_of
 from bot.discord.render_split import FenceSplitter
 from handlers.i18n import Strings
 from handlers.model import FailureKind, Seat
@@ -273,8 +273,7 @@ def _attempt_number(key: str) -> int:
 
 def _nonce(request: TurnRequest, key: str, index: int) -> str:
     """Deterministic, so Discord drops a part re-sent after a crash (enforce_nonce)."""
-    seed = f"{request.debate_id}:{key}:{index}".encode()
-    return hashlib.sha256(seed).hexdigest()[:25]
+    return nonce_of(request.debate_id, key, index)
 
 
 def _error(exc: discord.HTTPException, what: str) -> DebaterError:

@@ -7,6 +7,7 @@ from datetime import datetime
 import discord
 
 from bot.discord.render import COLOUR_MODERATOR, COLOUR_USER
+from bot.formatting import status_figures
 from handlers.i18n import Strings
 from handlers.model import SEAT_NAMES, Conclusion, Debate, Phase, Seat, UserQuestion
 
@@ -53,16 +54,8 @@ def card_embed(
 
 def status_line(debate: Debate, strings: Strings, now: datetime) -> str:
     """`라운드 1/6 · 발언: Claude · 경과 3분 · 비용 $0.04 · 사회자: Gemini`, or the end state."""
-    started = debate.started_at or now
-    minutes = int(((debate.ended_at or now) - started).total_seconds() // 60)
-    mode = strings(f"front.mode_{debate.moderator_source.value}")
-    common = {
-        "round": debate.round,
-        "max": debate.max_rounds,
-        "minutes": minutes,
-        "cost": f"{debate.cost_usd:.2f}",
-        "mode": mode,
-    }
+    common = status_figures(debate, now)
+    common["mode"] = strings(f"front.mode_{debate.moderator_source.value}")
     if debate.phase.is_terminal:
         outcome = strings(f"front.outcome_{(debate.outcome or 'stopped')}")
         return strings("front.status_ended", outcome=outcome, **common)

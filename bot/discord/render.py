@@ -6,11 +6,21 @@ inner list of `turn_messages` as one message, with `discord.AllowedMentions.none
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 
 import discord
 
 from bot.discord.render_split import FenceSplitter, SplitError, join_pieces, split_text
+from bot.formatting import (
+    AG_GREEN,
+    CLAUDE_BLUE,
+    MODERATOR_GREY,
+    SEAT_COLOURS,
+    USER_AMBER,
+    WARNING_ORANGE,
+    turn_figures,
+)
 from handlers.i18n import Strings
 from handlers.model import Seat, Turn
 
@@ -27,6 +37,7 @@ __all__ = [
     "SplitError",
     "footer_text",
     "join_pieces",
+    "nonce_of",
     "notice_embed",
     "seat_colour",
     "split_text",
@@ -34,19 +45,23 @@ __all__ = [
     "turn_messages",
 ]
 
-COLOUR_AG = discord.Colour(0x2ECC71)  # green
-COLOUR_CLAUDE = discord.Colour(0x3498DB)  # blue
-COLOUR_MODERATOR = discord.Colour(0x95A5A6)  # grey
-COLOUR_USER = discord.Colour(0xF5A623)  # amber: decisions the people make
-COLOUR_WARNING = discord.Colour(0xE67E22)
+COLOUR_AG = discord.Colour(AG_GREEN)
+COLOUR_CLAUDE = discord.Colour(CLAUDE_BLUE)
+COLOUR_MODERATOR = discord.Colour(MODERATOR_GREY)
+COLOUR_USER = discord.Colour(USER_AMBER)  # decisions the people make
+COLOUR_WARNING = discord.Colour(WARNING_ORANGE)
 
 DESCRIPTION_LIMIT = 4096
 EMBEDS_PER_MESSAGE = 10
 MESSAGE_EMBED_TOTAL = 6000  # characters across every embed of one message
 _MIN_ROOM = 512  # less room than this left in a message: start the next one
-SHA_DIGITS = 12
 
-_SEAT_COLOURS = {Seat.AG: COLOUR_AG, Seat.CLAUDE: COLOUR_CLAUDE}
+_SEAT_COLOURS = {seat: discord.Colour(colour) for seat, colour in SEAT_COLOURS.items()}
+
+
+def nonce_of(*parts: object) -> str:
+    """A deterministic nonce (25 characters at most), so Discord drops a re-sent message."""
+    return hashlib.sha256(":".join(map(str, parts)).encode()).hexdigest()[:25]
 
 
 def seat_colour(seat: Seat) -> discord.Colour:
@@ -162,21 +177,20 @@ def author_line(turn: Turn, strings: Strings) -> str:
 
 def footer_text(turn: Turn, strings: Strings) -> str:
     """`턴 1 · 1,240 토큰 · $0.02 · 41초 · sha256 3f9a1c0b2e7d`; unknown figures are left out."""
-    meta = turn.meta
+    figures = turn_figures(turn)
     parts = [strings("discord.footer_turn", turn=turn.number)]
-    tokens = meta.input_tokens + meta.output_tokens
-    if tokens:
-        parts.append(strings("discord.footer_tokens", tokens=f"{tokens:,}"))
-    if meta.cost_usd:
-        parts.append(strings("discord.footer_cost", cost=f"{meta.cost_usd:.2f}"))
-    seconds = round(meta.latency_s)
+    if figures.tokens:
+        parts.append(strings("discord.footer_tokens", tokens=f"{figures.tokens:,}"))
+    if figures.cost:
+        parts.append(strings("discord.footer_cost", cost=figures.cost))
+    seconds = figures.seconds
     if seconds >= 60:
         parts.append(strings("discord.footer_minutes", minutes=seconds // 60, seconds=seconds % 60))
     else:
         parts.append(strings("discord.footer_seconds", seconds=seconds))
-    if turn.parsed.structured and turn.parsed.stance is not None:
-        parts.append(strings(f"discord.stance_{turn.parsed.stance.value}"))
-    parts.append(strings("discord.footer_sha", sha=turn.sha256[:SHA_DIGITS]))
+    if figures.stance:
+        parts.append(strings(f"discord.stance_{figures.stance}"))
+    parts.append(strings("discord.footer_sha", sha=figures.sha))
     return " · ".join(parts)
 
 

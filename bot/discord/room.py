@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import logging
 from dataclasses import dataclass
 from types import TracebackType
@@ -18,6 +17,7 @@ from typing import Any
 import discord
 
 from bot.discord import embeds, render
+from bot.discord.render import nonce_of
 from bot.discord.render_split import split_text
 from bot.discord.room_status import StatusEditor
 from bot.discord.views import card_view, question_view, status_view
@@ -43,11 +43,6 @@ class Pace:
 
     typing_every_s: float = 8.0  # Discord shows typing for about 10 s
     still_working_every_s: float = 180.0
-
-
-def nonce_of(*parts: object) -> str:
-    """A deterministic nonce (25 characters at most), so Discord drops a re-sent message."""
-    return hashlib.sha256(":".join(map(str, parts)).encode()).hexdigest()[:25]
 
 
 class DiscordRoom:
