@@ -56,29 +56,6 @@ class StdinLines:
                 loop.call_soon_threadsafe(put, None)
 
 
-class QueueLines:
-    """Lines a program pushes (tests, scripted sessions); `close()` ends the input."""
-
-    def __init__(self) -> None:
-        self._queue: asyncio.Queue[str | None] = asyncio.Queue()
-
-    def push(self, *lines: str) -> None:
-        """Type these lines."""
-        for line in lines:
-            self._queue.put_nowait(line)
-
-    def close(self) -> None:
-        """End the input (like Ctrl-D)."""
-        self._queue.put_nowait(None)
-
-    async def readline(self) -> str | None:
-        """The next pushed line, or None once closed."""
-        line = await self._queue.get()
-        if line is None:
-            self._queue.put_nowait(None)
-        return line
-
-
 class Keyboard:
     """The one reader of typed lines; a human seat borrows the lines of its reply."""
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 import discord
 
-from bot.discord.render_split import FenceSplitter, SplitError, join_pieces, split_text
+from bot.discord.render_split import FenceSplitter, SplitError
 from bot.formatting import (
     AG_GREEN,
     CLAUDE_BLUE,
@@ -33,14 +33,10 @@ __all__ = [
     "DESCRIPTION_LIMIT",
     "EMBEDS_PER_MESSAGE",
     "MESSAGE_EMBED_TOTAL",
-    "FenceSplitter",
-    "SplitError",
     "footer_text",
-    "join_pieces",
     "nonce_of",
     "notice_embed",
     "seat_colour",
-    "split_text",
     "text_messages",
     "turn_messages",
 ]
