@@ -1,4 +1,4 @@
-"""Re-record the 2.1.197 samples: run the real CLI against the fake and save what it printed.
+"""Re-record the samples of the installed CLI: run it against the fake, save what it printed.
 
     .venv/bin/python -m tests.tools.claude.samples.record
 
