@@ -1,4 +1,4 @@
-"""Debate turns and notices as Discord embeds: colour-coded, complete, within Discord's limits.
+"""Debate turns as Discord embeds: colour-coded, complete, within Discord's limits; and nonces.
 
 Pure functions: they build `discord.Embed`s and never send anything. A DiscordRoom sends each
 inner list of `turn_messages` as one message, with `discord.AllowedMentions.none()`.
@@ -11,14 +11,13 @@ from dataclasses import dataclass, field
 
 import discord
 
-from bot.discord.render_split import FenceSplitter, SplitError
+from bot.discord.render_split import FenceSplitter
 from bot.formatting import (
     AG_GREEN,
     CLAUDE_BLUE,
     MODERATOR_GREY,
     SEAT_COLOURS,
     USER_AMBER,
-    WARNING_ORANGE,
     turn_figures,
 )
 from handlers.i18n import Strings
@@ -29,15 +28,12 @@ __all__ = [
     "COLOUR_CLAUDE",
     "COLOUR_MODERATOR",
     "COLOUR_USER",
-    "COLOUR_WARNING",
     "DESCRIPTION_LIMIT",
     "EMBEDS_PER_MESSAGE",
     "MESSAGE_EMBED_TOTAL",
     "footer_text",
     "nonce_of",
-    "notice_embed",
     "seat_colour",
-    "text_messages",
     "turn_messages",
 ]
 
@@ -45,7 +41,6 @@ COLOUR_AG = discord.Colour(AG_GREEN)
 COLOUR_CLAUDE = discord.Colour(CLAUDE_BLUE)
 COLOUR_MODERATOR = discord.Colour(MODERATOR_GREY)
 COLOUR_USER = discord.Colour(USER_AMBER)  # decisions the people make
-COLOUR_WARNING = discord.Colour(WARNING_ORANGE)
 
 DESCRIPTION_LIMIT = 4096
 EMBEDS_PER_MESSAGE = 10
@@ -133,20 +128,6 @@ class _Packer:
         return embed
 
 
-def text_messages(
-    text: str,
-    *,
-    colour: discord.Colour,
-    author: str | None = None,
-    title: str | None = None,
-    footer: str | None = None,
-) -> list[list[discord.Embed]]:
-    """Any text in full as embeds grouped per message (for long notices and summaries)."""
-    packer = _Packer(colour, footer)
-    packer.add(text, author=author, title=title)
-    return packer.build()
-
-
 def turn_messages(turn: Turn, strings: Strings) -> list[list[discord.Embed]]:
     """A debater's turn as embeds, one inner list per message, nothing of the opinion cut."""
     packer = _Packer(seat_colour(turn.seat), footer_text(turn, strings))
@@ -188,12 +169,3 @@ def footer_text(turn: Turn, strings: Strings) -> str:
         parts.append(strings(f"discord.stance_{figures.stance}"))
     parts.append(strings("discord.footer_sha", sha=figures.sha))
     return " · ".join(parts)
-
-
-def notice_embed(
-    text: str, *, colour: discord.Colour = COLOUR_MODERATOR, title: str | None = None
-) -> discord.Embed:
-    """One short line (a notice, a status) as an embed; longer text goes through text_messages."""
-    if len(text) > DESCRIPTION_LIMIT or len(title or "") > 256:
-        raise SplitError("a notice this long must go through text_messages")
-    return discord.Embed(colour=colour, description=text or None, title=title)

@@ -12,13 +12,9 @@ from hypothesis import strategies as st
 from bot.discord.render import (
     COLOUR_AG,
     COLOUR_CLAUDE,
-    COLOUR_MODERATOR,
-    COLOUR_USER,
-    notice_embed,
-    text_messages,
     turn_messages,
 )
-from bot.discord.render_split import SplitError, join_pieces
+from bot.discord.render_split import join_pieces
 from handlers.i18n import Strings
 from handlers.model import ParsedReply, Question, Seat, Stance, Turn, TurnMeta
 from handlers.reply_parser import parse_reply
@@ -167,19 +163,6 @@ def test_any_reply_fits_discord_and_loses_nothing(text: str, seat: Seat) -> None
     )
     assert messages[0][0].author.name is not None
     assert sum(1 for m in messages for e in m if e.footer.text) == 1
-
-
-def test_text_messages_and_notices() -> None:
-    messages = text_messages("z" * 13000, colour=COLOUR_MODERATOR, title="결론", footer="end")
-    assert_within_limits(messages)
-    assert join_pieces([e.description or "" for m in messages for e in m]) == "z" * 13000
-    assert notice_embed("ℹ️ 사회자 모드", colour=COLOUR_USER).colour == COLOUR_USER
-    try:
-        notice_embed("x" * 5000)
-    except SplitError:
-        pass
-    else:
-        raise AssertionError("a notice longer than an embed must be refused")
 
 
 async def test_a_long_turn_posted_for_real_is_accepted_whole_and_pings_nobody(
