@@ -199,6 +199,15 @@ def test_exactly_one_module_constructs_the_engine() -> None:
     assert builders == {"bot.compose"}
 
 
+def test_one_module_starts_programs() -> None:
+    starters = set()
+    for name, path in _modules().items():
+        source = path.read_text(encoding="utf-8")
+        if "create_subprocess" in source or "subprocess" in _top_levels(path):
+            starters.add(name)
+    assert starters == {"tools.cli_process"}
+
+
 def test_the_check_itself_sees_imports() -> None:
     # guards against a walker that finds nothing: this very file imports ast and pathlib
     assert {"ast", "pathlib"} <= _imports(Path(__file__))

@@ -21,7 +21,6 @@ from tools.cli_process import (
     Redactor,
     cli_environment,
     run_cli,
-    stop_group,
 )
 from tools.store.db import Database
 from tools.store.sessions import AgentSessions
@@ -205,23 +204,15 @@ async def check_claude_binary(name: str) -> Check:
     if binary is None:
         return Check("claude", Status.FAILING, f"CLAUDE_BIN not found: {name}")
     try:
-        proc = await asyncio.create_subprocess_exec(
-            binary,
-            "--version",
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
-            start_new_session=True,
-        )
+        run = await run_cli(
+            [binary, "--version"], stdin=None, cwd=Path.cwd(), env=cli_environment(None, {}),
+            timeout_s=30, grace_s=2.0,
+        )  # fmt: skip
     except OSError as exc:
         return Check("claude", Status.FAILING, f"cannot run {binary}: {exc.strerror or exc}")
-    try:
-        async with asyncio.timeout(30):
-            out, err = await proc.communicate()
-    except TimeoutError:
-        await stop_group(proc, 2.0)
+    except CliTimedOut:
         return Check("claude", Status.FAILING, f"{binary} --version did not answer in 30 s")
-    lines = (out or err).decode("utf-8", "replace").strip().splitlines()
-    if proc.returncode != 0 or not lines:
-        return Check("claude", Status.FAILING, f"{binary} --version exited {proc.returncode}")
+    lines = (run.stdout or run.stderr).strip().splitlines()
+    if run.exit_code != 0 or not lines:
+        return Check("claude", Status.FAILING, f"{binary} --version exited {run.exit_code}")
     return Check("claude", Status.OK, f"{lines[0]} ({binary})")
