@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
 from handlers.model import Action, ChatLine, Conclusion, Decision, Detection, ModeratorView
@@ -46,12 +47,20 @@ class FakeClock:
 
 
 class ScriptedModerator:
-    """Detection says yes; judgements come from a queue (CONTINUE once it is empty)."""
+    """Detection says yes; judgements come from a queue (CONTINUE once it is empty).
 
-    def __init__(self) -> None:
+    `on_call` hears "judge" and "conclude" before each answer (the engine's crash plan).
+    """
+
+    def __init__(self, on_call: Callable[[str], None] | None = None) -> None:
         self.decisions: deque[Decision] = deque()
         self.windows: list[tuple[ChatLine, ...]] = []
         self.views: list[ModeratorView] = []
+        self._on_call = on_call or (lambda name: None)
+
+    def enqueue(self, *decisions: Decision) -> None:
+        """Queue the next judgements."""
+        self.decisions.extend(decisions)
 
     async def detect(self, window: tuple[ChatLine, ...]) -> Detection:
         """A debate about TOPIC, whatever the chat."""
@@ -62,6 +71,7 @@ class ScriptedModerator:
 
     async def judge(self, view: ModeratorView) -> Decision:
         """The next queued decision, or CONTINUE."""
+        self._on_call("judge")
         self.views.append(view)
         if self.decisions:
             return self.decisions.popleft()
@@ -69,6 +79,7 @@ class ScriptedModerator:
 
     async def conclude(self, view: ModeratorView) -> Conclusion:
         """A plain conclusion."""
+        self._on_call("conclude")
         self.views.append(view)
         return Conclusion(
             decision="in-process LRU로 시작하고 인스턴스가 3개를 넘으면 Redis로 전환",

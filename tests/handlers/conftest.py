@@ -11,11 +11,10 @@ import pytest
 
 from handlers.debate_handler import DebateHandler, HandlerConfig
 from handlers.model import Actor, Proposal, Seat
-from tests.doubles import FakeClock
+from tests.doubles import FakeClock, ScriptedModerator
 from tests.handlers.doubles import (
     CrashPlan,
     FakeDebater,
-    FakeModerator,
     FakeRoom,
     FakeWiki,
 )
@@ -55,7 +54,7 @@ class Rig:
         self.clock = FakeClock()
         self.room = FakeRoom(self.plan)
         self.wiki = FakeWiki(self.plan)
-        self.moderator = FakeModerator(self.plan)
+        self.moderator = ScriptedModerator(self.plan.tick)
         self.debaters = {seat: FakeDebater(seat, self.plan) for seat in Seat}
 
     async def start(self) -> DebateHandler:

@@ -10,14 +10,8 @@ from dataclasses import dataclass, field
 from types import TracebackType
 
 from handlers.model import (
-    Action,
-    ChatLine,
     Conclusion,
     Debate,
-    Decision,
-    Detection,
-    ModeratorSource,
-    ModeratorView,
     Seat,
     Turn,
     TurnMeta,
@@ -89,37 +83,6 @@ class FakeDebater:
 
     async def forget(self, debate_id: int) -> None:
         self.forgotten.append(debate_id)
-
-
-class FakeModerator:
-    """A moderator whose decisions are queued; CONTINUE and a plain Conclusion by default."""
-
-    def __init__(self, plan: CrashPlan | None = None) -> None:
-        self.decisions: deque[Decision] = deque()
-        self.views: list[ModeratorView] = []
-        self.conclusions = 0
-        self.plan = plan or CrashPlan()
-
-    def enqueue(self, *decisions: Decision) -> None:
-        self.decisions.extend(decisions)
-
-    async def detect(self, window: tuple[ChatLine, ...]) -> Detection:
-        return Detection(debate_worthy=False)
-
-    async def judge(self, view: ModeratorView) -> Decision:
-        self.plan.tick("judge")
-        self.views.append(view)
-        if self.decisions:
-            return self.decisions.popleft()
-        return Decision(action=Action.CONTINUE, summary=f"summary after {view.debate.turns}")
-
-    async def conclude(self, view: ModeratorView) -> Conclusion:
-        self.plan.tick("conclude")
-        self.views.append(view)
-        self.conclusions += 1
-        return Conclusion(
-            decision=f"decided after {view.debate.turns} turns", source=ModeratorSource.GEMINI
-        )
 
 
 class FakeWiki:
