@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Generic, TypeVar
@@ -146,7 +146,6 @@ class Engine(Generic[R]):
     wiki: WikiOutbox
     room: R
     handler: DebateHandler
-    closers: list[object] = field(default_factory=list)
 
 
 def build_engine(
