@@ -8,11 +8,11 @@ validated here, then trimmed to the limits the rest of the bot relies on.
 from __future__ import annotations
 
 import enum
-import re
 from typing import TypeVar
 
 from pydantic import BaseModel, Field, ValidationError, model_validator
 
+from handlers.fences import sole_fence_body
 from handlers.model import (
     Action,
     Conclusion,
@@ -28,7 +28,6 @@ NOTE_MAX_CHARS = 1500  # appended to a relayed reply: a direction, not an essay
 OPTION_MAX_CHARS = 80  # a Discord button label
 MAX_OPTIONS = 5  # one row of buttons
 FIELD_MAX_CHARS = 2000  # one item of a Conclusion list, a detection's reason
-_FENCE = re.compile(r"^\s*```(?:json|JSON)?\s*\n(.*?)\n\s*```\s*$", re.DOTALL)
 
 
 class ActionChoice(enum.StrEnum):
@@ -114,8 +113,8 @@ M = TypeVar("M", bound=BaseModel)
 
 def validate_text(text: str, model: type[M]) -> M:
     """Validate a model's text reply (a single ```json fence around it is tolerated)."""
-    fenced = _FENCE.match(text)
-    return model.model_validate_json(fenced.group(1) if fenced else text)
+    fenced = sole_fence_body(text)
+    return model.model_validate_json(fenced if fenced is not None else text)
 
 
 def describe(error: ValidationError | ValueError) -> str:

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+from handlers.fences import longest_backtick_run, open_fence
 from handlers.model import Conclusion, Debate, ModeratorSource, Seat, Turn, WikiPage
 
 Translate = Callable[..., str]
@@ -112,20 +113,11 @@ def _reply_body(turn: Turn, t: Translate) -> str:
         parts.append(t("wiki.round_log.stance", stance=t(f"wiki.stance.{parsed.stance.value}")))
     action = parsed.wiki_action
     if action is not None:
-        fence = "`" * max(3, _longest_backtick_run(action.content) + 1)
+        fence = "`" * max(3, longest_backtick_run(action.content) + 1)
         summary = t("wiki.round_log.action", page=_neutral(action.page), mode=_neutral(action.mode))
         block = f"{fence}markdown\n{_neutral(action.content)}\n{fence}"
         parts.append(f"<details>\n<summary>{summary}</summary>\n\n{block}\n\n</details>")
     return "\n\n".join(parts)
-
-
-def _longest_backtick_run(text: str) -> int:
-    """A fence longer than any run of backticks inside cannot be closed by the text."""
-    longest = run = 0
-    for char in text:
-        run = run + 1 if char == "`" else 0
-        longest = max(longest, run)
-    return longest
 
 
 def render_conclusion(debate: Debate, conclusion: Conclusion, t: Translate) -> str:
@@ -222,9 +214,9 @@ def _neutral(text: str) -> str:
 
 def _balanced(body: str) -> str:
     """Close a code fence or HTML comment the reply left open, so the next sections still show."""
-    fences = sum(1 for line in body.splitlines() if line.lstrip().startswith("```"))
-    if fences % 2:
-        body += "\n```"
+    fence = open_fence(body)
+    if fence is not None:
+        body += "\n" + fence.indent + fence.marker
     if body.rfind("<!--") > body.rfind("-->"):
         body += "\n-->"
     return body

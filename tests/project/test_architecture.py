@@ -6,7 +6,15 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-PURE_CORE = ["state_machine.py", "model.py", "events.py", "reply_parser.py", "wiki_actions.py"]
+PURE_CORE = [
+    "state_machine.py",
+    "model.py",
+    "events.py",
+    "reply_parser.py",
+    "reply_fields.py",
+    "fences.py",
+    "wiki_actions.py",
+]
 IO_MODULES = {
     "discord",
     "aiosqlite",
