@@ -139,8 +139,10 @@ def text_messages(
 def turn_messages(turn: Turn, strings: Strings) -> list[list[discord.Embed]]:
     """A debater's turn as embeds, one inner list per message, nothing of the opinion cut."""
     packer = _Packer(seat_colour(turn.seat), footer_text(turn, strings))
-    body = turn.parsed.opinion if turn.parsed.structured else turn.text
-    packer.add(body, author=author_line(turn, strings))
+    # The opinion is the whole reply when no block was found, in characters Discord carries.
+    packer.add(turn.parsed.opinion, author=author_line(turn, strings))
+    if turn.parsed.extra:
+        packer.add(turn.parsed.extra, title=strings("discord.other_fields"))
     question = turn.parsed.question
     if turn.parsed.structured and question is not None:
         if question.to == "user":

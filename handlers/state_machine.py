@@ -172,7 +172,7 @@ def _ask(debate: Debate, delay_s: float = 0.0) -> AskDebater:
 
 
 def _reply(debate: Debate, event: ReplyReceived, now: datetime, rng: random.Random) -> Step:
-    parsed = parse_reply(event.text)
+    parsed = event.parsed if event.parsed is not None else parse_reply(event.text)
     number = debate.turns + 1
     turn = Turn(
         debate_id=debate.id,
@@ -181,7 +181,9 @@ def _reply(debate: Debate, event: ReplyReceived, now: datetime, rng: random.Rand
         seat=event.seat,
         text=event.text,
         raw=event.raw,
-        sha256=hashlib.sha256(event.raw.encode("utf-8")).hexdigest(),
+        # surrogatepass: a lone surrogate in what an adapter received must not make the
+        # turn impossible to hash (the store keeps such text as exact UTF-8 bytes too).
+        sha256=hashlib.sha256(event.raw.encode("utf-8", "surrogatepass")).hexdigest(),
         parsed=parsed,
         meta=event.meta,
         at=now,

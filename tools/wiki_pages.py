@@ -97,7 +97,8 @@ def render_round_section(turn: Turn, message_url: str, dedup_key: str, t: Transl
     model = turn.meta.model or t("wiki.round_log.unknown_model")
     heading = t("wiki.round_log.section", round=turn.round, turn=turn.number, speaker=speaker)
     meta = t("wiki.round_log.meta", time=_time(turn.at), model=model, link=link)
-    body = _reply_body(turn, t) if turn.parsed.structured else _balanced(_neutral(turn.text))
+    parsed = turn.parsed
+    body = _reply_body(turn, t) if parsed.structured else _balanced(_neutral(parsed.opinion))
     return f"{entry_marker(dedup_key)}\n## {heading}\n\n_{meta}_\n\n{body.rstrip()}\n"
 
 
@@ -109,6 +110,8 @@ def _reply_body(turn: Turn, t: Translate) -> str:
     if parsed.question is not None:
         parts.append(t(f"wiki.round_log.question_{parsed.question.to}",
                        text=_neutral(parsed.question.text)))  # fmt: skip
+    if parsed.extra:
+        parts.append(f"**{t('wiki.round_log.other_fields')}**\n\n{_neutral(parsed.extra)}")
     if parsed.stance is not None:
         parts.append(t("wiki.round_log.stance", stance=t(f"wiki.stance.{parsed.stance.value}")))
     action = parsed.wiki_action
