@@ -15,6 +15,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -61,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     size = int(args.mb * MB)
-    rows = []
+    rows: list[dict[str, Any]] = []
     for name, build in SHAPES.items():
         text = build(size)
         seconds = measure(text, args.repeat)
