@@ -94,6 +94,7 @@ class FailureKind(enum.StrEnum):
     USAGE = "usage"
     TIMEOUT = "timeout"
     SESSION_MISSING = "session_missing"
+    EMPTY = "empty"  # the call succeeded but carried no text: never an empty turn
 
     @property
     def is_transient(self) -> bool:
@@ -102,7 +103,13 @@ class FailureKind(enum.StrEnum):
 
 
 _TRANSIENT = frozenset(
-    {FailureKind.RATE_LIMITED, FailureKind.SERVER, FailureKind.UNREACHABLE, FailureKind.TIMEOUT}
+    {
+        FailureKind.RATE_LIMITED,
+        FailureKind.SERVER,
+        FailureKind.UNREACHABLE,
+        FailureKind.TIMEOUT,
+        FailureKind.EMPTY,
+    }
 )
 
 

@@ -33,12 +33,12 @@ def shown(text: str) -> str:
     """`text` as Discord and the wiki can carry it: lone surrogates and NUL as `\\uXXXX`."""
     if text.isascii() and "\x00" not in text:
         return str(text)
-    if "\x00" not in text and _encodes(text):
+    if "\x00" not in text and encodable(text):
         return str(text)
     return _UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
-def _encodes(text: str) -> bool:
+def encodable(text: str) -> bool:
     """Whether `text` holds no lone surrogate (encoding is far faster than a regex search)."""
     try:
         text.encode("utf-8")

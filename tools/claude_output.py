@@ -105,6 +105,9 @@ def classify(
     except ClaudeOutputError as exc:
         return None, Failure(FailureKind.USAGE, f"{exc}: {(stderr or stdout).strip()[:300]}")
     if not parsed.is_error and (exit_code == 0 or parsed.result is not None):
+        if parsed.result is None or not parsed.result.strip():
+            detail = f"exit {exit_code} with no result text ({parsed.subtype or 'no subtype'})"
+            return parsed, Failure(FailureKind.EMPTY, detail)
         return parsed, None
     return parsed, _failure_of(parsed, stderr, now_epoch)
 
