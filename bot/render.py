@@ -13,6 +13,7 @@ import discord
 from bot.i18n import Strings
 from bot.render_split import FenceSplitter, SplitError, join_pieces, split_text
 from handlers.model import Seat, Turn
+from handlers.shorten import shorten
 
 __all__ = [
     "COLOUR_AG",
@@ -159,7 +160,7 @@ def author_line(turn: Turn, strings: Strings) -> str:
     name = strings(f"discord.seat_{turn.seat.value}")
     if not turn.meta.model:
         return name
-    return strings("discord.author", name=name, model=turn.meta.model)[:256]
+    return shorten(strings("discord.author", name=name, model=turn.meta.model), 256)
 
 
 def footer_text(turn: Turn, strings: Strings) -> str:

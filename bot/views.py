@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.i18n import Strings
+from handlers.shorten import shorten
 
 if TYPE_CHECKING:
     from bot.discord_bot import DebateBot
@@ -52,7 +53,7 @@ class AnswerButton(
     def __init__(self, debate_id: int, option: int, label: str = "") -> None:
         super().__init__(
             discord.ui.Button(
-                label=(label or str(option))[:80],
+                label=shorten(label or str(option), 80),  # the embed lists it in full
                 style=discord.ButtonStyle.secondary,
                 custom_id=f"debate:answer:{debate_id}:{option}",
             )
@@ -91,6 +92,6 @@ def status_view(debate_id: int, strings: Strings) -> discord.ui.View:
 def question_view(debate_id: int, options: tuple[str, ...]) -> discord.ui.View:
     """One button per answer option (Discord allows 25; questions carry a few)."""
     view = discord.ui.View(timeout=None)
-    for index, option in enumerate(options[:20]):
+    for index, option in enumerate(options):
         view.add_item(AnswerButton(debate_id, index, option))
     return view

@@ -52,6 +52,7 @@ from handlers.model import (
     Turn,
 )
 from handlers.reply_parser import parse_reply
+from handlers.shorten import shorten
 from handlers.wiki_actions import Refusal, apply_action
 
 MAX_RETRIES = 2  # a transient failure is retried this often before the turn is skipped
@@ -242,7 +243,7 @@ def _failure(debate: Debate, event: DebaterFailed, rng: random.Random) -> Step:
             params = (*seat, ("seconds", str(round(delay))))
             return Step(retry, (Notify("debater.retrying", params), _ask(retry, delay)))
         return _skip(debate, event, rng)
-    detail = (*seat, ("detail", event.detail[:300]))
+    detail = (*seat, ("detail", shorten(event.detail, 300)))
     failed = replace(debate, failure=f"{event.seat.value}: {event.kind.value}")
     return _conclude(failed, Outcome.FAILED, Notify("debater.failed", detail))
 
@@ -292,7 +293,7 @@ def _answered(debate: Debate, actor: Actor, answer: str, rng: random.Random) -> 
     answered = replace(debate, user_answer=answer, user_question=None)
     who = actor.name or str(actor.user_id)
     step = _advance(answered, rng)
-    notice = Notify("user.answered", (("user", who), ("answer", answer[:1000])))
+    notice = Notify("user.answered", (("user", who), ("answer", answer)))
     return Step(step.debate, (notice, *step.effects))
 
 

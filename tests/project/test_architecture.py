@@ -12,6 +12,7 @@ PURE_CORE = [
     "events.py",
     "reply_parser.py",
     "reply_fields.py",
+    "shorten.py",
     "fences.py",
     "wiki_actions.py",
 ]
