@@ -7,7 +7,7 @@ import asyncio
 import logging
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 
 import aiosqlite
@@ -28,6 +28,7 @@ from tools.wiki_pages import (
     render_round_section,
     render_working_document,
 )
+from tools.wiki_round_log import PART_LIMIT_CHARS, is_round_log, pieces, target_part
 
 log = logging.getLogger(__name__)
 
@@ -120,6 +121,7 @@ class WikiOutbox:
         now: Callable[[], datetime] = _utcnow,
         first_backoff_s: float = 2.0,
         max_backoff_s: float = 300.0,
+        part_limit: int = PART_LIMIT_CHARS,
     ) -> None:
         check_root(root)
         self._db = db
@@ -131,6 +133,7 @@ class WikiOutbox:
         self._now = now
         self._first_backoff = first_backoff_s
         self._max_backoff = max_backoff_s
+        self._part_limit = part_limit
         self._writers: dict[int, asyncio.Task[None]] = {}
         # Bumped on every enqueue, so a writer that found nothing looks once more before it stops.
         self._wanted: defaultdict[int, int] = defaultdict(int)
@@ -151,7 +154,9 @@ class WikiOutbox:
         """Queue the turn's section at the end of the Round-Log (once, even after a crash)."""
         key = f"{debate.id}:round-log:{turn.number}"
         section = render_round_section(turn, message_url, key, self._t)
-        await self._enqueue(debate, WikiPage.ROUND_LOG, key, Mode.APPEND, section)
+        # A section longer than half a part is cut into pieces, each its own entry.
+        for piece_key, content in pieces(section, key, self._part_limit // 2):
+            await self._enqueue(debate, WikiPage.ROUND_LOG, piece_key, Mode.APPEND, content)
 
     async def write_conclusion(self, debate: Debate, conclusion: Conclusion) -> None:
         """Queue the Conclusion page."""
@@ -263,6 +268,17 @@ class WikiOutbox:
 
     async def _apply(self, entry: _Entry) -> bool:
         """Write one entry; True if a person's edit was found (and kept)."""
+        if entry.mode is Mode.APPEND and is_round_log(entry.path):
+            found = await target_part(
+                self._backend,
+                entry.path,
+                entry.title,
+                entry.dedup_key,
+                entry.content,
+                self._part_limit,
+                self._t,
+            )
+            entry = replace(entry, path=found.path, title=found.title, content=found.content)
         current = await self._backend.read(entry.path)
         known = await self._db.fetch_one(SELECT_KNOWN_HASH, (entry.path,))
         plan = plan_write(

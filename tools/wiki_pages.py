@@ -14,10 +14,12 @@ from datetime import UTC, datetime
 
 from handlers.fences import longest_backtick_run, open_fence
 from handlers.model import Conclusion, Debate, ModeratorSource, Seat, Turn, WikiPage
+from handlers.shorten import shorten
 
 Translate = Callable[..., str]
 
 MAX_TITLE_CHARS = 255
+ACTION_SHOWN_CHARS = 20_000  # of a proposed Working-Document change, in the Round-Log
 MARKER_PREFIX = "<!-- debate-room:"
 BOT_SECTION = "<!-- debate-room:bot-section -->"
 _PAGE_KEYS = {
@@ -118,7 +120,13 @@ def _reply_body(turn: Turn, t: Translate) -> str:
     if action is not None:
         fence = "`" * max(3, longest_backtick_run(action.content) + 1)
         summary = t("wiki.round_log.action", page=_neutral(action.page), mode=_neutral(action.mode))
-        block = f"{fence}markdown\n{_neutral(action.content)}\n{fence}"
+        # A refused proposal can be megabytes: the Round-Log shows its head and says where
+        # the whole is, so the turn's section still fits on the page.
+        cut = t("wiki.round_log.action_cut", omitted="{omitted}", sha=turn.sha256[:12])
+        content = shorten(
+            action.content, ACTION_SHOWN_CHARS, lambda n: cut.replace("{omitted}", str(n))
+        )
+        block = f"{fence}markdown\n{_neutral(content)}\n{fence}"
         parts.append(f"<details>\n<summary>{summary}</summary>\n\n{block}\n\n</details>")
     return "\n\n".join(parts)
 
