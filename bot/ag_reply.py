@@ -11,7 +11,7 @@ import aiohttp
 import discord
 
 from handlers.effects_runner import parse_off_loop
-from handlers.model import FailureKind, TurnMeta
+from handlers.model import FailureKind, ParsedReply, TurnMeta
 from handlers.ports import DebaterError, DebaterOutput
 
 AG_MODEL = "gemini-pro (AG)"
@@ -42,6 +42,7 @@ class AgReply:
         self.after = min(prompt_ids)
         self._seen: dict[int, discord.Message] = {}
         self._texts: dict[int, str | None] = {}  # attachment id -> its text (None: not read)
+        self._parsed: tuple[str, ParsedReply] | None = None  # the last text parsed, parsed
 
     def __bool__(self) -> bool:
         return bool(self._seen)
@@ -67,7 +68,10 @@ class AgReply:
 
     async def complete(self) -> bool:
         """True once the assembled text holds the contract's JSON block."""
-        return (await parse_off_loop(await self.text())).structured
+        text = await self.text()
+        if self._parsed is None or self._parsed[0] != text:
+            self._parsed = (text, await parse_off_loop(text))
+        return self._parsed[1].structured
 
     async def text(self) -> str:
         """Every message's text, then its embeds' and readable attachments', in order."""
@@ -105,7 +109,10 @@ class AgReply:
         raw = json.dumps({"messages": record}, ensure_ascii=False)
         asked = discord.utils.snowflake_time(self.after)
         latency = max((messages[-1].created_at - asked).total_seconds(), 0.0)
-        return DebaterOutput(text=text, raw=raw, meta=TurnMeta(model=AG_MODEL, latency_s=latency))
+        meta = TurnMeta(model=AG_MODEL, latency_s=latency)
+        # Parsed once: the engine reuses what deciding completeness already parsed.
+        parsed = self._parsed[1] if self._parsed and self._parsed[0] == text else None
+        return DebaterOutput(text=text, raw=raw, meta=meta, parsed=parsed)
 
     async def _read(self, attachment: discord.Attachment) -> str | None:
         if attachment.id not in self._texts:

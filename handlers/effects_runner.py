@@ -119,7 +119,7 @@ class EffectRunner:
                 output = await self._debaters[ask.seat].speak(request)
         except DebaterError as exc:
             return DebaterFailed(ask.seat, ask.turn, exc.kind, exc.detail, exc.retry_after)
-        parsed = await parse_off_loop(output.text)
+        parsed = output.parsed or await parse_off_loop(output.text)
         return ReplyReceived(ask.seat, ask.turn, output.text, output.raw, output.meta, parsed)
 
     async def _view(self, debate: Debate) -> ModeratorView:

@@ -401,3 +401,15 @@ async def test_a_reply_to_the_prompt_message_is_matched_by_its_reference(
     text = "(about [debate 3 · turn 1])\n" + BLOCK
     await channel.send(text, reference=reference)
     assert (await asyncio.wait_for(task, 5)).text == text
+
+
+async def test_the_reply_is_parsed_once_and_handed_over_with_the_text(
+    fake: FakeDiscord, client: ListeningClient, ag_client: ListeningClient, db: Database
+) -> None:
+    thread_id = await open_thread(fake, client, db)
+    relay = make_relay(client, db, ag_client)
+    task = asyncio.create_task(relay.speak(request()))
+    await prompt_in(fake, thread_id, "[debate 12 · turn 2]")
+    await ag_says(ag_client, thread_id, "앞 " + BLOCK)
+    output = await asyncio.wait_for(task, 5)
+    assert output.parsed == parse_reply(output.text) and output.parsed.structured
