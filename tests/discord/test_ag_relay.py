@@ -413,3 +413,19 @@ async def test_the_reply_is_parsed_once_and_handed_over_with_the_text(
     await ag_says(ag_client, thread_id, "앞 " + BLOCK)
     output = await asyncio.wait_for(task, 5)
     assert output.parsed == parse_reply(output.text) and output.parsed.structured
+
+
+async def test_a_400kb_attachment_full_of_object_starts_is_taken_whole(
+    fake: FakeDiscord, client: ListeningClient, ag_client: ListeningClient, db: Database
+) -> None:
+    thread_id = await open_thread(fake, client, db)
+    relay = make_relay(client, db, ag_client)
+    task = asyncio.create_task(relay.speak(request()))
+    await prompt_in(fake, thread_id, "[debate 12 · turn 2]")
+    flood = '{"opinion": {"' * 30_000  # 420 KB that is no block: the quadratic case
+    attachment = discord.File(io.BytesIO((flood + "\n" + BLOCK).encode()), filename="reply.md")
+    await ag_says(ag_client, thread_id, "첨부", file=attachment)
+    output = await asyncio.wait_for(task, 5)
+    assert output.text == f"첨부\n{flood}\n{BLOCK}"
+    assert output.parsed is not None and output.parsed.structured
+    assert output.parsed.opinion.startswith("첨부\n" + flood.strip())
