@@ -96,9 +96,8 @@ def _find_block(text: str) -> tuple[Obj, int, int] | None:
     budget = _Budget(_BUDGET_FACTOR * len(text) + _BUDGET_FLOOR)
     # A fenced block is decoded from its opening on, so a ``` inside a JSON string (a
     # Markdown code block in the opinion) cannot end it early.
-    for opening in json_openings_last_first(text):
-        if opening.body > last_key:
-            continue
+    # Only an opening before the last key can hold it (the slice skips the rest unread).
+    for opening in json_openings_last_first(text[:last_key]):
         decoded = _decode_at(text, opening.body, budget)
         if decoded is not None:
             obj, end = decoded
