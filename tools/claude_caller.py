@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from handlers.model import FailureKind, Seat, TurnMeta
 from handlers.ports import DebaterOutput, TurnRequest
+from handlers.shorten import shorten
 from tools.agent_sessions import AgentSessions, forget_expired_sessions, schedule_session_expiry
 from tools.checks import Check, Status
 from tools.claude_output import CliResult, Failure, classify
@@ -168,7 +169,7 @@ class ClaudeCodeDebater:
         failure = failure or Failure(FailureKind.USAGE, "no result")  # classify gives one
         return ClaudeCliError(
             failure.kind,
-            self._redact(failure.detail)[:_DETAIL_LIMIT],
+            shorten(self._redact(failure.detail), _DETAIL_LIMIT),
             failure.retry_after,
             exit_code=run.exit_code,
             stderr=self._redact(run.stderr)[-_STDERR_LIMIT:],

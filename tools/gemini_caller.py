@@ -16,6 +16,7 @@ from google.genai import errors, types
 from bot.i18n import Strings
 from bot.settings import Settings, SettingsError
 from handlers.rules_moderator import RulesModerator
+from handlers.shorten import shorten
 from tools.db import Database
 from tools.gemini_cli import GeminiCliModerator
 from tools.gemini_context import Prompt
@@ -80,7 +81,7 @@ class GeminiApiBackend:
             raise ModeratorUnavailable(f"no answer within {self._timeout_s:g} s") from exc
         except (aiohttp.ClientError, OSError, ValueError) as exc:
             # ValueError: a non-JSON error body (json.JSONDecodeError) from a proxy or outage.
-            raise ModeratorUnavailable(f"{type(exc).__name__}: {exc}"[:300]) from exc
+            raise ModeratorUnavailable(shorten(f"{type(exc).__name__}: {exc}", 300)) from exc
         return _reply(response)
 
     async def aclose(self) -> None:
@@ -93,7 +94,7 @@ def _api_error(exc: errors.APIError) -> ModeratorRateLimited | ModeratorUnavaila
     if exc.code == 429:
         retry_after, per_day = rate_limit_of(json.dumps(exc.details, default=str))
         return ModeratorRateLimited(detail, retry_after, per_day)
-    return ModeratorUnavailable(f"{detail}: {exc.message or ''}"[:300])
+    return ModeratorUnavailable(shorten(f"{detail}: {exc.message or ''}", 300))
 
 
 def _reply(response: types.GenerateContentResponse) -> ModelReply:

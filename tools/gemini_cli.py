@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from handlers.rules_moderator import RulesModerator
+from handlers.shorten import shorten
 from tools.cli_process import CliTimedOut, run_cli
 from tools.db import Database
 from tools.gemini_context import Prompt, schema_instruction
@@ -132,8 +133,8 @@ def parse_output(returncode: int, stdout: str, stderr: str) -> ModelReply:
         retry = _RETRY_AFTER.search(message)
         per_day = bool(_DAILY.search(message))
         retry_after = float(retry.group(1)) if retry else None
-        raise ModeratorRateLimited(f"gemini CLI 429: {message[:200]}", retry_after, per_day)
-    raise ModeratorUnavailable(f"gemini CLI exit {returncode} ({code}): {message[:300]}")
+        raise ModeratorRateLimited(f"gemini CLI 429: {shorten(message, 200)}", retry_after, per_day)
+    raise ModeratorUnavailable(f"gemini CLI exit {returncode} ({code}): {shorten(message, 300)}")
 
 
 def _last_json(text: str) -> dict[str, Any] | None:

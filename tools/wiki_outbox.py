@@ -13,6 +13,7 @@ from datetime import UTC, datetime, timedelta
 import aiosqlite
 
 from handlers.model import Conclusion, Debate, Turn, WikiPage
+from handlers.shorten import shorten
 from tools.db import Database
 from tools.slug import check_root, normalize_root, page_path, topic_slug
 from tools.wiki_backends import WikiBackend, WikiError
@@ -306,7 +307,7 @@ class WikiOutbox:
         attempts = entry.attempts + 1
         wait = min(self._first_backoff * 2 ** (attempts - 1), self._max_backoff)
         retry_at = (self._now() + timedelta(seconds=wait)).isoformat()
-        await self._db.execute(RECORD_FAILURE, (attempts, reason[:500], retry_at, entry.id))
+        await self._db.execute(RECORD_FAILURE, (attempts, shorten(reason, 500), retry_at, entry.id))
         log.warning("wiki write %s failed (attempt %d): %s", entry.dedup_key, attempts, reason)
         if attempts >= NOTICE_AFTER and not delay.announced:
             delay.announced = True
@@ -315,11 +316,11 @@ class WikiOutbox:
         await self._sleep(wait)
 
     async def _give_up(self, entry: _Entry, exc: WikiError) -> None:
-        reason = f"{exc.code}: {exc.message}"[:500]
+        reason = shorten(f"{exc.code}: {exc.message}", 500)
         await self._db.execute(GIVE_UP, (self._now().isoformat(), reason, entry.id))
         log.error("wiki write %s refused for good: %s", entry.dedup_key, reason)
         page = WikiPage(entry.path.rsplit("/", 1)[-1])
-        params = {"page": page_label(page, self._t), "reason": exc.message[:300]}
+        params = {"page": page_label(page, self._t), "reason": shorten(exc.message, 300)}
         await self._say(entry.debate_id, "wiki.write_refused", params)
 
     async def _say(self, debate_id: int, key: str, params: dict[str, str]) -> None:
