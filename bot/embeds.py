@@ -19,6 +19,7 @@ REQUESTS_PER_ROUND = 2
 FIELD_LIMIT = 1024
 QUESTION_LIMIT = 4000  # an embed's description holds 4096
 BUTTON_LABEL_LIMIT = 80
+MAX_BUTTONS = 25  # per message: more options are listed in the question only
 
 
 def card_embed(
@@ -79,7 +80,8 @@ def status_line(debate: Debate, strings: Strings, now: datetime) -> str:
 
 def question_body(question: UserQuestion) -> str:
     """The question, and its options in full when a button cannot show one whole."""
-    if all(len(option) <= BUTTON_LABEL_LIMIT for option in question.options):
+    fits = len(question.options) <= MAX_BUTTONS
+    if fits and all(len(option) <= BUTTON_LABEL_LIMIT for option in question.options):
         return question.text
     listed = "\n".join(f"{i}. {option}" for i, option in enumerate(question.options, 1))
     return f"{question.text}\n\n{listed}"

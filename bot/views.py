@@ -89,9 +89,12 @@ def status_view(debate_id: int, strings: Strings) -> discord.ui.View:
     return view
 
 
+MAX_BUTTONS = 25  # Discord's limit per message
+
+
 def question_view(debate_id: int, options: tuple[str, ...]) -> discord.ui.View:
-    """One button per answer option (Discord allows 25; questions carry a few)."""
+    """One button per answer option, as many as Discord allows (the question lists them all)."""
     view = discord.ui.View(timeout=None)
-    for index, option in enumerate(options):
+    for index, option in enumerate(options[:MAX_BUTTONS]):
         view.add_item(AnswerButton(debate_id, index, option))
     return view

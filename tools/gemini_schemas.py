@@ -26,8 +26,6 @@ from handlers.rules_moderator import bound_summary
 from handlers.shorten import shorten
 
 NOTE_MAX_CHARS = 1500  # appended to a relayed reply: a direction, not an essay
-OPTION_MAX_CHARS = 80  # a Discord button label
-MAX_OPTIONS = 5  # one row of buttons
 FIELD_MAX_CHARS = 2000  # one item of a Conclusion list, a detection's reason
 
 
@@ -147,7 +145,7 @@ def to_decision(reply: JudgeReply) -> Decision:
     if reply.action is ActionChoice.ASK_USER and reply.user_question:
         # Kept whole: a button shortens its label, and the question lists the options in full.
         options = tuple(option.strip() for option in reply.user_options if option.strip())
-        question = UserQuestion(text=reply.user_question.strip(), options=options[:MAX_OPTIONS])
+        question = UserQuestion(text=reply.user_question.strip(), options=options)
     return Decision(
         action=Action(reply.action.value),
         next_seat=Seat(reply.next_speaker.value) if reply.next_speaker else None,

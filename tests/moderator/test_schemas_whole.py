@@ -34,7 +34,7 @@ def test_a_long_question_and_option_are_kept_whole() -> None:
         {
             "action": ActionChoice.ASK_USER.value,
             "user_question": "질문 " * 1500,
-            "user_options": [option, "아니오"],
+            "user_options": [option, "아니오", *(f"그 밖의 {n}" for n in range(6))],
             "next_speaker": None,
             "note": "",
             "consensus": 0.1,
@@ -43,4 +43,4 @@ def test_a_long_question_and_option_are_kept_whole() -> None:
     )
     question = to_decision(reply).user_question
     assert question is not None and question.text == ("질문 " * 1500).strip()
-    assert question.options == (option.strip(), "아니오")
+    assert question.options == (option.strip(), "아니오", *(f"그 밖의 {n}" for n in range(6)))
