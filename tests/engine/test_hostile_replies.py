@@ -5,9 +5,13 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import random
+import threading
 
+from pytest import MonkeyPatch
+
+from handlers import effects_runner
 from handlers.effects_runner import parse_off_loop
-from handlers.model import Seat
+from handlers.model import ParsedReply, Seat
 from handlers.reply_parser import OFF_LOOP_CHARS, parse_reply
 from tests.engine.conftest import ALICE, Rig, proposal
 
@@ -58,3 +62,22 @@ async def test_deep_nesting_and_a_brace_flood_are_turns_not_failures(rig: Rig) -
 async def test_a_long_reply_is_parsed_in_a_worker_thread_to_the_same_result() -> None:
     text = "prose " * OFF_LOOP_CHARS + '{"opinion": "end", "stance": "agree"}'
     assert await parse_off_loop(text) == parse_reply(text)
+
+
+async def test_the_loop_answers_while_a_long_reply_is_parsed(monkeypatch: MonkeyPatch) -> None:
+    """A Stop pressed during the parse is served: the parse holds no loop time."""
+    gate = threading.Event()
+    waited: list[bool] = []
+
+    def parse_held_until_the_loop_answers(text: str) -> ParsedReply:
+        waited.append(gate.wait(10))  # False if the loop could not run meanwhile
+        return parse_reply(text)
+
+    monkeypatch.setattr(effects_runner, "parse_reply", parse_held_until_the_loop_answers)
+
+    async def stop_pressed() -> None:
+        gate.set()
+
+    flood = '{"opinion": {"' * 30_000
+    parsed, _ = await asyncio.gather(parse_off_loop(flood), stop_pressed())
+    assert waited == [True] and parsed.opinion == flood
