@@ -94,7 +94,10 @@ class AgRelayDebater:
             return
         waiters = self._waiters.get(message.channel.id, [])
         tag = tag_of(message)
-        if tag is not None and all(waiting != tag for waiting, _ in waiters):
+        # A reply to a prompt message belongs to that prompt whatever it quotes: the waiting
+        # turn's AgReply decides by the reference.
+        replying = message.reference is not None and message.reference.message_id is not None
+        if tag is not None and not replying and all(waiting != tag for waiting, _ in waiters):
             # A late answer, or one for a turn that was skipped: it is never posted anywhere.
             log.warning("AG answered debate %d turn %d, which is not waiting: ignored", *tag)
             return
