@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from handlers.fences import (
     closes,
@@ -10,6 +12,7 @@ from handlers.fences import (
     longest_backtick_run,
     open_fence,
     opener,
+    openings,
     sole_fence_body,
 )
 
@@ -79,3 +82,10 @@ def test_closing_line_and_backtick_runs() -> None:
     fence = opener("````")
     assert fence is not None and closes("````", fence) and not closes("```", fence)
     assert longest_backtick_run("a ``` b ````` c") == 5 and longest_backtick_run("") == 0
+
+
+@given(st.lists(st.sampled_from(["```", "````", "```json", "```py", " ", "   ", "    ", "\n", "x",
+                                 "`", "JSON", "{}"]), max_size=30).map("".join))  # fmt: skip
+def test_the_backward_search_finds_what_a_forward_reading_finds(text: str) -> None:
+    forward = [o for o in openings(text) if o.info in ("", "json")]
+    assert list(json_openings_last_first(text)) == forward[::-1]
