@@ -17,7 +17,9 @@ from handlers.fences import Fence, step
 from tools.wiki_backends import WikiBackend
 from tools.wiki_pages import Translate, entry_marker
 
-PART_LIMIT_CHARS = 1_000_000  # Wiki.js takes 5 MB per body; 3 bytes a character, with room
+# Wiki.js takes 5 MB per request, and aiohttp sends JSON with ASCII escapes: a character can
+# cost 12 bytes (an emoji as two \uXXXX escapes). 380,000 characters stay below in any script.
+PART_LIMIT_CHARS = 380_000
 NEXT_PART = "<!-- debate-room:next-part -->"
 _LINK_ROOM = 512  # the link that closes a full part, and the next part's first lines
 _PART = re.compile(r"^(?P<base>.*/round-log)(?:-(?P<number>[0-9]+))?$")

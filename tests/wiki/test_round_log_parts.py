@@ -7,9 +7,19 @@ from __future__ import annotations
 import asyncio
 import re
 from dataclasses import replace
+from pathlib import Path
 
 from handlers.model import ParsedReply, WikiAction
-from tests.wiki.support import WAIT, CrashAfterWrite, OutboxFactory, Site, debate, turn
+from tests.fakes.fake_wikijs import FakeWikiJs
+from tests.wiki.support import (
+    WAIT,
+    CrashAfterWrite,
+    Notices,
+    OutboxFactory,
+    Site,
+    debate,
+    turn,
+)
 from tools.wiki_round_log import NEXT_PART
 
 BASE = "debates/7-캐시-계층-선택-redis-vs-in-process-lru/round-log"
@@ -90,3 +100,22 @@ async def test_a_huge_refused_proposal_is_shown_shortened_and_the_section_lands(
     assert "의견" in content and len(content) < 30_000
     omitted = len(huge) - content.index("… (") + content.index("거절될")
     assert f"글자 {omitted}자 생략" in content and "sha256 000000000000" in content
+
+
+async def test_past_wikijs_body_limit_the_round_log_goes_on_in_parts(
+    fake_wikijs: FakeWikiJs, make_outbox: OutboxFactory, tmp_path: Path
+) -> None:
+    """The reported failure: once the page passed 5 MB, Wiki.js refused every later turn."""
+    site = Site("wikijs", fake_wikijs, tmp_path)
+    notices = Notices()
+    outbox = make_outbox(site.backend(), notices)  # the default limit
+    start = debate()
+    texts = [f"{n}번째 긴 발언 " + "가나다라마바사 " * 22_000 for n in range(1, 7)]  # 1 M chars
+    for number, text in enumerate(texts, 1):
+        await outbox.append_round_log(start, turn(number, text), "")
+    await asyncio.wait_for(outbox.drained(start.id), WAIT)
+    assert [key for _, key, _ in notices.said if key == "wiki.write_refused"] == []
+    found = parts(site)
+    assert len(found) >= 3
+    whole = "".join(found)
+    assert all(whole.count(text.strip()) == 1 for text in texts)
