@@ -41,14 +41,8 @@ class Phase(enum.StrEnum):
         """True once nothing more will happen in this debate."""
         return self in _TERMINAL
 
-    @property
-    def is_running(self) -> bool:
-        """True between approval and the end."""
-        return self in _RUNNING
-
 
 _TERMINAL = frozenset({Phase.DECLINED, Phase.EXPIRED, Phase.CONCLUDED, Phase.STOPPED, Phase.FAILED})
-_RUNNING = frozenset({Phase.SPEAKING, Phase.JUDGING, Phase.AWAITING_USER, Phase.CONCLUDING})
 
 
 class Outcome(enum.StrEnum):

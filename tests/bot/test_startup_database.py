@@ -107,7 +107,7 @@ def test_a_second_bot_on_the_same_database_refuses_to_start(
 ) -> None:
     holder = subprocess.Popen(
         [sys.executable, "-c",
-         "import sys; from pathlib import Path; from tools.db_lock import DatabaseLock\n"
+         "import sys; from pathlib import Path; from tools.store.db_lock import DatabaseLock\n"
          f"lock = DatabaseLock(Path({str(env)!r})); lock.acquire(); print('locked', flush=True)\n"
          "sys.stdin.read()"],
         cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,

@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import prompts
-from bot.i18n import LANGUAGES, LocaleError, Strings, load_table
 from handlers.events import AskDebater
+from handlers.i18n import LANGUAGES, LocaleError, Strings, load_table
 from handlers.model import Debate, Phase, Proposal, Seat, Turn, TurnMeta
 from handlers.prompting import compose_turn_prompt, participant_system_prompt
 from handlers.reply_fields import encodable, shown
