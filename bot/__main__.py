@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 from bot.console.cli import TERMINAL_COMMANDS, add_parsers, run_terminal
 from bot.settings import Settings, SettingsError, load_settings, require
+from tools.store.db import DatabaseError
 
 EXIT_SETTINGS = 2
 
@@ -41,7 +42,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from bot.discord.app import run_bot  # noqa: PLC0415  # discord.py loads only to run
 
         return run_bot(settings)
-    except SettingsError as exc:
+    except (SettingsError, DatabaseError) as exc:
         print(f"debate-room: {exc}", file=sys.stderr)  # noqa: T201  # one line, no traceback
         return EXIT_SETTINGS
 

@@ -88,6 +88,7 @@ class FailureKind(enum.StrEnum):
     USAGE = "usage"
     TIMEOUT = "timeout"
     SESSION_MISSING = "session_missing"
+    EMPTY = "empty"  # the call succeeded but carried no text: never an empty turn
 
     @property
     def is_transient(self) -> bool:
@@ -96,7 +97,13 @@ class FailureKind(enum.StrEnum):
 
 
 _TRANSIENT = frozenset(
-    {FailureKind.RATE_LIMITED, FailureKind.SERVER, FailureKind.UNREACHABLE, FailureKind.TIMEOUT}
+    {
+        FailureKind.RATE_LIMITED,
+        FailureKind.SERVER,
+        FailureKind.UNREACHABLE,
+        FailureKind.TIMEOUT,
+        FailureKind.EMPTY,
+    }
 )
 
 
@@ -142,6 +149,7 @@ class ParsedReply:
     question: Question | None = None
     stance: Stance | None = None
     structured: bool = True  # False when no valid JSON block was found
+    extra: str = ""  # the block's fields the contract does not use, as a Markdown list
 
 
 @dataclass(frozen=True)

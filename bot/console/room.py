@@ -143,8 +143,12 @@ class ConsoleRoom:
         self.console.rule(
             Text(author_line(turn, self._t), style=f"bold {colour}"), style=colour, align="left"
         )
-        body = turn.parsed.opinion if turn.parsed.structured else turn.text
-        self.console.print(Text(body, style=colour), soft_wrap=True)
+        # The opinion is the whole reply when no block was found, in characters a terminal
+        # can print (a lone surrogate would make the print fail).
+        self.console.print(Text(turn.parsed.opinion, style=colour), soft_wrap=True)
+        if turn.parsed.extra:
+            label = self._t("console.other_fields")
+            self.console.print(Text(f"{label}\n{turn.parsed.extra}", style=colour), soft_wrap=True)
         question = turn.parsed.question
         if turn.parsed.structured and question is not None:
             label = (

@@ -15,13 +15,14 @@ The bot forwards every message (and edit) to `on_message` / `on_message_edit`.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 import aiohttp
 import discord
 
-from bot.discord.ag_reply import AG_MODEL, AgReply
+from bot.discord.ag_reply import AG_MODEL, AgReply, relay_tag, tag_of
 from bot.discord.render import nonce_of
 from bot.discord.render_split import FenceSplitter
 from handlers.i18n import Strings
@@ -33,11 +34,7 @@ from tools.store.room_messages import RoomMessages
 __all__ = ["AG_MODEL", "AgRelayDebater", "relay_tag"]
 
 CONTENT_LIMIT = 2000
-
-
-def relay_tag(debate_id: int, turn: int) -> str:
-    """The tag AG's side recognises a request by (a protocol marker, not localized)."""
-    return f"[debate {debate_id} · turn {turn}]"
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -80,7 +77,8 @@ class AgRelayDebater:
         self._quiet_s = quiet_s
         # AG has no system prompt: the debaters' rules open its first prompt of each debate.
         self._briefing = briefing
-        self._waiters: dict[int, list[asyncio.Queue[discord.Message]]] = {}
+        # channel id -> the (debate, turn) waiting there and its queue
+        self._waiters: dict[int, list[tuple[tuple[int, int], _Queue]]] = {}
         self._locks: dict[int, asyncio.Lock] = {}
 
     # ---- what the bot forwards -------------------------------------------------------
@@ -88,7 +86,16 @@ class AgRelayDebater:
         """Hand a message to a waiting turn if AG wrote it in the channel being watched."""
         if message.author.id not in self._ag_ids:
             return
-        for queue in self._waiters.get(message.channel.id, ()):
+        waiters = self._waiters.get(message.channel.id, [])
+        tag = tag_of(message)
+        # A reply to a prompt message belongs to that prompt whatever it quotes: the waiting
+        # turn's AgReply decides by the reference.
+        replying = message.reference is not None and message.reference.message_id is not None
+        if tag is not None and not replying and all(waiting != tag for waiting, _ in waiters):
+            # A late answer, or one for a turn that was skipped: it is never posted anywhere.
+            log.warning("AG answered debate %d turn %d, which is not waiting: ignored", *tag)
+            return
+        for _, queue in waiters:
             queue.put_nowait(message)
 
     async def on_message_edit(self, _before: discord.Message, after: discord.Message) -> None:
@@ -103,18 +110,20 @@ class AgRelayDebater:
         # One AG answers one request at a time: a second debate in the same channel waits,
         # so nobody's reply is taken for the other's.
         async with lock:
-            queue: asyncio.Queue[discord.Message] = asyncio.Queue()
-            self._waiters.setdefault(channel.id, []).append(queue)
+            queue: _Queue = asyncio.Queue()
+            waiter = ((request.debate_id, request.turn), queue)
+            self._waiters.setdefault(channel.id, []).append(waiter)
             try:
                 attempt, prompt_ids = await self._prompt(channel, request)
                 try:
-                    reply = await self._collect(channel, prompt_ids, queue)
+                    reply = AgReply(self._ag_ids, prompt_ids, waiter[0])
+                    await self._collect(channel, reply, queue)
                 except DebaterError as exc:
                     if exc.kind is FailureKind.TIMEOUT:  # a retry posts the prompt again
                         await self._record(request.debate_id, f"{attempt.key}:timeout", channel, 0)
                     raise
             finally:
-                self._waiters[channel.id].remove(queue)
+                self._waiters[channel.id].remove(waiter)
         return await reply.output()
 
     async def forget(self, debate_id: int) -> None:
@@ -233,13 +242,9 @@ class AgRelayDebater:
 
     # ---- collecting --------------------------------------------------------------------------
     async def _collect(
-        self,
-        channel: discord.TextChannel | discord.Thread,
-        prompt_ids: set[int],
-        queue: asyncio.Queue[discord.Message],
-    ) -> AgReply:
+        self, channel: discord.TextChannel | discord.Thread, reply: AgReply, queue: _Queue
+    ) -> None:
         """AG's messages after the prompt: from the history first, then as they arrive."""
-        reply = AgReply(self._ag_ids, prompt_ids)
         try:
             async for message in channel.history(
                 after=discord.Object(reply.after), oldest_first=True, limit=None
@@ -263,8 +268,12 @@ class AgRelayDebater:
                 raise DebaterError(
                     FailureKind.TIMEOUT, f"AG said nothing in {self._timeout_s:g} s"
                 ) from None
-            reply.take(message)
-        return reply
+            tag = tag_of(message)
+            if not reply.take(message) and tag is not None:
+                log.warning("AG answered %s while %s waits: ignored", tag, reply.waiting)
+
+
+_Queue = asyncio.Queue[discord.Message]
 
 
 def _attempt_number(key: str) -> int:

@@ -34,6 +34,7 @@ from handlers.model import Seat
 from handlers.ports import Clock, Debater, Moderator
 from handlers.prompting import participant_system_prompt
 from tools.store.db import Database
+from tools.store.db_lock import DatabaseLock
 from tools.store.sessions import schedule_session_expiry
 from tools.wiki.outbox import WikiOutbox
 
@@ -179,8 +180,16 @@ async def shutdown(services: Services) -> None:
 
 
 async def serve(settings: Settings) -> None:
-    """Open the database, log in, and run until the client closes."""
-    db = await Database.open(str(settings.DATABASE_PATH))
+    """Lock and open the database, log in, and run until the client closes."""
+    lock = DatabaseLock(settings.DATABASE_PATH)
+    lock.acquire()  # held to the end: a second bot on this database refuses to start
+    try:
+        await _serve(settings, await Database.open(str(settings.DATABASE_PATH)))
+    finally:
+        lock.release()
+
+
+async def _serve(settings: Settings, db: Database) -> None:
     services = Services(db=db)
 
     async def ready(bot: DebateBot) -> None:

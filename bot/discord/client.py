@@ -37,6 +37,8 @@ class DebateBot(commands.Bot):
         on_close_hook: Callable[[], Awaitable[None]],
         **options: Any,
     ) -> None:
+        # Nobody is pinged unless a send says so (the AG relay names its AG accounts).
+        options.setdefault("allowed_mentions", discord.AllowedMentions.none())
         super().__init__(
             command_prefix=commands.when_mentioned, intents=intents(), help_command=None, **options
         )

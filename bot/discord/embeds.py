@@ -10,6 +10,7 @@ from bot.discord.render import COLOUR_MODERATOR, COLOUR_USER
 from bot.formatting import status_figures
 from handlers.i18n import Strings
 from handlers.model import SEAT_NAMES, Conclusion, Debate, Phase, Seat, UserQuestion
+from handlers.shorten import shorten
 
 GREY = COLOUR_MODERATOR
 AMBER = COLOUR_USER  # decisions the people make
@@ -17,6 +18,9 @@ PAGES = ("agenda", "working-document", "round-log", "conclusion")
 MINUTES_PER_ROUND = (4, 8)  # a round of two full-text turns, low and high estimate
 REQUESTS_PER_ROUND = 2
 FIELD_LIMIT = 1024
+QUESTION_LIMIT = 4000  # an embed's description holds 4096
+BUTTON_LABEL_LIMIT = 80
+MAX_BUTTONS = 25  # per message: more options are listed in the question only
 
 
 def card_embed(
@@ -67,9 +71,23 @@ def status_line(debate: Debate, strings: Strings, now: datetime) -> str:
     return strings("front.status_running", speaker=speaker, **common)
 
 
+def question_body(question: UserQuestion) -> str:
+    """The question, and its options in full when a button cannot show one whole."""
+    fits = len(question.options) <= MAX_BUTTONS
+    if fits and all(len(option) <= BUTTON_LABEL_LIMIT for option in question.options):
+        return question.text
+    listed = "\n".join(f"{i}. {option}" for i, option in enumerate(question.options, 1))
+    return f"{question.text}\n\n{listed}"
+
+
 def question_embed(question: UserQuestion, strings: Strings) -> discord.Embed:
     """The moderator's question to the people, amber."""
-    body = question.text[:4000]
+    # Longer than an embed holds: the room posts the whole question just before this one.
+    body = shorten(
+        question_body(question),
+        QUESTION_LIMIT,
+        lambda n: strings("front.cut_question", omitted=n),
+    )
     return discord.Embed(title=strings("front.question_title"), description=body, colour=AMBER)
 
 
@@ -79,19 +97,23 @@ def conclusion_embed(
     """The final summary, grey, with the decision, agreed and open points, and the pages."""
     embed = discord.Embed(
         title=strings("front.conclusion_title"),
-        description=conclusion.decision[:4000],
+        description=shorten(
+            conclusion.decision,
+            QUESTION_LIMIT,
+            lambda n: strings("front.cut_conclusion", omitted=n),
+        ),
         colour=GREY,
     )
     if conclusion.agreed:
         embed.add_field(
             name=strings("front.conclusion_agreed"),
-            value=_cut("\n".join(f"• {p}" for p in conclusion.agreed)),
+            value=_whole_on_wiki("\n".join(f"• {p}" for p in conclusion.agreed), strings),
             inline=False,
         )
     if conclusion.open_issues:
         embed.add_field(
             name=strings("front.conclusion_open"),
-            value=_cut("\n".join(f"• {p}" for p in conclusion.open_issues)),
+            value=_whole_on_wiki("\n".join(f"• {p}" for p in conclusion.open_issues), strings),
             inline=False,
         )
     pages = " · ".join(
@@ -105,7 +127,13 @@ def conclusion_embed(
 
 
 def _cut(text: str) -> str:
-    return text if len(text) <= FIELD_LIMIT else text[: FIELD_LIMIT - 1] + "…"
+    """A field's text, saying how much is missing when it does not fit."""
+    return shorten(text, FIELD_LIMIT)
+
+
+def _whole_on_wiki(text: str, strings: Strings) -> str:
+    """A Conclusion field's text, saying where the whole is when it does not fit."""
+    return shorten(text, FIELD_LIMIT, lambda n: strings("front.cut_conclusion", omitted=n))
 
 
 def _who(user_id: int | None) -> str:

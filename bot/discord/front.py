@@ -7,6 +7,7 @@ from typing import Any
 
 import discord
 
+from bot.discord.room import NO_PINGS
 from handlers.debate_handler import DebateHandler
 from handlers.detection import DetectionHandler
 from handlers.i18n import Strings
@@ -50,10 +51,10 @@ class DiscordFront:
         try:
             allowed = await self._handler.may_act(debate_id, actor)
         except DebateNotFound:
-            await interaction.response.send_message(self._strings("front.not_now"), ephemeral=True)
+            await _private(interaction, self._strings("front.not_now"))
             return
         if not allowed:
-            await interaction.response.send_message(self._strings("front.refused"), ephemeral=True)
+            await _private(interaction, self._strings("front.refused"))
             return
         await interaction.response.defer()
         command = {
@@ -64,7 +65,7 @@ class DiscordFront:
         before = await self._handler.get(debate_id)
         after = await command(debate_id, actor)
         if after == before:
-            await interaction.followup.send(self._strings("front.not_now"), ephemeral=True)
+            await _private(interaction, self._strings("front.not_now"))
 
     async def on_answer_button(
         self, interaction: discord.Interaction[Any], debate_id: int, option: int
@@ -72,17 +73,16 @@ class DiscordFront:
         """One of the moderator's answer options."""
         actor = self.actor(interaction.user)
         if not await self._handler.may_act(debate_id, actor):
-            await interaction.response.send_message(self._strings("front.refused"), ephemeral=True)
+            await _private(interaction, self._strings("front.refused"))
             return
         debate = await self._handler.get(debate_id)
         question = debate.user_question
         if debate.phase is not Phase.AWAITING_USER or question is None:
-            await interaction.response.send_message(self._strings("front.not_now"), ephemeral=True)
+            await _private(interaction, self._strings("front.not_now"))
             return
         answer = question.options[option] if option < len(question.options) else str(option)
-        await interaction.response.send_message(
-            self._strings("front.answer_taken", answer=answer), ephemeral=True
-        )
+        # The option's label is the moderator's text: it may hold @here.
+        await _private(interaction, self._strings("front.answer_taken", answer=answer))
         await self._handler.answer(debate_id, actor, answer)
 
     async def on_message(self, message: discord.Message, own_id: int) -> None:
@@ -114,3 +114,11 @@ class DiscordFront:
         if debate.phase is Phase.AWAITING_USER and await self._handler.may_act(debate_id, actor):
             await self._handler.answer(debate_id, actor, message.content)
         return True
+
+
+async def _private(interaction: discord.Interaction[Any], text: str) -> None:
+    """An ephemeral reply that pings nobody, before or after the interaction was answered."""
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_PINGS)
+    else:
+        await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_PINGS)

@@ -22,6 +22,7 @@ from bot.formatting import (
 )
 from handlers.i18n import Strings
 from handlers.model import Seat, Turn
+from handlers.shorten import shorten
 
 __all__ = [
     "COLOUR_AG",
@@ -34,6 +35,7 @@ __all__ = [
     "footer_text",
     "nonce_of",
     "seat_colour",
+    "text_messages",
     "turn_messages",
 ]
 
@@ -128,11 +130,20 @@ class _Packer:
         return embed
 
 
+def text_messages(text: str, *, colour: discord.Colour) -> list[list[discord.Embed]]:
+    """Any text in full as embeds grouped per message (a question too long for one embed)."""
+    packer = _Packer(colour)
+    packer.add(text)
+    return packer.build()
+
+
 def turn_messages(turn: Turn, strings: Strings) -> list[list[discord.Embed]]:
     """A debater's turn as embeds, one inner list per message, nothing of the opinion cut."""
     packer = _Packer(seat_colour(turn.seat), footer_text(turn, strings))
-    body = turn.parsed.opinion if turn.parsed.structured else turn.text
-    packer.add(body, author=author_line(turn, strings))
+    # The opinion is the whole reply when no block was found, in characters Discord carries.
+    packer.add(turn.parsed.opinion, author=author_line(turn, strings))
+    if turn.parsed.extra:
+        packer.add(turn.parsed.extra, title=strings("discord.other_fields"))
     question = turn.parsed.question
     if turn.parsed.structured and question is not None:
         if question.to == "user":
@@ -149,7 +160,7 @@ def author_line(turn: Turn, strings: Strings) -> str:
     name = strings(f"discord.seat_{turn.seat.value}")
     if not turn.meta.model:
         return name
-    return strings("discord.author", name=name, model=turn.meta.model)[:256]
+    return shorten(strings("discord.author", name=name, model=turn.meta.model), 256)
 
 
 def footer_text(turn: Turn, strings: Strings) -> str:

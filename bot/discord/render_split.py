@@ -9,16 +9,13 @@ because whether a closer was added follows from the fence state of the text rebu
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
+
+from handlers.fences import FENCE_LINE_START, step
+from handlers.fences import Fence as _OpenFence
 
 MIN_LIMIT = 128  # room for the longest reopen line and closer plus some text
 MAX_OPENER_LINE = 64  # a longer opening line is reopened with its marker alone
-_MAX_MARKER = 16  # a run of more backticks is plain text, never a fence
-
-_OPENER = re.compile(r"( {0,3})(`{3,16})([^`\n]*)")
-_CLOSER = re.compile(r" {0,3}(`{3,})[ \t\r]*")
-_FENCE_START = re.compile(r" {0,3}```")
 
 
 class SplitError(ValueError):
@@ -31,6 +28,7 @@ class _Fence:
 
     marker: str
     reopen: str
+    opened: _OpenFence
 
 
 @dataclass
@@ -55,16 +53,13 @@ class _Scanner:
         return _Scanner(self.fence, self.partial)
 
     def _line(self, line: str) -> None:
-        if self.fence is None:
-            match = _OPENER.fullmatch(line)
-            if match:
-                marker = match.group(2)
-                reopen = line if len(line) <= MAX_OPENER_LINE else match.group(1) + marker
-                self.fence = _Fence(marker, reopen + "\n")
+        opened = self.fence.opened if self.fence is not None else None
+        after = step(opened, line)
+        if after is None or after is opened:
+            self.fence = None if after is None else self.fence
             return
-        match = _CLOSER.fullmatch(line)
-        if match and len(match.group(1)) >= len(self.fence.marker):
-            self.fence = None
+        reopen = line if len(line) <= MAX_OPENER_LINE else after.indent + after.marker
+        self.fence = _Fence(after.marker, reopen + "\n", after)
 
 
 class FenceSplitter:
@@ -154,6 +149,6 @@ def _cut_point(text: str, start: int, room: int) -> int:
 
 def _mid_line(text: str, start: int, cut: int) -> int:
     """Move a cut inside a line back so the next piece does not begin like a fence line."""
-    while cut - start > 1 and _FENCE_START.match(text, cut):
+    while cut - start > 1 and FENCE_LINE_START.match(text, cut):
         cut -= 1
     return cut

@@ -24,6 +24,7 @@ from bot.discord.views import card_view, question_view, status_view
 from handlers.i18n import Strings
 from handlers.model import SEAT_NAMES, Conclusion, Debate, Seat, Turn, UserQuestion
 from handlers.ports import Clock, Wiki
+from handlers.shorten import shorten
 from tools.store.db import Database
 from tools.store.room_messages import Posted, RoomMessages
 
@@ -169,7 +170,7 @@ class DiscordRoom:
             await self._record(debate.id, "pinned", status)
 
     async def _create_thread(self, debate: Debate) -> discord.Thread:
-        name = self._strings("front.thread_name", topic=debate.proposal.topic)[:100]
+        name = shorten(self._strings("front.thread_name", topic=debate.proposal.topic), 100)
         card = await self._message(debate.id, "card")
         if card is not None:
             try:
@@ -210,6 +211,12 @@ class DiscordRoom:
 
     async def ask_user(self, debate: Debate, question: UserQuestion) -> None:
         """The moderator's question in amber, with one button per option."""
+        body = embeds.question_body(question)
+        if len(body) > embeds.QUESTION_LIMIT:
+            # Too long for the button message's embed: the whole question first, in full.
+            whole = render.text_messages(body, colour=embeds.AMBER)
+            for index, batch in enumerate(whole):
+                await self._send_once(debate, f"ask:{debate.turns}:text:{index}", embeds=batch)
         await self._send_once(
             debate,
             f"ask:{debate.turns}",

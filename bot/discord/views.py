@@ -8,6 +8,7 @@ from typing import Any, Protocol, cast
 import discord
 
 from handlers.i18n import Strings
+from handlers.shorten import shorten
 
 Button = discord.ui.Button[Any]
 
@@ -67,7 +68,7 @@ class AnswerButton(
     def __init__(self, debate_id: int, option: int, label: str = "") -> None:
         super().__init__(
             discord.ui.Button(
-                label=(label or str(option))[:80],
+                label=shorten(label or str(option), 80),  # the embed lists it in full
                 style=discord.ButtonStyle.secondary,
                 custom_id=f"debate:answer:{debate_id}:{option}",
             )
@@ -102,9 +103,12 @@ def status_view(debate_id: int, strings: Strings) -> discord.ui.View:
     return view
 
 
+MAX_BUTTONS = 25  # Discord's limit per message
+
+
 def question_view(debate_id: int, options: tuple[str, ...]) -> discord.ui.View:
-    """One button per answer option (Discord allows 25; questions carry a few)."""
+    """One button per answer option, as many as Discord allows (the question lists them all)."""
     view = discord.ui.View(timeout=None)
-    for index, option in enumerate(options[:20]):
+    for index, option in enumerate(options[:MAX_BUTTONS]):
         view.add_item(AnswerButton(debate_id, index, option))
     return view

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from handlers.model import Stance
-from handlers.reply_parser import parse_reply
+from handlers.reply_parser import parse_reply, shown
 
 BLOCK = {
     "opinion": "LRU 먼저",
@@ -68,7 +68,7 @@ def test_unknown_stance_and_odd_fields_are_tolerated() -> None:
 def test_any_text_parses_without_error_and_unstructured_text_is_kept_exactly(text: str) -> None:
     parsed = parse_reply(text)
     if not parsed.structured:
-        assert parsed.opinion == text
+        assert parsed.opinion == shown(text)
 
 
 _prose = st.text(alphabet=st.characters(blacklist_characters="{}`"), max_size=200)
@@ -84,7 +84,7 @@ def test_prose_around_a_block_is_never_lost(
     parsed = parse_reply(f"{before}\n{body}\n{after}")
     assert parsed.structured and parsed.stance is Stance.AGREE
     for piece in (before.strip(), opinion.strip(), after.strip()):
-        assert piece in parsed.opinion
+        assert shown(piece) in parsed.opinion
 
 
 def test_a_code_fence_inside_the_json_does_not_end_the_block() -> None:

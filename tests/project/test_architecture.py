@@ -11,7 +11,16 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-PURE_CORE = ["state_machine.py", "model.py", "events.py", "reply_parser.py", "wiki_actions.py"]
+PURE_CORE = [
+    "state_machine.py",
+    "model.py",
+    "events.py",
+    "reply_parser.py",
+    "reply_fields.py",
+    "shorten.py",
+    "fences.py",
+    "wiki_actions.py",
+]
 IO_MODULES = {
     "discord",
     "aiosqlite",

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from handlers.model import FailureKind, Seat, TurnMeta
 from handlers.ports import DebaterOutput, TurnRequest
+from handlers.shorten import shorten
 from tools.checks import Check, Status
 from tools.claude.output import CliResult, Failure, classify
 from tools.cli_process import (
@@ -166,7 +167,7 @@ class ClaudeCodeDebater:
         failure = failure or Failure(FailureKind.USAGE, "no result")  # classify gives one
         return ClaudeCliError(
             failure.kind,
-            self._redact(failure.detail)[:_DETAIL_LIMIT],
+            shorten(self._redact(failure.detail), _DETAIL_LIMIT),
             failure.retry_after,
             exit_code=run.exit_code,
             stderr=self._redact(run.stderr)[-_STDERR_LIMIT:],

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from handlers.model import FailureKind
+from handlers.shorten import shorten
 
 _NO_SESSION = re.compile(r"No conversation found|does not match any session", re.I)
 _UNREACHABLE = re.compile(
@@ -103,8 +104,13 @@ def classify(
     try:
         parsed = parse_output(stdout)
     except ClaudeOutputError as exc:
-        return None, Failure(FailureKind.USAGE, f"{exc}: {(stderr or stdout).strip()[:300]}")
+        return None, Failure(
+            FailureKind.USAGE, f"{exc}: {shorten((stderr or stdout).strip(), 300)}"
+        )
     if not parsed.is_error and (exit_code == 0 or parsed.result is not None):
+        if parsed.result is None or not parsed.result.strip():
+            detail = f"exit {exit_code} with no result text ({parsed.subtype or 'no subtype'})"
+            return parsed, Failure(FailureKind.EMPTY, detail)
         return parsed, None
     return parsed, _failure_of(parsed, stderr, now_epoch)
 

@@ -13,6 +13,7 @@ from google import genai
 from google.genai import errors, types
 
 from handlers.rules_moderator import RulesModerator
+from handlers.shorten import shorten
 from tools.gemini.context import Prompt
 from tools.gemini.core import (
     ModelReply,
@@ -76,7 +77,7 @@ class GeminiApiBackend:
             raise ModeratorUnavailable(f"no answer within {self._timeout_s:g} s") from exc
         except (aiohttp.ClientError, OSError, ValueError) as exc:
             # ValueError: a non-JSON error body (json.JSONDecodeError) from a proxy or outage.
-            raise ModeratorUnavailable(f"{type(exc).__name__}: {exc}"[:300]) from exc
+            raise ModeratorUnavailable(shorten(f"{type(exc).__name__}: {exc}", 300)) from exc
         return _reply(response)
 
     async def aclose(self) -> None:
@@ -89,7 +90,7 @@ def _api_error(exc: errors.APIError) -> ModeratorRateLimited | ModeratorUnavaila
     if exc.code == 429:
         retry_after, per_day = rate_limit_of(json.dumps(exc.details, default=str))
         return ModeratorRateLimited(detail, retry_after, per_day)
-    return ModeratorUnavailable(f"{detail}: {exc.message or ''}"[:300])
+    return ModeratorUnavailable(shorten(f"{detail}: {exc.message or ''}", 300))
 
 
 def _reply(response: types.GenerateContentResponse) -> ModelReply:

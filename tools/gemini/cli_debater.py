@@ -19,6 +19,7 @@ from typing import Any
 
 from handlers.model import FailureKind, Seat, TurnMeta
 from handlers.ports import DebaterOutput, TurnRequest
+from handlers.shorten import shorten
 from tools.cli_process import CliFailure, CliRun, CliTimedOut, Redactor
 from tools.gemini.cli import (
     command,
@@ -135,7 +136,7 @@ class GeminiCliDebater:
         log.warning("gemini debate=%s turn=%s resume=%s exit=%s %s", request.debate_id,
                     request.turn, resumed, code, exc.kind.value)  # fmt: skip
         log.debug("gemini stderr: %s", stderr[-2000:])
-        detail = self._redact(exc.detail)[:_DETAIL_LIMIT]
+        detail = shorten(self._redact(exc.detail), _DETAIL_LIMIT)
         return GeminiCliError(exc.kind, detail, exc.retry_after, exit_code=code,
                               stderr=stderr[-4000:])  # fmt: skip
 
@@ -184,7 +185,7 @@ def classify_failure(code: int, result: dict[str, Any], stderr: str) -> GeminiCl
     """Map a failed call to the engine's failure kinds."""
     message, status = error_of(result, stderr)
     tail = stderr.strip()[-300:]
-    detail = (message or tail or f"exit {code}")[:_DETAIL_LIMIT]
+    detail = shorten(message or tail or f"exit {code}", _DETAIL_LIMIT)
     kind = FailureKind.USAGE
     wait = None
     if _SESSION_GONE.search(stderr) or _SESSION_GONE.search(message):

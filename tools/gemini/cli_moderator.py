@@ -15,6 +15,7 @@ from datetime import date
 from pathlib import Path
 
 from handlers.rules_moderator import RulesModerator
+from handlers.shorten import shorten
 from tools.cli_process import CliRun, CliTimedOut
 from tools.gemini.cli import (
     command,
@@ -116,9 +117,9 @@ def parse_output(run: CliRun) -> ModelReply:
     message = message or run.stderr.strip()[-300:] or f"exit {run.exit_code}"
     if is_rate_limited(code, message):
         raise ModeratorRateLimited(
-            f"gemini CLI 429: {message[:200]}", retry_after(message), is_per_day(message)
+            f"gemini CLI 429: {shorten(message, 200)}", retry_after(message), is_per_day(message)
         )
-    raise ModeratorUnavailable(f"gemini CLI exit {run.exit_code} ({code}): {message[:300]}")
+    raise ModeratorUnavailable(f"gemini CLI exit {run.exit_code} ({code}): {shorten(message, 300)}")
 
 
 class GeminiCliModerator(StructuredModerator):

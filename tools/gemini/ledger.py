@@ -6,6 +6,7 @@ from collections.abc import Callable
 from datetime import UTC, date, datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from handlers.shorten import shorten
 from tools.store.db import Database
 
 SELECT_QUOTA = "SELECT reason FROM moderator_quota WHERE day = ?"
@@ -84,12 +85,13 @@ class ModeratorLedger:
     ) -> None:
         """Record how a counted request went."""
         await self._db.execute(
-            FINISH_CALL, (outcome, input_tokens, output_tokens, latency_ms, error[:500], call_id)
+            FINISH_CALL,
+            (outcome, input_tokens, output_tokens, latency_ms, shorten(error, 500), call_id),
         )
 
     async def mark(self, call_id: int, outcome: str, error: str = "") -> None:
         """Change a request's outcome (an answer that failed validation)."""
-        await self._db.execute(MARK_CALL, (outcome, error[:500], call_id))
+        await self._db.execute(MARK_CALL, (outcome, shorten(error, 500), call_id))
 
     async def exhaust(self, reason: str) -> None:
         """Record that today is spent: the rule-based moderator serves until the day ends."""

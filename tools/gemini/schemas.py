@@ -8,11 +8,11 @@ validated here, then trimmed to the limits the rest of the bot relies on.
 from __future__ import annotations
 
 import enum
-import re
 from typing import TypeVar
 
 from pydantic import BaseModel, Field, ValidationError, model_validator
 
+from handlers.fences import sole_fence_body
 from handlers.model import (
     Action,
     Conclusion,
@@ -23,12 +23,10 @@ from handlers.model import (
     UserQuestion,
 )
 from handlers.rules_moderator import bound_summary
+from handlers.shorten import shorten
 
 NOTE_MAX_CHARS = 1500  # appended to a relayed reply: a direction, not an essay
-OPTION_MAX_CHARS = 80  # a Discord button label
-MAX_OPTIONS = 5  # one row of buttons
 FIELD_MAX_CHARS = 2000  # one item of a Conclusion list, a detection's reason
-_FENCE = re.compile(r"^\s*```(?:json|JSON)?\s*\n(.*?)\n\s*```\s*$", re.DOTALL)
 
 
 class ActionChoice(enum.StrEnum):
@@ -114,8 +112,8 @@ M = TypeVar("M", bound=BaseModel)
 
 def validate_text(text: str, model: type[M]) -> M:
     """Validate a model's text reply (a single ```json fence around it is tolerated)."""
-    fenced = _FENCE.match(text)
-    return model.model_validate_json(fenced.group(1) if fenced else text)
+    fenced = sole_fence_body(text)
+    return model.model_validate_json(fenced if fenced is not None else text)
 
 
 def describe(error: ValidationError | ValueError) -> str:
@@ -145,10 +143,9 @@ def to_decision(reply: JudgeReply) -> Decision:
     """The domain decision; the summary is capped so the next input stays bounded."""
     question = None
     if reply.action is ActionChoice.ASK_USER and reply.user_question:
-        options = tuple(
-            _cut(option, OPTION_MAX_CHARS) for option in reply.user_options if option.strip()
-        )[:MAX_OPTIONS]
-        question = UserQuestion(text=_cut(reply.user_question, FIELD_MAX_CHARS), options=options)
+        # Kept whole: a button shortens its label, and the question lists the options in full.
+        options = tuple(option.strip() for option in reply.user_options if option.strip())
+        question = UserQuestion(text=reply.user_question.strip(), options=options)
     return Decision(
         action=Action(reply.action.value),
         next_seat=Seat(reply.next_speaker.value) if reply.next_speaker else None,
@@ -162,9 +159,10 @@ def to_decision(reply: JudgeReply) -> Decision:
 
 def to_conclusion(reply: ConclusionReply) -> Conclusion:
     """The domain Conclusion, one position per seat (the last one given wins)."""
-    positions = {Seat(p.speaker.value): _cut(p.position, FIELD_MAX_CHARS) for p in reply.positions}
+    # Never shortened: the wiki's Conclusion page holds it whole, Discord says where it is.
+    positions = {Seat(p.speaker.value): p.position.strip() for p in reply.positions}
     return Conclusion(
-        decision=_cut(reply.decision, FIELD_MAX_CHARS),
+        decision=reply.decision.strip(),
         agreed=_items(reply.agreed_points),
         open_issues=_items(reply.open_issues),
         positions=tuple(
@@ -176,9 +174,9 @@ def to_conclusion(reply: ConclusionReply) -> Conclusion:
 
 
 def _items(values: list[str]) -> tuple[str, ...]:
-    return tuple(_cut(value, FIELD_MAX_CHARS) for value in values if value.strip())[:20]
+    return tuple(value.strip() for value in values if value.strip())
 
 
 def _cut(text: str, limit: int) -> str:
-    text = text.strip()
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+    """A title, a card line or a note: its head and how much is missing when too long."""
+    return shorten(text.strip(), limit)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import re
 from collections.abc import AsyncIterator, Awaitable, Iterable
 from contextlib import asynccontextmanager
@@ -64,7 +65,7 @@ class Database:
                 Path(path).parent.mkdir(parents=True, exist_ok=True)
             conn = await aiosqlite.connect(path, isolation_level=None)
         except (OSError, aiosqlite.Error) as exc:
-            raise DatabaseError(f"cannot open {path}: {exc}") from exc
+            raise DatabaseError(f"cannot open {path}: {_cause(path, exc)}") from exc
         conn.row_factory = aiosqlite.Row
         db = cls(conn, path)
         try:
@@ -73,9 +74,9 @@ class Database:
             await conn.execute("PRAGMA foreign_keys=ON")
             await conn.execute("PRAGMA busy_timeout=5000")
             await db.migrate(bundled_migrations() if migrations is None else migrations)
-        except (aiosqlite.Error, DatabaseError) as exc:
+        except (aiosqlite.Error, DatabaseError, OSError) as exc:
             await conn.close()
-            raise DatabaseError(f"cannot prepare {path}: {exc}") from exc
+            raise DatabaseError(f"cannot prepare {path}: {_cause(path, exc)}") from exc
         return db
 
     async def close(self) -> None:
@@ -158,3 +159,23 @@ def _statements(sql: str) -> list[str]:
     """Split a migration into statements (our migrations hold no ';' inside literals)."""
     lines = [line for line in sql.splitlines() if not line.strip().startswith("--")]
     return [part.strip() for part in "\n".join(lines).split(";") if part.strip()]
+
+
+def _cause(path: str, exc: BaseException) -> str:
+    """Why `path` cannot serve as the database, in words a person can act on."""
+    file = Path(path)
+    message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    if isinstance(exc, OSError) and exc.strerror:
+        message = exc.strerror
+    if file.is_dir():
+        return "it is a directory, not a file"
+    folder = file.parent
+    if file.exists() and not os.access(file, os.R_OK):
+        return f"{message} (the file is not readable by this user)"
+    if file.exists() and not os.access(file, os.W_OK):
+        return f"{message} (the file is not writable by this user)"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return f"{message} (the folder {folder} is not writable by this user)"
+    if "not a database" in message or "malformed" in message:
+        return f"{message} (not an SQLite database, or a damaged one)"
+    return message

@@ -249,8 +249,8 @@ def _turn_row(turn: Turn) -> tuple[object, ...]:
         turn.number,
         turn.round,
         turn.seat.value,
-        turn.text,
-        turn.raw,
+        _exact(turn.text),
+        _exact(turn.raw),
         turn.sha256,
         _PARSED.dump_json(turn.parsed).decode(),
         meta.model,
@@ -282,10 +282,25 @@ def _turn_of(row: aiosqlite.Row) -> Turn:
         number=get("number"),
         round=get("round"),
         seat=Seat(get("seat")),
-        text=get("text"),
-        raw=get("raw"),
+        text=_text(get("text")),
+        raw=_text(get("raw")),
         sha256=get("sha256"),
         parsed=_PARSED.validate_json(get("parsed")),
         meta=meta,
         at=datetime.fromisoformat(get("created_at")),
     )
+
+
+def _exact(text: str) -> str | bytes:
+    """`text` as SQLite can take it: a lone surrogate (which UTF-8 cannot encode) makes it
+    exact UTF-8 bytes with surrogates passed through, stored as a BLOB."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "surrogatepass")
+    return text
+
+
+def _text(value: str | bytes) -> str:
+    """What `_exact` stored, as the text it was."""
+    return value.decode("utf-8", "surrogatepass") if isinstance(value, bytes) else value

@@ -7,12 +7,13 @@ import asyncio
 import logging
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 
 import aiosqlite
 
 from handlers.model import Conclusion, Debate, Turn, WikiPage
+from handlers.shorten import shorten
 from tools.store.db import Database
 from tools.wiki.backends import WikiBackend, WikiError
 from tools.wiki.pages import (
@@ -27,6 +28,7 @@ from tools.wiki.pages import (
     render_round_section,
     render_working_document,
 )
+from tools.wiki.round_log import PART_LIMIT_CHARS, is_round_log, pieces, target_part
 from tools.wiki.slug import check_root, normalize_root, page_path, topic_slug
 
 log = logging.getLogger(__name__)
@@ -120,6 +122,7 @@ class WikiOutbox:
         now: Callable[[], datetime] = _utcnow,
         first_backoff_s: float = 2.0,
         max_backoff_s: float = 300.0,
+        part_limit: int = PART_LIMIT_CHARS,
     ) -> None:
         check_root(root)
         self._db = db
@@ -131,6 +134,7 @@ class WikiOutbox:
         self._now = now
         self._first_backoff = first_backoff_s
         self._max_backoff = max_backoff_s
+        self._part_limit = part_limit
         self._writers: dict[int, asyncio.Task[None]] = {}
         # Bumped on every enqueue, so a writer that found nothing looks once more before it stops.
         self._wanted: defaultdict[int, int] = defaultdict(int)
@@ -151,7 +155,9 @@ class WikiOutbox:
         """Queue the turn's section at the end of the Round-Log (once, even after a crash)."""
         key = f"{debate.id}:round-log:{turn.number}"
         section = render_round_section(turn, message_url, key, self._t)
-        await self._enqueue(debate, WikiPage.ROUND_LOG, key, Mode.APPEND, section)
+        # A section longer than half a part is cut into pieces, each its own entry.
+        for piece_key, content in pieces(section, key, self._part_limit // 2):
+            await self._enqueue(debate, WikiPage.ROUND_LOG, piece_key, Mode.APPEND, content)
 
     async def write_conclusion(self, debate: Debate, conclusion: Conclusion) -> None:
         """Queue the Conclusion page."""
@@ -263,6 +269,17 @@ class WikiOutbox:
 
     async def _apply(self, entry: _Entry) -> bool:
         """Write one entry; True if a person's edit was found (and kept)."""
+        if entry.mode is Mode.APPEND and is_round_log(entry.path):
+            found = await target_part(
+                self._backend,
+                entry.path,
+                entry.title,
+                entry.dedup_key,
+                entry.content,
+                self._part_limit,
+                self._t,
+            )
+            entry = replace(entry, path=found.path, title=found.title, content=found.content)
         current = await self._backend.read(entry.path)
         known = await self._db.fetch_one(SELECT_KNOWN_HASH, (entry.path,))
         plan = plan_write(
@@ -290,7 +307,7 @@ class WikiOutbox:
         attempts = entry.attempts + 1
         wait = min(self._first_backoff * 2 ** (attempts - 1), self._max_backoff)
         retry_at = (self._now() + timedelta(seconds=wait)).isoformat()
-        await self._db.execute(RECORD_FAILURE, (attempts, reason[:500], retry_at, entry.id))
+        await self._db.execute(RECORD_FAILURE, (attempts, shorten(reason, 500), retry_at, entry.id))
         log.warning("wiki write %s failed (attempt %d): %s", entry.dedup_key, attempts, reason)
         if attempts >= NOTICE_AFTER and not delay.announced:
             delay.announced = True
@@ -299,11 +316,11 @@ class WikiOutbox:
         await self._sleep(wait)
 
     async def _give_up(self, entry: _Entry, exc: WikiError) -> None:
-        reason = f"{exc.code}: {exc.message}"[:500]
+        reason = shorten(f"{exc.code}: {exc.message}", 500)
         await self._db.execute(GIVE_UP, (self._now().isoformat(), reason, entry.id))
         log.error("wiki write %s refused for good: %s", entry.dedup_key, reason)
         page = WikiPage(entry.path.rsplit("/", 1)[-1])
-        params = {"page": page_label(page, self._t), "reason": exc.message[:300]}
+        params = {"page": page_label(page, self._t), "reason": shorten(exc.message, 300)}
         await self._say(entry.debate_id, "wiki.write_refused", params)
 
     async def _say(self, debate_id: int, key: str, params: dict[str, str]) -> None:

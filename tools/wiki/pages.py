@@ -12,11 +12,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+from handlers.fences import longest_backtick_run, open_fence
 from handlers.model import Conclusion, Debate, ModeratorSource, Seat, Turn, WikiPage
+from handlers.shorten import shorten
 
 Translate = Callable[..., str]
 
 MAX_TITLE_CHARS = 255
+ACTION_SHOWN_CHARS = 20_000  # of a proposed Working-Document change, in the Round-Log
 MARKER_PREFIX = "<!-- debate-room:"
 BOT_SECTION = "<!-- debate-room:bot-section -->"
 _PAGE_KEYS = {
@@ -96,7 +99,8 @@ def render_round_section(turn: Turn, message_url: str, dedup_key: str, t: Transl
     model = turn.meta.model or t("wiki.round_log.unknown_model")
     heading = t("wiki.round_log.section", round=turn.round, turn=turn.number, speaker=speaker)
     meta = t("wiki.round_log.meta", time=_time(turn.at), model=model, link=link)
-    body = _reply_body(turn, t) if turn.parsed.structured else _balanced(_neutral(turn.text))
+    parsed = turn.parsed
+    body = _reply_body(turn, t) if parsed.structured else _balanced(_neutral(parsed.opinion))
     return f"{entry_marker(dedup_key)}\n## {heading}\n\n_{meta}_\n\n{body.rstrip()}\n"
 
 
@@ -108,24 +112,23 @@ def _reply_body(turn: Turn, t: Translate) -> str:
     if parsed.question is not None:
         parts.append(t(f"wiki.round_log.question_{parsed.question.to}",
                        text=_neutral(parsed.question.text)))  # fmt: skip
+    if parsed.extra:
+        parts.append(f"**{t('wiki.round_log.other_fields')}**\n\n{_neutral(parsed.extra)}")
     if parsed.stance is not None:
         parts.append(t("wiki.round_log.stance", stance=t(f"wiki.stance.{parsed.stance.value}")))
     action = parsed.wiki_action
     if action is not None:
-        fence = "`" * max(3, _longest_backtick_run(action.content) + 1)
+        fence = "`" * max(3, longest_backtick_run(action.content) + 1)
         summary = t("wiki.round_log.action", page=_neutral(action.page), mode=_neutral(action.mode))
-        block = f"{fence}markdown\n{_neutral(action.content)}\n{fence}"
+        # A refused proposal can be megabytes: the Round-Log shows its head and says where
+        # the whole is, so the turn's section still fits on the page.
+        cut = t("wiki.round_log.action_cut", omitted="{omitted}", sha=turn.sha256[:12])
+        content = shorten(
+            action.content, ACTION_SHOWN_CHARS, lambda n: cut.replace("{omitted}", str(n))
+        )
+        block = f"{fence}markdown\n{_neutral(content)}\n{fence}"
         parts.append(f"<details>\n<summary>{summary}</summary>\n\n{block}\n\n</details>")
     return "\n\n".join(parts)
-
-
-def _longest_backtick_run(text: str) -> int:
-    """A fence longer than any run of backticks inside cannot be closed by the text."""
-    longest = run = 0
-    for char in text:
-        run = run + 1 if char == "`" else 0
-        longest = max(longest, run)
-    return longest
 
 
 def render_conclusion(debate: Debate, conclusion: Conclusion, t: Translate) -> str:
@@ -222,9 +225,9 @@ def _neutral(text: str) -> str:
 
 def _balanced(body: str) -> str:
     """Close a code fence or HTML comment the reply left open, so the next sections still show."""
-    fences = sum(1 for line in body.splitlines() if line.lstrip().startswith("```"))
-    if fences % 2:
-        body += "\n```"
+    fence = open_fence(body)
+    if fence is not None:
+        body += "\n" + fence.indent + fence.marker
     if body.rfind("<!--") > body.rfind("-->"):
         body += "\n-->"
     return body

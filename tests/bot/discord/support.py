@@ -50,6 +50,9 @@ async def click(rig: BotRig, message_id: str, custom_id: str, user: Json) -> tup
     record = await rig.fake.click(message_id, custom_id, user)
     kind = await rig.fake.wait_ack(record)
     response = rig.fake.messages.get(record.response_message_id or "", {})
+    if response:  # every reply to a click pings nobody, whatever its text holds
+        assert rig.fake.allowed_mentions[response["id"]] == {"parse": []}
+        assert not rig.fake.world.was_pinged(response["id"])
     return kind, response
 
 

@@ -351,3 +351,81 @@ async def test_the_rules_open_ags_first_prompt_of_a_debate_only(
     await ag_says(ag_client, thread_id, BLOCK)
     await asyncio.wait_for(third, 5)
     assert "RULES: documents only." in restarted["content"]
+
+
+async def test_two_debates_on_one_relay_channel_each_get_their_own_late_answer(
+    fake: FakeDiscord,
+    client: ListeningClient,
+    ag_client: ListeningClient,
+    db: Database,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    relay_channel = fake.world.add_text_channel("ag-relay")
+    await fake.dispatch("CHANNEL_CREATE", relay_channel)
+    channel_id = int(relay_channel["id"])
+    relay = make_relay(client, db, ag_client, relay_channel_id=channel_id, timeout_s=0.3)
+    first = TurnRequest(debate_id=1, turn=3, round=2, prompt="debate one, turn three")
+    with pytest.raises(DebaterError):  # AG is late for debate 1
+        await relay.speak(first)
+
+    second = asyncio.create_task(
+        relay.speak(TurnRequest(debate_id=2, turn=1, round=1, prompt="debate two, turn one"))
+    )
+    await prompt_in(fake, channel_id, "[debate 2 · turn 1]")
+    late = '[debate 1 · turn 3]\n```json\n{"opinion": "late, for debate one"}\n```'
+    await ag_says(ag_client, channel_id, late)
+    await ag_says(ag_client, channel_id, '[debate 7 · turn 1]\n{"opinion": "nobody waits"}')
+    answer = '[debate 2 · turn 1]\n```json\n{"opinion": "for debate two"}\n```'
+    await ag_says(ag_client, channel_id, answer)
+    output = await asyncio.wait_for(second, 5)
+    assert output.text == answer
+    assert "debate 7 turn 1, which is not waiting" in caplog.text
+
+    retry = await asyncio.wait_for(relay.speak(first), 5)  # the late answer, from the history
+    assert retry.text == late
+
+
+async def test_a_reply_to_the_prompt_message_is_matched_by_its_reference(
+    fake: FakeDiscord, client: ListeningClient, ag_client: ListeningClient, db: Database
+) -> None:
+    relay_channel = fake.world.add_text_channel("ag-relay")
+    await fake.dispatch("CHANNEL_CREATE", relay_channel)
+    channel_id = int(relay_channel["id"])
+    relay = make_relay(client, db, ag_client, relay_channel_id=channel_id)
+    task = asyncio.create_task(relay.speak(request(turn=4)))
+    prompt = await prompt_in(fake, channel_id, "[debate 12 · turn 4]")
+    channel = ag_client.get_channel(channel_id) or await ag_client.fetch_channel(channel_id)
+    assert isinstance(channel, discord.TextChannel)
+    reference = discord.MessageReference(message_id=int(prompt["id"]), channel_id=channel_id)
+    # quoting another tag inside a reply to this prompt does not make it someone else's
+    text = "(about [debate 3 · turn 1])\n" + BLOCK
+    await channel.send(text, reference=reference)
+    assert (await asyncio.wait_for(task, 5)).text == text
+
+
+async def test_the_reply_is_parsed_once_and_handed_over_with_the_text(
+    fake: FakeDiscord, client: ListeningClient, ag_client: ListeningClient, db: Database
+) -> None:
+    thread_id = await open_thread(fake, client, db)
+    relay = make_relay(client, db, ag_client)
+    task = asyncio.create_task(relay.speak(request()))
+    await prompt_in(fake, thread_id, "[debate 12 · turn 2]")
+    await ag_says(ag_client, thread_id, "앞 " + BLOCK)
+    output = await asyncio.wait_for(task, 5)
+    assert output.parsed == parse_reply(output.text) and output.parsed.structured
+
+
+async def test_a_400kb_attachment_full_of_object_starts_is_taken_whole(
+    fake: FakeDiscord, client: ListeningClient, ag_client: ListeningClient, db: Database
+) -> None:
+    thread_id = await open_thread(fake, client, db)
+    relay = make_relay(client, db, ag_client)
+    task = asyncio.create_task(relay.speak(request()))
+    await prompt_in(fake, thread_id, "[debate 12 · turn 2]")
+    flood = '{"opinion": {"' * 30_000  # 420 KB that is no block: the quadratic case
+    attachment = discord.File(io.BytesIO((flood + "\n" + BLOCK).encode()), filename="reply.md")
+    await ag_says(ag_client, thread_id, "첨부", file=attachment)
+    output = await asyncio.wait_for(task, 5)
+    assert output.text == f"첨부\n{flood}\n{BLOCK}"
+    assert output.parsed is not None and output.parsed.structured
+    assert output.parsed.opinion.startswith("첨부\n" + flood.strip())

@@ -41,7 +41,10 @@ async def test_chat_to_stop_through_discord(rig: BotRig, people: People) -> None
         [
             Decision(action=Action.CONTINUE),
             asks(
-                "운영팀이 Redis 클러스터를 관리할 수 있나요?", "운영 가능", "운영 불가", "모르겠음"
+                "운영팀이 Redis 클러스터를 관리할 수 있나요?",
+                "운영 가능 @here",
+                "운영 불가",
+                "모르겠음",
             ),
             Decision(action=Action.CONTINUE),
             asks("캐시 무효화는 누가 책임지나요?", "백엔드", "플랫폼"),
@@ -102,11 +105,12 @@ async def test_chat_to_stop_through_discord(rig: BotRig, people: People) -> None
     await status_edit(rig, status["id"], "답을 기다리는 중")
     await assert_refused(rig, question["id"], f"debate:answer:{debate_id}:0", people.bob)
     kind, response = await click(rig, question["id"], f"debate:answer:{debate_id}:0", people.carol)
-    assert kind == 4 and response["content"] == KO("front.answer_taken", answer="운영 가능")
+    # the option's label holds @here: the reply echoing it pings nobody (checked in click)
+    assert kind == 4 and response["content"] == KO("front.answer_taken", answer="운영 가능 @here")
     await rig.fake.wait_for_message(
         lambda m: (
             m["channel_id"] == thread_id
-            and m["content"] == KO("user.answered", user="carol", answer="운영 가능")
+            and m["content"] == KO("user.answered", user="carol", answer="운영 가능 @here")
         )
     )
 

@@ -189,3 +189,12 @@ async def test_a_long_turn_posted_for_real_is_accepted_whole_and_pings_nobody(
     for message in stored:
         assert fake.allowed_mentions[message["id"]] == {"parse": []}
         assert not fake.world.was_pinged(message["id"])
+
+
+def test_fields_the_contract_does_not_use_get_their_own_embed() -> None:
+    text = '{"opinion": "본론", "sources": ["RFC 9111"], "opinion": "둘째"}'
+    messages = turn_messages(make_turn(text), KO)
+    titled = [e for m in messages for e in m if e.title == KO("discord.other_fields")]
+    assert len(titled) == 1 and titled[0].description is not None
+    assert "RFC 9111" in titled[0].description and "opinion: 본론" in titled[0].description
+    assert_within_limits(messages)

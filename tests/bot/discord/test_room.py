@@ -12,7 +12,17 @@ import pytest
 
 from bot.discord.render_split import join_pieces
 from bot.discord.room import DiscordRoom, Pace
-from handlers.model import Debate, ParsedReply, Phase, Proposal, Seat, Turn, TurnMeta
+from handlers.model import (
+    Conclusion,
+    Debate,
+    ParsedReply,
+    Phase,
+    Proposal,
+    Seat,
+    Turn,
+    TurnMeta,
+    UserQuestion,
+)
 from tests.bot.discord.conftest import KO
 from tests.doubles import FakeClock
 from tests.fakes.discord_fixtures import ListeningClient, client
@@ -130,3 +140,35 @@ async def test_open_adopts_a_thread_made_just_before_a_crash(
     status = await fake.wait_for_message(lambda m: m["channel_id"] == card_id and m["content"])
     assert status["content"].startswith("라운드 0/3")
     assert [mid for mid, _ in fake.world.pins[card_id]] == [status["id"]]
+
+
+async def test_a_long_question_is_posted_whole_and_its_embed_says_so(
+    fake: FakeDiscord, client: ListeningClient, db: Database
+) -> None:
+    long_option = "옵션 " * 40  # 120 characters: more than a button label holds
+    question = UserQuestion(text="질문 본문 " * 1200, options=(long_option, "아니오"))
+    await room(client, db).ask_user(debate(fake), question)
+    posts = bot_posts(fake)
+    *whole, asked = posts
+    body = "".join(e["description"] for m in whole for e in m["embeds"])
+    assert body == f"{question.text}\n\n1. {long_option}\n2. 아니오"
+    description = asked["embeds"][0]["description"]
+    omitted = len(body) - description.index("… (")
+    assert len(description) <= 4096
+    assert description.endswith(KO("front.cut_question", omitted=omitted))
+    labels = [b["label"] for row in asked["components"] for b in row["components"]]
+    shown = labels[0].index("…")
+    assert len(labels[0]) <= 80 and labels[0].endswith(f"(+{len(long_option) - shown})")
+    assert labels[0].startswith(long_option[:60]) and labels[1] == "아니오"
+
+
+async def test_a_long_decision_says_how_much_is_left_and_where_the_whole_is(
+    fake: FakeDiscord, client: ListeningClient, db: Database
+) -> None:
+    decision = "결론: LRU로 간다. " * 500
+    conclusion = Conclusion(decision=decision, agreed=("a",), open_issues=(), positions=())
+    await room(client, db).post_conclusion(debate(fake), conclusion)
+    description = bot_posts(fake)[-1]["embeds"][0]["description"]
+    omitted = len(decision) - description.index("… (")
+    assert len(description) <= 4096 and decision.startswith(description[:3000])
+    assert description.endswith(KO("front.cut_conclusion", omitted=omitted))

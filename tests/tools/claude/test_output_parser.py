@@ -172,3 +172,16 @@ def test_subscription_limit_reset_becomes_retry_after() -> None:
     )
     _, failure = classify(1, stdout, "", now_epoch=1_700_000_000.0)
     assert failure.retry_after == pytest.approx(600.0)
+
+
+@pytest.mark.parametrize("result", [None, "", "  \n"])
+def test_exit_0_without_result_text_is_an_empty_failure_not_an_empty_turn(
+    result: str | None,
+) -> None:
+    line = {"type": "result", "subtype": "success", "is_error": False, "session_id": "s"}
+    if result is not None:
+        line["result"] = result
+    parsed, failure = classify(0, json.dumps(line), "")
+    assert parsed is not None and failure is not None
+    assert failure.kind is FailureKind.EMPTY and failure.kind.is_transient
+    assert "no result text" in failure.detail

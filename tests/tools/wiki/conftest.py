@@ -45,7 +45,10 @@ async def make_outbox(db: Database) -> AsyncIterator[OutboxFactory]:
     made: list[WikiOutbox] = []
 
     def build(
-        backend: WikiBackend, notices: Notices | None = None, sleep: ControlledSleep | None = None
+        backend: WikiBackend,
+        notices: Notices | None = None,
+        sleep: ControlledSleep | None = None,
+        **options: int,
     ) -> WikiOutbox:
         outbox = WikiOutbox(
             db,
@@ -54,6 +57,7 @@ async def make_outbox(db: Database) -> AsyncIterator[OutboxFactory]:
             strings=Strings("ko"),
             notify=notices if notices is not None else Notices(),
             sleep=sleep if sleep is not None else ControlledSleep(),
+            **options,  # type: ignore[arg-type]  # part_limit, backoffs
         )
         made.append(outbox)
         return outbox

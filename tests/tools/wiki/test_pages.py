@@ -38,3 +38,13 @@ def test_an_unstructured_reply_is_logged_word_for_word() -> None:
     text = "JSON 없이 쓴 답변\n\n- 하나\n- 둘"
     section = render_round_section(turn_of(text), "", "1:round-log:3", Strings("en"))
     assert section.rstrip().endswith(text) and "<details>" not in section
+
+
+def test_fields_the_contract_does_not_use_are_shown_under_their_heading() -> None:
+    block = {"opinion": "본론", "opinion ": "x", "sources": ["RFC 9111", {"저자": "김"}]}
+    text = json.dumps({**block, "stance": "?"}, ensure_ascii=False)
+    section = render_round_section(turn_of(text), "", "1:round-log:3", Strings("ko"))
+    heading = Strings("ko")("wiki.round_log.other_fields")
+    extra = section.split(f"**{heading}**", 1)[1]
+    for word in ("opinion : x", "RFC 9111", "저자: 김", "stance: ?"):
+        assert word in extra
