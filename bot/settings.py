@@ -10,7 +10,7 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from handlers.formats import FORMATS, formats_for
 from handlers.participants import Participant, RosterError, parse_roster, roster_text
-from tools.claude_caller import WRITE_TOOLS
+from tools.claude.debater import read_only_tools
 
 IdList = Annotated[tuple[int, ...], NoDecode]
 DEFAULT_PARTICIPANTS = "ag:ag-relay:AG,claude:claude-cli:Claude"
@@ -21,7 +21,7 @@ class SettingsError(Exception):
 
 
 class Settings(BaseSettings):
-    """debate-room's configuration (names as in DESIGN.md and `.env.example`)."""
+    """debate-room's configuration (names as in `.env.example`)."""
 
     model_config = SettingsConfigDict(
         env_file=".env", env_file_encoding="utf-8", extra="ignore", case_sensitive=True
@@ -105,9 +105,7 @@ class Settings(BaseSettings):
     @field_validator("CLAUDE_TOOLS")
     @classmethod
     def _read_only_tools(cls, value: str) -> str:
-        writing = sorted({t.strip() for t in value.split(",")} & WRITE_TOOLS)
-        if writing:
-            raise ValueError(f"debaters write documents only; remove {', '.join(writing)}")
+        read_only_tools(value)
         return value
 
     @field_validator("WIKIJS_URL", "CLAUDE_MODEL", mode="before")

@@ -15,6 +15,7 @@ from datetime import datetime
 
 from handlers.model import ChatLine, Proposal
 from handlers.ports import Clock, Moderator
+from handlers.shorten import shorten
 
 log = logging.getLogger(__name__)
 
@@ -158,6 +159,6 @@ def participants(window: tuple[ChatLine, ...]) -> tuple[int, ...]:
 def window_text(window: tuple[ChatLine, ...]) -> str:
     """The window as the chat excerpt the card and the Agenda show."""
     return "\n".join(
-        f"{line.author_name or line.author_id}: {line.content[:CONTEXT_LINE_CHARS]}"
+        f"{line.author_name or line.author_id}: {shorten(line.content, CONTEXT_LINE_CHARS)}"
         for line in window
     )

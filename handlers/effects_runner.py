@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import asyncio
+from collections.abc import Callable, Mapping
 
 from handlers.events import (
     AppendRoundLog,
@@ -28,9 +29,22 @@ from handlers.events import (
     WriteConclusion,
     WriteWorkingDocument,
 )
-from handlers.model import Backend, Debate, FailureKind, ModeratorView, Turn, WikiPage
-from handlers.ports import Clock, Debater, DebaterError, Moderator, Room, Store, TurnRequest, Wiki
+from handlers.formats import CONTRACTS
+from handlers.model import Backend, Debate, FailureKind, ModeratorView, ParsedReply, Turn, WikiPage
+from handlers.ports import (
+    Clock,
+    Debater,
+    DebaterError,
+    DebaterOutput,
+    Moderator,
+    Room,
+    Store,
+    TurnRequest,
+    Wiki,
+)
 from handlers.prompting import compose_turn_prompt
+from handlers.reply_parser import OFF_LOOP_CHARS, parse_reply
+from handlers.steps import format_of
 
 PAGE_NAMES = {page.value: page.value.title() for page in WikiPage}  # "Working-Document"
 MODERATOR_CONTEXT_TURNS = 2  # the moderator sees the last two turns in full, never more
@@ -130,8 +144,10 @@ class EffectRunner:
                 output = await debater.speak(request)
         except DebaterError as exc:
             return DebaterFailed(ask.seat, ask.turn, exc.kind, exc.detail, exc.retry_after)
+        parsed = await parsed_by_contract(debate, output)
+        heard = len(debate.people)
         return ReplyReceived(
-            ask.seat, ask.turn, output.text, output.raw, output.meta, heard=len(debate.people)
+            ask.seat, ask.turn, output.text, output.raw, output.meta, heard=heard, parsed=parsed
         )
 
     async def _shown(self, debate: Debate, ask: AskDebater) -> tuple[Turn, ...]:
@@ -160,3 +176,23 @@ class EffectRunner:
         if "seat" in params:
             params["seat"] = debate.name_of(params["seat"])
         return params
+
+
+async def parse_off_loop(
+    text: str, parse: Callable[[str], ParsedReply] | None = None
+) -> ParsedReply:
+    """Parse a reply (by the JSON contract unless `parse` is given), in a worker thread when
+    it is long enough to hold the loop up."""
+    parse = parse or parse_reply
+    if len(text) < OFF_LOOP_CHARS:
+        return parse(text)
+    return await asyncio.to_thread(parse, text)
+
+
+async def parsed_by_contract(debate: Debate, output: DebaterOutput) -> ParsedReply:
+    """The reply split by the debate's format's contract; an adapter's own parse is used only
+    when that contract is the JSON one it parsed by."""
+    contract = format_of(debate).contract
+    if output.parsed is not None and contract == "json":
+        return output.parsed
+    return await parse_off_loop(output.text, CONTRACTS[contract])

@@ -12,6 +12,7 @@ from handlers.model import (
     Conclusion,
     Decision,
     FailureKind,
+    ParsedReply,
     Participant,
     TurnMeta,
     UserQuestion,
@@ -51,6 +52,7 @@ class ReplyReceived:
     raw: str
     meta: TurnMeta
     heard: int = 0  # how many of the debate's people lines its brief carried
+    parsed: ParsedReply | None = None  # parsed once by the runner (off the loop when large)
 
 
 @dataclass(frozen=True)

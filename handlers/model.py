@@ -69,6 +69,7 @@ class ParsedReply:
     question: Question | None = None
     stance: Stance | None = None
     structured: bool = True  # False when no valid JSON block was found
+    extra: str = ""  # the block's fields the contract does not use, as a Markdown list
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.discord_doctor import check_discord
+from bot.discord.doctor import check_discord
 from bot.doctor import all_checks, check_participants
 from bot.settings import Settings
 from tests.fakes.fake_discord import FakeDiscord
