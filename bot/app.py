@@ -11,6 +11,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
+import aiohttp
 import discord
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
@@ -25,6 +26,7 @@ from handlers.detection import DetectionHandler
 from handlers.model import Seat
 from handlers.ports import Clock, Debater, Moderator
 from handlers.prompting import participant_system_prompt
+from tools.checks import one_line
 from tools.claude_caller import ClaudeCodeDebater, schedule_session_expiry
 from tools.db import Database
 from tools.gemini_caller import build_moderator
@@ -267,10 +269,16 @@ def run_bot(settings: Settings) -> int:
     logging.basicConfig(
         level=settings.LOG_LEVEL, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
+    # The bot never speaks in voice: discord.py's two warnings about voice libraries are noise.
+    discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
     try:
         asyncio.run(serve(settings))
     except discord.LoginFailure:
         log.error("Discord refused the token (DISCORD_TOKEN)")  # noqa: TRY400  # no traceback
+        return 1
+    except (aiohttp.ClientError, discord.HTTPException, OSError, TimeoutError) as exc:
+        # DNS, refused connection, a Discord outage at start-up: one line, no traceback.
+        log.error("cannot reach Discord: %s", one_line(exc))  # noqa: TRY400
         return 1
     except KeyboardInterrupt:
         return 0

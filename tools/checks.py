@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import enum
+import re
 from dataclasses import dataclass
+
+_REPR = re.compile(r"<[\w.]+ object at 0x[0-9a-f]+>")
 
 
 class Status(enum.StrEnum):
@@ -25,3 +28,11 @@ class Check:
     def line(self) -> str:
         """The printed line."""
         return f"{self.part:<10} {self.status.value:<8} {self.detail}".rstrip()
+
+
+def one_line(exc: BaseException) -> str:
+    """An exception as one readable line: its kind and message, without object reprs."""
+    text = _REPR.sub("", str(exc)).replace("\n", " ")
+    text = re.sub(r"\s*\[\s*\]|ssl:\S*\s*", " ", text)
+    text = " ".join(text.split())
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
