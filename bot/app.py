@@ -180,6 +180,7 @@ def _claude(settings: Settings, db: Database) -> ClaudeCodeDebater:
         max_concurrency=settings.CLAUDE_MAX_CONCURRENCY,
         workdir_root=settings.DATA_DIR,
         workdir=settings.CLAUDE_WORKDIR,
+        keep_api_key=settings.CLAUDE_KEEP_API_KEY,
     )
 
 

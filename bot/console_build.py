@@ -106,6 +106,7 @@ def build_seats(
             max_concurrency=settings.CLAUDE_MAX_CONCURRENCY,
             workdir_root=root,
             workdir=settings.CLAUDE_WORKDIR,
+            keep_api_key=settings.CLAUDE_KEEP_API_KEY,
         )
     return seats
 

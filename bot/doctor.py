@@ -7,7 +7,7 @@ from collections.abc import Awaitable, Callable
 from bot.discord_doctor import check_discord
 from bot.settings import Settings
 from tools.checks import Check, Status
-from tools.claude_caller import check_claude
+from tools.claude_doctor import check_claude
 from tools.db import Database, DatabaseError
 from tools.gemini_doctor import check_moderator
 from tools.wiki_helper import check_wiki

@@ -14,6 +14,7 @@ class Status(enum.StrEnum):
 
     OK = "ok"
     MISSING = "missing"  # not configured: fine unless the part is required
+    WARNING = "warning"  # works, but not as the user probably wants
     FAILING = "failing"
 
 

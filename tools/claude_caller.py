@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import shutil
 import time
 from collections.abc import Mapping
 from pathlib import Path
@@ -14,7 +13,6 @@ from typing import TYPE_CHECKING
 from handlers.model import FailureKind, Seat, TurnMeta
 from handlers.ports import DebaterOutput, TurnRequest
 from tools.agent_sessions import AgentSessions, forget_expired_sessions, schedule_session_expiry
-from tools.checks import Check, Status
 from tools.claude_output import CliResult, Failure, classify
 from tools.cli_process import (
     CliFailure,
@@ -23,17 +21,16 @@ from tools.cli_process import (
     Redactor,
     child_environment,
     run_cli,
-    stop_group,
 )
 from tools.db import Database
 
 if TYPE_CHECKING:
-    from bot.settings import Settings
+    pass
 
 __all__ = [
     "ClaudeCliError",
     "ClaudeCodeDebater",
-    "check_claude",
+    "claude_environment",
     "forget_expired_sessions",
     "schedule_session_expiry",
 ]
@@ -59,6 +56,8 @@ WRITE_TOOLS = frozenset(
 WEB_TOOLS = ("WebSearch", "WebFetch")
 # The bot's own secrets never reach the CLI's environment.
 _BOT_SECRETS = ("DISCORD_TOKEN", "GEMINI_API_KEY", "WIKIJS_API_KEY")
+# With this set the CLI bills the API instead of the subscription it is logged in with.
+API_KEY = "ANTHROPIC_API_KEY"
 _DETAIL_LIMIT = 600  # what the thread shows
 _STDERR_LIMIT = 8000  # the end of stderr is where the CLI says what went wrong
 
@@ -86,6 +85,7 @@ class ClaudeCodeDebater:
         workdir_root: Path,
         workdir: Path | None = None,
         env: Mapping[str, str] | None = None,
+        keep_api_key: bool = False,
         grace_s: float = 5.0,
     ) -> None:
         names = [t.strip() for t in tools.split(",") if t.strip()]
@@ -102,9 +102,7 @@ class ClaudeCodeDebater:
         self._grace_s = grace_s
         self._workdir_root = workdir_root
         self._workdir = workdir
-        self._env = child_environment(
-            env, _BOT_SECRETS, {"CLAUDE_CODE_MAX_RETRIES": str(max_retries)}
-        )
+        self._env = claude_environment(env, keep_api_key=keep_api_key, max_retries=max_retries)
         self._redact = Redactor(self._env)
         self._slots = asyncio.Semaphore(max_concurrency)
         self._locks: dict[int, asyncio.Lock] = {}
@@ -199,30 +197,11 @@ class ClaudeCodeDebater:
             raise ClaudeCliError(FailureKind.TIMEOUT, str(exc)) from None
 
 
-async def check_claude(settings: Settings) -> Check:
-    """`debate-room doctor`: CLAUDE_BIN exists and answers `--version`."""
-
-    binary = shutil.which(settings.CLAUDE_BIN)
-    if binary is None:
-        return Check("claude", Status.FAILING, f"CLAUDE_BIN not found: {settings.CLAUDE_BIN}")
-    try:
-        proc = await asyncio.create_subprocess_exec(
-            binary,
-            "--version",
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
-            start_new_session=True,
-        )
-    except OSError as exc:
-        return Check("claude", Status.FAILING, f"cannot run {binary}: {exc.strerror or exc}")
-    try:
-        async with asyncio.timeout(30):
-            out, err = await proc.communicate()
-    except TimeoutError:
-        await stop_group(proc, 2.0)
-        return Check("claude", Status.FAILING, f"{binary} --version did not answer in 30 s")
-    lines = (out or err).decode("utf-8", "replace").strip().splitlines()
-    if proc.returncode != 0 or not lines:
-        return Check("claude", Status.FAILING, f"{binary} --version exited {proc.returncode}")
-    return Check("claude", Status.OK, f"{lines[0]} ({binary})")
+def claude_environment(
+    base: Mapping[str, str] | None, *, keep_api_key: bool, max_retries: int | None = None
+) -> dict[str, str]:
+    """The CLI's environment: ours (or `base`) without the bot's secrets, and without
+    ANTHROPIC_API_KEY unless CLAUDE_KEEP_API_KEY says to keep it."""
+    drop = _BOT_SECRETS if keep_api_key else (*_BOT_SECRETS, API_KEY)
+    extra = {} if max_retries is None else {"CLAUDE_CODE_MAX_RETRIES": str(max_retries)}
+    return child_environment(base, drop, extra)

@@ -1,0 +1,78 @@
+"""`debate-room doctor`'s Claude line: installed, logged in, and who pays for its turns."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import shutil
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from tools.checks import Check, Status
+from tools.claude_caller import API_KEY, claude_environment
+from tools.cli_process import stop_group
+
+if TYPE_CHECKING:
+    from bot.settings import Settings
+
+PART = "claude"
+TIMEOUT_S = 30.0
+LOGIN_HINT = "run `claude auth login` (or `claude setup-token`) as the user that runs the bot"
+
+
+async def check_claude(settings: Settings, env: Mapping[str, str] | None = None) -> Check:
+    """CLAUDE_BIN answers `--version`, and `claude auth status` says it is logged in, in the
+    environment the bot gives it (`env`: ours by default)."""
+    binary = shutil.which(settings.CLAUDE_BIN)
+    if binary is None:
+        return Check(PART, Status.FAILING, f"CLAUDE_BIN not found: {settings.CLAUDE_BIN}")
+    base = dict(os.environ if env is None else env)
+    child = claude_environment(base, keep_api_key=settings.CLAUDE_KEEP_API_KEY)
+    code, out = await _run(binary, ["--version"], child)
+    lines = out.strip().splitlines()
+    if code != 0 or not lines:
+        return Check(PART, Status.FAILING, f"{binary} --version: {out.strip() or code}")
+    version = f"{lines[0]} ({binary})"
+    _, status_out = await _run(binary, ["auth", "status", "--json"], child)
+    return _login_verdict(version, status_out, key_set=bool(base.get(API_KEY)), settings=settings)
+
+
+def _login_verdict(version: str, status_out: str, *, key_set: bool, settings: Settings) -> Check:
+    try:
+        status = json.loads(status_out)
+    except ValueError:
+        return Check(PART, Status.OK, f"{version}; login status unknown (`claude auth status`)")
+    if not isinstance(status, dict) or not status.get("loggedIn"):
+        return Check(PART, Status.FAILING, f"{version}; not logged in: {LOGIN_HINT}")
+    method = str(status.get("authMethod") or "unknown")
+    if method == "api_key":
+        source = status.get("apiKeySource") or "an API key"
+        why = f"{source} with CLAUDE_KEEP_API_KEY=true" if source == API_KEY else source
+        return Check(
+            PART,
+            Status.WARNING,
+            f"{version}; Claude's turns bill the Anthropic API, not a subscription ({why})",
+        )
+    note = ""
+    if key_set and not settings.CLAUDE_KEEP_API_KEY:
+        note = f"; {API_KEY} is set but kept from Claude (CLAUDE_KEEP_API_KEY=false)"
+    return Check(PART, Status.OK, f"{version}; logged in ({method}){note}")
+
+
+async def _run(binary: str, args: list[str], env: Mapping[str, str]) -> tuple[int | None, str]:
+    """Exit code and output (stdout, else stderr) of one short CLI call."""
+    try:
+        proc = await asyncio.create_subprocess_exec(
+            binary, *args, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE, start_new_session=True, env=dict(env),
+        )  # fmt: skip
+    except OSError as exc:
+        return None, f"cannot run {binary}: {exc.strerror or exc}"
+    try:
+        async with asyncio.timeout(TIMEOUT_S):
+            out, err = await proc.communicate()
+    except TimeoutError:
+        await stop_group(proc, 2.0)
+        return None, f"did not answer in {TIMEOUT_S:.0f} s"
+    return proc.returncode, (out or err).decode("utf-8", "replace")
