@@ -52,5 +52,6 @@ async def run_doctor(settings: Settings, checks: list[CheckFn] | None = None) ->
     """Print one line per part; exit status 1 if any configured part fails."""
     results = [await check(settings) for check in (checks or all_checks())]
     for result in results:
-        print(result.line())  # noqa: T201  # the command's output
+        for line in result.lines():
+            print(line)  # noqa: T201  # the command's output
     return 1 if any(r.status is Status.FAILING for r in results) else 0

@@ -25,10 +25,15 @@ class Check:
     part: str
     status: Status
     detail: str = ""
+    notes: tuple[str, ...] = ()  # more lines to print under it (an invite URL, say)
 
     def line(self) -> str:
         """The printed line."""
         return f"{self.part:<10} {self.status.value:<8} {self.detail}".rstrip()
+
+    def lines(self) -> list[str]:
+        """The line, then its notes, indented."""
+        return [self.line(), *(f"{'':<19} {note}" for note in self.notes)]
 
 
 def one_line(exc: BaseException) -> str:
