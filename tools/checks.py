@@ -29,16 +29,21 @@ class Check:
 
     def line(self) -> str:
         """The printed line."""
-        return f"{self.part:<10} {self.status.value:<8} {self.detail}".rstrip()
+        return f"{self.part:<10} {self.status.value:<8} {scrub(self.detail)}".rstrip()
 
     def lines(self) -> list[str]:
         """The line, then its notes, indented."""
         return [self.line(), *(f"{'':<19} {note}" for note in self.notes)]
 
 
+def scrub(text: str) -> str:
+    """One line without Python object reprs (`ssl:<ssl.SSLContext object at 0x…>`)."""
+    text = _REPR.sub("", text).replace("\n", " ")
+    text = re.sub(r"\s*\[\s*\]|ssl:\S*", " ", text)
+    return " ".join(text.split())
+
+
 def one_line(exc: BaseException) -> str:
     """An exception as one readable line: its kind and message, without object reprs."""
-    text = _REPR.sub("", str(exc)).replace("\n", " ")
-    text = re.sub(r"\s*\[\s*\]|ssl:\S*\s*", " ", text)
-    text = " ".join(text.split())
+    text = scrub(str(exc))
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__

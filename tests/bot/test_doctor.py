@@ -12,7 +12,7 @@ from bot.invite import REQUIRED, invite_url
 from bot.settings import Settings
 from tests.fakes.discord_loopback import redirected
 from tests.fakes.fake_discord import FakeDiscord
-from tools.checks import Status, one_line
+from tools.checks import Check, Status, one_line
 
 
 def settings(tmp_path: Path, **values: object) -> Settings:
@@ -154,3 +154,5 @@ def test_doctor_lines_hold_no_object_reprs() -> None:
     except OSError as exc:
         line = one_line(exc)
     assert "object at" not in line and "0x" not in line and "discord.com:443" in line
+    printed = Check("moderator", Status.FAILING, "api: x ssl:<ssl.SSLContext object at 0x7f> y")
+    assert printed.line().endswith("api: x y")
