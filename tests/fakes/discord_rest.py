@@ -216,7 +216,7 @@ class Rest:
     async def h_delete_message(self, request: web.Request) -> None:
         """DELETE /channels/{id}/messages/{id}."""
         message = self.message(request.match_info["channel_id"], request.match_info["message_id"])
-        del self.world.messages[message["id"]]
+        self.world.deleted[message["id"]] = self.world.messages.pop(message["id"])
         await self.dispatch(
             "MESSAGE_DELETE",
             {

@@ -53,6 +53,7 @@ class World:
         self.members: dict[str, Json] = {}
         self.channels: dict[str, Json] = {}
         self.messages: dict[str, Json] = {}
+        self.deleted: dict[str, Json] = {}  # message id -> the message as it was when deleted
         self.files: dict[str, bytes] = {}  # attachment id -> content, served at its url
         self.allowed_mentions: dict[str, Json | None] = {}  # message id -> what the sender allowed
         self.pins: dict[str, list[tuple[str, str]]] = {}  # channel id -> [(message id, pinned at)]
