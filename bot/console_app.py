@@ -19,7 +19,7 @@ from bot.console_seats import People
 from bot.console_text import MODERATOR_GREY
 from bot.i18n import Strings
 from handlers.debate_handler import DebateHandler
-from handlers.detection import DetectionHandler, participants, window_text
+from handlers.detection import DetectionHandler, participant_names, participants, window_text
 from handlers.model import ChatLine, Debate, Phase, Proposal
 from handlers.ports import Clock
 from tools.store import SqliteStore
@@ -209,6 +209,7 @@ class ConsoleApp:
             confidence=1.0,
             context=window_text(window),
             participants=participants(window),
+            participant_names=participant_names(window),
         )
         await self._propose(proposal)
 

@@ -26,8 +26,9 @@ from bot.console_text import (
     status_line,
 )
 from bot.i18n import Strings
-from handlers.model import Conclusion, Debate, Phase, Seat, Turn, UserQuestion, WikiPage
+from handlers.model import Conclusion, Debate, Phase, Seat, Turn, UserQuestion
 from handlers.ports import Clock, Wiki
+from handlers.wiki_actions import written_pages
 from tools.db import Database
 
 _WARNING_KEYS = ("debater.", "wiki.refused", "wiki.delayed", "wiki.human_edit")
@@ -210,7 +211,7 @@ class ConsoleRoom:
                 for item in items:
                     self._line(f"• {item}", MODERATOR_GREY)
         self._line(t("console.conclusion_pages"), MODERATOR_GREY, bold=True)
-        for page in WikiPage:
+        for page in written_pages(debate):
             self._line(
                 f"• {t(f'console.page_{page.name.lower()}')}: "
                 f"{self._wiki.page_url(debate, page.value)}",

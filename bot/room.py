@@ -24,6 +24,7 @@ from bot.room_status import StatusEditor
 from bot.views import card_view, question_view, status_view
 from handlers.model import SEAT_NAMES, Conclusion, Debate, Seat, Turn, UserQuestion
 from handlers.ports import Clock, Wiki
+from handlers.wiki_actions import written_pages
 from tools.db import Database
 
 log = logging.getLogger(__name__)
@@ -233,7 +234,7 @@ class DiscordRoom:
 
     async def post_conclusion(self, debate: Debate, conclusion: Conclusion) -> None:
         """The final summary with links to the four pages."""
-        links = {page: self._wiki.page_url(debate, page) for page in embeds.PAGES}
+        links = {p.value: self._wiki.page_url(debate, p.value) for p in written_pages(debate)}
         await self._send_once(
             debate,
             "conclusion",

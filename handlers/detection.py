@@ -175,6 +175,7 @@ class DetectionHandler:
             confidence=detection.confidence,
             context=window_text(window),
             participants=participants(window),
+            participant_names=participant_names(window),
         )
 
 
@@ -183,9 +184,20 @@ def participants(window: tuple[ChatLine, ...]) -> tuple[int, ...]:
     return tuple(dict.fromkeys(line.author_id for line in window))
 
 
+def participant_names(window: tuple[ChatLine, ...]) -> tuple[str, ...]:
+    """The display names of `participants(window)`, in the same order."""
+    names = {line.author_id: line.author_name or str(line.author_id) for line in window}
+    return tuple(names[author] for author in participants(window))
+
+
 def window_text(window: tuple[ChatLine, ...]) -> str:
     """The window as the chat excerpt the card and the Agenda show."""
     return "\n".join(
-        f"{line.author_name or line.author_id}: {line.content[:CONTEXT_LINE_CHARS]}"
+        f"{line.author_name or line.author_id}: {_cut(line.content, CONTEXT_LINE_CHARS)}"
         for line in window
     )
+
+
+def _cut(text: str, limit: int) -> str:
+    """At most `limit` characters; a cut line says so with "…" (the chat keeps the whole)."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"

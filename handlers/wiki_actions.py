@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from handlers.model import WikiAction, WikiPage, WriteMode
+from handlers.model import Debate, WikiAction, WikiPage, WriteMode
 
 MAX_ACTION_CHARS = 30_000
 MAX_DOCUMENT_CHARS = 200_000
@@ -44,3 +44,15 @@ def apply_action(document: str, action: WikiAction) -> str | Refusal:
 def _page_of(name: str) -> WikiPage | None:
     key = name.strip().strip("/").rsplit("/", 1)[-1].lower().replace(" ", "-").replace("_", "-")
     return _PAGE_NAMES.get(key)
+
+
+def written_pages(debate: Debate) -> tuple[WikiPage, ...]:
+    """The pages a debate has written by its end: the Working-Document only once a debater
+    changed it, the Round-Log only once someone spoke (a summary links no missing page)."""
+    pages = [WikiPage.AGENDA]
+    if debate.working_document.strip():
+        pages.append(WikiPage.WORKING_DOCUMENT)
+    if debate.turns:
+        pages.append(WikiPage.ROUND_LOG)
+    pages.append(WikiPage.CONCLUSION)
+    return tuple(pages)

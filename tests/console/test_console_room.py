@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import io
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -129,10 +130,11 @@ async def test_questions_are_amber_with_numbered_options_and_the_end_links_the_p
     asked = out.getvalue()
     assert AMBER in asked and "1. 예" in asked and "2. 아니요" in asked
     await room.post_conclusion(
-        debate(Phase.CONCLUDED),
+        replace(debate(Phase.CONCLUDED), turns=2),  # spoke, but never changed the document
         Conclusion("LRU로 시작", agreed=("운영 부담",), positions=((Seat.AG, "LRU"),)),
     )
     end = out.getvalue()
-    for page in ("agenda", "working-document", "round-log", "conclusion"):
+    for page in ("agenda", "round-log", "conclusion"):
         assert f"file:///wiki/3/{page}.md" in end
+    assert "working-document" not in end  # never written: not linked
     assert "LRU로 시작" in end and "• 운영 부담" in end and "AG: LRU" in end
