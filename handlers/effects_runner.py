@@ -65,7 +65,8 @@ class EffectRunner:
                 decision = await self._moderator.judge(await self._view(debate))
                 return Judged(turn, decision)
             case Conclude():
-                return ConclusionReady(await self._moderator.conclude(await self._view(debate)))
+                view = await self._view(debate, every_seat=True)
+                return ConclusionReady(await self._moderator.conclude(view))
             case PostTurn(turn=number):
                 posted = await self._store.turn(debate.id, number)
                 url = await self._room.post_turn(debate, posted)
@@ -119,8 +120,15 @@ class EffectRunner:
             return DebaterFailed(ask.seat, ask.turn, exc.kind, exc.detail, exc.retry_after)
         return ReplyReceived(ask.seat, ask.turn, output.text, output.raw, output.meta)
 
-    async def _view(self, debate: Debate) -> ModeratorView:
+    async def _view(self, debate: Debate, *, every_seat: bool = False) -> ModeratorView:
+        """The last two turns; for the Conclusion also each seat's latest turn, since a seat
+        may speak twice in a row across rounds (each side's position is quoted from it)."""
         turns = await self._store.last_turns(debate.id, MODERATOR_CONTEXT_TURNS)
+        if every_seat and {turn.seat for turn in turns} != set(Seat):
+            every = await self._store.last_turns(debate.id, max(debate.turns, len(turns)))
+            latest = {turn.seat: turn for turn in every}  # oldest first: the last one stays
+            kept = {turn.number: turn for turn in (*latest.values(), *turns)}
+            turns = tuple(kept[number] for number in sorted(kept))
         return ModeratorView(debate=debate, last_turns=turns)
 
     def _params(self, debate: Debate, params: dict[str, str]) -> dict[str, str]:
