@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import subprocess
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -103,3 +105,15 @@ async def test_a_folder_that_is_not_the_demos_is_left_alone(tmp_path: Path) -> N
     with pytest.raises(RecordingError):
         await replay(plain_console(io.StringIO()), tmp_path / "out", 0.0)
     assert (mine / "notes.md").read_text(encoding="utf-8") == "mine"
+
+
+async def test_no_replayed_moment_lies_in_the_future(tmp_path: Path) -> None:
+    result = await replay(plain_console(io.StringIO()), tmp_path / "demo", 0.0)
+    now = datetime.now(UTC)
+    stamps = [
+        datetime.strptime(found, "%Y-%m-%d %H:%M UTC").replace(tzinfo=UTC)
+        for page in result.pages.values()
+        for found in re.findall(r"\d{4}-\d\d-\d\d \d\d:\d\d UTC", page.read_text(encoding="utf-8"))
+    ]
+    assert stamps and max(stamps) <= now
+    assert result.debate.ended_at is not None and result.debate.ended_at <= now
