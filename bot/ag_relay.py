@@ -24,7 +24,6 @@ import discord
 
 from bot.ag_reply import AG_MODEL, AgReply
 from bot.i18n import Strings
-from bot.relay_tidy import tidy_relay
 from bot.render_split import FenceSplitter
 from handlers.model import FailureKind, Seat
 from handlers.ports import DebaterError, DebaterOutput, TurnRequest
@@ -73,7 +72,6 @@ class AgRelayDebater:
         quiet_s: float,
         briefing: str = "",
         strings: Strings | None = None,
-        tidy: bool = False,
     ) -> None:
         # `strings` is accepted for uniform wiring; the relay shows no words of its own (the
         # tag is a protocol marker AG's side reads, the prompt text comes from the engine).
@@ -88,9 +86,6 @@ class AgRelayDebater:
         self._quiet_s = quiet_s
         # AG has no system prompt: the debaters' rules open its first prompt of each debate.
         self._briefing = briefing
-        # True (the relay in the debate thread): the prompt and AG's messages are deleted once
-        # the reply is taken, so the thread shows each reply once, as the room's embed.
-        self._tidy = tidy
         self._waiters: dict[int, list[asyncio.Queue[discord.Message]]] = {}
         self._locks: dict[int, asyncio.Lock] = {}
 
@@ -126,10 +121,7 @@ class AgRelayDebater:
                     raise
             finally:
                 self._waiters[channel.id].remove(queue)
-        output = await reply.output()  # every message and file, kept in the turn's raw record
-        if self._tidy:
-            await tidy_relay(channel, prompt_ids, reply.messages())
-        return output
+        return await reply.output()
 
     async def forget(self, debate_id: int) -> None:
         """Nothing to drop: AG keeps its own session in the IDE."""

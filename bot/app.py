@@ -160,7 +160,6 @@ def _debaters(
             quiet_s=settings.AG_QUIET_SECONDS,
             briefing=participant_system_prompt(settings.LANGUAGE),
             strings=strings,
-            tidy=settings.AG_RELAY_CHANNEL_ID is None,  # the relay shares the debate's thread
         )
         bot.message_listeners.append(ag.on_message)
         bot.edit_listeners.append(ag.on_message_edit)

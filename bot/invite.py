@@ -15,7 +15,7 @@ REQUIRED = discord.Permissions(
     embed_links=True,  # every reply is an embed
     attach_files=True,  # a reply too long for embeds goes as a file
     read_message_history=True,  # AG's reply after a restart, the card's thread
-    manage_messages=True,  # removes AG's relay messages from the thread once taken
+    manage_messages=True,  # removes AG's relay messages from the thread once shown
     pin_messages=True,  # the status line (since 2026 pinning needs this, 1 << 51)
 )
 

@@ -19,6 +19,7 @@ import discord
 
 from bot import embeds, render
 from bot.i18n import Strings
+from bot.relay_tidy import clear_relay
 from bot.render_split import split_text
 from bot.room_status import StatusEditor
 from bot.views import card_view, question_view, status_view
@@ -221,6 +222,7 @@ class DiscordRoom:
         for index, batch in enumerate(render.turn_messages(turn, self._strings)):
             _, _, url = await self._send_once(debate, f"turn:{turn.number}:{index}", embeds=batch)
             first = first or url
+        await clear_relay(self._client, self._db, turn)  # shown once: as this embed
         return first
 
     async def ask_user(self, debate: Debate, question: UserQuestion) -> None:

@@ -275,7 +275,7 @@ class World:
 
     def was_pinged(self, message_id: str) -> bool:
         """True if the message pinged anyone at all (a user, a role, @everyone/@here)."""
-        message = self.messages[message_id]
+        message = self.messages.get(message_id) or self.deleted[message_id]
         return bool(message["mention_everyone"] or message["mentions"] or message["mention_roles"])
 
     def partial_member(self, user: Json) -> Json | None:

@@ -25,6 +25,7 @@ def run(args: list[str], tmp_path: Path, **env: str) -> subprocess.CompletedProc
         env=clean,
         capture_output=True,
         text=True,
+        stdin=subprocess.DEVNULL,
         timeout=60,
         check=False,
     )
@@ -115,6 +116,10 @@ def test_the_example_env_file_copied_as_is_never_shows_a_traceback(tmp_path: Pat
     bot = run([], tmp_path)
     assert bot.returncode == 2 and "Traceback" not in bot.stderr
     assert bot.stderr.startswith("debate-room: DISCORD_TOKEN is not set")
+    console = run(["console"], tmp_path)  # stdin is empty: it starts, or names what is missing
+    assert console.returncode in (0, 2) and "Traceback" not in console.stdout + console.stderr
+    if console.returncode == 2:
+        assert console.stderr.count("\n") == 1 and "CLAUDE_BIN" in console.stderr
 
 
 def test_a_secret_is_never_repeated_back(tmp_path: Path) -> None:
