@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import shutil
 from collections.abc import Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tools.checks import Check, Status
 from tools.claude_caller import API_KEY, claude_environment
-from tools.cli_process import stop_group
+from tools.cli_process import CliTimedOut, run_cli
 
 if TYPE_CHECKING:
     from bot.settings import Settings
@@ -61,18 +61,14 @@ def _login_verdict(version: str, status_out: str, *, key_set: bool, settings: Se
 
 
 async def _run(binary: str, args: list[str], env: Mapping[str, str]) -> tuple[int | None, str]:
-    """Exit code and output (stdout, else stderr) of one short CLI call."""
+    """Exit code and output (stdout, else stderr) of one short CLI call, through the one
+    program runner."""
     try:
-        proc = await asyncio.create_subprocess_exec(
-            binary, *args, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE, start_new_session=True, env=dict(env),
-        )  # fmt: skip
+        run = await run_cli(
+            [binary, *args], stdin=None, cwd=Path.cwd(), env=env, timeout_s=TIMEOUT_S, grace_s=2.0
+        )
     except OSError as exc:
         return None, f"cannot run {binary}: {exc.strerror or exc}"
-    try:
-        async with asyncio.timeout(TIMEOUT_S):
-            out, err = await proc.communicate()
-    except TimeoutError:
-        await stop_group(proc, 2.0)
+    except CliTimedOut:
         return None, f"did not answer in {TIMEOUT_S:.0f} s"
-    return proc.returncode, (out or err).decode("utf-8", "replace")
+    return run.exit_code, run.stdout or run.stderr
