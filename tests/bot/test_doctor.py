@@ -5,9 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import discord
+import pytest
 
 from bot.discord_doctor import check_discord
-from bot.doctor import all_checks
+from bot.doctor import all_checks, run_doctor
 from bot.invite import REQUIRED, invite_url
 from bot.settings import Settings
 from tests.fakes.discord_loopback import redirected
@@ -156,3 +157,19 @@ def test_doctor_lines_hold_no_object_reprs() -> None:
     assert "object at" not in line and "0x" not in line and "discord.com:443" in line
     printed = Check("moderator", Status.FAILING, "api: x ssl:<ssl.SSLContext object at 0x7f> y")
     assert printed.line().endswith("api: x y")
+
+
+async def test_doctor_prints_a_checks_notes_under_its_line_and_a_warning_is_no_failure(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    async def discord_ok(_: Settings) -> Check:
+        return Check("discord", Status.OK, "logged in", (f"invite: {invite_url(42)}",))
+
+    async def claude_warns(_: Settings) -> Check:
+        return Check("claude", Status.WARNING, "bills the API")
+
+    code = await run_doctor(settings(tmp_path), [discord_ok, claude_warns])
+    lines = capsys.readouterr().out.splitlines()
+    assert code == 0
+    assert lines[0].startswith("discord") and lines[1].strip() == f"invite: {invite_url(42)}"
+    assert lines[2].startswith("claude     warning")
