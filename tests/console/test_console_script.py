@@ -40,6 +40,12 @@ def start(settings: Settings, screen: Screen, keyboard: Keyboard) -> asyncio.Tas
     )
 
 
+def entry_point() -> list[str]:
+    """`debate-room` as installed next to this Python (else the same module run directly)."""
+    script = Path(sys.executable).parent / "debate-room"
+    return [str(script)] if script.exists() else [sys.executable, "-m", "bot"]
+
+
 def test_the_readme_example_session_runs_a_whole_debate_from_a_file(tmp_path: Path) -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert f"{COMMAND} < examples/console_session.txt" in readme
@@ -47,7 +53,7 @@ def test_the_readme_example_session_runs_a_whole_debate_from_a_file(tmp_path: Pa
     env |= {"DATA_DIR": str(tmp_path / "data"), "LOCAL_WIKI_DIR": str(tmp_path / "wiki")}
     with EXAMPLE.open("rb") as script:
         result = subprocess.run(
-            [sys.executable, "-m", "bot", *COMMAND.split()[1:]],
+            [*entry_point(), *COMMAND.split()[1:]],
             stdin=script, cwd=tmp_path, env=env, capture_output=True, timeout=120, check=False,
         )  # fmt: skip
     out, err = result.stdout.decode(), result.stderr.decode()
