@@ -7,8 +7,9 @@ import asyncio
 import sys
 from collections.abc import Sequence
 
-from bot.console_cli import TERMINAL_COMMANDS, add_parsers, run_terminal
+from bot.console.cli import TERMINAL_COMMANDS, add_parsers, run_terminal
 from bot.settings import Settings, SettingsError, require, settings_from_option
+from tools.store.db import DatabaseError
 
 EXIT_SETTINGS = 2
 
@@ -47,12 +48,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             return asyncio.run(run_doctor(settings))
         _require_run_settings(settings)
-        from bot.app import run_bot  # noqa: PLC0415  # discord.py loads only to run
+        from bot.discord.app import run_bot  # noqa: PLC0415  # discord.py loads only to run
 
         return run_bot(settings)
     except SettingsError as exc:
         for line in exc.lines:  # one line per setting, no traceback
             print(f"debate-room: {line}", file=sys.stderr)  # noqa: T201
+        return EXIT_SETTINGS
+    except DatabaseError as exc:
+        print(f"debate-room: {exc}", file=sys.stderr)  # noqa: T201  # one line, no traceback
         return EXIT_SETTINGS
 
 

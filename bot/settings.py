@@ -9,7 +9,7 @@ from pydantic import Field, SecretStr, ValidationError, field_validator, model_v
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from bot.settings_errors import SettingsError, describe_errors
-from tools.claude_caller import WRITE_TOOLS
+from tools.claude.debater import read_only_tools
 
 __all__ = ["Settings", "SettingsError", "load_settings", "require", "settings_from_option"]
 
@@ -17,7 +17,7 @@ IdList = Annotated[tuple[int, ...], NoDecode]
 
 
 class Settings(BaseSettings):
-    """debate-room's configuration (names as in DESIGN.md and `.env.example`)."""
+    """debate-room's configuration (names as in `.env.example`)."""
 
     model_config = SettingsConfigDict(
         env_file=".env", env_file_encoding="utf-8", extra="ignore", case_sensitive=True
@@ -99,9 +99,7 @@ class Settings(BaseSettings):
     @field_validator("CLAUDE_TOOLS")
     @classmethod
     def _read_only_tools(cls, value: str) -> str:
-        writing = sorted({t.strip() for t in value.split(",")} & WRITE_TOOLS)
-        if writing:
-            raise ValueError(f"debaters write documents only; remove {', '.join(writing)}")
+        read_only_tools(value)
         return value
 
 

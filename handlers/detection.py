@@ -16,6 +16,7 @@ from datetime import datetime
 
 from handlers.model import ChatLine, Proposal
 from handlers.ports import Clock, Moderator
+from handlers.shorten import shorten
 
 log = logging.getLogger(__name__)
 
@@ -193,11 +194,6 @@ def participant_names(window: tuple[ChatLine, ...]) -> tuple[str, ...]:
 def window_text(window: tuple[ChatLine, ...]) -> str:
     """The window as the chat excerpt the card and the Agenda show."""
     return "\n".join(
-        f"{line.author_name or line.author_id}: {_cut(line.content, CONTEXT_LINE_CHARS)}"
+        f"{line.author_name or line.author_id}: {shorten(line.content, CONTEXT_LINE_CHARS)}"
         for line in window
     )
-
-
-def _cut(text: str, limit: int) -> str:
-    """At most `limit` characters; a cut line says so with "…" (the chat keeps the whole)."""
-    return text if len(text) <= limit else text[: limit - 1] + "…"

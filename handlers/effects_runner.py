@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping
 
 from handlers.events import (
@@ -27,9 +28,10 @@ from handlers.events import (
     WriteConclusion,
     WriteWorkingDocument,
 )
-from handlers.model import SEAT_NAMES, Debate, ModeratorView, Seat, WikiPage
+from handlers.model import SEAT_NAMES, Debate, ModeratorView, ParsedReply, Seat, WikiPage
 from handlers.ports import Clock, Debater, DebaterError, Moderator, Room, Store, TurnRequest, Wiki
 from handlers.prompting import compose_turn_prompt
+from handlers.reply_parser import OFF_LOOP_CHARS, parse_reply
 
 PAGE_NAMES = {page.value: page.value.title() for page in WikiPage}  # "Working-Document"
 MODERATOR_CONTEXT_TURNS = 2  # the moderator sees the last two turns in full, never more
@@ -118,7 +120,8 @@ class EffectRunner:
                 output = await self._debaters[ask.seat].speak(request)
         except DebaterError as exc:
             return DebaterFailed(ask.seat, ask.turn, exc.kind, exc.detail, exc.retry_after)
-        return ReplyReceived(ask.seat, ask.turn, output.text, output.raw, output.meta)
+        parsed = output.parsed or await parse_off_loop(output.text)
+        return ReplyReceived(ask.seat, ask.turn, output.text, output.raw, output.meta, parsed)
 
     async def _view(self, debate: Debate, *, every_seat: bool = False) -> ModeratorView:
         """The last two turns; for the Conclusion also each seat's latest turn, since a seat
@@ -140,3 +143,10 @@ class EffectRunner:
         if "seat" in params:
             params["seat"] = SEAT_NAMES[Seat(params["seat"])]
         return params
+
+
+async def parse_off_loop(text: str) -> ParsedReply:
+    """Parse a reply, in a worker thread when it is long enough to hold the loop up."""
+    if len(text) < OFF_LOOP_CHARS:
+        return parse_reply(text)
+    return await asyncio.to_thread(parse_reply, text)

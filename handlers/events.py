@@ -12,6 +12,7 @@ from handlers.model import (
     Conclusion,
     Decision,
     FailureKind,
+    ParsedReply,
     Seat,
     TurnMeta,
     UserQuestion,
@@ -48,6 +49,7 @@ class ReplyReceived:
     text: str
     raw: str
     meta: TurnMeta
+    parsed: ParsedReply | None = None  # parsed once by the runner (off the loop when large)
 
 
 @dataclass(frozen=True)

@@ -41,14 +41,8 @@ class Phase(enum.StrEnum):
         """True once nothing more will happen in this debate."""
         return self in _TERMINAL
 
-    @property
-    def is_running(self) -> bool:
-        """True between approval and the end."""
-        return self in _RUNNING
-
 
 _TERMINAL = frozenset({Phase.DECLINED, Phase.EXPIRED, Phase.CONCLUDED, Phase.STOPPED, Phase.FAILED})
-_RUNNING = frozenset({Phase.SPEAKING, Phase.JUDGING, Phase.AWAITING_USER, Phase.CONCLUDING})
 
 
 class Outcome(enum.StrEnum):
@@ -94,6 +88,7 @@ class FailureKind(enum.StrEnum):
     USAGE = "usage"
     TIMEOUT = "timeout"
     SESSION_MISSING = "session_missing"
+    EMPTY = "empty"  # the call succeeded but carried no text: never an empty turn
 
     @property
     def is_transient(self) -> bool:
@@ -102,7 +97,13 @@ class FailureKind(enum.StrEnum):
 
 
 _TRANSIENT = frozenset(
-    {FailureKind.RATE_LIMITED, FailureKind.SERVER, FailureKind.UNREACHABLE, FailureKind.TIMEOUT}
+    {
+        FailureKind.RATE_LIMITED,
+        FailureKind.SERVER,
+        FailureKind.UNREACHABLE,
+        FailureKind.TIMEOUT,
+        FailureKind.EMPTY,
+    }
 )
 
 
@@ -148,6 +149,7 @@ class ParsedReply:
     question: Question | None = None
     stance: Stance | None = None
     structured: bool = True  # False when no valid JSON block was found
+    extra: str = ""  # the block's fields the contract does not use, as a Markdown list
 
 
 @dataclass(frozen=True)

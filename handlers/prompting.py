@@ -5,6 +5,7 @@ from __future__ import annotations
 import prompts
 from handlers.events import AskDebater
 from handlers.model import SEAT_NAMES, Debate, Turn
+from handlers.reply_fields import shown
 
 LANGUAGE_NAMES = {"ko": "Korean (한국어)", "en": "English"}
 
@@ -48,8 +49,10 @@ def _body(debate: Debate, ask: AskDebater, relayed: Turn | None, language: str) 
         return prompts.load(
             "debate_continue", language, opponent=SEAT_NAMES[ask.seat.opponent], **common
         )
+    # shown(): a lone surrogate cannot go into a process argument or a Discord message.
+    reply = shown(relayed.text)
     return prompts.load(
-        "debate_relay", language, opponent=SEAT_NAMES[relayed.seat], reply=relayed.text, **common
+        "debate_relay", language, opponent=SEAT_NAMES[relayed.seat], reply=reply, **common
     )
 
 

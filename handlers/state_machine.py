@@ -52,6 +52,7 @@ from handlers.model import (
     Turn,
 )
 from handlers.reply_parser import parse_reply
+from handlers.shorten import shorten
 from handlers.wiki_actions import Refusal, apply_action
 
 MAX_RETRIES = 2  # a transient failure is retried this often before the turn is skipped
@@ -172,7 +173,7 @@ def _ask(debate: Debate, delay_s: float = 0.0) -> AskDebater:
 
 
 def _reply(debate: Debate, event: ReplyReceived, now: datetime, rng: random.Random) -> Step:
-    parsed = parse_reply(event.text)
+    parsed = event.parsed if event.parsed is not None else parse_reply(event.text)
     number = debate.turns + 1
     turn = Turn(
         debate_id=debate.id,
@@ -181,7 +182,9 @@ def _reply(debate: Debate, event: ReplyReceived, now: datetime, rng: random.Rand
         seat=event.seat,
         text=event.text,
         raw=event.raw,
-        sha256=hashlib.sha256(event.raw.encode("utf-8")).hexdigest(),
+        # surrogatepass: a lone surrogate in what an adapter received must not make the
+        # turn impossible to hash (the store keeps such text as exact UTF-8 bytes too).
+        sha256=hashlib.sha256(event.raw.encode("utf-8", "surrogatepass")).hexdigest(),
         parsed=parsed,
         meta=event.meta,
         at=now,
@@ -240,7 +243,7 @@ def _failure(debate: Debate, event: DebaterFailed, rng: random.Random) -> Step:
             params = (*seat, ("seconds", str(round(delay))))
             return Step(retry, (Notify("debater.retrying", params), _ask(retry, delay)))
         return _skip(debate, event, rng)
-    detail = (*seat, ("detail", event.detail[:300]))
+    detail = (*seat, ("detail", shorten(event.detail, 300)))
     failed = replace(debate, failure=f"{event.seat.value}: {event.kind.value}")
     return _conclude(failed, Outcome.FAILED, Notify("debater.failed", detail))
 
@@ -290,7 +293,7 @@ def _answered(debate: Debate, actor: Actor, answer: str, rng: random.Random) -> 
     answered = replace(debate, user_answer=answer, user_question=None)
     who = actor.name or str(actor.user_id)
     step = _advance(answered, rng)
-    notice = Notify("user.answered", (("user", who), ("answer", answer[:1000])))
+    notice = Notify("user.answered", (("user", who), ("answer", answer)))
     return Step(step.debate, (notice, *step.effects))
 
 

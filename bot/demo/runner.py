@@ -18,10 +18,11 @@ from pathlib import Path
 from rich.console import Console
 from rich.text import Text
 
-from bot.console_app import CONSOLE_CHANNEL
-from bot.console_room import ConsoleRoom
-from bot.console_seats import People
-from bot.console_text import MODERATOR_GREY, USER_AMBER
+from bot.compose import DetectionLimits, build_detection, build_engine
+from bot.console.app import CONSOLE_CHANNEL
+from bot.console.room import ConsoleRoom
+from bot.console.seats import People
+from bot.console.text import MODERATOR_GREY, USER_AMBER
 from bot.demo.replay import (
     Recording,
     RecordingError,
@@ -30,13 +31,12 @@ from bot.demo.replay import (
     ReplayModerator,
     load_recording,
 )
-from bot.i18n import Strings
-from handlers.debate_handler import DebateHandler, HandlerConfig
-from handlers.detection import DetectionHandler
+from handlers.debate_handler import HandlerConfig
+from handlers.i18n import Strings
 from handlers.model import ChatLine, Debate, Phase, Proposal, Seat, WikiPage
-from tools.db import Database
-from tools.store import SqliteStore
-from tools.wiki_helper import LocalWiki, WikiOutbox
+from tools.store.db import Database
+from tools.wiki.backends import LocalWiki
+from tools.wiki.outbox import WikiOutbox
 
 DEFAULT_OUT = Path("data") / "demo"
 DEFAULT_PACE_S = 0.3
@@ -108,20 +108,22 @@ class _Player:
         ago = timedelta(seconds=math.ceil(recording.duration_s()) + lead_in)
         self.clock = ReplayClock(datetime.now(UTC).replace(microsecond=0) - ago)
         self.people = People(recording.approval.by)
-        self.wiki = WikiOutbox(db, local, root=WIKI_ROOT, strings=self.t, notify=self._notify,
-                               sleep=self.clock.sleep)  # fmt: skip
-        self.room = ConsoleRoom(console, self.t, self.wiki, self.clock, db=db,
-                                names=self.people.names)  # fmt: skip
-        seats = {seat: ReplayDebater(seat, recording, self.clock, pace_s) for seat in Seat}
         self.moderator = ReplayModerator(recording)
         config = HandlerConfig(language=recording.language, max_rounds=recording.max_rounds,
                                retry_wait_scale=0.0)  # fmt: skip
-        order = random.Random(recording.seed)  # noqa: S311  # replays the recorded speaking order
-        self.handler = DebateHandler(SqliteStore(db), self.moderator, seats, self.wiki, self.room,
-                                     self.clock, order, config)  # fmt: skip
 
-    async def _notify(self, debate_id: int, key: str, params: dict[str, str]) -> None:
-        await self.room.notify(await self.handler.get(debate_id), key, params)
+        def room(wiki: WikiOutbox) -> ConsoleRoom:
+            return ConsoleRoom(console, self.t, wiki, self.clock, db=db, names=self.people.names)
+
+        self.engine = build_engine(
+            db, strings=self.t, backend=local, wiki_root=WIKI_ROOT, make_room=room,
+            moderator=self.moderator,
+            debaters={seat: ReplayDebater(seat, recording, self.clock, pace_s) for seat in Seat},
+            clock=self.clock,
+            rng=random.Random(recording.seed),  # noqa: S311  # replays the recorded order
+            config=config,
+        )  # fmt: skip
+        self.handler, self.wiki = self.engine.handler, self.engine.wiki
 
     async def play(self) -> Debate:
         """The chat, the card, the approval, then the debate until it ends."""
@@ -145,14 +147,11 @@ class _Player:
     async def _chat(self) -> Proposal:
         """The recorded chat through the real detection (pre-filter and all)."""
 
-        async def has_open_topic(channel_id: int, topic: str) -> bool:
-            return False
-
         chat = self.recording.chat
-        detection = DetectionHandler(
-            self.moderator, channels=(CONSOLE_CHANNEL,), bot_user_id=0, cooldown_s=0,
-            min_new_messages=len(chat), min_confidence=0.5, clock=self.clock,
-            has_open_topic=has_open_topic,
+        # A fresh database: no topic is open yet, so every proposal goes through.
+        detection = build_detection(
+            self.moderator, self.engine.store, self.clock, channels=(CONSOLE_CHANNEL,),
+            bot_user_id=0, limits=DetectionLimits(0, len(chat), 0.5),
         )  # fmt: skip
         title = Text(self.t("console.demo_chat", channel=self.recording.channel))
         self.console.rule(title, style=MODERATOR_GREY)

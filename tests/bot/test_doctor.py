@@ -7,9 +7,9 @@ from pathlib import Path
 import discord
 import pytest
 
-from bot.discord_doctor import check_discord
+from bot.discord.doctor import check_discord
+from bot.discord.invite import REQUIRED, invite_url
 from bot.doctor import all_checks, run_doctor
-from bot.invite import REQUIRED, invite_url
 from bot.settings import Settings
 from tests.fakes.discord_loopback import redirected
 from tests.fakes.fake_discord import FakeDiscord
