@@ -103,6 +103,7 @@ async def measure(binary: str, turns: int) -> tuple[list[float], list[float]]:
             max_concurrency=2,
             workdir_root=root / "data",
             env=env,
+            keep_api_key=True,
         )
         (root / "bare").mkdir()
         sides = Sides(debater, env, root / "bare")

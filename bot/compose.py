@@ -122,6 +122,7 @@ def claude_debater(settings: Settings, db: Database, workdir_root: Path) -> Clau
         max_concurrency=settings.CLAUDE_MAX_CONCURRENCY,
         workdir_root=workdir_root,
         workdir=settings.CLAUDE_WORKDIR,
+        keep_api_key=settings.CLAUDE_KEEP_API_KEY,
     )
 
 

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import shutil
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 
 from bot.compose import build_moderator, build_wiki_backend
 from bot.discord.doctor import check_discord
 from bot.settings import Settings
 from handlers.model import Backend
 from tools.checks import Check, Status
-from tools.claude.debater import check_claude_binary
+from tools.claude.doctor import check_claude_cli
 from tools.gemini.doctor import PART, check_moderator_backend
 from tools.store.db import Database, DatabaseError
 from tools.wiki.doctor import check_wiki_backend
@@ -57,9 +57,11 @@ async def check_participants(settings: Settings) -> Check:
     return Check("participants", Status.OK, f"{who}; format {settings.DEFAULT_FORMAT}")
 
 
-async def check_claude(settings: Settings) -> Check:
-    """CLAUDE_BIN exists and answers `--version`."""
-    return await check_claude_binary(settings.CLAUDE_BIN)
+async def check_claude(settings: Settings, env: Mapping[str, str] | None = None) -> Check:
+    """CLAUDE_BIN answers `--version` and is logged in, in the environment the bot gives it."""
+    return await check_claude_cli(
+        settings.CLAUDE_BIN, keep_api_key=settings.CLAUDE_KEEP_API_KEY, env=env
+    )
 
 
 async def check_wiki(settings: Settings) -> Check:
@@ -105,5 +107,6 @@ async def run_doctor(settings: Settings, checks: list[CheckFn] | None = None) ->
     """Print one line per part; exit status 1 if any configured part fails."""
     results = [await check(settings) for check in (checks or all_checks())]
     for result in results:
-        print(result.line())  # noqa: T201  # the command's output
+        for line in result.lines():
+            print(line)  # noqa: T201  # the command's output
     return 1 if any(r.status is Status.FAILING for r in results) else 0

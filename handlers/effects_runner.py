@@ -81,7 +81,8 @@ class EffectRunner:
                 decision = await self._moderator.judge(view)
                 return Judged(turn, decision, heard=len(debate.people))
             case Conclude():
-                return ConclusionReady(await self._moderator.conclude(await self._view(debate)))
+                view = await self._view(debate, every_seat=True)
+                return ConclusionReady(await self._moderator.conclude(view))
             case PostTurn(turn=number):
                 posted = await self._store.turn(debate.id, number)
                 url = await self._room.post_turn(debate, posted)
@@ -162,8 +163,16 @@ class EffectRunner:
                 continue  # a skipped ask of a parallel step left its number unused
         return tuple(shown)
 
-    async def _view(self, debate: Debate) -> ModeratorView:
+    async def _view(self, debate: Debate, *, every_seat: bool = False) -> ModeratorView:
+        """The last two turns and what the people said since the last judgement; for the
+        Conclusion also each participant's latest turn, since one may speak twice in a row
+        across rounds (each side's position is quoted from it)."""
         turns = await self._store.last_turns(debate.id, MODERATOR_CONTEXT_TURNS)
+        if every_seat and {turn.seat for turn in turns} != set(debate.ids):
+            every = await self._store.last_turns(debate.id, max(debate.turns, len(turns)))
+            latest = {turn.seat: turn for turn in every}  # oldest first: the last one stays
+            kept = {turn.number: turn for turn in (*latest.values(), *turns)}
+            turns = tuple(kept[number] for number in sorted(kept))
         people = debate.people[debate.moderator_heard :]
         return ModeratorView(debate=debate, last_turns=turns, people=people)
 

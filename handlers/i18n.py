@@ -6,6 +6,8 @@ import tomllib
 from importlib import resources
 from typing import Any
 
+from handlers.korean import resolve_particles
+
 LANGUAGES = ("ko", "en")
 
 
@@ -28,9 +30,11 @@ class Strings:
         except KeyError:
             raise LocaleError(f"no string {key!r} in locale {self.language!r}") from None
         try:
-            return template.format(**params)
+            text = template.format(**params)
         except (KeyError, IndexError) as exc:
             raise LocaleError(f"string {key!r} needs parameter {exc}") from None
+        # `{seat}이(가)` becomes `Claude가` / `사회자가`: the particle fits the word it follows.
+        return resolve_particles(text) if self.language == "ko" else text
 
     def has(self, key: str) -> bool:
         """True if the key exists."""

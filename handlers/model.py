@@ -147,6 +147,7 @@ class Proposal:
     confidence: float
     context: str  # the chat excerpt the moderator saw
     participants: tuple[int, ...]  # user ids of the conversation
+    participant_names: tuple[str, ...] = ()  # their display names, in the same order
 
 
 @dataclass(frozen=True)

@@ -14,11 +14,11 @@ import re
 from rich.console import Console
 from rich.text import Text
 
-from bot.console.keyboard import Keyboard
+from bot.console.keyboard import HELP, QUIT, STOP, Keyboard
 from bot.console.seats import People
 from bot.console.text import MODERATOR_GREY
 from handlers.debate_handler import DebateHandler
-from handlers.detection import DetectionHandler, participants, window_text
+from handlers.detection import DetectionHandler, participant_names, participants, window_text
 from handlers.i18n import Strings
 from handlers.model import ChatLine, Debate, Phase, Proposal
 from handlers.ports import Clock
@@ -27,9 +27,6 @@ from tools.store.debates import SqliteStore
 CONSOLE_CHANNEL = 1  # the terminal is one watched channel
 YES = frozenset({"y", "yes", "예", "네", "ㅇ", "o", "open"})
 NO = frozenset({"n", "no", "아니요", "아니오", "ㄴ", "later"})
-STOP = frozenset({"s", "stop", "/stop", "중단"})
-QUIT = frozenset({"/quit", "/q", "/exit"})
-HELP = frozenset({"/help", "/h", "?"})
 _SPEAKER = re.compile(r"^(\S{1,32}):\s+(\S.*)$")
 _LIVE = tuple(phase for phase in Phase if not phase.is_terminal)
 
@@ -67,6 +64,7 @@ class ConsoleApp:
         self._quit = asyncio.Event()
         self._hinted = False
         self._tasks: set[asyncio.Task[None]] = set()
+        keyboard.pace_with(self._waiting_for_input)
 
     async def run(self) -> int:
         """Resume what was running, then take lines until /quit, Ctrl-C or the end of input."""
@@ -211,6 +209,7 @@ class ConsoleApp:
             confidence=1.0,
             context=window_text(window),
             participants=participants(window),
+            participant_names=participant_names(window),
         )
         await self._propose(proposal)
 
@@ -222,9 +221,36 @@ class ConsoleApp:
         self._current = debate.id
         self._window.clear()
 
+    async def _waiting_for_input(self) -> None:
+        """Return once the console waits for a line: nothing runs, or the running debate
+        waits (the card, a question, the end), or a human seat waits for its reply."""
+        if self._current is None or self._keyboard.composing.is_set():
+            return
+        idle = asyncio.ensure_future(self._handler.wait_idle(self._current))
+        typing = asyncio.ensure_future(self._keyboard.composing.wait())
+        try:
+            await asyncio.wait({idle, typing}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in (idle, typing):
+                task.cancel()
+            await asyncio.gather(idle, typing, return_exceptions=True)
+
     async def _settle(self) -> None:
-        """At the end of input: let the running debate reach a point where it waits or ends."""
+        """At the end of input: let the running debate reach a point where it waits or ends;
+        if a human seat still wants a reply, nothing can type it: the debate is stopped."""
         if self._current is not None:
+            idle = asyncio.ensure_future(self._handler.wait_idle(self._current))
+            starved = asyncio.ensure_future(self._keyboard.starved.wait())
+            try:
+                await asyncio.wait({idle, starved}, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                for task in (idle, starved):
+                    task.cancel()
+                await asyncio.gather(idle, starved, return_exceptions=True)
+            debate = await self._live()
+            if self._keyboard.starved.is_set() and debate is not None:
+                self._say(self._t("console.input_ended"))
+                await self._handler.stop(debate.id, self._people.actor)
             with contextlib.suppress(asyncio.CancelledError):
                 await self._handler.wait_idle(self._current)
         self._bye()

@@ -82,7 +82,7 @@ def run_terminal(args: argparse.Namespace) -> int:
         return run_demo(out=args.out, pace_s=max(0.0, args.pace), format_name=args.format)
     from bot.console.build import ConsoleOptions  # noqa: PLC0415
     from bot.console.session import run_console  # noqa: PLC0415
-    from bot.settings import load_settings  # noqa: PLC0415
+    from bot.settings import settings_from_option  # noqa: PLC0415
 
     options = ConsoleOptions(
         ag=args.ag,
@@ -93,4 +93,4 @@ def run_terminal(args: argparse.Namespace) -> int:
         ag_model=args.ag_model,
         wiki=args.wiki,
     )
-    return run_console(load_settings(args.env_file), options)
+    return run_console(settings_from_option(args.env_file), options)

@@ -1,7 +1,12 @@
 """Typed lines for the console: from the terminal or a script, and a human seat's reply.
 
 One reader takes every line; while a person types a debater's reply (`--ag human`), the lines
-go to that reply until a line holding only "." (or the end of input).
+go to that reply until a line holding only "." (or the end of input). A line holding only a
+console command that ends something (`s`, `/quit`) stays a command even then.
+
+A script piped in (stdin not a terminal) is read as a person would type it: the next line is
+taken only once the console waits for one (the card, a question, a human seat, or nothing
+running), never all at once.
 """
 
 from __future__ import annotations
@@ -9,10 +14,14 @@ from __future__ import annotations
 import asyncio
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Protocol, TextIO
 
 END_OF_REPLY = "."
+STOP = frozenset({"s", "stop", "/stop", "중단"})
+QUIT = frozenset({"/quit", "/q", "/exit"})
+HELP = frozenset({"/help", "/h", "?"})
+BREAK_REPLY = STOP | QUIT  # a line holding only one of these is never reply text
 
 
 class LineSource(Protocol):
@@ -59,38 +68,63 @@ class StdinLines:
 class Keyboard:
     """The one reader of typed lines; a human seat borrows the lines of its reply."""
 
-    def __init__(self, source: LineSource) -> None:
+    def __init__(self, source: LineSource, *, paced: bool = False) -> None:
         self._source = source
         self._reply: asyncio.Queue[str | None] | None = None
         self.composing = asyncio.Event()  # set while a person types a debater's reply
+        self.starved = asyncio.Event()  # set when a seat wanted a reply after the input ended
         self.ended = False
+        self.paced = paced  # a script: read a line only when the console waits for one
+        self._ready: Callable[[], Awaitable[None]] | None = None
+
+    def pace_with(self, ready: Callable[[], Awaitable[None]]) -> None:
+        """With `paced`, await `ready()` (the console waits for input) before each line."""
+        self._ready = ready
 
     async def next_line(self) -> str | None:
         """The next line that is not part of a reply being typed; None at the end of input."""
         while True:
+            if self.paced and self._reply is None and self._ready is not None:
+                await self._ready()
             line = await self._source.readline()
             if line is None:
                 self.ended = True
-            if self._reply is not None:
-                self._reply.put_nowait(line)
-                if line is not None:
-                    continue
-            return line
+            reply = self._reply
+            if reply is None:
+                return line
+            if line is not None and line.strip().lower() in BREAK_REPLY:
+                # The seat's turn ends with the stop (or the quit): nothing more goes to it.
+                self._reply = None
+                self.composing.clear()
+                return line
+            reply.put_nowait(line)
+            if line is None or line.strip() == END_OF_REPLY:
+                # The reply is whole: later lines are the console's again, at once (a script
+                # must not feed the next line before the engine has taken this reply).
+                self._reply = None
+                self.composing.clear()
+            if line is None:
+                return None
 
     async def read_reply(self) -> str | None:
         """Lines up to one holding only "." (or the end of input); None if nothing came."""
         if self.ended:
+            self.starved.set()
             return None
-        self._reply = asyncio.Queue()
+        queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self._reply = queue
         self.composing.set()
         lines: list[str] = []
         try:
-            while (line := await self._reply.get()) is not None:
+            while (line := await queue.get()) is not None:
                 if line.strip() == END_OF_REPLY:
                     break
                 lines.append(line)
         finally:
-            self._reply = None
-            self.composing.clear()
+            if self._reply is queue:  # cancelled mid-reply (a Stop): detach it here
+                self._reply = None
+                self.composing.clear()
         text = "\n".join(lines)
+        if not text.strip() and self.ended:
+            self.starved.set()
         return text if text.strip() else None

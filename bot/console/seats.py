@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 from dataclasses import dataclass, field
 
@@ -11,8 +12,8 @@ from rich.text import Text
 from bot.console.keyboard import Keyboard
 from bot.console.text import seat_colour, seat_name
 from handlers.i18n import Strings
-from handlers.model import Actor, Backend, FailureKind, TurnMeta
-from handlers.ports import DebaterError, DebaterOutput, TurnRequest
+from handlers.model import Actor, Backend, TurnMeta
+from handlers.ports import DebaterOutput, TurnRequest
 
 
 @dataclass
@@ -67,9 +68,11 @@ class HumanDebater:
         started = time.monotonic()
         text = await self._keyboard.read_reply()
         if text is None and self._keyboard.ended:
-            raise DebaterError(FailureKind.USAGE, self._t("console.human_no_input"))
-        if text is None:  # a lone "." passes the turn, like a debater that stayed silent
-            raise DebaterError(FailureKind.TIMEOUT, self._t("console.human_passed"), 0.0)
+            # The input ended before a reply: the console stops the debate, which ends this
+            # turn (cancelled); nothing is made up for the seat meanwhile.
+            await asyncio.Event().wait()
+        if text is None:  # a lone "." passes the turn: said so, as the seat's reply
+            text = self._t("console.human_pass_text")
         meta = TurnMeta(model=self._t("console.human_model"), latency_s=time.monotonic() - started)
         return DebaterOutput(text=text, raw=text, meta=meta)
 

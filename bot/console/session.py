@@ -13,6 +13,7 @@ import contextlib
 import logging
 import random
 import signal
+import sys
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
@@ -186,9 +187,17 @@ def run_console(settings: Settings, options: ConsoleOptions) -> int:
                 settings,
                 options,
                 Console(highlight=False),
-                Keyboard(StdinLines()),
+                Keyboard(StdinLines(), paced=not _is_terminal()),
                 clock,
                 install_signals=True,
             )
         )
     return 130
+
+
+def _is_terminal() -> bool:
+    """True when a person types at a terminal; False for a script piped or redirected in."""
+    try:
+        return sys.stdin.isatty()
+    except (AttributeError, ValueError):  # closed or replaced stdin
+        return False

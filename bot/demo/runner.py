@@ -8,10 +8,11 @@ no settings, no `.env`, no keys and no network.
 from __future__ import annotations
 
 import asyncio
+import math
 import random
 import shutil
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from rich.console import Console
@@ -43,6 +44,10 @@ DEFAULT_PACE_S = 0.3
 WIKI_ROOT = "debates"
 MARKER = ".debate-room-demo"  # only a folder carrying it is ever cleared
 DB_NAME = "demo.sqlite3"
+
+
+CHAT_GAP_S = 20  # seconds between two replayed chat lines
+CARD_S = 60  # the card waiting for its approval
 
 
 @dataclass(frozen=True)
@@ -98,7 +103,11 @@ class _Player:
     ) -> None:  # fmt: skip
         self.console, self.recording, self.local, self.pace_s = console, recording, local, pace_s
         self.t = Strings(recording.language)
-        self.clock = ReplayClock(datetime.now(UTC).replace(microsecond=0))
+        # The replay ends now: it starts as long ago as the recorded chat and debate took
+        # (plus a minute for the card), so no page is stamped in the future.
+        lead_in = CHAT_GAP_S * len(recording.chat) + CARD_S
+        ago = timedelta(seconds=math.ceil(recording.duration_s()) + lead_in)
+        self.clock = ReplayClock(datetime.now(UTC).replace(microsecond=0) - ago)
         self.people = People(recording.approval.by)
         self.moderator = ReplayModerator(recording)
         config = HandlerConfig(language=recording.language, max_rounds=recording.max_rounds,
@@ -156,7 +165,7 @@ class _Player:
             author = self.people.id_of(entry.author)
             line = ChatLine(author, entry.author, entry.text, self.clock.now(), number)
             proposal = await detection.on_message(CONSOLE_CHANNEL, line, author_is_bot=False)
-            self.clock.advance(20)
+            self.clock.advance(CHAT_GAP_S)
         if proposal is None:
             raise RecordingError("the recorded chat did not lead to a proposal")
         return proposal

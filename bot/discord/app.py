@@ -11,6 +11,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import aiohttp
 import discord
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
@@ -35,6 +36,7 @@ from handlers.i18n import Strings
 from handlers.model import Backend
 from handlers.ports import Clock, Debater, Moderator
 from handlers.prompting import participant_system_prompt
+from tools.checks import one_line
 from tools.store.db import Database
 from tools.store.db_lock import DatabaseLock
 from tools.store.sessions import schedule_session_expiry
@@ -235,10 +237,16 @@ def run_bot(settings: Settings) -> int:
     logging.basicConfig(
         level=settings.LOG_LEVEL, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
+    # The bot never speaks in voice: discord.py's two warnings about voice libraries are noise.
+    discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
     try:
         asyncio.run(serve(settings))
     except discord.LoginFailure:
         log.error("Discord refused the token (DISCORD_TOKEN)")  # noqa: TRY400  # no traceback
+        return 1
+    except (aiohttp.ClientError, discord.HTTPException, OSError, TimeoutError) as exc:
+        # DNS, refused connection, a Discord outage at start-up: one line, no traceback.
+        log.error("cannot reach Discord: %s", one_line(exc))  # noqa: TRY400
         return 1
     except KeyboardInterrupt:
         return 0

@@ -1,21 +1,28 @@
-"""`debate-room doctor`'s Discord line: the token logs in, the configured channels are visible."""
+"""`debate-room doctor`'s Discord line: the token, the Message Content intent, and the bot's
+permissions in every watched channel; then the invite URL with the application's own id."""
 
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import aiohttp
 import discord
 
+from bot.discord.invite import channel_permissions, invite_url, missing_names
 from bot.settings import Settings
-from tools.checks import Check, Status
+from tools.checks import Check, Status, one_line
 
 PART = "discord"
 TIMEOUT_S = 20.0
+INTENT_HINT = (
+    "Message Content Intent is off: turn it on in the Developer Portal (Bot page), "
+    "or the bot sees empty messages"
+)
 
 
 async def check_discord(settings: Settings) -> Check:
-    """Log in over REST (no gateway) and fetch every watched channel and the relay channel."""
+    """Log in over REST (no gateway), read the application, and each watched channel."""
     if settings.DISCORD_TOKEN is None:
         return Check(PART, Status.MISSING, "DISCORD_TOKEN is not set")
     wanted = {f"DEBATE_CHANNEL_IDS {cid}": cid for cid in settings.DEBATE_CHANNEL_IDS}
@@ -25,25 +32,46 @@ async def check_discord(settings: Settings) -> Check:
     try:
         async with asyncio.timeout(TIMEOUT_S):
             await client.login(settings.DISCORD_TOKEN.get_secret_value())
-            user = client.user
-            hidden = [name for name, cid in wanted.items() if not await _visible(client, cid)]
+            app = await client.application_info()
+            problems = [
+                f"{name}: {problem}"
+                for name, cid in wanted.items()
+                if (problem := await _channel_problem(client, cid))
+            ]
     except discord.LoginFailure:
         return Check(PART, Status.FAILING, "Discord refused the token (DISCORD_TOKEN)")
     except (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError) as exc:
-        return Check(PART, Status.FAILING, f"cannot reach Discord: {type(exc).__name__} {exc}")
+        return Check(PART, Status.FAILING, f"cannot reach Discord: {one_line(exc)}")
     finally:
         await client.close()
-    if hidden:
-        return Check(PART, Status.FAILING, f"logged in as {user}; cannot see {', '.join(hidden)}")
-    if not wanted:
-        return Check(PART, Status.OK, f"logged in as {user}; DEBATE_CHANNEL_IDS is empty")
-    return Check(PART, Status.OK, f"logged in as {user}; sees {len(wanted)} channel(s)")
+    return _verdict(str(app.name), app, problems, len(wanted))
 
 
-async def _visible(client: discord.Client, channel_id: int) -> bool:
-    """True if the bot can see the channel (404 unknown, 403 missing access: not)."""
+def _verdict(name: str, app: discord.AppInfo, problems: list[str], channels: int) -> Check:
+    invite = (f"invite: {invite_url(app.id)}",)
+    flags = app.flags
+    if not (flags.gateway_message_content or flags.gateway_message_content_limited):
+        problems = [INTENT_HINT, *problems]
+    if problems:
+        detail = f"logged in as {name}; " + "; ".join(problems)
+        return Check(PART, Status.FAILING, detail, invite)
+    if not channels:
+        return Check(PART, Status.OK, f"logged in as {name}; DEBATE_CHANNEL_IDS is empty", invite)
+    detail = f"logged in as {name}; Message Content on; every permission in {channels} channel(s)"
+    return Check(PART, Status.OK, detail, invite)
+
+
+async def _channel_problem(client: discord.Client, channel_id: int) -> str:
+    """What keeps the bot from working in this channel ("" if nothing)."""
     try:
-        channel = await client.fetch_channel(channel_id)
+        channel: dict[str, Any] = dict(await client.http.get_channel(channel_id))
     except (discord.NotFound, discord.Forbidden):
-        return False
-    return isinstance(channel, discord.abc.Messageable)
+        return "cannot see it (wrong id, or the bot is not allowed in)"
+    guild_id = channel.get("guild_id")
+    if guild_id is None or client.user is None:
+        return "not a server channel"
+    roles: list[Any] = await client.http.get_roles(int(guild_id))
+    member: dict[str, Any] = dict(await client.http.get_member(int(guild_id), client.user.id))
+    granted = channel_permissions(roles, member, channel, int(guild_id))
+    missing = missing_names(granted)
+    return f"missing {', '.join(missing)}" if missing else ""

@@ -17,13 +17,14 @@ from typing import Any
 import discord
 
 from bot.discord import embeds, render
+from bot.discord.relay_tidy import clear_relay
 from bot.discord.render import nonce_of
 from bot.discord.render_split import split_text
 from bot.discord.room_status import StatusEditor
 from bot.discord.views import card_view, question_view, status_view
 from handlers.formats import format_named
 from handlers.i18n import Strings
-from handlers.model import Conclusion, Debate, Turn, UserQuestion
+from handlers.model import Backend, Conclusion, Debate, Turn, UserQuestion
 from handlers.ports import Clock, Wiki
 from handlers.shorten import shorten
 from tools.store.db import Database
@@ -208,6 +209,9 @@ class DiscordRoom:
         for index, batch in enumerate(render.turn_messages(turn, self._strings, debate)):
             _, _, url = await self._send_once(debate, f"turn:{turn.number}:{index}", embeds=batch)
             first = first or url
+        relayed = debate.member(turn.seat).backend is Backend.AG_RELAY
+        # shown once: as this embed
+        await clear_relay(self._client, self._messages, turn, relayed=relayed)
         return first
 
     async def ask_user(self, debate: Debate, question: UserQuestion) -> None:

@@ -29,7 +29,13 @@ def env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Path]:
     monkeypatch.setenv("DATABASE_PATH", str(path))
     monkeypatch.setenv("LOCAL_WIKI_DIR", str(tmp_path / "wiki"))
     monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
+    (tmp_path / "empty.env").touch()  # --env-file must exist; an empty one keeps .env out
     yield path
+
+
+def empty_env(database: Path) -> str:
+    """The empty settings file the `env` fixture made (the environment says everything)."""
+    return str(database.parent.parent / "empty.env")
 
 
 def _garbage(path: Path) -> None:
@@ -66,7 +72,7 @@ def test_an_unusable_database_is_one_line_and_exit_2(
 ) -> None:
     env.parent.mkdir(parents=True)
     BROKEN[case](env)
-    assert main(["--env-file", str(env.parent / "absent.env"), "run"]) == 2
+    assert main(["--env-file", empty_env(env), "run"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and str(env) in err and "Traceback" not in err
     assert err.startswith("debate-room: cannot ")
@@ -85,7 +91,7 @@ def test_a_read_only_database_is_one_line_and_exit_2(
     else:
         folder.chmod(stat.S_IRUSR | stat.S_IXUSR)
     try:
-        assert main(["--env-file", str(folder / "absent.env"), "run"]) == 2
+        assert main(["--env-file", empty_env(env), "run"]) == 2
     finally:
         folder.chmod(stat.S_IRWXU)
     err = capsys.readouterr().err
@@ -97,7 +103,7 @@ def test_a_folder_that_cannot_be_made_is_one_line_and_exit_2(
 ) -> None:
     path = Path("/proc/debate-room/bot.sqlite3")  # even root cannot create a folder in /proc
     monkeypatch.setenv("DATABASE_PATH", str(path))
-    assert main(["--env-file", str(env.parent / "absent.env"), "run"]) == 2
+    assert main(["--env-file", empty_env(env), "run"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "/proc/debate-room" in err and "Traceback" not in err
 
@@ -114,7 +120,7 @@ def test_a_second_bot_on_the_same_database_refuses_to_start(
     )  # fmt: skip
     try:
         assert holder.stdout is not None and holder.stdout.readline() == "locked\n"
-        assert main(["--env-file", str(env.parent / "absent.env"), "run"]) == 2
+        assert main(["--env-file", empty_env(env), "run"]) == 2
     finally:
         holder.communicate("", timeout=30)
     err = capsys.readouterr().err

@@ -6,6 +6,7 @@ import asyncio
 import itertools
 import random
 from datetime import timedelta
+from pathlib import Path
 
 from handlers.model import (
     AG,
@@ -242,3 +243,31 @@ async def test_mode_change_to_rules_is_announced_once(rig: Rig) -> None:
     await idle(rig, debate_id)
     assert rig.room.notice_keys().count("moderator.mode_rules") == 1
     assert rig.room.notice_keys().count("moderator.mode_gemini") == 1  # back on Gemini after 3
+
+
+async def test_the_conclusion_sees_each_seats_latest_turn_even_after_two_in_a_row(
+    tmp_path: Path,
+) -> None:
+    # With a fresh random order each round, a seat can close one round and open the next; if
+    # the other's next turn then fails, the last two turns are that seat's, yet the Conclusion
+    # quotes both sides.
+    found_twice = False
+    for seed in range(12):
+        rig = Rig(tmp_path / f"seed{seed}.sqlite3", seed=seed)
+        rig.debaters[CLAUDE].enqueue(
+            reply("Claude의 입장: LRU"), DebaterError(FailureKind.USAGE, "broken")
+        )
+        await rig.start()
+        try:
+            debate_id = await opened(rig)
+            await idle(rig, debate_id)
+            turns = await rig.h._store.last_turns(debate_id, 100)
+            view = rig.moderator.views[-1]  # the one the Conclusion was written from
+        finally:
+            await rig.stop()
+        assert {turn.seat for turn in view.last_turns} == {AG, CLAUDE}, seed
+        for seat in (AG, CLAUDE):
+            latest = max((t for t in turns if t.seat == seat), key=lambda t: t.number)
+            assert latest in view.last_turns
+        found_twice |= turns[-1].seat == turns[-2].seat
+    assert found_twice  # the case that used to read "(최근 발언 없음)" was exercised

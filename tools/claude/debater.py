@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import shutil
 import time
 from collections.abc import Mapping
 from pathlib import Path
@@ -13,7 +12,6 @@ from pathlib import Path
 from handlers.model import CLAUDE, Backend, FailureKind, TurnMeta
 from handlers.ports import DebaterOutput, TurnRequest
 from handlers.shorten import shorten
-from tools.checks import Check, Status
 from tools.claude.output import CliResult, Failure, classify
 from tools.cli_process import (
     CliFailure,
@@ -27,9 +25,10 @@ from tools.store.db import Database
 from tools.store.sessions import AgentSessions
 
 __all__ = [
+    "API_KEY",
     "ClaudeCliError",
     "ClaudeCodeDebater",
-    "check_claude_binary",
+    "claude_environment",
     "read_only_tools",
 ]
 
@@ -52,6 +51,8 @@ WRITE_TOOLS = frozenset(
 # Web tools need a permission that `-p` cannot ask for, so they are pre-approved. Local reads are
 # not: pre-approving Read would let it leave the working directory.
 WEB_TOOLS = ("WebSearch", "WebFetch")
+# With this set the CLI bills the API instead of the subscription it is logged in with.
+API_KEY = "ANTHROPIC_API_KEY"
 
 
 def read_only_tools(tools: str) -> list[str]:
@@ -91,6 +92,7 @@ class ClaudeCodeDebater:
         workdir_root: Path,
         workdir: Path | None = None,
         env: Mapping[str, str] | None = None,
+        keep_api_key: bool = False,
         grace_s: float = 5.0,
     ) -> None:
         names = read_only_tools(tools)
@@ -104,7 +106,7 @@ class ClaudeCodeDebater:
         self._grace_s = grace_s
         self._workdir_root = workdir_root
         self._workdir = workdir
-        self._env = cli_environment(env, {"CLAUDE_CODE_MAX_RETRIES": str(max_retries)})
+        self._env = claude_environment(env, keep_api_key=keep_api_key, max_retries=max_retries)
         self._redact = Redactor(self._env)
         self._slots = asyncio.Semaphore(max_concurrency)
         self._locks: dict[tuple[int, str], asyncio.Lock] = {}
@@ -203,22 +205,13 @@ class ClaudeCodeDebater:
             raise ClaudeCliError(FailureKind.TIMEOUT, str(exc)) from None
 
 
-async def check_claude_binary(name: str) -> Check:
-    """`debate-room doctor`: the `claude` program (CLAUDE_BIN) exists and answers `--version`."""
-
-    binary = shutil.which(name)
-    if binary is None:
-        return Check("claude", Status.FAILING, f"CLAUDE_BIN not found: {name}")
-    try:
-        run = await run_cli(
-            [binary, "--version"], stdin=None, cwd=Path.cwd(), env=cli_environment(None, {}),
-            timeout_s=30, grace_s=2.0,
-        )  # fmt: skip
-    except OSError as exc:
-        return Check("claude", Status.FAILING, f"cannot run {binary}: {exc.strerror or exc}")
-    except CliTimedOut:
-        return Check("claude", Status.FAILING, f"{binary} --version did not answer in 30 s")
-    lines = (run.stdout or run.stderr).strip().splitlines()
-    if run.exit_code != 0 or not lines:
-        return Check("claude", Status.FAILING, f"{binary} --version exited {run.exit_code}")
-    return Check("claude", Status.OK, f"{lines[0]} ({binary})")
+def claude_environment(
+    base: Mapping[str, str] | None, *, keep_api_key: bool, max_retries: int | None = None
+) -> dict[str, str]:
+    """The CLI's environment: ours (or `base`) without the bot's secrets, and without
+    ANTHROPIC_API_KEY unless CLAUDE_KEEP_API_KEY says to keep it."""
+    extra = {} if max_retries is None else {"CLAUDE_CODE_MAX_RETRIES": str(max_retries)}
+    env = cli_environment(base, extra)
+    if not keep_api_key:
+        env.pop(API_KEY, None)
+    return env

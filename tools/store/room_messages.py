@@ -13,6 +13,9 @@ Posted = tuple[int, int, str]  # channel id, message id, url
 SELECT_ALL = "SELECT key, channel_id, message_id, url FROM room_messages WHERE debate_id = ?"
 SELECT_ONE = "SELECT 1 FROM room_messages WHERE debate_id = ? AND key = ?"
 SELECT_MATCHING = "SELECT key, message_id FROM room_messages WHERE debate_id = ? AND key GLOB ?"
+SELECT_MATCHING_POSTS = (
+    "SELECT key, channel_id, message_id FROM room_messages WHERE debate_id = ? AND key GLOB ?"
+)
 SELECT_THREAD = "SELECT channel_id FROM room_messages WHERE debate_id = ? AND key = 'thread'"
 SELECT_DEBATE_BY_THREAD = (
     "SELECT debate_id FROM room_messages WHERE key = 'thread' AND channel_id = ?"
@@ -46,6 +49,11 @@ class RoomMessages:
         """(key, message id) of the debate's records whose key matches a GLOB pattern."""
         rows = await self._db.fetch_all(SELECT_MATCHING, (debate_id, pattern))
         return [(str(row["key"]), int(row["message_id"])) for row in rows]
+
+    async def matching_posts(self, debate_id: int, pattern: str) -> list[tuple[str, int, int]]:
+        """(key, channel id, message id) of the debate's records whose key matches a GLOB."""
+        rows = await self._db.fetch_all(SELECT_MATCHING_POSTS, (debate_id, pattern))
+        return [(str(r["key"]), int(r["channel_id"]), int(r["message_id"])) for r in rows]
 
     async def thread_of(self, debate_id: int) -> int | None:
         """The channel id of the debate's thread, if it has one."""

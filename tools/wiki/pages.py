@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import enum
 import hashlib
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -17,6 +18,11 @@ from handlers.model import Conclusion, Debate, ModeratorSource, Turn, WikiPage
 from handlers.shorten import shorten
 
 Translate = Callable[..., str]
+
+_ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])")
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_HEADING = re.compile(r"^(#{1,6})(?=\s|$)")
+_MODES = frozenset({"replace", "append"})
 
 MAX_TITLE_CHARS = 255
 ACTION_SHOWN_CHARS = 20_000  # of a proposed Working-Document change, in the Round-Log
@@ -56,7 +62,8 @@ def entry_marker(dedup_key: str) -> str:
 def render_agenda(debate: Debate, t: Translate) -> str:
     """Topic, decision, chat context, participants, format and limits."""
     proposal = debate.proposal
-    people = ", ".join(f"`{uid}`" for uid in proposal.participants) or t("wiki.agenda.nobody")
+    names = proposal.participant_names or tuple(f"`{uid}`" for uid in proposal.participants)
+    people = ", ".join(_neutral(name) for name in names) or t("wiki.agenda.nobody")
     debaters = " · ".join(participant_name(debate, p, t) for p in debate.ids)
     parts = [
         f"## {t('wiki.agenda.decision')}",
@@ -114,20 +121,23 @@ def render_round_section(
 ) -> str:
     """One turn: round, speaker, time, model, link, then the full reply, never shortened."""
     speaker = participant_name(debate, turn.seat, t)
-    link = t("wiki.round_log.link", url=message_url) if message_url else t("wiki.round_log.no_link")
     model = turn.meta.model or t("wiki.round_log.unknown_model")
     heading = t("wiki.round_log.section", round=turn.round, turn=turn.number, speaker=speaker)
-    meta = t("wiki.round_log.meta", time=_time(turn.at), model=model, link=link)
+    meta = t("wiki.round_log.meta", time=_time(turn.at), model=model)
+    if message_url:  # a Discord thread's message; the console and the demo have none
+        meta += " · " + t("wiki.round_log.link", url=message_url)
     parsed = turn.parsed
-    body = _reply_body(turn, t) if parsed.structured else _balanced(_neutral(parsed.opinion))
+    body = _balanced(below_turn_headings(_neutral(parsed.opinion)))
+    if parsed.structured:
+        body = _reply_body(turn, body, t)
     return f"{entry_marker(dedup_key)}\n## {heading}\n\n_{meta}_\n\n{body.rstrip()}\n"
 
 
-def _reply_body(turn: Turn, t: Translate) -> str:
+def _reply_body(turn: Turn, opinion: str, t: Translate) -> str:
     """Every field of the reply, readable: the argument as Markdown, its question and stance,
     and the Working-Document change it proposed (whether or not it was applied)."""
     parsed = turn.parsed
-    parts = [_balanced(_neutral(parsed.opinion))]
+    parts = [opinion]
     if parsed.question is not None:
         parts.append(t(f"wiki.round_log.question_{parsed.question.to}",
                        text=_neutral(parsed.question.text)))  # fmt: skip
@@ -138,7 +148,9 @@ def _reply_body(turn: Turn, t: Translate) -> str:
     action = parsed.wiki_action
     if action is not None:
         fence = "`" * max(3, longest_backtick_run(action.content) + 1)
-        summary = t("wiki.round_log.action", page=_neutral(action.page), mode=_neutral(action.mode))
+        mode_key = f"wiki.mode.{action.mode.strip().lower()}"
+        mode = t(mode_key) if action.mode.strip().lower() in _MODES else _neutral(action.mode)
+        summary = t("wiki.round_log.action", page=_neutral(action.page), mode=mode)
         # A refused proposal can be megabytes: the Round-Log shows its head and says where
         # the whole is, so the turn's section still fits on the page.
         cut = t("wiki.round_log.action_cut", omitted="{omitted}", sha=turn.sha256[:12])
@@ -238,8 +250,35 @@ def _norm(content: str) -> str:
 
 
 def _neutral(text: str) -> str:
-    """Debater text must not forge the bot's hidden markers."""
-    return text.replace(MARKER_PREFIX, "<!-- debate_room:")
+    """Debater text must not forge the bot's hidden markers; terminal escape codes (colours
+    a CLI or a pasted terminal left in) would show as garbage on the page."""
+    return strip_ansi(text).replace(MARKER_PREFIX, "<!-- debate_room:")
+
+
+def strip_ansi(text: str) -> str:
+    """The text without ANSI/VT escape sequences and other control characters (tabs and
+    line breaks stay)."""
+    return _CONTROL.sub("", _ANSI.sub("", text))
+
+
+def below_turn_headings(text: str) -> str:
+    """Shift the reply's Markdown headings (outside code) so the highest is level 3, a level
+    below the turn's own `##` heading; nothing else changes."""
+    lines = text.split("\n")
+    fenced, levels, spots = False, [], []
+    for index, line in enumerate(lines):
+        if line.lstrip().startswith(("```", "~~~")):
+            fenced = not fenced
+        elif not fenced and (found := _HEADING.match(line)):
+            levels.append(len(found.group(1)))
+            spots.append(index)
+    shift = 3 - min(levels, default=3)
+    if shift <= 0:
+        return text
+    for index in spots:
+        hashes = len(_HEADING.match(lines[index]).group(1))  # type: ignore[union-attr]
+        lines[index] = "#" * min(6, hashes + shift) + lines[index][hashes:]
+    return "\n".join(lines)
 
 
 def _balanced(body: str) -> str:

@@ -130,14 +130,18 @@ async def test_questions_are_amber_with_numbered_options_and_the_end_links_the_p
     await room.notify(debate(), "user.answered", {"user": "alice", "answer": "예"})
     asked = out.getvalue()
     assert AMBER in asked and "1. 예" in asked and "2. 아니요" in asked
-    # Links only to pages the debate wrote: this one has turns and a Working-Document.
-    ended = replace(
-        debate(Phase.CONCLUDED), turns=2, log=((1, AG), (2, CLAUDE)), working_document="## 초안"
-    )
+    # Links only to pages the debate wrote.
     await room.post_conclusion(
-        ended, Conclusion("LRU로 시작", agreed=("운영 부담",), positions=((AG, "LRU"),))
+        replace(debate(Phase.CONCLUDED), turns=2),  # spoke, but never changed the document
+        Conclusion("LRU로 시작", agreed=("운영 부담",), positions=((AG, "LRU"),)),
     )
     end = out.getvalue()
-    for page in ("agenda", "working-document", "round-log", "conclusion"):
+    for page in ("agenda", "round-log", "conclusion"):
         assert f"file:///wiki/3/{page}.md" in end
+    assert "working-document" not in end  # never written: not linked
     assert "LRU로 시작" in end and "• 운영 부담" in end and "AG: LRU" in end
+    ended = replace(  # another debate, which changed the document: linked
+        debate(Phase.CONCLUDED), id=4, turns=2, log=((1, AG), (2, CLAUDE)), working_document="초안"
+    )
+    await room.post_conclusion(ended, Conclusion("LRU로 시작", positions=((AG, "LRU"),)))
+    assert "file:///wiki/4/working-document.md" in out.getvalue()[len(end) :]

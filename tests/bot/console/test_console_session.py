@@ -155,7 +155,7 @@ async def test_rules_mode_shortcut_question_answer_and_consensus(
     assert "- LRU로 시작" in document
 
 
-async def test_end_of_input_while_a_person_types_ends_the_debate_with_a_conclusion(
+async def test_end_of_input_while_a_person_types_stops_the_debate_with_a_conclusion(
     settings: Settings, screen: Screen
 ) -> None:
     lines = QueueLines()
@@ -176,8 +176,9 @@ async def test_end_of_input_while_a_person_types_ends_the_debate_with_a_conclusi
     lines.close()
     assert await asyncio.wait_for(session, 20) == 0
     shown = screen.getvalue()
-    assert T("console.human_no_input") in shown  # the failure line names why
-    assert "종료 · 실패" in shown and T("console.conclusion_title") in shown
+    assert T("console.input_ended") in shown  # says why it stops
+    assert "종료 · 중단됨" in shown and T("console.conclusion_title") in shown
+    assert "CLI" not in shown.split(T("console.input_ended"))[1]  # not a CLI failure
 
 
 async def test_a_card_left_open_is_there_after_a_restart(
@@ -261,7 +262,8 @@ def test_the_console_refuses_to_start_without_the_claude_cli(
 ) -> None:
     monkeypatch.setenv("CLAUDE_BIN", str(tmp_path / "no-such-claude"))
     monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
-    assert main(["--env-file", str(tmp_path / "none.env"), "console"]) == 2
+    (tmp_path / "empty.env").write_text("")
+    assert main(["--env-file", str(tmp_path / "empty.env"), "console"]) == 2
     err = capsys.readouterr().err
     assert "CLAUDE_BIN" in err and "--claude human" in err
 

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import subprocess
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -115,3 +117,15 @@ def test_the_demo_replays_a_format_s_recording_and_names_the_ones_it_has(tmp_pat
     )
     assert code == 2 and "ledger" in missing.getvalue() and "recorded: free" in missing.getvalue()
     assert not (tmp_path / "x").exists()  # nothing was written
+
+
+async def test_no_replayed_moment_lies_in_the_future(tmp_path: Path) -> None:
+    result = await replay(plain_console(io.StringIO()), tmp_path / "demo", 0.0)
+    now = datetime.now(UTC)
+    stamps = [
+        datetime.strptime(found, "%Y-%m-%d %H:%M UTC").replace(tzinfo=UTC)
+        for page in result.pages.values()
+        for found in re.findall(r"\d{4}-\d\d-\d\d \d\d:\d\d UTC", page.read_text(encoding="utf-8"))
+    ]
+    assert stamps and max(stamps) <= now
+    assert result.debate.ended_at is not None and result.debate.ended_at <= now

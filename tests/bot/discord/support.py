@@ -144,7 +144,9 @@ async def prompt_of(rig: BotRig, db: Database, debate_id: int, turn: int) -> str
     parts = sorted(
         (int(k.rsplit(":", 1)[1]), mid) for k, mid in keys.items() if k.startswith(f"relay:{turn}:")
     )
-    pieces = [rig.fake.messages[mid]["content"] for _, mid in parts]
+    # The relay's prompt leaves the thread once AG's reply is taken: read it where it went.
+    posted = rig.fake.messages | rig.fake.world.deleted
+    pieces = [posted[mid]["content"] for _, mid in parts]
     assert pieces, f"turn {turn} was never asked"
     pieces[0] = pieces[0].split("\n", 1)[1]  # the header: AG's mention and the tag
     return join_pieces(pieces)

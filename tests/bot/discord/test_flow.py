@@ -161,6 +161,17 @@ async def test_chat_to_stop_through_discord(rig: BotRig, people: People) -> None
     relayed = await prompt_of(rig, db, debate_id, 2)  # Claude gets AG's reply verbatim
     assert (await SqliteStore(db).turn(debate_id, 1)).text in relayed
     assert len([m for m in rig.fake.messages_in(thread_id) if len(m["embeds"]) > 1]) >= 1
+    # the thread reads as the debate: AG's raw messages and the relay prompts are gone, so
+    # each reply shows once, as its embed
+    in_thread = rig.fake.messages_in(thread_id)
+    assert not [m for m in in_thread if m["author"]["id"] == str(rig.ag.user_id)]
+    for turn, seat in seats.items():  # (a prompt whose answer the Stop cut off stays)
+        if seat == AG:
+            assert not [
+                m for m in in_thread if f"[debate {debate_id} · turn {turn}]" in m["content"]
+            ]
+    gone = [m for m in rig.fake.world.deleted.values() if m["channel_id"] == thread_id]
+    assert {m["author"]["id"] for m in gone} == {str(rig.ag.user_id), rig.fake.bot_user["id"]}
 
     # nobody was pinged by AI text; nothing was posted twice
     checked = check_no_pings(rig, {thread_id, rig.channel_id}, rig.ag.user_id)

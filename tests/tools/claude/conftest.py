@@ -78,6 +78,7 @@ def make_debater(
             "max_concurrency": 2,
             "workdir_root": tmp_path / "data",
             "env": fake.cli_env(config_dir, retries=retries),
+            "keep_api_key": True,  # the fake is reached with a dummy API key
         }
         values.update(overrides)
         return ClaudeCodeDebater(db, **values)

@@ -14,7 +14,7 @@ from bot.settings import Settings
 from handlers.i18n import Strings
 from handlers.model import FailureKind
 from handlers.ports import DebaterError, TurnRequest
-from tests.fakes.fake_anthropic import processes_with_env
+from tests.fakes.fake_anthropic import FakeAnthropic, processes_with_env
 from tests.tools.claude.conftest import add_debate
 from tools.claude.debater import ClaudeCliError, ClaudeCodeDebater
 from tools.store.db import Database
@@ -92,6 +92,7 @@ async def test_env_is_bounded_and_secrets_stay_out_of_details(db: Database, tmp_
         tmp_path,
         binary=stub(tmp_path, 'env >&2; echo "key=$ANTHROPIC_API_KEY" >&2; exit 1'),
         env=env,
+        keep_api_key=True,
     )
     with pytest.raises(ClaudeCliError) as caught:
         await d.speak(ask())
@@ -225,11 +226,40 @@ async def test_doctor_reports_a_missing_claude(tmp_path: Path) -> None:
     assert check_claude in all_checks()
 
 
+async def test_anthropic_api_key_is_kept_from_claude_unless_a_setting_says(
+    db: Database, tmp_path: Path
+) -> None:
+    await add_debate(db, 1)
+    env = {"PATH": os.environ["PATH"], "ANTHROPIC_API_KEY": "sk-ant-bills-the-api"}
+    script = 'echo "key=[$ANTHROPIC_API_KEY]" >&2; exit 1'
+    for keep, shown in ((False, "key=[]"), (True, "key=[***]")):
+        d = debater(db, tmp_path, binary=stub(tmp_path, script), env=env, keep_api_key=keep)
+        with pytest.raises(ClaudeCliError) as caught:
+            await d.speak(ask())
+        assert shown in caught.value.stderr
+
+
 @pytest.mark.cli
-async def test_doctor_prints_the_claude_version(claude_bin: str) -> None:
-    check = await check_claude(Settings(CLAUDE_BIN=claude_bin, _env_file=None))  # type: ignore[call-arg]
-    assert check.status is Status.OK
+async def test_doctor_says_not_logged_in_when_only_an_api_key_would_log_it_in(
+    claude_bin: str, fake: FakeAnthropic, config_dir: Path
+) -> None:
+    env = fake.cli_env(config_dir)  # logged in with ANTHROPIC_API_KEY only
+    settings = Settings(CLAUDE_BIN=claude_bin, _env_file=None)  # type: ignore[call-arg]
+    check = await check_claude(settings, env)
+    assert check.status is Status.FAILING
     assert "Claude Code" in check.detail and check.detail[0].isdigit()
+    assert "not logged in" in check.detail and "claude auth login" in check.detail
+
+
+@pytest.mark.cli
+async def test_doctor_warns_when_the_kept_api_key_would_bill_the_api(
+    claude_bin: str, fake: FakeAnthropic, config_dir: Path
+) -> None:
+    env = fake.cli_env(config_dir)
+    settings = Settings(CLAUDE_BIN=claude_bin, CLAUDE_KEEP_API_KEY=True, _env_file=None)  # type: ignore[call-arg]
+    check = await check_claude(settings, env)
+    assert check.status is Status.WARNING
+    assert "bill the Anthropic API" in check.detail and "dummy-key" not in check.detail
 
 
 @pytest.mark.parametrize("language", ["ko", "en"])

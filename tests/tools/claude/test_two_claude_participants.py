@@ -46,6 +46,7 @@ async def test_two_participants_on_one_claude_cli_keep_apart_sessions(
             max_concurrency=2,
             workdir_root=tmp_path / "data",
             env=fake.cli_env(config_dir),
+            keep_api_key=True,  # the fake is reached with a dummy API key
         )
         return {Backend.CLAUDE_CLI: cli}
 

@@ -7,7 +7,7 @@ from datetime import timedelta
 
 import pytest
 
-from handlers.detection import DetectionHandler, looks_open
+from handlers.detection import DetectionHandler, asks_for_debate, looks_open
 from handlers.model import ChatLine
 from tests.doubles import FakeClock
 from tests.fakes.fake_gemini import FakeGemini
@@ -202,3 +202,55 @@ async def test_a_redelivered_message_counts_once(
 def test_the_local_pre_filter(texts: list[str], expected: bool) -> None:
     lines = [ChatLine(1, "u1", text, T0) for text in texts]
     assert looks_open(lines, len(lines)) is expected
+
+
+EXPLICIT = [
+    "캐시 계층 어떻게 할지 토론해 보자",
+    "로그 보관 기간 토론 좀 해줘",
+    "배포 주기 정하는 거 토론합시다",
+    "let's debate Redis vs in-process LRU",
+    "Can we discuss the retry policy?",
+    "start a debate on the logging format",
+]
+
+
+@pytest.mark.parametrize("text", EXPLICIT)
+async def test_one_message_asking_for_a_debate_proposes_it_at_once(
+    fake: FakeGemini, make_moderator: MakeModerator, text: str
+) -> None:
+    fake.push(
+        {
+            "kind": "json",
+            "obj": {
+                "debate_worthy": True,
+                "topic": "캐시 계층",
+                "question": "어떤 캐시 계층을 쓸까?",
+                "reason": "명시적으로 토론을 요청했습니다",
+                "confidence": 0.9,
+            },
+        }
+    )
+    detection = handler(make_moderator(), FakeClock(T0), OpenTopics())
+    proposal = await detection.on_message(CHANNEL, chat(1, text, 0, message_id=5), False)
+    assert proposal is not None and proposal.topic == "캐시 계층"
+    assert len(fake.generate_requests) == 1  # one moderator request, no command
+    assert text in fake.generate_requests[0]["text"]
+
+
+async def test_asking_again_and_again_makes_one_request_per_cooldown(
+    fake: FakeGemini, make_moderator: MakeModerator
+) -> None:
+    clock = FakeClock(T0)
+    detection = handler(make_moderator(), clock, OpenTopics())
+    for n in range(5):
+        clock.t = T0 + timedelta(seconds=10 * n)
+        await detection.on_message(CHANNEL, chat(1, EXPLICIT[0], n / 6, message_id=n + 1), False)
+    assert len(fake.generate_requests) == 1
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["어제 토론회 재밌었어", "the debate yesterday was fun", "토론이 길었다", "I discussed it"],
+)
+def test_talking_about_a_debate_is_not_asking_for_one(text: str) -> None:
+    assert not asks_for_debate(text)
