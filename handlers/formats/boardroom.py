@@ -7,8 +7,8 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
+import handlers.formats.boardroom_pages as pages
 from handlers.events import Notify
-from handlers.formats import boardroom_pages as pages
 from handlers.formats.base import (
     AskPeopleStep,
     AskStep,

@@ -15,7 +15,7 @@ import pytest
 from tests.clis import GEMINI_BIN, installed_or_skip
 from tests.e2e.harness import World
 from tests.e2e.observe import assert_clean_logs, assert_each_turn_once, turn_footers
-from tests.engine.boardroom_script import position, rebuttal
+from tests.handlers.boardroom_script import position, rebuttal
 
 pytestmark = pytest.mark.e2e
 

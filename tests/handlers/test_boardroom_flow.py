@@ -1,0 +1,292 @@
+"""The boardroom through the real engine and SQLite store, with doubles for the ports: the
+whole protocol, round-1 isolation, the repair request, the synthesis (model and fallback),
+crashes between answers and during the synthesis, and Stop in round 2."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+
+from handlers.model import AG, CLAUDE, GEMINI, Phase
+from tests.handlers.boardroom_script import PANEL, position, rebuttal
+from tests.handlers.conftest import ALICE, Rig, proposal
+
+R1 = {AG: "yes", CLAUDE: "conditional", GEMINI: "no"}
+R2 = {AG: "yes", CLAUDE: "conditional", GEMINI: "conditional"}
+WHY = "AG's LISTEN/NOTIFY argument convinced Gemini"
+DECISION = "Adopt the Postgres outbox next sprint: yes or no?"
+STATED = json.dumps({"decision": DECISION})
+
+
+def board(path: Path, language: str = "ko") -> Rig:
+    rig = Rig(path, roster=PANEL, format="boardroom", ticking_store=True, language=language)
+    script(rig, language)
+    rig.moderator.tasks = {"decision": STATED, "synthesis": json.dumps({"recommendation": "go"})}
+    return rig
+
+
+def script(rig: Rig, language: str) -> None:
+    for member in PANEL:
+        why = WHY if member.id == GEMINI else ""
+        rig.debaters[member.id].by_round = {  # the same answer however often it is asked
+            1: position(member.id, R1[member.id], language),
+            2: rebuttal(member.id, R2[member.id], language, why),
+        }
+
+
+async def open_board(rig: Rig) -> int:
+    debate = await rig.h.propose(proposal())
+    assert debate is not None
+    await asyncio.wait_for(rig.h.wait_idle(debate.id), 10)
+    await rig.h.approve(debate.id, ALICE)
+    return debate.id
+
+
+async def finish(rig: Rig, debate_id: int) -> None:
+    await asyncio.wait_for(rig.h.wait_idle(debate_id), 20)
+
+
+@pytest.mark.parametrize("language", ["ko", "pt-BR"])
+async def test_a_whole_boardroom_debate(tmp_path: Path, language: str) -> None:
+    rig = board(tmp_path / "board.sqlite3", language)
+    rig.moderator.tasks = {
+        "decision": STATED,
+        "synthesis": json.dumps(
+            {
+                "tracker": {GEMINI: WHY},
+                "tensions": ["speed against audit"],
+                "insight": "LISTEN/NOTIFY",
+                "conditions": ["a load test"],
+                "irreconcilable": False,
+                "recommendation": "adopt the outbox",
+                "guardrails": ["load test first"],
+            }
+        ),
+    }
+    await rig.start()
+    try:
+        debate_id = await open_board(rig)
+        await finish(rig, debate_id)
+        debate = await rig.h.get(debate_id)
+        assert debate.phase is Phase.CONCLUDED
+        turns = await rig.h._store.last_turns(debate_id, 100)
+        assert [(t.number, t.round) for t in turns] == [(n, 1 + (n > 3)) for n in range(1, 7)]
+        assert [r.task for r in rig.moderator.performed] == ["decision", "synthesis"]
+        assert proposal().question in rig.moderator.performed[0].prompt
+        for member in PANEL:  # the question as the moderator stated it, to everyone
+            assert DECISION in rig.debaters[member.id].requests[0].prompt
+        stated = [p for _, k, p in rig.room.notices if k == "boardroom.decision"]
+        assert stated == [{"decision": DECISION}]
+        prompt = rig.moderator.performed[1].prompt
+        assert all(t.text in prompt for t in turns)  # the synthesis read every answer verbatim
+        assert "MAJORITY" in prompt
+        synthesis = rig.wiki.page(debate_id, "synthesis")
+        assert "| ⟦boardroom.col_who⟧ |" in synthesis  # the vote tracker table
+        gemini_row = next(line for line in synthesis.splitlines() if line.startswith("| Gemini"))
+        assert "⟦boardroom.vote_no⟧ | ⟦boardroom.vote_conditional⟧ | ⟦boardroom.yes_changed⟧" in (
+            gemini_row
+        )
+        assert WHY in gemini_row  # the vote change is tracked with its reason
+        assert "⟦boardroom.result_majority⟧" in synthesis and "adopt the outbox" in synthesis
+        for member in PANEL:
+            for number in (1, 2):
+                page = rig.wiki.page(debate_id, f"round-{number}/{member.id}")
+                own = next(t for t in turns if t.seat == member.id and t.round == number)
+                assert own.text in page
+        (summary,) = rig.room.summaries
+        assert "Gemini: ⟦boardroom.vote_no⟧ → ⟦boardroom.vote_conditional⟧" in summary
+        assert rig.room.conclusions == []  # the format's closing block replaces it
+        assert "boardroom.round1" in rig.room.notice_keys()
+    finally:
+        await rig.stop()
+
+
+async def test_round_one_is_isolated_in_every_prompt_and_in_the_thread(tmp_path: Path) -> None:
+    rig = board(tmp_path / "isolated.sqlite3")
+    stored = {seat: asyncio.Event() for seat in (AG, CLAUDE)}
+    queued_before_last: list[str] = []
+
+    async def last_to_answer() -> str:
+        await asyncio.wait_for(asyncio.gather(*(e.wait() for e in stored.values())), 10)
+        pending = await rig.h._store.pending_effects(debate_id, 100)
+        queued_before_last.extend(effect.kind for _, effect in pending)
+        return position(GEMINI, "no")
+
+    rig.debaters[GEMINI].enqueue(last_to_answer)
+    original = rig.plan.tick
+
+    def tick(name: str) -> None:
+        original(name)
+        seat = name.removeprefix("stored:")
+        if seat in stored:
+            stored[seat].set()
+
+    rig.plan.tick = tick  # type: ignore[method-assign]
+    await rig.start()
+    try:
+        debate_id = await open_board(rig)
+        await finish(rig, debate_id)
+        # Two answers were stored and the third not yet: nothing of them is on its way out.
+        assert queued_before_last and "post_turn" not in queued_before_last
+        assert "append_round_log" not in queued_before_last
+        turns = await rig.h._store.last_turns(debate_id, 100)
+        first = [t for t in turns if t.round == 1]
+        assert len(first) == 3
+        for member in PANEL:
+            requests = rig.debaters[member.id].requests
+            isolated, informed = requests[0], requests[1]
+            for turn in first:
+                if turn.seat != member.id:
+                    assert turn.text not in isolated.prompt, (member.id, turn.seat)
+                assert informed.prompt.count(turn.text) == 1, (member.id, turn.seat)
+            assert "(당신의 것)" in informed.prompt  # its own position is marked as its own
+        assert sorted(n for _, n in rig.room.turn_posts) == [1, 2, 3, 4, 5, 6]
+    finally:
+        await rig.stop()
+
+
+async def test_a_missing_part_gets_one_repair_request(tmp_path: Path) -> None:
+    rig = board(tmp_path / "repair.sqlite3")
+    no_risks = "1. 투표: 찬성\n2. Argument only.\n4. Conditions.\n5. Metrics\n- m1\n- m2\n"
+    still_none = "3. Still no list, just a sentence.\n"  # the repair does not fix it either
+    rig.debaters[AG].enqueue(no_risks, still_none)
+    await rig.start()
+    try:
+        debate_id = await open_board(rig)
+        await finish(rig, debate_id)
+        assert (await rig.h.get(debate_id)).phase is Phase.CONCLUDED
+        prompts = [r.prompt for r in rig.debaters[AG].requests]
+        assert len(prompts) == 3  # the answer, one repair, round 2: no second repair
+        assert "risks (2+)" in prompts[1] and "argument" not in prompts[1]
+        turns = await rig.h._store.last_turns(debate_id, 100)
+        ag = [t.text for t in turns if t.seat == AG]
+        assert ag[:2] == [no_risks, still_none]  # both kept verbatim
+        assert prompts[2].count(no_risks) == 1 and prompts[2].count(still_none) == 1
+        assert all(no_risks in r.prompt for r in rig.debaters[CLAUDE].requests[1:])
+    finally:
+        await rig.stop()
+
+
+async def test_without_a_model_the_synthesis_falls_back_to_the_members_words(
+    tmp_path: Path,
+) -> None:
+    rig = board(tmp_path / "rules.sqlite3")
+    rig.moderator.tasks = None  # the model is unavailable
+    await rig.start()
+    try:
+        debate_id = await open_board(rig)
+        await finish(rig, debate_id)
+        debate = await rig.h.get(debate_id)
+        assert debate.phase is Phase.CONCLUDED
+        assert "moderator.mode_rules" in rig.room.notice_keys()
+        synthesis = rig.wiki.page(debate_id, "synthesis")
+        assert "Disagreement of claude with someone." in synthesis  # a tension, quoted
+        assert WHY in synthesis  # the reason of the change, from Gemini's own answer
+    finally:
+        await rig.stop()
+
+
+async def test_stop_during_round_two_ends_it_and_keeps_round_one(tmp_path: Path) -> None:
+    rig = board(tmp_path / "stop.sqlite3")
+    hung = asyncio.Event()
+
+    async def hang() -> None:
+        hung.set()
+        await asyncio.Event().wait()
+
+    rig.debaters[CLAUDE].enqueue(position(CLAUDE, "no"), hang)
+    await rig.start()
+    try:
+        debate_id = await open_board(rig)
+        await asyncio.wait_for(hung.wait(), 10)
+        await rig.h.stop(debate_id, ALICE)
+        await finish(rig, debate_id)
+        debate = await rig.h.get(debate_id)
+        assert debate.phase is Phase.STOPPED and debate.asked == ()
+        turns = await rig.h._store.last_turns(debate_id, 100)
+        assert {t.seat for t in turns if t.round == 1} == {AG, CLAUDE, GEMINI}
+        assert all(count == 1 for count in rig.room.turn_posts.values())
+        assert {n for _, n in rig.room.turn_posts} == {t.number for t in turns}
+        assert [r.task for r in rig.moderator.performed] == ["decision"]  # no synthesis
+        assert len(rig.room.summaries) == 1
+    finally:
+        await rig.stop()
+
+
+async def _calls(tmp_path: Path) -> int:
+    rig = board(tmp_path / "dry.sqlite3")
+    await rig.start()
+    try:
+        await finish(rig, await open_board(rig))
+    finally:
+        await rig.stop()
+    return rig.plan.calls
+
+
+async def test_a_crash_anywhere_asks_nothing_twice_and_posts_nothing_twice(
+    tmp_path: Path,
+) -> None:
+    total = await _calls(tmp_path)
+    between = during_synthesis = 0
+    for at in range(1, total + 1):
+        rig = board(tmp_path / f"crash-{at}.sqlite3")
+        rig.plan.at = at
+        await rig.start()
+        try:
+            debate_id = await open_board(rig)
+            await finish(rig, debate_id)
+            where = f"crash at call {at} ({rig.plan.log[at - 1]})"
+            stored = {t.number for t in await rig.h._store.last_turns(debate_id, 100)}
+            between += stored & {1, 2, 3} not in (set(), {1, 2, 3})
+            crashed_debate = await rig.h.get(debate_id)
+            during_synthesis += crashed_debate.task == "synthesis"
+            asked_before = {m: len(d.requests) for m, d in rig.debaters.items()}
+            await rig.rebuild()
+            await finish(rig, debate_id)
+
+            assert (await rig.h.get(debate_id)).phase is Phase.CONCLUDED, where
+            turns = await rig.h._store.last_turns(debate_id, 100)
+            assert sorted(t.number for t in turns) == [1, 2, 3, 4, 5, 6], where
+            for member, double in rig.debaters.items():
+                again = {r.turn for r in double.requests[asked_before[member] :]}
+                assert not again & stored, f"{where}: {member} asked again for {again & stored}"
+            tasks = [r.task for r in rig.moderator.performed]
+            assert tasks == ["decision", "synthesis"], where  # a crash at the call: not asked
+            assert sorted(rig.room.turn_posts.items()) == [
+                ((debate_id, n), 1) for n in range(1, 7)
+            ], where
+            assert all(count == 1 for count in rig.wiki.keys.values()), where
+            assert len(rig.room.summaries) == 1, where
+        finally:
+            await rig.stop()
+    assert between >= 2 and during_synthesis >= 1, (between, during_synthesis)
+
+
+async def test_irreconcilable_positions_end_in_a_question_to_the_people(tmp_path: Path) -> None:
+    rig = board(tmp_path / "people.sqlite3")
+    split = {"irreconcilable": True, "question": "Outbox or Streams?",
+             "options": ["Outbox", "Streams"], "recommendation": "never shown"}  # fmt: skip
+    rig.moderator.tasks = {"decision": STATED, "synthesis": json.dumps(split)}
+    await rig.start()
+    try:
+        debate_id = await open_board(rig)
+        await asyncio.wait_for(rig.room.signal("asked").wait(), 10)
+        await asyncio.wait_for(rig.h.wait_idle(debate_id), 10)
+        (question,) = rig.room.questions
+        assert question.text == "Outbox or Streams?" and question.options == ("Outbox", "Streams")
+        assert (await rig.h.get(debate_id)).phase is Phase.AWAITING_USER
+        assert rig.room.summaries == []  # nothing is closed before the people decide
+        await rig.h.answer(debate_id, ALICE, "Outbox")
+        await finish(rig, debate_id)
+        assert (await rig.h.get(debate_id)).phase is Phase.CONCLUDED
+        (summary,) = rig.room.summaries
+        assert "⟦boardroom.people_decided⟧: alice: Outbox" in summary
+        assert "never shown" not in summary
+        synthesis = rig.wiki.page(debate_id, "synthesis")
+        assert "Outbox or Streams?" in synthesis and "- alice: Outbox" in synthesis
+        assert "⟦boardroom.recommendation⟧" not in synthesis
+    finally:
+        await rig.stop()
