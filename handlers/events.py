@@ -31,6 +31,14 @@ class ProposalApproved:
 
 
 @dataclass(frozen=True)
+class FormatChosen:
+    """An authorized person picked a format on the card (it runs once the card is opened)."""
+
+    actor: Actor
+    format: str
+
+
+@dataclass(frozen=True)
 class ProposalDeclined:
     """An authorized person pressed Not now."""
 
@@ -107,6 +115,7 @@ class ConclusionReady:
 
 Event = (
     ProposalApproved
+    | FormatChosen
     | ProposalDeclined
     | ProposalExpired
     | ReplyReceived
