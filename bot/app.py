@@ -117,6 +117,7 @@ async def assemble(
             retry_wait_scale=settings.RETRY_WAIT_SCALE,
             roster=settings.roster,
             format=settings.DEFAULT_FORMAT,
+            format_options=settings.format_options,
         ),
     )
     detection = _detection(bot, settings, moderator, store, clock)

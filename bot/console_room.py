@@ -27,10 +27,12 @@ from bot.console_text import (
     status_line,
 )
 from bot.i18n import Strings
+from bot.ledger_card import roster_line
 from handlers.formats import format_named
 from handlers.model import Conclusion, Debate, Phase, Turn, UserQuestion, WikiPage
 from handlers.ports import Clock, Wiki
 from tools.db import Database
+from tools.wiki_pages import fill_keys
 
 _WARNING_KEYS = ("debater.", "wiki.refused", "wiki.delayed", "wiki.human_edit")
 _AMBER_KEYS = ("user.", "debate.stopped_by")
@@ -104,7 +106,8 @@ class ConsoleRoom:
         name = t(f"front.format_{debate.format}")
         body.append(t("console.card_format_value", format=name, rounds=debate.max_rounds) + "\n")
         body.append(f"{t('console.card_participants')}: ", style="bold")
-        body.append(" · ".join(seat_name(t, m.id, debate) for m in debate.roster))
+        names = {m.id: seat_name(t, m.id, debate) for m in debate.roster}
+        body.append(roster_line(debate, t, names))
         self.console.print(
             Panel(
                 body,
@@ -191,6 +194,19 @@ class ConsoleRoom:
             )
         )
         await self._remember(debate.id, key)
+
+    async def post_summary(self, debate: Debate, markdown: str) -> None:
+        """The format's closing block in full, then the pages it wrote."""
+        if not await self._first_time(debate.id, "conclusion"):
+            return
+        t = self._t
+        self.console.rule(Text(t("console.conclusion_title"), style="bold"), style=MODERATOR_GREY)
+        for line in fill_keys(markdown, t).splitlines():
+            self._line(line, MODERATOR_GREY)
+        self._line(t("console.conclusion_pages"), MODERATOR_GREY, bold=True)
+        for page in format_named(debate.format).pages(debate):
+            self._line(f"• {page}: {self._wiki.page_url(debate, page)}", MODERATOR_GREY)
+        await self._remember(debate.id, "conclusion")
 
     async def post_conclusion(self, debate: Debate, conclusion: Conclusion) -> None:
         """The end: decision, agreed and open points, positions, next steps and the pages."""

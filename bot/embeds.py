@@ -7,6 +7,7 @@ from datetime import datetime
 import discord
 
 from bot.i18n import Strings
+from bot.ledger_card import roster_line
 from bot.render import COLOUR_MODERATOR, COLOUR_USER
 from handlers.formats import format_named
 from handlers.model import Conclusion, Debate, Phase, UserQuestion
@@ -44,7 +45,7 @@ def card_embed(
     )
     embed.add_field(
         name=strings("front.card_participants"),
-        value=" · ".join(member.name for member in debate.roster),
+        value=_cut(roster_line(debate, strings, {m.id: m.name for m in debate.roster})),
         inline=False,
     )
     if closed:
@@ -81,6 +82,17 @@ def question_embed(question: UserQuestion, strings: Strings) -> discord.Embed:
     """The moderator's question to the people, amber."""
     body = question.text[:4000]
     return discord.Embed(title=strings("front.question_title"), description=body, colour=AMBER)
+
+
+def summary_embed(markdown: str, links: dict[str, str], strings: Strings) -> discord.Embed:
+    """A format's closing block, grey, with links to its pages (named by their paths)."""
+    embed = discord.Embed(
+        title=strings("front.conclusion_title"), description=markdown[:4000], colour=GREY
+    )
+    pages = " · ".join(f"[{page}]({url})" for page, url in links.items() if url.startswith("http"))
+    if pages:
+        embed.add_field(name=strings("front.conclusion_pages"), value=_cut(pages), inline=False)
+    return embed
 
 
 def conclusion_embed(

@@ -26,6 +26,7 @@ from handlers.formats import format_named
 from handlers.model import Conclusion, Debate, Turn, UserQuestion
 from handlers.ports import Clock, Wiki
 from tools.db import Database
+from tools.wiki_pages import fill_keys
 
 log = logging.getLogger(__name__)
 
@@ -241,6 +242,13 @@ class DiscordRoom:
             "conclusion",
             embed=embeds.conclusion_embed(debate, conclusion, links, self._strings),
         )
+
+    async def post_summary(self, debate: Debate, markdown: str) -> None:
+        """The format's closing block, grey, with links to the pages it wrote."""
+        written = format_named(debate.format).pages(debate)
+        links = {page: self._wiki.page_url(debate, page) for page in written}
+        embed = embeds.summary_embed(fill_keys(markdown, self._strings), links, self._strings)
+        await self._send_once(debate, "conclusion", embed=embed)
 
     async def notify(self, debate: Debate, key: str, params: dict[str, str]) -> None:
         """One localized line, in full; failures named through the [failure] table."""

@@ -29,6 +29,7 @@ from handlers.events import (
     ProposalApproved,
     ProposalDeclined,
     ProposalExpired,
+    RunTask,
     StopRequested,
     UserAnswered,
 )
@@ -61,6 +62,7 @@ class HandlerConfig:
     retry_wait_scale: float = 1.0
     roster: tuple[Participant, ...] = DEFAULT_ROSTER  # the participants a debate is opened with
     format: str = "free"  # DEFAULT_FORMAT: the format a debate runs when none is chosen
+    format_options: tuple[tuple[str, str], ...] = ()  # defaults of the formats' options
 
 
 class DebateHandler:
@@ -118,15 +120,24 @@ class DebateHandler:
             (PostCard(),),
             self._roster,
             self._config.format,
+            self._config.format_options,
         )
         self._state[debate.id] = debate
         self._kick(debate.id)
         return debate
 
-    async def approve(self, debate_id: int, actor: Actor, format_name: str = "") -> Debate:
-        """Open the room (an authorized person pressed Open) with the configured roster."""
+    async def approve(
+        self,
+        debate_id: int,
+        actor: Actor,
+        format_name: str = "",
+        options: tuple[tuple[str, str], ...] = (),
+    ) -> Debate:
+        """Open the room (an authorized person pressed Open) with the configured roster; the
+        format's options chosen on the card override the configured defaults."""
         chosen = format_name or self._config.format
-        event = ProposalApproved(actor, self._roster, chosen)
+        merged = dict(self._config.format_options) | dict(options)
+        event = ProposalApproved(actor, self._roster, chosen, tuple(sorted(merged.items())))
         return await self.submit(debate_id, event, decided_by=actor.user_id)
 
     async def decline(self, debate_id: int, actor: Actor) -> Debate:
@@ -231,7 +242,7 @@ class DebateHandler:
     def _cancel_obsolete(self, debate_id: int) -> None:
         """A stop or failure ends the turn in flight (the debater's process is ended)."""
         for effect, task in list(self._running.get(debate_id, {}).values()):
-            if isinstance(effect, AskDebater | Judge):
+            if isinstance(effect, AskDebater | Judge | RunTask):
                 task.cancel()
 
     def _kick(self, debate_id: int) -> None:

@@ -96,3 +96,9 @@ def _stance(value: object) -> Stance | None:
         return Stance(str(value).lower()) if value is not None else None
     except ValueError:
         return None
+
+
+def json_block(text: str) -> dict[str, Any] | None:
+    """The reply's contract block as a dict (a format reads its own fields from it)."""
+    found = _find_block(text)
+    return found[0] if found is not None else None

@@ -27,7 +27,13 @@ from handlers.model import (
     TurnMeta,
     UserQuestion,
 )
-from handlers.ports import DebaterError, DebaterOutput, TurnRequest
+from handlers.ports import (
+    DebaterError,
+    DebaterOutput,
+    ModeratorUnavailable,
+    TaskRequest,
+    TurnRequest,
+)
 
 DEFAULT_RECORDING = "debate_ko.json"
 
@@ -272,3 +278,7 @@ class ReplayModerator:
             next_steps=tuple(found.next_steps),
             source=ModeratorSource.GEMINI,
         )
+
+    async def perform(self, request: TaskRequest) -> str:
+        """No recorded tasks: the format's fallback."""
+        raise ModeratorUnavailable(request.task)

@@ -42,7 +42,15 @@ class EndStep:
     outcome: Outcome
 
 
-Plan = AskStep | JudgeStep | EndStep
+@dataclass(frozen=True)
+class TaskStep:
+    """Let the moderator perform a task of the format (a synthesis, a ledger, a page)."""
+
+    debate: Debate
+    task: str
+
+
+Plan = AskStep | JudgeStep | EndStep | TaskStep
 
 
 @dataclass(frozen=True)
@@ -111,4 +119,46 @@ class Format(Protocol):
 
     def pages(self, debate: Debate) -> tuple[str, ...]:
         """The wiki pages this debate has written (the closing summary links only these)."""
+        ...
+
+    # ---- moderator tasks, format pages and the closing summary ------------------
+
+    def task_brief(self, debate: Debate, task: str, shown: tuple[Turn, ...]) -> tuple[Piece, ...]:
+        """The moderator's prompt for `task`, as prompt pieces (the engine renders them)."""
+        ...
+
+    def task_shows(self, debate: Debate, task: str) -> tuple[int, ...]:
+        """The stored turns the task may read."""
+        ...
+
+    def task_json(self, debate: Debate, task: str) -> bool:
+        """True if the task's answer must be one JSON object."""
+        ...
+
+    def task_fallback(self, debate: Debate, task: str, shown: tuple[Turn, ...]) -> str:
+        """A deterministic output when the model is unavailable (rules mode)."""
+        ...
+
+    def tasked(self, debate: Debate, task: str, output: str, rng: random.Random) -> Plan:
+        """What follows a task's output (stored in `debate.outputs`)."""
+        ...
+
+    def task_pages(self, debate: Debate, task: str) -> tuple[str, ...]:
+        """The format pages to write once a task's output is stored."""
+        ...
+
+    def turn_pages(self, debate: Debate, turn: Turn) -> tuple[str, ...]:
+        """The format pages to write as a turn is stored (e.g. one page per turn)."""
+        ...
+
+    def page_shows(self, debate: Debate, page: str) -> tuple[int, ...]:
+        """The stored turns a format page is rendered from."""
+        ...
+
+    def render_page(self, debate: Debate, page: str, turns: tuple[Turn, ...]) -> tuple[str, str]:
+        """A format page: (title, markdown)."""
+        ...
+
+    def summary(self, debate: Debate) -> str:
+        """The format's closing block (Markdown); empty: the engine's Conclusion instead."""
         ...

@@ -24,6 +24,7 @@ from handlers.model import (
     ModeratorView,
     UserQuestion,
 )
+from handlers.ports import ModeratorUnavailable, TaskRequest
 from tests.fakes.discord_fixtures import ListeningClient
 
 TOPIC = "캐시 계층 선택 — Redis vs in-process LRU"
@@ -70,6 +71,10 @@ class ScriptedModerator:
             agreed=("운영 부담이 작아야 한다",),
             open_issues=("Redis 클러스터 운영 인력",),
         )
+
+    async def perform(self, request: TaskRequest) -> str:
+        """No tasks: the format's fallback."""
+        raise ModeratorUnavailable(request.task)
 
 
 class MovableClock:

@@ -27,7 +27,7 @@ from handlers.model import (
     ModeratorView,
     TurnMeta,
 )
-from handlers.ports import DebaterOutput, TurnRequest
+from handlers.ports import DebaterOutput, ModeratorUnavailable, TaskRequest, TurnRequest
 
 TOPIC = "캐시 계층 선택 — Redis vs in-process LRU"
 
@@ -111,6 +111,9 @@ class ScriptedModerator:
             open_issues=("인스턴스가 늘면 다시 본다",),
             source=ModeratorSource.GEMINI,
         )
+
+    async def perform(self, request: TaskRequest) -> str:
+        raise ModeratorUnavailable(request.task)
 
 
 class HangingDebater:

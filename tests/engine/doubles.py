@@ -26,7 +26,13 @@ from handlers.model import (
     TurnMeta,
     UserQuestion,
 )
-from handlers.ports import DebaterError, DebaterOutput, TurnRequest
+from handlers.ports import (
+    DebaterError,
+    DebaterOutput,
+    ModeratorUnavailable,
+    TaskRequest,
+    TurnRequest,
+)
 
 
 def other(seat: str) -> str:
@@ -122,6 +128,11 @@ class FakeModerator:
         self.views: list[ModeratorView] = []
         self.conclusions = 0
         self.plan = plan or CrashPlan()
+        self.tasks: list[TaskRequest] = []
+        self.outputs: dict[str, deque[str | Callable[[TaskRequest], str]]] = {}
+
+    def enqueue_task(self, task: str, *outputs: str | Callable[[TaskRequest], str]) -> None:
+        self.outputs.setdefault(task, deque()).extend(outputs)
 
     def enqueue(self, *decisions: Decision) -> None:
         self.decisions.extend(decisions)
@@ -144,6 +155,16 @@ class FakeModerator:
             decision=f"decided after {view.debate.turns} turns", source=ModeratorSource.GEMINI
         )
 
+    async def perform(self, request: TaskRequest) -> str:
+        """A queued output for the task (a callable may compute it), else unavailable."""
+        self.plan.tick(f"task:{request.task}")
+        self.tasks.append(request)
+        queued = self.outputs.get(request.task)
+        if not queued:
+            raise ModeratorUnavailable(request.task)
+        item = queued.popleft()
+        return item(request) if callable(item) else item
+
 
 class FakeWiki:
     """Records queued page writes; a repeat of the same write is recognised, like the outbox."""
@@ -152,6 +173,7 @@ class FakeWiki:
         self.writes: list[tuple[str, int, str]] = []
         self.keys: Counter[str] = Counter()
         self.plan = plan or CrashPlan()
+        self.pages: dict[int, dict[str, tuple[str, str]]] = {}
 
     def _write(self, key: str, debate: Debate, content: str) -> None:
         self.keys[key] += 1
@@ -180,6 +202,11 @@ class FakeWiki:
         self.plan.tick("wiki:conclusion")
         self._write(f"{debate.id}:conclusion", debate, conclusion.decision)
 
+    async def write_page(self, debate: Debate, page: str, title: str, markdown: str) -> None:
+        self.plan.tick(f"wiki:page:{page}")
+        self._write(f"{debate.id}:page:{page}", debate, markdown)
+        self.pages.setdefault(debate.id, {})[page] = (title, markdown)
+
     def page_url(self, debate: Debate, page: str) -> str:
         return f"https://wiki.test/debates/{debate.id}/{page}"
 
@@ -207,6 +234,7 @@ class FakeRoom:
         self.statuses: list[tuple[int, str, int]] = []
         self.questions: list[UserQuestion] = []
         self.conclusions: list[Conclusion] = []
+        self.summaries: list[str] = []
         self.working_seats: list[str] = []
         self.cards: list[int] = []
         self.closed_cards: list[tuple[int, str]] = []
@@ -247,6 +275,10 @@ class FakeRoom:
     async def post_conclusion(self, debate: Debate, conclusion: Conclusion) -> None:
         self.plan.tick("room:conclusion")
         self.conclusions.append(conclusion)
+
+    async def post_summary(self, debate: Debate, markdown: str) -> None:
+        self.plan.tick("room:summary")
+        self.summaries.append(markdown)
 
     async def notify(self, debate: Debate, key: str, params: dict[str, str]) -> None:
         self.plan.tick(f"room:notify:{key}")

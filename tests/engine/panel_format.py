@@ -11,13 +11,14 @@ import random
 from dataclasses import replace
 
 from handlers.formats.base import AskStep, BriefInput, EndStep, Piece, Plan
+from handlers.formats.free import FreeFormat
 from handlers.model import AG, GEMINI, Debate, Decision, Outcome, Participant, Turn
 
 HIDDEN = {AG: GEMINI}  # participant: whose answers it never sees
 
 
-class PanelFormat:
-    """Two parallel steps, then the end."""
+class PanelFormat(FreeFormat):
+    """Two parallel steps, then the end (no moderator tasks: the free format's defaults)."""
 
     name = "panel"
     contract = "json"
