@@ -15,7 +15,7 @@ import aiosqlite
 from handlers.model import Conclusion, Debate, Turn, WikiPage
 from tools.db import Database
 from tools.slug import check_root, normalize_root, page_path, topic_slug
-from tools.wiki_backends import WikiBackend, WikiError
+from tools.wiki_backends import ASSET_SUFFIXES, WikiBackend, WikiError
 from tools.wiki_pages import (
     MAX_TITLE_CHARS,
     Mode,
@@ -172,8 +172,12 @@ class WikiOutbox:
 
     async def write_page(self, debate: Debate, page: str, title: str, markdown: str) -> None:
         """Queue a format's page (`turns/01-ag`, `front-page`, `concepts.svg`, ...)."""
+        content = markdown if page.endswith(ASSET_SUFFIXES) else fill_keys(markdown, self._t)
+        if page.endswith(ASSET_SUFFIXES) and not getattr(self._backend, "holds_assets", False):
+            # Wiki.js keeps pages only: the diagram's source is kept as a page beside them.
+            stem, _, suffix = page.rpartition(".")
+            page, content = f"{stem}-{suffix}", f"```xml\n{markdown}\n```\n"
         path = self.path_of(debate, page)
-        content = markdown if page.endswith(".svg") else fill_keys(markdown, self._t)
         title = fill_keys(title, self._t)[:MAX_TITLE_CHARS]
         key = f"{debate.id}:page:{page}"
         row = (debate.id, key, path, title, Mode.REPLACE.value, content, self._now().isoformat())
