@@ -15,6 +15,7 @@ from importlib import resources
 from pydantic import BaseModel, Field
 
 from handlers.model import (
+    DEFAULT_ROSTER,
     Action,
     Backend,
     ChatLine,
@@ -24,6 +25,7 @@ from handlers.model import (
     FailureKind,
     ModeratorSource,
     ModeratorView,
+    Participant,
     TurnMeta,
     UserQuestion,
 )
@@ -122,6 +124,14 @@ class ConclusionEntry(BaseModel):
     next_steps: list[str] = Field(default_factory=list)
 
 
+class MemberEntry(BaseModel):
+    """One participant of the recorded debate."""
+
+    id: str
+    backend: Backend
+    name: str
+
+
 class Recording(BaseModel):
     """A whole recorded debate."""
 
@@ -138,7 +148,17 @@ class Recording(BaseModel):
     turns: list[TurnEntry]
     decisions: list[DecisionEntry]
     answers: list[AnswerEntry] = Field(default_factory=list)
-    conclusion: ConclusionEntry
+    conclusion: ConclusionEntry | None = None  # a format that closes with its own pages has none
+    roster: list[MemberEntry] = Field(default_factory=list)  # empty: AG and Claude
+    options: dict[str, str] = Field(default_factory=dict)  # the format's options
+    tasks: dict[str, str] = Field(default_factory=dict)  # the moderator's task outputs
+
+    @property
+    def participants(self) -> tuple[Participant, ...]:
+        """The recorded roster (AG and Claude when it names none)."""
+        if not self.roster:
+            return DEFAULT_ROSTER
+        return tuple(Participant(m.id, m.backend, m.name) for m in self.roster)
 
     def answer_after(self, turn: int) -> AnswerEntry:
         """The people's recorded answer to the question asked after `turn`."""
@@ -149,7 +169,7 @@ class Recording(BaseModel):
 
 
 # The recorded debate of each format (more as the formats land).
-RECORDINGS = {"free": DEFAULT_RECORDING}
+RECORDINGS = {"free": DEFAULT_RECORDING, "ledger": "debate_ledger_ko.json"}
 
 
 def recording_for(format_name: str) -> Recording:
@@ -199,9 +219,10 @@ class ReplayDebater:
         clock: ReplayClock,
         pace_s: float,
         pause: Pause = asyncio.sleep,
+        backend: Backend | None = None,
     ) -> None:
         self.seat = seat
-        self.backend = Backend.AG_RELAY if seat == "ag" else Backend.CLAUDE_CLI
+        self.backend = backend or (Backend.AG_RELAY if seat == "ag" else Backend.CLAUDE_CLI)
         self._turns = {entry.turn: entry for entry in recording.turns}
         self._clock = clock
         self._pace_s = pace_s
@@ -270,6 +291,8 @@ class ReplayModerator:
     async def conclude(self, view: ModeratorView) -> Conclusion:
         """The recorded Conclusion."""
         found = self._recording.conclusion
+        if found is None:
+            raise RecordingError("no recorded Conclusion")
         return Conclusion(
             decision=found.decision,
             agreed=tuple(found.agreed),
@@ -280,5 +303,7 @@ class ReplayModerator:
         )
 
     async def perform(self, request: TaskRequest) -> str:
-        """No recorded tasks: the format's fallback."""
-        raise ModeratorUnavailable(request.task)
+        """The recorded output of a format's task; none recorded: the format's fallback."""
+        if request.task not in self._recording.tasks:
+            raise ModeratorUnavailable(request.task)
+        return self._recording.tasks[request.task]

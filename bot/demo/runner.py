@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import random
 import shutil
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -33,7 +33,8 @@ from bot.demo.replay import (
 from bot.i18n import Strings
 from handlers.debate_handler import DebateHandler, HandlerConfig
 from handlers.detection import DetectionHandler
-from handlers.model import DEFAULT_ROSTER, ChatLine, Debate, Phase, Proposal, WikiPage
+from handlers.formats import format_named
+from handlers.model import ChatLine, Debate, Phase, Proposal, WikiPage
 from tools.db import Database
 from tools.store import SqliteStore
 from tools.wiki_helper import LocalWiki, WikiOutbox
@@ -52,6 +53,7 @@ class DemoResult:
     database: Path
     pages: dict[WikiPage, Path]
     debate: Debate
+    extra: dict[str, Path] = field(default_factory=dict)  # the format's own pages
 
 
 def prepare(out: Path) -> tuple[Path, Path]:
@@ -82,7 +84,9 @@ async def replay(
         await player.wiki.drained(debate.id)
         pages = {page: player.local.file_of(player.wiki.path_of(debate, page.value))
                  for page in WikiPage}  # fmt: skip
-        return DemoResult(db_path.absolute(), pages, debate)
+        own = [p for p in format_named(debate.format).pages(debate) if p not in set(WikiPage)]
+        extra = {page: player.local.file_of(player.wiki.path_of(debate, page)) for page in own}
+        return DemoResult(db_path.absolute(), pages, debate, extra)
     finally:
         await player.handler.aclose()
         await player.wiki.aclose()
@@ -104,13 +108,17 @@ class _Player:
                                sleep=self.clock.sleep)  # fmt: skip
         self.room = ConsoleRoom(console, self.t, self.wiki, self.clock, db=db,
                                 names=self.people.names)  # fmt: skip
+        roster = recording.participants
         seats = {
-            member.backend: ReplayDebater(member.id, recording, self.clock, pace_s)
-            for member in DEFAULT_ROSTER
+            member.backend: ReplayDebater(
+                member.id, recording, self.clock, pace_s, backend=member.backend
+            )
+            for member in roster
         }
         self.moderator = ReplayModerator(recording)
         config = HandlerConfig(language=recording.language, max_rounds=recording.max_rounds,
-                               retry_wait_scale=0.0, format=recording.format_name)  # fmt: skip
+                               retry_wait_scale=0.0, format=recording.format_name, roster=roster,
+                               format_options=tuple(sorted(recording.options.items())))  # fmt: skip
         order = random.Random(recording.seed)  # noqa: S311  # replays the recorded speaking order
         self.handler = DebateHandler(SqliteStore(db), self.moderator, seats, self.wiki, self.room,
                                      self.clock, order, config)  # fmt: skip
@@ -196,6 +204,8 @@ def run_demo(
     for page, path in result.pages.items():
         label = t(f"console.page_{page.name.lower()}")
         console.print(Text(t("console.demo_page", page=label, path=str(path))), soft_wrap=True)
+    for name, path in result.extra.items():
+        console.print(Text(t("console.demo_page", page=name, path=str(path))), soft_wrap=True)
     console.print(Text(t("console.demo_database", path=str(result.database))), soft_wrap=True)
     console.print(Text(t("console.demo_end"), style=f"bold {USER_AMBER}"), soft_wrap=True)
     return 0

@@ -141,7 +141,7 @@ class LedgerFormat:
         if debate.output_of(LEDGER) is not None:
             pages.append("conclusion")
         if self.summary(debate):
-            pages += [FRONT]
+            pages += [FRONT, DIAGRAM]
         return tuple(pages)
 
     # ---- moderator tasks ---------------------------------------------------------------
@@ -217,7 +217,7 @@ class LedgerFormat:
 
     def render_page(self, debate: Debate, page: str, turns: tuple[Turn, ...]) -> tuple[str, str]:
         """(title, markdown) of a ledger page."""
-        title = f"{debate.proposal.topic} — {page}"
+        title = f"{debate.proposal.topic} — {_title(debate, page)}"
         if page == "topic":
             return title, text.render_topic(debate, standpoints(debate))
         if page == "conclusion":
@@ -260,6 +260,15 @@ class LedgerFormat:
             debate.round,
         )
         return f"turns/{rnd:02d}-{who}"
+
+
+def _title(debate: Debate, page: str) -> str:
+    """A page's name for its title, in the reader's language (`turns/02-ag`: `round 2 · AG`)."""
+    if page.startswith("turns/"):
+        number, _, who = page.removeprefix("turns/").partition("-")
+        unit = text.k("round" if orchestrated(debate) else "turn")
+        return f"{unit} {int(number)} · {debate.name_of(who)}"
+    return text.k(f"page_{page.replace('-', '_').replace('.', '_')}")
 
 
 def _round_turns(debate: Debate, rnd: int) -> tuple[int, ...]:
