@@ -236,7 +236,9 @@ class LedgerFormat:
         items = text.ledger_items(debate.output_of(LEDGER) or "")
         marks = {"agreed": "✅", "amendments": "✏️", "open": "❓"}
         lines = [f"{marks[part]} **{i}** {wording}" for i, part, wording in items]
-        return "\n".join(lines) or f"🔎 {text.k('explored')}"
+        if not converging(debate):
+            return f"🔎 {text.k('explored')}"
+        return "\n".join(lines) or f"📒 {text.k('none')}"
 
     def _missing(self, debate: Debate) -> tuple[str, ...]:
         return text.missing_ids(debate.output_of(LEDGER) or "", debate.output_of(FRONT) or "")

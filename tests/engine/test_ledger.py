@@ -9,6 +9,8 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
+import pytest
+
 from handlers.events import Effect
 from handlers.formats.ledger_text import ledger_items
 from handlers.model import AG, CLAUDE, GEMINI, Backend, Debate, Outcome, Participant, Phase, Turn
@@ -313,3 +315,35 @@ async def test_a_kill_inside_a_fanned_out_round_asks_only_the_missing(tmp_path: 
         finally:
             await rig.stop()
     assert inside >= 4
+
+
+@pytest.mark.parametrize("language", ["ko", "en"])
+@pytest.mark.parametrize("mode", ["turns", "orchestrate"])
+@pytest.mark.parametrize("end", ["converge", "open"])
+async def test_every_mode_end_state_and_language(
+    tmp_path: Path, language: str, mode: str, end: str
+) -> None:
+    roster = TRIO if mode == "orchestrate" else TRIO[:2]
+    options = (("ledger.end", end), ("ledger.mode", mode), ("ledger.stance", "assigned"))
+    rig = Rig(tmp_path / "m.sqlite3", roster=roster, format="ledger", options=options,
+              language=language, max_rounds=2)  # fmt: skip
+    for member in roster:
+        rig.debaters[member.id].enqueue(said(member.id, 1), said(member.id, 2))
+    await rig.start()
+    try:
+        debate = await _run(rig)
+        assert debate.phase is Phase.CONCLUDED and debate.outcome is Outcome.MAX_ROUNDS
+        turns = await _turns(rig, debate.id)
+        assert len(turns) == 2 * len(roster)
+        pages = _pages(rig, debate.id)
+        assert len([p for p in pages if p.startswith("turns/")]) == len(turns)
+        assert ("conclusion" in pages) is (end == "converge") and "front-page" in pages
+        words = {"ko": "스틸맨", "en": "steelman"}[language]
+        assert all(words in r.prompt for d in rig.debaters.values() for r in d.requests)
+        stance = {"ko": "반대", "en": "AGAINST"}[language]
+        assert stance in rig.debaters[CLAUDE].requests[0].prompt
+        expected = {"converge": ["ledger", "front-page"], "open": ["front-page"]}[end]
+        assert [r.task for r in rig.moderator.tasks] == expected
+        assert len(rig.room.summaries) == 1
+    finally:
+        await rig.stop()
