@@ -84,10 +84,16 @@ def question_embed(question: UserQuestion, strings: Strings) -> discord.Embed:
     return discord.Embed(title=strings("front.question_title"), description=body, colour=AMBER)
 
 
+SUMMARY_LIMIT = 4000  # an embed's description holds 4096 characters
+
+
 def summary_embed(markdown: str, links: dict[str, str], strings: Strings) -> discord.Embed:
     """A format's closing block, grey, with links to its pages (named by their paths)."""
+    if len(markdown) > SUMMARY_LIMIT:  # said so, and where the whole is: the pages below
+        note = strings("front.summary_cut")
+        markdown = markdown[: SUMMARY_LIMIT - len(note) - 2] + "\n\n" + note
     embed = discord.Embed(
-        title=strings("front.conclusion_title"), description=markdown[:4000], colour=GREY
+        title=strings("front.conclusion_title"), description=markdown, colour=GREY
     )
     pages = " · ".join(f"[{page}]({url})" for page, url in links.items() if url.startswith("http"))
     if pages:

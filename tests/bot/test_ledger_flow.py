@@ -8,6 +8,8 @@ from __future__ import annotations
 import asyncio
 import json
 
+from bot.embeds import SUMMARY_LIMIT, summary_embed
+from bot.i18n import Strings
 from handlers.model import Phase
 from tests.bot.conftest import KO, BotRig, People
 from tests.bot.support import chat, check_no_pings, click, wait_card
@@ -57,3 +59,13 @@ async def test_an_approved_ledger_card_runs_the_whole_protocol(rig: BotRig, peop
     ledger = (folder / "conclusion.md").read_text(encoding="utf-8")
     assert "단일 인스턴스에서는 LRU로 충분하다" in ledger and "⟦" not in ledger
     check_no_pings(rig, {thread_id}, rig.ag.user_id)
+
+
+def test_a_long_closing_block_says_where_the_whole_is() -> None:
+    strings = Strings("ko")
+    long = "\n".join(f"✅ **A{n}** " + "합의된 주장 " * 20 for n in range(1, 60))
+    embed = summary_embed(long, {"conclusion": "https://wiki.test/c"}, strings)
+    assert embed.description is not None and len(embed.description) <= SUMMARY_LIMIT
+    assert embed.description.endswith(strings("front.summary_cut"))
+    short = summary_embed("✅ **A1** x", {}, strings)
+    assert short.description == "✅ **A1** x"
