@@ -7,11 +7,19 @@ import random
 from dataclasses import replace
 
 from handlers.events import Notify
-from handlers.formats.base import AskStep, BriefInput, EndStep, JudgeStep, Piece, Plan
+from handlers.formats.base import (
+    AskStep,
+    BriefInput,
+    EndStep,
+    FormatDefaults,
+    JudgeStep,
+    Piece,
+    Plan,
+)
 from handlers.model import Action, Debate, Decision, Outcome, Participant, Turn, WikiPage
 
 
-class FreeFormat:
+class FreeFormat(FormatDefaults):
     """Today's debate: each round every participant speaks once; the moderator judges each reply."""
 
     name = "free"
@@ -105,46 +113,6 @@ class FreeFormat:
         if debate.log or debate.people or debate.turns:
             pages.append(WikiPage.ROUND_LOG.value)
         return (*pages, WikiPage.CONCLUSION.value)
-
-    def task_brief(self, debate: Debate, task: str, shown: tuple[Turn, ...]) -> tuple[Piece, ...]:
-        """No moderator tasks: the moderator judges and concludes."""
-        return ()
-
-    def task_shows(self, debate: Debate, task: str) -> tuple[int, ...]:
-        """No moderator tasks."""
-        return ()
-
-    def task_json(self, debate: Debate, task: str) -> bool:
-        """No moderator tasks."""
-        return True
-
-    def task_fallback(self, debate: Debate, task: str, shown: tuple[Turn, ...]) -> str:
-        """No moderator tasks."""
-        return ""
-
-    def tasked(self, debate: Debate, task: str, output: str, rng: random.Random) -> Plan:
-        """No moderator tasks: a stray one ends nothing early."""
-        return JudgeStep(debate)
-
-    def task_pages(self, debate: Debate, task: str) -> tuple[str, ...]:
-        """No moderator tasks."""
-        return ()
-
-    def turn_pages(self, debate: Debate, turn: Turn) -> tuple[str, ...]:
-        """Turns go to the Round-Log only."""
-        return ()
-
-    def page_shows(self, debate: Debate, page: str) -> tuple[int, ...]:
-        """Only the engine's four pages."""
-        return ()
-
-    def render_page(self, debate: Debate, page: str, turns: tuple[Turn, ...]) -> tuple[str, str]:
-        """Only the engine's four pages."""
-        return page, ""
-
-    def summary(self, debate: Debate) -> str:
-        """The engine's Conclusion closes the debate."""
-        return ""
 
     def _next(self, debate: Debate, rng: random.Random, lead: str | None = None) -> Plan:
         """The rest of this round, or a new round, or the end."""

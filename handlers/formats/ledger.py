@@ -14,7 +14,15 @@ from dataclasses import replace
 
 from handlers.events import Effect, Notify, WritePage
 from handlers.formats import ledger_text as text
-from handlers.formats.base import AskStep, BriefInput, EndStep, Piece, Plan, TaskStep
+from handlers.formats.base import (
+    AskStep,
+    BriefInput,
+    EndStep,
+    FormatDefaults,
+    Piece,
+    Plan,
+    TaskStep,
+)
 from handlers.model import Debate, Decision, Outcome, Participant, Stance, Turn, WikiPage
 
 END, STANCE, MODE = "ledger.end", "ledger.stance", "ledger.mode"
@@ -39,7 +47,7 @@ def standpoints(debate: Debate) -> tuple[tuple[str, str], ...]:
     return tuple((p, "for" if n % 2 == 0 else "against") for n, p in enumerate(debate.ids))
 
 
-class LedgerFormat:
+class LedgerFormat(FormatDefaults):
     """Numbered turns (or fanned-out rounds), then the ledger and the front page."""
 
     name = "ledger"
@@ -60,6 +68,10 @@ class LedgerFormat:
         )
         who = debate.ids if orchestrated(debate) else debate.ids[:1]
         return AskStep(opened, "round" if orchestrated(debate) else "turn", who, notices)
+
+    def missing(self, debate: Debate, turn: Turn) -> tuple[str, ...]:
+        """The contract's fields the reply lacks (for the engine's one repair request)."""
+        return text.missing_fields(turn)
 
     def noted(self, debate: Debate, turn: Turn) -> Debate:
         """Nothing of its own until the step is done."""

@@ -38,6 +38,15 @@ def fields_of(turn: Turn) -> Fields:
     return Fields(*(_strings(block.get(name)) for name in ("agreed", "contested", "concessions")))
 
 
+CONTRACT = ("opinion", "agreed", "contested", "concessions")
+
+
+def missing_fields(turn: Turn) -> tuple[str, ...]:
+    """The ledger contract's fields the reply's JSON block lacks (an empty list is given)."""
+    block = json_block(turn.text)
+    return tuple(name for name in CONTRACT if block is None or name not in block)
+
+
 def _strings(value: object) -> tuple[str, ...]:
     if isinstance(value, str):
         return (value.strip(),) if value.strip() else ()

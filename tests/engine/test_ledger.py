@@ -7,16 +7,19 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Sequence
+from dataclasses import replace as changed
 from pathlib import Path
 
 import pytest
 
 from handlers.events import Effect
+from handlers.formats.ledger import LEDGER_FORMAT
 from handlers.formats.ledger_text import ledger_items
 from handlers.model import AG, CLAUDE, GEMINI, Backend, Debate, Outcome, Participant, Phase, Turn
 from handlers.ports import TurnRequest
 from tests.engine.conftest import ALICE, Rig, proposal
 from tests.engine.doubles import reply
+from tests.wiki.support import debate, turn
 
 TRIO = (
     Participant(AG, Backend.AG_RELAY, "AG"),
@@ -347,3 +350,17 @@ async def test_every_mode_end_state_and_language(
         assert len(rig.room.summaries) == 1
     finally:
         await rig.stop()
+
+
+def test_the_ledger_contract_names_what_a_reply_lacks() -> None:
+    whole = turn(1, said(AG, 1), seat=AG)
+    assert LEDGER_FORMAT.missing(debate(), whole) == ()
+    partial = changed(whole, text=reply("only an opinion"))
+    assert LEDGER_FORMAT.missing(debate(), partial) == ("agreed", "contested", "concessions")
+    prose = changed(whole, text="no block at all")
+    assert LEDGER_FORMAT.missing(debate(), prose) == (
+        "opinion",
+        "agreed",
+        "contested",
+        "concessions",
+    )
