@@ -191,7 +191,7 @@ class LedgerFormat(FormatDefaults):
 
     def task_fallback(self, debate: Debate, task: str, shown: tuple[Turn, ...]) -> str:
         """Rules mode: the ledger from the last round's fields; a plain front page."""
-        last = _latest_each(shown)
+        last = text.latest_each(shown)
         if task == LEDGER:
             return text.fallback_ledger(last)
         return text.fallback_front(debate, debate.output_of(LEDGER), last)
@@ -229,7 +229,7 @@ class LedgerFormat(FormatDefaults):
 
     def render_page(self, debate: Debate, page: str, turns: tuple[Turn, ...]) -> tuple[str, str]:
         """(title, markdown) of a ledger page."""
-        title = f"{debate.proposal.topic} — {_title(debate, page)}"
+        title = text.page_title(debate, page, orchestrated(debate))
         if page == "topic":
             return title, text.render_topic(debate, standpoints(debate))
         if page == "conclusion":
@@ -276,15 +276,6 @@ class LedgerFormat(FormatDefaults):
         return f"turns/{rnd:02d}-{who}"
 
 
-def _title(debate: Debate, page: str) -> str:
-    """A page's name for its title, in the reader's language (`turns/02-ag`: `round 2 · AG`)."""
-    if page.startswith("turns/"):
-        number, _, who = page.removeprefix("turns/").partition("-")
-        unit = text.k("round" if orchestrated(debate) else "turn")
-        return f"{unit} {int(number)} · {debate.name_of(who)}"
-    return text.k(f"page_{page.replace('-', '_').replace('.', '_')}")
-
-
 def _round_turns(debate: Debate, rnd: int) -> tuple[int, ...]:
     """The turn numbers stored in round `rnd` (kept when the round was done)."""
     stored = debate.output_of(f"round:{rnd}") or ""
@@ -294,12 +285,6 @@ def _round_turns(debate: Debate, rnd: int) -> tuple[int, ...]:
 def _agreed(debate: Debate) -> bool:
     """Every participant's latest stance is `agree`."""
     return all(debate.stance_of(p) is Stance.AGREE for p in debate.ids)
-
-
-def _latest_each(turns: tuple[Turn, ...]) -> tuple[Turn, ...]:
-    """Each participant's latest turn, in turn order."""
-    latest = {turn.seat: turn for turn in sorted(turns, key=lambda t: t.number)}
-    return tuple(sorted(latest.values(), key=lambda t: t.number))
 
 
 LEDGER_FORMAT = LedgerFormat()

@@ -202,3 +202,19 @@ def render_topic(debate: Debate, standpoints: tuple[tuple[str, str], ...]) -> st
     lines += [proposal.context, "", f"## {k('standpoints')}", ""]
     lines += [f"- **{debate.name_of(p)}:** {k(f'standpoint_{s}')}" for p, s in standpoints]
     return "\n".join(lines)
+
+
+def page_title(debate: Debate, page: str, orchestrate: bool) -> str:
+    """`<topic> — <page>`, the page named in the reader's language (`round 2 · AG`)."""
+    if page.startswith("turns/"):
+        number, _, who = page.removeprefix("turns/").partition("-")
+        unit = k("round" if orchestrate else "turn")
+        return f"{debate.proposal.topic} — {unit} {int(number)} · {debate.name_of(who)}"
+    name = "page_" + page.replace("-", "_").replace(".", "_")
+    return f"{debate.proposal.topic} — {k(name)}"
+
+
+def latest_each(turns: tuple[Turn, ...]) -> tuple[Turn, ...]:
+    """Each participant's latest turn, in turn order."""
+    latest = {turn.seat: turn for turn in sorted(turns, key=lambda t: t.number)}
+    return tuple(sorted(latest.values(), key=lambda t: t.number))

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+import prompts
 from handlers.events import Effect
 from handlers.formats.ledger import LEDGER_FORMAT
 from handlers.formats.ledger_text import ledger_items
@@ -88,6 +89,16 @@ async def test_two_party_converging_in_korean(tmp_path: Path) -> None:
         # Claude's first brief: its assigned standpoint, the conduct, AG's turn verbatim.
         first = rig.debaters[CLAUDE].requests[0].prompt
         assert turns[0].text in first and "반대" in first and "스틸맨" in first
+        # The moderator adds nothing of its own: the brief is the templates and the turn.
+        topic = debate.proposal
+        expected = "\n\n".join((
+            prompts.load("ledger_brief", "ko", topic=topic.topic, question=topic.question,
+                         context=topic.context, name="Claude", round="1", max_rounds="3"),
+            prompts.load("ledger_stance_against", "ko"),
+            prompts.load("ledger_turn", "ko", speaker="AG", turn="1", reply=turns[0].text),
+            prompts.load("ledger_ask", "ko", additions=""),
+        ))  # fmt: skip
+        assert first == expected
         assert rig.debaters[AG].requests[0].prompt.count("찬성") >= 1
         # The ledger: every item in its exact wording, with its id; the front page beside it.
         conclusion = pages["conclusion"][1]
