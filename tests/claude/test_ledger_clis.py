@@ -107,6 +107,11 @@ async def test_an_orchestrated_ledger_with_the_real_clis(
         # Gemini's round-2 prompt carries AG's and Claude's round-1 turns, verbatim.
         second = gemini_api.generate_requests[1]["text"]
         assert by[(1, AG)].text in second and by[(1, CLAUDE)].text in second
+        # Claude's round-2 message carries AG's and Gemini's round-1 turns, verbatim.
+        sent = [json.dumps(b["messages"][-1], ensure_ascii=False) for b in fake.messages()
+                if b.get("messages")]  # fmt: skip
+        quoted = [json.dumps(by[(1, who)].text, ensure_ascii=False)[1:-1] for who in (AG, GEMINI)]
+        assert any(all(q in m for q in quoted) for m in sent)
         pages = rig.wiki.pages[debate.id]
         assert "**A1** LRU first" in pages["conclusion"][1]
         assert "A1" in pages["front-page"][1] and "turns/02-gemini" in pages
