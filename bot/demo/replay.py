@@ -160,6 +160,10 @@ class Recording(BaseModel):
             return DEFAULT_ROSTER
         return tuple(Participant(m.id, m.backend, m.name) for m in self.roster)
 
+    def duration_s(self) -> float:
+        """How long the recorded debate took: the sum of its replies' latencies."""
+        return sum(turn.latency_s for turn in self.turns)
+
     def answer_after(self, turn: int) -> AnswerEntry:
         """The people's recorded answer to the question asked after `turn`."""
         for answer in self.answers:

@@ -12,8 +12,8 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
+import handlers.formats.ledger_text as text
 from handlers.events import Effect, Notify, WritePage
-from handlers.formats import ledger_text as text
 from handlers.formats.base import (
     AskStep,
     BriefInput,
