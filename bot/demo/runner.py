@@ -210,6 +210,8 @@ def run_demo(
         return 1
     console.print(Text(t("console.demo_pages"), style="bold"), soft_wrap=True)
     for page, path in result.pages.items():
+        if not path.exists():  # a page this format did not write (a ledger has no Working-Document)
+            continue
         label = t(f"console.page_{page.name.lower()}")
         console.print(Text(t("console.demo_page", page=label, path=str(path))), soft_wrap=True)
     for name, path in result.extra.items():
