@@ -7,7 +7,7 @@ import logging
 
 from handlers.events import AskDebater, Conclude, Effect, Judge, RunTask
 from handlers.model import Debate, Phase
-from handlers.steps import expects
+from handlers.steps import expects, task_step
 
 log = logging.getLogger("handlers.debate_handler")
 
@@ -40,7 +40,7 @@ def still_wanted(debate: Debate, effect: Effect) -> bool:
     if isinstance(effect, Judge):
         return debate.phase is Phase.JUDGING and debate.turns == effect.turn
     if isinstance(effect, RunTask):
-        return debate.phase is Phase.JUDGING and debate.task == effect.task
+        return debate.phase is Phase.JUDGING and debate.step == task_step(effect.task)
     if isinstance(effect, Conclude):
         return debate.phase is Phase.CONCLUDING
     return True

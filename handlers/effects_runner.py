@@ -36,6 +36,7 @@ from handlers.events import (
 from handlers.formats import CONTRACTS, format_named
 from handlers.model import (
     Backend,
+    Conclusion,
     Debate,
     FailureKind,
     ModeratorSource,
@@ -96,8 +97,13 @@ class EffectRunner:
                 decision = await self._moderator.judge(view)
                 return Judged(turn, decision, heard=len(debate.people))
             case Conclude():
+                closing = format_named(debate.format).summary(debate)
+                if closing:  # the format wrote its own closing pages: no moderator request
+                    return ConclusionReady(Conclusion(closing, source=ModeratorSource.RULES))
                 view = await self._view(debate, every_seat=True)
                 return ConclusionReady(await self._moderator.conclude(view))
+            case RunTask(task=task):
+                return await self._task(debate, task)
             case PostTurn(turn=number):
                 posted = await self._store.turn(debate.id, number)
                 url = await self._room.post_turn(debate, posted)
@@ -108,15 +114,6 @@ class EffectRunner:
                 await self._wiki.append_round_log(debate, logged, url)
             case Notify(key=key, params=params):
                 await self._room.notify(debate, key, self._params(debate, dict(params)))
-            case RunTask(task=task):
-                return await self._task(debate, task)
-            case WritePage(page=page):
-                fmt = format_named(debate.format)
-                turns = await self._turns(debate, fmt.page_shows(debate, page))
-                title, markdown = fmt.render_page(debate, page, turns)
-                await self._wiki.write_page(debate, page, title, markdown)
-            case PostSummary():
-                await self._room.post_summary(debate, format_named(debate.format).summary(debate))
             case _:
                 await self._simple(debate, effect)
         return None
@@ -143,6 +140,34 @@ class EffectRunner:
                 await self._wiki.write_conclusion(debate, conclusion)
             case PostConclusion(conclusion=conclusion):
                 await self._room.post_conclusion(debate, conclusion)
+            case WritePage(page=page):
+                fmt = format_named(debate.format)
+                turns = await self._turns(debate, fmt.page_shows(debate, page))
+                title, markdown = fmt.render_page(debate, page, turns)
+                await self._wiki.write_page(debate, page, title, markdown)
+            case PostSummary():
+                await self._room.post_summary(debate, format_named(debate.format).summary(debate))
+
+    async def _task(self, debate: Debate, task: str) -> TaskDone:
+        """The moderator performs a format's task; the format's fallback when it cannot."""
+        fmt = format_named(debate.format)
+        shown = await self._turns(debate, fmt.task_shows(debate, task))
+        prompt = render_pieces(fmt.task_brief(debate, task, shown), self._language)
+        request = TaskRequest(debate.id, task, prompt, fmt.task_json(debate, task))
+        try:
+            return TaskDone(task, await self._moderator.perform(request))
+        except ModeratorUnavailable:
+            return TaskDone(task, fmt.task_fallback(debate, task, shown), ModeratorSource.RULES)
+
+    async def _turns(self, debate: Debate, numbers: tuple[int, ...]) -> tuple[Turn, ...]:
+        """The stored turns by number (a number a skipped ask left unused is passed over)."""
+        found = []
+        for number in numbers:
+            try:
+                found.append(await self._store.turn(debate.id, number))
+            except LookupError:
+                continue
+        return tuple(found)
 
     async def _ask(self, debate: Debate, ask: AskDebater) -> Event:
         if ask.delay_s > 0:
@@ -154,15 +179,13 @@ class EffectRunner:
             return DebaterFailed(ask.seat, ask.turn, FailureKind.USAGE, detail)
         people = debate.people[debate.heard_by(ask.seat) :]
         shown = await self._shown(debate, ask)
-        if ask.repair:  # only the missing parts are asked for; nothing else is shown
-            people, prompt = (), repair_prompt(ask.repair, self._language)
-        else:
-            prompt = compose_turn_prompt(debate, ask, shown, self._language, people)
         request = TurnRequest(
             debate_id=debate.id,
             turn=ask.turn,
             round=ask.round,
-            prompt=prompt,
+            prompt=repair_prompt(ask.repair, self._language)
+            if ask.repair  # only the missing parts are asked for; nothing else is shown
+            else compose_turn_prompt(debate, ask, shown, self._language, people),
             fresh_session=ask.fresh_session,
             participant=member.id,
             name=member.name,
@@ -183,38 +206,7 @@ class EffectRunner:
         """The stored turns the format lets this brief carry (an ask stored before formats
         existed relays its one turn)."""
         numbers = ask.shows if ask.step else ((ask.relay_turn,) if ask.relay_turn else ())
-        shown = []
-        for number in numbers:
-            try:
-                shown.append(await self._store.turn(debate.id, number))
-            except LookupError:
-                continue  # a skipped ask of a parallel step left its number unused
-        return tuple(shown)
-
-    async def _task(self, debate: Debate, task: str) -> TaskDone:
-        """The moderator performs a format's task; the format's fallback stands in when it
-        cannot. An output already stored is never asked for again."""
-        stored = debate.output_of(task)
-        if stored is not None:
-            return TaskDone(task, stored, debate.moderator_source)
-        fmt = format_named(debate.format)
-        shown = await self._turns(debate, fmt.task_shows(debate, task))
-        prompt = render_pieces(fmt.task_brief(debate, task, shown), self._language)
-        request = TaskRequest(debate.id, task, prompt, fmt.task_json(debate, task))
-        try:
-            return TaskDone(task, await self._moderator.perform(request), ModeratorSource.GEMINI)
-        except ModeratorUnavailable:
-            return TaskDone(task, fmt.task_fallback(debate, task, shown), ModeratorSource.RULES)
-
-    async def _turns(self, debate: Debate, numbers: tuple[int, ...]) -> tuple[Turn, ...]:
-        """The stored turns by number (a number a skipped ask left unused is passed over)."""
-        found = []
-        for number in numbers:
-            try:
-                found.append(await self._store.turn(debate.id, number))
-            except LookupError:
-                continue
-        return tuple(found)
+        return await self._turns(debate, numbers)
 
     async def _view(self, debate: Debate, *, every_seat: bool = False) -> ModeratorView:
         """The last two turns and what the people said since the last judgement; for the
@@ -254,7 +246,7 @@ async def parse_off_loop(
 async def parsed_by_contract(debate: Debate, output: DebaterOutput) -> ParsedReply:
     """The reply split by the debate's format's contract; an adapter's own parse is used only
     when that contract is the JSON one it parsed by."""
-    contract = format_of(debate).contract_of(debate)
+    contract = format_of(debate).contract
     if output.parsed is not None and contract == "json":
         return output.parsed
     return await parse_off_loop(output.text, CONTRACTS[contract])

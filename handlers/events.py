@@ -29,6 +29,15 @@ class ProposalApproved:
     actor: Actor
     roster: tuple[Participant, ...] = ()  # empty: the debate's default roster
     format: str = ""  # empty: the debate's format as stored
+    options: tuple[tuple[str, str], ...] = ()  # the format's options chosen (or defaulted)
+
+
+@dataclass(frozen=True)
+class FormatChosen:
+    """An authorized person picked a format on the card (it runs once the card is opened)."""
+
+    actor: Actor
+    format: str
 
 
 @dataclass(frozen=True)
@@ -108,15 +117,16 @@ class ConclusionReady:
 
 @dataclass(frozen=True)
 class TaskDone:
-    """The moderator performed the format's task `task` (or the rules stood in for it)."""
+    """The moderator (or the format's fallback) performed task `task`."""
 
     task: str
     output: str
-    source: ModeratorSource
+    source: ModeratorSource = ModeratorSource.GEMINI
 
 
 Event = (
     ProposalApproved
+    | FormatChosen
     | ProposalDeclined
     | ProposalExpired
     | ReplyReceived
@@ -282,7 +292,7 @@ class RunTask:
 
 @dataclass(frozen=True)
 class WritePage:
-    """Queue one of the format's own pages (a path below the debate's slug)."""
+    """Queue the format's page `page` (a path below the debate's slug)."""
 
     page: str
     kind: Literal["write_page"] = "write_page"
@@ -290,7 +300,7 @@ class WritePage:
 
 @dataclass(frozen=True)
 class PostSummary:
-    """Post the format's closing block, with links to its pages."""
+    """Post the format's closing block with links to its pages."""
 
     kind: Literal["post_summary"] = "post_summary"
 

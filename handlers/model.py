@@ -148,6 +148,8 @@ class Proposal:
     context: str  # the chat excerpt the moderator saw
     participants: tuple[int, ...]  # user ids of the conversation
     participant_names: tuple[str, ...] = ()  # their display names, in the same order
+    suggested_format: str = ""  # the moderator's suggestion; empty: DEFAULT_FORMAT
+    format_reason: str = ""  # why it fits, shown on the card
 
 
 @dataclass(frozen=True)
@@ -221,10 +223,18 @@ class Debate:
     heard: tuple[tuple[str, int], ...] = ()  # per participant: how many of `people` it got
     moderator_heard: int = 0  # how many of `people` the moderator's judgements got
     people_question: str = ""  # a debater's question to the people, not yet put to them
-    outputs: tuple[tuple[str, str], ...] = ()  # (task, output) of the moderator's tasks, verbatim
-    task: str = ""  # the moderator's task running now
+    outputs: tuple[tuple[str, str], ...] = ()  # moderator task -> its output, verbatim
     repairs: tuple[str, ...] = ()  # participants asked to repair a reply in the current step
     repair_asks: tuple[tuple[int, tuple[str, ...]], ...] = ()  # (turn, missing parts) asked
+    options: tuple[tuple[str, str], ...] = ()  # the format's options (fixed at approval)
+
+    def output_of(self, task: str) -> str | None:
+        """A moderator task's stored output, if it ran."""
+        return dict(self.outputs).get(task)
+
+    def option(self, name: str, default: str = "") -> str:
+        """One format option's value."""
+        return dict(self.options).get(name, default)
 
     def stance_of(self, seat: str) -> Stance | None:
         """The participant's latest stated stance."""
@@ -250,10 +260,6 @@ class Debate:
     def ids(self) -> tuple[str, ...]:
         """The roster's participant ids, in roster order."""
         return tuple(member.id for member in self.roster)
-
-    def output_of(self, task: str) -> str | None:
-        """The stored output of the moderator's task, if performed."""
-        return dict(self.outputs).get(task)
 
     def heard_by(self, participant: str) -> int:
         """How many of `people` the participant's briefs have carried."""
@@ -281,6 +287,8 @@ class Detection:
     reason: str = ""
     confidence: float = 0.0
     source: ModeratorSource = ModeratorSource.GEMINI
+    suggested_format: str = ""  # a format's name; empty (the rules): DEFAULT_FORMAT
+    format_reason: str = ""
 
 
 @dataclass(frozen=True)

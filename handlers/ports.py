@@ -68,6 +68,21 @@ class DebaterError(Exception):
         self.retry_after = retry_after
 
 
+@dataclass(frozen=True)
+class TaskRequest:
+    """A format's task for the moderator (a synthesis, a ledger, a front page)."""
+
+    debate_id: int
+    task: str
+    prompt: str
+    json: bool
+
+
+class ModeratorUnavailable(Exception):
+    """The moderator cannot perform a task now (rules mode, quota, failure): the format's
+    deterministic fallback is used."""
+
+
 class Debater(Protocol):
     """A backend that speaks for participants: the AG relay, the Claude CLI, the Gemini CLI."""
 
@@ -80,21 +95,6 @@ class Debater(Protocol):
     async def forget(self, debate_id: int) -> None:
         """Drop whatever session state the debater keeps for a debate."""
         ...
-
-
-@dataclass(frozen=True)
-class TaskRequest:
-    """One of a format's tasks for the moderator: the rendered prompt."""
-
-    debate_id: int
-    task: str
-    prompt: str
-    json: bool  # the answer must be one JSON object
-
-
-class ModeratorUnavailable(Exception):
-    """The moderator cannot perform a task now (rules mode, quota, failure): the format's
-    fallback stands in."""
 
 
 class Moderator(Protocol):
@@ -113,7 +113,7 @@ class Moderator(Protocol):
         ...
 
     async def perform(self, request: TaskRequest) -> str:
-        """A format's task; raise ModeratorUnavailable when the model cannot serve it."""
+        """A format's task; raise ModeratorUnavailable when it cannot be served."""
         ...
 
 
@@ -143,7 +143,7 @@ class Wiki(Protocol):
         ...
 
     async def write_page(self, debate: Debate, page: str, title: str, markdown: str) -> None:
-        """Queue one of the format's own pages (`page`: a path below the debate's slug)."""
+        """Queue a format's page at `page` below the debate's slug."""
         ...
 
     def page_url(self, debate: Debate, page: str) -> str:
@@ -186,12 +186,12 @@ class Room(Protocol):
         """Post the final summary with links to the pages."""
         ...
 
-    async def post_summary(self, debate: Debate, markdown: str) -> None:
-        """Post the format's closing block with links to the format's pages."""
-        ...
-
     async def notify(self, debate: Debate, key: str, params: dict[str, str]) -> None:
         """Say one localized line in the room (key into the locale files)."""
+        ...
+
+    async def post_summary(self, debate: Debate, markdown: str) -> None:
+        """Post the format's closing block with links to its pages."""
         ...
 
     def working(self, debate: Debate, seat: str) -> WorkingIndicator:
@@ -236,6 +236,7 @@ class Store(Protocol):
         effects: Sequence[Effect],
         roster: tuple[Participant, ...] = DEFAULT_ROSTER,
         format_name: str = "free",
+        options: tuple[tuple[str, str], ...] = (),
     ) -> Debate:
         """Store a new proposal (with the roster and format it would open with) and its
         first effects."""

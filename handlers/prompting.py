@@ -49,6 +49,11 @@ def render_brief(
     return shown("\n\n".join(parts))
 
 
+def render_pieces(pieces: tuple[Piece, ...], language: str) -> str:
+    """A moderator task's prompt: the format's pieces filled from prompts/."""
+    return "\n\n".join(prompts.load(p.template, language, **dict(p.values)) for p in pieces)
+
+
 def additions(ask: AskDebater, people: tuple[PeopleLine, ...], language: str) -> str:
     """The moderator's additions: what the people said (attributed, verbatim), and its note."""
     lines = []
@@ -70,11 +75,6 @@ def additions(ask: AskDebater, people: tuple[PeopleLine, ...], language: str) ->
     if ask.note:
         lines.append(prompts.load("debate_note", language, note=ask.note))
     return "\n".join(lines)
-
-
-def render_pieces(pieces: tuple[Piece, ...], language: str) -> str:
-    """A moderator task's prompt: its pieces filled from prompts/ (no people's additions)."""
-    return "\n\n".join(prompts.load(p.template, language, **dict(p.values)) for p in pieces)
 
 
 def repair_prompt(missing: tuple[str, ...], language: str) -> str:

@@ -124,8 +124,8 @@ class RulesModerator:
         return self.write_conclusion(view)
 
     async def perform(self, request: TaskRequest) -> str:
-        """Port method: no model, so the format's own fallback stands in."""
-        raise ModeratorUnavailable(f"rules mode: {request.task}")
+        """The rules write no prose: the format's fallback serves every task."""
+        raise ModeratorUnavailable(request.task)
 
 
 def _decision(

@@ -19,6 +19,7 @@ from handlers.events import (
     DebaterFailed,
     Effect,
     Event,
+    FormatChosen,
     Judged,
     LogNote,
     Notify,
@@ -42,7 +43,6 @@ from handlers.formats import formats_for
 from handlers.model import (
     Action,
     Actor,
-    Conclusion,
     Debate,
     Decision,
     ModeratorSource,
@@ -51,7 +51,6 @@ from handlers.model import (
     Phase,
     Stance,
     UserQuestion,
-    WikiPage,
 )
 from handlers.steps import (
     BACKOFF_S,
@@ -65,7 +64,7 @@ from handlers.steps import (
     format_of,
     reply,
     run_plan,
-    task_done,
+    task_step,
 )
 
 __all__ = [
@@ -90,17 +89,15 @@ def transition(debate: Debate, event: Event, now: datetime, rng: random.Random) 
     match event:
         case ProposalApproved(actor=actor) if debate.phase is Phase.PROPOSED:
             return _approve(debate, event, now, rng) if authorized(debate, actor) else Step(debate)
-        case ProposalDeclined(actor=actor) if debate.phase is Phase.PROPOSED:
-            return (
-                _closed(debate, Phase.DECLINED, now) if authorized(debate, actor) else Step(debate)
-            )
-        case ProposalExpired() if debate.phase is Phase.PROPOSED:
-            return _closed(debate, Phase.EXPIRED, now)
+        case FormatChosen() | ProposalDeclined() | ProposalExpired() if (
+            debate.phase is Phase.PROPOSED
+        ):
+            return _on_card(debate, event, now)
         case ReplyReceived() if expects(debate, event.seat, event.turn):
             return reply(debate, event, now, rng)
         case DebaterFailed() if expects(debate, event.seat, event.turn):
             return failure(debate, event, rng)
-        case Judged(turn=turn) if _judging(debate) and turn == debate.turns:
+        case Judged(turn=turn) if debate.phase is Phase.JUDGING and turn == debate.turns:
             return _judged(debate, event, rng)
         case UserAnswered(actor=actor, answer=answer) if debate.phase is Phase.AWAITING_USER:
             if not authorized(debate, actor):
@@ -113,46 +110,42 @@ def transition(debate: Debate, event: Event, now: datetime, rng: random.Random) 
                 return Step(debate)
             notice = Notify("debate.stopped_by", (("user", _who(actor)),))
             return conclude(debate, Outcome.STOPPED, notice)
-        case TaskDone() | ConclusionReady():
-            return _finishing(debate, event, now, rng)
-    return Step(debate)
+    return _moderated(debate, event, now, rng)
 
 
-def _finishing(
-    debate: Debate, event: TaskDone | ConclusionReady, now: datetime, rng: random.Random
-) -> Step:
-    """A moderator's task done, or the Conclusion written: the debate moves on or ends."""
+def _moderated(debate: Debate, event: Event, now: datetime, rng: random.Random) -> Step:
+    """The moderator's work that ends a step: a format's task, the Conclusion."""
     match event:
-        case TaskDone(task=task) if debate.phase is Phase.JUDGING and debate.task == task:
+        case TaskDone(task=task) if debate.phase is Phase.JUDGING and debate.step == task_step(
+            task
+        ):
             return _tasked(debate, event, rng)
-        case ConclusionReady(conclusion=conclusion) if debate.phase is Phase.CONCLUDING:
-            phase = _END_PHASE[debate.outcome or Outcome.CONSENSUS]
-            ended = replace(debate, phase=phase, ended_at=now, speaker=None)
-            return Step(ended, (WriteConclusion(conclusion), *_closing(ended, conclusion)))
+        case ConclusionReady() if debate.phase is Phase.CONCLUDING:
+            return _ended(debate, event, now)
     return Step(debate)
+
+
+def _ended(debate: Debate, event: ConclusionReady, now: datetime) -> Step:
+    """The end: the Conclusion written and posted, or the format's own closing block."""
+    phase = _END_PHASE[debate.outcome or Outcome.CONSENSUS]
+    ended = replace(debate, phase=phase, ended_at=now, speaker=None)
+    if format_of(debate).summary(debate):  # the format closes with its own pages
+        return Step(ended, (PostSummary(), UpdateStatus()))
+    done = event.conclusion
+    return Step(ended, (WriteConclusion(done), PostConclusion(done), UpdateStatus()))
 
 
 def _tasked(debate: Debate, event: TaskDone, rng: random.Random) -> Step:
-    """A task's output is stored; the moderator's mode change is said, as for a judgement."""
-    step = task_done(debate, event, rng)
-    if event.source is debate.moderator_source:
-        return step
-    moved = replace(step.debate, moderator_source=event.source)
-    return Step(moved, (Notify(f"moderator.mode_{event.source.value}"), *step.effects))
-
-
-def _closing(ended: Debate, conclusion: Conclusion) -> tuple[Effect, ...]:
-    """The Conclusion posted, or the format's own pages and closing block if it has one."""
-    fmt = format_of(ended)
-    if not fmt.summary(ended):
-        return PostConclusion(conclusion), UpdateStatus()
-    fixed = {page.value for page in WikiPage}
-    pages = tuple(WritePage(page) for page in fmt.pages(ended) if page not in fixed)
-    return (*pages, PostSummary(), UpdateStatus())
-
-
-def _judging(debate: Debate) -> bool:
-    return debate.phase is Phase.JUDGING and not debate.task
+    """Keep the task's output verbatim, then the format says what follows."""
+    outputs = (*(o for o in debate.outputs if o[0] != event.task), (event.task, event.output))
+    done = replace(debate, outputs=outputs)
+    notices: tuple[Effect, ...] = ()
+    if event.source is ModeratorSource.RULES:
+        notices = (Notify(f"{done.format}.task_fallback", (("task", event.task),)),)
+    fmt = format_of(done)
+    written = tuple(WritePage(page) for page in fmt.task_pages(done, event.task))
+    step = run_plan(fmt.tasked(done, event.task, event.output, rng))
+    return Step(step.debate, (*notices, *written, *step.effects))
 
 
 _STOPPABLE = frozenset({Phase.SPEAKING, Phase.JUDGING, Phase.AWAITING_USER})
@@ -162,6 +155,22 @@ _END_PHASE = {
     Outcome.STOPPED: Phase.STOPPED,
     Outcome.FAILED: Phase.FAILED,
 }
+
+
+def _on_card(
+    debate: Debate, event: FormatChosen | ProposalDeclined | ProposalExpired, now: datetime
+) -> Step:
+    """A waiting card: a format picked, put off, or expired (only the people may act)."""
+    match event:
+        case ProposalExpired():
+            return _closed(debate, Phase.EXPIRED, now)
+        case _ if not authorized(debate, event.actor):
+            return Step(debate)
+        case ProposalDeclined():
+            return _closed(debate, Phase.DECLINED, now)
+        case FormatChosen(format=name) if name in formats_for(debate.roster):
+            return Step(replace(debate, format=name))
+    return Step(debate)
 
 
 def _closed(debate: Debate, phase: Phase, now: datetime) -> Step:
@@ -179,7 +188,12 @@ def _approve(debate: Debate, event: ProposalApproved, now: datetime, rng: random
     roster = event.roster or debate.roster
     chosen = event.format if event.format in formats_for(roster) else debate.format
     fixed = replace(
-        debate, roster=roster, format=chosen, started_at=now, approved_by=event.actor.user_id
+        debate,
+        roster=roster,
+        format=chosen,
+        options=event.options or debate.options,
+        started_at=now,
+        approved_by=event.actor.user_id,
     )
     step = run_plan(format_of(fixed).start(fixed, rng))
     opening: tuple[Effect, ...] = (

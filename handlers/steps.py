@@ -23,8 +23,8 @@ from handlers.events import (
     PostTurn,
     ReplyReceived,
     RunTask,
-    TaskDone,
     UpdateStatus,
+    WritePage,
     WriteWorkingDocument,
 )
 from handlers.formats import CONTRACTS, format_named
@@ -63,7 +63,7 @@ def format_of(debate: Debate) -> Format:
 
 def parse_with(debate: Debate, text: str) -> ParsedReply:
     """The reply split by the debate's format's contract."""
-    return CONTRACTS[format_of(debate).contract_of(debate)](text)
+    return CONTRACTS[format_of(debate).contract](text)
 
 
 def open_asks(debate: Debate) -> tuple[OpenAsk, ...]:
@@ -102,16 +102,10 @@ def ask_effect(debate: Debate, ask: OpenAsk, delay_s: float = 0.0) -> AskDebater
     may see is fixed when the step starts: a retry mid-step sees no more than the first ask."""
     before_step = tuple(entry for entry in debate.log if entry[0] not in debate.step_turns)
     repair = dict(debate.repair_asks).get(ask.turn, ())
-    if repair:
-        return AskDebater(
-            seat=ask.participant,
-            turn=ask.turn,
-            round=debate.round,
-            step=debate.step or "turn",
-            fresh_session=ask.fresh_session,
-            delay_s=delay_s,
-            repair=repair,
-        )
+    if repair:  # a repair request shows nothing: it names the missing parts only
+        return AskDebater(seat=ask.participant, turn=ask.turn, round=debate.round,
+                          step=debate.step or "turn", fresh_session=ask.fresh_session,
+                          delay_s=delay_s, repair=repair)  # fmt: skip
     return AskDebater(
         seat=ask.participant,
         turn=ask.turn,
@@ -140,41 +134,31 @@ def run_plan(plan: Plan) -> Step:
         case JudgeStep(debate=debate):
             judging = replace(debate, phase=Phase.JUDGING)
             return Step(judging, (UpdateStatus(), Judge(debate.turns)))
+        case TaskStep(debate=debate, task=task):
+            # The moderator works: the phase it judges in, the step naming the task.
+            working = replace(with_asks(debate, ()), phase=Phase.JUDGING, step=task_step(task))
+            return Step(working, (UpdateStatus(), RunTask(task)))
         case EndStep(debate=debate, outcome=outcome):
             return conclude(debate, outcome)
-        case TaskStep(debate=debate, task=task):
-            tasking = replace(with_asks(debate, ()), phase=Phase.JUDGING, task=task)
-            return Step(tasking, (UpdateStatus(), RunTask(task)))
         case AskPeopleStep(debate=debate, question=question):
             waiting = replace(
-                with_asks(debate, ()), phase=Phase.AWAITING_USER, user_question=question, task=""
+                with_asks(debate, ()), phase=Phase.AWAITING_USER, user_question=question
             )
             return Step(waiting, (AskUser(question), UpdateStatus()))
 
 
-def task_done(debate: Debate, event: TaskDone, rng: random.Random) -> Step:
-    """Store the task's output verbatim, then take the format's next step."""
-    outputs = (*(o for o in debate.outputs if o[0] != event.task), (event.task, event.output))
-    done = replace(debate, outputs=outputs, task="")
-    return run_plan(format_of(done).tasked(done, event.task, event.output, rng))
+def task_step(task: str) -> str:
+    """The step name of a moderator task (tells it apart from a format's ask step)."""
+    return f"task:{task}"
 
 
 def conclude(debate: Debate, outcome: Outcome, notice: Notify | None = None) -> Step:
     """End the debate: the Conclusion is written next. Answers a step held back (a Stop
     before all were in) are posted now: nothing a debater wrote is lost."""
     held = _held(debate) if debate.phase is Phase.SPEAKING else ()
-    ending = replace(
-        with_asks(debate, ()), phase=Phase.CONCLUDING, outcome=outcome, speaker=None, task=""
-    )
+    ending = replace(with_asks(debate, ()), phase=Phase.CONCLUDING, outcome=outcome, speaker=None)
     effects: tuple[Effect, ...] = (*held, UpdateStatus(), Conclude())
     return Step(ending, (notice, *effects) if notice else effects)
-
-
-def _held(debate: Debate) -> tuple[Effect, ...]:
-    """The posts of the current step's answers, if the format holds them until all are in."""
-    if not format_of(debate).holds(debate):
-        return ()
-    return tuple(e for n in debate.step_turns for e in (PostTurn(n), AppendRoundLog(n)))
 
 
 def reply(debate: Debate, event: ReplyReceived, now: datetime, rng: random.Random) -> Step:
@@ -214,6 +198,13 @@ def reply(debate: Debate, event: ReplyReceived, now: datetime, rng: random.Rando
     held = _held(after) if holding else ()
     step = run_plan(fmt.answered(replace(after, note=""), rng))
     return Step(step.debate, (*effects, *held, *step.effects), turn)
+
+
+def _held(debate: Debate) -> tuple[Effect, ...]:
+    """The posts of the current step's answers, if the format holds them until all are in."""
+    if not format_of(debate).holds(debate):
+        return ()
+    return tuple(e for n in debate.step_turns for e in (PostTurn(n), AppendRoundLog(n)))
 
 
 def _repair(fmt: Format, debate: Debate, turn: Turn) -> tuple[Debate, tuple[Effect, ...]]:
@@ -256,6 +247,7 @@ def _turn_of(debate: Debate, event: ReplyReceived, now: datetime) -> Turn:
 def _posted(debate: Debate, turn: Turn, holding: bool) -> tuple[Debate, tuple[Effect, ...]]:
     """Post and log the turn (unless the step holds its answers); apply its wiki_action."""
     effects: list[Effect] = [] if holding else [PostTurn(turn.number), AppendRoundLog(turn.number)]
+    effects += [WritePage(page) for page in format_of(debate).turn_pages(debate, turn)]
     parsed = turn.parsed
     if not parsed.structured:
         effects.append(Notify("turn.no_block", (("seat", turn.seat),)))

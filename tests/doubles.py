@@ -58,8 +58,14 @@ class ScriptedModerator:
         self.windows: list[tuple[ChatLine, ...]] = []
         self.views: list[ModeratorView] = []
         self._on_call = on_call or (lambda name: None)
-        self.tasks: dict[str, str] | None = None  # a format's task -> output; None: rules mode
-        self.performed: list[TaskRequest] = []
+        self.suggestion = ("", "")  # the suggested format and why, on every detection
+        self.conclusions = 0
+        self.tasks: list[TaskRequest] = []  # every format task asked, in order
+        self.outputs: dict[str, deque[str]] = {}  # queued outputs per task
+
+    def enqueue_task(self, task: str, *outputs: str) -> None:
+        """Queue the next outputs of a format's task (none queued: the moderator is out)."""
+        self.outputs.setdefault(task, deque()).extend(outputs)
 
     def enqueue(self, *decisions: Decision) -> None:
         """Queue the next judgements."""
@@ -69,7 +75,13 @@ class ScriptedModerator:
         """A debate about TOPIC, whatever the chat."""
         self.windows.append(window)
         return Detection(
-            debate_worthy=True, topic=TOPIC, question=QUESTION, reason="open", confidence=0.9
+            debate_worthy=True,
+            topic=TOPIC,
+            question=QUESTION,
+            reason="open",
+            confidence=0.9,
+            suggested_format=self.suggestion[0],
+            format_reason=self.suggestion[1],
         )
 
     async def judge(self, view: ModeratorView) -> Decision:
@@ -80,23 +92,25 @@ class ScriptedModerator:
             return self.decisions.popleft()
         return Decision(action=Action.CONTINUE, summary=f"after {view.debate.turns}")
 
-    async def perform(self, request: TaskRequest) -> str:
-        """The scripted output of a format's task; unavailable when none is scripted."""
-        self._on_call(f"task:{request.task}")
-        self.performed.append(request)
-        if self.tasks is None or request.task not in self.tasks:
-            raise ModeratorUnavailable("no model in the test")
-        return self.tasks[request.task]
-
     async def conclude(self, view: ModeratorView) -> Conclusion:
         """A plain conclusion."""
         self._on_call("conclude")
         self.views.append(view)
+        self.conclusions += 1
         return Conclusion(
             decision="in-process LRU로 시작하고 인스턴스가 3개를 넘으면 Redis로 전환",
             agreed=("운영 부담이 작아야 한다",),
             open_issues=("Redis 클러스터 운영 인력",),
         )
+
+    async def perform(self, request: TaskRequest) -> str:
+        """A queued output of the task; none queued: unavailable (the format's fallback)."""
+        self._on_call(f"task:{request.task}")
+        self.tasks.append(request)
+        queued = self.outputs.get(request.task)
+        if not queued:
+            raise ModeratorUnavailable(request.task)
+        return queued.popleft()
 
 
 class QueueLines:

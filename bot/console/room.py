@@ -26,12 +26,15 @@ from bot.console.text import (
     seat_name,
     status_line,
 )
-from handlers.formats import format_named, localize
+from bot.formatting import format_label, suggestion
+from bot.ledger_card import roster_line
+from handlers.formats import format_named, formats_for
 from handlers.i18n import Strings
 from handlers.model import Conclusion, Debate, Phase, Turn, UserQuestion, WikiPage
 from handlers.ports import Clock, Wiki
 from tools.store.db import Database
 from tools.store.room_messages import RoomMessages
+from tools.wiki.pages import fill_keys
 
 _WARNING_KEYS = ("debater.", "wiki.refused", "wiki.delayed", "wiki.human_edit")
 _AMBER_KEYS = ("user.", "debate.stopped_by")
@@ -96,17 +99,18 @@ class ConsoleRoom:
             body.append(f"{t('console.card_reason')}: ", style="bold")
             body.append(f"{proposal.reason}\n")
         body.append(f"{t('console.card_format')}: ", style="bold")
-        name = t(f"front.format_{debate.format}")
+        name = format_label(t, debate.format)
         body.append(t("console.card_format_value", format=name, rounds=debate.max_rounds) + "\n")
-        body.append(f"{t('console.card_participants')}: ", style="bold")
-        body.append(
-            " · ".join(
-                f"{seat_name(t, m.id, debate)} ({m.persona})"
-                if m.persona
-                else seat_name(t, m.id, debate)
-                for m in debate.roster
+        if hint := suggestion(debate, t):
+            body.append(hint + "\n")
+        if len(offered := formats_for(debate.roster)) > 1:
+            listed = " · ".join(
+                f"{n}. {format_label(t, f)}" for n, f in enumerate(offered, start=1)
             )
-        )
+            body.append(t("console.card_formats", formats=listed) + "\n")
+        body.append(f"{t('console.card_participants')}: ", style="bold")
+        names = {m.id: seat_name(t, m.id, debate) for m in debate.roster}
+        body.append(roster_line(debate, t, names))
         self.console.print(
             Panel(
                 body,
@@ -198,6 +202,19 @@ class ConsoleRoom:
         )
         await self._remember(debate.id, key)
 
+    async def post_summary(self, debate: Debate, markdown: str) -> None:
+        """The format's closing block in full, then the pages it wrote."""
+        if not await self._first_time(debate.id, "conclusion"):
+            return
+        t = self._t
+        self.console.rule(Text(t("console.conclusion_title"), style="bold"), style=MODERATOR_GREY)
+        for line in fill_keys(markdown, t).splitlines():
+            self._line(line, MODERATOR_GREY)
+        self._line(t("console.conclusion_pages"), MODERATOR_GREY, bold=True)
+        for page in format_named(debate.format).pages(debate):
+            self._line(f"• {page}: {self._wiki.page_url(debate, page)}", MODERATOR_GREY)
+        await self._remember(debate.id, "conclusion")
+
     async def post_conclusion(self, debate: Debate, conclusion: Conclusion) -> None:
         """The end: decision, agreed and open points, positions, next steps and the pages."""
         if not await self._first_time(debate.id, "conclusion"):
@@ -229,19 +246,6 @@ class ConsoleRoom:
                 f"{self._wiki.page_url(debate, page.value)}",
                 MODERATOR_GREY,
             )
-        await self._remember(debate.id, "conclusion")
-
-    async def post_summary(self, debate: Debate, markdown: str) -> None:
-        """The format's closing block, then its pages."""
-        if not await self._first_time(debate.id, "conclusion"):
-            return
-        t = self._t
-        self.console.rule(Text(t("console.conclusion_title"), style="bold"), style=MODERATOR_GREY)
-        for line in localize(markdown, t).splitlines():
-            self._line(line, MODERATOR_GREY)
-        self._line(t("console.conclusion_pages"), MODERATOR_GREY, bold=True)
-        for page in format_named(debate.format).pages(debate):
-            self._line(f"• {page}: {self._wiki.page_url(debate, page)}", MODERATOR_GREY)
         await self._remember(debate.id, "conclusion")
 
     async def notify(self, debate: Debate, key: str, params: dict[str, str]) -> None:

@@ -29,7 +29,13 @@ from handlers.model import (
     TurnMeta,
     UserQuestion,
 )
-from handlers.ports import DebaterError, DebaterOutput, TaskRequest, TurnRequest
+from handlers.ports import (
+    DebaterError,
+    DebaterOutput,
+    ModeratorUnavailable,
+    TaskRequest,
+    TurnRequest,
+)
 
 DEFAULT_RECORDING = "debate_ko.json"
 
@@ -119,7 +125,7 @@ class ConclusionEntry(BaseModel):
 
 
 class MemberEntry(BaseModel):
-    """One participant of the recorded roster."""
+    """One participant of the recorded debate."""
 
     id: str
     backend: Backend
@@ -143,8 +149,9 @@ class Recording(BaseModel):
     turns: list[TurnEntry]
     decisions: list[DecisionEntry]
     answers: list[AnswerEntry] = Field(default_factory=list)
-    conclusion: ConclusionEntry
+    conclusion: ConclusionEntry | None = None  # a format that closes with its own pages has none
     roster: list[MemberEntry] = Field(default_factory=list)  # empty: AG and Claude
+    options: dict[str, str] = Field(default_factory=dict)  # the format's options
     tasks: dict[str, str] = Field(default_factory=dict)  # the moderator's task outputs
 
     @property
@@ -167,7 +174,11 @@ class Recording(BaseModel):
 
 
 # The recorded debate of each format (more as the formats land).
-RECORDINGS = {"free": DEFAULT_RECORDING, "boardroom": "debate_boardroom_pt.json"}
+RECORDINGS = {
+    "free": DEFAULT_RECORDING,
+    "ledger": "debate_ledger_ko.json",
+    "boardroom": "debate_boardroom_pt.json",
+}
 
 
 def recording_for(format_name: str) -> Recording:
@@ -286,16 +297,11 @@ class ReplayModerator:
             source=ModeratorSource.GEMINI,
         )
 
-    async def perform(self, request: TaskRequest) -> str:
-        """The recorded output of a format's task."""
-        found = self._recording.tasks.get(request.task)
-        if found is None:
-            raise RecordingError(f"no recorded output of task {request.task!r}")
-        return found
-
     async def conclude(self, view: ModeratorView) -> Conclusion:
         """The recorded Conclusion."""
         found = self._recording.conclusion
+        if found is None:
+            raise RecordingError("no recorded Conclusion")
         return Conclusion(
             decision=found.decision,
             agreed=tuple(found.agreed),
@@ -304,3 +310,9 @@ class ReplayModerator:
             next_steps=tuple(found.next_steps),
             source=ModeratorSource.GEMINI,
         )
+
+    async def perform(self, request: TaskRequest) -> str:
+        """The recorded output of a format's task; none recorded: the format's fallback."""
+        if request.task not in self._recording.tasks:
+            raise ModeratorUnavailable(request.task)
+        return self._recording.tasks[request.task]

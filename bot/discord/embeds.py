@@ -7,7 +7,8 @@ from datetime import datetime
 import discord
 
 from bot.discord.render import COLOUR_MODERATOR, COLOUR_USER
-from bot.formatting import status_figures
+from bot.formatting import format_label, status_figures, suggestion
+from bot.ledger_card import roster_line
 from handlers.formats import format_named
 from handlers.i18n import Strings
 from handlers.model import Conclusion, Debate, Phase, UserQuestion
@@ -35,32 +36,28 @@ def card_embed(
     embed.add_field(
         name=strings("front.card_question"), value=_cut(proposal.question), inline=False
     )
+    value = strings(
+        "front.card_format_value",
+        format=format_label(strings, debate.format),
+        rounds=rounds,
+        low=turns * MINUTES_PER_TURN[0],
+        high=turns * MINUTES_PER_TURN[1],
+        requests=requests,
+    )
     embed.add_field(
         name=strings("front.card_format"),
-        value=strings(
-            "front.card_format_value",
-            format=strings(f"front.format_{debate.format}"),
-            rounds=rounds,
-            low=turns * MINUTES_PER_TURN[0],
-            high=turns * MINUTES_PER_TURN[1],
-            requests=requests,
-        ),
+        value=_cut("\n".join(filter(None, (value, suggestion(debate, strings))))),
         inline=False,
     )
     embed.add_field(
         name=strings("front.card_participants"),
-        value=_cut(" · ".join(_with_role(m.name, m.persona) for m in debate.roster)),
+        value=_cut(roster_line(debate, strings, {m.id: m.name for m in debate.roster})),
         inline=False,
     )
     if closed:
         # In the description, where a mention shows as a name (embeds never ping).
         embed.description = strings(f"front.card_{debate.phase.value}", user=_who(decided_by))
     return embed
-
-
-def _with_role(name: str, persona: str) -> str:
-    """`Claude (security reviewer)`: the panel as the card shows it."""
-    return f"{name} ({persona})" if persona else name
 
 
 def status_line(debate: Debate, strings: Strings, now: datetime) -> str:
@@ -97,6 +94,23 @@ def question_embed(question: UserQuestion, strings: Strings) -> discord.Embed:
         lambda n: strings("front.cut_question", omitted=n),
     )
     return discord.Embed(title=strings("front.question_title"), description=body, colour=AMBER)
+
+
+SUMMARY_LIMIT = 4000  # an embed's description holds 4096 characters
+
+
+def summary_embed(markdown: str, links: dict[str, str], strings: Strings) -> discord.Embed:
+    """A format's closing block, grey, with links to its pages (named by their paths)."""
+    if len(markdown) > SUMMARY_LIMIT:  # said so, and where the whole is: the pages below
+        note = strings("front.summary_cut")
+        markdown = markdown[: SUMMARY_LIMIT - len(note) - 2] + "\n\n" + note
+    embed = discord.Embed(
+        title=strings("front.conclusion_title"), description=markdown, colour=GREY
+    )
+    pages = " · ".join(f"[{page}]({url})" for page, url in links.items() if url.startswith("http"))
+    if pages:
+        embed.add_field(name=strings("front.conclusion_pages"), value=_cut(pages), inline=False)
+    return embed
 
 
 def conclusion_embed(
@@ -146,15 +160,3 @@ def _whole_on_wiki(text: str, strings: Strings) -> str:
 
 def _who(user_id: int | None) -> str:
     return f"<@{user_id}>" if user_id else "-"
-
-
-def summary_embed(markdown: str, links: dict[str, str], strings: Strings) -> discord.Embed:
-    """A format's closing block, grey, with links to the pages it wrote."""
-    text = markdown
-    if len(text) > 3900:  # the embed's limit: say so, the whole is on the pages
-        text = text[:3800].rstrip() + "\n…\n" + strings("front.summary_cut")
-    embed = discord.Embed(title=strings("front.conclusion_title"), description=text, colour=GREY)
-    pages = " · ".join(f"[{page}]({url})" for page, url in links.items() if url.startswith("http"))
-    if pages:
-        embed.add_field(name=strings("front.conclusion_pages"), value=_cut(pages), inline=False)
-    return embed

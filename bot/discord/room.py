@@ -21,14 +21,15 @@ from bot.discord.relay_tidy import clear_relay
 from bot.discord.render import nonce_of
 from bot.discord.render_split import split_text
 from bot.discord.room_status import StatusEditor
-from bot.discord.views import card_view, question_view, status_view
-from handlers.formats import format_named, localize
+from bot.discord.views import card_view_of, question_view, status_view
+from handlers.formats import format_named
 from handlers.i18n import Strings
 from handlers.model import Backend, Conclusion, Debate, Turn, UserQuestion
 from handlers.ports import Clock, Wiki
 from handlers.shorten import shorten
 from tools.store.db import Database
 from tools.store.room_messages import Posted, RoomMessages
+from tools.wiki.pages import fill_keys
 
 log = logging.getLogger(__name__)
 
@@ -136,9 +137,10 @@ class DiscordRoom:
     # ---- the card ----------------------------------------------------------------
 
     async def post_card(self, debate: Debate) -> None:
-        """The approval card with Open / Not now."""
+        """The approval card with Open / Not now (and the formats to choose from)."""
         embed = embeds.card_embed(debate, self._strings)
-        await self._send_once(debate, "card", embed=embed, view=card_view(debate.id, self._strings))
+        view = card_view_of(debate, self._strings)
+        await self._send_once(debate, "card", embed=embed, view=view)
 
     async def close_card(self, debate: Debate) -> None:
         """Say how the card ended (and who ended it) and remove its buttons."""
@@ -240,10 +242,10 @@ class DiscordRoom:
         )
 
     async def post_summary(self, debate: Debate, markdown: str) -> None:
-        """The format's closing block with links to its pages."""
+        """The format's closing block, grey, with links to the pages it wrote."""
         written = format_named(debate.format).pages(debate)
         links = {page: self._wiki.page_url(debate, page) for page in written}
-        embed = embeds.summary_embed(localize(markdown, self._strings), links, self._strings)
+        embed = embeds.summary_embed(fill_keys(markdown, self._strings), links, self._strings)
         await self._send_once(debate, "conclusion", embed=embed)
 
     async def notify(self, debate: Debate, key: str, params: dict[str, str]) -> None:

@@ -2,27 +2,25 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
 from handlers.formats.base import Format
 from handlers.formats.boardroom import BOARDROOM
 from handlers.formats.boardroom_reply import parse_contract as parse_boardroom
 from handlers.formats.free import FREE
+from handlers.formats.ledger import LEDGER_FORMAT
 from handlers.model import ParsedReply, Participant
 from handlers.reply_parser import parse_reply
 
-FORMATS: dict[str, Format] = {
-    FREE.name: FREE,
-    BOARDROOM.name: BOARDROOM,
-}
+FORMATS: dict[str, Format] = {FREE.name: FREE}
+FORMATS[LEDGER_FORMAT.name] = LEDGER_FORMAT
+FORMATS[BOARDROOM.name] = BOARDROOM
 # The reply contracts a format may name, each with its tolerant parser (line prefixes for
 # the adversarial format will join the JSON block here).
 CONTRACTS: dict[str, Callable[[str], ParsedReply]] = {
     "json": parse_reply,
     "boardroom": parse_boardroom,
 }
-_KEY = re.compile(r"⟦([a-z_]+(?:\.[a-z0-9_]+)+)⟧")
 
 
 class UnknownFormat(LookupError):
@@ -40,16 +38,3 @@ def format_named(name: str) -> Format:
 def formats_for(roster: tuple[Participant, ...]) -> tuple[str, ...]:
     """The names of the formats this roster can run, in registry order."""
     return tuple(name for name, fmt in FORMATS.items() if fmt.allows(roster))
-
-
-def localize(text: str, words: Callable[[str], str]) -> str:
-    """A format's page or closing block with its `⟦key⟧` marks filled from the locale files
-    (`words` raises LookupError for a key it lacks: that mark is left as written)."""
-
-    def fill(match: re.Match[str]) -> str:
-        try:
-            return words(match.group(1))
-        except LookupError:
-            return match.group(0)
-
-    return _KEY.sub(fill, text)

@@ -52,7 +52,7 @@ class EndStep:
 
 @dataclass(frozen=True)
 class TaskStep:
-    """Let the moderator perform one of the format's tasks (a synthesis, an audit, ...)."""
+    """Let the moderator perform a task of the format (a synthesis, a ledger, a page)."""
 
     debate: Debate
     task: str
@@ -60,7 +60,7 @@ class TaskStep:
 
 @dataclass(frozen=True)
 class AskPeopleStep:
-    """Put a question to the people (with its options as buttons); `resumed` follows."""
+    """Put a question to the people (its options as buttons); `resumed` follows."""
 
     debate: Debate
     question: UserQuestion
@@ -144,7 +144,7 @@ class Format(Protocol):
         ...
 
     def missing(self, debate: Debate, turn: Turn) -> tuple[str, ...]:
-        """The required parts `turn` lacks (empty: complete); they get one repair request."""
+        """The required parts `turn` lacks (empty: complete)."""
         ...
 
     def holds(self, debate: Debate) -> bool:
@@ -152,7 +152,7 @@ class Format(Protocol):
         ...
 
     def task_brief(self, debate: Debate, task: str, shown: tuple[Turn, ...]) -> tuple[Piece, ...]:
-        """The moderator's prompt for `task`, as prompt pieces."""
+        """The moderator's prompt for `task`, as prompt pieces (the engine renders them)."""
         ...
 
     def task_shows(self, debate: Debate, task: str) -> tuple[int, ...]:
@@ -168,7 +168,15 @@ class Format(Protocol):
         ...
 
     def tasked(self, debate: Debate, task: str, output: str, rng: random.Random) -> Plan:
-        """What follows a performed task (its output is in `debate.outputs` already)."""
+        """What follows a task's output (stored in `debate.outputs`)."""
+        ...
+
+    def task_pages(self, debate: Debate, task: str) -> tuple[str, ...]:
+        """The format pages to write once a task's output is stored."""
+        ...
+
+    def turn_pages(self, debate: Debate, turn: Turn) -> tuple[str, ...]:
+        """The format pages to write as a turn is stored (e.g. one page per turn)."""
         ...
 
     def page_shows(self, debate: Debate, page: str) -> tuple[int, ...]:
@@ -176,11 +184,11 @@ class Format(Protocol):
         ...
 
     def render_page(self, debate: Debate, page: str, turns: tuple[Turn, ...]) -> tuple[str, str]:
-        """A format page's (title, markdown), pure."""
+        """A format page: (title, markdown)."""
         ...
 
     def summary(self, debate: Debate) -> str:
-        """The closing block posted in the thread (Markdown); empty: the Conclusion is posted."""
+        """The format's closing block (Markdown); empty: the engine's Conclusion instead."""
         ...
 
 
@@ -194,7 +202,7 @@ class FormatDefaults:
         return self.contract
 
     def missing(self, debate: Debate, turn: Turn) -> tuple[str, ...]:
-        """Nothing is required."""
+        """Nothing is required beyond what the parser tolerates."""
         return ()
 
     def holds(self, debate: Debate) -> bool:
@@ -218,8 +226,16 @@ class FormatDefaults:
         raise LookupError(task)
 
     def tasked(self, debate: Debate, task: str, output: str, rng: random.Random) -> Plan:
-        """No tasks: the debate ends."""
-        return EndStep(debate, Outcome.CONSENSUS)
+        """No tasks: a stray one lets the moderator judge."""
+        return JudgeStep(debate)
+
+    def task_pages(self, debate: Debate, task: str) -> tuple[str, ...]:
+        """No format pages."""
+        return ()
+
+    def turn_pages(self, debate: Debate, turn: Turn) -> tuple[str, ...]:
+        """No page per turn: turns go to the Round-Log."""
+        return ()
 
     def page_shows(self, debate: Debate, page: str) -> tuple[int, ...]:
         """No format pages."""

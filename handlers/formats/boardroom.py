@@ -8,7 +8,7 @@ import random
 from dataclasses import replace
 
 import handlers.formats.boardroom_pages as pages
-from handlers.events import Notify
+from handlers.events import Notify, WritePage
 from handlers.formats.base import (
     AskPeopleStep,
     AskStep,
@@ -66,7 +66,8 @@ class BoardroomFormat(FormatDefaults):
         if debate.round == 1:
             boundary = (*debate.outputs, (pages.ROUND1_LAST, str(debate.turns)))
             informed = replace(debate, round=2, spoken=(), outputs=boundary)
-            return AskStep(informed, REBUTTAL, debate.ids, (Notify("boardroom.round2"),))
+            written = tuple(WritePage(f"round-1/{seat}") for seat in pages.seats_in(informed, 1))
+            return AskStep(informed, REBUTTAL, debate.ids, (*written, Notify("boardroom.round2")))
         return TaskStep(debate, SYNTHESIS)
 
     def judged(self, debate: Debate, decision: Decision, rng: random.Random) -> Plan:
@@ -161,6 +162,12 @@ class BoardroomFormat(FormatDefaults):
         consensus = pages.result_of(debate) == pages.CONSENSUS
         return EndStep(debate, Outcome.CONSENSUS if consensus else Outcome.MAX_ROUNDS)
 
+    def task_pages(self, debate: Debate, task: str) -> tuple[str, ...]:
+        """Once the synthesis is in: each member's round-2 page and the synthesis."""
+        if task != SYNTHESIS:
+            return ()
+        return (*(f"round-2/{seat}" for seat in pages.seats_in(debate, 2)), SYNTHESIS)
+
     def page_shows(self, debate: Debate, page: str) -> tuple[int, ...]:
         """A participant's round page reads its own answers; the synthesis none."""
         round_page = pages.round_page(page)
@@ -182,16 +189,16 @@ class BoardroomFormat(FormatDefaults):
         return 4 * len(debate.roster), 3
 
     def pages(self, debate: Debate) -> tuple[str, ...]:
-        """Agenda, Round-Log, each participant's round pages, the synthesis, the Conclusion."""
+        """Agenda and Round-Log; each member's round-1 pages once round 2 began; its round-2
+        pages and the synthesis once the synthesis is in."""
         written = [WikiPage.AGENDA.value]
         if debate.log:
             written.append(WikiPage.ROUND_LOG.value)
-        for round_number in (1, 2):
-            seats = {who for n, who in debate.log if pages.round_of(debate, n) == round_number}
-            written += [f"round-{round_number}/{seat}" for seat in debate.ids if seat in seats]
+        if dict(debate.outputs).get(pages.ROUND1_LAST) is not None:
+            written += [f"round-1/{seat}" for seat in pages.seats_in(debate, 1)]
         if debate.output_of(SYNTHESIS) is not None:
-            written.append(SYNTHESIS)
-        return (*written, WikiPage.CONCLUSION.value)
+            written += [*self.task_pages(debate, SYNTHESIS)]
+        return tuple(written)
 
 
 BOARDROOM = BoardroomFormat()

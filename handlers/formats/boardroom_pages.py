@@ -46,6 +46,15 @@ def round_of(debate: Debate, number: int) -> int:
     return 1 if last is None or number <= int(last) else 2
 
 
+_ORDINAL = {1: "first", 2: "second"}
+
+
+def seats_in(debate: Debate, round_number: int) -> tuple[str, ...]:
+    """The members with an answer in that round, in roster order."""
+    seats = {who for n, who in debate.log if round_of(debate, n) == round_number}
+    return tuple(seat for seat in debate.ids if seat in seats)
+
+
 def round_page(page: str) -> tuple[int, str] | None:
     """`round-1/claude` -> (1, "claude")."""
     head, _, seat = page.partition("/")
@@ -177,7 +186,8 @@ def render(debate: Debate, page: str, turns: tuple[Turn, ...]) -> tuple[str, str
         number, seat = found
         own = [t for t in turns if t.seat == seat and round_of(debate, t.number) == number]
         title = (
-            f"{debate.proposal.topic} — ⟦boardroom.round{number}_title⟧ — {debate.name_of(seat)}"
+            f"{debate.proposal.topic} — ⟦boardroom.{_ORDINAL[number]}_round_title⟧ — "
+            f"{debate.name_of(seat)}"
         )
         body = "\n\n---\n\n".join(t.text for t in own) or "-"
         return title, f"# {title}\n\n{body}\n"
@@ -200,7 +210,7 @@ def tracker_rows(debate: Debate) -> list[tuple[str, str, str, bool, str]]:
     return rows
 
 
-_COLUMNS = ("who", "r1", "final", "changed", "why")
+_COLUMNS = ("who", "first", "final", "changed", "why")
 
 
 def synthesis_page(debate: Debate) -> str:

@@ -45,11 +45,21 @@ SYNTHESIS = {
 }
 
 
+async def ended(world: World, thread: str) -> None:
+    """The final status line and the synthesis page (the boardroom writes no Conclusion)."""
+    await world.wait_for(lambda: world.status_ended(thread), "the end", timeout=180)
+    await world.wait_for(lambda: world.page("synthesis"), "the synthesis page")
+
+
 def gemini_answers(language: str) -> Any:
     """The fake Gemini's answers: the synthesis for the moderator, JSON contracts for the
     Gemini CLI participant, and the automatic answers for everything else."""
 
     def answer(schema: dict[str, Any], text: str) -> dict[str, Any] | None:
+        if "debate_worthy" in json.dumps(schema):  # detection: the moderator suggests the format
+            return {"debate_worthy": True, "topic": "outbox vs Streams", "confidence": 0.9,
+                    "question": "Adopt the Postgres outbox?", "reason": "an open decision",
+                    "suggested_format": "boardroom", "format_reason": "a panel vote"}  # fmt: skip
         if '"tracker"' in text:
             return SYNTHESIS
         if "Gemini [product owner]" not in text:
@@ -98,7 +108,7 @@ async def test_a_boardroom_debate_runs_with_three_real_participants(
 ) -> None:
     await world.start_bot(**prepare(world, language))
     thread = await world.approve(await world.chat(CHATS[language]))
-    await world.wait_end(thread)
+    await ended(world, thread)
 
     root = f"debates/{world.slug()}"
     synthesis = await world.wait_for(
@@ -150,7 +160,7 @@ async def test_killed_in_round_one_between_two_answers(world: World) -> None:
     await world.crash()
 
     await world.start_bot(**settings)
-    await world.wait_end(thread)
+    await ended(world, thread)
     assert assert_each_turn_once(world, thread) == 6
     assert sorted(world.ag.prompted_turns()) == [1, 4]  # AG's stored answer was not asked again
     assert gemini_round_one_asks(world) == 1  # nor Gemini's

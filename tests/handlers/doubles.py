@@ -19,11 +19,7 @@ from handlers.model import (
     TurnMeta,
     UserQuestion,
 )
-from handlers.ports import (
-    DebaterError,
-    DebaterOutput,
-    TurnRequest,
-)
+from handlers.ports import DebaterError, DebaterOutput, TurnRequest
 
 
 def other(seat: str) -> str:
@@ -122,6 +118,7 @@ class FakeWiki:
         self.writes: list[tuple[str, int, str]] = []
         self.keys: Counter[str] = Counter()
         self.plan = plan or CrashPlan()
+        self.pages: dict[int, dict[str, tuple[str, str]]] = {}
 
     def _write(self, key: str, debate: Debate, content: str) -> None:
         self.keys[key] += 1
@@ -152,11 +149,13 @@ class FakeWiki:
 
     async def write_page(self, debate: Debate, page: str, title: str, markdown: str) -> None:
         self.plan.tick(f"wiki:page:{page}")
-        self._write(f"{debate.id}:page:{page}", debate, f"{title}\n{markdown}")
+        self._write(f"{debate.id}:page:{page}", debate, markdown)
+        self.pages.setdefault(debate.id, {})[page] = (title, markdown)
 
     def page(self, debate_id: int, page: str) -> str:
-        """The content written for a format page."""
-        return next(c for k, _, c in self.writes if k == f"{debate_id}:page:{page}")
+        """The title and content written for a format page."""
+        title, markdown = self.pages[debate_id][page]
+        return f"{title}\n{markdown}"
 
     def page_url(self, debate: Debate, page: str) -> str:
         return f"https://wiki.test/debates/{debate.id}/{page}"

@@ -16,6 +16,7 @@ from tests.handlers.conftest import ALICE, Rig, proposal
 
 R1 = {AG: "yes", CLAUDE: "conditional", GEMINI: "no"}
 R2 = {AG: "yes", CLAUDE: "conditional", GEMINI: "conditional"}
+BOARDROOM_PAGES = [f"round-{n}/{s}" for n in (1, 2) for s in (AG, CLAUDE, GEMINI)] + ["synthesis"]
 WHY = "AG's LISTEN/NOTIFY argument convinced Gemini"
 DECISION = "Adopt the Postgres outbox next sprint: yes or no?"
 STATED = json.dumps({"decision": DECISION})
@@ -24,8 +25,16 @@ STATED = json.dumps({"decision": DECISION})
 def board(path: Path, language: str = "ko") -> Rig:
     rig = Rig(path, roster=PANEL, format="boardroom", ticking_store=True, language=language)
     script(rig, language)
-    rig.moderator.tasks = {"decision": STATED, "synthesis": json.dumps({"recommendation": "go"})}
+    outputs(rig, json.dumps({"recommendation": "go"}))
     return rig
+
+
+def outputs(rig: Rig, synthesis: str | None) -> None:
+    """The moderator's outputs: the decision, and the synthesis (None: unavailable)."""
+    rig.moderator.outputs.clear()
+    rig.moderator.enqueue_task("decision", STATED)
+    if synthesis is not None:
+        rig.moderator.enqueue_task("synthesis", synthesis)
 
 
 def script(rig: Rig, language: str) -> None:
@@ -52,9 +61,9 @@ async def finish(rig: Rig, debate_id: int) -> None:
 @pytest.mark.parametrize("language", ["ko", "pt-BR"])
 async def test_a_whole_boardroom_debate(tmp_path: Path, language: str) -> None:
     rig = board(tmp_path / "board.sqlite3", language)
-    rig.moderator.tasks = {
-        "decision": STATED,
-        "synthesis": json.dumps(
+    outputs(
+        rig,
+        json.dumps(
             {
                 "tracker": {GEMINI: WHY},
                 "tensions": ["speed against audit"],
@@ -65,7 +74,7 @@ async def test_a_whole_boardroom_debate(tmp_path: Path, language: str) -> None:
                 "guardrails": ["load test first"],
             }
         ),
-    }
+    )
     await rig.start()
     try:
         debate_id = await open_board(rig)
@@ -74,13 +83,13 @@ async def test_a_whole_boardroom_debate(tmp_path: Path, language: str) -> None:
         assert debate.phase is Phase.CONCLUDED
         turns = await rig.h._store.last_turns(debate_id, 100)
         assert [(t.number, t.round) for t in turns] == [(n, 1 + (n > 3)) for n in range(1, 7)]
-        assert [r.task for r in rig.moderator.performed] == ["decision", "synthesis"]
-        assert proposal().question in rig.moderator.performed[0].prompt
+        assert [r.task for r in rig.moderator.tasks] == ["decision", "synthesis"]
+        assert proposal().question in rig.moderator.tasks[0].prompt
         for member in PANEL:  # the question as the moderator stated it, to everyone
             assert DECISION in rig.debaters[member.id].requests[0].prompt
         stated = [p for _, k, p in rig.room.notices if k == "boardroom.decision"]
         assert stated == [{"decision": DECISION}]
-        prompt = rig.moderator.performed[1].prompt
+        prompt = rig.moderator.tasks[1].prompt
         assert all(t.text in prompt for t in turns)  # the synthesis read every answer verbatim
         assert "MAJORITY" in prompt
         synthesis = rig.wiki.page(debate_id, "synthesis")
@@ -99,6 +108,7 @@ async def test_a_whole_boardroom_debate(tmp_path: Path, language: str) -> None:
         (summary,) = rig.room.summaries
         assert "Gemini: ⟦boardroom.vote_no⟧ → ⟦boardroom.vote_conditional⟧" in summary
         assert rig.room.conclusions == []  # the format's closing block replaces it
+        assert set(rig.wiki.pages[debate_id]) == set(BOARDROOM_PAGES)
         assert "boardroom.round1" in rig.room.notice_keys()
     finally:
         await rig.stop()
@@ -174,14 +184,14 @@ async def test_without_a_model_the_synthesis_falls_back_to_the_members_words(
     tmp_path: Path,
 ) -> None:
     rig = board(tmp_path / "rules.sqlite3")
-    rig.moderator.tasks = None  # the model is unavailable
+    outputs(rig, None)  # the model cannot write the synthesis
     await rig.start()
     try:
         debate_id = await open_board(rig)
         await finish(rig, debate_id)
         debate = await rig.h.get(debate_id)
         assert debate.phase is Phase.CONCLUDED
-        assert "moderator.mode_rules" in rig.room.notice_keys()
+        assert "boardroom.task_fallback" in rig.room.notice_keys()
         synthesis = rig.wiki.page(debate_id, "synthesis")
         assert "Disagreement of claude with someone." in synthesis  # a tension, quoted
         assert WHY in synthesis  # the reason of the change, from Gemini's own answer
@@ -210,7 +220,7 @@ async def test_stop_during_round_two_ends_it_and_keeps_round_one(tmp_path: Path)
         assert {t.seat for t in turns if t.round == 1} == {AG, CLAUDE, GEMINI}
         assert all(count == 1 for count in rig.room.turn_posts.values())
         assert {n for _, n in rig.room.turn_posts} == {t.number for t in turns}
-        assert [r.task for r in rig.moderator.performed] == ["decision"]  # no synthesis
+        assert [r.task for r in rig.moderator.tasks] == ["decision"]  # no synthesis
         assert len(rig.room.summaries) == 1
     finally:
         await rig.stop()
@@ -242,7 +252,7 @@ async def test_a_crash_anywhere_asks_nothing_twice_and_posts_nothing_twice(
             stored = {t.number for t in await rig.h._store.last_turns(debate_id, 100)}
             between += stored & {1, 2, 3} not in (set(), {1, 2, 3})
             crashed_debate = await rig.h.get(debate_id)
-            during_synthesis += crashed_debate.task == "synthesis"
+            during_synthesis += crashed_debate.step == "task:synthesis"
             asked_before = {m: len(d.requests) for m, d in rig.debaters.items()}
             await rig.rebuild()
             await finish(rig, debate_id)
@@ -253,7 +263,7 @@ async def test_a_crash_anywhere_asks_nothing_twice_and_posts_nothing_twice(
             for member, double in rig.debaters.items():
                 again = {r.turn for r in double.requests[asked_before[member] :]}
                 assert not again & stored, f"{where}: {member} asked again for {again & stored}"
-            tasks = [r.task for r in rig.moderator.performed]
+            tasks = [r.task for r in rig.moderator.tasks]
             assert tasks == ["decision", "synthesis"], where  # a crash at the call: not asked
             assert sorted(rig.room.turn_posts.items()) == [
                 ((debate_id, n), 1) for n in range(1, 7)
@@ -269,7 +279,7 @@ async def test_irreconcilable_positions_end_in_a_question_to_the_people(tmp_path
     rig = board(tmp_path / "people.sqlite3")
     split = {"irreconcilable": True, "question": "Outbox or Streams?",
              "options": ["Outbox", "Streams"], "recommendation": "never shown"}  # fmt: skip
-    rig.moderator.tasks = {"decision": STATED, "synthesis": json.dumps(split)}
+    outputs(rig, json.dumps(split))
     await rig.start()
     try:
         debate_id = await open_board(rig)
@@ -286,7 +296,8 @@ async def test_irreconcilable_positions_end_in_a_question_to_the_people(tmp_path
         assert "⟦boardroom.people_decided⟧: alice: Outbox" in summary
         assert "never shown" not in summary
         synthesis = rig.wiki.page(debate_id, "synthesis")
-        assert "Outbox or Streams?" in synthesis and "- alice: Outbox" in synthesis
+        assert "Outbox or Streams?" in synthesis  # the question instead of a recommendation
+        assert ("answer|alice|Outbox") in [c for _, _, c in rig.wiki.writes]  # in the Round-Log
         assert "⟦boardroom.recommendation⟧" not in synthesis
     finally:
         await rig.stop()

@@ -9,7 +9,7 @@ from collections import Counter
 
 import pytest
 
-from handlers.formats import formats_for, localize
+from handlers.formats import formats_for
 from handlers.formats.boardroom import BOARDROOM
 from handlers.formats.boardroom_pages import (
     CONSENSUS,
@@ -104,16 +104,6 @@ def test_the_panel_seats_two_to_five() -> None:
     assert not BOARDROOM.allows(tuple(members[:1]))
     assert all(BOARDROOM.allows(tuple(members[:n])) for n in range(2, 6))
     assert "boardroom" not in formats_for(tuple(members))  # six is refused
-
-
-def test_marks_are_filled_from_the_locale_and_unknown_ones_are_left() -> None:
-    words = {"boardroom.vote_yes": "SIM"}
-
-    def lookup(key: str) -> str:
-        return words[key]
-
-    text = "⟦boardroom.vote_yes⟧ · ⟦boardroom.nonesuch⟧ · [x]"
-    assert localize(text, lookup) == "SIM · ⟦boardroom.nonesuch⟧ · [x]"
 
 
 def test_a_numbered_list_inside_a_section_stays_in_it() -> None:

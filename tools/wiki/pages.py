@@ -78,17 +78,21 @@ def render_agenda(debate: Debate, t: Translate) -> str:
         f"- {t('wiki.agenda.debaters', debaters=debaters)}\n"
         f"- {t('wiki.agenda.people', people=people)}",
         f"## {t('wiki.agenda.format')}",
-        t(
-            "wiki.agenda.format_free"
-            if debate.format == "free"
-            else f"{debate.format}.agenda_format"
-        ),
+        _format_line(debate, t),
         f"## {t('wiki.agenda.limits')}",
         f"- {t('wiki.agenda.max_rounds', rounds=debate.max_rounds)}",
     ]
     if debate.started_at is not None:
         parts[-1] += f"\n- {t('wiki.agenda.started', time=_time(debate.started_at))}"
     return "\n\n".join(parts) + "\n"
+
+
+def _format_line(debate: Debate, t: Translate) -> str:
+    """The format in a sentence: the format's own `<name>.agenda_format`, else the free one's."""
+    try:
+        return t(f"{debate.format}.agenda_format")
+    except LookupError:
+        return t("wiki.agenda.format_free")
 
 
 def _with_persona(debate: Debate, participant: str, t: Translate) -> str:
@@ -314,3 +318,11 @@ def _bullets(items: tuple[str, ...], t: Translate) -> str:
 def _time(at: datetime) -> str:
     utc = at.astimezone(UTC) if at.tzinfo is not None else at
     return utc.strftime("%Y-%m-%d %H:%M UTC")
+
+
+_KEY = re.compile(r"⟦([a-z_]+\.[a-z_.]+)⟧")
+
+
+def fill_keys(text: str, t: Translate) -> str:
+    """A format's page or block with its `⟦area.key⟧` words in the reader's language."""
+    return _KEY.sub(lambda match: t(match.group(1)), text)
