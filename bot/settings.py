@@ -71,6 +71,7 @@ class Settings(BaseSettings):
     # claude-cli, gemini-cli); blank: AG on the relay and Claude on its CLI.
     PARTICIPANTS: str = DEFAULT_PARTICIPANTS
     DEFAULT_FORMAT: str = "free"  # the format a debate runs when none is chosen on the card
+    BUDGET_PAUSE: bool = True  # at the round budget, ask the people: one more round, or conclude
     GEMINI_DEBATER_MODEL: str = "pro"  # the Gemini CLI's model for gemini-cli participants
     LOG_LEVEL: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     RETRY_WAIT_SCALE: float = Field(1.0, ge=0)  # 0 turns every retry wait off (tests)

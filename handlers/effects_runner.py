@@ -7,6 +7,7 @@ from collections.abc import Callable, Mapping
 
 from handlers.events import (
     AppendRoundLog,
+    AskBudget,
     AskDebater,
     AskUser,
     CloseCard,
@@ -115,6 +116,8 @@ class EffectRunner:
                 await self._wiki.write_working_document(debate, number)
             case AskUser(question=question):
                 await self._room.ask_user(debate, question)
+            case AskBudget():
+                await self._room.ask_budget(debate)
             case WriteConclusion(conclusion=conclusion):
                 await self._wiki.write_conclusion(debate, conclusion)
             case PostConclusion(conclusion=conclusion):

@@ -28,6 +28,7 @@ class ProposalApproved:
     actor: Actor
     roster: tuple[Participant, ...] = ()  # empty: the debate's default roster
     format: str = ""  # empty: the debate's format as stored
+    pauses_at_budget: bool = False  # at max_rounds, wait for the people (BUDGET_PAUSE)
 
 
 @dataclass(frozen=True)
@@ -36,6 +37,23 @@ class FormatChosen:
 
     actor: Actor
     format: str
+
+
+@dataclass(frozen=True)
+class BudgetChosen:
+    """An authorized person picked the round budget on the card."""
+
+    actor: Actor
+    rounds: int
+
+
+@dataclass(frozen=True)
+class BudgetDecided:
+    """An authorized person answered the budget pause: one more round, or conclude now."""
+
+    actor: Actor
+    extend: bool
+    at: int = 0  # the budget whose pause this answers (0: the current one)
 
 
 @dataclass(frozen=True)
@@ -116,6 +134,8 @@ class ConclusionReady:
 Event = (
     ProposalApproved
     | FormatChosen
+    | BudgetChosen
+    | BudgetDecided
     | ProposalDeclined
     | ProposalExpired
     | ReplyReceived
@@ -247,6 +267,13 @@ class AskUser:
 
 
 @dataclass(frozen=True)
+class AskBudget:
+    """Tell the people the debate reached its budget; offer Extend / Conclude."""
+
+    kind: Literal["ask_budget"] = "ask_budget"
+
+
+@dataclass(frozen=True)
 class Conclude:
     """Ask the moderator for the Conclusion."""
 
@@ -283,6 +310,7 @@ Effect = Annotated[
     | WriteWorkingDocument
     | Judge
     | AskUser
+    | AskBudget
     | Conclude
     | WriteConclusion
     | PostConclusion,

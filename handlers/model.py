@@ -223,6 +223,9 @@ class Debate:
     heard: tuple[tuple[str, int], ...] = ()  # per participant: how many of `people` it got
     moderator_heard: int = 0  # how many of `people` the moderator's judgements got
     people_question: str = ""  # a debater's question to the people, not yet put to them
+    # ---- the budget the people set (issue 18): max_rounds is the budget
+    pauses_at_budget: bool = False  # at max_rounds: wait for Extend / Conclude (not just end)
+    paused: bool = False  # waiting at the budget now
 
     def stance_of(self, seat: str) -> Stance | None:
         """The participant's latest stated stance."""

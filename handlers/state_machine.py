@@ -14,6 +14,8 @@ from datetime import datetime
 
 from handlers.events import (
     AskUser,
+    BudgetChosen,
+    BudgetDecided,
     CloseCard,
     ConclusionReady,
     DebaterFailed,
@@ -75,6 +77,9 @@ __all__ = [
 ]
 
 
+MAX_BUDGET_ROUNDS = 50  # as MAX_ROUNDS allows
+
+
 def authorized(debate: Debate, actor: Actor) -> bool:
     """Only the people of the conversation, or holders of the approver role, may act."""
     return actor.is_approver or actor.user_id in debate.participants
@@ -85,7 +90,7 @@ def transition(debate: Debate, event: Event, now: datetime, rng: random.Random) 
     match event:
         case ProposalApproved(actor=actor) if debate.phase is Phase.PROPOSED:
             return _approve(debate, event, now, rng) if authorized(debate, actor) else Step(debate)
-        case FormatChosen() | ProposalDeclined() | ProposalExpired() if (
+        case FormatChosen() | BudgetChosen() | ProposalDeclined() | ProposalExpired() if (
             debate.phase is Phase.PROPOSED
         ):
             return _on_card(debate, event, now)
@@ -95,10 +100,10 @@ def transition(debate: Debate, event: Event, now: datetime, rng: random.Random) 
             return failure(debate, event, rng)
         case Judged(turn=turn) if debate.phase is Phase.JUDGING and turn == debate.turns:
             return _judged(debate, event, rng)
-        case UserAnswered(actor=actor, answer=answer) if debate.phase is Phase.AWAITING_USER:
-            if not authorized(debate, actor):
-                return Step(debate)
-            return _answered(debate, actor, answer, rng)
+        case UserAnswered() | BudgetDecided() if debate.phase is Phase.AWAITING_USER:
+            return (
+                _on_waiting(debate, event, rng) if authorized(debate, event.actor) else Step(debate)
+            )
         case PeopleSaid(actor=actor, text=text) if debate.phase in _STOPPABLE and text.strip():
             return _said(debate, actor, text)
         case StopRequested(actor=actor) if debate.phase in _STOPPABLE:
@@ -125,9 +130,12 @@ _END_PHASE = {
 
 
 def _on_card(
-    debate: Debate, event: FormatChosen | ProposalDeclined | ProposalExpired, now: datetime
+    debate: Debate,
+    event: FormatChosen | BudgetChosen | ProposalDeclined | ProposalExpired,
+    now: datetime,
 ) -> Step:
-    """A waiting card: a format picked, put off, or expired (only the people may act)."""
+    """A waiting card: a format or a budget picked, put off, or expired (only the people
+    may act)."""
     match event:
         case ProposalExpired():
             return _closed(debate, Phase.EXPIRED, now)
@@ -137,6 +145,31 @@ def _on_card(
             return _closed(debate, Phase.DECLINED, now)
         case FormatChosen(format=name) if name in formats_for(debate.roster):
             return Step(replace(debate, format=name))
+        case BudgetChosen(rounds=rounds) if 1 <= rounds <= MAX_BUDGET_ROUNDS:
+            return Step(replace(debate, max_rounds=rounds))
+    return Step(debate)
+
+
+def _on_waiting(debate: Debate, event: UserAnswered | BudgetDecided, rng: random.Random) -> Step:
+    """The people's answer to the moderator's question, or their word at the budget pause
+    (where words typed in the room are kept for the moderator, not taken as the answer)."""
+    match event:
+        case UserAnswered(actor=actor, answer=answer) if debate.paused:
+            return _said(debate, actor, answer)
+        case BudgetDecided(at=at) if at not in (0, debate.max_rounds):
+            return Step(debate)  # a button of an earlier pause
+        case UserAnswered(actor=actor, answer=answer):
+            return _answered(debate, actor, answer, rng)
+        case BudgetDecided(actor=actor, extend=True) if debate.paused:
+            more = replace(debate, paused=False, max_rounds=debate.max_rounds + 1)
+            notice = Notify(
+                "budget.extended", (("user", _who(actor)), ("rounds", str(more.max_rounds)))
+            )
+            step = run_plan(format_of(more).resumed(more, rng))
+            return Step(step.debate, (notice, *step.effects))
+        case BudgetDecided(actor=actor) if debate.paused:
+            notice = Notify("budget.concluded", (("user", _who(actor)),))
+            return conclude(replace(debate, paused=False), Outcome.MAX_ROUNDS, notice)
     return Step(debate)
 
 
@@ -155,7 +188,12 @@ def _approve(debate: Debate, event: ProposalApproved, now: datetime, rng: random
     roster = event.roster or debate.roster
     chosen = event.format if event.format in formats_for(roster) else debate.format
     fixed = replace(
-        debate, roster=roster, format=chosen, started_at=now, approved_by=event.actor.user_id
+        debate,
+        roster=roster,
+        format=chosen,
+        started_at=now,
+        approved_by=event.actor.user_id,
+        pauses_at_budget=event.pauses_at_budget,
     )
     step = run_plan(format_of(fixed).start(fixed, rng))
     opening: tuple[Effect, ...] = (

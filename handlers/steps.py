@@ -13,6 +13,7 @@ from datetime import datetime
 
 from handlers.events import (
     AppendRoundLog,
+    AskBudget,
     AskDebater,
     Conclude,
     DebaterFailed,
@@ -117,8 +118,16 @@ def run_plan(plan: Plan) -> Step:
         case JudgeStep(debate=debate):
             judging = replace(debate, phase=Phase.JUDGING)
             return Step(judging, (UpdateStatus(), Judge(debate.turns)))
+        case EndStep(debate=debate, outcome=Outcome.MAX_ROUNDS) if debate.pauses_at_budget:
+            return pause_at_budget(debate)
         case EndStep(debate=debate, outcome=outcome):
             return conclude(debate, outcome)
+
+
+def pause_at_budget(debate: Debate) -> Step:
+    """The budget is spent without an end: the people choose (Extend / Conclude)."""
+    paused = replace(with_asks(debate, ()), phase=Phase.AWAITING_USER, paused=True, speaker=None)
+    return Step(paused, (UpdateStatus(), AskBudget()))
 
 
 def conclude(debate: Debate, outcome: Outcome, notice: Notify | None = None) -> Step:

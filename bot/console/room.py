@@ -106,6 +106,7 @@ class ConsoleRoom:
                 f"{n}. {format_label(t, f)}" for n, f in enumerate(offered, start=1)
             )
             body.append(t("console.card_formats", formats=listed) + "\n")
+        body.append(t("budget.console_card") + "\n")
         body.append(f"{t('console.card_participants')}: ", style="bold")
         body.append(" · ".join(seat_name(t, m.id, debate) for m in debate.roster))
         self.console.print(
@@ -180,6 +181,22 @@ class ConsoleRoom:
         self.console.print(Text(footer_text(turn, self._t), style=f"dim {colour}"), soft_wrap=True)
         await self._remember(debate.id, key)
         return ""
+
+    async def ask_budget(self, debate: Debate) -> None:
+        """The budget is spent: e extends by one round, c concludes now (once per budget)."""
+        key = f"budget:{debate.max_rounds}"
+        if not await self._first_time(debate.id, key):
+            return
+        body = Text(self._t("budget.body", rounds=debate.max_rounds), style="bold")
+        self.console.print(
+            Panel(
+                body,
+                title=Text(self._t("budget.title")),
+                subtitle=Text(self._t("budget.console_keys")),
+                border_style=USER_AMBER,
+            )
+        )
+        await self._remember(debate.id, key)
 
     async def ask_user(self, debate: Debate, question: UserQuestion) -> None:
         """The moderator's question in amber, options numbered for the keyboard."""

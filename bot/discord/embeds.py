@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 
 import discord
@@ -57,6 +58,19 @@ def card_embed(
         # In the description, where a mention shows as a name (embeds never ping).
         embed.description = strings(f"front.card_{debate.phase.value}", user=_who(decided_by))
     return embed
+
+
+def budget_label(debate: Debate, rounds: int, strings: Strings) -> str:
+    """`4 rounds · about 16-32 min · about 10 moderator requests`: one budget on the card."""
+    turns, requests = format_named(debate.format).estimate(replace(debate, max_rounds=rounds))
+    low, high = (turns * minutes for minutes in MINUTES_PER_TURN)
+    return strings("budget.option", rounds=rounds, low=low, high=high, requests=requests)
+
+
+def budget_embed(debate: Debate, strings: Strings) -> discord.Embed:
+    """The pause at the budget, amber: the people decide."""
+    body = strings("budget.body", rounds=debate.max_rounds)
+    return discord.Embed(title=strings("budget.title"), description=body, colour=AMBER)
 
 
 def status_line(debate: Debate, strings: Strings, now: datetime) -> str:
