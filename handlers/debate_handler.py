@@ -149,12 +149,16 @@ class DebateHandler:
         return await self.submit(debate_id, BudgetChosen(actor, rounds))
 
     async def extend(self, debate_id: int, actor: Actor, at: int = 0) -> Debate:
-        """At the budget pause (of budget `at`, 0: whichever): one more round."""
-        return await self.submit(debate_id, BudgetDecided(actor, extend=True, at=at))
+        """At a pause (the one after turn `at`; 0: whichever): one more round."""
+        return await self.submit(debate_id, BudgetDecided(actor, "extend", at))
 
     async def conclude_now(self, debate_id: int, actor: Actor, at: int = 0) -> Debate:
-        """At the budget pause (of budget `at`, 0: whichever): conclude from what was reached."""
-        return await self.submit(debate_id, BudgetDecided(actor, extend=False, at=at))
+        """At a pause: write the Conclusion from what was reached."""
+        return await self.submit(debate_id, BudgetDecided(actor, "conclude", at))
+
+    async def declare_consensus(self, debate_id: int, actor: Actor, at: int = 0) -> Debate:
+        """At a pause: the people declare consensus; the Conclusion is written as one."""
+        return await self.submit(debate_id, BudgetDecided(actor, "consensus", at))
 
     async def decline(self, debate_id: int, actor: Actor) -> Debate:
         """Close the card (an authorized person pressed Not now)."""

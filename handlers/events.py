@@ -49,11 +49,12 @@ class BudgetChosen:
 
 @dataclass(frozen=True)
 class BudgetDecided:
-    """An authorized person answered the budget pause: one more round, or conclude now."""
+    """An authorized person answered a pause (the budget, or a debate converging without
+    concluding): one more round, conclude as is, or declare consensus."""
 
     actor: Actor
-    extend: bool
-    at: int = 0  # the budget whose pause this answers (0: the current one)
+    choice: Literal["extend", "conclude", "consensus"]
+    at: int = 0  # the pause this answers, by the debate's turn count then (0: the current one)
 
 
 @dataclass(frozen=True)

@@ -224,8 +224,9 @@ class Debate:
     moderator_heard: int = 0  # how many of `people` the moderator's judgements got
     people_question: str = ""  # a debater's question to the people, not yet put to them
     # ---- the budget the people set (issue 18): max_rounds is the budget
-    pauses_at_budget: bool = False  # at max_rounds: wait for Extend / Conclude (not just end)
-    paused: bool = False  # waiting at the budget now
+    pauses_at_budget: bool = False  # BUDGET_PAUSE: at max_rounds (or converging) the people decide
+    paused: str = ""  # waiting for the people's word: "budget" or "converging" (issue 18)
+    consensus_trend: tuple[float, ...] = ()  # the moderator's consensus estimates, latest last
 
     def stance_of(self, seat: str) -> Stance | None:
         """The participant's latest stated stance."""

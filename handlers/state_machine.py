@@ -12,6 +12,7 @@ import random
 from dataclasses import replace
 from datetime import datetime
 
+from handlers.convergence import TREND_KEPT, converging_pause, decided
 from handlers.events import (
     AskUser,
     BudgetChosen,
@@ -151,25 +152,15 @@ def _on_card(
 
 
 def _on_waiting(debate: Debate, event: UserAnswered | BudgetDecided, rng: random.Random) -> Step:
-    """The people's answer to the moderator's question, or their word at the budget pause
-    (where words typed in the room are kept for the moderator, not taken as the answer)."""
+    """The people's answer to the moderator's question, or their word at a pause (where words
+    typed in the room are kept for the moderator, not taken as the answer)."""
     match event:
         case UserAnswered(actor=actor, answer=answer) if debate.paused:
             return _said(debate, actor, answer)
-        case BudgetDecided(at=at) if at not in (0, debate.max_rounds):
-            return Step(debate)  # a button of an earlier pause
         case UserAnswered(actor=actor, answer=answer):
             return _answered(debate, actor, answer, rng)
-        case BudgetDecided(actor=actor, extend=True) if debate.paused:
-            more = replace(debate, paused=False, max_rounds=debate.max_rounds + 1)
-            notice = Notify(
-                "budget.extended", (("user", _who(actor)), ("rounds", str(more.max_rounds)))
-            )
-            step = run_plan(format_of(more).resumed(more, rng))
-            return Step(step.debate, (notice, *step.effects))
-        case BudgetDecided(actor=actor) if debate.paused:
-            notice = Notify("budget.concluded", (("user", _who(actor)),))
-            return conclude(replace(debate, paused=False), Outcome.MAX_ROUNDS, notice)
+        case BudgetDecided(at=at) if debate.paused and at in (0, debate.turns):
+            return decided(debate, event, rng)  # else a button of an earlier pause
     return Step(debate)
 
 
@@ -221,6 +212,7 @@ def _judged(debate: Debate, event: Judged, rng: random.Random) -> Step:
         note=decision.note,
         moderator_heard=max(debate.moderator_heard, event.heard),
         people_question="",
+        consensus_trend=(*debate.consensus_trend, decision.consensus)[-TREND_KEPT:],
     )
     effects += _shown(debate, decision)
     question = decision.user_question if decision.action is Action.ASK_USER else None
@@ -233,7 +225,7 @@ def _judged(debate: Debate, event: Judged, rng: random.Random) -> Step:
         waiting = replace(judged, phase=Phase.AWAITING_USER, user_question=question)
         step = Step(waiting, (AskUser(question), UpdateStatus()))
     else:
-        step = run_plan(format_of(judged).judged(judged, decision, rng))
+        step = converging_pause(judged, run_plan(format_of(judged).judged(judged, decision, rng)))
     return Step(step.debate, (*effects, *step.effects))
 
 

@@ -126,7 +126,9 @@ def run_plan(plan: Plan) -> Step:
 
 def pause_at_budget(debate: Debate) -> Step:
     """The budget is spent without an end: the people choose (Extend / Conclude)."""
-    paused = replace(with_asks(debate, ()), phase=Phase.AWAITING_USER, paused=True, speaker=None)
+    paused = replace(
+        with_asks(debate, ()), phase=Phase.AWAITING_USER, paused="budget", speaker=None
+    )
     return Step(paused, (UpdateStatus(), AskBudget()))
 
 

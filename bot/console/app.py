@@ -30,8 +30,8 @@ from tools.store.debates import SqliteStore
 CONSOLE_CHANNEL = 1  # the terminal is one watched channel
 YES = frozenset({"y", "yes", "예", "네", "ㅇ", "o", "open"})
 NO = frozenset({"n", "no", "아니요", "아니오", "ㄴ", "later"})
-EXTEND = frozenset({"e", "extend", "연장"})  # at the budget pause
-CONCLUDE = frozenset({"c", "conclude", "마무리"})
+# At a pause (the budget, or converging): the key and the engine's command it gives.
+PAUSE_KEYS = {"e": "extend", "c": "conclude_now", "d": "declare_consensus"}
 _SPEAKER = re.compile(r"^(\S{1,32}):\s+(\S.*)$")
 _LIVE = tuple(phase for phase in Phase if not phase.is_terminal)
 
@@ -170,13 +170,13 @@ class ConsoleApp:
             await self._handler.stop(debate.id, self._people.actor)
             return
         if debate.paused:  # at the budget: e / c, anything else is said to the room
-            if text.lower() in EXTEND:
-                await self._handler.extend(debate.id, self._people.actor)
-            elif text.lower() in CONCLUDE:
-                await self._handler.conclude_now(debate.id, self._people.actor)
+            decide = PAUSE_KEYS.get(text.lower())
+            if decide is not None:
+                await getattr(self._handler, decide)(debate.id, self._people.actor)
             else:  # the engine keeps it for the moderator and the next debaters
                 await self._handler.answer(debate.id, self._people.actor, text)
-                self._say(self._t("budget.console_keys"))
+                area = "budget" if debate.paused == "budget" else "convergence"
+                self._say(self._t(f"{area}.console_keys"))
             return
         options = debate.user_question.options if debate.user_question else ()
         answer = text

@@ -27,6 +27,7 @@ from bot.console.text import (
     status_line,
 )
 from bot.formatting import format_label, suggestion
+from handlers.convergence import meter
 from handlers.formats import format_named, formats_for
 from handlers.i18n import Strings
 from handlers.model import Conclusion, Debate, Phase, Turn, UserQuestion, WikiPage
@@ -183,16 +184,24 @@ class ConsoleRoom:
         return ""
 
     async def ask_budget(self, debate: Debate) -> None:
-        """The budget is spent: e extends by one round, c concludes now (once per budget)."""
-        key = f"budget:{debate.max_rounds}"
+        """A pause (the budget, or converging): d declares consensus, e one more round, c
+        concludes (shown once per pause)."""
+        key = f"pause:{debate.turns}"
         if not await self._first_time(debate.id, key):
             return
-        body = Text(self._t("budget.body", rounds=debate.max_rounds), style="bold")
+        area = "budget" if debate.paused == "budget" else "convergence"
+        latest = debate.consensus_trend[-1] if debate.consensus_trend else 0.0
+        values = {
+            "rounds": debate.max_rounds,
+            "percent": round(latest * 100),
+            "bars": meter(debate.consensus_trend),
+        }
+        said = self._t(f"{area}.body", **values)
         self.console.print(
             Panel(
-                body,
-                title=Text(self._t("budget.title")),
-                subtitle=Text(self._t("budget.console_keys")),
+                Text(said, style="bold"),
+                title=Text(self._t(f"{area}.title")),
+                subtitle=Text(self._t(f"{area}.console_keys")),
                 border_style=USER_AMBER,
             )
         )

@@ -8,7 +8,8 @@ from datetime import datetime
 import discord
 
 from bot.discord.render import COLOUR_MODERATOR, COLOUR_USER
-from bot.formatting import format_label, status_figures, suggestion
+from bot.formatting import format_label, status_figures, suggestion, with_meter
+from handlers.convergence import meter
 from handlers.formats import format_named
 from handlers.i18n import Strings
 from handlers.model import Conclusion, Debate, Phase, UserQuestion
@@ -68,9 +69,14 @@ def budget_label(debate: Debate, rounds: int, strings: Strings) -> str:
 
 
 def budget_embed(debate: Debate, strings: Strings) -> discord.Embed:
-    """The pause at the budget, amber: the people decide."""
-    body = strings("budget.body", rounds=debate.max_rounds)
-    return discord.Embed(title=strings("budget.title"), description=body, colour=AMBER)
+    """A pause (the budget, or converging without concluding), amber: the people decide."""
+    if debate.paused == "budget":
+        body = strings("budget.body", rounds=debate.max_rounds)
+        return discord.Embed(title=strings("budget.title"), description=body, colour=AMBER)
+    latest = debate.consensus_trend[-1] if debate.consensus_trend else 0.0
+    trend = meter(debate.consensus_trend)
+    body = strings("convergence.body", bars=trend, percent=round(latest * 100))
+    return discord.Embed(title=strings("convergence.title"), description=body, colour=AMBER)
 
 
 def status_line(debate: Debate, strings: Strings, now: datetime) -> str:
@@ -80,6 +86,10 @@ def status_line(debate: Debate, strings: Strings, now: datetime) -> str:
     if debate.phase.is_terminal:
         outcome = strings(f"front.outcome_{(debate.outcome or 'stopped')}")
         return strings("front.status_ended", outcome=outcome, **common)
+    return with_meter(_status_words(debate, strings, common), debate, strings)
+
+
+def _status_words(debate: Debate, strings: Strings, common: dict[str, object]) -> str:
     if debate.phase is Phase.AWAITING_USER:
         return strings("front.status_waiting", **common)
     speaker = strings("front.moderator")  # judging: the moderator has the floor

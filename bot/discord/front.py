@@ -82,7 +82,11 @@ class DiscordFront:
             return
         await interaction.response.defer()
         before = await self._handler.get(debate_id)
-        decide = self._handler.extend if action == "extend" else self._handler.conclude_now
+        decide = {
+            "extend": self._handler.extend,
+            "conclude": self._handler.conclude_now,
+            "consensus": self._handler.declare_consensus,
+        }[action]
         if await decide(debate_id, actor, at) == before:
             await _private(interaction, self._strings("front.not_now"))
 

@@ -216,10 +216,10 @@ class DiscordRoom:
         return first
 
     async def ask_budget(self, debate: Debate) -> None:
-        """The budget is spent: Extend by one round / Conclude now (once per budget)."""
+        """A pause (the budget spent, or converging): the people's buttons (once per pause)."""
         await self._send_once(
             debate,
-            f"budget:{debate.max_rounds}",
+            f"pause:{debate.turns}",
             embed=embeds.budget_embed(debate, self._strings),
             view=budget_view(debate, self._strings),
         )

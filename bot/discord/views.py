@@ -77,10 +77,10 @@ class DebateButton(
 
 class BudgetButton(
     discord.ui.DynamicItem[Button],
-    template=r"debate:(?P<action>extend|conclude):(?P<id>\d+):(?P<at>\d+)",
+    template=r"debate:(?P<action>extend|conclude|consensus):(?P<id>\d+):(?P<at>\d+)",
 ):
-    """Extend / Conclude at the pause of budget `at`: `debate:<action>:<id>:<at>` (a button of
-    an earlier pause does not answer a later one)."""
+    """Extend / Conclude / Declare consensus at the pause after turn `at`:
+    `debate:<action>:<id>:<at>` (a button of an earlier pause does not answer a later one)."""
 
     def __init__(
         self, action: str, debate_id: int, at: int, label: str = "", style: int = 2
@@ -209,11 +209,12 @@ def card_view(debate: Debate, strings: Strings) -> discord.ui.View:
 
 
 def budget_view(debate: Debate, strings: Strings) -> discord.ui.View:
-    """Extend by one round / Conclude now, at the pause of the debate's current budget."""
+    """At a pause (the budget, or converging): Declare consensus / one more round / conclude."""
     view = discord.ui.View(timeout=None)
-    at = debate.max_rounds
-    view.add_item(BudgetButton("extend", debate.id, at, strings("budget.button_extend"), 1))
-    view.add_item(BudgetButton("conclude", debate.id, at, strings("budget.button_conclude"), 2))
+    at, area = debate.turns, "budget" if debate.paused == "budget" else "convergence"
+    for action, style in (("consensus", 3), ("extend", 1), ("conclude", 2)):
+        label = strings(f"{area}.button_{action}")
+        view.add_item(BudgetButton(action, debate.id, at, label, style))
     return view
 
 
