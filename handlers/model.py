@@ -226,6 +226,16 @@ class Debate:
     # ---- the budget the people set (issue 18): max_rounds is the budget
     pauses_at_budget: bool = False  # at max_rounds: wait for Extend / Conclude (not just end)
     paused: bool = False  # waiting at the budget now
+    outputs: tuple[tuple[str, str], ...] = ()  # moderator task -> its output, verbatim
+    options: tuple[tuple[str, str], ...] = ()  # the format's options (fixed at approval)
+
+    def output_of(self, task: str) -> str | None:
+        """A moderator task's stored output, if it ran."""
+        return dict(self.outputs).get(task)
+
+    def option(self, name: str, default: str = "") -> str:
+        """One format option's value."""
+        return dict(self.options).get(name, default)
 
     def stance_of(self, seat: str) -> Stance | None:
         """The participant's latest stated stance."""
