@@ -59,6 +59,7 @@ def handler_config(settings: Settings) -> HandlerConfig:
         roster=settings.roster,
         format=settings.DEFAULT_FORMAT,
         budget_pause=settings.BUDGET_PAUSE,
+        format_options=settings.format_options,
     )
 
 

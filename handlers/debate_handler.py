@@ -32,6 +32,7 @@ from handlers.events import (
     ProposalApproved,
     ProposalDeclined,
     ProposalExpired,
+    RunTask,
     StopRequested,
     UserAnswered,
 )
@@ -66,6 +67,7 @@ class HandlerConfig:
     roster: tuple[Participant, ...] = DEFAULT_ROSTER  # the participants a debate is opened with
     format: str = "free"  # DEFAULT_FORMAT: the format a debate runs when none is chosen
     budget_pause: bool = False  # BUDGET_PAUSE: at the round budget, wait for the people
+    format_options: tuple[tuple[str, str], ...] = ()  # defaults of the formats' options
 
 
 class DebateHandler:
@@ -123,6 +125,7 @@ class DebateHandler:
             (PostCard(),),
             self._roster,
             self._suggested(proposal),
+            self._config.format_options,
         )
         self._state[debate.id] = debate
         self._kick(debate.id)
@@ -133,10 +136,24 @@ class DebateHandler:
         suggestion = proposal.suggested_format
         return suggestion if suggestion in formats_for(self._roster) else self._config.format
 
-    async def approve(self, debate_id: int, actor: Actor, format_name: str = "") -> Debate:
+    async def approve(
+        self,
+        debate_id: int,
+        actor: Actor,
+        format_name: str = "",
+        options: tuple[tuple[str, str], ...] = (),
+    ) -> Debate:
         """Open the room (an authorized person pressed Open) with the configured roster and
-        `format_name` (empty: the format the card shows, suggested or chosen)."""
-        event = ProposalApproved(actor, self._roster, format_name, self._config.budget_pause)
+        `format_name` (empty: the format the card shows, suggested or chosen); the format's
+        options chosen on the card override the configured defaults."""
+        merged = dict(self._config.format_options) | dict(options)
+        event = ProposalApproved(
+            actor,
+            self._roster,
+            format_name,
+            pauses_at_budget=self._config.budget_pause,
+            options=tuple(sorted(merged.items())),
+        )
         return await self.submit(debate_id, event, decided_by=actor.user_id)
 
     async def choose_format(self, debate_id: int, actor: Actor, format_name: str) -> Debate:
@@ -262,7 +279,7 @@ class DebateHandler:
     def _cancel_obsolete(self, debate_id: int) -> None:
         """A stop or failure ends the turn in flight (the debater's process is ended)."""
         for effect, task in list(self._running.get(debate_id, {}).values()):
-            if isinstance(effect, AskDebater | Judge):
+            if isinstance(effect, AskDebater | Judge | RunTask):
                 task.cancel()
 
     def _kick(self, debate_id: int) -> None:

@@ -12,6 +12,7 @@ from handlers.model import (
     Conclusion,
     Decision,
     FailureKind,
+    ModeratorSource,
     ParsedReply,
     Participant,
     TurnMeta,
@@ -29,6 +30,7 @@ class ProposalApproved:
     roster: tuple[Participant, ...] = ()  # empty: the debate's default roster
     format: str = ""  # empty: the debate's format as stored
     pauses_at_budget: bool = False  # at max_rounds, wait for the people (BUDGET_PAUSE)
+    options: tuple[tuple[str, str], ...] = ()  # the format's options chosen (or defaulted)
 
 
 @dataclass(frozen=True)
@@ -132,6 +134,15 @@ class ConclusionReady:
     conclusion: Conclusion
 
 
+@dataclass(frozen=True)
+class TaskDone:
+    """The moderator (or the format's fallback) performed task `task`."""
+
+    task: str
+    output: str
+    source: ModeratorSource = ModeratorSource.GEMINI
+
+
 Event = (
     ProposalApproved
     | FormatChosen
@@ -146,6 +157,7 @@ Event = (
     | PeopleSaid
     | StopRequested
     | ConclusionReady
+    | TaskDone
 )
 
 # ---- effects --------------------------------------------------------------
@@ -297,6 +309,29 @@ class PostConclusion:
     kind: Literal["post_conclusion"] = "post_conclusion"
 
 
+@dataclass(frozen=True)
+class RunTask:
+    """Ask the moderator to perform the format's task `task`."""
+
+    task: str
+    kind: Literal["run_task"] = "run_task"
+
+
+@dataclass(frozen=True)
+class WritePage:
+    """Queue the format's page `page` (a path below the debate's slug)."""
+
+    page: str
+    kind: Literal["write_page"] = "write_page"
+
+
+@dataclass(frozen=True)
+class PostSummary:
+    """Post the format's closing block with links to its pages."""
+
+    kind: Literal["post_summary"] = "post_summary"
+
+
 Effect = Annotated[
     PostCard
     | CloseCard
@@ -314,7 +349,10 @@ Effect = Annotated[
     | AskBudget
     | Conclude
     | WriteConclusion
-    | PostConclusion,
+    | PostConclusion
+    | RunTask
+    | WritePage
+    | PostSummary,
     Field(discriminator="kind"),
 ]
 

@@ -68,6 +68,21 @@ class DebaterError(Exception):
         self.retry_after = retry_after
 
 
+@dataclass(frozen=True)
+class TaskRequest:
+    """A format's task for the moderator (a synthesis, a ledger, a front page)."""
+
+    debate_id: int
+    task: str
+    prompt: str
+    json: bool
+
+
+class ModeratorUnavailable(Exception):
+    """The moderator cannot perform a task now (rules mode, quota, failure): the format's
+    deterministic fallback is used."""
+
+
 class Debater(Protocol):
     """A backend that speaks for participants: the AG relay, the Claude CLI, the Gemini CLI."""
 
@@ -97,6 +112,10 @@ class Moderator(Protocol):
         """Write the Conclusion from what the debate reached."""
         ...
 
+    async def perform(self, request: TaskRequest) -> str:
+        """A format's task; raise ModeratorUnavailable when it cannot be served."""
+        ...
+
 
 class Wiki(Protocol):
     """The debate's pages; writes are queued and land in order, never lost."""
@@ -121,6 +140,10 @@ class Wiki(Protocol):
 
     async def write_conclusion(self, debate: Debate, conclusion: Conclusion) -> None:
         """Queue the Conclusion page."""
+        ...
+
+    async def write_page(self, debate: Debate, page: str, title: str, markdown: str) -> None:
+        """Queue a format's page at `page` below the debate's slug."""
         ...
 
     def page_url(self, debate: Debate, page: str) -> str:
@@ -171,6 +194,10 @@ class Room(Protocol):
         """Say one localized line in the room (key into the locale files)."""
         ...
 
+    async def post_summary(self, debate: Debate, markdown: str) -> None:
+        """Post the format's closing block with links to its pages."""
+        ...
+
     def working(self, debate: Debate, seat: str) -> WorkingIndicator:
         """A context manager showing that participant `seat` is working (typing, ...)."""
         ...
@@ -213,6 +240,7 @@ class Store(Protocol):
         effects: Sequence[Effect],
         roster: tuple[Participant, ...] = DEFAULT_ROSTER,
         format_name: str = "free",
+        options: tuple[tuple[str, str], ...] = (),
     ) -> Debate:
         """Store a new proposal (with the roster and format it would open with) and its
         first effects."""

@@ -29,15 +29,18 @@ from handlers.events import (
     OpenRoom,
     PeopleSaid,
     PostConclusion,
+    PostSummary,
     ProposalApproved,
     ProposalDeclined,
     ProposalExpired,
     ReplyReceived,
     StopRequested,
+    TaskDone,
     UpdateStatus,
     UserAnswered,
     WriteAgenda,
     WriteConclusion,
+    WritePage,
 )
 from handlers.formats import formats_for
 from handlers.model import (
@@ -64,6 +67,7 @@ from handlers.steps import (
     format_of,
     reply,
     run_plan,
+    task_step,
 )
 
 __all__ = [
@@ -112,13 +116,42 @@ def transition(debate: Debate, event: Event, now: datetime, rng: random.Random) 
                 return Step(debate)
             notice = Notify("debate.stopped_by", (("user", _who(actor)),))
             return conclude(debate, Outcome.STOPPED, notice)
-        case ConclusionReady(conclusion=conclusion) if debate.phase is Phase.CONCLUDING:
-            phase = _END_PHASE[debate.outcome or Outcome.CONSENSUS]
-            ended = replace(debate, phase=phase, ended_at=now, speaker=None)
-            return Step(
-                ended, (WriteConclusion(conclusion), PostConclusion(conclusion), UpdateStatus())
-            )
+    return _moderated(debate, event, now, rng)
+
+
+def _moderated(debate: Debate, event: Event, now: datetime, rng: random.Random) -> Step:
+    """The moderator's work that ends a step: a format's task, the Conclusion."""
+    match event:
+        case TaskDone(task=task) if debate.phase is Phase.JUDGING and debate.step == task_step(
+            task
+        ):
+            return _tasked(debate, event, rng)
+        case ConclusionReady() if debate.phase is Phase.CONCLUDING:
+            return _ended(debate, event, now)
     return Step(debate)
+
+
+def _ended(debate: Debate, event: ConclusionReady, now: datetime) -> Step:
+    """The end: the Conclusion written and posted, or the format's own closing block."""
+    phase = _END_PHASE[debate.outcome or Outcome.CONSENSUS]
+    ended = replace(debate, phase=phase, ended_at=now, speaker=None)
+    if format_of(debate).summary(debate):  # the format closes with its own pages
+        return Step(ended, (PostSummary(), UpdateStatus()))
+    done = event.conclusion
+    return Step(ended, (WriteConclusion(done), PostConclusion(done), UpdateStatus()))
+
+
+def _tasked(debate: Debate, event: TaskDone, rng: random.Random) -> Step:
+    """Keep the task's output verbatim, then the format says what follows."""
+    outputs = (*(o for o in debate.outputs if o[0] != event.task), (event.task, event.output))
+    done = replace(debate, outputs=outputs)
+    notices: tuple[Effect, ...] = ()
+    if event.source is ModeratorSource.RULES:
+        notices = (Notify(f"{done.format}.task_fallback", (("task", event.task),)),)
+    fmt = format_of(done)
+    written = tuple(WritePage(page) for page in fmt.task_pages(done, event.task))
+    step = run_plan(fmt.tasked(done, event.task, event.output, rng))
+    return Step(step.debate, (*notices, *written, *step.effects))
 
 
 _STOPPABLE = frozenset({Phase.SPEAKING, Phase.JUDGING, Phase.AWAITING_USER})
@@ -185,6 +218,7 @@ def _approve(debate: Debate, event: ProposalApproved, now: datetime, rng: random
         started_at=now,
         approved_by=event.actor.user_id,
         pauses_at_budget=event.pauses_at_budget,
+        options=event.options or debate.options,
     )
     step = run_plan(format_of(fixed).start(fixed, rng))
     opening: tuple[Effect, ...] = (

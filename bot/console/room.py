@@ -27,6 +27,7 @@ from bot.console.text import (
     status_line,
 )
 from bot.formatting import format_label, suggestion
+from bot.ledger_card import roster_line
 from handlers.convergence import meter
 from handlers.formats import format_named, formats_for
 from handlers.i18n import Strings
@@ -34,6 +35,7 @@ from handlers.model import Conclusion, Debate, Phase, Turn, UserQuestion, WikiPa
 from handlers.ports import Clock, Wiki
 from tools.store.db import Database
 from tools.store.room_messages import RoomMessages
+from tools.wiki.pages import fill_keys
 
 _WARNING_KEYS = ("debater.", "wiki.refused", "wiki.delayed", "wiki.human_edit")
 _AMBER_KEYS = ("user.", "debate.stopped_by")
@@ -109,7 +111,8 @@ class ConsoleRoom:
             body.append(t("console.card_formats", formats=listed) + "\n")
         body.append(t("budget.console_card") + "\n")
         body.append(f"{t('console.card_participants')}: ", style="bold")
-        body.append(" · ".join(seat_name(t, m.id, debate) for m in debate.roster))
+        names = {m.id: seat_name(t, m.id, debate) for m in debate.roster}
+        body.append(roster_line(debate, t, names))
         self.console.print(
             Panel(
                 body,
@@ -224,6 +227,19 @@ class ConsoleRoom:
             )
         )
         await self._remember(debate.id, key)
+
+    async def post_summary(self, debate: Debate, markdown: str) -> None:
+        """The format's closing block in full, then the pages it wrote."""
+        if not await self._first_time(debate.id, "conclusion"):
+            return
+        t = self._t
+        self.console.rule(Text(t("console.conclusion_title"), style="bold"), style=MODERATOR_GREY)
+        for line in fill_keys(markdown, t).splitlines():
+            self._line(line, MODERATOR_GREY)
+        self._line(t("console.conclusion_pages"), MODERATOR_GREY, bold=True)
+        for page in format_named(debate.format).pages(debate):
+            self._line(f"• {page}: {self._wiki.page_url(debate, page)}", MODERATOR_GREY)
+        await self._remember(debate.id, "conclusion")
 
     async def post_conclusion(self, debate: Debate, conclusion: Conclusion) -> None:
         """The end: decision, agreed and open points, positions, next steps and the pages."""

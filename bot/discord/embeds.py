@@ -9,6 +9,7 @@ import discord
 
 from bot.discord.render import COLOUR_MODERATOR, COLOUR_USER
 from bot.formatting import format_label, status_figures, suggestion, with_meter
+from bot.ledger_card import roster_line
 from handlers.convergence import meter
 from handlers.formats import format_named
 from handlers.i18n import Strings
@@ -52,7 +53,7 @@ def card_embed(
     )
     embed.add_field(
         name=strings("front.card_participants"),
-        value=" · ".join(member.name for member in debate.roster),
+        value=_cut(roster_line(debate, strings, {m.id: m.name for m in debate.roster})),
         inline=False,
     )
     if closed:
@@ -117,6 +118,23 @@ def question_embed(question: UserQuestion, strings: Strings) -> discord.Embed:
         lambda n: strings("front.cut_question", omitted=n),
     )
     return discord.Embed(title=strings("front.question_title"), description=body, colour=AMBER)
+
+
+SUMMARY_LIMIT = 4000  # an embed's description holds 4096 characters
+
+
+def summary_embed(markdown: str, links: dict[str, str], strings: Strings) -> discord.Embed:
+    """A format's closing block, grey, with links to its pages (named by their paths)."""
+    if len(markdown) > SUMMARY_LIMIT:  # said so, and where the whole is: the pages below
+        note = strings("front.summary_cut")
+        markdown = markdown[: SUMMARY_LIMIT - len(note) - 2] + "\n\n" + note
+    embed = discord.Embed(
+        title=strings("front.conclusion_title"), description=markdown, colour=GREY
+    )
+    pages = " · ".join(f"[{page}]({url})" for page, url in links.items() if url.startswith("http"))
+    if pages:
+        embed.add_field(name=strings("front.conclusion_pages"), value=_cut(pages), inline=False)
+    return embed
 
 
 def conclusion_embed(

@@ -29,6 +29,7 @@ from handlers.ports import Clock, Wiki
 from handlers.shorten import shorten
 from tools.store.db import Database
 from tools.store.room_messages import Posted, RoomMessages
+from tools.wiki.pages import fill_keys
 
 log = logging.getLogger(__name__)
 
@@ -248,6 +249,13 @@ class DiscordRoom:
             "conclusion",
             embed=embeds.conclusion_embed(debate, conclusion, links, self._strings),
         )
+
+    async def post_summary(self, debate: Debate, markdown: str) -> None:
+        """The format's closing block, grey, with links to the pages it wrote."""
+        written = format_named(debate.format).pages(debate)
+        links = {page: self._wiki.page_url(debate, page) for page in written}
+        embed = embeds.summary_embed(fill_keys(markdown, self._strings), links, self._strings)
+        await self._send_once(debate, "conclusion", embed=embed)
 
     async def notify(self, debate: Debate, key: str, params: dict[str, str]) -> None:
         """One localized line, in full; failures named through the [failure] table."""

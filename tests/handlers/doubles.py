@@ -114,6 +114,7 @@ class FakeWiki:
         self.writes: list[tuple[str, int, str]] = []
         self.keys: Counter[str] = Counter()
         self.plan = plan or CrashPlan()
+        self.pages: dict[int, dict[str, tuple[str, str]]] = {}
 
     def _write(self, key: str, debate: Debate, content: str) -> None:
         self.keys[key] += 1
@@ -141,6 +142,11 @@ class FakeWiki:
     async def write_conclusion(self, debate: Debate, conclusion: Conclusion) -> None:
         self.plan.tick("wiki:conclusion")
         self._write(f"{debate.id}:conclusion", debate, conclusion.decision)
+
+    async def write_page(self, debate: Debate, page: str, title: str, markdown: str) -> None:
+        self.plan.tick(f"wiki:page:{page}")
+        self._write(f"{debate.id}:page:{page}", debate, markdown)
+        self.pages.setdefault(debate.id, {})[page] = (title, markdown)
 
     def page_url(self, debate: Debate, page: str) -> str:
         return f"https://wiki.test/debates/{debate.id}/{page}"
@@ -170,6 +176,7 @@ class FakeRoom:
         self.questions: list[UserQuestion] = []
         self.budget_asks: list[tuple[int, int]] = []  # (debate, its budget) at each pause
         self.conclusions: list[Conclusion] = []
+        self.summaries: list[str] = []
         self.working_seats: list[str] = []
         self.cards: list[int] = []
         self.closed_cards: list[tuple[int, str]] = []
@@ -215,6 +222,10 @@ class FakeRoom:
     async def post_conclusion(self, debate: Debate, conclusion: Conclusion) -> None:
         self.plan.tick("room:conclusion")
         self.conclusions.append(conclusion)
+
+    async def post_summary(self, debate: Debate, markdown: str) -> None:
+        self.plan.tick("room:summary")
+        self.summaries.append(markdown)
 
     async def notify(self, debate: Debate, key: str, params: dict[str, str]) -> None:
         self.plan.tick(f"room:notify:{key}")
