@@ -63,6 +63,7 @@ async def test_chat_to_stop_through_discord(rig: BotRig, people: People) -> None
     assert custom_ids(card) == [
         f"debate:open:{debate_id}",
         f"debate:decline:{debate_id}",
+        f"debate:format:{debate_id}",  # free or ledger (test_format_choice)
         f"debate:budget:{debate_id}",  # the round budget menu (test_budget)
     ]
     assert [line.author_id for line in rig.moderator.windows[-1]] == [
