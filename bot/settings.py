@@ -71,6 +71,7 @@ class Settings(BaseSettings):
     # claude-cli, gemini-cli); blank: AG on the relay and Claude on its CLI.
     PARTICIPANTS: str = DEFAULT_PARTICIPANTS
     DEFAULT_FORMAT: str = "free"  # the format a debate runs when none is chosen on the card
+    BUDGET_PAUSE: bool = True  # at the round budget, ask the people: one more round, or conclude
     # The ledger format's setup (the card's two questions), until the card asks them.
     LEDGER_END_STATE: Literal["converge", "open"] = "converge"
     LEDGER_STANCE: Literal["assigned", "neutral"] = "assigned"

@@ -7,6 +7,7 @@ from collections.abc import Callable, Mapping
 
 from handlers.events import (
     AppendRoundLog,
+    AskBudget,
     AskDebater,
     AskUser,
     CloseCard,
@@ -118,6 +119,13 @@ class EffectRunner:
                 await self._simple(debate, effect)
         return None
 
+    async def _ask_people(self, debate: Debate, effect: AskUser | AskBudget) -> None:
+        """The moderator's question, or a pause's buttons (the budget, converging)."""
+        if isinstance(effect, AskUser):
+            await self._room.ask_user(debate, effect.question)
+        else:
+            await self._room.ask_budget(debate)
+
     async def _simple(self, debate: Debate, effect: Effect) -> None:
         match effect:
             case PostCard():
@@ -134,8 +142,8 @@ class EffectRunner:
                 await self._room.update_status(debate)
             case WriteWorkingDocument(turn=number):
                 await self._wiki.write_working_document(debate, number)
-            case AskUser(question=question):
-                await self._room.ask_user(debate, question)
+            case AskUser() | AskBudget():
+                await self._ask_people(debate, effect)
             case WriteConclusion(conclusion=conclusion):
                 await self._wiki.write_conclusion(debate, conclusion)
             case PostConclusion(conclusion=conclusion):

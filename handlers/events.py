@@ -29,6 +29,7 @@ class ProposalApproved:
     actor: Actor
     roster: tuple[Participant, ...] = ()  # empty: the debate's default roster
     format: str = ""  # empty: the debate's format as stored
+    pauses_at_budget: bool = False  # at max_rounds, wait for the people (BUDGET_PAUSE)
     options: tuple[tuple[str, str], ...] = ()  # the format's options chosen (or defaulted)
 
 
@@ -38,6 +39,24 @@ class FormatChosen:
 
     actor: Actor
     format: str
+
+
+@dataclass(frozen=True)
+class BudgetChosen:
+    """An authorized person picked the round budget on the card."""
+
+    actor: Actor
+    rounds: int
+
+
+@dataclass(frozen=True)
+class BudgetDecided:
+    """An authorized person answered a pause (the budget, or a debate converging without
+    concluding): one more round, conclude as is, or declare consensus."""
+
+    actor: Actor
+    choice: Literal["extend", "conclude", "consensus"]
+    at: int = 0  # the pause this answers, by the debate's turn count then (0: the current one)
 
 
 @dataclass(frozen=True)
@@ -127,6 +146,8 @@ class TaskDone:
 Event = (
     ProposalApproved
     | FormatChosen
+    | BudgetChosen
+    | BudgetDecided
     | ProposalDeclined
     | ProposalExpired
     | ReplyReceived
@@ -260,6 +281,13 @@ class AskUser:
 
 
 @dataclass(frozen=True)
+class AskBudget:
+    """Tell the people the debate reached its budget; offer Extend / Conclude."""
+
+    kind: Literal["ask_budget"] = "ask_budget"
+
+
+@dataclass(frozen=True)
 class Conclude:
     """Ask the moderator for the Conclusion."""
 
@@ -319,6 +347,7 @@ Effect = Annotated[
     | WriteWorkingDocument
     | Judge
     | AskUser
+    | AskBudget
     | Conclude
     | WriteConclusion
     | PostConclusion

@@ -223,6 +223,10 @@ class Debate:
     heard: tuple[tuple[str, int], ...] = ()  # per participant: how many of `people` it got
     moderator_heard: int = 0  # how many of `people` the moderator's judgements got
     people_question: str = ""  # a debater's question to the people, not yet put to them
+    # ---- the budget the people set (issue 18): max_rounds is the budget
+    pauses_at_budget: bool = False  # BUDGET_PAUSE: at max_rounds (or converging) the people decide
+    paused: str = ""  # waiting for the people's word: "budget" or "converging" (issue 18)
+    consensus_trend: tuple[float, ...] = ()  # the moderator's consensus estimates, latest last
     outputs: tuple[tuple[str, str], ...] = ()  # moderator task -> its output, verbatim
     repairs: tuple[str, ...] = ()  # participants asked to repair a reply in the current step
     repair_asks: tuple[tuple[int, tuple[str, ...]], ...] = ()  # (turn, missing parts) asked

@@ -178,6 +178,10 @@ class Room(Protocol):
         """Post the full reply; return a link to its first message."""
         ...
 
+    async def ask_budget(self, debate: Debate) -> None:
+        """The debate reached its round budget: offer Extend by one round / Conclude now."""
+        ...
+
     async def ask_user(self, debate: Debate, question: UserQuestion) -> None:
         """Put the moderator's question to the people, with option buttons."""
         ...

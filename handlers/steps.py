@@ -13,6 +13,7 @@ from datetime import datetime
 
 from handlers.events import (
     AppendRoundLog,
+    AskBudget,
     AskDebater,
     AskUser,
     Conclude,
@@ -134,6 +135,8 @@ def run_plan(plan: Plan) -> Step:
         case JudgeStep(debate=debate):
             judging = replace(debate, phase=Phase.JUDGING)
             return Step(judging, (UpdateStatus(), Judge(debate.turns)))
+        case EndStep(debate=debate, outcome=Outcome.MAX_ROUNDS) if debate.pauses_at_budget:
+            return pause_at_budget(debate)
         case TaskStep(debate=debate, task=task):
             # The moderator works: the phase it judges in, the step naming the task.
             working = replace(with_asks(debate, ()), phase=Phase.JUDGING, step=task_step(task))
@@ -145,6 +148,14 @@ def run_plan(plan: Plan) -> Step:
                 with_asks(debate, ()), phase=Phase.AWAITING_USER, user_question=question
             )
             return Step(waiting, (AskUser(question), UpdateStatus()))
+
+
+def pause_at_budget(debate: Debate) -> Step:
+    """The budget is spent without an end: the people choose (Extend / Conclude)."""
+    paused = replace(
+        with_asks(debate, ()), phase=Phase.AWAITING_USER, paused="budget", speaker=None
+    )
+    return Step(paused, (UpdateStatus(), AskBudget()))
 
 
 def task_step(task: str) -> str:

@@ -183,6 +183,7 @@ class FakeRoom:
         self.notices: list[tuple[int, str, dict[str, str]]] = []
         self.statuses: list[tuple[int, str, int]] = []
         self.questions: list[UserQuestion] = []
+        self.budget_asks: list[tuple[int, int]] = []  # (debate, its budget) at each pause
         self.conclusions: list[Conclusion] = []
         self.summaries: list[str] = []
         self.working_seats: list[str] = []
@@ -216,6 +217,11 @@ class FakeRoom:
         self.turn_posts[(debate.id, turn.number)] += 1
         self.posted.append(("turn", turn))
         return f"https://discord.test/{debate.id}/{turn.number}"
+
+    async def ask_budget(self, debate: Debate) -> None:
+        self.plan.tick("room:budget")
+        self.budget_asks.append((debate.id, debate.max_rounds))
+        self.signal("budget").set()
 
     async def ask_user(self, debate: Debate, question: UserQuestion) -> None:
         self.plan.tick("room:ask")
