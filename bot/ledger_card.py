@@ -12,9 +12,11 @@ Translate = Callable[..., str]
 
 
 def roster_line(debate: Debate, t: Translate, names: dict[str, str]) -> str:
-    """`AG · Claude`, or `AG (for) · Claude (against) — ledger of agreed facts`."""
-    if debate.format != "ledger":
-        return " · ".join(names[m.id] for m in debate.roster)
+    """`AG · Claude (security reviewer)`, or `AG (for) · Claude (against) — ledger of agreed
+    facts`."""
+    if debate.format != "ledger":  # each with its role, where it has one
+        return " · ".join(f"{names[m.id]} ({m.persona})" if m.persona else names[m.id]
+                          for m in debate.roster)  # fmt: skip
     stands = dict(standpoints(debate))
     line = " · ".join(
         f"{names[m.id]} ({t(f'ledger.standpoint_{stands[m.id]}')})" for m in debate.roster
