@@ -28,6 +28,7 @@ from handlers.events import (
     ReplyReceived,
     RunTask,
     TaskDone,
+    UpdateClaims,
     UpdateStatus,
     WriteAgenda,
     WriteConclusion,
@@ -119,6 +120,13 @@ class EffectRunner:
                 await self._simple(debate, effect)
         return None
 
+    async def _refresh(self, debate: Debate, effect: UpdateStatus | UpdateClaims) -> None:
+        """A pinned message edited to the state: the status line, or the claim ledger."""
+        if isinstance(effect, UpdateStatus):
+            await self._room.update_status(debate)
+        else:
+            await self._room.update_claims(debate)
+
     async def _ask_people(self, debate: Debate, effect: AskUser | AskBudget) -> None:
         """The moderator's question, or a pause's buttons (the budget, converging)."""
         if isinstance(effect, AskUser):
@@ -138,8 +146,8 @@ class EffectRunner:
                 await self._wiki.write_agenda(debate)
             case LogNote(key=key, what=what, who=who, text=text):
                 await self._wiki.append_round_note(debate, key, what, who, text)
-            case UpdateStatus():
-                await self._room.update_status(debate)
+            case UpdateStatus() | UpdateClaims():
+                await self._refresh(debate, effect)
             case WriteWorkingDocument(turn=number):
                 await self._wiki.write_working_document(debate, number)
             case AskUser() | AskBudget():

@@ -287,6 +287,13 @@ class AskBudget:
 
 
 @dataclass(frozen=True)
+class UpdateClaims:
+    """Show the claim ledger as it stands (the thread's second pinned message)."""
+
+    kind: Literal["update_claims"] = "update_claims"
+
+
+@dataclass(frozen=True)
 class Conclude:
     """Ask the moderator for the Conclusion."""
 
@@ -347,6 +354,7 @@ Effect = Annotated[
     | Judge
     | AskUser
     | AskBudget
+    | UpdateClaims
     | Conclude
     | WriteConclusion
     | PostConclusion

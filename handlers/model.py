@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from handlers.claims import Claim, ClaimUpdate
 from handlers.kinds import (
     Action,
     FailureKind,
@@ -122,6 +123,7 @@ class Decision:
     summary: str = ""  # the updated running summary (the moderator's memory)
     source: ModeratorSource = ModeratorSource.GEMINI
     lasting: bool = True  # a RULES decision: True while the quota is spent, False for one step
+    claims: tuple[ClaimUpdate, ...] = ()  # the claim ledger's updates (issue 18)
 
 
 @dataclass(frozen=True)
@@ -227,6 +229,7 @@ class Debate:
     pauses_at_budget: bool = False  # BUDGET_PAUSE: at max_rounds (or converging) the people decide
     paused: str = ""  # waiting for the people's word: "budget" or "converging" (issue 18)
     consensus_trend: tuple[float, ...] = ()  # the moderator's consensus estimates, latest last
+    claims: tuple[Claim, ...] = ()  # the live claim ledger (issue 18)
     outputs: tuple[tuple[str, str], ...] = ()  # moderator task -> its output, verbatim
     options: tuple[tuple[str, str], ...] = ()  # the format's options (fixed at approval)
 

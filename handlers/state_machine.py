@@ -12,6 +12,7 @@ import random
 from dataclasses import replace
 from datetime import datetime
 
+from handlers.claims import updated
 from handlers.convergence import TREND_KEPT, converging_pause, decided
 from handlers.events import (
     AskUser,
@@ -36,6 +37,7 @@ from handlers.events import (
     ReplyReceived,
     StopRequested,
     TaskDone,
+    UpdateClaims,
     UpdateStatus,
     UserAnswered,
     WriteAgenda,
@@ -247,7 +249,10 @@ def _judged(debate: Debate, event: Judged, rng: random.Random) -> Step:
         moderator_heard=max(debate.moderator_heard, event.heard),
         people_question="",
         consensus_trend=(*debate.consensus_trend, decision.consensus)[-TREND_KEPT:],
+        claims=updated(debate.claims, decision.claims, debate.ids),
     )
+    if judged.claims != debate.claims:
+        effects.append(UpdateClaims())
     effects += _shown(debate, decision)
     question = decision.user_question if decision.action is Action.ASK_USER else None
     if question is None and decision.action is not Action.CONCLUDE and debate.people_question:
