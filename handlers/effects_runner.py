@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Mapping
 
+from handlers.concessions import moved_toward, verdict
 from handlers.events import (
     AppendRoundLog,
     AskBudget,
@@ -212,9 +213,24 @@ class EffectRunner:
             return DebaterFailed(ask.seat, ask.turn, exc.kind, exc.detail, exc.retry_after)
         parsed = await parsed_by_contract(debate, output)
         heard = len(debate.people)
+        concession = await self._concession(debate, ask.seat, parsed)
         return ReplyReceived(
-            ask.seat, ask.turn, output.text, output.raw, output.meta, heard=heard, parsed=parsed
+            ask.seat,
+            ask.turn,
+            output.text,
+            output.raw,
+            output.meta,
+            heard=heard,
+            parsed=parsed,
+            concession=concession,
         )
+
+    async def _concession(self, debate: Debate, seat: str, parsed: ParsedReply) -> str:
+        """Checks a move toward the others against their stored replies (issue 18)."""
+        if not moved_toward(debate.stance_of(seat), parsed.stance):
+            return ""
+        earlier = await self._store.last_turns(debate.id, max(debate.turns, 1))
+        return verdict(debate, seat, parsed.stance, parsed.convinced_by, earlier)
 
     async def _shown(self, debate: Debate, ask: AskDebater) -> tuple[Turn, ...]:
         """The stored turns the format lets this brief carry (an ask stored before formats

@@ -82,6 +82,7 @@ class ReplyReceived:
     meta: TurnMeta
     heard: int = 0  # how many of the debate's people lines its brief carried
     parsed: ParsedReply | None = None  # parsed once by the runner (off the loop when large)
+    concession: str = ""  # a move toward the others: "quoted", or "unquoted" (no real quote)
 
 
 @dataclass(frozen=True)

@@ -71,6 +71,7 @@ class ParsedReply:
     stance: Stance | None = None
     structured: bool = True  # False when no valid JSON block was found
     extra: str = ""  # the block's fields the contract does not use, as a Markdown list
+    convinced_by: str = ""  # a concession's quote of what convinced it (issue 18)
 
 
 @dataclass(frozen=True)
@@ -230,6 +231,7 @@ class Debate:
     paused: str = ""  # waiting for the people's word: "budget" or "converging" (issue 18)
     consensus_trend: tuple[float, ...] = ()  # the moderator's consensus estimates, latest last
     claims: tuple[Claim, ...] = ()  # the live claim ledger (issue 18)
+    unquoted: tuple[tuple[int, str], ...] = ()  # (turn, participant): concessions with no quote
     outputs: tuple[tuple[str, str], ...] = ()  # moderator task -> its output, verbatim
     options: tuple[tuple[str, str], ...] = ()  # the format's options (fixed at approval)
 

@@ -13,6 +13,7 @@ from dataclasses import replace
 from datetime import datetime
 
 from handlers.claims import updated
+from handlers.concessions import with_concession
 from handlers.convergence import TREND_KEPT, converging_pause, decided
 from handlers.events import (
     AskUser,
@@ -102,7 +103,7 @@ def transition(debate: Debate, event: Event, now: datetime, rng: random.Random) 
         ):
             return _on_card(debate, event, now)
         case ReplyReceived() if expects(debate, event.seat, event.turn):
-            return reply(debate, event, now, rng)
+            return with_concession(reply(debate, event, now, rng), event)
         case DebaterFailed() if expects(debate, event.seat, event.turn):
             return failure(debate, event, rng)
         case Judged(turn=turn) if debate.phase is Phase.JUDGING and turn == debate.turns:

@@ -159,6 +159,12 @@ def _state(debate: Debate, people: tuple[PeopleLine, ...] = ()) -> str:
         else:
             lines.append(f"The people said ({line.who}): {said}")
     lines.append("Claim ledger:\n" + (as_lines(debate.claims) or "(no claims yet)"))
+    for turn, seat in debate.unquoted[-4:]:
+        lines.append(
+            f"Turn {turn}: {_label(debate, seat)} moved toward the others without quoting what"
+            " convinced it (its `convinced_by` matched none of their replies): a concession by"
+            " politeness, not by argument, until shown otherwise."
+        )
     return "\n".join(lines)
 
 
