@@ -82,6 +82,7 @@ class ReplyReceived:
     meta: TurnMeta
     heard: int = 0  # how many of the debate's people lines its brief carried
     parsed: ParsedReply | None = None  # parsed once by the runner (off the loop when large)
+    concession: str = ""  # a move toward the others: "quoted", or "unquoted" (no real quote)
 
 
 @dataclass(frozen=True)
@@ -288,6 +289,13 @@ class AskBudget:
 
 
 @dataclass(frozen=True)
+class UpdateClaims:
+    """Show the claim ledger as it stands (the thread's second pinned message)."""
+
+    kind: Literal["update_claims"] = "update_claims"
+
+
+@dataclass(frozen=True)
 class Conclude:
     """Ask the moderator for the Conclusion."""
 
@@ -348,6 +356,7 @@ Effect = Annotated[
     | Judge
     | AskUser
     | AskBudget
+    | UpdateClaims
     | Conclude
     | WriteConclusion
     | PostConclusion

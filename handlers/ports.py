@@ -21,6 +21,7 @@ from handlers.model import (
     ModeratorView,
     ParsedReply,
     Participant,
+    Precedent,
     Proposal,
     Turn,
     TurnMeta,
@@ -178,6 +179,10 @@ class Room(Protocol):
         """Post the full reply; return a link to its first message."""
         ...
 
+    async def update_claims(self, debate: Debate) -> None:
+        """Show the claim ledger as it stands (a second pinned message in the thread)."""
+        ...
+
     async def ask_budget(self, debate: Debate) -> None:
         """The debate reached its round budget: offer Extend by one round / Conclude now."""
         ...
@@ -300,4 +305,12 @@ class Store(Protocol):
 
     async def due_proposals(self, now: datetime) -> list[int]:
         """Proposals past their expiry."""
+        ...
+
+
+class Precedents(Protocol):
+    """Past Conclusion pages, searched before a card is posted (issue 18)."""
+
+    async def search(self, text: str, limit: int) -> tuple[Precedent, ...]:
+        """Up to `limit` pages related to `text`, best first."""
         ...

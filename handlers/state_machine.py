@@ -12,6 +12,8 @@ import random
 from dataclasses import replace
 from datetime import datetime
 
+from handlers.claims import updated
+from handlers.concessions import with_concession
 from handlers.convergence import TREND_KEPT, converging_pause, decided
 from handlers.events import (
     AskUser,
@@ -36,6 +38,7 @@ from handlers.events import (
     ReplyReceived,
     StopRequested,
     TaskDone,
+    UpdateClaims,
     UpdateStatus,
     UserAnswered,
     WriteAgenda,
@@ -100,7 +103,7 @@ def transition(debate: Debate, event: Event, now: datetime, rng: random.Random) 
         ):
             return _on_card(debate, event, now)
         case ReplyReceived() if expects(debate, event.seat, event.turn):
-            return reply(debate, event, now, rng)
+            return with_concession(reply(debate, event, now, rng), event)
         case DebaterFailed() if expects(debate, event.seat, event.turn):
             return failure(debate, event, rng)
         case Judged(turn=turn) if debate.phase is Phase.JUDGING and turn == debate.turns:
@@ -247,7 +250,10 @@ def _judged(debate: Debate, event: Judged, rng: random.Random) -> Step:
         moderator_heard=max(debate.moderator_heard, event.heard),
         people_question="",
         consensus_trend=(*debate.consensus_trend, decision.consensus)[-TREND_KEPT:],
+        claims=updated(debate.claims, decision.claims, debate.ids),
     )
+    if judged.claims != debate.claims:
+        effects.append(UpdateClaims())
     effects += _shown(debate, decision)
     question = decision.user_question if decision.action is Action.ASK_USER else None
     if question is None and decision.action is not Action.CONCLUDE and debate.people_question:

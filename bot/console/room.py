@@ -26,7 +26,7 @@ from bot.console.text import (
     seat_name,
     status_line,
 )
-from bot.formatting import format_label, suggestion
+from bot.formatting import claim_lines, format_label, suggestion
 from bot.ledger_card import roster_line
 from handlers.convergence import meter
 from handlers.formats import format_named, formats_for
@@ -110,6 +110,8 @@ class ConsoleRoom:
             )
             body.append(t("console.card_formats", formats=listed) + "\n")
         body.append(t("budget.console_card") + "\n")
+        for found in proposal.precedents:
+            body.append(f"{t('precedents.console')}: {found.title} · {found.url}\n")
         body.append(f"{t('console.card_participants')}: ", style="bold")
         names = {m.id: seat_name(t, m.id, debate) for m in debate.roster}
         body.append(roster_line(debate, t, names))
@@ -185,6 +187,12 @@ class ConsoleRoom:
         self.console.print(Text(footer_text(turn, self._t), style=f"dim {colour}"), soft_wrap=True)
         await self._remember(debate.id, key)
         return ""
+
+    async def update_claims(self, debate: Debate) -> None:
+        """The claim ledger as it stands, after the judgement that changed it."""
+        body = Text("\n".join(line.replace("**", "") for line in claim_lines(debate, self._t)))
+        title = Text(self._t("claims.console_title"))
+        self.console.print(Panel(body, title=title, border_style=MODERATOR_GREY))
 
     async def ask_budget(self, debate: Debate) -> None:
         """A pause (the budget, or converging): d declares consensus, e one more round, c

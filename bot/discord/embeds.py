@@ -8,7 +8,7 @@ from datetime import datetime
 import discord
 
 from bot.discord.render import COLOUR_MODERATOR, COLOUR_USER
-from bot.formatting import format_label, status_figures, suggestion, with_meter
+from bot.formatting import claim_lines, format_label, status_figures, suggestion, with_meter
 from bot.ledger_card import roster_line
 from handlers.convergence import meter
 from handlers.formats import format_named
@@ -56,10 +56,28 @@ def card_embed(
         value=_cut(roster_line(debate, strings, {m.id: m.name for m in debate.roster})),
         inline=False,
     )
+    if proposal.precedents:
+        lines = [
+            strings("precedents.line", title=p.title, url=p.url, excerpt=p.excerpt)
+            for p in proposal.precedents
+        ]
+        embed.add_field(name=strings("precedents.card"), value=_cut("\n".join(lines)), inline=False)
     if closed:
         # In the description, where a mention shows as a name (embeds never ping).
         embed.description = strings(f"front.card_{debate.phase.value}", user=_who(decided_by))
     return embed
+
+
+def claims_embed(debate: Debate, strings: Strings) -> discord.Embed:
+    """The claim ledger (the thread's second pinned message); the Conclusion page holds it
+    whole when it outgrows one embed."""
+    lines, body = claim_lines(debate, strings), ""
+    for index, line in enumerate(lines):
+        if len(body) + len(line) + 200 > QUESTION_LIMIT:
+            body += strings("claims.cut", count=len(lines) - index)
+            break
+        body += line + "\n"
+    return discord.Embed(title=strings("claims.title"), description=body.strip(), colour=GREY)
 
 
 def budget_label(debate: Debate, rounds: int, strings: Strings) -> str:

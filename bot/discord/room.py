@@ -216,6 +216,21 @@ class DiscordRoom:
         await clear_relay(self._client, self._messages, turn, relayed=relayed)
         return first
 
+    async def update_claims(self, debate: Debate) -> None:
+        """The claim ledger: a second pinned message in the thread, edited in place."""
+        embed = embeds.claims_embed(debate, self._strings)
+        if await self.recorded(debate.id, "claims") is not None:
+            message = await self._message(debate.id, "claims")
+            if message is not None:
+                await message.edit(embed=embed, allowed_mentions=NO_PINGS)
+            return
+        posted = await self._send_once(debate, "claims", embed=embed)
+        message = await self._message(debate.id, "claims")
+        if message is not None:
+            with contextlib.suppress(discord.HTTPException):  # pins are a nicety
+                await message.pin()
+        await self._record(debate.id, "claims-pinned", posted)
+
     async def ask_budget(self, debate: Debate) -> None:
         """A pause (the budget spent, or converging): the people's buttons (once per pause)."""
         await self._send_once(
