@@ -225,6 +225,17 @@ class ConsoleRoom:
             )
         await self._remember(debate.id, "conclusion")
 
+    async def post_summary(self, debate: Debate, markdown: str) -> None:
+        """A format's closing block, and the pages it links."""
+        if not await self._first_time(debate.id, "summary"):
+            return
+        self.console.rule(Text(self._t("front.summary_title"), style="bold"), style=MODERATOR_GREY)
+        for line in markdown.splitlines():
+            self._line(line, MODERATOR_GREY)
+        for page in format_named(debate.format).pages(debate):
+            self._line(f"• {page}: {self._wiki.page_url(debate, page)}", MODERATOR_GREY)
+        await self._remember(debate.id, "summary")
+
     async def notify(self, debate: Debate, key: str, params: dict[str, str]) -> None:
         """One localized line: warnings orange, the people's decisions amber, the rest grey."""
         if self._rules_only and key.startswith("moderator.mode_"):

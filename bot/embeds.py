@@ -104,14 +104,38 @@ def conclusion_embed(
             value=_cut("\n".join(f"• {p}" for p in conclusion.open_issues)),
             inline=False,
         )
-    pages = " · ".join(
-        f"[{strings(f'front.page_{page}')}]({url})"
-        for page, url in links.items()
-        if url.startswith("http")
-    )
+    pages = _page_links(debate.format, links, strings)
     if pages:
         embed.add_field(name=strings("front.conclusion_pages"), value=_cut(pages), inline=False)
     return embed
+
+
+def _page_links(format_name: str, links: dict[str, str], strings: Strings) -> str:
+    """The pages as links; a format's own page is named by the format's strings."""
+    named = []
+    for page, url in links.items():
+        key = f"front.page_{page}"
+        label = strings(key if strings.has(key) else f"{format_name}.page_{page}")
+        if url.startswith("http"):
+            named.append(f"[{label}]({url})")
+    return " · ".join(named)
+
+
+def summary_embed(
+    format_name: str, markdown: str, links: dict[str, str], strings: Strings
+) -> discord.Embed:
+    """A format's closing block, grey, with its pages (the whole result is on its page)."""
+    embed = discord.Embed(
+        title=strings("front.summary_title"), description=_cut_long(markdown), colour=GREY
+    )
+    pages = _page_links(format_name, links, strings)
+    if pages:
+        embed.add_field(name=strings("front.conclusion_pages"), value=_cut(pages), inline=False)
+    return embed
+
+
+def _cut_long(text: str) -> str:
+    return text if len(text) <= 4000 else text[:3999] + "…"
 
 
 def _cut(text: str) -> str:

@@ -242,6 +242,13 @@ class DiscordRoom:
             embed=embeds.conclusion_embed(debate, conclusion, links, self._strings),
         )
 
+    async def post_summary(self, debate: Debate, markdown: str) -> None:
+        """The format's closing block as an embed, with links to its pages."""
+        written = format_named(debate.format).pages(debate)
+        links = {page: self._wiki.page_url(debate, page) for page in written}
+        embed = embeds.summary_embed(debate.format, markdown, links, self._strings)
+        await self._send_once(debate, "summary", embed=embed)
+
     async def notify(self, debate: Debate, key: str, params: dict[str, str]) -> None:
         """One localized line, in full; failures named through the [failure] table."""
         if "kind" in params:

@@ -29,6 +29,7 @@ from handlers.events import (
     ProposalApproved,
     ProposalDeclined,
     ProposalExpired,
+    RunTask,
     StopRequested,
     UserAnswered,
 )
@@ -231,7 +232,7 @@ class DebateHandler:
     def _cancel_obsolete(self, debate_id: int) -> None:
         """A stop or failure ends the turn in flight (the debater's process is ended)."""
         for effect, task in list(self._running.get(debate_id, {}).values()):
-            if isinstance(effect, AskDebater | Judge):
+            if isinstance(effect, AskDebater | Judge | RunTask):
                 task.cancel()
 
     def _kick(self, debate_id: int) -> None:

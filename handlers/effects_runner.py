@@ -21,16 +21,40 @@ from handlers.events import (
     OpenRoom,
     PostCard,
     PostConclusion,
+    PostSummary,
     PostTurn,
     ReplyReceived,
+    RunTask,
+    TaskDone,
     UpdateStatus,
     WriteAgenda,
     WriteConclusion,
+    WritePage,
     WriteWorkingDocument,
 )
-from handlers.model import Backend, Debate, FailureKind, ModeratorView, Turn, WikiPage
-from handlers.ports import Clock, Debater, DebaterError, Moderator, Room, Store, TurnRequest, Wiki
-from handlers.prompting import compose_turn_prompt
+from handlers.formats import format_named
+from handlers.model import (
+    Backend,
+    Debate,
+    FailureKind,
+    ModeratorSource,
+    ModeratorView,
+    Turn,
+    WikiPage,
+)
+from handlers.ports import (
+    Clock,
+    Debater,
+    DebaterError,
+    Moderator,
+    ModeratorUnavailable,
+    Room,
+    Store,
+    TaskRequest,
+    TurnRequest,
+    Wiki,
+)
+from handlers.prompting import compose_turn_prompt, render_pieces
 
 PAGE_NAMES = {page.value: page.value.title() for page in WikiPage}  # "Working-Document"
 MODERATOR_CONTEXT_TURNS = 2  # the moderator sees the last two turns in full, never more
@@ -66,6 +90,8 @@ class EffectRunner:
                 view = await self._view(debate)
                 decision = await self._moderator.judge(view)
                 return Judged(turn, decision, heard=len(debate.people))
+            case RunTask(task=task):
+                return await self._task(debate, task)
             case Conclude():
                 return ConclusionReady(await self._moderator.conclude(await self._view(debate)))
             case PostTurn(turn=number):
@@ -104,6 +130,34 @@ class EffectRunner:
                 await self._wiki.write_conclusion(debate, conclusion)
             case PostConclusion(conclusion=conclusion):
                 await self._room.post_conclusion(debate, conclusion)
+            case WritePage(page=page):
+                fmt = format_named(debate.format)
+                turns = await self._turns(debate, fmt.page_shows(debate, page))
+                title, markdown = fmt.render_page(debate, page, turns)
+                await self._wiki.write_page(debate, page, title, markdown)
+            case PostSummary():
+                await self._room.post_summary(debate, format_named(debate.format).summary(debate))
+
+    async def _task(self, debate: Debate, task: str) -> TaskDone:
+        """A format's moderator task; its deterministic fallback when the moderator cannot."""
+        fmt = format_named(debate.format)
+        shown = await self._turns(debate, fmt.task_shows(debate, task))
+        prompt = render_pieces(fmt.task_brief(debate, task, shown), self._language)
+        request = TaskRequest(debate.id, task, prompt, fmt.task_json(debate, task))
+        try:
+            output = await self._moderator.perform(request)
+        except ModeratorUnavailable:
+            return TaskDone(task, fmt.task_fallback(debate, task, shown), ModeratorSource.RULES)
+        return TaskDone(task, output, ModeratorSource.GEMINI)
+
+    async def _turns(self, debate: Debate, numbers: tuple[int, ...]) -> tuple[Turn, ...]:
+        found = []
+        for number in numbers:
+            try:
+                found.append(await self._store.turn(debate.id, number))
+            except LookupError:
+                continue  # a skipped ask left its number unused
+        return tuple(found)
 
     async def _ask(self, debate: Debate, ask: AskDebater) -> Event:
         if ask.delay_s > 0:
@@ -124,6 +178,7 @@ class EffectRunner:
             participant=member.id,
             name=member.name,
             persona=member.persona,
+            model=member.model,
         )
         try:
             async with self._room.working(debate, ask.seat):
@@ -156,7 +211,8 @@ class EffectRunner:
         if "page" in params:
             page = params["page"]
             params["page"] = PAGE_NAMES.get(page, page)
-            params["url"] = self._wiki.page_url(debate, page) if page in PAGE_NAMES else ""
+            own = page in format_named(debate.format).pages(debate)
+            params["url"] = self._wiki.page_url(debate, page) if page in PAGE_NAMES or own else ""
         if "seat" in params:
             params["seat"] = debate.name_of(params["seat"])
         return params

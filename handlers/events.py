@@ -12,6 +12,7 @@ from handlers.model import (
     Conclusion,
     Decision,
     FailureKind,
+    ModeratorSource,
     Participant,
     TurnMeta,
     UserQuestion,
@@ -103,6 +104,15 @@ class ConclusionReady:
     conclusion: Conclusion
 
 
+@dataclass(frozen=True)
+class TaskDone:
+    """A moderator task of the format finished (or its rules fallback stood in)."""
+
+    task: str
+    output: str
+    source: ModeratorSource
+
+
 Event = (
     ProposalApproved
     | ProposalDeclined
@@ -114,6 +124,7 @@ Event = (
     | PeopleSaid
     | StopRequested
     | ConclusionReady
+    | TaskDone
 )
 
 # ---- effects --------------------------------------------------------------
@@ -258,6 +269,29 @@ class PostConclusion:
     kind: Literal["post_conclusion"] = "post_conclusion"
 
 
+@dataclass(frozen=True)
+class RunTask:
+    """Ask the moderator to perform one of the format's tasks."""
+
+    task: str
+    kind: Literal["run_task"] = "run_task"
+
+
+@dataclass(frozen=True)
+class WritePage:
+    """Queue one of the format's own wiki pages, rendered from the stored debate."""
+
+    page: str
+    kind: Literal["write_page"] = "write_page"
+
+
+@dataclass(frozen=True)
+class PostSummary:
+    """Post the format's closing summary in the room, with links to its pages."""
+
+    kind: Literal["post_summary"] = "post_summary"
+
+
 Effect = Annotated[
     PostCard
     | CloseCard
@@ -274,7 +308,10 @@ Effect = Annotated[
     | AskUser
     | Conclude
     | WriteConclusion
-    | PostConclusion,
+    | PostConclusion
+    | RunTask
+    | WritePage
+    | PostSummary,
     Field(discriminator="kind"),
 ]
 

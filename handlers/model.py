@@ -219,6 +219,8 @@ class Debate:
     heard: tuple[tuple[str, int], ...] = ()  # per participant: how many of `people` it got
     moderator_heard: int = 0  # how many of `people` the moderator's judgements got
     people_question: str = ""  # a debater's question to the people, not yet put to them
+    outputs: tuple[tuple[str, str], ...] = ()  # moderator task -> its output, verbatim
+    tasks: tuple[str, ...] = ()  # the moderator tasks the current step still waits for
 
     def stance_of(self, seat: str) -> Stance | None:
         """The participant's latest stated stance."""

@@ -39,6 +39,7 @@ class TurnRequest:
     participant: str = ""  # who speaks: one backend may seat several participants
     name: str = ""  # the participant's display name
     persona: str = ""  # the participant's role, if any
+    model: str = ""  # the participant's own model, if set (else the backend's)
 
     def session_key(self, default: str) -> str:
         """Whose session this is: sessions are kept per (debate, participant)."""
@@ -80,6 +81,21 @@ class Debater(Protocol):
         ...
 
 
+@dataclass(frozen=True)
+class TaskRequest:
+    """One moderator task of a format: its rendered prompt, and whether the answer is JSON."""
+
+    debate_id: int
+    task: str
+    prompt: str
+    json: bool
+
+
+class ModeratorUnavailable(Exception):
+    """The moderator cannot perform a task now (rules mode, quota spent, a failure): the
+    engine uses the format's deterministic fallback."""
+
+
 class Moderator(Protocol):
     """The moderator: detection, judgement after each reply, the Conclusion."""
 
@@ -93,6 +109,10 @@ class Moderator(Protocol):
 
     async def conclude(self, view: ModeratorView) -> Conclusion:
         """Write the Conclusion from what the debate reached."""
+        ...
+
+    async def perform(self, request: TaskRequest) -> str:
+        """Perform a format's task; raises ModeratorUnavailable when it cannot."""
         ...
 
 
@@ -119,6 +139,10 @@ class Wiki(Protocol):
 
     async def write_conclusion(self, debate: Debate, conclusion: Conclusion) -> None:
         """Queue the Conclusion page."""
+        ...
+
+    async def write_page(self, debate: Debate, page: str, title: str, markdown: str) -> None:
+        """Queue one of the format's pages (a path below the debate's slug)."""
         ...
 
     def page_url(self, debate: Debate, page: str) -> str:
@@ -159,6 +183,10 @@ class Room(Protocol):
 
     async def post_conclusion(self, debate: Debate, conclusion: Conclusion) -> None:
         """Post the final summary with links to the pages."""
+        ...
+
+    async def post_summary(self, debate: Debate, markdown: str) -> None:
+        """Post the format's closing summary as an embed, with links to its pages."""
         ...
 
     async def notify(self, debate: Debate, key: str, params: dict[str, str]) -> None:

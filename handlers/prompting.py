@@ -43,6 +43,12 @@ def render_brief(
     return "\n\n".join(parts)
 
 
+def render_pieces(pieces: tuple[Piece, ...], language: str) -> str:
+    """A moderator task's prompt: its pieces filled from prompts/ (no people's additions:
+    the format puts what a task needs into its values)."""
+    return "\n\n".join(prompts.load(p.template, language, **dict(p.values)) for p in pieces)
+
+
 def additions(ask: AskDebater, people: tuple[PeopleLine, ...], language: str) -> str:
     """The moderator's additions: what the people said (attributed, verbatim), and its note."""
     lines = []

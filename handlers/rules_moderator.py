@@ -22,6 +22,7 @@ from handlers.model import (
     Turn,
     UserQuestion,
 )
+from handlers.ports import ModeratorUnavailable, TaskRequest
 from handlers.state_machine import both_agree
 
 SUMMARY_MAX_CHARS = 3000  # the running summary's cap, whoever writes it: keeps input bounded
@@ -121,6 +122,10 @@ class RulesModerator:
     async def conclude(self, view: ModeratorView) -> Conclusion:
         """Port method: the mechanical Conclusion."""
         return self.write_conclusion(view)
+
+    async def perform(self, request: TaskRequest) -> str:
+        """Port method: no model here, so the format's deterministic fallback stands in."""
+        raise ModeratorUnavailable(f"task {request.task}: rule-based moderator")
 
 
 def _decision(

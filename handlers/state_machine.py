@@ -30,6 +30,7 @@ from handlers.events import (
     ProposalExpired,
     ReplyReceived,
     StopRequested,
+    TaskDone,
     UpdateStatus,
     UserAnswered,
     WriteAgenda,
@@ -60,6 +61,7 @@ from handlers.steps import (
     format_of,
     reply,
     run_plan,
+    task_done,
 )
 
 __all__ = [
@@ -94,8 +96,8 @@ def transition(debate: Debate, event: Event, now: datetime, rng: random.Random) 
             return reply(debate, event, now, rng)
         case DebaterFailed() if expects(debate, event.seat, event.turn):
             return failure(debate, event, rng)
-        case Judged(turn=turn) if debate.phase is Phase.JUDGING and turn == debate.turns:
-            return _judged(debate, event, rng)
+        case Judged() | TaskDone():
+            return _moderated(debate, event, rng)
         case UserAnswered(actor=actor, answer=answer) if debate.phase is Phase.AWAITING_USER:
             if not authorized(debate, actor):
                 return Step(debate)
@@ -117,6 +119,7 @@ def transition(debate: Debate, event: Event, now: datetime, rng: random.Random) 
 
 
 _STOPPABLE = frozenset({Phase.SPEAKING, Phase.JUDGING, Phase.AWAITING_USER})
+_TASKING = frozenset({Phase.SPEAKING, Phase.JUDGING})
 _END_PHASE = {
     Outcome.CONSENSUS: Phase.CONCLUDED,
     Outcome.MAX_ROUNDS: Phase.CONCLUDED,
@@ -150,6 +153,16 @@ def _approve(debate: Debate, event: ProposalApproved, now: datetime, rng: random
         Notify("wiki.agenda_written", (("page", "agenda"),)),
     )
     return Step(step.debate, (*opening, *step.effects))
+
+
+def _moderated(debate: Debate, event: Judged | TaskDone, rng: random.Random) -> Step:
+    """A judgement of the latest turn, or a format's moderator task done."""
+    if isinstance(event, TaskDone):
+        if debate.phase in _TASKING and event.task in debate.tasks:
+            return task_done(debate, event, rng)
+    elif debate.phase is Phase.JUDGING and event.turn == debate.turns and not debate.tasks:
+        return _judged(debate, event, rng)
+    return Step(debate)
 
 
 def _judged(debate: Debate, event: Judged, rng: random.Random) -> Step:

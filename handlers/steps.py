@@ -14,6 +14,7 @@ from datetime import datetime
 from handlers.events import (
     AppendRoundLog,
     AskDebater,
+    AskUser,
     Conclude,
     DebaterFailed,
     Effect,
@@ -21,11 +22,22 @@ from handlers.events import (
     Notify,
     PostTurn,
     ReplyReceived,
+    RunTask,
+    TaskDone,
     UpdateStatus,
     WriteWorkingDocument,
 )
 from handlers.formats import CONTRACTS, format_named
-from handlers.formats.base import AskStep, EndStep, Format, JudgeStep, Plan
+from handlers.formats.base import (
+    AskStep,
+    EndStep,
+    Format,
+    JudgeStep,
+    PeopleStep,
+    Plan,
+    TaskStep,
+    with_output,
+)
 from handlers.model import Debate, FailureKind, OpenAsk, Outcome, Phase, Turn
 from handlers.wiki_actions import Refusal, apply_action
 
@@ -100,24 +112,50 @@ def ask_effect(debate: Debate, ask: OpenAsk, delay_s: float = 0.0) -> AskDebater
 def run_plan(plan: Plan) -> Step:
     """Turn a format's plan into the engine's state and effects."""
     match plan:
-        case AskStep(debate=debate, step=name, participants=who, notices=notices):
+        case AskStep(debate=debate, step=name, participants=who, notices=notices, tasks=tasks):
             base = debate.turns
             asks = tuple(OpenAsk(p, base + i + 1) for i, p in enumerate(who))
             asking = with_asks(
-                replace(debate, phase=Phase.SPEAKING, step=name, step_turns=()), asks
+                replace(debate, phase=Phase.SPEAKING, step=name, step_turns=(), tasks=tasks),
+                asks,
             )
             effects = tuple(ask_effect(asking, ask) for ask in asks)
-            return Step(asking, (*notices, UpdateStatus(), *effects))
+            alongside = tuple(RunTask(task) for task in tasks)
+            return Step(asking, (*notices, UpdateStatus(), *effects, *alongside))
         case JudgeStep(debate=debate):
             judging = replace(debate, phase=Phase.JUDGING)
             return Step(judging, (UpdateStatus(), Judge(debate.turns)))
-        case EndStep(debate=debate, outcome=outcome):
-            return conclude(debate, outcome)
+        case TaskStep(debate=debate, task=task):
+            tasking = replace(with_asks(debate, ()), phase=Phase.JUDGING, step=task, tasks=(task,))
+            return Step(tasking, (UpdateStatus(), RunTask(task)))
+        case PeopleStep(debate=debate, question=question, notices=notices):
+            waiting = replace(
+                with_asks(debate, ()), phase=Phase.AWAITING_USER, user_question=question, tasks=()
+            )
+            return Step(waiting, (*notices, AskUser(question), UpdateStatus()))
+        case EndStep(debate=debate, outcome=outcome, effects=closing):
+            ended = conclude(debate, outcome)
+            return Step(ended.debate, (*closing, *ended.effects))
+
+
+def task_done(debate: Debate, event: TaskDone, rng: random.Random) -> Step:
+    """Store a moderator task's output; a task step moves on at once, a task run alongside
+    asks moves on once the step has all of its answers."""
+    fmt = format_of(debate)
+    remaining = tuple(t for t in debate.tasks if t != event.task)
+    stored = with_output(replace(debate, tasks=remaining), event.task, event.output)
+    if debate.phase is Phase.JUDGING:
+        return run_plan(fmt.tasked(stored, event.task, event.output, rng))
+    if remaining or open_asks(stored):
+        return Step(stored)
+    return run_plan(fmt.answered(replace(stored, note=""), rng))
 
 
 def conclude(debate: Debate, outcome: Outcome, notice: Notify | None = None) -> Step:
     """End the debate: the Conclusion is written next."""
-    ending = replace(with_asks(debate, ()), phase=Phase.CONCLUDING, outcome=outcome, speaker=None)
+    ending = replace(
+        with_asks(debate, ()), phase=Phase.CONCLUDING, outcome=outcome, speaker=None, tasks=()
+    )
     effects: tuple[Effect, ...] = (UpdateStatus(), Conclude())
     return Step(ending, (notice, *effects) if notice else effects)
 
@@ -152,7 +190,7 @@ def reply(debate: Debate, event: ReplyReceived, now: datetime, rng: random.Rando
         else debate.people_question,
     )
     after, effects = _posted(fmt.noted(after, turn), turn)
-    if waiting:
+    if waiting or after.tasks:
         return Step(after, effects, turn)
     step = run_plan(fmt.answered(replace(after, note=""), rng))
     return Step(step.debate, (*effects, *step.effects), turn)
@@ -168,7 +206,7 @@ def _turn_of(debate: Debate, event: ReplyReceived, now: datetime) -> Turn:
         text=event.text,
         raw=event.raw,
         sha256=hashlib.sha256(event.raw.encode("utf-8")).hexdigest(),
-        parsed=CONTRACTS[format_of(debate).contract](event.text),
+        parsed=CONTRACTS[format_of(debate).contract_of(debate)](event.text),
         meta=event.meta,
         at=now,
     )
@@ -236,7 +274,7 @@ def _skip(debate: Debate, ask: OpenAsk, event: DebaterFailed, rng: random.Random
         with_asks(debate, waiting), skipped=skipped, spoken=(*debate.spoken, event.seat)
     )
     notice = Notify("debater.skipped", params)
-    if waiting:
+    if waiting or moved.tasks:
         return Step(moved, (notice,))
     step = run_plan(format_of(moved).answered(moved, rng))
     return Step(step.debate, (notice, *step.effects))

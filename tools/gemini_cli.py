@@ -70,7 +70,7 @@ class GeminiCliBackend:
     async def generate(self, prompt: Prompt) -> ModelReply:
         """Run the CLI once; map its failures to ModeratorErrors."""
         workspace = self._prepare()
-        args = [self._binary, "-p", schema_instruction(prompt.schema), "-o", "json"]
+        args = [self._binary, "-p", schema_instruction(prompt.schema, prompt.json), "-o", "json"]
         args += ["-m", self.model]
         env = {
             **(self._env if self._env is not None else os.environ),

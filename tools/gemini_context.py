@@ -14,6 +14,7 @@ from pydantic import BaseModel
 
 import prompts
 from handlers.model import ChatLine, Debate, ModeratorView, PeopleLine, Turn
+from handlers.ports import TaskRequest
 from handlers.prompting import LANGUAGE_NAMES
 from handlers.rules_moderator import SUMMARY_MAX_CHARS, bound_summary
 from tools.gemini_schemas import ConclusionReply, DetectionReply, JudgeReply
@@ -27,7 +28,7 @@ MODERATOR_TURNS = 2
 WORKING_DOCUMENT_MAX_CHARS = 12000  # the Conclusion reads the Working-Document up to this
 PEOPLE_MAX_CHARS = 2000  # each thing the people said, as the moderator reads it
 
-Purpose = Literal["detect", "judge", "conclude"]
+Purpose = Literal["detect", "judge", "conclude", "task"]
 Role = Literal["user", "model"]
 
 
@@ -38,7 +39,8 @@ class Prompt:
     purpose: Purpose
     system: str
     messages: tuple[tuple[Role, str], ...]
-    schema: type[BaseModel]
+    schema: type[BaseModel] | None  # None: a format's task (JSON or text, as `json` says)
+    json: bool = True
 
     @property
     def input_chars(self) -> int:
@@ -53,6 +55,7 @@ class Prompt:
             self.system,
             (*self.messages, ("model", bad_reply), ("user", repair)),
             self.schema,
+            self.json,
         )
 
 
@@ -91,8 +94,16 @@ def conclusion_prompt(view: ModeratorView, language: str) -> Prompt:
     )
 
 
-def schema_instruction(schema: type[BaseModel]) -> str:
+def task_prompt(request: TaskRequest, language: str) -> Prompt:
+    """A format's moderator task: its prompt as the request, answered as JSON or text."""
+    system = prompts.load("moderator_task", language, language_name=LANGUAGE_NAMES[language])
+    return Prompt("task", system, (("user", request.prompt),), None, request.json)
+
+
+def schema_instruction(schema: type[BaseModel] | None, json_only: bool = True) -> str:
     """The JSON schema as prompt text, for a backend without a schema option (the CLI)."""
+    if schema is None:
+        return prompts.load("moderator_task_json" if json_only else "moderator_task_text", None)
     text = json.dumps(schema.model_json_schema(), ensure_ascii=False, indent=1)
     return prompts.load("moderator_json_schema", None, schema=text)
 

@@ -7,6 +7,7 @@ moderator, and the result says so (`source=RULES`).
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -17,8 +18,16 @@ from typing import Protocol, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from handlers.model import ChatLine, Conclusion, Decision, Detection, ModeratorView
+from handlers.ports import ModeratorUnavailable as TaskUnavailable
+from handlers.ports import TaskRequest
 from handlers.rules_moderator import RulesModerator
-from tools.gemini_context import Prompt, conclusion_prompt, detection_prompt, judge_prompt
+from tools.gemini_context import (
+    Prompt,
+    conclusion_prompt,
+    detection_prompt,
+    judge_prompt,
+    task_prompt,
+)
 from tools.gemini_ledger import REASON_QUOTA, ModeratorLedger
 from tools.gemini_schemas import (
     ConclusionReply,
@@ -39,6 +48,19 @@ DEFAULT_RETRY_DELAY_S = 10.0  # a per-minute 429 without RetryInfo
 
 M = TypeVar("M", bound=BaseModel)
 Sleep = Callable[[float], Awaitable[None]]
+
+
+def _task_error(text: str, json_only: bool) -> str:
+    """Why a task's answer cannot be used ('' if it can)."""
+    if not text.strip():
+        return "the answer was empty"
+    if not json_only:
+        return ""
+    try:
+        value = json.loads(text)
+    except ValueError as exc:
+        return f"not valid JSON: {exc}"
+    return "" if isinstance(value, dict) else "not one JSON object"
 
 
 class ModeratorError(Exception):
@@ -124,6 +146,23 @@ class StructuredModerator:
         prompt = conclusion_prompt(view, self._language)
         reply = await self._ask(prompt, ConclusionReply, view.debate.id)
         return to_conclusion(reply) if reply is not None else self._rules.write_conclusion(view)
+
+    async def perform(self, request: TaskRequest) -> str:
+        """A format's task; a JSON task gets one repair request. Raises the port's
+        ModeratorUnavailable when the rules must stand in (quota spent, failures)."""
+        prompt = task_prompt(request, self._language)
+        for attempt in (1, 2):
+            sent = await self._send(prompt, request.debate_id)
+            if sent is None:
+                raise TaskUnavailable(f"task {request.task}: the moderator model is unavailable")
+            call_id, reply = sent
+            error = _task_error(reply.text, request.json)
+            if not error:
+                return reply.text
+            await self._ledger.mark(call_id, "invalid", error)
+            log.warning("moderator task %s: %s (%d/2)", request.task, error, attempt)
+            prompt = prompt.repaired(reply.text, error)
+        raise TaskUnavailable(f"task {request.task}: invalid twice")
 
     async def ping(self) -> str:
         """One tiny counted request (for `doctor`); raises ModeratorError when it fails."""

@@ -168,6 +168,14 @@ class WikiOutbox:
         key = f"{debate.id}:conclusion"
         await self._enqueue(debate, WikiPage.CONCLUSION, key, Mode.REPLACE, content)
 
+    async def write_page(self, debate: Debate, page: str, title: str, markdown: str) -> None:
+        """Queue one of a format's own pages (replaced as a whole, a person's edit kept)."""
+        path = self.path_of(debate, page)
+        row = (debate.id, f"{debate.id}:page:{page}", path, title[:255], Mode.REPLACE.value,
+               markdown, self._now().isoformat())  # fmt: skip
+        await self._db.execute(INSERT_ENTRY, row)
+        self._kick(debate.id)
+
     def page_url(self, debate: Debate, page: str) -> str:
         """Where a person reads the page: an http(s) or file:// URL, percent-encoded."""
         return self._backend.url(self.path_of(debate, page))
@@ -266,8 +274,7 @@ class WikiOutbox:
         if delay.announced:
             delay.landed += 1
         if human_edit:
-            page = WikiPage(entry.path.rsplit("/", 1)[-1])
-            params = {"page": page_label(page, self._t), "url": self._backend.url(entry.path)}
+            params = {"page": self._label(entry.path), "url": self._backend.url(entry.path)}
             await self._say(entry.debate_id, "wiki.human_edit_kept", params)
 
     async def _apply(self, entry: _Entry) -> bool:
@@ -311,9 +318,16 @@ class WikiOutbox:
         reason = f"{exc.code}: {exc.message}"[:500]
         await self._db.execute(GIVE_UP, (self._now().isoformat(), reason, entry.id))
         log.error("wiki write %s refused for good: %s", entry.dedup_key, reason)
-        page = WikiPage(entry.path.rsplit("/", 1)[-1])
-        params = {"page": page_label(page, self._t), "reason": exc.message[:300]}
+        params = {"page": self._label(entry.path), "reason": exc.message[:300]}
         await self._say(entry.debate_id, "wiki.write_refused", params)
+
+    def _label(self, path: str) -> str:
+        """A page's display name; a format's own page is named by its path."""
+        tail = path.rsplit("/", 1)[-1]
+        try:
+            return page_label(WikiPage(tail), self._t)
+        except ValueError:
+            return tail
 
     async def _say(self, debate_id: int, key: str, params: dict[str, str]) -> None:
         try:

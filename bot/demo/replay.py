@@ -27,7 +27,13 @@ from handlers.model import (
     TurnMeta,
     UserQuestion,
 )
-from handlers.ports import DebaterError, DebaterOutput, TurnRequest
+from handlers.ports import (
+    DebaterError,
+    DebaterOutput,
+    ModeratorUnavailable,
+    TaskRequest,
+    TurnRequest,
+)
 
 DEFAULT_RECORDING = "debate_ko.json"
 
@@ -132,6 +138,7 @@ class Recording(BaseModel):
     turns: list[TurnEntry]
     decisions: list[DecisionEntry]
     answers: list[AnswerEntry] = Field(default_factory=list)
+    tasks: dict[str, str] = Field(default_factory=dict)  # a format's moderator task -> output
     conclusion: ConclusionEntry
 
     def answer_after(self, turn: int) -> AnswerEntry:
@@ -260,6 +267,12 @@ class ReplayModerator:
             summary=entry.summary,
             source=ModeratorSource.GEMINI,
         )
+
+    async def perform(self, request: TaskRequest) -> str:
+        """The recorded output of a format's task; unrecorded: the format's fallback."""
+        if request.task not in self._recording.tasks:
+            raise ModeratorUnavailable(f"no recorded output of task {request.task}")
+        return self._recording.tasks[request.task]
 
     async def conclude(self, view: ModeratorView) -> Conclusion:
         """The recorded Conclusion."""

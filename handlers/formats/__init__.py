@@ -4,15 +4,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from handlers.formats.adversarial import ADVERSARIAL
+from handlers.formats.adversarial_contract import parse_prefix
 from handlers.formats.base import Format
 from handlers.formats.free import FREE
 from handlers.model import ParsedReply, Participant
 from handlers.reply_parser import parse_reply
 
 FORMATS: dict[str, Format] = {FREE.name: FREE}
+FORMATS[ADVERSARIAL.name] = ADVERSARIAL
 # The reply contracts a format may name, each with its tolerant parser (line prefixes for
 # the adversarial format will join the JSON block here).
 CONTRACTS: dict[str, Callable[[str], ParsedReply]] = {"json": parse_reply}
+CONTRACTS["prefix"] = parse_prefix
 
 
 class UnknownFormat(LookupError):

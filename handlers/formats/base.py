@@ -9,11 +9,19 @@ Storage, effects, crash safety, verbatim relay, no pings, Stop and budgets stay 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 from handlers.events import AskDebater, Effect
-from handlers.model import Debate, Decision, Outcome, Participant, PeopleLine, Turn
+from handlers.model import (
+    Debate,
+    Decision,
+    Outcome,
+    Participant,
+    PeopleLine,
+    Turn,
+    UserQuestion,
+)
 
 
 @dataclass(frozen=True)
@@ -25,6 +33,7 @@ class AskStep:
     step: str
     participants: tuple[str, ...]
     notices: tuple[Effect, ...] = ()  # said before the asks go out
+    tasks: tuple[str, ...] = ()  # moderator tasks run alongside the asks (same step)
 
 
 @dataclass(frozen=True)
@@ -40,9 +49,27 @@ class EndStep:
 
     debate: Debate
     outcome: Outcome
+    effects: tuple[Effect, ...] = ()  # the format's closing effects (pages, summary)
 
 
-Plan = AskStep | JudgeStep | EndStep
+@dataclass(frozen=True)
+class TaskStep:
+    """Let the moderator perform one of the format's tasks (an audit, a check, ...)."""
+
+    debate: Debate
+    task: str
+
+
+@dataclass(frozen=True)
+class PeopleStep:
+    """Put a question to the people and wait; their answer goes to `Format.resumed`."""
+
+    debate: Debate
+    question: UserQuestion
+    notices: tuple[Effect, ...] = ()
+
+
+Plan = AskStep | JudgeStep | EndStep | TaskStep | PeopleStep
 
 
 @dataclass(frozen=True)
@@ -112,3 +139,100 @@ class Format(Protocol):
     def pages(self, debate: Debate) -> tuple[str, ...]:
         """The wiki pages this debate has written (the closing summary links only these)."""
         ...
+
+    def contract_of(self, debate: Debate) -> str:
+        """The reply contract of the current step."""
+        ...
+
+    def missing(self, debate: Debate, turn: Turn) -> tuple[str, ...]:
+        """The required parts the turn lacks (empty: complete)."""
+        ...
+
+    def task_brief(self, debate: Debate, task: str, shown: tuple[Turn, ...]) -> tuple[Piece, ...]:
+        """A moderator task's prompt pieces."""
+        ...
+
+    def task_shows(self, debate: Debate, task: str) -> tuple[int, ...]:
+        """The stored turns a moderator task may read."""
+        ...
+
+    def task_fallback(self, debate: Debate, task: str, shown: tuple[Turn, ...]) -> str:
+        """A deterministic output when the moderator cannot perform the task."""
+        ...
+
+    def task_json(self, debate: Debate, task: str) -> bool:
+        """True if the task's answer must be one JSON object."""
+        ...
+
+    def tasked(self, debate: Debate, task: str, output: str, rng: random.Random) -> Plan:
+        """What follows a finished moderator task (of a TaskStep)."""
+        ...
+
+    def page_shows(self, debate: Debate, page: str) -> tuple[int, ...]:
+        """The stored turns a page is rendered from."""
+        ...
+
+    def render_page(self, debate: Debate, page: str, turns: tuple[Turn, ...]) -> tuple[str, str]:
+        """One of the format's pages: (title, markdown)."""
+        ...
+
+    def summary(self, debate: Debate) -> str:
+        """The closing block posted in the room (Markdown)."""
+        ...
+
+
+class FormatDefaults:
+    """What a format without tasks, own pages or a varying contract inherits."""
+
+    contract = "json"
+
+    def contract_of(self, debate: Debate) -> str:
+        """The format's one contract."""
+        return self.contract
+
+    def missing(self, debate: Debate, turn: Turn) -> tuple[str, ...]:
+        """Nothing is required beyond what the parser tolerates."""
+        return ()
+
+    def task_brief(self, debate: Debate, task: str, shown: tuple[Turn, ...]) -> tuple[Piece, ...]:
+        """No tasks."""
+        raise LookupError(task)
+
+    def task_shows(self, debate: Debate, task: str) -> tuple[int, ...]:
+        """No tasks."""
+        return ()
+
+    def task_fallback(self, debate: Debate, task: str, shown: tuple[Turn, ...]) -> str:
+        """No tasks."""
+        return ""
+
+    def task_json(self, debate: Debate, task: str) -> bool:
+        """No tasks."""
+        return False
+
+    def tasked(self, debate: Debate, task: str, output: str, rng: random.Random) -> Plan:
+        """No tasks: a stray one ends nothing."""
+        return JudgeStep(debate)
+
+    def page_shows(self, debate: Debate, page: str) -> tuple[int, ...]:
+        """No own pages."""
+        return ()
+
+    def render_page(self, debate: Debate, page: str, turns: tuple[Turn, ...]) -> tuple[str, str]:
+        """No own pages."""
+        raise LookupError(page)
+
+    def summary(self, debate: Debate) -> str:
+        """No closing block of its own."""
+        return ""
+
+
+def output_of(debate: Debate, task: str) -> str:
+    """A stored task output ('' if the task has not run)."""
+    return dict(debate.outputs).get(task, "")
+
+
+def with_output(debate: Debate, task: str, output: str) -> Debate:
+    """The debate with `task`'s output stored (replacing an earlier one)."""
+    kept = tuple(pair for pair in debate.outputs if pair[0] != task)
+    return replace(debate, outputs=(*kept, (task, output)))
