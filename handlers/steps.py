@@ -146,7 +146,7 @@ def task_done(debate: Debate, event: TaskDone, rng: random.Random) -> Step:
     stored = with_output(replace(debate, tasks=remaining), event.task, event.output)
     if debate.phase is Phase.JUDGING:
         return run_plan(fmt.tasked(stored, event.task, event.output, rng))
-    if remaining or open_asks(stored):
+    if remaining or stored.asked:
         return Step(stored)
     return run_plan(fmt.answered(replace(stored, note=""), rng))
 

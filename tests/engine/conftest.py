@@ -73,6 +73,7 @@ class Rig:
     max_rounds: int = 3
     roster: tuple[Participant, ...] = DEFAULT_ROSTER
     format: str = "free"
+    language: str = "ko"
     ticking_store: bool = False  # the plan also counts each committed step (a crash after it)
     missing: tuple[Backend, ...] = ()  # backends with no debater (not configured)
     real: Callable[[Database], dict[Backend, Debater]] | None = None  # real adapters to use
@@ -103,7 +104,7 @@ class Rig:
             self.clock,
             random.Random(self.seed),
             HandlerConfig(
-                language="ko",
+                language=self.language,
                 max_rounds=self.max_rounds,
                 retry_wait_scale=0.0,
                 roster=self.roster,

@@ -26,7 +26,13 @@ from handlers.model import (
     TurnMeta,
     UserQuestion,
 )
-from handlers.ports import DebaterError, DebaterOutput, TurnRequest
+from handlers.ports import (
+    DebaterError,
+    DebaterOutput,
+    ModeratorUnavailable,
+    TaskRequest,
+    TurnRequest,
+)
 
 
 def other(seat: str) -> str:
@@ -122,6 +128,10 @@ class FakeModerator:
         self.views: list[ModeratorView] = []
         self.conclusions = 0
         self.plan = plan or CrashPlan()
+        # A format's task -> its queued outputs (the last one repeats); none: unavailable.
+        self.task_outputs: dict[str, list[str]] = {}
+        self.task_requests: list[TaskRequest] = []
+        self.task_hooks: dict[str, Callable[[], object]] = {}  # awaited before answering
 
     def enqueue(self, *decisions: Decision) -> None:
         self.decisions.extend(decisions)
@@ -135,6 +145,17 @@ class FakeModerator:
         if self.decisions:
             return self.decisions.popleft()
         return Decision(action=Action.CONTINUE, summary=f"summary after {view.debate.turns}")
+
+    async def perform(self, request: TaskRequest) -> str:
+        self.plan.tick(f"perform:{request.task}")
+        self.task_requests.append(request)
+        hook = self.task_hooks.pop(request.task, None)
+        if hook is not None:
+            await hook()  # type: ignore[misc]
+        queued = self.task_outputs.get(request.task)
+        if not queued:
+            raise ModeratorUnavailable(f"no output scripted for {request.task}")
+        return queued.pop(0) if len(queued) > 1 else queued[0]
 
     async def conclude(self, view: ModeratorView) -> Conclusion:
         self.plan.tick("conclude")
@@ -180,6 +201,10 @@ class FakeWiki:
         self.plan.tick("wiki:conclusion")
         self._write(f"{debate.id}:conclusion", debate, conclusion.decision)
 
+    async def write_page(self, debate: Debate, page: str, title: str, markdown: str) -> None:
+        self.plan.tick("wiki:page")
+        self._write(f"{debate.id}:page:{page}", debate, f"{title}\n{markdown}")
+
     def page_url(self, debate: Debate, page: str) -> str:
         return f"https://wiki.test/debates/{debate.id}/{page}"
 
@@ -207,6 +232,7 @@ class FakeRoom:
         self.statuses: list[tuple[int, str, int]] = []
         self.questions: list[UserQuestion] = []
         self.conclusions: list[Conclusion] = []
+        self.summaries: list[str] = []
         self.working_seats: list[str] = []
         self.cards: list[int] = []
         self.closed_cards: list[tuple[int, str]] = []
@@ -247,6 +273,10 @@ class FakeRoom:
     async def post_conclusion(self, debate: Debate, conclusion: Conclusion) -> None:
         self.plan.tick("room:conclusion")
         self.conclusions.append(conclusion)
+
+    async def post_summary(self, debate: Debate, markdown: str) -> None:
+        self.plan.tick("room:summary")
+        self.summaries.append(markdown)
 
     async def notify(self, debate: Debate, key: str, params: dict[str, str]) -> None:
         self.plan.tick(f"room:notify:{key}")
