@@ -20,7 +20,7 @@ from bot.discord_bot import DebateBot
 from bot.front import DiscordFront
 from bot.i18n import Strings
 from bot.room import DiscordRoom
-from bot.settings import Settings
+from bot.settings import Settings, configure_formats
 from handlers.debate_handler import DebateHandler, HandlerConfig
 from handlers.detection import DetectionHandler
 from handlers.model import Backend
@@ -102,6 +102,7 @@ async def assemble(
     services.wiki = wiki
     room = services.room = DiscordRoom(bot, db, strings, wiki, clock)
     store = SqliteStore(db)
+    configure_formats(settings)
     handler = services.handler = DebateHandler(
         store,
         moderator,

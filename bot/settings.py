@@ -9,7 +9,8 @@ from pydantic import Field, SecretStr, ValidationError, field_validator, model_v
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from handlers.formats import FORMATS, formats_for
-from handlers.participants import Participant, RosterError, parse_roster, roster_text
+from handlers.formats.adversarial import ADVERSARIAL, AdversarialFormat, default_reconciler
+from handlers.participants import Backend, Participant, RosterError, parse_roster, roster_text
 from tools.claude_caller import WRITE_TOOLS
 
 IdList = Annotated[tuple[int, ...], NoDecode]
@@ -70,6 +71,10 @@ class Settings(BaseSettings):
     # claude-cli, gemini-cli); blank: AG on the relay and Claude on its CLI.
     PARTICIPANTS: str = DEFAULT_PARTICIPANTS
     DEFAULT_FORMAT: str = "free"  # the format a debate runs when none is chosen on the card
+    # The adversarial format's Reconciler: a fresh session on this backend, on this model
+    # (blank: the backend's own).
+    ADVERSARIAL_RECONCILER: Backend = Backend.CLAUDE_CLI
+    ADVERSARIAL_RECONCILER_MODEL: str = ""
     GEMINI_DEBATER_MODEL: str = "pro"  # the Gemini CLI's model for gemini-cli participants
     LOG_LEVEL: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     RETRY_WAIT_SCALE: float = Field(1.0, ge=0)  # 0 turns every retry wait off (tests)
@@ -119,6 +124,14 @@ class Settings(BaseSettings):
     @classmethod
     def _blank_id_is_none(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value
+
+
+def configure_formats(settings: Settings) -> None:
+    """The formats that take settings: the adversarial Reconciler's backend and model."""
+    reconciler = default_reconciler(
+        settings.ADVERSARIAL_RECONCILER, settings.ADVERSARIAL_RECONCILER_MODEL.strip()
+    )
+    FORMATS[ADVERSARIAL.name] = AdversarialFormat(reconciler)
 
 
 def load_settings(env_file: str | Path | None = ".env") -> Settings:

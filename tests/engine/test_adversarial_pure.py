@@ -7,7 +7,9 @@ import json
 
 import pytest
 
-from handlers.formats import CONTRACTS
+from bot.settings import Settings, configure_formats
+from handlers.formats import CONTRACTS, FORMATS
+from handlers.formats.adversarial import ADVERSARIAL, AdversarialFormat
 from handlers.formats.adversarial_audit import (
     Audit,
     Evidence,
@@ -27,6 +29,7 @@ from handlers.formats.adversarial_contract import (
     sections,
 )
 from handlers.formats.adversarial_result import Answers, govern, render_result
+from handlers.participants import Backend
 from tests.engine.adversarial_script import advocate, challenger, probe, reconciler, validator
 
 
@@ -120,3 +123,22 @@ def test_governance_caps_confidence_and_keeps_rejections_visible() -> None:
     page = render_result(audit, full, answers)
     assert "### Reconciler's Verdict: MODIFY" in page and "| Invalidation | Advocate |" in page
     assert answers.advocate in page and answers.reconciler in page  # every role in full
+
+
+def test_the_reconciler_backend_and_model_are_settings() -> None:
+    built = Settings(  # type: ignore[call-arg]
+        _env_file=None,
+        DEFAULT_FORMAT="adversarial",
+        ADVERSARIAL_RECONCILER="gemini-cli",
+        ADVERSARIAL_RECONCILER_MODEL=" opus ",
+    )
+    try:
+        configure_formats(built)
+        chosen = FORMATS["adversarial"]
+        assert isinstance(chosen, AdversarialFormat)
+        assert chosen.reconciler.backend is Backend.GEMINI_CLI
+        assert chosen.reconciler.model == "opus" and chosen.reconciler.id == "reconciler"
+    finally:
+        FORMATS["adversarial"] = ADVERSARIAL
+    with pytest.raises(ValueError, match="ADVERSARIAL_RECONCILER"):
+        Settings(_env_file=None, ADVERSARIAL_RECONCILER="nope")  # type: ignore[call-arg]
