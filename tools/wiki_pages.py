@@ -68,7 +68,7 @@ def render_agenda(debate: Debate, t: Translate) -> str:
         f"- {t('wiki.agenda.debaters', debaters=debaters)}\n"
         f"- {t('wiki.agenda.people', people=people)}",
         f"## {t('wiki.agenda.format')}",
-        t("wiki.agenda.format_free"),
+        t(f"wiki.agenda.format_{debate.format}"),
         f"## {t('wiki.agenda.limits')}",
         f"- {t('wiki.agenda.max_rounds', rounds=debate.max_rounds)}",
     ]

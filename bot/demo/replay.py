@@ -150,7 +150,7 @@ class Recording(BaseModel):
 
 
 # The recorded debate of each format (more as the formats land).
-RECORDINGS = {"free": DEFAULT_RECORDING}
+RECORDINGS = {"free": DEFAULT_RECORDING, "adversarial": "debate_adversarial_ko.json"}
 
 
 def recording_for(format_name: str) -> Recording:

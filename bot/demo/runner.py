@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import random
 import shutil
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -33,6 +33,7 @@ from bot.demo.replay import (
 from bot.i18n import Strings
 from handlers.debate_handler import DebateHandler, HandlerConfig
 from handlers.detection import DetectionHandler
+from handlers.formats import format_named
 from handlers.model import DEFAULT_ROSTER, ChatLine, Debate, Phase, Proposal, WikiPage
 from tools.db import Database
 from tools.store import SqliteStore
@@ -52,6 +53,7 @@ class DemoResult:
     database: Path
     pages: dict[WikiPage, Path]
     debate: Debate
+    format_pages: dict[str, Path] = field(default_factory=dict)  # a format's own pages
 
 
 def prepare(out: Path) -> tuple[Path, Path]:
@@ -82,7 +84,11 @@ async def replay(
         await player.wiki.drained(debate.id)
         pages = {page: player.local.file_of(player.wiki.path_of(debate, page.value))
                  for page in WikiPage}  # fmt: skip
-        return DemoResult(db_path.absolute(), pages, debate)
+        fixed = {page.value for page in WikiPage}
+        written = format_named(debate.format).pages(debate)
+        own = {page: player.local.file_of(player.wiki.path_of(debate, page))
+               for page in written if page not in fixed}  # fmt: skip
+        return DemoResult(db_path.absolute(), pages, debate, own)
     finally:
         await player.handler.aclose()
         await player.wiki.aclose()
@@ -195,6 +201,9 @@ def run_demo(
     console.print(Text(t("console.demo_pages"), style="bold"), soft_wrap=True)
     for page, path in result.pages.items():
         label = t(f"console.page_{page.name.lower()}")
+        console.print(Text(t("console.demo_page", page=label, path=str(path))), soft_wrap=True)
+    for name, path in result.format_pages.items():
+        label = t(f"{result.debate.format}.page_{name}")
         console.print(Text(t("console.demo_page", page=label, path=str(path))), soft_wrap=True)
     console.print(Text(t("console.demo_database", path=str(result.database))), soft_wrap=True)
     console.print(Text(t("console.demo_end"), style=f"bold {USER_AMBER}"), soft_wrap=True)

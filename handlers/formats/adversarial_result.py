@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from handlers.formats.adversarial_audit import Audit, Intake, Route, Tier, opposition_present
@@ -129,7 +130,7 @@ def render_result(audit: Audit, chosen: Route, answers: Answers) -> str:
     lines = [
         "## Debate Result",
         f"**Proposition:** {audit.proposition}",
-        f"**Tier:** {chosen.tier.value.lower()} ({len(answers.cost)} agents)",
+        f"**Tier:** {chosen.tier.value.lower()} ({_agents(answers)} agents)",
         f"**Intake status:** {chosen.intake.value}",
         "",
         *_audit_lines(audit, chosen),
@@ -144,7 +145,7 @@ def render_result(audit: Audit, chosen: Route, answers: Answers) -> str:
     if chosen.tier is Tier.FULL:
         lines += ["", "### Validation", res.validation]
     lines += ["", "### Caveats", *(f"- {c}" for c in res.caveats or ("none",))]
-    lines += ["", "### Cost", f"Agents spawned: {len(answers.cost)}"]
+    lines += ["", "### Cost", f"Agents spawned: {_agents(answers)}"]
     lines += [f"- {c}" for c in answers.cost]
     return "\n".join(lines) + "\n\n" + _answers(answers)
 
@@ -170,6 +171,7 @@ def _decision_lines(res: Result, rec: dict[str, str]) -> list[str]:
     ]
     survive = [p for p in (rec.get("SURVIVING-ELEMENTS"), rec.get("ADOPTED-FROM-CHALLENGER")) if p]
     own_skip = rec.get("SKIPPED-ROLE-RATIONALE", "")
+    own_skip = "" if own_skip.lower() in ("", "none") else own_skip
     return [
         "### Point-by-Point Resolution",
         "| Point | Winner | Reasoning |",
@@ -183,10 +185,22 @@ def _decision_lines(res: Result, rec: dict[str, str]) -> list[str]:
         *(f"- {part}" for part in survive or ["none"]),
         "",
         "### Skipped Roles",
-        *(f"- {line}" for line in res.skipped or ("none",)),
+        *(f"- {line}" for line in res.skipped or (() if own_skip else ("none",))),
         *([f"- Reconciler: {own_skip}"] if own_skip else []),
         "",
     ]
+
+
+def _agents(answers: Answers) -> int:
+    """The roles that ran (the intake audit is the moderator's, not an agent's)."""
+    return sum(1 for line in answers.cost if not line.startswith("Intake"))
+
+
+def _fenced(text: str) -> str:
+    """The text verbatim in a fence longer than any backtick run inside it."""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}text\n{text}\n{fence}"
 
 
 def _answers(answers: Answers) -> str:
@@ -201,7 +215,7 @@ def _answers(answers: Answers) -> str:
     )
     for role, text in named:
         if text:
-            parts += [f"### {role}", "", text]
+            parts += [f"### {role}", _fenced(text)]
     return "\n\n".join(parts) + "\n"
 
 
