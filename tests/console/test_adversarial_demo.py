@@ -44,7 +44,8 @@ async def test_the_replay_runs_every_role_and_writes_the_result_page(tmp_path: P
     for line in ("[KEY-TENSION] 처리량", "[RESULT] PASS-WITH-CAVEATS", "[VERDICT] MODIFY"):
         assert line in out  # probes, Validator and roles in full in the room
     page = result.format_pages["debate-result"].read_text(encoding="utf-8")
-    assert "### Reconciler's Verdict: MODIFY" in page and "### Validation\nPASS-WITH-CAVEATS" in page
+    assert "### Reconciler's Verdict: MODIFY" in page
+    assert "### Validation\nPASS-WITH-CAVEATS" in page
     assert "Challenger evidence 3" in page  # the uncited argument is rejected, visibly
     assert all(entry.reply in page for entry in RECORDING.turns)
     assert "- Reconciler: Reconciler (claude-opus-4-1)" in page
