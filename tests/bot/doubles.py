@@ -24,6 +24,7 @@ from handlers.model import (
     ModeratorView,
     UserQuestion,
 )
+from handlers.ports import ModeratorUnavailable, TaskRequest
 from tests.fakes.discord_fixtures import ListeningClient
 
 TOPIC = "캐시 계층 선택 — Redis vs in-process LRU"
@@ -51,6 +52,7 @@ class ScriptedModerator:
         self.decisions: deque[Decision] = deque()
         self.windows: list[tuple[ChatLine, ...]] = []
         self.views: list[ModeratorView] = []
+        self.task_outputs: dict[str, str] = {}  # a format's task -> its output
 
     async def detect(self, window: tuple[ChatLine, ...]) -> Detection:
         self.windows.append(window)
@@ -63,6 +65,11 @@ class ScriptedModerator:
         if self.decisions:
             return self.decisions.popleft()
         return Decision(action=Action.CONTINUE, summary=f"after {view.debate.turns}")
+
+    async def perform(self, request: TaskRequest) -> str:
+        if request.task not in self.task_outputs:
+            raise ModeratorUnavailable(request.task)
+        return self.task_outputs[request.task]
 
     async def conclude(self, view: ModeratorView) -> Conclusion:
         return Conclusion(
