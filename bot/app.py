@@ -157,6 +157,8 @@ def _debaters(
     the Discord relay (listening to every message), Claude and Gemini through their CLIs."""
     chosen = dict(given)
     wanted = {member.backend for member in settings.roster}
+    if settings.DEFAULT_FORMAT == "adversarial":  # its Reconciler's backend may be one more
+        wanted.add(settings.ADVERSARIAL_RECONCILER)
     if Backend.CLAUDE_CLI in wanted and Backend.CLAUDE_CLI not in chosen:
         chosen[Backend.CLAUDE_CLI] = _claude(settings, db)
     if Backend.GEMINI_CLI in wanted and Backend.GEMINI_CLI not in chosen:
