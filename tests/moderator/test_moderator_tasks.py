@@ -20,7 +20,8 @@ CALLS = "SELECT purpose, outcome FROM moderator_calls ORDER BY id"
 async def test_a_json_task_gets_one_repair_request(
     fake: FakeGemini, make_moderator: MakeModerator, db: Database
 ) -> None:
-    fake.push({"kind": "invalid_json", "text": "Sure: {evidence"}, {"kind": "json", "obj": {"a": 1}})
+    bad = {"kind": "invalid_json", "text": "Sure: {evidence"}
+    fake.push(bad, {"kind": "json", "obj": {"a": 1}})
     moderator = make_moderator(language="en")
     assert await moderator.perform(INTAKE) == '{"a": 1}'
     first, repair = fake.generate_requests
