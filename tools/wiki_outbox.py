@@ -169,10 +169,12 @@ class WikiOutbox:
         await self._enqueue(debate, WikiPage.CONCLUSION, key, Mode.REPLACE, content)
 
     async def write_page(self, debate: Debate, page: str, title: str, markdown: str) -> None:
-        """Queue one of a format's own pages (replaced as a whole, a person's edit kept)."""
+        """Queue one of a format's own pages (replaced as a whole, a person's edit kept); the
+        same content queued again (a repeat after a crash) is written once."""
         path = self.path_of(debate, page)
-        row = (debate.id, f"{debate.id}:page:{page}", path, title[:255], Mode.REPLACE.value,
-               markdown, self._now().isoformat())  # fmt: skip
+        key = f"{debate.id}:page:{page}:{content_hash(markdown)[:16]}"
+        row = (debate.id, key, path, title[:255], Mode.REPLACE.value, markdown,
+               self._now().isoformat())  # fmt: skip
         await self._db.execute(INSERT_ENTRY, row)
         self._kick(debate.id)
 
