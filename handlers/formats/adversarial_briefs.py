@@ -22,7 +22,7 @@ from handlers.model import Debate
 
 ROLES = ("advocate", "challenger", "reconciler")
 PROBES = (("probe-cost", "cost-first"), ("probe-alternatives", "alternatives-first"))
-_CONSTRAINTS = re.compile(r'--constraints\s+"([^"]+)"|^\s*CONSTRAINTS:\s*(.+)$', re.MULTILINE)
+_CONSTRAINTS = re.compile(r'--constraints\s+"([^"]+)"|\bCONSTRAINTS:\s*(.+)$', re.MULTILINE)
 
 
 def people_texts(debate: Debate) -> tuple[str, ...]:
@@ -162,6 +162,7 @@ def task_piece(debate: Debate, task: str, answers: dict[str, str]) -> Piece:
             ("proposition", audit.proposition),
             ("audit", audit_text),
             ("advocate", answers.get("advocate", "") or "-"),
+            ("constraints", constraints(debate, audit)),
         )
         return Piece("adversarial_probe", values)
     values = (
@@ -170,5 +171,6 @@ def task_piece(debate: Debate, task: str, answers: dict[str, str]) -> Piece:
         ("advocate", sections(answers.get("advocate", "")).get("EVIDENCE", "-")),
         ("challenger", sections(answers.get("challenger", "")).get("EVIDENCE", "-")),
         ("probes", probe_lines(debate) if chosen.tier is Tier.FULL else "-"),
+        ("constraints", constraints(debate, audit)),
     )
     return Piece("adversarial_validator", values)

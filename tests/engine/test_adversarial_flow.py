@@ -4,6 +4,7 @@ each tier in Korean and English, the intake's stops and caps, repairs, crashes a
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -221,5 +222,25 @@ async def test_without_the_moderator_model_the_rules_stand_in(tmp_path: Path) ->
         page = _page(rig)
         assert "E2 | lag 4 s | against" in page and "Known gaps: unknown" in page
         assert "### Confidence: SPECULATIVE" in page
+    finally:
+        await rig.stop()
+
+
+async def test_the_people_s_constraints_reach_every_role_verbatim(tmp_path: Path) -> None:
+    rig = adversarial_rig(tmp_path / "constraints.sqlite3", "en")
+    tasks(rig, intake(4, high_stakes=True))
+    rule = "no new managed services before Q3 (ops is two people)"
+    card = replace(proposal(), context=f"alice: Redis or LRU?\ncarol: CONSTRAINTS: {rule}")
+    await rig.start()
+    try:
+        debate = await rig.h.propose(card)
+        assert debate is not None
+        await asyncio.wait_for(rig.h.wait_idle(debate.id), 10)
+        await rig.h.approve(debate.id, ALICE)
+        await asyncio.wait_for(rig.h.wait_idle(debate.id), 10)
+        prompts = [r.prompt for d in rig.debaters.values() for r in d.requests]
+        prompts += [r.prompt for r in rig.moderator.task_requests if r.task != "intake"]
+        assert len(prompts) == 6  # three roles, two probes, the Validator
+        assert all("CONSTRAINTS (from the people" in p and rule in p for p in prompts)
     finally:
         await rig.stop()
