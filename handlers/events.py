@@ -13,6 +13,7 @@ from handlers.model import (
     Decision,
     FailureKind,
     ModeratorSource,
+    ParsedReply,
     Participant,
     TurnMeta,
     UserQuestion,
@@ -52,6 +53,7 @@ class ReplyReceived:
     raw: str
     meta: TurnMeta
     heard: int = 0  # how many of the debate's people lines its brief carried
+    parsed: ParsedReply | None = None  # parsed once by the runner (off the loop when large)
 
 
 @dataclass(frozen=True)

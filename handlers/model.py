@@ -69,6 +69,7 @@ class ParsedReply:
     question: Question | None = None
     stance: Stance | None = None
     structured: bool = True  # False when no valid JSON block was found
+    extra: str = ""  # the block's fields the contract does not use, as a Markdown list
 
 
 @dataclass(frozen=True)
@@ -146,6 +147,7 @@ class Proposal:
     confidence: float
     context: str  # the chat excerpt the moderator saw
     participants: tuple[int, ...]  # user ids of the conversation
+    participant_names: tuple[str, ...] = ()  # their display names, in the same order
 
 
 @dataclass(frozen=True)

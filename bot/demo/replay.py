@@ -141,6 +141,10 @@ class Recording(BaseModel):
     tasks: dict[str, str] = Field(default_factory=dict)  # a format's moderator task -> output
     conclusion: ConclusionEntry
 
+    def duration_s(self) -> float:
+        """How long the recorded debate took: the sum of its replies' latencies."""
+        return sum(turn.latency_s for turn in self.turns)
+
     def answer_after(self, turn: int) -> AnswerEntry:
         """The people's recorded answer to the question asked after `turn`."""
         for answer in self.answers:
