@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from handlers.formats import formats_for
+from handlers.i18n import Strings
 from handlers.model import AG, CLAUDE, Debate, Turn
 
 AG_GREEN = 0x2ECC71
@@ -20,6 +22,23 @@ SHA_DIGITS = 12  # of a reply's SHA-256, shown under each turn
 def hex_colour(colour: int) -> str:
     """`#2ECC71`: a colour as the console (rich) names it."""
     return f"#{colour:06X}"
+
+
+def format_label(strings: Strings, name: str) -> str:
+    """A format's name for people (`front.format_<name>`); a format registered without one
+    shows its own name, so a new format is offered without a locale change."""
+    key = f"front.format_{name}"
+    return strings(key) if strings.has(key) else name
+
+
+def suggestion(debate: Debate, strings: Strings) -> str:
+    """`🧭 The moderator suggests X: why`, when it suggested a format this roster can run."""
+    proposal = debate.proposal
+    name = proposal.suggested_format
+    if not (proposal.format_reason and name in formats_for(debate.roster)):
+        return ""
+    label = format_label(strings, name)
+    return strings("front.card_suggested", format=label, reason=proposal.format_reason)
 
 
 def status_figures(debate: Debate, now: datetime) -> dict[str, object]:

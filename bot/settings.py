@@ -145,7 +145,10 @@ class Settings(BaseSettings):
 
 
 def configure_formats(settings: Settings) -> None:
-    """The formats that take settings: the adversarial Reconciler's backend and model."""
+    """The formats that take settings: the adversarial Reconciler's backend and model (if
+    the adversarial format is registered)."""
+    if ADVERSARIAL.name not in FORMATS:
+        return
     reconciler = default_reconciler(
         settings.ADVERSARIAL_RECONCILER, settings.ADVERSARIAL_RECONCILER_MODEL.strip()
     )

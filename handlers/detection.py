@@ -177,6 +177,8 @@ class DetectionHandler:
             context=window_text(window),
             participants=participants(window),
             participant_names=participant_names(window),
+            suggested_format=detection.suggested_format.strip(),
+            format_reason=detection.format_reason.strip(),
         )
 
 

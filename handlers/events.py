@@ -32,6 +32,14 @@ class ProposalApproved:
 
 
 @dataclass(frozen=True)
+class FormatChosen:
+    """An authorized person picked a format on the card (it runs once the card is opened)."""
+
+    actor: Actor
+    format: str
+
+
+@dataclass(frozen=True)
 class ProposalDeclined:
     """An authorized person pressed Not now."""
 
@@ -117,6 +125,7 @@ class TaskDone:
 
 Event = (
     ProposalApproved
+    | FormatChosen
     | ProposalDeclined
     | ProposalExpired
     | ReplyReceived

@@ -148,6 +148,8 @@ class Proposal:
     context: str  # the chat excerpt the moderator saw
     participants: tuple[int, ...]  # user ids of the conversation
     participant_names: tuple[str, ...] = ()  # their display names, in the same order
+    suggested_format: str = ""  # the moderator's suggestion; empty: DEFAULT_FORMAT
+    format_reason: str = ""  # why it fits, shown on the card
 
 
 @dataclass(frozen=True)
@@ -275,6 +277,8 @@ class Detection:
     reason: str = ""
     confidence: float = 0.0
     source: ModeratorSource = ModeratorSource.GEMINI
+    suggested_format: str = ""  # a format's name; empty (the rules): DEFAULT_FORMAT
+    format_reason: str = ""
 
 
 @dataclass(frozen=True)

@@ -58,6 +58,7 @@ class ScriptedModerator:
         self.windows: list[tuple[ChatLine, ...]] = []
         self.views: list[ModeratorView] = []
         self._on_call = on_call or (lambda name: None)
+        self.suggestion = ("", "")  # the suggested format and why, on every detection
         # A format's task -> its queued outputs (the last one repeats); none: unavailable.
         self.task_outputs: dict[str, list[str]] = {}
         self.task_requests: list[TaskRequest] = []
@@ -71,7 +72,13 @@ class ScriptedModerator:
         """A debate about TOPIC, whatever the chat."""
         self.windows.append(window)
         return Detection(
-            debate_worthy=True, topic=TOPIC, question=QUESTION, reason="open", confidence=0.9
+            debate_worthy=True,
+            topic=TOPIC,
+            question=QUESTION,
+            reason="open",
+            confidence=0.9,
+            suggested_format=self.suggestion[0],
+            format_reason=self.suggestion[1],
         )
 
     async def judge(self, view: ModeratorView) -> Decision:

@@ -17,8 +17,10 @@ from rich.text import Text
 from bot.console.keyboard import HELP, QUIT, STOP, Keyboard
 from bot.console.seats import People
 from bot.console.text import MODERATOR_GREY
+from bot.formatting import format_label
 from handlers.debate_handler import DebateHandler
 from handlers.detection import DetectionHandler, participant_names, participants, window_text
+from handlers.formats import formats_for
 from handlers.i18n import Strings
 from handlers.model import ChatLine, Debate, Phase, Proposal
 from handlers.ports import Clock
@@ -150,6 +152,10 @@ class ConsoleApp:
             await self._handler.approve(debate.id, self._people.actor)
         elif key in NO:
             await self._handler.decline(debate.id, self._people.actor)
+        elif name := _format_in(text, formats_for(debate.roster)):
+            after = await self._handler.choose_format(debate.id, self._people.actor, name)
+            label = format_label(self._t, after.format)
+            self._say(self._t("console.format_chosen", format=label))
         else:
             self._say(self._t("console.card_waiting"))
 
@@ -260,3 +266,14 @@ class ConsoleApp:
 
     def _say(self, text: str, colour: str = MODERATOR_GREY) -> None:
         self._console.print(Text(text, style=colour), soft_wrap=True)
+
+
+def _format_in(text: str, offered: tuple[str, ...]) -> str:
+    """The format a typed number (1-based, as the card lists them) or name picks, if any;
+    with one format offered there is nothing to pick."""
+    key = text.strip().casefold()
+    if len(offered) < 2:
+        return ""
+    if key.isdigit() and 1 <= int(key) <= len(offered):
+        return offered[int(key) - 1]
+    return next((name for name in offered if name.casefold() == key), "")

@@ -26,7 +26,8 @@ from bot.console.text import (
     seat_name,
     status_line,
 )
-from handlers.formats import format_named
+from bot.formatting import format_label, suggestion
+from handlers.formats import format_named, formats_for
 from handlers.i18n import Strings
 from handlers.model import Conclusion, Debate, Phase, Turn, UserQuestion, WikiPage
 from handlers.ports import Clock, Wiki
@@ -96,8 +97,15 @@ class ConsoleRoom:
             body.append(f"{t('console.card_reason')}: ", style="bold")
             body.append(f"{proposal.reason}\n")
         body.append(f"{t('console.card_format')}: ", style="bold")
-        name = t(f"front.format_{debate.format}")
+        name = format_label(t, debate.format)
         body.append(t("console.card_format_value", format=name, rounds=debate.max_rounds) + "\n")
+        if hint := suggestion(debate, t):
+            body.append(hint + "\n")
+        if len(offered := formats_for(debate.roster)) > 1:
+            listed = " · ".join(
+                f"{n}. {format_label(t, f)}" for n, f in enumerate(offered, start=1)
+            )
+            body.append(t("console.card_formats", formats=listed) + "\n")
         body.append(f"{t('console.card_participants')}: ", style="bold")
         body.append(" · ".join(seat_name(t, m.id, debate) for m in debate.roster))
         self.console.print(

@@ -7,7 +7,7 @@ from datetime import datetime
 import discord
 
 from bot.discord.render import COLOUR_MODERATOR, COLOUR_USER
-from bot.formatting import status_figures
+from bot.formatting import format_label, status_figures, suggestion
 from handlers.formats import format_named
 from handlers.i18n import Strings
 from handlers.model import Conclusion, Debate, Phase, UserQuestion
@@ -35,16 +35,17 @@ def card_embed(
     embed.add_field(
         name=strings("front.card_question"), value=_cut(proposal.question), inline=False
     )
+    value = strings(
+        "front.card_format_value",
+        format=format_label(strings, debate.format),
+        rounds=rounds,
+        low=turns * MINUTES_PER_TURN[0],
+        high=turns * MINUTES_PER_TURN[1],
+        requests=requests,
+    )
     embed.add_field(
         name=strings("front.card_format"),
-        value=strings(
-            "front.card_format_value",
-            format=strings(f"front.format_{debate.format}"),
-            rounds=rounds,
-            low=turns * MINUTES_PER_TURN[0],
-            high=turns * MINUTES_PER_TURN[1],
-            requests=requests,
-        ),
+        value=_cut("\n".join(filter(None, (value, suggestion(debate, strings))))),
         inline=False,
     )
     embed.add_field(

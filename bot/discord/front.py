@@ -7,7 +7,9 @@ from typing import Any
 
 import discord
 
+from bot.discord.embeds import card_embed
 from bot.discord.room import NO_PINGS
+from bot.discord.views import card_view_of
 from handlers.debate_handler import DebateHandler
 from handlers.detection import DetectionHandler
 from handlers.i18n import Strings
@@ -86,6 +88,34 @@ class DiscordFront:
         # The option's label is the moderator's text: it may hold @here.
         await _private(interaction, self._strings("front.answer_taken", answer=answer))
         await self._handler.answer(debate_id, actor, answer)
+
+    async def on_format(
+        self, interaction: discord.Interaction[Any], debate_id: int, format_name: str
+    ) -> None:
+        """A format picked on the card: stored, and the card shows it (refused, ephemeral,
+        unless the person may act; a card no longer waiting changes nothing)."""
+        actor = self.actor(interaction.user)
+        try:
+            allowed = await self._handler.may_act(debate_id, actor)
+        except DebateNotFound:
+            await _private(interaction, self._strings("front.not_now"))
+            return
+        if not allowed:
+            await _private(interaction, self._strings("front.refused"))
+            return
+        after = await self._handler.choose_format(debate_id, actor, format_name)
+        if after.phase is not Phase.PROPOSED or after.format != format_name:
+            await _private(interaction, self._strings("front.not_now"))
+            return
+        embed = card_embed(after, self._strings)
+        view = card_view_of(after, self._strings)
+        await interaction.response.edit_message(embed=embed, view=view, allowed_mentions=NO_PINGS)
+        now = await self._handler.get(debate_id)
+        if now.phase is not Phase.PROPOSED:  # opened or put off meanwhile: the card says so
+            closed = card_embed(now, self._strings, closed=True, decided_by=now.approved_by)
+            await interaction.edit_original_response(
+                embed=closed, view=None, allowed_mentions=NO_PINGS
+            )
 
     async def on_message(self, message: discord.Message, own_id: int) -> None:
         """Chat in a watched channel feeds detection; a typed answer in a thread counts."""

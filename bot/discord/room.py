@@ -21,7 +21,7 @@ from bot.discord.relay_tidy import clear_relay
 from bot.discord.render import nonce_of
 from bot.discord.render_split import split_text
 from bot.discord.room_status import StatusEditor
-from bot.discord.views import card_view, question_view, status_view
+from bot.discord.views import card_view_of, question_view, status_view
 from handlers.formats import format_named
 from handlers.i18n import Strings
 from handlers.model import Backend, Conclusion, Debate, Turn, UserQuestion
@@ -136,9 +136,10 @@ class DiscordRoom:
     # ---- the card ----------------------------------------------------------------
 
     async def post_card(self, debate: Debate) -> None:
-        """The approval card with Open / Not now."""
+        """The approval card with Open / Not now (and the formats to choose from)."""
         embed = embeds.card_embed(debate, self._strings)
-        await self._send_once(debate, "card", embed=embed, view=card_view(debate.id, self._strings))
+        view = card_view_of(debate, self._strings)
+        await self._send_once(debate, "card", embed=embed, view=view)
 
     async def close_card(self, debate: Debate) -> None:
         """Say how the card ended (and who ended it) and remove its buttons."""

@@ -13,6 +13,7 @@ from typing import Literal
 from pydantic import BaseModel
 
 import prompts
+from handlers.formats import FORMATS
 from handlers.model import ChatLine, Debate, ModeratorView, PeopleLine, Turn
 from handlers.ports import TaskRequest
 from handlers.prompting import LANGUAGE_NAMES
@@ -65,7 +66,19 @@ def detection_prompt(window: tuple[ChatLine, ...], language: str) -> Prompt:
         f"{line.author_name or line.author_id}: {_cut(line.content, CHAT_LINE_MAX_CHARS)}"
         for line in window
     )
-    return _split("detect", "debate_detection", language, DetectionReply, chat=chat)
+    return _split(
+        "detect", "debate_detection", language, DetectionReply, chat=chat, formats=format_list()
+    )
+
+
+def format_list() -> str:
+    """The registered formats, each with when it fits (prompts/format_fit_<name>.md): a
+    format that registers with such a file is offered to the moderator without more code."""
+    lines = []
+    for name in FORMATS:
+        fit = prompts.load(f"format_fit_{name}") if prompts.exists(f"format_fit_{name}") else ""
+        lines.append(f"  - `{name}`: {' '.join(fit.split())}" if fit else f"  - `{name}`")
+    return "\n".join(lines)
 
 
 def judge_prompt(view: ModeratorView, language: str) -> Prompt:

@@ -45,6 +45,9 @@ class DetectionReply(BaseModel):
     question: str = Field(description="the question as one concrete decision")
     reason: str = Field(description="why it deserves a debate")
     confidence: float = Field(ge=0, le=1)
+    # Optional, so a reply without them still counts: the card then offers DEFAULT_FORMAT.
+    suggested_format: str = Field(default="", description="the name of the fitting format")
+    format_reason: str = Field(default="", description="why that format fits")
 
     @model_validator(mode="after")
     def _topic_when_worthy(self) -> DetectionReply:
@@ -130,6 +133,8 @@ def to_detection(reply: DetectionReply) -> Detection:
         reason=_cut(reply.reason, FIELD_MAX_CHARS),
         confidence=reply.confidence,
         source=ModeratorSource.GEMINI,
+        suggested_format=_cut(reply.suggested_format, 60),
+        format_reason=_cut(reply.format_reason, FIELD_MAX_CHARS),
     )
 
 

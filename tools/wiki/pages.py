@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from handlers.fences import longest_backtick_run, open_fence
+from handlers.i18n import LocaleError
 from handlers.model import Conclusion, Debate, ModeratorSource, Turn, WikiPage
 from handlers.shorten import shorten
 
@@ -78,13 +79,21 @@ def render_agenda(debate: Debate, t: Translate) -> str:
         f"- {t('wiki.agenda.debaters', debaters=debaters)}\n"
         f"- {t('wiki.agenda.people', people=people)}",
         f"## {t('wiki.agenda.format')}",
-        t(f"wiki.agenda.format_{debate.format}"),
+        _format_line(debate.format, t),
         f"## {t('wiki.agenda.limits')}",
         f"- {t('wiki.agenda.max_rounds', rounds=debate.max_rounds)}",
     ]
     if debate.started_at is not None:
         parts[-1] += f"\n- {t('wiki.agenda.started', time=_time(debate.started_at))}"
     return "\n\n".join(parts) + "\n"
+
+
+def _format_line(name: str, t: Translate) -> str:
+    """The format's description; a format registered without one is named as it is."""
+    try:
+        return t(f"wiki.agenda.format_{name}")
+    except LocaleError:
+        return f"`{name}`"
 
 
 def render_working_document(debate: Debate, t: Translate) -> str:
