@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
+
+import pytest
 
 from bot.discord.embeds import AMBER, GREY
 from handlers.model import AG, CLAUDE, Action, Decision, Phase
@@ -23,6 +26,7 @@ from tests.bot.discord.support import (
     wait_card,
 )
 from tests.doubles import QUESTION, TOPIC
+from tests.handlers.duo_format import registered
 from tools.store.debates import SqliteStore
 
 CLAUDE_TEXT = (
@@ -32,6 +36,13 @@ CLAUDE_TEXT = (
     + "cache = LRU(maxsize=1024)  # 한 인스턴스\n" * 120
     + "```\n끝."
 )
+
+
+@pytest.fixture(autouse=True)
+def free_only() -> Iterator[None]:
+    """The free debate's card: one format, so no format menu on it."""
+    with registered():
+        yield
 
 
 async def test_chat_to_stop_through_discord(rig: BotRig, people: People) -> None:
