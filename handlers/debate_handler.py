@@ -64,6 +64,7 @@ class HandlerConfig:
     retry_wait_scale: float = 1.0
     roster: tuple[Participant, ...] = DEFAULT_ROSTER  # the participants a debate is opened with
     format: str = "free"  # DEFAULT_FORMAT: the format a debate runs when none is chosen
+    format_options: tuple[tuple[str, str], ...] = ()  # defaults of the formats' options
 
 
 class DebateHandler:
@@ -121,6 +122,7 @@ class DebateHandler:
             (PostCard(),),
             self._roster,
             self._suggested(proposal),
+            self._config.format_options,
         )
         self._state[debate.id] = debate
         self._kick(debate.id)
@@ -131,10 +133,18 @@ class DebateHandler:
         suggestion = proposal.suggested_format
         return suggestion if suggestion in formats_for(self._roster) else self._config.format
 
-    async def approve(self, debate_id: int, actor: Actor, format_name: str = "") -> Debate:
+    async def approve(
+        self,
+        debate_id: int,
+        actor: Actor,
+        format_name: str = "",
+        options: tuple[tuple[str, str], ...] = (),
+    ) -> Debate:
         """Open the room (an authorized person pressed Open) with the configured roster and
-        `format_name` (empty: the format the card shows, suggested or chosen)."""
-        event = ProposalApproved(actor, self._roster, format_name)
+        `format_name` (empty: the format the card shows, suggested or chosen); the format's
+        options chosen on the card override the configured defaults."""
+        merged = dict(self._config.format_options) | dict(options)
+        event = ProposalApproved(actor, self._roster, format_name, tuple(sorted(merged.items())))
         return await self.submit(debate_id, event, decided_by=actor.user_id)
 
     async def choose_format(self, debate_id: int, actor: Actor, format_name: str) -> Debate:

@@ -36,6 +36,7 @@ from handlers.events import (
 from handlers.formats import CONTRACTS, format_named
 from handlers.model import (
     Backend,
+    Conclusion,
     Debate,
     FailureKind,
     ModeratorSource,
@@ -98,6 +99,11 @@ class EffectRunner:
             case RunTask(task=task):
                 return await self._task(debate, task)
             case Conclude():
+                fmt = format_named(debate.format)
+                if fmt.closes_itself(debate):  # its own closing pages: no moderator request
+                    return ConclusionReady(
+                        Conclusion(fmt.summary(debate), source=ModeratorSource.RULES)
+                    )
                 view = await self._view(debate, every_seat=True)
                 return ConclusionReady(await self._moderator.conclude(view))
             case PostTurn(turn=number):
@@ -151,18 +157,18 @@ class EffectRunner:
         prompt = render_pieces(fmt.task_brief(debate, task, shown), self._language)
         request = TaskRequest(debate.id, task, prompt, fmt.task_json(debate, task))
         try:
-            output = await self._moderator.perform(request)
+            return TaskDone(task, await self._moderator.perform(request))
         except ModeratorUnavailable:
             return TaskDone(task, fmt.task_fallback(debate, task, shown), ModeratorSource.RULES)
-        return TaskDone(task, output, ModeratorSource.GEMINI)
 
     async def _turns(self, debate: Debate, numbers: tuple[int, ...]) -> tuple[Turn, ...]:
+        """The stored turns by number (a number a skipped ask left unused is passed over)."""
         found = []
         for number in numbers:
             try:
                 found.append(await self._store.turn(debate.id, number))
             except LookupError:
-                continue  # a skipped ask left its number unused
+                continue
         return tuple(found)
 
     async def _ask(self, debate: Debate, ask: AskDebater) -> Event:
@@ -201,13 +207,7 @@ class EffectRunner:
         """The stored turns the format lets this brief carry (an ask stored before formats
         existed relays its one turn)."""
         numbers = ask.shows if ask.step else ((ask.relay_turn,) if ask.relay_turn else ())
-        shown = []
-        for number in numbers:
-            try:
-                shown.append(await self._store.turn(debate.id, number))
-            except LookupError:
-                continue  # a skipped ask of a parallel step left its number unused
-        return tuple(shown)
+        return await self._turns(debate, numbers)
 
     async def _view(self, debate: Debate, *, every_seat: bool = False) -> ModeratorView:
         """The last two turns and what the people said since the last judgement; for the

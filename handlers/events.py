@@ -29,6 +29,7 @@ class ProposalApproved:
     actor: Actor
     roster: tuple[Participant, ...] = ()  # empty: the debate's default roster
     format: str = ""  # empty: the debate's format as stored
+    options: tuple[tuple[str, str], ...] = ()  # the format's options chosen (or defaulted)
 
 
 @dataclass(frozen=True)
@@ -116,11 +117,11 @@ class ConclusionReady:
 
 @dataclass(frozen=True)
 class TaskDone:
-    """A moderator task of the format finished (or its rules fallback stood in)."""
+    """The moderator (or the format's fallback) performed task `task`."""
 
     task: str
     output: str
-    source: ModeratorSource
+    source: ModeratorSource = ModeratorSource.GEMINI
 
 
 Event = (

@@ -225,6 +225,15 @@ class Debate:
     people_question: str = ""  # a debater's question to the people, not yet put to them
     outputs: tuple[tuple[str, str], ...] = ()  # moderator task -> its output, verbatim
     tasks: tuple[str, ...] = ()  # the moderator tasks the current step still waits for
+    options: tuple[tuple[str, str], ...] = ()  # the format's options (fixed at approval)
+
+    def output_of(self, task: str) -> str | None:
+        """A moderator task's stored output, if it ran."""
+        return dict(self.outputs).get(task)
+
+    def option(self, name: str, default: str = "") -> str:
+        """One format option's value."""
+        return dict(self.options).get(name, default)
 
     def stance_of(self, seat: str) -> Stance | None:
         """The participant's latest stated stance."""

@@ -237,6 +237,7 @@ class Store(Protocol):
         effects: Sequence[Effect],
         roster: tuple[Participant, ...] = DEFAULT_ROSTER,
         format_name: str = "free",
+        options: tuple[tuple[str, str], ...] = (),
     ) -> Debate:
         """Store a new proposal (with the roster and format it would open with) and its
         first effects."""

@@ -26,6 +26,7 @@ from handlers.events import (
     OpenRoom,
     PeopleSaid,
     PostConclusion,
+    PostSummary,
     ProposalApproved,
     ProposalDeclined,
     ProposalExpired,
@@ -108,13 +109,19 @@ def transition(debate: Debate, event: Event, now: datetime, rng: random.Random) 
                 return Step(debate)
             notice = Notify("debate.stopped_by", (("user", _who(actor)),))
             return conclude(debate, Outcome.STOPPED, notice)
-        case ConclusionReady(conclusion=conclusion) if debate.phase is Phase.CONCLUDING:
-            phase = _END_PHASE[debate.outcome or Outcome.CONSENSUS]
-            ended = replace(debate, phase=phase, ended_at=now, speaker=None)
-            return Step(
-                ended, (WriteConclusion(conclusion), PostConclusion(conclusion), UpdateStatus())
-            )
+        case ConclusionReady() if debate.phase is Phase.CONCLUDING:
+            return _ended(debate, event, now)
     return Step(debate)
+
+
+def _ended(debate: Debate, event: ConclusionReady, now: datetime) -> Step:
+    """The end: the Conclusion written and posted, or the format's own closing block."""
+    phase = _END_PHASE[debate.outcome or Outcome.CONSENSUS]
+    ended = replace(debate, phase=phase, ended_at=now, speaker=None)
+    if format_of(debate).closes_itself(debate):  # its own closing block and pages
+        return Step(ended, (PostSummary(), UpdateStatus()))
+    done = event.conclusion
+    return Step(ended, (WriteConclusion(done), PostConclusion(done), UpdateStatus()))
 
 
 _STOPPABLE = frozenset({Phase.SPEAKING, Phase.JUDGING, Phase.AWAITING_USER})
@@ -158,7 +165,12 @@ def _approve(debate: Debate, event: ProposalApproved, now: datetime, rng: random
     roster = event.roster or debate.roster
     chosen = event.format if event.format in formats_for(roster) else debate.format
     fixed = replace(
-        debate, roster=roster, format=chosen, started_at=now, approved_by=event.actor.user_id
+        debate,
+        roster=roster,
+        format=chosen,
+        options=event.options or debate.options,
+        started_at=now,
+        approved_by=event.actor.user_id,
     )
     step = run_plan(format_of(fixed).start(fixed, rng))
     opening: tuple[Effect, ...] = (

@@ -25,6 +25,7 @@ from handlers.events import (
     RunTask,
     TaskDone,
     UpdateStatus,
+    WritePage,
     WriteWorkingDocument,
 )
 from handlers.formats import CONTRACTS, format_named
@@ -38,7 +39,16 @@ from handlers.formats.base import (
     TaskStep,
     with_output,
 )
-from handlers.model import Debate, FailureKind, OpenAsk, Outcome, ParsedReply, Phase, Turn
+from handlers.model import (
+    Debate,
+    FailureKind,
+    ModeratorSource,
+    OpenAsk,
+    Outcome,
+    ParsedReply,
+    Phase,
+    Turn,
+)
 from handlers.shorten import shorten
 from handlers.wiki_actions import Refusal, apply_action
 
@@ -132,7 +142,9 @@ def run_plan(plan: Plan) -> Step:
             judging = replace(debate, phase=Phase.JUDGING)
             return Step(judging, (UpdateStatus(), Judge(debate.turns)))
         case TaskStep(debate=debate, task=task):
-            tasking = replace(with_asks(debate, ()), phase=Phase.JUDGING, step=task, tasks=(task,))
+            tasking = replace(
+                with_asks(debate, ()), phase=Phase.JUDGING, step=task_step(task), tasks=(task,)
+            )
             return Step(tasking, (UpdateStatus(), RunTask(task)))
         case PeopleStep(debate=debate, question=question, notices=notices):
             waiting = replace(
@@ -145,16 +157,27 @@ def run_plan(plan: Plan) -> Step:
 
 
 def task_done(debate: Debate, event: TaskDone, rng: random.Random) -> Step:
-    """Store a moderator task's output; a task step moves on at once, a task run alongside
-    asks moves on once the step has all of its answers."""
+    """Store a moderator task's output verbatim and write the pages it fills; a task step
+    moves on at once, a task run alongside asks once the step has all of its answers."""
     fmt = format_of(debate)
     remaining = tuple(t for t in debate.tasks if t != event.task)
     stored = with_output(replace(debate, tasks=remaining), event.task, event.output)
+    effects: tuple[Effect, ...] = ()
+    if event.source is ModeratorSource.RULES:
+        effects = (Notify(f"{stored.format}.task_fallback", (("task", event.task),)),)
+    effects += tuple(WritePage(page) for page in fmt.task_pages(stored, event.task))
     if debate.phase is Phase.JUDGING:
-        return run_plan(fmt.tasked(stored, event.task, event.output, rng))
-    if remaining or stored.asked:
-        return Step(stored)
-    return run_plan(fmt.answered(replace(stored, note=""), rng))
+        step = run_plan(fmt.tasked(stored, event.task, event.output, rng))
+    elif remaining or stored.asked:
+        step = Step(stored)
+    else:
+        step = run_plan(fmt.answered(replace(stored, note=""), rng))
+    return Step(step.debate, (*effects, *step.effects))
+
+
+def task_step(task: str) -> str:
+    """The step name of a moderator task (tells it apart from a format's ask step)."""
+    return f"task:{task}"
 
 
 def conclude(debate: Debate, outcome: Outcome, notice: Notify | None = None) -> Step:
@@ -223,6 +246,7 @@ def _turn_of(debate: Debate, event: ReplyReceived, now: datetime) -> Turn:
 def _posted(debate: Debate, turn: Turn) -> tuple[Debate, tuple[Effect, ...]]:
     """Post and log the turn; apply its wiki_action (or say why not)."""
     effects: list[Effect] = [PostTurn(turn.number), AppendRoundLog(turn.number)]
+    effects += [WritePage(page) for page in format_of(debate).turn_pages(debate, turn)]
     parsed = turn.parsed
     if not parsed.structured:
         effects.append(Notify("turn.no_block", (("seat", turn.seat),)))

@@ -63,6 +63,16 @@ class ScriptedModerator:
         self.task_outputs: dict[str, list[str]] = {}
         self.task_requests: list[TaskRequest] = []
         self.task_hooks: dict[str, Callable[[], Awaitable[None]]] = {}  # awaited first
+        self.conclusions = 0
+
+    @property
+    def tasks(self) -> list[TaskRequest]:
+        """Every format task asked, in order."""
+        return self.task_requests
+
+    def enqueue_task(self, task: str, *outputs: str) -> None:
+        """Queue the next outputs of a format's task (none queued: the moderator is out)."""
+        self.task_outputs.setdefault(task, []).extend(outputs)
 
     def enqueue(self, *decisions: Decision) -> None:
         """Queue the next judgements."""
@@ -105,6 +115,7 @@ class ScriptedModerator:
         """A plain conclusion."""
         self._on_call("conclude")
         self.views.append(view)
+        self.conclusions += 1
         return Conclusion(
             decision="in-process LRU로 시작하고 인스턴스가 3개를 넘으면 Redis로 전환",
             agreed=("운영 부담이 작아야 한다",),

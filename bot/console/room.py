@@ -27,12 +27,14 @@ from bot.console.text import (
     status_line,
 )
 from bot.formatting import format_label, suggestion
+from bot.ledger_card import roster_line
 from handlers.formats import format_named, formats_for
 from handlers.i18n import Strings
 from handlers.model import Conclusion, Debate, Phase, Turn, UserQuestion, WikiPage
 from handlers.ports import Clock, Wiki
 from tools.store.db import Database
 from tools.store.room_messages import RoomMessages
+from tools.wiki.pages import fill_keys
 
 _WARNING_KEYS = ("debater.", "wiki.refused", "wiki.delayed", "wiki.human_edit")
 _AMBER_KEYS = ("user.", "debate.stopped_by")
@@ -107,7 +109,8 @@ class ConsoleRoom:
             )
             body.append(t("console.card_formats", formats=listed) + "\n")
         body.append(f"{t('console.card_participants')}: ", style="bold")
-        body.append(" · ".join(seat_name(t, m.id, debate) for m in debate.roster))
+        names = {m.id: seat_name(t, m.id, debate) for m in debate.roster}
+        body.append(roster_line(debate, t, names))
         self.console.print(
             Panel(
                 body,
@@ -199,6 +202,23 @@ class ConsoleRoom:
         )
         await self._remember(debate.id, key)
 
+    async def post_summary(self, debate: Debate, markdown: str) -> None:
+        """The format's closing block in full, then the pages it wrote; in the Conclusion's
+        place when it stands in for one."""
+        closing = format_named(debate.format).closes_itself(debate)
+        slot = "conclusion" if closing else "summary"
+        if not await self._first_time(debate.id, slot):
+            return
+        t = self._t
+        title = t("console.conclusion_title" if closing else "front.summary_title")
+        self.console.rule(Text(title, style="bold"), style=MODERATOR_GREY)
+        for line in fill_keys(markdown, t).splitlines():
+            self._line(line, MODERATOR_GREY)
+        self._line(t("console.conclusion_pages"), MODERATOR_GREY, bold=True)
+        for page in format_named(debate.format).pages(debate):
+            self._line(f"• {page}: {self._wiki.page_url(debate, page)}", MODERATOR_GREY)
+        await self._remember(debate.id, slot)
+
     async def post_conclusion(self, debate: Debate, conclusion: Conclusion) -> None:
         """The end: decision, agreed and open points, positions, next steps and the pages."""
         if not await self._first_time(debate.id, "conclusion"):
@@ -231,17 +251,6 @@ class ConsoleRoom:
                 MODERATOR_GREY,
             )
         await self._remember(debate.id, "conclusion")
-
-    async def post_summary(self, debate: Debate, markdown: str) -> None:
-        """A format's closing block, and the pages it links."""
-        if not await self._first_time(debate.id, "summary"):
-            return
-        self.console.rule(Text(self._t("front.summary_title"), style="bold"), style=MODERATOR_GREY)
-        for line in markdown.splitlines():
-            self._line(line, MODERATOR_GREY)
-        for page in format_named(debate.format).pages(debate):
-            self._line(f"• {page}: {self._wiki.page_url(debate, page)}", MODERATOR_GREY)
-        await self._remember(debate.id, "summary")
 
     async def notify(self, debate: Debate, key: str, params: dict[str, str]) -> None:
         """One localized line: warnings orange, the people's decisions amber, the rest grey."""

@@ -8,6 +8,7 @@ import discord
 
 from bot.discord.render import COLOUR_MODERATOR, COLOUR_USER
 from bot.formatting import format_label, status_figures, suggestion
+from bot.ledger_card import roster_line
 from handlers.formats import format_named
 from handlers.i18n import Strings
 from handlers.model import Conclusion, Debate, Phase, UserQuestion
@@ -50,7 +51,7 @@ def card_embed(
     )
     embed.add_field(
         name=strings("front.card_participants"),
-        value=" · ".join(member.name for member in debate.roster),
+        value=_cut(roster_line(debate, strings, {m.id: m.name for m in debate.roster})),
         inline=False,
     )
     if closed:
@@ -95,6 +96,9 @@ def question_embed(question: UserQuestion, strings: Strings) -> discord.Embed:
     return discord.Embed(title=strings("front.question_title"), description=body, colour=AMBER)
 
 
+SUMMARY_LIMIT = 4000  # an embed's description holds 4096 characters
+
+
 def conclusion_embed(
     debate: Debate, conclusion: Conclusion, links: dict[str, str], strings: Strings
 ) -> discord.Embed:
@@ -130,28 +134,32 @@ def _page_links(format_name: str, links: dict[str, str], strings: Strings) -> st
     """The pages as links; a format's own page is named by the format's strings."""
     named = []
     for page, url in links.items():
-        key = f"front.page_{page}"
-        label = strings(key if strings.has(key) else f"{format_name}.page_{page}")
+        keys = [k for k in (f"front.page_{page}", f"{format_name}.page_{page}") if strings.has(k)]
+        label = strings(keys[0]) if keys else page  # else named by its path
         if url.startswith("http"):
             named.append(f"[{label}]({url})")
     return " · ".join(named)
 
 
 def summary_embed(
-    format_name: str, markdown: str, links: dict[str, str], strings: Strings
+    format_name: str,
+    markdown: str,
+    links: dict[str, str],
+    strings: Strings,
+    *,
+    closing: bool = False,
 ) -> discord.Embed:
-    """A format's closing block, grey, with its pages (the whole result is on its page)."""
-    embed = discord.Embed(
-        title=strings("front.summary_title"), description=_cut_long(markdown), colour=GREY
-    )
+    """A format's closing block, grey, with links to its pages; titled as the Conclusion when
+    it stands in for one (`closing`)."""
+    if len(markdown) > SUMMARY_LIMIT:  # said so, and where the whole is: the pages below
+        note = strings("front.summary_cut")
+        markdown = markdown[: SUMMARY_LIMIT - len(note) - 2] + "\n\n" + note
+    title = strings("front.conclusion_title" if closing else "front.summary_title")
+    embed = discord.Embed(title=title, description=markdown, colour=GREY)
     pages = _page_links(format_name, links, strings)
     if pages:
         embed.add_field(name=strings("front.conclusion_pages"), value=_cut(pages), inline=False)
     return embed
-
-
-def _cut_long(text: str) -> str:
-    return text if len(text) <= 4000 else text[:3999] + "…"
 
 
 def _cut(text: str) -> str:

@@ -285,6 +285,10 @@ class AdversarialFormat(FormatDefaults):
         audit, chosen = audit_of(debate)
         return render_summary(audit, chosen, self._collected(debate, None))
 
+    def closes_itself(self, debate: Debate) -> bool:
+        """The summary is posted with the result page; the moderator's Conclusion follows."""
+        return False
+
     def estimate(self, debate: Debate) -> tuple[int, int]:
         """Three roles, each with one possible repair; intake, two probes, the Validator and
         the Conclusion."""

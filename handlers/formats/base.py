@@ -54,7 +54,7 @@ class EndStep:
 
 @dataclass(frozen=True)
 class TaskStep:
-    """Let the moderator perform one of the format's tasks (an audit, a check, ...)."""
+    """Let the moderator perform a task of the format (a synthesis, a ledger, a page)."""
 
     debate: Debate
     task: str
@@ -140,49 +140,64 @@ class Format(Protocol):
         """The wiki pages this debate has written (the closing summary links only these)."""
         ...
 
+    # ---- shared extensions (notes/FORMAT_EXTENSIONS.md); FormatDefaults has the defaults
+
     def contract_of(self, debate: Debate) -> str:
         """The reply contract of the current step."""
         ...
 
     def missing(self, debate: Debate, turn: Turn) -> tuple[str, ...]:
-        """The required parts the turn lacks (empty: complete)."""
+        """The required parts `turn` lacks (empty: complete)."""
         ...
 
     def task_brief(self, debate: Debate, task: str, shown: tuple[Turn, ...]) -> tuple[Piece, ...]:
-        """A moderator task's prompt pieces."""
+        """The moderator's prompt for `task`, as prompt pieces (the engine renders them)."""
         ...
 
     def task_shows(self, debate: Debate, task: str) -> tuple[int, ...]:
-        """The stored turns a moderator task may read."""
-        ...
-
-    def task_fallback(self, debate: Debate, task: str, shown: tuple[Turn, ...]) -> str:
-        """A deterministic output when the moderator cannot perform the task."""
+        """The stored turns the task may read."""
         ...
 
     def task_json(self, debate: Debate, task: str) -> bool:
         """True if the task's answer must be one JSON object."""
         ...
 
+    def task_fallback(self, debate: Debate, task: str, shown: tuple[Turn, ...]) -> str:
+        """A deterministic output when the model is unavailable (rules mode)."""
+        ...
+
     def tasked(self, debate: Debate, task: str, output: str, rng: random.Random) -> Plan:
-        """What follows a finished moderator task (of a TaskStep)."""
+        """What follows a task's output (stored in `debate.outputs`)."""
+        ...
+
+    def task_pages(self, debate: Debate, task: str) -> tuple[str, ...]:
+        """The format pages to write once a task's output is stored."""
+        ...
+
+    def turn_pages(self, debate: Debate, turn: Turn) -> tuple[str, ...]:
+        """The format pages to write as a turn is stored (e.g. one page per turn)."""
         ...
 
     def page_shows(self, debate: Debate, page: str) -> tuple[int, ...]:
-        """The stored turns a page is rendered from."""
+        """The stored turns a format page is rendered from."""
         ...
 
     def render_page(self, debate: Debate, page: str, turns: tuple[Turn, ...]) -> tuple[str, str]:
-        """One of the format's pages: (title, markdown)."""
+        """A format page: (title, markdown)."""
         ...
 
     def summary(self, debate: Debate) -> str:
-        """The closing block posted in the room (Markdown)."""
+        """The format's closing block (Markdown); empty: the engine's Conclusion instead."""
+        ...
+
+    def closes_itself(self, debate: Debate) -> bool:
+        """True if the closing block stands in for the moderator's Conclusion (the format
+        writes its own `conclusion` page); False: the Conclusion is written as well."""
         ...
 
 
 class FormatDefaults:
-    """What a format without tasks, own pages or a varying contract inherits."""
+    """The shared extensions' defaults, for a format that uses none of them."""
 
     contract = "json"
 
@@ -202,29 +217,41 @@ class FormatDefaults:
         """No tasks."""
         return ()
 
+    def task_json(self, debate: Debate, task: str) -> bool:
+        """Tasks answer in JSON."""
+        return True
+
     def task_fallback(self, debate: Debate, task: str, shown: tuple[Turn, ...]) -> str:
         """No tasks."""
-        return ""
-
-    def task_json(self, debate: Debate, task: str) -> bool:
-        """No tasks."""
-        return False
+        raise LookupError(task)
 
     def tasked(self, debate: Debate, task: str, output: str, rng: random.Random) -> Plan:
-        """No tasks: a stray one ends nothing."""
+        """No tasks: a stray one lets the moderator judge."""
         return JudgeStep(debate)
 
+    def task_pages(self, debate: Debate, task: str) -> tuple[str, ...]:
+        """No format pages."""
+        return ()
+
+    def turn_pages(self, debate: Debate, turn: Turn) -> tuple[str, ...]:
+        """No page per turn: turns go to the Round-Log."""
+        return ()
+
     def page_shows(self, debate: Debate, page: str) -> tuple[int, ...]:
-        """No own pages."""
+        """No format pages."""
         return ()
 
     def render_page(self, debate: Debate, page: str, turns: tuple[Turn, ...]) -> tuple[str, str]:
-        """No own pages."""
+        """No format pages."""
         raise LookupError(page)
 
     def summary(self, debate: Debate) -> str:
-        """No closing block of its own."""
+        """No closing block: the Conclusion is posted."""
         return ""
+
+    def closes_itself(self, debate: Debate) -> bool:
+        """A format with a closing block closes with it instead of the Conclusion."""
+        return bool(self.summary(debate))
 
 
 def output_of(debate: Debate, task: str) -> str:

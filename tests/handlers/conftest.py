@@ -72,6 +72,7 @@ class Rig:
     max_rounds: int = 3
     roster: tuple[Participant, ...] = DEFAULT_ROSTER
     format: str = "free"
+    options: tuple[tuple[str, str], ...] = ()  # the formats' option defaults
     language: str = "ko"
     ticking_store: bool = False  # the plan also counts each committed step (a crash after it)
     missing: tuple[Backend, ...] = ()  # backends with no debater (not configured)
@@ -108,6 +109,7 @@ class Rig:
                 retry_wait_scale=0.0,
                 roster=self.roster,
                 format=self.format,
+                format_options=self.options,
             ),
         )
         return self.handler

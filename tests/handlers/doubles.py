@@ -118,6 +118,7 @@ class FakeWiki:
         self.writes: list[tuple[str, int, str]] = []
         self.keys: Counter[str] = Counter()
         self.plan = plan or CrashPlan()
+        self.pages: dict[int, dict[str, tuple[str, str]]] = {}
 
     def _write(self, key: str, debate: Debate, content: str) -> None:
         self.keys[key] += 1
@@ -147,8 +148,9 @@ class FakeWiki:
         self._write(f"{debate.id}:conclusion", debate, conclusion.decision)
 
     async def write_page(self, debate: Debate, page: str, title: str, markdown: str) -> None:
-        self.plan.tick("wiki:page")
+        self.plan.tick(f"wiki:page:{page}")
         self._write(f"{debate.id}:page:{page}", debate, f"{title}\n{markdown}")
+        self.pages.setdefault(debate.id, {})[page] = (title, markdown)
 
     def page_url(self, debate: Debate, page: str) -> str:
         return f"https://wiki.test/debates/{debate.id}/{page}"

@@ -21,15 +21,15 @@ DUO = DuoFormat()
 
 @contextmanager
 def registered(*formats: FreeFormat) -> Iterator[None]:
-    """`formats` in FORMATS for the duration (as a new format registers itself), beside
-    `free` alone: the test sees a registry it knows, whatever other formats the product has."""
-    saved = dict(FORMATS)
+    """Only `free` and `formats` in FORMATS for the duration (as if they were all the product
+    had), so a test's menu and listing do not change as real formats are added."""
+    kept = dict(FORMATS)
     FORMATS.clear()
-    FORMATS["free"] = saved["free"]
+    FORMATS["free"] = kept["free"]
     for fmt in formats:
         FORMATS[fmt.name] = fmt
     try:
         yield
     finally:
         FORMATS.clear()
-        FORMATS.update(saved)
+        FORMATS.update(kept)

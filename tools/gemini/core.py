@@ -56,11 +56,23 @@ def _task_error(text: str, json_only: bool) -> str:
         return "the answer was empty"
     if not json_only:
         return ""
+    body = text.strip().removeprefix("```json").removeprefix("```").removesuffix("```")
     try:
-        value = json.loads(text)
+        value = json.loads(body)
     except ValueError as exc:
         return f"not valid JSON: {exc}"
     return "" if isinstance(value, dict) else "not one JSON object"
+
+
+def _unwrapped(text: str) -> str:
+    """The answer inside a `{"text": "..."}` envelope, which a model may put around it."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return text
+    if isinstance(value, dict) and list(value) == ["text"] and isinstance(value["text"], str):
+        return value["text"]
+    return text
 
 
 class ModeratorError(Exception):
@@ -156,9 +168,10 @@ class StructuredModerator:
             if sent is None:
                 raise TaskUnavailable(f"task {request.task}: the moderator model is unavailable")
             call_id, reply = sent
-            error = _task_error(reply.text, request.json)
+            text = _unwrapped(reply.text)
+            error = _task_error(text, request.json)
             if not error:
-                return reply.text
+                return text
             await self._ledger.mark(call_id, "invalid", error)
             log.warning("moderator task %s: %s (%d/2)", request.task, error, attempt)
             prompt = prompt.repaired(reply.text, error)

@@ -15,11 +15,13 @@ import aiosqlite
 from handlers.model import Conclusion, Debate, Turn, WikiPage
 from handlers.shorten import shorten
 from tools.store.db import Database
-from tools.wiki.backends import WikiBackend, WikiError
+from tools.wiki.backends import ASSET_SUFFIXES, WikiBackend, WikiError
 from tools.wiki.pages import (
+    MAX_TITLE_CHARS,
     Mode,
     Translate,
     content_hash,
+    fill_keys,
     page_label,
     page_title,
     plan_write,
@@ -175,12 +177,18 @@ class WikiOutbox:
         await self._enqueue(debate, WikiPage.CONCLUSION, key, Mode.REPLACE, content)
 
     async def write_page(self, debate: Debate, page: str, title: str, markdown: str) -> None:
-        """Queue one of a format's own pages (replaced as a whole, a person's edit kept); the
-        same content queued again (a repeat after a crash) is written once."""
+        """Queue a format's page (`turns/01-ag`, `front-page`, `concepts.svg`, ...), replaced
+        as a whole, a person's edit kept; the same content queued again (a repeat after a
+        crash) is written once."""
+        content = markdown if page.endswith(ASSET_SUFFIXES) else fill_keys(markdown, self._t)
+        if page.endswith(ASSET_SUFFIXES) and not getattr(self._backend, "holds_assets", False):
+            # Wiki.js keeps pages only: the diagram's source is kept as a page beside them.
+            stem, _, suffix = page.rpartition(".")
+            page, content = f"{stem}-{suffix}", f"```xml\n{markdown}\n```\n"
         path = self.path_of(debate, page)
-        key = f"{debate.id}:page:{page}:{content_hash(markdown)[:16]}"
-        row = (debate.id, key, path, title[:255], Mode.REPLACE.value, markdown,
-               self._now().isoformat())  # fmt: skip
+        title = fill_keys(title, self._t)[:MAX_TITLE_CHARS]
+        key = f"{debate.id}:page:{page}:{content_hash(content)[:16]}"
+        row = (debate.id, key, path, title, Mode.REPLACE.value, content, self._now().isoformat())
         await self._db.execute(INSERT_ENTRY, row)
         self._kick(debate.id)
 
@@ -341,12 +349,11 @@ class WikiOutbox:
         await self._say(entry.debate_id, "wiki.write_refused", params)
 
     def _label(self, path: str) -> str:
-        """A page's display name; a format's own page is named by its path."""
-        tail = path.rsplit("/", 1)[-1]
-        try:
-            return page_label(WikiPage(tail), self._t)
-        except ValueError:
-            return tail
+        """A page's display name: the engine's four by name, a format's page by its path."""
+        last = path.rsplit("/", 1)[-1]
+        if last in {page.value for page in WikiPage}:
+            return page_label(WikiPage(last), self._t)
+        return last
 
     async def _say(self, debate_id: int, key: str, params: dict[str, str]) -> None:
         try:
