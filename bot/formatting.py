@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from handlers.convergence import meter
 from handlers.formats import formats_for
 from handlers.i18n import Strings
 from handlers.model import AG, CLAUDE, Debate, Turn
@@ -39,6 +40,28 @@ def suggestion(debate: Debate, strings: Strings) -> str:
         return ""
     label = format_label(strings, name)
     return strings("front.card_suggested", format=label, reason=proposal.format_reason)
+
+
+def with_meter(line: str, debate: Debate, t: Strings) -> str:
+    """The status line and the convergence meter (`합의 ▃▅▇ 80%`) once the moderator judged."""
+    if not debate.consensus_trend:
+        return line
+    percent = round(debate.consensus_trend[-1] * 100)
+    return f"{line} · {t('convergence.meter', bars=meter(debate.consensus_trend), percent=percent)}"
+
+
+def claim_lines(debate: Debate, strings: Strings) -> list[str]:
+    """The claim ledger, one line a claim: id, status, who holds it, its wording."""
+    return [
+        strings(
+            "claims.line",
+            id=claim.id,
+            status=strings(f"claims.{claim.status.value}"),
+            holders=", ".join(debate.name_of(h) for h in claim.holders) or strings("claims.nobody"),
+            text=claim.text,
+        )
+        for claim in debate.claims
+    ]
 
 
 def status_figures(debate: Debate, now: datetime) -> dict[str, object]:

@@ -83,6 +83,7 @@ class Settings(BaseSettings):
     # (blank: the backend's own).
     ADVERSARIAL_RECONCILER: Backend = Backend.CLAUDE_CLI
     ADVERSARIAL_RECONCILER_MODEL: str = ""
+    BUDGET_PAUSE: bool = True  # at the round budget, ask the people: one more round, or conclude
     # The ledger format's setup (the card's two questions), until the card asks them.
     LEDGER_END_STATE: Literal["converge", "open"] = "converge"
     LEDGER_STANCE: Literal["assigned", "neutral"] = "assigned"

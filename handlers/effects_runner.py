@@ -5,8 +5,10 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Mapping
 
+from handlers.concessions import moved_toward, verdict
 from handlers.events import (
     AppendRoundLog,
+    AskBudget,
     AskDebater,
     AskUser,
     CloseCard,
@@ -27,6 +29,7 @@ from handlers.events import (
     ReplyReceived,
     RunTask,
     TaskDone,
+    UpdateClaims,
     UpdateStatus,
     WriteAgenda,
     WriteConclusion,
@@ -120,6 +123,20 @@ class EffectRunner:
                 await self._simple(debate, effect)
         return None
 
+    async def _refresh(self, debate: Debate, effect: UpdateStatus | UpdateClaims) -> None:
+        """A pinned message edited to the state: the status line, or the claim ledger."""
+        if isinstance(effect, UpdateStatus):
+            await self._room.update_status(debate)
+        else:
+            await self._room.update_claims(debate)
+
+    async def _ask_people(self, debate: Debate, effect: AskUser | AskBudget) -> None:
+        """The moderator's question, or a pause's buttons (the budget, converging)."""
+        if isinstance(effect, AskUser):
+            await self._room.ask_user(debate, effect.question)
+        else:
+            await self._room.ask_budget(debate)
+
     async def _simple(self, debate: Debate, effect: Effect) -> None:
         match effect:
             case PostCard():
@@ -132,12 +149,12 @@ class EffectRunner:
                 await self._wiki.write_agenda(debate)
             case LogNote(key=key, what=what, who=who, text=text):
                 await self._wiki.append_round_note(debate, key, what, who, text)
-            case UpdateStatus():
-                await self._room.update_status(debate)
+            case UpdateStatus() | UpdateClaims():
+                await self._refresh(debate, effect)
             case WriteWorkingDocument(turn=number):
                 await self._wiki.write_working_document(debate, number)
-            case AskUser(question=question):
-                await self._room.ask_user(debate, question)
+            case AskUser() | AskBudget():
+                await self._ask_people(debate, effect)
             case WriteConclusion(conclusion=conclusion):
                 await self._wiki.write_conclusion(debate, conclusion)
             case PostConclusion(conclusion=conclusion):
@@ -199,9 +216,24 @@ class EffectRunner:
             return DebaterFailed(ask.seat, ask.turn, exc.kind, exc.detail, exc.retry_after)
         parsed = await parsed_by_contract(debate, output)
         heard = len(debate.people)
+        concession = await self._concession(debate, ask.seat, parsed)
         return ReplyReceived(
-            ask.seat, ask.turn, output.text, output.raw, output.meta, heard=heard, parsed=parsed
+            ask.seat,
+            ask.turn,
+            output.text,
+            output.raw,
+            output.meta,
+            heard=heard,
+            parsed=parsed,
+            concession=concession,
         )
+
+    async def _concession(self, debate: Debate, seat: str, parsed: ParsedReply) -> str:
+        """Checks a move toward the others against their stored replies (issue 18)."""
+        if not moved_toward(debate.stance_of(seat), parsed.stance):
+            return ""
+        earlier = await self._store.last_turns(debate.id, max(debate.turns, 1))
+        return verdict(debate, seat, parsed.stance, parsed.convinced_by, earlier)
 
     async def _shown(self, debate: Debate, ask: AskDebater) -> tuple[Turn, ...]:
         """The stored turns the format lets this brief carry (an ask stored before formats

@@ -29,6 +29,7 @@ class ProposalApproved:
     actor: Actor
     roster: tuple[Participant, ...] = ()  # empty: the debate's default roster
     format: str = ""  # empty: the debate's format as stored
+    pauses_at_budget: bool = False  # at max_rounds, wait for the people (BUDGET_PAUSE)
     options: tuple[tuple[str, str], ...] = ()  # the format's options chosen (or defaulted)
 
 
@@ -38,6 +39,24 @@ class FormatChosen:
 
     actor: Actor
     format: str
+
+
+@dataclass(frozen=True)
+class BudgetChosen:
+    """An authorized person picked the round budget on the card."""
+
+    actor: Actor
+    rounds: int
+
+
+@dataclass(frozen=True)
+class BudgetDecided:
+    """An authorized person answered a pause (the budget, or a debate converging without
+    concluding): one more round, conclude as is, or declare consensus."""
+
+    actor: Actor
+    choice: Literal["extend", "conclude", "consensus"]
+    at: int = 0  # the pause this answers, by the debate's turn count then (0: the current one)
 
 
 @dataclass(frozen=True)
@@ -63,6 +82,7 @@ class ReplyReceived:
     meta: TurnMeta
     heard: int = 0  # how many of the debate's people lines its brief carried
     parsed: ParsedReply | None = None  # parsed once by the runner (off the loop when large)
+    concession: str = ""  # a move toward the others: "quoted", or "unquoted" (no real quote)
 
 
 @dataclass(frozen=True)
@@ -127,6 +147,8 @@ class TaskDone:
 Event = (
     ProposalApproved
     | FormatChosen
+    | BudgetChosen
+    | BudgetDecided
     | ProposalDeclined
     | ProposalExpired
     | ReplyReceived
@@ -259,6 +281,20 @@ class AskUser:
 
 
 @dataclass(frozen=True)
+class AskBudget:
+    """Tell the people the debate reached its budget; offer Extend / Conclude."""
+
+    kind: Literal["ask_budget"] = "ask_budget"
+
+
+@dataclass(frozen=True)
+class UpdateClaims:
+    """Show the claim ledger as it stands (the thread's second pinned message)."""
+
+    kind: Literal["update_claims"] = "update_claims"
+
+
+@dataclass(frozen=True)
 class Conclude:
     """Ask the moderator for the Conclusion."""
 
@@ -318,6 +354,8 @@ Effect = Annotated[
     | WriteWorkingDocument
     | Judge
     | AskUser
+    | AskBudget
+    | UpdateClaims
     | Conclude
     | WriteConclusion
     | PostConclusion

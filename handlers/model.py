@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from handlers.claims import Claim, ClaimUpdate
 from handlers.kinds import (
     Action,
     FailureKind,
@@ -70,6 +71,7 @@ class ParsedReply:
     stance: Stance | None = None
     structured: bool = True  # False when no valid JSON block was found
     extra: str = ""  # the block's fields the contract does not use, as a Markdown list
+    convinced_by: str = ""  # a concession's quote of what convinced it (issue 18)
 
 
 @dataclass(frozen=True)
@@ -122,6 +124,7 @@ class Decision:
     summary: str = ""  # the updated running summary (the moderator's memory)
     source: ModeratorSource = ModeratorSource.GEMINI
     lasting: bool = True  # a RULES decision: True while the quota is spent, False for one step
+    claims: tuple[ClaimUpdate, ...] = ()  # the claim ledger's updates (issue 18)
 
 
 @dataclass(frozen=True)
@@ -223,6 +226,12 @@ class Debate:
     heard: tuple[tuple[str, int], ...] = ()  # per participant: how many of `people` it got
     moderator_heard: int = 0  # how many of `people` the moderator's judgements got
     people_question: str = ""  # a debater's question to the people, not yet put to them
+    # ---- the budget the people set (issue 18): max_rounds is the budget
+    pauses_at_budget: bool = False  # BUDGET_PAUSE: at max_rounds (or converging) the people decide
+    paused: str = ""  # waiting for the people's word: "budget" or "converging" (issue 18)
+    consensus_trend: tuple[float, ...] = ()  # the moderator's consensus estimates, latest last
+    claims: tuple[Claim, ...] = ()  # the live claim ledger (issue 18)
+    unquoted: tuple[tuple[int, str], ...] = ()  # (turn, participant): concessions with no quote
     outputs: tuple[tuple[str, str], ...] = ()  # moderator task -> its output, verbatim
     tasks: tuple[str, ...] = ()  # the moderator tasks the current step still waits for
     options: tuple[tuple[str, str], ...] = ()  # the format's options (fixed at approval)

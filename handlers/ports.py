@@ -179,6 +179,14 @@ class Room(Protocol):
         """Post the full reply; return a link to its first message."""
         ...
 
+    async def update_claims(self, debate: Debate) -> None:
+        """Show the claim ledger as it stands (a second pinned message in the thread)."""
+        ...
+
+    async def ask_budget(self, debate: Debate) -> None:
+        """The debate reached its round budget: offer Extend by one round / Conclude now."""
+        ...
+
     async def ask_user(self, debate: Debate, question: UserQuestion) -> None:
         """Put the moderator's question to the people, with option buttons."""
         ...

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import prompts
+from handlers.claims import as_lines
 from handlers.events import AskDebater
 from handlers.formats import format_named
 from handlers.formats.base import BriefInput, Piece
@@ -27,7 +28,10 @@ def compose_turn_prompt(
     """The whole text for `ask.seat`, as the debate's format builds it from what it may see."""
     turns = () if shown is None else (shown,) if isinstance(shown, Turn) else shown
     brief = format_named(debate.format).brief(BriefInput(debate, ask, turns, people))
-    return render_brief(brief, ask, people, language)
+    text = render_brief(brief, ask, people, language)
+    if debate.claims:  # the live claim ledger (issue 18), for every format that keeps one
+        text += "\n\n" + prompts.load("debate_claims", language, claims=as_lines(debate.claims))
+    return text
 
 
 def render_brief(

@@ -12,8 +12,13 @@ import random
 from dataclasses import replace
 from datetime import datetime
 
+from handlers.claims import updated
+from handlers.concessions import with_concession
+from handlers.convergence import TREND_KEPT, converging_pause, decided
 from handlers.events import (
     AskUser,
+    BudgetChosen,
+    BudgetDecided,
     CloseCard,
     ConclusionReady,
     DebaterFailed,
@@ -33,6 +38,7 @@ from handlers.events import (
     ReplyReceived,
     StopRequested,
     TaskDone,
+    UpdateClaims,
     UpdateStatus,
     UserAnswered,
     WriteAgenda,
@@ -78,6 +84,9 @@ __all__ = [
 ]
 
 
+MAX_BUDGET_ROUNDS = 50  # as MAX_ROUNDS allows
+
+
 def authorized(debate: Debate, actor: Actor) -> bool:
     """Only the people of the conversation, or holders of the approver role, may act."""
     return actor.is_approver or actor.user_id in debate.participants
@@ -88,20 +97,20 @@ def transition(debate: Debate, event: Event, now: datetime, rng: random.Random) 
     match event:
         case ProposalApproved(actor=actor) if debate.phase is Phase.PROPOSED:
             return _approve(debate, event, now, rng) if authorized(debate, actor) else Step(debate)
-        case FormatChosen() | ProposalDeclined() | ProposalExpired() if (
+        case FormatChosen() | BudgetChosen() | ProposalDeclined() | ProposalExpired() if (
             debate.phase is Phase.PROPOSED
         ):
             return _on_card(debate, event, now)
         case ReplyReceived() if expects(debate, event.seat, event.turn):
-            return reply(debate, event, now, rng)
+            return with_concession(reply(debate, event, now, rng), event)
         case DebaterFailed() if expects(debate, event.seat, event.turn):
             return failure(debate, event, rng)
         case Judged() | TaskDone():
             return _moderated(debate, event, rng)
-        case UserAnswered(actor=actor, answer=answer) if debate.phase is Phase.AWAITING_USER:
-            if not authorized(debate, actor):
-                return Step(debate)
-            return _answered(debate, actor, answer, rng)
+        case UserAnswered() | BudgetDecided() if debate.phase is Phase.AWAITING_USER:
+            return (
+                _on_waiting(debate, event, rng) if authorized(debate, event.actor) else Step(debate)
+            )
         case PeopleSaid(actor=actor, text=text) if debate.phase in _STOPPABLE and text.strip():
             return _said(debate, actor, text)
         case StopRequested(actor=actor) if debate.phase in _STOPPABLE:
@@ -135,9 +144,12 @@ _END_PHASE = {
 
 
 def _on_card(
-    debate: Debate, event: FormatChosen | ProposalDeclined | ProposalExpired, now: datetime
+    debate: Debate,
+    event: FormatChosen | BudgetChosen | ProposalDeclined | ProposalExpired,
+    now: datetime,
 ) -> Step:
-    """A waiting card: a format picked, put off, or expired (only the people may act)."""
+    """A waiting card: a format or a budget picked, put off, or expired (only the people
+    may act)."""
     match event:
         case ProposalExpired():
             return _closed(debate, Phase.EXPIRED, now)
@@ -147,6 +159,21 @@ def _on_card(
             return _closed(debate, Phase.DECLINED, now)
         case FormatChosen(format=name) if name in formats_for(debate.roster):
             return Step(replace(debate, format=name))
+        case BudgetChosen(rounds=rounds) if 1 <= rounds <= MAX_BUDGET_ROUNDS:
+            return Step(replace(debate, max_rounds=rounds))
+    return Step(debate)
+
+
+def _on_waiting(debate: Debate, event: UserAnswered | BudgetDecided, rng: random.Random) -> Step:
+    """The people's answer to the moderator's question, or their word at a pause (where words
+    typed in the room are kept for the moderator, not taken as the answer)."""
+    match event:
+        case UserAnswered(actor=actor, answer=answer) if debate.paused:
+            return _said(debate, actor, answer)
+        case UserAnswered(actor=actor, answer=answer):
+            return _answered(debate, actor, answer, rng)
+        case BudgetDecided(at=at) if debate.paused and at in (0, debate.turns):
+            return decided(debate, event, rng)  # else a button of an earlier pause
     return Step(debate)
 
 
@@ -168,9 +195,10 @@ def _approve(debate: Debate, event: ProposalApproved, now: datetime, rng: random
         debate,
         roster=roster,
         format=chosen,
-        options=event.options or debate.options,
         started_at=now,
         approved_by=event.actor.user_id,
+        pauses_at_budget=event.pauses_at_budget,
+        options=event.options or debate.options,
     )
     step = run_plan(format_of(fixed).start(fixed, rng))
     opening: tuple[Effect, ...] = (
@@ -208,7 +236,11 @@ def _judged(debate: Debate, event: Judged, rng: random.Random) -> Step:
         note=decision.note,
         moderator_heard=max(debate.moderator_heard, event.heard),
         people_question="",
+        consensus_trend=(*debate.consensus_trend, decision.consensus)[-TREND_KEPT:],
+        claims=updated(debate.claims, decision.claims, debate.ids),
     )
+    if judged.claims != debate.claims:
+        effects.append(UpdateClaims())
     effects += _shown(debate, decision)
     question = decision.user_question if decision.action is Action.ASK_USER else None
     if question is None and decision.action is not Action.CONCLUDE and debate.people_question:
@@ -220,7 +252,7 @@ def _judged(debate: Debate, event: Judged, rng: random.Random) -> Step:
         waiting = replace(judged, phase=Phase.AWAITING_USER, user_question=question)
         step = Step(waiting, (AskUser(question), UpdateStatus()))
     else:
-        step = run_plan(format_of(judged).judged(judged, decision, rng))
+        step = converging_pause(judged, run_plan(format_of(judged).judged(judged, decision, rng)))
     return Step(step.debate, (*effects, *step.effects))
 
 

@@ -13,6 +13,7 @@ from datetime import datetime
 
 from handlers.events import (
     AppendRoundLog,
+    AskBudget,
     AskDebater,
     AskUser,
     Conclude,
@@ -141,6 +142,8 @@ def run_plan(plan: Plan) -> Step:
         case JudgeStep(debate=debate):
             judging = replace(debate, phase=Phase.JUDGING)
             return Step(judging, (UpdateStatus(), Judge(debate.turns)))
+        case EndStep(debate=debate, outcome=Outcome.MAX_ROUNDS) if debate.pauses_at_budget:
+            return pause_at_budget(debate)
         case TaskStep(debate=debate, task=task):
             tasking = replace(
                 with_asks(debate, ()), phase=Phase.JUDGING, step=task_step(task), tasks=(task,)
@@ -173,6 +176,14 @@ def task_done(debate: Debate, event: TaskDone, rng: random.Random) -> Step:
     else:
         step = run_plan(fmt.answered(replace(stored, note=""), rng))
     return Step(step.debate, (*effects, *step.effects))
+
+
+def pause_at_budget(debate: Debate) -> Step:
+    """The budget is spent without an end: the people choose (Extend / Conclude)."""
+    paused = replace(
+        with_asks(debate, ()), phase=Phase.AWAITING_USER, paused="budget", speaker=None, tasks=()
+    )
+    return Step(paused, (UpdateStatus(), AskBudget()))
 
 
 def task_step(task: str) -> str:

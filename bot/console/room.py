@@ -26,8 +26,9 @@ from bot.console.text import (
     seat_name,
     status_line,
 )
-from bot.formatting import format_label, suggestion
+from bot.formatting import claim_lines, format_label, suggestion
 from bot.ledger_card import roster_line
+from handlers.convergence import meter
 from handlers.formats import format_named, formats_for
 from handlers.i18n import Strings
 from handlers.model import Conclusion, Debate, Phase, Turn, UserQuestion, WikiPage
@@ -108,6 +109,7 @@ class ConsoleRoom:
                 f"{n}. {format_label(t, f)}" for n, f in enumerate(offered, start=1)
             )
             body.append(t("console.card_formats", formats=listed) + "\n")
+        body.append(t("budget.console_card") + "\n")
         body.append(f"{t('console.card_participants')}: ", style="bold")
         names = {m.id: seat_name(t, m.id, debate) for m in debate.roster}
         body.append(roster_line(debate, t, names))
@@ -183,6 +185,36 @@ class ConsoleRoom:
         self.console.print(Text(footer_text(turn, self._t), style=f"dim {colour}"), soft_wrap=True)
         await self._remember(debate.id, key)
         return ""
+
+    async def update_claims(self, debate: Debate) -> None:
+        """The claim ledger as it stands, after the judgement that changed it."""
+        body = Text("\n".join(line.replace("**", "") for line in claim_lines(debate, self._t)))
+        title = Text(self._t("claims.console_title"))
+        self.console.print(Panel(body, title=title, border_style=MODERATOR_GREY))
+
+    async def ask_budget(self, debate: Debate) -> None:
+        """A pause (the budget, or converging): d declares consensus, e one more round, c
+        concludes (shown once per pause)."""
+        key = f"pause:{debate.turns}"
+        if not await self._first_time(debate.id, key):
+            return
+        area = "budget" if debate.paused == "budget" else "convergence"
+        latest = debate.consensus_trend[-1] if debate.consensus_trend else 0.0
+        values = {
+            "rounds": debate.max_rounds,
+            "percent": round(latest * 100),
+            "bars": meter(debate.consensus_trend),
+        }
+        said = self._t(f"{area}.body", **values)
+        self.console.print(
+            Panel(
+                Text(said, style="bold"),
+                title=Text(self._t(f"{area}.title")),
+                subtitle=Text(self._t(f"{area}.console_keys")),
+                border_style=USER_AMBER,
+            )
+        )
+        await self._remember(debate.id, key)
 
     async def ask_user(self, debate: Debate, question: UserQuestion) -> None:
         """The moderator's question in amber, options numbered for the keyboard."""

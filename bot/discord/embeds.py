@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 
 import discord
 
 from bot.discord.render import COLOUR_MODERATOR, COLOUR_USER
-from bot.formatting import format_label, status_figures, suggestion
+from bot.formatting import claim_lines, format_label, status_figures, suggestion, with_meter
 from bot.ledger_card import roster_line
+from handlers.convergence import meter
 from handlers.formats import format_named
 from handlers.i18n import Strings
 from handlers.model import Conclusion, Debate, Phase, UserQuestion
@@ -60,6 +62,36 @@ def card_embed(
     return embed
 
 
+def claims_embed(debate: Debate, strings: Strings) -> discord.Embed:
+    """The claim ledger (the thread's second pinned message); the Conclusion page holds it
+    whole when it outgrows one embed."""
+    lines, body = claim_lines(debate, strings), ""
+    for index, line in enumerate(lines):
+        if len(body) + len(line) + 200 > QUESTION_LIMIT:
+            body += strings("claims.cut", count=len(lines) - index)
+            break
+        body += line + "\n"
+    return discord.Embed(title=strings("claims.title"), description=body.strip(), colour=GREY)
+
+
+def budget_label(debate: Debate, rounds: int, strings: Strings) -> str:
+    """`4 rounds · about 16-32 min · about 10 moderator requests`: one budget on the card."""
+    turns, requests = format_named(debate.format).estimate(replace(debate, max_rounds=rounds))
+    low, high = (turns * minutes for minutes in MINUTES_PER_TURN)
+    return strings("budget.option", rounds=rounds, low=low, high=high, requests=requests)
+
+
+def budget_embed(debate: Debate, strings: Strings) -> discord.Embed:
+    """A pause (the budget, or converging without concluding), amber: the people decide."""
+    if debate.paused == "budget":
+        body = strings("budget.body", rounds=debate.max_rounds)
+        return discord.Embed(title=strings("budget.title"), description=body, colour=AMBER)
+    latest = debate.consensus_trend[-1] if debate.consensus_trend else 0.0
+    trend = meter(debate.consensus_trend)
+    body = strings("convergence.body", bars=trend, percent=round(latest * 100))
+    return discord.Embed(title=strings("convergence.title"), description=body, colour=AMBER)
+
+
 def status_line(debate: Debate, strings: Strings, now: datetime) -> str:
     """`라운드 1/6 · 발언: Claude · 경과 3분 · 비용 $0.04 · 사회자: Gemini`, or the end state."""
     common = status_figures(debate, now)
@@ -67,6 +99,10 @@ def status_line(debate: Debate, strings: Strings, now: datetime) -> str:
     if debate.phase.is_terminal:
         outcome = strings(f"front.outcome_{(debate.outcome or 'stopped')}")
         return strings("front.status_ended", outcome=outcome, **common)
+    return with_meter(_status_words(debate, strings, common), debate, strings)
+
+
+def _status_words(debate: Debate, strings: Strings, common: dict[str, object]) -> str:
     if debate.phase is Phase.AWAITING_USER:
         return strings("front.status_waiting", **common)
     speaker = strings("front.moderator")  # judging: the moderator has the floor

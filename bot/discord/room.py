@@ -21,7 +21,7 @@ from bot.discord.relay_tidy import clear_relay
 from bot.discord.render import nonce_of
 from bot.discord.render_split import split_text
 from bot.discord.room_status import StatusEditor
-from bot.discord.views import card_view_of, question_view, status_view
+from bot.discord.views import budget_view, card_view, question_view, status_view
 from handlers.formats import format_named
 from handlers.i18n import Strings
 from handlers.model import Backend, Conclusion, Debate, Turn, UserQuestion
@@ -139,7 +139,7 @@ class DiscordRoom:
     async def post_card(self, debate: Debate) -> None:
         """The approval card with Open / Not now (and the formats to choose from)."""
         embed = embeds.card_embed(debate, self._strings)
-        view = card_view_of(debate, self._strings)
+        view = card_view(debate, self._strings)
         await self._send_once(debate, "card", embed=embed, view=view)
 
     async def close_card(self, debate: Debate) -> None:
@@ -215,6 +215,30 @@ class DiscordRoom:
         # shown once: as this embed
         await clear_relay(self._client, self._messages, turn, relayed=relayed)
         return first
+
+    async def update_claims(self, debate: Debate) -> None:
+        """The claim ledger: a second pinned message in the thread, edited in place."""
+        embed = embeds.claims_embed(debate, self._strings)
+        if await self.recorded(debate.id, "claims") is not None:
+            message = await self._message(debate.id, "claims")
+            if message is not None:
+                await message.edit(embed=embed, allowed_mentions=NO_PINGS)
+            return
+        posted = await self._send_once(debate, "claims", embed=embed)
+        message = await self._message(debate.id, "claims")
+        if message is not None:
+            with contextlib.suppress(discord.HTTPException):  # pins are a nicety
+                await message.pin()
+        await self._record(debate.id, "claims-pinned", posted)
+
+    async def ask_budget(self, debate: Debate) -> None:
+        """A pause (the budget spent, or converging): the people's buttons (once per pause)."""
+        await self._send_once(
+            debate,
+            f"pause:{debate.turns}",
+            embed=embeds.budget_embed(debate, self._strings),
+            view=budget_view(debate, self._strings),
+        )
 
     async def ask_user(self, debate: Debate, question: UserQuestion) -> None:
         """The moderator's question in amber, with one button per option."""

@@ -72,6 +72,7 @@ class Rig:
     max_rounds: int = 3
     roster: tuple[Participant, ...] = DEFAULT_ROSTER
     format: str = "free"
+    budget_pause: bool = False  # BUDGET_PAUSE: at max_rounds, wait for Extend / Conclude
     options: tuple[tuple[str, str], ...] = ()  # the formats' option defaults
     language: str = "ko"
     ticking_store: bool = False  # the plan also counts each committed step (a crash after it)
@@ -109,6 +110,7 @@ class Rig:
                 retry_wait_scale=0.0,
                 roster=self.roster,
                 format=self.format,
+                budget_pause=self.budget_pause,
                 format_options=self.options,
             ),
         )

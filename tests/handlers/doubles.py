@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import TracebackType
 
+from handlers.claims import Claim
 from handlers.model import (
     AG,
     CLAUDE,
@@ -178,6 +179,8 @@ class FakeRoom:
         self.notices: list[tuple[int, str, dict[str, str]]] = []
         self.statuses: list[tuple[int, str, int]] = []
         self.questions: list[UserQuestion] = []
+        self.claim_tables: list[tuple[Claim, ...]] = []  # the ledger at each update
+        self.budget_asks: list[tuple[int, int]] = []  # (debate, its budget) at each pause
         self.conclusions: list[Conclusion] = []
         self.summaries: list[str] = []
         self.working_seats: list[str] = []
@@ -211,6 +214,15 @@ class FakeRoom:
         self.turn_posts[(debate.id, turn.number)] += 1
         self.posted.append(("turn", turn))
         return f"https://discord.test/{debate.id}/{turn.number}"
+
+    async def update_claims(self, debate: Debate) -> None:
+        self.plan.tick("room:claims")
+        self.claim_tables.append(debate.claims)
+
+    async def ask_budget(self, debate: Debate) -> None:
+        self.plan.tick("room:budget")
+        self.budget_asks.append((debate.id, debate.max_rounds))
+        self.signal("budget").set()
 
     async def ask_user(self, debate: Debate, question: UserQuestion) -> None:
         self.plan.tick("room:ask")

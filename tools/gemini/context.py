@@ -13,6 +13,7 @@ from typing import Literal
 from pydantic import BaseModel
 
 import prompts
+from handlers.claims import as_lines
 from handlers.formats import FORMATS
 from handlers.model import ChatLine, Debate, ModeratorView, PeopleLine, Turn
 from handlers.ports import TaskRequest
@@ -168,6 +169,13 @@ def _state(debate: Debate, people: tuple[PeopleLine, ...] = ()) -> str:
             lines.append(f'The people\'s answer ({line.who}, to "{line.question}"): {said}')
         else:
             lines.append(f"The people said ({line.who}): {said}")
+    lines.append("Claim ledger:\n" + (as_lines(debate.claims) or "(no claims yet)"))
+    for turn, seat in debate.unquoted[-4:]:
+        lines.append(
+            f"Turn {turn}: {_label(debate, seat)} moved toward the others without quoting what"
+            " convinced it (its `convinced_by` matched none of their replies): a concession by"
+            " politeness, not by argument, until shown otherwise."
+        )
     return "\n".join(lines)
 
 

@@ -194,7 +194,24 @@ def render_conclusion(debate: Debate, conclusion: Conclusion, t: Translate) -> s
     ]
     if conclusion.source is ModeratorSource.RULES:
         parts.append(f"_{t('wiki.conclusion.by_rules')}_")
+    if debate.claims:  # the Conclusion ends with the final claim ledger
+        parts += [f"## {t('wiki.claims.title')}", claim_table(debate, t)]
     return "\n\n".join(parts) + "\n"
+
+
+def claim_table(debate: Debate, t: Translate) -> str:
+    """The claim ledger as a Markdown table (every claim, whole)."""
+    head = [t(f"wiki.claims.{k}") for k in ("id", "claim", "holders", "status")]
+    rows = [f"| {' | '.join(head)} |", "|---|---|---|---|"]
+    for claim in debate.claims:
+        holders = ", ".join(participant_name(debate, h, t) for h in claim.holders) or "-"
+        cells = (claim.id, claim.text, holders, claim.status.value)
+        rows.append("| " + " | ".join(_cell(c) for c in cells) + " |")
+    return _neutral("\n".join(rows))
+
+
+def _cell(text: str) -> str:
+    return " ".join(text.split()).replace("|", "\\|")
 
 
 @dataclass(frozen=True)

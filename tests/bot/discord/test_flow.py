@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from bot.discord.embeds import AMBER, GREY
 from handlers.model import AG, CLAUDE, Action, Decision, Phase
@@ -26,7 +23,6 @@ from tests.bot.discord.support import (
     wait_card,
 )
 from tests.doubles import QUESTION, TOPIC
-from tests.handlers.duo_format import registered
 from tools.store.debates import SqliteStore
 
 CLAUDE_TEXT = (
@@ -36,13 +32,6 @@ CLAUDE_TEXT = (
     + "cache = LRU(maxsize=1024)  # 한 인스턴스\n" * 120
     + "```\n끝."
 )
-
-
-@pytest.fixture(autouse=True)
-def free_only() -> Iterator[None]:
-    """The free debate's card: one format, so no format menu on it."""
-    with registered():
-        yield
 
 
 async def test_chat_to_stop_through_discord(rig: BotRig, people: People) -> None:
@@ -71,8 +60,12 @@ async def test_chat_to_stop_through_discord(rig: BotRig, people: People) -> None
     embed = card["embeds"][0]
     assert embed["color"] == GREY.value and embed["title"] == KO("front.card_title")
     assert [f["value"] for f in embed["fields"][:2]] == [TOPIC, QUESTION]
-    buttons = [f"debate:open:{debate_id}", f"debate:decline:{debate_id}"]
-    assert custom_ids(card)[:2] == buttons  # the format menu, when there is a choice, below
+    assert custom_ids(card) == [
+        f"debate:open:{debate_id}",
+        f"debate:decline:{debate_id}",
+        f"debate:format:{debate_id}",  # free or ledger (test_format_choice)
+        f"debate:budget:{debate_id}",  # the round budget menu (test_budget)
+    ]
     assert [line.author_id for line in rig.moderator.windows[-1]] == [
         int(people.alice["id"]),
         int(people.carol["id"]),
