@@ -140,6 +140,15 @@ class Conclusion:
 
 
 @dataclass(frozen=True)
+class Precedent:
+    """A past debate's Conclusion page related to a new proposal (issue 18)."""
+
+    title: str
+    url: str
+    excerpt: str = ""
+
+
+@dataclass(frozen=True)
 class Proposal:
     """What detection found: a topic worth a debate, and who was talking."""
 
@@ -153,6 +162,7 @@ class Proposal:
     participant_names: tuple[str, ...] = ()  # their display names, in the same order
     suggested_format: str = ""  # the moderator's suggestion; empty: DEFAULT_FORMAT
     format_reason: str = ""  # why it fits, shown on the card
+    precedents: tuple[Precedent, ...] = ()  # past Conclusions found before the card is posted
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from handlers.model import (
     ModeratorView,
     ParsedReply,
     Participant,
+    Precedent,
     Proposal,
     Turn,
     TurnMeta,
@@ -305,4 +306,12 @@ class Store(Protocol):
 
     async def due_proposals(self, now: datetime) -> list[int]:
         """Proposals past their expiry."""
+        ...
+
+
+class Precedents(Protocol):
+    """Past Conclusion pages, searched before a card is posted (issue 18)."""
+
+    async def search(self, text: str, limit: int) -> tuple[Precedent, ...]:
+        """Up to `limit` pages related to `text`, best first."""
         ...

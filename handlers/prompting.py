@@ -29,6 +29,10 @@ def compose_turn_prompt(
     turns = () if shown is None else (shown,) if isinstance(shown, Turn) else shown
     brief = format_named(debate.format).brief(BriefInput(debate, ask, turns, people))
     text = render_brief(brief, ask, people, language)
+    first = not any(who == ask.seat for _, who in debate.log)
+    if first and debate.proposal.precedents:  # with the agenda: related earlier decisions
+        found = "\n".join(f"- {p.title}: {p.url}" for p in debate.proposal.precedents)
+        text += "\n\n" + prompts.load("debate_precedents", language, precedents=found)
     if debate.claims:  # the live claim ledger (issue 18), for every format that keeps one
         text += "\n\n" + prompts.load("debate_claims", language, claims=as_lines(debate.claims))
     return text

@@ -110,6 +110,8 @@ class ConsoleRoom:
             )
             body.append(t("console.card_formats", formats=listed) + "\n")
         body.append(t("budget.console_card") + "\n")
+        for found in proposal.precedents:
+            body.append(f"{t('precedents.console')}: {found.title} · {found.url}\n")
         body.append(f"{t('console.card_participants')}: ", style="bold")
         names = {m.id: seat_name(t, m.id, debate) for m in debate.roster}
         body.append(roster_line(debate, t, names))

@@ -56,6 +56,12 @@ def card_embed(
         value=_cut(roster_line(debate, strings, {m.id: m.name for m in debate.roster})),
         inline=False,
     )
+    if proposal.precedents:
+        lines = [
+            strings("precedents.line", title=p.title, url=p.url, excerpt=p.excerpt)
+            for p in proposal.precedents
+        ]
+        embed.add_field(name=strings("precedents.card"), value=_cut("\n".join(lines)), inline=False)
     if closed:
         # In the description, where a mention shows as a name (embeds never ping).
         embed.description = strings(f"front.card_{debate.phase.value}", user=_who(decided_by))
