@@ -61,7 +61,7 @@ from handlers.ports import (
     TurnRequest,
     Wiki,
 )
-from handlers.prompting import compose_turn_prompt, render_pieces, repair_prompt
+from handlers.prompting import compose_turn_prompt, render_pieces
 from handlers.reply_parser import OFF_LOOP_CHARS, parse_reply
 from handlers.steps import format_of
 
@@ -99,14 +99,16 @@ class EffectRunner:
                 view = await self._view(debate)
                 decision = await self._moderator.judge(view)
                 return Judged(turn, decision, heard=len(debate.people))
-            case Conclude():
-                closing = format_named(debate.format).summary(debate)
-                if closing:  # the format wrote its own closing pages: no moderator request
-                    return ConclusionReady(Conclusion(closing, source=ModeratorSource.RULES))
-                view = await self._view(debate, every_seat=True)
-                return ConclusionReady(await self._moderator.conclude(view))
             case RunTask(task=task):
                 return await self._task(debate, task)
+            case Conclude():
+                fmt = format_named(debate.format)
+                if fmt.closes_itself(debate):  # its own closing pages: no moderator request
+                    return ConclusionReady(
+                        Conclusion(fmt.summary(debate), source=ModeratorSource.RULES)
+                    )
+                view = await self._view(debate, every_seat=True)
+                return ConclusionReady(await self._moderator.conclude(view))
             case PostTurn(turn=number):
                 posted = await self._store.turn(debate.id, number)
                 url = await self._room.post_turn(debate, posted)
@@ -166,7 +168,7 @@ class EffectRunner:
                 await self._room.post_summary(debate, format_named(debate.format).summary(debate))
 
     async def _task(self, debate: Debate, task: str) -> TaskDone:
-        """The moderator performs a format's task; the format's fallback when it cannot."""
+        """A format's moderator task; its deterministic fallback when the moderator cannot."""
         fmt = format_named(debate.format)
         shown = await self._turns(debate, fmt.task_shows(debate, task))
         prompt = render_pieces(fmt.task_brief(debate, task, shown), self._language)
@@ -200,13 +202,12 @@ class EffectRunner:
             debate_id=debate.id,
             turn=ask.turn,
             round=ask.round,
-            prompt=repair_prompt(ask.repair, self._language)
-            if ask.repair  # only the missing parts are asked for; nothing else is shown
-            else compose_turn_prompt(debate, ask, shown, self._language, people),
+            prompt=compose_turn_prompt(debate, ask, shown, self._language, people),
             fresh_session=ask.fresh_session,
             participant=member.id,
             name=member.name,
             persona=member.persona,
+            model=member.model,
         )
         try:
             async with self._room.working(debate, ask.seat):
@@ -258,7 +259,8 @@ class EffectRunner:
         if "page" in params:
             page = params["page"]
             params["page"] = PAGE_NAMES.get(page, page)
-            params["url"] = self._wiki.page_url(debate, page) if page in PAGE_NAMES else ""
+            own = page in format_named(debate.format).pages(debate)
+            params["url"] = self._wiki.page_url(debate, page) if page in PAGE_NAMES or own else ""
         if "seat" in params:
             params["seat"] = debate.name_of(params["seat"])
         return params
@@ -278,7 +280,7 @@ async def parse_off_loop(
 async def parsed_by_contract(debate: Debate, output: DebaterOutput) -> ParsedReply:
     """The reply split by the debate's format's contract; an adapter's own parse is used only
     when that contract is the JSON one it parsed by."""
-    contract = format_of(debate).contract
+    contract = format_of(debate).contract_of(debate)
     if output.parsed is not None and contract == "json":
         return output.parsed
     return await parse_off_loop(output.text, CONTRACTS[contract])

@@ -225,7 +225,6 @@ class AskDebater:
     user_answer: str = ""  # a debate stored before `people`: the answer the relay builds on
     fresh_session: bool = False
     delay_s: float = 0.0  # wait before asking (a retry after a rate limit)
-    repair: tuple[str, ...] = ()  # the contract's missing parts: ask only for these
     kind: Literal["ask_debater"] = "ask_debater"
 
 
@@ -320,7 +319,7 @@ class PostConclusion:
 
 @dataclass(frozen=True)
 class RunTask:
-    """Ask the moderator to perform the format's task `task`."""
+    """Ask the moderator to perform one of the format's tasks."""
 
     task: str
     kind: Literal["run_task"] = "run_task"
@@ -328,7 +327,7 @@ class RunTask:
 
 @dataclass(frozen=True)
 class WritePage:
-    """Queue the format's page `page` (a path below the debate's slug)."""
+    """Queue one of the format's own wiki pages, rendered from the stored debate."""
 
     page: str
     kind: Literal["write_page"] = "write_page"
@@ -336,7 +335,7 @@ class WritePage:
 
 @dataclass(frozen=True)
 class PostSummary:
-    """Post the format's closing block with links to its pages."""
+    """Post the format's closing summary in the room, with links to its pages."""
 
     kind: Literal["post_summary"] = "post_summary"
 

@@ -243,8 +243,7 @@ class Debate:
     claims: tuple[Claim, ...] = ()  # the live claim ledger (issue 18)
     unquoted: tuple[tuple[int, str], ...] = ()  # (turn, participant): concessions with no quote
     outputs: tuple[tuple[str, str], ...] = ()  # moderator task -> its output, verbatim
-    repairs: tuple[str, ...] = ()  # participants asked to repair a reply in the current step
-    repair_asks: tuple[tuple[int, tuple[str, ...]], ...] = ()  # (turn, missing parts) asked
+    tasks: tuple[str, ...] = ()  # the moderator tasks the current step still waits for
     options: tuple[tuple[str, str], ...] = ()  # the format's options (fixed at approval)
 
     def output_of(self, task: str) -> str | None:

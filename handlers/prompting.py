@@ -58,7 +58,8 @@ def render_brief(
 
 
 def render_pieces(pieces: tuple[Piece, ...], language: str) -> str:
-    """A moderator task's prompt: the format's pieces filled from prompts/."""
+    """A moderator task's prompt: its pieces filled from prompts/ (no people's additions:
+    the format puts what a task needs into its values)."""
     return "\n\n".join(prompts.load(p.template, language, **dict(p.values)) for p in pieces)
 
 
@@ -83,9 +84,3 @@ def additions(ask: AskDebater, people: tuple[PeopleLine, ...], language: str) ->
     if ask.note:
         lines.append(prompts.load("debate_note", language, note=ask.note))
     return "\n".join(lines)
-
-
-def repair_prompt(missing: tuple[str, ...], language: str) -> str:
-    """The one repair request: the contract's parts the reply lacked."""
-    listed = "\n".join(f"- {part}" for part in missing)
-    return prompts.load("format_repair", language, missing=listed)

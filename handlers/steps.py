@@ -24,21 +24,32 @@ from handlers.events import (
     PostTurn,
     ReplyReceived,
     RunTask,
+    TaskDone,
     UpdateStatus,
     WritePage,
     WriteWorkingDocument,
 )
 from handlers.formats import CONTRACTS, format_named
 from handlers.formats.base import (
-    AskPeopleStep,
     AskStep,
     EndStep,
     Format,
     JudgeStep,
+    PeopleStep,
     Plan,
     TaskStep,
+    with_output,
 )
-from handlers.model import Debate, FailureKind, OpenAsk, Outcome, ParsedReply, Phase, Turn
+from handlers.model import (
+    Debate,
+    FailureKind,
+    ModeratorSource,
+    OpenAsk,
+    Outcome,
+    ParsedReply,
+    Phase,
+    Turn,
+)
 from handlers.shorten import shorten
 from handlers.wiki_actions import Refusal, apply_action
 
@@ -64,7 +75,7 @@ def format_of(debate: Debate) -> Format:
 
 def parse_with(debate: Debate, text: str) -> ParsedReply:
     """The reply split by the debate's format's contract."""
-    return CONTRACTS[format_of(debate).contract](text)
+    return CONTRACTS[format_of(debate).contract_of(debate)](text)
 
 
 def open_asks(debate: Debate) -> tuple[OpenAsk, ...]:
@@ -102,11 +113,6 @@ def ask_effect(debate: Debate, ask: OpenAsk, delay_s: float = 0.0) -> AskDebater
     """The stored request to one participant; its brief is composed when it runs. What it
     may see is fixed when the step starts: a retry mid-step sees no more than the first ask."""
     before_step = tuple(entry for entry in debate.log if entry[0] not in debate.step_turns)
-    repair = dict(debate.repair_asks).get(ask.turn, ())
-    if repair:  # a repair request shows nothing: it names the missing parts only
-        return AskDebater(seat=ask.participant, turn=ask.turn, round=debate.round,
-                          step=debate.step or "turn", fresh_session=ask.fresh_session,
-                          delay_s=delay_s, repair=repair)  # fmt: skip
     return AskDebater(
         seat=ask.participant,
         turn=ask.turn,
@@ -123,37 +129,59 @@ def ask_effect(debate: Debate, ask: OpenAsk, delay_s: float = 0.0) -> AskDebater
 def run_plan(plan: Plan) -> Step:
     """Turn a format's plan into the engine's state and effects."""
     match plan:
-        case AskStep(debate=debate, step=name, participants=who, notices=notices):
+        case AskStep(debate=debate, step=name, participants=who, notices=notices, tasks=tasks):
             base = debate.turns
             asks = tuple(OpenAsk(p, base + i + 1) for i, p in enumerate(who))
-            fresh = replace(
-                debate, phase=Phase.SPEAKING, step=name, step_turns=(), repairs=(), repair_asks=()
+            asking = with_asks(
+                replace(debate, phase=Phase.SPEAKING, step=name, step_turns=(), tasks=tasks),
+                asks,
             )
-            asking = with_asks(fresh, asks)
             effects = tuple(ask_effect(asking, ask) for ask in asks)
-            return Step(asking, (*notices, UpdateStatus(), *effects))
+            alongside = tuple(RunTask(task) for task in tasks)
+            return Step(asking, (*notices, UpdateStatus(), *effects, *alongside))
         case JudgeStep(debate=debate):
             judging = replace(debate, phase=Phase.JUDGING)
             return Step(judging, (UpdateStatus(), Judge(debate.turns)))
         case EndStep(debate=debate, outcome=Outcome.MAX_ROUNDS) if debate.pauses_at_budget:
             return pause_at_budget(debate)
         case TaskStep(debate=debate, task=task):
-            # The moderator works: the phase it judges in, the step naming the task.
-            working = replace(with_asks(debate, ()), phase=Phase.JUDGING, step=task_step(task))
-            return Step(working, (UpdateStatus(), RunTask(task)))
-        case EndStep(debate=debate, outcome=outcome):
-            return conclude(debate, outcome)
-        case AskPeopleStep(debate=debate, question=question):
-            waiting = replace(
-                with_asks(debate, ()), phase=Phase.AWAITING_USER, user_question=question
+            tasking = replace(
+                with_asks(debate, ()), phase=Phase.JUDGING, step=task_step(task), tasks=(task,)
             )
-            return Step(waiting, (AskUser(question), UpdateStatus()))
+            return Step(tasking, (UpdateStatus(), RunTask(task)))
+        case PeopleStep(debate=debate, question=question, notices=notices):
+            waiting = replace(
+                with_asks(debate, ()), phase=Phase.AWAITING_USER, user_question=question, tasks=()
+            )
+            return Step(waiting, (*notices, AskUser(question), UpdateStatus()))
+        case EndStep(debate=debate, outcome=outcome, effects=closing):
+            ended = conclude(debate, outcome)
+            return Step(ended.debate, (*closing, *ended.effects))
+
+
+def task_done(debate: Debate, event: TaskDone, rng: random.Random) -> Step:
+    """Store a moderator task's output verbatim and write the pages it fills; a task step
+    moves on at once, a task run alongside asks once the step has all of its answers."""
+    fmt = format_of(debate)
+    remaining = tuple(t for t in debate.tasks if t != event.task)
+    stored = with_output(replace(debate, tasks=remaining), event.task, event.output)
+    effects: tuple[Effect, ...] = ()
+    if event.source is ModeratorSource.RULES:
+        effects = (Notify(f"{stored.format}.task_fallback", (("task", event.task),)),)
+    effects += tuple(WritePage(page) for page in fmt.task_pages(stored, event.task))
+    if debate.phase is Phase.JUDGING:
+        step = run_plan(fmt.tasked(stored, event.task, event.output, rng))
+    elif remaining or stored.asked:
+        step = Step(stored)
+    else:
+        step = run_plan(fmt.answered(replace(stored, note=""), rng))
+    return Step(step.debate, (*effects, *step.effects))
 
 
 def pause_at_budget(debate: Debate) -> Step:
     """The budget is spent without an end: the people choose (Extend / Conclude)."""
     paused = replace(
-        with_asks(debate, ()), phase=Phase.AWAITING_USER, paused="budget", speaker=None
+        with_asks(debate, ()), phase=Phase.AWAITING_USER, paused="budget", speaker=None, tasks=()
     )
     return Step(paused, (UpdateStatus(), AskBudget()))
 
@@ -167,7 +195,9 @@ def conclude(debate: Debate, outcome: Outcome, notice: Notify | None = None) -> 
     """End the debate: the Conclusion is written next. Answers a step held back (a Stop
     before all were in) are posted now: nothing a debater wrote is lost."""
     held = _held(debate) if debate.phase is Phase.SPEAKING else ()
-    ending = replace(with_asks(debate, ()), phase=Phase.CONCLUDING, outcome=outcome, speaker=None)
+    ending = replace(
+        with_asks(debate, ()), phase=Phase.CONCLUDING, outcome=outcome, speaker=None, tasks=()
+    )
     effects: tuple[Effect, ...] = (*held, UpdateStatus(), Conclude())
     return Step(ending, (notice, *effects) if notice else effects)
 
@@ -203,9 +233,8 @@ def reply(debate: Debate, event: ReplyReceived, now: datetime, rng: random.Rando
     )
     holding = fmt.holds(debate)
     after, effects = _posted(fmt.noted(after, turn), turn, holding)
-    after, repair = _repair(fmt, after, turn)
-    if after.asked:
-        return Step(after, (*effects, *repair), turn)
+    if waiting or after.tasks:
+        return Step(after, effects, turn)
     held = _held(after) if holding else ()
     step = run_plan(fmt.answered(replace(after, note=""), rng))
     return Step(step.debate, (*effects, *held, *step.effects), turn)
@@ -216,25 +245,6 @@ def _held(debate: Debate) -> tuple[Effect, ...]:
     if not format_of(debate).holds(debate):
         return ()
     return tuple(e for n in debate.step_turns for e in (PostTurn(n), AppendRoundLog(n)))
-
-
-def _repair(fmt: Format, debate: Debate, turn: Turn) -> tuple[Debate, tuple[Effect, ...]]:
-    """A reply missing required parts: its participant is asked once more, for those only
-    (the reply stands as it is; the repair is a turn of its own, in the same step)."""
-    missing = fmt.missing(debate, turn)
-    if not missing or turn.seat in debate.repairs:
-        return debate, ()
-    number = max((debate.turns, *(a.turn for a in debate.asked))) + 1
-    ask = OpenAsk(turn.seat, number)
-    repairing = with_asks(
-        replace(
-            debate,
-            repairs=(*debate.repairs, turn.seat),
-            repair_asks=(*debate.repair_asks, (number, missing)),
-        ),
-        (*debate.asked, ask),
-    )
-    return repairing, (ask_effect(repairing, ask),)
 
 
 def _turn_of(debate: Debate, event: ReplyReceived, now: datetime) -> Turn:
@@ -318,7 +328,7 @@ def _skip(debate: Debate, ask: OpenAsk, event: DebaterFailed, rng: random.Random
         with_asks(debate, waiting), skipped=skipped, spoken=(*debate.spoken, event.seat)
     )
     notice = Notify("debater.skipped", params)
-    if waiting:
+    if waiting or moved.tasks:
         return Step(moved, (notice,))
     step = run_plan(format_of(moved).answered(moved, rng))
     return Step(step.debate, (notice, *_held(moved), *step.effects))

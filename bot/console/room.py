@@ -237,17 +237,21 @@ class ConsoleRoom:
         await self._remember(debate.id, key)
 
     async def post_summary(self, debate: Debate, markdown: str) -> None:
-        """The format's closing block in full, then the pages it wrote."""
-        if not await self._first_time(debate.id, "conclusion"):
+        """The format's closing block in full, then the pages it wrote; in the Conclusion's
+        place when it stands in for one."""
+        closing = format_named(debate.format).closes_itself(debate)
+        slot = "conclusion" if closing else "summary"
+        if not await self._first_time(debate.id, slot):
             return
         t = self._t
-        self.console.rule(Text(t("console.conclusion_title"), style="bold"), style=MODERATOR_GREY)
+        title = t("console.conclusion_title" if closing else "front.summary_title")
+        self.console.rule(Text(title, style="bold"), style=MODERATOR_GREY)
         for line in fill_keys(markdown, t).splitlines():
             self._line(line, MODERATOR_GREY)
         self._line(t("console.conclusion_pages"), MODERATOR_GREY, bold=True)
         for page in format_named(debate.format).pages(debate):
             self._line(f"• {page}: {self._wiki.page_url(debate, page)}", MODERATOR_GREY)
-        await self._remember(debate.id, "conclusion")
+        await self._remember(debate.id, slot)
 
     async def post_conclusion(self, debate: Debate, conclusion: Conclusion) -> None:
         """The end: decision, agreed and open points, positions, next steps and the pages."""

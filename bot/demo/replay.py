@@ -177,6 +177,7 @@ class Recording(BaseModel):
 RECORDINGS = {
     "free": DEFAULT_RECORDING,
     "ledger": "debate_ledger_ko.json",
+    "adversarial": "debate_adversarial_ko.json",
     "boardroom": "debate_boardroom_pt.json",
 }
 
@@ -184,7 +185,7 @@ RECORDINGS = {
 def recording_for(format_name: str) -> Recording:
     """The shipped recording of a format; a format without one is a RecordingError."""
     if format_name not in RECORDINGS:
-        known = ", ".join(sorted(RECORDINGS))
+        known = ", ".join(RECORDINGS)
         raise RecordingError(f"no recorded debate of format {format_name!r} (recorded: {known})")
     return load_recording(RECORDINGS[format_name])
 
@@ -297,6 +298,12 @@ class ReplayModerator:
             source=ModeratorSource.GEMINI,
         )
 
+    async def perform(self, request: TaskRequest) -> str:
+        """The recorded output of a format's task; unrecorded: the format's fallback."""
+        if request.task not in self._recording.tasks:
+            raise ModeratorUnavailable(f"no recorded output of task {request.task}")
+        return self._recording.tasks[request.task]
+
     async def conclude(self, view: ModeratorView) -> Conclusion:
         """The recorded Conclusion."""
         found = self._recording.conclusion
@@ -310,9 +317,3 @@ class ReplayModerator:
             next_steps=tuple(found.next_steps),
             source=ModeratorSource.GEMINI,
         )
-
-    async def perform(self, request: TaskRequest) -> str:
-        """The recorded output of a format's task; none recorded: the format's fallback."""
-        if request.task not in self._recording.tasks:
-            raise ModeratorUnavailable(request.task)
-        return self._recording.tasks[request.task]

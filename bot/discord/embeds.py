@@ -141,20 +141,6 @@ def question_embed(question: UserQuestion, strings: Strings) -> discord.Embed:
 SUMMARY_LIMIT = 4000  # an embed's description holds 4096 characters
 
 
-def summary_embed(markdown: str, links: dict[str, str], strings: Strings) -> discord.Embed:
-    """A format's closing block, grey, with links to its pages (named by their paths)."""
-    if len(markdown) > SUMMARY_LIMIT:  # said so, and where the whole is: the pages below
-        note = strings("front.summary_cut")
-        markdown = markdown[: SUMMARY_LIMIT - len(note) - 2] + "\n\n" + note
-    embed = discord.Embed(
-        title=strings("front.conclusion_title"), description=markdown, colour=GREY
-    )
-    pages = " · ".join(f"[{page}]({url})" for page, url in links.items() if url.startswith("http"))
-    if pages:
-        embed.add_field(name=strings("front.conclusion_pages"), value=_cut(pages), inline=False)
-    return embed
-
-
 def conclusion_embed(
     debate: Debate, conclusion: Conclusion, links: dict[str, str], strings: Strings
 ) -> discord.Embed:
@@ -180,11 +166,39 @@ def conclusion_embed(
             value=_whole_on_wiki("\n".join(f"• {p}" for p in conclusion.open_issues), strings),
             inline=False,
         )
-    pages = " · ".join(
-        f"[{strings(f'front.page_{page}')}]({url})"
-        for page, url in links.items()
-        if url.startswith("http")
-    )
+    pages = _page_links(debate.format, links, strings)
+    if pages:
+        embed.add_field(name=strings("front.conclusion_pages"), value=_cut(pages), inline=False)
+    return embed
+
+
+def _page_links(format_name: str, links: dict[str, str], strings: Strings) -> str:
+    """The pages as links; a format's own page is named by the format's strings."""
+    named = []
+    for page, url in links.items():
+        keys = [k for k in (f"front.page_{page}", f"{format_name}.page_{page}") if strings.has(k)]
+        label = strings(keys[0]) if keys else page  # else named by its path
+        if url.startswith("http"):
+            named.append(f"[{label}]({url})")
+    return " · ".join(named)
+
+
+def summary_embed(
+    format_name: str,
+    markdown: str,
+    links: dict[str, str],
+    strings: Strings,
+    *,
+    closing: bool = False,
+) -> discord.Embed:
+    """A format's closing block, grey, with links to its pages; titled as the Conclusion when
+    it stands in for one (`closing`)."""
+    if len(markdown) > SUMMARY_LIMIT:  # said so, and where the whole is: the pages below
+        note = strings("front.summary_cut")
+        markdown = markdown[: SUMMARY_LIMIT - len(note) - 2] + "\n\n" + note
+    title = strings("front.conclusion_title" if closing else "front.summary_title")
+    embed = discord.Embed(title=title, description=markdown, colour=GREY)
+    pages = _page_links(format_name, links, strings)
     if pages:
         embed.add_field(name=strings("front.conclusion_pages"), value=_cut(pages), inline=False)
     return embed

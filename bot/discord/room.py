@@ -266,11 +266,14 @@ class DiscordRoom:
         )
 
     async def post_summary(self, debate: Debate, markdown: str) -> None:
-        """The format's closing block, grey, with links to the pages it wrote."""
-        written = format_named(debate.format).pages(debate)
-        links = {page: self._wiki.page_url(debate, page) for page in written}
-        embed = embeds.summary_embed(fill_keys(markdown, self._strings), links, self._strings)
-        await self._send_once(debate, "conclusion", embed=embed)
+        """The format's closing block, grey, with links to the pages it wrote; in the
+        Conclusion's place when it stands in for one."""
+        fmt = format_named(debate.format)
+        links = {page: self._wiki.page_url(debate, page) for page in fmt.pages(debate)}
+        closing = fmt.closes_itself(debate)
+        text = fill_keys(markdown, self._strings)
+        embed = embeds.summary_embed(debate.format, text, links, self._strings, closing=closing)
+        await self._send_once(debate, "conclusion" if closing else "summary", embed=embed)
 
     async def notify(self, debate: Debate, key: str, params: dict[str, str]) -> None:
         """One localized line, in full; failures named through the [failure] table."""

@@ -9,7 +9,7 @@ Storage, effects, crash safety, verbatim relay, no pings, Stop and budgets stay 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 from handlers.events import AskDebater, Effect
@@ -33,6 +33,7 @@ class AskStep:
     step: str
     participants: tuple[str, ...]
     notices: tuple[Effect, ...] = ()  # said before the asks go out
+    tasks: tuple[str, ...] = ()  # moderator tasks run alongside the asks (same step)
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,7 @@ class EndStep:
 
     debate: Debate
     outcome: Outcome
+    effects: tuple[Effect, ...] = ()  # the format's closing effects (pages, summary)
 
 
 @dataclass(frozen=True)
@@ -59,14 +61,15 @@ class TaskStep:
 
 
 @dataclass(frozen=True)
-class AskPeopleStep:
-    """Put a question to the people (its options as buttons); `resumed` follows."""
+class PeopleStep:
+    """Put a question to the people and wait; their answer goes to `Format.resumed`."""
 
     debate: Debate
     question: UserQuestion
+    notices: tuple[Effect, ...] = ()
 
 
-Plan = AskStep | JudgeStep | EndStep | TaskStep | AskPeopleStep
+Plan = AskStep | JudgeStep | EndStep | TaskStep | PeopleStep
 
 
 @dataclass(frozen=True)
@@ -147,10 +150,6 @@ class Format(Protocol):
         """The required parts `turn` lacks (empty: complete)."""
         ...
 
-    def holds(self, debate: Debate) -> bool:
-        """True if the current step's answers are posted only once all of them are in."""
-        ...
-
     def task_brief(self, debate: Debate, task: str, shown: tuple[Turn, ...]) -> tuple[Piece, ...]:
         """The moderator's prompt for `task`, as prompt pieces (the engine renders them)."""
         ...
@@ -191,6 +190,15 @@ class Format(Protocol):
         """The format's closing block (Markdown); empty: the engine's Conclusion instead."""
         ...
 
+    def holds(self, debate: Debate) -> bool:
+        """True if the current step's answers are posted only once all of them are in."""
+        ...
+
+    def closes_itself(self, debate: Debate) -> bool:
+        """True if the closing block stands in for the moderator's Conclusion (the format
+        writes its own `conclusion` page); False: the Conclusion is written as well."""
+        ...
+
 
 class FormatDefaults:
     """The shared extensions' defaults, for a format that uses none of them."""
@@ -204,10 +212,6 @@ class FormatDefaults:
     def missing(self, debate: Debate, turn: Turn) -> tuple[str, ...]:
         """Nothing is required beyond what the parser tolerates."""
         return ()
-
-    def holds(self, debate: Debate) -> bool:
-        """Every answer is posted as it arrives."""
-        return False
 
     def task_brief(self, debate: Debate, task: str, shown: tuple[Turn, ...]) -> tuple[Piece, ...]:
         """No tasks."""
@@ -248,3 +252,22 @@ class FormatDefaults:
     def summary(self, debate: Debate) -> str:
         """No closing block: the Conclusion is posted."""
         return ""
+
+    def holds(self, debate: Debate) -> bool:
+        """Every answer is posted as it arrives."""
+        return False
+
+    def closes_itself(self, debate: Debate) -> bool:
+        """A format with a closing block closes with it instead of the Conclusion."""
+        return bool(self.summary(debate))
+
+
+def output_of(debate: Debate, task: str) -> str:
+    """A stored task output ('' if the task has not run)."""
+    return dict(debate.outputs).get(task, "")
+
+
+def with_output(debate: Debate, task: str, output: str) -> Debate:
+    """The debate with `task`'s output stored (replacing an earlier one)."""
+    kept = tuple(pair for pair in debate.outputs if pair[0] != task)
+    return replace(debate, outputs=(*kept, (task, output)))

@@ -10,11 +10,11 @@ from dataclasses import replace
 import handlers.formats.boardroom_pages as pages
 from handlers.events import Notify, WritePage
 from handlers.formats.base import (
-    AskPeopleStep,
     AskStep,
     BriefInput,
     EndStep,
     FormatDefaults,
+    PeopleStep,
     Piece,
     Plan,
     TaskStep,
@@ -24,6 +24,7 @@ from handlers.model import Debate, Decision, Outcome, Participant, Turn, WikiPag
 
 MIN_PANEL, MAX_PANEL = 2, 5  # the seed's limit: more would cost time and tokens
 POSITION, REBUTTAL = "position", "rebuttal"
+REPAIR = "-repair"  # the suffix of a step that asks for the missing parts once
 DECISION, SYNTHESIS = "decision", "synthesis"  # the moderator's tasks
 
 
@@ -50,9 +51,13 @@ class BoardroomFormat(FormatDefaults):
         return AskStep(debate, POSITION, debate.ids, notices)
 
     def noted(self, debate: Debate, turn: Turn) -> Debate:
-        """The vote (and, in round 2, why it changed) is kept with the debate."""
+        """The vote (and, in round 2, why it changed) is kept with the debate, and what the
+        answer lacks (for its one repair request)."""
         found = parse_position(turn.text, debate.round)
         notes = {f"vote/{debate.round}/{turn.seat}": found.vote or ""}
+        if not debate.step.endswith(REPAIR):
+            gaps = pages.missing_parts(found, debate.round)
+            notes[f"missing/{debate.round}/{turn.seat}"] = ", ".join(gaps)
         if debate.round == 2:
             notes[f"why/{turn.seat}"] = found.why_changed
         kept = dict(debate.outputs)
@@ -63,6 +68,14 @@ class BoardroomFormat(FormatDefaults):
 
     def answered(self, debate: Debate, rng: random.Random) -> Plan:
         """Round 1 done: round 2 with every position; round 2 done: the synthesis."""
+        gaps = pages.gaps(debate)
+        if gaps and not debate.step.endswith(REPAIR):  # one repair request, for what lacks
+            notices = tuple(
+                Notify("boardroom.repair", (("seat", seat), ("missing", missing)))
+                for seat, missing in gaps
+            )
+            repairing = f"{debate.step}{REPAIR}"
+            return AskStep(debate, repairing, tuple(seat for seat, _ in gaps), notices)
         if debate.round == 1:
             boundary = (*debate.outputs, (pages.ROUND1_LAST, str(debate.turns)))
             informed = replace(debate, round=2, spoken=(), outputs=boundary)
@@ -79,7 +92,10 @@ class BoardroomFormat(FormatDefaults):
         return EndStep(debate, Outcome.CONSENSUS)
 
     def shows(self, debate: Debate, participant: str) -> tuple[int, ...]:
-        """Round 1: nothing; round 2: every round-1 answer, its own included."""
+        """Round 1: nothing; round 2: every round-1 answer, its own included; a repair: its
+        own answer as it was."""
+        if debate.step.endswith(REPAIR):
+            return tuple(n for n, who in debate.log if who == participant)[-1:]
         if debate.step == POSITION or debate.round <= 1:
             return ()
         return tuple(number for number, _ in debate.log)
@@ -94,9 +110,16 @@ class BoardroomFormat(FormatDefaults):
             ("persona", me.persona or "-"),
             ("panel", pages.panel_line(debate)),
         )
+        if given.ask.step.endswith(REPAIR):
+            first = "boardroom_round1" if debate.round == 1 else "boardroom_round2"
+            own = given.shown[-1].text if given.shown else ""
+            missing = dict(debate.outputs).get(f"missing/{debate.round}/{seat}", "")
+            repair = Piece("format_repair", (("missing", missing), ("answer", own)))
+            kept = values if debate.round == 1 else _without_context(values)
+            return (Piece(first, kept, True), repair)
         if given.ask.step == POSITION:
             return (Piece("boardroom_round1", values, True),)
-        values = tuple(pair for pair in values if pair[0] != "context")  # round 1 had it
+        values = _without_context(values)  # round 1 had it
         shown = tuple(
             Piece(
                 "boardroom_position_own" if turn.seat == seat else "boardroom_position",
@@ -158,7 +181,7 @@ class BoardroomFormat(FormatDefaults):
             return self._round_one(debate)
         question = pages.question_for_people(debate)
         if question is not None:
-            return AskPeopleStep(debate, question)
+            return PeopleStep(debate, question)
         consensus = pages.result_of(debate) == pages.CONSENSUS
         return EndStep(debate, Outcome.CONSENSUS if consensus else Outcome.MAX_ROUNDS)
 
@@ -199,6 +222,10 @@ class BoardroomFormat(FormatDefaults):
         if debate.output_of(SYNTHESIS) is not None:
             written += [*self.task_pages(debate, SYNTHESIS)]
         return tuple(written)
+
+
+def _without_context(values: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
+    return tuple(pair for pair in values if pair[0] != "context")
 
 
 BOARDROOM = BoardroomFormat()

@@ -55,6 +55,13 @@ def seats_in(debate: Debate, round_number: int) -> tuple[str, ...]:
     return tuple(seat for seat in debate.ids if seat in seats)
 
 
+def gaps(debate: Debate) -> tuple[tuple[str, str], ...]:
+    """(member, its answer's missing parts) for this round's incomplete answers."""
+    notes = dict(debate.outputs)
+    found = ((seat, notes.get(f"missing/{debate.round}/{seat}", "")) for seat in debate.ids)
+    return tuple((seat, missing) for seat, missing in found if missing)
+
+
 def round_page(page: str) -> tuple[int, str] | None:
     """`round-1/claude` -> (1, "claude")."""
     head, _, seat = page.partition("/")

@@ -20,7 +20,11 @@ from handlers.model import (
     TurnMeta,
     UserQuestion,
 )
-from handlers.ports import DebaterError, DebaterOutput, TurnRequest
+from handlers.ports import (
+    DebaterError,
+    DebaterOutput,
+    TurnRequest,
+)
 
 
 def other(seat: str) -> str:
@@ -150,7 +154,7 @@ class FakeWiki:
 
     async def write_page(self, debate: Debate, page: str, title: str, markdown: str) -> None:
         self.plan.tick(f"wiki:page:{page}")
-        self._write(f"{debate.id}:page:{page}", debate, markdown)
+        self._write(f"{debate.id}:page:{page}", debate, f"{title}\n{markdown}")
         self.pages.setdefault(debate.id, {})[page] = (title, markdown)
 
     def page(self, debate_id: int, page: str) -> str:

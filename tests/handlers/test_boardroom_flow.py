@@ -31,7 +31,7 @@ def board(path: Path, language: str = "ko") -> Rig:
 
 def outputs(rig: Rig, synthesis: str | None) -> None:
     """The moderator's outputs: the decision, and the synthesis (None: unavailable)."""
-    rig.moderator.outputs.clear()
+    rig.moderator.task_outputs.clear()
     rig.moderator.enqueue_task("decision", STATED)
     if synthesis is not None:
         rig.moderator.enqueue_task("synthesis", synthesis)
@@ -83,13 +83,13 @@ async def test_a_whole_boardroom_debate(tmp_path: Path, language: str) -> None:
         assert debate.phase is Phase.CONCLUDED
         turns = await rig.h._store.last_turns(debate_id, 100)
         assert [(t.number, t.round) for t in turns] == [(n, 1 + (n > 3)) for n in range(1, 7)]
-        assert [r.task for r in rig.moderator.tasks] == ["decision", "synthesis"]
-        assert proposal().question in rig.moderator.tasks[0].prompt
+        assert [r.task for r in rig.moderator.task_requests] == ["decision", "synthesis"]
+        assert proposal().question in rig.moderator.task_requests[0].prompt
         for member in PANEL:  # the question as the moderator stated it, to everyone
             assert DECISION in rig.debaters[member.id].requests[0].prompt
         stated = [p for _, k, p in rig.room.notices if k == "boardroom.decision"]
         assert stated == [{"decision": DECISION}]
-        prompt = rig.moderator.tasks[1].prompt
+        prompt = rig.moderator.task_requests[1].prompt
         assert all(t.text in prompt for t in turns)  # the synthesis read every answer verbatim
         assert "MAJORITY" in prompt
         synthesis = rig.wiki.page(debate_id, "synthesis")
@@ -170,7 +170,11 @@ async def test_a_missing_part_gets_one_repair_request(tmp_path: Path) -> None:
         assert (await rig.h.get(debate_id)).phase is Phase.CONCLUDED
         prompts = [r.prompt for r in rig.debaters[AG].requests]
         assert len(prompts) == 3  # the answer, one repair, round 2: no second repair
-        assert "risks (2+)" in prompts[1] and "argument" not in prompts[1]
+        assert ": risks (2+)\n" in prompts[1]  # only what lacks is named
+        assert prompts[1].count(no_risks) == 1  # the answer as it was
+        assert ("boardroom.repair", {"seat": "AG", "missing": "risks (2+)"}) in [
+            (k, p) for _, k, p in rig.room.notices
+        ]
         turns = await rig.h._store.last_turns(debate_id, 100)
         ag = [t.text for t in turns if t.seat == AG]
         assert ag[:2] == [no_risks, still_none]  # both kept verbatim
@@ -220,7 +224,7 @@ async def test_stop_during_round_two_ends_it_and_keeps_round_one(tmp_path: Path)
         assert {t.seat for t in turns if t.round == 1} == {AG, CLAUDE, GEMINI}
         assert all(count == 1 for count in rig.room.turn_posts.values())
         assert {n for _, n in rig.room.turn_posts} == {t.number for t in turns}
-        assert [r.task for r in rig.moderator.tasks] == ["decision"]  # no synthesis
+        assert [r.task for r in rig.moderator.task_requests] == ["decision"]  # no synthesis
         assert len(rig.room.summaries) == 1
     finally:
         await rig.stop()
@@ -263,7 +267,7 @@ async def test_a_crash_anywhere_asks_nothing_twice_and_posts_nothing_twice(
             for member, double in rig.debaters.items():
                 again = {r.turn for r in double.requests[asked_before[member] :]}
                 assert not again & stored, f"{where}: {member} asked again for {again & stored}"
-            tasks = [r.task for r in rig.moderator.tasks]
+            tasks = [r.task for r in rig.moderator.task_requests]
             assert tasks == ["decision", "synthesis"], where  # a crash at the call: not asked
             assert sorted(rig.room.turn_posts.items()) == [
                 ((debate_id, n), 1) for n in range(1, 7)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from handlers.fences import longest_backtick_run, open_fence
+from handlers.i18n import LocaleError
 from handlers.model import Conclusion, Debate, ModeratorSource, Turn, WikiPage
 from handlers.shorten import shorten
 
@@ -78,7 +79,7 @@ def render_agenda(debate: Debate, t: Translate) -> str:
         f"- {t('wiki.agenda.debaters', debaters=debaters)}\n"
         f"- {t('wiki.agenda.people', people=people)}",
         f"## {t('wiki.agenda.format')}",
-        _format_line(debate, t),
+        _format_line(debate.format, t),
         f"## {t('wiki.agenda.limits')}",
         f"- {t('wiki.agenda.max_rounds', rounds=debate.max_rounds)}",
     ]
@@ -87,12 +88,12 @@ def render_agenda(debate: Debate, t: Translate) -> str:
     return "\n\n".join(parts) + "\n"
 
 
-def _format_line(debate: Debate, t: Translate) -> str:
-    """The format in a sentence: the format's own `<name>.agenda_format`, else the free one's."""
+def _format_line(name: str, t: Translate) -> str:
+    """The format's description; a format registered without one is named as it is."""
     try:
-        return t(f"{debate.format}.agenda_format")
-    except LookupError:
-        return t("wiki.agenda.format_free")
+        return t(f"wiki.agenda.format_{name}")
+    except LocaleError:
+        return f"`{name}`"
 
 
 def _with_persona(debate: Debate, participant: str, t: Translate) -> str:

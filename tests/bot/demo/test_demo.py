@@ -117,7 +117,8 @@ def test_the_demo_replays_a_format_s_recording_and_names_the_ones_it_has(tmp_pat
         out=tmp_path / "x", pace_s=0.0, console=plain_console(missing), format_name="nonesuch"
     )
     text = missing.getvalue()
-    assert code == 2 and "nonesuch" in text and "recorded: boardroom, free, ledger" in text
+    assert code == 2 and "nonesuch" in text
+    assert "recorded: free, ledger, adversarial, boardroom" in text
     assert not (tmp_path / "x").exists()  # nothing was written
 
 
@@ -152,4 +153,4 @@ async def test_the_ledger_demo_replays_an_orchestrated_debate(tmp_path: Path) ->
         assert item_id in front and f"**{item_id}** {wording}" in ledger
     assert (folder / "concepts.svg").read_text(encoding="utf-8").startswith("<svg")
     assert "⟦" not in front + ledger and "입장" in (folder / "topic.md").read_text(encoding="utf-8")
-    assert set(result.extra) >= {"topic", "front-page", "turns/02-gemini"}
+    assert set(result.format_pages) >= {"topic", "front-page", "turns/02-gemini"}
