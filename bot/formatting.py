@@ -32,6 +32,16 @@ def format_label(strings: Strings, name: str) -> str:
     return strings(key) if strings.has(key) else name
 
 
+def option_label(strings: Strings, key: str, choice: str) -> str:
+    """One answer of a format's setup question for people (`front.option_<key>_<choice>`, dots
+    as underscores), after the question; without a locale entry, `key: choice`."""
+    name = key.replace(".", "_")
+    question = strings(f"front.option_{name}") if strings.has(f"front.option_{name}") else key
+    answer_key = f"front.option_{name}_{choice}"
+    answer = strings(answer_key) if strings.has(answer_key) else choice
+    return f"{question}: {answer}"
+
+
 def suggestion(debate: Debate, strings: Strings) -> str:
     """`🧭 The moderator suggests X: why`, when it suggested a format this roster can run."""
     proposal = debate.proposal

@@ -27,6 +27,7 @@ from handlers.events import (
     Event,
     FormatChosen,
     Judge,
+    OptionChosen,
     PeopleSaid,
     PostCard,
     ProposalApproved,
@@ -163,8 +164,9 @@ class DebateHandler:
     ) -> Debate:
         """Open the room (an authorized person pressed Open) with the configured roster and
         `format_name` (empty: the format the card shows, suggested or chosen); the format's
-        options chosen on the card override the configured defaults."""
-        merged = dict(self._config.format_options) | dict(options)
+        options: the configured defaults the debate was proposed with, then those chosen on
+        the card, then `options` (the console's `key=value`)."""
+        merged = dict(options)
         event = ProposalApproved(
             actor,
             self._roster,
@@ -178,6 +180,12 @@ class DebateHandler:
         """An authorized person picked a format on the card; one the roster cannot run, or a
         card no longer waiting, changes nothing."""
         return await self.submit(debate_id, FormatChosen(actor, format_name))
+
+    async def choose_option(self, debate_id: int, actor: Actor, key: str, value: str) -> Debate:
+        """An authorized person answered one of the format's setup questions on the card; an
+        option the format does not ask, a value not among its choices, or a card no longer
+        waiting, changes nothing."""
+        return await self.submit(debate_id, OptionChosen(actor, key, value))
 
     async def choose_budget(self, debate_id: int, actor: Actor, rounds: int) -> Debate:
         """An authorized person picked the round budget on the card."""

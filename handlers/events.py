@@ -42,6 +42,15 @@ class FormatChosen:
 
 
 @dataclass(frozen=True)
+class OptionChosen:
+    """An authorized person set one of the format's options on the card (`key` = `value`)."""
+
+    actor: Actor
+    key: str
+    value: str
+
+
+@dataclass(frozen=True)
 class BudgetChosen:
     """An authorized person picked the round budget on the card."""
 
@@ -147,6 +156,7 @@ class TaskDone:
 Event = (
     ProposalApproved
     | FormatChosen
+    | OptionChosen
     | BudgetChosen
     | BudgetDecided
     | ProposalDeclined

@@ -29,6 +29,7 @@ from handlers.events import (
     LogNote,
     Notify,
     OpenRoom,
+    OptionChosen,
     PeopleSaid,
     PostConclusion,
     PostSummary,
@@ -97,9 +98,9 @@ def transition(debate: Debate, event: Event, now: datetime, rng: random.Random) 
     match event:
         case ProposalApproved(actor=actor) if debate.phase is Phase.PROPOSED:
             return _approve(debate, event, now, rng) if authorized(debate, actor) else Step(debate)
-        case FormatChosen() | BudgetChosen() | ProposalDeclined() | ProposalExpired() if (
-            debate.phase is Phase.PROPOSED
-        ):
+        case FormatChosen() | OptionChosen() | BudgetChosen() if debate.phase is Phase.PROPOSED:
+            return _on_card(debate, event, now)
+        case ProposalDeclined() | ProposalExpired() if debate.phase is Phase.PROPOSED:
             return _on_card(debate, event, now)
         case ReplyReceived() if expects(debate, event.seat, event.turn):
             return with_concession(reply(debate, event, now, rng), event)
@@ -145,7 +146,7 @@ _END_PHASE = {
 
 def _on_card(
     debate: Debate,
-    event: FormatChosen | BudgetChosen | ProposalDeclined | ProposalExpired,
+    event: FormatChosen | OptionChosen | BudgetChosen | ProposalDeclined | ProposalExpired,
     now: datetime,
 ) -> Step:
     """A waiting card: a format or a budget picked, put off, or expired (only the people
@@ -161,7 +162,15 @@ def _on_card(
             return Step(replace(debate, format=name))
         case BudgetChosen(rounds=rounds) if 1 <= rounds <= MAX_BUDGET_ROUNDS:
             return Step(replace(debate, max_rounds=rounds))
+        case OptionChosen(key=key, value=value) if _card_option_fits(debate, key, value):
+            options = dict(debate.options) | {key: value}
+            return Step(replace(debate, options=tuple(sorted(options.items()))))
     return Step(debate)
+
+
+def _card_option_fits(debate: Debate, key: str, value: str) -> bool:
+    """An option the debate's format asks on the card, set to one of its choices."""
+    return any(o.key == key and o.valid(value) for o in format_of(debate).card_options)
 
 
 def _on_waiting(debate: Debate, event: UserAnswered | BudgetDecided, rng: random.Random) -> Step:
@@ -198,7 +207,7 @@ def _approve(debate: Debate, event: ProposalApproved, now: datetime, rng: random
         started_at=now,
         approved_by=event.actor.user_id,
         pauses_at_budget=event.pauses_at_budget,
-        options=event.options or debate.options,
+        options=tuple(sorted((dict(debate.options) | dict(event.options)).items())),
     )
     step = run_plan(format_of(fixed).start(fixed, rng))
     opening: tuple[Effect, ...] = (

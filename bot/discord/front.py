@@ -111,8 +111,9 @@ class DiscordFront:
     async def on_card_select(
         self, interaction: discord.Interaction[Any], what: str, debate_id: int, value: str
     ) -> None:
-        """A format or a budget picked on the card: stored, and the card shows it (refused,
-        ephemeral, unless the person may act; a card no longer waiting changes nothing)."""
+        """A format, a budget or a format's setup answer picked on the card: stored, and the
+        card shows it (refused, ephemeral, unless the person may act; a card no longer waiting
+        changes nothing)."""
         actor = self.actor(interaction.user)
         try:
             allowed = await self._handler.may_act(debate_id, actor)
@@ -125,6 +126,10 @@ class DiscordFront:
         if what == "format":
             after = await self._handler.choose_format(debate_id, actor, value)
             taken = after.format == value
+        elif what.startswith("option."):
+            key = what.removeprefix("option.")
+            after = await self._handler.choose_option(debate_id, actor, key, value)
+            taken = after.option(key) == value
         else:
             rounds = int(value) if value.isdigit() else 0
             after = await self._handler.choose_budget(debate_id, actor, rounds)

@@ -8,8 +8,9 @@ from typing import Any, Protocol, cast
 import discord
 
 from bot.discord.embeds import budget_label
-from bot.formatting import format_label
-from handlers.formats import formats_for
+from bot.formatting import format_label, option_label
+from handlers.formats import format_named, formats_for
+from handlers.formats.base import CardOption
 from handlers.i18n import Strings
 from handlers.model import Debate
 from handlers.shorten import shorten
@@ -138,10 +139,11 @@ class AnswerButton(
 
 
 class CardSelect(
-    discord.ui.DynamicItem[Select], template=r"debate:(?P<what>format|budget):(?P<id>\d+)"
+    discord.ui.DynamicItem[Select],
+    template=r"debate:(?P<what>format|budget|option\.[a-z_.]+):(?P<id>\d+)",
 ):
-    """The card's menus: `debate:format:<id>` and `debate:budget:<id>`; the choice is stored,
-    not held here."""
+    """The card's menus: `debate:format:<id>`, `debate:budget:<id>` and a format's setup
+    questions `debate:option.<key>:<id>`; the choice is stored, not held here."""
 
     def __init__(
         self,
@@ -205,7 +207,23 @@ def card_view(debate: Debate, strings: Strings) -> discord.ui.View:
         for rounds in sorted({*BUDGET_ROUNDS, debate.max_rounds})[:MAX_OPTIONS]
     )
     view.add_item(CardSelect("budget", debate.id, budgets, row=2))
+    for row, option in enumerate(format_named(debate.format).card_options[:2], start=3):
+        view.add_item(option_select(debate, option, strings, row))
     return view
+
+
+def option_select(debate: Debate, option: CardOption, strings: Strings, row: int) -> CardSelect:
+    """A menu for one of the format's setup questions, the stored (or default) choice picked."""
+    current = debate.option(option.key, option.choices[0])
+    options = tuple(
+        discord.SelectOption(
+            label=shorten(option_label(strings, option.key, choice), 100),
+            value=choice,
+            default=choice == current,
+        )
+        for choice in option.choices[:MAX_OPTIONS]
+    )
+    return CardSelect(f"option.{option.key}", debate.id, options, row=row)
 
 
 def budget_view(debate: Debate, strings: Strings) -> discord.ui.View:

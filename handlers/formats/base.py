@@ -73,6 +73,20 @@ Plan = AskStep | JudgeStep | EndStep | TaskStep | PeopleStep
 
 
 @dataclass(frozen=True)
+class CardOption:
+    """A setup question a format asks on the card: `key` is stored on the debate's options;
+    the labels come from the locale (`card.option_<key>` and `card.option_<key>_<choice>`,
+    dots as underscores); the default is the configured one the debate was proposed with."""
+
+    key: str
+    choices: tuple[str, ...]
+
+    def valid(self, value: str) -> bool:
+        """One of the choices."""
+        return value in self.choices
+
+
+@dataclass(frozen=True)
 class Piece:
     """One part of a brief: a prompt template of prompts/ and its values."""
 
@@ -97,6 +111,7 @@ class Format(Protocol):
 
     name: str
     contract: str  # the reply contract the engine parses ("json": opinion, wiki_action, ...)
+    card_options: tuple[CardOption, ...]  # setup questions the card asks (a menu each)
 
     def allows(self, roster: tuple[Participant, ...]) -> bool:
         """True if this format can run with this roster."""
@@ -204,6 +219,7 @@ class FormatDefaults:
     """The shared extensions' defaults, for a format that uses none of them."""
 
     contract = "json"
+    card_options: tuple[CardOption, ...] = ()
 
     def contract_of(self, debate: Debate) -> str:
         """The format's one contract."""

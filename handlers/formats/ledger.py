@@ -17,6 +17,7 @@ from handlers.events import Effect, Notify, WritePage
 from handlers.formats.base import (
     AskStep,
     BriefInput,
+    CardOption,
     EndStep,
     FormatDefaults,
     Piece,
@@ -52,6 +53,10 @@ class LedgerFormat(FormatDefaults):
 
     name = "ledger"
     contract = "json"
+    card_options: tuple[CardOption, ...] = (
+        CardOption(END, ("converge", "open")),
+        CardOption(STANCE, ("assigned", "neutral")),
+    )
 
     def allows(self, roster: tuple[Participant, ...]) -> bool:
         """Two or more participants."""
