@@ -14,14 +14,14 @@ import re
 from rich.console import Console
 from rich.text import Text
 
-from bot.console.card_keys import budget_in, format_in
+from bot.console.card_keys import budget_in, format_in, option_in
 from bot.console.keyboard import HELP, QUIT, STOP, Keyboard
 from bot.console.seats import People
 from bot.console.text import MODERATOR_GREY
-from bot.formatting import format_label
+from bot.formatting import format_label, option_label
 from handlers.debate_handler import DebateHandler
 from handlers.detection import DetectionHandler, participant_names, participants, window_text
-from handlers.formats import formats_for
+from handlers.formats import format_named, formats_for
 from handlers.i18n import Strings
 from handlers.model import ChatLine, Debate, Phase, Proposal
 from handlers.ports import Clock
@@ -162,6 +162,10 @@ class ConsoleApp:
             after = await self._handler.choose_format(debate.id, self._people.actor, name)
             label = format_label(self._t, after.format)
             self._say(self._t("console.format_chosen", format=label))
+        elif chosen := option_in(text, format_named(debate.format).card_options):
+            after = await self._handler.choose_option(debate.id, self._people.actor, *chosen)
+            answer = option_label(self._t, chosen[0], after.option(chosen[0]))
+            self._say(self._t("console.option_chosen", option=answer))
         else:
             self._say(self._t("console.card_waiting"))
 

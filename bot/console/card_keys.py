@@ -1,8 +1,15 @@
-"""What a line typed at the console's card picks: a format (number or name) or a budget."""
+"""What a line typed at the console's card picks: a format (number or name), a budget, or
+an answer to the format's setup questions (`key=value`)."""
 
 from __future__ import annotations
 
 import re
+
+from bot.formatting import option_label
+from handlers.formats import format_named
+from handlers.formats.base import CardOption
+from handlers.i18n import Strings
+from handlers.model import Debate
 
 
 def format_in(text: str, offered: tuple[str, ...]) -> str:
@@ -23,3 +30,24 @@ def budget_in(text: str) -> int | None:
     """The round budget a card line such as `r 4` or `라운드 4` sets, if it is one."""
     found = _BUDGET.fullmatch(text.strip())
     return int(found.group(1)) if found else None
+
+
+def option_in(text: str, asked: tuple[CardOption, ...]) -> tuple[str, str] | None:
+    """The setup answer a card line `key=value` gives (`ledger.stance=neutral`, or the key's
+    last part: `stance=neutral`), if the format asks that question with that choice."""
+    key, sep, value = text.strip().casefold().partition("=")
+    key, value = key.strip(), value.strip()
+    for option in asked if sep else ():
+        if key in (option.key, option.key.rsplit(".", 1)[-1]) and option.valid(value):
+            return option.key, value
+    return None
+
+
+def option_lines(debate: Debate, strings: Strings) -> list[str]:
+    """The card's lines for the format's setup questions: the current answer and the keys."""
+    lines = []
+    for option in format_named(debate.format).card_options:
+        current = option_label(strings, option.key, debate.option(option.key, option.choices[0]))
+        keys = " · ".join(f"{option.key.rsplit('.', 1)[-1]}={c}" for c in option.choices)
+        lines.append(strings("console.card_option", option=current, keys=keys))
+    return lines

@@ -16,6 +16,7 @@ from rich.panel import Panel
 from rich.status import Status
 from rich.text import Text
 
+from bot.console.card_keys import option_lines
 from bot.console.text import (
     MODERATOR_GREY,
     USER_AMBER,
@@ -110,6 +111,8 @@ class ConsoleRoom:
             )
             body.append(t("console.card_formats", formats=listed) + "\n")
         body.append(t("budget.console_card") + "\n")
+        for line in option_lines(debate, t):
+            body.append(line + "\n")
         for found in proposal.precedents:
             body.append(f"{t('precedents.console')}: {found.title} · {found.url}\n")
         body.append(f"{t('console.card_participants')}: ", style="bold")

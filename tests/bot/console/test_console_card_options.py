@@ -1,0 +1,60 @@
+"""The console's card takes the format's setup answers as `key=value` (`stance=neutral`)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+from bot.console.build import ConsoleOptions
+from bot.console.keyboard import Keyboard
+from bot.console.session import console_session
+from bot.settings import Settings
+from handlers.i18n import Strings
+from handlers.model import CLAUDE
+from handlers.rules_moderator import RulesModerator
+from tests.bot.console.conftest import Screen, plain_console, seed_for
+from tests.doubles import FakeClock, QueueLines
+from tools.store.db import Database
+from tools.store.debates import SqliteStore
+
+T = Strings("ko")
+
+
+async def test_the_card_takes_the_formats_setup_answers_as_key_value(
+    settings: Settings, screen: Screen
+) -> None:
+    lines = QueueLines()
+    keyboard = Keyboard(lines)
+    session = asyncio.create_task(
+        console_session(
+            settings,
+            ConsoleOptions(ag="human", claude="human"),
+            plain_console(screen),
+            keyboard,
+            FakeClock(),
+            moderator=RulesModerator(T),
+            rng=random.Random(seed_for(CLAUDE)),
+        )
+    )
+    lines.push("/debate 로그 보관 기간")
+    await screen.shows(T("budget.console_card"))  # the card is up
+    mark = len(screen.getvalue())
+    lines.push("stance=neutral")  # the free format asks no such question: nothing chosen
+    await screen.shows(T("console.card_waiting"), after=mark)
+    lines.push("ledger", "stance=neutral", "ledger.end=open")
+    neutral = f"{T('front.option_ledger_stance')}: {T('front.option_ledger_stance_neutral')}"
+    opened = f"{T('front.option_ledger_end')}: {T('front.option_ledger_end_open')}"
+    await screen.shows(T("console.option_chosen", option=neutral))
+    await screen.shows(T("console.option_chosen", option=opened))
+    lines.push("y")
+    await asyncio.wait_for(keyboard.composing.wait(), 10)
+    lines.close()
+    assert await asyncio.wait_for(session, 20) == 0
+
+    db = await Database.open(str(settings.DATA_DIR / "console.sqlite3"))
+    try:
+        debate = await SqliteStore(db).load(1)
+    finally:
+        await db.close()
+    assert debate.format == "ledger" and debate.started_at is not None
+    assert debate.option("ledger.stance") == "neutral" and debate.option("ledger.end") == "open"
