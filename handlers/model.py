@@ -110,6 +110,7 @@ class UserQuestion:
 
     text: str
     options: tuple[str, ...] = ()
+    form: str = ""  # a card option the people may answer in a form (Discord: a modal) too
 
 
 @dataclass(frozen=True)

@@ -35,11 +35,12 @@ def budget_in(text: str) -> int | None:
 def option_in(text: str, asked: tuple[CardOption, ...]) -> tuple[str, str] | None:
     """The setup answer a card line `key=value` gives (`ledger.stance=neutral`, or the key's
     last part: `stance=neutral`), if the format asks that question with that choice."""
-    key, sep, value = text.strip().casefold().partition("=")
-    key, value = key.strip(), value.strip()
+    key, sep, value = text.strip().partition("=")
+    key, value = key.strip().casefold(), value.strip()
     for option in asked if sep else ():
-        if key in (option.key, option.key.rsplit(".", 1)[-1]) and option.valid(value):
-            return option.key, value
+        picked = value if option.is_text else value.casefold()
+        if key in (option.key, option.key.rsplit(".", 1)[-1]) and option.valid(picked):
+            return option.key, picked
     return None
 
 
@@ -47,7 +48,13 @@ def option_lines(debate: Debate, strings: Strings) -> list[str]:
     """The card's lines for the format's setup questions: the current answer and the keys."""
     lines = []
     for option in format_named(debate.format).card_options:
-        current = option_label(strings, option.key, debate.option(option.key, option.choices[0]))
-        keys = " · ".join(f"{option.key.rsplit('.', 1)[-1]}={c}" for c in option.choices)
+        short = option.key.rsplit(".", 1)[-1]
+        if option.is_text:  # free text: how much was added, and how to add it
+            added = strings("front.form_added", count=len(debate.option(option.key)))
+            current, keys = option_label(strings, option.key, added), f"{short}=..."
+        else:
+            answer = debate.option(option.key, option.choices[0])
+            current = option_label(strings, option.key, answer)
+            keys = " · ".join(f"{short}={c}" for c in option.choices)
         lines.append(strings("console.card_option", option=current, keys=keys))
     return lines

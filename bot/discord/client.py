@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.ext import commands
 
+from bot.discord.forms import FormButton
 from bot.discord.views import AnswerButton, BudgetButton, CardSelect, DebateButton
 
 if TYPE_CHECKING:
@@ -53,7 +54,7 @@ class DebateBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         """Buttons first, so clicks on old cards work from the first event on."""
-        self.add_dynamic_items(DebateButton, AnswerButton, CardSelect, BudgetButton)
+        self.add_dynamic_items(DebateButton, AnswerButton, CardSelect, BudgetButton, FormButton)
         await self._on_ready_hook(self)
 
     async def on_message(self, message: discord.Message) -> None:

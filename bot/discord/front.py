@@ -8,12 +8,13 @@ from typing import Any
 import discord
 
 from bot.discord.embeds import card_embed
+from bot.discord.forms import OptionForm
 from bot.discord.room import NO_PINGS
 from bot.discord.views import card_view
 from handlers.debate_handler import DebateHandler
 from handlers.detection import DetectionHandler
 from handlers.i18n import Strings
-from handlers.model import Actor, ChatLine, Phase
+from handlers.model import Actor, ChatLine, Debate, Phase
 from tools.store.db import Database
 from tools.store.debates import DebateNotFound
 from tools.store.room_messages import RoomMessages
@@ -146,6 +147,59 @@ class DiscordFront:
             await interaction.edit_original_response(
                 embed=closed, view=None, allowed_mentions=NO_PINGS
             )
+
+    async def on_form_button(
+        self, interaction: discord.Interaction[Any], debate_id: int, key: str
+    ) -> None:
+        """A form's button, on the card or under the moderator's question: the form opens,
+        holding what was added before (refused, ephemeral, unless the person may act)."""
+        debate = await self._allowed(interaction, debate_id)
+        if debate is None:
+            return
+        asked = debate.user_question
+        on_card = debate.phase is Phase.PROPOSED
+        if not on_card and (
+            debate.phase is not Phase.AWAITING_USER or not asked or asked.form != key
+        ):
+            await _private(interaction, self._strings("front.not_now"))
+            return
+        current = debate.option(key) if on_card else ""
+        title, label = self._strings("front.form_title"), self._strings("front.form_label")
+        await interaction.response.send_modal(OptionForm(debate_id, key, title, label, current))
+
+    async def on_form_submit(
+        self, interaction: discord.Interaction[Any], debate_id: int, key: str, text: str
+    ) -> None:
+        """The form sent: on a waiting card its text is stored as the option; under the
+        moderator's question it is the people's answer, said in the thread like a typed one."""
+        debate = await self._allowed(interaction, debate_id)
+        if debate is None:
+            return
+        actor = self.actor(interaction.user)
+        if debate.phase is Phase.PROPOSED:
+            after = await self._handler.choose_option(debate_id, actor, key, text)
+            taken = after.option(key) == text
+        elif debate.phase is Phase.AWAITING_USER and debate.user_question is not None:
+            after = await self._handler.answer(debate_id, actor, text)
+            taken = after.people != debate.people
+        else:
+            taken = False
+        kept = self._strings("front.form_kept", count=len(text))
+        await _private(interaction, kept if taken else self._strings("front.not_now"))
+
+    async def _allowed(
+        self, interaction: discord.Interaction[Any], debate_id: int
+    ) -> Debate | None:
+        """The debate, if the person may act on it; else an ephemeral refusal and None."""
+        try:
+            allowed = await self._handler.may_act(debate_id, self.actor(interaction.user))
+        except DebateNotFound:
+            await _private(interaction, self._strings("front.not_now"))
+            return None
+        if not allowed:
+            await _private(interaction, self._strings("front.refused"))
+            return None
+        return await self._handler.get(debate_id)
 
     async def on_message(self, message: discord.Message, own_id: int) -> None:
         """Chat in a watched channel feeds detection; a typed answer in a thread counts."""

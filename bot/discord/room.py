@@ -252,8 +252,13 @@ class DiscordRoom:
             debate,
             f"ask:{debate.turns}",
             embed=embeds.question_embed(question, self._strings),
-            view=question_view(debate.id, question.options),
+            view=question_view(debate.id, question.options, question.form, self._form(question)),
         )
+
+    def _form(self, question: UserQuestion) -> str:
+        """The label of the question's form button (the card option's words)."""
+        key = f"front.option_{question.form.replace('.', '_')}"
+        return self._strings(key) if question.form and self._strings.has(key) else ""
 
     async def post_conclusion(self, debate: Debate, conclusion: Conclusion) -> None:
         """The final summary with links to the pages the debate wrote (no dead links)."""

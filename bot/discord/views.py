@@ -8,6 +8,7 @@ from typing import Any, Protocol, cast
 import discord
 
 from bot.discord.embeds import budget_label
+from bot.discord.forms import FormButton
 from bot.formatting import format_label, option_label
 from handlers.formats import format_named, formats_for
 from handlers.formats.base import CardOption
@@ -207,8 +208,12 @@ def card_view(debate: Debate, strings: Strings) -> discord.ui.View:
         for rounds in sorted({*BUDGET_ROUNDS, debate.max_rounds})[:MAX_OPTIONS]
     )
     view.add_item(CardSelect("budget", debate.id, budgets, row=2))
-    for row, option in enumerate(format_named(debate.format).card_options[:2], start=3):
+    asked = format_named(debate.format).card_options
+    for row, option in enumerate([o for o in asked if not o.is_text][:2], start=3):
         view.add_item(option_select(debate, option, strings, row))
+    for option in [o for o in asked if o.is_text][:3]:  # forms: buttons beside Open
+        label = strings(f"front.option_{option.key.replace('.', '_')}")
+        view.add_item(FormButton(option.key, debate.id, label, row=0))
     return view
 
 
@@ -246,9 +251,14 @@ def status_view(debate_id: int, strings: Strings) -> discord.ui.View:
 MAX_BUTTONS = 25  # Discord's limit per message
 
 
-def question_view(debate_id: int, options: tuple[str, ...]) -> discord.ui.View:
-    """One button per answer option, as many as Discord allows (the question lists them all)."""
+def question_view(
+    debate_id: int, options: tuple[str, ...], form: str = "", form_label: str = ""
+) -> discord.ui.View:
+    """One button per answer option, as many as Discord allows (the question lists them all);
+    and the button of the form the answer may be typed in, if the question has one."""
     view = discord.ui.View(timeout=None)
-    for index, option in enumerate(options[:MAX_BUTTONS]):
+    for index, option in enumerate(options[: MAX_BUTTONS - bool(form)]):
         view.add_item(AnswerButton(debate_id, index, option))
+    if form:
+        view.add_item(FormButton(form, debate_id, form_label))
     return view

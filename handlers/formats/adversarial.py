@@ -10,6 +10,7 @@ from dataclasses import replace
 from handlers.events import Effect, LogNote, Notify, PostSummary, WritePage
 from handlers.formats.adversarial_audit import Intake, Tier, rules_audit, structural_audit
 from handlers.formats.adversarial_briefs import (
+    EVIDENCE,
     PROBES,
     ROLES,
     audit_of,
@@ -24,6 +25,7 @@ from handlers.formats.adversarial_result import Answers, render_result, render_s
 from handlers.formats.base import (
     AskStep,
     BriefInput,
+    CardOption,
     EndStep,
     FormatDefaults,
     PeopleStep,
@@ -75,6 +77,7 @@ class AdversarialFormat(FormatDefaults):
 
     name = "adversarial"
     contract = "prefix"
+    card_options: tuple[CardOption, ...] = (CardOption(EVIDENCE),)  # a form: free text
 
     def __init__(self, reconciler: Participant | None = None) -> None:
         self.reconciler = reconciler or default_reconciler()
@@ -136,7 +139,7 @@ class AdversarialFormat(FormatDefaults):
             p for p in debate.outputs if p[0] != "route")))  # fmt: skip
         if chosen.intake is Intake.INSUFFICIENT:
             notice = Notify("adversarial.insufficient")
-            question = UserQuestion(text=audit.request or "CONTEXT-INSUFFICIENT")
+            question = UserQuestion(text=audit.request or "CONTEXT-INSUFFICIENT", form=EVIDENCE)
             return PeopleStep(debate, question, (notice,))
         fixed = with_output(debate, "route", route_json(chosen))
         key = "adversarial.tier_auto" if chosen.auto else "adversarial.tier_chosen"

@@ -21,15 +21,18 @@ from handlers.formats.base import Piece, output_of
 from handlers.model import Debate
 
 ROLES = ("advocate", "challenger", "reconciler")
+EVIDENCE = "adversarial.evidence"  # what the people added on the card, in its form
 PROBES = (("probe-cost", "cost-first"), ("probe-alternatives", "alternatives-first"))
 _CONSTRAINTS = re.compile(r'--constraints\s+"([^"]+)"|\bCONSTRAINTS:\s*(.+)$', re.MULTILINE)
 
 
 def people_texts(debate: Debate) -> tuple[str, ...]:
-    """What the people gave: the conversation, the card's proposal and their typed words."""
+    """What the people gave: the conversation, the card's proposal, the evidence and
+    constraints added on the card, and their words since."""
     proposal = debate.proposal
     lines = tuple(line.text for line in debate.people)
-    return (proposal.topic, proposal.question, proposal.context, *lines)
+    added = debate.option(EVIDENCE)
+    return (proposal.topic, proposal.question, proposal.context, added, *lines)
 
 
 def people_block(debate: Debate) -> str:
@@ -148,6 +151,7 @@ def task_piece(debate: Debate, task: str, answers: dict[str, str]) -> Piece:
             ("topic", proposal.topic),
             ("question", proposal.question),
             ("context", proposal.context),
+            ("evidence", debate.option(EVIDENCE).strip() or "-"),
             ("people", people_block(debate)),
         )
         return Piece("adversarial_intake", intake)

@@ -75,15 +75,24 @@ Plan = AskStep | JudgeStep | EndStep | TaskStep | PeopleStep
 @dataclass(frozen=True)
 class CardOption:
     """A setup question a format asks on the card: `key` is stored on the debate's options;
-    the labels come from the locale (`card.option_<key>` and `card.option_<key>_<choice>`,
-    dots as underscores); the default is the configured one the debate was proposed with."""
+    the labels come from the locale (`front.option_<key>` and `front.option_<key>_<choice>`,
+    dots as underscores); the default is the configured one the debate was proposed with.
+    Without choices the answer is free text, typed in a form (at most `FORM_LIMIT`)."""
 
     key: str
-    choices: tuple[str, ...]
+    choices: tuple[str, ...] = ()
+
+    @property
+    def is_text(self) -> bool:
+        """Free text (a form), not a menu."""
+        return not self.choices
 
     def valid(self, value: str) -> bool:
-        """One of the choices."""
-        return value in self.choices
+        """One of the choices; free text within the form's limit."""
+        return len(value) <= FORM_LIMIT if self.is_text else value in self.choices
+
+
+FORM_LIMIT = 4000  # Discord's limit for one text input
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 from tests.fakes.discord_limits import DiscordError, validate_message
+from tests.fakes.discord_modals import MODAL_SUBMIT, submit_data, validate_modal
 from tests.fakes.discord_world import ALL_PERMISSIONS, Json, World
 
 FLAG_EPHEMERAL = 1 << 6
@@ -38,6 +39,7 @@ class InteractionRecord:
     callback_type: int | None = None
     response_message_id: str | None = None
     followups: list[str] = field(default_factory=list)
+    modal: Json | None = None  # the form the bot opened in answer (callback type 9)
 
 
 class Interactions:
@@ -80,16 +82,34 @@ class Interactions:
             raise AssertionError(f"message {message_id} has no component {custom_id!r}")
         if button.get("disabled"):
             raise AssertionError(f"button {custom_id!r} is disabled; nobody can press it")
-        channel = self.world.channels[message["channel_id"]]
+        data = _component_data(button, values)
+        return await self.interact(3, data, user, message["channel_id"], message)
+
+    async def submit_modal(
+        self, record: InteractionRecord, user: Json, values: dict[str, str]
+    ) -> InteractionRecord:
+        """`user` fills in and submits the modal the bot opened in answer to `record`."""
+        if record.modal is None:
+            raise AssertionError("the bot answered that interaction without a modal")
+        data = submit_data(record.modal, values)
+        message = record.payload["message"]
+        return await self.interact(MODAL_SUBMIT, data, user, record.payload["channel_id"], message)
+
+    async def interact(
+        self, kind: int, data: Json, user: Json, channel_id: str, message: Json
+    ) -> InteractionRecord:
+        """Send the bot (the message's author) an interaction of `kind` by `user`: a component
+        click (3) or a modal submitted (5)."""
+        channel = self.world.channels[channel_id]
         member = dict(self.world.members[user["id"]], permissions=ALL_PERMISSIONS)
         interaction_id, token = self.world.ids.next(), "itok-" + self.world.ids.next()
         payload = {
             "id": interaction_id,
             "application_id": message["author"]["id"],
-            "type": 3,
+            "type": kind,
             "token": token,
             "version": 1,
-            "data": _component_data(button, values),
+            "data": data,
             "guild_id": self.world.guild_id,
             "channel_id": channel["id"],
             "channel": channel,
@@ -156,7 +176,11 @@ class Interactions:
                 target = self.world.messages.get(source["id"], source)
                 await self.apply_edit(target, data)
                 resource["message"] = target
-        elif kind != CB_MODAL:
+        elif kind == CB_MODAL:
+            if record.payload["type"] == MODAL_SUBMIT:
+                raise DiscordError(400, 50035, "A modal cannot answer a modal submit")
+            record.modal = validate_modal(data)
+        else:
             raise DiscordError(400, 50035, f"Invalid interaction callback type {kind!r}")
         record.acked, record.callback_type = time.perf_counter(), kind
         if not record.ack.done():
