@@ -72,6 +72,7 @@ def render_agenda(debate: Debate, t: Translate) -> str:
         f"## {t('wiki.agenda.context')}",
         _quote(proposal.context),
     ]
+    parts += _added(debate, t)
     if proposal.reason.strip():
         parts[2:2] = [f"## {t('wiki.agenda.reason')}", _neutral(proposal.reason.strip())]
     parts += [
@@ -86,6 +87,20 @@ def render_agenda(debate: Debate, t: Translate) -> str:
     if debate.started_at is not None:
         parts[-1] += f"\n- {t('wiki.agenda.started', time=_time(debate.started_at))}"
     return "\n\n".join(parts) + "\n"
+
+
+def _added(debate: Debate, t: Translate) -> list[str]:
+    """What the people typed on the card for the format (an option with a
+    `wiki.agenda.added_<key>` heading, such as the adversarial evidence), verbatim."""
+    parts: list[str] = []
+    for key, value in debate.options:
+        try:
+            heading = t(f"wiki.agenda.added_{key.replace('.', '_')}")
+        except LocaleError:
+            continue
+        if value.strip():
+            parts += [f"## {heading}", _quote(value)]
+    return parts
 
 
 def _format_line(name: str, t: Translate) -> str:

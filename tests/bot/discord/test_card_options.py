@@ -47,6 +47,7 @@ async def test_the_ledger_options_are_asked_on_the_card_and_run(
         f"debate:option.ledger.stance:{debate_id}",
     )
     assert picked(card, end) == ["converge"] and picked(card, stance) == ["assigned"]
+    assert not [i for i in ids(card) if i.startswith("debate:form.")]  # no other format's form
     labels = {o["value"]: o["label"] for o in menu(card, stance)["options"]}
     question, answer = KO("front.option_ledger_stance"), KO("front.option_ledger_stance_neutral")
     assert labels["neutral"] == f"{question}: {answer}"

@@ -1,0 +1,113 @@
+"""The people add evidence and constraints to an adversarial debate in a form (a Discord
+modal), through the real discord.py client: on the card (stored, kept across a restart, read by
+the intake audit) and under the CONTEXT-INSUFFICIENT question (the debate resumes with it)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from handlers.model import Actor, Phase
+from tests.bot.discord.conftest import KO, BotRig, People
+from tests.bot.discord.support import chat, click, wait_card
+from tests.bot.discord.test_card_options import ids
+from tests.fakes.discord_interactions import CB_MODAL, FLAG_EPHEMERAL
+from tests.fakes.discord_modals import text_inputs
+from tests.fakes.discord_world import Json
+from tests.handlers.adversarial_script import intake
+
+EVIDENCE = "adversarial.evidence"
+ON_CARD = "측정: 캐시 적중률 82%, p99 120 ms @everyone\nCONSTRAINTS: 월 예산 10만 원 이하"
+IN_THREAD = "추가 근거: 장애 보고서 docs/incident-42.md, 복제 지연 4 s"
+REQUEST = "Redis 도입을 판단할 측정값이 있습니까?"
+
+
+async def open_form(rig: BotRig, message_id: str, custom_id: str, user: Json) -> Json:
+    """`user` presses the form's button: the bot answers with a modal (type 9)."""
+    record = await rig.fake.click(message_id, custom_id, user)
+    assert await rig.fake.wait_ack(record) == CB_MODAL and record.modal is not None
+    assert record.modal["title"] == KO("front.form_title")
+    assert text_inputs(record.modal)[0]["label"] == KO("front.form_label")
+    return {"record": record, "modal": record.modal}
+
+
+async def send_form(rig: BotRig, opened: Json, user: Json, text: str) -> Json:
+    """`user` types `text` in the opened form and sends it; the bot's private answer."""
+    record = await rig.fake.submit_modal(opened["record"], user, {"text": text})
+    assert await rig.fake.wait_ack(record) == 4
+    response = rig.fake.messages[record.response_message_id or ""]
+    assert response["flags"] & FLAG_EPHEMERAL
+    assert rig.fake.allowed_mentions[response["id"]] == {"parse": []}
+    return response
+
+
+async def refused(rig: BotRig, message_id: str, custom_id: str, user: Json) -> None:
+    record = await rig.fake.click(message_id, custom_id, user)
+    assert await rig.fake.wait_ack(record) == 4 and record.modal is None
+    response = rig.fake.messages[record.response_message_id or ""]
+    assert response["flags"] & FLAG_EPHEMERAL and response["content"] == KO("front.refused")
+
+
+async def test_evidence_on_the_card_and_in_the_thread_reach_the_audit(
+    rig: BotRig, people: People
+) -> None:
+    rig.overrides.update({"DEFAULT_FORMAT": "adversarial", "AG_QUIET_SECONDS": 0.5})
+    rig.moderator.task_outputs["intake"] = [intake(0, request=REQUEST), intake(3)]
+    audited = asyncio.Event()
+
+    async def audit_asked() -> None:
+        audited.set()
+
+    await rig.start()
+    await chat(rig, people)
+    card, debate_id = await wait_card(rig)
+    form = f"debate:form.{EVIDENCE}:{debate_id}"
+    assert form in ids(card)  # the adversarial card's form, and no other format's menus
+    assert not [i for i in ids(card) if i.startswith("debate:option.")]
+
+    # bob was not in the conversation: refused privately, no form
+    await refused(rig, card["id"], form, people.bob)
+
+    # alice adds evidence and constraints: kept, every character
+    opened = await open_form(rig, card["id"], form, people.alice)
+    assert not text_inputs(opened["modal"])[0].get("value")
+    response = await send_form(rig, opened, people.alice, ON_CARD)
+    assert response["content"] == KO("front.form_kept", count=len(ON_CARD))
+    assert (await rig.handler.get(debate_id)).option(EVIDENCE) == ON_CARD
+
+    # restarted while the card waits: kept, and the form opens holding it
+    await rig.restart()
+    assert (await rig.handler.get(debate_id)).option(EVIDENCE) == ON_CARD
+    opened = await open_form(rig, card["id"], form, people.carol)
+    assert text_inputs(opened["modal"])[0]["value"] == ON_CARD
+
+    # opened: the intake audit reads it with the conversation; too thin, the people are asked
+    await click(rig, card["id"], f"debate:open:{debate_id}", people.alice)
+    asked = await rig.fake.wait_for_message(
+        lambda m: m["channel_id"] == card["id"] and form in ids(m), timeout=30
+    )
+    first = rig.moderator.task_requests[0]
+    assert first.task == "intake" and ON_CARD in first.prompt
+    debate = await rig.handler.get(debate_id)
+    assert debate.phase is Phase.AWAITING_USER and not debate.turns
+    assert REQUEST in str(asked["embeds"])
+
+    # under the question: bob is refused; alice's form answers it and the audit runs again
+    await refused(rig, asked["id"], form, people.bob)
+    rig.moderator.task_hooks["intake"] = audit_asked
+    opened = await open_form(rig, asked["id"], form, people.alice)
+    assert not text_inputs(opened["modal"])[0].get("value")
+    response = await send_form(rig, opened, people.alice, IN_THREAD)
+    assert response["content"] == KO("front.form_kept", count=len(IN_THREAD))
+    await asyncio.wait_for(audited.wait(), 30)
+    again = rig.moderator.task_requests[1]
+    assert again.task == "intake" and IN_THREAD in again.prompt and ON_CARD in again.prompt
+    await rig.fake.wait_for_message(
+        lambda m: m["channel_id"] == card["id"] and IN_THREAD in m["content"], timeout=30
+    )  # said in the thread, like a typed answer
+    after = await rig.handler.get(debate_id)
+    assert after.user_question is None and after.people[-1].text == IN_THREAD
+
+    # the question is answered: its form no longer opens
+    record = await rig.fake.click(asked["id"], form, people.alice)
+    assert await rig.fake.wait_ack(record) == 4 and record.modal is None
+    await rig.handler.stop(debate_id, Actor(user_id=int(people.alice["id"]), name="alice"))
