@@ -6,9 +6,11 @@ import asyncio
 import random
 
 from bot.console.build import ConsoleOptions
+from bot.console.card_keys import option_in
 from bot.console.keyboard import Keyboard
 from bot.console.session import console_session
 from bot.settings import Settings
+from handlers.formats import format_named
 from handlers.i18n import Strings
 from handlers.model import CLAUDE
 from handlers.rules_moderator import RulesModerator
@@ -58,3 +60,17 @@ async def test_the_card_takes_the_formats_setup_answers_as_key_value(
         await db.close()
     assert debate.format == "ledger" and debate.started_at is not None
     assert debate.option("ledger.stance") == "neutral" and debate.option("ledger.end") == "open"
+
+
+def test_a_key_value_line_picks_only_what_the_format_asks() -> None:
+    ledger, adversarial = (format_named(n).card_options for n in ("ledger", "adversarial"))
+    assert option_in("Stance = Neutral", ledger) == ("ledger.stance", "neutral")
+    assert option_in("ledger.end=open", ledger) == ("ledger.end", "open")
+    assert option_in("stance=hostile", ledger) is None
+    assert option_in("stance neutral", ledger) is None
+    assert option_in("evidence=p99 120 ms", ledger) is None
+    typed = "evidence = p99 120 ms; CONSTRAINTS: Keep = as is"
+    assert option_in(typed, adversarial) == (
+        "adversarial.evidence",
+        "p99 120 ms; CONSTRAINTS: Keep = as is",
+    )

@@ -3,6 +3,7 @@ context quotes, and no terminal escape codes."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime
 
 from handlers.detection import CONTEXT_LINE_CHARS, participant_names, participants, window_text
@@ -51,3 +52,21 @@ def test_a_long_chat_line_is_marked_where_it_is_cut_and_escape_codes_are_gone() 
     assert note.endswith(")") and len(shown) == CONTEXT_LINE_CHARS
     assert set(kept) == {"가"} and len(kept) + int(note[:-1].replace(",", "")) == len(long)
     assert "> bob: 녹색" in page and "\x1b" not in page
+
+
+def test_the_evidence_added_on_the_card_is_on_the_agenda_verbatim() -> None:
+    proposal = Proposal(
+        channel_id=1, topic="캐시", question="어떤 캐시?", reason="", confidence=1,
+        context="앨리스: 캐시?", participants=(1,),
+    )  # fmt: skip
+    added = "p99 120 ms\nCONSTRAINTS: 월 예산 10만 원 이하"
+    debate = Debate(
+        id=1, proposal=proposal, phase=Phase.SPEAKING, max_rounds=4, created_at=T0,
+        options=(("adversarial.evidence", added), ("ledger.end", "open")),
+    )  # fmt: skip
+    page = render_agenda(debate, Strings("ko"))
+    assert f"## {Strings('ko')('wiki.agenda.added_adversarial_evidence')}" in page
+    assert "p99 120 ms" in page and "CONSTRAINTS: 월 예산 10만 원 이하" in page
+    assert "ledger.end" not in page and "open" not in page.split("##")[-1]
+    bare = render_agenda(replace(debate, options=()), Strings("ko"))
+    assert "p99 120 ms" not in bare
