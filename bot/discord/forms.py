@@ -4,6 +4,7 @@ with one text field (`debate:form.<key>:<id>`); the text is stored, not held her
 from __future__ import annotations
 
 import re
+import secrets
 from typing import Any, Protocol, cast
 
 import discord
@@ -63,14 +64,19 @@ class FormButton(
         await _front(interaction).on_form_button(interaction, self.debate_id, self.key)
 
 
+FORM_TIMEOUT_S = 3600.0  # a form left open longer is forgotten (discord.py keeps it until then)
+
+
 class OptionForm(discord.ui.Modal):
-    """One text field; a debate's form has one custom_id, so a newer one replaces it."""
+    """One text field. Each opening has its own custom_id: two people filling in the same
+    debate's form at once are both heard (discord.py drops a form once it is sent). A form
+    open across a restart is lost with the process; its button opens a new one."""
 
     def __init__(self, debate_id: int, key: str, title: str, label: str, text: str = "") -> None:
         super().__init__(
             title=shorten(title, LABEL_LIMIT),
-            timeout=None,
-            custom_id=f"debate:form.{key}:{debate_id}",
+            timeout=FORM_TIMEOUT_S,
+            custom_id=f"debate:form.{key}:{debate_id}:{secrets.token_hex(6)}",
         )
         self.debate_id, self.key = debate_id, key
         self.text: discord.ui.TextInput[OptionForm] = discord.ui.TextInput(

@@ -77,8 +77,14 @@ async def test_evidence_on_the_card_and_in_the_thread_reach_the_audit(
     # restarted while the card waits: kept, and the form opens holding it
     await rig.restart()
     assert (await rig.handler.get(debate_id)).option(EVIDENCE) == ON_CARD
-    opened = await open_form(rig, card["id"], form, people.carol)
-    assert text_inputs(opened["modal"])[0]["value"] == ON_CARD
+    carols = await open_form(rig, card["id"], form, people.carol)
+    assert text_inputs(carols["modal"])[0]["value"] == ON_CARD
+    # alice opens it too and sends it first; carol's, sent later, is heard all the same
+    alices = await open_form(rig, card["id"], form, people.alice)
+    assert carols["modal"]["custom_id"] != alices["modal"]["custom_id"]
+    await send_form(rig, alices, people.alice, ON_CARD)
+    await send_form(rig, carols, people.carol, ON_CARD + "\n메모리 여유 2 GB")
+    assert (await rig.handler.get(debate_id)).option(EVIDENCE) == ON_CARD + "\n메모리 여유 2 GB"
 
     # opened: the intake audit reads it with the conversation; too thin, the people are asked
     await click(rig, card["id"], f"debate:open:{debate_id}", people.alice)
