@@ -7,12 +7,10 @@ record is covered by a nonce derived from the key, which Discord deduplicates.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import hashlib
 import logging
 from dataclasses import dataclass
-from types import TracebackType
 from typing import Any
 
 import discord
@@ -20,6 +18,7 @@ import discord
 from bot import embeds, render
 from bot.i18n import Strings
 from bot.render_split import split_text
+from bot.room_live import DELETE_LIVE, LIVE_WINDOW_S, Working, live_key
 from bot.room_status import StatusEditor
 from bot.views import card_view, question_view, status_view
 from handlers.formats import format_named
@@ -70,10 +69,13 @@ class DiscordRoom:
         *,
         status_window_s: float = STATUS_WINDOW_S,
         pace: Pace = Pace(),
+        live_window_s: float = LIVE_WINDOW_S,
     ) -> None:
         self._client = client
         self._db = db
-        self._strings = strings
+        self._strings = self.strings = strings
+        self.live_window_s = live_window_s
+        self.live_edits = 0  # live messages sent and edited, for the benchmark
         self._wiki = wiki
         self._clock = clock
         self.pace = pace
@@ -105,6 +107,11 @@ class DiscordRoom:
         if debate_id in self._posted:
             self._posted[debate_id][key] = posted
 
+    async def forget_record(self, debate_id: int, key: str) -> None:
+        """Drop one record (a message that was deleted)."""
+        await self._db.execute(DELETE_LIVE, (debate_id, key))
+        self._posted.get(debate_id, {}).pop(key, None)
+
     def forget(self, debate_id: int) -> None:
         """Drop what is kept in memory for an ended debate (the records stay in SQLite)."""
         thread = self._posted.pop(debate_id, {}).get("thread")
@@ -124,7 +131,7 @@ class DiscordRoom:
         found = await self.recorded(debate.id, "thread")
         return await self._channel(found[0] if found else debate.proposal.channel_id)
 
-    async def _send_once(self, debate: Debate, key: str, **kwargs: Any) -> Posted:
+    async def send_once(self, debate: Debate, key: str, **kwargs: Any) -> Posted:
         found = await self.recorded(debate.id, key)
         if found:
             return found
@@ -136,7 +143,7 @@ class DiscordRoom:
         await self._record(debate.id, key, posted)
         return posted
 
-    async def _message(self, debate_id: int, key: str) -> discord.PartialMessage | None:
+    async def message(self, debate_id: int, key: str) -> discord.PartialMessage | None:
         found = await self.recorded(debate_id, key)
         if not found:
             return None
@@ -150,11 +157,11 @@ class DiscordRoom:
     async def post_card(self, debate: Debate) -> None:
         """The approval card with Open / Not now."""
         embed = embeds.card_embed(debate, self._strings)
-        await self._send_once(debate, "card", embed=embed, view=card_view(debate.id, self._strings))
+        await self.send_once(debate, "card", embed=embed, view=card_view(debate.id, self._strings))
 
     async def close_card(self, debate: Debate) -> None:
         """Say how the card ended (and who ended it) and remove its buttons."""
-        message = await self._message(debate.id, "card")
+        message = await self.message(debate.id, "card")
         if message is None:
             return
         rows = await self._db.fetch_all(SELECT_DECIDED_BY, (debate.id,))
@@ -170,14 +177,14 @@ class DiscordRoom:
             thread = await self._create_thread(debate)
             self._channels[thread.id] = thread
             await self._record(debate.id, "thread", (thread.id, thread.id, thread.jump_url))
-        status = await self._send_once(
+        status = await self.send_once(
             debate,
             "status",
             content=embeds.status_line(debate, self._strings, self._clock.now()),
             view=status_view(debate.id, self._strings),
         )
         if await self.recorded(debate.id, "pinned") is None:
-            message = await self._message(debate.id, "status")
+            message = await self.message(debate.id, "status")
             if message is not None:
                 with contextlib.suppress(discord.HTTPException):  # pins are a nicety
                     await message.pin()
@@ -185,7 +192,7 @@ class DiscordRoom:
 
     async def _create_thread(self, debate: Debate) -> discord.Thread:
         name = self._strings("front.thread_name", topic=debate.proposal.topic)[:100]
-        card = await self._message(debate.id, "card")
+        card = await self.message(debate.id, "card")
         if card is not None:
             try:
                 return await card.create_thread(name=name, auto_archive_duration=1440)
@@ -206,7 +213,7 @@ class DiscordRoom:
         await self.status.update(debate)
 
     async def _edit_status(self, debate: Debate) -> None:
-        message = await self._message(debate.id, "status")
+        message = await self.message(debate.id, "status")
         if message is None:
             return
         view = None if debate.phase.is_terminal else status_view(debate.id, self._strings)
@@ -219,13 +226,30 @@ class DiscordRoom:
         """The whole reply as coloured embeds, split over messages as Discord requires."""
         first = ""
         for index, batch in enumerate(render.turn_messages(turn, self._strings, debate)):
-            _, _, url = await self._send_once(debate, f"turn:{turn.number}:{index}", embeds=batch)
+            key = f"turn:{turn.number}:{index}"
+            if index == 0 and await self.recorded(debate.id, key) is None:
+                await self._replace_live(debate, turn.number, key, batch)
+            _, _, url = await self.send_once(debate, key, embeds=batch)
             first = first or url
         return first
 
+    async def _replace_live(
+        self, debate: Debate, turn: int, key: str, batch: list[discord.Embed]
+    ) -> None:
+        """The live message, if the reply had one, becomes its first final message."""
+        live = await self.recorded(debate.id, live_key(turn))
+        message = await self.message(debate.id, live_key(turn))
+        if live is None or message is None:
+            return
+        try:
+            await message.edit(content=None, embeds=batch, allowed_mentions=NO_PINGS)
+        except discord.NotFound:  # deleted by someone: post the reply anew
+            return
+        await self._record(debate.id, key, live)
+
     async def ask_user(self, debate: Debate, question: UserQuestion) -> None:
         """The moderator's question in amber, with one button per option."""
-        await self._send_once(
+        await self.send_once(
             debate,
             f"ask:{debate.turns}",
             embed=embeds.question_embed(question, self._strings),
@@ -236,7 +260,7 @@ class DiscordRoom:
         """The final summary with links to the pages the debate wrote (no dead links)."""
         written = format_named(debate.format).pages(debate)
         links = {page: self._wiki.page_url(debate, page) for page in written}
-        await self._send_once(
+        await self.send_once(
             debate,
             "conclusion",
             embed=embeds.conclusion_embed(debate, conclusion, links, self._strings),
@@ -255,7 +279,8 @@ class DiscordRoom:
             await channel.send(piece, allowed_mentions=NO_PINGS, nonce=nonce_of(*state, index))
 
     def working(self, debate: Debate, seat: str) -> Working:
-        """Typing while the debater works, and a 'still working' line every few minutes."""
+        """Typing while the debater works, a 'still working' line every few minutes, and
+        the reply as it is written."""
         return Working(self, debate, seat)
 
     async def still_working(self, debate: Debate, seat: str, minutes: int) -> None:
@@ -263,43 +288,3 @@ class DiscordRoom:
         channel = await self.thread(debate)
         text = self._strings("front.still_working", seat=debate.name_of(seat), minutes=minutes)
         await channel.send(text, allowed_mentions=NO_PINGS)
-
-
-class Working:
-    """The typing indicator plus a periodic 'still working' line, while a turn runs."""
-
-    def __init__(self, room: DiscordRoom, debate: Debate, seat: str) -> None:
-        self._room, self._debate, self._seat = room, debate, seat
-        self._task: asyncio.Task[None] | None = None
-
-    async def __aenter__(self) -> None:
-        self._task = asyncio.create_task(self._run())
-
-    async def __aexit__(
-        self, et: type[BaseException] | None, e: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        if self._task is None:
-            return
-        self._task.cancel()
-        try:
-            await self._task
-        except asyncio.CancelledError:
-            if asyncio.current_task().cancelling():  # type: ignore[union-attr]  # in a task
-                raise  # the turn itself is being cancelled, not just its typing
-        except Exception:  # typing is a nicety: it never costs the debater's reply
-            log.warning("debate %s: typing indicator failed", self._debate.id, exc_info=True)
-
-    async def _run(self) -> None:
-        channel = await self._room.thread(self._debate)
-        pace = self._room.pace
-        loop = asyncio.get_running_loop()
-        started, announced = loop.time(), 1
-        while True:
-            with contextlib.suppress(discord.HTTPException):  # typing is a nicety
-                await channel.typing()
-            await asyncio.sleep(pace.typing_every_s)
-            elapsed = loop.time() - started
-            if elapsed >= announced * pace.still_working_every_s:
-                announced += 1
-                minutes = int(elapsed // 60)
-                await self._room.still_working(self._debate, self._seat, minutes)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from types import TracebackType
 from typing import Protocol
@@ -39,6 +39,14 @@ class TurnRequest:
     participant: str = ""  # who speaks: one backend may seat several participants
     name: str = ""  # the participant's display name
     persona: str = ""  # the participant's role, if any
+    # Progress: called with the reply's whole text so far as it is written (a streaming
+    # backend calls it often; it must return at once). Never the record: `speak` returns that.
+    on_text: Callable[[str], None] | None = field(default=None, compare=False, repr=False)
+
+    def show_text(self, text_so_far: str) -> None:
+        """Report the reply written so far, if anyone listens."""
+        if self.on_text is not None:
+            self.on_text(text_so_far)
 
     def session_key(self, default: str) -> str:
         """Whose session this is: sessions are kept per (debate, participant)."""
@@ -171,7 +179,11 @@ class Room(Protocol):
 
 
 class WorkingIndicator(Protocol):
-    """Shown while a debater works on its turn."""
+    """Shown while a debater works on its turn; `show_text` shows its reply as it grows."""
+
+    def show_text(self, text_so_far: str) -> None:
+        """Show the reply written so far (returns at once; the display catches up)."""
+        ...
 
     async def __aenter__(self) -> None: ...
 
