@@ -113,8 +113,9 @@ class AgRelayDebater:
             self._waiters.setdefault(channel.id, []).append(queue)
             try:
                 attempt, prompt_ids = await self._prompt(channel, request)
+                shown = await self._shows_progress(channel, request)
                 try:
-                    reply = await self._collect(channel, prompt_ids, queue)
+                    reply = await self._collect(channel, prompt_ids, queue, shown)
                 except DebaterError as exc:
                     if exc.kind is FailureKind.TIMEOUT:  # a retry posts the prompt again
                         await self._record(request.debate_id, f"{attempt.key}:timeout", channel, 0)
@@ -240,14 +241,25 @@ class AgRelayDebater:
         await asyncio.shield(write)
 
     # ---- collecting --------------------------------------------------------------------------
+    async def _shows_progress(
+        self, channel: discord.TextChannel | discord.Thread, request: TurnRequest
+    ) -> TurnRequest | None:
+        """The request to report progress to when AG writes outside the debate's thread
+        (inside it, people watch AG's messages themselves)."""
+        if request.on_text is None or self._relay_channel_id is None:
+            return None
+        row = await self._db.fetch_one(SELECT_THREAD, (request.debate_id,))
+        return None if row is not None and int(row["channel_id"]) == channel.id else request
+
     async def _collect(
         self,
         channel: discord.TextChannel | discord.Thread,
         prompt_ids: set[int],
         queue: asyncio.Queue[discord.Message],
+        progress: TurnRequest | None = None,
     ) -> AgReply:
         """AG's messages after the prompt: from the history first, then as they arrive."""
-        reply = AgReply(self._ag_ids, prompt_ids)
+        reply = _Watched(self._ag_ids, prompt_ids, progress)
         try:
             async for message in channel.history(
                 after=discord.Object(reply.after), oldest_first=True, limit=None
@@ -273,6 +285,23 @@ class AgRelayDebater:
                 ) from None
             reply.take(message)
         return reply
+
+
+class _Watched(AgReply):
+    """AgReply that reports what AG wrote so far (message text only, no files) as it comes."""
+
+    def __init__(
+        self, ag_ids: frozenset[int], prompt_ids: set[int], progress: TurnRequest | None
+    ) -> None:
+        super().__init__(ag_ids, prompt_ids)
+        self._progress = progress
+
+    def take(self, message: discord.Message) -> None:
+        """Keep the message and show the reply so far."""
+        super().take(message)
+        if self._progress is not None and self:
+            text = "\n".join(m.content for m in self.messages() if m.content)
+            self._progress.show_text(text or "…")  # files only: still, AG is writing
 
 
 def _attempt_number(key: str) -> int:
