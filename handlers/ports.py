@@ -236,8 +236,10 @@ class Store(Protocol):
         now: datetime,
         completed_effect: int | None = None,
         decided_by: int | None = None,
+        completed: Sequence[int] = (),
     ) -> None:
-        """Store a transition's outcome atomically."""
+        """Store a transition's outcome atomically, with the completion of `completed_effect`
+        and of the effects in `completed` (run since the last save)."""
         ...
 
     async def pending_effects(self, debate_id: int, limit: int = 1) -> list[tuple[int, Effect]]:
@@ -246,6 +248,10 @@ class Store(Protocol):
 
     async def complete_effect(self, effect_id: int, now: datetime) -> None:
         """Mark an effect done."""
+        ...
+
+    async def complete_effects(self, effect_ids: Sequence[int], now: datetime) -> None:
+        """Mark several effects done at once."""
         ...
 
     async def turn(self, debate_id: int, number: int) -> Turn:
