@@ -171,9 +171,9 @@ class SqliteStore:
 
     async def complete_effects(self, effect_ids: Sequence[int], now: datetime) -> None:
         """Mark several effects done, in one statement."""
-        if effect_ids:
-            async with self._db.transaction() as conn:
-                await _complete(conn, effect_ids, now.isoformat())
+        if effect_ids:  # one statement: autocommit, one trip to the database thread
+            ids = ", ".join(str(int(i)) for i in effect_ids)
+            await self._db.execute(COMPLETE_EFFECTS.format(ids=ids), (now.isoformat(),))
 
     async def turn(self, debate_id: int, number: int) -> Turn:
         """One stored turn."""
