@@ -116,7 +116,7 @@ async def _one_reply(
         (int(fake.text_channel["id"]),),
     )
     strings = Strings("ko")
-    room = DiscordRoom(client, db, strings, FakeWiki(), FakeClock())  # type: ignore[arg-type]
+    room = DiscordRoom(client, db, strings, FakeWiki(), FakeClock())
     debate = debate_in(int(fake.text_channel["id"]))
     working = room.working(debate, CLAUDE)
     first_read: list[float] = []
