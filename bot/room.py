@@ -29,9 +29,8 @@ from tools.db import Database
 log = logging.getLogger(__name__)
 
 SELECT_MESSAGES = "SELECT key, channel_id, message_id, url FROM room_messages WHERE debate_id = ?"
-INSERT_MESSAGE = """
-INSERT OR REPLACE INTO room_messages (debate_id, key, channel_id, message_id, url)
-VALUES (?, ?, ?, ?, ?)
+INSERT_MESSAGES = """
+INSERT OR REPLACE INTO room_messages (debate_id, key, channel_id, message_id, url) VALUES {rows}
 """
 SELECT_DECIDED_BY = "SELECT decided_by FROM proposals WHERE debate_id = ?"
 # Status refreshes within this window become one edit: a turn's two or three refreshes
@@ -103,9 +102,17 @@ class DiscordRoom:
         return posted.get(key)
 
     async def _record(self, debate_id: int, key: str, posted: Posted) -> None:
-        await self._db.execute(INSERT_MESSAGE, (debate_id, key, *posted))
+        await self._record_all(debate_id, [(key, posted)])
+
+    async def _record_all(self, debate_id: int, records: list[tuple[str, Posted]]) -> None:
+        """Several records in one statement."""
+        if not records:
+            return
+        rows = ", ".join("(?, ?, ?, ?, ?)" for _ in records)
+        values = tuple(v for key, posted in records for v in (debate_id, key, *posted))
+        await self._db.execute(INSERT_MESSAGES.format(rows=rows), values)
         if debate_id in self._posted:
-            self._posted[debate_id][key] = posted
+            self._posted[debate_id].update(records)
 
     async def forget_record(self, debate_id: int, key: str) -> None:
         """Drop one record (a message that was deleted)."""
@@ -132,16 +139,21 @@ class DiscordRoom:
         return await self._channel(found[0] if found else debate.proposal.channel_id)
 
     async def send_once(self, debate: Debate, key: str, **kwargs: Any) -> Posted:
+        """Post under `key` unless a message was recorded under it; record it."""
         found = await self.recorded(debate.id, key)
         if found:
             return found
+        posted = await self._send(debate, key, **kwargs)
+        await self._record(debate.id, key, posted)
+        return posted
+
+    async def _send(self, debate: Debate, key: str, **kwargs: Any) -> Posted:
+        """Post without recording; the key's nonce makes a repeat harmless meanwhile."""
         channel = await self.thread(debate)
         message = await channel.send(
             allowed_mentions=NO_PINGS, nonce=nonce_of("room", debate.id, key), **kwargs
         )
-        posted = (message.channel.id, message.id, message.jump_url)
-        await self._record(debate.id, key, posted)
-        return posted
+        return (message.channel.id, message.id, message.jump_url)
 
     async def message(self, debate_id: int, key: str) -> discord.PartialMessage | None:
         found = await self.recorded(debate_id, key)
@@ -223,29 +235,33 @@ class DiscordRoom:
             self.forget(debate.id)  # the final status is the debate's last post
 
     async def post_turn(self, debate: Debate, turn: Turn) -> str:
-        """The whole reply as coloured embeds, split over messages as Discord requires."""
-        first = ""
+        """The whole reply as coloured embeds, split over messages as Discord requires; the
+        messages are recorded together at the end (their nonces cover a crash before)."""
+        first, new = "", []
         for index, batch in enumerate(render.turn_messages(turn, self._strings, debate)):
             key = f"turn:{turn.number}:{index}"
-            if index == 0 and await self.recorded(debate.id, key) is None:
-                await self._replace_live(debate, turn.number, key, batch)
-            _, _, url = await self.send_once(debate, key, embeds=batch)
-            first = first or url
+            posted = await self.recorded(debate.id, key)
+            if posted is None:
+                live = await self._replace_live(debate, turn.number, batch) if index == 0 else None
+                posted = live or await self._send(debate, key, embeds=batch)
+                new.append((key, posted))
+            first = first or posted[2]
+        await self._record_all(debate.id, new)
         return first
 
     async def _replace_live(
-        self, debate: Debate, turn: int, key: str, batch: list[discord.Embed]
-    ) -> None:
+        self, debate: Debate, turn: int, batch: list[discord.Embed]
+    ) -> Posted | None:
         """The live message, if the reply had one, becomes its first final message."""
         live = await self.recorded(debate.id, live_key(turn))
         message = await self.message(debate.id, live_key(turn))
         if live is None or message is None:
-            return
+            return None
         try:
             await message.edit(content=None, embeds=batch, allowed_mentions=NO_PINGS)
         except discord.NotFound:  # deleted by someone: post the reply anew
-            return
-        await self._record(debate.id, key, live)
+            return None
+        return live
 
     async def ask_user(self, debate: Debate, question: UserQuestion) -> None:
         """The moderator's question in amber, with one button per option."""
