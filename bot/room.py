@@ -75,6 +75,7 @@ class DiscordRoom:
         self._strings = self.strings = strings
         self.live_window_s = live_window_s
         self.live_edits = 0  # live messages sent and edited, for the benchmark
+        self.writing: set[tuple[int, str]] = set()  # (debate, participant) seen writing
         self._wiki = wiki
         self._clock = clock
         self.pace = pace
@@ -230,6 +231,9 @@ class DiscordRoom:
             return
         view = None if debate.phase.is_terminal else status_view(debate.id, self._strings)
         content = embeds.status_line(debate, self._strings, self._clock.now())
+        writing = [debate.name_of(s) for d, s in sorted(self.writing) if d == debate.id]
+        if writing and not debate.phase.is_terminal:
+            content += self._strings("front.status_writing", seat=", ".join(writing))
         await message.edit(content=content, view=view, allowed_mentions=NO_PINGS)
         if debate.phase.is_terminal:
             self.forget(debate.id)  # the final status is the debate's last post

@@ -125,13 +125,18 @@ class Working:
     def __init__(self, room: DiscordRoom, debate: Debate, seat: str) -> None:
         self._room, self._debate, self._seat = room, debate, seat
         self._task: asyncio.Task[None] | None = None
+        self._status: asyncio.Task[None] | None = None
         turn = next((a.turn for a in open_asks(debate) if a.participant == seat), None)
         self.live = (
             LiveReply(room, debate, seat, turn, room.live_window_s) if turn is not None else None
         )
 
     def show_text(self, text_so_far: str) -> None:
-        """Show the reply written so far in the thread."""
+        """Show the reply written so far in the thread; the status says who is writing."""
+        key = (self._debate.id, self._seat)
+        if key not in self._room.writing:
+            self._room.writing.add(key)
+            self._status = asyncio.create_task(self._room.status.touch(self._debate))
         if self.live is not None:
             self.live.show(text_so_far)
 
@@ -143,6 +148,11 @@ class Working:
     ) -> None:
         if self.live is not None:
             await self.live.stop(failed=e is not None)
+        if (self._debate.id, self._seat) in self._room.writing:
+            self._room.writing.discard((self._debate.id, self._seat))
+            if e is not None:  # a stored reply refreshes the status anyway
+                with contextlib.suppress(Exception):  # a nicety, never the turn's outcome
+                    await self._room.status.touch(self._debate)
         if self._task is None:
             return
         self._task.cancel()

@@ -4,6 +4,7 @@ edits, and becomes the reply's first final message (the final posts as they alwa
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from dataclasses import replace
 
 import pytest
@@ -11,11 +12,12 @@ import pytest
 from bot import render
 from bot.room_live import LIVE_TEXT_LIMIT
 from handlers.model import CLAUDE, FailureKind, OpenAsk
+from handlers.participants import AG
 from handlers.ports import DebaterError
 from tests.bot.conftest import KO
 from tests.bot.test_room import bot_posts, db, debate, room, turn
 from tests.fakes.discord_fixtures import ListeningClient, client
-from tests.fakes.fake_discord import FakeDiscord
+from tests.fakes.fake_discord import FakeDiscord, RestCall
 from tools.db import Database
 
 __all__ = ["client", "db"]
@@ -89,3 +91,29 @@ async def test_a_failed_turn_takes_its_live_message_away(
     await fake.wait_for_call("DELETE", "/channels/{channel_id}/messages/{message_id}")
     assert bot_posts(fake) == []
     assert await the_room.recorded(state.id, "live:1") is None  # a retry starts anew
+
+
+async def test_the_status_says_who_is_writing_from_the_first_text_on(
+    fake: FakeDiscord, client: ListeningClient, db: Database
+) -> None:
+    the_room = room(client, db, live_window_s=0.2, status_window_s=0.05)
+    state = replace(debate(fake), asked=(OpenAsk(AG, 1),), speaker=AG)
+    await the_room.post_card(state)
+    await the_room.open(state)
+    writing = KO("front.status_writing", seat="AG")
+    status = await the_room.recorded(state.id, "status")
+    assert status is not None and writing not in status[2]
+
+    def status_edit(with_note: bool) -> Callable[[RestCall], bool]:
+        return lambda c: (
+            c.path.endswith(str(status[1])) and (writing in c.json["content"]) is with_note
+        )
+
+    working = the_room.working(state, AG)
+    with pytest.raises(DebaterError):
+        async with working:
+            assert not fake.calls_to(*EDIT)  # nothing written yet: the status is as it was
+            working.show_text("AG의 첫 메시지")  # AG's first message in the relay channel
+            await fake.wait_for_call(*EDIT, status_edit(True))
+            raise DebaterError(FailureKind.TIMEOUT)
+    await fake.wait_for_call(*EDIT, status_edit(False))  # the turn ended: the note goes
