@@ -23,6 +23,7 @@ import argparse
 import asyncio
 import json
 import math
+import os
 import random
 import re
 import statistics
@@ -224,9 +225,11 @@ async def run_size(size: int, rounds: int, think_s: float = 0.0) -> dict[str, An
             await services.db._conn.set_trace_callback(probe)
             async with aiohttp.ClientSession() as http:
                 before = len(await fake_calls(http, world["base_url"]))
-                cpu0 = time.process_time()  # this process is the bot (Discord is the fake's)
+                cpu0 = os.times()  # this process is the bot (Discord is the fake's)
                 figures = await _debates(services, world, size)
-                cpu_s = time.process_time() - cpu0
+                cpu1 = os.times()
+                user_s, sys_s = cpu1.user - cpu0.user, cpu1.system - cpu0.system
+                cpu_s = user_s + sys_s
                 calls = (await fake_calls(http, world["base_url"]))[before:]
             figures["wall_s"] = time.perf_counter() - figures.pop("t0")
             await bot.close()
@@ -249,6 +252,7 @@ async def run_size(size: int, rounds: int, think_s: float = 0.0) -> dict[str, An
         "routes": {route: n / turns for route, n in routes.most_common()},
         "sqlite_writes_per_turn": sum(writes[w] for w in WRITES) / turns,
         "cpu_ms_per_turn": cpu_s * 1000 / turns,
+        "cpu_sys_share": sys_s / cpu_s if cpu_s else 0.0,  # in the kernel: sockets, fsync
         "sqlite_commits_per_turn": writes["COMMIT"] / turns,
         "writes_by_statement": {k: n / turns for k, n in statements.most_common()},
     }
