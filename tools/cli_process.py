@@ -133,11 +133,7 @@ async def _communicate_lines(
     """`communicate`, with each stdout line handed to `on_line` as soon as it is complete."""
     if proc.stdout is None or proc.stderr is None:
         raise TypeError("the process was started without stdout/stderr pipes")
-    if proc.stdin is not None:
-        proc.stdin.write(stdin or b"")
-        with contextlib.suppress(ConnectionError):  # it exited before reading: stdout says why
-            await proc.stdin.drain()
-        proc.stdin.close()
+    feeding = asyncio.ensure_future(_feed(proc, stdin))  # alongside: no pipe can fill up
     errors = asyncio.ensure_future(proc.stderr.read())
     out = bytearray()
     done = 0  # stdout up to here was handed over, line by line
@@ -148,11 +144,23 @@ async def _communicate_lines(
             while (end := out.find(b"\n", done)) >= 0:
                 _hand_over(on_line, bytes(out[done : end + 1]))
                 done = end + 1
+        await feeding
         err = await errors
     finally:
+        feeding.cancel()
         errors.cancel()
     await proc.wait()
     return bytes(out), err
+
+
+async def _feed(proc: asyncio.subprocess.Process, data: bytes | None) -> None:
+    """Write stdin and close it; a program that exits without reading it is not an error."""
+    if proc.stdin is None:
+        return
+    with contextlib.suppress(ConnectionError):  # it exited first: its stdout says why
+        proc.stdin.write(data or b"")
+        await proc.stdin.drain()
+    proc.stdin.close()
 
 
 def _hand_over(on_line: Callable[[str], None], line: bytes) -> None:
