@@ -170,8 +170,9 @@ class Working:
         loop = asyncio.get_running_loop()
         started, announced = loop.time(), 1
         while True:
-            with contextlib.suppress(discord.HTTPException):  # typing is a nicety
-                await channel.typing()
+            if self.live is None or not self.live.edits:  # a growing reply shows enough
+                with contextlib.suppress(discord.HTTPException):  # typing is a nicety
+                    await channel.typing()
             await asyncio.sleep(pace.typing_every_s)
             elapsed = loop.time() - started
             if elapsed >= announced * pace.still_working_every_s:

@@ -10,6 +10,7 @@ from dataclasses import replace
 import pytest
 
 from bot import render
+from bot.room import Pace
 from bot.room_live import LIVE_TEXT_LIMIT
 from handlers.model import CLAUDE, FailureKind, OpenAsk
 from handlers.participants import AG
@@ -24,6 +25,7 @@ __all__ = ["client", "db"]
 
 POST = ("POST", "/channels/{channel_id}/messages")
 EDIT = ("PATCH", "/channels/{channel_id}/messages/{message_id}")
+TYPING = ("POST", "/channels/{channel_id}/typing")
 
 
 def description(call_json: dict[str, object]) -> str:
@@ -35,16 +37,18 @@ def description(call_json: dict[str, object]) -> str:
 async def test_the_reply_grows_in_one_message_that_becomes_its_first_final_post(
     fake: FakeDiscord, client: ListeningClient, db: Database
 ) -> None:
-    the_room = room(client, db, live_window_s=0.2)
+    the_room = room(client, db, live_window_s=0.2, pace=Pace(typing_every_s=0.02))
     state = replace(debate(fake), asked=(OpenAsk(CLAUDE, 1),))
     text = "".join(f"{i:04d} 캐시는 Redis로 간다; 근거는 운영 부담이다.\n" for i in range(300))
     pieces = [text[:end] for end in range(250, len(text) + 250, 250)]
     working = the_room.working(state, CLAUDE)
     async with working:
+        await fake.wait_for_call(*TYPING)  # typing, while nothing is written yet
         working.show_text(pieces[0])
         first = await fake.wait_for_call(*POST)
         assert description(first.json) == pieces[0]  # visible with the first text
         assert KO("front.live_note", seat="Claude") in str(first.json)
+        typing = len(fake.calls_to(*TYPING))
         for piece in pieces[1:]:  # written faster than the window: folded into few edits
             working.show_text(piece)
         last = await fake.wait_for_call(
@@ -52,6 +56,8 @@ async def test_the_reply_grows_in_one_message_that_becomes_its_first_final_post(
         )
         assert description(last.json) == "…" + text[-LIVE_TEXT_LIMIT:]  # what fits, said so
         assert str(len(text)) in str(last.json)
+        # Typing went on until the text showed (and perhaps one already under way); not after.
+        assert typing >= 1 and len(fake.calls_to(*TYPING)) <= typing + 1
     live_edits = len(fake.calls_to(*EDIT))
     assert live_edits < len(pieces) // 4  # coalesced
     gaps = [b.at - a.at for a, b in itertools.pairwise(fake.calls_to(*EDIT))]
