@@ -28,8 +28,8 @@ sys.path.insert(0, str(ROOT))  # `tests.fakes` is not installed; run from anywhe
 
 from handlers.ports import TurnRequest  # noqa: E402  # after the path set-up above
 from tests.fakes.fake_anthropic import FakeAnthropic, find_claude_bin  # noqa: E402
-from tools.claude_caller import ClaudeCodeDebater  # noqa: E402
-from tools.db import Database  # noqa: E402
+from tools.claude.debater import ClaudeCodeDebater  # noqa: E402
+from tools.store.db import Database  # noqa: E402
 
 SYSTEM_PROMPT = (
     "You are one of two debaters in a structured design debate moderated by a third party. "
@@ -103,6 +103,7 @@ async def measure(binary: str, turns: int) -> tuple[list[float], list[float]]:
             max_concurrency=2,
             workdir_root=root / "data",
             env=env,
+            keep_api_key=True,
         )
         (root / "bare").mkdir()
         sides = Sides(debater, env, root / "bare")

@@ -2,7 +2,7 @@
 
 Each size runs in a fresh child process (clean memory figures): the loopback fake Discord
 runs as its own process (as Discord is remote), the bot is the real composition root
-(`bot.app.assemble`: DebateHandler, SqliteStore on a file, WikiOutbox on a local folder,
+(`bot.discord.app.assemble`: DebateHandler, SqliteStore on a file, WikiOutbox on a local folder,
 DiscordRoom on a logged-in discord.py client), and only the moderator and the two debaters
 are instant stand-ins. A turn's overhead is the time from one debater's answer to the next
 debater being asked: storing the reply, posting it, the Round-Log, the status, the
@@ -40,8 +40,8 @@ sys.path.insert(0, str(ROOT))  # `tests.fakes` is not installed; run from anywhe
 
 import aiohttp  # noqa: E402
 
-from bot.app import Services, assemble, shutdown  # noqa: E402
-from bot.discord_bot import DebateBot  # noqa: E402
+from bot.discord.app import Services, assemble, shutdown  # noqa: E402
+from bot.discord.client import DebateBot  # noqa: E402
 from bot.settings import Settings  # noqa: E402
 from handlers.model import (  # noqa: E402
     DEFAULT_ROSTER,
@@ -57,7 +57,7 @@ from handlers.model import (  # noqa: E402
 )
 from handlers.ports import DebaterOutput, TurnRequest  # noqa: E402
 from tests.fakes.discord_loopback import redirect_to  # noqa: E402
-from tools.db import Database  # noqa: E402
+from tools.store.db import Database  # noqa: E402
 
 FIELDS = (
     "p50_ms",

@@ -31,18 +31,18 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # `tests.fakes` is not installed; run from anywhere
 
-from bot.i18n import Strings  # noqa: E402
-from bot.room import DiscordRoom  # noqa: E402
+from bot.discord.room import DiscordRoom  # noqa: E402
+from handlers.i18n import Strings  # noqa: E402
 from handlers.model import CLAUDE, Debate, OpenAsk, Phase, Proposal, Turn  # noqa: E402
 from handlers.ports import TurnRequest  # noqa: E402
 from handlers.reply_parser import parse_reply  # noqa: E402
-from tests.engine.doubles import FakeClock, FakeWiki  # noqa: E402
 from tests.fakes.discord_fixtures import ListeningClient, start_client, stop_client  # noqa: E402
 from tests.fakes.discord_loopback import redirected  # noqa: E402
 from tests.fakes.fake_anthropic import FakeAnthropic, find_claude_bin  # noqa: E402
 from tests.fakes.fake_discord import FakeDiscord  # noqa: E402
-from tools.claude_caller import ClaudeCodeDebater  # noqa: E402
-from tools.db import Database  # noqa: E402
+from tests.handlers.doubles import FakeClock, FakeWiki  # noqa: E402
+from tools.claude.debater import ClaudeCodeDebater  # noqa: E402
+from tools.store.db import Database  # noqa: E402
 
 FIELDS = ("first_text_s", "api_to_thread_s", "edits_per_reply", "rate_limited")
 REPLY_CHARS, CHUNK, GAP_S = 3000, 30, 0.1

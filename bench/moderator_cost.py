@@ -33,7 +33,6 @@ from google import genai  # noqa: E402
 from google.genai import types  # noqa: E402
 from moderator_cost_autogen import autogen  # noqa: E402  # bench/ is on sys.path when run
 
-from bot.i18n import Strings  # noqa: E402
 from bot.settings import Settings  # noqa: E402
 from handlers.detection import DetectionHandler  # noqa: E402
 from handlers.events import (  # noqa: E402
@@ -44,6 +43,7 @@ from handlers.events import (  # noqa: E402
     ProposalApproved,
     ReplyReceived,
 )
+from handlers.i18n import Strings  # noqa: E402
 from handlers.model import (  # noqa: E402
     AG,
     Actor,
@@ -59,8 +59,8 @@ from handlers.rules_moderator import RulesModerator  # noqa: E402
 from handlers.state_machine import transition  # noqa: E402
 from tests.fakes.fake_gemini import FakeGemini  # noqa: E402
 from tests.fakes.gemini_answers import rule_answer  # noqa: E402
-from tools.db import Database  # noqa: E402
-from tools.gemini_caller import GeminiModerator  # noqa: E402
+from tools.gemini.api import GeminiModerator  # noqa: E402
+from tools.store.db import Database  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data"
 T0 = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)

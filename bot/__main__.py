@@ -7,8 +7,9 @@ import asyncio
 import sys
 from collections.abc import Sequence
 
-from bot.console_cli import TERMINAL_COMMANDS, add_parsers, run_terminal
-from bot.settings import Settings, SettingsError, load_settings, require
+from bot.console.cli import TERMINAL_COMMANDS, add_parsers, run_terminal
+from bot.settings import Settings, SettingsError, require, settings_from_option
+from tools.store.db import DatabaseError
 
 EXIT_SETTINGS = 2
 
@@ -18,30 +19,43 @@ def _parser() -> argparse.ArgumentParser:
         prog="debate-room",
         description="회의실 — AI debates moderated in Discord, written to a wiki.",
     )
-    parser.add_argument("--env-file", default=".env", help="settings file (default .env)")
+    parser.add_argument("--env-file", default=None, help="settings file (default .env)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.add_parser("run", help="run the Discord bot (the default)")
     sub.add_parser("doctor", help="check every configured outside part, one line each")
     add_parsers(sub)  # console, demo
+    sub.add_parser("help", help="show this help")
+    for command in sub.choices.values():  # `debate-room doctor --env-file x` works too
+        command.add_argument(
+            "--env-file", default=argparse.SUPPRESS, help="settings file (default .env)"
+        )
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script and of `python -m bot`."""
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.command == "help":
+        parser.print_help()
+        return 0
     try:
         if args.command in TERMINAL_COMMANDS:
             return run_terminal(args)  # the demo needs no settings; the console reads its own
-        settings = load_settings(args.env_file)
+        settings = settings_from_option(args.env_file)
         if args.command == "doctor":
             from bot.doctor import run_doctor  # noqa: PLC0415  # keeps --help fast
 
             return asyncio.run(run_doctor(settings))
         _require_run_settings(settings)
-        from bot.app import run_bot  # noqa: PLC0415  # discord.py loads only to run
+        from bot.discord.app import run_bot  # noqa: PLC0415  # discord.py loads only to run
 
         return run_bot(settings)
     except SettingsError as exc:
+        for line in exc.lines:  # one line per setting, no traceback
+            print(f"debate-room: {line}", file=sys.stderr)  # noqa: T201
+        return EXIT_SETTINGS
+    except DatabaseError as exc:
         print(f"debate-room: {exc}", file=sys.stderr)  # noqa: T201  # one line, no traceback
         return EXIT_SETTINGS
 

@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import asyncio
 import shutil
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 
-from bot.discord_doctor import check_discord
+from bot.compose import build_moderator, build_wiki_backend
+from bot.discord.doctor import check_discord
 from bot.settings import Settings
 from handlers.model import Backend
 from tools.checks import Check, Status
-from tools.claude_caller import check_claude
-from tools.db import Database, DatabaseError
-from tools.gemini_doctor import check_moderator
-from tools.wiki_helper import check_wiki
+from tools.claude.doctor import check_claude_cli
+from tools.gemini.doctor import PART, check_moderator_backend
+from tools.store.db import Database, DatabaseError
+from tools.wiki.doctor import check_wiki_backend
+from tools.wiki.slug import SlugError, check_root
 
 __all__ = ["Check", "CheckFn", "Status", "all_checks", "run_doctor"]
 
@@ -54,6 +57,39 @@ async def check_participants(settings: Settings) -> Check:
     return Check("participants", Status.OK, f"{who}; format {settings.DEFAULT_FORMAT}")
 
 
+async def check_claude(settings: Settings, env: Mapping[str, str] | None = None) -> Check:
+    """CLAUDE_BIN answers `--version` and is logged in, in the environment the bot gives it."""
+    return await check_claude_cli(
+        settings.CLAUDE_BIN, keep_api_key=settings.CLAUDE_KEEP_API_KEY, env=env
+    )
+
+
+async def check_wiki(settings: Settings) -> Check:
+    """The wiki answers and the key has the rights it needs."""
+    try:
+        check_root(settings.WIKI_ROOT)
+    except SlugError as exc:
+        return Check("wiki", Status.FAILING, str(exc))
+    if settings.WIKIJS_URL and settings.WIKIJS_API_KEY is None:
+        return Check("wiki", Status.FAILING, "WIKIJS_URL is set but WIKIJS_API_KEY is not")
+    return await check_wiki_backend(build_wiki_backend(settings))
+
+
+async def check_moderator(settings: Settings) -> Check:
+    """Ask the configured Gemini backend one tiny question; the request counts in the budget."""
+    if settings.MODERATOR_BACKEND == "api" and settings.GEMINI_API_KEY is None:
+        return Check(PART, Status.MISSING, "GEMINI_API_KEY is not set (MODERATOR_BACKEND=api)")
+    try:
+        db = await Database.open(str(settings.DATABASE_PATH))
+    except DatabaseError as exc:
+        return Check(PART, Status.FAILING, f"cannot count the request: {exc}")
+    try:
+        moderator = build_moderator(settings, db, asyncio.sleep)
+        return await check_moderator_backend(moderator, settings.MODERATOR_BACKEND)
+    finally:
+        await db.close()
+
+
 def all_checks() -> list[CheckFn]:
     """Every check, in the order printed; each part's module provides its own."""
     return [
@@ -71,5 +107,6 @@ async def run_doctor(settings: Settings, checks: list[CheckFn] | None = None) ->
     """Print one line per part; exit status 1 if any configured part fails."""
     results = [await check(settings) for check in (checks or all_checks())]
     for result in results:
-        print(result.line())  # noqa: T201  # the command's output
+        for line in result.lines():
+            print(line)  # noqa: T201  # the command's output
     return 1 if any(r.status is Status.FAILING for r in results) else 0

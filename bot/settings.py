@@ -3,25 +3,24 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from bot.settings_errors import SettingsError, describe_errors
 from handlers.formats import FORMATS, formats_for
 from handlers.participants import Participant, RosterError, parse_roster, roster_text
-from tools.claude_caller import WRITE_TOOLS
+from tools.claude.debater import read_only_tools
+
+__all__ = ["Settings", "SettingsError", "load_settings", "require", "settings_from_option"]
 
 IdList = Annotated[tuple[int, ...], NoDecode]
 DEFAULT_PARTICIPANTS = "ag:ag-relay:AG,claude:claude-cli:Claude"
 
 
-class SettingsError(Exception):
-    """A setting is missing or invalid; the message names it in one line."""
-
-
 class Settings(BaseSettings):
-    """debate-room's configuration (names as in DESIGN.md and `.env.example`)."""
+    """debate-room's configuration (names as in `.env.example`)."""
 
     model_config = SettingsConfigDict(
         env_file=".env", env_file_encoding="utf-8", extra="ignore", case_sensitive=True
@@ -56,6 +55,8 @@ class Settings(BaseSettings):
     CLAUDE_CODE_MAX_RETRIES: int = Field(2, ge=0)
     CLAUDE_MAX_CONCURRENCY: int = Field(2, ge=1)
     CLAUDE_SESSION_TTL_DAYS: int = Field(14, ge=1)
+    # false: ANTHROPIC_API_KEY is removed from Claude's environment (the subscription pays)
+    CLAUDE_KEEP_API_KEY: bool = False
     # The wiki
     WIKIJS_URL: str | None = None
     WIKIJS_API_KEY: SecretStr | None = None
@@ -74,11 +75,23 @@ class Settings(BaseSettings):
     LOG_LEVEL: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     RETRY_WAIT_SCALE: float = Field(1.0, ge=0)  # 0 turns every retry wait off (tests)
 
+    @model_validator(mode="before")
+    @classmethod
+    def _blank_is_unset(cls, data: Any) -> Any:
+        """`NAME=` (as `.env.example` has them) means the default, for every setting."""
+        if isinstance(data, dict):
+            return {k: v for k, v in data.items() if not (isinstance(v, str) and not v.strip())}
+        return data
+
     @field_validator("DEBATE_CHANNEL_IDS", "AG_USER_IDS", mode="before")
     @classmethod
     def _split_ids(cls, value: object) -> object:
         if isinstance(value, str):
-            return tuple(int(part) for part in value.replace(" ", "").split(",") if part)
+            parts = [part for part in value.replace(" ", "").split(",") if part]
+            bad = [part for part in parts if not part.isdigit()]
+            if bad:
+                raise ValueError(f"not a numeric id: {', '.join(bad)}")
+            return tuple(int(part) for part in parts)
         return value
 
     @field_validator("PARTICIPANTS")
@@ -102,38 +115,45 @@ class Settings(BaseSettings):
         """The participants a debate opens with, as PARTICIPANTS names them."""
         return parse_roster(self.PARTICIPANTS)
 
+    @field_validator("LOG_LEVEL", mode="before")
+    @classmethod
+    def _upper_case(cls, value: object) -> object:
+        return value.strip().upper() if isinstance(value, str) else value
+
+    @field_validator("MODERATOR_BACKEND", "LANGUAGE", mode="before")
+    @classmethod
+    def _lower_case(cls, value: object) -> object:
+        return value.strip().lower() if isinstance(value, str) else value
+
     @field_validator("CLAUDE_TOOLS")
     @classmethod
     def _read_only_tools(cls, value: str) -> str:
-        writing = sorted({t.strip() for t in value.split(",")} & WRITE_TOOLS)
-        if writing:
-            raise ValueError(f"debaters write documents only; remove {', '.join(writing)}")
+        read_only_tools(value)
         return value
 
-    @field_validator("WIKIJS_URL", "CLAUDE_MODEL", mode="before")
-    @classmethod
-    def _blank_is_none(cls, value: object) -> object:
-        return None if isinstance(value, str) and not value.strip() else value
 
-    @field_validator("APPROVER_ROLE_ID", "AG_RELAY_CHANNEL_ID", "CLAUDE_WORKDIR", mode="before")
-    @classmethod
-    def _blank_id_is_none(cls, value: object) -> object:
-        return None if isinstance(value, str) and not value.strip() else value
+def load_settings(env_file: str | Path | None = ".env", *, explicit: bool = False) -> Settings:
+    """Read the settings; every bad value becomes one line of the SettingsError.
 
-
-def load_settings(env_file: str | Path | None = ".env") -> Settings:
-    """Read the settings; a bad value becomes one SettingsError line naming it."""
+    `explicit`: the file was named on the command line, so it must exist.
+    """
+    if env_file is not None and explicit and not Path(env_file).is_file():
+        raise SettingsError(f"--env-file {env_file}: no such file")
     try:
         return Settings(_env_file=env_file)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        name = ".".join(str(part) for part in first["loc"]) or "settings"
-        raise SettingsError(f"{name}: {first['msg']}") from None
+        raise SettingsError(*describe_errors(exc, Settings.model_fields)) from None
+
+
+def settings_from_option(env_file: str | None) -> Settings:
+    """The settings from `--env-file` (which must exist when given) or `.env` (if present)."""
+    if env_file is None:
+        return load_settings(".env")
+    return load_settings(env_file, explicit=True)
 
 
 def require(settings: Settings, *names: str) -> None:
-    """Fail with one line if a setting needed for this command is not set."""
-    for name in names:
-        value = getattr(settings, name)
-        if value in (None, (), ""):
-            raise SettingsError(f"{name} is not set (see .env.example)")
+    """Fail with one line per setting needed for this command that is not set."""
+    missing = [name for name in names if getattr(settings, name) in (None, (), "")]
+    if missing:
+        raise SettingsError(*(f"{name} is not set (see .env.example)" for name in missing))

@@ -29,6 +29,7 @@ from handlers.events import (
     AskDebater,
     Effect,
     Event,
+    FormatChosen,
     Judge,
     Notify,
     PeopleSaid,
@@ -40,6 +41,7 @@ from handlers.events import (
     UpdateStatus,
     UserAnswered,
 )
+from handlers.formats import formats_for
 from handlers.model import DEFAULT_ROSTER, Actor, Backend, Debate, Participant, Phase, Proposal
 from handlers.ports import Clock, Debater, Moderator, Room, Store, Wiki
 from handlers.state_machine import authorized, transition
@@ -129,17 +131,27 @@ class DebateHandler:
             self._config.proposal_ttl,
             (PostCard(),),
             self._roster,
-            self._config.format,
+            self._suggested(proposal),
         )
         self._state[debate.id] = debate
         self._kick(debate.id)
         return debate
 
+    def _suggested(self, proposal: Proposal) -> str:
+        """The moderator's suggested format if the roster can run it, else DEFAULT_FORMAT."""
+        suggestion = proposal.suggested_format
+        return suggestion if suggestion in formats_for(self._roster) else self._config.format
+
     async def approve(self, debate_id: int, actor: Actor, format_name: str = "") -> Debate:
-        """Open the room (an authorized person pressed Open) with the configured roster."""
-        chosen = format_name or self._config.format
-        event = ProposalApproved(actor, self._roster, chosen)
+        """Open the room (an authorized person pressed Open) with the configured roster and
+        `format_name` (empty: the format the card shows, suggested or chosen)."""
+        event = ProposalApproved(actor, self._roster, format_name)
         return await self.submit(debate_id, event, decided_by=actor.user_id)
+
+    async def choose_format(self, debate_id: int, actor: Actor, format_name: str) -> Debate:
+        """An authorized person picked a format on the card; one the roster cannot run, or a
+        card no longer waiting, changes nothing."""
+        return await self.submit(debate_id, FormatChosen(actor, format_name))
 
     async def decline(self, debate_id: int, actor: Actor) -> Debate:
         """Close the card (an authorized person pressed Not now)."""

@@ -8,6 +8,7 @@ new messages, and only when the window looks like an open decision.
 from __future__ import annotations
 
 import logging
+import re
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
@@ -15,6 +16,7 @@ from datetime import datetime
 
 from handlers.model import ChatLine, Proposal
 from handlers.ports import Clock, Moderator
+from handlers.shorten import shorten
 
 log = logging.getLogger(__name__)
 
@@ -32,6 +34,16 @@ DECISION_MARKERS: tuple[str, ...] = (
     "instead of", "prefer", "versus", "let's debate", "choose",
 )
 # fmt: on
+# One message that asks for a debate outright ("캐시 계층 어떻게 할지 토론해 보자", "let's debate
+# X"): the moderator is asked at once, without waiting for more messages or markers.
+EXPLICIT_REQUEST = re.compile(
+    r"(토론|논의)\s*(을|를)?\s*(좀\s*)?(해\s*)?(보자|봅시다|하자|합시다|해\s*(줘|주세요|줄래|볼까)"
+    r"|부탁|시작|열어|ㄱ)"
+    r"|\b(let'?s|let\s+us|can\s+we|could\s+we|shall\s+we|we\s+should)\s+(have\s+a\s+)?"
+    r"(debate|discuss)\b"
+    r"|\b(start|open|run|have)\s+a\s+debate\b",
+    re.IGNORECASE,
+)
 MIN_WINDOW_CHARS = 80  # a few words of chat are not a decision
 MIN_MARKER_HITS = 2  # in the new messages: one stray word is not an open decision
 MAX_BACKOFF = 8  # after negative verdicts the cooldown doubles, up to this factor
@@ -48,6 +60,12 @@ class _Channel:
     backoff: int = 1  # the cooldown's factor: doubles after each "not debate-worthy"
     busy: bool = False
     seen: set[int] = field(default_factory=set)
+    last_explicit: datetime | None = None  # the last request a "let's debate" message made
+
+
+def asks_for_debate(text: str) -> bool:
+    """True when one message asks outright for a debate (Korean or English)."""
+    return EXPLICIT_REQUEST.search(text) is not None
 
 
 def looks_open(window: Iterable[ChatLine], new: int) -> bool:
@@ -109,7 +127,7 @@ class DetectionHandler:
             state.seen = {m.message_id for m in state.window} | {line.message_id}
         state.window.append(line)
         state.new_messages += 1
-        if not self._due(state):
+        if not (self._explicit(state, line) or self._due(state)):
             return None
         window = tuple(state.window)
         state.busy, state.new_messages, state.last_detect = True, 0, self._clock.now()
@@ -119,6 +137,17 @@ class DetectionHandler:
             state.busy = False
         state.backoff = 1 if proposal is not None else min(state.backoff * 2, MAX_BACKOFF)
         return proposal
+
+    def _explicit(self, state: _Channel, line: ChatLine) -> bool:
+        """A message asking for a debate is judged at once, past the message count, the
+        markers and the cooldown; only one such request per cooldown (repeats are no spam)."""
+        if state.busy or not asks_for_debate(line.content):
+            return False
+        now, last = self._clock.now(), state.last_explicit
+        if last is not None and (now - last).total_seconds() < self._cooldown_s:
+            return False
+        state.last_explicit = now
+        return True
 
     def _due(self, state: _Channel) -> bool:
         """Enough new messages, the cooldown passed, nothing running, and the pre-filter agrees."""
@@ -147,6 +176,9 @@ class DetectionHandler:
             confidence=detection.confidence,
             context=window_text(window),
             participants=participants(window),
+            participant_names=participant_names(window),
+            suggested_format=detection.suggested_format.strip(),
+            format_reason=detection.format_reason.strip(),
         )
 
 
@@ -155,9 +187,15 @@ def participants(window: tuple[ChatLine, ...]) -> tuple[int, ...]:
     return tuple(dict.fromkeys(line.author_id for line in window))
 
 
+def participant_names(window: tuple[ChatLine, ...]) -> tuple[str, ...]:
+    """The display names of `participants(window)`, in the same order."""
+    names = {line.author_id: line.author_name or str(line.author_id) for line in window}
+    return tuple(names[author] for author in participants(window))
+
+
 def window_text(window: tuple[ChatLine, ...]) -> str:
     """The window as the chat excerpt the card and the Agenda show."""
     return "\n".join(
-        f"{line.author_name or line.author_id}: {line.content[:CONTEXT_LINE_CHARS]}"
+        f"{line.author_name or line.author_id}: {shorten(line.content, CONTEXT_LINE_CHARS)}"
         for line in window
     )

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import asyncio
+from collections.abc import Callable, Mapping
 
 from handlers.events import (
     AppendRoundLog,
@@ -28,9 +29,22 @@ from handlers.events import (
     WriteConclusion,
     WriteWorkingDocument,
 )
-from handlers.model import Backend, Debate, FailureKind, ModeratorView, Turn, WikiPage
-from handlers.ports import Clock, Debater, DebaterError, Moderator, Room, Store, TurnRequest, Wiki
+from handlers.formats import CONTRACTS
+from handlers.model import Backend, Debate, FailureKind, ModeratorView, ParsedReply, Turn, WikiPage
+from handlers.ports import (
+    Clock,
+    Debater,
+    DebaterError,
+    DebaterOutput,
+    Moderator,
+    Room,
+    Store,
+    TurnRequest,
+    Wiki,
+)
 from handlers.prompting import compose_turn_prompt
+from handlers.reply_parser import OFF_LOOP_CHARS, parse_reply
+from handlers.steps import format_of
 
 PAGE_NAMES = {page.value: page.value.title() for page in WikiPage}  # "Working-Document"
 MODERATOR_CONTEXT_TURNS = 2  # the moderator sees the last two turns in full, never more
@@ -67,7 +81,8 @@ class EffectRunner:
                 decision = await self._moderator.judge(view)
                 return Judged(turn, decision, heard=len(debate.people))
             case Conclude():
-                return ConclusionReady(await self._moderator.conclude(await self._view(debate)))
+                view = await self._view(debate, every_seat=True)
+                return ConclusionReady(await self._moderator.conclude(view))
             case PostTurn(turn=number):
                 posted = await self._store.turn(debate.id, number)
                 url = await self._room.post_turn(debate, posted)
@@ -132,8 +147,10 @@ class EffectRunner:
                 output = await debater.speak(request)
         except DebaterError as exc:
             return DebaterFailed(ask.seat, ask.turn, exc.kind, exc.detail, exc.retry_after)
+        parsed = await parsed_by_contract(debate, output)
+        heard = len(debate.people)
         return ReplyReceived(
-            ask.seat, ask.turn, output.text, output.raw, output.meta, heard=len(debate.people)
+            ask.seat, ask.turn, output.text, output.raw, output.meta, heard=heard, parsed=parsed
         )
 
     async def _shown(self, debate: Debate, ask: AskDebater) -> tuple[Turn, ...]:
@@ -148,8 +165,16 @@ class EffectRunner:
                 continue  # a skipped ask of a parallel step left its number unused
         return tuple(shown)
 
-    async def _view(self, debate: Debate) -> ModeratorView:
+    async def _view(self, debate: Debate, *, every_seat: bool = False) -> ModeratorView:
+        """The last two turns and what the people said since the last judgement; for the
+        Conclusion also each participant's latest turn, since one may speak twice in a row
+        across rounds (each side's position is quoted from it)."""
         turns = await self._store.last_turns(debate.id, MODERATOR_CONTEXT_TURNS)
+        if every_seat and {turn.seat for turn in turns} != set(debate.ids):
+            every = await self._store.last_turns(debate.id, max(debate.turns, len(turns)))
+            latest = {turn.seat: turn for turn in every}  # oldest first: the last one stays
+            kept = {turn.number: turn for turn in (*latest.values(), *turns)}
+            turns = tuple(kept[number] for number in sorted(kept))
         people = debate.people[debate.moderator_heard :]
         return ModeratorView(debate=debate, last_turns=turns, people=people)
 
@@ -162,3 +187,23 @@ class EffectRunner:
         if "seat" in params:
             params["seat"] = debate.name_of(params["seat"])
         return params
+
+
+async def parse_off_loop(
+    text: str, parse: Callable[[str], ParsedReply] | None = None
+) -> ParsedReply:
+    """Parse a reply (by the JSON contract unless `parse` is given), in a worker thread when
+    it is long enough to hold the loop up."""
+    parse = parse or parse_reply
+    if len(text) < OFF_LOOP_CHARS:
+        return parse(text)
+    return await asyncio.to_thread(parse, text)
+
+
+async def parsed_by_contract(debate: Debate, output: DebaterOutput) -> ParsedReply:
+    """The reply split by the debate's format's contract; an adapter's own parse is used only
+    when that contract is the JSON one it parsed by."""
+    contract = format_of(debate).contract
+    if output.parsed is not None and contract == "json":
+        return output.parsed
+    return await parse_off_loop(output.text, CONTRACTS[contract])

@@ -12,6 +12,7 @@ from handlers.model import (
     Conclusion,
     Decision,
     FailureKind,
+    ParsedReply,
     Participant,
     TurnMeta,
     UserQuestion,
@@ -27,6 +28,14 @@ class ProposalApproved:
     actor: Actor
     roster: tuple[Participant, ...] = ()  # empty: the debate's default roster
     format: str = ""  # empty: the debate's format as stored
+
+
+@dataclass(frozen=True)
+class FormatChosen:
+    """An authorized person picked a format on the card (it runs once the card is opened)."""
+
+    actor: Actor
+    format: str
 
 
 @dataclass(frozen=True)
@@ -51,6 +60,7 @@ class ReplyReceived:
     raw: str
     meta: TurnMeta
     heard: int = 0  # how many of the debate's people lines its brief carried
+    parsed: ParsedReply | None = None  # parsed once by the runner (off the loop when large)
 
 
 @dataclass(frozen=True)
@@ -105,6 +115,7 @@ class ConclusionReady:
 
 Event = (
     ProposalApproved
+    | FormatChosen
     | ProposalDeclined
     | ProposalExpired
     | ReplyReceived

@@ -77,6 +77,7 @@ class FailureKind(enum.StrEnum):
     USAGE = "usage"
     TIMEOUT = "timeout"
     SESSION_MISSING = "session_missing"
+    EMPTY = "empty"  # the call succeeded but carried no text: never an empty turn
 
     @property
     def is_transient(self) -> bool:
@@ -85,7 +86,13 @@ class FailureKind(enum.StrEnum):
 
 
 _TRANSIENT = frozenset(
-    {FailureKind.RATE_LIMITED, FailureKind.SERVER, FailureKind.UNREACHABLE, FailureKind.TIMEOUT}
+    {
+        FailureKind.RATE_LIMITED,
+        FailureKind.SERVER,
+        FailureKind.UNREACHABLE,
+        FailureKind.TIMEOUT,
+        FailureKind.EMPTY,
+    }
 )
 
 

@@ -69,6 +69,7 @@ class ParsedReply:
     question: Question | None = None
     stance: Stance | None = None
     structured: bool = True  # False when no valid JSON block was found
+    extra: str = ""  # the block's fields the contract does not use, as a Markdown list
 
 
 @dataclass(frozen=True)
@@ -146,6 +147,9 @@ class Proposal:
     confidence: float
     context: str  # the chat excerpt the moderator saw
     participants: tuple[int, ...]  # user ids of the conversation
+    participant_names: tuple[str, ...] = ()  # their display names, in the same order
+    suggested_format: str = ""  # the moderator's suggestion; empty: DEFAULT_FORMAT
+    format_reason: str = ""  # why it fits, shown on the card
 
 
 @dataclass(frozen=True)
@@ -271,6 +275,8 @@ class Detection:
     reason: str = ""
     confidence: float = 0.0
     source: ModeratorSource = ModeratorSource.GEMINI
+    suggested_format: str = ""  # a format's name; empty (the rules): DEFAULT_FORMAT
+    format_reason: str = ""
 
 
 @dataclass(frozen=True)

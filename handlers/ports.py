@@ -19,6 +19,7 @@ from handlers.model import (
     Detection,
     FailureKind,
     ModeratorView,
+    ParsedReply,
     Participant,
     Proposal,
     Turn,
@@ -60,6 +61,7 @@ class DebaterOutput:
     text: str  # what the debater wrote, exactly
     raw: str  # the adapter's raw output, hashed into the turn's SHA-256
     meta: TurnMeta
+    parsed: ParsedReply | None = None  # `text` parsed, when the adapter had to parse it anyway
 
 
 class DebaterError(Exception):

@@ -7,6 +7,7 @@ from handlers.events import AskDebater
 from handlers.formats import format_named
 from handlers.formats.base import BriefInput, Piece
 from handlers.model import Debate, PeopleLine, Turn
+from handlers.reply_fields import shown
 
 LANGUAGE_NAMES = {"ko": "Korean (한국어)", "en": "English"}
 
@@ -40,7 +41,8 @@ def render_brief(
         if piece.additions:
             values["additions"] = extra
         parts.append(prompts.load(piece.template, language, **values))
-    return "\n\n".join(parts)
+    # shown(): a lone surrogate cannot go into a process argument or a Discord message.
+    return shown("\n\n".join(parts))
 
 
 def additions(ask: AskDebater, people: tuple[PeopleLine, ...], language: str) -> str:

@@ -19,6 +19,7 @@ from handlers.events import (
     DebaterFailed,
     Effect,
     Event,
+    FormatChosen,
     Judged,
     LogNote,
     Notify,
@@ -84,12 +85,10 @@ def transition(debate: Debate, event: Event, now: datetime, rng: random.Random) 
     match event:
         case ProposalApproved(actor=actor) if debate.phase is Phase.PROPOSED:
             return _approve(debate, event, now, rng) if authorized(debate, actor) else Step(debate)
-        case ProposalDeclined(actor=actor) if debate.phase is Phase.PROPOSED:
-            return (
-                _closed(debate, Phase.DECLINED, now) if authorized(debate, actor) else Step(debate)
-            )
-        case ProposalExpired() if debate.phase is Phase.PROPOSED:
-            return _closed(debate, Phase.EXPIRED, now)
+        case FormatChosen() | ProposalDeclined() | ProposalExpired() if (
+            debate.phase is Phase.PROPOSED
+        ):
+            return _on_card(debate, event, now)
         case ReplyReceived() if expects(debate, event.seat, event.turn):
             return reply(debate, event, now, rng)
         case DebaterFailed() if expects(debate, event.seat, event.turn):
@@ -123,6 +122,22 @@ _END_PHASE = {
     Outcome.STOPPED: Phase.STOPPED,
     Outcome.FAILED: Phase.FAILED,
 }
+
+
+def _on_card(
+    debate: Debate, event: FormatChosen | ProposalDeclined | ProposalExpired, now: datetime
+) -> Step:
+    """A waiting card: a format picked, put off, or expired (only the people may act)."""
+    match event:
+        case ProposalExpired():
+            return _closed(debate, Phase.EXPIRED, now)
+        case _ if not authorized(debate, event.actor):
+            return Step(debate)
+        case ProposalDeclined():
+            return _closed(debate, Phase.DECLINED, now)
+        case FormatChosen(format=name) if name in formats_for(debate.roster):
+            return Step(replace(debate, format=name))
+    return Step(debate)
 
 
 def _closed(debate: Debate, phase: Phase, now: datetime) -> Step:

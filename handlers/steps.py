@@ -26,7 +26,8 @@ from handlers.events import (
 )
 from handlers.formats import CONTRACTS, format_named
 from handlers.formats.base import AskStep, EndStep, Format, JudgeStep, Plan
-from handlers.model import Debate, FailureKind, OpenAsk, Outcome, Phase, Turn
+from handlers.model import Debate, FailureKind, OpenAsk, Outcome, ParsedReply, Phase, Turn
+from handlers.shorten import shorten
 from handlers.wiki_actions import Refusal, apply_action
 
 MAX_RETRIES = 2  # a transient failure is retried this often before the ask is skipped
@@ -47,6 +48,11 @@ class Step:
 def format_of(debate: Debate) -> Format:
     """The debate's format."""
     return format_named(debate.format)
+
+
+def parse_with(debate: Debate, text: str) -> ParsedReply:
+    """The reply split by the debate's format's contract."""
+    return CONTRACTS[format_of(debate).contract](text)
 
 
 def open_asks(debate: Debate) -> tuple[OpenAsk, ...]:
@@ -167,8 +173,10 @@ def _turn_of(debate: Debate, event: ReplyReceived, now: datetime) -> Turn:
         seat=event.seat,
         text=event.text,
         raw=event.raw,
-        sha256=hashlib.sha256(event.raw.encode("utf-8")).hexdigest(),
-        parsed=CONTRACTS[format_of(debate).contract](event.text),
+        # surrogatepass: a lone surrogate in what an adapter received must not make the
+        # turn impossible to hash (the store keeps such text as exact UTF-8 bytes too).
+        sha256=hashlib.sha256(event.raw.encode("utf-8", "surrogatepass")).hexdigest(),
+        parsed=event.parsed if event.parsed is not None else parse_with(debate, event.text),
         meta=event.meta,
         at=now,
     )
@@ -211,7 +219,7 @@ def failure(debate: Debate, event: DebaterFailed, rng: random.Random) -> Step:
             notice = Notify("debater.retrying", params)
             return Step(again, (notice, ask_effect(again, retry, delay)))
         return _skip(debate, ask, event, rng)
-    detail = (*seat, ("detail", event.detail[:300]))
+    detail = (*seat, ("detail", shorten(event.detail, 300)))
     failed = replace(debate, failure=f"{event.seat}: {event.kind.value}")
     return conclude(failed, Outcome.FAILED, Notify("debater.failed", detail))
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from handlers.model import WikiAction, WikiPage, WriteMode
+from handlers.shorten import shorten
 
 MAX_ACTION_CHARS = 30_000
 MAX_DOCUMENT_CHARS = 200_000
@@ -24,11 +25,11 @@ def apply_action(document: str, action: WikiAction) -> str | Refusal:
     page = _page_of(action.page)
     if page is not WikiPage.WORKING_DOCUMENT:
         name = page.value if page else action.page
-        return Refusal("wiki.refused_page", (("page", name[:80]),))
+        return Refusal("wiki.refused_page", (("page", shorten(name, 80)),))
     try:
         mode = WriteMode(action.mode.strip().lower())
     except ValueError:
-        return Refusal("wiki.refused_mode", (("mode", action.mode[:40]),))
+        return Refusal("wiki.refused_mode", (("mode", shorten(action.mode, 40)),))
     if not action.content.strip():
         return Refusal("wiki.refused_empty")
     if len(action.content) > MAX_ACTION_CHARS:

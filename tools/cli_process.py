@@ -52,12 +52,16 @@ class CliRun:
     latency_s: float
 
 
-def child_environment(
-    base: Mapping[str, str] | None, drop: Iterable[str], extra: Mapping[str, str]
+# The bot's own secrets: no CLI the bot starts sees them (unless it needs one: `keep`).
+BOT_SECRETS = ("DISCORD_TOKEN", "GEMINI_API_KEY", "WIKIJS_API_KEY")
+
+
+def cli_environment(
+    base: Mapping[str, str] | None, extra: Mapping[str, str], *, keep: Iterable[str] = ()
 ) -> dict[str, str]:
-    """The child's environment: `base` (default: ours) less `drop`, plus `extra`."""
+    """A CLI's environment: `base` (default: ours) less the bot's secrets but `keep`, + `extra`."""
     env = dict(os.environ if base is None else base)
-    for name in drop:
+    for name in set(BOT_SECRETS) - set(keep):
         env.pop(name, None)
     return env | dict(extra)
 

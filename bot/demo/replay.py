@@ -134,6 +134,10 @@ class Recording(BaseModel):
     answers: list[AnswerEntry] = Field(default_factory=list)
     conclusion: ConclusionEntry
 
+    def duration_s(self) -> float:
+        """How long the recorded debate took: the sum of its replies' latencies."""
+        return sum(turn.latency_s for turn in self.turns)
+
     def answer_after(self, turn: int) -> AnswerEntry:
         """The people's recorded answer to the question asked after `turn`."""
         for answer in self.answers:

@@ -8,19 +8,21 @@ no settings, no `.env`, no keys and no network.
 from __future__ import annotations
 
 import asyncio
+import math
 import random
 import shutil
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from rich.console import Console
 from rich.text import Text
 
-from bot.console_app import CONSOLE_CHANNEL
-from bot.console_room import ConsoleRoom
-from bot.console_seats import People
-from bot.console_text import MODERATOR_GREY, USER_AMBER
+from bot.compose import DetectionLimits, build_detection, build_engine
+from bot.console.app import CONSOLE_CHANNEL
+from bot.console.room import ConsoleRoom
+from bot.console.seats import People
+from bot.console.text import MODERATOR_GREY, USER_AMBER
 from bot.demo.replay import (
     Recording,
     RecordingError,
@@ -30,19 +32,22 @@ from bot.demo.replay import (
     load_recording,
     recording_for,
 )
-from bot.i18n import Strings
-from handlers.debate_handler import DebateHandler, HandlerConfig
-from handlers.detection import DetectionHandler
+from handlers.debate_handler import HandlerConfig
+from handlers.i18n import Strings
 from handlers.model import DEFAULT_ROSTER, ChatLine, Debate, Phase, Proposal, WikiPage
-from tools.db import Database
-from tools.store import SqliteStore
-from tools.wiki_helper import LocalWiki, WikiOutbox
+from tools.store.db import Database
+from tools.wiki.backends import LocalWiki
+from tools.wiki.outbox import WikiOutbox
 
 DEFAULT_OUT = Path("data") / "demo"
 DEFAULT_PACE_S = 0.3
 WIKI_ROOT = "debates"
 MARKER = ".debate-room-demo"  # only a folder carrying it is ever cleared
 DB_NAME = "demo.sqlite3"
+
+
+CHAT_GAP_S = 20  # seconds between two replayed chat lines
+CARD_S = 60  # the card waiting for its approval
 
 
 @dataclass(frozen=True)
@@ -98,25 +103,31 @@ class _Player:
     ) -> None:  # fmt: skip
         self.console, self.recording, self.local, self.pace_s = console, recording, local, pace_s
         self.t = Strings(recording.language)
-        self.clock = ReplayClock(datetime.now(UTC).replace(microsecond=0))
+        # The replay ends now: it starts as long ago as the recorded chat and debate took
+        # (plus a minute for the card), so no page is stamped in the future.
+        lead_in = CHAT_GAP_S * len(recording.chat) + CARD_S
+        ago = timedelta(seconds=math.ceil(recording.duration_s()) + lead_in)
+        self.clock = ReplayClock(datetime.now(UTC).replace(microsecond=0) - ago)
         self.people = People(recording.approval.by)
-        self.wiki = WikiOutbox(db, local, root=WIKI_ROOT, strings=self.t, notify=self._notify,
-                               sleep=self.clock.sleep)  # fmt: skip
-        self.room = ConsoleRoom(console, self.t, self.wiki, self.clock, db=db,
-                                names=self.people.names)  # fmt: skip
-        seats = {
-            member.backend: ReplayDebater(member.id, recording, self.clock, pace_s)
-            for member in DEFAULT_ROSTER
-        }
         self.moderator = ReplayModerator(recording)
         config = HandlerConfig(language=recording.language, max_rounds=recording.max_rounds,
                                retry_wait_scale=0.0, format=recording.format_name)  # fmt: skip
-        order = random.Random(recording.seed)  # noqa: S311  # replays the recorded speaking order
-        self.handler = DebateHandler(SqliteStore(db), self.moderator, seats, self.wiki, self.room,
-                                     self.clock, order, config)  # fmt: skip
 
-    async def _notify(self, debate_id: int, key: str, params: dict[str, str]) -> None:
-        await self.room.notify(await self.handler.get(debate_id), key, params)
+        def room(wiki: WikiOutbox) -> ConsoleRoom:
+            return ConsoleRoom(console, self.t, wiki, self.clock, db=db, names=self.people.names)
+
+        self.engine = build_engine(
+            db, strings=self.t, backend=local, wiki_root=WIKI_ROOT, make_room=room,
+            moderator=self.moderator,
+            debaters={
+                member.backend: ReplayDebater(member.id, recording, self.clock, pace_s)
+                for member in DEFAULT_ROSTER
+            },
+            clock=self.clock,
+            rng=random.Random(recording.seed),  # noqa: S311  # replays the recorded order
+            config=config,
+        )  # fmt: skip
+        self.handler, self.wiki = self.engine.handler, self.engine.wiki
 
     async def play(self) -> Debate:
         """The chat, the card, the approval, then the debate until it ends."""
@@ -140,14 +151,11 @@ class _Player:
     async def _chat(self) -> Proposal:
         """The recorded chat through the real detection (pre-filter and all)."""
 
-        async def has_open_topic(channel_id: int, topic: str) -> bool:
-            return False
-
         chat = self.recording.chat
-        detection = DetectionHandler(
-            self.moderator, channels=(CONSOLE_CHANNEL,), bot_user_id=0, cooldown_s=0,
-            min_new_messages=len(chat), min_confidence=0.5, clock=self.clock,
-            has_open_topic=has_open_topic,
+        # A fresh database: no topic is open yet, so every proposal goes through.
+        detection = build_detection(
+            self.moderator, self.engine.store, self.clock, channels=(CONSOLE_CHANNEL,),
+            bot_user_id=0, limits=DetectionLimits(0, len(chat), 0.5),
         )  # fmt: skip
         title = Text(self.t("console.demo_chat", channel=self.recording.channel))
         self.console.rule(title, style=MODERATOR_GREY)
@@ -157,7 +165,7 @@ class _Player:
             author = self.people.id_of(entry.author)
             line = ChatLine(author, entry.author, entry.text, self.clock.now(), number)
             proposal = await detection.on_message(CONSOLE_CHANNEL, line, author_is_bot=False)
-            self.clock.advance(20)
+            self.clock.advance(CHAT_GAP_S)
         if proposal is None:
             raise RecordingError("the recorded chat did not lead to a proposal")
         return proposal

@@ -4,11 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.discord_doctor import check_discord
-from bot.doctor import all_checks, check_participants
+import discord
+import pytest
+
+from bot.discord.doctor import check_discord
+from bot.discord.invite import REQUIRED, invite_url
+from bot.doctor import all_checks, check_participants, run_doctor
 from bot.settings import Settings
+from tests.fakes.discord_loopback import redirected
 from tests.fakes.fake_discord import FakeDiscord
-from tools.checks import Status
+from tools.checks import Check, Status, one_line
 
 
 def settings(tmp_path: Path, **values: object) -> Settings:
@@ -27,11 +32,13 @@ async def test_a_good_token_and_visible_channels(fake: FakeDiscord, tmp_path: Pa
     )
     assert check.status is Status.OK, check.detail
     assert "debate-bot" in check.detail and "2 channel" in check.detail
+    assert "Message Content on" in check.detail
     assert [c.path for c in fake.calls if c.path.startswith("/channels/")] == [
         f"/channels/{fake.text_channel['id']}",
         f"/channels/{relay['id']}",
     ]
     assert check_discord in all_checks()
+    assert check.notes == (f"invite: {invite_url(int(fake.application_id))}",)
 
 
 async def test_a_bad_token_fails(fake: FakeDiscord, tmp_path: Path) -> None:
@@ -53,7 +60,7 @@ async def test_channels_it_cannot_see_fail(fake: FakeDiscord, tmp_path: Path) ->
         )
     )
     assert check.status is Status.FAILING
-    assert f"DEBATE_CHANNEL_IDS {hidden['id']}" in check.detail
+    assert f"DEBATE_CHANNEL_IDS {hidden['id']}: cannot see it" in check.detail
     assert f"AG_RELAY_CHANNEL_ID {missing}" in check.detail
     assert str(fake.text_channel["id"]) not in check.detail
 
@@ -78,3 +85,108 @@ async def test_the_participants_line_names_the_roster_and_what_it_lacks(tmp_path
     assert failing.status is Status.FAILING and "no-such-gemini" in failing.detail
     no_ag = await check_participants(settings(tmp_path, AG_USER_IDS=""))
     assert no_ag.status is Status.MISSING and "AG_USER_IDS" in no_ag.detail
+
+
+def not_admin(fake: FakeDiscord) -> None:
+    """@everyone holds every permission but Administrator (which would override the rest)."""
+    everyone = fake.world.roles[0]
+    everyone["permissions"] = str(int(everyone["permissions"]) & ~8)
+
+
+async def test_message_content_intent_off_fails_and_says_where_to_turn_it_on(
+    tmp_path: Path,
+) -> None:
+    off = await FakeDiscord(approved_intents=discord.Intents.default().value).start()
+    try:
+        with redirected(off.api_base, off.gateway_url):
+            check = await check_discord(settings(tmp_path, DISCORD_TOKEN=off.token))
+    finally:
+        await off.stop()
+    assert check.status is Status.FAILING
+    assert "Message Content Intent is off" in check.detail and "Developer Portal" in check.detail
+
+
+async def test_permissions_missing_in_a_watched_channel_are_named(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    not_admin(fake)
+    locked = fake.world.add_text_channel("locked")
+    denied = discord.Permissions(pin_messages=True, send_messages_in_threads=True)
+    locked["permission_overwrites"] = [
+        {"id": fake.world.guild_id, "type": 0, "allow": "0", "deny": str(denied.value)}
+    ]
+    check = await check_discord(
+        settings(
+            tmp_path,
+            DISCORD_TOKEN=fake.token,
+            DEBATE_CHANNEL_IDS=f"{fake.text_channel['id']},{locked['id']}",
+        )
+    )
+    assert check.status is Status.FAILING
+    assert check.detail.endswith(
+        f"DEBATE_CHANNEL_IDS {locked['id']}: missing Send Messages In Threads, Pin Messages"
+    )
+    assert str(fake.text_channel["id"]) not in check.detail
+
+
+async def test_a_role_overwrite_can_grant_back_what_everyone_is_denied(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    not_admin(fake)
+    role = fake.world.add_role("bots")
+    fake.world.members[fake.bot_user["id"]]["roles"] = [role["id"]]
+    channel = fake.world.add_text_channel("bots-only")
+    pin = str(discord.Permissions(pin_messages=True).value)
+    channel["permission_overwrites"] = [
+        {"id": fake.world.guild_id, "type": 0, "allow": "0", "deny": pin},
+        {"id": role["id"], "type": 0, "allow": pin, "deny": "0"},
+    ]
+    check = await check_discord(
+        settings(tmp_path, DISCORD_TOKEN=fake.token, DEBATE_CHANNEL_IDS=channel["id"])
+    )
+    assert check.status is Status.OK, check.detail
+
+
+def test_the_invite_url_holds_every_permission_the_bot_uses_and_pin_messages() -> None:
+    url = invite_url(123)
+    assert url.startswith("https://discord.com/oauth2/authorize?client_id=123&scope=bot&")
+    value = int(url.rsplit("permissions=", 1)[1])
+    assert value & (1 << 51)  # Pin Messages, needed to pin since 2026
+    granted = discord.Permissions(value)
+    for name in ("view_channel", "send_messages", "send_messages_in_threads",
+                 "create_public_threads", "embed_links", "attach_files",
+                 "read_message_history", "manage_messages"):  # fmt: skip
+        assert getattr(granted, name), name
+    assert not granted.administrator and value == REQUIRED.value
+
+
+def test_the_readme_shows_no_hand_written_permission_integer() -> None:
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    assert "309237771264" not in readme and "permissions=" not in readme
+    assert "debate-room doctor" in readme
+
+
+def test_doctor_lines_hold_no_object_reprs() -> None:
+    try:
+        raise OSError("Cannot connect to host discord.com:443 ssl:<ssl.SSLContext object at 0x7f>")
+    except OSError as exc:
+        line = one_line(exc)
+    assert "object at" not in line and "0x" not in line and "discord.com:443" in line
+    printed = Check("moderator", Status.FAILING, "api: x ssl:<ssl.SSLContext object at 0x7f> y")
+    assert printed.line().endswith("api: x y")
+
+
+async def test_doctor_prints_a_checks_notes_under_its_line_and_a_warning_is_no_failure(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    async def discord_ok(_: Settings) -> Check:
+        return Check("discord", Status.OK, "logged in", (f"invite: {invite_url(42)}",))
+
+    async def claude_warns(_: Settings) -> Check:
+        return Check("claude", Status.WARNING, "bills the API")
+
+    code = await run_doctor(settings(tmp_path), [discord_ok, claude_warns])
+    lines = capsys.readouterr().out.splitlines()
+    assert code == 0
+    assert lines[0].startswith("discord") and lines[1].strip() == f"invite: {invite_url(42)}"
+    assert lines[2].startswith("claude     warning")

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.bot.support import CHAT, custom_ids
+from tests.bot.discord.support import CHAT, custom_ids
 from tests.fakes.discord_loopback import subprocess_env
 from tests.fakes.fake_discord import FakeDiscord
 from tests.fakes.fake_gemini import FakeGemini

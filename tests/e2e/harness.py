@@ -173,6 +173,7 @@ class World(Seen):
             "CLAUDE_BIN": str(claude),
             "CLAUDE_TIMEOUT_SECONDS": "60",
             "CLAUDE_CODE_MAX_RETRIES": "0",
+            "CLAUDE_KEEP_API_KEY": "true",  # the fake Anthropic API takes a dummy key
             "WIKIJS_URL": self.wiki.url,
             "WIKIJS_API_KEY": FULL_KEY,
             "DATABASE_PATH": str(self.tmp / "bot.sqlite3"),

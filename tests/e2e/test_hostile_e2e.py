@@ -60,7 +60,8 @@ async def test_hostile_replies_are_shown_whole_refused_and_ping_nobody(world: Wo
 
     # Nobody pinged: the mentions reached plain content (the relay to AG) and pinged no one.
     ag_id = str(world.ag_user["id"])
-    mine = [m for m in world.discord.messages.values() if m["author"]["id"] == _bot(world)]
+    ever = world.discord.messages | world.discord.world.deleted  # relay prompts leave the thread
+    mine = [m for m in ever.values() if m["author"]["id"] == _bot(world)]
     assert any("@everyone" in str(m.get("content", "")) for m in mine)
     for message in mine:
         if str(message.get("content", "")).startswith(f"<@{ag_id}> [debate"):

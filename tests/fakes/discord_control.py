@@ -8,7 +8,8 @@ Another process (an end-to-end suite, a person with curl) acts as the people thr
     POST /_fake/channels   {"name": "relay"} -> the channel
     POST /_fake/messages   {"author_id": "...", "content": "...", "channel_id": "...",
                             "attachments": [{"filename": "a.md", "text": "..."}]}
-    POST /_fake/click      {"message_id": "...", "custom_id": "...", "user_id": "..."}
+    POST /_fake/click      {"message_id": "...", "custom_id": "...", "user_id": "...",
+                            "values": ["..."] (a select menu's pick)}
                            -> {"interaction_id": ..., "callback_type": int | null}
     GET  /_fake/messages?channel_id=...  -> messages, oldest first
     GET  /_fake/calls      -> every REST call: method, route, path, status
@@ -60,7 +61,10 @@ def add_control_routes(router: web.UrlDispatcher, fake: FakeDiscord) -> None:
     async def click(request: web.Request) -> Json:
         body = request[JSON_BODY]
         record = await fake.click(
-            body["message_id"], body["custom_id"], fake.world.users[body["user_id"]]
+            body["message_id"],
+            body["custom_id"],
+            fake.world.users[body["user_id"]],
+            body.get("values"),
         )
         try:
             kind: int | None = await fake.wait_ack(record)

@@ -59,8 +59,11 @@ class Interactions:
     def _init_interactions(self) -> None:
         self.interactions: dict[str, InteractionRecord] = {}
 
-    async def click(self, message_id: str, custom_id: str, user: Json) -> InteractionRecord:
-        """`user` (anyone) presses a button; the message author (a bot) gets the interaction."""
+    async def click(
+        self, message_id: str, custom_id: str, user: Json, values: list[str] | None = None
+    ) -> InteractionRecord:
+        """`user` (anyone) presses a button, or picks `values` in a select menu; the message
+        author (a bot) gets the interaction."""
         message = self.world.messages[message_id]
         button = next(
             (
@@ -84,7 +87,7 @@ class Interactions:
             "type": 3,
             "token": token,
             "version": 1,
-            "data": {"custom_id": custom_id, "component_type": button["type"]},
+            "data": _component_data(button, values),
             "guild_id": self.world.guild_id,
             "channel_id": channel["id"],
             "channel": channel,
@@ -251,3 +254,22 @@ class Interactions:
         """DELETE /webhooks/{app}/{token}/messages/{id}."""
         message = self._webhook_target(request)
         del self.world.messages[message["id"]]
+
+
+SELECT_STRING = 3
+
+
+def _component_data(component: Json, values: list[str] | None) -> Json:
+    """An interaction's `data`: a button's custom_id, or a string select's picked values,
+    checked as Discord does (only offered values, within min/max)."""
+    data: Json = {"custom_id": component["custom_id"], "component_type": component["type"]}
+    if component["type"] != SELECT_STRING:
+        if values is not None:
+            raise AssertionError("values are picked in a select menu, not on a button")
+        return data
+    offered = {option["value"] for option in component.get("options", [])}
+    low, high = component.get("min_values", 1), component.get("max_values", 1)
+    if values is None or not set(values) <= offered or not low <= len(values) <= high:
+        raise AssertionError(f"cannot pick {values!r} from {sorted(offered)} ({low}-{high})")
+    data["values"] = list(values)
+    return data

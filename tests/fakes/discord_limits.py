@@ -88,6 +88,10 @@ def _component_errors(components: list[dict[str, Any]], flags: int) -> dict[str,
         items = row.get("components") or []
         if row.get("type") != 1 or len(items) > ITEMS_PER_ROW:
             return {"_errors": [{"code": "UNION_TYPE_CHOICES", "message": "bad action row"}]}
+        if any(item.get("type") == SELECT_STRING for item in items) and (
+            len(items) > 1 or not _select_ok(items[0])
+        ):
+            return {"_errors": [{"code": "BASE_TYPE_BAD_SELECT", "message": "bad select menu"}]}
         for item in items:
             custom_id = item.get("custom_id")
             if item.get("type") == 2 and (custom_id is None) == (item.get("url") is None):
@@ -98,6 +102,26 @@ def _component_errors(components: list[dict[str, Any]], flags: int) -> dict[str,
                 return {"_errors": [{"code": "COMPONENT_CUSTOM_ID_DUPLICATED", "id": custom_id}]}
             seen.add(custom_id)
     return {}
+
+
+SELECT_STRING = 3
+SELECT_OPTIONS = 25
+SELECT_TEXT_LIMIT = 100  # an option's label and value
+
+
+def _select_ok(select: dict[str, Any]) -> bool:
+    """A string select alone in its row: 1-25 options, short labels and values, distinct
+    values, no more defaults than it may pick."""
+    options = select.get("options") or []
+    values = [option.get("value", "") for option in options]
+    defaults = sum(1 for option in options if option.get("default"))
+    return (
+        1 <= len(options) <= SELECT_OPTIONS
+        and all(0 < len(option.get("label", "")) <= SELECT_TEXT_LIMIT for option in options)
+        and all(0 < len(value) <= SELECT_TEXT_LIMIT for value in values)
+        and len(set(values)) == len(values)
+        and defaults <= int(select.get("max_values", 1))
+    )
 
 
 def validate_message(body: dict[str, Any], *, has_files: bool = False) -> None:

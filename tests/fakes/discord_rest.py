@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
+from tests.fakes.discord_guild import add_guild_routes, application_flags
 from tests.fakes.discord_interactions import JSON_BODY
 from tests.fakes.discord_limits import DiscordError, validate_message
 from tests.fakes.discord_world import FLAG_HAS_THREAD, THREAD_TYPES, Json, World, now_iso
@@ -38,6 +39,7 @@ class Rest:
     h_webhook_get: Any
     h_webhook_edit: Any
     h_webhook_delete: Any
+    approved_intents: int | None
 
     if TYPE_CHECKING:  # supplied by FakeDiscord and its other parts
 
@@ -88,6 +90,7 @@ class Rest:
             ("GET", "/attachments/{channel_id}/{attachment_id}/{filename}", self.h_attachment),
         ):
             router.add_route(method, path, handler)
+        add_guild_routes(router, self.world)
 
     # ---- lookups -----------------------------------------------------------------------
     def channel(self, channel_id: str) -> Json:
@@ -138,7 +141,7 @@ class Rest:
             "bot_require_code_grant": False,
             "owner": self.owner,
             "verify_key": "00" * 32,
-            "flags": 0,
+            "flags": application_flags(self.approved_intents),
             "team": None,
             "summary": "",
             "rpc_origins": [],
@@ -213,7 +216,7 @@ class Rest:
     async def h_delete_message(self, request: web.Request) -> None:
         """DELETE /channels/{id}/messages/{id}."""
         message = self.message(request.match_info["channel_id"], request.match_info["message_id"])
-        del self.world.messages[message["id"]]
+        self.world.deleted[message["id"]] = self.world.messages.pop(message["id"])
         await self.dispatch(
             "MESSAGE_DELETE",
             {

@@ -53,6 +53,7 @@ class World:
         self.members: dict[str, Json] = {}
         self.channels: dict[str, Json] = {}
         self.messages: dict[str, Json] = {}
+        self.deleted: dict[str, Json] = {}  # message id -> the message as it was when deleted
         self.files: dict[str, bytes] = {}  # attachment id -> content, served at its url
         self.allowed_mentions: dict[str, Json | None] = {}  # message id -> what the sender allowed
         self.pins: dict[str, list[tuple[str, str]]] = {}  # channel id -> [(message id, pinned at)]
@@ -274,7 +275,7 @@ class World:
 
     def was_pinged(self, message_id: str) -> bool:
         """True if the message pinged anyone at all (a user, a role, @everyone/@here)."""
-        message = self.messages[message_id]
+        message = self.messages.get(message_id) or self.deleted[message_id]
         return bool(message["mention_everyone"] or message["mentions"] or message["mention_roles"])
 
     def partial_member(self, user: Json) -> Json | None:

@@ -23,6 +23,7 @@ from collections.abc import Callable
 
 from aiohttp import web
 
+from tests.fakes.discord_bulk import add_bulk_delete_route
 from tests.fakes.discord_channel_ops import ChannelOps
 from tests.fakes.discord_gateway import Gateway
 from tests.fakes.discord_http import Http, RestCall
@@ -106,6 +107,7 @@ class FakeDiscord(Http, Rest, ChannelOps, Gateway, Interactions):
         app = web.Application(middlewares=[self._middleware], client_max_size=64 * 1024 * 1024)
         app.router.add_get("/gateway", self._ws_handler)
         self.add_rest_routes(app.router)
+        add_bulk_delete_route(app.router, self)
         for add in self.extra_routes:
             add(app.router)
         app.router.add_route("*", "/{tail:.*}", self.h_unknown)

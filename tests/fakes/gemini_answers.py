@@ -34,6 +34,7 @@ def rule_answer(schema: dict[str, Any], text: str) -> dict[str, Any]:
         worthy = any(marker in text.lower() for marker in _DEBATE_MARKERS)
         made.update(debate_worthy=worthy, confidence=0.9 if worthy else 0.1)
         made.update(topic="auto topic", question="Which option should we choose?")
+        made.update(suggested_format="free", format_reason="an open choice between options")
     if "action" in made:
         made["action"] = "conclude" if len(_AGREE.findall(text)) >= 2 else "continue"
         made["next_speaker"] = None

@@ -1,4 +1,9 @@
-"""The engine stays free of Discord, and its pure core free of any I/O."""
+"""The layers: the engine free of Discord and I/O, adapters free of the front ends, no cycles.
+
+The import graph is read with `ast` from every module of the product packages, imports inside
+functions included. Imports under `if TYPE_CHECKING:` count for the layer rules but not for the
+cycle check: they never run, so they cannot make an import cycle at run time.
+"""
 
 from __future__ import annotations
 
@@ -14,6 +19,9 @@ PURE_CORE = [
     "participants.py",
     "events.py",
     "reply_parser.py",
+    "reply_fields.py",
+    "shorten.py",
+    "fences.py",
     "wiki_actions.py",
     "formats/__init__.py",
     "formats/base.py",
@@ -67,6 +75,161 @@ def test_a_format_is_pure_data_and_functions() -> None:
     for path in formats:
         found = _imports(path) & (IO_MODULES | {"prompts"})
         assert found == set(), f"{path.name} imports {found}"
+
+
+PACKAGES = ("bot", "handlers", "tools", "prompts", "migrations")
+# handlers (the engine) imports none of these; tools (the adapters) never imports bot.
+ENGINE_FORBIDDEN = {
+    "bot", "tools", "discord", "aiosqlite", "sqlite3", "subprocess", "aiohttp", "google",
+}  # fmt: skip
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _modules() -> dict[str, Path]:
+    return {_module_name(p): p for pkg in PACKAGES for p in (ROOT / pkg).rglob("*.py")}
+
+
+def _type_checking_nodes(tree: ast.AST) -> set[int]:
+    """The ids of every node under an `if TYPE_CHECKING:` block."""
+    skipped: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            for child in node.body:
+                skipped |= {id(n) for n in ast.walk(child)}
+    return skipped
+
+
+def _imported_names(tree: ast.AST, skip: set[int]) -> set[str]:
+    """Every dotted name an import statement names (`from a import b` gives `a` and `a.b`)."""
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if id(node) in skip:
+            continue
+        if isinstance(node, ast.Import):
+            names |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+            names |= {f"{node.module}.{alias.name}" for alias in node.names}
+    return names
+
+
+def _known(name: str, modules: dict[str, Path]) -> str:
+    """The product module a dotted name lies in ("" when it is outside the product)."""
+    while name and name not in modules:
+        name = name.rpartition(".")[0]
+    return name
+
+
+def _graph(*, run_time_only: bool) -> dict[str, set[str]]:
+    """Module -> the product modules it imports (the longest known prefix of each name)."""
+    modules = _modules()
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        skip = _type_checking_nodes(tree) if run_time_only else set()
+        targets = {_known(imported, modules) for imported in _imported_names(tree, skip)}
+        graph[name] = targets - {"", name}
+    return graph
+
+
+def _top_levels(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return {name.split(".")[0] for name in _imported_names(tree, set())}
+
+
+def test_adapters_never_import_the_front_ends() -> None:
+    offenders = {
+        m for m, p in _modules().items() if m.startswith("tools") and "bot" in _top_levels(p)
+    }
+    assert offenders == set()
+
+
+def test_the_engine_imports_no_front_end_adapter_or_io_library() -> None:
+    found = {
+        m: sorted(_top_levels(p) & ENGINE_FORBIDDEN)
+        for m, p in _modules().items()
+        if m.startswith("handlers") and _top_levels(p) & ENGINE_FORBIDDEN
+    }
+    assert found == {}
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph[child]))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    found.append(sorted(component))
+    return found
+
+
+def test_no_import_cycle_between_modules() -> None:
+    assert _cycles(_graph(run_time_only=True)) == []
+
+
+def test_the_cycle_check_finds_a_cycle() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert _cycles(graph) == [["a", "b", "c"]]
+    assert _cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_the_graph_sees_imports_inside_functions() -> None:
+    # bot/__main__.py imports the Discord app inside a function, so discord.py loads only to run
+    assert "bot.discord.app" in _graph(run_time_only=True)["bot.__main__"]
+
+
+def test_exactly_one_module_constructs_the_engine() -> None:
+    builders = set()
+    for name, path in _modules().items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and ast.unparse(node.func).endswith("DebateHandler"):
+                builders.add(name)
+    assert builders == {"bot.compose"}
+
+
+def test_one_module_starts_programs() -> None:
+    starters = set()
+    for name, path in _modules().items():
+        source = path.read_text(encoding="utf-8")
+        if "create_subprocess" in source or "subprocess" in _top_levels(path):
+            starters.add(name)
+    assert starters == {"tools.cli_process"}
 
 
 def test_the_check_itself_sees_imports() -> None:

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.fakes.discord_loopback import SITECUSTOMIZE_DIR
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -23,6 +25,7 @@ def run(args: list[str], tmp_path: Path, **env: str) -> subprocess.CompletedProc
         env=clean,
         capture_output=True,
         text=True,
+        stdin=subprocess.DEVNULL,
         timeout=60,
         check=False,
     )
@@ -82,3 +85,80 @@ def test_a_write_tool_for_claude_is_refused_in_one_line(tmp_path: Path) -> None:
     assert result.returncode == 2
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and "CLAUDE_TOOLS" in lines[0] and "Bash, Write" in lines[0]
+
+
+def test_several_broken_settings_are_listed_in_one_run_with_their_fix(tmp_path: Path) -> None:
+    result = run(
+        ["doctor"],
+        tmp_path,
+        MAX_ROUNDS="many",
+        LANGUAGE="fr",
+        DEBATE_CHANNEL_IDS="12,abc",
+        AG_TIMEOUT_SECONDS="-1",
+    )
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    lines = result.stderr.strip().splitlines()
+    named = {line.split(":")[1].strip() for line in lines}
+    assert named == {"MAX_ROUNDS", "LANGUAGE", "DEBATE_CHANNEL_IDS", "AG_TIMEOUT_SECONDS"}
+    by_name = {line.split(":")[1].strip(): line for line in lines}
+    assert "whole number" in by_name["MAX_ROUNDS"] and "default 6" in by_name["MAX_ROUNDS"]
+    assert "one of ko, en" in by_name["LANGUAGE"]
+    assert "'abc'" not in by_name["DEBATE_CHANNEL_IDS"] and "abc" in by_name["DEBATE_CHANNEL_IDS"]
+    assert "> 0" in by_name["AG_TIMEOUT_SECONDS"]
+
+
+def test_the_example_env_file_copied_as_is_never_shows_a_traceback(tmp_path: Path) -> None:
+    (tmp_path / ".env").write_text((ROOT / ".env.example").read_text(encoding="utf-8"))
+    doctor = run(["doctor"], tmp_path)
+    assert "Traceback" not in doctor.stderr + doctor.stdout
+    assert "GEMINI_API_KEY is not set" in doctor.stdout  # blank is unset, not an empty key
+    assert "DISCORD_TOKEN is not set" in doctor.stdout
+    bot = run([], tmp_path)
+    assert bot.returncode == 2 and "Traceback" not in bot.stderr
+    assert bot.stderr.startswith("debate-room: DISCORD_TOKEN is not set")
+    console = run(["console"], tmp_path)  # stdin is empty: it starts, or names what is missing
+    assert console.returncode in (0, 2) and "Traceback" not in console.stdout + console.stderr
+    if console.returncode == 2:
+        assert console.stderr.count("\n") == 1 and "CLAUDE_BIN" in console.stderr
+
+
+def test_a_secret_is_never_repeated_back(tmp_path: Path) -> None:
+    result = run(["doctor"], tmp_path, MAX_ROUNDS="0", DISCORD_TOKEN="sekrit-token")
+    assert result.returncode == 2 and "sekrit-token" not in result.stderr + result.stdout
+
+
+def test_the_log_level_may_be_written_in_any_case(tmp_path: Path) -> None:
+    result = run(["doctor"], tmp_path, LOG_LEVEL="debug")
+    assert result.returncode in (0, 1) and "LOG_LEVEL" not in result.stderr
+
+
+def test_a_named_env_file_that_does_not_exist_is_an_error(tmp_path: Path) -> None:
+    result = run(["--env-file", str(tmp_path / "nope"), "doctor"], tmp_path)
+    assert result.returncode == 2
+    assert result.stderr.strip() == f"debate-room: --env-file {tmp_path / 'nope'}: no such file"
+
+
+def test_env_file_may_follow_the_subcommand(tmp_path: Path) -> None:
+    (tmp_path / "other.env").write_text("LANGUAGE=fr\n", encoding="utf-8")
+    result = run(["doctor", "--env-file", "other.env"], tmp_path)
+    assert result.returncode == 2 and "LANGUAGE" in result.stderr
+
+
+def test_help_is_a_command_too(tmp_path: Path) -> None:
+    result = run(["help"], tmp_path)
+    assert result.returncode == 0 and "doctor" in result.stdout and "console" in result.stdout
+
+
+def test_a_discord_it_cannot_reach_at_start_up_is_one_line(tmp_path: Path) -> None:
+    # The loopback port 9 refuses the connection, as a DNS failure or an outage would fail it.
+    result = run(
+        [],
+        tmp_path,
+        DISCORD_TOKEN="a.b.c",
+        GEMINI_API_KEY="k",
+        FAKE_DISCORD="http://127.0.0.1:9",
+        PYTHONPATH=os.pathsep.join((str(SITECUSTOMIZE_DIR), str(ROOT))),
+    )
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    errors = [line for line in result.stderr.splitlines() if "ERROR" in line]
+    assert len(errors) == 1 and "cannot reach Discord" in errors[0]

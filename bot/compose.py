@@ -1,0 +1,227 @@
+"""The composition root: the one module that builds the product's parts from the settings.
+
+The Discord bot, the console and the demo each call it with their own room and seats; the
+engine (`DebateHandler`) is constructed here and nowhere else.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Generic, TypeVar
+
+from bot.settings import Settings, SettingsError
+from handlers.debate_handler import DebateHandler, HandlerConfig
+from handlers.detection import DetectionHandler
+from handlers.i18n import Strings
+from handlers.model import AG, Backend
+from handlers.ports import Clock, Debater, Moderator, Room
+from handlers.prompting import participant_system_prompt
+from handlers.rules_moderator import RulesModerator
+from tools.claude.debater import ClaudeCodeDebater
+from tools.gemini.cli_debater import GeminiCliDebater
+from tools.gemini.core import Sleep, StructuredModerator
+from tools.store.db import Database
+from tools.store.debates import SqliteStore
+from tools.wiki.backends import LocalWiki, WikiBackend
+from tools.wiki.outbox import WikiOutbox
+from tools.wiki.wikijs import WikiJsWiki
+
+R = TypeVar("R", bound=Room)
+
+
+class SystemClock:
+    """The wall clock; waits scaled by RETRY_WAIT_SCALE (0 in tests turns them off)."""
+
+    def __init__(self, scale: float = 1.0) -> None:
+        self._scale = scale
+
+    def now(self) -> datetime:
+        """Now, in UTC."""
+        return datetime.now(UTC)
+
+    async def sleep(self, seconds: float) -> None:
+        """Wait `seconds` times the scale."""
+        await asyncio.sleep(max(0.0, seconds * self._scale))
+
+
+def handler_config(settings: Settings) -> HandlerConfig:
+    """The engine's limits as the settings give them."""
+    return HandlerConfig(
+        language=settings.LANGUAGE,
+        max_rounds=settings.MAX_ROUNDS,
+        proposal_ttl=timedelta(minutes=settings.PROPOSAL_TTL_MINUTES),
+        retry_wait_scale=settings.RETRY_WAIT_SCALE,
+        roster=settings.roster,
+        format=settings.DEFAULT_FORMAT,
+    )
+
+
+def build_moderator(settings: Settings, db: Database, sleep: Sleep) -> StructuredModerator:
+    """The configured moderator (API or CLI backend); retry waits scaled by RETRY_WAIT_SCALE."""
+    scale = settings.RETRY_WAIT_SCALE
+
+    async def scaled_sleep(seconds: float) -> None:
+        await sleep(seconds * scale)
+
+    rules = RulesModerator(Strings(settings.LANGUAGE))
+    if settings.MODERATOR_BACKEND == "cli":
+        from tools.gemini.cli_moderator import GeminiCliModerator  # noqa: PLC0415
+
+        return GeminiCliModerator(
+            settings.GEMINI_CLI_BIN,
+            db,
+            workdir=Path(settings.DATA_DIR) / "gemini-cli",
+            model=settings.GEMINI_MODEL,
+            language=settings.LANGUAGE,
+            budget=settings.GEMINI_DAILY_REQUEST_BUDGET,
+            timeout_s=settings.GEMINI_TIMEOUT_SECONDS,
+            sleep=scaled_sleep,
+            rules=rules,
+        )
+    key = settings.GEMINI_API_KEY
+    if key is None:
+        raise SettingsError("GEMINI_API_KEY is not set (needed with MODERATOR_BACKEND=api)")
+    # google-genai loads only when the API backend is chosen (the console starts faster).
+    from tools.gemini.api import GeminiModerator, make_client  # noqa: PLC0415
+
+    return GeminiModerator(
+        make_client(key.get_secret_value(), settings.GEMINI_TIMEOUT_SECONDS),
+        db,
+        model=settings.GEMINI_MODEL,
+        language=settings.LANGUAGE,
+        budget=settings.GEMINI_DAILY_REQUEST_BUDGET,
+        timeout_s=settings.GEMINI_TIMEOUT_SECONDS,
+        sleep=scaled_sleep,
+        rules=rules,
+    )
+
+
+def build_wiki_backend(settings: Settings) -> WikiBackend:
+    """Wiki.js when WIKIJS_URL is set, else the local Markdown folder."""
+    if settings.WIKIJS_URL:
+        key = settings.WIKIJS_API_KEY.get_secret_value() if settings.WIKIJS_API_KEY else None
+        return WikiJsWiki(settings.WIKIJS_URL, key)
+    return LocalWiki(settings.LOCAL_WIKI_DIR)
+
+
+def claude_debater(settings: Settings, db: Database, workdir_root: Path) -> ClaudeCodeDebater:
+    """The Claude seat: the CLI, resumed per debate, read-only tools."""
+    return ClaudeCodeDebater(
+        db,
+        binary=settings.CLAUDE_BIN,
+        system_prompt=participant_system_prompt(settings.LANGUAGE),
+        model=settings.CLAUDE_MODEL,
+        tools=settings.CLAUDE_TOOLS,
+        timeout_s=settings.CLAUDE_TIMEOUT_SECONDS,
+        max_retries=settings.CLAUDE_CODE_MAX_RETRIES,
+        max_concurrency=settings.CLAUDE_MAX_CONCURRENCY,
+        workdir_root=workdir_root,
+        workdir=settings.CLAUDE_WORKDIR,
+        keep_api_key=settings.CLAUDE_KEEP_API_KEY,
+    )
+
+
+def gemini_cli_debater(
+    settings: Settings, db: Database, model: str, workdir_root: Path, participant: str = AG
+) -> GeminiCliDebater:
+    """Participants answered by the Gemini CLI (the console's AG, or gemini-cli participants);
+    `participant` names the sessions of requests that carry none."""
+    return GeminiCliDebater(
+        db,
+        binary=settings.GEMINI_CLI_BIN,
+        system_prompt=participant_system_prompt(settings.LANGUAGE),
+        model=model,
+        timeout_s=settings.AG_TIMEOUT_SECONDS,
+        workdir_root=workdir_root,
+        participant=participant,
+    )
+
+
+@dataclass
+class Engine(Generic[R]):
+    """The engine and the parts it owns: one database, store, wiki outbox and room."""
+
+    db: Database
+    store: SqliteStore
+    wiki: WikiOutbox
+    room: R
+    handler: DebateHandler
+
+
+def build_engine(
+    db: Database,
+    *,
+    strings: Strings,
+    backend: WikiBackend,
+    wiki_root: str,
+    make_room: Callable[[WikiOutbox], R],
+    moderator: Moderator,
+    debaters: Mapping[Backend, Debater],
+    clock: Clock,
+    rng: random.Random | None,
+    config: HandlerConfig,
+) -> Engine[R]:
+    """The store, the wiki outbox (its notes go to the room), the room and the engine."""
+    engine: list[Engine[R]] = []
+
+    async def notify(debate_id: int, key: str, params: dict[str, str]) -> None:
+        if engine:
+            built = engine[0]
+            await built.room.notify(await built.handler.get(debate_id), key, params)
+
+    wiki = WikiOutbox(db, backend, root=wiki_root, strings=strings, notify=notify,
+                      sleep=clock.sleep)  # fmt: skip
+    room = make_room(wiki)
+    store = SqliteStore(db)
+    order = rng or random.Random()  # noqa: S311  # the speaking order, not a secret
+    handler = DebateHandler(store, moderator, dict(debaters), wiki, room, clock, order, config)
+    engine.append(Engine(db, store, wiki, room, handler))
+    return engine[0]
+
+
+@dataclass(frozen=True)
+class DetectionLimits:
+    """How often detection asks the moderator, and how sure it must be."""
+
+    cooldown_s: float
+    min_new_messages: int
+    min_confidence: float
+    window_size: int = 20
+
+    @classmethod
+    def of(cls, settings: Settings, window_size: int = 20) -> DetectionLimits:
+        """The limits as the settings give them."""
+        return cls(settings.DETECT_COOLDOWN_SECONDS, settings.DETECT_MIN_NEW_MESSAGES,
+                   settings.DETECT_MIN_CONFIDENCE, window_size)  # fmt: skip
+
+
+def build_detection(
+    moderator: Moderator,
+    store: SqliteStore,
+    clock: Clock,
+    *,
+    channels: Iterable[int],
+    bot_user_id: int,
+    limits: DetectionLimits,
+) -> DetectionHandler:
+    """Detection in the watched channels; a topic already open there is not proposed again."""
+
+    async def has_open_topic(channel_id: int, topic: str) -> bool:
+        return topic.casefold() in {t.casefold() for t in await store.open_topics(channel_id)}
+
+    return DetectionHandler(
+        moderator,
+        channels=channels,
+        bot_user_id=bot_user_id,
+        cooldown_s=limits.cooldown_s,
+        min_new_messages=limits.min_new_messages,
+        min_confidence=limits.min_confidence,
+        window_size=limits.window_size,
+        clock=clock,
+        has_open_topic=has_open_topic,
+    )

@@ -1,0 +1,279 @@
+"""The console's loop: typed chat goes to detection, keys answer the card, questions and Stop.
+
+What a line means depends on where the current debate stands: a card waits for y/n, a
+question for a number or a typed answer, a running debate for `s` (Stop); with no debate,
+a line is chat (`name: text`, or the default name) and goes through detection.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+
+from rich.console import Console
+from rich.text import Text
+
+from bot.console.keyboard import HELP, QUIT, STOP, Keyboard
+from bot.console.seats import People
+from bot.console.text import MODERATOR_GREY
+from bot.formatting import format_label
+from handlers.debate_handler import DebateHandler
+from handlers.detection import DetectionHandler, participant_names, participants, window_text
+from handlers.formats import formats_for
+from handlers.i18n import Strings
+from handlers.model import ChatLine, Debate, Phase, Proposal
+from handlers.ports import Clock
+from tools.store.debates import SqliteStore
+
+CONSOLE_CHANNEL = 1  # the terminal is one watched channel
+YES = frozenset({"y", "yes", "예", "네", "ㅇ", "o", "open"})
+NO = frozenset({"n", "no", "아니요", "아니오", "ㄴ", "later"})
+_SPEAKER = re.compile(r"^(\S{1,32}):\s+(\S.*)$")
+_LIVE = tuple(phase for phase in Phase if not phase.is_terminal)
+
+
+class ConsoleApp:
+    """Reads lines and turns them into detection, approvals, answers and stops."""
+
+    def __init__(
+        self,
+        handler: DebateHandler,
+        detection: DetectionHandler,
+        store: SqliteStore,
+        keyboard: Keyboard,
+        console: Console,
+        strings: Strings,
+        clock: Clock,
+        people: People,
+        *,
+        shortcut: bool,
+        db_path: str,
+    ) -> None:
+        self._handler = handler
+        self._detection = detection
+        self._store = store
+        self._keyboard = keyboard
+        self._console = console
+        self._t = strings
+        self._clock = clock
+        self._people = people
+        self._shortcut = shortcut
+        self._db_path = db_path
+        self._window: list[ChatLine] = []
+        self._current: int | None = None
+        self._message_id = 0
+        self._quit = asyncio.Event()
+        self._hinted = False
+        self._tasks: set[asyncio.Task[None]] = set()
+        keyboard.pace_with(self._waiting_for_input)
+
+    async def run(self) -> int:
+        """Resume what was running, then take lines until /quit, Ctrl-C or the end of input."""
+        resumed = await self._handler.resume_all()
+        for phase in _LIVE:
+            for debate_id in await self._store.debates_in(phase):
+                self._current = max(self._current or 0, debate_id)
+        if resumed or self._current:
+            self._say(self._t("console.resumed", id=self._current or resumed[-1]))
+        reader = asyncio.ensure_future(self._keyboard.next_line())
+        quitting = asyncio.ensure_future(self._quit.wait())
+        try:
+            while True:
+                await asyncio.wait({reader, quitting}, return_when=asyncio.FIRST_COMPLETED)
+                if quitting.done():
+                    return 0
+                line = reader.result()
+                if line is None:
+                    await self._settle()
+                    break
+                if not await self.handle(line):
+                    break
+                reader = asyncio.ensure_future(self._keyboard.next_line())
+        finally:
+            for task in (reader, quitting):
+                task.cancel()
+            await asyncio.gather(reader, quitting, *self._tasks, return_exceptions=True)
+        return 0
+
+    def interrupt(self) -> None:
+        """Ctrl-C: the first stops a running debate; the next (or with none running) quits."""
+        task = asyncio.get_running_loop().create_task(self._interrupt())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _interrupt(self) -> None:
+        debate = await self._live()
+        if debate is not None and debate.phase in (
+            Phase.SPEAKING,
+            Phase.JUDGING,
+            Phase.AWAITING_USER,
+        ):
+            await self._handler.stop(debate.id, self._people.actor)
+            self._say(self._t("console.interrupted"))
+            return
+        self._bye()
+        self._quit.set()
+
+    async def handle(self, line: str) -> bool:
+        """Act on one typed line; False to quit."""
+        text = line.strip()
+        if not text:
+            return True
+        if text.lower() in QUIT:
+            self._bye()
+            return False
+        if text.lower() in HELP:
+            self._say(self._t("console.help"))
+            return True
+        await self._handler.expire_due()
+        debate = await self._live()
+        if debate is None:
+            await self._chat(text)
+        elif debate.phase is Phase.PROPOSED:
+            await self._card(debate, text)
+        elif debate.phase is Phase.AWAITING_USER:
+            await self._answer(debate, text)
+        elif text.lower() in STOP:
+            await self._handler.stop(debate.id, self._people.actor)
+        else:
+            self._say(self._t("console.running_keys"))
+        return True
+
+    async def _live(self) -> Debate | None:
+        if self._current is None:
+            return None
+        debate = await self._handler.get(self._current)
+        return None if debate.phase.is_terminal else debate
+
+    async def _card(self, debate: Debate, text: str) -> None:
+        key = text.lower()
+        if key in YES:
+            await self._handler.approve(debate.id, self._people.actor)
+        elif key in NO:
+            await self._handler.decline(debate.id, self._people.actor)
+        elif name := _format_in(text, formats_for(debate.roster)):
+            after = await self._handler.choose_format(debate.id, self._people.actor, name)
+            label = format_label(self._t, after.format)
+            self._say(self._t("console.format_chosen", format=label))
+        else:
+            self._say(self._t("console.card_waiting"))
+
+    async def _answer(self, debate: Debate, text: str) -> None:
+        if text.lower() in STOP:
+            await self._handler.stop(debate.id, self._people.actor)
+            return
+        options = debate.user_question.options if debate.user_question else ()
+        answer = text
+        if text.isdigit() and 1 <= int(text) <= len(options):
+            answer = options[int(text) - 1]
+        await self._handler.answer(debate.id, self._people.actor, answer)
+
+    async def _chat(self, text: str) -> None:
+        if text.startswith("/debate"):
+            await self._debate_shortcut(text.removeprefix("/debate").strip())
+            return
+        if text.startswith("/"):
+            self._say(self._t("console.unknown_command", command=text.split(maxsplit=1)[0]))
+            return
+        found = _SPEAKER.match(text)
+        name, content = (found.group(1), found.group(2)) if found else (self._people.operator, text)
+        self._message_id += 1
+        line = ChatLine(
+            self._people.id_of(name), name, content, self._clock.now(), self._message_id
+        )
+        self._window.append(line)
+        proposal = await self._detection.on_message(CONSOLE_CHANNEL, line, author_is_bot=False)
+        if proposal is not None:
+            await self._propose(proposal)
+        elif self._shortcut and not self._hinted:
+            self._hinted = True
+            self._say(self._t("console.shortcut_hint"))
+
+    async def _debate_shortcut(self, topic: str) -> None:
+        if not self._shortcut:
+            self._say(self._t("console.shortcut_off"))
+            return
+        if not topic:
+            self._say(self._t("console.shortcut_usage"))
+            return
+        window = tuple(self._window[-20:])
+        if not window:
+            window = (
+                ChatLine(
+                    self._people.id_of(self._people.operator),
+                    self._people.operator,
+                    topic,
+                    self._clock.now(),
+                ),
+            )
+        proposal = Proposal(
+            channel_id=CONSOLE_CHANNEL,
+            topic=topic,
+            question=topic,
+            reason=self._t("console.shortcut_reason"),
+            confidence=1.0,
+            context=window_text(window),
+            participants=participants(window),
+            participant_names=participant_names(window),
+        )
+        await self._propose(proposal)
+
+    async def _propose(self, proposal: Proposal) -> None:
+        debate = await self._handler.propose(proposal)
+        if debate is None:
+            self._say(self._t("console.already_open", topic=proposal.topic))
+            return
+        self._current = debate.id
+        self._window.clear()
+
+    async def _waiting_for_input(self) -> None:
+        """Return once the console waits for a line: nothing runs, or the running debate
+        waits (the card, a question, the end), or a human seat waits for its reply."""
+        if self._current is None or self._keyboard.composing.is_set():
+            return
+        idle = asyncio.ensure_future(self._handler.wait_idle(self._current))
+        typing = asyncio.ensure_future(self._keyboard.composing.wait())
+        try:
+            await asyncio.wait({idle, typing}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in (idle, typing):
+                task.cancel()
+            await asyncio.gather(idle, typing, return_exceptions=True)
+
+    async def _settle(self) -> None:
+        """At the end of input: let the running debate reach a point where it waits or ends;
+        if a human seat still wants a reply, nothing can type it: the debate is stopped."""
+        if self._current is not None:
+            idle = asyncio.ensure_future(self._handler.wait_idle(self._current))
+            starved = asyncio.ensure_future(self._keyboard.starved.wait())
+            try:
+                await asyncio.wait({idle, starved}, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                for task in (idle, starved):
+                    task.cancel()
+                await asyncio.gather(idle, starved, return_exceptions=True)
+            debate = await self._live()
+            if self._keyboard.starved.is_set() and debate is not None:
+                self._say(self._t("console.input_ended"))
+                await self._handler.stop(debate.id, self._people.actor)
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._handler.wait_idle(self._current)
+        self._bye()
+
+    def _bye(self) -> None:
+        self._say(self._t("console.bye", db=self._db_path))
+
+    def _say(self, text: str, colour: str = MODERATOR_GREY) -> None:
+        self._console.print(Text(text, style=colour), soft_wrap=True)
+
+
+def _format_in(text: str, offered: tuple[str, ...]) -> str:
+    """The format a typed number (1-based, as the card lists them) or name picks, if any;
+    with one format offered there is nothing to pick."""
+    key = text.strip().casefold()
+    if len(offered) < 2:
+        return ""
+    if key.isdigit() and 1 <= int(key) <= len(offered):
+        return offered[int(key) - 1]
+    return next((name for name in offered if name.casefold() == key), "")

@@ -1,0 +1,296 @@
+"""The engine's Room port in a terminal: the card, the turns, questions and the end, with rich.
+
+Colours follow the Discord embeds: AG green, Claude blue, the moderator grey, the people's
+decisions amber. Replies are printed whole with `soft_wrap`, so rich never cuts or re-wraps
+them and what is on screen can be copied as it was written. Every post is keyed like the
+Discord room's messages (`room_messages`), so a repeat after a crash prints nothing twice.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from types import TracebackType
+
+from rich.console import Console
+from rich.panel import Panel
+from rich.status import Status
+from rich.text import Text
+
+from bot.console.text import (
+    MODERATOR_GREY,
+    USER_AMBER,
+    WARNING_ORANGE,
+    author_line,
+    footer_text,
+    seat_colour,
+    seat_name,
+    status_line,
+)
+from bot.formatting import format_label, suggestion
+from handlers.formats import format_named, formats_for
+from handlers.i18n import Strings
+from handlers.model import Conclusion, Debate, Phase, Turn, UserQuestion, WikiPage
+from handlers.ports import Clock, Wiki
+from tools.store.db import Database
+from tools.store.room_messages import RoomMessages
+
+_WARNING_KEYS = ("debater.", "wiki.refused", "wiki.delayed", "wiki.human_edit")
+_AMBER_KEYS = ("user.", "debate.stopped_by")
+
+
+class ConsoleRoom:
+    """Prints debates to a rich Console; `human_seats` type at the keyboard, `names` name people."""
+
+    def __init__(
+        self,
+        console: Console,
+        strings: Strings,
+        wiki: Wiki,
+        clock: Clock,
+        *,
+        db: Database | None = None,
+        human_seats: frozenset[str] = frozenset(),
+        names: dict[int, str] | None = None,
+        rules_only: bool = False,
+    ) -> None:
+        self.console = console
+        self._t = strings
+        self._wiki = wiki
+        self._clock = clock
+        self._messages = RoomMessages(db) if db is not None else None
+        self._human = human_seats
+        self._names = names if names is not None else {}
+        # Without Gemini the rules moderate from the first turn: no "switched to rules" news.
+        self._rules_only = rules_only
+        self._posted: set[tuple[int, str]] = set()
+        self._last_status: dict[int, str] = {}
+
+    # ---- once-only posts ---------------------------------------------------------
+
+    async def _first_time(self, debate_id: int, key: str) -> bool:
+        """True (and remembered) the first time `key` is posted for the debate."""
+        if (debate_id, key) in self._posted:
+            return False
+        if self._messages is not None and await self._messages.has(debate_id, key):
+            self._posted.add((debate_id, key))
+            return False
+        return True
+
+    async def _remember(self, debate_id: int, key: str) -> None:
+        self._posted.add((debate_id, key))
+        if self._messages is not None:
+            await self._messages.add(debate_id, key)
+
+    # ---- the Room port -----------------------------------------------------------
+
+    async def post_card(self, debate: Debate) -> None:
+        """The approval card, with the keys that answer it."""
+        if not await self._first_time(debate.id, "card"):
+            return
+        proposal, t = debate.proposal, self._t
+        body = Text()
+        body.append(f"{t('console.card_topic')}: ", style="bold")
+        body.append(f"{proposal.topic}\n")
+        body.append(f"{t('console.card_question')}: ", style="bold")
+        body.append(f"{proposal.question or proposal.topic}\n")
+        if proposal.reason:
+            body.append(f"{t('console.card_reason')}: ", style="bold")
+            body.append(f"{proposal.reason}\n")
+        body.append(f"{t('console.card_format')}: ", style="bold")
+        name = format_label(t, debate.format)
+        body.append(t("console.card_format_value", format=name, rounds=debate.max_rounds) + "\n")
+        if hint := suggestion(debate, t):
+            body.append(hint + "\n")
+        if len(offered := formats_for(debate.roster)) > 1:
+            listed = " · ".join(
+                f"{n}. {format_label(t, f)}" for n, f in enumerate(offered, start=1)
+            )
+            body.append(t("console.card_formats", formats=listed) + "\n")
+        body.append(f"{t('console.card_participants')}: ", style="bold")
+        body.append(" · ".join(seat_name(t, m.id, debate) for m in debate.roster))
+        self.console.print(
+            Panel(
+                body,
+                title=Text(t("console.card_title")),
+                subtitle=Text(t("console.card_keys")),
+                border_style=MODERATOR_GREY,
+            )
+        )
+        await self._remember(debate.id, "card")
+
+    async def close_card(self, debate: Debate) -> None:
+        """How the card ended: opened, declined or expired."""
+        if not await self._first_time(debate.id, "card-closed"):
+            return
+        ended = debate.phase in (Phase.DECLINED, Phase.EXPIRED)
+        phase = debate.phase.value if ended else "opened"
+        text = self._t(f"console.card_{phase}", user=self._actor_name(debate))
+        self._line(text, USER_AMBER)
+        await self._remember(debate.id, "card-closed")
+
+    async def open(self, debate: Debate) -> None:
+        """The room's heading."""
+        if not await self._first_time(debate.id, "open"):
+            return
+        title = self._t("console.room_title", topic=debate.proposal.topic)
+        self.console.rule(Text(title, style="bold"), style=MODERATOR_GREY)
+        self._line(self._t("console.room_keys"), MODERATOR_GREY)
+        await self._remember(debate.id, "open")
+
+    async def update_status(self, debate: Debate) -> None:
+        """The status line, printed when it changes."""
+        line = status_line(debate, self._t, self._clock.now(), rules_only=self._rules_only)
+        if self._last_status.get(debate.id) == line:
+            return
+        self._last_status[debate.id] = line
+        self.console.print(Text(f"⏱  {line}", style=f"dim {MODERATOR_GREY}"), soft_wrap=True)
+
+    async def post_turn(self, debate: Debate, turn: Turn) -> str:
+        """The whole reply in the seat's colour; the terminal has no link to return."""
+        key = f"turn:{turn.number}"
+        if not await self._first_time(debate.id, key):
+            return ""
+        colour = seat_colour(turn.seat, debate)
+        self.console.rule(
+            Text(author_line(turn, self._t, debate), style=f"bold {colour}"),
+            style=colour,
+            align="left",
+        )
+        # The opinion is the whole reply when no block was found, in characters a terminal
+        # can print (a lone surrogate would make the print fail).
+        self.console.print(Text(turn.parsed.opinion, style=colour), soft_wrap=True)
+        if turn.parsed.extra:
+            label = self._t("console.other_fields")
+            self.console.print(Text(f"{label}\n{turn.parsed.extra}", style=colour), soft_wrap=True)
+        question = turn.parsed.question
+        if turn.parsed.structured and question is not None:
+            label = (
+                self._t("console.question_to_user")
+                if question.to == "user"
+                else self._t(
+                    "console.question_to_opponent",
+                    name=", ".join(
+                        seat_name(self._t, p, debate) for p in debate.ids if p != turn.seat
+                    ),
+                )
+            )
+            self.console.print(
+                Text(f"❓ {label}: {question.text}", style=f"bold {colour}"), soft_wrap=True
+            )
+        self.console.print(Text(footer_text(turn, self._t), style=f"dim {colour}"), soft_wrap=True)
+        await self._remember(debate.id, key)
+        return ""
+
+    async def ask_user(self, debate: Debate, question: UserQuestion) -> None:
+        """The moderator's question in amber, options numbered for the keyboard."""
+        key = f"ask:{debate.turns}"
+        if not await self._first_time(debate.id, key):
+            return
+        body = Text(question.text, style="bold")
+        for number, option in enumerate(question.options, start=1):
+            body.append(f"\n  {number}. {option}")
+        self.console.print(
+            Panel(
+                body,
+                title=Text(self._t("console.question_title")),
+                subtitle=Text(self._t("console.question_keys")),
+                border_style=USER_AMBER,
+            )
+        )
+        await self._remember(debate.id, key)
+
+    async def post_conclusion(self, debate: Debate, conclusion: Conclusion) -> None:
+        """The end: decision, agreed and open points, positions, next steps and the pages."""
+        if not await self._first_time(debate.id, "conclusion"):
+            return
+        t = self._t
+        self.console.rule(Text(t("console.conclusion_title"), style="bold"), style=MODERATOR_GREY)
+        self._line(conclusion.decision, MODERATOR_GREY, bold=True)
+        sections = (
+            ("console.conclusion_agreed", conclusion.agreed),
+            ("console.conclusion_open", conclusion.open_issues),
+            ("console.conclusion_next", conclusion.next_steps),
+            (
+                "console.conclusion_positions",
+                tuple(
+                    f"{seat_name(t, seat, debate)}: {text}" for seat, text in conclusion.positions
+                ),
+            ),
+        )
+        for key, items in sections:
+            if items:
+                self._line(t(key), MODERATOR_GREY, bold=True)
+                for item in items:
+                    self._line(f"• {item}", MODERATOR_GREY)
+        self._line(t("console.conclusion_pages"), MODERATOR_GREY, bold=True)
+        written = format_named(debate.format).pages(debate)
+        for page in (page for page in WikiPage if page.value in written):
+            self._line(
+                f"• {t(f'console.page_{page.name.lower()}')}: "
+                f"{self._wiki.page_url(debate, page.value)}",
+                MODERATOR_GREY,
+            )
+        await self._remember(debate.id, "conclusion")
+
+    async def notify(self, debate: Debate, key: str, params: dict[str, str]) -> None:
+        """One localized line: warnings orange, the people's decisions amber, the rest grey."""
+        if self._rules_only and key.startswith("moderator.mode_"):
+            return
+        if "kind" in params:
+            params = params | {"kind": self._t(f"failure.{params['kind']}")}
+        colour = MODERATOR_GREY
+        if key.startswith(_WARNING_KEYS):
+            colour = WARNING_ORANGE
+        elif key.startswith(_AMBER_KEYS):
+            colour = USER_AMBER
+        self._line(self._t(key, **params), colour)
+
+    def working(self, debate: Debate, seat: str) -> Working:
+        """A line (and a spinner in a real terminal) while `seat` works on its turn."""
+        return Working(self, seat, debate)
+
+    # ---- helpers ---------------------------------------------------------------------
+
+    def _line(self, text: str, colour: str, *, bold: bool = False) -> None:
+        style = f"bold {colour}" if bold else colour
+        self.console.print(Text(text, style=style), soft_wrap=True)
+
+    def _actor_name(self, debate: Debate) -> str:
+        who = debate.approved_by
+        return "-" if who is None else self._names.get(who, str(who))
+
+    def working_text(self, seat: str, debate: Debate | None = None) -> str:
+        """`Claude is working on its turn…`."""
+        return self._t("console.working", seat=seat_name(self._t, seat, debate))
+
+    def typed_here(self, seat: str) -> bool:
+        """True for a seat a person answers at this keyboard."""
+        return seat in self._human
+
+
+class Working:
+    """Says who is working; spins in a real terminal until the turn ends."""
+
+    def __init__(self, room: ConsoleRoom, seat: str, debate: Debate | None = None) -> None:
+        self._room, self._seat, self._debate = room, seat, debate
+        self._status: Status | None = None
+
+    def show_text(self, text_so_far: str) -> None:
+        """The terminal shows the whole reply once it is stored; the spinner says enough."""
+
+    async def __aenter__(self) -> None:
+        if self._room.typed_here(self._seat):
+            return  # the person sees the request and types: no indicator needed
+        text = self._room.working_text(self._seat, self._debate)
+        if self._room.console.is_terminal:
+            self._status = self._room.console.status(Text(text, style=MODERATOR_GREY))
+            self._status.start()
+        else:
+            self._room.console.print(Text(f"⏳ {text}", style=MODERATOR_GREY), soft_wrap=True)
+
+    async def __aexit__(
+        self, et: type[BaseException] | None, e: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        if self._status is not None:
+            with contextlib.suppress(Exception):  # a spinner that cannot stop is not a failure
+                self._status.stop()

@@ -1,0 +1,203 @@
+"""`debate-room console`: the same engine in a terminal, no Discord needed.
+
+It chooses the moderator (Gemini through the API or the CLI when configured, else the
+rule-based one) and the two seats (AG typed by a person or answered by the Gemini CLI; Claude
+through its CLI or typed by a person), has the composition root build the engine around a
+ConsoleRoom, then hands typed lines to ConsoleApp.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import signal
+import sys
+from collections.abc import Mapping
+from dataclasses import replace
+from pathlib import Path
+
+from rich.console import Console
+
+from bot.compose import (
+    DetectionLimits,
+    Engine,
+    SystemClock,
+    build_detection,
+    build_engine,
+    build_wiki_backend,
+    handler_config,
+)
+from bot.console.app import CONSOLE_CHANNEL, ConsoleApp
+from bot.console.build import (
+    ConsoleOptions,
+    build_console_moderator,
+    build_seats,
+    database_path,
+    missing_binaries,
+    print_banner,
+)
+from bot.console.keyboard import Keyboard, StdinLines
+from bot.console.room import ConsoleRoom
+from bot.console.seats import HumanDebater, People
+from bot.settings import Settings, SettingsError
+from handlers.i18n import Strings
+from handlers.model import DEFAULT_ROSTER, Backend
+from handlers.ports import Clock, Debater, Moderator
+from handlers.rules_moderator import RulesModerator
+from tools.store.db import Database
+from tools.wiki.backends import LocalWiki, WikiBackend
+from tools.wiki.outbox import WikiOutbox
+
+log = logging.getLogger(__name__)
+
+CONSOLE_WINDOW = 20
+WIKI_DRAIN_S = 10.0
+
+
+async def console_session(
+    settings: Settings,
+    options: ConsoleOptions,
+    console: Console,
+    keyboard: Keyboard,
+    clock: Clock,
+    *,
+    moderator: Moderator | None = None,
+    seats: Mapping[Backend, Debater] | None = None,
+    rng: random.Random | None = None,
+    install_signals: bool = False,
+) -> int:
+    """Run the console until the input ends or the person quits; tests inject the parts.
+
+    `seats` replaces the seats the options would build (a test's fake Claude, say).
+    """
+    db = await Database.open(str(database_path(settings, options)))
+    session = _Session(settings, options, console, keyboard, clock, db)
+    try:
+        shortcut = isinstance(moderator, RulesModerator)
+        if moderator is None:
+            moderator, shortcut = build_console_moderator(settings, options, db, clock)
+            session.closers.append(moderator)
+        built = build_seats(settings, options, db, keyboard, console, session.strings)
+        app = await session.assemble(moderator, {**built, **(seats or {})}, rng, shortcut)
+        if install_signals:
+            asyncio.get_running_loop().add_signal_handler(signal.SIGINT, app.interrupt)
+        return await app.run()
+    finally:
+        if install_signals:
+            asyncio.get_running_loop().remove_signal_handler(signal.SIGINT)
+        await session.close()
+
+
+class _Session:
+    """The parts of one console run, built around the moderator and seats, closed together."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        options: ConsoleOptions,
+        console: Console,
+        keyboard: Keyboard,
+        clock: Clock,
+        db: Database,
+    ) -> None:
+        self.settings, self.options, self.console = settings, options, console
+        self.keyboard, self.clock, self.db = keyboard, clock, db
+        self.strings = Strings(settings.LANGUAGE)
+        self.people = People(options.name or self.strings("console.default_name"))
+        self.closers: list[object] = []
+        self.engine: Engine[ConsoleRoom] | None = None
+
+    async def assemble(
+        self,
+        moderator: Moderator,
+        seats: dict[Backend, Debater],
+        rng: random.Random | None,
+        shortcut: bool,
+    ) -> ConsoleApp:
+        """The wiki, the room, the engine and detection; then the banner."""
+        settings, path = self.settings, database_path(self.settings, self.options)
+        backend = self._backend()
+        humans = frozenset(d.seat for d in seats.values() if isinstance(d, HumanDebater))
+
+        def room(wiki: WikiOutbox) -> ConsoleRoom:
+            return ConsoleRoom(
+                self.console, self.strings, wiki, self.clock, db=self.db, human_seats=humans,
+                names=self.people.names, rules_only=shortcut,
+            )  # fmt: skip
+
+        self.engine = engine = build_engine(
+            self.db, strings=self.strings, backend=backend, wiki_root=settings.WIKI_ROOT,
+            make_room=room, moderator=moderator, debaters=seats, clock=self.clock, rng=rng,
+            config=replace(handler_config(settings), roster=DEFAULT_ROSTER),  # AG and Claude seats
+        )  # fmt: skip
+        print_banner(self.console, self.strings, settings, self.options, seats, shortcut, path,
+                     backend)  # fmt: skip
+        await engine.wiki.start()
+        detection = build_detection(
+            moderator, engine.store, self.clock, channels=(CONSOLE_CHANNEL,), bot_user_id=0,
+            limits=DetectionLimits.of(settings, CONSOLE_WINDOW),
+        )  # fmt: skip
+        return ConsoleApp(
+            engine.handler, detection, engine.store, self.keyboard, self.console,
+            self.strings, self.clock, self.people, shortcut=shortcut, db_path=str(path),
+        )  # fmt: skip
+
+    def _backend(self) -> WikiBackend:
+        if self.options.wiki == "settings":
+            return build_wiki_backend(self.settings)
+        return LocalWiki(self.settings.LOCAL_WIKI_DIR)
+
+    async def close(self) -> None:
+        """Stop the engine, let the wiki land its last writes (briefly), close everything."""
+        if self.engine is not None:
+            await self.engine.handler.aclose()
+            # What does not land in time stays queued in SQLite for the next start.
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(WIKI_DRAIN_S):
+                    await self.engine.wiki.drained()
+            await self.engine.wiki.aclose()
+        for closer in self.closers:
+            aclose = getattr(closer, "aclose", None)
+            if aclose is not None:
+                await aclose()
+        await self.db.close()
+
+
+def run_console(settings: Settings, options: ConsoleOptions) -> int:
+    """The `debate-room console` command."""
+    missing = missing_binaries(settings, options)
+    if missing:
+        raise SettingsError(
+            f"not found on PATH: {', '.join(missing)} (or use --ag human / --claude human)"
+        )
+    log_file = Path(settings.DATA_DIR) / "console.log"
+    log_file.parent.mkdir(parents=True, exist_ok=True)
+    # The screen belongs to the debate: the engine's log lines go to a file.
+    logging.basicConfig(
+        filename=log_file,
+        level=settings.LOG_LEVEL,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    clock = SystemClock(settings.RETRY_WAIT_SCALE)
+    with contextlib.suppress(KeyboardInterrupt):
+        return asyncio.run(
+            console_session(
+                settings,
+                options,
+                Console(highlight=False),
+                Keyboard(StdinLines(), paced=not _is_terminal()),
+                clock,
+                install_signals=True,
+            )
+        )
+    return 130
+
+
+def _is_terminal() -> bool:
+    """True when a person types at a terminal; False for a script piped or redirected in."""
+    try:
+        return sys.stdin.isatty()
+    except (AttributeError, ValueError):  # closed or replaced stdin
+        return False

@@ -1,0 +1,253 @@
+"""`debate-room run`: the Discord bot, built by the composition root around its client."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import signal
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import aiohttp
+import discord
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
+
+from bot.compose import (
+    DetectionLimits,
+    SystemClock,
+    build_detection,
+    build_engine,
+    build_moderator,
+    build_wiki_backend,
+    claude_debater,
+    gemini_cli_debater,
+    handler_config,
+)
+from bot.discord.ag_relay import AgRelayDebater
+from bot.discord.client import DebateBot
+from bot.discord.front import DiscordFront
+from bot.discord.room import DiscordRoom
+from bot.settings import Settings
+from handlers.debate_handler import DebateHandler
+from handlers.i18n import Strings
+from handlers.model import Backend
+from handlers.ports import Clock, Debater, Moderator
+from handlers.prompting import participant_system_prompt
+from tools.checks import one_line
+from tools.store.db import Database
+from tools.store.db_lock import DatabaseLock
+from tools.store.sessions import schedule_session_expiry
+from tools.wiki.outbox import WikiOutbox
+
+log = logging.getLogger(__name__)
+
+EXPIRY_CHECK_SECONDS = 30
+DETECTION_WINDOW = 20  # chat lines the moderator sees when it judges a conversation
+
+
+@dataclass
+class Services:
+    """What the bot owns and closes."""
+
+    db: Database
+    handler: DebateHandler | None = None
+    wiki: WikiOutbox | None = None
+    room: DiscordRoom | None = None
+    scheduler: AsyncIOScheduler = field(default_factory=AsyncIOScheduler)
+    closers: list[object] = field(default_factory=list)
+
+
+async def assemble(
+    bot: DebateBot,
+    settings: Settings,
+    services: Services,
+    *,
+    moderator: Moderator | None = None,
+    debaters: Mapping[Backend, Debater] | None = None,
+    clock: Clock | None = None,
+    rng: random.Random | None = None,
+) -> None:
+    """Build every adapter around the logged-in client, then resume what was running.
+
+    The keyword parts replace the configured ones (tests: a scripted moderator, a fake
+    debater, a movable clock, a seeded draw); left out, everything comes from `settings`.
+    """
+    db, strings = services.db, Strings(settings.LANGUAGE)
+    clock = clock or SystemClock(settings.RETRY_WAIT_SCALE)
+    if moderator is None:
+        moderator = build_moderator(settings, db, asyncio.sleep)  # it scales waits itself
+        services.closers.append(moderator)
+    engine = build_engine(
+        db,
+        strings=strings,
+        backend=build_wiki_backend(settings),
+        wiki_root=settings.WIKI_ROOT,
+        make_room=lambda wiki: DiscordRoom(bot, db, strings, wiki, clock),
+        moderator=moderator,
+        debaters=_debaters(bot, settings, db, strings, debaters or {}),
+        clock=clock,
+        rng=rng,
+        config=handler_config(settings),
+    )
+    services.wiki, services.room, services.handler = engine.wiki, engine.room, engine.handler
+    detection = build_detection(
+        moderator,
+        engine.store,
+        clock,
+        channels=settings.DEBATE_CHANNEL_IDS,
+        bot_user_id=bot.user.id if bot.user else 0,
+        limits=DetectionLimits.of(settings, DETECTION_WINDOW),
+    )
+    bot.front = DiscordFront(
+        engine.handler,
+        detection,
+        db,
+        strings,
+        approver_role_id=settings.APPROVER_ROLE_ID,
+        debater_ids=frozenset(settings.AG_USER_IDS),
+    )
+    _schedule(services.scheduler, engine.handler, db, settings)
+    await engine.wiki.start()
+    resumed = await engine.handler.resume_all()
+    log.info("debate-room started; resumed debates %s", resumed)
+
+
+def _schedule(
+    scheduler: AsyncIOScheduler, handler: DebateHandler, db: Database, settings: Settings
+) -> None:
+    """The timers: unanswered cards expire, old Claude sessions are forgotten."""
+    scheduler.add_job(
+        _guarded(handler.expire_due), "interval", seconds=EXPIRY_CHECK_SECONDS, id="expire-cards"
+    )
+    schedule_session_expiry(scheduler, db, settings.CLAUDE_SESSION_TTL_DAYS)
+    scheduler.start()
+
+
+def _debaters(
+    bot: DebateBot,
+    settings: Settings,
+    db: Database,
+    strings: Strings,
+    given: Mapping[Backend, Debater],
+) -> dict[Backend, Debater]:
+    """The given debaters; for the other backends the roster (PARTICIPANTS) uses, AG through
+    the Discord relay (listening to every message), Claude and Gemini through their CLIs."""
+    chosen = dict(given)
+    wanted = {member.backend for member in settings.roster}
+    if Backend.CLAUDE_CLI in wanted and Backend.CLAUDE_CLI not in chosen:
+        chosen[Backend.CLAUDE_CLI] = claude_debater(settings, db, settings.DATA_DIR)
+    if Backend.GEMINI_CLI in wanted and Backend.GEMINI_CLI not in chosen:
+        chosen[Backend.GEMINI_CLI] = gemini_cli_debater(
+            settings,
+            db,
+            settings.GEMINI_DEBATER_MODEL,
+            Path(settings.DATA_DIR) / "gemini-cli",
+            participant="gemini",
+        )
+    if Backend.AG_RELAY in wanted and Backend.AG_RELAY not in chosen:
+        ag = AgRelayDebater(
+            bot,
+            db,
+            ag_user_ids=settings.AG_USER_IDS,
+            relay_channel_id=settings.AG_RELAY_CHANNEL_ID,
+            timeout_s=settings.AG_TIMEOUT_SECONDS,
+            quiet_s=settings.AG_QUIET_SECONDS,
+            briefing=participant_system_prompt(settings.LANGUAGE),
+            strings=strings,
+        )
+        bot.message_listeners.append(ag.on_message)
+        bot.edit_listeners.append(ag.on_message_edit)
+        chosen[Backend.AG_RELAY] = ag
+    return chosen
+
+
+def _guarded(job: Callable[[], Awaitable[object]]) -> Callable[[], Awaitable[None]]:
+    """A scheduler job that logs its failure instead of killing the scheduler's loop."""
+
+    async def run() -> None:
+        try:
+            await job()
+        except Exception:  # the scheduler job wrapper is a boundary
+            log.exception("scheduled job failed")
+
+    return run
+
+
+async def shutdown(services: Services) -> None:
+    """Stop the workers and the scheduler, and close the clients and the database."""
+    with contextlib.suppress(Exception):
+        services.scheduler.shutdown(wait=False)
+    if services.handler is not None:
+        await services.handler.aclose()
+    if services.room is not None:
+        await services.room.aclose()
+    if services.wiki is not None:
+        await services.wiki.aclose()
+    for closer in services.closers:
+        aclose = getattr(closer, "aclose", None)
+        if aclose is not None:
+            await aclose()
+    # A cancelled turn may have left a shielded write (a relay record) queued on the write
+    # lock: one empty transaction after it lets it land before the connection closes.
+    async with services.db.transaction():
+        pass
+    await services.db.close()
+
+
+async def serve(settings: Settings) -> None:
+    """Lock and open the database, log in, and run until the client closes."""
+    lock = DatabaseLock(settings.DATABASE_PATH)
+    lock.acquire()  # held to the end: a second bot on this database refuses to start
+    try:
+        await _serve(settings, await Database.open(str(settings.DATABASE_PATH)))
+    finally:
+        lock.release()
+
+
+async def _serve(settings: Settings, db: Database) -> None:
+    services = Services(db=db)
+
+    async def ready(bot: DebateBot) -> None:
+        await assemble(bot, settings, services)
+
+    async def close() -> None:
+        await shutdown(services)
+
+    bot = DebateBot(on_ready_hook=ready, on_close_hook=close)
+    token = settings.DISCORD_TOKEN.get_secret_value() if settings.DISCORD_TOKEN else ""
+    closing: set[asyncio.Task[None]] = set()
+
+    def stop() -> None:  # SIGTERM (docker stop) and SIGINT close the client cleanly
+        if not closing:
+            closing.add(asyncio.create_task(bot.close()))
+
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stop)
+    async with bot:
+        await bot.start(token)
+    await asyncio.gather(*closing)
+
+
+def run_bot(settings: Settings) -> int:
+    """The `debate-room run` command."""
+    logging.basicConfig(
+        level=settings.LOG_LEVEL, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    # The bot never speaks in voice: discord.py's two warnings about voice libraries are noise.
+    discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
+    try:
+        asyncio.run(serve(settings))
+    except discord.LoginFailure:
+        log.error("Discord refused the token (DISCORD_TOKEN)")  # noqa: TRY400  # no traceback
+        return 1
+    except (aiohttp.ClientError, discord.HTTPException, OSError, TimeoutError) as exc:
+        # DNS, refused connection, a Discord outage at start-up: one line, no traceback.
+        log.error("cannot reach Discord: %s", one_line(exc))  # noqa: TRY400
+        return 1
+    except KeyboardInterrupt:
+        return 0
+    return 0

@@ -1,0 +1,80 @@
+"""The Discord client: intents, persistent buttons, and the hand-off of every event."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord.ext import commands
+
+from bot.discord.views import AnswerButton, DebateButton, FormatSelect
+
+if TYPE_CHECKING:
+    from bot.discord.front import DiscordFront
+
+log = logging.getLogger(__name__)
+
+
+def intents() -> discord.Intents:
+    """Guilds, guild messages and message content (a privileged intent to enable)."""
+    wanted = discord.Intents.none()
+    wanted.guilds = True
+    wanted.guild_messages = True
+    wanted.message_content = True
+    wanted.members = False
+    return wanted
+
+
+class DebateBot(commands.Bot):
+    """The bot; every part it uses is built by the composition root and handed in."""
+
+    def __init__(
+        self,
+        *,
+        on_ready_hook: Callable[[DebateBot], Awaitable[None]],
+        on_close_hook: Callable[[], Awaitable[None]],
+        **options: Any,
+    ) -> None:
+        # Nobody is pinged unless a send says so (the AG relay names its AG accounts).
+        options.setdefault("allowed_mentions", discord.AllowedMentions.none())
+        super().__init__(
+            command_prefix=commands.when_mentioned, intents=intents(), help_command=None, **options
+        )
+        self._on_ready_hook = on_ready_hook
+        self._on_close_hook = on_close_hook
+        self._closing = False
+        self.front: DiscordFront
+        self.message_listeners: list[Callable[[discord.Message], Awaitable[None]]] = []
+        self.edit_listeners: list[
+            Callable[[discord.Message, discord.Message], Awaitable[None]]
+        ] = []
+
+    async def setup_hook(self) -> None:
+        """Buttons first, so clicks on old cards work from the first event on."""
+        self.add_dynamic_items(DebateButton, AnswerButton, FormatSelect)
+        await self._on_ready_hook(self)
+
+    async def on_message(self, message: discord.Message) -> None:
+        """Every message goes to the AG relay's listeners and to the front end."""
+        if self._closing:
+            return  # the database is closing: the message stays in Discord's history
+        for listener in self.message_listeners:
+            await listener(message)
+        if self.user is not None:
+            await self.front.on_message(message, self.user.id)
+
+    async def on_message_edit(self, before: discord.Message, after: discord.Message) -> None:
+        """An edited message goes to the AG relay (AG may correct its reply in place)."""
+        if self._closing:
+            return
+        for listener in self.edit_listeners:
+            await listener(before, after)
+
+    async def close(self) -> None:
+        """Stop the engine's workers and close what the composition root opened (once)."""
+        if not self._closing:
+            self._closing = True
+            await self._on_close_hook()
+        await super().close()

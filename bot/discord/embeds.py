@@ -1,0 +1,144 @@
+"""The front end's own embeds: the approval card, the status line, questions and the end."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import discord
+
+from bot.discord.render import COLOUR_MODERATOR, COLOUR_USER
+from bot.formatting import format_label, status_figures, suggestion
+from handlers.formats import format_named
+from handlers.i18n import Strings
+from handlers.model import Conclusion, Debate, Phase, UserQuestion
+from handlers.shorten import shorten
+
+GREY = COLOUR_MODERATOR
+AMBER = COLOUR_USER  # decisions the people make
+PAGES = ("agenda", "working-document", "round-log", "conclusion")
+MINUTES_PER_TURN = (2, 4)  # one full-text turn, low and high estimate
+FIELD_LIMIT = 1024
+QUESTION_LIMIT = 4000  # an embed's description holds 4096
+BUTTON_LABEL_LIMIT = 80
+MAX_BUTTONS = 25  # per message: more options are listed in the question only
+
+
+def card_embed(
+    debate: Debate, strings: Strings, *, closed: bool = False, decided_by: int | None = None
+) -> discord.Embed:
+    """The approval card; once closed it says how it ended, and who ended it."""
+    proposal = debate.proposal
+    rounds = debate.max_rounds
+    turns, requests = format_named(debate.format).estimate(debate)
+    embed = discord.Embed(title=strings("front.card_title"), colour=GREY)
+    embed.add_field(name=strings("front.card_topic"), value=_cut(proposal.topic), inline=False)
+    embed.add_field(
+        name=strings("front.card_question"), value=_cut(proposal.question), inline=False
+    )
+    value = strings(
+        "front.card_format_value",
+        format=format_label(strings, debate.format),
+        rounds=rounds,
+        low=turns * MINUTES_PER_TURN[0],
+        high=turns * MINUTES_PER_TURN[1],
+        requests=requests,
+    )
+    embed.add_field(
+        name=strings("front.card_format"),
+        value=_cut("\n".join(filter(None, (value, suggestion(debate, strings))))),
+        inline=False,
+    )
+    embed.add_field(
+        name=strings("front.card_participants"),
+        value=" · ".join(member.name for member in debate.roster),
+        inline=False,
+    )
+    if closed:
+        # In the description, where a mention shows as a name (embeds never ping).
+        embed.description = strings(f"front.card_{debate.phase.value}", user=_who(decided_by))
+    return embed
+
+
+def status_line(debate: Debate, strings: Strings, now: datetime) -> str:
+    """`라운드 1/6 · 발언: Claude · 경과 3분 · 비용 $0.04 · 사회자: Gemini`, or the end state."""
+    common = status_figures(debate, now)
+    common["mode"] = strings(f"front.mode_{debate.moderator_source.value}")
+    if debate.phase.is_terminal:
+        outcome = strings(f"front.outcome_{(debate.outcome or 'stopped')}")
+        return strings("front.status_ended", outcome=outcome, **common)
+    if debate.phase is Phase.AWAITING_USER:
+        return strings("front.status_waiting", **common)
+    speaker = strings("front.moderator")  # judging: the moderator has the floor
+    if debate.phase is Phase.SPEAKING and debate.speaker is not None:
+        asked = [ask.participant for ask in debate.asked] or [debate.speaker]
+        speaker = ", ".join(debate.name_of(p) for p in asked)
+    return strings("front.status_running", speaker=speaker, **common)
+
+
+def question_body(question: UserQuestion) -> str:
+    """The question, and its options in full when a button cannot show one whole."""
+    fits = len(question.options) <= MAX_BUTTONS
+    if fits and all(len(option) <= BUTTON_LABEL_LIMIT for option in question.options):
+        return question.text
+    listed = "\n".join(f"{i}. {option}" for i, option in enumerate(question.options, 1))
+    return f"{question.text}\n\n{listed}"
+
+
+def question_embed(question: UserQuestion, strings: Strings) -> discord.Embed:
+    """The moderator's question to the people, amber."""
+    # Longer than an embed holds: the room posts the whole question just before this one.
+    body = shorten(
+        question_body(question),
+        QUESTION_LIMIT,
+        lambda n: strings("front.cut_question", omitted=n),
+    )
+    return discord.Embed(title=strings("front.question_title"), description=body, colour=AMBER)
+
+
+def conclusion_embed(
+    debate: Debate, conclusion: Conclusion, links: dict[str, str], strings: Strings
+) -> discord.Embed:
+    """The final summary, grey, with the decision, agreed and open points, and the pages."""
+    embed = discord.Embed(
+        title=strings("front.conclusion_title"),
+        description=shorten(
+            conclusion.decision,
+            QUESTION_LIMIT,
+            lambda n: strings("front.cut_conclusion", omitted=n),
+        ),
+        colour=GREY,
+    )
+    if conclusion.agreed:
+        embed.add_field(
+            name=strings("front.conclusion_agreed"),
+            value=_whole_on_wiki("\n".join(f"• {p}" for p in conclusion.agreed), strings),
+            inline=False,
+        )
+    if conclusion.open_issues:
+        embed.add_field(
+            name=strings("front.conclusion_open"),
+            value=_whole_on_wiki("\n".join(f"• {p}" for p in conclusion.open_issues), strings),
+            inline=False,
+        )
+    pages = " · ".join(
+        f"[{strings(f'front.page_{page}')}]({url})"
+        for page, url in links.items()
+        if url.startswith("http")
+    )
+    if pages:
+        embed.add_field(name=strings("front.conclusion_pages"), value=_cut(pages), inline=False)
+    return embed
+
+
+def _cut(text: str) -> str:
+    """A field's text, saying how much is missing when it does not fit."""
+    return shorten(text, FIELD_LIMIT)
+
+
+def _whole_on_wiki(text: str, strings: Strings) -> str:
+    """A Conclusion field's text, saying where the whole is when it does not fit."""
+    return shorten(text, FIELD_LIMIT, lambda n: strings("front.cut_conclusion", omitted=n))
+
+
+def _who(user_id: int | None) -> str:
+    return f"<@{user_id}>" if user_id else "-"

@@ -1,0 +1,161 @@
+"""What the Discord callbacks do: acknowledge, call one engine method, render the result."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+
+from bot.discord.embeds import card_embed
+from bot.discord.room import NO_PINGS
+from bot.discord.views import card_view_of
+from handlers.debate_handler import DebateHandler
+from handlers.detection import DetectionHandler
+from handlers.i18n import Strings
+from handlers.model import Actor, ChatLine, Phase
+from tools.store.db import Database
+from tools.store.debates import DebateNotFound
+from tools.store.room_messages import RoomMessages
+
+log = logging.getLogger(__name__)
+
+
+class DiscordFront:
+    """Turns clicks and messages into engine calls; holds no debate state itself."""
+
+    def __init__(
+        self,
+        handler: DebateHandler,
+        detection: DetectionHandler,
+        db: Database,
+        strings: Strings,
+        *,
+        approver_role_id: int | None,
+        debater_ids: frozenset[int] = frozenset(),
+    ) -> None:
+        self._handler = handler
+        self._debater_ids = debater_ids  # AG's accounts: their words are turns, not the people's
+        self._detection = detection
+        self._messages = RoomMessages(db)
+        self._strings = strings
+        self._approver_role_id = approver_role_id
+
+    def actor(self, user: discord.User | discord.Member) -> Actor:
+        """The engine's view of a person: id, name, and whether they hold the approver role."""
+        roles = {role.id for role in getattr(user, "roles", ())}
+        approver = self._approver_role_id is not None and self._approver_role_id in roles
+        return Actor(user_id=user.id, name=user.display_name, is_approver=approver)
+
+    async def on_button(
+        self, interaction: discord.Interaction[Any], action: str, debate_id: int
+    ) -> None:
+        """Open / Not now / Stop: refused (ephemeral) unless the person may act."""
+        actor = self.actor(interaction.user)
+        try:
+            allowed = await self._handler.may_act(debate_id, actor)
+        except DebateNotFound:
+            await _private(interaction, self._strings("front.not_now"))
+            return
+        if not allowed:
+            await _private(interaction, self._strings("front.refused"))
+            return
+        await interaction.response.defer()
+        command = {
+            "open": self._handler.approve,
+            "decline": self._handler.decline,
+            "stop": self._handler.stop,
+        }[action]
+        before = await self._handler.get(debate_id)
+        after = await command(debate_id, actor)
+        if after == before:
+            await _private(interaction, self._strings("front.not_now"))
+
+    async def on_answer_button(
+        self, interaction: discord.Interaction[Any], debate_id: int, option: int
+    ) -> None:
+        """One of the moderator's answer options."""
+        actor = self.actor(interaction.user)
+        if not await self._handler.may_act(debate_id, actor):
+            await _private(interaction, self._strings("front.refused"))
+            return
+        debate = await self._handler.get(debate_id)
+        question = debate.user_question
+        if debate.phase is not Phase.AWAITING_USER or question is None:
+            await _private(interaction, self._strings("front.not_now"))
+            return
+        answer = question.options[option] if option < len(question.options) else str(option)
+        # The option's label is the moderator's text: it may hold @here.
+        await _private(interaction, self._strings("front.answer_taken", answer=answer))
+        await self._handler.answer(debate_id, actor, answer)
+
+    async def on_format(
+        self, interaction: discord.Interaction[Any], debate_id: int, format_name: str
+    ) -> None:
+        """A format picked on the card: stored, and the card shows it (refused, ephemeral,
+        unless the person may act; a card no longer waiting changes nothing)."""
+        actor = self.actor(interaction.user)
+        try:
+            allowed = await self._handler.may_act(debate_id, actor)
+        except DebateNotFound:
+            await _private(interaction, self._strings("front.not_now"))
+            return
+        if not allowed:
+            await _private(interaction, self._strings("front.refused"))
+            return
+        after = await self._handler.choose_format(debate_id, actor, format_name)
+        if after.phase is not Phase.PROPOSED or after.format != format_name:
+            await _private(interaction, self._strings("front.not_now"))
+            return
+        embed = card_embed(after, self._strings)
+        view = card_view_of(after, self._strings)
+        await interaction.response.edit_message(embed=embed, view=view, allowed_mentions=NO_PINGS)
+        now = await self._handler.get(debate_id)
+        if now.phase is not Phase.PROPOSED:  # opened or put off meanwhile: the card says so
+            closed = card_embed(now, self._strings, closed=True, decided_by=now.approved_by)
+            await interaction.edit_original_response(
+                embed=closed, view=None, allowed_mentions=NO_PINGS
+            )
+
+    async def on_message(self, message: discord.Message, own_id: int) -> None:
+        """Chat in a watched channel feeds detection; a typed answer in a thread counts."""
+        if message.author.id == own_id or not message.content:
+            return
+        if await self._typed_answer(message):
+            return
+        line = ChatLine(
+            author_id=message.author.id,
+            author_name=message.author.display_name,
+            content=message.content,
+            at=message.created_at,
+            message_id=message.id,
+        )
+        proposal = await self._detection.on_message(message.channel.id, line, message.author.bot)
+        if proposal is not None:
+            await self._handler.propose(proposal)
+
+    async def _typed_answer(self, message: discord.Message) -> bool:
+        """True if the message was in a debate's thread (where it is never chat to detect):
+        the answer to an open question, or words the engine hands to the moderator's next
+        judgement and the next debaters."""
+        if not isinstance(message.channel, discord.Thread):
+            return False
+        debate_id = await self._messages.debate_in_thread(message.channel.id)
+        if debate_id is None or message.author.bot or message.author.id in self._debater_ids:
+            return debate_id is not None
+        debate = await self._handler.get(debate_id)
+        actor = self.actor(message.author)
+        if debate.phase is Phase.AWAITING_USER:
+            if await self._handler.may_act(debate_id, actor):
+                await self._handler.answer(debate_id, actor, message.content)
+        elif debate.phase.is_running:
+            await self._handler.said(debate_id, actor, message.content)
+        return True
+
+
+async def _private(interaction: discord.Interaction[Any], text: str) -> None:
+    """An ephemeral reply that pings nobody, before or after the interaction was answered."""
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_PINGS)
+    else:
+        await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_PINGS)

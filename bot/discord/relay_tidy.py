@@ -1,0 +1,102 @@
+"""Once AG's reply is in the thread as its embed, the relay traffic leaves the thread.
+
+With the relay in the debate thread (AG_RELAY_CHANNEL_ID unset), the prompt repeats the other
+debater's whole reply and AG's raw messages sit beside the green embed: each reply would show
+two or three times. So, after the room has posted an AG turn (the turn is stored by then, its
+raw record holding every message and file AG sent), the turn's prompt parts and AG's messages
+are deleted from the thread in one bulk delete. It runs only after the turn is stored, so a
+crash can never lose a reply: a repeated PostTurn simply tidies again. A relay channel of its
+own is left as it is (a log of the traffic). Deleting AG's messages needs Manage Messages;
+without it only the bot's own prompt goes and the log says why.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+
+import aiohttp
+import discord
+
+from handlers.model import Turn
+from tools.store.room_messages import RoomMessages
+
+log = logging.getLogger(__name__)
+
+BULK_LIMIT = 100  # Discord's bulk delete takes 2 to 100 messages (younger than 14 days)
+
+
+async def clear_relay(
+    client: discord.Client, messages: RoomMessages, turn: Turn, *, relayed: bool = True
+) -> None:
+    """Delete the relayed turn's prompt and AG's raw messages when they are in the debate
+    thread (`relayed`: the participant answers through the AG relay); a failure only logs
+    (the debate goes on, the reply is already shown)."""
+    if not relayed:
+        return
+    done_key = f"tidied:{turn.number}"  # not `relay:*`: the relay reads those keys as its own
+    thread_id = await messages.thread_of(turn.debate_id)
+    if thread_id is None or await messages.has(turn.debate_id, done_key):
+        return
+    rows = await messages.matching_posts(turn.debate_id, f"relay:{turn.number}*")
+    prompts = {message_id for key, _, message_id in rows if _prompt_part(key, turn)}
+    if not prompts or any(channel_id != thread_id for _, channel_id, _ in rows):
+        return  # the relay has a channel of its own: leave it as the log of the traffic
+    channel = client.get_channel(thread_id)
+    if channel is None:
+        try:
+            channel = await client.fetch_channel(thread_id)
+        except (discord.HTTPException, aiohttp.ClientError, OSError) as exc:
+            log.warning("relay: cannot reach the thread %s to tidy it: %s", thread_id, exc)
+            return
+    if not isinstance(channel, discord.Thread | discord.TextChannel):
+        return
+    theirs = _ag_message_ids(turn.raw)
+    if await _delete(channel, sorted(prompts), theirs):
+        await messages.add(turn.debate_id, done_key, (thread_id, 0, ""))
+
+
+def _prompt_part(key: str, turn: Turn) -> bool:
+    """`relay:{turn}[#n]` or `relay:{turn}[#n]:{part}`: a posted prompt message of this turn."""
+    head, _, part = key.removeprefix("relay:").partition(":")
+    return head.partition("#")[0] == str(turn.number) and (not part or part.isdigit())
+
+
+def _ag_message_ids(raw: str) -> list[int]:
+    """The ids of AG's messages, from the turn's raw record (see bot.discord.ag_reply)."""
+    try:
+        record = json.loads(raw)
+        return [int(message["id"]) for message in record.get("messages", [])]
+    except (ValueError, TypeError, KeyError, AttributeError):
+        return []
+
+
+async def _delete(channel: discord.Thread | discord.TextChannel, own: list[int],
+                  theirs: list[int]) -> bool:  # fmt: skip
+    """True once everything is gone (or was gone already)."""
+    everything = [discord.Object(mid) for mid in (*own, *theirs)]
+    try:
+        for start in range(0, len(everything), BULK_LIMIT):
+            await channel.delete_messages(everything[start : start + BULK_LIMIT])
+    except discord.Forbidden:
+        log.warning("relay: Manage Messages is missing in %s: AG's messages stay", channel.id)
+        await _one_by_one(channel, own)
+        return False
+    except discord.NotFound:  # a repeat after a crash: some are gone already
+        return await _one_by_one(channel, [*own, *theirs])
+    except (discord.HTTPException, aiohttp.ClientError, OSError) as exc:
+        log.warning("relay: could not clear the prompt and AG's messages: %s", exc)
+        return False
+    return True
+
+
+async def _one_by_one(channel: discord.Thread | discord.TextChannel, ids: list[int]) -> bool:
+    for message_id in ids:
+        try:
+            await channel.get_partial_message(message_id).delete()
+        except discord.NotFound:
+            continue
+        except (discord.HTTPException, aiohttp.ClientError, OSError) as exc:
+            log.warning("relay: could not delete message %s: %s", message_id, exc)
+            return False
+    return True

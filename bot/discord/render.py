@@ -1,0 +1,192 @@
+"""Debate turns as Discord embeds: colour-coded, complete, within Discord's limits; and nonces.
+
+Pure functions: they build `discord.Embed`s and never send anything. A DiscordRoom sends each
+inner list of `turn_messages` as one message, with `discord.AllowedMentions.none()`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+
+import discord
+
+from bot.discord.render_split import FenceSplitter
+from bot.formatting import (
+    AG_GREEN,
+    CLAUDE_BLUE,
+    MODERATOR_GREY,
+    USER_AMBER,
+    turn_figures,
+)
+from handlers.i18n import Strings
+from handlers.model import Debate, Turn
+from handlers.shorten import shorten
+
+__all__ = [
+    "COLOUR_AG",
+    "COLOUR_CLAUDE",
+    "COLOUR_MODERATOR",
+    "COLOUR_USER",
+    "DESCRIPTION_LIMIT",
+    "EMBEDS_PER_MESSAGE",
+    "MESSAGE_EMBED_TOTAL",
+    "footer_text",
+    "nonce_of",
+    "seat_colour",
+    "text_messages",
+    "turn_messages",
+]
+
+COLOUR_AG = discord.Colour(AG_GREEN)
+COLOUR_CLAUDE = discord.Colour(CLAUDE_BLUE)
+COLOUR_MODERATOR = discord.Colour(MODERATOR_GREY)
+COLOUR_USER = discord.Colour(USER_AMBER)  # decisions the people make
+
+DESCRIPTION_LIMIT = 4096
+EMBEDS_PER_MESSAGE = 10
+MESSAGE_EMBED_TOTAL = 6000  # characters across every embed of one message
+_MIN_ROOM = 512  # less room than this left in a message: start the next one
+
+
+def nonce_of(*parts: object) -> str:
+    """A deterministic nonce (25 characters at most), so Discord drops a re-sent message."""
+    return hashlib.sha256(":".join(map(str, parts)).encode()).hexdigest()[:25]
+
+
+def seat_colour(seat: str, debate: Debate | None = None) -> discord.Colour:
+    """The participant's colour (the roster's; the default roster's without a debate)."""
+    if debate is not None:
+        return discord.Colour(debate.member(seat).colour)
+    return COLOUR_CLAUDE if seat == "claude" else COLOUR_AG
+
+
+@dataclass
+class _Spec:
+    """One embed before it becomes a discord.Embed."""
+
+    description: str | None
+    author: str | None = None
+    title: str | None = None
+    footer: str | None = None
+
+    def size(self) -> int:
+        """What the embed counts towards the 6000 characters of its message."""
+        parts = (self.description, self.author, self.title, self.footer)
+        return sum(len(part) for part in parts if part)
+
+
+@dataclass
+class _Packer:
+    """Fills messages with embeds: at most 10 each, 6000 characters each, footer on the last."""
+
+    colour: discord.Colour
+    footer: str | None = None
+    messages: list[list[_Spec]] = field(default_factory=list)
+
+    def add(self, text: str, *, author: str | None = None, title: str | None = None) -> None:
+        """Append `text` in full, starting a new embed with `author` and `title` on it."""
+        header = len(author or "") + len(title or "")
+        if not text:
+            self._place(header).append(_Spec(None, author=author, title=title))
+            return
+        splitter = FenceSplitter(text)
+        while not splitter.done:
+            embeds = self._place(header)
+            room = MESSAGE_EMBED_TOTAL - self._reserve() - sum(s.size() for s in embeds) - header
+            piece = splitter.take(min(DESCRIPTION_LIMIT, room))
+            embeds.append(_Spec(piece, author=author, title=title))
+            author = title = None
+            header = 0
+
+    def build(self) -> list[list[discord.Embed]]:
+        """The embeds, one inner list per message."""
+        if not self.messages:
+            self.messages.append([_Spec(None)])
+        self.messages[-1][-1].footer = self.footer
+        return [[self._embed(spec) for spec in message] for message in self.messages]
+
+    def _reserve(self) -> int:
+        # Every message keeps room for the footer: which one is last is known only at the end.
+        return len(self.footer or "")
+
+    def _place(self, header: int) -> list[_Spec]:
+        """The message the next embed goes into, opening a new one when this one is full."""
+        if self.messages:
+            current = self.messages[-1]
+            used = sum(spec.size() for spec in current) + self._reserve() + header
+            if len(current) < EMBEDS_PER_MESSAGE and MESSAGE_EMBED_TOTAL - used >= _MIN_ROOM:
+                return current
+        self.messages.append([])
+        return self.messages[-1]
+
+    def _embed(self, spec: _Spec) -> discord.Embed:
+        embed = discord.Embed(colour=self.colour, description=spec.description, title=spec.title)
+        if spec.author:
+            embed.set_author(name=spec.author)
+        if spec.footer:
+            embed.set_footer(text=spec.footer)
+        return embed
+
+
+def text_messages(text: str, *, colour: discord.Colour) -> list[list[discord.Embed]]:
+    """Any text in full as embeds grouped per message (a question too long for one embed)."""
+    packer = _Packer(colour)
+    packer.add(text)
+    return packer.build()
+
+
+def turn_messages(
+    turn: Turn, strings: Strings, debate: Debate | None = None
+) -> list[list[discord.Embed]]:
+    """A debater's turn as embeds, one inner list per message, nothing of the opinion cut."""
+    packer = _Packer(seat_colour(turn.seat, debate), footer_text(turn, strings))
+    # The opinion is the whole reply when no block was found, in characters Discord carries.
+    packer.add(turn.parsed.opinion, author=author_line(turn, strings, debate))
+    if turn.parsed.extra:
+        packer.add(turn.parsed.extra, title=strings("discord.other_fields"))
+    question = turn.parsed.question
+    if turn.parsed.structured and question is not None:
+        if question.to == "user":
+            title = strings("discord.question_to_user")
+        else:
+            others = [p for p in (debate.ids if debate else ("ag", "claude")) if p != turn.seat]
+            names = ", ".join(participant_name(p, strings, debate) for p in others)
+            title = strings("discord.question_to_opponent", name=names)
+        packer.add(question.text, title=title)
+    return packer.build()
+
+
+def participant_name(participant: str, strings: Strings, debate: Debate | None = None) -> str:
+    """The default roster's names come from the locale files; others are the roster's."""
+    key = f"discord.seat_{participant}"
+    if strings.has(key):
+        return strings(key)
+    return debate.name_of(participant) if debate is not None else participant
+
+
+def author_line(turn: Turn, strings: Strings, debate: Debate | None = None) -> str:
+    """`Claude Code (sonnet)`: the debater, and the model when known."""
+    name = participant_name(turn.seat, strings, debate)
+    if not turn.meta.model:
+        return name
+    return shorten(strings("discord.author", name=name, model=turn.meta.model), 256)
+
+
+def footer_text(turn: Turn, strings: Strings) -> str:
+    """`턴 1 · 1,240 토큰 · $0.02 · 41초 · sha256 3f9a1c0b2e7d`; unknown figures are left out."""
+    figures = turn_figures(turn)
+    parts = [strings("discord.footer_turn", turn=turn.number)]
+    if figures.tokens:
+        parts.append(strings("discord.footer_tokens", tokens=f"{figures.tokens:,}"))
+    if figures.cost:
+        parts.append(strings("discord.footer_cost", cost=figures.cost))
+    seconds = figures.seconds
+    if seconds >= 60:
+        parts.append(strings("discord.footer_minutes", minutes=seconds // 60, seconds=seconds % 60))
+    else:
+        parts.append(strings("discord.footer_seconds", seconds=seconds))
+    if figures.stance:
+        parts.append(strings(f"discord.stance_{figures.stance}"))
+    parts.append(strings("discord.footer_sha", sha=figures.sha))
+    return " · ".join(parts)

@@ -1,0 +1,305 @@
+"""The debate's room in Discord: the card, the thread, its pinned status and every post.
+
+Each message is recorded under a stable key in `room_messages`; a repeat of a call (after
+a restart) finds the record and posts nothing again. A crash between the send and the
+record is covered by a nonce derived from the key, which Discord deduplicates.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from bot.discord import embeds, render
+from bot.discord.relay_tidy import clear_relay
+from bot.discord.render import nonce_of
+from bot.discord.render_split import split_text
+from bot.discord.room_live import LIVE_WINDOW_S, Working, live_key
+from bot.discord.room_status import StatusEditor
+from bot.discord.views import card_view_of, question_view, status_view
+from handlers.formats import format_named
+from handlers.i18n import Strings
+from handlers.model import Backend, Conclusion, Debate, Turn, UserQuestion
+from handlers.ports import Clock, Wiki
+from handlers.shorten import shorten
+from tools.store.db import Database
+from tools.store.room_messages import Posted, RoomMessages
+
+log = logging.getLogger(__name__)
+
+SELECT_DECIDED_BY = "SELECT decided_by FROM proposals WHERE debate_id = ?"
+# Status refreshes within this window become one edit: a turn's two or three refreshes
+# usually come within a second, and Discord allows about five edits per five seconds.
+STATUS_WINDOW_S = 1.5
+CONTENT_LIMIT = 2000
+NO_PINGS = discord.AllowedMentions.none()
+
+
+@dataclass(frozen=True)
+class Pace:
+    """How often a working debater is shown: typing, and a 'still working' line."""
+
+    typing_every_s: float = 8.0  # Discord shows typing for about 10 s
+    still_working_every_s: float = 180.0
+
+
+class DiscordRoom:
+    """Implements the engine's Room port on a discord.py client."""
+
+    def __init__(
+        self,
+        client: discord.Client,
+        db: Database,
+        strings: Strings,
+        wiki: Wiki,
+        clock: Clock,
+        *,
+        status_window_s: float = STATUS_WINDOW_S,
+        pace: Pace = Pace(),
+        live_window_s: float = LIVE_WINDOW_S,
+    ) -> None:
+        self._client = client
+        self._db = db
+        self._messages = RoomMessages(db)
+        self._strings = self.strings = strings
+        self.live_window_s = live_window_s
+        self.live_edits = 0  # live messages sent and edited, for the benchmark
+        self.writing: set[tuple[int, str]] = set()  # (debate, participant) seen writing
+        self._wiki = wiki
+        self._clock = clock
+        self.pace = pace
+        self._channels: dict[int, discord.abc.Messageable] = {}
+        # What each running debate has posted, read once from room_messages and then kept
+        # up to date here: a repeat still finds every record, and a turn costs no lookups.
+        self._posted: dict[int, dict[str, Posted]] = {}
+        self.status = StatusEditor(self._edit_status, status_window_s)
+
+    async def aclose(self) -> None:
+        """Send the status edits still scheduled (before the client closes)."""
+        await self.status.flush()
+
+    # ---- records ----------------------------------------------------------------
+
+    async def recorded(self, debate_id: int, key: str) -> Posted | None:
+        """(channel id, message id, url) of a message posted under `key`."""
+        posted = self._posted.get(debate_id)
+        if posted is None:
+            posted = self._posted.setdefault(debate_id, await self._messages.all_of(debate_id))
+        return posted.get(key)
+
+    async def _record(self, debate_id: int, key: str, posted: Posted) -> None:
+        await self._record_all(debate_id, [(key, posted)])
+
+    async def _record_all(self, debate_id: int, records: list[tuple[str, Posted]]) -> None:
+        """Several records in one statement."""
+        await self._messages.put_all(debate_id, records)
+        if debate_id in self._posted:
+            self._posted[debate_id].update(records)
+
+    async def forget_record(self, debate_id: int, key: str) -> None:
+        """Drop one record (a message that was deleted)."""
+        await self._messages.delete(debate_id, key)
+        self._posted.get(debate_id, {}).pop(key, None)
+
+    def forget(self, debate_id: int) -> None:
+        """Drop what is kept in memory for an ended debate (the records stay in SQLite)."""
+        thread = self._posted.pop(debate_id, {}).get("thread")
+        if thread is not None:
+            self._channels.pop(thread[0], None)
+
+    async def _channel(self, channel_id: int) -> discord.abc.Messageable:
+        cached = self._channels.get(channel_id) or self._client.get_channel(channel_id)
+        channel = cached or await self._client.fetch_channel(channel_id)
+        if not isinstance(channel, discord.abc.Messageable):
+            raise TypeError(f"channel {channel_id} cannot hold messages")
+        self._channels[channel_id] = channel
+        return channel
+
+    async def thread(self, debate: Debate) -> discord.abc.Messageable:
+        """The debate's thread (or the card's channel before the thread exists)."""
+        found = await self.recorded(debate.id, "thread")
+        return await self._channel(found[0] if found else debate.proposal.channel_id)
+
+    async def send_once(self, debate: Debate, key: str, **kwargs: Any) -> Posted:
+        """Post under `key` unless a message was recorded under it; record it."""
+        found = await self.recorded(debate.id, key)
+        if found:
+            return found
+        posted = await self._send(debate, key, **kwargs)
+        await self._record(debate.id, key, posted)
+        return posted
+
+    async def _send(self, debate: Debate, key: str, **kwargs: Any) -> Posted:
+        """Post without recording; the key's nonce makes a repeat harmless meanwhile."""
+        channel = await self.thread(debate)
+        message = await channel.send(
+            allowed_mentions=NO_PINGS, nonce=nonce_of("room", debate.id, key), **kwargs
+        )
+        return (message.channel.id, message.id, message.jump_url)
+
+    async def message(self, debate_id: int, key: str) -> discord.PartialMessage | None:
+        found = await self.recorded(debate_id, key)
+        if not found:
+            return None
+        channel = await self._channel(found[0])
+        if not isinstance(channel, discord.TextChannel | discord.Thread):
+            return None
+        return channel.get_partial_message(found[1])
+
+    # ---- the card ----------------------------------------------------------------
+
+    async def post_card(self, debate: Debate) -> None:
+        """The approval card with Open / Not now (and the formats to choose from)."""
+        embed = embeds.card_embed(debate, self._strings)
+        view = card_view_of(debate, self._strings)
+        await self.send_once(debate, "card", embed=embed, view=view)
+
+    async def close_card(self, debate: Debate) -> None:
+        """Say how the card ended (and who ended it) and remove its buttons."""
+        message = await self.message(debate.id, "card")
+        if message is None:
+            return
+        rows = await self._db.fetch_all(SELECT_DECIDED_BY, (debate.id,))
+        decided_by = int(rows[0][0]) if rows and rows[0][0] else debate.approved_by
+        embed = embeds.card_embed(debate, self._strings, closed=True, decided_by=decided_by)
+        await message.edit(embed=embed, view=None, allowed_mentions=NO_PINGS)
+
+    # ---- the thread ----------------------------------------------------------------
+
+    async def open(self, debate: Debate) -> None:
+        """Create the thread from the card and pin its status message."""
+        if await self.recorded(debate.id, "thread") is None:
+            thread = await self._create_thread(debate)
+            self._channels[thread.id] = thread
+            await self._record(debate.id, "thread", (thread.id, thread.id, thread.jump_url))
+        status = await self.send_once(
+            debate,
+            "status",
+            content=embeds.status_line(debate, self._strings, self._clock.now()),
+            view=status_view(debate.id, self._strings),
+        )
+        if await self.recorded(debate.id, "pinned") is None:
+            message = await self.message(debate.id, "status")
+            if message is not None:
+                with contextlib.suppress(discord.HTTPException):  # pins are a nicety
+                    await message.pin()
+            await self._record(debate.id, "pinned", status)
+
+    async def _create_thread(self, debate: Debate) -> discord.Thread:
+        name = shorten(self._strings("front.thread_name", topic=debate.proposal.topic), 100)
+        card = await self.message(debate.id, "card")
+        if card is not None:
+            try:
+                return await card.create_thread(name=name, auto_archive_duration=1440)
+            except discord.HTTPException as exc:
+                if exc.code != 160004:  # a thread exists already: made before a crash
+                    raise
+                found = await self._client.fetch_channel(card.id)  # it has the card's id
+                if isinstance(found, discord.Thread):
+                    return found
+                raise
+        parent = await self._channel(debate.proposal.channel_id)
+        if not isinstance(parent, discord.TextChannel):
+            raise TypeError("debates need a text channel")
+        return await parent.create_thread(name=name, type=discord.ChannelType.public_thread)
+
+    async def update_status(self, debate: Debate) -> None:
+        """Edit the pinned status in place (bursts coalesce into one edit)."""
+        await self.status.update(debate)
+
+    async def _edit_status(self, debate: Debate) -> None:
+        message = await self.message(debate.id, "status")
+        if message is None:
+            return
+        view = None if debate.phase.is_terminal else status_view(debate.id, self._strings)
+        content = embeds.status_line(debate, self._strings, self._clock.now())
+        writing = [debate.name_of(s) for d, s in sorted(self.writing) if d == debate.id]
+        if writing and not debate.phase.is_terminal:
+            content += self._strings("front.status_writing", seat=", ".join(writing))
+        await message.edit(content=content, view=view, allowed_mentions=NO_PINGS)
+        if debate.phase.is_terminal:
+            self.forget(debate.id)  # the final status is the debate's last post
+
+    async def post_turn(self, debate: Debate, turn: Turn) -> str:
+        """The whole reply as coloured embeds, split over messages as Discord requires; the
+        messages are recorded together at the end (their nonces cover a crash before)."""
+        first, new = "", []
+        for index, batch in enumerate(render.turn_messages(turn, self._strings, debate)):
+            key = f"turn:{turn.number}:{index}"
+            posted = await self.recorded(debate.id, key)
+            if posted is None:
+                live = await self._replace_live(debate, turn.number, batch) if index == 0 else None
+                posted = live or await self._send(debate, key, embeds=batch)
+                new.append((key, posted))
+            first = first or posted[2]
+        await self._record_all(debate.id, new)
+        relayed = debate.member(turn.seat).backend is Backend.AG_RELAY
+        # shown once: as this embed
+        await clear_relay(self._client, self._messages, turn, relayed=relayed)
+        return first
+
+    async def _replace_live(
+        self, debate: Debate, turn: int, batch: list[discord.Embed]
+    ) -> Posted | None:
+        """The live message, if the reply had one, becomes its first final message."""
+        live = await self.recorded(debate.id, live_key(turn))
+        message = await self.message(debate.id, live_key(turn))
+        if live is None or message is None:
+            return None
+        try:
+            await message.edit(content=None, embeds=batch, allowed_mentions=NO_PINGS)
+        except discord.NotFound:  # deleted by someone: post the reply anew
+            return None
+        return live
+
+    async def ask_user(self, debate: Debate, question: UserQuestion) -> None:
+        """The moderator's question in amber, with one button per option."""
+        body = embeds.question_body(question)
+        if len(body) > embeds.QUESTION_LIMIT:
+            # Too long for the button message's embed: the whole question first, in full.
+            whole = render.text_messages(body, colour=embeds.AMBER)
+            for index, batch in enumerate(whole):
+                await self.send_once(debate, f"ask:{debate.turns}:text:{index}", embeds=batch)
+        await self.send_once(
+            debate,
+            f"ask:{debate.turns}",
+            embed=embeds.question_embed(question, self._strings),
+            view=question_view(debate.id, question.options),
+        )
+
+    async def post_conclusion(self, debate: Debate, conclusion: Conclusion) -> None:
+        """The final summary with links to the pages the debate wrote (no dead links)."""
+        written = format_named(debate.format).pages(debate)
+        links = {page: self._wiki.page_url(debate, page) for page in written}
+        await self.send_once(
+            debate,
+            "conclusion",
+            embed=embeds.conclusion_embed(debate, conclusion, links, self._strings),
+        )
+
+    async def notify(self, debate: Debate, key: str, params: dict[str, str]) -> None:
+        """One localized line, in full; failures named through the [failure] table."""
+        if "kind" in params:
+            params = params | {"kind": self._strings(f"failure.{params['kind']}")}
+        text = self._strings(key, **params)
+        channel = await self.thread(debate)
+        # The same notice in the same state is the same notice: re-sent after a crash, it is
+        # dropped by its nonce.
+        state = (debate.id, debate.phase, debate.turns, debate.attempt, key, sorted(params.items()))
+        for index, piece in enumerate(split_text(text, CONTENT_LIMIT)):
+            await channel.send(piece, allowed_mentions=NO_PINGS, nonce=nonce_of(*state, index))
+
+    def working(self, debate: Debate, seat: str) -> Working:
+        """Typing while the debater works, a 'still working' line every few minutes, and
+        the reply as it is written."""
+        return Working(self, debate, seat)
+
+    async def still_working(self, debate: Debate, seat: str, minutes: int) -> None:
+        """Say that a long turn is still going."""
+        channel = await self.thread(debate)
+        text = self._strings("front.still_working", seat=debate.name_of(seat), minutes=minutes)
+        await channel.send(text, allowed_mentions=NO_PINGS)

@@ -1,0 +1,76 @@
+"""What both front ends show of a debate, computed once: the colours, the status figures and a
+turn's figures. The Discord front and the console word them with their own locale strings."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from handlers.formats import formats_for
+from handlers.i18n import Strings
+from handlers.model import AG, CLAUDE, Debate, Turn
+
+AG_GREEN = 0x2ECC71
+CLAUDE_BLUE = 0x3498DB
+MODERATOR_GREY = 0x95A5A6
+USER_AMBER = 0xF5A623  # decisions the people make
+WARNING_ORANGE = 0xE67E22
+SEAT_COLOURS = {AG: AG_GREEN, CLAUDE: CLAUDE_BLUE}  # the default roster's
+SHA_DIGITS = 12  # of a reply's SHA-256, shown under each turn
+
+
+def hex_colour(colour: int) -> str:
+    """`#2ECC71`: a colour as the console (rich) names it."""
+    return f"#{colour:06X}"
+
+
+def format_label(strings: Strings, name: str) -> str:
+    """A format's name for people (`front.format_<name>`); a format registered without one
+    shows its own name, so a new format is offered without a locale change."""
+    key = f"front.format_{name}"
+    return strings(key) if strings.has(key) else name
+
+
+def suggestion(debate: Debate, strings: Strings) -> str:
+    """`🧭 The moderator suggests X: why`, when it suggested a format this roster can run."""
+    proposal = debate.proposal
+    name = proposal.suggested_format
+    if not (proposal.format_reason and name in formats_for(debate.roster)):
+        return ""
+    label = format_label(strings, name)
+    return strings("front.card_suggested", format=label, reason=proposal.format_reason)
+
+
+def status_figures(debate: Debate, now: datetime) -> dict[str, object]:
+    """Round, rounds at most, elapsed minutes and cost: the figures of every status line."""
+    started = debate.started_at or now
+    return {
+        "round": debate.round,
+        "max": debate.max_rounds,
+        "minutes": int(((debate.ended_at or now) - started).total_seconds() // 60),
+        "cost": f"{debate.cost_usd:.2f}",
+    }
+
+
+@dataclass(frozen=True)
+class TurnFigures:
+    """What a turn's footer shows; `None` or 0 where the figure is unknown."""
+
+    tokens: int
+    cost: str | None
+    seconds: int
+    stance: str | None
+    sha: str
+
+
+def turn_figures(turn: Turn) -> TurnFigures:
+    """Tokens, cost, seconds, stance and the short SHA-256 of one turn."""
+    meta = turn.meta
+    stance = turn.parsed.stance if turn.parsed.structured else None
+    return TurnFigures(
+        tokens=meta.input_tokens + meta.output_tokens,
+        cost=f"{meta.cost_usd:.2f}" if meta.cost_usd else None,
+        seconds=round(meta.latency_s),
+        stance=stance.value if stance is not None else None,
+        sha=turn.sha256[:SHA_DIGITS],
+    )

@@ -1,0 +1,100 @@
+"""Settings that fail to load, said one line each: the name, what is wrong, how to fix it."""
+
+from __future__ import annotations
+
+import types
+import typing
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from pydantic import SecretStr, ValidationError
+from pydantic.fields import FieldInfo
+
+MAX_SHOWN = 60  # characters of a bad value repeated back (never of a secret)
+
+
+class SettingsError(Exception):
+    """Settings are missing or invalid; each line of the message names one of them."""
+
+    def __init__(self, *lines: str) -> None:
+        super().__init__("\n".join(lines))
+        self.lines = tuple(lines)
+
+
+def describe_errors(exc: ValidationError, fields: Mapping[str, FieldInfo]) -> list[str]:
+    """One line per invalid setting (pydantic may report one value more than once)."""
+    lines: dict[str, str] = {}
+    for error in exc.errors():
+        name = str(error["loc"][0]) if error["loc"] else "settings"
+        if name in lines:
+            continue
+        field = fields.get(name)
+        wrong = _what_is_wrong(error, field)
+        fix = how_to_fix(name, field) if field is not None else "see .env.example"
+        lines[name] = f"{name}: {wrong}; {fix}"
+    return list(lines.values())
+
+
+def _what_is_wrong(error: Mapping[str, Any], field: FieldInfo | None) -> str:
+    message = str(error["msg"]).removeprefix("Value error, ")
+    value = error.get("input")
+    if field is None or _is_secret(field) or not isinstance(value, str):
+        return message
+    shown = value if len(value) <= MAX_SHOWN else value[:MAX_SHOWN] + "…"
+    return f"{shown!r} is not valid ({message})"
+
+
+def how_to_fix(name: str, field: FieldInfo) -> str:
+    """What a valid value looks like, and the default (leave it blank to use it)."""
+    kind = _HINTS.get(name) or _kind(field.annotation)
+    bounds = _bounds(field.metadata)
+    default = field.default
+    if default in (None, ()) or _is_secret(field):
+        keep = "or leave it blank"
+    else:
+        shown = default.value if hasattr(default, "value") else default
+        keep = f"or leave it blank for the default {shown}"
+    return f"set {kind}{bounds} {keep}".replace("  ", " ")
+
+
+def _kind(annotation: Any) -> str:
+    args = [a for a in typing.get_args(annotation) if a is not type(None)]
+    origin = typing.get_origin(annotation)
+    if origin is typing.Annotated:
+        return _kind(args[0])
+    if origin in (typing.Union, types.UnionType) and len(args) == 1:
+        return _kind(args[0])
+    if origin is typing.Literal:
+        return "one of " + ", ".join(str(a) for a in args)
+    if origin is tuple:
+        return "comma-separated numeric ids (e.g. 123,456)"
+    return _SIMPLE.get(annotation, "a value")
+
+
+_HINTS = {
+    "CLAUDE_TOOLS": "read-only tools only, comma-separated",
+    "WIKIJS_URL": "the wiki's address (http://host:3000)",
+}
+_SIMPLE: dict[Any, str] = {
+    int: "a whole number",
+    float: "a number",
+    bool: "true or false",
+    str: "a text value",
+    Path: "a file or folder path",
+    SecretStr: "the secret value",
+}
+
+
+def _bounds(metadata: Sequence[Any]) -> str:
+    parts = []
+    for item in metadata:
+        for attr, word in (("ge", ">="), ("gt", ">"), ("le", "<="), ("lt", "<")):
+            value = getattr(item, attr, None)
+            if value is not None:
+                parts.append(f"{word} {value}")
+    return f" ({', '.join(parts)})" if parts else ""
+
+
+def _is_secret(field: FieldInfo) -> bool:
+    return SecretStr in typing.get_args(field.annotation) or field.annotation is SecretStr

@@ -1,0 +1,69 @@
+"""The console's card lets the person choose the format, by its number or its name."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Iterator
+
+import pytest
+
+from bot.console.build import ConsoleOptions
+from bot.console.keyboard import Keyboard
+from bot.console.session import console_session
+from bot.settings import Settings
+from handlers.i18n import Strings
+from handlers.model import CLAUDE
+from handlers.rules_moderator import RulesModerator
+from tests.bot.console.conftest import Screen, plain_console, seed_for
+from tests.doubles import FakeClock, QueueLines
+from tests.handlers.duo_format import DUO, registered
+from tools.store.db import Database
+from tools.store.debates import SqliteStore
+
+T = Strings("ko")
+
+
+@pytest.fixture(autouse=True)
+def duo() -> Iterator[None]:
+    with registered(DUO):
+        yield
+
+
+async def test_the_card_takes_a_format_by_number_or_name(
+    settings: Settings, screen: Screen
+) -> None:
+    lines = QueueLines()
+    keyboard = Keyboard(lines)
+    session = asyncio.create_task(
+        console_session(
+            settings,
+            ConsoleOptions(ag="human", claude="human"),
+            plain_console(screen),
+            keyboard,
+            FakeClock(),
+            moderator=RulesModerator(T),
+            rng=random.Random(seed_for(CLAUDE)),
+        )
+    )
+    lines.push("/debate 로그 보관 기간")
+    listed = T("console.card_formats", formats=f"1. {T('front.format_free')} · 2. duo")
+    await screen.shows(listed)
+    lines.push("2")
+    await screen.shows(T("console.format_chosen", format="duo"))
+    lines.push("FREE")  # a name, any case
+    await screen.shows(T("console.format_chosen", format=T("front.format_free")))
+    mark = len(screen.getvalue())
+    lines.push("3")  # no third format: the card still waits, nothing chosen
+    await screen.shows(T("console.card_waiting"), after=mark)
+    lines.push("duo", "y")
+    await asyncio.wait_for(keyboard.composing.wait(), 10)
+    lines.close()
+    assert await asyncio.wait_for(session, 20) == 0
+
+    db = await Database.open(str(settings.DATA_DIR / "console.sqlite3"))
+    try:
+        debate = await SqliteStore(db).load(1)
+    finally:
+        await db.close()
+    assert debate.format == "duo" and debate.started_at is not None

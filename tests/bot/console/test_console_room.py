@@ -1,0 +1,147 @@
+"""The ConsoleRoom: colour-coded, whole replies, printed once even when a step runs again."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+from collections.abc import AsyncIterator
+from dataclasses import replace
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from bot.console.room import ConsoleRoom
+from handlers.i18n import Strings
+from handlers.model import (
+    AG,
+    CLAUDE,
+    Conclusion,
+    Debate,
+    Phase,
+    Proposal,
+    Stance,
+    Turn,
+    TurnMeta,
+    UserQuestion,
+)
+from handlers.reply_parser import parse_reply
+from tests.doubles import TOPIC, FakeClock
+from tools.store.db import Database
+
+T = Strings("ko")
+GREEN, BLUE, AMBER = "38;2;46;204;113", "38;2;52;152;219", "38;2;245;166;35"
+
+
+class PageLinks:
+    """The only part of the Wiki port the room reads."""
+
+    def page_url(self, debate: Debate, page: str) -> str:
+        return f"file:///wiki/{debate.id}/{page}.md"
+
+
+def debate(phase: Phase = Phase.SPEAKING) -> Debate:
+    proposal = Proposal(1, TOPIC, "어떤 캐시?", "이유", 0.9, "alice: ...", (1, 2))
+    return Debate(
+        id=3,
+        proposal=proposal,
+        phase=phase,
+        max_rounds=4,
+        created_at=datetime(2026, 11, 29, tzinfo=UTC),
+        round=1,
+        speaker=AG,
+    )
+
+
+def turn(number: int, seat: str, text: str) -> Turn:
+    return Turn(
+        3,
+        number,
+        1,
+        seat,
+        text,
+        text,
+        hashlib.sha256(text.encode()).hexdigest(),
+        parse_reply(text),
+        TurnMeta(model="m", latency_s=3.2),
+        datetime.now(UTC),
+    )
+
+
+@pytest.fixture
+async def db(tmp_path: Path) -> AsyncIterator[Database]:
+    database = await Database.open(str(tmp_path / "room.sqlite3"))
+    yield database
+    await database.close()
+
+
+def colour_console(out: io.StringIO) -> Console:
+    return Console(
+        file=out, width=80, force_terminal=True, color_system="truecolor", highlight=False
+    )
+
+
+async def test_turns_are_colour_coded_and_whole(db: Database) -> None:
+    out = io.StringIO()
+    room = ConsoleRoom(
+        colour_console(out), T, PageLinks(), FakeClock(), db=db, human_seats=frozenset((AG, CLAUDE))
+    )
+    long_text = " ".join(f"[문단{n}] {'가나다라 ' * 40}" for n in range(25))  # ~5,000 chars
+    await room.post_turn(debate(), turn(1, AG, long_text))
+    ag = out.getvalue()
+    out.seek(0), out.truncate()
+    await room.post_turn(
+        debate(), turn(2, CLAUDE, '```json\n{"opinion": "B", "stance": "agree"}\n```')
+    )
+    claude = out.getvalue()
+
+    assert GREEN in ag and BLUE not in ag
+    assert BLUE in claude and GREEN not in claude
+    assert long_text in ag  # one piece: not cut, not re-wrapped, "[...]" not read as markup
+    assert T(f"console.stance_{Stance.AGREE.value}") in claude
+
+
+async def test_a_repeated_post_prints_nothing_again(db: Database) -> None:
+    out = io.StringIO()
+    console = Console(file=out, width=80, color_system=None)
+    room = ConsoleRoom(console, T, PageLinks(), FakeClock(), db=db)
+    reply = turn(1, AG, "한 번만 보여야 합니다")
+    assert await room.post_turn(debate(), reply) == ""
+    await room.post_turn(debate(), reply)
+    await room.post_card(debate(Phase.PROPOSED))
+    # a new process (after a crash) with the same database remembers too
+    again = ConsoleRoom(console, T, PageLinks(), FakeClock(), db=db)
+    await again.post_turn(debate(), reply)
+    await again.post_card(debate(Phase.PROPOSED))
+    shown = out.getvalue()
+    assert shown.count("한 번만 보여야 합니다") == 1
+    assert shown.count(T("console.card_title")) == 1
+
+
+async def test_questions_are_amber_with_numbered_options_and_the_end_links_the_pages(
+    db: Database,
+) -> None:
+    out = io.StringIO()
+    room = ConsoleRoom(colour_console(out), T, PageLinks(), FakeClock(), db=db)
+    await room.ask_user(
+        debate(Phase.AWAITING_USER), UserQuestion("운영팀이 있나요?", ("예", "아니요"))
+    )
+    await room.notify(debate(), "user.answered", {"user": "alice", "answer": "예"})
+    asked = out.getvalue()
+    assert AMBER in asked and "1. 예" in asked and "2. 아니요" in asked
+    # Links only to pages the debate wrote.
+    await room.post_conclusion(
+        replace(debate(Phase.CONCLUDED), turns=2),  # spoke, but never changed the document
+        Conclusion("LRU로 시작", agreed=("운영 부담",), positions=((AG, "LRU"),)),
+    )
+    end = out.getvalue()
+    for page in ("agenda", "round-log", "conclusion"):
+        assert f"file:///wiki/3/{page}.md" in end
+    assert "working-document" not in end  # never written: not linked
+    assert "LRU로 시작" in end and "• 운영 부담" in end and "AG: LRU" in end
+    ended = replace(  # another debate, which changed the document: linked
+        debate(Phase.CONCLUDED), id=4, turns=2, log=((1, AG), (2, CLAUDE)), working_document="초안"
+    )
+    await room.post_conclusion(ended, Conclusion("LRU로 시작", positions=((AG, "LRU"),)))
+    assert "file:///wiki/4/working-document.md" in out.getvalue()[len(end) :]

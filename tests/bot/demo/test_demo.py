@@ -1,0 +1,131 @@
+"""`debate-room demo`: the recorded debate through the real engine, SQLite and the local wiki."""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import subprocess
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from bot.demo.replay import RecordingError, load_recording, recording_for
+from bot.demo.runner import DB_NAME, replay, run_demo
+from handlers.i18n import Strings
+from handlers.model import Outcome, Phase, WikiPage
+from handlers.reply_parser import parse_reply
+from tests.bot.console.conftest import plain_console
+from tools.store.db import Database
+from tools.store.debates import SqliteStore
+
+RECORDING = load_recording()
+T = Strings(RECORDING.language)
+
+
+def test_the_recording_is_what_the_demo_promises() -> None:
+    assert RECORDING.language == "ko" and 3 <= len(RECORDING.chat) <= 4
+    assert 4 <= len(RECORDING.turns) <= 6
+    assert {turn.seat for turn in RECORDING.turns} == {"ag", "claude"}
+    for entry in RECORDING.turns:
+        assert 800 <= len(entry.reply) <= 2000, entry.turn
+        parsed = parse_reply(entry.reply)
+        assert parsed.structured, entry.turn
+        assert parsed.stance is not None or entry.turn == 1, entry.turn
+    assert any(parse_reply(e.reply).wiki_action for e in RECORDING.turns)
+    assert any(parse_reply(e.reply).question for e in RECORDING.turns)
+
+
+def test_the_demo_runs_with_an_empty_environment(tmp_path: Path) -> None:
+    # A `.env` that the bot would refuse: the demo reads no settings at all.
+    (tmp_path / ".env").write_text("MAX_ROUNDS=many\nDISCORD_TOKEN=\n", encoding="utf-8")
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(tmp_path)}
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "demo"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert out.startswith(T("console.demo_banner"))  # labelled as a replay from the start...
+    assert out.rstrip().endswith(T("console.demo_end"))  # ...to the end
+
+    folder = next((tmp_path / "data" / "demo" / "wiki" / "debates").iterdir())
+    pages = {page: folder / f"{page.value}.md" for page in WikiPage}
+    for page, path in pages.items():
+        assert path.is_file(), page
+        assert str(path) in out  # the four file paths are printed at the end
+        title = path.read_text(encoding="utf-8").splitlines()[1]
+        assert RECORDING.detection.topic in title, title
+    round_log = pages[WikiPage.ROUND_LOG].read_text(encoding="utf-8")
+    for entry in RECORDING.turns:
+        parsed = parse_reply(entry.reply)
+        assert parsed.opinion in round_log  # every reply's argument in full, as Markdown
+        if parsed.wiki_action is not None:  # and the change it proposed
+            assert parsed.wiki_action.content in round_log
+        assert parsed.opinion in out  # and its argument on the screen
+    conclusion = pages[WikiPage.CONCLUSION].read_text(encoding="utf-8")
+    assert RECORDING.conclusion.decision in conclusion and RECORDING.conclusion.decision in out
+    assert RECORDING.answers[0].text in out
+    assert "Redis Streams" in pages[WikiPage.WORKING_DOCUMENT].read_text(encoding="utf-8")
+
+
+async def test_the_replay_is_stored_like_a_real_debate(tmp_path: Path) -> None:
+    screen = io.StringIO()
+    result = await replay(plain_console(screen), tmp_path / "demo", 0.0)
+    assert result.debate.phase is Phase.CONCLUDED
+    assert result.debate.outcome is Outcome.CONSENSUS
+    db = await Database.open(str(tmp_path / "demo" / DB_NAME))
+    try:
+        turns = await SqliteStore(db).all_turns(result.debate.id)
+    finally:
+        await db.close()
+    # the engine's own random draw gave the recorded speaking order
+    assert [(t.number, t.seat, t.text) for t in turns] == [
+        (e.turn, e.seat, e.reply) for e in RECORDING.turns
+    ]
+    assert abs(result.debate.cost_usd - sum(e.cost_usd for e in RECORDING.turns)) < 1e-9
+
+    again = await replay(plain_console(io.StringIO()), tmp_path / "demo", 0.0)
+    assert again.debate.id == 1  # a second run starts clean
+    sections = again.pages[WikiPage.ROUND_LOG].read_text(encoding="utf-8").count("\n## 라운드 ")
+    assert sections == len(RECORDING.turns)  # not the first run's sections plus the second's
+
+
+async def test_a_folder_that_is_not_the_demos_is_left_alone(tmp_path: Path) -> None:
+    mine = tmp_path / "out" / "wiki"
+    mine.mkdir(parents=True)
+    (mine / "notes.md").write_text("mine", encoding="utf-8")
+    with pytest.raises(RecordingError):
+        await replay(plain_console(io.StringIO()), tmp_path / "out", 0.0)
+    assert (mine / "notes.md").read_text(encoding="utf-8") == "mine"
+
+
+def test_the_demo_replays_a_format_s_recording_and_names_the_ones_it_has(tmp_path: Path) -> None:
+    screen = io.StringIO()
+    assert run_demo(out=tmp_path / "demo", pace_s=0.0, console=plain_console(screen)) == 0
+    assert recording_for("free").format_name == "free"
+    missing = io.StringIO()
+    code = run_demo(
+        out=tmp_path / "x", pace_s=0.0, console=plain_console(missing), format_name="ledger"
+    )
+    assert code == 2 and "ledger" in missing.getvalue() and "recorded: free" in missing.getvalue()
+    assert not (tmp_path / "x").exists()  # nothing was written
+
+
+async def test_no_replayed_moment_lies_in_the_future(tmp_path: Path) -> None:
+    result = await replay(plain_console(io.StringIO()), tmp_path / "demo", 0.0)
+    now = datetime.now(UTC)
+    stamps = [
+        datetime.strptime(found, "%Y-%m-%d %H:%M UTC").replace(tzinfo=UTC)
+        for page in result.pages.values()
+        for found in re.findall(r"\d{4}-\d\d-\d\d \d\d:\d\d UTC", page.read_text(encoding="utf-8"))
+    ]
+    assert stamps and max(stamps) <= now
+    assert result.debate.ended_at is not None and result.debate.ended_at <= now

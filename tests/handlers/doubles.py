@@ -1,0 +1,225 @@
+"""In-memory test doubles of the engine's ports: scripted, recording, and able to 'crash'."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections import Counter, deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from types import TracebackType
+
+from handlers.model import (
+    AG,
+    CLAUDE,
+    Backend,
+    Conclusion,
+    Debate,
+    Turn,
+    TurnMeta,
+    UserQuestion,
+)
+from handlers.ports import DebaterError, DebaterOutput, TurnRequest
+
+
+def other(seat: str) -> str:
+    """The other participant of the default roster."""
+    return CLAUDE if seat == AG else AG
+
+
+class Crash(BaseException):
+    """Stands for the process dying: not an Exception, so nothing in the product catches it."""
+
+
+@dataclass
+class CrashPlan:
+    """Raise Crash at the n-th port call (counted across all doubles), once."""
+
+    at: int | None = None
+    calls: int = 0
+    fired: bool = False
+    log: list[str] = field(default_factory=list)
+
+    def tick(self, name: str) -> None:
+        self.calls += 1
+        self.log.append(name)
+        if self.at is not None and self.calls == self.at and not self.fired:
+            self.fired = True
+            raise Crash(name)
+
+
+def reply(opinion: str, stance: str = "partial", **extra: object) -> str:
+    """A contract-shaped reply in a ```json fence after some prose."""
+    block = {"opinion": opinion, "stance": stance, **extra}
+    return f"Intro.\n\n```json\n{json.dumps(block, ensure_ascii=False)}\n```"
+
+
+class FakeDebater:
+    """A debater whose replies are queued by the test; records every request it got."""
+
+    def __init__(self, seat: str, plan: CrashPlan | None = None) -> None:
+        self.seat = seat
+        self.requests: list[TurnRequest] = []
+        self.script: deque[str | DebaterError | Callable[[], object]] = deque()
+        self.default: str | None = None
+        self.plan = plan or CrashPlan()
+        self.forgotten: list[int] = []
+
+    def enqueue(self, *items: str | DebaterError | Callable[[], object]) -> None:
+        self.script.extend(items)
+
+    async def speak(self, request: TurnRequest) -> DebaterOutput:
+        self.plan.tick(f"speak:{self.seat}")
+        self.requests.append(request)
+        item = self.script.popleft() if self.script else self.default
+        if item is None:
+            item = reply(f"{self.seat} says {request.turn}")
+        if isinstance(item, DebaterError):
+            raise item
+        if callable(item):
+            await item()  # type: ignore[misc]
+            item = reply(f"{self.seat} after wait {request.turn}")
+        meta = TurnMeta(
+            model=f"{self.seat}-model",
+            input_tokens=10,
+            output_tokens=20,
+            cost_usd=0.01,
+            latency_s=1.5,
+        )
+        return DebaterOutput(text=item, raw=f"RAW<{item}>", meta=meta)
+
+    async def forget(self, debate_id: int) -> None:
+        self.forgotten.append(debate_id)
+
+
+class Seats:
+    """One backend's debater in the rig: hands each request to its participant's double."""
+
+    def __init__(self, backend: Backend, doubles: dict[str, FakeDebater]) -> None:
+        self.backend = backend
+        self._doubles = doubles
+
+    async def speak(self, request: TurnRequest) -> DebaterOutput:
+        return await self._doubles[request.participant].speak(request)
+
+    async def forget(self, debate_id: int) -> None:
+        for double in self._doubles.values():
+            await double.forget(debate_id)
+
+
+class FakeWiki:
+    """Records queued page writes; a repeat of the same write is recognised, like the outbox."""
+
+    def __init__(self, plan: CrashPlan | None = None) -> None:
+        self.writes: list[tuple[str, int, str]] = []
+        self.keys: Counter[str] = Counter()
+        self.plan = plan or CrashPlan()
+
+    def _write(self, key: str, debate: Debate, content: str) -> None:
+        self.keys[key] += 1
+        if self.keys[key] == 1:
+            self.writes.append((key, debate.id, content))
+
+    async def write_agenda(self, debate: Debate) -> None:
+        self.plan.tick("wiki:agenda")
+        self._write(f"{debate.id}:agenda", debate, debate.proposal.topic)
+
+    async def write_working_document(self, debate: Debate, turn: int) -> None:
+        self.plan.tick("wiki:working")
+        self._write(f"{debate.id}:working:{turn}", debate, debate.working_document)
+
+    async def append_round_log(self, debate: Debate, turn: Turn, message_url: str) -> None:
+        self.plan.tick("wiki:round-log")
+        self._write(f"{debate.id}:round-log:{turn.number}", debate, turn.text)
+
+    async def append_round_note(
+        self, debate: Debate, key: str, what: str, who: str, text: str
+    ) -> None:
+        self.plan.tick("wiki:round-note")
+        self._write(f"{debate.id}:round-log:{key}", debate, f"{what}|{who}|{text}")
+
+    async def write_conclusion(self, debate: Debate, conclusion: Conclusion) -> None:
+        self.plan.tick("wiki:conclusion")
+        self._write(f"{debate.id}:conclusion", debate, conclusion.decision)
+
+    def page_url(self, debate: Debate, page: str) -> str:
+        return f"https://wiki.test/debates/{debate.id}/{page}"
+
+
+class _Working:
+    def __init__(self, room: FakeRoom, seat: str) -> None:
+        self.room, self.seat = room, seat
+
+    def show_text(self, text_so_far: str) -> None:
+        self.room.shown_texts.append((self.seat, text_so_far))
+
+    async def __aenter__(self) -> None:
+        self.room.working_seats.append(self.seat)
+
+    async def __aexit__(
+        self, et: type[BaseException] | None, e: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        return None
+
+
+class FakeRoom:
+    """Records what people would see; keyed like the real front end so a repeat posts nothing."""
+
+    def __init__(self, plan: CrashPlan | None = None) -> None:
+        self.posted: list[tuple[str, object]] = []
+        self.turn_posts: Counter[tuple[int, int]] = Counter()
+        self.notices: list[tuple[int, str, dict[str, str]]] = []
+        self.statuses: list[tuple[int, str, int]] = []
+        self.questions: list[UserQuestion] = []
+        self.conclusions: list[Conclusion] = []
+        self.working_seats: list[str] = []
+        self.shown_texts: list[tuple[str, str]] = []
+        self.cards: list[int] = []
+        self.closed_cards: list[tuple[int, str]] = []
+        self.opened: list[int] = []
+        self.plan = plan or CrashPlan()
+        self.events: dict[str, asyncio.Event] = {}
+
+    def signal(self, name: str) -> asyncio.Event:
+        return self.events.setdefault(name, asyncio.Event())
+
+    async def post_card(self, debate: Debate) -> None:
+        self.plan.tick("room:card")
+        self.cards.append(debate.id)
+
+    async def close_card(self, debate: Debate) -> None:
+        self.plan.tick("room:close_card")
+        self.closed_cards.append((debate.id, debate.phase.value))
+
+    async def open(self, debate: Debate) -> None:
+        self.plan.tick("room:open")
+        self.opened.append(debate.id)
+
+    async def update_status(self, debate: Debate) -> None:
+        self.plan.tick("room:status")
+        self.statuses.append((debate.id, debate.phase.value, debate.round))
+
+    async def post_turn(self, debate: Debate, turn: Turn) -> str:
+        self.plan.tick("room:turn")
+        self.turn_posts[(debate.id, turn.number)] += 1
+        self.posted.append(("turn", turn))
+        return f"https://discord.test/{debate.id}/{turn.number}"
+
+    async def ask_user(self, debate: Debate, question: UserQuestion) -> None:
+        self.plan.tick("room:ask")
+        self.questions.append(question)
+        self.signal("asked").set()
+
+    async def post_conclusion(self, debate: Debate, conclusion: Conclusion) -> None:
+        self.plan.tick("room:conclusion")
+        self.conclusions.append(conclusion)
+
+    async def notify(self, debate: Debate, key: str, params: dict[str, str]) -> None:
+        self.plan.tick(f"room:notify:{key}")
+        self.notices.append((debate.id, key, params))
+
+    def working(self, debate: Debate, seat: str) -> _Working:
+        return _Working(self, seat)
+
+    def notice_keys(self) -> list[str]:
+        return [key for _, key, _ in self.notices]

@@ -1,0 +1,65 @@
+"""What the README says about Docker holds in the Dockerfile and the compose file (no engine
+runs here: the files are read)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.clis import installed_or_skip
+from tests.fakes.fake_anthropic import find_claude_bin
+
+ROOT = Path(__file__).resolve().parents[2]
+LOGIN = "docker compose run --rm --no-deps --entrypoint claude bot auth login"
+
+
+def text(name: str) -> str:
+    return (ROOT / name).read_text(encoding="utf-8")
+
+
+def test_the_image_has_node_20_or_newer_from_an_official_node_image() -> None:
+    found = re.findall(r"^FROM node:(\d+)", text("Dockerfile"), re.MULTILINE)
+    assert found and int(found[0]) >= 20
+    assert not re.search(r"apt-get install[^\n]*(nodejs|npm)", text("Dockerfile"))
+
+
+def test_the_clis_are_installed_from_the_lock_file() -> None:
+    dockerfile = text("Dockerfile")
+    assert re.search(r"^COPY .*\.ci/node/package-lock\.json", dockerfile, re.MULTILINE)
+    assert re.search(r"^RUN npm ci --prefix /app/\.ci/node", dockerfile, re.MULTILINE)
+    assert "npm install" not in dockerfile
+
+
+def test_the_login_command_of_the_readme_goes_past_the_entrypoint() -> None:
+    assert re.search(r'^ENTRYPOINT \["debate-room"\]', text("Dockerfile"), re.MULTILINE)
+    assert LOGIN in text("README.md") and LOGIN in text("docker-compose.yml")
+    assert "claude login" not in text("README.md") + text(".env.example")
+
+
+@pytest.mark.cli
+def test_the_pinned_claude_cli_has_the_login_subcommand_the_readme_names() -> None:
+    claude = str(installed_or_skip(find_claude_bin(), "claude"))
+    shown = subprocess.run(
+        [claude, "auth", "--help"], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert re.search(r"^\s+login\b", shown.stdout, re.MULTILINE), shown.stdout
+    setup = subprocess.run(
+        [claude, "setup-token", "--help"], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert setup.returncode == 0 and "token" in setup.stdout
+
+
+def test_the_readme_reloads_env_with_up_not_restart() -> None:
+    readme = " ".join(text("README.md").split())
+    assert "docker compose restart bot" not in readme
+    assert "run `docker compose up -d` again: it recreates the bot with the new `.env`" in readme
+
+
+def test_the_readme_states_the_prerequisites() -> None:
+    readme = text("README.md")
+    assert "Python ≥ 3.11" in readme and "Node.js ≥ 20" in readme
+    requires = re.search(r'requires-python = ">=(\d+\.\d+)"', text("pyproject.toml"))
+    assert requires and requires.group(1) == "3.11"

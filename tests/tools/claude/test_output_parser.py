@@ -1,0 +1,187 @@
+"""The pure output parser on recorded outputs of 2.1.197 and 2.1.332-shaped samples."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from handlers.model import FailureKind
+from tools.claude.output import ClaudeOutputError, classify, parse_output
+
+SAMPLES = Path(__file__).parent / "samples"
+
+
+def sample(version: str, name: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((SAMPLES / version / f"{name}.json").read_text())
+    return data
+
+
+def run_classify(version: str, name: str, now: float | None = None) -> Any:
+    s = sample(version, name)
+    return classify(s["exit_code"], s["stdout"], s["stderr"], now)
+
+
+@pytest.mark.parametrize(
+    ("version", "name", "kind"),
+    [
+        ("2.1.197", "success", None),
+        ("2.1.197", "denied", None),
+        ("2.1.197", "is_error_429", FailureKind.RATE_LIMITED),
+        ("2.1.197", "is_error_401", FailureKind.AUTH),
+        ("2.1.197", "is_error_403", FailureKind.AUTH),
+        ("2.1.197", "is_error_500", FailureKind.SERVER),
+        ("2.1.197", "is_error_529", FailureKind.SERVER),
+        ("2.1.197", "is_error_400", FailureKind.USAGE),
+        ("2.1.197", "unreachable", FailureKind.UNREACHABLE),
+        ("2.1.197", "error_max_turns", FailureKind.USAGE),
+        ("2.1.197", "no_session", FailureKind.SESSION_MISSING),
+        ("2.1.197", "usage_error", FailureKind.USAGE),
+        # recorded with the real 2.1.332 (which retries a 400 once, so that call succeeds)
+        ("2.1.332", "success", None),
+        ("2.1.332", "success_cache_shaped", None),
+        ("2.1.332", "denied", None),
+        ("2.1.332", "is_error_429", FailureKind.RATE_LIMITED),
+        ("2.1.332", "is_error_401", FailureKind.AUTH),
+        ("2.1.332", "is_error_403", FailureKind.AUTH),
+        ("2.1.332", "is_error_500", FailureKind.SERVER),
+        ("2.1.332", "is_error_529", FailureKind.SERVER),
+        ("2.1.332", "is_error_400", None),
+        ("2.1.332", "unreachable", FailureKind.UNREACHABLE),
+        ("2.1.332", "error_max_turns", FailureKind.USAGE),
+        ("2.1.332", "no_session", FailureKind.SESSION_MISSING),
+        ("2.1.332", "usage_error", FailureKind.USAGE),
+    ],
+)
+def test_each_sample_gets_its_failure_kind(
+    version: str, name: str, kind: FailureKind | None
+) -> None:
+    parsed, failure = run_classify(version, name)
+    if kind is None:
+        assert failure is None
+        assert parsed is not None and parsed.result
+    else:
+        assert failure is not None and failure.kind is kind
+        assert failure.detail  # a person needs a reason
+
+
+def test_success_2_1_197_fields() -> None:
+    parsed, _ = run_classify("2.1.197", "success")
+    assert parsed.result == "FAKE REPLY 1"
+    assert parsed.session_id and len(parsed.session_id) == 36
+    assert (parsed.input_tokens, parsed.output_tokens) == (10, 5)
+    assert parsed.total_cost_usd == pytest.approx(0.000175)
+    assert parsed.num_turns == 1
+    assert parsed.model == "claude-opus-4-8"  # the "[1m]" context tag is dropped
+    assert parsed.permission_denials == ()
+
+
+def test_success_2_1_332_counts_cache_reads_as_input() -> None:
+    parsed, _ = run_classify("2.1.332", "success_cache_shaped")  # shaped by hand from the notes
+    assert parsed.input_tokens == 7 + 40 + 1200
+    assert parsed.output_tokens == 321
+    assert parsed.model == "claude-sonnet-4-6"
+    assert parsed.result.startswith("## 의견")
+    assert parsed.session_id == "0c8e2d1a-5b7f-4c3e-9a10-2f4b6d8e0a11"
+
+
+@pytest.mark.parametrize(("version", "tools"), [("2.1.197", ("Read",)), ("2.1.332", ("Read",))])
+def test_denied_tools_are_listed_in_order(version: str, tools: tuple[str, ...]) -> None:
+    parsed, failure = run_classify(version, "denied")
+    assert failure is None
+    assert parsed.permission_denials == tools
+
+
+@pytest.mark.parametrize("version", ["2.1.197", "2.1.332"])
+def test_error_max_turns_has_no_result_but_a_reason(version: str) -> None:
+    parsed, failure = run_classify(version, "error_max_turns")
+    assert parsed.result is None
+    assert parsed.subtype == "error_max_turns"
+    assert "maximum number of turns" in failure.detail
+    assert parsed.session_id  # the turn still happened in the session
+
+
+def test_is_error_keeps_the_cli_message_and_status() -> None:
+    parsed, failure = run_classify("2.1.197", "is_error_429")
+    assert parsed.subtype == "success"  # the CLI says success on an error: is_error decides
+    assert parsed.api_error_status == 429
+    assert "429" in failure.detail
+
+
+def test_empty_stdout_keeps_stderr_in_the_detail() -> None:
+    _, failure = run_classify("2.1.197", "usage_error")
+    assert failure.kind is FailureKind.USAGE
+    assert "--no-such-option" in failure.detail
+
+
+def test_empty_stdout_without_stderr_names_the_exit_code() -> None:
+    parsed, failure = classify(3, "", "")
+    assert parsed is None
+    assert failure.kind is FailureKind.USAGE and "exit 3" in failure.detail
+
+
+def test_unreadable_stdout_is_a_usage_error() -> None:
+    _, failure = classify(1, "Segmentation fault\n", "core dumped")
+    assert failure.kind is FailureKind.USAGE
+    assert "core dumped" in failure.detail
+
+
+def test_result_line_after_other_output_is_found() -> None:
+    line = sample("2.1.197", "success")["stdout"]
+    parsed = parse_output("warning: something\n" + line)
+    assert parsed.result == "FAKE REPLY 1"
+
+
+def test_no_result_object_raises() -> None:
+    with pytest.raises(ClaudeOutputError):
+        parse_output('{"type": "assistant"}')
+
+
+@pytest.mark.parametrize(
+    ("message", "kind"),
+    [
+        ("Invalid API key · Please run /login", FailureKind.AUTH),
+        ("Claude AI usage limit reached|1700000600", FailureKind.RATE_LIMITED),
+        ("API Error: Connection error.", FailureKind.UNREACHABLE),
+        ("API Error: Request timed out.", FailureKind.UNREACHABLE),
+        ("something nobody has seen", FailureKind.SERVER),
+    ],
+)
+def test_errors_without_a_status_are_known_by_their_message(
+    message: str, kind: FailureKind
+) -> None:
+    stdout = json.dumps(
+        {
+            "type": "result",
+            "subtype": "success",
+            "is_error": True,
+            "api_error_status": None,
+            "result": message,
+            "session_id": "s",
+        }
+    )
+    _, failure = classify(1, stdout, "")
+    assert failure.kind is kind
+
+
+def test_subscription_limit_reset_becomes_retry_after() -> None:
+    stdout = json.dumps(
+        {"type": "result", "is_error": True, "result": "Claude AI usage limit reached|1700000600"}
+    )
+    _, failure = classify(1, stdout, "", now_epoch=1_700_000_000.0)
+    assert failure.retry_after == pytest.approx(600.0)
+
+
+@pytest.mark.parametrize("result", [None, "", "  \n"])
+def test_exit_0_without_result_text_is_an_empty_failure_not_an_empty_turn(
+    result: str | None,
+) -> None:
+    line = {"type": "result", "subtype": "success", "is_error": False, "session_id": "s"}
+    if result is not None:
+        line["result"] = result
+    parsed, failure = classify(0, json.dumps(line), "")
+    assert parsed is not None and failure is not None
+    assert failure.kind is FailureKind.EMPTY and failure.kind.is_transient
+    assert "no result text" in failure.detail

@@ -1,0 +1,186 @@
+"""The engine's in-memory state and the store's kept turns never diverge from SQLite.
+
+At every port call (each one a possible crash point) the handler's kept state and the
+store's kept turns are compared with what a separate connection reads from the file, in
+runs that crash before each port call in turn and resume after a rebuild.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from pydantic import TypeAdapter
+
+from handlers.events import Effect
+from handlers.model import Debate, Phase, Turn
+from tests.handlers.conftest import ALICE, Rig, proposal
+from tests.handlers.doubles import CrashPlan
+from tools.store.debates import SqliteStore, _turn_of
+
+_DEBATE = TypeAdapter(Debate)
+
+
+@dataclass
+class CheckingPlan(CrashPlan):
+    """A crash plan that first compares the kept state with the file at each port call."""
+
+    rig: Rig | None = None
+    checks: int = 0
+    mismatches: list[str] = field(default_factory=list)
+
+    def tick(self, name: str) -> None:
+        if self.rig is not None and self.rig.handler is not None:
+            self._compare(name)
+        super().tick(name)
+
+    def _compare(self, name: str) -> None:
+        assert self.rig is not None and self.rig.handler is not None
+        handler = self.rig.handler
+        store = handler._store
+        assert isinstance(store, SqliteStore)
+        with sqlite3.connect(self.rig.path) as conn:
+            conn.row_factory = sqlite3.Row
+            for debate_id, kept in handler._state.items():
+                row = conn.execute("SELECT state FROM debates WHERE id = ?", (debate_id,))
+                if _DEBATE.validate_json(row.fetchone()[0]) != kept:
+                    self.mismatches.append(f"{name}: state of debate {debate_id}")
+            for debate_id, turns in store._turns.items():
+                for number, turn in turns.items():
+                    found = conn.execute(
+                        "SELECT * FROM turns WHERE debate_id = ? AND number = ?",
+                        (debate_id, number),
+                    ).fetchone()
+                    if _turn_of(found) != turn:
+                        self.mismatches.append(f"{name}: turn {number}")
+            for (debate_id, number), url in store._urls.items():
+                found = conn.execute(
+                    "SELECT message_url FROM turns WHERE debate_id = ? AND number = ?",
+                    (debate_id, number),
+                ).fetchone()
+                if found[0] != url:
+                    self.mismatches.append(f"{name}: url of turn {number}")
+        self.checks += 1
+
+
+async def _drive(rig: Rig) -> int:
+    """Propose, approve, run to the end, rebuilding once after the planned crash."""
+
+    async def settle(debate_id: int) -> None:
+        await asyncio.wait_for(rig.h.wait_idle(debate_id), 10)
+        if rig.plan.fired and rig.plan.at is not None:
+            rig.plan.at = None
+            await rig.rebuild()
+            await asyncio.wait_for(rig.h.wait_idle(debate_id), 10)
+
+    debate = await rig.h.propose(proposal())
+    assert debate is not None
+    await settle(debate.id)
+    await rig.h.approve(debate.id, ALICE)
+    await settle(debate.id)
+    return debate.id
+
+
+async def _run(path: Path, at: int | None) -> CheckingPlan:
+    plan = CheckingPlan()
+    rig = Rig(path, plan=plan)
+    plan.rig, plan.at = rig, at
+    await rig.start()
+    try:
+        debate_id = await _drive(rig)
+        fresh = await SqliteStore(rig.h._store._db).load(debate_id)  # type: ignore[attr-defined]
+        assert fresh.phase is Phase.CONCLUDED
+        assert await rig.h.get(debate_id) == fresh
+    finally:
+        await rig.stop()
+    return plan
+
+
+async def test_kept_state_matches_the_file_at_every_crash_point(tmp_path: Path) -> None:
+    dry = await _run(tmp_path / "dry.sqlite3", None)
+    assert dry.checks == dry.calls > 30 and not dry.mismatches
+    for at in range(1, dry.calls + 1):
+        plan = await _run(tmp_path / f"crash-{at}.sqlite3", at)
+        assert plan.fired, f"no crash at call {at}"
+        assert plan.checks >= dry.calls and not plan.mismatches, (at, plan.mismatches)
+
+
+class CommitsThenFails(SqliteStore):
+    """A save that commits and then raises, as a cancellation arriving during COMMIT does."""
+
+    fail_next = False
+
+    async def save_step(
+        self,
+        debate: Debate,
+        effects: Sequence[Effect],
+        turn: Turn | None,
+        now: datetime,
+        completed_effect: int | None = None,
+        decided_by: int | None = None,
+        completed: Sequence[int] = (),
+    ) -> None:
+        await super().save_step(debate, effects, turn, now, completed_effect, decided_by, completed)
+        if self.fail_next:
+            self.fail_next = False
+            raise RuntimeError("after commit")
+
+
+async def test_a_save_that_fails_after_committing_leaves_no_stale_state(tmp_path: Path) -> None:
+    rig = Rig(tmp_path / "engine.sqlite3")
+    await rig.start()
+    assert rig.db is not None
+    store = CommitsThenFails(rig.db)
+    rig.h._store = store
+    try:
+        debate = await rig.h.propose(proposal())
+        assert debate is not None
+        await asyncio.wait_for(rig.h.wait_idle(debate.id), 10)
+        assert (await rig.h.get(debate.id)).phase is Phase.PROPOSED  # kept in memory
+        store.fail_next = True
+        try:
+            await rig.h.decline(debate.id, ALICE)
+        except RuntimeError:
+            pass
+        else:
+            raise AssertionError("the save did not fail")
+        assert (await rig.h.get(debate.id)).phase is Phase.DECLINED
+    finally:
+        await rig.stop()
+
+
+class CountingStore(SqliteStore):
+    """Counts reads of the effects queue and of whole debates."""
+
+    reads = 0
+    loads = 0
+
+    async def pending_effects(self, debate_id: int, limit: int = 1) -> list[tuple[int, Effect]]:
+        self.reads += 1
+        return await super().pending_effects(debate_id, limit)
+
+    async def load(self, debate_id: int) -> Debate:
+        self.loads += 1
+        return await super().load(debate_id)
+
+
+async def test_effects_are_read_in_batches_and_the_state_is_not_reloaded(tmp_path: Path) -> None:
+    rig = Rig(tmp_path / "engine.sqlite3")
+    await rig.start()
+    assert rig.db is not None
+    store = CountingStore(rig.db)
+    rig.h._store = store
+    rig.h._runner._store = store
+    try:
+        await _drive(rig)
+        # Three rounds of two turns run dozens of effects: one queue read per event (reply,
+        # judgement, conclusion) plus a final empty one, never one read per effect.
+        assert rig.plan.calls > 30
+        assert store.reads <= 2 * 6 + 8, store.reads
+        assert store.loads == 0
+    finally:
+        await rig.stop()

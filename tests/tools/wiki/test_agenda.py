@@ -1,0 +1,53 @@
+"""The Agenda page: the people by name, no model named for the moderator, whole-or-marked
+context quotes, and no terminal escape codes."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from handlers.detection import CONTEXT_LINE_CHARS, participant_names, participants, window_text
+from handlers.i18n import Strings
+from handlers.model import ChatLine, Debate, Phase, Proposal
+from tools.wiki.pages import render_agenda
+
+T0 = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
+
+
+def agenda_of(lines: list[ChatLine], language: str = "ko") -> str:
+    window = tuple(lines)
+    proposal = Proposal(
+        channel_id=1, topic="캐시", question="어떤 캐시?", reason="이유", confidence=0.9,
+        context=window_text(window), participants=participants(window),
+        participant_names=participant_names(window),
+    )  # fmt: skip
+    debate = Debate(
+        id=1, proposal=proposal, phase=Phase.SPEAKING, max_rounds=4, created_at=T0, started_at=T0
+    )
+    return render_agenda(debate, Strings(language))
+
+
+def test_the_people_are_named_and_no_model_is_named_for_the_moderator() -> None:
+    page = agenda_of(
+        [
+            ChatLine(1001, "앨리스", "Redis로 갈까 LRU로 갈까", T0),
+            ChatLine(1002, "bob", "장단점이 애매하네", T0),
+            ChatLine(1001, "앨리스", "토론해 보자", T0),
+        ]
+    )
+    assert "대화 참여자: 앨리스, bob" in page
+    assert "1001" not in page and "1002" not in page
+    assert "Gemini Flash" not in page  # in rules mode the moderator is no model
+    assert "Gemini Flash" not in agenda_of([ChatLine(1, "a", "x", T0)], "en")
+
+
+def test_a_long_chat_line_is_marked_where_it_is_cut_and_escape_codes_are_gone() -> None:
+    long = "가" * (CONTEXT_LINE_CHARS + 50)
+    page = agenda_of(
+        [ChatLine(1, "앨리스", long, T0), ChatLine(2, "bob", "\x1b[32m녹색\x1b[0m", T0)]
+    )
+    quoted = next(line for line in page.splitlines() if line.startswith("> 앨리스: "))
+    shown = quoted.removeprefix("> 앨리스: ")
+    kept, _, note = shown.partition("… (+")  # the cut says so, and how much is left out
+    assert note.endswith(")") and len(shown) == CONTEXT_LINE_CHARS
+    assert set(kept) == {"가"} and len(kept) + int(note[:-1].replace(",", "")) == len(long)
+    assert "> bob: 녹색" in page and "\x1b" not in page

@@ -1,0 +1,69 @@
+"""The Round-Log section of a turn: readable, and nothing of the reply missing."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+
+from handlers.i18n import Strings
+from handlers.model import AG, Turn, TurnMeta
+from handlers.reply_parser import parse_reply
+from tools.wiki.pages import render_round_section
+
+T0 = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
+
+
+def turn_of(text: str) -> Turn:
+    return Turn(1, 3, 2, AG, text, text, "0" * 64, parse_reply(text), TurnMeta(model="m"), T0)
+
+
+def test_a_structured_reply_shows_every_field_readably() -> None:
+    content = "# 설계\n\n```py\nprint('``` inside')\n```\n"
+    block = {
+        "opinion": "## 입장\n\nLRU로 시작합니다.",
+        "stance": "partial",
+        "question": {"to": "user", "text": "운영 인력이 있나요?"},
+        "wiki_action": {"page": "Working-Document", "mode": "append", "content": content},
+    }
+    text = "앞의 말.\n\n```json\n" + json.dumps(block, ensure_ascii=False) + "\n```"
+    section = render_round_section(turn_of(text), "https://x/1", "1:round-log:3", Strings("ko"))
+    assert "앞의 말.\n\n### 입장\n\nLRU로 시작합니다." in section  # a level below the turn's ##
+    assert "(덧붙이기)" in section and "(append)" not in section  # the mode in the locale
+    assert "운영 인력이 있나요?" in section and "부분 동의" in section
+    assert content.rstrip() in section
+    assert "````markdown" in section  # a fence the content's own ``` cannot close
+    assert section.count("<details>") == section.count("</details>") == 1
+
+
+def test_an_unstructured_reply_is_logged_word_for_word() -> None:
+    text = "JSON 없이 쓴 답변\n\n- 하나\n- 둘"
+    section = render_round_section(turn_of(text), "", "1:round-log:3", Strings("en"))
+    assert section.rstrip().endswith(text) and "<details>" not in section
+
+
+def test_reply_headings_sit_below_the_turn_heading_and_code_is_untouched() -> None:
+    text = "# 제목\n\n## 근거\n\n```md\n# not a heading\n```\n\n###### 깊은 곳"
+    section = render_round_section(turn_of(text), "", "1:round-log:3", Strings("ko"))
+    assert "\n## 라운드 2 · 턴 3" in section
+    assert "\n### 제목\n" in section and "\n#### 근거\n" in section
+    assert "\n# not a heading\n" in section and "\n###### 깊은 곳" in section
+
+
+def test_a_local_entry_has_no_link_line_and_escape_codes_are_gone() -> None:
+    text = "\x1b[1;31m빨간\x1b[0m 글씨와 \x1b]8;;http://x\x07링크\x1b]8;;\x07"
+    for language in ("ko", "en"):
+        section = render_round_section(turn_of(text), "", "1:round-log:3", Strings(language))
+        assert "\x1b" not in section and "빨간 글씨와 링크" in section
+        assert "Discord" not in section  # no "no link" line on a console or demo entry
+    linked = render_round_section(turn_of(text), "https://x/1", "k", Strings("ko"))
+    assert "[Discord 메시지](https://x/1)" in linked
+
+
+def test_fields_the_contract_does_not_use_are_shown_under_their_heading() -> None:
+    block = {"opinion": "본론", "opinion ": "x", "sources": ["RFC 9111", {"저자": "김"}]}
+    text = json.dumps({**block, "stance": "?"}, ensure_ascii=False)
+    section = render_round_section(turn_of(text), "", "1:round-log:3", Strings("ko"))
+    heading = Strings("ko")("wiki.round_log.other_fields")
+    extra = section.split(f"**{heading}**", 1)[1]
+    for word in ("opinion : x", "RFC 9111", "저자: 김", "stance: ?"):
+        assert word in extra

@@ -1,0 +1,194 @@
+"""WikiJsWiki against the fake Wiki.js: downtime, restarts, published state, the key check."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from bot.doctor import Status, all_checks, check_wiki
+from bot.settings import Settings
+from tests.fakes.fake_wikijs import FULL_KEY, REVOKED_KEY, FakeWikiJs
+from tests.tools.wiki.support import WAIT, ControlledSleep, Notices, OutboxFactory, debate, turn
+from tests.tools.wiki.test_behaviour import BASE, url
+from tools.wiki.wikijs import WikiJsWiki
+
+
+def assert_log_holds(fake: FakeWikiJs, texts: list[str]) -> None:
+    """Every text in the Round-Log exactly once, in order."""
+    page = fake.page_at(f"{BASE}/round-log")
+    assert page is not None
+    assert all(page.content.count(text) == 1 for text in texts)
+    spots = [page.content.index(text) for text in texts]
+    assert spots == sorted(spots)
+
+
+async def test_writes_made_while_the_wiki_is_down_land_later_in_order_once(
+    fake_wikijs: FakeWikiJs, make_outbox: OutboxFactory
+) -> None:
+    notices, sleep = Notices(), ControlledSleep(open_=False)
+    outbox = make_outbox(WikiJsWiki(fake_wikijs.url, FULL_KEY), notices, sleep)
+    fake_wikijs.failing = True  # HTTP 500 to everything
+    texts = [f"다운 중에 나온 발언 {n}" for n in range(1, 4)]
+    await outbox.write_agenda(debate())
+    for n, text in enumerate(texts, 1):
+        await outbox.append_round_log(debate(), turn(n, text), url(n))
+    await outbox.write_working_document(debate(working_document="다운 중 초안"), 2)
+    await sleep.until(1)
+    assert notices.said == []  # one failed attempt is not news yet
+    await sleep.allow(1)
+    await sleep.until(2)
+    assert notices.said == [(7, "wiki.delayed", {"count": "5"})]
+
+    await fake_wikijs.refuse_connections()  # now the port is closed altogether
+    fake_wikijs.failing = False
+    await sleep.allow(2)
+    await sleep.until(4)
+    assert fake_wikijs.pages == {}
+    assert notices.keys() == ["wiki.delayed"]  # told once
+
+    await fake_wikijs.accept_connections()
+    await sleep.open()
+    await asyncio.wait_for(outbox.drained(7), WAIT)
+    assert notices.keys() == ["wiki.delayed", "wiki.caught_up"]
+    assert notices.said[1][2] == {"count": "5"}
+    assert sleep.waits[:4] == [2.0, 4.0, 8.0, 16.0]  # backoff between attempts
+    assert_log_holds(fake_wikijs, texts)
+    document = fake_wikijs.page_at(f"{BASE}/working-document")
+    assert document is not None
+    assert document.content == "다운 중 초안"
+    assert [r.fields for r in fake_wikijs.writes()].count(("pages.create",)) == 3
+    assert await outbox.pending(7) == 0
+
+
+async def test_writes_kept_during_downtime_survive_a_restart(
+    fake_wikijs: FakeWikiJs, make_outbox: OutboxFactory
+) -> None:
+    await fake_wikijs.refuse_connections()
+    before, sleep = Notices(), ControlledSleep(open_=False)
+    first = make_outbox(WikiJsWiki(fake_wikijs.url, FULL_KEY), before, sleep)
+    texts = ["재시작 전 발언 1", "재시작 전 발언 2"]
+    await first.write_agenda(debate())
+    for n, text in enumerate(texts, 1):
+        await first.append_round_log(debate(), turn(n, text), url(n))
+    await sleep.until(1)
+    await sleep.allow(1)
+    await sleep.until(2)
+    assert before.keys() == ["wiki.delayed"]
+    await first.aclose()
+    assert await first.pending(7) == 3
+
+    await fake_wikijs.accept_connections()
+    after = Notices()
+    second = make_outbox(WikiJsWiki(fake_wikijs.url, FULL_KEY), after)
+    await second.start()
+    await asyncio.wait_for(second.drained(7), WAIT)
+    assert after.keys() == ["wiki.caught_up"]  # the delay was announced before the restart
+    assert fake_wikijs.page_at(f"{BASE}/agenda") is not None
+    assert_log_holds(fake_wikijs, texts)
+    assert await second.pending(7) == 0
+
+
+async def test_updates_keep_the_page_published_with_its_scripts_and_tags(
+    fake_wikijs: FakeWikiJs, make_outbox: OutboxFactory
+) -> None:
+    outbox = make_outbox(WikiJsWiki(fake_wikijs.url, FULL_KEY))
+    path = f"{BASE}/working-document"
+    await outbox.write_working_document(debate(working_document="v1"), 1)
+    await asyncio.wait_for(outbox.drained(7), WAIT)
+    page = fake_wikijs.page_at(path)
+    assert page is not None
+    assert (page.locale, page.editor, page.is_published) == ("en", "markdown", True)
+    page.script_css = ".debate { color: green }"  # set by a person in the page's properties
+    page.tags.append("아키텍처")
+
+    await outbox.write_working_document(replace(debate(), working_document="v2"), 2)
+    await asyncio.wait_for(outbox.drained(7), WAIT)
+    page = fake_wikijs.page_at(path)
+    assert page is not None
+    assert page.content == "v2"
+    assert page.is_published  # an update without isPublished would have unpublished it
+    assert page.script_css == ".debate { color: green }"
+    assert set(page.tags) == {"debate-room", "아키텍처"}
+    assert page.path == path  # never moved
+    update = fake_wikijs.writes()[-1]
+    assert "path" not in update.variables
+    assert "locale" not in update.variables
+
+
+async def test_a_create_that_already_landed_becomes_an_update(fake_wikijs: FakeWikiJs) -> None:
+    wiki = WikiJsWiki(fake_wikijs.url, FULL_KEY)
+    path = f"{BASE}/agenda"
+    await wiki.write(path, "제목", "처음", None)
+    stored = await wiki.write(path, "제목", "다시", None)  # a read said "no page", yet there is one
+    await wiki.aclose()
+    assert stored.content == "다시"
+    assert [p.path for p in fake_wikijs.pages.values()] == [path]
+    page = fake_wikijs.page_at(path)
+    assert page is not None
+    assert page.content == "다시"
+
+
+def wiki_settings(tmp_path: Path, url: str | None, key: str | None = None) -> Settings:
+    return Settings(
+        _env_file=None,
+        WIKIJS_URL=url,
+        WIKIJS_API_KEY=key,
+        LOCAL_WIKI_DIR=tmp_path / "wiki",
+    )
+
+
+@pytest.mark.parametrize(
+    ("key", "api_enabled", "status", "words"),
+    [
+        (FULL_KEY, True, Status.OK, "full-access"),
+        (FULL_KEY, False, Status.FAILING, "API is disabled"),
+        (REVOKED_KEY, True, Status.FAILING, "invalid or was revoked"),
+        ("a-key-that-became-guest", True, Status.FAILING, "Guest"),
+    ],
+)
+async def test_the_key_check_gives_one_clear_line(
+    fake_wikijs: FakeWikiJs,
+    tmp_path: Path,
+    key: str,
+    api_enabled: bool,
+    status: Status,
+    words: str,
+) -> None:
+    fake_wikijs.api_enabled = api_enabled
+    check = await check_wiki(wiki_settings(tmp_path, fake_wikijs.url, key))
+    assert check.status is status
+    assert words in check.detail
+    assert "\n" not in check.line()
+    assert key not in check.line()  # the key never reaches the output
+    assert check_wiki in all_checks()
+
+
+async def test_the_key_check_names_an_unreachable_wiki_and_accepts_a_local_one(
+    fake_wikijs: FakeWikiJs, tmp_path: Path
+) -> None:
+    await fake_wikijs.refuse_connections()
+    down = await check_wiki(wiki_settings(tmp_path, fake_wikijs.url, FULL_KEY))
+    assert down.status is Status.FAILING
+    assert "cannot reach" in down.detail
+    local = await check_wiki(wiki_settings(tmp_path, None))
+    assert local.status is Status.OK
+    assert str(tmp_path / "wiki") in local.detail
+
+
+async def test_a_write_the_wiki_can_never_take_is_given_up_and_the_rest_lands(
+    fake_wikijs: FakeWikiJs, make_outbox: OutboxFactory
+) -> None:
+    notices = Notices()
+    outbox = make_outbox(WikiJsWiki(fake_wikijs.url, FULL_KEY), notices, ControlledSleep())
+    huge = "가" * 2_000_000  # over Wiki.js's 5 MB body limit once encoded as JSON
+    await outbox.write_working_document(debate(working_document=huge), 1)
+    await outbox.append_round_log(debate(), turn(2, "그다음 발언"), url(2))
+    await asyncio.wait_for(outbox.drained(7), WAIT)
+    assert notices.keys() == ["wiki.write_refused"]
+    assert notices.said[0][2]["page"] == "Working-Document"
+    assert fake_wikijs.page_at(f"{BASE}/working-document") is None
+    assert_log_holds(fake_wikijs, ["그다음 발언"])  # the queue went on after the refusal
+    assert await outbox.pending(7) == 0

@@ -1,0 +1,74 @@
+"""`debate-room doctor`'s Claude line: installed, logged in, and who pays for its turns."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Mapping
+from pathlib import Path
+
+from tools.checks import Check, Status
+from tools.claude.debater import API_KEY, claude_environment
+from tools.cli_process import CliTimedOut, run_cli
+
+PART = "claude"
+TIMEOUT_S = 30.0
+LOGIN_HINT = "run `claude auth login` (or `claude setup-token`) as the user that runs the bot"
+
+
+async def check_claude_cli(
+    name: str, *, keep_api_key: bool, env: Mapping[str, str] | None = None
+) -> Check:
+    """The `claude` program (CLAUDE_BIN) answers `--version`, and `claude auth status` says it
+    is logged in, in the environment the bot gives it (`env`: ours by default)."""
+    binary = shutil.which(name)
+    if binary is None:
+        return Check(PART, Status.FAILING, f"CLAUDE_BIN not found: {name}")
+    base = dict(os.environ if env is None else env)
+    child = claude_environment(base, keep_api_key=keep_api_key)
+    code, out = await _run(binary, ["--version"], child)
+    lines = out.strip().splitlines()
+    if code != 0 or not lines:
+        return Check(PART, Status.FAILING, f"{binary} --version: {out.strip() or code}")
+    version = f"{lines[0]} ({binary})"
+    _, status_out = await _run(binary, ["auth", "status", "--json"], child)
+    return _login_verdict(
+        version, status_out, key_set=bool(base.get(API_KEY)), keep_api_key=keep_api_key
+    )
+
+
+def _login_verdict(version: str, status_out: str, *, key_set: bool, keep_api_key: bool) -> Check:
+    try:
+        status = json.loads(status_out)
+    except ValueError:
+        return Check(PART, Status.OK, f"{version}; login status unknown (`claude auth status`)")
+    if not isinstance(status, dict) or not status.get("loggedIn"):
+        return Check(PART, Status.FAILING, f"{version}; not logged in: {LOGIN_HINT}")
+    method = str(status.get("authMethod") or "unknown")
+    if method == "api_key":
+        source = status.get("apiKeySource") or "an API key"
+        why = f"{source} with CLAUDE_KEEP_API_KEY=true" if source == API_KEY else source
+        return Check(
+            PART,
+            Status.WARNING,
+            f"{version}; Claude's turns bill the Anthropic API, not a subscription ({why})",
+        )
+    note = ""
+    if key_set and not keep_api_key:
+        note = f"; {API_KEY} is set but kept from Claude (CLAUDE_KEEP_API_KEY=false)"
+    return Check(PART, Status.OK, f"{version}; logged in ({method}){note}")
+
+
+async def _run(binary: str, args: list[str], env: Mapping[str, str]) -> tuple[int | None, str]:
+    """Exit code and output (stdout, else stderr) of one short CLI call, through the one
+    program runner."""
+    try:
+        run = await run_cli(
+            [binary, *args], stdin=None, cwd=Path.cwd(), env=env, timeout_s=TIMEOUT_S, grace_s=2.0
+        )
+    except OSError as exc:
+        return None, f"cannot run {binary}: {exc.strerror or exc}"
+    except CliTimedOut:
+        return None, f"did not answer in {TIMEOUT_S:.0f} s"
+    return run.exit_code, run.stdout or run.stderr

@@ -1,0 +1,194 @@
+"""The Claude Code CLI's `--output-format json` result, parsed by key name (pure, no I/O).
+
+Checked against 2.1.197 (recorded) and shaped after 2.1.332 per the notes: key order and extra
+keys differ between versions, so nothing here depends on either.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from handlers.model import FailureKind
+from handlers.shorten import shorten
+
+_NO_SESSION = re.compile(r"No conversation found|does not match any session", re.I)
+_UNREACHABLE = re.compile(
+    r"Unable to connect|Connection error|ConnectionRefused|ECONNREFUSED|ECONNRESET|ENOTFOUND|"
+    r"EAI_AGAIN|fetch failed|socket hang up|timed? ?out",
+    re.I,
+)
+_AUTH = re.compile(r"Invalid API key|/login|authenticat|OAuth token|credential", re.I)
+_LIMIT = re.compile(r"usage limit|rate limit|hit your limit|limit reached|\b429\b", re.I)
+_RESET_EPOCH = re.compile(r"limit reached\|(\d{9,11})")
+_RETRY_SECONDS = re.compile(r"retry[- ]after[:= ]+(\d+(?:\.\d+)?)\s*s?", re.I)
+_MODEL_SUFFIX = re.compile(r"\[[^\]]*\]$")  # "claude-opus-4-8[1m]": the context-window tag
+# Errors without an HTTP status, known by their message (checked in this order).
+_TEXT_KINDS = (
+    (_LIMIT, FailureKind.RATE_LIMITED),
+    (_AUTH, FailureKind.AUTH),
+    (_UNREACHABLE, FailureKind.UNREACHABLE),
+)
+# An error without a status or a known cause counts as passing, so the engine retries a bounded
+# number of times instead of ending the debate on something unexplained.
+_UNKNOWN = FailureKind.SERVER
+
+
+class ClaudeOutputError(ValueError):
+    """Stdout holds no result object."""
+
+
+@dataclass(frozen=True)
+class CliResult:
+    """The fields of one result object that the debater uses."""
+
+    subtype: str
+    is_error: bool
+    api_error_status: int | None
+    result: str | None  # absent for error_max_turns
+    session_id: str | None
+    num_turns: int
+    total_cost_usd: float
+    input_tokens: int  # input + cache creation + cache reads: everything the model read
+    output_tokens: int
+    model: str  # the model that wrote most of the output ("" if none ran)
+    permission_denials: tuple[str, ...]  # tool names, in order
+    errors: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Failure:
+    """A failed call, classified: what the engine does depends on `kind`."""
+
+    kind: FailureKind
+    detail: str
+    retry_after: float | None = None
+
+
+def parse_output(stdout: str) -> CliResult:
+    """The result object on stdout (the last JSON line of type "result")."""
+    data = _result_object(stdout)
+    usage: dict[str, Any] = data["usage"] if isinstance(data.get("usage"), dict) else {}
+    tokens_in = sum(
+        _int(usage.get(key))
+        for key in ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
+    )
+    status = data.get("api_error_status")
+    result = data.get("result")
+    return CliResult(
+        subtype=str(data.get("subtype") or ""),
+        is_error=bool(data.get("is_error")),
+        api_error_status=status if isinstance(status, int) else None,
+        result=result if isinstance(result, str) else None,
+        session_id=str(data["session_id"]) if data.get("session_id") else None,
+        num_turns=_int(data.get("num_turns")),
+        total_cost_usd=_float(data.get("total_cost_usd")),
+        input_tokens=tokens_in,
+        output_tokens=_int(usage.get("output_tokens")),
+        model=_main_model(data.get("modelUsage")),
+        permission_denials=_denials(data.get("permission_denials")),
+        errors=tuple(str(e) for e in data.get("errors") or () if e),
+    )
+
+
+def classify(
+    exit_code: int, stdout: str, stderr: str, now_epoch: float | None = None
+) -> tuple[CliResult | None, Failure | None]:
+    """The parsed result and, if the call failed, why; exactly one of them may be None."""
+    if not stdout.strip():
+        message = stderr.strip() or f"exit {exit_code} without output"
+        kind = FailureKind.SESSION_MISSING if _NO_SESSION.search(stderr) else FailureKind.USAGE
+        return None, Failure(kind, message)
+    try:
+        parsed = parse_output(stdout)
+    except ClaudeOutputError as exc:
+        return None, Failure(
+            FailureKind.USAGE, f"{exc}: {shorten((stderr or stdout).strip(), 300)}"
+        )
+    if not parsed.is_error and (exit_code == 0 or parsed.result is not None):
+        if parsed.result is None or not parsed.result.strip():
+            detail = f"exit {exit_code} with no result text ({parsed.subtype or 'no subtype'})"
+            return parsed, Failure(FailureKind.EMPTY, detail)
+        return parsed, None
+    return parsed, _failure_of(parsed, stderr, now_epoch)
+
+
+def _failure_of(parsed: CliResult, stderr: str, now_epoch: float | None) -> Failure:
+    message = parsed.result or "; ".join(parsed.errors) or stderr.strip() or parsed.subtype
+    kind = _kind_of(parsed.subtype, parsed.api_error_status, message)
+    retry_after = _retry_after(message, now_epoch) if kind is FailureKind.RATE_LIMITED else None
+    return Failure(kind, message, retry_after)
+
+
+def _kind_of(subtype: str, status: int | None, message: str) -> FailureKind:
+    if subtype == "error_max_turns":
+        return FailureKind.USAGE  # the same turn would stop at the same limit again
+    if status is None and _NO_SESSION.search(message):
+        return FailureKind.SESSION_MISSING  # stream-json says so in a result line's errors
+    if status is None:
+        return next((kind for pattern, kind in _TEXT_KINDS if pattern.search(message)), _UNKNOWN)
+    if status == 429:
+        return FailureKind.RATE_LIMITED
+    if status in (401, 403):
+        return FailureKind.AUTH
+    if status >= 500 or status == 408:
+        return FailureKind.SERVER
+    return FailureKind.USAGE  # another 4xx: the request itself is wrong
+
+
+def _retry_after(message: str, now_epoch: float | None) -> float | None:
+    reset = _RESET_EPOCH.search(message)
+    if reset and now_epoch is not None:
+        return max(0.0, float(reset.group(1)) - now_epoch)
+    seconds = _RETRY_SECONDS.search(message)
+    return float(seconds.group(1)) if seconds else None
+
+
+def _result_object(stdout: str) -> dict[str, Any]:
+    candidates = [stdout.strip(), *reversed(stdout.strip().splitlines())]
+    for text in candidates:
+        try:
+            data = json.loads(text)
+        except ValueError:
+            continue
+        if isinstance(data, dict) and data.get("type") == "result":
+            return data
+        if isinstance(data, list):  # a stream-json array: take its result message
+            for item in reversed(data):
+                if isinstance(item, dict) and item.get("type") == "result":
+                    return item
+    raise ClaudeOutputError("no result object on stdout")
+
+
+def _main_model(model_usage: object) -> str:
+    if not isinstance(model_usage, dict) or not model_usage:
+        return ""
+    name = max(
+        model_usage,
+        key=lambda k: (
+            _int(model_usage[k].get("outputTokens")) if isinstance(model_usage[k], dict) else 0
+        ),
+    )
+    return _MODEL_SUFFIX.sub("", str(name))
+
+
+def _denials(value: object) -> tuple[str, ...]:
+    if not isinstance(value, list):
+        return ()
+    names = []
+    for item in value:
+        if isinstance(item, dict):
+            names.append(str(item.get("tool_name") or item.get("name") or "?"))
+        elif isinstance(item, str):
+            names.append(item)
+    return tuple(names)
+
+
+def _int(value: object) -> int:
+    return int(value) if isinstance(value, int | float) and not isinstance(value, bool) else 0
+
+
+def _float(value: object) -> float:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else 0.0

@@ -1,0 +1,201 @@
+"""What the moderator's model reads: prompts filled from a bounded view of the debate.
+
+The input is the agenda, the running summary (capped), the state and the last two turns
+(each capped), so its size does not grow with the number of turns.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Literal
+
+from pydantic import BaseModel
+
+import prompts
+from handlers.formats import FORMATS
+from handlers.model import ChatLine, Debate, ModeratorView, PeopleLine, Turn
+from handlers.prompting import LANGUAGE_NAMES
+from handlers.rules_moderator import SUMMARY_MAX_CHARS, bound_summary
+from tools.gemini.schemas import ConclusionReply, DetectionReply, JudgeReply
+
+INPUT_MARKER = "<!-- input -->"
+TURN_MAX_CHARS = 6000  # a turn's opinion as the moderator reads it (head and tail kept)
+TURN_TAIL_CHARS = 1500
+CHAT_LINE_MAX_CHARS = 500
+AGENDA_FIELD_MAX_CHARS = 600
+MODERATOR_TURNS = 2
+WORKING_DOCUMENT_MAX_CHARS = 12000  # the Conclusion reads the Working-Document up to this
+PEOPLE_MAX_CHARS = 2000  # each thing the people said, as the moderator reads it
+
+Purpose = Literal["detect", "judge", "conclude"]
+Role = Literal["user", "model"]
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """One request's text: the system instruction, the conversation, the reply's model."""
+
+    purpose: Purpose
+    system: str
+    messages: tuple[tuple[Role, str], ...]
+    schema: type[BaseModel]
+
+    @property
+    def input_chars(self) -> int:
+        """Characters sent (system and messages): the size the benchmark watches."""
+        return len(self.system) + sum(len(text) for _, text in self.messages)
+
+    def repaired(self, bad_reply: str, errors: str) -> Prompt:
+        """The same request plus the invalid reply and a request to correct it."""
+        repair = prompts.load("moderator_repair", None, errors=errors)
+        return Prompt(
+            self.purpose,
+            self.system,
+            (*self.messages, ("model", bad_reply), ("user", repair)),
+            self.schema,
+        )
+
+
+def detection_prompt(window: tuple[ChatLine, ...], language: str) -> Prompt:
+    """Ask whether the chat window holds an open, debate-worthy decision."""
+    chat = "\n".join(
+        f"{line.author_name or line.author_id}: {_cut(line.content, CHAT_LINE_MAX_CHARS)}"
+        for line in window
+    )
+    return _split(
+        "detect", "debate_detection", language, DetectionReply, chat=chat, formats=format_list()
+    )
+
+
+def format_list() -> str:
+    """The registered formats, each with when it fits (prompts/format_fit_<name>.md): a
+    format that registers with such a file is offered to the moderator without more code."""
+    lines = []
+    for name in FORMATS:
+        fit = prompts.load(f"format_fit_{name}") if prompts.exists(f"format_fit_{name}") else ""
+        lines.append(f"  - `{name}`: {' '.join(fit.split())}" if fit else f"  - `{name}`")
+    return "\n".join(lines)
+
+
+def judge_prompt(view: ModeratorView, language: str) -> Prompt:
+    """Ask what follows the latest reply, and for the updated summary."""
+    return _split(
+        "judge",
+        "debate_moderator",
+        language,
+        JudgeReply,
+        summary_cap=str(SUMMARY_MAX_CHARS),
+        state=_state(view.debate, view.people),
+        **_view_values(view),
+    )
+
+
+def conclusion_prompt(view: ModeratorView, language: str) -> Prompt:
+    """Ask for the Conclusion page."""
+    return _split(
+        "conclude",
+        "debate_conclusion",
+        language,
+        ConclusionReply,
+        state=_ending(view.debate),
+        working_document=_cut(view.debate.working_document, WORKING_DOCUMENT_MAX_CHARS) or "-",
+        **_view_values(view),
+    )
+
+
+def schema_instruction(schema: type[BaseModel]) -> str:
+    """The JSON schema as prompt text, for a backend without a schema option (the CLI)."""
+    text = json.dumps(schema.model_json_schema(), ensure_ascii=False, indent=1)
+    return prompts.load("moderator_json_schema", None, schema=text)
+
+
+def _split(
+    purpose: Purpose, name: str, language: str, schema: type[BaseModel], **values: str
+) -> Prompt:
+    filled = prompts.load(name, language, language_name=LANGUAGE_NAMES[language], **values)
+    system, marker, user = filled.partition(INPUT_MARKER)
+    if not marker:
+        raise prompts.PromptError(f"prompt {name} has no {INPUT_MARKER} line")
+    return Prompt(purpose, system.strip(), (("user", user.strip()),), schema)
+
+
+def _view_values(view: ModeratorView) -> dict[str, str]:
+    proposal = view.debate.proposal
+    latest = sorted(view.last_turns, key=lambda turn: turn.number)[-MODERATOR_TURNS:]
+    return {
+        "topic": _cut(proposal.topic, AGENDA_FIELD_MAX_CHARS),
+        "question": _cut(proposal.question, AGENDA_FIELD_MAX_CHARS),
+        "reason": _cut(proposal.reason, AGENDA_FIELD_MAX_CHARS),
+        "summary": bound_summary(view.debate.summary) or "-",
+        "turns": "\n\n".join(render_turn(turn, view.debate) for turn in latest) or "-",
+    }
+
+
+def _stances(debate: Debate) -> str:
+    stated = [f"{_label(debate, seat)} {stance.value}" for seat, stance in debate.stances]
+    return ", ".join(stated) or "none yet"
+
+
+def _label(debate: Debate, participant: str) -> str:
+    """`Claude [claude]`: the name people see and the id a decision names."""
+    return f"{debate.name_of(participant)} [{participant}]"
+
+
+def _state(debate: Debate, people: tuple[PeopleLine, ...] = ()) -> str:
+    waiting = [_label(debate, s) for s in debate.order if s not in debate.spoken]
+    lines = [
+        f"Participants: {', '.join(_label(debate, p) for p in debate.ids)}",
+        f"Round {debate.round} of {debate.max_rounds}; {debate.turns} turns so far; "
+        f"stances: {_stances(debate)}; next in order: " + (", ".join(waiting) or "new round"),
+    ]
+    if debate.user_answer:
+        lines.append(f"The people's latest answer: {_cut(debate.user_answer, 600)}")
+    for line in people:
+        said = _cut(line.text, PEOPLE_MAX_CHARS)
+        if line.question:
+            lines.append(f'The people\'s answer ({line.who}, to "{line.question}"): {said}')
+        else:
+            lines.append(f"The people said ({line.who}): {said}")
+    return "\n".join(lines)
+
+
+def _ending(debate: Debate) -> str:
+    outcome = debate.outcome.value if debate.outcome else "ended"
+    return (
+        f"Outcome: {outcome}; round {debate.round} of {debate.max_rounds}; "
+        f"{debate.turns} turns; stances: {_stances(debate)}"
+    )
+
+
+def render_turn(turn: Turn, debate: Debate | None = None) -> str:
+    """One turn as the moderator reads it: a header line, extras, then the opinion."""
+    parsed = turn.parsed
+    who = _label(debate, turn.seat) if debate is not None else turn.seat
+    head = f"## Turn {turn.number} · round {turn.round} · {who}"
+    head += f" · stance: {parsed.stance.value if parsed.stance else 'none'}"
+    lines = [head]
+    if parsed.question is not None:
+        lines.append(f"Question to the {parsed.question.to}: {_cut(parsed.question.text, 600)}")
+    if parsed.wiki_action is not None:
+        action = parsed.wiki_action
+        lines.append(
+            f"Wiki edit proposed: {action.mode} {action.page} ({len(action.content)} characters)"
+        )
+    if not parsed.structured:
+        lines.append("(no JSON block: the whole text is the opinion)")
+    lines.append(_head_tail(parsed.opinion))
+    return "\n".join(lines)
+
+
+def _head_tail(text: str) -> str:
+    if len(text) <= TURN_MAX_CHARS:
+        return text
+    head = TURN_MAX_CHARS - TURN_TAIL_CHARS
+    omitted = len(text) - TURN_MAX_CHARS
+    return f"{text[:head]}\n[… {omitted} characters omitted …]\n{text[-TURN_TAIL_CHARS:]}"
+
+
+def _cut(text: str, limit: int) -> str:
+    text = text.strip()
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -1,0 +1,240 @@
+"""The moderator over any Gemini backend: budget, retries, validation, repair and fallback.
+
+Each port method always returns. A step the model cannot serve (spent budget or quota,
+server error, timeout, safety block, output invalid twice) is decided by the rule-based
+moderator, and the result says so (`source=RULES`).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, replace
+from datetime import UTC, date, datetime
+from typing import Protocol, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from handlers.model import ChatLine, Conclusion, Decision, Detection, ModeratorView
+from handlers.rules_moderator import RulesModerator
+from tools.gemini.context import Prompt, conclusion_prompt, detection_prompt, judge_prompt
+from tools.gemini.ledger import REASON_QUOTA, ModeratorLedger
+from tools.gemini.schemas import (
+    ConclusionReply,
+    DetectionReply,
+    JudgeReply,
+    describe,
+    to_conclusion,
+    to_decision,
+    to_detection,
+    validate_text,
+)
+
+log = logging.getLogger(__name__)
+
+MAX_RATE_RETRIES = 2  # a 429 with RetryInfo is retried this often after the server's delay
+MAX_RETRY_DELAY_S = 120.0  # a longer wait is not worth holding a debate for: rules decide
+DEFAULT_RETRY_DELAY_S = 10.0  # a per-minute 429 without RetryInfo
+
+M = TypeVar("M", bound=BaseModel)
+Sleep = Callable[[float], Awaitable[None]]
+
+
+class ModeratorError(Exception):
+    """A request to the moderator's model failed; the backends raise only its subclasses."""
+
+
+class ModeratorRateLimited(ModeratorError):
+    """429: per minute (retry after `retry_after`) or per day (`per_day`: the day is spent)."""
+
+    def __init__(self, detail: str, retry_after: float | None, per_day: bool) -> None:
+        super().__init__(detail)
+        self.retry_after = retry_after
+        self.per_day = per_day
+
+
+class ModeratorUnavailable(ModeratorError):
+    """A server error, a timeout, a refused connection, a bad key or model: not this step."""
+
+
+class ModeratorBlocked(ModeratorError):
+    """The answer was withheld by a safety filter."""
+
+
+class ModeratorOutputInvalid(ModeratorError):
+    """The answer did not validate, even after the repair request."""
+
+
+@dataclass(frozen=True)
+class ModelReply:
+    """A backend's answer: the text, the SDK's parsed object if any, the token counts."""
+
+    text: str
+    parsed: object = None
+    input_tokens: int = 0
+    output_tokens: int = 0
+
+
+class Backend(Protocol):
+    """One way of reaching Gemini (the API through google-genai, or the CLI)."""
+
+    model: str
+
+    async def generate(self, prompt: Prompt) -> ModelReply:
+        """Send one request; raise only ModeratorError subclasses."""
+        ...
+
+
+class StructuredModerator:
+    """The Moderator port over a backend; falls back to `rules` step by step."""
+
+    def __init__(
+        self,
+        backend: Backend,
+        ledger: ModeratorLedger,
+        *,
+        language: str,
+        sleep: Sleep,
+        rules: RulesModerator,
+    ) -> None:
+        self._backend = backend
+        self._ledger = ledger
+        self._language = language
+        self._sleep = sleep
+        self._rules = rules
+        self._spent_logged: date | None = None
+
+    async def detect(self, window: tuple[ChatLine, ...]) -> Detection:
+        """Whether the chat holds an open decision; never debate-worthy in fallback."""
+        reply = await self._ask(detection_prompt(window, self._language), DetectionReply, None)
+        return to_detection(reply) if reply is not None else self._rules.verdict(window)
+
+    async def judge(self, view: ModeratorView) -> Decision:
+        """What follows the latest reply, with the updated running summary."""
+        prompt = judge_prompt(view, self._language)
+        reply = await self._ask(prompt, JudgeReply, view.debate.id)
+        if reply is not None:
+            return to_decision(reply)
+        lasting = await self._ledger.spent_reason() is not None  # else: this step only
+        return replace(self._rules.decide(view), lasting=lasting)
+
+    async def conclude(self, view: ModeratorView) -> Conclusion:
+        """The Conclusion page's content."""
+        prompt = conclusion_prompt(view, self._language)
+        reply = await self._ask(prompt, ConclusionReply, view.debate.id)
+        return to_conclusion(reply) if reply is not None else self._rules.write_conclusion(view)
+
+    async def ping(self) -> str:
+        """One tiny counted request (for `doctor`); raises ModeratorError when it fails."""
+        line = ChatLine(author_id=0, author_name="doctor", content="ping", at=datetime.now(UTC))
+        prompt = detection_prompt((line,), self._language)
+        sent = await self._ledger.reserve("doctor", self._backend.model, prompt.input_chars, None)
+        if sent is None:
+            return "daily budget spent: the rule-based moderator serves until tomorrow"
+        started = time.monotonic()
+        try:
+            reply = await self._backend.generate(prompt)
+        except ModeratorError as exc:
+            await self._finish(sent, started, "error", str(exc))
+            raise
+        await self._finish(sent, started, "ok", "", reply)
+        if not isinstance(reply.parsed, DetectionReply):
+            try:
+                validate_text(reply.text, DetectionReply)
+            except ValidationError as exc:
+                raise ModeratorOutputInvalid(describe(exc)) from exc
+        used = await self._ledger.used_today()
+        return f"{self._backend.model} answered ({used}/{self._ledger.budget} requests today)"
+
+    async def aclose(self) -> None:
+        """Release the backend's resources (the API client's session); nothing by default."""
+
+    async def _ask(self, prompt: Prompt, model: type[M], debate_id: int | None) -> M | None:
+        """A validated answer, after at most one repair request; None: rules decide."""
+        for attempt in (1, 2):
+            sent = await self._send(prompt, debate_id)
+            if sent is None:
+                return None
+            call_id, reply = sent
+            if isinstance(reply.parsed, model):
+                return reply.parsed
+            try:
+                return validate_text(reply.text, model)
+            except ValidationError as exc:
+                errors = describe(exc)
+                await self._ledger.mark(call_id, "invalid", errors)
+                log.warning(
+                    "moderator %s: invalid answer (%d/2):\n%s", prompt.purpose, attempt, errors
+                )
+                prompt = prompt.repaired(reply.text, errors)
+        log.warning("moderator %s: invalid twice, the rules decide this step", prompt.purpose)
+        return None
+
+    async def _send(self, prompt: Prompt, debate_id: int | None) -> tuple[int, ModelReply] | None:
+        """One request with its 429 retries; None when this step goes to the rules."""
+        for retry in range(MAX_RATE_RETRIES + 1):
+            outcome = await self._attempt(prompt, debate_id)
+            if not isinstance(outcome, float):
+                return outcome
+            if retry == MAX_RATE_RETRIES or outcome > MAX_RETRY_DELAY_S:
+                log.warning("moderator %s: still rate limited, rules decide", prompt.purpose)
+                return None
+            log.info("moderator %s: 429, retrying in %.0f s", prompt.purpose, outcome)
+            await self._sleep(outcome)
+        return None
+
+    async def _attempt(
+        self, prompt: Prompt, debate_id: int | None
+    ) -> tuple[int, ModelReply] | float | None:
+        """One counted request: its reply, a delay to retry after (429), or None (rules)."""
+        model = self._backend.model
+        call_id = await self._ledger.reserve(prompt.purpose, model, prompt.input_chars, debate_id)
+        if call_id is None:
+            await self._log_spent()
+            return None
+        started = time.monotonic()
+        try:
+            reply = await self._backend.generate(prompt)
+        except ModeratorRateLimited as exc:
+            await self._finish(call_id, started, "rate_limited", str(exc))
+            if exc.per_day:
+                await self._ledger.exhaust(REASON_QUOTA)
+                await self._log_spent()
+                return None
+            return float(exc.retry_after if exc.retry_after is not None else DEFAULT_RETRY_DELAY_S)
+        except ModeratorBlocked as exc:
+            await self._finish(call_id, started, "blocked", str(exc))
+            log.warning("moderator %s: answer blocked (%s), rules decide", prompt.purpose, exc)
+            return None
+        except ModeratorUnavailable as exc:
+            await self._finish(call_id, started, "error", str(exc))
+            log.warning("moderator %s: %s, rules decide this step", prompt.purpose, exc)
+            return None
+        await self._finish(call_id, started, "ok", "", reply)
+        return call_id, reply
+
+    async def _finish(
+        self,
+        call_id: int,
+        started: float,
+        outcome: str,
+        error: str,
+        reply: ModelReply | None = None,
+    ) -> None:
+        await self._ledger.finish(
+            call_id,
+            outcome,
+            input_tokens=reply.input_tokens if reply else 0,
+            output_tokens=reply.output_tokens if reply else 0,
+            latency_ms=int((time.monotonic() - started) * 1000),
+            error=error,
+        )
+
+    async def _log_spent(self) -> None:
+        """Say once a day, not once a message, that the moderator runs on rules."""
+        today = self._ledger.today()
+        if self._spent_logged != today:
+            self._spent_logged = today
+            reason = await self._ledger.spent_reason()
+            log.warning("moderator: daily %s spent; rule-based until tomorrow", reason or "quota")

@@ -1,0 +1,339 @@
+"""The engine's `Wiki` port: each write is stored in `wiki_outbox` first, then one writer per
+debate applies the entries in order to a backend, retrying with backoff until each lands."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import defaultdict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime, timedelta
+
+import aiosqlite
+
+from handlers.model import Conclusion, Debate, Turn, WikiPage
+from handlers.shorten import shorten
+from tools.store.db import Database
+from tools.wiki.backends import WikiBackend, WikiError
+from tools.wiki.pages import (
+    Mode,
+    Translate,
+    content_hash,
+    page_label,
+    page_title,
+    plan_write,
+    render_agenda,
+    render_conclusion,
+    render_round_note,
+    render_round_section,
+    render_working_document,
+)
+from tools.wiki.round_log import PART_LIMIT_CHARS, is_round_log, pieces, target_part
+from tools.wiki.slug import check_root, normalize_root, page_path, topic_slug
+
+log = logging.getLogger(__name__)
+
+Notify = Callable[[int, str, dict[str, str]], Awaitable[None]]
+Sleep = Callable[[float], Awaitable[None]]
+
+NOTICE_AFTER = 2  # failed attempts before the thread hears of a delay: one blip is not news
+# Refusals that no retry can change (too large, an illegal path): the write is given up, the
+# thread is told, and the debate's later writes go on. The text stays in SQLite (turns).
+PERMANENT = frozenset({"too_large", "6004", "6005", "6006", "http_400"})
+GIVE_UP = """
+UPDATE wiki_outbox SET done_at = ?, next_attempt_at = NULL, last_error = ?, attempts = attempts + 1
+WHERE id = ?
+"""
+
+INSERT_ENTRY = """
+INSERT OR IGNORE INTO wiki_outbox (debate_id, dedup_key, path, title, mode, content, created_at)
+VALUES (?, ?, ?, ?, ?, ?, ?)
+"""
+SELECT_NEXT = """
+SELECT id, debate_id, dedup_key, path, title, mode, content, attempts FROM wiki_outbox
+WHERE debate_id = ? AND done_at IS NULL ORDER BY id LIMIT 1
+"""
+SELECT_PENDING_DEBATES = (
+    "SELECT DISTINCT debate_id FROM wiki_outbox WHERE done_at IS NULL ORDER BY debate_id"
+)
+COUNT_PENDING = "SELECT COUNT(*) FROM wiki_outbox WHERE debate_id = ? AND done_at IS NULL"
+SELECT_KNOWN_HASH = "SELECT content_hash FROM wiki_pages WHERE path = ?"
+UPSERT_PAGE = """
+INSERT INTO wiki_pages (path, page_id, content_hash, updated_at, written_at) VALUES (?, ?, ?, ?, ?)
+ON CONFLICT (path) DO UPDATE SET page_id = excluded.page_id,
+    content_hash = excluded.content_hash, updated_at = excluded.updated_at,
+    written_at = excluded.written_at
+"""
+MARK_DONE = "UPDATE wiki_outbox SET done_at = ?, next_attempt_at = NULL WHERE id = ?"
+RECORD_FAILURE = """
+UPDATE wiki_outbox SET attempts = ?, last_error = ?, next_attempt_at = ? WHERE id = ?
+"""
+
+
+@dataclass(frozen=True)
+class _Entry:
+    id: int
+    debate_id: int
+    dedup_key: str
+    path: str
+    title: str
+    mode: Mode
+    content: str
+    attempts: int
+
+    @classmethod
+    def of(cls, row: aiosqlite.Row) -> _Entry:
+        return cls(
+            row["id"],
+            row["debate_id"],
+            row["dedup_key"],
+            row["path"],
+            row["title"],
+            Mode(row["mode"]),
+            row["content"],
+            row["attempts"],
+        )
+
+
+@dataclass
+class _Delay:
+    """One writer run's delay state: announced to the thread, and writes landed since."""
+
+    announced: bool
+    landed: int = 0
+
+
+def _utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class WikiOutbox:
+    """The debate's pages through a durable queue: nothing lost, in order, once."""
+
+    def __init__(
+        self,
+        db: Database,
+        backend: WikiBackend,
+        *,
+        root: str,
+        strings: Translate,
+        notify: Notify,
+        sleep: Sleep,
+        now: Callable[[], datetime] = _utcnow,
+        first_backoff_s: float = 2.0,
+        max_backoff_s: float = 300.0,
+        part_limit: int = PART_LIMIT_CHARS,
+    ) -> None:
+        check_root(root)
+        self._db = db
+        self._backend = backend
+        self._root = normalize_root(root)
+        self._t = strings
+        self._notify = notify
+        self._sleep = sleep
+        self._now = now
+        self._first_backoff = first_backoff_s
+        self._max_backoff = max_backoff_s
+        self._part_limit = part_limit
+        self._writers: dict[int, asyncio.Task[None]] = {}
+        # Bumped on every enqueue, so a writer that found nothing looks once more before it stops.
+        self._wanted: defaultdict[int, int] = defaultdict(int)
+        self._closed = False
+
+    async def write_agenda(self, debate: Debate) -> None:
+        """Queue the Agenda page."""
+        content = render_agenda(debate, self._t)
+        await self._enqueue(debate, WikiPage.AGENDA, f"{debate.id}:agenda", Mode.REPLACE, content)
+
+    async def write_working_document(self, debate: Debate, turn: int) -> None:
+        """Queue the Working-Document as it stands after `turn`."""
+        key = f"{debate.id}:working-document:{turn}"
+        content = render_working_document(debate, self._t)
+        await self._enqueue(debate, WikiPage.WORKING_DOCUMENT, key, Mode.REPLACE, content)
+
+    async def append_round_log(self, debate: Debate, turn: Turn, message_url: str) -> None:
+        """Queue the turn's section at the end of the Round-Log (once, even after a crash)."""
+        key = f"{debate.id}:round-log:{turn.number}"
+        section = render_round_section(turn, message_url, key, self._t, debate)
+        # A section longer than half a part is cut into pieces, each its own entry.
+        for piece_key, content in pieces(section, key, self._part_limit // 2):
+            await self._enqueue(debate, WikiPage.ROUND_LOG, piece_key, Mode.APPEND, content)
+
+    async def append_round_note(
+        self, debate: Debate, key: str, what: str, who: str, text: str
+    ) -> None:
+        """Queue a moderator's note or the people's words at the end of the Round-Log (once)."""
+        dedup = f"{debate.id}:round-log:{key}"
+        section = render_round_note(what, who, text, dedup, self._t)
+        await self._enqueue(debate, WikiPage.ROUND_LOG, dedup, Mode.APPEND, section)
+
+    async def write_conclusion(self, debate: Debate, conclusion: Conclusion) -> None:
+        """Queue the Conclusion page."""
+        content = render_conclusion(debate, conclusion, self._t)
+        key = f"{debate.id}:conclusion"
+        await self._enqueue(debate, WikiPage.CONCLUSION, key, Mode.REPLACE, content)
+
+    def page_url(self, debate: Debate, page: str) -> str:
+        """Where a person reads the page: an http(s) or file:// URL, percent-encoded."""
+        return self._backend.url(self.path_of(debate, page))
+
+    def path_of(self, debate: Debate, page: str) -> str:
+        """`{root}/{slug}/{page}`; the slug comes from the debate id and topic, so it is stable."""
+        slug = topic_slug(debate.id, debate.proposal.topic, self._root)
+        return page_path(self._root, slug, page)
+
+    async def start(self) -> None:
+        """Resume every debate's pending writes (after a restart)."""
+        self._closed = False
+        for row in await self._db.fetch_all(SELECT_PENDING_DEBATES):
+            self._kick(int(row["debate_id"]))
+
+    async def drained(self, debate_id: int | None = None) -> None:
+        """Return once the writers (of one debate, or all) have nothing left to do."""
+        while True:
+            tasks = [
+                task
+                for owner, task in self._writers.items()
+                if debate_id is None or owner == debate_id
+            ]
+            if not tasks:
+                return
+            await asyncio.wait(tasks)
+
+    async def pending(self, debate_id: int) -> int:
+        """How many of the debate's writes have not landed yet."""
+        row = await self._db.fetch_one(COUNT_PENDING, (debate_id,))
+        return int(row[0]) if row else 0
+
+    async def aclose(self) -> None:
+        """Stop the writers (pending rows stay for the next start) and close the backend."""
+        self._closed = True
+        tasks = list(self._writers.values())
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await self._backend.aclose()
+
+    async def _enqueue(
+        self, debate: Debate, page: WikiPage, key: str, mode: Mode, content: str
+    ) -> None:
+        title = page_title(debate.proposal.topic, page, self._t)
+        path = self.path_of(debate, page.value)
+        created = self._now().isoformat()
+        row = (debate.id, key, path, title, mode.value, content, created)
+        await self._db.execute(INSERT_ENTRY, row)
+        self._kick(debate.id)
+
+    def _kick(self, debate_id: int) -> None:
+        self._wanted[debate_id] += 1
+        if self._closed:
+            return
+        task = self._writers.get(debate_id)
+        if task is None or task.done():
+            name = f"wiki-writer-{debate_id}"
+            self._writers[debate_id] = asyncio.create_task(self._writer(debate_id), name=name)
+
+    async def _writer(self, debate_id: int) -> None:
+        try:
+            await self._write_all(debate_id)
+        finally:
+            if self._writers.get(debate_id) is asyncio.current_task():
+                del self._writers[debate_id]
+
+    async def _write_all(self, debate_id: int) -> None:
+        """Apply the debate's entries in order until none is left."""
+        head = await self._db.fetch_one(SELECT_NEXT, (debate_id,))
+        delay = _Delay(announced=head is not None and head["attempts"] >= NOTICE_AFTER)
+        while True:
+            seen = self._wanted[debate_id]
+            row = await self._db.fetch_one(SELECT_NEXT, (debate_id,))
+            if row is None:
+                if self._wanted[debate_id] == seen:
+                    break
+                continue
+            await self._attempt(_Entry.of(row), delay)
+        if delay.announced:
+            await self._say(debate_id, "wiki.caught_up", {"count": str(delay.landed)})
+
+    async def _attempt(self, entry: _Entry, delay: _Delay) -> None:
+        try:
+            human_edit = await self._apply(entry)
+        except WikiError as exc:
+            if exc.code in PERMANENT:
+                await self._give_up(entry, exc)
+            else:
+                await self._failed(entry, delay, f"{exc.code}: {exc.message}")
+            return
+        except Exception as exc:  # boundary: one bad write must not stop the debate's writer
+            log.exception("wiki write %s failed unexpectedly", entry.dedup_key)
+            await self._failed(entry, delay, type(exc).__name__)
+            return
+        if delay.announced:
+            delay.landed += 1
+        if human_edit:
+            page = WikiPage(entry.path.rsplit("/", 1)[-1])
+            params = {"page": page_label(page, self._t), "url": self._backend.url(entry.path)}
+            await self._say(entry.debate_id, "wiki.human_edit_kept", params)
+
+    async def _apply(self, entry: _Entry) -> bool:
+        """Write one entry; True if a person's edit was found (and kept)."""
+        if entry.mode is Mode.APPEND and is_round_log(entry.path):
+            found = await target_part(
+                self._backend,
+                entry.path,
+                entry.title,
+                entry.dedup_key,
+                entry.content,
+                self._part_limit,
+                self._t,
+            )
+            entry = replace(entry, path=found.path, title=found.title, content=found.content)
+        current = await self._backend.read(entry.path)
+        known = await self._db.fetch_one(SELECT_KNOWN_HASH, (entry.path,))
+        plan = plan_write(
+            entry.mode,
+            entry.content,
+            entry.dedup_key,
+            current.content if current else None,
+            known["content_hash"] if known else None,
+            self._t,
+        )
+        if plan.content is None and current is not None:
+            stored, written = current, current.content  # it landed before a crash
+        else:
+            content = plan.content or entry.content
+            stored = await self._backend.write(entry.path, entry.title, content, current)
+            written = content
+        now = self._now().isoformat()
+        async with self._db.transaction() as conn:
+            page_row = (entry.path, stored.page_id, content_hash(written), stored.updated_at, now)
+            await conn.execute(UPSERT_PAGE, page_row)
+            await conn.execute(MARK_DONE, (now, entry.id))
+        return plan.human_edit
+
+    async def _failed(self, entry: _Entry, delay: _Delay, reason: str) -> None:
+        attempts = entry.attempts + 1
+        wait = min(self._first_backoff * 2 ** (attempts - 1), self._max_backoff)
+        retry_at = (self._now() + timedelta(seconds=wait)).isoformat()
+        await self._db.execute(RECORD_FAILURE, (attempts, shorten(reason, 500), retry_at, entry.id))
+        log.warning("wiki write %s failed (attempt %d): %s", entry.dedup_key, attempts, reason)
+        if attempts >= NOTICE_AFTER and not delay.announced:
+            delay.announced = True
+            count = await self.pending(entry.debate_id)
+            await self._say(entry.debate_id, "wiki.delayed", {"count": str(count)})
+        await self._sleep(wait)
+
+    async def _give_up(self, entry: _Entry, exc: WikiError) -> None:
+        reason = shorten(f"{exc.code}: {exc.message}", 500)
+        await self._db.execute(GIVE_UP, (self._now().isoformat(), reason, entry.id))
+        log.error("wiki write %s refused for good: %s", entry.dedup_key, reason)
+        page = WikiPage(entry.path.rsplit("/", 1)[-1])
+        params = {"page": page_label(page, self._t), "reason": shorten(exc.message, 300)}
+        await self._say(entry.debate_id, "wiki.write_refused", params)
+
+    async def _say(self, debate_id: int, key: str, params: dict[str, str]) -> None:
+        try:
+            await self._notify(debate_id, key, params)
+        except Exception:  # boundary: a thread that cannot be told must not stall the writes
+            log.exception("could not tell debate %d %s", debate_id, key)

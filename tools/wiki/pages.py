@@ -1,0 +1,305 @@
+"""The Markdown of a debate's pages, and how a queued write merges with what the wiki holds.
+
+Pure functions: no I/O. Headings come from the locale files through a `Translate` callable
+(a `handlers.i18n.Strings`), so this module does not depend on the front end.
+"""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from handlers.fences import longest_backtick_run, open_fence
+from handlers.model import Conclusion, Debate, ModeratorSource, Turn, WikiPage
+from handlers.shorten import shorten
+
+Translate = Callable[..., str]
+
+_ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])")
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_HEADING = re.compile(r"^(#{1,6})(?=\s|$)")
+_MODES = frozenset({"replace", "append"})
+
+MAX_TITLE_CHARS = 255
+ACTION_SHOWN_CHARS = 20_000  # of a proposed Working-Document change, in the Round-Log
+MARKER_PREFIX = "<!-- debate-room:"
+BOT_SECTION = "<!-- debate-room:bot-section -->"
+_PAGE_KEYS = {
+    WikiPage.AGENDA: "wiki.page.agenda",
+    WikiPage.WORKING_DOCUMENT: "wiki.page.working_document",
+    WikiPage.ROUND_LOG: "wiki.page.round_log",
+    WikiPage.CONCLUSION: "wiki.page.conclusion",
+}
+
+
+class Mode(enum.StrEnum):
+    """How an outbox entry changes its page."""
+
+    REPLACE = "replace"  # the entry is the page's whole (bot-owned) content
+    APPEND = "append"  # the entry is a section added at the end, once
+
+
+def page_title(topic: str, page: WikiPage, t: Translate) -> str:
+    """`<topic> — <page name>`, the topic as-is (Korean kept), within Wiki.js's 255 chars."""
+    suffix = f" — {t(_PAGE_KEYS[page])}"
+    return topic.strip()[: MAX_TITLE_CHARS - len(suffix)] + suffix
+
+
+def page_label(page: WikiPage, t: Translate) -> str:
+    """The page's display name."""
+    return t(_PAGE_KEYS[page])
+
+
+def entry_marker(dedup_key: str) -> str:
+    """The hidden line that proves an appended section landed (idempotent retries)."""
+    return f"{MARKER_PREFIX}entry {dedup_key} -->"
+
+
+def render_agenda(debate: Debate, t: Translate) -> str:
+    """Topic, decision, chat context, participants, format and limits."""
+    proposal = debate.proposal
+    names = proposal.participant_names or tuple(f"`{uid}`" for uid in proposal.participants)
+    people = ", ".join(_neutral(name) for name in names) or t("wiki.agenda.nobody")
+    debaters = " · ".join(participant_name(debate, p, t) for p in debate.ids)
+    parts = [
+        f"## {t('wiki.agenda.decision')}",
+        _neutral(proposal.question.strip() or proposal.topic),
+        f"## {t('wiki.agenda.context')}",
+        _quote(proposal.context),
+    ]
+    if proposal.reason.strip():
+        parts[2:2] = [f"## {t('wiki.agenda.reason')}", _neutral(proposal.reason.strip())]
+    parts += [
+        f"## {t('wiki.agenda.participants')}",
+        f"- {t('wiki.agenda.debaters', debaters=debaters)}\n"
+        f"- {t('wiki.agenda.people', people=people)}",
+        f"## {t('wiki.agenda.format')}",
+        t("wiki.agenda.format_free"),
+        f"## {t('wiki.agenda.limits')}",
+        f"- {t('wiki.agenda.max_rounds', rounds=debate.max_rounds)}",
+    ]
+    if debate.started_at is not None:
+        parts[-1] += f"\n- {t('wiki.agenda.started', time=_time(debate.started_at))}"
+    return "\n\n".join(parts) + "\n"
+
+
+def render_working_document(debate: Debate, t: Translate) -> str:
+    """The document the debaters build, exactly as the moderator applied it."""
+    if not debate.working_document.strip():
+        return t("wiki.working_document.empty") + "\n"
+    return _neutral(debate.working_document)
+
+
+def render_round_log_header(t: Translate) -> str:
+    """The first lines of a new Round-Log page."""
+    return t("wiki.round_log.intro") + "\n"
+
+
+def participant_name(debate: Debate | None, participant: str, t: Translate) -> str:
+    """The default roster's names come from the locale files; others are the roster's."""
+    key = f"wiki.seat.{participant}"
+    has = getattr(t, "has", None)
+    if has is not None and has(key):
+        return t(key)
+    return debate.name_of(participant) if debate is not None else participant
+
+
+def render_round_note(what: str, who: str, text: str, dedup_key: str, t: Translate) -> str:
+    """A Round-Log section that is not a turn: the moderator's note or redirect, or what the
+    people answered or said, verbatim."""
+    heading = t(f"wiki.round_log.{what}", who=_neutral(who))
+    body = _balanced(_neutral(text)) if text.strip() else "-"
+    return f"{entry_marker(dedup_key)}\n### {heading}\n\n{body.rstrip()}\n"
+
+
+def render_round_section(
+    turn: Turn, message_url: str, dedup_key: str, t: Translate, debate: Debate | None = None
+) -> str:
+    """One turn: round, speaker, time, model, link, then the full reply, never shortened."""
+    speaker = participant_name(debate, turn.seat, t)
+    model = turn.meta.model or t("wiki.round_log.unknown_model")
+    heading = t("wiki.round_log.section", round=turn.round, turn=turn.number, speaker=speaker)
+    meta = t("wiki.round_log.meta", time=_time(turn.at), model=model)
+    if message_url:  # a Discord thread's message; the console and the demo have none
+        meta += " · " + t("wiki.round_log.link", url=message_url)
+    parsed = turn.parsed
+    body = _balanced(below_turn_headings(_neutral(parsed.opinion)))
+    if parsed.structured:
+        body = _reply_body(turn, body, t)
+    return f"{entry_marker(dedup_key)}\n## {heading}\n\n_{meta}_\n\n{body.rstrip()}\n"
+
+
+def _reply_body(turn: Turn, opinion: str, t: Translate) -> str:
+    """Every field of the reply, readable: the argument as Markdown, its question and stance,
+    and the Working-Document change it proposed (whether or not it was applied)."""
+    parsed = turn.parsed
+    parts = [opinion]
+    if parsed.question is not None:
+        parts.append(t(f"wiki.round_log.question_{parsed.question.to}",
+                       text=_neutral(parsed.question.text)))  # fmt: skip
+    if parsed.extra:
+        parts.append(f"**{t('wiki.round_log.other_fields')}**\n\n{_neutral(parsed.extra)}")
+    if parsed.stance is not None:
+        parts.append(t("wiki.round_log.stance", stance=t(f"wiki.stance.{parsed.stance.value}")))
+    action = parsed.wiki_action
+    if action is not None:
+        fence = "`" * max(3, longest_backtick_run(action.content) + 1)
+        mode_key = f"wiki.mode.{action.mode.strip().lower()}"
+        mode = t(mode_key) if action.mode.strip().lower() in _MODES else _neutral(action.mode)
+        summary = t("wiki.round_log.action", page=_neutral(action.page), mode=mode)
+        # A refused proposal can be megabytes: the Round-Log shows its head and says where
+        # the whole is, so the turn's section still fits on the page.
+        cut = t("wiki.round_log.action_cut", omitted="{omitted}", sha=turn.sha256[:12])
+        content = shorten(
+            action.content, ACTION_SHOWN_CHARS, lambda n: cut.replace("{omitted}", str(n))
+        )
+        block = f"{fence}markdown\n{_neutral(content)}\n{fence}"
+        parts.append(f"<details>\n<summary>{summary}</summary>\n\n{block}\n\n</details>")
+    return "\n\n".join(parts)
+
+
+def render_conclusion(debate: Debate, conclusion: Conclusion, t: Translate) -> str:
+    """Decision, agreed points, open issues, each side's position and next steps."""
+    outcome = t(
+        f"wiki.outcome.{debate.outcome.value}" if debate.outcome else "wiki.outcome.unknown"
+    )
+    positions = [
+        f"- **{participant_name(debate, seat, t)}**: {text}" for seat, text in conclusion.positions
+    ]
+    parts = [
+        f"_{t('wiki.conclusion.outcome', outcome=outcome, rounds=debate.round)}_",
+        f"## {t('wiki.conclusion.decision')}",
+        _neutral(conclusion.decision.strip()) or t("wiki.conclusion.none"),
+        f"## {t('wiki.conclusion.agreed')}",
+        _bullets(conclusion.agreed, t),
+        f"## {t('wiki.conclusion.open_issues')}",
+        _bullets(conclusion.open_issues, t),
+        f"## {t('wiki.conclusion.positions')}",
+        _neutral("\n".join(positions)) or t("wiki.conclusion.none"),
+        f"## {t('wiki.conclusion.next_steps')}",
+        _bullets(conclusion.next_steps, t),
+    ]
+    if conclusion.source is ModeratorSource.RULES:
+        parts.append(f"_{t('wiki.conclusion.by_rules')}_")
+    return "\n\n".join(parts) + "\n"
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What to send for one outbox entry, given the page as the wiki holds it now."""
+
+    content: str | None  # None: the page already holds this entry, send nothing
+    human_edit: bool = False  # a person changed the page since the bot's last write
+
+
+def content_hash(content: str) -> str:
+    """A hash that ignores line-ending and trailing-whitespace differences."""
+    return hashlib.sha256(_norm(content).encode("utf-8")).hexdigest()
+
+
+def plan_write(
+    mode: Mode,
+    entry: str,
+    dedup_key: str,
+    current: str | None,
+    known_hash: str | None,
+    t: Translate,
+) -> Plan:
+    """Merge an entry into the current page without ever dropping a person's edit."""
+    if mode is Mode.APPEND:
+        if current is None:
+            return Plan(f"{render_round_log_header(t)}\n{entry}")
+        if entry_marker(dedup_key) in current:
+            return Plan(None)
+        return Plan(f"{current.rstrip()}\n\n{entry}", _edited(current, known_hash))
+    if current is None:
+        return Plan(entry)
+    intended = _compose(_bot_prefix(current), entry, t)
+    if _norm(current) == _norm(intended):
+        return Plan(None)
+    if not _edited(current, known_hash):
+        return Plan(intended)
+    return Plan(_compose(current, entry, t), human_edit=True)
+
+
+def _edited(current: str, known_hash: str | None) -> bool:
+    # A page the bot has no record of writing counts as a person's: never overwrite it blindly.
+    return known_hash is None or content_hash(current) != known_hash
+
+
+def _bot_prefix(current: str) -> str:
+    """The part of a page above the bot's own section (empty when the bot owns it all)."""
+    head, found, _ = current.rpartition(BOT_SECTION)
+    return head if found else ""
+
+
+def _compose(prefix: str, entry: str, t: Translate) -> str:
+    if not prefix.strip():
+        return entry
+    heading = t("wiki.human_edit.heading")
+    note = t("wiki.human_edit.note")
+    return f"{prefix.rstrip()}\n\n{BOT_SECTION}\n## {heading}\n\n_{note}_\n\n{entry}"
+
+
+def _norm(content: str) -> str:
+    return content.replace("\r\n", "\n").rstrip()
+
+
+def _neutral(text: str) -> str:
+    """Debater text must not forge the bot's hidden markers; terminal escape codes (colours
+    a CLI or a pasted terminal left in) would show as garbage on the page."""
+    return strip_ansi(text).replace(MARKER_PREFIX, "<!-- debate_room:")
+
+
+def strip_ansi(text: str) -> str:
+    """The text without ANSI/VT escape sequences and other control characters (tabs and
+    line breaks stay)."""
+    return _CONTROL.sub("", _ANSI.sub("", text))
+
+
+def below_turn_headings(text: str) -> str:
+    """Shift the reply's Markdown headings (outside code) so the highest is level 3, a level
+    below the turn's own `##` heading; nothing else changes."""
+    lines = text.split("\n")
+    fenced, levels, spots = False, [], []
+    for index, line in enumerate(lines):
+        if line.lstrip().startswith(("```", "~~~")):
+            fenced = not fenced
+        elif not fenced and (found := _HEADING.match(line)):
+            levels.append(len(found.group(1)))
+            spots.append(index)
+    shift = 3 - min(levels, default=3)
+    if shift <= 0:
+        return text
+    for index in spots:
+        hashes = len(_HEADING.match(lines[index]).group(1))  # type: ignore[union-attr]
+        lines[index] = "#" * min(6, hashes + shift) + lines[index][hashes:]
+    return "\n".join(lines)
+
+
+def _balanced(body: str) -> str:
+    """Close a code fence or HTML comment the reply left open, so the next sections still show."""
+    fence = open_fence(body)
+    if fence is not None:
+        body += "\n" + fence.indent + fence.marker
+    if body.rfind("<!--") > body.rfind("-->"):
+        body += "\n-->"
+    return body
+
+
+def _quote(text: str) -> str:
+    lines = _neutral(text.strip()).splitlines() or ["-"]
+    return "\n".join(f"> {line}" if line.strip() else ">" for line in lines)
+
+
+def _bullets(items: tuple[str, ...], t: Translate) -> str:
+    return "\n".join(f"- {_neutral(item)}" for item in items) or t("wiki.conclusion.none")
+
+
+def _time(at: datetime) -> str:
+    utc = at.astimezone(UTC) if at.tzinfo is not None else at
+    return utc.strftime("%Y-%m-%d %H:%M UTC")

@@ -1,0 +1,282 @@
+"""Wiki.js 2.x through its GraphQL API: find a page by path, then create it or update it."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+from urllib.parse import quote
+
+import aiohttp
+
+from tools.wiki.backends import StoredPage, WikiError
+
+CHECK_KEY = "query DebateRoomKeyCheck { authentication { apiState } }"
+
+SINGLE_BY_PATH = """
+query DebateRoomPage($path: String!, $locale: String!) {
+  pages {
+    singleByPath(path: $path, locale: $locale) {
+      id path title description content tags { tag } isPublished scriptCss scriptJs updatedAt
+    }
+  }
+}
+"""
+
+# Never select `page { locale editor }` here: Wiki.js then answers page: null with an error.
+CREATE_PAGE = """
+mutation DebateRoomCreate(
+  $content: String!, $description: String!, $editor: String!, $isPublished: Boolean!,
+  $isPrivate: Boolean!, $locale: String!, $path: String!, $tags: [String]!, $title: String!
+) {
+  pages {
+    create(
+      content: $content, description: $description, editor: $editor,
+      isPublished: $isPublished, isPrivate: $isPrivate, locale: $locale, path: $path,
+      tags: $tags, title: $title
+    ) {
+      responseResult { succeeded errorCode slug message }
+      page { id path title updatedAt }
+    }
+  }
+}
+"""
+
+# Always send content, tags, isPublished and the page's own scripts (omitted means wiped or
+# unpublished); never path or locale, which would try to move the page.
+UPDATE_PAGE = """
+mutation DebateRoomUpdate(
+  $id: Int!, $content: String!, $title: String!, $description: String!, $tags: [String]!,
+  $isPublished: Boolean!, $scriptCss: String, $scriptJs: String
+) {
+  pages {
+    update(
+      id: $id, content: $content, title: $title, description: $description, tags: $tags,
+      isPublished: $isPublished, scriptCss: $scriptCss, scriptJs: $scriptJs
+    ) {
+      responseResult { succeeded errorCode slug message }
+      page { id path title updatedAt }
+    }
+  }
+}
+"""
+
+DEFAULT_TAGS = ("debate-room",)
+NOT_FOUND = 6003
+VIEW_FORBIDDEN = 6013
+EXISTS = 6002
+ANY_EXCEPTION = 1  # a partial write may have happened: read back before deciding
+_DISABLED = "API is disabled"
+_REVOKED = "API Key is invalid or was revoked"
+
+
+class WikiJsWiki:
+    """A Wiki.js 2.x server: pages in locale `en`, Markdown editor, published."""
+
+    def __init__(
+        self,
+        url: str,
+        api_key: str | None,
+        *,
+        timeout_s: float = 60.0,
+        locale: str = "en",
+        tags: tuple[str, ...] = DEFAULT_TAGS,
+    ) -> None:
+        self._base = url.rstrip("/")
+        self._headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+        self._timeout = aiohttp.ClientTimeout(total=timeout_s)
+        self._locale = locale
+        self._tags = tags
+        self._session: aiohttp.ClientSession | None = None
+
+    async def check(self) -> str:
+        """A call that needs the key's privileges: one clear line for each way it fails."""
+        data, errors = await self._call(CHECK_KEY, {})
+        state = (data.get("authentication") or {}).get("apiState")
+        if errors or state is not True:
+            raise WikiError(
+                "guest",
+                "the Wiki.js API key is not accepted and requests run as Guest: "
+                "set WIKIJS_API_KEY to a full-access key",
+            )
+        return f"Wiki.js at {self._base} (full-access API key)"
+
+    async def read(self, path: str) -> StoredPage | None:
+        """The page at `path` in our locale, or None (6003)."""
+        data, errors = await self._call(SINGLE_BY_PATH, {"path": path, "locale": self._locale})
+        if errors:
+            if _error_code(errors[0]) == NOT_FOUND:
+                return None
+            raise _graphql_error(errors)
+        page = (data.get("pages") or {}).get("singleByPath")
+        if page is None:
+            return None
+        return StoredPage(
+            path=page["path"],
+            title=page["title"],
+            content=page["content"],
+            page_id=str(page["id"]),
+            updated_at=str(page["updatedAt"]),
+            published=bool(page["isPublished"]),
+            description=page.get("description") or "",
+            tags=tuple(tag["tag"] for tag in page.get("tags") or () if tag),
+            script_css=page.get("scriptCss"),
+            script_js=page.get("scriptJs"),
+        )
+
+    async def write(
+        self, path: str, title: str, content: str, current: StoredPage | None
+    ) -> StoredPage:
+        """Create the page, or update it; an update that changes nothing sends nothing."""
+        if current is None:
+            return await self._create(path, title, content)
+        return await self._update(current, title, content)
+
+    def url(self, path: str) -> str:
+        """The page's address, path percent-encoded (Hangul included)."""
+        return f"{self._base}/{quote(path, safe='/')}"
+
+    async def aclose(self) -> None:
+        """Close the HTTP session."""
+        if self._session is not None:
+            await self._session.close()
+            self._session = None
+
+    async def _create(self, path: str, title: str, content: str) -> StoredPage:
+        variables = {
+            "content": content,
+            "description": "",
+            "editor": "markdown",
+            "isPublished": True,
+            "isPrivate": False,
+            "locale": self._locale,
+            "path": path,
+            "tags": list(self._tags),
+            "title": title,
+        }
+        result, page = await self._mutate(CREATE_PAGE, variables, "create")
+        code = int(result.get("errorCode") or 0)
+        if result.get("succeeded"):
+            return await self._written(path, title, content, page)
+        if code == EXISTS:  # an earlier create landed (e.g. before a crash): update it instead
+            existing = await self.read(path)
+            if existing is not None:
+                return await self._update(existing, title, content)
+        if code == ANY_EXCEPTION:
+            return await self._verify(path, title, content, result)
+        raise WikiError(str(code), str(result.get("message") or "create failed"))
+
+    async def _update(self, current: StoredPage, title: str, content: str) -> StoredPage:
+        tags = tuple(dict.fromkeys((*current.tags, *self._tags)))
+        unchanged = current.content == content and current.title == title
+        if unchanged and current.published and set(tags) == set(current.tags):
+            return current  # every update adds a history version: skip the ones that do nothing
+        variables = {
+            "id": int(current.page_id),
+            "content": content,
+            "title": title,
+            "description": current.description,
+            "tags": list(tags),
+            "isPublished": True,
+            "scriptCss": current.script_css or "",
+            "scriptJs": current.script_js or "",
+        }
+        result, page = await self._mutate(UPDATE_PAGE, variables, "update")
+        if result.get("succeeded"):
+            return await self._written(current.path, title, content, page)
+        code = int(result.get("errorCode") or 0)
+        if code == ANY_EXCEPTION:
+            return await self._verify(current.path, title, content, result)
+        raise WikiError(str(code), str(result.get("message") or "update failed"))
+
+    async def _written(
+        self, path: str, title: str, content: str, page: dict[str, Any] | None
+    ) -> StoredPage:
+        if page is None:  # the write succeeded but the reply lost the page: read it back
+            stored = await self.read(path)
+            if stored is None:
+                raise WikiError("bad_response", f"{path} written but not found")
+            return stored
+        return StoredPage(
+            path, title, content, page_id=str(page["id"]), updated_at=str(page["updatedAt"])
+        )
+
+    async def _verify(
+        self, path: str, title: str, content: str, result: dict[str, Any]
+    ) -> StoredPage:
+        """After errorCode 1 the write may have landed anyway: trust only a read-back."""
+        stored = await self.read(path)
+        if stored is not None and stored.content == content and stored.title == title:
+            return stored
+        raise WikiError(str(ANY_EXCEPTION), str(result.get("message") or "write failed"))
+
+    async def _mutate(
+        self, query: str, variables: dict[str, Any], name: str
+    ) -> tuple[dict[str, Any], dict[str, Any] | None]:
+        data, errors = await self._call(query, variables)
+        reply = (data.get("pages") or {}).get(name)
+        if reply is None:
+            raise _graphql_error(errors) if errors else WikiError("bad_response", "empty reply")
+        return reply["responseResult"], reply.get("page")
+
+    async def _call(
+        self, query: str, variables: dict[str, Any]
+    ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """POST one operation; HTTP-level failures become WikiError."""
+        if self._session is None:
+            self._session = aiohttp.ClientSession(timeout=self._timeout)
+        payload = {"query": query, "variables": variables}
+        try:
+            async with self._session.post(
+                f"{self._base}/graphql", json=payload, headers=self._headers
+            ) as response:
+                status = response.status
+                text = await response.text()
+        except TimeoutError as exc:
+            raise WikiError("timeout", f"no answer from {self._base} in time") from exc
+        except aiohttp.ClientError as exc:
+            raise WikiError("unreachable", f"cannot reach {self._base}: {exc}") from exc
+        body = _json(text)
+        errors = [e for e in body.get("errors") or () if isinstance(e, dict)]
+        if status != 200:
+            raise _http_error(status, errors)
+        data = body.get("data")
+        return (data if isinstance(data, dict) else {}), errors
+
+
+def _json(text: str) -> dict[str, Any]:
+    try:
+        body = json.loads(text)
+    except ValueError:
+        return {}
+    return body if isinstance(body, dict) else {}
+
+
+def _http_error(status: int, errors: list[dict[str, Any]]) -> WikiError:
+    message = str(errors[0].get("message", "")) if errors else ""
+    if message.startswith(_DISABLED):
+        return WikiError(
+            "api_disabled", "the Wiki.js API is disabled: turn it on in Administration > API Access"
+        )
+    if message.startswith(_REVOKED):
+        return WikiError(
+            "key_revoked",
+            "the Wiki.js API key is invalid or was revoked: "
+            "create a new one in Administration > API Access",
+        )
+    if status == 413:
+        return WikiError("too_large", "the page is larger than Wiki.js accepts (413)")
+    return WikiError(f"http_{status}", message or f"HTTP {status}")
+
+
+def _graphql_error(errors: list[dict[str, Any]]) -> WikiError:
+    first = errors[0]
+    message = str(first.get("message", ""))
+    code = _error_code(first)
+    if message == "Forbidden" or code == VIEW_FORBIDDEN:
+        return WikiError("forbidden", f"Wiki.js refused the API key ({message})")
+    return WikiError(str(code) if code else "graphql", message)
+
+
+def _error_code(error: dict[str, Any]) -> int | None:
+    code = ((error.get("extensions") or {}).get("exception") or {}).get("code")
+    return int(code) if isinstance(code, int | str) and str(code).isdigit() else None
