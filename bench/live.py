@@ -36,11 +36,12 @@ from handlers.i18n import Strings  # noqa: E402
 from handlers.model import CLAUDE, Debate, OpenAsk, Phase, Proposal, Turn  # noqa: E402
 from handlers.ports import TurnRequest  # noqa: E402
 from handlers.reply_parser import parse_reply  # noqa: E402
+from tests.doubles import FakeClock  # noqa: E402
 from tests.fakes.discord_fixtures import ListeningClient, start_client, stop_client  # noqa: E402
 from tests.fakes.discord_loopback import redirected  # noqa: E402
 from tests.fakes.fake_anthropic import FakeAnthropic, find_claude_bin  # noqa: E402
 from tests.fakes.fake_discord import FakeDiscord  # noqa: E402
-from tests.handlers.doubles import FakeClock, FakeWiki  # noqa: E402
+from tests.handlers.doubles import FakeWiki  # noqa: E402
 from tools.claude.debater import ClaudeCodeDebater  # noqa: E402
 from tools.store.db import Database  # noqa: E402
 
@@ -108,7 +109,7 @@ async def _one_reply(
     debater = ClaudeCodeDebater(
         db, binary=str(binary), system_prompt="bench", model=None, tools="Read",
         timeout_s=120, max_retries=0, max_concurrency=1, workdir_root=tmp / "data",
-        env=api.cli_env(tmp / "claude-config"),
+        env=api.cli_env(tmp / "claude-config"), keep_api_key=True,
     )  # fmt: skip
     await db.execute(
         "INSERT INTO debates (id, channel_id, topic, phase, state, created_at, updated_at)"
