@@ -55,7 +55,12 @@ from handlers.model import (  # noqa: E402
     Proposal,
     TurnMeta,
 )
-from handlers.ports import DebaterOutput, TurnRequest  # noqa: E402
+from handlers.ports import (  # noqa: E402
+    DebaterOutput,
+    ModeratorUnavailable,
+    TaskRequest,
+    TurnRequest,
+)
 from tests.fakes.discord_loopback import redirect_to  # noqa: E402
 from tools.store.db import Database  # noqa: E402
 
@@ -140,6 +145,10 @@ class InstantModerator:
     async def conclude(self, view: ModeratorView) -> Conclusion:
         """A one-line Conclusion."""
         return Conclusion(decision="bench conclusion", agreed=("a",), open_issues=("b",))
+
+    async def perform(self, request: TaskRequest) -> str:
+        """No tasks: the format's fallback."""
+        raise ModeratorUnavailable(request.task)
 
 
 # ---- one size, in a child process ---------------------------------------------------------

@@ -58,6 +58,8 @@ def handler_config(settings: Settings) -> HandlerConfig:
         retry_wait_scale=settings.RETRY_WAIT_SCALE,
         roster=settings.roster,
         format=settings.DEFAULT_FORMAT,
+        budget_pause=settings.BUDGET_PAUSE,
+        format_options=settings.format_options,
     )
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from handlers.convergence import meter
 from handlers.formats import formats_for
 from handlers.i18n import Strings
 from handlers.model import AG, CLAUDE, Debate, Turn
@@ -39,6 +40,14 @@ def suggestion(debate: Debate, strings: Strings) -> str:
         return ""
     label = format_label(strings, name)
     return strings("front.card_suggested", format=label, reason=proposal.format_reason)
+
+
+def with_meter(line: str, debate: Debate, t: Strings) -> str:
+    """The status line and the convergence meter (`합의 ▃▅▇ 80%`) once the moderator judged."""
+    if not debate.consensus_trend:
+        return line
+    percent = round(debate.consensus_trend[-1] * 100)
+    return f"{line} · {t('convergence.meter', bars=meter(debate.consensus_trend), percent=percent)}"
 
 
 def status_figures(debate: Debate, now: datetime) -> dict[str, object]:

@@ -71,6 +71,11 @@ class Settings(BaseSettings):
     # claude-cli, gemini-cli); blank: AG on the relay and Claude on its CLI.
     PARTICIPANTS: str = DEFAULT_PARTICIPANTS
     DEFAULT_FORMAT: str = "free"  # the format a debate runs when none is chosen on the card
+    BUDGET_PAUSE: bool = True  # at the round budget, ask the people: one more round, or conclude
+    # The ledger format's setup (the card's two questions), until the card asks them.
+    LEDGER_END_STATE: Literal["converge", "open"] = "converge"
+    LEDGER_STANCE: Literal["assigned", "neutral"] = "assigned"
+    LEDGER_MODE: Literal["turns", "orchestrate"] = "turns"  # more than two: always orchestrate
     GEMINI_DEBATER_MODEL: str = "pro"  # the Gemini CLI's model for gemini-cli participants
     LOG_LEVEL: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     RETRY_WAIT_SCALE: float = Field(1.0, ge=0)  # 0 turns every retry wait off (tests)
@@ -109,6 +114,15 @@ class Settings(BaseSettings):
         if self.DEFAULT_FORMAT not in formats_for(self.roster):
             raise ValueError(f"DEFAULT_FORMAT {self.DEFAULT_FORMAT} cannot run with PARTICIPANTS")
         return self
+
+    @property
+    def format_options(self) -> tuple[tuple[str, str], ...]:
+        """The formats' option defaults, as the engine stores them on a debate."""
+        return (
+            ("ledger.end", self.LEDGER_END_STATE),
+            ("ledger.mode", self.LEDGER_MODE),
+            ("ledger.stance", self.LEDGER_STANCE),
+        )
 
     @property
     def roster(self) -> tuple[Participant, ...]:

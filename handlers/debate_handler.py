@@ -27,6 +27,8 @@ from handlers.effect_queue import report_crash, run_together, still_wanted
 from handlers.effects_runner import EffectRunner
 from handlers.events import (
     AskDebater,
+    BudgetChosen,
+    BudgetDecided,
     Effect,
     Event,
     FormatChosen,
@@ -37,6 +39,7 @@ from handlers.events import (
     ProposalApproved,
     ProposalDeclined,
     ProposalExpired,
+    RunTask,
     StopRequested,
     UpdateStatus,
     UserAnswered,
@@ -73,6 +76,8 @@ class HandlerConfig:
     retry_wait_scale: float = 1.0
     roster: tuple[Participant, ...] = DEFAULT_ROSTER  # the participants a debate is opened with
     format: str = "free"  # DEFAULT_FORMAT: the format a debate runs when none is chosen
+    budget_pause: bool = False  # BUDGET_PAUSE: at the round budget, wait for the people
+    format_options: tuple[tuple[str, str], ...] = ()  # defaults of the formats' options
 
 
 class DebateHandler:
@@ -132,6 +137,7 @@ class DebateHandler:
             (PostCard(),),
             self._roster,
             self._suggested(proposal),
+            self._config.format_options,
         )
         self._state[debate.id] = debate
         self._kick(debate.id)
@@ -142,16 +148,46 @@ class DebateHandler:
         suggestion = proposal.suggested_format
         return suggestion if suggestion in formats_for(self._roster) else self._config.format
 
-    async def approve(self, debate_id: int, actor: Actor, format_name: str = "") -> Debate:
+    async def approve(
+        self,
+        debate_id: int,
+        actor: Actor,
+        format_name: str = "",
+        options: tuple[tuple[str, str], ...] = (),
+    ) -> Debate:
         """Open the room (an authorized person pressed Open) with the configured roster and
-        `format_name` (empty: the format the card shows, suggested or chosen)."""
-        event = ProposalApproved(actor, self._roster, format_name)
+        `format_name` (empty: the format the card shows, suggested or chosen); the format's
+        options chosen on the card override the configured defaults."""
+        merged = dict(self._config.format_options) | dict(options)
+        event = ProposalApproved(
+            actor,
+            self._roster,
+            format_name,
+            pauses_at_budget=self._config.budget_pause,
+            options=tuple(sorted(merged.items())),
+        )
         return await self.submit(debate_id, event, decided_by=actor.user_id)
 
     async def choose_format(self, debate_id: int, actor: Actor, format_name: str) -> Debate:
         """An authorized person picked a format on the card; one the roster cannot run, or a
         card no longer waiting, changes nothing."""
         return await self.submit(debate_id, FormatChosen(actor, format_name))
+
+    async def choose_budget(self, debate_id: int, actor: Actor, rounds: int) -> Debate:
+        """An authorized person picked the round budget on the card."""
+        return await self.submit(debate_id, BudgetChosen(actor, rounds))
+
+    async def extend(self, debate_id: int, actor: Actor, at: int = 0) -> Debate:
+        """At a pause (the one after turn `at`; 0: whichever): one more round."""
+        return await self.submit(debate_id, BudgetDecided(actor, "extend", at))
+
+    async def conclude_now(self, debate_id: int, actor: Actor, at: int = 0) -> Debate:
+        """At a pause: write the Conclusion from what was reached."""
+        return await self.submit(debate_id, BudgetDecided(actor, "conclude", at))
+
+    async def declare_consensus(self, debate_id: int, actor: Actor, at: int = 0) -> Debate:
+        """At a pause: the people declare consensus; the Conclusion is written as one."""
+        return await self.submit(debate_id, BudgetDecided(actor, "consensus", at))
 
     async def decline(self, debate_id: int, actor: Actor) -> Debate:
         """Close the card (an authorized person pressed Not now)."""
@@ -257,7 +293,7 @@ class DebateHandler:
     def _cancel_obsolete(self, debate_id: int) -> None:
         """A stop or failure ends the turn in flight (the debater's process is ended)."""
         for effect, task in list(self._running.get(debate_id, {}).values()):
-            if isinstance(effect, AskDebater | Judge):
+            if isinstance(effect, AskDebater | Judge | RunTask):
                 task.cancel()
 
     def _kick(self, debate_id: int) -> None:

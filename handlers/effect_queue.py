@@ -5,9 +5,9 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from handlers.events import AskDebater, Conclude, Effect, Judge
+from handlers.events import AskDebater, Conclude, Effect, Judge, RunTask
 from handlers.model import Debate, Phase
-from handlers.steps import expects
+from handlers.steps import expects, task_step
 
 log = logging.getLogger("handlers.debate_handler")
 
@@ -39,6 +39,8 @@ def still_wanted(debate: Debate, effect: Effect) -> bool:
         return expects(debate, effect.seat, effect.turn)
     if isinstance(effect, Judge):
         return debate.phase is Phase.JUDGING and debate.turns == effect.turn
+    if isinstance(effect, RunTask):
+        return debate.phase is Phase.JUDGING and debate.step == task_step(effect.task)
     if isinstance(effect, Conclude):
         return debate.phase is Phase.CONCLUDING
     return True

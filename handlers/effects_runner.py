@@ -7,6 +7,7 @@ from collections.abc import Callable, Mapping
 
 from handlers.events import (
     AppendRoundLog,
+    AskBudget,
     AskDebater,
     AskUser,
     CloseCard,
@@ -22,27 +23,43 @@ from handlers.events import (
     OpenRoom,
     PostCard,
     PostConclusion,
+    PostSummary,
     PostTurn,
     ReplyReceived,
+    RunTask,
+    TaskDone,
     UpdateStatus,
     WriteAgenda,
     WriteConclusion,
+    WritePage,
     WriteWorkingDocument,
 )
-from handlers.formats import CONTRACTS
-from handlers.model import Backend, Debate, FailureKind, ModeratorView, ParsedReply, Turn, WikiPage
+from handlers.formats import CONTRACTS, format_named
+from handlers.model import (
+    Backend,
+    Conclusion,
+    Debate,
+    FailureKind,
+    ModeratorSource,
+    ModeratorView,
+    ParsedReply,
+    Turn,
+    WikiPage,
+)
 from handlers.ports import (
     Clock,
     Debater,
     DebaterError,
     DebaterOutput,
     Moderator,
+    ModeratorUnavailable,
     Room,
     Store,
+    TaskRequest,
     TurnRequest,
     Wiki,
 )
-from handlers.prompting import compose_turn_prompt
+from handlers.prompting import compose_turn_prompt, render_pieces
 from handlers.reply_parser import OFF_LOOP_CHARS, parse_reply
 from handlers.steps import format_of
 
@@ -81,8 +98,13 @@ class EffectRunner:
                 decision = await self._moderator.judge(view)
                 return Judged(turn, decision, heard=len(debate.people))
             case Conclude():
+                closing = format_named(debate.format).summary(debate)
+                if closing:  # the format wrote its own closing pages: no moderator request
+                    return ConclusionReady(Conclusion(closing, source=ModeratorSource.RULES))
                 view = await self._view(debate, every_seat=True)
                 return ConclusionReady(await self._moderator.conclude(view))
+            case RunTask(task=task):
+                return await self._task(debate, task)
             case PostTurn(turn=number):
                 posted = await self._store.turn(debate.id, number)
                 url = await self._room.post_turn(debate, posted)
@@ -96,6 +118,13 @@ class EffectRunner:
             case _:
                 await self._simple(debate, effect)
         return None
+
+    async def _ask_people(self, debate: Debate, effect: AskUser | AskBudget) -> None:
+        """The moderator's question, or a pause's buttons (the budget, converging)."""
+        if isinstance(effect, AskUser):
+            await self._room.ask_user(debate, effect.question)
+        else:
+            await self._room.ask_budget(debate)
 
     async def _simple(self, debate: Debate, effect: Effect) -> None:
         match effect:
@@ -113,12 +142,40 @@ class EffectRunner:
                 await self._room.update_status(debate)
             case WriteWorkingDocument(turn=number):
                 await self._wiki.write_working_document(debate, number)
-            case AskUser(question=question):
-                await self._room.ask_user(debate, question)
+            case AskUser() | AskBudget():
+                await self._ask_people(debate, effect)
             case WriteConclusion(conclusion=conclusion):
                 await self._wiki.write_conclusion(debate, conclusion)
             case PostConclusion(conclusion=conclusion):
                 await self._room.post_conclusion(debate, conclusion)
+            case WritePage(page=page):
+                fmt = format_named(debate.format)
+                turns = await self._turns(debate, fmt.page_shows(debate, page))
+                title, markdown = fmt.render_page(debate, page, turns)
+                await self._wiki.write_page(debate, page, title, markdown)
+            case PostSummary():
+                await self._room.post_summary(debate, format_named(debate.format).summary(debate))
+
+    async def _task(self, debate: Debate, task: str) -> TaskDone:
+        """The moderator performs a format's task; the format's fallback when it cannot."""
+        fmt = format_named(debate.format)
+        shown = await self._turns(debate, fmt.task_shows(debate, task))
+        prompt = render_pieces(fmt.task_brief(debate, task, shown), self._language)
+        request = TaskRequest(debate.id, task, prompt, fmt.task_json(debate, task))
+        try:
+            return TaskDone(task, await self._moderator.perform(request))
+        except ModeratorUnavailable:
+            return TaskDone(task, fmt.task_fallback(debate, task, shown), ModeratorSource.RULES)
+
+    async def _turns(self, debate: Debate, numbers: tuple[int, ...]) -> tuple[Turn, ...]:
+        """The stored turns by number (a number a skipped ask left unused is passed over)."""
+        found = []
+        for number in numbers:
+            try:
+                found.append(await self._store.turn(debate.id, number))
+            except LookupError:
+                continue
+        return tuple(found)
 
     async def _ask(self, debate: Debate, ask: AskDebater) -> Event:
         if ask.delay_s > 0:
@@ -157,13 +214,7 @@ class EffectRunner:
         """The stored turns the format lets this brief carry (an ask stored before formats
         existed relays its one turn)."""
         numbers = ask.shows if ask.step else ((ask.relay_turn,) if ask.relay_turn else ())
-        shown = []
-        for number in numbers:
-            try:
-                shown.append(await self._store.turn(debate.id, number))
-            except LookupError:
-                continue  # a skipped ask of a parallel step left its number unused
-        return tuple(shown)
+        return await self._turns(debate, numbers)
 
     async def _view(self, debate: Debate, *, every_seat: bool = False) -> ModeratorView:
         """The last two turns and what the people said since the last judgement; for the

@@ -12,6 +12,7 @@ from handlers.model import (
     Conclusion,
     Decision,
     FailureKind,
+    ModeratorSource,
     ParsedReply,
     Participant,
     TurnMeta,
@@ -28,6 +29,8 @@ class ProposalApproved:
     actor: Actor
     roster: tuple[Participant, ...] = ()  # empty: the debate's default roster
     format: str = ""  # empty: the debate's format as stored
+    pauses_at_budget: bool = False  # at max_rounds, wait for the people (BUDGET_PAUSE)
+    options: tuple[tuple[str, str], ...] = ()  # the format's options chosen (or defaulted)
 
 
 @dataclass(frozen=True)
@@ -36,6 +39,24 @@ class FormatChosen:
 
     actor: Actor
     format: str
+
+
+@dataclass(frozen=True)
+class BudgetChosen:
+    """An authorized person picked the round budget on the card."""
+
+    actor: Actor
+    rounds: int
+
+
+@dataclass(frozen=True)
+class BudgetDecided:
+    """An authorized person answered a pause (the budget, or a debate converging without
+    concluding): one more round, conclude as is, or declare consensus."""
+
+    actor: Actor
+    choice: Literal["extend", "conclude", "consensus"]
+    at: int = 0  # the pause this answers, by the debate's turn count then (0: the current one)
 
 
 @dataclass(frozen=True)
@@ -113,9 +134,20 @@ class ConclusionReady:
     conclusion: Conclusion
 
 
+@dataclass(frozen=True)
+class TaskDone:
+    """The moderator (or the format's fallback) performed task `task`."""
+
+    task: str
+    output: str
+    source: ModeratorSource = ModeratorSource.GEMINI
+
+
 Event = (
     ProposalApproved
     | FormatChosen
+    | BudgetChosen
+    | BudgetDecided
     | ProposalDeclined
     | ProposalExpired
     | ReplyReceived
@@ -125,6 +157,7 @@ Event = (
     | PeopleSaid
     | StopRequested
     | ConclusionReady
+    | TaskDone
 )
 
 # ---- effects --------------------------------------------------------------
@@ -247,6 +280,13 @@ class AskUser:
 
 
 @dataclass(frozen=True)
+class AskBudget:
+    """Tell the people the debate reached its budget; offer Extend / Conclude."""
+
+    kind: Literal["ask_budget"] = "ask_budget"
+
+
+@dataclass(frozen=True)
 class Conclude:
     """Ask the moderator for the Conclusion."""
 
@@ -269,6 +309,29 @@ class PostConclusion:
     kind: Literal["post_conclusion"] = "post_conclusion"
 
 
+@dataclass(frozen=True)
+class RunTask:
+    """Ask the moderator to perform the format's task `task`."""
+
+    task: str
+    kind: Literal["run_task"] = "run_task"
+
+
+@dataclass(frozen=True)
+class WritePage:
+    """Queue the format's page `page` (a path below the debate's slug)."""
+
+    page: str
+    kind: Literal["write_page"] = "write_page"
+
+
+@dataclass(frozen=True)
+class PostSummary:
+    """Post the format's closing block with links to its pages."""
+
+    kind: Literal["post_summary"] = "post_summary"
+
+
 Effect = Annotated[
     PostCard
     | CloseCard
@@ -283,9 +346,13 @@ Effect = Annotated[
     | WriteWorkingDocument
     | Judge
     | AskUser
+    | AskBudget
     | Conclude
     | WriteConclusion
-    | PostConclusion,
+    | PostConclusion
+    | RunTask
+    | WritePage
+    | PostSummary,
     Field(discriminator="kind"),
 ]
 

@@ -223,6 +223,20 @@ class Debate:
     heard: tuple[tuple[str, int], ...] = ()  # per participant: how many of `people` it got
     moderator_heard: int = 0  # how many of `people` the moderator's judgements got
     people_question: str = ""  # a debater's question to the people, not yet put to them
+    # ---- the budget the people set (issue 18): max_rounds is the budget
+    pauses_at_budget: bool = False  # BUDGET_PAUSE: at max_rounds (or converging) the people decide
+    paused: str = ""  # waiting for the people's word: "budget" or "converging" (issue 18)
+    consensus_trend: tuple[float, ...] = ()  # the moderator's consensus estimates, latest last
+    outputs: tuple[tuple[str, str], ...] = ()  # moderator task -> its output, verbatim
+    options: tuple[tuple[str, str], ...] = ()  # the format's options (fixed at approval)
+
+    def output_of(self, task: str) -> str | None:
+        """A moderator task's stored output, if it ran."""
+        return dict(self.outputs).get(task)
+
+    def option(self, name: str, default: str = "") -> str:
+        """One format option's value."""
+        return dict(self.options).get(name, default)
 
     def stance_of(self, seat: str) -> Stance | None:
         """The participant's latest stated stance."""

@@ -76,6 +76,21 @@ class DebaterError(Exception):
         self.retry_after = retry_after
 
 
+@dataclass(frozen=True)
+class TaskRequest:
+    """A format's task for the moderator (a synthesis, a ledger, a front page)."""
+
+    debate_id: int
+    task: str
+    prompt: str
+    json: bool
+
+
+class ModeratorUnavailable(Exception):
+    """The moderator cannot perform a task now (rules mode, quota, failure): the format's
+    deterministic fallback is used."""
+
+
 class Debater(Protocol):
     """A backend that speaks for participants: the AG relay, the Claude CLI, the Gemini CLI."""
 
@@ -105,6 +120,10 @@ class Moderator(Protocol):
         """Write the Conclusion from what the debate reached."""
         ...
 
+    async def perform(self, request: TaskRequest) -> str:
+        """A format's task; raise ModeratorUnavailable when it cannot be served."""
+        ...
+
 
 class Wiki(Protocol):
     """The debate's pages; writes are queued and land in order, never lost."""
@@ -129,6 +148,10 @@ class Wiki(Protocol):
 
     async def write_conclusion(self, debate: Debate, conclusion: Conclusion) -> None:
         """Queue the Conclusion page."""
+        ...
+
+    async def write_page(self, debate: Debate, page: str, title: str, markdown: str) -> None:
+        """Queue a format's page at `page` below the debate's slug."""
         ...
 
     def page_url(self, debate: Debate, page: str) -> str:
@@ -163,6 +186,10 @@ class Room(Protocol):
         """Post the full reply; return a link to its first message."""
         ...
 
+    async def ask_budget(self, debate: Debate) -> None:
+        """The debate reached its round budget: offer Extend by one round / Conclude now."""
+        ...
+
     async def ask_user(self, debate: Debate, question: UserQuestion) -> None:
         """Put the moderator's question to the people, with option buttons."""
         ...
@@ -173,6 +200,10 @@ class Room(Protocol):
 
     async def notify(self, debate: Debate, key: str, params: dict[str, str]) -> None:
         """Say one localized line in the room (key into the locale files)."""
+        ...
+
+    async def post_summary(self, debate: Debate, markdown: str) -> None:
+        """Post the format's closing block with links to its pages."""
         ...
 
     def working(self, debate: Debate, seat: str) -> WorkingIndicator:
@@ -221,6 +252,7 @@ class Store(Protocol):
         effects: Sequence[Effect],
         roster: tuple[Participant, ...] = DEFAULT_ROSTER,
         format_name: str = "free",
+        options: tuple[tuple[str, str], ...] = (),
     ) -> Debate:
         """Store a new proposal (with the roster and format it would open with) and its
         first effects."""

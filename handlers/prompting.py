@@ -45,6 +45,11 @@ def render_brief(
     return shown("\n\n".join(parts))
 
 
+def render_pieces(pieces: tuple[Piece, ...], language: str) -> str:
+    """A moderator task's prompt: the format's pieces filled from prompts/."""
+    return "\n\n".join(prompts.load(p.template, language, **dict(p.values)) for p in pieces)
+
+
 def additions(ask: AskDebater, people: tuple[PeopleLine, ...], language: str) -> str:
     """The moderator's additions: what the people said (attributed, verbatim), and its note."""
     lines = []

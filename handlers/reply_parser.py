@@ -16,7 +16,7 @@ from handlers.fences import closing_after, json_openings_last_first
 from handlers.model import ParsedReply, Question, Stance, WikiAction
 from handlers.reply_fields import Num, Obj, Value, render_extra, shown
 
-__all__ = ["OFF_LOOP_CHARS", "parse_reply", "shown"]
+__all__ = ["OFF_LOOP_CHARS", "json_block", "parse_reply", "shown"]
 
 OFF_LOOP_CHARS = 64 * 1024  # a longer reply is parsed in a worker thread
 MAX_ATTEMPTS = 512  # decode attempts per reply: a flood of `{"` cannot make parsing slow
@@ -218,3 +218,10 @@ def _rest(value: Obj, keys: tuple[str, ...], prefix: str, extra: list[tuple[str,
     for index, (key, item) in enumerate(value):
         if last.get(key) != index:
             extra.append((f"{prefix}.{key}", item))
+
+
+def json_block(text: str) -> dict[str, Value] | None:
+    """The reply's contract block as a dict, the last of a repeated key winning (a format
+    reads its own fields from it)."""
+    found = _find_block(text)
+    return dict(found[0]) if found is not None else None

@@ -22,6 +22,7 @@ from handlers.model import (
     Turn,
     UserQuestion,
 )
+from handlers.ports import ModeratorUnavailable, TaskRequest
 from handlers.state_machine import both_agree
 
 SUMMARY_MAX_CHARS = 3000  # the running summary's cap, whoever writes it: keeps input bounded
@@ -121,6 +122,10 @@ class RulesModerator:
     async def conclude(self, view: ModeratorView) -> Conclusion:
         """Port method: the mechanical Conclusion."""
         return self.write_conclusion(view)
+
+    async def perform(self, request: TaskRequest) -> str:
+        """The rules write no prose: the format's fallback serves every task."""
+        raise ModeratorUnavailable(request.task)
 
 
 def _decision(

@@ -12,8 +12,11 @@ import random
 from dataclasses import replace
 from datetime import datetime
 
+from handlers.convergence import TREND_KEPT, converging_pause, decided
 from handlers.events import (
     AskUser,
+    BudgetChosen,
+    BudgetDecided,
     CloseCard,
     ConclusionReady,
     DebaterFailed,
@@ -26,15 +29,18 @@ from handlers.events import (
     OpenRoom,
     PeopleSaid,
     PostConclusion,
+    PostSummary,
     ProposalApproved,
     ProposalDeclined,
     ProposalExpired,
     ReplyReceived,
     StopRequested,
+    TaskDone,
     UpdateStatus,
     UserAnswered,
     WriteAgenda,
     WriteConclusion,
+    WritePage,
 )
 from handlers.formats import formats_for
 from handlers.model import (
@@ -61,6 +67,7 @@ from handlers.steps import (
     format_of,
     reply,
     run_plan,
+    task_step,
 )
 
 __all__ = [
@@ -75,6 +82,9 @@ __all__ = [
 ]
 
 
+MAX_BUDGET_ROUNDS = 50  # as MAX_ROUNDS allows
+
+
 def authorized(debate: Debate, actor: Actor) -> bool:
     """Only the people of the conversation, or holders of the approver role, may act."""
     return actor.is_approver or actor.user_id in debate.participants
@@ -85,7 +95,7 @@ def transition(debate: Debate, event: Event, now: datetime, rng: random.Random) 
     match event:
         case ProposalApproved(actor=actor) if debate.phase is Phase.PROPOSED:
             return _approve(debate, event, now, rng) if authorized(debate, actor) else Step(debate)
-        case FormatChosen() | ProposalDeclined() | ProposalExpired() if (
+        case FormatChosen() | BudgetChosen() | ProposalDeclined() | ProposalExpired() if (
             debate.phase is Phase.PROPOSED
         ):
             return _on_card(debate, event, now)
@@ -95,10 +105,10 @@ def transition(debate: Debate, event: Event, now: datetime, rng: random.Random) 
             return failure(debate, event, rng)
         case Judged(turn=turn) if debate.phase is Phase.JUDGING and turn == debate.turns:
             return _judged(debate, event, rng)
-        case UserAnswered(actor=actor, answer=answer) if debate.phase is Phase.AWAITING_USER:
-            if not authorized(debate, actor):
-                return Step(debate)
-            return _answered(debate, actor, answer, rng)
+        case UserAnswered() | BudgetDecided() if debate.phase is Phase.AWAITING_USER:
+            return (
+                _on_waiting(debate, event, rng) if authorized(debate, event.actor) else Step(debate)
+            )
         case PeopleSaid(actor=actor, text=text) if debate.phase in _STOPPABLE and text.strip():
             return _said(debate, actor, text)
         case StopRequested(actor=actor) if debate.phase in _STOPPABLE:
@@ -106,13 +116,42 @@ def transition(debate: Debate, event: Event, now: datetime, rng: random.Random) 
                 return Step(debate)
             notice = Notify("debate.stopped_by", (("user", _who(actor)),))
             return conclude(debate, Outcome.STOPPED, notice)
-        case ConclusionReady(conclusion=conclusion) if debate.phase is Phase.CONCLUDING:
-            phase = _END_PHASE[debate.outcome or Outcome.CONSENSUS]
-            ended = replace(debate, phase=phase, ended_at=now, speaker=None)
-            return Step(
-                ended, (WriteConclusion(conclusion), PostConclusion(conclusion), UpdateStatus())
-            )
+    return _moderated(debate, event, now, rng)
+
+
+def _moderated(debate: Debate, event: Event, now: datetime, rng: random.Random) -> Step:
+    """The moderator's work that ends a step: a format's task, the Conclusion."""
+    match event:
+        case TaskDone(task=task) if debate.phase is Phase.JUDGING and debate.step == task_step(
+            task
+        ):
+            return _tasked(debate, event, rng)
+        case ConclusionReady() if debate.phase is Phase.CONCLUDING:
+            return _ended(debate, event, now)
     return Step(debate)
+
+
+def _ended(debate: Debate, event: ConclusionReady, now: datetime) -> Step:
+    """The end: the Conclusion written and posted, or the format's own closing block."""
+    phase = _END_PHASE[debate.outcome or Outcome.CONSENSUS]
+    ended = replace(debate, phase=phase, ended_at=now, speaker=None)
+    if format_of(debate).summary(debate):  # the format closes with its own pages
+        return Step(ended, (PostSummary(), UpdateStatus()))
+    done = event.conclusion
+    return Step(ended, (WriteConclusion(done), PostConclusion(done), UpdateStatus()))
+
+
+def _tasked(debate: Debate, event: TaskDone, rng: random.Random) -> Step:
+    """Keep the task's output verbatim, then the format says what follows."""
+    outputs = (*(o for o in debate.outputs if o[0] != event.task), (event.task, event.output))
+    done = replace(debate, outputs=outputs)
+    notices: tuple[Effect, ...] = ()
+    if event.source is ModeratorSource.RULES:
+        notices = (Notify(f"{done.format}.task_fallback", (("task", event.task),)),)
+    fmt = format_of(done)
+    written = tuple(WritePage(page) for page in fmt.task_pages(done, event.task))
+    step = run_plan(fmt.tasked(done, event.task, event.output, rng))
+    return Step(step.debate, (*notices, *written, *step.effects))
 
 
 _STOPPABLE = frozenset({Phase.SPEAKING, Phase.JUDGING, Phase.AWAITING_USER})
@@ -125,9 +164,12 @@ _END_PHASE = {
 
 
 def _on_card(
-    debate: Debate, event: FormatChosen | ProposalDeclined | ProposalExpired, now: datetime
+    debate: Debate,
+    event: FormatChosen | BudgetChosen | ProposalDeclined | ProposalExpired,
+    now: datetime,
 ) -> Step:
-    """A waiting card: a format picked, put off, or expired (only the people may act)."""
+    """A waiting card: a format or a budget picked, put off, or expired (only the people
+    may act)."""
     match event:
         case ProposalExpired():
             return _closed(debate, Phase.EXPIRED, now)
@@ -137,6 +179,21 @@ def _on_card(
             return _closed(debate, Phase.DECLINED, now)
         case FormatChosen(format=name) if name in formats_for(debate.roster):
             return Step(replace(debate, format=name))
+        case BudgetChosen(rounds=rounds) if 1 <= rounds <= MAX_BUDGET_ROUNDS:
+            return Step(replace(debate, max_rounds=rounds))
+    return Step(debate)
+
+
+def _on_waiting(debate: Debate, event: UserAnswered | BudgetDecided, rng: random.Random) -> Step:
+    """The people's answer to the moderator's question, or their word at a pause (where words
+    typed in the room are kept for the moderator, not taken as the answer)."""
+    match event:
+        case UserAnswered(actor=actor, answer=answer) if debate.paused:
+            return _said(debate, actor, answer)
+        case UserAnswered(actor=actor, answer=answer):
+            return _answered(debate, actor, answer, rng)
+        case BudgetDecided(at=at) if debate.paused and at in (0, debate.turns):
+            return decided(debate, event, rng)  # else a button of an earlier pause
     return Step(debate)
 
 
@@ -155,7 +212,13 @@ def _approve(debate: Debate, event: ProposalApproved, now: datetime, rng: random
     roster = event.roster or debate.roster
     chosen = event.format if event.format in formats_for(roster) else debate.format
     fixed = replace(
-        debate, roster=roster, format=chosen, started_at=now, approved_by=event.actor.user_id
+        debate,
+        roster=roster,
+        format=chosen,
+        started_at=now,
+        approved_by=event.actor.user_id,
+        pauses_at_budget=event.pauses_at_budget,
+        options=event.options or debate.options,
     )
     step = run_plan(format_of(fixed).start(fixed, rng))
     opening: tuple[Effect, ...] = (
@@ -183,6 +246,7 @@ def _judged(debate: Debate, event: Judged, rng: random.Random) -> Step:
         note=decision.note,
         moderator_heard=max(debate.moderator_heard, event.heard),
         people_question="",
+        consensus_trend=(*debate.consensus_trend, decision.consensus)[-TREND_KEPT:],
     )
     effects += _shown(debate, decision)
     question = decision.user_question if decision.action is Action.ASK_USER else None
@@ -195,7 +259,7 @@ def _judged(debate: Debate, event: Judged, rng: random.Random) -> Step:
         waiting = replace(judged, phase=Phase.AWAITING_USER, user_question=question)
         step = Step(waiting, (AskUser(question), UpdateStatus()))
     else:
-        step = run_plan(format_of(judged).judged(judged, decision, rng))
+        step = converging_pause(judged, run_plan(format_of(judged).judged(judged, decision, rng)))
     return Step(step.debate, (*effects, *step.effects))
 
 

@@ -13,6 +13,7 @@ from datetime import datetime
 
 from handlers.events import (
     AppendRoundLog,
+    AskBudget,
     AskDebater,
     Conclude,
     DebaterFailed,
@@ -21,11 +22,13 @@ from handlers.events import (
     Notify,
     PostTurn,
     ReplyReceived,
+    RunTask,
     UpdateStatus,
+    WritePage,
     WriteWorkingDocument,
 )
 from handlers.formats import CONTRACTS, format_named
-from handlers.formats.base import AskStep, EndStep, Format, JudgeStep, Plan
+from handlers.formats.base import AskStep, EndStep, Format, JudgeStep, Plan, TaskStep
 from handlers.model import Debate, FailureKind, OpenAsk, Outcome, ParsedReply, Phase, Turn
 from handlers.shorten import shorten
 from handlers.wiki_actions import Refusal, apply_action
@@ -117,8 +120,27 @@ def run_plan(plan: Plan) -> Step:
         case JudgeStep(debate=debate):
             judging = replace(debate, phase=Phase.JUDGING)
             return Step(judging, (UpdateStatus(), Judge(debate.turns)))
+        case EndStep(debate=debate, outcome=Outcome.MAX_ROUNDS) if debate.pauses_at_budget:
+            return pause_at_budget(debate)
+        case TaskStep(debate=debate, task=task):
+            # The moderator works: the phase it judges in, the step naming the task.
+            working = replace(with_asks(debate, ()), phase=Phase.JUDGING, step=task_step(task))
+            return Step(working, (UpdateStatus(), RunTask(task)))
         case EndStep(debate=debate, outcome=outcome):
             return conclude(debate, outcome)
+
+
+def pause_at_budget(debate: Debate) -> Step:
+    """The budget is spent without an end: the people choose (Extend / Conclude)."""
+    paused = replace(
+        with_asks(debate, ()), phase=Phase.AWAITING_USER, paused="budget", speaker=None
+    )
+    return Step(paused, (UpdateStatus(), AskBudget()))
+
+
+def task_step(task: str) -> str:
+    """The step name of a moderator task (tells it apart from a format's ask step)."""
+    return f"task:{task}"
 
 
 def conclude(debate: Debate, outcome: Outcome, notice: Notify | None = None) -> Step:
@@ -185,6 +207,7 @@ def _turn_of(debate: Debate, event: ReplyReceived, now: datetime) -> Turn:
 def _posted(debate: Debate, turn: Turn) -> tuple[Debate, tuple[Effect, ...]]:
     """Post and log the turn; apply its wiki_action (or say why not)."""
     effects: list[Effect] = [PostTurn(turn.number), AppendRoundLog(turn.number)]
+    effects += [WritePage(page) for page in format_of(debate).turn_pages(debate, turn)]
     parsed = turn.parsed
     if not parsed.structured:
         effects.append(Notify("turn.no_block", (("seat", turn.seat),)))

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
 from handlers.model import Action, ChatLine, Conclusion, Decision, Detection, ModeratorView
+from handlers.ports import ModeratorUnavailable, TaskRequest
 
 T0 = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 TOPIC = "캐시 계층 선택 — Redis vs in-process LRU"
@@ -58,6 +59,13 @@ class ScriptedModerator:
         self.views: list[ModeratorView] = []
         self._on_call = on_call or (lambda name: None)
         self.suggestion = ("", "")  # the suggested format and why, on every detection
+        self.conclusions = 0
+        self.tasks: list[TaskRequest] = []  # every format task asked, in order
+        self.outputs: dict[str, deque[str]] = {}  # queued outputs per task
+
+    def enqueue_task(self, task: str, *outputs: str) -> None:
+        """Queue the next outputs of a format's task (none queued: the moderator is out)."""
+        self.outputs.setdefault(task, deque()).extend(outputs)
 
     def enqueue(self, *decisions: Decision) -> None:
         """Queue the next judgements."""
@@ -88,11 +96,21 @@ class ScriptedModerator:
         """A plain conclusion."""
         self._on_call("conclude")
         self.views.append(view)
+        self.conclusions += 1
         return Conclusion(
             decision="in-process LRU로 시작하고 인스턴스가 3개를 넘으면 Redis로 전환",
             agreed=("운영 부담이 작아야 한다",),
             open_issues=("Redis 클러스터 운영 인력",),
         )
+
+    async def perform(self, request: TaskRequest) -> str:
+        """A queued output of the task; none queued: unavailable (the format's fallback)."""
+        self._on_call(f"task:{request.task}")
+        self.tasks.append(request)
+        queued = self.outputs.get(request.task)
+        if not queued:
+            raise ModeratorUnavailable(request.task)
+        return queued.popleft()
 
 
 class QueueLines:

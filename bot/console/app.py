@@ -14,6 +14,7 @@ import re
 from rich.console import Console
 from rich.text import Text
 
+from bot.console.card_keys import budget_in, format_in
 from bot.console.keyboard import HELP, QUIT, STOP, Keyboard
 from bot.console.seats import People
 from bot.console.text import MODERATOR_GREY
@@ -29,6 +30,8 @@ from tools.store.debates import SqliteStore
 CONSOLE_CHANNEL = 1  # the terminal is one watched channel
 YES = frozenset({"y", "yes", "예", "네", "ㅇ", "o", "open"})
 NO = frozenset({"n", "no", "아니요", "아니오", "ㄴ", "later"})
+# At a pause (the budget, or converging): the key and the engine's command it gives.
+PAUSE_KEYS = {"e": "extend", "c": "conclude_now", "d": "declare_consensus"}
 _SPEAKER = re.compile(r"^(\S{1,32}):\s+(\S.*)$")
 _LIVE = tuple(phase for phase in Phase if not phase.is_terminal)
 
@@ -152,7 +155,10 @@ class ConsoleApp:
             await self._handler.approve(debate.id, self._people.actor)
         elif key in NO:
             await self._handler.decline(debate.id, self._people.actor)
-        elif name := _format_in(text, formats_for(debate.roster)):
+        elif (rounds := budget_in(text)) is not None:
+            after = await self._handler.choose_budget(debate.id, self._people.actor, rounds)
+            self._say(self._t("budget.console_chosen", rounds=after.max_rounds))
+        elif name := format_in(text, formats_for(debate.roster)):
             after = await self._handler.choose_format(debate.id, self._people.actor, name)
             label = format_label(self._t, after.format)
             self._say(self._t("console.format_chosen", format=label))
@@ -162,6 +168,15 @@ class ConsoleApp:
     async def _answer(self, debate: Debate, text: str) -> None:
         if text.lower() in STOP:
             await self._handler.stop(debate.id, self._people.actor)
+            return
+        if debate.paused:  # at the budget: e / c, anything else is said to the room
+            decide = PAUSE_KEYS.get(text.lower())
+            if decide is not None:
+                await getattr(self._handler, decide)(debate.id, self._people.actor)
+            else:  # the engine keeps it for the moderator and the next debaters
+                await self._handler.answer(debate.id, self._people.actor, text)
+                area = "budget" if debate.paused == "budget" else "convergence"
+                self._say(self._t(f"{area}.console_keys"))
             return
         options = debate.user_question.options if debate.user_question else ()
         answer = text
@@ -266,14 +281,3 @@ class ConsoleApp:
 
     def _say(self, text: str, colour: str = MODERATOR_GREY) -> None:
         self._console.print(Text(text, style=colour), soft_wrap=True)
-
-
-def _format_in(text: str, offered: tuple[str, ...]) -> str:
-    """The format a typed number (1-based, as the card lists them) or name picks, if any;
-    with one format offered there is nothing to pick."""
-    key = text.strip().casefold()
-    if len(offered) < 2:
-        return ""
-    if key.isdigit() and 1 <= int(key) <= len(offered):
-        return offered[int(key) - 1]
-    return next((name for name in offered if name.casefold() == key), "")

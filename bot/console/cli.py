@@ -64,7 +64,7 @@ def _demo_parser(sub: Any) -> None:
     demo.add_argument(
         "--format",
         default="free",
-        help="the debate format to replay a recording of (default free, the only one so far)",
+        help="the debate format to replay a recording of: free (default) or ledger",
     )
     demo.add_argument(
         "--out",

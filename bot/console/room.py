@@ -27,12 +27,15 @@ from bot.console.text import (
     status_line,
 )
 from bot.formatting import format_label, suggestion
+from bot.ledger_card import roster_line
+from handlers.convergence import meter
 from handlers.formats import format_named, formats_for
 from handlers.i18n import Strings
 from handlers.model import Conclusion, Debate, Phase, Turn, UserQuestion, WikiPage
 from handlers.ports import Clock, Wiki
 from tools.store.db import Database
 from tools.store.room_messages import RoomMessages
+from tools.wiki.pages import fill_keys
 
 _WARNING_KEYS = ("debater.", "wiki.refused", "wiki.delayed", "wiki.human_edit")
 _AMBER_KEYS = ("user.", "debate.stopped_by")
@@ -106,8 +109,10 @@ class ConsoleRoom:
                 f"{n}. {format_label(t, f)}" for n, f in enumerate(offered, start=1)
             )
             body.append(t("console.card_formats", formats=listed) + "\n")
+        body.append(t("budget.console_card") + "\n")
         body.append(f"{t('console.card_participants')}: ", style="bold")
-        body.append(" · ".join(seat_name(t, m.id, debate) for m in debate.roster))
+        names = {m.id: seat_name(t, m.id, debate) for m in debate.roster}
+        body.append(roster_line(debate, t, names))
         self.console.print(
             Panel(
                 body,
@@ -181,6 +186,30 @@ class ConsoleRoom:
         await self._remember(debate.id, key)
         return ""
 
+    async def ask_budget(self, debate: Debate) -> None:
+        """A pause (the budget, or converging): d declares consensus, e one more round, c
+        concludes (shown once per pause)."""
+        key = f"pause:{debate.turns}"
+        if not await self._first_time(debate.id, key):
+            return
+        area = "budget" if debate.paused == "budget" else "convergence"
+        latest = debate.consensus_trend[-1] if debate.consensus_trend else 0.0
+        values = {
+            "rounds": debate.max_rounds,
+            "percent": round(latest * 100),
+            "bars": meter(debate.consensus_trend),
+        }
+        said = self._t(f"{area}.body", **values)
+        self.console.print(
+            Panel(
+                Text(said, style="bold"),
+                title=Text(self._t(f"{area}.title")),
+                subtitle=Text(self._t(f"{area}.console_keys")),
+                border_style=USER_AMBER,
+            )
+        )
+        await self._remember(debate.id, key)
+
     async def ask_user(self, debate: Debate, question: UserQuestion) -> None:
         """The moderator's question in amber, options numbered for the keyboard."""
         key = f"ask:{debate.turns}"
@@ -198,6 +227,19 @@ class ConsoleRoom:
             )
         )
         await self._remember(debate.id, key)
+
+    async def post_summary(self, debate: Debate, markdown: str) -> None:
+        """The format's closing block in full, then the pages it wrote."""
+        if not await self._first_time(debate.id, "conclusion"):
+            return
+        t = self._t
+        self.console.rule(Text(t("console.conclusion_title"), style="bold"), style=MODERATOR_GREY)
+        for line in fill_keys(markdown, t).splitlines():
+            self._line(line, MODERATOR_GREY)
+        self._line(t("console.conclusion_pages"), MODERATOR_GREY, bold=True)
+        for page in format_named(debate.format).pages(debate):
+            self._line(f"• {page}: {self._wiki.page_url(debate, page)}", MODERATOR_GREY)
+        await self._remember(debate.id, "conclusion")
 
     async def post_conclusion(self, debate: Debate, conclusion: Conclusion) -> None:
         """The end: decision, agreed and open points, positions, next steps and the pages."""

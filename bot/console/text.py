@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from bot import formatting as colours
-from bot.formatting import hex_colour, status_figures, turn_figures
+from bot.formatting import hex_colour, status_figures, turn_figures, with_meter
 from handlers.i18n import Strings
 from handlers.model import Debate, Phase, Turn
 
@@ -40,6 +40,10 @@ def status_line(debate: Debate, t: Strings, now: datetime, *, rules_only: bool =
     if debate.phase.is_terminal:
         outcome = debate.outcome.value if debate.outcome else debate.phase.value
         return t("console.status_ended", outcome=t(f"console.outcome_{outcome}"), **common)
+    return with_meter(_running(debate, t, common), debate, t)
+
+
+def _running(debate: Debate, t: Strings, common: dict[str, object]) -> str:
     if debate.phase is Phase.AWAITING_USER:
         return t("console.status_waiting", **common)
     if debate.phase is Phase.CONCLUDING:

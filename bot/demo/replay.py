@@ -15,6 +15,7 @@ from importlib import resources
 from pydantic import BaseModel, Field
 
 from handlers.model import (
+    DEFAULT_ROSTER,
     Action,
     Backend,
     ChatLine,
@@ -24,10 +25,17 @@ from handlers.model import (
     FailureKind,
     ModeratorSource,
     ModeratorView,
+    Participant,
     TurnMeta,
     UserQuestion,
 )
-from handlers.ports import DebaterError, DebaterOutput, TurnRequest
+from handlers.ports import (
+    DebaterError,
+    DebaterOutput,
+    ModeratorUnavailable,
+    TaskRequest,
+    TurnRequest,
+)
 
 DEFAULT_RECORDING = "debate_ko.json"
 
@@ -116,6 +124,14 @@ class ConclusionEntry(BaseModel):
     next_steps: list[str] = Field(default_factory=list)
 
 
+class MemberEntry(BaseModel):
+    """One participant of the recorded debate."""
+
+    id: str
+    backend: Backend
+    name: str
+
+
 class Recording(BaseModel):
     """A whole recorded debate."""
 
@@ -132,7 +148,17 @@ class Recording(BaseModel):
     turns: list[TurnEntry]
     decisions: list[DecisionEntry]
     answers: list[AnswerEntry] = Field(default_factory=list)
-    conclusion: ConclusionEntry
+    conclusion: ConclusionEntry | None = None  # a format that closes with its own pages has none
+    roster: list[MemberEntry] = Field(default_factory=list)  # empty: AG and Claude
+    options: dict[str, str] = Field(default_factory=dict)  # the format's options
+    tasks: dict[str, str] = Field(default_factory=dict)  # the moderator's task outputs
+
+    @property
+    def participants(self) -> tuple[Participant, ...]:
+        """The recorded roster (AG and Claude when it names none)."""
+        if not self.roster:
+            return DEFAULT_ROSTER
+        return tuple(Participant(m.id, m.backend, m.name) for m in self.roster)
 
     def duration_s(self) -> float:
         """How long the recorded debate took: the sum of its replies' latencies."""
@@ -147,7 +173,7 @@ class Recording(BaseModel):
 
 
 # The recorded debate of each format (more as the formats land).
-RECORDINGS = {"free": DEFAULT_RECORDING}
+RECORDINGS = {"free": DEFAULT_RECORDING, "ledger": "debate_ledger_ko.json"}
 
 
 def recording_for(format_name: str) -> Recording:
@@ -197,9 +223,10 @@ class ReplayDebater:
         clock: ReplayClock,
         pace_s: float,
         pause: Pause = asyncio.sleep,
+        backend: Backend | None = None,
     ) -> None:
         self.seat = seat
-        self.backend = Backend.AG_RELAY if seat == "ag" else Backend.CLAUDE_CLI
+        self.backend = backend or (Backend.AG_RELAY if seat == "ag" else Backend.CLAUDE_CLI)
         self._turns = {entry.turn: entry for entry in recording.turns}
         self._clock = clock
         self._pace_s = pace_s
@@ -268,6 +295,8 @@ class ReplayModerator:
     async def conclude(self, view: ModeratorView) -> Conclusion:
         """The recorded Conclusion."""
         found = self._recording.conclusion
+        if found is None:
+            raise RecordingError("no recorded Conclusion")
         return Conclusion(
             decision=found.decision,
             agreed=tuple(found.agreed),
@@ -276,3 +305,9 @@ class ReplayModerator:
             next_steps=tuple(found.next_steps),
             source=ModeratorSource.GEMINI,
         )
+
+    async def perform(self, request: TaskRequest) -> str:
+        """The recorded output of a format's task; none recorded: the format's fallback."""
+        if request.task not in self._recording.tasks:
+            raise ModeratorUnavailable(request.task)
+        return self._recording.tasks[request.task]

@@ -11,7 +11,7 @@ import asyncio
 import math
 import random
 import shutil
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -33,8 +33,9 @@ from bot.demo.replay import (
     recording_for,
 )
 from handlers.debate_handler import HandlerConfig
+from handlers.formats import format_named
 from handlers.i18n import Strings
-from handlers.model import DEFAULT_ROSTER, ChatLine, Debate, Phase, Proposal, WikiPage
+from handlers.model import ChatLine, Debate, Phase, Proposal, WikiPage
 from tools.store.db import Database
 from tools.wiki.backends import LocalWiki
 from tools.wiki.outbox import WikiOutbox
@@ -57,6 +58,7 @@ class DemoResult:
     database: Path
     pages: dict[WikiPage, Path]
     debate: Debate
+    extra: dict[str, Path] = field(default_factory=dict)  # the format's own pages
 
 
 def prepare(out: Path) -> tuple[Path, Path]:
@@ -87,7 +89,9 @@ async def replay(
         await player.wiki.drained(debate.id)
         pages = {page: player.local.file_of(player.wiki.path_of(debate, page.value))
                  for page in WikiPage}  # fmt: skip
-        return DemoResult(db_path.absolute(), pages, debate)
+        own = [p for p in format_named(debate.format).pages(debate) if p not in set(WikiPage)]
+        extra = {page: player.local.file_of(player.wiki.path_of(debate, page)) for page in own}
+        return DemoResult(db_path.absolute(), pages, debate, extra)
     finally:
         await player.handler.aclose()
         await player.wiki.aclose()
@@ -110,8 +114,10 @@ class _Player:
         self.clock = ReplayClock(datetime.now(UTC).replace(microsecond=0) - ago)
         self.people = People(recording.approval.by)
         self.moderator = ReplayModerator(recording)
+        roster = recording.participants
         config = HandlerConfig(language=recording.language, max_rounds=recording.max_rounds,
-                               retry_wait_scale=0.0, format=recording.format_name)  # fmt: skip
+                               retry_wait_scale=0.0, format=recording.format_name, roster=roster,
+                               format_options=tuple(sorted(recording.options.items())))  # fmt: skip
 
         def room(wiki: WikiOutbox) -> ConsoleRoom:
             return ConsoleRoom(console, self.t, wiki, self.clock, db=db, names=self.people.names)
@@ -120,8 +126,10 @@ class _Player:
             db, strings=self.t, backend=local, wiki_root=WIKI_ROOT, make_room=room,
             moderator=self.moderator,
             debaters={
-                member.backend: ReplayDebater(member.id, recording, self.clock, pace_s)
-                for member in DEFAULT_ROSTER
+                member.backend: ReplayDebater(
+                    member.id, recording, self.clock, pace_s, backend=member.backend
+                )
+                for member in roster
             },
             clock=self.clock,
             rng=random.Random(recording.seed),  # noqa: S311  # replays the recorded order
@@ -202,8 +210,12 @@ def run_demo(
         return 1
     console.print(Text(t("console.demo_pages"), style="bold"), soft_wrap=True)
     for page, path in result.pages.items():
+        if not path.exists():  # a page this format did not write (a ledger has no Working-Document)
+            continue
         label = t(f"console.page_{page.name.lower()}")
         console.print(Text(t("console.demo_page", page=label, path=str(path))), soft_wrap=True)
+    for name, path in result.extra.items():
+        console.print(Text(t("console.demo_page", page=name, path=str(path))), soft_wrap=True)
     console.print(Text(t("console.demo_database", path=str(result.database))), soft_wrap=True)
     console.print(Text(t("console.demo_end"), style=f"bold {USER_AMBER}"), soft_wrap=True)
     return 0

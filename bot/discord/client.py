@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.ext import commands
 
-from bot.discord.views import AnswerButton, DebateButton, FormatSelect
+from bot.discord.views import AnswerButton, BudgetButton, CardSelect, DebateButton
 
 if TYPE_CHECKING:
     from bot.discord.front import DiscordFront
@@ -53,7 +53,7 @@ class DebateBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         """Buttons first, so clicks on old cards work from the first event on."""
-        self.add_dynamic_items(DebateButton, AnswerButton, FormatSelect)
+        self.add_dynamic_items(DebateButton, AnswerButton, CardSelect, BudgetButton)
         await self._on_ready_hook(self)
 
     async def on_message(self, message: discord.Message) -> None:

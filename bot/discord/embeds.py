@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 
 import discord
 
 from bot.discord.render import COLOUR_MODERATOR, COLOUR_USER
-from bot.formatting import format_label, status_figures, suggestion
+from bot.formatting import format_label, status_figures, suggestion, with_meter
+from bot.ledger_card import roster_line
+from handlers.convergence import meter
 from handlers.formats import format_named
 from handlers.i18n import Strings
 from handlers.model import Conclusion, Debate, Phase, UserQuestion
@@ -50,13 +53,31 @@ def card_embed(
     )
     embed.add_field(
         name=strings("front.card_participants"),
-        value=" · ".join(member.name for member in debate.roster),
+        value=_cut(roster_line(debate, strings, {m.id: m.name for m in debate.roster})),
         inline=False,
     )
     if closed:
         # In the description, where a mention shows as a name (embeds never ping).
         embed.description = strings(f"front.card_{debate.phase.value}", user=_who(decided_by))
     return embed
+
+
+def budget_label(debate: Debate, rounds: int, strings: Strings) -> str:
+    """`4 rounds · about 16-32 min · about 10 moderator requests`: one budget on the card."""
+    turns, requests = format_named(debate.format).estimate(replace(debate, max_rounds=rounds))
+    low, high = (turns * minutes for minutes in MINUTES_PER_TURN)
+    return strings("budget.option", rounds=rounds, low=low, high=high, requests=requests)
+
+
+def budget_embed(debate: Debate, strings: Strings) -> discord.Embed:
+    """A pause (the budget, or converging without concluding), amber: the people decide."""
+    if debate.paused == "budget":
+        body = strings("budget.body", rounds=debate.max_rounds)
+        return discord.Embed(title=strings("budget.title"), description=body, colour=AMBER)
+    latest = debate.consensus_trend[-1] if debate.consensus_trend else 0.0
+    trend = meter(debate.consensus_trend)
+    body = strings("convergence.body", bars=trend, percent=round(latest * 100))
+    return discord.Embed(title=strings("convergence.title"), description=body, colour=AMBER)
 
 
 def status_line(debate: Debate, strings: Strings, now: datetime) -> str:
@@ -66,6 +87,10 @@ def status_line(debate: Debate, strings: Strings, now: datetime) -> str:
     if debate.phase.is_terminal:
         outcome = strings(f"front.outcome_{(debate.outcome or 'stopped')}")
         return strings("front.status_ended", outcome=outcome, **common)
+    return with_meter(_status_words(debate, strings, common), debate, strings)
+
+
+def _status_words(debate: Debate, strings: Strings, common: dict[str, object]) -> str:
     if debate.phase is Phase.AWAITING_USER:
         return strings("front.status_waiting", **common)
     speaker = strings("front.moderator")  # judging: the moderator has the floor
@@ -93,6 +118,23 @@ def question_embed(question: UserQuestion, strings: Strings) -> discord.Embed:
         lambda n: strings("front.cut_question", omitted=n),
     )
     return discord.Embed(title=strings("front.question_title"), description=body, colour=AMBER)
+
+
+SUMMARY_LIMIT = 4000  # an embed's description holds 4096 characters
+
+
+def summary_embed(markdown: str, links: dict[str, str], strings: Strings) -> discord.Embed:
+    """A format's closing block, grey, with links to its pages (named by their paths)."""
+    if len(markdown) > SUMMARY_LIMIT:  # said so, and where the whole is: the pages below
+        note = strings("front.summary_cut")
+        markdown = markdown[: SUMMARY_LIMIT - len(note) - 2] + "\n\n" + note
+    embed = discord.Embed(
+        title=strings("front.conclusion_title"), description=markdown, colour=GREY
+    )
+    pages = " · ".join(f"[{page}]({url})" for page, url in links.items() if url.startswith("http"))
+    if pages:
+        embed.add_field(name=strings("front.conclusion_pages"), value=_cut(pages), inline=False)
+    return embed
 
 
 def conclusion_embed(

@@ -9,7 +9,7 @@ import discord
 
 from bot.discord.embeds import card_embed
 from bot.discord.room import NO_PINGS
-from bot.discord.views import card_view_of
+from bot.discord.views import card_view
 from handlers.debate_handler import DebateHandler
 from handlers.detection import DetectionHandler
 from handlers.i18n import Strings
@@ -71,6 +71,25 @@ class DiscordFront:
         if after == before:
             await _private(interaction, self._strings("front.not_now"))
 
+    async def on_budget_button(
+        self, interaction: discord.Interaction[Any], action: str, debate_id: int, at: int
+    ) -> None:
+        """Extend / Conclude at the pause of budget `at`; refused (ephemeral) unless the person
+        may act; a button of another pause, or one pressed twice, changes nothing."""
+        actor = self.actor(interaction.user)
+        if not await self._handler.may_act(debate_id, actor):
+            await _private(interaction, self._strings("front.refused"))
+            return
+        await interaction.response.defer()
+        before = await self._handler.get(debate_id)
+        decide = {
+            "extend": self._handler.extend,
+            "conclude": self._handler.conclude_now,
+            "consensus": self._handler.declare_consensus,
+        }[action]
+        if await decide(debate_id, actor, at) == before:
+            await _private(interaction, self._strings("front.not_now"))
+
     async def on_answer_button(
         self, interaction: discord.Interaction[Any], debate_id: int, option: int
     ) -> None:
@@ -89,11 +108,11 @@ class DiscordFront:
         await _private(interaction, self._strings("front.answer_taken", answer=answer))
         await self._handler.answer(debate_id, actor, answer)
 
-    async def on_format(
-        self, interaction: discord.Interaction[Any], debate_id: int, format_name: str
+    async def on_card_select(
+        self, interaction: discord.Interaction[Any], what: str, debate_id: int, value: str
     ) -> None:
-        """A format picked on the card: stored, and the card shows it (refused, ephemeral,
-        unless the person may act; a card no longer waiting changes nothing)."""
+        """A format or a budget picked on the card: stored, and the card shows it (refused,
+        ephemeral, unless the person may act; a card no longer waiting changes nothing)."""
         actor = self.actor(interaction.user)
         try:
             allowed = await self._handler.may_act(debate_id, actor)
@@ -103,12 +122,18 @@ class DiscordFront:
         if not allowed:
             await _private(interaction, self._strings("front.refused"))
             return
-        after = await self._handler.choose_format(debate_id, actor, format_name)
-        if after.phase is not Phase.PROPOSED or after.format != format_name:
+        if what == "format":
+            after = await self._handler.choose_format(debate_id, actor, value)
+            taken = after.format == value
+        else:
+            rounds = int(value) if value.isdigit() else 0
+            after = await self._handler.choose_budget(debate_id, actor, rounds)
+            taken = after.max_rounds == rounds
+        if after.phase is not Phase.PROPOSED or not taken:
             await _private(interaction, self._strings("front.not_now"))
             return
         embed = card_embed(after, self._strings)
-        view = card_view_of(after, self._strings)
+        view = card_view(after, self._strings)
         await interaction.response.edit_message(embed=embed, view=view, allowed_mentions=NO_PINGS)
         now = await self._handler.get(debate_id)
         if now.phase is not Phase.PROPOSED:  # opened or put off meanwhile: the card says so

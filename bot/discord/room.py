@@ -20,7 +20,7 @@ from bot.discord.render import nonce_of
 from bot.discord.render_split import split_text
 from bot.discord.room_live import LIVE_WINDOW_S, Working, live_key
 from bot.discord.room_status import StatusEditor
-from bot.discord.views import card_view_of, question_view, status_view
+from bot.discord.views import budget_view, card_view, question_view, status_view
 from handlers.formats import format_named
 from handlers.i18n import Strings
 from handlers.model import Backend, Conclusion, Debate, Turn, UserQuestion
@@ -28,6 +28,7 @@ from handlers.ports import Clock, Wiki
 from handlers.shorten import shorten
 from tools.store.db import Database
 from tools.store.room_messages import Posted, RoomMessages
+from tools.wiki.pages import fill_keys
 
 log = logging.getLogger(__name__)
 
@@ -155,7 +156,7 @@ class DiscordRoom:
     async def post_card(self, debate: Debate) -> None:
         """The approval card with Open / Not now (and the formats to choose from)."""
         embed = embeds.card_embed(debate, self._strings)
-        view = card_view_of(debate, self._strings)
+        view = card_view(debate, self._strings)
         await self.send_once(debate, "card", embed=embed, view=view)
 
     async def close_card(self, debate: Debate) -> None:
@@ -256,6 +257,15 @@ class DiscordRoom:
             return None
         return live
 
+    async def ask_budget(self, debate: Debate) -> None:
+        """A pause (the budget spent, or converging): the people's buttons (once per pause)."""
+        await self.send_once(
+            debate,
+            f"pause:{debate.turns}",
+            embed=embeds.budget_embed(debate, self._strings),
+            view=budget_view(debate, self._strings),
+        )
+
     async def ask_user(self, debate: Debate, question: UserQuestion) -> None:
         """The moderator's question in amber, with one button per option."""
         body = embeds.question_body(question)
@@ -280,6 +290,13 @@ class DiscordRoom:
             "conclusion",
             embed=embeds.conclusion_embed(debate, conclusion, links, self._strings),
         )
+
+    async def post_summary(self, debate: Debate, markdown: str) -> None:
+        """The format's closing block, grey, with links to the pages it wrote."""
+        written = format_named(debate.format).pages(debate)
+        links = {page: self._wiki.page_url(debate, page) for page in written}
+        embed = embeds.summary_embed(fill_keys(markdown, self._strings), links, self._strings)
+        await self.send_once(debate, "conclusion", embed=embed)
 
     async def notify(self, debate: Debate, key: str, params: dict[str, str]) -> None:
         """One localized line, in full; failures named through the [failure] table."""

@@ -7,6 +7,7 @@ from typing import Any, Protocol, cast
 
 import discord
 
+from bot.discord.embeds import budget_label
 from bot.formatting import format_label
 from handlers.formats import formats_for
 from handlers.i18n import Strings
@@ -30,10 +31,15 @@ class ClickHandler(Protocol):
     ) -> None:
         """One option of the moderator's question."""
 
-    async def on_format(
-        self, interaction: discord.Interaction[Any], debate_id: int, format_name: str
+    async def on_budget_button(
+        self, interaction: discord.Interaction[Any], action: str, debate_id: int, at: int
     ) -> None:
-        """A format picked in the card's select menu."""
+        """Extend / Conclude at the pause of budget `at`."""
+
+    async def on_card_select(
+        self, interaction: discord.Interaction[Any], what: str, debate_id: int, value: str
+    ) -> None:
+        """A format or a budget picked in one of the card's menus."""
 
 
 def _front(interaction: discord.Interaction[Any]) -> ClickHandler:
@@ -69,6 +75,40 @@ class DebateButton(
         await _front(interaction).on_button(interaction, self.action, self.debate_id)
 
 
+class BudgetButton(
+    discord.ui.DynamicItem[Button],
+    template=r"debate:(?P<action>extend|conclude|consensus):(?P<id>\d+):(?P<at>\d+)",
+):
+    """Extend / Conclude / Declare consensus at the pause after turn `at`:
+    `debate:<action>:<id>:<at>` (a button of an earlier pause does not answer a later one)."""
+
+    def __init__(
+        self, action: str, debate_id: int, at: int, label: str = "", style: int = 2
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label or action,
+                style=discord.ButtonStyle(style),
+                custom_id=f"debate:{action}:{debate_id}:{at}",
+            )
+        )
+        self.action = action
+        self.debate_id = debate_id
+        self.at = at
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> BudgetButton:
+        """Rebuild the button from its custom_id (after a restart, too)."""
+        return cls(match["action"], int(match["id"]), int(match["at"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Hand the click to the front end."""
+        front = _front(interaction)
+        await front.on_budget_button(interaction, self.action, self.debate_id, self.at)
+
+
 class AnswerButton(
     discord.ui.DynamicItem[Button], template=r"debate:answer:(?P<id>\d+):(?P<option>\d+)"
 ):
@@ -97,60 +137,85 @@ class AnswerButton(
         await _front(interaction).on_answer_button(interaction, self.debate_id, self.option)
 
 
-class FormatSelect(discord.ui.DynamicItem[Select], template=r"debate:format:(?P<id>\d+)"):
-    """The card's format menu: `debate:format:<id>`; the choice is stored, not held here."""
+class CardSelect(
+    discord.ui.DynamicItem[Select], template=r"debate:(?P<what>format|budget):(?P<id>\d+)"
+):
+    """The card's menus: `debate:format:<id>` and `debate:budget:<id>`; the choice is stored,
+    not held here."""
 
     def __init__(
-        self, debate_id: int, options: tuple[discord.SelectOption, ...] = (), row: int = 1
+        self,
+        what: str,
+        debate_id: int,
+        options: tuple[discord.SelectOption, ...] = (),
+        row: int = 1,
     ) -> None:
         super().__init__(
             discord.ui.Select(
-                custom_id=f"debate:format:{debate_id}",
+                custom_id=f"debate:{what}:{debate_id}",
                 options=list(options) or [discord.SelectOption(label="-")],
                 min_values=1,
                 max_values=1,
                 row=row,
             )
         )
+        self.what = what
         self.debate_id = debate_id
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> FormatSelect:
+    ) -> CardSelect:
         """Rebuild the menu from its custom_id (the picked value arrives with the click)."""
-        return cls(int(match["id"]))
+        return cls(match["what"], int(match["id"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        """Hand the picked format to the front end."""
+        """Hand the picked value to the front end."""
         picked = self.item.values[0] if self.item.values else ""
-        await _front(interaction).on_format(interaction, self.debate_id, picked)
+        await _front(interaction).on_card_select(interaction, self.what, self.debate_id, picked)
 
 
 MAX_OPTIONS = 25  # Discord's limit per select menu
+BUDGET_ROUNDS = (1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20)  # the card's round menu (and the current)
 
 
-def card_view(
-    debate_id: int, strings: Strings, formats: tuple[str, ...] = (), chosen: str = ""
-) -> discord.ui.View:
-    """Open / Not now, and a menu of `formats` with `chosen` selected when there is a choice."""
+def card_view(debate: Debate, strings: Strings) -> discord.ui.View:
+    """Open / Not now; a menu of the formats the roster can run when there is a choice; a
+    menu of round budgets with their estimates."""
     view = discord.ui.View(timeout=None)
-    view.add_item(DebateButton("open", debate_id, strings("front.button_open"), 3))
-    view.add_item(DebateButton("decline", debate_id, strings("front.button_decline"), 2))
+    view.add_item(DebateButton("open", debate.id, strings("front.button_open"), 3))
+    view.add_item(DebateButton("decline", debate.id, strings("front.button_decline"), 2))
+    formats = formats_for(debate.roster)
     if len(formats) > 1:  # one format is no choice: the card names it
         options = tuple(
             discord.SelectOption(
-                label=shorten(format_label(strings, name), 100), value=name, default=name == chosen
+                label=shorten(format_label(strings, name), 100),
+                value=name,
+                default=name == debate.format,
             )
             for name in formats[:MAX_OPTIONS]
         )
-        view.add_item(FormatSelect(debate_id, options))
+        view.add_item(CardSelect("format", debate.id, options, row=1))
+    budgets = tuple(
+        discord.SelectOption(
+            label=shorten(budget_label(debate, rounds, strings), 100),
+            value=str(rounds),
+            default=rounds == debate.max_rounds,
+        )
+        for rounds in sorted({*BUDGET_ROUNDS, debate.max_rounds})[:MAX_OPTIONS]
+    )
+    view.add_item(CardSelect("budget", debate.id, budgets, row=2))
     return view
 
 
-def card_view_of(debate: Debate, strings: Strings) -> discord.ui.View:
-    """The card's buttons, and its menu of the formats the debate's roster can run."""
-    return card_view(debate.id, strings, formats_for(debate.roster), debate.format)
+def budget_view(debate: Debate, strings: Strings) -> discord.ui.View:
+    """At a pause (the budget, or converging): Declare consensus / one more round / conclude."""
+    view = discord.ui.View(timeout=None)
+    at, area = debate.turns, "budget" if debate.paused == "budget" else "convergence"
+    for action, style in (("consensus", 3), ("extend", 1), ("conclude", 2)):
+        label = strings(f"{area}.button_{action}")
+        view.add_item(BudgetButton(action, debate.id, at, label, style))
+    return view
 
 
 def status_view(debate_id: int, strings: Strings) -> discord.ui.View:

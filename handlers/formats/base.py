@@ -42,7 +42,15 @@ class EndStep:
     outcome: Outcome
 
 
-Plan = AskStep | JudgeStep | EndStep
+@dataclass(frozen=True)
+class TaskStep:
+    """Let the moderator perform a task of the format (a synthesis, a ledger, a page)."""
+
+    debate: Debate
+    task: str
+
+
+Plan = AskStep | JudgeStep | EndStep | TaskStep
 
 
 @dataclass(frozen=True)
@@ -112,3 +120,107 @@ class Format(Protocol):
     def pages(self, debate: Debate) -> tuple[str, ...]:
         """The wiki pages this debate has written (the closing summary links only these)."""
         ...
+
+    # ---- shared extensions (notes/FORMAT_EXTENSIONS.md); FormatDefaults has the defaults
+
+    def contract_of(self, debate: Debate) -> str:
+        """The reply contract of the current step."""
+        ...
+
+    def missing(self, debate: Debate, turn: Turn) -> tuple[str, ...]:
+        """The required parts `turn` lacks (empty: complete)."""
+        ...
+
+    def task_brief(self, debate: Debate, task: str, shown: tuple[Turn, ...]) -> tuple[Piece, ...]:
+        """The moderator's prompt for `task`, as prompt pieces (the engine renders them)."""
+        ...
+
+    def task_shows(self, debate: Debate, task: str) -> tuple[int, ...]:
+        """The stored turns the task may read."""
+        ...
+
+    def task_json(self, debate: Debate, task: str) -> bool:
+        """True if the task's answer must be one JSON object."""
+        ...
+
+    def task_fallback(self, debate: Debate, task: str, shown: tuple[Turn, ...]) -> str:
+        """A deterministic output when the model is unavailable (rules mode)."""
+        ...
+
+    def tasked(self, debate: Debate, task: str, output: str, rng: random.Random) -> Plan:
+        """What follows a task's output (stored in `debate.outputs`)."""
+        ...
+
+    def task_pages(self, debate: Debate, task: str) -> tuple[str, ...]:
+        """The format pages to write once a task's output is stored."""
+        ...
+
+    def turn_pages(self, debate: Debate, turn: Turn) -> tuple[str, ...]:
+        """The format pages to write as a turn is stored (e.g. one page per turn)."""
+        ...
+
+    def page_shows(self, debate: Debate, page: str) -> tuple[int, ...]:
+        """The stored turns a format page is rendered from."""
+        ...
+
+    def render_page(self, debate: Debate, page: str, turns: tuple[Turn, ...]) -> tuple[str, str]:
+        """A format page: (title, markdown)."""
+        ...
+
+    def summary(self, debate: Debate) -> str:
+        """The format's closing block (Markdown); empty: the engine's Conclusion instead."""
+        ...
+
+
+class FormatDefaults:
+    """The shared extensions' defaults, for a format that uses none of them."""
+
+    contract = "json"
+
+    def contract_of(self, debate: Debate) -> str:
+        """The format's one contract."""
+        return self.contract
+
+    def missing(self, debate: Debate, turn: Turn) -> tuple[str, ...]:
+        """Nothing is required beyond what the parser tolerates."""
+        return ()
+
+    def task_brief(self, debate: Debate, task: str, shown: tuple[Turn, ...]) -> tuple[Piece, ...]:
+        """No tasks."""
+        raise LookupError(task)
+
+    def task_shows(self, debate: Debate, task: str) -> tuple[int, ...]:
+        """No tasks."""
+        return ()
+
+    def task_json(self, debate: Debate, task: str) -> bool:
+        """Tasks answer in JSON."""
+        return True
+
+    def task_fallback(self, debate: Debate, task: str, shown: tuple[Turn, ...]) -> str:
+        """No tasks."""
+        raise LookupError(task)
+
+    def tasked(self, debate: Debate, task: str, output: str, rng: random.Random) -> Plan:
+        """No tasks: a stray one lets the moderator judge."""
+        return JudgeStep(debate)
+
+    def task_pages(self, debate: Debate, task: str) -> tuple[str, ...]:
+        """No format pages."""
+        return ()
+
+    def turn_pages(self, debate: Debate, turn: Turn) -> tuple[str, ...]:
+        """No page per turn: turns go to the Round-Log."""
+        return ()
+
+    def page_shows(self, debate: Debate, page: str) -> tuple[int, ...]:
+        """No format pages."""
+        return ()
+
+    def render_page(self, debate: Debate, page: str, turns: tuple[Turn, ...]) -> tuple[str, str]:
+        """No format pages."""
+        raise LookupError(page)
+
+    def summary(self, debate: Debate) -> str:
+        """No closing block: the Conclusion is posted."""
+        return ""

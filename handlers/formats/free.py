@@ -7,11 +7,19 @@ import random
 from dataclasses import replace
 
 from handlers.events import Notify
-from handlers.formats.base import AskStep, BriefInput, EndStep, JudgeStep, Piece, Plan
+from handlers.formats.base import (
+    AskStep,
+    BriefInput,
+    EndStep,
+    FormatDefaults,
+    JudgeStep,
+    Piece,
+    Plan,
+)
 from handlers.model import Action, Debate, Decision, Outcome, Participant, Turn, WikiPage
 
 
-class FreeFormat:
+class FreeFormat(FormatDefaults):
     """Today's debate: each round every participant speaks once; the moderator judges each reply."""
 
     name = "free"

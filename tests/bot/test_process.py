@@ -47,6 +47,7 @@ def bot_env(fake: FakeDiscord, gemini: FakeGemini, tmp_path: Path, ag_id: str) -
         LOCAL_WIKI_DIR=str(tmp_path / "wiki"),
         DATA_DIR=str(tmp_path / "data"),
         RETRY_WAIT_SCALE="0",
+        BUDGET_PAUSE="false",
         DETECT_COOLDOWN_SECONDS="0",
         DETECT_MIN_NEW_MESSAGES="2",
         LOG_LEVEL="INFO",

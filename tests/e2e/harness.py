@@ -179,6 +179,7 @@ class World(Seen):
             "DATABASE_PATH": str(self.tmp / "bot.sqlite3"),
             "DATA_DIR": str(self.tmp / "data"),
             "MAX_ROUNDS": "3",
+            "BUDGET_PAUSE": "false",  # these debates end at the round limit
             "RETRY_WAIT_SCALE": "0",
             "DETECT_COOLDOWN_SECONDS": "0",
             "DETECT_MIN_NEW_MESSAGES": "3",

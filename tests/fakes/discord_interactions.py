@@ -56,6 +56,8 @@ class Interactions:
 
         async def apply_edit(self, message: Json, body: Json) -> None: ...
 
+        async def message_stored(self) -> None: ...
+
     def _init_interactions(self) -> None:
         self.interactions: dict[str, InteractionRecord] = {}
 
@@ -202,6 +204,7 @@ class Interactions:
     async def _store_response(self, message: Json) -> None:
         if message["flags"] & FLAG_EPHEMERAL:
             self.world.messages[message["id"]] = message  # stored, never echoed to the bot
+            await self.message_stored()  # a test may wait for it
         else:
             await self.store_and_echo(message)
 

@@ -72,6 +72,9 @@ class Rig:
     max_rounds: int = 3
     roster: tuple[Participant, ...] = DEFAULT_ROSTER
     format: str = "free"
+    budget_pause: bool = False  # BUDGET_PAUSE: at max_rounds, wait for Extend / Conclude
+    options: tuple[tuple[str, str], ...] = ()  # the formats' option defaults
+    language: str = "ko"
     ticking_store: bool = False  # the plan also counts each committed step (a crash after it)
     missing: tuple[Backend, ...] = ()  # backends with no debater (not configured)
     real: Callable[[Database], dict[Backend, Debater]] | None = None  # real adapters to use
@@ -102,11 +105,13 @@ class Rig:
             self.clock,
             random.Random(self.seed),
             HandlerConfig(
-                language="ko",
+                language=self.language,
                 max_rounds=self.max_rounds,
                 retry_wait_scale=0.0,
                 roster=self.roster,
                 format=self.format,
+                budget_pause=self.budget_pause,
+                format_options=self.options,
             ),
         )
         return self.handler

@@ -114,6 +114,7 @@ class FakeWiki:
         self.writes: list[tuple[str, int, str]] = []
         self.keys: Counter[str] = Counter()
         self.plan = plan or CrashPlan()
+        self.pages: dict[int, dict[str, tuple[str, str]]] = {}
 
     def _write(self, key: str, debate: Debate, content: str) -> None:
         self.keys[key] += 1
@@ -141,6 +142,11 @@ class FakeWiki:
     async def write_conclusion(self, debate: Debate, conclusion: Conclusion) -> None:
         self.plan.tick("wiki:conclusion")
         self._write(f"{debate.id}:conclusion", debate, conclusion.decision)
+
+    async def write_page(self, debate: Debate, page: str, title: str, markdown: str) -> None:
+        self.plan.tick(f"wiki:page:{page}")
+        self._write(f"{debate.id}:page:{page}", debate, markdown)
+        self.pages.setdefault(debate.id, {})[page] = (title, markdown)
 
     def page_url(self, debate: Debate, page: str) -> str:
         return f"https://wiki.test/debates/{debate.id}/{page}"
@@ -171,7 +177,9 @@ class FakeRoom:
         self.notices: list[tuple[int, str, dict[str, str]]] = []
         self.statuses: list[tuple[int, str, int]] = []
         self.questions: list[UserQuestion] = []
+        self.budget_asks: list[tuple[int, int]] = []  # (debate, its budget) at each pause
         self.conclusions: list[Conclusion] = []
+        self.summaries: list[str] = []
         self.working_seats: list[str] = []
         self.shown_texts: list[tuple[str, str]] = []
         self.cards: list[int] = []
@@ -205,6 +213,11 @@ class FakeRoom:
         self.posted.append(("turn", turn))
         return f"https://discord.test/{debate.id}/{turn.number}"
 
+    async def ask_budget(self, debate: Debate) -> None:
+        self.plan.tick("room:budget")
+        self.budget_asks.append((debate.id, debate.max_rounds))
+        self.signal("budget").set()
+
     async def ask_user(self, debate: Debate, question: UserQuestion) -> None:
         self.plan.tick("room:ask")
         self.questions.append(question)
@@ -213,6 +226,10 @@ class FakeRoom:
     async def post_conclusion(self, debate: Debate, conclusion: Conclusion) -> None:
         self.plan.tick("room:conclusion")
         self.conclusions.append(conclusion)
+
+    async def post_summary(self, debate: Debate, markdown: str) -> None:
+        self.plan.tick("room:summary")
+        self.summaries.append(markdown)
 
     async def notify(self, debate: Debate, key: str, params: dict[str, str]) -> None:
         self.plan.tick(f"room:notify:{key}")

@@ -21,11 +21,15 @@ DUO = DuoFormat()
 
 @contextmanager
 def registered(*formats: FreeFormat) -> Iterator[None]:
-    """`formats` in FORMATS for the duration (as a new format registers itself)."""
+    """Only `free` and `formats` in FORMATS for the duration (as if they were all the product
+    had), so a test's menu and listing do not change as real formats are added."""
+    kept = dict(FORMATS)
+    FORMATS.clear()
+    FORMATS["free"] = kept["free"]
     for fmt in formats:
         FORMATS[fmt.name] = fmt
     try:
         yield
     finally:
-        for fmt in formats:
-            FORMATS.pop(fmt.name, None)
+        FORMATS.clear()
+        FORMATS.update(kept)

@@ -10,13 +10,13 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from handlers.formats.base import AskStep, BriefInput, EndStep, Piece, Plan
+from handlers.formats.base import AskStep, BriefInput, EndStep, FormatDefaults, Piece, Plan
 from handlers.model import AG, GEMINI, Debate, Decision, Outcome, Participant, Turn
 
 HIDDEN = {AG: GEMINI}  # participant: whose answers it never sees
 
 
-class PanelFormat:
+class PanelFormat(FormatDefaults):
     """Two parallel steps, then the end."""
 
     name = "panel"

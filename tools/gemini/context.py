@@ -28,7 +28,7 @@ MODERATOR_TURNS = 2
 WORKING_DOCUMENT_MAX_CHARS = 12000  # the Conclusion reads the Working-Document up to this
 PEOPLE_MAX_CHARS = 2000  # each thing the people said, as the moderator reads it
 
-Purpose = Literal["detect", "judge", "conclude"]
+Purpose = Literal["detect", "judge", "conclude", "task"]
 Role = Literal["user", "model"]
 
 

@@ -7,6 +7,7 @@ moderator, and the result says so (`source=RULES`).
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -16,7 +17,10 @@ from typing import Protocol, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+import prompts
 from handlers.model import ChatLine, Conclusion, Decision, Detection, ModeratorView
+from handlers.ports import ModeratorUnavailable as TaskUnavailable
+from handlers.ports import TaskRequest
 from handlers.rules_moderator import RulesModerator
 from tools.gemini.context import Prompt, conclusion_prompt, detection_prompt, judge_prompt
 from tools.gemini.ledger import REASON_QUOTA, ModeratorLedger
@@ -24,6 +28,7 @@ from tools.gemini.schemas import (
     ConclusionReply,
     DetectionReply,
     JudgeReply,
+    TaskReply,
     describe,
     to_conclusion,
     to_decision,
@@ -124,6 +129,20 @@ class StructuredModerator:
         prompt = conclusion_prompt(view, self._language)
         reply = await self._ask(prompt, ConclusionReply, view.debate.id)
         return to_conclusion(reply) if reply is not None else self._rules.write_conclusion(view)
+
+    async def perform(self, request: TaskRequest) -> str:
+        """A format's task; one repair request when JSON was asked and none came back; raises
+        ModeratorUnavailable when the model cannot serve it (the format's fallback then)."""
+        system = prompts.load("moderator_task")
+        prompt = Prompt("task", system, (("user", request.prompt),), TaskReply)
+        for _ in (1, 2):
+            reply = await self._ask(prompt, TaskReply, request.debate_id)
+            if reply is None:
+                raise TaskUnavailable(request.task)
+            if not request.json or _is_object(reply.text):
+                return reply.text
+            prompt = prompt.repaired(reply.text, "- text: not one JSON object")
+        raise TaskUnavailable(f"{request.task}: no JSON object twice")
 
     async def ping(self) -> str:
         """One tiny counted request (for `doctor`); raises ModeratorError when it fails."""
@@ -238,3 +257,12 @@ class StructuredModerator:
             self._spent_logged = today
             reason = await self._ledger.spent_reason()
             log.warning("moderator: daily %s spent; rule-based until tomorrow", reason or "quota")
+
+
+def _is_object(text: str) -> bool:
+    """True if `text` is one JSON object (a ```json fence tolerated)."""
+    body = text.strip().removeprefix("```json").removeprefix("```").removesuffix("```")
+    try:
+        return isinstance(json.loads(body), dict)
+    except ValueError:
+        return False

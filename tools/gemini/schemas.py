@@ -87,6 +87,12 @@ class PositionReply(BaseModel):
     position: str
 
 
+class TaskReply(BaseModel):
+    """A format task's answer (one JSON object as text, when the task asks for JSON)."""
+
+    text: str = Field(description="the whole answer the task asks for")
+
+
 class ConclusionReply(BaseModel):
     """The Conclusion page's content."""
 

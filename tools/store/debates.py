@@ -96,6 +96,7 @@ class SqliteStore:
         effects: Sequence[Effect],
         roster: tuple[Participant, ...] = DEFAULT_ROSTER,
         format_name: str = "free",
+        options: tuple[tuple[str, str], ...] = (),
     ) -> Debate:
         """Store a new proposal (phase `proposed`) and its first effects, atomically; the
         roster and format are the configured ones, shown on the card, fixed at approval."""
@@ -113,6 +114,7 @@ class SqliteStore:
                 max_rounds=max_rounds,
                 roster=roster,
                 format=format_name,
+                options=options,
             )
             await conn.execute(UPDATE_DEBATE, _state_row(debate, stamp))
             await conn.execute(

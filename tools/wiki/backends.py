@@ -65,8 +65,13 @@ class WikiBackend(Protocol):
         ...
 
 
+ASSET_SUFFIXES = (".svg",)  # files saved beside the pages as they are (no front matter)
+
+
 class LocalWiki:
     """The pages as Markdown files under a folder: `<dir>/<path>.md` with the title on top."""
+
+    holds_assets = True  # a diagram is saved beside the pages as its own file
 
     def __init__(self, directory: Path) -> None:
         self._root = Path(directory).absolute()  # not resolve(): no I/O here
@@ -76,7 +81,8 @@ class LocalWiki:
         parts = path.split("/")
         if not path or any(part in ("", ".", "..") for part in parts):
             raise WikiError("6005", f"illegal path {path!r}")
-        return self._root.joinpath(*parts[:-1], f"{parts[-1]}.md")
+        name = parts[-1] if parts[-1].endswith(ASSET_SUFFIXES) else f"{parts[-1]}.md"
+        return self._root.joinpath(*parts[:-1], name)
 
     async def read(self, path: str) -> StoredPage | None:
         """The page, or None if its file does not exist."""
@@ -98,6 +104,8 @@ class LocalWiki:
             return current
         file = self.file_of(path)
         text = f"{_FRONT}title: {json.dumps(title, ensure_ascii=False)}\n{_FRONT}\n{content}"
+        if path.endswith(ASSET_SUFFIXES):
+            text = content  # a diagram beside the pages: the file is the asset itself
         try:
             mtime = await asyncio.to_thread(_write_atomically, file, text)
         except OSError as exc:

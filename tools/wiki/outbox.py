@@ -15,11 +15,13 @@ import aiosqlite
 from handlers.model import Conclusion, Debate, Turn, WikiPage
 from handlers.shorten import shorten
 from tools.store.db import Database
-from tools.wiki.backends import WikiBackend, WikiError
+from tools.wiki.backends import ASSET_SUFFIXES, WikiBackend, WikiError
 from tools.wiki.pages import (
+    MAX_TITLE_CHARS,
     Mode,
     Translate,
     content_hash,
+    fill_keys,
     page_label,
     page_title,
     plan_write,
@@ -174,6 +176,20 @@ class WikiOutbox:
         key = f"{debate.id}:conclusion"
         await self._enqueue(debate, WikiPage.CONCLUSION, key, Mode.REPLACE, content)
 
+    async def write_page(self, debate: Debate, page: str, title: str, markdown: str) -> None:
+        """Queue a format's page (`turns/01-ag`, `front-page`, `concepts.svg`, ...)."""
+        content = markdown if page.endswith(ASSET_SUFFIXES) else fill_keys(markdown, self._t)
+        if page.endswith(ASSET_SUFFIXES) and not getattr(self._backend, "holds_assets", False):
+            # Wiki.js keeps pages only: the diagram's source is kept as a page beside them.
+            stem, _, suffix = page.rpartition(".")
+            page, content = f"{stem}-{suffix}", f"```xml\n{markdown}\n```\n"
+        path = self.path_of(debate, page)
+        title = fill_keys(title, self._t)[:MAX_TITLE_CHARS]
+        key = f"{debate.id}:page:{page}"
+        row = (debate.id, key, path, title, Mode.REPLACE.value, content, self._now().isoformat())
+        await self._db.execute(INSERT_ENTRY, row)
+        self._kick(debate.id)
+
     def page_url(self, debate: Debate, page: str) -> str:
         """Where a person reads the page: an http(s) or file:// URL, percent-encoded."""
         return self._backend.url(self.path_of(debate, page))
@@ -272,8 +288,7 @@ class WikiOutbox:
         if delay.announced:
             delay.landed += 1
         if human_edit:
-            page = WikiPage(entry.path.rsplit("/", 1)[-1])
-            params = {"page": page_label(page, self._t), "url": self._backend.url(entry.path)}
+            params = {"page": self._label(entry.path), "url": self._backend.url(entry.path)}
             await self._say(entry.debate_id, "wiki.human_edit_kept", params)
 
     async def _apply(self, entry: _Entry) -> bool:
@@ -328,9 +343,15 @@ class WikiOutbox:
         reason = shorten(f"{exc.code}: {exc.message}", 500)
         await self._db.execute(GIVE_UP, (self._now().isoformat(), reason, entry.id))
         log.error("wiki write %s refused for good: %s", entry.dedup_key, reason)
-        page = WikiPage(entry.path.rsplit("/", 1)[-1])
-        params = {"page": page_label(page, self._t), "reason": shorten(exc.message, 300)}
+        params = {"page": self._label(entry.path), "reason": shorten(exc.message, 300)}
         await self._say(entry.debate_id, "wiki.write_refused", params)
+
+    def _label(self, path: str) -> str:
+        """A page's display name: the engine's four by name, a format's page by its path."""
+        last = path.rsplit("/", 1)[-1]
+        if last in {page.value for page in WikiPage}:
+            return page_label(WikiPage(last), self._t)
+        return last
 
     async def _say(self, debate_id: int, key: str, params: dict[str, str]) -> None:
         try:

@@ -303,3 +303,11 @@ def _bullets(items: tuple[str, ...], t: Translate) -> str:
 def _time(at: datetime) -> str:
     utc = at.astimezone(UTC) if at.tzinfo is not None else at
     return utc.strftime("%Y-%m-%d %H:%M UTC")
+
+
+_KEY = re.compile(r"⟦([a-z_]+\.[a-z_.]+)⟧")
+
+
+def fill_keys(text: str, t: Translate) -> str:
+    """A format's page or block with its `⟦area.key⟧` words in the reader's language."""
+    return _KEY.sub(lambda match: t(match.group(1)), text)

@@ -31,8 +31,16 @@ def topic_slug(debate_id: int, topic: str, root: str = "") -> str:
 
 def page_path(root: str, slug: str, page: str) -> str:
     """`{root}/{slug}/{page}` without leading or trailing slashes."""
-    name = _words(page) or "page"
+    name = "/".join(_segment(part) for part in page.split("/") if part) or "page"
     return "/".join(part for part in (normalize_root(root), slug, name) if part)
+
+
+def _segment(part: str) -> str:
+    """One segment of a page's path; an asset (`concepts.svg`) keeps its suffix."""
+    stem, dot, suffix = part.rpartition(".")
+    if dot and suffix == "svg":
+        return f"{_words(stem) or 'page'}.svg"
+    return _words(part) or "page"
 
 
 def normalize_root(root: str) -> str:

@@ -101,6 +101,7 @@ def settings(tmp_path: Path) -> Settings:
         DETECT_MIN_NEW_MESSAGES=2,
         DETECT_COOLDOWN_SECONDS=0,
         MAX_ROUNDS=2,
+        BUDGET_PAUSE=False,  # these debates end at the round limit; test_budget pauses
         RETRY_WAIT_SCALE=0,
         LANGUAGE="ko",
     )

@@ -11,9 +11,11 @@ import pytest
 from bot.console.build import ConsoleOptions
 from bot.console.keyboard import Keyboard
 from bot.console.session import console_session
+from bot.formatting import format_label
 from bot.settings import Settings
+from handlers.formats import formats_for
 from handlers.i18n import Strings
-from handlers.model import CLAUDE
+from handlers.model import CLAUDE, DEFAULT_ROSTER
 from handlers.rules_moderator import RulesModerator
 from tests.bot.console.conftest import Screen, plain_console, seed_for
 from tests.doubles import FakeClock, QueueLines
@@ -47,14 +49,15 @@ async def test_the_card_takes_a_format_by_number_or_name(
         )
     )
     lines.push("/debate 로그 보관 기간")
-    listed = T("console.card_formats", formats=f"1. {T('front.format_free')} · 2. duo")
-    await screen.shows(listed)
-    lines.push("2")
+    offered = formats_for(DEFAULT_ROSTER)  # every registered format the two seats can run
+    listed = " · ".join(f"{n}. {format_label(T, f)}" for n, f in enumerate(offered, start=1))
+    await screen.shows(T("console.card_formats", formats=listed))
+    lines.push(str(offered.index("duo") + 1))
     await screen.shows(T("console.format_chosen", format="duo"))
     lines.push("FREE")  # a name, any case
     await screen.shows(T("console.format_chosen", format=T("front.format_free")))
     mark = len(screen.getvalue())
-    lines.push("3")  # no third format: the card still waits, nothing chosen
+    lines.push(str(len(offered) + 1))  # no such format: the card still waits, nothing chosen
     await screen.shows(T("console.card_waiting"), after=mark)
     lines.push("duo", "y")
     await asyncio.wait_for(keyboard.composing.wait(), 10)

@@ -14,6 +14,7 @@ import pytest
 
 from bot.demo.replay import RecordingError, load_recording, recording_for
 from bot.demo.runner import DB_NAME, replay, run_demo
+from handlers.formats.ledger_text import ledger_items
 from handlers.i18n import Strings
 from handlers.model import Outcome, Phase, WikiPage
 from handlers.reply_parser import parse_reply
@@ -113,9 +114,10 @@ def test_the_demo_replays_a_format_s_recording_and_names_the_ones_it_has(tmp_pat
     assert recording_for("free").format_name == "free"
     missing = io.StringIO()
     code = run_demo(
-        out=tmp_path / "x", pace_s=0.0, console=plain_console(missing), format_name="ledger"
+        out=tmp_path / "x", pace_s=0.0, console=plain_console(missing), format_name="nonesuch"
     )
-    assert code == 2 and "ledger" in missing.getvalue() and "recorded: free" in missing.getvalue()
+    text = missing.getvalue()
+    assert code == 2 and "nonesuch" in text and "recorded: free, ledger" in text
     assert not (tmp_path / "x").exists()  # nothing was written
 
 
@@ -129,3 +131,25 @@ async def test_no_replayed_moment_lies_in_the_future(tmp_path: Path) -> None:
     ]
     assert stamps and max(stamps) <= now
     assert result.debate.ended_at is not None and result.debate.ended_at <= now
+
+
+async def test_the_ledger_demo_replays_an_orchestrated_debate(tmp_path: Path) -> None:
+    recording = recording_for("ledger")
+    result = await replay(plain_console(io.StringIO()), tmp_path / "ledger", 0.0, recording)
+    debate = result.debate
+    assert debate.phase is Phase.CONCLUDED and debate.outcome is Outcome.CONSENSUS
+    assert len(debate.roster) == 3 and debate.format == "ledger"
+    folder = result.pages[WikiPage.AGENDA].parent
+    for entry in recording.turns:  # every turn its own page, verbatim, by round and participant
+        rnd = (entry.turn - 1) // 3 + 1
+        page = (folder / "turns" / f"{rnd:02d}-{entry.seat}.md").read_text(encoding="utf-8")
+        assert entry.reply in page
+    front = (folder / "front-page.md").read_text(encoding="utf-8")
+    ledger = (folder / "conclusion.md").read_text(encoding="utf-8")
+    items = ledger_items(recording.tasks["ledger"])
+    assert len(items) == 6
+    for item_id, _, wording in items:
+        assert item_id in front and f"**{item_id}** {wording}" in ledger
+    assert (folder / "concepts.svg").read_text(encoding="utf-8").startswith("<svg")
+    assert "⟦" not in front + ledger and "입장" in (folder / "topic.md").read_text(encoding="utf-8")
+    assert set(result.extra) >= {"topic", "front-page", "turns/02-gemini"}

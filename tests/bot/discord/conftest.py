@@ -96,6 +96,7 @@ class BotRig:
             "DETECT_COOLDOWN_SECONDS": 0,
             "DETECT_MIN_NEW_MESSAGES": 2,
             "MAX_ROUNDS": 3,
+            "BUDGET_PAUSE": False,  # these debates end at the round limit; test_budget pauses
             "AG_TIMEOUT_SECONDS": 30,
             "AG_QUIET_SECONDS": 5,
             **self.overrides,

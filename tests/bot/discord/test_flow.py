@@ -60,7 +60,12 @@ async def test_chat_to_stop_through_discord(rig: BotRig, people: People) -> None
     embed = card["embeds"][0]
     assert embed["color"] == GREY.value and embed["title"] == KO("front.card_title")
     assert [f["value"] for f in embed["fields"][:2]] == [TOPIC, QUESTION]
-    assert custom_ids(card) == [f"debate:open:{debate_id}", f"debate:decline:{debate_id}"]
+    assert custom_ids(card) == [
+        f"debate:open:{debate_id}",
+        f"debate:decline:{debate_id}",
+        f"debate:format:{debate_id}",  # free or ledger (test_format_choice)
+        f"debate:budget:{debate_id}",  # the round budget menu (test_budget)
+    ]
     assert [line.author_id for line in rig.moderator.windows[-1]] == [
         int(people.alice["id"]),
         int(people.carol["id"]),

@@ -23,8 +23,11 @@ REASON = "두 안의 장단점을 맞세워 볼 질문입니다 @everyone"
 
 @pytest.fixture(autouse=True)
 def more_formats() -> Iterator[None]:
+    kept = dict(FORMATS)
     with registered(DUO, PANEL):  # type: ignore[arg-type]
         yield
+    FORMATS.clear()
+    FORMATS.update(kept)
 
 
 def menu(message: Json, custom_id: str) -> Json:
@@ -64,12 +67,12 @@ async def test_the_card_offers_the_formats_and_the_pick_is_what_runs(
     card, debate_id = await wait_card(rig)
     menu_id = f"debate:format:{debate_id}"
 
-    # free and duo, not panel (it needs three participants); duo picked, with the reason
-    options = menu(card, menu_id)["options"]
-    assert [(o["value"], o["label"]) for o in options] == [
-        ("free", KO("front.format_free")),
-        ("duo", "duo"),  # registered without a locale label: shown by its name
-    ]
+    # every registered format two can run, duo among them, not panel (it needs three
+    # participants); duo picked, with the reason
+    options = {o["value"]: o["label"] for o in menu(card, menu_id)["options"]}
+    assert list(options) == [name for name in FORMATS if name != "panel"]
+    assert options["free"] == KO("front.format_free")
+    assert options["duo"] == "duo"  # registered without a locale label: shown by its name
     assert picked(card, menu_id) == ["duo"]
     field = card["embeds"][0]["fields"][2]["value"]
     assert field.startswith("duo · ")
@@ -113,11 +116,11 @@ async def test_the_card_offers_the_formats_and_the_pick_is_what_runs(
 
 
 async def test_one_format_is_no_choice(rig: BotRig, people: People) -> None:
-    for name in ("duo", "panel"):  # only free is left: the card names it, no menu
+    for name in [name for name in FORMATS if name != "free"]:  # the card names it, no menu
         FORMATS.pop(name)
     await rig.start()
     await chat(rig, people)
     card, debate_id = await wait_card(rig)
     ids = [item["custom_id"] for row in card["components"] for item in row["components"]]
-    assert ids == [f"debate:open:{debate_id}", f"debate:decline:{debate_id}"]
+    assert f"debate:format:{debate_id}" not in ids
     assert card["embeds"][0]["fields"][2]["value"].startswith(KO("front.format_free"))

@@ -54,12 +54,13 @@ async def test_a_verdict_without_a_suggestion_still_proposes(
 
 def test_a_format_that_registers_is_offered_to_the_moderator() -> None:
     window = (chat(1, DEBATE_LINES[0], 0),)
+    registry = list(FORMATS)
     before = detection_prompt(window, "ko").system
     assert "`duo`" not in before and "`free`:" in before
     with registered(DUO):
         after = detection_prompt(window, "ko").system
     # no prompts/format_fit_duo.md: named without a description, still offered
-    assert "  - `duo`" in after and list(FORMATS) == ["free"]
+    assert "  - `duo`" in after and list(FORMATS) == registry
 
 
 def test_the_reply_schema_carries_the_suggestion_trimmed() -> None:

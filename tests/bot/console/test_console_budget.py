@@ -1,0 +1,74 @@
+"""The budget in the console: `r N` on the card sets it; at the budget the debate pauses, and
+`e` extends it by one round, `c` concludes (other words are kept for the moderator)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+from bot.console.build import ConsoleOptions
+from bot.console.keyboard import Keyboard
+from bot.console.session import console_session
+from bot.settings import Settings
+from handlers.i18n import Strings
+from handlers.model import AG, Outcome
+from handlers.rules_moderator import RulesModerator
+from tests.bot.console.conftest import Screen, contract_reply, plain_console, seed_for
+from tests.doubles import FakeClock, QueueLines
+from tools.store.db import Database
+from tools.store.debates import SqliteStore
+
+T = Strings("ko")
+
+
+async def _reply(lines: QueueLines, keyboard: Keyboard, text: str) -> None:
+    await asyncio.wait_for(keyboard.composing.wait(), 10)
+    lines.push(*contract_reply(text, stance="partial"), ".")
+
+
+async def test_budget_set_on_the_card_pauses_extends_and_concludes(
+    settings: Settings, screen: Screen
+) -> None:
+    paused = settings.model_copy(update={"BUDGET_PAUSE": True, "MAX_ROUNDS": 3})
+    lines = QueueLines()
+    keyboard = Keyboard(lines)
+    session = asyncio.create_task(
+        console_session(
+            paused,
+            ConsoleOptions(ag="human", claude="human", name="alice"),
+            plain_console(screen),
+            keyboard,
+            FakeClock(),
+            moderator=RulesModerator(T),
+            rng=random.Random(seed_for(AG)),
+        )
+    )
+    lines.push("/debate 캐시 계층 선택")
+    await screen.shows(T("budget.console_card"))
+    lines.push("r 1")
+    await screen.shows(T("budget.console_chosen", rounds=1))
+    lines.push("y")
+    await _reply(lines, keyboard, "첫째 의견")
+    await _reply(lines, keyboard, "둘째 의견")
+    await screen.shows(T("budget.body", rounds=1))
+    mark = len(screen.getvalue())
+    lines.push("조금 더 봅시다")  # not a key: kept for the moderator, and the keys are shown
+    await screen.shows(T("budget.console_keys"), after=mark)
+    lines.push("e")
+    await screen.shows(T("budget.extended", user="alice", rounds=2))
+    await _reply(lines, keyboard, "셋째 의견")
+    await _reply(lines, keyboard, "넷째 의견")
+    await screen.shows(T("budget.body", rounds=2))
+    lines.push("c")
+    await screen.shows(T("budget.concluded", user="alice"))
+    await screen.shows(T("console.conclusion_title"))
+    lines.close()
+    assert await asyncio.wait_for(session, 20) == 0
+
+    db = await Database.open(str(paused.DATA_DIR / "console.sqlite3"))
+    try:
+        debate = await SqliteStore(db).load(1)
+    finally:
+        await db.close()
+    assert debate.max_rounds == 2 and debate.turns == 4 and debate.outcome is Outcome.MAX_ROUNDS
+    assert [line.text for line in debate.people] == ["조금 더 봅시다"]

@@ -1,0 +1,71 @@
+"""With DEFAULT_FORMAT=ledger, an approved card through the Discord front end runs the whole
+protocol: the card shows the assigned standpoints, every turn gets its own wiki page, and the
+debate closes with the ledger (`conclusion`), the `front-page` and its diagram, and the
+format's closing block in the thread."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+from bot.discord.embeds import SUMMARY_LIMIT, summary_embed
+from handlers.i18n import Strings
+from handlers.model import Phase
+from tests.bot.discord.conftest import KO, BotRig, People
+from tests.bot.discord.support import chat, check_no_pings, click, wait_card
+
+
+def claude_turn(n: int) -> str:
+    body = {
+        "opinion": f"Claude {n}: 운영 부담부터 봅시다",
+        "stance": "partial",
+        "agreed": ["단일 인스턴스에서는 LRU로 충분하다"],
+        "contested": [f"Redis 전환 시점 {n}"],
+        "concessions": [],
+    }
+    return "```json\n" + json.dumps(body, ensure_ascii=False) + "\n```"
+
+
+async def test_an_approved_ledger_card_runs_the_whole_protocol(rig: BotRig, people: People) -> None:
+    rig.overrides.update({"DEFAULT_FORMAT": "ledger", "MAX_ROUNDS": 2})
+    rig.claude.enqueue(claude_turn(1), claude_turn(2))
+    await rig.start()
+    await chat(rig, people)
+    card, debate_id = await wait_card(rig)
+    roster = card["embeds"][0]["fields"][3]["value"]
+    assert "AG (찬성)" in roster and "Claude (반대)" in roster
+    assert KO("ledger.end_converge") in roster
+    await click(rig, card["id"], f"debate:open:{debate_id}", people.alice)
+    thread_id = card["id"]
+    closing = await rig.fake.wait_for_message(
+        lambda m: (
+            m["channel_id"] == thread_id
+            and bool(m["embeds"])
+            and m["embeds"][0].get("title") == KO("front.conclusion_title")
+        ),
+        timeout=30,
+    )
+    await asyncio.wait_for(rig.handler.wait_idle(debate_id), 30)
+    debate = await rig.handler.get(debate_id)
+    assert debate.phase is Phase.CONCLUDED and debate.format == "ledger"
+    assert "**Q1**" in closing["embeds"][0]["description"]  # the ledger's ids, not a model's
+    assert rig.services is not None and rig.services.wiki is not None
+    await rig.services.wiki.drained(debate_id)
+    folder = next((rig.tmp / "wiki" / "debates").iterdir())
+    turns = sorted(p.name for p in (folder / "turns").iterdir())
+    assert turns == ["01-ag.md", "02-claude.md", "03-ag.md", "04-claude.md"]
+    for name in ("topic.md", "conclusion.md", "front-page.md", "concepts.svg"):
+        assert (folder / name).exists(), name
+    ledger = (folder / "conclusion.md").read_text(encoding="utf-8")
+    assert "단일 인스턴스에서는 LRU로 충분하다" in ledger and "⟦" not in ledger
+    check_no_pings(rig, {thread_id}, rig.ag.user_id)
+
+
+def test_a_long_closing_block_says_where_the_whole_is() -> None:
+    strings = Strings("ko")
+    long = "\n".join(f"✅ **A{n}** " + "합의된 주장 " * 20 for n in range(1, 60))
+    embed = summary_embed(long, {"conclusion": "https://wiki.test/c"}, strings)
+    assert embed.description is not None and len(embed.description) <= SUMMARY_LIMIT
+    assert embed.description.endswith(strings("front.summary_cut"))
+    short = summary_embed("✅ **A1** x", {}, strings)
+    assert short.description == "✅ **A1** x"

@@ -1,0 +1,93 @@
+"""The budget the people set: picked on the card (max_rounds), and at the budget the debate
+pauses for Extend by one round / Conclude now instead of ending (BUDGET_PAUSE)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from handlers.model import Outcome, Phase
+from tests.handlers.conftest import ALICE, BOB, CAROL, Rig, proposal
+
+
+async def idle(rig: Rig, debate_id: int) -> None:
+    await asyncio.wait_for(rig.h.wait_idle(debate_id), 10)
+
+
+async def _paused_rig(tmp_path: Path, rounds: int) -> tuple[Rig, int]:
+    rig = Rig(tmp_path / "budget.sqlite3", budget_pause=True)
+    await rig.start()
+    made = await rig.h.propose(proposal())
+    assert made is not None
+    await idle(rig, made.id)
+    assert made.max_rounds == 3  # the configured budget, until the people pick another
+    assert (await rig.h.choose_budget(made.id, BOB, 1)).max_rounds == 3  # an outsider
+    assert (await rig.h.choose_budget(made.id, ALICE, 0)).max_rounds == 3  # not a budget
+    assert (await rig.h.choose_budget(made.id, CAROL, rounds)).max_rounds == rounds
+    await rig.h.approve(made.id, ALICE)
+    await idle(rig, made.id)
+    return rig, made.id
+
+
+async def test_budget_reached_pauses_and_extend_runs_one_more_round(tmp_path: Path) -> None:
+    rig, debate_id = await _paused_rig(tmp_path, 1)
+    try:
+        paused = await rig.h.get(debate_id)
+        assert paused.phase is Phase.AWAITING_USER and paused.paused
+        assert paused.turns == 2 and not rig.room.conclusions  # one round: two turns
+        assert rig.room.budget_asks == [(debate_id, 1)]
+
+        # words typed while paused are kept for the moderator, not taken as a decision
+        await rig.h.answer(debate_id, CAROL, "한 라운드만 더 봅시다")
+        kept = await rig.h.get(debate_id)
+        assert kept.paused and kept.people[-1].text == "한 라운드만 더 봅시다"
+        assert (await rig.h.extend(debate_id, BOB)).paused  # an outsider cannot
+
+        handler = await rig.rebuild()  # a restart while paused: still paused, nothing again
+        await idle(rig, debate_id)
+        assert (await handler.get(debate_id)).paused and len(rig.room.budget_asks) == 1
+
+        await handler.extend(debate_id, ALICE)
+        await idle(rig, debate_id)
+        again = await handler.get(debate_id)
+        assert again.max_rounds == 2 and again.round == 2 and again.turns == 4
+        assert again.paused and rig.room.budget_asks == [(debate_id, 1), (debate_id, 2)]
+        assert ("budget.extended", {"user": "alice", "rounds": "2"}) in [
+            (key, params) for _, key, params in rig.room.notices
+        ]
+        # the round after the pause carries what the people typed during it
+        prompts = [r.prompt for d in rig.debaters.values() for r in d.requests if r.turn == 3]
+        assert prompts and "한 라운드만 더 봅시다" in prompts[0]
+
+        await handler.conclude_now(debate_id, CAROL)
+        await idle(rig, debate_id)
+        ended = await handler.get(debate_id)
+        assert ended.phase is Phase.CONCLUDED and ended.outcome is Outcome.MAX_ROUNDS
+        assert not ended.paused and len(rig.room.conclusions) == 1
+        assert "budget.concluded" in [key for _, key, _ in rig.room.notices]
+        assert (await handler.extend(debate_id, ALICE)).phase is Phase.CONCLUDED  # too late
+    finally:
+        await rig.stop()
+
+
+async def test_budget_pause_still_stops(tmp_path: Path) -> None:
+    rig, debate_id = await _paused_rig(tmp_path, 1)
+    try:
+        await rig.h.stop(debate_id, ALICE)
+        await idle(rig, debate_id)
+        assert (await rig.h.get(debate_id)).phase is Phase.STOPPED
+        assert len(rig.room.conclusions) == 1
+    finally:
+        await rig.stop()
+
+
+async def test_budget_pause_off_ends_at_the_budget(rig: Rig) -> None:
+    made = await rig.h.propose(proposal())
+    assert made is not None
+    await idle(rig, made.id)
+    await rig.h.choose_budget(made.id, ALICE, 2)
+    await rig.h.approve(made.id, ALICE)
+    await idle(rig, made.id)
+    ended = await rig.h.get(made.id)
+    assert ended.phase is Phase.CONCLUDED and ended.outcome is Outcome.MAX_ROUNDS
+    assert ended.turns == 4 and rig.room.budget_asks == []
