@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -18,7 +17,7 @@ from bot.discord import embeds, render
 from bot.discord.relay_tidy import clear_relay
 from bot.discord.render import nonce_of
 from bot.discord.render_split import split_text
-from bot.discord.room_live import LIVE_WINDOW_S, Working, live_key
+from bot.discord.room_live import DEFAULT_PACE, LIVE_WINDOW_S, Pace, Working, replace_live
 from bot.discord.room_status import StatusEditor
 from bot.discord.views import budget_view, card_view, question_view, status_view
 from handlers.formats import format_named
@@ -40,14 +39,6 @@ CONTENT_LIMIT = 2000
 NO_PINGS = discord.AllowedMentions.none()
 
 
-@dataclass(frozen=True)
-class Pace:
-    """How often a working debater is shown: typing, and a 'still working' line."""
-
-    typing_every_s: float = 8.0  # Discord shows typing for about 10 s
-    still_working_every_s: float = 180.0
-
-
 class DiscordRoom:
     """Implements the engine's Room port on a discord.py client."""
 
@@ -60,7 +51,7 @@ class DiscordRoom:
         clock: Clock,
         *,
         status_window_s: float = STATUS_WINDOW_S,
-        pace: Pace = Pace(),
+        pace: Pace = DEFAULT_PACE,
         live_window_s: float = LIVE_WINDOW_S,
     ) -> None:
         self._client = client
@@ -233,7 +224,7 @@ class DiscordRoom:
             key = f"turn:{turn.number}:{index}"
             posted = await self.recorded(debate.id, key)
             if posted is None:
-                live = await self._replace_live(debate, turn.number, batch) if index == 0 else None
+                live = await replace_live(self, debate, turn.number, batch) if index == 0 else None
                 posted = live or await self._send(debate, key, embeds=batch)
                 new.append((key, posted))
             first = first or posted[2]
@@ -242,20 +233,6 @@ class DiscordRoom:
         # shown once: as this embed
         await clear_relay(self._client, self._messages, turn, relayed=relayed)
         return first
-
-    async def _replace_live(
-        self, debate: Debate, turn: int, batch: list[discord.Embed]
-    ) -> Posted | None:
-        """The live message, if the reply had one, becomes its first final message."""
-        live = await self.recorded(debate.id, live_key(turn))
-        message = await self.message(debate.id, live_key(turn))
-        if live is None or message is None:
-            return None
-        try:
-            await message.edit(content=None, embeds=batch, allowed_mentions=NO_PINGS)
-        except discord.NotFound:  # deleted by someone: post the reply anew
-            return None
-        return live
 
     async def ask_budget(self, debate: Debate) -> None:
         """A pause (the budget spent, or converging): the people's buttons (once per pause)."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from dataclasses import dataclass
 from types import TracebackType
 from typing import TYPE_CHECKING
 
@@ -24,12 +25,24 @@ from handlers.steps import open_asks
 
 if TYPE_CHECKING:
     from bot.discord.room import DiscordRoom
+    from tools.store.room_messages import Posted
 
 log = logging.getLogger(__name__)
 
 LIVE_WINDOW_S = 1.5
 LIVE_TEXT_LIMIT = 3800  # of an embed's 4096, leaving room for the note
 DELETE_LIVE = "DELETE FROM room_messages WHERE debate_id = ? AND key = ?"
+
+
+@dataclass(frozen=True)
+class Pace:
+    """How often a working debater is shown: typing, and a 'still working' line."""
+
+    typing_every_s: float = 8.0  # Discord shows typing for about 10 s
+    still_working_every_s: float = 180.0
+
+
+DEFAULT_PACE = Pace()
 
 
 def live_key(turn: int) -> str:
@@ -49,6 +62,23 @@ def live_embed(debate: Debate, seat: str, text: str, strings: Strings) -> discor
     embed.set_author(name=name)
     embed.set_footer(text=note)
     return embed
+
+
+async def replace_live(
+    room: DiscordRoom, debate: Debate, turn: int, batch: list[discord.Embed]
+) -> Posted | None:
+    """The turn's live message, if it had one, edited into its first final message."""
+    live = await room.recorded(debate.id, live_key(turn))
+    message = await room.message(debate.id, live_key(turn))
+    if live is None or message is None:
+        return None
+    try:
+        await message.edit(
+            content=None, embeds=batch, allowed_mentions=discord.AllowedMentions.none()
+        )
+    except discord.NotFound:  # deleted by someone: the reply is posted anew
+        return None
+    return live
 
 
 class LiveReply:
