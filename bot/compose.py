@@ -29,6 +29,7 @@ from tools.store.db import Database
 from tools.store.debates import SqliteStore
 from tools.wiki.backends import LocalWiki, WikiBackend
 from tools.wiki.outbox import WikiOutbox
+from tools.wiki.precedents import precedents_for
 from tools.wiki.wikijs import WikiJsWiki
 
 R = TypeVar("R", bound=Room)
@@ -181,7 +182,17 @@ def build_engine(
     room = make_room(wiki)
     store = SqliteStore(db)
     order = rng or random.Random()  # noqa: S311  # the speaking order, not a secret
-    handler = DebateHandler(store, moderator, dict(debaters), wiki, room, clock, order, config)
+    handler = DebateHandler(
+        store,
+        moderator,
+        dict(debaters),
+        wiki,
+        room,
+        clock,
+        order,
+        config,
+        precedents=precedents_for(backend, wiki_root),
+    )
     engine.append(Engine(db, store, wiki, room, handler))
     return engine[0]
 

@@ -50,6 +50,20 @@ def with_meter(line: str, debate: Debate, t: Strings) -> str:
     return f"{line} · {t('convergence.meter', bars=meter(debate.consensus_trend), percent=percent)}"
 
 
+def claim_lines(debate: Debate, strings: Strings) -> list[str]:
+    """The claim ledger, one line a claim: id, status, who holds it, its wording."""
+    return [
+        strings(
+            "claims.line",
+            id=claim.id,
+            status=strings(f"claims.{claim.status.value}"),
+            holders=", ".join(debate.name_of(h) for h in claim.holders) or strings("claims.nobody"),
+            text=claim.text,
+        )
+        for claim in debate.claims
+    ]
+
+
 def status_figures(debate: Debate, now: datetime) -> dict[str, object]:
     """Round, rounds at most, elapsed minutes and cost: the figures of every status line."""
     started = debate.started_at or now

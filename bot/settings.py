@@ -10,10 +10,18 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from bot.settings_errors import SettingsError, describe_errors
 from handlers.formats import FORMATS, formats_for
-from handlers.participants import Participant, RosterError, parse_roster, roster_text
+from handlers.formats.adversarial import ADVERSARIAL, AdversarialFormat, default_reconciler
+from handlers.participants import Backend, Participant, RosterError, parse_roster, roster_text
 from tools.claude.debater import read_only_tools
 
-__all__ = ["Settings", "SettingsError", "load_settings", "require", "settings_from_option"]
+__all__ = [
+    "Settings",
+    "SettingsError",
+    "configure_formats",
+    "load_settings",
+    "require",
+    "settings_from_option",
+]
 
 IdList = Annotated[tuple[int, ...], NoDecode]
 DEFAULT_PARTICIPANTS = "ag:ag-relay:AG,claude:claude-cli:Claude"
@@ -71,6 +79,10 @@ class Settings(BaseSettings):
     # claude-cli, gemini-cli); blank: AG on the relay and Claude on its CLI.
     PARTICIPANTS: str = DEFAULT_PARTICIPANTS
     DEFAULT_FORMAT: str = "free"  # the format a debate runs when none is chosen on the card
+    # The adversarial format's Reconciler: a fresh session on this backend, on this model
+    # (blank: the backend's own).
+    ADVERSARIAL_RECONCILER: Backend = Backend.CLAUDE_CLI
+    ADVERSARIAL_RECONCILER_MODEL: str = ""
     BUDGET_PAUSE: bool = True  # at the round budget, ask the people: one more round, or conclude
     # The ledger format's setup (the card's two questions), until the card asks them.
     LEDGER_END_STATE: Literal["converge", "open"] = "converge"
@@ -144,6 +156,17 @@ class Settings(BaseSettings):
     def _read_only_tools(cls, value: str) -> str:
         read_only_tools(value)
         return value
+
+
+def configure_formats(settings: Settings) -> None:
+    """The formats that take settings: the adversarial Reconciler's backend and model (if
+    the adversarial format is registered)."""
+    if ADVERSARIAL.name not in FORMATS:
+        return
+    reconciler = default_reconciler(
+        settings.ADVERSARIAL_RECONCILER, settings.ADVERSARIAL_RECONCILER_MODEL.strip()
+    )
+    FORMATS[ADVERSARIAL.name] = AdversarialFormat(reconciler)
 
 
 def load_settings(env_file: str | Path | None = ".env", *, explicit: bool = False) -> Settings:

@@ -20,7 +20,7 @@ import enum
 import logging
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import timedelta
 
 from handlers.effect_queue import report_crash, run_together, still_wanted
@@ -46,11 +46,12 @@ from handlers.events import (
 )
 from handlers.formats import formats_for
 from handlers.model import DEFAULT_ROSTER, Actor, Backend, Debate, Participant, Phase, Proposal
-from handlers.ports import Clock, Debater, Moderator, Room, Store, Wiki
+from handlers.ports import Clock, Debater, Moderator, Precedents, Room, Store, Wiki
 from handlers.state_machine import authorized, transition
 
 log = logging.getLogger(__name__)
 
+MAX_PRECEDENTS = 3  # past Conclusions shown on a card
 EFFECT_ATTEMPTS = 5  # an effect that keeps failing is retried, then left for the next start
 EFFECT_BACKOFF_S = 2.0
 # Effects whose repeat after a crash shows nothing new: marked done lazily (see above).
@@ -93,8 +94,10 @@ class DebateHandler:
         clock: Clock,
         rng: random.Random,
         config: HandlerConfig,
+        precedents: Precedents | None = None,
     ) -> None:
         self._store = store
+        self._precedents = precedents
         self._clock = clock
         # A participant whose backend has no debater here is left out of new debates (unless
         # too few would be left: then its turns fail, and the thread says why).
@@ -129,6 +132,7 @@ class DebateHandler:
             t.casefold() for t in await self._store.open_topics(proposal.channel_id)
         }:
             return None
+        proposal = await self._with_precedents(proposal)
         debate = await self._store.create(
             proposal,
             self._config.max_rounds,
@@ -142,6 +146,20 @@ class DebateHandler:
         self._state[debate.id] = debate
         self._kick(debate.id)
         return debate
+
+    async def _with_precedents(self, proposal: Proposal) -> Proposal:
+        """Up to three past Conclusions related to the proposal, for the card and the agenda;
+        a search that fails only leaves them out (the card is what matters)."""
+        if self._precedents is None or proposal.precedents:
+            return proposal
+        try:
+            found = await self._precedents.search(
+                f"{proposal.topic}\n{proposal.question}", MAX_PRECEDENTS
+            )
+        except Exception:  # a boundary: any wiki failure
+            log.warning("precedents: the search failed; the card goes without them", exc_info=True)
+            return proposal
+        return replace(proposal, precedents=found[:MAX_PRECEDENTS])
 
     def _suggested(self, proposal: Proposal) -> str:
         """The moderator's suggested format if the roster can run it, else DEFAULT_FORMAT."""

@@ -7,7 +7,7 @@ import logging
 
 from handlers.events import AskDebater, Conclude, Effect, Judge, RunTask
 from handlers.model import Debate, Phase
-from handlers.steps import expects, task_step
+from handlers.steps import expects
 
 log = logging.getLogger("handlers.debate_handler")
 
@@ -19,11 +19,14 @@ def report_crash(task: asyncio.Task[None]) -> None:
 
 
 def run_together(pending: list[tuple[int, Effect]]) -> list[tuple[int, Effect]]:
-    """The asks at the head of the queue that belong to one step: they run at once (a delayed
-    retry waits on its own)."""
+    """The asks at the head of the queue that belong to one step, and the moderator tasks run
+    alongside them: they run at once (a delayed retry waits on its own)."""
     group: list[tuple[int, Effect]] = []
     step: tuple[int, str] | None = None
     for effect_id, effect in pending:
+        if isinstance(effect, RunTask):
+            group.append((effect_id, effect))
+            continue
         if not isinstance(effect, AskDebater) or effect.delay_s > 0:
             break
         if step is not None and (effect.round, effect.step) != step:
@@ -40,7 +43,7 @@ def still_wanted(debate: Debate, effect: Effect) -> bool:
     if isinstance(effect, Judge):
         return debate.phase is Phase.JUDGING and debate.turns == effect.turn
     if isinstance(effect, RunTask):
-        return debate.phase is Phase.JUDGING and debate.step == task_step(effect.task)
+        return effect.task in debate.tasks
     if isinstance(effect, Conclude):
         return debate.phase is Phase.CONCLUDING
     return True

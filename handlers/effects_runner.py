@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Mapping
 
+from handlers.concessions import moved_toward, verdict
 from handlers.events import (
     AppendRoundLog,
     AskBudget,
@@ -28,6 +29,7 @@ from handlers.events import (
     ReplyReceived,
     RunTask,
     TaskDone,
+    UpdateClaims,
     UpdateStatus,
     WriteAgenda,
     WriteConclusion,
@@ -97,14 +99,16 @@ class EffectRunner:
                 view = await self._view(debate)
                 decision = await self._moderator.judge(view)
                 return Judged(turn, decision, heard=len(debate.people))
-            case Conclude():
-                closing = format_named(debate.format).summary(debate)
-                if closing:  # the format wrote its own closing pages: no moderator request
-                    return ConclusionReady(Conclusion(closing, source=ModeratorSource.RULES))
-                view = await self._view(debate, every_seat=True)
-                return ConclusionReady(await self._moderator.conclude(view))
             case RunTask(task=task):
                 return await self._task(debate, task)
+            case Conclude():
+                fmt = format_named(debate.format)
+                if fmt.closes_itself(debate):  # its own closing pages: no moderator request
+                    return ConclusionReady(
+                        Conclusion(fmt.summary(debate), source=ModeratorSource.RULES)
+                    )
+                view = await self._view(debate, every_seat=True)
+                return ConclusionReady(await self._moderator.conclude(view))
             case PostTurn(turn=number):
                 posted = await self._store.turn(debate.id, number)
                 url = await self._room.post_turn(debate, posted)
@@ -118,6 +122,13 @@ class EffectRunner:
             case _:
                 await self._simple(debate, effect)
         return None
+
+    async def _refresh(self, debate: Debate, effect: UpdateStatus | UpdateClaims) -> None:
+        """A pinned message edited to the state: the status line, or the claim ledger."""
+        if isinstance(effect, UpdateStatus):
+            await self._room.update_status(debate)
+        else:
+            await self._room.update_claims(debate)
 
     async def _ask_people(self, debate: Debate, effect: AskUser | AskBudget) -> None:
         """The moderator's question, or a pause's buttons (the budget, converging)."""
@@ -138,8 +149,8 @@ class EffectRunner:
                 await self._wiki.write_agenda(debate)
             case LogNote(key=key, what=what, who=who, text=text):
                 await self._wiki.append_round_note(debate, key, what, who, text)
-            case UpdateStatus():
-                await self._room.update_status(debate)
+            case UpdateStatus() | UpdateClaims():
+                await self._refresh(debate, effect)
             case WriteWorkingDocument(turn=number):
                 await self._wiki.write_working_document(debate, number)
             case AskUser() | AskBudget():
@@ -157,7 +168,7 @@ class EffectRunner:
                 await self._room.post_summary(debate, format_named(debate.format).summary(debate))
 
     async def _task(self, debate: Debate, task: str) -> TaskDone:
-        """The moderator performs a format's task; the format's fallback when it cannot."""
+        """A format's moderator task; its deterministic fallback when the moderator cannot."""
         fmt = format_named(debate.format)
         shown = await self._turns(debate, fmt.task_shows(debate, task))
         prompt = render_pieces(fmt.task_brief(debate, task, shown), self._language)
@@ -197,6 +208,7 @@ class EffectRunner:
             participant=member.id,
             name=member.name,
             persona=member.persona,
+            model=member.model,
             on_text=working.show_text,
         )
         try:
@@ -206,9 +218,24 @@ class EffectRunner:
             return DebaterFailed(ask.seat, ask.turn, exc.kind, exc.detail, exc.retry_after)
         parsed = await parsed_by_contract(debate, output)
         heard = len(debate.people)
+        concession = await self._concession(debate, ask.seat, parsed)
         return ReplyReceived(
-            ask.seat, ask.turn, output.text, output.raw, output.meta, heard=heard, parsed=parsed
+            ask.seat,
+            ask.turn,
+            output.text,
+            output.raw,
+            output.meta,
+            heard=heard,
+            parsed=parsed,
+            concession=concession,
         )
+
+    async def _concession(self, debate: Debate, seat: str, parsed: ParsedReply) -> str:
+        """Checks a move toward the others against their stored replies (issue 18)."""
+        if not moved_toward(debate.stance_of(seat), parsed.stance):
+            return ""
+        earlier = await self._store.last_turns(debate.id, max(debate.turns, 1))
+        return verdict(debate, seat, parsed.stance, parsed.convinced_by, earlier)
 
     async def _shown(self, debate: Debate, ask: AskDebater) -> tuple[Turn, ...]:
         """The stored turns the format lets this brief carry (an ask stored before formats
@@ -234,7 +261,8 @@ class EffectRunner:
         if "page" in params:
             page = params["page"]
             params["page"] = PAGE_NAMES.get(page, page)
-            params["url"] = self._wiki.page_url(debate, page) if page in PAGE_NAMES else ""
+            own = page in format_named(debate.format).pages(debate)
+            params["url"] = self._wiki.page_url(debate, page) if page in PAGE_NAMES or own else ""
         if "seat" in params:
             params["seat"] = debate.name_of(params["seat"])
         return params
@@ -254,7 +282,7 @@ async def parse_off_loop(
 async def parsed_by_contract(debate: Debate, output: DebaterOutput) -> ParsedReply:
     """The reply split by the debate's format's contract; an adapter's own parse is used only
     when that contract is the JSON one it parsed by."""
-    contract = format_of(debate).contract
+    contract = format_of(debate).contract_of(debate)
     if output.parsed is not None and contract == "json":
         return output.parsed
     return await parse_off_loop(output.text, CONTRACTS[contract])

@@ -82,6 +82,7 @@ class ReplyReceived:
     meta: TurnMeta
     heard: int = 0  # how many of the debate's people lines its brief carried
     parsed: ParsedReply | None = None  # parsed once by the runner (off the loop when large)
+    concession: str = ""  # a move toward the others: "quoted", or "unquoted" (no real quote)
 
 
 @dataclass(frozen=True)
@@ -287,6 +288,13 @@ class AskBudget:
 
 
 @dataclass(frozen=True)
+class UpdateClaims:
+    """Show the claim ledger as it stands (the thread's second pinned message)."""
+
+    kind: Literal["update_claims"] = "update_claims"
+
+
+@dataclass(frozen=True)
 class Conclude:
     """Ask the moderator for the Conclusion."""
 
@@ -311,7 +319,7 @@ class PostConclusion:
 
 @dataclass(frozen=True)
 class RunTask:
-    """Ask the moderator to perform the format's task `task`."""
+    """Ask the moderator to perform one of the format's tasks."""
 
     task: str
     kind: Literal["run_task"] = "run_task"
@@ -319,7 +327,7 @@ class RunTask:
 
 @dataclass(frozen=True)
 class WritePage:
-    """Queue the format's page `page` (a path below the debate's slug)."""
+    """Queue one of the format's own wiki pages, rendered from the stored debate."""
 
     page: str
     kind: Literal["write_page"] = "write_page"
@@ -327,7 +335,7 @@ class WritePage:
 
 @dataclass(frozen=True)
 class PostSummary:
-    """Post the format's closing block with links to its pages."""
+    """Post the format's closing summary in the room, with links to its pages."""
 
     kind: Literal["post_summary"] = "post_summary"
 
@@ -347,6 +355,7 @@ Effect = Annotated[
     | Judge
     | AskUser
     | AskBudget
+    | UpdateClaims
     | Conclude
     | WriteConclusion
     | PostConclusion

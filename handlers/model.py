@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from handlers.claims import Claim, ClaimUpdate
 from handlers.kinds import (
     Action,
     FailureKind,
@@ -70,6 +71,7 @@ class ParsedReply:
     stance: Stance | None = None
     structured: bool = True  # False when no valid JSON block was found
     extra: str = ""  # the block's fields the contract does not use, as a Markdown list
+    convinced_by: str = ""  # a concession's quote of what convinced it (issue 18)
 
 
 @dataclass(frozen=True)
@@ -122,6 +124,7 @@ class Decision:
     summary: str = ""  # the updated running summary (the moderator's memory)
     source: ModeratorSource = ModeratorSource.GEMINI
     lasting: bool = True  # a RULES decision: True while the quota is spent, False for one step
+    claims: tuple[ClaimUpdate, ...] = ()  # the claim ledger's updates (issue 18)
 
 
 @dataclass(frozen=True)
@@ -134,6 +137,15 @@ class Conclusion:
     positions: tuple[tuple[str, str], ...] = ()  # (participant id, position)
     next_steps: tuple[str, ...] = ()
     source: ModeratorSource = ModeratorSource.GEMINI
+
+
+@dataclass(frozen=True)
+class Precedent:
+    """A past debate's Conclusion page related to a new proposal (issue 18)."""
+
+    title: str
+    url: str
+    excerpt: str = ""
 
 
 @dataclass(frozen=True)
@@ -150,6 +162,7 @@ class Proposal:
     participant_names: tuple[str, ...] = ()  # their display names, in the same order
     suggested_format: str = ""  # the moderator's suggestion; empty: DEFAULT_FORMAT
     format_reason: str = ""  # why it fits, shown on the card
+    precedents: tuple[Precedent, ...] = ()  # past Conclusions found before the card is posted
 
 
 @dataclass(frozen=True)
@@ -227,7 +240,10 @@ class Debate:
     pauses_at_budget: bool = False  # BUDGET_PAUSE: at max_rounds (or converging) the people decide
     paused: str = ""  # waiting for the people's word: "budget" or "converging" (issue 18)
     consensus_trend: tuple[float, ...] = ()  # the moderator's consensus estimates, latest last
+    claims: tuple[Claim, ...] = ()  # the live claim ledger (issue 18)
+    unquoted: tuple[tuple[int, str], ...] = ()  # (turn, participant): concessions with no quote
     outputs: tuple[tuple[str, str], ...] = ()  # moderator task -> its output, verbatim
+    tasks: tuple[str, ...] = ()  # the moderator tasks the current step still waits for
     options: tuple[tuple[str, str], ...] = ()  # the format's options (fixed at approval)
 
     def output_of(self, task: str) -> str | None:

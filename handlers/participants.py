@@ -37,6 +37,7 @@ class Participant:
     name: str
     colour: int = COLOUR_OTHER
     persona: str = ""  # one line of role ("security reviewer"), told to the participant
+    model: str = ""  # a model of its own (e.g. the adversarial Reconciler's); blank: the backend's
 
 
 DEFAULT_ROSTER: tuple[Participant, ...] = (

@@ -21,6 +21,7 @@ from handlers.model import (
     ModeratorView,
     ParsedReply,
     Participant,
+    Precedent,
     Proposal,
     Turn,
     TurnMeta,
@@ -40,6 +41,7 @@ class TurnRequest:
     participant: str = ""  # who speaks: one backend may seat several participants
     name: str = ""  # the participant's display name
     persona: str = ""  # the participant's role, if any
+    model: str = ""  # the participant's own model, if set (else the backend's)
     # Progress: called with the reply's whole text so far as it is written (a streaming
     # backend calls it often; it must return at once). Never the record: `speak` returns that.
     on_text: Callable[[str], None] | None = field(default=None, compare=False, repr=False)
@@ -76,21 +78,6 @@ class DebaterError(Exception):
         self.retry_after = retry_after
 
 
-@dataclass(frozen=True)
-class TaskRequest:
-    """A format's task for the moderator (a synthesis, a ledger, a front page)."""
-
-    debate_id: int
-    task: str
-    prompt: str
-    json: bool
-
-
-class ModeratorUnavailable(Exception):
-    """The moderator cannot perform a task now (rules mode, quota, failure): the format's
-    deterministic fallback is used."""
-
-
 class Debater(Protocol):
     """A backend that speaks for participants: the AG relay, the Claude CLI, the Gemini CLI."""
 
@@ -103,6 +90,21 @@ class Debater(Protocol):
     async def forget(self, debate_id: int) -> None:
         """Drop whatever session state the debater keeps for a debate."""
         ...
+
+
+@dataclass(frozen=True)
+class TaskRequest:
+    """One moderator task of a format: its rendered prompt, and whether the answer is JSON."""
+
+    debate_id: int
+    task: str
+    prompt: str
+    json: bool
+
+
+class ModeratorUnavailable(Exception):
+    """The moderator cannot perform a task now (rules mode, quota spent, a failure): the
+    engine uses the format's deterministic fallback."""
 
 
 class Moderator(Protocol):
@@ -121,7 +123,7 @@ class Moderator(Protocol):
         ...
 
     async def perform(self, request: TaskRequest) -> str:
-        """A format's task; raise ModeratorUnavailable when it cannot be served."""
+        """Perform a format's task; raises ModeratorUnavailable when it cannot."""
         ...
 
 
@@ -151,7 +153,7 @@ class Wiki(Protocol):
         ...
 
     async def write_page(self, debate: Debate, page: str, title: str, markdown: str) -> None:
-        """Queue a format's page at `page` below the debate's slug."""
+        """Queue one of the format's pages (a path below the debate's slug)."""
         ...
 
     def page_url(self, debate: Debate, page: str) -> str:
@@ -186,6 +188,10 @@ class Room(Protocol):
         """Post the full reply; return a link to its first message."""
         ...
 
+    async def update_claims(self, debate: Debate) -> None:
+        """Show the claim ledger as it stands (a second pinned message in the thread)."""
+        ...
+
     async def ask_budget(self, debate: Debate) -> None:
         """The debate reached its round budget: offer Extend by one round / Conclude now."""
         ...
@@ -198,12 +204,12 @@ class Room(Protocol):
         """Post the final summary with links to the pages."""
         ...
 
-    async def notify(self, debate: Debate, key: str, params: dict[str, str]) -> None:
-        """Say one localized line in the room (key into the locale files)."""
+    async def post_summary(self, debate: Debate, markdown: str) -> None:
+        """Post the format's closing summary as an embed, with links to its pages."""
         ...
 
-    async def post_summary(self, debate: Debate, markdown: str) -> None:
-        """Post the format's closing block with links to its pages."""
+    async def notify(self, debate: Debate, key: str, params: dict[str, str]) -> None:
+        """Say one localized line in the room (key into the locale files)."""
         ...
 
     def working(self, debate: Debate, seat: str) -> WorkingIndicator:
@@ -318,4 +324,12 @@ class Store(Protocol):
 
     async def due_proposals(self, now: datetime) -> list[int]:
         """Proposals past their expiry."""
+        ...
+
+
+class Precedents(Protocol):
+    """Past Conclusion pages, searched before a card is posted (issue 18)."""
+
+    async def search(self, text: str, limit: int) -> tuple[Precedent, ...]:
+        """Up to `limit` pages related to `text`, best first."""
         ...

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import prompts
+from handlers.claims import as_lines
 from handlers.events import AskDebater
 from handlers.formats import format_named
 from handlers.formats.base import BriefInput, Piece
@@ -27,7 +28,14 @@ def compose_turn_prompt(
     """The whole text for `ask.seat`, as the debate's format builds it from what it may see."""
     turns = () if shown is None else (shown,) if isinstance(shown, Turn) else shown
     brief = format_named(debate.format).brief(BriefInput(debate, ask, turns, people))
-    return render_brief(brief, ask, people, language)
+    text = render_brief(brief, ask, people, language)
+    first = not any(who == ask.seat for _, who in debate.log)
+    if first and debate.proposal.precedents:  # with the agenda: related earlier decisions
+        found = "\n".join(f"- {p.title}: {p.url}" for p in debate.proposal.precedents)
+        text += "\n\n" + prompts.load("debate_precedents", language, precedents=found)
+    if debate.claims:  # the live claim ledger (issue 18), for every format that keeps one
+        text += "\n\n" + prompts.load("debate_claims", language, claims=as_lines(debate.claims))
+    return text
 
 
 def render_brief(
@@ -46,7 +54,8 @@ def render_brief(
 
 
 def render_pieces(pieces: tuple[Piece, ...], language: str) -> str:
-    """A moderator task's prompt: the format's pieces filled from prompts/."""
+    """A moderator task's prompt: its pieces filled from prompts/ (no people's additions:
+    the format puts what a task needs into its values)."""
     return "\n\n".join(prompts.load(p.template, language, **dict(p.values)) for p in pieces)
 
 

@@ -70,6 +70,8 @@ def parse_reply(text: str) -> ParsedReply:
         question=_question(used.get("question"), extra),
         stance=_stance(used.get("stance"), extra),
         extra=shown(render_extra(extra)),
+        # Read, and still shown among the other fields: every character reaches the thread.
+        convinced_by=next((v for k, v in extra if k == "convinced_by" and isinstance(v, str)), ""),
     )
 
 

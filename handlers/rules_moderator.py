@@ -124,8 +124,8 @@ class RulesModerator:
         return self.write_conclusion(view)
 
     async def perform(self, request: TaskRequest) -> str:
-        """The rules write no prose: the format's fallback serves every task."""
-        raise ModeratorUnavailable(request.task)
+        """Port method: no model here, so the format's deterministic fallback stands in."""
+        raise ModeratorUnavailable(f"task {request.task}: rule-based moderator")
 
 
 def _decision(

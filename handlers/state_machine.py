@@ -12,6 +12,8 @@ import random
 from dataclasses import replace
 from datetime import datetime
 
+from handlers.claims import updated
+from handlers.concessions import with_concession
 from handlers.convergence import TREND_KEPT, converging_pause, decided
 from handlers.events import (
     AskUser,
@@ -36,11 +38,11 @@ from handlers.events import (
     ReplyReceived,
     StopRequested,
     TaskDone,
+    UpdateClaims,
     UpdateStatus,
     UserAnswered,
     WriteAgenda,
     WriteConclusion,
-    WritePage,
 )
 from handlers.formats import formats_for
 from handlers.model import (
@@ -67,7 +69,7 @@ from handlers.steps import (
     format_of,
     reply,
     run_plan,
-    task_step,
+    task_done,
 )
 
 __all__ = [
@@ -100,11 +102,11 @@ def transition(debate: Debate, event: Event, now: datetime, rng: random.Random) 
         ):
             return _on_card(debate, event, now)
         case ReplyReceived() if expects(debate, event.seat, event.turn):
-            return reply(debate, event, now, rng)
+            return with_concession(reply(debate, event, now, rng), event)
         case DebaterFailed() if expects(debate, event.seat, event.turn):
             return failure(debate, event, rng)
-        case Judged(turn=turn) if debate.phase is Phase.JUDGING and turn == debate.turns:
-            return _judged(debate, event, rng)
+        case Judged() | TaskDone():
+            return _moderated(debate, event, rng)
         case UserAnswered() | BudgetDecided() if debate.phase is Phase.AWAITING_USER:
             return (
                 _on_waiting(debate, event, rng) if authorized(debate, event.actor) else Step(debate)
@@ -116,16 +118,6 @@ def transition(debate: Debate, event: Event, now: datetime, rng: random.Random) 
                 return Step(debate)
             notice = Notify("debate.stopped_by", (("user", _who(actor)),))
             return conclude(debate, Outcome.STOPPED, notice)
-    return _moderated(debate, event, now, rng)
-
-
-def _moderated(debate: Debate, event: Event, now: datetime, rng: random.Random) -> Step:
-    """The moderator's work that ends a step: a format's task, the Conclusion."""
-    match event:
-        case TaskDone(task=task) if debate.phase is Phase.JUDGING and debate.step == task_step(
-            task
-        ):
-            return _tasked(debate, event, rng)
         case ConclusionReady() if debate.phase is Phase.CONCLUDING:
             return _ended(debate, event, now)
     return Step(debate)
@@ -135,26 +127,14 @@ def _ended(debate: Debate, event: ConclusionReady, now: datetime) -> Step:
     """The end: the Conclusion written and posted, or the format's own closing block."""
     phase = _END_PHASE[debate.outcome or Outcome.CONSENSUS]
     ended = replace(debate, phase=phase, ended_at=now, speaker=None)
-    if format_of(debate).summary(debate):  # the format closes with its own pages
+    if format_of(debate).closes_itself(debate):  # its own closing block and pages
         return Step(ended, (PostSummary(), UpdateStatus()))
     done = event.conclusion
     return Step(ended, (WriteConclusion(done), PostConclusion(done), UpdateStatus()))
 
 
-def _tasked(debate: Debate, event: TaskDone, rng: random.Random) -> Step:
-    """Keep the task's output verbatim, then the format says what follows."""
-    outputs = (*(o for o in debate.outputs if o[0] != event.task), (event.task, event.output))
-    done = replace(debate, outputs=outputs)
-    notices: tuple[Effect, ...] = ()
-    if event.source is ModeratorSource.RULES:
-        notices = (Notify(f"{done.format}.task_fallback", (("task", event.task),)),)
-    fmt = format_of(done)
-    written = tuple(WritePage(page) for page in fmt.task_pages(done, event.task))
-    step = run_plan(fmt.tasked(done, event.task, event.output, rng))
-    return Step(step.debate, (*notices, *written, *step.effects))
-
-
 _STOPPABLE = frozenset({Phase.SPEAKING, Phase.JUDGING, Phase.AWAITING_USER})
+_TASKING = frozenset({Phase.SPEAKING, Phase.JUDGING})
 _END_PHASE = {
     Outcome.CONSENSUS: Phase.CONCLUDED,
     Outcome.MAX_ROUNDS: Phase.CONCLUDED,
@@ -230,6 +210,16 @@ def _approve(debate: Debate, event: ProposalApproved, now: datetime, rng: random
     return Step(step.debate, (*opening, *step.effects))
 
 
+def _moderated(debate: Debate, event: Judged | TaskDone, rng: random.Random) -> Step:
+    """A judgement of the latest turn, or a format's moderator task done."""
+    if isinstance(event, TaskDone):
+        if debate.phase in _TASKING and event.task in debate.tasks:
+            return task_done(debate, event, rng)
+    elif debate.phase is Phase.JUDGING and event.turn == debate.turns and not debate.tasks:
+        return _judged(debate, event, rng)
+    return Step(debate)
+
+
 def _judged(debate: Debate, event: Judged, rng: random.Random) -> Step:
     decision = event.decision
     effects: list[Effect] = []
@@ -247,7 +237,10 @@ def _judged(debate: Debate, event: Judged, rng: random.Random) -> Step:
         moderator_heard=max(debate.moderator_heard, event.heard),
         people_question="",
         consensus_trend=(*debate.consensus_trend, decision.consensus)[-TREND_KEPT:],
+        claims=updated(debate.claims, decision.claims, debate.ids),
     )
+    if judged.claims != debate.claims:
+        effects.append(UpdateClaims())
     effects += _shown(debate, decision)
     question = decision.user_question if decision.action is Action.ASK_USER else None
     if question is None and decision.action is not Action.CONCLUDE and debate.people_question:

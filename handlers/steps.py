@@ -15,6 +15,7 @@ from handlers.events import (
     AppendRoundLog,
     AskBudget,
     AskDebater,
+    AskUser,
     Conclude,
     DebaterFailed,
     Effect,
@@ -23,13 +24,32 @@ from handlers.events import (
     PostTurn,
     ReplyReceived,
     RunTask,
+    TaskDone,
     UpdateStatus,
     WritePage,
     WriteWorkingDocument,
 )
 from handlers.formats import CONTRACTS, format_named
-from handlers.formats.base import AskStep, EndStep, Format, JudgeStep, Plan, TaskStep
-from handlers.model import Debate, FailureKind, OpenAsk, Outcome, ParsedReply, Phase, Turn
+from handlers.formats.base import (
+    AskStep,
+    EndStep,
+    Format,
+    JudgeStep,
+    PeopleStep,
+    Plan,
+    TaskStep,
+    with_output,
+)
+from handlers.model import (
+    Debate,
+    FailureKind,
+    ModeratorSource,
+    OpenAsk,
+    Outcome,
+    ParsedReply,
+    Phase,
+    Turn,
+)
 from handlers.shorten import shorten
 from handlers.wiki_actions import Refusal, apply_action
 
@@ -55,7 +75,7 @@ def format_of(debate: Debate) -> Format:
 
 def parse_with(debate: Debate, text: str) -> ParsedReply:
     """The reply split by the debate's format's contract."""
-    return CONTRACTS[format_of(debate).contract](text)
+    return CONTRACTS[format_of(debate).contract_of(debate)](text)
 
 
 def open_asks(debate: Debate) -> tuple[OpenAsk, ...]:
@@ -109,31 +129,59 @@ def ask_effect(debate: Debate, ask: OpenAsk, delay_s: float = 0.0) -> AskDebater
 def run_plan(plan: Plan) -> Step:
     """Turn a format's plan into the engine's state and effects."""
     match plan:
-        case AskStep(debate=debate, step=name, participants=who, notices=notices):
+        case AskStep(debate=debate, step=name, participants=who, notices=notices, tasks=tasks):
             base = debate.turns
             asks = tuple(OpenAsk(p, base + i + 1) for i, p in enumerate(who))
             asking = with_asks(
-                replace(debate, phase=Phase.SPEAKING, step=name, step_turns=()), asks
+                replace(debate, phase=Phase.SPEAKING, step=name, step_turns=(), tasks=tasks),
+                asks,
             )
             effects = tuple(ask_effect(asking, ask) for ask in asks)
-            return Step(asking, (*notices, UpdateStatus(), *effects))
+            alongside = tuple(RunTask(task) for task in tasks)
+            return Step(asking, (*notices, UpdateStatus(), *effects, *alongside))
         case JudgeStep(debate=debate):
             judging = replace(debate, phase=Phase.JUDGING)
             return Step(judging, (UpdateStatus(), Judge(debate.turns)))
         case EndStep(debate=debate, outcome=Outcome.MAX_ROUNDS) if debate.pauses_at_budget:
             return pause_at_budget(debate)
         case TaskStep(debate=debate, task=task):
-            # The moderator works: the phase it judges in, the step naming the task.
-            working = replace(with_asks(debate, ()), phase=Phase.JUDGING, step=task_step(task))
-            return Step(working, (UpdateStatus(), RunTask(task)))
-        case EndStep(debate=debate, outcome=outcome):
-            return conclude(debate, outcome)
+            tasking = replace(
+                with_asks(debate, ()), phase=Phase.JUDGING, step=task_step(task), tasks=(task,)
+            )
+            return Step(tasking, (UpdateStatus(), RunTask(task)))
+        case PeopleStep(debate=debate, question=question, notices=notices):
+            waiting = replace(
+                with_asks(debate, ()), phase=Phase.AWAITING_USER, user_question=question, tasks=()
+            )
+            return Step(waiting, (*notices, AskUser(question), UpdateStatus()))
+        case EndStep(debate=debate, outcome=outcome, effects=closing):
+            ended = conclude(debate, outcome)
+            return Step(ended.debate, (*closing, *ended.effects))
+
+
+def task_done(debate: Debate, event: TaskDone, rng: random.Random) -> Step:
+    """Store a moderator task's output verbatim and write the pages it fills; a task step
+    moves on at once, a task run alongside asks once the step has all of its answers."""
+    fmt = format_of(debate)
+    remaining = tuple(t for t in debate.tasks if t != event.task)
+    stored = with_output(replace(debate, tasks=remaining), event.task, event.output)
+    effects: tuple[Effect, ...] = ()
+    if event.source is ModeratorSource.RULES:
+        effects = (Notify(f"{stored.format}.task_fallback", (("task", event.task),)),)
+    effects += tuple(WritePage(page) for page in fmt.task_pages(stored, event.task))
+    if debate.phase is Phase.JUDGING:
+        step = run_plan(fmt.tasked(stored, event.task, event.output, rng))
+    elif remaining or stored.asked:
+        step = Step(stored)
+    else:
+        step = run_plan(fmt.answered(replace(stored, note=""), rng))
+    return Step(step.debate, (*effects, *step.effects))
 
 
 def pause_at_budget(debate: Debate) -> Step:
     """The budget is spent without an end: the people choose (Extend / Conclude)."""
     paused = replace(
-        with_asks(debate, ()), phase=Phase.AWAITING_USER, paused="budget", speaker=None
+        with_asks(debate, ()), phase=Phase.AWAITING_USER, paused="budget", speaker=None, tasks=()
     )
     return Step(paused, (UpdateStatus(), AskBudget()))
 
@@ -145,7 +193,9 @@ def task_step(task: str) -> str:
 
 def conclude(debate: Debate, outcome: Outcome, notice: Notify | None = None) -> Step:
     """End the debate: the Conclusion is written next."""
-    ending = replace(with_asks(debate, ()), phase=Phase.CONCLUDING, outcome=outcome, speaker=None)
+    ending = replace(
+        with_asks(debate, ()), phase=Phase.CONCLUDING, outcome=outcome, speaker=None, tasks=()
+    )
     effects: tuple[Effect, ...] = (UpdateStatus(), Conclude())
     return Step(ending, (notice, *effects) if notice else effects)
 
@@ -180,7 +230,7 @@ def reply(debate: Debate, event: ReplyReceived, now: datetime, rng: random.Rando
         else debate.people_question,
     )
     after, effects = _posted(fmt.noted(after, turn), turn)
-    if waiting:
+    if waiting or after.tasks:
         return Step(after, effects, turn)
     step = run_plan(fmt.answered(replace(after, note=""), rng))
     return Step(step.debate, (*effects, *step.effects), turn)
@@ -267,7 +317,7 @@ def _skip(debate: Debate, ask: OpenAsk, event: DebaterFailed, rng: random.Random
         with_asks(debate, waiting), skipped=skipped, spoken=(*debate.spoken, event.seat)
     )
     notice = Notify("debater.skipped", params)
-    if waiting:
+    if waiting or moved.tasks:
         return Step(moved, (notice,))
     step = run_plan(format_of(moved).answered(moved, rng))
     return Step(step.debate, (notice, *step.effects))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 
 from handlers.model import Action, ChatLine, Conclusion, Decision, Detection, ModeratorView
@@ -59,13 +59,20 @@ class ScriptedModerator:
         self.views: list[ModeratorView] = []
         self._on_call = on_call or (lambda name: None)
         self.suggestion = ("", "")  # the suggested format and why, on every detection
+        # A format's task -> its queued outputs (the last one repeats); none: unavailable.
+        self.task_outputs: dict[str, list[str]] = {}
+        self.task_requests: list[TaskRequest] = []
+        self.task_hooks: dict[str, Callable[[], Awaitable[None]]] = {}  # awaited first
         self.conclusions = 0
-        self.tasks: list[TaskRequest] = []  # every format task asked, in order
-        self.outputs: dict[str, deque[str]] = {}  # queued outputs per task
+
+    @property
+    def tasks(self) -> list[TaskRequest]:
+        """Every format task asked, in order."""
+        return self.task_requests
 
     def enqueue_task(self, task: str, *outputs: str) -> None:
         """Queue the next outputs of a format's task (none queued: the moderator is out)."""
-        self.outputs.setdefault(task, deque()).extend(outputs)
+        self.task_outputs.setdefault(task, []).extend(outputs)
 
     def enqueue(self, *decisions: Decision) -> None:
         """Queue the next judgements."""
@@ -92,6 +99,18 @@ class ScriptedModerator:
             return self.decisions.popleft()
         return Decision(action=Action.CONTINUE, summary=f"after {view.debate.turns}")
 
+    async def perform(self, request: TaskRequest) -> str:
+        """A format's task: the next queued output; none queued: the rules stand in."""
+        self._on_call(f"perform:{request.task}")
+        self.task_requests.append(request)
+        hook = self.task_hooks.pop(request.task, None)
+        if hook is not None:
+            await hook()
+        queued = self.task_outputs.get(request.task)
+        if not queued:
+            raise ModeratorUnavailable(f"no output scripted for {request.task}")
+        return queued.pop(0) if len(queued) > 1 else queued[0]
+
     async def conclude(self, view: ModeratorView) -> Conclusion:
         """A plain conclusion."""
         self._on_call("conclude")
@@ -102,15 +121,6 @@ class ScriptedModerator:
             agreed=("운영 부담이 작아야 한다",),
             open_issues=("Redis 클러스터 운영 인력",),
         )
-
-    async def perform(self, request: TaskRequest) -> str:
-        """A queued output of the task; none queued: unavailable (the format's fallback)."""
-        self._on_call(f"task:{request.task}")
-        self.tasks.append(request)
-        queued = self.outputs.get(request.task)
-        if not queued:
-            raise ModeratorUnavailable(request.task)
-        return queued.popleft()
 
 
 class QueueLines:

@@ -26,7 +26,7 @@ from bot.console.text import (
     seat_name,
     status_line,
 )
-from bot.formatting import format_label, suggestion
+from bot.formatting import claim_lines, format_label, suggestion
 from bot.ledger_card import roster_line
 from handlers.convergence import meter
 from handlers.formats import format_named, formats_for
@@ -110,6 +110,8 @@ class ConsoleRoom:
             )
             body.append(t("console.card_formats", formats=listed) + "\n")
         body.append(t("budget.console_card") + "\n")
+        for found in proposal.precedents:
+            body.append(f"{t('precedents.console')}: {found.title} · {found.url}\n")
         body.append(f"{t('console.card_participants')}: ", style="bold")
         names = {m.id: seat_name(t, m.id, debate) for m in debate.roster}
         body.append(roster_line(debate, t, names))
@@ -186,6 +188,12 @@ class ConsoleRoom:
         await self._remember(debate.id, key)
         return ""
 
+    async def update_claims(self, debate: Debate) -> None:
+        """The claim ledger as it stands, after the judgement that changed it."""
+        body = Text("\n".join(line.replace("**", "") for line in claim_lines(debate, self._t)))
+        title = Text(self._t("claims.console_title"))
+        self.console.print(Panel(body, title=title, border_style=MODERATOR_GREY))
+
     async def ask_budget(self, debate: Debate) -> None:
         """A pause (the budget, or converging): d declares consensus, e one more round, c
         concludes (shown once per pause)."""
@@ -229,17 +237,21 @@ class ConsoleRoom:
         await self._remember(debate.id, key)
 
     async def post_summary(self, debate: Debate, markdown: str) -> None:
-        """The format's closing block in full, then the pages it wrote."""
-        if not await self._first_time(debate.id, "conclusion"):
+        """The format's closing block in full, then the pages it wrote; in the Conclusion's
+        place when it stands in for one."""
+        closing = format_named(debate.format).closes_itself(debate)
+        slot = "conclusion" if closing else "summary"
+        if not await self._first_time(debate.id, slot):
             return
         t = self._t
-        self.console.rule(Text(t("console.conclusion_title"), style="bold"), style=MODERATOR_GREY)
+        title = t("console.conclusion_title" if closing else "front.summary_title")
+        self.console.rule(Text(title, style="bold"), style=MODERATOR_GREY)
         for line in fill_keys(markdown, t).splitlines():
             self._line(line, MODERATOR_GREY)
         self._line(t("console.conclusion_pages"), MODERATOR_GREY, bold=True)
         for page in format_named(debate.format).pages(debate):
             self._line(f"• {page}: {self._wiki.page_url(debate, page)}", MODERATOR_GREY)
-        await self._remember(debate.id, "conclusion")
+        await self._remember(debate.id, slot)
 
     async def post_conclusion(self, debate: Debate, conclusion: Conclusion) -> None:
         """The end: decision, agreed and open points, positions, next steps and the pages."""

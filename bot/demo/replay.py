@@ -173,13 +173,17 @@ class Recording(BaseModel):
 
 
 # The recorded debate of each format (more as the formats land).
-RECORDINGS = {"free": DEFAULT_RECORDING, "ledger": "debate_ledger_ko.json"}
+RECORDINGS = {
+    "free": DEFAULT_RECORDING,
+    "ledger": "debate_ledger_ko.json",
+    "adversarial": "debate_adversarial_ko.json",
+}
 
 
 def recording_for(format_name: str) -> Recording:
     """The shipped recording of a format; a format without one is a RecordingError."""
     if format_name not in RECORDINGS:
-        known = ", ".join(sorted(RECORDINGS))
+        known = ", ".join(RECORDINGS)
         raise RecordingError(f"no recorded debate of format {format_name!r} (recorded: {known})")
     return load_recording(RECORDINGS[format_name])
 
@@ -292,6 +296,12 @@ class ReplayModerator:
             source=ModeratorSource.GEMINI,
         )
 
+    async def perform(self, request: TaskRequest) -> str:
+        """The recorded output of a format's task; unrecorded: the format's fallback."""
+        if request.task not in self._recording.tasks:
+            raise ModeratorUnavailable(f"no recorded output of task {request.task}")
+        return self._recording.tasks[request.task]
+
     async def conclude(self, view: ModeratorView) -> Conclusion:
         """The recorded Conclusion."""
         found = self._recording.conclusion
@@ -305,9 +315,3 @@ class ReplayModerator:
             next_steps=tuple(found.next_steps),
             source=ModeratorSource.GEMINI,
         )
-
-    async def perform(self, request: TaskRequest) -> str:
-        """The recorded output of a format's task; none recorded: the format's fallback."""
-        if request.task not in self._recording.tasks:
-            raise ModeratorUnavailable(request.task)
-        return self._recording.tasks[request.task]

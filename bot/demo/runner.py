@@ -58,7 +58,7 @@ class DemoResult:
     database: Path
     pages: dict[WikiPage, Path]
     debate: Debate
-    extra: dict[str, Path] = field(default_factory=dict)  # the format's own pages
+    format_pages: dict[str, Path] = field(default_factory=dict)  # a format's own pages
 
 
 def prepare(out: Path) -> tuple[Path, Path]:
@@ -214,8 +214,9 @@ def run_demo(
             continue
         label = t(f"console.page_{page.name.lower()}")
         console.print(Text(t("console.demo_page", page=label, path=str(path))), soft_wrap=True)
-    for name, path in result.extra.items():
-        console.print(Text(t("console.demo_page", page=name, path=str(path))), soft_wrap=True)
+    for name, path in result.format_pages.items():
+        label = t(f"{result.debate.format}.page_{name}")
+        console.print(Text(t("console.demo_page", page=label, path=str(path))), soft_wrap=True)
     console.print(Text(t("console.demo_database", path=str(result.database))), soft_wrap=True)
     console.print(Text(t("console.demo_end"), style=f"bold {USER_AMBER}"), soft_wrap=True)
     return 0

@@ -30,8 +30,9 @@ from bot.discord.ag_relay import AgRelayDebater
 from bot.discord.client import DebateBot
 from bot.discord.front import DiscordFront
 from bot.discord.room import DiscordRoom
-from bot.settings import Settings
+from bot.settings import Settings, configure_formats
 from handlers.debate_handler import DebateHandler
+from handlers.formats import formats_for
 from handlers.i18n import Strings
 from handlers.model import Backend
 from handlers.ports import Clock, Debater, Moderator
@@ -80,6 +81,7 @@ async def assemble(
     if moderator is None:
         moderator = build_moderator(settings, db, asyncio.sleep)  # it scales waits itself
         services.closers.append(moderator)
+    configure_formats(settings)
     engine = build_engine(
         db,
         strings=strings,
@@ -137,6 +139,8 @@ def _debaters(
     the Discord relay (listening to every message), Claude and Gemini through their CLIs."""
     chosen = dict(given)
     wanted = {member.backend for member in settings.roster}
+    if "adversarial" in formats_for(settings.roster):  # the card may pick it: its Reconciler's
+        wanted.add(settings.ADVERSARIAL_RECONCILER)  # backend may be one no participant uses
     if Backend.CLAUDE_CLI in wanted and Backend.CLAUDE_CLI not in chosen:
         chosen[Backend.CLAUDE_CLI] = claude_debater(settings, db, settings.DATA_DIR)
     if Backend.GEMINI_CLI in wanted and Backend.GEMINI_CLI not in chosen:

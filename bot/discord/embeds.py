@@ -8,7 +8,7 @@ from datetime import datetime
 import discord
 
 from bot.discord.render import COLOUR_MODERATOR, COLOUR_USER
-from bot.formatting import format_label, status_figures, suggestion, with_meter
+from bot.formatting import claim_lines, format_label, status_figures, suggestion, with_meter
 from bot.ledger_card import roster_line
 from handlers.convergence import meter
 from handlers.formats import format_named
@@ -56,10 +56,28 @@ def card_embed(
         value=_cut(roster_line(debate, strings, {m.id: m.name for m in debate.roster})),
         inline=False,
     )
+    if proposal.precedents:
+        lines = [
+            strings("precedents.line", title=p.title, url=p.url, excerpt=p.excerpt)
+            for p in proposal.precedents
+        ]
+        embed.add_field(name=strings("precedents.card"), value=_cut("\n".join(lines)), inline=False)
     if closed:
         # In the description, where a mention shows as a name (embeds never ping).
         embed.description = strings(f"front.card_{debate.phase.value}", user=_who(decided_by))
     return embed
+
+
+def claims_embed(debate: Debate, strings: Strings) -> discord.Embed:
+    """The claim ledger (the thread's second pinned message); the Conclusion page holds it
+    whole when it outgrows one embed."""
+    lines, body = claim_lines(debate, strings), ""
+    for index, line in enumerate(lines):
+        if len(body) + len(line) + 200 > QUESTION_LIMIT:
+            body += strings("claims.cut", count=len(lines) - index)
+            break
+        body += line + "\n"
+    return discord.Embed(title=strings("claims.title"), description=body.strip(), colour=GREY)
 
 
 def budget_label(debate: Debate, rounds: int, strings: Strings) -> str:
@@ -123,20 +141,6 @@ def question_embed(question: UserQuestion, strings: Strings) -> discord.Embed:
 SUMMARY_LIMIT = 4000  # an embed's description holds 4096 characters
 
 
-def summary_embed(markdown: str, links: dict[str, str], strings: Strings) -> discord.Embed:
-    """A format's closing block, grey, with links to its pages (named by their paths)."""
-    if len(markdown) > SUMMARY_LIMIT:  # said so, and where the whole is: the pages below
-        note = strings("front.summary_cut")
-        markdown = markdown[: SUMMARY_LIMIT - len(note) - 2] + "\n\n" + note
-    embed = discord.Embed(
-        title=strings("front.conclusion_title"), description=markdown, colour=GREY
-    )
-    pages = " · ".join(f"[{page}]({url})" for page, url in links.items() if url.startswith("http"))
-    if pages:
-        embed.add_field(name=strings("front.conclusion_pages"), value=_cut(pages), inline=False)
-    return embed
-
-
 def conclusion_embed(
     debate: Debate, conclusion: Conclusion, links: dict[str, str], strings: Strings
 ) -> discord.Embed:
@@ -162,11 +166,39 @@ def conclusion_embed(
             value=_whole_on_wiki("\n".join(f"• {p}" for p in conclusion.open_issues), strings),
             inline=False,
         )
-    pages = " · ".join(
-        f"[{strings(f'front.page_{page}')}]({url})"
-        for page, url in links.items()
-        if url.startswith("http")
-    )
+    pages = _page_links(debate.format, links, strings)
+    if pages:
+        embed.add_field(name=strings("front.conclusion_pages"), value=_cut(pages), inline=False)
+    return embed
+
+
+def _page_links(format_name: str, links: dict[str, str], strings: Strings) -> str:
+    """The pages as links; a format's own page is named by the format's strings."""
+    named = []
+    for page, url in links.items():
+        keys = [k for k in (f"front.page_{page}", f"{format_name}.page_{page}") if strings.has(k)]
+        label = strings(keys[0]) if keys else page  # else named by its path
+        if url.startswith("http"):
+            named.append(f"[{label}]({url})")
+    return " · ".join(named)
+
+
+def summary_embed(
+    format_name: str,
+    markdown: str,
+    links: dict[str, str],
+    strings: Strings,
+    *,
+    closing: bool = False,
+) -> discord.Embed:
+    """A format's closing block, grey, with links to its pages; titled as the Conclusion when
+    it stands in for one (`closing`)."""
+    if len(markdown) > SUMMARY_LIMIT:  # said so, and where the whole is: the pages below
+        note = strings("front.summary_cut")
+        markdown = markdown[: SUMMARY_LIMIT - len(note) - 2] + "\n\n" + note
+    title = strings("front.conclusion_title" if closing else "front.summary_title")
+    embed = discord.Embed(title=title, description=markdown, colour=GREY)
+    pages = _page_links(format_name, links, strings)
     if pages:
         embed.add_field(name=strings("front.conclusion_pages"), value=_cut(pages), inline=False)
     return embed

@@ -234,6 +234,21 @@ class DiscordRoom:
         await clear_relay(self._client, self._messages, turn, relayed=relayed)
         return first
 
+    async def update_claims(self, debate: Debate) -> None:
+        """The claim ledger: a second pinned message in the thread, edited in place."""
+        embed = embeds.claims_embed(debate, self._strings)
+        if await self.recorded(debate.id, "claims") is not None:
+            message = await self.message(debate.id, "claims")
+            if message is not None:
+                await message.edit(embed=embed, allowed_mentions=NO_PINGS)
+            return
+        posted = await self.send_once(debate, "claims", embed=embed)
+        message = await self.message(debate.id, "claims")
+        if message is not None:
+            with contextlib.suppress(discord.HTTPException):  # pins are a nicety
+                await message.pin()
+        await self._record(debate.id, "claims-pinned", posted)
+
     async def ask_budget(self, debate: Debate) -> None:
         """A pause (the budget spent, or converging): the people's buttons (once per pause)."""
         await self.send_once(
@@ -269,11 +284,14 @@ class DiscordRoom:
         )
 
     async def post_summary(self, debate: Debate, markdown: str) -> None:
-        """The format's closing block, grey, with links to the pages it wrote."""
-        written = format_named(debate.format).pages(debate)
-        links = {page: self._wiki.page_url(debate, page) for page in written}
-        embed = embeds.summary_embed(fill_keys(markdown, self._strings), links, self._strings)
-        await self.send_once(debate, "conclusion", embed=embed)
+        """The format's closing block, grey, with links to the pages it wrote; in the
+        Conclusion's place when it stands in for one."""
+        fmt = format_named(debate.format)
+        links = {page: self._wiki.page_url(debate, page) for page in fmt.pages(debate)}
+        closing = fmt.closes_itself(debate)
+        text = fill_keys(markdown, self._strings)
+        embed = embeds.summary_embed(debate.format, text, links, self._strings, closing=closing)
+        await self.send_once(debate, "conclusion" if closing else "summary", embed=embed)
 
     async def notify(self, debate: Debate, key: str, params: dict[str, str]) -> None:
         """One localized line, in full; failures named through the [failure] table."""

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from handlers.formats.adversarial import ADVERSARIAL
+from handlers.formats.adversarial_contract import parse_prefix
 from handlers.formats.base import Format
 from handlers.formats.free import FREE
 from handlers.formats.ledger import LEDGER_FORMAT
@@ -11,10 +13,12 @@ from handlers.model import ParsedReply, Participant
 from handlers.reply_parser import parse_reply
 
 FORMATS: dict[str, Format] = {FREE.name: FREE}
+FORMATS[ADVERSARIAL.name] = ADVERSARIAL
 FORMATS[LEDGER_FORMAT.name] = LEDGER_FORMAT
 # The reply contracts a format may name, each with its tolerant parser (line prefixes for
 # the adversarial format will join the JSON block here).
 CONTRACTS: dict[str, Callable[[str], ParsedReply]] = {"json": parse_reply}
+CONTRACTS["prefix"] = parse_prefix
 
 
 class UnknownFormat(LookupError):

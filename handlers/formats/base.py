@@ -9,11 +9,19 @@ Storage, effects, crash safety, verbatim relay, no pings, Stop and budgets stay 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 from handlers.events import AskDebater, Effect
-from handlers.model import Debate, Decision, Outcome, Participant, PeopleLine, Turn
+from handlers.model import (
+    Debate,
+    Decision,
+    Outcome,
+    Participant,
+    PeopleLine,
+    Turn,
+    UserQuestion,
+)
 
 
 @dataclass(frozen=True)
@@ -25,6 +33,7 @@ class AskStep:
     step: str
     participants: tuple[str, ...]
     notices: tuple[Effect, ...] = ()  # said before the asks go out
+    tasks: tuple[str, ...] = ()  # moderator tasks run alongside the asks (same step)
 
 
 @dataclass(frozen=True)
@@ -40,6 +49,7 @@ class EndStep:
 
     debate: Debate
     outcome: Outcome
+    effects: tuple[Effect, ...] = ()  # the format's closing effects (pages, summary)
 
 
 @dataclass(frozen=True)
@@ -50,7 +60,16 @@ class TaskStep:
     task: str
 
 
-Plan = AskStep | JudgeStep | EndStep | TaskStep
+@dataclass(frozen=True)
+class PeopleStep:
+    """Put a question to the people and wait; their answer goes to `Format.resumed`."""
+
+    debate: Debate
+    question: UserQuestion
+    notices: tuple[Effect, ...] = ()
+
+
+Plan = AskStep | JudgeStep | EndStep | TaskStep | PeopleStep
 
 
 @dataclass(frozen=True)
@@ -171,6 +190,11 @@ class Format(Protocol):
         """The format's closing block (Markdown); empty: the engine's Conclusion instead."""
         ...
 
+    def closes_itself(self, debate: Debate) -> bool:
+        """True if the closing block stands in for the moderator's Conclusion (the format
+        writes its own `conclusion` page); False: the Conclusion is written as well."""
+        ...
+
 
 class FormatDefaults:
     """The shared extensions' defaults, for a format that uses none of them."""
@@ -224,3 +248,18 @@ class FormatDefaults:
     def summary(self, debate: Debate) -> str:
         """No closing block: the Conclusion is posted."""
         return ""
+
+    def closes_itself(self, debate: Debate) -> bool:
+        """A format with a closing block closes with it instead of the Conclusion."""
+        return bool(self.summary(debate))
+
+
+def output_of(debate: Debate, task: str) -> str:
+    """A stored task output ('' if the task has not run)."""
+    return dict(debate.outputs).get(task, "")
+
+
+def with_output(debate: Debate, task: str, output: str) -> Debate:
+    """The debate with `task`'s output stored (replacing an earlier one)."""
+    kept = tuple(pair for pair in debate.outputs if pair[0] != task)
+    return replace(debate, outputs=(*kept, (task, output)))

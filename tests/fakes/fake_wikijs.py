@@ -99,6 +99,7 @@ class FakeWikiJs:
     valid_keys: set[str] = field(default_factory=lambda: {FULL_KEY})
     revoked_keys: set[str] = field(default_factory=lambda: {REVOKED_KEY})
     pages: dict[int, FakePage] = field(default_factory=dict)
+    searches: list[str] = field(default_factory=list)  # the queries of pages.search
     requests: list[Recorded] = field(default_factory=list)
     invalid: list[str] = field(default_factory=list)
     port: int = 0

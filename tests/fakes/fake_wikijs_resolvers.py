@@ -100,6 +100,27 @@ class _Pages:
             raise _code_error("This page does not exist.", 6003)
         return _page_view(page)
 
+    def search(
+        self, _info: Any, query: str, path: str | None = None, locale: str | None = None
+    ) -> dict[str, Any]:
+        """Like Wiki.js's basic engine: the query as one phrase in a title, a description or
+        the content, case aside."""
+        self.fake.searches.append(query)
+        wanted = query.casefold()
+        hits = [
+            p
+            for p in self.fake.pages.values()
+            if locale in (None, p.locale)
+            and (path is None or p.path.startswith(path))
+            and any(wanted in text.casefold() for text in (p.title, p.description, p.content))
+        ]
+        results = [
+            {"id": str(p.id), "title": p.title, "description": p.description, "path": p.path,
+             "locale": p.locale}
+            for p in hits
+        ]  # fmt: skip
+        return {"results": results, "suggestions": [], "totalHits": len(results)}
+
     def list(self, _info: Any, locale: str | None = None, **_: Any) -> list[dict[str, Any]]:
         chosen = [p for p in self.fake.pages.values() if locale in (None, p.locale)]
         return [_page_view(p) | {"tags": p.tags} for p in chosen]

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import TracebackType
 
+from handlers.claims import Claim
 from handlers.model import (
     AG,
     CLAUDE,
@@ -19,7 +20,11 @@ from handlers.model import (
     TurnMeta,
     UserQuestion,
 )
-from handlers.ports import DebaterError, DebaterOutput, TurnRequest
+from handlers.ports import (
+    DebaterError,
+    DebaterOutput,
+    TurnRequest,
+)
 
 
 def other(seat: str) -> str:
@@ -145,7 +150,7 @@ class FakeWiki:
 
     async def write_page(self, debate: Debate, page: str, title: str, markdown: str) -> None:
         self.plan.tick(f"wiki:page:{page}")
-        self._write(f"{debate.id}:page:{page}", debate, markdown)
+        self._write(f"{debate.id}:page:{page}", debate, f"{title}\n{markdown}")
         self.pages.setdefault(debate.id, {})[page] = (title, markdown)
 
     def page_url(self, debate: Debate, page: str) -> str:
@@ -177,6 +182,7 @@ class FakeRoom:
         self.notices: list[tuple[int, str, dict[str, str]]] = []
         self.statuses: list[tuple[int, str, int]] = []
         self.questions: list[UserQuestion] = []
+        self.claim_tables: list[tuple[Claim, ...]] = []  # the ledger at each update
         self.budget_asks: list[tuple[int, int]] = []  # (debate, its budget) at each pause
         self.conclusions: list[Conclusion] = []
         self.summaries: list[str] = []
@@ -212,6 +218,10 @@ class FakeRoom:
         self.turn_posts[(debate.id, turn.number)] += 1
         self.posted.append(("turn", turn))
         return f"https://discord.test/{debate.id}/{turn.number}"
+
+    async def update_claims(self, debate: Debate) -> None:
+        self.plan.tick("room:claims")
+        self.claim_tables.append(debate.claims)
 
     async def ask_budget(self, debate: Debate) -> None:
         self.plan.tick("room:budget")

@@ -65,7 +65,8 @@ def test_settings_check_participants_and_the_default_format() -> None:
 
 
 def test_the_formats_a_roster_allows() -> None:
-    assert formats_for(DEFAULT_ROSTER) == ("free", "ledger") and set(FORMATS) == {"free", "ledger"}
+    assert formats_for(DEFAULT_ROSTER) == ("free", "adversarial", "ledger")
+    assert set(FORMATS) == {"free", "adversarial", "ledger"}
     assert formats_for(DEFAULT_ROSTER[:1]) == ()
 
 

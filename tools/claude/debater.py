@@ -113,16 +113,17 @@ class ClaudeCodeDebater:
         self._slots = asyncio.Semaphore(max_concurrency)
         self._locks: dict[tuple[int, str], asyncio.Lock] = {}
 
-    def command(self, session_id: str | None) -> list[str]:
-        """The argument list of one call; the prompt itself goes on stdin."""
+    def command(self, session_id: str | None, model: str = "") -> list[str]:
+        """The argument list of one call; the prompt itself goes on stdin (a participant's
+        own model, if set, over the configured one)."""
         argv = [self._binary, "-p", "--output-format", "stream-json", "--verbose"]
         argv += ["--include-partial-messages"]
         argv += ["--system-prompt", self._system_prompt, "--tools", self._tools]
         argv += ["--permission-mode", "default", "--strict-mcp-config"]
         if self._web_tools:
             argv += ["--allowedTools", ",".join(self._web_tools)]
-        if self._model:
-            argv += ["--model", self._model]
+        if model or self._model:
+            argv += ["--model", model or self._model or ""]
         if session_id:
             argv += ["--resume", session_id]
         return argv
@@ -139,7 +140,7 @@ class ClaudeCodeDebater:
             )
             workdir.mkdir(parents=True, exist_ok=True)
             async with self._slots:
-                run = await self._run(self.command(resume), request, workdir)
+                run = await self._run(self.command(resume, request.model), request, workdir)
             parsed, failure = classify(run.exit_code, run.stdout, run.stderr, time.time())
             log.info(
                 "claude debate=%s turn=%s resume=%s exit=%s %.1fs %s",

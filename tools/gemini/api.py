@@ -56,7 +56,7 @@ class GeminiApiBackend:
         """Send the prompt with its response schema; map every failure to a ModeratorError."""
         config = types.GenerateContentConfig(
             system_instruction=prompt.system,
-            response_mime_type="application/json",
+            response_mime_type="application/json" if prompt.json else "text/plain",
             response_schema=prompt.schema,
             thinking_config=types.ThinkingConfig(thinking_level=types.ThinkingLevel.LOW),
             http_options=types.HttpOptions(timeout=int(self._timeout_s * 1000)),

@@ -65,7 +65,7 @@ class GeminiCliBackend:
     async def generate(self, prompt: Prompt) -> ModelReply:
         """Run the CLI once; map its failures to ModeratorErrors."""
         workspace = self._prepare()
-        argv = command(self._binary, self.model, schema_instruction(prompt.schema))
+        argv = command(self._binary, self.model, schema_instruction(prompt.schema, prompt.json))
         try:
             run = await run_gemini(
                 argv, stdin=cli_input(prompt), cwd=workspace, env=self._env,

@@ -13,8 +13,10 @@ from typing import Literal
 from pydantic import BaseModel
 
 import prompts
+from handlers.claims import as_lines
 from handlers.formats import FORMATS
 from handlers.model import ChatLine, Debate, ModeratorView, PeopleLine, Turn
+from handlers.ports import TaskRequest
 from handlers.prompting import LANGUAGE_NAMES
 from handlers.rules_moderator import SUMMARY_MAX_CHARS, bound_summary
 from tools.gemini.schemas import ConclusionReply, DetectionReply, JudgeReply
@@ -39,7 +41,8 @@ class Prompt:
     purpose: Purpose
     system: str
     messages: tuple[tuple[Role, str], ...]
-    schema: type[BaseModel]
+    schema: type[BaseModel] | None  # None: a format's task (JSON or text, as `json` says)
+    json: bool = True
 
     @property
     def input_chars(self) -> int:
@@ -54,6 +57,7 @@ class Prompt:
             self.system,
             (*self.messages, ("model", bad_reply), ("user", repair)),
             self.schema,
+            self.json,
         )
 
 
@@ -104,8 +108,16 @@ def conclusion_prompt(view: ModeratorView, language: str) -> Prompt:
     )
 
 
-def schema_instruction(schema: type[BaseModel]) -> str:
+def task_prompt(request: TaskRequest, language: str) -> Prompt:
+    """A format's moderator task: its prompt as the request, answered as JSON or text."""
+    system = prompts.load("moderator_task", language, language_name=LANGUAGE_NAMES[language])
+    return Prompt("task", system, (("user", request.prompt),), None, request.json)
+
+
+def schema_instruction(schema: type[BaseModel] | None, json_only: bool = True) -> str:
     """The JSON schema as prompt text, for a backend without a schema option (the CLI)."""
+    if schema is None:
+        return prompts.load("moderator_task_json" if json_only else "moderator_task_text", None)
     text = json.dumps(schema.model_json_schema(), ensure_ascii=False, indent=1)
     return prompts.load("moderator_json_schema", None, schema=text)
 
@@ -157,6 +169,13 @@ def _state(debate: Debate, people: tuple[PeopleLine, ...] = ()) -> str:
             lines.append(f'The people\'s answer ({line.who}, to "{line.question}"): {said}')
         else:
             lines.append(f"The people said ({line.who}): {said}")
+    lines.append("Claim ledger:\n" + (as_lines(debate.claims) or "(no claims yet)"))
+    for turn, seat in debate.unquoted[-4:]:
+        lines.append(
+            f"Turn {turn}: {_label(debate, seat)} moved toward the others without quoting what"
+            " convinced it (its `convinced_by` matched none of their replies): a concession by"
+            " politeness, not by argument, until shown otherwise."
+        )
     return "\n".join(lines)
 
 

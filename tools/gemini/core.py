@@ -17,18 +17,22 @@ from typing import Protocol, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-import prompts
 from handlers.model import ChatLine, Conclusion, Decision, Detection, ModeratorView
 from handlers.ports import ModeratorUnavailable as TaskUnavailable
 from handlers.ports import TaskRequest
 from handlers.rules_moderator import RulesModerator
-from tools.gemini.context import Prompt, conclusion_prompt, detection_prompt, judge_prompt
+from tools.gemini.context import (
+    Prompt,
+    conclusion_prompt,
+    detection_prompt,
+    judge_prompt,
+    task_prompt,
+)
 from tools.gemini.ledger import REASON_QUOTA, ModeratorLedger
 from tools.gemini.schemas import (
     ConclusionReply,
     DetectionReply,
     JudgeReply,
-    TaskReply,
     describe,
     to_conclusion,
     to_decision,
@@ -44,6 +48,31 @@ DEFAULT_RETRY_DELAY_S = 10.0  # a per-minute 429 without RetryInfo
 
 M = TypeVar("M", bound=BaseModel)
 Sleep = Callable[[float], Awaitable[None]]
+
+
+def _task_error(text: str, json_only: bool) -> str:
+    """Why a task's answer cannot be used ('' if it can)."""
+    if not text.strip():
+        return "the answer was empty"
+    if not json_only:
+        return ""
+    body = text.strip().removeprefix("```json").removeprefix("```").removesuffix("```")
+    try:
+        value = json.loads(body)
+    except ValueError as exc:
+        return f"not valid JSON: {exc}"
+    return "" if isinstance(value, dict) else "not one JSON object"
+
+
+def _unwrapped(text: str) -> str:
+    """The answer inside a `{"text": "..."}` envelope, which a model may put around it."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return text
+    if isinstance(value, dict) and list(value) == ["text"] and isinstance(value["text"], str):
+        return value["text"]
+    return text
 
 
 class ModeratorError(Exception):
@@ -131,18 +160,22 @@ class StructuredModerator:
         return to_conclusion(reply) if reply is not None else self._rules.write_conclusion(view)
 
     async def perform(self, request: TaskRequest) -> str:
-        """A format's task; one repair request when JSON was asked and none came back; raises
-        ModeratorUnavailable when the model cannot serve it (the format's fallback then)."""
-        system = prompts.load("moderator_task")
-        prompt = Prompt("task", system, (("user", request.prompt),), TaskReply)
-        for _ in (1, 2):
-            reply = await self._ask(prompt, TaskReply, request.debate_id)
-            if reply is None:
-                raise TaskUnavailable(request.task)
-            if not request.json or _is_object(reply.text):
-                return reply.text
-            prompt = prompt.repaired(reply.text, "- text: not one JSON object")
-        raise TaskUnavailable(f"{request.task}: no JSON object twice")
+        """A format's task; a JSON task gets one repair request. Raises the port's
+        ModeratorUnavailable when the rules must stand in (quota spent, failures)."""
+        prompt = task_prompt(request, self._language)
+        for attempt in (1, 2):
+            sent = await self._send(prompt, request.debate_id)
+            if sent is None:
+                raise TaskUnavailable(f"task {request.task}: the moderator model is unavailable")
+            call_id, reply = sent
+            text = _unwrapped(reply.text)
+            error = _task_error(text, request.json)
+            if not error:
+                return text
+            await self._ledger.mark(call_id, "invalid", error)
+            log.warning("moderator task %s: %s (%d/2)", request.task, error, attempt)
+            prompt = prompt.repaired(reply.text, error)
+        raise TaskUnavailable(f"task {request.task}: invalid twice")
 
     async def ping(self) -> str:
         """One tiny counted request (for `doctor`); raises ModeratorError when it fails."""
@@ -257,12 +290,3 @@ class StructuredModerator:
             self._spent_logged = today
             reason = await self._ledger.spent_reason()
             log.warning("moderator: daily %s spent; rule-based until tomorrow", reason or "quota")
-
-
-def _is_object(text: str) -> bool:
-    """True if `text` is one JSON object (a ```json fence tolerated)."""
-    body = text.strip().removeprefix("```json").removeprefix("```").removesuffix("```")
-    try:
-        return isinstance(json.loads(body), dict)
-    except ValueError:
-        return False

@@ -12,6 +12,7 @@ from typing import TypeVar
 
 from pydantic import BaseModel, Field, ValidationError, model_validator
 
+from handlers.claims import ClaimStatus, ClaimUpdate
 from handlers.fences import sole_fence_body
 from handlers.model import (
     Action,
@@ -56,6 +57,24 @@ class DetectionReply(BaseModel):
         return self
 
 
+class ClaimStatusChoice(enum.StrEnum):
+    """Where a claim stands."""
+
+    OPEN = "open"
+    CONTESTED = "contested"
+    AGREED = "agreed"
+    WITHDRAWN = "withdrawn"
+
+
+class ClaimReply(BaseModel):
+    """One claim ledger update: a new claim (no id), or a known claim's new status."""
+
+    id: str = Field(description="C1, C2, ... for a claim in the ledger; empty for a new one")
+    text: str = Field(description="a new claim's wording; empty for a known one")
+    holder: str = Field(description="the id of the participant who holds it")
+    status: ClaimStatusChoice
+
+
 class JudgeReply(BaseModel):
     """The moderator's decision after a reply, with the updated running summary."""
 
@@ -68,6 +87,8 @@ class JudgeReply(BaseModel):
     user_options: list[str] = Field(description="short answer options for the people")
     consensus: float = Field(ge=0, le=1)
     summary: str = Field(description="the updated running summary")
+    # Optional, so a reply without it still counts: the ledger then stays as it was.
+    claims: list[ClaimReply] = Field(default_factory=list, description="claim ledger updates")
 
     @model_validator(mode="after")
     def _consistent(self) -> JudgeReply:
@@ -85,12 +106,6 @@ class PositionReply(BaseModel):
 
     speaker: str = Field(description="the participant's id")
     position: str
-
-
-class TaskReply(BaseModel):
-    """A format task's answer (one JSON object as text, when the task asks for JSON)."""
-
-    text: str = Field(description="the whole answer the task asks for")
 
 
 class ConclusionReply(BaseModel):
@@ -159,6 +174,10 @@ def to_decision(reply: JudgeReply) -> Decision:
         consensus=reply.consensus,
         summary=bound_summary(reply.summary),
         source=ModeratorSource.GEMINI,
+        claims=tuple(
+            ClaimUpdate(c.id.strip(), c.text.strip(), c.holder.strip(), ClaimStatus(c.status.value))
+            for c in reply.claims
+        ),
     )
 
 

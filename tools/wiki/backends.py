@@ -93,7 +93,7 @@ class LocalWiki:
             return None
         except OSError as exc:
             raise WikiError("io", f"cannot read {file}: {exc.strerror}") from exc
-        title, content = _split_front_matter(text, default_title=path.rsplit("/", 1)[-1])
+        title, content = split_front_matter(text, default_title=path.rsplit("/", 1)[-1])
         return StoredPage(path, title, content, page_id=path, updated_at=_iso(mtime))
 
     async def write(
@@ -166,7 +166,7 @@ def _probe_writable(root: Path) -> None:
         pass
 
 
-def _split_front_matter(text: str, default_title: str) -> tuple[str, str]:
+def split_front_matter(text: str, default_title: str) -> tuple[str, str]:
     """(title, content) of a file; a file a person rewrote without front matter is all content."""
     if not text.startswith(_FRONT):
         return default_title, text

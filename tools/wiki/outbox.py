@@ -177,7 +177,9 @@ class WikiOutbox:
         await self._enqueue(debate, WikiPage.CONCLUSION, key, Mode.REPLACE, content)
 
     async def write_page(self, debate: Debate, page: str, title: str, markdown: str) -> None:
-        """Queue a format's page (`turns/01-ag`, `front-page`, `concepts.svg`, ...)."""
+        """Queue a format's page (`turns/01-ag`, `front-page`, `concepts.svg`, ...), replaced
+        as a whole, a person's edit kept; the same content queued again (a repeat after a
+        crash) is written once."""
         content = markdown if page.endswith(ASSET_SUFFIXES) else fill_keys(markdown, self._t)
         if page.endswith(ASSET_SUFFIXES) and not getattr(self._backend, "holds_assets", False):
             # Wiki.js keeps pages only: the diagram's source is kept as a page beside them.
@@ -185,7 +187,7 @@ class WikiOutbox:
             page, content = f"{stem}-{suffix}", f"```xml\n{markdown}\n```\n"
         path = self.path_of(debate, page)
         title = fill_keys(title, self._t)[:MAX_TITLE_CHARS]
-        key = f"{debate.id}:page:{page}"
+        key = f"{debate.id}:page:{page}:{content_hash(content)[:16]}"
         row = (debate.id, key, path, title, Mode.REPLACE.value, content, self._now().isoformat())
         await self._db.execute(INSERT_ENTRY, row)
         self._kick(debate.id)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from handlers.fences import longest_backtick_run, open_fence
+from handlers.i18n import LocaleError
 from handlers.model import Conclusion, Debate, ModeratorSource, Turn, WikiPage
 from handlers.shorten import shorten
 
@@ -78,13 +79,21 @@ def render_agenda(debate: Debate, t: Translate) -> str:
         f"- {t('wiki.agenda.debaters', debaters=debaters)}\n"
         f"- {t('wiki.agenda.people', people=people)}",
         f"## {t('wiki.agenda.format')}",
-        t("wiki.agenda.format_free"),
+        _format_line(debate.format, t),
         f"## {t('wiki.agenda.limits')}",
         f"- {t('wiki.agenda.max_rounds', rounds=debate.max_rounds)}",
     ]
     if debate.started_at is not None:
         parts[-1] += f"\n- {t('wiki.agenda.started', time=_time(debate.started_at))}"
     return "\n\n".join(parts) + "\n"
+
+
+def _format_line(name: str, t: Translate) -> str:
+    """The format's description; a format registered without one is named as it is."""
+    try:
+        return t(f"wiki.agenda.format_{name}")
+    except LocaleError:
+        return f"`{name}`"
 
 
 def render_working_document(debate: Debate, t: Translate) -> str:
@@ -185,7 +194,24 @@ def render_conclusion(debate: Debate, conclusion: Conclusion, t: Translate) -> s
     ]
     if conclusion.source is ModeratorSource.RULES:
         parts.append(f"_{t('wiki.conclusion.by_rules')}_")
+    if debate.claims:  # the Conclusion ends with the final claim ledger
+        parts += [f"## {t('wiki.claims.title')}", claim_table(debate, t)]
     return "\n\n".join(parts) + "\n"
+
+
+def claim_table(debate: Debate, t: Translate) -> str:
+    """The claim ledger as a Markdown table (every claim, whole)."""
+    head = [t(f"wiki.claims.{k}") for k in ("id", "claim", "holders", "status")]
+    rows = [f"| {' | '.join(head)} |", "|---|---|---|---|"]
+    for claim in debate.claims:
+        holders = ", ".join(participant_name(debate, h, t) for h in claim.holders) or "-"
+        cells = (claim.id, claim.text, holders, claim.status.value)
+        rows.append("| " + " | ".join(_cell(c) for c in cells) + " |")
+    return _neutral("\n".join(rows))
+
+
+def _cell(text: str) -> str:
+    return " ".join(text.split()).replace("|", "\\|")
 
 
 @dataclass(frozen=True)

@@ -218,6 +218,17 @@ class WikiJsWiki:
             raise _graphql_error(errors) if errors else WikiError("bad_response", "empty reply")
         return reply["responseResult"], reply.get("page")
 
+    async def call(
+        self, query: str, variables: dict[str, Any]
+    ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """One GraphQL operation (the precedents' search); HTTP failures raise WikiError."""
+        return await self._call(query, variables)
+
+    @property
+    def locale(self) -> str:
+        """The locale the bot's pages are in."""
+        return self._locale
+
     async def _call(
         self, query: str, variables: dict[str, Any]
     ) -> tuple[dict[str, Any], list[dict[str, Any]]]:

@@ -152,4 +152,4 @@ async def test_the_ledger_demo_replays_an_orchestrated_debate(tmp_path: Path) ->
         assert item_id in front and f"**{item_id}** {wording}" in ledger
     assert (folder / "concepts.svg").read_text(encoding="utf-8").startswith("<svg")
     assert "⟦" not in front + ledger and "입장" in (folder / "topic.md").read_text(encoding="utf-8")
-    assert set(result.extra) >= {"topic", "front-page", "turns/02-gemini"}
+    assert set(result.format_pages) >= {"topic", "front-page", "turns/02-gemini"}

@@ -64,8 +64,8 @@ async def test_an_approved_ledger_card_runs_the_whole_protocol(rig: BotRig, peop
 def test_a_long_closing_block_says_where_the_whole_is() -> None:
     strings = Strings("ko")
     long = "\n".join(f"✅ **A{n}** " + "합의된 주장 " * 20 for n in range(1, 60))
-    embed = summary_embed(long, {"conclusion": "https://wiki.test/c"}, strings)
+    embed = summary_embed("ledger", long, {"conclusion": "https://wiki.test/c"}, strings)
     assert embed.description is not None and len(embed.description) <= SUMMARY_LIMIT
     assert embed.description.endswith(strings("front.summary_cut"))
-    short = summary_embed("✅ **A1** x", {}, strings)
+    short = summary_embed("ledger", "✅ **A1** x", {}, strings)
     assert short.description == "✅ **A1** x"

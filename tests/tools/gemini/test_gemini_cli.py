@@ -12,6 +12,7 @@ import pytest
 
 from handlers.i18n import Strings
 from handlers.model import AG, CLAUDE, Action, ModeratorSource
+from handlers.ports import TaskRequest
 from handlers.rules_moderator import RulesModerator
 from tests.clis import GEMINI_BIN, installed_or_skip
 from tests.fakes.fake_gemini import PER_DAY, FakeGemini
@@ -160,3 +161,11 @@ def _processes_in(directory: str) -> list[int]:
             except OSError:
                 continue
     return found
+
+
+async def test_a_format_task_through_the_cli(make_cli: MakeCli, fake: FakeGemini) -> None:
+    fake.push({"kind": "text", "text": "[RESULT] PASS\n[CAVEATS] none"})
+    request = TaskRequest(debate_id=1, task="validator", prompt="VALIDATE THIS", json=False)
+    assert await make_cli().perform(request) == "[RESULT] PASS\n[CAVEATS] none"
+    sent = fake.generate_requests[0]["text"]
+    assert "VALIDATE THIS" in sent and "JSON schema" not in sent

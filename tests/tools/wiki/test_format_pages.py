@@ -1,5 +1,7 @@
-"""A format's pages through the outbox: turn pages below the debate's folder, the words a
-format leaves as locale keys filled in, and the diagram saved beside the pages."""
+"""A format's pages (`Wiki.write_page`) through the outbox, on Wiki.js and the local wiki:
+written below the debate's slug with their title, a repeat written once, a person's edit kept;
+turn pages below the debate's folder, the words a format leaves as locale keys filled in, and
+the diagram saved beside the pages."""
 
 from __future__ import annotations
 
@@ -8,10 +10,35 @@ from dataclasses import replace
 
 from handlers.formats.ledger import LEDGER_FORMAT
 from handlers.model import AG
-from tests.tools.wiki.support import WAIT, OutboxFactory, Site, debate, turn
+from tests.tools.wiki.support import WAIT, Notices, OutboxFactory, Site, debate, turn
 
 BASE = "debates/7-캐시-계층-선택-redis-vs-in-process-lru"
 SVG = '<svg xmlns="http://www.w3.org/2000/svg"><rect width="10" height="10" fill="#fff"/></svg>'
+PATH = f"{BASE}/debate-result"
+TITLE = "캐시 — Debate Result"
+
+
+async def test_a_format_page_is_written_once_and_a_person_s_edit_is_kept(
+    site: Site, make_outbox: OutboxFactory
+) -> None:
+    notices = Notices()
+    outbox = make_outbox(site.backend(), notices)
+    start = debate()
+    for _ in range(2):  # the second is a repeat after a crash
+        await outbox.write_page(start, "debate-result", TITLE, "## Debate Result\n\nv1")
+    await asyncio.wait_for(outbox.drained(start.id), WAIT)
+    seen = site.page(PATH)
+    assert seen is not None and seen.title == TITLE
+    assert seen.content.count("## Debate Result") == 1 and "v1" in seen.content
+    assert await outbox.pending(start.id) == 0
+
+    site.edit_as_person(PATH, f"{seen.content}\n\n사람의 메모")
+    await outbox.write_page(start, "debate-result", TITLE, "## Debate Result\n\nv2")
+    await asyncio.wait_for(outbox.drained(start.id), WAIT)
+    again = site.page(PATH)
+    assert again is not None and "사람의 메모" in again.content and "v2" in again.content
+    assert notices.keys() == ["wiki.human_edit_kept"]
+    assert notices.said[0][2]["page"] == "debate-result"
 
 
 async def test_a_turn_gets_its_own_page_verbatim(site: Site, make_outbox: OutboxFactory) -> None:

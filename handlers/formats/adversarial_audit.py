@@ -1,0 +1,208 @@
+"""The adversarial format's intake audit: read from the moderator's JSON, checked, and routed
+to a tier by the seed's structural checklist (code, not the model, decides the tier)."""
+
+from __future__ import annotations
+
+import enum
+import json
+import re
+from dataclasses import dataclass
+
+STANCES = ("supports", "against", "mixed", "context")
+_FLAG = re.compile(r"(?<![\w-])--(lite|standard|full)\b", re.IGNORECASE)
+_ITEM = re.compile(r"^\s*[-*]?\s*(E\d+)\s*\|\s*(.+?)\s*\|\s*(supports|against|mixed|context)\s*$")
+
+
+class Tier(enum.StrEnum):
+    """How many roles run."""
+
+    LITE = "LITE"
+    STANDARD = "STANDARD"
+    FULL = "FULL"
+
+
+class Intake(enum.StrEnum):
+    """The audit's verdict on the context."""
+
+    READY = "debate-ready"
+    THIN = "context-thin"
+    INSUFFICIENT = "context-insufficient"
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """One inventory item, with its stable id."""
+
+    id: str
+    item: str
+    stance: str
+
+
+@dataclass(frozen=True)
+class Audit:
+    """The intake audit's fields."""
+
+    proposition: str
+    decision_focus: str = ""
+    evidence: tuple[Evidence, ...] = ()
+    known_gaps: tuple[str, ...] | None = None  # None: the audit omitted them (unknown)
+    optional_state: tuple[str, ...] = ()
+    constraints: str = ""
+    binary_choice: bool = False
+    high_stakes: bool = False
+    competing_options: int = 0
+    state_uncertain: bool = False
+    gap_conflict: bool = False
+    request: str = ""  # what to ask the people for when the evidence is insufficient
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        """The inventory's ids."""
+        return tuple(item.id for item in self.evidence)
+
+
+def _strings(value: object) -> tuple[str, ...]:
+    if isinstance(value, list):
+        return tuple(str(v).strip() for v in value if str(v).strip())
+    if isinstance(value, str) and value.strip():
+        return (value.strip(),)
+    return ()
+
+
+def _evidence(value: object) -> tuple[Evidence, ...]:
+    """Concrete items only, numbered E1.. in order (the ids every role cites)."""
+    items: list[Evidence] = []
+    for raw in value if isinstance(value, list) else []:
+        text = str(raw.get("item", "")).strip() if isinstance(raw, dict) else str(raw).strip()
+        stance = str(raw.get("stance", "context")).lower() if isinstance(raw, dict) else "context"
+        if text:
+            items.append(
+                Evidence(f"E{len(items) + 1}", text, stance if stance in STANCES else "context")
+            )
+    return tuple(items)
+
+
+def read_audit(output: str, fallback_proposition: str) -> Audit:
+    """The audit from the moderator's JSON; anything unreadable counts as no evidence."""
+    try:
+        data = json.loads(output)
+    except ValueError:
+        data = {}
+    if not isinstance(data, dict):
+        data = {}
+    gaps = data.get("known_gaps")
+    options = data.get("competing_options", 0)
+    return Audit(
+        proposition=str(data.get("proposition") or fallback_proposition).strip(),
+        decision_focus=str(data.get("decision_focus") or "").strip(),
+        evidence=_evidence(data.get("evidence")),
+        known_gaps=None if gaps is None else _strings(gaps),
+        optional_state=_strings(data.get("optional_state")),
+        constraints=str(data.get("constraints") or "").strip(),
+        binary_choice=data.get("binary_choice") is True,
+        high_stakes=data.get("high_stakes") is True,
+        competing_options=options if isinstance(options, int) else 0,
+        state_uncertain=data.get("state_uncertain") is True,
+        gap_conflict=data.get("gap_conflict") is True,
+        request=str(data.get("request") or "").strip(),
+    )
+
+
+def rules_audit(proposition: str, texts: tuple[str, ...]) -> str:
+    """A deterministic audit (the moderator model unavailable): only inventory lines written
+    in the seed's shape (`E1 | item | supports`) count as evidence; gaps stay unknown."""
+    items = []
+    for text in texts:
+        for line in text.splitlines():
+            match = _ITEM.match(line)
+            if match is not None:
+                items.append({"item": match.group(2), "stance": match.group(3).lower()})
+    return json.dumps({"proposition": proposition, "evidence": items}, ensure_ascii=False)
+
+
+def requested_tier(texts: tuple[str, ...]) -> Tier | None:
+    """A tier the people asked for with a seed flag (`--lite`, `--standard`, `--full`); the
+    last one given wins."""
+    flags = [m.group(1).upper() for text in texts for m in _FLAG.finditer(text)]
+    return Tier(flags[-1]) if flags else None
+
+
+@dataclass(frozen=True)
+class Route:
+    """The tier, why, whether it was detected, and the intake status."""
+
+    tier: Tier
+    reasons: tuple[str, ...]
+    auto: bool
+    intake: Intake
+    thin_reasons: tuple[str, ...] = ()
+
+
+def route(audit: Audit, requested: Tier | None) -> Route:
+    """The seed's routing checklist, then the context checks."""
+    count = len(audit.evidence)
+    if count == 0:
+        return Route(requested or Tier.STANDARD, ("no concrete evidence",), requested is None,
+                     Intake.INSUFFICIENT)  # fmt: skip
+    thin: list[str] = []
+    reasons: tuple[str, ...]
+    if audit.known_gaps is None:
+        thin.append("KNOWN_GAPS omitted: treated as unknown")
+    if requested is not None:
+        tier, reasons, auto = requested, ("requested",), False
+        if tier is not Tier.LITE and count < 2:
+            thin.append("requested tier exceeds evidence depth")
+    else:
+        tier, reasons = checklist(audit)
+        auto = True
+        if tier is not Tier.LITE and count < 2:
+            tier, reasons = Tier.LITE, (*reasons, f"evidence={count} justifies LITE only")
+    intake = Intake.THIN if thin else Intake.READY
+    return Route(tier, reasons, auto, intake, tuple(thin))
+
+
+def checklist(audit: Audit) -> tuple[Tier, tuple[str, ...]]:
+    """LITE only if all of its conditions hold; FULL if any of its conditions holds;
+    otherwise STANDARD."""
+    count = len(audit.evidence)
+    full = [
+        reason
+        for holds, reason in (
+            (audit.high_stakes, "high-stakes or hard to reverse"),
+            (audit.competing_options > 1, "more than one competing option"),
+            (audit.state_uncertain, "material provenance/language/runtime uncertainty"),
+            (audit.gap_conflict, "a known gap could change the direction"),
+        )
+        if holds
+    ]
+    bounded = audit.binary_choice and count <= 6
+    if bounded and not audit.high_stakes and not audit.state_uncertain and not full:
+        return Tier.LITE, ("bounded binary choice", f"evidence={count} (<= 6)")
+    if full:
+        return Tier.FULL, tuple(full)
+    return Tier.STANDARD, ("tradeoffs or multi-factor evaluation",)
+
+
+def opposition_present(audit: Audit) -> bool:
+    """True if both support and opposition are in the inventory."""
+    stances = {item.stance for item in audit.evidence}
+    return bool(stances & {"supports", "mixed"}) and bool(stances & {"against", "mixed"})
+
+
+def structural_audit(audit: Audit, chosen: Route) -> str:
+    """The audit every role receives, verbatim."""
+    gaps = "unknown" if audit.known_gaps is None else "; ".join(audit.known_gaps) or "none"
+    lines = [
+        f"- Proposition: {audit.proposition}",
+        f"- Decision focus: {audit.decision_focus or 'none'}",
+        f"- Evidence inventory: {len(audit.evidence)}",
+        *(f"  - {e.id} | {e.item} | {e.stance}" for e in audit.evidence),
+        f"- Opposition explicitly present: {'yes' if opposition_present(audit) else 'no'}",
+        f"- Known gaps: {gaps}",
+        f"- Optional state: {'; '.join(audit.optional_state) or 'none'}",
+        f"- Tier: {chosen.tier.value} ({', '.join(chosen.reasons)})",
+        f"- Intake status: {chosen.intake.value}",
+    ]
+    if chosen.thin_reasons:
+        lines.append(f"- CONTEXT-THIN: {'; '.join(chosen.thin_reasons)}")
+    return "\n".join(lines)

@@ -1,0 +1,65 @@
+"""`debate-room demo --format adversarial`: a recorded FULL adversarial debate through the
+real engine, SQLite, the wiki outbox with the local wiki, and the console room."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+from pathlib import Path
+
+from bot.demo.replay import recording_for
+from bot.demo.runner import DB_NAME, replay
+from handlers.formats.adversarial_contract import sections
+from handlers.i18n import Strings
+from handlers.model import Phase
+from tests.bot.console.conftest import plain_console
+from tools.store.db import Database
+from tools.store.debates import SqliteStore
+
+RECORDING = recording_for("adversarial")
+T = Strings(RECORDING.language)
+
+
+def test_the_recording_is_a_full_debate_in_the_seed_s_format() -> None:
+    assert RECORDING.format_name == "adversarial" and RECORDING.language == "ko"
+    assert [t.seat for t in RECORDING.turns] == ["ag", "claude", "reconciler"]
+    assert set(RECORDING.tasks) == {"intake", "probe-cost", "probe-alternatives", "validator"}
+    assert sections(RECORDING.turns[2].reply)["VERDICT"] == "MODIFY"
+
+
+async def test_the_replay_runs_every_role_and_writes_the_result_page(tmp_path: Path) -> None:
+    screen = io.StringIO()
+    result = await replay(plain_console(screen), tmp_path / "demo", 0.0, RECORDING)
+    assert result.debate.phase is Phase.CONCLUDED and result.debate.format == "adversarial"
+    db = await Database.open(str(tmp_path / "demo" / DB_NAME))
+    try:
+        turns = await SqliteStore(db).all_turns(result.debate.id)
+    finally:
+        await db.close()
+    # the engine's own draw gave the recorded roles; every answer is stored as recorded
+    assert [(t.seat, t.text) for t in turns] == [(e.seat, e.reply) for e in RECORDING.turns]
+    out = screen.getvalue()
+    assert "TIER AUTO-DETECTED: FULL" in out
+    for line in ("[KEY-TENSION] 처리량", "[RESULT] PASS-WITH-CAVEATS", "[VERDICT] MODIFY"):
+        assert line in out  # probes, Validator and roles in full in the room
+    page = result.format_pages["debate-result"].read_text(encoding="utf-8")
+    assert "### Reconciler's Verdict: MODIFY" in page
+    assert "### Validation\nPASS-WITH-CAVEATS" in page
+    assert "Challenger evidence 3" in page  # the uncited argument is rejected, visibly
+    assert all(entry.reply in page for entry in RECORDING.turns)
+    assert "- Reconciler: Reconciler (claude-opus-4-1)" in page
+
+
+def test_the_demo_command_takes_the_format(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "demo", "--format", "adversarial", "--pace", "0"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert T("adversarial.page_debate-result") in done.stdout
+    assert (tmp_path / "data" / "demo" / DB_NAME).exists()

@@ -1,0 +1,46 @@
+"""Honest concessions through the real discord.py client: Claude moves toward AG twice, once
+quoting AG's reply word for word (no flag) and once with a quote AG never wrote (flagged in
+the thread, pinging nobody)."""
+
+from __future__ import annotations
+
+import json
+
+from tests.bot.discord.conftest import KO, BotRig, People
+from tests.bot.discord.support import THREADS, chat, click, wait_card
+
+AG_SAYS = "LRU부터 시작합시다"  # in every AG reply (AgPlayer.reply_for)
+
+
+def conceding(stance: str, quote: str) -> str:
+    body = {"opinion": "생각이 바뀌었습니다.", "stance": stance, "convinced_by": quote}
+    return f"Intro.\n\n```json\n{json.dumps(body, ensure_ascii=False)}\n```"
+
+
+async def test_concession_quoted_passes_and_unquoted_is_flagged(
+    rig: BotRig, people: People
+) -> None:
+    rig.claude.enqueue(
+        conceding("disagree", ""),
+        conceding("partial", f"@everyone {AG_SAYS}."),  # real: in every AG reply
+        conceding("agree", "Redis 비용이 더 싸다는 점 @everyone"),  # AG never wrote it
+    )
+    await rig.start()
+    await chat(rig, people)
+    card, debate_id = await wait_card(rig)
+    await click(rig, card["id"], f"debate:open:{debate_id}", people.alice)
+    await rig.fake.wait_for_call("POST", THREADS)
+    thread_id = card["id"]
+
+    flag = KO("concession.unquoted", seat="Claude")
+    notice = await rig.fake.wait_for_message(
+        lambda m: m["channel_id"] == thread_id and m["content"] == flag, timeout=10
+    )
+    assert not rig.fake.world.was_pinged(notice["id"])
+    await rig.handler.wait_idle(debate_id)
+    debate = await rig.handler.get(debate_id)
+    claude_turns = [n for n, who in debate.log if who == "claude"]
+    assert [seat for _, seat in debate.unquoted] == ["claude"]  # the made-up quote only
+    assert debate.unquoted[0][0] == claude_turns[2]
+    flags = [m for m in rig.bot_messages(thread_id) if m["content"] == flag]
+    assert len(flags) == 1

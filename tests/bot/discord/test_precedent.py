@@ -1,0 +1,33 @@
+"""Precedents through the real discord.py client: a local wiki holding an earlier debate's
+Conclusion; the new card links it, and the debaters get it with the agenda."""
+
+from __future__ import annotations
+
+from tests.bot.discord.conftest import KO, BotRig, People
+from tests.bot.discord.support import THREADS, chat, click, wait_card
+from tools.wiki.backends import LocalWiki
+
+EARLIER = "debates/캐시-무효화/conclusion"
+TITLE = "캐시 무효화 — 결론"
+
+
+async def test_precedent_on_the_card_and_in_the_first_brief(rig: BotRig, people: People) -> None:
+    wiki = LocalWiki(rig.tmp / "wiki")
+    await wiki.write(
+        EARLIER, TITLE, "## 결정\nRedis 캐시 계층은 무효화를 한 곳에서 처리한다.", None
+    )
+    await wiki.write("debates/점심/conclusion", "점심 — 결론", "## 결정\n김밥", None)
+    await rig.start()
+    await chat(rig, people)
+    card, debate_id = await wait_card(rig)
+
+    field = next(f for f in card["embeds"][0]["fields"] if f["name"] == KO("precedents.card"))
+    assert field["value"].startswith(f"[{TITLE}]({wiki.url(EARLIER)}) — ")
+    assert "점심" not in field["value"]
+
+    await click(rig, card["id"], f"debate:open:{debate_id}", people.alice)
+    await rig.fake.wait_for_call("POST", THREADS)
+    await rig.handler.wait_idle(debate_id)
+    first, *later = rig.claude.requests
+    assert f"- {TITLE}: {wiki.url(EARLIER)}" in first.prompt  # with the agenda
+    assert all(TITLE not in request.prompt for request in later)

@@ -1,0 +1,246 @@
+"""Adversarial debates on the real engine and SQLite store, with doubles for the outside:
+each tier in Korean and English, the intake's stops and caps, repairs, crashes and Stop."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from handlers.formats.adversarial import RECONCILER_ID
+from handlers.model import AG, CLAUDE, Phase, Turn
+from tests.handlers.adversarial_script import (
+    WORDS,
+    adversarial_rig,
+    advocate,
+    debater,
+    intake,
+    role_of,
+    tasks,
+)
+from tests.handlers.conftest import ALICE, Rig, proposal
+
+
+async def _run(rig: Rig) -> int:
+    await rig.start()
+    debate = await rig.h.propose(proposal())
+    assert debate is not None
+    await asyncio.wait_for(rig.h.wait_idle(debate.id), 10)
+    await rig.h.approve(debate.id, ALICE)
+    await asyncio.wait_for(rig.h.wait_idle(debate.id), 10)
+    return debate.id
+
+
+async def _turns(rig: Rig, debate_id: int) -> list[Turn]:
+    return list(await rig.h._store.last_turns(debate_id, 100))
+
+
+def _page(rig: Rig) -> str:
+    pages = [content for key, _, content in rig.wiki.writes if ":page:debate-result" in key]
+    assert len(pages) == 1
+    return pages[0]
+
+
+def _roles(rig: Rig) -> dict[str, str]:
+    """Which participant was asked as which role."""
+    return {role_of(r.prompt): seat for seat, d in rig.debaters.items() for r in d.requests}
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+async def test_a_full_debate_runs_every_role_and_writes_the_result(
+    tmp_path: Path, lang: str
+) -> None:
+    rig = adversarial_rig(tmp_path / "full.sqlite3", lang)
+    tasks(rig, intake(4, high_stakes=True))
+    try:
+        debate_id = await _run(rig)
+        debate = await rig.h.get(debate_id)
+        assert debate.phase is Phase.CONCLUDED
+        turns = await _turns(rig, debate_id)
+        roles = _roles(rig)
+        assert {roles["advocate"], roles["challenger"]} == {AG, CLAUDE}
+        assert roles["reconciler"] == RECONCILER_ID
+        assert [t.seat for t in turns] == [roles["advocate"], roles["challenger"], RECONCILER_ID]
+        performed = [r.task for r in rig.moderator.task_requests]
+        assert performed[0] == "intake" and performed[-1] == "validator"
+        assert sorted(performed[1:3]) == ["probe-alternatives", "probe-cost"]
+        adv, chal, rec = turns
+        challenger_prompt = debater(rig, roles["challenger"]).requests[0].prompt
+        reconciler_prompt = debater(rig, RECONCILER_ID).requests[0].prompt
+        assert adv.text in challenger_prompt  # the Challenger sees the Advocate's case
+        assert adv.text in reconciler_prompt and chal.text in reconciler_prompt
+        assert "Probe 1 (cost-first): [STABLE] yes" in reconciler_prompt
+        assert ("할 일" if lang == "ko" else "YOUR TASK") in challenger_prompt
+        validator_prompt = rig.moderator.task_requests[-1].prompt
+        assert rec.text in validator_prompt
+        assert "E1 | fact 1" in debater(rig, roles["advocate"]).requests[0].prompt
+        keys = rig.room.notice_keys()
+        assert "adversarial.tier_auto" in keys and keys.count("adversarial.probe") == 2
+        assert "adversarial.validator" in keys and "adversarial.result_written" in keys
+        tier = next(p for _, k, p in rig.room.notices if k == "adversarial.tier_auto")
+        assert tier["tier"] == "FULL" and "high-stakes" in tier["reasons"]
+        page = _page(rig)
+        assert "**Tier:** full" in page and "### Validation\nPASS-WITH-CAVEATS" in page
+        assert "Validator: E3 was not weighed" in page and "### Confidence: CONFIRMED" in page
+        assert WORDS[lang]["decision"] in page and rec.text in page
+        assert f"Reconciler: Reconciler ({RECONCILER_ID}-model)" in page
+        assert len(rig.room.summaries) == 1 and "**MODIFY**" in rig.room.summaries[0]
+        assert all(count == 1 for count in rig.room.turn_posts.values())
+        assert len(rig.room.conclusions) == 1
+    finally:
+        await rig.stop()
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+async def test_a_lite_debate_skips_the_advocate_and_says_why(tmp_path: Path, lang: str) -> None:
+    rig = adversarial_rig(tmp_path / "lite.sqlite3", lang)
+    tasks(rig, intake(2, binary=True))
+    try:
+        debate_id = await _run(rig)
+        turns = await _turns(rig, debate_id)
+        roles = _roles(rig)
+        assert "advocate" not in roles and len(turns) == 2
+        assert [r.task for r in rig.moderator.task_requests] == ["intake"]
+        prompt = debater(rig, roles["challenger"]).requests[0].prompt
+        assert ("암묵적으로" if lang == "ko" else "implicitly argued FOR") in prompt
+        reconciler_prompt = debater(rig, RECONCILER_ID).requests[0].prompt
+        assert "ADVOCATE'S CASE" not in reconciler_prompt
+        page = _page(rig)
+        assert "Advocate: LITE tier" in page and "Validator: LITE tier" in page
+        assert "### Validation" not in page
+    finally:
+        await rig.stop()
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+async def test_a_standard_debate_runs_three_roles_without_probes(tmp_path: Path, lang: str) -> None:
+    rig = adversarial_rig(tmp_path / "standard.sqlite3", lang)
+    try:
+        debate_id = await _run(rig)
+        turns = await _turns(rig, debate_id)
+        assert len(turns) == 3 and [r.task for r in rig.moderator.task_requests] == ["intake"]
+        assert turns[0].text in debater(rig, _roles(rig)["challenger"]).requests[0].prompt
+        page = _page(rig)
+        assert "**Tier:** standard" in page and "Consistency probes: STANDARD tier" in page
+        tier = next(p for _, k, p in rig.room.notices if k == "adversarial.tier_auto")
+        assert tier["tier"] == "STANDARD"
+    finally:
+        await rig.stop()
+
+
+async def test_context_insufficient_stops_before_any_role_until_evidence_comes(
+    tmp_path: Path,
+) -> None:
+    rig = adversarial_rig(tmp_path / "insufficient.sqlite3")
+    rig.moderator.task_outputs["intake"] = [intake(0, request="Which numbers?"), intake(3)]
+    try:
+        debate_id = await _run(rig)
+        debate = await rig.h.get(debate_id)
+        assert debate.phase is Phase.AWAITING_USER
+        assert "adversarial.insufficient" in rig.room.notice_keys()
+        assert rig.room.questions[-1].text == "Which numbers?"
+        assert not any(d.requests for d in rig.debaters.values())  # no role ran
+        await rig.h.answer(debate_id, ALICE, "E1 | p95 840 ms | supports")
+        await asyncio.wait_for(rig.h.wait_idle(debate_id), 10)
+        assert (await rig.h.get(debate_id)).phase is Phase.CONCLUDED
+        assert "p95 840 ms" in rig.moderator.task_requests[1].prompt  # re-audited with it
+    finally:
+        await rig.stop()
+
+
+async def test_context_thin_is_carried_into_every_brief_and_caps_confidence(
+    tmp_path: Path,
+) -> None:
+    rig = adversarial_rig(tmp_path / "thin.sqlite3", "en")
+    tasks(rig, intake(3, gaps=None))
+    try:
+        await _run(rig)
+        assert "adversarial.thin" in rig.room.notice_keys()
+        for seat in (AG, CLAUDE, RECONCILER_ID):
+            for request in rig.debaters[seat].requests:
+                assert "INTAKE FLAG: CONTEXT-THIN: KNOWN_GAPS omitted" in request.prompt
+        page = _page(rig)
+        assert "### Confidence: SPECULATIVE" in page and "CONTEXT-THIN intake caps" in page
+    finally:
+        await rig.stop()
+
+
+async def test_divergent_probes_cap_confidence(tmp_path: Path) -> None:
+    rig = adversarial_rig(tmp_path / "probes.sqlite3", "en")
+    tasks(rig, intake(4, high_stakes=True), stable=(False, False))
+    try:
+        await _run(rig)
+        page = _page(rig)
+        assert "### Confidence: SPECULATIVE" in page and "0 of 2 stable" in page
+    finally:
+        await rig.stop()
+
+
+async def test_an_uncited_argument_lands_in_rejected_arguments(tmp_path: Path) -> None:
+    rig = adversarial_rig(tmp_path / "uncited.sqlite3", "en")
+    for seat in (AG, CLAUDE):
+        debater(rig, seat).answers["advocate"] = [advocate("en", uncited=True)]
+    try:
+        await _run(rig)
+        page = _page(rig)
+        rejected = page.split("### Rejected Arguments", 1)[1].split("###", 1)[0]
+        assert "Advocate evidence 3: Everyone feels Redis is better" in rejected
+        assert "cites no inventory item" in rejected and "evidence 1" not in rejected
+    finally:
+        await rig.stop()
+
+
+async def test_a_missing_prefix_gets_one_repair_request(tmp_path: Path) -> None:
+    rig = adversarial_rig(tmp_path / "repair.sqlite3", "en")
+    broken = advocate("en", counter=False)
+    for seat in (AG, CLAUDE):
+        debater(rig, seat).answers["advocate"] = [broken, broken]
+    try:
+        debate_id = await _run(rig)
+        seat = _roles(rig)["advocate"]
+        asked = debater(rig, seat).requests
+        assert len(asked) == 2 and "missing required parts" in asked[1].prompt
+        assert "[COUNTER]" in asked[1].prompt and broken in asked[1].prompt
+        assert "adversarial.repair" in rig.room.notice_keys()
+        assert (await rig.h.get(debate_id)).phase is Phase.CONCLUDED  # taken as it stands
+        assert len(await _turns(rig, debate_id)) == 4
+    finally:
+        await rig.stop()
+
+
+async def test_without_the_moderator_model_the_rules_stand_in(tmp_path: Path) -> None:
+    rig = adversarial_rig(tmp_path / "rules.sqlite3", "en")
+    rig.moderator.task_outputs.clear()  # every task: ModeratorUnavailable
+    try:
+        debate_id = await _run(rig)
+        assert (await rig.h.get(debate_id)).phase is Phase.AWAITING_USER  # no inventory lines
+        await rig.h.answer(debate_id, ALICE, "E1 | 3 replicas | supports\nE2 | lag 4 s | against")
+        await asyncio.wait_for(rig.h.wait_idle(debate_id), 10)
+        assert (await rig.h.get(debate_id)).phase is Phase.CONCLUDED
+        page = _page(rig)
+        assert "E2 | lag 4 s | against" in page and "Known gaps: unknown" in page
+        assert "### Confidence: SPECULATIVE" in page
+    finally:
+        await rig.stop()
+
+
+async def test_the_people_s_constraints_reach_every_role_verbatim(tmp_path: Path) -> None:
+    rig = adversarial_rig(tmp_path / "constraints.sqlite3", "en")
+    tasks(rig, intake(4, high_stakes=True))
+    rule = "no new managed services before Q3 (ops is two people)"
+    card = replace(proposal(), context=f"alice: Redis or LRU?\ncarol: CONSTRAINTS: {rule}")
+    await rig.start()
+    try:
+        debate = await rig.h.propose(card)
+        assert debate is not None
+        await asyncio.wait_for(rig.h.wait_idle(debate.id), 10)
+        await rig.h.approve(debate.id, ALICE)
+        await asyncio.wait_for(rig.h.wait_idle(debate.id), 10)
+        prompts = [r.prompt for d in rig.debaters.values() for r in d.requests]
+        prompts += [r.prompt for r in rig.moderator.task_requests if r.task != "intake"]
+        assert len(prompts) == 6  # three roles, two probes, the Validator
+        assert all("CONSTRAINTS (from the people" in p and rule in p for p in prompts)
+    finally:
+        await rig.stop()

@@ -1,0 +1,145 @@
+"""A FULL adversarial debate on the real parts: Claude and the Reconciler on the real `claude`
+CLI (against the fake Anthropic API, each in its own session, the Reconciler on its own
+model), the intake, probes and Validator on the real google-genai SDK against the fake
+Gemini, AG a double; in Korean."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from google import genai
+from google.genai import types
+
+from handlers.formats import FORMATS
+from handlers.formats.adversarial import ADVERSARIAL, AdversarialFormat, default_reconciler
+from handlers.i18n import Strings
+from handlers.model import AG, CLAUDE, Backend, Phase
+from handlers.ports import Debater
+from handlers.rules_moderator import RulesModerator
+from tests.fakes.fake_anthropic import FakeAnthropic
+from tests.fakes.fake_gemini import FakeGemini
+from tests.handlers.adversarial_script import (
+    RoleDebater,
+    intake,
+    probe,
+    reconciler,
+    validator,
+)
+from tests.handlers.conftest import ALICE, Rig, proposal
+from tests.tools.claude.conftest import READ_ONLY, SYSTEM_PROMPT
+from tools.claude.debater import ClaudeCodeDebater
+from tools.gemini.api import GeminiModerator
+from tools.store.db import Database
+
+RECONCILER_MODEL = "claude-reconciler-test"
+SESSIONS = "SELECT seat, session_id FROM agent_sessions WHERE debate_id = ? ORDER BY seat"
+# Claude answers as whichever role it drew: one text that carries both roles' prefixes.
+EITHER_ROLE = "\n".join(
+    [
+        "[POSITION] FOR",
+        "[STRUCTURAL] supports=E1; counter=E2; gaps=none; assumptions=none",
+        "[THESIS] 공유 캐시가 무효화 문제를 푼다.",
+        "[EVIDENCE]\n1. E1: 복제본 3개\n2. E2: 지연 4초",
+        "[COUNTER] E2",
+        "[RISKS] 운영 부담",
+        "[ALTERNATIVE] TTL 5초의 LRU",
+        "[CONCESSIONS] E1",
+        "[CONFIDENCE] INFERRED",
+    ]
+)
+
+
+@pytest.fixture
+def reconciler_model() -> Iterator[None]:
+    FORMATS[ADVERSARIAL.name] = AdversarialFormat(default_reconciler(model=RECONCILER_MODEL))
+    yield
+    FORMATS[ADVERSARIAL.name] = ADVERSARIAL
+
+
+@pytest.fixture(autouse=True)
+def _no_vertex(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("GOOGLE_GENAI_USE_VERTEXAI", raising=False)
+    monkeypatch.delenv("GOOGLE_GEMINI_BASE_URL", raising=False)
+
+
+async def _no_sleep(seconds: float) -> None:
+    return None
+
+
+@pytest.mark.cli
+@pytest.mark.usefixtures("reconciler_model")
+async def test_a_full_debate_on_the_real_clis_and_sdk(
+    fake: FakeAnthropic, config_dir: Path, tmp_path: Path, claude_bin: str
+) -> None:
+    fake.script_replies(EITHER_ROLE, reconciler("ko"))
+    gemini = await FakeGemini(auto=True).start()
+    gemini.push(
+        {"kind": "json", "obj": json.loads(intake(4, high_stakes=True))},
+        {"kind": "text", "text": probe("cost-first", True)},
+        {"kind": "text", "text": probe("alternatives-first", True)},
+        {"kind": "text", "text": validator()},
+    )
+    ledger_db = await Database.open(str(tmp_path / "moderator.sqlite3"))
+
+    def claude_cli(db: Database) -> dict[Backend, Debater]:
+        cli = ClaudeCodeDebater(
+            db,
+            binary=claude_bin,
+            system_prompt=SYSTEM_PROMPT,
+            model=None,
+            tools=READ_ONLY,
+            timeout_s=60.0,
+            max_retries=0,
+            max_concurrency=2,
+            workdir_root=tmp_path / "data",
+            env=fake.cli_env(config_dir),
+            keep_api_key=True,  # the fake is reached with a dummy API key
+        )
+        return {Backend.CLAUDE_CLI: cli}
+
+    rig = Rig(tmp_path / "real.sqlite3", format="adversarial", real=claude_cli)
+    rig.debaters[AG] = RoleDebater(AG, rig, "ko")
+    client = genai.Client(
+        api_key="test-key",
+        http_options=types.HttpOptions(base_url=gemini.url, api_version="v1beta"),
+    )
+    moderator = GeminiModerator(
+        client, ledger_db, model="gemini-flash-latest", language="ko", budget=100,
+        timeout_s=10.0, sleep=_no_sleep, rules=RulesModerator(Strings("ko")),
+    )  # fmt: skip
+    rig.moderator = moderator  # type: ignore[assignment]
+    await rig.start()
+    try:
+        debate = await rig.h.propose(proposal())
+        assert debate is not None
+        await asyncio.wait_for(rig.h.wait_idle(debate.id), 10)
+        await rig.h.approve(debate.id, ALICE)
+        await asyncio.wait_for(rig.h.wait_idle(debate.id), 60)
+        assert (await rig.h.get(debate.id)).phase is Phase.CONCLUDED
+        turns = await rig.h._store.last_turns(debate.id, 100)
+        assert [t.seat for t in turns].count("reconciler") == 1 and len(turns) == 3
+        assert next(t for t in turns if t.seat == CLAUDE).text == EITHER_ROLE
+        # The Reconciler runs on its own model, in a session of its own.
+        bodies = [b for b in fake.messages() if b.get("messages")]
+        assert [b["model"] for b in bodies][-1] == RECONCILER_MODEL
+        assert rig.db is not None
+        rows = [(r[0], r[1]) for r in await rig.db.fetch_all(SESSIONS, (debate.id,))]
+        assert [seat for seat, _ in rows] == [CLAUDE, "reconciler"] and rows[0][1] != rows[1][1]
+        # Intake (JSON), two probes, the Validator (text), then the Conclusion.
+        sent = gemini.generate_requests
+        assert len(sent) == 5
+        configs = [r["json"].get("generationConfig", {}) for r in sent]
+        assert configs[0]["responseMimeType"] == "application/json"
+        assert all(c["responseMimeType"] == "text/plain" for c in configs[1:4])
+        page = next(c for k, _, c in rig.wiki.writes if k.endswith(":page:debate-result"))
+        assert "### Validation\nPASS-WITH-CAVEATS" in page and "### Confidence: CONFIRMED" in page
+        assert f"Reconciler: Reconciler ({RECONCILER_MODEL})" in page
+    finally:
+        await rig.stop()
+        await moderator.aclose()
+        await ledger_db.close()
+        await gemini.stop()
