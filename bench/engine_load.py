@@ -194,6 +194,7 @@ async def start_bot(
             "DATA_DIR": folder,
             "LOCAL_WIKI_DIR": folder / "wiki",
             "MAX_ROUNDS": rounds,
+            "BUDGET_PAUSE": False,  # the bench has nobody to answer a pause
         }
     )
     services = Services(db=await Database.open(str(settings.DATABASE_PATH)))
