@@ -9,6 +9,11 @@ debater being asked: storing the reply, posting it, the Round-Log, the status, t
 moderator's (instant) judgement and the next relay. REST calls and SQLite writes are counted
 from the proposal to the last debate's end (cards, threads, pins and conclusions included).
 
+`cpu_ms_per_turn` is the bot process's CPU time over the run divided by the turns (the fake
+Discord runs in its own process); `p95_ms_paced` is the p95 overhead at 50 debates whose
+debaters think 2 s on average (the load a real deployment sees, without queueing behind
+instant debaters).
+
 Run: .venv/bin/python bench/engine_load.py [--json] [--sizes 1,10,50,100] [--rounds 5]
 """
 
@@ -18,7 +23,9 @@ import argparse
 import asyncio
 import json
 import math
+import os
 import random
+import re
 import statistics
 import subprocess
 import sys
@@ -61,6 +68,8 @@ FIELDS = (
     "p50_ms",
     "p95_ms",
     "p95_ms_at_100",
+    "p95_ms_paced",
+    "cpu_ms_per_turn",
     "rest_calls_per_turn",
     "sqlite_writes_per_turn",
     "rss_mb_per_debate",
@@ -68,6 +77,7 @@ FIELDS = (
 ROUNDS = 5  # ten turns per debate
 PACED_SIZE, PACED_ROUNDS, PACED_THINK_S = 50, 3, 2.0
 WRITES = ("INSERT", "UPDATE", "DELETE", "REPLACE")
+_LITERALS = re.compile(r"'(?:[^']|'')*'|\b\d+(?:\.\d+)?\b")
 WORDS = ["캐시", "계층", "운영", "부담", "Redis", "LRU", "cache", "결정", "근거", "trade-off"]
 
 
@@ -184,6 +194,7 @@ async def start_bot(
             "DATA_DIR": folder,
             "LOCAL_WIKI_DIR": folder / "wiki",
             "MAX_ROUNDS": rounds,
+            "BUDGET_PAUSE": False,  # the bench has nobody to answer a pause
         }
     )
     services = Services(db=await Database.open(str(settings.DATABASE_PATH)))
@@ -210,15 +221,25 @@ async def run_size(size: int, rounds: int, think_s: float = 0.0) -> dict[str, An
     redirect_to(world["base_url"])
     marks = Marks()
     writes: Counter[str] = Counter()
+    statements: Counter[str] = Counter()
+
+    def probe(sql: str) -> None:  # a bench's probe on the connection
+        verb = sql.lstrip().split(" ", 1)[0].upper()
+        writes.update([verb])
+        if verb in WRITES:
+            statements.update([_LITERALS.sub("?", " ".join(sql.split()))[:60]])
+
     try:
         with tempfile.TemporaryDirectory() as tmp:
             bot, services, task = await start_bot(world, Path(tmp), marks, rounds, think_s)
-            await services.db._conn.set_trace_callback(  # a bench's probe
-                lambda sql: writes.update([sql.lstrip().split(" ", 1)[0].upper()])
-            )
+            await services.db._conn.set_trace_callback(probe)
             async with aiohttp.ClientSession() as http:
                 before = len(await fake_calls(http, world["base_url"]))
+                cpu0 = os.times()  # this process is the bot (Discord is the fake's)
                 figures = await _debates(services, world, size)
+                cpu1 = os.times()
+                user_s, sys_s = cpu1.user - cpu0.user, cpu1.system - cpu0.system
+                cpu_s = user_s + sys_s
                 calls = (await fake_calls(http, world["base_url"]))[before:]
             figures["wall_s"] = time.perf_counter() - figures.pop("t0")
             await bot.close()
@@ -240,7 +261,10 @@ async def run_size(size: int, rounds: int, think_s: float = 0.0) -> dict[str, An
         "rest_target": math.ceil(statistics.mean(marks.chars) / 6000) + 2,
         "routes": {route: n / turns for route, n in routes.most_common()},
         "sqlite_writes_per_turn": sum(writes[w] for w in WRITES) / turns,
+        "cpu_ms_per_turn": cpu_s * 1000 / turns,
+        "cpu_sys_share": sys_s / cpu_s if cpu_s else 0.0,  # in the kernel: sockets, fsync
         "sqlite_commits_per_turn": writes["COMMIT"] / turns,
+        "writes_by_statement": {k: n / turns for k, n in statements.most_common()},
     }
 
 
@@ -317,7 +341,7 @@ def table(results: list[dict[str, Any]]) -> str:
     head = (
         f"{'debates':>7} {'turns':>6} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8} "
         f"{'REST/turn':>10} {'target':>6} {'writes/turn':>11} {'commits/turn':>12} "
-        f"{'RSS MB/debate':>13} {'wall s':>7} {'turns/s':>8}"
+        f"{'RSS MB/debate':>13} {'wall s':>7} {'turns/s':>8} {'CPU ms/turn':>11}"
     )
     lines = [head, "-" * len(head)]
     for r in results:
@@ -326,6 +350,7 @@ def table(results: list[dict[str, Any]]) -> str:
             f"{r['max_ms']:>8.2f} {r['rest_calls_per_turn']:>10.2f} {r['rest_target']:>6} "
             f"{r['sqlite_writes_per_turn']:>11.2f} {r['sqlite_commits_per_turn']:>12.2f} "
             f"{r['rss_mb_per_debate']:>13.3f} {r['wall_s']:>7.2f} {r['turns'] / r['wall_s']:>8.1f}"
+            f" {r['cpu_ms_per_turn']:>11.2f}"
         )
     reference = next((r for r in results if r["size"] == 50), results[-1])
     lines.append(f"\nREST calls per turn at {reference['size']} debates, by route:")
@@ -333,7 +358,7 @@ def table(results: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
-def summary(results: list[dict[str, Any]]) -> dict[str, float]:
+def summary(results: list[dict[str, Any]], paced: dict[str, Any]) -> dict[str, float]:
     """Exactly the named fields: at 50 debates, p95 at 100, memory at the largest size."""
     by_size = {r["size"]: r for r in results}
     at50 = by_size.get(50, results[-1])
@@ -342,6 +367,8 @@ def summary(results: list[dict[str, Any]]) -> dict[str, float]:
         "p50_ms": round(at50["p50_ms"], 3),
         "p95_ms": round(at50["p95_ms"], 3),
         "p95_ms_at_100": round(at100["p95_ms"], 3),
+        "p95_ms_paced": round(paced["p95_ms"], 3),
+        "cpu_ms_per_turn": round(at50["cpu_ms_per_turn"], 3),
         "rest_calls_per_turn": round(at50["rest_calls_per_turn"], 3),
         "sqlite_writes_per_turn": round(at50["sqlite_writes_per_turn"], 3),
         "rss_mb_per_debate": round(at100["rss_mb_per_debate"], 3),
@@ -362,18 +389,19 @@ def main() -> None:
         print(json.dumps(asyncio.run(run_size(args.child, args.rounds, args.think_s))))
         return
     results = [run_child(int(s), args.rounds) for s in args.sizes.split(",")]
-    out = summary(results)
+    paced = run_child(PACED_SIZE, PACED_ROUNDS, PACED_THINK_S) if args.paced else {"p95_ms": -1}
+    out = summary(results, paced)
     assert tuple(out) == FIELDS
     if args.json:
         print(json.dumps(out))
         return
     print(table(results))
     if args.paced:
-        paced = run_child(PACED_SIZE, PACED_ROUNDS, PACED_THINK_S)
         print(
-            f"\nPaced, for comparison: {PACED_SIZE} debates whose debaters think "
-            f"{PACED_THINK_S:g} s on average: p50 {paced['p50_ms']:.2f} ms, "
-            f"p95 {paced['p95_ms']:.2f} ms, REST/turn {paced['rest_calls_per_turn']:.2f}"
+            f"\nPaced: {PACED_SIZE} debates whose debaters think {PACED_THINK_S:g} s on "
+            f"average: p50 {paced['p50_ms']:.2f} ms, p95 {paced['p95_ms']:.2f} ms, "
+            f"CPU {paced['cpu_ms_per_turn']:.2f} ms/turn, REST/turn "
+            f"{paced['rest_calls_per_turn']:.2f}"
         )
 
 

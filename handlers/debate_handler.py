@@ -5,6 +5,12 @@ and an effect that yields an event is completed in the same transaction that sto
 the event's step. So a crash between any two steps resumes from SQLite with nothing
 lost and nothing done twice (an effect interrupted mid-way runs again; the ports make
 a repeat harmless).
+
+A status refresh or a notice (effects whose repeat shows nothing new: the status shows the
+latest state, a notice carries a nonce Discord drops a second time) is marked done with the
+next save, or in one statement before the queue is read again, rather than one write each.
+A crash in between runs those few again, which is harmless. Every other effect is marked
+done before the next one runs, as before.
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ from handlers.events import (
     Event,
     FormatChosen,
     Judge,
+    Notify,
     OptionChosen,
     PeopleSaid,
     PostCard,
@@ -35,6 +42,7 @@ from handlers.events import (
     ProposalExpired,
     RunTask,
     StopRequested,
+    UpdateStatus,
     UserAnswered,
 )
 from handlers.formats import formats_for
@@ -47,6 +55,8 @@ log = logging.getLogger(__name__)
 MAX_PRECEDENTS = 3  # past Conclusions shown on a card
 EFFECT_ATTEMPTS = 5  # an effect that keeps failing is retried, then left for the next start
 EFFECT_BACKOFF_S = 2.0
+# Effects whose repeat after a crash shows nothing new: marked done lazily (see above).
+REPEATABLE = (UpdateStatus, Notify)
 EFFECT_BATCH = 16  # pending effects read at once; a batch ends early at an effect's event
 
 
@@ -111,6 +121,8 @@ class DebateHandler:
         # here instead of loading and parsing it from SQLite each time.
         self._state: dict[int, Debate] = {}
         self._saves: dict[int, int] = {}  # odd while a save is in flight
+        # Effects run without an event, not yet marked done in SQLite (see the docstring).
+        self._done: dict[int, list[int]] = {}
 
     # ---- commands from the front ends ---------------------------------------
 
@@ -271,6 +283,7 @@ class DebateHandler:
             changed = step.debate != debate
             self._saves[debate_id] = self._saves.get(debate_id, 0) + 1
             self._state.pop(debate_id, None)  # until the save is known to have committed
+            done = self._done.pop(debate_id, [])  # if the save fails, they run again
             try:
                 await self._store.save_step(
                     step.debate,
@@ -279,6 +292,7 @@ class DebateHandler:
                     self._clock.now(),
                     completed_effect=completing,
                     decided_by=decided_by if changed and decided_by is not None else None,
+                    completed=done,
                 )
             except BaseException:
                 self._state.pop(debate_id, None)  # committed or not: SQLite will tell
@@ -320,6 +334,7 @@ class DebateHandler:
         try:
             while True:
                 self._dirty.discard(debate_id)
+                await self._flush_done(debate_id)
                 pending = await self._store.pending_effects(debate_id, EFFECT_BATCH)
                 if not pending:
                     if debate_id in self._dirty:
@@ -334,6 +349,7 @@ class DebateHandler:
                     if outcome is not _Outcome.DONE:
                         break  # an event stored new effects: read the queue afresh
                 if outcome is _Outcome.FAILED:
+                    await self._flush_done(debate_id)
                     return
         finally:
             self._workers.pop(debate_id, None)
@@ -341,6 +357,12 @@ class DebateHandler:
             if state is not None and state.phase.is_terminal:
                 self._state.pop(debate_id, None)  # nothing more will change
             self._idle.setdefault(debate_id, asyncio.Event()).set()
+
+    async def _flush_done(self, debate_id: int) -> None:
+        """Mark the effects run since the last save done, before the queue is read again."""
+        done = self._done.pop(debate_id, [])
+        if done:
+            await self._store.complete_effects(done, self._clock.now())
 
     async def _run_group(self, debate_id: int, group: list[tuple[int, Effect]]) -> _Outcome:
         """A parallel step's asks, all at once; each answer is stored as it arrives."""
@@ -373,7 +395,7 @@ class DebateHandler:
     async def _run_one(self, debate_id: int, effect_id: int, effect: Effect) -> _Outcome:
         debate = await self._current(debate_id)
         if not still_wanted(debate, effect):
-            await self._store.complete_effect(effect_id, self._clock.now())
+            self._done.setdefault(debate_id, []).append(effect_id)  # nothing ran
             return _Outcome.DONE
         task = asyncio.create_task(self._runner.run(debate, effect))
         self._running.setdefault(debate_id, {})[effect_id] = (effect, task)
@@ -386,7 +408,9 @@ class DebateHandler:
         finally:
             self._running.get(debate_id, {}).pop(effect_id, None)
         if event is None:
-            await self._store.complete_effect(effect_id, self._clock.now())
+            self._done.setdefault(debate_id, []).append(effect_id)
+            if not isinstance(effect, REPEATABLE):
+                await self._flush_done(debate_id)  # its repeat would show twice
             return _Outcome.DONE
         await self.submit(debate_id, event, completing=effect_id)
         return _Outcome.EVENT

@@ -198,6 +198,7 @@ class EffectRunner:
             return DebaterFailed(ask.seat, ask.turn, FailureKind.USAGE, detail)
         people = debate.people[debate.heard_by(ask.seat) :]
         shown = await self._shown(debate, ask)
+        working = self._room.working(debate, ask.seat)
         request = TurnRequest(
             debate_id=debate.id,
             turn=ask.turn,
@@ -208,9 +209,10 @@ class EffectRunner:
             name=member.name,
             persona=member.persona,
             model=member.model,
+            on_text=working.show_text,
         )
         try:
-            async with self._room.working(debate, ask.seat):
+            async with working:
                 output = await debater.speak(request)
         except DebaterError as exc:
             return DebaterFailed(ask.seat, ask.turn, exc.kind, exc.detail, exc.retry_after)

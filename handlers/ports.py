@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from types import TracebackType
 from typing import Protocol
@@ -42,6 +42,14 @@ class TurnRequest:
     name: str = ""  # the participant's display name
     persona: str = ""  # the participant's role, if any
     model: str = ""  # the participant's own model, if set (else the backend's)
+    # Progress: called with the reply's whole text so far as it is written (a streaming
+    # backend calls it often; it must return at once). Never the record: `speak` returns that.
+    on_text: Callable[[str], None] | None = field(default=None, compare=False, repr=False)
+
+    def show_text(self, text_so_far: str) -> None:
+        """Report the reply written so far, if anyone listens."""
+        if self.on_text is not None:
+            self.on_text(text_so_far)
 
     def session_key(self, default: str) -> str:
         """Whose session this is: sessions are kept per (debate, participant)."""
@@ -210,7 +218,11 @@ class Room(Protocol):
 
 
 class WorkingIndicator(Protocol):
-    """Shown while a debater works on its turn."""
+    """Shown while a debater works on its turn; `show_text` shows its reply as it grows."""
+
+    def show_text(self, text_so_far: str) -> None:
+        """Show the reply written so far (returns at once; the display catches up)."""
+        ...
 
     async def __aenter__(self) -> None: ...
 
@@ -264,8 +276,10 @@ class Store(Protocol):
         now: datetime,
         completed_effect: int | None = None,
         decided_by: int | None = None,
+        completed: Sequence[int] = (),
     ) -> None:
-        """Store a transition's outcome atomically."""
+        """Store a transition's outcome atomically, with the completion of `completed_effect`
+        and of the effects in `completed` (run since the last save)."""
         ...
 
     async def pending_effects(self, debate_id: int, limit: int = 1) -> list[tuple[int, Effect]]:
@@ -274,6 +288,10 @@ class Store(Protocol):
 
     async def complete_effect(self, effect_id: int, now: datetime) -> None:
         """Mark an effect done."""
+        ...
+
+    async def complete_effects(self, effect_ids: Sequence[int], now: datetime) -> None:
+        """Mark several effects done at once."""
         ...
 
     async def turn(self, debate_id: int, number: int) -> Turn:

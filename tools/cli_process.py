@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import os
 import re
 import signal
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -90,10 +91,13 @@ async def run_cli(
     env: Mapping[str, str],
     timeout_s: float,
     grace_s: float,
+    on_line: Callable[[str], None] | None = None,
 ) -> CliRun:
     """Run once; OSError if it cannot start, CliTimedOut past `timeout_s`.
 
-    A cancelled caller (a Stop) ends the process group before the cancellation goes on.
+    With `on_line`, stdout is read line by line as it comes and each line is handed over too
+    (the whole stdout is still returned). A cancelled caller (a Stop) ends the process group
+    before the cancellation goes on.
     """
     started = time.monotonic()
     proc = await asyncio.create_subprocess_exec(
@@ -107,7 +111,10 @@ async def run_cli(
     )
     try:
         async with asyncio.timeout(timeout_s):
-            out, err = await proc.communicate(stdin)
+            if on_line is None:
+                out, err = await proc.communicate(stdin)
+            else:
+                out, err = await _communicate_lines(proc, stdin, on_line)
     except TimeoutError:
         await stop_group(proc, grace_s)
         raise CliTimedOut(f"no answer within {timeout_s:g} s") from None
@@ -122,6 +129,49 @@ async def run_cli(
         stderr=err.decode("utf-8", "replace"),
         latency_s=time.monotonic() - started,
     )
+
+
+async def _communicate_lines(
+    proc: asyncio.subprocess.Process, stdin: bytes | None, on_line: Callable[[str], None]
+) -> tuple[bytes, bytes]:
+    """`communicate`, with each stdout line handed to `on_line` as soon as it is complete."""
+    if proc.stdout is None or proc.stderr is None:
+        raise TypeError("the process was started without stdout/stderr pipes")
+    feeding = asyncio.ensure_future(_feed(proc, stdin))  # alongside: no pipe can fill up
+    errors = asyncio.ensure_future(proc.stderr.read())
+    out = bytearray()
+    done = 0  # stdout up to here was handed over, line by line
+    try:
+        # Read in chunks, not readline(): a result line can exceed the reader's line limit.
+        while chunk := await proc.stdout.read(1 << 16):
+            out += chunk
+            while (end := out.find(b"\n", done)) >= 0:
+                _hand_over(on_line, bytes(out[done : end + 1]))
+                done = end + 1
+        await feeding
+        err = await errors
+    finally:
+        feeding.cancel()
+        errors.cancel()
+    await proc.wait()
+    return bytes(out), err
+
+
+async def _feed(proc: asyncio.subprocess.Process, data: bytes | None) -> None:
+    """Write stdin and close it; a program that exits without reading it is not an error."""
+    if proc.stdin is None:
+        return
+    with contextlib.suppress(ConnectionError):  # it exited first: its stdout says why
+        proc.stdin.write(data or b"")
+        await proc.stdin.drain()
+    proc.stdin.close()
+
+
+def _hand_over(on_line: Callable[[str], None], line: bytes) -> None:
+    try:
+        on_line(line.decode("utf-8", "replace"))
+    except Exception:  # a progress callback's boundary: the run is what counts
+        logging.getLogger(__name__).warning("progress callback failed", exc_info=True)
 
 
 async def stop_group(proc: asyncio.subprocess.Process, grace_s: float) -> None:

@@ -332,6 +332,9 @@ class Working:
         self._room, self._seat, self._debate = room, seat, debate
         self._status: Status | None = None
 
+    def show_text(self, text_so_far: str) -> None:
+        """The terminal shows the whole reply once it is stored; the spinner says enough."""
+
     async def __aenter__(self) -> None:
         if self._room.typed_here(self._seat):
             return  # the person sees the request and types: no indicator needed

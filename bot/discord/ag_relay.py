@@ -115,8 +115,9 @@ class AgRelayDebater:
             self._waiters.setdefault(channel.id, []).append(waiter)
             try:
                 attempt, prompt_ids = await self._prompt(channel, request)
+                shown = await self._shows_progress(channel, request)
                 try:
-                    reply = AgReply(self._ag_ids, prompt_ids, waiter[0])
+                    reply = _Watched(self._ag_ids, prompt_ids, waiter[0], shown)
                     await self._collect(channel, reply, queue)
                 except DebaterError as exc:
                     if exc.kind is FailureKind.TIMEOUT:  # a retry posts the prompt again
@@ -241,6 +242,16 @@ class AgRelayDebater:
         await asyncio.shield(self._messages.add(debate_id, key, (channel.id, message_id, "")))
 
     # ---- collecting --------------------------------------------------------------------------
+    async def _shows_progress(
+        self, channel: discord.TextChannel | discord.Thread, request: TurnRequest
+    ) -> TurnRequest | None:
+        """The request to report progress to when AG writes outside the debate's thread
+        (inside it, people watch AG's messages themselves)."""
+        if request.on_text is None or self._relay_channel_id is None:
+            return None
+        thread = await self._messages.thread_of(request.debate_id)
+        return None if thread == channel.id else request
+
     async def _collect(
         self, channel: discord.TextChannel | discord.Thread, reply: AgReply, queue: _Queue
     ) -> None:
@@ -274,6 +285,28 @@ class AgRelayDebater:
 
 
 _Queue = asyncio.Queue[discord.Message]
+
+
+class _Watched(AgReply):
+    """AgReply that reports what AG wrote so far (message text only, no files) as it comes."""
+
+    def __init__(
+        self,
+        ag_ids: frozenset[int],
+        prompt_ids: set[int],
+        waiting: tuple[int, int],
+        progress: TurnRequest | None,
+    ) -> None:
+        super().__init__(ag_ids, prompt_ids, waiting)
+        self._progress = progress
+
+    def take(self, message: discord.Message) -> bool:
+        """Keep the message and show the reply so far."""
+        taken = super().take(message)
+        if taken and self._progress is not None:
+            text = "\n".join(m.content for m in self.messages() if m.content)
+            self._progress.show_text(text or "…")  # files only: still, AG is writing
+        return taken
 
 
 def _attempt_number(key: str) -> int:

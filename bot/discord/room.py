@@ -7,11 +7,8 @@ record is covered by a nonce derived from the key, which Discord deduplicates.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
-from dataclasses import dataclass
-from types import TracebackType
 from typing import Any
 
 import discord
@@ -20,6 +17,7 @@ from bot.discord import embeds, render
 from bot.discord.relay_tidy import clear_relay
 from bot.discord.render import nonce_of
 from bot.discord.render_split import split_text
+from bot.discord.room_live import DEFAULT_PACE, LIVE_WINDOW_S, Pace, Working, replace_live
 from bot.discord.room_status import StatusEditor
 from bot.discord.views import budget_view, card_view, question_view, status_view
 from handlers.formats import format_named
@@ -41,14 +39,6 @@ CONTENT_LIMIT = 2000
 NO_PINGS = discord.AllowedMentions.none()
 
 
-@dataclass(frozen=True)
-class Pace:
-    """How often a working debater is shown: typing, and a 'still working' line."""
-
-    typing_every_s: float = 8.0  # Discord shows typing for about 10 s
-    still_working_every_s: float = 180.0
-
-
 class DiscordRoom:
     """Implements the engine's Room port on a discord.py client."""
 
@@ -61,12 +51,16 @@ class DiscordRoom:
         clock: Clock,
         *,
         status_window_s: float = STATUS_WINDOW_S,
-        pace: Pace = Pace(),
+        pace: Pace = DEFAULT_PACE,
+        live_window_s: float = LIVE_WINDOW_S,
     ) -> None:
         self._client = client
         self._db = db
         self._messages = RoomMessages(db)
-        self._strings = strings
+        self._strings = self.strings = strings
+        self.live_window_s = live_window_s
+        self.live_edits = 0  # live messages sent and edited, for the benchmark
+        self.writing: set[tuple[int, str]] = set()  # (debate, participant) seen writing
         self._wiki = wiki
         self._clock = clock
         self.pace = pace
@@ -90,9 +84,18 @@ class DiscordRoom:
         return posted.get(key)
 
     async def _record(self, debate_id: int, key: str, posted: Posted) -> None:
-        await self._messages.put(debate_id, key, posted)
+        await self._record_all(debate_id, [(key, posted)])
+
+    async def _record_all(self, debate_id: int, records: list[tuple[str, Posted]]) -> None:
+        """Several records in one statement."""
+        await self._messages.put_all(debate_id, records)
         if debate_id in self._posted:
-            self._posted[debate_id][key] = posted
+            self._posted[debate_id].update(records)
+
+    async def forget_record(self, debate_id: int, key: str) -> None:
+        """Drop one record (a message that was deleted)."""
+        await self._messages.delete(debate_id, key)
+        self._posted.get(debate_id, {}).pop(key, None)
 
     def forget(self, debate_id: int) -> None:
         """Drop what is kept in memory for an ended debate (the records stay in SQLite)."""
@@ -113,19 +116,24 @@ class DiscordRoom:
         found = await self.recorded(debate.id, "thread")
         return await self._channel(found[0] if found else debate.proposal.channel_id)
 
-    async def _send_once(self, debate: Debate, key: str, **kwargs: Any) -> Posted:
+    async def send_once(self, debate: Debate, key: str, **kwargs: Any) -> Posted:
+        """Post under `key` unless a message was recorded under it; record it."""
         found = await self.recorded(debate.id, key)
         if found:
             return found
+        posted = await self._send(debate, key, **kwargs)
+        await self._record(debate.id, key, posted)
+        return posted
+
+    async def _send(self, debate: Debate, key: str, **kwargs: Any) -> Posted:
+        """Post without recording; the key's nonce makes a repeat harmless meanwhile."""
         channel = await self.thread(debate)
         message = await channel.send(
             allowed_mentions=NO_PINGS, nonce=nonce_of("room", debate.id, key), **kwargs
         )
-        posted = (message.channel.id, message.id, message.jump_url)
-        await self._record(debate.id, key, posted)
-        return posted
+        return (message.channel.id, message.id, message.jump_url)
 
-    async def _message(self, debate_id: int, key: str) -> discord.PartialMessage | None:
+    async def message(self, debate_id: int, key: str) -> discord.PartialMessage | None:
         found = await self.recorded(debate_id, key)
         if not found:
             return None
@@ -140,11 +148,11 @@ class DiscordRoom:
         """The approval card with Open / Not now (and the formats to choose from)."""
         embed = embeds.card_embed(debate, self._strings)
         view = card_view(debate, self._strings)
-        await self._send_once(debate, "card", embed=embed, view=view)
+        await self.send_once(debate, "card", embed=embed, view=view)
 
     async def close_card(self, debate: Debate) -> None:
         """Say how the card ended (and who ended it) and remove its buttons."""
-        message = await self._message(debate.id, "card")
+        message = await self.message(debate.id, "card")
         if message is None:
             return
         rows = await self._db.fetch_all(SELECT_DECIDED_BY, (debate.id,))
@@ -160,14 +168,14 @@ class DiscordRoom:
             thread = await self._create_thread(debate)
             self._channels[thread.id] = thread
             await self._record(debate.id, "thread", (thread.id, thread.id, thread.jump_url))
-        status = await self._send_once(
+        status = await self.send_once(
             debate,
             "status",
             content=embeds.status_line(debate, self._strings, self._clock.now()),
             view=status_view(debate.id, self._strings),
         )
         if await self.recorded(debate.id, "pinned") is None:
-            message = await self._message(debate.id, "status")
+            message = await self.message(debate.id, "status")
             if message is not None:
                 with contextlib.suppress(discord.HTTPException):  # pins are a nicety
                     await message.pin()
@@ -175,7 +183,7 @@ class DiscordRoom:
 
     async def _create_thread(self, debate: Debate) -> discord.Thread:
         name = shorten(self._strings("front.thread_name", topic=debate.proposal.topic), 100)
-        card = await self._message(debate.id, "card")
+        card = await self.message(debate.id, "card")
         if card is not None:
             try:
                 return await card.create_thread(name=name, auto_archive_duration=1440)
@@ -196,21 +204,31 @@ class DiscordRoom:
         await self.status.update(debate)
 
     async def _edit_status(self, debate: Debate) -> None:
-        message = await self._message(debate.id, "status")
+        message = await self.message(debate.id, "status")
         if message is None:
             return
         view = None if debate.phase.is_terminal else status_view(debate.id, self._strings)
         content = embeds.status_line(debate, self._strings, self._clock.now())
+        writing = [debate.name_of(s) for d, s in sorted(self.writing) if d == debate.id]
+        if writing and not debate.phase.is_terminal:
+            content += self._strings("front.status_writing", seat=", ".join(writing))
         await message.edit(content=content, view=view, allowed_mentions=NO_PINGS)
         if debate.phase.is_terminal:
             self.forget(debate.id)  # the final status is the debate's last post
 
     async def post_turn(self, debate: Debate, turn: Turn) -> str:
-        """The whole reply as coloured embeds, split over messages as Discord requires."""
-        first = ""
+        """The whole reply as coloured embeds, split over messages as Discord requires; the
+        messages are recorded together at the end (their nonces cover a crash before)."""
+        first, new = "", []
         for index, batch in enumerate(render.turn_messages(turn, self._strings, debate)):
-            _, _, url = await self._send_once(debate, f"turn:{turn.number}:{index}", embeds=batch)
-            first = first or url
+            key = f"turn:{turn.number}:{index}"
+            posted = await self.recorded(debate.id, key)
+            if posted is None:
+                live = await replace_live(self, debate, turn.number, batch) if index == 0 else None
+                posted = live or await self._send(debate, key, embeds=batch)
+                new.append((key, posted))
+            first = first or posted[2]
+        await self._record_all(debate.id, new)
         relayed = debate.member(turn.seat).backend is Backend.AG_RELAY
         # shown once: as this embed
         await clear_relay(self._client, self._messages, turn, relayed=relayed)
@@ -220,12 +238,12 @@ class DiscordRoom:
         """The claim ledger: a second pinned message in the thread, edited in place."""
         embed = embeds.claims_embed(debate, self._strings)
         if await self.recorded(debate.id, "claims") is not None:
-            message = await self._message(debate.id, "claims")
+            message = await self.message(debate.id, "claims")
             if message is not None:
                 await message.edit(embed=embed, allowed_mentions=NO_PINGS)
             return
-        posted = await self._send_once(debate, "claims", embed=embed)
-        message = await self._message(debate.id, "claims")
+        posted = await self.send_once(debate, "claims", embed=embed)
+        message = await self.message(debate.id, "claims")
         if message is not None:
             with contextlib.suppress(discord.HTTPException):  # pins are a nicety
                 await message.pin()
@@ -233,7 +251,7 @@ class DiscordRoom:
 
     async def ask_budget(self, debate: Debate) -> None:
         """A pause (the budget spent, or converging): the people's buttons (once per pause)."""
-        await self._send_once(
+        await self.send_once(
             debate,
             f"pause:{debate.turns}",
             embed=embeds.budget_embed(debate, self._strings),
@@ -247,8 +265,8 @@ class DiscordRoom:
             # Too long for the button message's embed: the whole question first, in full.
             whole = render.text_messages(body, colour=embeds.AMBER)
             for index, batch in enumerate(whole):
-                await self._send_once(debate, f"ask:{debate.turns}:text:{index}", embeds=batch)
-        await self._send_once(
+                await self.send_once(debate, f"ask:{debate.turns}:text:{index}", embeds=batch)
+        await self.send_once(
             debate,
             f"ask:{debate.turns}",
             embed=embeds.question_embed(question, self._strings),
@@ -264,7 +282,7 @@ class DiscordRoom:
         """The final summary with links to the pages the debate wrote (no dead links)."""
         written = format_named(debate.format).pages(debate)
         links = {page: self._wiki.page_url(debate, page) for page in written}
-        await self._send_once(
+        await self.send_once(
             debate,
             "conclusion",
             embed=embeds.conclusion_embed(debate, conclusion, links, self._strings),
@@ -278,7 +296,7 @@ class DiscordRoom:
         closing = fmt.closes_itself(debate)
         text = fill_keys(markdown, self._strings)
         embed = embeds.summary_embed(debate.format, text, links, self._strings, closing=closing)
-        await self._send_once(debate, "conclusion" if closing else "summary", embed=embed)
+        await self.send_once(debate, "conclusion" if closing else "summary", embed=embed)
 
     async def notify(self, debate: Debate, key: str, params: dict[str, str]) -> None:
         """One localized line, in full; failures named through the [failure] table."""
@@ -293,7 +311,8 @@ class DiscordRoom:
             await channel.send(piece, allowed_mentions=NO_PINGS, nonce=nonce_of(*state, index))
 
     def working(self, debate: Debate, seat: str) -> Working:
-        """Typing while the debater works, and a 'still working' line every few minutes."""
+        """Typing while the debater works, a 'still working' line every few minutes, and
+        the reply as it is written."""
         return Working(self, debate, seat)
 
     async def still_working(self, debate: Debate, seat: str, minutes: int) -> None:
@@ -301,43 +320,3 @@ class DiscordRoom:
         channel = await self.thread(debate)
         text = self._strings("front.still_working", seat=debate.name_of(seat), minutes=minutes)
         await channel.send(text, allowed_mentions=NO_PINGS)
-
-
-class Working:
-    """The typing indicator plus a periodic 'still working' line, while a turn runs."""
-
-    def __init__(self, room: DiscordRoom, debate: Debate, seat: str) -> None:
-        self._room, self._debate, self._seat = room, debate, seat
-        self._task: asyncio.Task[None] | None = None
-
-    async def __aenter__(self) -> None:
-        self._task = asyncio.create_task(self._run())
-
-    async def __aexit__(
-        self, et: type[BaseException] | None, e: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        if self._task is None:
-            return
-        self._task.cancel()
-        try:
-            await self._task
-        except asyncio.CancelledError:
-            if asyncio.current_task().cancelling():  # type: ignore[union-attr]  # in a task
-                raise  # the turn itself is being cancelled, not just its typing
-        except Exception:  # typing is a nicety: it never costs the debater's reply
-            log.warning("debate %s: typing indicator failed", self._debate.id, exc_info=True)
-
-    async def _run(self) -> None:
-        channel = await self._room.thread(self._debate)
-        pace = self._room.pace
-        loop = asyncio.get_running_loop()
-        started, announced = loop.time(), 1
-        while True:
-            with contextlib.suppress(discord.HTTPException):  # typing is a nicety
-                await channel.typing()
-            await asyncio.sleep(pace.typing_every_s)
-            elapsed = loop.time() - started
-            if elapsed >= announced * pace.still_working_every_s:
-                announced += 1
-                minutes = int(elapsed // 60)
-                await self._room.still_working(self._debate, self._seat, minutes)

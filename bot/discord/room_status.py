@@ -44,6 +44,11 @@ class StatusEditor:
             task = asyncio.create_task(self._later(debate.id), name=f"status-{debate.id}")
             self._pending[debate.id] = task
 
+    async def touch(self, debate: Debate) -> None:
+        """Edit again with the newest state known (`debate` if none is): something shown
+        beside the state changed."""
+        await self.update(self._latest.get(debate.id, debate))
+
     async def flush(self) -> None:
         """Send every scheduled edit now (before the client closes)."""
         for debate_id in list(self._pending):

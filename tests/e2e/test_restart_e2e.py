@@ -10,7 +10,8 @@ import asyncio
 
 import pytest
 
-from tests.e2e.harness import World
+from handlers.i18n import Strings
+from tests.e2e.harness import World, contract
 from tests.e2e.observe import (
     assert_clean_logs,
     assert_delivered,
@@ -20,6 +21,9 @@ from tests.e2e.observe import (
     turn_footers,
 )
 from tests.e2e.scripts import AG, CLAUDE, SETTINGS, script
+from tests.fakes.discord_world import Json
+
+KO = Strings("ko")
 
 pytestmark = pytest.mark.e2e
 
@@ -106,3 +110,32 @@ async def test_killed_while_wiki_writes_are_queued(world: World, moment: str) ->
     world.wiki.failing = False
     await finish_and_check(world, thread)
     await world.wait_for(lambda: has_line(world, thread, "✅ 위키가 복구되어"), "caught up")
+
+
+async def test_killed_while_a_claude_reply_streams(world: World) -> None:
+    world.anthropic.script_replies(contract(CLAUDE[0]))  # streamed into the kill
+    world.ag.replies = [contract(AG[0]), contract(AG[1], "agree")]
+    # Claude's first reply streams two pieces, then stalls until the kill.
+    world.anthropic.stream_chunk, world.anthropic.stream_hold_after = 12, 2
+    await world.start_bot(**SETTINGS)
+    thread = await world.open_debate()
+    live = await world.wait_for(lambda: live_message(world, thread), "the live reply")
+    assert CLAUDE[0] not in world.embed_text(thread)  # only the beginning is shown so far
+    await world.crash()
+
+    world.anthropic.stream_hold_after = None  # the stream is not the record: asked again
+    world.anthropic.script_replies(contract(CLAUDE[0]), contract(CLAUDE[1], "agree"))
+    await world.start_bot(**SETTINGS)
+    await finish_and_check(world, thread)
+    assert live_message(world, thread) is None  # no half reply left behind
+    first = next(m for m in world.bot_messages(thread) if m["id"] == live["id"])
+    assert CLAUDE[0] in "".join(e.get("description", "") for e in first["embeds"])
+
+
+def live_message(world: World, thread: str) -> Json | None:
+    """The bot's message that shows a reply while it is written (its footer says so)."""
+    note = KO("front.live_note", seat="Claude")
+    for message in world.bot_messages(thread):
+        if any((e.get("footer") or {}).get("text") == note for e in message.get("embeds", [])):
+            return message
+    return None

@@ -6,6 +6,8 @@ Stdlib only (a threaded http.server on port 0), controllable in process:
     fake.script(429, 200)             # per-request statuses, then `fake.mode` ("ok" by default)
     fake.script_replies("one", "two")  # reply texts, then "FAKE REPLY <n>"
     fake.mode = "hold"                 # replies wait until fake.release() or fake.stop()
+    fake.stream_chunk, fake.stream_gap_s = 100, 0.2  # stream text in 100-char deltas, 0.2 s apart
+    fake.on_delta = callback           # called (in the fake's thread) as each delta is sent
     env = fake.cli_env(tmp_path / "claude-config")  # the offline environment for the CLI
     ...
     fake.messages()                    # bodies of every POST /v1/messages, in order
@@ -26,6 +28,7 @@ import re
 import shutil
 import threading
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -64,6 +67,12 @@ class FakeAnthropic:
     def __init__(self) -> None:
         self.mode: str | int = "ok"  # "ok", "hold", or an HTTP status for every request
         self.delay_s = 0.0  # wait this long before each ok reply (a slow model)
+        # Streamed replies: text in deltas of this many characters (0: one delta), each sent
+        # `stream_gap_s` after the last; `stream_hold_after` deltas, then wait for release().
+        self.stream_chunk = 0
+        self.stream_gap_s = 0.0
+        self.stream_hold_after: int | None = None
+        self.on_delta: Callable[[int, str], None] | None = None  # (request number, delta)
         self._steps: collections.deque[str | int] = collections.deque()
         self._replies: collections.deque[str] = collections.deque()
         self._log: list[Request] = []
@@ -190,6 +199,13 @@ class FakeAnthropic:
             reply = self._replies.popleft() if self._replies and step in ("ok", 200) else None
             return step, reply, self._counter
 
+    def _pause(self, seconds: float) -> bool:
+        """Wait between streamed deltas (release() does not shorten it); False when stopping."""
+        deadline = time.monotonic() + seconds
+        while not self._stopping and (left := deadline - time.monotonic()) > 0:
+            time.sleep(min(left, 0.05))
+        return not self._stopping
+
     def _hold(self, seconds: float | None) -> bool:
         """Wait (a slow or held reply); False when the fake is stopping."""
         self._release.wait(seconds)
@@ -273,7 +289,9 @@ class _Handler(BaseHTTPRequestHandler):
                 "usage": usage,
             }
             return self._json(request, 200, message)
-        data = _sse(blocks, stop_reason, model, n, usage).encode()
+        if self.fake.stream_chunk or self.fake.stream_gap_s:
+            return self._stream(request, blocks, stop_reason, model, n, usage)
+        data = "".join(_sse(blocks, stop_reason, model, n, usage)).encode()
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
         self.send_header("Content-Length", str(len(data)))
@@ -281,6 +299,42 @@ class _Handler(BaseHTTPRequestHandler):
         self.wfile.write(data)
         self._finish(request, 200)
         return None
+
+    def _stream(
+        self,
+        request: Request,
+        blocks: list[Any],
+        stop_reason: str,
+        model: str,
+        n: int,
+        usage: dict[str, int],
+    ) -> None:
+        """Send the events one by one, chunked, text deltas `stream_gap_s` apart."""
+        fake = self.fake
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        sent = 0
+        try:
+            for event in _sse(blocks, stop_reason, model, n, usage, fake.stream_chunk):
+                if '"text_delta"' in event:
+                    if sent and fake.stream_gap_s and not fake._pause(fake.stream_gap_s):
+                        return
+                    if sent == fake.stream_hold_after and not fake._hold(None):
+                        return
+                    sent += 1
+                data = event.encode()
+                self.wfile.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
+                self.wfile.flush()
+                if '"text_delta"' in event and fake.on_delta is not None:
+                    fake.on_delta(n, json.loads(event.split("data: ", 1)[1])["delta"]["text"])
+            self.wfile.write(b"0\r\n\r\n")
+        except OSError:  # the CLI went away mid-stream (killed): nothing to finish
+            self.close_connection = True
+            return
+        self._finish(request, 200)
+        return
 
     def _json(
         self, request: Request, status: int, obj: object, headers: dict[str, str] | None = None
@@ -345,7 +399,15 @@ def _reply_blocks(body: dict[str, Any], reply: str | None, n: int) -> tuple[list
     return [{"type": "text", "text": reply if reply is not None else f"FAKE REPLY {n}"}], "end_turn"
 
 
-def _sse(blocks: list[Any], stop_reason: str, model: str, n: int, usage: dict[str, int]) -> str:
+def _sse(
+    blocks: list[Any],
+    stop_reason: str,
+    model: str,
+    n: int,
+    usage: dict[str, int],
+    chunk: int = 0,
+) -> Iterator[str]:
+    """The server-sent events of one reply; text in deltas of `chunk` characters (0: one)."""
     start = {
         "id": f"msg_fake_{n}",
         "type": "message",
@@ -362,18 +424,26 @@ def _sse(blocks: list[Any], stop_reason: str, model: str, n: int, usage: dict[st
     for i, block in enumerate(blocks):
         if block["type"] == "text":
             empty = {"type": "text", "text": ""}
-            delta = {"type": "text_delta", "text": block["text"]}
+            text = block["text"]
+            size = chunk or max(len(text), 1)
+            deltas = [
+                {"type": "text_delta", "text": text[at : at + size]}
+                for at in range(0, max(len(text), 1), size)
+            ]
         else:
             empty = dict(block, input={})
-            delta = {"type": "input_json_delta", "partial_json": json.dumps(block["input"])}
-        events += [
+            deltas = [{"type": "input_json_delta", "partial_json": json.dumps(block["input"])}]
+        events.append(
             (
                 "content_block_start",
                 {"type": "content_block_start", "index": i, "content_block": empty},
-            ),
-            ("content_block_delta", {"type": "content_block_delta", "index": i, "delta": delta}),
-            ("content_block_stop", {"type": "content_block_stop", "index": i}),
+            )
+        )
+        events += [
+            ("content_block_delta", {"type": "content_block_delta", "index": i, "delta": delta})
+            for delta in deltas
         ]
+        events.append(("content_block_stop", {"type": "content_block_stop", "index": i}))
     events += [
         (
             "message_delta",
@@ -385,7 +455,7 @@ def _sse(blocks: list[Any], stop_reason: str, model: str, n: int, usage: dict[st
         ),
         ("message_stop", {"type": "message_stop"}),
     ]
-    return "".join(f"event: {name}\ndata: {json.dumps(data)}\n\n" for name, data in events)
+    return (f"event: {name}\ndata: {json.dumps(data)}\n\n" for name, data in events)
 
 
 # ---- helpers for tests that drive the real CLI --------------------------------

@@ -170,6 +170,9 @@ class _Working:
     def __init__(self, room: FakeRoom, seat: str) -> None:
         self.room, self.seat = room, seat
 
+    def show_text(self, text_so_far: str) -> None:
+        self.room.shown_texts.append((self.seat, text_so_far))
+
     async def __aenter__(self) -> None:
         self.room.working_seats.append(self.seat)
 
@@ -193,6 +196,7 @@ class FakeRoom:
         self.conclusions: list[Conclusion] = []
         self.summaries: list[str] = []
         self.working_seats: list[str] = []
+        self.shown_texts: list[tuple[str, str]] = []
         self.cards: list[int] = []
         self.closed_cards: list[tuple[int, str]] = []
         self.opened: list[int] = []

@@ -1,4 +1,5 @@
-"""The Claude Code debater: `claude -p [--resume <sid>] --output-format json` as a subprocess."""
+"""The Claude Code debater: `claude -p [--resume <sid>] --output-format stream-json` as a
+subprocess; its streamed text is shown as it comes, its final `result` line is the record."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from handlers.model import CLAUDE, Backend, FailureKind, TurnMeta
 from handlers.ports import DebaterOutput, TurnRequest
 from handlers.shorten import shorten
 from tools.claude.output import CliResult, Failure, classify
+from tools.claude.stream import TextSoFar, result_line
 from tools.cli_process import (
     CliFailure,
     CliRun,
@@ -114,7 +116,8 @@ class ClaudeCodeDebater:
     def command(self, session_id: str | None, model: str = "") -> list[str]:
         """The argument list of one call; the prompt itself goes on stdin (a participant's
         own model, if set, over the configured one)."""
-        argv = [self._binary, "-p", "--output-format", "json"]
+        argv = [self._binary, "-p", "--output-format", "stream-json", "--verbose"]
+        argv += ["--include-partial-messages"]
         argv += ["--system-prompt", self._system_prompt, "--tools", self._tools]
         argv += ["--permission-mode", "default", "--strict-mcp-config"]
         if self._web_tools:
@@ -137,7 +140,7 @@ class ClaudeCodeDebater:
             )
             workdir.mkdir(parents=True, exist_ok=True)
             async with self._slots:
-                run = await self._run(self.command(resume, request.model), request.prompt, workdir)
+                run = await self._run(self.command(resume, request.model), request, workdir)
             parsed, failure = classify(run.exit_code, run.stdout, run.stderr, time.time())
             log.info(
                 "claude debate=%s turn=%s resume=%s exit=%s %.1fs %s",
@@ -155,7 +158,7 @@ class ClaudeCodeDebater:
             if failure is not None or parsed is None:
                 raise self._error(failure, run)
             return DebaterOutput(
-                text=parsed.result or "", raw=run.stdout, meta=self._meta(parsed, run)
+                text=parsed.result or "", raw=result_line(run.stdout), meta=self._meta(parsed, run)
             )
 
     async def forget(self, debate_id: int) -> None:
@@ -193,11 +196,17 @@ class ClaudeCodeDebater:
             denied_tools=parsed.permission_denials,
         )
 
-    async def _run(self, argv: list[str], prompt: str, cwd: Path) -> CliRun:
+    async def _run(self, argv: list[str], request: TurnRequest, cwd: Path) -> CliRun:
+        streamed = TextSoFar()
+
+        def on_line(line: str) -> None:
+            if streamed.feed(line):
+                request.show_text(streamed.text)
+
         try:
             return await run_cli(
-                argv, stdin=prompt.encode("utf-8"), cwd=cwd, env=self._env,
-                timeout_s=self._timeout_s, grace_s=self._grace_s,
+                argv, stdin=request.prompt.encode("utf-8"), cwd=cwd, env=self._env,
+                timeout_s=self._timeout_s, grace_s=self._grace_s, on_line=on_line,
             )  # fmt: skip
         except OSError as exc:
             detail = f"cannot run {self._binary}: {exc.strerror or exc}"

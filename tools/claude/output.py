@@ -125,6 +125,8 @@ def _failure_of(parsed: CliResult, stderr: str, now_epoch: float | None) -> Fail
 def _kind_of(subtype: str, status: int | None, message: str) -> FailureKind:
     if subtype == "error_max_turns":
         return FailureKind.USAGE  # the same turn would stop at the same limit again
+    if status is None and _NO_SESSION.search(message):
+        return FailureKind.SESSION_MISSING  # stream-json says so in a result line's errors
     if status is None:
         return next((kind for pattern, kind in _TEXT_KINDS if pattern.search(message)), _UNKNOWN)
     if status == 429:

@@ -38,10 +38,9 @@ DECIDE_PROPOSAL = """
 UPDATE proposals SET decided_by = ?, decided_at = ? WHERE debate_id = ? AND decided_at IS NULL
 """
 SELECT_STATE = "SELECT state FROM debates WHERE id = ?"
-INSERT_EFFECT = """
-INSERT INTO effects (debate_id, kind, payload, created_at) VALUES (?, ?, ?, ?)
-"""
-COMPLETE_EFFECT = "UPDATE effects SET done_at = ? WHERE id = ? AND done_at IS NULL"
+INSERT_EFFECTS = "INSERT INTO effects (debate_id, kind, payload, created_at) VALUES {rows}"
+COMPLETE_EFFECTS = "UPDATE effects SET done_at = ? WHERE id IN ({ids}) AND done_at IS NULL"
+_MAX_ROWS = 200  # rows per INSERT: 4 variables each, far below SQLite's limit
 SELECT_PENDING = """
 SELECT id, payload FROM effects WHERE debate_id = ? AND done_at IS NULL ORDER BY id LIMIT ?
 """
@@ -144,16 +143,18 @@ class SqliteStore:
         now: datetime,
         completed_effect: int | None = None,
         decided_by: int | None = None,
+        completed: Sequence[int] = (),
     ) -> None:
-        """Store a transition's outcome in one transaction: state, turn, effects, completion."""
+        """Store a transition's outcome in one transaction: state, turn, effects, and the
+        completion of the effect that yielded it and of any run since (`completed`)."""
         stamp = now.isoformat()
         async with self._db.transaction() as conn:
             await conn.execute(UPDATE_DEBATE, _state_row(debate, stamp))
             if turn is not None:
                 await conn.execute(INSERT_TURN, _turn_row(turn))
             await self._insert_effects(conn, debate.id, effects, stamp)
-            if completed_effect is not None:
-                await conn.execute(COMPLETE_EFFECT, (stamp, completed_effect))
+            done = [*completed, *(() if completed_effect is None else (completed_effect,))]
+            await _complete(conn, done, stamp)
             if decided_by is not None:
                 await conn.execute(DECIDE_PROPOSAL, (decided_by, stamp, debate.id))
         if debate.phase.is_terminal:
@@ -168,7 +169,13 @@ class SqliteStore:
 
     async def complete_effect(self, effect_id: int, now: datetime) -> None:
         """Mark an effect done."""
-        await self._db.execute(COMPLETE_EFFECT, (now.isoformat(), effect_id))
+        await self.complete_effects((effect_id,), now)
+
+    async def complete_effects(self, effect_ids: Sequence[int], now: datetime) -> None:
+        """Mark several effects done, in one statement."""
+        if effect_ids:  # one statement: autocommit, one trip to the database thread
+            ids = ", ".join(str(int(i)) for i in effect_ids)
+            await self._db.execute(COMPLETE_EFFECTS.format(ids=ids), (now.isoformat(),))
 
     async def turn(self, debate_id: int, number: int) -> Turn:
         """One stored turn."""
@@ -249,13 +256,28 @@ class SqliteStore:
     async def _insert_effects(
         conn: aiosqlite.Connection, debate_id: int, effects: Sequence[Effect], stamp: str
     ) -> None:
-        """All of a step's effects in one trip to the database thread, in order."""
-        if effects:
-            rows = [
-                (debate_id, effect.kind, EFFECT_ADAPTER.dump_json(effect).decode(), stamp)
-                for effect in effects
+        """All of a step's effects in one statement, in order (ids ascend in row order)."""
+        for start in range(0, len(effects), _MAX_ROWS):
+            chunk = effects[start : start + _MAX_ROWS]
+            values = [
+                value
+                for effect in chunk
+                for value in (
+                    debate_id,
+                    effect.kind,
+                    EFFECT_ADAPTER.dump_json(effect).decode(),
+                    stamp,
+                )
             ]
-            await conn.executemany(INSERT_EFFECT, rows)
+            sql = INSERT_EFFECTS.format(rows=", ".join("(?, ?, ?, ?)" for _ in chunk))
+            await conn.execute(sql, values)
+
+
+async def _complete(conn: aiosqlite.Connection, effect_ids: Sequence[int], stamp: str) -> None:
+    """Mark effects done: one statement (ids are the engine's own integers)."""
+    if effect_ids:
+        ids = ", ".join(str(int(i)) for i in effect_ids)
+        await conn.execute(COMPLETE_EFFECTS.format(ids=ids), (stamp,))
 
 
 def _state_row(debate: Debate, stamp: str) -> tuple[object, ...]:

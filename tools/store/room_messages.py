@@ -24,6 +24,10 @@ INSERT_OR_REPLACE = """
 INSERT OR REPLACE INTO room_messages (debate_id, key, channel_id, message_id, url)
 VALUES (?, ?, ?, ?, ?)
 """
+INSERT_MANY = """
+INSERT OR REPLACE INTO room_messages (debate_id, key, channel_id, message_id, url) VALUES {rows}
+"""
+DELETE_ONE = "DELETE FROM room_messages WHERE debate_id = ? AND key = ?"
 INSERT_OR_IGNORE = """
 INSERT OR IGNORE INTO room_messages (debate_id, key, channel_id, message_id, url)
 VALUES (?, ?, ?, ?, ?)
@@ -68,6 +72,17 @@ class RoomMessages:
     async def put(self, debate_id: int, key: str, posted: Posted) -> None:
         """Record a post; a record under the same key is replaced."""
         await self._db.execute(INSERT_OR_REPLACE, (debate_id, key, *posted))
+
+    async def put_all(self, debate_id: int, records: list[tuple[str, Posted]]) -> None:
+        """Record several posts in one statement (records under the same keys are replaced)."""
+        if records:
+            rows = ", ".join("(?, ?, ?, ?, ?)" for _ in records)
+            values = tuple(v for key, posted in records for v in (debate_id, key, *posted))
+            await self._db.execute(INSERT_MANY.format(rows=rows), values)
+
+    async def delete(self, debate_id: int, key: str) -> None:
+        """Drop one record (its message was deleted)."""
+        await self._db.execute(DELETE_ONE, (debate_id, key))
 
     async def add(self, debate_id: int, key: str, posted: Posted = (0, 0, "")) -> None:
         """Record a post unless the key has a record already."""

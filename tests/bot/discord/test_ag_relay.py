@@ -6,6 +6,7 @@ import asyncio
 import io
 import json
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from pathlib import Path
 
 import discord
@@ -429,3 +430,35 @@ async def test_a_400kb_attachment_full_of_object_starts_is_taken_whole(
     assert output.text == f"첨부\n{flood}\n{BLOCK}"
     assert output.parsed is not None and output.parsed.structured
     assert output.parsed.opinion.startswith("첨부\n" + flood.strip())
+
+
+async def test_ag_writing_outside_the_thread_is_reported_from_its_first_message_on(
+    fake: FakeDiscord, client: ListeningClient, ag_client: ListeningClient, db: Database
+) -> None:
+    relay_channel = fake.world.add_text_channel("ag-relay")
+    await fake.dispatch("CHANNEL_CREATE", relay_channel)
+    relay = make_relay(client, db, ag_client, relay_channel_id=int(relay_channel["id"]))
+    channel_id = int(relay_channel["id"])
+    shown: asyncio.Queue[str] = asyncio.Queue()
+    ask = replace(request(turn=5), on_text=shown.put_nowait)
+    task = asyncio.create_task(relay.speak(ask))
+    await prompt_in(fake, channel_id, "[debate 12 · turn 5]")
+    await ag_says(ag_client, channel_id, "1/2 캐시는 LRU로")
+    assert await asyncio.wait_for(shown.get(), 5) == "1/2 캐시는 LRU로"  # before the rest
+    await ag_says(ag_client, channel_id, BLOCK)
+    assert (await asyncio.wait_for(task, 5)).text == f"1/2 캐시는 LRU로\n{BLOCK}"
+    later = [shown.get_nowait() for _ in range(shown.qsize())]
+    assert later[-1] == f"1/2 캐시는 LRU로\n{BLOCK}"
+
+
+async def test_ag_writing_in_the_thread_itself_needs_no_report(
+    fake: FakeDiscord, client: ListeningClient, ag_client: ListeningClient, db: Database
+) -> None:
+    thread_id = await open_thread(fake, client, db)
+    relay = make_relay(client, db, ag_client)
+    shown: list[str] = []
+    task = asyncio.create_task(relay.speak(replace(request(), on_text=shown.append)))
+    await prompt_in(fake, thread_id, "[debate 12 · turn 2]")
+    await ag_says(ag_client, thread_id, BLOCK)
+    assert (await asyncio.wait_for(task, 5)).text == BLOCK
+    assert shown == []  # people watch AG's own messages there

@@ -246,3 +246,24 @@ async def test_no_more_cli_processes_than_max_concurrency(
     a, b = await asyncio.gather(debater.speak(ask(1, 1, "one")), debater.speak(ask(2, 1, "two")))
     assert not overlapping(fake)
     assert a.meta.session_id != b.meta.session_id  # two debates, two sessions
+
+
+async def test_the_reply_is_shown_as_it_streams_and_the_result_stays_the_record(
+    make_debater: Build, fake: FakeAnthropic, db: Database
+) -> None:
+    await add_debate(db, 1)
+    reply = "".join(f"문장 {i}: the reply grows line by line.\n" for i in range(40))
+    fake.script_replies(reply)
+    fake.stream_chunk, fake.stream_hold_after = 50, 3  # three deltas, then held until released
+    shown: list[str] = []
+
+    def on_text(text: str) -> None:
+        shown.append(text)
+        fake.release()  # the first text arrived while the rest was still held back
+
+    request = TurnRequest(debate_id=1, turn=1, round=1, prompt="go", on_text=on_text)
+    output = await make_debater().speak(request)
+    assert shown[0] and len(shown[0]) <= 150  # shown before the rest was even sent
+    assert all(b.startswith(a) for a, b in itertools.pairwise(shown))
+    assert shown[-1] == output.text == reply  # every character, and the record is the result
+    assert json.loads(output.raw)["type"] == "result"

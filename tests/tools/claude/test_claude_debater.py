@@ -64,7 +64,8 @@ def test_tools_that_write_are_refused(db: Database, tmp_path: Path, tools: str) 
 def test_the_command_is_read_only_and_resumes_by_id(db: Database, tmp_path: Path) -> None:
     d = debater(db, tmp_path, model="sonnet")
     first, later = d.command(None), d.command("sid-1")
-    assert first[:4] == ["claude", "-p", "--output-format", "json"]
+    assert first[:4] == ["claude", "-p", "--output-format", "stream-json"]
+    assert "--verbose" in first and "--include-partial-messages" in first
     assert first[first.index("--system-prompt") + 1] == "SYSTEM"
     assert first[first.index("--tools") + 1] == "Read,Grep,Glob,WebSearch,WebFetch"
     assert first[first.index("--permission-mode") + 1] == "default"

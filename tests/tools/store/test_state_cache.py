@@ -122,8 +122,9 @@ class CommitsThenFails(SqliteStore):
         now: datetime,
         completed_effect: int | None = None,
         decided_by: int | None = None,
+        completed: Sequence[int] = (),
     ) -> None:
-        await super().save_step(debate, effects, turn, now, completed_effect, decided_by)
+        await super().save_step(debate, effects, turn, now, completed_effect, decided_by, completed)
         if self.fail_next:
             self.fail_next = False
             raise RuntimeError("after commit")

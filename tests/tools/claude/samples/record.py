@@ -32,6 +32,19 @@ CASES: dict[str, tuple[tuple[str | int, ...], str, tuple[str, ...]]] = {
     "no_session": ((), "hello", ("--resume", "11111111-2222-4333-8444-555555555555")),
     "usage_error": ((), "hello", ("--no-such-option",)),
 }
+STREAM = ("--output-format", "stream-json", "--verbose", "--include-partial-messages")
+STREAM_REPLY = "스트리밍 답장: first line\nsecond line with ```code``` and 끝."
+# Streamed (`stream_*.json`): the reply in 8-character deltas; a tool call streams two messages.
+STREAM_CASES: dict[str, tuple[tuple[str | int, ...], str, tuple[str, ...]]] = {
+    "stream_success": ((), "hello", STREAM),
+    "stream_tool": ((), 'CALL_TOOL Read {"file_path": "notes.txt"}', STREAM),
+    "stream_is_error_429": ((429,), "hello", STREAM),
+    "stream_no_session": (
+        (),
+        "hello",
+        (*STREAM, "--resume", "11111111-2222-4333-8444-555555555555"),
+    ),
+}
 
 
 def record(binary: Path, version: str) -> None:
@@ -39,12 +52,17 @@ def record(binary: Path, version: str) -> None:
     out_dir = HERE / version
     out_dir.mkdir(exist_ok=True)
     with FakeAnthropic() as fake, tempfile.TemporaryDirectory() as tmp:
-        for name, (statuses, prompt, extra) in CASES.items():
+        (Path(tmp) / "notes.txt").write_text("a note\n")
+        fake.stream_chunk = 8
+        for name, (statuses, prompt, extra) in (CASES | STREAM_CASES).items():
             fake.script(*statuses)
+            if name == "stream_success":
+                fake.script_replies(STREAM_REPLY)
             env = fake.cli_env(Path(tmp) / "config")
             if name == "unreachable":
                 env["ANTHROPIC_BASE_URL"] = DEAD_URL
-            argv = [str(binary), "-p", "--output-format", "json", "--tools", "Read,Grep,Glob"]
+            output = () if name in STREAM_CASES else ("--output-format", "json")
+            argv = [str(binary), "-p", *output, "--tools", "Read,Grep,Glob"]
             done = subprocess.run(
                 [*argv, *extra],
                 input=prompt,

@@ -1,0 +1,211 @@
+"""A reply shown while it is written: one embed that appears with the first text and grows.
+
+The live message is a view, never the record: it is recorded under `live:{turn}` so that a
+retry or a restart edits the same message instead of posting another, and when the turn is
+stored `DiscordRoom.post_turn` edits it into the reply's first final message. Edits of one
+live message are at least `window_s` apart (Discord allows about five edits per five seconds
+per channel, and the status message shares them); each sends the newest text.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from dataclasses import dataclass
+from types import TracebackType
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.discord import render
+from handlers.i18n import Strings
+from handlers.model import Debate
+from handlers.steps import open_asks
+
+if TYPE_CHECKING:
+    from bot.discord.room import DiscordRoom
+    from tools.store.room_messages import Posted
+
+log = logging.getLogger(__name__)
+
+LIVE_WINDOW_S = 1.5
+LIVE_TEXT_LIMIT = 3800  # of an embed's 4096, leaving room for the note
+DELETE_LIVE = "DELETE FROM room_messages WHERE debate_id = ? AND key = ?"
+
+
+@dataclass(frozen=True)
+class Pace:
+    """How often a working debater is shown: typing, and a 'still working' line."""
+
+    typing_every_s: float = 8.0  # Discord shows typing for about 10 s
+    still_working_every_s: float = 180.0
+
+
+DEFAULT_PACE = Pace()
+
+
+def live_key(turn: int) -> str:
+    """The room_messages key of a turn's live message."""
+    return f"live:{turn}"
+
+
+def live_embed(debate: Debate, seat: str, text: str, strings: Strings) -> discord.Embed:
+    """The reply so far; past the limit, its latest part, and the embed says so."""
+    name = debate.name_of(seat)
+    if len(text) <= LIVE_TEXT_LIMIT:
+        shown, note = text, strings("front.live_note", seat=name)
+    else:
+        shown = "…" + text[-LIVE_TEXT_LIMIT:]
+        note = strings("front.live_note_cut", seat=name, shown=LIVE_TEXT_LIMIT, total=len(text))
+    embed = discord.Embed(description=shown, colour=render.seat_colour(seat, debate))
+    embed.set_author(name=name)
+    embed.set_footer(text=note)
+    return embed
+
+
+async def replace_live(
+    room: DiscordRoom, debate: Debate, turn: int, batch: list[discord.Embed]
+) -> Posted | None:
+    """The turn's live message, if it had one, edited into its first final message."""
+    live = await room.recorded(debate.id, live_key(turn))
+    message = await room.message(debate.id, live_key(turn))
+    if live is None or message is None:
+        return None
+    try:
+        await message.edit(
+            content=None, embeds=batch, allowed_mentions=discord.AllowedMentions.none()
+        )
+    except discord.NotFound:  # deleted by someone: the reply is posted anew
+        return None
+    return live
+
+
+class LiveReply:
+    """The live message of one turn: shown on the first text, edited at most once a window."""
+
+    def __init__(
+        self, room: DiscordRoom, debate: Debate, seat: str, turn: int, window_s: float
+    ) -> None:
+        self._room, self._debate, self._seat, self._turn = room, debate, seat, turn
+        self._window_s = window_s
+        self._text = ""
+        self._changed = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._put: asyncio.Task[None] | None = None
+        self.edits = 0  # sends and edits of this live message
+
+    def show(self, text: str) -> None:
+        """Take the newest text; the message catches up within a window."""
+        if not text or text == self._text:
+            return
+        self._text = text
+        self._changed.set()
+        if self._task is None:
+            self._task = asyncio.create_task(self._run(), name=f"live-{self._debate.id}")
+
+    async def stop(self, failed: bool) -> None:
+        """No more edits; a failed turn's live message goes (its retry starts a new one)."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        if self._put is not None:  # an edit on the wire lands before anything else does
+            with contextlib.suppress(asyncio.CancelledError, discord.HTTPException):
+                await self._put
+        if failed:
+            await self._remove()
+
+    async def _run(self) -> None:
+        while True:
+            await self._changed.wait()
+            self._changed.clear()
+            self._put = asyncio.create_task(self._send(self._text))
+            try:
+                await asyncio.shield(self._put)
+            except Exception:  # a background view's boundary: the reply itself is not touched
+                log.warning("debate %s: live reply edit failed", self._debate.id, exc_info=True)
+            await asyncio.sleep(self._window_s)
+
+    async def _send(self, text: str) -> None:
+        room, key = self._room, live_key(self._turn)
+        embed = live_embed(self._debate, self._seat, text, room.strings)
+        self.edits += 1
+        room.live_edits += 1
+        if await room.recorded(self._debate.id, key) is None:
+            await room.send_once(self._debate, key, embed=embed)
+            return
+        message = await room.message(self._debate.id, key)
+        if message is not None:
+            await message.edit(embed=embed, allowed_mentions=discord.AllowedMentions.none())
+
+    async def _remove(self) -> None:
+        room, key = self._room, live_key(self._turn)
+        message = await room.message(self._debate.id, key)
+        if message is None:
+            return
+        with contextlib.suppress(discord.HTTPException):
+            await message.delete()
+        await room.forget_record(self._debate.id, key)
+
+
+class Working:
+    """The typing indicator plus a periodic 'still working' line, while a turn runs."""
+
+    def __init__(self, room: DiscordRoom, debate: Debate, seat: str) -> None:
+        self._room, self._debate, self._seat = room, debate, seat
+        self._task: asyncio.Task[None] | None = None
+        self._status: asyncio.Task[None] | None = None
+        turn = next((a.turn for a in open_asks(debate) if a.participant == seat), None)
+        self.live = (
+            LiveReply(room, debate, seat, turn, room.live_window_s) if turn is not None else None
+        )
+
+    def show_text(self, text_so_far: str) -> None:
+        """Show the reply written so far in the thread; the status says who is writing."""
+        key = (self._debate.id, self._seat)
+        if key not in self._room.writing:
+            self._room.writing.add(key)
+            self._status = asyncio.create_task(self._room.status.touch(self._debate))
+        if self.live is not None:
+            self.live.show(text_so_far)
+
+    async def __aenter__(self) -> None:
+        self._task = asyncio.create_task(self._run())
+
+    async def __aexit__(
+        self, et: type[BaseException] | None, e: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        if self.live is not None:
+            await self.live.stop(failed=e is not None)
+        if (self._debate.id, self._seat) in self._room.writing:
+            self._room.writing.discard((self._debate.id, self._seat))
+            if e is not None:  # a stored reply refreshes the status anyway
+                with contextlib.suppress(Exception):  # a nicety, never the turn's outcome
+                    await self._room.status.touch(self._debate)
+        if self._task is None:
+            return
+        self._task.cancel()
+        try:
+            await self._task
+        except asyncio.CancelledError:
+            if asyncio.current_task().cancelling():  # type: ignore[union-attr]  # in a task
+                raise  # the turn itself is being cancelled, not just its typing
+        except Exception:  # typing is a nicety: it never costs the debater's reply
+            log.warning("debate %s: typing indicator failed", self._debate.id, exc_info=True)
+
+    async def _run(self) -> None:
+        channel = await self._room.thread(self._debate)
+        pace = self._room.pace
+        loop = asyncio.get_running_loop()
+        started, announced = loop.time(), 1
+        while True:
+            if self.live is None or not self.live.edits:  # a growing reply shows enough
+                with contextlib.suppress(discord.HTTPException):  # typing is a nicety
+                    await channel.typing()
+            await asyncio.sleep(pace.typing_every_s)
+            elapsed = loop.time() - started
+            if elapsed >= announced * pace.still_working_every_s:
+                announced += 1
+                minutes = int(elapsed // 60)
+                await self._room.still_working(self._debate, self._seat, minutes)

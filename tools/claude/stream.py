@@ -1,0 +1,77 @@
+"""The Claude Code CLI's `--output-format stream-json` lines, read for progress (pure, no I/O).
+
+Only the text deltas of the main conversation (`parent_tool_use_id` null) are the reply being
+written; a tool's sub-conversation and every other line are skipped. The stream only shows
+progress: the final `result` line is the record, parsed by `claude_output` as before.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+
+class TextSoFar:
+    """Accumulates the main conversation's streamed text, one stdout line at a time."""
+
+    def __init__(self) -> None:
+        self._parts: list[str] = []
+        self._new_message = False
+
+    @property
+    def text(self) -> str:
+        """Everything streamed so far."""
+        return "".join(self._parts)
+
+    def feed(self, line: str) -> bool:
+        """Take one stdout line; True if it added text."""
+        event = _main_event(line)
+        if event is None:
+            return False
+        kind = event.get("type")
+        if kind == "message_start":
+            self._new_message = bool(self._parts)  # a later message (after a tool) starts
+            return False
+        if kind != "content_block_delta":
+            return False
+        delta = event.get("delta")
+        if not isinstance(delta, dict) or delta.get("type") != "text_delta":
+            return False
+        text = delta.get("text")
+        if not isinstance(text, str) or not text:
+            return False
+        if self._new_message:
+            self._parts.append("\n\n")
+            self._new_message = False
+        self._parts.append(text)
+        return True
+
+
+def result_line(stdout: str) -> str:
+    """The stream's last `result` line (the record), or the whole stdout if it has none."""
+    for line in reversed(stdout.splitlines()):
+        if '"result"' not in line:
+            continue
+        try:
+            data = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(data, dict) and data.get("type") == "result":
+            return line
+    return stdout
+
+
+def _main_event(line: str) -> dict[str, Any] | None:
+    """The API event a `stream_event` line of the main conversation carries."""
+    if '"stream_event"' not in line:  # most lines are not; skip parsing them
+        return None
+    try:
+        data = json.loads(line)
+    except ValueError:
+        return None
+    if not isinstance(data, dict) or data.get("type") != "stream_event":
+        return None
+    if data.get("parent_tool_use_id") is not None:
+        return None
+    event = data.get("event")
+    return event if isinstance(event, dict) else None
