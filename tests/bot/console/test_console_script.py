@@ -15,7 +15,7 @@ from bot.console.build import ConsoleOptions
 from bot.console.keyboard import Keyboard
 from bot.console.session import console_session
 from bot.settings import Settings
-from handlers.i18n import Strings
+from handlers.i18n import LANGUAGES, Strings
 from handlers.model import AG
 from handlers.rules_moderator import RulesModerator
 from tests.bot.console.conftest import Screen, plain_console, seed_for
@@ -129,7 +129,7 @@ async def test_a_lone_dot_passes_the_turn_without_a_timeout_or_a_retry(
 
 
 def test_the_demo_ends_by_suggesting_the_command_that_runs_above() -> None:
-    for language in ("ko", "en"):
+    for language in LANGUAGES:
         last = Strings(language)("console.demo_end")
         found = re.search(r"`(debate-room console[^`]*)`", last)
         assert found is not None and found.group(1) == COMMAND, language
