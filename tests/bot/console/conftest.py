@@ -12,13 +12,19 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
+from bot.console.build import ConsoleOptions
+from bot.console.keyboard import Keyboard
+from bot.console.session import console_session
 from bot.settings import Settings
+from handlers.i18n import Strings
 from handlers.model import (
     AG,
     CLAUDE,
     TurnMeta,
 )
 from handlers.ports import DebaterOutput, TurnRequest
+from handlers.rules_moderator import RulesModerator
+from tests.doubles import FakeClock, QueueLines
 
 
 class Screen(io.StringIO):
@@ -110,3 +116,24 @@ def settings(tmp_path: Path) -> Settings:
 @pytest.fixture
 def screen() -> Iterator[Screen]:
     yield Screen()
+
+
+def rules_session(
+    settings: Settings, screen: io.StringIO
+) -> tuple[QueueLines, Keyboard, asyncio.Task[int]]:
+    """A Korean console session with both seats typed and the rules moderator, Claude drawn
+    first: the scripted lines, the keyboard, and the running session."""
+    lines = QueueLines()
+    keyboard = Keyboard(lines)
+    session = asyncio.create_task(
+        console_session(
+            settings,
+            ConsoleOptions(ag="human", claude="human"),
+            plain_console(screen),
+            keyboard,
+            FakeClock(),
+            moderator=RulesModerator(Strings("ko")),
+            rng=random.Random(seed_for(CLAUDE)),
+        )
+    )
+    return lines, keyboard, session

@@ -3,19 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-import random
 
-from bot.console.build import ConsoleOptions
 from bot.console.card_keys import option_in
-from bot.console.keyboard import Keyboard
-from bot.console.session import console_session
 from bot.settings import Settings
 from handlers.formats import format_named
 from handlers.i18n import Strings
-from handlers.model import CLAUDE
-from handlers.rules_moderator import RulesModerator
-from tests.bot.console.conftest import Screen, plain_console, seed_for
-from tests.doubles import FakeClock, QueueLines
+from tests.bot.console.conftest import Screen, rules_session
 from tools.store.db import Database
 from tools.store.debates import SqliteStore
 
@@ -25,19 +18,7 @@ T = Strings("ko")
 async def test_the_card_takes_the_formats_setup_answers_as_key_value(
     settings: Settings, screen: Screen
 ) -> None:
-    lines = QueueLines()
-    keyboard = Keyboard(lines)
-    session = asyncio.create_task(
-        console_session(
-            settings,
-            ConsoleOptions(ag="human", claude="human"),
-            plain_console(screen),
-            keyboard,
-            FakeClock(),
-            moderator=RulesModerator(T),
-            rng=random.Random(seed_for(CLAUDE)),
-        )
-    )
+    lines, keyboard, session = rules_session(settings, screen)
     lines.push("/debate 로그 보관 기간")
     await screen.shows(T("budget.console_card"))  # the card is up
     mark = len(screen.getvalue())

@@ -3,22 +3,16 @@
 from __future__ import annotations
 
 import asyncio
-import random
 from collections.abc import Iterator
 
 import pytest
 
-from bot.console.build import ConsoleOptions
-from bot.console.keyboard import Keyboard
-from bot.console.session import console_session
 from bot.formatting import format_label
 from bot.settings import Settings
 from handlers.formats import formats_for
 from handlers.i18n import Strings
-from handlers.model import CLAUDE, DEFAULT_ROSTER
-from handlers.rules_moderator import RulesModerator
-from tests.bot.console.conftest import Screen, plain_console, seed_for
-from tests.doubles import FakeClock, QueueLines
+from handlers.model import DEFAULT_ROSTER
+from tests.bot.console.conftest import Screen, rules_session
 from tests.handlers.duo_format import DUO, registered
 from tools.store.db import Database
 from tools.store.debates import SqliteStore
@@ -35,19 +29,7 @@ def duo() -> Iterator[None]:
 async def test_the_card_takes_a_format_by_number_or_name(
     settings: Settings, screen: Screen
 ) -> None:
-    lines = QueueLines()
-    keyboard = Keyboard(lines)
-    session = asyncio.create_task(
-        console_session(
-            settings,
-            ConsoleOptions(ag="human", claude="human"),
-            plain_console(screen),
-            keyboard,
-            FakeClock(),
-            moderator=RulesModerator(T),
-            rng=random.Random(seed_for(CLAUDE)),
-        )
-    )
+    lines, keyboard, session = rules_session(settings, screen)
     lines.push("/debate 로그 보관 기간")
     offered = formats_for(DEFAULT_ROSTER)  # every registered format the two seats can run
     listed = " · ".join(f"{n}. {format_label(T, f)}" for n, f in enumerate(offered, start=1))

@@ -23,6 +23,7 @@ from tests.bot.console.conftest import (
     Screen,
     contract_reply,
     plain_console,
+    rules_session,
     seed_for,
 )
 from tests.doubles import TOPIC, FakeClock, QueueLines, ScriptedModerator
@@ -158,19 +159,7 @@ async def test_rules_mode_shortcut_question_answer_and_consensus(
 async def test_end_of_input_while_a_person_types_stops_the_debate_with_a_conclusion(
     settings: Settings, screen: Screen
 ) -> None:
-    lines = QueueLines()
-    keyboard = Keyboard(lines)
-    session = asyncio.create_task(
-        console_session(
-            settings,
-            ConsoleOptions(ag="human", claude="human"),
-            plain_console(screen),
-            keyboard,
-            FakeClock(),
-            moderator=RulesModerator(T),
-            rng=random.Random(seed_for(CLAUDE)),
-        )
-    )
+    lines, keyboard, session = rules_session(settings, screen)
     lines.push("/debate 로그 보관 기간", "y")
     await asyncio.wait_for(keyboard.composing.wait(), 10)
     lines.close()
