@@ -22,6 +22,10 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--env-file", default=None, help="settings file (default .env)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.add_parser("run", help="run the Discord bot (the default)")
+    sub.add_parser(
+        "worker",
+        help="run debates for the `run` process, over Discord's REST API (needs DATABASE_URL)",
+    )
     sub.add_parser("doctor", help="check every configured outside part, one line each")
     add_parsers(sub)  # console, demo
     sub.add_parser("help", help="show this help")
@@ -48,6 +52,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             return asyncio.run(run_doctor(settings))
         _require_run_settings(settings)
+        if args.command == "worker":
+            _require_shared_database(settings)
+            from bot.discord.worker import run_worker  # noqa: PLC0415
+
+            return run_worker(settings)
         from bot.discord.app import run_bot  # noqa: PLC0415  # discord.py loads only to run
 
         return run_bot(settings)
@@ -68,6 +77,16 @@ def _require_run_settings(settings: Settings) -> None:
         )
     if settings.MODERATOR_BACKEND == "api":
         require(settings, "GEMINI_API_KEY")
+
+
+def _require_shared_database(settings: Settings) -> None:
+    url = getattr(settings, "DATABASE_URL", None)
+    if not url or not (url.get_secret_value() if hasattr(url, "get_secret_value") else url):
+        raise SettingsError(
+            "DATABASE_URL is not set: `debate-room worker` shares the debates with "
+            "`debate-room run` through PostgreSQL (postgresql://user:password@host/db); "
+            "with the SQLite file, `debate-room run` alone runs every debate"
+        )
 
 
 if __name__ == "__main__":

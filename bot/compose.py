@@ -27,6 +27,8 @@ from tools.gemini.cli_debater import GeminiCliDebater
 from tools.gemini.core import Sleep, StructuredModerator
 from tools.store.db import Database
 from tools.store.debates import SqliteStore
+from tools.store.inbox import LeasedStore
+from tools.store.leases import Leases
 from tools.wiki.backends import LocalWiki, WikiBackend
 from tools.wiki.outbox import WikiOutbox
 from tools.wiki.precedents import precedents_for
@@ -168,8 +170,10 @@ def build_engine(
     clock: Clock,
     rng: random.Random | None,
     config: HandlerConfig,
+    leases: Leases | None = None,
 ) -> Engine[R]:
-    """The store, the wiki outbox (its notes go to the room), the room and the engine."""
+    """The store, the wiki outbox (its notes go to the room), the room and the engine; with
+    `leases` (processes sharing the debates), each acts only on the debates it holds."""
     engine: list[Engine[R]] = []
 
     async def notify(debate_id: int, key: str, params: dict[str, str]) -> None:
@@ -178,9 +182,9 @@ def build_engine(
             await built.room.notify(await built.handler.get(debate_id), key, params)
 
     wiki = WikiOutbox(db, backend, root=wiki_root, strings=strings, notify=notify,
-                      sleep=clock.sleep)  # fmt: skip
+                      sleep=clock.sleep, owns=leases.holds if leases else None)  # fmt: skip
     room = make_room(wiki)
-    store = SqliteStore(db)
+    store = SqliteStore(db) if leases is None else LeasedStore(db, leases)
     order = rng or random.Random()  # noqa: S311  # the speaking order, not a secret
     handler = DebateHandler(
         store,
@@ -192,6 +196,7 @@ def build_engine(
         order,
         config,
         precedents=precedents_for(backend, wiki_root),
+        guard=leases,
     )
     engine.append(Engine(db, store, wiki, room, handler))
     return engine[0]

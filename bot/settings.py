@@ -91,6 +91,14 @@ class Settings(BaseSettings):
     GEMINI_DEBATER_MODEL: str = "pro"  # the Gemini CLI's model for gemini-cli participants
     LOG_LEVEL: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     RETRY_WAIT_SCALE: float = Field(1.0, ge=0)  # 0 turns every retry wait off (tests)
+    # Several processes sharing the debates (with DATABASE_URL; issue 20). A debate's lease
+    # lasts LEASE_SECONDS and is renewed every third of it; a dead process's debates move on
+    # after at most that long. A process holds at most WORKER_MAX_DEBATES debates (its share of
+    # the machine); GATEWAY_ONLY makes `run` only receive events and leave debates to workers.
+    LEASE_SECONDS: float = Field(30, ge=3)
+    WORKER_MAX_DEBATES: int = Field(20, ge=1)
+    WORKER_POLL_SECONDS: float = Field(2.0, gt=0)  # the fallback when no NOTIFY wakes a worker
+    GATEWAY_ONLY: bool = False
 
     @model_validator(mode="before")
     @classmethod

@@ -46,6 +46,7 @@ from handlers.events import (
     UserAnswered,
 )
 from handlers.formats import formats_for
+from handlers.leasing import EveryDebate, LeaseGuard, LeaseLost
 from handlers.model import DEFAULT_ROSTER, Actor, Backend, Debate, Participant, Phase, Proposal
 from handlers.ports import Clock, Debater, Moderator, Precedents, Room, Store, Wiki
 from handlers.state_machine import authorized, transition
@@ -96,8 +97,11 @@ class DebateHandler:
         rng: random.Random,
         config: HandlerConfig,
         precedents: Precedents | None = None,
+        guard: LeaseGuard | None = None,
     ) -> None:
         self._store = store
+        # Which debates this process may act on: all of them, unless processes share them.
+        self._guard = guard or EveryDebate()
         self._precedents = precedents
         self._clock = clock
         # A participant whose backend has no debater here is left out of new debates (unless
@@ -178,15 +182,21 @@ class DebateHandler:
         `format_name` (empty: the format the card shows, suggested or chosen); the format's
         options: the configured defaults the debate was proposed with, then those chosen on
         the card, then `options` (the console's `key=value`)."""
+        event = self.approval(actor, format_name, options)
+        return await self.submit(debate_id, event, decided_by=actor.user_id)
+
+    def approval(
+        self, actor: Actor, format_name: str = "", options: tuple[tuple[str, str], ...] = ()
+    ) -> ProposalApproved:
+        """The event of an approval with this engine's roster and budget pause."""
         merged = dict(options)
-        event = ProposalApproved(
+        return ProposalApproved(
             actor,
             self._roster,
             format_name,
             pauses_at_budget=self._config.budget_pause,
             options=tuple(sorted(merged.items())),
         )
-        return await self.submit(debate_id, event, decided_by=actor.user_id)
 
     async def choose_format(self, debate_id: int, actor: Actor, format_name: str) -> Debate:
         """An authorized person picked a format on the card; one the roster cannot run, or a
@@ -234,7 +244,8 @@ class DebateHandler:
 
     async def expire_due(self) -> list[int]:
         """Expire every card that waited too long; returns their ids."""
-        due = await self._store.due_proposals(self._clock.now())
+        found = await self._store.due_proposals(self._clock.now())
+        due = [debate_id for debate_id in found if self._guard.holds(debate_id)]
         for debate_id in due:
             await self.submit(debate_id, ProposalExpired(), decided_by=0)
         return due
@@ -258,6 +269,27 @@ class DebateHandler:
         """Wait until the debate's worker has nothing left to run (for tests and shutdown)."""
         while debate_id in self._workers:
             await self._idle.setdefault(debate_id, asyncio.Event()).wait()
+
+    def is_idle(self, debate_id: int) -> bool:
+        """True while no worker runs the debate's effects here."""
+        return debate_id not in self._workers
+
+    async def let_go(self, debate_id: int) -> None:
+        """Stop acting on a debate (its lease was lost): its worker ends, its state is
+        forgotten; what was not done stays stored for the process that claims it."""
+        self._dirty.discard(debate_id)
+        task = self._workers.get(debate_id)
+        if task is not None:
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
+        self._state.pop(debate_id, None)
+        self._done.pop(debate_id, None)
+
+    def adopt(self, debate_id: int) -> None:
+        """Run a debate this process just claimed, from its stored state."""
+        self._state.pop(debate_id, None)  # another process may have changed it
+        self._done.pop(debate_id, None)
+        self._kick(debate_id)
 
     async def aclose(self) -> None:
         """Stop every worker; what was not done stays stored for the next start."""
@@ -323,6 +355,8 @@ class DebateHandler:
                 task.cancel()
 
     def _kick(self, debate_id: int) -> None:
+        if not self._guard.holds(debate_id):
+            return  # another process runs it, or will once it claims it
         self._dirty.add(debate_id)
         if debate_id not in self._workers:
             self._idle.setdefault(debate_id, asyncio.Event()).clear()
@@ -351,6 +385,10 @@ class DebateHandler:
                 if outcome is _Outcome.FAILED:
                     await self._flush_done(debate_id)
                     return
+        except* LeaseLost:
+            log.warning("debate %s: lease lost; another process takes it over", debate_id)
+            self._state.pop(debate_id, None)
+            self._done.pop(debate_id, None)
         finally:
             self._workers.pop(debate_id, None)
             state = self._state.get(debate_id)
@@ -381,6 +419,8 @@ class DebateHandler:
         for attempt in range(EFFECT_ATTEMPTS):
             try:
                 outcome = await self._run_one(debate_id, effect_id, effect)
+            except LeaseLost:
+                raise  # not a failure to retry: this process must stop acting on the debate
             except Exception:
                 log.exception(
                     "debate %s: effect %s failed (attempt %s)", debate_id, effect.kind, attempt + 1
@@ -393,6 +433,8 @@ class DebateHandler:
         return _Outcome.FAILED
 
     async def _run_one(self, debate_id: int, effect_id: int, effect: Effect) -> _Outcome:
+        if not self._guard.holds(debate_id):
+            raise LeaseLost(debate_id)  # checked before every effect: see tools/store/leases
         debate = await self._current(debate_id)
         if not still_wanted(debate, effect):
             self._done.setdefault(debate_id, []).append(effect_id)  # nothing ran

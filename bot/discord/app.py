@@ -17,6 +17,7 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from bot.compose import (
     DetectionLimits,
+    Engine,
     SystemClock,
     build_detection,
     build_engine,
@@ -30,7 +31,9 @@ from bot.discord.ag_relay import AgRelayDebater
 from bot.discord.client import DebateBot
 from bot.discord.front import DiscordFront
 from bot.discord.room import DiscordRoom
-from bot.settings import Settings, configure_formats
+from bot.inbox_commands import EngineCommands, InboxCommands
+from bot.lease_runner import LeaseRunner
+from bot.settings import Settings, SettingsError, configure_formats
 from handlers.debate_handler import DebateHandler
 from handlers.formats import formats_for
 from handlers.i18n import Strings
@@ -40,6 +43,8 @@ from handlers.prompting import participant_system_prompt
 from tools.checks import one_line
 from tools.store.db import Database
 from tools.store.db_lock import DatabaseLock
+from tools.store.inbox import Inbox
+from tools.store.leases import Leases, LeaseTiming, new_owner_id
 from tools.store.sessions import schedule_session_expiry
 from tools.wiki.outbox import WikiOutbox
 
@@ -59,6 +64,12 @@ class Services:
     room: DiscordRoom | None = None
     scheduler: AsyncIOScheduler = field(default_factory=AsyncIOScheduler)
     closers: list[object] = field(default_factory=list)
+    # Processes sharing the debates (DATABASE_URL): this one's leases, and its runner unless
+    # it only receives events (GATEWAY_ONLY); `gateway`: it receives clicks and messages.
+    leases: Leases | None = None
+    runner: LeaseRunner | None = None
+    runs_debates: bool = True
+    gateway: bool = True
 
 
 async def assemble(
@@ -93,8 +104,52 @@ async def assemble(
         clock=clock,
         rng=rng,
         config=handler_config(settings),
+        leases=services.leases,
     )
     services.wiki, services.room, services.handler = engine.wiki, engine.room, engine.handler
+    commands = _commands(services, engine, db, clock, settings)
+    if services.gateway:
+        _front(bot, settings, engine, moderator, commands, clock)
+    _schedule(services.scheduler, engine.handler, db, settings)
+    await engine.wiki.start()
+    if services.runner is not None:
+        services.runner.start()
+        log.info("debate-room started; claiming debates as %s", services.runner.leases.owner)
+    elif services.leases is None:
+        resumed = await engine.handler.resume_all()
+        log.info("debate-room started; resumed debates %s", resumed)
+
+
+def _commands(
+    services: Services, engine: Engine[DiscordRoom], db: Database, clock: Clock, settings: Settings
+) -> EngineCommands:
+    """The engine itself, or (processes sharing the debates) the inbox in front of it."""
+    if services.leases is None:
+        return engine.handler
+    inbox = Inbox(db)
+    if services.runs_debates:
+        services.runner = LeaseRunner(
+            services.leases,
+            engine.handler,
+            engine.wiki,
+            inbox,
+            capacity=settings.WORKER_MAX_DEBATES,
+            poll_s=settings.WORKER_POLL_SECONDS,
+            forget=(engine.room.forget, engine.store.forget),
+        )
+    wake = services.runner.wake if services.runner else (lambda: None)
+    return InboxCommands(engine.handler, engine.store, inbox, clock, wake)
+
+
+def _front(
+    bot: DebateBot,
+    settings: Settings,
+    engine: Engine[DiscordRoom],
+    moderator: Moderator,
+    commands: EngineCommands,
+    clock: Clock,
+) -> None:
+    """Detection and the click handlers of the process that holds the gateway."""
     detection = build_detection(
         moderator,
         engine.store,
@@ -104,17 +159,13 @@ async def assemble(
         limits=DetectionLimits.of(settings, DETECTION_WINDOW),
     )
     bot.front = DiscordFront(
-        engine.handler,
+        commands,
         detection,
-        db,
-        strings,
+        engine.db,
+        Strings(settings.LANGUAGE),
         approver_role_id=settings.APPROVER_ROLE_ID,
         debater_ids=frozenset(settings.AG_USER_IDS),
     )
-    _schedule(services.scheduler, engine.handler, db, settings)
-    await engine.wiki.start()
-    resumed = await engine.handler.resume_all()
-    log.info("debate-room started; resumed debates %s", resumed)
 
 
 def _schedule(
@@ -184,8 +235,12 @@ async def shutdown(services: Services) -> None:
     """Stop the workers and the scheduler, and close the clients and the database."""
     with contextlib.suppress(Exception):
         services.scheduler.shutdown(wait=False)
+    if services.runner is not None:
+        await services.runner.aclose()
     if services.handler is not None:
         await services.handler.aclose()
+    if services.runner is not None:
+        await services.runner.release_all()
     if services.room is not None:
         await services.room.aclose()
     if services.wiki is not None:
@@ -201,18 +256,41 @@ async def shutdown(services: Services) -> None:
     await services.db.close()
 
 
+def database_url(settings: Settings) -> str | None:
+    """DATABASE_URL (PostgreSQL, shared by several processes), or None: the SQLite file."""
+    url = getattr(settings, "DATABASE_URL", None)
+    if url is None:
+        return None
+    text = url.get_secret_value() if hasattr(url, "get_secret_value") else str(url)
+    return text or None
+
+
+async def shared_services(settings: Settings, *, gateway: bool) -> Services:
+    """A process sharing the debates: the shared database and this process's leases."""
+    url = database_url(settings)
+    if url is None:
+        raise SettingsError("DATABASE_URL is not set: several processes need PostgreSQL")
+    db = await Database.open(url)
+    leases = Leases(db, new_owner_id(), LeaseTiming(settings.LEASE_SECONDS))
+    runs = not gateway or not settings.GATEWAY_ONLY
+    return Services(db=db, leases=leases, runs_debates=runs, gateway=gateway)
+
+
 async def serve(settings: Settings) -> None:
-    """Lock and open the database, log in, and run until the client closes."""
+    """Open the database (the SQLite file locked to this process, or the shared one), log in,
+    and run until the client closes."""
+    if database_url(settings) is not None:
+        await _serve(settings, await shared_services(settings, gateway=True))
+        return
     lock = DatabaseLock(settings.DATABASE_PATH)
     lock.acquire()  # held to the end: a second bot on this database refuses to start
     try:
-        await _serve(settings, await Database.open(str(settings.DATABASE_PATH)))
+        await _serve(settings, Services(db=await Database.open(str(settings.DATABASE_PATH))))
     finally:
         lock.release()
 
 
-async def _serve(settings: Settings, db: Database) -> None:
-    services = Services(db=db)
+async def _serve(settings: Settings, services: Services) -> None:
 
     async def ready(bot: DebateBot) -> None:
         await assemble(bot, settings, services)

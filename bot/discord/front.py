@@ -11,7 +11,7 @@ from bot.discord.embeds import card_embed
 from bot.discord.forms import OptionForm
 from bot.discord.room import NO_PINGS
 from bot.discord.views import card_view
-from handlers.debate_handler import DebateHandler
+from bot.inbox_commands import EngineCommands
 from handlers.detection import DetectionHandler
 from handlers.i18n import Strings
 from handlers.model import Actor, ChatLine, Debate, Phase
@@ -27,7 +27,7 @@ class DiscordFront:
 
     def __init__(
         self,
-        handler: DebateHandler,
+        handler: EngineCommands,
         detection: DetectionHandler,
         db: Database,
         strings: Strings,

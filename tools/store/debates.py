@@ -149,6 +149,7 @@ class SqliteStore:
         completion of the effect that yielded it and of any run since (`completed`)."""
         stamp = now.isoformat()
         async with self._db.transaction() as conn:
+            await self._in_step(conn, debate.id)
             await conn.execute(UPDATE_DEBATE, _state_row(debate, stamp))
             if turn is not None:
                 await conn.execute(INSERT_TURN, _turn_row(turn))
@@ -161,6 +162,9 @@ class SqliteStore:
             self._forget(debate.id)
         elif turn is not None:
             self._keep(turn)
+
+    async def _in_step(self, conn: aiosqlite.Connection, debate_id: int) -> None:
+        """First in a step's transaction; a store shared by processes checks its lease here."""
 
     async def pending_effects(self, debate_id: int, limit: int = 1) -> list[tuple[int, Effect]]:
         """The oldest effects not yet done, in order."""
@@ -246,6 +250,10 @@ class SqliteStore:
         for old in sorted(kept)[:-KEPT_TURNS]:
             del kept[old]
             self._urls.pop((turn.debate_id, old), None)
+
+    def forget(self, debate_id: int) -> None:
+        """Drop what is kept in memory of a debate (another process may have changed it)."""
+        self._forget(debate_id)
 
     def _forget(self, debate_id: int) -> None:
         """An ended debate's turns are not read again in its hot path."""

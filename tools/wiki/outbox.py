@@ -126,6 +126,7 @@ class WikiOutbox:
         first_backoff_s: float = 2.0,
         max_backoff_s: float = 300.0,
         part_limit: int = PART_LIMIT_CHARS,
+        owns: Callable[[int], bool] | None = None,
     ) -> None:
         check_root(root)
         self._db = db
@@ -138,6 +139,9 @@ class WikiOutbox:
         self._first_backoff = first_backoff_s
         self._max_backoff = max_backoff_s
         self._part_limit = part_limit
+        # Whose writes this process applies: every debate's, unless processes share them
+        # (then only those of the debates it holds the lease of, checked before each write).
+        self._owns = owns or (lambda _debate_id: True)
         self._writers: dict[int, asyncio.Task[None]] = {}
         # Bumped on every enqueue, so a writer that found nothing looks once more before it stops.
         self._wanted: defaultdict[int, int] = defaultdict(int)
@@ -243,9 +247,13 @@ class WikiOutbox:
         await self._db.execute(INSERT_ENTRY, row)
         self._kick(debate.id)
 
+    def resume(self, debate_id: int) -> None:
+        """Apply the debate's pending writes (this process just claimed the debate)."""
+        self._kick(debate_id)
+
     def _kick(self, debate_id: int) -> None:
         self._wanted[debate_id] += 1
-        if self._closed:
+        if self._closed or not self._owns(debate_id):
             return
         task = self._writers.get(debate_id)
         if task is None or task.done():
@@ -265,6 +273,8 @@ class WikiOutbox:
         delay = _Delay(announced=head is not None and head["attempts"] >= NOTICE_AFTER)
         while True:
             seen = self._wanted[debate_id]
+            if not self._owns(debate_id):
+                return  # the lease is lost: the process that claims the debate writes on
             row = await self._db.fetch_one(SELECT_NEXT, (debate_id,))
             if row is None:
                 if self._wanted[debate_id] == seen:

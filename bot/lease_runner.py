@@ -1,0 +1,149 @@
+"""This process's share of the debates when several processes run them (issue 20).
+
+A loop claims debates nobody holds (up to WORKER_MAX_DEBATES), applies the inbox's commands
+for the debates held, in order, and gives ended debates up; a timer renews the leases. A lease
+found lost (not renewed in time, or a fenced write refused) makes the engine let that debate
+go at once: another process claims it and resumes from its last stored step.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable, Iterable
+
+from bot.inbox_commands import COMMANDS
+from handlers.debate_handler import DebateHandler
+from handlers.leasing import LeaseLost
+from tools.store.inbox import APPLYING, Command, Inbox
+from tools.store.leases import Leases
+from tools.wiki.outbox import WikiOutbox
+
+log = logging.getLogger(__name__)
+
+
+class LeaseRunner:
+    """Claims, renews and lets go of debates; feeds their workers the inbox's commands."""
+
+    def __init__(
+        self,
+        leases: Leases,
+        handler: DebateHandler,
+        wiki: WikiOutbox,
+        inbox: Inbox,
+        *,
+        capacity: int,
+        poll_s: float,
+        forget: Iterable[Callable[[int], None]] = (),
+    ) -> None:
+        self.leases = leases
+        self._handler = handler
+        self._wiki = wiki
+        self._inbox = inbox
+        self._capacity = capacity
+        self._poll_s = poll_s
+        self._forget = tuple(forget)  # in-memory records of a debate another process changed
+        self._wake = asyncio.Event()
+        self._tasks: list[asyncio.Task[None]] = []
+
+    def start(self) -> None:
+        """Start the loop and the renewal timer."""
+        self._tasks = [
+            asyncio.create_task(self._loop(), name="lease-loop"),
+            asyncio.create_task(self._renewer(), name="lease-renewer"),
+        ]
+
+    def wake(self) -> None:
+        """Look for debates and commands now (a command or a proposal was stored)."""
+        self._wake.set()
+
+    async def aclose(self) -> None:
+        """Stop claiming and renewing; the caller stops the engine, then calls `release_all`."""
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    async def release_all(self) -> None:
+        """Give every lease up (a clean stop): other processes take the debates at once."""
+        for debate_id in self.leases.held():
+            with contextlib.suppress(Exception):  # the lease lapses by itself anyway
+                await self.leases.release(debate_id)
+
+    async def tick(self) -> None:
+        """One pass: claim, apply the inbox, give up what ended."""
+        room = self._capacity - len(self.leases.held())
+        for debate_id in await self.leases.claim(room):
+            self._adopt(debate_id)
+        await self._apply_inbox()
+        await self._let_go_of_ended()
+
+    async def _loop(self) -> None:
+        while True:
+            self._wake.clear()
+            try:
+                await self.tick()
+            except Exception:  # a boundary: a database hiccup must not end the process's loop
+                log.exception("lease loop: a pass failed; trying again")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), self._poll_s)
+
+    async def _renewer(self) -> None:
+        while True:
+            await asyncio.sleep(self.leases.timing.renew_s)
+            stale = [d for d in self.leases.held() if not self.leases.holds(d)]
+            try:
+                lost = await self.leases.renew()
+            except Exception:  # a boundary: the local deadlines stop the debates in time
+                log.exception("lease renewal failed")
+                continue
+            for debate_id in lost:
+                log.warning("debate %s: lease lost; letting it go", debate_id)
+                await self._handler.let_go(debate_id)
+            for debate_id in stale:  # renewed after a pause: run it again
+                if self.leases.holds(debate_id) and self._handler.is_idle(debate_id):
+                    self._adopt(debate_id)
+
+    def _adopt(self, debate_id: int) -> None:
+        for forget in self._forget:
+            forget(debate_id)
+        self._handler.adopt(debate_id)
+        self._wiki.resume(debate_id)
+
+    async def _apply_inbox(self) -> None:
+        held = [d for d in self.leases.held() if self.leases.holds(d)]
+        for command in await self._inbox.pending(held):
+            if self.leases.holds(command.debate_id):
+                await self._apply(command)
+
+    async def _apply(self, command: Command) -> None:
+        """Call the engine method the command names; marked done with the step it stores."""
+        applying = [command.id]
+        token = APPLYING.set(applying)
+        try:
+            if command.name not in COMMANDS:
+                raise ValueError(f"unknown command {command.name!r}")
+            method = getattr(self._handler, command.name)
+            await method(command.debate_id, command.actor, *command.args)
+        except LeaseLost:
+            await self._handler.let_go(command.debate_id)
+            return
+        except Exception:  # a boundary: one bad command must not block the debate's inbox
+            log.exception("debate %s: command %s failed", command.debate_id, command.name)
+        finally:
+            APPLYING.reset(token)
+        if applying:  # no step was stored (it failed): not tried again
+            await self._inbox.mark_done(command.id)
+
+    async def _let_go_of_ended(self) -> None:
+        for debate_id in self.leases.held():
+            if not self._handler.is_idle(debate_id) or not self.leases.holds(debate_id):
+                continue
+            debate = await self._handler.get(debate_id)
+            if not debate.phase.is_terminal:
+                continue
+            if await self._wiki.pending(debate_id) or await self._inbox.count(debate_id):
+                continue
+            await self.leases.release(debate_id)
+            for forget in self._forget:
+                forget(debate_id)

@@ -1,0 +1,182 @@
+"""Debate leases on the real stores: claim, renew, lapse, release, and the fence on writes."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from handlers.events import PostCard
+from handlers.leasing import LeaseLost
+from handlers.model import Debate, Phase
+from tests.handlers.conftest import ALICE, proposal
+from tools.store.db import Database
+from tools.store.debates import SqliteStore
+from tools.store.inbox import APPLYING, Inbox, LeasedStore
+from tools.store.leases import Leases, LeaseTiming
+
+NOW = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
+TIMING = LeaseTiming(lease_s=30)
+
+
+@pytest.fixture
+async def db(tmp_path: Path) -> AsyncIterator[Database]:
+    opened = await Database.open(str(tmp_path / "bot.sqlite3"))
+    try:
+        yield opened
+    finally:
+        await opened.close()
+
+
+@dataclass
+class Clocks:
+    """The wall clock (lease expiries in the table) and the monotonic one (local deadlines)."""
+
+    wall: int = 1_000_000
+    mono: float = 100.0
+
+    def wall_ms(self) -> int:
+        return self.wall
+
+    def monotonic(self) -> float:
+        return self.mono
+
+    def advance(self, seconds: float) -> None:
+        self.wall += int(seconds * 1000)
+        self.mono += seconds
+
+
+def leases(db: Database, owner: str, clocks: Clocks) -> Leases:
+    return Leases(db, owner, TIMING, wall_ms=clocks.wall_ms, monotonic=clocks.monotonic)
+
+
+async def new_debate(db: Database, channel: int = 1) -> Debate:
+    store = SqliteStore(db)
+    return await store.create(proposal(channel=channel), 3, NOW, timedelta(minutes=30), (PostCard(),))
+
+
+async def claims(db: Database) -> list[tuple[int, int, str, int, int]]:
+    rows = await db.fetch_all(
+        "SELECT debate_id, generation, owner, claimed_at, lapsed_at FROM debate_lease_claims"
+        " ORDER BY debate_id, generation"
+    )
+    return [tuple(row) for row in rows]  # type: ignore[misc]
+
+
+async def test_a_debate_is_claimed_by_one_process_until_its_lease_lapses(db: Database) -> None:
+    clocks = Clocks()
+    first, second = leases(db, "a", clocks), leases(db, "b", clocks)
+    debate = await new_debate(db)
+
+    assert await first.claim(5) == [debate.id]
+    assert await second.claim(5) == []  # held
+    assert first.holds(debate.id) and not second.holds(debate.id)
+
+    clocks.advance(25)  # renewed before the end: still a's
+    assert await first.renew() == []
+    clocks.advance(25)
+    assert await second.claim(5) == []
+
+    clocks.advance(31)  # a stopped renewing (paused, or dead): the lease lapses
+    assert not first.holds(debate.id)  # a stopped acting before the lapse
+    assert await second.claim(5) == [debate.id]
+    assert await first.renew() == [debate.id]  # a learns it lost the debate
+    assert first.held() == [] and second.generation(debate.id) == 2
+    lapsed = 1_000_000 + 25_000 + 30_000  # the end a's last renewal had secured
+    assert await claims(db) == [
+        (debate.id, 1, "a", 1_000_000, 0),
+        (debate.id, 2, "b", clocks.wall, lapsed),
+    ]
+
+
+async def test_a_holder_stops_acting_a_margin_before_its_lease_could_lapse(db: Database) -> None:
+    clocks = Clocks()
+    holder = leases(db, "a", clocks)
+    debate = await new_debate(db)
+    await holder.claim(1)
+    clocks.advance(TIMING.lease_s - TIMING.margin_s - 0.1)
+    assert holder.holds(debate.id)
+    clocks.advance(0.2)  # no renewal came back in time (a pause, a slow database)
+    assert not holder.holds(debate.id)
+    await holder.renew()
+    assert holder.holds(debate.id)  # renewed: acting again
+
+
+async def test_claims_take_at_most_the_limit_and_skip_ended_debates(db: Database) -> None:
+    clocks = Clocks()
+    holder = leases(db, "a", clocks)
+    ids = [(await new_debate(db, channel)).id for channel in (1, 2, 3)]
+    store = SqliteStore(db)
+    ended = replace(await store.load(ids[0]), phase=Phase.DECLINED)
+    await store.save_step(ended, (), None, NOW)  # no lease held yet: a plain store
+    await store.complete_effects([row[0] for row in await db.fetch_all("SELECT id FROM effects")], NOW)
+
+    assert await holder.claim(1) == [ids[1]]
+    assert await holder.claim(5) == [ids[2]]  # the declined debate has nothing left to run
+
+
+async def test_a_released_debate_is_claimed_at_once(db: Database) -> None:
+    clocks = Clocks()
+    first, second = leases(db, "a", clocks), leases(db, "b", clocks)
+    debate = await new_debate(db)
+    await first.claim(1)
+    await first.release(debate.id)
+    assert await second.claim(1) == [debate.id]
+
+
+async def test_a_process_that_lost_its_lease_stores_nothing(db: Database) -> None:
+    clocks = Clocks()
+    first, second = leases(db, "a", clocks), leases(db, "b", clocks)
+    debate = await new_debate(db)
+    await first.claim(1)
+    old, new = LeasedStore(db, first), LeasedStore(db, second)
+    await old.save_step(replace(debate, max_rounds=4), (), None, NOW)  # a holds it: stored
+
+    clocks.advance(31)  # a is paused past its lease; b takes the debate over
+    await second.claim(1)
+    with pytest.raises(LeaseLost):
+        await old.save_step(replace(debate, max_rounds=9), (), None, NOW)
+    assert (await new.load(debate.id)).max_rounds == 4
+    await new.save_step(replace(debate, max_rounds=5), (), None, NOW)
+    assert (await new.load(debate.id)).max_rounds == 5
+
+
+async def test_an_inbox_command_is_marked_done_with_the_step_it_made(db: Database) -> None:
+    clocks = Clocks()
+    holder = leases(db, "a", clocks)
+    debate = await new_debate(db)
+    await holder.claim(1)
+    inbox, store = Inbox(db), LeasedStore(db, holder)
+    await inbox.put(debate.id, "choose_budget", ALICE, (5,))
+    (command,) = await inbox.pending([debate.id])
+    assert (command.name, command.actor, command.args) == ("choose_budget", ALICE, (5,))
+
+    token = APPLYING.set([command.id])
+    try:
+        await store.save_step(replace(debate, max_rounds=5), (), None, NOW)
+        await store.save_step(replace(debate, max_rounds=6), (), None, NOW)  # marks nothing
+    finally:
+        APPLYING.reset(token)
+    assert await inbox.pending([debate.id]) == [] and await inbox.count(debate.id) == 0
+
+
+async def test_a_command_is_not_marked_done_when_its_step_is_refused(db: Database) -> None:
+    clocks = Clocks()
+    first, second = leases(db, "a", clocks), leases(db, "b", clocks)
+    debate = await new_debate(db)
+    await first.claim(1)
+    inbox = Inbox(db)
+    await inbox.put(debate.id, "stop", ALICE, ())
+    (command,) = await inbox.pending([debate.id])
+    clocks.advance(31)
+    await second.claim(1)
+    token = APPLYING.set([command.id])
+    try:
+        with pytest.raises(LeaseLost):
+            await LeasedStore(db, first).save_step(debate, (), None, NOW)
+    finally:
+        APPLYING.reset(token)
+    assert [c.id for c in await inbox.pending([debate.id])] == [command.id]  # b applies it

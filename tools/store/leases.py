@@ -1,0 +1,192 @@
+"""Debate leases: which process runs which debate, claimed, renewed, fenced (issue 20).
+
+A process claims debates whose lease is absent or lapsed, renews what it holds on a timer well
+inside the lease, and stops acting on a debate `margin` before its lease could lapse unrenewed
+(`holds`). Every step it stores is fenced: the transaction first reads the lease row (FOR
+SHARE on PostgreSQL, so a claim waits for the step to commit) and refuses the write unless this
+process still holds the generation it claimed. A process paused past its lease therefore
+stores nothing more, and its effects stop at the next local check.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import socket
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from handlers.kinds import Phase
+from handlers.leasing import LeaseLost
+from tools.store.db import Database
+
+_LIVE = ", ".join(f"'{p.value}'" for p in Phase if not p.is_terminal)
+# Debates someone must run: not ended, or with effects, commands or wiki writes still queued.
+SELECT_CLAIMABLE = f"""
+SELECT d.id, COALESCE(l.expires_at, 0) FROM debates d
+LEFT JOIN debate_leases l ON l.debate_id = d.id
+WHERE (l.debate_id IS NULL OR l.expires_at < ?)
+  AND (d.phase IN ({_LIVE})
+       OR EXISTS (SELECT 1 FROM effects e WHERE e.debate_id = d.id AND e.done_at IS NULL)
+       OR EXISTS (SELECT 1 FROM debate_inbox i WHERE i.debate_id = d.id AND i.done_at IS NULL)
+       OR EXISTS (SELECT 1 FROM wiki_outbox w WHERE w.debate_id = d.id AND w.done_at IS NULL))
+ORDER BY d.id LIMIT ?
+"""  # noqa: S608  # the phases are the engine's own constants
+# Skip debates another claimer is looking at (row locks), and lock the ones taken.
+PG_LOCK = " FOR UPDATE OF d SKIP LOCKED"
+UPSERT_LEASE = """
+INSERT INTO debate_leases (debate_id, owner, generation, expires_at) VALUES (?, ?, 1, ?)
+ON CONFLICT (debate_id) DO UPDATE
+SET owner = excluded.owner, generation = debate_leases.generation + 1,
+    expires_at = excluded.expires_at
+WHERE debate_leases.expires_at < ?
+RETURNING generation
+"""
+INSERT_CLAIM = """
+INSERT INTO debate_lease_claims (debate_id, generation, owner, claimed_at, lapsed_at)
+VALUES (?, ?, ?, ?, ?)
+"""
+RENEW = "UPDATE debate_leases SET expires_at = ? WHERE owner = ? RETURNING debate_id, generation"
+RELEASE = "UPDATE debate_leases SET expires_at = 0 WHERE debate_id = ? AND owner = ?"
+SELECT_LEASE = "SELECT owner, generation FROM debate_leases WHERE debate_id = ?"
+
+
+@dataclass(frozen=True)
+class LeaseTiming:
+    """How long a lease lasts, how often it is renewed, how early a holder stops acting.
+
+    The renewal runs at a third of the lease so two renewals in a row may fail (a slow
+    database, a busy machine) before the lease lapses; the holder stops acting a third of the
+    lease before the end it last secured, so a paused process notices it may no longer act
+    well before another can claim the debate.
+    """
+
+    lease_s: float = 30.0
+
+    @property
+    def renew_s(self) -> float:
+        """Seconds between renewals."""
+        return self.lease_s / 3
+
+    @property
+    def margin_s(self) -> float:
+        """Seconds before the lease's end at which the holder stops acting."""
+        return self.lease_s / 3
+
+
+def new_owner_id() -> str:
+    """This process's name in the lease table: host, pid and a random part (pids repeat)."""
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+
+
+def _wall_ms() -> int:
+    return int(time.time() * 1000)
+
+
+class Leases:
+    """The leases this process holds, and the statements that claim, renew and fence them."""
+
+    def __init__(
+        self,
+        db: Database,
+        owner: str,
+        timing: LeaseTiming,
+        *,
+        wall_ms: Callable[[], int] = _wall_ms,
+        monotonic: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._db = db
+        self.owner = owner
+        self.timing = timing
+        self._wall_ms = wall_ms
+        self._monotonic = monotonic
+        self._held: dict[int, tuple[int, float]] = {}  # debate -> (generation, act until)
+        self._pg = getattr(db, "dialect", "sqlite") == "postgres"
+
+    def holds(self, debate_id: int) -> bool:
+        """True while the debate's lease is held with more than the margin left."""
+        held = self._held.get(debate_id)
+        return held is not None and self._monotonic() < held[1]
+
+    def held(self) -> list[int]:
+        """The debates this process holds (some may be past the point of acting)."""
+        return sorted(self._held)
+
+    def generation(self, debate_id: int) -> int | None:
+        """The generation this process claimed the debate with, if it holds it."""
+        held = self._held.get(debate_id)
+        return held[0] if held else None
+
+    async def claim(self, limit: int) -> list[int]:
+        """Claim up to `limit` debates nobody holds (or whose lease lapsed); their ids."""
+        if limit <= 0:
+            return []
+        started, now = self._monotonic(), self._wall_ms()
+        expires = now + int(self.timing.lease_s * 1000)
+        sql = SELECT_CLAIMABLE + (PG_LOCK if self._pg else "")
+        taken: list[int] = []
+        async with self._db.transaction() as conn:
+            for debate_id, lapsed in await _rows(conn, sql, (now, limit)):
+                rows = await _rows(conn, UPSERT_LEASE, (debate_id, self.owner, expires, now))
+                if not rows:
+                    continue  # claimed meanwhile by another process
+                generation = int(rows[0][0])
+                claim = (debate_id, generation, self.owner, now, lapsed)
+                await _rows(conn, INSERT_CLAIM, claim, fetch=False)
+                self._held[int(debate_id)] = (generation, self._until(started))
+                taken.append(int(debate_id))
+        return taken
+
+    async def renew(self) -> list[int]:
+        """Extend every lease still ours; returns the debates whose lease was lost."""
+        if not self._held:
+            return []
+        started = self._monotonic()
+        expires = self._wall_ms() + int(self.timing.lease_s * 1000)
+        async with self._db.transaction() as conn:
+            rows = await _rows(conn, RENEW, (expires, self.owner))
+        ours = {int(row[0]): int(row[1]) for row in rows}
+        lost = []
+        for debate_id, (generation, _) in list(self._held.items()):
+            if ours.get(debate_id) == generation:
+                self._held[debate_id] = (generation, self._until(started))
+            else:
+                del self._held[debate_id]
+                lost.append(debate_id)
+        return lost
+
+    async def release(self, debate_id: int) -> None:
+        """Give the debate up at once (it ended): another process may claim it right away."""
+        if self._held.pop(debate_id, None) is not None:
+            await self._db.execute(RELEASE, (debate_id, self.owner))
+
+    def drop(self, debate_id: int) -> None:
+        """Forget a lease found lost (by a fenced write)."""
+        self._held.pop(debate_id, None)
+
+    async def fence(self, conn: Any, debate_id: int) -> None:
+        """Inside a write transaction: raise LeaseLost unless this process holds the debate
+        with the generation it claimed (on PostgreSQL the lease row stays share-locked to
+        the commit, so no claim can slip in between)."""
+        held = self._held.get(debate_id)
+        sql = SELECT_LEASE + (" FOR SHARE" if self._pg else "")
+        rows = await _rows(conn, sql, (debate_id,))
+        if held is None or not rows or (rows[0][0], int(rows[0][1])) != (self.owner, held[0]):
+            self._held.pop(debate_id, None)
+            raise LeaseLost(debate_id)
+
+    def _until(self, started: float) -> float:
+        """Act until the margin before the end secured by a request sent at `started`."""
+        return started + self.timing.lease_s - self.timing.margin_s
+
+
+async def _rows(
+    conn: Any, sql: str, params: tuple[Any, ...], *, fetch: bool = True
+) -> list[Any]:
+    """Run one statement on a transaction's connection; its rows."""
+    if not fetch:
+        await conn.execute(sql, params)
+        return []
+    return list(await conn.fetch_all(sql, params))
