@@ -1,42 +1,142 @@
-"""SQLite through aiosqlite: WAL, one writer connection, explicit transactions, migrations."""
+"""The database port every store shares: SQLite (the embedded default) or PostgreSQL.
+
+Call sites write SQL once, with `?` placeholders and portable SQL (ON CONFLICT ... DO,
+RETURNING id, no SQLite-only functions); `Database.open` picks the implementation from its
+target: a `postgresql://` URL opens PostgreSQL (tools.store.db_postgres), anything else is
+an SQLite file (tools.store.db_sqlite). Rows take an index and a column name on both.
+"""
 
 from __future__ import annotations
 
+import abc
 import asyncio
 import contextlib
-import os
 import re
-from collections.abc import AsyncIterator, Awaitable, Iterable
-from contextlib import asynccontextmanager
+from collections.abc import Awaitable, Iterable, Sequence
+from contextlib import AbstractAsyncContextManager
 from importlib import resources
-from pathlib import Path
-from typing import Any, TypeVar
-
-import aiosqlite
+from typing import Any, Literal, Protocol, TypeVar
+from urllib.parse import urlsplit, urlunsplit
 
 T = TypeVar("T")
+Dialect = Literal["sqlite", "postgres"]
+Migration = tuple[int, str, str]  # (version, file name, sql)
+Params = Sequence[Any]
 
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
-
-CREATE_MIGRATIONS_TABLE = """
-CREATE TABLE IF NOT EXISTS schema_migrations (
-    version     INTEGER PRIMARY KEY,
-    name        TEXT NOT NULL,
-    applied_at  TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
-)
-"""
-SELECT_APPLIED = "SELECT version FROM schema_migrations"
-INSERT_APPLIED = "INSERT INTO schema_migrations (version, name) VALUES (?, ?)"
+_URL_SCHEMES = ("postgresql://", "postgres://")
+_PACKAGES: dict[Dialect, str] = {"sqlite": "migrations", "postgres": "migrations.postgres"}
 
 
 class DatabaseError(Exception):
-    """The database file cannot be opened or migrated."""
+    """The database cannot be opened, reached or migrated."""
 
 
-def bundled_migrations() -> list[tuple[int, str, str]]:
-    """The migrations shipped in the `migrations` package: (version, name, sql), in order."""
+class Row(Protocol):
+    """A result row: `row[0]` and `row["column"]` (aiosqlite.Row and asyncpg.Record both)."""
+
+    def __getitem__(self, key: Any, /) -> Any:
+        """The value of a column by position or by name."""
+
+
+class Connection(Protocol):
+    """The statements of one open transaction (what `Database.transaction()` yields)."""
+
+    async def execute(self, sql: str, params: Params = ()) -> int:
+        """Run one statement; return how many rows it changed."""
+
+    async def insert(self, sql: str, params: Params = ()) -> int:
+        """Run an INSERT ending in `RETURNING id`; return that id."""
+
+    async def fetch_one(self, sql: str, params: Params = ()) -> Row | None:
+        """One row of a read, or None."""
+
+    async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]:
+        """All rows of a read."""
+
+
+class Database(abc.ABC):
+    """A connection (SQLite) or a pool (PostgreSQL); writes of several statements go through
+    `transaction()`, a single write through `execute`/`insert`."""
+
+    dialect: Dialect
+    target: str  # the file path, or the URL with its password masked (safe to log)
+
+    @staticmethod
+    async def open(target: str, migrations: Iterable[Migration] | None = None) -> Database:
+        """Open the database at `target` (an SQLite path or a postgresql:// URL) and apply
+        the pending migrations (the bundled ones of its dialect unless given)."""
+        if is_postgres_url(target):
+            from tools.store.db_postgres import PostgresDatabase  # noqa: PLC0415 (driver on demand)
+
+            return await PostgresDatabase.connect(target, migrations)
+        from tools.store.db_sqlite import SqliteDatabase  # noqa: PLC0415 (no import cycle)
+
+        return await SqliteDatabase.connect(target, migrations)
+
+    @abc.abstractmethod
+    async def close(self) -> None:
+        """Close the connection or pool."""
+
+    @abc.abstractmethod
+    async def migrate(self, migrations: Iterable[Migration]) -> list[int]:
+        """Apply the migrations not yet recorded, each in its own transaction."""
+
+    @abc.abstractmethod
+    async def applied_versions(self) -> list[int]:
+        """Versions recorded in schema_migrations, ascending."""
+
+    @abc.abstractmethod
+    def transaction(self) -> AbstractAsyncContextManager[Connection]:
+        """One write transaction: COMMIT at the end, ROLLBACK on error or cancellation."""
+
+    @abc.abstractmethod
+    async def fetch_one(self, sql: str, params: Params = ()) -> Row | None:
+        """One row of a read, or None."""
+
+    @abc.abstractmethod
+    async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]:
+        """All rows of a read."""
+
+    @abc.abstractmethod
+    async def execute(self, sql: str, params: Params = ()) -> int:
+        """One write statement in its own transaction; returns how many rows it changed."""
+
+    @abc.abstractmethod
+    async def insert(self, sql: str, params: Params = ()) -> int:
+        """One INSERT ending in `RETURNING id`, in its own transaction; returns the id."""
+
+    @abc.abstractmethod
+    async def tables(self) -> dict[str, list[str]]:
+        """Every table of the schema and its columns in order (for checks and doctor)."""
+
+
+open_database = Database.open
+
+
+def is_postgres_url(target: str) -> bool:
+    """True when `target` names a PostgreSQL server rather than an SQLite file."""
+    return target.startswith(_URL_SCHEMES)
+
+
+def mask_url(url: str) -> str:
+    """`url` with its password replaced by `***`, for messages and logs."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return "<unparsable database URL>"
+    if parts.password is None:
+        return url
+    user = parts.username or ""
+    host = parts.netloc.rsplit("@", 1)[1]
+    return urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))
+
+
+def bundled_migrations(dialect: Dialect = "sqlite") -> list[Migration]:
+    """The migrations shipped for a dialect: `migrations/` (SQLite) or
+    `migrations/postgres/` (its twins, same numbers), as (version, name, sql), in order."""
     found = []
-    for entry in resources.files("migrations").iterdir():
+    for entry in resources.files(_PACKAGES[dialect]).iterdir():
         match = _MIGRATION_NAME.match(entry.name)
         if match:
             found.append((int(match.group(1)), entry.name, entry.read_text(encoding="utf-8")))
@@ -47,104 +147,51 @@ def bundled_migrations() -> list[tuple[int, str, str]]:
     return found
 
 
-class Database:
-    """The one connection to the SQLite file; writes go through `transaction()`."""
+def to_dollar_params(sql: str) -> str:
+    """`sql` with each `?` placeholder numbered for PostgreSQL (`$1`, `$2`, ...); a `?` in a
+    quoted literal or identifier, or in a comment, is left as it is."""
+    out: list[str] = []
+    number = 0
+    i = 0
+    while i < len(sql):
+        char = sql[i]
+        if char in "'\"":
+            end = _closing_quote(sql, i)
+            out.append(sql[i:end])
+            i = end
+            continue
+        if sql.startswith("--", i):
+            end = sql.find("\n", i)
+            end = len(sql) if end < 0 else end
+            out.append(sql[i:end])
+            i = end
+            continue
+        if char == "?":
+            number += 1
+            out.append(f"${number}")
+        else:
+            out.append(char)
+        i += 1
+    return "".join(out)
 
-    def __init__(self, conn: aiosqlite.Connection, path: str) -> None:
-        self._conn = conn
-        self.path = path
-        self._write_lock = asyncio.Lock()
 
-    @classmethod
-    async def open(
-        cls, path: str, migrations: Iterable[tuple[int, str, str]] | None = None
-    ) -> Database:
-        """Open (creating folders as needed), switch to WAL and apply pending migrations."""
-        try:
-            if path != ":memory:":
-                Path(path).parent.mkdir(parents=True, exist_ok=True)
-            conn = await aiosqlite.connect(path, isolation_level=None)
-        except (OSError, aiosqlite.Error) as exc:
-            raise DatabaseError(f"cannot open {path}: {_cause(path, exc)}") from exc
-        conn.row_factory = aiosqlite.Row
-        db = cls(conn, path)
-        try:
-            await conn.execute("PRAGMA journal_mode=WAL")
-            await conn.execute("PRAGMA synchronous=NORMAL")
-            await conn.execute("PRAGMA foreign_keys=ON")
-            await conn.execute("PRAGMA busy_timeout=5000")
-            await db.migrate(bundled_migrations() if migrations is None else migrations)
-        except (aiosqlite.Error, DatabaseError, OSError) as exc:
-            await conn.close()
-            raise DatabaseError(f"cannot prepare {path}: {_cause(path, exc)}") from exc
-        return db
-
-    async def close(self) -> None:
-        """Close the connection."""
-        await self._conn.close()
-
-    async def migrate(self, migrations: Iterable[tuple[int, str, str]]) -> list[int]:
-        """Apply the migrations not yet recorded, each in its own transaction."""
-        await self._conn.execute(CREATE_MIGRATIONS_TABLE)
-        applied = {row[0] for row in await self._conn.execute_fetchall(SELECT_APPLIED)}
-        done = []
-        for version, name, sql in migrations:
-            if version in applied:
+def _closing_quote(sql: str, start: int) -> int:
+    """The index just past the quoted text opened at `start` (a doubled quote escapes it)."""
+    quote = sql[start]
+    i = start + 1
+    while i < len(sql):
+        if sql[i] == quote:
+            if sql.startswith(quote * 2, i):
+                i += 2
                 continue
-            async with self.transaction() as conn:
-                for statement in _statements(sql):
-                    await conn.execute(statement)
-                await conn.execute(INSERT_APPLIED, (version, name))
-            done.append(version)
-        return done
-
-    async def applied_versions(self) -> list[int]:
-        """Versions recorded in schema_migrations, ascending."""
-        rows = await self._conn.execute_fetchall(SELECT_APPLIED + " ORDER BY version")
-        return [row[0] for row in rows]
-
-    @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        """One write transaction at a time: BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on error.
-
-        BEGIN, COMMIT and ROLLBACK always run to the end even when the caller is cancelled
-        (a Stop cancels a running turn), so the connection never stays inside a transaction.
-        """
-        async with self._write_lock:
-            try:
-                await _to_the_end(self._conn.execute("BEGIN IMMEDIATE"))
-            except asyncio.CancelledError:
-                await _to_the_end(self._conn.execute("ROLLBACK"))
-                raise
-            try:
-                yield self._conn
-            except BaseException:
-                await _to_the_end(self._conn.execute("ROLLBACK"))
-                raise
-            await _to_the_end(self._conn.execute("COMMIT"))
-
-    async def fetch_one(self, sql: str, params: tuple[Any, ...] = ()) -> aiosqlite.Row | None:
-        """One row of a read, or None."""
-        # One trip to aiosqlite's thread (a cursor's execute, fetchone and close are three).
-        rows = await self._conn.execute_fetchall(sql, params)
-        return next(iter(rows), None)
-
-    async def fetch_all(self, sql: str, params: tuple[Any, ...] = ()) -> list[aiosqlite.Row]:
-        """All rows of a read."""
-        return list(await self._conn.execute_fetchall(sql, params))
-
-    async def execute(self, sql: str, params: tuple[Any, ...] = ()) -> int:
-        """One write statement in its own transaction; returns lastrowid."""
-        # Outside BEGIN ... COMMIT, SQLite runs one statement as its own transaction
-        # (autocommit): as atomic and durable, in one trip instead of three. The lock keeps
-        # it from slipping into another coroutine's open transaction on this connection.
-        async with self._write_lock:
-            cursor = await _to_the_end(self._conn.execute(sql, params))
-            return cursor.lastrowid or 0
+            return i + 1
+        i += 1
+    return len(sql)  # unterminated: the server will say so
 
 
-async def _to_the_end(step: Awaitable[T]) -> T:
-    """Await `step` to completion; a cancellation meanwhile is re-raised once it is done."""
+async def to_the_end(step: Awaitable[T]) -> T:
+    """Await `step` to completion; a cancellation meanwhile is re-raised once it is done
+    (BEGIN, COMMIT, ROLLBACK and single writes never stop half-way)."""
     task = asyncio.ensure_future(step)
     try:
         return await asyncio.shield(task)
@@ -155,27 +202,7 @@ async def _to_the_end(step: Awaitable[T]) -> T:
         raise
 
 
-def _statements(sql: str) -> list[str]:
+def statements(sql: str) -> list[str]:
     """Split a migration into statements (our migrations hold no ';' inside literals)."""
     lines = [line for line in sql.splitlines() if not line.strip().startswith("--")]
     return [part.strip() for part in "\n".join(lines).split(";") if part.strip()]
-
-
-def _cause(path: str, exc: BaseException) -> str:
-    """Why `path` cannot serve as the database, in words a person can act on."""
-    file = Path(path)
-    message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-    if isinstance(exc, OSError) and exc.strerror:
-        message = exc.strerror
-    if file.is_dir():
-        return "it is a directory, not a file"
-    folder = file.parent
-    if file.exists() and not os.access(file, os.R_OK):
-        return f"{message} (the file is not readable by this user)"
-    if file.exists() and not os.access(file, os.W_OK):
-        return f"{message} (the file is not writable by this user)"
-    if not os.access(folder, os.W_OK | os.X_OK):
-        return f"{message} (the folder {folder} is not writable by this user)"
-    if "not a database" in message or "malformed" in message:
-        return f"{message} (not an SQLite database, or a damaged one)"
-    return message

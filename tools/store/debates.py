@@ -1,4 +1,4 @@
-"""The engine's storage in SQLite: debates, their turns and their pending effects."""
+"""The engine's storage (SQLite or PostgreSQL): debates, their turns and their pending effects."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
 
-import aiosqlite
 from pydantic import TypeAdapter
 
 from handlers.events import EFFECT_ADAPTER, Effect
@@ -21,14 +20,14 @@ from handlers.model import (
     Turn,
     TurnMeta,
 )
-from tools.store.db import Database
+from tools.store.db import Connection, Database, Row
 
 _DEBATE = TypeAdapter(Debate)
 _PARSED = TypeAdapter(ParsedReply)
 
 INSERT_DEBATE = """
 INSERT INTO debates (channel_id, topic, phase, state, created_at, updated_at)
-VALUES (?, ?, ?, '{}', ?, ?)
+VALUES (?, ?, ?, '{}', ?, ?) RETURNING id
 """
 INSERT_PROPOSAL = "INSERT INTO proposals (debate_id, channel_id, expires_at) VALUES (?, ?, ?)"
 UPDATE_DEBATE = """
@@ -53,6 +52,7 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 SELECT_TURNS = """
 SELECT * FROM turns WHERE debate_id = ? ORDER BY number DESC LIMIT ?
 """
+SELECT_ALL_TURNS = "SELECT * FROM turns WHERE debate_id = ? ORDER BY number DESC"
 SELECT_AUTHORS = "SELECT number, seat FROM turns WHERE debate_id = ? ORDER BY number"
 SELECT_TURN = "SELECT * FROM turns WHERE debate_id = ? AND number = ?"
 SELECT_MESSAGE_URL = "SELECT message_url FROM turns WHERE debate_id = ? AND number = ?"
@@ -78,10 +78,12 @@ class DebateNotFound(LookupError):
 
 
 class SqliteStore:
-    """Debates, turns and effects in the one SQLite database."""
+    """Debates, turns and effects in the one database (SQLite, or PostgreSQL by its URL)."""
 
     def __init__(self, db: Database) -> None:
         self._db = db
+        # PostgreSQL keeps a turn's text as bytes (BYTEA): its TEXT refuses lone surrogates.
+        self._as_bytes = db.dialect == "postgres"
         # Stored turns never change (only their message_url, kept apart), so the latest
         # few of each debate are kept once committed or read, for the reads that follow.
         self._turns: dict[int, dict[int, Turn]] = {}
@@ -102,10 +104,9 @@ class SqliteStore:
         roster and format are the configured ones, shown on the card, fixed at approval."""
         stamp = now.isoformat()
         async with self._db.transaction() as conn:
-            cursor = await conn.execute(
+            debate_id = await conn.insert(
                 INSERT_DEBATE, (proposal.channel_id, proposal.topic, Phase.PROPOSED, stamp, stamp)
             )
-            debate_id = int(cursor.lastrowid or 0)
             debate = Debate(
                 id=debate_id,
                 proposal=proposal,
@@ -152,7 +153,7 @@ class SqliteStore:
             await self._in_step(conn, debate.id)
             await conn.execute(UPDATE_DEBATE, _state_row(debate, stamp))
             if turn is not None:
-                await conn.execute(INSERT_TURN, _turn_row(turn))
+                await conn.execute(INSERT_TURN, _turn_row(turn, self._as_bytes))
             await self._insert_effects(conn, debate.id, effects, stamp)
             done = [*completed, *(() if completed_effect is None else (completed_effect,))]
             await _complete(conn, done, stamp)
@@ -200,7 +201,7 @@ class SqliteStore:
 
     async def all_turns(self, debate_id: int) -> tuple[Turn, ...]:
         """Every turn of a debate, in order."""
-        rows = await self._db.fetch_all(SELECT_TURNS, (debate_id, -1))
+        rows = await self._db.fetch_all(SELECT_ALL_TURNS, (debate_id,))
         return tuple(_turn_of(row) for row in reversed(rows))
 
     async def set_message_url(self, debate_id: int, number: int, url: str) -> None:
@@ -262,7 +263,7 @@ class SqliteStore:
 
     @staticmethod
     async def _insert_effects(
-        conn: aiosqlite.Connection, debate_id: int, effects: Sequence[Effect], stamp: str
+        conn: Connection, debate_id: int, effects: Sequence[Effect], stamp: str
     ) -> None:
         """All of a step's effects in one statement, in order (ids ascend in row order)."""
         for start in range(0, len(effects), _MAX_ROWS):
@@ -281,7 +282,7 @@ class SqliteStore:
             await conn.execute(sql, values)
 
 
-async def _complete(conn: aiosqlite.Connection, effect_ids: Sequence[int], stamp: str) -> None:
+async def _complete(conn: Connection, effect_ids: Sequence[int], stamp: str) -> None:
     """Mark effects done: one statement (ids are the engine's own integers)."""
     if effect_ids:
         ids = ", ".join(str(int(i)) for i in effect_ids)
@@ -295,15 +296,15 @@ def _state_row(debate: Debate, stamp: str) -> tuple[object, ...]:
     return (debate.phase, state, stamp, ended, debate.format, debate.id)
 
 
-def _turn_row(turn: Turn) -> tuple[object, ...]:
+def _turn_row(turn: Turn, as_bytes: bool) -> tuple[object, ...]:
     meta = turn.meta
     return (
         turn.debate_id,
         turn.number,
         turn.round,
         turn.seat,
-        _exact(turn.text),
-        _exact(turn.raw),
+        _exact(turn.text, as_bytes),
+        _exact(turn.raw, as_bytes),
         turn.sha256,
         _PARSED.dump_json(turn.parsed).decode(),
         meta.model,
@@ -318,7 +319,7 @@ def _turn_row(turn: Turn) -> tuple[object, ...]:
     )
 
 
-def _turn_of(row: aiosqlite.Row) -> Turn:
+def _turn_of(row: Row) -> Turn:
     get = row.__getitem__
     meta = TurnMeta(
         model=get("model"),
@@ -344,9 +345,12 @@ def _turn_of(row: aiosqlite.Row) -> Turn:
     )
 
 
-def _exact(text: str) -> str | bytes:
-    """`text` as SQLite can take it: a lone surrogate (which UTF-8 cannot encode) makes it
-    exact UTF-8 bytes with surrogates passed through, stored as a BLOB."""
+def _exact(text: str, as_bytes: bool = False) -> str | bytes:
+    """`text` as the database can take it: a lone surrogate (which UTF-8 cannot encode) makes
+    it exact UTF-8 bytes with surrogates passed through, stored as a BLOB (always bytes for
+    PostgreSQL's BYTEA column)."""
+    if as_bytes:
+        return text.encode("utf-8", "surrogatepass")
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
