@@ -164,7 +164,7 @@ class SqliteStore:
         elif turn is not None:
             self._keep(turn)
 
-    async def _in_step(self, conn: aiosqlite.Connection, debate_id: int) -> None:
+    async def _in_step(self, conn: Connection, debate_id: int) -> None:
         """First in a step's transaction; a store shared by processes checks its lease here."""
 
     async def pending_effects(self, debate_id: int, limit: int = 1) -> list[tuple[int, Effect]]:

@@ -49,7 +49,7 @@ class Inbox:
 
     def __init__(self, db: Database) -> None:
         self._db = db
-        self._pg = getattr(db, "dialect", "sqlite") == "postgres"
+        self._pg = db.dialect == "postgres"
 
     async def put(self, debate_id: int, name: str, actor: Actor, args: Sequence[Any]) -> None:
         """Store a command and wake the workers."""

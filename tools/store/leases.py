@@ -103,7 +103,7 @@ class Leases:
         self._wall_ms = wall_ms
         self._monotonic = monotonic
         self._held: dict[int, tuple[int, float]] = {}  # debate -> (generation, act until)
-        self._pg = getattr(db, "dialect", "sqlite") == "postgres"
+        self._pg = db.dialect == "postgres"
 
     def holds(self, debate_id: int) -> bool:
         """True while the debate's lease is held with more than the margin left."""
@@ -182,9 +182,7 @@ class Leases:
         return started + self.timing.lease_s - self.timing.margin_s
 
 
-async def _rows(
-    conn: Any, sql: str, params: tuple[Any, ...], *, fetch: bool = True
-) -> list[Any]:
+async def _rows(conn: Any, sql: str, params: tuple[Any, ...], *, fetch: bool = True) -> list[Any]:
     """Run one statement on a transaction's connection; its rows."""
     if not fetch:
         await conn.execute(sql, params)

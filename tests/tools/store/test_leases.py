@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 import pytest
 
@@ -23,8 +23,8 @@ TIMING = LeaseTiming(lease_s=30)
 
 
 @pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    opened = await Database.open(str(tmp_path / "bot.sqlite3"))
+async def db(database_target: str) -> AsyncIterator[Database]:
+    opened = await Database.open(database_target)
     try:
         yield opened
     finally:
@@ -55,7 +55,9 @@ def leases(db: Database, owner: str, clocks: Clocks) -> Leases:
 
 async def new_debate(db: Database, channel: int = 1) -> Debate:
     store = SqliteStore(db)
-    return await store.create(proposal(channel=channel), 3, NOW, timedelta(minutes=30), (PostCard(),))
+    return await store.create(
+        proposal(channel=channel), 3, NOW, timedelta(minutes=30), (PostCard(),)
+    )
 
 
 async def claims(db: Database) -> list[tuple[int, int, str, int, int]]:
@@ -112,7 +114,9 @@ async def test_claims_take_at_most_the_limit_and_skip_ended_debates(db: Database
     store = SqliteStore(db)
     ended = replace(await store.load(ids[0]), phase=Phase.DECLINED)
     await store.save_step(ended, (), None, NOW)  # no lease held yet: a plain store
-    await store.complete_effects([row[0] for row in await db.fetch_all("SELECT id FROM effects")], NOW)
+    await store.complete_effects(
+        [row[0] for row in await db.fetch_all("SELECT id FROM effects")], NOW
+    )
 
     assert await holder.claim(1) == [ids[1]]
     assert await holder.claim(5) == [ids[2]]  # the declined debate has nothing left to run
@@ -180,3 +184,21 @@ async def test_a_command_is_not_marked_done_when_its_step_is_refused(db: Databas
     finally:
         APPLYING.reset(token)
     assert [c.id for c in await inbox.pending([debate.id])] == [command.id]  # b applies it
+
+
+async def test_processes_claiming_at_once_never_take_one_debate_twice(
+    database_target: str,
+) -> None:
+    clocks = Clocks()
+    dbs = [await Database.open(database_target) for _ in range(3)]
+    try:
+        ids = {(await new_debate(dbs[0], channel)).id for channel in range(1, 9)}
+        holders = [leases(db, f"p{n}", clocks) for n, db in enumerate(dbs)]
+        taken = await asyncio.gather(*(holder.claim(3) for holder in holders))
+        flat = [debate_id for batch in taken for debate_id in batch]
+        assert len(flat) == len(set(flat))  # nobody got a debate another got
+        assert set(flat) == ids  # 3 + 3 + 2: every debate found a process
+        assert sorted(len(batch) for batch in taken) == [2, 3, 3]
+    finally:
+        for db in dbs:
+            await db.close()
