@@ -73,7 +73,10 @@ class LeaseRunner:
     async def tick(self) -> None:
         """One pass: claim, apply the inbox, give up what ended."""
         room = self._capacity - len(self.leases.held())
-        for debate_id in await self.leases.claim(room):
+        claimed = await self.leases.claim(room)
+        if claimed:
+            log.info("claimed debates %s", claimed)
+        for debate_id in claimed:
             self._adopt(debate_id)
         await self._apply_inbox()
         await self._let_go_of_ended()
@@ -143,5 +146,6 @@ class LeaseRunner:
             if await self._wiki.pending(debate_id) or await self._inbox.count(debate_id):
                 continue
             await self.leases.release(debate_id)
+            log.info("debate %s ended: lease released", debate_id)
             for forget in self._forget:
                 forget(debate_id)

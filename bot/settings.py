@@ -72,6 +72,7 @@ class Settings(BaseSettings):
     LOCAL_WIKI_DIR: Path = Path("./wiki")
     # The engine
     DATABASE_PATH: Path = Path("./data/debate-room.sqlite3")
+    DATABASE_URL: SecretStr | None = None  # postgresql://...: the shared store (issue 20)
     DATA_DIR: Path = Path("./data")
     MAX_ROUNDS: int = Field(6, ge=1, le=50)
     LANGUAGE: Literal["ko", "en", "pt-BR"] = "ko"
