@@ -43,8 +43,10 @@ from handlers.prompting import participant_system_prompt
 from tools.checks import one_line
 from tools.store.db import Database
 from tools.store.db_lock import DatabaseLock
+from tools.store.inbox import CHANNEL as INBOX_CHANNEL
 from tools.store.inbox import Inbox
 from tools.store.leases import Leases, LeaseTiming, new_owner_id
+from tools.store.pg_wakeup import Wakeup
 from tools.store.sessions import schedule_session_expiry
 from tools.wiki.outbox import WikiOutbox
 
@@ -113,6 +115,7 @@ async def assemble(
     _schedule(services.scheduler, engine.handler, db, settings)
     await engine.wiki.start()
     if services.runner is not None:
+        await _listen(services, settings, services.runner.wake)
         services.runner.start()
         log.info("debate-room started; claiming debates as %s", services.runner.leases.owner)
     elif services.leases is None:
@@ -139,6 +142,13 @@ def _commands(
         )
     wake = services.runner.wake if services.runner else (lambda: None)
     return InboxCommands(engine.handler, engine.store, inbox, clock, wake)
+
+
+async def _listen(services: Services, settings: Settings, wake: Callable[[], None]) -> None:
+    """On PostgreSQL, a NOTIFY from another process (a command, a proposal) wakes the runner."""
+    url = database_url(settings)
+    if url is not None and services.db.dialect == "postgres":
+        services.closers.append(await Wakeup.listen(url, INBOX_CHANNEL, wake))
 
 
 def _front(

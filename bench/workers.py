@@ -1,0 +1,273 @@
+"""Benchmark: turns per second with 1, 2 and 4 workers on PostgreSQL (issue 20).
+
+Each worker is a real `debate-room worker` subprocess on one PostgreSQL database (a server
+started from the machine's binaries, as the tests do), logged in to the loopback fake Discord
+(its own process, as Discord is remote), its moderator the fake Gemini API. Its two debaters
+are `claude` stand-ins (bench/cpu_claude.py): a child process that burns about 0.5 s of CPU per
+turn, as the real CLI does, so the run is CPU-bound. Each worker runs one debater at a time
+(CLAUDE_MAX_CONCURRENCY=1: a worker is one CPU's worth of debaters, as a container sized to one
+core would be) and takes its share of the debates (WORKER_MAX_DEBATES). The debates are stored
+as proposals with an approval in the inbox; the clock runs from then until every debate ended.
+
+`turns_per_s_sqlite` is the same load on one process with the SQLite file (the default
+deployment, `debate-room run`, built in this process around a logged-in client), with the
+same one debater at a time.
+
+Run: .venv/bin/python bench/workers.py [--json] [--debates 8] [--rounds 2] [--workers 1,2,4]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # `tests` is not installed; run from anywhere
+
+from bot.discord.app import Services, assemble, shutdown  # noqa: E402
+from bot.discord.client import DebateBot  # noqa: E402
+from bot.settings import Settings  # noqa: E402
+from handlers.events import PostCard  # noqa: E402
+from handlers.kinds import Phase  # noqa: E402
+from handlers.model import Actor, Proposal  # noqa: E402
+from handlers.participants import parse_roster  # noqa: E402
+from tests.fakes.discord_loopback import redirect_to, subprocess_env  # noqa: E402
+from tests.fakes.fake_gemini import FakeGemini  # noqa: E402
+from tests.postgres import PostgresServer, start_server  # noqa: E402
+from tools.store.db import Database  # noqa: E402
+from tools.store.debates import SqliteStore  # noqa: E402
+from tools.store.inbox import Inbox  # noqa: E402
+
+PARTICIPANTS = "claude:claude-cli:Claude,claude-2:claude-cli:Claude B"
+STUB = ROOT / "bench" / "cpu_claude.py"
+ENDED = tuple(p.value for p in Phase if p.is_terminal)
+READY_TIMEOUT_S = 60.0
+
+
+@dataclass
+class Rig:
+    """What every run shares: the fake Discord's world, the fake Gemini, the server."""
+
+    world: dict[str, Any]
+    gemini: FakeGemini
+    server: PostgresServer
+    tmp: Path
+    debates: int
+    rounds: int
+
+    def settings(self) -> dict[str, str]:
+        return {
+            "DISCORD_TOKEN": self.world["token"],
+            "GEMINI_API_KEY": "bench-key",
+            "GOOGLE_GEMINI_BASE_URL": self.gemini.url,
+            "CLAUDE_BIN": str(STUB),
+            "CLAUDE_MAX_CONCURRENCY": "1",
+            "CLAUDE_CODE_MAX_RETRIES": "0",
+            "PARTICIPANTS": PARTICIPANTS,
+            "MAX_ROUNDS": str(self.rounds),
+            "BUDGET_PAUSE": "false",
+            "RETRY_WAIT_SCALE": "0",
+            "LOG_LEVEL": "INFO",
+        }
+
+    def proposal(self, n: int) -> Proposal:
+        return Proposal(
+            channel_id=int(self.world["channel_id"]),
+            topic=f"Bench topic {n}: cache layer",
+            question="Redis or an in-process LRU?",
+            reason="bench",
+            confidence=0.9,
+            context="owner: which cache?",
+            participants=(int(self.world["owner_id"]),),
+        )
+
+
+async def store_debates(rig: Rig, db: Database) -> list[int]:
+    """The proposals, stored as the gateway stores them (a card to post)."""
+    store, now = SqliteStore(db), datetime.now(UTC)
+    roster = parse_roster(PARTICIPANTS)
+    ids = []
+    for n in range(rig.debates):
+        debate = await store.create(
+            rig.proposal(n), rig.rounds, now, timedelta(hours=1), (PostCard(),), roster
+        )
+        ids.append(debate.id)
+    return ids
+
+
+async def wait_ended(db: Database, count: int) -> None:
+    """Until every debate has ended (a bench polls; the tests await events)."""
+    marks = ", ".join("?" for _ in ENDED)
+    sql = f"SELECT count(*) FROM debates WHERE phase IN ({marks})"  # noqa: S608
+    while True:
+        row = await db.fetch_one(sql, ENDED)
+        if row is not None and int(row[0]) >= count:
+            return
+        await asyncio.sleep(0.1)
+
+
+async def turns_of(db: Database) -> int:
+    row = await db.fetch_one("SELECT count(*) FROM turns")
+    return int(row[0]) if row else 0
+
+
+def start_worker(rig: Rig, url: str, name: str, share: int) -> subprocess.Popen[bytes]:
+    keep = ("PATH", "HOME", "LANG", "TMPDIR")
+    env = subprocess_env(rig.world["base_url"], base={k: v for k, v in os.environ.items()
+                                                      if k in keep})  # fmt: skip
+    env |= rig.settings() | {
+        "DATABASE_URL": url,
+        "WORKER_MAX_DEBATES": str(share),
+        "WORKER_POLL_SECONDS": "0.2",
+        "DATA_DIR": str(rig.tmp / name),
+        "LOCAL_WIKI_DIR": str(rig.tmp / name / "wiki"),
+    }
+    with (rig.tmp / f"{name}.log").open("wb") as log:
+        return subprocess.Popen(  # noqa: ASYNC220  # started before the clock runs
+            [sys.executable, "-m", "bot", "worker"],
+            cwd=rig.tmp,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+
+
+async def wait_ready(rig: Rig, name: str, proc: subprocess.Popen[bytes]) -> None:
+    """Until the worker logged that it claims debates."""
+    log, deadline = rig.tmp / f"{name}.log", time.monotonic() + READY_TIMEOUT_S
+    while "claiming debates as" not in log.read_text(errors="replace"):
+        if proc.poll() is not None or time.monotonic() > deadline:
+            raise RuntimeError(f"{name} did not start:\n{log.read_text(errors='replace')}")
+        await asyncio.sleep(0.1)
+
+
+async def run_workers(rig: Rig, count: int) -> float:
+    """Turns per second with `count` workers on a fresh database."""
+    url = await rig.server.new_database()
+    share = math.ceil(rig.debates / count)
+    procs = [start_worker(rig, url, f"w{count}-{n}", share) for n in range(count)]
+    db = await Database.open(url)
+    try:
+        for n, proc in enumerate(procs):
+            await wait_ready(rig, f"w{count}-{n}", proc)
+        start = time.perf_counter()
+        ids = await store_debates(rig, db)
+        owner = Actor(user_id=int(rig.world["owner_id"]), name="owner")
+        for debate_id in ids:  # Open pressed on every card, as the gateway stores it
+            await Inbox(db).put(debate_id, "approve", owner, ("", ()))
+        await wait_ended(db, len(ids))
+        elapsed = time.perf_counter() - start
+        return await turns_of(db) / elapsed
+    finally:
+        await db.close()
+        for proc in procs:
+            proc.terminate()
+        for proc in procs:
+            proc.wait(30)
+
+
+async def run_sqlite(rig: Rig) -> float:
+    """Turns per second on one process with the SQLite file (built here, like `run`)."""
+    os.environ["GOOGLE_GEMINI_BASE_URL"] = rig.gemini.url
+    redirect_to(rig.world["base_url"])
+    folder = rig.tmp / "sqlite"
+    values: dict[str, Any] = rig.settings() | {
+        "DATABASE_PATH": str(folder / "bench.sqlite3"),
+        "DATA_DIR": str(folder),
+        "LOCAL_WIKI_DIR": str(folder / "wiki"),
+        "DEBATE_CHANNEL_IDS": rig.world["channel_id"],
+    }
+    values.pop("GOOGLE_GEMINI_BASE_URL")
+    settings = Settings.model_validate(values)
+    services = Services(db=await Database.open(str(settings.DATABASE_PATH)))
+
+    async def ready(bot: DebateBot) -> None:
+        await assemble(bot, settings, services)
+
+    async def close() -> None:
+        await shutdown(services)
+
+    bot = DebateBot(on_ready_hook=ready, on_close_hook=close, guild_ready_timeout=0.05)
+    task = asyncio.create_task(bot.start(rig.world["token"]))
+    try:
+        await asyncio.wait_for(bot.wait_until_ready(), READY_TIMEOUT_S)
+        assert services.handler is not None
+        start = time.perf_counter()
+        ids = await store_debates(rig, services.db)
+        await services.handler.resume_all()  # the cards
+        owner = Actor(user_id=int(rig.world["owner_id"]), name="owner")
+        for debate_id in ids:
+            await services.handler.approve(debate_id, owner)
+        await wait_ended(services.db, len(ids))
+        elapsed = time.perf_counter() - start
+        return await turns_of(services.db) / elapsed
+    finally:
+        await bot.close()
+        await task
+
+
+async def start_fake_discord() -> tuple[subprocess.Popen[str], dict[str, Any]]:
+    proc = subprocess.Popen(  # noqa: ASYNC220  # started once, before anything is measured
+        [sys.executable, "-m", "tests.fakes.fake_discord", "--port", "0"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdout is not None
+    line = await asyncio.to_thread(proc.stdout.readline)
+    return proc, json.loads(line)
+
+
+async def measure(args: argparse.Namespace) -> dict[str, float]:
+    fake, world = await start_fake_discord()
+    gemini = await FakeGemini(auto=True).start()
+    server = await asyncio.to_thread(start_server)
+    try:
+        await server.make_template()
+        with tempfile.TemporaryDirectory() as tmp:
+            rig = Rig(world, gemini, server, Path(tmp), args.debates, args.rounds)
+            figures = {f"turns_per_s_{n}": await run_workers(rig, n) for n in args.workers}
+            figures["turns_per_s_sqlite"] = await run_sqlite(rig)
+    finally:
+        await asyncio.to_thread(server.stop)
+        await gemini.stop()
+        fake.terminate()
+        fake.wait(10)
+    if "turns_per_s_1" in figures and "turns_per_s_2" in figures:
+        figures["scaling_2"] = figures["turns_per_s_2"] / figures["turns_per_s_1"]
+    return {key: round(value, 3) for key, value in figures.items()}
+
+
+def main() -> None:
+    """Parse the arguments, run, print a table or JSON."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--debates", type=int, default=8, help="debates per run")
+    parser.add_argument("--rounds", type=int, default=2, help="rounds per debate (2 turns each)")
+    parser.add_argument("--workers", default="1,2,4", help="worker counts to run")
+    args = parser.parse_args()
+    args.workers = [int(n) for n in args.workers.split(",") if n]
+    load_before = os.getloadavg()[0]  # other work on the machine skews every figure
+    figures = asyncio.run(measure(args))
+    figures |= {"cores": os.cpu_count() or 0, "debates": args.debates, "rounds": args.rounds}
+    figures |= {"load_avg_before": round(load_before, 2)}
+    if args.json:
+        print(json.dumps(figures))  # noqa: T201
+        return
+    for key, value in figures.items():
+        print(f"{key:22} {value}")  # noqa: T201
+
+
+if __name__ == "__main__":
+    main()
