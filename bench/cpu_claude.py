@@ -26,7 +26,8 @@ def main() -> None:
     """Read the prompt, burn, answer."""
     prompt = sys.stdin.read()
     burn(BURN_SECONDS)
-    block = {"opinion": f"Bench reply to a prompt of {len(prompt)} characters.", "stance": "partial"}
+    opinion = f"Bench reply to a prompt of {len(prompt)} characters."
+    block = {"opinion": opinion, "stance": "partial"}
     reply = f"Bench.\n\n```json\n{json.dumps(block)}\n```"
     result = {
         "type": "result",

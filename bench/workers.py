@@ -109,7 +109,7 @@ async def store_debates(rig: Rig, db: Database) -> list[int]:
 async def wait_ended(db: Database, count: int) -> None:
     """Until every debate has ended (a bench polls; the tests await events)."""
     marks = ", ".join("?" for _ in ENDED)
-    sql = f"SELECT count(*) FROM debates WHERE phase IN ({marks})"  # noqa: S608
+    sql = f"SELECT count(*) FROM debates WHERE phase IN ({marks})"
     while True:
         row = await db.fetch_one(sql, ENDED)
         if row is not None and int(row[0]) >= count:
@@ -134,7 +134,7 @@ def start_worker(rig: Rig, url: str, name: str, share: int) -> subprocess.Popen[
         "LOCAL_WIKI_DIR": str(rig.tmp / name / "wiki"),
     }
     with (rig.tmp / f"{name}.log").open("wb") as log:
-        return subprocess.Popen(  # noqa: ASYNC220  # started before the clock runs
+        return subprocess.Popen(  # started before the clock runs
             [sys.executable, "-m", "bot", "worker"],
             cwd=rig.tmp,
             env=env,
@@ -263,10 +263,10 @@ def main() -> None:
     figures |= {"cores": os.cpu_count() or 0, "debates": args.debates, "rounds": args.rounds}
     figures |= {"load_avg_before": round(load_before, 2)}
     if args.json:
-        print(json.dumps(figures))  # noqa: T201
+        print(json.dumps(figures))
         return
     for key, value in figures.items():
-        print(f"{key:22} {value}")  # noqa: T201
+        print(f"{key:22} {value}")
 
 
 if __name__ == "__main__":
