@@ -104,6 +104,7 @@ class InboxCommands:
         """Store the proposal; a worker claims it and posts its card."""
         debate = await self._handler.propose(proposal)
         if debate is not None:
+            await self._handler.let_go(debate.id)  # keep nothing of it here until claimed
             await self._inbox.notify()
             self._wake()
         return debate

@@ -50,11 +50,12 @@ class Fleet:
         env["DATA_DIR"] = str(self.world.tmp / f"data-{name}")
         return env
 
-    async def start_gateway(self, channels: list[str]) -> None:
-        """`debate-room run` that only receives events; returns once it is connected."""
+    async def start_gateway(self, channels: list[str], *, only: bool = True) -> None:
+        """`debate-room run` (`only`: it only receives events); returns once connected."""
         self.settings |= {"DEBATE_CHANNEL_IDS": ",".join(channels)}
+        gateway_only = "true" if only else "false"
         await self.world.start_bot(
-            **FLEET, **self.settings, GATEWAY_ONLY="true", DATABASE_URL=self.url
+            **FLEET, **self.settings, GATEWAY_ONLY=gateway_only, DATABASE_URL=self.url
         )
 
     def start_worker(self, name: str) -> subprocess.Popen[bytes]:

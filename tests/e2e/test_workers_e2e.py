@@ -14,6 +14,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
+from handlers.i18n import Strings
 from tests.e2e.fleet import (
     Fleet,
     assert_claims_never_overlap,
@@ -29,6 +30,8 @@ from tests.e2e.observe import assert_clean_logs, turn_footers
 from tests.e2e.seen import button_id
 
 pytestmark = pytest.mark.e2e
+KO = Strings("ko")
+EPHEMERAL = 64
 
 
 @pytest.fixture
@@ -130,4 +133,25 @@ async def test_a_worker_killed_mid_turn_leaves_its_debates_to_the_other(
     for debate_id in victims_debates:  # taken over once the victim's lease lapsed
         last = [c for c in claims if c[0] == debate_id][-1]
         assert fleet.worker_of(last[2]) == survivor and last[1] >= 2
+    assert_clean_logs(world)
+
+
+async def test_run_alone_on_postgres_runs_the_debate_and_answers_clicks_as_before(
+    world: World, fleet: Fleet
+) -> None:
+    fleet.settings["MAX_ROUNDS"] = "1"
+    await fleet.start_gateway([world.channel_id], only=False)  # no worker: run takes leases
+    card = await world.chat()
+    refused = await world.discord.click(card["id"], button_id(card, "open"), world.bob)
+    await world.discord.wait_ack(refused, timeout=10)
+    answer = world.discord.messages[str(refused.response_message_id)]
+    assert answer["content"] == KO("front.refused") and answer["flags"] & EPHEMERAL
+    assert world.thread_id() is None  # bob is not in the conversation: nothing opened
+
+    await world.approve(card)
+    ended = await wait_all_ended(world, fleet, 1)
+    assert_each_debate_whole(world, ended, turns=2)
+    claims = await lease_claims(fleet.url)
+    assert world.proc is not None
+    assert {int(owner.split(":")[1]) for _, _, owner, _, _ in claims} == {world.proc.pid}
     assert_clean_logs(world)
