@@ -239,6 +239,10 @@ async def measure(args: argparse.Namespace) -> dict[str, float]:
             rig = Rig(world, gemini, server, Path(tmp), args.debates, args.rounds)
             figures = {f"turns_per_s_{n}": await run_workers(rig, n) for n in args.workers}
             figures["turns_per_s_sqlite"] = await run_sqlite(rig)
+            if args.logs:  # the workers' logs, for a look at where a turn's time goes
+                Path(args.logs).mkdir(parents=True, exist_ok=True)
+                for log in Path(tmp).glob("w*.log"):
+                    (Path(args.logs) / log.name).write_bytes(log.read_bytes())
     finally:
         await asyncio.to_thread(server.stop)
         await gemini.stop()
@@ -256,6 +260,7 @@ def main() -> None:
     parser.add_argument("--debates", type=int, default=8, help="debates per run")
     parser.add_argument("--rounds", type=int, default=2, help="rounds per debate (2 turns each)")
     parser.add_argument("--workers", default="1,2,4", help="worker counts to run")
+    parser.add_argument("--logs", default="", help="copy the workers' logs to this folder")
     args = parser.parse_args()
     args.workers = [int(n) for n in args.workers.split(",") if n]
     load_before = os.getloadavg()[0]  # other work on the machine skews every figure

@@ -80,8 +80,7 @@ def _require_run_settings(settings: Settings) -> None:
 
 
 def _require_shared_database(settings: Settings) -> None:
-    url = getattr(settings, "DATABASE_URL", None)
-    if not url or not (url.get_secret_value() if hasattr(url, "get_secret_value") else url):
+    if settings.DATABASE_URL is None or not settings.DATABASE_URL.get_secret_value():
         raise SettingsError(
             "DATABASE_URL is not set: `debate-room worker` shares the debates with "
             "`debate-room run` through PostgreSQL (postgresql://user:password@host/db); "

@@ -1,14 +1,15 @@
-"""`debate-room run`: the Discord bot, built by the composition root around its client."""
+"""`debate-room run`: the Discord bot, built by the composition root around its client.
+
+`Services` and `shutdown` live in bot.discord.services (imported here for the callers).
+"""
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import random
 import signal
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import aiohttp
@@ -31,9 +32,10 @@ from bot.discord.ag_relay import AgRelayDebater
 from bot.discord.client import DebateBot
 from bot.discord.front import DiscordFront
 from bot.discord.room import DiscordRoom
-from bot.inbox_commands import EngineCommands, InboxCommands
-from bot.lease_runner import LeaseRunner
-from bot.settings import Settings, SettingsError, configure_formats
+from bot.discord.services import Services, shutdown
+from bot.discord.shared import database_url, engine_commands, listen, shared_services
+from bot.inbox_commands import EngineCommands
+from bot.settings import Settings, configure_formats
 from handlers.debate_handler import DebateHandler
 from handlers.formats import formats_for
 from handlers.i18n import Strings
@@ -43,35 +45,12 @@ from handlers.prompting import participant_system_prompt
 from tools.checks import one_line
 from tools.store.db import Database
 from tools.store.db_lock import DatabaseLock
-from tools.store.inbox import CHANNEL as INBOX_CHANNEL
-from tools.store.inbox import Inbox
-from tools.store.leases import Leases, LeaseTiming, new_owner_id
-from tools.store.pg_wakeup import Wakeup
 from tools.store.sessions import schedule_session_expiry
-from tools.wiki.outbox import WikiOutbox
 
 log = logging.getLogger(__name__)
 
 EXPIRY_CHECK_SECONDS = 30
 DETECTION_WINDOW = 20  # chat lines the moderator sees when it judges a conversation
-
-
-@dataclass
-class Services:
-    """What the bot owns and closes."""
-
-    db: Database
-    handler: DebateHandler | None = None
-    wiki: WikiOutbox | None = None
-    room: DiscordRoom | None = None
-    scheduler: AsyncIOScheduler = field(default_factory=AsyncIOScheduler)
-    closers: list[object] = field(default_factory=list)
-    # Processes sharing the debates (DATABASE_URL): this one's leases, and its runner unless
-    # it only receives events (GATEWAY_ONLY); `gateway`: it receives clicks and messages.
-    leases: Leases | None = None
-    runner: LeaseRunner | None = None
-    runs_debates: bool = True
-    gateway: bool = True
 
 
 async def assemble(
@@ -109,46 +88,18 @@ async def assemble(
         leases=services.leases,
     )
     services.wiki, services.room, services.handler = engine.wiki, engine.room, engine.handler
-    commands = _commands(services, engine, db, clock, settings)
+    commands = engine_commands(services, engine, clock, settings)
     if services.gateway:
         _front(bot, settings, engine, moderator, commands, clock)
     _schedule(services.scheduler, engine.handler, db, settings)
     await engine.wiki.start()
     if services.runner is not None:
-        await _listen(services, settings, services.runner.wake)
+        await listen(services, settings, services.runner.wake)
         services.runner.start()
         log.info("debate-room started; claiming debates as %s", services.runner.leases.owner)
     elif services.leases is None:
         resumed = await engine.handler.resume_all()
         log.info("debate-room started; resumed debates %s", resumed)
-
-
-def _commands(
-    services: Services, engine: Engine[DiscordRoom], db: Database, clock: Clock, settings: Settings
-) -> EngineCommands:
-    """The engine itself, or (processes sharing the debates) the inbox in front of it."""
-    if services.leases is None:
-        return engine.handler
-    inbox = Inbox(db)
-    if services.runs_debates:
-        services.runner = LeaseRunner(
-            services.leases,
-            engine.handler,
-            engine.wiki,
-            inbox,
-            capacity=settings.WORKER_MAX_DEBATES,
-            poll_s=settings.WORKER_POLL_SECONDS,
-            forget=(engine.room.forget, engine.store.forget),
-        )
-    wake = services.runner.wake if services.runner else (lambda: None)
-    return InboxCommands(engine.handler, engine.store, inbox, clock, wake)
-
-
-async def _listen(services: Services, settings: Settings, wake: Callable[[], None]) -> None:
-    """On PostgreSQL, a NOTIFY from another process (a command, a proposal) wakes the runner."""
-    url = database_url(settings)
-    if url is not None and services.db.dialect == "postgres":
-        services.closers.append(await Wakeup.listen(url, INBOX_CHANNEL, wake))
 
 
 def _front(
@@ -241,51 +192,6 @@ def _guarded(job: Callable[[], Awaitable[object]]) -> Callable[[], Awaitable[Non
     return run
 
 
-async def shutdown(services: Services) -> None:
-    """Stop the workers and the scheduler, and close the clients and the database."""
-    with contextlib.suppress(Exception):
-        services.scheduler.shutdown(wait=False)
-    if services.runner is not None:
-        await services.runner.aclose()
-    if services.handler is not None:
-        await services.handler.aclose()
-    if services.runner is not None:
-        await services.runner.release_all()
-    if services.room is not None:
-        await services.room.aclose()
-    if services.wiki is not None:
-        await services.wiki.aclose()
-    for closer in services.closers:
-        aclose = getattr(closer, "aclose", None)
-        if aclose is not None:
-            await aclose()
-    # A cancelled turn may have left a shielded write (a relay record) queued on the write
-    # lock: one empty transaction after it lets it land before the connection closes.
-    async with services.db.transaction():
-        pass
-    await services.db.close()
-
-
-def database_url(settings: Settings) -> str | None:
-    """DATABASE_URL (PostgreSQL, shared by several processes), or None: the SQLite file."""
-    url = getattr(settings, "DATABASE_URL", None)
-    if url is None:
-        return None
-    text = url.get_secret_value() if hasattr(url, "get_secret_value") else str(url)
-    return text or None
-
-
-async def shared_services(settings: Settings, *, gateway: bool) -> Services:
-    """A process sharing the debates: the shared database and this process's leases."""
-    url = database_url(settings)
-    if url is None:
-        raise SettingsError("DATABASE_URL is not set: several processes need PostgreSQL")
-    db = await Database.open(url)
-    leases = Leases(db, new_owner_id(), LeaseTiming(settings.LEASE_SECONDS))
-    runs = not gateway or not settings.GATEWAY_ONLY
-    return Services(db=db, leases=leases, runs_debates=runs, gateway=gateway)
-
-
 async def serve(settings: Settings) -> None:
     """Open the database (the SQLite file locked to this process, or the shared one), log in,
     and run until the client closes."""
@@ -343,3 +249,6 @@ def run_bot(settings: Settings) -> int:
     except KeyboardInterrupt:
         return 0
     return 0
+
+
+__all__ = ["Services", "assemble", "run_bot", "serve", "shared_services", "shutdown"]

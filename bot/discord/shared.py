@@ -1,0 +1,69 @@
+"""A process that shares the debates with others through PostgreSQL (issue 20): its database
+and leases, the inbox in front of its engine, and the NOTIFY that wakes it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from bot.compose import Engine
+from bot.discord.room import DiscordRoom
+from bot.discord.services import Services
+from bot.inbox_commands import EngineCommands, InboxCommands
+from bot.lease_runner import LeaseRunner
+from bot.settings import Settings, SettingsError
+from handlers.ports import Clock
+from tools.store.db import Database
+from tools.store.inbox import CHANNEL as INBOX_CHANNEL
+from tools.store.inbox import Inbox
+from tools.store.leases import Leases, LeaseTiming, new_owner_id
+from tools.store.pg_wakeup import Wakeup
+
+
+def database_url(settings: Settings) -> str | None:
+    """DATABASE_URL (PostgreSQL, shared by several processes), or None: the SQLite file."""
+    if settings.DATABASE_URL is None:
+        return None
+    return settings.DATABASE_URL.get_secret_value() or None
+
+
+async def shared_services(settings: Settings, *, gateway: bool) -> Services:
+    """A process sharing the debates: the shared database and this process's leases."""
+    url = database_url(settings)
+    if url is None:
+        raise SettingsError("DATABASE_URL is not set: several processes need PostgreSQL")
+    db = await Database.open(url)
+    leases = Leases(db, new_owner_id(), LeaseTiming(settings.LEASE_SECONDS))
+    runs = not gateway or not settings.GATEWAY_ONLY
+    return Services(db=db, leases=leases, runs_debates=runs, gateway=gateway)
+
+
+def engine_commands(
+    services: Services, engine: Engine[DiscordRoom], clock: Clock, settings: Settings
+) -> EngineCommands:
+    """The engine itself, or (processes sharing the debates) the inbox in front of it; a
+    process that runs debates gets its lease runner."""
+    if services.leases is None:
+        return engine.handler
+    inbox = Inbox(engine.db)
+    if services.runs_debates:
+        services.runner = LeaseRunner(
+            services.leases,
+            engine.handler,
+            engine.wiki,
+            inbox,
+            capacity=settings.WORKER_MAX_DEBATES,
+            poll_s=settings.WORKER_POLL_SECONDS,
+            forget=(engine.room.forget, engine.store.forget),
+        )
+    wake = services.runner.wake if services.runner else (lambda: None)
+    return InboxCommands(engine.handler, engine.store, inbox, clock, wake)
+
+
+async def listen(services: Services, settings: Settings, wake: Callable[[], None]) -> None:
+    """On PostgreSQL, a NOTIFY from another process (a command, a proposal) wakes the runner."""
+    url = database_url(settings)
+    if url is not None and services.db.dialect == "postgres":
+        services.closers.append(await Wakeup.listen(url, INBOX_CHANNEL, wake))
+
+
+__all__ = ["database_url", "engine_commands", "listen", "shared_services"]
