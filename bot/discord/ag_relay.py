@@ -63,6 +63,7 @@ class AgRelayDebater:
         quiet_s: float,
         briefing: str = "",
         strings: Strings | None = None,
+        poll_s: float | None = None,
     ) -> None:
         # `strings` is accepted for uniform wiring; the relay shows no words of its own (the
         # tag is a protocol marker AG's side reads, the prompt text comes from the engine).
@@ -75,6 +76,9 @@ class AgRelayDebater:
         self._relay_channel_id = relay_channel_id
         self._timeout_s = timeout_s
         self._quiet_s = quiet_s
+        # A process without a gateway (a worker) hears no message: it reads the channel's
+        # history every `poll_s` instead.
+        self._poll_s = poll_s
         # AG has no system prompt: the debaters' rules open its first prompt of each debate.
         self._briefing = briefing
         # channel id -> the (debate, turn) waiting there and its queue
@@ -256,15 +260,10 @@ class AgRelayDebater:
         self, channel: discord.TextChannel | discord.Thread, reply: AgReply, queue: _Queue
     ) -> None:
         """AG's messages after the prompt: from the history first, then as they arrive."""
-        try:
-            async for message in channel.history(
-                after=discord.Object(reply.after), oldest_first=True, limit=None
-            ):
-                reply.take(message)
-        except discord.HTTPException as exc:
-            raise _error(exc, "reading the relay channel") from exc
-        except (aiohttp.ClientError, OSError) as exc:
-            raise DebaterError(FailureKind.UNREACHABLE, f"reading the channel: {exc}") from exc
+        await self._read_history(channel, reply)
+        if self._poll_s is not None:
+            await self._poll(channel, reply, self._poll_s)
+            return
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self._timeout_s
         while not reply or not await reply.complete():
@@ -282,6 +281,47 @@ class AgRelayDebater:
             tag = tag_of(message)
             if not reply.take(message) and tag is not None:
                 log.warning("AG answered %s while %s waits: ignored", tag, reply.waiting)
+
+    async def _read_history(
+        self, channel: discord.TextChannel | discord.Thread, reply: AgReply
+    ) -> None:
+        """Take every message after the prompt (taking one again replaces it: an edit)."""
+        try:
+            async for message in channel.history(
+                after=discord.Object(reply.after), oldest_first=True, limit=None
+            ):
+                reply.take(message)
+        except discord.HTTPException as exc:
+            raise _error(exc, "reading the relay channel") from exc
+        except (aiohttp.ClientError, OSError) as exc:
+            raise DebaterError(FailureKind.UNREACHABLE, f"reading the channel: {exc}") from exc
+
+    async def _poll(
+        self, channel: discord.TextChannel | discord.Thread, reply: AgReply, poll_s: float
+    ) -> None:
+        """Without a gateway: read the history every `poll_s` until the reply is complete, or
+        has been quiet for AG_QUIET_SECONDS, or (nothing at all) AG_TIMEOUT_SECONDS passed."""
+        loop = asyncio.get_running_loop()
+        deadline = quiet_since = loop.time()
+        deadline += self._timeout_s
+        seen = _snapshot(reply)
+        while not reply or not await reply.complete():
+            now = loop.time()
+            if reply and now - quiet_since >= self._quiet_s:
+                return  # quiet long enough: take what arrived
+            if now >= deadline:
+                if reply:
+                    return
+                raise DebaterError(FailureKind.TIMEOUT, f"AG said nothing in {self._timeout_s:g} s")
+            await asyncio.sleep(poll_s)  # a worker's wait for AG: the history is the record
+            await self._read_history(channel, reply)
+            if _snapshot(reply) != seen:
+                seen, quiet_since = _snapshot(reply), loop.time()
+
+
+def _snapshot(reply: AgReply) -> tuple[tuple[int, str, int], ...]:
+    """What the reply holds so far (an edit or a new message changes it)."""
+    return tuple((m.id, m.content, len(m.attachments)) for m in reply.messages())
 
 
 _Queue = asyncio.Queue[discord.Message]

@@ -50,6 +50,9 @@ from tools.store.sessions import schedule_session_expiry
 log = logging.getLogger(__name__)
 
 EXPIRY_CHECK_SECONDS = 30
+# A worker (no gateway) reads AG's channel this often while AG's turn waits: a REST call per
+# waiting turn every 2 s, far inside Discord's limits, and a reply seen within 2 s.
+AG_POLL_SECONDS = 2.0
 DETECTION_WINDOW = 20  # chat lines the moderator sees when it judges a conversation
 
 
@@ -81,7 +84,7 @@ async def assemble(
         wiki_root=settings.WIKI_ROOT,
         make_room=lambda wiki: DiscordRoom(bot, db, strings, wiki, clock),
         moderator=moderator,
-        debaters=_debaters(bot, settings, db, strings, debaters or {}),
+        debaters=_debaters(bot, settings, db, strings, debaters or {}, services),
         clock=clock,
         rng=rng,
         config=handler_config(settings),
@@ -146,6 +149,7 @@ def _debaters(
     db: Database,
     strings: Strings,
     given: Mapping[Backend, Debater],
+    services: Services,
 ) -> dict[Backend, Debater]:
     """The given debaters; for the other backends the roster (PARTICIPANTS) uses, AG through
     the Discord relay (listening to every message), Claude and Gemini through their CLIs."""
@@ -173,9 +177,11 @@ def _debaters(
             quiet_s=settings.AG_QUIET_SECONDS,
             briefing=participant_system_prompt(settings.LANGUAGE),
             strings=strings,
+            poll_s=None if services.gateway else AG_POLL_SECONDS,  # a worker hears nothing
         )
-        bot.message_listeners.append(ag.on_message)
-        bot.edit_listeners.append(ag.on_message_edit)
+        if services.gateway and services.runs_debates:  # a gateway-only process asks nobody
+            bot.message_listeners.append(ag.on_message)
+            bot.edit_listeners.append(ag.on_message_edit)
         chosen[Backend.AG_RELAY] = ag
     return chosen
 

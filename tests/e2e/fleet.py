@@ -22,8 +22,8 @@ from tools.store.db import Database
 _FOOTER = re.compile(r"^(?:턴|Turn) (\d+) · .*sha256 ([0-9a-f]{12})$")
 _REPLY = re.compile(r"FAKE REPLY \d+\b")
 _LOG_ENTRY = re.compile(r"<!-- debate-room:entry \d+:round-log:(\d+) -->")
-# Two Claude participants: a worker has no gateway, so AG's relay (which reads AG's messages
-# as they arrive) stays with single-process deployments; see README.
+# Two Claude participants: every turn is a CLI child of the worker running the debate (a
+# kill takes it down with the worker); AG through a worker has a test of its own.
 PARTICIPANTS = "claude:claude-cli:Claude,claude-2:claude-cli:Claude B"
 FLEET = {
     "PARTICIPANTS": PARTICIPANTS,
@@ -54,9 +54,8 @@ class Fleet:
         """`debate-room run` (`only`: it only receives events); returns once connected."""
         self.settings |= {"DEBATE_CHANNEL_IDS": ",".join(channels)}
         gateway_only = "true" if only else "false"
-        await self.world.start_bot(
-            **FLEET, **self.settings, GATEWAY_ONLY=gateway_only, DATABASE_URL=self.url
-        )
+        extra = {"GATEWAY_ONLY": gateway_only, "DATABASE_URL": self.url}
+        await self.world.start_bot(**(FLEET | self.settings | extra))
 
     def start_worker(self, name: str) -> subprocess.Popen[bytes]:
         """`debate-room worker` as a subprocess (it claims debates as soon as it is up)."""

@@ -26,7 +26,13 @@ from tests.e2e.fleet import (
     threads,
 )
 from tests.e2e.harness import CHAT, World
-from tests.e2e.observe import assert_clean_logs, turn_footers
+from tests.e2e.observe import (
+    assert_clean_logs,
+    assert_delivered,
+    assert_each_turn_once,
+    turn_footers,
+)
+from tests.e2e.scripts import AG, CLAUDE, SETTINGS, script
 from tests.e2e.seen import button_id
 
 pytestmark = pytest.mark.e2e
@@ -154,4 +160,16 @@ async def test_run_alone_on_postgres_runs_the_debate_and_answers_clicks_as_befor
     claims = await lease_claims(fleet.url)
     assert world.proc is not None
     assert {int(owner.split(":")[1]) for _, _, owner, _, _ in claims} == {world.proc.pid}
+    assert_clean_logs(world)
+
+
+async def test_ag_answers_a_worker_through_the_relay_channel(world: World, fleet: Fleet) -> None:
+    script(world)  # AG (a second Discord client) and Claude, two rounds
+    fleet.settings |= SETTINGS | {"PARTICIPANTS": "ag:ag-relay:AG,claude:claude-cli:Claude"}
+    await fleet.start_gateway([world.channel_id])
+    fleet.start_worker("w1")  # no gateway: it reads AG's replies from the channel's history
+    thread = await world.open_debate()
+    await world.wait_end(thread)
+    assert assert_each_turn_once(world, thread) == 4
+    assert_delivered(world, thread, CLAUDE + AG)
     assert_clean_logs(world)
