@@ -94,18 +94,26 @@ class LeaseRunner:
     async def _renewer(self) -> None:
         while True:
             await asyncio.sleep(self.leases.timing.renew_s)
-            stale = [d for d in self.leases.held() if not self.leases.holds(d)]
-            try:
-                lost = await self.leases.renew()
-            except Exception:  # a boundary: the local deadlines stop the debates in time
-                log.exception("lease renewal failed")
-                continue
-            for debate_id in lost:
-                log.warning("debate %s: lease lost; letting it go", debate_id)
+            await self.renew()
+
+    async def renew(self) -> None:
+        """Stop what may no longer act, renew the leases, let go of the lost ones."""
+        stale = [d for d in self.leases.held() if not self.leases.holds(d)]
+        for debate_id in stale:  # no renewal came back in time: stop its running effects now
+            if not self._handler.is_idle(debate_id):
+                log.warning("debate %s: lease not renewed in time; stopping", debate_id)
                 await self._handler.let_go(debate_id)
-            for debate_id in stale:  # renewed after a pause: run it again
-                if self.leases.holds(debate_id) and self._handler.is_idle(debate_id):
-                    self._adopt(debate_id)
+        try:  # bounded: a hung database must not keep the next check from running
+            lost = await asyncio.wait_for(self.leases.renew(), self.leases.timing.renew_s)
+        except Exception:  # a boundary: the local deadlines stop the debates in time
+            log.exception("lease renewal failed")
+            return
+        for debate_id in lost:
+            log.warning("debate %s: lease lost; letting it go", debate_id)
+            await self._handler.let_go(debate_id)
+        for debate_id in stale:  # renewed after all: run it again
+            if self.leases.holds(debate_id) and self._handler.is_idle(debate_id):
+                self._adopt(debate_id)
 
     def _adopt(self, debate_id: int) -> None:
         for forget in self._forget:

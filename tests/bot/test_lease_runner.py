@@ -1,0 +1,116 @@
+"""The lease runner of a process that shares the debates (issue 20), on both stores: the inbox
+applied in order and once, a late renewal stopping the running turn, ended debates given up."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+
+from bot.inbox_commands import InboxCommands
+from bot.lease_runner import LeaseRunner
+from handlers.model import Phase
+from tests.handlers.conftest import ALICE, BOB, proposal
+from tests.handlers.doubles import reply
+from tests.handlers.test_leased_engine import LeasedRig, idle, pair  # noqa: F401  # a fixture
+from tools.store.inbox import Inbox
+
+
+class Outbox:
+    """The runner's view of the wiki outbox: nothing pending."""
+
+    def __init__(self) -> None:
+        self.resumed: list[int] = []
+
+    def resume(self, debate_id: int) -> None:
+        self.resumed.append(debate_id)
+
+    async def pending(self, debate_id: int) -> int:
+        return 0
+
+
+def runner_of(rig: LeasedRig) -> LeaseRunner:
+    assert rig.leases is not None and rig.db is not None
+    return LeaseRunner(
+        rig.leases,
+        rig.h,
+        Outbox(),
+        Inbox(rig.db),
+        capacity=5,
+        poll_s=1.0,  # type: ignore[arg-type]
+    )
+
+
+def gateway_of(rig: LeasedRig) -> InboxCommands:
+    """The front's commands in a process that runs nothing (its engine holds no lease)."""
+    assert rig.db is not None
+    return InboxCommands(rig.h, rig.h._store, Inbox(rig.db), rig.clock)
+
+
+async def test_commands_are_applied_in_order_once_by_the_holder(
+    pair: tuple[LeasedRig, LeasedRig],  # noqa: F811
+) -> None:
+    holder, gateway_rig = pair
+    gateway, runner = gateway_of(gateway_rig), runner_of(holder)
+    debate = await gateway.propose(proposal())
+    assert debate is not None
+    await runner.tick()  # claims the proposal and posts its card
+    await idle(holder, debate.id)
+    assert holder.room.cards == [debate.id] and gateway_rig.room.cards == []
+
+    forecast = await gateway.choose_budget(debate.id, ALICE, 5)
+    assert forecast.max_rounds == 5  # what the person sees at once, before anyone applied it
+    refused = await gateway.choose_budget(debate.id, BOB, 2)  # bob may not: nothing changes
+    assert refused.max_rounds == debate.max_rounds
+    await gateway.choose_budget(debate.id, ALICE, 4)
+    await runner.tick()
+    await runner.tick()  # nothing left: nothing applied twice
+    stored = await gateway.get(debate.id)
+    assert stored.max_rounds == 4 and await Inbox(holder.db).count(debate.id) == 0  # type: ignore[arg-type]
+
+
+async def test_a_renewal_that_comes_back_late_stops_the_turn_and_runs_it_again(
+    pair: tuple[LeasedRig, LeasedRig],  # noqa: F811
+) -> None:
+    holder, _ = pair
+    assert holder.clocks is not None
+    runner = runner_of(holder)
+    debate = await holder.h.propose(proposal())
+    assert debate is not None
+    await runner.tick()
+    await idle(holder, debate.id)
+    asked, never, calls = asyncio.Event(), asyncio.Event(), []
+
+    async def stuck_once() -> str:
+        calls.append(len(calls))
+        if len(calls) == 1:  # the first turn hangs until it is stopped from outside
+            asked.set()
+            await never.wait()
+        return reply("an answer")
+
+    for debater in holder.debaters.values():
+        debater.enqueue(stuck_once)
+    await holder.h.approve(debate.id, ALICE)
+    await asyncio.wait_for(asked.wait(), 10)
+
+    holder.clocks.advance(25)  # past the margin, inside the lease: nobody else may claim yet
+    await runner.renew()  # stops the turn, renews (the lease had not lapsed), runs it again
+    await idle(holder, debate.id)
+    final = await holder.h.get(debate.id)
+    assert final.phase is Phase.CONCLUDED and final.turns == 2
+    assert holder.room.turn_posts == Counter({(debate.id, 1): 1, (debate.id, 2): 1})
+    asked_turns = [r.turn for d in holder.debaters.values() for r in d.requests]
+    assert sorted(asked_turns) == [1, 1, 2]  # turn 1 asked again after the stop
+
+
+async def test_an_ended_debate_is_given_up(pair: tuple[LeasedRig, LeasedRig]) -> None:  # noqa: F811
+    holder, other = pair
+    runner = runner_of(holder)
+    debate = await holder.h.propose(proposal())
+    assert debate is not None
+    await runner.tick()
+    await idle(holder, debate.id)
+    await holder.h.decline(debate.id, ALICE)
+    await idle(holder, debate.id)
+    await runner.tick()
+    assert holder.leases is not None and holder.leases.held() == []
+    assert other.leases is not None and await other.leases.claim(5) == []  # nothing to run
