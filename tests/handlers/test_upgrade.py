@@ -11,6 +11,7 @@ from handlers.model import AG, CLAUDE, Outcome, Phase
 from tests.handlers.conftest import Rig
 from tools.store.sessions import AgentSessions
 
+STORES = ("sqlite",)  # the old release only ever wrote SQLite files
 RELEASE_DB = Path(__file__).parent / "data" / "release_0001_mid_turn.sql"
 
 
