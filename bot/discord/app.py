@@ -120,9 +120,13 @@ async def assemble(
 def _schedule(
     scheduler: AsyncIOScheduler, handler: DebateHandler, db: Database, settings: Settings
 ) -> None:
-    """The timers: unanswered cards expire, old Claude sessions are forgotten."""
+    """The timers: unanswered cards expire, people's polls close at their stored end time,
+    old Claude sessions are forgotten."""
     scheduler.add_job(
         _guarded(handler.expire_due), "interval", seconds=EXPIRY_CHECK_SECONDS, id="expire-cards"
+    )
+    scheduler.add_job(
+        _guarded(handler.close_due_polls), "interval", seconds=EXPIRY_CHECK_SECONDS, id="polls"
     )
     schedule_session_expiry(scheduler, db, settings.CLAUDE_SESSION_TTL_DAYS)
     scheduler.start()
