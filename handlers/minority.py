@@ -34,7 +34,8 @@ def verbatim(quote: str, replies: tuple[Turn, ...]) -> bool:
     wanted = _plain(quote).strip(_EDGES)
     if not MIN_QUOTE_CHARS <= len(wanted) <= QUOTE_CHARS:
         return False
-    return any(wanted in _plain(turn.text) for turn in replies)
+    # The opinion as parsed (a JSON block's escapes undone), and the reply as written.
+    return any(wanted in _plain(t.parsed.opinion) or wanted in _plain(t.text) for t in replies)
 
 
 def _own(turns: tuple[Turn, ...], participant: str) -> tuple[Turn, ...]:
@@ -100,7 +101,7 @@ def from_output(debate: Debate, turns: tuple[Turn, ...], output: str) -> Minorit
         raw = item.get("quotes") if item else None
         quotes = [str(q) for q in raw if isinstance(q, str)] if isinstance(raw, list) else []
         kept = tuple(
-            q.strip().strip(_EDGES) for q in quotes if verbatim(q, _own(turns, participant))
+            _plain(q).strip(_EDGES) for q in quotes if verbatim(q, _own(turns, participant))
         )
         case = _text(item, "case", CASE_CHARS) if item else ""
         sides.append(Side(participant, position, case, kept, len(quotes) - len(kept)))
