@@ -114,7 +114,8 @@ async def assemble(
     _schedule(services.scheduler, engine.handler, db, settings)
     await engine.wiki.start()
     resumed = await engine.handler.resume_all()
-    log.info("debate-room started; resumed debates %s", resumed)
+    closed = await engine.handler.close_due_polls()  # polls that ended while the bot was down
+    log.info("debate-room started; resumed debates %s; closed polls %s", resumed, closed)
 
 
 def _schedule(
