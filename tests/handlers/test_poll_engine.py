@@ -7,15 +7,27 @@ from __future__ import annotations
 
 import asyncio
 import json
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
 from handlers.minority import answers, fallback, from_output, verbatim
-from handlers.model import CLAUDE, Action, Debate, Decision, Outcome, Phase, Turn, TurnMeta
+from handlers.model import (
+    CLAUDE,
+    Action,
+    Debate,
+    Decision,
+    ModeratorView,
+    Outcome,
+    Phase,
+    Turn,
+    TurnMeta,
+)
 from handlers.poll_data import PeoplePoll, PollStage
 from handlers.reply_parser import parse_reply
 from tests.handlers.conftest import ALICE, Rig, proposal
 from tests.handlers.doubles import reply
+from tools.gemini.context import conclusion_prompt
 
 AG_SAYS = "캐시는 프로세스 안에 두는 편이 운영이 훨씬 단순합니다."
 CLAUDE_SAYS = "멀티 인스턴스라면 Redis가 무효화를 한 곳에서 처리합니다."
@@ -180,3 +192,14 @@ async def test_poll_at_the_round_limit_votes_bind(tmp_path: Path) -> None:
         assert decided == [{"answer": "Claude: Redis", "votes": "4", "total": "5"}]
     finally:
         await rig.stop()
+
+
+def test_poll_result_reaches_the_moderators_conclusion_request() -> None:
+    poll = PeoplePoll(24, PollStage.CLOSED, answers=("AG: LRU", "Claude: Redis"), counts=(1, 4))
+    ended = replace(_debate(), outcome=Outcome.PEOPLE, poll=poll)
+    text = "\n".join(m for _, m in conclusion_prompt(ModeratorView(ended), "ko").messages)
+    assert "Outcome: people" in text
+    assert "The people's poll chose 'Claude: Redis' (AG: LRU: 1; Claude: Redis: 4)" in text
+    tied = replace(ended, poll=replace(poll, counts=(2, 2)))
+    text = "\n".join(m for _, m in conclusion_prompt(ModeratorView(tied), "ko").messages)
+    assert "decided nothing" in text
