@@ -203,3 +203,62 @@ def test_poll_result_reaches_the_moderators_conclusion_request() -> None:
     tied = replace(ended, poll=replace(poll, counts=(2, 2)))
     text = "\n".join(m for _, m in conclusion_prompt(ModeratorView(tied), "ko").messages)
     assert "decided nothing" in text
+
+
+async def _drive_poll(rig: Rig) -> tuple[int, bool]:
+    """A one-round stalemate, the poll open, its time passed, closed; restart once if the plan
+    crashed the engine."""
+    restarted = False
+
+    async def settle(debate_id: int) -> None:
+        nonlocal restarted
+        await idle(rig, debate_id)
+        if rig.plan.fired and not restarted:
+            restarted = True
+            await rig.rebuild()
+            await idle(rig, debate_id)
+
+    await rig.start()
+    made = await rig.h.propose(proposal())
+    assert made is not None
+    await settle(made.id)
+    await rig.h.approve(made.id, ALICE)
+    await settle(made.id)
+    rig.room.votes[made.id] = (1, 2)
+    rig.clock.advance(2 * 3600 + 1)
+    await rig.h.close_due_polls()
+    await settle(made.id)
+    return made.id, restarted
+
+
+def _poll_rig(path: Path) -> Rig:
+    rig = Rig(path, budget_pause=True, poll_hours=2, max_rounds=1)
+    rig.debaters[CLAUDE].default = reply(CLAUDE_SAYS, "disagree")
+    rig.moderator.enqueue_task("minority_report", '{"sides": []}')
+    return rig
+
+
+async def test_poll_a_crash_at_any_point_closes_it_once(tmp_path: Path) -> None:
+    dry = _poll_rig(tmp_path / "dry.sqlite3")
+    try:
+        await _drive_poll(dry)
+    finally:
+        await dry.stop()
+    assert {"room:report", "room:poll", "room:close_poll"} <= set(dry.plan.log)
+    first = dry.plan.log.index("perform:minority_report")
+    for at in range(first + 1, dry.plan.calls + 1):  # from the stalemate to the end
+        rig = _poll_rig(tmp_path / f"crash-{at}.sqlite3")
+        rig.plan.at = at
+        try:
+            debate_id, restarted = await _drive_poll(rig)
+            where = f"crash at call {at} ({rig.plan.log[at - 1]})"
+            assert restarted, where
+            ended = await rig.h.get(debate_id)
+            assert ended.outcome is Outcome.PEOPLE and ended.phase is Phase.CONCLUDED, where
+            assert ended.poll is not None and ended.poll.counts == (1, 2), where
+            assert rig.room.reports == [debate_id] and list(rig.room.polls) == [debate_id], where
+            assert len(rig.moderator.tasks) == 1 and len(rig.room.conclusions) == 1, where
+            # a notice may be said again after a crash (the Discord room's nonce drops it)
+            assert "poll.decided" in rig.room.notice_keys(), where
+        finally:
+            await rig.stop()
