@@ -102,7 +102,8 @@ async def assemble(
         log.info("debate-room started; claiming debates as %s", services.runner.leases.owner)
     elif services.leases is None:
         resumed = await engine.handler.resume_all()
-        log.info("debate-room started; resumed debates %s", resumed)
+        closed = await engine.handler.close_due_polls()  # polls that ended while the bot was down
+        log.info("debate-room started; resumed debates %s; closed polls %s", resumed, closed)
 
 
 def _front(
@@ -135,9 +136,13 @@ def _front(
 def _schedule(
     scheduler: AsyncIOScheduler, handler: DebateHandler, db: Database, settings: Settings
 ) -> None:
-    """The timers: unanswered cards expire, old Claude sessions are forgotten."""
+    """The timers: unanswered cards expire, people's polls close at their stored end time,
+    old Claude sessions are forgotten."""
     scheduler.add_job(
         _guarded(handler.expire_due), "interval", seconds=EXPIRY_CHECK_SECONDS, id="expire-cards"
+    )
+    scheduler.add_job(
+        _guarded(handler.close_due_polls), "interval", seconds=EXPIRY_CHECK_SECONDS, id="polls"
     )
     schedule_session_expiry(scheduler, db, settings.CLAUDE_SESSION_TTL_DAYS)
     scheduler.start()
@@ -205,7 +210,7 @@ async def serve(settings: Settings) -> None:
         await _serve(settings, await shared_services(settings, gateway=True))
         return
     lock = DatabaseLock(settings.DATABASE_PATH)
-    lock.acquire()  # held to the end: a second bot on this database refuses to start
+    lock.acquire()  # held to the end: a second bot on this SQLite file refuses to start
     try:
         await _serve(settings, Services(db=await Database.open(str(settings.DATABASE_PATH))))
     finally:

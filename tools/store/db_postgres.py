@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 
 import asyncpg
 
-from tools.store.db import (
+from tools.store.db_port import (
     Connection,
     Database,
     DatabaseError,
@@ -23,6 +23,7 @@ from tools.store.db import (
     Row,
     bundled_migrations,
     mask_url,
+    register,
     to_dollar_params,
     to_the_end,
 )
@@ -97,7 +98,7 @@ class PostgresDatabase(Database):
         masked = mask_url(url)
         try:
             pool = await asyncpg.create_pool(
-                url, min_size=1, max_size=pool_size, timeout=CONNECT_TIMEOUT_S
+                url, min_size=1, max_size=pool_size, timeout=CONNECT_TIMEOUT_S, reset=_release
             )
         except (*_ERRORS, ValueError) as exc:
             raise DatabaseError(f"cannot open {masked}: {_cause(exc, url)}") from exc
@@ -175,6 +176,15 @@ class PostgresDatabase(Database):
         return found
 
 
+async def _release(conn: asyncpg.Connection[Any]) -> None:
+    """Make a connection fit for the next user of the pool. Nothing here leaves session state
+    on a pooled connection (SET, LISTEN, a session advisory lock is released where taken), so
+    the default reset (RESET ALL and more: a round trip per release) is skipped; an open
+    transaction is still rolled back."""
+    if conn.is_in_transaction():
+        await conn.execute("ROLLBACK")
+
+
 async def _roll_back(conn: asyncpg.Connection[Any], tx: Any) -> None:
     """ROLLBACK; a connection that cannot (a statement cut off by a cancellation) is closed,
     which ends its transaction on the server just the same."""
@@ -202,3 +212,6 @@ def _password(url: str) -> str:
         return urlsplit(url).password or ""
     except ValueError:
         return ""
+
+
+register("postgres", PostgresDatabase.connect)

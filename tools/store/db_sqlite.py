@@ -11,7 +11,7 @@ from typing import cast
 
 import aiosqlite
 
-from tools.store.db import (
+from tools.store.db_port import (
     Connection,
     Database,
     DatabaseError,
@@ -20,6 +20,7 @@ from tools.store.db import (
     Params,
     Row,
     bundled_migrations,
+    register,
     statements,
     to_the_end,
 )
@@ -190,3 +191,6 @@ def _cause(path: str, exc: BaseException) -> str:
     if "not a database" in message or "malformed" in message:
         return f"{message} (not an SQLite database, or a damaged one)"
     return message
+
+
+register("sqlite", SqliteDatabase.connect)
