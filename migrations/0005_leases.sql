@@ -9,6 +9,14 @@ CREATE TABLE debate_leases (
     expires_at  INTEGER NOT NULL
 );
 
+-- Never holds a row. A step is stored with an INSERT here that selects a row only when the
+-- process no longer holds the debate's lease (generation), and the CHECK refuses that row:
+-- the whole step is rolled back. One statement in the step's own transaction, so no claim can
+-- slip in between the check and the write.
+CREATE TABLE debate_lease_fence (
+    debate_id  INTEGER NOT NULL CHECK (debate_id < 0)
+);
+
 -- Every claim, kept: who ran which debate from when (and over which lapsed lease).
 CREATE TABLE debate_lease_claims (
     debate_id         INTEGER NOT NULL,

@@ -8,6 +8,12 @@ CREATE TABLE debate_leases (
     expires_at  BIGINT  NOT NULL
 );
 
+-- Never holds a row: a step stored by a process that lost the debate's lease inserts one here
+-- and the CHECK refuses it, rolling the whole step back (see migrations/0005_leases.sql).
+CREATE TABLE debate_lease_fence (
+    debate_id  BIGINT  NOT NULL CHECK (debate_id < 0)
+);
+
 -- Every claim, kept: who ran which debate from when (and over which lapsed lease).
 CREATE TABLE debate_lease_claims (
     debate_id         BIGINT  NOT NULL,

@@ -14,10 +14,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from handlers.model import Actor
-from tools.store.db import Database
+from handlers.events import Effect
+from handlers.leasing import LeaseLost
+from handlers.model import Actor, Debate, Turn
+from tools.store.db import Connection, Database
 from tools.store.debates import SqliteStore
-from tools.store.leases import Leases, _rows
+from tools.store.leases import Leases
 
 INSERT = "INSERT INTO debate_inbox (debate_id, command, payload, created_at) VALUES (?, ?, ?, ?)"
 SELECT_PENDING = """
@@ -100,11 +102,35 @@ class LeasedStore(SqliteStore):
         super().__init__(db)
         self._leases = leases
 
-    async def _in_step(self, conn: Any, debate_id: int) -> None:
-        """First in a step's transaction: the lease, then the command being applied."""
-        await self._leases.fence(conn, debate_id)  # raises LeaseLost: nothing is stored
+    async def save_step(
+        self,
+        debate: Debate,
+        effects: Sequence[Effect],
+        turn: Turn | None,
+        now: datetime,
+        completed_effect: int | None = None,
+        decided_by: int | None = None,
+        completed: Sequence[int] = (),
+    ) -> None:
+        """The step, fenced: LeaseLost (nothing stored) if this process lost the debate."""
+        applying = APPLYING.get()
+        kept = list(applying)
+        try:
+            await super().save_step(
+                debate, effects, turn, now, completed_effect, decided_by, completed
+            )
+        except Exception as exc:
+            applying[:] = kept  # rolled back: the command is not applied
+            if not await self._leases.still_ours(debate.id):
+                raise LeaseLost(debate.id) from exc
+            raise
+
+    async def _in_step(self, conn: Connection, debate_id: int) -> None:
+        """First in a step's transaction: the lease's fence, then the command being applied
+        marked done."""
+        await conn.execute(*self._leases.fence(debate_id))
         applying = APPLYING.get()
         if applying:
             stamp = datetime.now(UTC).isoformat()
-            await _rows(conn, MARK_DONE, (stamp, applying[0]), fetch=False)
+            await conn.execute(MARK_DONE, (stamp, applying[0]))
             applying.clear()

@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from handlers.kinds import Phase
-from handlers.leasing import LeaseLost
 from tools.store.db import Database
 
 _LIVE = ", ".join(f"'{p.value}'" for p in Phase if not p.is_terminal)
@@ -51,6 +50,15 @@ VALUES (?, ?, ?, ?, ?)
 RENEW = "UPDATE debate_leases SET expires_at = ? WHERE owner = ? RETURNING debate_id, generation"
 RELEASE = "UPDATE debate_leases SET expires_at = 0 WHERE debate_id = ? AND owner = ?"
 SELECT_LEASE = "SELECT owner, generation FROM debate_leases WHERE debate_id = ?"
+# The first statement of every step a process stores: it inserts a row, which the table's CHECK
+# refuses (rolling the step back), unless the process still holds the generation it claimed.
+# On PostgreSQL the lease row is share-locked to the commit, so a claim waits for the step.
+FENCE = """
+INSERT INTO debate_lease_fence (debate_id)
+SELECT ? WHERE NOT EXISTS (
+    SELECT 1 FROM debate_leases WHERE debate_id = ? AND owner = ? AND generation = ?{lock}
+)
+"""
 
 
 @dataclass(frozen=True)
@@ -166,16 +174,24 @@ class Leases:
         """Forget a lease found lost (by a fenced write)."""
         self._held.pop(debate_id, None)
 
-    async def fence(self, conn: Any, debate_id: int) -> None:
-        """Inside a write transaction: raise LeaseLost unless this process holds the debate
-        with the generation it claimed (on PostgreSQL the lease row stays share-locked to
-        the commit, so no claim can slip in between)."""
+    def fence(self, debate_id: int) -> tuple[str, tuple[Any, ...]]:
+        """The statement that fails a step's transaction unless this process still holds the
+        debate with the generation it claimed (a debate not held: it always fails)."""
         held = self._held.get(debate_id)
-        sql = SELECT_LEASE + (" FOR SHARE" if self._pg else "")
-        rows = await _rows(conn, sql, (debate_id,))
-        if held is None or not rows or (rows[0][0], int(rows[0][1])) != (self.owner, held[0]):
+        generation = held[0] if held is not None else -1
+        sql = FENCE.format(lock=" FOR SHARE" if self._pg else "")
+        return sql, (max(debate_id, 0), debate_id, self.owner, generation)  # >= 0: refused
+
+    async def still_ours(self, debate_id: int) -> bool:
+        """Read the lease row: True if this process holds the generation it claimed; when
+        not, the debate is dropped from those held."""
+        held = self._held.get(debate_id)
+        row = await self._db.fetch_one(SELECT_LEASE, (debate_id,))
+        found = (row[0], int(row[1])) if row is not None else None
+        ours = held is not None and found == (self.owner, held[0])
+        if not ours:
             self._held.pop(debate_id, None)
-            raise LeaseLost(debate_id)
+        return ours
 
     def _until(self, started: float) -> float:
         """Act until the margin before the end secured by a request sent at `started`."""
