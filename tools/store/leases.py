@@ -2,9 +2,9 @@
 
 A process claims debates whose lease is absent or lapsed, renews what it holds on a timer well
 inside the lease, and stops acting on a debate `margin` before its lease could lapse unrenewed
-(`holds`). Every step it stores is fenced: the transaction first reads the lease row (FOR
-SHARE on PostgreSQL, so a claim waits for the step to commit) and refuses the write unless this
-process still holds the generation it claimed. A process paused past its lease therefore
+(`holds`). Every step it stores is fenced: its first statement (`fence`) fails the transaction
+unless this process still holds the generation it claimed (the lease row is read FOR SHARE on
+PostgreSQL, so a claim waits for the step to commit). A process paused past its lease therefore
 stores nothing more, and its effects stop at the next local check.
 """
 
