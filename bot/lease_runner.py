@@ -22,6 +22,10 @@ from tools.wiki.outbox import WikiOutbox
 
 log = logging.getLogger(__name__)
 
+# A command whose step could not be stored is tried again at the next passes (a database
+# hiccup loses no click); one that fails this often is a bad command, and is given up.
+COMMAND_ATTEMPTS = 3
+
 
 class LeaseRunner:
     """Claims, renews and lets go of debates; feeds their workers the inbox's commands."""
@@ -46,6 +50,7 @@ class LeaseRunner:
         self._forget = tuple(forget)  # in-memory records of a debate another process changed
         self._wake = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
+        self._failures: dict[int, int] = {}  # inbox command -> failed attempts so far
 
     def start(self) -> None:
         """Start the loop and the renewal timer."""
@@ -141,8 +146,12 @@ class LeaseRunner:
             log.exception("debate %s: command %s failed", command.debate_id, command.name)
         finally:
             APPLYING.reset(token)
-        if applying:  # no step was stored (it failed): not tried again
+        if not applying:
+            return  # applied: marked done with its step
+        self._failures[command.id] = self._failures.get(command.id, 0) + 1
+        if self._failures[command.id] >= COMMAND_ATTEMPTS:  # it keeps failing: given up
             await self._inbox.mark_done(command.id)
+            del self._failures[command.id]
 
     async def _let_go_of_ended(self) -> None:
         for debate_id in self.leases.held():

@@ -114,3 +114,19 @@ async def test_an_ended_debate_is_given_up(pair: tuple[LeasedRig, LeasedRig]) ->
     await runner.tick()
     assert holder.leases is not None and holder.leases.held() == []
     assert other.leases is not None and await other.leases.claim(5) == []  # nothing to run
+
+
+async def test_a_command_that_keeps_failing_is_given_up_after_a_few_passes(
+    pair: tuple[LeasedRig, LeasedRig],  # noqa: F811
+) -> None:
+    holder, _ = pair
+    runner, inbox = runner_of(holder), Inbox(holder.db)  # type: ignore[arg-type]
+    debate = await holder.h.propose(proposal())
+    assert debate is not None
+    await runner.tick()
+    await inbox.put(debate.id, "no_such_command", ALICE, ())
+    await runner.tick()
+    await runner.tick()
+    assert await inbox.count(debate.id) == 1  # tried again: a hiccup would lose no click
+    await runner.tick()
+    assert await inbox.count(debate.id) == 0
