@@ -127,7 +127,7 @@ async def turns_of(db: Database) -> int:
 
 
 def start_worker(rig: Rig, url: str, name: str, share: int) -> subprocess.Popen[bytes]:
-    keep = ("PATH", "HOME", "LANG", "TMPDIR")
+    keep = ("PATH", "HOME", "LANG", "TMPDIR", "BENCH_BURN_SECONDS")
     env = subprocess_env(rig.world["base_url"], base={k: v for k, v in os.environ.items()
                                                       if k in keep})  # fmt: skip
     env |= rig.settings() | {
@@ -155,7 +155,29 @@ async def wait_ready(rig: Rig, name: str, proc: subprocess.Popen[bytes]) -> None
         await asyncio.sleep(0.1)
 
 
-async def run_workers(rig: Rig, count: int) -> float:
+def tree_cpu_s(pid: int) -> float:
+    """CPU seconds of a process and of the children it has waited for (its CLI turns)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return sum(int(f) for f in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+
+
+def machine_busy_s() -> float:
+    """CPU seconds the whole machine spent busy (every process, ours or not)."""
+    values = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = values[3] + values[4]
+    return (sum(values[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+
+
+@dataclass
+class Run:
+    """One run's figures."""
+
+    turns_per_s: float
+    cpu_s_per_turn: float  # the workers and their debaters, per turn
+    busy: float  # the machine's busy share over the run (0..1), whoever was busy
+
+
+async def run_workers(rig: Rig, count: int) -> Run:
     """Turns per second with `count` workers on a fresh database."""
     url = await rig.server.new_database()
     share = math.ceil(rig.debates / count)
@@ -164,6 +186,7 @@ async def run_workers(rig: Rig, count: int) -> float:
     try:
         for n, proc in enumerate(procs):
             await wait_ready(rig, f"w{count}-{n}", proc)
+        cpu0, busy0 = sum(tree_cpu_s(p.pid) for p in procs), machine_busy_s()
         start = time.perf_counter()
         ids = await store_debates(rig, db)
         owner = Actor(user_id=int(rig.world["owner_id"]), name="owner")
@@ -171,7 +194,10 @@ async def run_workers(rig: Rig, count: int) -> float:
             await Inbox(db).put(debate_id, "approve", owner, ("", ()))
         await wait_ended(db, len(ids))
         elapsed = time.perf_counter() - start
-        return await turns_of(db) / elapsed
+        cpu = sum(tree_cpu_s(p.pid) for p in procs) - cpu0
+        busy = (machine_busy_s() - busy0) / (elapsed * (os.cpu_count() or 1))
+        turns = await turns_of(db)
+        return Run(turns / elapsed, cpu / turns, busy)
     finally:
         await db.close()
         for proc in procs:
@@ -243,16 +269,21 @@ async def measure(args: argparse.Namespace) -> dict[str, float]:
     gemini = await FakeGemini(auto=True).start()
     server = await asyncio.to_thread(start_server)
     try:
-        await server.make_template()
         with tempfile.TemporaryDirectory() as tmp:
             rig = Rig(world, gemini, server, Path(tmp), args.debates, args.rounds)
-            runs: dict[str, list[float]] = {}
+            runs: dict[int, list[Run]] = {}
+            sqlite: list[float] = []
             for _ in range(args.repeat):  # interleaved: a burst of load hits every size alike
                 for n in args.workers:
-                    runs.setdefault(f"turns_per_s_{n}", []).append(await run_workers(rig, n))
-                runs.setdefault("turns_per_s_sqlite", []).append(await run_sqlite(rig))
+                    runs.setdefault(n, []).append(await run_workers(rig, n))
+                sqlite.append(await run_sqlite(rig))
             # The best of the runs: the one least slowed by whatever else the machine ran.
-            figures = {key: max(values) for key, values in runs.items()}
+            figures = {"turns_per_s_sqlite": max(sqlite)}
+            for n, done in runs.items():
+                best = max(done, key=lambda run: run.turns_per_s)
+                figures[f"turns_per_s_{n}"] = best.turns_per_s
+                figures[f"cpu_s_per_turn_{n}"] = best.cpu_s_per_turn
+                figures[f"machine_busy_{n}"] = best.busy
             if args.logs:  # the workers' logs, for a look at where a turn's time goes
                 await asyncio.to_thread(copy_logs, Path(tmp), Path(args.logs))
     finally:
@@ -274,8 +305,10 @@ def main() -> None:
     parser.add_argument("--workers", default="1,2,4", help="worker counts to run")
     parser.add_argument("--logs", default="", help="copy the workers' logs to this folder")
     parser.add_argument("--repeat", type=int, default=2, help="runs of each size (best kept)")
+    parser.add_argument("--burn", type=float, default=0.5, help="CPU seconds per debater turn")
     args = parser.parse_args()
     args.workers = [int(n) for n in args.workers.split(",") if n]
+    os.environ["BENCH_BURN_SECONDS"] = str(args.burn)  # read by bench/cpu_claude.py
     load_before = os.getloadavg()[0]  # other work on the machine skews every figure
     figures = asyncio.run(measure(args))
     figures |= {"cores": os.cpu_count() or 0, "debates": args.debates, "rounds": args.rounds}
