@@ -20,6 +20,7 @@ from tests.bot.discord.support import (
     chat,
     click,
     posted_twice,
+    status_edit,
     wait_card,
 )
 from tests.fakes.discord_world import Json
@@ -113,6 +114,8 @@ async def test_poll_report_positions_votes_and_the_binding_result(
 
     # the native poll: the positions as answers (cut to 55 with a mark), the set duration
     poll_message = await _poll_message(rig, thread_id)
+    status = next(m for m in rig.bot_messages(thread_id) if m["content"].startswith("라운드"))
+    await status_edit(rig, status["id"], "🗳️ 사람들이 투표로 결정하는 중")
     poll = poll_message["poll"]
     paused = await rig.handler.get(debate_id)
     assert paused.paused == "poll" and paused.poll is not None
