@@ -30,6 +30,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections import Counter
 from pathlib import Path
@@ -154,6 +155,21 @@ class InstantModerator:
 # ---- one size, in a child process ---------------------------------------------------------
 
 
+def thread_cpu_s() -> dict[str, float]:
+    """CPU seconds (user + system) of each live thread of this process, by thread name."""
+    names = {t.native_id: t.name for t in threading.enumerate()}
+    tick = os.sysconf("SC_CLK_TCK")
+    found: Counter[str] = Counter()
+    for task in Path("/proc/self/task").iterdir():
+        try:
+            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # the thread ended meanwhile
+        name = re.sub(r"_\d+$", "_n", names.get(int(task.name), "other"))
+        found[name] += (int(fields[11]) + int(fields[12])) / tick
+    return dict(found)
+
+
 def rss_mb() -> float:
     """This process's resident memory."""
     for line in Path("/proc/self/status").read_text().splitlines():
@@ -235,9 +251,9 @@ async def run_size(size: int, rounds: int, think_s: float = 0.0) -> dict[str, An
             await services.db._conn.set_trace_callback(probe)
             async with aiohttp.ClientSession() as http:
                 before = len(await fake_calls(http, world["base_url"]))
-                cpu0 = os.times()  # this process is the bot (Discord is the fake's)
+                cpu0, threads0 = os.times(), thread_cpu_s()  # this process is the bot
                 figures = await _debates(services, world, size)
-                cpu1 = os.times()
+                cpu1, threads1 = os.times(), thread_cpu_s()
                 user_s, sys_s = cpu1.user - cpu0.user, cpu1.system - cpu0.system
                 cpu_s = user_s + sys_s
                 calls = (await fake_calls(http, world["base_url"]))[before:]
@@ -265,6 +281,10 @@ async def run_size(size: int, rounds: int, think_s: float = 0.0) -> dict[str, An
         "cpu_sys_share": sys_s / cpu_s if cpu_s else 0.0,  # in the kernel: sockets, fsync
         "sqlite_commits_per_turn": writes["COMMIT"] / turns,
         "writes_by_statement": {k: n / turns for k, n in statements.most_common()},
+        "cpu_ms_per_turn_by_thread": {
+            name: round((spent - threads0.get(name, 0.0)) * 1000 / turns, 3)
+            for name, spent in sorted(threads1.items(), key=lambda kv: -kv[1])
+        },
     }
 
 

@@ -6,7 +6,8 @@ import asyncio
 import contextlib
 import os
 import re
-from collections.abc import AsyncIterator, Awaitable, Iterable
+import sqlite3
+from collections.abc import AsyncIterator, Awaitable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
@@ -123,6 +124,19 @@ class Database:
                 raise
             await _to_the_end(self._conn.execute("COMMIT"))
 
+    async def write_all(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> None:
+        """Several write statements as one transaction, in one trip to the database thread
+        (BEGIN, the statements and COMMIT run there back to back, ROLLBACK on any error)."""
+        if len(statements) == 1:  # one statement is its own transaction (autocommit)
+            await self.execute(*statements[0])  # type: ignore[arg-type]
+            return
+        async with self._write_lock:
+            # aiosqlite has no public call that runs a function on its thread; `_execute` is
+            # what its own methods use. Each trip costs a thread hand-off both ways, the
+            # larger part of a small statement's CPU.
+            run = self._conn._execute(_write_all, self._conn._conn, statements)  # type: ignore[no-untyped-call]
+            await _to_the_end(run)
+
     async def fetch_one(self, sql: str, params: tuple[Any, ...] = ()) -> aiosqlite.Row | None:
         """One row of a read, or None."""
         # One trip to aiosqlite's thread (a cursor's execute, fetchone and close are three).
@@ -153,6 +167,18 @@ async def _to_the_end(step: Awaitable[T]) -> T:
             with contextlib.suppress(asyncio.CancelledError):
                 await asyncio.wait({task})
         raise
+
+
+def _write_all(conn: sqlite3.Connection, statements: Sequence[tuple[str, Sequence[Any]]]) -> None:
+    """On the database thread: BEGIN IMMEDIATE, every statement, COMMIT (ROLLBACK on error)."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        for sql, params in statements:
+            conn.execute(sql, params)
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
 
 
 def _statements(sql: str) -> list[str]:
