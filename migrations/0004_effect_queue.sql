@@ -13,3 +13,11 @@ UPDATE debates SET effects = (
 )
 WHERE EXISTS (SELECT 1 FROM effects e WHERE e.debate_id = debates.id AND e.done_at IS NULL);
 UPDATE effects SET done_at = CURRENT_TIMESTAMP WHERE done_at IS NULL;
+
+-- A wiki write's outbox row records, as it is marked done, the page it landed on and the hash
+-- of what was written there (one statement where the done mark and a wiki_pages upsert were
+-- two). The bot's last write to a page is its newest such row; wiki_pages keeps what earlier
+-- releases recorded.
+ALTER TABLE wiki_outbox ADD COLUMN written_path TEXT;
+ALTER TABLE wiki_outbox ADD COLUMN written_hash TEXT;
+CREATE INDEX wiki_outbox_written ON wiki_outbox (written_path, id) WHERE written_hash IS NOT NULL;

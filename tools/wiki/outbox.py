@@ -61,14 +61,17 @@ SELECT_PENDING_DEBATES = (
     "SELECT DISTINCT debate_id FROM wiki_outbox WHERE done_at IS NULL ORDER BY debate_id"
 )
 COUNT_PENDING = "SELECT COUNT(*) FROM wiki_outbox WHERE debate_id = ? AND done_at IS NULL"
-SELECT_KNOWN_HASH = "SELECT content_hash FROM wiki_pages WHERE path = ?"
-UPSERT_PAGE = """
-INSERT INTO wiki_pages (path, page_id, content_hash, updated_at, written_at) VALUES (?, ?, ?, ?, ?)
-ON CONFLICT (path) DO UPDATE SET page_id = excluded.page_id,
-    content_hash = excluded.content_hash, updated_at = excluded.updated_at,
-    written_at = excluded.written_at
+# What the bot last wrote to a page: its newest landed entry there, else what an earlier
+# release recorded in wiki_pages.
+SELECT_WRITTEN_HASH = """
+SELECT written_hash FROM wiki_outbox WHERE written_path = ? AND written_hash IS NOT NULL
+ORDER BY id DESC LIMIT 1
 """
-MARK_DONE = "UPDATE wiki_outbox SET done_at = ?, next_attempt_at = NULL WHERE id = ?"
+SELECT_KNOWN_HASH = "SELECT content_hash FROM wiki_pages WHERE path = ?"
+MARK_DONE = """
+UPDATE wiki_outbox SET done_at = ?, next_attempt_at = NULL, written_path = ?, written_hash = ?
+WHERE id = ?
+"""
 RECORD_FAILURE = """
 UPDATE wiki_outbox SET attempts = ?, last_error = ?, next_attempt_at = ? WHERE id = ?
 """
@@ -335,15 +338,13 @@ class WikiOutbox:
             self._t,
         )
         if plan.content is None and current is not None:
-            stored, written = current, current.content  # it landed before a crash
+            written = current.content  # it landed before a crash
         else:
-            content = plan.content or entry.content
-            stored = await self._backend.write(entry.path, entry.title, content, current)
-            written = content
+            written = plan.content or entry.content
+            await self._backend.write(entry.path, entry.title, written, current)
         now, written_hash = self._now().isoformat(), content_hash(written)
-        page_row = (entry.path, stored.page_id, written_hash, stored.updated_at, now)
         self._hashes.pop(entry.path, None)  # until the record is known to be committed
-        await self._db.write_all([(UPSERT_PAGE, page_row), (MARK_DONE, (now, entry.id))])
+        await self._db.execute(MARK_DONE, (now, entry.path, written_hash, entry.id))
         self._hashes[entry.path] = written_hash
         return plan.human_edit
 
@@ -351,8 +352,9 @@ class WikiOutbox:
         """What the bot last wrote to the page (its hash), or None if it never wrote it."""
         if path in self._hashes:
             return self._hashes[path]
-        known = await self._db.fetch_one(SELECT_KNOWN_HASH, (path,))
-        return str(known["content_hash"]) if known else None
+        known = await self._db.fetch_one(SELECT_WRITTEN_HASH, (path,))
+        known = known or await self._db.fetch_one(SELECT_KNOWN_HASH, (path,))
+        return str(known[0]) if known else None
 
     async def _failed(self, entry: _Entry, delay: _Delay, reason: str) -> None:
         attempts = entry.attempts + 1
