@@ -60,6 +60,7 @@ def handler_config(settings: Settings) -> HandlerConfig:
         roster=settings.roster,
         format=settings.DEFAULT_FORMAT,
         budget_pause=settings.BUDGET_PAUSE,
+        poll_hours=settings.POLL_HOURS,
         format_options=settings.format_options,
     )
 

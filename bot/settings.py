@@ -84,6 +84,9 @@ class Settings(BaseSettings):
     ADVERSARIAL_RECONCILER: Backend = Backend.CLAUDE_CLI
     ADVERSARIAL_RECONCILER_MODEL: str = ""
     BUDGET_PAUSE: bool = True  # at the round budget, ask the people: one more round, or conclude
+    # A stalemate (with BUDGET_PAUSE) ends in a native Discord poll running this many hours
+    # (Discord allows 1 hour to 32 days).
+    POLL_HOURS: int = Field(24, ge=1, le=768)
     # The ledger format's setup (the card's two questions), until the card asks them.
     LEDGER_END_STATE: Literal["converge", "open"] = "converge"
     LEDGER_STANCE: Literal["assigned", "neutral"] = "assigned"

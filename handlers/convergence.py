@@ -8,10 +8,12 @@ from dataclasses import replace
 
 from handlers.events import AskBudget, BudgetDecided, Notify, UpdateStatus
 from handlers.model import Debate, Outcome, Phase
+from handlers.stalemate import HIGH
 from handlers.steps import Step, conclude, format_of, run_plan, with_asks
 
+__all__ = ["HIGH", "converging", "converging_pause", "decided", "meter"]
+
 TREND_KEPT = 12  # estimates kept: the status line shows the latest few
-HIGH = 0.8  # an estimate at least this high counts as converging
 HIGH_IN_A_ROW = 2  # this many judgements in a row, then the people are asked at a round's end
 BARS = "▁▂▃▄▅▆▇█"
 METER_WIDTH = 6

@@ -35,6 +35,7 @@ from handlers.events import (
     Judge,
     OptionChosen,
     PeopleSaid,
+    PollDue,
     PostCard,
     ProposalApproved,
     ProposalDeclined,
@@ -76,6 +77,7 @@ class HandlerConfig:
     format: str = "free"  # DEFAULT_FORMAT: the format a debate runs when none is chosen
     budget_pause: bool = False  # BUDGET_PAUSE: at the round budget, wait for the people
     format_options: tuple[tuple[str, str], ...] = ()  # defaults of the formats' options
+    poll_hours: int = 0  # POLL_HOURS: a stalemate ends in the people's poll (0: no poll)
 
 
 class DebateHandler:
@@ -180,6 +182,7 @@ class DebateHandler:
             self._roster,
             format_name,
             pauses_at_budget=self._config.budget_pause,
+            poll_hours=self._config.poll_hours,
             options=tuple(sorted(merged.items())),
         )
         return await self.submit(debate_id, event, decided_by=actor.user_id)
@@ -233,6 +236,14 @@ class DebateHandler:
         due = await self._store.due_proposals(self._clock.now())
         for debate_id in due:
             await self.submit(debate_id, ProposalExpired(), decided_by=0)
+        return due
+
+    async def close_due_polls(self) -> list[int]:
+        """Close every people's poll past its stored end time (the DB-backed timer: it
+        survives restarts); returns their debates' ids."""
+        due = await self._store.due_polls(self._clock.now())
+        for debate_id in due:
+            await self.submit(debate_id, PollDue())
         return due
 
     async def get(self, debate_id: int) -> Debate:

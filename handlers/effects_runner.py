@@ -12,6 +12,7 @@ from handlers.events import (
     AskDebater,
     AskUser,
     CloseCard,
+    ClosePoll,
     Conclude,
     ConclusionReady,
     DebaterFailed,
@@ -21,9 +22,11 @@ from handlers.events import (
     Judged,
     LogNote,
     Notify,
+    OpenPoll,
     OpenRoom,
     PostCard,
     PostConclusion,
+    PostMinorityReport,
     PostSummary,
     PostTurn,
     ReplyReceived,
@@ -37,6 +40,7 @@ from handlers.events import (
     WriteWorkingDocument,
 )
 from handlers.formats import CONTRACTS, format_named
+from handlers.minority import MINORITY_TASK
 from handlers.model import (
     Backend,
     Conclusion,
@@ -48,6 +52,7 @@ from handlers.model import (
     Turn,
     WikiPage,
 )
+from handlers.poll_runner import minority_report, poll_effect
 from handlers.ports import (
     Clock,
     Debater,
@@ -99,8 +104,12 @@ class EffectRunner:
                 view = await self._view(debate)
                 decision = await self._moderator.judge(view)
                 return Judged(turn, decision, heard=len(debate.people))
+            case RunTask(task=task) if task == MINORITY_TASK:  # a stalemate (issue 18)
+                return await minority_report(self._store, self._moderator, debate, self._language)
             case RunTask(task=task):
                 return await self._task(debate, task)
+            case PostMinorityReport() | OpenPoll() | ClosePoll():
+                return await poll_effect(self._room, self._store, self._clock, debate, effect)
             case Conclude():
                 fmt = format_named(debate.format)
                 if fmt.closes_itself(debate):  # its own closing pages: no moderator request

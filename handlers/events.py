@@ -18,6 +18,7 @@ from handlers.model import (
     TurnMeta,
     UserQuestion,
 )
+from handlers.poll_data import MinorityReport
 
 # ---- events ---------------------------------------------------------------
 
@@ -31,6 +32,7 @@ class ProposalApproved:
     format: str = ""  # empty: the debate's format as stored
     pauses_at_budget: bool = False  # at max_rounds, wait for the people (BUDGET_PAUSE)
     options: tuple[tuple[str, str], ...] = ()  # the format's options chosen (or defaulted)
+    poll_hours: int = 0  # POLL_HOURS: a stalemate ends in the people's poll (0: no poll)
 
 
 @dataclass(frozen=True)
@@ -153,6 +155,26 @@ class TaskDone:
     source: ModeratorSource = ModeratorSource.GEMINI
 
 
+@dataclass(frozen=True)
+class MinorityReported:
+    """The minority report is written (by the moderator, or the rules), its quotes checked."""
+
+    report: MinorityReport
+
+
+@dataclass(frozen=True)
+class PollDue:
+    """The people's poll reached its stored end time."""
+
+
+@dataclass(frozen=True)
+class PollClosed:
+    """The poll was read once ended: votes per answer (`lost`: its message was gone)."""
+
+    counts: tuple[int, ...]
+    lost: bool = False
+
+
 Event = (
     ProposalApproved
     | FormatChosen
@@ -169,6 +191,9 @@ Event = (
     | StopRequested
     | ConclusionReady
     | TaskDone
+    | MinorityReported
+    | PollDue
+    | PollClosed
 )
 
 # ---- effects --------------------------------------------------------------
@@ -350,6 +375,27 @@ class PostSummary:
     kind: Literal["post_summary"] = "post_summary"
 
 
+@dataclass(frozen=True)
+class PostMinorityReport:
+    """Post the minority report in the room (before the poll)."""
+
+    kind: Literal["post_minority_report"] = "post_minority_report"
+
+
+@dataclass(frozen=True)
+class OpenPoll:
+    """Open the people's poll in the room and store its end time."""
+
+    kind: Literal["open_poll"] = "open_poll"
+
+
+@dataclass(frozen=True)
+class ClosePoll:
+    """End the poll (if it still runs) and read its votes."""
+
+    kind: Literal["close_poll"] = "close_poll"
+
+
 Effect = Annotated[
     PostCard
     | CloseCard
@@ -371,7 +417,10 @@ Effect = Annotated[
     | PostConclusion
     | RunTask
     | WritePage
-    | PostSummary,
+    | PostSummary
+    | PostMinorityReport
+    | OpenPoll
+    | ClosePoll,
     Field(discriminator="kind"),
 ]
 

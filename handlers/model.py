@@ -24,6 +24,7 @@ from handlers.participants import (
     Backend,
     Participant,
 )
+from handlers.poll_data import PeoplePoll
 
 # Re-exported: the engine's values are all importable from here.
 __all__ = [
@@ -246,6 +247,8 @@ class Debate:
     outputs: tuple[tuple[str, str], ...] = ()  # moderator task -> its output, verbatim
     tasks: tuple[str, ...] = ()  # the moderator tasks the current step still waits for
     options: tuple[tuple[str, str], ...] = ()  # the format's options (fixed at approval)
+    poll_hours: int = 0  # POLL_HOURS at approval: a stalemate ends in a poll (0: never)
+    poll: PeoplePoll | None = None  # the people's poll at a stalemate (issue 18)
 
     def output_of(self, task: str) -> str | None:
         """A moderator task's stored output, if it ran."""

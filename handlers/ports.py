@@ -204,6 +204,19 @@ class Room(Protocol):
         """Post the final summary with links to the pages."""
         ...
 
+    async def post_minority_report(self, debate: Debate) -> None:
+        """Post the minority report of a stalemate (`debate.poll.report`)."""
+        ...
+
+    async def open_poll(self, debate: Debate) -> None:
+        """Open the people's poll: `debate.poll.answers`, running `debate.poll.hours`."""
+        ...
+
+    async def close_poll(self, debate: Debate) -> tuple[int, ...] | None:
+        """End the poll if it still runs and read it: votes per answer, in order (None: the
+        poll's message is gone)."""
+        ...
+
     async def post_summary(self, debate: Debate, markdown: str) -> None:
         """Post the format's closing summary as an embed, with links to its pages."""
         ...
@@ -326,6 +339,18 @@ class Store(Protocol):
 
     async def due_proposals(self, now: datetime) -> list[int]:
         """Proposals past their expiry."""
+        ...
+
+    async def schedule_poll(self, debate_id: int, ends_at: datetime) -> None:
+        """Store a poll's end time (a repeat keeps the first one)."""
+        ...
+
+    async def due_polls(self, now: datetime) -> list[int]:
+        """Debates whose poll is past its end time and not yet closed."""
+        ...
+
+    async def poll_closed(self, debate_id: int, now: datetime) -> None:
+        """The poll was read: its timer is done."""
         ...
 
 

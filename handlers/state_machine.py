@@ -27,10 +27,13 @@ from handlers.events import (
     FormatChosen,
     Judged,
     LogNote,
+    MinorityReported,
     Notify,
     OpenRoom,
     OptionChosen,
     PeopleSaid,
+    PollClosed,
+    PollDue,
     PostConclusion,
     PostSummary,
     ProposalApproved,
@@ -58,6 +61,7 @@ from handlers.model import (
     Stance,
     UserQuestion,
 )
+from handlers.poll import on_poll, stalemate_pause, stop_poll
 from handlers.steps import (
     BACKOFF_S,
     MAX_RETRIES,
@@ -114,14 +118,23 @@ def transition(debate: Debate, event: Event, now: datetime, rng: random.Random) 
             )
         case PeopleSaid(actor=actor, text=text) if debate.phase in _STOPPABLE and text.strip():
             return _said(debate, actor, text)
+        case MinorityReported() | PollDue() | PollClosed():
+            return on_poll(debate, event)
         case StopRequested(actor=actor) if debate.phase in _STOPPABLE:
-            if not authorized(debate, actor):
-                return Step(debate)
-            notice = Notify("debate.stopped_by", (("user", _who(actor)),))
-            return conclude(debate, Outcome.STOPPED, notice)
+            return _stopped(debate, actor)
         case ConclusionReady() if debate.phase is Phase.CONCLUDING:
             return _ended(debate, event, now)
     return Step(debate)
+
+
+def _stopped(debate: Debate, actor: Actor) -> Step:
+    """Stop (authorized people only); an open poll is ended instead and its votes bind."""
+    if not authorized(debate, actor):
+        return Step(debate)
+    early = stop_poll(debate, actor)
+    if early is not None:
+        return early
+    return conclude(debate, Outcome.STOPPED, Notify("debate.stopped_by", (("user", _who(actor)),)))
 
 
 def _ended(debate: Debate, event: ConclusionReady, now: datetime) -> Step:
@@ -134,6 +147,7 @@ def _ended(debate: Debate, event: ConclusionReady, now: datetime) -> Step:
     return Step(ended, (WriteConclusion(done), PostConclusion(done), UpdateStatus()))
 
 
+_BUTTONS = frozenset({"budget", "converging"})  # pauses the people answer with buttons
 _STOPPABLE = frozenset({Phase.SPEAKING, Phase.JUDGING, Phase.AWAITING_USER})
 _TASKING = frozenset({Phase.SPEAKING, Phase.JUDGING})
 _END_PHASE = {
@@ -141,6 +155,7 @@ _END_PHASE = {
     Outcome.MAX_ROUNDS: Phase.CONCLUDED,
     Outcome.STOPPED: Phase.STOPPED,
     Outcome.FAILED: Phase.FAILED,
+    Outcome.PEOPLE: Phase.CONCLUDED,
 }
 
 
@@ -181,7 +196,7 @@ def _on_waiting(debate: Debate, event: UserAnswered | BudgetDecided, rng: random
             return _said(debate, actor, answer)
         case UserAnswered(actor=actor, answer=answer):
             return _answered(debate, actor, answer, rng)
-        case BudgetDecided(at=at) if debate.paused and at in (0, debate.turns):
+        case BudgetDecided(at=at) if debate.paused in _BUTTONS and at in (0, debate.turns):
             return decided(debate, event, rng)  # else a button of an earlier pause
     return Step(debate)
 
@@ -207,6 +222,7 @@ def _approve(debate: Debate, event: ProposalApproved, now: datetime, rng: random
         started_at=now,
         approved_by=event.actor.user_id,
         pauses_at_budget=event.pauses_at_budget,
+        poll_hours=event.poll_hours,
         options=tuple(sorted((dict(debate.options) | dict(event.options)).items())),
     )
     step = run_plan(format_of(fixed).start(fixed, rng))
@@ -261,7 +277,8 @@ def _judged(debate: Debate, event: Judged, rng: random.Random) -> Step:
         waiting = replace(judged, phase=Phase.AWAITING_USER, user_question=question)
         step = Step(waiting, (AskUser(question), UpdateStatus()))
     else:
-        step = converging_pause(judged, run_plan(format_of(judged).judged(judged, decision, rng)))
+        step = run_plan(format_of(judged).judged(judged, decision, rng))
+        step = stalemate_pause(judged, converging_pause(judged, step))
     return Step(step.debate, (*effects, *step.effects))
 
 

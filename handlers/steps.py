@@ -51,6 +51,7 @@ from handlers.model import (
     Turn,
 )
 from handlers.shorten import shorten
+from handlers.stalemate import reporting, stuck_at_limit
 from handlers.wiki_actions import Refusal, apply_action
 
 MAX_RETRIES = 2  # a transient failure is retried this often before the ask is skipped
@@ -142,6 +143,8 @@ def run_plan(plan: Plan) -> Step:
         case JudgeStep(debate=debate):
             judging = replace(debate, phase=Phase.JUDGING)
             return Step(judging, (UpdateStatus(), Judge(debate.turns)))
+        case EndStep(debate=debate, outcome=Outcome.MAX_ROUNDS) if stuck_at_limit(debate):
+            return Step(*reporting(debate))  # the people decide by poll (issue 18)
         case EndStep(debate=debate, outcome=Outcome.MAX_ROUNDS) if debate.pauses_at_budget:
             return pause_at_budget(debate)
         case TaskStep(debate=debate, task=task):

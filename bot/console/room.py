@@ -17,6 +17,7 @@ from rich.status import Status
 from rich.text import Text
 
 from bot.console.card_keys import option_lines
+from bot.console.room_poll import ConsolePollRoom
 from bot.console.text import (
     MODERATOR_GREY,
     USER_AMBER,
@@ -42,7 +43,7 @@ _WARNING_KEYS = ("debater.", "wiki.refused", "wiki.delayed", "wiki.human_edit")
 _AMBER_KEYS = ("user.", "debate.stopped_by")
 
 
-class ConsoleRoom:
+class ConsoleRoom(ConsolePollRoom):
     """Prints debates to a rich Console; `human_seats` type at the keyboard, `names` name people."""
 
     def __init__(

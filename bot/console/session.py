@@ -130,7 +130,8 @@ class _Session:
         self.engine = engine = build_engine(
             self.db, strings=self.strings, backend=backend, wiki_root=settings.WIKI_ROOT,
             make_room=room, moderator=moderator, debaters=seats, clock=self.clock, rng=rng,
-            config=replace(handler_config(settings), roster=DEFAULT_ROSTER),  # AG and Claude seats
+            # AG and Claude seats; no poll at a stalemate (a terminal has no one to vote)
+            config=replace(handler_config(settings), roster=DEFAULT_ROSTER, poll_hours=0),
         )  # fmt: skip
         print_banner(self.console, self.strings, settings, self.options, seats, shortcut, path,
                      backend)  # fmt: skip

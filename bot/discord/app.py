@@ -114,15 +114,20 @@ async def assemble(
     _schedule(services.scheduler, engine.handler, db, settings)
     await engine.wiki.start()
     resumed = await engine.handler.resume_all()
-    log.info("debate-room started; resumed debates %s", resumed)
+    closed = await engine.handler.close_due_polls()  # polls that ended while the bot was down
+    log.info("debate-room started; resumed debates %s; closed polls %s", resumed, closed)
 
 
 def _schedule(
     scheduler: AsyncIOScheduler, handler: DebateHandler, db: Database, settings: Settings
 ) -> None:
-    """The timers: unanswered cards expire, old Claude sessions are forgotten."""
+    """The timers: unanswered cards expire, people's polls close at their stored end time,
+    old Claude sessions are forgotten."""
     scheduler.add_job(
         _guarded(handler.expire_due), "interval", seconds=EXPIRY_CHECK_SECONDS, id="expire-cards"
+    )
+    scheduler.add_job(
+        _guarded(handler.close_due_polls), "interval", seconds=EXPIRY_CHECK_SECONDS, id="polls"
     )
     schedule_session_expiry(scheduler, db, settings.CLAUDE_SESSION_TTL_DAYS)
     scheduler.start()

@@ -17,6 +17,7 @@ REQUIRED = discord.Permissions(
     read_message_history=True,  # AG's reply after a restart, the card's thread
     manage_messages=True,  # removes AG's relay messages from the thread once shown
     pin_messages=True,  # the status line (since 2026 pinning needs this, 1 << 51)
+    send_polls=True,  # a stalemate ends in the people's poll (1 << 49)
 )
 
 

@@ -14,10 +14,12 @@ from typing import Any
 import discord
 
 from bot.discord import embeds, render
+from bot.discord.poll_embeds import with_decision
 from bot.discord.relay_tidy import clear_relay
 from bot.discord.render import nonce_of
 from bot.discord.render_split import split_text
 from bot.discord.room_live import DEFAULT_PACE, LIVE_WINDOW_S, Pace, Working, replace_live
+from bot.discord.room_poll import PollRoom
 from bot.discord.room_status import StatusEditor
 from bot.discord.views import budget_view, card_view, question_view, status_view
 from handlers.formats import format_named
@@ -39,7 +41,7 @@ CONTENT_LIMIT = 2000
 NO_PINGS = discord.AllowedMentions.none()
 
 
-class DiscordRoom:
+class DiscordRoom(PollRoom):
     """Implements the engine's Room port on a discord.py client."""
 
     def __init__(
@@ -310,7 +312,11 @@ class DiscordRoom:
         await self.send_once(
             debate,
             "conclusion",
-            embed=embeds.conclusion_embed(debate, conclusion, links, self._strings),
+            embed=with_decision(
+                embeds.conclusion_embed(debate, conclusion, links, self._strings),
+                debate,
+                self._strings,
+            ),
         )
 
     async def post_summary(self, debate: Debate, markdown: str) -> None:

@@ -8,6 +8,7 @@ the older one) with Discord's "pinned a message" system message, typing.
 
 from __future__ import annotations
 
+import datetime as dt
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -16,6 +17,7 @@ from aiohttp import web
 from tests.fakes.discord_guild import add_guild_routes, application_flags
 from tests.fakes.discord_interactions import JSON_BODY
 from tests.fakes.discord_limits import DiscordError, validate_message
+from tests.fakes.discord_polls import Polls, poll_payload
 from tests.fakes.discord_world import FLAG_HAS_THREAD, THREAD_TYPES, Json, World, now_iso
 
 ACTOR: web.RequestKey[Json] = web.RequestKey("actor", dict)
@@ -40,6 +42,7 @@ class Rest:
     h_webhook_edit: Any
     h_webhook_delete: Any
     approved_intents: int | None
+    polls: Polls
 
     if TYPE_CHECKING:  # supplied by FakeDiscord and its other parts
 
@@ -166,6 +169,7 @@ class Rest:
                 return self.world.messages[seen[0]]  # Discord returns the earlier message
         files = request[FILES]
         validate_message(body, has_files=bool(files))
+        poll = poll_payload(body["poll"], dt.datetime.now(dt.UTC)) if body.get("poll") else None
         names = [a.get("filename") for a in body.get("attachments") or []]
         attachments = [
             self.world.attachment(
@@ -189,6 +193,7 @@ class Rest:
             message_reference=reference,
             mtype=MESSAGE_TYPE_REPLY if reference else 0,
             nonce=str(nonce) if nonce is not None else None,
+            poll=poll,
         )
         if nonce is not None:
             self._nonces[(channel_id, str(nonce))] = (message["id"], time.monotonic())
@@ -202,7 +207,8 @@ class Rest:
         return self.world.history(channel_id, dict(request.query))
 
     async def h_get_message(self, request: web.Request) -> Json:
-        """GET /channels/{id}/messages/{id}."""
+        """GET /channels/{id}/messages/{id} (a poll past its expiry is finalized first)."""
+        await self.polls.refresh(request.match_info["message_id"])
         return self.message(request.match_info["channel_id"], request.match_info["message_id"])
 
     async def h_edit_message(self, request: web.Request) -> Json:

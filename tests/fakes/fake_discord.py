@@ -28,6 +28,7 @@ from tests.fakes.discord_channel_ops import ChannelOps
 from tests.fakes.discord_gateway import Gateway
 from tests.fakes.discord_http import Http, RestCall
 from tests.fakes.discord_interactions import Interactions
+from tests.fakes.discord_polls import Polls, add_poll_routes
 from tests.fakes.discord_rest import Rest
 from tests.fakes.discord_world import Json, World
 
@@ -59,6 +60,7 @@ class FakeDiscord(Http, Rest, ChannelOps, Gateway, Interactions):
         self._init_gateway()
         self._init_interactions()
         self._init_rest()
+        self.polls = Polls(self)
         self.application_id = self.world.ids.next()
         self.bot_user = self.world.make_user("debate-bot", bot=True, user_id=self.application_id)
         self.owner = self.world.make_user("owner")
@@ -97,6 +99,10 @@ class FakeDiscord(Http, Rest, ChannelOps, Gateway, Interactions):
         self.world.add_member(user)
         return user, token
 
+    async def vote(self, message_id: str, user: Json, answer_id: int) -> None:
+        """`user` votes in a poll (answer ids start at 1)."""
+        await self.polls.vote(message_id, user, answer_id)
+
     def messages_in(self, channel_id: str) -> list[Json]:
         """A channel's messages, oldest first."""
         return self.world.messages_in(channel_id)
@@ -108,6 +114,7 @@ class FakeDiscord(Http, Rest, ChannelOps, Gateway, Interactions):
         app.router.add_get("/gateway", self._ws_handler)
         self.add_rest_routes(app.router)
         add_bulk_delete_route(app.router, self)
+        add_poll_routes(app.router, self)
         for add in self.extra_routes:
             add(app.router)
         app.router.add_route("*", "/{tail:.*}", self.h_unknown)

@@ -74,6 +74,7 @@ class Rig:
     format: str = "free"
     budget_pause: bool = False  # BUDGET_PAUSE: at max_rounds, wait for Extend / Conclude
     options: tuple[tuple[str, str], ...] = ()  # the formats' option defaults
+    poll_hours: int = 0  # POLL_HOURS: a stalemate ends in the people's poll (0: no poll)
     language: str = "ko"
     ticking_store: bool = False  # the plan also counts each committed step (a crash after it)
     missing: tuple[Backend, ...] = ()  # backends with no debater (not configured)
@@ -112,6 +113,7 @@ class Rig:
                 format=self.format,
                 budget_pause=self.budget_pause,
                 format_options=self.options,
+                poll_hours=self.poll_hours,
             ),
         )
         return self.handler

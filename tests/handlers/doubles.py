@@ -205,6 +205,10 @@ class FakeRoom:
         self.cards: list[int] = []
         self.closed_cards: list[tuple[int, str]] = []
         self.opened: list[int] = []
+        self.reports: list[int] = []  # debates whose minority report was posted
+        self.polls: dict[int, tuple[str, ...]] = {}  # debate -> its poll's answers
+        self.votes: dict[int, tuple[int, ...]] = {}  # debate -> votes the poll will show
+        self.poll_reads: list[int] = []
         self.plan = plan or CrashPlan()
         self.events: dict[str, asyncio.Event] = {}
         self.shown: set[tuple[int, str]] = set()  # the keys posted under, as room_messages
@@ -266,6 +270,23 @@ class FakeRoom:
         self.plan.tick("room:conclusion")
         if self._first(debate, "conclusion"):
             self.conclusions.append(conclusion)
+
+    async def post_minority_report(self, debate: Debate) -> None:
+        self.plan.tick("room:report")
+        self.reports.append(debate.id)
+
+    async def open_poll(self, debate: Debate) -> None:
+        self.plan.tick("room:poll")
+        assert debate.poll is not None
+        self.polls.setdefault(debate.id, debate.poll.answers)
+        self.signal("poll").set()
+
+    async def close_poll(self, debate: Debate) -> tuple[int, ...] | None:
+        self.plan.tick("room:close_poll")
+        self.poll_reads.append(debate.id)
+        if debate.id not in self.polls:
+            return None
+        return self.votes.get(debate.id, (0,) * len(self.polls[debate.id]))
 
     async def post_summary(self, debate: Debate, markdown: str) -> None:
         self.plan.tick("room:summary")

@@ -77,14 +77,9 @@ async def test_an_unwritable_path_is_a_clear_error(tmp_path: Path) -> None:
         await Database.open(str(blocker / "db.sqlite3"))
 
 
-# Numbers handed to work in progress on other branches (0003: the polls), not yet merged.
-RESERVED = {3}
-
-
 def test_migration_files_are_numbered_without_gaps() -> None:
     versions = [v for v, _, _ in bundled_migrations()]
-    expected = [v for v in range(1, max(versions) + 1) if v in versions or v not in RESERVED]
-    assert versions == expected
+    assert versions == list(range(1, len(versions) + 1))
 
 
 async def test_a_cancelled_writer_never_leaves_a_transaction_open(tmp_path: Path) -> None:

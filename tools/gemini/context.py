@@ -183,8 +183,20 @@ def _ending(debate: Debate) -> str:
     outcome = debate.outcome.value if debate.outcome else "ended"
     return (
         f"Outcome: {outcome}; round {debate.round} of {debate.max_rounds}; "
-        f"{debate.turns} turns; stances: {_stances(debate)}"
+        f"{debate.turns} turns; stances: {_stances(debate)}" + _vote(debate)
     )
+
+
+def _vote(debate: Debate) -> str:
+    """The people's poll at a stalemate: its result binds the Conclusion's decision."""
+    poll = debate.poll
+    if poll is None or not poll.counts:
+        return ""
+    counts = "; ".join(f"{a}: {n}" for a, n in zip(poll.answers, poll.counts, strict=False))
+    if poll.winner is None:
+        return f"\nThe people's poll decided nothing (a tie or no votes: {counts})."
+    chosen = poll.answers[poll.winner]
+    return f"\nThe people's poll chose {chosen!r} ({counts}): this decision binds."
 
 
 def render_turn(turn: Turn, debate: Debate | None = None) -> str:

@@ -24,6 +24,7 @@ from handlers.model import (
 )
 from tools.store.db import Database
 from tools.store.effect_queue import EffectQueue
+from tools.store.polls import PollTimers
 
 _DEBATE = TypeAdapter(Debate)
 _PARSED = TypeAdapter(ParsedReply)
@@ -84,6 +85,7 @@ class SqliteStore:
 
     def __init__(self, db: Database) -> None:
         self._db = db
+        self._polls = PollTimers(db)
         # Stored turns never change (only their message_url, kept apart), so the latest
         # few of each debate are kept once committed or read, for the reads that follow.
         self._turns: dict[int, dict[int, Turn]] = {}
@@ -274,6 +276,18 @@ class SqliteStore:
         return [
             row[0] for row in await self._db.fetch_all(SELECT_DUE_PROPOSALS, (now.isoformat(),))
         ]
+
+    async def schedule_poll(self, debate_id: int, ends_at: datetime) -> None:
+        """Store a poll's end time (a repeat keeps the first one)."""
+        await self._polls.schedule(debate_id, ends_at)
+
+    async def due_polls(self, now: datetime) -> list[int]:
+        """Debates whose poll is past its end time and not yet closed."""
+        return await self._polls.due(now)
+
+    async def poll_closed(self, debate_id: int, now: datetime) -> None:
+        """The poll was read: its timer is done."""
+        await self._polls.closed(debate_id, now)
 
     def _keep(self, turn: Turn) -> None:
         """Keep a committed turn; only the debate's latest few stay."""

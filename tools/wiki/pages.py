@@ -17,6 +17,7 @@ from handlers.fences import longest_backtick_run, open_fence
 from handlers.i18n import LocaleError
 from handlers.model import Conclusion, Debate, ModeratorSource, Turn, WikiPage
 from handlers.shorten import shorten
+from tools.wiki.poll_page import minority_report, people_decision
 
 Translate = Callable[..., str]
 
@@ -214,6 +215,8 @@ def render_conclusion(debate: Debate, conclusion: Conclusion, t: Translate) -> s
         f"## {t('wiki.conclusion.next_steps')}",
         _bullets(conclusion.next_steps, t),
     ]
+    parts[1:1] = people_decision(debate, t, _neutral)  # a poll's result binds: it comes first
+    parts += minority_report(debate, t, _neutral)
     if conclusion.source is ModeratorSource.RULES:
         parts.append(f"_{t('wiki.conclusion.by_rules')}_")
     if debate.claims:  # the Conclusion ends with the final claim ledger

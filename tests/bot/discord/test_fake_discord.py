@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import datetime
 import json
 import subprocess
 import sys
@@ -274,3 +275,38 @@ async def test_the_standalone_fake_is_driven_through_its_control_api(errors: Any
         proc.terminate()
         await asyncio.wait_for(proc.wait(), 10)
     assert not errors.records, errors.describe()
+
+
+async def test_poll_in_the_fake_as_discord_py_reads_it(
+    fake: FakeDiscord, client: discord.Client
+) -> None:
+    channel = general(fake, client)
+    too_long = discord.Poll(question="q?", duration=datetime.timedelta(hours=1))
+    too_long.add_answer(text="x" * 56)
+    with pytest.raises(discord.HTTPException) as refused:
+        await channel.send(poll=too_long)
+    assert refused.value.code == 50035
+
+    poll = discord.Poll(question="Which one?", duration=datetime.timedelta(hours=3))
+    poll.add_answer(text="LRU").add_answer(text="Redis")
+    sent = await channel.send(poll=poll)
+    voter = fake.add_user("voter")
+    await fake.vote(str(sent.id), voter, 2)
+    await fake.vote(str(sent.id), fake.owner, 2)
+    await fake.vote(str(sent.id), voter, 1)  # one vote each: a second one replaces the first
+    read = await channel.fetch_message(sent.id)
+    assert read.poll is not None and not read.poll.is_finalised()
+    assert [(a.text, a.vote_count) for a in read.poll.answers] == [("LRU", 1), ("Redis", 1)]
+    assert read.poll.expires_at is not None
+    assert abs(read.poll.expires_at - read.created_at - datetime.timedelta(hours=3)).seconds < 5
+
+    ended = await read.end_poll()  # the author ends it: finalized, Discord's result posted
+    assert ended.poll is not None and ended.poll.is_finalised()
+    with pytest.raises(discord.HTTPException):
+        await ended.end_poll()  # once
+    with pytest.raises(DiscordError):
+        await fake.vote(str(sent.id), voter, 2)  # closed
+    result = fake.messages_in(fake.text_channel["id"])[-1]
+    assert result["type"] == 46 and result["message_reference"]["message_id"] == str(sent.id)
+    fields = {f["name"]: f["value"] for f in result["embeds"][0]["fields"]}
+    assert fields["total_votes"] == "2" and "victor_answer_id" not in fields  # a tie

@@ -1,0 +1,57 @@
+"""The people's poll through the ports (issue 18, feature 2): the minority report written and
+checked, the poll opened with its stored end time, and its votes read once it ends."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from handlers.events import ClosePoll, MinorityReported, OpenPoll, PollClosed, PostMinorityReport
+from handlers.minority import MINORITY_TASK, fallback, from_output, task_prompt
+from handlers.model import Debate
+from handlers.ports import Clock, Moderator, ModeratorUnavailable, Room, Store, TaskRequest
+
+
+async def minority_report(
+    store: Store, moderator: Moderator, debate: Debate, language: str
+) -> MinorityReported:
+    """The moderator's report with every quote checked against the stored replies; each
+    side's stance line when the moderator is unavailable (rules mode, quota spent)."""
+    turns = await store.last_turns(debate.id, max(debate.turns, 1))
+    request = TaskRequest(debate.id, MINORITY_TASK, task_prompt(debate, turns, language), True)
+    try:
+        output = await moderator.perform(request)
+    except ModeratorUnavailable:
+        return MinorityReported(fallback(debate, turns))
+    return MinorityReported(from_output(debate, turns, output))
+
+
+async def open_poll(room: Room, store: Store, clock: Clock, debate: Debate) -> None:
+    """The poll in the room, then its end time in the database (a repeat after a restart
+    posts nothing again and keeps the first end time)."""
+    hours = debate.poll.hours if debate.poll is not None else 1
+    await room.open_poll(debate)
+    await store.schedule_poll(debate.id, clock.now() + timedelta(hours=hours))
+
+
+async def close_poll(room: Room, store: Store, clock: Clock, debate: Debate) -> PollClosed:
+    """End the poll if it still runs, and read its votes."""
+    counts = await room.close_poll(debate)
+    await store.poll_closed(debate.id, clock.now())
+    return PollClosed(counts or (), lost=counts is None)
+
+
+async def poll_effect(
+    room: Room,
+    store: Store,
+    clock: Clock,
+    debate: Debate,
+    effect: PostMinorityReport | OpenPoll | ClosePoll,
+) -> PollClosed | None:
+    """Run one of the poll's effects; closing it yields its votes."""
+    if isinstance(effect, PostMinorityReport):
+        await room.post_minority_report(debate)
+    elif isinstance(effect, OpenPoll):
+        await open_poll(room, store, clock, debate)
+    else:
+        return await close_poll(room, store, clock, debate)
+    return None
