@@ -9,10 +9,17 @@ debater being asked: storing the reply, posting it, the Round-Log, the status, t
 moderator's (instant) judgement and the next relay. REST calls and SQLite writes are counted
 from the proposal to the last debate's end (cards, threads, pins and conclusions included).
 
-`cpu_ms_per_turn` is the bot process's CPU time over the run divided by the turns (the fake
-Discord runs in its own process); `p95_ms_paced` is the p95 overhead at 50 debates whose
-debaters think 2 s on average (the load a real deployment sees, without queueing behind
-instant debaters).
+`cpu_ms_per_turn` is the bot process's CPU time (user + system, `os.times()`: process time,
+which other processes' load inflates far less than wall time) over the run divided by the
+turns. Only the bot's work is in that process: the fake Discord is its own process (as Discord
+is remote); the wiki is the local-folder backend, whose work is the bot's; the debaters and
+the moderator are in-process stand-ins that hand back replies made before the run. The
+bench's own instruments are kept out of the figure: the SQLite probe (a trace callback, run
+on the database thread) looks at each statement's first 90 characters only, and the memory
+peak is VmHWM read once at the end instead of a sampler. `cpu_ms_per_turn_by_thread` splits
+the figure by thread (the event loop, aiosqlite's thread, the to_thread pool of the wiki's
+file I/O). `p95_ms_paced` is the p95 overhead at 50 debates whose debaters think 2 s on
+average (the load a real deployment sees, without queueing behind instant debaters).
 
 Run: .venv/bin/python bench/engine_load.py [--json] [--sizes 1,10,50,100] [--rounds 5]
 """
@@ -378,6 +385,10 @@ def table(results: list[dict[str, Any]]) -> str:
     reference = next((r for r in results if r["size"] == 50), results[-1])
     lines.append(f"\nREST calls per turn at {reference['size']} debates, by route:")
     lines += [f"  {n:6.2f}  {route}" for route, n in reference["routes"].items()]
+    lines.append(f"\nCPU ms per turn at {reference['size']} debates, by thread:")
+    lines += [f"  {n:6.2f}  {name}" for name, n in reference["cpu_ms_per_turn_by_thread"].items()]
+    lines.append(f"\nSQLite writes per turn at {reference['size']} debates, by statement:")
+    lines += [f"  {n:6.2f}  {sql}" for sql, n in reference["writes_by_statement"].items()]
     return "\n".join(lines)
 
 
@@ -398,6 +409,22 @@ def summary(results: list[dict[str, Any]], paced: dict[str, Any]) -> dict[str, f
     }
 
 
+def medians(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """One run's figures with every number replaced by its median over `runs`."""
+    merged = dict(runs[0])
+    for key, value in runs[0].items():
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            merged[key] = statistics.median(run[key] for run in runs)
+    return merged
+
+
+def spread(at50: list[dict[str, Any]], paced: list[dict[str, Any]]) -> str:
+    """Each run's CPU per turn and p95s: how much the machine's load moved them."""
+    cpu = ", ".join(f"{run['cpu_ms_per_turn']:.2f}" for run in at50)
+    p95 = ", ".join(f"{run['p95_ms']:.1f}" for run in paced)
+    return f"\nEach run: CPU ms/turn at {at50[0]['size']} debates: {cpu}; paced p95 ms: {p95}"
+
+
 def main() -> None:
     """Run every size; print the table, or one JSON object with --json."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -405,20 +432,33 @@ def main() -> None:
     parser.add_argument("--sizes", default="1,10,50,100", help="debates at once, per run")
     parser.add_argument("--rounds", type=int, default=ROUNDS, help="rounds per debate")
     parser.add_argument("--no-paced", dest="paced", action="store_false", help="skip the paced run")
+    parser.add_argument(
+        "--repeat", type=int, default=1, help="runs per size, interleaved; figures are medians"
+    )
     parser.add_argument("--child", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--think-s", type=float, default=0.0, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child is not None:
         print(json.dumps(asyncio.run(run_size(args.child, args.rounds, args.think_s))))
         return
-    results = [run_child(int(s), args.rounds) for s in args.sizes.split(",")]
-    paced = run_child(PACED_SIZE, PACED_ROUNDS, PACED_THINK_S) if args.paced else {"p95_ms": -1}
+    sizes = [int(s) for s in args.sizes.split(",")]
+    runs: list[list[dict[str, Any]]] = [[] for _ in sizes]
+    paced_runs: list[dict[str, Any]] = []
+    for _ in range(args.repeat):  # interleaved: a burst of load elsewhere hits every size
+        for index, size in enumerate(sizes):
+            runs[index].append(run_child(size, args.rounds))
+        if args.paced:
+            paced_runs.append(run_child(PACED_SIZE, PACED_ROUNDS, PACED_THINK_S))
+    results = [medians(size_runs) for size_runs in runs]
+    paced = medians(paced_runs) if args.paced else {"p95_ms": -1}
     out = summary(results, paced)
     assert tuple(out) == FIELDS
     if args.json:
         print(json.dumps(out))
         return
     print(table(results))
+    if args.repeat > 1:
+        print(spread(runs[sizes.index(50)] if 50 in sizes else runs[-1], paced_runs))
     if args.paced:
         print(
             f"\nPaced: {PACED_SIZE} debates whose debaters think {PACED_THINK_S:g} s on "
