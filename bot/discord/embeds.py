@@ -110,7 +110,8 @@ def status_line(debate: Debate, strings: Strings, now: datetime) -> str:
 
 def _status_words(debate: Debate, strings: Strings, common: dict[str, object]) -> str:
     if debate.phase is Phase.AWAITING_USER:
-        return strings("front.status_waiting", **common)
+        waiting = "poll.status" if debate.paused == "poll" else "front.status_waiting"
+        return strings(waiting, **common)
     speaker = strings("front.moderator")  # judging: the moderator has the floor
     if debate.phase is Phase.SPEAKING and debate.speaker is not None:
         asked = [ask.participant for ask in debate.asked] or [debate.speaker]

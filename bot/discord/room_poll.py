@@ -57,13 +57,13 @@ class PollRoom:
         found = await self.recorded(debate.id, "poll")
         if found is None:
             return None
-        channel = await self._channel(found[0])
         try:
+            channel = await self._channel(found[0])
             message = await channel.fetch_message(found[1])
             if message.poll is not None and not message.poll.is_finalised():
                 message = await self._ended(channel, message)
         except discord.NotFound:
-            log.warning("debate %s: the poll's message is gone", debate.id)
+            log.warning("debate %s: the poll's message (or its thread) is gone", debate.id)
             return None
         if message.poll is None:
             return None

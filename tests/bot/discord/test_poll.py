@@ -20,6 +20,7 @@ from tests.bot.discord.support import (
     chat,
     click,
     posted_twice,
+    status_edit,
     wait_card,
 )
 from tests.fakes.discord_world import Json
@@ -113,6 +114,8 @@ async def test_poll_report_positions_votes_and_the_binding_result(
 
     # the native poll: the positions as answers (cut to 55 with a mark), the set duration
     poll_message = await _poll_message(rig, thread_id)
+    status = next(m for m in rig.bot_messages(thread_id) if m["content"].startswith("라운드"))
+    await status_edit(rig, status["id"], "🗳️ 사람들이 투표로 결정하는 중")
     poll = poll_message["poll"]
     paused = await rig.handler.get(debate_id)
     assert paused.paused == "poll" and paused.poll is not None
@@ -223,3 +226,17 @@ async def test_poll_stop_ends_it_early_with_no_votes(rig: BotRig, people: People
     assert await rig.handler.close_due_polls() == []  # its timer is done too
     page = await _conclusion_page(rig, debate_id)
     assert KO("poll.result_none") in page and KO("poll.closed_by", user="carol") in page
+
+
+async def test_poll_message_deleted_decides_nothing_and_says_so(
+    rig: BotRig, people: People
+) -> None:
+    debate_id, thread_id = await _stalemate(rig, people)
+    poll_message = await _poll_message(rig, thread_id)
+    await rig.handler.wait_idle(debate_id)
+    rig.fake.world.deleted[poll_message["id"]] = rig.fake.world.messages.pop(poll_message["id"])
+    await _close_on_timer(rig, debate_id)
+    ended = await rig.handler.get(debate_id)
+    assert ended.outcome is Outcome.PEOPLE and ended.poll is not None and ended.poll.lost
+    await rig.fake.wait_for_message(lambda m: m["content"] == KO("poll.lost"))
+    assert KO("poll.result_lost") in await _conclusion_page(rig, debate_id)
