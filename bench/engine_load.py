@@ -9,10 +9,17 @@ debater being asked: storing the reply, posting it, the Round-Log, the status, t
 moderator's (instant) judgement and the next relay. REST calls and SQLite writes are counted
 from the proposal to the last debate's end (cards, threads, pins and conclusions included).
 
-`cpu_ms_per_turn` is the bot process's CPU time over the run divided by the turns (the fake
-Discord runs in its own process); `p95_ms_paced` is the p95 overhead at 50 debates whose
-debaters think 2 s on average (the load a real deployment sees, without queueing behind
-instant debaters).
+`cpu_ms_per_turn` is the bot process's CPU time (user + system, `os.times()`: process time,
+which other processes' load inflates far less than wall time) over the run divided by the
+turns. Only the bot's work is in that process: the fake Discord is its own process (as Discord
+is remote); the wiki is the local-folder backend, whose work is the bot's; the debaters and
+the moderator are in-process stand-ins that hand back replies made before the run. The
+bench's own instruments are kept out of the figure: the SQLite probe (a trace callback, run
+on the database thread) looks at each statement's first 90 characters only, and the memory
+peak is VmHWM read once at the end instead of a sampler. `cpu_ms_per_turn_by_thread` splits
+the figure by thread (the event loop, aiosqlite's thread, the to_thread pool of the wiki's
+file I/O). `p95_ms_paced` is the p95 overhead at 50 debates whose debaters think 2 s on
+average (the load a real deployment sees, without queueing behind instant debaters).
 
 Run: .venv/bin/python bench/engine_load.py [--json] [--sizes 1,10,50,100] [--rounds 5]
 """
@@ -21,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import math
 import os
@@ -30,6 +38,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections import Counter
 from pathlib import Path
@@ -154,12 +163,34 @@ class InstantModerator:
 # ---- one size, in a child process ---------------------------------------------------------
 
 
-def rss_mb() -> float:
-    """This process's resident memory."""
+def thread_cpu_s() -> dict[str, float]:
+    """CPU seconds (user + system) of each live thread of this process, by thread name."""
+    names = {t.native_id: t.name for t in threading.enumerate()}
+    tick = os.sysconf("SC_CLK_TCK")
+    found: Counter[str] = Counter()
+    for task in Path("/proc/self/task").iterdir():
+        try:
+            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # the thread ended meanwhile
+        name = re.sub(r"_\d+$", "_n", names.get(int(task.name), "other"))
+        found[name] += (int(fields[11]) + int(fields[12])) / tick
+    return dict(found)
+
+
+def rss_mb(field: str = "VmRSS") -> float:
+    """This process's resident memory (VmHWM: its peak since the last `reset_peak_rss`)."""
     for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
+        if line.startswith(f"{field}:"):
             return int(line.split()[1]) / 1024
     return 0.0
+
+
+def reset_peak_rss() -> None:
+    """Start VmHWM afresh (Linux: 5 to clear_refs), so the peak is read once at the end
+    instead of sampled during the run (a sampler's CPU would count as the bot's)."""
+    with contextlib.suppress(OSError):
+        Path("/proc/self/clear_refs").write_text("5")
 
 
 async def fake_calls(http: aiohttp.ClientSession, base: str) -> list[dict[str, Any]]:
@@ -223,11 +254,12 @@ async def run_size(size: int, rounds: int, think_s: float = 0.0) -> dict[str, An
     writes: Counter[str] = Counter()
     statements: Counter[str] = Counter()
 
-    def probe(sql: str) -> None:  # a bench's probe on the connection
-        verb = sql.lstrip().split(" ", 1)[0].upper()
-        writes.update([verb])
+    def probe(sql: str) -> None:  # a bench's probe on the connection (kept cheap: it runs
+        head = " ".join(sql[:90].split())  # on the database thread, whose CPU is counted)
+        verb = head.split(" ", 1)[0].upper()
+        writes[verb] += 1
         if verb in WRITES:
-            statements.update([_LITERALS.sub("?", " ".join(sql.split()))[:60]])
+            statements[_LITERALS.sub("?", head)[:60]] += 1
 
     try:
         with tempfile.TemporaryDirectory() as tmp:
@@ -235,9 +267,9 @@ async def run_size(size: int, rounds: int, think_s: float = 0.0) -> dict[str, An
             await services.db._conn.set_trace_callback(probe)
             async with aiohttp.ClientSession() as http:
                 before = len(await fake_calls(http, world["base_url"]))
-                cpu0 = os.times()  # this process is the bot (Discord is the fake's)
+                cpu0, threads0 = os.times(), thread_cpu_s()  # this process is the bot
                 figures = await _debates(services, world, size)
-                cpu1 = os.times()
+                cpu1, threads1 = os.times(), thread_cpu_s()
                 user_s, sys_s = cpu1.user - cpu0.user, cpu1.system - cpu0.system
                 cpu_s = user_s + sys_s
                 calls = (await fake_calls(http, world["base_url"]))[before:]
@@ -265,6 +297,10 @@ async def run_size(size: int, rounds: int, think_s: float = 0.0) -> dict[str, An
         "cpu_sys_share": sys_s / cpu_s if cpu_s else 0.0,  # in the kernel: sockets, fsync
         "sqlite_commits_per_turn": writes["COMMIT"] / turns,
         "writes_by_statement": {k: n / turns for k, n in statements.most_common()},
+        "cpu_ms_per_turn_by_thread": {
+            name: round((spent - threads0.get(name, 0.0)) * 1000 / turns, 3)
+            for name, spent in sorted(threads1.items(), key=lambda kv: -kv[1])
+        },
     }
 
 
@@ -272,8 +308,8 @@ async def _debates(services: Services, world: dict[str, Any], size: int) -> dict
     handler = services.handler
     assert handler is not None and services.wiki is not None
     owner = int(world["owner_id"])
-    base_rss, peak = rss_mb(), [0.0]
-    sampling = asyncio.create_task(_sample_rss(peak))
+    base_rss = rss_mb()
+    reset_peak_rss()
     t0 = time.perf_counter()
     proposals = [_proposal(int(world["channel_id"]), owner, n) for n in range(size)]
     debates = await asyncio.gather(*(handler.propose(p) for p in proposals))
@@ -284,16 +320,10 @@ async def _debates(services: Services, world: dict[str, Any], size: int) -> dict
     for debate_id in ids:
         await handler.wait_idle(debate_id)
     await services.wiki.drained()
-    sampling.cancel()
     ended = [(await handler.get(i)).phase.value for i in ids]
     assert ended == ["concluded"] * size, Counter(ended)
-    return {"t0": t0, "rss_mb_per_debate": max(peak[0] - base_rss, 0.0) / size}
-
-
-async def _sample_rss(peak: list[float]) -> None:
-    while True:
-        peak[0] = max(peak[0], rss_mb())
-        await asyncio.sleep(0.05)
+    peak = rss_mb("VmHWM")
+    return {"t0": t0, "rss_mb_per_debate": max(peak - base_rss, 0.0) / size}
 
 
 def _proposal(channel_id: int, owner: int, n: int) -> Proposal:
@@ -355,6 +385,10 @@ def table(results: list[dict[str, Any]]) -> str:
     reference = next((r for r in results if r["size"] == 50), results[-1])
     lines.append(f"\nREST calls per turn at {reference['size']} debates, by route:")
     lines += [f"  {n:6.2f}  {route}" for route, n in reference["routes"].items()]
+    lines.append(f"\nCPU ms per turn at {reference['size']} debates, by thread:")
+    lines += [f"  {n:6.2f}  {name}" for name, n in reference["cpu_ms_per_turn_by_thread"].items()]
+    lines.append(f"\nSQLite writes per turn at {reference['size']} debates, by statement:")
+    lines += [f"  {n:6.2f}  {sql}" for sql, n in reference["writes_by_statement"].items()]
     return "\n".join(lines)
 
 
@@ -375,6 +409,22 @@ def summary(results: list[dict[str, Any]], paced: dict[str, Any]) -> dict[str, f
     }
 
 
+def medians(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """One run's figures with every number replaced by its median over `runs`."""
+    merged = dict(runs[0])
+    for key, value in runs[0].items():
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            merged[key] = statistics.median(run[key] for run in runs)
+    return merged
+
+
+def spread(at50: list[dict[str, Any]], paced: list[dict[str, Any]]) -> str:
+    """Each run's CPU per turn and p95s: how much the machine's load moved them."""
+    cpu = ", ".join(f"{run['cpu_ms_per_turn']:.2f}" for run in at50)
+    p95 = ", ".join(f"{run['p95_ms']:.1f}" for run in paced)
+    return f"\nEach run: CPU ms/turn at {at50[0]['size']} debates: {cpu}; paced p95 ms: {p95}"
+
+
 def main() -> None:
     """Run every size; print the table, or one JSON object with --json."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -382,20 +432,33 @@ def main() -> None:
     parser.add_argument("--sizes", default="1,10,50,100", help="debates at once, per run")
     parser.add_argument("--rounds", type=int, default=ROUNDS, help="rounds per debate")
     parser.add_argument("--no-paced", dest="paced", action="store_false", help="skip the paced run")
+    parser.add_argument(
+        "--repeat", type=int, default=1, help="runs per size, interleaved; figures are medians"
+    )
     parser.add_argument("--child", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--think-s", type=float, default=0.0, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child is not None:
         print(json.dumps(asyncio.run(run_size(args.child, args.rounds, args.think_s))))
         return
-    results = [run_child(int(s), args.rounds) for s in args.sizes.split(",")]
-    paced = run_child(PACED_SIZE, PACED_ROUNDS, PACED_THINK_S) if args.paced else {"p95_ms": -1}
+    sizes = [int(s) for s in args.sizes.split(",")]
+    runs: list[list[dict[str, Any]]] = [[] for _ in sizes]
+    paced_runs: list[dict[str, Any]] = []
+    for _ in range(args.repeat):  # interleaved: a burst of load elsewhere hits every size
+        for index, size in enumerate(sizes):
+            runs[index].append(run_child(size, args.rounds))
+        if args.paced:
+            paced_runs.append(run_child(PACED_SIZE, PACED_ROUNDS, PACED_THINK_S))
+    results = [medians(size_runs) for size_runs in runs]
+    paced = medians(paced_runs) if args.paced else {"p95_ms": -1}
     out = summary(results, paced)
     assert tuple(out) == FIELDS
     if args.json:
         print(json.dumps(out))
         return
     print(table(results))
+    if args.repeat > 1:
+        print(spread(runs[sizes.index(50)] if 50 in sizes else runs[-1], paced_runs))
     if args.paced:
         print(
             f"\nPaced: {PACED_SIZE} debates whose debaters think {PACED_THINK_S:g} s on "

@@ -6,11 +6,11 @@ the event's step. So a crash between any two steps resumes from SQLite with noth
 lost and nothing done twice (an effect interrupted mid-way runs again; the ports make
 a repeat harmless).
 
-A status refresh or a notice (effects whose repeat shows nothing new: the status shows the
-latest state, a notice carries a nonce Discord drops a second time) is marked done with the
-next save, or in one statement before the queue is read again, rather than one write each.
-A crash in between runs those few again, which is harmless. Every other effect is marked
-done before the next one runs, as before.
+An effect that yields no event is marked done with the next save (in the same statement that
+stores the step), or in one write when the worker runs out of work, rather than one write
+each: a crash in between runs those few again, and every port makes a repeat show nothing new
+(the room posts under a recorded key or a nonce, the wiki's outbox drops a repeated key, a
+status or a pin is edited to the latest state).
 """
 
 from __future__ import annotations
@@ -33,7 +33,6 @@ from handlers.events import (
     Event,
     FormatChosen,
     Judge,
-    Notify,
     OptionChosen,
     PeopleSaid,
     PollDue,
@@ -43,7 +42,6 @@ from handlers.events import (
     ProposalExpired,
     RunTask,
     StopRequested,
-    UpdateStatus,
     UserAnswered,
 )
 from handlers.formats import formats_for
@@ -57,8 +55,6 @@ log = logging.getLogger(__name__)
 MAX_PRECEDENTS = 3  # past Conclusions shown on a card
 EFFECT_ATTEMPTS = 5  # an effect that keeps failing is retried, then left for the next start
 EFFECT_BACKOFF_S = 2.0
-# Effects whose repeat after a crash shows nothing new: marked done lazily (see above).
-REPEATABLE = (UpdateStatus, Notify)
 EFFECT_BATCH = 16  # pending effects read at once; a batch ends early at an effect's event
 
 
@@ -304,11 +300,14 @@ class DebateHandler:
         self._kick(debate_id)
 
     async def aclose(self) -> None:
-        """Stop every worker; what was not done stays stored for the next start."""
+        """Stop every worker; what was not done stays stored for the next start (what was
+        done is marked so, and does not run again)."""
         workers = list(self._workers.values())
         for task in workers:
             task.cancel()
         await asyncio.gather(*workers, return_exceptions=True)
+        for debate_id in list(self._done):
+            await self._flush_done(debate_id)
 
     # ---- the loop --------------------------------------------------------------
 
@@ -380,9 +379,11 @@ class DebateHandler:
         try:
             while True:
                 self._dirty.discard(debate_id)
-                await self._flush_done(debate_id)
-                pending = await self._store.pending_effects(debate_id, EFFECT_BATCH)
+                pending = await self._pending(debate_id)
                 if not pending:
+                    if debate_id in self._dirty:
+                        continue
+                    await self._flush_done(debate_id)
                     if debate_id in self._dirty:
                         continue
                     return
@@ -408,11 +409,18 @@ class DebateHandler:
                 self._state.pop(debate_id, None)  # nothing more will change
             self._idle.setdefault(debate_id, asyncio.Event()).set()
 
+    async def _pending(self, debate_id: int) -> list[tuple[int, Effect]]:
+        """The next stored effects not yet run (those run since the last save are still
+        queued in the store until it is told)."""
+        done = set(self._done.get(debate_id, ()))
+        pending = await self._store.pending_effects(debate_id, EFFECT_BATCH + len(done))
+        return [(effect_id, effect) for effect_id, effect in pending if effect_id not in done]
+
     async def _flush_done(self, debate_id: int) -> None:
-        """Mark the effects run since the last save done, before the queue is read again."""
+        """Mark the effects run since the last save done (the worker has nothing left)."""
         done = self._done.pop(debate_id, [])
         if done:
-            await self._store.complete_effects(done, self._clock.now())
+            await self._store.complete_effects(debate_id, done, self._clock.now())
 
     async def _run_group(self, debate_id: int, group: list[tuple[int, Effect]]) -> _Outcome:
         """A parallel step's asks, all at once; each answer is stored as it arrives."""
@@ -462,9 +470,7 @@ class DebateHandler:
         finally:
             self._running.get(debate_id, {}).pop(effect_id, None)
         if event is None:
-            self._done.setdefault(debate_id, []).append(effect_id)
-            if not isinstance(effect, REPEATABLE):
-                await self._flush_done(debate_id)  # its repeat would show twice
+            self._done.setdefault(debate_id, []).append(effect_id)  # saved with the next step
             return _Outcome.DONE
         await self.submit(debate_id, event, completing=effect_id)
         return _Outcome.EVENT

@@ -256,7 +256,10 @@ class EffectRunner:
         """The last two turns and what the people said since the last judgement; for the
         Conclusion also each participant's latest turn, since one may speak twice in a row
         across rounds (each side's position is quoted from it)."""
-        turns = await self._store.last_turns(debate.id, MODERATOR_CONTEXT_TURNS)
+        # The debate's log names its stored turns in order: the latest two are read by
+        # number, which the store keeps (no query per judgement).
+        numbers = tuple(number for number, _ in debate.log[-MODERATOR_CONTEXT_TURNS:])
+        turns = await self._turns(debate, numbers)
         if every_seat and {turn.seat for turn in turns} != set(debate.ids):
             every = await self._store.last_turns(debate.id, max(debate.turns, len(turns)))
             latest = {turn.seat: turn for turn in every}  # oldest first: the last one stays

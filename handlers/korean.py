@@ -70,6 +70,9 @@ def particle_for(word: str, both_forms: str) -> str:
 def resolve_particles(text: str) -> str:
     """Every both-forms particle in `text` replaced by the form its word needs."""
 
+    if not any(both in text for both in PARTICLES):
+        return text  # most lines have none: not worth the regex's scan of every position
+
     def pick(found: re.Match[str]) -> str:
         word, mark = found.group("word"), found.group("mark")
         return word + mark + particle_for(word, found.group("particle"))

@@ -299,12 +299,14 @@ class Store(Protocol):
         """The oldest effects not yet done."""
         ...
 
-    async def complete_effect(self, effect_id: int, now: datetime) -> None:
-        """Mark an effect done."""
+    async def complete_effect(self, debate_id: int, effect_id: int, now: datetime) -> None:
+        """Mark one of the debate's effects done (effect ids are per debate)."""
         ...
 
-    async def complete_effects(self, effect_ids: Sequence[int], now: datetime) -> None:
-        """Mark several effects done at once."""
+    async def complete_effects(
+        self, debate_id: int, effect_ids: Sequence[int], now: datetime
+    ) -> None:
+        """Mark several of the debate's effects done at once."""
         ...
 
     async def turn(self, debate_id: int, number: int) -> Turn:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from importlib import resources
 from string import Template
 
@@ -16,10 +17,7 @@ def load(name: str, language: str | None = None, /, **values: str) -> str:
     A placeholder without a value, or a value without a placeholder, is an error:
     a prompt and its caller must agree exactly.
     """
-    template = Template(_read(name, language))
-    if not template.is_valid():
-        raise PromptError(f"prompt {name}: a '$' that is not a placeholder (write $$)")
-    wanted = set(template.get_identifiers())
+    template, wanted = _template(name, language)
     given = set(values)
     if wanted != given:
         missing, unused = sorted(wanted - given), sorted(given - wanted)
@@ -34,6 +32,15 @@ def exists(name: str, language: str | None = None) -> bool:
     except PromptError:
         return False
     return True
+
+
+@functools.cache
+def _template(name: str, language: str | None) -> tuple[Template, frozenset[str]]:
+    """The prompt's template and its placeholders, read once (the files ship with the code)."""
+    template = Template(_read(name, language))
+    if not template.is_valid():
+        raise PromptError(f"prompt {name}: a '$' that is not a placeholder (write $$)")
+    return template, frozenset(template.get_identifiers())
 
 
 def _read(name: str, language: str | None) -> str:

@@ -71,6 +71,8 @@ class DiscordRoom(PollRoom):
         # up to date here: a repeat still finds every record, and a turn costs no lookups.
         self._posted: dict[int, dict[str, Posted]] = {}
         self.status = StatusEditor(self._edit_status, status_window_s)
+        # What each pinned message (status, claims) shows now: an edit to the same is skipped.
+        self._pinned: dict[tuple[int, str], object] = {}
 
     async def aclose(self) -> None:
         """Send the status edits still scheduled (before the client closes)."""
@@ -101,6 +103,8 @@ class DiscordRoom(PollRoom):
 
     def forget(self, debate_id: int) -> None:
         """Drop what is kept in memory for an ended debate (the records stay in SQLite)."""
+        self._pinned.pop((debate_id, "status"), None)
+        self._pinned.pop((debate_id, "claims"), None)
         thread = self._posted.pop(debate_id, {}).get("thread")
         if thread is not None:
             self._channels.pop(thread[0], None)
@@ -209,12 +213,15 @@ class DiscordRoom(PollRoom):
         message = await self.message(debate.id, "status")
         if message is None:
             return
-        view = None if debate.phase.is_terminal else status_view(debate.id, self._strings)
+        terminal = debate.phase.is_terminal
         content = embeds.status_line(debate, self._strings, self._clock.now())
         writing = [debate.name_of(s) for d, s in sorted(self.writing) if d == debate.id]
-        if writing and not debate.phase.is_terminal:
+        if writing and not terminal:
             content += self._strings("front.status_writing", seat=", ".join(writing))
-        await message.edit(content=content, view=view, allowed_mentions=NO_PINGS)
+        if self._pinned.get((debate.id, "status")) != (content, terminal):  # else: no change
+            view = None if terminal else status_view(debate.id, self._strings)
+            shown = (content, terminal)
+            await self._edit_pinned(debate.id, "status", shown, message, content=content, view=view)
         if debate.phase.is_terminal:
             self.forget(debate.id)  # the final status is the debate's last post
 
@@ -242,7 +249,7 @@ class DiscordRoom(PollRoom):
         if await self.recorded(debate.id, "claims") is not None:
             message = await self.message(debate.id, "claims")
             if message is not None:
-                await message.edit(embed=embed, allowed_mentions=NO_PINGS)
+                await self._edit_pinned(debate.id, "claims", embed.to_dict(), message, embed=embed)
             return
         posted = await self.send_once(debate, "claims", embed=embed)
         message = await self.message(debate.id, "claims")
@@ -250,6 +257,24 @@ class DiscordRoom(PollRoom):
             with contextlib.suppress(discord.HTTPException):  # pins are a nicety
                 await message.pin()
         await self._record(debate.id, "claims-pinned", posted)
+
+    async def _edit_pinned(
+        self,
+        debate_id: int,
+        pin: str,
+        shown: object,
+        message: discord.PartialMessage,
+        **edit: Any,
+    ) -> None:
+        """Edit a pinned message (status, claims) unless it shows `shown` already."""
+        if self._pinned.get((debate_id, pin)) == shown:
+            return  # the same text: an edit would change nothing
+        self._pinned[(debate_id, pin)] = shown
+        try:
+            await message.edit(allowed_mentions=NO_PINGS, **edit)
+        except BaseException:
+            self._pinned.pop((debate_id, pin), None)  # not shown: the next edit is sent
+            raise
 
     async def ask_budget(self, debate: Debate) -> None:
         """A pause (the budget spent, or converging): the people's buttons (once per pause)."""

@@ -182,6 +182,11 @@ class Rig:
             await self.handler.aclose()
         if self.db:
             await self.db.close()
+        if not self.plan.fired:  # only a crash makes the engine repeat a port call
+            assert not self.room.repeats and not self.wiki.repeats, (
+                self.room.repeats,
+                self.wiki.repeats,
+            )
 
     @property
     def h(self) -> DebateHandler:

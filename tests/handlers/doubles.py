@@ -117,18 +117,22 @@ class Seats:
 
 
 class FakeWiki:
-    """Records queued page writes; a repeat of the same write is recognised, like the outbox."""
+    """Records queued page writes; a repeat of the same write is dropped by its key, as the
+    outbox drops it (`keys` counts the writes that landed, `repeats` those dropped)."""
 
     def __init__(self, plan: CrashPlan | None = None) -> None:
         self.writes: list[tuple[str, int, str]] = []
         self.keys: Counter[str] = Counter()
+        self.repeats: Counter[str] = Counter()
         self.plan = plan or CrashPlan()
         self.pages: dict[int, dict[str, tuple[str, str]]] = {}
 
     def _write(self, key: str, debate: Debate, content: str) -> None:
+        if key in self.keys:
+            self.repeats[key] += 1
+            return
         self.keys[key] += 1
-        if self.keys[key] == 1:
-            self.writes.append((key, debate.id, content))
+        self.writes.append((key, debate.id, content))
 
     async def write_agenda(self, debate: Debate) -> None:
         self.plan.tick("wiki:agenda")
@@ -183,7 +187,8 @@ class _Working:
 
 
 class FakeRoom:
-    """Records what people would see; keyed like the real front end so a repeat posts nothing."""
+    """Records what people would see; keyed like the real front end so a repeat posts nothing
+    (`repeats` counts the repeated calls, which show nothing)."""
 
     def __init__(self, plan: CrashPlan | None = None) -> None:
         self.posted: list[tuple[str, object]] = []
@@ -206,13 +211,24 @@ class FakeRoom:
         self.poll_reads: list[int] = []
         self.plan = plan or CrashPlan()
         self.events: dict[str, asyncio.Event] = {}
+        self.shown: set[tuple[int, str]] = set()  # the keys posted under, as room_messages
+        self.repeats: Counter[str] = Counter()
+
+    def _first(self, debate: Debate, key: str) -> bool:
+        """True the first time `key` is posted for the debate; a repeat is only counted."""
+        if (debate.id, key) in self.shown:
+            self.repeats[key] += 1
+            return False
+        self.shown.add((debate.id, key))
+        return True
 
     def signal(self, name: str) -> asyncio.Event:
         return self.events.setdefault(name, asyncio.Event())
 
     async def post_card(self, debate: Debate) -> None:
         self.plan.tick("room:card")
-        self.cards.append(debate.id)
+        if self._first(debate, "card"):
+            self.cards.append(debate.id)
 
     async def close_card(self, debate: Debate) -> None:
         self.plan.tick("room:close_card")
@@ -220,7 +236,8 @@ class FakeRoom:
 
     async def open(self, debate: Debate) -> None:
         self.plan.tick("room:open")
-        self.opened.append(debate.id)
+        if self._first(debate, "thread"):
+            self.opened.append(debate.id)
 
     async def update_status(self, debate: Debate) -> None:
         self.plan.tick("room:status")
@@ -228,8 +245,9 @@ class FakeRoom:
 
     async def post_turn(self, debate: Debate, turn: Turn) -> str:
         self.plan.tick("room:turn")
-        self.turn_posts[(debate.id, turn.number)] += 1
-        self.posted.append(("turn", turn))
+        if self._first(debate, f"turn:{turn.number}"):
+            self.turn_posts[(debate.id, turn.number)] += 1
+            self.posted.append(("turn", turn))
         return f"https://discord.test/{debate.id}/{turn.number}"
 
     async def update_claims(self, debate: Debate) -> None:
@@ -238,17 +256,20 @@ class FakeRoom:
 
     async def ask_budget(self, debate: Debate) -> None:
         self.plan.tick("room:budget")
-        self.budget_asks.append((debate.id, debate.max_rounds))
+        if self._first(debate, f"pause:{debate.turns}"):
+            self.budget_asks.append((debate.id, debate.max_rounds))
         self.signal("budget").set()
 
     async def ask_user(self, debate: Debate, question: UserQuestion) -> None:
         self.plan.tick("room:ask")
-        self.questions.append(question)
+        if self._first(debate, f"ask:{debate.turns}"):
+            self.questions.append(question)
         self.signal("asked").set()
 
     async def post_conclusion(self, debate: Debate, conclusion: Conclusion) -> None:
         self.plan.tick("room:conclusion")
-        self.conclusions.append(conclusion)
+        if self._first(debate, "conclusion"):
+            self.conclusions.append(conclusion)
 
     async def post_minority_report(self, debate: Debate) -> None:
         self.plan.tick("room:report")
@@ -269,7 +290,8 @@ class FakeRoom:
 
     async def post_summary(self, debate: Debate, markdown: str) -> None:
         self.plan.tick("room:summary")
-        self.summaries.append(markdown)
+        if self._first(debate, "summary"):
+            self.summaries.append(markdown)
 
     async def notify(self, debate: Debate, key: str, params: dict[str, str]) -> None:
         self.plan.tick(f"room:notify:{key}")

@@ -106,6 +106,11 @@ class Database(abc.ABC):
         """One INSERT ending in `RETURNING id`, in its own transaction; returns the id."""
 
     @abc.abstractmethod
+    async def write_all(self, statements: Sequence[tuple[str, Params]]) -> None:
+        """Several write statements as one transaction, in as few trips as the driver allows
+        (ROLLBACK on any error)."""
+
+    @abc.abstractmethod
     async def tables(self) -> dict[str, list[str]]:
         """Every table of the schema and its columns in order (for checks and doctor)."""
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any, cast
 from urllib.parse import urlsplit
@@ -167,6 +167,15 @@ class PostgresDatabase(Database):
     async def insert(self, sql: str, params: Params = ()) -> int:
         """One INSERT ending in `RETURNING id` (autocommit); returns the id."""
         return int(await to_the_end(self._pool.fetchval(_sql(sql), *params)))
+
+    async def write_all(self, statements: Sequence[tuple[str, Params]]) -> None:
+        """Several write statements as one transaction on one pooled connection."""
+        if len(statements) == 1:  # one statement is its own transaction (autocommit)
+            await self.execute(*statements[0])
+            return
+        async with self.transaction() as conn:
+            for sql, params in statements:
+                await conn.execute(sql, params)
 
     async def tables(self) -> dict[str, list[str]]:
         """Every table of the current schema and its columns in order."""

@@ -1,15 +1,16 @@
-"""The engine's storage (SQLite or PostgreSQL): debates, their turns and their pending effects."""
+"""The engine's storage in SQLite: debates, their turns and their pending effects."""
 
 from __future__ import annotations
 
+import asyncio
 import json
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
 
 from pydantic import TypeAdapter
 
-from handlers.events import EFFECT_ADAPTER, Effect
+from handlers.events import Effect
 from handlers.model import (
     DEFAULT_ROSTER,
     Debate,
@@ -20,7 +21,8 @@ from handlers.model import (
     Turn,
     TurnMeta,
 )
-from tools.store.db import Connection, Database, Row
+from tools.store.db import Database, Row
+from tools.store.effect_queue import EffectQueue
 from tools.store.polls import PollTimers
 
 _DEBATE = TypeAdapter(Debate)
@@ -32,18 +34,16 @@ VALUES (?, ?, ?, '{}', ?, ?) RETURNING id
 """
 INSERT_PROPOSAL = "INSERT INTO proposals (debate_id, channel_id, expires_at) VALUES (?, ?, ?)"
 UPDATE_DEBATE = """
-UPDATE debates SET phase = ?, state = ?, updated_at = ?, ended_at = ?, format = ? WHERE id = ?
+UPDATE debates SET phase = ?, state = ?, updated_at = ?, ended_at = ?, format = ?, effects = ?,
+                   effect_seq = ?
+WHERE id = ?
 """
 DECIDE_PROPOSAL = """
 UPDATE proposals SET decided_by = ?, decided_at = ? WHERE debate_id = ? AND decided_at IS NULL
 """
 SELECT_STATE = "SELECT state FROM debates WHERE id = ?"
-INSERT_EFFECTS = "INSERT INTO effects (debate_id, kind, payload, created_at) VALUES {rows}"
-COMPLETE_EFFECTS = "UPDATE effects SET done_at = ? WHERE id IN ({ids}) AND done_at IS NULL"
-_MAX_ROWS = 200  # rows per INSERT: 4 variables each, far below SQLite's limit
-SELECT_PENDING = """
-SELECT id, payload FROM effects WHERE debate_id = ? AND done_at IS NULL ORDER BY id LIMIT ?
-"""
+SELECT_QUEUE = "SELECT effects, effect_seq FROM debates WHERE id = ?"
+UPDATE_QUEUE = "UPDATE debates SET effects = ? WHERE id = ?"
 INSERT_TURN = """
 INSERT INTO turns (debate_id, number, round, seat, text, raw, sha256, parsed, model,
                    input_tokens, output_tokens, cost_usd, latency_s, num_turns, session_id,
@@ -56,11 +56,13 @@ SELECT * FROM turns WHERE debate_id = ? ORDER BY number DESC LIMIT ?
 SELECT_ALL_TURNS = "SELECT * FROM turns WHERE debate_id = ? ORDER BY number DESC"
 SELECT_AUTHORS = "SELECT number, seat FROM turns WHERE debate_id = ? ORDER BY number"
 SELECT_TURN = "SELECT * FROM turns WHERE debate_id = ? AND number = ?"
-SELECT_MESSAGE_URL = "SELECT message_url FROM turns WHERE debate_id = ? AND number = ?"
-SET_MESSAGE_URL = "UPDATE turns SET message_url = ? WHERE debate_id = ? AND number = ?"
-SELECT_WITH_WORK = """
-SELECT DISTINCT debate_id FROM effects WHERE done_at IS NULL ORDER BY debate_id
+# Where a turn was posted: the room's own record of the post (written when it posted, so a
+# repeat posts nothing), else the column earlier releases wrote.
+SELECT_MESSAGE_URL = """
+SELECT url FROM room_messages WHERE debate_id = ? AND key = ? AND url <> ''
+UNION ALL SELECT message_url FROM turns WHERE debate_id = ? AND number = ?
 """
+SELECT_WITH_WORK = "SELECT id FROM debates WHERE effects <> '[]' ORDER BY id"
 SELECT_OPEN_TOPICS = """
 SELECT topic FROM debates WHERE channel_id = ? AND phase IN ({phases})
 """
@@ -90,6 +92,10 @@ class SqliteStore:
         # few of each debate are kept once committed or read, for the reads that follow.
         self._turns: dict[int, dict[int, Turn]] = {}
         self._urls: dict[tuple[int, int], str] = {}
+        # Each debate's effect queue as last committed (dropped when a write's outcome is
+        # unknown): the worker reads it here, and a step writes it in its one UPDATE.
+        self._queues: dict[int, EffectQueue] = {}
+        self._queue_locks: dict[int, asyncio.Lock] = {}
 
     async def create(
         self,
@@ -119,11 +125,12 @@ class SqliteStore:
                 format=format_name,
                 options=options,
             )
-            await conn.execute(UPDATE_DEBATE, _state_row(debate, stamp))
+            queue = EffectQueue().step((), effects)
+            await conn.execute(UPDATE_DEBATE, _state_row(debate, stamp, queue))
             await conn.execute(
                 INSERT_PROPOSAL, (debate_id, proposal.channel_id, (now + ttl).isoformat())
             )
-            await self._insert_effects(conn, debate_id, effects, stamp)
+        self._queues[debate_id] = queue
         return debate
 
     async def load(self, debate_id: int) -> Debate:
@@ -148,41 +155,77 @@ class SqliteStore:
         decided_by: int | None = None,
         completed: Sequence[int] = (),
     ) -> None:
-        """Store a transition's outcome in one transaction: state, turn, effects, and the
-        completion of the effect that yielded it and of any run since (`completed`)."""
+        """Store a transition's outcome in one transaction: state and effect queue in one
+        statement, the turn, and the completion of the effect that yielded it and of any
+        run since (`completed`), which leave the queue in that same statement."""
         stamp = now.isoformat()
-        async with self._db.transaction() as conn:
-            await self._in_step(conn, debate.id)
-            await conn.execute(UPDATE_DEBATE, _state_row(debate, stamp))
+        done = {*completed, *(() if completed_effect is None else (completed_effect,))}
+        async with self._queue_lock(debate.id):
+            queue = (await self._queue(debate.id)).step(done, effects)
+            statements: list[tuple[str, Sequence[object]]] = [
+                *self._step_statements(debate.id),
+                (UPDATE_DEBATE, _state_row(debate, stamp, queue)),
+            ]
             if turn is not None:
-                await conn.execute(INSERT_TURN, _turn_row(turn, self._as_bytes))
-            await self._insert_effects(conn, debate.id, effects, stamp)
-            done = [*completed, *(() if completed_effect is None else (completed_effect,))]
-            await _complete(conn, done, stamp)
+                statements.append((INSERT_TURN, _turn_row(turn, self._as_bytes)))
             if decided_by is not None:
-                await conn.execute(DECIDE_PROPOSAL, (decided_by, stamp, debate.id))
+                statements.append((DECIDE_PROPOSAL, (decided_by, stamp, debate.id)))
+            await self._written(debate.id, self._db.write_all(statements), queue)
         if debate.phase.is_terminal:
             self._forget(debate.id)
         elif turn is not None:
             self._keep(turn)
 
-    async def _in_step(self, conn: Connection, debate_id: int) -> None:
-        """First in a step's transaction; a store shared by processes checks its lease here."""
+    def _step_statements(self, debate_id: int) -> list[tuple[str, Sequence[object]]]:
+        """First in a step's transaction: none here; a store shared by processes puts the
+        lease's fence there (and the done mark of the command being applied)."""
+        return []
+
+    def _fence_statements(self, debate_id: int) -> list[tuple[str, Sequence[object]]]:
+        """First in any other write of the debate's row: none here (the lease's fence)."""
+        return []
 
     async def pending_effects(self, debate_id: int, limit: int = 1) -> list[tuple[int, Effect]]:
         """The oldest effects not yet done, in order."""
-        rows = await self._db.fetch_all(SELECT_PENDING, (debate_id, limit))
-        return [(row["id"], EFFECT_ADAPTER.validate_json(row["payload"])) for row in rows]
+        async with self._queue_lock(debate_id):
+            return (await self._queue(debate_id)).head(limit)
 
-    async def complete_effect(self, effect_id: int, now: datetime) -> None:
+    async def complete_effect(self, debate_id: int, effect_id: int, now: datetime) -> None:
         """Mark an effect done."""
-        await self.complete_effects((effect_id,), now)
+        await self.complete_effects(debate_id, (effect_id,), now)
 
-    async def complete_effects(self, effect_ids: Sequence[int], now: datetime) -> None:
-        """Mark several effects done, in one statement."""
-        if effect_ids:  # one statement: autocommit, one trip to the database thread
-            ids = ", ".join(str(int(i)) for i in effect_ids)
-            await self._db.execute(COMPLETE_EFFECTS.format(ids=ids), (now.isoformat(),))
+    async def complete_effects(
+        self, debate_id: int, effect_ids: Sequence[int], now: datetime
+    ) -> None:
+        """Mark several of a debate's effects done, in one statement (none if none is queued)."""
+        async with self._queue_lock(debate_id):
+            before = await self._queue(debate_id)
+            queue = before.step(set(effect_ids), ())
+            if queue != before:
+                update = (UPDATE_QUEUE, (queue.text(), debate_id))
+                statements = [*self._fence_statements(debate_id), update]
+                await self._written(debate_id, self._db.write_all(statements), queue)
+
+    def _queue_lock(self, debate_id: int) -> asyncio.Lock:
+        """One queue change at a time per debate (a step and a completion read-modify-write
+        the same column)."""
+        return self._queue_locks.setdefault(debate_id, asyncio.Lock())
+
+    async def _queue(self, debate_id: int) -> EffectQueue:
+        """The debate's committed queue: kept, or read from its row."""
+        queue = self._queues.get(debate_id)
+        if queue is None:
+            row = await self._db.fetch_one(SELECT_QUEUE, (debate_id,))
+            if row is None:
+                raise DebateNotFound(debate_id)
+            queue = self._queues[debate_id] = EffectQueue.parse(row[0], row[1])
+        return queue
+
+    async def _written(self, debate_id: int, write: Awaitable[object], queue: EffectQueue) -> None:
+        """Await a write of the queue; keep the queue once it is known to be committed."""
+        self._queues.pop(debate_id, None)
+        await write  # on an error it may have committed or not: the row will tell
+        self._queues[debate_id] = queue
 
     async def turn(self, debate_id: int, number: int) -> Turn:
         """One stored turn."""
@@ -207,9 +250,8 @@ class SqliteStore:
         return tuple(_turn_of(row) for row in reversed(rows))
 
     async def set_message_url(self, debate_id: int, number: int, url: str) -> None:
-        """Remember where a turn was posted (the Round-Log links to it)."""
-        self._urls.pop((debate_id, number), None)
-        await self._db.execute(SET_MESSAGE_URL, (url, debate_id, number))
+        """Remember where a turn was posted (the Round-Log links to it), for the reads that
+        follow; the room's record of the post keeps it (see `message_url`)."""
         if number in self._turns.get(debate_id, {}):
             self._urls[(debate_id, number)] = url
 
@@ -218,7 +260,8 @@ class SqliteStore:
         kept = self._urls.get((debate_id, number))
         if kept is not None:
             return kept
-        row = await self._db.fetch_one(SELECT_MESSAGE_URL, (debate_id, number))
+        key = f"turn:{number}:0"  # the Discord room's first message of the turn
+        row = await self._db.fetch_one(SELECT_MESSAGE_URL, (debate_id, key, debate_id, number))
         return str(row[0] or "") if row else ""
 
     async def debates_with_work(self) -> list[int]:
@@ -269,45 +312,20 @@ class SqliteStore:
     def forget(self, debate_id: int) -> None:
         """Drop what is kept in memory of a debate (another process may have changed it)."""
         self._forget(debate_id)
+        self._queues.pop(debate_id, None)
 
     def _forget(self, debate_id: int) -> None:
         """An ended debate's turns are not read again in its hot path."""
         for number in self._turns.pop(debate_id, {}):
             self._urls.pop((debate_id, number), None)
 
-    @staticmethod
-    async def _insert_effects(
-        conn: Connection, debate_id: int, effects: Sequence[Effect], stamp: str
-    ) -> None:
-        """All of a step's effects in one statement, in order (ids ascend in row order)."""
-        for start in range(0, len(effects), _MAX_ROWS):
-            chunk = effects[start : start + _MAX_ROWS]
-            values = [
-                value
-                for effect in chunk
-                for value in (
-                    debate_id,
-                    effect.kind,
-                    EFFECT_ADAPTER.dump_json(effect).decode(),
-                    stamp,
-                )
-            ]
-            sql = INSERT_EFFECTS.format(rows=", ".join("(?, ?, ?, ?)" for _ in chunk))
-            await conn.execute(sql, values)
 
-
-async def _complete(conn: Connection, effect_ids: Sequence[int], stamp: str) -> None:
-    """Mark effects done: one statement (ids are the engine's own integers)."""
-    if effect_ids:
-        ids = ", ".join(str(int(i)) for i in effect_ids)
-        await conn.execute(COMPLETE_EFFECTS.format(ids=ids), (stamp,))
-
-
-def _state_row(debate: Debate, stamp: str) -> tuple[object, ...]:
-    """UPDATE_DEBATE's values: the whole state as JSON, and the columns copied for queries."""
+def _state_row(debate: Debate, stamp: str, queue: EffectQueue) -> tuple[object, ...]:
+    """UPDATE_DEBATE's values: the whole state as JSON, the columns copied for queries, and
+    the effect queue."""
     ended = debate.ended_at.isoformat() if debate.ended_at else None
     state = _DEBATE.dump_json(debate).decode()
-    return (debate.phase, state, stamp, ended, debate.format, debate.id)
+    return (debate.phase, state, stamp, ended, debate.format, queue.text(), queue.seq, debate.id)
 
 
 def _turn_row(turn: Turn, as_bytes: bool) -> tuple[object, ...]:

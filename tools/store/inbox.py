@@ -17,7 +17,7 @@ from typing import Any
 from handlers.events import Effect
 from handlers.leasing import LeaseLost
 from handlers.model import Actor, Debate, Turn
-from tools.store.db import Connection, Database
+from tools.store.db import Database
 from tools.store.debates import SqliteStore
 from tools.store.leases import Leases
 
@@ -125,12 +125,28 @@ class LeasedStore(SqliteStore):
                 raise LeaseLost(debate.id) from exc
             raise
 
-    async def _in_step(self, conn: Connection, debate_id: int) -> None:
-        """First in a step's transaction: the lease's fence, then the command being applied
-        marked done."""
-        await conn.execute(*self._leases.fence(debate_id))
+    async def complete_effects(
+        self, debate_id: int, effect_ids: Sequence[int], now: datetime
+    ) -> None:
+        """Effects marked done, fenced like a step (they rewrite the debate's queue)."""
+        try:
+            await super().complete_effects(debate_id, effect_ids, now)
+        except Exception as exc:
+            if not await self._leases.still_ours(debate_id):
+                raise LeaseLost(debate_id) from exc
+            raise
+
+    def _step_statements(self, debate_id: int) -> list[tuple[str, Sequence[object]]]:
+        """First in a step's transaction: the lease's fence, then the done mark of the command
+        being applied (taken: the step that stores it is this one)."""
+        statements = self._fence_statements(debate_id)
         applying = APPLYING.get()
         if applying:
             stamp = datetime.now(UTC).isoformat()
-            await conn.execute(MARK_DONE, (stamp, applying[0]))
+            statements.append((MARK_DONE, (stamp, applying[0])))
             applying.clear()
+        return statements
+
+    def _fence_statements(self, debate_id: int) -> list[tuple[str, Sequence[object]]]:
+        """The lease's fence: the write fails unless this process still holds the debate."""
+        return [self._leases.fence(debate_id)]

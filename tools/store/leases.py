@@ -28,7 +28,7 @@ SELECT d.id, COALESCE(l.expires_at, 0) FROM debates d
 LEFT JOIN debate_leases l ON l.debate_id = d.id
 WHERE (l.debate_id IS NULL OR l.expires_at < ?)
   AND (d.phase IN ({_LIVE})
-       OR EXISTS (SELECT 1 FROM effects e WHERE e.debate_id = d.id AND e.done_at IS NULL)
+       OR d.effects <> '[]'
        OR EXISTS (SELECT 1 FROM debate_inbox i WHERE i.debate_id = d.id AND i.done_at IS NULL)
        OR EXISTS (SELECT 1 FROM wiki_outbox w WHERE w.debate_id = d.id AND w.done_at IS NULL))
 ORDER BY d.id LIMIT ?

@@ -6,12 +6,14 @@ import asyncio
 import json
 import os
 import tempfile
+from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Protocol
 
 _FRONT = "---\n"
+KEPT_PAGES = 256  # pages a LocalWiki keeps in memory (the latest read or written)
 
 
 class WikiError(Exception):
@@ -75,6 +77,9 @@ class LocalWiki:
 
     def __init__(self, directory: Path) -> None:
         self._root = Path(directory).absolute()  # not resolve(): no I/O here
+        # The pages last read or written, by file, with the file's (mtime, size, inode) then:
+        # a read whose file is unchanged is answered from here (a stat instead of a read).
+        self._kept: OrderedDict[Path, tuple[tuple[int, int, int], StoredPage]] = OrderedDict()
 
     def file_of(self, path: str) -> Path:
         """The file holding the page at `path`."""
@@ -87,14 +92,26 @@ class LocalWiki:
     async def read(self, path: str) -> StoredPage | None:
         """The page, or None if its file does not exist."""
         file = self.file_of(path)
+        kept = self._kept.get(file)
+        if kept is not None and kept[0] == _signature(file):  # a local stat: microseconds
+            self._kept.move_to_end(file)
+            return kept[1]
         try:
-            text, mtime = await asyncio.to_thread(_read_text, file)
+            text, stat = await asyncio.to_thread(_read_text, file)
         except FileNotFoundError:
             return None
         except OSError as exc:
             raise WikiError("io", f"cannot read {file}: {exc.strerror}") from exc
         title, content = split_front_matter(text, default_title=path.rsplit("/", 1)[-1])
-        return StoredPage(path, title, content, page_id=path, updated_at=_iso(mtime))
+        page = StoredPage(path, title, content, page_id=path, updated_at=_iso(stat.st_mtime))
+        return self._keep(file, stat, page)
+
+    def _keep(self, file: Path, stat: os.stat_result, page: StoredPage) -> StoredPage:
+        self._kept[file] = ((stat.st_mtime_ns, stat.st_size, stat.st_ino), page)
+        self._kept.move_to_end(file)
+        while len(self._kept) > KEPT_PAGES:
+            self._kept.popitem(last=False)
+        return page
 
     async def write(
         self, path: str, title: str, content: str, current: StoredPage | None
@@ -106,11 +123,13 @@ class LocalWiki:
         text = f"{_FRONT}title: {json.dumps(title, ensure_ascii=False)}\n{_FRONT}\n{content}"
         if path.endswith(ASSET_SUFFIXES):
             text = content  # a diagram beside the pages: the file is the asset itself
+        self._kept.pop(file, None)
         try:
-            mtime = await asyncio.to_thread(_write_atomically, file, text)
+            stat = await asyncio.to_thread(_write_atomically, file, text)
         except OSError as exc:
             raise WikiError("io", f"cannot write {file}: {exc.strerror}") from exc
-        return StoredPage(path, title, content, page_id=path, updated_at=_iso(mtime))
+        page = StoredPage(path, title, content, page_id=path, updated_at=_iso(stat.st_mtime))
+        return page if path.endswith(ASSET_SUFFIXES) else self._keep(file, stat, page)
 
     def url(self, path: str) -> str:
         """A file:// URL (percent-encoded) of the page's file."""
@@ -128,10 +147,19 @@ class LocalWiki:
         """Nothing to release."""
 
 
-def _read_text(file: Path) -> tuple[str, float]:
+def _read_text(file: Path) -> tuple[str, os.stat_result]:
     with file.open(encoding="utf-8", newline="") as handle:
         text = handle.read()
-    return text, file.stat().st_mtime
+        return text, os.fstat(handle.fileno())
+
+
+def _signature(file: Path) -> tuple[int, int, int] | None:
+    """(mtime in ns, size, inode) of a file, or None if it cannot be read."""
+    try:
+        stat = file.stat()
+    except OSError:
+        return None
+    return (stat.st_mtime_ns, stat.st_size, stat.st_ino)
 
 
 def _page_mode() -> int:
@@ -144,7 +172,7 @@ def _page_mode() -> int:
 _PAGE_MODE = _page_mode()
 
 
-def _write_atomically(file: Path, text: str) -> float:
+def _write_atomically(file: Path, text: str) -> os.stat_result:
     file.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=file.parent, prefix=".tmp-", suffix=".md")
     try:
@@ -157,7 +185,7 @@ def _write_atomically(file: Path, text: str) -> float:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-    return file.stat().st_mtime
+    return file.stat()
 
 
 def _probe_writable(root: Path) -> None:

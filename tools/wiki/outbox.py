@@ -52,20 +52,24 @@ VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (dedup_key) DO NOTHING
 """
 SELECT_NEXT = """
 SELECT id, debate_id, dedup_key, path, title, mode, content, attempts FROM wiki_outbox
-WHERE debate_id = ? AND done_at IS NULL ORDER BY id LIMIT 1
+WHERE debate_id = ? AND done_at IS NULL AND id > ? ORDER BY id LIMIT ?
 """
+BATCH = 8  # entries read at once
 SELECT_PENDING_DEBATES = (
     "SELECT DISTINCT debate_id FROM wiki_outbox WHERE done_at IS NULL ORDER BY debate_id"
 )
 COUNT_PENDING = "SELECT COUNT(*) FROM wiki_outbox WHERE debate_id = ? AND done_at IS NULL"
-SELECT_KNOWN_HASH = "SELECT content_hash FROM wiki_pages WHERE path = ?"
-UPSERT_PAGE = """
-INSERT INTO wiki_pages (path, page_id, content_hash, updated_at, written_at) VALUES (?, ?, ?, ?, ?)
-ON CONFLICT (path) DO UPDATE SET page_id = excluded.page_id,
-    content_hash = excluded.content_hash, updated_at = excluded.updated_at,
-    written_at = excluded.written_at
+# What the bot last wrote to a page: its newest landed entry there, else what an earlier
+# release recorded in wiki_pages.
+SELECT_WRITTEN_HASH = """
+SELECT written_hash FROM wiki_outbox WHERE written_path = ? AND written_hash IS NOT NULL
+ORDER BY id DESC LIMIT 1
 """
-MARK_DONE = "UPDATE wiki_outbox SET done_at = ?, next_attempt_at = NULL WHERE id = ?"
+SELECT_KNOWN_HASH = "SELECT content_hash FROM wiki_pages WHERE path = ?"
+MARK_DONE = """
+UPDATE wiki_outbox SET done_at = ?, next_attempt_at = NULL, written_path = ?, written_hash = ?
+WHERE id = ?
+"""
 RECORD_FAILURE = """
 UPDATE wiki_outbox SET attempts = ?, last_error = ?, next_attempt_at = ? WHERE id = ?
 """
@@ -144,6 +148,9 @@ class WikiOutbox:
         # Bumped on every enqueue, so a writer that found nothing looks once more before it stops.
         self._wanted: defaultdict[int, int] = defaultdict(int)
         self._closed = False
+        # The hash of what the bot last wrote to each page, as recorded in wiki_pages (only
+        # the debate's one writer writes its pages): read once, then kept.
+        self._hashes: dict[str, str] = {}
 
     async def write_agenda(self, debate: Debate) -> None:
         """Queue the Agenda page."""
@@ -267,42 +274,57 @@ class WikiOutbox:
 
     async def _write_all(self, debate_id: int) -> None:
         """Apply the debate's entries in order until none is left."""
-        head = await self._db.fetch_one(SELECT_NEXT, (debate_id,))
-        delay = _Delay(announced=head is not None and head["attempts"] >= NOTICE_AFTER)
-        while True:
-            seen = self._wanted[debate_id]
+        seen = self._wanted[debate_id]
+        rows = await self._db.fetch_all(SELECT_NEXT, (debate_id, 0, BATCH))
+        delay = _Delay(announced=bool(rows) and rows[0]["attempts"] >= NOTICE_AFTER)
+        while rows:
             if not self._owns(debate_id):
                 return  # the lease is lost: the process that claims the debate writes on
-            row = await self._db.fetch_one(SELECT_NEXT, (debate_id,))
-            if row is None:
-                if self._wanted[debate_id] == seen:
-                    break
-                continue
-            await self._attempt(_Entry.of(row), delay)
+            after, landed = await self._attempt_batch(rows, delay)
+            if landed and len(rows) < BATCH and self._wanted[debate_id] == seen:
+                break  # every entry read has landed, and none was queued since the read
+            seen = self._wanted[debate_id]
+            rows = await self._db.fetch_all(SELECT_NEXT, (debate_id, after, BATCH))
         if delay.announced:
             await self._say(debate_id, "wiki.caught_up", {"count": str(delay.landed)})
 
-    async def _attempt(self, entry: _Entry, delay: _Delay) -> None:
+    async def _attempt_batch(self, rows: list[Row], delay: _Delay) -> tuple[int, bool]:
+        """Apply entries in order until one fails; the id to read on after, and whether
+        they all landed (a failed one, after its wait, is read again)."""
+        after = 0
+        for row in rows:
+            entry = _Entry.of(row)
+            if not self._owns(entry.debate_id):  # checked before each write
+                return entry.id - 1, False
+            if not await self._attempt(entry, delay):
+                return entry.id - 1, False
+            after = entry.id
+        return after, True
+
+    async def _attempt(self, entry: _Entry, delay: _Delay) -> bool:
+        """Apply one entry; False if it failed and is to be tried again."""
         try:
             human_edit = await self._apply(entry)
         except WikiError as exc:
             if exc.code in PERMANENT:
                 await self._give_up(entry, exc)
-            else:
-                await self._failed(entry, delay, f"{exc.code}: {exc.message}")
-            return
+                return True
+            await self._failed(entry, delay, f"{exc.code}: {exc.message}")
+            return False
         except Exception as exc:  # boundary: one bad write must not stop the debate's writer
             log.exception("wiki write %s failed unexpectedly", entry.dedup_key)
             await self._failed(entry, delay, type(exc).__name__)
-            return
+            return False
         if delay.announced:
             delay.landed += 1
         if human_edit:
             params = {"page": self._label(entry.path), "url": self._backend.url(entry.path)}
             await self._say(entry.debate_id, "wiki.human_edit_kept", params)
+        return True
 
     async def _apply(self, entry: _Entry) -> bool:
         """Write one entry; True if a person's edit was found (and kept)."""
+        current, known_read = None, False
         if entry.mode is Mode.APPEND and is_round_log(entry.path):
             found = await target_part(
                 self._backend,
@@ -314,28 +336,35 @@ class WikiOutbox:
                 self._t,
             )
             entry = replace(entry, path=found.path, title=found.title, content=found.content)
-        current = await self._backend.read(entry.path)
-        known = await self._db.fetch_one(SELECT_KNOWN_HASH, (entry.path,))
+            current, known_read = found.page, found.read  # the part was just read
+        if not known_read:
+            current = await self._backend.read(entry.path)
         plan = plan_write(
             entry.mode,
             entry.content,
             entry.dedup_key,
             current.content if current else None,
-            known["content_hash"] if known else None,
+            await self._known_hash(entry.path),
             self._t,
         )
         if plan.content is None and current is not None:
-            stored, written = current, current.content  # it landed before a crash
+            written = current.content  # it landed before a crash
         else:
-            content = plan.content or entry.content
-            stored = await self._backend.write(entry.path, entry.title, content, current)
-            written = content
-        now = self._now().isoformat()
-        async with self._db.transaction() as conn:
-            page_row = (entry.path, stored.page_id, content_hash(written), stored.updated_at, now)
-            await conn.execute(UPSERT_PAGE, page_row)
-            await conn.execute(MARK_DONE, (now, entry.id))
+            written = plan.content or entry.content
+            await self._backend.write(entry.path, entry.title, written, current)
+        now, written_hash = self._now().isoformat(), content_hash(written)
+        self._hashes.pop(entry.path, None)  # until the record is known to be committed
+        await self._db.execute(MARK_DONE, (now, entry.path, written_hash, entry.id))
+        self._hashes[entry.path] = written_hash
         return plan.human_edit
+
+    async def _known_hash(self, path: str) -> str | None:
+        """What the bot last wrote to the page (its hash), or None if it never wrote it."""
+        if path in self._hashes:
+            return self._hashes[path]
+        known = await self._db.fetch_one(SELECT_WRITTEN_HASH, (path,))
+        known = known or await self._db.fetch_one(SELECT_KNOWN_HASH, (path,))
+        return str(known[0]) if known else None
 
     async def _failed(self, entry: _Entry, delay: _Delay, reason: str) -> None:
         attempts = entry.attempts + 1

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 
 from handlers.fences import Fence, step
-from tools.wiki.backends import WikiBackend
+from tools.wiki.backends import StoredPage, WikiBackend
 from tools.wiki.pages import Translate, entry_marker
 
 # Wiki.js takes 5 MB per request, and aiohttp sends JSON with ASCII escapes: a character can
@@ -96,6 +96,8 @@ class Target:
     path: str
     title: str
     content: str
+    page: StoredPage | None = None  # the part as just read, when `read`
+    read: bool = False  # True if `page` is what the wiki holds now (None: no such part yet)
 
 
 async def target_part(
@@ -103,23 +105,24 @@ async def target_part(
 ) -> Target:
     """The part holding the entry already, else the last part with room for it; a full last
     part is first linked to the next one (so a crash right after still finds the chain)."""
-    number = 1
+    number, read = 1, False
     while True:
         path = part_path(base, number)
         page = await backend.read(path)
         if page is None:
+            read = True
             break
         if entry_marker(key) in page.content:
-            return Target(path, part_title(title, number, t), content)
+            return Target(path, part_title(title, number, t), content, page, read=True)
         if NEXT_PART in page.content:
             number += 1
             continue
         if len(page.content) + len(content) + _LINK_ROOM <= limit:
-            return Target(path, part_title(title, number, t), content)
+            return Target(path, part_title(title, number, t), content, page, read=True)
         link = next_link(backend.url(part_path(base, number + 1)), number + 1, t)
         await backend.write(path, part_title(title, number, t), page.content.rstrip() + link, page)
         number += 1
         break
     if number > 1:
         content = previous_link(backend.url(part_path(base, number - 1)), number, t) + content
-    return Target(part_path(base, number), part_title(title, number, t), content)
+    return Target(part_path(base, number), part_title(title, number, t), content, read=read)

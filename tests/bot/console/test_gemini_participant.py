@@ -3,6 +3,7 @@ free debate with AG and Claude: its session is its own, and it reads the others 
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 from pathlib import Path
@@ -14,7 +15,7 @@ from handlers.ports import Debater
 from tests.bot.console.test_gemini_cli_debater import MODEL, SYSTEM, fake, gemini_bin, home
 from tests.fakes.fake_gemini import FakeGemini
 from tests.handlers.conftest import Rig
-from tests.handlers.test_handler_flow import idle, opened
+from tests.handlers.test_handler_flow import opened
 from tools.gemini.cli_debater import GeminiCliDebater
 from tools.store.db import Database
 
@@ -61,7 +62,9 @@ async def test_a_gemini_cli_participant_debates_with_ag_and_claude(
     await rig.start()
     try:
         debate_id = await opened(rig)
-        await idle(rig, debate_id)
+        # Two runs of the real CLI (node starting each time): on a loaded machine they alone
+        # can take longer than `idle`'s 10 s; the CLI's own timeout bounds each.
+        await asyncio.wait_for(rig.h.wait_idle(debate_id), 60)
         assert (await rig.h.get(debate_id)).phase is Phase.CONCLUDED
         turns = await rig.h._store.last_turns(debate_id, 100)
         said = [t for t in turns if t.seat == GEMINI]

@@ -114,9 +114,8 @@ async def test_claims_take_at_most_the_limit_and_skip_ended_debates(db: Database
     store = SqliteStore(db)
     ended = replace(await store.load(ids[0]), phase=Phase.DECLINED)
     await store.save_step(ended, (), None, NOW)  # no lease held yet: a plain store
-    await store.complete_effects(
-        [row[0] for row in await db.fetch_all("SELECT id FROM effects")], NOW
-    )
+    pending = await store.pending_effects(ids[0], 100)
+    await store.complete_effects(ids[0], [effect_id for effect_id, _ in pending], NOW)
 
     assert await holder.claim(1) == [ids[1]]
     assert await holder.claim(5) == [ids[2]]  # the declined debate has nothing left to run

@@ -1,4 +1,5 @@
-"""The engine's in-memory state and the store's kept turns never diverge from SQLite.
+"""The engine's in-memory state, the store's kept turns and its kept effect queues never
+diverge from SQLite.
 
 At every port call (each one a possible crash point) the handler's kept state and the
 store's kept turns are compared with what a separate connection reads from the file, in
@@ -21,6 +22,7 @@ from handlers.model import Debate, Phase, Turn
 from tests.handlers.conftest import ALICE, Rig, proposal
 from tests.handlers.doubles import CrashPlan
 from tools.store.debates import SqliteStore, _turn_of
+from tools.store.effect_queue import EffectQueue
 
 _DEBATE = TypeAdapter(Debate)
 
@@ -57,13 +59,12 @@ class CheckingPlan(CrashPlan):
                     ).fetchone()
                     if _turn_of(found) != turn:
                         self.mismatches.append(f"{name}: turn {number}")
-            for (debate_id, number), url in store._urls.items():
+            for debate_id, queue in store._queues.items():
                 found = conn.execute(
-                    "SELECT message_url FROM turns WHERE debate_id = ? AND number = ?",
-                    (debate_id, number),
+                    "SELECT effects, effect_seq FROM debates WHERE id = ?", (debate_id,)
                 ).fetchone()
-                if found[0] != url:
-                    self.mismatches.append(f"{name}: url of turn {number}")
+                if EffectQueue.parse(found[0], found[1]) != queue:
+                    self.mismatches.append(f"{name}: effect queue of debate {debate_id}")
         self.checks += 1
 
 
