@@ -73,7 +73,12 @@ class PostgresServer:
     def start(self) -> None:
         """initdb and start the server (fast and unsafe settings: test data only)."""
         if os.geteuid() == 0:
-            owner = pwd.getpwnam(SERVER_USER)
+            try:
+                owner = pwd.getpwnam(SERVER_USER)
+            except KeyError:
+                raise RuntimeError(
+                    f"running as root, and there is no {SERVER_USER!r} user to run the server as"
+                ) from None
             os.chown(self.root, owner.pw_uid, owner.pw_gid)
         self.root.chmod(0o700)
         self._run(
