@@ -13,7 +13,7 @@ from handlers.model import Backend
 from tools.checks import Check, Status
 from tools.claude.doctor import check_claude_cli
 from tools.gemini.doctor import PART, check_moderator_backend
-from tools.store.db import Database, DatabaseError
+from tools.store.db import Database, DatabaseError, bundled_migrations
 from tools.wiki.doctor import check_wiki_backend
 from tools.wiki.slug import SlugError, check_root
 
@@ -29,16 +29,26 @@ async def check_settings(settings: Settings) -> Check:
 
 
 async def check_database(settings: Settings) -> Check:
-    """The database file opens and every migration is applied."""
+    """The database (the SQLite file, or PostgreSQL at DATABASE_URL) opens, and every
+    migration is applied (opening applies the pending ones)."""
     try:
-        db = await Database.open(str(settings.DATABASE_PATH))
+        db = await Database.open(settings.database_target)
     except DatabaseError as exc:
         return Check("database", Status.FAILING, str(exc))
     try:
         versions = await db.applied_versions()
+        expected = [version for version, _, _ in bundled_migrations(db.dialect)]
     finally:
         await db.close()
-    return Check("database", Status.OK, f"{settings.DATABASE_PATH} (schema {versions[-1]})")
+    shown = settings.database_shown
+    missing = sorted(set(expected) - set(versions))
+    if missing:
+        return Check("database", Status.FAILING, f"{shown}: migrations {missing} not applied")
+    newer = sorted(set(versions) - set(expected))
+    if newer:
+        text = f"{shown}: schema {newer} is newer than this release knows (upgrade the bot)"
+        return Check("database", Status.FAILING, text)
+    return Check("database", Status.OK, f"{shown} (schema {versions[-1]})")
 
 
 async def check_participants(settings: Settings) -> Check:
@@ -80,7 +90,7 @@ async def check_moderator(settings: Settings) -> Check:
     if settings.MODERATOR_BACKEND == "api" and settings.GEMINI_API_KEY is None:
         return Check(PART, Status.MISSING, "GEMINI_API_KEY is not set (MODERATOR_BACKEND=api)")
     try:
-        db = await Database.open(str(settings.DATABASE_PATH))
+        db = await Database.open(settings.database_target)
     except DatabaseError as exc:
         return Check(PART, Status.FAILING, f"cannot count the request: {exc}")
     try:

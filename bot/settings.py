@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Annotated, Any, Literal
+from urllib.parse import urlsplit
 
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -13,6 +14,7 @@ from handlers.formats import FORMATS, formats_for
 from handlers.formats.adversarial import ADVERSARIAL, AdversarialFormat, default_reconciler
 from handlers.participants import Backend, Participant, RosterError, parse_roster, roster_text
 from tools.claude.debater import read_only_tools
+from tools.store.db import is_postgres_url, mask_url
 
 __all__ = [
     "Settings",
@@ -72,6 +74,8 @@ class Settings(BaseSettings):
     LOCAL_WIKI_DIR: Path = Path("./wiki")
     # The engine
     DATABASE_PATH: Path = Path("./data/debate-room.sqlite3")
+    # postgresql://user:password@host:5432/database selects PostgreSQL instead of the file.
+    DATABASE_URL: SecretStr | None = None
     DATA_DIR: Path = Path("./data")
     MAX_ROUNDS: int = Field(6, ge=1, le=50)
     LANGUAGE: Literal["ko", "en", "pt-BR"] = "ko"
@@ -113,6 +117,25 @@ class Settings(BaseSettings):
                 raise ValueError(f"not a numeric id: {', '.join(bad)}")
             return tuple(int(part) for part in parts)
         return value
+
+    @field_validator("DATABASE_URL")
+    @classmethod
+    def _database_url(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None:
+            check_database_url(value.get_secret_value())
+        return value
+
+    @property
+    def database_target(self) -> str:
+        """Where the bot's database is: the DATABASE_URL if set, else the DATABASE_PATH file."""
+        if self.DATABASE_URL is not None:
+            return self.DATABASE_URL.get_secret_value()
+        return str(self.DATABASE_PATH)
+
+    @property
+    def database_shown(self) -> str:
+        """The database as messages name it: the path, or the URL with its password masked."""
+        return mask_url(self.database_target)
 
     @field_validator("PARTICIPANTS")
     @classmethod
@@ -168,6 +191,25 @@ class Settings(BaseSettings):
     def _read_only_tools(cls, value: str) -> str:
         read_only_tools(value)
         return value
+
+
+def check_database_url(url: str) -> None:
+    """Raise ValueError, naming the URL with its password masked, unless `url` names a
+    PostgreSQL database (postgresql://user[:password]@host[:port]/database)."""
+    shown = mask_url(url)
+    if not is_postgres_url(url):
+        raise ValueError(f"{shown} does not start with postgresql://")
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:
+        raise ValueError(f"{shown} has a port that is not a number") from None
+    if not parts.hostname and "host=" not in parts.query:
+        raise ValueError(f"{shown} names no host")
+    if not parts.path.strip("/"):
+        raise ValueError(f"{shown} names no database (…/database at the end)")
+    if port == 0:
+        raise ValueError(f"{shown} has port 0")
 
 
 def configure_formats(settings: Settings) -> None:

@@ -75,6 +75,7 @@ def _kind(annotation: Any) -> str:
 _HINTS = {
     "CLAUDE_TOOLS": "read-only tools only, comma-separated",
     "WIKIJS_URL": "the wiki's address (http://host:3000)",
+    "DATABASE_URL": "a PostgreSQL URL (postgresql://user:password@host:5432/database)",
 }
 _SIMPLE: dict[Any, str] = {
     int: "a whole number",

@@ -208,8 +208,11 @@ async def shutdown(services: Services) -> None:
 
 async def serve(settings: Settings) -> None:
     """Lock and open the database, log in, and run until the client closes."""
+    if settings.DATABASE_URL is not None:  # PostgreSQL: processes share it, no file lock
+        await _serve(settings, await Database.open(settings.database_target))
+        return
     lock = DatabaseLock(settings.DATABASE_PATH)
-    lock.acquire()  # held to the end: a second bot on this database refuses to start
+    lock.acquire()  # held to the end: a second bot on this SQLite file refuses to start
     try:
         await _serve(settings, await Database.open(str(settings.DATABASE_PATH)))
     finally:

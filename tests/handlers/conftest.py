@@ -1,9 +1,15 @@
-"""An engine rig: the real DebateHandler and SqliteStore on a file, doubles for the rest."""
+"""An engine rig: the real DebateHandler and SqliteStore on a database, doubles for the rest.
+
+Every test module here that drives a rig runs twice: on an SQLite file and on a PostgreSQL
+database (a module that must stay on one sets `STORES = ("sqlite",)`).
+"""
 
 from __future__ import annotations
 
+import inspect
 import random
-from collections.abc import AsyncIterator, Callable, Sequence
+import re
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -13,6 +19,7 @@ from handlers.debate_handler import DebateHandler, HandlerConfig
 from handlers.events import Effect
 from handlers.model import DEFAULT_ROSTER, Actor, Backend, Debate, Participant, Proposal, Turn
 from handlers.ports import Debater
+from tests.conftest import STORES
 from tests.doubles import FakeClock, ScriptedModerator
 from tests.handlers.doubles import (
     CrashPlan,
@@ -21,6 +28,7 @@ from tests.handlers.doubles import (
     FakeWiki,
     Seats,
 )
+from tests.postgres import PostgresServer
 from tools.store.db import Database
 from tools.store.debates import SqliteStore
 
@@ -40,6 +48,51 @@ def proposal(topic: str = "캐시 계층 선택 — Redis vs in-process LRU", ch
         context="alice: Redis로 갈지 LRU로 갈지\ncarol: 운영 부담이…",
         participants=(101, 102),
     )
+
+
+_USES_RIG = re.compile(r"\b(Rig|rig)\b")
+
+
+class Targets:
+    """Where each rig's database is: its SQLite path, or a PostgreSQL database per path (made
+    on first use, so a rebuild on the same path finds the same database)."""
+
+    def __init__(self) -> None:
+        self.server: PostgresServer | None = None
+        self._urls: dict[Path, str] = {}
+
+    async def of(self, path: Path) -> str:
+        if self.server is None:
+            return str(path)
+        if path not in self._urls:
+            self._urls[path] = await self.server.new_database()
+        return self._urls[path]
+
+    def reset(self, server: PostgresServer | None = None) -> None:
+        self.server = server
+        self._urls.clear()
+
+
+TARGETS = Targets()
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """The modules that drive a rig run on each store."""
+    if "store_kind" in metafunc.fixturenames and _USES_RIG.search(
+        inspect.getsource(metafunc.module)
+    ):
+        metafunc.parametrize(
+            "store_kind", getattr(metafunc.module, "STORES", STORES), indirect=True
+        )
+
+
+@pytest.fixture(autouse=True)
+def store_kind(request: pytest.FixtureRequest) -> Iterator[str]:
+    """The store this test's rigs use: `sqlite` unless parametrized."""
+    kind = getattr(request, "param", "sqlite")
+    TARGETS.reset(request.getfixturevalue("postgres_server") if kind == "postgres" else None)
+    yield kind
+    TARGETS.reset()
 
 
 class TickingStore(SqliteStore):
@@ -90,7 +143,7 @@ class Rig:
         self.debaters = {m.id: FakeDebater(m.id, self.plan) for m in self.roster}
 
     async def start(self) -> DebateHandler:
-        self.db = await Database.open(str(self.path))
+        self.db = await Database.open(await TARGETS.of(self.path))
         store = TickingStore(self.db, self.plan) if self.ticking_store else SqliteStore(self.db)
         self.handler = DebateHandler(
             store,

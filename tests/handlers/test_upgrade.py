@@ -12,6 +12,7 @@ from tests.handlers.conftest import Rig
 from tools.store.db import bundled_migrations
 from tools.store.sessions import AgentSessions
 
+STORES = ("sqlite",)  # the old release only ever wrote SQLite files
 RELEASE_DB = Path(__file__).parent / "data" / "release_0001_mid_turn.sql"
 
 

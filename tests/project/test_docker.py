@@ -3,6 +3,7 @@ runs here: the files are read)."""
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 from pathlib import Path
@@ -11,6 +12,8 @@ import pytest
 
 from tests.clis import installed_or_skip
 from tests.fakes.fake_anthropic import find_claude_bin
+from tests.postgres import PostgresServer
+from tools.store.db import Database, bundled_migrations
 
 ROOT = Path(__file__).resolve().parents[2]
 LOGIN = "docker compose run --rm --no-deps --entrypoint claude bot auth login"
@@ -63,3 +66,40 @@ def test_the_readme_states_the_prerequisites() -> None:
     assert "Python ≥ 3.11" in readme and "Node.js ≥ 20" in readme
     requires = re.search(r'requires-python = ">=(\d+\.\d+)"', text("pyproject.toml"))
     assert requires and requires.group(1) == "3.11"
+
+
+def test_the_bot_gets_its_own_database_in_the_wiki_s_postgres() -> None:
+    compose = text("docker-compose.yml")
+    url = re.search(r"DATABASE_URL: (postgresql://\S+)", compose)
+    assert url is not None
+    assert url.group(1) == (
+        "postgresql://debate_room:${BOT_DB_PASSWORD:-debate-room-change-me}@db:5432/debate_room"
+    )
+    assert "./docker/postgres-init:/docker-entrypoint-initdb.d:ro" in compose
+    assert "BOT_DB_PASSWORD: ${BOT_DB_PASSWORD" in compose  # the init script reads it
+
+
+async def test_the_init_script_makes_the_database_and_user_the_bot_connects_as(
+    postgres_server: PostgresServer,
+) -> None:
+    env = {
+        **os.environ,
+        "PATH": f"{postgres_server.bin}:{os.environ['PATH']}",
+        "PGHOST": str(postgres_server.root),
+        "PGPORT": str(postgres_server.port),
+        "POSTGRES_USER": "postgres",
+        "POSTGRES_DB": "postgres",
+        "BOT_DB_PASSWORD": "s3cret-pw",
+    }
+    script = ROOT / "docker" / "postgres-init" / "10-debate-room.sh"
+    done = subprocess.run(["sh", str(script)], env=env, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    url = f"postgresql://debate_room:s3cret-pw@127.0.0.1:{postgres_server.port}/debate_room"
+    db = await Database.open(url)
+    try:
+        assert await db.applied_versions() == [v for v, _, _ in bundled_migrations("postgres")]
+        owner = await db.fetch_one("SELECT current_user, datcollate FROM pg_database "
+                                   "WHERE datname = current_database()")  # fmt: skip
+        assert owner is not None and tuple(owner) == ("debate_room", "C")
+    finally:
+        await db.close()

@@ -11,10 +11,12 @@ from tools.store.db import Database
 
 SELECT_QUOTA = "SELECT reason FROM moderator_quota WHERE day = ?"
 COUNT_CALLS = "SELECT COUNT(*) FROM moderator_calls WHERE day = ?"
-INSERT_QUOTA = "INSERT OR IGNORE INTO moderator_quota (day, reason, at) VALUES (?, ?, ?)"
+INSERT_QUOTA = """
+INSERT INTO moderator_quota (day, reason, at) VALUES (?, ?, ?) ON CONFLICT (day) DO NOTHING
+"""
 INSERT_CALL = """
 INSERT INTO moderator_calls (debate_id, day, purpose, model, outcome, input_chars, created_at)
-VALUES (?, ?, ?, ?, 'sent', ?, ?)
+VALUES (?, ?, ?, ?, 'sent', ?, ?) RETURNING id
 """
 FINISH_CALL = """
 UPDATE moderator_calls
@@ -60,18 +62,14 @@ class ModeratorLedger:
         day = self._today().isoformat()
         now = datetime.now(UTC).isoformat()
         async with self._db.transaction() as conn:
-            async with conn.execute(SELECT_QUOTA, (day,)) as cursor:
-                if await cursor.fetchone() is not None:
-                    return None
-            async with conn.execute(COUNT_CALLS, (day,)) as cursor:
-                row = await cursor.fetchone()
+            if await conn.fetch_one(SELECT_QUOTA, (day,)) is not None:
+                return None
+            row = await conn.fetch_one(COUNT_CALLS, (day,))
             if row is not None and row[0] >= self.budget:
                 await conn.execute(INSERT_QUOTA, (day, REASON_BUDGET, now))
                 return None
-            cursor = await conn.execute(
-                INSERT_CALL, (debate_id, day, purpose, model, input_chars, now)
-            )
-            return cursor.lastrowid
+            values = (debate_id, day, purpose, model, input_chars, now)
+            return await conn.insert(INSERT_CALL, values)
 
     async def finish(
         self,

@@ -1,207 +1,40 @@
-"""SQLite through aiosqlite: WAL, one writer connection, explicit transactions, migrations."""
+"""The database every store uses: import it from here (both implementations registered).
+
+`Database.open(target)` opens an SQLite file for a path and PostgreSQL for a postgresql://
+URL; the port itself (Database, Connection, Row, helpers) is in tools.store.db_port.
+"""
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import os
-import re
-import sqlite3
-from collections.abc import AsyncIterator, Awaitable, Iterable, Sequence
-from contextlib import asynccontextmanager
-from importlib import resources
-from pathlib import Path
-from typing import Any, TypeVar
-
-import aiosqlite
-
-T = TypeVar("T")
-
-_MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
-
-CREATE_MIGRATIONS_TABLE = """
-CREATE TABLE IF NOT EXISTS schema_migrations (
-    version     INTEGER PRIMARY KEY,
-    name        TEXT NOT NULL,
-    applied_at  TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+from tools.store import db_postgres, db_sqlite
+from tools.store.db_port import (
+    Connection,
+    Database,
+    DatabaseError,
+    Dialect,
+    Migration,
+    Params,
+    Row,
+    bundled_migrations,
+    is_postgres_url,
+    mask_url,
+    open_database,
+    to_dollar_params,
 )
-"""
-SELECT_APPLIED = "SELECT version FROM schema_migrations"
-INSERT_APPLIED = "INSERT INTO schema_migrations (version, name) VALUES (?, ?)"
 
-
-class DatabaseError(Exception):
-    """The database file cannot be opened or migrated."""
-
-
-def bundled_migrations() -> list[tuple[int, str, str]]:
-    """The migrations shipped in the `migrations` package: (version, name, sql), in order."""
-    found = []
-    for entry in resources.files("migrations").iterdir():
-        match = _MIGRATION_NAME.match(entry.name)
-        if match:
-            found.append((int(match.group(1)), entry.name, entry.read_text(encoding="utf-8")))
-    found.sort()
-    versions = [version for version, _, _ in found]
-    if len(set(versions)) != len(versions):
-        raise DatabaseError(f"two migrations share a number: {versions}")
-    return found
-
-
-class Database:
-    """The one connection to the SQLite file; writes go through `transaction()`."""
-
-    def __init__(self, conn: aiosqlite.Connection, path: str) -> None:
-        self._conn = conn
-        self.path = path
-        self._write_lock = asyncio.Lock()
-
-    @classmethod
-    async def open(
-        cls, path: str, migrations: Iterable[tuple[int, str, str]] | None = None
-    ) -> Database:
-        """Open (creating folders as needed), switch to WAL and apply pending migrations."""
-        try:
-            if path != ":memory:":
-                Path(path).parent.mkdir(parents=True, exist_ok=True)
-            conn = await aiosqlite.connect(path, isolation_level=None)
-        except (OSError, aiosqlite.Error) as exc:
-            raise DatabaseError(f"cannot open {path}: {_cause(path, exc)}") from exc
-        conn.row_factory = aiosqlite.Row
-        db = cls(conn, path)
-        try:
-            await conn.execute("PRAGMA journal_mode=WAL")
-            await conn.execute("PRAGMA synchronous=NORMAL")
-            await conn.execute("PRAGMA foreign_keys=ON")
-            await conn.execute("PRAGMA busy_timeout=5000")
-            await db.migrate(bundled_migrations() if migrations is None else migrations)
-        except (aiosqlite.Error, DatabaseError, OSError) as exc:
-            await conn.close()
-            raise DatabaseError(f"cannot prepare {path}: {_cause(path, exc)}") from exc
-        return db
-
-    async def close(self) -> None:
-        """Close the connection."""
-        await self._conn.close()
-
-    async def migrate(self, migrations: Iterable[tuple[int, str, str]]) -> list[int]:
-        """Apply the migrations not yet recorded, each in its own transaction."""
-        await self._conn.execute(CREATE_MIGRATIONS_TABLE)
-        applied = {row[0] for row in await self._conn.execute_fetchall(SELECT_APPLIED)}
-        done = []
-        for version, name, sql in migrations:
-            if version in applied:
-                continue
-            async with self.transaction() as conn:
-                for statement in _statements(sql):
-                    await conn.execute(statement)
-                await conn.execute(INSERT_APPLIED, (version, name))
-            done.append(version)
-        return done
-
-    async def applied_versions(self) -> list[int]:
-        """Versions recorded in schema_migrations, ascending."""
-        rows = await self._conn.execute_fetchall(SELECT_APPLIED + " ORDER BY version")
-        return [row[0] for row in rows]
-
-    @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        """One write transaction at a time: BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on error.
-
-        BEGIN, COMMIT and ROLLBACK always run to the end even when the caller is cancelled
-        (a Stop cancels a running turn), so the connection never stays inside a transaction.
-        """
-        async with self._write_lock:
-            try:
-                await _to_the_end(self._conn.execute("BEGIN IMMEDIATE"))
-            except asyncio.CancelledError:
-                await _to_the_end(self._conn.execute("ROLLBACK"))
-                raise
-            try:
-                yield self._conn
-            except BaseException:
-                await _to_the_end(self._conn.execute("ROLLBACK"))
-                raise
-            await _to_the_end(self._conn.execute("COMMIT"))
-
-    async def write_all(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> None:
-        """Several write statements as one transaction, in one trip to the database thread
-        (BEGIN, the statements and COMMIT run there back to back, ROLLBACK on any error)."""
-        if len(statements) == 1:  # one statement is its own transaction (autocommit)
-            await self.execute(*statements[0])  # type: ignore[arg-type]
-            return
-        async with self._write_lock:
-            # aiosqlite has no public call that runs a function on its thread; `_execute` is
-            # what its own methods use. Each trip costs a thread hand-off both ways, the
-            # larger part of a small statement's CPU.
-            run = self._conn._execute(_write_all, self._conn._conn, statements)  # type: ignore[no-untyped-call]
-            await _to_the_end(run)
-
-    async def fetch_one(self, sql: str, params: tuple[Any, ...] = ()) -> aiosqlite.Row | None:
-        """One row of a read, or None."""
-        # One trip to aiosqlite's thread (a cursor's execute, fetchone and close are three).
-        rows = await self._conn.execute_fetchall(sql, params)
-        return next(iter(rows), None)
-
-    async def fetch_all(self, sql: str, params: tuple[Any, ...] = ()) -> list[aiosqlite.Row]:
-        """All rows of a read."""
-        return list(await self._conn.execute_fetchall(sql, params))
-
-    async def execute(self, sql: str, params: tuple[Any, ...] = ()) -> int:
-        """One write statement in its own transaction; returns lastrowid."""
-        # Outside BEGIN ... COMMIT, SQLite runs one statement as its own transaction
-        # (autocommit): as atomic and durable, in one trip instead of three. The lock keeps
-        # it from slipping into another coroutine's open transaction on this connection.
-        async with self._write_lock:
-            cursor = await _to_the_end(self._conn.execute(sql, params))
-            return cursor.lastrowid or 0
-
-
-async def _to_the_end(step: Awaitable[T]) -> T:
-    """Await `step` to completion; a cancellation meanwhile is re-raised once it is done."""
-    task = asyncio.ensure_future(step)
-    try:
-        return await asyncio.shield(task)
-    except asyncio.CancelledError:
-        while not task.done():
-            with contextlib.suppress(asyncio.CancelledError):
-                await asyncio.wait({task})
-        raise
-
-
-def _write_all(conn: sqlite3.Connection, statements: Sequence[tuple[str, Sequence[Any]]]) -> None:
-    """On the database thread: BEGIN IMMEDIATE, every statement, COMMIT (ROLLBACK on error)."""
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        for sql, params in statements:
-            conn.execute(sql, params)
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
-    conn.execute("COMMIT")
-
-
-def _statements(sql: str) -> list[str]:
-    """Split a migration into statements (our migrations hold no ';' inside literals)."""
-    lines = [line for line in sql.splitlines() if not line.strip().startswith("--")]
-    return [part.strip() for part in "\n".join(lines).split(";") if part.strip()]
-
-
-def _cause(path: str, exc: BaseException) -> str:
-    """Why `path` cannot serve as the database, in words a person can act on."""
-    file = Path(path)
-    message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-    if isinstance(exc, OSError) and exc.strerror:
-        message = exc.strerror
-    if file.is_dir():
-        return "it is a directory, not a file"
-    folder = file.parent
-    if file.exists() and not os.access(file, os.R_OK):
-        return f"{message} (the file is not readable by this user)"
-    if file.exists() and not os.access(file, os.W_OK):
-        return f"{message} (the file is not writable by this user)"
-    if not os.access(folder, os.W_OK | os.X_OK):
-        return f"{message} (the folder {folder} is not writable by this user)"
-    if "not a database" in message or "malformed" in message:
-        return f"{message} (not an SQLite database, or a damaged one)"
-    return message
+__all__ = [
+    "Connection",
+    "Database",
+    "DatabaseError",
+    "Dialect",
+    "Migration",
+    "Params",
+    "Row",
+    "bundled_migrations",
+    "db_postgres",
+    "db_sqlite",
+    "is_postgres_url",
+    "mask_url",
+    "open_database",
+    "to_dollar_params",
+]

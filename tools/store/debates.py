@@ -8,7 +8,6 @@ from collections.abc import Awaitable, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
 
-import aiosqlite
 from pydantic import TypeAdapter
 
 from handlers.events import Effect
@@ -22,7 +21,7 @@ from handlers.model import (
     Turn,
     TurnMeta,
 )
-from tools.store.db import Database
+from tools.store.db import Database, Row
 from tools.store.effect_queue import EffectQueue
 from tools.store.polls import PollTimers
 
@@ -31,7 +30,7 @@ _PARSED = TypeAdapter(ParsedReply)
 
 INSERT_DEBATE = """
 INSERT INTO debates (channel_id, topic, phase, state, created_at, updated_at)
-VALUES (?, ?, ?, '{}', ?, ?)
+VALUES (?, ?, ?, '{}', ?, ?) RETURNING id
 """
 INSERT_PROPOSAL = "INSERT INTO proposals (debate_id, channel_id, expires_at) VALUES (?, ?, ?)"
 UPDATE_DEBATE = """
@@ -54,6 +53,7 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 SELECT_TURNS = """
 SELECT * FROM turns WHERE debate_id = ? ORDER BY number DESC LIMIT ?
 """
+SELECT_ALL_TURNS = "SELECT * FROM turns WHERE debate_id = ? ORDER BY number DESC"
 SELECT_AUTHORS = "SELECT number, seat FROM turns WHERE debate_id = ? ORDER BY number"
 SELECT_TURN = "SELECT * FROM turns WHERE debate_id = ? AND number = ?"
 # Where a turn was posted: the room's own record of the post (written when it posted, so a
@@ -81,10 +81,12 @@ class DebateNotFound(LookupError):
 
 
 class SqliteStore:
-    """Debates, turns and effects in the one SQLite database."""
+    """Debates, turns and effects in the one database (SQLite, or PostgreSQL by its URL)."""
 
     def __init__(self, db: Database) -> None:
         self._db = db
+        # PostgreSQL keeps a turn's text as bytes (BYTEA): its TEXT refuses lone surrogates.
+        self._as_bytes = db.dialect == "postgres"
         self._polls = PollTimers(db)
         # Stored turns never change (only their message_url, kept apart), so the latest
         # few of each debate are kept once committed or read, for the reads that follow.
@@ -111,10 +113,9 @@ class SqliteStore:
         roster and format are the configured ones, shown on the card, fixed at approval."""
         stamp = now.isoformat()
         async with self._db.transaction() as conn:
-            cursor = await conn.execute(
+            debate_id = await conn.insert(
                 INSERT_DEBATE, (proposal.channel_id, proposal.topic, Phase.PROPOSED, stamp, stamp)
             )
-            debate_id = int(cursor.lastrowid or 0)
             debate = Debate(
                 id=debate_id,
                 proposal=proposal,
@@ -166,7 +167,7 @@ class SqliteStore:
                 (UPDATE_DEBATE, _state_row(debate, stamp, queue))
             ]
             if turn is not None:
-                statements.append((INSERT_TURN, _turn_row(turn)))
+                statements.append((INSERT_TURN, _turn_row(turn, self._as_bytes)))
             if decided_by is not None:
                 statements.append((DECIDE_PROPOSAL, (decided_by, stamp, debate.id)))
             await self._written(debate.id, self._db.write_all(statements), queue)
@@ -239,7 +240,7 @@ class SqliteStore:
 
     async def all_turns(self, debate_id: int) -> tuple[Turn, ...]:
         """Every turn of a debate, in order."""
-        rows = await self._db.fetch_all(SELECT_TURNS, (debate_id, -1))
+        rows = await self._db.fetch_all(SELECT_ALL_TURNS, (debate_id,))
         return tuple(_turn_of(row) for row in reversed(rows))
 
     async def set_message_url(self, debate_id: int, number: int, url: str) -> None:
@@ -316,15 +317,15 @@ def _state_row(debate: Debate, stamp: str, queue: EffectQueue) -> tuple[object, 
     return (debate.phase, state, stamp, ended, debate.format, queue.text(), queue.seq, debate.id)
 
 
-def _turn_row(turn: Turn) -> tuple[object, ...]:
+def _turn_row(turn: Turn, as_bytes: bool) -> tuple[object, ...]:
     meta = turn.meta
     return (
         turn.debate_id,
         turn.number,
         turn.round,
         turn.seat,
-        _exact(turn.text),
-        _exact(turn.raw),
+        _exact(turn.text, as_bytes),
+        _exact(turn.raw, as_bytes),
         turn.sha256,
         _PARSED.dump_json(turn.parsed).decode(),
         meta.model,
@@ -339,7 +340,7 @@ def _turn_row(turn: Turn) -> tuple[object, ...]:
     )
 
 
-def _turn_of(row: aiosqlite.Row) -> Turn:
+def _turn_of(row: Row) -> Turn:
     get = row.__getitem__
     meta = TurnMeta(
         model=get("model"),
@@ -365,9 +366,12 @@ def _turn_of(row: aiosqlite.Row) -> Turn:
     )
 
 
-def _exact(text: str) -> str | bytes:
-    """`text` as SQLite can take it: a lone surrogate (which UTF-8 cannot encode) makes it
-    exact UTF-8 bytes with surrogates passed through, stored as a BLOB."""
+def _exact(text: str, as_bytes: bool = False) -> str | bytes:
+    """`text` as the database can take it: a lone surrogate (which UTF-8 cannot encode) makes
+    it exact UTF-8 bytes with surrogates passed through, stored as a BLOB (always bytes for
+    PostgreSQL's BYTEA column)."""
+    if as_bytes:
+        return text.encode("utf-8", "surrogatepass")
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:

@@ -12,25 +12,34 @@ Posted = tuple[int, int, str]  # channel id, message id, url
 
 SELECT_ALL = "SELECT key, channel_id, message_id, url FROM room_messages WHERE debate_id = ?"
 SELECT_ONE = "SELECT 1 FROM room_messages WHERE debate_id = ? AND key = ?"
-SELECT_MATCHING = "SELECT key, message_id FROM room_messages WHERE debate_id = ? AND key GLOB ?"
-SELECT_MATCHING_POSTS = (
-    "SELECT key, channel_id, message_id FROM room_messages WHERE debate_id = ? AND key GLOB ?"
-)
+# A key "starts with" as substr(): the same in SQLite and PostgreSQL (GLOB is SQLite's, and
+# LIKE differs in case sensitivity between the two).
+SELECT_MATCHING = """
+SELECT key, message_id FROM room_messages
+WHERE debate_id = ? AND substr(key, 1, ?) = ? ORDER BY key
+"""
+SELECT_MATCHING_POSTS = """
+SELECT key, channel_id, message_id FROM room_messages
+WHERE debate_id = ? AND substr(key, 1, ?) = ? ORDER BY key
+"""
 SELECT_THREAD = "SELECT channel_id FROM room_messages WHERE debate_id = ? AND key = 'thread'"
 SELECT_DEBATE_BY_THREAD = (
     "SELECT debate_id FROM room_messages WHERE key = 'thread' AND channel_id = ?"
 )
 INSERT_OR_REPLACE = """
-INSERT OR REPLACE INTO room_messages (debate_id, key, channel_id, message_id, url)
-VALUES (?, ?, ?, ?, ?)
+INSERT INTO room_messages (debate_id, key, channel_id, message_id, url) VALUES (?, ?, ?, ?, ?)
+ON CONFLICT (debate_id, key) DO UPDATE SET channel_id = excluded.channel_id,
+    message_id = excluded.message_id, url = excluded.url
 """
 INSERT_MANY = """
-INSERT OR REPLACE INTO room_messages (debate_id, key, channel_id, message_id, url) VALUES {rows}
+INSERT INTO room_messages (debate_id, key, channel_id, message_id, url) VALUES {rows}
+ON CONFLICT (debate_id, key) DO UPDATE SET channel_id = excluded.channel_id,
+    message_id = excluded.message_id, url = excluded.url
 """
 DELETE_ONE = "DELETE FROM room_messages WHERE debate_id = ? AND key = ?"
 INSERT_OR_IGNORE = """
-INSERT OR IGNORE INTO room_messages (debate_id, key, channel_id, message_id, url)
-VALUES (?, ?, ?, ?, ?)
+INSERT INTO room_messages (debate_id, key, channel_id, message_id, url)
+VALUES (?, ?, ?, ?, ?) ON CONFLICT (debate_id, key) DO NOTHING
 """
 
 
@@ -50,13 +59,15 @@ class RoomMessages:
         return await self._db.fetch_one(SELECT_ONE, (debate_id, key)) is not None
 
     async def matching(self, debate_id: int, pattern: str) -> list[tuple[str, int]]:
-        """(key, message id) of the debate's records whose key matches a GLOB pattern."""
-        rows = await self._db.fetch_all(SELECT_MATCHING, (debate_id, pattern))
+        """(key, message id) of the debate's records whose key matches `prefix*`."""
+        prefix = _prefix(pattern)
+        rows = await self._db.fetch_all(SELECT_MATCHING, (debate_id, len(prefix), prefix))
         return [(str(row["key"]), int(row["message_id"])) for row in rows]
 
     async def matching_posts(self, debate_id: int, pattern: str) -> list[tuple[str, int, int]]:
-        """(key, channel id, message id) of the debate's records whose key matches a GLOB."""
-        rows = await self._db.fetch_all(SELECT_MATCHING_POSTS, (debate_id, pattern))
+        """(key, channel id, message id) of the debate's records whose key matches `prefix*`."""
+        prefix = _prefix(pattern)
+        rows = await self._db.fetch_all(SELECT_MATCHING_POSTS, (debate_id, len(prefix), prefix))
         return [(str(r["key"]), int(r["channel_id"]), int(r["message_id"])) for r in rows]
 
     async def thread_of(self, debate_id: int) -> int | None:
@@ -75,9 +86,10 @@ class RoomMessages:
 
     async def put_all(self, debate_id: int, records: list[tuple[str, Posted]]) -> None:
         """Record several posts in one statement (records under the same keys are replaced)."""
-        if records:
-            rows = ", ".join("(?, ?, ?, ?, ?)" for _ in records)
-            values = tuple(v for key, posted in records for v in (debate_id, key, *posted))
+        latest = dict(records)  # one row per key: the last record of a key wins
+        if latest:
+            rows = ", ".join("(?, ?, ?, ?, ?)" for _ in latest)
+            values = tuple(v for key, posted in latest.items() for v in (debate_id, key, *posted))
             await self._db.execute(INSERT_MANY.format(rows=rows), values)
 
     async def delete(self, debate_id: int, key: str) -> None:
@@ -87,3 +99,11 @@ class RoomMessages:
     async def add(self, debate_id: int, key: str, posted: Posted = (0, 0, "")) -> None:
         """Record a post unless the key has a record already."""
         await self._db.execute(INSERT_OR_IGNORE, (debate_id, key, *posted))
+
+
+def _prefix(pattern: str) -> str:
+    """The prefix of a `prefix*` pattern (the only kind of pattern the rooms use)."""
+    prefix = pattern.removesuffix("*")
+    if not pattern.endswith("*") or any(char in prefix for char in "*?["):
+        raise ValueError(f"only a prefix pattern ending in '*' is supported: {pattern!r}")
+    return prefix

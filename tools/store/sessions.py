@@ -1,4 +1,4 @@
-"""Claude's session ids per debate in SQLite (`agent_sessions`), and their expiry job."""
+"""Claude's session ids per debate (`agent_sessions`), and their expiry job."""
 
 from __future__ import annotations
 
@@ -90,8 +90,7 @@ async def forget_expired_sessions(db: Database, ttl_days: int, now: datetime) ->
     removed = 0
     async with db.transaction() as conn:
         for debate_id in expired:
-            cursor = await conn.execute(DELETE_DEBATE_SESSIONS, (debate_id,))
-            removed += cursor.rowcount
+            removed += await conn.execute(DELETE_DEBATE_SESSIONS, (debate_id,))
     log.info("forgot %d expired session(s) of %d debate(s)", removed, len(expired))
     return removed
 

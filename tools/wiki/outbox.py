@@ -10,11 +10,9 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 
-import aiosqlite
-
 from handlers.model import Conclusion, Debate, Turn, WikiPage
 from handlers.shorten import shorten
-from tools.store.db import Database
+from tools.store.db import Database, Row
 from tools.wiki.backends import ASSET_SUFFIXES, WikiBackend, WikiError
 from tools.wiki.pages import (
     MAX_TITLE_CHARS,
@@ -49,8 +47,8 @@ WHERE id = ?
 """
 
 INSERT_ENTRY = """
-INSERT OR IGNORE INTO wiki_outbox (debate_id, dedup_key, path, title, mode, content, created_at)
-VALUES (?, ?, ?, ?, ?, ?, ?)
+INSERT INTO wiki_outbox (debate_id, dedup_key, path, title, mode, content, created_at)
+VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (dedup_key) DO NOTHING
 """
 SELECT_NEXT = """
 SELECT id, debate_id, dedup_key, path, title, mode, content, attempts FROM wiki_outbox
@@ -89,7 +87,7 @@ class _Entry:
     attempts: int
 
     @classmethod
-    def of(cls, row: aiosqlite.Row) -> _Entry:
+    def of(cls, row: Row) -> _Entry:
         return cls(
             row["id"],
             row["debate_id"],
@@ -280,7 +278,7 @@ class WikiOutbox:
         if delay.announced:
             await self._say(debate_id, "wiki.caught_up", {"count": str(delay.landed)})
 
-    async def _attempt_batch(self, rows: list[aiosqlite.Row], delay: _Delay) -> tuple[int, bool]:
+    async def _attempt_batch(self, rows: list[Row], delay: _Delay) -> tuple[int, bool]:
         """Apply entries in order until one fails; the id to read on after, and whether
         they all landed (a failed one, after its wait, is read again)."""
         after = 0

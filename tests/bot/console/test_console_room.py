@@ -7,7 +7,6 @@ import io
 from collections.abc import AsyncIterator
 from dataclasses import replace
 from datetime import UTC, datetime
-from pathlib import Path
 
 import pytest
 from rich.console import Console
@@ -70,8 +69,9 @@ def turn(number: int, seat: str, text: str) -> Turn:
 
 
 @pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(str(tmp_path / "room.sqlite3"))
+async def db(database_target: str) -> AsyncIterator[Database]:
+    """The store on SQLite, then on PostgreSQL."""
+    database = await Database.open(database_target)
     yield database
     await database.close()
 

@@ -7,7 +7,6 @@ import io
 import json
 from collections.abc import AsyncIterator
 from dataclasses import replace
-from pathlib import Path
 
 import discord
 import pytest
@@ -26,8 +25,9 @@ BLOCK = '```json\n{"opinion": "LRU first, Redis past three instances.", "stance"
 
 
 @pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(str(tmp_path / "relay.sqlite3"))
+async def db(database_target: str) -> AsyncIterator[Database]:
+    """The store on SQLite, then on PostgreSQL."""
+    database = await Database.open(database_target)
     yield database
     await database.close()
 

@@ -9,7 +9,6 @@ import json
 import logging
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
-from pathlib import Path
 
 import discord
 import pytest
@@ -35,8 +34,9 @@ TAG = "[debate 12 · turn 2]"
 
 
 @pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(str(tmp_path / "relay.sqlite3"))
+async def db(database_target: str) -> AsyncIterator[Database]:
+    """The store on SQLite, then on PostgreSQL."""
+    database = await Database.open(database_target)
     yield database
     await database.close()
 

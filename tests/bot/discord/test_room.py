@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
-from pathlib import Path
 
 import discord
 import pytest
@@ -37,8 +36,9 @@ NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 
 
 @pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(str(tmp_path / "room.sqlite3"))
+async def db(database_target: str) -> AsyncIterator[Database]:
+    """The store on SQLite, then on PostgreSQL."""
+    database = await Database.open(database_target)
     yield database
     await database.close()
 

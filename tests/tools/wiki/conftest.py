@@ -16,8 +16,9 @@ from tools.wiki.outbox import WikiOutbox
 
 
 @pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(str(tmp_path / "debate-room.sqlite3"))
+async def db(database_target: str) -> AsyncIterator[Database]:
+    """The store on SQLite, then on PostgreSQL."""
+    database = await Database.open(database_target)
     yield database
     await database.close()
 

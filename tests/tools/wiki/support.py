@@ -180,6 +180,8 @@ class CrashAfterWrite:
     async def write(
         self, path: str, title: str, content: str, current: StoredPage | None
     ) -> StoredPage:
+        if self.left <= 0:  # the process is dead: a writer started after it writes nothing
+            raise SimulatedCrash(path)
         stored = await self.inner.write(path, title, content, current)
         if path == self.path:
             self.left -= 1

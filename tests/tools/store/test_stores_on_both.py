@@ -1,0 +1,95 @@
+"""The smaller stores on SQLite and on PostgreSQL: the moderator's ledger, Claude's sessions
+and their expiry, the rooms' message records."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from handlers.model import Phase, Proposal
+from tools.gemini.ledger import REASON_BUDGET, ModeratorLedger
+from tools.store.db import Database
+from tools.store.debates import SqliteStore
+from tools.store.room_messages import RoomMessages
+from tools.store.sessions import AgentSessions, forget_expired_sessions
+
+NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
+
+
+@pytest.fixture
+async def db(database_target: str) -> AsyncIterator[Database]:
+    database = await Database.open(database_target)
+    yield database
+    await database.close()
+
+
+async def test_the_ledger_counts_to_the_budget_then_the_day_is_spent(db: Database) -> None:
+    ledger = ModeratorLedger(db, budget=2, today=lambda: date(2026, 11, 30))
+    first = await ledger.reserve("judge", "flash", 10, debate_id=None)
+    second = await ledger.reserve("judge", "flash", 10, debate_id=3)
+    assert first is not None and second is not None and second > first
+    await ledger.finish(first, "ok", input_tokens=5, output_tokens=6, latency_ms=7)
+    assert await ledger.reserve("judge", "flash", 10, debate_id=3) is None
+    assert await ledger.spent_reason() == REASON_BUDGET
+    assert await ledger.used_today() == 2
+    await ledger.exhaust("quota")  # already spent: the first reason stays
+    assert await ledger.spent_reason() == REASON_BUDGET
+
+
+async def _ended_debate(db: Database, ended: datetime) -> int:
+    store = SqliteStore(db)
+    proposal = Proposal(
+        channel_id=1 << 60,
+        topic="t",
+        question="q",
+        reason="r",
+        confidence=1.0,
+        context="",
+        participants=(1,),
+    )
+    debate = await store.create(proposal, 3, ended, timedelta(hours=1), ())
+    await db.execute(
+        "UPDATE debates SET phase = ?, ended_at = ? WHERE id = ?",
+        (Phase.CONCLUDED.value, ended.isoformat(), debate.id),
+    )
+    return debate.id
+
+
+async def test_sessions_are_kept_per_participant_and_expire(db: Database, tmp_path: Path) -> None:
+    old = await _ended_debate(db, NOW - timedelta(days=40))
+    recent = await _ended_debate(db, NOW - timedelta(days=1))
+    sessions = AgentSessions(db, "claude")
+    for debate_id in (old, recent):
+        await sessions.put(debate_id, "s-1", tmp_path)
+        await sessions.put(debate_id, "s-2", tmp_path)  # replaces
+        await sessions.put(debate_id, "g-1", tmp_path, participant="gemini")
+    kept = await sessions.get(recent)
+    assert kept is not None and kept.session_id == "s-2" and kept.workdir == tmp_path
+    assert await forget_expired_sessions(db, ttl_days=30, now=NOW) == 2
+    assert await sessions.get(old) is None
+    assert await sessions.get(recent) is not None
+    await sessions.delete(recent)
+    assert await sessions.get(recent) is None
+    assert await sessions.get(recent, "gemini") is not None
+
+
+async def test_room_records_replace_ignore_and_match_by_prefix(db: Database) -> None:
+    rooms = RoomMessages(db)
+    await rooms.put(5, "thread", (1 << 62, 1, ""))
+    await rooms.add(5, "thread", (0, 0, "ignored"))
+    await rooms.put_all(5, [("relay:1", (2, 10, "a")), ("relay:12", (2, 11, "b")),
+                            ("relay:1", (2, 12, "c")), ("relay:2", (2, 13, "d"))])  # fmt: skip
+    assert await rooms.thread_of(5) == 1 << 62
+    assert await rooms.debate_in_thread(1 << 62) == 5
+    assert await rooms.matching(5, "relay:1*") == [("relay:1", 12), ("relay:12", 11)]
+    assert await rooms.matching_posts(5, "relay:*") == [
+        ("relay:1", 2, 12), ("relay:12", 2, 11), ("relay:2", 2, 13),
+    ]  # fmt: skip
+    await rooms.delete(5, "relay:2")
+    assert not await rooms.has(5, "relay:2")
+    assert (await rooms.all_of(5))["relay:1"] == (2, 12, "c")
+    with pytest.raises(ValueError, match="prefix"):
+        await rooms.matching(5, "relay:?")

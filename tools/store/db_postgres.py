@@ -1,0 +1,226 @@
+"""PostgreSQL through asyncpg: a pool shared by every store of the process, the same SQL as
+SQLite (`?` placeholders numbered here), migrations under an advisory lock so processes that
+start together apply each one once."""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import asynccontextmanager
+from typing import Any, cast
+from urllib.parse import urlsplit
+
+import asyncpg
+
+from tools.store.db_port import (
+    Connection,
+    Database,
+    DatabaseError,
+    Dialect,
+    Migration,
+    Params,
+    Row,
+    bundled_migrations,
+    mask_url,
+    register,
+    to_dollar_params,
+    to_the_end,
+)
+
+log = logging.getLogger(__name__)
+
+CREATE_MIGRATIONS_TABLE = """
+CREATE TABLE IF NOT EXISTS schema_migrations (
+    version     BIGINT PRIMARY KEY,
+    name        TEXT NOT NULL,
+    applied_at  TEXT NOT NULL DEFAULT to_char(now() AT TIME ZONE 'UTC',
+                                              'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+)
+"""
+SELECT_APPLIED = "SELECT version FROM schema_migrations ORDER BY version"
+INSERT_APPLIED = "INSERT INTO schema_migrations (version, name) VALUES ($1, $2)"
+SELECT_COLUMNS = """
+SELECT table_name, column_name FROM information_schema.columns
+WHERE table_schema = current_schema() ORDER BY table_name, ordinal_position
+"""
+MIGRATION_LOCK = 0x64656261  # pg_advisory_lock key of this bot's migrations ("deba")
+CONNECT_TIMEOUT_S = 10.0
+POOL_SIZE = 10
+_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError)
+
+
+@functools.lru_cache(maxsize=512)
+def _sql(sql: str) -> str:
+    """The statement with `$n` placeholders (a call site's SQL is a constant: cached)."""
+    return to_dollar_params(sql)
+
+
+def _rowcount(status: str) -> int:
+    """Rows changed, from a command tag such as `UPDATE 3` or `INSERT 0 1`."""
+    last = status.rsplit(" ", 1)[-1]
+    return int(last) if last.isdigit() else 0
+
+
+class _PostgresConnection:
+    """The statements of a transaction on one pooled connection."""
+
+    def __init__(self, conn: asyncpg.Connection[Any]) -> None:
+        self._conn = conn
+
+    async def execute(self, sql: str, params: Params = ()) -> int:
+        return _rowcount(await self._conn.execute(_sql(sql), *params))
+
+    async def insert(self, sql: str, params: Params = ()) -> int:
+        return int(await self._conn.fetchval(_sql(sql), *params))
+
+    async def fetch_one(self, sql: str, params: Params = ()) -> Row | None:
+        return cast("Row | None", await self._conn.fetchrow(_sql(sql), *params))
+
+    async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]:
+        return cast("list[Row]", await self._conn.fetch(_sql(sql), *params))
+
+
+class PostgresDatabase(Database):
+    """A pool of connections to one PostgreSQL database."""
+
+    dialect: Dialect = "postgres"
+
+    def __init__(self, pool: asyncpg.Pool[Any], url: str) -> None:
+        self._pool = pool
+        self.target = mask_url(url)
+
+    @classmethod
+    async def connect(
+        cls, url: str, migrations: Iterable[Migration] | None = None, pool_size: int = POOL_SIZE
+    ) -> PostgresDatabase:
+        """Connect a pool and apply pending migrations; DatabaseError says why it cannot."""
+        masked = mask_url(url)
+        try:
+            pool = await asyncpg.create_pool(
+                url, min_size=1, max_size=pool_size, timeout=CONNECT_TIMEOUT_S, reset=_release
+            )
+        except (*_ERRORS, ValueError) as exc:
+            raise DatabaseError(f"cannot open {masked}: {_cause(exc, url)}") from exc
+        db = cls(pool, url)
+        try:
+            await db.migrate(bundled_migrations("postgres") if migrations is None else migrations)
+        except (*_ERRORS, DatabaseError) as exc:
+            await pool.close()
+            raise DatabaseError(f"cannot prepare {masked}: {_cause(exc, url)}") from exc
+        return db
+
+    async def close(self) -> None:
+        """Close the pool (waiting for connections in use to be released)."""
+        await self._pool.close()
+
+    async def migrate(self, migrations: Iterable[Migration]) -> list[int]:
+        """Apply the migrations not yet recorded, each in its own transaction; an advisory
+        lock makes processes starting together take turns."""
+        done = []
+        async with self._pool.acquire() as conn:
+            await conn.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK)
+            try:
+                await conn.execute(CREATE_MIGRATIONS_TABLE)
+                applied = {row[0] for row in await conn.fetch(SELECT_APPLIED)}
+                for version, name, sql in migrations:
+                    if version in applied:
+                        continue
+                    async with conn.transaction():
+                        await conn.execute(sql)  # no arguments: several statements at once
+                        await conn.execute(INSERT_APPLIED, version, name)
+                    done.append(version)
+            finally:
+                await conn.execute("SELECT pg_advisory_unlock($1)", MIGRATION_LOCK)
+        return done
+
+    async def applied_versions(self) -> list[int]:
+        """Versions recorded in schema_migrations, ascending."""
+        return [int(row[0]) for row in await self._pool.fetch(SELECT_APPLIED)]
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Connection]:
+        """BEGIN ... COMMIT on one pooled connection, or ROLLBACK on error or cancellation;
+        BEGIN, COMMIT and ROLLBACK run to the end even when the caller is cancelled."""
+        async with self._pool.acquire() as conn:
+            tx = conn.transaction()
+            await to_the_end(tx.start())
+            try:
+                yield _PostgresConnection(conn)
+            except BaseException:
+                await _roll_back(conn, tx)
+                raise
+            await to_the_end(tx.commit())
+
+    async def fetch_one(self, sql: str, params: Params = ()) -> Row | None:
+        """One row of a read, or None."""
+        return cast("Row | None", await self._pool.fetchrow(_sql(sql), *params))
+
+    async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]:
+        """All rows of a read."""
+        return cast("list[Row]", await self._pool.fetch(_sql(sql), *params))
+
+    async def execute(self, sql: str, params: Params = ()) -> int:
+        """One write statement (autocommit); returns how many rows it changed."""
+        return _rowcount(await to_the_end(self._pool.execute(_sql(sql), *params)))
+
+    async def insert(self, sql: str, params: Params = ()) -> int:
+        """One INSERT ending in `RETURNING id` (autocommit); returns the id."""
+        return int(await to_the_end(self._pool.fetchval(_sql(sql), *params)))
+
+    async def write_all(self, statements: Sequence[tuple[str, Params]]) -> None:
+        """Several write statements as one transaction on one pooled connection."""
+        if len(statements) == 1:  # one statement is its own transaction (autocommit)
+            await self.execute(*statements[0])
+            return
+        async with self.transaction() as conn:
+            for sql, params in statements:
+                await conn.execute(sql, params)
+
+    async def tables(self) -> dict[str, list[str]]:
+        """Every table of the current schema and its columns in order."""
+        found: dict[str, list[str]] = {}
+        for row in await self._pool.fetch(SELECT_COLUMNS):
+            found.setdefault(str(row[0]), []).append(str(row[1]))
+        return found
+
+
+async def _release(conn: asyncpg.Connection[Any]) -> None:
+    """Make a connection fit for the next user of the pool. Nothing here leaves session state
+    on a pooled connection (SET, LISTEN, a session advisory lock is released where taken), so
+    the default reset (RESET ALL and more: a round trip per release) is skipped; an open
+    transaction is still rolled back."""
+    if conn.is_in_transaction():
+        await conn.execute("ROLLBACK")
+
+
+async def _roll_back(conn: asyncpg.Connection[Any], tx: Any) -> None:
+    """ROLLBACK; a connection that cannot (a statement cut off by a cancellation) is closed,
+    which ends its transaction on the server just the same."""
+    try:
+        await to_the_end(tx.rollback())
+    except _ERRORS as exc:
+        log.warning("rollback failed (%s): closing the connection", type(exc).__name__)
+        conn.terminate()
+
+
+def _cause(exc: BaseException, url: str) -> str:
+    """Why the server cannot serve as the database, in one line without the password."""
+    text = str(exc).splitlines()[0] if str(exc) else ""
+    password = _password(url)
+    if password:
+        text = text.replace(password, "***")
+    if isinstance(exc, DatabaseError):
+        return text
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def _password(url: str) -> str:
+    """The URL's password, to keep it out of messages ('' when it has none)."""
+    try:
+        return urlsplit(url).password or ""
+    except ValueError:
+        return ""
+
+
+register("postgres", PostgresDatabase.connect)

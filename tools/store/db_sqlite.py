@@ -1,0 +1,222 @@
+"""SQLite through aiosqlite: WAL, one writer connection, explicit transactions, migrations."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sqlite3
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import cast
+
+import aiosqlite
+
+from tools.store.db_port import (
+    Connection,
+    Database,
+    DatabaseError,
+    Dialect,
+    Migration,
+    Params,
+    Row,
+    bundled_migrations,
+    register,
+    statements,
+    to_the_end,
+)
+
+CREATE_MIGRATIONS_TABLE = """
+CREATE TABLE IF NOT EXISTS schema_migrations (
+    version     INTEGER PRIMARY KEY,
+    name        TEXT NOT NULL,
+    applied_at  TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+)
+"""
+SELECT_APPLIED = "SELECT version FROM schema_migrations"
+INSERT_APPLIED = "INSERT INTO schema_migrations (version, name) VALUES (?, ?)"
+SELECT_TABLES = (
+    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"
+)
+
+
+class _SqliteConnection:
+    """The statements of a transaction on the one aiosqlite connection."""
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self._conn = conn
+
+    async def execute(self, sql: str, params: Params = ()) -> int:
+        cursor = await self._conn.execute(sql, tuple(params))
+        return cursor.rowcount
+
+    async def insert(self, sql: str, params: Params = ()) -> int:
+        rows = await self._conn.execute_fetchall(sql, tuple(params))
+        return int(next(iter(rows))[0])
+
+    async def fetch_one(self, sql: str, params: Params = ()) -> Row | None:
+        rows = await self._conn.execute_fetchall(sql, tuple(params))
+        return cast("Row | None", next(iter(rows), None))
+
+    async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]:
+        return list(await self._conn.execute_fetchall(sql, tuple(params)))
+
+
+class SqliteDatabase(Database):
+    """The one connection to the SQLite file; writes go through `transaction()`."""
+
+    dialect: Dialect = "sqlite"
+
+    def __init__(self, conn: aiosqlite.Connection, path: str) -> None:
+        self._conn = conn
+        self._tx = _SqliteConnection(conn)
+        self.path = path
+        self.target = path
+        self._write_lock = asyncio.Lock()
+
+    @classmethod
+    async def connect(
+        cls, path: str, migrations: Iterable[Migration] | None = None
+    ) -> SqliteDatabase:
+        """Open (creating folders as needed), switch to WAL and apply pending migrations."""
+        try:
+            if path != ":memory:":
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+            conn = await aiosqlite.connect(path, isolation_level=None)
+        except (OSError, aiosqlite.Error) as exc:
+            raise DatabaseError(f"cannot open {path}: {_cause(path, exc)}") from exc
+        conn.row_factory = aiosqlite.Row
+        db = cls(conn, path)
+        try:
+            await conn.execute("PRAGMA journal_mode=WAL")
+            await conn.execute("PRAGMA synchronous=NORMAL")
+            await conn.execute("PRAGMA foreign_keys=ON")
+            await conn.execute("PRAGMA busy_timeout=5000")
+            await db.migrate(bundled_migrations("sqlite") if migrations is None else migrations)
+        except (aiosqlite.Error, DatabaseError, OSError) as exc:
+            await conn.close()
+            raise DatabaseError(f"cannot prepare {path}: {_cause(path, exc)}") from exc
+        return db
+
+    async def close(self) -> None:
+        """Close the connection."""
+        await self._conn.close()
+
+    async def migrate(self, migrations: Iterable[Migration]) -> list[int]:
+        """Apply the migrations not yet recorded, each in its own transaction."""
+        await self._conn.execute(CREATE_MIGRATIONS_TABLE)
+        applied = {row[0] for row in await self._conn.execute_fetchall(SELECT_APPLIED)}
+        done = []
+        for version, name, sql in migrations:
+            if version in applied:
+                continue
+            async with self.transaction() as conn:
+                for statement in statements(sql):
+                    await conn.execute(statement)
+                await conn.execute(INSERT_APPLIED, (version, name))
+            done.append(version)
+        return done
+
+    async def applied_versions(self) -> list[int]:
+        """Versions recorded in schema_migrations, ascending."""
+        rows = await self._conn.execute_fetchall(SELECT_APPLIED + " ORDER BY version")
+        return [row[0] for row in rows]
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Connection]:
+        """One write transaction at a time: BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on error.
+
+        BEGIN, COMMIT and ROLLBACK always run to the end even when the caller is cancelled
+        (a Stop cancels a running turn), so the connection never stays inside a transaction.
+        """
+        async with self._write_lock:
+            try:
+                await to_the_end(self._conn.execute("BEGIN IMMEDIATE"))
+            except asyncio.CancelledError:
+                await to_the_end(self._conn.execute("ROLLBACK"))
+                raise
+            try:
+                yield self._tx
+            except BaseException:
+                await to_the_end(self._conn.execute("ROLLBACK"))
+                raise
+            await to_the_end(self._conn.execute("COMMIT"))
+
+    async def fetch_one(self, sql: str, params: Params = ()) -> Row | None:
+        """One row of a read, or None."""
+        # One trip to aiosqlite's thread (a cursor's execute, fetchone and close are three).
+        return await self._tx.fetch_one(sql, params)
+
+    async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]:
+        """All rows of a read."""
+        return await self._tx.fetch_all(sql, params)
+
+    async def execute(self, sql: str, params: Params = ()) -> int:
+        """One write statement in its own transaction; returns how many rows it changed."""
+        # Outside BEGIN ... COMMIT, SQLite runs one statement as its own transaction
+        # (autocommit): as atomic and durable, in one trip instead of three. The lock keeps
+        # it from slipping into another coroutine's open transaction on this connection.
+        async with self._write_lock:
+            cursor = await to_the_end(self._conn.execute(sql, tuple(params)))
+            return cursor.rowcount
+
+    async def insert(self, sql: str, params: Params = ()) -> int:
+        """One INSERT ending in `RETURNING id`, in its own transaction; returns the id."""
+        async with self._write_lock:
+            return await to_the_end(self._tx.insert(sql, params))
+
+    async def write_all(self, statements: Sequence[tuple[str, Params]]) -> None:
+        """Several write statements as one transaction, in one trip to the database thread
+        (BEGIN, the statements and COMMIT run there back to back, ROLLBACK on any error)."""
+        if len(statements) == 1:  # one statement is its own transaction (autocommit)
+            await self.execute(*statements[0])
+            return
+        async with self._write_lock:
+            # aiosqlite has no public call that runs a function on its thread; `_execute` is
+            # what its own methods use. Each trip costs a thread hand-off both ways, the
+            # larger part of a small statement's CPU.
+            run = self._conn._execute(_write_all, self._conn._conn, statements)  # type: ignore[no-untyped-call]
+            await to_the_end(run)
+
+    async def tables(self) -> dict[str, list[str]]:
+        """Every table and its columns in order."""
+        found = {}
+        for (name,) in await self._conn.execute_fetchall(SELECT_TABLES):
+            columns = await self._conn.execute_fetchall(f"PRAGMA table_info({name})")
+            found[str(name)] = [str(column[1]) for column in columns]
+        return found
+
+
+def _write_all(conn: sqlite3.Connection, statements: Sequence[tuple[str, Params]]) -> None:
+    """On the database thread: BEGIN IMMEDIATE, every statement, COMMIT (ROLLBACK on error)."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        for sql, params in statements:
+            conn.execute(sql, tuple(params))
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+
+
+def _cause(path: str, exc: BaseException) -> str:
+    """Why `path` cannot serve as the database, in words a person can act on."""
+    file = Path(path)
+    message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    if isinstance(exc, OSError) and exc.strerror:
+        message = exc.strerror
+    if file.is_dir():
+        return "it is a directory, not a file"
+    folder = file.parent
+    if file.exists() and not os.access(file, os.R_OK):
+        return f"{message} (the file is not readable by this user)"
+    if file.exists() and not os.access(file, os.W_OK):
+        return f"{message} (the file is not writable by this user)"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return f"{message} (the folder {folder} is not writable by this user)"
+    if "not a database" in message or "malformed" in message:
+        return f"{message} (not an SQLite database, or a damaged one)"
+    return message
+
+
+register("sqlite", SqliteDatabase.connect)
