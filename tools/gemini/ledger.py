@@ -25,6 +25,9 @@ WHERE id = ?
 """
 MARK_CALL = "UPDATE moderator_calls SET outcome = ?, error = ? WHERE id = ?"
 
+LOCK_RESERVATIONS = "SELECT pg_advisory_xact_lock(?)"
+RESERVATION_LOCK = 0x6D6F6465  # the ledger's advisory lock key ("mode")
+
 REASON_BUDGET = "budget"  # GEMINI_DAILY_REQUEST_BUDGET reached
 REASON_QUOTA = "quota"  # the service said the day's quota is gone
 
@@ -62,6 +65,10 @@ class ModeratorLedger:
         day = self._today().isoformat()
         now = datetime.now(UTC).isoformat()
         async with self._db.transaction() as conn:
+            if self._db.dialect == "postgres":
+                # Processes sharing the database count one at a time (SQLite's one writer
+                # does this by itself): two counts side by side could both see room left.
+                await conn.execute(LOCK_RESERVATIONS, (RESERVATION_LOCK,))
             if await conn.fetch_one(SELECT_QUOTA, (day,)) is not None:
                 return None
             row = await conn.fetch_one(COUNT_CALLS, (day,))

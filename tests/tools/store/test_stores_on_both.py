@@ -3,6 +3,7 @@ and their expiry, the rooms' message records."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
@@ -37,6 +38,23 @@ async def test_the_ledger_counts_to_the_budget_then_the_day_is_spent(db: Databas
     assert await ledger.used_today() == 2
     await ledger.exhaust("quota")  # already spent: the first reason stays
     assert await ledger.spent_reason() == REASON_BUDGET
+
+
+async def test_processes_sharing_postgres_never_overspend_the_budget(postgres_url: str) -> None:
+    first, second = await Database.open(postgres_url), await Database.open(postgres_url)
+    try:
+        ledgers = [
+            ModeratorLedger(db, budget=5, today=lambda: date(2026, 11, 30))
+            for db in (first, second)
+        ]
+        got = await asyncio.gather(
+            *(ledgers[n % 2].reserve("judge", "flash", 1, None) for n in range(24))
+        )
+        assert len([call for call in got if call is not None]) == 5
+        assert await ledgers[0].used_today() == 5
+    finally:
+        await first.close()
+        await second.close()
 
 
 async def _ended_debate(db: Database, ended: datetime) -> int:
