@@ -8,6 +8,7 @@ refuses to run as root: as root, the binaries run as the `postgres` system user 
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import os
 import pwd
@@ -15,11 +16,17 @@ import shutil
 import socket
 import subprocess
 import tempfile
+import threading
+from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, TypeVar
 
 import asyncpg
 
+from tools.store.db import to_dollar_params
+
+T = TypeVar("T")
 SERVER_USER = "postgres"  # the system user that runs the server when the tests run as root
 DATABASE = "debate_room_tests"
 
@@ -73,7 +80,12 @@ class PostgresServer:
     def start(self) -> None:
         """initdb and start the server (fast and unsafe settings: test data only)."""
         if os.geteuid() == 0:
-            owner = pwd.getpwnam(SERVER_USER)
+            try:
+                owner = pwd.getpwnam(SERVER_USER)
+            except KeyError:
+                raise RuntimeError(
+                    f"running as root, and there is no {SERVER_USER!r} user to run the server as"
+                ) from None
             os.chown(self.root, owner.pw_uid, owner.pw_gid)
         self.root.chmod(0o700)
         self._run(
@@ -127,3 +139,27 @@ def start_server() -> PostgresServer:
         shutil.rmtree(root, ignore_errors=True)
         raise
     return server
+
+
+class SyncReader:
+    """Reads a PostgreSQL database from code that cannot await (a crash plan's tick): an
+    asyncpg connection on an event loop of its own, in its own thread."""
+
+    def __init__(self, url: str) -> None:
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
+        self._thread.start()
+        self._conn = self._call(asyncpg.connect(url))
+
+    def _call(self, step: Coroutine[Any, Any, T]) -> T:
+        return asyncio.run_coroutine_threadsafe(step, self._loop).result(timeout=30)
+
+    def fetch_one(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        """One row (an asyncpg Record: by index and by name), or None."""
+        return self._call(self._conn.fetchrow(to_dollar_params(sql), *params))
+
+    def close(self) -> None:
+        self._call(self._conn.close())
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join()
+        self._loop.close()

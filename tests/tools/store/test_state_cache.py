@@ -1,8 +1,8 @@
 """The engine's in-memory state, the store's kept turns and its kept effect queues never
-diverge from SQLite.
+diverge from the database (SQLite, then PostgreSQL).
 
 At every port call (each one a possible crash point) the handler's kept state and the
-store's kept turns are compared with what a separate connection reads from the file, in
+store's kept turns are compared with what a separate connection reads from the database, in
 runs that crash before each port call in turn and resume after a rebuild.
 """
 
@@ -10,21 +10,56 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
+import pytest
 from pydantic import TypeAdapter
 
 from handlers.events import Effect
 from handlers.model import Debate, Phase, Turn
-from tests.handlers.conftest import ALICE, Rig, proposal
+from tests.conftest import STORES
+from tests.handlers.conftest import ALICE, TARGETS, Rig, proposal
 from tests.handlers.doubles import CrashPlan
+from tests.postgres import SyncReader
 from tools.store.debates import SqliteStore, _turn_of
 from tools.store.effect_queue import EffectQueue
 
 _DEBATE = TypeAdapter(Debate)
+
+
+@pytest.fixture(autouse=True, params=STORES)
+def store_kind(request: pytest.FixtureRequest) -> Iterator[str]:
+    """Each test's rigs on SQLite, then on PostgreSQL."""
+    kind = str(request.param)
+    TARGETS.reset(request.getfixturevalue("postgres_server") if kind == "postgres" else None)
+    yield kind
+    TARGETS.reset()
+
+
+class _Reader:
+    """A second connection to the rig's database: sqlite3 on the file, or PostgreSQL's."""
+
+    def __init__(self, target: str) -> None:
+        self._pg = SyncReader(target) if target.startswith("postgresql://") else None
+        self._lite = None if self._pg else sqlite3.connect(target)
+        if self._lite is not None:
+            self._lite.row_factory = sqlite3.Row
+
+    def one(self, sql: str, *params: Any) -> Any:
+        if self._pg is not None:
+            return self._pg.fetch_one(sql, params)
+        assert self._lite is not None
+        return self._lite.execute(sql, params).fetchone()
+
+    def close(self) -> None:
+        if self._pg is not None:
+            self._pg.close()
+        if self._lite is not None:
+            self._lite.close()
 
 
 @dataclass
@@ -32,6 +67,7 @@ class CheckingPlan(CrashPlan):
     """A crash plan that first compares the kept state with the file at each port call."""
 
     rig: Rig | None = None
+    reader: _Reader | None = None
     checks: int = 0
     mismatches: list[str] = field(default_factory=list)
 
@@ -45,26 +81,23 @@ class CheckingPlan(CrashPlan):
         handler = self.rig.handler
         store = handler._store
         assert isinstance(store, SqliteStore)
-        with sqlite3.connect(self.rig.path) as conn:
-            conn.row_factory = sqlite3.Row
-            for debate_id, kept in handler._state.items():
-                row = conn.execute("SELECT state FROM debates WHERE id = ?", (debate_id,))
-                if _DEBATE.validate_json(row.fetchone()[0]) != kept:
-                    self.mismatches.append(f"{name}: state of debate {debate_id}")
-            for debate_id, turns in store._turns.items():
-                for number, turn in turns.items():
-                    found = conn.execute(
-                        "SELECT * FROM turns WHERE debate_id = ? AND number = ?",
-                        (debate_id, number),
-                    ).fetchone()
-                    if _turn_of(found) != turn:
-                        self.mismatches.append(f"{name}: turn {number}")
-            for debate_id, queue in store._queues.items():
-                found = conn.execute(
-                    "SELECT effects, effect_seq FROM debates WHERE id = ?", (debate_id,)
-                ).fetchone()
-                if EffectQueue.parse(found[0], found[1]) != queue:
-                    self.mismatches.append(f"{name}: effect queue of debate {debate_id}")
+        read = self.reader
+        assert read is not None
+        for debate_id, kept in handler._state.items():
+            row = read.one("SELECT state FROM debates WHERE id = ?", debate_id)
+            if _DEBATE.validate_json(row[0]) != kept:
+                self.mismatches.append(f"{name}: state of debate {debate_id}")
+        for debate_id, turns in store._turns.items():
+            for number, turn in turns.items():
+                found = read.one(
+                    "SELECT * FROM turns WHERE debate_id = ? AND number = ?", debate_id, number
+                )
+                if _turn_of(found) != turn:
+                    self.mismatches.append(f"{name}: turn {number}")
+        for debate_id, queue in store._queues.items():
+            found = read.one("SELECT effects, effect_seq FROM debates WHERE id = ?", debate_id)
+            if EffectQueue.parse(found[0], found[1]) != queue:
+                self.mismatches.append(f"{name}: effect queue of debate {debate_id}")
         self.checks += 1
 
 
@@ -91,12 +124,14 @@ async def _run(path: Path, at: int | None) -> CheckingPlan:
     rig = Rig(path, plan=plan)
     plan.rig, plan.at = rig, at
     await rig.start()
+    plan.reader = _Reader(await TARGETS.of(path))
     try:
         debate_id = await _drive(rig)
         fresh = await SqliteStore(rig.h._store._db).load(debate_id)  # type: ignore[attr-defined]
         assert fresh.phase is Phase.CONCLUDED
         assert await rig.h.get(debate_id) == fresh
     finally:
+        plan.reader.close()
         await rig.stop()
     return plan
 
