@@ -96,6 +96,7 @@ class SqliteStore:
         # unknown): the worker reads it here, and a step writes it in its one UPDATE.
         self._queues: dict[int, EffectQueue] = {}
         self._queue_locks: dict[int, asyncio.Lock] = {}
+        self._ended: set[int] = set()  # ended debates whose queue is dropped once it empties
 
     async def create(
         self,
@@ -173,6 +174,7 @@ class SqliteStore:
             await self._written(debate.id, self._db.write_all(statements), queue)
         if debate.phase.is_terminal:
             self._forget(debate.id)
+            self._ended.add(debate.id)
         elif turn is not None:
             self._keep(turn)
 
@@ -205,6 +207,9 @@ class SqliteStore:
                 update = (UPDATE_QUEUE, (queue.text(), debate_id))
                 statements = [*self._fence_statements(debate_id), update]
                 await self._written(debate_id, self._db.write_all(statements), queue)
+            if not queue.items and debate_id in self._ended:  # nothing more will be queued
+                self._ended.discard(debate_id)
+                self._queues.pop(debate_id, None)
 
     def _queue_lock(self, debate_id: int) -> asyncio.Lock:
         """One queue change at a time per debate (a step and a completion read-modify-write
@@ -313,6 +318,7 @@ class SqliteStore:
         """Drop what is kept in memory of a debate (another process may have changed it)."""
         self._forget(debate_id)
         self._queues.pop(debate_id, None)
+        self._ended.discard(debate_id)
 
     def _forget(self, debate_id: int) -> None:
         """An ended debate's turns are not read again in its hot path."""

@@ -123,3 +123,27 @@ async def test_the_status_says_who_is_writing_from_the_first_text_on(
             await fake.wait_for_call(*EDIT, status_edit(True))
             raise DebaterError(FailureKind.TIMEOUT)
     await fake.wait_for_call(*EDIT, status_edit(False))  # the turn ended: the note goes
+
+
+async def test_a_status_refresh_that_would_show_the_same_line_sends_no_edit(
+    fake: FakeDiscord, client: ListeningClient, db: Database
+) -> None:
+    the_room = room(client, db, status_window_s=60)  # each edit sent by `flush`, not a timer
+    state = debate(fake)
+    await the_room.post_card(state)
+    await the_room.open(state)
+    status = await the_room.recorded(state.id, "status")
+    assert status is not None
+
+    def edits() -> int:
+        return sum(1 for c in fake.calls_to(*EDIT) if c.path.endswith(str(status[1])))
+
+    await the_room.update_status(replace(state, round=2))
+    await the_room.status.flush()
+    assert edits() == 1
+    await the_room.update_status(replace(state, round=2))  # the same line again
+    await the_room.status.flush()
+    assert edits() == 1
+    await the_room.update_status(replace(state, round=3))
+    await the_room.status.flush()
+    assert edits() == 2

@@ -248,3 +248,29 @@ async def test_notes_and_the_people_s_words_join_the_round_log_once(
     ]
     assert order == sorted(order) and text.count("운영 인력 없음") == 1  # once, in order
     assert "사회자의 메모" in text and "carol님의 답" in text
+
+
+async def test_a_restart_remembers_what_the_bot_wrote(
+    site: Site, make_outbox: OutboxFactory
+) -> None:
+    """What the bot last wrote to each page (recorded with the entry's completion) outlives the
+    process: its own page is not taken for a person's, and a person's edit still is."""
+    first = make_outbox(site.backend())
+    await first.write_working_document(debate(working_document="봇 초안 v1"), 1)
+    await first.append_round_log(debate(), turn(1, "첫 발언 전문"), url(1))
+    await asyncio.wait_for(first.drained(7), WAIT)
+    await first.aclose()
+    log = site.page(f"{BASE}/round-log")
+    assert log is not None
+    site.edit_as_person(f"{BASE}/round-log", log.content + "\n\n> 사람의 코멘트\n")
+
+    notices = Notices()
+    second = make_outbox(site.backend(), notices)
+    await second.write_working_document(debate(working_document="봇 초안 v2"), 2)
+    await asyncio.wait_for(second.drained(7), WAIT)
+    assert notices.keys() == []  # the working document is the bot's own, as it left it
+    working = site.page(f"{BASE}/working-document")
+    assert working is not None and "봇 초안 v1" not in working.content
+    await second.append_round_log(debate(), turn(2, "두 번째 발언 전문"), url(2))
+    await asyncio.wait_for(second.drained(7), WAIT)
+    assert notices.keys() == ["wiki.human_edit_kept"]  # the person's comment, seen anew
