@@ -9,6 +9,7 @@ claims over the run, and the fakes' records: no turn, reply or section twice).
 
 from __future__ import annotations
 
+import asyncio
 from collections import Counter
 from collections.abc import AsyncIterator
 
@@ -172,4 +173,27 @@ async def test_ag_answers_a_worker_through_the_relay_channel(world: World, fleet
     await world.wait_end(thread)
     assert assert_each_turn_once(world, thread) == 4
     assert_delivered(world, thread, CLAUDE + AG)
+    assert_clean_logs(world)
+
+
+async def test_a_worker_stopped_cleanly_hands_its_debate_over_at_once(
+    world: World, fleet: Fleet
+) -> None:
+    fleet.settings |= {"MAX_ROUNDS": "1", "LEASE_SECONDS": "600"}  # a lapse: ten minutes
+    world.anthropic.script("hold")  # the first Claude call hangs: w1 is mid-turn when stopped
+    await fleet.start_gateway([world.channel_id])
+    fleet.start_worker("w1")
+    thread = await world.open_debate()
+    await world.anthropic.wait_messages(1)
+    first = fleet.workers["w1"]
+    first.terminate()  # SIGTERM, as `docker stop` sends: it gives its leases back
+    assert await asyncio.to_thread(first.wait, 30) == 0
+
+    fleet.start_worker("w2")  # takes the debate at once, not after the lease's ten minutes
+    ended = await wait_all_ended(world, fleet, 1)
+    assert list(ended.values()) == [thread]
+    assert_each_debate_whole(world, ended, turns=2)
+    claims = await lease_claims(fleet.url)
+    assert [fleet.worker_of(c[2]) for c in claims] == ["w1", "w2"]
+    assert claims[-1][4] == 0  # w2 claimed a released lease, not a lapsed one
     assert_clean_logs(world)
