@@ -9,8 +9,9 @@ import asyncio
 import logging
 import random
 import signal
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 import discord
@@ -243,13 +244,18 @@ async def _serve(settings: Settings, services: Services) -> None:
 
 def run_bot(settings: Settings) -> int:
     """The `debate-room run` command."""
+    return run_command(settings, serve)
+
+
+def run_command(settings: Settings, main: Callable[[Settings], Coroutine[Any, Any, None]]) -> int:
+    """Run `main` (the bot, or a worker) with logging set up; the exit code of its end."""
     logging.basicConfig(
         level=settings.LOG_LEVEL, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
     # The bot never speaks in voice: discord.py's two warnings about voice libraries are noise.
     discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
     try:
-        asyncio.run(serve(settings))
+        asyncio.run(main(settings))
     except discord.LoginFailure:
         log.error("Discord refused the token (DISCORD_TOKEN)")  # noqa: TRY400  # no traceback
         return 1
@@ -262,4 +268,4 @@ def run_bot(settings: Settings) -> int:
     return 0
 
 
-__all__ = ["Services", "assemble", "run_bot", "serve", "shared_services", "shutdown"]
+__all__ = ["Services", "assemble", "run_bot", "run_command", "serve", "shared_services", "shutdown"]

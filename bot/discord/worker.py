@@ -9,18 +9,11 @@ the inbox; the worker applies them. It needs the shared database (DATABASE_URL, 
 from __future__ import annotations
 
 import asyncio
-import logging
 import signal
 
-import aiohttp
-import discord
-
-from bot.discord.app import Services, assemble, shared_services, shutdown
+from bot.discord.app import Services, assemble, run_command, shared_services, shutdown
 from bot.discord.client import DebateBot
 from bot.settings import Settings
-from tools.checks import one_line
-
-log = logging.getLogger(__name__)
 
 
 async def serve_worker(settings: Settings) -> None:
@@ -49,18 +42,4 @@ async def _serve(settings: Settings, services: Services) -> None:
 
 def run_worker(settings: Settings) -> int:
     """The `debate-room worker` command."""
-    logging.basicConfig(
-        level=settings.LOG_LEVEL, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
-    discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
-    try:
-        asyncio.run(serve_worker(settings))
-    except discord.LoginFailure:
-        log.error("Discord refused the token (DISCORD_TOKEN)")  # noqa: TRY400  # no traceback
-        return 1
-    except (aiohttp.ClientError, discord.HTTPException, OSError, TimeoutError) as exc:
-        log.error("cannot reach Discord: %s", one_line(exc))  # noqa: TRY400
-        return 1
-    except KeyboardInterrupt:
-        return 0
-    return 0
+    return run_command(settings, serve_worker)
