@@ -82,8 +82,15 @@ class SqliteDatabase(Database):
         try:
             if path != ":memory:":
                 Path(path).parent.mkdir(parents=True, exist_ok=True)
-            conn = await aiosqlite.connect(path, isolation_level=None)
+        except OSError as exc:
+            raise DatabaseError(f"cannot open {path}: {_cause(path, exc)}") from exc
+        connecting = aiosqlite.connect(path, isolation_level=None)
+        try:
+            conn = await connecting
         except (OSError, aiosqlite.Error) as exc:
+            # aiosqlite queues its worker thread's stop without awaiting it: wait for the
+            # thread here, or it answers this event loop after the loop has closed.
+            await asyncio.to_thread(connecting._thread.join)  # no public way
             raise DatabaseError(f"cannot open {path}: {_cause(path, exc)}") from exc
         conn.row_factory = aiosqlite.Row
         db = cls(conn, path)

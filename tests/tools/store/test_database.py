@@ -4,6 +4,8 @@ and by name, RETURNING id, rows changed, rollback, exact text, and secrets kept 
 from __future__ import annotations
 
 import asyncio
+import threading
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -103,3 +105,26 @@ async def test_a_cancelled_writer_never_leaves_a_transaction_open(database_targe
         assert row is not None and row[0] == 1
     finally:
         await db.close()
+
+
+def test_a_file_that_cannot_be_opened_leaves_no_thread_behind(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A failed connect's worker thread is done before the event loop closes: it must not
+    answer a closed loop (a RuntimeError in a stray thread, long after the failure)."""
+    failures: list[threading.ExceptHookArgs] = []
+    monkeypatch.setattr(threading, "excepthook", failures.append)
+    folder = tmp_path / "a-folder-not-a-file"
+    folder.mkdir()
+    before = set(threading.enumerate())
+
+    async def open_it() -> None:
+        with pytest.raises(DatabaseError, match="cannot open"):
+            await Database.open(str(folder))
+        workers = [t for t in threading.enumerate() if "_connection_worker" in t.name]
+        assert not [t for t in workers if t not in before and t.is_alive()]
+
+    asyncio.run(open_it())
+    for thread in set(threading.enumerate()) - before:
+        thread.join(timeout=10)
+    assert failures == []
