@@ -218,7 +218,9 @@ async def serve(settings: Settings) -> None:
         lock.release()
 
 
-async def _serve(settings: Settings, services: Services) -> None:
+async def _serve(settings: Settings, services: Services, *, gateway: bool = True) -> None:
+    """Run the client with the engine until SIGTERM/SIGINT (docker stop) closes it cleanly:
+    connected to the gateway (`run`), or over the REST API only (`worker`)."""
 
     async def ready(bot: DebateBot) -> None:
         await assemble(bot, settings, services)
@@ -228,9 +230,13 @@ async def _serve(settings: Settings, services: Services) -> None:
 
     bot = DebateBot(on_ready_hook=ready, on_close_hook=close)
     token = settings.DISCORD_TOKEN.get_secret_value() if settings.DISCORD_TOKEN else ""
+    await (_connected(bot, token) if gateway else _rest_only(bot, token))
+
+
+async def _connected(bot: DebateBot, token: str) -> None:
     closing: set[asyncio.Task[None]] = set()
 
-    def stop() -> None:  # SIGTERM (docker stop) and SIGINT close the client cleanly
+    def stop() -> None:
         if not closing:
             closing.add(asyncio.create_task(bot.close()))
 
@@ -240,6 +246,21 @@ async def _serve(settings: Settings, services: Services) -> None:
     async with bot:
         await bot.start(token)
     await asyncio.gather(*closing)
+
+
+async def _rest_only(bot: DebateBot, token: str) -> None:
+    stopping = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stopping.set)
+    async with bot:  # leaving it closes the client, and with it the engine (on_close_hook)
+        await bot.login(token)  # REST only: setup_hook builds the engine and starts claiming
+        await stopping.wait()
+
+
+async def serve_worker(settings: Settings) -> None:
+    """Open the shared database, log in over REST, run leased debates until SIGTERM/SIGINT."""
+    await _serve(settings, await shared_services(settings, gateway=False), gateway=False)
 
 
 def run_bot(settings: Settings) -> int:
@@ -268,4 +289,13 @@ def run_command(settings: Settings, main: Callable[[Settings], Coroutine[Any, An
     return 0
 
 
-__all__ = ["Services", "assemble", "run_bot", "run_command", "serve", "shared_services", "shutdown"]
+__all__ = [
+    "Services",
+    "assemble",
+    "run_bot",
+    "run_command",
+    "serve",
+    "serve_worker",
+    "shared_services",
+    "shutdown",
+]
