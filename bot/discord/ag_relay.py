@@ -102,9 +102,9 @@ class AgRelayDebater:
         for _, queue in waiters:
             queue.put_nowait(message)
 
-    async def on_message_edit(self, _before: discord.Message, after: discord.Message) -> None:
+    async def on_message_edit(self, edited: discord.Message) -> None:
         """AG edited a message: its newest text replaces the old one."""
-        await self.on_message(after)
+        await self.on_message(edited)
 
     # ---- the Debater port ----------------------------------------------------------------
     async def speak(self, request: TurnRequest) -> DebaterOutput:

@@ -40,6 +40,10 @@ class DebateBot(commands.Bot):
     ) -> None:
         # Nobody is pinged unless a send says so (the AG relay names its AG accounts).
         options.setdefault("allowed_mentions", discord.AllowedMentions.none())
+        # Nothing is read from discord.py's message cache (an edit arrives whole, as a raw
+        # event), so none is kept: no copy of every message, and no search of 1,000 of them
+        # on each edit the gateway reports (most are the bot's own).
+        options.setdefault("max_messages", None)
         super().__init__(
             command_prefix=commands.when_mentioned, intents=intents(), help_command=None, **options
         )
@@ -48,9 +52,7 @@ class DebateBot(commands.Bot):
         self._closing = False
         self.front: DiscordFront
         self.message_listeners: list[Callable[[discord.Message], Awaitable[None]]] = []
-        self.edit_listeners: list[
-            Callable[[discord.Message, discord.Message], Awaitable[None]]
-        ] = []
+        self.edit_listeners: list[Callable[[discord.Message], Awaitable[None]]] = []
 
     async def setup_hook(self) -> None:
         """Buttons first, so clicks on old cards work from the first event on."""
@@ -66,12 +68,13 @@ class DebateBot(commands.Bot):
         if self.user is not None:
             await self.front.on_message(message, self.user.id)
 
-    async def on_message_edit(self, before: discord.Message, after: discord.Message) -> None:
-        """An edited message goes to the AG relay (AG may correct its reply in place)."""
+    async def on_raw_message_edit(self, payload: discord.RawMessageUpdateEvent) -> None:
+        """An edited message, as it reads now, goes to the AG relay (AG may correct its reply
+        in place), whether or not the message was seen before (a restart in between)."""
         if self._closing:
             return
         for listener in self.edit_listeners:
-            await listener(before, after)
+            await listener(payload.message)
 
     async def close(self) -> None:
         """Stop the engine's workers and close what the composition root opened (once)."""
