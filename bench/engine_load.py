@@ -49,7 +49,7 @@ sys.path.insert(0, str(ROOT))  # `tests.fakes` is not installed; run from anywhe
 
 import aiohttp  # noqa: E402
 
-from bot.discord.app import Services, assemble, shutdown  # noqa: E402
+from bot.discord.app import Services, assemble, new_event_loop, shutdown  # noqa: E402
 from bot.discord.client import DebateBot  # noqa: E402
 from bot.settings import Settings  # noqa: E402
 from handlers.model import (  # noqa: E402
@@ -439,7 +439,8 @@ def main() -> None:
     parser.add_argument("--think-s", type=float, default=0.0, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child is not None:
-        print(json.dumps(asyncio.run(run_size(args.child, args.rounds, args.think_s))))
+        with asyncio.Runner(loop_factory=new_event_loop) as runner:  # the bot's own loop
+            print(json.dumps(runner.run(run_size(args.child, args.rounds, args.think_s))))
         return
     sizes = [int(s) for s in args.sizes.split(",")]
     runs: list[list[dict[str, Any]]] = [[] for _ in sizes]
