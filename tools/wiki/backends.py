@@ -103,6 +103,8 @@ class LocalWiki:
         except OSError as exc:
             raise WikiError("io", f"cannot read {file}: {exc.strerror}") from exc
         title, content = split_front_matter(text, default_title=path.rsplit("/", 1)[-1])
+        if stat is None:  # not all of the file: never appended to, always written whole
+            return StoredPage(path, title, content, page_id=path)
         page = StoredPage(path, title, content, page_id=path, updated_at=_iso(stat.st_mtime))
         return self._keep(file, stat, page)
 
@@ -116,20 +118,32 @@ class LocalWiki:
     async def write(
         self, path: str, title: str, content: str, current: StoredPage | None
     ) -> StoredPage:
-        """Write the file atomically; skip it when nothing would change."""
+        """Write the file atomically; skip it when nothing would change. Content that only
+        adds to the end of the page as this wiki last read or wrote it (a Round-Log entry) is
+        appended to the file instead: the cost of the entry, not of the page."""
         if current is not None and current.title == title and current.content == content:
             return current
         file = self.file_of(path)
-        text = f"{_FRONT}title: {json.dumps(title, ensure_ascii=False)}\n{_FRONT}\n{content}"
-        if path.endswith(ASSET_SUFFIXES):
-            text = content  # a diagram beside the pages: the file is the asset itself
-        self._kept.pop(file, None)
+        kept = self._kept.pop(file, None)
         try:
-            stat = await asyncio.to_thread(_write_atomically, file, text)
+            stat = None
+            if kept is not None and current is kept[1] and _extends(current, title, content):
+                tail = content[len(current.content) :]
+                stat = await asyncio.to_thread(_append, file, tail, kept[0])
+            if stat is None:  # not an append, or the file changed since: the whole page
+                stat = await asyncio.to_thread(
+                    _write_atomically, file, self._text(path, title, content)
+                )
         except OSError as exc:
             raise WikiError("io", f"cannot write {file}: {exc.strerror}") from exc
         page = StoredPage(path, title, content, page_id=path, updated_at=_iso(stat.st_mtime))
         return page if path.endswith(ASSET_SUFFIXES) else self._keep(file, stat, page)
+
+    @staticmethod
+    def _text(path: str, title: str, content: str) -> str:
+        if path.endswith(ASSET_SUFFIXES):
+            return content  # a diagram beside the pages: the file is the asset itself
+        return f"{_FRONT}title: {json.dumps(title, ensure_ascii=False)}\n{_FRONT}\n{content}"
 
     def url(self, path: str) -> str:
         """A file:// URL (percent-encoded) of the page's file."""
@@ -147,10 +161,40 @@ class LocalWiki:
         """Nothing to release."""
 
 
-def _read_text(file: Path) -> tuple[str, os.stat_result]:
-    with file.open(encoding="utf-8", newline="") as handle:
-        text = handle.read()
-        return text, os.fstat(handle.fileno())
+def _extends(current: StoredPage, title: str, content: str) -> bool:
+    return current.title == title and content.startswith(current.content)
+
+
+def _read_text(file: Path) -> tuple[str, os.stat_result | None]:
+    """The file's text and its stat; None for the stat when the text is not all of the file."""
+    with file.open("rb") as handle:
+        data = handle.read()
+        stat = os.fstat(handle.fileno())
+    try:
+        return data.decode("utf-8"), stat
+    except UnicodeDecodeError as exc:
+        if exc.end != len(data) or exc.reason != "unexpected end of data":
+            raise
+        # An append cut short by a crash can end mid-character: the text up to it is what
+        # landed (the outbox writes the entry again, whole, over the whole file).
+        return data[: exc.start].decode("utf-8"), None
+
+
+def _append(file: Path, tail: str, expected: tuple[int, int, int]) -> os.stat_result | None:
+    """Append `tail` to the file and flush it to disk; None (nothing written) if the file is
+    no longer the one last read or written (`expected`: its mtime, size and inode then)."""
+    try:
+        fd = os.open(file, os.O_WRONLY | os.O_APPEND)
+    except FileNotFoundError:
+        return None
+    with os.fdopen(fd, "wb") as handle:
+        stat = os.fstat(fd)
+        if (stat.st_mtime_ns, stat.st_size, stat.st_ino) != expected:
+            return None
+        handle.write(tail.encode("utf-8"))
+        handle.flush()
+        os.fsync(fd)
+        return os.fstat(fd)
 
 
 def _signature(file: Path) -> tuple[int, int, int] | None:

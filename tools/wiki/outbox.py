@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
@@ -17,6 +17,7 @@ from tools.wiki.backends import ASSET_SUFFIXES, WikiBackend, WikiError
 from tools.wiki.pages import (
     MAX_TITLE_CHARS,
     Mode,
+    PageHash,
     Translate,
     content_hash,
     fill_keys,
@@ -55,6 +56,7 @@ SELECT id, debate_id, dedup_key, path, title, mode, content, attempts FROM wiki_
 WHERE debate_id = ? AND done_at IS NULL AND id > ? ORDER BY id LIMIT ?
 """
 BATCH = 8  # entries read at once
+TRACKED_PAGES = 256  # pages whose last written text and hash the outbox keeps in memory
 SELECT_PENDING_DEBATES = (
     "SELECT DISTINCT debate_id FROM wiki_outbox WHERE done_at IS NULL ORDER BY debate_id"
 )
@@ -148,9 +150,10 @@ class WikiOutbox:
         # Bumped on every enqueue, so a writer that found nothing looks once more before it stops.
         self._wanted: defaultdict[int, int] = defaultdict(int)
         self._closed = False
-        # The hash of what the bot last wrote to each page, as recorded in wiki_pages (only
-        # the debate's one writer writes its pages): read once, then kept.
-        self._hashes: dict[str, str] = {}
+        # What the bot last wrote to each page and its hash (only the debate's one writer
+        # writes its pages): a page read back unchanged needs no hashing, and an entry
+        # appended to it extends the hash instead of hashing the whole page again.
+        self._written: OrderedDict[str, PageHash] = OrderedDict()
 
     async def write_agenda(self, debate: Debate) -> None:
         """Queue the Agenda page."""
@@ -339,29 +342,36 @@ class WikiOutbox:
             current, known_read = found.page, found.read  # the part was just read
         if not known_read:
             current = await self._backend.read(entry.path)
+        last = self._written.pop(entry.path, None)  # back once the record is committed
+        ours = last is not None and current is not None and current.content == last.content
         plan = plan_write(
             entry.mode,
             entry.content,
             entry.dedup_key,
             current.content if current else None,
-            await self._known_hash(entry.path),
+            last.hexdigest() if last and ours else await self._known_hash(entry.path),
             self._t,
+            ours=ours,
         )
         if plan.content is None and current is not None:
             written = current.content  # it landed before a crash
         else:
             written = plan.content or entry.content
             await self._backend.write(entry.path, entry.title, written, current)
-        now, written_hash = self._now().isoformat(), content_hash(written)
-        self._hashes.pop(entry.path, None)  # until the record is known to be committed
-        await self._db.execute(MARK_DONE, (now, entry.path, written_hash, entry.id))
-        self._hashes[entry.path] = written_hash
+        if last is not None and ours and plan.appended:
+            page = last.extended(written, entry.content)
+        else:
+            page = PageHash(written)
+        now = self._now().isoformat()
+        await self._db.execute(MARK_DONE, (now, entry.path, page.hexdigest(), entry.id))
+        self._written[entry.path] = page
+        while len(self._written) > TRACKED_PAGES:
+            self._written.popitem(last=False)
         return plan.human_edit
 
     async def _known_hash(self, path: str) -> str | None:
-        """What the bot last wrote to the page (its hash), or None if it never wrote it."""
-        if path in self._hashes:
-            return self._hashes[path]
+        """What the bot last wrote to the page (its hash) as recorded, or None if it never
+        wrote it."""
         known = await self._db.fetch_one(SELECT_WRITTEN_HASH, (path,))
         known = known or await self._db.fetch_one(SELECT_KNOWN_HASH, (path,))
         return str(known[0]) if known else None
