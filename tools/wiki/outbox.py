@@ -344,12 +344,16 @@ class WikiOutbox:
             current = await self._backend.read(entry.path)
         last = self._written.pop(entry.path, None)  # back once the record is committed
         ours = last is not None and current is not None and current.content == last.content
+        if current is None:
+            known = None  # a new page: nobody's edit to look for
+        else:
+            known = last.hexdigest() if last and ours else await self._known_hash(entry.path)
         plan = plan_write(
             entry.mode,
             entry.content,
             entry.dedup_key,
             current.content if current else None,
-            last.hexdigest() if last and ours else await self._known_hash(entry.path),
+            known,
             self._t,
             ours=ours,
         )
