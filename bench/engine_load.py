@@ -20,6 +20,9 @@ peak is VmHWM read once at the end instead of a sampler. `cpu_ms_per_turn_by_thr
 the figure by thread (the event loop, aiosqlite's thread, the to_thread pool of the wiki's
 file I/O). `p95_ms_paced` is the p95 overhead at 50 debates whose debaters think 2 s on
 average (the load a real deployment sees, without queueing behind instant debaters).
+`cpu_ms_per_extra_turn` and `cpu_ms_per_debate_setup` split the CPU at 50 debates into what one
+more turn costs and what a debate costs whatever its length (card, thread, pins, agenda,
+Conclusion), from a second run of one round per debate.
 
 Run: .venv/bin/python bench/engine_load.py [--json] [--sizes 1,10,50,100] [--rounds 5]
 """
@@ -79,6 +82,8 @@ FIELDS = (
     "p95_ms_at_100",
     "p95_ms_paced",
     "cpu_ms_per_turn",
+    "cpu_ms_per_extra_turn",
+    "cpu_ms_per_debate_setup",
     "rest_calls_per_turn",
     "sqlite_writes_per_turn",
     "rss_mb_per_debate",
@@ -392,17 +397,31 @@ def table(results: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
-def summary(results: list[dict[str, Any]], paced: dict[str, Any]) -> dict[str, float]:
+def split(long: dict[str, Any], short: dict[str, Any]) -> tuple[float, float]:
+    """(CPU ms of one more turn, CPU ms of a debate's fixed work) from two runs of the same
+    number of debates with different numbers of rounds."""
+    total_long = long["cpu_ms_per_turn"] * long["turns"]
+    total_short = short["cpu_ms_per_turn"] * short["turns"]
+    per_turn = (total_long - total_short) / (long["turns"] - short["turns"])
+    return per_turn, (total_short - per_turn * short["turns"]) / short["size"]
+
+
+def summary(
+    results: list[dict[str, Any]], paced: dict[str, Any], short: dict[str, Any] | None
+) -> dict[str, float]:
     """Exactly the named fields: at 50 debates, p95 at 100, memory at the largest size."""
     by_size = {r["size"]: r for r in results}
     at50 = by_size.get(50, results[-1])
     at100 = by_size.get(100, results[-1])
+    per_turn, setup = split(at50, short) if short else (-1.0, -1.0)
     return {
         "p50_ms": round(at50["p50_ms"], 3),
         "p95_ms": round(at50["p95_ms"], 3),
         "p95_ms_at_100": round(at100["p95_ms"], 3),
         "p95_ms_paced": round(paced["p95_ms"], 3),
         "cpu_ms_per_turn": round(at50["cpu_ms_per_turn"], 3),
+        "cpu_ms_per_extra_turn": round(per_turn, 3),
+        "cpu_ms_per_debate_setup": round(setup, 3),
         "rest_calls_per_turn": round(at50["rest_calls_per_turn"], 3),
         "sqlite_writes_per_turn": round(at50["sqlite_writes_per_turn"], 3),
         "rss_mb_per_debate": round(at100["rss_mb_per_debate"], 3),
@@ -433,6 +452,9 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=ROUNDS, help="rounds per debate")
     parser.add_argument("--no-paced", dest="paced", action="store_false", help="skip the paced run")
     parser.add_argument(
+        "--no-split", dest="split", action="store_false", help="skip the one-round run"
+    )
+    parser.add_argument(
         "--repeat", type=int, default=1, help="runs per size, interleaved; figures are medians"
     )
     parser.add_argument("--child", type=int, help=argparse.SUPPRESS)
@@ -445,14 +467,18 @@ def main() -> None:
     sizes = [int(s) for s in args.sizes.split(",")]
     runs: list[list[dict[str, Any]]] = [[] for _ in sizes]
     paced_runs: list[dict[str, Any]] = []
+    short_runs: list[dict[str, Any]] = []
+    split_size = 50 if 50 in sizes else sizes[-1]
     for _ in range(args.repeat):  # interleaved: a burst of load elsewhere hits every size
         for index, size in enumerate(sizes):
             runs[index].append(run_child(size, args.rounds))
         if args.paced:
             paced_runs.append(run_child(PACED_SIZE, PACED_ROUNDS, PACED_THINK_S))
+        if args.split and args.rounds > 1:
+            short_runs.append(run_child(split_size, 1))
     results = [medians(size_runs) for size_runs in runs]
     paced = medians(paced_runs) if args.paced else {"p95_ms": -1}
-    out = summary(results, paced)
+    out = summary(results, paced, medians(short_runs) if short_runs else None)
     assert tuple(out) == FIELDS
     if args.json:
         print(json.dumps(out))
@@ -460,6 +486,11 @@ def main() -> None:
     print(table(results))
     if args.repeat > 1:
         print(spread(runs[sizes.index(50)] if 50 in sizes else runs[-1], paced_runs))
+    if short_runs:
+        print(
+            f"\nCPU at {split_size} debates: {out['cpu_ms_per_extra_turn']:.2f} ms per extra turn, "
+            f"{out['cpu_ms_per_debate_setup']:.1f} ms per debate whatever its length"
+        )
     if args.paced:
         print(
             f"\nPaced: {PACED_SIZE} debates whose debaters think {PACED_THINK_S:g} s on "
