@@ -35,12 +35,16 @@ async def clear_relay(
     if not relayed:
         return
     done_key = f"tidied:{turn.number}"  # not `relay:*`: the relay reads those keys as its own
-    thread_id = await messages.thread_of(turn.debate_id)
-    if thread_id is None or await messages.has(turn.debate_id, done_key):
+    rows = await messages.matching_posts(
+        turn.debate_id, f"relay:{turn.number}*", keys=("thread", done_key)
+    )
+    found = {key: channel_id for key, channel_id, _ in rows}
+    thread_id = found.get("thread")
+    if thread_id is None or done_key in found:
         return
-    rows = await messages.matching_posts(turn.debate_id, f"relay:{turn.number}*")
-    prompts = {message_id for key, _, message_id in rows if _prompt_part(key, turn)}
-    if not prompts or any(channel_id != thread_id for _, channel_id, _ in rows):
+    relayed_rows = [row for row in rows if row[0].startswith("relay:")]
+    prompts = {message_id for key, _, message_id in relayed_rows if _prompt_part(key, turn)}
+    if not prompts or any(channel_id != thread_id for _, channel_id, _ in relayed_rows):
         return  # the relay has a channel of its own: leave it as the log of the traffic
     channel = client.get_channel(thread_id)
     if channel is None:

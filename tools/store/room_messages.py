@@ -6,6 +6,8 @@ call after a restart finds the record and posts nothing twice.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from tools.store.db import Database
 
 Posted = tuple[int, int, str]  # channel id, message id, url
@@ -20,7 +22,7 @@ WHERE debate_id = ? AND substr(key, 1, ?) = ? ORDER BY key
 """
 SELECT_MATCHING_POSTS = """
 SELECT key, channel_id, message_id FROM room_messages
-WHERE debate_id = ? AND substr(key, 1, ?) = ? ORDER BY key
+WHERE debate_id = ? AND (substr(key, 1, ?) = ?{also}) ORDER BY key
 """
 SELECT_THREAD = "SELECT channel_id FROM room_messages WHERE debate_id = ? AND key = 'thread'"
 SELECT_DEBATE_BY_THREAD = (
@@ -64,10 +66,15 @@ class RoomMessages:
         rows = await self._db.fetch_all(SELECT_MATCHING, (debate_id, len(prefix), prefix))
         return [(str(row["key"]), int(row["message_id"])) for row in rows]
 
-    async def matching_posts(self, debate_id: int, pattern: str) -> list[tuple[str, int, int]]:
-        """(key, channel id, message id) of the debate's records whose key matches `prefix*`."""
+    async def matching_posts(
+        self, debate_id: int, pattern: str, *, keys: Sequence[str] = ()
+    ) -> list[tuple[str, int, int]]:
+        """(key, channel id, message id) of the debate's records whose key matches `prefix*`,
+        and of those under `keys` (in the same trip to the database)."""
         prefix = _prefix(pattern)
-        rows = await self._db.fetch_all(SELECT_MATCHING_POSTS, (debate_id, len(prefix), prefix))
+        also = "".join(" OR key = ?" for _ in keys)
+        query = SELECT_MATCHING_POSTS.format(also=also)
+        rows = await self._db.fetch_all(query, (debate_id, len(prefix), prefix, *keys))
         return [(str(r["key"]), int(r["channel_id"]), int(r["message_id"])) for r in rows]
 
     async def thread_of(self, debate_id: int) -> int | None:

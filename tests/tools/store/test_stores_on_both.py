@@ -106,6 +106,9 @@ async def test_room_records_replace_ignore_and_match_by_prefix(db: Database) -> 
     assert await rooms.matching_posts(5, "relay:*") == [
         ("relay:1", 2, 12), ("relay:12", 2, 11), ("relay:2", 2, 13),
     ]  # fmt: skip
+    assert await rooms.matching_posts(5, "relay:2*", keys=("thread", "tidied:2")) == [
+        ("relay:2", 2, 13), ("thread", 1 << 62, 1),
+    ]  # fmt: skip
     await rooms.delete(5, "relay:2")
     assert not await rooms.has(5, "relay:2")
     assert (await rooms.all_of(5))["relay:1"] == (2, 12, "c")
