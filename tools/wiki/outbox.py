@@ -5,32 +5,30 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections import OrderedDict, defaultdict
+from collections import defaultdict
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from handlers.model import Conclusion, Debate, Turn, WikiPage
 from handlers.shorten import shorten
 from tools.store.db import Database, Row
 from tools.wiki.backends import ASSET_SUFFIXES, WikiBackend, WikiError
+from tools.wiki.landing import Entry, PageWriter
+from tools.wiki.merge import Mode, content_hash
 from tools.wiki.pages import (
     MAX_TITLE_CHARS,
-    Mode,
-    PageHash,
     Translate,
-    content_hash,
     fill_keys,
     page_label,
     page_title,
-    plan_write,
     render_agenda,
     render_conclusion,
     render_round_note,
     render_round_section,
     render_working_document,
 )
-from tools.wiki.round_log import PART_LIMIT_CHARS, is_round_log, pieces, target_part
+from tools.wiki.round_log import PART_LIMIT_CHARS, pieces
 from tools.wiki.slug import check_root, normalize_root, page_path, topic_slug
 
 log = logging.getLogger(__name__)
@@ -56,50 +54,13 @@ SELECT id, debate_id, dedup_key, path, title, mode, content, attempts FROM wiki_
 WHERE debate_id = ? AND done_at IS NULL AND id > ? ORDER BY id LIMIT ?
 """
 BATCH = 8  # entries read at once
-TRACKED_PAGES = 256  # pages whose last written text and hash the outbox keeps in memory
 SELECT_PENDING_DEBATES = (
     "SELECT DISTINCT debate_id FROM wiki_outbox WHERE done_at IS NULL ORDER BY debate_id"
 )
 COUNT_PENDING = "SELECT COUNT(*) FROM wiki_outbox WHERE debate_id = ? AND done_at IS NULL"
-# What the bot last wrote to a page: its newest landed entry there, else what an earlier
-# release recorded in wiki_pages.
-SELECT_WRITTEN_HASH = """
-SELECT written_hash FROM wiki_outbox WHERE written_path = ? AND written_hash IS NOT NULL
-ORDER BY id DESC LIMIT 1
-"""
-SELECT_KNOWN_HASH = "SELECT content_hash FROM wiki_pages WHERE path = ?"
-MARK_DONE = """
-UPDATE wiki_outbox SET done_at = ?, next_attempt_at = NULL, written_path = ?, written_hash = ?
-WHERE id = ?
-"""
 RECORD_FAILURE = """
 UPDATE wiki_outbox SET attempts = ?, last_error = ?, next_attempt_at = ? WHERE id = ?
 """
-
-
-@dataclass(frozen=True)
-class _Entry:
-    id: int
-    debate_id: int
-    dedup_key: str
-    path: str
-    title: str
-    mode: Mode
-    content: str
-    attempts: int
-
-    @classmethod
-    def of(cls, row: Row) -> _Entry:
-        return cls(
-            row["id"],
-            row["debate_id"],
-            row["dedup_key"],
-            row["path"],
-            row["title"],
-            Mode(row["mode"]),
-            row["content"],
-            row["attempts"],
-        )
 
 
 @dataclass
@@ -150,10 +111,7 @@ class WikiOutbox:
         # Bumped on every enqueue, so a writer that found nothing looks once more before it stops.
         self._wanted: defaultdict[int, int] = defaultdict(int)
         self._closed = False
-        # What the bot last wrote to each page and its hash (only the debate's one writer
-        # writes its pages): a page read back unchanged needs no hashing, and an entry
-        # appended to it extends the hash instead of hashing the whole page again.
-        self._written: OrderedDict[str, PageHash] = OrderedDict()
+        self._pages = PageWriter(db, backend, strings, part_limit, now)
 
     async def write_agenda(self, debate: Debate) -> None:
         """Queue the Agenda page."""
@@ -296,7 +254,7 @@ class WikiOutbox:
         they all landed (a failed one, after its wait, is read again)."""
         after = 0
         for row in rows:
-            entry = _Entry.of(row)
+            entry = Entry.of(row)
             if not self._owns(entry.debate_id):  # checked before each write
                 return entry.id - 1, False
             if not await self._attempt(entry, delay):
@@ -304,10 +262,10 @@ class WikiOutbox:
             after = entry.id
         return after, True
 
-    async def _attempt(self, entry: _Entry, delay: _Delay) -> bool:
+    async def _attempt(self, entry: Entry, delay: _Delay) -> bool:
         """Apply one entry; False if it failed and is to be tried again."""
         try:
-            human_edit = await self._apply(entry)
+            human_edit = await self._pages.land(entry)
         except WikiError as exc:
             if exc.code in PERMANENT:
                 await self._give_up(entry, exc)
@@ -325,62 +283,7 @@ class WikiOutbox:
             await self._say(entry.debate_id, "wiki.human_edit_kept", params)
         return True
 
-    async def _apply(self, entry: _Entry) -> bool:
-        """Write one entry; True if a person's edit was found (and kept)."""
-        current, known_read = None, False
-        if entry.mode is Mode.APPEND and is_round_log(entry.path):
-            found = await target_part(
-                self._backend,
-                entry.path,
-                entry.title,
-                entry.dedup_key,
-                entry.content,
-                self._part_limit,
-                self._t,
-            )
-            entry = replace(entry, path=found.path, title=found.title, content=found.content)
-            current, known_read = found.page, found.read  # the part was just read
-        if not known_read:
-            current = await self._backend.read(entry.path)
-        last = self._written.pop(entry.path, None)  # back once the record is committed
-        ours = last is not None and current is not None and current.content == last.content
-        if current is None:
-            known = None  # a new page: nobody's edit to look for
-        else:
-            known = last.hexdigest() if last and ours else await self._known_hash(entry.path)
-        plan = plan_write(
-            entry.mode,
-            entry.content,
-            entry.dedup_key,
-            current.content if current else None,
-            known,
-            self._t,
-            ours=ours,
-        )
-        if plan.content is None and current is not None:
-            written = current.content  # it landed before a crash
-        else:
-            written = plan.content or entry.content
-            await self._backend.write(entry.path, entry.title, written, current)
-        if last is not None and ours and plan.appended:
-            page = last.extended(written, entry.content)
-        else:
-            page = PageHash(written)
-        now = self._now().isoformat()
-        await self._db.execute(MARK_DONE, (now, entry.path, page.hexdigest(), entry.id))
-        self._written[entry.path] = page
-        while len(self._written) > TRACKED_PAGES:
-            self._written.popitem(last=False)
-        return plan.human_edit
-
-    async def _known_hash(self, path: str) -> str | None:
-        """What the bot last wrote to the page (its hash) as recorded, or None if it never
-        wrote it."""
-        known = await self._db.fetch_one(SELECT_WRITTEN_HASH, (path,))
-        known = known or await self._db.fetch_one(SELECT_KNOWN_HASH, (path,))
-        return str(known[0]) if known else None
-
-    async def _failed(self, entry: _Entry, delay: _Delay, reason: str) -> None:
+    async def _failed(self, entry: Entry, delay: _Delay, reason: str) -> None:
         attempts = entry.attempts + 1
         wait = min(self._first_backoff * 2 ** (attempts - 1), self._max_backoff)
         retry_at = (self._now() + timedelta(seconds=wait)).isoformat()
@@ -392,7 +295,7 @@ class WikiOutbox:
             await self._say(entry.debate_id, "wiki.delayed", {"count": str(count)})
         await self._sleep(wait)
 
-    async def _give_up(self, entry: _Entry, exc: WikiError) -> None:
+    async def _give_up(self, entry: Entry, exc: WikiError) -> None:
         reason = shorten(f"{exc.code}: {exc.message}", 500)
         await self._db.execute(GIVE_UP, (self._now().isoformat(), reason, entry.id))
         log.error("wiki write %s refused for good: %s", entry.dedup_key, reason)

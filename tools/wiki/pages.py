@@ -1,4 +1,4 @@
-"""The Markdown of a debate's pages, and how a queued write merges with what the wiki holds.
+"""The Markdown of a debate's pages (how a queued write merges with a page: tools.wiki.merge).
 
 Pure functions: no I/O. Headings come from the locale files through a `Translate` callable
 (a `handlers.i18n.Strings`), so this module does not depend on the front end.
@@ -6,11 +6,8 @@ Pure functions: no I/O. Headings come from the locale files through a `Translate
 
 from __future__ import annotations
 
-import enum
-import hashlib
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from handlers.fences import longest_backtick_run, open_fence
@@ -29,20 +26,12 @@ _MODES = frozenset({"replace", "append"})
 MAX_TITLE_CHARS = 255
 ACTION_SHOWN_CHARS = 20_000  # of a proposed Working-Document change, in the Round-Log
 MARKER_PREFIX = "<!-- debate-room:"
-BOT_SECTION = "<!-- debate-room:bot-section -->"
 _PAGE_KEYS = {
     WikiPage.AGENDA: "wiki.page.agenda",
     WikiPage.WORKING_DOCUMENT: "wiki.page.working_document",
     WikiPage.ROUND_LOG: "wiki.page.round_log",
     WikiPage.CONCLUSION: "wiki.page.conclusion",
 }
-
-
-class Mode(enum.StrEnum):
-    """How an outbox entry changes its page."""
-
-    REPLACE = "replace"  # the entry is the page's whole (bot-owned) content
-    APPEND = "append"  # the entry is a section added at the end, once
 
 
 def page_title(topic: str, page: WikiPage, t: Translate) -> str:
@@ -237,115 +226,6 @@ def claim_table(debate: Debate, t: Translate) -> str:
 
 def _cell(text: str) -> str:
     return " ".join(text.split()).replace("|", "\\|")
-
-
-@dataclass(frozen=True)
-class Plan:
-    """What to send for one outbox entry, given the page as the wiki holds it now."""
-
-    content: str | None  # None: the page already holds this entry, send nothing
-    human_edit: bool = False  # a person changed the page since the bot's last write
-    appended: bool = False  # `content` is the current page, then the entry (PageHash.extended)
-
-
-def content_hash(content: str) -> str:
-    """A hash that ignores line-ending and trailing-whitespace differences."""
-    return PageHash(content).hexdigest()
-
-
-class PageHash:
-    """A page's `content_hash`, which an appended entry extends at the cost of the entry
-    instead of the page (a Round-Log grows by a reply per turn)."""
-
-    __slots__ = ("_state", "content")
-
-    def __init__(self, content: str, state: hashlib._Hash | None = None) -> None:
-        self.content = content
-        self._state = state or hashlib.sha256(_norm(content).encode("utf-8"))
-
-    def hexdigest(self) -> str:
-        """The same as `content_hash(self.content)`."""
-        return self._state.hexdigest()
-
-    def extended(self, written: str, entry: str) -> PageHash:
-        """The hash of `written`, which is this page with `entry` appended (`plan_write`'s
-        `f"{current.rstrip()}\n\n{entry}"`): the page's normalized text, then the entry's."""
-        state = self._state.copy()
-        state.update(f"\n\n{_norm(entry)}".encode())
-        return PageHash(written, state)
-
-
-def plan_write(
-    mode: Mode,
-    entry: str,
-    dedup_key: str,
-    current: str | None,
-    known_hash: str | None,
-    t: Translate,
-    *,
-    ours: bool = False,
-) -> Plan:
-    """Merge an entry into the current page without ever dropping a person's edit.
-    `ours`: `current` is known to be exactly what the bot last wrote (nothing to hash)."""
-    if mode is Mode.APPEND:
-        if current is None:
-            return Plan(f"{render_round_log_header(t)}\n{entry}")
-        torn = _torn_append(current, entry, dedup_key)
-        if torn is not None:  # a crash cut this entry's append short: it is written whole
-            before = current[:torn]
-            return Plan(f"{before.rstrip()}\n\n{entry}", _edited(before, known_hash))
-        if entry_marker(dedup_key) in current:
-            return Plan(None)
-        edited = not ours and _edited(current, known_hash)
-        return Plan(f"{current.rstrip()}\n\n{entry}", edited, appended=True)
-    if current is None:
-        return Plan(entry)
-    intended = _compose(_bot_prefix(current), entry, t)
-    if _norm(current) == _norm(intended):
-        return Plan(None)
-    if ours or not _edited(current, known_hash):
-        return Plan(intended)
-    return Plan(_compose(current, entry, t), human_edit=True)
-
-
-def _torn_append(current: str, entry: str, dedup_key: str) -> int | None:
-    """Where the page's last append begins if it is this entry cut short (a crash in the
-    middle of appending it to a file), else None."""
-    appended = f"\n\n{entry}"
-    since = max(0, len(current) - len(appended))  # a cut append is shorter than the whole
-    for start in (
-        current.rfind(f"\n\n{entry_marker(dedup_key)}", since),
-        current.rfind("\n\n<", since),
-    ):
-        if start < 0:
-            continue
-        tail = current[start:]
-        if appended.startswith(tail) and tail.rstrip() != appended.rstrip():
-            return start
-    return None
-
-
-def _edited(current: str, known_hash: str | None) -> bool:
-    # A page the bot has no record of writing counts as a person's: never overwrite it blindly.
-    return known_hash is None or content_hash(current) != known_hash
-
-
-def _bot_prefix(current: str) -> str:
-    """The part of a page above the bot's own section (empty when the bot owns it all)."""
-    head, found, _ = current.rpartition(BOT_SECTION)
-    return head if found else ""
-
-
-def _compose(prefix: str, entry: str, t: Translate) -> str:
-    if not prefix.strip():
-        return entry
-    heading = t("wiki.human_edit.heading")
-    note = t("wiki.human_edit.note")
-    return f"{prefix.rstrip()}\n\n{BOT_SECTION}\n## {heading}\n\n_{note}_\n\n{entry}"
-
-
-def _norm(content: str) -> str:
-    return content.replace("\r\n", "\n").rstrip()
 
 
 def _neutral(text: str) -> str:

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from tests.tools.wiki.support import WAIT, Notices, OutboxFactory, debate, turn
 from tools.store.db import Database
 from tools.wiki.backends import LocalWiki
-from tools.wiki.pages import PageHash, content_hash
+from tools.wiki.merge import PageHash, content_hash
 
 
 async def test_pages_are_readable_like_any_file_written_here(tmp_path: Path) -> None:

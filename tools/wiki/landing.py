@@ -1,0 +1,132 @@
+"""Landing one outbox entry on its page: the page read as the wiki holds it now, the entry
+merged in (tools.wiki.merge), written, and recorded done with the hash of what was written."""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from datetime import datetime
+
+from tools.store.db import Database, Row
+from tools.wiki.backends import WikiBackend
+from tools.wiki.merge import Mode, PageHash, plan_write
+from tools.wiki.pages import Translate
+from tools.wiki.round_log import is_round_log, target_part
+
+TRACKED_PAGES = 256  # pages whose last written text and hash a PageWriter keeps in memory
+# What the bot last wrote to a page: its newest landed entry there, else what an earlier
+# release recorded in wiki_pages.
+SELECT_WRITTEN_HASH = """
+SELECT written_hash FROM wiki_outbox WHERE written_path = ? AND written_hash IS NOT NULL
+ORDER BY id DESC LIMIT 1
+"""
+SELECT_KNOWN_HASH = "SELECT content_hash FROM wiki_pages WHERE path = ?"
+MARK_DONE = """
+UPDATE wiki_outbox SET done_at = ?, next_attempt_at = NULL, written_path = ?, written_hash = ?
+WHERE id = ?
+"""
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One queued write, as `wiki_outbox` holds it."""
+
+    id: int
+    debate_id: int
+    dedup_key: str
+    path: str
+    title: str
+    mode: Mode
+    content: str
+    attempts: int
+
+    @classmethod
+    def of(cls, row: Row) -> Entry:
+        """The entry in a row of SELECT_NEXT."""
+        return cls(
+            row["id"],
+            row["debate_id"],
+            row["dedup_key"],
+            row["path"],
+            row["title"],
+            Mode(row["mode"]),
+            row["content"],
+            row["attempts"],
+        )
+
+
+class PageWriter:
+    """Lands entries on their pages, keeping what it last wrote to each: a page read back
+    unchanged needs no hashing, and an entry appended to it extends the page's hash instead
+    of hashing the whole page again (only a debate's one writer writes its pages)."""
+
+    def __init__(
+        self,
+        db: Database,
+        backend: WikiBackend,
+        strings: Translate,
+        part_limit: int,
+        now: Callable[[], datetime],
+    ) -> None:
+        self._db = db
+        self._backend = backend
+        self._t = strings
+        self._part_limit = part_limit
+        self._now = now
+        self._written: OrderedDict[str, PageHash] = OrderedDict()
+
+    async def land(self, entry: Entry) -> bool:
+        """Write one entry and record it done; True if a person's edit was found (and kept)."""
+        current, known_read = None, False
+        if entry.mode is Mode.APPEND and is_round_log(entry.path):
+            found = await target_part(
+                self._backend,
+                entry.path,
+                entry.title,
+                entry.dedup_key,
+                entry.content,
+                self._part_limit,
+                self._t,
+            )
+            entry = replace(entry, path=found.path, title=found.title, content=found.content)
+            current, known_read = found.page, found.read  # the part was just read
+        if not known_read:
+            current = await self._backend.read(entry.path)
+        last = self._written.pop(entry.path, None)  # back once the record is committed
+        ours = last is not None and current is not None and current.content == last.content
+        if current is None:
+            known = None  # a new page: nobody's edit to look for
+        else:
+            known = last.hexdigest() if last and ours else await self._known_hash(entry.path)
+        plan = plan_write(
+            entry.mode,
+            entry.content,
+            entry.dedup_key,
+            current.content if current else None,
+            known,
+            self._t,
+            ours=ours,
+        )
+        if plan.content is None and current is not None:
+            written = current.content  # it landed before a crash
+        else:
+            written = plan.content or entry.content
+            await self._backend.write(entry.path, entry.title, written, current)
+        if last is not None and ours and plan.appended:
+            page = last.extended(written, entry.content)
+        else:
+            page = PageHash(written)
+        now = self._now().isoformat()
+        await self._db.execute(MARK_DONE, (now, entry.path, page.hexdigest(), entry.id))
+        self._written[entry.path] = page
+        while len(self._written) > TRACKED_PAGES:
+            self._written.popitem(last=False)
+        return plan.human_edit
+
+    async def _known_hash(self, path: str) -> str | None:
+        """What the bot last wrote to the page (its hash) as recorded, or None if it never
+        wrote it."""
+        known = await self._db.fetch_one(SELECT_WRITTEN_HASH, (path,))
+        known = known or await self._db.fetch_one(SELECT_KNOWN_HASH, (path,))
+        return str(known[0]) if known else None
