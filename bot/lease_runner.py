@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable
 from bot.inbox_commands import COMMANDS
 from handlers.debate_handler import DebateHandler
 from handlers.leasing import LeaseLost
+from handlers.ports import StoreUnavailable
 from tools.store.inbox import APPLYING, Command, Inbox
 from tools.store.leases import Leases
 from tools.wiki.outbox import WikiOutbox
@@ -51,6 +52,7 @@ class LeaseRunner:
         self._wake = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._failures: dict[int, int] = {}  # inbox command -> failed attempts so far
+        self._unreachable = False  # the database was out of reach at the last try
 
     def start(self) -> None:
         """Start the loop and the renewal timer."""
@@ -91,8 +93,12 @@ class LeaseRunner:
             self._wake.clear()
             try:
                 await self.tick()
+            except StoreUnavailable as exc:
+                self._out_of_reach(exc)
             except Exception:  # a boundary: a database hiccup must not end the process's loop
                 log.exception("lease loop: a pass failed; trying again")
+            else:
+                self._in_reach()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), self._poll_s)
 
@@ -110,15 +116,30 @@ class LeaseRunner:
                 await self._handler.let_go(debate_id)
         try:  # bounded: a hung database must not keep the next check from running
             lost = await asyncio.wait_for(self.leases.renew(), self.leases.timing.renew_s)
+        except StoreUnavailable as exc:  # the local deadlines stop the debates in time
+            self._out_of_reach(exc)
+            return
         except Exception:  # a boundary: the local deadlines stop the debates in time
             log.exception("lease renewal failed")
             return
+        self._in_reach()
         for debate_id in lost:
             log.warning("debate %s: lease lost; letting it go", debate_id)
             await self._handler.let_go(debate_id)
         for debate_id in stale:  # renewed after all: run it again
             if self.leases.holds(debate_id) and self._handler.is_idle(debate_id):
                 self._adopt(debate_id)
+
+    def _out_of_reach(self, exc: StoreUnavailable) -> None:
+        """Say once (not at every pass) that the database is out of reach."""
+        if not self._unreachable:
+            self._unreachable = True
+            log.warning("%s: leases are not renewed until it is back", exc)
+
+    def _in_reach(self) -> None:
+        if self._unreachable:
+            self._unreachable = False
+            log.info("the database is reachable again")
 
     def _adopt(self, debate_id: int) -> None:
         for forget in self._forget:
@@ -141,6 +162,9 @@ class LeaseRunner:
             await method(command.debate_id, command.actor, *command.args)
         except LeaseLost:
             await self._handler.let_go(command.debate_id)
+            return
+        except StoreUnavailable as exc:  # not the command's fault: tried again at a later pass
+            self._out_of_reach(exc)
             return
         except Exception:  # a boundary: one bad command must not block the debate's inbox
             log.exception("debate %s: command %s failed", command.debate_id, command.name)

@@ -19,9 +19,10 @@ import asyncio
 import enum
 import logging
 import random
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, replace
 from datetime import timedelta
+from typing import TypeVar
 
 from handlers.effect_queue import report_crash, run_together, still_wanted
 from handlers.effects_runner import EffectRunner
@@ -45,9 +46,18 @@ from handlers.events import (
     UserAnswered,
 )
 from handlers.formats import formats_for
-from handlers.leasing import EveryDebate, LeaseGuard, LeaseLost
+from handlers.leasing import EveryDebate, LeaseGuard, LeaseLost, patiently
 from handlers.model import DEFAULT_ROSTER, Actor, Backend, Debate, Participant, Phase, Proposal
-from handlers.ports import Clock, Debater, Moderator, Precedents, Room, Store, Wiki
+from handlers.ports import (
+    Clock,
+    Debater,
+    Moderator,
+    Precedents,
+    Room,
+    Store,
+    StoreUnavailable,
+    Wiki,
+)
 from handlers.state_machine import authorized, transition
 
 log = logging.getLogger(__name__)
@@ -56,6 +66,7 @@ MAX_PRECEDENTS = 3  # past Conclusions shown on a card
 EFFECT_ATTEMPTS = 5  # an effect that keeps failing is retried, then left for the next start
 EFFECT_BACKOFF_S = 2.0
 EFFECT_BATCH = 16  # pending effects read at once; a batch ends early at an effect's event
+T = TypeVar("T")
 
 
 class _Outcome(enum.Enum):
@@ -379,11 +390,11 @@ class DebateHandler:
         try:
             while True:
                 self._dirty.discard(debate_id)
-                pending = await self._pending(debate_id)
+                pending = await self._patiently(debate_id, lambda: self._pending(debate_id))
                 if not pending:
                     if debate_id in self._dirty:
                         continue
-                    await self._flush_done(debate_id)
+                    await self._patiently(debate_id, lambda: self._flush_done(debate_id))
                     if debate_id in self._dirty:
                         continue
                     return
@@ -435,12 +446,18 @@ class DebateHandler:
         return _Outcome.FAILED if _Outcome.FAILED in outcomes else _Outcome.EVENT
 
     async def _run_with_retries(self, debate_id: int, effect_id: int, effect: Effect) -> _Outcome:
-        """Run one effect; FAILED if it keeps failing (it stays stored for the next start)."""
+        """Run one effect; FAILED if it keeps failing (it stays stored for the next start).
+        The store being out of reach is not the effect failing: it runs again once it is back."""
+        return await self._patiently(
+            debate_id, lambda: self._run_failing(debate_id, effect_id, effect)
+        )
+
+    async def _run_failing(self, debate_id: int, effect_id: int, effect: Effect) -> _Outcome:
         for attempt in range(EFFECT_ATTEMPTS):
             try:
                 outcome = await self._run_one(debate_id, effect_id, effect)
-            except LeaseLost:
-                raise  # not a failure to retry: this process must stop acting on the debate
+            except (LeaseLost, StoreUnavailable):
+                raise  # not a failure of the effect: see _run_with_retries
             except Exception:
                 log.exception(
                     "debate %s: effect %s failed (attempt %s)", debate_id, effect.kind, attempt + 1
@@ -451,6 +468,9 @@ class DebateHandler:
             else:
                 return outcome
         return _Outcome.FAILED
+
+    async def _patiently(self, debate_id: int, call: Callable[[], Awaitable[T]]) -> T:
+        return await patiently(debate_id, call, self._guard)
 
     async def _run_one(self, debate_id: int, effect_id: int, effect: Effect) -> _Outcome:
         if not self._guard.holds(debate_id):

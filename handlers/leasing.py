@@ -1,8 +1,21 @@
-"""What the engine asks of a lease when several processes share the debates (issue 20)."""
+"""What the engine asks of a lease when several processes share the debates (issue 20), and
+how it waits out their shared database being out of reach."""
 
 from __future__ import annotations
 
-from typing import Protocol
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Protocol, TypeVar
+
+from handlers.ports import StoreUnavailable
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+# While the store is unreachable a call is made again after a wait: the first, doubled up to
+# the longest.
+STORE_FIRST_WAIT_S, STORE_LONGEST_WAIT_S = 0.5, 10.0
 
 
 class LeaseLost(Exception):
@@ -27,3 +40,20 @@ class EveryDebate:
     def holds(self, debate_id: int) -> bool:
         """Always true."""
         return True
+
+
+async def patiently(debate_id: int, call: Callable[[], Awaitable[T]], guard: LeaseGuard) -> T:
+    """`call()`, made again while the store is out of reach (waiting longer each time), as
+    long as `guard` lets this process act on the debate (else LeaseLost). The waits are real
+    even where retry waits are scaled off (tests): an outage is not polled in a busy loop."""
+    wait = 0.0
+    while True:
+        try:
+            return await call()
+        except StoreUnavailable as exc:
+            if not wait:
+                log.warning("debate %s: %s; waiting for it", debate_id, exc)
+            wait = min(wait * 2 or STORE_FIRST_WAIT_S, STORE_LONGEST_WAIT_S)
+            await asyncio.sleep(wait)
+            if not guard.holds(debate_id):
+                raise LeaseLost(debate_id) from exc

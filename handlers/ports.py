@@ -259,6 +259,12 @@ class Clock(Protocol):
         ...
 
 
+class StoreUnavailable(Exception):
+    """The store's database cannot be reached now (down, restarting, the network): a write
+    cut off this way may or may not have landed, so what was stored is read again once it is
+    back. Processes sharing a database wait it out through their leases."""
+
+
 class Store(Protocol):
     """Where debates, turns and pending effects live; each step is stored before it acts."""
 

@@ -92,6 +92,13 @@ class PostgresServer:
             "initdb", "-D", str(self.data), "-U", SERVER_USER, "--auth=trust",
             "--encoding=UTF8", "--locale=C", "--no-sync",
         )  # fmt: skip
+        self.resume()
+        self._run(
+            "createdb", "-h", str(self.root), "-p", str(self.port), "-U", SERVER_USER, DATABASE
+        )
+
+    def resume(self) -> None:
+        """Start the server on its data folder (again, after `pause`)."""
         options = (
             f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c fsync=off "
             "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
@@ -99,9 +106,10 @@ class PostgresServer:
         log = str(self.root / "server.log")
         data = str(self.data)
         self._run("pg_ctl", "start", "-w", "-t", "60", "-D", data, "-l", log, "-o", options)
-        self._run(
-            "createdb", "-h", str(self.root), "-p", str(self.port), "-U", SERVER_USER, DATABASE
-        )
+
+    def pause(self) -> None:
+        """Stop the server at once, as a crash or an outage would, keeping its data."""
+        self._run("pg_ctl", "stop", "-m", "immediate", "-w", "-D", str(self.data))
 
     def stop(self) -> None:
         """Stop the server and remove its folder."""

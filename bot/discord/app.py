@@ -42,7 +42,7 @@ from handlers.debate_handler import DebateHandler
 from handlers.formats import formats_for
 from handlers.i18n import Strings
 from handlers.model import Backend
-from handlers.ports import Clock, Debater, Moderator
+from handlers.ports import Clock, Debater, Moderator, StoreUnavailable
 from handlers.prompting import participant_system_prompt
 from tools.checks import one_line
 from tools.store.db import Database
@@ -204,6 +204,8 @@ def _guarded(job: Callable[[], Awaitable[object]]) -> Callable[[], Awaitable[Non
     async def run() -> None:
         try:
             await job()
+        except StoreUnavailable as exc:  # it runs again at its next interval
+            log.warning("scheduled job skipped: %s", exc)
         except Exception:  # the scheduler job wrapper is a boundary
             log.exception("scheduled job failed")
 

@@ -21,6 +21,7 @@ import discord
 from bot.discord import render
 from handlers.i18n import Strings
 from handlers.model import Debate
+from handlers.ports import StoreUnavailable
 from handlers.steps import open_asks
 
 if TYPE_CHECKING:
@@ -123,6 +124,8 @@ class LiveReply:
             self._put = asyncio.create_task(self._send(self._text))
             try:
                 await asyncio.shield(self._put)
+            except StoreUnavailable as exc:  # the next change tries again
+                log.warning("debate %s: live reply edit not recorded: %s", self._debate.id, exc)
             except Exception:  # a background view's boundary: the reply itself is not touched
                 log.warning("debate %s: live reply edit failed", self._debate.id, exc_info=True)
             await asyncio.sleep(self._window_s)

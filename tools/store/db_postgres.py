@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import AsyncIterator, Iterable, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager
 from typing import Any, cast
 from urllib.parse import urlsplit
 
 import asyncpg
 
+from handlers.ports import StoreUnavailable
 from tools.store.db_port import (
     Connection,
     Database,
@@ -48,6 +49,25 @@ MIGRATION_LOCK = 0x64656261  # pg_advisory_lock key of this bot's migrations ("d
 CONNECT_TIMEOUT_S = 10.0
 POOL_SIZE = 10
 _ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError)
+# The server is out of reach, not the statement at fault: refused or lost connections, a
+# server shutting down or starting up (SQLSTATE classes 08 and 57P), a connect timeout.
+_UNREACHABLE = (
+    OSError,
+    TimeoutError,
+    asyncpg.PostgresConnectionError,
+    asyncpg.CannotConnectNowError,
+    asyncpg.AdminShutdownError,
+    asyncpg.CrashShutdownError,
+)
+
+
+@contextmanager
+def _reachable() -> Iterator[None]:
+    """Turn the server being out of reach into the store port's StoreUnavailable."""
+    try:
+        yield
+    except _UNREACHABLE as exc:
+        raise StoreUnavailable(f"PostgreSQL is unreachable ({_cause(exc, '')})") from exc
 
 
 @functools.lru_cache(maxsize=512)
@@ -97,10 +117,18 @@ class PostgresDatabase(Database):
         """Connect a pool and apply pending migrations; DatabaseError says why it cannot."""
         masked = mask_url(url)
         try:
+            # No floor of open connections: a pool that keeps one would retry it on its own
+            # during an outage (a traceback each time); connections open as they are needed.
             pool = await asyncpg.create_pool(
-                url, min_size=1, max_size=pool_size, timeout=CONNECT_TIMEOUT_S, reset=_release
+                url, min_size=0, max_size=pool_size, timeout=CONNECT_TIMEOUT_S, reset=_release
             )
         except (*_ERRORS, ValueError) as exc:
+            raise DatabaseError(f"cannot open {masked}: {_cause(exc, url)}") from exc
+        try:
+            async with pool.acquire():  # the server answers, with these credentials
+                pass
+        except (*_ERRORS, ValueError) as exc:
+            await pool.close()
             raise DatabaseError(f"cannot open {masked}: {_cause(exc, url)}") from exc
         db = cls(pool, url)
         try:
@@ -142,31 +170,36 @@ class PostgresDatabase(Database):
     async def transaction(self) -> AsyncIterator[Connection]:
         """BEGIN ... COMMIT on one pooled connection, or ROLLBACK on error or cancellation;
         BEGIN, COMMIT and ROLLBACK run to the end even when the caller is cancelled."""
-        async with self._pool.acquire() as conn:
-            tx = conn.transaction()
-            await to_the_end(tx.start())
-            try:
-                yield _PostgresConnection(conn)
-            except BaseException:
-                await _roll_back(conn, tx)
-                raise
-            await to_the_end(tx.commit())
+        with _reachable():
+            async with self._pool.acquire() as conn:
+                tx = conn.transaction()
+                await to_the_end(tx.start())
+                try:
+                    yield _PostgresConnection(conn)
+                except BaseException:
+                    await _roll_back(conn, tx)
+                    raise
+                await to_the_end(tx.commit())
 
     async def fetch_one(self, sql: str, params: Params = ()) -> Row | None:
         """One row of a read, or None."""
-        return cast("Row | None", await self._pool.fetchrow(_sql(sql), *params))
+        with _reachable():
+            return cast("Row | None", await self._pool.fetchrow(_sql(sql), *params))
 
     async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]:
         """All rows of a read."""
-        return cast("list[Row]", await self._pool.fetch(_sql(sql), *params))
+        with _reachable():
+            return cast("list[Row]", await self._pool.fetch(_sql(sql), *params))
 
     async def execute(self, sql: str, params: Params = ()) -> int:
         """One write statement (autocommit); returns how many rows it changed."""
-        return _rowcount(await to_the_end(self._pool.execute(_sql(sql), *params)))
+        with _reachable():
+            return _rowcount(await to_the_end(self._pool.execute(_sql(sql), *params)))
 
     async def insert(self, sql: str, params: Params = ()) -> int:
         """One INSERT ending in `RETURNING id` (autocommit); returns the id."""
-        return int(await to_the_end(self._pool.fetchval(_sql(sql), *params)))
+        with _reachable():
+            return int(await to_the_end(self._pool.fetchval(_sql(sql), *params)))
 
     async def write_all(self, statements: Sequence[tuple[str, Params]]) -> None:
         """Several write statements as one transaction on one pooled connection."""

@@ -1,0 +1,54 @@
+"""PostgreSQL goes down in the middle of a debate and comes back: the bot says so in one line
+each way, waits it out, and the debate finishes with every reply shown and logged once."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Iterator
+
+import pytest
+
+from tests.e2e.harness import World
+from tests.e2e.observe import assert_clean_logs, assert_delivered, assert_each_turn_once
+from tests.e2e.scripts import AG, CLAUDE, SETTINGS, script
+from tests.postgres import PostgresServer, start_server
+
+pytestmark = pytest.mark.e2e
+
+UNREACHABLE = "PostgreSQL is unreachable"
+STOPPED = re.compile(r"debate 1: lease (lost|not renewed in time)")
+
+
+@pytest.fixture
+def own_server() -> Iterator[PostgresServer]:
+    """A server of this test's own: the test stops it while the bot uses it."""
+    server = start_server()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+async def test_postgres_down_mid_turn_and_back_the_debate_finishes(
+    world: World, own_server: PostgresServer
+) -> None:
+    url = await own_server.new_database()
+    script(world)
+    world.anthropic.script("hold")  # Claude's first call waits for the outage
+    await world.start_bot(**SETTINGS, DATABASE_URL=url, LEASE_SECONDS="6")
+    thread = await world.open_debate()
+    await world.anthropic.wait_messages(1)
+
+    await asyncio.to_thread(own_server.pause)
+    world.anthropic.release()  # the reply comes back while nothing can be stored
+    # down until the bot's lease has lapsed (it stops acting on the debate) and it said why
+    await world.wait_for(lambda: STOPPED.search(world.log()), "the lease to lapse")
+    assert UNREACHABLE in world.log()
+    await asyncio.to_thread(own_server.resume)
+
+    await world.wait_end(thread)
+    assert assert_each_turn_once(world, thread) == 4
+    assert_delivered(world, thread, CLAUDE + AG)
+    assert "the database is reachable again" in world.log()
+    assert_clean_logs(world)  # warnings, one line each: no ERROR, no traceback
