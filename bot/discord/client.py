@@ -11,6 +11,7 @@ from discord.ext import commands
 
 from bot.discord.forms import FormButton
 from bot.discord.views import AnswerButton, BudgetButton, CardSelect, DebateButton
+from handlers.ports import StoreUnavailable
 
 if TYPE_CHECKING:
     from bot.discord.front import DiscordFront
@@ -63,10 +64,13 @@ class DebateBot(commands.Bot):
         """Every message goes to the AG relay's listeners and to the front end."""
         if self._closing:
             return  # the database is closing: the message stays in Discord's history
-        for listener in self.message_listeners:
-            await listener(message)
-        if self.user is not None:
-            await self.front.on_message(message, self.user.id)
+        try:
+            for listener in self.message_listeners:
+                await listener(message)
+            if self.user is not None:
+                await self.front.on_message(message, self.user.id)
+        except StoreUnavailable as exc:  # one line, not a traceback per message
+            log.warning("message %s not handled: %s", message.id, exc)
 
     async def on_raw_message_edit(self, payload: discord.RawMessageUpdateEvent) -> None:
         """An edited message, as it reads now, goes to the AG relay (AG may correct its reply

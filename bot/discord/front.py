@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import logging
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, Concatenate, ParamSpec
 
 import discord
 
@@ -15,11 +17,32 @@ from bot.inbox_commands import EngineCommands
 from handlers.detection import DetectionHandler
 from handlers.i18n import Strings
 from handlers.model import Actor, ChatLine, Debate, Phase
+from handlers.ports import StoreUnavailable
 from tools.store.db import Database
 from tools.store.debates import DebateNotFound
 from tools.store.room_messages import RoomMessages
 
 log = logging.getLogger(__name__)
+
+P = ParamSpec("P")
+Callback = Callable[Concatenate["DiscordFront", discord.Interaction[Any], P], Awaitable[None]]
+
+
+def _outage_answered(callback: Callback[P]) -> Callback[P]:
+    """A click while the database is out of reach is answered, privately, with why and to try
+    again shortly (instead of Discord's bare "interaction failed")."""
+
+    @functools.wraps(callback)
+    async def answered(
+        front: DiscordFront, interaction: discord.Interaction[Any], /, *args: P.args, **kw: P.kwargs
+    ) -> None:
+        try:
+            await callback(front, interaction, *args, **kw)
+        except StoreUnavailable as exc:
+            log.warning("a click could not be handled: %s", exc)
+            await _private(interaction, front._strings("front.store_unavailable"))
+
+    return answered
 
 
 class DiscordFront:
@@ -48,6 +71,7 @@ class DiscordFront:
         approver = self._approver_role_id is not None and self._approver_role_id in roles
         return Actor(user_id=user.id, name=user.display_name, is_approver=approver)
 
+    @_outage_answered
     async def on_button(
         self, interaction: discord.Interaction[Any], action: str, debate_id: int
     ) -> None:
@@ -72,6 +96,7 @@ class DiscordFront:
         if after == before:
             await _private(interaction, self._strings("front.not_now"))
 
+    @_outage_answered
     async def on_budget_button(
         self, interaction: discord.Interaction[Any], action: str, debate_id: int, at: int
     ) -> None:
@@ -91,6 +116,7 @@ class DiscordFront:
         if await decide(debate_id, actor, at) == before:
             await _private(interaction, self._strings("front.not_now"))
 
+    @_outage_answered
     async def on_answer_button(
         self, interaction: discord.Interaction[Any], debate_id: int, option: int
     ) -> None:
@@ -109,6 +135,7 @@ class DiscordFront:
         await _private(interaction, self._strings("front.answer_taken", answer=answer))
         await self._handler.answer(debate_id, actor, answer)
 
+    @_outage_answered
     async def on_card_select(
         self, interaction: discord.Interaction[Any], what: str, debate_id: int, value: str
     ) -> None:
@@ -148,6 +175,7 @@ class DiscordFront:
                 embed=closed, view=None, allowed_mentions=NO_PINGS
             )
 
+    @_outage_answered
     async def on_form_button(
         self, interaction: discord.Interaction[Any], debate_id: int, key: str
     ) -> None:
@@ -167,6 +195,7 @@ class DiscordFront:
         title, label = self._strings("front.form_title"), self._strings("front.form_label")
         await interaction.response.send_modal(OptionForm(debate_id, key, title, label, current))
 
+    @_outage_answered
     async def on_form_submit(
         self, interaction: discord.Interaction[Any], debate_id: int, key: str, text: str
     ) -> None:

@@ -1,21 +1,27 @@
 """PostgreSQL goes down in the middle of a debate and comes back: the bot says so in one line
-each way, waits it out, and the debate finishes with every reply shown and logged once."""
+each way, tells a person who clicks meanwhile to try again shortly, waits it out, and the
+debate finishes with every reply shown and logged once."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 from collections.abc import Iterator
 
 import pytest
 
+from handlers.i18n import Strings
 from tests.e2e.harness import World
 from tests.e2e.observe import assert_clean_logs, assert_delivered, assert_each_turn_once
 from tests.e2e.scripts import AG, CLAUDE, SETTINGS, script
+from tests.e2e.seen import button_id
 from tests.postgres import PostgresServer, start_server
 
 pytestmark = pytest.mark.e2e
 
+KO = Strings("ko")
+EPHEMERAL = 64
 UNREACHABLE = "PostgreSQL is unreachable"
 STOPPED = re.compile(r"debate 1: lease (lost|not renewed in time)")
 
@@ -32,7 +38,8 @@ def own_server() -> Iterator[PostgresServer]:
     try:
         yield server
     finally:
-        server.stop()
+        with contextlib.suppress(RuntimeError):  # down already if the test failed mid-outage
+            server.stop()
 
 
 async def test_postgres_down_mid_turn_and_back_the_debate_finishes(
@@ -50,6 +57,13 @@ async def test_postgres_down_mid_turn_and_back_the_debate_finishes(
     # down until the bot's lease has lapsed (it stops acting on the debate) and it said why
     await world.wait_for(lambda: STOPPED.search(world.log()), "the lease to lapse")
     assert UNREACHABLE in world.log()
+    # alice presses Stop meanwhile: she is told it cannot be done now, and nothing is applied
+    status = world.status_message(thread)
+    assert status is not None
+    click = await world.discord.click(status["id"], button_id(status, "stop"), world.alice)
+    await world.discord.wait_ack(click, timeout=10)
+    answer = world.discord.messages[str(click.response_message_id)]
+    assert answer["content"] == KO("front.store_unavailable") and answer["flags"] & EPHEMERAL
     await asyncio.to_thread(own_server.resume)
 
     await world.wait_end(thread)
