@@ -449,10 +449,11 @@ class DebateHandler:
         """Run one effect; FAILED if it keeps failing (it stays stored for the next start).
         The store being out of reach is not the effect failing: it runs again once it is back."""
         return await self._patiently(
-            debate_id, lambda: self._run_failing(debate_id, effect_id, effect)
+            debate_id, lambda: self._run_attempts(debate_id, effect_id, effect)
         )
 
-    async def _run_failing(self, debate_id: int, effect_id: int, effect: Effect) -> _Outcome:
+    async def _run_attempts(self, debate_id: int, effect_id: int, effect: Effect) -> _Outcome:
+        """Up to EFFECT_ATTEMPTS tries, waiting longer after each failure."""
         for attempt in range(EFFECT_ATTEMPTS):
             try:
                 outcome = await self._run_one(debate_id, effect_id, effect)
