@@ -26,7 +26,7 @@ _LIVE = ", ".join(f"'{p.value}'" for p in Phase if not p.is_terminal)
 SELECT_CLAIMABLE = f"""
 SELECT d.id, COALESCE(l.expires_at, 0) FROM debates d
 LEFT JOIN debate_leases l ON l.debate_id = d.id
-WHERE (l.debate_id IS NULL OR l.expires_at < ?)
+WHERE (l.debate_id IS NULL OR l.expires_at < ?) AND d.id > ?
   AND (d.phase IN ({_LIVE})
        OR d.effects <> '[]'
        OR EXISTS (SELECT 1 FROM debate_inbox i WHERE i.debate_id = d.id AND i.done_at IS NULL)
@@ -135,16 +135,24 @@ class Leases:
         expires = now + int(self.timing.lease_s * 1000)
         sql = SELECT_CLAIMABLE + (PG_LOCK if self._pg else "")
         taken: list[int] = []
+        after = 0  # candidates are read in id order, past the ones already tried
         async with self._db.transaction() as conn:
-            for debate_id, lapsed in await _rows(conn, sql, (now, limit)):
-                rows = await _rows(conn, UPSERT_LEASE, (debate_id, self.owner, expires, now))
-                if not rows:
-                    continue  # claimed meanwhile by another process
-                generation = int(rows[0][0])
-                claim = (debate_id, generation, self.owner, now, lapsed)
-                await _rows(conn, INSERT_CLAIM, claim, fetch=False)
-                self._held[int(debate_id)] = (generation, self._until(started))
-                taken.append(int(debate_id))
+            while len(taken) < limit:
+                found = await _rows(conn, sql, (now, after, limit - len(taken)))
+                if not found:
+                    break
+                for debate_id, lapsed in found:
+                    after = int(debate_id)
+                    rows = await _rows(conn, UPSERT_LEASE, (debate_id, self.owner, expires, now))
+                    if not rows:
+                        # Claimed by another process between this statement's snapshot and its
+                        # row lock: not skipped as locked, so the next candidates are read.
+                        continue
+                    generation = int(rows[0][0])
+                    claim = (debate_id, generation, self.owner, now, lapsed)
+                    await _rows(conn, INSERT_CLAIM, claim, fetch=False)
+                    self._held[int(debate_id)] = (generation, self._until(started))
+                    taken.append(int(debate_id))
         return taken
 
     async def renew(self) -> list[int]:
