@@ -74,6 +74,7 @@ from handlers.ports import (  # noqa: E402
     TurnRequest,
 )
 from tests.fakes.discord_loopback import redirect_to  # noqa: E402
+from tests.fakes.fake_discord import spawn  # noqa: E402
 from tools.store.db import Database  # noqa: E402
 
 FIELDS = (
@@ -205,19 +206,6 @@ async def fake_calls(http: aiohttp.ClientSession, base: str) -> list[dict[str, A
         return calls
 
 
-async def start_fake() -> tuple[subprocess.Popen[str], dict[str, Any]]:
-    """The standalone fake Discord; its world as printed on its first line."""
-    proc = subprocess.Popen(  # noqa: ASYNC220  # started once, before anything is measured
-        [sys.executable, "-m", "tests.fakes.fake_discord", "--port", "0"],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    assert proc.stdout is not None
-    line = await asyncio.to_thread(proc.stdout.readline)
-    return proc, json.loads(line)
-
-
 async def start_bot(
     world: dict[str, Any], folder: Path, marks: Marks, rounds: int, think_s: float
 ) -> tuple[DebateBot, Services, asyncio.Task[None]]:
@@ -253,7 +241,7 @@ async def start_bot(
 
 async def run_size(size: int, rounds: int, think_s: float = 0.0) -> dict[str, Any]:
     """Run `size` debates at once; the figures of this size."""
-    fake, world = await start_fake()
+    fake, world = await spawn()
     redirect_to(world["base_url"])
     marks = Marks()
     writes: Counter[str] = Counter()

@@ -47,6 +47,7 @@ from handlers.kinds import Phase  # noqa: E402
 from handlers.model import Actor, Proposal  # noqa: E402
 from handlers.participants import parse_roster  # noqa: E402
 from tests.fakes.discord_loopback import redirect_to, subprocess_env  # noqa: E402
+from tests.fakes.fake_discord import spawn  # noqa: E402
 from tests.fakes.fake_gemini import FakeGemini  # noqa: E402
 from tests.postgres import PostgresServer, start_server  # noqa: E402
 from tools.store.db import Database  # noqa: E402
@@ -246,18 +247,6 @@ async def run_sqlite(rig: Rig) -> float:
         await task
 
 
-async def start_fake_discord() -> tuple[subprocess.Popen[str], dict[str, Any]]:
-    proc = subprocess.Popen(  # noqa: ASYNC220  # started once, before anything is measured
-        [sys.executable, "-m", "tests.fakes.fake_discord", "--port", "0"],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    assert proc.stdout is not None
-    line = await asyncio.to_thread(proc.stdout.readline)
-    return proc, json.loads(line)
-
-
 def copy_logs(source: Path, target: Path) -> None:
     target.mkdir(parents=True, exist_ok=True)
     for log in source.glob("w*.log"):
@@ -265,7 +254,7 @@ def copy_logs(source: Path, target: Path) -> None:
 
 
 async def measure(args: argparse.Namespace) -> dict[str, float]:
-    fake, world = await start_fake_discord()
+    fake, world = await spawn()
     gemini = await FakeGemini(auto=True).start()
     server = await asyncio.to_thread(start_server)
     try:

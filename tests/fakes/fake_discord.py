@@ -19,7 +19,11 @@ import asyncio
 import contextlib
 import json
 import signal
+import subprocess
+import sys
 from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 from aiohttp import web
 
@@ -179,6 +183,20 @@ async def _serve(port: int, token: str) -> None:
         loop.add_signal_handler(signum, stop.set)
     await stop.wait()
     await fake.stop()
+
+
+async def spawn() -> tuple[subprocess.Popen[str], dict[str, Any]]:
+    """The standalone fake in a process of its own (as Discord is remote: the benchmarks'
+    CPU figures leave it out), and its world as printed on its first line."""
+    proc = subprocess.Popen(  # started once, before anything is measured
+        [sys.executable, "-m", "tests.fakes.fake_discord", "--port", "0"],
+        cwd=Path(__file__).resolve().parents[2],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdout is not None
+    line = await asyncio.to_thread(proc.stdout.readline)
+    return proc, json.loads(line)
 
 
 def main(argv: list[str] | None = None) -> None:
