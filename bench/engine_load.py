@@ -14,9 +14,10 @@ which other processes' load inflates far less than wall time) over the run divid
 turns. Only the bot's work is in that process: the fake Discord is its own process (as Discord
 is remote); the wiki is the local-folder backend, whose work is the bot's; the debaters and
 the moderator are in-process stand-ins that hand back replies made before the run. The
-bench's own instruments are kept out of the figure: the SQLite probe (a trace callback, run
-on the database thread) looks at each statement's first 90 characters only, and the memory
-peak is VmHWM read once at the end instead of a sampler. `cpu_ms_per_turn_by_thread` splits
+bench's own instruments are kept out of the figure: SQLite's statements are counted in a run
+of their own at 50 debates (a trace callback costs the database thread about a fifth of its
+CPU: it takes the GIL for every statement), and the memory peak is VmHWM read once at the
+end instead of a sampler. `cpu_ms_per_turn_by_thread` splits
 the figure by thread (the event loop, aiosqlite's thread, the to_thread pool of the wiki's
 file I/O). `p95_ms_paced` is the p95 overhead at 50 debates whose debaters think 2 s on
 average (the load a real deployment sees, without queueing behind instant debaters).
@@ -239,15 +240,18 @@ async def start_bot(
     return bot, services, task
 
 
-async def run_size(size: int, rounds: int, think_s: float = 0.0) -> dict[str, Any]:
-    """Run `size` debates at once; the figures of this size."""
+async def run_size(
+    size: int, rounds: int, think_s: float = 0.0, probe: bool = False
+) -> dict[str, Any]:
+    """Run `size` debates at once; the figures of this size (with `probe`, SQLite's
+    statements counted as well, whose CPU makes that run's CPU no figure)."""
     fake, world = await spawn()
     redirect_to(world["base_url"])
     marks = Marks()
     writes: Counter[str] = Counter()
     statements: Counter[str] = Counter()
 
-    def probe(sql: str) -> None:  # a bench's probe on the connection (kept cheap: it runs
+    def count(sql: str) -> None:  # a bench's probe on the connection (kept cheap: it runs
         head = " ".join(sql[:90].split())  # on the database thread, whose CPU is counted)
         verb = head.split(" ", 1)[0].upper()
         writes[verb] += 1
@@ -257,7 +261,8 @@ async def run_size(size: int, rounds: int, think_s: float = 0.0) -> dict[str, An
     try:
         with tempfile.TemporaryDirectory() as tmp:
             bot, services, task = await start_bot(world, Path(tmp), marks, rounds, think_s)
-            await services.db._conn.set_trace_callback(probe)
+            if probe:
+                await services.db._conn.set_trace_callback(count)
             async with aiohttp.ClientSession() as http:
                 before = len(await fake_calls(http, world["base_url"]))
                 cpu0, threads0 = os.times(), thread_cpu_s()  # this process is the bot
@@ -285,6 +290,7 @@ async def run_size(size: int, rounds: int, think_s: float = 0.0) -> dict[str, An
         "rest_calls_per_turn": len(calls) / turns,
         "rest_target": math.ceil(statistics.mean(marks.chars) / 6000) + 2,
         "routes": {route: n / turns for route, n in routes.most_common()},
+        "probed": probe,
         "sqlite_writes_per_turn": sum(writes[w] for w in WRITES) / turns,
         "cpu_ms_per_turn": cpu_s * 1000 / turns,
         "cpu_sys_share": sys_s / cpu_s if cpu_s else 0.0,  # in the kernel: sockets, fsync
@@ -340,12 +346,13 @@ def _percentile(values: list[float], pct: float) -> float:
 # ---- the parent: every size, the table, the JSON ----------------------------------------
 
 
-def run_child(size: int, rounds: int, think_s: float = 0.0) -> dict[str, Any]:
+def run_child(size: int, rounds: int, think_s: float = 0.0, probe: bool = False) -> dict[str, Any]:
     """One size in a fresh interpreter (its memory and event loop to itself)."""
     done = subprocess.run(
         [
             *(sys.executable, __file__, "--child", str(size)),
             *("--rounds", str(rounds), "--think-s", str(think_s)),
+            *(("--probe",) if probe else ()),
         ],
         cwd=ROOT,
         capture_output=True,
@@ -359,11 +366,11 @@ def run_child(size: int, rounds: int, think_s: float = 0.0) -> dict[str, Any]:
     return result
 
 
-def table(results: list[dict[str, Any]]) -> str:
-    """The readable table."""
+def table(results: list[dict[str, Any]], counted: dict[str, Any]) -> str:
+    """The readable table; `counted` is the run whose SQLite statements were counted."""
     head = (
         f"{'debates':>7} {'turns':>6} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8} "
-        f"{'REST/turn':>10} {'target':>6} {'writes/turn':>11} {'commits/turn':>12} "
+        f"{'REST/turn':>10} {'target':>6} "
         f"{'RSS MB/debate':>13} {'wall s':>7} {'turns/s':>8} {'CPU ms/turn':>11}"
     )
     lines = [head, "-" * len(head)]
@@ -371,7 +378,6 @@ def table(results: list[dict[str, Any]]) -> str:
         lines.append(
             f"{r['size']:>7} {r['turns']:>6} {r['p50_ms']:>8.2f} {r['p95_ms']:>8.2f} "
             f"{r['max_ms']:>8.2f} {r['rest_calls_per_turn']:>10.2f} {r['rest_target']:>6} "
-            f"{r['sqlite_writes_per_turn']:>11.2f} {r['sqlite_commits_per_turn']:>12.2f} "
             f"{r['rss_mb_per_debate']:>13.3f} {r['wall_s']:>7.2f} {r['turns'] / r['wall_s']:>8.1f}"
             f" {r['cpu_ms_per_turn']:>11.2f}"
         )
@@ -380,8 +386,12 @@ def table(results: list[dict[str, Any]]) -> str:
     lines += [f"  {n:6.2f}  {route}" for route, n in reference["routes"].items()]
     lines.append(f"\nCPU ms per turn at {reference['size']} debates, by thread:")
     lines += [f"  {n:6.2f}  {name}" for name, n in reference["cpu_ms_per_turn_by_thread"].items()]
-    lines.append(f"\nSQLite writes per turn at {reference['size']} debates, by statement:")
-    lines += [f"  {n:6.2f}  {sql}" for sql, n in reference["writes_by_statement"].items()]
+    lines.append(
+        f"\nSQLite writes per turn at {counted['size']} debates (a run of their own): "
+        f"{counted['sqlite_writes_per_turn']:.2f}, commits "
+        f"{counted['sqlite_commits_per_turn']:.2f}; by statement:"
+    )
+    lines += [f"  {n:6.2f}  {sql}" for sql, n in counted["writes_by_statement"].items()]
     return "\n".join(lines)
 
 
@@ -395,7 +405,10 @@ def split(long: dict[str, Any], short: dict[str, Any]) -> tuple[float, float]:
 
 
 def summary(
-    results: list[dict[str, Any]], paced: dict[str, Any], short: dict[str, Any] | None
+    results: list[dict[str, Any]],
+    paced: dict[str, Any],
+    short: dict[str, Any] | None,
+    counted: dict[str, Any],
 ) -> dict[str, float]:
     """Exactly the named fields: at 50 debates, p95 at 100, memory at the largest size."""
     by_size = {r["size"]: r for r in results}
@@ -411,7 +424,7 @@ def summary(
         "cpu_ms_per_extra_turn": round(per_turn, 3),
         "cpu_ms_per_debate_setup": round(setup, 3),
         "rest_calls_per_turn": round(at50["rest_calls_per_turn"], 3),
-        "sqlite_writes_per_turn": round(at50["sqlite_writes_per_turn"], 3),
+        "sqlite_writes_per_turn": round(counted["sqlite_writes_per_turn"], 3),
         "rss_mb_per_debate": round(at100["rss_mb_per_debate"], 3),
     }
 
@@ -420,7 +433,7 @@ def medians(runs: list[dict[str, Any]]) -> dict[str, Any]:
     """One run's figures with every number replaced by its median over `runs`."""
     merged = dict(runs[0])
     for key, value in runs[0].items():
-        if isinstance(value, int | float) and not isinstance(value, bool):
+        if isinstance(value, float):  # counts (size, turns) are the same in every run
             merged[key] = statistics.median(run[key] for run in runs)
     return merged
 
@@ -447,10 +460,12 @@ def main() -> None:
     )
     parser.add_argument("--child", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--think-s", type=float, default=0.0, help=argparse.SUPPRESS)
+    parser.add_argument("--probe", action="store_true", help="count SQLite's statements")
     args = parser.parse_args()
     if args.child is not None:
         with asyncio.Runner(loop_factory=new_event_loop) as runner:  # the bot's own loop
-            print(json.dumps(runner.run(run_size(args.child, args.rounds, args.think_s))))
+            run = run_size(args.child, args.rounds, args.think_s, args.probe)
+            print(json.dumps(runner.run(run)))
         return
     sizes = [int(s) for s in args.sizes.split(",")]
     runs: list[list[dict[str, Any]]] = [[] for _ in sizes]
@@ -464,14 +479,15 @@ def main() -> None:
             paced_runs.append(run_child(PACED_SIZE, PACED_ROUNDS, PACED_THINK_S))
         if args.split and args.rounds > 1:
             short_runs.append(run_child(split_size, 1))
+    counted = run_child(split_size, args.rounds, probe=True)  # the same statements every run
     results = [medians(size_runs) for size_runs in runs]
     paced = medians(paced_runs) if args.paced else {"p95_ms": -1}
-    out = summary(results, paced, medians(short_runs) if short_runs else None)
+    out = summary(results, paced, medians(short_runs) if short_runs else None, counted)
     assert tuple(out) == FIELDS
     if args.json:
         print(json.dumps(out))
         return
-    print(table(results))
+    print(table(results, counted))
     if args.repeat > 1:
         print(spread(runs[sizes.index(50)] if 50 in sizes else runs[-1], paced_runs))
     if short_runs:
