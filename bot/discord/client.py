@@ -80,6 +80,12 @@ class DebateBot(commands.Bot):
         for listener in self.edit_listeners:
             await listener(payload.message)
 
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """Every interaction also reaches the front end, which reads a form sent after a
+        restart (discord.py's buttons and forms handle the rest themselves)."""
+        if not self._closing:
+            await self.front.on_interaction(interaction)
+
     async def close(self) -> None:
         """Stop the engine's workers and close what the composition root opened (once)."""
         if not self._closing:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 import secrets
+import time
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol, cast
 
 import discord
@@ -65,24 +67,37 @@ class FormButton(
 
 
 FORM_TIMEOUT_S = 3600.0  # a form left open longer is forgotten (discord.py keeps it until then)
+FORM_ID = re.compile(r"debate:form\.(?P<key>[a-z_.]+):(?P<id>\d+):[0-9a-f]+")
+TEXT_FIELD = "text"
+ACTION_ROW, TEXT_INPUT, LABEL = 1, 4, 18  # Discord's component types in a submitted form
 
 
 class OptionForm(discord.ui.Modal):
     """One text field. Each opening has its own custom_id: two people filling in the same
     debate's form at once are both heard (discord.py drops a form once it is sent). A form
-    open across a restart is lost with the process; its button opens a new one."""
+    sent after discord.py forgot it (a restart, or an hour open) is read by `OpenForms`."""
 
-    def __init__(self, debate_id: int, key: str, title: str, label: str, text: str = "") -> None:
+    def __init__(
+        self,
+        debate_id: int,
+        key: str,
+        title: str,
+        label: str,
+        text: str = "",
+        *,
+        forget: Callable[[str], None] = lambda _custom_id: None,
+    ) -> None:
         super().__init__(
             title=shorten(title, LABEL_LIMIT),
             timeout=FORM_TIMEOUT_S,
             custom_id=f"debate:form.{key}:{debate_id}:{secrets.token_hex(6)}",
         )
         self.debate_id, self.key = debate_id, key
+        self._forget = forget
         self.text: discord.ui.TextInput[OptionForm] = discord.ui.TextInput(
             label=shorten(label, LABEL_LIMIT),
             style=discord.TextStyle.paragraph,
-            custom_id="text",
+            custom_id=TEXT_FIELD,
             default=text[:FORM_LIMIT] or None,
             max_length=FORM_LIMIT,
             required=True,
@@ -93,3 +108,56 @@ class OptionForm(discord.ui.Modal):
         """Hand the text to the front end (read before anything awaits: the form is shared)."""
         text = self.text.value
         await _front(interaction).on_form_submit(interaction, self.debate_id, self.key, text)
+
+    async def on_timeout(self) -> None:
+        """discord.py lets go of the form: a late send is read from the interaction."""
+        self._forget(self.custom_id)
+
+
+class OpenForms:
+    """The forms this process opened and discord.py still holds. A form sent that is not one
+    of them (opened before a restart, or open longer than FORM_TIMEOUT_S) reaches no
+    OptionForm; `orphan` reads its text from the interaction so that nothing typed is lost."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._opened: dict[str, float] = {}
+        self._clock = clock
+
+    def open(self, form: OptionForm) -> OptionForm:
+        """Note the form as open (it is about to be sent); forget long-gone ones."""
+        now = self._clock()
+        # A form sent is stopped without a timeout: its id would stay. Long after the
+        # timeout discord.py holds none of these, so they go.
+        for custom_id, opened in list(self._opened.items()):
+            if now - opened > 2 * FORM_TIMEOUT_S:
+                del self._opened[custom_id]
+        self._opened[form.custom_id] = now
+        return form
+
+    def forget(self, custom_id: str) -> None:
+        """discord.py timed the form out."""
+        self._opened.pop(custom_id, None)
+
+    def orphan(
+        self, kind: discord.InteractionType, data: Mapping[str, Any] | None
+    ) -> tuple[int, str, str] | None:
+        """(debate id, option key, text) of a sent form (an interaction of `kind` with `data`)
+        that no OptionForm will read, else None."""
+        if kind is not discord.InteractionType.modal_submit or data is None:
+            return None
+        found = FORM_ID.fullmatch(str(data.get("custom_id", "")))
+        if found is None or found.group(0) in self._opened:
+            return None
+        return int(found["id"]), found["key"], submitted_text(data)
+
+
+def submitted_text(data: Mapping[str, Any]) -> str:
+    """The text field's value in a MODAL_SUBMIT's data (in an action row, or in a label)."""
+    for row in data.get("components", []):
+        inner = row.get("components", []) if row.get("type") == ACTION_ROW else []
+        if row.get("type") == LABEL:
+            inner = [row.get("component", {})]
+        for item in inner:
+            if item.get("type") == TEXT_INPUT and item.get("custom_id") == TEXT_FIELD:
+                return str(item.get("value") or "")
+    return ""

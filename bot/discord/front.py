@@ -10,7 +10,7 @@ from typing import Any, Concatenate, ParamSpec
 import discord
 
 from bot.discord.embeds import card_embed
-from bot.discord.forms import OptionForm
+from bot.discord.forms import OpenForms, OptionForm
 from bot.discord.room import NO_PINGS
 from bot.discord.views import card_view
 from bot.inbox_commands import EngineCommands
@@ -64,6 +64,7 @@ class DiscordFront:
         self._messages = RoomMessages(db)
         self._strings = strings
         self._approver_role_id = approver_role_id
+        self._forms = OpenForms()
 
     def actor(self, user: discord.User | discord.Member) -> Actor:
         """The engine's view of a person: id, name, and whether they hold the approver role."""
@@ -193,7 +194,20 @@ class DiscordFront:
             return
         current = debate.option(key) if on_card else ""
         title, label = self._strings("front.form_title"), self._strings("front.form_label")
-        await interaction.response.send_modal(OptionForm(debate_id, key, title, label, current))
+        form = OptionForm(debate_id, key, title, label, current, forget=self._forms.forget)
+        await interaction.response.send_modal(self._forms.open(form))
+
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """A form sent that discord.py no longer holds (opened before a restart, or open
+        over an hour) is read here, so what the person typed is not lost."""
+        found = self._forms.orphan(interaction.type, interaction.data)
+        if found is None:
+            return
+        debate_id, key, text = found
+        if not text:  # a required field: Discord sends none empty
+            await _private(interaction, self._strings("front.not_now"))
+            return
+        await self.on_form_submit(interaction, debate_id, key, text)
 
     @_outage_answered
     async def on_form_submit(

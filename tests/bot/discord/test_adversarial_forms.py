@@ -6,6 +6,10 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
+from bot.discord import forms
+from bot.discord.forms import OpenForms
 from handlers.model import Actor, Phase
 from tests.bot.discord.conftest import KO, BotRig, People
 from tests.bot.discord.support import chat, click, wait_card
@@ -116,4 +120,41 @@ async def test_evidence_on_the_card_and_in_the_thread_reach_the_audit(
     # the question is answered: its form no longer opens
     record = await rig.fake.click(asked["id"], form, people.alice)
     assert await rig.fake.wait_ack(record) == 4 and record.modal is None
+    await rig.handler.stop(debate_id, Actor(user_id=int(people.alice["id"]), name="alice"))
+
+
+async def test_a_form_sent_after_a_restart_or_its_timeout_is_read(
+    rig: BotRig, people: People, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """discord.py forgets an open form when the process restarts or after FORM_TIMEOUT_S; the
+    person's text, sent after either, is read from the interaction all the same."""
+    rig.overrides.update({"DEFAULT_FORMAT": "adversarial"})
+    await rig.start()
+    await chat(rig, people)
+    card, debate_id = await wait_card(rig)
+    form = f"debate:form.{EVIDENCE}:{debate_id}"
+
+    # opened before a restart, sent after it
+    alices = await open_form(rig, card["id"], form, people.alice)
+    await rig.restart()
+    response = await send_form(rig, alices, people.alice, ON_CARD)
+    assert response["content"] == KO("front.form_kept", count=len(ON_CARD))
+    assert (await rig.handler.get(debate_id)).option(EVIDENCE) == ON_CARD
+
+    # open until discord.py times it out, then sent
+    forgotten = asyncio.Event()
+    forget = OpenForms.forget
+
+    def noted(self: OpenForms, custom_id: str) -> None:
+        forget(self, custom_id)
+        forgotten.set()
+
+    monkeypatch.setattr(forms, "FORM_TIMEOUT_S", 0.05)
+    monkeypatch.setattr(OpenForms, "forget", noted)
+    carols = await open_form(rig, card["id"], form, people.carol)
+    await asyncio.wait_for(forgotten.wait(), 10)
+    more = ON_CARD + "\n메모리 여유 2 GB"
+    response = await send_form(rig, carols, people.carol, more)
+    assert response["content"] == KO("front.form_kept", count=len(more))
+    assert (await rig.handler.get(debate_id)).option(EVIDENCE) == more
     await rig.handler.stop(debate_id, Actor(user_id=int(people.alice["id"]), name="alice"))
