@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 from pydantic import TypeAdapter
 
+from handlers.debate_handler import DebateHandler
 from handlers.events import Effect
 from handlers.model import Debate, Phase, Turn
 from tests.conftest import STORES
@@ -83,7 +84,7 @@ class CheckingPlan(CrashPlan):
         assert isinstance(store, SqliteStore)
         read = self.reader
         assert read is not None
-        for debate_id, kept in handler._state.items():
+        for debate_id, kept in handler._workers._state.items():
             row = read.one("SELECT state FROM debates WHERE id = ?", debate_id)
             if _DEBATE.validate_json(row[0]) != kept:
                 self.mismatches.append(f"{name}: state of debate {debate_id}")
@@ -166,12 +167,19 @@ class CommitsThenFails(SqliteStore):
             raise RuntimeError("after commit")
 
 
+def use_store(handler: DebateHandler, store: SqliteStore) -> None:
+    """The engine's every part on `store` from now on (the handler, its workers, their runner)."""
+    handler._store = store
+    handler._workers._store = store
+    handler._workers._runner._store = store
+
+
 async def test_a_save_that_fails_after_committing_leaves_no_stale_state(tmp_path: Path) -> None:
     rig = Rig(tmp_path / "engine.sqlite3")
     await rig.start()
     assert rig.db is not None
     store = CommitsThenFails(rig.db)
-    rig.h._store = store
+    use_store(rig.h, store)
     try:
         debate = await rig.h.propose(proposal())
         assert debate is not None
@@ -209,8 +217,7 @@ async def test_effects_are_read_in_batches_and_the_state_is_not_reloaded(tmp_pat
     await rig.start()
     assert rig.db is not None
     store = CountingStore(rig.db)
-    rig.h._store = store
-    rig.h._runner._store = store
+    use_store(rig.h, store)
     try:
         await _drive(rig)
         # Three rounds of two turns run dozens of effects: one queue read per event (reply,

@@ -1,0 +1,301 @@
+"""One worker per debate: it runs the debate's stored effects in order, and each event an
+effect yields goes through `submit` (transition, store, then run the new effects).
+
+A step is stored (state, new turn, effects) in one transaction before any effect runs,
+and an effect that yields an event is completed in the same transaction that stores
+the event's step. So a crash between any two steps resumes from SQLite with nothing
+lost and nothing done twice (an effect interrupted mid-way runs again; the ports make
+a repeat harmless).
+
+An effect that yields no event is marked done with the next save (in the same statement that
+stores the step), or in one write when the worker runs out of work, rather than one write
+each: a crash in between runs those few again, and every port makes a repeat show nothing new
+(the room posts under a recorded key or a nonce, the wiki's outbox drops a repeated key, a
+status or a pin is edited to the latest state).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import enum
+import logging
+import random
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
+
+from handlers.effect_queue import report_crash, run_together, still_wanted
+from handlers.effects_runner import EffectRunner
+from handlers.events import AskDebater, Effect, Event, Judge, RunTask
+from handlers.leasing import LeaseGuard, LeaseLost, patiently
+from handlers.model import Debate, Phase
+from handlers.ports import Clock, Store, StoreUnavailable
+from handlers.state_machine import transition
+
+log = logging.getLogger(__name__)
+
+EFFECT_ATTEMPTS = 5  # an effect that keeps failing is retried, then left for the next start
+EFFECT_BACKOFF_S = 2.0
+EFFECT_BATCH = 16  # pending effects read at once; a batch ends early at an effect's event
+T = TypeVar("T")
+
+
+class _Outcome(enum.Enum):
+    """How one effect ended."""
+
+    DONE = "done"  # completed, nothing new stored
+    EVENT = "event"  # its event's step (and new effects) stored
+    FAILED = "failed"  # kept failing: left stored for the next start
+
+
+class DebateWorkers:
+    """Each debate's worker, its lock, and its state as last committed."""
+
+    def __init__(
+        self,
+        store: Store,
+        runner: EffectRunner,
+        clock: Clock,
+        rng: random.Random,
+        guard: LeaseGuard,
+        retry_wait_scale: float = 1.0,
+    ) -> None:
+        self._store = store
+        self._runner = runner
+        self._clock = clock
+        self._rng = rng
+        # Which debates this process may act on (see handlers.leasing).
+        self._guard = guard
+        self._retry_wait_scale = retry_wait_scale
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._workers: dict[int, asyncio.Task[None]] = {}
+        self._dirty: set[int] = set()
+        # The effects running now per debate: several at once in a parallel step.
+        self._running: dict[int, dict[int, tuple[Effect, asyncio.Task[Event | None]]]] = {}
+        self._idle: dict[int, asyncio.Event] = {}
+        # Each debate's state as last committed, set under its lock right after a save (and
+        # dropped if a save fails, as it may have committed or not): the effects read it
+        # here instead of loading and parsing it from SQLite each time.
+        self._state: dict[int, Debate] = {}
+        self._saves: dict[int, int] = {}  # odd while a save is in flight
+        # Effects run without an event, not yet marked done in SQLite (see the docstring).
+        self._done: dict[int, list[int]] = {}
+
+    def start(self, debate: Debate) -> None:
+        """Run a debate just created (its state is the one stored)."""
+        self._state[debate.id] = debate
+        self._kick(debate.id)
+
+    async def resume_all(self) -> list[int]:
+        """After a start: run every debate that still has stored effects."""
+        ids = await self._store.debates_with_work()
+        for debate_id in ids:
+            self._kick(debate_id)
+        return ids
+
+    async def wait_idle(self, debate_id: int) -> None:
+        """Wait until the debate's worker has nothing left to run (for tests and shutdown)."""
+        while debate_id in self._workers:
+            await self._idle.setdefault(debate_id, asyncio.Event()).wait()
+
+    def is_idle(self, debate_id: int) -> bool:
+        """True while no worker runs the debate's effects here."""
+        return debate_id not in self._workers
+
+    async def let_go(self, debate_id: int) -> None:
+        """Stop acting on a debate (its lease was lost): its worker ends, its state is
+        forgotten; what was not done stays stored for the process that claims it."""
+        self._dirty.discard(debate_id)
+        task = self._workers.get(debate_id)
+        if task is not None:
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
+        self._state.pop(debate_id, None)
+        self._done.pop(debate_id, None)
+
+    def adopt(self, debate_id: int) -> None:
+        """Run a debate this process just claimed, from its stored state."""
+        self._state.pop(debate_id, None)  # another process may have changed it
+        self._done.pop(debate_id, None)
+        self._kick(debate_id)
+
+    async def aclose(self) -> None:
+        """Stop every worker; what was not done stays stored for the next start (what was
+        done is marked so, and does not run again)."""
+        workers = list(self._workers.values())
+        for task in workers:
+            task.cancel()
+        await asyncio.gather(*workers, return_exceptions=True)
+        for debate_id in list(self._done):
+            await self._flush_done(debate_id)
+
+    async def submit(
+        self,
+        debate_id: int,
+        event: Event,
+        *,
+        completing: int | None = None,
+        decided_by: int | None = None,
+    ) -> Debate:
+        """Transition, store, and let the worker run the new effects."""
+        async with self._locks.setdefault(debate_id, asyncio.Lock()):
+            debate = await self.current(debate_id)
+            step = transition(debate, event, self._clock.now(), self._rng)
+            changed = step.debate != debate
+            self._saves[debate_id] = self._saves.get(debate_id, 0) + 1
+            self._state.pop(debate_id, None)  # until the save is known to have committed
+            done = self._done.pop(debate_id, [])  # if the save fails, they run again
+            try:
+                await self._store.save_step(
+                    step.debate,
+                    step.effects,
+                    step.turn,
+                    self._clock.now(),
+                    completed_effect=completing,
+                    decided_by=decided_by if changed and decided_by is not None else None,
+                    completed=done,
+                )
+            except BaseException:
+                self._state.pop(debate_id, None)  # committed or not: SQLite will tell
+                raise
+            else:
+                self._state[debate_id] = step.debate
+            finally:
+                self._saves[debate_id] += 1
+        if step.debate.phase is Phase.CONCLUDING and debate.phase is not Phase.CONCLUDING:
+            self._cancel_obsolete(debate_id)
+        self._kick(debate_id)
+        return step.debate
+
+    async def current(self, debate_id: int) -> Debate:
+        """The debate's committed state: kept in memory, loaded from SQLite when not."""
+        debate = self._state.get(debate_id)
+        if debate is None:
+            saves = self._saves.get(debate_id, 0)
+            debate = await self._store.load(debate_id)
+            if saves % 2 == 0 and self._saves.get(debate_id, 0) == saves:
+                self._state.setdefault(debate_id, debate)  # no save overlapped the read
+        return debate
+
+    def _cancel_obsolete(self, debate_id: int) -> None:
+        """A stop or failure ends the turn in flight (the debater's process is ended)."""
+        for effect, task in list(self._running.get(debate_id, {}).values()):
+            if isinstance(effect, AskDebater | Judge | RunTask):
+                task.cancel()
+
+    def _kick(self, debate_id: int) -> None:
+        if not self._guard.holds(debate_id):
+            return  # another process runs it, or will once it claims it
+        self._dirty.add(debate_id)
+        if debate_id not in self._workers:
+            self._idle.setdefault(debate_id, asyncio.Event()).clear()
+            task = asyncio.create_task(self._work(debate_id), name=f"debate-{debate_id}")
+            task.add_done_callback(report_crash)
+            self._workers[debate_id] = task
+
+    async def _work(self, debate_id: int) -> None:
+        try:
+            while True:
+                self._dirty.discard(debate_id)
+                pending = await self._patiently(debate_id, lambda: self._pending(debate_id))
+                if not pending:
+                    if debate_id in self._dirty:
+                        continue
+                    await self._patiently(debate_id, lambda: self._flush_done(debate_id))
+                    if debate_id in self._dirty:
+                        continue
+                    return
+                for index, (effect_id, effect) in enumerate(pending):
+                    group = run_together(pending[index:])
+                    if len(group) > 1:
+                        outcome = await self._run_group(debate_id, group)
+                        break  # the group's events stored new effects: read the queue afresh
+                    outcome = await self._run_with_retries(debate_id, effect_id, effect)
+                    if outcome is not _Outcome.DONE:
+                        break  # an event stored new effects: read the queue afresh
+                if outcome is _Outcome.FAILED:
+                    await self._flush_done(debate_id)
+                    return
+        except* LeaseLost:
+            log.warning("debate %s: lease lost; another process takes it over", debate_id)
+            self._state.pop(debate_id, None)
+            self._done.pop(debate_id, None)
+        finally:
+            self._workers.pop(debate_id, None)
+            state = self._state.get(debate_id)
+            if state is not None and state.phase.is_terminal:
+                self._state.pop(debate_id, None)  # nothing more will change
+            self._idle.setdefault(debate_id, asyncio.Event()).set()
+
+    async def _pending(self, debate_id: int) -> list[tuple[int, Effect]]:
+        """The next stored effects not yet run (those run since the last save are still
+        queued in the store until it is told)."""
+        done = set(self._done.get(debate_id, ()))
+        pending = await self._store.pending_effects(debate_id, EFFECT_BATCH + len(done))
+        return [(effect_id, effect) for effect_id, effect in pending if effect_id not in done]
+
+    async def _flush_done(self, debate_id: int) -> None:
+        """Mark the effects run since the last save done (the worker has nothing left)."""
+        done = self._done.pop(debate_id, [])
+        if done:
+            await self._store.complete_effects(debate_id, done, self._clock.now())
+
+    async def _run_group(self, debate_id: int, group: list[tuple[int, Effect]]) -> _Outcome:
+        """A parallel step's asks, all at once; each answer is stored as it arrives."""
+        # A task group: if one ask dies (the process is going down), the others are ended
+        # too, and their stored asks run again at the next start.
+        async with asyncio.TaskGroup() as asks:
+            running = [
+                asks.create_task(self._run_with_retries(debate_id, effect_id, effect))
+                for effect_id, effect in group
+            ]
+        outcomes = [task.result() for task in running]
+        return _Outcome.FAILED if _Outcome.FAILED in outcomes else _Outcome.EVENT
+
+    async def _run_with_retries(self, debate_id: int, effect_id: int, effect: Effect) -> _Outcome:
+        """Run one effect; FAILED if it keeps failing (it stays stored for the next start).
+        The store being out of reach is not the effect failing: it runs again once it is back."""
+        return await self._patiently(
+            debate_id, lambda: self._run_attempts(debate_id, effect_id, effect)
+        )
+
+    async def _run_attempts(self, debate_id: int, effect_id: int, effect: Effect) -> _Outcome:
+        """Up to EFFECT_ATTEMPTS tries, waiting longer after each failure."""
+        for attempt in range(EFFECT_ATTEMPTS):
+            try:
+                outcome = await self._run_one(debate_id, effect_id, effect)
+            except (LeaseLost, StoreUnavailable):
+                raise  # not a failure of the effect: see _run_with_retries
+            except Exception:
+                log.exception(
+                    "debate %s: effect %s failed (attempt %s)", debate_id, effect.kind, attempt + 1
+                )
+                await self._clock.sleep(EFFECT_BACKOFF_S * 2**attempt * self._retry_wait_scale)
+            else:
+                return outcome
+        return _Outcome.FAILED
+
+    async def _patiently(self, debate_id: int, call: Callable[[], Awaitable[T]]) -> T:
+        return await patiently(debate_id, call, self._guard)
+
+    async def _run_one(self, debate_id: int, effect_id: int, effect: Effect) -> _Outcome:
+        if not self._guard.holds(debate_id):
+            raise LeaseLost(debate_id)  # checked before every effect: see tools/store/leases
+        debate = await self.current(debate_id)
+        if not still_wanted(debate, effect):
+            self._done.setdefault(debate_id, []).append(effect_id)  # nothing ran
+            return _Outcome.DONE
+        task = asyncio.create_task(self._runner.run(debate, effect))
+        self._running.setdefault(debate_id, {})[effect_id] = (effect, task)
+        try:
+            event = await task
+        except asyncio.CancelledError:
+            if not task.cancelled() or asyncio.current_task().cancelling():  # type: ignore[union-attr]  # always inside a task
+                raise
+            event = None  # cancelled by a stop: the effect is obsolete
+        finally:
+            self._running.get(debate_id, {}).pop(effect_id, None)
+        if event is None:
+            self._done.setdefault(debate_id, []).append(effect_id)  # saved with the next step
+            return _Outcome.DONE
+        await self.submit(debate_id, event, completing=effect_id)
+        return _Outcome.EVENT
