@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import sqlite3
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -25,6 +24,7 @@ from tools.store.db_port import (
     statements,
     to_the_end,
 )
+from tools.store.sqlite_group import GroupCommit, run_group
 
 CREATE_MIGRATIONS_TABLE = """
 CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -73,6 +73,12 @@ class SqliteDatabase(Database):
         self.path = path
         self.target = path
         self._write_lock = asyncio.Lock()
+        # aiosqlite has no public call that runs a function on its thread; `_execute` is what
+        # its own methods use.
+        self._writes = GroupCommit(
+            lambda group: conn._execute(run_group, conn._conn, group),  # type: ignore[no-untyped-call]
+            self._write_lock,
+        )
 
     @classmethod
     async def connect(
@@ -106,7 +112,8 @@ class SqliteDatabase(Database):
         return db
 
     async def close(self) -> None:
-        """Close the connection."""
+        """Close the connection (once the writes under way are committed)."""
+        await self._writes.drained()
         await self._conn.close()
 
     async def migrate(self, migrations: Iterable[Migration]) -> list[int]:
@@ -160,30 +167,20 @@ class SqliteDatabase(Database):
 
     async def execute(self, sql: str, params: Params = ()) -> int:
         """One write statement in its own transaction; returns how many rows it changed."""
-        # Outside BEGIN ... COMMIT, SQLite runs one statement as its own transaction
-        # (autocommit): as atomic and durable, in one trip instead of three. The lock keeps
-        # it from slipping into another coroutine's open transaction on this connection.
-        async with self._write_lock:
-            cursor = await to_the_end(self._conn.execute(sql, tuple(params)))
-            return cursor.rowcount
+        # Writes from other coroutines at the same time share its trip to the database
+        # thread and its COMMIT (tools.store.sqlite_group), each one all-or-nothing.
+        return int(await self._writes.write(((sql, params),), returning=False))
 
     async def insert(self, sql: str, params: Params = ()) -> int:
         """One INSERT ending in `RETURNING id`, in its own transaction; returns the id."""
-        async with self._write_lock:
-            return await to_the_end(self._tx.insert(sql, params))
+        rows = await self._writes.write(((sql, params),), returning=True)
+        return int(rows[0][0])
 
     async def write_all(self, statements: Sequence[tuple[str, Params]]) -> None:
-        """Several write statements as one transaction, in one trip to the database thread
-        (BEGIN, the statements and COMMIT run there back to back, ROLLBACK on any error)."""
-        if len(statements) == 1:  # one statement is its own transaction (autocommit)
-            await self.execute(*statements[0])
-            return
-        async with self._write_lock:
-            # aiosqlite has no public call that runs a function on its thread; `_execute` is
-            # what its own methods use. Each trip costs a thread hand-off both ways, the
-            # larger part of a small statement's CPU.
-            run = self._conn._execute(_write_all, self._conn._conn, statements)  # type: ignore[no-untyped-call]
-            await to_the_end(run)
+        """Several write statements as one transaction (ROLLBACK on any error), sent to the
+        database thread with whatever other writes are waiting."""
+        if statements:
+            await self._writes.write(statements, returning=False)
 
     async def tables(self) -> dict[str, list[str]]:
         """Every table and its columns in order."""
@@ -192,18 +189,6 @@ class SqliteDatabase(Database):
             columns = await self._conn.execute_fetchall(f"PRAGMA table_info({name})")
             found[str(name)] = [str(column[1]) for column in columns]
         return found
-
-
-def _write_all(conn: sqlite3.Connection, statements: Sequence[tuple[str, Params]]) -> None:
-    """On the database thread: BEGIN IMMEDIATE, every statement, COMMIT (ROLLBACK on error)."""
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        for sql, params in statements:
-            conn.execute(sql, tuple(params))
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
-    conn.execute("COMMIT")
 
 
 def _cause(path: str, exc: BaseException) -> str:
