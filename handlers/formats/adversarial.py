@@ -21,7 +21,14 @@ from handlers.formats.adversarial_briefs import (
 )
 from handlers.formats.adversarial_contract import ADVOCATE, CHALLENGER, RECONCILER
 from handlers.formats.adversarial_contract import missing as missing_parts
-from handlers.formats.adversarial_result import Answers, render_result, render_summary
+from handlers.formats.adversarial_result import (
+    INTAKE_COST,
+    ROLE_NAMES,
+    Answers,
+    render_result,
+    render_summary,
+    word,
+)
 from handlers.formats.base import (
     AskStep,
     BriefInput,
@@ -261,13 +268,15 @@ class AdversarialFormat(FormatDefaults):
         )
         _, chosen = audit_of(debate)
         probes = tuple(output_of(debate, t) for t, _ in PROBES) if chosen.tier is Tier.FULL else ()
+        unreported = word("model_not_reported")
         cost = tuple(
-            f"{r.title()}: {debate.name_of(t.seat)} ({t.meta.model or 'model not reported'})"
+            f"{ROLE_NAMES[self.role_of(debate, t.seat)]}: {debate.name_of(t.seat)} "
+            f"({t.meta.model or unreported})"
             for t in turns or ()
-            for r in (self.role_of(debate, t.seat),)
         )
-        light = ("Intake audit", *(("Probe 1", "Probe 2", "Validator") if probes else ()))
-        cost += tuple(f"{name}: moderator model" for name in light)
+        probe = word("cost_probe")
+        run = (f"{probe} 1", f"{probe} 2", ROLE_NAMES["validator"]) if probes else ()
+        cost += tuple(f"{name}: {word('moderator_model')}" for name in (INTAKE_COST, *run))
         return Answers(
             advocate=roles.get("advocate", ""),
             challenger=roles.get("challenger", ""),
@@ -281,7 +290,7 @@ class AdversarialFormat(FormatDefaults):
         """The `debate-result` page."""
         audit, chosen = audit_of(debate)
         body = render_result(audit, chosen, self._collected(debate, turns))
-        return f"{debate.proposal.topic} — Debate Result", body
+        return f"{debate.proposal.topic} — {word('title')}", body
 
     def summary(self, debate: Debate) -> str:
         """The closing block: verdict, confidence and its caps, validation, caveats."""

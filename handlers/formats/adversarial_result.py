@@ -1,5 +1,8 @@
 """The adversarial format's governance, in code where it is structural, and its output: the
-`debate-result` page in the seed's output format and the closing summary."""
+`debate-result` page in the seed's output format and the closing summary. Words people read
+are locale keys written as `⟦key⟧` (`word`); the wiki and the room fill them in the reader's
+language. The protocol's tokens (verdicts, tiers, confidences, CONTEXT-THIN, PASS / FAIL,
+evidence ids) and what the roles wrote stay as they are."""
 
 from __future__ import annotations
 
@@ -17,7 +20,21 @@ from handlers.formats.adversarial_contract import (
     sections,
 )
 
-NOT_RUN = "(no answer)"
+
+def word(name: str) -> str:
+    """A word of the result page or summary, as the locale key the reader's language fills."""
+    return f"⟦adversarial.result.{name}⟧"
+
+
+NOT_RUN = word("no_answer")
+NONE = word("none")
+ROLE_NAMES = {
+    "advocate": word("role_advocate"),
+    "challenger": word("role_challenger"),
+    "reconciler": word("role_reconciler"),
+    "validator": word("role_validator"),
+}
+INTAKE_COST = word("cost_intake")  # the cost line of the moderator's intake audit
 
 
 @dataclass(frozen=True)
@@ -29,7 +46,7 @@ class Answers:
     reconciler: str = ""
     probes: tuple[str, ...] = ()
     validator: str = ""
-    cost: tuple[str, ...] = ()  # "Role: who (model)" for every role that ran
+    cost: tuple[str, ...] = ()  # "Role: who (model)" for every role that ran, as locale keys
 
 
 @dataclass(frozen=True)
@@ -52,10 +69,11 @@ def stable_probes(probes: tuple[str, ...]) -> int:
 
 
 def uncited(role: str, text: str, ids: tuple[str, ...]) -> tuple[str, ...]:
-    """The role's [EVIDENCE] points that cite no inventory id: rejected arguments."""
-    known = set(ids)
+    """The role's [EVIDENCE] points that cite no inventory id: rejected arguments (the point
+    verbatim)."""
+    known, name = set(ids), ROLE_NAMES[role]
     return tuple(
-        f"{role} evidence {n}: {point} (cites no inventory item)"
+        f"{name} {word('evidence')} {n}: {point} ({word('uncited')})"
         for n, point in enumerate(points(sections(text).get("EVIDENCE", "")), start=1)
         if not set(cited_ids(point)) & known
     )
@@ -63,49 +81,51 @@ def uncited(role: str, text: str, ids: tuple[str, ...]) -> tuple[str, ...]:
 
 def skipped_roles(tier: Tier, answers: Answers) -> tuple[str, ...]:
     """Every role that did not run, and why."""
+    failed = word("skip_failed")
     skipped = []
     if tier is Tier.LITE:
-        skipped.append("Advocate: LITE tier, the proposition's framing is the affirmative case")
+        skipped.append(f"{ROLE_NAMES['advocate']}: {word('skip_lite')}")
     elif not answers.advocate:
-        skipped.append("Advocate: no answer (skipped after failures)")
+        skipped.append(f"{ROLE_NAMES['advocate']}: {failed}")
     if not answers.challenger:
-        skipped.append("Challenger: no answer (skipped after failures)")
+        skipped.append(f"{ROLE_NAMES['challenger']}: {failed}")
     if tier is not Tier.FULL:
-        skipped.append(f"Consistency probes: {tier.value} tier, stability check not needed")
-        skipped.append(f"Validator: {tier.value} tier (FULL only)")
+        skipped.append(f"{word('role_probes')}: {tier.value} {word('skip_probes')}")
+        skipped.append(f"{ROLE_NAMES['validator']}: {tier.value} {word('skip_validator')}")
     if not answers.reconciler:
-        skipped.append("Reconciler: no answer (skipped after failures)")
+        skipped.append(f"{ROLE_NAMES['reconciler']}: {failed}")
     return tuple(skipped)
 
 
 def govern(audit: Audit, chosen: Route, answers: Answers) -> Result:
-    """Apply the seed's decision rules to the Reconciler's answer."""
+    """Apply the seed's decision rules to the Reconciler's answer (the fields a reader sees
+    carry locale keys; verdict and confidence are the protocol's tokens)."""
     rec = sections(answers.reconciler)
     stated = first_word(rec.get("CONFIDENCE", ""), CONFIDENCES) or "SPECULATIVE"
     caps = []
     if chosen.intake is Intake.THIN:
-        caps.append("CONTEXT-THIN intake caps confidence at SPECULATIVE")
+        caps.append(word("cap_thin"))
     if chosen.tier is Tier.FULL and stable_probes(answers.probes) == 0:
-        caps.append("consistency probes diverge (0 of 2 stable): capped at SPECULATIVE")
+        caps.append(word("cap_probes"))
     rejected_own = rec.get("REJECTED-ARGUMENTS", "").strip()
     rejected = tuple(
         line
         for line in (
             *(points(rejected_own) if rejected_own.lower() not in ("", "none") else ()),
-            *uncited("Advocate", answers.advocate, audit.ids),
-            *uncited("Challenger", answers.challenger, audit.ids),
+            *uncited("advocate", answers.advocate, audit.ids),
+            *uncited("challenger", answers.challenger, audit.ids),
         )
     )
     val = sections(answers.validator)
     result = first_word(val.get("RESULT", ""), ("PASS-WITH-CAVEATS", "PASS", "FAIL"))
-    validation = "" if chosen.tier is not Tier.FULL else (result or "not available")
+    validation = "" if chosen.tier is not Tier.FULL else (result or word("not_available"))
     caveats = [c for c in (rec.get("CAVEATS", ""),) if c and c.lower() != "none"]
     if chosen.tier is Tier.FULL:
         own = val.get("CAVEATS", "").strip()
         if own and own.lower() != "none":
-            caveats.append(f"Validator: {own}")
+            caveats.append(f"{ROLE_NAMES['validator']}: {own}")
         if result in (None, "FAIL"):
-            caveats.append(f"Validator result: {result or 'not available'}")
+            caveats.append(f"{word('validator_result')}: {result or word('not_available')}")
     return Result(
         verdict=first_word(rec.get("VERDICT", ""), VERDICTS) or "NONE",
         thesis=rec.get("THESIS", "") or NOT_RUN,
@@ -128,38 +148,39 @@ def render_result(audit: Audit, chosen: Route, answers: Answers) -> str:
     res = govern(audit, chosen, answers)
     rec = sections(answers.reconciler)
     lines = [
-        "## Debate Result",
-        f"**Proposition:** {audit.proposition}",
-        f"**Tier:** {chosen.tier.value.lower()} ({_agents(answers)} agents)",
-        f"**Intake status:** {chosen.intake.value}",
+        f"## {word('title')}",
+        f"**{word('proposition')}:** {audit.proposition}",
+        f"**{word('tier')}:** {chosen.tier.value.lower()} ({_agents(answers)} {word('agents')})",
+        f"**{word('intake_status')}:** {chosen.intake.value}",
         "",
         *_audit_lines(audit, chosen),
         "",
-        f"### Reconciler's Verdict: {res.verdict}",
+        f"### {word('verdict')}: {res.verdict}",
         res.thesis,
         "",
         *_decision_lines(res, rec),
-        f"### Confidence: {res.confidence}",
+        f"### {word('confidence')}: {res.confidence}",
         *(f"- {cap}" for cap in res.caps),
     ]
     if chosen.tier is Tier.FULL:
-        lines += ["", "### Validation", res.validation]
-    lines += ["", "### Caveats", *(f"- {c}" for c in res.caveats or ("none",))]
-    lines += ["", "### Cost", f"Agents spawned: {_agents(answers)}"]
+        lines += ["", f"### {word('validation')}", res.validation]
+    lines += ["", f"### {word('caveats')}", *(f"- {c}" for c in res.caveats or (NONE,))]
+    lines += ["", f"### {word('cost')}", f"{word('agents_spawned')}: {_agents(answers)}"]
     lines += [f"- {c}" for c in answers.cost]
     return "\n".join(lines) + "\n\n" + _answers(answers)
 
 
 def _audit_lines(audit: Audit, chosen: Route) -> list[str]:
-    gaps = "unknown" if audit.known_gaps is None else "; ".join(audit.known_gaps) or "none"
+    gaps = word("unknown") if audit.known_gaps is None else "; ".join(audit.known_gaps) or NONE
+    present = word("yes" if opposition_present(audit) else "no")
     return [
-        "### Structural Audit",
-        f"- Evidence inventory: {len(audit.evidence)}",
+        f"### {word('audit')}",
+        f"- {word('evidence_inventory')}: {len(audit.evidence)}",
         *(f"  - {e.id} | {e.item} | {e.stance}" for e in audit.evidence),
-        f"- Opposition explicitly present: {'yes' if opposition_present(audit) else 'no'}",
-        f"- Known gaps: {gaps}",
-        f"- Optional state: {'; '.join(audit.optional_state) or 'none'}",
-        f"- Tier rationale: {', '.join(chosen.reasons)}",
+        f"- {word('opposition')}: {present}",
+        f"- {word('known_gaps')}: {gaps}",
+        f"- {word('optional_state')}: {'; '.join(audit.optional_state) or NONE}",
+        f"- {word('tier_rationale')}: {', '.join(chosen.reasons)}",
         *(f"- CONTEXT-THIN: {reason}" for reason in chosen.thin_reasons),
     ]
 
@@ -172,28 +193,29 @@ def _decision_lines(res: Result, rec: dict[str, str]) -> list[str]:
     survive = [p for p in (rec.get("SURVIVING-ELEMENTS"), rec.get("ADOPTED-FROM-CHALLENGER")) if p]
     own_skip = rec.get("SKIPPED-ROLE-RATIONALE", "")
     own_skip = "" if own_skip.lower() in ("", "none") else own_skip
+    columns = " | ".join(word(c) for c in ("col_point", "col_winner", "col_reasoning"))
     return [
-        "### Point-by-Point Resolution",
-        "| Point | Winner | Reasoning |",
+        f"### {word('points')}",
+        f"| {columns} |",
         "|-------|--------|-----------|",
         *table,
         "",
-        "### Rejected Arguments",
-        *(f"- {line}" for line in res.rejected or ("none",)),
+        f"### {word('rejected')}",
+        *(f"- {line}" for line in res.rejected or (NONE,)),
         "",
-        "### What Survives",
-        *(f"- {part}" for part in survive or ["none"]),
+        f"### {word('survives')}",
+        *(f"- {part}" for part in survive or [NONE]),
         "",
-        "### Skipped Roles",
-        *(f"- {line}" for line in res.skipped or (() if own_skip else ("none",))),
-        *([f"- Reconciler: {own_skip}"] if own_skip else []),
+        f"### {word('skipped')}",
+        *(f"- {line}" for line in res.skipped or (() if own_skip else (NONE,))),
+        *([f"- {ROLE_NAMES['reconciler']}: {own_skip}"] if own_skip else []),
         "",
     ]
 
 
 def _agents(answers: Answers) -> int:
     """The roles that ran (the intake audit is the moderator's, not an agent's)."""
-    return sum(1 for line in answers.cost if not line.startswith("Intake"))
+    return sum(1 for line in answers.cost if not line.startswith(INTAKE_COST))
 
 
 def _fenced(text: str) -> str:
@@ -205,13 +227,14 @@ def _fenced(text: str) -> str:
 
 def _answers(answers: Answers) -> str:
     """Every role's answer in full (nothing a role wrote is lost)."""
-    parts = ["## Role answers"]
+    parts = [f"## {word('answers')}"]
+    probe = word("probe")
     named = (
-        ("Advocate", answers.advocate),
-        *((f"Consistency probe {n}", p) for n, p in enumerate(answers.probes, start=1)),
-        ("Challenger", answers.challenger),
-        ("Reconciler", answers.reconciler),
-        ("Validator", answers.validator),
+        (ROLE_NAMES["advocate"], answers.advocate),
+        *((f"{probe} {n}", p) for n, p in enumerate(answers.probes, start=1)),
+        (ROLE_NAMES["challenger"], answers.challenger),
+        (ROLE_NAMES["reconciler"], answers.reconciler),
+        (ROLE_NAMES["validator"], answers.validator),
     )
     for role, text in named:
         if text:
@@ -224,12 +247,13 @@ def render_summary(audit: Audit, chosen: Route, answers: Answers) -> str:
     res = govern(audit, chosen, answers)
     lines = [
         f"**{res.verdict}** — {res.thesis}",
-        f"Tier: {chosen.tier.value} · Intake: {chosen.intake.value} · Confidence: {res.confidence}",
+        f"{word('tier')}: {chosen.tier.value} · {word('intake')}: {chosen.intake.value} · "
+        f"{word('confidence')}: {res.confidence}",
         *(f"- {cap}" for cap in res.caps),
     ]
     if res.validation:
-        lines.append(f"Validation: {res.validation}")
+        lines.append(f"{word('validation')}: {res.validation}")
     if res.rejected:
-        lines.append(f"Rejected arguments: {len(res.rejected)}")
+        lines.append(f"{word('rejected_count')}: {len(res.rejected)}")
     lines += [f"- {c}" for c in res.caveats]
     return "\n".join(lines)

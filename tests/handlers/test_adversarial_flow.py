@@ -1,5 +1,6 @@
 """Adversarial debates on the real engine and SQLite store, with doubles for the outside:
-each tier in Korean and English, the intake's stops and caps, repairs, crashes and Stop."""
+each tier in Korean and English (the result page in the debate's language), the intake's stops
+and caps, repairs, crashes and Stop."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from handlers.formats.adversarial import RECONCILER_ID
+from handlers.i18n import Strings
 from handlers.model import AG, CLAUDE, Phase, Turn
 from tests.handlers.adversarial_script import (
     WORDS,
@@ -21,6 +23,37 @@ from tests.handlers.adversarial_script import (
     tasks,
 )
 from tests.handlers.conftest import ALICE, Rig, proposal
+from tools.wiki.pages import fill_keys
+
+# The result page as a reader of each language sees it.
+SAID = {
+    "en": {
+        "title": "캐시 계층 선택 — Redis vs in-process LRU — Debate Result",
+        "full": "**Tier:** full",
+        "standard": "**Tier:** standard",
+        "validation": "### Validation\nPASS-WITH-CAVEATS",
+        "confirmed": "### Confidence: CONFIRMED",
+        "validator": "- Validator: E3 was not weighed",
+        "cost": f"- Reconciler: Reconciler ({RECONCILER_ID}-model)",
+        "summary": "Tier: FULL · Intake: debate-ready · Confidence: CONFIRMED",
+        "lite": ("- Advocate: LITE tier", "- Validator: LITE tier"),
+        "no_validation": "### Validation",
+        "no_probes": "- Consistency probes: STANDARD tier",
+    },
+    "ko": {
+        "title": "캐시 계층 선택 — Redis vs in-process LRU — 토론 결과",
+        "full": "**단계:** full",
+        "standard": "**단계:** standard",
+        "validation": "### 검증\nPASS-WITH-CAVEATS",
+        "confirmed": "### 확신도: CONFIRMED",
+        "validator": "- 검증자: E3 was not weighed",
+        "cost": f"- 조정자: Reconciler ({RECONCILER_ID}-model)",
+        "summary": "단계: FULL · 사전 감사: debate-ready · 확신도: CONFIRMED",
+        "lite": ("- 옹호자: LITE 단계", "- 검증자: LITE 단계"),
+        "no_validation": "### 검증",
+        "no_probes": "- 일관성 검사: STANDARD 단계",
+    },
+}
 
 
 async def _run(rig: Rig) -> int:
@@ -38,9 +71,10 @@ async def _turns(rig: Rig, debate_id: int) -> list[Turn]:
 
 
 def _page(rig: Rig) -> str:
+    """The result page's title and content, filled in the debate's language as the wiki does."""
     pages = [content for key, _, content in rig.wiki.writes if ":page:debate-result" in key]
     assert len(pages) == 1
-    return pages[0]
+    return fill_keys(pages[0], Strings(rig.language))
 
 
 def _roles(rig: Rig) -> dict[str, str]:
@@ -81,12 +115,13 @@ async def test_a_full_debate_runs_every_role_and_writes_the_result(
         assert "adversarial.validator" in keys and "adversarial.result_written" in keys
         tier = next(p for _, k, p in rig.room.notices if k == "adversarial.tier_auto")
         assert tier["tier"] == "FULL" and "high-stakes" in tier["reasons"]
-        page = _page(rig)
-        assert "**Tier:** full" in page and "### Validation\nPASS-WITH-CAVEATS" in page
-        assert "Validator: E3 was not weighed" in page and "### Confidence: CONFIRMED" in page
+        page, said = _page(rig), SAID[lang]
+        assert page.startswith(said["title"] + "\n") and said["full"] in page
+        assert said["validation"] in page and said["validator"] in page
+        assert said["confirmed"] in page and said["cost"] in page
         assert WORDS[lang]["decision"] in page and rec.text in page
-        assert f"Reconciler: Reconciler ({RECONCILER_ID}-model)" in page
         assert len(rig.room.summaries) == 1 and "**MODIFY**" in rig.room.summaries[0]
+        assert said["summary"] in fill_keys(rig.room.summaries[0], Strings(lang))
         assert all(count == 1 for count in rig.room.turn_posts.values())
         assert len(rig.room.conclusions) == 1
     finally:
@@ -107,9 +142,9 @@ async def test_a_lite_debate_skips_the_advocate_and_says_why(tmp_path: Path, lan
         assert ("암묵적으로" if lang == "ko" else "implicitly argued FOR") in prompt
         reconciler_prompt = debater(rig, RECONCILER_ID).requests[0].prompt
         assert "ADVOCATE'S CASE" not in reconciler_prompt
-        page = _page(rig)
-        assert "Advocate: LITE tier" in page and "Validator: LITE tier" in page
-        assert "### Validation" not in page
+        page, said = _page(rig), SAID[lang]
+        assert all(line in page for line in said["lite"])
+        assert said["no_validation"] not in page
     finally:
         await rig.stop()
 
@@ -122,8 +157,8 @@ async def test_a_standard_debate_runs_three_roles_without_probes(tmp_path: Path,
         turns = await _turns(rig, debate_id)
         assert len(turns) == 3 and [r.task for r in rig.moderator.task_requests] == ["intake"]
         assert turns[0].text in debater(rig, _roles(rig)["challenger"]).requests[0].prompt
-        page = _page(rig)
-        assert "**Tier:** standard" in page and "Consistency probes: STANDARD tier" in page
+        page, said = _page(rig), SAID[lang]
+        assert said["standard"] in page and said["no_probes"] in page
         tier = next(p for _, k, p in rig.room.notices if k == "adversarial.tier_auto")
         assert tier["tier"] == "STANDARD"
     finally:

@@ -43,12 +43,13 @@ async def test_the_replay_runs_every_role_and_writes_the_result_page(tmp_path: P
     assert "TIER AUTO-DETECTED: FULL" in out
     for line in ("[KEY-TENSION] 처리량", "[RESULT] PASS-WITH-CAVEATS", "[VERDICT] MODIFY"):
         assert line in out  # probes, Validator and roles in full in the room
+    assert "단계: FULL · 사전 감사: debate-ready · 확신도:" in out  # the summary, in Korean
     page = result.format_pages["debate-result"].read_text(encoding="utf-8")
-    assert "### Reconciler's Verdict: MODIFY" in page
-    assert "### Validation\nPASS-WITH-CAVEATS" in page
-    assert "Challenger evidence 3" in page  # the uncited argument is rejected, visibly
+    assert "## 토론 결과" in page and "### 조정자의 판정: MODIFY" in page
+    assert "### 검증\nPASS-WITH-CAVEATS" in page
+    assert "도전자 증거 3" in page  # the uncited argument is rejected, visibly
     assert all(entry.reply in page for entry in RECORDING.turns)
-    assert "- Reconciler: Reconciler (claude-opus-4-1)" in page
+    assert "- 조정자: Reconciler (claude-opus-4-1)" in page
 
 
 def test_the_demo_command_takes_the_format(tmp_path: Path) -> None:

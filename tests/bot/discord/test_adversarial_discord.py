@@ -1,6 +1,7 @@
 """With DEFAULT_FORMAT=adversarial, an approved card on Discord runs the intake, the roles and
 the output: every role's answer posted in full in its colour, the probes and Validator in the
-thread, the summary embed with a link to the debate-result page, and the page written."""
+thread, the summary embed with a link to the debate-result page, and the page written; the
+summary and the page speak the debate's language (Korean here)."""
 
 from __future__ import annotations
 
@@ -39,6 +40,10 @@ async def test_an_adversarial_debate_through_discord(rig: BotRig, people: People
     )
     embed = summary["embeds"][0]
     assert embed["color"] == GREY.value and embed["description"].startswith("**MODIFY**")
+    block = embed["description"]
+    assert "단계: FULL · 사전 감사: debate-ready · 확신도: CONFIRMED" in block
+    assert "검증: PASS-WITH-CAVEATS" in block and "- 검증자: E3 was not weighed" in block
+    assert not any(label in block for label in ("Tier:", "Confidence:", "Validation:", "⟦"))
     assert "fields" not in embed  # the local wiki's file:// pages are not linked on Discord
     await asyncio.wait_for(rig.handler.wait_idle(debate_id), 10)
     debate = await rig.handler.get(debate_id)
@@ -55,9 +60,8 @@ async def test_an_adversarial_debate_through_discord(rig: BotRig, people: People
     pages = list(Path(rig.tmp / "wiki").rglob("debate-result.md"))
     assert len(pages) == 1
     text = pages[0].read_text(encoding="utf-8")
-    assert "### Reconciler's Verdict: MODIFY" in text and RECONCILER_ID in [
-        m.id for m in debate.roster
-    ]
+    assert "### 조정자의 판정: MODIFY" in text and "### Reconciler's Verdict" not in text
+    assert RECONCILER_ID in [m.id for m in debate.roster]
 
 
 def test_the_summary_embed_links_a_format_s_own_pages() -> None:

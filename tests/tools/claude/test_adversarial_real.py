@@ -34,6 +34,7 @@ from tests.tools.claude.conftest import READ_ONLY, SYSTEM_PROMPT
 from tools.claude.debater import ClaudeCodeDebater
 from tools.gemini.api import GeminiModerator
 from tools.store.db import Database
+from tools.wiki.pages import fill_keys
 
 RECONCILER_MODEL = "claude-reconciler-test"
 SESSIONS = "SELECT seat, session_id FROM agent_sessions WHERE debate_id = ? ORDER BY seat"
@@ -135,9 +136,10 @@ async def test_a_full_debate_on_the_real_clis_and_sdk(
         configs = [r["json"].get("generationConfig", {}) for r in sent]
         assert configs[0]["responseMimeType"] == "application/json"
         assert all(c["responseMimeType"] == "text/plain" for c in configs[1:4])
-        page = next(c for k, _, c in rig.wiki.writes if k.endswith(":page:debate-result"))
-        assert "### Validation\nPASS-WITH-CAVEATS" in page and "### Confidence: CONFIRMED" in page
-        assert f"Reconciler: Reconciler ({RECONCILER_MODEL})" in page
+        written = next(c for k, _, c in rig.wiki.writes if k.endswith(":page:debate-result"))
+        page = fill_keys(written, Strings("ko"))  # as the wiki writes it for a Korean debate
+        assert "### 검증\nPASS-WITH-CAVEATS" in page and "### 확신도: CONFIRMED" in page
+        assert f"조정자: Reconciler ({RECONCILER_MODEL})" in page
     finally:
         await rig.stop()
         await moderator.aclose()
