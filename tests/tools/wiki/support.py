@@ -162,6 +162,13 @@ class Site:
         file = self.folder / path
         return file.read_bytes() if file.exists() else None
 
+    def replace_asset_as_person(self, path: str, content: bytes) -> None:
+        """A person puts another file in its place (Wiki.js: the asset manager's upload)."""
+        if self.fake is not None:
+            self.fake.assets.files[served_path(path)].content = content
+            return
+        (self.folder / path).write_bytes(content)
+
     def version(self, path: str) -> object:
         """Changes whenever the page is written."""
         if self.fake is not None:
