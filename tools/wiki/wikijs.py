@@ -147,6 +147,11 @@ class WikiJsWiki:
             return f"{self._base}{served_url_path(path)}"
         return f"{self._base}/{quote(path, safe='/')}"
 
+    def asset_link(self, page_path: str, asset_path: str) -> str:
+        """The asset's served path from the site's root: right wherever the page is shown
+        (`/en/...`, its history), and with the folder slugs lower-cased as Wiki.js keeps them."""
+        return served_url_path(asset_path)
+
     async def aclose(self) -> None:
         """Close the HTTP session."""
         if self._session is not None:

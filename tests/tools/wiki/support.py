@@ -212,6 +212,9 @@ class CrashAfterWrite:
     def url(self, path: str) -> str:
         return self.inner.url(path)
 
+    def asset_link(self, page_path: str, asset_path: str) -> str:
+        return self.inner.asset_link(page_path, asset_path)
+
     async def check(self) -> str:
         return await self.inner.check()
 
