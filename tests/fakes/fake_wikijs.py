@@ -6,7 +6,8 @@ graphql-core with resolvers that model what a real Wiki.js v2.5.314 does (../not
 6002 on a duplicate create, 6003 as an `errors` entry, an update without `isPublished`
 unpublishing the page, omitted scripts wiped, HTTP 500 when the API is disabled or the key is
 revoked, Guest (Forbidden / 6013) for an unknown key. A test can take it down (500s, or closed
-port) and bring it back, and edit a page "as a person".
+port) and bring it back, and edit a page "as a person". Assets (folders, `POST /u`, and the
+files served at their paths) are in fake_wikijs_assets.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from graphql import (
     validate_schema,
 )
 
+from tests.fakes.fake_wikijs_assets import FakeAssets, error_page, read_upload
 from tests.fakes.fake_wikijs_resolvers import Root
 
 SCHEMA_DIR = Path(__file__).parent / "wikijs_schema"
@@ -84,8 +86,8 @@ class FakePage:
 class Recorded:
     """One request as the fake saw it."""
 
-    kind: str  # "query", "mutation", or "" when unparsable
-    fields: tuple[str, ...]  # e.g. ("pages.create",)
+    kind: str  # "query", "mutation", "upload", "get", or "" when unparsable
+    fields: tuple[str, ...]  # e.g. ("pages.create",); ("u",) for an upload; a get's path
     variables: dict[str, Any]
     status: int
 
@@ -99,6 +101,7 @@ class FakeWikiJs:
     valid_keys: set[str] = field(default_factory=lambda: {FULL_KEY})
     revoked_keys: set[str] = field(default_factory=lambda: {REVOKED_KEY})
     pages: dict[int, FakePage] = field(default_factory=dict)
+    assets: FakeAssets = field(default_factory=FakeAssets)
     searches: list[str] = field(default_factory=list)  # the queries of pages.search
     requests: list[Recorded] = field(default_factory=list)
     invalid: list[str] = field(default_factory=list)
@@ -117,6 +120,8 @@ class FakeWikiJs:
         app = web.Application(client_max_size=MAX_BODY)
         app.router.add_post("/graphql", self._graphql)
         app.router.add_get("/healthz", self._healthz)
+        app.router.add_post("/u", self._upload)
+        app.router.add_get("/{path:.*}", self._serve)
         self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
         await self._runner.setup()
         await web.TCPSite(self._runner, "127.0.0.1", self.port).start()
@@ -155,6 +160,10 @@ class FakeWikiJs:
         """The page mutations received (create and update)."""
         wanted = {"pages.create", "pages.update"}
         return [r for r in self.requests if r.kind == "mutation" and wanted & set(r.fields)]
+
+    def uploads(self) -> list[Recorded]:
+        """The requests to `POST /u`."""
+        return [r for r in self.requests if r.kind == "upload"]
 
     def tick(self) -> str:
         """The next updatedAt: one second later than the last."""
@@ -205,16 +214,41 @@ class FakeWikiJs:
             payload["errors"] = [error.formatted for error in result.errors]
         return web.json_response(payload)
 
+    async def _upload(self, request: web.Request) -> web.Response:
+        upload = await read_upload(request, self.assets.max_file_size)  # multer reads it all
+        user, refusal = self._user(request.headers.get("Authorization", ""))
+        if refusal:  # outside /graphql: the HTML error page
+            response = error_page(500, refusal)
+        elif self.failing or self.assets.failing_uploads > 0:
+            self.assets.failing_uploads = max(0, self.assets.failing_uploads - 1)
+            response = error_page(500, "connect ECONNREFUSED 127.0.0.1:5432")
+        else:
+            response = self.assets.upload(upload, user)
+        seen = {"folder": upload.fields.get("mediaUpload"), "files": [f[0] for f in upload.files]}
+        self.requests.append(Recorded("upload", ("u",), seen, response.status))
+        return response
+
+    async def _serve(self, request: web.Request) -> web.Response:
+        _user, refusal = self._user(request.headers.get("Authorization", ""))
+        response = error_page(500, refusal) if refusal else self.assets.serve(request.path)
+        self.requests.append(Recorded("get", (request.path,), {}, response.status))
+        return response
+
     def _authenticate(self, header: str) -> str | web.Response:
-        """A well-formed API key is checked; anything else silently becomes Guest."""
+        user, refusal = self._user(header)
+        return _errors(500, refusal) if refusal else user
+
+    def _user(self, header: str) -> tuple[str, str]:
+        """("admin" | "guest", "") or ("", why Wiki.js answers HTTP 500): a well-formed API
+        key is checked; anything else silently becomes Guest."""
         token = header.removeprefix("Bearer ").strip() if header.startswith("Bearer ") else ""
         if token not in self.valid_keys | self.revoked_keys:
-            return "guest"
+            return "guest", ""
         if not self.api_enabled:
-            return _errors(500, DISABLED)
+            return "", DISABLED
         if token in self.revoked_keys:
-            return _errors(500, REVOKED)
-        return "admin"
+            return "", REVOKED
+        return "admin", ""
 
     def store(self, **values: Any) -> FakePage:
         """Add a page (what a successful create does)."""

@@ -81,10 +81,34 @@ class Root:
     def pages(self, info: Any) -> _Pages:
         return _Pages(self.fake, info.context["user"])
 
+    def assets(self, info: Any) -> _Assets:
+        return _Assets(self.fake, info.context["user"])
+
     def authentication(self, info: Any) -> dict[str, Any]:
         if info.context["user"] != "admin":
             raise GraphQLError("Forbidden")
         return {"apiState": self.fake.api_enabled, "apiKeys": [], "strategies": []}
+
+
+class _Assets:
+    """`assets { folders, createFolder }`: @auth(requires: ["manage:system", ...]) on each."""
+
+    def __init__(self, fake: FakeWikiJs, user: str) -> None:
+        self.fake = fake
+        self.admin = user == "admin"
+
+    def folders(self, _info: Any, parentFolderId: int) -> list[dict[str, Any]]:
+        if not self.admin:
+            raise GraphQLError("Forbidden")
+        return self.fake.assets.children(parentFolderId)
+
+    def createFolder(
+        self, _info: Any, parentFolderId: int, slug: str, name: str | None = None
+    ) -> dict[str, Any]:
+        if not self.admin:
+            raise GraphQLError("Forbidden")
+        code, result_slug, message = self.fake.assets.create_folder(parentFolderId, slug)
+        return {"responseResult": _result(code, result_slug, message)}
 
 
 class _Pages:

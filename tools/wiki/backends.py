@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import posixpath
 import tempfile
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -56,6 +57,10 @@ class WikiBackend(Protocol):
 
     def url(self, path: str) -> str:
         """Where a person reads the page (no I/O)."""
+        ...
+
+    def asset_link(self, page_path: str, asset_path: str) -> str:
+        """How the page at `page_path` refers to the file at `asset_path` (no I/O)."""
         ...
 
     async def check(self) -> str:
@@ -148,6 +153,10 @@ class LocalWiki:
     def url(self, path: str) -> str:
         """A file:// URL (percent-encoded) of the page's file."""
         return self.file_of(path).as_uri()
+
+    def asset_link(self, page_path: str, asset_path: str) -> str:
+        """The file relative to the page's file (beside it: its bare name)."""
+        return posixpath.relpath(asset_path, posixpath.dirname(page_path) or ".")
 
     async def check(self) -> str:
         """The folder exists (created if needed) and is writable."""

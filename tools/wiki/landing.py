@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from tools.store.db import Database, Row
-from tools.wiki.backends import WikiBackend
+from tools.wiki.backends import ASSET_SUFFIXES, WikiBackend
 from tools.wiki.merge import Mode, PageHash, plan_write
 from tools.wiki.pages import Translate
 from tools.wiki.round_log import is_round_log, target_part
@@ -91,7 +91,9 @@ class PageWriter:
             )
             entry = replace(entry, path=found.path, title=found.title, content=found.content)
             current, known_read = found.page, found.read  # the part was just read
-        if not known_read:
+        if not known_read and not entry.path.endswith(ASSET_SUFFIXES):
+            # A file such as the diagram is the bot's alone (no person's edit to keep in it):
+            # it is written as it is, unread.
             current = await self._backend.read(entry.path)
         last = self._written.pop(entry.path, None)  # back once the record is committed
         ours = last is not None and current is not None and current.content == last.content

@@ -13,6 +13,7 @@ from datetime import UTC, datetime, timedelta
 from handlers.model import Conclusion, Debate, Turn, WikiPage
 from handlers.shorten import shorten
 from tools.store.db import Database, Row
+from tools.wiki.asset_links import link_assets
 from tools.wiki.backends import ASSET_SUFFIXES, WikiBackend, WikiError
 from tools.wiki.landing import Entry, PageWriter
 from tools.wiki.merge import Mode, content_hash
@@ -148,11 +149,14 @@ class WikiOutbox:
 
     async def write_page(self, debate: Debate, page: str, title: str, markdown: str) -> None:
         """Queue a format's page (`turns/01-ag`, `front-page`, `concepts.svg`, ...), replaced
-        as a whole, a person's edit kept; the same content queued again (a repeat after a
-        crash) is written once."""
-        content = markdown if page.endswith(ASSET_SUFFIXES) else fill_keys(markdown, self._t)
-        if page.endswith(ASSET_SUFFIXES) and not getattr(self._backend, "holds_assets", False):
-            # Wiki.js keeps pages only: the diagram's source is kept as a page beside them.
+        as a whole, a person's edit kept (a file such as the diagram is the bot's alone); the
+        same content queued again (a repeat after a crash) is written once."""
+        if not page.endswith(ASSET_SUFFIXES):  # its links to the files beside it as served
+            own = self.path_of(debate, page)
+            content = link_assets(fill_keys(markdown, self._t), own, self._backend.asset_link)
+        elif getattr(self._backend, "holds_assets", False):
+            content = markdown
+        else:  # a wiki that keeps pages only: the diagram's source is kept as a page beside them
             stem, _, suffix = page.rpartition(".")
             page, content = f"{stem}-{suffix}", f"```xml\n{markdown}\n```\n"
         path = self.path_of(debate, page)

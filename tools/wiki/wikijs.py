@@ -1,14 +1,16 @@
-"""Wiki.js 2.x through its GraphQL API: find a page by path, then create it or update it."""
+"""Wiki.js 2.x through its GraphQL API: find a page by path, then create it or update it;
+a file beside the pages (the ledger's diagram) is uploaded as an asset."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 from urllib.parse import quote
 
 import aiohttp
 
-from tools.wiki.backends import StoredPage, WikiError
+from tools.wiki.backends import ASSET_SUFFIXES, StoredPage, WikiError
+from tools.wiki.wikijs_assets import WikiJsAssets, served_url_path
+from tools.wiki.wikijs_errors import error_code, graphql_error, http_error, parse_json
 
 CHECK_KEY = "query DebateRoomKeyCheck { authentication { apiState } }"
 
@@ -62,15 +64,14 @@ mutation DebateRoomUpdate(
 
 DEFAULT_TAGS = ("debate-room",)
 NOT_FOUND = 6003
-VIEW_FORBIDDEN = 6013
 EXISTS = 6002
 ANY_EXCEPTION = 1  # a partial write may have happened: read back before deciding
-_DISABLED = "API is disabled"
-_REVOKED = "API Key is invalid or was revoked"
 
 
 class WikiJsWiki:
     """A Wiki.js 2.x server: pages in locale `en`, Markdown editor, published."""
+
+    holds_assets = True  # a diagram is uploaded as an asset, in folders like the page's
 
     def __init__(
         self,
@@ -87,6 +88,7 @@ class WikiJsWiki:
         self._locale = locale
         self._tags = tags
         self._session: aiohttp.ClientSession | None = None
+        self._assets = WikiJsAssets(self._call, self._send)
 
     async def check(self) -> str:
         """A call that needs the key's privileges: one clear line for each way it fails."""
@@ -101,12 +103,15 @@ class WikiJsWiki:
         return f"Wiki.js at {self._base} (full-access API key)"
 
     async def read(self, path: str) -> StoredPage | None:
-        """The page at `path` in our locale, or None (6003)."""
+        """The page at `path` in our locale, or None (6003). An asset is not read back (None):
+        the bot's file has no person's edit to keep, so it is written as it is."""
+        if path.endswith(ASSET_SUFFIXES):
+            return None
         data, errors = await self._call(SINGLE_BY_PATH, {"path": path, "locale": self._locale})
         if errors:
-            if _error_code(errors[0]) == NOT_FOUND:
+            if error_code(errors[0]) == NOT_FOUND:
                 return None
-            raise _graphql_error(errors)
+            raise graphql_error(errors)
         page = (data.get("pages") or {}).get("singleByPath")
         if page is None:
             return None
@@ -126,14 +131,26 @@ class WikiJsWiki:
     async def write(
         self, path: str, title: str, content: str, current: StoredPage | None
     ) -> StoredPage:
-        """Create the page, or update it; an update that changes nothing sends nothing."""
+        """Create the page, or update it; an update that changes nothing sends nothing. An
+        asset is uploaded, over the one there."""
+        if path.endswith(ASSET_SUFFIXES):
+            await self._assets.upload(path, content.encode("utf-8"))
+            return StoredPage(path, title, content, page_id=path)
         if current is None:
             return await self._create(path, title, content)
         return await self._update(current, title, content)
 
     def url(self, path: str) -> str:
-        """The page's address, path percent-encoded (Hangul included)."""
+        """The page's address, path percent-encoded (Hangul included); an asset's where Wiki.js
+        serves it."""
+        if path.endswith(ASSET_SUFFIXES):
+            return f"{self._base}{served_url_path(path)}"
         return f"{self._base}/{quote(path, safe='/')}"
+
+    def asset_link(self, page_path: str, asset_path: str) -> str:
+        """The asset's served path from the site's root: right wherever the page is shown
+        (`/en/...`, its history), and with the folder slugs lower-cased as Wiki.js keeps them."""
+        return served_url_path(asset_path)
 
     async def aclose(self) -> None:
         """Close the HTTP session."""
@@ -215,7 +232,7 @@ class WikiJsWiki:
         data, errors = await self._call(query, variables)
         reply = (data.get("pages") or {}).get(name)
         if reply is None:
-            raise _graphql_error(errors) if errors else WikiError("bad_response", "empty reply")
+            raise graphql_error(errors) if errors else WikiError("bad_response", "empty reply")
         return reply["responseResult"], reply.get("page")
 
     async def call(
@@ -233,61 +250,31 @@ class WikiJsWiki:
         self, query: str, variables: dict[str, Any]
     ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         """POST one operation; HTTP-level failures become WikiError."""
+        payload = {"query": query, "variables": variables}
+        status, text = await self._send("POST", "/graphql", payload)
+        body = parse_json(text)
+        errors = [e for e in body.get("errors") or () if isinstance(e, dict)]
+        if status != 200:
+            message = str(errors[0].get("message", "")) if errors else ""
+            raise http_error(status, message)
+        data = body.get("data")
+        return (data if isinstance(data, dict) else {}), errors
+
+    async def _send(
+        self, method: str, path: str, body: dict[str, Any] | aiohttp.FormData | None
+    ) -> tuple[int, str]:
+        """One request with the key (JSON for a dict, multipart for a form): status and text;
+        no answer becomes WikiError."""
         if self._session is None:
             self._session = aiohttp.ClientSession(timeout=self._timeout)
-        payload = {"query": query, "variables": variables}
+        payload = body if isinstance(body, dict) else None
+        form = body if isinstance(body, aiohttp.FormData) else None
         try:
-            async with self._session.post(
-                f"{self._base}/graphql", json=payload, headers=self._headers
+            async with self._session.request(
+                method, f"{self._base}{path}", headers=self._headers, json=payload, data=form
             ) as response:
-                status = response.status
-                text = await response.text()
+                return response.status, (await response.read()).decode("utf-8", "replace")
         except TimeoutError as exc:
             raise WikiError("timeout", f"no answer from {self._base} in time") from exc
         except aiohttp.ClientError as exc:
             raise WikiError("unreachable", f"cannot reach {self._base}: {exc}") from exc
-        body = _json(text)
-        errors = [e for e in body.get("errors") or () if isinstance(e, dict)]
-        if status != 200:
-            raise _http_error(status, errors)
-        data = body.get("data")
-        return (data if isinstance(data, dict) else {}), errors
-
-
-def _json(text: str) -> dict[str, Any]:
-    try:
-        body = json.loads(text)
-    except ValueError:
-        return {}
-    return body if isinstance(body, dict) else {}
-
-
-def _http_error(status: int, errors: list[dict[str, Any]]) -> WikiError:
-    message = str(errors[0].get("message", "")) if errors else ""
-    if message.startswith(_DISABLED):
-        return WikiError(
-            "api_disabled", "the Wiki.js API is disabled: turn it on in Administration > API Access"
-        )
-    if message.startswith(_REVOKED):
-        return WikiError(
-            "key_revoked",
-            "the Wiki.js API key is invalid or was revoked: "
-            "create a new one in Administration > API Access",
-        )
-    if status == 413:
-        return WikiError("too_large", "the page is larger than Wiki.js accepts (413)")
-    return WikiError(f"http_{status}", message or f"HTTP {status}")
-
-
-def _graphql_error(errors: list[dict[str, Any]]) -> WikiError:
-    first = errors[0]
-    message = str(first.get("message", ""))
-    code = _error_code(first)
-    if message == "Forbidden" or code == VIEW_FORBIDDEN:
-        return WikiError("forbidden", f"Wiki.js refused the API key ({message})")
-    return WikiError(str(code) if code else "graphql", message)
-
-
-def _error_code(error: dict[str, Any]) -> int | None:
-    code = ((error.get("extensions") or {}).get("exception") or {}).get("code")
-    return int(code) if isinstance(code, int | str) and str(code).isdigit() else None

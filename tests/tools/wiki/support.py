@@ -14,6 +14,7 @@ from tests.fakes.fake_wikijs import FULL_KEY, FakeWikiJs
 from tools.wiki.backends import LocalWiki, StoredPage, WikiBackend
 from tools.wiki.outbox import WikiOutbox
 from tools.wiki.wikijs import WikiJsWiki
+from tools.wiki.wikijs_assets import served_path
 
 TOPIC = "캐시 계층 선택 — Redis vs in-process LRU"
 WAIT = 10.0  # seconds a test waits for something that should happen at once
@@ -153,6 +154,21 @@ class Site:
         head, _, _ = file.read_text(encoding="utf-8").partition("\n---\n\n")
         file.write_text(f"{head}\n---\n\n{content}", encoding="utf-8")
 
+    def asset(self, path: str) -> bytes | None:
+        """The file the wiki holds for `path` (Wiki.js: the asset at its served path)."""
+        if self.fake is not None:
+            found = self.fake.assets.files.get(served_path(path))
+            return found and found.content
+        file = self.folder / path
+        return file.read_bytes() if file.exists() else None
+
+    def replace_asset_as_person(self, path: str, content: bytes) -> None:
+        """A person puts another file in its place (Wiki.js: the asset manager's upload)."""
+        if self.fake is not None:
+            self.fake.assets.files[served_path(path)].content = content
+            return
+        (self.folder / path).write_bytes(content)
+
     def version(self, path: str) -> object:
         """Changes whenever the page is written."""
         if self.fake is not None:
@@ -189,8 +205,15 @@ class CrashAfterWrite:
                 raise SimulatedCrash(path)
         return stored
 
+    @property
+    def holds_assets(self) -> bool:
+        return bool(getattr(self.inner, "holds_assets", False))
+
     def url(self, path: str) -> str:
         return self.inner.url(path)
+
+    def asset_link(self, page_path: str, asset_path: str) -> str:
+        return self.inner.asset_link(page_path, asset_path)
 
     async def check(self) -> str:
         return await self.inner.check()

@@ -59,8 +59,23 @@ async def test_the_diagram_is_saved_beside_the_pages(
     outbox = make_outbox(site.backend())
     await outbox.write_page(debate(), "concepts.svg", "diagram", SVG)
     await asyncio.wait_for(outbox.drained(7), WAIT)
-    if site.fake is None:  # a local folder holds the SVG file itself
-        assert (site.folder / BASE / "concepts.svg").read_text(encoding="utf-8") == SVG
-    else:  # Wiki.js holds pages only: the source is kept on a page beside them
-        page = site.page(f"{BASE}/concepts-svg")
-        assert page is not None and SVG in page.content
+    # The file itself: in the local folder, or a Wiki.js asset (no page of its source).
+    assert site.asset(f"{BASE}/concepts.svg") == SVG.encode()
+    assert site.page(f"{BASE}/concepts-svg") is None
+
+
+async def test_the_diagram_is_written_as_it_is_over_a_changed_file(
+    site: Site, make_outbox: OutboxFactory
+) -> None:
+    notices = Notices()
+    outbox = make_outbox(site.backend(), notices)
+    path = f"{BASE}/concepts.svg"
+    await outbox.write_page(debate(), "concepts.svg", "diagram", SVG)
+    await asyncio.wait_for(outbox.drained(7), WAIT)
+    site.replace_asset_as_person(path, b"<svg><!-- a person's --></svg>")
+    newer = SVG.replace("#fff", "#000")
+    await outbox.write_page(debate(), "concepts.svg", "diagram", newer)
+    await asyncio.wait_for(outbox.drained(7), WAIT)
+    # Not merged with the file there (a diagram is the bot's alone): exactly the new one.
+    assert site.asset(path) == newer.encode()
+    assert notices.said == []
