@@ -72,6 +72,17 @@ class _Delay:
     landed: int = 0
 
 
+def backoff(attempts: int, first_s: float, max_s: float) -> float:
+    """The wait after the `attempts`-th failure: doubling from `first_s`, at most `max_s`
+    (the doubling stops at the cap, so a wiki down for days never overflows a float)."""
+    wait = first_s
+    for _ in range(attempts - 1):
+        if wait >= max_s:
+            break
+        wait *= 2
+    return min(wait, max_s)
+
+
 def _utcnow() -> datetime:
     return datetime.now(UTC)
 
@@ -289,7 +300,7 @@ class WikiOutbox:
 
     async def _failed(self, entry: Entry, delay: _Delay, reason: str) -> None:
         attempts = entry.attempts + 1
-        wait = min(self._first_backoff * 2 ** (attempts - 1), self._max_backoff)
+        wait = backoff(attempts, self._first_backoff, self._max_backoff)
         retry_at = (self._now() + timedelta(seconds=wait)).isoformat()
         await self._db.execute(RECORD_FAILURE, (attempts, shorten(reason, 500), retry_at, entry.id))
         log.warning("wiki write %s failed (attempt %d): %s", entry.dedup_key, attempts, reason)
