@@ -288,5 +288,13 @@ _KEY = re.compile(r"⟦([a-z_]+\.[a-z_.]+)⟧")
 
 
 def fill_keys(text: str, t: Translate) -> str:
-    """A format's page or block with its `⟦area.key⟧` words in the reader's language."""
-    return _KEY.sub(lambda match: t(match.group(1)), text)
+    """A format's page or block with its `⟦area.key⟧` words in the reader's language. What
+    names no string (a debater's own `⟦...⟧` quoted in the page) stays as it was written."""
+
+    def filled(match: re.Match[str]) -> str:
+        try:
+            return t(match.group(1))
+        except LocaleError:
+            return match.group(0)
+
+    return _KEY.sub(filled, text)

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from handlers.i18n import Strings
 from handlers.model import AG, Turn, TurnMeta
 from handlers.reply_parser import parse_reply
-from tools.wiki.pages import render_round_section
+from tools.wiki.pages import fill_keys, render_round_section
 
 T0 = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 
@@ -67,3 +67,11 @@ def test_fields_the_contract_does_not_use_are_shown_under_their_heading() -> Non
     extra = section.split(f"**{heading}**", 1)[1]
     for word in ("opinion : x", "RFC 9111", "저자: 김", "stance: ?"):
         assert word in extra
+
+
+def test_a_debaters_own_brackets_in_a_format_page_survive_the_filling() -> None:
+    """A page quotes debaters verbatim; their `⟦...⟧` that names no string is kept as is
+    (it used to raise and stop the page's write)."""
+    said = "> 표기법 ⟦not.a_key⟧ 과 ⟦x.y⟧ 그대로"
+    filled = fill_keys(f"## ⟦boardroom.tracker⟧\n\n{said}", Strings("en"))
+    assert filled == f"## {Strings('en')('boardroom.tracker')}\n\n{said}"
