@@ -24,7 +24,7 @@ from tools.store.db_port import (
     statements,
     to_the_end,
 )
-from tools.store.sqlite_group import GroupCommit, run_group
+from tools.store.sqlite_group import GroupCommit, GroupRead, run_group, run_reads
 
 CREATE_MIGRATIONS_TABLE = """
 CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -79,6 +79,7 @@ class SqliteDatabase(Database):
             lambda group: conn._execute(run_group, conn._conn, group),  # type: ignore[no-untyped-call]
             self._write_lock,
         )
+        self._reads = GroupRead(lambda group: conn._execute(run_reads, conn._conn, group))  # type: ignore[no-untyped-call]
 
     @classmethod
     async def connect(
@@ -158,12 +159,13 @@ class SqliteDatabase(Database):
 
     async def fetch_one(self, sql: str, params: Params = ()) -> Row | None:
         """One row of a read, or None."""
-        # One trip to aiosqlite's thread (a cursor's execute, fetchone and close are three).
-        return await self._tx.fetch_one(sql, params)
+        # One trip to aiosqlite's thread, shared with the reads made meanwhile.
+        rows = await self._reads.read(sql, params)
+        return cast("Row | None", rows[0] if rows else None)
 
     async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]:
         """All rows of a read."""
-        return await self._tx.fetch_all(sql, params)
+        return list(await self._reads.read(sql, params))
 
     async def execute(self, sql: str, params: Params = ()) -> int:
         """One write statement in its own transaction; returns how many rows it changed."""

@@ -79,21 +79,21 @@ class GroupCommit:
 
 
 def _answer(group: Sequence[Write], trip: asyncio.Future[list[Outcome]]) -> None:
-    """Each caller its own outcome, or the trip's error for all of them."""
-    if trip.cancelled():
-        for write in group:
+    """Each caller its own outcome, or the trip's error for all of them (a reader that was
+    cancelled meanwhile has stopped waiting: it gets nothing)."""
+    failed = None if trip.cancelled() else trip.exception()
+    outcomes = trip.result() if not trip.cancelled() and failed is None else []
+    for index, write in enumerate(group):
+        if write.answer.done():
+            continue
+        if trip.cancelled():
             write.answer.cancel()
-        return
-    failed = trip.exception()
-    if failed is not None:
-        for write in group:
+        elif failed is not None:
             write.answer.set_exception(failed)
-        return
-    for write, (ok, value) in zip(group, trip.result(), strict=True):
-        if ok:
-            write.answer.set_result(value)
+        elif outcomes[index][0]:
+            write.answer.set_result(outcomes[index][1])
         else:
-            write.answer.set_exception(value)
+            write.answer.set_exception(outcomes[index][1])
 
 
 def run_group(conn: sqlite3.Connection, group: Sequence[Write]) -> list[Outcome]:
@@ -136,3 +136,48 @@ def _run(conn: sqlite3.Connection, write: Write) -> Any:
         conn.execute(earlier, earlier_params)
     cursor = conn.execute(sql, params)
     return cursor.fetchall() if write.returning else cursor.rowcount
+
+
+class GroupRead:
+    """Reads made while a read trip is under way wait for it and then go together, in one
+    trip (each answered with its own rows or its own error); no lock: reads change nothing."""
+
+    def __init__(self, trip: Callable[[Sequence[Write]], Awaitable[list[Outcome]]]) -> None:
+        self._trip = trip
+        self._queued: list[Write] = []
+        self._sender: asyncio.Task[None] | None = None
+
+    async def read(self, sql: str, params: Params) -> list[Any]:
+        """All rows of one read."""
+        answer: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._queued.append(Write(((sql, tuple(params)),), True, answer))
+        if self._sender is None:
+            self._sender = asyncio.create_task(self._send(), name="sqlite-group-read")
+        rows: list[Any] = await answer
+        return rows
+
+    async def _send(self) -> None:
+        try:
+            while self._queued:
+                group, self._queued = self._queued, []
+                trip = asyncio.ensure_future(self._trip(group))
+                try:
+                    await to_the_end(trip)
+                finally:
+                    _answer(group, trip)
+        finally:
+            self._sender = None
+            for read in self._queued:
+                read.answer.cancel()
+            self._queued = []
+
+
+def run_reads(conn: sqlite3.Connection, group: Sequence[Write]) -> list[Outcome]:
+    """On the database thread: each read in turn, each with its own outcome."""
+    outcomes: list[Outcome] = []
+    for read in group:
+        try:
+            outcomes.append((True, _run(conn, read)))
+        except Exception as exc:  # the caller's own error, raised to it
+            outcomes.append((False, exc))
+    return outcomes

@@ -7,6 +7,7 @@ import asyncio
 import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -133,3 +134,29 @@ async def test_closing_waits_for_the_writes_under_way(tmp_path: Path) -> None:
     assert [await write for write in writes] == [1] * 5
     with sqlite3.connect(path) as check:
         assert {row[0] for row in check.execute(SELECT_DAYS)} == {f"d{n}" for n in range(5)}
+
+
+async def test_reads_made_at_once_share_one_trip_and_keep_their_own_outcomes(
+    db: SqliteDatabase,
+) -> None:
+    await db.write_all([(INSERT_QUOTA, (f"d{n}", f"r{n}", "t")) for n in range(5)])
+    trips: list[int] = []
+    real = db._reads._trip
+
+    async def counted(group: Any) -> Any:
+        trips.append(len(group))
+        return await real(group)
+
+    db._reads._trip = counted
+    one = "SELECT reason FROM moderator_quota WHERE day = ?"
+    cancelled = asyncio.create_task(db.fetch_one(one, ("d0",)))
+    reads = [asyncio.create_task(db.fetch_one(one, (f"d{n}",))) for n in range(5)]
+    reads.append(asyncio.create_task(db.fetch_all("SELECT nothing FROM nowhere")))
+    await asyncio.sleep(0)  # all seven are queued
+    cancelled.cancel()  # stops waiting; the others are answered all the same
+    outcomes = await asyncio.wait_for(asyncio.gather(*reads, return_exceptions=True), 10)
+    assert [row[0] for row in outcomes[:5]] == [f"r{n}" for n in range(5)]  # type: ignore[index]
+    assert isinstance(outcomes[5], sqlite3.OperationalError)
+    assert trips == [7]  # one trip for all of them, the cancelled one included
+    assert cancelled.cancelled()
+    assert await db.fetch_one(one, ("d1",)) is not None  # and reads go on
