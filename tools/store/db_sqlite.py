@@ -24,7 +24,7 @@ from tools.store.db_port import (
     statements,
     to_the_end,
 )
-from tools.store.sqlite_group import GroupCommit, GroupRead, run_group, run_reads
+from tools.store.sqlite_group import GroupCommit, run_group, run_reads
 
 CREATE_MIGRATIONS_TABLE = """
 CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -79,7 +79,11 @@ class SqliteDatabase(Database):
             lambda group: conn._execute(run_group, conn._conn, group),  # type: ignore[no-untyped-call]
             self._write_lock,
         )
-        self._reads = GroupRead(lambda group: conn._execute(run_reads, conn._conn, group))  # type: ignore[no-untyped-call]
+        # Reads too (they take no lock: a lock of their own, which nothing else holds).
+        self._reads = GroupCommit(
+            lambda group: conn._execute(run_reads, conn._conn, group),  # type: ignore[no-untyped-call]
+            asyncio.Lock(),
+        )
 
     @classmethod
     async def connect(
@@ -115,6 +119,7 @@ class SqliteDatabase(Database):
     async def close(self) -> None:
         """Close the connection (once the writes under way are committed)."""
         await self._writes.drained()
+        await self._reads.drained()
         await self._conn.close()
 
     async def migrate(self, migrations: Iterable[Migration]) -> list[int]:
@@ -160,12 +165,12 @@ class SqliteDatabase(Database):
     async def fetch_one(self, sql: str, params: Params = ()) -> Row | None:
         """One row of a read, or None."""
         # One trip to aiosqlite's thread, shared with the reads made meanwhile.
-        rows = await self._reads.read(sql, params)
+        rows = await self._reads.write(((sql, params),), returning=True)
         return cast("Row | None", rows[0] if rows else None)
 
     async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]:
         """All rows of a read."""
-        return list(await self._reads.read(sql, params))
+        return list(await self._reads.write(((sql, params),), returning=True))
 
     async def execute(self, sql: str, params: Params = ()) -> int:
         """One write statement in its own transaction; returns how many rows it changed."""

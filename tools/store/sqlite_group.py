@@ -9,6 +9,8 @@ and one that fails is rolled back alone and raises to its caller, while the othe
 caller is answered only once the COMMIT is done, so a write is as durable as on its own. If
 SQLite ends the whole transaction (a full disk, an I/O error), every write of the group
 fails with that error: none of them was kept.
+
+Reads are grouped the same way (`run_reads`: each read in turn, with its own rows or error).
 """
 
 from __future__ import annotations
@@ -36,11 +38,11 @@ class Write:
 
 
 class GroupCommit:
-    """Queues writes and sends whatever is queued in one trip, one trip at a time."""
+    """Queues writes (or reads) and sends whatever is queued in one trip, one at a time."""
 
     def __init__(self, trip: Trip, lock: asyncio.Lock) -> None:
-        # `trip` runs `run_group` on the database thread; `lock` is the connection's write
-        # lock, which an open `transaction()` holds (a group waits for it to end).
+        # `trip` runs `run_group` (or `run_reads`) on the database thread; `lock` is the
+        # connection's write lock, which an open `transaction()` holds (a group waits for it).
         self._trip = trip
         self._lock = lock
         self._queued: list[Write] = []
@@ -136,40 +138,6 @@ def _run(conn: sqlite3.Connection, write: Write) -> Any:
         conn.execute(earlier, earlier_params)
     cursor = conn.execute(sql, params)
     return cursor.fetchall() if write.returning else cursor.rowcount
-
-
-class GroupRead:
-    """Reads made while a read trip is under way wait for it and then go together, in one
-    trip (each answered with its own rows or its own error); no lock: reads change nothing."""
-
-    def __init__(self, trip: Callable[[Sequence[Write]], Awaitable[list[Outcome]]]) -> None:
-        self._trip = trip
-        self._queued: list[Write] = []
-        self._sender: asyncio.Task[None] | None = None
-
-    async def read(self, sql: str, params: Params) -> list[Any]:
-        """All rows of one read."""
-        answer: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._queued.append(Write(((sql, tuple(params)),), True, answer))
-        if self._sender is None:
-            self._sender = asyncio.create_task(self._send(), name="sqlite-group-read")
-        rows: list[Any] = await answer
-        return rows
-
-    async def _send(self) -> None:
-        try:
-            while self._queued:
-                group, self._queued = self._queued, []
-                trip = asyncio.ensure_future(self._trip(group))
-                try:
-                    await to_the_end(trip)
-                finally:
-                    _answer(group, trip)
-        finally:
-            self._sender = None
-            for read in self._queued:
-                read.answer.cancel()
-            self._queued = []
 
 
 def run_reads(conn: sqlite3.Connection, group: Sequence[Write]) -> list[Outcome]:
