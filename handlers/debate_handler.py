@@ -16,7 +16,6 @@ from handlers.effects_runner import EffectRunner
 from handlers.events import (
     BudgetChosen,
     BudgetDecided,
-    Event,
     FormatChosen,
     OptionChosen,
     PeopleSaid,
@@ -151,7 +150,7 @@ class DebateHandler:
         options: the configured defaults the debate was proposed with, then those chosen on
         the card, then `options` (the console's `key=value`)."""
         event = self.approval(actor, format_name, options)
-        return await self.submit(debate_id, event, decided_by=actor.user_id)
+        return await self._workers.submit(debate_id, event, decided_by=actor.user_id)
 
     def approval(
         self, actor: Actor, format_name: str = "", options: tuple[tuple[str, str], ...] = ()
@@ -170,53 +169,55 @@ class DebateHandler:
     async def choose_format(self, debate_id: int, actor: Actor, format_name: str) -> Debate:
         """An authorized person picked a format on the card; one the roster cannot run, or a
         card no longer waiting, changes nothing."""
-        return await self.submit(debate_id, FormatChosen(actor, format_name))
+        return await self._workers.submit(debate_id, FormatChosen(actor, format_name))
 
     async def choose_option(self, debate_id: int, actor: Actor, key: str, value: str) -> Debate:
         """An authorized person answered one of the format's setup questions on the card; an
         option the format does not ask, a value not among its choices, or a card no longer
         waiting, changes nothing."""
-        return await self.submit(debate_id, OptionChosen(actor, key, value))
+        return await self._workers.submit(debate_id, OptionChosen(actor, key, value))
 
     async def choose_budget(self, debate_id: int, actor: Actor, rounds: int) -> Debate:
         """An authorized person picked the round budget on the card."""
-        return await self.submit(debate_id, BudgetChosen(actor, rounds))
+        return await self._workers.submit(debate_id, BudgetChosen(actor, rounds))
 
     async def extend(self, debate_id: int, actor: Actor, at: int = 0) -> Debate:
         """At a pause (the one after turn `at`; 0: whichever): one more round."""
-        return await self.submit(debate_id, BudgetDecided(actor, "extend", at))
+        return await self._workers.submit(debate_id, BudgetDecided(actor, "extend", at))
 
     async def conclude_now(self, debate_id: int, actor: Actor, at: int = 0) -> Debate:
         """At a pause: write the Conclusion from what was reached."""
-        return await self.submit(debate_id, BudgetDecided(actor, "conclude", at))
+        return await self._workers.submit(debate_id, BudgetDecided(actor, "conclude", at))
 
     async def declare_consensus(self, debate_id: int, actor: Actor, at: int = 0) -> Debate:
         """At a pause: the people declare consensus; the Conclusion is written as one."""
-        return await self.submit(debate_id, BudgetDecided(actor, "consensus", at))
+        return await self._workers.submit(debate_id, BudgetDecided(actor, "consensus", at))
 
     async def decline(self, debate_id: int, actor: Actor) -> Debate:
         """Close the card (an authorized person pressed Not now)."""
-        return await self.submit(debate_id, ProposalDeclined(actor), decided_by=actor.user_id)
+        return await self._workers.submit(
+            debate_id, ProposalDeclined(actor), decided_by=actor.user_id
+        )
 
     async def stop(self, debate_id: int, actor: Actor) -> Debate:
         """End the debate now; the running turn is cancelled and a Conclusion still written."""
-        return await self.submit(debate_id, StopRequested(actor))
+        return await self._workers.submit(debate_id, StopRequested(actor))
 
     async def answer(self, debate_id: int, actor: Actor, text: str) -> Debate:
         """The people's answer to the moderator's question."""
-        return await self.submit(debate_id, UserAnswered(actor, text))
+        return await self._workers.submit(debate_id, UserAnswered(actor, text))
 
     async def said(self, debate_id: int, actor: Actor, text: str) -> Debate:
         """A message a person typed in the room while no question was open: it reaches the
         moderator's next judgement and the next debaters, attributed and verbatim."""
-        return await self.submit(debate_id, PeopleSaid(actor, text))
+        return await self._workers.submit(debate_id, PeopleSaid(actor, text))
 
     async def expire_due(self) -> list[int]:
         """Expire every card that waited too long; returns their ids."""
         found = await self._store.due_proposals(self._clock.now())
         due = [debate_id for debate_id in found if self._guard.holds(debate_id)]
         for debate_id in due:
-            await self.submit(debate_id, ProposalExpired(), decided_by=0)
+            await self._workers.submit(debate_id, ProposalExpired(), decided_by=0)
         return due
 
     async def close_due_polls(self) -> list[int]:
@@ -225,7 +226,7 @@ class DebateHandler:
         found = await self._store.due_polls(self._clock.now())
         due = [debate_id for debate_id in found if self._guard.holds(debate_id)]
         for debate_id in due:
-            await self.submit(debate_id, PollDue())
+            await self._workers.submit(debate_id, PollDue())
         return due
 
     async def get(self, debate_id: int) -> Debate:
@@ -260,16 +261,3 @@ class DebateHandler:
     async def aclose(self) -> None:
         """Stop every worker; what was not done stays stored for the next start."""
         await self._workers.aclose()
-
-    async def submit(
-        self,
-        debate_id: int,
-        event: Event,
-        *,
-        completing: int | None = None,
-        decided_by: int | None = None,
-    ) -> Debate:
-        """Transition, store, and let the worker run the new effects."""
-        return await self._workers.submit(
-            debate_id, event, completing=completing, decided_by=decided_by
-        )

@@ -81,21 +81,21 @@ class GroupCommit:
 
 
 def _answer(group: Sequence[Write], trip: asyncio.Future[list[Outcome]]) -> None:
-    """Each caller its own outcome, or the trip's error for all of them (a reader that was
-    cancelled meanwhile has stopped waiting: it gets nothing)."""
-    failed = None if trip.cancelled() else trip.exception()
-    outcomes = trip.result() if not trip.cancelled() and failed is None else []
-    for index, write in enumerate(group):
-        if write.answer.done():
-            continue
-        if trip.cancelled():
+    """Each caller its own outcome, or the trip's error for all of them."""
+    if trip.cancelled():
+        for write in group:
             write.answer.cancel()
-        elif failed is not None:
+        return
+    failed = trip.exception()
+    if failed is not None:
+        for write in group:
             write.answer.set_exception(failed)
-        elif outcomes[index][0]:
-            write.answer.set_result(outcomes[index][1])
+        return
+    for write, (ok, value) in zip(group, trip.result(), strict=True):
+        if ok:
+            write.answer.set_result(value)
         else:
-            write.answer.set_exception(outcomes[index][1])
+            write.answer.set_exception(value)
 
 
 def run_group(conn: sqlite3.Connection, group: Sequence[Write]) -> list[Outcome]:
