@@ -4,7 +4,9 @@ and its status, kept from the moderator's judgements (the same request, no extra
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+
+from handlers.replacing import replace
 
 MAX_CLAIMS = 40  # a ledger people can read; later new claims are not added
 CLAIM_CHARS = 300  # one claim's wording, as the moderator gave it (cut with a mark)

@@ -5,10 +5,10 @@ A concession without a matching quote is flagged in the thread and told to the m
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 
 from handlers.events import Notify, ReplyReceived
 from handlers.model import Debate, Stance, Turn
+from handlers.replacing import replace
 from handlers.steps import Step
 
 MIN_QUOTE_CHARS = 12  # shorter is no quote: a word or two matches anything

@@ -4,10 +4,10 @@ the pause when they stay high but nobody concludes. Pure, like the state machine
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 
 from handlers.events import AskBudget, BudgetDecided, Notify, UpdateStatus
 from handlers.model import Debate, Outcome, Phase
+from handlers.replacing import replace
 from handlers.stalemate import HIGH
 from handlers.steps import Step, conclude, format_of, run_plan, with_asks
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import timedelta
 
 from handlers.debate_workers import DebateWorkers
@@ -39,6 +39,7 @@ from handlers.ports import (
     Store,
     Wiki,
 )
+from handlers.replacing import replace
 from handlers.state_machine import authorized
 
 log = logging.getLogger(__name__)

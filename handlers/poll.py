@@ -8,8 +8,6 @@ its votes (`PollClosed`) bind: the debate concludes with the people's decision. 
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from handlers.events import (
     ClosePoll,
     MinorityReported,
@@ -23,6 +21,7 @@ from handlers.events import (
 from handlers.minority import answers
 from handlers.model import Actor, Debate, Outcome, Phase
 from handlers.poll_data import PeoplePoll, PollStage
+from handlers.replacing import replace
 from handlers.stalemate import reporting, stuck_for_two_rounds
 from handlers.steps import Step, conclude
 

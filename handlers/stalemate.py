@@ -5,12 +5,11 @@ people decide by poll. Pure; imported by handlers/steps.py (so it imports no ste
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from handlers.events import Effect, Notify, RunTask, UpdateStatus
 from handlers.minority import MINORITY_TASK
 from handlers.model import Debate, Phase, Stance
 from handlers.poll_data import PeoplePoll
+from handlers.replacing import replace
 
 HIGH = 0.8  # an estimate at least this high counts as converging (the meter's buttons)
 LOW = 0.4  # every estimate of two rounds below this: the debate is stuck

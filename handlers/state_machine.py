@@ -9,7 +9,6 @@ storing answers, retries and skips are handlers/steps.py's, the same for all.
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from datetime import datetime
 
 from handlers.claims import updated
@@ -62,6 +61,7 @@ from handlers.model import (
     UserQuestion,
 )
 from handlers.poll import on_poll, stalemate_pause, stop_poll
+from handlers.replacing import replace
 from handlers.steps import (
     BACKOFF_S,
     MAX_RETRIES,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime
 
 from handlers.events import (
@@ -50,6 +50,7 @@ from handlers.model import (
     Phase,
     Turn,
 )
+from handlers.replacing import replace
 from handlers.shorten import shorten
 from handlers.stalemate import reporting, stuck_at_limit
 from handlers.wiki_actions import Refusal, apply_action

@@ -15,7 +15,6 @@ import random
 import signal
 import sys
 from collections.abc import Mapping
-from dataclasses import replace
 from pathlib import Path
 
 from rich.console import Console
@@ -45,6 +44,7 @@ from bot.settings import Settings, SettingsError
 from handlers.i18n import Strings
 from handlers.model import DEFAULT_ROSTER, Backend
 from handlers.ports import Clock, Debater, Moderator
+from handlers.replacing import replace
 from handlers.rules_moderator import RulesModerator
 from tools.store.db import Database
 from tools.wiki.backends import LocalWiki, WikiBackend

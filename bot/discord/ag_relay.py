@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import aiohttp
 import discord
@@ -28,6 +28,7 @@ from bot.discord.render_split import FenceSplitter
 from handlers.i18n import Strings
 from handlers.model import Backend, FailureKind
 from handlers.ports import DebaterError, DebaterOutput, TurnRequest
+from handlers.replacing import replace
 from tools.store.db import Database
 from tools.store.room_messages import RoomMessages
 

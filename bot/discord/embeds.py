@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import datetime
 
 import discord
@@ -14,6 +13,7 @@ from handlers.convergence import meter
 from handlers.formats import format_named
 from handlers.i18n import Strings
 from handlers.model import Conclusion, Debate, Phase, UserQuestion
+from handlers.replacing import replace
 from handlers.shorten import shorten
 
 GREY = COLOUR_MODERATOR

@@ -5,7 +5,6 @@ governance rules that keep argument from outrunning evidence. The Reconciler is 
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 
 from handlers.events import Effect, LogNote, Notify, PostSummary, WritePage
 from handlers.formats.adversarial_audit import Intake, Tier, rules_audit, structural_audit
@@ -53,6 +52,7 @@ from handlers.model import (
     WikiPage,
 )
 from handlers.participants import COLOUR_OTHER
+from handlers.replacing import replace
 
 RESULT_PAGE = "debate-result"
 REQUIRED = {"advocate": ADVOCATE, "challenger": CHALLENGER, "reconciler": RECONCILER}

@@ -9,7 +9,7 @@ Storage, effects, crash safety, verbatim relay, no pings, Stop and budgets stay 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Protocol
 
 from handlers.events import AskDebater, Effect
@@ -22,6 +22,7 @@ from handlers.model import (
     Turn,
     UserQuestion,
 )
+from handlers.replacing import replace
 
 
 @dataclass(frozen=True)

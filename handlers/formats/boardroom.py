@@ -5,7 +5,6 @@ then a synthesis whose result the code computes and whose prose the moderator wr
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 
 import handlers.formats.boardroom_pages as pages
 from handlers.events import Notify, WritePage
@@ -21,6 +20,7 @@ from handlers.formats.base import (
 )
 from handlers.formats.boardroom_reply import parse_position
 from handlers.model import Debate, Decision, Outcome, Participant, Turn, WikiPage
+from handlers.replacing import replace
 
 MIN_PANEL, MAX_PANEL = 2, 5  # the seed's limit: more would cost time and tokens
 POSITION, REBUTTAL = "position", "rebuttal"

@@ -4,7 +4,6 @@ moderator judging after every reply, until consensus, the round limit or Stop.""
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 
 from handlers.events import Notify
 from handlers.formats.base import (
@@ -17,6 +16,7 @@ from handlers.formats.base import (
     Plan,
 )
 from handlers.model import Action, Debate, Decision, Outcome, Participant, Turn, WikiPage
+from handlers.replacing import replace
 
 
 class FreeFormat(FormatDefaults):

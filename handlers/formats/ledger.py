@@ -10,7 +10,6 @@ The moderator never argues: its asks are short and pass the others' turns verbat
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 
 import handlers.formats.ledger_text as text
 from handlers.events import Effect, Notify, WritePage
@@ -25,6 +24,7 @@ from handlers.formats.base import (
     TaskStep,
 )
 from handlers.model import Debate, Decision, Outcome, Participant, Stance, Turn, WikiPage
+from handlers.replacing import replace
 
 END, STANCE, MODE = "ledger.end", "ledger.stance", "ledger.mode"
 LEDGER, FRONT, REPAIR = "ledger", "front-page", "front-page-repair"

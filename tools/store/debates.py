@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Awaitable, Sequence
-from dataclasses import replace
 from datetime import datetime, timedelta
 
 from pydantic import TypeAdapter
@@ -21,6 +20,7 @@ from handlers.model import (
     Turn,
     TurnMeta,
 )
+from handlers.replacing import replace
 from tools.store.db import Database, Row
 from tools.store.effect_queue import EffectQueue
 from tools.store.polls import PollTimers
