@@ -134,11 +134,9 @@ class LocalWiki:
             stat = None
             if kept is not None and current is kept[1] and _extends(current, title, content):
                 tail = content[len(current.content) :]
-                stat = await asyncio.to_thread(_append, file, tail, kept[0])
+                stat = await _append(file, tail, kept[0])
             if stat is None:  # not an append, or the file changed since: the whole page
-                stat = await asyncio.to_thread(
-                    _write_atomically, file, self._text(path, title, content)
-                )
+                stat = await _write_atomically(file, self._text(path, title, content))
         except OSError as exc:
             raise WikiError("io", f"cannot write {file}: {exc.strerror}") from exc
         page = StoredPage(path, title, content, page_id=path, updated_at=_iso(stat.st_mtime))
@@ -189,21 +187,60 @@ def _read_text(file: Path) -> tuple[str, os.stat_result | None]:
         return data[: exc.start].decode("utf-8"), None
 
 
-def _append(file: Path, tail: str, expected: tuple[int, int, int]) -> os.stat_result | None:
+async def _append(file: Path, tail: str, expected: tuple[int, int, int]) -> os.stat_result | None:
     """Append `tail` to the file and flush it to disk; None (nothing written) if the file is
     no longer the one last read or written (`expected`: its mtime, size and inode then)."""
+    written = _append_unflushed(file, tail, expected)
+    if written is None:
+        return None
+    fd, stat = written
+    await _flushed(fd)
+    return stat
+
+
+def _append_unflushed(
+    file: Path, tail: str, expected: tuple[int, int, int]
+) -> tuple[int, os.stat_result] | None:
+    """The append itself: the open file and its stat after the write (a flush changes neither
+    its size nor its time), or None when the file is not the one expected."""
     try:
         fd = os.open(file, os.O_WRONLY | os.O_APPEND)
     except FileNotFoundError:
         return None
-    with os.fdopen(fd, "wb") as handle:
+    try:
         stat = os.fstat(fd)
         if (stat.st_mtime_ns, stat.st_size, stat.st_ino) != expected:
+            os.close(fd)
             return None
-        handle.write(tail.encode("utf-8"))
-        handle.flush()
+        _write_all(fd, tail.encode("utf-8"))
+        return fd, os.fstat(fd)
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    """Write every byte (a write may take part of them)."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+async def _flushed(fd: int) -> None:
+    """Flush the open file to disk and close it, in a worker thread: the one call of a write
+    that waits for the disk. The rest of a write (opening, writing to the page cache, renaming:
+    local calls of microseconds) runs on the loop, as a log file's writes do. Made in a thread,
+    each of those calls handed the interpreter's lock back and forth with the busy loop, which
+    cost several times the calls themselves. The thread closes the file, so a write cancelled
+    meanwhile leaves no descriptor behind."""
+    await asyncio.to_thread(_sync_and_close, fd)
+
+
+def _sync_and_close(fd: int) -> None:
+    try:
         os.fsync(fd)
-        return os.fstat(fd)
+    finally:
+        os.close(fd)
 
 
 def _signature(file: Path) -> tuple[int, int, int] | None:
@@ -225,20 +262,39 @@ def _page_mode() -> int:
 _PAGE_MODE = _page_mode()
 
 
-def _write_atomically(file: Path, text: str) -> os.stat_result:
+async def _write_atomically(file: Path, text: str) -> os.stat_result:
+    """Write the whole file under a temporary name, flush it to disk, then rename it over the
+    page: a crash leaves the old page or the new one, never a part of either."""
+    fd, tmp, stat = _write_unflushed(file, text)
+    try:
+        await _flushed(fd)
+        _rename(tmp, file)
+    except BaseException:
+        _remove(tmp)
+        raise
+    return stat  # a rename changes neither the file's inode, size nor time
+
+
+def _write_unflushed(file: Path, text: str) -> tuple[int, str, os.stat_result]:
+    """The new page in a temporary file beside it: the open file, its name, its stat."""
     file.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=file.parent, prefix=".tmp-", suffix=".md")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        Path(tmp).chmod(_PAGE_MODE)  # mkstemp makes 0600; a wiki page is for reading
-        os.replace(tmp, file)  # noqa: PTH105  # atomic rename, same as Path.replace
+        _write_all(fd, text.encode("utf-8"))
+        os.fchmod(fd, _PAGE_MODE)  # mkstemp makes 0600; a wiki page is for reading
+        return fd, tmp, os.fstat(fd)
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        os.close(fd)
+        _remove(tmp)
         raise
-    return file.stat()
+
+
+def _rename(tmp: str, file: Path) -> None:
+    os.replace(tmp, file)  # noqa: PTH105  # atomic rename, same as Path.replace
+
+
+def _remove(tmp: str) -> None:
+    Path(tmp).unlink(missing_ok=True)
 
 
 def _probe_writable(root: Path) -> None:

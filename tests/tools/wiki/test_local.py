@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 import stat
+import threading
 from pathlib import Path
 
 import pytest
@@ -88,3 +89,52 @@ async def test_an_append_cut_short_by_a_crash_is_completed_once_and_whole(
 def test_an_appended_entry_extends_the_page_hash_to_the_whole_page_s(page: str, entry: str) -> None:
     written = f"{page.rstrip()}\n\n{entry}"
     assert PageHash(page).extended(written, entry).hexdigest() == content_hash(written)
+
+
+class _HeldFlush:
+    """os.fsync made to wait until released, and os.close watched, to cancel a write while
+    its flush to disk is under way."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.entered, self.release, self.closed = (threading.Event() for _ in range(3))
+        self.fd = -1
+        real_fsync, real_close = os.fsync, os.close
+
+        def fsync(fd: int) -> None:
+            self.fd = fd
+            self.entered.set()
+            self.release.wait(WAIT)
+            real_fsync(fd)
+
+        def close(fd: int) -> None:
+            real_close(fd)
+            if fd == self.fd:
+                self.closed.set()
+
+        monkeypatch.setattr(os, "fsync", fsync)
+        monkeypatch.setattr(os, "close", close)
+
+
+@pytest.mark.parametrize("appending", [False, True])
+async def test_a_write_cancelled_while_it_flushes_leaves_no_open_file_behind(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, appending: bool
+) -> None:
+    wiki = LocalWiki(tmp_path)
+    path = f"{BASE}/round-log"
+    current = await wiki.write(path, "제목", "첫 항목", None)
+    content = "첫 항목\n\n두 번째 항목" if appending else "새로 쓴 페이지"
+    held = _HeldFlush(monkeypatch)
+    write = asyncio.create_task(wiki.write(path, "제목", content, current))
+    assert await asyncio.to_thread(held.entered.wait, WAIT)
+    write.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await write
+    os.fstat(held.fd)  # the flush still holds the file: nobody closed it under it
+    held.release.set()
+    assert await asyncio.to_thread(held.closed.wait, WAIT)  # the flush's thread closes it
+    with pytest.raises(OSError):
+        os.fstat(held.fd)
+    page = await LocalWiki(tmp_path).read(path)
+    assert page is not None  # the old page or the new one, whole; no temporary file left
+    assert page.content in ("첫 항목", content)
+    assert not list(tmp_path.rglob(".tmp-*"))
