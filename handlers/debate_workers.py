@@ -36,6 +36,9 @@ log = logging.getLogger(__name__)
 EFFECT_ATTEMPTS = 5  # an effect that keeps failing is retried, then left for the next start
 EFFECT_BACKOFF_S = 2.0
 EFFECT_BATCH = 16  # pending effects read at once; a batch ends early at an effect's event
+# The effects a stop or failure ends mid-way (the debater's process, the moderator's request):
+# each runs as a task of its own, so it can be cancelled alone; the others run in the worker.
+ENDED_BY_STOP = (AskDebater, Judge, RunTask)
 T = TypeVar("T")
 
 
@@ -70,7 +73,7 @@ class DebateWorkers:
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._dirty: set[int] = set()
         # The effects running now per debate: several at once in a parallel step.
-        self._running: dict[int, dict[int, tuple[Effect, asyncio.Task[Event | None]]]] = {}
+        self._running: dict[int, dict[int, asyncio.Task[Event | None]]] = {}
         self._idle: dict[int, asyncio.Event] = {}
         # Each debate's state as last committed, set under its lock right after a save (and
         # dropped if a save fails, as it may have committed or not): the effects read it
@@ -178,9 +181,8 @@ class DebateWorkers:
 
     def _cancel_obsolete(self, debate_id: int) -> None:
         """A stop or failure ends the turn in flight (the debater's process is ended)."""
-        for effect, task in list(self._running.get(debate_id, {}).values()):
-            if isinstance(effect, AskDebater | Judge | RunTask):
-                task.cancel()
+        for task in list(self._running.get(debate_id, {}).values()):
+            task.cancel()
 
     def _kick(self, debate_id: int) -> None:
         if not self._guard.holds(debate_id):
@@ -284,18 +286,27 @@ class DebateWorkers:
         if not still_wanted(debate, effect):
             self._done.setdefault(debate_id, []).append(effect_id)  # nothing ran
             return _Outcome.DONE
-        task = asyncio.create_task(self._runner.run(debate, effect))
-        self._running.setdefault(debate_id, {})[effect_id] = (effect, task)
-        try:
-            event = await task
-        except asyncio.CancelledError:
-            if not task.cancelled() or asyncio.current_task().cancelling():  # type: ignore[union-attr]  # always inside a task
-                raise
-            event = None  # cancelled by a stop: the effect is obsolete
-        finally:
-            self._running.get(debate_id, {}).pop(effect_id, None)
+        if isinstance(effect, ENDED_BY_STOP):
+            event = await self._cancellable(debate_id, effect_id, debate, effect)
+        else:
+            event = await self._runner.run(debate, effect)
         if event is None:
             self._done.setdefault(debate_id, []).append(effect_id)  # saved with the next step
             return _Outcome.DONE
         await self.submit(debate_id, event, completing=effect_id)
         return _Outcome.EVENT
+
+    async def _cancellable(
+        self, debate_id: int, effect_id: int, debate: Debate, effect: Effect
+    ) -> Event | None:
+        """Run an effect a stop may end (see `_cancel_obsolete`): None once it is ended so."""
+        task = asyncio.create_task(self._runner.run(debate, effect))
+        self._running.setdefault(debate_id, {})[effect_id] = task
+        try:
+            return await task
+        except asyncio.CancelledError:
+            if not task.cancelled() or asyncio.current_task().cancelling():  # type: ignore[union-attr]  # always inside a task
+                raise
+            return None  # cancelled by a stop: the effect is obsolete
+        finally:
+            self._running.get(debate_id, {}).pop(effect_id, None)
