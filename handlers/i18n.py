@@ -6,7 +6,7 @@ import tomllib
 from importlib import resources
 from typing import Any
 
-from handlers.korean import resolve_particles
+from handlers.korean import has_particles, resolve_particles
 
 LANGUAGES = ("ko", "en", "pt-BR")
 
@@ -23,6 +23,10 @@ class Strings:
             raise LocaleError(f"unknown language {language!r}")
         self.language = language
         self._table = load_table(language)
+        # The keys whose text writes a particle in both forms (Korean): only their lines are
+        # resolved, so a parameter (a debater's or the moderator's words) is never rewritten.
+        particled = (k for k, text in self._table.items() if has_particles(text))
+        self._particled = frozenset(particled) if language == "ko" else frozenset()
 
     def __call__(self, key: str, /, **params: Any) -> str:
         try:
@@ -34,7 +38,7 @@ class Strings:
         except (KeyError, IndexError) as exc:
             raise LocaleError(f"string {key!r} needs parameter {exc}") from None
         # `{seat}이(가)` becomes `Claude가` / `사회자가`: the particle fits the word it follows.
-        return resolve_particles(text) if self.language == "ko" else text
+        return resolve_particles(text) if key in self._particled else text
 
     def has(self, key: str) -> bool:
         """True if the key exists."""

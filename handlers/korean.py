@@ -67,10 +67,15 @@ def particle_for(word: str, both_forms: str) -> str:
     return after_consonant if final else after_vowel
 
 
+def has_particles(text: str) -> bool:
+    """True if `text` writes a particle in both forms."""
+    return any(both in text for both in PARTICLES)
+
+
 def resolve_particles(text: str) -> str:
     """Every both-forms particle in `text` replaced by the form its word needs."""
 
-    if not any(both in text for both in PARTICLES):
+    if not has_particles(text):
         return text  # most lines have none: not worth the regex's scan of every position
 
     def pick(found: re.Match[str]) -> str:

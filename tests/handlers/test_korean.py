@@ -49,3 +49,11 @@ def test_locale_strings_come_out_with_one_particle() -> None:
 
 def test_the_console_operator_is_not_called_me_with_an_honorific() -> None:
     assert KO("console.card_opened", user=KO("console.default_name")) == "✅ 운영자님이 열었습니다"
+
+
+def test_words_passed_into_a_line_are_shown_as_written() -> None:
+    # A moderator's note (or any text a line carries) may itself write both forms: it is
+    # quoted, not corrected.
+    note = "Claude이(가) 말한 캐시을(를) 다시 보자"
+    assert note in KO("moderator.note", note=note)
+    assert KO("console.working", seat="Claude") == "Claude가 답을 쓰는 중…"
