@@ -6,12 +6,22 @@ import asyncio
 import json
 import os
 import posixpath
-import tempfile
 from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Protocol
+
+from tools.wiki.local_files import (
+    Flusher,
+    Signature,
+    append,
+    probe_writable,
+    read_text,
+    signature,
+    signature_of,
+    write_atomically,
+)
 
 _FRONT = "---\n"
 KEPT_PAGES = 256  # pages a LocalWiki keeps in memory (the latest read or written)
@@ -84,10 +94,20 @@ class LocalWiki:
         self._root = Path(directory).absolute()  # not resolve(): no I/O here
         # The pages last read or written, by file, with the file's (mtime, size, inode) then:
         # a read whose file is unchanged is answered from here (a stat instead of a read).
-        self._kept: OrderedDict[Path, tuple[tuple[int, int, int], StoredPage]] = OrderedDict()
+        self._kept: OrderedDict[Path, tuple[Signature, StoredPage]] = OrderedDict()
+        self._files: dict[str, Path] = {}  # page path -> its file (paths are built often)
+        self._flusher = Flusher()  # a write's flush to disk, with other writes' at the time
 
     def file_of(self, path: str) -> Path:
         """The file holding the page at `path`."""
+        file = self._files.get(path)
+        if file is None:
+            file = self._files[path] = self._file_of(path)
+            if len(self._files) > KEPT_PAGES:
+                del self._files[next(iter(self._files))]  # the oldest
+        return file
+
+    def _file_of(self, path: str) -> Path:
         parts = path.split("/")
         if not path or any(part in ("", ".", "..") for part in parts):
             raise WikiError("6005", f"illegal path {path!r}")
@@ -98,11 +118,11 @@ class LocalWiki:
         """The page, or None if its file does not exist."""
         file = self.file_of(path)
         kept = self._kept.get(file)
-        if kept is not None and kept[0] == _signature(file):  # a local stat: microseconds
+        if kept is not None and kept[0] == signature(file):  # a local stat: microseconds
             self._kept.move_to_end(file)
             return kept[1]
         try:
-            text, stat = await asyncio.to_thread(_read_text, file)
+            text, stat = await asyncio.to_thread(read_text, file)
         except FileNotFoundError:
             return None
         except OSError as exc:
@@ -114,7 +134,7 @@ class LocalWiki:
         return self._keep(file, stat, page)
 
     def _keep(self, file: Path, stat: os.stat_result, page: StoredPage) -> StoredPage:
-        self._kept[file] = ((stat.st_mtime_ns, stat.st_size, stat.st_ino), page)
+        self._kept[file] = (signature_of(stat), page)
         self._kept.move_to_end(file)
         while len(self._kept) > KEPT_PAGES:
             self._kept.popitem(last=False)
@@ -134,9 +154,10 @@ class LocalWiki:
             stat = None
             if kept is not None and current is kept[1] and _extends(current, title, content):
                 tail = content[len(current.content) :]
-                stat = await _append(file, tail, kept[0])
+                stat = await append(file, tail, kept[0], self._flusher)
             if stat is None:  # not an append, or the file changed since: the whole page
-                stat = await _write_atomically(file, self._text(path, title, content))
+                text = self._text(path, title, content)
+                stat = await write_atomically(file, text, self._flusher, _PAGE_MODE)
         except OSError as exc:
             raise WikiError("io", f"cannot write {file}: {exc.strerror}") from exc
         page = StoredPage(path, title, content, page_id=path, updated_at=_iso(stat.st_mtime))
@@ -159,7 +180,7 @@ class LocalWiki:
     async def check(self) -> str:
         """The folder exists (created if needed) and is writable."""
         try:
-            await asyncio.to_thread(_probe_writable, self._root)
+            await asyncio.to_thread(probe_writable, self._root)
         except OSError as exc:
             raise WikiError("io", f"local wiki folder {self._root} is not writable: {exc}") from exc
         return f"local wiki in {self._root}"
@@ -172,86 +193,6 @@ def _extends(current: StoredPage, title: str, content: str) -> bool:
     return current.title == title and content.startswith(current.content)
 
 
-def _read_text(file: Path) -> tuple[str, os.stat_result | None]:
-    """The file's text and its stat; None for the stat when the text is not all of the file."""
-    with file.open("rb") as handle:
-        data = handle.read()
-        stat = os.fstat(handle.fileno())
-    try:
-        return data.decode("utf-8"), stat
-    except UnicodeDecodeError as exc:
-        if exc.end != len(data) or exc.reason != "unexpected end of data":
-            raise
-        # An append cut short by a crash can end mid-character: the text up to it is what
-        # landed (the outbox writes the entry again, whole, over the whole file).
-        return data[: exc.start].decode("utf-8"), None
-
-
-async def _append(file: Path, tail: str, expected: tuple[int, int, int]) -> os.stat_result | None:
-    """Append `tail` to the file and flush it to disk; None (nothing written) if the file is
-    no longer the one last read or written (`expected`: its mtime, size and inode then)."""
-    written = _append_unflushed(file, tail, expected)
-    if written is None:
-        return None
-    fd, stat = written
-    await _flushed(fd)
-    return stat
-
-
-def _append_unflushed(
-    file: Path, tail: str, expected: tuple[int, int, int]
-) -> tuple[int, os.stat_result] | None:
-    """The append itself: the open file and its stat after the write (a flush changes neither
-    its size nor its time), or None when the file is not the one expected."""
-    try:
-        fd = os.open(file, os.O_WRONLY | os.O_APPEND)
-    except FileNotFoundError:
-        return None
-    try:
-        stat = os.fstat(fd)
-        if (stat.st_mtime_ns, stat.st_size, stat.st_ino) != expected:
-            os.close(fd)
-            return None
-        _write_all(fd, tail.encode("utf-8"))
-        return fd, os.fstat(fd)
-    except BaseException:
-        os.close(fd)
-        raise
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    """Write every byte (a write may take part of them)."""
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view) :]
-
-
-async def _flushed(fd: int) -> None:
-    """Flush the open file to disk and close it, in a worker thread: the one call of a write
-    that waits for the disk. The rest of a write (opening, writing to the page cache, renaming:
-    local calls of microseconds) runs on the loop, as a log file's writes do. Made in a thread,
-    each of those calls handed the interpreter's lock back and forth with the busy loop, which
-    cost several times the calls themselves. The thread closes the file, so a write cancelled
-    meanwhile leaves no descriptor behind."""
-    await asyncio.to_thread(_sync_and_close, fd)
-
-
-def _sync_and_close(fd: int) -> None:
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def _signature(file: Path) -> tuple[int, int, int] | None:
-    """(mtime in ns, size, inode) of a file, or None if it cannot be read."""
-    try:
-        stat = file.stat()
-    except OSError:
-        return None
-    return (stat.st_mtime_ns, stat.st_size, stat.st_ino)
-
-
 def _page_mode() -> int:
     """0666 less the process's umask, as an ordinary file write would give."""
     mask = os.umask(0)
@@ -260,47 +201,6 @@ def _page_mode() -> int:
 
 
 _PAGE_MODE = _page_mode()
-
-
-async def _write_atomically(file: Path, text: str) -> os.stat_result:
-    """Write the whole file under a temporary name, flush it to disk, then rename it over the
-    page: a crash leaves the old page or the new one, never a part of either."""
-    fd, tmp, stat = _write_unflushed(file, text)
-    try:
-        await _flushed(fd)
-        _rename(tmp, file)
-    except BaseException:
-        _remove(tmp)
-        raise
-    return stat  # a rename changes neither the file's inode, size nor time
-
-
-def _write_unflushed(file: Path, text: str) -> tuple[int, str, os.stat_result]:
-    """The new page in a temporary file beside it: the open file, its name, its stat."""
-    file.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=file.parent, prefix=".tmp-", suffix=".md")
-    try:
-        _write_all(fd, text.encode("utf-8"))
-        os.fchmod(fd, _PAGE_MODE)  # mkstemp makes 0600; a wiki page is for reading
-        return fd, tmp, os.fstat(fd)
-    except BaseException:
-        os.close(fd)
-        _remove(tmp)
-        raise
-
-
-def _rename(tmp: str, file: Path) -> None:
-    os.replace(tmp, file)  # noqa: PTH105  # atomic rename, same as Path.replace
-
-
-def _remove(tmp: str) -> None:
-    Path(tmp).unlink(missing_ok=True)
-
-
-def _probe_writable(root: Path) -> None:
-    root.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryFile(dir=root):
-        pass
 
 
 def split_front_matter(text: str, default_title: str) -> tuple[str, str]:
