@@ -19,7 +19,9 @@ from tools.wiki.poll_page import minority_report, people_decision
 Translate = Callable[..., str]
 
 _ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])")
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_CONTROL_CODES = (*range(0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F)  # not \t \n \r
+_CONTROL = re.compile("[" + "".join(re.escape(chr(code)) for code in _CONTROL_CODES) + "]")
+_CONTROL_CHARS = tuple(chr(code) for code in _CONTROL_CODES)
 _HEADING = re.compile(r"^(#{1,6})(?=\s|$)")
 _MODES = frozenset({"replace", "append"})
 
@@ -237,7 +239,9 @@ def _neutral(text: str) -> str:
 def strip_ansi(text: str) -> str:
     """The text without ANSI/VT escape sequences and other control characters (tabs and
     line breaks stay)."""
-    return _CONTROL.sub("", _ANSI.sub("", text))
+    text = _ANSI.sub("", text)
+    # Most replies hold none: looking for each is a third of the regex's scan of a long text.
+    return _CONTROL.sub("", text) if any(c in text for c in _CONTROL_CHARS) else text
 
 
 def below_turn_headings(text: str) -> str:

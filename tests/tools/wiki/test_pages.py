@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import json
+import re
 from datetime import UTC, datetime
+
+from hypothesis import given
+from hypothesis import strategies as st
 
 from handlers.i18n import Strings
 from handlers.model import AG, Turn, TurnMeta
 from handlers.reply_parser import parse_reply
-from tools.wiki.pages import fill_keys, render_round_section
+from tools.wiki.pages import fill_keys, render_round_section, strip_ansi
 
 T0 = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 
@@ -75,3 +79,12 @@ def test_a_debaters_own_brackets_in_a_format_page_survive_the_filling() -> None:
     said = "> 표기법 ⟦not.a_key⟧ 과 ⟦x.y⟧ 그대로"
     filled = fill_keys(f"## ⟦boardroom.tracker⟧\n\n{said}", Strings("en"))
     assert filled == f"## {Strings('en')('boardroom.tracker')}\n\n{said}"
+
+
+@given(st.text(alphabet=st.characters(max_codepoint=0x80) | st.sampled_from("캐시\u200b")))
+def test_control_characters_are_removed_and_line_breaks_and_tabs_kept(text: str) -> None:
+    kept = strip_ansi(text)
+    assert not re.search(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]", kept)
+    assert kept.count("\n") == text.count("\n") and kept.count("\t") == text.count("\t")
+    if "\x1b" not in text:  # nothing but the control characters themselves is taken out
+        assert kept == "".join(c for c in text if ord(c) in (9, 10, 13) or 0x20 <= ord(c) != 0x7F)
