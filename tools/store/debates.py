@@ -24,6 +24,7 @@ from handlers.replacing import replace
 from tools.store.db import Database, Row
 from tools.store.effect_queue import EffectQueue
 from tools.store.polls import PollTimers
+from tools.store.state_json import dumps
 
 _DEBATE = TypeAdapter(Debate)
 _PARSED = TypeAdapter(ParsedReply)
@@ -330,7 +331,7 @@ def _state_row(debate: Debate, stamp: str, queue: EffectQueue) -> tuple[object, 
     """UPDATE_DEBATE's values: the whole state as JSON, the columns copied for queries, and
     the effect queue."""
     ended = debate.ended_at.isoformat() if debate.ended_at else None
-    state = _DEBATE.dump_json(debate).decode()
+    state = dumps(debate, _DEBATE)
     return (debate.phase, state, stamp, ended, debate.format, queue.text(), queue.seq, debate.id)
 
 
@@ -344,7 +345,7 @@ def _turn_row(turn: Turn, as_bytes: bool) -> tuple[object, ...]:
         _exact(turn.text, as_bytes),
         _exact(turn.raw, as_bytes),
         turn.sha256,
-        _PARSED.dump_json(turn.parsed).decode(),
+        dumps(turn.parsed, _PARSED),
         meta.model,
         meta.input_tokens,
         meta.output_tokens,
