@@ -4,8 +4,9 @@ aiosqlite's thread together and committed in one transaction.
 Each trip to aiosqlite's thread is a hand-off both ways (a queue, a wake-up, the GIL passed
 back and forth), and under load it costs more than the statement. So writes that arrive
 while one trip is under way wait for it and then go together: one trip, one BEGIN ... COMMIT,
-however many there are. Each write keeps its own all-or-nothing: it runs inside a SAVEPOINT,
-and one that fails is rolled back alone and raises to its caller, while the others commit. A
+however many there are. Each write keeps its own all-or-nothing: a write of several statements
+runs inside a SAVEPOINT, a single statement is undone by SQLite itself if it fails, and one that
+fails is rolled back alone and raises to its caller, while the others commit. A
 caller is answered only once the COMMIT is done, so a write is as durable as on its own. If
 SQLite ends the whole transaction (a full disk, an I/O error), every write of the group
 fails with that error: none of them was kept.
@@ -118,7 +119,17 @@ def run_group(conn: sqlite3.Connection, group: Sequence[Write]) -> list[Outcome]
 
 
 def _run_alone(conn: sqlite3.Connection, write: Write) -> Outcome:
-    """One write inside the group's transaction: kept whole, or rolled back whole."""
+    """One write inside the group's transaction: kept whole, or rolled back whole. A single
+    statement needs no savepoint: SQLite undoes a failed statement's own changes and keeps the
+    transaction (a constraint's default ABORT), so only a write of several statements is
+    wrapped in one (two statements fewer on the database thread for each single write)."""
+    if len(write.statements) == 1:
+        try:
+            return (True, _run(conn, write))
+        except Exception as exc:
+            if not conn.in_transaction:
+                raise  # SQLite ended the whole transaction: the group fails
+            return (False, exc)
     conn.execute("SAVEPOINT one_write")
     try:
         value = _run(conn, write)

@@ -43,9 +43,41 @@ async def test_writes_made_at_once_share_one_commit(db: SqliteDatabase) -> None:
     seen = await traced(db)
     await asyncio.gather(*(db.execute(INSERT_QUOTA, (f"d{n}", "r", "t")) for n in range(20)))
     assert await days(db) == {f"d{n}" for n in range(20)}
-    # all twenty were queued before the first trip: one transaction, each in its savepoint
+    # all twenty were queued before the first trip: one transaction, and no savepoint for a
+    # single statement (SQLite undoes a failed statement itself)
     assert [s for s in seen if s in ("BEGIN IMMEDIATE", "COMMIT")] == ["BEGIN IMMEDIATE", "COMMIT"]
-    assert len([s for s in seen if s.startswith("SAVEPOINT")]) == 20
+    assert not [s for s in seen if s.startswith("SAVEPOINT")]
+
+
+async def test_a_write_of_several_statements_goes_in_a_savepoint_of_its_own(
+    db: SqliteDatabase,
+) -> None:
+    seen = await traced(db)
+    pair = [(INSERT_QUOTA, ("p1", "r", "t")), (INSERT_QUOTA, ("p2", "r", "t"))]
+    await asyncio.gather(db.write_all(pair), db.execute(INSERT_QUOTA, ("single", "r", "t")))
+    assert [s for s in seen if s.startswith(("SAVEPOINT", "RELEASE"))] == [
+        "SAVEPOINT one_write",
+        "RELEASE one_write",
+    ]
+    assert await days(db) == {"p1", "p2", "single"}
+
+
+async def test_a_single_statement_that_fails_part_way_leaves_none_of_its_changes(
+    db: SqliteDatabase,
+) -> None:
+    for day in ("d1", "d2", "d3"):
+        await db.execute(INSERT_QUOTA, (day, "r", "t"))
+    # the UPDATE changes d1 and d2, then fails on d3 (NOT NULL): SQLite undoes the rows it
+    # had changed, and the other write of the group commits
+    clear_last = "UPDATE moderator_quota SET reason = CASE day WHEN 'd3' THEN NULL ELSE 'x' END"
+    writes = [db.execute(clear_last), db.execute(INSERT_QUOTA, ("other", "r", "t"))]
+    outcomes = await asyncio.gather(*writes, return_exceptions=True)
+    assert isinstance(outcomes[0], sqlite3.IntegrityError)
+    assert outcomes[1] == 1
+    reasons = await db.fetch_all("SELECT day, reason FROM moderator_quota ORDER BY day")
+    assert [tuple(row) for row in reasons] == [
+        ("d1", "r"), ("d2", "r"), ("d3", "r"), ("other", "r")
+    ]  # fmt: skip
 
 
 async def test_a_lone_write_is_its_own_transaction(db: SqliteDatabase) -> None:
