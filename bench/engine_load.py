@@ -55,6 +55,7 @@ sys.path.insert(0, str(ROOT))  # `tests.fakes` is not installed; run from anywhe
 
 import aiohttp  # noqa: E402
 
+from bot.collector import settle_after_start  # noqa: E402
 from bot.discord.app import Services, assemble, new_event_loop, shutdown  # noqa: E402
 from bot.discord.client import DebateBot  # noqa: E402
 from bot.settings import Settings  # noqa: E402
@@ -244,8 +245,9 @@ async def start_bot(
         member.backend: InstantDebater(member.id, marks, rng, think_s) for member in DEFAULT_ROSTER
     }
 
-    async def ready(bot: DebateBot) -> None:
+    async def ready(bot: DebateBot) -> None:  # as bot.discord.app's serve starts the bot
         await assemble(bot, settings, services, moderator=InstantModerator(), debaters=debaters)
+        settle_after_start()
 
     async def close() -> None:
         await shutdown(services)
