@@ -10,23 +10,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from handlers.model import Debate, OpenAsk, Phase, Proposal
+from handlers.model import Debate, OpenAsk, Phase
 from handlers.replacing import replace
+from tests.handlers.conftest import proposal
 
 
 def _debate() -> Debate:
-    proposal = Proposal(
-        channel_id=1,
-        topic="캐시",
-        question="q",
-        reason="r",
-        confidence=0.9,
-        context="c",
-        participants=(1,),
-    )
+    start = datetime(2026, 12, 1, tzinfo=UTC)
     return Debate(
-        id=7, proposal=proposal, phase=Phase.SPEAKING, created_at=datetime(2026, 12, 1, tzinfo=UTC),
-        max_rounds=5, log=((1, "claude"), (2, "ag")), asked=(OpenAsk("claude", 3),),
+        id=7, proposal=proposal(), phase=Phase.SPEAKING, created_at=start, max_rounds=5,
+        log=((1, "claude"), (2, "ag")), asked=(OpenAsk("claude", 3),),
     )  # fmt: skip
 
 
