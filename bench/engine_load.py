@@ -23,9 +23,7 @@ file I/O). `p95_ms_paced` is the p95 overhead at 50 debates whose debaters think
 average (the load a real deployment sees, without queueing behind instant debaters).
 `cpu_ms_per_extra_turn` and `cpu_ms_per_debate_setup` split the CPU at 50 debates into what one
 more turn costs and what a debate costs whatever its length (card, thread, pins, agenda,
-Conclusion), from a second run of one round per debate. `machine_ref_ms` is the CPU a fixed
-pure-Python workload takes in the 50-debate child before its run: how fast the machine ran the
-interpreter then (this VM's speed moves by a third to a half over hours), to compare runs by.
+Conclusion), from a second run of one round per debate.
 
 Run: .venv/bin/python bench/engine_load.py [--json] [--sizes 1,10,50,100] [--rounds 5]
 """
@@ -92,7 +90,6 @@ FIELDS = (
     "rest_calls_per_turn",
     "sqlite_writes_per_turn",
     "rss_mb_per_debate",
-    "machine_ref_ms",
 )
 ROUNDS = 5  # ten turns per debate
 PACED_SIZE, PACED_ROUNDS, PACED_THINK_S = 50, 3, 2.0
@@ -174,19 +171,6 @@ class InstantModerator:
 # ---- one size, in a child process ---------------------------------------------------------
 
 
-def machine_ref_ms() -> float:
-    """CPU ms of a fixed pure-Python workload (dicts, strings, calls): how fast this machine
-    runs the interpreter at the moment, to read `cpu_ms_per_turn` by (the same code has
-    measured a third to a half more CPU per turn on this VM from one hour to the next)."""
-    start = time.process_time()
-    table: dict[str, int] = {}
-    for n in range(200_000):
-        key = f"k{n % 997}"
-        table[key] = table.get(key, 0) + len(key)
-    sorted(table.items(), key=lambda kv: kv[1])
-    return (time.process_time() - start) * 1000
-
-
 def thread_cpu_s() -> dict[str, float]:
     """CPU seconds (user + system) of each live thread of this process, by thread name."""
     names = {t.native_id: t.name for t in threading.enumerate()}
@@ -263,7 +247,6 @@ async def run_size(
 ) -> dict[str, Any]:
     """Run `size` debates at once; the figures of this size (with `probe`, SQLite's
     statements counted as well, whose CPU makes that run's CPU no figure)."""
-    reference = machine_ref_ms()  # before anything else runs in this process
     fake, world = await spawn()
     redirect_to(world["base_url"])
     marks = Marks()
@@ -301,7 +284,6 @@ async def run_size(
     routes = Counter(f"{c['method']} {c['route']}" for c in calls)
     return figures | {
         "size": size,
-        "machine_ref_ms": reference,
         "think_s": think_s,
         "turns": turns,
         "p50_ms": statistics.median(overheads),
@@ -446,7 +428,6 @@ def summary(
         "rest_calls_per_turn": round(at50["rest_calls_per_turn"], 3),
         "sqlite_writes_per_turn": round(counted["sqlite_writes_per_turn"], 3),
         "rss_mb_per_debate": round(at100["rss_mb_per_debate"], 3),
-        "machine_ref_ms": round(at50["machine_ref_ms"], 1),
     }
 
 
@@ -461,9 +442,7 @@ def medians(runs: list[dict[str, Any]]) -> dict[str, Any]:
 
 def spread(at50: list[dict[str, Any]], paced: list[dict[str, Any]]) -> str:
     """Each run's CPU per turn and p95s: how much the machine's load moved them."""
-    cpu = ", ".join(
-        f"{run['cpu_ms_per_turn']:.2f} (ref {run['machine_ref_ms']:.0f} ms)" for run in at50
-    )
+    cpu = ", ".join(f"{run['cpu_ms_per_turn']:.2f}" for run in at50)
     p95 = ", ".join(f"{run['p95_ms']:.1f}" for run in paced)
     return f"\nEach run: CPU ms/turn at {at50[0]['size']} debates: {cpu}; paced p95 ms: {p95}"
 
