@@ -26,14 +26,17 @@ def _plain_fields(cls: type) -> frozenset[str] | None:
         return _PLAIN[cls]
     except KeyError:
         pass
-    fields = getattr(cls, "__dataclass_fields__", None)
-    plain = (
-        fields is not None
-        and not hasattr(cls, "__post_init__")
-        and "__slots__" not in vars(cls)
-        and all(f._field_type is dataclasses._FIELD and f.init for f in fields.values())  # type: ignore[attr-defined]
-    )
-    names = frozenset(fields) if plain and fields is not None else None
+    if not dataclasses.is_dataclass(cls):
+        names = None
+    else:
+        fields = dataclasses.fields(cls)  # the real fields: no ClassVar, no InitVar
+        plain = (
+            len(fields) == len(cls.__dataclass_fields__)  # none of those either
+            and not hasattr(cls, "__post_init__")
+            and "__slots__" not in vars(cls)
+            and all(f.init for f in fields)
+        )
+        names = frozenset(f.name for f in fields) if plain else None
     _PLAIN[cls] = names
     return names
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass, field
 from datetime import UTC, datetime
 
 import pytest
@@ -67,3 +67,18 @@ def test_an_instance_holding_more_than_its_fields_goes_through_dataclasses_repla
     object.__setattr__(debate, "cached", "stale")  # as a cached_property would leave it
     copy = replace(debate, turns=3)
     assert copy.turns == 3 and "cached" not in vars(copy)
+
+
+@dataclass(frozen=True)
+class _Scaled:
+    """A class with an init-only value (an InitVar): not a field of the copy."""
+
+    value: int
+    scale: InitVar[int] = 1
+
+    def __post_init__(self, scale: int) -> None:
+        object.__setattr__(self, "value", self.value * scale)
+
+
+def test_a_class_with_an_init_only_value_goes_through_dataclasses_replace() -> None:
+    assert replace(_Scaled(2), value=3, scale=10).value == 30
