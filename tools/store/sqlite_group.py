@@ -123,23 +123,20 @@ def _run_alone(conn: sqlite3.Connection, write: Write) -> Outcome:
     statement needs no savepoint: SQLite undoes a failed statement's own changes and keeps the
     transaction (a constraint's default ABORT), so only a write of several statements is
     wrapped in one (two statements fewer on the database thread for each single write)."""
-    if len(write.statements) == 1:
-        try:
-            return (True, _run(conn, write))
-        except Exception as exc:
-            if not conn.in_transaction:
-                raise  # SQLite ended the whole transaction: the group fails
-            return (False, exc)
-    conn.execute("SAVEPOINT one_write")
+    wrapped = len(write.statements) > 1
+    if wrapped:
+        conn.execute("SAVEPOINT one_write")
     try:
         value = _run(conn, write)
     except Exception as exc:
         if not conn.in_transaction:
             raise  # SQLite ended the whole transaction: the group fails
-        conn.execute("ROLLBACK TO one_write")
-        conn.execute("RELEASE one_write")
+        if wrapped:
+            conn.execute("ROLLBACK TO one_write")
+            conn.execute("RELEASE one_write")
         return (False, exc)
-    conn.execute("RELEASE one_write")
+    if wrapped:
+        conn.execute("RELEASE one_write")
     return (True, value)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import os
 import posixpath
@@ -95,24 +96,11 @@ class LocalWiki:
         # The pages last read or written, by file, with the file's (mtime, size, inode) then:
         # a read whose file is unchanged is answered from here (a stat instead of a read).
         self._kept: OrderedDict[Path, tuple[Signature, StoredPage]] = OrderedDict()
-        self._files: dict[str, Path] = {}  # page path -> its file (paths are built often)
         self._flusher = Flusher()  # a write's flush to disk, with other writes' at the time
 
     def file_of(self, path: str) -> Path:
         """The file holding the page at `path`."""
-        file = self._files.get(path)
-        if file is None:
-            file = self._files[path] = self._file_of(path)
-            if len(self._files) > KEPT_PAGES:
-                del self._files[next(iter(self._files))]  # the oldest
-        return file
-
-    def _file_of(self, path: str) -> Path:
-        parts = path.split("/")
-        if not path or any(part in ("", ".", "..") for part in parts):
-            raise WikiError("6005", f"illegal path {path!r}")
-        name = parts[-1] if parts[-1].endswith(ASSET_SUFFIXES) else f"{parts[-1]}.md"
-        return self._root.joinpath(*parts[:-1], name)
+        return _file_at(self._root, path)
 
     async def read(self, path: str) -> StoredPage | None:
         """The page, or None if its file does not exist."""
@@ -187,6 +175,15 @@ class LocalWiki:
 
     async def aclose(self) -> None:
         """Nothing to release."""
+
+
+@functools.lru_cache(maxsize=KEPT_PAGES)  # a page's file is asked for on every read and write
+def _file_at(root: Path, path: str) -> Path:
+    parts = path.split("/")
+    if not path or any(part in ("", ".", "..") for part in parts):
+        raise WikiError("6005", f"illegal path {path!r}")
+    name = parts[-1] if parts[-1].endswith(ASSET_SUFFIXES) else f"{parts[-1]}.md"
+    return root.joinpath(*parts[:-1], name)
 
 
 def _extends(current: StoredPage, title: str, content: str) -> bool:
