@@ -102,8 +102,9 @@ class Database(abc.ABC):
         """One write statement in its own transaction; returns how many rows it changed."""
 
     @abc.abstractmethod
-    async def insert(self, sql: str, params: Params = ()) -> int:
-        """One INSERT ending in `RETURNING id`, in its own transaction; returns the id."""
+    async def insert(self, sql: str, params: Params = ()) -> int | None:
+        """One INSERT ending in `RETURNING id`, in its own transaction; returns the id, or
+        None when it inserted nothing (`ON CONFLICT ... DO NOTHING`)."""
 
     @abc.abstractmethod
     async def write_all(self, statements: Sequence[tuple[str, Params]]) -> None:

@@ -196,10 +196,12 @@ class PostgresDatabase(Database):
         with _reachable():
             return _rowcount(await to_the_end(self._pool.execute(_sql(sql), *params)))
 
-    async def insert(self, sql: str, params: Params = ()) -> int:
-        """One INSERT ending in `RETURNING id` (autocommit); returns the id."""
+    async def insert(self, sql: str, params: Params = ()) -> int | None:
+        """One INSERT ending in `RETURNING id` (autocommit); returns the id, or None when it
+        inserted nothing (`ON CONFLICT ... DO NOTHING`)."""
         with _reachable():
-            return int(await to_the_end(self._pool.fetchval(_sql(sql), *params)))
+            value = await to_the_end(self._pool.fetchval(_sql(sql), *params))
+        return None if value is None else int(value)
 
     async def write_all(self, statements: Sequence[tuple[str, Params]]) -> None:
         """Several write statements as one transaction on one pooled connection."""

@@ -178,10 +178,11 @@ class SqliteDatabase(Database):
         # thread and its COMMIT (tools.store.sqlite_group), each one all-or-nothing.
         return int(await self._writes.write(((sql, params),), returning=False))
 
-    async def insert(self, sql: str, params: Params = ()) -> int:
-        """One INSERT ending in `RETURNING id`, in its own transaction; returns the id."""
+    async def insert(self, sql: str, params: Params = ()) -> int | None:
+        """One INSERT ending in `RETURNING id`, in its own transaction; returns the id, or
+        None when it inserted nothing (`ON CONFLICT ... DO NOTHING`)."""
         rows = await self._writes.write(((sql, params),), returning=True)
-        return int(rows[0][0])
+        return int(rows[0][0]) if rows else None
 
     async def write_all(self, statements: Sequence[tuple[str, Params]]) -> None:
         """Several write statements as one transaction (ROLLBACK on any error), sent to the

@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from handlers.model import Conclusion, Debate, Turn, WikiPage
+from handlers.replacing import replace
 from handlers.shorten import shorten
-from tools.store.db import Database, Row
+from tools.store.db import Database
 from tools.wiki.asset_links import link_assets
 from tools.wiki.backends import ASSET_SUFFIXES, WikiBackend, WikiError
 from tools.wiki.landing import Entry, PageWriter
@@ -48,7 +49,7 @@ WHERE id = ?
 
 INSERT_ENTRY = """
 INSERT INTO wiki_outbox (debate_id, dedup_key, path, title, mode, content, created_at)
-VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (dedup_key) DO NOTHING
+VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (dedup_key) DO NOTHING RETURNING id
 """
 SELECT_NEXT = """
 SELECT id, debate_id, dedup_key, path, title, mode, content, attempts FROM wiki_outbox
@@ -120,8 +121,11 @@ class WikiOutbox:
         # (then only those of the debates it holds the lease of, checked before each write).
         self._owns = owns or (lambda _debate_id: True)
         self._writers: dict[int, asyncio.Task[None]] = {}
-        # Bumped on every enqueue, so a writer that found nothing looks once more before it stops.
-        self._wanted: defaultdict[int, int] = defaultdict(int)
+        # The entries this process queued since its writer last read the table, handed to the
+        # writer as stored (nothing to read back), and the kicks that handed nothing (a
+        # restart, a claimed debate, a repeat): after one of those, the writer reads again.
+        self._handed: defaultdict[int, list[Entry]] = defaultdict(list)
+        self._unhanded: defaultdict[int, int] = defaultdict(int)
         self._closed = False
         self._pages = PageWriter(db, backend, strings, part_limit, now)
 
@@ -173,9 +177,7 @@ class WikiOutbox:
         path = self.path_of(debate, page)
         title = fill_keys(title, self._t)[:MAX_TITLE_CHARS]
         key = f"{debate.id}:page:{page}:{content_hash(content)[:16]}"
-        row = (debate.id, key, path, title, Mode.REPLACE.value, content, self._now().isoformat())
-        await self._db.execute(INSERT_ENTRY, row)
-        self._kick(debate.id)
+        await self._store(Entry(0, debate.id, key, path, title, Mode.REPLACE, content, 0))
 
     def page_url(self, debate: Debate, page: str) -> str:
         """Where a person reads the page: an http(s) or file:// URL, percent-encoded."""
@@ -223,19 +225,27 @@ class WikiOutbox:
     ) -> None:
         title = page_title(debate.proposal.topic, page, self._t)
         path = self.path_of(debate, page.value)
+        await self._store(Entry(0, debate.id, key, path, title, mode, content, 0))
+
+    async def _store(self, entry: Entry) -> None:
+        """Queue the entry in `wiki_outbox`, then hand it to the debate's writer as stored."""
+        row = (entry.debate_id, entry.dedup_key, entry.path, entry.title, entry.mode.value)
         created = self._now().isoformat()
-        row = (debate.id, key, path, title, mode.value, content, created)
-        await self._db.execute(INSERT_ENTRY, row)
-        self._kick(debate.id)
+        entry_id = await self._db.insert(INSERT_ENTRY, (*row, entry.content, created))
+        # None: queued before (a repeat after a crash); the writer finds it in the table.
+        self._kick(entry.debate_id, None if entry_id is None else replace(entry, id=entry_id))
 
     def resume(self, debate_id: int) -> None:
         """Apply the debate's pending writes (this process just claimed the debate)."""
         self._kick(debate_id)
 
-    def _kick(self, debate_id: int) -> None:
-        self._wanted[debate_id] += 1
+    def _kick(self, debate_id: int, stored: Entry | None = None) -> None:
+        if stored is None:
+            self._unhanded[debate_id] += 1
         if self._closed or not self._owns(debate_id):
-            return
+            return  # the row waits in the table for the process that writes the debate
+        if stored is not None:
+            self._handed[debate_id].append(stored)
         task = self._writers.get(debate_id)
         if task is None or task.done():
             name = f"wiki-writer-{debate_id}"
@@ -249,33 +259,49 @@ class WikiOutbox:
                 del self._writers[debate_id]
 
     async def _write_all(self, debate_id: int) -> None:
-        """Apply the debate's entries in order until none is left."""
-        seen = self._wanted[debate_id]
-        rows = await self._db.fetch_all(SELECT_NEXT, (debate_id, 0, BATCH))
-        delay = _Delay(announced=bool(rows) and rows[0]["attempts"] >= NOTICE_AFTER)
-        while rows:
+        """Apply the debate's entries in order until none is left: those in the table first,
+        then those queued since, as they were handed over (an entry both read and handed
+        over lands once)."""
+        delay: _Delay | None = None
+        after, landed, read, seen = 0, set[int](), True, 0
+        while True:
+            if read:  # the table holds every entry handed over so far: they come with it
+                self._handed.pop(debate_id, None)
+                seen = self._unhanded[debate_id]
+                rows = await self._db.fetch_all(SELECT_NEXT, (debate_id, after, BATCH))
+                entries, more = [Entry.of(row) for row in rows], len(rows) == BATCH
+            else:
+                entries, more = self._handed.pop(debate_id, []), False
+            from_table, entries = read, [e for e in entries if e.id not in landed]
+            if delay is None:
+                delay = _Delay(announced=bool(entries) and entries[0].attempts >= NOTICE_AFTER)
+            read = more or self._unhanded[debate_id] != seen
+            if not entries and not read and not self._handed.get(debate_id):
+                break  # all landed, and nothing was queued since
             if not self._owns(debate_id):
                 return  # the lease is lost: the process that claims the debate writes on
-            after, landed = await self._attempt_batch(rows, delay)
-            if landed and len(rows) < BATCH and self._wanted[debate_id] == seen:
-                break  # every entry read has landed, and none was queued since the read
-            seen = self._wanted[debate_id]
-            rows = await self._db.fetch_all(SELECT_NEXT, (debate_id, after, BATCH))
+            done, failed = await self._attempt_batch(entries, delay)
+            landed.update(done)
+            if failed is not None:  # after its wait, it is read again with what follows it
+                after, read = failed - 1, True
+            elif from_table and done:
+                after = done[-1]
         if delay.announced:
             await self._say(debate_id, "wiki.caught_up", {"count": str(delay.landed)})
 
-    async def _attempt_batch(self, rows: list[Row], delay: _Delay) -> tuple[int, bool]:
-        """Apply entries in order until one fails; the id to read on after, and whether
-        they all landed (a failed one, after its wait, is read again)."""
-        after = 0
-        for row in rows:
-            entry = Entry.of(row)
+    async def _attempt_batch(
+        self, entries: list[Entry], delay: _Delay
+    ) -> tuple[list[int], int | None]:
+        """Apply entries in order until one fails; the ids that landed, and the one that did
+        not (None if none failed)."""
+        done: list[int] = []
+        for entry in entries:
             if not self._owns(entry.debate_id):  # checked before each write
-                return entry.id - 1, False
+                return done, entry.id
             if not await self._attempt(entry, delay):
-                return entry.id - 1, False
-            after = entry.id
-        return after, True
+                return done, entry.id
+            done.append(entry.id)
+        return done, None
 
     async def _attempt(self, entry: Entry, delay: _Delay) -> bool:
         """Apply one entry; False if it failed and is to be tried again."""

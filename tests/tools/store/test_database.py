@@ -63,8 +63,15 @@ async def test_the_port_behaves_the_same(database_target: str) -> None:
                 (7, "d1"),
             )
             changed = await conn.execute("UPDATE moderator_calls SET outcome = 'x'")
-        assert second > first > 0
+        assert first is not None and second is not None and second > first > 0
         assert changed == 2
+        again = await db.insert(  # a row that is there already: nothing inserted, no id
+            "INSERT INTO moderator_calls (id, debate_id, day, purpose, model, outcome,"
+            " created_at) VALUES (?, NULL, 'd1', 'p', 'm', 'sent', 't')"
+            " ON CONFLICT (id) DO NOTHING RETURNING id",
+            (first,),
+        )
+        assert again is None
         assert await db.execute("DELETE FROM moderator_calls WHERE id = ?", (first,)) == 1
     finally:
         await db.close()
