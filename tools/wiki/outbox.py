@@ -260,10 +260,10 @@ class WikiOutbox:
 
     async def _write_all(self, debate_id: int) -> None:
         """Apply the debate's entries in order until none is left: those in the table first,
-        then those queued since, as they were handed over (an entry both read and handed
-        over lands once)."""
+        then those queued since, as they were handed over (one handed over while the table
+        was read came with the read: it is not applied twice)."""
         delay: _Delay | None = None
-        after, landed, read, seen = 0, set[int](), True, 0
+        after, read, seen = 0, True, 0
         while True:
             if read:  # the table holds every entry handed over so far: they come with it
                 self._handed.pop(debate_id, None)
@@ -271,21 +271,20 @@ class WikiOutbox:
                 rows = await self._db.fetch_all(SELECT_NEXT, (debate_id, after, BATCH))
                 entries, more = [Entry.of(row) for row in rows], len(rows) == BATCH
             else:
-                entries, more = self._handed.pop(debate_id, []), False
-            from_table, entries = read, [e for e in entries if e.id not in landed]
+                handed = self._handed.pop(debate_id, [])
+                entries, more = [entry for entry in handed if entry.id > after], False
             if delay is None:
                 delay = _Delay(announced=bool(entries) and entries[0].attempts >= NOTICE_AFTER)
-            read = more or self._unhanded[debate_id] != seen
+            from_table, read = read, more or self._unhanded[debate_id] != seen
             if not entries and not read and not self._handed.get(debate_id):
                 break  # all landed, and nothing was queued since
             if not self._owns(debate_id):
                 return  # the lease is lost: the process that claims the debate writes on
-            done, failed = await self._attempt_batch(entries, delay)
-            landed.update(done)
+            landed, failed = await self._attempt_batch(entries, delay)
             if failed is not None:  # after its wait, it is read again with what follows it
                 after, read = failed - 1, True
-            elif from_table and done:
-                after = done[-1]
+            elif from_table and landed:
+                after = landed[-1]
         if delay.announced:
             await self._say(debate_id, "wiki.caught_up", {"count": str(delay.landed)})
 
