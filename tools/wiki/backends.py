@@ -110,7 +110,7 @@ class LocalWiki:
             self._kept.move_to_end(file)
             return kept[1]
         try:
-            text, stat = await asyncio.to_thread(read_text, file)
+            text, stat = read_text(file)  # on the loop, as a write is (tools.wiki.local_files)
         except FileNotFoundError:
             return None
         except OSError as exc:

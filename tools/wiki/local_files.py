@@ -1,12 +1,13 @@
 """The local wiki's files on disk: reads, appends and whole-page writes, each on disk (flushed)
 before it is reported done.
 
-A write runs on the event loop but for its flush to disk. Opening, writing to the page cache,
-renaming: local calls of microseconds, as a log file's writes are. Made in a worker thread,
-each of them handed the interpreter's lock back and forth with the busy loop, which cost several
-times the calls themselves. The flush is the one call that waits for the disk (a millisecond or
-more): a `Flusher` hands it to a worker thread, and the files handed over while one trip is under
-way go together in the next trip, one hand-off for all of them.
+A read runs on the event loop, and so does a write but for its flush to disk. Opening,
+reading, writing to the page cache, renaming: local calls of microseconds, as a log file's
+writes are. Made in a worker thread, each of them handed the interpreter's lock back and forth
+with the busy loop, which cost several times the calls themselves. The flush is the one call that
+waits for the disk (a millisecond or more): a `Flusher` hands it to a worker thread, and the
+files handed over while one trip is under way go together in the next trip, one hand-off for all
+of them.
 """
 
 from __future__ import annotations
