@@ -41,6 +41,7 @@ from handlers.formats.base import (
     output_of,
     with_output,
 )
+from handlers.formats.keys import verbatim
 from handlers.model import (
     Backend,
     Debate,
@@ -270,8 +271,8 @@ class AdversarialFormat(FormatDefaults):
         probes = tuple(output_of(debate, t) for t, _ in PROBES) if chosen.tier is Tier.FULL else ()
         unreported = word("model_not_reported")
         cost = tuple(
-            f"{ROLE_NAMES[self.role_of(debate, t.seat)]}: {debate.name_of(t.seat)} "
-            f"({t.meta.model or unreported})"
+            f"{ROLE_NAMES[self.role_of(debate, t.seat)]}: {verbatim(debate.name_of(t.seat))} "
+            f"({verbatim(t.meta.model) or unreported})"
             for t in turns or ()
         )
         probe = word("cost_probe")
@@ -290,7 +291,7 @@ class AdversarialFormat(FormatDefaults):
         """The `debate-result` page."""
         audit, chosen = audit_of(debate)
         body = render_result(audit, chosen, self._collected(debate, turns))
-        return f"{debate.proposal.topic} — {word('title')}", body
+        return f"{verbatim(debate.proposal.topic)} — {word('title')}", body
 
     def summary(self, debate: Debate) -> str:
         """The closing block: verdict, confidence and its caps, validation, caveats."""

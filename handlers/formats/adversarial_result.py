@@ -2,7 +2,8 @@
 `debate-result` page in the seed's output format and the closing summary. Words people read
 are locale keys written as `⟦key⟧` (`word`); the wiki and the room fill them in the reader's
 language. The protocol's tokens (verdicts, tiers, confidences, CONTEXT-THIN, PASS / FAIL,
-evidence ids) and what the roles wrote stay as they are."""
+evidence ids) stay as they are, and what the roles and the audit wrote is embedded `verbatim`
+(handlers.formats.keys)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from handlers.formats.adversarial_contract import (
     rulings,
     sections,
 )
+from handlers.formats.keys import verbatim as v
 
 
 def word(name: str) -> str:
@@ -73,7 +75,7 @@ def uncited(role: str, text: str, ids: tuple[str, ...]) -> tuple[str, ...]:
     verbatim)."""
     known, name = set(ids), ROLE_NAMES[role]
     return tuple(
-        f"{name} {word('evidence')} {n}: {point} ({word('uncited')})"
+        f"{name} {word('evidence')} {n}: {v(point)} ({word('uncited')})"
         for n, point in enumerate(points(sections(text).get("EVIDENCE", "")), start=1)
         if not set(cited_ids(point)) & known
     )
@@ -99,7 +101,8 @@ def skipped_roles(tier: Tier, answers: Answers) -> tuple[str, ...]:
 
 def govern(audit: Audit, chosen: Route, answers: Answers) -> Result:
     """Apply the seed's decision rules to the Reconciler's answer (the fields a reader sees
-    carry locale keys; verdict and confidence are the protocol's tokens)."""
+    carry locale keys and the roles' words `verbatim`; verdict and confidence are the
+    protocol's tokens)."""
     rec = sections(answers.reconciler)
     stated = first_word(rec.get("CONFIDENCE", ""), CONFIDENCES) or "SPECULATIVE"
     caps = []
@@ -111,7 +114,7 @@ def govern(audit: Audit, chosen: Route, answers: Answers) -> Result:
     rejected = tuple(
         line
         for line in (
-            *(points(rejected_own) if rejected_own.lower() not in ("", "none") else ()),
+            *(v(p) for p in points(rejected_own) if rejected_own.lower() not in ("", "none")),
             *uncited("advocate", answers.advocate, audit.ids),
             *uncited("challenger", answers.challenger, audit.ids),
         )
@@ -119,16 +122,16 @@ def govern(audit: Audit, chosen: Route, answers: Answers) -> Result:
     val = sections(answers.validator)
     result = first_word(val.get("RESULT", ""), ("PASS-WITH-CAVEATS", "PASS", "FAIL"))
     validation = "" if chosen.tier is not Tier.FULL else (result or word("not_available"))
-    caveats = [c for c in (rec.get("CAVEATS", ""),) if c and c.lower() != "none"]
+    caveats = [v(c) for c in (rec.get("CAVEATS", ""),) if c and c.lower() != "none"]
     if chosen.tier is Tier.FULL:
         own = val.get("CAVEATS", "").strip()
         if own and own.lower() != "none":
-            caveats.append(f"{ROLE_NAMES['validator']}: {own}")
+            caveats.append(f"{ROLE_NAMES['validator']}: {v(own)}")
         if result in (None, "FAIL"):
             caveats.append(f"{word('validator_result')}: {result or word('not_available')}")
     return Result(
         verdict=first_word(rec.get("VERDICT", ""), VERDICTS) or "NONE",
-        thesis=rec.get("THESIS", "") or NOT_RUN,
+        thesis=v(rec.get("THESIS", "")) or NOT_RUN,
         confidence="SPECULATIVE" if caps else stated,
         caps=tuple(caps),
         rejected=rejected,
@@ -139,7 +142,8 @@ def govern(audit: Audit, chosen: Route, answers: Answers) -> Result:
 
 
 def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+    """A role's words in a table cell, verbatim."""
+    return v(text).replace("|", "\\|").replace("\n", " ")
 
 
 def render_result(audit: Audit, chosen: Route, answers: Answers) -> str:
@@ -149,7 +153,7 @@ def render_result(audit: Audit, chosen: Route, answers: Answers) -> str:
     rec = sections(answers.reconciler)
     lines = [
         f"## {word('title')}",
-        f"**{word('proposition')}:** {audit.proposition}",
+        f"**{word('proposition')}:** {v(audit.proposition)}",
         f"**{word('tier')}:** {chosen.tier.value.lower()} ({_agents(answers)} {word('agents')})",
         f"**{word('intake_status')}:** {chosen.intake.value}",
         "",
@@ -171,15 +175,16 @@ def render_result(audit: Audit, chosen: Route, answers: Answers) -> str:
 
 
 def _audit_lines(audit: Audit, chosen: Route) -> list[str]:
-    gaps = word("unknown") if audit.known_gaps is None else "; ".join(audit.known_gaps) or NONE
+    known = audit.known_gaps
+    gaps = word("unknown") if known is None else "; ".join(v(g) for g in known) or NONE
     present = word("yes" if opposition_present(audit) else "no")
     return [
         f"### {word('audit')}",
         f"- {word('evidence_inventory')}: {len(audit.evidence)}",
-        *(f"  - {e.id} | {e.item} | {e.stance}" for e in audit.evidence),
+        *(f"  - {e.id} | {v(e.item)} | {e.stance}" for e in audit.evidence),
         f"- {word('opposition')}: {present}",
         f"- {word('known_gaps')}: {gaps}",
-        f"- {word('optional_state')}: {'; '.join(audit.optional_state) or NONE}",
+        f"- {word('optional_state')}: {v('; '.join(audit.optional_state)) or NONE}",
         f"- {word('tier_rationale')}: {', '.join(chosen.reasons)}",
         *(f"- CONTEXT-THIN: {reason}" for reason in chosen.thin_reasons),
     ]
@@ -190,9 +195,10 @@ def _decision_lines(res: Result, rec: dict[str, str]) -> list[str]:
         f"| {_cell(r.point)} | {_cell(r.winner)} | {_cell(r.reasoning)} |"
         for r in rulings(rec.get("POINT-BY-POINT", ""))
     ]
-    survive = [p for p in (rec.get("SURVIVING-ELEMENTS"), rec.get("ADOPTED-FROM-CHALLENGER")) if p]
+    kept = (rec.get("SURVIVING-ELEMENTS"), rec.get("ADOPTED-FROM-CHALLENGER"))
+    survive = [v(part) for part in kept if part]
     own_skip = rec.get("SKIPPED-ROLE-RATIONALE", "")
-    own_skip = "" if own_skip.lower() in ("", "none") else own_skip
+    own_skip = "" if own_skip.lower() in ("", "none") else v(own_skip)
     columns = " | ".join(word(c) for c in ("col_point", "col_winner", "col_reasoning"))
     return [
         f"### {word('points')}",
@@ -238,7 +244,7 @@ def _answers(answers: Answers) -> str:
     )
     for role, text in named:
         if text:
-            parts += [f"### {role}", _fenced(text)]
+            parts += [f"### {role}", _fenced(v(text))]
     return "\n\n".join(parts) + "\n"
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 
 import handlers.formats.boardroom_pages as pages
+import handlers.formats.boardroom_report as report
 from handlers.events import Notify, WritePage
 from handlers.formats.base import (
     AskStep,
@@ -200,11 +201,11 @@ class BoardroomFormat(FormatDefaults):
 
     def render_page(self, debate: Debate, page: str, turns: tuple[Turn, ...]) -> tuple[str, str]:
         """A round page or the synthesis."""
-        return pages.render(debate, page, turns)
+        return report.render(debate, page, turns)
 
     def summary(self, debate: Debate) -> str:
         """The seed's compact closing block."""
-        return pages.compact_block(debate)
+        return report.compact_block(debate)
 
     def estimate(self, debate: Debate) -> tuple[int, int]:
         """Two answers each (and at most one repair each); the decision, the synthesis and the

@@ -1,5 +1,6 @@
-"""The boardroom's results and pages, pure. Words people read are locale keys written as
-`⟦key⟧`; the wiki and the room fill them from the locale files (handlers.formats.localize)."""
+"""The boardroom's results, pure: votes, rounds, the decision and the synthesis as stored (the
+pages and the closing block people read: boardroom_report). A vote's word is a locale key
+written as `⟦key⟧`; the wiki and the room fill it from the locale files."""
 
 from __future__ import annotations
 
@@ -44,9 +45,6 @@ def round_of(debate: Debate, number: int) -> int:
     """Which round turn `number` belongs to."""
     last = dict(debate.outputs).get(ROUND1_LAST)
     return 1 if last is None or number <= int(last) else 2
-
-
-_ORDINAL = {1: "first", 2: "second"}
 
 
 def seats_in(debate: Debate, round_number: int) -> tuple[str, ...]:
@@ -172,7 +170,8 @@ def fallback_synthesis(debate: Debate, shown: tuple[Turn, ...]) -> str:
         ],
         "insight": next((f"{named[s]}: {p.insight}" for s, p in finals.items() if p.insight), ""),
         "conditions": [f"{named[s]}: {p.consensus}" for s, p in finals.items() if p.consensus],
-        "recommendation": "" if divided else _majority_line(debate),
+        "recommendation": "",
+        "majority": "" if divided else _majority(debate),  # a vote: the page words it
         "guardrails": [],
         "irreconcilable": divided,
         "question": decision_of(debate) if divided else "",
@@ -180,126 +179,7 @@ def fallback_synthesis(debate: Debate, shown: tuple[Turn, ...]) -> str:
     return json.dumps(out, ensure_ascii=False)
 
 
-def _majority_line(debate: Debate) -> str:
+def _majority(debate: Debate) -> str:
     finals = [vote_in(debate, 2, s) or vote_in(debate, 1, s) for s in debate.ids]
-    top = Counter(v for v in finals if v).most_common(1)
-    return vote_word(top[0][0]) if top else ""
-
-
-def render(debate: Debate, page: str, turns: tuple[Turn, ...]) -> tuple[str, str]:
-    """A participant's round page (its answers verbatim), or the synthesis."""
-    found = round_page(page)
-    if found is not None:
-        number, seat = found
-        own = [t for t in turns if t.seat == seat and round_of(debate, t.number) == number]
-        title = (
-            f"{debate.proposal.topic} — ⟦boardroom.{_ORDINAL[number]}_round_title⟧ — "
-            f"{debate.name_of(seat)}"
-        )
-        body = "\n\n---\n\n".join(t.text for t in own) or "-"
-        return title, f"# {title}\n\n{body}\n"
-    return f"{debate.proposal.topic} — ⟦boardroom.synthesis_title⟧", synthesis_page(debate)
-
-
-def tracker_rows(debate: Debate) -> list[tuple[str, str, str, bool, str]]:
-    """(name, round-1 vote, final vote, changed, why) per participant."""
-    why = synthesis_of(debate).get("tracker") or {}
-    notes = dict(debate.outputs)
-    rows = []
-    for seat in debate.ids:
-        first, final = vote_in(debate, 1, seat), vote_in(debate, 2, seat)
-        changed = bool(first and final and first != final)
-        reason = str(why.get(seat, "")) if isinstance(why, dict) else ""
-        reason = reason or notes.get(f"why/{seat}", "")
-        rows.append(
-            (debate.name_of(seat), first or "", final or "", changed, reason if changed else "")
-        )
-    return rows
-
-
-_COLUMNS = ("who", "first", "final", "changed", "why")
-
-
-def synthesis_page(debate: Debate) -> str:
-    """The seed's synthesis: vote tracker table, result, changes, tensions, insight, conditions,
-    and the recommendation (or the question to the people)."""
-    found = synthesis_of(debate)
-    lines = [
-        f"# ⟦boardroom.synthesis_title⟧: {decision_of(debate)}",
-        "",
-        f"**⟦boardroom.panel⟧:** {panel_line(debate)}",
-        "",
-        "## ⟦boardroom.tracker⟧",
-        "",
-        "| " + " | ".join(f"⟦boardroom.col_{c}⟧" for c in _COLUMNS) + " |",
-        "|---|---|---|---|---|",
-    ]
-    for name, first, final, changed, why in tracker_rows(debate):
-        flag = "⟦boardroom.yes_changed⟧" if changed else "⟦boardroom.not_changed⟧"
-        cell = why.replace("|", "\\|").replace("\n", " ")
-        lines.append(f"| {name} | {vote_word(first)} | {vote_word(final)} | {flag} | {cell} |")
-    lines += ["", f"## ⟦boardroom.result⟧: ⟦boardroom.result_{result_of(debate).lower()}⟧", ""]
-    changes = [
-        f"- {name}: {vote_word(first)} → {vote_word(final)}" + (f" — {why}" if why else "")
-        for name, first, final, changed, why in tracker_rows(debate)
-        if changed
-    ]
-    lines += ["## ⟦boardroom.changes⟧", "", *(changes or ["-"]), ""]
-    for key, heading in (("tensions", "tensions"), ("conditions", "conditions")):
-        items = found.get(key) or []
-        lines += [f"## ⟦boardroom.{heading}⟧", ""]
-        lines += [f"- {item}" for item in items] or ["-"]
-        lines.append("")
-    lines += ["## ⟦boardroom.insight⟧", "", str(found.get("insight") or "-"), ""]
-    lines += _recommendation(found)
-    decided = [f"- {line.who}: {line.text}" for line in debate.people if line.question]
-    if decided:
-        lines += ["", "## ⟦boardroom.people_decided⟧", "", *decided]
-    return "\n".join(lines) + "\n"
-
-
-def _recommendation(found: dict[str, Any]) -> list[str]:
-    if found.get("irreconcilable"):
-        return ["## ⟦boardroom.question⟧", "", str(found.get("question") or "-")]
-    lines = ["## ⟦boardroom.recommendation⟧", "", str(found.get("recommendation") or "-")]
-    guardrails = found.get("guardrails") or []
-    if guardrails:
-        lines += ["", "**⟦boardroom.guardrails⟧:**"] + [f"- {item}" for item in guardrails]
-    return lines
-
-
-def compact_block(debate: Debate) -> str:
-    """The seed's closing block: question, panel, result, votes, tension, insight, advice."""
-    found = synthesis_of(debate)
-    tensions = found.get("tensions") or ["-"]
-    advice = (
-        f"⟦boardroom.question⟧: {found.get('question') or '-'}"
-        if found.get("irreconcilable")
-        else f"⟦boardroom.recommendation⟧: {found.get('recommendation') or '-'}"
-    )
-    lines = [
-        "⟦boardroom.done⟧",
-        "",
-        f"⟦boardroom.question_label⟧: {decision_of(debate)}",
-        f"⟦boardroom.panel⟧: {panel_line(debate)} ({len(debate.ids)})",
-        f"⟦boardroom.result⟧: ⟦boardroom.result_{result_of(debate).lower()}⟧",
-        "",
-        "⟦boardroom.tracker⟧:",
-    ]
-    for name, first, final, _, _ in tracker_rows(debate):
-        lines.append(f"  {name}: {vote_word(first)} → {vote_word(final)}")
-    decided = [line for line in debate.people if line.question]
-    lines += [
-        "",
-        f"⟦boardroom.main_tension⟧: {_one_line(str(tensions[0]))}",
-        f"⟦boardroom.insight⟧: {_one_line(str(found.get('insight') or '-'))}",
-        _one_line(advice),
-        *(f"⟦boardroom.people_decided⟧: {d.who}: {_one_line(d.text)}" for d in decided),
-        "",
-        "⟦boardroom.full_report⟧: synthesis",
-    ]
-    return "\n".join(lines)
-
-
-def _one_line(text: str) -> str:
-    return " ".join(text.split())
+    top = Counter(vote for vote in finals if vote).most_common(1)
+    return top[0][0] if top else ""

@@ -23,6 +23,7 @@ from handlers.formats.base import (
     Plan,
     TaskStep,
 )
+from handlers.formats.keys import verbatim
 from handlers.model import Debate, Decision, Outcome, Participant, Stance, Turn, WikiPage
 from handlers.replacing import replace
 
@@ -240,7 +241,7 @@ class LedgerFormat(FormatDefaults):
         if page == "conclusion":
             return title, text.render_conclusion(debate, debate.output_of(LEDGER) or "")
         if page in (FRONT, DIAGRAM):
-            markdown, svg = text.front_parts(self._front(debate))
+            markdown, svg = text.front_page(self._front(debate))
             return title, svg if page == DIAGRAM else markdown
         return title, "\n".join(text.render_turn(debate, turn) for turn in turns)
 
@@ -252,7 +253,7 @@ class LedgerFormat(FormatDefaults):
             return ""
         items = text.ledger_items(debate.output_of(LEDGER) or "")
         marks = {"agreed": "✅", "amendments": "✏️", "open": "❓"}
-        lines = [f"{marks[part]} **{i}** {wording}" for i, part, wording in items]
+        lines = [f"{marks[part]} **{i}** {verbatim(wording)}" for i, part, wording in items]
         if not converging(debate):
             return f"🔎 {text.k('explored')}"
         return "\n".join(lines) or f"📒 {text.k('none')}"

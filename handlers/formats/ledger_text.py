@@ -1,7 +1,8 @@
 """The ledger format's pure text work: contract fields, ledger ids, pages and the diagram.
 
 Words people read are locale keys written as `⟦ledger.key⟧`; the wiki and the room fill them
-in their language (formats read neither locales nor prompts).
+in their language (formats read neither locales nor prompts), and what the participants, the
+people and the moderator wrote is embedded `verbatim` (handlers.formats.keys).
 """
 
 from __future__ import annotations
@@ -11,10 +12,12 @@ import re
 from dataclasses import dataclass
 from html import escape
 
+from handlers.formats.keys import verbatim as v
 from handlers.model import Debate, Turn
 from handlers.reply_parser import json_block
 
 KINDS = (("agreed", "A"), ("amendments", "M"), ("open", "Q"))  # ledger part, id prefix
+KEYED = "keyed"  # a front-page output the rules wrote in locale keys (not a model's words)
 _URL = re.compile(r"https?://[^\s)>\]]+")
 
 
@@ -90,6 +93,13 @@ def front_parts(output: str) -> tuple[str, str]:
     return output, ""
 
 
+def front_page(output: str) -> tuple[str, str]:
+    """(markdown, svg) of a front page as people read it: the moderator's Markdown verbatim;
+    the rules' (marked `keyed`) as it was written, in locale keys with its quotes escaped."""
+    markdown, svg = front_parts(output)
+    return (markdown if _object(output).get(KEYED) is True else v(markdown)), svg
+
+
 def fallback_ledger(last: tuple[Turn, ...]) -> str:
     """Rules mode: the last round's claims, verbatim: agreed by all, conceded, still open."""
     fields = [fields_of(turn) for turn in last]
@@ -114,26 +124,28 @@ def _unique(items: list[str]) -> list[str]:
 
 def render_conclusion(debate: Debate, ledger: str) -> str:
     """The faithful ledger: every item in its exact wording, with its id."""
-    lines = [f"# {k('conclusion_title')}", "", f"**{k('topic')}:** {debate.proposal.topic}", ""]
+    topic = v(debate.proposal.topic)
+    lines = [f"# {k('conclusion_title')}", "", f"**{k('topic')}:** {topic}", ""]
     items = ledger_items(ledger)
     for part, _ in KINDS:
         lines += [f"## {k(part)}", ""]
-        chosen = [f"- **{i}** {text}" for i, p, text in items if p == part]
+        chosen = [f"- **{i}** {v(text)}" for i, p, text in items if p == part]
         lines += [*(chosen or [f"- {k('none')}"]), ""]
     return "\n".join(lines)
 
 
 def fallback_front(debate: Debate, ledger: str | None, last: tuple[Turn, ...]) -> str:
-    """Rules mode: a plain front page that carries every ledger id (or what was explored)."""
+    """Rules mode: a plain front page that carries every ledger id (or what was explored), in
+    locale keys and marked so (what it quotes `verbatim`)."""
     items = ledger_items(ledger) if ledger is not None else ()
-    names = ", ".join(m.name for m in debate.roster)
+    names = v(", ".join(m.name for m in debate.roster))
     counts = {part: sum(1 for _, p, _ in items if p == part) for part, _ in KINDS}
     lines = [
-        f"# {debate.proposal.topic}",
+        f"# {v(debate.proposal.topic)}",
         "",
         f"| {k('meta_field')} | {k('meta_value')} |",
         "|---|---|",
-        f"| {k('question')} | {debate.proposal.question} |",
+        f"| {k('question')} | {v(debate.proposal.question)} |",
         f"| {k('participants')} | {names} |",
         f"| {k('rounds')} | {debate.round} |",
         "",
@@ -143,13 +155,14 @@ def fallback_front(debate: Debate, ledger: str | None, last: tuple[Turn, ...]) -
     if ledger is not None:
         lines += [f"| {k('part')} | {k('count')} |", "|---|---|"]
         lines += [f"| {k(part)} | {counts[part]} |" for part, _ in KINDS]
-        lines += [""] + [f"- **{i}** — {text}" for i, _, text in items]
+        lines += [""] + [f"- **{i}** — {v(text)}" for i, _, text in items]
     else:
-        lines += [f"- **{debate.name_of(t.seat)}:** {t.parsed.opinion}" for t in last]
+        lines += [f"- **{v(debate.name_of(t.seat))}:** {v(t.parsed.opinion)}" for t in last]
     sources = _unique([u for t in last for u in _URL.findall(t.text)])
     lines += ["", "![diagram](concepts.svg)", ""]
-    lines += [f"[^{n}]: {url}" for n, url in enumerate(sources, start=1)]
-    return json.dumps({"markdown": "\n".join(lines), "svg": diagram(debate, counts)})
+    lines += [f"[^{n}]: {v(url)}" for n, url in enumerate(sources, start=1)]
+    page = {"markdown": "\n".join(lines), "svg": diagram(debate, counts), KEYED: True}
+    return json.dumps(page)
 
 
 def diagram(debate: Debate, counts: dict[str, int]) -> str:
@@ -187,8 +200,8 @@ def turn_page(debate: Debate, turn: Turn, orchestrate: bool) -> str:
 def render_turn(debate: Debate, turn: Turn) -> str:
     """A turn's page: who, when, and the reply exactly as written."""
     fence = "`" * max(3, _longest_run(turn.text) + 1)
-    head = f"**{debate.name_of(turn.seat)}** — {k('round')} {turn.round}, #{turn.number}"
-    return f"{head}\n\n{fence}text\n{turn.text}\n{fence}\n"
+    head = f"**{v(debate.name_of(turn.seat))}** — {k('round')} {turn.round}, #{turn.number}"
+    return f"{head}\n\n{fence}text\n{v(turn.text)}\n{fence}\n"
 
 
 def _longest_run(text: str) -> int:
@@ -198,9 +211,9 @@ def _longest_run(text: str) -> int:
 def render_topic(debate: Debate, standpoints: tuple[tuple[str, str], ...]) -> str:
     """The shared prompt and the stance assignments."""
     proposal = debate.proposal
-    lines = [f"# {proposal.topic}", "", f"**{k('question')}:** {proposal.question}", ""]
-    lines += [proposal.context, "", f"## {k('standpoints')}", ""]
-    lines += [f"- **{debate.name_of(p)}:** {k(f'standpoint_{s}')}" for p, s in standpoints]
+    lines = [f"# {v(proposal.topic)}", "", f"**{k('question')}:** {v(proposal.question)}", ""]
+    lines += [v(proposal.context), "", f"## {k('standpoints')}", ""]
+    lines += [f"- **{v(debate.name_of(p))}:** {k(f'standpoint_{s}')}" for p, s in standpoints]
     return "\n".join(lines)
 
 
@@ -209,9 +222,9 @@ def page_title(debate: Debate, page: str, orchestrate: bool) -> str:
     if page.startswith("turns/"):
         number, _, who = page.removeprefix("turns/").partition("-")
         unit = k("round" if orchestrate else "turn")
-        return f"{debate.proposal.topic} — {unit} {int(number)} · {debate.name_of(who)}"
+        return f"{v(debate.proposal.topic)} — {unit} {int(number)} · {v(debate.name_of(who))}"
     name = "page_" + page.replace("-", "_").replace(".", "_")
-    return f"{debate.proposal.topic} — {k(name)}"
+    return f"{v(debate.proposal.topic)} — {k(name)}"
 
 
 def latest_each(turns: tuple[Turn, ...]) -> tuple[Turn, ...]:

@@ -5,6 +5,7 @@ and caps, repairs, crashes and Stop."""
 from __future__ import annotations
 
 import asyncio
+import json
 from dataclasses import replace
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from tests.handlers.adversarial_script import (
     advocate,
     debater,
     intake,
+    reconciler,
     role_of,
     tasks,
 )
@@ -56,9 +58,9 @@ SAID = {
 }
 
 
-async def _run(rig: Rig) -> int:
+async def _run(rig: Rig, topic: str | None = None) -> int:
     await rig.start()
-    debate = await rig.h.propose(proposal())
+    debate = await rig.h.propose(proposal() if topic is None else proposal(topic))
     assert debate is not None
     await asyncio.wait_for(rig.h.wait_idle(debate.id), 10)
     await rig.h.approve(debate.id, ALICE)
@@ -277,5 +279,36 @@ async def test_the_people_s_constraints_reach_every_role_verbatim(tmp_path: Path
         prompts += [r.prompt for r in rig.moderator.task_requests if r.task != "intake"]
         assert len(prompts) == 6  # three roles, two probes, the Validator
         assert all("CONSTRAINTS (from the people" in p and rule in p for p in prompts)
+    finally:
+        await rig.stop()
+
+
+KEY = "⟦adversarial.result.none⟧"  # a real key, as a role or the moderator may write it
+
+
+async def test_keys_written_by_the_roles_and_the_audit_reach_the_page_and_summary_verbatim(
+    tmp_path: Path,
+) -> None:
+    rig = adversarial_rig(tmp_path / "keys.sqlite3", "en")
+    audit = json.loads(intake(3))
+    audit["proposition"] = f"Adopt {KEY} Redis"
+    audit["evidence"][0]["item"] = f"lag ⟦⟦ {KEY}"
+    tasks(rig, json.dumps(audit))
+    ruling = reconciler().replace("[THESIS] ", f"[THESIS] keep {KEY} ")
+    uncited = advocate("en", uncited=True).replace("Everyone feels", f"Everyone {KEY} feels")
+    debater(rig, RECONCILER_ID).answers["reconciler"] = [ruling]
+    for seat in (AG, CLAUDE):
+        debater(rig, seat).answers["advocate"] = [uncited]
+    try:
+        await _run(rig, f"Cache {KEY}")
+        page, t = _page(rig), Strings("en")
+        assert page.startswith(f"Cache {KEY} — {t('adversarial.result.title')}\n")
+        assert f"**{t('adversarial.result.proposition')}:** Adopt {KEY} Redis" in page
+        assert f"  - E1 | lag ⟦⟦ {KEY} | against" in page
+        assert f"MODIFY\nkeep {KEY} Adopt Redis" in page
+        assert f"Everyone {KEY} feels Redis is better (cites no inventory item)" in page
+        assert f"\n{ruling}\n" in page and f"\n{uncited}\n" in page  # whole, as written
+        summary = fill_keys(rig.room.summaries[0], t)
+        assert summary.startswith(f"**MODIFY** — keep {KEY} Adopt Redis")
     finally:
         await rig.stop()

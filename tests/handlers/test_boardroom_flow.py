@@ -10,9 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from handlers.i18n import Strings
 from handlers.model import AG, CLAUDE, GEMINI, Phase
 from tests.handlers.boardroom_script import PANEL, position, rebuttal
 from tests.handlers.conftest import ALICE, Rig, proposal
+from tools.wiki.pages import fill_keys
 
 R1 = {AG: "yes", CLAUDE: "conditional", GEMINI: "no"}
 R2 = {AG: "yes", CLAUDE: "conditional", GEMINI: "conditional"}
@@ -199,6 +201,9 @@ async def test_without_a_model_the_synthesis_falls_back_to_the_members_words(
         synthesis = rig.wiki.page(debate_id, "synthesis")
         assert "Disagreement of claude with someone." in synthesis  # a tension, quoted
         assert WHY in synthesis  # the reason of the change, from Gemini's own answer
+        ko = Strings("ko")  # the majority's vote, in the reader's word
+        advice = f"## {ko('boardroom.recommendation')}\n\n{ko('boardroom.vote_conditional')}\n"
+        assert advice in fill_keys(synthesis, ko)
     finally:
         await rig.stop()
 
@@ -303,5 +308,46 @@ async def test_irreconcilable_positions_end_in_a_question_to_the_people(tmp_path
         assert "Outbox or Streams?" in synthesis  # the question instead of a recommendation
         assert ("answer|alice|Outbox") in [c for _, _, c in rig.wiki.writes]  # in the Round-Log
         assert "⟦boardroom.recommendation⟧" not in synthesis
+    finally:
+        await rig.stop()
+
+
+KEY = "⟦boardroom.panel⟧"  # a real key, as a member, the moderator or a person may write it
+
+
+async def test_keys_written_by_members_the_moderator_and_the_people_reach_them_verbatim(
+    tmp_path: Path,
+) -> None:
+    rig = board(tmp_path / "keys.sqlite3", "en")
+    own = position(AG, "yes", "en") + f"- AG quotes {KEY} and ⟦⟦ as written\n"
+    rig.debaters[AG].by_round[1] = own
+    rig.moderator.task_outputs.clear()
+    rig.moderator.enqueue_task("decision", json.dumps({"decision": f"Adopt {KEY}?"}))
+    split = {"irreconcilable": True, "question": f"Outbox or {KEY}?", "options": ["Outbox"],
+             "tensions": [f"speed {KEY}"], "insight": f"insight {KEY}"}  # fmt: skip
+    rig.moderator.enqueue_task("synthesis", json.dumps(split))
+    t = Strings("en")
+    await rig.start()
+    try:
+        debate_id = await open_board(rig)
+        await asyncio.wait_for(rig.room.signal("asked").wait(), 10)
+        await asyncio.wait_for(rig.h.wait_idle(debate_id), 10)
+        await rig.h.answer(debate_id, ALICE, f"Outbox, not {KEY}")
+        await finish(rig, debate_id)
+        title = f"{proposal().topic} — {t('boardroom.first_round_title')} — AG"
+        round_page = fill_keys(rig.wiki.page(debate_id, f"round-1/{AG}"), t)
+        assert round_page == f"{title}\n# {title}\n\n{own}\n"  # the answer exactly as written
+        synthesis = fill_keys(rig.wiki.page(debate_id, "synthesis"), t)
+        (summary,) = (fill_keys(block, t) for block in rig.room.summaries)
+        assert f"# {t('boardroom.synthesis_title')}: Adopt {KEY}?" in synthesis
+        assert f"**{t('boardroom.panel')}:** AG (architect)" in synthesis  # the page's own key
+        assert f"- speed {KEY}" in synthesis  # written before the people answer
+        assert f"\ninsight {KEY}\n" in synthesis and f"\nOutbox or {KEY}?" in synthesis
+        assert f"{t('boardroom.question_label')}: Adopt {KEY}?" in summary
+        assert f"{t('boardroom.panel')}: AG (architect)" in summary
+        assert f"{t('boardroom.main_tension')}: speed {KEY}" in summary
+        assert f"{t('boardroom.insight')}: insight {KEY}" in summary
+        assert f"{t('boardroom.question')}: Outbox or {KEY}?" in summary
+        assert f"{t('boardroom.people_decided')}: alice: Outbox, not {KEY}" in summary
     finally:
         await rig.stop()

@@ -16,11 +16,13 @@ import prompts
 from handlers.events import Effect
 from handlers.formats.ledger import LEDGER_FORMAT
 from handlers.formats.ledger_text import ledger_items
+from handlers.i18n import Strings
 from handlers.model import AG, CLAUDE, GEMINI, Backend, Debate, Outcome, Participant, Phase, Turn
 from handlers.ports import TurnRequest
 from tests.handlers.conftest import ALICE, Rig, proposal
 from tests.handlers.doubles import reply
 from tests.tools.wiki.support import debate, turn
+from tools.wiki.pages import fill_keys
 
 TRIO = (
     Participant(AG, Backend.AG_RELAY, "AG"),
@@ -52,8 +54,8 @@ def front(ids: Sequence[str]) -> str:
     return json.dumps({"markdown": body, "svg": '<svg><rect fill="#fff"/></svg>'})
 
 
-async def _run(rig: Rig) -> Debate:
-    debate = await rig.h.propose(proposal())
+async def _run(rig: Rig, topic: str | None = None) -> Debate:
+    debate = await rig.h.propose(proposal() if topic is None else proposal(topic))
     assert debate is not None
     await asyncio.wait_for(rig.h.wait_idle(debate.id), 10)
     await rig.h.approve(debate.id, ALICE)
@@ -237,6 +239,60 @@ async def test_open_exploration_in_english_ends_at_max_rounds_with_a_front_page(
         assert "conclusion" not in pages and "front-page" in pages
         assert "inquiry" in rig.debaters[AG].requests[0].prompt
         assert rig.room.summaries == ["🔎 ⟦ledger.explored⟧"]
+    finally:
+        await rig.stop()
+
+
+KEY = "⟦ledger.topic⟧"  # a real key, as a participant, a person or the moderator may write it
+EN = Strings("en")
+
+
+async def test_keys_written_by_participants_and_the_moderator_reach_every_page_verbatim(
+    tmp_path: Path,
+) -> None:
+    rig = Rig(tmp_path / "keys.sqlite3", format="ledger", options=CONVERGE, language="en")
+    own = reply(f"AG quotes {KEY} and ⟦⟦ as written", "agree", agreed=[f"LRU {KEY}"],
+                contested=[], concessions=[])  # fmt: skip
+    rig.debaters[AG].enqueue(own)
+    rig.debaters[CLAUDE].enqueue(said(CLAUDE, 2, "agree"))
+    items = {"agreed": [f"LRU {KEY} is enough"], "amendments": [], "open": []}
+    rig.moderator.enqueue_task("ledger", json.dumps(items))
+    page = {"markdown": f"# Front\n\n- **A1** plain words, {KEY} kept", "svg": "<svg/>"}
+    rig.moderator.enqueue_task("front-page", json.dumps(page))
+    await rig.start()
+    try:
+        debate = await _run(rig, f"Cache {KEY} layer")
+        pages = {name: (fill_keys(t, EN), fill_keys(m, EN)) for name, (t, m) in
+                 _pages(rig, debate.id).items()}  # fmt: skip
+        title, turn_page = pages["turns/01-ag"]
+        assert title == f"Cache {KEY} layer — {EN('ledger.turn')} 1 · AG"
+        assert own in turn_page and f"— {EN('ledger.round')} 1, #1" in turn_page
+        conclusion = pages["conclusion"][1]
+        assert f"# {EN('ledger.conclusion_title')}\n" in conclusion
+        assert f"**{EN('ledger.topic')}:** Cache {KEY} layer" in conclusion
+        assert f"**A1** LRU {KEY} is enough" in conclusion
+        assert pages["front-page"][1] == page["markdown"]  # the moderator's page as written
+        topic = pages["topic"][1]
+        assert topic.startswith(f"# Cache {KEY} layer\n") and EN("ledger.standpoint_for") in topic
+        assert fill_keys(rig.room.summaries[0], EN) == f"✅ **A1** LRU {KEY} is enough"
+    finally:
+        await rig.stop()
+
+
+async def test_the_rules_front_page_is_in_the_reader_s_words_and_quotes_verbatim(
+    tmp_path: Path,
+) -> None:
+    rig = Rig(tmp_path / "rules.sqlite3", format="ledger", options=OPEN, language="en")
+    for seat in (AG, CLAUDE):
+        rig.debaters[seat].default = reply(f"{seat} keeps {KEY}", "partial")
+    await rig.start()  # no front page queued: the moderator is unavailable, the rules write it
+    try:
+        debate = await _run(rig)
+        front_page = fill_keys(_pages(rig, debate.id)["front-page"][1], EN)
+        assert f"- **AG:** Intro.\n\nag keeps {KEY}\n" in front_page  # the opinion, verbatim
+        assert f"| {EN('ledger.meta_field')} | {EN('ledger.meta_value')} |" in front_page
+        assert "⟦ledger." not in front_page.replace(KEY, "")
+        assert "ledger.task_fallback" in rig.room.notice_keys()
     finally:
         await rig.stop()
 

@@ -28,6 +28,8 @@ PURE_CORE = [
     "formats/free.py",
     "formats/boardroom.py",
     "formats/boardroom_pages.py",
+    "formats/boardroom_report.py",
+    "formats/keys.py",
     "formats/boardroom_reply.py",
 ]
 IO_MODULES = {

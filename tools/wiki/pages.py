@@ -11,6 +11,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 
 from handlers.fences import longest_backtick_run, open_fence
+from handlers.formats.keys import KEY_OR_ESCAPE, OPEN
 from handlers.i18n import LocaleError
 from handlers.model import Conclusion, Debate, ModeratorSource, Turn, WikiPage
 from handlers.shorten import shorten
@@ -288,17 +289,17 @@ def _time(at: datetime) -> str:
     return utc.strftime("%Y-%m-%d %H:%M UTC")
 
 
-_KEY = re.compile(r"⟦([a-z_]+\.[a-z_.]+)⟧")
-
-
 def fill_keys(text: str, t: Translate) -> str:
-    """A format's page or block with its `⟦area.key⟧` words in the reader's language. What
-    names no string (a debater's own `⟦...⟧` quoted in the page) stays as it was written."""
+    """A format's page or block with its `⟦area.key⟧` words in the reader's language, and the
+    text it embedded `verbatim` (`⟦⟦` for `⟦`) as it was written. A `⟦...⟧` that names no
+    string stays as it is."""
 
     def filled(match: re.Match[str]) -> str:
+        if match.group(1) is None:
+            return OPEN
         try:
             return t(match.group(1))
         except LocaleError:
             return match.group(0)
 
-    return _KEY.sub(filled, text)
+    return KEY_OR_ESCAPE.sub(filled, text)

@@ -16,13 +16,15 @@ from tests.bot.discord.conftest import KO, BotRig, People
 from tests.bot.discord.support import chat, check_no_pings, click, wait_card
 from tests.fakes.fake_wikijs import FULL_KEY, FakeWikiJs
 
+KEY = "⟦ledger.topic⟧"  # a real key Claude writes: the pages and the thread keep it as written
+
 
 def claude_turn(n: int) -> str:
     body = {
         "opinion": f"Claude {n}: 운영 부담부터 봅시다",
         "stance": "partial",
         "agreed": ["단일 인스턴스에서는 LRU로 충분하다"],
-        "contested": [f"Redis 전환 시점 {n}"],
+        "contested": [f"Redis 전환 시점 {n} {KEY}"],
         "concessions": [],
     }
     return "```json\n" + json.dumps(body, ensure_ascii=False) + "\n```"
@@ -52,7 +54,9 @@ async def run_ledger(rig: BotRig, people: People) -> tuple[int, str]:
     await asyncio.wait_for(rig.handler.wait_idle(debate_id), 30)
     debate = await rig.handler.get(debate_id)
     assert debate.phase is Phase.CONCLUDED and debate.format == "ledger"
-    assert "**Q1**" in closing["embeds"][0]["description"]  # the ledger's ids, not a model's
+    closing_block = closing["embeds"][0]["description"]
+    assert "**Q1**" in closing_block  # the ledger's ids, not a model's
+    assert f"Redis 전환 시점 2 {KEY}" in closing_block and "⟦⟦" not in closing_block
     assert rig.services is not None and rig.services.wiki is not None
     await asyncio.wait_for(rig.services.wiki.drained(debate_id), 30)
     return debate_id, thread_id
@@ -67,7 +71,10 @@ async def test_an_approved_ledger_card_runs_the_whole_protocol(rig: BotRig, peop
         assert (folder / name).exists(), name
     assert "![diagram](concepts.svg)" in (folder / "front-page.md").read_text(encoding="utf-8")
     ledger = (folder / "conclusion.md").read_text(encoding="utf-8")
-    assert "단일 인스턴스에서는 LRU로 충분하다" in ledger and "⟦" not in ledger
+    assert "단일 인스턴스에서는 LRU로 충분하다" in ledger and f"Redis 전환 시점 2 {KEY}" in ledger
+    assert "⟦" not in ledger.replace(KEY, "")  # the page's own words filled, Claude's kept
+    front = (folder / "front-page.md").read_text(encoding="utf-8")
+    assert f"Redis 전환 시점 2 {KEY}" in front and "⟦" not in front.replace(KEY, "")
     check_no_pings(rig, {thread_id}, rig.ag.user_id)
 
 

@@ -53,6 +53,20 @@ async def test_a_turn_gets_its_own_page_verbatim(site: Site, make_outbox: Outbox
     assert said.text in page.content and "라운드 1" in page.content and "⟦" not in page.content
 
 
+async def test_a_debater_s_own_key_in_a_turn_page_is_written_as_it_is(
+    site: Site, make_outbox: OutboxFactory
+) -> None:
+    outbox = make_outbox(site.backend())
+    said = turn(1, "⟦ledger.round⟧ 은 제 표기입니다 ⟦⟦", seat=AG)
+    ledger = replace(debate(), format="ledger", log=((1, AG),))
+    title, markdown = LEDGER_FORMAT.render_page(ledger, "turns/01-ag", (said,))
+    await outbox.write_page(ledger, "turns/01-ag", title, markdown)
+    await asyncio.wait_for(outbox.drained(7), WAIT)
+    page = site.page(f"{BASE}/turns/01-ag")
+    assert page is not None and page.title.endswith("— 턴 1 · AG")
+    assert f"\n{said.text}\n" in page.content and "— 라운드 1, #1" in page.content
+
+
 async def test_the_diagram_is_saved_beside_the_pages(
     site: Site, make_outbox: OutboxFactory
 ) -> None:

@@ -6,9 +6,11 @@ import json
 import re
 from datetime import UTC, datetime
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from handlers.formats.keys import verbatim
 from handlers.i18n import Strings
 from handlers.model import AG, Turn, TurnMeta
 from handlers.reply_parser import parse_reply
@@ -79,6 +81,39 @@ def test_a_debaters_own_brackets_in_a_format_page_survive_the_filling() -> None:
     said = "> 표기법 ⟦not.a_key⟧ 과 ⟦x.y⟧ 그대로"
     filled = fill_keys(f"## ⟦boardroom.tracker⟧\n\n{said}", Strings("en"))
     assert filled == f"## {Strings('en')('boardroom.tracker')}\n\n{said}"
+
+
+EN = Strings("en")
+PANEL = "⟦boardroom.panel⟧"  # a real key: a template's word, or a debater's own when quoted
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        PANEL,  # a real key, written by a debater
+        f"⟦{PANEL}",  # a bracket right before a real key
+        f"{PANEL}⟧",
+        "⟦⟦",
+        "⟦⟦⟦boardroom.panel⟧⟧",
+        "trailing ⟦",
+        "⟦not.a_key⟧ ⟦x.y⟧",
+        "",
+    ],
+)
+def test_text_embedded_verbatim_is_filled_back_exactly_as_written(said: str) -> None:
+    filled = fill_keys(f"## {PANEL}\n\n{verbatim(said)}{PANEL}", EN)
+    assert filled == f"## {EN('boardroom.panel')}\n\n{said}{EN('boardroom.panel')}"
+
+
+_BRACKETED = st.lists(
+    st.sampled_from(["⟦", "⟧", ".", "_", "a", "z", "boardroom", "panel", PANEL, "⟦⟦", " ", "가"])
+).map("".join)
+
+
+@given(st.one_of(_BRACKETED, st.text(alphabet="⟦⟧._az가 \n")))
+def test_a_key_then_any_verbatim_text_then_a_key_fill_to_the_words_and_the_text(said: str) -> None:
+    word = EN("boardroom.panel")
+    assert fill_keys(PANEL + verbatim(said) + PANEL, EN) == word + said + word
 
 
 @given(st.text(alphabet=st.characters(max_codepoint=0x80) | st.sampled_from("캐시\u200b")))
