@@ -10,6 +10,7 @@ from handlers.convergence import meter
 from handlers.formats import formats_for
 from handlers.i18n import Strings
 from handlers.model import AG, CLAUDE, Debate, Turn
+from tools.wiki.pages import fill_keys
 
 AG_GREEN = 0x2ECC71
 CLAUDE_BLUE = 0x3498DB
@@ -30,6 +31,17 @@ def format_label(strings: Strings, name: str) -> str:
     shows its own name, so a new format is offered without a locale change."""
     key = f"front.format_{name}"
     return strings(key) if strings.has(key) else name
+
+
+def notice_params(strings: Strings, params: dict[str, str]) -> dict[str, str]:
+    """A notice's values as people read them: a failure's `kind` named through the [failure]
+    table, a format's `block` with its `⟦area.key⟧` words filled (what it quotes verbatim)."""
+    said = dict(params)
+    if "kind" in said:
+        said["kind"] = strings(f"failure.{said['kind']}")
+    if "block" in said:
+        said["block"] = fill_keys(said["block"], strings)
+    return said
 
 
 def option_label(strings: Strings, key: str, choice: str) -> str:

@@ -28,7 +28,7 @@ from bot.console.text import (
     seat_name,
     status_line,
 )
-from bot.formatting import claim_lines, format_label, suggestion
+from bot.formatting import claim_lines, format_label, notice_params, suggestion
 from bot.ledger_card import roster_line
 from handlers.convergence import meter
 from handlers.formats import format_named, formats_for
@@ -294,8 +294,7 @@ class ConsoleRoom(ConsolePollRoom):
         """One localized line: warnings orange, the people's decisions amber, the rest grey."""
         if self._rules_only and key.startswith("moderator.mode_"):
             return
-        if "kind" in params:
-            params = params | {"kind": self._t(f"failure.{params['kind']}")}
+        params = notice_params(self._t, params)
         colour = MODERATOR_GREY
         if key.startswith(_WARNING_KEYS):
             colour = WARNING_ORANGE

@@ -22,6 +22,7 @@ from bot.discord.room_live import DEFAULT_PACE, LIVE_WINDOW_S, Pace, Working, re
 from bot.discord.room_poll import PollRoom
 from bot.discord.room_status import StatusEditor
 from bot.discord.views import budget_view, card_view, question_view, status_view
+from bot.formatting import notice_params
 from handlers.formats import format_named
 from handlers.i18n import Strings
 from handlers.model import Backend, Conclusion, Debate, Turn, UserQuestion
@@ -330,9 +331,8 @@ class DiscordRoom(PollRoom):
         await self.send_once(debate, "conclusion" if closing else "summary", embed=embed)
 
     async def notify(self, debate: Debate, key: str, params: dict[str, str]) -> None:
-        """One localized line, in full; failures named through the [failure] table."""
-        if "kind" in params:
-            params = params | {"kind": self._strings(f"failure.{params['kind']}")}
+        """One localized line, in full (its values as `notice_params` words them)."""
+        params = notice_params(self._strings, params)
         text = self._strings(key, **params)
         channel = await self.thread(debate)
         # The same notice in the same state is the same notice: re-sent after a crash, it is

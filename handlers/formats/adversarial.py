@@ -7,7 +7,8 @@ from __future__ import annotations
 import random
 
 from handlers.events import Effect, LogNote, Notify, PostSummary, WritePage
-from handlers.formats.adversarial_audit import Intake, Tier, rules_audit, structural_audit
+from handlers.formats.adversarial_audit import Intake, Tier, rules_audit
+from handlers.formats.adversarial_audit_words import audit_notice, word
 from handlers.formats.adversarial_briefs import (
     EVIDENCE,
     PROBES,
@@ -26,7 +27,6 @@ from handlers.formats.adversarial_result import (
     Answers,
     render_result,
     render_summary,
-    word,
 )
 from handlers.formats.base import (
     AskStep,
@@ -152,7 +152,7 @@ class AdversarialFormat(FormatDefaults):
         fixed = with_output(debate, "route", route_json(chosen))
         key = "adversarial.tier_auto" if chosen.auto else "adversarial.tier_chosen"
         notices: list[Effect] = [
-            Notify("adversarial.audit", (("audit", structural_audit(audit, chosen)),)),
+            Notify("adversarial.audit", (("block", audit_notice(audit, chosen)),)),
             Notify(key, (("tier", chosen.tier.value), ("reasons", ", ".join(chosen.reasons)))),
         ]
         if chosen.intake is Intake.THIN:

@@ -11,6 +11,24 @@ from dataclasses import dataclass
 STANCES = ("supports", "against", "mixed", "context")
 _FLAG = re.compile(r"(?<![\w-])--(lite|standard|full)\b", re.IGNORECASE)
 _ITEM = re.compile(r"^\s*[-*]?\s*(E\d+)\s*\|\s*(.+?)\s*\|\s*(supports|against|mixed|context)\s*$")
+# Why the routing chose a tier or flagged the context, in the seed's English (the roles read
+# them so); people read each under `adversarial.reason.<name>` (adversarial_audit_words).
+REASONS = {
+    "no_evidence": "no concrete evidence",
+    "requested": "requested",
+    "gaps_omitted": "KNOWN_GAPS omitted: treated as unknown",
+    "exceeds_depth": "requested tier exceeds evidence depth",
+    "high_stakes": "high-stakes or hard to reverse",
+    "competing": "more than one competing option",
+    "uncertain": "material provenance/language/runtime uncertainty",
+    "gap_conflict": "a known gap could change the direction",
+    "bounded": "bounded binary choice",
+    "multi_factor": "tradeoffs or multi-factor evaluation",
+}
+COUNTED = {
+    "lite_only": "evidence={count} justifies LITE only",
+    "within_six": "evidence={count} (<= 6)",
+}
 
 
 class Tier(enum.StrEnum):
@@ -142,21 +160,21 @@ def route(audit: Audit, requested: Tier | None) -> Route:
     """The seed's routing checklist, then the context checks."""
     count = len(audit.evidence)
     if count == 0:
-        return Route(requested or Tier.STANDARD, ("no concrete evidence",), requested is None,
+        return Route(requested or Tier.STANDARD, (REASONS["no_evidence"],), requested is None,
                      Intake.INSUFFICIENT)  # fmt: skip
     thin: list[str] = []
     reasons: tuple[str, ...]
     if audit.known_gaps is None:
-        thin.append("KNOWN_GAPS omitted: treated as unknown")
+        thin.append(REASONS["gaps_omitted"])
     if requested is not None:
-        tier, reasons, auto = requested, ("requested",), False
+        tier, reasons, auto = requested, (REASONS["requested"],), False
         if tier is not Tier.LITE and count < 2:
-            thin.append("requested tier exceeds evidence depth")
+            thin.append(REASONS["exceeds_depth"])
     else:
         tier, reasons = checklist(audit)
         auto = True
         if tier is not Tier.LITE and count < 2:
-            tier, reasons = Tier.LITE, (*reasons, f"evidence={count} justifies LITE only")
+            tier, reasons = Tier.LITE, (*reasons, COUNTED["lite_only"].format(count=count))
     intake = Intake.THIN if thin else Intake.READY
     return Route(tier, reasons, auto, intake, tuple(thin))
 
@@ -168,19 +186,19 @@ def checklist(audit: Audit) -> tuple[Tier, tuple[str, ...]]:
     full = [
         reason
         for holds, reason in (
-            (audit.high_stakes, "high-stakes or hard to reverse"),
-            (audit.competing_options > 1, "more than one competing option"),
-            (audit.state_uncertain, "material provenance/language/runtime uncertainty"),
-            (audit.gap_conflict, "a known gap could change the direction"),
+            (audit.high_stakes, REASONS["high_stakes"]),
+            (audit.competing_options > 1, REASONS["competing"]),
+            (audit.state_uncertain, REASONS["uncertain"]),
+            (audit.gap_conflict, REASONS["gap_conflict"]),
         )
         if holds
     ]
     bounded = audit.binary_choice and count <= 6
     if bounded and not audit.high_stakes and not audit.state_uncertain and not full:
-        return Tier.LITE, ("bounded binary choice", f"evidence={count} (<= 6)")
+        return Tier.LITE, (REASONS["bounded"], COUNTED["within_six"].format(count=count))
     if full:
         return Tier.FULL, tuple(full)
-    return Tier.STANDARD, ("tradeoffs or multi-factor evaluation",)
+    return Tier.STANDARD, (REASONS["multi_factor"],)
 
 
 def opposition_present(audit: Audit) -> bool:
@@ -190,7 +208,8 @@ def opposition_present(audit: Audit) -> bool:
 
 
 def structural_audit(audit: Audit, chosen: Route) -> str:
-    """The audit every role receives, verbatim."""
+    """The audit every role receives, verbatim, in the seed's English (people read it in their
+    language: adversarial_audit_words.audit_notice)."""
     gaps = "unknown" if audit.known_gaps is None else "; ".join(audit.known_gaps) or "none"
     lines = [
         f"- Proposition: {audit.proposition}",

@@ -10,7 +10,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from handlers.formats.adversarial_audit import Audit, Intake, Route, Tier, opposition_present
+from handlers.formats.adversarial_audit import Audit, Intake, Route, Tier
+from handlers.formats.adversarial_audit_words import (
+    NONE,
+    inventory_lines,
+    reason_words,
+    reasons_words,
+    word,
+)
 from handlers.formats.adversarial_contract import (
     CONFIDENCES,
     VERDICTS,
@@ -22,14 +29,7 @@ from handlers.formats.adversarial_contract import (
 )
 from handlers.formats.keys import verbatim as v
 
-
-def word(name: str) -> str:
-    """A word of the result page or summary, as the locale key the reader's language fills."""
-    return f"⟦adversarial.result.{name}⟧"
-
-
 NOT_RUN = word("no_answer")
-NONE = word("none")
 ROLE_NAMES = {
     "advocate": word("role_advocate"),
     "challenger": word("role_challenger"),
@@ -175,18 +175,11 @@ def render_result(audit: Audit, chosen: Route, answers: Answers) -> str:
 
 
 def _audit_lines(audit: Audit, chosen: Route) -> list[str]:
-    known = audit.known_gaps
-    gaps = word("unknown") if known is None else "; ".join(v(g) for g in known) or NONE
-    present = word("yes" if opposition_present(audit) else "no")
     return [
         f"### {word('audit')}",
-        f"- {word('evidence_inventory')}: {len(audit.evidence)}",
-        *(f"  - {e.id} | {v(e.item)} | {e.stance}" for e in audit.evidence),
-        f"- {word('opposition')}: {present}",
-        f"- {word('known_gaps')}: {gaps}",
-        f"- {word('optional_state')}: {v('; '.join(audit.optional_state)) or NONE}",
-        f"- {word('tier_rationale')}: {', '.join(chosen.reasons)}",
-        *(f"- CONTEXT-THIN: {reason}" for reason in chosen.thin_reasons),
+        *inventory_lines(audit),
+        f"- {word('tier_rationale')}: {reasons_words(chosen.reasons, ', ')}",
+        *(f"- CONTEXT-THIN: {reason_words(reason)}" for reason in chosen.thin_reasons),
     ]
 
 

@@ -58,6 +58,50 @@ SAID = {
 }
 
 
+# The intake audit of `intake(4, high_stakes=True)`: as the roles read it (the seed's English,
+# whatever the debate's language), and as the room shows it to the people.
+EVIDENCE = [
+    "  - E1 | fact 1: replica cache lag 2 s | against",
+    "  - E2 | fact 2: replica cache lag 4 s | mixed",
+    "  - E3 | fact 3: replica cache lag 6 s | context",
+    "  - E4 | fact 4: replica cache lag 8 s | supports",
+]
+FOR_ROLES = "\n".join([
+    "- Proposition: Adopt Redis as the shared cache layer",
+    "- Decision focus: Redis vs in-process LRU",
+    "- Evidence inventory: 4",
+    *EVIDENCE,
+    "- Opposition explicitly present: yes",
+    "- Known gaps: none",
+    "- Optional state: none",
+    "- Tier: FULL (high-stakes or hard to reverse)",
+    "- Intake status: debate-ready",
+])  # fmt: skip
+NOTICE = {
+    "en": FOR_ROLES,
+    "ko": "\n".join([
+        "- 명제: Adopt Redis as the shared cache layer",
+        "- 결정의 초점: Redis vs in-process LRU",
+        "- 증거 목록: 4",
+        *EVIDENCE,
+        "- 반대 근거 명시: 예",
+        "- 알려진 공백: none",  # the audit's own word, verbatim
+        "- 부가 상태: 없음",
+        "- 단계: FULL (위험이 크거나 되돌리기 어려움)",
+        "- 사전 감사 상태: debate-ready",
+    ]),
+}  # fmt: skip
+ENGLISH_LABELS = ("Proposition", "Decision focus", "Evidence inventory", "Opposition",
+                  "Known gaps", "Optional state", "Tier:", "Intake status", "high-stakes",
+                  "yes")  # fmt: skip
+
+
+def _notice(rig: Rig) -> str:
+    """The audit notice as the room says it, in the debate's language."""
+    (params,) = [p for _, k, p in rig.room.notices if k == "adversarial.audit"]
+    return fill_keys(params["block"], Strings(rig.language))
+
+
 async def _run(rig: Rig, topic: str | None = None) -> int:
     await rig.start()
     debate = await rig.h.propose(proposal() if topic is None else proposal(topic))
@@ -112,6 +156,11 @@ async def test_a_full_debate_runs_every_role_and_writes_the_result(
         validator_prompt = rig.moderator.task_requests[-1].prompt
         assert rec.text in validator_prompt
         assert "E1 | fact 1" in debater(rig, roles["advocate"]).requests[0].prompt
+        for seat in (AG, CLAUDE, RECONCILER_ID):  # the roles' audit: the seed's, unchanged
+            assert FOR_ROLES in debater(rig, seat).requests[0].prompt
+        assert _notice(rig) == NOTICE[lang]  # the people's: in their language
+        if lang == "ko":
+            assert [w for w in ENGLISH_LABELS if w in _notice(rig)] == []
         keys = rig.room.notice_keys()
         assert "adversarial.tier_auto" in keys and keys.count("adversarial.probe") == 2
         assert "adversarial.validator" in keys and "adversarial.result_written" in keys
@@ -310,5 +359,8 @@ async def test_keys_written_by_the_roles_and_the_audit_reach_the_page_and_summar
         assert f"\n{ruling}\n" in page and f"\n{uncited}\n" in page  # whole, as written
         summary = fill_keys(rig.room.summaries[0], t)
         assert summary.startswith(f"**MODIFY** — keep {KEY} Adopt Redis")
+        notice = _notice(rig)
+        assert f"- Proposition: Adopt {KEY} Redis\n" in notice
+        assert f"  - E1 | lag ⟦⟦ {KEY} | against\n" in notice
     finally:
         await rig.stop()

@@ -11,6 +11,8 @@ from bot.settings import Settings, configure_formats
 from handlers.formats import CONTRACTS, FORMATS
 from handlers.formats.adversarial import ADVERSARIAL, AdversarialFormat
 from handlers.formats.adversarial_audit import (
+    COUNTED,
+    REASONS,
     Audit,
     Evidence,
     Intake,
@@ -20,6 +22,7 @@ from handlers.formats.adversarial_audit import (
     route,
     rules_audit,
 )
+from handlers.formats.adversarial_audit_words import reason_words
 from handlers.formats.adversarial_contract import (
     ADVOCATE,
     cited_ids,
@@ -37,7 +40,7 @@ from handlers.formats.adversarial_result import (
     render_summary,
     word,
 )
-from handlers.i18n import Strings
+from handlers.i18n import LANGUAGES, Strings
 from handlers.participants import Backend
 from tests.handlers.adversarial_script import (
     WORDS,
@@ -303,6 +306,27 @@ def test_the_summary_block_is_in_the_reader_s_language_with_the_protocol_s_token
     assert korean[1] == "단계: FULL · 사전 감사: debate-ready · 확신도: SPECULATIVE"
     assert "검증: FAIL" in korean and "기각된 논거: 1" in korean
     assert "- 검증자 결과: FAIL" in korean
+
+
+@pytest.mark.parametrize(
+    ("reason", "korean"),
+    [
+        ("high-stakes or hard to reverse", "위험이 크거나 되돌리기 어려움"),
+        ("evidence=2 (<= 6)", "증거=2 (6개 이하)"),
+        ("evidence=1 justifies LITE only", "증거=1 (LITE 단계만 정당화됨)"),
+        ("a reason an older release stored ⟦x.y⟧", "a reason an older release stored ⟦x.y⟧"),
+    ],
+)
+def test_the_routing_s_reasons_read_in_the_reader_s_language(reason: str, korean: str) -> None:
+    assert fill_keys(reason_words(reason), Strings("ko")) == korean
+    assert fill_keys(reason_words(reason), EN) == reason  # English: the seed's own words
+
+
+def test_every_reason_has_its_words_and_the_english_ones_are_the_seed_s() -> None:
+    names = (*REASONS, *COUNTED, "evidence")
+    for language in LANGUAGES:
+        assert all(Strings(language).has(f"adversarial.reason.{name}") for name in names)
+    assert {name: EN(f"adversarial.reason.{name}") for name in REASONS} == REASONS
 
 
 def test_the_reconciler_backend_and_model_are_settings() -> None:

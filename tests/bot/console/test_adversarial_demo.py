@@ -41,6 +41,8 @@ async def test_the_replay_runs_every_role_and_writes_the_result_page(tmp_path: P
     assert [(t.seat, t.text) for t in turns] == [(e.seat, e.reply) for e in RECORDING.turns]
     out = screen.getvalue()
     assert "TIER AUTO-DETECTED: FULL" in out
+    assert f"- {T('adversarial.result.proposition')}: " in out  # the intake audit, in Korean
+    assert "- Proposition:" not in out and "- Evidence inventory:" not in out
     for line in ("[KEY-TENSION] 처리량", "[RESULT] PASS-WITH-CAVEATS", "[VERDICT] MODIFY"):
         assert line in out  # probes, Validator and roles in full in the room
     assert "단계: FULL · 사전 감사: debate-ready · 확신도:" in out  # the summary, in Korean

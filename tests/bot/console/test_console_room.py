@@ -12,6 +12,8 @@ import pytest
 from rich.console import Console
 
 from bot.console.room import ConsoleRoom
+from handlers.formats.adversarial_audit import Audit, Evidence, route
+from handlers.formats.adversarial_audit_words import audit_notice
 from handlers.i18n import Strings
 from handlers.model import (
     AG,
@@ -145,3 +147,36 @@ async def test_questions_are_amber_with_numbered_options_and_the_end_links_the_p
     )
     await room.post_conclusion(ended, Conclusion("LRU로 시작", positions=((AG, "LRU"),)))
     assert "file:///wiki/4/working-document.md" in out.getvalue()[len(end) :]
+
+
+AUDIT_LINES = {  # a LITE audit without gaps: its notice, in the reader's words
+    "ko": (
+        "- 명제: ⟦adversarial.result.yes⟧ 그대로",  # the moderator's words, verbatim
+        "- 반대 근거 명시: 아니요",
+        "- 알려진 공백: 알 수 없음",
+        "- 단계: LITE (범위가 정해진 양자택일, 증거=1 (6개 이하))",
+        "- CONTEXT-THIN: 알려진 공백 누락: 알 수 없음으로 간주",
+    ),
+    "en": (
+        "- Proposition: ⟦adversarial.result.yes⟧ 그대로",
+        "- Opposition explicitly present: no",
+        "- Known gaps: unknown",
+        "- Tier: LITE (bounded binary choice, evidence=1 (<= 6))",
+        "- CONTEXT-THIN: KNOWN_GAPS omitted: treated as unknown",
+    ),
+}
+
+
+@pytest.mark.parametrize(("language", "lines"), sorted(AUDIT_LINES.items()))
+async def test_the_intake_audit_notice_is_in_the_reader_s_words_and_quotes_verbatim(
+    db: Database, language: str, lines: tuple[str, ...]
+) -> None:
+    out = io.StringIO()
+    room = ConsoleRoom(colour_console(out), Strings(language), PageLinks(), FakeClock(), db=db)
+    audit = Audit("⟦adversarial.result.yes⟧ 그대로", evidence=(Evidence("E1", "p95", "supports"),),
+                  binary_choice=True)  # fmt: skip
+    block = audit_notice(audit, route(audit, None))
+    await room.notify(debate(), "adversarial.audit", {"block": block})
+    said = out.getvalue()
+    assert all(line in said for line in lines), said
+    assert "⟦⟦" not in said

@@ -51,6 +51,16 @@ async def test_an_adversarial_debate_through_discord(rig: BotRig, people: People
     thread = [m["content"] for m in rig.bot_messages(card["id"])]
     said = "\n".join(thread)
     assert "TIER AUTO-DETECTED: FULL" in said
+    audit = next(text for text in thread if text.startswith("🧾"))  # the intake audit, in Korean
+    assert "- 명제: Adopt Redis as the shared cache layer\n" in audit
+    assert (
+        "- 반대 근거 명시: 예\n" in audit
+        and "- 단계: FULL (위험이 크거나 되돌리기 어려움)" in audit
+    )
+    english = ("Proposition:", "Decision focus:", "Evidence inventory:", "Opposition explicitly",
+               "Known gaps:", "Optional state:", "Tier:", "Intake status:", "high-stakes",
+               "⟦")  # fmt: skip
+    assert [label for label in english if label in audit] == []
     assert "[STABLE] no — under alternatives-first" in said and "[RESULT] PASS-WITH-CAVEATS" in said
     reconciler_turn = next(
         m for m in rig.fake.messages_in(card["id"]) if m["embeds"] and "Reconciler" in str(m)
