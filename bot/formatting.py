@@ -37,6 +37,8 @@ def notice_params(strings: Strings, params: dict[str, str]) -> dict[str, str]:
     """A notice's values as people read them: a failure's `kind` named through the [failure]
     table, a format's `block` with its `⟦area.key⟧` words filled (what it quotes verbatim)."""
     said = dict(params)
+    if "audit" in said:  # an audit notice stored before the audit was a `block` (still queued)
+        said.setdefault("block", said.pop("audit"))
     if "kind" in said:
         said["kind"] = strings(f"failure.{said['kind']}")
     if "block" in said:

@@ -180,3 +180,13 @@ async def test_the_intake_audit_notice_is_in_the_reader_s_words_and_quotes_verba
     said = out.getvalue()
     assert all(line in said for line in lines), said
     assert "⟦⟦" not in said
+
+
+async def test_an_audit_notice_queued_before_the_audit_was_a_block_is_still_said(
+    db: Database,
+) -> None:
+    """A Notify stored by the release before (its param `audit`) must not fail on every start."""
+    out = io.StringIO()
+    room = ConsoleRoom(colour_console(out), Strings("en"), PageLinks(), FakeClock(), db=db)
+    await room.notify(debate(), "adversarial.audit", {"audit": "- Proposition: p95 under 50 ms"})
+    assert "- Proposition: p95 under 50 ms" in out.getvalue()
