@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import Awaitable, Sequence
 from datetime import datetime, timedelta
 
@@ -13,21 +12,19 @@ from handlers.events import Effect
 from handlers.model import (
     DEFAULT_ROSTER,
     Debate,
-    ParsedReply,
     Participant,
     Phase,
     Proposal,
     Turn,
-    TurnMeta,
 )
 from handlers.replacing import replace
-from tools.store.db import Database, Row
+from tools.store.db import Database
 from tools.store.effect_queue import EffectQueue
 from tools.store.polls import PollTimers
 from tools.store.state_json import dumps
+from tools.store.turns import INSERT_TURN, SELECT_AUTHORS, Turns, turn_row
 
 _DEBATE = TypeAdapter(Debate)
-_PARSED = TypeAdapter(ParsedReply)
 
 INSERT_DEBATE = """
 INSERT INTO debates (channel_id, topic, phase, state, created_at, updated_at)
@@ -45,24 +42,6 @@ UPDATE proposals SET decided_by = ?, decided_at = ? WHERE debate_id = ? AND deci
 SELECT_STATE = "SELECT state FROM debates WHERE id = ?"
 SELECT_QUEUE = "SELECT effects, effect_seq FROM debates WHERE id = ?"
 UPDATE_QUEUE = "UPDATE debates SET effects = ? WHERE id = ?"
-INSERT_TURN = """
-INSERT INTO turns (debate_id, number, round, seat, text, raw, sha256, parsed, model,
-                   input_tokens, output_tokens, cost_usd, latency_s, num_turns, session_id,
-                   denied_tools, created_at)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-"""
-SELECT_TURNS = """
-SELECT * FROM turns WHERE debate_id = ? ORDER BY number DESC LIMIT ?
-"""
-SELECT_ALL_TURNS = "SELECT * FROM turns WHERE debate_id = ? ORDER BY number DESC"
-SELECT_AUTHORS = "SELECT number, seat FROM turns WHERE debate_id = ? ORDER BY number"
-SELECT_TURN = "SELECT * FROM turns WHERE debate_id = ? AND number = ?"
-# Where a turn was posted: the room's own record of the post (written when it posted, so a
-# repeat posts nothing), else the column earlier releases wrote.
-SELECT_MESSAGE_URL = """
-SELECT url FROM room_messages WHERE debate_id = ? AND key = ? AND url <> ''
-UNION ALL SELECT message_url FROM turns WHERE debate_id = ? AND number = ?
-"""
 SELECT_WITH_WORK = "SELECT id FROM debates WHERE effects <> '[]' ORDER BY id"
 SELECT_OPEN_TOPICS = """
 SELECT topic FROM debates WHERE channel_id = ? AND phase IN ({phases})
@@ -74,7 +53,6 @@ ORDER BY p.debate_id
 """
 COUNT_WAITING_CARDS = "SELECT count(*) FROM debates WHERE channel_id = ? AND phase = 'proposed'"
 SELECT_BY_PHASE = "SELECT id FROM debates WHERE phase = ? ORDER BY id"
-KEPT_TURNS = 3  # per debate: a turn is read back to post, log and relay it, then rarely
 
 
 class DebateNotFound(LookupError):
@@ -89,10 +67,7 @@ class SqliteStore:
         # PostgreSQL keeps a turn's text as bytes (BYTEA): its TEXT refuses lone surrogates.
         self._as_bytes = db.dialect == "postgres"
         self._polls = PollTimers(db)
-        # Stored turns never change (only their message_url, kept apart), so the latest
-        # few of each debate are kept once committed or read, for the reads that follow.
-        self._turns: dict[int, dict[int, Turn]] = {}
-        self._urls: dict[tuple[int, int], str] = {}
+        self._turns = Turns(db)  # the latest few of each debate, kept
         # Each debate's effect queue as last committed (dropped when a write's outcome is
         # unknown): the worker reads it here, and a step writes it in its one UPDATE.
         self._queues: dict[int, EffectQueue] = {}
@@ -169,15 +144,15 @@ class SqliteStore:
                 (UPDATE_DEBATE, _state_row(debate, stamp, queue)),
             ]
             if turn is not None:
-                statements.append((INSERT_TURN, _turn_row(turn, self._as_bytes)))
+                statements.append((INSERT_TURN, turn_row(turn, self._as_bytes)))
             if decided_by is not None:
                 statements.append((DECIDE_PROPOSAL, (decided_by, stamp, debate.id)))
             await self._written(debate.id, self._db.write_all(statements), queue)
         if debate.phase.is_terminal:
-            self._forget(debate.id)
+            self._turns.forget(debate.id)
             self._ended.add(debate.id)
         elif turn is not None:
-            self._keep(turn)
+            self._turns.keep(turn)
 
     def _step_statements(self, debate_id: int) -> list[tuple[str, Sequence[object]]]:
         """First in a step's transaction: none here; a store shared by processes puts the
@@ -235,40 +210,23 @@ class SqliteStore:
 
     async def turn(self, debate_id: int, number: int) -> Turn:
         """One stored turn."""
-        kept = self._turns.get(debate_id, {}).get(number)
-        if kept is not None:
-            return kept
-        row = await self._db.fetch_one(SELECT_TURN, (debate_id, number))
-        if row is None:
-            raise LookupError(f"debate {debate_id} has no turn {number}")
-        found = _turn_of(row)
-        self._keep(found)
-        return found
+        return await self._turns.one(debate_id, number)
 
     async def last_turns(self, debate_id: int, count: int) -> tuple[Turn, ...]:
         """The latest `count` turns, oldest first."""
-        rows = await self._db.fetch_all(SELECT_TURNS, (debate_id, count))
-        return tuple(_turn_of(row) for row in reversed(rows))
+        return await self._turns.last(debate_id, count)
 
     async def all_turns(self, debate_id: int) -> tuple[Turn, ...]:
         """Every turn of a debate, in order."""
-        rows = await self._db.fetch_all(SELECT_ALL_TURNS, (debate_id,))
-        return tuple(_turn_of(row) for row in reversed(rows))
+        return await self._turns.all(debate_id)
 
     async def set_message_url(self, debate_id: int, number: int, url: str) -> None:
-        """Remember where a turn was posted (the Round-Log links to it), for the reads that
-        follow; the room's record of the post keeps it (see `message_url`)."""
-        if number in self._turns.get(debate_id, {}):
-            self._urls[(debate_id, number)] = url
+        """Remember where a turn was posted (the Round-Log links to it)."""
+        self._turns.set_url(debate_id, number, url)
 
     async def message_url(self, debate_id: int, number: int) -> str:
         """Where a turn was posted, or ''."""
-        kept = self._urls.get((debate_id, number))
-        if kept is not None:
-            return kept
-        key = f"turn:{number}:0"  # the Discord room's first message of the turn
-        row = await self._db.fetch_one(SELECT_MESSAGE_URL, (debate_id, key, debate_id, number))
-        return str(row[0] or "") if row else ""
+        return await self._turns.url(debate_id, number)
 
     async def debates_with_work(self) -> list[int]:
         """Debates that have effects still to run (to resume after a restart)."""
@@ -307,24 +265,11 @@ class SqliteStore:
         """The poll was read: its timer is done."""
         await self._polls.closed(debate_id, now)
 
-    def _keep(self, turn: Turn) -> None:
-        """Keep a committed turn; only the debate's latest few stay."""
-        kept = self._turns.setdefault(turn.debate_id, {})
-        kept[turn.number] = turn
-        for old in sorted(kept)[:-KEPT_TURNS]:
-            del kept[old]
-            self._urls.pop((turn.debate_id, old), None)
-
     def forget(self, debate_id: int) -> None:
         """Drop what is kept in memory of a debate (another process may have changed it)."""
-        self._forget(debate_id)
+        self._turns.forget(debate_id)
         self._queues.pop(debate_id, None)
         self._ended.discard(debate_id)
-
-    def _forget(self, debate_id: int) -> None:
-        """An ended debate's turns are not read again in its hot path."""
-        for number in self._turns.pop(debate_id, {}):
-            self._urls.pop((debate_id, number), None)
 
 
 def _state_row(debate: Debate, stamp: str, queue: EffectQueue) -> tuple[object, ...]:
@@ -333,70 +278,3 @@ def _state_row(debate: Debate, stamp: str, queue: EffectQueue) -> tuple[object, 
     ended = debate.ended_at.isoformat() if debate.ended_at else None
     state = dumps(debate, _DEBATE)
     return (debate.phase, state, stamp, ended, debate.format, queue.text(), queue.seq, debate.id)
-
-
-def _turn_row(turn: Turn, as_bytes: bool) -> tuple[object, ...]:
-    meta = turn.meta
-    return (
-        turn.debate_id,
-        turn.number,
-        turn.round,
-        turn.seat,
-        _exact(turn.text, as_bytes),
-        _exact(turn.raw, as_bytes),
-        turn.sha256,
-        dumps(turn.parsed, _PARSED),
-        meta.model,
-        meta.input_tokens,
-        meta.output_tokens,
-        meta.cost_usd,
-        meta.latency_s,
-        meta.num_turns,
-        meta.session_id,
-        json.dumps(list(meta.denied_tools)),
-        turn.at.isoformat(),
-    )
-
-
-def _turn_of(row: Row) -> Turn:
-    get = row.__getitem__
-    meta = TurnMeta(
-        model=get("model"),
-        input_tokens=get("input_tokens"),
-        output_tokens=get("output_tokens"),
-        cost_usd=get("cost_usd"),
-        latency_s=get("latency_s"),
-        num_turns=get("num_turns"),
-        session_id=get("session_id"),
-        denied_tools=tuple(json.loads(get("denied_tools"))),
-    )
-    return Turn(
-        debate_id=get("debate_id"),
-        number=get("number"),
-        round=get("round"),
-        seat=str(get("seat")),
-        text=_text(get("text")),
-        raw=_text(get("raw")),
-        sha256=get("sha256"),
-        parsed=_PARSED.validate_json(get("parsed")),
-        meta=meta,
-        at=datetime.fromisoformat(get("created_at")),
-    )
-
-
-def _exact(text: str, as_bytes: bool = False) -> str | bytes:
-    """`text` as the database can take it: a lone surrogate (which UTF-8 cannot encode) makes
-    it exact UTF-8 bytes with surrogates passed through, stored as a BLOB (always bytes for
-    PostgreSQL's BYTEA column)."""
-    if as_bytes:
-        return text.encode("utf-8", "surrogatepass")
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return text.encode("utf-8", "surrogatepass")
-    return text
-
-
-def _text(value: str | bytes) -> str:
-    """What `_exact` stored, as the text it was."""
-    return value.decode("utf-8", "surrogatepass") if isinstance(value, bytes) else value

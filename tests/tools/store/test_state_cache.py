@@ -26,8 +26,9 @@ from tests.conftest import STORES
 from tests.handlers.conftest import ALICE, TARGETS, Rig, proposal
 from tests.handlers.doubles import CrashPlan
 from tests.postgres import SyncReader
-from tools.store.debates import SqliteStore, _turn_of
+from tools.store.debates import SqliteStore
 from tools.store.effect_queue import EffectQueue
+from tools.store.turns import turn_of
 
 _DEBATE = TypeAdapter(Debate)
 
@@ -88,12 +89,12 @@ class CheckingPlan(CrashPlan):
             row = read.one("SELECT state FROM debates WHERE id = ?", debate_id)
             if _DEBATE.validate_json(row[0]) != kept:
                 self.mismatches.append(f"{name}: state of debate {debate_id}")
-        for debate_id, turns in store._turns.items():
+        for debate_id, turns in store._turns._kept.items():
             for number, turn in turns.items():
                 found = read.one(
                     "SELECT * FROM turns WHERE debate_id = ? AND number = ?", debate_id, number
                 )
-                if _turn_of(found) != turn:
+                if turn_of(found) != turn:
                     self.mismatches.append(f"{name}: turn {number}")
         for debate_id, queue in store._queues.items():
             found = read.one("SELECT effects, effect_seq FROM debates WHERE id = ?", debate_id)
