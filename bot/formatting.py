@@ -33,16 +33,21 @@ def format_label(strings: Strings, name: str) -> str:
     return strings(key) if strings.has(key) else name
 
 
+KEYED_PARAMS = ("block", "reasons")  # a notice's params written in a format's `⟦keys⟧`
+
+
 def notice_params(strings: Strings, params: dict[str, str]) -> dict[str, str]:
     """A notice's values as people read them: a failure's `kind` named through the [failure]
-    table, a format's `block` with its `⟦area.key⟧` words filled (what it quotes verbatim)."""
+    table, a format's `block` and `reasons` with their `⟦area.key⟧` words filled (what they
+    quote verbatim)."""
     said = dict(params)
     if "audit" in said:  # an audit notice stored before the audit was a `block` (still queued)
         said.setdefault("block", said.pop("audit"))
     if "kind" in said:
         said["kind"] = strings(f"failure.{said['kind']}")
-    if "block" in said:
-        said["block"] = fill_keys(said["block"], strings)
+    for name in KEYED_PARAMS:
+        if name in said:
+            said[name] = fill_keys(said[name], strings)
     return said
 
 

@@ -238,8 +238,9 @@ class UpdateStatus:
 
 @dataclass(frozen=True)
 class Notify:
-    """Say one localized line in the room; a `page` param adds that page's `url`, a `block`
-    param is a format's block whose `⟦area.key⟧` words the room fills (handlers.formats.keys)."""
+    """Say one localized line in the room; a `page` param adds that page's `url`; `block` and
+    `reasons` params are a format's words whose `⟦area.key⟧` the room fills
+    (handlers.formats.keys)."""
 
     key: str
     params: tuple[tuple[str, str], ...] = ()

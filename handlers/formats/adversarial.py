@@ -8,7 +8,7 @@ import random
 
 from handlers.events import Effect, LogNote, Notify, PostSummary, WritePage
 from handlers.formats.adversarial_audit import Intake, Tier, rules_audit
-from handlers.formats.adversarial_audit_words import audit_notice, word
+from handlers.formats.adversarial_audit_words import audit_notice, reasons_words, word
 from handlers.formats.adversarial_briefs import (
     EVIDENCE,
     PROBES,
@@ -153,12 +153,13 @@ class AdversarialFormat(FormatDefaults):
         key = "adversarial.tier_auto" if chosen.auto else "adversarial.tier_chosen"
         notices: list[Effect] = [
             Notify("adversarial.audit", (("block", audit_notice(audit, chosen)),)),
-            Notify(key, (("tier", chosen.tier.value), ("reasons", ", ".join(chosen.reasons)))),
+            Notify(
+                key, (("tier", chosen.tier.value), ("reasons", reasons_words(chosen.reasons, ", ")))
+            ),
         ]
         if chosen.intake is Intake.THIN:
-            notices.append(
-                Notify("adversarial.thin", (("reasons", "; ".join(chosen.thin_reasons)),))
-            )
+            thin = reasons_words(chosen.thin_reasons, "; ")
+            notices.append(Notify("adversarial.thin", (("reasons", thin),)))
         first = "challenger" if chosen.tier is Tier.LITE else "advocate"
         return self._ask(fixed, first, tuple(notices))
 

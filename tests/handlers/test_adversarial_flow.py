@@ -165,7 +165,7 @@ async def test_a_full_debate_runs_every_role_and_writes_the_result(
         assert "adversarial.tier_auto" in keys and keys.count("adversarial.probe") == 2
         assert "adversarial.validator" in keys and "adversarial.result_written" in keys
         tier = next(p for _, k, p in rig.room.notices if k == "adversarial.tier_auto")
-        assert tier["tier"] == "FULL" and "high-stakes" in tier["reasons"]
+        assert tier["tier"] == "FULL" and "⟦adversarial.reason.high_stakes⟧" in tier["reasons"]
         page, said = _page(rig), SAID[lang]
         assert page.startswith(said["title"] + "\n") and said["full"] in page
         assert said["validation"] in page and said["validator"] in page

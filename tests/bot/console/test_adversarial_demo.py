@@ -40,7 +40,7 @@ async def test_the_replay_runs_every_role_and_writes_the_result_page(tmp_path: P
     # the engine's own draw gave the recorded roles; every answer is stored as recorded
     assert [(t.seat, t.text) for t in turns] == [(e.seat, e.reply) for e in RECORDING.turns]
     out = screen.getvalue()
-    assert "TIER AUTO-DETECTED: FULL" in out
+    assert "TIER 자동 판정: FULL (근거: " in out and "AUTO-DETECTED" not in out
     assert f"- {T('adversarial.result.proposition')}: " in out  # the intake audit, in Korean
     assert "- Proposition:" not in out and "- Evidence inventory:" not in out
     for line in ("[KEY-TENSION] 처리량", "[RESULT] PASS-WITH-CAVEATS", "[VERDICT] MODIFY"):

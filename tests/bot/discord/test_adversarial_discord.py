@@ -50,7 +50,8 @@ async def test_an_adversarial_debate_through_discord(rig: BotRig, people: People
     assert debate.phase is Phase.CONCLUDED
     thread = [m["content"] for m in rig.bot_messages(card["id"])]
     said = "\n".join(thread)
-    assert "TIER AUTO-DETECTED: FULL" in said
+    assert "TIER 자동 판정: FULL (근거: 위험이 크거나 되돌리기 어려움" in said  # in Korean
+    assert "AUTO-DETECTED" not in said and "high-stakes" not in said
     audit = next(text for text in thread if text.startswith("🧾"))  # the intake audit, in Korean
     assert "- 명제: Adopt Redis as the shared cache layer\n" in audit
     assert (
