@@ -18,7 +18,7 @@ from tests.tools.wiki.support import (
     debate,
     turn,
 )
-from tools.wiki.outbox import backoff
+from tools.wiki.writers import backoff
 
 BASE = "debates/7-캐시-계층-선택-redis-vs-in-process-lru"
 PAGE_NAMES = {

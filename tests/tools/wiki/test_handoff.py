@@ -12,7 +12,7 @@ import pytest
 from tests.tools.wiki.support import WAIT, ControlledSleep, OutboxFactory, debate, turn
 from tools.store.db import Database, Params, Row
 from tools.wiki.backends import LocalWiki, StoredPage, WikiError
-from tools.wiki.outbox import SELECT_NEXT
+from tools.wiki.writers import SELECT_NEXT
 
 ROUND_LOG = "debates/7-캐시-계층-선택-redis-vs-in-process-lru/round-log"
 
