@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 import aiohttp
 import discord
 
+from bot.discord.ag_collect import MessageQueue, ReplyCollector, relay_error
 from bot.discord.ag_reply import AG_MODEL, AgReply, relay_tag, tag_of
 from bot.discord.render import nonce_of
 from bot.discord.render_split import FenceSplitter
@@ -75,15 +76,11 @@ class AgRelayDebater:
         self._messages = RoomMessages(db)
         self._ag_ids = frozenset(ag_user_ids)
         self._relay_channel_id = relay_channel_id
-        self._timeout_s = timeout_s
-        self._quiet_s = quiet_s
-        # A process without a gateway (a worker) hears no message: it reads the channel's
-        # history every `poll_s` instead.
-        self._poll_s = poll_s
+        self._collector = ReplyCollector(timeout_s=timeout_s, quiet_s=quiet_s, poll_s=poll_s)
         # AG has no system prompt: the debaters' rules open its first prompt of each debate.
         self._briefing = briefing
         # channel id -> the (debate, turn) waiting there and its queue
-        self._waiters: dict[int, list[tuple[tuple[int, int], _Queue]]] = {}
+        self._waiters: dict[int, list[tuple[tuple[int, int], MessageQueue]]] = {}
         self._locks: dict[int, asyncio.Lock] = {}
 
     # ---- what the bot forwards -------------------------------------------------------
@@ -115,7 +112,7 @@ class AgRelayDebater:
         # One AG answers one request at a time: a second debate in the same channel waits,
         # so nobody's reply is taken for the other's.
         async with lock:
-            queue: _Queue = asyncio.Queue()
+            queue: MessageQueue = asyncio.Queue()
             waiter = ((request.debate_id, request.turn), queue)
             self._waiters.setdefault(channel.id, []).append(waiter)
             try:
@@ -123,7 +120,7 @@ class AgRelayDebater:
                 shown = await self._shows_progress(channel, request)
                 try:
                     reply = _Watched(self._ag_ids, prompt_ids, waiter[0], shown)
-                    await self._collect(channel, reply, queue)
+                    await self._collector.collect(channel, reply, queue)
                 except DebaterError as exc:
                     if exc.kind is FailureKind.TIMEOUT:  # a retry posts the prompt again
                         await self._record(request.debate_id, f"{attempt.key}:timeout", channel, 0)
@@ -147,7 +144,7 @@ class AgRelayDebater:
             try:
                 channel = await self._client.fetch_channel(channel_id)
             except discord.HTTPException as exc:
-                raise _error(exc, f"relay channel {channel_id}") from exc
+                raise relay_error(exc, f"relay channel {channel_id}") from exc
             except (aiohttp.ClientError, OSError) as exc:
                 raise DebaterError(FailureKind.UNREACHABLE, f"relay channel: {exc}") from exc
         if not isinstance(channel, discord.TextChannel | discord.Thread):
@@ -235,7 +232,7 @@ class AgRelayDebater:
         try:
             return await channel.send(content, allowed_mentions=allowed, nonce=nonce)
         except discord.HTTPException as exc:
-            raise _error(exc, "posting the prompt") from exc
+            raise relay_error(exc, "posting the prompt") from exc
         except (aiohttp.ClientError, OSError) as exc:
             raise DebaterError(FailureKind.UNREACHABLE, f"posting the prompt: {exc}") from exc
 
@@ -256,76 +253,6 @@ class AgRelayDebater:
             return None
         thread = await self._messages.thread_of(request.debate_id)
         return None if thread == channel.id else request
-
-    async def _collect(
-        self, channel: discord.TextChannel | discord.Thread, reply: AgReply, queue: _Queue
-    ) -> None:
-        """AG's messages after the prompt: from the history first, then as they arrive."""
-        await self._read_history(channel, reply)
-        if self._poll_s is not None:
-            await self._poll(channel, reply, self._poll_s)
-            return
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + self._timeout_s
-        while not reply or not await reply.complete():
-            wait = deadline - loop.time()
-            if reply:
-                wait = min(wait, self._quiet_s)
-            try:
-                message = await asyncio.wait_for(queue.get(), max(wait, 0))
-            except TimeoutError:
-                if reply:
-                    break  # quiet long enough (or out of time): take what arrived
-                raise DebaterError(
-                    FailureKind.TIMEOUT, f"AG said nothing in {self._timeout_s:g} s"
-                ) from None
-            tag = tag_of(message)
-            if not reply.take(message) and tag is not None:
-                log.warning("AG answered %s while %s waits: ignored", tag, reply.waiting)
-
-    async def _read_history(
-        self, channel: discord.TextChannel | discord.Thread, reply: AgReply
-    ) -> None:
-        """Take every message after the prompt (taking one again replaces it: an edit)."""
-        try:
-            async for message in channel.history(
-                after=discord.Object(reply.after), oldest_first=True, limit=None
-            ):
-                reply.take(message)
-        except discord.HTTPException as exc:
-            raise _error(exc, "reading the relay channel") from exc
-        except (aiohttp.ClientError, OSError) as exc:
-            raise DebaterError(FailureKind.UNREACHABLE, f"reading the channel: {exc}") from exc
-
-    async def _poll(
-        self, channel: discord.TextChannel | discord.Thread, reply: AgReply, poll_s: float
-    ) -> None:
-        """Without a gateway: read the history every `poll_s` until the reply is complete, or
-        has been quiet for AG_QUIET_SECONDS, or (nothing at all) AG_TIMEOUT_SECONDS passed."""
-        loop = asyncio.get_running_loop()
-        deadline = quiet_since = loop.time()
-        deadline += self._timeout_s
-        seen = _snapshot(reply)
-        while not reply or not await reply.complete():
-            now = loop.time()
-            if reply and now - quiet_since >= self._quiet_s:
-                return  # quiet long enough: take what arrived
-            if now >= deadline:
-                if reply:
-                    return
-                raise DebaterError(FailureKind.TIMEOUT, f"AG said nothing in {self._timeout_s:g} s")
-            await asyncio.sleep(poll_s)  # a worker's wait for AG: the history is the record
-            await self._read_history(channel, reply)
-            if _snapshot(reply) != seen:
-                seen, quiet_since = _snapshot(reply), loop.time()
-
-
-def _snapshot(reply: AgReply) -> tuple[tuple[int, str, int], ...]:
-    """What the reply holds so far (an edit or a new message changes it)."""
-    return tuple((m.id, m.content, len(m.attachments)) for m in reply.messages())
-
-
-_Queue = asyncio.Queue[discord.Message]
 
 
 class _Watched(AgReply):
@@ -357,17 +284,6 @@ def _attempt_number(key: str) -> int:
 def _nonce(request: TurnRequest, key: str, index: int) -> str:
     """Deterministic, so Discord drops a part re-sent after a crash (enforce_nonce)."""
     return nonce_of(request.debate_id, key, index)
-
-
-def _error(exc: discord.HTTPException, what: str) -> DebaterError:
-    """A Discord failure as the engine's failure kinds."""
-    if exc.status == 429:
-        return DebaterError(FailureKind.RATE_LIMITED, f"{what}: 429", retry_after=None)
-    if isinstance(exc, discord.DiscordServerError):
-        return DebaterError(FailureKind.SERVER, f"{what}: {exc.status}")
-    if isinstance(exc, discord.Forbidden | discord.NotFound):
-        return DebaterError(FailureKind.USAGE, f"{what}: {exc.status} {exc.text}")
-    return DebaterError(FailureKind.UNREACHABLE, f"{what}: {exc.status} {exc.text}")
 
 
 def _turn_of(key: str) -> int:
