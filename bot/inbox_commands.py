@@ -26,8 +26,9 @@ from handlers.events import (
     UserAnswered,
 )
 from handlers.model import Actor, Debate, Proposal
-from handlers.ports import Clock, Store
+from handlers.ports import Clock
 from handlers.state_machine import authorized, transition
+from handlers.store_ports import Store
 from tools.store.inbox import Inbox
 
 

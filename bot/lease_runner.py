@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable
 from bot.inbox_commands import COMMANDS
 from handlers.debate_handler import DebateHandler
 from handlers.leasing import LeaseLost
-from handlers.ports import StoreUnavailable
+from handlers.store_ports import StoreUnavailable
 from tools.store.inbox import APPLYING, Command, Inbox
 from tools.store.leases import Leases
 from tools.wiki.outbox import WikiOutbox

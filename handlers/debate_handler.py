@@ -30,17 +30,10 @@ from handlers.events import (
 from handlers.formats import formats_for
 from handlers.leasing import EveryDebate, LeaseGuard
 from handlers.model import DEFAULT_ROSTER, Actor, Backend, Debate, Participant, Proposal
-from handlers.ports import (
-    Clock,
-    Debater,
-    Moderator,
-    Precedents,
-    Room,
-    Store,
-    Wiki,
-)
+from handlers.ports import Clock, Debater, Moderator, Room, Wiki
 from handlers.replacing import replace
 from handlers.state_machine import authorized
+from handlers.store_ports import Precedents, Store
 
 log = logging.getLogger(__name__)
 

@@ -28,8 +28,9 @@ from handlers.effects_runner import EffectRunner
 from handlers.events import AskDebater, Effect, Event, Judge, RunTask
 from handlers.leasing import LeaseGuard, LeaseLost, patiently
 from handlers.model import Debate, Phase
-from handlers.ports import Clock, Store, StoreUnavailable
+from handlers.ports import Clock
 from handlers.state_machine import transition
+from handlers.store_ports import Store, StoreUnavailable
 
 log = logging.getLogger(__name__)
 

@@ -61,7 +61,6 @@ from handlers.ports import (
     Moderator,
     ModeratorUnavailable,
     Room,
-    Store,
     TaskRequest,
     TurnRequest,
     Wiki,
@@ -69,6 +68,7 @@ from handlers.ports import (
 from handlers.prompting import compose_turn_prompt, render_pieces
 from handlers.reply_parser import OFF_LOOP_CHARS, parse_reply
 from handlers.steps import format_of
+from handlers.store_ports import Store
 
 PAGE_NAMES = {page.value: page.value.title() for page in WikiPage}  # "Working-Document"
 MODERATOR_CONTEXT_TURNS = 2  # the moderator sees the last two turns in full, never more

@@ -8,7 +8,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Protocol, TypeVar
 
-from handlers.ports import StoreUnavailable
+from handlers.store_ports import StoreUnavailable
 
 log = logging.getLogger(__name__)
 

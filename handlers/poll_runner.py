@@ -8,7 +8,8 @@ from datetime import timedelta
 from handlers.events import ClosePoll, MinorityReported, OpenPoll, PollClosed, PostMinorityReport
 from handlers.minority import MINORITY_TASK, fallback, from_output, task_prompt
 from handlers.model import Debate
-from handlers.ports import Clock, Moderator, ModeratorUnavailable, Room, Store, TaskRequest
+from handlers.ports import Clock, Moderator, ModeratorUnavailable, Room, TaskRequest
+from handlers.store_ports import Store
 
 
 async def minority_report(

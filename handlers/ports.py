@@ -1,16 +1,15 @@
-"""The engine's ports: what it needs from the outside, named by role."""
+"""The engine's ports: what it needs from the outside, named by role (the Store and the
+Precedents are in handlers.store_ports)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 from types import TracebackType
 from typing import Protocol
 
-from handlers.events import Effect
 from handlers.model import (
-    DEFAULT_ROSTER,
     Backend,
     ChatLine,
     Conclusion,
@@ -20,9 +19,6 @@ from handlers.model import (
     FailureKind,
     ModeratorView,
     ParsedReply,
-    Participant,
-    Precedent,
-    Proposal,
     Turn,
     TurnMeta,
     UserQuestion,
@@ -256,113 +252,4 @@ class Clock(Protocol):
 
     async def sleep(self, seconds: float) -> None:
         """Wait (or not, in tests)."""
-        ...
-
-
-class StoreUnavailable(Exception):
-    """The store's database cannot be reached now (down, restarting, the network): a write
-    cut off this way may or may not have landed, so what was stored is read again once it is
-    back. Processes sharing a database wait it out through their leases."""
-
-
-class Store(Protocol):
-    """Where debates, turns and pending effects live; each step is stored before it acts."""
-
-    async def create(
-        self,
-        proposal: Proposal,
-        max_rounds: int,
-        now: datetime,
-        ttl: timedelta,
-        effects: Sequence[Effect],
-        roster: tuple[Participant, ...] = DEFAULT_ROSTER,
-        format_name: str = "free",
-        options: tuple[tuple[str, str], ...] = (),
-    ) -> Debate:
-        """Store a new proposal (with the roster and format it would open with) and its
-        first effects."""
-        ...
-
-    async def load(self, debate_id: int) -> Debate:
-        """The debate's current state."""
-        ...
-
-    async def save_step(
-        self,
-        debate: Debate,
-        effects: Sequence[Effect],
-        turn: Turn | None,
-        now: datetime,
-        completed_effect: int | None = None,
-        decided_by: int | None = None,
-        completed: Sequence[int] = (),
-    ) -> None:
-        """Store a transition's outcome atomically, with the completion of `completed_effect`
-        and of the effects in `completed` (run since the last save)."""
-        ...
-
-    async def pending_effects(self, debate_id: int, limit: int = 1) -> list[tuple[int, Effect]]:
-        """The oldest effects not yet done."""
-        ...
-
-    async def complete_effect(self, debate_id: int, effect_id: int, now: datetime) -> None:
-        """Mark one of the debate's effects done (effect ids are per debate)."""
-        ...
-
-    async def complete_effects(
-        self, debate_id: int, effect_ids: Sequence[int], now: datetime
-    ) -> None:
-        """Mark several of the debate's effects done at once."""
-        ...
-
-    async def turn(self, debate_id: int, number: int) -> Turn:
-        """One stored turn."""
-        ...
-
-    async def last_turns(self, debate_id: int, count: int) -> tuple[Turn, ...]:
-        """The latest turns, oldest first."""
-        ...
-
-    async def set_message_url(self, debate_id: int, number: int, url: str) -> None:
-        """Remember where a turn was posted."""
-        ...
-
-    async def message_url(self, debate_id: int, number: int) -> str:
-        """Where a turn was posted."""
-        ...
-
-    async def debates_with_work(self) -> list[int]:
-        """Debates with effects still to run."""
-        ...
-
-    async def open_topics(self, channel_id: int) -> list[str]:
-        """Topics still open in a channel."""
-        ...
-
-    async def waiting_cards(self, channel_id: int) -> int:
-        """Approval cards waiting for a click in a channel."""
-        ...
-
-    async def due_proposals(self, now: datetime) -> list[int]:
-        """Proposals past their expiry."""
-        ...
-
-    async def schedule_poll(self, debate_id: int, ends_at: datetime) -> None:
-        """Store a poll's end time (a repeat keeps the first one)."""
-        ...
-
-    async def due_polls(self, now: datetime) -> list[int]:
-        """Debates whose poll is past its end time and not yet closed."""
-        ...
-
-    async def poll_closed(self, debate_id: int, now: datetime) -> None:
-        """The poll was read: its timer is done."""
-        ...
-
-
-class Precedents(Protocol):
-    """Past Conclusion pages, searched before a card is posted (issue 18)."""
-
-    async def search(self, text: str, limit: int) -> tuple[Precedent, ...]:
-        """Up to `limit` pages related to `text`, best first."""
         ...

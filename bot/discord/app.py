@@ -43,8 +43,9 @@ from handlers.debate_handler import DebateHandler
 from handlers.formats import formats_for
 from handlers.i18n import Strings
 from handlers.model import Backend
-from handlers.ports import Clock, Debater, Moderator, StoreUnavailable
+from handlers.ports import Clock, Debater, Moderator
 from handlers.prompting import participant_system_prompt
+from handlers.store_ports import StoreUnavailable
 from tools.checks import one_line
 from tools.store.db import Database
 from tools.store.db_lock import DatabaseLock

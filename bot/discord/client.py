@@ -11,7 +11,7 @@ from discord.ext import commands
 
 from bot.discord.forms import FormButton
 from bot.discord.views import AnswerButton, BudgetButton, CardSelect, DebateButton
-from handlers.ports import StoreUnavailable
+from handlers.store_ports import StoreUnavailable
 
 if TYPE_CHECKING:
     from bot.discord.front import DiscordFront

@@ -17,7 +17,7 @@ from bot.inbox_commands import EngineCommands
 from handlers.detection import DetectionHandler
 from handlers.i18n import Strings
 from handlers.model import Actor, ChatLine, Debate, Phase
-from handlers.ports import StoreUnavailable
+from handlers.store_ports import StoreUnavailable
 from tools.store.db import Database
 from tools.store.debates import DebateNotFound
 from tools.store.room_messages import RoomMessages

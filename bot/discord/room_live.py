@@ -21,8 +21,8 @@ import discord
 from bot.discord import render
 from handlers.i18n import Strings
 from handlers.model import Debate
-from handlers.ports import StoreUnavailable
 from handlers.steps import open_asks
+from handlers.store_ports import StoreUnavailable
 
 if TYPE_CHECKING:
     from bot.discord.room import DiscordRoom

@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 
 import asyncpg
 
-from handlers.ports import StoreUnavailable
+from handlers.store_ports import StoreUnavailable
 from tools.store.db_port import (
     Connection,
     Database,
