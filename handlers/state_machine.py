@@ -62,20 +62,8 @@ from handlers.model import (
 )
 from handlers.poll import on_poll, stalemate_pause, stop_poll
 from handlers.replacing import replace
-from handlers.steps import (
-    BACKOFF_S,
-    MAX_RETRIES,
-    MAX_SKIPS,
-    MAX_TIMEOUT_RETRIES,
-    Step,
-    conclude,
-    expects,
-    failure,
-    format_of,
-    reply,
-    run_plan,
-    task_done,
-)
+from handlers.step_failures import BACKOFF_S, MAX_RETRIES, MAX_SKIPS, MAX_TIMEOUT_RETRIES, failure
+from handlers.steps import Step, conclude, expects, format_of, reply, run_plan, task_done
 
 __all__ = [
     "BACKOFF_S",

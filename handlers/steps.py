@@ -1,5 +1,6 @@
 """The engine's step machinery, for every format: open asks, answers stored as they arrive,
-retries and skips per participant, and the format asked what follows a finished step.
+and the format asked what follows a finished step (retries and skips per participant are
+handlers/step_failures.py's).
 
 Pure, like the state machine it serves.
 """
@@ -17,7 +18,6 @@ from handlers.events import (
     AskDebater,
     AskUser,
     Conclude,
-    DebaterFailed,
     Effect,
     Judge,
     Notify,
@@ -42,7 +42,6 @@ from handlers.formats.base import (
 )
 from handlers.model import (
     Debate,
-    FailureKind,
     ModeratorSource,
     OpenAsk,
     Outcome,
@@ -51,14 +50,8 @@ from handlers.model import (
     Turn,
 )
 from handlers.replacing import replace
-from handlers.shorten import shorten
 from handlers.stalemate import reporting, stuck_at_limit
 from handlers.wiki_actions import Refusal, apply_action
-
-MAX_RETRIES = 2  # a transient failure is retried this often before the ask is skipped
-MAX_TIMEOUT_RETRIES = 1  # a silent debater gets one more chance
-MAX_SKIPS = 2  # consecutive skipped asks before the debate fails
-BACKOFF_S = 30.0
 
 
 @dataclass(frozen=True)
@@ -198,7 +191,7 @@ def task_step(task: str) -> str:
 def conclude(debate: Debate, outcome: Outcome, notice: Notify | None = None) -> Step:
     """End the debate: the Conclusion is written next. Answers a step held back (a Stop
     before all were in) are posted now: nothing a debater wrote is lost."""
-    held = _held(debate) if debate.phase is Phase.SPEAKING else ()
+    held = held_posts(debate) if debate.phase is Phase.SPEAKING else ()
     ending = replace(
         with_asks(debate, ()), phase=Phase.CONCLUDING, outcome=outcome, speaker=None, tasks=()
     )
@@ -239,12 +232,12 @@ def reply(debate: Debate, event: ReplyReceived, now: datetime, rng: random.Rando
     after, effects = _posted(fmt.noted(after, turn), turn, holding)
     if waiting or after.tasks:
         return Step(after, effects, turn)
-    held = _held(after) if holding else ()
+    held = held_posts(after) if holding else ()
     step = run_plan(fmt.answered(replace(after, note=""), rng))
     return Step(step.debate, (*effects, *held, *step.effects), turn)
 
 
-def _held(debate: Debate) -> tuple[Effect, ...]:
+def held_posts(debate: Debate) -> tuple[Effect, ...]:
     """The posts of the current step's answers, if the format holds them until all are in."""
     if not format_of(debate).holds(debate):
         return ()
@@ -286,53 +279,3 @@ def _posted(debate: Debate, turn: Turn, holding: bool) -> tuple[Debate, tuple[Ef
         Notify("wiki.updated", (("page", "working-document"),)),
     )
     return replace(debate, working_document=outcome), (*effects, *written)
-
-
-def failure(debate: Debate, event: DebaterFailed, rng: random.Random) -> Step:
-    """Retry, restart the session, skip this participant, or fail the debate."""
-    asks = open_asks(debate)
-    ask = next(a for a in asks if (a.participant, a.turn) == (event.seat, event.turn))
-    seat = (("seat", event.seat), ("kind", event.kind.value))
-    if event.kind is FailureKind.SESSION_MISSING and not ask.fresh_session:
-        fresh = replace(ask, fresh_session=True)
-        again = with_asks(debate, _swap(asks, ask, fresh))
-        return Step(again, (Notify("debater.session_restarted", seat), ask_effect(again, fresh)))
-    if event.kind.is_transient:
-        limit = MAX_TIMEOUT_RETRIES if event.kind is FailureKind.TIMEOUT else MAX_RETRIES
-        if ask.attempt < limit:
-            delay = event.retry_after if event.retry_after is not None else _backoff(ask.attempt)
-            retry = replace(ask, attempt=ask.attempt + 1)
-            again = with_asks(debate, _swap(asks, ask, retry))
-            params = (*seat, ("seconds", str(round(delay))))
-            notice = Notify("debater.retrying", params)
-            return Step(again, (notice, ask_effect(again, retry, delay)))
-        return _skip(debate, ask, event, rng)
-    detail = (*seat, ("detail", shorten(event.detail, 300)))
-    failed = replace(debate, failure=f"{event.seat}: {event.kind.value}")
-    return conclude(failed, Outcome.FAILED, Notify("debater.failed", detail))
-
-
-def _swap(asks: tuple[OpenAsk, ...], old: OpenAsk, new: OpenAsk) -> tuple[OpenAsk, ...]:
-    return tuple(new if a == old else a for a in asks)
-
-
-def _backoff(attempt: int) -> float:
-    return float(BACKOFF_S * 2**attempt)
-
-
-def _skip(debate: Debate, ask: OpenAsk, event: DebaterFailed, rng: random.Random) -> Step:
-    skipped = debate.skipped + 1
-    params = (("seat", event.seat), ("kind", event.kind.value))
-    if skipped >= MAX_SKIPS:
-        failed = replace(debate, failure=f"{event.seat}: {event.kind.value}")
-        return conclude(failed, Outcome.FAILED, Notify("debater.failed_repeatedly", params))
-    # A skipped ask counts as spoken so the round moves on; the relay stays as it was.
-    waiting = tuple(a for a in open_asks(debate) if a != ask)
-    moved = replace(
-        with_asks(debate, waiting), skipped=skipped, spoken=(*debate.spoken, event.seat)
-    )
-    notice = Notify("debater.skipped", params)
-    if waiting or moved.tasks:
-        return Step(moved, (notice,))
-    step = run_plan(format_of(moved).answered(moved, rng))
-    return Step(step.debate, (notice, *_held(moved), *step.effects))

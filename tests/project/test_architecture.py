@@ -14,6 +14,7 @@ ROOT = Path(__file__).resolve().parents[2]
 PURE_CORE = [
     "state_machine.py",
     "steps.py",
+    "step_failures.py",
     "model.py",
     "kinds.py",
     "participants.py",
