@@ -11,7 +11,7 @@ import discord
 
 from bot.discord.embeds import card_embed
 from bot.discord.forms import OpenForms, OptionForm
-from bot.discord.room import NO_PINGS
+from bot.discord.room_records import NO_PINGS
 from bot.discord.views import card_view
 from bot.inbox_commands import EngineCommands
 from handlers.detection import DetectionHandler

@@ -1,8 +1,7 @@
 """The debate's room in Discord: the card, the thread, its pinned status and every post.
 
-Each message is recorded under a stable key in `room_messages`; a repeat of a call (after
-a restart) finds the record and posts nothing again. A crash between the send and the
-record is covered by a nonce derived from the key, which Discord deduplicates.
+Each message is posted once under a stable key (bot/discord/room_records.py), so a repeat of
+a call after a restart posts nothing again.
 """
 
 from __future__ import annotations
@@ -20,6 +19,7 @@ from bot.discord.render import nonce_of
 from bot.discord.render_split import split_text
 from bot.discord.room_live import DEFAULT_PACE, LIVE_WINDOW_S, Pace, Working, replace_live
 from bot.discord.room_poll import PollRoom
+from bot.discord.room_records import NO_PINGS, RecordingRoom
 from bot.discord.room_status import StatusEditor
 from bot.discord.views import budget_view, card_view, question_view, status_view
 from bot.formatting import notice_params
@@ -29,7 +29,6 @@ from handlers.model import Backend, Conclusion, Debate, Turn, UserQuestion
 from handlers.ports import Clock, Wiki
 from handlers.shorten import shorten
 from tools.store.db import Database
-from tools.store.room_messages import Posted, RoomMessages
 from tools.wiki.pages import fill_keys
 
 log = logging.getLogger(__name__)
@@ -39,10 +38,9 @@ SELECT_DECIDED_BY = "SELECT decided_by FROM proposals WHERE debate_id = ?"
 # usually come within a second, and Discord allows about five edits per five seconds.
 STATUS_WINDOW_S = 1.5
 CONTENT_LIMIT = 2000
-NO_PINGS = discord.AllowedMentions.none()
 
 
-class DiscordRoom(PollRoom):
+class DiscordRoom(PollRoom, RecordingRoom):
     """Implements the engine's Room port on a discord.py client."""
 
     def __init__(
@@ -57,9 +55,8 @@ class DiscordRoom(PollRoom):
         pace: Pace = DEFAULT_PACE,
         live_window_s: float = LIVE_WINDOW_S,
     ) -> None:
-        self._client = client
+        super().__init__(client, db)
         self._db = db
-        self._messages = RoomMessages(db)
         self._strings = self.strings = strings
         self.live_window_s = live_window_s
         self.live_edits = 0  # live messages sent and edited, for the benchmark
@@ -67,10 +64,6 @@ class DiscordRoom(PollRoom):
         self._wiki = wiki
         self._clock = clock
         self.pace = pace
-        self._channels: dict[int, discord.abc.Messageable] = {}
-        # What each running debate has posted, read once from room_messages and then kept
-        # up to date here: a repeat still finds every record, and a turn costs no lookups.
-        self._posted: dict[int, dict[str, Posted]] = {}
         self.status = StatusEditor(self._edit_status, status_window_s)
         # What each pinned message (status, claims) shows now: an edit to the same is skipped.
         self._pinned: dict[tuple[int, str], object] = {}
@@ -79,29 +72,6 @@ class DiscordRoom(PollRoom):
         """Send the status edits still scheduled (before the client closes)."""
         await self.status.flush()
 
-    # ---- records ----------------------------------------------------------------
-
-    async def recorded(self, debate_id: int, key: str) -> Posted | None:
-        """(channel id, message id, url) of a message posted under `key`."""
-        posted = self._posted.get(debate_id)
-        if posted is None:
-            posted = self._posted.setdefault(debate_id, await self._messages.all_of(debate_id))
-        return posted.get(key)
-
-    async def _record(self, debate_id: int, key: str, posted: Posted) -> None:
-        await self._record_all(debate_id, [(key, posted)])
-
-    async def _record_all(self, debate_id: int, records: list[tuple[str, Posted]]) -> None:
-        """Several records in one statement."""
-        await self._messages.put_all(debate_id, records)
-        if debate_id in self._posted:
-            self._posted[debate_id].update(records)
-
-    async def forget_record(self, debate_id: int, key: str) -> None:
-        """Drop one record (a message that was deleted)."""
-        await self._messages.delete(debate_id, key)
-        self._posted.get(debate_id, {}).pop(key, None)
-
     def forget(self, debate_id: int) -> None:
         """Drop what is kept in memory for an ended debate (the records stay in SQLite)."""
         self._pinned.pop((debate_id, "status"), None)
@@ -109,45 +79,6 @@ class DiscordRoom(PollRoom):
         thread = self._posted.pop(debate_id, {}).get("thread")
         if thread is not None:
             self._channels.pop(thread[0], None)
-
-    async def _channel(self, channel_id: int) -> discord.abc.Messageable:
-        cached = self._channels.get(channel_id) or self._client.get_channel(channel_id)
-        channel = cached or await self._client.fetch_channel(channel_id)
-        if not isinstance(channel, discord.abc.Messageable):
-            raise TypeError(f"channel {channel_id} cannot hold messages")
-        self._channels[channel_id] = channel
-        return channel
-
-    async def thread(self, debate: Debate) -> discord.abc.Messageable:
-        """The debate's thread (or the card's channel before the thread exists)."""
-        found = await self.recorded(debate.id, "thread")
-        return await self._channel(found[0] if found else debate.proposal.channel_id)
-
-    async def send_once(self, debate: Debate, key: str, **kwargs: Any) -> Posted:
-        """Post under `key` unless a message was recorded under it; record it."""
-        found = await self.recorded(debate.id, key)
-        if found:
-            return found
-        posted = await self._send(debate, key, **kwargs)
-        await self._record(debate.id, key, posted)
-        return posted
-
-    async def _send(self, debate: Debate, key: str, **kwargs: Any) -> Posted:
-        """Post without recording; the key's nonce makes a repeat harmless meanwhile."""
-        channel = await self.thread(debate)
-        message = await channel.send(
-            allowed_mentions=NO_PINGS, nonce=nonce_of("room", debate.id, key), **kwargs
-        )
-        return (message.channel.id, message.id, message.jump_url)
-
-    async def message(self, debate_id: int, key: str) -> discord.PartialMessage | None:
-        found = await self.recorded(debate_id, key)
-        if not found:
-            return None
-        channel = await self._channel(found[0])
-        if not isinstance(channel, discord.TextChannel | discord.Thread):
-            return None
-        return channel.get_partial_message(found[1])
 
     # ---- the card ----------------------------------------------------------------
 
