@@ -4,6 +4,7 @@ Colours follow the Discord embeds: AG green, Claude blue, the moderator grey, th
 decisions amber. Replies are printed whole with `soft_wrap`, so rich never cuts or re-wraps
 them and what is on screen can be copied as it was written. Every post is keyed like the
 Discord room's messages (`room_messages`), so a repeat after a crash prints nothing twice.
+The card, the end and the poll are mixed in from room_card.py, room_end.py and room_poll.py.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from rich.panel import Panel
 from rich.status import Status
 from rich.text import Text
 
-from bot.console.card_keys import option_lines
+from bot.console.room_card import ConsoleCardRoom
+from bot.console.room_end import ConsoleEndRoom
 from bot.console.room_poll import ConsolePollRoom
 from bot.console.text import (
     MODERATOR_GREY,
@@ -28,22 +30,19 @@ from bot.console.text import (
     seat_name,
     status_line,
 )
-from bot.formatting import claim_lines, format_label, notice_params, suggestion
-from bot.ledger_card import roster_line
+from bot.formatting import claim_lines, notice_params
 from handlers.convergence import meter
-from handlers.formats import format_named, formats_for
 from handlers.i18n import Strings
-from handlers.model import Conclusion, Debate, Phase, Turn, UserQuestion, WikiPage
+from handlers.model import Debate, Turn, UserQuestion
 from handlers.ports import Clock, Wiki
 from tools.store.db import Database
 from tools.store.room_messages import RoomMessages
-from tools.wiki.pages import fill_keys
 
 _WARNING_KEYS = ("debater.", "wiki.refused", "wiki.delayed", "wiki.human_edit")
 _AMBER_KEYS = ("user.", "debate.stopped_by")
 
 
-class ConsoleRoom(ConsolePollRoom):
+class ConsoleRoom(ConsoleCardRoom, ConsolePollRoom, ConsoleEndRoom):
     """Prints debates to a rich Console; `human_seats` type at the keyboard, `names` name people."""
 
     def __init__(
@@ -87,57 +86,6 @@ class ConsoleRoom(ConsolePollRoom):
             await self._messages.add(debate_id, key)
 
     # ---- the Room port -----------------------------------------------------------
-
-    async def post_card(self, debate: Debate) -> None:
-        """The approval card, with the keys that answer it."""
-        if not await self._first_time(debate.id, "card"):
-            return
-        proposal, t = debate.proposal, self._t
-        body = Text()
-        body.append(f"{t('console.card_topic')}: ", style="bold")
-        body.append(f"{proposal.topic}\n")
-        body.append(f"{t('console.card_question')}: ", style="bold")
-        body.append(f"{proposal.question or proposal.topic}\n")
-        if proposal.reason:
-            body.append(f"{t('console.card_reason')}: ", style="bold")
-            body.append(f"{proposal.reason}\n")
-        body.append(f"{t('console.card_format')}: ", style="bold")
-        name = format_label(t, debate.format)
-        body.append(t("console.card_format_value", format=name, rounds=debate.max_rounds) + "\n")
-        if hint := suggestion(debate, t):
-            body.append(hint + "\n")
-        if len(offered := formats_for(debate.roster)) > 1:
-            listed = " · ".join(
-                f"{n}. {format_label(t, f)}" for n, f in enumerate(offered, start=1)
-            )
-            body.append(t("console.card_formats", formats=listed) + "\n")
-        body.append(t("budget.console_card") + "\n")
-        for line in option_lines(debate, t):
-            body.append(line + "\n")
-        for found in proposal.precedents:
-            body.append(f"{t('precedents.console')}: {found.title} · {found.url}\n")
-        body.append(f"{t('console.card_participants')}: ", style="bold")
-        names = {m.id: seat_name(t, m.id, debate) for m in debate.roster}
-        body.append(roster_line(debate, t, names))
-        self.console.print(
-            Panel(
-                body,
-                title=Text(t("console.card_title")),
-                subtitle=Text(t("console.card_keys")),
-                border_style=MODERATOR_GREY,
-            )
-        )
-        await self._remember(debate.id, "card")
-
-    async def close_card(self, debate: Debate) -> None:
-        """How the card ended: opened, declined or expired."""
-        if not await self._first_time(debate.id, "card-closed"):
-            return
-        ended = debate.phase in (Phase.DECLINED, Phase.EXPIRED)
-        phase = debate.phase.value if ended else "opened"
-        text = self._t(f"console.card_{phase}", user=self._actor_name(debate))
-        self._line(text, USER_AMBER)
-        await self._remember(debate.id, "card-closed")
 
     async def open(self, debate: Debate) -> None:
         """The room's heading."""
@@ -240,56 +188,6 @@ class ConsoleRoom(ConsolePollRoom):
         )
         await self._remember(debate.id, key)
 
-    async def post_summary(self, debate: Debate, markdown: str) -> None:
-        """The format's closing block in full, then the pages it wrote; in the Conclusion's
-        place when it stands in for one."""
-        closing = format_named(debate.format).closes_itself(debate)
-        slot = "conclusion" if closing else "summary"
-        if not await self._first_time(debate.id, slot):
-            return
-        t = self._t
-        title = t("console.conclusion_title" if closing else "front.summary_title")
-        self.console.rule(Text(title, style="bold"), style=MODERATOR_GREY)
-        for line in fill_keys(markdown, t).splitlines():
-            self._line(line, MODERATOR_GREY)
-        self._line(t("console.conclusion_pages"), MODERATOR_GREY, bold=True)
-        for page in format_named(debate.format).pages(debate):
-            self._line(f"• {page}: {self._wiki.page_url(debate, page)}", MODERATOR_GREY)
-        await self._remember(debate.id, slot)
-
-    async def post_conclusion(self, debate: Debate, conclusion: Conclusion) -> None:
-        """The end: decision, agreed and open points, positions, next steps and the pages."""
-        if not await self._first_time(debate.id, "conclusion"):
-            return
-        t = self._t
-        self.console.rule(Text(t("console.conclusion_title"), style="bold"), style=MODERATOR_GREY)
-        self._line(conclusion.decision, MODERATOR_GREY, bold=True)
-        sections = (
-            ("console.conclusion_agreed", conclusion.agreed),
-            ("console.conclusion_open", conclusion.open_issues),
-            ("console.conclusion_next", conclusion.next_steps),
-            (
-                "console.conclusion_positions",
-                tuple(
-                    f"{seat_name(t, seat, debate)}: {text}" for seat, text in conclusion.positions
-                ),
-            ),
-        )
-        for key, items in sections:
-            if items:
-                self._line(t(key), MODERATOR_GREY, bold=True)
-                for item in items:
-                    self._line(f"• {item}", MODERATOR_GREY)
-        self._line(t("console.conclusion_pages"), MODERATOR_GREY, bold=True)
-        written = format_named(debate.format).pages(debate)
-        for page in (page for page in WikiPage if page.value in written):
-            self._line(
-                f"• {t(f'console.page_{page.name.lower()}')}: "
-                f"{self._wiki.page_url(debate, page.value)}",
-                MODERATOR_GREY,
-            )
-        await self._remember(debate.id, "conclusion")
-
     async def notify(self, debate: Debate, key: str, params: dict[str, str]) -> None:
         """One localized line: warnings orange, the people's decisions amber, the rest grey."""
         if self._rules_only and key.startswith("moderator.mode_"):
@@ -311,10 +209,6 @@ class ConsoleRoom(ConsolePollRoom):
     def _line(self, text: str, colour: str, *, bold: bool = False) -> None:
         style = f"bold {colour}" if bold else colour
         self.console.print(Text(text, style=style), soft_wrap=True)
-
-    def _actor_name(self, debate: Debate) -> str:
-        who = debate.approved_by
-        return "-" if who is None else self._names.get(who, str(who))
 
     def working_text(self, seat: str, debate: Debate | None = None) -> str:
         """`Claude is working on its turn…`."""
