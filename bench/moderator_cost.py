@@ -35,14 +35,8 @@ from moderator_cost_autogen import autogen  # noqa: E402  # bench/ is on sys.pat
 
 from bot.settings import Settings  # noqa: E402
 from handlers.detection import DetectionHandler  # noqa: E402
-from handlers.events import (  # noqa: E402
-    Conclude,
-    ConclusionReady,
-    Judge,
-    Judged,
-    ProposalApproved,
-    ReplyReceived,
-)
+from handlers.effects import Conclude, Judge  # noqa: E402
+from handlers.events import ConclusionReady, Judged, ProposalApproved, ReplyReceived  # noqa: E402
 from handlers.i18n import Strings  # noqa: E402
 from handlers.model import (  # noqa: E402
     AG,

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import re
 
-from handlers.events import Notify, ReplyReceived
+from handlers.effects import Notify
+from handlers.events import ReplyReceived
 from handlers.model import Debate, Stance, Turn
 from handlers.replacing import replace
 from handlers.steps import Step

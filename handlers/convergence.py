@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import random
 
-from handlers.events import AskBudget, BudgetDecided, Notify, UpdateStatus
+from handlers.effects import AskBudget, Notify, UpdateStatus
+from handlers.events import BudgetDecided
 from handlers.model import Debate, Outcome, Phase
 from handlers.replacing import replace
 from handlers.stalemate import HIGH

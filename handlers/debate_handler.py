@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from handlers.debate_workers import DebateWorkers
+from handlers.effects import PostCard
 from handlers.effects_runner import EffectRunner
 from handlers.events import (
     BudgetChosen,
@@ -20,7 +21,6 @@ from handlers.events import (
     OptionChosen,
     PeopleSaid,
     PollDue,
-    PostCard,
     ProposalApproved,
     ProposalDeclined,
     ProposalExpired,

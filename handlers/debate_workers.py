@@ -24,8 +24,9 @@ from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
 from handlers.effect_queue import report_crash, run_together, still_wanted
+from handlers.effects import AskDebater, Effect, Judge, RunTask
 from handlers.effects_runner import EffectRunner
-from handlers.events import AskDebater, Effect, Event, Judge, RunTask
+from handlers.events import Event
 from handlers.leasing import LeaseGuard, LeaseLost, patiently
 from handlers.model import Debate, Phase
 from handlers.ports import Clock

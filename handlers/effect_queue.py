@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from handlers.events import AskDebater, Conclude, Effect, Judge, RunTask
+from handlers.effects import AskDebater, Conclude, Effect, Judge, RunTask
 from handlers.model import Debate, Phase
 from handlers.steps import expects
 

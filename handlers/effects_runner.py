@@ -6,7 +6,7 @@ import asyncio
 from collections.abc import Callable, Mapping
 
 from handlers.concessions import moved_toward, verdict
-from handlers.events import (
+from handlers.effects import (
     AppendRoundLog,
     AskBudget,
     AskDebater,
@@ -14,12 +14,8 @@ from handlers.events import (
     CloseCard,
     ClosePoll,
     Conclude,
-    ConclusionReady,
-    DebaterFailed,
     Effect,
-    Event,
     Judge,
-    Judged,
     LogNote,
     Notify,
     OpenPoll,
@@ -29,9 +25,7 @@ from handlers.events import (
     PostMinorityReport,
     PostSummary,
     PostTurn,
-    ReplyReceived,
     RunTask,
-    TaskDone,
     UpdateClaims,
     UpdateStatus,
     WriteAgenda,
@@ -39,6 +33,7 @@ from handlers.events import (
     WritePage,
     WriteWorkingDocument,
 )
+from handlers.events import ConclusionReady, DebaterFailed, Event, Judged, ReplyReceived, TaskDone
 from handlers.formats import CONTRACTS, format_named
 from handlers.minority import MINORITY_TASK
 from handlers.model import (

@@ -8,16 +8,8 @@ its votes (`PollClosed`) bind: the debate concludes with the people's decision. 
 
 from __future__ import annotations
 
-from handlers.events import (
-    ClosePoll,
-    MinorityReported,
-    Notify,
-    OpenPoll,
-    PollClosed,
-    PollDue,
-    PostMinorityReport,
-    UpdateStatus,
-)
+from handlers.effects import ClosePoll, Notify, OpenPoll, PostMinorityReport, UpdateStatus
+from handlers.events import MinorityReported, PollClosed, PollDue
 from handlers.minority import answers
 from handlers.model import Actor, Debate, Outcome, Phase
 from handlers.poll_data import PeoplePoll, PollStage

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from handlers.events import ClosePoll, MinorityReported, OpenPoll, PollClosed, PostMinorityReport
+from handlers.effects import ClosePoll, OpenPoll, PostMinorityReport
+from handlers.events import MinorityReported, PollClosed
 from handlers.minority import MINORITY_TASK, fallback, from_output, task_prompt
 from handlers.model import Debate
 from handlers.ports import Clock, Moderator, ModeratorUnavailable, Room, TaskRequest

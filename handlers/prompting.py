@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import prompts
 from handlers.claims import as_lines
-from handlers.events import AskDebater
+from handlers.effects import AskDebater
 from handlers.formats import format_named
 from handlers.formats.base import BriefInput, Piece
 from handlers.model import Debate, PeopleLine, Turn

@@ -5,7 +5,7 @@ people decide by poll. Pure; imported by handlers/steps.py (so it imports no ste
 
 from __future__ import annotations
 
-from handlers.events import Effect, Notify, RunTask, UpdateStatus
+from handlers.effects import Effect, Notify, RunTask, UpdateStatus
 from handlers.minority import MINORITY_TASK
 from handlers.model import Debate, Phase, Stance
 from handlers.poll_data import PeoplePoll

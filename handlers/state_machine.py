@@ -14,38 +14,40 @@ from datetime import datetime
 from handlers.claims import updated
 from handlers.concessions import with_concession
 from handlers.convergence import TREND_KEPT, converging_pause, decided
-from handlers.events import (
+from handlers.effects import (
     AskUser,
+    CloseCard,
+    Effect,
+    LogNote,
+    Notify,
+    OpenRoom,
+    PostConclusion,
+    PostSummary,
+    UpdateClaims,
+    UpdateStatus,
+    WriteAgenda,
+    WriteConclusion,
+)
+from handlers.events import (
     BudgetChosen,
     BudgetDecided,
-    CloseCard,
     ConclusionReady,
     DebaterFailed,
-    Effect,
     Event,
     FormatChosen,
     Judged,
-    LogNote,
     MinorityReported,
-    Notify,
-    OpenRoom,
     OptionChosen,
     PeopleSaid,
     PollClosed,
     PollDue,
-    PostConclusion,
-    PostSummary,
     ProposalApproved,
     ProposalDeclined,
     ProposalExpired,
     ReplyReceived,
     StopRequested,
     TaskDone,
-    UpdateClaims,
-    UpdateStatus,
     UserAnswered,
-    WriteAgenda,
-    WriteConclusion,
 )
 from handlers.formats import formats_for
 from handlers.model import (

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import random
 
-from handlers.events import DebaterFailed, Notify
+from handlers.effects import Notify
+from handlers.events import DebaterFailed
 from handlers.model import Debate, FailureKind, OpenAsk, Outcome
 from handlers.replacing import replace
 from handlers.shorten import shorten

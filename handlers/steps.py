@@ -12,7 +12,7 @@ import random
 from dataclasses import dataclass
 from datetime import datetime
 
-from handlers.events import (
+from handlers.effects import (
     AppendRoundLog,
     AskBudget,
     AskDebater,
@@ -22,13 +22,12 @@ from handlers.events import (
     Judge,
     Notify,
     PostTurn,
-    ReplyReceived,
     RunTask,
-    TaskDone,
     UpdateStatus,
     WritePage,
     WriteWorkingDocument,
 )
+from handlers.events import ReplyReceived, TaskDone
 from handlers.formats import CONTRACTS, format_named
 from handlers.formats.base import (
     AskStep,

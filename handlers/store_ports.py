@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Protocol
 
-from handlers.events import Effect
+from handlers.effects import Effect
 from handlers.model import DEFAULT_ROSTER, Debate, Participant, Precedent, Proposal, Turn
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from handlers.events import Effect, LogNote, Notify, PostSummary, WritePage
+from handlers.effects import Effect, LogNote, Notify, PostSummary, WritePage
 from handlers.formats.adversarial_audit import Intake, Tier, rules_audit
 from handlers.formats.adversarial_audit_words import audit_notice, reasons_words, word
 from handlers.formats.adversarial_briefs import (

@@ -12,7 +12,7 @@ import random
 from dataclasses import dataclass
 from typing import Protocol
 
-from handlers.events import AskDebater, Effect
+from handlers.effects import AskDebater, Effect
 from handlers.model import (
     Debate,
     Decision,

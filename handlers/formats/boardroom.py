@@ -8,7 +8,7 @@ import random
 
 import handlers.formats.boardroom_pages as pages
 import handlers.formats.boardroom_report as report
-from handlers.events import Notify, WritePage
+from handlers.effects import Notify, WritePage
 from handlers.formats.base import (
     AskStep,
     BriefInput,

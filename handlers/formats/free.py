@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from handlers.events import Notify
+from handlers.effects import Notify
 from handlers.formats.base import (
     AskStep,
     BriefInput,

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 
 import handlers.formats.ledger_text as text
-from handlers.events import Effect, Notify, WritePage
+from handlers.effects import Effect, Notify, WritePage
 from handlers.formats.base import (
     AskStep,
     BriefInput,

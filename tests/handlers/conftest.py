@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from handlers.debate_handler import DebateHandler, HandlerConfig
-from handlers.events import Effect
+from handlers.effects import Effect
 from handlers.model import DEFAULT_ROSTER, Actor, Backend, Debate, Participant, Proposal, Turn
 from handlers.ports import Debater
 from tests.conftest import STORES

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import prompts
-from handlers.events import Effect
+from handlers.effects import Effect
 from handlers.formats.ledger import LEDGER_FORMAT
 from handlers.formats.ledger_text import ledger_items
 from handlers.i18n import Strings

@@ -8,27 +8,29 @@ from datetime import UTC, datetime
 
 import pytest
 
-from handlers.events import (
+from handlers.effects import (
     AskDebater,
     AskUser,
     CloseCard,
     Conclude,
-    ConclusionReady,
-    DebaterFailed,
-    Event,
     Judge,
-    Judged,
     Notify,
     OpenRoom,
     PostConclusion,
     PostTurn,
+    WriteConclusion,
+)
+from handlers.events import (
+    ConclusionReady,
+    DebaterFailed,
+    Event,
+    Judged,
     ProposalApproved,
     ProposalDeclined,
     ProposalExpired,
     ReplyReceived,
     StopRequested,
     UserAnswered,
-    WriteConclusion,
 )
 from handlers.model import (
     AG,

@@ -19,6 +19,7 @@ PURE_CORE = [
     "kinds.py",
     "participants.py",
     "events.py",
+    "effects.py",
     "reply_parser.py",
     "reply_fields.py",
     "shorten.py",

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import prompts
-from handlers.events import AskDebater
+from handlers.effects import AskDebater
 from handlers.i18n import LANGUAGES, LocaleError, Strings, load_table
 from handlers.model import AG, CLAUDE, Debate, Phase, Proposal, Turn, TurnMeta
 from handlers.prompting import compose_turn_prompt, participant_system_prompt

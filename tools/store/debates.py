@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 
 from pydantic import TypeAdapter
 
-from handlers.events import Effect
+from handlers.effects import Effect
 from handlers.model import (
     DEFAULT_ROSTER,
     Debate,

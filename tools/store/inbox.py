@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from handlers.events import Effect
+from handlers.effects import Effect
 from handlers.leasing import LeaseLost
 from handlers.model import Actor, Debate, Turn
 from tools.store.db import Database

@@ -7,15 +7,8 @@ import random
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 
-from handlers.events import (
-    Conclude,
-    ConclusionReady,
-    Effect,
-    Judge,
-    Judged,
-    ProposalApproved,
-    ReplyReceived,
-)
+from handlers.effects import Conclude, Effect, Judge
+from handlers.events import ConclusionReady, Judged, ProposalApproved, ReplyReceived
 from handlers.model import (
     AG,
     CLAUDE,

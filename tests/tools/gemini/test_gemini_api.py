@@ -7,14 +7,8 @@ from datetime import timedelta
 
 import pytest
 
-from handlers.events import (
-    AskDebater,
-    AskUser,
-    ConclusionReady,
-    Judged,
-    PostConclusion,
-    WriteConclusion,
-)
+from handlers.effects import AskDebater, AskUser, PostConclusion, WriteConclusion
+from handlers.events import ConclusionReady, Judged
 from handlers.model import AG, CLAUDE, Action, ModeratorSource, Phase, Stance
 from handlers.state_machine import transition
 from tests.fakes.fake_gemini import PER_DAY, FakeGemini

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
-from handlers.events import Judge, PostTurn, UpdateStatus
+from handlers.effects import Judge, PostTurn, UpdateStatus
 from handlers.model import Phase
 from tests.handlers.conftest import proposal
 from tools.store.db import Database

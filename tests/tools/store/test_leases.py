@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from handlers.events import PostCard
+from handlers.effects import PostCard
 from handlers.leasing import LeaseLost
 from handlers.model import Debate, Phase
 from tests.handlers.conftest import ALICE, proposal

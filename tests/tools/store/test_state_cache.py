@@ -20,7 +20,7 @@ import pytest
 from pydantic import TypeAdapter
 
 from handlers.debate_handler import DebateHandler
-from handlers.events import Effect
+from handlers.effects import Effect
 from handlers.model import Debate, Phase, Turn
 from tests.conftest import STORES
 from tests.handlers.conftest import ALICE, TARGETS, Rig, proposal
