@@ -18,8 +18,6 @@ from handlers.model import (
 )
 from handlers.poll_data import MinorityReport
 
-# ---- events ---------------------------------------------------------------
-
 
 @dataclass(frozen=True)
 class ProposalApproved:

@@ -2,8 +2,9 @@
 
 No I/O here: time and randomness come in as arguments, and what should happen
 in the world comes out as effects for the handler to store and then run. What
-follows a step is the debate's format's to say (handlers/formats/); asking,
-storing answers, retries and skips are handlers/steps.py's, the same for all.
+follows a step is the debate's format's to say (handlers/formats/); asking and storing
+answers are handlers/steps.py's, retries and skips handlers/step_failures.py's, the same for
+all.
 """
 
 from __future__ import annotations

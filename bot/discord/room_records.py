@@ -80,6 +80,7 @@ class RecordingRoom:
         return (message.channel.id, message.id, message.jump_url)
 
     async def message(self, debate_id: int, key: str) -> discord.PartialMessage | None:
+        """The message recorded under `key`, to edit in place; None if none was posted."""
         found = await self.recorded(debate_id, key)
         if not found:
             return None
