@@ -148,7 +148,7 @@ class DebateWorkers:
             changed = step.debate != debate
             self._saves[debate_id] = self._saves.get(debate_id, 0) + 1
             self._state.pop(debate_id, None)  # until the save is known to have committed
-            done = self._done.pop(debate_id, [])  # if the save fails, they run again
+            done = self._done.pop(debate_id, [])  # marked done by this save
             try:
                 await self._store.save_step(
                     step.debate,
@@ -161,6 +161,9 @@ class DebateWorkers:
                 )
             except BaseException:
                 self._state.pop(debate_id, None)  # committed or not: SQLite will tell
+                # Still done, and marked so by the next save (marking one twice changes nothing;
+                # after a crash they run again instead).
+                self._done[debate_id] = [*done, *self._done.get(debate_id, [])]
                 raise
             else:
                 self._state[debate_id] = step.debate
@@ -295,7 +298,12 @@ class DebateWorkers:
         if event is None:
             self._done.setdefault(debate_id, []).append(effect_id)  # saved with the next step
             return _Outcome.DONE
-        await self.submit(debate_id, event, completing=effect_id)
+        # The event is in hand (a debater's paid reply, say): while the store is out of reach,
+        # its save is what waits and is made again, not the effect (the debater is not asked
+        # again). A save made again is safe: a step already stored ignores a repeated event.
+        await self._patiently(
+            debate_id, lambda: self.submit(debate_id, event, completing=effect_id)
+        )
         return _Outcome.EVENT
 
     async def _cancellable(

@@ -130,6 +130,7 @@ class Rig:
     poll_hours: int = 0  # POLL_HOURS: a stalemate ends in the people's poll (0: no poll)
     language: str = "ko"
     ticking_store: bool = False  # the plan also counts each committed step (a crash after it)
+    make_store: Callable[[Database], SqliteStore] | None = None  # a store of the test's own
     missing: tuple[Backend, ...] = ()  # backends with no debater (not configured)
     real: Callable[[Database], dict[Backend, Debater]] | None = None  # real adapters to use
     db: Database | None = None
@@ -145,6 +146,8 @@ class Rig:
     async def start(self) -> DebateHandler:
         self.db = await Database.open(await TARGETS.of(self.path))
         store = TickingStore(self.db, self.plan) if self.ticking_store else SqliteStore(self.db)
+        if self.make_store is not None:
+            store = self.make_store(self.db)
         self.handler = DebateHandler(
             store,
             self.moderator,

@@ -1,0 +1,63 @@
+"""The store out of reach just as a reply comes in: the reply is saved once the store is back,
+and its debater is not asked for it again (each ask costs a paid, slow turn)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from handlers.effects import Effect
+from handlers.model import Debate, Outcome, Phase, Turn
+from handlers.store_ports import StoreUnavailable
+from tests.handlers.conftest import ALICE, Rig, proposal
+from tools.store.db import Database
+from tools.store.debates import SqliteStore
+
+
+class FlakyStore(SqliteStore):
+    """The real store, out of reach for the first `outages` saves of a reply (nothing stored)."""
+
+    def __init__(self, db: Database, outages: int) -> None:
+        super().__init__(db)
+        self.outages = outages
+        self.refused: list[int] = []  # the turns whose save was refused
+
+    async def save_step(  # type: ignore[override]
+        self, debate: Debate, effects: Sequence[Effect], turn: Turn | None, *args: Any, **kw: Any
+    ) -> None:
+        if turn is not None and len(self.refused) < self.outages:
+            self.refused.append(turn.number)
+            raise StoreUnavailable("the database is out of reach")
+        await super().save_step(debate, effects, turn, *args, **kw)
+
+
+async def test_a_reply_that_came_while_the_store_was_down_is_saved_not_asked_again(
+    tmp_path: Path,
+) -> None:
+    stores: list[FlakyStore] = []
+
+    def flaky(db: Database) -> SqliteStore:
+        stores.append(FlakyStore(db, outages=2))
+        return stores[-1]
+
+    rig = Rig(tmp_path / "outage.sqlite3", max_rounds=2, make_store=flaky)
+    await rig.start()
+    try:
+        debate = await rig.h.propose(proposal())
+        assert debate is not None
+        await asyncio.wait_for(rig.h.wait_idle(debate.id), 10)
+        await rig.h.approve(debate.id, ALICE)
+        await asyncio.wait_for(rig.h.wait_idle(debate.id), 20)
+
+        ended = await rig.h.get(debate.id)
+        assert ended.phase is Phase.CONCLUDED and ended.outcome is Outcome.MAX_ROUNDS
+        assert stores[0].refused == [1, 1]  # turn 1's save refused twice, then stored
+        turns = await rig.h._store.last_turns(debate.id, 10)
+        assert [t.number for t in turns] == [1, 2, 3, 4]
+        asked = sorted(r.turn for d in rig.debaters.values() for r in d.requests)
+        assert asked == [1, 2, 3, 4]  # each turn asked once: turn 1's reply was kept
+        assert [n for (_, n), count in rig.room.turn_posts.items() if count == 1] == [1, 2, 3, 4]
+    finally:
+        await rig.stop()
