@@ -6,6 +6,7 @@ database (a module that must stay on one sets `STORES = ("sqlite",)`).
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import random
 import re
@@ -195,6 +196,15 @@ class Rig:
     def h(self) -> DebateHandler:
         assert self.handler is not None
         return self.handler
+
+    async def debate_to_end(self, timeout: float = 20) -> int:
+        """Propose, approve as alice, and wait until the debate's work is done; its id."""
+        debate = await self.h.propose(proposal())
+        assert debate is not None
+        await asyncio.wait_for(self.h.wait_idle(debate.id), timeout)
+        await self.h.approve(debate.id, ALICE)
+        await asyncio.wait_for(self.h.wait_idle(debate.id), timeout)
+        return debate.id
 
 
 @pytest.fixture

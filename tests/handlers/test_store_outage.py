@@ -3,7 +3,6 @@ and its debater is not asked for it again (each ask costs a paid, slow turn)."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -11,7 +10,7 @@ from typing import Any
 from handlers.effects import Effect
 from handlers.model import Debate, Outcome, Phase, Turn
 from handlers.store_ports import StoreUnavailable
-from tests.handlers.conftest import ALICE, Rig, proposal
+from tests.handlers.conftest import Rig
 from tools.store.db import Database
 from tools.store.debates import SqliteStore
 
@@ -45,16 +44,11 @@ async def test_a_reply_that_came_while_the_store_was_down_is_saved_not_asked_aga
     rig = Rig(tmp_path / "outage.sqlite3", max_rounds=2, make_store=flaky)
     await rig.start()
     try:
-        debate = await rig.h.propose(proposal())
-        assert debate is not None
-        await asyncio.wait_for(rig.h.wait_idle(debate.id), 10)
-        await rig.h.approve(debate.id, ALICE)
-        await asyncio.wait_for(rig.h.wait_idle(debate.id), 20)
-
-        ended = await rig.h.get(debate.id)
+        debate_id = await rig.debate_to_end()
+        ended = await rig.h.get(debate_id)
         assert ended.phase is Phase.CONCLUDED and ended.outcome is Outcome.MAX_ROUNDS
         assert stores[0].refused == [1, 1]  # turn 1's save refused twice, then stored
-        turns = await rig.h._store.last_turns(debate.id, 10)
+        turns = await rig.h._store.last_turns(debate_id, 10)
         assert [t.number for t in turns] == [1, 2, 3, 4]
         asked = sorted(r.turn for d in rig.debaters.values() for r in d.requests)
         assert asked == [1, 2, 3, 4]  # each turn asked once: turn 1's reply was kept
