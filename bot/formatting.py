@@ -8,9 +8,9 @@ from datetime import datetime
 
 from handlers.convergence import meter
 from handlers.formats import formats_for
+from handlers.formats.keys import fill_keys
 from handlers.i18n import Strings
 from handlers.model import AG, CLAUDE, Debate, Turn
-from tools.wiki.pages import fill_keys
 
 AG_GREEN = 0x2ECC71
 CLAUDE_BLUE = 0x3498DB

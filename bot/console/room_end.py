@@ -10,10 +10,10 @@ from rich.text import Text
 
 from bot.console.text import MODERATOR_GREY, seat_name
 from handlers.formats import format_named
+from handlers.formats.keys import fill_keys
 from handlers.i18n import Strings
 from handlers.model import Conclusion, Debate, WikiPage
 from handlers.ports import Wiki
-from tools.wiki.pages import fill_keys
 
 
 class ConsoleEndRoom:

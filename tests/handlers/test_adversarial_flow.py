@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from handlers.formats.adversarial import RECONCILER_ID
+from handlers.formats.keys import fill_keys
 from handlers.i18n import Strings
 from handlers.model import AG, CLAUDE, Phase, Turn
 from tests.handlers.adversarial_script import (
@@ -25,7 +26,6 @@ from tests.handlers.adversarial_script import (
     tasks,
 )
 from tests.handlers.conftest import ALICE, Rig, proposal
-from tools.wiki.pages import fill_keys
 
 # The result page as a reader of each language sees it.
 SAID = {

@@ -40,6 +40,7 @@ from handlers.formats.adversarial_result import (
     render_summary,
     word,
 )
+from handlers.formats.keys import fill_keys
 from handlers.i18n import LANGUAGES, Strings
 from handlers.participants import Backend
 from tests.handlers.adversarial_script import (
@@ -50,7 +51,6 @@ from tests.handlers.adversarial_script import (
     reconciler,
     validator,
 )
-from tools.wiki.pages import fill_keys
 
 EN = Strings("en")
 

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from handlers.formats.keys import fill_keys
 from handlers.i18n import Strings
 from handlers.model import AG, CLAUDE, GEMINI, Phase
 from tests.handlers.boardroom_script import PANEL, position, rebuttal
 from tests.handlers.conftest import ALICE, Rig, proposal
-from tools.wiki.pages import fill_keys
 
 R1 = {AG: "yes", CLAUDE: "conditional", GEMINI: "no"}
 R2 = {AG: "yes", CLAUDE: "conditional", GEMINI: "conditional"}

@@ -14,6 +14,7 @@ import pytest
 
 import prompts
 from handlers.effects import Effect
+from handlers.formats.keys import fill_keys
 from handlers.formats.ledger import LEDGER_FORMAT
 from handlers.formats.ledger_text import ledger_items
 from handlers.i18n import Strings
@@ -22,7 +23,6 @@ from handlers.ports import TurnRequest
 from tests.handlers.conftest import ALICE, Rig, proposal
 from tests.handlers.doubles import reply
 from tests.tools.wiki.support import debate, turn
-from tools.wiki.pages import fill_keys
 
 TRIO = (
     Participant(AG, Backend.AG_RELAY, "AG"),

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import UTC, datetime
 
+from handlers.formats.keys import fill_keys
 from handlers.model import Conclusion, Debate, Turn, WikiPage
 from handlers.replacing import replace
 from tools.store.db import Database
@@ -17,7 +18,6 @@ from tools.wiki.merge import Mode, content_hash
 from tools.wiki.pages import (
     MAX_TITLE_CHARS,
     Translate,
-    fill_keys,
     page_title,
     render_agenda,
     render_conclusion,

@@ -11,7 +11,6 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 
 from handlers.fences import longest_backtick_run, open_fence
-from handlers.formats.keys import KEY_OR_ESCAPE, OPEN
 from handlers.i18n import LocaleError
 from handlers.model import Conclusion, Debate, ModeratorSource, Turn, WikiPage
 from handlers.shorten import shorten
@@ -287,19 +286,3 @@ def _bullets(items: tuple[str, ...], t: Translate) -> str:
 def _time(at: datetime) -> str:
     utc = at.astimezone(UTC) if at.tzinfo is not None else at
     return utc.strftime("%Y-%m-%d %H:%M UTC")
-
-
-def fill_keys(text: str, t: Translate) -> str:
-    """A format's page or block with its `⟦area.key⟧` words in the reader's language, and the
-    text it embedded `verbatim` (`⟦⟦` for `⟦`) as it was written. A `⟦...⟧` that names no
-    string stays as it is."""
-
-    def filled(match: re.Match[str]) -> str:
-        if match.group(1) is None:
-            return OPEN
-        try:
-            return t(match.group(1))
-        except LocaleError:
-            return match.group(0)
-
-    return KEY_OR_ESCAPE.sub(filled, text)

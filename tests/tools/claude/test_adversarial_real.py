@@ -16,6 +16,7 @@ from google.genai import types
 
 from handlers.formats import FORMATS
 from handlers.formats.adversarial import ADVERSARIAL, AdversarialFormat, default_reconciler
+from handlers.formats.keys import fill_keys
 from handlers.i18n import Strings
 from handlers.model import AG, CLAUDE, Backend, Phase
 from handlers.ports import Debater
@@ -34,7 +35,6 @@ from tests.tools.claude.conftest import READ_ONLY, SYSTEM_PROMPT
 from tools.claude.debater import ClaudeCodeDebater
 from tools.gemini.api import GeminiModerator
 from tools.store.db import Database
-from tools.wiki.pages import fill_keys
 
 RECONCILER_MODEL = "claude-reconciler-test"
 SESSIONS = "SELECT seat, session_id FROM agent_sessions WHERE debate_id = ? ORDER BY seat"
