@@ -57,7 +57,7 @@ from bot.collector import settle_after_start  # noqa: E402
 from bot.discord.app import Services, assemble, new_event_loop, shutdown  # noqa: E402
 from bot.discord.client import DebateBot  # noqa: E402
 from bot.settings import Settings  # noqa: E402
-from handlers.model import (  # noqa: E402
+from handlers.core.model import (  # noqa: E402
     DEFAULT_ROSTER,
     Action,
     Actor,

@@ -32,10 +32,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # `tests.fakes` is not installed; run from anywhere
 
 from bot.discord.room import DiscordRoom  # noqa: E402
-from handlers.i18n import Strings  # noqa: E402
-from handlers.model import CLAUDE, Debate, OpenAsk, Phase, Proposal, Turn  # noqa: E402
+from handlers.core.i18n import Strings  # noqa: E402
+from handlers.core.model import CLAUDE, Debate, OpenAsk, Phase, Proposal, Turn  # noqa: E402
+from handlers.core.reply_parser import parse_reply  # noqa: E402
 from handlers.ports import TurnRequest  # noqa: E402
-from handlers.reply_parser import parse_reply  # noqa: E402
 from tests.doubles import FakeClock  # noqa: E402
 from tests.fakes.discord_fixtures import ListeningClient, start_client, stop_client  # noqa: E402
 from tests.fakes.discord_loopback import redirected  # noqa: E402

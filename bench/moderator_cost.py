@@ -1,7 +1,7 @@
 """Benchmark: what the moderator reads, against AutoGen's SelectorGroupChat on the same debate.
 
 A recorded 40-turn debate (bench/data/debate_40_turns.jsonl) is replayed through the real
-engine rules (handlers.state_machine) and the real GeminiModerator talking to the loopback
+engine rules (handlers.core.state_machine) and the real GeminiModerator talking to the loopback
 fake Gemini, which counts the characters it receives (characters / 4 = tokens). The same
 transcript is replayed through autogen-agentchat's SelectorGroupChat with a recording model
 client. A busy channel's 1,000 messages (bench/data/busy_channel.jsonl) go through the real
@@ -34,11 +34,10 @@ from google.genai import types  # noqa: E402
 from moderator_cost_autogen import autogen  # noqa: E402  # bench/ is on sys.path when run
 
 from bot.settings import Settings  # noqa: E402
-from handlers.detection import DetectionHandler  # noqa: E402
-from handlers.effects import Conclude, Judge  # noqa: E402
-from handlers.events import ConclusionReady, Judged, ProposalApproved, ReplyReceived  # noqa: E402
-from handlers.i18n import Strings  # noqa: E402
-from handlers.model import (  # noqa: E402
+from handlers.core.effects import Conclude, Judge  # noqa: E402
+from handlers.core.events import ConclusionReady, Judged, ProposalApproved, ReplyReceived  # noqa: E402
+from handlers.core.i18n import Strings  # noqa: E402
+from handlers.core.model import (  # noqa: E402
     AG,
     Actor,
     ChatLine,
@@ -49,8 +48,9 @@ from handlers.model import (  # noqa: E402
     Turn,
     TurnMeta,
 )
+from handlers.core.state_machine import transition  # noqa: E402
+from handlers.detection import DetectionHandler  # noqa: E402
 from handlers.rules_moderator import RulesModerator  # noqa: E402
-from handlers.state_machine import transition  # noqa: E402
 from tests.fakes.fake_gemini import FakeGemini  # noqa: E402
 from tests.fakes.gemini_answers import rule_answer  # noqa: E402
 from tools.gemini.api import GeminiModerator  # noqa: E402

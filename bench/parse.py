@@ -20,7 +20,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from handlers.reply_parser import parse_reply  # noqa: E402  # after the path set-up above
+from handlers.core.reply_parser import parse_reply  # noqa: E402  # after the path set-up above
 
 MB = 1_000_000
 BLOCK = '\n```json\n{"opinion": "끝", "stance": "agree", "question": "왜?"}\n```\n'

@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT))  # `tests` is not installed; run from anywhere
 
 from bench.engine_load import thread_cpu_s  # noqa: E402
 from bot.discord.app import new_event_loop  # noqa: E402
-from handlers.i18n import Strings  # noqa: E402
+from handlers.core.i18n import Strings  # noqa: E402
 from tests.tools.wiki.support import debate, turn  # noqa: E402
 from tools.store.db import Database  # noqa: E402
 from tools.wiki.backends import LocalWiki  # noqa: E402

@@ -42,10 +42,10 @@ sys.path.insert(0, str(ROOT))  # `tests` is not installed; run from anywhere
 from bot.discord.app import Services, assemble, shutdown  # noqa: E402
 from bot.discord.client import DebateBot  # noqa: E402
 from bot.settings import Settings  # noqa: E402
-from handlers.effects import PostCard  # noqa: E402
-from handlers.kinds import Phase  # noqa: E402
-from handlers.model import Actor, Proposal  # noqa: E402
-from handlers.participants import parse_roster  # noqa: E402
+from handlers.core.effects import PostCard  # noqa: E402
+from handlers.core.kinds import Phase  # noqa: E402
+from handlers.core.model import Actor, Proposal  # noqa: E402
+from handlers.core.participants import parse_roster  # noqa: E402
 from tests.fakes.discord_loopback import redirect_to, subprocess_env  # noqa: E402
 from tests.fakes.fake_discord import spawn  # noqa: E402
 from tests.fakes.fake_gemini import FakeGemini  # noqa: E402

@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import Generic, TypeVar
 
 from bot.settings import Settings, SettingsError
+from handlers.core.i18n import Strings
+from handlers.core.model import AG, Backend
 from handlers.debate_handler import DebateHandler, HandlerConfig
 from handlers.detection import DetectionHandler
-from handlers.i18n import Strings
-from handlers.model import AG, Backend
 from handlers.ports import Clock, Debater, Moderator, Room
 from handlers.prompting import participant_system_prompt
 from handlers.rules_moderator import RulesModerator

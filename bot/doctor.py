@@ -9,7 +9,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from bot.compose import build_moderator, build_wiki_backend
 from bot.discord.doctor import check_discord
 from bot.settings import Settings
-from handlers.model import Backend
+from handlers.core.model import Backend
 from tools.checks import Check, Status
 from tools.claude.doctor import check_claude_cli
 from tools.gemini.doctor import PART, check_moderator_backend

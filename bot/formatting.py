@@ -6,11 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from handlers.convergence import meter
-from handlers.formats import formats_for
-from handlers.formats.keys import fill_keys
-from handlers.i18n import Strings
-from handlers.model import AG, CLAUDE, Debate, Turn
+from handlers.core.convergence import meter
+from handlers.core.formats import formats_for
+from handlers.core.formats.keys import fill_keys
+from handlers.core.i18n import Strings
+from handlers.core.model import AG, CLAUDE, Debate, Turn
 
 AG_GREEN = 0x2ECC71
 CLAUDE_BLUE = 0x3498DB

@@ -13,8 +13,7 @@ import random
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from handlers.debate_handler import DebateHandler
-from handlers.events import (
+from handlers.core.events import (
     BudgetChosen,
     BudgetDecided,
     Event,
@@ -25,9 +24,10 @@ from handlers.events import (
     StopRequested,
     UserAnswered,
 )
-from handlers.model import Actor, Debate, Proposal
+from handlers.core.model import Actor, Debate, Proposal
+from handlers.core.state_machine import authorized, transition
+from handlers.debate_handler import DebateHandler
 from handlers.ports import Clock
-from handlers.state_machine import authorized, transition
 from handlers.store_ports import Store
 from tools.store.inbox import Inbox
 

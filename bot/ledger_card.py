@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from handlers.formats.ledger import converging, standpoints
-from handlers.model import Debate
+from handlers.core.formats.ledger import converging, standpoints
+from handlers.core.model import Debate
 
 Translate = Callable[..., str]
 

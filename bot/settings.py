@@ -10,9 +10,9 @@ from pydantic import Field, SecretStr, ValidationError, field_validator, model_v
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from bot.settings_errors import SettingsError, describe_errors
-from handlers.formats import FORMATS, formats_for
-from handlers.formats.adversarial import ADVERSARIAL, AdversarialFormat, default_reconciler
-from handlers.participants import Backend, Participant, RosterError, parse_roster, roster_text
+from handlers.core.formats import FORMATS, formats_for
+from handlers.core.formats.adversarial import ADVERSARIAL, AdversarialFormat, default_reconciler
+from handlers.core.participants import Backend, Participant, RosterError, parse_roster, roster_text
 from tools.claude.debater import read_only_tools
 from tools.store.db import is_postgres_url, mask_url
 

@@ -8,13 +8,11 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import timedelta
 
-from handlers.debate_workers import DebateWorkers
-from handlers.effects import PostCard
-from handlers.effects_runner import EffectRunner
-from handlers.events import (
+from handlers.core.effects import PostCard
+from handlers.core.events import (
     BudgetChosen,
     BudgetDecided,
     FormatChosen,
@@ -27,12 +25,13 @@ from handlers.events import (
     StopRequested,
     UserAnswered,
 )
-from handlers.formats import formats_for
+from handlers.core.formats import formats_for
+from handlers.core.model import DEFAULT_ROSTER, Actor, Backend, Debate, Participant, Proposal
+from handlers.core.state_machine import authorized
+from handlers.debate_workers import DebateWorkers
+from handlers.effects_runner import EffectRunner
 from handlers.leasing import EveryDebate, LeaseGuard
-from handlers.model import DEFAULT_ROSTER, Actor, Backend, Debate, Participant, Proposal
 from handlers.ports import Clock, Debater, Moderator, Room, Wiki
-from handlers.replacing import replace
-from handlers.state_machine import authorized
 from handlers.store_ports import Precedents, Store
 
 log = logging.getLogger(__name__)

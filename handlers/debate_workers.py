@@ -23,14 +23,14 @@ import random
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
+from handlers.core.effects import AskDebater, Effect, Judge, RunTask
+from handlers.core.events import Event
+from handlers.core.model import Debate, Phase
+from handlers.core.state_machine import transition
 from handlers.effect_queue import report_crash, run_together, still_wanted
-from handlers.effects import AskDebater, Effect, Judge, RunTask
 from handlers.effects_runner import EffectRunner
-from handlers.events import Event
 from handlers.leasing import LeaseGuard, LeaseLost, patiently
-from handlers.model import Debate, Phase
 from handlers.ports import Clock
-from handlers.state_machine import transition
 from handlers.store_ports import Store, StoreUnavailable
 
 log = logging.getLogger(__name__)

@@ -14,9 +14,9 @@ from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from handlers.model import ChatLine, Proposal
+from handlers.core.model import ChatLine, Proposal
+from handlers.core.shorten import shorten
 from handlers.ports import Clock, Moderator
-from handlers.shorten import shorten
 
 log = logging.getLogger(__name__)
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from handlers.effects import AskDebater, Conclude, Effect, Judge, RunTask
-from handlers.model import Debate, Phase
-from handlers.steps import expects
+from handlers.core.effects import AskDebater, Conclude, Effect, Judge, RunTask
+from handlers.core.model import Debate, Phase
+from handlers.core.steps import expects
 
 log = logging.getLogger("handlers.debate_handler")
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Mapping
 
-from handlers.concessions import moved_toward, verdict
-from handlers.effects import (
+from handlers.core.concessions import moved_toward, verdict
+from handlers.core.effects import (
     AppendRoundLog,
     AskBudget,
     AskDebater,
@@ -33,10 +33,16 @@ from handlers.effects import (
     WritePage,
     WriteWorkingDocument,
 )
-from handlers.events import ConclusionReady, DebaterFailed, Event, Judged, ReplyReceived, TaskDone
-from handlers.formats import CONTRACTS, format_named
-from handlers.minority import MINORITY_TASK
-from handlers.model import (
+from handlers.core.events import (
+    ConclusionReady,
+    DebaterFailed,
+    Event,
+    Judged,
+    ReplyReceived,
+    TaskDone,
+)
+from handlers.core.formats import CONTRACTS, format_named
+from handlers.core.model import (
     Backend,
     Conclusion,
     Debate,
@@ -47,6 +53,9 @@ from handlers.model import (
     Turn,
     WikiPage,
 )
+from handlers.core.poll_data import MINORITY_TASK
+from handlers.core.reply_parser import OFF_LOOP_CHARS, parse_reply
+from handlers.core.steps import format_of
 from handlers.poll_runner import minority_report, poll_effect
 from handlers.ports import (
     Clock,
@@ -61,8 +70,6 @@ from handlers.ports import (
     Wiki,
 )
 from handlers.prompting import compose_turn_prompt, render_pieces
-from handlers.reply_parser import OFF_LOOP_CHARS, parse_reply
-from handlers.steps import format_of
 from handlers.store_ports import Store
 
 PAGE_NAMES = {page.value: page.value.title() for page in WikiPage}  # "Working-Document"

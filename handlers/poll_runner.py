@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from handlers.effects import ClosePoll, OpenPoll, PostMinorityReport
-from handlers.events import MinorityReported, PollClosed
-from handlers.minority import MINORITY_TASK, fallback, from_output, task_prompt
-from handlers.model import Debate
+import prompts
+from handlers.core.effects import ClosePoll, OpenPoll, PostMinorityReport
+from handlers.core.events import MinorityReported, PollClosed
+from handlers.core.minority import fallback, from_output, task_fields
+from handlers.core.model import Debate
+from handlers.core.poll_data import MINORITY_TASK
 from handlers.ports import Clock, Moderator, ModeratorUnavailable, Room, TaskRequest
 from handlers.store_ports import Store
 
@@ -19,7 +21,8 @@ async def minority_report(
     """The moderator's report with every quote checked against the stored replies; each
     side's stance line when the moderator is unavailable (rules mode, quota spent)."""
     turns = await store.last_turns(debate.id, max(debate.turns, 1))
-    request = TaskRequest(debate.id, MINORITY_TASK, task_prompt(debate, turns, language), True)
+    prompt = prompts.load(MINORITY_TASK, language, **task_fields(debate, turns))
+    request = TaskRequest(debate.id, MINORITY_TASK, prompt, True)
     try:
         output = await moderator.perform(request)
     except ModeratorUnavailable:

@@ -9,7 +9,7 @@ from datetime import datetime
 from types import TracebackType
 from typing import Protocol
 
-from handlers.model import (
+from handlers.core.model import (
     Backend,
     ChatLine,
     Conclusion,

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import prompts
-from handlers.claims import as_lines
-from handlers.effects import AskDebater
-from handlers.formats import format_named
-from handlers.formats.base import BriefInput, Piece
-from handlers.model import Debate, PeopleLine, Turn
-from handlers.reply_fields import shown
+from handlers.core.claims import as_lines
+from handlers.core.effects import AskDebater
+from handlers.core.formats import format_named
+from handlers.core.formats.base import BriefInput, Piece
+from handlers.core.model import Debate, PeopleLine, Turn
+from handlers.core.reply_fields import shown
 
 LANGUAGE_NAMES = {
     "ko": "Korean (한국어)",

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from handlers.model import (
+from handlers.core.model import (
     Action,
     ChatLine,
     Conclusion,
@@ -22,8 +22,8 @@ from handlers.model import (
     Turn,
     UserQuestion,
 )
+from handlers.core.state_machine import both_agree
 from handlers.ports import ModeratorUnavailable, TaskRequest
-from handlers.state_machine import both_agree
 
 SUMMARY_MAX_CHARS = 3000  # the running summary's cap, whoever writes it: keeps input bounded
 SUMMARY_LINE_CHARS = 220  # one mechanical line per turn

@@ -7,8 +7,8 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Protocol
 
-from handlers.effects import Effect
-from handlers.model import DEFAULT_ROSTER, Debate, Participant, Precedent, Proposal, Turn
+from handlers.core.effects import Effect
+from handlers.core.model import DEFAULT_ROSTER, Debate, Participant, Precedent, Proposal, Turn
 
 
 class StoreUnavailable(Exception):

@@ -8,7 +8,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 
-from handlers.model import Action, ChatLine, Conclusion, Decision, Detection, ModeratorView
+from handlers.core.model import Action, ChatLine, Conclusion, Decision, Detection, ModeratorView
 from handlers.ports import ModeratorUnavailable, TaskRequest
 
 T0 = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)

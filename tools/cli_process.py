@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from handlers.model import FailureKind
+from handlers.core.model import FailureKind
 from handlers.ports import DebaterError
 
 _SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSWORD", re.I)

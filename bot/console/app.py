@@ -19,11 +19,11 @@ from bot.console.keyboard import HELP, QUIT, STOP, Keyboard
 from bot.console.seats import People
 from bot.console.text import MODERATOR_GREY
 from bot.formatting import format_label, option_label
+from handlers.core.formats import format_named, formats_for
+from handlers.core.i18n import Strings
+from handlers.core.model import ChatLine, Debate, Phase, Proposal
 from handlers.debate_handler import DebateHandler
 from handlers.detection import DetectionHandler, participant_names, participants, window_text
-from handlers.formats import format_named, formats_for
-from handlers.i18n import Strings
-from handlers.model import ChatLine, Debate, Phase, Proposal
 from handlers.ports import Clock
 from tools.store.debates import SqliteStore
 

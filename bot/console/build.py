@@ -17,8 +17,8 @@ from bot.console.keyboard import Keyboard
 from bot.console.seats import HumanDebater
 from bot.console.text import MODERATOR_GREY
 from bot.settings import Settings
-from handlers.i18n import Strings
-from handlers.model import AG, CLAUDE, Backend
+from handlers.core.i18n import Strings
+from handlers.core.model import AG, CLAUDE, Backend
 from handlers.ports import Clock, Debater, Moderator
 from handlers.rules_moderator import RulesModerator
 from tools.store.db import Database

@@ -6,10 +6,10 @@ from __future__ import annotations
 import re
 
 from bot.formatting import option_label
-from handlers.formats import format_named
-from handlers.formats.base import CardOption
-from handlers.i18n import Strings
-from handlers.model import Debate
+from handlers.core.formats import format_named
+from handlers.core.formats.base import CardOption
+from handlers.core.i18n import Strings
+from handlers.core.model import Debate
 
 
 def format_in(text: str, offered: tuple[str, ...]) -> str:

@@ -31,9 +31,9 @@ from bot.console.text import (
     status_line,
 )
 from bot.formatting import claim_lines, notice_params
-from handlers.convergence import meter
-from handlers.i18n import Strings
-from handlers.model import Debate, Turn, UserQuestion
+from handlers.core.convergence import meter
+from handlers.core.i18n import Strings
+from handlers.core.model import Debate, Turn, UserQuestion
 from handlers.ports import Clock, Wiki
 from tools.store.db import Database
 from tools.store.room_messages import RoomMessages

@@ -13,9 +13,9 @@ from bot.console.card_keys import option_lines
 from bot.console.text import MODERATOR_GREY, USER_AMBER, seat_name
 from bot.formatting import format_label, suggestion
 from bot.ledger_card import roster_line
-from handlers.formats import formats_for
-from handlers.i18n import Strings
-from handlers.model import Debate, Phase
+from handlers.core.formats import formats_for
+from handlers.core.i18n import Strings
+from handlers.core.model import Debate, Phase
 
 
 class ConsoleCardRoom:

@@ -9,10 +9,10 @@ from rich.console import Console
 from rich.text import Text
 
 from bot.console.text import MODERATOR_GREY, seat_name
-from handlers.formats import format_named
-from handlers.formats.keys import fill_keys
-from handlers.i18n import Strings
-from handlers.model import Conclusion, Debate, WikiPage
+from handlers.core.formats import format_named
+from handlers.core.formats.keys import fill_keys
+from handlers.core.i18n import Strings
+from handlers.core.model import Conclusion, Debate, WikiPage
 from handlers.ports import Wiki
 
 

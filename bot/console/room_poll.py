@@ -11,9 +11,9 @@ from rich.panel import Panel
 from rich.text import Text
 
 from bot.console.text import MODERATOR_GREY
-from handlers.i18n import Strings
-from handlers.minority import report_markdown
-from handlers.model import Debate
+from handlers.core.i18n import Strings
+from handlers.core.minority import report_markdown
+from handlers.core.model import Debate
 
 
 class ConsolePollRoom:

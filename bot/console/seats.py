@@ -11,8 +11,8 @@ from rich.text import Text
 
 from bot.console.keyboard import Keyboard
 from bot.console.text import seat_colour, seat_name
-from handlers.i18n import Strings
-from handlers.model import Actor, Backend, TurnMeta
+from handlers.core.i18n import Strings
+from handlers.core.model import Actor, Backend, TurnMeta
 from handlers.ports import DebaterOutput, TurnRequest
 
 

@@ -15,6 +15,7 @@ import random
 import signal
 import sys
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 
 from rich.console import Console
@@ -41,10 +42,9 @@ from bot.console.keyboard import Keyboard, StdinLines
 from bot.console.room import ConsoleRoom
 from bot.console.seats import HumanDebater, People
 from bot.settings import Settings, SettingsError
-from handlers.i18n import Strings
-from handlers.model import DEFAULT_ROSTER, Backend
+from handlers.core.i18n import Strings
+from handlers.core.model import DEFAULT_ROSTER, Backend
 from handlers.ports import Clock, Debater, Moderator
-from handlers.replacing import replace
 from handlers.rules_moderator import RulesModerator
 from tools.store.db import Database
 from tools.wiki.backends import LocalWiki, WikiBackend

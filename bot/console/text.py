@@ -6,8 +6,8 @@ from datetime import datetime
 
 from bot import formatting as colours
 from bot.formatting import hex_colour, status_figures, turn_figures, with_meter
-from handlers.i18n import Strings
-from handlers.model import Debate, Phase, Turn
+from handlers.core.i18n import Strings
+from handlers.core.model import Debate, Phase, Turn
 
 # The Discord embeds' colours, so a debate reads the same in both places.
 AG_GREEN = hex_colour(colours.AG_GREEN)

@@ -14,7 +14,7 @@ from importlib import resources
 
 from pydantic import BaseModel, Field
 
-from handlers.model import (
+from handlers.core.model import (
     DEFAULT_ROSTER,
     Action,
     Backend,

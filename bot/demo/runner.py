@@ -32,10 +32,10 @@ from bot.demo.replay import (
     load_recording,
     recording_for,
 )
+from handlers.core.formats import format_named
+from handlers.core.i18n import Strings
+from handlers.core.model import ChatLine, Debate, Phase, Proposal, WikiPage
 from handlers.debate_handler import HandlerConfig
-from handlers.formats import format_named
-from handlers.i18n import Strings
-from handlers.model import ChatLine, Debate, Phase, Proposal, WikiPage
 from tools.store.db import Database
 from tools.wiki.backends import LocalWiki
 from tools.wiki.outbox import WikiOutbox

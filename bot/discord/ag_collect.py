@@ -11,7 +11,7 @@ import aiohttp
 import discord
 
 from bot.discord.ag_reply import AgReply, tag_of
-from handlers.model import FailureKind
+from handlers.core.model import FailureKind
 from handlers.ports import DebaterError
 
 log = logging.getLogger(__name__)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import aiohttp
 import discord
@@ -26,10 +26,9 @@ from bot.discord.ag_collect import MessageQueue, ReplyCollector, relay_error
 from bot.discord.ag_reply import AG_MODEL, AgReply, relay_tag, tag_of
 from bot.discord.render import nonce_of
 from bot.discord.render_split import FenceSplitter
-from handlers.i18n import Strings
-from handlers.model import Backend, FailureKind
+from handlers.core.i18n import Strings
+from handlers.core.model import Backend, FailureKind
 from handlers.ports import DebaterError, DebaterOutput, TurnRequest
-from handlers.replacing import replace
 from tools.store.db import Database
 from tools.store.room_messages import RoomMessages
 

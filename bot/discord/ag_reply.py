@@ -10,8 +10,8 @@ from pathlib import PurePosixPath
 import aiohttp
 import discord
 
+from handlers.core.model import FailureKind, ParsedReply, TurnMeta
 from handlers.effects_runner import parse_off_loop
-from handlers.model import FailureKind, ParsedReply, TurnMeta
 from handlers.ports import DebaterError, DebaterOutput
 
 AG_MODEL = "gemini-pro (AG)"

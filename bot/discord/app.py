@@ -39,10 +39,10 @@ from bot.discord.services import Services, shutdown
 from bot.discord.shared import database_url, engine_commands, listen, shared_services
 from bot.inbox_commands import EngineCommands
 from bot.settings import Settings, configure_formats
+from handlers.core.formats import formats_for
+from handlers.core.i18n import Strings
+from handlers.core.model import Backend
 from handlers.debate_handler import DebateHandler
-from handlers.formats import formats_for
-from handlers.i18n import Strings
-from handlers.model import Backend
 from handlers.ports import Clock, Debater, Moderator
 from handlers.prompting import participant_system_prompt
 from handlers.store_ports import StoreUnavailable

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 
 import discord
@@ -9,12 +10,11 @@ import discord
 from bot.discord.render import COLOUR_MODERATOR, COLOUR_USER
 from bot.formatting import claim_lines, format_label, status_figures, suggestion, with_meter
 from bot.ledger_card import roster_line
-from handlers.convergence import meter
-from handlers.formats import format_named
-from handlers.i18n import Strings
-from handlers.model import Conclusion, Debate, Phase, UserQuestion
-from handlers.replacing import replace
-from handlers.shorten import shorten
+from handlers.core.convergence import meter
+from handlers.core.formats import format_named
+from handlers.core.i18n import Strings
+from handlers.core.model import Conclusion, Debate, Phase, UserQuestion
+from handlers.core.shorten import shorten
 
 GREY = COLOUR_MODERATOR
 AMBER = COLOUR_USER  # decisions the people make

@@ -11,8 +11,8 @@ from typing import Any, Protocol, cast
 
 import discord
 
-from handlers.formats.base import FORM_LIMIT
-from handlers.shorten import shorten
+from handlers.core.formats.base import FORM_LIMIT
+from handlers.core.shorten import shorten
 
 Button = discord.ui.Button[Any]
 LABEL_LIMIT = 45  # Discord's limit for a modal's title and a text input's label

@@ -14,9 +14,9 @@ from bot.discord.forms import OpenForms, OptionForm
 from bot.discord.room_records import NO_PINGS
 from bot.discord.views import card_view
 from bot.inbox_commands import EngineCommands
+from handlers.core.i18n import Strings
+from handlers.core.model import Actor, ChatLine, Debate, Phase
 from handlers.detection import DetectionHandler
-from handlers.i18n import Strings
-from handlers.model import Actor, ChatLine, Debate, Phase
 from handlers.store_ports import StoreUnavailable
 from tools.store.db import Database
 from tools.store.debates import DebateNotFound

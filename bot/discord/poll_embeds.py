@@ -9,11 +9,11 @@ import discord
 
 from bot.discord import render
 from bot.discord.embeds import AMBER, GREY
-from handlers.i18n import Strings
-from handlers.minority import decision_text, report_markdown
-from handlers.model import Debate
-from handlers.poll_data import QUESTION_CHARS, PollStage
-from handlers.shorten import shorten
+from handlers.core.i18n import Strings
+from handlers.core.minority import decision_text, report_markdown
+from handlers.core.model import Debate
+from handlers.core.poll_data import QUESTION_CHARS, PollStage
+from handlers.core.shorten import shorten
 
 FIELD_LIMIT = 1024
 

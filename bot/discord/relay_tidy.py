@@ -18,7 +18,7 @@ import logging
 import aiohttp
 import discord
 
-from handlers.model import Turn
+from handlers.core.model import Turn
 from tools.store.room_messages import RoomMessages
 
 log = logging.getLogger(__name__)

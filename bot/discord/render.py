@@ -19,9 +19,9 @@ from bot.formatting import (
     USER_AMBER,
     turn_figures,
 )
-from handlers.i18n import Strings
-from handlers.model import Debate, Turn
-from handlers.shorten import shorten
+from handlers.core.i18n import Strings
+from handlers.core.model import Debate, Turn
+from handlers.core.shorten import shorten
 
 __all__ = [
     "COLOUR_AG",

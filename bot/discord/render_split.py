@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from handlers.fences import FENCE_LINE_START, step
-from handlers.fences import Fence as _OpenFence
+from handlers.core.fences import FENCE_LINE_START, step
+from handlers.core.fences import Fence as _OpenFence
 
 MIN_LIMIT = 128  # room for the longest reopen line and closer plus some text
 MAX_OPENER_LINE = 64  # a longer opening line is reopened with its marker alone

@@ -23,12 +23,12 @@ from bot.discord.room_records import NO_PINGS, RecordingRoom
 from bot.discord.room_status import StatusEditor
 from bot.discord.views import budget_view, card_view, question_view, status_view
 from bot.formatting import notice_params
-from handlers.formats import format_named
-from handlers.formats.keys import fill_keys
-from handlers.i18n import Strings
-from handlers.model import Backend, Conclusion, Debate, Turn, UserQuestion
+from handlers.core.formats import format_named
+from handlers.core.formats.keys import fill_keys
+from handlers.core.i18n import Strings
+from handlers.core.model import Backend, Conclusion, Debate, Turn, UserQuestion
+from handlers.core.shorten import shorten
 from handlers.ports import Clock, Wiki
-from handlers.shorten import shorten
 from tools.store.db import Database
 
 log = logging.getLogger(__name__)

@@ -19,9 +19,9 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.discord import render
-from handlers.i18n import Strings
-from handlers.model import Debate
-from handlers.steps import open_asks
+from handlers.core.i18n import Strings
+from handlers.core.model import Debate
+from handlers.core.steps import open_asks
 from handlers.store_ports import StoreUnavailable
 
 if TYPE_CHECKING:

@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.discord.poll_embeds import discord_poll, poll_note, report_messages
-from handlers.i18n import Strings
-from handlers.model import Debate
+from handlers.core.i18n import Strings
+from handlers.core.model import Debate
 from handlers.ports import Clock
 
 if TYPE_CHECKING:

@@ -10,7 +10,7 @@ from typing import Any
 import discord
 
 from bot.discord.render import nonce_of
-from handlers.model import Debate
+from handlers.core.model import Debate
 from tools.store.db import Database
 from tools.store.room_messages import Posted, RoomMessages
 

@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable
 
 import discord
 
-from handlers.model import Debate
+from handlers.core.model import Debate
 
 log = logging.getLogger(__name__)
 

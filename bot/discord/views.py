@@ -10,11 +10,11 @@ import discord
 from bot.discord.embeds import budget_label
 from bot.discord.forms import FormButton
 from bot.formatting import format_label, option_label
-from handlers.formats import format_named, formats_for
-from handlers.formats.base import CardOption
-from handlers.i18n import Strings
-from handlers.model import Debate
-from handlers.shorten import shorten
+from handlers.core.formats import format_named, formats_for
+from handlers.core.formats.base import CardOption
+from handlers.core.i18n import Strings
+from handlers.core.model import Debate
+from handlers.core.shorten import shorten
 
 Button = discord.ui.Button[Any]
 Select = discord.ui.Select[Any]

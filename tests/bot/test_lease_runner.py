@@ -8,7 +8,7 @@ from collections import Counter
 
 from bot.inbox_commands import InboxCommands
 from bot.lease_runner import LeaseRunner
-from handlers.model import Phase
+from handlers.core.model import Phase
 from tests.handlers.conftest import ALICE, BOB, proposal
 from tests.handlers.doubles import reply
 from tests.handlers.test_leased_engine import LeasedRig, idle, pair  # noqa: F401  # a fixture

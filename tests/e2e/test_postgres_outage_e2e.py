@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from handlers.i18n import Strings
+from handlers.core.i18n import Strings
 from tests.e2e.harness import World
 from tests.e2e.observe import assert_clean_logs, assert_delivered, assert_each_turn_once
 from tests.e2e.scripts import AG, CLAUDE, SETTINGS, script

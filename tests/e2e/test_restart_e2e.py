@@ -10,7 +10,7 @@ import asyncio
 
 import pytest
 
-from handlers.i18n import Strings
+from handlers.core.i18n import Strings
 from tests.e2e.harness import World, contract
 from tests.e2e.observe import (
     assert_clean_logs,

@@ -15,7 +15,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from handlers.i18n import Strings
+from handlers.core.i18n import Strings
 from tests.e2e.fleet import (
     Fleet,
     assert_claims_never_overlap,

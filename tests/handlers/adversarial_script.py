@@ -7,8 +7,8 @@ import json
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from handlers.formats.adversarial import RECONCILER_ID
-from handlers.model import AG, CLAUDE, TurnMeta
+from handlers.core.formats.adversarial import RECONCILER_ID
+from handlers.core.model import AG, CLAUDE, TurnMeta
 from handlers.ports import DebaterOutput, TurnRequest
 from tests.handlers.conftest import Rig
 from tests.handlers.doubles import FakeDebater

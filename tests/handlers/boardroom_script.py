@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from handlers.model import AG, CLAUDE, GEMINI, Backend, Participant
+from handlers.core.model import AG, CLAUDE, GEMINI, Backend, Participant
 
 PANEL = (
     Participant(AG, Backend.AG_RELAY, "AG", persona="architect"),

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
+from handlers.core.effects import Effect
+from handlers.core.model import DEFAULT_ROSTER, Actor, Backend, Debate, Participant, Proposal, Turn
 from handlers.debate_handler import DebateHandler, HandlerConfig
-from handlers.effects import Effect
-from handlers.model import DEFAULT_ROSTER, Actor, Backend, Debate, Participant, Proposal, Turn
 from handlers.ports import Debater
 from tests.conftest import STORES
 from tests.doubles import FakeClock, ScriptedModerator

@@ -9,8 +9,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import TracebackType
 
-from handlers.claims import Claim
-from handlers.model import (
+from handlers.core.claims import Claim
+from handlers.core.model import (
     AG,
     CLAUDE,
     Backend,

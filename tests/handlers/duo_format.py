@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from handlers.formats import FORMATS
-from handlers.formats.free import FreeFormat
+from handlers.core.formats import FORMATS
+from handlers.core.formats.free import FreeFormat
 
 
 class DuoFormat(FreeFormat):

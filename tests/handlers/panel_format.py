@@ -10,8 +10,8 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from handlers.formats.base import AskStep, BriefInput, EndStep, FormatDefaults, Piece, Plan
-from handlers.model import AG, GEMINI, Debate, Decision, Outcome, Participant, Turn
+from handlers.core.formats.base import AskStep, BriefInput, EndStep, FormatDefaults, Piece, Plan
+from handlers.core.model import AG, GEMINI, Debate, Decision, Outcome, Participant, Turn
 
 HIDDEN = {AG: GEMINI}  # participant: whose answers it never sees
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from handlers.formats.adversarial import RECONCILER_ID
-from handlers.model import AG, CLAUDE, Phase
+from handlers.core.formats.adversarial import RECONCILER_ID
+from handlers.core.model import AG, CLAUDE, Phase
 from tests.handlers.adversarial_script import adversarial_rig, debater, intake, tasks
 from tests.handlers.conftest import ALICE, Rig, proposal
 

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from handlers.formats.adversarial import RECONCILER_ID
-from handlers.formats.keys import fill_keys
-from handlers.i18n import Strings
-from handlers.model import AG, CLAUDE, Phase, Turn
+from handlers.core.formats.adversarial import RECONCILER_ID
+from handlers.core.formats.keys import fill_keys
+from handlers.core.i18n import Strings
+from handlers.core.model import AG, CLAUDE, Phase, Turn
 from tests.handlers.adversarial_script import (
     WORDS,
     adversarial_rig,

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from handlers.formats.keys import fill_keys
-from handlers.i18n import Strings
-from handlers.model import AG, CLAUDE, GEMINI, Phase
+from handlers.core.formats.keys import fill_keys
+from handlers.core.i18n import Strings
+from handlers.core.model import AG, CLAUDE, GEMINI, Phase
 from tests.handlers.boardroom_script import PANEL, position, rebuttal
 from tests.handlers.conftest import ALICE, Rig, proposal
 

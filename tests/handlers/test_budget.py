@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from handlers.model import Outcome, Phase
+from handlers.core.model import Outcome, Phase
 from tests.handlers.conftest import ALICE, BOB, CAROL, Rig, proposal
 
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import asyncio
 
-from handlers.claims import Claim, ClaimStatus, ClaimUpdate, updated
-from handlers.i18n import Strings
-from handlers.model import AG, CLAUDE, Action, Conclusion, Decision
+from handlers.core.claims import Claim, ClaimStatus, ClaimUpdate, updated
+from handlers.core.i18n import Strings
+from handlers.core.model import AG, CLAUDE, Action, Conclusion, Decision
 from tests.handlers.conftest import ALICE, Rig, proposal
 from tools.wiki.pages import render_conclusion
 

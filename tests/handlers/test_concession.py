@@ -7,9 +7,9 @@ from __future__ import annotations
 import asyncio
 from datetime import UTC, datetime
 
-from handlers.concessions import moved_toward, quoted
-from handlers.model import AG, CLAUDE, Stance, Turn, TurnMeta
-from handlers.reply_parser import parse_reply
+from handlers.core.concessions import moved_toward, quoted
+from handlers.core.model import AG, CLAUDE, Stance, Turn, TurnMeta
+from handlers.core.reply_parser import parse_reply
 from tests.handlers.conftest import ALICE, Rig, proposal
 from tests.handlers.doubles import reply
 from tools.gemini.context import judge_prompt

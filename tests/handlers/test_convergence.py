@@ -7,8 +7,8 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from handlers.convergence import meter
-from handlers.model import Action, Decision, Outcome, Phase
+from handlers.core.convergence import meter
+from handlers.core.model import Action, Decision, Outcome, Phase
 from tests.handlers.conftest import ALICE, BOB, CAROL, Rig, proposal
 
 

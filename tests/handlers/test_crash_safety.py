@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from handlers.model import Phase
+from handlers.core.model import Phase
 from tests.handlers.conftest import ALICE, Rig, proposal
 
 

@@ -12,13 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from handlers.events import FormatChosen
-from handlers.model import Phase
-from handlers.state_machine import transition
+from handlers.core.events import FormatChosen
+from handlers.core.model import Phase
+from handlers.core.state_machine import transition
 from tests.handlers.conftest import ALICE, APPROVER, BOB, CAROL, Rig, proposal
+from tests.handlers.core.test_state_machine import NOW, debate
 from tests.handlers.duo_format import DUO, registered
 from tests.handlers.panel_format import PANEL
-from tests.handlers.test_state_machine import NOW, debate
 
 
 @pytest.fixture(autouse=True)

@@ -11,12 +11,12 @@ import pytest
 import prompts
 from bot.discord.embeds import card_embed
 from bot.settings import Settings
-from handlers.formats import FORMATS, formats_for
-from handlers.formats.free import FREE
-from handlers.i18n import Strings
-from handlers.model import AG, DEFAULT_ROSTER, Backend, ModeratorView, Phase
-from handlers.participants import RosterError, parse_roster
-from handlers.reply_parser import parse_reply
+from handlers.core.formats import FORMATS, formats_for
+from handlers.core.formats.free import FREE
+from handlers.core.i18n import Strings
+from handlers.core.model import AG, DEFAULT_ROSTER, Backend, ModeratorView, Phase
+from handlers.core.participants import RosterError, parse_roster
+from handlers.core.reply_parser import parse_reply
 from tests.tools.gemini.builders import judging_debate
 from tools.gemini.context import conclusion_prompt, judge_prompt
 

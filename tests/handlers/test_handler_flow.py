@@ -8,7 +8,7 @@ import random
 from datetime import timedelta
 from pathlib import Path
 
-from handlers.model import (
+from handlers.core.model import (
     AG,
     CLAUDE,
     Action,

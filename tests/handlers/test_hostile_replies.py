@@ -10,9 +10,9 @@ import threading
 from pytest import MonkeyPatch
 
 from handlers import effects_runner
+from handlers.core.model import AG, CLAUDE, ParsedReply
+from handlers.core.reply_parser import OFF_LOOP_CHARS, parse_reply
 from handlers.effects_runner import parse_off_loop
-from handlers.model import AG, CLAUDE, ParsedReply
-from handlers.reply_parser import OFF_LOOP_CHARS, parse_reply
 from tests.handlers.conftest import ALICE, Rig, proposal
 from tests.handlers.doubles import other
 

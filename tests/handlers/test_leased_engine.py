@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 import pytest
 
+from handlers.core.model import Phase
 from handlers.debate_handler import DebateHandler, HandlerConfig
-from handlers.model import Phase
 from tests.handlers.conftest import ALICE, Rig, proposal
 from tests.handlers.doubles import Seats, reply
 from tests.tools.store.test_leases import Clocks

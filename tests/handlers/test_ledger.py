@@ -13,12 +13,22 @@ from pathlib import Path
 import pytest
 
 import prompts
-from handlers.effects import Effect
-from handlers.formats.keys import fill_keys
-from handlers.formats.ledger import LEDGER_FORMAT
-from handlers.formats.ledger_text import ledger_items
-from handlers.i18n import Strings
-from handlers.model import AG, CLAUDE, GEMINI, Backend, Debate, Outcome, Participant, Phase, Turn
+from handlers.core.effects import Effect
+from handlers.core.formats.keys import fill_keys
+from handlers.core.formats.ledger import LEDGER_FORMAT
+from handlers.core.formats.ledger_text import ledger_items
+from handlers.core.i18n import Strings
+from handlers.core.model import (
+    AG,
+    CLAUDE,
+    GEMINI,
+    Backend,
+    Debate,
+    Outcome,
+    Participant,
+    Phase,
+    Turn,
+)
 from handlers.ports import TurnRequest
 from tests.handlers.conftest import ALICE, Rig, proposal
 from tests.handlers.doubles import reply

@@ -12,14 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from handlers.events import ProposalApproved
-from handlers.formats import FORMATS
-from handlers.model import AG, CLAUDE, GEMINI, Backend, FailureKind, Participant, Phase
+from handlers.core.events import ProposalApproved
+from handlers.core.formats import FORMATS
+from handlers.core.model import AG, CLAUDE, GEMINI, Backend, FailureKind, Participant, Phase
+from handlers.core.state_machine import transition
 from handlers.ports import DebaterError
-from handlers.state_machine import transition
 from tests.handlers.conftest import ALICE, Rig, proposal
+from tests.handlers.core.test_state_machine import NOW, debate
 from tests.handlers.panel_format import HIDDEN, PANEL
-from tests.handlers.test_state_machine import NOW, debate
 
 TRIO = (
     Participant(AG, Backend.AG_RELAY, "AG"),

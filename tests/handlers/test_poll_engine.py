@@ -11,8 +11,8 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
-from handlers.minority import answers, fallback, from_output, verbatim
-from handlers.model import (
+from handlers.core.minority import answers, fallback, from_output, verbatim
+from handlers.core.model import (
     CLAUDE,
     Action,
     Debate,
@@ -23,8 +23,8 @@ from handlers.model import (
     Turn,
     TurnMeta,
 )
-from handlers.poll_data import PeoplePoll, PollStage
-from handlers.reply_parser import parse_reply
+from handlers.core.poll_data import PeoplePoll, PollStage
+from handlers.core.reply_parser import parse_reply
 from tests.handlers.conftest import ALICE, Rig, proposal
 from tests.handlers.doubles import reply
 from tools.gemini.context import conclusion_prompt

@@ -8,7 +8,7 @@ import logging
 
 import pytest
 
-from handlers.model import Precedent
+from handlers.core.model import Precedent
 from tests.handlers.conftest import Rig, proposal
 
 FOUND = tuple(Precedent(f"결론 {n}", f"https://wiki.test/{n}") for n in range(5))

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from handlers.i18n import Strings
-from handlers.model import AG, CLAUDE, Action, ModeratorSource, Outcome, Phase, Stance
+from handlers.core.i18n import Strings
+from handlers.core.model import AG, CLAUDE, Action, ModeratorSource, Outcome, Phase, Stance
 from handlers.rules_moderator import SUMMARY_MAX_CHARS, RulesModerator, bound_summary
 from tests.tools.gemini.builders import chat, reply_text, turn, view_after
 

@@ -7,8 +7,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from handlers.effects import Effect
-from handlers.model import Debate, Outcome, Phase, Turn
+from handlers.core.effects import Effect
+from handlers.core.model import Debate, Outcome, Phase, Turn
 from handlers.store_ports import StoreUnavailable
 from tests.handlers.conftest import Rig
 from tools.store.db import Database

@@ -7,7 +7,7 @@ import asyncio
 import sqlite3
 from pathlib import Path
 
-from handlers.model import AG, CLAUDE, Outcome, Phase
+from handlers.core.model import AG, CLAUDE, Outcome, Phase
 from tests.handlers.conftest import Rig
 from tools.store.db import bundled_migrations
 from tools.store.sessions import AgentSessions

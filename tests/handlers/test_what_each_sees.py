@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from handlers.model import (
+from handlers.core.model import (
     AG,
     CLAUDE,
     GEMINI,

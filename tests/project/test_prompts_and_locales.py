@@ -11,12 +11,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import prompts
-from handlers.effects import AskDebater
-from handlers.i18n import LANGUAGES, LocaleError, Strings, load_table
-from handlers.model import AG, CLAUDE, Debate, Phase, Proposal, Turn, TurnMeta
+from handlers.core.effects import AskDebater
+from handlers.core.i18n import LANGUAGES, LocaleError, Strings, load_table
+from handlers.core.model import AG, CLAUDE, Debate, Phase, Proposal, Turn, TurnMeta
+from handlers.core.reply_fields import encodable, shown
+from handlers.core.reply_parser import parse_reply
 from handlers.prompting import compose_turn_prompt, participant_system_prompt
-from handlers.reply_fields import encodable, shown
-from handlers.reply_parser import parse_reply
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -55,7 +55,7 @@ def test_every_localized_prompt_exists_in_every_language() -> None:
 
 
 def test_every_notice_the_engine_emits_has_a_string() -> None:
-    source = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "handlers").glob("*.py"))
+    source = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "handlers").rglob("*.py"))
     keys = set(re.findall(r'(?:Notify|Refusal)\(\s*f?"([a-z_]+\.[a-z_{}.]+)"', source))
     keys = {k for k in keys if "{" not in k} | {"moderator.mode_rules", "moderator.mode_gemini"}
     strings = Strings("ko")

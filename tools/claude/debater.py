@@ -10,9 +10,9 @@ import time
 from collections.abc import Mapping
 from pathlib import Path
 
-from handlers.model import CLAUDE, Backend, FailureKind, TurnMeta
+from handlers.core.model import CLAUDE, Backend, FailureKind, TurnMeta
+from handlers.core.shorten import shorten
 from handlers.ports import DebaterOutput, TurnRequest
-from handlers.shorten import shorten
 from tools.claude.output import CliResult, Failure, classify
 from tools.claude.stream import TextSoFar, result_line
 from tools.cli_process import (

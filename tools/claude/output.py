@@ -11,8 +11,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from handlers.model import FailureKind
-from handlers.shorten import shorten
+from handlers.core.model import FailureKind
+from handlers.core.shorten import shorten
 
 _NO_SESSION = re.compile(r"No conversation found|does not match any session", re.I)
 _UNREACHABLE = re.compile(

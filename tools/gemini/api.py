@@ -12,8 +12,8 @@ import aiohttp
 from google import genai
 from google.genai import errors, types
 
+from handlers.core.shorten import shorten
 from handlers.rules_moderator import RulesModerator
-from handlers.shorten import shorten
 from tools.gemini.context import Prompt
 from tools.gemini.core import (
     ModelReply,

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from handlers.model import AG, Backend, FailureKind, TurnMeta
+from handlers.core.model import AG, Backend, FailureKind, TurnMeta
+from handlers.core.shorten import shorten
 from handlers.ports import DebaterOutput, TurnRequest
-from handlers.shorten import shorten
 from tools.cli_process import CliFailure, CliRun, CliTimedOut, Redactor
 from tools.gemini.cli import (
     command,

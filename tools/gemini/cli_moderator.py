@@ -14,8 +14,8 @@ from collections.abc import Callable, Mapping
 from datetime import date
 from pathlib import Path
 
+from handlers.core.shorten import shorten
 from handlers.rules_moderator import RulesModerator
-from handlers.shorten import shorten
 from tools.cli_process import CliRun, CliTimedOut
 from tools.gemini.cli import (
     command,

@@ -13,9 +13,9 @@ from typing import Literal
 from pydantic import BaseModel
 
 import prompts
-from handlers.claims import as_lines
-from handlers.formats import FORMATS
-from handlers.model import ChatLine, Debate, ModeratorView, PeopleLine, Turn
+from handlers.core.claims import as_lines
+from handlers.core.formats import FORMATS
+from handlers.core.model import ChatLine, Debate, ModeratorView, PeopleLine, Turn
 from handlers.ports import TaskRequest
 from handlers.prompting import LANGUAGE_NAMES
 from handlers.rules_moderator import SUMMARY_MAX_CHARS, bound_summary

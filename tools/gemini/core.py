@@ -11,16 +11,15 @@ import json
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
 from typing import Protocol, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from handlers.model import ChatLine, Conclusion, Decision, Detection, ModeratorView
+from handlers.core.model import ChatLine, Conclusion, Decision, Detection, ModeratorView
 from handlers.ports import ModeratorUnavailable as TaskUnavailable
 from handlers.ports import TaskRequest
-from handlers.replacing import replace
 from handlers.rules_moderator import RulesModerator
 from tools.gemini.context import (
     Prompt,

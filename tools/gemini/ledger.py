@@ -6,7 +6,7 @@ from collections.abc import Callable
 from datetime import UTC, date, datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from handlers.shorten import shorten
+from handlers.core.shorten import shorten
 from tools.store.db import Database
 
 SELECT_QUOTA = "SELECT reason FROM moderator_quota WHERE day = ?"

@@ -12,9 +12,9 @@ from typing import TypeVar
 
 from pydantic import BaseModel, Field, ValidationError, model_validator
 
-from handlers.claims import ClaimStatus, ClaimUpdate
-from handlers.fences import sole_fence_body
-from handlers.model import (
+from handlers.core.claims import ClaimStatus, ClaimUpdate
+from handlers.core.fences import sole_fence_body
+from handlers.core.model import (
     Action,
     Conclusion,
     Decision,
@@ -22,8 +22,8 @@ from handlers.model import (
     ModeratorSource,
     UserQuestion,
 )
+from handlers.core.shorten import shorten
 from handlers.rules_moderator import bound_summary
-from handlers.shorten import shorten
 
 NOTE_MAX_CHARS = 1500  # appended to a relayed reply: a direction, not an essay
 FIELD_MAX_CHARS = 2000  # one item of a Conclusion list, a detection's reason

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Sequence
+from dataclasses import replace
 from datetime import datetime, timedelta
 
 from pydantic import TypeAdapter
 
-from handlers.effects import Effect
-from handlers.model import (
+from handlers.core.effects import Effect
+from handlers.core.model import (
     DEFAULT_ROSTER,
     Debate,
     Participant,
@@ -17,7 +18,6 @@ from handlers.model import (
     Proposal,
     Turn,
 )
-from handlers.replacing import replace
 from tools.store.db import Database
 from tools.store.effect_queue import EffectQueue
 from tools.store.polls import PollTimers

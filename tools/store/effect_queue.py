@@ -10,7 +10,7 @@ import json
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
-from handlers.effects import EFFECT_ADAPTER, Effect
+from handlers.core.effects import EFFECT_ADAPTER, Effect
 from tools.store.state_json import dumps
 
 

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from handlers.effects import Effect
+from handlers.core.effects import Effect
+from handlers.core.model import Actor, Debate, Turn
 from handlers.leasing import LeaseLost
-from handlers.model import Actor, Debate, Turn
 from tools.store.db import Database
 from tools.store.debates import SqliteStore
 from tools.store.leases import Leases

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from handlers.kinds import Phase
+from handlers.core.kinds import Phase
 from tools.store.db import Database
 
 _LIVE = ", ".join(f"'{p.value}'" for p in Phase if not p.is_terminal)

@@ -9,7 +9,7 @@ from datetime import datetime
 
 from pydantic import TypeAdapter
 
-from handlers.model import ParsedReply, Turn, TurnMeta
+from handlers.core.model import ParsedReply, Turn, TurnMeta
 from tools.store.db import Database, Row
 from tools.store.state_json import dumps
 

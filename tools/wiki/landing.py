@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
-from handlers.replacing import replace
 from tools.store.db import Database, Row
 from tools.wiki.backends import ASSET_SUFFIXES, WikiBackend
 from tools.wiki.merge import Mode, PageHash, plan_write

@@ -5,11 +5,11 @@ debate applies the entries in order to a backend, retrying with backoff until ea
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import UTC, datetime
 
-from handlers.formats.keys import fill_keys
-from handlers.model import Conclusion, Debate, Turn, WikiPage
-from handlers.replacing import replace
+from handlers.core.formats.keys import fill_keys
+from handlers.core.model import Conclusion, Debate, Turn, WikiPage
 from tools.store.db import Database
 from tools.wiki.asset_links import link_assets
 from tools.wiki.backends import ASSET_SUFFIXES, WikiBackend

@@ -1,7 +1,7 @@
 """The Markdown of a debate's pages (how a queued write merges with a page: tools.wiki.merge).
 
 Pure functions: no I/O. Headings come from the locale files through a `Translate` callable
-(a `handlers.i18n.Strings`), so this module does not depend on the front end.
+(a `handlers.core.i18n.Strings`), so this module does not depend on the front end.
 """
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ import re
 from collections.abc import Callable
 from datetime import UTC, datetime
 
-from handlers.fences import longest_backtick_run, open_fence
-from handlers.i18n import LocaleError
-from handlers.model import Conclusion, Debate, ModeratorSource, Turn, WikiPage
-from handlers.shorten import shorten
+from handlers.core.fences import longest_backtick_run, open_fence
+from handlers.core.i18n import LocaleError
+from handlers.core.model import Conclusion, Debate, ModeratorSource, Turn, WikiPage
+from handlers.core.shorten import shorten
 from tools.wiki.poll_page import minority_report, people_decision
 
 Translate = Callable[..., str]

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from handlers.minority import decision_text, report_markdown
-from handlers.model import Debate
-from handlers.poll_data import PollStage
+from handlers.core.minority import decision_text, report_markdown
+from handlers.core.model import Debate
+from handlers.core.poll_data import PollStage
 
 Translate = Callable[..., str]
 

@@ -9,7 +9,7 @@ import re
 import sqlite3
 from typing import Any
 
-from handlers.model import Precedent
+from handlers.core.model import Precedent
 from tools.wiki.backends import LocalWiki, WikiBackend, split_front_matter
 from tools.wiki.wikijs import WikiJsWiki
 

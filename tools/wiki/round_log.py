@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from handlers.fences import Fence, step
+from handlers.core.fences import Fence, step
 from tools.wiki.backends import StoredPage, WikiBackend
 from tools.wiki.pages import Translate, entry_marker
 

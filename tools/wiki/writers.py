@@ -11,8 +11,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from handlers.model import WikiPage
-from handlers.shorten import shorten
+from handlers.core.model import WikiPage
+from handlers.core.shorten import shorten
 from tools.store.db import Database
 from tools.wiki.backends import WikiBackend, WikiError
 from tools.wiki.landing import Entry, PageWriter

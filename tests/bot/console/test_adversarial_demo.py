@@ -10,9 +10,9 @@ from pathlib import Path
 
 from bot.demo.replay import recording_for
 from bot.demo.runner import DB_NAME, replay
-from handlers.formats.adversarial_contract import sections
-from handlers.i18n import Strings
-from handlers.model import Phase
+from handlers.core.formats.adversarial_contract import sections
+from handlers.core.i18n import Strings
+from handlers.core.model import Phase
 from tests.bot.console.conftest import plain_console
 from tools.store.db import Database
 from tools.store.debates import SqliteStore

@@ -10,8 +10,8 @@ from bot.console.build import ConsoleOptions
 from bot.console.keyboard import Keyboard
 from bot.console.session import console_session
 from bot.settings import Settings
-from handlers.i18n import Strings
-from handlers.model import AG, Outcome
+from handlers.core.i18n import Strings
+from handlers.core.model import AG, Outcome
 from handlers.rules_moderator import RulesModerator
 from tests.bot.console.conftest import Screen, contract_reply, plain_console, seed_for
 from tests.doubles import FakeClock, QueueLines

@@ -6,8 +6,8 @@ import asyncio
 
 from bot.console.card_keys import option_in
 from bot.settings import Settings
-from handlers.formats import format_named
-from handlers.i18n import Strings
+from handlers.core.formats import format_named
+from handlers.core.i18n import Strings
 from tests.bot.console.conftest import Screen, rules_session
 from tools.store.db import Database
 from tools.store.debates import SqliteStore

@@ -9,9 +9,9 @@ import pytest
 
 from bot.formatting import format_label
 from bot.settings import Settings
-from handlers.formats import formats_for
-from handlers.i18n import Strings
-from handlers.model import DEFAULT_ROSTER
+from handlers.core.formats import formats_for
+from handlers.core.i18n import Strings
+from handlers.core.model import DEFAULT_ROSTER
 from tests.bot.console.conftest import Screen, rules_session
 from tests.handlers.duo_format import DUO, registered
 from tools.store.db import Database

@@ -12,10 +12,10 @@ import pytest
 from rich.console import Console
 
 from bot.console.room import ConsoleRoom
-from handlers.formats.adversarial_audit import Audit, Evidence, route
-from handlers.formats.adversarial_audit_words import audit_notice
-from handlers.i18n import Strings
-from handlers.model import (
+from handlers.core.formats.adversarial_audit import Audit, Evidence, route
+from handlers.core.formats.adversarial_audit_words import audit_notice
+from handlers.core.i18n import Strings
+from handlers.core.model import (
     AG,
     CLAUDE,
     Conclusion,
@@ -27,7 +27,7 @@ from handlers.model import (
     TurnMeta,
     UserQuestion,
 )
-from handlers.reply_parser import parse_reply
+from handlers.core.reply_parser import parse_reply
 from tests.doubles import TOPIC, FakeClock
 from tools.store.db import Database
 

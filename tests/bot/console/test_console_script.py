@@ -15,8 +15,8 @@ from bot.console.build import ConsoleOptions
 from bot.console.keyboard import Keyboard
 from bot.console.session import console_session
 from bot.settings import Settings
-from handlers.i18n import LANGUAGES, Strings
-from handlers.model import AG
+from handlers.core.i18n import LANGUAGES, Strings
+from handlers.core.model import AG
 from handlers.rules_moderator import RulesModerator
 from tests.bot.console.conftest import Screen, plain_console, seed_for
 from tests.doubles import FakeClock, QueueLines

@@ -16,8 +16,8 @@ from bot.console.build import ConsoleOptions
 from bot.console.keyboard import Keyboard
 from bot.console.session import console_session
 from bot.settings import Settings
-from handlers.i18n import Strings
-from handlers.model import AG, FailureKind
+from handlers.core.i18n import Strings
+from handlers.core.model import AG, FailureKind
 from handlers.ports import TurnRequest
 from handlers.prompting import participant_system_prompt
 from handlers.rules_moderator import RulesModerator

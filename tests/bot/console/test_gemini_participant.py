@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from handlers.model import AG, CLAUDE, GEMINI, Backend, Participant, Phase
+from handlers.core.model import AG, CLAUDE, GEMINI, Backend, Participant, Phase
 from handlers.ports import Debater
 from tests.bot.console.test_gemini_cli_debater import MODEL, SYSTEM, fake, gemini_bin, home
 from tests.fakes.fake_gemini import FakeGemini

@@ -14,10 +14,10 @@ import pytest
 
 from bot.demo.replay import RecordingError, load_recording, recording_for
 from bot.demo.runner import DB_NAME, replay, run_demo
-from handlers.formats.ledger_text import ledger_items
-from handlers.i18n import Strings
-from handlers.model import Outcome, Phase, WikiPage
-from handlers.reply_parser import parse_reply
+from handlers.core.formats.ledger_text import ledger_items
+from handlers.core.i18n import Strings
+from handlers.core.model import Outcome, Phase, WikiPage
+from handlers.core.reply_parser import parse_reply
 from tests.bot.console.conftest import plain_console
 from tools.store.db import Database
 from tools.store.debates import SqliteStore

@@ -20,9 +20,9 @@ import pytest
 from bot.discord.app import Services, assemble, shutdown
 from bot.discord.client import DebateBot
 from bot.settings import Settings
+from handlers.core.i18n import Strings
+from handlers.core.model import CLAUDE, Backend
 from handlers.debate_handler import DebateHandler
-from handlers.i18n import Strings
-from handlers.model import CLAUDE, Backend
 from tests.bot.discord.doubles import AgPlayer
 from tests.doubles import FakeClock, ScriptedModerator
 from tests.fakes.discord_fixtures import (

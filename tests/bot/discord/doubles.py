@@ -13,7 +13,7 @@ import re
 
 import discord
 
-from handlers.model import (
+from handlers.core.model import (
     Action,
     Decision,
     UserQuestion,

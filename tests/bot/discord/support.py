@@ -6,7 +6,7 @@ from collections import Counter
 
 from bot.discord.render import COLOUR_AG, COLOUR_CLAUDE
 from bot.discord.render_split import join_pieces
-from handlers.model import AG, CLAUDE
+from handlers.core.model import AG, CLAUDE
 from tests.bot.discord.conftest import KO, BotRig, People
 from tests.fakes.discord_interactions import FLAG_EPHEMERAL
 from tests.fakes.discord_world import Json

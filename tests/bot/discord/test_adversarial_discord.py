@@ -9,8 +9,8 @@ import asyncio
 from pathlib import Path
 
 from bot.discord.embeds import GREY, summary_embed
-from handlers.formats.adversarial import RECONCILER_ID
-from handlers.model import Phase
+from handlers.core.formats.adversarial import RECONCILER_ID
+from handlers.core.model import Phase
 from tests.bot.discord.conftest import KO, BotRig, People
 from tests.bot.discord.support import chat, click, wait_card
 from tests.handlers.adversarial_script import intake, probe, reconciler, validator

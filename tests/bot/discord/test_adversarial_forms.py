@@ -10,7 +10,7 @@ import pytest
 
 from bot.discord import forms
 from bot.discord.forms import OpenForms
-from handlers.model import Actor, Phase
+from handlers.core.model import Actor, Phase
 from tests.bot.discord.conftest import KO, BotRig, People
 from tests.bot.discord.support import chat, click, wait_card
 from tests.bot.discord.test_card_options import ids

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from handlers.model import AG
+from handlers.core.model import AG
 from tests.bot.discord.conftest import BotRig, People
 from tests.bot.discord.support import chat, click, wait_card
 from tools.store.debates import SqliteStore

@@ -13,9 +13,9 @@ import pytest
 
 from bot.discord.ag_relay import AG_MODEL, AgRelayDebater
 from bot.discord.render_split import join_pieces
-from handlers.model import FailureKind
+from handlers.core.model import FailureKind
+from handlers.core.reply_parser import parse_reply
 from handlers.ports import DebaterError, TurnRequest
-from handlers.reply_parser import parse_reply
 from tests.fakes.discord_fixtures import ListeningClient
 from tests.fakes.discord_world import Json
 from tests.fakes.fake_discord import FakeDiscord

@@ -6,7 +6,7 @@ nothing is posted twice."""
 from __future__ import annotations
 
 from bot.discord.embeds import AMBER
-from handlers.model import Outcome, Phase
+from handlers.core.model import Outcome, Phase
 from tests.bot.discord.conftest import KO, BotRig, People
 from tests.bot.discord.support import (
     THREADS,

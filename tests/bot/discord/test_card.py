@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from handlers.model import Phase
+from handlers.core.model import Phase
 from tests.bot.discord.conftest import KO, BotRig, People
 from tests.bot.discord.support import EDIT, THREADS, chat, click, wait_card
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from handlers.model import Actor
+from handlers.core.model import Actor
 from tests.bot.discord.conftest import KO, BotRig, People
 from tests.bot.discord.support import THREADS, chat, click, wait_card
 from tests.bot.discord.test_format_choice import menu, pick, picked

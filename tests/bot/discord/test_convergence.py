@@ -5,7 +5,7 @@ the buttons outlive a restart."""
 
 from __future__ import annotations
 
-from handlers.model import Action, Decision, Outcome, Phase
+from handlers.core.model import Action, Decision, Outcome, Phase
 from tests.bot.discord.conftest import KO, BotRig, People
 from tests.bot.discord.support import (
     THREADS,

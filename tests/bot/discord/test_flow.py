@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.discord.embeds import AMBER, GREY
-from handlers.model import AG, CLAUDE, Action, Decision, Phase
+from handlers.core.model import AG, CLAUDE, Action, Decision, Phase
 from tests.bot.discord.conftest import KO, BotRig, People
 from tests.bot.discord.doubles import asks, block
 from tests.bot.discord.support import (

@@ -9,8 +9,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from handlers.formats import FORMATS
-from handlers.model import Actor, Phase
+from handlers.core.formats import FORMATS
+from handlers.core.model import Actor, Phase
 from tests.bot.discord.conftest import KO, BotRig, People
 from tests.bot.discord.support import EDIT, THREADS, chat, click, wait_card
 from tests.fakes.discord_interactions import FLAG_EPHEMERAL

@@ -10,8 +10,8 @@ import json
 from urllib.parse import quote
 
 from bot.discord.embeds import SUMMARY_LIMIT, summary_embed
-from handlers.i18n import Strings
-from handlers.model import Phase
+from handlers.core.i18n import Strings
+from handlers.core.model import Phase
 from tests.bot.discord.conftest import KO, BotRig, People
 from tests.bot.discord.support import chat, check_no_pings, click, wait_card
 from tests.fakes.fake_wikijs import FULL_KEY, FakeWikiJs

@@ -12,8 +12,8 @@ import pytest
 from bot.discord import render
 from bot.discord.room import Pace
 from bot.discord.room_live import LIVE_TEXT_LIMIT
-from handlers.model import CLAUDE, FailureKind, OpenAsk
-from handlers.participants import AG
+from handlers.core.model import CLAUDE, FailureKind, OpenAsk
+from handlers.core.participants import AG
 from handlers.ports import DebaterError
 from tests.bot.discord.conftest import KO
 from tests.bot.discord.test_room import bot_posts, db, debate, room, turn

@@ -11,8 +11,8 @@ import json
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from handlers.model import Outcome, Phase
-from handlers.poll_data import PollStage
+from handlers.core.model import Outcome, Phase
+from handlers.core.poll_data import PollStage
 from tests.bot.discord.conftest import KO, BotRig, People
 from tests.bot.discord.support import (
     THREADS,

@@ -14,9 +14,9 @@ import discord
 import pytest
 
 from bot.discord.relay_tidy import clear_relay
-from handlers.model import AG, Turn, TurnMeta
+from handlers.core.model import AG, Turn, TurnMeta
+from handlers.core.reply_parser import parse_reply
 from handlers.ports import DebaterOutput
-from handlers.reply_parser import parse_reply
 from tests.bot.discord.test_ag_relay import (
     BLOCK,
     ag_says,

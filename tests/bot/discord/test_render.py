@@ -15,9 +15,9 @@ from bot.discord.render import (
     turn_messages,
 )
 from bot.discord.render_split import join_pieces
-from handlers.i18n import Strings
-from handlers.model import AG, CLAUDE, ParsedReply, Question, Stance, Turn, TurnMeta
-from handlers.reply_parser import parse_reply
+from handlers.core.i18n import Strings
+from handlers.core.model import AG, CLAUDE, ParsedReply, Question, Stance, Turn, TurnMeta
+from handlers.core.reply_parser import parse_reply
 from tests.fakes.discord_limits import validate_message
 from tests.fakes.fake_discord import FakeDiscord
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from handlers.model import AG, Phase
+from handlers.core.model import AG, Phase
 from tests.bot.discord.conftest import KO, BotRig, People
 from tests.bot.discord.support import (
     THREADS,

@@ -11,7 +11,7 @@ import pytest
 
 from bot.discord.render_split import join_pieces
 from bot.discord.room import DiscordRoom, Pace
-from handlers.model import (
+from handlers.core.model import (
     CLAUDE,
     Conclusion,
     Debate,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
-from handlers.model import CLAUDE, Actor, Debate, Phase
+from handlers.core.model import CLAUDE, Actor, Debate, Phase
 from tests.bot.discord.conftest import BotRig, People
 from tests.bot.discord.support import chat, click, wait_card
 

@@ -14,11 +14,11 @@ import pytest
 from google import genai
 from google.genai import types
 
-from handlers.formats import FORMATS
-from handlers.formats.adversarial import ADVERSARIAL, AdversarialFormat, default_reconciler
-from handlers.formats.keys import fill_keys
-from handlers.i18n import Strings
-from handlers.model import AG, CLAUDE, Backend, Phase
+from handlers.core.formats import FORMATS
+from handlers.core.formats.adversarial import ADVERSARIAL, AdversarialFormat, default_reconciler
+from handlers.core.formats.keys import fill_keys
+from handlers.core.i18n import Strings
+from handlers.core.model import AG, CLAUDE, Backend, Phase
 from handlers.ports import Debater
 from handlers.rules_moderator import RulesModerator
 from tests.fakes.fake_anthropic import FakeAnthropic

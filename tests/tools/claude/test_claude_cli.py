@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from handlers.model import FailureKind
+from handlers.core.model import FailureKind
 from handlers.ports import DebaterError, TurnRequest
 from tests.fakes.fake_anthropic import FakeAnthropic, processes_with_env, text_of
 from tests.tools.claude.conftest import SYSTEM_PROMPT, add_debate

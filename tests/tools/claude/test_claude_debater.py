@@ -11,8 +11,8 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from bot.doctor import Status, all_checks, check_claude
 from bot.settings import Settings
-from handlers.i18n import Strings
-from handlers.model import FailureKind
+from handlers.core.i18n import Strings
+from handlers.core.model import FailureKind
 from handlers.ports import DebaterError, TurnRequest
 from tests.fakes.fake_anthropic import FakeAnthropic, processes_with_env
 from tests.tools.claude.conftest import add_debate

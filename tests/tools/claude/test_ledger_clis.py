@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from handlers.model import AG, CLAUDE, GEMINI, Backend, Outcome, Participant, Phase
+from handlers.core.model import AG, CLAUDE, GEMINI, Backend, Outcome, Participant, Phase
 from handlers.ports import Debater
 from tests.clis import GEMINI_BIN, installed_or_skip
 from tests.fakes.fake_anthropic import FakeAnthropic

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from handlers.model import FailureKind
+from handlers.core.model import FailureKind
 from tools.claude.output import ClaudeOutputError, classify, parse_output
 
 SAMPLES = Path(__file__).parent / "samples"

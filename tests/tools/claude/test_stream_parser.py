@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from handlers.model import FailureKind
+from handlers.core.model import FailureKind
 from tools.claude.output import classify, parse_output
 from tools.claude.stream import TextSoFar, result_line
 

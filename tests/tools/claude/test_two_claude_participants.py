@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from handlers.model import AG, CLAUDE, Backend, Participant, Phase
+from handlers.core.model import AG, CLAUDE, Backend, Participant, Phase
 from handlers.ports import Debater
 from tests.fakes.fake_anthropic import FakeAnthropic
 from tests.handlers.conftest import Rig

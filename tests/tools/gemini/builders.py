@@ -7,9 +7,9 @@ import random
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 
-from handlers.effects import Conclude, Effect, Judge
-from handlers.events import ConclusionReady, Judged, ProposalApproved, ReplyReceived
-from handlers.model import (
+from handlers.core.effects import Conclude, Effect, Judge
+from handlers.core.events import ConclusionReady, Judged, ProposalApproved, ReplyReceived
+from handlers.core.model import (
     AG,
     CLAUDE,
     Actor,
@@ -23,9 +23,9 @@ from handlers.model import (
     Turn,
     TurnMeta,
 )
+from handlers.core.reply_parser import parse_reply
+from handlers.core.state_machine import transition
 from handlers.ports import Moderator
-from handlers.reply_parser import parse_reply
-from handlers.state_machine import transition
 
 T0 = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
 ALICE = Actor(user_id=101, name="alice")

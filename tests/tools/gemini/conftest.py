@@ -11,7 +11,7 @@ import pytest
 from google import genai
 from google.genai import types
 
-from handlers.i18n import Strings
+from handlers.core.i18n import Strings
 from handlers.rules_moderator import RulesModerator
 from tests.fakes.fake_gemini import FakeGemini
 from tools.gemini.api import GeminiModerator

@@ -7,8 +7,8 @@ from datetime import timedelta
 
 import pytest
 
+from handlers.core.model import ChatLine
 from handlers.detection import DetectionHandler, asks_for_debate, looks_open
-from handlers.model import ChatLine
 from tests.doubles import FakeClock
 from tests.fakes.fake_gemini import FakeGemini
 from tests.tools.gemini.builders import T0, chat

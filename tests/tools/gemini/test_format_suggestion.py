@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from handlers.formats import FORMATS
+from handlers.core.formats import FORMATS
 from tests.doubles import FakeClock
 from tests.fakes.fake_gemini import FakeGemini
 from tests.handlers.duo_format import DUO, registered

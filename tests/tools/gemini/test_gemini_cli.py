@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from handlers.i18n import Strings
-from handlers.model import AG, CLAUDE, Action, ModeratorSource
+from handlers.core.i18n import Strings
+from handlers.core.model import AG, CLAUDE, Action, ModeratorSource
 from handlers.ports import TaskRequest
 from handlers.rules_moderator import RulesModerator
 from tests.clis import GEMINI_BIN, installed_or_skip

@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
-from handlers.effects import Judge, PostTurn, UpdateStatus
-from handlers.model import Phase
+from handlers.core.effects import Judge, PostTurn, UpdateStatus
+from handlers.core.model import Phase
 from tests.handlers.conftest import proposal
 from tools.store.db import Database
 from tools.store.db_sqlite import SqliteDatabase

@@ -9,9 +9,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from handlers.effects import PostCard
+from handlers.core.effects import PostCard
+from handlers.core.model import Debate, Phase
 from handlers.leasing import LeaseLost
-from handlers.model import Debate, Phase
 from tests.handlers.conftest import ALICE, proposal
 from tools.store.db import Database
 from tools.store.debates import SqliteStore

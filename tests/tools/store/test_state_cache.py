@@ -19,9 +19,9 @@ from typing import Any
 import pytest
 from pydantic import TypeAdapter
 
+from handlers.core.effects import Effect
+from handlers.core.model import Debate, Phase, Turn
 from handlers.debate_handler import DebateHandler
-from handlers.effects import Effect
-from handlers.model import Debate, Phase, Turn
 from tests.conftest import STORES
 from tests.handlers.conftest import ALICE, TARGETS, Rig, proposal
 from tests.handlers.doubles import CrashPlan

@@ -14,8 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import TypeAdapter
 
-from handlers.effects import EFFECT_ADAPTER, Effect, PostTurn
-from handlers.model import Debate
+from handlers.core.effects import EFFECT_ADAPTER, Effect, PostTurn
+from handlers.core.model import Debate
 from tools.store.debates import _DEBATE
 from tools.store.state_json import dumps
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from handlers.model import Phase, Proposal
+from handlers.core.model import Phase, Proposal
 from tools.gemini.ledger import REASON_BUDGET, ModeratorLedger
 from tools.store.db import Database
 from tools.store.debates import SqliteStore

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from handlers.i18n import Strings
+from handlers.core.i18n import Strings
 from tests.fakes.fake_wikijs import FakeWikiJs
 from tests.tools.wiki.support import ControlledSleep, Notices, OutboxFactory, Site
 from tools.store.db import Database

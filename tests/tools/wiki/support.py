@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from handlers.model import AG, CLAUDE, Debate, ParsedReply, Phase, Proposal, Turn, TurnMeta
+from handlers.core.model import AG, CLAUDE, Debate, ParsedReply, Phase, Proposal, Turn, TurnMeta
 from tests.fakes.fake_wikijs import FULL_KEY, FakeWikiJs
 from tools.wiki.backends import LocalWiki, StoredPage, WikiBackend
 from tools.wiki.outbox import WikiOutbox

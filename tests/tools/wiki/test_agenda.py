@@ -6,9 +6,9 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import UTC, datetime
 
+from handlers.core.i18n import Strings
+from handlers.core.model import ChatLine, Debate, Phase, Proposal
 from handlers.detection import CONTEXT_LINE_CHARS, participant_names, participants, window_text
-from handlers.i18n import Strings
-from handlers.model import ChatLine, Debate, Phase, Proposal
 from tools.wiki.pages import render_agenda
 
 T0 = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from handlers.model import AG, CLAUDE, Conclusion, Outcome, Phase
+from handlers.core.model import AG, CLAUDE, Conclusion, Outcome, Phase
 from tests.tools.wiki.support import (
     TOPIC,
     WAIT,

@@ -8,8 +8,8 @@ from __future__ import annotations
 import asyncio
 from dataclasses import replace
 
-from handlers.formats.ledger import LEDGER_FORMAT
-from handlers.model import AG
+from handlers.core.formats.ledger import LEDGER_FORMAT
+from handlers.core.model import AG
 from tests.tools.wiki.support import WAIT, Notices, OutboxFactory, Site, debate, turn
 
 BASE = "debates/7-캐시-계층-선택-redis-vs-in-process-lru"

@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from handlers.formats.keys import fill_keys, verbatim
-from handlers.i18n import Strings
-from handlers.model import AG, Turn, TurnMeta
-from handlers.reply_parser import parse_reply
+from handlers.core.formats.keys import fill_keys, verbatim
+from handlers.core.i18n import Strings
+from handlers.core.model import AG, Turn, TurnMeta
+from handlers.core.reply_parser import parse_reply
 from tools.wiki.pages import render_round_section, strip_ansi
 
 T0 = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)

@@ -9,7 +9,7 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
-from handlers.model import ParsedReply, WikiAction
+from handlers.core.model import ParsedReply, WikiAction
 from tests.fakes.fake_wikijs import FakeWikiJs
 from tests.tools.wiki.support import (
     WAIT,

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from handlers.model import WikiPage
+from handlers.core.model import WikiPage
 from tools.wiki.slug import (
     MAX_PATH_CHARS,
     SlugError,

@@ -12,8 +12,8 @@ from urllib.parse import quote
 
 import aiohttp
 
-from handlers.formats.ledger import DIAGRAM, FRONT, LEDGER_FORMAT
-from handlers.model import Debate
+from handlers.core.formats.ledger import DIAGRAM, FRONT, LEDGER_FORMAT
+from handlers.core.model import Debate
 from tests.fakes.fake_wikijs import FULL_KEY, FakeWikiJs
 from tests.tools.wiki.support import (
     WAIT,

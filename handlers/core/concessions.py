@@ -1,0 +1,52 @@
+"""Honest concessions (issue 18): a debater that moves its stance toward the others must quote
+what convinced it (`convinced_by`); code checks the quote against the others' earlier replies.
+A concession without a matching quote is flagged in the thread and told to the moderator."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from handlers.core.effects import Notify
+from handlers.core.events import ReplyReceived
+from handlers.core.model import Debate, Stance, Turn
+from handlers.core.steps import Step
+
+MIN_QUOTE_CHARS = 12  # shorter is no quote: a word or two matches anything
+_RANK = {Stance.DISAGREE: 0, Stance.PARTIAL: 1, Stance.AGREE: 2}
+_SPACE = re.compile(r"\s+")
+_EDGES = "\"'“”‘’「」『』«»`.,…:; "
+
+
+def moved_toward(before: Stance | None, after: Stance | None) -> bool:
+    """True when a stated stance moves toward agreement (a first stance is no move)."""
+    return before is not None and after is not None and _RANK[after] > _RANK[before]
+
+
+def _plain(text: str) -> str:
+    return _SPACE.sub(" ", text).strip().strip(_EDGES).casefold()
+
+
+def quoted(quote: str, others: tuple[Turn, ...]) -> bool:
+    """The quote appears, word for word (spacing, case and surrounding quote marks aside), in
+    one of the others' earlier replies."""
+    wanted = _plain(quote)
+    return len(wanted) >= MIN_QUOTE_CHARS and any(wanted in _plain(t.text) for t in others)
+
+
+def verdict(
+    debate: Debate, seat: str, stance: Stance | None, quote: str, others: tuple[Turn, ...]
+) -> str:
+    """ "quoted", "unquoted", or "" when the reply concedes nothing."""
+    if not moved_toward(debate.stance_of(seat), stance):
+        return ""
+    return "quoted" if quoted(quote, tuple(t for t in others if t.seat != seat)) else "unquoted"
+
+
+def with_concession(step: Step, event: ReplyReceived) -> Step:
+    """An unquoted concession: flagged in the thread, and kept for the moderator's state."""
+    if event.concession != "unquoted":
+        return step
+    debate = replace(step.debate, unquoted=(*step.debate.unquoted, (event.turn, event.seat)))
+    notice = Notify("concession.unquoted", (("seat", event.seat),))
+    return replace(step, debate=debate, effects=(notice, *step.effects))

@@ -1,0 +1,63 @@
+"""The convergence meter (issue 18): the moderator's consensus estimates over the turns, and
+the pause when they stay high but nobody concludes. Pure, like the state machine."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+from handlers.core.effects import AskBudget, Notify, UpdateStatus
+from handlers.core.events import BudgetDecided
+from handlers.core.model import Debate, Outcome, Phase
+from handlers.core.stalemate import HIGH
+from handlers.core.steps import Step, conclude, format_of, run_plan, with_asks
+
+__all__ = ["HIGH", "converging", "converging_pause", "decided", "meter"]
+
+TREND_KEPT = 12  # estimates kept: the status line shows the latest few
+HIGH_IN_A_ROW = 2  # this many judgements in a row, then the people are asked at a round's end
+BARS = "▁▂▃▄▅▆▇█"
+METER_WIDTH = 6
+
+
+def converging(debate: Debate) -> bool:
+    """The last judgements all put consensus high, yet the moderator did not conclude."""
+    latest = debate.consensus_trend[-HIGH_IN_A_ROW:]
+    return len(latest) == HIGH_IN_A_ROW and all(value >= HIGH for value in latest)
+
+
+def converging_pause(judged: Debate, step: Step) -> Step:
+    """Before a new round starts while the meter stays high, the people decide: declare
+    consensus, one more round, or conclude as is (only where the people set pauses)."""
+    starts_round = step.debate.round > judged.round
+    if not (judged.pauses_at_budget and starts_round and converging(judged)):
+        return step
+    paused = replace(
+        with_asks(judged, ()), phase=Phase.AWAITING_USER, paused="converging", speaker=None
+    )
+    return Step(paused, (UpdateStatus(), AskBudget()))
+
+
+def meter(trend: tuple[float, ...]) -> str:
+    """`▃▅▇` for the latest estimates, one bar each (empty before the first judgement)."""
+    top = len(BARS) - 1
+    return "".join(BARS[round(max(0.0, min(1.0, v)) * top)] for v in trend[-METER_WIDTH:])
+
+
+def decided(debate: Debate, event: BudgetDecided, rng: random.Random) -> Step:
+    """The people's word at a pause: declare consensus, one more round (at the budget, the
+    budget grows by one), or conclude as is."""
+    who = event.actor.name or str(event.actor.user_id)
+    going = replace(debate, paused="")
+    if event.choice == "consensus":
+        notice = Notify("convergence.declared", (("user", who),))
+        return conclude(going, Outcome.CONSENSUS, notice)
+    if event.choice == "conclude":
+        return conclude(going, Outcome.MAX_ROUNDS, Notify("budget.concluded", (("user", who),)))
+    if debate.paused == "budget":
+        going = replace(going, max_rounds=debate.max_rounds + 1)
+        notice = Notify("budget.extended", (("user", who), ("rounds", str(going.max_rounds))))
+    else:
+        notice = Notify("convergence.one_more", (("user", who),))
+    step = run_plan(format_of(going).resumed(going, rng))
+    return Step(step.debate, (notice, *step.effects))

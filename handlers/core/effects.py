@@ -1,0 +1,242 @@
+"""What the engine does about a debate (effects, imperative): each is stored with the state
+it follows from, then run."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated, Literal
+
+from pydantic import Field, TypeAdapter
+
+from handlers.core.model import Conclusion, UserQuestion
+
+# Effects are stored (as JSON) in the same transaction as the state they follow
+# from, then run in order; `kind` tells them apart in storage.
+
+
+@dataclass(frozen=True)
+class PostCard:
+    """Show the approval card."""
+
+    kind: Literal["post_card"] = "post_card"
+
+
+@dataclass(frozen=True)
+class CloseCard:
+    """Edit the card to its final state."""
+
+    kind: Literal["close_card"] = "close_card"
+
+
+@dataclass(frozen=True)
+class OpenRoom:
+    """Create the thread and its status message."""
+
+    kind: Literal["open_room"] = "open_room"
+
+
+@dataclass(frozen=True)
+class WriteAgenda:
+    """Queue the Agenda page."""
+
+    kind: Literal["write_agenda"] = "write_agenda"
+
+
+@dataclass(frozen=True)
+class UpdateStatus:
+    """Refresh the pinned status message."""
+
+    kind: Literal["update_status"] = "update_status"
+
+
+@dataclass(frozen=True)
+class Notify:
+    """Say one localized line in the room; a `page` param adds that page's `url`; `block` and
+    `reasons` params are a format's words whose `⟦area.key⟧` the room fills
+    (handlers.core.formats.keys)."""
+
+    key: str
+    params: tuple[tuple[str, str], ...] = ()
+    kind: Literal["notify"] = "notify"
+
+
+@dataclass(frozen=True)
+class AskDebater:
+    """Ask participant `seat` for turn `turn`; the brief is composed from stored turns when it
+    runs. Several of one step are run at once."""
+
+    seat: str  # the participant's id
+    turn: int
+    round: int
+    relay_turn: int | None = None  # a debate stored before `shows`: whose text is relayed
+    shows: tuple[int, ...] = ()  # the stored turns the brief carries verbatim (the format's)
+    step: str = ""  # the format's step
+    note: str = ""  # the moderator's addition
+    user_answer: str = ""  # a debate stored before `people`: the answer the relay builds on
+    fresh_session: bool = False
+    delay_s: float = 0.0  # wait before asking (a retry after a rate limit)
+    kind: Literal["ask_debater"] = "ask_debater"
+
+
+@dataclass(frozen=True)
+class PostTurn:
+    """Post turn `turn` in full."""
+
+    turn: int
+    kind: Literal["post_turn"] = "post_turn"
+
+
+@dataclass(frozen=True)
+class AppendRoundLog:
+    """Queue turn `turn`'s section of the Round-Log."""
+
+    turn: int
+    kind: Literal["append_round_log"] = "append_round_log"
+
+
+@dataclass(frozen=True)
+class LogNote:
+    """Queue a section of the Round-Log that is not a turn: the moderator's note or redirect,
+    the people's answer or message; `key` keeps a repeat from writing it twice."""
+
+    key: str
+    what: str  # "note", "redirect", "answer", "said"
+    who: str  # the person's name; empty for the moderator
+    text: str  # verbatim
+    kind: Literal["log_note"] = "log_note"
+
+
+@dataclass(frozen=True)
+class WriteWorkingDocument:
+    """Queue the Working-Document as it stands after turn `turn`."""
+
+    turn: int
+    kind: Literal["write_working_document"] = "write_working_document"
+
+
+@dataclass(frozen=True)
+class Judge:
+    """Ask the moderator to judge turn `turn`."""
+
+    turn: int
+    kind: Literal["judge"] = "judge"
+
+
+@dataclass(frozen=True)
+class AskUser:
+    """Put the moderator's question to the people."""
+
+    question: UserQuestion
+    kind: Literal["ask_user"] = "ask_user"
+
+
+@dataclass(frozen=True)
+class AskBudget:
+    """Tell the people the debate reached its budget; offer Extend / Conclude."""
+
+    kind: Literal["ask_budget"] = "ask_budget"
+
+
+@dataclass(frozen=True)
+class UpdateClaims:
+    """Show the claim ledger as it stands (the thread's second pinned message)."""
+
+    kind: Literal["update_claims"] = "update_claims"
+
+
+@dataclass(frozen=True)
+class Conclude:
+    """Ask the moderator for the Conclusion."""
+
+    kind: Literal["conclude"] = "conclude"
+
+
+@dataclass(frozen=True)
+class WriteConclusion:
+    """Queue the Conclusion page."""
+
+    conclusion: Conclusion
+    kind: Literal["write_conclusion"] = "write_conclusion"
+
+
+@dataclass(frozen=True)
+class PostConclusion:
+    """Post the final summary with links to the pages."""
+
+    conclusion: Conclusion
+    kind: Literal["post_conclusion"] = "post_conclusion"
+
+
+@dataclass(frozen=True)
+class RunTask:
+    """Ask the moderator to perform one of the format's tasks."""
+
+    task: str
+    kind: Literal["run_task"] = "run_task"
+
+
+@dataclass(frozen=True)
+class WritePage:
+    """Queue one of the format's own wiki pages, rendered from the stored debate."""
+
+    page: str
+    kind: Literal["write_page"] = "write_page"
+
+
+@dataclass(frozen=True)
+class PostSummary:
+    """Post the format's closing summary in the room, with links to its pages."""
+
+    kind: Literal["post_summary"] = "post_summary"
+
+
+@dataclass(frozen=True)
+class PostMinorityReport:
+    """Post the minority report in the room (before the poll)."""
+
+    kind: Literal["post_minority_report"] = "post_minority_report"
+
+
+@dataclass(frozen=True)
+class OpenPoll:
+    """Open the people's poll in the room and store its end time."""
+
+    kind: Literal["open_poll"] = "open_poll"
+
+
+@dataclass(frozen=True)
+class ClosePoll:
+    """End the poll (if it still runs) and read its votes."""
+
+    kind: Literal["close_poll"] = "close_poll"
+
+
+Effect = Annotated[
+    PostCard
+    | CloseCard
+    | OpenRoom
+    | WriteAgenda
+    | UpdateStatus
+    | Notify
+    | AskDebater
+    | PostTurn
+    | AppendRoundLog
+    | LogNote
+    | WriteWorkingDocument
+    | Judge
+    | AskUser
+    | AskBudget
+    | UpdateClaims
+    | Conclude
+    | WriteConclusion
+    | PostConclusion
+    | RunTask
+    | WritePage
+    | PostSummary
+    | PostMinorityReport
+    | OpenPoll
+    | ClosePoll,
+    Field(discriminator="kind"),
+]
+
+EFFECT_ADAPTER: TypeAdapter[Effect] = TypeAdapter(Effect)

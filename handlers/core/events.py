@@ -1,0 +1,193 @@
+"""What happens to a debate (events, past tense); what the engine does about it (effects) is
+in handlers/core/effects.py."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from handlers.core.model import (
+    Actor,
+    Conclusion,
+    Decision,
+    FailureKind,
+    ModeratorSource,
+    ParsedReply,
+    Participant,
+    TurnMeta,
+)
+from handlers.core.poll_data import MinorityReport
+
+
+@dataclass(frozen=True)
+class ProposalApproved:
+    """An authorized person pressed Open; the roster and format are fixed now."""
+
+    actor: Actor
+    roster: tuple[Participant, ...] = ()  # empty: the debate's default roster
+    format: str = ""  # empty: the debate's format as stored
+    pauses_at_budget: bool = False  # at max_rounds, wait for the people (BUDGET_PAUSE)
+    options: tuple[tuple[str, str], ...] = ()  # the format's options chosen (or defaulted)
+    poll_hours: int = 0  # POLL_HOURS: a stalemate ends in the people's poll (0: no poll)
+
+
+@dataclass(frozen=True)
+class FormatChosen:
+    """An authorized person picked a format on the card (it runs once the card is opened)."""
+
+    actor: Actor
+    format: str
+
+
+@dataclass(frozen=True)
+class OptionChosen:
+    """An authorized person set one of the format's options on the card (`key` = `value`)."""
+
+    actor: Actor
+    key: str
+    value: str
+
+
+@dataclass(frozen=True)
+class BudgetChosen:
+    """An authorized person picked the round budget on the card."""
+
+    actor: Actor
+    rounds: int
+
+
+@dataclass(frozen=True)
+class BudgetDecided:
+    """An authorized person answered a pause (the budget, or a debate converging without
+    concluding): one more round, conclude as is, or declare consensus."""
+
+    actor: Actor
+    choice: Literal["extend", "conclude", "consensus"]
+    at: int = 0  # the pause this answers, by the debate's turn count then (0: the current one)
+
+
+@dataclass(frozen=True)
+class ProposalDeclined:
+    """An authorized person pressed Not now."""
+
+    actor: Actor
+
+
+@dataclass(frozen=True)
+class ProposalExpired:
+    """Nobody answered the card in time."""
+
+
+@dataclass(frozen=True)
+class ReplyReceived:
+    """A debater answered turn `turn`."""
+
+    seat: str  # the participant's id
+    turn: int
+    text: str
+    raw: str
+    meta: TurnMeta
+    heard: int = 0  # how many of the debate's people lines its brief carried
+    parsed: ParsedReply | None = None  # parsed once by the runner (off the loop when large)
+    concession: str = ""  # a move toward the others: "quoted", or "unquoted" (no real quote)
+
+
+@dataclass(frozen=True)
+class DebaterFailed:
+    """A debater's turn failed (timeout, rate limit, a missing session, ...)."""
+
+    seat: str  # the participant's id
+    turn: int
+    kind: FailureKind
+    detail: str = ""
+    retry_after: float | None = None
+
+
+@dataclass(frozen=True)
+class Judged:
+    """The moderator decided what follows turn `turn`."""
+
+    turn: int
+    decision: Decision
+    heard: int = 0  # how many of the debate's people lines the judgement saw
+
+
+@dataclass(frozen=True)
+class PeopleSaid:
+    """A person typed a message in the debate's room while no question was open."""
+
+    actor: Actor
+    text: str
+
+
+@dataclass(frozen=True)
+class UserAnswered:
+    """An authorized person answered the moderator's question."""
+
+    actor: Actor
+    answer: str
+
+
+@dataclass(frozen=True)
+class StopRequested:
+    """An authorized person pressed Stop."""
+
+    actor: Actor
+
+
+@dataclass(frozen=True)
+class ConclusionReady:
+    """The moderator wrote the Conclusion."""
+
+    conclusion: Conclusion
+
+
+@dataclass(frozen=True)
+class TaskDone:
+    """The moderator (or the format's fallback) performed task `task`."""
+
+    task: str
+    output: str
+    source: ModeratorSource = ModeratorSource.GEMINI
+
+
+@dataclass(frozen=True)
+class MinorityReported:
+    """The minority report is written (by the moderator, or the rules), its quotes checked."""
+
+    report: MinorityReport
+
+
+@dataclass(frozen=True)
+class PollDue:
+    """The people's poll reached its stored end time."""
+
+
+@dataclass(frozen=True)
+class PollClosed:
+    """The poll was read once ended: votes per answer (`lost`: its message was gone)."""
+
+    counts: tuple[int, ...]
+    lost: bool = False
+
+
+Event = (
+    ProposalApproved
+    | FormatChosen
+    | OptionChosen
+    | BudgetChosen
+    | BudgetDecided
+    | ProposalDeclined
+    | ProposalExpired
+    | ReplyReceived
+    | DebaterFailed
+    | Judged
+    | UserAnswered
+    | PeopleSaid
+    | StopRequested
+    | ConclusionReady
+    | TaskDone
+    | MinorityReported
+    | PollDue
+    | PollClosed
+)

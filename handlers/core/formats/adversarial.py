@@ -1,0 +1,319 @@
+"""The `adversarial` format (seeds/003): an intake audit by the moderator, then Advocate,
+Challenger and Reconciler (with two consistency probes and a Validator at FULL), under
+governance rules that keep argument from outrunning evidence. The Reconciler is final."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+from handlers.core.effects import Effect, LogNote, Notify, PostSummary, WritePage
+from handlers.core.formats.adversarial_audit import Intake, Tier, rules_audit
+from handlers.core.formats.adversarial_audit_words import audit_notice, reasons_words, word
+from handlers.core.formats.adversarial_briefs import (
+    EVIDENCE,
+    PROBES,
+    ROLES,
+    audit_of,
+    people_texts,
+    role_pieces,
+    route_json,
+    task_piece,
+)
+from handlers.core.formats.adversarial_contract import ADVOCATE, CHALLENGER, RECONCILER
+from handlers.core.formats.adversarial_contract import missing as missing_parts
+from handlers.core.formats.adversarial_result import (
+    INTAKE_COST,
+    ROLE_NAMES,
+    Answers,
+    render_result,
+    render_summary,
+)
+from handlers.core.formats.base import (
+    AskStep,
+    BriefInput,
+    CardOption,
+    EndStep,
+    FormatDefaults,
+    PeopleStep,
+    Piece,
+    Plan,
+    TaskStep,
+    output_of,
+    with_output,
+)
+from handlers.core.formats.keys import verbatim
+from handlers.core.model import (
+    Backend,
+    Debate,
+    Decision,
+    Outcome,
+    Participant,
+    Turn,
+    UserQuestion,
+    WikiPage,
+)
+from handlers.core.participants import COLOUR_OTHER
+
+RESULT_PAGE = "debate-result"
+REQUIRED = {"advocate": ADVOCATE, "challenger": CHALLENGER, "reconciler": RECONCILER}
+RECONCILER_ID = "reconciler"
+_PROBE_FALLBACK = (
+    "[FRAMING] {framing}\n[STRUCTURAL] stress=none\n"
+    "[REASSESSMENT] not assessed: the moderator model was unavailable\n"
+    "[STABLE] no — not assessed\n[KEY-TENSION] not assessed"
+)
+_VALIDATOR_FALLBACK = (
+    "[STRUCTURAL-ALIGNMENT]\nAudit respected: FAIL — not checked\n[GROUNDING]\n-\n"
+    "[DIRECTION]\nProblem addressed: PARTIAL — not checked\n[RESULT] NOT-RUN\n"
+    "[CAVEATS] the Validator could not run (the moderator model was unavailable): "
+    "the decision is unvalidated"
+)
+
+
+def default_reconciler(backend: Backend = Backend.CLAUDE_CLI, model: str = "") -> Participant:
+    """The Reconciler: a participant of its own, so its session starts fresh."""
+    return Participant(RECONCILER_ID, backend, "Reconciler", COLOUR_OTHER, model=model)
+
+
+def _role(step: str) -> str:
+    return step.removesuffix("-repair")
+
+
+class AdversarialFormat(FormatDefaults):
+    """Intake, then the tier's roles in the seed's order; the moderator runs the light roles."""
+
+    name = "adversarial"
+    contract = "prefix"
+    card_options: tuple[CardOption, ...] = (CardOption(EVIDENCE),)  # a form: free text
+
+    def __init__(self, reconciler: Participant | None = None) -> None:
+        self.reconciler = reconciler or default_reconciler()
+
+    def allows(self, roster: tuple[Participant, ...]) -> bool:
+        """Two debaters to draw Advocate and Challenger from."""
+        return len([m for m in roster if m.id != RECONCILER_ID]) >= 2
+
+    def start(self, debate: Debate, rng: random.Random) -> Plan:
+        """Draw Advocate and Challenger, seat the Reconciler, and audit the context first."""
+        pair = [m.id for m in debate.roster if m.id != RECONCILER_ID][:2]
+        rng.shuffle(pair)
+        roster = tuple(m for m in debate.roster if m.id != RECONCILER_ID)
+        opened = replace(
+            debate,
+            round=1,
+            roster=(*roster, self.reconciler),
+            order=(*pair, self.reconciler.id),
+            spoken=(),
+        )
+        return TaskStep(opened, "intake")
+
+    def noted(self, debate: Debate, turn: Turn) -> Debate:
+        """Keep the role's answer, and what its contract lacks (for one repair request)."""
+        role = self.role_of(debate, turn.seat)
+        gaps = " ".join(self.missing(debate, turn))
+        kept = with_output(debate, f"answer:{role}", turn.text)
+        return with_output(kept, f"missing:{role}", gaps)
+
+    def answered(self, debate: Debate, rng: random.Random) -> Plan:
+        """One repair request for a missing prefix; then the tier's next role."""
+        step, role = debate.step, _role(debate.step)
+        gaps = output_of(debate, f"missing:{role}")
+        if debate.step_turns and not step.endswith("-repair") and gaps:
+            seat = self.seat_of(debate, role)
+            notice = Notify("adversarial.repair", (("seat", seat), ("missing", gaps)))
+            return AskStep(debate, f"{role}-repair", (seat,), (notice,))
+        return self._after(debate, role)
+
+    def judged(self, debate: Debate, decision: Decision, rng: random.Random) -> Plan:
+        """The format never asks for a judgement; a stray one ends the debate."""
+        return EndStep(debate, Outcome.CONSENSUS)
+
+    def resumed(self, debate: Debate, rng: random.Random) -> Plan:
+        """The people added evidence: audit again."""
+        return TaskStep(debate, "intake")
+
+    def tasked(self, debate: Debate, task: str, output: str, rng: random.Random) -> Plan:
+        """After the audit the roles start (or the people are asked for evidence); after the
+        Validator the result is written."""
+        if task == "intake":
+            return self._audited(debate)
+        posted = Notify("adversarial.validator", (("output", output),))
+        logged = LogNote("validator", "note", "Validator", output)
+        return self._end(debate, (posted, logged))
+
+    def _audited(self, debate: Debate) -> Plan:
+        audit, chosen = audit_of(replace(debate, outputs=tuple(
+            p for p in debate.outputs if p[0] != "route")))  # fmt: skip
+        if chosen.intake is Intake.INSUFFICIENT:
+            notice = Notify("adversarial.insufficient")
+            question = UserQuestion(text=audit.request or "CONTEXT-INSUFFICIENT", form=EVIDENCE)
+            return PeopleStep(debate, question, (notice,))
+        fixed = with_output(debate, "route", route_json(chosen))
+        key = "adversarial.tier_auto" if chosen.auto else "adversarial.tier_chosen"
+        notices: list[Effect] = [
+            Notify("adversarial.audit", (("block", audit_notice(audit, chosen)),)),
+            Notify(
+                key, (("tier", chosen.tier.value), ("reasons", reasons_words(chosen.reasons, ", ")))
+            ),
+        ]
+        if chosen.intake is Intake.THIN:
+            thin = reasons_words(chosen.thin_reasons, "; ")
+            notices.append(Notify("adversarial.thin", (("reasons", thin),)))
+        first = "challenger" if chosen.tier is Tier.LITE else "advocate"
+        return self._ask(fixed, first, tuple(notices))
+
+    def _ask(self, debate: Debate, role: str, notices: tuple[Effect, ...] = ()) -> Plan:
+        seat = self.seat_of(debate, role)
+        _, chosen = audit_of(debate)
+        tasks = (
+            tuple(t for t, _ in PROBES) if role == "challenger" and chosen.tier is Tier.FULL else ()
+        )
+        said = Notify(f"adversarial.asked_{role}", (("seat", seat),))
+        return AskStep(debate, role, (seat,), (*notices, said), tasks)
+
+    def _after(self, debate: Debate, role: str) -> Plan:
+        _, chosen = audit_of(debate)
+        if role == "advocate":
+            return self._ask(debate, "challenger")
+        if role == "challenger":
+            shown: list[Effect] = []
+            if chosen.tier is Tier.FULL:
+                for n, (task, framing) in enumerate(PROBES, start=1):
+                    text = output_of(debate, task)
+                    params = (("n", str(n)), ("framing", framing), ("output", text))
+                    shown += [Notify("adversarial.probe", params),
+                              LogNote(task, "note", f"Probe {n}", text)]  # fmt: skip
+            return self._ask(debate, "reconciler", tuple(shown))
+        if chosen.tier is Tier.FULL and output_of(debate, "answer:reconciler"):
+            return TaskStep(debate, "validator")
+        return self._end(debate)
+
+    def _end(self, debate: Debate, before: tuple[Effect, ...] = ()) -> Plan:
+        written = with_output(debate, "written", RESULT_PAGE)
+        page = Notify("adversarial.result_written", (("page", RESULT_PAGE),))
+        closing = (*before, WritePage(RESULT_PAGE), page, PostSummary())
+        return EndStep(written, Outcome.CONSENSUS, closing)
+
+    def role_of(self, debate: Debate, seat: str) -> str:
+        """The role a participant plays (by its place in the drawn order)."""
+        return ROLES[debate.order.index(seat)] if seat in debate.order[:3] else "advocate"
+
+    def seat_of(self, debate: Debate, role: str) -> str:
+        """The participant playing `role`."""
+        return debate.order[ROLES.index(role)]
+
+    def _latest(self, debate: Debate, seat: str) -> tuple[int, ...]:
+        """The participant's latest stored turn (a repair replaces the first answer)."""
+        latest = max((n for n, who in debate.log if who == seat), default=0)
+        return (latest,) if latest else ()
+
+    def shows(self, debate: Debate, participant: str) -> tuple[int, ...]:
+        """A repair sees its own answer; the Challenger the Advocate's (not at LITE); the
+        Reconciler both."""
+        role = _role(debate.step)
+        if debate.step.endswith("-repair"):
+            return self._latest(debate, participant)
+        wanted = {"challenger": ("advocate",), "reconciler": ("advocate", "challenger")}
+        return tuple(
+            n for r in wanted.get(role, ()) for n in self._latest(debate, self.seat_of(debate, r))
+        )
+
+    def _answers(self, shown: tuple[Turn, ...], debate: Debate) -> dict[str, str]:
+        return {self.role_of(debate, t.seat): t.text for t in shown}
+
+    def brief(self, given: BriefInput) -> tuple[Piece, ...]:
+        """The seed's role brief; a repair adds what was missing and the answer as it was."""
+        debate, role = given.debate, _role(given.ask.step)
+        answers = self._answers(given.shown, debate)
+        own = answers.pop(role, "") if given.ask.step.endswith("-repair") else ""
+        pieces = role_pieces(debate, role, answers)
+        if not own:
+            return pieces
+        gaps = output_of(debate, f"missing:{role}")
+        return (*pieces, Piece("format_repair", (("missing", gaps), ("answer", own))))
+
+    def missing(self, debate: Debate, turn: Turn) -> tuple[str, ...]:
+        """The role's required prefixes the answer lacks."""
+        return missing_parts(turn.text, REQUIRED[self.role_of(debate, turn.seat)])
+
+    def task_json(self, debate: Debate, task: str) -> bool:
+        """The intake audit is one JSON object; the light roles answer by prefix."""
+        return task == "intake"
+
+    def task_shows(self, debate: Debate, task: str) -> tuple[int, ...]:
+        """Probes read the Advocate; the Validator reads every role."""
+        roles = {"intake": (), "validator": ROLES}.get(task, ("advocate",))
+        return tuple(n for r in roles for n in self._latest(debate, self.seat_of(debate, r)))
+
+    def task_brief(self, debate: Debate, task: str, shown: tuple[Turn, ...]) -> tuple[Piece, ...]:
+        """The seed's brief for the task."""
+        return (task_piece(debate, task, self._answers(shown, debate)),)
+
+    def task_fallback(self, debate: Debate, task: str, shown: tuple[Turn, ...]) -> str:
+        """Rules mode: the audit takes only inventory lines written out; a probe that did not
+        run is not stable; a Validator that did not run leaves the decision unvalidated."""
+        if task == "intake":
+            return rules_audit(debate.proposal.question, people_texts(debate))
+        framing = dict(PROBES).get(task)
+        return _PROBE_FALLBACK.format(framing=framing) if framing else _VALIDATOR_FALLBACK
+
+    def page_shows(self, debate: Debate, page: str) -> tuple[int, ...]:
+        """Every role's latest answer."""
+        return tuple(n for r in ROLES for n in self._latest(debate, self.seat_of(debate, r)))
+
+    def _collected(self, debate: Debate, turns: tuple[Turn, ...] | None) -> Answers:
+        roles = (
+            self._answers(turns, debate)
+            if turns is not None
+            else {r: output_of(debate, f"answer:{r}") for r in ROLES}
+        )
+        _, chosen = audit_of(debate)
+        probes = tuple(output_of(debate, t) for t, _ in PROBES) if chosen.tier is Tier.FULL else ()
+        unreported = word("model_not_reported")
+        cost = tuple(
+            f"{ROLE_NAMES[self.role_of(debate, t.seat)]}: {verbatim(debate.name_of(t.seat))} "
+            f"({verbatim(t.meta.model) or unreported})"
+            for t in turns or ()
+        )
+        probe = word("cost_probe")
+        run = (f"{probe} 1", f"{probe} 2", ROLE_NAMES["validator"]) if probes else ()
+        cost += tuple(f"{name}: {word('moderator_model')}" for name in (INTAKE_COST, *run))
+        return Answers(
+            advocate=roles.get("advocate", ""),
+            challenger=roles.get("challenger", ""),
+            reconciler=roles.get("reconciler", ""),
+            probes=probes,
+            validator=output_of(debate, "validator"),
+            cost=cost,
+        )
+
+    def render_page(self, debate: Debate, page: str, turns: tuple[Turn, ...]) -> tuple[str, str]:
+        """The `debate-result` page."""
+        audit, chosen = audit_of(debate)
+        body = render_result(audit, chosen, self._collected(debate, turns))
+        return f"{verbatim(debate.proposal.topic)} — {word('title')}", body
+
+    def summary(self, debate: Debate) -> str:
+        """The closing block: verdict, confidence and its caps, validation, caveats."""
+        audit, chosen = audit_of(debate)
+        return render_summary(audit, chosen, self._collected(debate, None))
+
+    def closes_itself(self, debate: Debate) -> bool:
+        """The summary is posted with the result page; the moderator's Conclusion follows."""
+        return False
+
+    def estimate(self, debate: Debate) -> tuple[int, int]:
+        """Three roles, each with one possible repair; intake, two probes, the Validator and
+        the Conclusion."""
+        return 6, 5
+
+    def pages(self, debate: Debate) -> tuple[str, ...]:
+        """Agenda, Round-Log, the result once written, Conclusion."""
+        pages = [WikiPage.AGENDA.value, WikiPage.ROUND_LOG.value]
+        if output_of(debate, "written"):
+            pages.append(RESULT_PAGE)
+        return (*pages, WikiPage.CONCLUSION.value)
+
+
+ADVERSARIAL = AdversarialFormat()

@@ -1,0 +1,180 @@
+"""The adversarial format's briefs: the seed's role and task briefs as prompt pieces, filled
+from the stored debate (every role's answer relayed verbatim)."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from handlers.core.formats.adversarial_audit import (
+    Audit,
+    Intake,
+    Route,
+    Tier,
+    read_audit,
+    requested_tier,
+    route,
+    structural_audit,
+)
+from handlers.core.formats.adversarial_contract import sections
+from handlers.core.formats.base import Piece, output_of
+from handlers.core.model import Debate
+
+ROLES = ("advocate", "challenger", "reconciler")
+EVIDENCE = "adversarial.evidence"  # what the people added on the card, in its form
+PROBES = (("probe-cost", "cost-first"), ("probe-alternatives", "alternatives-first"))
+_CONSTRAINTS = re.compile(r'--constraints\s+"([^"]+)"|\bCONSTRAINTS:\s*(.+)$', re.MULTILINE)
+
+
+def people_texts(debate: Debate) -> tuple[str, ...]:
+    """What the people gave: the conversation, the card's proposal, the evidence and
+    constraints added on the card, and their words since."""
+    proposal = debate.proposal
+    lines = tuple(line.text for line in debate.people)
+    added = debate.option(EVIDENCE)
+    return (proposal.topic, proposal.question, proposal.context, added, *lines)
+
+
+def people_block(debate: Debate) -> str:
+    """The people's words after the card, attributed and verbatim."""
+    return "\n".join(f"- {line.who}: {line.text}" for line in debate.people) or "-"
+
+
+def constraints(debate: Debate, audit: Audit) -> str:
+    """Caller constraints, verbatim: written by the people (`CONSTRAINTS: ...` or
+    `--constraints "..."`), else as the audit found them, else none."""
+    given = [
+        (m.group(1) or m.group(2)).strip()
+        for text in people_texts(debate)
+        for m in _CONSTRAINTS.finditer(text)
+    ]
+    return "\n".join(given) or audit.constraints or "none"
+
+
+def audit_of(debate: Debate) -> tuple[Audit, Route]:
+    """The stored intake audit and its route (the route as fixed when the audit came in)."""
+    audit = read_audit(output_of(debate, "intake"), debate.proposal.question)
+    stored = output_of(debate, "route")
+    if stored:
+        data = json.loads(stored)
+        chosen = Route(
+            Tier(data["tier"]),
+            tuple(data["reasons"]),
+            bool(data["auto"]),
+            Intake(data["intake"]),
+            tuple(data["thin"]),
+        )
+        return audit, chosen
+    return audit, route(audit, requested_tier(people_texts(debate)))
+
+
+def route_json(chosen: Route) -> str:
+    """The route as stored in the debate's outputs."""
+    return json.dumps(
+        {
+            "tier": chosen.tier.value,
+            "reasons": list(chosen.reasons),
+            "auto": chosen.auto,
+            "intake": chosen.intake.value,
+            "thin": list(chosen.thin_reasons),
+        }
+    )
+
+
+def manifest(audit: Audit) -> str:
+    """The context manifest in the seed's transport envelope."""
+    gaps = ["unknown"] if audit.known_gaps is None else list(audit.known_gaps) or ["none"]
+    return "\n".join(
+        [
+            f"PROPOSITION: {audit.proposition}",
+            f"DECISION_FOCUS: {audit.decision_focus or 'none'}",
+            "EVIDENCE_INVENTORY:",
+            *(f"- {e.id} | {e.item} | {e.stance}" for e in audit.evidence),
+            "KNOWN_GAPS:",
+            *(f"- {gap}" for gap in gaps),
+            "OPTIONAL_STATE:",
+            *(f"- {state}" for state in audit.optional_state or ("none",)),
+        ]
+    )
+
+
+def thin_line(chosen: Route) -> str:
+    """The CONTEXT-THIN flag every brief carries, or '-'."""
+    if chosen.intake is not Intake.THIN:
+        return "-"
+    return f"CONTEXT-THIN: {'; '.join(chosen.thin_reasons)} (cap confidence at SPECULATIVE)"
+
+
+def role_pieces(debate: Debate, role: str, answers: dict[str, str]) -> tuple[Piece, ...]:
+    """The seed's brief for `role`, with what the tier lets it see (verbatim)."""
+    audit, chosen = audit_of(debate)
+    head = (("proposition", audit.proposition), ("audit", structural_audit(audit, chosen)))
+    fenced = (("constraints", constraints(debate, audit)), ("thin", thin_line(chosen)))
+    envelope = (*head, ("manifest", manifest(audit)), *fenced)
+    if role == "advocate":
+        return (Piece("adversarial_advocate", envelope, additions=True),)
+    advocate = answers.get("advocate", "") or "(the Advocate gave no answer)"
+    if role == "challenger":
+        middle = (
+            Piece("adversarial_lite_note")
+            if chosen.tier is Tier.LITE
+            else Piece("adversarial_case_advocate", (("case", advocate),))
+        )
+        task = Piece("adversarial_challenger_task", additions=True)
+        return (Piece("adversarial_challenger_head", envelope), middle, task)
+    cases = [Piece("adversarial_reconciler_head", head)]
+    if chosen.tier is not Tier.LITE:
+        cases.append(Piece("adversarial_case_advocate", (("case", advocate),)))
+    challenger = answers.get("challenger", "") or "(the Challenger gave no answer)"
+    cases.append(Piece("adversarial_case_challenger", (("case", challenger),)))
+    if chosen.tier is Tier.FULL:
+        cases.append(Piece("adversarial_case_probes", (("probes", probe_lines(debate)),)))
+    task_values = (*fenced, ("tier", chosen.tier.value))
+    return (*cases, Piece("adversarial_reconciler_task", task_values, additions=True))
+
+
+def probe_lines(debate: Debate) -> str:
+    """`Probe n (framing): [STABLE] ... — key tension` for the Reconciler."""
+    lines = []
+    for n, (task, framing) in enumerate(PROBES, start=1):
+        found = sections(output_of(debate, task))
+        stable = found.get("STABLE", "not run")
+        lines.append(f"Probe {n} ({framing}): [STABLE] {stable} — {found.get('KEY-TENSION', '-')}")
+    return "\n".join(lines)
+
+
+def task_piece(debate: Debate, task: str, answers: dict[str, str]) -> Piece:
+    """The intake audit, a consistency probe, or the Validator."""
+    if task == "intake":
+        proposal = debate.proposal
+        intake = (
+            ("topic", proposal.topic),
+            ("question", proposal.question),
+            ("context", proposal.context),
+            ("evidence", debate.option(EVIDENCE).strip() or "-"),
+            ("people", people_block(debate)),
+        )
+        return Piece("adversarial_intake", intake)
+    audit, chosen = audit_of(debate)
+    audit_text = structural_audit(audit, chosen)
+    values: tuple[tuple[str, str], ...]
+    if task.startswith("probe-"):
+        n, framing = next((i, f) for i, (t, f) in enumerate(PROBES, start=1) if t == task)
+        values = (
+            ("n", str(n)),
+            ("framing", framing),
+            ("proposition", audit.proposition),
+            ("audit", audit_text),
+            ("advocate", answers.get("advocate", "") or "-"),
+            ("constraints", constraints(debate, audit)),
+        )
+        return Piece("adversarial_probe", values)
+    values = (
+        ("audit", audit_text),
+        ("reconciler", answers.get("reconciler", "") or "-"),
+        ("advocate", sections(answers.get("advocate", "")).get("EVIDENCE", "-")),
+        ("challenger", sections(answers.get("challenger", "")).get("EVIDENCE", "-")),
+        ("probes", probe_lines(debate) if chosen.tier is Tier.FULL else "-"),
+        ("constraints", constraints(debate, audit)),
+    )
+    return Piece("adversarial_validator", values)

@@ -1,0 +1,258 @@
+"""The adversarial format's governance, in code where it is structural, and its output: the
+`debate-result` page in the seed's output format and the closing summary. Words people read
+are locale keys written as `⟦key⟧` (`word`); the wiki and the room fill them in the reader's
+language. The protocol's tokens (verdicts, tiers, confidences, CONTEXT-THIN, PASS / FAIL,
+evidence ids) stay as they are, and what the roles and the audit wrote is embedded `verbatim`
+(handlers.core.formats.keys)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from handlers.core.formats.adversarial_audit import Audit, Intake, Route, Tier
+from handlers.core.formats.adversarial_audit_words import (
+    NONE,
+    inventory_lines,
+    reason_words,
+    reasons_words,
+    word,
+)
+from handlers.core.formats.adversarial_contract import (
+    CONFIDENCES,
+    VERDICTS,
+    cited_ids,
+    first_word,
+    points,
+    rulings,
+    sections,
+)
+from handlers.core.formats.keys import verbatim as v
+
+NOT_RUN = word("no_answer")
+ROLE_NAMES = {
+    "advocate": word("role_advocate"),
+    "challenger": word("role_challenger"),
+    "reconciler": word("role_reconciler"),
+    "validator": word("role_validator"),
+}
+INTAKE_COST = word("cost_intake")  # the cost line of the moderator's intake audit
+
+
+@dataclass(frozen=True)
+class Answers:
+    """What each role answered (empty: it did not run or gave no answer)."""
+
+    advocate: str = ""
+    challenger: str = ""
+    reconciler: str = ""
+    probes: tuple[str, ...] = ()
+    validator: str = ""
+    cost: tuple[str, ...] = ()  # "Role: who (model)" for every role that ran, as locale keys
+
+
+@dataclass(frozen=True)
+class Result:
+    """The debate's outcome after the governance rules."""
+
+    verdict: str
+    thesis: str
+    confidence: str
+    caps: tuple[str, ...]
+    rejected: tuple[str, ...]
+    skipped: tuple[str, ...]
+    validation: str
+    caveats: tuple[str, ...]
+
+
+def stable_probes(probes: tuple[str, ...]) -> int:
+    """How many probes found the Advocate's conclusion stable."""
+    return sum(1 for p in probes if (sections(p).get("STABLE", "").strip().lower()[:3] == "yes"))
+
+
+def uncited(role: str, text: str, ids: tuple[str, ...]) -> tuple[str, ...]:
+    """The role's [EVIDENCE] points that cite no inventory id: rejected arguments (the point
+    verbatim)."""
+    known, name = set(ids), ROLE_NAMES[role]
+    return tuple(
+        f"{name} {word('evidence')} {n}: {v(point)} ({word('uncited')})"
+        for n, point in enumerate(points(sections(text).get("EVIDENCE", "")), start=1)
+        if not set(cited_ids(point)) & known
+    )
+
+
+def skipped_roles(tier: Tier, answers: Answers) -> tuple[str, ...]:
+    """Every role that did not run, and why."""
+    failed = word("skip_failed")
+    skipped = []
+    if tier is Tier.LITE:
+        skipped.append(f"{ROLE_NAMES['advocate']}: {word('skip_lite')}")
+    elif not answers.advocate:
+        skipped.append(f"{ROLE_NAMES['advocate']}: {failed}")
+    if not answers.challenger:
+        skipped.append(f"{ROLE_NAMES['challenger']}: {failed}")
+    if tier is not Tier.FULL:
+        skipped.append(f"{word('role_probes')}: {tier.value} {word('skip_probes')}")
+        skipped.append(f"{ROLE_NAMES['validator']}: {tier.value} {word('skip_validator')}")
+    if not answers.reconciler:
+        skipped.append(f"{ROLE_NAMES['reconciler']}: {failed}")
+    return tuple(skipped)
+
+
+def govern(audit: Audit, chosen: Route, answers: Answers) -> Result:
+    """Apply the seed's decision rules to the Reconciler's answer (the fields a reader sees
+    carry locale keys and the roles' words `verbatim`; verdict and confidence are the
+    protocol's tokens)."""
+    rec = sections(answers.reconciler)
+    stated = first_word(rec.get("CONFIDENCE", ""), CONFIDENCES) or "SPECULATIVE"
+    caps = []
+    if chosen.intake is Intake.THIN:
+        caps.append(word("cap_thin"))
+    if chosen.tier is Tier.FULL and stable_probes(answers.probes) == 0:
+        caps.append(word("cap_probes"))
+    rejected_own = rec.get("REJECTED-ARGUMENTS", "").strip()
+    rejected = tuple(
+        line
+        for line in (
+            *(v(p) for p in points(rejected_own) if rejected_own.lower() not in ("", "none")),
+            *uncited("advocate", answers.advocate, audit.ids),
+            *uncited("challenger", answers.challenger, audit.ids),
+        )
+    )
+    val = sections(answers.validator)
+    result = first_word(val.get("RESULT", ""), ("PASS-WITH-CAVEATS", "PASS", "FAIL"))
+    validation = "" if chosen.tier is not Tier.FULL else (result or word("not_available"))
+    caveats = [v(c) for c in (rec.get("CAVEATS", ""),) if c and c.lower() != "none"]
+    if chosen.tier is Tier.FULL:
+        own = val.get("CAVEATS", "").strip()
+        if own and own.lower() != "none":
+            caveats.append(f"{ROLE_NAMES['validator']}: {v(own)}")
+        if result in (None, "FAIL"):
+            caveats.append(f"{word('validator_result')}: {result or word('not_available')}")
+    return Result(
+        verdict=first_word(rec.get("VERDICT", ""), VERDICTS) or "NONE",
+        thesis=v(rec.get("THESIS", "")) or NOT_RUN,
+        confidence="SPECULATIVE" if caps else stated,
+        caps=tuple(caps),
+        rejected=rejected,
+        skipped=skipped_roles(chosen.tier, answers),
+        validation=validation,
+        caveats=tuple(caveats),
+    )
+
+
+def _cell(text: str) -> str:
+    """A role's words in a table cell, verbatim."""
+    return v(text).replace("|", "\\|").replace("\n", " ")
+
+
+def render_result(audit: Audit, chosen: Route, answers: Answers) -> str:
+    """The `debate-result` page, in the seed's output format; every role's answer follows in
+    full."""
+    res = govern(audit, chosen, answers)
+    rec = sections(answers.reconciler)
+    lines = [
+        f"## {word('title')}",
+        f"**{word('proposition')}:** {v(audit.proposition)}",
+        f"**{word('tier')}:** {chosen.tier.value.lower()} ({_agents(answers)} {word('agents')})",
+        f"**{word('intake_status')}:** {chosen.intake.value}",
+        "",
+        *_audit_lines(audit, chosen),
+        "",
+        f"### {word('verdict')}: {res.verdict}",
+        res.thesis,
+        "",
+        *_decision_lines(res, rec),
+        f"### {word('confidence')}: {res.confidence}",
+        *(f"- {cap}" for cap in res.caps),
+    ]
+    if chosen.tier is Tier.FULL:
+        lines += ["", f"### {word('validation')}", res.validation]
+    lines += ["", f"### {word('caveats')}", *(f"- {c}" for c in res.caveats or (NONE,))]
+    lines += ["", f"### {word('cost')}", f"{word('agents_spawned')}: {_agents(answers)}"]
+    lines += [f"- {c}" for c in answers.cost]
+    return "\n".join(lines) + "\n\n" + _answers(answers)
+
+
+def _audit_lines(audit: Audit, chosen: Route) -> list[str]:
+    return [
+        f"### {word('audit')}",
+        *inventory_lines(audit),
+        f"- {word('tier_rationale')}: {reasons_words(chosen.reasons, ', ')}",
+        *(f"- CONTEXT-THIN: {reason_words(reason)}" for reason in chosen.thin_reasons),
+    ]
+
+
+def _decision_lines(res: Result, rec: dict[str, str]) -> list[str]:
+    table = [
+        f"| {_cell(r.point)} | {_cell(r.winner)} | {_cell(r.reasoning)} |"
+        for r in rulings(rec.get("POINT-BY-POINT", ""))
+    ]
+    kept = (rec.get("SURVIVING-ELEMENTS"), rec.get("ADOPTED-FROM-CHALLENGER"))
+    survive = [v(part) for part in kept if part]
+    own_skip = rec.get("SKIPPED-ROLE-RATIONALE", "")
+    own_skip = "" if own_skip.lower() in ("", "none") else v(own_skip)
+    columns = " | ".join(word(c) for c in ("col_point", "col_winner", "col_reasoning"))
+    return [
+        f"### {word('points')}",
+        f"| {columns} |",
+        "|-------|--------|-----------|",
+        *table,
+        "",
+        f"### {word('rejected')}",
+        *(f"- {line}" for line in res.rejected or (NONE,)),
+        "",
+        f"### {word('survives')}",
+        *(f"- {part}" for part in survive or [NONE]),
+        "",
+        f"### {word('skipped')}",
+        *(f"- {line}" for line in res.skipped or (() if own_skip else (NONE,))),
+        *([f"- {ROLE_NAMES['reconciler']}: {own_skip}"] if own_skip else []),
+        "",
+    ]
+
+
+def _agents(answers: Answers) -> int:
+    """The roles that ran (the intake audit is the moderator's, not an agent's)."""
+    return sum(1 for line in answers.cost if not line.startswith(INTAKE_COST))
+
+
+def _fenced(text: str) -> str:
+    """The text verbatim in a fence longer than any backtick run inside it."""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}text\n{text}\n{fence}"
+
+
+def _answers(answers: Answers) -> str:
+    """Every role's answer in full (nothing a role wrote is lost)."""
+    parts = [f"## {word('answers')}"]
+    probe = word("probe")
+    named = (
+        (ROLE_NAMES["advocate"], answers.advocate),
+        *((f"{probe} {n}", p) for n, p in enumerate(answers.probes, start=1)),
+        (ROLE_NAMES["challenger"], answers.challenger),
+        (ROLE_NAMES["reconciler"], answers.reconciler),
+        (ROLE_NAMES["validator"], answers.validator),
+    )
+    for role, text in named:
+        if text:
+            parts += [f"### {role}", _fenced(v(text))]
+    return "\n\n".join(parts) + "\n"
+
+
+def render_summary(audit: Audit, chosen: Route, answers: Answers) -> str:
+    """The closing block in the room."""
+    res = govern(audit, chosen, answers)
+    lines = [
+        f"**{res.verdict}** — {res.thesis}",
+        f"{word('tier')}: {chosen.tier.value} · {word('intake')}: {chosen.intake.value} · "
+        f"{word('confidence')}: {res.confidence}",
+        *(f"- {cap}" for cap in res.caps),
+    ]
+    if res.validation:
+        lines.append(f"{word('validation')}: {res.validation}")
+    if res.rejected:
+        lines.append(f"{word('rejected_count')}: {len(res.rejected)}")
+    lines += [f"- {c}" for c in res.caveats]
+    return "\n".join(lines)

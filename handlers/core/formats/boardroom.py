@@ -1,0 +1,232 @@
+"""The `boardroom` format (seed 000_383279b99be03db2, in Portuguese): a panel of two to five
+personas votes on a concrete decision. Round 1 isolated and parallel, round 2 cross-pollinated,
+then a synthesis whose result the code computes and whose prose the moderator writes."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import handlers.core.formats.boardroom_pages as pages
+import handlers.core.formats.boardroom_report as report
+from handlers.core.effects import Notify, WritePage
+from handlers.core.formats.base import (
+    AskStep,
+    BriefInput,
+    EndStep,
+    FormatDefaults,
+    PeopleStep,
+    Piece,
+    Plan,
+    TaskStep,
+)
+from handlers.core.formats.boardroom_reply import parse_position
+from handlers.core.model import Debate, Decision, Outcome, Participant, Turn, WikiPage
+
+MIN_PANEL, MAX_PANEL = 2, 5  # the seed's limit: more would cost time and tokens
+POSITION, REBUTTAL = "position", "rebuttal"
+REPAIR = "-repair"  # the suffix of a step that asks for the missing parts once
+DECISION, SYNTHESIS = "decision", "synthesis"  # the moderator's tasks
+
+
+class BoardroomFormat(FormatDefaults):
+    """Two rounds of votes and a synthesis with a vote tracker."""
+
+    name = "boardroom"
+    contract = "boardroom"
+
+    def allows(self, roster: tuple[Participant, ...]) -> bool:
+        """Two to five participants."""
+        return MIN_PANEL <= len(roster) <= MAX_PANEL
+
+    def start(self, debate: Debate, rng: random.Random) -> Plan:
+        """The moderator first states the question as a concrete decision."""
+        return TaskStep(replace(debate, round=1, order=debate.ids, spoken=()), DECISION)
+
+    def _round_one(self, debate: Debate) -> Plan:
+        """Round 1: everyone at once, none seeing another."""
+        notices = (
+            Notify("boardroom.decision", (("decision", pages.decision_of(debate)),)),
+            Notify("boardroom.round1", (("count", str(len(debate.ids))),)),
+        )
+        return AskStep(debate, POSITION, debate.ids, notices)
+
+    def noted(self, debate: Debate, turn: Turn) -> Debate:
+        """The vote (and, in round 2, why it changed) is kept with the debate, and what the
+        answer lacks (for its one repair request)."""
+        found = parse_position(turn.text, debate.round)
+        notes = {f"vote/{debate.round}/{turn.seat}": found.vote or ""}
+        if not debate.step.endswith(REPAIR):
+            gaps = pages.missing_parts(found, debate.round)
+            notes[f"missing/{debate.round}/{turn.seat}"] = ", ".join(gaps)
+        if debate.round == 2:
+            notes[f"why/{turn.seat}"] = found.why_changed
+        kept = dict(debate.outputs)
+        for key, value in notes.items():
+            if value or key not in kept:  # a repair without a vote keeps the first one's
+                kept[key] = value
+        return replace(debate, outputs=tuple(kept.items()))
+
+    def answered(self, debate: Debate, rng: random.Random) -> Plan:
+        """Round 1 done: round 2 with every position; round 2 done: the synthesis."""
+        gaps = pages.gaps(debate)
+        if gaps and not debate.step.endswith(REPAIR):  # one repair request, for what lacks
+            notices = tuple(
+                Notify("boardroom.repair", (("seat", seat), ("missing", missing)))
+                for seat, missing in gaps
+            )
+            repairing = f"{debate.step}{REPAIR}"
+            return AskStep(debate, repairing, tuple(seat for seat, _ in gaps), notices)
+        if debate.round == 1:
+            boundary = (*debate.outputs, (pages.ROUND1_LAST, str(debate.turns)))
+            informed = replace(debate, round=2, spoken=(), outputs=boundary)
+            written = tuple(WritePage(f"round-1/{seat}") for seat in pages.seats_in(informed, 1))
+            return AskStep(informed, REBUTTAL, debate.ids, (*written, Notify("boardroom.round2")))
+        return TaskStep(debate, SYNTHESIS)
+
+    def judged(self, debate: Debate, decision: Decision, rng: random.Random) -> Plan:
+        """The boardroom has no judgements between answers."""
+        return TaskStep(debate, SYNTHESIS)
+
+    def resumed(self, debate: Debate, rng: random.Random) -> Plan:
+        """The people decided: the debate ends with their answer in the Round-Log."""
+        return EndStep(debate, Outcome.CONSENSUS)
+
+    def shows(self, debate: Debate, participant: str) -> tuple[int, ...]:
+        """Round 1: nothing; round 2: every round-1 answer, its own included; a repair: its
+        own answer as it was."""
+        if debate.step.endswith(REPAIR):
+            return tuple(n for n, who in debate.log if who == participant)[-1:]
+        if debate.step == POSITION or debate.round <= 1:
+            return ()
+        return tuple(number for number, _ in debate.log)
+
+    def brief(self, given: BriefInput) -> tuple[Piece, ...]:
+        """The round's brief: the decision, the persona, and in round 2 all positions."""
+        debate, seat = given.debate, given.ask.seat
+        me = debate.member(seat)
+        values = (
+            *pages.agenda_values(debate),
+            ("name", me.name),
+            ("persona", me.persona or "-"),
+            ("panel", pages.panel_line(debate)),
+        )
+        if given.ask.step.endswith(REPAIR):
+            first = "boardroom_round1" if debate.round == 1 else "boardroom_round2"
+            own = given.shown[-1].text if given.shown else ""
+            missing = dict(debate.outputs).get(f"missing/{debate.round}/{seat}", "")
+            repair = Piece("format_repair", (("missing", missing), ("answer", own)))
+            kept = values if debate.round == 1 else _without_context(values)
+            return (Piece(first, kept, True), repair)
+        if given.ask.step == POSITION:
+            return (Piece("boardroom_round1", values, True),)
+        values = _without_context(values)  # round 1 had it
+        shown = tuple(
+            Piece(
+                "boardroom_position_own" if turn.seat == seat else "boardroom_position",
+                (("speaker", debate.name_of(turn.seat)), ("reply", turn.text)),
+            )
+            for turn in given.shown
+        )
+        return (*shown, Piece("boardroom_round2", values, True))
+
+    def missing(self, debate: Debate, turn: Turn) -> tuple[str, ...]:
+        """The contract's parts the answer lacks."""
+        return pages.missing_parts(parse_position(turn.text, debate.round), debate.round)
+
+    def holds(self, debate: Debate) -> bool:
+        """Round-1 answers are posted only once all are in (isolation)."""
+        return debate.step == POSITION
+
+    def task_shows(self, debate: Debate, task: str) -> tuple[int, ...]:
+        """The synthesis reads every answer of both rounds."""
+        return tuple(number for number, _ in debate.log)
+
+    def task_json(self, debate: Debate, task: str) -> bool:
+        """Both tasks answer in JSON."""
+        return True
+
+    def task_brief(self, debate: Debate, task: str, shown: tuple[Turn, ...]) -> tuple[Piece, ...]:
+        """The decision: the agenda; the synthesis: every answer verbatim, the computed result
+        and the votes, then the request."""
+        if task == DECISION:
+            proposal = debate.proposal
+            agenda = (("topic", proposal.topic), ("question", proposal.question),
+                      ("context", proposal.context))  # fmt: skip
+            return (Piece("boardroom_decision", agenda),)
+        answers = tuple(
+            Piece(
+                "boardroom_answer",
+                (("speaker", debate.name_of(t.seat)), ("round", str(t.round)), ("reply", t.text)),
+            )
+            for t in shown
+        )
+        values = (
+            *pages.agenda_values(debate)[:2],  # topic and question
+            ("result", pages.result_of(debate)),
+            ("votes", pages.vote_lines(debate)),
+            ("ids", ", ".join(debate.ids)),
+        )
+        return (*answers, Piece("boardroom_synthesis", values))
+
+    def task_fallback(self, debate: Debate, task: str, shown: tuple[Turn, ...]) -> str:
+        """Without a model: the question as detected, and a synthesis from the answers."""
+        if task == DECISION:
+            return pages.fallback_decision(debate)
+        return pages.fallback_synthesis(debate, shown)
+
+    def tasked(self, debate: Debate, task: str, output: str, rng: random.Random) -> Plan:
+        """The synthesis is in: the debate ends (the pages and the closing block follow), or,
+        if the positions cannot be reconciled, the people are asked instead."""
+        if task == DECISION:
+            return self._round_one(debate)
+        question = pages.question_for_people(debate)
+        if question is not None:
+            return PeopleStep(debate, question)
+        consensus = pages.result_of(debate) == pages.CONSENSUS
+        return EndStep(debate, Outcome.CONSENSUS if consensus else Outcome.MAX_ROUNDS)
+
+    def task_pages(self, debate: Debate, task: str) -> tuple[str, ...]:
+        """Once the synthesis is in: each member's round-2 page and the synthesis."""
+        if task != SYNTHESIS:
+            return ()
+        return (*(f"round-2/{seat}" for seat in pages.seats_in(debate, 2)), SYNTHESIS)
+
+    def page_shows(self, debate: Debate, page: str) -> tuple[int, ...]:
+        """A participant's round page reads its own answers; the synthesis none."""
+        round_page = pages.round_page(page)
+        if round_page is None:
+            return ()
+        return tuple(number for number, who in debate.log if who == round_page[1])
+
+    def render_page(self, debate: Debate, page: str, turns: tuple[Turn, ...]) -> tuple[str, str]:
+        """A round page or the synthesis."""
+        return report.render(debate, page, turns)
+
+    def summary(self, debate: Debate) -> str:
+        """The seed's compact closing block."""
+        return report.compact_block(debate)
+
+    def estimate(self, debate: Debate) -> tuple[int, int]:
+        """Two answers each (and at most one repair each); the decision, the synthesis and the
+        Conclusion."""
+        return 4 * len(debate.roster), 3
+
+    def pages(self, debate: Debate) -> tuple[str, ...]:
+        """Agenda and Round-Log; each member's round-1 pages once round 2 began; its round-2
+        pages and the synthesis once the synthesis is in."""
+        written = [WikiPage.AGENDA.value]
+        if debate.log:
+            written.append(WikiPage.ROUND_LOG.value)
+        if dict(debate.outputs).get(pages.ROUND1_LAST) is not None:
+            written += [f"round-1/{seat}" for seat in pages.seats_in(debate, 1)]
+        if debate.output_of(SYNTHESIS) is not None:
+            written += [*self.task_pages(debate, SYNTHESIS)]
+        return tuple(written)
+
+
+def _without_context(values: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
+    return tuple(pair for pair in values if pair[0] != "context")
+
+
+BOARDROOM = BoardroomFormat()

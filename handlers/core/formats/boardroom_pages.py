@@ -1,0 +1,185 @@
+"""The boardroom's results, pure: votes, rounds, the decision and the synthesis as stored (the
+pages and the closing block people read: boardroom_report). A vote's word is a locale key
+written as `⟦key⟧`; the wiki and the room fill it from the locale files."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from typing import Any
+
+from handlers.core.formats.boardroom_reply import VOTES, Position, parse_position
+from handlers.core.model import Debate, Turn, UserQuestion
+
+MAX_OPTIONS = 4  # buttons under the question
+
+CONSENSUS, MAJORITY, DIVIDED = "CONSENSUS", "MAJORITY", "DIVIDED"
+ROUND1_LAST = "round1/last"  # the last turn number of round 1 (kept in debate.outputs)
+SYNTHESIS = "synthesis"
+DECISION = "decision"
+MIN_LISTED = 2  # the seed: at least two risks and two metrics
+
+
+def result(final_votes: list[str | None]) -> str:
+    """All equal: CONSENSUS; a strict majority: MAJORITY; otherwise DIVIDED (no vote counts
+    as a vote of its own)."""
+    counted = Counter(vote for vote in final_votes if vote)
+    top = max(counted.values(), default=0)
+    if final_votes and top == len(final_votes):
+        return CONSENSUS
+    return MAJORITY if top * 2 > len(final_votes) else DIVIDED
+
+
+def vote_in(debate: Debate, round_number: int, seat: str) -> str | None:
+    """A participant's vote in a round, as noted when its answer came."""
+    return dict(debate.outputs).get(f"vote/{round_number}/{seat}") or None
+
+
+def result_of(debate: Debate) -> str:
+    """The result from every participant's final vote (round 1's where round 2 has none)."""
+    finals = [vote_in(debate, 2, s) or vote_in(debate, 1, s) for s in debate.ids]
+    return result(finals)
+
+
+def round_of(debate: Debate, number: int) -> int:
+    """Which round turn `number` belongs to."""
+    last = dict(debate.outputs).get(ROUND1_LAST)
+    return 1 if last is None or number <= int(last) else 2
+
+
+def seats_in(debate: Debate, round_number: int) -> tuple[str, ...]:
+    """The members with an answer in that round, in roster order."""
+    seats = {who for n, who in debate.log if round_of(debate, n) == round_number}
+    return tuple(seat for seat in debate.ids if seat in seats)
+
+
+def gaps(debate: Debate) -> tuple[tuple[str, str], ...]:
+    """(member, its answer's missing parts) for this round's incomplete answers."""
+    notes = dict(debate.outputs)
+    found = ((seat, notes.get(f"missing/{debate.round}/{seat}", "")) for seat in debate.ids)
+    return tuple((seat, missing) for seat, missing in found if missing)
+
+
+def round_page(page: str) -> tuple[int, str] | None:
+    """`round-1/claude` -> (1, "claude")."""
+    head, _, seat = page.partition("/")
+    if head in ("round-1", "round-2") and seat:
+        return int(head[-1]), seat
+    return None
+
+
+def vote_word(vote: str | None) -> str:
+    """The vote as a locale key (SIM / NÃO / CONDICIONAL in pt-BR)."""
+    return f"⟦boardroom.vote_{vote}⟧" if vote in VOTES else "⟦boardroom.vote_none⟧"
+
+
+def agenda_values(debate: Debate) -> tuple[tuple[str, str], ...]:
+    """The decision on the table."""
+    proposal = debate.proposal
+    return (
+        ("topic", proposal.topic),
+        ("question", decision_of(debate)),
+        ("context", proposal.context),
+    )
+
+
+def decision_of(debate: Debate) -> str:
+    """The question as a concrete decision, as the moderator stated it (else as detected)."""
+    found = _object(debate.output_of(DECISION) or "").get("decision")
+    text = str(found).strip() if isinstance(found, str) else ""
+    return text or debate.proposal.question or debate.proposal.topic
+
+
+def fallback_decision(debate: Debate) -> str:
+    """Without a model the detected question stands."""
+    return json.dumps({"decision": debate.proposal.question}, ensure_ascii=False)
+
+
+def panel_line(debate: Debate) -> str:
+    """`AG (architect), Claude (security reviewer)`."""
+    return ", ".join(f"{m.name} ({m.persona})" if m.persona else m.name for m in debate.roster)
+
+
+def vote_lines(debate: Debate) -> str:
+    """One line per participant: id, round-1 vote, final vote (for the synthesis prompt)."""
+    return "\n".join(
+        f"- {seat}: {vote_in(debate, 1, seat) or '-'} -> {vote_in(debate, 2, seat) or '-'}"
+        for seat in debate.ids
+    )
+
+
+def missing_parts(found: Position, round_number: int) -> tuple[str, ...]:
+    """The contract's parts an answer lacks (names as in the contract)."""
+    wanted: list[tuple[str, bool]] = [("vote", found.vote is not None)]
+    if round_number == 1:
+        wanted += [
+            ("argument", bool(found.argument)),
+            ("risks (2+)", len(found.risks) >= MIN_LISTED),
+            ("conditions", bool(found.conditions)),
+            ("metrics (2+)", len(found.metrics) >= MIN_LISTED),
+        ]
+    else:
+        wanted += [
+            ("agreement", bool(found.agreement)),
+            ("disagreement", bool(found.disagreement)),
+            ("insight", bool(found.insight)),
+            ("consensus_condition", bool(found.consensus)),
+        ]
+    return tuple(name for name, present in wanted if not present)
+
+
+def synthesis_of(debate: Debate) -> dict[str, Any]:
+    """The moderator's synthesis as stored (a broken one reads as empty)."""
+    return _object(debate.output_of(SYNTHESIS) or "")
+
+
+def _object(text: str) -> dict[str, Any]:
+    """The JSON object in a task's output; empty if there is none."""
+    start, end = text.find("{"), text.rfind("}")
+    try:
+        found = json.loads(text[start : end + 1]) if start >= 0 else {}
+    except ValueError:
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+def question_for_people(debate: Debate) -> UserQuestion | None:
+    """Irreconcilable positions: the question the people decide instead of a recommendation
+    (its options become buttons). None when the synthesis recommends."""
+    found = synthesis_of(debate)
+    if not found.get("irreconcilable"):
+        return None
+    options = found.get("options") or []
+    listed = tuple(str(o).strip() for o in options if str(o).strip())[:MAX_OPTIONS]
+    text = str(found.get("question") or "").strip() or decision_of(debate)
+    return UserQuestion(text=text, options=listed if isinstance(options, list) else ())
+
+
+def fallback_synthesis(debate: Debate, shown: tuple[Turn, ...]) -> str:
+    """The synthesis without a model: the participants' own words, quoted, in the same shape."""
+    finals: dict[str, Position] = {}
+    for turn in (t for t in shown if round_of(debate, t.number) == 2):  # a repair completes
+        found = parse_position(turn.text, 2)
+        finals[turn.seat] = finals[turn.seat].merged(found) if turn.seat in finals else found
+    named = {seat: debate.name_of(seat) for seat in debate.ids}
+    divided = result_of(debate) == DIVIDED
+    out = {
+        "tracker": {seat: p.why_changed for seat, p in finals.items() if p.why_changed},
+        "tensions": [f"{named[s]}: {p.disagreement}" for s, p in finals.items() if p.disagreement][
+            :3
+        ],
+        "insight": next((f"{named[s]}: {p.insight}" for s, p in finals.items() if p.insight), ""),
+        "conditions": [f"{named[s]}: {p.consensus}" for s, p in finals.items() if p.consensus],
+        "recommendation": "",
+        "majority": "" if divided else _majority(debate),  # a vote: the page words it
+        "guardrails": [],
+        "irreconcilable": divided,
+        "question": decision_of(debate) if divided else "",
+    }
+    return json.dumps(out, ensure_ascii=False)
+
+
+def _majority(debate: Debate) -> str:
+    finals = [vote_in(debate, 2, s) or vote_in(debate, 1, s) for s in debate.ids]
+    top = Counter(vote for vote in finals if vote).most_common(1)
+    return top[0][0] if top else ""

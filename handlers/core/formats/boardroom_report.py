@@ -1,0 +1,152 @@
+"""The boardroom's pages and closing block, pure. Words people read are locale keys written as
+`⟦key⟧`; the wiki and the room fill them from the locale files (handlers.core.formats.keys), and
+what the members, the people and the moderator wrote is embedded `verbatim`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from handlers.core.formats.boardroom_pages import (
+    decision_of,
+    panel_line,
+    result_of,
+    round_of,
+    round_page,
+    synthesis_of,
+    vote_in,
+    vote_word,
+)
+from handlers.core.formats.boardroom_reply import VOTES
+from handlers.core.formats.keys import verbatim as v
+from handlers.core.model import Debate, Turn
+
+_ORDINAL = {1: "first", 2: "second"}
+
+
+def recommendation_of(found: dict[str, Any]) -> str:
+    """The moderator's recommendation, verbatim; without one, the majority's vote (the rules'
+    synthesis) as its word; else `-`."""
+    own = str(found.get("recommendation") or "")
+    if own:
+        return v(own)
+    majority = found.get("majority")
+    return vote_word(majority) if isinstance(majority, str) and majority in VOTES else "-"
+
+
+def render(debate: Debate, page: str, turns: tuple[Turn, ...]) -> tuple[str, str]:
+    """A participant's round page (its answers verbatim), or the synthesis."""
+    found = round_page(page)
+    if found is not None:
+        number, seat = found
+        own = [t for t in turns if t.seat == seat and round_of(debate, t.number) == number]
+        title = (
+            f"{v(debate.proposal.topic)} — ⟦boardroom.{_ORDINAL[number]}_round_title⟧ — "
+            f"{v(debate.name_of(seat))}"
+        )
+        body = "\n\n---\n\n".join(v(t.text) for t in own) or "-"
+        return title, f"# {title}\n\n{body}\n"
+    return f"{v(debate.proposal.topic)} — ⟦boardroom.synthesis_title⟧", synthesis_page(debate)
+
+
+def tracker_rows(debate: Debate) -> list[tuple[str, str, str, bool, str]]:
+    """(name, round-1 vote, final vote, changed, why) per participant; the name and the
+    reason `verbatim`."""
+    why = synthesis_of(debate).get("tracker") or {}
+    notes = dict(debate.outputs)
+    rows = []
+    for seat in debate.ids:
+        first, final = vote_in(debate, 1, seat), vote_in(debate, 2, seat)
+        changed = bool(first and final and first != final)
+        reason = str(why.get(seat, "")) if isinstance(why, dict) else ""
+        reason = reason or notes.get(f"why/{seat}", "")
+        shown = v(reason) if changed else ""
+        rows.append((v(debate.name_of(seat)), first or "", final or "", changed, shown))
+    return rows
+
+
+_COLUMNS = ("who", "first", "final", "changed", "why")
+
+
+def synthesis_page(debate: Debate) -> str:
+    """The seed's synthesis: vote tracker table, result, changes, tensions, insight, conditions,
+    and the recommendation (or the question to the people)."""
+    found = synthesis_of(debate)
+    lines = [
+        f"# ⟦boardroom.synthesis_title⟧: {v(decision_of(debate))}",
+        "",
+        f"**⟦boardroom.panel⟧:** {v(panel_line(debate))}",
+        "",
+        "## ⟦boardroom.tracker⟧",
+        "",
+        "| " + " | ".join(f"⟦boardroom.col_{c}⟧" for c in _COLUMNS) + " |",
+        "|---|---|---|---|---|",
+    ]
+    for name, first, final, changed, why in tracker_rows(debate):
+        flag = "⟦boardroom.yes_changed⟧" if changed else "⟦boardroom.not_changed⟧"
+        cell = why.replace("|", "\\|").replace("\n", " ")
+        lines.append(f"| {name} | {vote_word(first)} | {vote_word(final)} | {flag} | {cell} |")
+    lines += ["", f"## ⟦boardroom.result⟧: ⟦boardroom.result_{result_of(debate).lower()}⟧", ""]
+    changes = [
+        f"- {name}: {vote_word(first)} → {vote_word(final)}" + (f" — {why}" if why else "")
+        for name, first, final, changed, why in tracker_rows(debate)
+        if changed
+    ]
+    lines += ["## ⟦boardroom.changes⟧", "", *(changes or ["-"]), ""]
+    for key, heading in (("tensions", "tensions"), ("conditions", "conditions")):
+        items = found.get(key) or []
+        lines += [f"## ⟦boardroom.{heading}⟧", ""]
+        lines += [f"- {v(str(item))}" for item in items] or ["-"]
+        lines.append("")
+    lines += ["## ⟦boardroom.insight⟧", "", v(str(found.get("insight") or "-")), ""]
+    lines += _recommendation(found)
+    decided = [f"- {v(line.who)}: {v(line.text)}" for line in debate.people if line.question]
+    if decided:
+        lines += ["", "## ⟦boardroom.people_decided⟧", "", *decided]
+    return "\n".join(lines) + "\n"
+
+
+def _recommendation(found: dict[str, Any]) -> list[str]:
+    if found.get("irreconcilable"):
+        return ["## ⟦boardroom.question⟧", "", v(str(found.get("question") or "-"))]
+    lines = ["## ⟦boardroom.recommendation⟧", "", recommendation_of(found)]
+    guardrails = found.get("guardrails") or []
+    if guardrails:
+        lines += ["", "**⟦boardroom.guardrails⟧:**"] + [f"- {v(str(g))}" for g in guardrails]
+    return lines
+
+
+def compact_block(debate: Debate) -> str:
+    """The seed's closing block: question, panel, result, votes, tension, insight, advice."""
+    found = synthesis_of(debate)
+    tensions = found.get("tensions") or ["-"]
+    advice = (
+        f"⟦boardroom.question⟧: {v(str(found.get('question') or '-'))}"
+        if found.get("irreconcilable")
+        else f"⟦boardroom.recommendation⟧: {recommendation_of(found)}"
+    )
+    lines = [
+        "⟦boardroom.done⟧",
+        "",
+        f"⟦boardroom.question_label⟧: {v(decision_of(debate))}",
+        f"⟦boardroom.panel⟧: {v(panel_line(debate))} ({len(debate.ids)})",
+        f"⟦boardroom.result⟧: ⟦boardroom.result_{result_of(debate).lower()}⟧",
+        "",
+        "⟦boardroom.tracker⟧:",
+    ]
+    for name, first, final, _, _ in tracker_rows(debate):
+        lines.append(f"  {name}: {vote_word(first)} → {vote_word(final)}")
+    decided = [line for line in debate.people if line.question]
+    lines += [
+        "",
+        f"⟦boardroom.main_tension⟧: {v(_one_line(str(tensions[0])))}",
+        f"⟦boardroom.insight⟧: {v(_one_line(str(found.get('insight') or '-')))}",
+        _one_line(advice),
+        *(f"⟦boardroom.people_decided⟧: {v(d.who)}: {v(_one_line(d.text))}" for d in decided),
+        "",
+        "⟦boardroom.full_report⟧: synthesis",
+    ]
+    return "\n".join(lines)
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())

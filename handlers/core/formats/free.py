@@ -1,0 +1,170 @@
+"""The `free` format (the user's design v3): one participant at a time in a drawn order, the
+moderator judging after every reply, until consensus, the round limit or Stop."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+from handlers.core.effects import Notify
+from handlers.core.formats.base import (
+    AskStep,
+    BriefInput,
+    EndStep,
+    FormatDefaults,
+    JudgeStep,
+    Piece,
+    Plan,
+)
+from handlers.core.model import Action, Debate, Decision, Outcome, Participant, Turn, WikiPage
+
+
+class FreeFormat(FormatDefaults):
+    """Today's debate: each round every participant speaks once; the moderator judges each reply."""
+
+    name = "free"
+    contract = "json"
+
+    def allows(self, roster: tuple[Participant, ...]) -> bool:
+        """Any two or more participants."""
+        return len(roster) >= 2
+
+    def start(self, debate: Debate, rng: random.Random) -> Plan:
+        """Round 1 in a drawn order."""
+        order = draw_order(debate.ids, rng)
+        opened = replace(debate, round=1, order=order, spoken=())
+        opening = Notify("debate.opening", (("seat", order[0]),))
+        return AskStep(opened, "turn", (order[0],), (opening,))
+
+    def noted(self, debate: Debate, turn: Turn) -> Debate:
+        """A question to the others that ends a round: the one it goes to speaks first next."""
+        question = turn.parsed.question
+        if question is None or question.to != "opponent" or not _round_done(debate):
+            return debate
+        return replace(debate, first_next_round=_after(debate.order, turn.seat))
+
+    def answered(self, debate: Debate, rng: random.Random) -> Plan:
+        """A reply is judged, unless it closed the last round; a skipped turn moves on."""
+        if not debate.step_turns:
+            return self._next(debate, rng)
+        if _round_done(debate) and debate.round >= debate.max_rounds:
+            return EndStep(debate, Outcome.MAX_ROUNDS)
+        return JudgeStep(debate)
+
+    def judged(self, debate: Debate, decision: Decision, rng: random.Random) -> Plan:
+        """Continue in order; a redirect's next speaker speaks at once, even mid-round."""
+        lead = decision.next_seat if decision.action is Action.REDIRECT else None
+        if lead is not None and lead in debate.ids and not _round_done(debate):
+            return AskStep(debate, "turn", (lead,))
+        return self._next(debate, rng, lead)
+
+    def resumed(self, debate: Debate, rng: random.Random) -> Plan:
+        """After the people's answer the round goes on."""
+        return self._next(debate, rng)
+
+    def shows(self, debate: Debate, participant: str) -> tuple[int, ...]:
+        """Every other participant's turn since this one last spoke, verbatim."""
+        last_own = max((n for n, who in debate.log if who == participant), default=0)
+        return tuple(n for n, who in debate.log if n > last_own and who != participant)
+
+    def brief(self, given: BriefInput) -> tuple[Piece, ...]:
+        """Agenda first where the participant has not had it, then what it may see, then ask."""
+        debate, ask = given.debate, given.ask
+        me = debate.member(ask.seat)
+        others = ", ".join(debate.name_of(p) for p in debate.ids if p != ask.seat) or "-"
+        spoke = any(who == ask.seat for _, who in debate.log)
+        shown = tuple(turn for turn in given.shown if turn.seat != ask.seat)
+        common = (("round", str(ask.round)), ("max_rounds", str(debate.max_rounds)))
+        pieces: list[Piece] = []
+        if me.persona:
+            pieces.append(Piece("debate_persona", (("name", me.name), ("persona", me.persona))))
+        if ask.fresh_session:
+            pieces.append(_seed(debate))
+        if not shown:
+            if spoke:
+                return (*pieces, Piece("debate_continue", (("opponent", others), *common), True))
+            return (*pieces, Piece("debate_opening", (*_agenda(debate), ("opponent", others),
+                                                        *common), True))  # fmt: skip
+        if not spoke and not ask.fresh_session:
+            pieces.append(Piece("debate_agenda", (*_agenda(debate), ("others", others))))
+        for turn in shown[:-1]:
+            earlier = (
+                ("speaker", debate.name_of(turn.seat)),
+                ("turn", str(turn.number)),
+                ("reply", turn.text),
+            )
+            pieces.append(Piece("debate_earlier", earlier))
+        last = shown[-1]
+        relay = (("opponent", debate.name_of(last.seat)), ("reply", last.text), *common)
+        return (*pieces, Piece("debate_relay", relay, True))
+
+    def estimate(self, debate: Debate) -> tuple[int, int]:
+        """Every participant once a round; a judgement per turn, plus detection and the
+        Conclusion."""
+        turns = debate.max_rounds * len(debate.roster)
+        return turns, turns + 2
+
+    def pages(self, debate: Debate) -> tuple[str, ...]:
+        """Agenda and Conclusion always; the Round-Log once something was logged; the
+        Working-Document once a debater's wiki_action was applied."""
+        pages = [WikiPage.AGENDA.value]
+        if debate.working_document.strip():
+            pages.append(WikiPage.WORKING_DOCUMENT.value)
+        if debate.log or debate.people or debate.turns:
+            pages.append(WikiPage.ROUND_LOG.value)
+        return (*pages, WikiPage.CONCLUSION.value)
+
+    def _next(self, debate: Debate, rng: random.Random, lead: str | None = None) -> Plan:
+        """The rest of this round, or a new round, or the end."""
+        remaining = [p for p in debate.order if p not in debate.spoken]
+        if remaining:
+            return AskStep(debate, "turn", (remaining[0],))
+        if debate.round >= debate.max_rounds:
+            return EndStep(debate, Outcome.MAX_ROUNDS)
+        order = draw_order(debate.ids, rng, debate.first_next_round or lead)
+        nxt = replace(debate, round=debate.round + 1, order=order, spoken=(), first_next_round=None)
+        return AskStep(nxt, "turn", (order[0],))
+
+
+def draw_order(
+    ids: tuple[str, ...], rng: random.Random, first: str | None = None
+) -> tuple[str, ...]:
+    """A round's order: `first` (if given) leads, the rest drawn at random."""
+    lead = first if first in ids else rng.choice(ids)
+    rest = [p for p in ids if p != lead]
+    if len(rest) > 1:
+        rng.shuffle(rest)
+    return (lead, *rest)
+
+
+def _round_done(debate: Debate) -> bool:
+    return bool(debate.order) and set(debate.order) <= set(debate.spoken)
+
+
+def _after(order: tuple[str, ...], participant: str) -> str | None:
+    """The participant after `participant` in the order, round the table."""
+    if participant not in order or len(order) < 2:
+        return None
+    return order[(order.index(participant) + 1) % len(order)]
+
+
+def _agenda(debate: Debate) -> tuple[tuple[str, str], ...]:
+    proposal = debate.proposal
+    return (
+        ("topic", proposal.topic),
+        ("question", proposal.question),
+        ("context", proposal.context),
+    )
+
+
+def _seed(debate: Debate) -> Piece:
+    values = (
+        ("topic", debate.proposal.topic),
+        ("question", debate.proposal.question),
+        ("summary", debate.summary or "-"),
+        ("working_document", debate.working_document or "-"),
+    )
+    return Piece("debate_resume_seed", values)
+
+
+FREE = FreeFormat()

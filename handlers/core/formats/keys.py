@@ -1,0 +1,37 @@
+"""How a format writes the words people read: a locale key as `⟦area.key⟧`, which the wiki and
+the room fill in the reader's language (`fill_keys`). Text from outside the format (a
+debater's reply, the people's words, the topic, the moderator's output) is embedded
+through `verbatim`: the filling gives it back exactly as written, its own `⟦area.key⟧` too."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from handlers.core.i18n import LocaleError
+
+_OPEN = "⟦"
+# One left-to-right pass reads an escaped bracket (`⟦⟦`, a literal `⟦`) or a key: an escaped
+# text is all pairs, so no key can start inside it.
+_KEY_OR_ESCAPE = re.compile(r"⟦⟦|⟦([a-z_]+\.[a-z_.]+)⟧")
+
+
+def verbatim(text: str) -> str:
+    """External text to embed in a keyed page or block: every `⟦` doubled."""
+    return text.replace(_OPEN, _OPEN + _OPEN)
+
+
+def fill_keys(text: str, t: Callable[..., str]) -> str:
+    """A format's page or block with its `⟦area.key⟧` words in the reader's language, and the
+    text it embedded `verbatim` (`⟦⟦` for `⟦`) as it was written. A `⟦...⟧` that names no
+    string stays as it is."""
+
+    def filled(match: re.Match[str]) -> str:
+        if match.group(1) is None:
+            return _OPEN
+        try:
+            return t(match.group(1))
+        except LocaleError:
+            return match.group(0)
+
+    return _KEY_OR_ESCAPE.sub(filled, text)

@@ -1,0 +1,296 @@
+"""The `ledger` format (seed 004): numbered turns, each its own page, ending in a ratified
+ledger of agreed facts and a plain-language front page, or in open exploration.
+
+Two-party: one participant at a time, each sees the others' turns since its own, verbatim.
+Orchestrate (N >= 2): every round asks everyone at once; round k > 1 shows each participant
+exactly the other participants' round k-1 turns; the engine's parallel step is the barrier.
+The moderator never argues: its asks are short and pass the others' turns verbatim.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import handlers.core.formats.ledger_text as text
+from handlers.core.effects import Effect, Notify, WritePage
+from handlers.core.formats.base import (
+    AskStep,
+    BriefInput,
+    CardOption,
+    EndStep,
+    FormatDefaults,
+    Piece,
+    Plan,
+    TaskStep,
+)
+from handlers.core.formats.keys import verbatim
+from handlers.core.model import Debate, Decision, Outcome, Participant, Stance, Turn, WikiPage
+
+END, STANCE, MODE = "ledger.end", "ledger.stance", "ledger.mode"
+LEDGER, FRONT, REPAIR = "ledger", "front-page", "front-page-repair"
+DIAGRAM = "concepts.svg"
+
+
+def orchestrated(debate: Debate) -> bool:
+    """Orchestrate mode: chosen, or more than two participants."""
+    return debate.option(MODE) == "orchestrate" or len(debate.roster) > 2
+
+
+def converging(debate: Debate) -> bool:
+    """End-state: a ratified ledger (default) or open exploration."""
+    return debate.option(END, "converge") != "open"
+
+
+def standpoints(debate: Debate) -> tuple[tuple[str, str], ...]:
+    """Each participant's standpoint: for / against in turn when assigned, else inquiry."""
+    if debate.option(STANCE, "assigned") == "neutral":
+        return tuple((p, "inquiry") for p in debate.ids)
+    return tuple((p, "for" if n % 2 == 0 else "against") for n, p in enumerate(debate.ids))
+
+
+class LedgerFormat(FormatDefaults):
+    """Numbered turns (or fanned-out rounds), then the ledger and the front page."""
+
+    name = "ledger"
+    contract = "json"
+    card_options: tuple[CardOption, ...] = (
+        CardOption(END, ("converge", "open")),
+        CardOption(STANCE, ("assigned", "neutral")),
+    )
+
+    def allows(self, roster: tuple[Participant, ...]) -> bool:
+        """Two or more participants."""
+        return len(roster) >= 2
+
+    def start(self, debate: Debate, rng: random.Random) -> Plan:
+        """Round 1: everyone at once (orchestrate) or the first participant."""
+        opened = replace(debate, round=1, order=debate.ids, spoken=())
+        notices: tuple[Effect, ...] = (
+            WritePage("topic"),
+            Notify(
+                "ledger.opening_orchestrate" if orchestrated(debate) else "ledger.opening_turns"
+            ),
+        )
+        who = debate.ids if orchestrated(debate) else debate.ids[:1]
+        return AskStep(opened, "round" if orchestrated(debate) else "turn", who, notices)
+
+    def missing(self, debate: Debate, turn: Turn) -> tuple[str, ...]:
+        """The contract's fields the reply lacks (for the engine's one repair request)."""
+        return text.missing_fields(turn)
+
+    def noted(self, debate: Debate, turn: Turn) -> Debate:
+        """Nothing of its own until the step is done."""
+        return debate
+
+    def answered(self, debate: Debate, rng: random.Random) -> Plan:
+        """The round's barrier passed (or one turn taken): go on, or close."""
+        key = f"round:{debate.round}"
+        numbers = ",".join(
+            str(n) for n in (*_round_turns(debate, debate.round), *debate.step_turns)
+        )
+        kept = replace(
+            debate, outputs=(*(o for o in debate.outputs if o[0] != key), (key, numbers))
+        )
+        remaining = [p for p in kept.order if p not in kept.spoken]
+        if remaining and not orchestrated(kept):
+            return AskStep(kept, "turn", (remaining[0],))
+        if converging(kept) and _agreed(kept):
+            return TaskStep(
+                replace(kept, outputs=(*kept.outputs, ("outcome", "consensus"))), LEDGER
+            )
+        if kept.round >= kept.max_rounds:
+            return TaskStep(kept, LEDGER if converging(kept) else FRONT)
+        nxt = replace(kept, round=kept.round + 1, spoken=())
+        who = nxt.ids if orchestrated(nxt) else nxt.ids[:1]
+        return AskStep(nxt, "round" if orchestrated(nxt) else "turn", who)
+
+    def judged(self, debate: Debate, decision: Decision, rng: random.Random) -> Plan:
+        """Not judged turn by turn: a stray judgement goes on with the round."""
+        return self.answered(replace(debate, step_turns=()), rng)
+
+    def resumed(self, debate: Debate, rng: random.Random) -> Plan:
+        """After the people's answer the round goes on."""
+        return self.answered(replace(debate, step_turns=()), rng)
+
+    def shows(self, debate: Debate, participant: str) -> tuple[int, ...]:
+        """Orchestrate: the others' previous-round turns; two-party: the others' turns since
+        this participant's own."""
+        if orchestrated(debate):
+            before = _round_turns(debate, debate.round - 1)
+            return tuple(n for n, who in debate.log if n in before and who != participant)
+        last_own = max((n for n, who in debate.log if who == participant), default=0)
+        return tuple(n for n, who in debate.log if n > last_own and who != participant)
+
+    def brief(self, given: BriefInput) -> tuple[Piece, ...]:
+        """Short and unbiased: the topic and standpoint, the conduct, the others verbatim."""
+        debate, ask = given.debate, given.ask
+        stance = dict(standpoints(debate))[ask.seat]
+        proposal = debate.proposal
+        common = (("round", str(ask.round)), ("max_rounds", str(debate.max_rounds)))
+        pieces = [
+            Piece(
+                "ledger_brief",
+                (
+                    ("topic", proposal.topic),
+                    ("question", proposal.question),
+                    ("context", proposal.context),
+                    ("name", debate.name_of(ask.seat)),
+                    *common,
+                ),
+            ),
+            Piece(f"ledger_stance_{stance}"),
+        ]
+        for turn in given.shown:
+            values = (("speaker", debate.name_of(turn.seat)), ("turn", str(turn.number)),
+                      ("reply", turn.text))  # fmt: skip
+            pieces.append(Piece("ledger_turn", values))
+        pieces.append(Piece("ledger_ask", (), True))
+        return tuple(pieces)
+
+    def estimate(self, debate: Debate) -> tuple[int, int]:
+        """Everyone once a round; the ledger, the front page and one repair."""
+        return debate.max_rounds * len(debate.roster), 3
+
+    def pages(self, debate: Debate) -> tuple[str, ...]:
+        """Agenda, Round-Log, topic, the turn pages, and the closing pages once written."""
+        pages = [WikiPage.AGENDA.value, WikiPage.ROUND_LOG.value, "topic"]
+        pages += [self._turn_page(debate, n, who) for n, who in debate.log]
+        if debate.output_of(LEDGER) is not None:
+            pages.append("conclusion")
+        if self.summary(debate):
+            pages += [FRONT, DIAGRAM]
+        return tuple(pages)
+
+    # ---- moderator tasks ---------------------------------------------------------------
+
+    def task_brief(self, debate: Debate, task: str, shown: tuple[Turn, ...]) -> tuple[Piece, ...]:
+        """The scribe's prompt: the turns verbatim, the ledger with ids for the front page."""
+        values = (("topic", debate.proposal.topic), ("question", debate.proposal.question))
+        pieces = [Piece("ledger_task_intro", values)]
+        for turn in shown:
+            turn_values = (("speaker", debate.name_of(turn.seat)), ("turn", str(turn.number)),
+                           ("reply", turn.text))  # fmt: skip
+            pieces.append(Piece("ledger_turn", turn_values))
+        if task == LEDGER:
+            return (*pieces, Piece("ledger_task_ledger"))
+        if not converging(debate):
+            return (*pieces, Piece("ledger_task_explored"))
+        items = "\n".join(
+            f"{i}: {t}" for i, _, t in text.ledger_items(debate.output_of(LEDGER) or "")
+        )
+        pieces.append(Piece("ledger_task_front", (("ledger", items or "-"),)))
+        if task == REPAIR:
+            missing = ", ".join(
+                text.missing_ids(debate.output_of(LEDGER) or "", debate.output_of(FRONT) or "")
+            )
+            pieces.append(Piece("ledger_task_repair", (("missing", missing),)))
+        return tuple(pieces)
+
+    def task_shows(self, debate: Debate, task: str) -> tuple[int, ...]:
+        """Every turn of the debate (the scribe summarises what was said, nothing else)."""
+        return tuple(n for n, _ in debate.log)
+
+    def task_json(self, debate: Debate, task: str) -> bool:
+        """The ledger and the front page are JSON objects."""
+        return True
+
+    def task_fallback(self, debate: Debate, task: str, shown: tuple[Turn, ...]) -> str:
+        """Rules mode: the ledger from the last round's fields; a plain front page."""
+        last = text.latest_each(shown)
+        if task == LEDGER:
+            return text.fallback_ledger(last)
+        return text.fallback_front(debate, debate.output_of(LEDGER), last)
+
+    def tasked(self, debate: Debate, task: str, output: str, rng: random.Random) -> Plan:
+        """Ledger, then front page; a front page missing a ledger id gets one repair."""
+        if task == LEDGER:
+            return TaskStep(debate, FRONT)
+        if (
+            task == FRONT
+            and converging(debate)
+            and text.missing_ids(debate.output_of(LEDGER) or "", output)
+        ):
+            return TaskStep(debate, REPAIR)
+        consensus = debate.output_of("outcome") == "consensus"
+        return EndStep(debate, Outcome.CONSENSUS if consensus else Outcome.MAX_ROUNDS)
+
+    def task_pages(self, debate: Debate, task: str) -> tuple[str, ...]:
+        """The pages a task's output is written to."""
+        if task == LEDGER:
+            return ("conclusion",)
+        if task == FRONT and converging(debate) and self._missing(debate):
+            return ()
+        return (FRONT, DIAGRAM)
+
+    # ---- pages and the closing block -----------------------------------------------------
+
+    def turn_pages(self, debate: Debate, turn: Turn) -> tuple[str, ...]:
+        """Each turn its own page, written once."""
+        return (text.turn_page(debate, turn, orchestrated(debate)),)
+
+    def page_shows(self, debate: Debate, page: str) -> tuple[int, ...]:
+        """A turn page shows its one turn; the others are rendered from the debate."""
+        return tuple(n for n, who in debate.log if self._turn_page(debate, n, who) == page)
+
+    def render_page(self, debate: Debate, page: str, turns: tuple[Turn, ...]) -> tuple[str, str]:
+        """(title, markdown) of a ledger page."""
+        title = text.page_title(debate, page, orchestrated(debate))
+        if page == "topic":
+            return title, text.render_topic(debate, standpoints(debate))
+        if page == "conclusion":
+            return title, text.render_conclusion(debate, debate.output_of(LEDGER) or "")
+        if page in (FRONT, DIAGRAM):
+            markdown, svg = text.front_page(self._front(debate))
+            return title, svg if page == DIAGRAM else markdown
+        return title, "\n".join(text.render_turn(debate, turn) for turn in turns)
+
+    def summary(self, debate: Debate) -> str:
+        """The ledger's items with their ids once the front page is final; empty before."""
+        if debate.output_of(FRONT) is None or (
+            converging(debate) and self._missing(debate) and debate.output_of(REPAIR) is None
+        ):
+            return ""
+        items = text.ledger_items(debate.output_of(LEDGER) or "")
+        marks = {"agreed": "✅", "amendments": "✏️", "open": "❓"}
+        lines = [f"{marks[part]} **{i}** {verbatim(wording)}" for i, part, wording in items]
+        if not converging(debate):
+            return f"🔎 {text.k('explored')}"
+        return "\n".join(lines) or f"📒 {text.k('none')}"
+
+    def _missing(self, debate: Debate) -> tuple[str, ...]:
+        return text.missing_ids(debate.output_of(LEDGER) or "", debate.output_of(FRONT) or "")
+
+    def _front(self, debate: Debate) -> str:
+        """The final front page: the first that carries every id, else the plain one."""
+        ledger = debate.output_of(LEDGER) or ""
+        for task in (FRONT, REPAIR):
+            output = debate.output_of(task)
+            if output is not None and (
+                not converging(debate) or not text.missing_ids(ledger, output)
+            ):
+                return output
+        return text.fallback_front(debate, ledger, ())
+
+    def _turn_page(self, debate: Debate, number: int, who: str) -> str:
+        if not orchestrated(debate):
+            return f"turns/{number:02d}-{who}"
+        rnd = next(
+            (r for r in range(1, debate.round + 1) if number in _round_turns(debate, r)),
+            debate.round,
+        )
+        return f"turns/{rnd:02d}-{who}"
+
+
+def _round_turns(debate: Debate, rnd: int) -> tuple[int, ...]:
+    """The turn numbers stored in round `rnd` (kept when the round was done)."""
+    stored = debate.output_of(f"round:{rnd}") or ""
+    return tuple(int(n) for n in stored.split(",") if n)
+
+
+def _agreed(debate: Debate) -> bool:
+    """Every participant's latest stance is `agree`."""
+    return all(debate.stance_of(p) is Stance.AGREE for p in debate.ids)
+
+
+LEDGER_FORMAT = LedgerFormat()

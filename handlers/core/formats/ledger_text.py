@@ -1,0 +1,233 @@
+"""The ledger format's pure text work: contract fields, ledger ids, pages and the diagram.
+
+Words people read are locale keys written as `⟦ledger.key⟧`; the wiki and the room fill them
+in their language (formats read neither locales nor prompts), and what the participants, the
+people and the moderator wrote is embedded `verbatim` (handlers.core.formats.keys).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from html import escape
+
+from handlers.core.formats.keys import verbatim as v
+from handlers.core.model import Debate, Turn
+from handlers.core.reply_parser import json_block
+
+KINDS = (("agreed", "A"), ("amendments", "M"), ("open", "Q"))  # ledger part, id prefix
+KEYED = "keyed"  # a front-page output the rules wrote in locale keys (not a model's words)
+_URL = re.compile(r"https?://[^\s)>\]]+")
+
+
+def k(key: str) -> str:
+    """A locale key the wiki or the room fills in."""
+    return f"⟦ledger.{key}⟧"
+
+
+@dataclass(frozen=True)
+class Fields:
+    """A turn's ledger contract: claims agreed and contested, concessions."""
+
+    agreed: tuple[str, ...] = ()
+    contested: tuple[str, ...] = ()
+    concessions: tuple[str, ...] = ()
+
+
+def fields_of(turn: Turn) -> Fields:
+    """The contract's lists as written (tolerant: a missing or odd field is empty)."""
+    block = json_block(turn.text) or {}
+    return Fields(*(_strings(block.get(name)) for name in ("agreed", "contested", "concessions")))
+
+
+CONTRACT = ("opinion", "agreed", "contested", "concessions")
+
+
+def missing_fields(turn: Turn) -> tuple[str, ...]:
+    """The ledger contract's fields the reply's JSON block lacks (an empty list is given)."""
+    block = json_block(turn.text)
+    return tuple(name for name in CONTRACT if block is None or name not in block)
+
+
+def _strings(value: object) -> tuple[str, ...]:
+    if isinstance(value, str):
+        return (value.strip(),) if value.strip() else ()
+    if isinstance(value, list):
+        return tuple(str(v).strip() for v in value if str(v).strip())
+    return ()
+
+
+def ledger_items(output: str) -> tuple[tuple[str, str, str], ...]:
+    """(id, part, wording) of every ledger item, ids in order (A1.., M1.., Q1..)."""
+    block = _object(output)
+    items = []
+    for part, prefix in KINDS:
+        for index, text in enumerate(_strings(block.get(part)), start=1):
+            items.append((f"{prefix}{index}", part, text))
+    return tuple(items)
+
+
+def _object(text: str) -> dict[str, object]:
+    body = text.strip().removeprefix("```json").removeprefix("```").removesuffix("```").strip()
+    try:
+        value = json.loads(body)
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def missing_ids(ledger: str, front: str) -> tuple[str, ...]:
+    """The ledger ids the front page does not carry (code checks them, not a model)."""
+    markdown = front_parts(front)[0]
+    return tuple(i for i, _, _ in ledger_items(ledger) if not re.search(rf"\b{i}\b", markdown))
+
+
+def front_parts(output: str) -> tuple[str, str]:
+    """(markdown, svg) of a front-page output; a bare Markdown answer has no diagram."""
+    block = _object(output)
+    markdown = block.get("markdown")
+    if isinstance(markdown, str):
+        svg = block.get("svg")
+        return markdown, svg if isinstance(svg, str) and "<svg" in svg else ""
+    return output, ""
+
+
+def front_page(output: str) -> tuple[str, str]:
+    """(markdown, svg) of a front page as people read it: the moderator's Markdown verbatim;
+    the rules' (marked `keyed`) as it was written, in locale keys with its quotes escaped."""
+    markdown, svg = front_parts(output)
+    return (markdown if _object(output).get(KEYED) is True else v(markdown)), svg
+
+
+def fallback_ledger(last: tuple[Turn, ...]) -> str:
+    """Rules mode: the last round's claims, verbatim: agreed by all, conceded, still open."""
+    fields = [fields_of(turn) for turn in last]
+    agreed = _common([f.agreed for f in fields]) if fields else []
+    conceded = _unique([c for f in fields for c in f.concessions])
+    contested = _unique([c for f in fields for c in f.contested])
+    one_sided = _unique([a for f in fields for a in f.agreed if a not in agreed])
+    return json.dumps(
+        {"agreed": agreed, "amendments": conceded, "open": contested + one_sided},
+        ensure_ascii=False,
+    )
+
+
+def _common(lists: list[tuple[str, ...]]) -> list[str]:
+    first, *rest = lists
+    return _unique([c for c in first if all(c in other for other in rest)])
+
+
+def _unique(items: list[str]) -> list[str]:
+    return list(dict.fromkeys(items))
+
+
+def render_conclusion(debate: Debate, ledger: str) -> str:
+    """The faithful ledger: every item in its exact wording, with its id."""
+    topic = v(debate.proposal.topic)
+    lines = [f"# {k('conclusion_title')}", "", f"**{k('topic')}:** {topic}", ""]
+    items = ledger_items(ledger)
+    for part, _ in KINDS:
+        lines += [f"## {k(part)}", ""]
+        chosen = [f"- **{i}** {v(text)}" for i, p, text in items if p == part]
+        lines += [*(chosen or [f"- {k('none')}"]), ""]
+    return "\n".join(lines)
+
+
+def fallback_front(debate: Debate, ledger: str | None, last: tuple[Turn, ...]) -> str:
+    """Rules mode: a plain front page that carries every ledger id (or what was explored), in
+    locale keys and marked so (what it quotes `verbatim`)."""
+    items = ledger_items(ledger) if ledger is not None else ()
+    names = v(", ".join(m.name for m in debate.roster))
+    counts = {part: sum(1 for _, p, _ in items if p == part) for part, _ in KINDS}
+    lines = [
+        f"# {v(debate.proposal.topic)}",
+        "",
+        f"| {k('meta_field')} | {k('meta_value')} |",
+        "|---|---|",
+        f"| {k('question')} | {v(debate.proposal.question)} |",
+        f"| {k('participants')} | {names} |",
+        f"| {k('rounds')} | {debate.round} |",
+        "",
+        f"> [!NOTE]\n> {k('front_note')}",
+        "",
+    ]
+    if ledger is not None:
+        lines += [f"| {k('part')} | {k('count')} |", "|---|---|"]
+        lines += [f"| {k(part)} | {counts[part]} |" for part, _ in KINDS]
+        lines += [""] + [f"- **{i}** — {v(text)}" for i, _, text in items]
+    else:
+        lines += [f"- **{v(debate.name_of(t.seat))}:** {v(t.parsed.opinion)}" for t in last]
+    sources = _unique([u for t in last for u in _URL.findall(t.text)])
+    lines += ["", "![diagram](concepts.svg)", ""]
+    lines += [f"[^{n}]: {v(url)}" for n, url in enumerate(sources, start=1)]
+    page = {"markdown": "\n".join(lines), "svg": diagram(debate, counts), KEYED: True}
+    return json.dumps(page)
+
+
+def diagram(debate: Debate, counts: dict[str, int]) -> str:
+    """Participants flowing into the ledger: own background, high-contrast labels."""
+    boxes = [m.name for m in debate.roster]
+    width, height = 160 * max(len(boxes), 3) + 40, 220
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}">',
+        f'<rect width="{width}" height="{height}" fill="#ffffff"/>',
+    ]
+    for n, name in enumerate(boxes):
+        x = 20 + n * 160
+        parts.append(f'<rect x="{x}" y="20" width="140" height="44" fill="#1f2937" rx="6"/>')
+        parts.append(
+            f'<text x="{x + 70}" y="48" fill="#ffffff" font-size="16" '
+            f'text-anchor="middle">{escape(name)}</text>'
+        )
+        parts.append(f'<line x1="{x + 70}" y1="64" x2="{width / 2}" y2="140" stroke="#111827"/>')
+    label = " · ".join(f"{prefix} {counts.get(part, 0)}" for part, prefix in KINDS)
+    parts += [
+        f'<rect x="{width / 2 - 120}" y="140" width="240" height="50" fill="#fde047" rx="6"/>',
+        f'<text x="{width / 2}" y="171" fill="#000000" font-size="16" '
+        f'text-anchor="middle">{escape(label)}</text>',
+        "</svg>",
+    ]
+    return "\n".join(parts)
+
+
+def turn_page(debate: Debate, turn: Turn, orchestrate: bool) -> str:
+    """`turns/01-ag` (two-party: the turn's number) or `turns/02-ag` (orchestrate: round)."""
+    return f"turns/{(turn.round if orchestrate else turn.number):02d}-{turn.seat}"
+
+
+def render_turn(debate: Debate, turn: Turn) -> str:
+    """A turn's page: who, when, and the reply exactly as written."""
+    fence = "`" * max(3, _longest_run(turn.text) + 1)
+    head = f"**{v(debate.name_of(turn.seat))}** — {k('round')} {turn.round}, #{turn.number}"
+    return f"{head}\n\n{fence}text\n{v(turn.text)}\n{fence}\n"
+
+
+def _longest_run(text: str) -> int:
+    return max((len(m.group(0)) for m in re.finditer(r"`+", text)), default=0)
+
+
+def render_topic(debate: Debate, standpoints: tuple[tuple[str, str], ...]) -> str:
+    """The shared prompt and the stance assignments."""
+    proposal = debate.proposal
+    lines = [f"# {v(proposal.topic)}", "", f"**{k('question')}:** {v(proposal.question)}", ""]
+    lines += [v(proposal.context), "", f"## {k('standpoints')}", ""]
+    lines += [f"- **{v(debate.name_of(p))}:** {k(f'standpoint_{s}')}" for p, s in standpoints]
+    return "\n".join(lines)
+
+
+def page_title(debate: Debate, page: str, orchestrate: bool) -> str:
+    """`<topic> — <page>`, the page named in the reader's language (`round 2 · AG`)."""
+    if page.startswith("turns/"):
+        number, _, who = page.removeprefix("turns/").partition("-")
+        unit = k("round" if orchestrate else "turn")
+        return f"{v(debate.proposal.topic)} — {unit} {int(number)} · {v(debate.name_of(who))}"
+    name = "page_" + page.replace("-", "_").replace(".", "_")
+    return f"{v(debate.proposal.topic)} — {k(name)}"
+
+
+def latest_each(turns: tuple[Turn, ...]) -> tuple[Turn, ...]:
+    """Each participant's latest turn, in turn order."""
+    latest = {turn.seat: turn for turn in sorted(turns, key=lambda t: t.number)}
+    return tuple(sorted(latest.values(), key=lambda t: t.number))

@@ -1,0 +1,70 @@
+"""Words the bot shows people, from `handlers/locales/<lang>/*.toml` (ko default, en)."""
+
+from __future__ import annotations
+
+import tomllib
+from importlib import resources
+from typing import Any
+
+from handlers.core.korean import has_particles, resolve_particles
+
+LANGUAGES = ("ko", "en", "pt-BR")
+
+
+class LocaleError(LookupError):
+    """A key is missing from the locale files, or a parameter from a call."""
+
+
+class Strings:
+    """One language's strings; `strings("area.key", name=value)` formats one."""
+
+    def __init__(self, language: str) -> None:
+        if language not in LANGUAGES:
+            raise LocaleError(f"unknown language {language!r}")
+        self.language = language
+        self._table = load_table(language)
+        # The keys whose text writes a particle in both forms (Korean): only their lines are
+        # resolved, so a parameter (a debater's or the moderator's words) is never rewritten.
+        particled = (k for k, text in self._table.items() if has_particles(text))
+        self._particled = frozenset(particled) if language == "ko" else frozenset()
+
+    def __call__(self, key: str, /, **params: Any) -> str:
+        try:
+            template = self._table[key]
+        except KeyError:
+            raise LocaleError(f"no string {key!r} in locale {self.language!r}") from None
+        try:
+            text = template.format(**params)
+        except (KeyError, IndexError) as exc:
+            raise LocaleError(f"string {key!r} needs parameter {exc}") from None
+        # `{seat}이(가)` becomes `Claude가` / `사회자가`: the particle fits the word it follows.
+        return resolve_particles(text) if key in self._particled else text
+
+    def has(self, key: str) -> bool:
+        """True if the key exists."""
+        return key in self._table
+
+    def keys(self) -> frozenset[str]:
+        """Every key of this language."""
+        return frozenset(self._table)
+
+
+def load_table(language: str) -> dict[str, str]:
+    """Merge every `<area>.toml` of a language into flat `area.key` names."""
+    table: dict[str, str] = {}
+    folder = resources.files("handlers") / "locales" / language
+    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+        if entry.name.endswith(".toml"):
+            _flatten(tomllib.loads(entry.read_text(encoding="utf-8")), "", table)
+    return table
+
+
+def _flatten(node: dict[str, Any], prefix: str, out: dict[str, str]) -> None:
+    for key, value in node.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, dict):
+            _flatten(value, f"{name}.", out)
+        elif name in out:
+            raise LocaleError(f"string {name!r} is defined twice")
+        else:
+            out[name] = str(value)

@@ -1,0 +1,181 @@
+"""The minority report at a stalemate (issue 18, feature 2): the moderator's task, its
+deterministic fallback, and the check that every quote is the side's own words. Pure."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+
+from handlers.core.model import Debate, Turn
+from handlers.core.poll_data import (
+    ANSWER_CHARS,
+    MAX_ANSWERS,
+    MinorityReport,
+    PeoplePoll,
+    Side,
+)
+
+MIN_QUOTE_CHARS = 12  # shorter is no quote: a word or two matches anything
+QUOTE_CHARS = 400  # a quote longer than this is not a quote of the strongest case
+POSITION_CHARS = 300  # a side's position, as the report shows it (the poll cuts it to 55)
+CASE_CHARS = 1200
+REPLIES_SHOWN = 2  # per participant: its latest replies go into the moderator's prompt
+SayFn = Callable[..., str]  # a localizer: Strings, or the wiki's translate
+_SPACE = re.compile(r"\s+")
+_EDGES = "\"'“”‘’「」『』«»` "
+_MARKS = "#>*-+ \t"
+
+
+def _plain(text: str) -> str:
+    """Spacing made single; case is kept: a quote is the side's own words, letter for letter."""
+    return _SPACE.sub(" ", text).strip()
+
+
+def verbatim(quote: str, replies: tuple[Turn, ...]) -> bool:
+    """The quote (surrounding quote marks and spacing aside) appears word for word in one of
+    the replies."""
+    wanted = _plain(quote).strip(_EDGES)
+    if not MIN_QUOTE_CHARS <= len(wanted) <= QUOTE_CHARS:
+        return False
+    # The opinion as parsed (a JSON block's escapes undone), and the reply as written.
+    return any(wanted in _plain(t.parsed.opinion) or wanted in _plain(t.text) for t in replies)
+
+
+def _own(turns: tuple[Turn, ...], participant: str) -> tuple[Turn, ...]:
+    return tuple(turn for turn in turns if turn.seat == participant)
+
+
+def speakers(debate: Debate, turns: tuple[Turn, ...]) -> tuple[str, ...]:
+    """The participants that replied at least once, in roster order (at most ten: a poll's)."""
+    spoke = {turn.seat for turn in turns}
+    return tuple(p for p in debate.ids if p in spoke)[:MAX_ANSWERS]
+
+
+def task_fields(debate: Debate, turns: tuple[Turn, ...]) -> dict[str, str]:
+    """The moderator's request's fields (prompts/minority_report.md): each side's latest
+    replies, verbatim."""
+    sides = speakers(debate, turns)
+    replies = []
+    for participant in sides:
+        for turn in _own(turns, participant)[-REPLIES_SHOWN:]:
+            replies.append(f"--- {participant} (turn {turn.number}) ---\n{turn.parsed.opinion}")
+    return {
+        "topic": debate.proposal.topic,
+        "question": debate.proposal.question,
+        "participants": ", ".join(f"{p}: {debate.name_of(p)}" for p in sides),
+        "replies": "\n\n".join(replies),
+    }
+
+
+def stance_line(turn: Turn) -> str:
+    """A reply's first line of text, markup aside: where a side states its stance."""
+    for line in turn.parsed.opinion.splitlines():
+        text = line.strip().lstrip(_MARKS).strip()
+        if len(text) >= MIN_QUOTE_CHARS:
+            return text
+    return " ".join(turn.parsed.opinion.split())
+
+
+def fallback(debate: Debate, turns: tuple[Turn, ...]) -> MinorityReport:
+    """Without the moderator: each side's stance line from its last reply, quoted."""
+    sides = []
+    for participant in speakers(debate, turns):
+        line = stance_line(_own(turns, participant)[-1])
+        quote = line[:QUOTE_CHARS].rstrip()
+        quotes = (quote,) if verbatim(quote, _own(turns, participant)) else ()
+        sides.append(Side(participant, _cut(line, POSITION_CHARS), quotes=quotes))
+    return MinorityReport(tuple(sides), by_rules=True)
+
+
+def from_output(debate: Debate, turns: tuple[Turn, ...], output: str) -> MinorityReport:
+    """The moderator's report, each quote checked against the side's own stored replies (a
+    quote that does not match is counted, not shown); a side it left out, or an answer that
+    is no report at all, gets the fallback's stance line."""
+    given = _sides_in(output)
+    rules = {side.participant: side for side in fallback(debate, turns).sides}
+    sides = []
+    for participant in speakers(debate, turns):
+        item = given.get(participant)
+        position = _text(item, "position", POSITION_CHARS) if item else ""
+        if not position:
+            sides.append(rules[participant])
+            continue
+        raw = item.get("quotes") if item else None
+        quotes = [str(q) for q in raw if isinstance(q, str)] if isinstance(raw, list) else []
+        kept = tuple(
+            _plain(q).strip(_EDGES) for q in quotes if verbatim(q, _own(turns, participant))
+        )
+        case = _text(item, "case", CASE_CHARS) if item else ""
+        sides.append(Side(participant, position, case, kept, len(quotes) - len(kept)))
+    return MinorityReport(tuple(sides))
+
+
+def _sides_in(output: str) -> dict[str, dict[str, object]]:
+    """The report's sides by participant id (the first one given for each)."""
+    try:
+        data = json.loads(output)
+    except ValueError:
+        return {}
+    items = data.get("sides") if isinstance(data, dict) else None
+    found: dict[str, dict[str, object]] = {}
+    for item in items if isinstance(items, list) else []:
+        if isinstance(item, dict):
+            found.setdefault(str(item.get("participant", "")).strip().lower(), item)
+    return found
+
+
+def _text(item: dict[str, object], key: str, limit: int) -> str:
+    value = item.get(key)
+    return _cut(" ".join(value.split()), limit) if isinstance(value, str) else ""
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def answers(debate: Debate, report: MinorityReport) -> tuple[str, ...]:
+    """The poll's answers: `Name: position`, cut to Discord's 55 characters with `…` (the
+    report above the poll holds each position whole)."""
+    return tuple(
+        _cut(f"{debate.name_of(side.participant)}: {side.position}", ANSWER_CHARS)
+        for side in report.sides
+    )
+
+
+def report_markdown(debate: Debate, report: MinorityReport, say: SayFn) -> str:
+    """The report as Markdown (the thread's embed and the Conclusion page): each side's
+    position, case and verified quotes; rejected quotes are counted, never shown as quotes."""
+    blocks = []
+    for side in report.sides:
+        lines = [f"**{debate.name_of(side.participant)}**: {side.position}"]
+        if side.case:
+            lines.append(side.case)
+        lines += [f"> {quote}" for quote in side.quotes]
+        if side.rejected:
+            lines.append(f"_{say('poll.quote_rejected', count=str(side.rejected))}_")
+        blocks.append("\n".join(lines))
+    if report.by_rules:
+        blocks.append(f"_{say('poll.report_by_rules')}_")
+    return "\n\n".join(blocks)
+
+
+def decision_text(poll: PeoplePoll, say: SayFn) -> str:
+    """The result and the votes per answer (the Conclusion's embed and page)."""
+    if poll.lost:
+        head = say("poll.result_lost")
+    elif poll.winner is not None:
+        head = say("poll.result_winner", answer=poll.answers[poll.winner])
+    elif poll.leaders:
+        head = say("poll.result_tie", answers=" / ".join(poll.answers[i] for i in poll.leaders))
+    else:
+        head = say("poll.result_none")
+    lines = [head, ""]
+    lines += [
+        "- " + say("poll.count_line", answer=a, votes=n)
+        for a, n in zip(poll.answers, poll.counts, strict=False)
+    ]
+    lines.append(say("poll.total", total=poll.total))
+    if poll.closed_by:
+        lines.append(say("poll.closed_by", user=poll.closed_by))
+    return "\n".join(lines)

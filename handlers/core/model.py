@@ -1,0 +1,322 @@
+"""The debate's domain values: pure data, no I/O."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from handlers.core.claims import Claim, ClaimUpdate
+from handlers.core.kinds import (
+    Action,
+    FailureKind,
+    ModeratorSource,
+    Outcome,
+    Phase,
+    Stance,
+    WikiPage,
+    WriteMode,
+)
+from handlers.core.participants import (
+    AG,
+    CLAUDE,
+    DEFAULT_ROSTER,
+    GEMINI,
+    Backend,
+    Participant,
+)
+from handlers.core.poll_data import PeoplePoll
+
+# Re-exported: the engine's values are all importable from here.
+__all__ = [
+    "AG",
+    "CLAUDE",
+    "DEFAULT_ROSTER",
+    "GEMINI",
+    "Action",
+    "Backend",
+    "FailureKind",
+    "ModeratorSource",
+    "Outcome",
+    "Participant",
+    "Phase",
+    "Stance",
+    "WikiPage",
+    "WriteMode",
+]
+
+
+@dataclass(frozen=True)
+class WikiAction:
+    """A debater's proposed edit, as it arrived (validated separately)."""
+
+    page: str
+    mode: str
+    content: str
+
+
+@dataclass(frozen=True)
+class Question:
+    """A question a debater asks, to the opponent or to the people."""
+
+    to: str  # "opponent" or "user"
+    text: str
+
+
+@dataclass(frozen=True)
+class ParsedReply:
+    """A debater's reply split into its contract fields; `opinion` is never empty of text."""
+
+    opinion: str
+    wiki_action: WikiAction | None = None
+    question: Question | None = None
+    stance: Stance | None = None
+    structured: bool = True  # False when no valid JSON block was found
+    extra: str = ""  # the block's fields the contract does not use, as a Markdown list
+    convinced_by: str = ""  # a concession's quote of what convinced it (issue 18)
+
+
+@dataclass(frozen=True)
+class TurnMeta:
+    """What a debater's adapter measured for one turn."""
+
+    model: str = ""
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float = 0.0
+    latency_s: float = 0.0
+    num_turns: int = 0
+    session_id: str | None = None
+    denied_tools: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One stored debater reply."""
+
+    debate_id: int
+    number: int  # 1-based across the debate
+    round: int
+    seat: str  # the participant's id
+    text: str  # the reply exactly as the debater wrote it
+    raw: str  # the adapter's raw output (CLI JSON, assembled messages)
+    sha256: str  # of `raw`
+    parsed: ParsedReply
+    meta: TurnMeta
+    at: datetime
+
+
+@dataclass(frozen=True)
+class UserQuestion:
+    """A question the moderator put to the people, with answer options."""
+
+    text: str
+    options: tuple[str, ...] = ()
+    form: str = ""  # a card option the people may answer in a form (Discord: a modal) too
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The moderator's judgement after a reply."""
+
+    action: Action
+    next_seat: str | None = None  # a participant id
+    note: str = ""  # appended to the relayed text: context and direction
+    user_question: UserQuestion | None = None
+    consensus: float = 0.0  # 0..1, the moderator's estimate
+    summary: str = ""  # the updated running summary (the moderator's memory)
+    source: ModeratorSource = ModeratorSource.GEMINI
+    lasting: bool = True  # a RULES decision: True while the quota is spent, False for one step
+    claims: tuple[ClaimUpdate, ...] = ()  # the claim ledger's updates (issue 18)
+
+
+@dataclass(frozen=True)
+class Conclusion:
+    """The Conclusion page's content."""
+
+    decision: str
+    agreed: tuple[str, ...] = ()
+    open_issues: tuple[str, ...] = ()
+    positions: tuple[tuple[str, str], ...] = ()  # (participant id, position)
+    next_steps: tuple[str, ...] = ()
+    source: ModeratorSource = ModeratorSource.GEMINI
+
+
+@dataclass(frozen=True)
+class Precedent:
+    """A past debate's Conclusion page related to a new proposal (issue 18)."""
+
+    title: str
+    url: str
+    excerpt: str = ""
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """What detection found: a topic worth a debate, and who was talking."""
+
+    channel_id: int
+    topic: str
+    question: str
+    reason: str
+    confidence: float
+    context: str  # the chat excerpt the moderator saw
+    participants: tuple[int, ...]  # user ids of the conversation
+    participant_names: tuple[str, ...] = ()  # their display names, in the same order
+    suggested_format: str = ""  # the moderator's suggestion; empty: DEFAULT_FORMAT
+    format_reason: str = ""  # why it fits, shown on the card
+    precedents: tuple[Precedent, ...] = ()  # past Conclusions found before the card is posted
+
+
+@dataclass(frozen=True)
+class Actor:
+    """A person acting on a debate (a click or a typed answer)."""
+
+    user_id: int
+    name: str = ""
+    is_approver: bool = False  # holds the configured approver role
+
+
+@dataclass(frozen=True)
+class OpenAsk:
+    """One participant asked in the current step, whose answer has not come yet."""
+
+    participant: str
+    turn: int  # the number its reply will have
+    attempt: int = 0  # retries of this ask
+    fresh_session: bool = False  # start a new session (the old one is gone)
+
+
+@dataclass(frozen=True)
+class PeopleLine:
+    """Something a person said to the debate: an answer to a question, or a typed message."""
+
+    who: str
+    text: str  # verbatim
+    question: str = ""  # the question it answers; empty for a message typed in the thread
+
+
+@dataclass(frozen=True)
+class Debate:
+    """A debate's whole state: the engine's unit of storage."""
+
+    id: int
+    proposal: Proposal
+    phase: Phase
+    created_at: datetime
+    max_rounds: int
+    round: int = 0
+    order: tuple[str, ...] = ()  # the current round's speaking order (participant ids)
+    spoken: tuple[str, ...] = ()  # participants that spoke (or were skipped) this round
+    speaker: str | None = None  # who speaks (or is asked to) now; the first of `asked`
+    turns: int = 0  # the highest turn number stored so far
+    attempt: int = 0  # retries of the current ask (a one-ask step; mirrors `asked`)
+    skipped: int = 0  # consecutive skipped asks
+    fresh_session: bool = False  # the next ask to `speaker` must start a new session
+    relay_turn: int | None = None  # the latest stored turn
+    note: str = ""  # the moderator's addition for the next brief
+    user_answer: str = ""  # kept for debates stored before `people` existed
+    user_question: UserQuestion | None = None
+    first_next_round: str | None = None  # asked a question: answers first next round
+    stances: tuple[tuple[str, Stance], ...] = ()
+    summary: str = ""
+    working_document: str = ""
+    moderator_source: ModeratorSource = ModeratorSource.GEMINI
+    cost_usd: float = 0.0
+    started_at: datetime | None = None
+    ended_at: datetime | None = None
+    outcome: Outcome | None = None
+    approved_by: int | None = None
+    failure: str = ""  # the reason shown when the debate failed
+    # ---- participants and formats (a debate stored before them loads with these defaults)
+    roster: tuple[Participant, ...] = DEFAULT_ROSTER  # fixed at approval
+    format: str = "free"
+    step: str = ""  # the format's name for the current step
+    asked: tuple[OpenAsk, ...] = ()  # the current step's answers still awaited
+    step_turns: tuple[int, ...] = ()  # turns stored in the current step
+    log: tuple[tuple[int, str], ...] = ()  # (turn, participant) of every stored turn
+    people: tuple[PeopleLine, ...] = ()  # what the people said, in order
+    heard: tuple[tuple[str, int], ...] = ()  # per participant: how many of `people` it got
+    moderator_heard: int = 0  # how many of `people` the moderator's judgements got
+    people_question: str = ""  # a debater's question to the people, not yet put to them
+    # ---- the budget the people set (issue 18): max_rounds is the budget
+    pauses_at_budget: bool = False  # BUDGET_PAUSE: at max_rounds (or converging) the people decide
+    paused: str = ""  # waiting for the people's word: "budget" or "converging" (issue 18)
+    consensus_trend: tuple[float, ...] = ()  # the moderator's consensus estimates, latest last
+    claims: tuple[Claim, ...] = ()  # the live claim ledger (issue 18)
+    unquoted: tuple[tuple[int, str], ...] = ()  # (turn, participant): concessions with no quote
+    outputs: tuple[tuple[str, str], ...] = ()  # moderator task -> its output, verbatim
+    tasks: tuple[str, ...] = ()  # the moderator tasks the current step still waits for
+    options: tuple[tuple[str, str], ...] = ()  # the format's options (fixed at approval)
+    poll_hours: int = 0  # POLL_HOURS at approval: a stalemate ends in a poll (0: never)
+    poll: PeoplePoll | None = None  # the people's poll at a stalemate (issue 18)
+
+    def output_of(self, task: str) -> str | None:
+        """A moderator task's stored output, if it ran."""
+        return dict(self.outputs).get(task)
+
+    def option(self, name: str, default: str = "") -> str:
+        """One format option's value."""
+        return dict(self.options).get(name, default)
+
+    def stance_of(self, seat: str) -> Stance | None:
+        """The participant's latest stated stance."""
+        return dict(self.stances).get(seat)
+
+    @property
+    def participants(self) -> tuple[int, ...]:
+        """The people of the detected conversation."""
+        return self.proposal.participants
+
+    def member(self, participant: str) -> Participant:
+        """The roster's participant with this id (an unknown id gets a plain stand-in)."""
+        for member in self.roster:
+            if member.id == participant:
+                return member
+        return Participant(participant, Backend.CLAUDE_CLI, participant)
+
+    def name_of(self, participant: str) -> str:
+        """The participant's display name."""
+        return self.member(participant).name
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        """The roster's participant ids, in roster order."""
+        return tuple(member.id for member in self.roster)
+
+    def heard_by(self, participant: str) -> int:
+        """How many of `people` the participant's briefs have carried."""
+        return dict(self.heard).get(participant, 0)
+
+
+@dataclass(frozen=True)
+class ChatLine:
+    """One message of the watched conversation."""
+
+    author_id: int
+    author_name: str
+    content: str
+    at: datetime
+    message_id: int = 0
+
+
+@dataclass(frozen=True)
+class Detection:
+    """The moderator's verdict on a chat window."""
+
+    debate_worthy: bool
+    topic: str = ""
+    question: str = ""
+    reason: str = ""
+    confidence: float = 0.0
+    source: ModeratorSource = ModeratorSource.GEMINI
+    suggested_format: str = ""  # a format's name; empty (the rules): DEFAULT_FORMAT
+    format_reason: str = ""
+
+
+@dataclass(frozen=True)
+class ModeratorView:
+    """The moderator's bounded input: agenda, summary, last two turns and metadata."""
+
+    debate: Debate
+    last_turns: tuple[Turn, ...] = field(default_factory=tuple)
+    people: tuple[PeopleLine, ...] = ()  # what the people said since the last judgement

@@ -1,0 +1,229 @@
+"""Parse a debater's reply tolerantly: bare JSON, a ```json fence, or JSON after prose.
+
+Never raises, runs in linear time, and loses no character: whatever the block holds beyond
+the contract's fields (unknown keys, duplicates, lists where text was expected) is shown in
+`ParsedReply.extra`. Shown text has lone surrogates and NUL written as `\\uXXXX` escapes.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from handlers.core.fences import closing_after, json_openings_last_first
+from handlers.core.model import ParsedReply, Question, Stance, WikiAction
+from handlers.core.reply_fields import Num, Obj, Value, render_extra, shown
+
+__all__ = ["OFF_LOOP_CHARS", "json_block", "parse_reply", "shown"]
+
+OFF_LOOP_CHARS = 64 * 1024  # a longer reply is parsed in a worker thread
+MAX_ATTEMPTS = 512  # decode attempts per reply: a flood of `{"` cannot make parsing slow
+MAX_ENCLOSING = 64  # earlier starts tried for an object enclosing the one found
+_BUDGET_FACTOR = 8  # characters a reply's failed decode attempts may cost, per character
+_BUDGET_FLOOR = 1 << 20
+_CONTRACT_KEYS = frozenset({"opinion", "wiki_action", "question", "stance"})
+_SPACE = re.compile(r"\s*")
+_OBJECT_START_REVERSED = re.compile(r'"\s*\{')  # `{"` read backwards
+_DECODER = json.JSONDecoder(
+    object_pairs_hook=Obj, parse_float=Num, parse_int=Num, parse_constant=Num, strict=False
+)
+
+
+@dataclass
+class _Budget:
+    """What failed decode attempts may still cost (characters scanned, including the line
+    count `JSONDecodeError` makes from the start of the text)."""
+
+    left: int
+    attempts: int = MAX_ATTEMPTS
+
+    def spend(self, cost: int) -> bool:
+        """Charge one attempt; False once nothing is left."""
+        self.left -= cost
+        self.attempts -= 1
+        return not self.spent
+
+    @property
+    def spent(self) -> bool:
+        """True once no attempt is left."""
+        return self.left <= 0 or self.attempts <= 0
+
+
+def parse_reply(text: str) -> ParsedReply:
+    """Split a reply into the contract's fields; never drop any of its text."""
+    found = _find_block(text)
+    if found is None:
+        return ParsedReply(opinion=shown(text), structured=False)
+    block, start, end = found
+    extra: list[tuple[str, Value]] = []
+    used = _last_of_each(block, extra)
+    opinion = used.get("opinion")
+    if opinion is not None and not isinstance(opinion, str):
+        extra.append(("opinion", opinion))
+        opinion = None
+    pieces = [text[:start].strip(), opinion.strip() if opinion else "", text[end:].strip()]
+    return ParsedReply(
+        opinion=shown("\n\n".join(piece for piece in pieces if piece)),
+        wiki_action=_wiki_action(used.get("wiki_action"), extra),
+        question=_question(used.get("question"), extra),
+        stance=_stance(used.get("stance"), extra),
+        extra=shown(render_extra(extra)),
+        # Read, and still shown among the other fields: every character reaches the thread.
+        convinced_by=next((v for k, v in extra if k == "convinced_by" and isinstance(v, str)), ""),
+    )
+
+
+def _last_of_each(block: Obj, extra: list[tuple[str, Value]]) -> dict[str, Value]:
+    """The last value of each contract key; every other pair goes to `extra`."""
+    last: dict[str, int] = {}
+    for index, (key, _) in enumerate(block):
+        if key in _CONTRACT_KEYS:
+            last[key] = index
+    used: dict[str, Value] = {}
+    for index, (key, value) in enumerate(block):
+        if last.get(key) == index:
+            used[key] = value
+        else:
+            extra.append((key, value))
+    return used
+
+
+def _find_block(text: str) -> tuple[Obj, int, int] | None:
+    """The last JSON object carrying a contract key, with the span it occupies in `text`."""
+    last_key = max(text.rfind(f'"{key}"') for key in _CONTRACT_KEYS)
+    if last_key < 0:
+        return None
+    budget = _Budget(_BUDGET_FACTOR * len(text) + _BUDGET_FLOOR)
+    # A fenced block is decoded from its opening on, so a ``` inside a JSON string (a
+    # Markdown code block in the opinion) cannot end it early.
+    # Only an opening before the last key can hold it (the slice skips the rest unread).
+    for opening in json_openings_last_first(text[:last_key]):
+        decoded = _decode_at(text, opening.body, budget)
+        if decoded is not None:
+            obj, end = decoded
+            return obj, opening.start, closing_after(text, end) or end
+        if budget.spent:
+            return None
+    return _bare_block(text, last_key, budget)
+
+
+def _bare_block(text: str, last_key: int, budget: _Budget) -> tuple[Obj, int, int] | None:
+    """The last bare object with a contract key; an object enclosing it wins over it."""
+    best: tuple[Obj, int, int] | None = None
+    enclosing_tries = MAX_ENCLOSING
+    # An object can only hold a contract key that comes after its start.
+    for start in _object_starts_last_first(text, last_key):
+        if best is not None:
+            enclosing_tries -= 1
+            if enclosing_tries < 0:
+                break
+        decoded = _decode_at(text, start, budget)
+        if decoded is not None and (best is None or decoded[1] >= best[2]):
+            best = (decoded[0], start, decoded[1])
+        if budget.spent:
+            break
+    return best
+
+
+def _object_starts_last_first(text: str, before: int) -> Iterator[int]:
+    """Each `{` followed by a key's quote, at or before `before`, last first and lazily."""
+    size = len(text)
+    for match in _OBJECT_START_REVERSED.finditer(text[::-1], size - 1 - before):
+        yield size - match.end()
+
+
+def _decode_at(text: str, start: int, budget: _Budget) -> tuple[Obj, int] | None:
+    """The contract object that begins at `start` (after white space), and where it ends."""
+    start = _SPACE.match(text, start).end()  # type: ignore[union-attr]  # \s* always matches
+    try:
+        obj, end = _DECODER.raw_decode(text, start)
+    except json.JSONDecodeError as exc:
+        budget.spend(exc.pos + (exc.pos - start))
+        return None
+    except (RecursionError, ValueError):
+        # Nesting deeper than the interpreter allows; where it stopped is unknown.
+        budget.spend(2 * len(text))
+        return None
+    if isinstance(obj, Obj) and any(key in _CONTRACT_KEYS for key, _ in obj):
+        return obj, end
+    budget.spend(end - start)
+    return None
+
+
+def _wiki_action(value: Value | None, extra: list[tuple[str, Value]]) -> WikiAction | None:
+    if value is None:
+        return None
+    fields = _last_of(value, ("page", "mode", "content"))
+    page, mode, content = fields if fields is not None else (None, None, None)
+    page = "" if page is None else page
+    mode = "replace" if mode is None else mode
+    if (
+        not isinstance(value, Obj)
+        or not isinstance(page, str)
+        or not isinstance(mode, str)
+        or not isinstance(content, str)
+    ):
+        extra.append(("wiki_action", value))
+        return None
+    _rest(value, ("page", "mode", "content"), "wiki_action", extra)
+    return WikiAction(page=shown(page), mode=shown(mode), content=shown(content))
+
+
+def _question(value: Value | None, extra: list[tuple[str, Value]]) -> Question | None:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        if value.strip():
+            return Question(to="opponent", text=shown(value))
+        extra.append(("question", value))
+        return None
+    fields = _last_of(value, ("to", "text"))
+    to, text = fields if fields is not None else (None, None)
+    if not isinstance(value, Obj) or not isinstance(text, str) or not text.strip():
+        extra.append(("question", value))
+        return None
+    if to is not None and not isinstance(to, str):
+        extra.append(("question", value))
+        return None
+    _rest(value, ("to", "text"), "question", extra)
+    who = "user" if str(to or "").lower() == "user" else "opponent"
+    if to is not None and to.lower() not in {"user", "opponent"}:
+        extra.append(("question.to", to))
+    return Question(to=who, text=shown(text))
+
+
+def _stance(value: Value | None, extra: list[tuple[str, Value]]) -> Stance | None:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        try:
+            return Stance(value.lower())
+        except ValueError:
+            pass
+    extra.append(("stance", value))
+    return None
+
+
+def _last_of(value: Value, keys: tuple[str, ...]) -> tuple[Value | None, ...] | None:
+    """The last value of each of `keys` when `value` is an object, else None."""
+    if not isinstance(value, Obj):
+        return None
+    found = {key: item for key, item in value if key in keys}
+    return tuple(found.get(key) for key in keys)
+
+
+def _rest(value: Obj, keys: tuple[str, ...], prefix: str, extra: list[tuple[str, Value]]) -> None:
+    """Every pair of an object that `_last_of` did not take, into `extra`."""
+    last = {key: index for index, (key, _) in enumerate(value) if key in keys}
+    for index, (key, item) in enumerate(value):
+        if last.get(key) != index:
+            extra.append((f"{prefix}.{key}", item))
+
+
+def json_block(text: str) -> dict[str, Value] | None:
+    """The reply's contract block as a dict, the last of a repeated key winning (a format
+    reads its own fields from it)."""
+    found = _find_block(text)
+    return dict(found[0]) if found is not None else None

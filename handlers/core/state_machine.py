@@ -1,0 +1,316 @@
+"""The debate's rules as a pure function: (debate, event, now, rng) -> step.
+
+No I/O here: time and randomness come in as arguments, and what should happen
+in the world comes out as effects for the handler to store and then run. What
+follows a step is the debate's format's to say (handlers/core/formats/); asking and
+storing answers are handlers/core/steps.py's, retries and skips
+handlers/core/step_failures.py's, the same for all.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from datetime import datetime
+
+from handlers.core.claims import updated
+from handlers.core.concessions import with_concession
+from handlers.core.convergence import TREND_KEPT, converging_pause, decided
+from handlers.core.effects import (
+    AskUser,
+    CloseCard,
+    Effect,
+    LogNote,
+    Notify,
+    OpenRoom,
+    PostConclusion,
+    PostSummary,
+    UpdateClaims,
+    UpdateStatus,
+    WriteAgenda,
+    WriteConclusion,
+)
+from handlers.core.events import (
+    BudgetChosen,
+    BudgetDecided,
+    ConclusionReady,
+    DebaterFailed,
+    Event,
+    FormatChosen,
+    Judged,
+    MinorityReported,
+    OptionChosen,
+    PeopleSaid,
+    PollClosed,
+    PollDue,
+    ProposalApproved,
+    ProposalDeclined,
+    ProposalExpired,
+    ReplyReceived,
+    StopRequested,
+    TaskDone,
+    UserAnswered,
+)
+from handlers.core.formats import formats_for
+from handlers.core.model import (
+    Action,
+    Actor,
+    Debate,
+    Decision,
+    ModeratorSource,
+    Outcome,
+    PeopleLine,
+    Phase,
+    Stance,
+    UserQuestion,
+)
+from handlers.core.poll import on_poll, stalemate_pause, stop_poll
+from handlers.core.step_failures import (
+    BACKOFF_S,
+    MAX_RETRIES,
+    MAX_SKIPS,
+    MAX_TIMEOUT_RETRIES,
+    failure,
+)
+from handlers.core.steps import Step, conclude, expects, format_of, reply, run_plan, task_done
+
+__all__ = [
+    "BACKOFF_S",
+    "MAX_RETRIES",
+    "MAX_SKIPS",
+    "MAX_TIMEOUT_RETRIES",
+    "Step",
+    "authorized",
+    "both_agree",
+    "transition",
+]
+
+
+MAX_BUDGET_ROUNDS = 50  # as MAX_ROUNDS allows
+
+
+def authorized(debate: Debate, actor: Actor) -> bool:
+    """Only the people of the conversation, or holders of the approver role, may act."""
+    return actor.is_approver or actor.user_id in debate.participants
+
+
+def transition(debate: Debate, event: Event, now: datetime, rng: random.Random) -> Step:
+    """Apply one event; an event that does not fit the current state changes nothing."""
+    match event:
+        case ProposalApproved(actor=actor) if debate.phase is Phase.PROPOSED:
+            return _approve(debate, event, now, rng) if authorized(debate, actor) else Step(debate)
+        case FormatChosen() | OptionChosen() | BudgetChosen() if debate.phase is Phase.PROPOSED:
+            return _on_card(debate, event, now)
+        case ProposalDeclined() | ProposalExpired() if debate.phase is Phase.PROPOSED:
+            return _on_card(debate, event, now)
+        case ReplyReceived() if expects(debate, event.seat, event.turn):
+            return with_concession(reply(debate, event, now, rng), event)
+        case DebaterFailed() if expects(debate, event.seat, event.turn):
+            return failure(debate, event, rng)
+        case Judged() | TaskDone():
+            return _moderated(debate, event, rng)
+        case UserAnswered() | BudgetDecided() if debate.phase is Phase.AWAITING_USER:
+            return (
+                _on_waiting(debate, event, rng) if authorized(debate, event.actor) else Step(debate)
+            )
+        case PeopleSaid(actor=actor, text=text) if debate.phase in _STOPPABLE and text.strip():
+            return _said(debate, actor, text)
+        case MinorityReported() | PollDue() | PollClosed():
+            return on_poll(debate, event)
+        case StopRequested(actor=actor) if debate.phase in _STOPPABLE:
+            return _stopped(debate, actor)
+        case ConclusionReady() if debate.phase is Phase.CONCLUDING:
+            return _ended(debate, event, now)
+    return Step(debate)
+
+
+def _stopped(debate: Debate, actor: Actor) -> Step:
+    """Stop (authorized people only); an open poll is ended instead and its votes bind."""
+    if not authorized(debate, actor):
+        return Step(debate)
+    early = stop_poll(debate, actor)
+    if early is not None:
+        return early
+    return conclude(debate, Outcome.STOPPED, Notify("debate.stopped_by", (("user", _who(actor)),)))
+
+
+def _ended(debate: Debate, event: ConclusionReady, now: datetime) -> Step:
+    """The end: the Conclusion written and posted, or the format's own closing block."""
+    phase = _END_PHASE[debate.outcome or Outcome.CONSENSUS]
+    ended = replace(debate, phase=phase, ended_at=now, speaker=None)
+    if format_of(debate).closes_itself(debate):  # its own closing block and pages
+        return Step(ended, (PostSummary(), UpdateStatus()))
+    done = event.conclusion
+    return Step(ended, (WriteConclusion(done), PostConclusion(done), UpdateStatus()))
+
+
+_BUTTONS = frozenset({"budget", "converging"})  # pauses the people answer with buttons
+_STOPPABLE = frozenset({Phase.SPEAKING, Phase.JUDGING, Phase.AWAITING_USER})
+_TASKING = frozenset({Phase.SPEAKING, Phase.JUDGING})
+_END_PHASE = {
+    Outcome.CONSENSUS: Phase.CONCLUDED,
+    Outcome.MAX_ROUNDS: Phase.CONCLUDED,
+    Outcome.STOPPED: Phase.STOPPED,
+    Outcome.FAILED: Phase.FAILED,
+    Outcome.PEOPLE: Phase.CONCLUDED,
+}
+
+
+def _on_card(
+    debate: Debate,
+    event: FormatChosen | OptionChosen | BudgetChosen | ProposalDeclined | ProposalExpired,
+    now: datetime,
+) -> Step:
+    """A waiting card: a format or a budget picked, put off, or expired (only the people
+    may act)."""
+    match event:
+        case ProposalExpired():
+            return _closed(debate, Phase.EXPIRED, now)
+        case _ if not authorized(debate, event.actor):
+            return Step(debate)
+        case ProposalDeclined():
+            return _closed(debate, Phase.DECLINED, now)
+        case FormatChosen(format=name) if name in formats_for(debate.roster):
+            return Step(replace(debate, format=name))
+        case BudgetChosen(rounds=rounds) if 1 <= rounds <= MAX_BUDGET_ROUNDS:
+            return Step(replace(debate, max_rounds=rounds))
+        case OptionChosen(key=key, value=value) if _card_option_fits(debate, key, value):
+            options = dict(debate.options) | {key: value}
+            return Step(replace(debate, options=tuple(sorted(options.items()))))
+    return Step(debate)
+
+
+def _card_option_fits(debate: Debate, key: str, value: str) -> bool:
+    """An option the debate's format asks on the card, set to one of its choices."""
+    return any(o.key == key and o.valid(value) for o in format_of(debate).card_options)
+
+
+def _on_waiting(debate: Debate, event: UserAnswered | BudgetDecided, rng: random.Random) -> Step:
+    """The people's answer to the moderator's question, or their word at a pause (where words
+    typed in the room are kept for the moderator, not taken as the answer)."""
+    match event:
+        case UserAnswered(actor=actor, answer=answer) if debate.paused:
+            return _said(debate, actor, answer)
+        case UserAnswered(actor=actor, answer=answer):
+            return _answered(debate, actor, answer, rng)
+        case BudgetDecided(at=at) if debate.paused in _BUTTONS and at in (0, debate.turns):
+            return decided(debate, event, rng)  # else a button of an earlier pause
+    return Step(debate)
+
+
+def _closed(debate: Debate, phase: Phase, now: datetime) -> Step:
+    """The card is declined or expired: no debate."""
+    return Step(replace(debate, phase=phase, ended_at=now), (CloseCard(),))
+
+
+def _who(actor: Actor) -> str:
+    return actor.name or str(actor.user_id)
+
+
+def _approve(debate: Debate, event: ProposalApproved, now: datetime, rng: random.Random) -> Step:
+    """Fix the roster and format, open the room, and take the format's first step. A format
+    the roster cannot run is not taken: the debate keeps the one it was proposed with."""
+    roster = event.roster or debate.roster
+    chosen = event.format if event.format in formats_for(roster) else debate.format
+    fixed = replace(
+        debate,
+        roster=roster,
+        format=chosen,
+        started_at=now,
+        approved_by=event.actor.user_id,
+        pauses_at_budget=event.pauses_at_budget,
+        poll_hours=event.poll_hours,
+        options=tuple(sorted((dict(debate.options) | dict(event.options)).items())),
+    )
+    step = run_plan(format_of(fixed).start(fixed, rng))
+    opening: tuple[Effect, ...] = (
+        CloseCard(),
+        OpenRoom(),
+        WriteAgenda(),
+        Notify("wiki.agenda_written", (("page", "agenda"),)),
+    )
+    return Step(step.debate, (*opening, *step.effects))
+
+
+def _moderated(debate: Debate, event: Judged | TaskDone, rng: random.Random) -> Step:
+    """A judgement of the latest turn, or a format's moderator task done."""
+    if isinstance(event, TaskDone):
+        if debate.phase in _TASKING and event.task in debate.tasks:
+            return task_done(debate, event, rng)
+    elif debate.phase is Phase.JUDGING and event.turn == debate.turns and not debate.tasks:
+        return _judged(debate, event, rng)
+    return Step(debate)
+
+
+def _judged(debate: Debate, event: Judged, rng: random.Random) -> Step:
+    decision = event.decision
+    effects: list[Effect] = []
+    source = debate.moderator_source
+    if decision.source is ModeratorSource.RULES and not decision.lasting:
+        effects.append(Notify("moderator.rules_once"))  # a blip: the mode stays as it was
+    elif decision.source is not source:
+        source = decision.source
+        effects.append(Notify(f"moderator.mode_{source.value}"))
+    judged = replace(
+        debate,
+        summary=decision.summary or debate.summary,
+        moderator_source=source,
+        note=decision.note,
+        moderator_heard=max(debate.moderator_heard, event.heard),
+        people_question="",
+        consensus_trend=(*debate.consensus_trend, decision.consensus)[-TREND_KEPT:],
+        claims=updated(debate.claims, decision.claims, debate.ids),
+    )
+    if judged.claims != debate.claims:
+        effects.append(UpdateClaims())
+    effects += _shown(debate, decision)
+    question = decision.user_question if decision.action is Action.ASK_USER else None
+    if question is None and decision.action is not Action.CONCLUDE and debate.people_question:
+        # The moderator let a debater's question to the people pass: put it to them anyway.
+        question = UserQuestion(text=debate.people_question)
+    if decision.action is Action.CONCLUDE:
+        step = conclude(judged, Outcome.CONSENSUS)
+    elif question is not None:
+        waiting = replace(judged, phase=Phase.AWAITING_USER, user_question=question)
+        step = Step(waiting, (AskUser(question), UpdateStatus()))
+    else:
+        step = run_plan(format_of(judged).judged(judged, decision, rng))
+        step = stalemate_pause(judged, converging_pause(judged, step))
+    return Step(step.debate, (*effects, *step.effects))
+
+
+def _shown(debate: Debate, decision: Decision) -> list[Effect]:
+    """The moderator's note and redirect, in the thread (grey) and in the Round-Log."""
+    shown: list[Effect] = []
+    key = f"note-{debate.turns}"
+    lead = decision.next_seat
+    if decision.action is Action.REDIRECT and lead is not None and lead in debate.ids:
+        params = (("seat", lead), ("note", decision.note or "-"))
+        logged = LogNote(key, "redirect", debate.name_of(lead), decision.note)
+        shown += [Notify("moderator.redirect", params), logged]
+    elif decision.note.strip() and decision.action is not Action.CONCLUDE:
+        shown += [Notify("moderator.note", (("note", decision.note),)),
+                  LogNote(key, "note", "", decision.note)]  # fmt: skip
+    return shown
+
+
+def _answered(debate: Debate, actor: Actor, answer: str, rng: random.Random) -> Step:
+    question = debate.user_question.text if debate.user_question else ""
+    line = PeopleLine(who=_who(actor), text=answer, question=question or "-")
+    answered = replace(debate, user_question=None, people=(*debate.people, line))
+    step = run_plan(format_of(answered).resumed(answered, rng))
+    notice = Notify("user.answered", (("user", line.who), ("answer", answer)))
+    logged = LogNote(f"people-{len(answered.people)}", "answer", line.who, answer)
+    return Step(step.debate, (notice, logged, *step.effects))
+
+
+def _said(debate: Debate, actor: Actor, text: str) -> Step:
+    """A message typed in the room: kept verbatim for the moderator and the next debaters."""
+    line = PeopleLine(who=_who(actor), text=text)
+    said = replace(debate, people=(*debate.people, line))
+    return Step(said, (LogNote(f"people-{len(said.people)}", "said", line.who, text),))
+
+
+def both_agree(debate: Debate) -> bool:
+    """True when every participant's latest stance is `agree`."""
+    return all(debate.stance_of(p) is Stance.AGREE for p in debate.ids)

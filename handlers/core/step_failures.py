@@ -1,0 +1,80 @@
+"""A participant's failed ask, for every format: retried with backoff, its session restarted,
+skipped, or the debate failed (handlers/core/steps.py's machinery, the same for all).
+
+Pure, like the state machine it serves.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+from handlers.core.effects import Notify
+from handlers.core.events import DebaterFailed
+from handlers.core.model import Debate, FailureKind, OpenAsk, Outcome
+from handlers.core.shorten import shorten
+from handlers.core.steps import (
+    Step,
+    ask_effect,
+    conclude,
+    format_of,
+    held_posts,
+    open_asks,
+    run_plan,
+    with_asks,
+)
+
+MAX_RETRIES = 2  # a transient failure is retried this often before the ask is skipped
+MAX_TIMEOUT_RETRIES = 1  # a silent debater gets one more chance
+MAX_SKIPS = 2  # consecutive skipped asks before the debate fails
+BACKOFF_S = 30.0
+
+
+def failure(debate: Debate, event: DebaterFailed, rng: random.Random) -> Step:
+    """Retry, restart the session, skip this participant, or fail the debate."""
+    asks = open_asks(debate)
+    ask = next(a for a in asks if (a.participant, a.turn) == (event.seat, event.turn))
+    seat = (("seat", event.seat), ("kind", event.kind.value))
+    if event.kind is FailureKind.SESSION_MISSING and not ask.fresh_session:
+        fresh = replace(ask, fresh_session=True)
+        again = with_asks(debate, _swap(asks, ask, fresh))
+        return Step(again, (Notify("debater.session_restarted", seat), ask_effect(again, fresh)))
+    if event.kind.is_transient:
+        limit = MAX_TIMEOUT_RETRIES if event.kind is FailureKind.TIMEOUT else MAX_RETRIES
+        if ask.attempt < limit:
+            delay = event.retry_after if event.retry_after is not None else _backoff(ask.attempt)
+            retry = replace(ask, attempt=ask.attempt + 1)
+            again = with_asks(debate, _swap(asks, ask, retry))
+            params = (*seat, ("seconds", str(round(delay))))
+            notice = Notify("debater.retrying", params)
+            return Step(again, (notice, ask_effect(again, retry, delay)))
+        return _skip(debate, ask, event, rng)
+    detail = (*seat, ("detail", shorten(event.detail, 300)))
+    failed = replace(debate, failure=f"{event.seat}: {event.kind.value}")
+    return conclude(failed, Outcome.FAILED, Notify("debater.failed", detail))
+
+
+def _swap(asks: tuple[OpenAsk, ...], old: OpenAsk, new: OpenAsk) -> tuple[OpenAsk, ...]:
+    return tuple(new if a == old else a for a in asks)
+
+
+def _backoff(attempt: int) -> float:
+    return float(BACKOFF_S * 2**attempt)
+
+
+def _skip(debate: Debate, ask: OpenAsk, event: DebaterFailed, rng: random.Random) -> Step:
+    skipped = debate.skipped + 1
+    params = (("seat", event.seat), ("kind", event.kind.value))
+    if skipped >= MAX_SKIPS:
+        failed = replace(debate, failure=f"{event.seat}: {event.kind.value}")
+        return conclude(failed, Outcome.FAILED, Notify("debater.failed_repeatedly", params))
+    # A skipped ask counts as spoken so the round moves on; the relay stays as it was.
+    waiting = tuple(a for a in open_asks(debate) if a != ask)
+    moved = replace(
+        with_asks(debate, waiting), skipped=skipped, spoken=(*debate.spoken, event.seat)
+    )
+    notice = Notify("debater.skipped", params)
+    if waiting or moved.tasks:
+        return Step(moved, (notice,))
+    step = run_plan(format_of(moved).answered(moved, rng))
+    return Step(step.debate, (notice, *held_posts(moved), *step.effects))

@@ -1,0 +1,279 @@
+"""The engine's step machinery, for every format: open asks, answers stored as they arrive,
+and the format asked what follows a finished step (retries and skips per participant are
+handlers/core/step_failures.py's).
+
+Pure, like the state machine it serves.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from dataclasses import dataclass, replace
+from datetime import datetime
+
+from handlers.core.effects import (
+    AppendRoundLog,
+    AskBudget,
+    AskDebater,
+    AskUser,
+    Conclude,
+    Effect,
+    Judge,
+    Notify,
+    PostTurn,
+    RunTask,
+    UpdateStatus,
+    WritePage,
+    WriteWorkingDocument,
+)
+from handlers.core.events import ReplyReceived, TaskDone
+from handlers.core.formats import CONTRACTS, format_named
+from handlers.core.formats.base import (
+    AskStep,
+    EndStep,
+    Format,
+    JudgeStep,
+    PeopleStep,
+    Plan,
+    TaskStep,
+    with_output,
+)
+from handlers.core.model import (
+    Debate,
+    ModeratorSource,
+    OpenAsk,
+    Outcome,
+    ParsedReply,
+    Phase,
+    Turn,
+)
+from handlers.core.stalemate import reporting, stuck_at_limit
+from handlers.core.wiki_actions import Refusal, apply_action
+
+
+@dataclass(frozen=True)
+class Step:
+    """The outcome of one transition: the new state, a turn to store, effects to run."""
+
+    debate: Debate
+    effects: tuple[Effect, ...] = ()
+    turn: Turn | None = None
+
+
+def format_of(debate: Debate) -> Format:
+    """The debate's format."""
+    return format_named(debate.format)
+
+
+def parse_with(debate: Debate, text: str) -> ParsedReply:
+    """The reply split by the debate's format's contract."""
+    return CONTRACTS[format_of(debate).contract_of(debate)](text)
+
+
+def open_asks(debate: Debate) -> tuple[OpenAsk, ...]:
+    """The answers the current step still waits for (a debate stored before steps existed
+    waits for its one speaker)."""
+    if debate.phase is not Phase.SPEAKING:
+        return ()
+    if debate.asked:
+        return debate.asked
+    if debate.speaker is None:
+        return ()
+    return (OpenAsk(debate.speaker, debate.turns + 1, debate.attempt, debate.fresh_session),)
+
+
+def expects(debate: Debate, participant: str, turn: int) -> bool:
+    """True if the step waits for exactly this participant's answer to this turn."""
+    return any(a.participant == participant and a.turn == turn for a in open_asks(debate))
+
+
+def with_asks(debate: Debate, asks: tuple[OpenAsk, ...]) -> Debate:
+    """The debate waiting for `asks`; the first is mirrored in speaker/attempt/fresh_session."""
+    if not asks:
+        return replace(debate, asked=(), attempt=0, fresh_session=False)
+    first = asks[0]
+    return replace(
+        debate,
+        asked=asks,
+        speaker=first.participant,
+        attempt=first.attempt,
+        fresh_session=first.fresh_session,
+    )
+
+
+def ask_effect(debate: Debate, ask: OpenAsk, delay_s: float = 0.0) -> AskDebater:
+    """The stored request to one participant; its brief is composed when it runs. What it
+    may see is fixed when the step starts: a retry mid-step sees no more than the first ask."""
+    before_step = tuple(entry for entry in debate.log if entry[0] not in debate.step_turns)
+    return AskDebater(
+        seat=ask.participant,
+        turn=ask.turn,
+        round=debate.round,
+        relay_turn=debate.relay_turn,
+        shows=format_of(debate).shows(replace(debate, log=before_step), ask.participant),
+        step=debate.step or "turn",
+        note=debate.note,
+        fresh_session=ask.fresh_session,
+        delay_s=delay_s,
+    )
+
+
+def run_plan(plan: Plan) -> Step:
+    """Turn a format's plan into the engine's state and effects."""
+    match plan:
+        case AskStep(debate=debate, step=name, participants=who, notices=notices, tasks=tasks):
+            base = debate.turns
+            asks = tuple(OpenAsk(p, base + i + 1) for i, p in enumerate(who))
+            asking = with_asks(
+                replace(debate, phase=Phase.SPEAKING, step=name, step_turns=(), tasks=tasks),
+                asks,
+            )
+            effects = tuple(ask_effect(asking, ask) for ask in asks)
+            alongside = tuple(RunTask(task) for task in tasks)
+            return Step(asking, (*notices, UpdateStatus(), *effects, *alongside))
+        case JudgeStep(debate=debate):
+            judging = replace(debate, phase=Phase.JUDGING)
+            return Step(judging, (UpdateStatus(), Judge(debate.turns)))
+        case EndStep(debate=debate, outcome=Outcome.MAX_ROUNDS) if stuck_at_limit(debate):
+            return Step(*reporting(debate))  # the people decide by poll (issue 18)
+        case EndStep(debate=debate, outcome=Outcome.MAX_ROUNDS) if debate.pauses_at_budget:
+            return pause_at_budget(debate)
+        case TaskStep(debate=debate, task=task):
+            tasking = replace(
+                with_asks(debate, ()), phase=Phase.JUDGING, step=task_step(task), tasks=(task,)
+            )
+            return Step(tasking, (UpdateStatus(), RunTask(task)))
+        case PeopleStep(debate=debate, question=question, notices=notices):
+            waiting = replace(
+                with_asks(debate, ()), phase=Phase.AWAITING_USER, user_question=question, tasks=()
+            )
+            return Step(waiting, (*notices, AskUser(question), UpdateStatus()))
+        case EndStep(debate=debate, outcome=outcome, effects=closing):
+            ended = conclude(debate, outcome)
+            return Step(ended.debate, (*closing, *ended.effects))
+
+
+def task_done(debate: Debate, event: TaskDone, rng: random.Random) -> Step:
+    """Store a moderator task's output verbatim and write the pages it fills; a task step
+    moves on at once, a task run alongside asks once the step has all of its answers."""
+    fmt = format_of(debate)
+    remaining = tuple(t for t in debate.tasks if t != event.task)
+    stored = with_output(replace(debate, tasks=remaining), event.task, event.output)
+    effects: tuple[Effect, ...] = ()
+    if event.source is ModeratorSource.RULES:
+        effects = (Notify(f"{stored.format}.task_fallback", (("task", event.task),)),)
+    effects += tuple(WritePage(page) for page in fmt.task_pages(stored, event.task))
+    if debate.phase is Phase.JUDGING:
+        step = run_plan(fmt.tasked(stored, event.task, event.output, rng))
+    elif remaining or stored.asked:
+        step = Step(stored)
+    else:
+        step = run_plan(fmt.answered(replace(stored, note=""), rng))
+    return Step(step.debate, (*effects, *step.effects))
+
+
+def pause_at_budget(debate: Debate) -> Step:
+    """The budget is spent without an end: the people choose (Extend / Conclude)."""
+    paused = replace(
+        with_asks(debate, ()), phase=Phase.AWAITING_USER, paused="budget", speaker=None, tasks=()
+    )
+    return Step(paused, (UpdateStatus(), AskBudget()))
+
+
+def task_step(task: str) -> str:
+    """The step name of a moderator task (tells it apart from a format's ask step)."""
+    return f"task:{task}"
+
+
+def conclude(debate: Debate, outcome: Outcome, notice: Notify | None = None) -> Step:
+    """End the debate: the Conclusion is written next. Answers a step held back (a Stop
+    before all were in) are posted now: nothing a debater wrote is lost."""
+    held = held_posts(debate) if debate.phase is Phase.SPEAKING else ()
+    ending = replace(
+        with_asks(debate, ()), phase=Phase.CONCLUDING, outcome=outcome, speaker=None, tasks=()
+    )
+    effects: tuple[Effect, ...] = (*held, UpdateStatus(), Conclude())
+    return Step(ending, (notice, *effects) if notice else effects)
+
+
+def reply(debate: Debate, event: ReplyReceived, now: datetime, rng: random.Random) -> Step:
+    """Store one answer as it arrives; when the step has all of its answers, move on."""
+    fmt = format_of(debate)
+    turn = _turn_of(debate, event, now)
+    parsed = turn.parsed
+    stances = dict(debate.stances)
+    if parsed.stance is not None:
+        stances[event.seat] = parsed.stance
+    heard = dict(debate.heard)
+    heard[event.seat] = max(heard.get(event.seat, 0), event.heard)
+    asked = (turn.seat, turn.number)
+    waiting = tuple(a for a in open_asks(debate) if (a.participant, a.turn) != asked)
+    question = parsed.question
+    after = replace(
+        with_asks(debate, waiting),
+        turns=max(debate.turns, turn.number),
+        spoken=(*debate.spoken, turn.seat),
+        skipped=0,
+        relay_turn=turn.number,
+        user_answer="",
+        stances=tuple(sorted(stances.items())),
+        cost_usd=debate.cost_usd + event.meta.cost_usd,
+        step_turns=(*debate.step_turns, turn.number),
+        log=(*debate.log, (turn.number, turn.seat)),
+        heard=tuple(sorted(heard.items())),
+        people_question=question.text.strip()
+        if question is not None and question.to == "user"
+        else debate.people_question,
+    )
+    holding = fmt.holds(debate)
+    after, effects = _posted(fmt.noted(after, turn), turn, holding)
+    if waiting or after.tasks:
+        return Step(after, effects, turn)
+    held = held_posts(after) if holding else ()
+    step = run_plan(fmt.answered(replace(after, note=""), rng))
+    return Step(step.debate, (*effects, *held, *step.effects), turn)
+
+
+def held_posts(debate: Debate) -> tuple[Effect, ...]:
+    """The posts of the current step's answers, if the format holds them until all are in."""
+    if not format_of(debate).holds(debate):
+        return ()
+    return tuple(e for n in debate.step_turns for e in (PostTurn(n), AppendRoundLog(n)))
+
+
+def _turn_of(debate: Debate, event: ReplyReceived, now: datetime) -> Turn:
+    """The stored turn: the reply exactly as written, and its contract fields."""
+    return Turn(
+        debate_id=debate.id,
+        number=event.turn,
+        round=debate.round,
+        seat=event.seat,
+        text=event.text,
+        raw=event.raw,
+        # surrogatepass: a lone surrogate in what an adapter received must not make the
+        # turn impossible to hash (the store keeps such text as exact UTF-8 bytes too).
+        sha256=hashlib.sha256(event.raw.encode("utf-8", "surrogatepass")).hexdigest(),
+        parsed=event.parsed if event.parsed is not None else parse_with(debate, event.text),
+        meta=event.meta,
+        at=now,
+    )
+
+
+def _posted(debate: Debate, turn: Turn, holding: bool) -> tuple[Debate, tuple[Effect, ...]]:
+    """Post and log the turn (unless the step holds its answers); apply its wiki_action."""
+    effects: list[Effect] = [] if holding else [PostTurn(turn.number), AppendRoundLog(turn.number)]
+    effects += [WritePage(page) for page in format_of(debate).turn_pages(debate, turn)]
+    parsed = turn.parsed
+    if not parsed.structured:
+        effects.append(Notify("turn.no_block", (("seat", turn.seat),)))
+    if parsed.wiki_action is None:
+        return debate, tuple(effects)
+    outcome = apply_action(debate.working_document, parsed.wiki_action)
+    if isinstance(outcome, Refusal):
+        return debate, (*effects, Notify(outcome.key, outcome.params))
+    written = (
+        WriteWorkingDocument(turn.number),
+        Notify("wiki.updated", (("page", "working-document"),)),
+    )
+    return replace(debate, working_document=outcome), (*effects, *written)
