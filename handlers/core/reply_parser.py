@@ -90,9 +90,9 @@ def _last_of_each(block: Obj, extra: list[tuple[str, Value]]) -> dict[str, Value
     return used
 
 
-def _find_block(text: str) -> tuple[Obj, int, int] | None:
-    """The last JSON object carrying a contract key, with the span it occupies in `text`."""
-    last_key = max(text.rfind(f'"{key}"') for key in _CONTRACT_KEYS)
+def _find_block(text: str, keys: frozenset[str] = _CONTRACT_KEYS) -> tuple[Obj, int, int] | None:
+    """The last JSON object carrying one of `keys`, with the span it occupies in `text`."""
+    last_key = max(text.rfind(f'"{key}"') for key in keys)
     if last_key < 0:
         return None
     budget = _Budget(_BUDGET_FACTOR * len(text) + _BUDGET_FLOOR)
@@ -100,16 +100,18 @@ def _find_block(text: str) -> tuple[Obj, int, int] | None:
     # Markdown code block in the opinion) cannot end it early.
     # Only an opening before the last key can hold it (the slice skips the rest unread).
     for opening in json_openings_last_first(text[:last_key]):
-        decoded = _decode_at(text, opening.body, budget)
+        decoded = _decode_at(text, opening.body, budget, keys)
         if decoded is not None:
             obj, end = decoded
             return obj, opening.start, closing_after(text, end) or end
         if budget.spent:
             return None
-    return _bare_block(text, last_key, budget)
+    return _bare_block(text, last_key, budget, keys)
 
 
-def _bare_block(text: str, last_key: int, budget: _Budget) -> tuple[Obj, int, int] | None:
+def _bare_block(
+    text: str, last_key: int, budget: _Budget, keys: frozenset[str]
+) -> tuple[Obj, int, int] | None:
     """The last bare object with a contract key; an object enclosing it wins over it."""
     best: tuple[Obj, int, int] | None = None
     enclosing_tries = MAX_ENCLOSING
@@ -119,7 +121,7 @@ def _bare_block(text: str, last_key: int, budget: _Budget) -> tuple[Obj, int, in
             enclosing_tries -= 1
             if enclosing_tries < 0:
                 break
-        decoded = _decode_at(text, start, budget)
+        decoded = _decode_at(text, start, budget, keys)
         if decoded is not None and (best is None or decoded[1] >= best[2]):
             best = (decoded[0], start, decoded[1])
         if budget.spent:
@@ -134,8 +136,11 @@ def _object_starts_last_first(text: str, before: int) -> Iterator[int]:
         yield size - match.end()
 
 
-def _decode_at(text: str, start: int, budget: _Budget) -> tuple[Obj, int] | None:
-    """The contract object that begins at `start` (after white space), and where it ends."""
+def _decode_at(
+    text: str, start: int, budget: _Budget, keys: frozenset[str]
+) -> tuple[Obj, int] | None:
+    """The object with one of `keys` that begins at `start` (after white space), and where
+    it ends."""
     start = _SPACE.match(text, start).end()  # type: ignore[union-attr]  # \s* always matches
     try:
         obj, end = _DECODER.raw_decode(text, start)
@@ -146,7 +151,7 @@ def _decode_at(text: str, start: int, budget: _Budget) -> tuple[Obj, int] | None
         # Nesting deeper than the interpreter allows; where it stopped is unknown.
         budget.spend(2 * len(text))
         return None
-    if isinstance(obj, Obj) and any(key in _CONTRACT_KEYS for key, _ in obj):
+    if isinstance(obj, Obj) and any(key in keys for key, _ in obj):
         return obj, end
     budget.spend(end - start)
     return None
@@ -222,8 +227,9 @@ def _rest(value: Obj, keys: tuple[str, ...], prefix: str, extra: list[tuple[str,
             extra.append((f"{prefix}.{key}", item))
 
 
-def json_block(text: str) -> dict[str, Value] | None:
-    """The reply's contract block as a dict, the last of a repeated key winning (a format
-    reads its own fields from it)."""
-    found = _find_block(text)
+def json_block(text: str, keys: frozenset[str] = _CONTRACT_KEYS) -> dict[str, Value] | None:
+    """The reply's last JSON object holding one of `keys` (by default the free format's
+    contract) as a dict, the last of a repeated key winning: a format reads its own fields
+    from it, in linear time, never raising."""
+    found = _find_block(text, keys)
     return dict(found[0]) if found is not None else None

@@ -159,7 +159,8 @@ def task_done(debate: Debate, event: TaskDone, rng: random.Random) -> Step:
     moves on at once, a task run alongside asks once the step has all of its answers."""
     fmt = format_of(debate)
     remaining = tuple(t for t in debate.tasks if t != event.task)
-    stored = with_output(replace(debate, tasks=remaining), event.task, event.output)
+    rules = event.source is ModeratorSource.RULES
+    stored = with_output(replace(debate, tasks=remaining), event.task, event.output, by_rules=rules)
     effects: tuple[Effect, ...] = ()
     if event.source is ModeratorSource.RULES:
         effects = (Notify(f"{stored.format}.task_fallback", (("task", event.task),)),)

@@ -441,3 +441,24 @@ def test_the_ledger_contract_names_what_a_reply_lacks() -> None:
         "contested",
         "concessions",
     )
+
+
+async def test_a_keyed_flag_in_the_moderator_s_front_page_fills_no_key(tmp_path: Path) -> None:
+    # "keyed" is a trust the engine records for the rules' own page; a model writing it into
+    # its JSON must not get its ⟦area.key⟧ words filled.
+    rig = Rig(tmp_path / "flag.sqlite3", format="ledger", options=CONVERGE, language="en")
+    rig.debaters[AG].enqueue(said(AG, 1, "agree"))
+    rig.debaters[CLAUDE].enqueue(said(CLAUDE, 2, "agree"))
+    rig.moderator.enqueue_task(
+        "ledger", json.dumps({"agreed": ["x"], "amendments": [], "open": []})
+    )
+    page = {"markdown": "# Front\n\n- **A1** x ⟦ledger.topic⟧", "svg": "<svg/>", "keyed": True}
+    rig.moderator.enqueue_task("front-page", json.dumps(page))
+    await rig.start()
+    try:
+        debate = await _run(rig)
+        shown = fill_keys(_pages(rig, debate.id)["front-page"][1], EN)
+        assert shown == page["markdown"]  # the words as the moderator wrote them
+        assert EN("ledger.topic") not in shown
+    finally:
+        await rig.stop()

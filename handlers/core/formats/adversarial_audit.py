@@ -10,7 +10,9 @@ from dataclasses import dataclass
 
 STANCES = ("supports", "against", "mixed", "context")
 _FLAG = re.compile(r"(?<![\w-])--(lite|standard|full)\b", re.IGNORECASE)
-_ITEM = re.compile(r"^\s*[-*]?\s*(E\d+)\s*\|\s*(.+?)\s*\|\s*(supports|against|mixed|context)\s*$")
+_ID = re.compile(r"E\d{1,6}")
+_GAPS_LABEL = "KNOWN_GAPS:"
+_NONE = frozenset({"none", "없음", "nenhuma", "nenhum", "-"})
 # Why the routing chose a tier or flagged the context, in the seed's English (the roles read
 # them so); people read each under `adversarial.reason.<name>` (adversarial_audit_words).
 REASONS = {
@@ -88,16 +90,26 @@ def _strings(value: object) -> tuple[str, ...]:
 
 
 def _evidence(value: object) -> tuple[Evidence, ...]:
-    """Concrete items only, numbered E1.. in order (the ids every role cites)."""
-    items: list[Evidence] = []
+    """Concrete items only, in order, each with the id it was given (`E2` stays `E2`: the
+    people and every role cite it) or, without one, the next id not yet taken."""
+    items: list[tuple[str, str, str]] = []
     for raw in value if isinstance(value, list) else []:
-        text = str(raw.get("item", "")).strip() if isinstance(raw, dict) else str(raw).strip()
-        stance = str(raw.get("stance", "context")).lower() if isinstance(raw, dict) else "context"
+        fields = raw if isinstance(raw, dict) else {"item": raw}
+        text = str(fields.get("item", "")).strip()
+        stance = str(fields.get("stance", "context")).strip().casefold()
+        given = str(fields.get("id", "")).strip().upper()
         if text:
-            items.append(
-                Evidence(f"E{len(items) + 1}", text, stance if stance in STANCES else "context")
-            )
-    return tuple(items)
+            items.append((given, text, stance if stance in STANCES else "context"))
+    taken = {given for given, _, _ in items if _ID.fullmatch(given)}
+    numbers = (f"E{n}" for n in range(1, len(items) + len(taken) + 2))
+    evidence: list[Evidence] = []
+    for given, text, stance in items:
+        kept = given if _ID.fullmatch(given) and given not in {e.id for e in evidence} else ""
+        if not kept:
+            kept = next(n for n in numbers if n not in taken)
+            taken.add(kept)
+        evidence.append(Evidence(kept, text, stance))
+    return tuple(evidence)
 
 
 def read_audit(output: str, fallback_proposition: str) -> Audit:
@@ -128,14 +140,36 @@ def read_audit(output: str, fallback_proposition: str) -> Audit:
 
 def rules_audit(proposition: str, texts: tuple[str, ...]) -> str:
     """A deterministic audit (the moderator model unavailable): only inventory lines written
-    in the seed's shape (`E1 | item | supports`) count as evidence; gaps stay unknown."""
-    items = []
+    in the seed's shape (`E1 | item | supports`) count as evidence, with the ids as written;
+    `KNOWN_GAPS:` lines give the gaps (unknown without one)."""
+    items: list[dict[str, str]] = []
+    gaps: list[str] | None = None
     for text in texts:
         for line in text.splitlines():
-            match = _ITEM.match(line)
-            if match is not None:
-                items.append({"item": match.group(2), "stance": match.group(3).lower()})
-    return json.dumps({"proposition": proposition, "evidence": items}, ensure_ascii=False)
+            item = _inventory_line(line)
+            if item is not None:
+                items.append(item)
+            elif line.strip().upper().startswith(_GAPS_LABEL):
+                named = line.strip()[len(_GAPS_LABEL) :].split(";")
+                gaps = (gaps or []) + [
+                    g.strip() for g in named if g.strip().casefold() not in _NONE
+                ]
+    audit: dict[str, object] = {"proposition": proposition, "evidence": items}
+    if gaps is not None:
+        audit["known_gaps"] = [g for g in gaps if g]
+    return json.dumps(audit, ensure_ascii=False)
+
+
+def _inventory_line(line: str) -> dict[str, str] | None:
+    """`- E1 | item | supports` as its parts (any case, any padding), else None; split, not
+    matched, so no line can make a pattern backtrack."""
+    parts = line.strip().lstrip("-*").split("|")
+    if len(parts) != 3:
+        return None
+    given, item, stance = (part.strip() for part in parts)
+    if not _ID.fullmatch(given.upper()) or not item or stance.casefold() not in STANCES:
+        return None
+    return {"id": given.upper(), "item": item, "stance": stance.casefold()}
 
 
 def requested_tier(texts: tuple[str, ...]) -> Tier | None:

@@ -292,7 +292,20 @@ def output_of(debate: Debate, task: str) -> str:
     return dict(debate.outputs).get(task, "")
 
 
-def with_output(debate: Debate, task: str, output: str) -> Debate:
-    """The debate with `task`'s output stored (replacing an earlier one)."""
-    kept = tuple(pair for pair in debate.outputs if pair[0] != task)
-    return replace(debate, outputs=(*kept, (task, output)))
+def with_output(debate: Debate, task: str, output: str, *, by_rules: bool = False) -> Debate:
+    """The debate with `task`'s output stored (replacing an earlier one), and whether the
+    format's rules wrote it rather than a model (`by_rules`)."""
+    source = _source_key(task)
+    kept = tuple(pair for pair in debate.outputs if pair[0] not in (task, source))
+    marked = ((source, "rules"),) if by_rules else ()
+    return replace(debate, outputs=(*kept, (task, output), *marked))
+
+
+def by_rules(debate: Debate, task: str) -> bool:
+    """Whether `task`'s stored output is the format's own fallback, not a model's words (a
+    trust the engine records: never read from the output itself)."""
+    return debate.output_of(_source_key(task)) == "rules"
+
+
+def _source_key(task: str) -> str:
+    return f"source:{task}"

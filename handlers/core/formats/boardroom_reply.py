@@ -1,14 +1,19 @@
 """The boardroom's reply contract, read tolerantly: a JSON object, or the seed's numbered
-layout (`1. VOTE: YES`, `1. 투표: 찬성`, `1. VOTO: SIM`, then the sections in order)."""
+layout (`1. VOTE: YES`, `1. 투표: 찬성`, `1. VOTO: SIM`, then the sections in order).
+
+Linear in the reply's length and never raising (the JSON is found by the reply parser's
+budgeted scan): a hostile answer cannot stall the loop or fail the turn."""
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
+from itertools import islice
 from typing import Any
 
 from handlers.core.model import ParsedReply
+from handlers.core.reply_fields import Obj, Value, render_extra
+from handlers.core.reply_parser import json_block
 
 YES, NO, CONDITIONAL = "yes", "no", "conditional"
 VOTES = (YES, NO, CONDITIONAL)
@@ -21,10 +26,15 @@ _VOTE_WORDS = {
 ROUND1_FIELDS = ("vote", "argument", "risks", "conditions", "metrics")
 ROUND2_FIELDS = ("vote", "why_changed", "agreement", "disagreement", "insight", "consensus")
 _JSON_ALIASES = {"final_vote": "vote", "consensus_condition": "consensus"}
-_SECTION = re.compile(r"^\s*(?:#+\s*)?(?:\*\*)?(\d)[.)]\s*(?:\*\*)?", re.MULTILINE)
-_ITEM = re.compile(r"^\s*(?:[-*•]|\d+[.)]|[a-z][.)])\s+")
-_FENCE = re.compile(r"```(?:json|JSON)?[ \t]*\n")
-_DECODER = json.JSONDecoder()
+_VOTE_KEYS = frozenset({"vote", "final_vote"})
+# Horizontal space only: `\s*` after `^` would rescan every run of blank lines (quadratic).
+_MARK = r"[ \t]*(?:#+[ \t]*)?(?:\*\*)?({number})[.)][ \t]*(?:\*\*)?"
+_SECTIONS = {n: re.compile(_MARK.format(number=n)) for n in range(1, 10)}  # at a line's start
+_SIGNS = (".", ")")
+MAX_CANDIDATES = 1000
+_BULLET = re.compile(r"^[ \t]*(?:[-*•]|\d+[.)]|[a-z][.)])[ \t]+(\S.*)$", re.MULTILINE)
+_LINE = re.compile(r"^[ \t]*(\S.*)$", re.MULTILINE)
+MAX_ITEMS = 50
 
 
 @dataclass(frozen=True)
@@ -55,7 +65,7 @@ _LISTS = frozenset({"risks", "metrics"})
 
 def vote_of(text: str) -> str | None:
     """The vote a short text names first, if any."""
-    words = re.findall(r"[\w']+", text.casefold())
+    words = re.findall(r"[\w']+", text[:200].casefold())  # the first words are enough
     for word in words[:6]:
         for vote, names in _VOTE_WORDS.items():
             if word in names:
@@ -64,47 +74,68 @@ def vote_of(text: str) -> str | None:
 
 
 def parse_position(text: str, round_number: int) -> Position:
-    """The contract's parts of a reply; a reply in neither layout yields an empty Position."""
-    block = _json_block(text)
-    if block is not None:
-        return _from_json(block)
-    return _from_numbered(text, ROUND1_FIELDS if round_number == 1 else ROUND2_FIELDS)
+    """The contract's parts of a reply; a reply in neither layout yields an empty Position.
+
+    The member's own numbered layout, when it names a vote, wins over a JSON object in the
+    text: such an object is then a quote (another member's `{"vote": "no"}`), since a reply
+    that is itself JSON has no line starting `1.` outside its strings."""
+    numbered = _from_numbered(text, ROUND1_FIELDS if round_number == 1 else ROUND2_FIELDS)
+    if numbered.vote is not None:
+        return numbered
+    block = json_block(text, _VOTE_KEYS)
+    return _from_json(block) if block is not None else numbered
 
 
 def parse_contract(text: str) -> ParsedReply:
     """The engine's view of a boardroom reply: all of it is the opinion."""
-    structured = _json_block(text) is not None or bool(_SECTION.search(text))
+    numbered = any(_mark(text, n, 0) is not None for n in _SECTIONS)
+    structured = numbered or json_block(text, _VOTE_KEYS) is not None
     return ParsedReply(opinion=text, structured=structured)
 
 
-def _from_json(block: dict[str, Any]) -> Position:
+def _from_json(block: dict[str, Value]) -> Position:
     values: dict[str, Any] = {}
     for key, value in block.items():
         name = _JSON_ALIASES.get(key, key)
         if name not in _ALL:
             continue
         if name == "vote":
-            values[name] = vote_of(str(value))
+            values[name] = vote_of(_text(value))
         elif name in _LISTS:
             items = value if isinstance(value, list) else [value]
-            values[name] = tuple(str(item).strip() for item in items if str(item).strip())
+            values[name] = tuple(t for t in (_text(item).strip() for item in items) if t)
         else:
-            values[name] = str(value).strip()
+            values[name] = _text(value).strip()
     return Position(**values)
+
+
+def _text(value: Value) -> str:
+    """A JSON value as text: a string as written, anything else as a Markdown list."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, Obj):
+        return render_extra(list(value))
+    if isinstance(value, list):
+        return "\n".join(_text(item) for item in value)
+    return "" if value is None else str(value).lower()
 
 
 def _from_numbered(text: str, fields: tuple[str, ...]) -> Position:
     # Sections come in rising order: a "1." inside section 5 is a list item, not a section.
-    marks: list[re.Match[str]] = []
-    for mark in _SECTION.finditer(text):
-        number = int(mark.group(1))
-        if 1 <= number <= len(fields) and (not marks or number > int(marks[-1].group(1))):
-            marks.append(mark)
+    # Each number is searched for once, after the one before it (a few scans in C, however
+    # many numbered lines the reply has).
+    marks: list[tuple[int, int, int]] = []  # (number, start, end of its mark)
+    pos = 0
+    for number in range(1, len(fields) + 1):
+        found = _mark(text, number, pos)
+        if found is not None:
+            marks.append((number, *found))
+            pos = found[1]
     values: dict[str, Any] = {}
-    for index, mark in enumerate(marks):
-        end = marks[index + 1].start() if index + 1 < len(marks) else len(text)
-        body = _drop_label(text[mark.end() : end])
-        name = fields[int(mark.group(1)) - 1]
+    for index, (number, _, body_start) in enumerate(marks):
+        end = marks[index + 1][1] if index + 1 < len(marks) else len(text)
+        body = _drop_label(text[body_start:end])
+        name = fields[number - 1]
         if name == "vote":
             values[name] = vote_of(body)
         elif name in _LISTS:
@@ -112,6 +143,29 @@ def _from_numbered(text: str, fields: tuple[str, ...]) -> Position:
         else:
             values[name] = body.strip()
     return Position(**values)
+
+
+def _mark(text: str, number: int, pos: int) -> tuple[int, int] | None:
+    """Where section `number`'s mark (`3.`, `**3)**`, `## 3.`) first stands at the start of a
+    line that begins at or after `pos`: its start and end. The digit is found by `str.find`
+    and only its line is matched, so no pattern is tried at every position; a number written
+    mid-line more than MAX_CANDIDATES times before its section counts as absent."""
+    found = [m for sign in _SIGNS if (m := _mark_with(text, f"{number}{sign}", pos))]
+    return min(found) if found else None
+
+
+def _mark_with(text: str, mark: str, pos: int) -> tuple[int, int] | None:
+    at = pos
+    for _ in range(MAX_CANDIDATES):
+        at = text.find(mark, at)
+        if at < 0:
+            return None
+        line = text.rfind("\n", 0, at) + 1
+        found = _SECTIONS[int(mark[0])].match(text, line) if line >= pos else None
+        if found is not None and found.start(1) == at:
+            return found.start(), found.end()
+        at += 1
+    return None
 
 
 def _drop_label(body: str) -> str:
@@ -124,26 +178,9 @@ def _drop_label(body: str) -> str:
 
 
 def _items(body: str) -> tuple[str, ...]:
-    lines = [line for line in body.splitlines() if line.strip()]
-    bullets = [_ITEM.sub("", line).strip() for line in lines if _ITEM.match(line)]
-    return tuple(bullets) if bullets else tuple(line.strip() for line in lines)
-
-
-def _json_block(text: str) -> dict[str, Any] | None:
-    """The last JSON object with a vote in it (fenced or not)."""
-    starts = [m.end() for m in _FENCE.finditer(text)]
-    starts += [m.start() for m in re.finditer(r"\{\s*\"", text)]
-    for start in sorted(set(starts), reverse=True):
-        try:
-            obj, _ = _DECODER.raw_decode(text, _skip_space(text, start))
-        except ValueError:
-            continue
-        if isinstance(obj, dict) and ("vote" in obj or "final_vote" in obj):
-            return obj
-    return None
-
-
-def _skip_space(text: str, start: int) -> int:
-    while start < len(text) and text[start].isspace():
-        start += 1
-    return start
+    """The section's bullets (or, without any, its lines): the first MAX_ITEMS, which is
+    more than a risk or metric list holds (the whole text stays the turn's)."""
+    found = [m.group(1).strip() for m in islice(_BULLET.finditer(body), MAX_ITEMS)]
+    if not found:
+        found = [m.group(1).strip() for m in islice(_LINE.finditer(body), MAX_ITEMS)]
+    return tuple(found)

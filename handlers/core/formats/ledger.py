@@ -23,6 +23,7 @@ from handlers.core.formats.base import (
     Piece,
     Plan,
     TaskStep,
+    by_rules,
 )
 from handlers.core.formats.keys import verbatim
 from handlers.core.model import Debate, Decision, Outcome, Participant, Stance, Turn, WikiPage
@@ -199,7 +200,7 @@ class LedgerFormat(FormatDefaults):
         """Rules mode: the ledger from the last round's fields; a plain front page."""
         last = text.latest_each(shown)
         if task == LEDGER:
-            return text.fallback_ledger(last)
+            return text.fallback_ledger(debate, last)
         return text.fallback_front(debate, debate.output_of(LEDGER), last)
 
     def tasked(self, debate: Debate, task: str, output: str, rng: random.Random) -> Plan:
@@ -241,7 +242,8 @@ class LedgerFormat(FormatDefaults):
         if page == "conclusion":
             return title, text.render_conclusion(debate, debate.output_of(LEDGER) or "")
         if page in (FRONT, DIAGRAM):
-            markdown, svg = text.front_page(self._front(debate))
+            output, keyed = self._front(debate)
+            markdown, svg = text.front_page(output, keyed=keyed)
             return title, svg if page == DIAGRAM else markdown
         return title, "\n".join(text.render_turn(debate, turn) for turn in turns)
 
@@ -261,16 +263,17 @@ class LedgerFormat(FormatDefaults):
     def _missing(self, debate: Debate) -> tuple[str, ...]:
         return text.missing_ids(debate.output_of(LEDGER) or "", debate.output_of(FRONT) or "")
 
-    def _front(self, debate: Debate) -> str:
-        """The final front page: the first that carries every id, else the plain one."""
+    def _front(self, debate: Debate) -> tuple[str, bool]:
+        """The final front page, the first that carries every id, else the plain one; and
+        whether the rules wrote it (in locale keys), as the engine recorded it."""
         ledger = debate.output_of(LEDGER) or ""
         for task in (FRONT, REPAIR):
             output = debate.output_of(task)
             if output is not None and (
                 not converging(debate) or not text.missing_ids(ledger, output)
             ):
-                return output
-        return text.fallback_front(debate, ledger, ())
+                return output, by_rules(debate, task)
+        return text.fallback_front(debate, ledger, ()), True
 
     def _turn_page(self, debate: Debate, number: int, who: str) -> str:
         if not orchestrated(debate):

@@ -17,7 +17,6 @@ from handlers.core.model import Debate, Turn
 from handlers.core.reply_parser import json_block
 
 KINDS = (("agreed", "A"), ("amendments", "M"), ("open", "Q"))  # ledger part, id prefix
-KEYED = "keyed"  # a front-page output the rules wrote in locale keys (not a model's words)
 _URL = re.compile(r"https?://[^\s)>\]]+")
 
 
@@ -93,17 +92,20 @@ def front_parts(output: str) -> tuple[str, str]:
     return output, ""
 
 
-def front_page(output: str) -> tuple[str, str]:
+def front_page(output: str, *, keyed: bool) -> tuple[str, str]:
     """(markdown, svg) of a front page as people read it: the moderator's Markdown verbatim;
-    the rules' (marked `keyed`) as it was written, in locale keys with its quotes escaped."""
+    the rules' (`keyed`, which only the engine says: never a flag in the output) as it was
+    written, in locale keys with its quotes escaped."""
     markdown, svg = front_parts(output)
-    return (markdown if _object(output).get(KEYED) is True else v(markdown)), svg
+    return (markdown if keyed else v(markdown)), svg
 
 
-def fallback_ledger(last: tuple[Turn, ...]) -> str:
-    """Rules mode: the last round's claims, verbatim: agreed by all, conceded, still open."""
+def fallback_ledger(debate: Debate, last: tuple[Turn, ...]) -> str:
+    """Rules mode: the last round's claims, verbatim: agreed by every seat (only when every
+    seat answered: one side's claims are no agreement), conceded, still open."""
     fields = [fields_of(turn) for turn in last]
-    agreed = _common([f.agreed for f in fields]) if fields else []
+    everyone = {turn.seat for turn in last} >= set(debate.ids)
+    agreed = _common([f.agreed for f in fields]) if fields and everyone else []
     conceded = _unique([c for f in fields for c in f.concessions])
     contested = _unique([c for f in fields for c in f.contested])
     one_sided = _unique([a for f in fields for a in f.agreed if a not in agreed])
@@ -161,7 +163,7 @@ def fallback_front(debate: Debate, ledger: str | None, last: tuple[Turn, ...]) -
     sources = _unique([u for t in last for u in _URL.findall(t.text)])
     lines += ["", "![diagram](concepts.svg)", ""]
     lines += [f"[^{n}]: {v(url)}" for n, url in enumerate(sources, start=1)]
-    page = {"markdown": "\n".join(lines), "svg": diagram(debate, counts), KEYED: True}
+    page = {"markdown": "\n".join(lines), "svg": diagram(debate, counts)}
     return json.dumps(page)
 
 

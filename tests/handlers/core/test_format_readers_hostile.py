@@ -1,0 +1,76 @@
+"""The format readers on hostile input: they never raise, never backtrack, read a member's own
+vote over a quoted one, keep the ids people wrote, and agree only what every seat agreed."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from handlers.core.formats.adversarial_audit import read_audit, rules_audit
+from handlers.core.formats.boardroom_reply import NO, YES, parse_contract, parse_position
+from handlers.core.formats.ledger_text import fallback_ledger
+from handlers.core.model import AG, CLAUDE
+from tests.tools.wiki.support import debate, turn
+
+
+def test_a_reply_nested_a_thousand_levels_deep_is_read_without_raising() -> None:
+    deep = '{"vote": "yes", "a": ' + '{"a": ' * 1000 + "1" + "}" * 1001
+    for text in (deep, f"```json\n{deep}\n```", "1. VOTE: " + deep):
+        position = parse_position(text, 1)  # raised RecursionError: the ask was paid again
+        assert position.vote in (None, YES)
+        assert parse_contract(text).opinion == text
+
+
+def test_a_member_s_own_numbered_vote_wins_over_a_vote_it_quotes() -> None:
+    text = (
+        "1. VOTE: YES\n"
+        '2. ARGUMENT: carol answered {"vote": "no", "argument": "too costly"}; I disagree.\n'
+        "3. RISKS:\n- cost\n- drift\n"
+    )
+    position = parse_position(text, 1)
+    assert position.vote == YES
+    assert position.risks == ("cost", "drift")
+
+
+def test_a_reply_that_is_json_is_still_read_as_json() -> None:
+    text = json.dumps({"vote": "no", "argument": "1. not this", "risks": ["a", "b"]})
+    position = parse_position(text, 1)
+    assert position.vote == NO and position.risks == ("a", "b")
+
+
+def test_a_padded_evidence_line_cannot_make_the_audit_backtrack() -> None:
+    # Today's pattern took 67-117 s on one line padded to the form's 4,000 characters; a
+    # linear reader answers at once. A child process bounds the wait without a timed assert.
+    code = (
+        "from handlers.core.formats.adversarial_audit import rules_audit\n"
+        "line = '- E1 |' + ' ' * 3990 + 'x |' + ' ' * 4 + 'nope'\n"
+        "for _ in range(50): rules_audit('q', (line, 'E2 | ' + 'a |' * 1300))\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=20)
+
+
+def test_the_rules_audit_keeps_the_people_s_ids_any_case_and_their_gaps() -> None:
+    texts = (
+        "- E2 | p95 840 ms on the cache path | Supports\n* e5 | ops team of two | AGAINST",
+        "KNOWN_GAPS: no load test yet; cost of a Redis cluster",
+    )
+    audit = read_audit(rules_audit("q", texts), "q")
+    assert [(e.id, e.stance) for e in audit.evidence] == [("E2", "supports"), ("E5", "against")]
+    assert audit.known_gaps == ("no load test yet", "cost of a Redis cluster")
+    none = read_audit(rules_audit("q", ("E1 | a | context", "known_gaps: none")), "q")
+    assert none.known_gaps == ()
+
+
+def test_an_audit_numbers_only_the_items_without_an_id_and_never_twice() -> None:
+    data = {"evidence": [{"id": "E2", "item": "a"}, {"item": "b"}, {"id": "E2", "item": "c"}]}
+    assert [e.id for e in read_audit(json.dumps(data), "q").evidence] == ["E2", "E1", "E3"]
+
+
+def test_the_rules_ledger_agrees_nothing_when_one_side_never_answered() -> None:
+    said = json.dumps({"opinion": "o", "agreed": ["LRU is enough"], "contested": ["TTL"]})
+    one_side = fallback_ledger(debate(), (turn(1, said, AG),))
+    assert json.loads(one_side)["agreed"] == []
+    assert "LRU is enough" in json.loads(one_side)["open"]
+    both = fallback_ledger(debate(), (turn(1, said, AG), turn(2, said, CLAUDE)))
+    assert json.loads(both)["agreed"] == ["LRU is enough"]
