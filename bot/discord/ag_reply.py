@@ -32,6 +32,15 @@ def tag_of(message: discord.Message) -> tuple[int, int] | None:
     return (int(found.group(1)), int(found.group(2))) if found else None
 
 
+def without_tag(content: str, waiting: tuple[int, int]) -> str:
+    """`content` without its echo of the tag of `waiting` (and the space it leaves)."""
+    tag = relay_tag(*waiting)
+    if tag not in content:
+        return content
+    before, _, after = content.partition(tag)
+    return f"{before.rstrip()} {after.lstrip()}".strip() if before.strip() else after.lstrip()
+
+
 class AgReply:
     """The messages AG sent after a prompt, kept in order, attachments read once."""
 
@@ -74,11 +83,14 @@ class AgReply:
         return self._parsed[1].structured
 
     async def text(self) -> str:
-        """Every message's text, then its embeds' and readable attachments', in order."""
+        """Every message's text, then its embeds' and readable attachments', in order; AG's
+        echo of the relay tag is addressing, not its words: left out here (the raw record
+        and its SHA-256 keep it), so no embed, page or other seat's brief shows it."""
         parts: list[str] = []
         for message in self.messages():
-            if message.content:
-                parts.append(message.content)
+            content = without_tag(message.content or "", self.waiting)
+            if content:
+                parts.append(content)
             parts.extend(e.description for e in message.embeds if e.description)
             for attachment in message.attachments:
                 text = await self._read(attachment)

@@ -379,11 +379,11 @@ async def test_two_debates_on_one_relay_channel_each_get_their_own_late_answer(
     answer = '[debate 2 · turn 1]\n```json\n{"opinion": "for debate two"}\n```'
     await ag_says(ag_client, channel_id, answer)
     output = await asyncio.wait_for(second, 5)
-    assert output.text == answer
+    assert output.text == answer.removeprefix("[debate 2 · turn 1]\n")  # the tag is addressing
     assert "debate 7 turn 1, which is not waiting" in caplog.text
 
     retry = await asyncio.wait_for(relay.speak(first), 5)  # the late answer, from the history
-    assert retry.text == late
+    assert retry.text == late.removeprefix("[debate 1 · turn 3]\n")
 
 
 async def test_a_reply_to_the_prompt_message_is_matched_by_its_reference(
@@ -462,3 +462,19 @@ async def test_ag_writing_in_the_thread_itself_needs_no_report(
     await ag_says(ag_client, thread_id, BLOCK)
     assert (await asyncio.wait_for(task, 5)).text == BLOCK
     assert shown == []  # people watch AG's own messages there
+
+
+async def test_ag_s_echo_of_the_relay_tag_is_not_part_of_its_words(
+    fake: FakeDiscord, client: ListeningClient, ag_client: ListeningClient, db: Database
+) -> None:
+    thread_id = await open_thread(fake, client, db)
+    relay = make_relay(client, db, ag_client)
+    task = asyncio.create_task(relay.speak(request()))
+    await prompt_in(fake, thread_id, "[debate 12 · turn 2]")
+    assert ag_client.user is not None
+    await ag_says(ag_client, thread_id, f"[debate 12 · turn 2] 답변입니다.\n{BLOCK}")
+    output = await asyncio.wait_for(task, 5)
+
+    assert output.text == f"답변입니다.\n{BLOCK}"  # shown, stored and relayed without it
+    raw = json.loads(output.raw)
+    assert raw["messages"][0]["content"].startswith("[debate 12 · turn 2] ")  # kept in the raw
