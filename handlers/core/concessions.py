@@ -4,18 +4,15 @@ A concession without a matching quote is flagged in the thread and told to the m
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 
 from handlers.core.effects import Notify
 from handlers.core.events import ReplyReceived
 from handlers.core.model import Debate, Stance, Turn
+from handlers.core.quotes import found_in
 from handlers.core.steps import Step
 
-MIN_QUOTE_CHARS = 12  # shorter is no quote: a word or two matches anything
 _RANK = {Stance.DISAGREE: 0, Stance.PARTIAL: 1, Stance.AGREE: 2}
-_SPACE = re.compile(r"\s+")
-_EDGES = "\"'“”‘’「」『』«»`.,…:; "
 
 
 def moved_toward(before: Stance | None, after: Stance | None) -> bool:
@@ -23,15 +20,10 @@ def moved_toward(before: Stance | None, after: Stance | None) -> bool:
     return before is not None and after is not None and _RANK[after] > _RANK[before]
 
 
-def _plain(text: str) -> str:
-    return _SPACE.sub(" ", text).strip().strip(_EDGES).casefold()
-
-
 def quoted(quote: str, others: tuple[Turn, ...]) -> bool:
-    """The quote appears, word for word (spacing, case and surrounding quote marks aside), in
-    one of the others' earlier replies."""
-    wanted = _plain(quote)
-    return len(wanted) >= MIN_QUOTE_CHARS and any(wanted in _plain(t.text) for t in others)
+    """The quote appears, word for word (case and the quotes' normal form aside), in the
+    prose of one of the others' earlier replies."""
+    return found_in(quote, others, fold_case=True)
 
 
 def verdict(

@@ -4,7 +4,6 @@ deterministic fallback, and the check that every quote is the side's own words. 
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable
 
 from handlers.core.model import Debate, Turn
@@ -15,31 +14,22 @@ from handlers.core.poll_data import (
     PeoplePoll,
     Side,
 )
+from handlers.core.quotes import MIN_QUOTE_CHARS, found_in, quote_form
 
-MIN_QUOTE_CHARS = 12  # shorter is no quote: a word or two matches anything
 QUOTE_CHARS = 400  # a quote longer than this is not a quote of the strongest case
 POSITION_CHARS = 300  # a side's position, as the report shows it (the poll cuts it to 55)
 CASE_CHARS = 1200
 REPLIES_SHOWN = 2  # per participant: its latest replies go into the moderator's prompt
 SayFn = Callable[..., str]  # a localizer: Strings, or the wiki's translate
-_SPACE = re.compile(r"\s+")
-_EDGES = "\"'“”‘’「」『』«»` "
 _MARKS = "#>*-+ \t"
 
 
-def _plain(text: str) -> str:
-    """Spacing made single; case is kept: a quote is the side's own words, letter for letter."""
-    return _SPACE.sub(" ", text).strip()
-
-
-def verbatim(quote: str, replies: tuple[Turn, ...]) -> bool:
-    """The quote (surrounding quote marks and spacing aside) appears word for word in one of
-    the replies."""
-    wanted = _plain(quote).strip(_EDGES)
-    if not MIN_QUOTE_CHARS <= len(wanted) <= QUOTE_CHARS:
+def verbatim(quote: str, own: tuple[Turn, ...], others: tuple[Turn, ...] = ()) -> bool:
+    """The quote stands word for word in the side's own replies and in no other side's: a
+    sentence a side quotes from another (to rebut it) is not its own case."""
+    if len(quote_form(quote)) > QUOTE_CHARS:
         return False
-    # The opinion as parsed (a JSON block's escapes undone), and the reply as written.
-    return any(wanted in _plain(t.parsed.opinion) or wanted in _plain(t.text) for t in replies)
+    return found_in(quote, own) and not found_in(quote, others)
 
 
 def _own(turns: tuple[Turn, ...], participant: str) -> tuple[Turn, ...]:
@@ -103,9 +93,9 @@ def from_output(debate: Debate, turns: tuple[Turn, ...], output: str) -> Minorit
             continue
         raw = item.get("quotes") if item else None
         quotes = [str(q) for q in raw if isinstance(q, str)] if isinstance(raw, list) else []
-        kept = tuple(
-            _plain(q).strip(_EDGES) for q in quotes if verbatim(q, _own(turns, participant))
-        )
+        own = _own(turns, participant)
+        others = tuple(turn for turn in turns if turn.seat != participant)
+        kept = tuple(quote_form(q) for q in quotes if verbatim(q, own, others))
         case = _text(item, "case", CASE_CHARS) if item else ""
         sides.append(Side(participant, position, case, kept, len(quotes) - len(kept)))
     return MinorityReport(tuple(sides))
