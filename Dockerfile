@@ -1,5 +1,5 @@
-# The bot: Python 3.11, and Node.js 22 for the pinned `claude` CLI (and the Gemini CLI backend,
-# which needs Node >= 20: Debian's packaged nodejs is older, so Node comes from its official image).
+# The bot: Python 3.11, and Node.js 22 for the pinned CLIs (`claude` declares Node >= 22, the
+# Gemini CLI backend >= 20): Debian's packaged nodejs is older, so Node comes from its official image.
 FROM node:22-bookworm-slim AS node
 
 FROM python:3.11-slim-bookworm

@@ -56,7 +56,20 @@ async def bare_call(argv: list[str], prompt: str, cwd: Path, env: dict[str, str]
     out, err = await asyncio.wait_for(proc.communicate(prompt.encode()), 120)
     if proc.returncode != 0:
         raise RuntimeError(f"bare call failed ({proc.returncode}): {err.decode()[:300]}")
-    return str(json.loads(out)["session_id"])
+    return session_of(out.decode())
+
+
+def session_of(stdout: str) -> str:
+    """The session id on the `result` line that ends a `--output-format stream-json` run (the
+    debater's argument list asks for stream-json: one JSON object a line, the record last)."""
+    for line in reversed(stdout.splitlines()):
+        try:
+            data = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(data, dict) and data.get("type") == "result":
+            return str(data["session_id"])
+    raise RuntimeError(f"bare call printed no result line: {stdout[-300:]}")
 
 
 class Sides:

@@ -26,6 +26,7 @@ more turn costs and what a debate costs whatever its length (card, thread, pins,
 Conclusion), from a second run of one round per debate.
 
 Run: .venv/bin/python bench/engine_load.py [--json] [--sizes 1,10,50,100] [--rounds 5]
+     [--paced-size 50] [--paced-think-s 2]
 """
 
 from __future__ import annotations
@@ -454,6 +455,10 @@ def main() -> None:
     parser.add_argument("--sizes", default="1,10,50,100", help="debates at once, per run")
     parser.add_argument("--rounds", type=int, default=ROUNDS, help="rounds per debate")
     parser.add_argument("--no-paced", dest="paced", action="store_false", help="skip the paced run")
+    parser.add_argument("--paced-size", type=int, default=PACED_SIZE, help="debates, paced run")
+    parser.add_argument(
+        "--paced-think-s", type=float, default=PACED_THINK_S, help="debaters' mean think time"
+    )
     parser.add_argument(
         "--no-split", dest="split", action="store_false", help="skip the one-round run"
     )
@@ -478,7 +483,7 @@ def main() -> None:
         for index, size in enumerate(sizes):
             runs[index].append(run_child(size, args.rounds))
         if args.paced:
-            paced_runs.append(run_child(PACED_SIZE, PACED_ROUNDS, PACED_THINK_S))
+            paced_runs.append(run_child(args.paced_size, PACED_ROUNDS, args.paced_think_s))
         if args.split and args.rounds > 1:
             short_runs.append(run_child(split_size, 1))
     counted = run_child(split_size, args.rounds, probe=True)  # the same statements every run
@@ -499,7 +504,7 @@ def main() -> None:
         )
     if args.paced:
         print(
-            f"\nPaced: {PACED_SIZE} debates whose debaters think {PACED_THINK_S:g} s on "
+            f"\nPaced: {args.paced_size} debates whose debaters think {args.paced_think_s:g} s on "
             f"average: p50 {paced['p50_ms']:.2f} ms, p95 {paced['p95_ms']:.2f} ms, "
             f"CPU {paced['cpu_ms_per_turn']:.2f} ms/turn, REST/turn "
             f"{paced['rest_calls_per_turn']:.2f}"

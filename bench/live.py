@@ -11,7 +11,7 @@ turn. Measured:
 - `edits_per_reply`: the live message's sends and edits, plus the edit into the final post;
 - `rate_limited`: answers 429 during the run (must be 0).
 
-Run: .venv/bin/python bench/live.py [--json]
+Run: .venv/bin/python bench/live.py [--json] [--chars 3000] [--gap-s 0.1]
 """
 
 from __future__ import annotations
@@ -51,11 +51,11 @@ POST = ("POST", "/channels/{channel_id}/messages")
 EDIT = ("PATCH", "/channels/{channel_id}/messages/{message_id}")
 
 
-def reply_text() -> str:
-    """About 3,000 characters of Korean and English prose, then the contract's JSON block."""
+def reply_text(chars: int = REPLY_CHARS) -> str:
+    """About `chars` characters of Korean and English prose, then the contract's JSON block."""
     line = "캐시 계층은 LRU로 시작하고, 인스턴스가 셋을 넘으면 Redis로 옮긴다 (ops cost). "
     block = '\n```json\n{"opinion": "LRU first", "stance": "partial"}\n```'
-    return (line * (REPLY_CHARS // len(line) + 1))[: REPLY_CHARS - len(block)] + block
+    return (line * (chars // len(line) + 1))[: max(0, chars - len(block))] + block
 
 
 def debate_in(channel_id: int) -> Debate:
@@ -69,7 +69,7 @@ def debate_in(channel_id: int) -> Debate:
     return replace(debate, asked=(OpenAsk(CLAUDE, 1),), speaker=CLAUDE)
 
 
-async def run(tmp: Path) -> dict[str, Any]:
+async def run(tmp: Path, chars: int = REPLY_CHARS, gap_s: float = GAP_S) -> dict[str, Any]:
     """One streamed reply, shown live and then posted; the figures."""
     binary = find_claude_bin()
     if binary is None:
@@ -78,8 +78,8 @@ async def run(tmp: Path) -> dict[str, Any]:
     api = FakeAnthropic().start()
     first_delta: list[float] = []
     api.on_delta = lambda _n, _text: first_delta.append(time.perf_counter())
-    api.stream_chunk, api.stream_gap_s = CHUNK, GAP_S
-    text = reply_text()
+    api.stream_chunk, api.stream_gap_s = CHUNK, gap_s
+    text = reply_text(chars)
     api.script_replies(text)
     db = await Database.open(str(tmp / "live.sqlite3"))
     try:
@@ -152,9 +152,11 @@ def main() -> None:
     """Run once; print the figures, or one JSON object of exactly FIELDS with --json."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--chars", type=int, default=REPLY_CHARS, help="the reply's length")
+    parser.add_argument("--gap-s", type=float, default=GAP_S, help="seconds between deltas")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        figures = asyncio.run(run(Path(tmp)))
+        figures = asyncio.run(run(Path(tmp), args.chars, args.gap_s))
     if args.json:
         print(json.dumps({key: figures[key] for key in FIELDS}))
         return

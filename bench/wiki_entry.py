@@ -14,7 +14,7 @@ merged with its page, appended to the page's file, flushed to disk and marked do
 `--repeat N` runs it N times in fresh processes, interleaved with nothing else, and prints the
 median of each figure with every run's CPU per entry.
 
-Run: .venv/bin/python bench/wiki_entry.py [--json] [--repeat N]
+Run: .venv/bin/python bench/wiki_entry.py [--json] [--repeat N] [--debates 50] [--entries 10]
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ async def _notify(debate_id: int, key: str, params: dict[str, str]) -> None:
     """Nobody to tell: the wiki is up."""
 
 
-async def run() -> dict[str, Any]:
+async def run(debates: int = DEBATES, entries: int = ENTRIES) -> dict[str, Any]:
     """One run: the warm-up, then the measured entries."""
     rng = random.Random(7)
     replies = [" ".join(rng.choice(WORDS) for _ in range(rng.randint(400, 800))) for _ in range(20)]
@@ -66,7 +66,7 @@ async def run() -> dict[str, Any]:
         )
 
         async def one(debate_id: int) -> None:
-            for number in range(1, ENTRIES + 1):
+            for number in range(1, entries + 1):
                 text = replies[(debate_id + number) % len(replies)]
                 url = f"https://discord.com/channels/1/2/{debate_id * 100 + number}"
                 await outbox.append_round_log(
@@ -78,19 +78,19 @@ async def run() -> dict[str, Any]:
             await asyncio.gather(*(one(n) for n in range(1, WARM_UP + 1)))
             await outbox.drained()
             threads0, cpu0 = thread_cpu_s(), os.times()
-            await asyncio.gather(*(one(1000 + n) for n in range(DEBATES)))
+            await asyncio.gather(*(one(1000 + n) for n in range(debates)))
             await outbox.drained()
             cpu1, threads1 = os.times(), thread_cpu_s()
         finally:
             await outbox.aclose()
             await db.close()
-    entries = DEBATES * ENTRIES
+    count = debates * entries
     user, system = cpu1.user - cpu0.user, cpu1.system - cpu0.system
     return {
-        "cpu_us_per_entry": (user + system) * 1e6 / entries,
+        "cpu_us_per_entry": (user + system) * 1e6 / count,
         "sys_share": system / (user + system) if user + system else 0.0,
         "cpu_us_per_entry_by_thread": {
-            name: round((spent - threads0.get(name, 0.0)) * 1e6 / entries, 1)
+            name: round((spent - threads0.get(name, 0.0)) * 1e6 / count, 1)
             for name, spent in sorted(threads1.items(), key=lambda kv: -kv[1])
         },
     }
@@ -101,16 +101,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--repeat", type=int, default=1, help="runs, in fresh processes")
+    parser.add_argument("--debates", type=int, default=DEBATES, help="debates at once")
+    parser.add_argument("--entries", type=int, default=ENTRIES, help="entries per debate")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         with asyncio.Runner(loop_factory=new_event_loop) as runner:
-            print(json.dumps(runner.run(run())))
+            print(json.dumps(runner.run(run(args.debates, args.entries))))
         return
     runs = []
+    sizes = ["--debates", str(args.debates), "--entries", str(args.entries)]
     for _ in range(args.repeat):
         done = subprocess.run(
-            [sys.executable, __file__, "--child"],
+            [sys.executable, __file__, "--child", *sizes],
             cwd=ROOT,
             capture_output=True,
             text=True,
@@ -127,7 +130,9 @@ def main() -> None:
         print(json.dumps(out))
         return
     each = ", ".join(f"{r['cpu_us_per_entry']:.0f}" for r in runs)
-    print(f"CPU per Round-Log entry, {DEBATES} debates at once: {out['cpu_us_per_entry']:.0f} us")
+    print(
+        f"CPU per Round-Log entry, {args.debates} debates at once: {out['cpu_us_per_entry']:.0f} us"
+    )
     print(
         f"  in the kernel: {out['sys_share']:.0%}; by thread: {out['cpu_us_per_entry_by_thread']}"
     )

@@ -7,11 +7,12 @@
 - `busy_channel.jsonl`: 1,000 messages of a busy team channel over three hours: eight people
   chatting (mostly small talk, four stretches of a real open decision) and two bots posting.
 
-Run: .venv/bin/python bench/data/make_recordings.py
+Run: .venv/bin/python bench/data/make_recordings.py [--out FOLDER]
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import random
 from pathlib import Path
@@ -211,12 +212,15 @@ def busy_channel(rng: random.Random) -> list[dict[str, object]]:
 
 
 def main() -> None:
-    """Write both files."""
+    """Write both files (into bench/data/, or the folder given with --out)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=HERE, help="the folder to write them in")
+    folder = parser.parse_args().out
     rng = random.Random(20261130)
-    with (HERE / "debate_40_turns.jsonl").open("w", encoding="utf-8") as out:
+    with (folder / "debate_40_turns.jsonl").open("w", encoding="utf-8") as out:
         for record in debate(rng):
             out.write(json.dumps(record, ensure_ascii=False) + "\n")
-    with (HERE / "busy_channel.jsonl").open("w", encoding="utf-8") as out:
+    with (folder / "busy_channel.jsonl").open("w", encoding="utf-8") as out:
         for record in busy_channel(rng):
             out.write(json.dumps(record, ensure_ascii=False) + "\n")
 

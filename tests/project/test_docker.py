@@ -3,6 +3,7 @@ runs here: the files are read)."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -23,9 +24,18 @@ def text(name: str) -> str:
     return (ROOT / name).read_text(encoding="utf-8")
 
 
-def test_the_image_has_node_20_or_newer_from_an_official_node_image() -> None:
+def pinned_claude_node_major() -> int:
+    """The Node major version the pinned claude CLI declares (`engines.node` in the lock file)."""
+    lock = json.loads(text(".ci/node/package-lock.json"))
+    wanted = lock["packages"]["node_modules/@anthropic-ai/claude-code"]["engines"]["node"]
+    found = re.fullmatch(r">=\s*(\d+)(?:\.\d+)*", wanted)
+    assert found, wanted
+    return int(found.group(1))
+
+
+def test_the_image_has_the_node_the_pinned_cli_declares_from_an_official_node_image() -> None:
     found = re.findall(r"^FROM node:(\d+)", text("Dockerfile"), re.MULTILINE)
-    assert found and int(found[0]) >= 20
+    assert found and int(found[0]) >= pinned_claude_node_major()
     assert not re.search(r"apt-get install[^\n]*(nodejs|npm)", text("Dockerfile"))
 
 
@@ -63,7 +73,8 @@ def test_the_readme_reloads_env_with_up_not_restart() -> None:
 
 def test_the_readme_states_the_prerequisites() -> None:
     readme = text("README.md")
-    assert "Python ≥ 3.11" in readme and "Node.js ≥ 20" in readme
+    assert "Python ≥ 3.11" in readme and f"Node.js ≥ {pinned_claude_node_major()}" in readme
+    assert not re.search(r"Node(\.js)? (≥ ?|>= ?)?20\b|Node(\.js)? 20\+", readme)
     requires = re.search(r'requires-python = ">=(\d+\.\d+)"', text("pyproject.toml"))
     assert requires and requires.group(1) == "3.11"
 
