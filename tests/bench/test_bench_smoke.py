@@ -97,7 +97,7 @@ CASES = [
     Case(
         "parse.py",
         "--mb 0.01 --repeat 1 --json",
-        "mb_per_s worst_ms_per_mb worst_shape shapes",
+        "mb_per_s worst_ms_per_mb worst_shape worst_reader loop_ms_per_mb shapes",
     ),
     Case(
         "wiki_entry.py",

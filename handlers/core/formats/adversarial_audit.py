@@ -145,27 +145,41 @@ def rules_audit(proposition: str, texts: tuple[str, ...]) -> str:
     items: list[dict[str, str]] = []
     gaps: list[str] | None = None
     for text in texts:
-        for line in text.splitlines():
+        for line in _lines_with(text, "|"):
             item = _inventory_line(line)
             if item is not None:
                 items.append(item)
-            elif line.strip().upper().startswith(_GAPS_LABEL):
-                named = line.strip()[len(_GAPS_LABEL) :].split(";")
-                gaps = (gaps or []) + [
-                    g.strip() for g in named if g.strip().casefold() not in _NONE
-                ]
+        for line in _lines_with(text, _GAPS_LABEL, fold_case=True):
+            head, _, named = line.strip().partition(":")
+            if head.strip().upper() == _GAPS_LABEL[:-1]:
+                kept = (g.strip() for g in named.split(";"))
+                gaps = (gaps or []) + [g for g in kept if g.casefold() not in _NONE]
     audit: dict[str, object] = {"proposition": proposition, "evidence": items}
     if gaps is not None:
         audit["known_gaps"] = [g for g in gaps if g]
     return json.dumps(audit, ensure_ascii=False)
 
 
+def _lines_with(text: str, mark: str, *, fold_case: bool = False) -> list[str]:
+    """The lines of `text` that hold `mark`, each once, found by one scan for the mark (a
+    reply of a million blank lines costs that scan, not a million steps)."""
+    pattern = re.compile(re.escape(mark), re.IGNORECASE if fold_case else 0)
+    lines: list[str] = []
+    end = 0
+    while (found := pattern.search(text, end)) is not None:
+        start = text.rfind("\n", end, found.start()) + 1  # `end` is the last line's end
+        end = text.find("\n", found.end())
+        end = len(text) if end < 0 else end
+        lines.append(text[start:end])
+    return lines
+
+
 def _inventory_line(line: str) -> dict[str, str] | None:
     """`- E1 | item | supports` as its parts (any case, any padding), else None; split, not
     matched, so no line can make a pattern backtrack."""
-    parts = line.strip().lstrip("-*").split("|")
-    if len(parts) != 3:
+    if line.count("|") != 2:  # counted before split: a line of pipes is no item
         return None
+    parts = line.strip().lstrip("-*").split("|")
     given, item, stance = (part.strip() for part in parts)
     if not _ID.fullmatch(given.upper()) or not item or stance.casefold() not in STANCES:
         return None

@@ -8,7 +8,11 @@ from dataclasses import dataclass
 
 from handlers.core.model import ParsedReply
 
-_PREFIX = re.compile(r"^\s*\[([A-Z][A-Z-]*[A-Z])\]\s?(.*)$")
+_PREFIX = re.compile(r"\[([A-Z][A-Z-]*[A-Z])\][ \t]?")
+_BRACKET = re.compile(r"\[[A-Z]")  # a candidate prefix: found by one scan in C
+_TRAILING = re.compile(r"[ \t\r\f\v]+(?=\n|\Z)")
+_DASH = re.compile(r"\s[—–-]+\s")
+MAX_LINES = 10_000  # lines holding `[X`, tried before the scan stops looking for prefixes
 _INVENTORY_ID = re.compile(r"\bE(\d{1,3})\b")
 _NUMBERED = re.compile(r"^\s*(?:\d+[.)]|[-*])\s+")
 CONFIDENCES = ("CONFIRMED", "INFERRED", "SPECULATIVE")
@@ -41,20 +45,36 @@ VALIDATOR = ("STRUCTURAL-ALIGNMENT", "GROUNDING", "DIRECTION", "RESULT", "CAVEAT
 
 
 def sections(text: str) -> dict[str, str]:
-    """Each `[PREFIX]` section's text (first occurrence wins); lines before the first prefix
-    belong to none."""
-    found: dict[str, list[str]] = {}
-    current: list[str] | None = None
-    for line in text.splitlines():
-        match = _PREFIX.match(line)
-        if match is not None:
-            name, rest = match.group(1), match.group(2)
-            current = [] if name in found else found.setdefault(name, [])
-            if rest.strip():
-                current.append(rest.rstrip())
-        elif current is not None:
-            current.append(line.rstrip())
-    return {name: "\n".join(lines).strip() for name, lines in found.items()}
+    """Each `[PREFIX]` section's text (first occurrence wins; a repeat's text is dropped from
+    the sections, never from the turn); lines before the first prefix belong to none."""
+    marks = _prefix_marks(text)
+    found: dict[str, str] = {}
+    for index, (name, _, body) in enumerate(marks):
+        end = marks[index + 1][1] if index + 1 < len(marks) else len(text)
+        if name not in found:
+            found[name] = _TRAILING.sub("", text[body:end]).strip()
+    return found
+
+
+def _prefix_marks(text: str) -> list[tuple[str, int, int]]:
+    """(name, start of its line, start of its text) of each prefix that opens a line. A
+    candidate (`[` and a capital) is found by a scan in C, its line alone is looked at, and
+    the scan goes on from the next line: linear, and at most MAX_LINES lines tried."""
+    marks: list[tuple[str, int, int]] = []
+    pos = 0  # always a line's start
+    for _ in range(MAX_LINES):
+        candidate = _BRACKET.search(text, pos)
+        if candidate is None:
+            break
+        at = candidate.start()
+        line = text.rfind("\n", pos, at) + 1 or pos
+        found = _PREFIX.match(text, at) if not text[line:at].strip() else None
+        if found is not None:
+            marks.append((found.group(1), line, found.end()))
+        pos = text.find("\n", at) + 1
+        if pos == 0:
+            break
+    return marks
 
 
 def missing(text: str, required: tuple[str, ...]) -> tuple[str, ...]:
@@ -110,9 +130,6 @@ class Ruling:
     reasoning: str
 
 
-_RULING = re.compile(r"^\s*(?:[-*]\s*)?(.+?):\s*(.+?)\s+[—–-]+\s+(.+)$")
-
-
 def rulings(section: str) -> tuple[Ruling, ...]:
     """`<Point>: <Advocate | Challenger> — <reasoning>` lines; a line in another shape is kept
     whole as the point, so nothing is dropped."""
@@ -120,9 +137,18 @@ def rulings(section: str) -> tuple[Ruling, ...]:
     for line in section.splitlines():
         if not line.strip():
             continue
-        match = _RULING.match(line)
-        if match is None:
-            found.append(Ruling(line.strip(), "-", "-"))
-        else:
-            found.append(Ruling(*(part.strip() for part in match.groups())))
+        found.append(_ruling(line))
     return tuple(found)
+
+
+def _ruling(line: str) -> Ruling:
+    """One ruling line split at its first colon and the dash after it (split, not matched:
+    no line can make a pattern backtrack)."""
+    text = line.strip()
+    if text[:1] in ("-", "*"):  # one bullet, as written before the point
+        text = text[1:].lstrip()
+    point, colon, rest = text.partition(":")
+    parts = _DASH.split(rest, maxsplit=1) if colon else []
+    if len(parts) != 2 or not point.strip() or not parts[0].strip() or not parts[1].strip():
+        return Ruling(line.strip(), "-", "-")
+    return Ruling(point.strip(), parts[0].strip(), parts[1].strip())

@@ -28,10 +28,9 @@ ROUND2_FIELDS = ("vote", "why_changed", "agreement", "disagreement", "insight", 
 _JSON_ALIASES = {"final_vote": "vote", "consensus_condition": "consensus"}
 _VOTE_KEYS = frozenset({"vote", "final_vote"})
 # Horizontal space only: `\s*` after `^` would rescan every run of blank lines (quadratic).
-_MARK = r"[ \t]*(?:#+[ \t]*)?(?:\*\*)?({number})[.)][ \t]*(?:\*\*)?"
-_SECTIONS = {n: re.compile(_MARK.format(number=n)) for n in range(1, 10)}  # at a line's start
-_SIGNS = (".", ")")
-MAX_CANDIDATES = 1000
+_MARK = re.compile(r"[ \t]*(?:#+[ \t]*)?(?:\*\*)?([1-9])[.)][ \t]*(?:\*\*)?")  # at a line
+_CANDIDATE = re.compile(r"[1-9][.)]")
+MAX_LINES = 5000  # lines holding a candidate mark, tried before the scan stops
 _BULLET = re.compile(r"^[ \t]*(?:[-*•]|\d+[.)]|[a-z][.)])[ \t]+(\S.*)$", re.MULTILINE)
 _LINE = re.compile(r"^[ \t]*(\S.*)$", re.MULTILINE)
 MAX_ITEMS = 50
@@ -88,8 +87,7 @@ def parse_position(text: str, round_number: int) -> Position:
 
 def parse_contract(text: str) -> ParsedReply:
     """The engine's view of a boardroom reply: all of it is the opinion."""
-    numbered = any(_mark(text, n, 0) is not None for n in _SECTIONS)
-    structured = numbered or json_block(text, _VOTE_KEYS) is not None
+    structured = bool(_line_marks(text)) or json_block(text, _VOTE_KEYS) is not None
     return ParsedReply(opinion=text, structured=structured)
 
 
@@ -122,15 +120,10 @@ def _text(value: Value) -> str:
 
 def _from_numbered(text: str, fields: tuple[str, ...]) -> Position:
     # Sections come in rising order: a "1." inside section 5 is a list item, not a section.
-    # Each number is searched for once, after the one before it (a few scans in C, however
-    # many numbered lines the reply has).
     marks: list[tuple[int, int, int]] = []  # (number, start, end of its mark)
-    pos = 0
-    for number in range(1, len(fields) + 1):
-        found = _mark(text, number, pos)
-        if found is not None:
-            marks.append((number, *found))
-            pos = found[1]
+    for number, start, end in _line_marks(text):
+        if number <= len(fields) and (not marks or number > marks[-1][0]):
+            marks.append((number, start, end))
     values: dict[str, Any] = {}
     for index, (number, _, body_start) in enumerate(marks):
         end = marks[index + 1][1] if index + 1 < len(marks) else len(text)
@@ -145,27 +138,24 @@ def _from_numbered(text: str, fields: tuple[str, ...]) -> Position:
     return Position(**values)
 
 
-def _mark(text: str, number: int, pos: int) -> tuple[int, int] | None:
-    """Where section `number`'s mark (`3.`, `**3)**`, `## 3.`) first stands at the start of a
-    line that begins at or after `pos`: its start and end. The digit is found by `str.find`
-    and only its line is matched, so no pattern is tried at every position; a number written
-    mid-line more than MAX_CANDIDATES times before its section counts as absent."""
-    found = [m for sign in _SIGNS if (m := _mark_with(text, f"{number}{sign}", pos))]
-    return min(found) if found else None
-
-
-def _mark_with(text: str, mark: str, pos: int) -> tuple[int, int] | None:
-    at = pos
-    for _ in range(MAX_CANDIDATES):
-        at = text.find(mark, at)
-        if at < 0:
-            return None
-        line = text.rfind("\n", 0, at) + 1
-        found = _SECTIONS[int(mark[0])].match(text, line) if line >= pos else None
-        if found is not None and found.start(1) == at:
-            return found.start(), found.end()
-        at += 1
-    return None
+def _line_marks(text: str) -> list[tuple[int, int, int]]:
+    """(number, start, end) of each section mark (`3.`, `**3)**`, `## 3.`) that opens a line.
+    A candidate (a digit and its sign) is found by a scan in C, its line alone is matched,
+    and the scan goes on from the next line: linear, and at most MAX_LINES lines tried."""
+    marks: list[tuple[int, int, int]] = []
+    pos = 0  # always a line's start
+    for _ in range(MAX_LINES):
+        candidate = _CANDIDATE.search(text, pos)
+        if candidate is None:
+            break
+        line = text.rfind("\n", pos, candidate.start()) + 1 or pos
+        found = _MARK.match(text, line)
+        if found is not None and found.start(1) == candidate.start():
+            marks.append((int(found.group(1)), found.start(), found.end()))
+        pos = text.find("\n", candidate.end()) + 1
+        if pos == 0:
+            break
+    return marks
 
 
 def _drop_label(body: str) -> str:

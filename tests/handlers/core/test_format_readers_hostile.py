@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 from handlers.core.formats.adversarial_audit import read_audit, rules_audit
+from handlers.core.formats.adversarial_contract import Ruling, rulings, sections
 from handlers.core.formats.boardroom_reply import NO, YES, parse_contract, parse_position
 from handlers.core.formats.ledger_text import fallback_ledger
 from handlers.core.model import AG, CLAUDE
@@ -74,3 +75,29 @@ def test_the_rules_ledger_agrees_nothing_when_one_side_never_answered() -> None:
     assert "LRU is enough" in json.loads(one_side)["open"]
     both = fallback_ledger(debate(), (turn(1, said, AG), turn(2, said, CLAUDE)))
     assert json.loads(both)["agreed"] == ["LRU is enough"]
+
+
+def test_line_readers_stay_linear_on_floods_of_their_own_marks() -> None:
+    # Each reader once scanned every line (or every mark) with a pattern, or re-read a long
+    # line for every candidate on it; a child process bounds the wait without a timed assert.
+    code = (
+        "from handlers.core.formats.adversarial_contract import sections, rulings\n"
+        "from handlers.core.formats.boardroom_reply import parse_position, parse_contract\n"
+        "for text in (' ' * 500_000 + '1.' * 250_000, '[A' * 500_000, '1.\\n' * 300_000,\n"
+        "             ' \\n' * 500_000, 'a: ' + ' ' * 200_000 + '-x'):\n"
+        "    sections(text); rulings(text); parse_position(text, 1); parse_contract(text)\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=30)
+
+
+def test_prefix_sections_and_rulings_read_as_the_seed_writes_them() -> None:
+    text = (
+        "preamble\n  [THESIS] LRU first \n  more\n[EVIDENCE]\n- E1 p95\n[THESIS] again\n"
+        "[POINT-BY-POINT]\n- Cost: Advocate — cheaper to run\nno ruling here\n"
+    )
+    found = sections(text)
+    assert found["THESIS"] == "LRU first\n  more"  # the first occurrence wins
+    assert found["EVIDENCE"] == "- E1 p95"
+    ruled = rulings(found["POINT-BY-POINT"])
+    assert ruled[0] == Ruling("Cost", "Advocate", "cheaper to run")
+    assert ruled[1] == Ruling("no ruling here", "-", "-")
