@@ -52,7 +52,7 @@ def test_a_quote_taken_from_prose_is_found_however_it_was_retyped(
     start: int, size: int, how: int
 ) -> None:
     quote = PROSE[start : start + size].strip()
-    if len(quote.strip(".,… ")) < MIN_QUOTE_CHARS:  # too short to count once trimmed
+    if len(quote.strip(".,…:;\"' ")) < MIN_QUOTE_CHARS:  # too short once marks are trimmed
         return
     other = parsed_turn(1, reply_with(PROSE), CLAUDE)
     assert found_in(retyped(quote, how), (other,))
