@@ -37,11 +37,11 @@ from handlers.core.model import CLAUDE, Debate, OpenAsk, Phase, Proposal, Turn  
 from handlers.core.reply_parser import parse_reply  # noqa: E402
 from handlers.ports import TurnRequest  # noqa: E402
 from tests.doubles import FakeClock  # noqa: E402
+from tests.effects import posted  # noqa: E402
 from tests.fakes.discord_fixtures import ListeningClient, start_client, stop_client  # noqa: E402
 from tests.fakes.discord_loopback import redirected  # noqa: E402
 from tests.fakes.fake_anthropic import FakeAnthropic, find_claude_bin  # noqa: E402
 from tests.fakes.fake_discord import FakeDiscord  # noqa: E402
-from tests.handlers.doubles import FakeWiki  # noqa: E402
 from tools.claude.debater import ClaudeCodeDebater  # noqa: E402
 from tools.store.db import Database  # noqa: E402
 
@@ -117,7 +117,7 @@ async def _one_reply(
         (int(fake.text_channel["id"]),),
     )
     strings = Strings("ko")
-    room = DiscordRoom(client, db, strings, FakeWiki(), FakeClock())
+    room = DiscordRoom(client, db, strings, FakeClock())
     debate = debate_in(int(fake.text_channel["id"]))
     working = room.working(debate, CLAUDE)
     first_read: list[float] = []
@@ -134,7 +134,7 @@ async def _one_reply(
         sha256=hashlib.sha256(output.raw.encode()).hexdigest(), parsed=parse_reply(output.text),
         meta=output.meta, at=datetime.now(UTC),
     )  # fmt: skip
-    await room.post_turn(debate, turn)
+    await room.show(debate, *posted(turn))
     assert output.text == text, "the stored reply is the streamed one, whole"
     shown = fake.calls_to(*POST)[0].at  # the live message: the first post of the run
     return {

@@ -37,6 +37,7 @@ sys.path.insert(0, str(ROOT))  # `tests` is not installed; run from anywhere
 from bench.engine_load import thread_cpu_s  # noqa: E402
 from bot.discord.app import new_event_loop  # noqa: E402
 from handlers.core.i18n import Strings  # noqa: E402
+from tests import effects  # noqa: E402
 from tests.tools.wiki.support import debate, turn  # noqa: E402
 from tools.store.db import Database  # noqa: E402
 from tools.wiki.backends import LocalWiki  # noqa: E402
@@ -69,9 +70,8 @@ async def run(debates: int = DEBATES, entries: int = ENTRIES) -> dict[str, Any]:
             for number in range(1, entries + 1):
                 text = replies[(debate_id + number) % len(replies)]
                 url = f"https://discord.com/channels/1/2/{debate_id * 100 + number}"
-                await outbox.append_round_log(
-                    debate(debate_id), turn(number, text, None, debate_id), url
-                )
+                logged = turn(number, text, None, debate_id)
+                await outbox.write(debate(debate_id), *effects.logged(logged, url))
                 await asyncio.sleep(0)  # the next reply comes from another turn
 
         try:

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Generic, TypeVar
 
 from bot.settings import Settings, SettingsError
+from handlers.core.effects import Notify
 from handlers.core.i18n import Strings
 from handlers.core.model import AG, Backend
 from handlers.debate_handler import DebateHandler, HandlerConfig
@@ -165,7 +166,7 @@ def build_engine(
     strings: Strings,
     backend: WikiBackend,
     wiki_root: str,
-    make_room: Callable[[WikiOutbox], R],
+    room: R,
     moderator: Moderator,
     debaters: Mapping[Backend, Debater],
     clock: Clock,
@@ -173,18 +174,18 @@ def build_engine(
     config: HandlerConfig,
     leases: Leases | None = None,
 ) -> Engine[R]:
-    """The store, the wiki outbox (its notes go to the room), the room and the engine; with
+    """The store, the wiki outbox (its notes go to `room`) and the engine around them; with
     `leases` (processes sharing the debates), each acts only on the debates it holds."""
     engine: list[Engine[R]] = []
 
     async def notify(debate_id: int, key: str, params: dict[str, str]) -> None:
         if engine:
             built = engine[0]
-            await built.room.notify(await built.handler.get(debate_id), key, params)
+            notice = Notify(key, tuple(params.items()))
+            await built.room.show(await built.handler.get(debate_id), notice)
 
     wiki = WikiOutbox(db, backend, root=wiki_root, strings=strings, notify=notify,
                       sleep=clock.sleep, owns=leases.holds if leases else None)  # fmt: skip
-    room = make_room(wiki)
     store = SqliteStore(db) if leases is None else LeasedStore(db, leases)
     order = rng or random.Random()  # noqa: S311  # the speaking order, not a secret
     handler = DebateHandler(

@@ -8,10 +8,7 @@ from collections.abc import Callable, Mapping
 from handlers.core.concessions import moved_toward, verdict
 from handlers.core.effects import (
     AppendRoundLog,
-    AskBudget,
     AskDebater,
-    AskUser,
-    CloseCard,
     ClosePoll,
     Conclude,
     Effect,
@@ -19,15 +16,12 @@ from handlers.core.effects import (
     LogNote,
     Notify,
     OpenPoll,
-    OpenRoom,
-    PostCard,
     PostConclusion,
-    PostMinorityReport,
     PostSummary,
     PostTurn,
+    RoomEffect,
     RunTask,
-    UpdateClaims,
-    UpdateStatus,
+    WikiEffect,
     WriteAgenda,
     WriteConclusion,
     WritePage,
@@ -56,12 +50,14 @@ from handlers.core.model import (
 from handlers.core.poll_data import MINORITY_TASK
 from handlers.core.reply_parser import OFF_LOOP_CHARS, parse_reply
 from handlers.core.steps import format_of
-from handlers.poll_runner import minority_report, poll_effect
+from handlers.poll_runner import close_poll, minority_report, open_poll
 from handlers.ports import (
+    NOTHING,
     Clock,
     Debater,
     DebaterError,
     DebaterOutput,
+    Loaded,
     Moderator,
     ModeratorUnavailable,
     Room,
@@ -110,73 +106,62 @@ class EffectRunner:
                 return await minority_report(self._store, self._moderator, debate, self._language)
             case RunTask(task=task):
                 return await self._task(debate, task)
-            case PostMinorityReport() | OpenPoll() | ClosePoll():
-                return await poll_effect(self._room, self._store, self._clock, debate, effect)
             case Conclude():
-                fmt = format_named(debate.format)
-                if fmt.closes_itself(debate):  # its own closing pages: no moderator request
-                    return ConclusionReady(
-                        Conclusion(fmt.summary(debate), source=ModeratorSource.RULES)
-                    )
-                view = await self._view(debate, every_seat=True)
-                return ConclusionReady(await self._moderator.conclude(view))
+                return await self._conclude(debate)
+            case ClosePoll():
+                return await close_poll(self._room, self._store, self._clock, debate)
+            case OpenPoll():
+                await open_poll(self._room, self._store, self._clock, debate)
+            case (
+                WriteAgenda()
+                | AppendRoundLog()
+                | LogNote()
+                | WriteWorkingDocument()
+                | WriteConclusion()
+                | WritePage()
+            ):
+                await self._wiki.write(debate, effect, await self._for_wiki(debate, effect))
             case PostTurn(turn=number):
                 posted = await self._store.turn(debate.id, number)
-                url = await self._room.post_turn(debate, posted)
+                url = await self._room.show(debate, effect, Loaded(turn=posted))
                 await self._store.set_message_url(debate.id, number, url)
+            case _:
+                await self._room.show(debate, *self._for_room(debate, effect))
+        return None
+
+    async def _conclude(self, debate: Debate) -> ConclusionReady:
+        """The Conclusion: the moderator's, or the format's own closing when it has one."""
+        fmt = format_named(debate.format)
+        if fmt.closes_itself(debate):  # its own closing pages: no moderator request
+            return ConclusionReady(Conclusion(fmt.summary(debate), source=ModeratorSource.RULES))
+        view = await self._view(debate, every_seat=True)
+        return ConclusionReady(await self._moderator.conclude(view))
+
+    async def _for_wiki(self, debate: Debate, effect: WikiEffect) -> Loaded:
+        """What a wiki write needs from the store: a turn and its link, a rendered page."""
+        match effect:
             case AppendRoundLog(turn=number):
                 logged = await self._store.turn(debate.id, number)
                 url = await self._store.message_url(debate.id, number)
-                await self._wiki.append_round_log(debate, logged, url)
-            case Notify(key=key, params=params):
-                await self._room.notify(debate, key, self._params(debate, dict(params)))
-            case _:
-                await self._simple(debate, effect)
-        return None
-
-    async def _refresh(self, debate: Debate, effect: UpdateStatus | UpdateClaims) -> None:
-        """A pinned message edited to the state: the status line, or the claim ledger."""
-        if isinstance(effect, UpdateStatus):
-            await self._room.update_status(debate)
-        else:
-            await self._room.update_claims(debate)
-
-    async def _ask_people(self, debate: Debate, effect: AskUser | AskBudget) -> None:
-        """The moderator's question, or a pause's buttons (the budget, converging)."""
-        if isinstance(effect, AskUser):
-            await self._room.ask_user(debate, effect.question)
-        else:
-            await self._room.ask_budget(debate)
-
-    async def _simple(self, debate: Debate, effect: Effect) -> None:
-        match effect:
-            case PostCard():
-                await self._room.post_card(debate)
-            case CloseCard():
-                await self._room.close_card(debate)
-            case OpenRoom():
-                await self._room.open(debate)
-            case WriteAgenda():
-                await self._wiki.write_agenda(debate)
-            case LogNote(key=key, what=what, who=who, text=text):
-                await self._wiki.append_round_note(debate, key, what, who, text)
-            case UpdateStatus() | UpdateClaims():
-                await self._refresh(debate, effect)
-            case WriteWorkingDocument(turn=number):
-                await self._wiki.write_working_document(debate, number)
-            case AskUser() | AskBudget():
-                await self._ask_people(debate, effect)
-            case WriteConclusion(conclusion=conclusion):
-                await self._wiki.write_conclusion(debate, conclusion)
-            case PostConclusion(conclusion=conclusion):
-                await self._room.post_conclusion(debate, conclusion)
+                return Loaded(turn=logged, message_url=url)
             case WritePage(page=page):
                 fmt = format_named(debate.format)
                 turns = await self._turns(debate, fmt.page_shows(debate, page))
                 title, markdown = fmt.render_page(debate, page, turns)
-                await self._wiki.write_page(debate, page, title, markdown)
-            case PostSummary():
-                await self._room.post_summary(debate, format_named(debate.format).summary(debate))
+                return Loaded(title=title, markdown=markdown)
+        return NOTHING
+
+    def _for_room(self, debate: Debate, effect: RoomEffect) -> tuple[RoomEffect, Loaded]:
+        """A notice with its page and seat named, an ending with the links to its pages."""
+        match effect:
+            case Notify(key=key, params=params):
+                said = self._params(debate, dict(params))
+                return Notify(key, tuple(said.items())), NOTHING
+            case PostConclusion() | PostSummary():
+                fmt = format_named(debate.format)
+                summary = fmt.summary(debate) if isinstance(effect, PostSummary) else ""
+                return effect, Loaded(markdown=summary, links=page_links(self._wiki, debate))
+        return effect, NOTHING
 
     async def _task(self, debate: Debate, task: str) -> TaskDone:
         """A format's moderator task; its deterministic fallback when the moderator cannot."""
@@ -280,6 +265,11 @@ class EffectRunner:
         if "seat" in params:
             params["seat"] = debate.name_of(params["seat"])
         return params
+
+
+def page_links(wiki: Wiki, debate: Debate) -> dict[str, str]:
+    """Where each page the debate wrote is read, in the format's order (no dead links)."""
+    return {page: wiki.page_url(debate, page) for page in format_named(debate.format).pages(debate)}
 
 
 async def parse_off_loop(

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import prompts
-from handlers.core.effects import ClosePoll, OpenPoll, PostMinorityReport
+from handlers.core.effects import OpenPoll
 from handlers.core.events import MinorityReported, PollClosed
 from handlers.core.minority import fallback, from_output, task_fields
 from handlers.core.model import Debate
@@ -34,29 +34,12 @@ async def open_poll(room: Room, store: Store, clock: Clock, debate: Debate) -> N
     """The poll in the room, then its end time in the database (a repeat after a restart
     posts nothing again and keeps the first end time)."""
     hours = debate.poll.hours if debate.poll is not None else 1
-    await room.open_poll(debate)
+    await room.show(debate, OpenPoll())
     await store.schedule_poll(debate.id, clock.now() + timedelta(hours=hours))
 
 
 async def close_poll(room: Room, store: Store, clock: Clock, debate: Debate) -> PollClosed:
     """End the poll if it still runs, and read its votes."""
-    counts = await room.close_poll(debate)
+    counts = await room.votes(debate)
     await store.poll_closed(debate.id, clock.now())
     return PollClosed(counts or (), lost=counts is None)
-
-
-async def poll_effect(
-    room: Room,
-    store: Store,
-    clock: Clock,
-    debate: Debate,
-    effect: PostMinorityReport | OpenPoll | ClosePoll,
-) -> PollClosed | None:
-    """Run one of the poll's effects; closing it yields its votes."""
-    if isinstance(effect, PostMinorityReport):
-        await room.post_minority_report(debate)
-    elif isinstance(effect, OpenPoll):
-        await open_poll(room, store, clock, debate)
-    else:
-        return await close_poll(room, store, clock, debate)
-    return None

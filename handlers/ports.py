@@ -3,12 +3,13 @@ Precedents are in handlers.store_ports)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from types import TracebackType
 from typing import Protocol
 
+from handlers.core.effects import RoomEffect, WikiEffect
 from handlers.core.model import (
     Backend,
     ChatLine,
@@ -21,7 +22,6 @@ from handlers.core.model import (
     ParsedReply,
     Turn,
     TurnMeta,
-    UserQuestion,
 )
 
 
@@ -123,33 +123,35 @@ class Moderator(Protocol):
         ...
 
 
+@dataclass(frozen=True)
+class Loaded:
+    """What an effect needs beside the debate, read by the runner before the port runs it."""
+
+    turn: Turn | None = None  # PostTurn, AppendRoundLog: the stored turn
+    message_url: str = ""  # AppendRoundLog: where the turn was posted
+    title: str = ""  # WritePage: the rendered page's title
+    markdown: str = ""  # WritePage: the rendered page; PostSummary: the format's summary
+    # PostConclusion, PostSummary: where each page the debate wrote is read
+    links: Mapping[str, str] = field(default_factory=dict)
+
+    def stored_turn(self) -> Turn:
+        """The stored turn an effect about a turn was given."""
+        if self.turn is None:
+            raise LookupError("no stored turn was loaded for this effect")
+        return self.turn
+
+
+NOTHING = Loaded()
+
+
 class Wiki(Protocol):
-    """The debate's pages; writes are queued and land in order, never lost."""
+    """The debate's pages; writes are queued and land in order, never lost.
 
-    async def write_agenda(self, debate: Debate) -> None:
-        """Queue the Agenda page (phase 0)."""
-        ...
+    `write` may be called again after a crash with the same arguments: a repeat is queued once.
+    """
 
-    async def write_working_document(self, debate: Debate, turn: int) -> None:
-        """Queue the Working-Document as `debate.working_document`, after `turn`'s action."""
-        ...
-
-    async def append_round_log(self, debate: Debate, turn: Turn, message_url: str) -> None:
-        """Queue the turn's section at the end of the Round-Log."""
-        ...
-
-    async def append_round_note(
-        self, debate: Debate, key: str, what: str, who: str, text: str
-    ) -> None:
-        """Queue a non-turn section of the Round-Log (a moderator note, the people's words)."""
-        ...
-
-    async def write_conclusion(self, debate: Debate, conclusion: Conclusion) -> None:
-        """Queue the Conclusion page."""
-        ...
-
-    async def write_page(self, debate: Debate, page: str, title: str, markdown: str) -> None:
-        """Queue one of the format's pages (a path below the debate's slug)."""
+    async def write(self, debate: Debate, effect: WikiEffect, loaded: Loaded = NOTHING) -> None:
+        """Queue what `effect` writes (a page, a section of the Round-Log)."""
         ...
 
     def page_url(self, debate: Debate, page: str) -> str:
@@ -164,61 +166,13 @@ class Room(Protocol):
     implementation makes the repeat harmless (nothing is posted twice).
     """
 
-    async def post_card(self, debate: Debate) -> None:
-        """Show the approval card for a proposal."""
+    async def show(self, debate: Debate, effect: RoomEffect, loaded: Loaded = NOTHING) -> str:
+        """Show what `effect` says; return a link to its first message (a turn's), else ""."""
         ...
 
-    async def close_card(self, debate: Debate) -> None:
-        """Edit the card to its final state (opened, declined, expired) without buttons."""
-        ...
-
-    async def open(self, debate: Debate) -> None:
-        """Create the debate's room (thread) with its pinned status message."""
-        ...
-
-    async def update_status(self, debate: Debate) -> None:
-        """Refresh the status line: round, speaker, elapsed, cost, moderator mode."""
-        ...
-
-    async def post_turn(self, debate: Debate, turn: Turn) -> str:
-        """Post the full reply; return a link to its first message."""
-        ...
-
-    async def update_claims(self, debate: Debate) -> None:
-        """Show the claim ledger as it stands (a second pinned message in the thread)."""
-        ...
-
-    async def ask_budget(self, debate: Debate) -> None:
-        """The debate reached its round budget: offer Extend by one round / Conclude now."""
-        ...
-
-    async def ask_user(self, debate: Debate, question: UserQuestion) -> None:
-        """Put the moderator's question to the people, with option buttons."""
-        ...
-
-    async def post_conclusion(self, debate: Debate, conclusion: Conclusion) -> None:
-        """Post the final summary with links to the pages."""
-        ...
-
-    async def post_minority_report(self, debate: Debate) -> None:
-        """Post the minority report of a stalemate (`debate.poll.report`)."""
-        ...
-
-    async def open_poll(self, debate: Debate) -> None:
-        """Open the people's poll: `debate.poll.answers`, running `debate.poll.hours`."""
-        ...
-
-    async def close_poll(self, debate: Debate) -> tuple[int, ...] | None:
+    async def votes(self, debate: Debate) -> tuple[int, ...] | None:
         """End the poll if it still runs and read it: votes per answer, in order (None: the
-        poll's message is gone)."""
-        ...
-
-    async def post_summary(self, debate: Debate, markdown: str) -> None:
-        """Post the format's closing summary as an embed, with links to its pages."""
-        ...
-
-    async def notify(self, debate: Debate, key: str, params: dict[str, str]) -> None:
-        """Say one localized line in the room (key into the locale files)."""
+        poll's message is gone, or there is none)."""
         ...
 
     def working(self, debate: Debate, seat: str) -> WorkingIndicator:

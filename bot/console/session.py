@@ -48,7 +48,6 @@ from handlers.ports import Clock, Debater, Moderator
 from handlers.rules_moderator import RulesModerator
 from tools.store.db import Database
 from tools.wiki.backends import LocalWiki, WikiBackend
-from tools.wiki.outbox import WikiOutbox
 
 log = logging.getLogger(__name__)
 
@@ -121,15 +120,14 @@ class _Session:
         backend = self._backend()
         humans = frozenset(d.seat for d in seats.values() if isinstance(d, HumanDebater))
 
-        def room(wiki: WikiOutbox) -> ConsoleRoom:
-            return ConsoleRoom(
-                self.console, self.strings, wiki, self.clock, db=self.db, human_seats=humans,
-                names=self.people.names, rules_only=shortcut,
-            )  # fmt: skip
+        room = ConsoleRoom(
+            self.console, self.strings, self.clock, db=self.db, human_seats=humans,
+            names=self.people.names, rules_only=shortcut,
+        )  # fmt: skip
 
         self.engine = engine = build_engine(
             self.db, strings=self.strings, backend=backend, wiki_root=settings.WIKI_ROOT,
-            make_room=room, moderator=moderator, debaters=seats, clock=self.clock, rng=rng,
+            room=room, moderator=moderator, debaters=seats, clock=self.clock, rng=rng,
             # AG and Claude seats; no poll at a stalemate (a terminal has no one to vote)
             config=replace(handler_config(settings), roster=DEFAULT_ROSTER, poll_hours=0),
         )  # fmt: skip

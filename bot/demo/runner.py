@@ -38,7 +38,6 @@ from handlers.core.model import ChatLine, Debate, Phase, Proposal, WikiPage
 from handlers.debate_handler import HandlerConfig
 from tools.store.db import Database
 from tools.wiki.backends import LocalWiki
-from tools.wiki.outbox import WikiOutbox
 
 DEFAULT_OUT = Path("data") / "demo"
 DEFAULT_PACE_S = 0.3
@@ -119,11 +118,10 @@ class _Player:
                                retry_wait_scale=0.0, format=recording.format_name, roster=roster,
                                format_options=tuple(sorted(recording.options.items())))  # fmt: skip
 
-        def room(wiki: WikiOutbox) -> ConsoleRoom:
-            return ConsoleRoom(console, self.t, wiki, self.clock, db=db, names=self.people.names)
+        room = ConsoleRoom(console, self.t, self.clock, db=db, names=self.people.names)
 
         self.engine = build_engine(
-            db, strings=self.t, backend=local, wiki_root=WIKI_ROOT, make_room=room,
+            db, strings=self.t, backend=local, wiki_root=WIKI_ROOT, room=room,
             moderator=self.moderator,
             debaters={
                 member.backend: ReplayDebater(

@@ -91,7 +91,7 @@ async def assemble(
         strings=strings,
         backend=build_wiki_backend(settings),
         wiki_root=settings.WIKI_ROOT,
-        make_room=lambda wiki: DiscordRoom(bot, db, strings, wiki, clock),
+        room=DiscordRoom(bot, db, strings, clock),
         moderator=moderator,
         debaters=_debaters(bot, settings, db, strings, debaters or {}, services),
         clock=clock,

@@ -4,7 +4,7 @@ it follows from, then run."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Annotated, Literal
+from typing import Annotated, Literal, TypeAlias
 
 from pydantic import Field, TypeAdapter
 
@@ -240,3 +240,25 @@ Effect = Annotated[
 ]
 
 EFFECT_ADAPTER: TypeAdapter[Effect] = TypeAdapter(Effect)
+
+RoomEffect: TypeAlias = (
+    PostCard
+    | CloseCard
+    | OpenRoom
+    | UpdateStatus
+    | Notify
+    | PostTurn
+    | AskUser
+    | AskBudget
+    | UpdateClaims
+    | PostConclusion
+    | PostSummary
+    | PostMinorityReport
+    | OpenPoll
+)
+"""What a room shows people (the poll's votes are read through `Room.votes`)."""
+
+WikiEffect: TypeAlias = (
+    WriteAgenda | AppendRoundLog | LogNote | WriteWorkingDocument | WriteConclusion | WritePage
+)
+"""What the wiki queues."""

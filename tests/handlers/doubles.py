@@ -10,6 +10,29 @@ from dataclasses import dataclass, field
 from types import TracebackType
 
 from handlers.core.claims import Claim
+from handlers.core.effects import (
+    AppendRoundLog,
+    AskBudget,
+    AskUser,
+    CloseCard,
+    LogNote,
+    Notify,
+    OpenPoll,
+    OpenRoom,
+    PostCard,
+    PostConclusion,
+    PostMinorityReport,
+    PostSummary,
+    PostTurn,
+    RoomEffect,
+    UpdateClaims,
+    UpdateStatus,
+    WikiEffect,
+    WriteAgenda,
+    WriteConclusion,
+    WritePage,
+    WriteWorkingDocument,
+)
 from handlers.core.model import (
     AG,
     CLAUDE,
@@ -21,8 +44,10 @@ from handlers.core.model import (
     UserQuestion,
 )
 from handlers.ports import (
+    NOTHING,
     DebaterError,
     DebaterOutput,
+    Loaded,
     TurnRequest,
 )
 
@@ -134,32 +159,29 @@ class FakeWiki:
         self.keys[key] += 1
         self.writes.append((key, debate.id, content))
 
-    async def write_agenda(self, debate: Debate) -> None:
-        self.plan.tick("wiki:agenda")
-        self._write(f"{debate.id}:agenda", debate, debate.proposal.topic)
-
-    async def write_working_document(self, debate: Debate, turn: int) -> None:
-        self.plan.tick("wiki:working")
-        self._write(f"{debate.id}:working:{turn}", debate, debate.working_document)
-
-    async def append_round_log(self, debate: Debate, turn: Turn, message_url: str) -> None:
-        self.plan.tick("wiki:round-log")
-        self._write(f"{debate.id}:round-log:{turn.number}", debate, turn.text)
-
-    async def append_round_note(
-        self, debate: Debate, key: str, what: str, who: str, text: str
-    ) -> None:
-        self.plan.tick("wiki:round-note")
-        self._write(f"{debate.id}:round-log:{key}", debate, f"{what}|{who}|{text}")
-
-    async def write_conclusion(self, debate: Debate, conclusion: Conclusion) -> None:
-        self.plan.tick("wiki:conclusion")
-        self._write(f"{debate.id}:conclusion", debate, conclusion.decision)
-
-    async def write_page(self, debate: Debate, page: str, title: str, markdown: str) -> None:
-        self.plan.tick(f"wiki:page:{page}")
-        self._write(f"{debate.id}:page:{page}", debate, f"{title}\n{markdown}")
-        self.pages.setdefault(debate.id, {})[page] = (title, markdown)
+    async def write(self, debate: Debate, effect: WikiEffect, loaded: Loaded = NOTHING) -> None:
+        match effect:
+            case WriteAgenda():
+                self.plan.tick("wiki:agenda")
+                self._write(f"{debate.id}:agenda", debate, debate.proposal.topic)
+            case WriteWorkingDocument(turn=turn):
+                self.plan.tick("wiki:working")
+                self._write(f"{debate.id}:working:{turn}", debate, debate.working_document)
+            case AppendRoundLog():
+                self.plan.tick("wiki:round-log")
+                turn = loaded.stored_turn()
+                self._write(f"{debate.id}:round-log:{turn.number}", debate, turn.text)
+            case LogNote(key=key, what=what, who=who, text=text):
+                self.plan.tick("wiki:round-note")
+                self._write(f"{debate.id}:round-log:{key}", debate, f"{what}|{who}|{text}")
+            case WriteConclusion(conclusion=conclusion):
+                self.plan.tick("wiki:conclusion")
+                self._write(f"{debate.id}:conclusion", debate, conclusion.decision)
+            case WritePage(page=page):
+                self.plan.tick(f"wiki:page:{page}")
+                title, markdown = loaded.title, loaded.markdown
+                self._write(f"{debate.id}:page:{page}", debate, f"{title}\n{markdown}")
+                self.pages.setdefault(debate.id, {})[page] = (title, markdown)
 
     def page(self, debate_id: int, page: str) -> str:
         """The title and content written for a format page."""
@@ -207,7 +229,7 @@ class FakeRoom:
         self.opened: list[int] = []
         self.reports: list[int] = []  # debates whose minority report was posted
         self.polls: dict[int, tuple[str, ...]] = {}  # debate -> its poll's answers
-        self.votes: dict[int, tuple[int, ...]] = {}  # debate -> votes the poll will show
+        self.votes_shown: dict[int, tuple[int, ...]] = {}  # debate -> votes the poll will show
         self.poll_reads: list[int] = []
         self.plan = plan or CrashPlan()
         self.events: dict[str, asyncio.Event] = {}
@@ -225,77 +247,90 @@ class FakeRoom:
     def signal(self, name: str) -> asyncio.Event:
         return self.events.setdefault(name, asyncio.Event())
 
-    async def post_card(self, debate: Debate) -> None:
-        self.plan.tick("room:card")
-        if self._first(debate, "card"):
-            self.cards.append(debate.id)
+    async def show(self, debate: Debate, effect: RoomEffect, loaded: Loaded = NOTHING) -> str:
+        match effect:
+            case PostTurn():
+                return self._turn(debate, loaded.stored_turn())
+            case Notify(key=key, params=params):
+                self.plan.tick(f"room:notify:{key}")
+                self.notices.append((debate.id, key, dict(params)))
+            case AskUser() | AskBudget():
+                self._ask(debate, effect)
+            case PostConclusion() | PostSummary():
+                self._end(debate, effect, loaded)
+            case PostMinorityReport() | OpenPoll():
+                self._poll(debate, effect)
+            case _:
+                self._room(debate, effect)
+        return ""
 
-    async def close_card(self, debate: Debate) -> None:
-        self.plan.tick("room:close_card")
-        self.closed_cards.append((debate.id, debate.phase.value))
+    def _room(
+        self, debate: Debate, effect: PostCard | CloseCard | OpenRoom | UpdateStatus | UpdateClaims
+    ) -> None:
+        match effect:
+            case PostCard():
+                self.plan.tick("room:card")
+                if self._first(debate, "card"):
+                    self.cards.append(debate.id)
+            case CloseCard():
+                self.plan.tick("room:close_card")
+                self.closed_cards.append((debate.id, debate.phase.value))
+            case OpenRoom():
+                self.plan.tick("room:open")
+                if self._first(debate, "thread"):
+                    self.opened.append(debate.id)
+            case UpdateStatus():
+                self.plan.tick("room:status")
+                self.statuses.append((debate.id, debate.phase.value, debate.round))
+            case UpdateClaims():
+                self.plan.tick("room:claims")
+                self.claim_tables.append(debate.claims)
 
-    async def open(self, debate: Debate) -> None:
-        self.plan.tick("room:open")
-        if self._first(debate, "thread"):
-            self.opened.append(debate.id)
-
-    async def update_status(self, debate: Debate) -> None:
-        self.plan.tick("room:status")
-        self.statuses.append((debate.id, debate.phase.value, debate.round))
-
-    async def post_turn(self, debate: Debate, turn: Turn) -> str:
+    def _turn(self, debate: Debate, turn: Turn) -> str:
         self.plan.tick("room:turn")
         if self._first(debate, f"turn:{turn.number}"):
             self.turn_posts[(debate.id, turn.number)] += 1
             self.posted.append(("turn", turn))
         return f"https://discord.test/{debate.id}/{turn.number}"
 
-    async def update_claims(self, debate: Debate) -> None:
-        self.plan.tick("room:claims")
-        self.claim_tables.append(debate.claims)
-
-    async def ask_budget(self, debate: Debate) -> None:
-        self.plan.tick("room:budget")
-        if self._first(debate, f"pause:{debate.turns}"):
-            self.budget_asks.append((debate.id, debate.max_rounds))
-        self.signal("budget").set()
-
-    async def ask_user(self, debate: Debate, question: UserQuestion) -> None:
+    def _ask(self, debate: Debate, effect: AskUser | AskBudget) -> None:
+        if isinstance(effect, AskBudget):
+            self.plan.tick("room:budget")
+            if self._first(debate, f"pause:{debate.turns}"):
+                self.budget_asks.append((debate.id, debate.max_rounds))
+            self.signal("budget").set()
+            return
         self.plan.tick("room:ask")
         if self._first(debate, f"ask:{debate.turns}"):
-            self.questions.append(question)
+            self.questions.append(effect.question)
         self.signal("asked").set()
 
-    async def post_conclusion(self, debate: Debate, conclusion: Conclusion) -> None:
-        self.plan.tick("room:conclusion")
-        if self._first(debate, "conclusion"):
-            self.conclusions.append(conclusion)
+    def _end(self, debate: Debate, effect: PostConclusion | PostSummary, loaded: Loaded) -> None:
+        if isinstance(effect, PostConclusion):
+            self.plan.tick("room:conclusion")
+            if self._first(debate, "conclusion"):
+                self.conclusions.append(effect.conclusion)
+            return
+        self.plan.tick("room:summary")
+        if self._first(debate, "summary"):
+            self.summaries.append(loaded.markdown)
 
-    async def post_minority_report(self, debate: Debate) -> None:
-        self.plan.tick("room:report")
-        self.reports.append(debate.id)
-
-    async def open_poll(self, debate: Debate) -> None:
+    def _poll(self, debate: Debate, effect: PostMinorityReport | OpenPoll) -> None:
+        if isinstance(effect, PostMinorityReport):
+            self.plan.tick("room:report")
+            self.reports.append(debate.id)
+            return
         self.plan.tick("room:poll")
         assert debate.poll is not None
         self.polls.setdefault(debate.id, debate.poll.answers)
         self.signal("poll").set()
 
-    async def close_poll(self, debate: Debate) -> tuple[int, ...] | None:
+    async def votes(self, debate: Debate) -> tuple[int, ...] | None:
         self.plan.tick("room:close_poll")
         self.poll_reads.append(debate.id)
         if debate.id not in self.polls:
             return None
-        return self.votes.get(debate.id, (0,) * len(self.polls[debate.id]))
-
-    async def post_summary(self, debate: Debate, markdown: str) -> None:
-        self.plan.tick("room:summary")
-        if self._first(debate, "summary"):
-            self.summaries.append(markdown)
-
-    async def notify(self, debate: Debate, key: str, params: dict[str, str]) -> None:
-        self.plan.tick(f"room:notify:{key}")
-        self.notices.append((debate.id, key, params))
+        return self.votes_shown.get(debate.id, (0,) * len(self.polls[debate.id]))
 
     def working(self, debate: Debate, seat: str) -> _Working:
         return _Working(self, seat)

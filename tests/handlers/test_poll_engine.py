@@ -136,7 +136,7 @@ async def test_poll_when_the_meter_stays_low_for_two_rounds(tmp_path: Path) -> N
         await idle(rig, debate_id)
         assert rig.room.reports == [debate_id]  # nothing posted again
         assert await handler.close_due_polls() == []
-        rig.room.votes[debate_id] = (0, 0)
+        rig.room.votes_shown[debate_id] = (0, 0)
         rig.clock.advance(24 * 3600)
         assert await handler.close_due_polls() == [debate_id]
         await idle(rig, debate_id)
@@ -182,7 +182,7 @@ async def test_poll_at_the_round_limit_votes_bind(tmp_path: Path) -> None:
         assert paused.poll is not None and paused.poll.answers == ("AG: LRU", "Claude: Redis")
         assert [r.task for r in rig.moderator.tasks] == ["minority_report"]
         assert CLAUDE_SAYS in rig.moderator.tasks[0].prompt  # the replies, verbatim
-        rig.room.votes[debate_id] = (1, 4)
+        rig.room.votes_shown[debate_id] = (1, 4)
         await rig.h.stop(debate_id, ALICE)  # Stop during the vote: it closes now
         await idle(rig, debate_id)
         ended = await rig.h.get(debate_id)
@@ -224,7 +224,7 @@ async def _drive_poll(rig: Rig) -> tuple[int, bool]:
     await settle(made.id)
     await rig.h.approve(made.id, ALICE)
     await settle(made.id)
-    rig.room.votes[made.id] = (1, 2)
+    rig.room.votes_shown[made.id] = (1, 2)
     rig.clock.advance(2 * 3600 + 1)
     await rig.h.close_due_polls()
     await settle(made.id)

@@ -1,8 +1,8 @@
 """The layers: the engine free of Discord and I/O, adapters free of the front ends, no cycles.
 
 The import graph is read with `ast` from every module of the product packages, imports inside
-functions included. Imports under `if TYPE_CHECKING:` count for the layer rules but not for the
-cycle check: they never run, so they cannot make an import cycle at run time.
+functions and under `if TYPE_CHECKING:` included: a circle that only the type checker walks is
+still two modules that cannot be read, changed or moved one without the other.
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ def test_the_pure_core_imports_only_itself_the_standard_library_and_pydantic() -
     # The folder is the rule: a new file in handlers/core/ is checked without being listed.
     for path in CORE.rglob("*.py"):
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        names = _imported_names(tree, set())
+        names = _imported_names(tree)
         outside = {n.split(".")[0] for n in names} - sys.stdlib_module_names - CORE_MAY_IMPORT
         engine = {
             n for n in names if n.startswith("handlers") and not n.startswith("handlers.core")
@@ -94,22 +94,10 @@ def _modules() -> dict[str, Path]:
     return {_module_name(p): p for pkg in PACKAGES for p in (ROOT / pkg).rglob("*.py")}
 
 
-def _type_checking_nodes(tree: ast.AST) -> set[int]:
-    """The ids of every node under an `if TYPE_CHECKING:` block."""
-    skipped: set[int] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
-            for child in node.body:
-                skipped |= {id(n) for n in ast.walk(child)}
-    return skipped
-
-
-def _imported_names(tree: ast.AST, skip: set[int]) -> set[str]:
+def _imported_names(tree: ast.AST) -> set[str]:
     """Every dotted name an import statement names (`from a import b` gives `a` and `a.b`)."""
     names: set[str] = set()
     for node in ast.walk(tree):
-        if id(node) in skip:
-            continue
         if isinstance(node, ast.Import):
             names |= {alias.name for alias in node.names}
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
@@ -125,21 +113,20 @@ def _known(name: str, modules: dict[str, Path]) -> str:
     return name
 
 
-def _graph(*, run_time_only: bool) -> dict[str, set[str]]:
+def _graph() -> dict[str, set[str]]:
     """Module -> the product modules it imports (the longest known prefix of each name)."""
     modules = _modules()
     graph: dict[str, set[str]] = {}
     for name, path in modules.items():
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        skip = _type_checking_nodes(tree) if run_time_only else set()
-        targets = {_known(imported, modules) for imported in _imported_names(tree, skip)}
+        targets = {_known(imported, modules) for imported in _imported_names(tree)}
         graph[name] = targets - {"", name}
     return graph
 
 
 def _top_levels(path: Path) -> set[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    return {name.split(".")[0] for name in _imported_names(tree, set())}
+    return {name.split(".")[0] for name in _imported_names(tree)}
 
 
 def test_adapters_never_import_the_front_ends() -> None:
@@ -201,7 +188,7 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 
 def test_no_import_cycle_between_modules() -> None:
-    assert _cycles(_graph(run_time_only=True)) == []
+    assert _cycles(_graph()) == []
 
 
 def test_the_cycle_check_finds_a_cycle() -> None:
@@ -212,7 +199,12 @@ def test_the_cycle_check_finds_a_cycle() -> None:
 
 def test_the_graph_sees_imports_inside_functions() -> None:
     # bot/__main__.py imports the Discord app inside a function, so discord.py loads only to run
-    assert "bot.discord.app" in _graph(run_time_only=True)["bot.__main__"]
+    assert "bot.discord.app" in _graph()["bot.__main__"]
+
+
+def test_the_graph_sees_imports_only_the_type_checker_reads() -> None:
+    source = "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from bot.settings import S\n"
+    assert "bot.settings" in _imported_names(ast.parse(source))
 
 
 def test_exactly_one_module_constructs_the_engine() -> None:

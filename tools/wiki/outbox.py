@@ -8,8 +8,18 @@ from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime
 
+from handlers.core.effects import (
+    AppendRoundLog,
+    LogNote,
+    WikiEffect,
+    WriteAgenda,
+    WriteConclusion,
+    WritePage,
+    WriteWorkingDocument,
+)
 from handlers.core.formats.keys import fill_keys
-from handlers.core.model import Conclusion, Debate, Turn, WikiPage
+from handlers.core.model import Debate, Turn, WikiPage
+from handlers.ports import NOTHING, Loaded
 from tools.store.db import Database
 from tools.wiki.asset_links import link_assets
 from tools.wiki.backends import ASSET_SUFFIXES, WikiBackend
@@ -79,43 +89,42 @@ class WikiOutbox:
             owns=owns or (lambda _debate_id: True),
         )
 
-    async def write_agenda(self, debate: Debate) -> None:
-        """Queue the Agenda page."""
-        content = render_agenda(debate, self._t)
-        await self._enqueue(debate, WikiPage.AGENDA, f"{debate.id}:agenda", Mode.REPLACE, content)
+    async def write(self, debate: Debate, effect: WikiEffect, loaded: Loaded = NOTHING) -> None:
+        """Queue what `effect` writes, each entry under its key (a repeat after a crash is
+        queued once)."""
+        match effect:
+            case WriteAgenda():
+                content = render_agenda(debate, self._t)
+                await self._enqueue(debate, WikiPage.AGENDA, f"{debate.id}:agenda", content)
+            case WriteWorkingDocument(turn=turn):
+                key = f"{debate.id}:working-document:{turn}"
+                content = render_working_document(debate, self._t)
+                await self._enqueue(debate, WikiPage.WORKING_DOCUMENT, key, content)
+            case AppendRoundLog():
+                await self._round_log(debate, loaded.stored_turn(), loaded.message_url)
+            case LogNote(key=key, what=what, who=who, text=text):
+                dedup = f"{debate.id}:round-log:{key}"
+                section = render_round_note(what, who, text, dedup, self._t)
+                await self._enqueue(debate, WikiPage.ROUND_LOG, dedup, section, Mode.APPEND)
+            case WriteConclusion(conclusion=conclusion):
+                content = render_conclusion(debate, conclusion, self._t)
+                key = f"{debate.id}:conclusion"
+                await self._enqueue(debate, WikiPage.CONCLUSION, key, content)
+            case WritePage(page=page):
+                await self._page(debate, page, loaded.title, loaded.markdown)
 
-    async def write_working_document(self, debate: Debate, turn: int) -> None:
-        """Queue the Working-Document as it stands after `turn`."""
-        key = f"{debate.id}:working-document:{turn}"
-        content = render_working_document(debate, self._t)
-        await self._enqueue(debate, WikiPage.WORKING_DOCUMENT, key, Mode.REPLACE, content)
-
-    async def append_round_log(self, debate: Debate, turn: Turn, message_url: str) -> None:
-        """Queue the turn's section at the end of the Round-Log (once, even after a crash)."""
+    async def _round_log(self, debate: Debate, turn: Turn, message_url: str) -> None:
+        """The turn's section at the end of the Round-Log."""
         key = f"{debate.id}:round-log:{turn.number}"
         section = render_round_section(turn, message_url, key, self._t, debate)
         # A section longer than half a part is cut into pieces, each its own entry.
         for piece_key, content in pieces(section, key, self._part_limit // 2):
-            await self._enqueue(debate, WikiPage.ROUND_LOG, piece_key, Mode.APPEND, content)
+            await self._enqueue(debate, WikiPage.ROUND_LOG, piece_key, content, Mode.APPEND)
 
-    async def append_round_note(
-        self, debate: Debate, key: str, what: str, who: str, text: str
-    ) -> None:
-        """Queue a moderator's note or the people's words at the end of the Round-Log (once)."""
-        dedup = f"{debate.id}:round-log:{key}"
-        section = render_round_note(what, who, text, dedup, self._t)
-        await self._enqueue(debate, WikiPage.ROUND_LOG, dedup, Mode.APPEND, section)
-
-    async def write_conclusion(self, debate: Debate, conclusion: Conclusion) -> None:
-        """Queue the Conclusion page."""
-        content = render_conclusion(debate, conclusion, self._t)
-        key = f"{debate.id}:conclusion"
-        await self._enqueue(debate, WikiPage.CONCLUSION, key, Mode.REPLACE, content)
-
-    async def write_page(self, debate: Debate, page: str, title: str, markdown: str) -> None:
-        """Queue a format's page (`turns/01-ag`, `front-page`, `concepts.svg`, ...), replaced
-        as a whole, a person's edit kept (a file such as the diagram is the bot's alone); the
-        same content queued again (a repeat after a crash) is written once."""
+    async def _page(self, debate: Debate, page: str, title: str, markdown: str) -> None:
+        """A format's page (`turns/01-ag`, `front-page`, `concepts.svg`, ...), replaced as a
+        whole, a person's edit kept (a file such as the diagram is the bot's alone); the same
+        content queued again (a repeat after a crash) is written once."""
         if not page.endswith(ASSET_SUFFIXES):  # its links to the files beside it as served
             own = self.path_of(debate, page)
             content = link_assets(fill_keys(markdown, self._t), own, self._backend.asset_link)
@@ -156,7 +165,7 @@ class WikiOutbox:
         await self._backend.aclose()
 
     async def _enqueue(
-        self, debate: Debate, page: WikiPage, key: str, mode: Mode, content: str
+        self, debate: Debate, page: WikiPage, key: str, content: str, mode: Mode = Mode.REPLACE
     ) -> None:
         title = page_title(debate.proposal.topic, page, self._t)
         path = self.path_of(debate, page.value)

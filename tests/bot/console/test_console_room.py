@@ -12,6 +12,7 @@ import pytest
 from rich.console import Console
 
 from bot.console.room import ConsoleRoom
+from handlers.core.effects import AskUser, Notify, PostCard
 from handlers.core.formats.adversarial_audit import Audit, Evidence, route
 from handlers.core.formats.adversarial_audit_words import audit_notice
 from handlers.core.i18n import Strings
@@ -29,6 +30,7 @@ from handlers.core.model import (
 )
 from handlers.core.reply_parser import parse_reply
 from tests.doubles import TOPIC, FakeClock
+from tests.effects import concluded, posted
 from tools.store.db import Database
 
 T = Strings("ko")
@@ -36,7 +38,7 @@ GREEN, BLUE, AMBER = "38;2;46;204;113", "38;2;52;152;219", "38;2;245;166;35"
 
 
 class PageLinks:
-    """The only part of the Wiki port the room reads."""
+    """The only part of the Wiki port the runner reads for the room: the pages' links."""
 
     def page_url(self, debate: Debate, page: str) -> str:
         return f"file:///wiki/{debate.id}/{page}.md"
@@ -87,14 +89,14 @@ def colour_console(out: io.StringIO) -> Console:
 async def test_turns_are_colour_coded_and_whole(db: Database) -> None:
     out = io.StringIO()
     room = ConsoleRoom(
-        colour_console(out), T, PageLinks(), FakeClock(), db=db, human_seats=frozenset((AG, CLAUDE))
+        colour_console(out), T, FakeClock(), db=db, human_seats=frozenset((AG, CLAUDE))
     )
     long_text = " ".join(f"[문단{n}] {'가나다라 ' * 40}" for n in range(25))  # ~5,000 chars
-    await room.post_turn(debate(), turn(1, AG, long_text))
+    await room.show(debate(), *posted(turn(1, AG, long_text)))
     ag = out.getvalue()
     out.seek(0), out.truncate()
-    await room.post_turn(
-        debate(), turn(2, CLAUDE, '```json\n{"opinion": "B", "stance": "agree"}\n```')
+    await room.show(
+        debate(), *posted(turn(2, CLAUDE, '```json\n{"opinion": "B", "stance": "agree"}\n```'))
     )
     claude = out.getvalue()
 
@@ -107,15 +109,15 @@ async def test_turns_are_colour_coded_and_whole(db: Database) -> None:
 async def test_a_repeated_post_prints_nothing_again(db: Database) -> None:
     out = io.StringIO()
     console = Console(file=out, width=80, color_system=None)
-    room = ConsoleRoom(console, T, PageLinks(), FakeClock(), db=db)
+    room = ConsoleRoom(console, T, FakeClock(), db=db)
     reply = turn(1, AG, "한 번만 보여야 합니다")
-    assert await room.post_turn(debate(), reply) == ""
-    await room.post_turn(debate(), reply)
-    await room.post_card(debate(Phase.PROPOSED))
+    assert await room.show(debate(), *posted(reply)) == ""
+    await room.show(debate(), *posted(reply))
+    await room.show(debate(Phase.PROPOSED), PostCard())
     # a new process (after a crash) with the same database remembers too
-    again = ConsoleRoom(console, T, PageLinks(), FakeClock(), db=db)
-    await again.post_turn(debate(), reply)
-    await again.post_card(debate(Phase.PROPOSED))
+    again = ConsoleRoom(console, T, FakeClock(), db=db)
+    await again.show(debate(), *posted(reply))
+    await again.show(debate(Phase.PROPOSED), PostCard())
     shown = out.getvalue()
     assert shown.count("한 번만 보여야 합니다") == 1
     assert shown.count(T("console.card_title")) == 1
@@ -125,18 +127,17 @@ async def test_questions_are_amber_with_numbered_options_and_the_end_links_the_p
     db: Database,
 ) -> None:
     out = io.StringIO()
-    room = ConsoleRoom(colour_console(out), T, PageLinks(), FakeClock(), db=db)
-    await room.ask_user(
-        debate(Phase.AWAITING_USER), UserQuestion("운영팀이 있나요?", ("예", "아니요"))
+    room = ConsoleRoom(colour_console(out), T, FakeClock(), db=db)
+    await room.show(
+        debate(Phase.AWAITING_USER), AskUser(UserQuestion("운영팀이 있나요?", ("예", "아니요")))
     )
-    await room.notify(debate(), "user.answered", {"user": "alice", "answer": "예"})
+    await room.show(debate(), Notify("user.answered", (("user", "alice"), ("answer", "예"))))
     asked = out.getvalue()
     assert AMBER in asked and "1. 예" in asked and "2. 아니요" in asked
     # Links only to pages the debate wrote.
-    await room.post_conclusion(
-        replace(debate(Phase.CONCLUDED), turns=2),  # spoke, but never changed the document
-        Conclusion("LRU로 시작", agreed=("운영 부담",), positions=((AG, "LRU"),)),
-    )
+    spoke = replace(debate(Phase.CONCLUDED), turns=2)  # but never changed the document
+    conclusion = Conclusion("LRU로 시작", agreed=("운영 부담",), positions=((AG, "LRU"),))
+    await room.show(spoke, *concluded(spoke, conclusion, PageLinks()))
     end = out.getvalue()
     for page in ("agenda", "round-log", "conclusion"):
         assert f"file:///wiki/3/{page}.md" in end
@@ -145,7 +146,8 @@ async def test_questions_are_amber_with_numbered_options_and_the_end_links_the_p
     ended = replace(  # another debate, which changed the document: linked
         debate(Phase.CONCLUDED), id=4, turns=2, log=((1, AG), (2, CLAUDE)), working_document="초안"
     )
-    await room.post_conclusion(ended, Conclusion("LRU로 시작", positions=((AG, "LRU"),)))
+    conclusion = Conclusion("LRU로 시작", positions=((AG, "LRU"),))
+    await room.show(ended, *concluded(ended, conclusion, PageLinks()))
     assert "file:///wiki/4/working-document.md" in out.getvalue()[len(end) :]
 
 
@@ -172,11 +174,11 @@ async def test_the_intake_audit_notice_is_in_the_reader_s_words_and_quotes_verba
     db: Database, language: str, lines: tuple[str, ...]
 ) -> None:
     out = io.StringIO()
-    room = ConsoleRoom(colour_console(out), Strings(language), PageLinks(), FakeClock(), db=db)
+    room = ConsoleRoom(colour_console(out), Strings(language), FakeClock(), db=db)
     audit = Audit("⟦adversarial.result.yes⟧ 그대로", evidence=(Evidence("E1", "p95", "supports"),),
                   binary_choice=True)  # fmt: skip
     block = audit_notice(audit, route(audit, None))
-    await room.notify(debate(), "adversarial.audit", {"block": block})
+    await room.show(debate(), Notify("adversarial.audit", (("block", block),)))
     said = out.getvalue()
     assert all(line in said for line in lines), said
     assert "⟦⟦" not in said
@@ -187,6 +189,9 @@ async def test_an_audit_notice_queued_before_the_audit_was_a_block_is_still_said
 ) -> None:
     """A Notify stored by the release before (its param `audit`) must not fail on every start."""
     out = io.StringIO()
-    room = ConsoleRoom(colour_console(out), Strings("en"), PageLinks(), FakeClock(), db=db)
-    await room.notify(debate(), "adversarial.audit", {"audit": "- Proposition: p95 under 50 ms"})
+    room = ConsoleRoom(colour_console(out), Strings("en"), FakeClock(), db=db)
+    await room.show(
+        debate(),
+        Notify("adversarial.audit", (("audit", "- Proposition: p95 under 50 ms"),)),
+    )
     assert "- Proposition: p95 under 50 ms" in out.getvalue()

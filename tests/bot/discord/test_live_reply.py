@@ -11,12 +11,14 @@ import pytest
 
 from bot.discord import render
 from bot.discord.room import Pace
-from bot.discord.room_live import LIVE_TEXT_LIMIT
+from bot.discord.room_turn import LIVE_TEXT_LIMIT
+from handlers.core.effects import OpenRoom, PostCard, UpdateStatus
 from handlers.core.model import CLAUDE, FailureKind, OpenAsk
 from handlers.core.participants import AG
 from handlers.ports import DebaterError
 from tests.bot.discord.conftest import KO
 from tests.bot.discord.test_room import bot_posts, db, debate, room, turn
+from tests.effects import posted
 from tests.fakes.discord_fixtures import ListeningClient, client
 from tests.fakes.fake_discord import FakeDiscord, RestCall
 from tools.store.db import Database
@@ -64,7 +66,7 @@ async def test_the_reply_grows_in_one_message_that_becomes_its_first_final_post(
     assert all(gap >= 0.19 for gap in gaps)  # one edit per window, at most
     assert len(fake.calls_to(*POST)) == 1
 
-    await the_room.post_turn(state, turn(text))
+    await the_room.show(state, *posted(turn(text)))
     posts = bot_posts(fake)
     expected = [
         [e.to_dict() for e in batch] for batch in render.turn_messages(turn(text), KO, state)
@@ -104,8 +106,8 @@ async def test_the_status_says_who_is_writing_from_the_first_text_on(
 ) -> None:
     the_room = room(client, db, live_window_s=0.2, status_window_s=0.05)
     state = replace(debate(fake), asked=(OpenAsk(AG, 1),), speaker=AG)
-    await the_room.post_card(state)
-    await the_room.open(state)
+    await the_room.show(state, PostCard())
+    await the_room.show(state, OpenRoom())
     writing = KO("front.status_writing", seat="AG")
     status = await the_room.recorded(state.id, "status")
     assert status is not None and writing not in status[2]
@@ -130,20 +132,20 @@ async def test_a_status_refresh_that_would_show_the_same_line_sends_no_edit(
 ) -> None:
     the_room = room(client, db, status_window_s=60)  # each edit sent by `flush`, not a timer
     state = debate(fake)
-    await the_room.post_card(state)
-    await the_room.open(state)
+    await the_room.show(state, PostCard())
+    await the_room.show(state, OpenRoom())
     status = await the_room.recorded(state.id, "status")
     assert status is not None
 
     def edits() -> int:
         return sum(1 for c in fake.calls_to(*EDIT) if c.path.endswith(str(status[1])))
 
-    await the_room.update_status(replace(state, round=2))
+    await the_room.show(replace(state, round=2), UpdateStatus())
     await the_room.status.flush()
     assert edits() == 1
-    await the_room.update_status(replace(state, round=2))  # the same line again
+    await the_room.show(replace(state, round=2), UpdateStatus())  # the same line again
     await the_room.status.flush()
     assert edits() == 1
-    await the_room.update_status(replace(state, round=3))
+    await the_room.show(replace(state, round=3), UpdateStatus())
     await the_room.status.flush()
     assert edits() == 2

@@ -11,6 +11,7 @@ import pytest
 
 from bot.discord.render_split import join_pieces
 from bot.discord.room import DiscordRoom, Pace
+from handlers.core.effects import AskUser, Notify, OpenRoom, PostCard
 from handlers.core.model import (
     CLAUDE,
     Conclusion,
@@ -24,6 +25,7 @@ from handlers.core.model import (
 )
 from tests.bot.discord.conftest import KO
 from tests.doubles import FakeClock
+from tests.effects import concluded, posted
 from tests.fakes.discord_fixtures import ListeningClient, client
 from tests.fakes.discord_world import Json
 from tests.fakes.fake_discord import FakeDiscord
@@ -72,7 +74,7 @@ def turn(text: str) -> Turn:
 
 
 def room(client: ListeningClient, db: Database, **options: object) -> DiscordRoom:
-    return DiscordRoom(client, db, KO, FakeWiki(), FakeClock(), **options)  # type: ignore[arg-type]
+    return DiscordRoom(client, db, KO, FakeClock(), **options)  # type: ignore[arg-type]
 
 
 def bot_posts(fake: FakeDiscord) -> list[Json]:
@@ -87,15 +89,15 @@ async def test_a_repeated_turn_posts_nothing_even_when_the_record_was_lost(
     fake: FakeDiscord, client: ListeningClient, db: Database
 ) -> None:
     text = "긴 답변 " * 3000  # three messages
-    first = await room(client, db).post_turn(debate(fake), turn(text))
-    posted = len(bot_posts(fake))
-    assert posted >= 2
+    first = await room(client, db).show(debate(fake), *posted(turn(text)))
+    sent = len(bot_posts(fake))
+    assert sent >= 2
     # After a restart, the same call finds the records and posts nothing.
-    assert await room(client, db).post_turn(debate(fake), turn(text)) == first
+    assert await room(client, db).show(debate(fake), *posted(turn(text))) == first
     # A crash between the send and the record loses the record: the nonce still holds.
     await db.execute("DELETE FROM room_messages WHERE debate_id = 7")
-    await room(client, db).post_turn(debate(fake), turn(text))
-    assert len(bot_posts(fake)) == posted
+    await room(client, db).show(debate(fake), *posted(turn(text)))
+    assert len(bot_posts(fake)) == sent
     assert all(
         c.json.get("enforce_nonce")
         for c in fake.calls_to("POST", "/channels/{channel_id}/messages")
@@ -107,8 +109,8 @@ async def test_a_notice_is_said_once_in_the_same_state_and_never_cut(
 ) -> None:
     the_room, state = room(client, db), debate(fake)
     answer = "가나 " * 900  # the notice is longer than one message's 2000 characters
-    await the_room.notify(state, "user.answered", {"user": "alice", "answer": answer})
-    await the_room.notify(state, "user.answered", {"user": "alice", "answer": answer})
+    await the_room.show(state, Notify("user.answered", (("user", "alice"), ("answer", answer))))
+    await the_room.show(state, Notify("user.answered", (("user", "alice"), ("answer", answer))))
     contents = [str(m["content"]) for m in bot_posts(fake)]
     assert len(contents) == 2 and all(len(c) <= 2000 for c in contents)
     assert join_pieces(contents) == KO("user.answered", user="alice", answer=answer)
@@ -128,13 +130,13 @@ async def test_open_adopts_a_thread_made_just_before_a_crash(
     fake: FakeDiscord, client: ListeningClient, db: Database
 ) -> None:
     state = debate(fake)
-    await room(client, db).post_card(state)
+    await room(client, db).show(state, PostCard())
     card_id = str(bot_posts(fake)[0]["id"])
     channel = client.get_channel(int(fake.text_channel["id"]))
     assert isinstance(channel, discord.TextChannel)
     await channel.get_partial_message(int(card_id)).create_thread(name="before the crash")
     # The thread exists but was never recorded: opening again adopts it (Discord says 160004).
-    await room(client, db).open(state)
+    await room(client, db).show(state, OpenRoom())
     assert fake.channels[card_id]["name"] == "before the crash"
     assert len(fake.calls_to("POST", "/channels/{channel_id}/messages/{message_id}/threads")) == 2
     status = await fake.wait_for_message(lambda m: m["channel_id"] == card_id and m["content"])
@@ -147,7 +149,7 @@ async def test_a_long_question_is_posted_whole_and_its_embed_says_so(
 ) -> None:
     long_option = "옵션 " * 40  # 120 characters: more than a button label holds
     question = UserQuestion(text="질문 본문 " * 1200, options=(long_option, "아니오"))
-    await room(client, db).ask_user(debate(fake), question)
+    await room(client, db).show(debate(fake), AskUser(question))
     posts = bot_posts(fake)
     *whole, asked = posts
     body = "".join(e["description"] for m in whole for e in m["embeds"])
@@ -167,7 +169,7 @@ async def test_a_long_decision_says_how_much_is_left_and_where_the_whole_is(
 ) -> None:
     decision = "결론: LRU로 간다. " * 500
     conclusion = Conclusion(decision=decision, agreed=("a",), open_issues=(), positions=())
-    await room(client, db).post_conclusion(debate(fake), conclusion)
+    await room(client, db).show(debate(fake), *concluded(debate(fake), conclusion, FakeWiki()))
     description = bot_posts(fake)[-1]["embeds"][0]["description"]
     omitted = len(decision) - description.index("… (")
     assert len(description) <= 4096 and decision.startswith(description[:3000])

@@ -7,7 +7,9 @@ from dataclasses import replace
 
 import pytest
 
+from handlers.core.effects import LogNote, WriteAgenda, WriteConclusion, WriteWorkingDocument
 from handlers.core.model import AG, CLAUDE, Conclusion, Outcome, Phase
+from tests.effects import logged
 from tests.tools.wiki.support import (
     TOPIC,
     WAIT,
@@ -41,12 +43,12 @@ async def test_a_whole_debate_writes_four_pages(site: Site, make_outbox: OutboxF
         f'턴 {n}의 전문입니다.\n\n- 근거 {n}\n\n```json\n{{"stance": "partial"}}\n```'
         for n in range(1, 5)
     ]
-    await outbox.write_agenda(start)
+    await outbox.write(start, WriteAgenda())
     for n, text in enumerate(texts, 1):
-        await outbox.append_round_log(start, turn(n, text), url(n))
-    await outbox.write_working_document(replace(start, working_document="# 초안\n\n- LRU"), 1)
+        await outbox.write(start, *logged(turn(n, text), url(n)))
+    await outbox.write(replace(start, working_document="# 초안\n\n- LRU"), WriteWorkingDocument(1))
     final_doc = "# 초안 v2\n\n- LRU로 시작\n- 인스턴스 3개를 넘으면 Redis"
-    await outbox.write_working_document(replace(start, working_document=final_doc), 3)
+    await outbox.write(replace(start, working_document=final_doc), WriteWorkingDocument(3))
     ended = replace(start, phase=Phase.CONCLUDED, outcome=Outcome.CONSENSUS, round=2)
     conclusion = Conclusion(
         decision="in-process LRU로 시작한다",
@@ -55,7 +57,7 @@ async def test_a_whole_debate_writes_four_pages(site: Site, make_outbox: OutboxF
         positions=((AG, "LRU면 충분"), (CLAUDE, "LRU 후 Redis")),
         next_steps=("부하 테스트",),
     )
-    await outbox.write_conclusion(ended, conclusion)
+    await outbox.write(ended, WriteConclusion(conclusion))
     await asyncio.wait_for(outbox.drained(start.id), WAIT)
 
     for page, name in PAGE_NAMES.items():
@@ -106,16 +108,17 @@ async def test_repeats_and_no_op_updates_send_nothing(
     outbox = make_outbox(site.backend())
     start = debate(working_document="v1")
     path = f"{BASE}/working-document"
-    await outbox.write_working_document(start, 1)
-    await outbox.append_round_log(start, turn(1, "첫 발언"), url(1))
+    await outbox.write(start, WriteWorkingDocument(1))
+    await outbox.write(start, *logged(turn(1, "첫 발언"), url(1)))
     await asyncio.wait_for(outbox.drained(start.id), WAIT)
     version = site.version(path)
     log_version = site.version(f"{BASE}/round-log")
     sent = len(site.fake.writes()) if site.fake else 0
 
-    await outbox.write_working_document(replace(start, working_document="other"), 1)  # same key
-    await outbox.write_working_document(start, 2)  # a new entry with the same content
-    await outbox.append_round_log(start, turn(1, "첫 발언"), url(1))  # the same turn again
+    other = replace(start, working_document="other")
+    await outbox.write(other, WriteWorkingDocument(1))  # the same key
+    await outbox.write(start, WriteWorkingDocument(2))  # a new entry with the same content
+    await outbox.write(start, *logged(turn(1, "첫 발언"), url(1)))  # the same turn again
     await asyncio.wait_for(outbox.drained(start.id), WAIT)
 
     assert site.version(path) == version
@@ -131,11 +134,11 @@ async def test_a_person_edit_is_not_overwritten(site: Site, make_outbox: OutboxF
     notices = Notices()
     outbox = make_outbox(site.backend(), notices)
     path = f"{BASE}/working-document"
-    await outbox.write_working_document(debate(working_document="봇 초안 v1"), 1)
+    await outbox.write(debate(working_document="봇 초안 v1"), WriteWorkingDocument(1))
     await asyncio.wait_for(outbox.drained(7), WAIT)
     site.edit_as_person(path, "봇 초안 v1\n\n사람이 덧붙인 메모")
 
-    await outbox.write_working_document(debate(working_document="봇 초안 v2"), 2)
+    await outbox.write(debate(working_document="봇 초안 v2"), WriteWorkingDocument(2))
     await asyncio.wait_for(outbox.drained(7), WAIT)
     seen = site.page(path)
     assert seen is not None
@@ -147,7 +150,7 @@ async def test_a_person_edit_is_not_overwritten(site: Site, make_outbox: OutboxF
         "url": outbox.page_url(debate(), "working-document"),
     }
 
-    await outbox.write_working_document(debate(working_document="봇 초안 v3"), 3)
+    await outbox.write(debate(working_document="봇 초안 v3"), WriteWorkingDocument(3))
     await asyncio.wait_for(outbox.drained(7), WAIT)
     seen = site.page(path)
     assert seen is not None
@@ -163,13 +166,13 @@ async def test_a_person_edit_of_the_round_log_is_kept(
     notices = Notices()
     outbox = make_outbox(site.backend(), notices)
     path = f"{BASE}/round-log"
-    await outbox.append_round_log(debate(), turn(1, "첫 발언 전문"), url(1))
+    await outbox.write(debate(), *logged(turn(1, "첫 발언 전문"), url(1)))
     await asyncio.wait_for(outbox.drained(7), WAIT)
     before = site.page(path)
     assert before is not None
     site.edit_as_person(path, before.content + "\n\n> 사람의 코멘트\n")
 
-    await outbox.append_round_log(debate(), turn(2, "두 번째 발언 전문"), url(2))
+    await outbox.write(debate(), *logged(turn(2, "두 번째 발언 전문"), url(2)))
     await asyncio.wait_for(outbox.drained(7), WAIT)
     seen = site.page(path)
     assert seen is not None
@@ -184,9 +187,9 @@ async def test_a_crash_after_the_page_write_writes_nothing_twice(
 ) -> None:
     path = f"{BASE}/{page}"
     first = make_outbox(CrashAfterWrite(site.backend(), path, nth))
-    await first.write_agenda(debate())
-    await first.append_round_log(debate(), turn(1, "첫 발언 전문"), url(1))
-    await first.append_round_log(debate(), turn(2, "두 번째 발언 전문"), url(2))
+    await first.write(debate(), WriteAgenda())
+    await first.write(debate(), *logged(turn(1, "첫 발언 전문"), url(1)))
+    await first.write(debate(), *logged(turn(2, "두 번째 발언 전문"), url(2)))
     await asyncio.wait_for(first.drained(7), WAIT)  # the writer died with the "process"
     assert await first.pending(7) >= 1
     await first.aclose()
@@ -212,8 +215,8 @@ async def test_a_restart_resumes_writes_queued_before_it(
 ) -> None:
     stopped = make_outbox(site.backend())
     await stopped.aclose()  # the process died before its writer ran
-    await stopped.write_agenda(debate())
-    await stopped.append_round_log(debate(), turn(1, "첫 발언 전문"), url(1))
+    await stopped.write(debate(), WriteAgenda())
+    await stopped.write(debate(), *logged(turn(1, "첫 발언 전문"), url(1)))
     assert await stopped.pending(7) == 2
     assert site.page(f"{BASE}/agenda") is None
 
@@ -231,15 +234,11 @@ async def test_notes_and_the_people_s_words_join_the_round_log_once(
 ) -> None:
     outbox = make_outbox(site.backend(), Notices())
     start = debate()
-    await outbox.append_round_log(start, turn(1, "첫 발언"), url(1))
-    await outbox.append_round_note(start, "note-1", "note", "", "비용 근거를 보강하세요")
-    await outbox.append_round_note(
-        start, "people-1", "answer", "carol", "아니요, **운영 인력 없음**"
-    )
-    await outbox.append_round_note(
-        start, "people-1", "answer", "carol", "아니요, **운영 인력 없음**"
-    )
-    await outbox.append_round_log(start, turn(2, "둘째 발언"), url(2))
+    await outbox.write(start, *logged(turn(1, "첫 발언"), url(1)))
+    await outbox.write(start, LogNote("note-1", "note", "", "비용 근거를 보강하세요"))
+    await outbox.write(start, LogNote("people-1", "answer", "carol", "아니요, **운영 인력 없음**"))
+    await outbox.write(start, LogNote("people-1", "answer", "carol", "아니요, **운영 인력 없음**"))
+    await outbox.write(start, *logged(turn(2, "둘째 발언"), url(2)))
     await asyncio.wait_for(outbox.drained(start.id), WAIT)
     page = site.page(f"{BASE}/round-log")
     assert page is not None
@@ -257,8 +256,8 @@ async def test_a_restart_remembers_what_the_bot_wrote(
     """What the bot last wrote to each page (recorded with the entry's completion) outlives the
     process: its own page is not taken for a person's, and a person's edit still is."""
     first = make_outbox(site.backend())
-    await first.write_working_document(debate(working_document="봇 초안 v1"), 1)
-    await first.append_round_log(debate(), turn(1, "첫 발언 전문"), url(1))
+    await first.write(debate(working_document="봇 초안 v1"), WriteWorkingDocument(1))
+    await first.write(debate(), *logged(turn(1, "첫 발언 전문"), url(1)))
     await asyncio.wait_for(first.drained(7), WAIT)
     await first.aclose()
     log = site.page(f"{BASE}/round-log")
@@ -267,12 +266,12 @@ async def test_a_restart_remembers_what_the_bot_wrote(
 
     notices = Notices()
     second = make_outbox(site.backend(), notices)
-    await second.write_working_document(debate(working_document="봇 초안 v2"), 2)
+    await second.write(debate(working_document="봇 초안 v2"), WriteWorkingDocument(2))
     await asyncio.wait_for(second.drained(7), WAIT)
     assert notices.keys() == []  # the working document is the bot's own, as it left it
     working = site.page(f"{BASE}/working-document")
     assert working is not None and "봇 초안 v1" not in working.content
-    await second.append_round_log(debate(), turn(2, "두 번째 발언 전문"), url(2))
+    await second.write(debate(), *logged(turn(2, "두 번째 발언 전문"), url(2)))
     await asyncio.wait_for(second.drained(7), WAIT)
     assert notices.keys() == ["wiki.human_edit_kept"]  # the person's comment, seen anew
 

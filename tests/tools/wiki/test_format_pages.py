@@ -10,6 +10,7 @@ from dataclasses import replace
 
 from handlers.core.formats.ledger import LEDGER_FORMAT
 from handlers.core.model import AG
+from tests.effects import paged
 from tests.tools.wiki.support import WAIT, Notices, OutboxFactory, Site, debate, turn
 
 BASE = "debates/7-캐시-계층-선택-redis-vs-in-process-lru"
@@ -25,7 +26,7 @@ async def test_a_format_page_is_written_once_and_a_person_s_edit_is_kept(
     outbox = make_outbox(site.backend(), notices)
     start = debate()
     for _ in range(2):  # the second is a repeat after a crash
-        await outbox.write_page(start, "debate-result", TITLE, "## Debate Result\n\nv1")
+        await outbox.write(start, *paged("debate-result", TITLE, "## Debate Result\n\nv1"))
     await asyncio.wait_for(outbox.drained(start.id), WAIT)
     seen = site.page(PATH)
     assert seen is not None and seen.title == TITLE
@@ -33,7 +34,7 @@ async def test_a_format_page_is_written_once_and_a_person_s_edit_is_kept(
     assert await outbox.pending(start.id) == 0
 
     site.edit_as_person(PATH, f"{seen.content}\n\n사람의 메모")
-    await outbox.write_page(start, "debate-result", TITLE, "## Debate Result\n\nv2")
+    await outbox.write(start, *paged("debate-result", TITLE, "## Debate Result\n\nv2"))
     await asyncio.wait_for(outbox.drained(start.id), WAIT)
     again = site.page(PATH)
     assert again is not None and "사람의 메모" in again.content and "v2" in again.content
@@ -46,7 +47,7 @@ async def test_a_turn_gets_its_own_page_verbatim(site: Site, make_outbox: Outbox
     said = turn(1, '캐시는 LRU로 충분합니다.\n```json\n{"opinion": "x"}\n```', seat=AG)
     ledger = replace(debate(), format="ledger", log=((1, AG),))
     title, markdown = LEDGER_FORMAT.render_page(ledger, "turns/01-ag", (said,))
-    await outbox.write_page(ledger, "turns/01-ag", title, markdown)
+    await outbox.write(ledger, *paged("turns/01-ag", title, markdown))
     await asyncio.wait_for(outbox.drained(7), WAIT)
     page = site.page(f"{BASE}/turns/01-ag")
     assert page is not None
@@ -60,7 +61,7 @@ async def test_a_debater_s_own_key_in_a_turn_page_is_written_as_it_is(
     said = turn(1, "⟦ledger.round⟧ 은 제 표기입니다 ⟦⟦", seat=AG)
     ledger = replace(debate(), format="ledger", log=((1, AG),))
     title, markdown = LEDGER_FORMAT.render_page(ledger, "turns/01-ag", (said,))
-    await outbox.write_page(ledger, "turns/01-ag", title, markdown)
+    await outbox.write(ledger, *paged("turns/01-ag", title, markdown))
     await asyncio.wait_for(outbox.drained(7), WAIT)
     page = site.page(f"{BASE}/turns/01-ag")
     assert page is not None and page.title.endswith("— 턴 1 · AG")
@@ -71,7 +72,7 @@ async def test_the_diagram_is_saved_beside_the_pages(
     site: Site, make_outbox: OutboxFactory
 ) -> None:
     outbox = make_outbox(site.backend())
-    await outbox.write_page(debate(), "concepts.svg", "diagram", SVG)
+    await outbox.write(debate(), *paged("concepts.svg", "diagram", SVG))
     await asyncio.wait_for(outbox.drained(7), WAIT)
     # The file itself: in the local folder, or a Wiki.js asset (no page of its source).
     assert site.asset(f"{BASE}/concepts.svg") == SVG.encode()
@@ -84,11 +85,11 @@ async def test_the_diagram_is_written_as_it_is_over_a_changed_file(
     notices = Notices()
     outbox = make_outbox(site.backend(), notices)
     path = f"{BASE}/concepts.svg"
-    await outbox.write_page(debate(), "concepts.svg", "diagram", SVG)
+    await outbox.write(debate(), *paged("concepts.svg", "diagram", SVG))
     await asyncio.wait_for(outbox.drained(7), WAIT)
     site.replace_asset_as_person(path, b"<svg><!-- a person's --></svg>")
     newer = SVG.replace("#fff", "#000")
-    await outbox.write_page(debate(), "concepts.svg", "diagram", newer)
+    await outbox.write(debate(), *paged("concepts.svg", "diagram", newer))
     await asyncio.wait_for(outbox.drained(7), WAIT)
     # Not merged with the file there (a diagram is the bot's alone): exactly the new one.
     assert site.asset(path) == newer.encode()

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from tests.effects import logged
 from tests.tools.wiki.support import WAIT, ControlledSleep, OutboxFactory, debate, turn
 from tools.store.db import Database, Params, Row
 from tools.wiki.backends import LocalWiki, StoredPage, WikiError
@@ -69,10 +70,10 @@ async def test_entries_queued_while_the_writer_runs_are_not_read_back(
     backend = _Gated(wiki)
     outbox = make_outbox(backend)  # type: ignore[arg-type]
     texts = [f"발언 {n}번의 전문" for n in range(1, 7)]
-    await outbox.append_round_log(debate(), turn(1, texts[0]), _url(1))
+    await outbox.write(debate(), *logged(turn(1, texts[0]), _url(1)))
     await asyncio.wait_for(backend.waiting.wait(), WAIT)  # the writer is landing the first
     for n, text in enumerate(texts[1:], 2):
-        await outbox.append_round_log(debate(), turn(n, text), _url(n))
+        await outbox.write(debate(), *logged(turn(n, text), _url(n)))
     backend.gate.set()
     await asyncio.wait_for(outbox.drained(7), WAIT)
     assert await outbox.pending(7) == 0
@@ -91,13 +92,13 @@ async def test_a_debate_claimed_later_has_its_entries_read_from_the_table(
     outbox = make_outbox(wiki, owns=lambda _debate_id: owned[0])  # type: ignore[arg-type]
     texts = [f"발언 {n}번의 전문" for n in range(1, 5)]
     for n, text in enumerate(texts[:2], 1):
-        await outbox.append_round_log(debate(), turn(n, text), _url(n))
+        await outbox.write(debate(), *logged(turn(n, text), _url(n)))
     assert await outbox.pending(7) == 2
     assert not wiki.file_of(ROUND_LOG).exists()  # no writer of its own yet
     owned[0] = True
     outbox.resume(7)
     for n, text in enumerate(texts[2:], 3):
-        await outbox.append_round_log(debate(), turn(n, text), _url(n))
+        await outbox.write(debate(), *logged(turn(n, text), _url(n)))
     await asyncio.wait_for(outbox.drained(7), WAIT)
     assert await outbox.pending(7) == 0
     order = _order(wiki, texts)
@@ -131,10 +132,10 @@ async def test_entries_handed_over_during_a_retry_land_after_the_failed_one(
     sleep = ControlledSleep(open_=False)
     outbox = make_outbox(backend, sleep=sleep)  # type: ignore[arg-type]
     texts = [f"발언 {n}번의 전문" for n in range(1, 5)]
-    await outbox.append_round_log(debate(), turn(1, texts[0]), _url(1))
+    await outbox.write(debate(), *logged(turn(1, texts[0]), _url(1)))
     await asyncio.wait_for(backend.failed.wait(), WAIT)
     for n, text in enumerate(texts[1:], 2):  # queued while the first one waits to be retried
-        await outbox.append_round_log(debate(), turn(n, text), _url(n))
+        await outbox.write(debate(), *logged(turn(n, text), _url(n)))
     await sleep.open()
     await asyncio.wait_for(outbox.drained(7), WAIT)
     assert await outbox.pending(7) == 0

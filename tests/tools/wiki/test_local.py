@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tests.effects import logged
 from tests.tools.wiki.support import WAIT, Notices, OutboxFactory, debate, turn
 from tools.store.db import Database
 from tools.wiki.backends import LocalWiki
@@ -40,12 +41,12 @@ async def test_a_round_log_entry_is_appended_to_the_file_in_place(
 ) -> None:
     outbox = make_outbox(LocalWiki(tmp_path))
     file = tmp_path / f"{BASE}/round-log.md"
-    await outbox.append_round_log(debate(), turn(1, "첫 발언 전문"), url(1))
+    await outbox.write(debate(), *logged(turn(1, "첫 발언 전문"), url(1)))
     await asyncio.wait_for(outbox.drained(7), WAIT)
     first = file.read_text(encoding="utf-8")
     inode = file.stat().st_ino
 
-    await outbox.append_round_log(debate(), turn(2, "두 번째 발언 전문 " * 400), url(2))
+    await outbox.write(debate(), *logged(turn(2, "두 번째 발언 전문 " * 400), url(2)))
     await asyncio.wait_for(outbox.drained(7), WAIT)
     assert file.stat().st_ino == inode  # appended, not rewritten through a new file
     text = file.read_text(encoding="utf-8")
@@ -61,10 +62,10 @@ async def test_an_append_cut_short_by_a_crash_is_completed_once_and_whole(
     path = f"{BASE}/round-log"
     file = tmp_path / f"{path}.md"
     first = make_outbox(LocalWiki(tmp_path))
-    await first.append_round_log(debate(), turn(1, "첫 발언 전문"), url(1))
+    await first.write(debate(), *logged(turn(1, "첫 발언 전문"), url(1)))
     await asyncio.wait_for(first.drained(7), WAIT)
     await first.aclose()  # the process dies before its writer applies the next entry
-    await first.append_round_log(debate(), turn(2, "두 번째 발언 — 끝까지"), url(2))
+    await first.write(debate(), *logged(turn(2, "두 번째 발언 — 끝까지"), url(2)))
     row = await db.fetch_one("SELECT content FROM wiki_outbox WHERE dedup_key = '7:round-log:2'")
     assert row is not None
     entry = str(row["content"])

@@ -10,6 +10,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from handlers.core.model import ParsedReply, WikiAction
+from tests.effects import logged
 from tests.fakes.fake_wikijs import FakeWikiJs
 from tests.tools.wiki.support import (
     WAIT,
@@ -43,7 +44,7 @@ async def test_the_round_log_grows_in_linked_parts_within_the_limit(
     fenced = "```py\n" + "print('가나다')\n" * 300 + "```\n"  # one turn longer than a part
     texts = [f"턴 {n} 본문 " * 60 for n in range(1, 9)] + [f"긴 턴\n{fenced}끝."]
     for number, text in enumerate(texts, 1):
-        await outbox.append_round_log(start, turn(number, text), "")
+        await outbox.write(start, *logged(turn(number, text), ""))
     await asyncio.wait_for(outbox.drained(start.id), WAIT)
 
     found = parts(site)
@@ -68,11 +69,11 @@ async def test_a_crash_after_linking_a_full_part_resumes_in_the_next(
     start = debate()
     first = make_outbox(site.backend(), part_limit=LIMIT)
     for number in (1, 2):
-        await first.append_round_log(start, turn(number, "가" * 1500), "")
+        await first.write(start, *logged(turn(number, "가" * 1500), ""))
     await asyncio.wait_for(first.drained(start.id), WAIT)
     await first.aclose()
     crashing = make_outbox(CrashAfterWrite(site.backend(), BASE), part_limit=LIMIT)
-    await crashing.append_round_log(start, turn(3, "나" * 1500), "")
+    await crashing.write(start, *logged(turn(3, "나" * 1500), ""))
     await asyncio.wait_for(crashing.drained(start.id), WAIT)  # died with the "process"
     assert await crashing.pending(start.id) == 1
     await crashing.aclose()
@@ -94,7 +95,7 @@ async def test_a_huge_refused_proposal_is_shown_shortened_and_the_section_lands(
     huge = "거절될 제안 " * 200_000  # 1.4 M characters
     action = WikiAction(page="Agenda", mode="replace", content=huge)
     reply = replace(turn(1, "의견"), parsed=ParsedReply("의견", wiki_action=action))
-    await outbox.append_round_log(start, reply, "")
+    await outbox.write(start, *logged(reply, ""))
     await asyncio.wait_for(outbox.drained(start.id), WAIT)
     (content,) = parts(site)
     assert "의견" in content and len(content) < 30_000
@@ -112,7 +113,7 @@ async def test_past_wikijs_body_limit_the_round_log_goes_on_in_parts(
     start = debate()
     texts = [f"{n}번째 긴 발언 " + "가나다라마바사 " * 22_000 for n in range(1, 7)]  # 1 M chars
     for number, text in enumerate(texts, 1):
-        await outbox.append_round_log(start, turn(number, text), "")
+        await outbox.write(start, *logged(turn(number, text), ""))
     await asyncio.wait_for(outbox.drained(start.id), WAIT)
     assert [key for _, key, _ in notices.said if key == "wiki.write_refused"] == []
     found = parts(site)

@@ -10,6 +10,8 @@ import pytest
 
 from bot.doctor import Status, all_checks, check_wiki
 from bot.settings import Settings
+from handlers.core.effects import WriteAgenda, WriteWorkingDocument
+from tests.effects import logged
 from tests.fakes.fake_wikijs import FULL_KEY, REVOKED_KEY, FakeWikiJs
 from tests.tools.wiki.support import WAIT, ControlledSleep, Notices, OutboxFactory, debate, turn
 from tests.tools.wiki.test_behaviour import BASE, url
@@ -32,10 +34,10 @@ async def test_writes_made_while_the_wiki_is_down_land_later_in_order_once(
     outbox = make_outbox(WikiJsWiki(fake_wikijs.url, FULL_KEY), notices, sleep)
     fake_wikijs.failing = True  # HTTP 500 to everything
     texts = [f"다운 중에 나온 발언 {n}" for n in range(1, 4)]
-    await outbox.write_agenda(debate())
+    await outbox.write(debate(), WriteAgenda())
     for n, text in enumerate(texts, 1):
-        await outbox.append_round_log(debate(), turn(n, text), url(n))
-    await outbox.write_working_document(debate(working_document="다운 중 초안"), 2)
+        await outbox.write(debate(), *logged(turn(n, text), url(n)))
+    await outbox.write(debate(working_document="다운 중 초안"), WriteWorkingDocument(2))
     await sleep.until(1)
     assert notices.said == []  # one failed attempt is not news yet
     await sleep.allow(1)
@@ -70,9 +72,9 @@ async def test_writes_kept_during_downtime_survive_a_restart(
     before, sleep = Notices(), ControlledSleep(open_=False)
     first = make_outbox(WikiJsWiki(fake_wikijs.url, FULL_KEY), before, sleep)
     texts = ["재시작 전 발언 1", "재시작 전 발언 2"]
-    await first.write_agenda(debate())
+    await first.write(debate(), WriteAgenda())
     for n, text in enumerate(texts, 1):
-        await first.append_round_log(debate(), turn(n, text), url(n))
+        await first.write(debate(), *logged(turn(n, text), url(n)))
     await sleep.until(1)
     await sleep.allow(1)
     await sleep.until(2)
@@ -96,7 +98,7 @@ async def test_updates_keep_the_page_published_with_its_scripts_and_tags(
 ) -> None:
     outbox = make_outbox(WikiJsWiki(fake_wikijs.url, FULL_KEY))
     path = f"{BASE}/working-document"
-    await outbox.write_working_document(debate(working_document="v1"), 1)
+    await outbox.write(debate(working_document="v1"), WriteWorkingDocument(1))
     await asyncio.wait_for(outbox.drained(7), WAIT)
     page = fake_wikijs.page_at(path)
     assert page is not None
@@ -104,7 +106,7 @@ async def test_updates_keep_the_page_published_with_its_scripts_and_tags(
     page.script_css = ".debate { color: green }"  # set by a person in the page's properties
     page.tags.append("아키텍처")
 
-    await outbox.write_working_document(replace(debate(), working_document="v2"), 2)
+    await outbox.write(replace(debate(), working_document="v2"), WriteWorkingDocument(2))
     await asyncio.wait_for(outbox.drained(7), WAIT)
     page = fake_wikijs.page_at(path)
     assert page is not None
@@ -184,8 +186,8 @@ async def test_a_write_the_wiki_can_never_take_is_given_up_and_the_rest_lands(
     notices = Notices()
     outbox = make_outbox(WikiJsWiki(fake_wikijs.url, FULL_KEY), notices, ControlledSleep())
     huge = "가" * 2_000_000  # over Wiki.js's 5 MB body limit once encoded as JSON
-    await outbox.write_working_document(debate(working_document=huge), 1)
-    await outbox.append_round_log(debate(), turn(2, "그다음 발언"), url(2))
+    await outbox.write(debate(working_document=huge), WriteWorkingDocument(1))
+    await outbox.write(debate(), *logged(turn(2, "그다음 발언"), url(2)))
     await asyncio.wait_for(outbox.drained(7), WAIT)
     assert notices.keys() == ["wiki.write_refused"]
     assert notices.said[0][2]["page"] == "Working-Document"

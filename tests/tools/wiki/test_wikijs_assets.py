@@ -14,6 +14,7 @@ import aiohttp
 
 from handlers.core.formats.ledger import DIAGRAM, FRONT, LEDGER_FORMAT
 from handlers.core.model import Debate
+from tests.effects import paged
 from tests.fakes.fake_wikijs import FULL_KEY, FakeWikiJs
 from tests.tools.wiki.support import (
     WAIT,
@@ -41,7 +42,7 @@ async def write_front(outbox: WikiOutbox, ledger: Debate) -> str:
     """Queue the front page and its diagram, as the ledger format does; the diagram's SVG."""
     for page in (FRONT, DIAGRAM):
         title, markdown = LEDGER_FORMAT.render_page(ledger, page, ())
-        await outbox.write_page(ledger, page, title, markdown)
+        await outbox.write(ledger, *paged(page, title, markdown))
     return LEDGER_FORMAT.render_page(ledger, DIAGRAM, ())[1]
 
 
@@ -129,7 +130,7 @@ async def test_a_diagram_wiki_js_refuses_for_good_is_given_up_and_the_rest_lands
     ledger = ledger_debate()
     await write_front(outbox, ledger)
     title, markdown = LEDGER_FORMAT.render_page(ledger, "conclusion", ())
-    await outbox.write_page(ledger, "conclusion", title, markdown)
+    await outbox.write(ledger, *paged("conclusion", title, markdown))
     await asyncio.wait_for(outbox.drained(7), WAIT)
     assert [r.status for r in fake_wikijs.uploads()] == [500]  # "File too large": not retried
     assert sleep.waits == []
@@ -149,7 +150,7 @@ async def test_an_upload_into_a_deleted_folder_is_made_again(
     await asyncio.wait_for(outbox.drained(7), WAIT)
     fake_wikijs.assets.delete_folder(BASE)  # a person tidies the asset manager up
     newer = '<svg xmlns="http://www.w3.org/2000/svg"><rect width="1" height="1"/></svg>'
-    await outbox.write_page(ledger_debate(), DIAGRAM, "diagram", newer)
+    await outbox.write(ledger_debate(), *paged(DIAGRAM, "diagram", newer))
     await asyncio.wait_for(outbox.drained(7), WAIT)
     # Wiki.js answers `ok` to an upload into the folder id the bot kept, and stores nothing:
     # the bot sees the file is not served, looks the folders up again and uploads it there.

@@ -1,10 +1,11 @@
-"""A reply shown while it is written: one embed that appears with the first text and grows.
+"""A turn in the thread: shown live while it is written (one embed that appears with the
+first text and grows), then posted whole once it is stored.
 
 The live message is a view, never the record: it is recorded under `live:{turn}` so that a
 retry or a restart edits the same message instead of posting another, and when the turn is
-stored `DiscordRoom.post_turn` edits it into the reply's first final message. Edits of one
-live message are at least `window_s` apart (Discord allows about five edits per five seconds
-per channel, and the status message shares them); each sends the newest text.
+stored `post_turn` edits it into the reply's first final message.
+Edits of one live message are at least `window_s` apart (Discord allows about five edits per
+five seconds per channel, and the status message shares them); each sends the newest text.
 """
 
 from __future__ import annotations
@@ -14,19 +15,18 @@ import contextlib
 import logging
 from dataclasses import dataclass
 from types import TracebackType
-from typing import TYPE_CHECKING
 
 import discord
 
 from bot.discord import render
+from bot.discord.relay_tidy import clear_relay
+from bot.discord.room_pins import Pins
+from bot.discord.room_records import NO_PINGS, RoomRecords
 from handlers.core.i18n import Strings
-from handlers.core.model import Debate
+from handlers.core.model import Backend, Debate, Turn
 from handlers.core.steps import open_asks
 from handlers.store_ports import StoreUnavailable
-
-if TYPE_CHECKING:
-    from bot.discord.room import DiscordRoom
-    from tools.store.room_messages import Posted
+from tools.store.room_messages import Posted
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +44,18 @@ class Pace:
 
 
 DEFAULT_PACE = Pace()
+
+
+@dataclass
+class Live:
+    """What a working debater is shown with: the room's records, words and pins, the pace."""
+
+    records: RoomRecords
+    strings: Strings
+    pins: Pins
+    pace: Pace = DEFAULT_PACE
+    window_s: float = LIVE_WINDOW_S
+    edits: int = 0  # live messages sent and edited, for the benchmark
 
 
 def live_key(turn: int) -> str:
@@ -65,12 +77,32 @@ def live_embed(debate: Debate, seat: str, text: str, strings: Strings) -> discor
     return embed
 
 
-async def replace_live(
-    room: DiscordRoom, debate: Debate, turn: int, batch: list[discord.Embed]
+async def post_turn(records: RoomRecords, strings: Strings, debate: Debate, turn: Turn) -> str:
+    """The whole reply as coloured embeds, split over messages as Discord requires, posted
+    once; a link to its first message. The messages are recorded together at the end (their
+    nonces cover a crash before)."""
+    first, new = "", []
+    for index, batch in enumerate(render.turn_messages(turn, strings, debate)):
+        key = f"turn:{turn.number}:{index}"
+        posted = await records.recorded(debate.id, key)
+        if posted is None:
+            live = await _replace_live(records, debate, turn.number, batch) if index == 0 else None
+            posted = live or await records.send(debate, key, embeds=batch)
+            new.append((key, posted))
+        first = first or posted[2]
+    await records.record_all(debate.id, new)
+    relayed = debate.member(turn.seat).backend is Backend.AG_RELAY
+    # shown once: as this embed
+    await clear_relay(records.client, records.messages, turn, relayed=relayed)
+    return first
+
+
+async def _replace_live(
+    records: RoomRecords, debate: Debate, turn: int, batch: list[discord.Embed]
 ) -> Posted | None:
     """The turn's live message, if it had one, edited into its first final message."""
-    live = await room.recorded(debate.id, live_key(turn))
-    message = await room.message(debate.id, live_key(turn))
+    live = await records.recorded(debate.id, live_key(turn))
+    message = await records.message(debate.id, live_key(turn))
     if live is None or message is None:
         return None
     try:
@@ -85,11 +117,8 @@ async def replace_live(
 class LiveReply:
     """The live message of one turn: shown on the first text, edited at most once a window."""
 
-    def __init__(
-        self, room: DiscordRoom, debate: Debate, seat: str, turn: int, window_s: float
-    ) -> None:
-        self._room, self._debate, self._seat, self._turn = room, debate, seat, turn
-        self._window_s = window_s
+    def __init__(self, live: Live, debate: Debate, seat: str, turn: int) -> None:
+        self._live, self._debate, self._seat, self._turn = live, debate, seat, turn
         self._text = ""
         self._changed = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -128,48 +157,47 @@ class LiveReply:
                 log.warning("debate %s: live reply edit not recorded: %s", self._debate.id, exc)
             except Exception:  # a background view's boundary: the reply itself is not touched
                 log.warning("debate %s: live reply edit failed", self._debate.id, exc_info=True)
-            await asyncio.sleep(self._window_s)
+            await asyncio.sleep(self._live.window_s)
 
     async def _send(self, text: str) -> None:
-        room, key = self._room, live_key(self._turn)
-        embed = live_embed(self._debate, self._seat, text, room.strings)
+        records, key = self._live.records, live_key(self._turn)
+        embed = live_embed(self._debate, self._seat, text, self._live.strings)
         self.edits += 1
-        room.live_edits += 1
-        if await room.recorded(self._debate.id, key) is None:
-            await room.send_once(self._debate, key, embed=embed)
+        self._live.edits += 1
+        if await records.recorded(self._debate.id, key) is None:
+            await records.send_once(self._debate, key, embed=embed)
             return
-        message = await room.message(self._debate.id, key)
+        message = await records.message(self._debate.id, key)
         if message is not None:
-            await message.edit(embed=embed, allowed_mentions=discord.AllowedMentions.none())
+            await message.edit(embed=embed, allowed_mentions=NO_PINGS)
 
     async def _remove(self) -> None:
-        room, key = self._room, live_key(self._turn)
-        message = await room.message(self._debate.id, key)
+        records, key = self._live.records, live_key(self._turn)
+        message = await records.message(self._debate.id, key)
         if message is None:
             return
         with contextlib.suppress(discord.HTTPException):
             await message.delete()
-        await room.forget_record(self._debate.id, key)
+        await records.forget_record(self._debate.id, key)
 
 
 class Working:
     """The typing indicator plus a periodic 'still working' line, while a turn runs."""
 
-    def __init__(self, room: DiscordRoom, debate: Debate, seat: str) -> None:
-        self._room, self._debate, self._seat = room, debate, seat
+    def __init__(self, live: Live, debate: Debate, seat: str) -> None:
+        self._parts, self._debate, self._seat = live, debate, seat
+        self._pins = live.pins
         self._task: asyncio.Task[None] | None = None
         self._status: asyncio.Task[None] | None = None
         turn = next((a.turn for a in open_asks(debate) if a.participant == seat), None)
-        self.live = (
-            LiveReply(room, debate, seat, turn, room.live_window_s) if turn is not None else None
-        )
+        self.live = LiveReply(live, debate, seat, turn) if turn is not None else None
 
     def show_text(self, text_so_far: str) -> None:
         """Show the reply written so far in the thread; the status says who is writing."""
         key = (self._debate.id, self._seat)
-        if key not in self._room.writing:
-            self._room.writing.add(key)
-            self._status = asyncio.create_task(self._room.status.touch(self._debate))
+        if key not in self._pins.writing:
+            self._pins.writing.add(key)
+            self._status = asyncio.create_task(self._pins.status.touch(self._debate))
         if self.live is not None:
             self.live.show(text_so_far)
 
@@ -181,11 +209,11 @@ class Working:
     ) -> None:
         if self.live is not None:
             await self.live.stop(failed=e is not None)
-        if (self._debate.id, self._seat) in self._room.writing:
-            self._room.writing.discard((self._debate.id, self._seat))
+        if (self._debate.id, self._seat) in self._pins.writing:
+            self._pins.writing.discard((self._debate.id, self._seat))
             if e is not None:  # a stored reply refreshes the status anyway
                 with contextlib.suppress(Exception):  # a nicety, never the turn's outcome
-                    await self._room.status.touch(self._debate)
+                    await self._pins.status.touch(self._debate)
         if self._task is None:
             return
         self._task.cancel()
@@ -198,8 +226,8 @@ class Working:
             log.warning("debate %s: typing indicator failed", self._debate.id, exc_info=True)
 
     async def _run(self) -> None:
-        channel = await self._room.thread(self._debate)
-        pace = self._room.pace
+        channel = await self._parts.records.thread(self._debate)
+        pace = self._parts.pace
         loop = asyncio.get_running_loop()
         started, announced = loop.time(), 1
         while True:
@@ -210,5 +238,10 @@ class Working:
             elapsed = loop.time() - started
             if elapsed >= announced * pace.still_working_every_s:
                 announced += 1
-                minutes = int(elapsed // 60)
-                await self._room.still_working(self._debate, self._seat, minutes)
+                await self._still_working(channel, int(elapsed // 60))
+
+    async def _still_working(self, channel: discord.abc.Messageable, minutes: int) -> None:
+        """Say that a long turn is still going."""
+        name = self._debate.name_of(self._seat)
+        text = self._parts.strings("front.still_working", seat=name, minutes=minutes)
+        await channel.send(text, allowed_mentions=NO_PINGS)

@@ -1,0 +1,71 @@
+"""What the terminal asks and tells the people: a pause's keys (the budget, or converging),
+the moderator's question with numbered options, and one-line notices coloured by kind."""
+
+from __future__ import annotations
+
+from rich.panel import Panel
+from rich.text import Text
+
+from bot.console.room_out import ConsoleOut
+from bot.console.text import MODERATOR_GREY, USER_AMBER, WARNING_ORANGE
+from bot.formatting import notice_params
+from handlers.core.convergence import meter
+from handlers.core.model import Debate, UserQuestion
+
+_WARNING_KEYS = ("debater.", "wiki.refused", "wiki.delayed", "wiki.human_edit")
+_AMBER_KEYS = ("user.", "debate.stopped_by")
+
+
+async def ask_budget(out: ConsoleOut, debate: Debate) -> None:
+    """A pause (the budget, or converging): d declares consensus, e one more round, c
+    concludes (shown once per pause)."""
+    key = f"pause:{debate.turns}"
+    if not await out.first_time(debate.id, key):
+        return
+    area = "budget" if debate.paused == "budget" else "convergence"
+    latest = debate.consensus_trend[-1] if debate.consensus_trend else 0.0
+    values = {
+        "rounds": debate.max_rounds,
+        "percent": round(latest * 100),
+        "bars": meter(debate.consensus_trend),
+    }
+    said = out.t(f"{area}.body", **values)
+    out.console.print(
+        Panel(
+            Text(said, style="bold"),
+            title=Text(out.t(f"{area}.title")),
+            subtitle=Text(out.t(f"{area}.console_keys")),
+            border_style=USER_AMBER,
+        )
+    )
+    await out.remember(debate.id, key)
+
+
+async def ask_user(out: ConsoleOut, debate: Debate, question: UserQuestion) -> None:
+    """The moderator's question in amber, options numbered for the keyboard."""
+    key = f"ask:{debate.turns}"
+    if not await out.first_time(debate.id, key):
+        return
+    body = Text(question.text, style="bold")
+    for number, option in enumerate(question.options, start=1):
+        body.append(f"\n  {number}. {option}")
+    out.console.print(
+        Panel(
+            body,
+            title=Text(out.t("console.question_title")),
+            subtitle=Text(out.t("console.question_keys")),
+            border_style=USER_AMBER,
+        )
+    )
+    await out.remember(debate.id, key)
+
+
+def notify(out: ConsoleOut, key: str, params: dict[str, str]) -> None:
+    """One localized line: warnings orange, the people's decisions amber, the rest grey."""
+    params = notice_params(out.t, params)
+    colour = MODERATOR_GREY
+    if key.startswith(_WARNING_KEYS):
+        colour = WARNING_ORANGE
+    elif key.startswith(_AMBER_KEYS):
+        colour = USER_AMBER
+    out.line(out.t(key, **params), colour)

@@ -1,0 +1,36 @@
+"""The approval card in Discord: the proposal with Open / Not now (and the formats to choose
+from), then how it ended and who ended it, its buttons removed."""
+
+from __future__ import annotations
+
+from bot.discord import embeds
+from bot.discord.room_records import NO_PINGS, RoomRecords
+from bot.discord.views import card_view
+from handlers.core.i18n import Strings
+from handlers.core.model import Debate
+from tools.store.db import Database
+
+SELECT_DECIDED_BY = "SELECT decided_by FROM proposals WHERE debate_id = ?"
+
+
+class Card:
+    """Posts the card once and edits it to its end."""
+
+    def __init__(self, records: RoomRecords, db: Database, strings: Strings) -> None:
+        self._records, self._db, self._strings = records, db, strings
+
+    async def post(self, debate: Debate) -> None:
+        """The approval card with its buttons."""
+        embed = embeds.card_embed(debate, self._strings)
+        view = card_view(debate, self._strings)
+        await self._records.send_once(debate, "card", embed=embed, view=view)
+
+    async def close(self, debate: Debate) -> None:
+        """Say how the card ended (and who ended it) and remove its buttons."""
+        message = await self._records.message(debate.id, "card")
+        if message is None:
+            return
+        rows = await self._db.fetch_all(SELECT_DECIDED_BY, (debate.id,))
+        decided_by = int(rows[0][0]) if rows and rows[0][0] else debate.approved_by
+        embed = embeds.card_embed(debate, self._strings, closed=True, decided_by=decided_by)
+        await message.edit(embed=embed, view=None, allowed_mentions=NO_PINGS)

@@ -1,0 +1,40 @@
+"""The debate's end in Discord: the Conclusion with links to the pages the debate wrote, or a
+format's closing summary (in the Conclusion's place when it stands in for one)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from bot.discord import embeds
+from bot.discord.poll_embeds import with_decision
+from bot.discord.room_records import RoomRecords
+from handlers.core.formats import format_named
+from handlers.core.formats.keys import fill_keys
+from handlers.core.i18n import Strings
+from handlers.core.model import Conclusion, Debate
+
+
+async def post_conclusion(
+    records: RoomRecords,
+    strings: Strings,
+    debate: Debate,
+    conclusion: Conclusion,
+    links: Mapping[str, str],
+) -> None:
+    """The final summary with links to the pages the debate wrote (no dead links)."""
+    embed = embeds.conclusion_embed(debate, conclusion, dict(links), strings)
+    await records.send_once(debate, "conclusion", embed=with_decision(embed, debate, strings))
+
+
+async def post_summary(
+    records: RoomRecords,
+    strings: Strings,
+    debate: Debate,
+    markdown: str,
+    links: Mapping[str, str],
+) -> None:
+    """The format's closing block, grey, with links to the pages it wrote."""
+    closing = format_named(debate.format).closes_itself(debate)
+    text = fill_keys(markdown, strings)
+    embed = embeds.summary_embed(debate.format, text, dict(links), strings, closing=closing)
+    await records.send_once(debate, "conclusion" if closing else "summary", embed=embed)

@@ -1,0 +1,64 @@
+"""What the room asks and tells the people: a pause's buttons (the budget spent, or
+converging), the moderator's question with one button per option, and one-line notices."""
+
+from __future__ import annotations
+
+from bot.discord import embeds, render
+from bot.discord.render import nonce_of
+from bot.discord.render_split import split_text
+from bot.discord.room_records import NO_PINGS, RoomRecords
+from bot.discord.views import budget_view, question_view
+from bot.formatting import notice_params
+from handlers.core.i18n import Strings
+from handlers.core.model import Debate, UserQuestion
+
+CONTENT_LIMIT = 2000
+
+
+async def ask_budget(records: RoomRecords, strings: Strings, debate: Debate) -> None:
+    """The people's buttons of a pause (once per pause)."""
+    await records.send_once(
+        debate,
+        f"pause:{debate.turns}",
+        embed=embeds.budget_embed(debate, strings),
+        view=budget_view(debate, strings),
+    )
+
+
+async def ask_user(
+    records: RoomRecords, strings: Strings, debate: Debate, question: UserQuestion
+) -> None:
+    """The moderator's question in amber, with one button per option."""
+    body = embeds.question_body(question)
+    if len(body) > embeds.QUESTION_LIMIT:
+        # Too long for the button message's embed: the whole question first, in full.
+        whole = render.text_messages(body, colour=embeds.AMBER)
+        for index, batch in enumerate(whole):
+            await records.send_once(debate, f"ask:{debate.turns}:text:{index}", embeds=batch)
+    form = _form_label(strings, question)
+    await records.send_once(
+        debate,
+        f"ask:{debate.turns}",
+        embed=embeds.question_embed(question, strings),
+        view=question_view(debate.id, question.options, question.form, form),
+    )
+
+
+def _form_label(strings: Strings, question: UserQuestion) -> str:
+    """The label of the question's form button (the card option's words)."""
+    key = f"front.option_{question.form.replace('.', '_')}"
+    return strings(key) if question.form and strings.has(key) else ""
+
+
+async def notify(
+    records: RoomRecords, strings: Strings, debate: Debate, key: str, params: dict[str, str]
+) -> None:
+    """One localized line, in full (its values as `notice_params` words them)."""
+    params = notice_params(strings, params)
+    text = strings(key, **params)
+    channel = await records.thread(debate)
+    # The same notice in the same state is the same notice: re-sent after a crash, it is
+    # dropped by its nonce.
+    state = (debate.id, debate.phase, debate.turns, debate.attempt, key, sorted(params.items()))
+    for index, piece in enumerate(split_text(text, CONTENT_LIMIT)):
+        await channel.send(piece, allowed_mentions=NO_PINGS, nonce=nonce_of(*state, index))

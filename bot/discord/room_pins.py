@@ -1,0 +1,120 @@
+"""The debate's thread and its pinned messages: the status line (who speaks, the round, the
+cost, who is writing) and the claim ledger, each edited in place; an edit that would show the
+same is skipped."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+import discord
+
+from bot.discord import embeds
+from bot.discord.room_records import NO_PINGS, RoomRecords
+from bot.discord.room_status import StatusEditor
+from bot.discord.views import status_view
+from handlers.core.i18n import Strings
+from handlers.core.model import Debate
+from handlers.core.shorten import shorten
+from handlers.ports import Clock
+
+
+class Pins:
+    """Opens the thread with its pinned status; keeps the status and the claims up to date."""
+
+    def __init__(
+        self, records: RoomRecords, strings: Strings, clock: Clock, status_window_s: float
+    ) -> None:
+        self._records, self._strings, self._clock = records, strings, clock
+        self.status = StatusEditor(self._edit_status, status_window_s)
+        self.writing: set[tuple[int, str]] = set()  # (debate, participant) seen writing
+        # What each pinned message (status, claims) shows now: an edit to the same is skipped.
+        self._shown: dict[tuple[int, str], object] = {}
+
+    def forget(self, debate_id: int) -> None:
+        """Drop what is kept in memory for an ended debate."""
+        self._shown.pop((debate_id, "status"), None)
+        self._shown.pop((debate_id, "claims"), None)
+        self._records.forget(debate_id)
+
+    async def open(self, debate: Debate) -> None:
+        """Create the thread from the card and pin its status message."""
+        records = self._records
+        if await records.recorded(debate.id, "thread") is None:
+            thread = await self._create_thread(debate)
+            records.keep_channel(thread, thread.id)
+            await records.record(debate.id, "thread", (thread.id, thread.id, thread.jump_url))
+        status = await records.send_once(
+            debate,
+            "status",
+            content=embeds.status_line(debate, self._strings, self._clock.now()),
+            view=status_view(debate.id, self._strings),
+        )
+        if await records.recorded(debate.id, "pinned") is None:
+            await self._pin(debate, "status")
+            await records.record(debate.id, "pinned", status)
+
+    async def _create_thread(self, debate: Debate) -> discord.Thread:
+        name = shorten(self._strings("front.thread_name", topic=debate.proposal.topic), 100)
+        card = await self._records.message(debate.id, "card")
+        if card is not None:
+            try:
+                return await card.create_thread(name=name, auto_archive_duration=1440)
+            except discord.HTTPException as exc:
+                if exc.code != 160004:  # a thread exists already: made before a crash
+                    raise
+                found = await self._records.client.fetch_channel(card.id)  # the card's id
+                if isinstance(found, discord.Thread):
+                    return found
+                raise
+        parent = await self._records.channel(debate.proposal.channel_id)
+        if not isinstance(parent, discord.TextChannel):
+            raise TypeError("debates need a text channel")
+        return await parent.create_thread(name=name, type=discord.ChannelType.public_thread)
+
+    async def _pin(self, debate: Debate, key: str) -> None:
+        message = await self._records.message(debate.id, key)
+        if message is not None:
+            with contextlib.suppress(discord.HTTPException):  # pins are a nicety
+                await message.pin()
+
+    async def _edit_status(self, debate: Debate) -> None:
+        message = await self._records.message(debate.id, "status")
+        if message is None:
+            return
+        terminal = debate.phase.is_terminal
+        content = embeds.status_line(debate, self._strings, self._clock.now())
+        writing = [debate.name_of(s) for d, s in sorted(self.writing) if d == debate.id]
+        if writing and not terminal:
+            content += self._strings("front.status_writing", seat=", ".join(writing))
+        shown = (content, terminal)
+        if self._shown.get((debate.id, "status")) != shown:  # else: no change, no view built
+            view = None if terminal else status_view(debate.id, self._strings)
+            await self._edit(debate.id, "status", shown, message, content=content, view=view)
+        if terminal:
+            self.forget(debate.id)  # the final status is the debate's last post
+
+    async def claims(self, debate: Debate) -> None:
+        """The claim ledger: a second pinned message in the thread, edited in place."""
+        embed = embeds.claims_embed(debate, self._strings)
+        if await self._records.recorded(debate.id, "claims") is not None:
+            message = await self._records.message(debate.id, "claims")
+            if message is not None:
+                await self._edit(debate.id, "claims", embed.to_dict(), message, embed=embed)
+            return
+        posted = await self._records.send_once(debate, "claims", embed=embed)
+        await self._pin(debate, "claims")
+        await self._records.record(debate.id, "claims-pinned", posted)
+
+    async def _edit(
+        self, debate_id: int, pin: str, shown: object, message: discord.PartialMessage, **edit: Any
+    ) -> None:
+        """Edit a pinned message unless it shows `shown` already."""
+        if self._shown.get((debate_id, pin)) == shown:
+            return  # the same text: an edit would change nothing
+        self._shown[(debate_id, pin)] = shown
+        try:
+            await message.edit(allowed_mentions=NO_PINGS, **edit)
+        except BaseException:
+            self._shown.pop((debate_id, pin), None)  # not shown: the next edit is sent
+            raise
