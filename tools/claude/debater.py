@@ -3,28 +3,18 @@ subprocess; its streamed text is shown as it comes, its final `result` line is t
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import logging
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from handlers.core.model import CLAUDE, Backend, FailureKind, TurnMeta
-from handlers.core.shorten import shorten
+from handlers.core.model import CLAUDE, Backend, TurnMeta
 from handlers.ports import DebaterOutput, TurnRequest
-from tools.claude.output import CliResult, Failure, classify
+from tools.claude.output import CliResult, classify
 from tools.claude.stream import TextSoFar, result_line
-from tools.cli_process import (
-    CliFailure,
-    CliRun,
-    CliTimedOut,
-    Redactor,
-    cli_environment,
-    run_cli,
-)
+from tools.cli_debater import CliDebater, Reading
+from tools.cli_process import CliFailure, CliRun, cli_environment
 from tools.store.db import Database
-from tools.store.sessions import AgentSessions
 
 __all__ = [
     "API_KEY",
@@ -33,8 +23,6 @@ __all__ = [
     "claude_environment",
     "read_only_tools",
 ]
-
-log = logging.getLogger(__name__)
 
 # Tools that change files or run programs: a debater writes documents only.
 WRITE_TOOLS = frozenset(
@@ -66,19 +54,16 @@ def read_only_tools(tools: str) -> list[str]:
     return names
 
 
-_DETAIL_LIMIT = 600  # what the thread shows
-_STDERR_LIMIT = 8000  # the end of stderr is where the CLI says what went wrong
-
-
 class ClaudeCliError(CliFailure):
     """A failed `claude` call: the engine's failure kind plus the exit code and stderr."""
 
 
-class ClaudeCodeDebater:
+class ClaudeCodeDebater(CliDebater):
     """The Claude CLI backend: one process per turn, a session per (debate, participant),
-    read-only tools."""
+    read-only tools, its text shown as it streams."""
 
     backend = Backend.CLAUDE_CLI
+    error = ClaudeCliError
 
     def __init__(
         self,
@@ -98,20 +83,21 @@ class ClaudeCodeDebater:
         grace_s: float = 5.0,
     ) -> None:
         names = read_only_tools(tools)
-        self._sessions = AgentSessions(db, CLAUDE)
-        self._binary = binary
+        super().__init__(
+            db,
+            participant=CLAUDE,
+            binary=binary,
+            timeout_s=timeout_s,
+            grace_s=grace_s,
+            env=claude_environment(env, keep_api_key=keep_api_key, max_retries=max_retries),
+            max_concurrency=max_concurrency,
+        )
         self._system_prompt = system_prompt
         self._model = model
         self._tools = ",".join(names)
         self._web_tools = [t for t in names if t in WEB_TOOLS]
-        self._timeout_s = timeout_s
-        self._grace_s = grace_s
         self._workdir_root = workdir_root
-        self._workdir = workdir
-        self._env = claude_environment(env, keep_api_key=keep_api_key, max_retries=max_retries)
-        self._redact = Redactor(self._env)
-        self._slots = asyncio.Semaphore(max_concurrency)
-        self._locks: dict[tuple[int, str], asyncio.Lock] = {}
+        self._fixed_workdir = workdir
 
     def command(self, session_id: str | None, model: str = "") -> list[str]:
         """The argument list of one call; the prompt itself goes on stdin (a participant's
@@ -128,61 +114,36 @@ class ClaudeCodeDebater:
             argv += ["--resume", session_id]
         return argv
 
-    async def speak(self, request: TurnRequest) -> DebaterOutput:
-        """Run one turn; a participant's turns run one at a time, resuming its session."""
-        who = request.session_key(CLAUDE)
-        async with self._locks.setdefault((request.debate_id, who), asyncio.Lock()):
-            resume, workdir = await self._sessions.resume_point(
-                request.debate_id,
-                request.fresh_session,
-                self._workdir_for(request.debate_id),
-                who,
-            )
-            workdir.mkdir(parents=True, exist_ok=True)
-            async with self._slots:
-                run = await self._run(self.command(resume, request.model), request, workdir)
-            parsed, failure = classify(run.exit_code, run.stdout, run.stderr, time.time())
-            log.info(
-                "claude debate=%s turn=%s resume=%s exit=%s %.1fs %s",
-                request.debate_id,
-                request.turn,
-                bool(resume),
-                run.exit_code,
-                run.latency_s,
-                failure.kind.value if failure else "ok",
-            )
-            # A failed first call leaves nothing worth resuming; any resumed call's id is the
-            # latest one of the session, whatever happened.
-            if parsed is not None and parsed.session_id and (failure is None or resume):
-                await self._sessions.put(request.debate_id, parsed.session_id, workdir, who)
-            if failure is not None or parsed is None:
-                raise self._error(failure, run)
-            return DebaterOutput(
-                text=parsed.result or "", raw=result_line(run.stdout), meta=self._meta(parsed, run)
-            )
-
     async def forget(self, debate_id: int) -> None:
         """Drop the debate's session id, its lock and its (empty) working directory."""
-        await self._sessions.delete(debate_id)
-        for key in [key for key in self._locks if key[0] == debate_id]:
-            if not self._locks[key].locked():
-                del self._locks[key]
-        if self._workdir is None:
+        await super().forget(debate_id)
+        if self._fixed_workdir is None:
             with contextlib.suppress(OSError):  # gone already, or not empty: keep it
-                self._workdir_for(debate_id).rmdir()
+                self._workdir(debate_id).rmdir()
 
-    def _workdir_for(self, debate_id: int) -> Path:
-        return self._workdir or self._workdir_root / "claude" / str(debate_id)
+    def _argv(self, resume: str | None, request: TurnRequest) -> list[str]:
+        return self.command(resume, request.model)
 
-    def _error(self, failure: Failure | None, run: CliRun) -> ClaudeCliError:
-        failure = failure or Failure(FailureKind.USAGE, "no result")  # classify gives one
-        return ClaudeCliError(
-            failure.kind,
-            shorten(self._redact(failure.detail), _DETAIL_LIMIT),
-            failure.retry_after,
-            exit_code=run.exit_code,
-            stderr=self._redact(run.stderr)[-_STDERR_LIMIT:],
+    def _workdir(self, debate_id: int) -> Path:
+        return self._fixed_workdir or self._workdir_root / "claude" / str(debate_id)
+
+    def _on_line(self, request: TurnRequest) -> Callable[[str], None]:
+        streamed = TextSoFar()
+
+        def on_line(line: str) -> None:
+            if streamed.feed(line):
+                request.show_text(streamed.text)
+
+        return on_line
+
+    def _read(self, run: CliRun) -> Reading:
+        parsed, failure = classify(run.exit_code, run.stdout, run.stderr, time.time())
+        if parsed is None:
+            return Reading(None, failure=failure)
+        answer = DebaterOutput(
+            text=parsed.result or "", raw=result_line(run.stdout), meta=self._meta(parsed, run)
         )
+        return Reading(parsed.session_id, answer, failure)
 
     def _meta(self, parsed: CliResult, run: CliRun) -> TurnMeta:
         return TurnMeta(
@@ -195,24 +156,6 @@ class ClaudeCodeDebater:
             session_id=parsed.session_id,
             denied_tools=parsed.permission_denials,
         )
-
-    async def _run(self, argv: list[str], request: TurnRequest, cwd: Path) -> CliRun:
-        streamed = TextSoFar()
-
-        def on_line(line: str) -> None:
-            if streamed.feed(line):
-                request.show_text(streamed.text)
-
-        try:
-            return await run_cli(
-                argv, stdin=request.prompt.encode("utf-8"), cwd=cwd, env=self._env,
-                timeout_s=self._timeout_s, grace_s=self._grace_s, on_line=on_line,
-            )  # fmt: skip
-        except OSError as exc:
-            detail = f"cannot run {self._binary}: {exc.strerror or exc}"
-            raise ClaudeCliError(FailureKind.USAGE, detail) from exc
-        except CliTimedOut as exc:
-            raise ClaudeCliError(FailureKind.TIMEOUT, str(exc)) from None
 
 
 def claude_environment(
