@@ -23,6 +23,7 @@ import random
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
+from handlers.core.backoff import delay_s
 from handlers.core.effects import AskDebater, Effect, Judge, RunTask
 from handlers.core.events import Event
 from handlers.core.model import Debate, Phase
@@ -36,7 +37,7 @@ from handlers.store_ports import Store, StoreUnavailable
 log = logging.getLogger(__name__)
 
 EFFECT_ATTEMPTS = 5  # an effect that keeps failing is retried, then left for the next start
-EFFECT_BACKOFF_S = 2.0
+EFFECT_BACKOFF_S, EFFECT_BACKOFF_MAX_S = 2.0, 60.0  # 2, 4, 8, 16, 32 s over EFFECT_ATTEMPTS
 EFFECT_BATCH = 16  # pending effects read at once; a batch ends early at an effect's event
 # The effects a stop or failure ends mid-way (the debater's process, the moderator's request):
 # each runs as a task of its own, so it can be cancelled alone; the others run in the worker.
@@ -276,7 +277,8 @@ class DebateWorkers:
                 log.exception(
                     "debate %s: effect %s failed (attempt %s)", debate_id, effect.kind, attempt + 1
                 )
-                await self._clock.sleep(EFFECT_BACKOFF_S * 2**attempt * self._retry_wait_scale)
+                wait = delay_s(attempt, EFFECT_BACKOFF_S, EFFECT_BACKOFF_MAX_S)
+                await self._clock.sleep(wait * self._retry_wait_scale)
             else:
                 return outcome
         return _Outcome.FAILED

@@ -8,6 +8,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Protocol, TypeVar
 
+from handlers.core.backoff import delay_s
 from handlers.store_ports import StoreUnavailable
 
 log = logging.getLogger(__name__)
@@ -46,14 +47,14 @@ async def patiently(debate_id: int, call: Callable[[], Awaitable[T]], guard: Lea
     """`call()`, made again while the store is out of reach (waiting longer each time), as
     long as `guard` lets this process act on the debate (else LeaseLost). The waits are real
     even where retry waits are scaled off (tests): an outage is not polled in a busy loop."""
-    wait = 0.0
+    failures = 0
     while True:
         try:
             return await call()
         except StoreUnavailable as exc:
-            if not wait:
+            if not failures:
                 log.warning("debate %s: %s; waiting for it", debate_id, exc)
-            wait = min(wait * 2 or STORE_FIRST_WAIT_S, STORE_LONGEST_WAIT_S)
-            await asyncio.sleep(wait)
+            await asyncio.sleep(delay_s(failures, STORE_FIRST_WAIT_S, STORE_LONGEST_WAIT_S))
+            failures += 1
             if not guard.holds(debate_id):
                 raise LeaseLost(debate_id) from exc

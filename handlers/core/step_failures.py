@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
+from handlers.core.backoff import delay_s
 from handlers.core.effects import Notify
 from handlers.core.events import DebaterFailed
 from handlers.core.model import Debate, FailureKind, OpenAsk, Outcome
@@ -27,7 +28,7 @@ from handlers.core.steps import (
 MAX_RETRIES = 2  # a transient failure is retried this often before the ask is skipped
 MAX_TIMEOUT_RETRIES = 1  # a silent debater gets one more chance
 MAX_SKIPS = 2  # consecutive skipped asks before the debate fails
-BACKOFF_S = 30.0
+BACKOFF_S, BACKOFF_MAX_S = 30.0, 120.0  # a retried ask waits 30 s, then 60 s (MAX_RETRIES)
 
 
 def failure(debate: Debate, event: DebaterFailed, rng: random.Random) -> Step:
@@ -42,7 +43,9 @@ def failure(debate: Debate, event: DebaterFailed, rng: random.Random) -> Step:
     if event.kind.is_transient:
         limit = MAX_TIMEOUT_RETRIES if event.kind is FailureKind.TIMEOUT else MAX_RETRIES
         if ask.attempt < limit:
-            delay = event.retry_after if event.retry_after is not None else _backoff(ask.attempt)
+            delay = event.retry_after
+            if delay is None:
+                delay = delay_s(ask.attempt, BACKOFF_S, BACKOFF_MAX_S)
             retry = replace(ask, attempt=ask.attempt + 1)
             again = with_asks(debate, _swap(asks, ask, retry))
             params = (*seat, ("seconds", str(round(delay))))
@@ -56,10 +59,6 @@ def failure(debate: Debate, event: DebaterFailed, rng: random.Random) -> Step:
 
 def _swap(asks: tuple[OpenAsk, ...], old: OpenAsk, new: OpenAsk) -> tuple[OpenAsk, ...]:
     return tuple(new if a == old else a for a in asks)
-
-
-def _backoff(attempt: int) -> float:
-    return float(BACKOFF_S * 2**attempt)
 
 
 def _skip(debate: Debate, ask: OpenAsk, event: DebaterFailed, rng: random.Random) -> Step:

@@ -11,6 +11,8 @@ from typing import Any
 
 import asyncpg
 
+from handlers.core.backoff import delay_s
+
 log = logging.getLogger(__name__)
 
 FIRST_RETRY_S, LONGEST_RETRY_S = 0.5, 10.0  # reconnecting: the first wait, doubled up to this
@@ -48,15 +50,15 @@ class Wakeup:
         self._reconnecting = asyncio.create_task(self._reconnect(), name="listen-reconnect")
 
     async def _reconnect(self) -> None:
-        wait = FIRST_RETRY_S
+        failures = 0
         try:
             while True:
-                await asyncio.sleep(wait)
+                await asyncio.sleep(delay_s(failures, FIRST_RETRY_S, LONGEST_RETRY_S))
                 try:
                     await self._connect()
                 except (OSError, TimeoutError, asyncpg.PostgresError) as exc:
                     log.debug("LISTEN reconnect failed: %s", exc)
-                    wait = min(wait * 2, LONGEST_RETRY_S)
+                    failures += 1
                     continue
                 log.info("LISTEN connection made again")
                 self._wake()  # what was stored while nobody listened

@@ -11,6 +11,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from handlers.core.backoff import delay_s
 from handlers.core.model import WikiPage
 from handlers.core.shorten import shorten
 from tools.store.db import Database
@@ -52,17 +53,6 @@ class _Delay:
 
     announced: bool
     landed: int = 0
-
-
-def backoff(attempts: int, first_s: float, max_s: float) -> float:
-    """The wait after the `attempts`-th failure: doubling from `first_s`, at most `max_s`
-    (the doubling stops at the cap, so a wiki down for days never overflows a float)."""
-    wait = first_s
-    for _ in range(attempts - 1):
-        if wait >= max_s:
-            break
-        wait *= 2
-    return min(wait, max_s)
 
 
 class OutboxWriters:
@@ -219,7 +209,7 @@ class OutboxWriters:
 
     async def _failed(self, entry: Entry, delay: _Delay, reason: str) -> None:
         attempts = entry.attempts + 1
-        wait = backoff(attempts, self._first_backoff, self._max_backoff)
+        wait = delay_s(attempts - 1, self._first_backoff, self._max_backoff)
         retry_at = (self._now() + timedelta(seconds=wait)).isoformat()
         await self._db.execute(RECORD_FAILURE, (attempts, shorten(reason, 500), retry_at, entry.id))
         log.warning("wiki write %s failed (attempt %d): %s", entry.dedup_key, attempts, reason)

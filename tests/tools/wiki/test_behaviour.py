@@ -20,7 +20,6 @@ from tests.tools.wiki.support import (
     debate,
     turn,
 )
-from tools.wiki.writers import backoff
 
 BASE = "debates/7-캐시-계층-선택-redis-vs-in-process-lru"
 PAGE_NAMES = {
@@ -274,10 +273,3 @@ async def test_a_restart_remembers_what_the_bot_wrote(
     await second.write(debate(), *logged(turn(2, "두 번째 발언 전문"), url(2)))
     await asyncio.wait_for(second.drained(7), WAIT)
     assert notices.keys() == ["wiki.human_edit_kept"]  # the person's comment, seen anew
-
-
-def test_the_wait_between_attempts_doubles_up_to_its_cap_however_long_the_wiki_is_down() -> None:
-    waits = [backoff(n, 2.0, 300.0) for n in (1, 2, 3, 8, 9)]
-    assert waits == [2.0, 4.0, 8.0, 256.0, 300.0]
-    # days of failures at the cap: 2 ** 1100 would not fit in a float
-    assert backoff(1100, 2.0, 300.0) == 300.0
