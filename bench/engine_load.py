@@ -54,7 +54,6 @@ sys.path.insert(0, str(ROOT))  # `tests.fakes` is not installed; run from anywhe
 
 import aiohttp  # noqa: E402
 
-from bot.collector import settle_after_start  # noqa: E402
 from bot.discord.app import Services, assemble, new_event_loop, shutdown  # noqa: E402
 from bot.discord.client import DebateBot  # noqa: E402
 from bot.settings import Settings  # noqa: E402
@@ -232,7 +231,6 @@ async def start_bot(
 
     async def ready(bot: DebateBot) -> None:  # as bot.discord.app's serve starts the bot
         await assemble(bot, settings, services, moderator=InstantModerator(), debaters=debaters)
-        settle_after_start()
 
     async def close() -> None:
         await shutdown(services)

@@ -18,7 +18,6 @@ import aiohttp
 import discord
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
-from bot.collector import settle_after_start
 from bot.compose import (
     DetectionLimits,
     Engine,
@@ -234,7 +233,6 @@ async def _serve(settings: Settings, services: Services, *, gateway: bool = True
 
     async def ready(bot: DebateBot) -> None:
         await assemble(bot, settings, services)
-        settle_after_start()  # what start-up made is there for good (bot/collector.py)
 
     async def close() -> None:
         await shutdown(services)
