@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
 
@@ -68,11 +68,8 @@ class SqliteStore:
         self._as_bytes = db.dialect == "postgres"
         self._polls = PollTimers(db)
         self._turns = Turns(db)  # the latest few of each debate, kept
-        # Each debate's effect queue as last committed (dropped when a write's outcome is
-        # unknown): the worker reads it here, and a step writes it in its one UPDATE.
-        self._queues: dict[int, EffectQueue] = {}
+        # A step and a completion read, change and write the same column: one at a time.
         self._queue_locks: dict[int, asyncio.Lock] = {}
-        self._ended: set[int] = set()  # ended debates whose queue is dropped once it empties
 
     async def create(
         self,
@@ -107,7 +104,6 @@ class SqliteStore:
             await conn.execute(
                 INSERT_PROPOSAL, (debate_id, proposal.channel_id, (now + ttl).isoformat())
             )
-        self._queues[debate_id] = queue
         return debate
 
     async def load(self, debate_id: int) -> Debate:
@@ -147,10 +143,9 @@ class SqliteStore:
                 statements.append((INSERT_TURN, turn_row(turn, self._as_bytes)))
             if decided_by is not None:
                 statements.append((DECIDE_PROPOSAL, (decided_by, stamp, debate.id)))
-            await self._written(debate.id, self._db.write_all(statements), queue)
+            await self._db.write_all(statements)
         if debate.phase.is_terminal:
             self._turns.forget(debate.id)
-            self._ended.add(debate.id)
         elif turn is not None:
             self._turns.keep(turn)
 
@@ -182,10 +177,7 @@ class SqliteStore:
             if queue != before:
                 update = (UPDATE_QUEUE, (queue.text(), debate_id))
                 statements = [*self._fence_statements(debate_id), update]
-                await self._written(debate_id, self._db.write_all(statements), queue)
-            if not queue.items and debate_id in self._ended:  # nothing more will be queued
-                self._ended.discard(debate_id)
-                self._queues.pop(debate_id, None)
+                await self._db.write_all(statements)
 
     def _queue_lock(self, debate_id: int) -> asyncio.Lock:
         """One queue change at a time per debate (a step and a completion read-modify-write
@@ -193,20 +185,11 @@ class SqliteStore:
         return self._queue_locks.setdefault(debate_id, asyncio.Lock())
 
     async def _queue(self, debate_id: int) -> EffectQueue:
-        """The debate's committed queue: kept, or read from its row."""
-        queue = self._queues.get(debate_id)
-        if queue is None:
-            row = await self._db.fetch_one(SELECT_QUEUE, (debate_id,))
-            if row is None:
-                raise DebateNotFound(debate_id)
-            queue = self._queues[debate_id] = EffectQueue.parse(row[0], row[1])
-        return queue
-
-    async def _written(self, debate_id: int, write: Awaitable[object], queue: EffectQueue) -> None:
-        """Await a write of the queue; keep the queue once it is known to be committed."""
-        self._queues.pop(debate_id, None)
-        await write  # on an error it may have committed or not: the row will tell
-        self._queues[debate_id] = queue
+        """The debate's queue as its row holds it."""
+        row = await self._db.fetch_one(SELECT_QUEUE, (debate_id,))
+        if row is None:
+            raise DebateNotFound(debate_id)
+        return EffectQueue.parse(row[0], row[1])
 
     async def turn(self, debate_id: int, number: int) -> Turn:
         """One stored turn."""
@@ -268,8 +251,6 @@ class SqliteStore:
     def forget(self, debate_id: int) -> None:
         """Drop what is kept in memory of a debate (another process may have changed it)."""
         self._turns.forget(debate_id)
-        self._queues.pop(debate_id, None)
-        self._ended.discard(debate_id)
 
 
 def _state_row(debate: Debate, stamp: str, queue: EffectQueue) -> tuple[object, ...]:

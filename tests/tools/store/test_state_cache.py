@@ -1,5 +1,5 @@
-"""The engine's in-memory state, the store's kept turns and its kept effect queues never
-diverge from the database (SQLite, then PostgreSQL).
+"""The engine's in-memory state and the store's kept turns never diverge from the database
+(SQLite, then PostgreSQL).
 
 At every port call (each one a possible crash point) the handler's kept state and the
 store's kept turns are compared with what a separate connection reads from the database, in
@@ -27,7 +27,6 @@ from tests.handlers.conftest import ALICE, TARGETS, Rig, proposal
 from tests.handlers.doubles import CrashPlan
 from tests.postgres import SyncReader
 from tools.store.debates import SqliteStore
-from tools.store.effect_queue import EffectQueue
 from tools.store.turns import turn_of
 
 _DEBATE = TypeAdapter(Debate)
@@ -96,10 +95,6 @@ class CheckingPlan(CrashPlan):
                 )
                 if turn_of(found) != turn:
                     self.mismatches.append(f"{name}: turn {number}")
-        for debate_id, queue in store._queues.items():
-            found = read.one("SELECT effects, effect_seq FROM debates WHERE id = ?", debate_id)
-            if EffectQueue.parse(found[0], found[1]) != queue:
-                self.mismatches.append(f"{name}: effect queue of debate {debate_id}")
         self.checks += 1
 
 
