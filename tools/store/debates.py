@@ -21,7 +21,6 @@ from handlers.core.model import (
 from tools.store.db import Database
 from tools.store.effect_queue import EffectQueue
 from tools.store.polls import PollTimers
-from tools.store.state_json import dumps
 from tools.store.turns import INSERT_TURN, SELECT_AUTHORS, Turns, turn_row
 
 _DEBATE = TypeAdapter(Debate)
@@ -257,5 +256,5 @@ def _state_row(debate: Debate, stamp: str, queue: EffectQueue) -> tuple[object, 
     """UPDATE_DEBATE's values: the whole state as JSON, the columns copied for queries, and
     the effect queue."""
     ended = debate.ended_at.isoformat() if debate.ended_at else None
-    state = dumps(debate, _DEBATE)
+    state = _DEBATE.dump_json(debate).decode()
     return (debate.phase, state, stamp, ended, debate.format, queue.text(), queue.seq, debate.id)

@@ -11,7 +11,6 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
 from handlers.core.effects import EFFECT_ADAPTER, Effect
-from tools.store.state_json import dumps
 
 
 @dataclass(frozen=True)
@@ -36,7 +35,7 @@ class EffectQueue:
         items = []
         for effect_id, payload in json.loads(text):
             effect = EFFECT_ADAPTER.validate_python(payload)
-            items.append(Queued(int(effect_id), effect, dumps(effect, EFFECT_ADAPTER)))
+            items.append(Queued(int(effect_id), effect, EFFECT_ADAPTER.dump_json(effect).decode()))
         return cls(max(seq, *(i.id for i in items), 0), tuple(items))
 
     def text(self) -> str:
@@ -47,7 +46,7 @@ class EffectQueue:
         """Without the effects in `done`, with `added` at the end under new ids."""
         kept = tuple(item for item in self.items if item.id not in done)
         new = tuple(
-            Queued(self.seq + n, effect, dumps(effect, EFFECT_ADAPTER))
+            Queued(self.seq + n, effect, EFFECT_ADAPTER.dump_json(effect).decode())
             for n, effect in enumerate(added, start=1)
         )
         return EffectQueue(self.seq + len(new), kept + new)

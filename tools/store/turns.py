@@ -11,7 +11,6 @@ from pydantic import TypeAdapter
 
 from handlers.core.model import ParsedReply, Turn, TurnMeta
 from tools.store.db import Database, Row
-from tools.store.state_json import dumps
 
 _PARSED = TypeAdapter(ParsedReply)
 
@@ -105,7 +104,7 @@ def turn_row(turn: Turn, as_bytes: bool) -> tuple[object, ...]:
         _exact(turn.text, as_bytes),
         _exact(turn.raw, as_bytes),
         turn.sha256,
-        dumps(turn.parsed, _PARSED),
+        _PARSED.dump_json(turn.parsed).decode(),
         meta.model,
         meta.input_tokens,
         meta.output_tokens,
