@@ -9,7 +9,7 @@ import asyncio
 import logging
 import random
 import signal
-import sys
+from asyncio import new_event_loop
 from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from pathlib import Path
 from typing import Any
@@ -49,11 +49,6 @@ from tools.checks import one_line
 from tools.store.db import Database
 from tools.store.db_lock import DatabaseLock
 from tools.store.sessions import schedule_session_expiry
-
-if sys.platform != "win32":  # uvloop is not built for Windows: asyncio's own loop there
-    from uvloop import new_event_loop
-else:
-    from asyncio import new_event_loop
 
 log = logging.getLogger(__name__)
 
@@ -285,8 +280,7 @@ def run_command(settings: Settings, main: Callable[[Settings], Coroutine[Any, An
     # The bot never speaks in voice: discord.py's two warnings about voice libraries are noise.
     discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
     try:
-        # uvloop: the same asyncio, with the loop's own work (sockets, timers, callbacks from
-        # the database's thread) in C; bench/engine_load.py measures the bot on it.
+        # The bot's loop is asyncio's own; the benchmarks run on the same (new_event_loop).
         with asyncio.Runner(loop_factory=new_event_loop) as runner:
             runner.run(main(settings))
     except discord.LoginFailure:
