@@ -38,7 +38,7 @@ from bot.discord.room import DiscordRoom
 from bot.discord.services import Services, shutdown
 from bot.discord.shared import database_url, engine_commands, listen, shared_services
 from bot.inbox_commands import EngineCommands
-from bot.settings import Settings, configure_formats
+from bot.settings import Settings
 from handlers.core.formats import formats_for
 from handlers.core.i18n import Strings
 from handlers.core.model import Backend
@@ -85,7 +85,6 @@ async def assemble(
     if moderator is None:
         moderator = build_moderator(settings, db, asyncio.sleep)  # it scales waits itself
         services.closers.append(moderator)
-    configure_formats(settings)
     engine = build_engine(
         db,
         strings=strings,

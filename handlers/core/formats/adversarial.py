@@ -58,6 +58,10 @@ from handlers.core.participants import COLOUR_OTHER
 RESULT_PAGE = "debate-result"
 REQUIRED = {"advocate": ADVOCATE, "challenger": CHALLENGER, "reconciler": RECONCILER}
 RECONCILER_ID = "reconciler"
+# The Reconciler's backend and model (ADVERSARIAL_RECONCILER*), stored on the debate at its
+# proposal with the other option defaults, so every process seats the same Reconciler.
+RECONCILER_BACKEND = "adversarial.reconciler"
+RECONCILER_MODEL = "adversarial.reconciler_model"
 _PROBE_FALLBACK = (
     "[FRAMING] {framing}\n[STRUCTURAL] stress=none\n"
     "[REASSESSMENT] not assessed: the moderator model was unavailable\n"
@@ -71,8 +75,11 @@ _VALIDATOR_FALLBACK = (
 )
 
 
-def default_reconciler(backend: Backend = Backend.CLAUDE_CLI, model: str = "") -> Participant:
-    """The Reconciler: a participant of its own, so its session starts fresh."""
+def reconciler_of(debate: Debate) -> Participant:
+    """The Reconciler the debate's options name: a participant of its own, so its session
+    starts fresh (on the Claude CLI and its own model unless the options say otherwise)."""
+    backend = Backend(debate.option(RECONCILER_BACKEND, Backend.CLAUDE_CLI.value))
+    model = debate.option(RECONCILER_MODEL)
     return Participant(RECONCILER_ID, backend, "Reconciler", COLOUR_OTHER, model=model)
 
 
@@ -87,9 +94,6 @@ class AdversarialFormat(FormatDefaults):
     contract = "prefix"
     card_options: tuple[CardOption, ...] = (CardOption(EVIDENCE),)  # a form: free text
 
-    def __init__(self, reconciler: Participant | None = None) -> None:
-        self.reconciler = reconciler or default_reconciler()
-
     def allows(self, roster: tuple[Participant, ...]) -> bool:
         """Two debaters to draw Advocate and Challenger from."""
         return len([m for m in roster if m.id != RECONCILER_ID]) >= 2
@@ -99,11 +103,12 @@ class AdversarialFormat(FormatDefaults):
         pair = [m.id for m in debate.roster if m.id != RECONCILER_ID][:2]
         rng.shuffle(pair)
         roster = tuple(m for m in debate.roster if m.id != RECONCILER_ID)
+        reconciler = reconciler_of(debate)
         opened = replace(
             debate,
             round=1,
-            roster=(*roster, self.reconciler),
-            order=(*pair, self.reconciler.id),
+            roster=(*roster, reconciler),
+            order=(*pair, reconciler.id),
             spoken=(),
         )
         return TaskStep(opened, "intake")
