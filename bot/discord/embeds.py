@@ -8,8 +8,14 @@ from datetime import datetime
 import discord
 
 from bot.discord.render import COLOUR_MODERATOR, COLOUR_USER
-from bot.formatting import claim_lines, format_label, status_figures, suggestion, with_meter
-from bot.ledger_card import roster_line
+from bot.formatting import (
+    claim_lines,
+    format_label,
+    roster_line,
+    status_figures,
+    suggestion,
+    with_meter,
+)
 from handlers.core.convergence import meter
 from handlers.core.formats import format_named
 from handlers.core.i18n import Strings
