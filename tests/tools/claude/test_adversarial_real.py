@@ -74,7 +74,7 @@ async def test_a_full_debate_on_the_real_clis_and_sdk(
         {"kind": "text", "text": probe("alternatives-first", True)},
         {"kind": "text", "text": validator()},
     )
-    ledger_db = await Database.open(str(tmp_path / "moderator.sqlite3"))
+    quota_db = await Database.open(str(tmp_path / "moderator.sqlite3"))
 
     def claude_cli(db: Database) -> dict[Backend, Debater]:
         cli = ClaudeCodeDebater(
@@ -100,7 +100,7 @@ async def test_a_full_debate_on_the_real_clis_and_sdk(
         http_options=types.HttpOptions(base_url=gemini.url, api_version="v1beta"),
     )
     moderator = GeminiModerator(
-        client, ledger_db, model="gemini-flash-latest", language="ko", budget=100,
+        client, quota_db, model="gemini-flash-latest", language="ko", budget=100,
         timeout_s=10.0, sleep=_no_sleep, rules=RulesModerator(Strings("ko")),
     )  # fmt: skip
     rig.moderator = moderator  # type: ignore[assignment]
@@ -134,5 +134,5 @@ async def test_a_full_debate_on_the_real_clis_and_sdk(
     finally:
         await rig.stop()
         await moderator.aclose()
-        await ledger_db.close()
+        await quota_db.close()
         await gemini.stop()
