@@ -85,7 +85,7 @@ def with_meter(line: str, debate: Debate, t: Strings) -> str:
 
 
 def claim_lines(debate: Debate, strings: Strings) -> list[str]:
-    """The claim ledger, one line a claim: id, status, who holds it, its wording."""
+    """The claim board, one line a claim: id, status, who holds it, its wording."""
     return [
         strings(
             "claims.line",

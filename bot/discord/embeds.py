@@ -75,7 +75,7 @@ def card_embed(
 
 
 def claims_embed(debate: Debate, strings: Strings) -> discord.Embed:
-    """The claim ledger (the thread's second pinned message); the Conclusion page holds it
+    """The claim board (the thread's second pinned message); the Conclusion page holds it
     whole when it outgrows one embed."""
     lines, body = claim_lines(debate, strings), ""
     for index, line in enumerate(lines):

@@ -126,7 +126,7 @@ class Decision:
     summary: str = ""  # the updated running summary (the moderator's memory)
     source: ModeratorSource = ModeratorSource.GEMINI
     lasting: bool = True  # a RULES decision: True while the quota is spent, False for one step
-    claims: tuple[ClaimUpdate, ...] = ()  # the claim ledger's updates (issue 18)
+    claims: tuple[ClaimUpdate, ...] = ()  # the claim board's updates (issue 18)
 
 
 @dataclass(frozen=True)
@@ -242,7 +242,7 @@ class Debate:
     pauses_at_budget: bool = False  # BUDGET_PAUSE: at max_rounds (or converging) the people decide
     paused: str = ""  # waiting for the people's word: "budget" or "converging" (issue 18)
     consensus_trend: tuple[float, ...] = ()  # the moderator's consensus estimates, latest last
-    claims: tuple[Claim, ...] = ()  # the live claim ledger (issue 18)
+    claims: tuple[Claim, ...] = ()  # the live claim board (issue 18)
     unquoted: tuple[tuple[int, str], ...] = ()  # (turn, participant): concessions with no quote
     outputs: tuple[tuple[str, str], ...] = ()  # moderator task -> its output, verbatim
     tasks: tuple[str, ...] = ()  # the moderator tasks the current step still waits for

@@ -210,13 +210,13 @@ def render_conclusion(debate: Debate, conclusion: Conclusion, t: Translate) -> s
     parts += minority_report(debate, t, _neutral)
     if conclusion.source is ModeratorSource.RULES:
         parts.append(f"_{t('wiki.conclusion.by_rules')}_")
-    if debate.claims:  # the Conclusion ends with the final claim ledger
+    if debate.claims:  # the Conclusion ends with the final claim board
         parts += [f"## {t('wiki.claims.title')}", claim_table(debate, t)]
     return "\n\n".join(parts) + "\n"
 
 
 def claim_table(debate: Debate, t: Translate) -> str:
-    """The claim ledger as a Markdown table (every claim, whole)."""
+    """The claim board as a Markdown table (every claim, whole)."""
     head = [t(f"wiki.claims.{k}") for k in ("id", "claim", "holders", "status")]
     rows = [f"| {' | '.join(head)} |", "|---|---|---|---|"]
     for claim in debate.claims:
