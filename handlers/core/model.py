@@ -160,8 +160,8 @@ class Proposal:
     reason: str
     confidence: float
     context: str  # the chat excerpt the moderator saw
-    participants: tuple[int, ...]  # user ids of the conversation
-    participant_names: tuple[str, ...] = ()  # their display names, in the same order
+    people_ids: tuple[int, ...]  # Discord user ids of the people in the conversation
+    people_names: tuple[str, ...] = ()  # their display names, in the same order
     suggested_format: str = ""  # the moderator's suggestion; empty: DEFAULT_FORMAT
     format_reason: str = ""  # why it fits, shown on the card
     precedents: tuple[Precedent, ...] = ()  # past Conclusions found before the card is posted
@@ -263,9 +263,9 @@ class Debate:
         return dict(self.stances).get(seat)
 
     @property
-    def participants(self) -> tuple[int, ...]:
+    def people_ids(self) -> tuple[int, ...]:
         """The people of the detected conversation."""
-        return self.proposal.participants
+        return self.proposal.people_ids
 
     def member(self, participant: str) -> Participant:
         """The roster's participant with this id (an unknown id gets a plain stand-in)."""

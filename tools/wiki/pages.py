@@ -55,7 +55,7 @@ def entry_marker(dedup_key: str) -> str:
 def render_agenda(debate: Debate, t: Translate) -> str:
     """Topic, decision, chat context, participants, format and limits."""
     proposal = debate.proposal
-    names = proposal.participant_names or tuple(f"`{uid}`" for uid in proposal.participants)
+    names = proposal.people_names or tuple(f"`{uid}`" for uid in proposal.people_ids)
     people = ", ".join(_neutral(name) for name in names) or t("wiki.agenda.nobody")
     debaters = " · ".join(_with_persona(debate, p, t) for p in debate.ids)
     parts = [

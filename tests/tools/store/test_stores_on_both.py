@@ -65,7 +65,7 @@ async def _ended_debate(db: Database, ended: datetime) -> int:
         reason="r",
         confidence=1.0,
         context="",
-        participants=(1,),
+        people_ids=(1,),
     )
     debate = await store.create(proposal, 3, ended, timedelta(hours=1), ())
     await db.execute(
