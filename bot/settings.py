@@ -11,7 +11,7 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from bot.settings_errors import SettingsError, describe_errors
 from handlers.core.formats import FORMATS, formats_for
-from handlers.core.formats.adversarial import RECONCILER_BACKEND, RECONCILER_MODEL
+from handlers.core.formats.adversarial_seats import RECONCILER_BACKEND, RECONCILER_MODEL
 from handlers.core.participants import Backend, Participant, RosterError, parse_roster, roster_text
 from tools.claude.debater import read_only_tools
 from tools.store.db import is_postgres_url, mask_url

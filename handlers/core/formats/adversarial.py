@@ -29,6 +29,7 @@ from handlers.core.formats.adversarial_result import (
     render_result,
     render_summary,
 )
+from handlers.core.formats.adversarial_seats import RECONCILER_ID, reconciler_of
 from handlers.core.formats.base import (
     AskStep,
     BriefInput,
@@ -44,7 +45,6 @@ from handlers.core.formats.base import (
 )
 from handlers.core.formats.keys import verbatim
 from handlers.core.model import (
-    Backend,
     Debate,
     Decision,
     Outcome,
@@ -53,15 +53,9 @@ from handlers.core.model import (
     UserQuestion,
     WikiPage,
 )
-from handlers.core.participants import COLOUR_OTHER
 
 RESULT_PAGE = "debate-result"
 REQUIRED = {"advocate": ADVOCATE, "challenger": CHALLENGER, "reconciler": RECONCILER}
-RECONCILER_ID = "reconciler"
-# The Reconciler's backend and model (ADVERSARIAL_RECONCILER*), stored on the debate at its
-# proposal with the other option defaults, so every process seats the same Reconciler.
-RECONCILER_BACKEND = "adversarial.reconciler"
-RECONCILER_MODEL = "adversarial.reconciler_model"
 _PROBE_FALLBACK = (
     "[FRAMING] {framing}\n[STRUCTURAL] stress=none\n"
     "[REASSESSMENT] not assessed: the moderator model was unavailable\n"
@@ -73,14 +67,6 @@ _VALIDATOR_FALLBACK = (
     "[CAVEATS] the Validator could not run (the moderator model was unavailable): "
     "the decision is unvalidated"
 )
-
-
-def reconciler_of(debate: Debate) -> Participant:
-    """The Reconciler the debate's options name: a participant of its own, so its session
-    starts fresh (on the Claude CLI and its own model unless the options say otherwise)."""
-    backend = Backend(debate.option(RECONCILER_BACKEND, Backend.CLAUDE_CLI.value))
-    model = debate.option(RECONCILER_MODEL)
-    return Participant(RECONCILER_ID, backend, "Reconciler", COLOUR_OTHER, model=model)
 
 
 def _role(step: str) -> str:
@@ -98,12 +84,16 @@ class AdversarialFormat(FormatDefaults):
         """Two debaters to draw Advocate and Challenger from."""
         return len([m for m in roster if m.id != RECONCILER_ID]) >= 2
 
+    def seats_added(self, options: tuple[tuple[str, str], ...]) -> tuple[Participant, ...]:
+        """The Reconciler, whose backend may be one no participant uses."""
+        return (reconciler_of(options),)
+
     def start(self, debate: Debate, rng: random.Random) -> Plan:
         """Draw Advocate and Challenger, seat the Reconciler, and audit the context first."""
         pair = [m.id for m in debate.roster if m.id != RECONCILER_ID][:2]
         rng.shuffle(pair)
         roster = tuple(m for m in debate.roster if m.id != RECONCILER_ID)
-        reconciler = reconciler_of(debate)
+        reconciler = reconciler_of(debate.options)
         opened = replace(
             debate,
             round=1,

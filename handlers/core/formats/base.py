@@ -193,6 +193,11 @@ class Format(Protocol):
         """The card's participants line, keyed (keys.py), from each participant's `names`."""
         ...
 
+    def seats_added(self, options: tuple[tuple[str, str], ...]) -> tuple[Participant, ...]:
+        """The participants the format seats beside the roster, given the debate's option
+        defaults (their backends must be built even if no roster member uses them)."""
+        ...
+
 
 class FormatDefaults:
     """The shared extensions' defaults, for a format that uses none of them."""
@@ -256,6 +261,10 @@ class FormatDefaults:
     def closes_itself(self, debate: Debate) -> bool:
         """A format with a closing block closes with it instead of the Conclusion."""
         return bool(self.summary(debate))
+
+    def seats_added(self, options: tuple[tuple[str, str], ...]) -> tuple[Participant, ...]:
+        """Only the roster takes part."""
+        return ()
 
     def card_roster(self, debate: Debate, names: dict[str, str]) -> str:
         """`AG · Claude (security reviewer)`: each participant with its persona, if any."""

@@ -10,7 +10,7 @@ import pytest
 
 from bot.settings import Settings
 from handlers.core.formats import CONTRACTS
-from handlers.core.formats.adversarial import ADVERSARIAL, reconciler_of
+from handlers.core.formats.adversarial import ADVERSARIAL
 from handlers.core.formats.adversarial_audit import (
     COUNTED,
     REASONS,
@@ -41,6 +41,7 @@ from handlers.core.formats.adversarial_result import (
     render_summary,
     word,
 )
+from handlers.core.formats.adversarial_seats import reconciler_of
 from handlers.core.formats.keys import fill_keys
 from handlers.core.i18n import LANGUAGES, Strings
 from handlers.core.participants import DEFAULT_ROSTER, Backend
@@ -341,9 +342,10 @@ def test_the_reconciler_backend_and_model_are_settings() -> None:
     proposed = debate(roster=DEFAULT_ROSTER, format="adversarial", options=built.format_options)
     plan = ADVERSARIAL.start(proposed, random.Random(1))
     seated = {m.id: m for m in plan.debate.roster}["reconciler"]
-    assert seated == reconciler_of(proposed) and seated.backend is Backend.GEMINI_CLI
+    assert seated == reconciler_of(built.format_options) and seated.backend is Backend.GEMINI_CLI
     assert seated.model == "opus" and plan.debate.order[-1] == "reconciler"
-    default = reconciler_of(debate())
+    assert ADVERSARIAL.seats_added(built.format_options) == (seated,)
+    default = reconciler_of(())
     assert (default.backend, default.model) == (Backend.CLAUDE_CLI, "")
     with pytest.raises(ValueError, match="ADVERSARIAL_RECONCILER"):
         Settings(_env_file=None, ADVERSARIAL_RECONCILER="nope")  # type: ignore[call-arg]

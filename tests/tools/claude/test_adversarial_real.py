@@ -13,7 +13,7 @@ import pytest
 from google import genai
 from google.genai import types
 
-from handlers.core.formats.adversarial import RECONCILER_BACKEND, RECONCILER_MODEL
+from handlers.core.formats.adversarial_seats import RECONCILER_BACKEND, RECONCILER_MODEL
 from handlers.core.formats.keys import fill_keys
 from handlers.core.i18n import Strings
 from handlers.core.model import AG, CLAUDE, Backend, Phase
