@@ -334,7 +334,7 @@ def _proposal(channel_id: int, owner: int, n: int) -> Proposal:
         reason="bench",
         confidence=0.9,
         context="alice: Redis로 갈지 LRU로 갈지",
-        participants=(owner,),
+        people_ids=(owner,),
     )
 
 

@@ -62,7 +62,7 @@ def debate_in(channel_id: int) -> Debate:
     """A running debate asking Claude for turn 1."""
     proposal = Proposal(
         channel_id=channel_id, topic="캐시 계층", question="q", reason="bench",
-        confidence=0.9, context="", participants=(1,),
+        confidence=0.9, context="", people_ids=(1,),
     )  # fmt: skip
     now = datetime.now(UTC)
     debate = Debate(id=1, proposal=proposal, phase=Phase.SPEAKING, created_at=now, max_rounds=3)

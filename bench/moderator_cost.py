@@ -76,7 +76,7 @@ PROPOSAL = Proposal(
     confidence=0.9,
     context="alice: 캐시 계층을 Redis로 갈지 그냥 in-process LRU로 갈지 아직 못 정했네\n"
     "carol: 멀티 인스턴스면 Redis가 맞지 않아? 근데 운영 부담이…",
-    participants=(101, 102),
+    people_ids=(101, 102),
 )
 _SUMMARY = re.compile(r"# Running summary\n(.*?)\n\n# Latest turns", re.DOTALL)
 _TURN = re.compile(r"^## Turn (\d+)[^\n]*\n", re.MULTILINE)

@@ -94,7 +94,7 @@ class Rig:
             reason="bench",
             confidence=0.9,
             context="owner: which cache?",
-            participants=(int(self.world["owner_id"]),),
+            people_ids=(int(self.world["owner_id"]),),
         )
 
 

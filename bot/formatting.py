@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from handlers.core.convergence import meter
-from handlers.core.formats import formats_for
+from handlers.core.formats import format_named, formats_for
 from handlers.core.formats.keys import fill_keys
 from handlers.core.i18n import Strings
 from handlers.core.model import AG, CLAUDE, Debate, Turn
@@ -24,6 +24,11 @@ SHA_DIGITS = 12  # of a reply's SHA-256, shown under each turn
 def hex_colour(colour: int) -> str:
     """`#2ECC71`: a colour as the console (rich) names it."""
     return f"#{colour:06X}"
+
+
+def roster_line(debate: Debate, strings: Strings, names: dict[str, str]) -> str:
+    """The card's participants line as the debate's format words it, in the reader's language."""
+    return fill_keys(format_named(debate.format).card_roster(debate, names), strings)
 
 
 def format_label(strings: Strings, name: str) -> str:
@@ -80,7 +85,7 @@ def with_meter(line: str, debate: Debate, t: Strings) -> str:
 
 
 def claim_lines(debate: Debate, strings: Strings) -> list[str]:
-    """The claim ledger, one line a claim: id, status, who holds it, its wording."""
+    """The claim board, one line a claim: id, status, who holds it, its wording."""
     return [
         strings(
             "claims.line",

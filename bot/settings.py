@@ -11,7 +11,7 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from bot.settings_errors import SettingsError, describe_errors
 from handlers.core.formats import FORMATS, formats_for
-from handlers.core.formats.adversarial import ADVERSARIAL, AdversarialFormat, default_reconciler
+from handlers.core.formats.adversarial_seats import RECONCILER_BACKEND, RECONCILER_MODEL
 from handlers.core.participants import Backend, Participant, RosterError, parse_roster, roster_text
 from tools.claude.debater import read_only_tools
 from tools.store.db import is_postgres_url, mask_url
@@ -19,7 +19,6 @@ from tools.store.db import is_postgres_url, mask_url
 __all__ = [
     "Settings",
     "SettingsError",
-    "configure_formats",
     "load_settings",
     "require",
     "settings_from_option",
@@ -165,6 +164,8 @@ class Settings(BaseSettings):
     def format_options(self) -> tuple[tuple[str, str], ...]:
         """The formats' option defaults, as the engine stores them on a debate."""
         return (
+            (RECONCILER_BACKEND, self.ADVERSARIAL_RECONCILER.value),
+            (RECONCILER_MODEL, self.ADVERSARIAL_RECONCILER_MODEL.strip()),
             ("ledger.end", self.LEDGER_END_STATE),
             ("ledger.mode", self.LEDGER_MODE),
             ("ledger.stance", self.LEDGER_STANCE),
@@ -218,17 +219,6 @@ def check_database_url(url: str) -> None:
         raise ValueError(f"{shown} names no database (…/database at the end)")
     if port == 0:
         raise ValueError(f"{shown} has port 0")
-
-
-def configure_formats(settings: Settings) -> None:
-    """The formats that take settings: the adversarial Reconciler's backend and model (if
-    the adversarial format is registered)."""
-    if ADVERSARIAL.name not in FORMATS:
-        return
-    reconciler = default_reconciler(
-        settings.ADVERSARIAL_RECONCILER, settings.ADVERSARIAL_RECONCILER_MODEL.strip()
-    )
-    FORMATS[ADVERSARIAL.name] = AdversarialFormat(reconciler)
 
 
 def load_settings(env_file: str | Path | None = ".env", *, explicit: bool = False) -> Settings:

@@ -178,22 +178,22 @@ class DetectionHandler:
             reason=detection.reason.strip(),
             confidence=detection.confidence,
             context=window_text(window),
-            participants=participants(window),
-            participant_names=participant_names(window),
+            people_ids=people_ids(window),
+            people_names=people_names(window),
             suggested_format=detection.suggested_format.strip(),
             format_reason=detection.format_reason.strip(),
         )
 
 
-def participants(window: tuple[ChatLine, ...]) -> tuple[int, ...]:
+def people_ids(window: tuple[ChatLine, ...]) -> tuple[int, ...]:
     """The distinct human authors of the window, in order of first appearance."""
     return tuple(dict.fromkeys(line.author_id for line in window))
 
 
-def participant_names(window: tuple[ChatLine, ...]) -> tuple[str, ...]:
-    """The display names of `participants(window)`, in the same order."""
+def people_names(window: tuple[ChatLine, ...]) -> tuple[str, ...]:
+    """The display names of `people_ids(window)`, in the same order."""
     names = {line.author_id: line.author_name or str(line.author_id) for line in window}
-    return tuple(names[author] for author in participants(window))
+    return tuple(names[author] for author in people_ids(window))
 
 
 def window_text(window: tuple[ChatLine, ...]) -> str:

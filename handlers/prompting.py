@@ -37,7 +37,7 @@ def compose_turn_prompt(
     if first and debate.proposal.precedents:  # with the agenda: related earlier decisions
         found = "\n".join(f"- {p.title}: {p.url}" for p in debate.proposal.precedents)
         text += "\n\n" + prompts.load("debate_precedents", language, precedents=found)
-    if debate.claims:  # the live claim ledger (issue 18), for every format that keeps one
+    if debate.claims:  # the live claim board (issue 18), for every format that keeps one
         text += "\n\n" + prompts.load("debate_claims", language, claims=as_lines(debate.claims))
     return text
 

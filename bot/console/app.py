@@ -23,7 +23,7 @@ from handlers.core.formats import format_named, formats_for
 from handlers.core.i18n import Strings
 from handlers.core.model import ChatLine, Debate, Phase, Proposal
 from handlers.debate_handler import DebateHandler
-from handlers.detection import DetectionHandler, participant_names, participants, window_text
+from handlers.detection import DetectionHandler, people_ids, people_names, window_text
 from handlers.ports import Clock
 from tools.store.debates import SqliteStore
 
@@ -233,8 +233,8 @@ class ConsoleApp:
             reason=self._t("console.shortcut_reason"),
             confidence=1.0,
             context=window_text(window),
-            participants=participants(window),
-            participant_names=participant_names(window),
+            people_ids=people_ids(window),
+            people_names=people_names(window),
         )
         await self._propose(proposal)
 

@@ -9,8 +9,7 @@ from rich.text import Text
 from bot.console.card_keys import option_lines
 from bot.console.room_out import ConsoleOut
 from bot.console.text import MODERATOR_GREY, USER_AMBER, seat_name
-from bot.formatting import format_label, suggestion
-from bot.ledger_card import roster_line
+from bot.formatting import format_label, roster_line, suggestion
 from handlers.core.formats import formats_for
 from handlers.core.i18n import Strings
 from handlers.core.model import Debate, Phase

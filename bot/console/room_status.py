@@ -1,5 +1,5 @@
 """The room's heading and what stands beside the debate in the terminal: the status line
-(printed when it changes) and the claim ledger (after the judgement that changed it)."""
+(printed when it changes) and the claim board (after the judgement that changed it)."""
 
 from __future__ import annotations
 
@@ -39,7 +39,7 @@ class ConsoleStatus:
         self._out.line(f"⏱  {line}", f"dim {MODERATOR_GREY}")
 
     def claims(self, debate: Debate) -> None:
-        """The claim ledger as it stands."""
+        """The claim board as it stands."""
         t = self._out.t
         body = Text("\n".join(line.replace("**", "") for line in claim_lines(debate, t)))
         panel = Panel(body, title=Text(t("claims.console_title")), border_style=MODERATOR_GREY)

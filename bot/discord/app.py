@@ -37,8 +37,8 @@ from bot.discord.room import DiscordRoom
 from bot.discord.services import Services, shutdown
 from bot.discord.shared import database_url, engine_commands, listen, shared_services
 from bot.inbox_commands import EngineCommands
-from bot.settings import Settings, configure_formats
-from handlers.core.formats import formats_for
+from bot.settings import Settings
+from handlers.core.formats import format_named, formats_for
 from handlers.core.i18n import Strings
 from handlers.core.model import Backend
 from handlers.debate_handler import DebateHandler
@@ -79,7 +79,6 @@ async def assemble(
     if moderator is None:
         moderator = build_moderator(settings, db, asyncio.sleep)  # it scales waits itself
         services.closers.append(moderator)
-    configure_formats(settings)
     engine = build_engine(
         db,
         strings=strings,
@@ -163,8 +162,8 @@ def _debaters(
     the Discord relay (listening to every message), Claude and Gemini through their CLIs."""
     chosen = dict(given)
     wanted = {member.backend for member in settings.roster}
-    if "adversarial" in formats_for(settings.roster):  # the card may pick it: its Reconciler's
-        wanted.add(settings.ADVERSARIAL_RECONCILER)  # backend may be one no participant uses
+    for name in formats_for(settings.roster):  # the card may pick one that seats more
+        wanted |= {m.backend for m in format_named(name).seats_added(settings.format_options)}
     if Backend.CLAUDE_CLI in wanted and Backend.CLAUDE_CLI not in chosen:
         chosen[Backend.CLAUDE_CLI] = claude_debater(settings, db, settings.DATA_DIR)
     if Backend.GEMINI_CLI in wanted and Backend.GEMINI_CLI not in chosen:

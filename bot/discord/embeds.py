@@ -8,8 +8,14 @@ from datetime import datetime
 import discord
 
 from bot.discord.render import COLOUR_MODERATOR, COLOUR_USER
-from bot.formatting import claim_lines, format_label, status_figures, suggestion, with_meter
-from bot.ledger_card import roster_line
+from bot.formatting import (
+    claim_lines,
+    format_label,
+    roster_line,
+    status_figures,
+    suggestion,
+    with_meter,
+)
 from handlers.core.convergence import meter
 from handlers.core.formats import format_named
 from handlers.core.i18n import Strings
@@ -69,7 +75,7 @@ def card_embed(
 
 
 def claims_embed(debate: Debate, strings: Strings) -> discord.Embed:
-    """The claim ledger (the thread's second pinned message); the Conclusion page holds it
+    """The claim board (the thread's second pinned message); the Conclusion page holds it
     whole when it outgrows one embed."""
     lines, body = claim_lines(debate, strings), ""
     for index, line in enumerate(lines):

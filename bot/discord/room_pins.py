@@ -1,5 +1,5 @@
 """The debate's thread and its pinned messages: the status line (who speaks, the round, the
-cost, who is writing) and the claim ledger, each edited in place; an edit that would show the
+cost, who is writing) and the claim board, each edited in place; an edit that would show the
 same is skipped."""
 
 from __future__ import annotations
@@ -95,7 +95,7 @@ class Pins:
             self.forget(debate.id)  # the final status is the debate's last post
 
     async def claims(self, debate: Debate) -> None:
-        """The claim ledger: a second pinned message in the thread, edited in place."""
+        """The claim board: a second pinned message in the thread, edited in place."""
         embed = embeds.claims_embed(debate, self._strings)
         if await self._records.recorded(debate.id, "claims") is not None:
             message = await self._records.message(debate.id, "claims")

@@ -1,4 +1,4 @@
-"""The live claim ledger (issue 18): the debate's claims with ids (C1, C2, ...), who holds each,
+"""The live claim board (issue 18): the debate's claims with ids (C1, C2, ...), who holds each,
 and its status, kept from the moderator's judgements (the same request, no extra one). Pure."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, replace
 
-MAX_CLAIMS = 40  # a ledger people can read; later new claims are not added
+MAX_CLAIMS = 40  # a board people can read; later new claims are not added
 CLAIM_CHARS = 300  # one claim's wording, as the moderator gave it (cut with a mark)
 
 
@@ -42,20 +42,20 @@ class ClaimUpdate:
 def updated(
     claims: tuple[Claim, ...], updates: tuple[ClaimUpdate, ...], ids: tuple[str, ...]
 ) -> tuple[Claim, ...]:
-    """The ledger after the moderator's updates. A known id changes status (and gains the
+    """The board after the moderator's updates. A known id changes status (and gains the
     holder); a claim without a known id is added under the next id; a holder that is not a
     participant is left out. A claim's wording never changes once recorded."""
-    ledger = {claim.id: claim for claim in claims}
+    board = {claim.id: claim for claim in claims}
     for update in updates:
         holder = (update.holder.strip().lower(),) if update.holder.strip().lower() in ids else ()
-        known = ledger.get(update.id.strip().upper())
+        known = board.get(update.id.strip().upper())
         if known is not None:
             holders = known.holders + tuple(h for h in holder if h not in known.holders)
-            ledger[known.id] = replace(known, status=update.status, holders=holders)
-        elif update.text.strip() and len(ledger) < MAX_CLAIMS:
-            new_id = f"C{len(ledger) + 1}"
-            ledger[new_id] = Claim(new_id, _cut(update.text), holder, update.status)
-    return tuple(ledger.values())
+            board[known.id] = replace(known, status=update.status, holders=holders)
+        elif update.text.strip() and len(board) < MAX_CLAIMS:
+            new_id = f"C{len(board) + 1}"
+            board[new_id] = Claim(new_id, _cut(update.text), holder, update.status)
+    return tuple(board.values())
 
 
 def _cut(text: str) -> str:
@@ -64,7 +64,7 @@ def _cut(text: str) -> str:
 
 
 def as_lines(claims: tuple[Claim, ...]) -> str:
-    """`C1 [claude] open: ...`, one a line: the moderator's view of the ledger."""
+    """`C1 [claude] open: ...`, one a line: the moderator's view of the board."""
     return "\n".join(
         f"{c.id} [{', '.join(c.holders) or '-'}] {c.status.value}: {c.text}" for c in claims
     )

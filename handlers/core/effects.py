@@ -139,7 +139,7 @@ class AskBudget:
 
 @dataclass(frozen=True)
 class UpdateClaims:
-    """Show the claim ledger as it stands (the thread's second pinned message)."""
+    """Show the claim board as it stands (the thread's second pinned message)."""
 
     kind: Literal["update_claims"] = "update_claims"
 

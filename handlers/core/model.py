@@ -126,7 +126,7 @@ class Decision:
     summary: str = ""  # the updated running summary (the moderator's memory)
     source: ModeratorSource = ModeratorSource.GEMINI
     lasting: bool = True  # a RULES decision: True while the quota is spent, False for one step
-    claims: tuple[ClaimUpdate, ...] = ()  # the claim ledger's updates (issue 18)
+    claims: tuple[ClaimUpdate, ...] = ()  # the claim board's updates (issue 18)
 
 
 @dataclass(frozen=True)
@@ -160,8 +160,8 @@ class Proposal:
     reason: str
     confidence: float
     context: str  # the chat excerpt the moderator saw
-    participants: tuple[int, ...]  # user ids of the conversation
-    participant_names: tuple[str, ...] = ()  # their display names, in the same order
+    people_ids: tuple[int, ...]  # Discord user ids of the people in the conversation
+    people_names: tuple[str, ...] = ()  # their display names, in the same order
     suggested_format: str = ""  # the moderator's suggestion; empty: DEFAULT_FORMAT
     format_reason: str = ""  # why it fits, shown on the card
     precedents: tuple[Precedent, ...] = ()  # past Conclusions found before the card is posted
@@ -242,7 +242,7 @@ class Debate:
     pauses_at_budget: bool = False  # BUDGET_PAUSE: at max_rounds (or converging) the people decide
     paused: str = ""  # waiting for the people's word: "budget" or "converging" (issue 18)
     consensus_trend: tuple[float, ...] = ()  # the moderator's consensus estimates, latest last
-    claims: tuple[Claim, ...] = ()  # the live claim ledger (issue 18)
+    claims: tuple[Claim, ...] = ()  # the live claim board (issue 18)
     unquoted: tuple[tuple[int, str], ...] = ()  # (turn, participant): concessions with no quote
     outputs: tuple[tuple[str, str], ...] = ()  # moderator task -> its output, verbatim
     tasks: tuple[str, ...] = ()  # the moderator tasks the current step still waits for
@@ -263,9 +263,9 @@ class Debate:
         return dict(self.stances).get(seat)
 
     @property
-    def participants(self) -> tuple[int, ...]:
+    def people_ids(self) -> tuple[int, ...]:
         """The people of the detected conversation."""
-        return self.proposal.participants
+        return self.proposal.people_ids
 
     def member(self, participant: str) -> Participant:
         """The roster's participant with this id (an unknown id gets a plain stand-in)."""

@@ -8,23 +8,21 @@ from __future__ import annotations
 from dataclasses import replace
 
 from handlers.core.effects import Effect, Notify, RunTask, UpdateStatus
+from handlers.core.formats import format_named
 from handlers.core.model import Debate, Phase, Stance
 from handlers.core.poll_data import MINORITY_TASK, PeoplePoll
 
 HIGH = 0.8  # an estimate at least this high counts as converging (the meter's buttons)
 LOW = 0.4  # every estimate of two rounds below this: the debate is stuck
-# Formats whose protocol has no ending of its own: boardroom ends in its members' votes,
-# ledger in its end-state, adversarial in the Reconciler's verdict.
-POLL_FORMATS = frozenset({"free"})
 
 
 def polls(debate: Debate) -> bool:
-    """The people asked for pauses (BUDGET_PAUSE) and polls (POLL_HOURS), the format allows
-    one, and no poll ran yet."""
+    """The people asked for pauses (BUDGET_PAUSE) and polls (POLL_HOURS), the format ends a
+    stalemate in one, and no poll ran yet."""
     return (
         debate.pauses_at_budget
         and debate.poll_hours > 0
-        and debate.format in POLL_FORMATS
+        and format_named(debate.format).stalemate_poll
         and debate.poll is None
     )
 

@@ -91,7 +91,7 @@ MAX_BUDGET_ROUNDS = 50  # as MAX_ROUNDS allows
 
 def authorized(debate: Debate, actor: Actor) -> bool:
     """Only the people of the conversation, or holders of the approver role, may act."""
-    return actor.is_approver or actor.user_id in debate.participants
+    return actor.is_approver or actor.user_id in debate.people_ids
 
 
 def transition(debate: Debate, event: Event, now: datetime, rng: random.Random) -> Step:

@@ -47,7 +47,7 @@ def proposal(topic: str = "캐시 계층 선택 — Redis vs in-process LRU", ch
         reason="open decision",
         confidence=0.9,
         context="alice: Redis로 갈지 LRU로 갈지\ncarol: 운영 부담이…",
-        participants=(101, 102),
+        people_ids=(101, 102),
     )
 
 

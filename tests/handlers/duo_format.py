@@ -23,13 +23,5 @@ DUO = DuoFormat()
 def registered(*formats: FreeFormat) -> Iterator[None]:
     """Only `free` and `formats` in FORMATS for the duration (as if they were all the product
     had), so a test's menu and listing do not change as real formats are added."""
-    kept = dict(FORMATS)
-    FORMATS.clear()
-    FORMATS["free"] = kept["free"]
-    for fmt in formats:
-        FORMATS[fmt.name] = fmt
-    try:
+    with FORMATS.scoped(*formats, keep=("free",)):
         yield
-    finally:
-        FORMATS.clear()
-        FORMATS.update(kept)

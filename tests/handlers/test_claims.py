@@ -1,4 +1,4 @@
-"""The live claim ledger: kept from the moderator's judgements (no extra request), ids C1, C2,
+"""The live claim board: kept from the moderator's judgements (no extra request), ids C1, C2,
 ..., holders and status; every debater's next brief carries it; the Conclusion page ends with
 the final table."""
 
@@ -43,10 +43,10 @@ def test_claim_updates_add_with_ids_and_change_status_only() -> None:
     )
 
 
-async def test_claim_ledger_follows_judgements_briefs_and_conclusion(rig: Rig) -> None:
+async def test_the_claim_board_follows_judgements_briefs_and_conclusion(rig: Rig) -> None:
     rig.moderator.enqueue(
         Decision(action=Action.CONTINUE, claims=(ClaimUpdate("", "LRU면 충분하다", AG),)),
-        Decision(action=Action.CONTINUE),  # no update: no new ledger post
+        Decision(action=Action.CONTINUE),  # no update: no new board post
         Decision(action=Action.CONTINUE, claims=(ClaimUpdate("C1", "", CLAUDE, AGREED),)),
     )
     made = await rig.h.propose(proposal())
@@ -61,11 +61,11 @@ async def test_claim_ledger_follows_judgements_briefs_and_conclusion(rig: Rig) -
         (Claim("C1", "LRU면 충분하다", (AG,), OPEN),),
         (Claim("C1", "LRU면 충분하다", (AG, CLAUDE), AGREED),),
     ]
-    assert len(rig.moderator.views) == 6  # the ledger cost no extra request
+    assert len(rig.moderator.views) == 6  # the board cost no extra request
     requests = {r.turn: r.prompt for d in rig.debaters.values() for r in d.requests}
     assert "C1" not in requests[1] and "C1 [ag] open: LRU면 충분하다" in requests[2]
     assert "C1 [ag, claude] agreed: LRU면 충분하다" in requests[4]
 
     page = render_conclusion(debate, Conclusion(decision="LRU"), Strings("ko"))
-    table = page.split("## 주장 원장")[1]
+    table = page.split(f"## {Strings('ko')('wiki.claims.title')}")[1]
     assert "| C1 | LRU면 충분하다 |" in table and "agreed" in table

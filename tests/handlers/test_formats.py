@@ -11,12 +11,13 @@ import pytest
 import prompts
 from bot.discord.embeds import card_embed
 from bot.settings import Settings
-from handlers.core.formats import FORMATS, formats_for
+from handlers.core.formats import FORMATS, FormatTaken, UnknownFormat, formats_for
 from handlers.core.formats.free import FREE
 from handlers.core.i18n import Strings
 from handlers.core.model import AG, DEFAULT_ROSTER, Backend, ModeratorView, Phase
 from handlers.core.participants import RosterError, parse_roster
 from handlers.core.reply_parser import parse_reply
+from tests.handlers.duo_format import DUO
 from tests.tools.gemini.builders import judging_debate
 from tools.gemini.context import conclusion_prompt, judge_prompt
 
@@ -73,6 +74,22 @@ def test_the_formats_a_roster_allows() -> None:
     assert formats_for(DEFAULT_ROSTER) == ("free", "adversarial", "ledger", "boardroom")
     assert set(FORMATS) == {"free", "adversarial", "ledger", "boardroom"}
     assert formats_for(DEFAULT_ROSTER[:1]) == ()
+
+
+def test_a_format_is_registered_once_and_a_scope_gives_back_the_registry() -> None:
+    with pytest.raises(FormatTaken, match="free"):
+        FORMATS.register(FREE)  # nothing can overwrite a registered format
+    before = FORMATS.names()
+    with FORMATS.scoped(DUO, keep=("ledger", "free")):
+        assert FORMATS.names() == ("ledger", "free", "duo")
+        FORMATS.unregister("ledger")
+        with pytest.raises(UnknownFormat):
+            FORMATS.named("ledger")
+    assert FORMATS.names() == before
+
+
+def test_only_a_format_with_no_ending_of_its_own_polls_the_people_at_a_stalemate() -> None:
+    assert [name for name in FORMATS if FORMATS.named(name).stalemate_poll] == ["free"]
 
 
 def test_the_closing_summary_links_only_pages_that_exist() -> None:

@@ -30,9 +30,8 @@ TRIO = (
 
 @pytest.fixture(autouse=True)
 def panel() -> Iterator[None]:
-    FORMATS[PANEL.name] = PANEL
-    yield
-    del FORMATS[PANEL.name]
+    with FORMATS.scoped(PANEL):
+        yield
 
 
 def panel_rig(path: Path) -> Rig:

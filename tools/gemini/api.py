@@ -23,7 +23,7 @@ from tools.gemini.core import (
     Sleep,
     StructuredModerator,
 )
-from tools.gemini.ledger import ModeratorLedger, quota_day
+from tools.gemini.quota import ModeratorQuota, quota_day
 from tools.store.db import Database
 
 API_VERSION = "v1beta"  # the SDK's default is v1; structured output and thinking need v1beta
@@ -132,7 +132,7 @@ class GeminiModerator(StructuredModerator):
         self._api = GeminiApiBackend(client, model, timeout_s)
         super().__init__(
             self._api,
-            ModeratorLedger(db, budget, today),
+            ModeratorQuota(db, budget, today),
             language=language,
             sleep=sleep,
             rules=rules,

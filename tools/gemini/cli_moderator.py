@@ -38,7 +38,7 @@ from tools.gemini.core import (
     Sleep,
     StructuredModerator,
 )
-from tools.gemini.ledger import ModeratorLedger, quota_day
+from tools.gemini.quota import ModeratorQuota, quota_day
 from tools.store.db import Database
 
 KILL_GRACE_S = 3.0
@@ -142,5 +142,5 @@ class GeminiCliModerator(StructuredModerator):
     ) -> None:
         backend = GeminiCliBackend(binary, model, workdir, timeout_s, env)
         super().__init__(
-            backend, ModeratorLedger(db, budget, today), language=language, sleep=sleep, rules=rules
+            backend, ModeratorQuota(db, budget, today), language=language, sleep=sleep, rules=rules
         )

@@ -169,7 +169,7 @@ def _state(debate: Debate, people: tuple[PeopleLine, ...] = ()) -> str:
             lines.append(f'The people\'s answer ({line.who}, to "{line.question}"): {said}')
         else:
             lines.append(f"The people said ({line.who}): {said}")
-    lines.append("Claim ledger:\n" + (as_lines(debate.claims) or "(no claims yet)"))
+    lines.append("Claim board:\n" + (as_lines(debate.claims) or "(no claims yet)"))
     for turn, seat in debate.unquoted[-4:]:
         lines.append(
             f"Turn {turn}: {_label(debate, seat)} moved toward the others without quoting what"

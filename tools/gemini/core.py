@@ -28,7 +28,7 @@ from tools.gemini.context import (
     judge_prompt,
     task_prompt,
 )
-from tools.gemini.ledger import REASON_QUOTA, ModeratorLedger
+from tools.gemini.quota import REASON_QUOTA, ModeratorQuota
 from tools.gemini.schemas import (
     ConclusionReply,
     DetectionReply,
@@ -126,14 +126,14 @@ class StructuredModerator:
     def __init__(
         self,
         backend: Backend,
-        ledger: ModeratorLedger,
+        quota: ModeratorQuota,
         *,
         language: str,
         sleep: Sleep,
         rules: RulesModerator,
     ) -> None:
         self._backend = backend
-        self._ledger = ledger
+        self._quota = quota
         self._language = language
         self._sleep = sleep
         self._rules = rules
@@ -150,7 +150,7 @@ class StructuredModerator:
         reply = await self._ask(prompt, JudgeReply, view.debate.id)
         if reply is not None:
             return to_decision(reply)
-        lasting = await self._ledger.spent_reason() is not None  # else: this step only
+        lasting = await self._quota.spent_reason() is not None  # else: this step only
         return replace(self._rules.decide(view), lasting=lasting)
 
     async def conclude(self, view: ModeratorView) -> Conclusion:
@@ -172,7 +172,7 @@ class StructuredModerator:
             error = _task_error(text, request.json)
             if not error:
                 return text
-            await self._ledger.mark(call_id, "invalid", error)
+            await self._quota.mark(call_id, "invalid", error)
             log.warning("moderator task %s: %s (%d/2)", request.task, error, attempt)
             prompt = prompt.repaired(reply.text, error)
         raise TaskUnavailable(f"task {request.task}: invalid twice")
@@ -181,7 +181,7 @@ class StructuredModerator:
         """One tiny counted request (for `doctor`); raises ModeratorError when it fails."""
         line = ChatLine(author_id=0, author_name="doctor", content="ping", at=datetime.now(UTC))
         prompt = detection_prompt((line,), self._language)
-        sent = await self._ledger.reserve("doctor", self._backend.model, prompt.input_chars, None)
+        sent = await self._quota.reserve("doctor", self._backend.model, prompt.input_chars, None)
         if sent is None:
             return "daily budget spent: the rule-based moderator serves until tomorrow"
         started = time.monotonic()
@@ -196,8 +196,8 @@ class StructuredModerator:
                 validate_text(reply.text, DetectionReply)
             except ValidationError as exc:
                 raise ModeratorOutputInvalid(describe(exc)) from exc
-        used = await self._ledger.used_today()
-        return f"{self._backend.model} answered ({used}/{self._ledger.budget} requests today)"
+        used = await self._quota.used_today()
+        return f"{self._backend.model} answered ({used}/{self._quota.budget} requests today)"
 
     async def aclose(self) -> None:
         """Release the backend's resources (the API client's session); nothing by default."""
@@ -215,7 +215,7 @@ class StructuredModerator:
                 return validate_text(reply.text, model)
             except ValidationError as exc:
                 errors = describe(exc)
-                await self._ledger.mark(call_id, "invalid", errors)
+                await self._quota.mark(call_id, "invalid", errors)
                 log.warning(
                     "moderator %s: invalid answer (%d/2):\n%s", prompt.purpose, attempt, errors
                 )
@@ -241,7 +241,7 @@ class StructuredModerator:
     ) -> tuple[int, ModelReply] | float | None:
         """One counted request: its reply, a delay to retry after (429), or None (rules)."""
         model = self._backend.model
-        call_id = await self._ledger.reserve(prompt.purpose, model, prompt.input_chars, debate_id)
+        call_id = await self._quota.reserve(prompt.purpose, model, prompt.input_chars, debate_id)
         if call_id is None:
             await self._log_spent()
             return None
@@ -251,7 +251,7 @@ class StructuredModerator:
         except ModeratorRateLimited as exc:
             await self._finish(call_id, started, "rate_limited", str(exc))
             if exc.per_day:
-                await self._ledger.exhaust(REASON_QUOTA)
+                await self._quota.exhaust(REASON_QUOTA)
                 await self._log_spent()
                 return None
             return float(exc.retry_after if exc.retry_after is not None else DEFAULT_RETRY_DELAY_S)
@@ -274,7 +274,7 @@ class StructuredModerator:
         error: str,
         reply: ModelReply | None = None,
     ) -> None:
-        await self._ledger.finish(
+        await self._quota.finish(
             call_id,
             outcome,
             input_tokens=reply.input_tokens if reply else 0,
@@ -285,8 +285,8 @@ class StructuredModerator:
 
     async def _log_spent(self) -> None:
         """Say once a day, not once a message, that the moderator runs on rules."""
-        today = self._ledger.today()
+        today = self._quota.today()
         if self._spent_logged != today:
             self._spent_logged = today
-            reason = await self._ledger.spent_reason()
+            reason = await self._quota.spent_reason()
             log.warning("moderator: daily %s spent; rule-based until tomorrow", reason or "quota")

@@ -67,9 +67,9 @@ class ClaimStatusChoice(enum.StrEnum):
 
 
 class ClaimReply(BaseModel):
-    """One claim ledger update: a new claim (no id), or a known claim's new status."""
+    """One claim board update: a new claim (no id), or a known claim's new status."""
 
-    id: str = Field(description="C1, C2, ... for a claim in the ledger; empty for a new one")
+    id: str = Field(description="C1, C2, ... for a claim on the board; empty for a new one")
     text: str = Field(description="a new claim's wording; empty for a known one")
     holder: str = Field(description="the id of the participant who holds it")
     status: ClaimStatusChoice
@@ -87,8 +87,8 @@ class JudgeReply(BaseModel):
     user_options: list[str] = Field(description="short answer options for the people")
     consensus: float = Field(ge=0, le=1)
     summary: str = Field(description="the updated running summary")
-    # Optional, so a reply without it still counts: the ledger then stays as it was.
-    claims: list[ClaimReply] = Field(default_factory=list, description="claim ledger updates")
+    # Optional, so a reply without it still counts: the board then stays as it was.
+    claims: list[ClaimReply] = Field(default_factory=list, description="claim board updates")
 
     @model_validator(mode="after")
     def _consistent(self) -> JudgeReply:

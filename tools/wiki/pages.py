@@ -55,7 +55,7 @@ def entry_marker(dedup_key: str) -> str:
 def render_agenda(debate: Debate, t: Translate) -> str:
     """Topic, decision, chat context, participants, format and limits."""
     proposal = debate.proposal
-    names = proposal.participant_names or tuple(f"`{uid}`" for uid in proposal.participants)
+    names = proposal.people_names or tuple(f"`{uid}`" for uid in proposal.people_ids)
     people = ", ".join(_neutral(name) for name in names) or t("wiki.agenda.nobody")
     debaters = " · ".join(_with_persona(debate, p, t) for p in debate.ids)
     parts = [
@@ -210,13 +210,13 @@ def render_conclusion(debate: Debate, conclusion: Conclusion, t: Translate) -> s
     parts += minority_report(debate, t, _neutral)
     if conclusion.source is ModeratorSource.RULES:
         parts.append(f"_{t('wiki.conclusion.by_rules')}_")
-    if debate.claims:  # the Conclusion ends with the final claim ledger
+    if debate.claims:  # the Conclusion ends with the final claim board
         parts += [f"## {t('wiki.claims.title')}", claim_table(debate, t)]
     return "\n\n".join(parts) + "\n"
 
 
 def claim_table(debate: Debate, t: Translate) -> str:
-    """The claim ledger as a Markdown table (every claim, whole)."""
+    """The claim board as a Markdown table (every claim, whole)."""
     head = [t(f"wiki.claims.{k}") for k in ("id", "claim", "holders", "status")]
     rows = [f"| {' | '.join(head)} |", "|---|---|---|---|"]
     for claim in debate.claims:

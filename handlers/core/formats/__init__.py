@@ -1,4 +1,5 @@
-"""The debate formats: each a pure object the engine runs (see base.py)."""
+"""The debate formats: each a pure object the engine runs (see base.py), registered once in
+FORMATS (see registry.py)."""
 
 from __future__ import annotations
 
@@ -11,32 +12,34 @@ from handlers.core.formats.boardroom import BOARDROOM
 from handlers.core.formats.boardroom_reply import parse_contract as parse_boardroom
 from handlers.core.formats.free import FREE
 from handlers.core.formats.ledger import LEDGER_FORMAT
+from handlers.core.formats.registry import FormatRegistry, FormatTaken, UnknownFormat
 from handlers.core.model import ParsedReply, Participant
 from handlers.core.reply_parser import parse_reply
 
-FORMATS: dict[str, Format] = {FREE.name: FREE}
-FORMATS[ADVERSARIAL.name] = ADVERSARIAL
-FORMATS[LEDGER_FORMAT.name] = LEDGER_FORMAT
-FORMATS[BOARDROOM.name] = BOARDROOM
-# The reply contracts a format may name, each with its tolerant parser (line prefixes for
-# the adversarial format will join the JSON block here).
-CONTRACTS: dict[str, Callable[[str], ParsedReply]] = {"json": parse_reply}
-CONTRACTS["prefix"] = parse_prefix
-CONTRACTS["boardroom"] = parse_boardroom
+__all__ = [
+    "CONTRACTS",
+    "FORMATS",
+    "FormatRegistry",
+    "FormatTaken",
+    "UnknownFormat",
+    "format_named",
+    "formats_for",
+]
 
-
-class UnknownFormat(LookupError):
-    """No format by that name."""
+FORMATS = FormatRegistry(FREE, ADVERSARIAL, LEDGER_FORMAT, BOARDROOM)
+# The reply contracts a format may name, each with its tolerant parser.
+CONTRACTS: dict[str, Callable[[str], ParsedReply]] = {
+    "json": parse_reply,
+    "prefix": parse_prefix,
+    "boardroom": parse_boardroom,
+}
 
 
 def format_named(name: str) -> Format:
-    """The format called `name`; a test may register more in FORMATS."""
-    try:
-        return FORMATS[name]
-    except KeyError:
-        raise UnknownFormat(name) from None
+    """The registered format called `name`."""
+    return FORMATS.named(name)
 
 
 def formats_for(roster: tuple[Participant, ...]) -> tuple[str, ...]:
-    """The names of the formats this roster can run, in registry order."""
-    return tuple(name for name, fmt in FORMATS.items() if fmt.allows(roster))
+    """The names of the registered formats this roster can run, in registration order."""
+    return FORMATS.for_roster(roster)

@@ -29,6 +29,7 @@ from handlers.core.formats.adversarial_result import (
     render_result,
     render_summary,
 )
+from handlers.core.formats.adversarial_seats import RECONCILER_ID, reconciler_of
 from handlers.core.formats.base import (
     AskStep,
     BriefInput,
@@ -44,7 +45,6 @@ from handlers.core.formats.base import (
 )
 from handlers.core.formats.keys import verbatim
 from handlers.core.model import (
-    Backend,
     Debate,
     Decision,
     Outcome,
@@ -53,11 +53,9 @@ from handlers.core.model import (
     UserQuestion,
     WikiPage,
 )
-from handlers.core.participants import COLOUR_OTHER
 
 RESULT_PAGE = "debate-result"
 REQUIRED = {"advocate": ADVOCATE, "challenger": CHALLENGER, "reconciler": RECONCILER}
-RECONCILER_ID = "reconciler"
 _PROBE_FALLBACK = (
     "[FRAMING] {framing}\n[STRUCTURAL] stress=none\n"
     "[REASSESSMENT] not assessed: the moderator model was unavailable\n"
@@ -71,11 +69,6 @@ _VALIDATOR_FALLBACK = (
 )
 
 
-def default_reconciler(backend: Backend = Backend.CLAUDE_CLI, model: str = "") -> Participant:
-    """The Reconciler: a participant of its own, so its session starts fresh."""
-    return Participant(RECONCILER_ID, backend, "Reconciler", COLOUR_OTHER, model=model)
-
-
 def _role(step: str) -> str:
     return step.removesuffix("-repair")
 
@@ -87,23 +80,25 @@ class AdversarialFormat(FormatDefaults):
     contract = "prefix"
     card_options: tuple[CardOption, ...] = (CardOption(EVIDENCE),)  # a form: free text
 
-    def __init__(self, reconciler: Participant | None = None) -> None:
-        self.reconciler = reconciler or default_reconciler()
-
     def allows(self, roster: tuple[Participant, ...]) -> bool:
         """Two debaters to draw Advocate and Challenger from."""
         return len([m for m in roster if m.id != RECONCILER_ID]) >= 2
+
+    def seats_added(self, options: tuple[tuple[str, str], ...]) -> tuple[Participant, ...]:
+        """The Reconciler, whose backend may be one no participant uses."""
+        return (reconciler_of(options),)
 
     def start(self, debate: Debate, rng: random.Random) -> Plan:
         """Draw Advocate and Challenger, seat the Reconciler, and audit the context first."""
         pair = [m.id for m in debate.roster if m.id != RECONCILER_ID][:2]
         rng.shuffle(pair)
         roster = tuple(m for m in debate.roster if m.id != RECONCILER_ID)
+        reconciler = reconciler_of(debate.options)
         opened = replace(
             debate,
             round=1,
-            roster=(*roster, self.reconciler),
-            order=(*pair, self.reconciler.id),
+            roster=(*roster, reconciler),
+            order=(*pair, reconciler.id),
             spoken=(),
         )
         return TaskStep(opened, "intake")

@@ -12,64 +12,27 @@ import random
 from dataclasses import dataclass, replace
 from typing import Protocol
 
-from handlers.core.effects import AskDebater, Effect
-from handlers.core.model import (
-    Debate,
-    Decision,
-    Outcome,
-    Participant,
-    PeopleLine,
-    Turn,
-    UserQuestion,
-)
+from handlers.core.effects import AskDebater
+from handlers.core.formats.keys import verbatim
+from handlers.core.formats.plans import AskStep, EndStep, JudgeStep, PeopleStep, Plan, TaskStep
+from handlers.core.model import Debate, Decision, Participant, PeopleLine, Turn
 
-
-@dataclass(frozen=True)
-class AskStep:
-    """Ask `participants` at once (each with its own brief); `debate` carries the format's
-    own state moved on (round, order, ...)."""
-
-    debate: Debate
-    step: str
-    participants: tuple[str, ...]
-    notices: tuple[Effect, ...] = ()  # said before the asks go out
-    tasks: tuple[str, ...] = ()  # moderator tasks run alongside the asks (same step)
-
-
-@dataclass(frozen=True)
-class JudgeStep:
-    """Let the moderator judge the latest turn."""
-
-    debate: Debate
-
-
-@dataclass(frozen=True)
-class EndStep:
-    """The debate ends: the Conclusion is written."""
-
-    debate: Debate
-    outcome: Outcome
-    effects: tuple[Effect, ...] = ()  # the format's closing effects (pages, summary)
-
-
-@dataclass(frozen=True)
-class TaskStep:
-    """Let the moderator perform a task of the format (a synthesis, a ledger, a page)."""
-
-    debate: Debate
-    task: str
-
-
-@dataclass(frozen=True)
-class PeopleStep:
-    """Put a question to the people and wait; their answer goes to `Format.resumed`."""
-
-    debate: Debate
-    question: UserQuestion
-    notices: tuple[Effect, ...] = ()
-
-
-Plan = AskStep | JudgeStep | EndStep | TaskStep | PeopleStep
+# The plans are re-exported: a format reads what it may answer beside what it is.
+__all__ = [
+    "AskStep",
+    "BriefInput",
+    "CardOption",
+    "EndStep",
+    "Format",
+    "FormatDefaults",
+    "JudgeStep",
+    "PeopleStep",
+    "Piece",
+    "Plan",
+    "TaskStep",
+    "output_of",
+    "with_output",
+]
 
 
 @dataclass(frozen=True)
@@ -121,6 +84,9 @@ class Format(Protocol):
     name: str
     contract: str  # the reply contract the engine parses ("json": opinion, wiki_action, ...)
     card_options: tuple[CardOption, ...]  # setup questions the card asks (a menu each)
+    # A stalemate ends in the people's poll: only a format with no ending of its own (boardroom
+    # ends in its members' votes, ledger in its end-state, adversarial in the Reconciler's).
+    stalemate_poll: bool
 
     def allows(self, roster: tuple[Participant, ...]) -> bool:
         """True if this format can run with this roster."""
@@ -223,12 +189,22 @@ class Format(Protocol):
         writes its own `conclusion` page); False: the Conclusion is written as well."""
         ...
 
+    def card_roster(self, debate: Debate, names: dict[str, str]) -> str:
+        """The card's participants line, keyed (keys.py), from each participant's `names`."""
+        ...
+
+    def seats_added(self, options: tuple[tuple[str, str], ...]) -> tuple[Participant, ...]:
+        """The participants the format seats beside the roster, given the debate's option
+        defaults (their backends must be built even if no roster member uses them)."""
+        ...
+
 
 class FormatDefaults:
     """The shared extensions' defaults, for a format that uses none of them."""
 
     contract = "json"
     card_options: tuple[CardOption, ...] = ()
+    stalemate_poll = False
 
     def contract_of(self, debate: Debate) -> str:
         """The format's one contract."""
@@ -285,6 +261,17 @@ class FormatDefaults:
     def closes_itself(self, debate: Debate) -> bool:
         """A format with a closing block closes with it instead of the Conclusion."""
         return bool(self.summary(debate))
+
+    def seats_added(self, options: tuple[tuple[str, str], ...]) -> tuple[Participant, ...]:
+        """Only the roster takes part."""
+        return ()
+
+    def card_roster(self, debate: Debate, names: dict[str, str]) -> str:
+        """`AG · Claude (security reviewer)`: each participant with its persona, if any."""
+        return " · ".join(
+            verbatim(f"{names[m.id]} ({m.persona})" if m.persona else names[m.id])
+            for m in debate.roster
+        )
 
 
 def output_of(debate: Debate, task: str) -> str:

@@ -24,6 +24,7 @@ class FreeFormat(FormatDefaults):
 
     name = "free"
     contract = "json"
+    stalemate_poll = True  # no ending of its own: a stuck debate is the people's to decide
 
     def allows(self, roster: tuple[Participant, ...]) -> bool:
         """Any two or more participants."""

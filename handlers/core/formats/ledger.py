@@ -64,6 +64,14 @@ class LedgerFormat(FormatDefaults):
         """Two or more participants."""
         return len(roster) >= 2
 
+    def card_roster(self, debate: Debate, names: dict[str, str]) -> str:
+        """`AG (for) · Claude (against) — ledger of agreed facts`: what each will argue."""
+        stands = dict(standpoints(debate))
+        line = " · ".join(
+            f"{verbatim(names[m.id])} (⟦ledger.standpoint_{stands[m.id]}⟧)" for m in debate.roster
+        )
+        return f"{line} — ⟦ledger.end_{'converge' if converging(debate) else 'open'}⟧"
+
     def start(self, debate: Debate, rng: random.Random) -> Plan:
         """Round 1: everyone at once (orchestrate) or the first participant."""
         opened = replace(debate, round=1, order=debate.ids, spoken=())

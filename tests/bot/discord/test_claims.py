@@ -1,4 +1,4 @@
-"""The claim ledger through the real discord.py client: a second pinned message in the
+"""The claim board through the real discord.py client: a second pinned message in the
 thread, edited after each judgement that changes it, pinging nobody."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from tests.bot.discord.support import EDIT, THREADS, chat, click, posted_twice, 
 CLAIM = "LRU면 충분하다 @everyone"
 
 
-async def test_claim_ledger_is_pinned_and_edited(rig: BotRig, people: People) -> None:
+async def test_the_claim_board_is_pinned_and_edited(rig: BotRig, people: People) -> None:
     rig.moderator.decisions.extend(
         [
             Decision(action=Action.CONTINUE, claims=(ClaimUpdate("", CLAIM, AG),)),
@@ -32,7 +32,7 @@ async def test_claim_ledger_is_pinned_and_edited(rig: BotRig, people: People) ->
     await rig.fake.wait_for_call("POST", THREADS)
     thread_id = card["id"]
 
-    ledger = await rig.fake.wait_for_message(
+    board = await rig.fake.wait_for_message(
         lambda m: (
             m["channel_id"] == thread_id
             and bool(m["embeds"])
@@ -40,7 +40,7 @@ async def test_claim_ledger_is_pinned_and_edited(rig: BotRig, people: People) ->
         )
     )
     first = KO("claims.line", id="C1", status=KO("claims.open"), holders="AG", text=CLAIM)
-    assert ledger["embeds"][0]["description"] == first
+    assert board["embeds"][0]["description"] == first
     agreed = KO(
         "claims.line", id="C1", status=KO("claims.agreed"), holders="AG, Claude", text=CLAIM
     )
@@ -48,12 +48,12 @@ async def test_claim_ledger_is_pinned_and_edited(rig: BotRig, people: People) ->
         "PATCH",
         EDIT,
         lambda c: (
-            c.path.endswith(f"/messages/{ledger['id']}")
+            c.path.endswith(f"/messages/{board['id']}")
             and (c.json or {}).get("embeds", [{}])[0].get("description") == agreed
         ),
     )
     pinned = [mid for mid, _ in rig.fake.world.pins[thread_id]]
-    assert ledger["id"] in pinned and len(pinned) == 2  # the status, and the ledger
-    assert not rig.fake.world.was_pinged(ledger["id"])
+    assert board["id"] in pinned and len(pinned) == 2  # the status, and the board
+    assert not rig.fake.world.was_pinged(board["id"])
     await rig.handler.wait_idle(debate_id)
     assert not await posted_twice(rig, rig.services.db, debate_id, thread_id)

@@ -23,11 +23,8 @@ REASON = "두 안의 장단점을 맞세워 볼 질문입니다 @everyone"
 
 @pytest.fixture(autouse=True)
 def more_formats() -> Iterator[None]:
-    kept = dict(FORMATS)
     with registered(DUO, PANEL):  # type: ignore[arg-type]
         yield
-    FORMATS.clear()
-    FORMATS.update(kept)
 
 
 def menu(message: Json, custom_id: str) -> Json:
@@ -117,7 +114,7 @@ async def test_the_card_offers_the_formats_and_the_pick_is_what_runs(
 
 async def test_one_format_is_no_choice(rig: BotRig, people: People) -> None:
     for name in [name for name in FORMATS if name != "free"]:  # the card names it, no menu
-        FORMATS.pop(name)
+        FORMATS.unregister(name)
     await rig.start()
     await chat(rig, people)
     card, debate_id = await wait_card(rig)

@@ -53,7 +53,7 @@ def debate(fake: FakeDiscord) -> Debate:
         reason="r",
         confidence=0.9,
         context="",
-        participants=(1,),
+        people_ids=(1,),
     )
     return Debate(id=7, proposal=proposal, phase=Phase.SPEAKING, created_at=NOW, max_rounds=3)
 

@@ -4,12 +4,13 @@ checks, the governance rules, and the result page and summary in the reader's la
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 
-from bot.settings import Settings, configure_formats
-from handlers.core.formats import CONTRACTS, FORMATS
-from handlers.core.formats.adversarial import ADVERSARIAL, AdversarialFormat
+from bot.settings import Settings
+from handlers.core.formats import CONTRACTS
+from handlers.core.formats.adversarial import ADVERSARIAL
 from handlers.core.formats.adversarial_audit import (
     COUNTED,
     REASONS,
@@ -40,9 +41,10 @@ from handlers.core.formats.adversarial_result import (
     render_summary,
     word,
 )
+from handlers.core.formats.adversarial_seats import reconciler_of
 from handlers.core.formats.keys import fill_keys
 from handlers.core.i18n import LANGUAGES, Strings
-from handlers.core.participants import Backend
+from handlers.core.participants import DEFAULT_ROSTER, Backend
 from tests.handlers.adversarial_script import (
     WORDS,
     advocate,
@@ -51,6 +53,7 @@ from tests.handlers.adversarial_script import (
     reconciler,
     validator,
 )
+from tests.handlers.core.test_state_machine import debate
 
 EN = Strings("en")
 
@@ -336,13 +339,13 @@ def test_the_reconciler_backend_and_model_are_settings() -> None:
         ADVERSARIAL_RECONCILER="gemini-cli",
         ADVERSARIAL_RECONCILER_MODEL=" opus ",
     )
-    try:
-        configure_formats(built)
-        chosen = FORMATS["adversarial"]
-        assert isinstance(chosen, AdversarialFormat)
-        assert chosen.reconciler.backend is Backend.GEMINI_CLI
-        assert chosen.reconciler.model == "opus" and chosen.reconciler.id == "reconciler"
-    finally:
-        FORMATS["adversarial"] = ADVERSARIAL
+    proposed = debate(roster=DEFAULT_ROSTER, format="adversarial", options=built.format_options)
+    plan = ADVERSARIAL.start(proposed, random.Random(1))
+    seated = {m.id: m for m in plan.debate.roster}["reconciler"]
+    assert seated == reconciler_of(built.format_options) and seated.backend is Backend.GEMINI_CLI
+    assert seated.model == "opus" and plan.debate.order[-1] == "reconciler"
+    assert ADVERSARIAL.seats_added(built.format_options) == (seated,)
+    default = reconciler_of(())
+    assert (default.backend, default.model) == (Backend.CLAUDE_CLI, "")
     with pytest.raises(ValueError, match="ADVERSARIAL_RECONCILER"):
         Settings(_env_file=None, ADVERSARIAL_RECONCILER="nope")  # type: ignore[call-arg]

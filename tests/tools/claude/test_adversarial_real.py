@@ -7,15 +7,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from google import genai
 from google.genai import types
 
-from handlers.core.formats import FORMATS
-from handlers.core.formats.adversarial import ADVERSARIAL, AdversarialFormat, default_reconciler
+from handlers.core.formats.adversarial_seats import RECONCILER_BACKEND, RECONCILER_MODEL
 from handlers.core.formats.keys import fill_keys
 from handlers.core.i18n import Strings
 from handlers.core.model import AG, CLAUDE, Backend, Phase
@@ -36,7 +34,7 @@ from tools.claude.debater import ClaudeCodeDebater
 from tools.gemini.api import GeminiModerator
 from tools.store.db import Database
 
-RECONCILER_MODEL = "claude-reconciler-test"
+RECONCILER_ON = "claude-reconciler-test"
 SESSIONS = "SELECT seat, session_id FROM agent_sessions WHERE debate_id = ? ORDER BY seat"
 # Claude answers as whichever role it drew: one text that carries both roles' prefixes.
 EITHER_ROLE = "\n".join(
@@ -54,13 +52,6 @@ EITHER_ROLE = "\n".join(
 )
 
 
-@pytest.fixture
-def reconciler_model() -> Iterator[None]:
-    FORMATS[ADVERSARIAL.name] = AdversarialFormat(default_reconciler(model=RECONCILER_MODEL))
-    yield
-    FORMATS[ADVERSARIAL.name] = ADVERSARIAL
-
-
 @pytest.fixture(autouse=True)
 def _no_vertex(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("GOOGLE_GENAI_USE_VERTEXAI", raising=False)
@@ -72,7 +63,6 @@ async def _no_sleep(seconds: float) -> None:
 
 
 @pytest.mark.cli
-@pytest.mark.usefixtures("reconciler_model")
 async def test_a_full_debate_on_the_real_clis_and_sdk(
     fake: FakeAnthropic, config_dir: Path, tmp_path: Path, claude_bin: str
 ) -> None:
@@ -84,7 +74,7 @@ async def test_a_full_debate_on_the_real_clis_and_sdk(
         {"kind": "text", "text": probe("alternatives-first", True)},
         {"kind": "text", "text": validator()},
     )
-    ledger_db = await Database.open(str(tmp_path / "moderator.sqlite3"))
+    quota_db = await Database.open(str(tmp_path / "moderator.sqlite3"))
 
     def claude_cli(db: Database) -> dict[Backend, Debater]:
         cli = ClaudeCodeDebater(
@@ -102,14 +92,15 @@ async def test_a_full_debate_on_the_real_clis_and_sdk(
         )
         return {Backend.CLAUDE_CLI: cli}
 
-    rig = Rig(tmp_path / "real.sqlite3", format="adversarial", real=claude_cli)
+    seated = ((RECONCILER_BACKEND, "claude-cli"), (RECONCILER_MODEL, RECONCILER_ON))
+    rig = Rig(tmp_path / "real.sqlite3", format="adversarial", real=claude_cli, options=seated)
     rig.debaters[AG] = RoleDebater(AG, rig, "ko")
     client = genai.Client(
         api_key="test-key",
         http_options=types.HttpOptions(base_url=gemini.url, api_version="v1beta"),
     )
     moderator = GeminiModerator(
-        client, ledger_db, model="gemini-flash-latest", language="ko", budget=100,
+        client, quota_db, model="gemini-flash-latest", language="ko", budget=100,
         timeout_s=10.0, sleep=_no_sleep, rules=RulesModerator(Strings("ko")),
     )  # fmt: skip
     rig.moderator = moderator  # type: ignore[assignment]
@@ -126,7 +117,7 @@ async def test_a_full_debate_on_the_real_clis_and_sdk(
         assert next(t for t in turns if t.seat == CLAUDE).text == EITHER_ROLE
         # The Reconciler runs on its own model, in a session of its own.
         bodies = [b for b in fake.messages() if b.get("messages")]
-        assert [b["model"] for b in bodies][-1] == RECONCILER_MODEL
+        assert [b["model"] for b in bodies][-1] == RECONCILER_ON
         assert rig.db is not None
         rows = [(r[0], r[1]) for r in await rig.db.fetch_all(SESSIONS, (debate.id,))]
         assert [seat for seat, _ in rows] == [CLAUDE, "reconciler"] and rows[0][1] != rows[1][1]
@@ -139,9 +130,9 @@ async def test_a_full_debate_on_the_real_clis_and_sdk(
         written = next(c for k, _, c in rig.wiki.writes if k.endswith(":page:debate-result"))
         page = fill_keys(written, Strings("ko"))  # as the wiki writes it for a Korean debate
         assert "### 검증\nPASS-WITH-CAVEATS" in page and "### 확신도: CONFIRMED" in page
-        assert f"조정자: Reconciler ({RECONCILER_MODEL})" in page
+        assert f"조정자: Reconciler ({RECONCILER_ON})" in page
     finally:
         await rig.stop()
         await moderator.aclose()
-        await ledger_db.close()
+        await quota_db.close()
         await gemini.stop()

@@ -40,7 +40,7 @@ def proposal(channel: int = 1) -> Proposal:
         reason="멀티 인스턴스 운영과 운영 부담 사이의 결정이 열려 있다.",
         confidence=0.9,
         context="alice: Redis로 갈지 LRU로 갈지\ncarol: 운영 부담이…",
-        participants=(101, 102),
+        people_ids=(101, 102),
     )
 
 

@@ -1,4 +1,4 @@
-"""The judgement's claim updates: read from the moderator's JSON (optional), and the ledger
+"""The judgement's claim updates: read from the moderator's JSON (optional), and the board
 shown to it in the state of its next request."""
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ def test_claim_updates_are_read_and_optional() -> None:
     assert to_decision(JudgeReply.model_validate_json(json.dumps(REPLY))).claims == ()
 
 
-def test_claim_ledger_reaches_the_moderators_next_request() -> None:
+def test_claim_board_reaches_the_moderators_next_request() -> None:
     debate = replace(
         judging_debate(), claims=(Claim("C1", "LRU면 충분하다", ("claude",), ClaimStatus.AGREED),)
     )

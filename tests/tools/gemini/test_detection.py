@@ -126,7 +126,7 @@ async def test_a_proposal_carries_the_people_and_the_window(
         "어떤 캐시?",
         0.8,
     )
-    assert proposal.participants == (1, 2, 3)
+    assert proposal.people_ids == (1, 2, 3)
     assert proposal.context.splitlines()[0] == f"u1: {DEBATE_LINES[0]}"
     assert len(proposal.context.splitlines()) == 4
 

@@ -1,4 +1,4 @@
-"""The smaller stores on SQLite and on PostgreSQL: the moderator's ledger, Claude's sessions
+"""The smaller stores on SQLite and on PostgreSQL: the moderator's daily quota, Claude's sessions
 and their expiry, the rooms' message records."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from handlers.core.model import Phase, Proposal
-from tools.gemini.ledger import REASON_BUDGET, ModeratorLedger
+from tools.gemini.quota import REASON_BUDGET, ModeratorQuota
 from tools.store.db import Database
 from tools.store.debates import SqliteStore
 from tools.store.room_messages import RoomMessages
@@ -27,31 +27,30 @@ async def db(database_target: str) -> AsyncIterator[Database]:
     await database.close()
 
 
-async def test_the_ledger_counts_to_the_budget_then_the_day_is_spent(db: Database) -> None:
-    ledger = ModeratorLedger(db, budget=2, today=lambda: date(2026, 11, 30))
-    first = await ledger.reserve("judge", "flash", 10, debate_id=None)
-    second = await ledger.reserve("judge", "flash", 10, debate_id=3)
+async def test_the_quota_counts_to_the_budget_then_the_day_is_spent(db: Database) -> None:
+    quota = ModeratorQuota(db, budget=2, today=lambda: date(2026, 11, 30))
+    first = await quota.reserve("judge", "flash", 10, debate_id=None)
+    second = await quota.reserve("judge", "flash", 10, debate_id=3)
     assert first is not None and second is not None and second > first
-    await ledger.finish(first, "ok", input_tokens=5, output_tokens=6, latency_ms=7)
-    assert await ledger.reserve("judge", "flash", 10, debate_id=3) is None
-    assert await ledger.spent_reason() == REASON_BUDGET
-    assert await ledger.used_today() == 2
-    await ledger.exhaust("quota")  # already spent: the first reason stays
-    assert await ledger.spent_reason() == REASON_BUDGET
+    await quota.finish(first, "ok", input_tokens=5, output_tokens=6, latency_ms=7)
+    assert await quota.reserve("judge", "flash", 10, debate_id=3) is None
+    assert await quota.spent_reason() == REASON_BUDGET
+    assert await quota.used_today() == 2
+    await quota.exhaust("quota")  # already spent: the first reason stays
+    assert await quota.spent_reason() == REASON_BUDGET
 
 
 async def test_processes_sharing_postgres_never_overspend_the_budget(postgres_url: str) -> None:
     first, second = await Database.open(postgres_url), await Database.open(postgres_url)
     try:
-        ledgers = [
-            ModeratorLedger(db, budget=5, today=lambda: date(2026, 11, 30))
-            for db in (first, second)
+        quotas = [
+            ModeratorQuota(db, budget=5, today=lambda: date(2026, 11, 30)) for db in (first, second)
         ]
         got = await asyncio.gather(
-            *(ledgers[n % 2].reserve("judge", "flash", 1, None) for n in range(24))
+            *(quotas[n % 2].reserve("judge", "flash", 1, None) for n in range(24))
         )
         assert len([call for call in got if call is not None]) == 5
-        assert await ledgers[0].used_today() == 5
+        assert await quotas[0].used_today() == 5
     finally:
         await first.close()
         await second.close()
@@ -66,7 +65,7 @@ async def _ended_debate(db: Database, ended: datetime) -> int:
         reason="r",
         confidence=1.0,
         context="",
-        participants=(1,),
+        people_ids=(1,),
     )
     debate = await store.create(proposal, 3, ended, timedelta(hours=1), ())
     await db.execute(

@@ -29,7 +29,7 @@ def debate(debate_id: int = 7, topic: str = TOPIC, working_document: str = "") -
         reason="열린 결정",
         confidence=0.9,
         context="alice: Redis로 갈지 LRU로 갈지 못 정했네\ncarol: 운영 부담이…",
-        participants=(101, 102),
+        people_ids=(101, 102),
     )
     return Debate(
         id=debate_id,

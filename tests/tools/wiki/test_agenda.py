@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 
 from handlers.core.i18n import Strings
 from handlers.core.model import ChatLine, Debate, Phase, Proposal
-from handlers.detection import CONTEXT_LINE_CHARS, participant_names, participants, window_text
+from handlers.detection import CONTEXT_LINE_CHARS, people_ids, people_names, window_text
 from tools.wiki.pages import render_agenda
 
 T0 = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
@@ -18,8 +18,8 @@ def agenda_of(lines: list[ChatLine], language: str = "ko") -> str:
     window = tuple(lines)
     proposal = Proposal(
         channel_id=1, topic="캐시", question="어떤 캐시?", reason="이유", confidence=0.9,
-        context=window_text(window), participants=participants(window),
-        participant_names=participant_names(window),
+        context=window_text(window), people_ids=people_ids(window),
+        people_names=people_names(window),
     )  # fmt: skip
     debate = Debate(
         id=1, proposal=proposal, phase=Phase.SPEAKING, max_rounds=4, created_at=T0, started_at=T0
@@ -57,7 +57,7 @@ def test_a_long_chat_line_is_marked_where_it_is_cut_and_escape_codes_are_gone() 
 def test_the_evidence_added_on_the_card_is_on_the_agenda_verbatim() -> None:
     proposal = Proposal(
         channel_id=1, topic="캐시", question="어떤 캐시?", reason="", confidence=1,
-        context="앨리스: 캐시?", participants=(1,),
+        context="앨리스: 캐시?", people_ids=(1,),
     )  # fmt: skip
     added = "p99 120 ms\nCONSTRAINTS: 월 예산 10만 원 이하"
     debate = Debate(

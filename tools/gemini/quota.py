@@ -1,4 +1,4 @@
-"""The moderator's request ledger: every request counted per day against the daily budget."""
+"""The moderator's daily quota: every request counted per day against the daily budget."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ WHERE id = ?
 MARK_CALL = "UPDATE moderator_calls SET outcome = ?, error = ? WHERE id = ?"
 
 LOCK_RESERVATIONS = "SELECT pg_advisory_xact_lock(?)"
-RESERVATION_LOCK = 0x6D6F6465  # the ledger's advisory lock key ("mode")
+RESERVATION_LOCK = 0x6D6F6465  # the quota's advisory lock key ("mode")
 
 REASON_BUDGET = "budget"  # GEMINI_DAILY_REQUEST_BUDGET reached
 REASON_QUOTA = "quota"  # the service said the day's quota is gone
@@ -41,7 +41,7 @@ def quota_day() -> date:
     return datetime.now(zone).date()
 
 
-class ModeratorLedger:
+class ModeratorQuota:
     """Counts requests per day in `moderator_calls`; a spent day goes to `moderator_quota`."""
 
     def __init__(self, db: Database, budget: int, today: Callable[[], date] = quota_day) -> None:

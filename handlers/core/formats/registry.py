@@ -1,0 +1,76 @@
+"""The formats a debate may take: each registered once, by name, in the order the card offers
+them. Registering is the only way in; a name cannot be overwritten (nothing patches a format
+at start-up: what a format takes from the settings travels on the debate as its options)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from handlers.core.formats.base import Format
+from handlers.core.model import Participant
+
+
+class UnknownFormat(LookupError):
+    """No format by that name."""
+
+
+class FormatTaken(ValueError):
+    """A format by that name is registered already."""
+
+
+class FormatRegistry:
+    """The registered formats, by name, in registration order."""
+
+    def __init__(self, *formats: Format) -> None:
+        self._formats: dict[str, Format] = {}
+        for fmt in formats:
+            self.register(fmt)
+
+    def register(self, fmt: Format) -> None:
+        """Add a format under its name; a name already taken is refused."""
+        if fmt.name in self._formats:
+            raise FormatTaken(fmt.name)
+        self._formats[fmt.name] = fmt
+
+    def unregister(self, name: str) -> Format:
+        """Take the format called `name` out, and return it."""
+        try:
+            return self._formats.pop(name)
+        except KeyError:
+            raise UnknownFormat(name) from None
+
+    def named(self, name: str) -> Format:
+        """The format called `name`."""
+        try:
+            return self._formats[name]
+        except KeyError:
+            raise UnknownFormat(name) from None
+
+    def names(self) -> tuple[str, ...]:
+        """Every registered name, in registration order."""
+        return tuple(self._formats)
+
+    def for_roster(self, roster: tuple[Participant, ...]) -> tuple[str, ...]:
+        """The names of the formats this roster can run, in registration order."""
+        return tuple(name for name, fmt in self._formats.items() if fmt.allows(roster))
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._formats
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.names())
+
+    @contextmanager
+    def scoped(self, *formats: Format, keep: tuple[str, ...] | None = None) -> Iterator[None]:
+        """For the duration, the formats named in `keep` (default: all) and `formats`;
+        afterwards exactly what was registered before (a plugin tried for one block)."""
+        before = dict(self._formats)
+        wanted = before.keys() if keep is None else keep
+        self._formats = {name: before[name] for name in wanted}
+        try:
+            for fmt in formats:
+                self.register(fmt)
+            yield
+        finally:
+            self._formats = before
