@@ -25,6 +25,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 from aiohttp import web
 
 from tests.fakes.discord_bulk import add_bulk_delete_route
@@ -34,9 +35,10 @@ from tests.fakes.discord_http import Http, RestCall
 from tests.fakes.discord_interactions import Interactions
 from tests.fakes.discord_polls import Polls, add_poll_routes
 from tests.fakes.discord_rest import Rest
+from tests.fakes.discord_spec import report
 from tests.fakes.discord_world import Json, World
 
-__all__ = ["FakeDiscord", "RestCall", "main"]
+__all__ = ["FakeDiscord", "RestCall", "main", "report_spawned", "spawn"]
 
 
 class FakeDiscord(Http, Rest, ChannelOps, Gateway, Interactions):
@@ -197,6 +199,13 @@ async def spawn() -> tuple[subprocess.Popen[str], dict[str, Any]]:
     assert proc.stdout is not None
     line = await asyncio.to_thread(proc.stdout.readline)
     return proc, json.loads(line)
+
+
+async def report_spawned(base_url: str) -> None:
+    """Print what a spawned fake's spec check found (see discord_spec.report)."""
+    async with aiohttp.ClientSession() as http, http.get(f"{base_url}/_fake/contract") as answer:
+        found = await answer.json()
+    report(found["checked"], found["violations"])
 
 
 def main(argv: list[str] | None = None) -> None:
