@@ -9,7 +9,9 @@ Standalone: `python -m tests.fakes.fake_discord --port N` prints the world as on
 and serves a small control API under /_fake/ (see discord_control.py).
 
 Unknown routes answer 404 JSON (never 5xx: discord.py retries those with sleeps) and land
-in `fake.unhandled`, so a test can fail on them.
+in `fake.unhandled`, so a test can fail on them. Every exchange under /api/ is checked
+against Discord's OpenAPI spec into `fake.contract` (see discord_spec.py); the fixtures and
+harnesses that start the fake fail the test on a violation.
 """
 
 from __future__ import annotations
