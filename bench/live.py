@@ -40,6 +40,7 @@ from tests.doubles import FakeClock  # noqa: E402
 from tests.effects import posted  # noqa: E402
 from tests.fakes.discord_fixtures import ListeningClient, start_client, stop_client  # noqa: E402
 from tests.fakes.discord_loopback import redirected  # noqa: E402
+from tests.fakes.discord_spec import report  # noqa: E402
 from tests.fakes.fake_anthropic import FakeAnthropic, find_claude_bin  # noqa: E402
 from tests.fakes.fake_discord import FakeDiscord  # noqa: E402
 from tools.claude.debater import ClaudeCodeDebater  # noqa: E402
@@ -94,6 +95,7 @@ async def run(tmp: Path, chars: int = REPLY_CHARS, gap_s: float = GAP_S) -> dict
         await db.close()
         api.stop()
         await fake.stop()
+        report(fake.contract.checked, [str(v) for v in fake.contract.unexpected()])
 
 
 async def _one_reply(

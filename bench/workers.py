@@ -47,7 +47,7 @@ from handlers.core.kinds import Phase  # noqa: E402
 from handlers.core.model import Actor, Proposal  # noqa: E402
 from handlers.core.participants import parse_roster  # noqa: E402
 from tests.fakes.discord_loopback import redirect_to, subprocess_env  # noqa: E402
-from tests.fakes.fake_discord import spawn  # noqa: E402
+from tests.fakes.fake_discord import report_spawned, spawn  # noqa: E402
 from tests.fakes.fake_gemini import FakeGemini  # noqa: E402
 from tests.postgres import PostgresServer, start_server  # noqa: E402
 from tools.store.db import Database  # noqa: E402
@@ -275,6 +275,7 @@ async def measure(args: argparse.Namespace) -> dict[str, float]:
                 figures[f"machine_busy_{n}"] = best.busy
             if args.logs:  # the workers' logs, for a look at where a turn's time goes
                 await asyncio.to_thread(copy_logs, Path(tmp), Path(args.logs))
+        await report_spawned(world["base_url"])
     finally:
         await asyncio.to_thread(server.stop)
         await gemini.stop()

@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 
 from tests.clis import installed_or_skip
+from tests.fakes.discord_spec import VIOLATES
 from tests.fakes.fake_anthropic import find_claude_bin
 from tests.postgres import binaries
 
@@ -163,9 +164,12 @@ def last_json(stdout: str) -> dict[str, Any]:
 def test_bench_script_prints_its_figures(case: Case) -> None:
     for need in case.needs:
         need()
-    figures = last_json(run_script(case).stdout)
+    done = run_script(case)
+    figures = last_json(done.stdout)
     missing = set(case.fields.split()) - set(figures)
     assert not missing, f"{case.script} no longer prints {sorted(missing)}: {figures}"
+    refused = [line for line in done.stderr.splitlines() if line.startswith(VIOLATES)]
+    assert not refused, "\n".join(refused)  # the fake Discord's spec check (see discord_spec)
 
 
 @pytest.mark.bench

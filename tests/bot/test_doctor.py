@@ -102,6 +102,7 @@ async def test_message_content_intent_off_fails_and_says_where_to_turn_it_on(
             check = await check_discord(settings(tmp_path, DISCORD_TOKEN=off.token))
     finally:
         await off.stop()
+    off.contract.assert_conforms()
     assert check.status is Status.FAILING
     assert "Message Content Intent is off" in check.detail and "Developer Portal" in check.detail
 

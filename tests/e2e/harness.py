@@ -153,6 +153,7 @@ class World(Seen):
         if self._redirect:
             self._redirect.close()
         await self.discord.stop()
+        self.discord.contract.assert_conforms()  # the bot's traffic, against Discord's spec
 
     def env(self, **overrides: str) -> dict[str, str]:
         claude = find_claude_bin()

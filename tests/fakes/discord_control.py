@@ -13,6 +13,8 @@ Another process (an end-to-end suite, a person with curl) acts as the people thr
                            -> {"interaction_id": ..., "callback_type": int | null}
     GET  /_fake/messages?channel_id=...  -> messages, oldest first
     GET  /_fake/calls      -> every REST call: method, route, path, status
+    GET  /_fake/contract   -> {"checked": n, "violations": [...]}: the exchanges under /api/
+                              that Discord's OpenAPI spec forbids (see discord_spec.py)
 """
 
 from __future__ import annotations
@@ -83,6 +85,10 @@ def add_control_routes(router: web.UrlDispatcher, fake: FakeDiscord) -> None:
             if not c.path.startswith("/_fake/")
         ]
 
+    async def contract(request: web.Request) -> Json:
+        found = fake.contract.unexpected()
+        return {"checked": fake.contract.checked, "violations": [str(v) for v in found]}
+
     for method, path, handler in (
         ("POST", "/_fake/users", users),
         ("POST", "/_fake/roles", roles),
@@ -91,5 +97,6 @@ def add_control_routes(router: web.UrlDispatcher, fake: FakeDiscord) -> None:
         ("POST", "/_fake/click", click),
         ("GET", "/_fake/messages", list_messages),
         ("GET", "/_fake/calls", calls),
+        ("GET", "/_fake/contract", contract),
     ):
         router.add_route(method, path, handler)

@@ -5,7 +5,9 @@ errors, ag_client  # noqa: F401`). `fake` is a started FakeDiscord with discord.
 to it; `client` a started, ready discord.py client logged in as the bot (every message it
 receives goes to the callables in `client.message_listeners`); `ag_client` a second real
 client logged in as another bot user ("AG"); `errors` collects what discord.py logged at
-ERROR (it swallows exceptions in event handlers and only logs them).
+ERROR (it swallows exceptions in event handlers and only logs them). Every request and answer
+under /api/ is checked against Discord's OpenAPI spec; the `fake` fixture fails the test on a
+violation it did not declare with `fake.contract.expect_violation(...)`.
 """
 
 from __future__ import annotations
@@ -101,11 +103,13 @@ def errors() -> Iterator[ErrorCollector]:
 
 @pytest.fixture
 async def fake() -> AsyncIterator[FakeDiscord]:
-    """A started fake with discord.py redirected to it."""
+    """A started fake with discord.py redirected to it; fails the test on any exchange that
+    Discord's OpenAPI spec forbids and the test did not expect (`fake.contract`)."""
     server = await FakeDiscord().start()
     with redirected(server.api_base, server.gateway_url):
         yield server
     await server.stop()
+    server.contract.assert_conforms()
 
 
 @pytest.fixture

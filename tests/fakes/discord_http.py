@@ -24,6 +24,7 @@ from aiohttp import BodyPartReader, web
 from tests.fakes.discord_interactions import JSON_BODY
 from tests.fakes.discord_limits import DiscordError
 from tests.fakes.discord_rest import ACTOR, FILES
+from tests.fakes.discord_spec import Contract
 from tests.fakes.discord_world import Json, World
 
 log = logging.getLogger("fake_discord")
@@ -56,6 +57,7 @@ class Http:
 
     def _init_http(self) -> None:
         self.calls: list[RestCall] = []
+        self.contract = Contract()  # Discord's OpenAPI spec, checked on every /api/ exchange
         self.unhandled: list[RestCall] = []
         self._injected: list[Json] = []
         self._call_change = asyncio.Condition()
@@ -127,6 +129,8 @@ class Http:
             call.response = json.loads(response.body)  # type: ignore[arg-type]
         if call.route == "/{tail}":
             self.unhandled.append(call)
+        if request.path.startswith("/api/"):
+            self.contract.record(request.path, call.method, call.status, body, call.response)
         async with self._call_change:
             self._call_change.notify_all()
         return response

@@ -40,6 +40,7 @@ class InteractionRecord:
     response_message_id: str | None = None
     followups: list[str] = field(default_factory=list)
     modal: Json | None = None  # the form the bot opened in answer (callback type 9)
+    trigger: InteractionRecord | None = None  # a modal submit's: the click that opened it
 
 
 class Interactions:
@@ -93,10 +94,19 @@ class Interactions:
             raise AssertionError("the bot answered that interaction without a modal")
         data = submit_data(record.modal, values)
         message = record.payload["message"]
-        return await self.interact(MODAL_SUBMIT, data, user, record.payload["channel_id"], message)
+        return await self.interact(
+            MODAL_SUBMIT, data, user, record.payload["channel_id"], message, trigger=record
+        )
 
     async def interact(
-        self, kind: int, data: Json, user: Json, channel_id: str, message: Json
+        self,
+        kind: int,
+        data: Json,
+        user: Json,
+        channel_id: str,
+        message: Json,
+        *,
+        trigger: InteractionRecord | None = None,
     ) -> InteractionRecord:
         """Send the bot (the message's author) an interaction of `kind` by `user`: a component
         click (3) or a modal submitted (5)."""
@@ -129,6 +139,7 @@ class Interactions:
             payload,
             time.perf_counter(),
             asyncio.get_running_loop().create_future(),
+            trigger=trigger,
         )
         self.interactions[interaction_id] = record
         author = self.world.users[message["author"]["id"]]
@@ -164,10 +175,12 @@ class Interactions:
             raise DiscordError(404, 10062, "Unknown interaction")
         body = request[JSON_BODY] or {}
         kind, data = body.get("type"), body.get("data") or {}
-        resource: Json = {"type": kind}
+        resource: Json | None = None  # Discord's answer names one only for types 4 and 7
         source = record.payload.get("message")
         if kind in (CB_MESSAGE, CB_DEFERRED_MESSAGE):
-            resource["message"] = await self._respond(record, kind, data)
+            message = await self._respond(record, kind, data)
+            if kind == CB_MESSAGE:
+                resource = {"type": kind, "message": message}
         elif kind in (CB_DEFERRED_UPDATE, CB_UPDATE):
             if source is None:
                 raise DiscordError(400, 50035, "UPDATE_MESSAGE needs a component interaction")
@@ -175,7 +188,7 @@ class Interactions:
             if kind == CB_UPDATE:
                 target = self.world.messages.get(source["id"], source)
                 await self.apply_edit(target, data)
-                resource["message"] = target
+                resource = {"type": kind, "message": target}
         elif kind == CB_MODAL:
             if record.payload["type"] == MODAL_SUBMIT:
                 raise DiscordError(400, 50035, "A modal cannot answer a modal submit")
@@ -186,16 +199,17 @@ class Interactions:
         if not record.ack.done():
             record.ack.set_result(int(kind))
         flags = int(data.get("flags") or 0)
-        return {
-            "interaction": {
-                "id": record.id,
-                "type": record.payload["type"],
-                "response_message_id": record.response_message_id,
-                "response_message_loading": kind == CB_DEFERRED_MESSAGE,
-                "response_message_ephemeral": bool(flags & FLAG_EPHEMERAL),
-            },
-            "resource": resource,
-        }
+        interaction: Json = {"id": record.id, "type": record.payload["type"]}
+        if record.response_message_id is not None:
+            interaction.update(
+                response_message_id=record.response_message_id,
+                response_message_loading=kind == CB_DEFERRED_MESSAGE,
+                response_message_ephemeral=bool(flags & FLAG_EPHEMERAL),
+            )
+        answer: Json = {"interaction": interaction}
+        if resource is not None:
+            answer["resource"] = resource
+        return answer
 
     async def _respond(self, record: InteractionRecord, kind: int, data: Json) -> Json:
         """The response message of CHANNEL_MESSAGE (4) or a deferred 'thinking' (5)."""
@@ -204,14 +218,6 @@ class Interactions:
         flags = int(data.get("flags") or 0) | (FLAG_LOADING if kind == CB_DEFERRED_MESSAGE else 0)
         app_user = self.world.users[record.payload["application_id"]]
         source = record.payload.get("message")
-        meta = {
-            "id": record.id,
-            "type": record.payload["type"],
-            "user": record.payload["member"]["user"],
-            "authorizing_integration_owners": {"0": self.world.guild_id},
-        }
-        if source is not None:
-            meta["interacted_message_id"] = source["id"]
         body = dict(data, flags=flags) if kind == CB_MESSAGE else {"flags": flags}
         message = self.world.message_payload(
             record.payload["channel_id"],
@@ -219,11 +225,26 @@ class Interactions:
             body,
             webhook_id=app_user["id"],
             mtype=19 if source else 20,
-            interaction_metadata=meta,
+            interaction_metadata=self._metadata(record),
         )
         record.response_message_id = message["id"]
         await self._store_response(message)
         return message
+
+    def _metadata(self, record: InteractionRecord) -> Json:
+        """A response message's `interaction_metadata`: a click names the clicked message, a
+        modal submit the click that opened the modal."""
+        meta: Json = {
+            "id": record.id,
+            "type": record.payload["type"],
+            "user": record.payload["member"]["user"],
+            "authorizing_integration_owners": {"0": self.world.guild_id},
+        }
+        if record.trigger is not None:
+            meta["triggering_interaction_metadata"] = self._metadata(record.trigger)
+        elif record.payload.get("message") is not None:
+            meta["interacted_message_id"] = record.payload["message"]["id"]
+        return meta
 
     async def _store_response(self, message: Json) -> None:
         if message["flags"] & FLAG_EPHEMERAL:

@@ -18,7 +18,14 @@ from tests.fakes.discord_guild import add_guild_routes, application_flags
 from tests.fakes.discord_interactions import JSON_BODY
 from tests.fakes.discord_limits import DiscordError, validate_message
 from tests.fakes.discord_polls import Polls, poll_payload
-from tests.fakes.discord_world import FLAG_HAS_THREAD, THREAD_TYPES, Json, World, now_iso
+from tests.fakes.discord_world import (
+    FLAG_HAS_THREAD,
+    THREAD_TYPES,
+    Json,
+    World,
+    answered_components,
+    now_iso,
+)
 
 ACTOR: web.RequestKey[Json] = web.RequestKey("actor", dict)
 FILES: web.RequestKey[list[tuple[str, bytes]]] = web.RequestKey("files", list)
@@ -129,8 +136,8 @@ class Rest:
         }
 
     async def h_me(self, request: web.Request) -> Json:
-        """GET /users/@me: whoever the token belongs to."""
-        return request[ACTOR]
+        """GET /users/@me: whoever the token belongs to, with the fields only its owner sees."""
+        return {**request[ACTOR], "mfa_enabled": False, "locale": "en-US", "verified": True}
 
     async def h_app(self, request: web.Request) -> Json:
         """GET /oauth2/applications/@me (no interactions endpoint: events come by gateway)."""
@@ -145,6 +152,15 @@ class Rest:
             "owner": self.owner,
             "verify_key": "00" * 32,
             "flags": application_flags(self.approved_intents),
+            "flags_new": str(application_flags(self.approved_intents)),
+            "type": None,
+            "redirect_uris": [],
+            "role_connections_verification_url": None,
+            "approximate_guild_count": 1,
+            "approximate_user_install_count": 0,
+            "approximate_user_authorization_count": 0,
+            "explicit_content_filter": 0,
+            "eligible_oauth2_scopes": ["bot", "applications.commands"],
             "team": None,
             "summary": "",
             "rpc_origins": [],
@@ -258,6 +274,8 @@ class Rest:
             if key in body:
                 empty: Any = "" if key == "content" else []
                 message[key] = body[key] if body[key] is not None else empty
+        if "components" in body:
+            message["components"] = answered_components(message["components"])
         if body.get("flags") is not None:
             message["flags"] = (message["flags"] & FLAG_HAS_THREAD) | int(body["flags"])
         message["edited_timestamp"] = now_iso()

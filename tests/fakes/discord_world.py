@@ -27,6 +27,35 @@ def now_iso() -> str:
     return dt.datetime.now(dt.UTC).isoformat()
 
 
+def answered_components(components: list[Json]) -> list[Json]:
+    """A message's components as Discord answers them: copies, each given the `id` Discord
+    fills in where the sender left it out (1, 2, 3, ... depth first, past the largest id the
+    sender chose); a unicode emoji (`"id": null` as sent) comes back without an id."""
+
+    def walk(items: list[Json]) -> list[Json]:
+        copies = []
+        for item in items:
+            copy = dict(item)
+            if "id" not in copy:
+                copy["id"] = next(fresh)
+            if isinstance(copy.get("emoji"), dict) and copy["emoji"].get("id") is None:
+                copy["emoji"] = {k: v for k, v in copy["emoji"].items() if k != "id"}
+            if isinstance(copy.get("components"), list):
+                copy["components"] = walk(copy["components"])
+            copies.append(copy)
+        return copies
+
+    def chosen(items: list[Json]) -> list[int]:
+        return [
+            n
+            for item in items
+            for n in [item.get("id") or 0, *chosen(item.get("components") or [])]
+        ]
+
+    fresh = itertools.count(max(chosen(components), default=0) + 1)
+    return walk(components)
+
+
 class Snowflakes:
     """Strictly increasing snowflakes: (ms since the Discord epoch) << 22 | worker | counter."""
 
@@ -72,6 +101,7 @@ class World:
             "avatar": None,
             "public_flags": 0,
             "flags": 0,
+            "primary_guild": None,  # no server tag shown
         }
         if bot:
             user["bot"] = True
@@ -90,6 +120,8 @@ class World:
             "flags": 0,
             "pending": False,
             "avatar": None,
+            "banner": None,
+            "premium_since": None,
             "communication_disabled_until": None,
         }
         self.members[user["id"]] = member
@@ -108,6 +140,9 @@ class World:
             "permissions": ALL_PERMISSIONS,
             "position": position,
             "color": 0,
+            "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None},
+            "icon": None,
+            "unicode_emoji": None,
             "hoist": False,
             "managed": False,
             "mentionable": True,
@@ -239,7 +274,9 @@ class World:
             "mention_roles": pings["roles"],
             "attachments": extra.pop("attachments", []),
             "embeds": body.get("embeds") or [],
-            "components": body.get("components") or [],  # discord.py needs the key
+            "components": answered_components(
+                body.get("components") or []
+            ),  # discord.py needs the key
             "pinned": False,
             "type": extra.pop("mtype", 0),
             "flags": int(body.get("flags") or 0),

@@ -9,7 +9,9 @@ Standalone: `python -m tests.fakes.fake_discord --port N` prints the world as on
 and serves a small control API under /_fake/ (see discord_control.py).
 
 Unknown routes answer 404 JSON (never 5xx: discord.py retries those with sleeps) and land
-in `fake.unhandled`, so a test can fail on them.
+in `fake.unhandled`, so a test can fail on them. Every exchange under /api/ is checked
+against Discord's OpenAPI spec into `fake.contract` (see discord_spec.py); the fixtures and
+harnesses that start the fake fail the test on a violation.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 from aiohttp import web
 
 from tests.fakes.discord_bulk import add_bulk_delete_route
@@ -34,9 +37,10 @@ from tests.fakes.discord_http import Http, RestCall
 from tests.fakes.discord_interactions import Interactions
 from tests.fakes.discord_polls import Polls, add_poll_routes
 from tests.fakes.discord_rest import Rest
+from tests.fakes.discord_spec import report
 from tests.fakes.discord_world import Json, World
 
-__all__ = ["FakeDiscord", "RestCall", "main"]
+__all__ = ["FakeDiscord", "RestCall", "main", "report_spawned", "spawn"]
 
 
 class FakeDiscord(Http, Rest, ChannelOps, Gateway, Interactions):
@@ -197,6 +201,13 @@ async def spawn() -> tuple[subprocess.Popen[str], dict[str, Any]]:
     assert proc.stdout is not None
     line = await asyncio.to_thread(proc.stdout.readline)
     return proc, json.loads(line)
+
+
+async def report_spawned(base_url: str) -> None:
+    """Print what a spawned fake's spec check found (see discord_spec.report)."""
+    async with aiohttp.ClientSession() as http, http.get(f"{base_url}/_fake/contract") as answer:
+        found = await answer.json()
+    report(found["checked"], found["violations"])
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -83,6 +83,9 @@ async def test_rejections_reach_the_client_and_pings_are_recorded(
     fake: FakeDiscord, client: discord.Client
 ) -> None:
     channel = general(fake, client)
+    fake.contract.expect_violation(
+        "POST", MESSAGES, match=r"^embeds/0/description \[maxLength 4096\]"
+    )
     with pytest.raises(discord.HTTPException) as caught:
         await channel.send(embed=discord.Embed(description="x" * 5000))
     assert caught.value.code == 50035 and caught.value.status == 400
@@ -269,8 +272,10 @@ async def test_the_standalone_fake_is_driven_through_its_control_api(errors: Any
                 message = await asyncio.wait_for(seen.get(), 5)
                 await stop_client(bot, task)
             listed = await (await http.get(f"{base}/_fake/messages")).json()
+            contract = await (await http.get(f"{base}/_fake/contract")).json()
         assert message.content == "안녕" and message.author.id == int(alice["id"])
         assert [m["content"] for m in listed] == ["안녕"]
+        assert contract["checked"] > 0 and contract["violations"] == []
     finally:
         proc.terminate()
         await asyncio.wait_for(proc.wait(), 10)
