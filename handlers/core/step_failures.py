@@ -34,13 +34,13 @@ def failure(debate: Debate, event: DebaterFailed, rng: random.Random) -> Step:
     """Retry, restart the session, skip this participant, or fail the debate."""
     asks = open_asks(debate)
     ask = next(a for a in asks if (a.participant, a.turn) == (event.seat, event.turn))
-    seat = (("seat", event.seat), ("kind", event.kind.value))
-    if event.kind is FailureKind.SESSION_MISSING and not ask.fresh_session:
+    seat = (("seat", event.seat), ("kind", event.failure.value))
+    if event.failure is FailureKind.SESSION_MISSING and not ask.fresh_session:
         fresh = replace(ask, fresh_session=True)
         again = with_asks(debate, _swap(asks, ask, fresh))
         return Step(again, (Notify("debater.session_restarted", seat), ask_effect(again, fresh)))
-    if event.kind.is_transient:
-        limit = MAX_TIMEOUT_RETRIES if event.kind is FailureKind.TIMEOUT else MAX_RETRIES
+    if event.failure.is_transient:
+        limit = MAX_TIMEOUT_RETRIES if event.failure is FailureKind.TIMEOUT else MAX_RETRIES
         if ask.attempt < limit:
             delay = event.retry_after if event.retry_after is not None else _backoff(ask.attempt)
             retry = replace(ask, attempt=ask.attempt + 1)
@@ -50,7 +50,7 @@ def failure(debate: Debate, event: DebaterFailed, rng: random.Random) -> Step:
             return Step(again, (notice, ask_effect(again, retry, delay)))
         return _skip(debate, ask, event, rng)
     detail = (*seat, ("detail", shorten(event.detail, 300)))
-    failed = replace(debate, failure=f"{event.seat}: {event.kind.value}")
+    failed = replace(debate, failure=f"{event.seat}: {event.failure.value}")
     return conclude(failed, Outcome.FAILED, Notify("debater.failed", detail))
 
 
@@ -64,9 +64,9 @@ def _backoff(attempt: int) -> float:
 
 def _skip(debate: Debate, ask: OpenAsk, event: DebaterFailed, rng: random.Random) -> Step:
     skipped = debate.skipped + 1
-    params = (("seat", event.seat), ("kind", event.kind.value))
+    params = (("seat", event.seat), ("kind", event.failure.value))
     if skipped >= MAX_SKIPS:
-        failed = replace(debate, failure=f"{event.seat}: {event.kind.value}")
+        failed = replace(debate, failure=f"{event.seat}: {event.failure.value}")
         return conclude(failed, Outcome.FAILED, Notify("debater.failed_repeatedly", params))
     # A skipped ask counts as spoken so the round moves on; the relay stays as it was.
     waiting = tuple(a for a in open_asks(debate) if a != ask)
@@ -78,3 +78,4 @@ def _skip(debate: Debate, ask: OpenAsk, event: DebaterFailed, rng: random.Random
         return Step(moved, (notice,))
     step = run_plan(format_of(moved).answered(moved, rng))
     return Step(step.debate, (notice, *held_posts(moved), *step.effects))
+
