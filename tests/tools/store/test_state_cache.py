@@ -20,6 +20,7 @@ import pytest
 from pydantic import TypeAdapter
 
 from handlers.core.effects import Effect
+from handlers.core.events import ProposalApproved, ProposalDeclined
 from handlers.core.model import Debate, Phase, Turn
 from handlers.debate_handler import DebateHandler
 from tests.conftest import STORES
@@ -116,7 +117,7 @@ async def _drive(rig: Rig) -> int:
     debate = await rig.h.propose(proposal())
     assert debate is not None
     await settle(debate.id)
-    await rig.h.approve(debate.id, ALICE)
+    await rig.h.submit(debate.id, ProposalApproved(ALICE))
     await settle(debate.id)
     return debate.id
 
@@ -161,8 +162,11 @@ class CommitsThenFails(SqliteStore):
         completed_effect: int | None = None,
         decided_by: int | None = None,
         completed: Sequence[int] = (),
+        command: int | None = None,
     ) -> None:
-        await super().save_step(debate, effects, turn, now, completed_effect, decided_by, completed)
+        await super().save_step(
+            debate, effects, turn, now, completed_effect, decided_by, completed, command
+        )
         if self.fail_next:
             self.fail_next = False
             raise RuntimeError("after commit")
@@ -188,7 +192,7 @@ async def test_a_save_that_fails_after_committing_leaves_no_stale_state(tmp_path
         assert (await rig.h.get(debate.id)).phase is Phase.PROPOSED  # kept in memory
         store.fail_next = True
         try:
-            await rig.h.decline(debate.id, ALICE)
+            await rig.h.submit(debate.id, ProposalDeclined(ALICE))
         except RuntimeError:
             pass
         else:
