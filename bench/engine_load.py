@@ -57,6 +57,7 @@ import aiohttp  # noqa: E402
 from bot.discord.app import Services, assemble, new_event_loop, shutdown  # noqa: E402
 from bot.discord.client import DebateBot  # noqa: E402
 from bot.settings import Settings  # noqa: E402
+from handlers.core.events import ProposalApproved  # noqa: E402
 from handlers.core.model import (  # noqa: E402
     DEFAULT_ROSTER,
     Action,
@@ -318,7 +319,7 @@ async def _debates(services: Services, world: dict[str, Any], size: int) -> dict
     ids = [d.id for d in debates if d is not None]
     for debate_id in ids:
         await handler.wait_idle(debate_id)  # the card is posted
-    await asyncio.gather(*(handler.approve(i, Actor(user_id=owner)) for i in ids))
+    await asyncio.gather(*(handler.submit(i, ProposalApproved(Actor(user_id=owner))) for i in ids))
     for debate_id in ids:
         await handler.wait_idle(debate_id)
     await services.wiki.drained()

@@ -43,6 +43,7 @@ from bot.discord.app import Services, assemble, shutdown  # noqa: E402
 from bot.discord.client import DebateBot  # noqa: E402
 from bot.settings import Settings  # noqa: E402
 from handlers.core.effects import PostCard  # noqa: E402
+from handlers.core.events import ProposalApproved  # noqa: E402
 from handlers.core.kinds import Phase  # noqa: E402
 from handlers.core.model import Actor, Proposal  # noqa: E402
 from handlers.core.participants import parse_roster  # noqa: E402
@@ -192,7 +193,7 @@ async def run_workers(rig: Rig, count: int) -> Run:
         ids = await store_debates(rig, db)
         owner = Actor(user_id=int(rig.world["owner_id"]), name="owner")
         for debate_id in ids:  # Open pressed on every card, as the gateway stores it
-            await Inbox(db).put(debate_id, "approve", owner, ("", ()))
+            await Inbox(db).put(debate_id, ProposalApproved(owner))
         await wait_ended(db, len(ids))
         elapsed = time.perf_counter() - start
         cpu = sum(tree_cpu_s(p.pid) for p in procs) - cpu0
@@ -238,7 +239,7 @@ async def run_sqlite(rig: Rig) -> float:
         await services.handler.resume_all()  # the cards
         owner = Actor(user_id=int(rig.world["owner_id"]), name="owner")
         for debate_id in ids:
-            await services.handler.approve(debate_id, owner)
+            await services.handler.submit(debate_id, ProposalApproved(owner))
         await wait_ended(services.db, len(ids))
         elapsed = time.perf_counter() - start
         return await turns_of(services.db) / elapsed

@@ -28,8 +28,7 @@ from tools.gemini.cli_debater import GeminiCliDebater
 from tools.gemini.core import Sleep, StructuredModerator
 from tools.store.db import Database
 from tools.store.debates import SqliteStore
-from tools.store.inbox import LeasedStore
-from tools.store.leases import Leases
+from tools.store.leases import LeasedStore, Leases
 from tools.wiki.backends import LocalWiki, WikiBackend
 from tools.wiki.outbox import WikiOutbox
 from tools.wiki.precedents import precedents_for

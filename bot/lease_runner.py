@@ -1,7 +1,7 @@
 """This process's share of the debates when several processes run them (issue 20).
 
-A loop claims debates nobody holds (up to WORKER_MAX_DEBATES), applies the inbox's commands
-for the debates held, in order, and gives ended debates up; a timer renews the leases. A lease
+A loop claims debates nobody holds (up to WORKER_MAX_DEBATES), submits the inbox's events for
+the debates held, in order, and gives ended debates up; a timer renews the leases. A lease
 found lost (not renewed in time, or a fenced write refused) makes the engine let that debate
 go at once: another process claims it and resumes from its last stored step.
 """
@@ -13,11 +13,10 @@ import contextlib
 import logging
 from collections.abc import Callable, Iterable
 
-from bot.inbox_commands import COMMANDS
 from handlers.debate_handler import DebateHandler
 from handlers.leasing import LeaseLost
 from handlers.store_ports import StoreUnavailable
-from tools.store.inbox import APPLYING, Command, Inbox
+from tools.store.inbox import Command, Inbox
 from tools.store.leases import Leases
 from tools.wiki.outbox import WikiOutbox
 
@@ -154,12 +153,9 @@ class LeaseRunner:
                 await self._apply(command)
 
     async def _apply(self, command: Command) -> None:
-        """Call the engine method the command names; marked done with the step it stores."""
-        applying = [command.id]
-        token = APPLYING.set(applying)
+        """Submit the command's event; it is marked done with the step it stores."""
         try:
-            method = getattr(self._handler, command.name if command.name in COMMANDS else "")
-            await method(command.debate_id, command.actor, *command.args)
+            await self._handler.submit(command.debate_id, command.event, inbox_id=command.id)
         except LeaseLost:
             await self._handler.let_go(command.debate_id)
             return
@@ -167,10 +163,9 @@ class LeaseRunner:
             self._out_of_reach(exc)
             return
         except Exception:  # a boundary: one bad command must not block the debate's inbox
-            log.exception("debate %s: command %s failed", command.debate_id, command.name)
-        finally:
-            APPLYING.reset(token)
-        if not applying:
+            log.exception("debate %s: command %s failed", command.debate_id, command.event.kind)
+        else:
+            self._failures.pop(command.id, None)
             return  # applied: marked done with its step
         self._failures[command.id] = self._failures.get(command.id, 0) + 1
         if self._failures[command.id] >= COMMAND_ATTEMPTS:  # it keeps failing: given up

@@ -1,6 +1,6 @@
-"""The debate service: the commands of the front ends (propose, approve, stop, answer, ...)
-as events, each submitted to the debate's worker (handlers.debate_workers), which transitions,
-stores, then runs the effects through the ports.
+"""The debate service: the front ends build events and hand them to one verb, `submit`, which
+passes them to the debate's worker (handlers.debate_workers): it transitions, stores, then runs
+the effects through the ports. Besides: proposing a debate, reading one, and the timers.
 """
 
 from __future__ import annotations
@@ -10,24 +10,19 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import timedelta
+from typing import Protocol
 
+from handlers.core.admission import Submitted
 from handlers.core.effects import PostCard
 from handlers.core.events import (
-    BudgetChosen,
-    BudgetDecided,
-    FormatChosen,
-    OptionChosen,
-    PeopleSaid,
+    Event,
     PollDue,
     ProposalApproved,
     ProposalDeclined,
     ProposalExpired,
-    StopRequested,
-    UserAnswered,
 )
 from handlers.core.formats import formats_for
-from handlers.core.model import DEFAULT_ROSTER, Actor, Backend, Debate, Participant, Proposal
-from handlers.core.state_machine import authorized
+from handlers.core.model import DEFAULT_ROSTER, Backend, Debate, Participant, Proposal
 from handlers.debate_workers import DebateWorkers
 from handlers.effects_runner import EffectRunner
 from handlers.leasing import EveryDebate, LeaseGuard
@@ -37,6 +32,22 @@ from handlers.store_ports import Precedents, Store
 log = logging.getLogger(__name__)
 
 MAX_PRECEDENTS = 3  # past Conclusions shown on a card
+
+
+class Engine(Protocol):
+    """What a front end asks of the engine: this process's handler, or the gateway's inbox."""
+
+    async def submit(self, debate_id: int, event: Event) -> Submitted:
+        """Hand a debate an event."""
+        ...
+
+    async def propose(self, proposal: Proposal) -> Debate | None:
+        """Store a proposal and show its card (None: refused)."""
+        ...
+
+    async def get(self, debate_id: int) -> Debate:
+        """A debate's current state."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -131,79 +142,28 @@ class DebateHandler:
         suggestion = proposal.suggested_format
         return suggestion if suggestion in formats_for(self._roster) else self._config.format
 
-    async def approve(
-        self,
-        debate_id: int,
-        actor: Actor,
-        format_name: str = "",
-        options: tuple[tuple[str, str], ...] = (),
-    ) -> Debate:
-        """Open the room (an authorized person pressed Open) with the configured roster and
-        `format_name` (empty: the format the card shows, suggested or chosen); the format's
-        options: the configured defaults the debate was proposed with, then those chosen on
-        the card, then `options` (the console's `key=value`)."""
-        event = self.approval(actor, format_name, options)
-        return await self._workers.submit(debate_id, event, decided_by=actor.user_id)
+    async def submit(
+        self, debate_id: int, event: Event, *, inbox_id: int | None = None
+    ) -> Submitted:
+        """Hand the debate an event: it is admitted (handlers/core/admission.py), the step
+        stored and its effects run. `inbox_id`: the stored command it came from, marked done
+        in the transaction that stores its step."""
+        return await self._workers.submit(
+            debate_id, self._completed(event), decided_by=_decider(event), inbox_id=inbox_id
+        )
 
-    def approval(
-        self, actor: Actor, format_name: str = "", options: tuple[tuple[str, str], ...] = ()
-    ) -> ProposalApproved:
-        """The event of an approval with this engine's roster and budget pause."""
-        merged = dict(options)
-        return ProposalApproved(
-            actor,
-            self._roster,
-            format_name,
+    def _completed(self, event: Event) -> Event:
+        """An approval carries this engine's roster, budget pause and poll hours (a front end
+        knows only who opened it, and with which format and options)."""
+        if not isinstance(event, ProposalApproved):
+            return event
+        return replace(
+            event,
+            roster=event.roster or self._roster,
             pauses_at_budget=self._config.budget_pause,
             poll_hours=self._config.poll_hours,
-            options=tuple(sorted(merged.items())),
+            options=tuple(sorted(dict(event.options).items())),
         )
-
-    async def choose_format(self, debate_id: int, actor: Actor, format_name: str) -> Debate:
-        """An authorized person picked a format on the card; one the roster cannot run, or a
-        card no longer waiting, changes nothing."""
-        return await self._workers.submit(debate_id, FormatChosen(actor, format_name))
-
-    async def choose_option(self, debate_id: int, actor: Actor, key: str, value: str) -> Debate:
-        """An authorized person answered one of the format's setup questions on the card; an
-        option the format does not ask, a value not among its choices, or a card no longer
-        waiting, changes nothing."""
-        return await self._workers.submit(debate_id, OptionChosen(actor, key, value))
-
-    async def choose_budget(self, debate_id: int, actor: Actor, rounds: int) -> Debate:
-        """An authorized person picked the round budget on the card."""
-        return await self._workers.submit(debate_id, BudgetChosen(actor, rounds))
-
-    async def extend(self, debate_id: int, actor: Actor, at: int = 0) -> Debate:
-        """At a pause (the one after turn `at`; 0: whichever): one more round."""
-        return await self._workers.submit(debate_id, BudgetDecided(actor, "extend", at))
-
-    async def conclude_now(self, debate_id: int, actor: Actor, at: int = 0) -> Debate:
-        """At a pause: write the Conclusion from what was reached."""
-        return await self._workers.submit(debate_id, BudgetDecided(actor, "conclude", at))
-
-    async def declare_consensus(self, debate_id: int, actor: Actor, at: int = 0) -> Debate:
-        """At a pause: the people declare consensus; the Conclusion is written as one."""
-        return await self._workers.submit(debate_id, BudgetDecided(actor, "consensus", at))
-
-    async def decline(self, debate_id: int, actor: Actor) -> Debate:
-        """Close the card (an authorized person pressed Not now)."""
-        return await self._workers.submit(
-            debate_id, ProposalDeclined(actor), decided_by=actor.user_id
-        )
-
-    async def stop(self, debate_id: int, actor: Actor) -> Debate:
-        """End the debate now; the running turn is cancelled and a Conclusion still written."""
-        return await self._workers.submit(debate_id, StopRequested(actor))
-
-    async def answer(self, debate_id: int, actor: Actor, text: str) -> Debate:
-        """The people's answer to the moderator's question."""
-        return await self._workers.submit(debate_id, UserAnswered(actor, text))
-
-    async def said(self, debate_id: int, actor: Actor, text: str) -> Debate:
-        """A message a person typed in the room while no question was open: it reaches the
-        moderator's next judgement and the next debaters, attributed and verbatim."""
-        return await self._workers.submit(debate_id, PeopleSaid(actor, text))
 
     async def expire_due(self) -> list[int]:
         """Expire every card that waited too long; returns their ids."""
@@ -225,10 +185,6 @@ class DebateHandler:
     async def get(self, debate_id: int) -> Debate:
         """A debate's current state."""
         return await self._workers.current(debate_id)
-
-    async def may_act(self, debate_id: int, actor: Actor) -> bool:
-        """True if `actor` may press this debate's buttons or answer its questions."""
-        return authorized(await self._workers.current(debate_id), actor)
 
     async def resume_all(self) -> list[int]:
         """After a start: run every debate that still has stored effects."""
@@ -254,3 +210,10 @@ class DebateHandler:
     async def aclose(self) -> None:
         """Stop every worker; what was not done stays stored for the next start."""
         await self._workers.aclose()
+
+
+def _decider(event: Event) -> int | None:
+    """Who decided the card, recorded with the proposal (an expiry records 0: nobody)."""
+    if isinstance(event, ProposalApproved | ProposalDeclined):
+        return event.actor.user_id
+    return None

@@ -23,10 +23,11 @@ import random
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
+from handlers.core.admission import Submitted, admits
 from handlers.core.backoff import delay_s
 from handlers.core.effects import AskDebater, Effect, Judge, RunTask
 from handlers.core.events import Event
-from handlers.core.model import Debate, Phase
+from handlers.core.model import Debate
 from handlers.core.state_machine import transition
 from handlers.effect_queue import report_crash, run_together, still_wanted
 from handlers.effects_runner import EffectRunner
@@ -54,7 +55,7 @@ class _Outcome(enum.Enum):
 
 
 class DebateWorkers:
-    """Each debate's worker, its lock, and its state as last committed."""
+    """Each debate's worker and its lock; the state is read from the store."""
 
     def __init__(
         self,
@@ -75,20 +76,15 @@ class DebateWorkers:
         self._locks: dict[int, asyncio.Lock] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._dirty: set[int] = set()
-        # The effects running now per debate: several at once in a parallel step.
-        self._running: dict[int, dict[int, asyncio.Task[Event | None]]] = {}
+        # The effects running now per debate (several at once in a parallel step): a step
+        # that no longer wants one ends it (a stop ends the turn in flight, say).
+        self._running: dict[int, dict[int, tuple[Effect, asyncio.Task[Event | None]]]] = {}
         self._idle: dict[int, asyncio.Event] = {}
-        # Each debate's state as last committed, set under its lock right after a save (and
-        # dropped if a save fails, as it may have committed or not): the effects read it
-        # here instead of loading and parsing it from SQLite each time.
-        self._state: dict[int, Debate] = {}
-        self._saves: dict[int, int] = {}  # odd while a save is in flight
         # Effects run without an event, not yet marked done in SQLite (see the docstring).
         self._done: dict[int, list[int]] = {}
 
     def start(self, debate: Debate) -> None:
-        """Run a debate just created (its state is the one stored)."""
-        self._state[debate.id] = debate
+        """Run a debate just created."""
         self._kick(debate.id)
 
     async def resume_all(self) -> list[int]:
@@ -108,19 +104,17 @@ class DebateWorkers:
         return debate_id not in self._workers
 
     async def let_go(self, debate_id: int) -> None:
-        """Stop acting on a debate (its lease was lost): its worker ends, its state is
-        forgotten; what was not done stays stored for the process that claims it."""
+        """Stop acting on a debate (its lease was lost): its worker ends; what was not done
+        stays stored for the process that claims it."""
         self._dirty.discard(debate_id)
         task = self._workers.get(debate_id)
         if task is not None:
             task.cancel()
             await asyncio.gather(task, return_exceptions=True)
-        self._state.pop(debate_id, None)
         self._done.pop(debate_id, None)
 
     def adopt(self, debate_id: int) -> None:
         """Run a debate this process just claimed, from its stored state."""
-        self._state.pop(debate_id, None)  # another process may have changed it
         self._done.pop(debate_id, None)
         self._kick(debate_id)
 
@@ -141,14 +135,15 @@ class DebateWorkers:
         *,
         completing: int | None = None,
         decided_by: int | None = None,
-    ) -> Debate:
-        """Transition, store, and let the worker run the new effects."""
+        inbox_id: int | None = None,
+    ) -> Submitted:
+        """Admit, transition, store (with the inbox command `inbox_id` marked done), and let
+        the worker run the new effects."""
         async with self._locks.setdefault(debate_id, asyncio.Lock()):
             debate = await self.current(debate_id)
+            admission = admits(debate, event)
             step = transition(debate, event, self._clock.now(), self._rng)
             changed = step.debate != debate
-            self._saves[debate_id] = self._saves.get(debate_id, 0) + 1
-            self._state.pop(debate_id, None)  # until the save is known to have committed
             done = self._done.pop(debate_id, [])  # marked done by this save
             try:
                 await self._store.save_step(
@@ -159,36 +154,27 @@ class DebateWorkers:
                     completed_effect=completing,
                     decided_by=decided_by if changed and decided_by is not None else None,
                     completed=done,
+                    command=inbox_id,
                 )
             except BaseException:
-                self._state.pop(debate_id, None)  # committed or not: SQLite will tell
                 # Still done, and marked so by the next save (marking one twice changes nothing;
                 # after a crash they run again instead).
                 self._done[debate_id] = [*done, *self._done.get(debate_id, [])]
                 raise
-            else:
-                self._state[debate_id] = step.debate
-            finally:
-                self._saves[debate_id] += 1
-        if step.debate.phase is Phase.CONCLUDING and debate.phase is not Phase.CONCLUDING:
-            self._cancel_obsolete(debate_id)
+        self._cancel_obsolete(debate_id, step.debate)
         self._kick(debate_id)
-        return step.debate
+        return Submitted(admission, step.debate)
 
     async def current(self, debate_id: int) -> Debate:
-        """The debate's committed state: kept in memory, loaded from SQLite when not."""
-        debate = self._state.get(debate_id)
-        if debate is None:
-            saves = self._saves.get(debate_id, 0)
-            debate = await self._store.load(debate_id)
-            if saves % 2 == 0 and self._saves.get(debate_id, 0) == saves:
-                self._state.setdefault(debate_id, debate)  # no save overlapped the read
-        return debate
+        """The debate's committed state, as stored."""
+        return await self._store.load(debate_id)
 
-    def _cancel_obsolete(self, debate_id: int) -> None:
-        """A stop or failure ends the turn in flight (the debater's process is ended)."""
-        for task in list(self._running.get(debate_id, {}).values()):
-            task.cancel()
+    def _cancel_obsolete(self, debate_id: int, debate: Debate) -> None:
+        """A step that no longer wants an effect in flight ends it (a stop or a failure ends
+        the turn: the debater's process is ended)."""
+        for effect, task in list(self._running.get(debate_id, {}).values()):
+            if not still_wanted(debate, effect):
+                task.cancel()
 
     def _kick(self, debate_id: int) -> None:
         if not self._guard.holds(debate_id):
@@ -225,13 +211,9 @@ class DebateWorkers:
                     return
         except* LeaseLost:
             log.warning("debate %s: lease lost; another process takes it over", debate_id)
-            self._state.pop(debate_id, None)
             self._done.pop(debate_id, None)
         finally:
             self._workers.pop(debate_id, None)
-            state = self._state.get(debate_id)
-            if state is not None and state.phase.is_terminal:
-                self._state.pop(debate_id, None)  # nothing more will change
             self._idle.setdefault(debate_id, asyncio.Event()).set()
 
     async def _pending(self, debate_id: int) -> list[tuple[int, Effect]]:
@@ -289,12 +271,18 @@ class DebateWorkers:
     async def _run_one(self, debate_id: int, effect_id: int, effect: Effect) -> _Outcome:
         if not self._guard.holds(debate_id):
             raise LeaseLost(debate_id)  # checked before every effect: see tools/store/leases
-        debate = await self.current(debate_id)
-        if not still_wanted(debate, effect):
-            self._done.setdefault(debate_id, []).append(effect_id)  # nothing ran
-            return _Outcome.DONE
+        # Read and started under the debate's lock: a step stored meanwhile (a stop) is either
+        # read here, or finds the effect running and ends it (`_cancel_obsolete`).
+        async with self._locks.setdefault(debate_id, asyncio.Lock()):
+            debate = await self.current(debate_id)
+            if not still_wanted(debate, effect):
+                self._done.setdefault(debate_id, []).append(effect_id)  # nothing ran
+                return _Outcome.DONE
+            if isinstance(effect, ENDED_BY_STOP):
+                task = asyncio.create_task(self._runner.run(debate, effect))
+                self._running.setdefault(debate_id, {})[effect_id] = (effect, task)
         if isinstance(effect, ENDED_BY_STOP):
-            event = await self._cancellable(debate_id, effect_id, debate, effect)
+            event = await self._ended_by_step(debate_id, effect_id, task)
         else:
             event = await self._runner.run(debate, effect)
         if event is None:
@@ -308,17 +296,15 @@ class DebateWorkers:
         )
         return _Outcome.EVENT
 
-    async def _cancellable(
-        self, debate_id: int, effect_id: int, debate: Debate, effect: Effect
+    async def _ended_by_step(
+        self, debate_id: int, effect_id: int, task: asyncio.Task[Event | None]
     ) -> Event | None:
-        """Run an effect a stop may end (see `_cancel_obsolete`): None once it is ended so."""
-        task = asyncio.create_task(self._runner.run(debate, effect))
-        self._running.setdefault(debate_id, {})[effect_id] = task
+        """An effect's outcome; None if a step ended it (see `_cancel_obsolete`)."""
         try:
             return await task
         except asyncio.CancelledError:
             if not task.cancelled() or asyncio.current_task().cancelling():  # type: ignore[union-attr]  # always inside a task
                 raise
-            return None  # cancelled by a stop: the effect is obsolete
+            return None  # ended by a step (a stop, say): the effect is obsolete
         finally:
             self._running.get(debate_id, {}).pop(effect_id, None)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
+from typing import Literal
 
 from rich.console import Console
 from rich.text import Text
@@ -19,6 +20,17 @@ from bot.console.keyboard import HELP, QUIT, STOP, Keyboard
 from bot.console.seats import People
 from bot.console.text import MODERATOR_GREY
 from bot.formatting import format_label, option_label
+from handlers.core.events import (
+    BudgetChosen,
+    BudgetDecided,
+    Event,
+    FormatChosen,
+    OptionChosen,
+    ProposalApproved,
+    ProposalDeclined,
+    StopRequested,
+    UserAnswered,
+)
 from handlers.core.formats import format_named, formats_for
 from handlers.core.i18n import Strings
 from handlers.core.model import ChatLine, Debate, Phase, Proposal
@@ -30,8 +42,9 @@ from tools.store.debates import SqliteStore
 CONSOLE_CHANNEL = 1  # the terminal is one watched channel
 YES = frozenset({"y", "yes", "예", "네", "ㅇ", "o", "open"})
 NO = frozenset({"n", "no", "아니요", "아니오", "ㄴ", "later"})
-# At a pause (the budget, or converging): the key and the engine's command it gives.
-PAUSE_KEYS = {"e": "extend", "c": "conclude_now", "d": "declare_consensus"}
+# At a pause (the budget, or converging): the key and the people's word it gives.
+_Word = Literal["extend", "conclude", "consensus"]
+PAUSE_KEYS: dict[str, _Word] = {"e": "extend", "c": "conclude", "d": "consensus"}
 _SPEAKER = re.compile(r"^(\S{1,32}):\s+(\S.*)$")
 _LIVE = tuple(phase for phase in Phase if not phase.is_terminal)
 
@@ -106,13 +119,8 @@ class ConsoleApp:
         task.add_done_callback(self._tasks.discard)
 
     async def _interrupt(self) -> None:
-        debate = await self._live()
-        if debate is not None and debate.phase in (
-            Phase.SPEAKING,
-            Phase.JUDGING,
-            Phase.AWAITING_USER,
-        ):
-            await self._handler.stop(debate.id, self._people.actor)
+        debate, stop = await self._live(), StopRequested(self._people.actor)
+        if debate is not None and (await self._handler.submit(debate.id, stop)).taken:
             self._say(self._t("console.interrupted"))
             return
         self._bye()
@@ -138,10 +146,14 @@ class ConsoleApp:
         elif debate.phase is Phase.AWAITING_USER:
             await self._answer(debate, text)
         elif text.lower() in STOP:
-            await self._handler.stop(debate.id, self._people.actor)
+            await self._submit(debate, StopRequested(self._people.actor))
         else:
             self._say(self._t("console.running_keys"))
         return True
+
+    async def _submit(self, debate: Debate, event: Event) -> Debate:
+        """Hand the debate a typed key's event; the debate after it."""
+        return (await self._handler.submit(debate.id, event)).debate or debate
 
     async def _live(self) -> Debate | None:
         if self._current is None:
@@ -152,18 +164,18 @@ class ConsoleApp:
     async def _card(self, debate: Debate, text: str) -> None:
         key = text.lower()
         if key in YES:
-            await self._handler.approve(debate.id, self._people.actor)
+            await self._submit(debate, ProposalApproved(self._people.actor))
         elif key in NO:
-            await self._handler.decline(debate.id, self._people.actor)
+            await self._submit(debate, ProposalDeclined(self._people.actor))
         elif (rounds := budget_in(text)) is not None:
-            after = await self._handler.choose_budget(debate.id, self._people.actor, rounds)
+            after = await self._submit(debate, BudgetChosen(self._people.actor, rounds))
             self._say(self._t("budget.console_chosen", rounds=after.max_rounds))
         elif name := format_in(text, formats_for(debate.roster)):
-            after = await self._handler.choose_format(debate.id, self._people.actor, name)
+            after = await self._submit(debate, FormatChosen(self._people.actor, name))
             label = format_label(self._t, after.format)
             self._say(self._t("console.format_chosen", format=label))
         elif chosen := option_in(text, format_named(debate.format).card_options):
-            after = await self._handler.choose_option(debate.id, self._people.actor, *chosen)
+            after = await self._submit(debate, OptionChosen(self._people.actor, *chosen))
             answer = option_label(self._t, chosen[0], after.option(chosen[0]))
             self._say(self._t("console.option_chosen", option=answer))
         else:
@@ -171,14 +183,14 @@ class ConsoleApp:
 
     async def _answer(self, debate: Debate, text: str) -> None:
         if text.lower() in STOP:
-            await self._handler.stop(debate.id, self._people.actor)
+            await self._submit(debate, StopRequested(self._people.actor))
             return
         if debate.paused:  # at the budget: e / c, anything else is said to the room
             decide = PAUSE_KEYS.get(text.lower())
             if decide is not None:
-                await getattr(self._handler, decide)(debate.id, self._people.actor)
+                await self._submit(debate, BudgetDecided(self._people.actor, decide))
             else:  # the engine keeps it for the moderator and the next debaters
-                await self._handler.answer(debate.id, self._people.actor, text)
+                await self._submit(debate, UserAnswered(self._people.actor, text))
                 area = "budget" if debate.paused == "budget" else "convergence"
                 self._say(self._t(f"{area}.console_keys"))
             return
@@ -186,7 +198,7 @@ class ConsoleApp:
         answer = text
         if text.isdigit() and 1 <= int(text) <= len(options):
             answer = options[int(text) - 1]
-        await self._handler.answer(debate.id, self._people.actor, answer)
+        await self._submit(debate, UserAnswered(self._people.actor, answer))
 
     async def _chat(self, text: str) -> None:
         if text.startswith("/debate"):
@@ -275,7 +287,7 @@ class ConsoleApp:
             debate = await self._live()
             if self._keyboard.starved.is_set() and debate is not None:
                 self._say(self._t("console.input_ended"))
-                await self._handler.stop(debate.id, self._people.actor)
+                await self._submit(debate, StopRequested(self._people.actor))
             with contextlib.suppress(asyncio.CancelledError):
                 await self._handler.wait_idle(self._current)
         self._bye()

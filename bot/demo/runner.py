@@ -32,6 +32,7 @@ from bot.demo.replay import (
     load_recording,
     recording_for,
 )
+from handlers.core.events import ProposalApproved, UserAnswered
 from handlers.core.formats import format_named
 from handlers.core.i18n import Strings
 from handlers.core.model import ChatLine, Debate, Phase, Proposal, WikiPage
@@ -142,7 +143,8 @@ class _Player:
             raise RecordingError("the proposal was refused")
         await self.handler.wait_idle(debate.id)
         await self._press(self.recording.approval.by, self.recording.approval.key)
-        await self.handler.approve(debate.id, self.people.actor_named(self.recording.approval.by))
+        approved = ProposalApproved(self.people.actor_named(self.recording.approval.by))
+        await self.handler.submit(debate.id, approved)
         while True:
             await self.handler.wait_idle(debate.id)
             debate = await self.handler.get(debate.id)
@@ -152,7 +154,8 @@ class _Player:
                 raise RecordingError(f"the replay stalled in phase {debate.phase.value}")
             answer = self.recording.answer_after(debate.turns)
             await self._press(answer.by, answer.text)
-            await self.handler.answer(debate.id, self.people.actor_named(answer.by), answer.text)
+            said = UserAnswered(self.people.actor_named(answer.by), answer.text)
+            await self.handler.submit(debate.id, said)
 
     async def _chat(self) -> Proposal:
         """The recorded chat through the real detection (pre-filter and all)."""

@@ -35,13 +35,13 @@ from bot.discord.client import DebateBot
 from bot.discord.front import DiscordFront
 from bot.discord.room import DiscordRoom
 from bot.discord.services import Services, shutdown
-from bot.discord.shared import database_url, engine_commands, listen, shared_services
-from bot.inbox_commands import EngineCommands
+from bot.discord.shared import database_url, front_engine, listen, shared_services
 from bot.settings import Settings
 from handlers.core.formats import format_named, formats_for
 from handlers.core.i18n import Strings
 from handlers.core.model import Backend
 from handlers.debate_handler import DebateHandler
+from handlers.debate_handler import Engine as EngineService
 from handlers.ports import Clock, Debater, Moderator
 from handlers.prompting import participant_system_prompt
 from handlers.store_ports import StoreUnavailable
@@ -93,9 +93,9 @@ async def assemble(
         leases=services.leases,
     )
     services.wiki, services.room, services.handler = engine.wiki, engine.room, engine.handler
-    commands = engine_commands(services, engine, clock, settings)
+    front = front_engine(services, engine, settings)
     if services.gateway:
-        _front(bot, settings, engine, moderator, commands, clock)
+        _front(bot, settings, engine, moderator, front, clock)
     _schedule(services.scheduler, engine.handler, db, settings)
     await engine.wiki.start()
     if services.runner is not None:
@@ -113,7 +113,7 @@ def _front(
     settings: Settings,
     engine: Engine[DiscordRoom],
     moderator: Moderator,
-    commands: EngineCommands,
+    front: EngineService,
     clock: Clock,
 ) -> None:
     """Detection and the click handlers of the process that holds the gateway."""
@@ -126,7 +126,7 @@ def _front(
         limits=DetectionLimits.of(settings, DETECTION_WINDOW),
     )
     bot.front = DiscordFront(
-        commands,
+        front,
         detection,
         engine.db,
         Strings(settings.LANGUAGE),

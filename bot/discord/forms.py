@@ -11,6 +11,7 @@ from typing import Any, Protocol, cast
 
 import discord
 
+from bot.discord.clicks import ClickFront, DebateClick, front_of
 from handlers.core.formats.base import FORM_LIMIT
 from handlers.core.shorten import shorten
 
@@ -18,7 +19,7 @@ Button = discord.ui.Button[Any]
 LABEL_LIMIT = 45  # Discord's limit for a modal's title and a text input's label
 
 
-class FormHandler(Protocol):
+class FormHandler(ClickFront, Protocol):
     """What the form's button and the submitted form hand to (the Discord front end)."""
 
     async def on_form_button(
@@ -33,11 +34,13 @@ class FormHandler(Protocol):
 
 
 def _front(interaction: discord.Interaction[Any]) -> FormHandler:
-    return cast("FormHandler", interaction.client.front)
+    return cast("FormHandler", front_of(interaction))
 
 
 class FormButton(
-    discord.ui.DynamicItem[Button], template=r"debate:form\.(?P<key>[a-z_.]+):(?P<id>\d+)"
+    DebateClick,
+    discord.ui.DynamicItem[Button],
+    template=r"debate:form\.(?P<key>[a-z_.]+):(?P<id>\d+)",
 ):
     """Opens the form of the card option `key` of debate `id`."""
 
@@ -61,7 +64,7 @@ class FormButton(
         """Rebuild the button from its custom_id (after a restart, too)."""
         return cls(match["key"], int(match["id"]))
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+    async def clicked(self, interaction: discord.Interaction[Any]) -> None:
         """Hand the click to the front end."""
         await _front(interaction).on_form_button(interaction, self.debate_id, self.key)
 
@@ -103,6 +106,16 @@ class OptionForm(discord.ui.Modal):
             required=True,
         )
         self.add_item(self.text)
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        """The one check of who may act, as on the buttons."""
+        return await _front(interaction).may_click(interaction, self.debate_id)
+
+    async def on_error(  # type: ignore[override]  # discord.py's Modal drops BaseView's `item`
+        self, interaction: discord.Interaction[Any], error: Exception, /
+    ) -> None:
+        """The front end's one error handler answers."""
+        await _front(interaction).on_error(interaction, error)
 
     async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
         """Hand the text to the front end (read before anything awaits: the form is shared)."""

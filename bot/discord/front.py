@@ -1,21 +1,24 @@
-"""What the Discord callbacks do: acknowledge, call one engine method, render the result."""
+"""What the Discord callbacks do: acknowledge, submit one event, render the result. Who may
+click is checked once (`may_click`, from the controls' `interaction_check`), and what goes
+wrong is answered once (`on_error`), privately."""
 
 from __future__ import annotations
 
-import functools
 import logging
-from collections.abc import Awaitable, Callable
-from typing import Any, Concatenate, ParamSpec
+from typing import Any
 
 import discord
 
+from bot.discord.clicks import CardChoice
 from bot.discord.embeds import card_embed
 from bot.discord.forms import OpenForms, OptionForm
 from bot.discord.room_records import NO_PINGS
 from bot.discord.views import card_view
-from bot.inbox_commands import EngineCommands
+from handlers.core.admission import Admission, Submitted, authorized
+from handlers.core.events import Event, OptionChosen, PeopleSaid, UserAnswered
 from handlers.core.i18n import Strings
-from handlers.core.model import Actor, ChatLine, Debate, Phase
+from handlers.core.model import Actor, ChatLine, Phase
+from handlers.debate_handler import Engine
 from handlers.detection import DetectionHandler
 from handlers.store_ports import StoreUnavailable
 from tools.store.db import Database
@@ -24,33 +27,16 @@ from tools.store.room_messages import RoomMessages
 
 log = logging.getLogger(__name__)
 
-P = ParamSpec("P")
-Callback = Callable[Concatenate["DiscordFront", discord.Interaction[Any], P], Awaitable[None]]
-
-
-def _outage_answered(callback: Callback[P]) -> Callback[P]:
-    """A click while the database is out of reach is answered, privately, with why and to try
-    again shortly (instead of Discord's bare "interaction failed")."""
-
-    @functools.wraps(callback)
-    async def answered(
-        front: DiscordFront, interaction: discord.Interaction[Any], /, *args: P.args, **kw: P.kwargs
-    ) -> None:
-        try:
-            await callback(front, interaction, *args, **kw)
-        except StoreUnavailable as exc:
-            log.warning("a click could not be handled: %s", exc)
-            await _private(interaction, front._strings("front.store_unavailable"))
-
-    return answered
+# A refusal's reply, by admission (a taken event needs none).
+_ANSWERS = {Admission.NOT_NOW: "front.not_now", Admission.REFUSED: "front.refused"}
 
 
 class DiscordFront:
-    """Turns clicks and messages into engine calls; holds no debate state itself."""
+    """Turns clicks and messages into events for the engine; holds no debate state itself."""
 
     def __init__(
         self,
-        handler: EngineCommands,
+        engine: Engine,
         detection: DetectionHandler,
         db: Database,
         strings: Strings,
@@ -58,7 +44,7 @@ class DiscordFront:
         approver_role_id: int | None,
         debater_ids: frozenset[int] = frozenset(),
     ) -> None:
-        self._handler = handler
+        self._engine = engine
         self._debater_ids = debater_ids  # AG's accounts: their words are turns, not the people's
         self._detection = detection
         self._messages = RoomMessages(db)
@@ -72,61 +58,46 @@ class DiscordFront:
         approver = self._approver_role_id is not None and self._approver_role_id in roles
         return Actor(user_id=user.id, name=user.display_name, is_approver=approver)
 
-    @_outage_answered
-    async def on_button(
-        self, interaction: discord.Interaction[Any], action: str, debate_id: int
-    ) -> None:
-        """Open / Not now / Stop: refused (ephemeral) unless the person may act."""
-        actor = self.actor(interaction.user)
-        try:
-            allowed = await self._handler.may_act(debate_id, actor)
-        except DebateNotFound:
-            await _private(interaction, self._strings("front.not_now"))
-            return
-        if not allowed:
-            await _private(interaction, self._strings("front.refused"))
-            return
-        await interaction.response.defer()
-        command = {
-            "open": self._handler.approve,
-            "decline": self._handler.decline,
-            "stop": self._handler.stop,
-        }[action]
-        before = await self._handler.get(debate_id)
-        after = await command(debate_id, actor)
-        if after == before:
-            await _private(interaction, self._strings("front.not_now"))
+    async def may_click(self, interaction: discord.Interaction[Any], debate_id: int) -> bool:
+        """Only the people of the conversation (or approvers) may act on a debate's controls;
+        anyone else is told so, privately."""
+        debate = await self._engine.get(debate_id)
+        if authorized(debate, self.actor(interaction.user)):
+            return True
+        await _private(interaction, self._strings("front.refused"))
+        return False
 
-    @_outage_answered
-    async def on_budget_button(
-        self, interaction: discord.Interaction[Any], action: str, debate_id: int, at: int
-    ) -> None:
-        """Extend / Conclude at the pause of budget `at`; refused (ephemeral) unless the person
-        may act; a button of another pause, or one pressed twice, changes nothing."""
-        actor = self.actor(interaction.user)
-        if not await self._handler.may_act(debate_id, actor):
-            await _private(interaction, self._strings("front.refused"))
-            return
-        await interaction.response.defer()
-        before = await self._handler.get(debate_id)
-        decide = {
-            "extend": self._handler.extend,
-            "conclude": self._handler.conclude_now,
-            "consensus": self._handler.declare_consensus,
-        }[action]
-        if await decide(debate_id, actor, at) == before:
+    async def on_error(self, interaction: discord.Interaction[Any], error: Exception) -> None:
+        """A click that failed: a debate gone, the database out of reach, or a bug, answered
+        with a short private reply (the bug is logged)."""
+        if isinstance(error, DebateNotFound):
             await _private(interaction, self._strings("front.not_now"))
+        elif isinstance(error, StoreUnavailable):
+            log.warning("a click could not be handled: %s", error)
+            await _private(interaction, self._strings("front.store_unavailable"))
+        else:
+            log.error("a click failed", exc_info=error)
 
-    @_outage_answered
-    async def on_answer_button(
+    async def submit(
+        self, interaction: discord.Interaction[Any], debate_id: int, event: Event
+    ) -> None:
+        """A button's event: acknowledged, submitted; one the debate does not take now is
+        answered privately."""
+        await interaction.response.defer()
+        await self._answered(interaction, await self._engine.submit(debate_id, event))
+
+    async def _answered(self, interaction: discord.Interaction[Any], done: Submitted) -> bool:
+        """Tell the person, privately, why an event was not taken; True if it was."""
+        if done.taken:
+            return True
+        await _private(interaction, self._strings(_ANSWERS[done.admission]))
+        return False
+
+    async def on_answer(
         self, interaction: discord.Interaction[Any], debate_id: int, option: int
     ) -> None:
         """One of the moderator's answer options."""
-        actor = self.actor(interaction.user)
-        if not await self._handler.may_act(debate_id, actor):
-            await _private(interaction, self._strings("front.refused"))
-            return
-        debate = await self._handler.get(debate_id)
+        debate = await self._engine.get(debate_id)
         question = debate.user_question
         if debate.phase is not Phase.AWAITING_USER or question is None:
             await _private(interaction, self._strings("front.not_now"))
@@ -134,57 +105,35 @@ class DiscordFront:
         answer = question.options[option] if option < len(question.options) else str(option)
         # The option's label is the moderator's text: it may hold @here.
         await _private(interaction, self._strings("front.answer_taken", answer=answer))
-        await self._handler.answer(debate_id, actor, answer)
+        await self._engine.submit(debate_id, UserAnswered(self.actor(interaction.user), answer))
 
-    @_outage_answered
-    async def on_card_select(
-        self, interaction: discord.Interaction[Any], what: str, debate_id: int, value: str
+    async def on_card_choice(
+        self, interaction: discord.Interaction[Any], debate_id: int, event: CardChoice
     ) -> None:
         """A format, a budget or a format's setup answer picked on the card: stored, and the
-        card shows it (refused, ephemeral, unless the person may act; a card no longer waiting
-        changes nothing)."""
-        actor = self.actor(interaction.user)
-        try:
-            allowed = await self._handler.may_act(debate_id, actor)
-        except DebateNotFound:
-            await _private(interaction, self._strings("front.not_now"))
+        card shows it (a card no longer waiting, or a choice it does not offer, changes
+        nothing)."""
+        done = await self._engine.submit(debate_id, event)
+        if not await self._answered(interaction, done):
             return
-        if not allowed:
-            await _private(interaction, self._strings("front.refused"))
+        if done.debate is None:  # stored for the process that runs the debate
+            await interaction.response.defer()
             return
-        if what == "format":
-            after = await self._handler.choose_format(debate_id, actor, value)
-            taken = after.format == value
-        elif what.startswith("option."):
-            key = what.removeprefix("option.")
-            after = await self._handler.choose_option(debate_id, actor, key, value)
-            taken = after.option(key) == value
-        else:
-            rounds = int(value) if value.isdigit() else 0
-            after = await self._handler.choose_budget(debate_id, actor, rounds)
-            taken = after.max_rounds == rounds
-        if after.phase is not Phase.PROPOSED or not taken:
-            await _private(interaction, self._strings("front.not_now"))
-            return
-        embed = card_embed(after, self._strings)
-        view = card_view(after, self._strings)
+        embed, view = card_embed(done.debate, self._strings), card_view(done.debate, self._strings)
         await interaction.response.edit_message(embed=embed, view=view, allowed_mentions=NO_PINGS)
-        now = await self._handler.get(debate_id)
+        now = await self._engine.get(debate_id)
         if now.phase is not Phase.PROPOSED:  # opened or put off meanwhile: the card says so
             closed = card_embed(now, self._strings, closed=True, decided_by=now.approved_by)
             await interaction.edit_original_response(
                 embed=closed, view=None, allowed_mentions=NO_PINGS
             )
 
-    @_outage_answered
     async def on_form_button(
         self, interaction: discord.Interaction[Any], debate_id: int, key: str
     ) -> None:
         """A form's button, on the card or under the moderator's question: the form opens,
-        holding what was added before (refused, ephemeral, unless the person may act)."""
-        debate = await self._allowed(interaction, debate_id)
-        if debate is None:
-            return
+        holding what was added before."""
+        debate = await self._engine.get(debate_id)
         asked = debate.user_question
         on_card = debate.phase is Phase.PROPOSED
         if not on_card and (
@@ -204,45 +153,29 @@ class DiscordFront:
         if found is None:
             return
         debate_id, key, text = found
-        if not text:  # a required field: Discord sends none empty
-            await _private(interaction, self._strings("front.not_now"))
-            return
-        await self.on_form_submit(interaction, debate_id, key, text)
+        try:
+            if not text:  # a required field: Discord sends none empty
+                await _private(interaction, self._strings("front.not_now"))
+            elif await self.may_click(interaction, debate_id):
+                await self.on_form_submit(interaction, debate_id, key, text)
+        except Exception as exc:  # a boundary: the views' one error handler
+            await self.on_error(interaction, exc)
 
-    @_outage_answered
     async def on_form_submit(
         self, interaction: discord.Interaction[Any], debate_id: int, key: str, text: str
     ) -> None:
         """The form sent: on a waiting card its text is stored as the option; under the
         moderator's question it is the people's answer, said in the thread like a typed one."""
-        debate = await self._allowed(interaction, debate_id)
-        if debate is None:
-            return
+        debate = await self._engine.get(debate_id)
         actor = self.actor(interaction.user)
+        event: Event | None = None
         if debate.phase is Phase.PROPOSED:
-            after = await self._handler.choose_option(debate_id, actor, key, text)
-            taken = after.option(key) == text
+            event = OptionChosen(actor, key, text)
         elif debate.phase is Phase.AWAITING_USER and debate.user_question is not None:
-            after = await self._handler.answer(debate_id, actor, text)
-            taken = after.people != debate.people
-        else:
-            taken = False
+            event = UserAnswered(actor, text)
+        taken = event is not None and (await self._engine.submit(debate_id, event)).taken
         kept = self._strings("front.form_kept", count=len(text))
         await _private(interaction, kept if taken else self._strings("front.not_now"))
-
-    async def _allowed(
-        self, interaction: discord.Interaction[Any], debate_id: int
-    ) -> Debate | None:
-        """The debate, if the person may act on it; else an ephemeral refusal and None."""
-        try:
-            allowed = await self._handler.may_act(debate_id, self.actor(interaction.user))
-        except DebateNotFound:
-            await _private(interaction, self._strings("front.not_now"))
-            return None
-        if not allowed:
-            await _private(interaction, self._strings("front.refused"))
-            return None
-        return await self._handler.get(debate_id)
 
     async def on_message(self, message: discord.Message, own_id: int) -> None:
         """Chat in a watched channel feeds detection; a typed answer in a thread counts."""
@@ -259,7 +192,7 @@ class DiscordFront:
         )
         proposal = await self._detection.on_message(message.channel.id, line, message.author.bot)
         if proposal is not None:
-            await self._handler.propose(proposal)
+            await self._engine.propose(proposal)
 
     async def _typed_answer(self, message: discord.Message) -> bool:
         """True if the message was in a debate's thread (where it is never chat to detect):
@@ -270,13 +203,12 @@ class DiscordFront:
         debate_id = await self._messages.debate_in_thread(message.channel.id)
         if debate_id is None or message.author.bot or message.author.id in self._debater_ids:
             return debate_id is not None
-        debate = await self._handler.get(debate_id)
+        debate = await self._engine.get(debate_id)
         actor = self.actor(message.author)
-        if debate.phase is Phase.AWAITING_USER:
-            if await self._handler.may_act(debate_id, actor):
-                await self._handler.answer(debate_id, actor, message.content)
+        if debate.phase is Phase.AWAITING_USER:  # the person's answer, if they may give it
+            await self._engine.submit(debate_id, UserAnswered(actor, message.content))
         elif debate.phase.is_running:
-            await self._handler.said(debate_id, actor, message.content)
+            await self._engine.submit(debate_id, PeopleSaid(actor, message.content))
         return True
 
 

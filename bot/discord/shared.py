@@ -8,10 +8,10 @@ from collections.abc import Callable
 from bot.compose import Engine
 from bot.discord.room import DiscordRoom
 from bot.discord.services import Services
-from bot.inbox_commands import EngineCommands, InboxCommands
+from bot.inbox_engine import InboxEngine
 from bot.lease_runner import LeaseRunner
 from bot.settings import Settings, SettingsError
-from handlers.ports import Clock
+from handlers.debate_handler import Engine as EngineService
 from tools.store.db import Database
 from tools.store.inbox import CHANNEL as INBOX_CHANNEL
 from tools.store.inbox import Inbox
@@ -37,9 +37,9 @@ async def shared_services(settings: Settings, *, gateway: bool) -> Services:
     return Services(db=db, leases=leases, runs_debates=runs, gateway=gateway)
 
 
-def engine_commands(
-    services: Services, engine: Engine[DiscordRoom], clock: Clock, settings: Settings
-) -> EngineCommands:
+def front_engine(
+    services: Services, engine: Engine[DiscordRoom], settings: Settings
+) -> EngineService:
     """The engine itself, or (processes sharing the debates) the inbox in front of it; a
     process that runs debates gets its lease runner."""
     if services.leases is None:
@@ -56,7 +56,7 @@ def engine_commands(
             forget=(engine.room.forget, engine.store.forget),
         )
     wake = services.runner.wake if services.runner else (lambda: None)
-    return InboxCommands(engine.handler, engine.store, inbox, clock, wake)
+    return InboxEngine(engine.handler, engine.store, inbox, wake)
 
 
 async def listen(services: Services, settings: Settings, wake: Callable[[], None]) -> None:
@@ -66,4 +66,4 @@ async def listen(services: Services, settings: Settings, wake: Callable[[], None
         services.closers.append(await Wakeup.listen(url, INBOX_CHANNEL, wake))
 
 
-__all__ = ["database_url", "engine_commands", "listen", "shared_services"]
+__all__ = ["database_url", "front_engine", "listen", "shared_services"]

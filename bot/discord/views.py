@@ -1,58 +1,58 @@
-"""Persistent buttons: `DynamicItem`s whose state lives in SQLite, so they outlive restarts."""
+"""Persistent buttons: `DynamicItem`s whose state lives in SQLite, so they outlive restarts.
+Each builds the event it stands for; who may click is checked once (bot/discord/clicks.py)."""
 
 from __future__ import annotations
 
 import re
-from typing import Any, Protocol, cast
+from collections.abc import Callable
+from typing import Any, Literal, cast
 
 import discord
 
+from bot.discord.clicks import CardChoice, DebateClick, EventFront, front_of
 from bot.discord.embeds import budget_label
 from bot.discord.forms import FormButton
 from bot.formatting import format_label, option_label
+from handlers.core.events import (
+    BudgetChosen,
+    BudgetDecided,
+    Event,
+    FormatChosen,
+    OptionChosen,
+    ProposalApproved,
+    ProposalDeclined,
+    SkipRequested,
+    StopRequested,
+)
 from handlers.core.formats import format_named, formats_for
 from handlers.core.formats.base import CardOption
 from handlers.core.i18n import Strings
-from handlers.core.model import Debate
+from handlers.core.model import Actor, Debate
 from handlers.core.shorten import shorten
 
 Button = discord.ui.Button[Any]
 Select = discord.ui.Select[Any]
 
 
-class ClickHandler(Protocol):
-    """What the buttons hand their clicks to (the Discord front end)."""
-
-    async def on_button(
-        self, interaction: discord.Interaction[Any], action: str, debate_id: int
-    ) -> None:
-        """A card's or a thread's button."""
-
-    async def on_answer_button(
-        self, interaction: discord.Interaction[Any], debate_id: int, option: int
-    ) -> None:
-        """One option of the moderator's question."""
-
-    async def on_budget_button(
-        self, interaction: discord.Interaction[Any], action: str, debate_id: int, at: int
-    ) -> None:
-        """Extend / Conclude at the pause of budget `at`."""
-
-    async def on_card_select(
-        self, interaction: discord.Interaction[Any], what: str, debate_id: int, value: str
-    ) -> None:
-        """A format or a budget picked in one of the card's menus."""
+def _front(interaction: discord.Interaction[Any]) -> EventFront:
+    return cast("EventFront", front_of(interaction))
 
 
-def _front(interaction: discord.Interaction[Any]) -> ClickHandler:
-    """The client's front end (the client is a DebateBot; typed here without importing it)."""
-    return cast("ClickHandler", interaction.client.front)
+# The events a plain button stands for, by its action: a new button is a line here.
+BUTTON_EVENTS: dict[str, Callable[[Actor], Event]] = {
+    "open": ProposalApproved,
+    "decline": ProposalDeclined,
+    "stop": StopRequested,
+    "skip": SkipRequested,
+}
 
 
 class DebateButton(
-    discord.ui.DynamicItem[Button], template=r"debate:(?P<action>open|decline|stop):(?P<id>\d+)"
+    DebateClick,
+    discord.ui.DynamicItem[Button],
+    template=rf"debate:(?P<action>{'|'.join(BUTTON_EVENTS)}):(?P<id>\d+)",
 ):
-    """Open / Not now on a card, Stop in a thread: `debate:<action>:<id>`."""
+    """Open / Not now on a card, Stop and Skip in a thread: `debate:<action>:<id>`."""
 
     def __init__(self, action: str, debate_id: int, label: str = "", style: int = 2) -> None:
         super().__init__(
@@ -72,12 +72,15 @@ class DebateButton(
         """Rebuild the button from its custom_id (after a restart, too)."""
         return cls(match["action"], int(match["id"]))
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        """Hand the click to the front end."""
-        await _front(interaction).on_button(interaction, self.action, self.debate_id)
+    async def clicked(self, interaction: discord.Interaction[Any]) -> None:
+        """The button's event, by the person who pressed it."""
+        front = _front(interaction)
+        event = BUTTON_EVENTS[self.action](front.actor(interaction.user))
+        await front.submit(interaction, self.debate_id, event)
 
 
 class BudgetButton(
+    DebateClick,
     discord.ui.DynamicItem[Button],
     template=r"debate:(?P<action>extend|conclude|consensus):(?P<id>\d+):(?P<at>\d+)",
 ):
@@ -94,7 +97,7 @@ class BudgetButton(
                 custom_id=f"debate:{action}:{debate_id}:{at}",
             )
         )
-        self.action = action
+        self.action = cast("Literal['extend', 'conclude', 'consensus']", action)
         self.debate_id = debate_id
         self.at = at
 
@@ -105,14 +108,17 @@ class BudgetButton(
         """Rebuild the button from its custom_id (after a restart, too)."""
         return cls(match["action"], int(match["id"]), int(match["at"]))
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        """Hand the click to the front end."""
+    async def clicked(self, interaction: discord.Interaction[Any]) -> None:
+        """The people's word at this pause."""
         front = _front(interaction)
-        await front.on_budget_button(interaction, self.action, self.debate_id, self.at)
+        event = BudgetDecided(front.actor(interaction.user), self.action, self.at)
+        await front.submit(interaction, self.debate_id, event)
 
 
 class AnswerButton(
-    discord.ui.DynamicItem[Button], template=r"debate:answer:(?P<id>\d+):(?P<option>\d+)"
+    DebateClick,
+    discord.ui.DynamicItem[Button],
+    template=r"debate:answer:(?P<id>\d+):(?P<option>\d+)",
 ):
     """One option of the moderator's question: `debate:answer:<id>:<option>`."""
 
@@ -134,12 +140,13 @@ class AnswerButton(
         """Rebuild the button from its custom_id."""
         return cls(int(match["id"]), int(match["option"]))
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        """Hand the answer to the front end."""
-        await _front(interaction).on_answer_button(interaction, self.debate_id, self.option)
+    async def clicked(self, interaction: discord.Interaction[Any]) -> None:
+        """Hand the answer to the front end (the option's text is the stored question's)."""
+        await _front(interaction).on_answer(interaction, self.debate_id, self.option)
 
 
 class CardSelect(
+    DebateClick,
     discord.ui.DynamicItem[Select],
     template=r"debate:(?P<what>format|budget|option\.[a-z_.]+):(?P<id>\d+)",
 ):
@@ -172,10 +179,21 @@ class CardSelect(
         """Rebuild the menu from its custom_id (the picked value arrives with the click)."""
         return cls(match["what"], int(match["id"]))
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        """Hand the picked value to the front end."""
+    async def clicked(self, interaction: discord.Interaction[Any]) -> None:
+        """The picked value as the card's event."""
+        front = _front(interaction)
+        await front.on_card_choice(
+            interaction, self.debate_id, self.choice(front.actor(interaction.user))
+        )
+
+    def choice(self, actor: Actor) -> CardChoice:
+        """The event of the value picked in this menu."""
         picked = self.item.values[0] if self.item.values else ""
-        await _front(interaction).on_card_select(interaction, self.what, self.debate_id, picked)
+        if self.what == "format":
+            return FormatChosen(actor, picked)
+        if self.what.startswith("option."):
+            return OptionChosen(actor, self.what.removeprefix("option."), picked)
+        return BudgetChosen(actor, int(picked) if picked.isdigit() else 0)
 
 
 MAX_OPTIONS = 25  # Discord's limit per select menu
@@ -242,9 +260,10 @@ def budget_view(debate: Debate, strings: Strings) -> discord.ui.View:
 
 
 def status_view(debate_id: int, strings: Strings) -> discord.ui.View:
-    """Stop."""
+    """Stop, and Skip this turn."""
     view = discord.ui.View(timeout=None)
     view.add_item(DebateButton("stop", debate_id, strings("front.button_stop"), 4))
+    view.add_item(DebateButton("skip", debate_id, strings("front.button_skip"), 2))
     return view
 
 

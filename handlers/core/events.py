@@ -1,10 +1,13 @@
 """What happens to a debate (events, past tense); what the engine does about it (effects) is
-in handlers/core/effects.py."""
+in handlers/core/effects.py. Front ends build events and hand them to the engine's one verb,
+`submit`; `kind` tells them apart where they are stored (the gateway's inbox)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Annotated, Literal
+
+from pydantic import Field, TypeAdapter
 
 from handlers.core.model import (
     Actor,
@@ -29,6 +32,7 @@ class ProposalApproved:
     pauses_at_budget: bool = False  # at max_rounds, wait for the people (BUDGET_PAUSE)
     options: tuple[tuple[str, str], ...] = ()  # the format's options chosen (or defaulted)
     poll_hours: int = 0  # POLL_HOURS: a stalemate ends in the people's poll (0: no poll)
+    kind: Literal["proposal_approved"] = "proposal_approved"
 
 
 @dataclass(frozen=True)
@@ -37,6 +41,7 @@ class FormatChosen:
 
     actor: Actor
     format: str
+    kind: Literal["format_chosen"] = "format_chosen"
 
 
 @dataclass(frozen=True)
@@ -46,6 +51,7 @@ class OptionChosen:
     actor: Actor
     key: str
     value: str
+    kind: Literal["option_chosen"] = "option_chosen"
 
 
 @dataclass(frozen=True)
@@ -54,6 +60,7 @@ class BudgetChosen:
 
     actor: Actor
     rounds: int
+    kind: Literal["budget_chosen"] = "budget_chosen"
 
 
 @dataclass(frozen=True)
@@ -64,6 +71,7 @@ class BudgetDecided:
     actor: Actor
     choice: Literal["extend", "conclude", "consensus"]
     at: int = 0  # the pause this answers, by the debate's turn count then (0: the current one)
+    kind: Literal["budget_decided"] = "budget_decided"
 
 
 @dataclass(frozen=True)
@@ -71,11 +79,14 @@ class ProposalDeclined:
     """An authorized person pressed Not now."""
 
     actor: Actor
+    kind: Literal["proposal_declined"] = "proposal_declined"
 
 
 @dataclass(frozen=True)
 class ProposalExpired:
     """Nobody answered the card in time."""
+
+    kind: Literal["proposal_expired"] = "proposal_expired"
 
 
 @dataclass(frozen=True)
@@ -90,6 +101,7 @@ class ReplyReceived:
     heard: int = 0  # how many of the debate's people lines its brief carried
     parsed: ParsedReply | None = None  # parsed once by the runner (off the loop when large)
     concession: str = ""  # a move toward the others: "quoted", or "unquoted" (no real quote)
+    kind: Literal["reply_received"] = "reply_received"
 
 
 @dataclass(frozen=True)
@@ -98,9 +110,10 @@ class DebaterFailed:
 
     seat: str  # the participant's id
     turn: int
-    kind: FailureKind
+    failure: FailureKind
     detail: str = ""
     retry_after: float | None = None
+    kind: Literal["debater_failed"] = "debater_failed"
 
 
 @dataclass(frozen=True)
@@ -110,6 +123,7 @@ class Judged:
     turn: int
     decision: Decision
     heard: int = 0  # how many of the debate's people lines the judgement saw
+    kind: Literal["judged"] = "judged"
 
 
 @dataclass(frozen=True)
@@ -118,6 +132,7 @@ class PeopleSaid:
 
     actor: Actor
     text: str
+    kind: Literal["people_said"] = "people_said"
 
 
 @dataclass(frozen=True)
@@ -126,6 +141,7 @@ class UserAnswered:
 
     actor: Actor
     answer: str
+    kind: Literal["user_answered"] = "user_answered"
 
 
 @dataclass(frozen=True)
@@ -133,6 +149,7 @@ class StopRequested:
     """An authorized person pressed Stop."""
 
     actor: Actor
+    kind: Literal["stop_requested"] = "stop_requested"
 
 
 @dataclass(frozen=True)
@@ -140,6 +157,7 @@ class ConclusionReady:
     """The moderator wrote the Conclusion."""
 
     conclusion: Conclusion
+    kind: Literal["conclusion_ready"] = "conclusion_ready"
 
 
 @dataclass(frozen=True)
@@ -149,6 +167,7 @@ class TaskDone:
     task: str
     output: str
     source: ModeratorSource = ModeratorSource.GEMINI
+    kind: Literal["task_done"] = "task_done"
 
 
 @dataclass(frozen=True)
@@ -156,11 +175,14 @@ class MinorityReported:
     """The minority report is written (by the moderator, or the rules), its quotes checked."""
 
     report: MinorityReport
+    kind: Literal["minority_reported"] = "minority_reported"
 
 
 @dataclass(frozen=True)
 class PollDue:
     """The people's poll reached its stored end time."""
+
+    kind: Literal["poll_due"] = "poll_due"
 
 
 @dataclass(frozen=True)
@@ -169,9 +191,18 @@ class PollClosed:
 
     counts: tuple[int, ...]
     lost: bool = False
+    kind: Literal["poll_closed"] = "poll_closed"
 
 
-Event = (
+@dataclass(frozen=True)
+class SkipRequested:
+    """An authorized person pressed Skip: the turn being answered is skipped."""
+
+    actor: Actor
+    kind: Literal["skip_requested"] = "skip_requested"
+
+
+Event = Annotated[
     ProposalApproved
     | FormatChosen
     | OptionChosen
@@ -185,9 +216,13 @@ Event = (
     | UserAnswered
     | PeopleSaid
     | StopRequested
+    | SkipRequested
     | ConclusionReady
     | TaskDone
     | MinorityReported
     | PollDue
-    | PollClosed
-)
+    | PollClosed,
+    Field(discriminator="kind"),
+]
+
+EVENT_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event)

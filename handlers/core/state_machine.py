@@ -13,6 +13,7 @@ import random
 from dataclasses import replace
 from datetime import datetime
 
+from handlers.core.admission import Admission, admits, authorized
 from handlers.core.claims import updated
 from handlers.core.concessions import with_concession
 from handlers.core.convergence import TREND_KEPT, converging_pause, decided
@@ -47,6 +48,7 @@ from handlers.core.events import (
     ProposalDeclined,
     ProposalExpired,
     ReplyReceived,
+    SkipRequested,
     StopRequested,
     TaskDone,
     UserAnswered,
@@ -71,63 +73,64 @@ from handlers.core.step_failures import (
     MAX_SKIPS,
     MAX_TIMEOUT_RETRIES,
     failure,
+    skipped_by,
 )
-from handlers.core.steps import Step, conclude, expects, format_of, reply, run_plan, task_done
+from handlers.core.steps import Step, conclude, format_of, reply, run_plan, task_done
 
 __all__ = [
     "BACKOFF_S",
     "MAX_RETRIES",
     "MAX_SKIPS",
     "MAX_TIMEOUT_RETRIES",
+    "Admission",
     "Step",
+    "admits",
     "authorized",
     "both_agree",
     "transition",
 ]
 
 
-MAX_BUDGET_ROUNDS = 50  # as MAX_ROUNDS allows
-
-
-def authorized(debate: Debate, actor: Actor) -> bool:
-    """Only the people of the conversation, or holders of the approver role, may act."""
-    return actor.is_approver or actor.user_id in debate.people_ids
-
-
 def transition(debate: Debate, event: Event, now: datetime, rng: random.Random) -> Step:
-    """Apply one event; an event that does not fit the current state changes nothing."""
+    """Apply one event; an event the debate does not admit now (handlers/core/admission.py)
+    changes nothing."""
+    if admits(debate, event) is not Admission.TAKEN:
+        return Step(debate)
+    return _taken(debate, event, now, rng)
+
+
+def _taken(debate: Debate, event: Event, now: datetime, rng: random.Random) -> Step:
+    """The step an admitted event makes."""
     match event:
-        case ProposalApproved(actor=actor) if debate.phase is Phase.PROPOSED:
-            return _approve(debate, event, now, rng) if authorized(debate, actor) else Step(debate)
-        case FormatChosen() | OptionChosen() | BudgetChosen() if debate.phase is Phase.PROPOSED:
-            return _on_card(debate, event, now)
-        case ProposalDeclined() | ProposalExpired() if debate.phase is Phase.PROPOSED:
-            return _on_card(debate, event, now)
-        case ReplyReceived() if expects(debate, event.seat, event.turn):
+        case ProposalApproved():
+            return _approve(debate, event, now, rng)
+        case FormatChosen() | OptionChosen() | BudgetChosen():
+            return _on_card(debate, event)
+        case ProposalDeclined() | ProposalExpired():
+            return _closed(debate, event, now)
+        case ReplyReceived():
             return with_concession(reply(debate, event, now, rng), event)
-        case DebaterFailed() if expects(debate, event.seat, event.turn):
+        case DebaterFailed():
             return failure(debate, event, rng)
         case Judged() | TaskDone():
             return _moderated(debate, event, rng)
-        case UserAnswered() | BudgetDecided() if debate.phase is Phase.AWAITING_USER:
-            return (
-                _on_waiting(debate, event, rng) if authorized(debate, event.actor) else Step(debate)
-            )
-        case PeopleSaid(actor=actor, text=text) if debate.phase in _STOPPABLE and text.strip():
+        case UserAnswered() | BudgetDecided():
+            return _on_waiting(debate, event, rng)
+        case PeopleSaid(actor=actor, text=text):
             return _said(debate, actor, text)
         case MinorityReported() | PollDue() | PollClosed():
             return on_poll(debate, event)
-        case StopRequested(actor=actor) if debate.phase in _STOPPABLE:
+        case StopRequested(actor=actor):
             return _stopped(debate, actor)
-        case ConclusionReady() if debate.phase is Phase.CONCLUDING:
+        case SkipRequested(actor=actor):
+            return skipped_by(debate, _who(actor), rng)
+        case ConclusionReady():
             return _ended(debate, event, now)
     return Step(debate)
 
 
 def _stopped(debate: Debate, actor: Actor) -> Step:
-    """Stop (authorized people only); an open poll is ended instead and its votes bind."""
-    if not authorized(debate, actor):
-        return Step(debate)
+    """Stop; an open poll is ended instead and its votes bind."""
     early = stop_poll(debate, actor)
     if early is not None:
         return early
@@ -144,9 +147,6 @@ def _ended(debate: Debate, event: ConclusionReady, now: datetime) -> Step:
     return Step(ended, (WriteConclusion(done), PostConclusion(done), UpdateStatus()))
 
 
-_BUTTONS = frozenset({"budget", "converging"})  # pauses the people answer with buttons
-_STOPPABLE = frozenset({Phase.SPEAKING, Phase.JUDGING, Phase.AWAITING_USER})
-_TASKING = frozenset({Phase.SPEAKING, Phase.JUDGING})
 _END_PHASE = {
     Outcome.CONSENSUS: Phase.CONCLUDED,
     Outcome.MAX_ROUNDS: Phase.CONCLUDED,
@@ -156,33 +156,16 @@ _END_PHASE = {
 }
 
 
-def _on_card(
-    debate: Debate,
-    event: FormatChosen | OptionChosen | BudgetChosen | ProposalDeclined | ProposalExpired,
-    now: datetime,
-) -> Step:
-    """A waiting card: a format or a budget picked, put off, or expired (only the people
-    may act)."""
+def _on_card(debate: Debate, event: FormatChosen | OptionChosen | BudgetChosen) -> Step:
+    """A waiting card: a format, a budget or one of the format's options picked."""
     match event:
-        case ProposalExpired():
-            return _closed(debate, Phase.EXPIRED, now)
-        case _ if not authorized(debate, event.actor):
-            return Step(debate)
-        case ProposalDeclined():
-            return _closed(debate, Phase.DECLINED, now)
-        case FormatChosen(format=name) if name in formats_for(debate.roster):
+        case FormatChosen(format=name):
             return Step(replace(debate, format=name))
-        case BudgetChosen(rounds=rounds) if 1 <= rounds <= MAX_BUDGET_ROUNDS:
+        case BudgetChosen(rounds=rounds):
             return Step(replace(debate, max_rounds=rounds))
-        case OptionChosen(key=key, value=value) if _card_option_fits(debate, key, value):
+        case OptionChosen(key=key, value=value):
             options = dict(debate.options) | {key: value}
             return Step(replace(debate, options=tuple(sorted(options.items()))))
-    return Step(debate)
-
-
-def _card_option_fits(debate: Debate, key: str, value: str) -> bool:
-    """An option the debate's format asks on the card, set to one of its choices."""
-    return any(o.key == key and o.valid(value) for o in format_of(debate).card_options)
 
 
 def _on_waiting(debate: Debate, event: UserAnswered | BudgetDecided, rng: random.Random) -> Step:
@@ -193,14 +176,24 @@ def _on_waiting(debate: Debate, event: UserAnswered | BudgetDecided, rng: random
             return _said(debate, actor, answer)
         case UserAnswered(actor=actor, answer=answer):
             return _answered(debate, actor, answer, rng)
-        case BudgetDecided(at=at) if debate.paused in _BUTTONS and at in (0, debate.turns):
-            return decided(debate, event, rng)  # else a button of an earlier pause
+        case BudgetDecided():
+            return decided(debate, event, rng)
     return Step(debate)
 
 
-def _closed(debate: Debate, phase: Phase, now: datetime) -> Step:
+def _closed(debate: Debate, event: ProposalDeclined | ProposalExpired, now: datetime) -> Step:
     """The card is declined or expired: no debate."""
+    phase = Phase.DECLINED if isinstance(event, ProposalDeclined) else Phase.EXPIRED
     return Step(replace(debate, phase=phase, ended_at=now), (CloseCard(),))
+
+
+def _moderated(debate: Debate, event: Judged | TaskDone, rng: random.Random) -> Step:
+    """A judgement of the latest turn, or a format's moderator task done."""
+    return (
+        task_done(debate, event, rng)
+        if isinstance(event, TaskDone)
+        else _judged(debate, event, rng)
+    )
 
 
 def _who(actor: Actor) -> str:
@@ -230,16 +223,6 @@ def _approve(debate: Debate, event: ProposalApproved, now: datetime, rng: random
         Notify("wiki.agenda_written", (("page", "agenda"),)),
     )
     return Step(step.debate, (*opening, *step.effects))
-
-
-def _moderated(debate: Debate, event: Judged | TaskDone, rng: random.Random) -> Step:
-    """A judgement of the latest turn, or a format's moderator task done."""
-    if isinstance(event, TaskDone):
-        if debate.phase in _TASKING and event.task in debate.tasks:
-            return task_done(debate, event, rng)
-    elif debate.phase is Phase.JUDGING and event.turn == debate.turns and not debate.tasks:
-        return _judged(debate, event, rng)
-    return Step(debate)
 
 
 def _judged(debate: Debate, event: Judged, rng: random.Random) -> Step:

@@ -35,13 +35,13 @@ def failure(debate: Debate, event: DebaterFailed, rng: random.Random) -> Step:
     """Retry, restart the session, skip this participant, or fail the debate."""
     asks = open_asks(debate)
     ask = next(a for a in asks if (a.participant, a.turn) == (event.seat, event.turn))
-    seat = (("seat", event.seat), ("kind", event.kind.value))
-    if event.kind is FailureKind.SESSION_MISSING and not ask.fresh_session:
+    seat = (("seat", event.seat), ("kind", event.failure.value))
+    if event.failure is FailureKind.SESSION_MISSING and not ask.fresh_session:
         fresh = replace(ask, fresh_session=True)
         again = with_asks(debate, _swap(asks, ask, fresh))
         return Step(again, (Notify("debater.session_restarted", seat), ask_effect(again, fresh)))
-    if event.kind.is_transient:
-        limit = MAX_TIMEOUT_RETRIES if event.kind is FailureKind.TIMEOUT else MAX_RETRIES
+    if event.failure.is_transient:
+        limit = MAX_TIMEOUT_RETRIES if event.failure is FailureKind.TIMEOUT else MAX_RETRIES
         if ask.attempt < limit:
             delay = event.retry_after
             if delay is None:
@@ -53,7 +53,7 @@ def failure(debate: Debate, event: DebaterFailed, rng: random.Random) -> Step:
             return Step(again, (notice, ask_effect(again, retry, delay)))
         return _skip(debate, ask, event, rng)
     detail = (*seat, ("detail", shorten(event.detail, 300)))
-    failed = replace(debate, failure=f"{event.seat}: {event.kind.value}")
+    failed = replace(debate, failure=f"{event.seat}: {event.failure.value}")
     return conclude(failed, Outcome.FAILED, Notify("debater.failed", detail))
 
 
@@ -63,9 +63,9 @@ def _swap(asks: tuple[OpenAsk, ...], old: OpenAsk, new: OpenAsk) -> tuple[OpenAs
 
 def _skip(debate: Debate, ask: OpenAsk, event: DebaterFailed, rng: random.Random) -> Step:
     skipped = debate.skipped + 1
-    params = (("seat", event.seat), ("kind", event.kind.value))
+    params = (("seat", event.seat), ("kind", event.failure.value))
     if skipped >= MAX_SKIPS:
-        failed = replace(debate, failure=f"{event.seat}: {event.kind.value}")
+        failed = replace(debate, failure=f"{event.seat}: {event.failure.value}")
         return conclude(failed, Outcome.FAILED, Notify("debater.failed_repeatedly", params))
     # A skipped ask counts as spoken so the round moves on; the relay stays as it was.
     waiting = tuple(a for a in open_asks(debate) if a != ask)
@@ -77,3 +77,16 @@ def _skip(debate: Debate, ask: OpenAsk, event: DebaterFailed, rng: random.Random
         return Step(moved, (notice,))
     step = run_plan(format_of(moved).answered(moved, rng))
     return Step(step.debate, (notice, *held_posts(moved), *step.effects))
+
+
+def skipped_by(debate: Debate, who: str, rng: random.Random) -> Step:
+    """The people skipped the turn being answered: each open ask counts as spoken (as a failed
+    one skipped does, without counting toward failing the debate) and the debate goes on."""
+    asks = open_asks(debate)
+    seats = tuple(a.participant for a in asks)
+    moved = replace(with_asks(debate, ()), spoken=(*debate.spoken, *seats))
+    notices = tuple(Notify("debate.skipped_by", (("user", who), ("seat", s))) for s in seats)
+    if moved.tasks:  # the moderator's tasks beside the asks go on; their end moves the step
+        return Step(moved, notices)
+    step = run_plan(format_of(moved).answered(moved, rng))
+    return Step(step.debate, (*notices, *held_posts(moved), *step.effects))

@@ -5,14 +5,19 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
+from typing import Any
 
-from bot.inbox_commands import InboxCommands
+from bot.inbox_engine import InboxEngine
 from bot.lease_runner import LeaseRunner
+from handlers.core.admission import Admission
+from handlers.core.events import BudgetChosen, ProposalApproved, ProposalDeclined
 from handlers.core.model import Phase
 from tests.handlers.conftest import ALICE, BOB, proposal
 from tests.handlers.doubles import reply
 from tests.handlers.test_leased_engine import LeasedRig, idle, pair  # noqa: F401  # a fixture
-from tools.store.inbox import Inbox
+from tests.tools.store.test_state_cache import use_store
+from tools.store.inbox import INSERT, Inbox
+from tools.store.leases import LeasedStore
 
 
 class Outbox:
@@ -40,10 +45,10 @@ def runner_of(rig: LeasedRig) -> LeaseRunner:
     )
 
 
-def gateway_of(rig: LeasedRig) -> InboxCommands:
-    """The front's commands in a process that runs nothing (its engine holds no lease)."""
+def gateway_of(rig: LeasedRig) -> InboxEngine:
+    """The front's engine in a process that runs nothing (its engine holds no lease)."""
     assert rig.db is not None
-    return InboxCommands(rig.h, rig.h._store, Inbox(rig.db), rig.clock)
+    return InboxEngine(rig.h, rig.h._store, Inbox(rig.db))
 
 
 async def test_commands_are_applied_in_order_once_by_the_holder(
@@ -57,11 +62,14 @@ async def test_commands_are_applied_in_order_once_by_the_holder(
     await idle(holder, debate.id)
     assert holder.room.cards == [debate.id] and gateway_rig.room.cards == []
 
-    forecast = await gateway.choose_budget(debate.id, ALICE, 5)
-    assert forecast.max_rounds == 5  # what the person sees at once, before anyone applied it
-    refused = await gateway.choose_budget(debate.id, BOB, 2)  # bob may not: nothing changes
-    assert refused.max_rounds == debate.max_rounds
-    await gateway.choose_budget(debate.id, ALICE, 4)
+    # what the person is told at once, before anyone applied it: the same rule as the engine's
+    assert (await gateway.submit(debate.id, BudgetChosen(ALICE, 5))).admission is Admission.TAKEN
+    refused = await gateway.submit(debate.id, BudgetChosen(BOB, 2))  # bob may not
+    assert refused.admission is Admission.REFUSED
+    not_one = await gateway.submit(debate.id, BudgetChosen(ALICE, 0))  # not a budget: not stored
+    assert not_one.admission is Admission.NOT_NOW
+    assert await Inbox(holder.db).count(debate.id) == 1  # type: ignore[arg-type]
+    await gateway.submit(debate.id, BudgetChosen(ALICE, 4))
     await runner.tick()
     await runner.tick()  # nothing left: nothing applied twice
     stored = await gateway.get(debate.id)
@@ -89,7 +97,7 @@ async def test_a_renewal_that_comes_back_late_stops_the_turn_and_runs_it_again(
 
     for debater in holder.debaters.values():
         debater.enqueue(stuck_once)
-    await holder.h.approve(debate.id, ALICE)
+    await holder.h.submit(debate.id, ProposalApproved(ALICE))
     await asyncio.wait_for(asked.wait(), 10)
 
     holder.clocks.advance(25)  # past the margin, inside the lease: nobody else may claim yet
@@ -112,7 +120,7 @@ async def test_an_ended_debate_is_given_up(pair: tuple[LeasedRig, LeasedRig]) ->
     assert debate is not None
     await runner.tick()
     await idle(holder, debate.id)
-    await holder.h.decline(debate.id, ALICE)
+    await holder.h.submit(debate.id, ProposalDeclined(ALICE))
     await idle(holder, debate.id)
     await runner.tick()
     assert holder.leases is not None and holder.leases.held() == []
@@ -127,9 +135,32 @@ async def test_a_command_that_keeps_failing_is_given_up_after_a_few_passes(
     debate = await holder.h.propose(proposal())
     assert debate is not None
     await runner.tick()
-    await inbox.put(debate.id, "no_such_command", ALICE, ())
+    await idle(holder, debate.id)
+    use_store(holder.h, RefusesCommands(holder.db, holder.leases))  # type: ignore[arg-type]
+    await inbox.put(debate.id, BudgetChosen(ALICE, 5))
     await runner.tick()
     await runner.tick()
     assert await inbox.count(debate.id) == 1  # tried again: a hiccup would lose no click
     await runner.tick()
     assert await inbox.count(debate.id) == 0
+
+
+async def test_a_stored_command_that_is_not_an_event_is_dropped(
+    pair: tuple[LeasedRig, LeasedRig],  # noqa: F811
+) -> None:
+    holder, _ = pair
+    assert holder.db is not None
+    inbox = Inbox(holder.db)
+    debate = await holder.h.propose(proposal())
+    assert debate is not None
+    await holder.db.execute(INSERT, (debate.id, "stop", '{"args": []}', "2026-12-01T00:00:00"))
+    assert await inbox.pending([debate.id]) == [] and await inbox.count(debate.id) == 0
+
+
+class RefusesCommands(LeasedStore):
+    """The real store, whose every step made by an inbox command fails (not an outage)."""
+
+    async def save_step(self, *args: Any, command: int | None = None, **kw: Any) -> None:  # type: ignore[override]
+        if command is not None:
+            raise RuntimeError("this command's step cannot be stored")
+        await super().save_step(*args, **kw)

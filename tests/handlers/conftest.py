@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from handlers.core.effects import Effect
+from handlers.core.events import ProposalApproved
 from handlers.core.model import DEFAULT_ROSTER, Actor, Backend, Debate, Participant, Proposal, Turn
 from handlers.debate_handler import DebateHandler, HandlerConfig
 from handlers.ports import Debater
@@ -202,7 +203,7 @@ class Rig:
         debate = await self.h.propose(proposal())
         assert debate is not None
         await asyncio.wait_for(self.h.wait_idle(debate.id), timeout)
-        await self.h.approve(debate.id, ALICE)
+        await self.h.submit(debate.id, ProposalApproved(ALICE))
         await asyncio.wait_for(self.h.wait_idle(debate.id), timeout)
         return debate.id
 

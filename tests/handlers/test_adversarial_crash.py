@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from handlers.core.events import ProposalApproved, StopRequested
 from handlers.core.formats.adversarial import RECONCILER_ID
 from handlers.core.model import AG, CLAUDE, Phase
 from tests.handlers.adversarial_script import adversarial_rig, debater, intake, tasks
@@ -35,7 +36,7 @@ async def _drive(rig: Rig) -> tuple[int, bool]:
     debate = await rig.h.propose(proposal())
     assert debate is not None
     await settle(debate.id)
-    await rig.h.approve(debate.id, ALICE)
+    await rig.h.submit(debate.id, ProposalApproved(ALICE))
     await settle(debate.id)
     return debate.id, restarted
 
@@ -106,11 +107,12 @@ async def test_stop_at_each_step_ends_the_debate_and_nothing_runs_after(
         debate = await rig.h.propose(proposal())
         assert debate is not None
         await asyncio.wait_for(rig.h.wait_idle(debate.id), 10)
-        await rig.h.approve(debate.id, ALICE)
+        await rig.h.submit(debate.id, ProposalApproved(ALICE))
         await asyncio.wait_for(started.wait(), 10)
+        await rig.h.submit(debate.id, StopRequested(ALICE))
+        # Once the stop is stored, nothing more starts (what its step had started is ended).
         asked = sum(len(d.requests) for d in rig.debaters.values())
         performed = len(rig.moderator.task_requests)
-        await rig.h.stop(debate.id, ALICE)
         await asyncio.wait_for(rig.h.wait_idle(debate.id), 10)
         assert (await rig.h.get(debate.id)).phase is Phase.STOPPED
         assert "debate.stopped_by" in rig.room.notice_keys()

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from handlers.core.events import ProposalApproved, UserAnswered
 from handlers.core.formats.adversarial import RECONCILER_ID
 from handlers.core.formats.keys import fill_keys
 from handlers.core.i18n import Strings
@@ -107,7 +108,7 @@ async def _run(rig: Rig, topic: str | None = None) -> int:
     debate = await rig.h.propose(proposal() if topic is None else proposal(topic))
     assert debate is not None
     await asyncio.wait_for(rig.h.wait_idle(debate.id), 10)
-    await rig.h.approve(debate.id, ALICE)
+    await rig.h.submit(debate.id, ProposalApproved(ALICE))
     await asyncio.wait_for(rig.h.wait_idle(debate.id), 10)
     return debate.id
 
@@ -228,7 +229,7 @@ async def test_context_insufficient_stops_before_any_role_until_evidence_comes(
         assert "adversarial.insufficient" in rig.room.notice_keys()
         assert rig.room.questions[-1].text == "Which numbers?"
         assert not any(d.requests for d in rig.debaters.values())  # no role ran
-        await rig.h.answer(debate_id, ALICE, "E1 | p95 840 ms | supports")
+        await rig.h.submit(debate_id, UserAnswered(ALICE, "E1 | p95 840 ms | supports"))
         await asyncio.wait_for(rig.h.wait_idle(debate_id), 10)
         assert (await rig.h.get(debate_id)).phase is Phase.CONCLUDED
         assert "p95 840 ms" in rig.moderator.task_requests[1].prompt  # re-audited with it
@@ -302,7 +303,9 @@ async def test_without_the_moderator_model_the_rules_stand_in(tmp_path: Path) ->
     try:
         debate_id = await _run(rig)
         assert (await rig.h.get(debate_id)).phase is Phase.AWAITING_USER  # no inventory lines
-        await rig.h.answer(debate_id, ALICE, "E1 | 3 replicas | supports\nE2 | lag 4 s | against")
+        await rig.h.submit(
+            debate_id, UserAnswered(ALICE, "E1 | 3 replicas | supports\nE2 | lag 4 s | against")
+        )
         await asyncio.wait_for(rig.h.wait_idle(debate_id), 10)
         assert (await rig.h.get(debate_id)).phase is Phase.CONCLUDED
         page = _page(rig)
@@ -322,7 +325,7 @@ async def test_the_people_s_constraints_reach_every_role_verbatim(tmp_path: Path
         debate = await rig.h.propose(card)
         assert debate is not None
         await asyncio.wait_for(rig.h.wait_idle(debate.id), 10)
-        await rig.h.approve(debate.id, ALICE)
+        await rig.h.submit(debate.id, ProposalApproved(ALICE))
         await asyncio.wait_for(rig.h.wait_idle(debate.id), 10)
         prompts = [r.prompt for d in rig.debaters.values() for r in d.requests]
         prompts += [r.prompt for r in rig.moderator.task_requests if r.task != "intake"]

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from handlers.core.events import ProposalApproved, StopRequested, UserAnswered
 from handlers.core.formats.keys import fill_keys
 from handlers.core.i18n import Strings
 from handlers.core.model import AG, CLAUDE, GEMINI, Phase
@@ -52,7 +53,7 @@ async def open_board(rig: Rig) -> int:
     debate = await rig.h.propose(proposal())
     assert debate is not None
     await asyncio.wait_for(rig.h.wait_idle(debate.id), 10)
-    await rig.h.approve(debate.id, ALICE)
+    await rig.h.submit(debate.id, ProposalApproved(ALICE))
     return debate.id
 
 
@@ -221,7 +222,7 @@ async def test_stop_during_round_two_ends_it_and_keeps_round_one(tmp_path: Path)
     try:
         debate_id = await open_board(rig)
         await asyncio.wait_for(hung.wait(), 10)
-        await rig.h.stop(debate_id, ALICE)
+        await rig.h.submit(debate_id, StopRequested(ALICE))
         await finish(rig, debate_id)
         debate = await rig.h.get(debate_id)
         assert debate.phase is Phase.STOPPED and debate.asked == ()
@@ -298,7 +299,7 @@ async def test_irreconcilable_positions_end_in_a_question_to_the_people(tmp_path
         assert question.text == "Outbox or Streams?" and question.options == ("Outbox", "Streams")
         assert (await rig.h.get(debate_id)).phase is Phase.AWAITING_USER
         assert rig.room.summaries == []  # nothing is closed before the people decide
-        await rig.h.answer(debate_id, ALICE, "Outbox")
+        await rig.h.submit(debate_id, UserAnswered(ALICE, "Outbox"))
         await finish(rig, debate_id)
         assert (await rig.h.get(debate_id)).phase is Phase.CONCLUDED
         (summary,) = rig.room.summaries
@@ -332,7 +333,7 @@ async def test_keys_written_by_members_the_moderator_and_the_people_reach_them_v
         debate_id = await open_board(rig)
         await asyncio.wait_for(rig.room.signal("asked").wait(), 10)
         await asyncio.wait_for(rig.h.wait_idle(debate_id), 10)
-        await rig.h.answer(debate_id, ALICE, f"Outbox, not {KEY}")
+        await rig.h.submit(debate_id, UserAnswered(ALICE, f"Outbox, not {KEY}"))
         await finish(rig, debate_id)
         title = f"{proposal().topic} — {t('boardroom.first_round_title')} — AG"
         round_page = fill_keys(rig.wiki.page(debate_id, f"round-1/{AG}"), t)

@@ -6,6 +6,13 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+from handlers.core.events import (
+    BudgetChosen,
+    BudgetDecided,
+    ProposalApproved,
+    StopRequested,
+    UserAnswered,
+)
 from handlers.core.model import Outcome, Phase
 from tests.handlers.conftest import ALICE, BOB, CAROL, Rig, proposal
 
@@ -21,10 +28,12 @@ async def _paused_rig(tmp_path: Path, rounds: int) -> tuple[Rig, int]:
     assert made is not None
     await idle(rig, made.id)
     assert made.max_rounds == 3  # the configured budget, until the people pick another
-    assert (await rig.h.choose_budget(made.id, BOB, 1)).max_rounds == 3  # an outsider
-    assert (await rig.h.choose_budget(made.id, ALICE, 0)).max_rounds == 3  # not a budget
-    assert (await rig.h.choose_budget(made.id, CAROL, rounds)).max_rounds == rounds
-    await rig.h.approve(made.id, ALICE)
+    assert (await rig.h.submit(made.id, BudgetChosen(BOB, 1))).debate.max_rounds == 3  # an outsider
+    assert (
+        await rig.h.submit(made.id, BudgetChosen(ALICE, 0))
+    ).debate.max_rounds == 3  # not a budget
+    assert (await rig.h.submit(made.id, BudgetChosen(CAROL, rounds))).debate.max_rounds == rounds
+    await rig.h.submit(made.id, ProposalApproved(ALICE))
     await idle(rig, made.id)
     return rig, made.id
 
@@ -38,16 +47,18 @@ async def test_budget_reached_pauses_and_extend_runs_one_more_round(tmp_path: Pa
         assert rig.room.budget_asks == [(debate_id, 1)]
 
         # words typed while paused are kept for the moderator, not taken as a decision
-        await rig.h.answer(debate_id, CAROL, "한 라운드만 더 봅시다")
+        await rig.h.submit(debate_id, UserAnswered(CAROL, "한 라운드만 더 봅시다"))
         kept = await rig.h.get(debate_id)
         assert kept.paused and kept.people[-1].text == "한 라운드만 더 봅시다"
-        assert (await rig.h.extend(debate_id, BOB)).paused  # an outsider cannot
+        assert (
+            await rig.h.submit(debate_id, BudgetDecided(BOB, "extend"))
+        ).debate.paused  # an outsider cannot
 
         handler = await rig.rebuild()  # a restart while paused: still paused, nothing again
         await idle(rig, debate_id)
         assert (await handler.get(debate_id)).paused and len(rig.room.budget_asks) == 1
 
-        await handler.extend(debate_id, ALICE)
+        await handler.submit(debate_id, BudgetDecided(ALICE, "extend"))
         await idle(rig, debate_id)
         again = await handler.get(debate_id)
         assert again.max_rounds == 2 and again.round == 2 and again.turns == 4
@@ -59,13 +70,15 @@ async def test_budget_reached_pauses_and_extend_runs_one_more_round(tmp_path: Pa
         prompts = [r.prompt for d in rig.debaters.values() for r in d.requests if r.turn == 3]
         assert prompts and "한 라운드만 더 봅시다" in prompts[0]
 
-        await handler.conclude_now(debate_id, CAROL)
+        await handler.submit(debate_id, BudgetDecided(CAROL, "conclude"))
         await idle(rig, debate_id)
         ended = await handler.get(debate_id)
         assert ended.phase is Phase.CONCLUDED and ended.outcome is Outcome.MAX_ROUNDS
         assert not ended.paused and len(rig.room.conclusions) == 1
         assert "budget.concluded" in [key for _, key, _ in rig.room.notices]
-        assert (await handler.extend(debate_id, ALICE)).phase is Phase.CONCLUDED  # too late
+        assert (
+            await handler.submit(debate_id, BudgetDecided(ALICE, "extend"))
+        ).debate.phase is Phase.CONCLUDED  # too late
     finally:
         await rig.stop()
 
@@ -73,7 +86,7 @@ async def test_budget_reached_pauses_and_extend_runs_one_more_round(tmp_path: Pa
 async def test_budget_pause_still_stops(tmp_path: Path) -> None:
     rig, debate_id = await _paused_rig(tmp_path, 1)
     try:
-        await rig.h.stop(debate_id, ALICE)
+        await rig.h.submit(debate_id, StopRequested(ALICE))
         await idle(rig, debate_id)
         assert (await rig.h.get(debate_id)).phase is Phase.STOPPED
         assert len(rig.room.conclusions) == 1
@@ -85,8 +98,8 @@ async def test_budget_pause_off_ends_at_the_budget(rig: Rig) -> None:
     made = await rig.h.propose(proposal())
     assert made is not None
     await idle(rig, made.id)
-    await rig.h.choose_budget(made.id, ALICE, 2)
-    await rig.h.approve(made.id, ALICE)
+    await rig.h.submit(made.id, BudgetChosen(ALICE, 2))
+    await rig.h.submit(made.id, ProposalApproved(ALICE))
     await idle(rig, made.id)
     ended = await rig.h.get(made.id)
     assert ended.phase is Phase.CONCLUDED and ended.outcome is Outcome.MAX_ROUNDS

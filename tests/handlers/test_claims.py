@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 
 from handlers.core.claims import Claim, ClaimStatus, ClaimUpdate, updated
+from handlers.core.events import ProposalApproved
 from handlers.core.i18n import Strings
 from handlers.core.model import AG, CLAUDE, Action, Conclusion, Decision
 from tests.handlers.conftest import ALICE, Rig, proposal
@@ -52,7 +53,7 @@ async def test_the_claim_board_follows_judgements_briefs_and_conclusion(rig: Rig
     made = await rig.h.propose(proposal())
     assert made is not None
     await asyncio.wait_for(rig.h.wait_idle(made.id), 10)
-    await rig.h.approve(made.id, ALICE)
+    await rig.h.submit(made.id, ProposalApproved(ALICE))
     await asyncio.wait_for(rig.h.wait_idle(made.id), 10)
 
     debate = await rig.h.get(made.id)

@@ -8,6 +8,7 @@ import asyncio
 from datetime import UTC, datetime
 
 from handlers.core.concessions import moved_toward, quoted
+from handlers.core.events import ProposalApproved
 from handlers.core.model import AG, CLAUDE, Stance, Turn, TurnMeta
 from handlers.core.reply_parser import parse_reply
 from tests.handlers.conftest import ALICE, Rig, proposal
@@ -41,7 +42,7 @@ async def _debate(rig: Rig, claude_second: str) -> int:
     made = await rig.h.propose(proposal())
     assert made is not None
     await asyncio.wait_for(rig.h.wait_idle(made.id), 10)
-    await rig.h.approve(made.id, ALICE)
+    await rig.h.submit(made.id, ProposalApproved(ALICE))
     await asyncio.wait_for(rig.h.wait_idle(made.id), 10)
     return made.id
 

@@ -8,6 +8,7 @@ import asyncio
 from pathlib import Path
 
 from handlers.core.convergence import meter
+from handlers.core.events import BudgetDecided, ProposalApproved
 from handlers.core.model import Action, Decision, Outcome, Phase
 from tests.handlers.conftest import ALICE, BOB, CAROL, Rig, proposal
 
@@ -24,7 +25,7 @@ async def _open(rig: Rig) -> int:
     made = await rig.h.propose(proposal())
     assert made is not None
     await idle(rig, made.id)
-    await rig.h.approve(made.id, ALICE)
+    await rig.h.submit(made.id, ProposalApproved(ALICE))
     await idle(rig, made.id)
     return made.id
 
@@ -49,11 +50,13 @@ async def test_convergence_stays_high_pauses_then_declared_consensus(tmp_path: P
         assert len(rig.moderator.views) == 2  # the meter cost no extra request
         assert rig.room.budget_asks == [(debate_id, 3)]
 
-        assert (await rig.h.declare_consensus(debate_id, BOB)).paused  # an outsider
+        assert (
+            await rig.h.submit(debate_id, BudgetDecided(BOB, "consensus"))
+        ).debate.paused  # an outsider
         handler = await rig.rebuild()  # a restart while the buttons wait
         await idle(rig, debate_id)
         assert len(rig.room.budget_asks) == 1
-        await handler.declare_consensus(debate_id, CAROL, at=2)
+        await handler.submit(debate_id, BudgetDecided(CAROL, "consensus", at=2))
         await idle(rig, debate_id)
         ended = await handler.get(debate_id)
         assert ended.phase is Phase.CONCLUDED and ended.outcome is Outcome.CONSENSUS
@@ -70,14 +73,16 @@ async def test_convergence_one_more_round_then_conclude_as_is(tmp_path: Path) ->
     try:
         rig.moderator.enqueue(high(0.85), high(0.9), high(0.95), high(0.95))
         debate_id = await _open(rig)
-        assert (await rig.h.extend(debate_id, ALICE, at=1)).paused  # not this pause's button
-        await rig.h.extend(debate_id, ALICE, at=2)
+        assert (
+            await rig.h.submit(debate_id, BudgetDecided(ALICE, "extend", at=1))
+        ).debate.paused  # not this pause's button
+        await rig.h.submit(debate_id, BudgetDecided(ALICE, "extend", at=2))
         await idle(rig, debate_id)
         again = await rig.h.get(debate_id)
         assert again.paused == "converging" and again.round == 2 and again.turns == 4
         assert again.max_rounds == 3  # one more round is not a bigger budget
         assert "convergence.one_more" in [key for _, key, _ in rig.room.notices]
-        await rig.h.conclude_now(debate_id, CAROL)
+        await rig.h.submit(debate_id, BudgetDecided(CAROL, "conclude"))
         await idle(rig, debate_id)
         ended = await rig.h.get(debate_id)
         assert ended.phase is Phase.CONCLUDED and ended.outcome is Outcome.MAX_ROUNDS

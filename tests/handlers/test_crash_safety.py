@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from handlers.core.events import ProposalApproved
 from handlers.core.model import Phase
 from tests.handlers.conftest import ALICE, Rig, proposal
 
@@ -30,7 +31,7 @@ async def _drive(rig: Rig) -> tuple[int, bool]:
     debate = await rig.h.propose(proposal())
     assert debate is not None
     await settle(debate.id)
-    await rig.h.approve(debate.id, ALICE)
+    await rig.h.submit(debate.id, ProposalApproved(ALICE))
     await settle(debate.id)
     return debate.id, restarted
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from handlers.core.events import FormatChosen
+from handlers.core.events import FormatChosen, ProposalApproved, StopRequested
 from handlers.core.model import Phase
 from handlers.core.state_machine import transition
 from tests.handlers.conftest import ALICE, APPROVER, BOB, CAROL, Rig, proposal
@@ -55,20 +55,24 @@ async def test_only_the_people_choose_and_the_choice_is_what_runs(rig: Rig) -> N
     assert made is not None and made.format == "free"
     await asyncio.wait_for(rig.h.wait_idle(made.id), 10)
 
-    assert (await rig.h.choose_format(made.id, BOB, "duo")).format == "free"  # an outsider
-    assert (await rig.h.choose_format(made.id, ALICE, "nonesuch")).format == "free"
-    assert (await rig.h.choose_format(made.id, ALICE, "panel")).format == "free"  # needs 3
-    assert (await rig.h.choose_format(made.id, CAROL, "duo")).format == "duo"
-    assert (await rig.h.choose_format(made.id, APPROVER, "free")).format == "free"
-    assert (await rig.h.choose_format(made.id, ALICE, "duo")).format == "duo"
+    assert (
+        await rig.h.submit(made.id, FormatChosen(BOB, "duo"))
+    ).debate.format == "free"  # an outsider
+    assert (await rig.h.submit(made.id, FormatChosen(ALICE, "nonesuch"))).debate.format == "free"
+    assert (
+        await rig.h.submit(made.id, FormatChosen(ALICE, "panel"))
+    ).debate.format == "free"  # needs 3
+    assert (await rig.h.submit(made.id, FormatChosen(CAROL, "duo"))).debate.format == "duo"
+    assert (await rig.h.submit(made.id, FormatChosen(APPROVER, "free"))).debate.format == "free"
+    assert (await rig.h.submit(made.id, FormatChosen(ALICE, "duo"))).debate.format == "duo"
 
     handler = await rig.rebuild()  # the choice is stored, not held in memory
     assert (await handler.get(made.id)).format == "duo"
-    opened = await handler.approve(made.id, ALICE)
+    opened = (await handler.submit(made.id, ProposalApproved(ALICE))).debate
     assert opened.phase is Phase.SPEAKING and opened.format == "duo"
     # once the room is open the format is fixed
-    assert (await handler.choose_format(made.id, ALICE, "free")).format == "duo"
-    await handler.stop(made.id, ALICE)
+    assert (await handler.submit(made.id, FormatChosen(ALICE, "free"))).debate.format == "duo"
+    await handler.submit(made.id, StopRequested(ALICE))
 
 
 def test_a_choice_is_ignored_once_the_card_is_closed() -> None:

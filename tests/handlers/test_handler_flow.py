@@ -8,6 +8,8 @@ import random
 from datetime import timedelta
 from pathlib import Path
 
+from handlers.core.admission import authorized
+from handlers.core.events import ProposalApproved, ProposalDeclined, StopRequested, UserAnswered
 from handlers.core.model import (
     AG,
     CLAUDE,
@@ -32,7 +34,7 @@ async def opened(rig: Rig) -> int:
     debate = await rig.h.propose(proposal())
     assert debate is not None
     await idle(rig, debate.id)
-    await rig.h.approve(debate.id, ALICE)
+    await rig.h.submit(debate.id, ProposalApproved(ALICE))
     return debate.id
 
 
@@ -97,9 +99,9 @@ async def test_stop_mid_turn_cancels_the_debater_and_still_concludes(rig: Rig) -
     debate_id = await opened(rig)
     # turn 1 answers at once; turn 2 (the other seat) hangs until stopped
     await asyncio.wait_for(started.wait(), 5)
-    ignored = await rig.h.stop(debate_id, BOB)
+    ignored = (await rig.h.submit(debate_id, StopRequested(BOB))).debate
     assert ignored.phase is Phase.SPEAKING  # bob is not in the conversation
-    await rig.h.stop(debate_id, CAROL)
+    await rig.h.submit(debate_id, StopRequested(CAROL))
     await asyncio.wait_for(cancelled.wait(), 5)
     await idle(rig, debate_id)
     debate = await rig.h.get(debate_id)
@@ -118,8 +120,10 @@ async def test_ask_user_waits_for_an_authorized_answer_and_relays_it(rig: Rig) -
     assert (await rig.h.get(debate_id)).phase is Phase.AWAITING_USER
     assert rig.room.questions == [question]
 
-    assert (await rig.h.answer(debate_id, BOB, "예")).phase is Phase.AWAITING_USER
-    await rig.h.answer(debate_id, APPROVER, "아니요, 운영 인력이 없습니다")
+    assert (
+        await rig.h.submit(debate_id, UserAnswered(BOB, "예"))
+    ).debate.phase is Phase.AWAITING_USER
+    await rig.h.submit(debate_id, UserAnswered(APPROVER, "아니요, 운영 인력이 없습니다"))
     await idle(rig, debate_id)
     second = next(r for d in rig.debaters.values() for r in d.requests if r.turn == 2)
     assert "아니요, 운영 인력이 없습니다" in second.prompt
@@ -200,10 +204,12 @@ async def test_a_refused_wiki_action_is_reported_and_nothing_written(rig: Rig) -
 async def test_only_the_conversation_or_approvers_may_open(rig: Rig) -> None:
     debate = await rig.h.propose(proposal())
     assert debate is not None
-    assert (await rig.h.approve(debate.id, BOB)).phase is Phase.PROPOSED
-    assert not await rig.h.may_act(debate.id, BOB)
-    assert await rig.h.may_act(debate.id, APPROVER)
-    assert (await rig.h.approve(debate.id, APPROVER)).phase is Phase.SPEAKING
+    assert (await rig.h.submit(debate.id, ProposalApproved(BOB))).debate.phase is Phase.PROPOSED
+    assert not authorized(await rig.h.get(debate.id), BOB)
+    assert authorized(await rig.h.get(debate.id), APPROVER)
+    assert (
+        await rig.h.submit(debate.id, ProposalApproved(APPROVER))
+    ).debate.phase is Phase.SPEAKING
     await idle(rig, debate.id)
 
 
@@ -231,7 +237,7 @@ async def test_a_topic_under_debate_is_not_proposed_again(rig: Rig) -> None:
 async def test_declined_card_is_closed(rig: Rig) -> None:
     debate = await rig.h.propose(proposal())
     assert debate is not None
-    assert (await rig.h.decline(debate.id, CAROL)).phase is Phase.DECLINED
+    assert (await rig.h.submit(debate.id, ProposalDeclined(CAROL))).debate.phase is Phase.DECLINED
     await idle(rig, debate.id)
     assert (debate.id, "declined") in rig.room.closed_cards
 

@@ -10,6 +10,7 @@ import threading
 from pytest import MonkeyPatch
 
 from handlers import effects_runner
+from handlers.core.events import ProposalApproved
 from handlers.core.model import AG, CLAUDE, ParsedReply
 from handlers.core.reply_parser import OFF_LOOP_CHARS, parse_reply
 from handlers.effects_runner import parse_off_loop
@@ -23,7 +24,7 @@ async def _first_turn(rig: Rig, text: str) -> int:
     debate = await rig.h.propose(proposal())
     assert debate is not None
     await asyncio.wait_for(rig.h.wait_idle(debate.id), 10)
-    await rig.h.approve(debate.id, ALICE)
+    await rig.h.submit(debate.id, ProposalApproved(ALICE))
     await asyncio.wait_for(rig.h.wait_idle(debate.id), 20)
     return debate.id
 

@@ -14,14 +14,14 @@ from dataclasses import dataclass
 
 import pytest
 
+from handlers.core.events import ProposalApproved
 from handlers.core.model import Phase
 from handlers.debate_handler import DebateHandler, HandlerConfig
 from tests.handlers.conftest import ALICE, Rig, proposal
 from tests.handlers.doubles import Seats, reply
 from tests.tools.store.test_leases import Clocks
 from tools.store.db import Database
-from tools.store.inbox import LeasedStore
-from tools.store.leases import Leases, LeaseTiming
+from tools.store.leases import LeasedStore, Leases, LeaseTiming
 
 
 @dataclass
@@ -108,7 +108,7 @@ async def test_a_holder_paused_past_its_lease_stores_and_posts_nothing_more(
 
     for debater in first.debaters.values():
         debater.enqueue(paused)
-    await first.h.approve(debate.id, ALICE)
+    await first.h.submit(debate.id, ProposalApproved(ALICE))
     await asyncio.wait_for(asked.wait(), 10)
 
     first.clocks.advance(31)  # a's lease lapses while it is paused

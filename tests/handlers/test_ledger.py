@@ -14,6 +14,7 @@ import pytest
 
 import prompts
 from handlers.core.effects import Effect
+from handlers.core.events import ProposalApproved, StopRequested
 from handlers.core.formats.keys import fill_keys
 from handlers.core.formats.ledger import LEDGER_FORMAT
 from handlers.core.formats.ledger_text import ledger_items
@@ -68,7 +69,7 @@ async def _run(rig: Rig, topic: str | None = None) -> Debate:
     debate = await rig.h.propose(proposal() if topic is None else proposal(topic))
     assert debate is not None
     await asyncio.wait_for(rig.h.wait_idle(debate.id), 10)
-    await rig.h.approve(debate.id, ALICE)
+    await rig.h.submit(debate.id, ProposalApproved(ALICE))
     await asyncio.wait_for(rig.h.wait_idle(debate.id), 20)
     return await rig.h.get(debate.id)
 
@@ -332,9 +333,9 @@ async def test_stop_during_an_orchestrated_round(tmp_path: Path) -> None:
         debate = await rig.h.propose(proposal())
         assert debate is not None
         await asyncio.wait_for(rig.h.wait_idle(debate.id), 10)
-        await rig.h.approve(debate.id, ALICE)
+        await rig.h.submit(debate.id, ProposalApproved(ALICE))
         await asyncio.wait_for(everyone.wait(), 10)
-        await rig.h.stop(debate.id, ALICE)
+        await rig.h.submit(debate.id, StopRequested(ALICE))
         await asyncio.wait_for(rig.h.wait_idle(debate.id), 10)
         assert ended == {AG, CLAUDE, GEMINI}
         stopped = await rig.h.get(debate.id)
@@ -375,7 +376,7 @@ async def test_a_kill_inside_a_fanned_out_round_asks_only_the_missing(tmp_path: 
             debate = await rig.h.propose(proposal())
             assert debate is not None
             await asyncio.wait_for(rig.h.wait_idle(debate.id), 10)
-            await rig.h.approve(debate.id, ALICE)
+            await rig.h.submit(debate.id, ProposalApproved(ALICE))
             await asyncio.wait_for(rig.h.wait_idle(debate.id), 10)
             where = f"crash at call {at} ({rig.plan.log[at - 1]})"
             stored = {t.number for t in await rig.h._store.last_turns(debate.id, 100)}

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from handlers.core.events import ProposalApproved
+from handlers.core.events import ProposalApproved, StopRequested
 from handlers.core.formats import FORMATS
 from handlers.core.model import AG, CLAUDE, GEMINI, Backend, FailureKind, Participant, Phase
 from handlers.core.state_machine import transition
@@ -42,7 +42,7 @@ async def _open(rig: Rig) -> int:
     debate = await rig.h.propose(proposal())
     assert debate is not None
     await asyncio.wait_for(rig.h.wait_idle(debate.id), 10)
-    await rig.h.approve(debate.id, ALICE)
+    await rig.h.submit(debate.id, ProposalApproved(ALICE))
     return debate.id
 
 
@@ -173,7 +173,7 @@ async def test_stop_during_a_parallel_step_ends_every_running_participant(
     try:
         debate_id = await _open(rig)
         await asyncio.wait_for(everyone.wait(), 10)
-        await rig.h.stop(debate_id, ALICE)
+        await rig.h.submit(debate_id, StopRequested(ALICE))
         await asyncio.wait_for(rig.h.wait_idle(debate_id), 10)
         assert ended == {AG, CLAUDE, GEMINI}
         debate = await rig.h.get(debate_id)

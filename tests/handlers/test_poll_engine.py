@@ -11,6 +11,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
+from handlers.core.events import ProposalApproved, StopRequested
 from handlers.core.minority import answers, fallback, from_output, verbatim
 from handlers.core.model import (
     CLAUDE,
@@ -113,7 +114,7 @@ async def _open(rig: Rig) -> int:
     made = await rig.h.propose(proposal())
     assert made is not None
     await idle(rig, made.id)
-    await rig.h.approve(made.id, ALICE)
+    await rig.h.submit(made.id, ProposalApproved(ALICE))
     await idle(rig, made.id)
     return made.id
 
@@ -183,7 +184,7 @@ async def test_poll_at_the_round_limit_votes_bind(tmp_path: Path) -> None:
         assert [r.task for r in rig.moderator.tasks] == ["minority_report"]
         assert CLAUDE_SAYS in rig.moderator.tasks[0].prompt  # the replies, verbatim
         rig.room.votes_shown[debate_id] = (1, 4)
-        await rig.h.stop(debate_id, ALICE)  # Stop during the vote: it closes now
+        await rig.h.submit(debate_id, StopRequested(ALICE))  # Stop during the vote: it closes now
         await idle(rig, debate_id)
         ended = await rig.h.get(debate_id)
         assert ended.outcome is Outcome.PEOPLE and ended.poll is not None
@@ -222,7 +223,7 @@ async def _drive_poll(rig: Rig) -> tuple[int, bool]:
     made = await rig.h.propose(proposal())
     assert made is not None
     await settle(made.id)
-    await rig.h.approve(made.id, ALICE)
+    await rig.h.submit(made.id, ProposalApproved(ALICE))
     await settle(made.id)
     rig.room.votes_shown[made.id] = (1, 2)
     rig.clock.advance(2 * 3600 + 1)

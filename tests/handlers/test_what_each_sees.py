@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+from handlers.core.events import PeopleSaid, UserAnswered
 from handlers.core.model import (
     AG,
     CLAUDE,
@@ -52,7 +53,7 @@ async def test_the_people_s_answer_reaches_the_next_judgement_and_every_debater(
     debate_id = await opened(rig)
     await asyncio.wait_for(rig.room.signal("asked").wait(), 10)
     await idle(rig, debate_id)
-    await rig.h.answer(debate_id, CAROL, "아니요, 운영 인력이 없습니다")
+    await rig.h.submit(debate_id, UserAnswered(CAROL, "아니요, 운영 인력이 없습니다"))
     await idle(rig, debate_id)
 
     said = PeopleLine("carol", "아니요, 운영 인력이 없습니다", question.text)
@@ -126,7 +127,7 @@ async def test_words_typed_in_the_room_reach_the_moderator_and_the_next_debater(
         double.enqueue(slow)
     debate_id = await opened(rig)
     await asyncio.wait_for(working.wait(), 10)
-    await rig.h.said(debate_id, ALICE, "참고로 **트래픽은 초당 2만** 건입니다")
+    await rig.h.submit(debate_id, PeopleSaid(ALICE, "참고로 **트래픽은 초당 2만** 건입니다"))
     release.set()
     await idle(rig, debate_id)
 

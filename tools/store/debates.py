@@ -20,6 +20,7 @@ from handlers.core.model import (
 )
 from tools.store.db import Database
 from tools.store.effect_queue import EffectQueue
+from tools.store.inbox import MARK_DONE
 from tools.store.polls import PollTimers
 from tools.store.turns import INSERT_TURN, SELECT_AUTHORS, Turns, turn_row
 
@@ -126,10 +127,12 @@ class SqliteStore:
         completed_effect: int | None = None,
         decided_by: int | None = None,
         completed: Sequence[int] = (),
+        command: int | None = None,
     ) -> None:
         """Store a transition's outcome in one transaction: state and effect queue in one
-        statement, the turn, and the completion of the effect that yielded it and of any
-        run since (`completed`), which leave the queue in that same statement."""
+        statement, the turn, the completion of the effect that yielded it and of any run
+        since (`completed`), which leave the queue in that same statement, and the done mark
+        of the inbox `command` whose event made it."""
         stamp = now.isoformat()
         done = {*completed, *(() if completed_effect is None else (completed_effect,))}
         async with self._queue_lock(debate.id):
@@ -142,6 +145,8 @@ class SqliteStore:
                 statements.append((INSERT_TURN, turn_row(turn, self._as_bytes)))
             if decided_by is not None:
                 statements.append((DECIDE_PROPOSAL, (decided_by, stamp, debate.id)))
+            if command is not None:
+                statements.append((MARK_DONE, (stamp, command)))
             await self._db.write_all(statements)
         if debate.phase.is_terminal:
             self._turns.forget(debate.id)
@@ -150,7 +155,7 @@ class SqliteStore:
 
     def _step_statements(self, debate_id: int) -> list[tuple[str, Sequence[object]]]:
         """First in a step's transaction: none here; a store shared by processes puts the
-        lease's fence there (and the done mark of the command being applied)."""
+        lease's fence there."""
         return []
 
     def _fence_statements(self, debate_id: int) -> list[tuple[str, Sequence[object]]]:

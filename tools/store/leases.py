@@ -5,7 +5,8 @@ inside the lease, and stops acting on a debate `margin` before its lease could l
 (`holds`). Every step it stores is fenced: its first statement (`fence`) fails the transaction
 unless this process still holds the generation it claimed (the lease row is read FOR SHARE on
 PostgreSQL, so a claim waits for the step to commit). A process paused past its lease therefore
-stores nothing more, and its effects stop at the next local check.
+stores nothing more, and its effects stop at the next local check. `LeasedStore` is the store
+of such a process: every write of a debate it makes is fenced so.
 """
 
 from __future__ import annotations
@@ -14,12 +15,18 @@ import os
 import secrets
 import socket
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
+from handlers.core.effects import Effect
 from handlers.core.kinds import Phase
+from handlers.core.model import Debate, Turn
+from handlers.leasing import LeaseLost
 from tools.store.db import Database
+from tools.store.debates import SqliteStore
+from tools.store.polls import CLOSE_POLL, INSERT_POLL
 
 _LIVE = ", ".join(f"'{p.value}'" for p in Phase if not p.is_terminal)
 # Debates someone must run: not ended, or with effects, commands or wiki writes still queued.
@@ -212,3 +219,64 @@ async def _rows(conn: Any, sql: str, params: tuple[Any, ...], *, fetch: bool = T
         await conn.execute(sql, params)
         return []
     return list(await conn.fetch_all(sql, params))
+
+
+class LeasedStore(SqliteStore):
+    """The store of a process that shares the debates: each write of a debate (a step, its
+    effects marked done, its poll's timer) is fenced by the debate's lease."""
+
+    def __init__(self, db: Database, leases: Leases) -> None:
+        super().__init__(db)
+        self._leases = leases
+
+    async def save_step(  # the Store protocol's
+        self,
+        debate: Debate,
+        effects: Sequence[Effect],
+        turn: Turn | None,
+        now: datetime,
+        completed_effect: int | None = None,
+        decided_by: int | None = None,
+        completed: Sequence[int] = (),
+        command: int | None = None,
+    ) -> None:
+        """The step, fenced: LeaseLost (nothing stored) if this process lost the debate."""
+        await self._fenced(
+            debate.id,
+            super().save_step(
+                debate, effects, turn, now, completed_effect, decided_by, completed, command
+            ),
+        )
+
+    async def complete_effects(
+        self, debate_id: int, effect_ids: Sequence[int], now: datetime
+    ) -> None:
+        """Effects marked done, fenced like a step (they rewrite the debate's queue)."""
+        await self._fenced(debate_id, super().complete_effects(debate_id, effect_ids, now))
+
+    async def schedule_poll(self, debate_id: int, ends_at: datetime) -> None:
+        """The poll's end time, fenced."""
+        write = [self._leases.fence(debate_id), (INSERT_POLL, (debate_id, ends_at.isoformat()))]
+        await self._fenced(debate_id, self._db.write_all(write))
+
+    async def poll_closed(self, debate_id: int, now: datetime) -> None:
+        """The poll's timer done, fenced."""
+        write = [self._leases.fence(debate_id), (CLOSE_POLL, (now.isoformat(), debate_id))]
+        await self._fenced(debate_id, self._db.write_all(write))
+
+    async def _fenced(self, debate_id: int, write: Awaitable[None]) -> None:
+        """Await a fenced write; LeaseLost if it failed because the lease is no longer ours."""
+        try:
+            await write
+        except Exception as exc:
+            if not await self._leases.still_ours(debate_id):
+                raise LeaseLost(debate_id) from exc
+            raise
+
+    def _step_statements(self, debate_id: int) -> list[tuple[str, Sequence[object]]]:
+        """First in a step's transaction: the lease's fence."""
+        return [self._leases.fence(debate_id)]
+
+    def _fence_statements(self, debate_id: int) -> list[tuple[str, Sequence[object]]]:
+        """First in any other write of the debate's row: the lease's fence."""
+        return [self._leases.fence(debate_id)]

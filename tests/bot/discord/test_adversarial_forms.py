@@ -10,6 +10,7 @@ import pytest
 
 from bot.discord import forms
 from bot.discord.forms import OpenForms
+from handlers.core.events import StopRequested
 from handlers.core.model import Actor, Phase
 from tests.bot.discord.conftest import KO, BotRig, People
 from tests.bot.discord.support import chat, click, wait_card
@@ -120,7 +121,9 @@ async def test_evidence_on_the_card_and_in_the_thread_reach_the_audit(
     # the question is answered: its form no longer opens
     record = await rig.fake.click(asked["id"], form, people.alice)
     assert await rig.fake.wait_ack(record) == 4 and record.modal is None
-    await rig.handler.stop(debate_id, Actor(user_id=int(people.alice["id"]), name="alice"))
+    await rig.handler.submit(
+        debate_id, StopRequested(Actor(user_id=int(people.alice["id"]), name="alice"))
+    )
 
 
 async def test_a_form_sent_after_a_restart_or_its_timeout_is_read(
@@ -157,4 +160,6 @@ async def test_a_form_sent_after_a_restart_or_its_timeout_is_read(
     response = await send_form(rig, carols, people.carol, more)
     assert response["content"] == KO("front.form_kept", count=len(more))
     assert (await rig.handler.get(debate_id)).option(EVIDENCE) == more
-    await rig.handler.stop(debate_id, Actor(user_id=int(people.alice["id"]), name="alice"))
+    await rig.handler.submit(
+        debate_id, StopRequested(Actor(user_id=int(people.alice["id"]), name="alice"))
+    )

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+from handlers.core.events import OptionChosen, StopRequested
 from handlers.core.model import Actor
 from tests.bot.discord.conftest import KO, BotRig, People
 from tests.bot.discord.support import THREADS, chat, click, wait_card
@@ -72,7 +73,9 @@ async def test_the_ledger_options_are_asked_on_the_card_and_run(
 
     # a value the format does not offer changes nothing (Discord offers only the menu's)
     alice = Actor(user_id=int(people.alice["id"]), name="alice")
-    after = await rig.handler.choose_option(debate_id, alice, "ledger.stance", "hostile")
+    after = (
+        await rig.handler.submit(debate_id, OptionChosen(alice, "ledger.stance", "hostile"))
+    ).debate
     assert after.option("ledger.stance") == "neutral"
 
     # restarted while the card waits: the choices are remembered, the menus still work
@@ -88,7 +91,7 @@ async def test_the_ledger_options_are_asked_on_the_card_and_run(
     await asyncio.wait_for(asked.wait(), 30)
     brief = rig.claude.requests[0].prompt
     assert INQUIRY in brief and FOR not in brief and AGAINST not in brief
-    await rig.handler.stop(debate_id, alice)
+    await rig.handler.submit(debate_id, StopRequested(alice))
 
 
 async def test_the_options_show_only_for_their_format(rig: BotRig, people: People) -> None:
@@ -104,5 +107,7 @@ async def test_the_options_show_only_for_their_format(rig: BotRig, people: Peopl
     await pick(rig, card["id"], f"debate:format:{debate_id}", people.alice, "free")
     assert stance not in ids(rig.fake.messages[card["id"]])
     alice = Actor(user_id=int(people.alice["id"]), name="alice")
-    after = await rig.handler.choose_option(debate_id, alice, "ledger.stance", "neutral")
+    after = (
+        await rig.handler.submit(debate_id, OptionChosen(alice, "ledger.stance", "neutral"))
+    ).debate
     assert after.option("ledger.stance") == "assigned"

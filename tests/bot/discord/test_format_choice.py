@@ -9,6 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from handlers.core.events import StopRequested
 from handlers.core.formats import FORMATS
 from handlers.core.model import Actor, Phase
 from tests.bot.discord.conftest import KO, BotRig, People
@@ -109,7 +110,9 @@ async def test_the_card_offers_the_formats_and_the_pick_is_what_runs(
         EDIT,
         lambda c: c.path.endswith(f"/messages/{card['id']}") and c.json["components"] == [],
     )
-    await rig.handler.stop(debate_id, Actor(user_id=int(people.alice["id"]), name="alice"))
+    await rig.handler.submit(
+        debate_id, StopRequested(Actor(user_id=int(people.alice["id"]), name="alice"))
+    )
 
 
 async def test_one_format_is_no_choice(rig: BotRig, people: People) -> None:

@@ -5,8 +5,11 @@ attributed and verbatim; AG's own messages there are turns, not the people's wor
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
-from handlers.core.model import CLAUDE, Actor, Debate, Phase
+from handlers.core.admission import Submitted
+from handlers.core.events import Event, PeopleSaid
+from handlers.core.model import CLAUDE, Phase
 from tests.bot.discord.conftest import BotRig, People
 from tests.bot.discord.support import chat, click, wait_card
 
@@ -45,12 +48,13 @@ def _when_said(rig: BotRig) -> asyncio.Event:
     """Set once the front end has handed typed words to the engine (and they are stored)."""
     said = asyncio.Event()
     handler = rig.handler
-    original = handler.said
+    original = handler.submit
 
-    async def said_and_signal(debate_id: int, actor: Actor, text: str) -> Debate:
-        stored = await original(debate_id, actor, text)
-        said.set()
+    async def submit_and_signal(debate_id: int, event: Event, **kw: Any) -> Submitted:
+        stored = await original(debate_id, event, **kw)
+        if isinstance(event, PeopleSaid):
+            said.set()
         return stored
 
-    handler.said = said_and_signal  # type: ignore[method-assign]
+    handler.submit = submit_and_signal  # type: ignore[method-assign]
     return said

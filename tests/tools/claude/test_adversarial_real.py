@@ -13,6 +13,7 @@ import pytest
 from google import genai
 from google.genai import types
 
+from handlers.core.events import ProposalApproved
 from handlers.core.formats.adversarial_seats import RECONCILER_BACKEND, RECONCILER_MODEL
 from handlers.core.formats.keys import fill_keys
 from handlers.core.i18n import Strings
@@ -109,7 +110,7 @@ async def test_a_full_debate_on_the_real_clis_and_sdk(
         debate = await rig.h.propose(proposal())
         assert debate is not None
         await asyncio.wait_for(rig.h.wait_idle(debate.id), 10)
-        await rig.h.approve(debate.id, ALICE)
+        await rig.h.submit(debate.id, ProposalApproved(ALICE))
         await asyncio.wait_for(rig.h.wait_idle(debate.id), 60)
         assert (await rig.h.get(debate.id)).phase is Phase.CONCLUDED
         turns = await rig.h._store.last_turns(debate.id, 100)

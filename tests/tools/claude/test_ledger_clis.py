@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from handlers.core.events import ProposalApproved
 from handlers.core.model import AG, CLAUDE, GEMINI, Backend, Outcome, Participant, Phase
 from handlers.ports import Debater
 from tests.clis import GEMINI_BIN, installed_or_skip
@@ -93,7 +94,7 @@ async def test_an_orchestrated_ledger_with_the_real_clis(
         debate = await rig.h.propose(proposal())
         assert debate is not None
         await asyncio.wait_for(rig.h.wait_idle(debate.id), 10)
-        await rig.h.approve(debate.id, ALICE)
+        await rig.h.submit(debate.id, ProposalApproved(ALICE))
         await asyncio.wait_for(rig.h.wait_idle(debate.id), 180)
         done = await rig.h.get(debate.id)
         assert done.phase is Phase.CONCLUDED and done.outcome is Outcome.CONSENSUS, done.failure

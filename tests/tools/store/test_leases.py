@@ -10,13 +10,14 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from handlers.core.effects import PostCard
+from handlers.core.events import BudgetChosen, StopRequested
 from handlers.core.model import Debate, Phase
 from handlers.leasing import LeaseLost
 from tests.handlers.conftest import ALICE, proposal
 from tools.store.db import Database
 from tools.store.debates import SqliteStore
-from tools.store.inbox import APPLYING, Inbox, LeasedStore
-from tools.store.leases import Leases, LeaseTiming
+from tools.store.inbox import Inbox
+from tools.store.leases import LeasedStore, Leases, LeaseTiming
 
 NOW = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
 TIMING = LeaseTiming(lease_s=30)
@@ -153,16 +154,11 @@ async def test_an_inbox_command_is_marked_done_with_the_step_it_made(db: Databas
     debate = await new_debate(db)
     await holder.claim(1)
     inbox, store = Inbox(db), LeasedStore(db, holder)
-    await inbox.put(debate.id, "choose_budget", ALICE, (5,))
+    await inbox.put(debate.id, BudgetChosen(ALICE, 5))
     (command,) = await inbox.pending([debate.id])
-    assert (command.name, command.actor, command.args) == ("choose_budget", ALICE, (5,))
+    assert (command.debate_id, command.event) == (debate.id, BudgetChosen(ALICE, 5))
 
-    token = APPLYING.set([command.id])
-    try:
-        await store.save_step(replace(debate, max_rounds=5), (), None, NOW)
-        await store.save_step(replace(debate, max_rounds=6), (), None, NOW)  # marks nothing
-    finally:
-        APPLYING.reset(token)
+    await store.save_step(replace(debate, max_rounds=5), (), None, NOW, command=command.id)
     assert await inbox.pending([debate.id]) == [] and await inbox.count(debate.id) == 0
 
 
@@ -172,16 +168,12 @@ async def test_a_command_is_not_marked_done_when_its_step_is_refused(db: Databas
     debate = await new_debate(db)
     await first.claim(1)
     inbox = Inbox(db)
-    await inbox.put(debate.id, "stop", ALICE, ())
+    await inbox.put(debate.id, StopRequested(ALICE))
     (command,) = await inbox.pending([debate.id])
     clocks.advance(31)
     await second.claim(1)
-    token = APPLYING.set([command.id])
-    try:
-        with pytest.raises(LeaseLost):
-            await LeasedStore(db, first).save_step(debate, (), None, NOW)
-    finally:
-        APPLYING.reset(token)
+    with pytest.raises(LeaseLost):
+        await LeasedStore(db, first).save_step(debate, (), None, NOW, command=command.id)
     assert [c.id for c in await inbox.pending([debate.id])] == [command.id]  # b applies it
 
 

@@ -1,0 +1,56 @@
+"""The front ends' engine when several processes share the debates (issue 20).
+
+The process that receives a click or a message does not run the debate: it reads the stored
+state, answers the person from the same rule the engine applies (`admits`), and stores the
+event in the inbox. The process holding the debate's lease submits it, in order, for real.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from handlers.core.admission import Admission, Submitted, admits
+from handlers.core.events import Event
+from handlers.core.model import Debate, Proposal
+from handlers.debate_handler import DebateHandler
+from handlers.store_ports import Store
+from tools.store.inbox import Inbox
+
+
+class InboxEngine:
+    """The engine of a process that shares the debates: events stored for the debate's
+    worker, answered at once from the stored state."""
+
+    def __init__(
+        self,
+        handler: DebateHandler,
+        store: Store,
+        inbox: Inbox,
+        wake: Callable[[], None] = lambda: None,
+    ) -> None:
+        self._handler = handler  # only to store proposals (it runs nothing here)
+        self._store = store
+        self._inbox = inbox
+        self._wake = wake
+
+    async def get(self, debate_id: int) -> Debate:
+        """The debate as last stored (by whichever process runs it)."""
+        return await self._store.load(debate_id)
+
+    async def propose(self, proposal: Proposal) -> Debate | None:
+        """Store the proposal; a worker claims it and posts its card."""
+        debate = await self._handler.propose(proposal)
+        if debate is not None:
+            await self._handler.let_go(debate.id)  # keep nothing of it here until claimed
+            await self._inbox.notify()
+            self._wake()
+        return debate
+
+    async def submit(self, debate_id: int, event: Event) -> Submitted:
+        """Store an event the debate admits as it stands; the holder applies it. The debate
+        after it is not known here yet."""
+        admission = admits(await self._store.load(debate_id), event)
+        if admission is Admission.TAKEN:
+            await self._inbox.put(debate_id, event)
+            self._wake()
+        return Submitted(admission)

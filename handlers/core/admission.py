@@ -1,0 +1,133 @@
+"""Whether a debate takes an event now: the one rule the state machine applies first and the
+front ends answer a person with (the gateway, which runs no debate, answers from it too)."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from handlers.core.events import (
+    BudgetChosen,
+    BudgetDecided,
+    ConclusionReady,
+    DebaterFailed,
+    Event,
+    FormatChosen,
+    Judged,
+    MinorityReported,
+    OptionChosen,
+    PeopleSaid,
+    PollClosed,
+    PollDue,
+    ProposalApproved,
+    ProposalDeclined,
+    ProposalExpired,
+    ReplyReceived,
+    SkipRequested,
+    StopRequested,
+    TaskDone,
+    UserAnswered,
+)
+from handlers.core.formats import formats_for
+from handlers.core.model import Actor, Debate, Phase
+from handlers.core.steps import expects, format_of, open_asks
+
+MAX_BUDGET_ROUNDS = 50  # as MAX_ROUNDS allows
+BUTTON_PAUSES = frozenset({"budget", "converging"})  # pauses the people answer with buttons
+STOPPABLE = frozenset({Phase.SPEAKING, Phase.JUDGING, Phase.AWAITING_USER})
+TASKING = frozenset({Phase.SPEAKING, Phase.JUDGING})
+
+
+class Admission(enum.Enum):
+    """What a debate does with an event: takes it, cannot now, or refuses the person."""
+
+    TAKEN = "taken"
+    NOT_NOW = "not_now"  # the debate has moved on (or the choice is not one it offers)
+    REFUSED = "refused"  # the person may not act on this debate
+
+
+@dataclass(frozen=True)
+class Submitted:
+    """What a front end needs to answer the person: whether the debate took the event, and
+    the debate after it (None where it is not known yet: the gateway stored it for later)."""
+
+    admission: Admission
+    debate: Debate | None = None
+
+    @property
+    def taken(self) -> bool:
+        """True if the debate took the event."""
+        return self.admission is Admission.TAKEN
+
+
+def authorized(debate: Debate, actor: Actor) -> bool:
+    """Only the people of the conversation, or holders of the approver role, may act."""
+    return actor.is_approver or actor.user_id in debate.people_ids
+
+
+def admits(debate: Debate, event: Event) -> Admission:
+    """The admission of `event` by `debate` as it stands: a person's event is refused unless
+    they may act; any event that does not fit the debate's state is not taken now."""
+    actor = acting(event)
+    if actor is not None and not authorized(debate, actor):
+        return Admission.REFUSED
+    return Admission.TAKEN if _fits(debate, event) else Admission.NOT_NOW
+
+
+def acting(event: Event) -> Actor | None:
+    """Who must be authorized for the event (None: the engine's own, or anyone's words)."""
+    if isinstance(event, PeopleSaid):
+        return None  # words typed in the room are kept whoever typed them
+    return getattr(event, "actor", None)
+
+
+def _fits(debate: Debate, event: Event) -> bool:
+    """True if the debate, in its current state, has a use for the event."""
+    match event:
+        case ProposalApproved() | ProposalDeclined() | ProposalExpired():
+            return debate.phase is Phase.PROPOSED
+        case FormatChosen() | OptionChosen() | BudgetChosen():
+            return debate.phase is Phase.PROPOSED and _card_choice_fits(debate, event)
+        case ReplyReceived() | DebaterFailed():
+            return expects(debate, event.seat, event.turn)
+        case Judged():
+            return debate.phase is Phase.JUDGING and event.turn == debate.turns and not debate.tasks
+        case TaskDone():
+            return debate.phase in TASKING and event.task in debate.tasks
+        case UserAnswered():
+            return debate.phase is Phase.AWAITING_USER
+        case BudgetDecided():
+            return _pause_fits(debate, event)
+        case PeopleSaid():
+            return debate.phase in STOPPABLE and bool(event.text.strip())
+        case StopRequested():
+            return debate.phase in STOPPABLE
+        case SkipRequested():
+            return bool(open_asks(debate))
+        case ConclusionReady():
+            return debate.phase is Phase.CONCLUDING
+        case MinorityReported() | PollDue() | PollClosed():
+            return True  # the poll's own rules (handlers/core/poll.py) tell
+    return False
+
+
+def _card_choice_fits(debate: Debate, event: FormatChosen | OptionChosen | BudgetChosen) -> bool:
+    """A format the roster can run, a budget in range, or an option the format asks, set to
+    one of its choices."""
+    match event:
+        case FormatChosen(format=name):
+            return name in formats_for(debate.roster)
+        case BudgetChosen(rounds=rounds):
+            return 1 <= rounds <= MAX_BUDGET_ROUNDS
+        case OptionChosen(key=key, value=value):
+            return any(o.key == key and o.valid(value) for o in format_of(debate).card_options)
+    return False
+
+
+def _pause_fits(debate: Debate, event: BudgetDecided) -> bool:
+    """A pause's button answers that pause only (`at`: the turn count it was shown at)."""
+    return (
+        debate.phase is Phase.AWAITING_USER
+        and debate.paused in BUTTON_PAUSES
+        and event.at in (0, debate.turns)
+    )

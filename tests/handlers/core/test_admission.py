@@ -1,0 +1,106 @@
+"""Table-driven tests of the one admission rule, and of the people's Skip it admits."""
+
+from __future__ import annotations
+
+import pytest
+
+from handlers.core.admission import Admission, admits
+from handlers.core.effects import AskDebater, Notify
+from handlers.core.events import (
+    EVENT_ADAPTER,
+    BudgetChosen,
+    BudgetDecided,
+    Event,
+    FormatChosen,
+    OptionChosen,
+    PeopleSaid,
+    ProposalApproved,
+    ProposalDeclined,
+    SkipRequested,
+    StopRequested,
+    UserAnswered,
+)
+from handlers.core.model import AG, CLAUDE, Phase
+from tests.handlers.conftest import ALICE, APPROVER, BOB
+from tests.handlers.core.test_state_machine import answer, debate, speaking, step
+
+TAKEN, NOT_NOW, REFUSED = Admission.TAKEN, Admission.NOT_NOW, Admission.REFUSED
+
+
+@pytest.mark.parametrize(
+    ("state", "event", "admission"),
+    [
+        (debate(), ProposalApproved(ALICE), TAKEN),
+        (debate(), ProposalApproved(BOB), REFUSED),
+        (debate(phase=Phase.SPEAKING), ProposalApproved(ALICE), NOT_NOW),
+        (debate(phase=Phase.SPEAKING), ProposalApproved(BOB), REFUSED),  # refused first
+        (debate(), FormatChosen(ALICE, "nonesuch"), NOT_NOW),
+        (debate(), FormatChosen(APPROVER, "free"), TAKEN),
+        (debate(), BudgetChosen(ALICE, 0), NOT_NOW),
+        (debate(), BudgetChosen(ALICE, 51), NOT_NOW),
+        (debate(), BudgetChosen(ALICE, 5), TAKEN),
+        (debate(), OptionChosen(ALICE, "nonesuch", "x"), NOT_NOW),
+        (debate(phase=Phase.DECLINED), ProposalDeclined(ALICE), NOT_NOW),
+        (speaking(), StopRequested(ALICE), TAKEN),
+        (speaking(), StopRequested(BOB), REFUSED),
+        (speaking(), SkipRequested(ALICE), TAKEN),
+        (speaking(), SkipRequested(BOB), REFUSED),
+        (speaking(phase=Phase.JUDGING), SkipRequested(ALICE), NOT_NOW),  # nobody answering
+        (debate(), SkipRequested(ALICE), NOT_NOW),
+        (speaking(), UserAnswered(ALICE, "x"), NOT_NOW),
+        (speaking(phase=Phase.AWAITING_USER), UserAnswered(ALICE, "x"), TAKEN),
+        (speaking(), PeopleSaid(BOB, "x"), TAKEN),  # words are kept, whoever typed them
+        (speaking(), PeopleSaid(ALICE, "  "), NOT_NOW),
+        (speaking(phase=Phase.AWAITING_USER), BudgetDecided(ALICE, "extend"), NOT_NOW),
+        (
+            speaking(phase=Phase.AWAITING_USER, paused="budget", turns=4),
+            BudgetDecided(ALICE, "extend", at=2),  # a button of an earlier pause
+            NOT_NOW,
+        ),
+        (
+            speaking(phase=Phase.AWAITING_USER, paused="budget", turns=4),
+            BudgetDecided(ALICE, "extend", at=4),
+            TAKEN,
+        ),
+        (speaking(), answer(AG, 1), TAKEN),
+        (speaking(), answer(CLAUDE, 1), NOT_NOW),
+    ],
+)
+def test_admission(state: object, event: Event, admission: Admission) -> None:
+    assert admits(state, event) is admission  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "state",
+    [debate(), speaking(phase=Phase.AWAITING_USER), speaking(phase=Phase.CONCLUDED)],
+)
+@pytest.mark.parametrize(
+    "event", [ProposalApproved(BOB), SkipRequested(BOB), FormatChosen(BOB, "x")]
+)
+def test_an_event_not_taken_changes_nothing(state: object, event: Event) -> None:
+    assert admits(state, event) is not TAKEN  # type: ignore[arg-type]
+    assert step(state, event).debate == state  # type: ignore[arg-type]
+
+
+def test_a_skip_moves_the_round_on_and_the_thread_says_who() -> None:
+    after = step(speaking(AG), SkipRequested(ALICE))
+    assert after.debate.phase is Phase.SPEAKING and after.debate.speaker == CLAUDE
+    assert after.debate.spoken == (AG,) and after.debate.skipped == 0  # not a failure
+    notice = next(e for e in after.effects if isinstance(e, Notify))
+    assert (notice.key, dict(notice.params)) == ("debate.skipped_by", {"user": "alice", "seat": AG})
+    assert [e.seat for e in after.effects if isinstance(e, AskDebater)] == [CLAUDE]
+    assert step(after.debate, answer(AG, 1)).debate == after.debate  # the skipped reply: too late
+
+
+@pytest.mark.parametrize(
+    "event",
+    [
+        ProposalApproved(ALICE, options=(("a", "b"),)),
+        BudgetDecided(ALICE, "consensus", 3),
+        SkipRequested(APPROVER),
+        PeopleSaid(BOB, "참고로"),
+        OptionChosen(ALICE, "ledger.stance", "hostile"),
+    ],
+)
+def test_events_are_stored_and_read_back_as_they_were(event: Event) -> None:
+    assert EVENT_ADAPTER.validate_json(EVENT_ADAPTER.dump_json(event)) == event
