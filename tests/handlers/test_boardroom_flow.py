@@ -67,7 +67,7 @@ async def test_a_whole_boardroom_debate(tmp_path: Path, language: str) -> None:
         rig,
         json.dumps(
             {
-                "tracker": {GEMINI: WHY},
+                "tracker": [{"member": GEMINI, "why": WHY}],
                 "tensions": ["speed against audit"],
                 "insight": "LISTEN/NOTIFY",
                 "conditions": ["a load test"],

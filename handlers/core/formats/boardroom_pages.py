@@ -133,6 +133,16 @@ def synthesis_of(debate: Debate) -> dict[str, Any]:
     return _object(debate.output_of(SYNTHESIS) or "")
 
 
+def reasons_of(found: dict[str, Any]) -> dict[str, str]:
+    """Why each member's vote changed, by id: the schema's list of `{member, why}` (a response
+    schema cannot hold a dict), or the object a synthesis stored before it had one."""
+    tracker = found.get("tracker")
+    if isinstance(tracker, dict):
+        return {str(seat).strip().lower(): str(why) for seat, why in tracker.items()}
+    entries = [e for e in tracker if isinstance(e, dict)] if isinstance(tracker, list) else []
+    return {str(e.get("member", "")).strip().lower(): str(e.get("why") or "") for e in entries}
+
+
 def _object(text: str) -> dict[str, Any]:
     """The JSON object in a task's output; empty if there is none."""
     start, end = text.find("{"), text.rfind("}")
@@ -164,7 +174,9 @@ def fallback_synthesis(debate: Debate, shown: tuple[Turn, ...]) -> str:
     named = {seat: debate.name_of(seat) for seat in debate.ids}
     divided = result_of(debate) == DIVIDED
     out = {
-        "tracker": {seat: p.why_changed for seat, p in finals.items() if p.why_changed},
+        "tracker": [
+            {"member": seat, "why": p.why_changed} for seat, p in finals.items() if p.why_changed
+        ],
         "tensions": [f"{named[s]}: {p.disagreement}" for s, p in finals.items() if p.disagreement][
             :3
         ],
