@@ -67,14 +67,27 @@ def stance_line(turn: Turn) -> str:
     return " ".join(turn.parsed.opinion.split())
 
 
+def case_after(turn: Turn, line: str) -> str:
+    """What a reply argues after its stance line, markup aside and on one line: the side's
+    case in its own words, as far as a rule can tell it (the moderator picks the strongest)."""
+    opinion = turn.parsed.opinion
+    at = opinion.find(line)
+    rest = opinion[at + len(line) :] if at >= 0 else ""
+    words = (part.strip().lstrip(_MARKS).strip() for part in rest.splitlines())
+    return _cut(" ".join(" ".join(w.split()) for w in words if w), CASE_CHARS)
+
+
 def fallback(debate: Debate, turns: tuple[Turn, ...]) -> MinorityReport:
-    """Without the moderator: each side's stance line from its last reply, quoted."""
+    """Without the moderator: each side's stance line from its last reply, quoted, and the
+    rest of that reply as its case."""
     sides = []
     for participant in speakers(debate, turns):
-        line = stance_line(_own(turns, participant)[-1])
+        last = _own(turns, participant)[-1]
+        line = stance_line(last)
         quote = line[:QUOTE_CHARS].rstrip()
         quotes = (quote,) if verbatim(quote, _own(turns, participant)) else ()
-        sides.append(Side(participant, _cut(line, POSITION_CHARS), quotes=quotes))
+        case = case_after(last, line)
+        sides.append(Side(participant, _cut(line, POSITION_CHARS), case, quotes=quotes))
     return MinorityReport(tuple(sides), by_rules=True)
 
 

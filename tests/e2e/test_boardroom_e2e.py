@@ -35,7 +35,7 @@ CHATS = {
 ROUND2 = {"ko": "최종 투표", "pt-BR": "VOTO FINAL"}
 ROUND1 = {"ko": "1. 투표:", "pt-BR": "1. VOTO:"}
 SYNTHESIS = {
-    "tracker": {"gemini": "Claude의 감사 논거"},
+    "tracker": [{"member": "gemini", "why": "Claude의 감사 논거"}],
     "tensions": ["속도 대 감사"],
     "insight": "LISTEN/NOTIFY",
     "conditions": ["부하 시험"],

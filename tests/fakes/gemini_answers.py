@@ -10,6 +10,8 @@ from typing import Any
 _FENCED_JSON = re.compile(r"```json\s*\n(.*?)\n```", re.DOTALL)
 _AGREE = re.compile(r"stance\W{1,4}agree\b", re.IGNORECASE)
 _DEBATE_MARKERS = ("vs", "할까", "decide", "결정", "아니면", "should we", "정하")
+_LEDGER_ID = re.compile(r"^([AMQ]\d+): ", re.MULTILINE)  # the front page's prompt lists them
+_PARTICIPANTS = re.compile(r"^THE PARTICIPANTS \(id: name\): (.+)$", re.MULTILINE)
 
 
 def schema_in_prompt(text: str) -> dict[str, Any] | None:
@@ -26,10 +28,12 @@ def schema_in_prompt(text: str) -> dict[str, Any] | None:
 
 def rule_answer(schema: dict[str, Any], text: str) -> dict[str, Any]:
     """Fill the schema; detection says yes when the chat has a decision marker, judging
-    concludes once two `stance: agree` appear in the input."""
+    concludes once two `stance: agree` appear in the input; a format's task is answered in
+    its own shape (rule_task)."""
     made = make_value(schema, schema, "")
     if not isinstance(made, dict):
         return {}
+    rule_task(made, text)
     if "debate_worthy" in made:
         worthy = any(marker in text.lower() for marker in _DEBATE_MARKERS)
         made.update(debate_worthy=worthy, confidence=0.9 if worthy else 0.1)
@@ -40,6 +44,21 @@ def rule_answer(schema: dict[str, Any], text: str) -> dict[str, Any]:
         made["next_speaker"] = None
         made["consensus"] = 0.9 if made["action"] == "conclude" else 0.4
     return made
+
+
+def rule_task(made: dict[str, Any], text: str) -> None:
+    """A front page names every ledger id of its prompt (else it would be asked again); a
+    minority report has a side per participant its prompt lists."""
+    if {"markdown", "svg"} <= set(made):
+        ids = _LEDGER_ID.findall(text)
+        made.update(markdown="auto front page: " + ", ".join(f"({i})" for i in ids), svg="")
+    listed = _PARTICIPANTS.search(text)
+    if "sides" in made and listed is not None:
+        seats = [part.split(":")[0].strip() for part in listed.group(1).split(",")]
+        made["sides"] = [
+            {"participant": seat, "position": f"auto position of {seat}", "case": "", "quotes": []}
+            for seat in seats
+        ]
 
 
 def make_value(node: dict[str, Any], root: dict[str, Any], name: str) -> Any:

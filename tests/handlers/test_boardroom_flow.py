@@ -68,7 +68,7 @@ async def test_a_whole_boardroom_debate(tmp_path: Path, language: str) -> None:
         rig,
         json.dumps(
             {
-                "tracker": {GEMINI: WHY},
+                "tracker": [{"member": GEMINI, "why": WHY}],
                 "tensions": ["speed against audit"],
                 "insight": "LISTEN/NOTIFY",
                 "conditions": ["a load test"],
@@ -205,6 +205,11 @@ async def test_without_a_model_the_synthesis_falls_back_to_the_members_words(
         ko = Strings("ko")  # the majority's vote, in the reader's word
         advice = f"## {ko('boardroom.recommendation')}\n\n{ko('boardroom.vote_conditional')}\n"
         assert advice in fill_keys(synthesis, ko)
+        # guarded by where the majority (Claude, Gemini) said its position works and fails
+        guardrails = synthesis.split("boardroom.guardrails⟧:**\n")[1]
+        assert "- Claude: works while claude's assumption holds" in guardrails
+        assert "- Gemini: works while gemini's assumption holds" in guardrails
+        assert "AG:" not in guardrails  # AG voted yes, not with the majority
     finally:
         await rig.stop()
 

@@ -75,6 +75,8 @@ def test_poll_report_falls_back_to_each_sides_stance_line() -> None:
         ("ag", AG_SAYS, (AG_SAYS,)),  # a heading too short to quote is passed over
         (CLAUDE, CLAUDE_SAYS, (CLAUDE_SAYS,)),
     ]
+    # the rest of the reply is the side's case, in its own words (before: always empty)
+    assert [s.case for s in report.sides] == ["더 자세히.", ""]
     # an answer that is no report at all, or leaves a side out: that side's stance line
     mixed = from_output(_debate(), TURNS, '{"sides": [{"participant": "ag", "position": "LRU"}]}')
     assert mixed.sides[0].position == "LRU" and mixed.sides[1].quotes == (CLAUDE_SAYS,)

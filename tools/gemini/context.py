@@ -20,6 +20,7 @@ from handlers.ports import TaskRequest
 from handlers.prompting import LANGUAGE_NAMES
 from handlers.rules_moderator import SUMMARY_MAX_CHARS, bound_summary
 from tools.gemini.schemas import ConclusionReply, DetectionReply, JudgeReply
+from tools.gemini.task_schemas import task_schema
 
 INPUT_MARKER = "<!-- input -->"
 TURN_MAX_CHARS = 6000  # a turn's opinion as the moderator reads it (head and tail kept)
@@ -41,7 +42,7 @@ class Prompt:
     purpose: Purpose
     system: str
     messages: tuple[tuple[Role, str], ...]
-    schema: type[BaseModel] | None  # None: a format's task (JSON or text, as `json` says)
+    schema: type[BaseModel] | None  # None: a text task, or a JSON task without a model
     json: bool = True
 
     @property
@@ -111,7 +112,8 @@ def conclusion_prompt(view: ModeratorView, language: str) -> Prompt:
 def task_prompt(request: TaskRequest, language: str) -> Prompt:
     """A format's moderator task: its prompt as the request, answered as JSON or text."""
     system = prompts.load("moderator_task", language, language_name=LANGUAGE_NAMES[language])
-    return Prompt("task", system, (("user", request.prompt),), None, request.json)
+    schema = task_schema(request.task, request.json)
+    return Prompt("task", system, (("user", request.prompt),), schema, request.json)
 
 
 def schema_instruction(schema: type[BaseModel] | None, json_only: bool = True) -> str:

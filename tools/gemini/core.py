@@ -7,7 +7,6 @@ moderator, and the result says so (`source=RULES`).
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -39,6 +38,7 @@ from tools.gemini.schemas import (
     to_detection,
     validate_text,
 )
+from tools.gemini.task_schemas import task_answer
 
 log = logging.getLogger(__name__)
 
@@ -48,31 +48,6 @@ DEFAULT_RETRY_DELAY_S = 10.0  # a per-minute 429 without RetryInfo
 
 M = TypeVar("M", bound=BaseModel)
 Sleep = Callable[[float], Awaitable[None]]
-
-
-def _task_error(text: str, json_only: bool) -> str:
-    """Why a task's answer cannot be used ('' if it can)."""
-    if not text.strip():
-        return "the answer was empty"
-    if not json_only:
-        return ""
-    body = text.strip().removeprefix("```json").removeprefix("```").removesuffix("```")
-    try:
-        value = json.loads(body)
-    except ValueError as exc:
-        return f"not valid JSON: {exc}"
-    return "" if isinstance(value, dict) else "not one JSON object"
-
-
-def _unwrapped(text: str) -> str:
-    """The answer inside a `{"text": "..."}` envelope, which a model may put around it."""
-    try:
-        value = json.loads(text)
-    except ValueError:
-        return text
-    if isinstance(value, dict) and list(value) == ["text"] and isinstance(value["text"], str):
-        return value["text"]
-    return text
 
 
 class ModeratorError(Exception):
@@ -160,18 +135,18 @@ class StructuredModerator:
         return to_conclusion(reply) if reply is not None else self._rules.write_conclusion(view)
 
     async def perform(self, request: TaskRequest) -> str:
-        """A format's task; a JSON task gets one repair request. Raises the port's
-        ModeratorUnavailable when the rules must stand in (quota spent, failures)."""
+        """A format's task, validated against its response model if it has one; an invalid
+        answer gets one repair request. Raises the port's ModeratorUnavailable when the rules
+        must stand in (quota spent, failures, invalid twice)."""
         prompt = task_prompt(request, self._language)
         for attempt in (1, 2):
             sent = await self._send(prompt, request.debate_id)
             if sent is None:
                 raise TaskUnavailable(f"task {request.task}: the moderator model is unavailable")
             call_id, reply = sent
-            text = _unwrapped(reply.text)
-            error = _task_error(text, request.json)
+            output, error = task_answer(reply.text, reply.parsed, prompt.schema, request.json)
             if not error:
-                return text
+                return output
             await self._quota.mark(call_id, "invalid", error)
             log.warning("moderator task %s: %s (%d/2)", request.task, error, attempt)
             prompt = prompt.repaired(reply.text, error)

@@ -133,6 +133,16 @@ def synthesis_of(debate: Debate) -> dict[str, Any]:
     return _object(debate.output_of(SYNTHESIS) or "")
 
 
+def reasons_of(found: dict[str, Any]) -> dict[str, str]:
+    """Why each member's vote changed, by id: the schema's list of `{member, why}` (a response
+    schema cannot hold a dict), or the object a synthesis stored before it had one."""
+    tracker = found.get("tracker")
+    if isinstance(tracker, dict):
+        return {str(seat).strip().lower(): str(why) for seat, why in tracker.items()}
+    entries = [e for e in tracker if isinstance(e, dict)] if isinstance(tracker, list) else []
+    return {str(e.get("member", "")).strip().lower(): str(e.get("why") or "") for e in entries}
+
+
 def _object(text: str) -> dict[str, Any]:
     """The JSON object in a task's output; empty if there is none."""
     start, end = text.find("{"), text.rfind("}")
@@ -156,27 +166,48 @@ def question_for_people(debate: Debate) -> UserQuestion | None:
 
 
 def fallback_synthesis(debate: Debate, shown: tuple[Turn, ...]) -> str:
-    """The synthesis without a model: the participants' own words, quoted, in the same shape."""
-    finals: dict[str, Position] = {}
-    for turn in (t for t in shown if round_of(debate, t.number) == 2):  # a repair completes
-        found = parse_position(turn.text, 2)
-        finals[turn.seat] = finals[turn.seat].merged(found) if turn.seat in finals else found
+    """The synthesis without a model: the participants' own words, quoted, in the same shape;
+    the majority's vote as the recommendation, guarded by where its members said their
+    position works and fails (their round-1 conditions)."""
+    firsts, finals = _positions(debate, shown, 1), _positions(debate, shown, 2)
     named = {seat: debate.name_of(seat) for seat in debate.ids}
     divided = result_of(debate) == DIVIDED
+    majority = "" if divided else _majority(debate)
     out = {
-        "tracker": {seat: p.why_changed for seat, p in finals.items() if p.why_changed},
+        "tracker": [
+            {"member": seat, "why": p.why_changed} for seat, p in finals.items() if p.why_changed
+        ],
         "tensions": [f"{named[s]}: {p.disagreement}" for s, p in finals.items() if p.disagreement][
             :3
         ],
         "insight": next((f"{named[s]}: {p.insight}" for s, p in finals.items() if p.insight), ""),
         "conditions": [f"{named[s]}: {p.consensus}" for s, p in finals.items() if p.consensus],
         "recommendation": "",
-        "majority": "" if divided else _majority(debate),  # a vote: the page words it
-        "guardrails": [],
+        "majority": majority,  # a vote: the page words it
+        "guardrails": _guardrails(debate, firsts, majority),
         "irreconcilable": divided,
         "question": decision_of(debate) if divided else "",
     }
     return json.dumps(out, ensure_ascii=False)
+
+
+def _guardrails(debate: Debate, firsts: dict[str, Position], majority: str) -> list[str]:
+    """Where each member of the majority said its position works and where it fails."""
+    final = {s: vote_in(debate, 2, s) or vote_in(debate, 1, s) for s in debate.ids}
+    return [
+        f"{debate.name_of(s)}: {firsts[s].conditions}"
+        for s in debate.ids
+        if majority and final[s] == majority and s in firsts and firsts[s].conditions
+    ]
+
+
+def _positions(debate: Debate, shown: tuple[Turn, ...], round_number: int) -> dict[str, Position]:
+    """Each member's answer in a round, a repair completing it."""
+    found: dict[str, Position] = {}
+    for turn in (t for t in shown if round_of(debate, t.number) == round_number):
+        read = parse_position(turn.text, round_number)
+        found[turn.seat] = found[turn.seat].merged(read) if turn.seat in found else read
+    return found
 
 
 def _majority(debate: Debate) -> str:

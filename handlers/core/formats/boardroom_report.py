@@ -9,6 +9,7 @@ from typing import Any
 from handlers.core.formats.boardroom_pages import (
     decision_of,
     panel_line,
+    reasons_of,
     result_of,
     round_of,
     round_page,
@@ -51,14 +52,13 @@ def render(debate: Debate, page: str, turns: tuple[Turn, ...]) -> tuple[str, str
 def tracker_rows(debate: Debate) -> list[tuple[str, str, str, bool, str]]:
     """(name, round-1 vote, final vote, changed, why) per participant; the name and the
     reason `verbatim`."""
-    why = synthesis_of(debate).get("tracker") or {}
+    why = reasons_of(synthesis_of(debate))
     notes = dict(debate.outputs)
     rows = []
     for seat in debate.ids:
         first, final = vote_in(debate, 1, seat), vote_in(debate, 2, seat)
         changed = bool(first and final and first != final)
-        reason = str(why.get(seat, "")) if isinstance(why, dict) else ""
-        reason = reason or notes.get(f"why/{seat}", "")
+        reason = why.get(seat, "") or notes.get(f"why/{seat}", "")
         shown = v(reason) if changed else ""
         rows.append((v(debate.name_of(seat)), first or "", final or "", changed, shown))
     return rows

@@ -205,10 +205,10 @@ class LedgerFormat(FormatDefaults):
         return True
 
     def task_fallback(self, debate: Debate, task: str, shown: tuple[Turn, ...]) -> str:
-        """Rules mode: the ledger from the last round's fields; a plain front page."""
+        """Rules mode: the ledger from the claims of every turn; a plain front page."""
         last = text.latest_each(shown)
         if task == LEDGER:
-            return text.fallback_ledger(debate, last)
+            return text.fallback_ledger(debate, shown)
         return text.fallback_front(debate, debate.output_of(LEDGER), last)
 
     def tasked(self, debate: Debate, task: str, output: str, rng: random.Random) -> Plan:
@@ -245,13 +245,14 @@ class LedgerFormat(FormatDefaults):
     def render_page(self, debate: Debate, page: str, turns: tuple[Turn, ...]) -> tuple[str, str]:
         """(title, markdown) of a ledger page."""
         title = text.page_title(debate, page, orchestrated(debate))
+        ledger, ratified = debate.output_of(LEDGER) or "", not by_rules(debate, LEDGER)
         if page == "topic":
             return title, text.render_topic(debate, standpoints(debate))
         if page == "conclusion":
-            return title, text.render_conclusion(debate, debate.output_of(LEDGER) or "")
+            return title, text.render_conclusion(debate, ledger, ratified=ratified)
         if page in (FRONT, DIAGRAM):
             output, keyed = self._front(debate)
-            markdown, svg = text.front_page(output, keyed=keyed)
+            markdown, svg = text.front_page(output, keyed=keyed, ratified=ratified)
             return title, svg if page == DIAGRAM else markdown
         return title, "\n".join(text.render_turn(debate, turn) for turn in turns)
 

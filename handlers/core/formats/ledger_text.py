@@ -14,6 +14,7 @@ from html import escape
 
 from handlers.core.formats.keys import verbatim as v
 from handlers.core.model import Debate, Turn
+from handlers.core.quotes import quote_form
 from handlers.core.reply_parser import json_block
 
 KINDS = (("agreed", "A"), ("amendments", "M"), ("open", "Q"))  # ledger part, id prefix
@@ -92,48 +93,75 @@ def front_parts(output: str) -> tuple[str, str]:
     return output, ""
 
 
-def front_page(output: str, *, keyed: bool) -> tuple[str, str]:
+def front_page(output: str, *, keyed: bool, ratified: bool = True) -> tuple[str, str]:
     """(markdown, svg) of a front page as people read it: the moderator's Markdown verbatim;
     the rules' (`keyed`, which only the engine says: never a flag in the output) as it was
-    written, in locale keys with its quotes escaped."""
+    written, in locale keys with its quotes escaped; under its title, the callout that the
+    ledger it restates was not ratified, where the rules built that ledger."""
     markdown, svg = front_parts(output)
-    return (markdown if keyed else v(markdown)), svg
+    shown = markdown if keyed else v(markdown)
+    if ratified:
+        return shown, svg
+    note = "\n".join(unratified(False))
+    title, _, rest = shown.partition("\n")
+    if title.startswith("# "):
+        return f"{title}\n\n{note}\n{rest.lstrip()}", svg
+    return f"{note}\n{shown}", svg
 
 
-def fallback_ledger(debate: Debate, last: tuple[Turn, ...]) -> str:
-    """Rules mode: the last round's claims, verbatim: agreed by every seat (only when every
-    seat answered: one side's claims are no agreement), conceded, still open."""
-    fields = [fields_of(turn) for turn in last]
-    everyone = {turn.seat for turn in last} >= set(debate.ids)
-    agreed = _common([f.agreed for f in fields]) if fields and everyone else []
-    conceded = _unique([c for f in fields for c in f.concessions])
-    contested = _unique([c for f in fields for c in f.contested])
-    one_sided = _unique([a for f in fields for a in f.agreed if a not in agreed])
-    return json.dumps(
-        {"agreed": agreed, "amendments": conceded, "open": contested + one_sided},
-        ensure_ascii=False,
-    )
+def fallback_ledger(debate: Debate, turns: tuple[Turn, ...]) -> str:
+    """Rules mode: the ledger from the claims the participants proposed over the whole debate,
+    verbatim. Agreed: what every seat holds as agreed at its latest word (so only when every
+    seat answered: one side's claims are no agreement); conceded: amendments; the rest open."""
+    held: dict[str, set[str]] = {}  # seat -> the claims it agrees, as it last said
+    wording: dict[str, str] = {}  # a claim's form -> its first wording
+    proposed: list[str] = []
+    contested: list[str] = []
+    conceded: list[str] = []
+    for turn in sorted(turns, key=lambda t: t.number):
+        found = fields_of(turn)
+        mine = held.setdefault(turn.seat, set())
+        for claim in (*found.agreed, *found.contested, *found.concessions):
+            wording.setdefault(_form(claim), claim)
+        mine.difference_update(_form(c) for c in found.contested)
+        mine.update(_form(c) for c in found.agreed)
+        proposed += [_form(c) for c in found.agreed]
+        contested += [_form(c) for c in found.contested]
+        conceded += [_form(c) for c in found.concessions]
+    everyone = set(held) >= set(debate.ids)
+    agreed = [c for c in _unique(proposed) if everyone and all(c in held[s] for s in debate.ids)]
+    still_open = [c for c in _unique(contested + proposed) if c not in agreed]
+    ledger = {"agreed": agreed, "amendments": _unique(conceded), "open": still_open}
+    shown = {part: [wording[c] for c in forms] for part, forms in ledger.items()}
+    return json.dumps(shown, ensure_ascii=False)
 
 
-def _common(lists: list[tuple[str, ...]]) -> list[str]:
-    first, *rest = lists
-    return _unique([c for c in first if all(c in other for other in rest)])
+def _form(claim: str) -> str:
+    """A claim as two seats' wordings of it compare: normal spacing and quotes, any case."""
+    return quote_form(claim).casefold()
 
 
 def _unique(items: list[str]) -> list[str]:
     return list(dict.fromkeys(items))
 
 
-def render_conclusion(debate: Debate, ledger: str) -> str:
-    """The faithful ledger: every item in its exact wording, with its id."""
+def render_conclusion(debate: Debate, ledger: str, *, ratified: bool = True) -> str:
+    """The faithful ledger: every item in its exact wording, with its id; one the rules built
+    (`ratified` False, as the engine recorded it) says so first."""
     topic = v(debate.proposal.topic)
-    lines = [f"# {k('conclusion_title')}", "", f"**{k('topic')}:** {topic}", ""]
+    lines = [f"# {k('conclusion_title')}", "", *unratified(ratified)]
+    lines += [f"**{k('topic')}:** {topic}", ""]
     items = ledger_items(ledger)
     for part, _ in KINDS:
         lines += [f"## {k(part)}", ""]
         chosen = [f"- **{i}** {v(text)}" for i, p, text in items if p == part]
         lines += [*(chosen or [f"- {k('none')}"]), ""]
     return "\n".join(lines)
+
+
+def unratified(ratified: bool) -> list[str]:
+    """The callout a page opens with when no moderator ratified its ledger."""
+    return [] if ratified else [f"> [!WARNING]\n> {k('not_ratified')}", ""]
 
 
 def fallback_front(debate: Debate, ledger: str | None, last: tuple[Turn, ...]) -> str:

@@ -169,3 +169,13 @@ async def test_a_format_task_through_the_cli(make_cli: MakeCli, fake: FakeGemini
     assert await make_cli().perform(request) == "[RESULT] PASS\n[CAVEATS] none"
     sent = fake.generate_requests[0]["text"]
     assert "VALIDATE THIS" in sent and "JSON schema" not in sent
+
+
+async def test_a_json_task_through_the_cli_carries_its_schema(
+    make_cli: MakeCli, fake: FakeGemini
+) -> None:
+    request = TaskRequest(debate_id=1, task="ledger", prompt="WRITE THE LEDGER", json=True)
+    output = json.loads(await make_cli().perform(request))
+    assert set(output) == {"agreed", "amendments", "open"}  # the fake answered the schema
+    sent = fake.generate_requests[0]["text"]
+    assert "WRITE THE LEDGER" in sent and "JSON schema" in sent and '"amendments"' in sent

@@ -4,11 +4,15 @@ the daily budget, and the rules stand in (ModeratorUnavailable) when the model c
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
+from handlers.core.formats.adversarial_audit import read_audit
 from handlers.ports import ModeratorUnavailable, TaskRequest
 from handlers.rules_moderator import RulesModerator
 from tests.fakes.fake_gemini import FakeGemini
+from tests.handlers.adversarial_script import intake
 from tests.tools.gemini.conftest import MakeModerator
 from tools.store.db import Database
 
@@ -21,9 +25,10 @@ async def test_a_json_task_gets_one_repair_request(
     fake: FakeGemini, make_moderator: MakeModerator, db: Database
 ) -> None:
     bad = {"kind": "invalid_json", "text": "Sure: {evidence"}
-    fake.push(bad, {"kind": "json", "obj": {"a": 1}})
+    fake.push(bad, {"kind": "json", "obj": json.loads(intake(2))})
     moderator = make_moderator(language="en")
-    assert await moderator.perform(INTAKE) == '{"a": 1}'
+    output = await moderator.perform(INTAKE)
+    assert read_audit(output, "q") == read_audit(intake(2), "q")
     first, repair = fake.generate_requests
     assert first["json"]["generationConfig"]["responseMimeType"] == "application/json"
     assert "AUDIT THIS" in first["text"] and "Sure: {evidence" in repair["text"]
