@@ -54,7 +54,7 @@ class _Outcome(enum.Enum):
 
 
 class DebateWorkers:
-    """Each debate's worker, its lock, and its state as last committed."""
+    """Each debate's worker and its lock; the state is read from the store."""
 
     def __init__(
         self,
@@ -79,17 +79,11 @@ class DebateWorkers:
         # that no longer wants one ends it (a stop ends the turn in flight, say).
         self._running: dict[int, dict[int, tuple[Effect, asyncio.Task[Event | None]]]] = {}
         self._idle: dict[int, asyncio.Event] = {}
-        # Each debate's state as last committed, set under its lock right after a save (and
-        # dropped if a save fails, as it may have committed or not): the effects read it
-        # here instead of loading and parsing it from SQLite each time.
-        self._state: dict[int, Debate] = {}
-        self._saves: dict[int, int] = {}  # odd while a save is in flight
         # Effects run without an event, not yet marked done in SQLite (see the docstring).
         self._done: dict[int, list[int]] = {}
 
     def start(self, debate: Debate) -> None:
-        """Run a debate just created (its state is the one stored)."""
-        self._state[debate.id] = debate
+        """Run a debate just created."""
         self._kick(debate.id)
 
     async def resume_all(self) -> list[int]:
@@ -109,19 +103,17 @@ class DebateWorkers:
         return debate_id not in self._workers
 
     async def let_go(self, debate_id: int) -> None:
-        """Stop acting on a debate (its lease was lost): its worker ends, its state is
-        forgotten; what was not done stays stored for the process that claims it."""
+        """Stop acting on a debate (its lease was lost): its worker ends; what was not done
+        stays stored for the process that claims it."""
         self._dirty.discard(debate_id)
         task = self._workers.get(debate_id)
         if task is not None:
             task.cancel()
             await asyncio.gather(task, return_exceptions=True)
-        self._state.pop(debate_id, None)
         self._done.pop(debate_id, None)
 
     def adopt(self, debate_id: int) -> None:
         """Run a debate this process just claimed, from its stored state."""
-        self._state.pop(debate_id, None)  # another process may have changed it
         self._done.pop(debate_id, None)
         self._kick(debate_id)
 
@@ -151,8 +143,6 @@ class DebateWorkers:
             admission = admits(debate, event)
             step = transition(debate, event, self._clock.now(), self._rng)
             changed = step.debate != debate
-            self._saves[debate_id] = self._saves.get(debate_id, 0) + 1
-            self._state.pop(debate_id, None)  # until the save is known to have committed
             done = self._done.pop(debate_id, [])  # marked done by this save
             try:
                 await self._store.save_step(
@@ -166,28 +156,17 @@ class DebateWorkers:
                     command=inbox_id,
                 )
             except BaseException:
-                self._state.pop(debate_id, None)  # committed or not: SQLite will tell
                 # Still done, and marked so by the next save (marking one twice changes nothing;
                 # after a crash they run again instead).
                 self._done[debate_id] = [*done, *self._done.get(debate_id, [])]
                 raise
-            else:
-                self._state[debate_id] = step.debate
-            finally:
-                self._saves[debate_id] += 1
         self._cancel_obsolete(debate_id, step.debate)
         self._kick(debate_id)
         return Submitted(admission, step.debate)
 
     async def current(self, debate_id: int) -> Debate:
-        """The debate's committed state: kept in memory, loaded from SQLite when not."""
-        debate = self._state.get(debate_id)
-        if debate is None:
-            saves = self._saves.get(debate_id, 0)
-            debate = await self._store.load(debate_id)
-            if saves % 2 == 0 and self._saves.get(debate_id, 0) == saves:
-                self._state.setdefault(debate_id, debate)  # no save overlapped the read
-        return debate
+        """The debate's committed state, as stored."""
+        return await self._store.load(debate_id)
 
     def _cancel_obsolete(self, debate_id: int, debate: Debate) -> None:
         """A step that no longer wants an effect in flight ends it (a stop or a failure ends
@@ -231,13 +210,9 @@ class DebateWorkers:
                     return
         except* LeaseLost:
             log.warning("debate %s: lease lost; another process takes it over", debate_id)
-            self._state.pop(debate_id, None)
             self._done.pop(debate_id, None)
         finally:
             self._workers.pop(debate_id, None)
-            state = self._state.get(debate_id)
-            if state is not None and state.phase.is_terminal:
-                self._state.pop(debate_id, None)  # nothing more will change
             self._idle.setdefault(debate_id, asyncio.Event()).set()
 
     async def _pending(self, debate_id: int) -> list[tuple[int, Effect]]:

@@ -109,9 +109,10 @@ async def test_stop_at_each_step_ends_the_debate_and_nothing_runs_after(
         await asyncio.wait_for(rig.h.wait_idle(debate.id), 10)
         await rig.h.submit(debate.id, ProposalApproved(ALICE))
         await asyncio.wait_for(started.wait(), 10)
+        await rig.h.submit(debate.id, StopRequested(ALICE))
+        # Once the stop is stored, nothing more starts (what its step had started is ended).
         asked = sum(len(d.requests) for d in rig.debaters.values())
         performed = len(rig.moderator.task_requests)
-        await rig.h.submit(debate.id, StopRequested(ALICE))
         await asyncio.wait_for(rig.h.wait_idle(debate.id), 10)
         assert (await rig.h.get(debate.id)).phase is Phase.STOPPED
         assert "debate.stopped_by" in rig.room.notice_keys()
