@@ -21,6 +21,7 @@ from handlers.core.events import (
     OptionChosen,
     ProposalApproved,
     ProposalDeclined,
+    SkipRequested,
     StopRequested,
 )
 from handlers.core.formats import format_named, formats_for
@@ -42,6 +43,7 @@ BUTTON_EVENTS: dict[str, Callable[[Actor], Event]] = {
     "open": ProposalApproved,
     "decline": ProposalDeclined,
     "stop": StopRequested,
+    "skip": SkipRequested,
 }
 
 
@@ -50,7 +52,7 @@ class DebateButton(
     discord.ui.DynamicItem[Button],
     template=rf"debate:(?P<action>{'|'.join(BUTTON_EVENTS)}):(?P<id>\d+)",
 ):
-    """Open / Not now on a card, Stop in a thread: `debate:<action>:<id>`."""
+    """Open / Not now on a card, Stop and Skip in a thread: `debate:<action>:<id>`."""
 
     def __init__(self, action: str, debate_id: int, label: str = "", style: int = 2) -> None:
         super().__init__(
@@ -258,9 +260,10 @@ def budget_view(debate: Debate, strings: Strings) -> discord.ui.View:
 
 
 def status_view(debate_id: int, strings: Strings) -> discord.ui.View:
-    """Stop."""
+    """Stop, and Skip this turn."""
     view = discord.ui.View(timeout=None)
     view.add_item(DebateButton("stop", debate_id, strings("front.button_stop"), 4))
+    view.add_item(DebateButton("skip", debate_id, strings("front.button_skip"), 2))
     return view
 
 

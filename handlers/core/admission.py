@@ -23,13 +23,14 @@ from handlers.core.events import (
     ProposalDeclined,
     ProposalExpired,
     ReplyReceived,
+    SkipRequested,
     StopRequested,
     TaskDone,
     UserAnswered,
 )
 from handlers.core.formats import formats_for
 from handlers.core.model import Actor, Debate, Phase
-from handlers.core.steps import expects, format_of
+from handlers.core.steps import expects, format_of, open_asks
 
 MAX_BUDGET_ROUNDS = 50  # as MAX_ROUNDS allows
 BUTTON_PAUSES = frozenset({"budget", "converging"})  # pauses the people answer with buttons
@@ -101,6 +102,8 @@ def _fits(debate: Debate, event: Event) -> bool:
             return debate.phase in STOPPABLE and bool(event.text.strip())
         case StopRequested():
             return debate.phase in STOPPABLE
+        case SkipRequested():
+            return bool(open_asks(debate))
         case ConclusionReady():
             return debate.phase is Phase.CONCLUDING
         case MinorityReported() | PollDue() | PollClosed():

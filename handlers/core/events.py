@@ -194,6 +194,14 @@ class PollClosed:
     kind: Literal["poll_closed"] = "poll_closed"
 
 
+@dataclass(frozen=True)
+class SkipRequested:
+    """An authorized person pressed Skip: the turn being answered is skipped."""
+
+    actor: Actor
+    kind: Literal["skip_requested"] = "skip_requested"
+
+
 Event = Annotated[
     ProposalApproved
     | FormatChosen
@@ -208,6 +216,7 @@ Event = Annotated[
     | UserAnswered
     | PeopleSaid
     | StopRequested
+    | SkipRequested
     | ConclusionReady
     | TaskDone
     | MinorityReported

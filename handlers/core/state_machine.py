@@ -48,6 +48,7 @@ from handlers.core.events import (
     ProposalDeclined,
     ProposalExpired,
     ReplyReceived,
+    SkipRequested,
     StopRequested,
     TaskDone,
     UserAnswered,
@@ -72,6 +73,7 @@ from handlers.core.step_failures import (
     MAX_SKIPS,
     MAX_TIMEOUT_RETRIES,
     failure,
+    skipped_by,
 )
 from handlers.core.steps import Step, conclude, format_of, reply, run_plan, task_done
 
@@ -120,6 +122,8 @@ def _taken(debate: Debate, event: Event, now: datetime, rng: random.Random) -> S
             return on_poll(debate, event)
         case StopRequested(actor=actor):
             return _stopped(debate, actor)
+        case SkipRequested(actor=actor):
+            return skipped_by(debate, _who(actor), rng)
         case ConclusionReady():
             return _ended(debate, event, now)
     return Step(debate)

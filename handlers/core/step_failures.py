@@ -79,3 +79,15 @@ def _skip(debate: Debate, ask: OpenAsk, event: DebaterFailed, rng: random.Random
     step = run_plan(format_of(moved).answered(moved, rng))
     return Step(step.debate, (notice, *held_posts(moved), *step.effects))
 
+
+def skipped_by(debate: Debate, who: str, rng: random.Random) -> Step:
+    """The people skipped the turn being answered: each open ask counts as spoken (as a failed
+    one skipped does, without counting toward failing the debate) and the debate goes on."""
+    asks = open_asks(debate)
+    seats = tuple(a.participant for a in asks)
+    moved = replace(with_asks(debate, ()), spoken=(*debate.spoken, *seats))
+    notices = tuple(Notify("debate.skipped_by", (("user", who), ("seat", s))) for s in seats)
+    if moved.tasks:  # the moderator's tasks beside the asks go on; their end moves the step
+        return Step(moved, notices)
+    step = run_plan(format_of(moved).answered(moved, rng))
+    return Step(step.debate, (*notices, *held_posts(moved), *step.effects))

@@ -88,7 +88,7 @@ async def test_chat_to_stop_through_discord(rig: BotRig, people: People) -> None
     status = await rig.fake.wait_for_message(
         lambda m: m["channel_id"] == thread_id and m["content"].startswith("라운드 1/3")
     )
-    assert custom_ids(status) == [f"debate:stop:{debate_id}"]
+    assert custom_ids(status) == [f"debate:stop:{debate_id}", f"debate:skip:{debate_id}"]
     await rig.fake.wait_for_message(lambda m: m["channel_id"] == thread_id and m["type"] == 6)
     assert [mid for mid, _ in rig.fake.world.pins[thread_id]] == [status["id"]]
     closed = rig.fake.messages[card["id"]]

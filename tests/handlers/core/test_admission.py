@@ -1,10 +1,11 @@
-"""Table-driven tests of the one admission rule."""
+"""Table-driven tests of the one admission rule, and of the people's Skip it admits."""
 
 from __future__ import annotations
 
 import pytest
 
 from handlers.core.admission import Admission, admits
+from handlers.core.effects import AskDebater, Notify
 from handlers.core.events import (
     EVENT_ADAPTER,
     BudgetChosen,
@@ -15,6 +16,7 @@ from handlers.core.events import (
     PeopleSaid,
     ProposalApproved,
     ProposalDeclined,
+    SkipRequested,
     StopRequested,
     UserAnswered,
 )
@@ -41,6 +43,10 @@ TAKEN, NOT_NOW, REFUSED = Admission.TAKEN, Admission.NOT_NOW, Admission.REFUSED
         (debate(phase=Phase.DECLINED), ProposalDeclined(ALICE), NOT_NOW),
         (speaking(), StopRequested(ALICE), TAKEN),
         (speaking(), StopRequested(BOB), REFUSED),
+        (speaking(), SkipRequested(ALICE), TAKEN),
+        (speaking(), SkipRequested(BOB), REFUSED),
+        (speaking(phase=Phase.JUDGING), SkipRequested(ALICE), NOT_NOW),  # nobody answering
+        (debate(), SkipRequested(ALICE), NOT_NOW),
         (speaking(), UserAnswered(ALICE, "x"), NOT_NOW),
         (speaking(phase=Phase.AWAITING_USER), UserAnswered(ALICE, "x"), TAKEN),
         (speaking(), PeopleSaid(BOB, "x"), TAKEN),  # words are kept, whoever typed them
@@ -68,10 +74,22 @@ def test_admission(state: object, event: Event, admission: Admission) -> None:
     "state",
     [debate(), speaking(phase=Phase.AWAITING_USER), speaking(phase=Phase.CONCLUDED)],
 )
-@pytest.mark.parametrize("event", [ProposalApproved(BOB), FormatChosen(BOB, "x")])
+@pytest.mark.parametrize(
+    "event", [ProposalApproved(BOB), SkipRequested(BOB), FormatChosen(BOB, "x")]
+)
 def test_an_event_not_taken_changes_nothing(state: object, event: Event) -> None:
     assert admits(state, event) is not TAKEN  # type: ignore[arg-type]
     assert step(state, event).debate == state  # type: ignore[arg-type]
+
+
+def test_a_skip_moves_the_round_on_and_the_thread_says_who() -> None:
+    after = step(speaking(AG), SkipRequested(ALICE))
+    assert after.debate.phase is Phase.SPEAKING and after.debate.speaker == CLAUDE
+    assert after.debate.spoken == (AG,) and after.debate.skipped == 0  # not a failure
+    notice = next(e for e in after.effects if isinstance(e, Notify))
+    assert (notice.key, dict(notice.params)) == ("debate.skipped_by", {"user": "alice", "seat": AG})
+    assert [e.seat for e in after.effects if isinstance(e, AskDebater)] == [CLAUDE]
+    assert step(after.debate, answer(AG, 1)).debate == after.debate  # the skipped reply: too late
 
 
 @pytest.mark.parametrize(
@@ -79,6 +97,7 @@ def test_an_event_not_taken_changes_nothing(state: object, event: Event) -> None
     [
         ProposalApproved(ALICE, options=(("a", "b"),)),
         BudgetDecided(ALICE, "consensus", 3),
+        SkipRequested(APPROVER),
         PeopleSaid(BOB, "참고로"),
         OptionChosen(ALICE, "ledger.stance", "hostile"),
     ],

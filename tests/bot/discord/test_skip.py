@@ -1,0 +1,45 @@
+"""Skip this turn, through the real discord.py client against the fake Discord: a person of the
+thread presses it while AG is answering; the ask is ended as Stop ends it, the thread says whose
+turn was skipped, and the debate goes on to its end (someone outside is refused)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from handlers.core.model import AG, Phase
+from tests.bot.discord.conftest import KO, BotRig, People
+from tests.bot.discord.support import assert_refused, chat, click, custom_ids, wait_card
+
+
+async def test_skip_ends_the_running_turn_and_the_debate_goes_on(
+    rig: BotRig, people: People
+) -> None:
+    rig.ag.hold.add(1)  # AG's first turn: silent, until someone skips it
+    await rig.start()
+    await chat(rig, people)
+    card, debate_id = await wait_card(rig)
+    await click(rig, card["id"], f"debate:open:{debate_id}", people.alice)
+    thread_id = card["id"]
+    status = await rig.fake.wait_for_message(
+        lambda m: m["channel_id"] == thread_id and m["content"].startswith("라운드 1/3")
+    )
+    skip = f"debate:skip:{debate_id}"
+    assert custom_ids(status) == [f"debate:stop:{debate_id}", skip]
+    await rig.ag.wait_prompt(1)
+    asked = await rig.handler.get(debate_id)
+    assert (asked.phase, asked.speaker, asked.turns) == (Phase.SPEAKING, AG, 0)
+
+    await assert_refused(rig, status["id"], skip, people.bob)
+    assert (await rig.handler.get(debate_id)).speaker == AG  # nothing changed
+    kind, _ = await click(rig, status["id"], skip, people.carol)
+    assert kind == 6  # acknowledged; the thread tells the rest
+    said = KO("debate.skipped_by", user="carol", seat=asked.name_of(AG))
+    await rig.fake.wait_for_message(lambda m: m["channel_id"] == thread_id and m["content"] == said)
+    await asyncio.wait_for(rig.handler.wait_idle(debate_id), 30)
+
+    debate = await rig.handler.get(debate_id)
+    assert debate.phase is Phase.CONCLUDED  # went on to the round limit
+    assert debate.log[0][1] != AG  # the first turn stored is the next debater's
+    assert AG in [seat for _, seat in debate.log]  # AG spoke again in later rounds
+    assert debate.skipped == 0  # a skip by the people is not a failure
+    assert custom_ids(rig.fake.messages[status["id"]]) == []  # ended: no buttons left
