@@ -3,6 +3,7 @@ CLI (against the fake Anthropic API), each in its own session, in a free debate 
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 
@@ -10,7 +11,7 @@ from handlers.core.model import AG, CLAUDE, Backend, Participant, Phase
 from handlers.ports import Debater
 from tests.fakes.fake_anthropic import FakeAnthropic
 from tests.handlers.conftest import Rig
-from tests.handlers.test_handler_flow import idle, opened
+from tests.handlers.test_handler_flow import opened
 from tests.tools.claude.conftest import READ_ONLY, SYSTEM_PROMPT
 from tools.claude.debater import ClaudeCodeDebater
 from tools.store.db import Database
@@ -21,6 +22,7 @@ ROSTER = (
     Participant(CLAUDE, Backend.CLAUDE_CLI, "Claude"),
     Participant("critic", Backend.CLAUDE_CLI, "Critic", persona=PERSONA),
 )
+REAL_CLI_WAIT_S = 60.0  # four real CLI runs: seconds on a quiet machine, far more on a busy one
 SESSIONS = "SELECT seat, session_id FROM agent_sessions WHERE debate_id = ? ORDER BY seat"
 
 
@@ -54,7 +56,7 @@ async def test_two_participants_on_one_claude_cli_keep_apart_sessions(
     await rig.start()
     try:
         debate_id = await opened(rig)
-        await idle(rig, debate_id)
+        await asyncio.wait_for(rig.h.wait_idle(debate_id), REAL_CLI_WAIT_S)
         assert (await rig.h.get(debate_id)).phase is Phase.CONCLUDED
         turns = await rig.h._store.last_turns(debate_id, 100)
         by_cli = [t for t in turns if t.seat in (CLAUDE, "critic")]
