@@ -8,6 +8,7 @@ import asyncio
 import json
 from pathlib import Path
 
+from handlers.core.events import ProposalApproved
 from handlers.core.formats.keys import fill_keys
 from handlers.core.formats.ledger_text import fallback_ledger
 from handlers.core.i18n import Strings
@@ -42,7 +43,7 @@ async def test_a_debate_whose_turns_propose_claims_gets_a_ledger_marked_not_rati
         found = await rig.h.propose(proposal())
         assert found is not None
         await asyncio.wait_for(rig.h.wait_idle(found.id), 10)
-        await rig.h.approve(found.id, ALICE)
+        await rig.h.submit(found.id, ProposalApproved(ALICE))
         await asyncio.wait_for(rig.h.wait_idle(found.id), 20)
         assert (await rig.h.get(found.id)).phase is Phase.CONCLUDED
         pages = rig.wiki.pages[found.id]
@@ -68,7 +69,7 @@ async def test_a_ledger_the_moderator_wrote_carries_no_such_mark(tmp_path: Path)
         found = await rig.h.propose(proposal())
         assert found is not None
         await asyncio.wait_for(rig.h.wait_idle(found.id), 10)
-        await rig.h.approve(found.id, ALICE)
+        await rig.h.submit(found.id, ProposalApproved(ALICE))
         await asyncio.wait_for(rig.h.wait_idle(found.id), 20)
         pages = rig.wiki.pages[found.id]
         assert "**A1** LRU first" in pages["conclusion"][1]
