@@ -34,7 +34,6 @@ __all__ = [
     "SettingsError",
     "configure_formats",
     "load_settings",
-    "require",
     "settings_from_option",
 ]
 
@@ -288,10 +287,3 @@ def settings_from_option(env_file: str | None) -> Settings:
     if env_file is None:
         return load_settings(".env")
     return load_settings(env_file, explicit=True)
-
-
-def require(settings: Settings, *names: str) -> None:
-    """Fail with one line per setting needed for this command that is not set."""
-    missing = [name for name in names if getattr(settings, name) in (None, (), "")]
-    if missing:
-        raise SettingsError(*(f"{name} is not set (see .env.example)" for name in missing))
