@@ -117,7 +117,7 @@ def print_banner(
     where = (
         str(Path(settings.LOCAL_WIKI_DIR).absolute())
         if isinstance(wiki, LocalWiki)
-        else str(settings.WIKIJS_URL)
+        else str(settings.WIKI_PUBLIC_URL or settings.WIKIJS_URL)
     )
     body = t(
         "console.banner_body", moderator=mode, ag=ag, claude=claude, wiki=where, db=str(db_path)

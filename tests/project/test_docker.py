@@ -143,3 +143,9 @@ def test_the_build_context_leaves_out_local_state_and_secrets() -> None:
     for name in (".venv", ".git", "node_modules", ".ci/node/node_modules", "data", "wiki", ".env"):
         assert name in ignored, name
     assert {"**/__pycache__", ".mypy_cache", ".pytest_cache"} <= ignored
+
+
+def test_compose_documents_the_public_wiki_address() -> None:
+    bot = service("bot")
+    assert "WIKIJS_URL: http://wiki:3000" in bot and "WIKI_PUBLIC_URL" in bot
+    assert "WIKI_PUBLIC_URL" in text(".env.example")
