@@ -82,7 +82,8 @@ def test_misspelt_or_misplaced_settings_are_refused(
 def test_unrelated_environment_variables_are_not_flagged(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    for name in ("PATH", "HOME", "LANG", "MAX_RETRIES", "ANTHROPIC_API_KEY", "CLAUDE_CONFIG_DIR"):
+    outside = ("ANTHROPIC_API_KEY", "CLAUDE_CONFIG_DIR", "CLAUDE_CODE_OAUTH_TOKEN")
+    for name in ("PATH", "HOME", "LANG", "MAX_RETRIES", *outside):
         monkeypatch.setenv(name, os.environ.get(name, "x"))
     (tmp_path / ".env").write_text("WIKI_DB_PASSWORD=x\nBOT_DB_PASSWORD=y\n", encoding="utf-8")
     monkeypatch.chdir(tmp_path)
