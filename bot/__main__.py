@@ -8,7 +8,8 @@ import sys
 from collections.abc import Sequence
 
 from bot.console.cli import TERMINAL_COMMANDS, add_parsers, run_terminal
-from bot.settings import Settings, SettingsError, require, settings_from_option
+from bot.required import missing_for_run
+from bot.settings import Settings, SettingsError, settings_from_option
 from tools.store.db import DatabaseError
 
 EXIT_SETTINGS = 2
@@ -70,13 +71,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _require_run_settings(settings: Settings) -> None:
-    if settings.DISCORD_TOKEN is None:
-        raise SettingsError(
-            "DISCORD_TOKEN is not set (see .env.example); "
-            "to watch a recorded debate without Discord, run `debate-room demo`"
-        )
-    if settings.MODERATOR_BACKEND == "api":
-        require(settings, "GEMINI_API_KEY")
+    missing = missing_for_run(settings)
+    if missing:
+        raise SettingsError(*missing)
 
 
 def _require_shared_database(settings: Settings) -> None:

@@ -111,7 +111,7 @@ def build_wiki_backend(settings: Settings) -> WikiBackend:
     """Wiki.js when WIKIJS_URL is set, else the local Markdown folder."""
     if settings.WIKIJS_URL:
         key = settings.WIKIJS_API_KEY.get_secret_value() if settings.WIKIJS_API_KEY else None
-        return WikiJsWiki(settings.WIKIJS_URL, key)
+        return WikiJsWiki(settings.WIKIJS_URL, key, public_url=settings.WIKI_PUBLIC_URL)
     return LocalWiki(settings.LOCAL_WIKI_DIR)
 
 

@@ -8,11 +8,12 @@ from collections.abc import Awaitable, Callable, Mapping
 
 from bot.compose import build_moderator, build_wiki_backend
 from bot.discord.doctor import check_discord
+from bot.required import WITHOUT_AG, missing_for_run
 from bot.settings import Settings
 from handlers.core.model import Backend
 from tools.checks import Check, Status
-from tools.claude.doctor import check_claude_cli
-from tools.gemini.doctor import PART, check_moderator_backend
+from tools.claude.doctor import check_claude_cli, check_node_version
+from tools.gemini.doctor import GEMINI_CLI_ACCOUNTS, PART, check_moderator_backend
 from tools.store.db import Database, DatabaseError, bundled_migrations
 from tools.wiki.doctor import check_wiki_backend
 from tools.wiki.slug import SlugError, check_root
@@ -22,10 +23,18 @@ __all__ = ["Check", "CheckFn", "Status", "all_checks", "run_doctor"]
 CheckFn = Callable[[Settings], Awaitable[Check]]
 
 
+EXIT_MISSING = 2  # as `debate-room run` exits when a setting it needs is missing
+SETTINGS = "settings"
+
+
 async def check_settings(settings: Settings) -> Check:
-    """The settings loaded (they did, or we would not be here)."""
+    """The settings loaded (they did, or we would not be here), and those `run` needs are set."""
+    missing = missing_for_run(settings)
+    if missing:
+        names = ", ".join(line.split(" ", 1)[0] for line in missing)
+        return Check(SETTINGS, Status.FAILING, f"`run` would not start: {names}", tuple(missing))
     wiki = "Wiki.js" if settings.WIKIJS_URL else f"local wiki in {settings.LOCAL_WIKI_DIR}"
-    return Check("settings", Status.OK, f"language {settings.LANGUAGE}, {wiki}")
+    return Check(SETTINGS, Status.OK, f"language {settings.LANGUAGE}, {wiki}")
 
 
 async def check_database(settings: Settings) -> Check:
@@ -57,14 +66,23 @@ async def check_participants(settings: Settings) -> Check:
     who = ", ".join(f"{m.id} ({m.backend.value})" for m in roster)
     backends = {m.backend for m in roster}
     if Backend.AG_RELAY in backends and not settings.AG_USER_IDS:
-        return Check("participants", Status.MISSING, f"{who}: ag-relay needs AG_USER_IDS")
-    if Backend.GEMINI_CLI in backends and shutil.which(settings.GEMINI_CLI_BIN) is None:
+        return Check(
+            "participants", Status.MISSING, f"{who}: ag-relay needs AG_USER_IDS", (WITHOUT_AG,)
+        )
+    if Backend.GEMINI_CLI not in backends:
+        return Check("participants", Status.OK, f"{who}; format {settings.DEFAULT_FORMAT}")
+    if shutil.which(settings.GEMINI_CLI_BIN) is None:
         return Check(
             "participants",
             Status.FAILING,
             f"{who}: gemini-cli needs the Gemini CLI, {settings.GEMINI_CLI_BIN} is not found",
+            (GEMINI_CLI_ACCOUNTS,),
         )
-    return Check("participants", Status.OK, f"{who}; format {settings.DEFAULT_FORMAT}")
+    if settings.GEMINI_API_KEY is None:  # it may still work, with a Standard/Enterprise login
+        detail = f"{who}; format {settings.DEFAULT_FORMAT}; GEMINI_API_KEY is not set"
+        return Check("participants", Status.WARNING, detail, (GEMINI_CLI_ACCOUNTS,))
+    detail = f"{who}; format {settings.DEFAULT_FORMAT}; the Gemini CLI uses GEMINI_API_KEY"
+    return Check("participants", Status.OK, detail)
 
 
 async def check_claude(settings: Settings, env: Mapping[str, str] | None = None) -> Check:
@@ -74,14 +92,17 @@ async def check_claude(settings: Settings, env: Mapping[str, str] | None = None)
     )
 
 
+async def check_node(_: Settings) -> Check:
+    """Node.js is as new as the pinned claude CLI declares."""
+    return await check_node_version()
+
+
 async def check_wiki(settings: Settings) -> Check:
     """The wiki answers and the key has the rights it needs."""
     try:
         check_root(settings.WIKI_ROOT)
     except SlugError as exc:
         return Check("wiki", Status.FAILING, str(exc))
-    if settings.WIKIJS_URL and settings.WIKIJS_API_KEY is None:
-        return Check("wiki", Status.FAILING, "WIKIJS_URL is set but WIKIJS_API_KEY is not")
     return await check_wiki_backend(build_wiki_backend(settings))
 
 
@@ -108,15 +129,19 @@ def all_checks() -> list[CheckFn]:
         check_database,
         check_discord,
         check_claude,
+        check_node,
         check_wiki,
         check_moderator,
     ]
 
 
 async def run_doctor(settings: Settings, checks: list[CheckFn] | None = None) -> int:
-    """Print one line per part; exit status 1 if any configured part fails."""
+    """Print one line per part; exit status 2 if `run` would refuse the settings (as `run`
+    exits), else 1 if any configured part fails."""
     results = [await check(settings) for check in (checks or all_checks())]
     for result in results:
         for line in result.lines():
             print(line)  # noqa: T201  # the command's output
+    if any(r.part == SETTINGS and r.status is Status.FAILING for r in results):
+        return EXIT_MISSING
     return 1 if any(r.status is Status.FAILING for r in results) else 0

@@ -2,30 +2,43 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Annotated, Any, Literal
-from urllib.parse import urlsplit
 
-from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
+from pydantic import (
+    Field,
+    SecretStr,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from bot.settings_checks import (
+    check_database_url,
+    check_web_address,
+    format_problem,
+    mask_database_url,
+    misnamed_settings,
+)
 from bot.settings_errors import SettingsError, describe_errors
-from handlers.core.formats import FORMATS, formats_for
+from handlers.core.formats import FORMATS
 from handlers.core.formats.adversarial_seats import RECONCILER_BACKEND, RECONCILER_MODEL
 from handlers.core.participants import Backend, Participant, RosterError, parse_roster, roster_text
 from tools.claude.debater import read_only_tools
-from tools.store.db import is_postgres_url, mask_url
 
 __all__ = [
     "Settings",
     "SettingsError",
     "load_settings",
-    "require",
     "settings_from_option",
 ]
 
 IdList = Annotated[tuple[int, ...], NoDecode]
 DEFAULT_PARTICIPANTS = "ag:ag-relay:AG,claude:claude-cli:Claude"
+DATABASE_FILE = "debate-room.sqlite3"  # DATABASE_PATH's default, in DATA_DIR
 
 
 class Settings(BaseSettings):
@@ -67,12 +80,15 @@ class Settings(BaseSettings):
     # false: ANTHROPIC_API_KEY is removed from Claude's environment (the subscription pays)
     CLAUDE_KEEP_API_KEY: bool = False
     # The wiki
-    WIKIJS_URL: str | None = None
-    WIKIJS_API_KEY: SecretStr | None = None
+    WIKIJS_URL: str | None = None  # where the bot calls Wiki.js's API
+    WIKIJS_API_KEY: SecretStr | None = Field(None, validate_default=True)  # needed with the URL
+    # Where people open the wiki: the base of every link posted (blank: WIKIJS_URL), for a bot
+    # that reaches Wiki.js at an address people cannot (http://wiki:3000 in docker compose).
+    WIKI_PUBLIC_URL: str | None = None
     WIKI_ROOT: str = "debates"
     LOCAL_WIKI_DIR: Path = Path("./wiki")
     # The engine
-    DATABASE_PATH: Path = Path("./data/debate-room.sqlite3")
+    DATABASE_PATH: Path = Path("./data") / DATABASE_FILE  # unless set: DATA_DIR/DATABASE_FILE
     # postgresql://user:password@host:5432/database selects PostgreSQL instead of the file.
     DATABASE_URL: SecretStr | None = None
     DATA_DIR: Path = Path("./data")
@@ -81,7 +97,8 @@ class Settings(BaseSettings):
     # Who debates: `id:backend[:name[:persona]]`, comma-separated (backends: ag-relay,
     # claude-cli, gemini-cli); blank: AG on the relay and Claude on its CLI.
     PARTICIPANTS: str = DEFAULT_PARTICIPANTS
-    DEFAULT_FORMAT: str = "free"  # the format a debate runs when none is chosen on the card
+    # The format a debate runs when none is chosen on the card.
+    DEFAULT_FORMAT: str = Field("free", validate_default=True)
     # The adversarial format's Reconciler: a fresh session on this backend, on this model
     # (blank: the backend's own).
     ADVERSARIAL_RECONCILER: Backend = Backend.CLAUDE_CLI
@@ -104,7 +121,7 @@ class Settings(BaseSettings):
     LEASE_SECONDS: float = Field(30, ge=3)
     WORKER_MAX_DEBATES: int = Field(20, ge=1)
     WORKER_POLL_SECONDS: float = Field(2.0, gt=0)  # the fallback when no NOTIFY wakes a worker
-    GATEWAY_ONLY: bool = False
+    GATEWAY_ONLY: bool = False  # needs DATABASE_URL (checked after it: fields go in order)
 
     @model_validator(mode="before")
     @classmethod
@@ -132,6 +149,40 @@ class Settings(BaseSettings):
             check_database_url(value.get_secret_value())
         return value
 
+    @field_validator("WIKIJS_URL", "WIKI_PUBLIC_URL")
+    @classmethod
+    def _web_address(cls, value: str | None) -> str | None:
+        if value is not None:
+            check_web_address(value)
+        return value
+
+    @field_validator("WIKIJS_API_KEY")
+    @classmethod
+    def _wiki_key(cls, value: SecretStr | None, info: ValidationInfo) -> SecretStr | None:
+        if value is None and info.data.get("WIKIJS_URL"):
+            raise ValueError("not set, and WIKIJS_URL needs it")
+        return value
+
+    @field_validator("GATEWAY_ONLY")
+    @classmethod
+    def _gateway_only(cls, value: bool, info: ValidationInfo) -> bool:
+        # DATABASE_URL missing from info.data: it was invalid, and is reported already.
+        if value and "DATABASE_URL" in info.data and info.data["DATABASE_URL"] is None:
+            raise ValueError("true needs DATABASE_URL: the workers share the debates through it")
+        return value
+
+    @field_validator("DATA_DIR", "DATABASE_PATH", "LOCAL_WIKI_DIR", "CLAUDE_WORKDIR")
+    @classmethod
+    def _home(cls, value: Path | None) -> Path | None:
+        """`~/x` is the home folder's x, as in a shell (a `.env` file is not one)."""
+        return value.expanduser() if value is not None else None
+
+    @model_validator(mode="after")
+    def _database_in_data_dir(self) -> Settings:
+        if "DATABASE_PATH" not in self.model_fields_set:  # DATA_DIR moves the default file
+            self.DATABASE_PATH = self.DATA_DIR / DATABASE_FILE
+        return self
+
     @property
     def database_target(self) -> str:
         """Where the bot's database is: the DATABASE_URL if set, else the DATABASE_PATH file."""
@@ -142,7 +193,7 @@ class Settings(BaseSettings):
     @property
     def database_shown(self) -> str:
         """The database as messages name it: the path, or the URL with its password masked."""
-        return mask_url(self.database_target)
+        return mask_database_url(self.database_target)
 
     @field_validator("PARTICIPANTS")
     @classmethod
@@ -152,13 +203,13 @@ class Settings(BaseSettings):
         except RosterError as exc:
             raise ValueError(str(exc)) from None
 
-    @model_validator(mode="after")
-    def _format_runs(self) -> Settings:
-        if self.DEFAULT_FORMAT not in FORMATS:
-            raise ValueError(f"DEFAULT_FORMAT must be one of {', '.join(FORMATS)}")
-        if self.DEFAULT_FORMAT not in formats_for(self.roster):
-            raise ValueError(f"DEFAULT_FORMAT {self.DEFAULT_FORMAT} cannot run with PARTICIPANTS")
-        return self
+    @field_validator("DEFAULT_FORMAT")
+    @classmethod
+    def _format_runs(cls, value: str, info: ValidationInfo) -> str:
+        problem = format_problem(value, info.data.get("PARTICIPANTS"))
+        if problem:
+            raise ValueError(problem)
+        return value
 
     @property
     def format_options(self) -> tuple[tuple[str, str], ...]:
@@ -202,25 +253,6 @@ class Settings(BaseSettings):
         return value
 
 
-def check_database_url(url: str) -> None:
-    """Raise ValueError, naming the URL with its password masked, unless `url` names a
-    PostgreSQL database (postgresql://user[:password]@host[:port]/database)."""
-    shown = mask_url(url)
-    if not is_postgres_url(url):
-        raise ValueError(f"{shown} does not start with postgresql://")
-    try:
-        parts = urlsplit(url)
-        port = parts.port
-    except ValueError:
-        raise ValueError(f"{shown} has a port that is not a number") from None
-    if not parts.hostname and "host=" not in parts.query:
-        raise ValueError(f"{shown} names no host")
-    if not parts.path.strip("/"):
-        raise ValueError(f"{shown} names no database (…/database at the end)")
-    if port == 0:
-        raise ValueError(f"{shown} has port 0")
-
-
 def load_settings(env_file: str | Path | None = ".env", *, explicit: bool = False) -> Settings:
     """Read the settings; every bad value becomes one line of the SettingsError.
 
@@ -228,10 +260,16 @@ def load_settings(env_file: str | Path | None = ".env", *, explicit: bool = Fals
     """
     if env_file is not None and explicit and not Path(env_file).is_file():
         raise SettingsError(f"--env-file {env_file}: no such file")
+    fields = Settings.model_fields
+    misnamed = misnamed_settings(fields, None if env_file is None else Path(env_file), os.environ)
     try:
-        return Settings(_env_file=env_file)
+        settings = Settings(_env_file=env_file)
     except ValidationError as exc:
-        raise SettingsError(*describe_errors(exc, Settings.model_fields)) from None
+        hints = {"DEFAULT_FORMAT": "one of " + ", ".join(FORMATS)}
+        raise SettingsError(*describe_errors(exc, fields, hints), *misnamed) from None
+    if misnamed:
+        raise SettingsError(*misnamed)
+    return settings
 
 
 def settings_from_option(env_file: str | None) -> Settings:
@@ -239,10 +277,3 @@ def settings_from_option(env_file: str | None) -> Settings:
     if env_file is None:
         return load_settings(".env")
     return load_settings(env_file, explicit=True)
-
-
-def require(settings: Settings, *names: str) -> None:
-    """Fail with one line per setting needed for this command that is not set."""
-    missing = [name for name in names if getattr(settings, name) in (None, (), "")]
-    if missing:
-        raise SettingsError(*(f"{name} is not set (see .env.example)" for name in missing))

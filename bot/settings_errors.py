@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import enum
 import types
 import typing
 from collections.abc import Mapping, Sequence
@@ -22,8 +23,11 @@ class SettingsError(Exception):
         self.lines = tuple(lines)
 
 
-def describe_errors(exc: ValidationError, fields: Mapping[str, FieldInfo]) -> list[str]:
-    """One line per invalid setting (pydantic may report one value more than once)."""
+def describe_errors(
+    exc: ValidationError, fields: Mapping[str, FieldInfo], hints: Mapping[str, str] | None = None
+) -> list[str]:
+    """One line per invalid setting (pydantic may report one value more than once); `hints`
+    add what a valid value looks like where only the running program knows (the formats)."""
     lines: dict[str, str] = {}
     for error in exc.errors():
         name = str(error["loc"][0]) if error["loc"] else "settings"
@@ -31,7 +35,7 @@ def describe_errors(exc: ValidationError, fields: Mapping[str, FieldInfo]) -> li
             continue
         field = fields.get(name)
         wrong = _what_is_wrong(error, field)
-        fix = how_to_fix(name, field) if field is not None else "see .env.example"
+        fix = how_to_fix(name, field, hints) if field is not None else "see .env.example"
         lines[name] = f"{name}: {wrong}; {fix}"
     return list(lines.values())
 
@@ -45,17 +49,21 @@ def _what_is_wrong(error: Mapping[str, Any], field: FieldInfo | None) -> str:
     return f"{shown!r} is not valid ({message})"
 
 
-def how_to_fix(name: str, field: FieldInfo) -> str:
+def how_to_fix(name: str, field: FieldInfo, hints: Mapping[str, str] | None = None) -> str:
     """What a valid value looks like, and the default (leave it blank to use it)."""
-    kind = _HINTS.get(name) or _kind(field.annotation)
-    bounds = _bounds(field.metadata)
+    if name in _FIXES:
+        return _FIXES[name]
+    kind = (hints or {}).get(name) or _HINTS.get(name) or _kind(field.annotation)
     default = field.default
     if default in (None, ()) or _is_secret(field):
-        keep = "or leave it blank"
+        keep = "leave it blank"
     else:
-        shown = default.value if hasattr(default, "value") else default
-        keep = f"or leave it blank for the default {shown}"
-    return f"set {kind}{bounds} {keep}".replace("  ", " ")
+        shown = default.value if isinstance(default, enum.Enum) else default
+        shown = str(shown).lower() if isinstance(shown, bool) else shown
+        keep = f"leave it blank for the default {shown}"
+    if not kind:  # free text: its validator's message says what is wrong
+        return keep
+    return f"set {kind}{_bounds(field.metadata)}, or {keep}"
 
 
 def _kind(annotation: Any) -> str:
@@ -69,19 +77,28 @@ def _kind(annotation: Any) -> str:
         return "one of " + ", ".join(str(a) for a in args)
     if origin is tuple:
         return "comma-separated numeric ids (e.g. 123,456)"
-    return _SIMPLE.get(annotation, "a value")
+    if isinstance(annotation, type) and issubclass(annotation, enum.Enum):
+        return "one of " + ", ".join(str(member.value) for member in annotation)
+    return _SIMPLE.get(annotation, "")
 
 
 _HINTS = {
     "CLAUDE_TOOLS": "read-only tools only, comma-separated",
     "WIKIJS_URL": "the wiki's address (http://host:3000)",
+    "WIKI_PUBLIC_URL": "the address people open the wiki at (https://wiki.example.org)",
     "DATABASE_URL": "a PostgreSQL URL (postgresql://user:password@host:5432/database)",
+    "PARTICIPANTS": "comma-separated id:backend[:name[:persona]] (e.g. claude:claude-cli,"
+    "gemini:gemini-cli)",
+}
+_FIXES = {  # settings whose fix is another setting
+    "WIKIJS_API_KEY": "create a full-access key in Wiki.js (Administration > API Access) and "
+    "set it, or leave WIKIJS_URL blank for the local Markdown wiki",
+    "GATEWAY_ONLY": "set DATABASE_URL (postgresql://...) too, or leave GATEWAY_ONLY blank",
 }
 _SIMPLE: dict[Any, str] = {
     int: "a whole number",
     float: "a number",
     bool: "true or false",
-    str: "a text value",
     Path: "a file or folder path",
     SecretStr: "the secret value",
 }

@@ -21,6 +21,8 @@ from handlers.core.i18n import Strings
 from handlers.core.model import AG, CLAUDE, Backend
 from handlers.ports import Clock, Debater, Moderator
 from handlers.rules_moderator import RulesModerator
+from tools.checks import scrub
+from tools.gemini.core import ModeratorError, StructuredModerator
 from tools.store.db import Database
 from tools.wiki.backends import LocalWiki, WikiBackend
 
@@ -64,6 +66,23 @@ def build_console_moderator(
     return build_moderator(settings, db, asyncio.sleep), False  # it scales waits itself
 
 
+async def reachable_moderator(
+    settings: Settings, options: ConsoleOptions, db: Database, clock: Clock
+) -> tuple[Moderator, bool, str]:
+    """As build_console_moderator, after one counted request to Gemini: when it fails, the
+    rules and why (shown on screen: a person at a terminal does not read console.log)."""
+    moderator, shortcut = build_console_moderator(settings, options, db, clock)
+    if not isinstance(moderator, StructuredModerator):
+        return moderator, shortcut, ""
+    try:
+        await moderator.ping()
+    except ModeratorError as exc:
+        await moderator.aclose()
+        reason = scrub(str(exc)) or type(exc).__name__
+        return RulesModerator(Strings(settings.LANGUAGE)), True, reason
+    return moderator, shortcut, ""
+
+
 def build_seats(
     settings: Settings,
     options: ConsoleOptions,
@@ -98,9 +117,12 @@ def print_banner(
     shortcut: bool,
     db_path: Path,
     wiki: WikiBackend,
+    unreachable: str = "",
 ) -> None:
-    """What runs where, and the keys."""
-    if shortcut:
+    """What runs where, and the keys; `unreachable`: why Gemini is not the moderator."""
+    if unreachable:
+        mode = t("console.banner_mode_unreachable", reason=unreachable)
+    elif shortcut:
         mode = t("console.banner_mode_rules")
     else:
         mode = t(f"console.banner_mode_{settings.MODERATOR_BACKEND}", model=settings.GEMINI_MODEL)
@@ -117,7 +139,7 @@ def print_banner(
     where = (
         str(Path(settings.LOCAL_WIKI_DIR).absolute())
         if isinstance(wiki, LocalWiki)
-        else str(settings.WIKIJS_URL)
+        else str(settings.WIKI_PUBLIC_URL or settings.WIKIJS_URL)
     )
     body = t(
         "console.banner_body", moderator=mode, ag=ag, claude=claude, wiki=where, db=str(db_path)

@@ -76,9 +76,12 @@ def _demo_parser(sub: Any) -> None:
 
 def run_terminal(args: argparse.Namespace) -> int:
     """Run `console` or `demo`; the demo reads no settings at all (no .env needed)."""
+    from bot.folders import require_writable  # noqa: PLC0415
+
     if args.command == "demo":
         from bot.demo.runner import run_demo  # noqa: PLC0415  # rich and the engine load here
 
+        require_writable(args.out, "--out", "choose a folder you can write with --out")
         return run_demo(out=args.out, pace_s=max(0.0, args.pace), format_name=args.format)
     from bot.console.build import ConsoleOptions  # noqa: PLC0415
     from bot.console.session import run_console  # noqa: PLC0415
@@ -93,4 +96,11 @@ def run_terminal(args: argparse.Namespace) -> int:
         ag_model=args.ag_model,
         wiki=args.wiki,
     )
-    return run_console(settings_from_option(args.env_file), options)
+    settings = settings_from_option(args.env_file)
+    writable = "set it to a folder this user can write"
+    require_writable(settings.DATA_DIR, "DATA_DIR", writable)  # its log, database and sessions
+    if args.db is not None:
+        require_writable(args.db.parent, "--db", "choose a file in a folder you can write")
+    if args.wiki == "local" or not settings.WIKIJS_URL:
+        require_writable(settings.LOCAL_WIKI_DIR, "LOCAL_WIKI_DIR", writable)
+    return run_console(settings, options)

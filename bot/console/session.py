@@ -32,11 +32,11 @@ from bot.compose import (
 from bot.console.app import CONSOLE_CHANNEL, ConsoleApp
 from bot.console.build import (
     ConsoleOptions,
-    build_console_moderator,
     build_seats,
     database_path,
     missing_binaries,
     print_banner,
+    reachable_moderator,
 )
 from bot.console.keyboard import Keyboard, StdinLines
 from bot.console.room import ConsoleRoom
@@ -76,7 +76,9 @@ async def console_session(
     try:
         shortcut = isinstance(moderator, RulesModerator)
         if moderator is None:
-            moderator, shortcut = build_console_moderator(settings, options, db, clock)
+            moderator, shortcut, session.unreachable = await reachable_moderator(
+                settings, options, db, clock
+            )
             session.closers.append(moderator)
         built = build_seats(settings, options, db, keyboard, console, session.strings)
         app = await session.assemble(moderator, {**built, **(seats or {})}, rng, shortcut)
@@ -107,6 +109,7 @@ class _Session:
         self.people = People(options.name or self.strings("console.default_name"))
         self.closers: list[object] = []
         self.engine: Engine[ConsoleRoom] | None = None
+        self.unreachable = ""  # why Gemini, though configured, is not the moderator
 
     async def assemble(
         self,
@@ -132,7 +135,7 @@ class _Session:
             config=replace(handler_config(settings), roster=DEFAULT_ROSTER, poll_hours=0),
         )  # fmt: skip
         print_banner(self.console, self.strings, settings, self.options, seats, shortcut, path,
-                     backend)  # fmt: skip
+                     backend, self.unreachable)  # fmt: skip
         await engine.wiki.start()
         detection = build_detection(
             moderator, engine.store, self.clock, channels=(CONSOLE_CHANNEL,), bot_user_id=0,

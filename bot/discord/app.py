@@ -33,6 +33,7 @@ from bot.compose import (
 from bot.discord.ag_relay import AgRelayDebater
 from bot.discord.client import DebateBot
 from bot.discord.front import DiscordFront
+from bot.discord.invite import MESSAGE_CONTENT_OFF
 from bot.discord.room import DiscordRoom
 from bot.discord.services import Services, shutdown
 from bot.discord.shared import database_url, front_engine, listen, shared_services
@@ -285,6 +286,10 @@ def run_command(settings: Settings, main: Callable[[Settings], Coroutine[Any, An
     except discord.LoginFailure:
         log.error("Discord refused the token (DISCORD_TOKEN)")  # noqa: TRY400  # no traceback
         return 1
+    except discord.PrivilegedIntentsRequired:
+        # discord.py's own advice names every privileged intent; this bot asks for one.
+        log.error(MESSAGE_CONTENT_OFF)  # noqa: TRY400  # one line, no traceback
+        return 2  # the setup must change, as for a bad setting
     except (aiohttp.ClientError, discord.HTTPException, OSError, TimeoutError) as exc:
         # DNS, refused connection, a Discord outage at start-up: one line, no traceback.
         log.error("cannot reach Discord: %s", one_line(exc))  # noqa: TRY400

@@ -19,12 +19,17 @@ INTENT_HINT = (
     "Message Content Intent is off: turn it on in the Developer Portal (Bot page), "
     "or the bot sees empty messages"
 )
+NO_CHANNELS = (
+    "DEBATE_CHANNEL_IDS is empty: the bot watches no channel (set the ids of the channels "
+    "to watch, comma-separated: Developer Mode on, then right-click a channel > Copy Channel ID)"
+)
 
 
 async def check_discord(settings: Settings) -> Check:
     """Log in over REST (no gateway), read the application, and each watched channel."""
     if settings.DISCORD_TOKEN is None:
-        return Check(PART, Status.MISSING, "DISCORD_TOKEN is not set")
+        empty = "" if settings.DEBATE_CHANNEL_IDS else "; DEBATE_CHANNEL_IDS is empty too"
+        return Check(PART, Status.MISSING, f"DISCORD_TOKEN is not set{empty}")
     wanted = {f"DEBATE_CHANNEL_IDS {cid}": cid for cid in settings.DEBATE_CHANNEL_IDS}
     if settings.AG_RELAY_CHANNEL_ID is not None:
         wanted[f"AG_RELAY_CHANNEL_ID {settings.AG_RELAY_CHANNEL_ID}"] = settings.AG_RELAY_CHANNEL_ID
@@ -44,6 +49,8 @@ async def check_discord(settings: Settings) -> Check:
         return Check(PART, Status.FAILING, f"cannot reach Discord: {one_line(exc)}")
     finally:
         await client.close()
+    if not settings.DEBATE_CHANNEL_IDS:
+        problems.append(NO_CHANNELS)
     return _verdict(str(app.name), app, problems, len(wanted))
 
 
@@ -55,8 +62,6 @@ def _verdict(name: str, app: discord.AppInfo, problems: list[str], channels: int
     if problems:
         detail = f"logged in as {name}; " + "; ".join(problems)
         return Check(PART, Status.FAILING, detail, invite)
-    if not channels:
-        return Check(PART, Status.OK, f"logged in as {name}; DEBATE_CHANNEL_IDS is empty", invite)
     detail = f"logged in as {name}; Message Content on; every permission in {channels} channel(s)"
     return Check(PART, Status.OK, detail, invite)
 

@@ -67,3 +67,10 @@ def _apply(value: int, overwrite: dict[str, Any] | None) -> int:
     if overwrite is None:
         return value
     return (value & ~int(overwrite["deny"])) | int(overwrite["allow"])
+
+
+MESSAGE_CONTENT_OFF = (
+    "Discord refused the Message Content intent: turn on Message Content Intent in the "
+    "Developer Portal (your application > Bot > Privileged Gateway Intents) and start again; "
+    "the bot reads the channel's conversation to notice debates, and AG's replies"
+)

@@ -9,11 +9,19 @@ import pytest
 
 from bot.discord.doctor import check_discord
 from bot.discord.invite import REQUIRED, invite_url
-from bot.doctor import all_checks, check_participants, run_doctor
+from bot.doctor import (
+    all_checks,
+    check_claude,
+    check_node,
+    check_participants,
+    check_settings,
+    run_doctor,
+)
 from bot.settings import Settings
 from tests.fakes.discord_loopback import redirected
 from tests.fakes.fake_discord import FakeDiscord
 from tools.checks import Check, Status, one_line
+from tools.claude.doctor import check_node_version, pinned_node_major
 
 
 def settings(tmp_path: Path, **values: object) -> Settings:
@@ -191,3 +199,83 @@ async def test_doctor_prints_a_checks_notes_under_its_line_and_a_warning_is_no_f
     assert code == 0
     assert lines[0].startswith("discord") and lines[1].strip() == f"invite: {invite_url(42)}"
     assert lines[2].startswith("claude     warning")
+
+
+def script(folder: Path, name: str, body: str) -> Path:
+    """An executable shell script standing in for a program the doctor asks."""
+    path = folder / name
+    path.write_text(f"#!/bin/sh\n{body}\n", encoding="utf-8")
+    path.chmod(0o755)
+    return path
+
+
+async def test_an_empty_channel_list_is_a_problem(fake: FakeDiscord, tmp_path: Path) -> None:
+    check = await check_discord(settings(tmp_path, DISCORD_TOKEN=fake.token))
+    assert check.status is Status.FAILING and "DEBATE_CHANNEL_IDS is empty" in check.detail
+    untokened = await check_discord(settings(tmp_path))
+    assert "DEBATE_CHANNEL_IDS is empty" in untokened.detail
+
+
+async def test_the_settings_line_names_what_run_would_refuse(tmp_path: Path) -> None:
+    bare = await check_settings(settings(tmp_path))
+    assert bare.status is Status.FAILING
+    assert bare.detail == "`run` would not start: DISCORD_TOKEN, GEMINI_API_KEY, AG_USER_IDS"
+    assert any("PARTICIPANTS=claude:claude-cli,gemini:gemini-cli" in n for n in bare.notes)
+    cli = await check_settings(settings(tmp_path, DISCORD_TOKEN="t", AG_USER_IDS="1",
+                                        MODERATOR_BACKEND="cli"))  # fmt: skip
+    assert cli.status is Status.OK
+
+
+async def test_without_an_ag_relay_doctor_suggests_a_roster_without_ag(tmp_path: Path) -> None:
+    check = await check_participants(settings(tmp_path))
+    assert check.status is Status.MISSING
+    assert "PARTICIPANTS=claude:claude-cli,gemini:gemini-cli" in check.notes[0]
+
+
+@pytest.mark.parametrize(
+    ("key", "status", "says"),
+    [(None, Status.WARNING, "Standard/Enterprise"), ("k", Status.OK, "uses GEMINI_API_KEY")],
+)
+async def test_the_gemini_seat_names_the_account_it_needs(
+    tmp_path: Path, key: str | None, status: Status, says: str
+) -> None:
+    gemini = script(tmp_path, "gemini", "exit 0")
+    roster = "claude:claude-cli,gemini:gemini-cli"
+    check = await check_participants(
+        settings(tmp_path, PARTICIPANTS=roster, GEMINI_CLI_BIN=str(gemini), GEMINI_API_KEY=key)
+    )
+    assert check.status is status
+    assert says in " ".join((check.detail, *check.notes))
+
+
+@pytest.mark.parametrize(
+    ("auth", "status", "says"),
+    [
+        ('{"loggedIn": true, "authMethod": "claude.ai"}', Status.OK, "monthly Agent SDK credit"),
+        (
+            '{"loggedIn": true, "authMethod": "api_key", "apiKeySource": "ANTHROPIC_API_KEY"}',
+            Status.WARNING,
+            "bill the Anthropic API at API rates",
+        ),
+    ],
+)
+async def test_doctor_names_who_pays_for_claude_s_turns(
+    tmp_path: Path, auth: str, status: Status, says: str
+) -> None:
+    body = f'case "$1" in --version) echo "2.1.332 (Claude Code)";; auth) echo \'{auth}\';; esac'
+    claude = script(tmp_path, "claude", body)
+    check = await check_claude(settings(tmp_path, CLAUDE_BIN=str(claude)), {"PATH": "/bin"})
+    assert check.status is status and says in check.detail, check.detail
+
+
+@pytest.mark.parametrize(
+    ("version", "status"), [("v20.11.1", Status.WARNING), ("v22.12.0", Status.OK)]
+)
+async def test_node_is_checked_against_what_the_pinned_claude_declares(
+    tmp_path: Path, version: str, status: Status
+) -> None:
+    node = script(tmp_path, "node", f"echo {version}")
+    assert pinned_node_major() == 22  # the lock file's engines of @anthropic-ai/claude-code
+    check = await check_node_version(str(node))
+    assert check.status is status and ">= 22" in check.detail, check.detail
+    assert check_node in all_checks()

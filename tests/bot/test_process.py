@@ -10,6 +10,7 @@ import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import discord
 import pytest
 
 from tests.bot.discord.support import CHAT, custom_ids
@@ -106,3 +107,58 @@ async def test_a_refused_token_stops_the_bot_with_one_line(
     assert proc.returncode == 1, log[-2000:]
     assert "Discord refused the token (DISCORD_TOKEN)" in log
     assert "revoked-token-value" not in log and "Traceback" not in log
+
+
+async def test_the_message_content_intent_off_is_one_line_naming_it_and_exit_2(
+    gemini: FakeGemini, tmp_path: Path
+) -> None:
+    off = await FakeDiscord(approved_intents=discord.Intents.default().value).start()
+    try:
+        ag, _ = off.add_bot("AG")
+        env = bot_env(off, gemini, tmp_path, ag["id"])
+        proc = await asyncio.create_subprocess_exec(
+            *command(), env=env, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+        )
+        _, stderr = await asyncio.wait_for(proc.communicate(), 30)
+    finally:
+        await off.stop()
+    log = stderr.decode()
+    assert proc.returncode == 2, log[-2000:]
+    assert "Traceback" not in log and "PrivilegedIntentsRequired" not in log
+    errors = [line for line in log.splitlines() if " ERROR " in line]
+    assert len(errors) == 1 and "Message Content Intent" in errors[0], log[-2000:]
+    assert "Developer Portal" in errors[0] and "Privileged Gateway Intents" in errors[0]
+    assert "members" not in errors[0].lower()  # only the intent this bot asks for
+
+
+@pytest.mark.parametrize(
+    ("args", "env", "named"),
+    [
+        (["demo", "--out", "{file}/demo"], {}, "--out"),
+        (["demo", "--out", "/proc/debate-room-demo"], {}, "--out"),
+        (["console", "--claude", "human"], {"DATA_DIR": "{file}/data"}, "DATA_DIR"),
+        (["console", "--claude", "human"], {"LOCAL_WIKI_DIR": "/proc/wiki"}, "LOCAL_WIKI_DIR"),
+    ],
+)
+def test_a_folder_it_cannot_write_is_one_line_and_exit_2(
+    tmp_path: Path, args: list[str], env: dict[str, str], named: str
+) -> None:
+    blocker = tmp_path / "a-file"  # root writes anywhere, but never under a regular file
+    blocker.write_text("x")
+    base = {k: v for k, v in os.environ.items() if not k.startswith(("GEMINI_", "WIKIJS_"))}
+    base |= {"DATA_DIR": str(tmp_path / "data"), "LOCAL_WIKI_DIR": str(tmp_path / "wiki")}
+    base |= {k: v.format(file=blocker) for k, v in env.items()}
+    done = subprocess.run(
+        [*command(), *(a.format(file=blocker) for a in args)],
+        cwd=tmp_path,
+        env=base,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2, done.stderr[-2000:]
+    assert "Traceback" not in done.stderr + done.stdout
+    (line,) = done.stderr.strip().splitlines()
+    assert line.startswith(f"debate-room: {named} ") and "cannot write there" in line

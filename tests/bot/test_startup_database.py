@@ -26,6 +26,7 @@ def env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Path]:
     path = tmp_path / "data" / "bot.sqlite3"
     monkeypatch.setenv("DISCORD_TOKEN", "not-used-the-database-fails-first")
     monkeypatch.setenv("GEMINI_API_KEY", "dummy")
+    monkeypatch.setenv("AG_USER_IDS", "42")  # the default roster seats AG: run needs its ids
     monkeypatch.setenv("DATABASE_PATH", str(path))
     monkeypatch.setenv("LOCAL_WIKI_DIR", str(tmp_path / "wiki"))
     monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))

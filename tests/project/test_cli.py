@@ -31,13 +31,35 @@ def run(args: list[str], tmp_path: Path, **env: str) -> subprocess.CompletedProc
     )
 
 
-def test_without_a_token_it_names_it_in_one_line_and_exits_2(tmp_path: Path) -> None:
+def test_without_a_token_it_names_it_first_with_the_rest_it_needs_and_exits_2(
+    tmp_path: Path,
+) -> None:
     result = run([], tmp_path)
     assert result.returncode == 2
     lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("debate-room: DISCORD_TOKEN is not set")
+    assert lines[0].startswith("debate-room: DISCORD_TOKEN is not set")
     assert "debate-room demo" in lines[0]
+    assert [line.split()[1] for line in lines] == ["DISCORD_TOKEN", "GEMINI_API_KEY", "AG_USER_IDS"]
     assert "Traceback" not in result.stderr
+
+
+def test_run_without_an_ag_relay_says_how_to_debate_without_ag(tmp_path: Path) -> None:
+    result = run([], tmp_path, DISCORD_TOKEN="x", GEMINI_API_KEY="k")
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    (line,) = result.stderr.strip().splitlines()
+    assert line.startswith("debate-room: AG_USER_IDS is not set")
+    assert "PARTICIPANTS=claude:claude-cli,gemini:gemini-cli" in line
+
+
+def test_doctor_exits_2_naming_what_run_would_refuse(tmp_path: Path) -> None:
+    result = run(["doctor"], tmp_path)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].split()[:2] == ["settings", "failing"]
+    assert "DISCORD_TOKEN, GEMINI_API_KEY, AG_USER_IDS" in lines[0]
+    assert any("PARTICIPANTS=claude:claude-cli,gemini:gemini-cli" in line for line in lines)
+    ready = run(["doctor"], tmp_path, PARTICIPANTS="claude:claude-cli,critic:claude-cli")
+    assert "AG_USER_IDS" not in ready.stdout.splitlines()[0]
 
 
 def test_an_invalid_setting_is_named_without_a_traceback(tmp_path: Path) -> None:
@@ -75,7 +97,7 @@ def test_doctor_reports_the_database(tmp_path: Path) -> None:
 def test_doctor_fails_on_a_database_it_cannot_open(tmp_path: Path) -> None:
     (tmp_path / "blocker").write_text("x")
     result = run(["doctor"], tmp_path, DATABASE_PATH=str(tmp_path / "blocker" / "db.sqlite3"))
-    assert result.returncode == 1
+    assert result.returncode == 2  # no DISCORD_TOKEN here either: that exit status comes first
     line = next(x for x in result.stdout.splitlines() if x.startswith("database"))
     assert "failing" in line
 
@@ -129,7 +151,8 @@ def test_a_secret_is_never_repeated_back(tmp_path: Path) -> None:
 
 def test_the_log_level_may_be_written_in_any_case(tmp_path: Path) -> None:
     result = run(["doctor"], tmp_path, LOG_LEVEL="debug")
-    assert result.returncode in (0, 1) and "LOG_LEVEL" not in result.stderr
+    assert "Traceback" not in result.stderr and "LOG_LEVEL" not in result.stderr
+    assert result.stdout.startswith("settings")  # it loaded
 
 
 def test_a_named_env_file_that_does_not_exist_is_an_error(tmp_path: Path) -> None:
@@ -156,6 +179,7 @@ def test_a_discord_it_cannot_reach_at_start_up_is_one_line(tmp_path: Path) -> No
         tmp_path,
         DISCORD_TOKEN="a.b.c",
         GEMINI_API_KEY="k",
+        AG_USER_IDS="42",
         FAKE_DISCORD="http://127.0.0.1:9",
         PYTHONPATH=os.pathsep.join((str(SITECUSTOMIZE_DIR), str(ROOT))),
     )

@@ -114,3 +114,38 @@ async def test_the_init_script_makes_the_database_and_user_the_bot_connects_as(
         assert owner is not None and tuple(owner) == ("debate_room", "C")
     finally:
         await db.close()
+
+
+def service(name: str) -> str:
+    """One service's block of docker-compose.yml (up to the next service or top-level key)."""
+    found = re.search(rf"^  {name}:\n(.*?)(?=^  \w[\w-]*:\n|^\S)", text("docker-compose.yml"),
+                      re.MULTILINE | re.DOTALL)  # fmt: skip
+    assert found, name
+    return found.group(1)
+
+
+def test_postgres_has_a_healthcheck_and_the_bot_and_worker_wait_for_it() -> None:
+    db = service("db")
+    assert re.search(r"healthcheck:.*test: \[\"CMD-SHELL\", \"pg_isready ", db, re.DOTALL)
+    for name in ("bot", "worker", "wiki"):
+        waits = re.search(r"depends_on:\n\s+(?:\w+:\n(?:\s{8}.*\n)+\s+)*db:\n\s+condition: (\S+)",
+                          service(name))  # fmt: skip
+        assert waits and waits.group(1) == "service_healthy", name
+
+
+def test_wiki_js_is_published_on_this_machine_only() -> None:
+    ports = re.findall(r'^\s+- "([\d.:]+)"', service("wiki"), re.MULTILINE)
+    assert ports == ["127.0.0.1:3000:3000"]
+
+
+def test_the_build_context_leaves_out_local_state_and_secrets() -> None:
+    ignored = {line.strip() for line in text(".dockerignore").splitlines()}
+    for name in (".venv", ".git", "node_modules", ".ci/node/node_modules", "data", "wiki", ".env"):
+        assert name in ignored, name
+    assert {"**/__pycache__", ".mypy_cache", ".pytest_cache"} <= ignored
+
+
+def test_compose_documents_the_public_wiki_address() -> None:
+    bot = service("bot")
+    assert "WIKIJS_URL: http://wiki:3000" in bot and "WIKI_PUBLIC_URL" in bot
+    assert "WIKI_PUBLIC_URL" in text(".env.example")

@@ -8,7 +8,7 @@ from tests.project.test_cli import run
 
 
 def test_a_worker_without_database_url_says_why_and_exits_2(tmp_path: Path) -> None:
-    result = run(["worker"], tmp_path, DISCORD_TOKEN="x", GEMINI_API_KEY="k")
+    result = run(["worker"], tmp_path, DISCORD_TOKEN="x", GEMINI_API_KEY="k", AG_USER_IDS="42")
     assert result.returncode == 2
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("debate-room: DATABASE_URL is not set")

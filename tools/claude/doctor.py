@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 from collections.abc import Mapping
 from pathlib import Path
@@ -15,6 +16,15 @@ from tools.cli_process import CliTimedOut, run_cli
 PART = "claude"
 TIMEOUT_S = 30.0
 LOGIN_HINT = "run `claude auth login` (or `claude setup-token`) as the user that runs the bot"
+# Since 2026-06-15 `claude -p` on a Pro/Max/Team plan spends the plan's monthly Agent SDK credit.
+SUBSCRIPTION = (
+    "turns draw on the plan's monthly Agent SDK credit (claim it once; when it is spent, "
+    "turns stop unless usage credits are on)"
+)
+API_BILLING = "Claude's turns bill the Anthropic API at API rates, not the plan's credit"
+NODE_FLOOR = 22  # what the pinned @anthropic-ai/claude-code declares, when no lock file is here
+LOCK_FILE = Path(__file__).resolve().parents[2] / ".ci" / "node" / "package-lock.json"
+CLAUDE_PACKAGE = "node_modules/@anthropic-ai/claude-code"
 
 
 async def check_claude_cli(
@@ -49,15 +59,45 @@ def _login_verdict(version: str, status_out: str, *, key_set: bool, keep_api_key
     if method == "api_key":
         source = status.get("apiKeySource") or "an API key"
         why = f"{source} with CLAUDE_KEEP_API_KEY=true" if source == API_KEY else source
-        return Check(
-            PART,
-            Status.WARNING,
-            f"{version}; Claude's turns bill the Anthropic API, not a subscription ({why})",
-        )
+        return Check(PART, Status.WARNING, f"{version}; {API_BILLING} ({why})")
     note = ""
     if key_set and not keep_api_key:
         note = f"; {API_KEY} is set but kept from Claude (CLAUDE_KEEP_API_KEY=false)"
-    return Check(PART, Status.OK, f"{version}; logged in ({method}){note}")
+    return Check(PART, Status.OK, f"{version}; logged in ({method}): {SUBSCRIPTION}{note}")
+
+
+def pinned_node_major(lock_file: Path = LOCK_FILE) -> int:
+    """The Node major version the pinned claude CLI declares (`engines.node` in the lock file)."""
+    try:
+        lock = json.loads(lock_file.read_text(encoding="utf-8"))
+        wanted = str(lock["packages"][CLAUDE_PACKAGE]["engines"]["node"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return NODE_FLOOR
+    found = re.match(r"\s*>=\s*(\d+)", wanted)
+    return int(found.group(1)) if found else NODE_FLOOR
+
+
+async def check_node_version(name: str = "node", lock_file: Path = LOCK_FILE) -> Check:
+    """Node is at least what the pinned claude CLI declares: npm on an older Node quietly
+    installs an older Claude Code instead of refusing."""
+    wanted = pinned_node_major(lock_file)
+    binary = shutil.which(name)
+    if binary is None:
+        detail = f"{name} not found: the claude CLI installs with npm on Node.js >= {wanted}"
+        return Check("node", Status.WARNING, detail)
+    code, out = await _run(binary, ["--version"], dict(os.environ))
+    found = re.match(r"v?(\d+)\.", out.strip())
+    if code != 0 or found is None:
+        return Check("node", Status.WARNING, f"{binary} --version: {out.strip() or code}")
+    shown = out.strip()
+    if int(found.group(1)) < wanted:
+        detail = (
+            f"{shown} is older than the Node.js >= {wanted} the pinned claude CLI declares: "
+            "npm installs an older Claude Code on it; install Node.js "
+            f"{wanted} or newer"
+        )
+        return Check("node", Status.WARNING, detail)
+    return Check("node", Status.OK, f"{shown} (the pinned claude CLI declares >= {wanted})")
 
 
 async def _run(binary: str, args: list[str], env: Mapping[str, str]) -> tuple[int | None, str]:

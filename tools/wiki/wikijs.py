@@ -81,8 +81,11 @@ class WikiJsWiki:
         timeout_s: float = 60.0,
         locale: str = "en",
         tags: tuple[str, ...] = DEFAULT_TAGS,
+        public_url: str | None = None,
     ) -> None:
         self._base = url.rstrip("/")
+        # Links people open: the API's address may be one only the bot reaches (compose).
+        self._public = (public_url or url).rstrip("/")
         self._headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         self._timeout = aiohttp.ClientTimeout(total=timeout_s)
         self._locale = locale
@@ -144,8 +147,8 @@ class WikiJsWiki:
         """The page's address, path percent-encoded (Hangul included); an asset's where Wiki.js
         serves it."""
         if path.endswith(ASSET_SUFFIXES):
-            return f"{self._base}{served_url_path(path)}"
-        return f"{self._base}/{quote(path, safe='/')}"
+            return f"{self._public}{served_url_path(path)}"
+        return f"{self._public}/{quote(path, safe='/')}"
 
     def asset_link(self, page_path: str, asset_path: str) -> str:
         """The asset's served path from the site's root: right wherever the page is shown

@@ -5,9 +5,11 @@ from __future__ import annotations
 import asyncio
 from dataclasses import replace
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 
+from bot.compose import build_wiki_backend
 from bot.doctor import Status, all_checks, check_wiki
 from bot.settings import Settings
 from handlers.core.effects import WriteAgenda, WriteWorkingDocument
@@ -194,3 +196,20 @@ async def test_a_write_the_wiki_can_never_take_is_given_up_and_the_rest_lands(
     assert fake_wikijs.page_at(f"{BASE}/working-document") is None
     assert_log_holds(fake_wikijs, ["그다음 발언"])  # the queue went on after the refusal
     assert await outbox.pending(7) == 0
+
+
+async def test_links_start_with_the_public_url_while_the_api_stays_on_wikijs_url(
+    fake_wikijs: FakeWikiJs, make_outbox: OutboxFactory
+) -> None:
+    public = "https://wiki.example.org/"
+    config = Settings(_env_file=None, WIKIJS_URL=fake_wikijs.url, WIKIJS_API_KEY=FULL_KEY,
+                      WIKI_PUBLIC_URL=public)  # type: ignore[call-arg]  # fmt: skip
+    outbox = make_outbox(build_wiki_backend(config))
+    await outbox.write(debate(), WriteAgenda())
+    await asyncio.wait_for(outbox.drained(7), WAIT)
+    assert fake_wikijs.page_at(f"{BASE}/agenda") is not None  # written through WIKIJS_URL
+    link = outbox.page_url(debate(), "agenda")
+    assert link == f"https://wiki.example.org/{quote(BASE)}/agenda"
+    assert fake_wikijs.url not in link
+    plain = WikiJsWiki(fake_wikijs.url, FULL_KEY)
+    assert plain.url(f"{BASE}/agenda").startswith(fake_wikijs.url)  # unset: the API's address
