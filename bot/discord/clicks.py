@@ -3,6 +3,7 @@ in a click: every persistent control mixes `DebateClick` in."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any, Protocol, cast
 
 import discord
@@ -63,6 +64,8 @@ class DebateClick:
     view whose `on_error` would see them)."""
 
     debate_id: int
+    # What the control does once the person may click: each control defines it.
+    clicked: Callable[[discord.Interaction[Any]], Awaitable[None]]
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         """Only the people of the debate (or approvers) get past this."""
@@ -80,7 +83,3 @@ class DebateClick:
             await self.clicked(interaction)
         except Exception as exc:  # a boundary: the views' one error handler
             await front.on_error(interaction, exc)
-
-    async def clicked(self, interaction: discord.Interaction[Any]) -> None:
-        """What the control does once the person may click."""
-        raise NotImplementedError
