@@ -101,6 +101,11 @@ CASES = [
         "mb_per_s worst_ms_per_mb worst_shape worst_reader loop_ms_per_mb shapes",
     ),
     Case(
+        "simulate.py",
+        "--seed 1 --debates 4 --json",
+        "debates formats crashes_injected faults_injected violations paid_repeats",
+    ),
+    Case(
         "wiki_entry.py",
         "--json --debates 3 --entries 2",
         "cpu_us_per_entry sys_share cpu_us_per_entry_by_thread",

@@ -1,0 +1,69 @@
+"""The seeded simulation (bench/simulate.py): a short run in the suite, the long one a benchmark.
+
+The run drives the real engine and store through debates of every format with crashes and
+port faults injected; here it must find no violation, replay the same from the same seed,
+and still catch a defect planted in the outside world's records.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from dataclasses import replace
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from handlers.core.model import Debate, Turn
+from tests.handlers.doubles import FakeRoom
+
+SHORT_RUN = 240  # debates: every format 60 times, about a minute on 2 cores
+
+
+def _simulate() -> ModuleType:
+    path = Path(__file__).resolve().parents[2] / "bench" / "simulate.py"
+    spec = importlib.util.spec_from_file_location("bench_simulate", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+SIM = _simulate()
+
+
+async def _run(seed: int, debates: int) -> dict[str, Any]:
+    figures: dict[str, Any] = await SIM.simulate(seed, debates)
+    figures.pop("seconds")
+    return figures
+
+
+async def test_a_short_seeded_run_injects_crashes_and_faults_and_finds_no_violation() -> None:
+    figures = await _run(20261202, SHORT_RUN)
+    assert figures["violations"] == 0, figures["first_violations"]
+    assert figures["debates"] == SHORT_RUN and figures["formats"] == 4
+    assert figures["crashes_injected"] >= SHORT_RUN // 2
+    assert figures["faults_injected"] >= SHORT_RUN // 2
+    assert figures["outsider_events_refused"] > 0
+    assert {"concluded", "stopped"} <= set(figures["outcomes"])
+
+
+async def test_the_same_seed_replays_the_same_run() -> None:
+    assert await _run(5, 24) == await _run(5, 24)
+
+
+async def test_a_turn_shown_cut_short_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A room that shows only a turn's first 50 characters is a violation of the first
+    invariant (every reply shown whole)."""
+    turn_of = FakeRoom._turn
+
+    def cut(self: FakeRoom, debate: Debate, turn: Turn) -> str:
+        return turn_of(self, debate, replace(turn, text=turn.text[:50]))
+
+    monkeypatch.setattr(FakeRoom, "_turn", cut)
+    figures = await _run(5, 24)
+    assert figures["violations"] > 0
+    assert any("not shown whole" in v["what"] for v in figures["first_violations"])
