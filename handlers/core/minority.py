@@ -3,7 +3,6 @@ deterministic fallback, and the check that every quote is the side's own words. 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 
 from handlers.core.model import Debate, Turn
@@ -15,6 +14,7 @@ from handlers.core.poll_data import (
     Side,
 )
 from handlers.core.quotes import MIN_QUOTE_CHARS, found_in, quote_form
+from handlers.core.reply_parser import task_object
 
 QUOTE_CHARS = 400  # a quote longer than this is not a quote of the strongest case
 POSITION_CHARS = 300  # a side's position, as the report shows it (the poll cuts it to 55)
@@ -116,11 +116,7 @@ def from_output(debate: Debate, turns: tuple[Turn, ...], output: str) -> Minorit
 
 def _sides_in(output: str) -> dict[str, dict[str, object]]:
     """The report's sides by participant id (the first one given for each)."""
-    try:
-        data = json.loads(output)
-    except ValueError:
-        return {}
-    items = data.get("sides") if isinstance(data, dict) else None
+    items = task_object(output).get("sides")
     found: dict[str, dict[str, object]] = {}
     for item in items if isinstance(items, list) else []:
         if isinstance(item, dict):

@@ -16,7 +16,7 @@ from handlers.core.fences import closing_after, json_openings_last_first
 from handlers.core.model import ParsedReply, Question, Stance, WikiAction
 from handlers.core.reply_fields import Num, Obj, Value, render_extra, shown
 
-__all__ = ["OFF_LOOP_CHARS", "json_block", "parse_reply", "shown"]
+__all__ = ["OFF_LOOP_CHARS", "json_block", "parse_reply", "shown", "task_object"]
 
 OFF_LOOP_CHARS = 64 * 1024  # a longer reply is parsed in a worker thread
 MAX_ATTEMPTS = 512  # decode attempts per reply: a flood of `{"` cannot make parsing slow
@@ -233,3 +233,19 @@ def json_block(text: str, keys: frozenset[str] = _CONTRACT_KEYS) -> dict[str, Va
     from it, in linear time, never raising."""
     found = _find_block(text, keys)
     return dict(found[0]) if found is not None else None
+
+
+def task_object(text: str) -> dict[str, object]:
+    """The JSON object a moderator's task answered (bare, fenced, or between the first `{`
+    and the last `}`); empty when there is none or it cannot be read, nesting too deep for
+    the interpreter included: never raises."""
+    body = text.strip().removeprefix("```json").removeprefix("```").removesuffix("```")
+    start, end = body.find("{"), body.rfind("}")
+    for candidate in (body, body[start : end + 1] if 0 <= start < end else ""):
+        try:
+            value = json.loads(candidate)
+        except (RecursionError, ValueError):
+            continue
+        if isinstance(value, dict):
+            return value
+    return {}

@@ -181,8 +181,8 @@ def _shape_error(text: str, json_only: bool) -> str:
     body = text.strip().removeprefix("```json").removeprefix("```").removesuffix("```")
     try:
         value = json.loads(body)
-    except ValueError as exc:
-        return f"not valid JSON: {exc}"
+    except (RecursionError, ValueError) as exc:
+        return f"not valid JSON: {exc!r}"
     return "" if isinstance(value, dict) else "not one JSON object"
 
 
@@ -190,7 +190,7 @@ def _unwrapped(text: str) -> str:
     """The answer inside a `{"text": "..."}` envelope, which a model may put around it."""
     try:
         value = json.loads(text)
-    except ValueError:
+    except (RecursionError, ValueError):
         return text
     if isinstance(value, dict) and list(value) == ["text"] and isinstance(value["text"], str):
         return value["text"]

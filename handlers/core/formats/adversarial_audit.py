@@ -8,6 +8,8 @@ import json
 import re
 from dataclasses import dataclass
 
+from handlers.core.reply_parser import task_object
+
 STANCES = ("supports", "against", "mixed", "context")
 _FLAG = re.compile(r"(?<![\w-])--(lite|standard|full)\b", re.IGNORECASE)
 _ID = re.compile(r"E\d{1,6}")
@@ -114,12 +116,7 @@ def _evidence(value: object) -> tuple[Evidence, ...]:
 
 def read_audit(output: str, fallback_proposition: str) -> Audit:
     """The audit from the moderator's JSON; anything unreadable counts as no evidence."""
-    try:
-        data = json.loads(output)
-    except ValueError:
-        data = {}
-    if not isinstance(data, dict):
-        data = {}
+    data = task_object(output)
     gaps = data.get("known_gaps")
     options = data.get("competing_options", 0)
     return Audit(

@@ -10,6 +10,7 @@ from typing import Any
 
 from handlers.core.formats.boardroom_reply import VOTES, Position, parse_position
 from handlers.core.model import Debate, Turn, UserQuestion
+from handlers.core.reply_parser import task_object
 
 MAX_OPTIONS = 4  # buttons under the question
 
@@ -85,7 +86,7 @@ def agenda_values(debate: Debate) -> tuple[tuple[str, str], ...]:
 
 def decision_of(debate: Debate) -> str:
     """The question as a concrete decision, as the moderator stated it (else as detected)."""
-    found = _object(debate.output_of(DECISION) or "").get("decision")
+    found = task_object(debate.output_of(DECISION) or "").get("decision")
     text = str(found).strip() if isinstance(found, str) else ""
     return text or debate.proposal.question or debate.proposal.topic
 
@@ -130,7 +131,7 @@ def missing_parts(found: Position, round_number: int) -> tuple[str, ...]:
 
 def synthesis_of(debate: Debate) -> dict[str, Any]:
     """The moderator's synthesis as stored (a broken one reads as empty)."""
-    return _object(debate.output_of(SYNTHESIS) or "")
+    return task_object(debate.output_of(SYNTHESIS) or "")
 
 
 def reasons_of(found: dict[str, Any]) -> dict[str, str]:
@@ -141,16 +142,6 @@ def reasons_of(found: dict[str, Any]) -> dict[str, str]:
         return {str(seat).strip().lower(): str(why) for seat, why in tracker.items()}
     entries = [e for e in tracker if isinstance(e, dict)] if isinstance(tracker, list) else []
     return {str(e.get("member", "")).strip().lower(): str(e.get("why") or "") for e in entries}
-
-
-def _object(text: str) -> dict[str, Any]:
-    """The JSON object in a task's output; empty if there is none."""
-    start, end = text.find("{"), text.rfind("}")
-    try:
-        found = json.loads(text[start : end + 1]) if start >= 0 else {}
-    except ValueError:
-        return {}
-    return found if isinstance(found, dict) else {}
 
 
 def question_for_people(debate: Debate) -> UserQuestion | None:

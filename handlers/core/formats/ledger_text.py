@@ -15,7 +15,7 @@ from html import escape
 from handlers.core.formats.keys import verbatim as v
 from handlers.core.model import Debate, Turn
 from handlers.core.quotes import quote_form
-from handlers.core.reply_parser import json_block
+from handlers.core.reply_parser import json_block, task_object
 
 KINDS = (("agreed", "A"), ("amendments", "M"), ("open", "Q"))  # ledger part, id prefix
 _URL = re.compile(r"https?://[^\s)>\]]+")
@@ -60,21 +60,12 @@ def _strings(value: object) -> tuple[str, ...]:
 
 def ledger_items(output: str) -> tuple[tuple[str, str, str], ...]:
     """(id, part, wording) of every ledger item, ids in order (A1.., M1.., Q1..)."""
-    block = _object(output)
+    block = task_object(output)
     items = []
     for part, prefix in KINDS:
         for index, text in enumerate(_strings(block.get(part)), start=1):
             items.append((f"{prefix}{index}", part, text))
     return tuple(items)
-
-
-def _object(text: str) -> dict[str, object]:
-    body = text.strip().removeprefix("```json").removeprefix("```").removesuffix("```").strip()
-    try:
-        value = json.loads(body)
-    except ValueError:
-        return {}
-    return value if isinstance(value, dict) else {}
 
 
 def missing_ids(ledger: str, front: str) -> tuple[str, ...]:
@@ -85,7 +76,7 @@ def missing_ids(ledger: str, front: str) -> tuple[str, ...]:
 
 def front_parts(output: str) -> tuple[str, str]:
     """(markdown, svg) of a front-page output; a bare Markdown answer has no diagram."""
-    block = _object(output)
+    block = task_object(output)
     markdown = block.get("markdown")
     if isinstance(markdown, str):
         svg = block.get("svg")

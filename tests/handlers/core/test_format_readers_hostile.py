@@ -10,8 +10,10 @@ import sys
 from handlers.core.formats.adversarial_audit import read_audit, rules_audit
 from handlers.core.formats.adversarial_contract import Ruling, rulings, sections
 from handlers.core.formats.boardroom_reply import NO, YES, parse_contract, parse_position
-from handlers.core.formats.ledger_text import fallback_ledger
+from handlers.core.formats.ledger_text import fallback_ledger, ledger_items
+from handlers.core.minority import from_output
 from handlers.core.model import AG, CLAUDE
+from handlers.core.reply_parser import task_object
 from tests.tools.wiki.support import debate, turn
 
 
@@ -101,3 +103,24 @@ def test_prefix_sections_and_rulings_read_as_the_seed_writes_them() -> None:
     ruled = rulings(found["POINT-BY-POINT"])
     assert ruled[0] == Ruling("Cost", "Advocate", "cheaper to run")
     assert ruled[1] == Ruling("no ruling here", "-", "-")
+
+
+def test_a_moderator_answer_nested_too_deep_reads_as_no_answer() -> None:
+    """Found by bench/simulate.py: the ledger's Conclusion page parsed the moderator's answer
+    with a bare json.loads, so `[[[…` a thousand deep raised RecursionError at every start and
+    the page was never written. Every task reader now reads through `task_object`."""
+    for deep in ("[" * 1000 + "]" * 1000, '{"sides": ' + "[" * 1000 + "]" * 1000 + "}"):
+        assert task_object(deep) == {}
+        assert ledger_items(deep) == ()
+        assert read_audit(deep, "p").evidence == ()
+        assert from_output(debate(), (turn(1, AG, "x"),), deep).sides == ()
+
+
+def test_a_task_answer_is_read_bare_fenced_or_inside_prose() -> None:
+    want = {"agreed": ["A"]}
+    for text in (
+        '{"agreed": ["A"]}',
+        '```json\n{"agreed": ["A"]}\n```',
+        'Here: {"agreed": ["A"]}.',
+    ):
+        assert task_object(text) == want
