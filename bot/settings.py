@@ -25,7 +25,11 @@ from bot.settings_checks import (
 )
 from bot.settings_errors import SettingsError, describe_errors
 from handlers.core.formats import FORMATS
-from handlers.core.formats.adversarial_seats import RECONCILER_BACKEND, RECONCILER_MODEL
+from handlers.core.formats.adversarial_seats import (
+    RECONCILER_BACKEND,
+    RECONCILER_MODEL,
+    TIER_MODELS,
+)
 from handlers.core.participants import Backend, Participant, RosterError, parse_roster, roster_text
 from tools.claude.debater import read_only_tools
 
@@ -71,6 +75,10 @@ class Settings(BaseSettings):
     # Claude Code
     CLAUDE_BIN: str = "claude"
     CLAUDE_MODEL: str | None = None
+    # The Claude models of the adversarial seed's tiers (`--model`): Advocate, Challenger and
+    # the Reconciler below FULL run mid-tier, the FULL Reconciler top-tier (blank: CLAUDE_MODEL).
+    CLAUDE_MODEL_MID: str = "sonnet"
+    CLAUDE_MODEL_TOP: str = "opus"
     CLAUDE_WORKDIR: Path | None = None
     CLAUDE_TIMEOUT_SECONDS: float = Field(900, gt=0)
     CLAUDE_TOOLS: str = "Read,Grep,Glob,WebSearch,WebFetch"
@@ -217,6 +225,8 @@ class Settings(BaseSettings):
         return (
             (RECONCILER_BACKEND, self.ADVERSARIAL_RECONCILER.value),
             (RECONCILER_MODEL, self.ADVERSARIAL_RECONCILER_MODEL.strip()),
+            (TIER_MODELS["mid-tier"], self.CLAUDE_MODEL_MID.strip()),
+            (TIER_MODELS["top-tier"], self.CLAUDE_MODEL_TOP.strip()),
             ("ledger.end", self.LEDGER_END_STATE),
             ("ledger.mode", self.LEDGER_MODE),
             ("ledger.stance", self.LEDGER_STANCE),

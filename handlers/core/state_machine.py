@@ -153,6 +153,7 @@ _END_PHASE = {
     Outcome.STOPPED: Phase.STOPPED,
     Outcome.FAILED: Phase.FAILED,
     Outcome.PEOPLE: Phase.CONCLUDED,
+    Outcome.VERDICT: Phase.CONCLUDED,
 }
 
 

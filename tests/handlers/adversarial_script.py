@@ -21,6 +21,13 @@ WORDS = {
         "uncited": "3. 다들 Redis가 더 낫다고 느낀다",
         "decision": "Redis를 채택하되 TTL 30초를 둔다.",
     },
+    "pt-BR": {
+        "thesis_for": "Um cache Redis compartilhado resolve a invalidação entre as três réplicas.",
+        "thesis_against": "Um LRU em processo com TTL curto basta.",
+        "evidence": "1. E1: três réplicas com cache próprio\n2. E2: atraso de invalidação de 4 s",
+        "uncited": "3. Todo mundo acha o Redis melhor",
+        "decision": "Adotar o Redis com TTL de 30 s.",
+    },
     "en": {
         "thesis_for": "A shared Redis cache fixes invalidation across the three replicas.",
         "thesis_against": "An in-process LRU with a short TTL is enough.",
@@ -76,6 +83,25 @@ def advocate(lang: str = "en", *, uncited: bool = False, counter: bool = True) -
         "[CONFIDENCE] INFERRED",
     ]
     return "\n".join(lines)
+
+
+def either_role(lang: str) -> str:
+    """One answer that carries both the Advocate's and the Challenger's prefixes (for a
+    debater that answers whichever role it drew)."""
+    w = WORDS[lang]
+    return "\n".join(
+        [
+            "[POSITION] FOR",
+            "[STRUCTURAL] supports=E1; counter=E2; gaps=none; assumptions=none",
+            f"[THESIS] {w['thesis_for']}",
+            f"[EVIDENCE]\n{w['evidence']}",
+            "[COUNTER] E2",
+            "[RISKS] one more service to run",
+            f"[ALTERNATIVE] {w['thesis_against']}",
+            "[CONCESSIONS] E1",
+            "[CONFIDENCE] INFERRED",
+        ]
+    )
 
 
 def challenger(lang: str = "en") -> str:

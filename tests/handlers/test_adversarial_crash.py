@@ -71,7 +71,7 @@ async def test_every_crash_point_of_a_full_debate_resumes_without_duplicates(
             assert [t.number for t in turns] == [1, 2, 3], where
             assert all(n == 1 for n in rig.room.turn_posts.values()), where
             assert all(n == 1 for n in rig.wiki.keys.values()), where
-            assert len(rig.room.summaries) == 1 and len(rig.room.conclusions) == 1, where
+            assert len(rig.room.summaries) == 1 and rig.room.conclusions == [], where
             pages = [k for k in rig.wiki.keys if k.endswith(":page:debate-result")]
             assert pages, where
         finally:

@@ -15,7 +15,7 @@ from handlers.core.events import ProposalApproved, UserAnswered
 from handlers.core.formats.adversarial import RECONCILER_ID
 from handlers.core.formats.keys import fill_keys
 from handlers.core.i18n import Strings
-from handlers.core.model import AG, CLAUDE, Phase, Turn
+from handlers.core.model import AG, CLAUDE, Outcome, Phase, Turn
 from tests.handlers.adversarial_script import (
     WORDS,
     adversarial_rig,
@@ -164,7 +164,7 @@ async def test_a_full_debate_runs_every_role_and_writes_the_result(
             assert [w for w in ENGLISH_LABELS if w in _notice(rig)] == []
         keys = rig.room.notice_keys()
         assert "adversarial.tier_auto" in keys and keys.count("adversarial.probe") == 2
-        assert "adversarial.validator" in keys and "adversarial.result_written" in keys
+        assert "adversarial.validator" in keys
         tier = next(p for _, k, p in rig.room.notices if k == "adversarial.tier_auto")
         assert tier["tier"] == "FULL" and "⟦adversarial.reason.high_stakes⟧" in tier["reasons"]
         page, said = _page(rig), SAID[lang]
@@ -175,7 +175,10 @@ async def test_a_full_debate_runs_every_role_and_writes_the_result(
         assert len(rig.room.summaries) == 1 and "**MODIFY**" in rig.room.summaries[0]
         assert said["summary"] in fill_keys(rig.room.summaries[0], Strings(lang))
         assert all(count == 1 for count in rig.room.turn_posts.values())
-        assert len(rig.room.conclusions) == 1
+        # The verdict is the Conclusion: no moderator's Conclusion follows or overrules it.
+        assert rig.room.conclusions == [] and debate.outcome is Outcome.VERDICT
+        assert rig.moderator.conclusions == 0
+        assert not [k for k, _, _ in rig.wiki.writes if k.endswith(":conclusion")]
     finally:
         await rig.stop()
 
@@ -361,7 +364,8 @@ async def test_keys_written_by_the_roles_and_the_audit_reach_the_page_and_summar
         assert f"Everyone {KEY} feels Redis is better (cites no inventory item)" in page
         assert f"\n{ruling}\n" in page and f"\n{uncited}\n" in page  # whole, as written
         summary = fill_keys(rig.room.summaries[0], t)
-        assert summary.startswith(f"**MODIFY** — keep {KEY} Adopt Redis")
+        verdict = t("adversarial.result.verdict")
+        assert summary.startswith(f"⚖️ {verdict}: **MODIFY** — keep {KEY} Adopt Redis")
         notice = _notice(rig)
         assert f"- Proposition: Adopt {KEY} Redis\n" in notice
         assert f"  - E1 | lag ⟦⟦ {KEY} | against\n" in notice

@@ -7,13 +7,18 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from handlers.core.effects import Effect, LogNote, Notify, PostSummary, WritePage
-from handlers.core.formats.adversarial_audit import Intake, Tier, rules_audit
+from handlers.core.effects import Effect, LogNote, Notify, WritePage
+from handlers.core.formats.adversarial_audit import (
+    Intake,
+    Tier,
+    debate_line,
+    fitted,
+    rules_audit,
+)
 from handlers.core.formats.adversarial_audit_words import audit_notice, reasons_words, word
 from handlers.core.formats.adversarial_briefs import (
     EVIDENCE,
     PROBES,
-    ROLES,
     audit_of,
     people_texts,
     role_pieces,
@@ -22,14 +27,15 @@ from handlers.core.formats.adversarial_briefs import (
 )
 from handlers.core.formats.adversarial_contract import ADVOCATE, CHALLENGER, RECONCILER
 from handlers.core.formats.adversarial_contract import missing as missing_parts
-from handlers.core.formats.adversarial_result import (
-    INTAKE_COST,
-    ROLE_NAMES,
-    Answers,
-    render_result,
-    render_summary,
+from handlers.core.formats.adversarial_result import Answers, render_result, render_summary
+from handlers.core.formats.adversarial_seats import (
+    RECONCILER_ID,
+    ROLES,
+    cost_lines,
+    on_tiers,
+    reconciler_of,
+    tier_lines,
 )
-from handlers.core.formats.adversarial_seats import RECONCILER_ID, reconciler_of
 from handlers.core.formats.base import (
     AskStep,
     BriefInput,
@@ -144,9 +150,10 @@ class AdversarialFormat(FormatDefaults):
             notice = Notify("adversarial.insufficient")
             question = UserQuestion(text=audit.request or "CONTEXT-INSUFFICIENT", form=EVIDENCE)
             return PeopleStep(debate, question, (notice,))
-        fixed = with_output(debate, "route", route_json(chosen))
+        fixed = on_tiers(with_output(debate, "route", route_json(chosen)), chosen.tier)
         key = "adversarial.tier_auto" if chosen.auto else "adversarial.tier_chosen"
         notices: list[Effect] = [
+            LogNote("debate-line", "note", "", debate_line(audit, chosen)),
             Notify("adversarial.audit", (("block", audit_notice(audit, chosen)),)),
             Notify(
                 key, (("tier", chosen.tier.value), ("reasons", reasons_words(chosen.reasons, ", ")))
@@ -155,6 +162,10 @@ class AdversarialFormat(FormatDefaults):
         if chosen.intake is Intake.THIN:
             thin = reasons_words(chosen.thin_reasons, "; ")
             notices.append(Notify("adversarial.thin", (("reasons", thin),)))
+        kept, cut = fitted(audit)
+        if cut:
+            counts = (("kept", str(len(kept))), ("total", str(len(audit.evidence))))
+            notices.append(Notify("adversarial.manifest_cut", counts))
         first = "challenger" if chosen.tier is Tier.LITE else "advocate"
         return self._ask(fixed, first, tuple(notices))
 
@@ -185,10 +196,10 @@ class AdversarialFormat(FormatDefaults):
         return self._end(debate)
 
     def _end(self, debate: Debate, before: tuple[Effect, ...] = ()) -> Plan:
+        """The result page; the closing block that names the verdict is the Conclusion."""
         written = with_output(debate, "written", RESULT_PAGE)
-        page = Notify("adversarial.result_written", (("page", RESULT_PAGE),))
-        closing = (*before, WritePage(RESULT_PAGE), page, PostSummary())
-        return EndStep(written, Outcome.CONSENSUS, closing)
+        ruled = Outcome.VERDICT if output_of(debate, "answer:reconciler") else Outcome.STOPPED
+        return EndStep(written, ruled, (*before, WritePage(RESULT_PAGE)))
 
     def role_of(self, debate: Debate, seat: str) -> str:
         """The role a participant plays (by its place in the drawn order)."""
@@ -265,22 +276,14 @@ class AdversarialFormat(FormatDefaults):
         )
         _, chosen = audit_of(debate)
         probes = tuple(output_of(debate, t) for t, _ in PROBES) if chosen.tier is Tier.FULL else ()
-        unreported = word("model_not_reported")
-        cost = tuple(
-            f"{ROLE_NAMES[self.role_of(debate, t.seat)]}: {verbatim(debate.name_of(t.seat))} "
-            f"({verbatim(t.meta.model) or unreported})"
-            for t in turns or ()
-        )
-        probe = word("cost_probe")
-        run = (f"{probe} 1", f"{probe} 2", ROLE_NAMES["validator"]) if probes else ()
-        cost += tuple(f"{name}: {word('moderator_model')}" for name in (INTAKE_COST, *run))
         return Answers(
             advocate=roles.get("advocate", ""),
             challenger=roles.get("challenger", ""),
             reconciler=roles.get("reconciler", ""),
             probes=probes,
             validator=output_of(debate, "validator"),
-            cost=cost,
+            cost=cost_lines(debate, turns or (), chosen.tier),
+            tiers=tier_lines(debate, chosen.tier),
         )
 
     def render_page(self, debate: Debate, page: str, turns: tuple[Turn, ...]) -> tuple[str, str]:
@@ -295,20 +298,18 @@ class AdversarialFormat(FormatDefaults):
         return render_summary(audit, chosen, self._collected(debate, None))
 
     def closes_itself(self, debate: Debate) -> bool:
-        """The summary is posted with the result page; the moderator's Conclusion follows."""
-        return False
+        """Once the result is written its closing block, the verdict, is the Conclusion: no
+        moderator's Conclusion follows it (one does after a Stop before the result)."""
+        return bool(output_of(debate, "written"))
 
     def estimate(self, debate: Debate) -> tuple[int, int]:
-        """Three roles, each with one possible repair; intake, two probes, the Validator and
-        the Conclusion."""
-        return 6, 5
+        """Three roles, each with one possible repair; intake, two probes, the Validator."""
+        return 6, 4
 
     def pages(self, debate: Debate) -> tuple[str, ...]:
-        """Agenda, Round-Log, the result once written, Conclusion."""
-        pages = [WikiPage.AGENDA.value, WikiPage.ROUND_LOG.value]
-        if output_of(debate, "written"):
-            pages.append(RESULT_PAGE)
-        return (*pages, WikiPage.CONCLUSION.value)
+        """Agenda, Round-Log, and the result once written (else the moderator's Conclusion)."""
+        last = RESULT_PAGE if output_of(debate, "written") else WikiPage.CONCLUSION.value
+        return WikiPage.AGENDA.value, WikiPage.ROUND_LOG.value, last
 
 
 ADVERSARIAL = AdversarialFormat()

@@ -5,22 +5,25 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 
 from handlers.core.formats.adversarial_audit import (
     Audit,
     Intake,
     Route,
     Tier,
+    fitted,
+    item_line,
     read_audit,
     requested_tier,
     route,
     structural_audit,
+    typed_gaps,
 )
 from handlers.core.formats.adversarial_contract import sections
 from handlers.core.formats.base import Piece, output_of
 from handlers.core.model import Debate
 
-ROLES = ("advocate", "challenger", "reconciler")
 EVIDENCE = "adversarial.evidence"  # what the people added on the card, in its form
 PROBES = (("probe-cost", "cost-first"), ("probe-alternatives", "alternatives-first"))
 _CONSTRAINTS = re.compile(r'--constraints\s+"([^"]+)"|\bCONSTRAINTS:\s*(.+)$', re.MULTILINE)
@@ -52,8 +55,11 @@ def constraints(debate: Debate, audit: Audit) -> str:
 
 
 def audit_of(debate: Debate) -> tuple[Audit, Route]:
-    """The stored intake audit and its route (the route as fixed when the audit came in)."""
+    """The stored intake audit (with the gaps the people typed when the audit has none) and
+    its route (as fixed when the audit came in)."""
     audit = read_audit(output_of(debate, "intake"), debate.proposal.question)
+    typed = typed_gaps(people_texts(debate)) if audit.known_gaps is None else None
+    audit = audit if typed is None else replace(audit, known_gaps=typed)  # the people's word
     stored = output_of(debate, "route")
     if stored:
         data = json.loads(stored)
@@ -84,12 +90,14 @@ def route_json(chosen: Route) -> str:
 def manifest(audit: Audit) -> str:
     """The context manifest in the seed's transport envelope."""
     gaps = ["unknown"] if audit.known_gaps is None else list(audit.known_gaps) or ["none"]
+    kept, cut = fitted(audit)
     return "\n".join(
         [
             f"PROPOSITION: {audit.proposition}",
             f"DECISION_FOCUS: {audit.decision_focus or 'none'}",
             "EVIDENCE_INVENTORY:",
-            *(f"- {e.id} | {e.item} | {e.stance}" for e in audit.evidence),
+            *(f"- {item_line(e)}" for e in kept),
+            *([f"- {cut}"] if cut else []),
             "KNOWN_GAPS:",
             *(f"- {gap}" for gap in gaps),
             "OPTIONAL_STATE:",

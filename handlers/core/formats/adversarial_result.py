@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from handlers.core.formats.adversarial_audit import Audit, Intake, Route, Tier
+from handlers.core.formats.adversarial_audit import Audit, Intake, Route, Tier, debate_line
 from handlers.core.formats.adversarial_audit_words import (
     NONE,
     inventory_lines,
@@ -49,6 +49,7 @@ class Answers:
     probes: tuple[str, ...] = ()
     validator: str = ""
     cost: tuple[str, ...] = ()  # "Role: who (model)" for every role that ran, as locale keys
+    tiers: tuple[str, ...] = ()  # "tier → model: roles", the seed's "Model tiers used"
 
 
 @dataclass(frozen=True)
@@ -70,15 +71,42 @@ def stable_probes(probes: tuple[str, ...]) -> int:
     return sum(1 for p in probes if (sections(p).get("STABLE", "").strip().lower()[:3] == "yes"))
 
 
-def uncited(role: str, text: str, ids: tuple[str, ...]) -> tuple[str, ...]:
-    """The role's [EVIDENCE] points that cite no inventory id: rejected arguments (the point
-    verbatim)."""
+def uncited(role: str, text: str, ids: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """The role's [EVIDENCE] points that cite no inventory id: rejected arguments, each as
+    (the point as written, its line)."""
     known, name = set(ids), ROLE_NAMES[role]
     return tuple(
-        f"{name} {word('evidence')} {n}: {v(point)} ({word('uncited')})"
+        (point, f"{name} {word('evidence')} {n}: {v(point)} ({word('uncited')})")
         for n, point in enumerate(points(sections(text).get("EVIDENCE", "")), start=1)
         if not set(cited_ids(point)) & known
     )
+
+
+def _plain(text: str) -> str:
+    """Text compared without case, spacing or closing punctuation."""
+    return " ".join(text.casefold().split()).strip(" .;:")
+
+
+def _same(key: str, said: str) -> bool:
+    """One argument: one text holds the other (a short one at least half the other's)."""
+    return key in said or (said in key and 2 * len(said) >= len(key))
+
+
+def rejected_arguments(audit: Audit, own: str, answers: Answers) -> tuple[str, ...]:
+    """The Reconciler's rejected arguments, then the uncited points it did not already name:
+    each argument once (a point both roles made, or one the Reconciler quotes, is one)."""
+    stated = () if _plain(own) in ("", "none") else points(own)
+    found = [(line, v(line)) for line in stated]
+    for role in ("advocate", "challenger"):
+        found += uncited(role, getattr(answers, role), audit.ids)
+    seen: list[str] = []
+    lines: list[str] = []
+    for point, line in found:
+        key = _plain(point)
+        if key and not any(_same(key, said) for said in seen):
+            seen.append(key)
+            lines.append(line)
+    return tuple(lines)
 
 
 def skipped_roles(tier: Tier, answers: Answers) -> tuple[str, ...]:
@@ -110,15 +138,7 @@ def govern(audit: Audit, chosen: Route, answers: Answers) -> Result:
         caps.append(word("cap_thin"))
     if chosen.tier is Tier.FULL and stable_probes(answers.probes) == 0:
         caps.append(word("cap_probes"))
-    rejected_own = rec.get("REJECTED-ARGUMENTS", "").strip()
-    rejected = tuple(
-        line
-        for line in (
-            *(v(p) for p in points(rejected_own) if rejected_own.lower() not in ("", "none")),
-            *uncited("advocate", answers.advocate, audit.ids),
-            *uncited("challenger", answers.challenger, audit.ids),
-        )
-    )
+    rejected = rejected_arguments(audit, rec.get("REJECTED-ARGUMENTS", ""), answers)
     val = sections(answers.validator)
     result = first_word(val.get("RESULT", ""), ("PASS-WITH-CAVEATS", "PASS", "FAIL"))
     validation = "" if chosen.tier is not Tier.FULL else (result or word("not_available"))
@@ -141,11 +161,6 @@ def govern(audit: Audit, chosen: Route, answers: Answers) -> Result:
     )
 
 
-def _cell(text: str) -> str:
-    """A role's words in a table cell, verbatim."""
-    return v(text).replace("|", "\\|").replace("\n", " ")
-
-
 def render_result(audit: Audit, chosen: Route, answers: Answers) -> str:
     """The `debate-result` page, in the seed's output format; every role's answer follows in
     full."""
@@ -162,7 +177,7 @@ def render_result(audit: Audit, chosen: Route, answers: Answers) -> str:
         f"### {word('verdict')}: {res.verdict}",
         res.thesis,
         "",
-        *_decision_lines(res, rec),
+        *_decision_lines(res, rec, answers),
         f"### {word('confidence')}: {res.confidence}",
         *(f"- {cap}" for cap in res.caps),
     ]
@@ -170,6 +185,7 @@ def render_result(audit: Audit, chosen: Route, answers: Answers) -> str:
         lines += ["", f"### {word('validation')}", res.validation]
     lines += ["", f"### {word('caveats')}", *(f"- {c}" for c in res.caveats or (NONE,))]
     lines += ["", f"### {word('cost')}", f"{word('agents_spawned')}: {_agents(answers)}"]
+    lines += [f"{word('tiers_used')}:", *(f"- {t}" for t in answers.tiers)] if answers.tiers else []
     lines += [f"- {c}" for c in answers.cost]
     return "\n".join(lines) + "\n\n" + _answers(answers)
 
@@ -179,25 +195,62 @@ def _audit_lines(audit: Audit, chosen: Route) -> list[str]:
         f"### {word('audit')}",
         *inventory_lines(audit),
         f"- {word('tier_rationale')}: {reasons_words(chosen.reasons, ', ')}",
+        f"- {v(debate_line(audit, chosen))}",
         *(f"- CONTEXT-THIN: {reason_words(reason)}" for reason in chosen.thin_reasons),
     ]
 
 
-def _decision_lines(res: Result, rec: dict[str, str]) -> list[str]:
-    table = [
-        f"| {_cell(r.point)} | {_cell(r.winner)} | {_cell(r.reasoning)} |"
-        for r in rulings(rec.get("POINT-BY-POINT", ""))
-    ]
+def _cell(text: str, limit: int = 160) -> str:
+    """A role's words in a table cell, verbatim (shortened: the whole answer is below)."""
+    flat = " ".join(text.split())
+    flat = flat if len(flat) <= limit else flat[: limit - 1] + "…"
+    return v(flat).replace("|", "\\|") or "-"
+
+
+def _citing(text: str, ids: tuple[str, ...]) -> str:
+    """The role's first [EVIDENCE] point that cites one of `ids`."""
+    found = points(sections(text).get("EVIDENCE", ""))
+    return next((p for p in found if set(cited_ids(p)) & set(ids)), "") if ids else ""
+
+
+def _grounding(validator: str, point: str, index: int) -> str:
+    """The Validator's grounding check of a ruling: the line that names its point, else the
+    line in its place."""
+    lines = [line for line in sections(validator).get("GROUNDING", "").splitlines() if line]
+    named = [rest for line in lines for label, _, rest in (line.partition(":"),)
+             if _plain(label.lstrip("-* ")) == _plain(point)]  # fmt: skip
+    if named:
+        return named[0]
+    return lines[index].partition(":")[2] if index < len(lines) else ""
+
+
+def reconciliation(rec: dict[str, str], answers: Answers) -> list[str]:
+    """The seed's six-column reconciliation table, a row per ruling of the Reconciler."""
+    header = ("col_point", "col_basis", "role_advocate", "role_challenger", "role_reconciler",
+              "role_validator")  # fmt: skip
+    rows = [f"| {' | '.join(word(c) for c in header)} |", "|---" * 6 + "|"]
+    for n, r in enumerate(rulings(rec.get("POINT-BY-POINT", ""))):
+        basis = cited_ids(f"{r.point} {r.reasoning}")
+        cells = (
+            r.point,
+            ", ".join(basis),
+            _citing(answers.advocate, basis),
+            _citing(answers.challenger, basis),
+            f"{r.winner} — {r.reasoning}",
+            _grounding(answers.validator, r.point, n),
+        )
+        rows.append(f"| {' | '.join(_cell(c) for c in cells)} |")
+    return rows
+
+
+def _decision_lines(res: Result, rec: dict[str, str], answers: Answers) -> list[str]:
     kept = (rec.get("SURVIVING-ELEMENTS"), rec.get("ADOPTED-FROM-CHALLENGER"))
     survive = [v(part) for part in kept if part]
     own_skip = rec.get("SKIPPED-ROLE-RATIONALE", "")
     own_skip = "" if own_skip.lower() in ("", "none") else v(own_skip)
-    columns = " | ".join(word(c) for c in ("col_point", "col_winner", "col_reasoning"))
     return [
         f"### {word('points')}",
-        f"| {columns} |",
-        "|-------|--------|-----------|",
-        *table,
+        *reconciliation(rec, answers),
         "",
         f"### {word('rejected')}",
         *(f"- {line}" for line in res.rejected or (NONE,)),
@@ -245,7 +298,7 @@ def render_summary(audit: Audit, chosen: Route, answers: Answers) -> str:
     """The closing block in the room."""
     res = govern(audit, chosen, answers)
     lines = [
-        f"**{res.verdict}** — {res.thesis}",
+        f"⚖️ {word('verdict')}: **{res.verdict}** — {res.thesis}",
         f"{word('tier')}: {chosen.tier.value} · {word('intake')}: {chosen.intake.value} · "
         f"{word('confidence')}: {res.confidence}",
         *(f"- {cap}" for cap in res.caps),

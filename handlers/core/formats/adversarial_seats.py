@@ -1,16 +1,27 @@
-"""Who the adversarial format seats beside the roster: the Reconciler, a fresh session on the
-backend and model the debate's options name."""
+"""Who the adversarial format seats beside the roster (the Reconciler, a fresh session on the
+backend and model the debate's options name), the model tier each role runs on (the seed's
+mapping: mid-tier, top-tier for the FULL Reconciler, lightweight for the moderator's checks),
+and the result's cost lines that say so."""
 
 from __future__ import annotations
 
-from handlers.core.model import Backend, Participant
+from dataclasses import replace
+
+from handlers.core.formats.adversarial_audit import Tier
+from handlers.core.formats.adversarial_audit_words import word
+from handlers.core.formats.adversarial_result import INTAKE_COST, ROLE_NAMES
+from handlers.core.formats.keys import verbatim
+from handlers.core.model import Backend, Debate, Participant, Turn
 from handlers.core.participants import COLOUR_OTHER
 
 RECONCILER_ID = "reconciler"
-# The Reconciler's backend and model (ADVERSARIAL_RECONCILER*), stored on the debate at its
-# proposal with the other option defaults, so every process seats the same Reconciler.
+ROLES = ("advocate", "challenger", "reconciler")  # the drawn order's places
+# The Reconciler's backend and model (ADVERSARIAL_RECONCILER*), and the Claude models of the
+# seed's tiers (CLAUDE_MODEL_MID, CLAUDE_MODEL_TOP), stored on the debate at its proposal with
+# the other option defaults, so every process seats the same roles on the same models.
 RECONCILER_BACKEND = "adversarial.reconciler"
 RECONCILER_MODEL = "adversarial.reconciler_model"
+TIER_MODELS = {"mid-tier": "adversarial.model_mid", "top-tier": "adversarial.model_top"}
 
 
 def reconciler_of(options: tuple[tuple[str, str], ...]) -> Participant:
@@ -20,3 +31,62 @@ def reconciler_of(options: tuple[tuple[str, str], ...]) -> Participant:
     backend = Backend(chosen.get(RECONCILER_BACKEND, Backend.CLAUDE_CLI.value))
     model = chosen.get(RECONCILER_MODEL, "")
     return Participant(RECONCILER_ID, backend, "Reconciler", COLOUR_OTHER, model=model)
+
+
+def tier_of(role: str, tier: Tier) -> str:
+    """The seed's model tier of a role a participant plays."""
+    return "top-tier" if role == "reconciler" and tier is Tier.FULL else "mid-tier"
+
+
+def on_tiers(debate: Debate, tier: Tier) -> Debate:
+    """Each role on a Claude seat with no model of its own on its tier's model (passed as
+    `--model`); the Reconciler's own model (ADVERSARIAL_RECONCILER_MODEL) wins. Other
+    backends keep their own model."""
+    chosen = dict(debate.options)
+    tiers = {seat: tier_of(role, tier) for role, seat in zip(ROLES, debate.order, strict=False)}
+    own = {RECONCILER_ID: chosen.get(RECONCILER_MODEL, "")}
+
+    def seated(member: Participant) -> Participant:
+        if member.id not in tiers or member.backend is not Backend.CLAUDE_CLI:
+            return member
+        mine = own.get(member.id, member.model)
+        return replace(member, model=mine or chosen.get(TIER_MODELS[tiers[member.id]], ""))
+
+    return replace(debate, roster=tuple(seated(m) for m in debate.roster))
+
+
+def tier_lines(debate: Debate, tier: Tier) -> tuple[str, ...]:
+    """The seed's "Model tiers used": each tier, the model it maps to, and who ran on it."""
+    chosen = dict(debate.options)
+    playing = [(r, s) for r, s in zip(ROLES, debate.order, strict=False)]
+    if tier is Tier.LITE:
+        playing = [(r, s) for r, s in playing if r != "advocate"]
+    lines = []
+    for name, option in TIER_MODELS.items():
+        on = [(r, debate.member(s)) for r, s in playing if tier_of(r, tier) == name]
+        who = ", ".join(
+            f"{ROLE_NAMES[r]} ({verbatim(m.name)}: {verbatim(m.model) or word('backend_model')})"
+            for r, m in on
+        )
+        if who:
+            lines.append(
+                f"{name} → {verbatim(chosen.get(option, '')) or word('backend_model')}: {who}"
+            )
+    if tier is Tier.FULL:
+        checks = (f"{word('cost_probe')} 1", f"{word('cost_probe')} 2", ROLE_NAMES["validator"])
+        lines.append(f"lightweight → {word('moderator_model')}: {', '.join(checks)}")
+    return tuple(lines)
+
+
+def cost_lines(debate: Debate, turns: tuple[Turn, ...], tier: Tier) -> tuple[str, ...]:
+    """`Role: who (the model it reported)` for every role that answered, then the moderator's."""
+    unreported = word("model_not_reported")
+    seats = dict(zip(debate.order, ROLES, strict=False))
+    cost = tuple(
+        f"{ROLE_NAMES[seats.get(t.seat, 'advocate')]}: {verbatim(debate.name_of(t.seat))} "
+        f"({verbatim(t.meta.model) or unreported})"
+        for t in turns
+    )
+    probe = word("cost_probe")
+    run = (f"{probe} 1", f"{probe} 2", ROLE_NAMES["validator"]) if tier is Tier.FULL else ()
+    return cost + tuple(f"{name}: {word('moderator_model')}" for name in (INTAKE_COST, *run))

@@ -1,27 +1,48 @@
-"""With DEFAULT_FORMAT=adversarial, an approved card on Discord runs the intake, the roles and
-the output: every role's answer posted in full in its colour, the probes and Validator in the
-thread, the summary embed with a link to the debate-result page, and the page written; the
-summary and the page speak the debate's language (Korean here)."""
+"""An adversarial debate run to its end through the real discord.py client, against the fake
+Discord and the fake Wiki.js, in Korean and in Portuguese: every role's answer posted in its
+colour, the probes and Validator in the thread, and the Reconciler's verdict as the debate's
+Conclusion (one closing post that names it and links the debate-result page; no moderator's
+Conclusion after it); AG's echo of its relay tag shows in no embed and no page."""
 
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
+import re
+from datetime import UTC, datetime
 
-from bot.discord.embeds import GREY, summary_embed
+import pytest
+
+from bot.discord.embeds import GREY, status_line, summary_embed
 from handlers.core.formats.adversarial import RECONCILER_ID
-from handlers.core.model import Phase
+from handlers.core.i18n import Strings
+from handlers.core.model import Outcome, Phase
 from tests.bot.discord.conftest import KO, BotRig, People
 from tests.bot.discord.support import chat, click, wait_card
-from tests.handlers.adversarial_script import intake, probe, reconciler, validator
-from tests.tools.claude.test_adversarial_real import EITHER_ROLE
+from tests.fakes.discord_world import Json
+from tests.fakes.fake_wikijs import FULL_KEY, FakeWikiJs
+from tests.handlers.adversarial_script import either_role, intake, probe, reconciler, validator
+
+RELAY_TAG = re.compile(r"\[debate \d+ · turn \d+\]")
+THREAD_WORDS = {  # the tier notice and the audit, in the debate's language
+    "ko": ("TIER 자동 판정: FULL (근거: 위험이 크거나 되돌리기 어려움", "- 반대 근거 명시: 예\n"),
+    "pt-BR": ("NÍVEL DETECTADO: FULL (motivos: ", "- Oposição explicitamente presente: sim\n"),
+}
 
 
-async def test_an_adversarial_debate_through_discord(rig: BotRig, people: People) -> None:
-    # AG's prefix answer has no JSON block to end it: the relay takes it once AG is quiet.
-    rig.overrides.update({"DEFAULT_FORMAT": "adversarial", "AG_QUIET_SECONDS": 0.5})
-    rig.ag.reply_for = lambda turn: EITHER_ROLE  # type: ignore[method-assign]
-    rig.claude.enqueue(EITHER_ROLE, reconciler("ko"))  # Claude's role, then the Reconciler
+def _embed_texts(message: Json) -> list[str]:
+    """Every text an embed of `message` shows."""
+    texts = []
+    for embed in message["embeds"]:
+        texts += [embed.get("title", ""), embed.get("description", "")]
+        texts += [f"{f['name']} {f['value']}" for f in embed.get("fields", [])]
+        texts.append(embed.get("footer", {}).get("text", ""))
+    return texts
+
+
+async def _run(rig: BotRig, people: People, lang: str) -> tuple[int, str, Json]:
+    """Approve an adversarial card; AG echoes its relay tag. The debate, thread and closing."""
+    either = either_role(lang)
+    rig.claude.enqueue(either, reconciler(lang))  # Claude's role, then the Reconciler
     rig.moderator.task_outputs.update(
         {
             "intake": [intake(4, high_stakes=True)],
@@ -31,48 +52,69 @@ async def test_an_adversarial_debate_through_discord(rig: BotRig, people: People
         }
     )
     await rig.start()
-    assert rig.services is not None and rig.services.wiki is not None
     await chat(rig, people)
     card, debate_id = await wait_card(rig)
+    rig.ag.reply_for = lambda turn: f"[debate {debate_id} · turn {turn}]\n{either}"  # type: ignore[method-assign]
     await click(rig, card["id"], f"debate:open:{debate_id}", people.alice)
-    summary = await rig.fake.wait_for_message(
-        lambda m: bool(m["embeds"]) and m["embeds"][0].get("title") == KO("front.summary_title")
-    )
-    embed = summary["embeds"][0]
-    assert embed["color"] == GREY.value and embed["description"].startswith("**MODIFY**")
-    block = embed["description"]
-    assert "단계: FULL · 사전 감사: debate-ready · 확신도: CONFIRMED" in block
-    assert "검증: PASS-WITH-CAVEATS" in block and "- 검증자: E3 was not weighed" in block
-    assert not any(label in block for label in ("Tier:", "Confidence:", "Validation:", "⟦"))
-    assert "fields" not in embed  # the local wiki's file:// pages are not linked on Discord
-    await asyncio.wait_for(rig.handler.wait_idle(debate_id), 10)
-    debate = await rig.handler.get(debate_id)
-    assert debate.phase is Phase.CONCLUDED
-    thread = [m["content"] for m in rig.bot_messages(card["id"])]
-    said = "\n".join(thread)
-    assert "TIER 자동 판정: FULL (근거: 위험이 크거나 되돌리기 어려움" in said  # in Korean
-    assert "AUTO-DETECTED" not in said and "high-stakes" not in said
-    audit = next(text for text in thread if text.startswith("🧾"))  # the intake audit, in Korean
-    assert "- 명제: Adopt Redis as the shared cache layer\n" in audit
-    assert (
-        "- 반대 근거 명시: 예\n" in audit
-        and "- 단계: FULL (위험이 크거나 되돌리기 어려움)" in audit
-    )
-    english = ("Proposition:", "Decision focus:", "Evidence inventory:", "Opposition explicitly",
-               "Known gaps:", "Optional state:", "Tier:", "Intake status:", "high-stakes",
-               "⟦")  # fmt: skip
-    assert [label for label in english if label in audit] == []
-    assert "[STABLE] no — under alternatives-first" in said and "[RESULT] PASS-WITH-CAVEATS" in said
-    reconciler_turn = next(
-        m for m in rig.fake.messages_in(card["id"]) if m["embeds"] and "Reconciler" in str(m)
-    )
-    assert reconciler_turn is not None
-    await rig.services.wiki.drained(debate_id)
-    pages = list(Path(rig.tmp / "wiki").rglob("debate-result.md"))
-    assert len(pages) == 1
-    text = pages[0].read_text(encoding="utf-8")
-    assert "### 조정자의 판정: MODIFY" in text and "### Reconciler's Verdict" not in text
-    assert RECONCILER_ID in [m.id for m in debate.roster]
+    title = Strings(lang)("front.conclusion_title")
+    closing = await rig.fake.wait_for_message(
+        lambda m: m["channel_id"] == card["id"] and bool(m["embeds"])
+        and m["embeds"][0].get("title") == title,
+        timeout=30,
+    )  # fmt: skip
+    await asyncio.wait_for(rig.handler.wait_idle(debate_id), 30)
+    assert rig.services is not None and rig.services.wiki is not None
+    await asyncio.wait_for(rig.services.wiki.drained(debate_id), 30)
+    return debate_id, card["id"], closing
+
+
+@pytest.mark.parametrize("lang", ["ko", "pt-BR"])
+async def test_an_adversarial_debate_ends_in_the_reconciler_s_verdict(
+    rig: BotRig, people: People, lang: str
+) -> None:
+    wiki = FakeWikiJs()
+    await wiki.start()
+    t = Strings(lang)
+    try:
+        rig.overrides.update({"DEFAULT_FORMAT": "adversarial", "AG_QUIET_SECONDS": 0.5,
+                              "LANGUAGE": lang, "WIKIJS_URL": wiki.url,
+                              "WIKIJS_API_KEY": FULL_KEY})  # fmt: skip
+        debate_id, thread_id, closing = await _run(rig, people, lang)
+        debate = await rig.handler.get(debate_id)
+        assert debate.phase is Phase.CONCLUDED and debate.outcome is Outcome.VERDICT
+        assert t("front.outcome_verdict") in status_line(debate, t, datetime.now(UTC))
+        assert RECONCILER_ID in [m.id for m in debate.roster]
+        # The one closing post names the verdict and links the page that records it.
+        embed = closing["embeds"][0]
+        verdict = f"⚖️ {t('adversarial.result.verdict')}: **MODIFY**"
+        assert embed["color"] == GREY.value and embed["description"].startswith(verdict)
+        [result] = [p for p in wiki.pages.values() if p.path.endswith("/debate-result")]
+        assert rig.services is not None and rig.services.wiki is not None
+        url = rig.services.wiki.page_url(debate, "debate-result")
+        assert url.startswith(wiki.url) and url.endswith("/debate-result")
+        assert f"[{t('adversarial.page_debate-result')}]({url})" in embed["fields"][0]["value"]
+        thread = rig.fake.messages_in(thread_id)
+        titles = [m["embeds"][0].get("title") for m in thread if m["embeds"]]
+        assert titles.count(t("front.conclusion_title")) == 1 and rig.moderator.conclusions == 0
+        said = "\n".join(m["content"] for m in rig.bot_messages(thread_id))
+        assert all(words in said for words in THREAD_WORDS[lang])
+        assert "[STABLE] no — under alternatives-first" in said
+        # The pages: the result in the seed's output format; no moderator's Conclusion page.
+        page = result.content
+        assert f"### {t('adversarial.result.verdict')}: MODIFY" in page
+        columns = ("col_point", "col_basis", "role_advocate", "role_challenger",
+                   "role_reconciler", "role_validator")  # fmt: skip
+        assert "| " + " | ".join(t(f"adversarial.result.{c}") for c in columns) + " |" in page
+        assert f"{t('adversarial.result.tiers_used')}:\n- mid-tier → sonnet: " in page
+        assert "- top-tier → opus: " in page and "DEBATE: tier=full, proposition=" in page
+        assert not [p.path for p in wiki.pages.values() if p.path.endswith("/conclusion")]
+        # AG's relay tag is addressing: in no embed, no page.
+        shown = [text for m in thread if m["embeds"] for text in _embed_texts(m)]
+        assert not [text for text in shown if RELAY_TAG.search(text)]
+        assert not [p.path for p in wiki.pages.values() if RELAY_TAG.search(p.content)]
+        assert either_role(lang) in page  # AG's answer, whole, without its tag
+    finally:
+        await wiki.stop()
 
 
 def test_the_summary_embed_links_a_format_s_own_pages() -> None:

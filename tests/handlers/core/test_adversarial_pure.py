@@ -147,7 +147,7 @@ def test_governance_caps_confidence_and_keeps_rejections_visible() -> None:
     stable = Answers(**{**answers.__dict__, "probes": (probe("c", True), probe("a", False))})
     assert govern(audit, full, stable).confidence == "CONFIRMED"
     page = fill_keys(render_result(audit, full, answers), EN)
-    assert "### Reconciler's Verdict: MODIFY" in page and "| Invalidation | Advocate |" in page
+    assert "### Reconciler's Verdict: MODIFY" in page and "| Invalidation | E1 |" in page
     assert answers.advocate in page and answers.reconciler in page  # every role in full
 
 
@@ -165,10 +165,17 @@ def _full_debate() -> tuple[Audit, Answers]:
             f"{ROLE_NAMES['advocate']}: AG (gemini-pro)",
             f"{INTAKE_COST}: {word('moderator_model')}",
         ),
+        tiers=(f"mid-tier → sonnet: {ROLE_NAMES['advocate']} (AG: {word('backend_model')})",),
     )
     return audit, answers
 
 
+# A row of the reconciliation table: the ruling's basis, each side's point citing it, the
+# ruling, and the Validator's grounding check of it.
+ROW = (
+    "| Invalidation | E1 | E1: three replicas each hold a cache | E1: three replicas each hold"
+    " a cache | Advocate — E1 shows three copies | PASS — E1 |"
+)
 # The page's lines that are ours, in order: English is the seed's output format word for word.
 PAGE_LINES = {
     "en": (
@@ -183,9 +190,9 @@ PAGE_LINES = {
         "- Known gaps: none",
         "- Optional state: none",
         "### Reconciler's Verdict: MODIFY",
-        "### Point-by-Point Resolution",
-        "| Point | Winner | Reasoning |",
-        "| Invalidation | Advocate | E1 shows three copies |",
+        "### Reconciliation",
+        "| Point | Structural basis | Advocate | Challenger | Reconciler | Validator |",
+        ROW,
         "### Rejected Arguments",
         "- Advocate evidence 3: Everyone feels Redis is better (cites no inventory item)",
         "### What Survives",
@@ -200,6 +207,8 @@ PAGE_LINES = {
         "- Validator result: FAIL",
         "### Cost",
         "Agents spawned: 1",
+        "Model tiers used:",
+        "- mid-tier → sonnet: Advocate (AG: its backend's own model)",
         "- Advocate: AG (gemini-pro)",
         "- Intake audit: moderator model",
         "## Role answers",
@@ -220,9 +229,9 @@ PAGE_LINES = {
         "- 반대 근거 명시: 아니요",
         "- 부가 상태: 없음",
         "### 조정자의 판정: MODIFY",
-        "### 쟁점별 판정",
-        "| 쟁점 | 우세 | 근거 |",
-        "| Invalidation | Advocate | E1 shows three copies |",
+        "### 조정표",
+        "| 쟁점 | 구조적 근거 | 옹호자 | 도전자 | 조정자 | 검증자 |",
+        ROW,
         "### 기각된 논거",
         "- 옹호자 증거 3: Everyone feels Redis is better (증거 목록의 항목을 인용하지 않음)",
         "### 살아남은 요소",
@@ -237,6 +246,8 @@ PAGE_LINES = {
         "- 검증자 결과: FAIL",
         "### 비용",
         "실행한 에이전트: 1",
+        "사용한 모델 등급:",
+        "- mid-tier → sonnet: 옹호자 (AG: 백엔드 자체 모델)",
         "- 옹호자: AG (gemini-pro)",
         "- 사전 감사: 사회자 모델",
         "## 역할별 답변",
@@ -261,8 +272,9 @@ def test_the_result_page_s_own_lines_are_in_the_reader_s_language(language: str)
 
 # What the code writes in English; a reader of another language sees none of it.
 ENGLISH = (
-    "Debate Result", "Reconciler's Verdict", "Structural Audit", "Point-by-Point Resolution",
-    "| Point | Winner | Reasoning |", "Rejected Arguments", "What Survives", "Skipped Roles",
+    "Debate Result", "Reconciler's Verdict", "Structural Audit", "Reconciliation",
+    "Structural basis", "Model tiers used", "backend's own model", "Rejected Arguments",
+    "What Survives", "Skipped Roles",
     "### Confidence", "### Validation", "### Caveats", "### Cost", "Agents spawned",
     "Role answers", "**Proposition:**", "**Tier:**", "**Intake status:**", "Evidence inventory",
     "Opposition explicitly present", "Known gaps", "Optional state", "Tier rationale",
@@ -305,7 +317,9 @@ def test_the_summary_block_is_in_the_reader_s_language_with_the_protocol_s_token
         "Tier: FULL · Intake: debate-ready · Confidence: SPECULATIVE"
     ]
     korean = fill_keys(block, Strings("ko")).splitlines()
-    assert korean[0] == f"**MODIFY** — {WORDS['en']['decision']}"  # the Reconciler's, verbatim
+    assert (
+        korean[0] == f"⚖️ 조정자의 판정: **MODIFY** — {WORDS['en']['decision']}"
+    )  # names the verdict
     assert korean[1] == "단계: FULL · 사전 감사: debate-ready · 확신도: SPECULATIVE"
     assert "검증: FAIL" in korean and "기각된 논거: 1" in korean
     assert "- 검증자 결과: FAIL" in korean
