@@ -14,6 +14,7 @@ STANCES = ("supports", "against", "mixed", "context")
 _FLAG = re.compile(r"(?<![\w-])--(lite|standard|full)\b", re.IGNORECASE)
 _ID = re.compile(r"E\d{1,6}")
 _GAPS_LABEL = "KNOWN_GAPS:"
+_GAPS = re.compile(re.escape(_GAPS_LABEL), re.IGNORECASE)
 _NONE = frozenset({"none", "없음", "nenhuma", "nenhum", "-"})
 # Why the routing chose a tier or flagged the context, in the seed's English (the roles read
 # them so); people read each under `adversarial.reason.<name>` (adversarial_audit_words).
@@ -167,39 +168,44 @@ def rules_audit(proposition: str, texts: tuple[str, ...]) -> str:
 def typed_gaps(texts: tuple[str, ...]) -> tuple[str, ...] | None:
     """The gaps the people typed in the seed's envelope: `KNOWN_GAPS: a; b` on the label's
     line and the `- gap` lines under it, up to the first line that is no bullet ("none"
-    names no gap); None if no text has the label."""
+    names no gap); None if no text has the label. Each line is read once: the next label is
+    looked for after the bullets."""
     gaps: list[str] | None = None
     for text in texts:
-        for start, end in _lines_with(text, _GAPS_LABEL, fold_case=True):
+        end = 0
+        while (found := _GAPS.search(text, end)) is not None:
+            start = text.rfind("\n", 0, found.start()) + 1
+            end = text.find("\n", found.end())
+            end = len(text) if end < 0 else end
             head, _, named = text[start:end].strip().lstrip("-* ").partition(":")
-            if head.strip().upper() != _GAPS_LABEL[:-1]:
-                continue
-            gaps = (gaps or []) + [g.strip() for g in named.split(";")] + _bullets(text, end)
+            if head.strip().upper() == _GAPS_LABEL[:-1]:
+                bullets, end = _bullets(text, end)
+                gaps = (gaps or []) + [g.strip() for g in named.split(";")] + bullets
     return None if gaps is None else tuple(g for g in gaps if g and g.casefold() not in _NONE)
 
 
-def _bullets(text: str, end: int) -> list[str]:
-    """The `- item` lines right after position `end` (a line's end), read once each."""
+def _bullets(text: str, end: int) -> tuple[list[str], int]:
+    """The `- item` lines right after position `end` (a line's end), and where they end."""
     found: list[str] = []
     while end < len(text):
-        start, end = end + 1, text.find("\n", end + 1)
-        end = len(text) if end < 0 else end
-        line = text[start:end].strip()
+        after = text.find("\n", end + 1)
+        after = len(text) if after < 0 else after
+        line = text[end + 1 : after].strip()
         if line[:1] not in ("-", "*"):
             break
         found.append(line[1:].strip())
-    return found
+        end = after
+    return found, end
 
 
-def _lines_with(text: str, mark: str, *, fold_case: bool = False) -> list[tuple[int, int]]:
+def _lines_with(text: str, mark: str) -> list[tuple[int, int]]:
     """Where the lines of `text` that hold `mark` start and end, each once, found by one scan
     for the mark (a reply of a million blank lines costs that scan, not a million steps)."""
-    pattern = re.compile(re.escape(mark), re.IGNORECASE if fold_case else 0)
     lines: list[tuple[int, int]] = []
     end = 0
-    while (found := pattern.search(text, end)) is not None:
-        start = text.rfind("\n", end, found.start()) + 1  # `end` is the last line's end
-        end = text.find("\n", found.end())
+    while (found := text.find(mark, end)) >= 0:
+        start = text.rfind("\n", end, found) + 1  # `end` is the last line's end
+        end = text.find("\n", found + len(mark))
         end = len(text) if end < 0 else end
         lines.append((start, end))
     return lines

@@ -94,3 +94,9 @@ def test_typed_known_gaps_are_read_to_the_last_bullet() -> None:
     audit = json.loads(rules_audit("p", (envelope,)))
     assert audit["known_gaps"] == ["no SLO yet", "no load test at 10x", "hit rate unmeasured"]
     assert [e["id"] for e in audit["evidence"]] == ["E1", "E2"]
+
+
+def test_labels_inside_bullets_read_each_line_once() -> None:
+    # Every bullet is a label too: read once each, not once per label before it.
+    text = "KNOWN_GAPS: a\n" + "- KNOWN_GAPS: b\n" * 200_000
+    assert len(typed_gaps((text,)) or ()) == 200_001

@@ -1,7 +1,8 @@
 """A FULL adversarial debate on the real parts: Claude and the Reconciler on the real `claude`
-CLI (against the fake Anthropic API, each in its own session, the Reconciler on its own
-model), the intake, probes and Validator on the real google-genai SDK against the fake
-Gemini, AG a double; in Korean."""
+CLI (against the fake Anthropic API, each in its own session, Claude's role on its tier's
+`--model`, the Reconciler on its own model), the intake, probes and Validator on the real
+google-genai SDK against the fake Gemini, AG a double; in Korean and in Portuguese. The
+Reconciler's verdict ends it: no Conclusion is asked of the moderator."""
 
 from __future__ import annotations
 
@@ -14,16 +15,21 @@ from google import genai
 from google.genai import types
 
 from handlers.core.events import ProposalApproved
-from handlers.core.formats.adversarial_seats import RECONCILER_BACKEND, RECONCILER_MODEL
+from handlers.core.formats.adversarial_seats import (
+    RECONCILER_BACKEND,
+    RECONCILER_MODEL,
+    TIER_MODELS,
+)
 from handlers.core.formats.keys import fill_keys
 from handlers.core.i18n import Strings
-from handlers.core.model import AG, CLAUDE, Backend, Phase
+from handlers.core.model import AG, CLAUDE, Backend, Outcome, Phase
 from handlers.ports import Debater
 from handlers.rules_moderator import RulesModerator
 from tests.fakes.fake_anthropic import FakeAnthropic
 from tests.fakes.fake_gemini import FakeGemini
 from tests.handlers.adversarial_script import (
     RoleDebater,
+    either_role,
     intake,
     probe,
     reconciler,
@@ -36,6 +42,7 @@ from tools.gemini.api import GeminiModerator
 from tools.store.db import Database
 
 RECONCILER_ON = "claude-reconciler-test"
+MID_TIER = "claude-mid-tier-test"
 SESSIONS = "SELECT seat, session_id FROM agent_sessions WHERE debate_id = ? ORDER BY seat"
 # Claude answers as whichever role it drew: one text that carries both roles' prefixes.
 EITHER_ROLE = "\n".join(
@@ -64,10 +71,12 @@ async def _no_sleep(seconds: float) -> None:
 
 
 @pytest.mark.cli
+@pytest.mark.parametrize("lang", ["ko", "pt-BR"])
 async def test_a_full_debate_on_the_real_clis_and_sdk(
-    fake: FakeAnthropic, config_dir: Path, tmp_path: Path, claude_bin: str
+    fake: FakeAnthropic, config_dir: Path, tmp_path: Path, claude_bin: str, lang: str
 ) -> None:
-    fake.script_replies(EITHER_ROLE, reconciler("ko"))
+    either = EITHER_ROLE if lang == "ko" else either_role(lang)
+    fake.script_replies(either, reconciler(lang))
     gemini = await FakeGemini(auto=True).start()
     gemini.push(
         {"kind": "json", "obj": json.loads(intake(4, high_stakes=True))},
@@ -93,16 +102,18 @@ async def test_a_full_debate_on_the_real_clis_and_sdk(
         )
         return {Backend.CLAUDE_CLI: cli}
 
-    seated = ((RECONCILER_BACKEND, "claude-cli"), (RECONCILER_MODEL, RECONCILER_ON))
-    rig = Rig(tmp_path / "real.sqlite3", format="adversarial", real=claude_cli, options=seated)
-    rig.debaters[AG] = RoleDebater(AG, rig, "ko")
+    seated = ((RECONCILER_BACKEND, "claude-cli"), (RECONCILER_MODEL, RECONCILER_ON),
+              (TIER_MODELS["mid-tier"], MID_TIER))  # fmt: skip
+    rig = Rig(tmp_path / "real.sqlite3", format="adversarial", real=claude_cli, options=seated,
+              language=lang)  # fmt: skip
+    rig.debaters[AG] = RoleDebater(AG, rig, lang)
     client = genai.Client(
         api_key="test-key",
         http_options=types.HttpOptions(base_url=gemini.url, api_version="v1beta"),
     )
     moderator = GeminiModerator(
-        client, quota_db, model="gemini-flash-latest", language="ko", budget=100,
-        timeout_s=10.0, sleep=_no_sleep, rules=RulesModerator(Strings("ko")),
+        client, quota_db, model="gemini-flash-latest", language=lang, budget=100,
+        timeout_s=10.0, sleep=_no_sleep, rules=RulesModerator(Strings(lang)),
     )  # fmt: skip
     rig.moderator = moderator  # type: ignore[assignment]
     await rig.start()
@@ -112,26 +123,37 @@ async def test_a_full_debate_on_the_real_clis_and_sdk(
         await asyncio.wait_for(rig.h.wait_idle(debate.id), 10)
         await rig.h.submit(debate.id, ProposalApproved(ALICE))
         await asyncio.wait_for(rig.h.wait_idle(debate.id), 60)
-        assert (await rig.h.get(debate.id)).phase is Phase.CONCLUDED
+        ended = await rig.h.get(debate.id)
+        assert ended.phase is Phase.CONCLUDED and ended.outcome is Outcome.VERDICT
         turns = await rig.h._store.last_turns(debate.id, 100)
         assert [t.seat for t in turns].count("reconciler") == 1 and len(turns) == 3
-        assert next(t for t in turns if t.seat == CLAUDE).text == EITHER_ROLE
-        # The Reconciler runs on its own model, in a session of its own.
-        bodies = [b for b in fake.messages() if b.get("messages")]
-        assert [b["model"] for b in bodies][-1] == RECONCILER_ON
+        assert next(t for t in turns if t.seat == CLAUDE).text == either
+        # Claude's role runs on its tier's model; the Reconciler on its own, in its own session.
+        models = [b["model"] for b in fake.messages() if b.get("messages")]
+        assert MID_TIER in models and models[-1] == RECONCILER_ON
         assert rig.db is not None
         rows = [(r[0], r[1]) for r in await rig.db.fetch_all(SESSIONS, (debate.id,))]
         assert [seat for seat, _ in rows] == [CLAUDE, "reconciler"] and rows[0][1] != rows[1][1]
-        # Intake (JSON), two probes, the Validator (text), then the Conclusion.
+        # Intake (JSON), two probes, the Validator (text); the verdict is the Conclusion.
         sent = gemini.generate_requests
-        assert len(sent) == 5
+        assert len(sent) == 4 and rig.room.conclusions == []
         configs = [r["json"].get("generationConfig", {}) for r in sent]
         assert configs[0]["responseMimeType"] == "application/json"
         assert all(c["responseMimeType"] == "text/plain" for c in configs[1:4])
         written = next(c for k, _, c in rig.wiki.writes if k.endswith(":page:debate-result"))
-        page = fill_keys(written, Strings("ko"))  # as the wiki writes it for a Korean debate
-        assert "### 검증\nPASS-WITH-CAVEATS" in page and "### 확신도: CONFIRMED" in page
-        assert f"조정자: Reconciler ({RECONCILER_ON})" in page
+        t = Strings(lang)
+        page = fill_keys(written, t)  # as the wiki writes it in the debate's language
+        validation, confidence = (
+            t("adversarial.result.validation"),
+            t("adversarial.result.confidence"),
+        )
+        assert f"### {validation}\nPASS-WITH-CAVEATS" in page
+        assert f"### {confidence}: CONFIRMED" in page
+        assert f"{t('adversarial.result.role_reconciler')}: Reconciler ({RECONCILER_ON})" in page
+        assert f"- mid-tier → {MID_TIER}: " in page and f"(Claude: {MID_TIER})" in page
+        [closing] = rig.room.summaries
+        verdict = f"⚖️ {t('adversarial.result.verdict')}: **MODIFY**"
+        assert fill_keys(closing, t).startswith(verdict)
     finally:
         await rig.stop()
         await moderator.aclose()
