@@ -8,18 +8,14 @@ import random
 from dataclasses import replace
 
 from handlers.core.effects import Effect, LogNote, Notify, WritePage
-from handlers.core.formats.adversarial_audit import (
-    Intake,
-    Tier,
-    debate_line,
-    fitted,
-    rules_audit,
-)
+from handlers.core.formats.adversarial_audit import Intake, Tier, rules_audit
 from handlers.core.formats.adversarial_audit_words import audit_notice, reasons_words, word
 from handlers.core.formats.adversarial_briefs import (
     EVIDENCE,
     PROBES,
     audit_of,
+    debate_line,
+    fitted,
     people_texts,
     role_pieces,
     route_json,

@@ -30,18 +30,6 @@ REASONS = {
     "bounded": "bounded binary choice",
     "multi_factor": "tradeoffs or multi-factor evaluation",
 }
-MANIFEST_TOKENS = 4000  # the seed's cap on the context manifest
-_RESERVE = 200  # the manifest's labels and its cut note
-CUT = (
-    "[manifest cut at {cap} tokens: {left} of {total} items left out ({first}..{last}); the "
-    "whole inventory is the intake audit's, posted in the debate's thread and on its "
-    "debate-result page]"
-)
-ROLE_LISTS = {
-    "LITE": "Challenger, Reconciler",
-    "STANDARD": "Advocate, Challenger, Reconciler",
-    "FULL": "Advocate, Challenger, Probe 1, Probe 2, Reconciler, Validator",
-}
 COUNTED = {
     "lite_only": "evidence={count} justifies LITE only",
     "within_six": "evidence={count} (<= 6)",
@@ -154,8 +142,8 @@ def rules_audit(proposition: str, texts: tuple[str, ...]) -> str:
     `KNOWN_GAPS:` lines give the gaps (unknown without one)."""
     items: list[dict[str, str]] = []
     for text in texts:
-        for start, end in _lines_with(text, "|"):
-            item = _inventory_line(text[start:end])
+        for line in _lines_with(text, "|"):
+            item = _inventory_line(line)
             if item is not None:
                 items.append(item)
     audit: dict[str, object] = {"proposition": proposition, "evidence": items}
@@ -198,16 +186,16 @@ def _bullets(text: str, end: int) -> tuple[list[str], int]:
     return found, end
 
 
-def _lines_with(text: str, mark: str) -> list[tuple[int, int]]:
-    """Where the lines of `text` that hold `mark` start and end, each once, found by one scan
-    for the mark (a reply of a million blank lines costs that scan, not a million steps)."""
-    lines: list[tuple[int, int]] = []
+def _lines_with(text: str, mark: str) -> list[str]:
+    """The lines of `text` that hold `mark`, each once, found by one scan for the mark (a
+    reply of a million blank lines costs that scan, not a million steps)."""
+    lines: list[str] = []
     end = 0
     while (found := text.find(mark, end)) >= 0:
         start = text.rfind("\n", end, found) + 1  # `end` is the last line's end
         end = text.find("\n", found + len(mark))
         end = len(text) if end < 0 else end
-        lines.append((start, end))
+        lines.append(text[start:end])
     return lines
 
 
@@ -290,65 +278,3 @@ def opposition_present(audit: Audit) -> bool:
     """True if both support and opposition are in the inventory."""
     stances = {item.stance for item in audit.evidence}
     return bool(stances & {"supports", "mixed"}) and bool(stances & {"against", "mixed"})
-
-
-def tokens(text: str) -> int:
-    """A rough token count: four ASCII characters a token, one for any other character
-    (Hangul, accented letters: counted high, so the cap holds)."""
-    ascii_chars = len(text.encode("ascii", "ignore"))
-    return ascii_chars // 4 + len(text) - ascii_chars
-
-
-def item_line(item: Evidence) -> str:
-    """One inventory item in the seed's shape."""
-    return f"{item.id} | {item.item} | {item.stance}"
-
-
-def fitted(audit: Audit) -> tuple[tuple[Evidence, ...], str]:
-    """The inventory items the manifest carries under the seed's token cap, in order, and
-    the note that says what was left out and where the whole is (empty: nothing cut)."""
-    rest = (audit.proposition, audit.decision_focus, *(audit.known_gaps or ()),
-            *audit.optional_state)  # fmt: skip
-    spent = _RESERVE + sum(tokens(part) for part in rest)
-    kept: list[Evidence] = []
-    for item in audit.evidence:
-        spent += tokens(item_line(item)) + 1
-        if spent > MANIFEST_TOKENS:
-            break
-        kept.append(item)
-    left = audit.evidence[len(kept) :]
-    if not left:
-        return audit.evidence, ""
-    note = CUT.format(cap=f"{MANIFEST_TOKENS:,}", left=len(left), total=len(audit.evidence),
-                      first=left[0].id, last=left[-1].id)  # fmt: skip
-    return tuple(kept), note
-
-
-def debate_line(audit: Audit, chosen: Route) -> str:
-    """The seed's `DEBATE:` log line."""
-    return (
-        f"DEBATE: tier={chosen.tier.value.lower()}, proposition={audit.proposition[:80]}, "
-        f"evidence={len(audit.evidence)}, roles=[{ROLE_LISTS[chosen.tier.value]}]"
-    )
-
-
-def structural_audit(audit: Audit, chosen: Route) -> str:
-    """The audit every role receives, verbatim, in the seed's English (people read it in their
-    language: adversarial_audit_words.audit_notice), with the items the manifest carries."""
-    gaps = "unknown" if audit.known_gaps is None else "; ".join(audit.known_gaps) or "none"
-    kept, cut = fitted(audit)
-    lines = [
-        f"- Proposition: {audit.proposition}",
-        f"- Decision focus: {audit.decision_focus or 'none'}",
-        f"- Evidence inventory: {len(audit.evidence)}",
-        *(f"  - {item_line(e)}" for e in kept),
-        *([f"  - {cut}"] if cut else []),
-        f"- Opposition explicitly present: {'yes' if opposition_present(audit) else 'no'}",
-        f"- Known gaps: {gaps}",
-        f"- Optional state: {'; '.join(audit.optional_state) or 'none'}",
-        f"- Tier: {chosen.tier.value} ({', '.join(chosen.reasons)})",
-        f"- Intake status: {chosen.intake.value}",
-    ]
-    if chosen.thin_reasons:
-        lines.append(f"- CONTEXT-THIN: {'; '.join(chosen.thin_reasons)}")
-    return "\n".join(lines)

@@ -9,15 +9,14 @@ from dataclasses import replace
 
 from handlers.core.formats.adversarial_audit import (
     Audit,
+    Evidence,
     Intake,
     Route,
     Tier,
-    fitted,
-    item_line,
+    opposition_present,
     read_audit,
     requested_tier,
     route,
-    structural_audit,
     typed_gaps,
 )
 from handlers.core.formats.adversarial_contract import sections
@@ -26,6 +25,18 @@ from handlers.core.model import Debate
 
 EVIDENCE = "adversarial.evidence"  # what the people added on the card, in its form
 PROBES = (("probe-cost", "cost-first"), ("probe-alternatives", "alternatives-first"))
+MANIFEST_TOKENS = 4000  # the seed's cap on the context manifest
+_RESERVE = 200  # the manifest's labels and its cut note
+CUT = (
+    "[manifest cut at {cap} tokens: {left} of {total} items left out ({first}..{last}); the "
+    "whole inventory is the intake audit's, posted in the debate's thread and on its "
+    "debate-result page]"
+)
+ROLE_LISTS = {
+    "LITE": "Challenger, Reconciler",
+    "STANDARD": "Advocate, Challenger, Reconciler",
+    "FULL": "Advocate, Challenger, Probe 1, Probe 2, Reconciler, Validator",
+}
 _CONSTRAINTS = re.compile(r'--constraints\s+"([^"]+)"|\bCONSTRAINTS:\s*(.+)$', re.MULTILINE)
 
 
@@ -186,3 +197,65 @@ def task_piece(debate: Debate, task: str, answers: dict[str, str]) -> Piece:
         ("constraints", constraints(debate, audit)),
     )
     return Piece("adversarial_validator", values)
+
+
+def tokens(text: str) -> int:
+    """A rough token count: four ASCII characters a token, one for any other character
+    (Hangul, accented letters: counted high, so the cap holds)."""
+    ascii_chars = len(text.encode("ascii", "ignore"))
+    return ascii_chars // 4 + len(text) - ascii_chars
+
+
+def item_line(item: Evidence) -> str:
+    """One inventory item in the seed's shape."""
+    return f"{item.id} | {item.item} | {item.stance}"
+
+
+def fitted(audit: Audit) -> tuple[tuple[Evidence, ...], str]:
+    """The inventory items the manifest carries under the seed's token cap, in order, and
+    the note that says what was left out and where the whole is (empty: nothing cut)."""
+    rest = (audit.proposition, audit.decision_focus, *(audit.known_gaps or ()),
+            *audit.optional_state)  # fmt: skip
+    spent = _RESERVE + sum(tokens(part) for part in rest)
+    kept: list[Evidence] = []
+    for item in audit.evidence:
+        spent += tokens(item_line(item)) + 1
+        if spent > MANIFEST_TOKENS:
+            break
+        kept.append(item)
+    left = audit.evidence[len(kept) :]
+    if not left:
+        return audit.evidence, ""
+    note = CUT.format(cap=f"{MANIFEST_TOKENS:,}", left=len(left), total=len(audit.evidence),
+                      first=left[0].id, last=left[-1].id)  # fmt: skip
+    return tuple(kept), note
+
+
+def debate_line(audit: Audit, chosen: Route) -> str:
+    """The seed's `DEBATE:` log line."""
+    return (
+        f"DEBATE: tier={chosen.tier.value.lower()}, proposition={audit.proposition[:80]}, "
+        f"evidence={len(audit.evidence)}, roles=[{ROLE_LISTS[chosen.tier.value]}]"
+    )
+
+
+def structural_audit(audit: Audit, chosen: Route) -> str:
+    """The audit every role receives, verbatim, in the seed's English (people read it in their
+    language: adversarial_audit_words.audit_notice), with the items the manifest carries."""
+    gaps = "unknown" if audit.known_gaps is None else "; ".join(audit.known_gaps) or "none"
+    kept, cut = fitted(audit)
+    lines = [
+        f"- Proposition: {audit.proposition}",
+        f"- Decision focus: {audit.decision_focus or 'none'}",
+        f"- Evidence inventory: {len(audit.evidence)}",
+        *(f"  - {item_line(e)}" for e in kept),
+        *([f"  - {cut}"] if cut else []),
+        f"- Opposition explicitly present: {'yes' if opposition_present(audit) else 'no'}",
+        f"- Known gaps: {gaps}",
+        f"- Optional state: {'; '.join(audit.optional_state) or 'none'}",
+        f"- Tier: {chosen.tier.value} ({', '.join(chosen.reasons)})",
+        f"- Intake status: {chosen.intake.value}",
+    ]
+    if chosen.thin_reasons:
+        lines.append(f"- CONTEXT-THIN: {'; '.join(chosen.thin_reasons)}")
+    return "\n".join(lines)

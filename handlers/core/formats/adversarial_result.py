@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from handlers.core.formats.adversarial_audit import Audit, Intake, Route, Tier, debate_line
+from handlers.core.formats.adversarial_audit import Audit, Intake, Route, Tier
 from handlers.core.formats.adversarial_audit_words import (
     NONE,
     inventory_lines,
@@ -18,6 +18,7 @@ from handlers.core.formats.adversarial_audit_words import (
     reasons_words,
     word,
 )
+from handlers.core.formats.adversarial_briefs import debate_line
 from handlers.core.formats.adversarial_contract import (
     CONFIDENCES,
     VERDICTS,

@@ -6,17 +6,13 @@ from __future__ import annotations
 
 import json
 
-from handlers.core.formats.adversarial_audit import (
+from handlers.core.formats.adversarial_audit import Audit, Evidence, route, rules_audit, typed_gaps
+from handlers.core.formats.adversarial_briefs import (
     MANIFEST_TOKENS,
-    Audit,
-    Evidence,
-    route,
-    rules_audit,
+    manifest,
     structural_audit,
     tokens,
-    typed_gaps,
 )
-from handlers.core.formats.adversarial_briefs import manifest
 from handlers.core.formats.adversarial_result import Answers, govern
 from handlers.core.formats.keys import fill_keys
 from handlers.core.i18n import Strings
