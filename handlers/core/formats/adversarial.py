@@ -12,7 +12,9 @@ from handlers.core.formats.adversarial_audit import Intake, Tier, rules_audit
 from handlers.core.formats.adversarial_audit_words import audit_notice, reasons_words, word
 from handlers.core.formats.adversarial_briefs import (
     EVIDENCE,
+    PROBE_FALLBACK,
     PROBES,
+    VALIDATOR_FALLBACK,
     audit_of,
     debate_line,
     fitted,
@@ -58,17 +60,6 @@ from handlers.core.model import (
 
 RESULT_PAGE = "debate-result"
 REQUIRED = {"advocate": ADVOCATE, "challenger": CHALLENGER, "reconciler": RECONCILER}
-_PROBE_FALLBACK = (
-    "[FRAMING] {framing}\n[STRUCTURAL] stress=none\n"
-    "[REASSESSMENT] not assessed: the moderator model was unavailable\n"
-    "[STABLE] no — not assessed\n[KEY-TENSION] not assessed"
-)
-_VALIDATOR_FALLBACK = (
-    "[STRUCTURAL-ALIGNMENT]\nAudit respected: FAIL — not checked\n[GROUNDING]\n-\n"
-    "[DIRECTION]\nProblem addressed: PARTIAL — not checked\n[RESULT] NOT-RUN\n"
-    "[CAVEATS] the Validator could not run (the moderator model was unavailable): "
-    "the decision is unvalidated"
-)
 
 
 def _role(step: str) -> str:
@@ -258,7 +249,7 @@ class AdversarialFormat(FormatDefaults):
         if task == "intake":
             return rules_audit(debate.proposal.question, people_texts(debate))
         framing = dict(PROBES).get(task)
-        return _PROBE_FALLBACK.format(framing=framing) if framing else _VALIDATOR_FALLBACK
+        return PROBE_FALLBACK.format(framing=framing) if framing else VALIDATOR_FALLBACK
 
     def page_shows(self, debate: Debate, page: str) -> tuple[int, ...]:
         """Every role's latest answer."""

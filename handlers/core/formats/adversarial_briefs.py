@@ -37,6 +37,19 @@ ROLE_LISTS = {
     "STANDARD": "Advocate, Challenger, Reconciler",
     "FULL": "Advocate, Challenger, Probe 1, Probe 2, Reconciler, Validator",
 }
+# What a light role "answers" when the moderator model is unavailable (rules mode).
+PROBE_FALLBACK = (
+    "[FRAMING] {framing}\n[STRUCTURAL] stress=none\n"
+    "[REASSESSMENT] not assessed: the moderator model was unavailable\n"
+    "[STABLE] no — not assessed\n[KEY-TENSION] not assessed"
+)
+VALIDATOR_FALLBACK = (
+    "[STRUCTURAL-ALIGNMENT]\nAudit respected: FAIL — not checked\n[GROUNDING]\n-\n"
+    "[DIRECTION]\nProblem addressed: PARTIAL — not checked\n[RESULT] NOT-RUN\n"
+    "[CAVEATS] the Validator could not run (the moderator model was unavailable): "
+    "the decision is unvalidated"
+)
+
 _CONSTRAINTS = re.compile(r'--constraints\s+"([^"]+)"|\bCONSTRAINTS:\s*(.+)$', re.MULTILINE)
 
 

@@ -98,6 +98,11 @@ def first_word(value: str, allowed: tuple[str, ...]) -> str | None:
     return None
 
 
+def plain(text: str) -> str:
+    """Text compared without case, spacing or closing punctuation."""
+    return " ".join(text.casefold().split()).strip(" .;:")
+
+
 def cited_ids(text: str) -> tuple[str, ...]:
     """The inventory ids (E1, E2, ...) the text cites, in order, once each."""
     seen: list[str] = []

@@ -24,10 +24,11 @@ from handlers.core.formats.adversarial_contract import (
     VERDICTS,
     cited_ids,
     first_word,
+    plain,
     points,
-    rulings,
     sections,
 )
+from handlers.core.formats.adversarial_table import reconciliation
 from handlers.core.formats.keys import verbatim as v
 
 NOT_RUN = word("no_answer")
@@ -83,11 +84,6 @@ def uncited(role: str, text: str, ids: tuple[str, ...]) -> tuple[tuple[str, str]
     )
 
 
-def _plain(text: str) -> str:
-    """Text compared without case, spacing or closing punctuation."""
-    return " ".join(text.casefold().split()).strip(" .;:")
-
-
 def _same(key: str, said: str) -> bool:
     """One argument: one text holds the other (a short one at least half the other's)."""
     return key in said or (said in key and 2 * len(said) >= len(key))
@@ -96,14 +92,14 @@ def _same(key: str, said: str) -> bool:
 def rejected_arguments(audit: Audit, own: str, answers: Answers) -> tuple[str, ...]:
     """The Reconciler's rejected arguments, then the uncited points it did not already name:
     each argument once (a point both roles made, or one the Reconciler quotes, is one)."""
-    stated = () if _plain(own) in ("", "none") else points(own)
+    stated = () if plain(own) in ("", "none") else points(own)
     found = [(line, v(line)) for line in stated]
     for role in ("advocate", "challenger"):
         found += uncited(role, getattr(answers, role), audit.ids)
     seen: list[str] = []
     lines: list[str] = []
     for point, line in found:
-        key = _plain(point)
+        key = plain(point)
         if key and not any(_same(key, said) for said in seen):
             seen.append(key)
             lines.append(line)
@@ -201,49 +197,6 @@ def _audit_lines(audit: Audit, chosen: Route) -> list[str]:
     ]
 
 
-def _cell(text: str, limit: int = 160) -> str:
-    """A role's words in a table cell, verbatim (shortened: the whole answer is below)."""
-    flat = " ".join(text.split())
-    flat = flat if len(flat) <= limit else flat[: limit - 1] + "…"
-    return v(flat).replace("|", "\\|") or "-"
-
-
-def _citing(text: str, ids: tuple[str, ...]) -> str:
-    """The role's first [EVIDENCE] point that cites one of `ids`."""
-    found = points(sections(text).get("EVIDENCE", ""))
-    return next((p for p in found if set(cited_ids(p)) & set(ids)), "") if ids else ""
-
-
-def _grounding(validator: str, point: str, index: int) -> str:
-    """The Validator's grounding check of a ruling: the line that names its point, else the
-    line in its place."""
-    lines = [line for line in sections(validator).get("GROUNDING", "").splitlines() if line]
-    named = [rest for line in lines for label, _, rest in (line.partition(":"),)
-             if _plain(label.lstrip("-* ")) == _plain(point)]  # fmt: skip
-    if named:
-        return named[0]
-    return lines[index].partition(":")[2] if index < len(lines) else ""
-
-
-def reconciliation(rec: dict[str, str], answers: Answers) -> list[str]:
-    """The seed's six-column reconciliation table, a row per ruling of the Reconciler."""
-    header = ("col_point", "col_basis", "role_advocate", "role_challenger", "role_reconciler",
-              "role_validator")  # fmt: skip
-    rows = [f"| {' | '.join(word(c) for c in header)} |", "|---" * 6 + "|"]
-    for n, r in enumerate(rulings(rec.get("POINT-BY-POINT", ""))):
-        basis = cited_ids(f"{r.point} {r.reasoning}")
-        cells = (
-            r.point,
-            ", ".join(basis),
-            _citing(answers.advocate, basis),
-            _citing(answers.challenger, basis),
-            f"{r.winner} — {r.reasoning}",
-            _grounding(answers.validator, r.point, n),
-        )
-        rows.append(f"| {' | '.join(_cell(c) for c in cells)} |")
-    return rows
-
-
 def _decision_lines(res: Result, rec: dict[str, str], answers: Answers) -> list[str]:
     kept = (rec.get("SURVIVING-ELEMENTS"), rec.get("ADOPTED-FROM-CHALLENGER"))
     survive = [v(part) for part in kept if part]
@@ -251,7 +204,7 @@ def _decision_lines(res: Result, rec: dict[str, str], answers: Answers) -> list[
     own_skip = "" if own_skip.lower() in ("", "none") else v(own_skip)
     return [
         f"### {word('points')}",
-        *reconciliation(rec, answers),
+        *reconciliation(rec, answers.advocate, answers.challenger, answers.validator),
         "",
         f"### {word('rejected')}",
         *(f"- {line}" for line in res.rejected or (NONE,)),
