@@ -142,3 +142,19 @@ async def test_the_debate_line_is_logged_with_the_seed_s_fields(tmp_path: Path) 
         assert f"- {line}" in _page(rig)
     finally:
         await rig.stop()
+
+
+async def test_an_inventory_over_the_cap_is_cut_for_the_roles_and_the_people_are_told(
+    tmp_path: Path,
+) -> None:
+    rig = adversarial_rig(tmp_path / "cap.sqlite3", "en")
+    tasks(rig, intake(600))
+    try:
+        await _run(rig)
+        [cut] = [p for _, k, p in rig.room.notices if k == "adversarial.manifest_cut"]
+        assert cut["total"] == "600" and 0 < int(cut["kept"]) < 600
+        prompt = debater(rig, RECONCILER_ID).requests[0].prompt
+        assert f"[manifest cut at 4,000 tokens: {600 - int(cut['kept'])} of 600 items" in prompt
+        assert "E600 |" not in prompt and "  - E600 | fact 600" in _page(rig)  # the whole
+    finally:
+        await rig.stop()
