@@ -280,14 +280,13 @@ class AdversarialFormat(FormatDefaults):
         return f"{verbatim(debate.proposal.topic)} — {word('title')}", body
 
     def summary(self, debate: Debate) -> str:
-        """The closing block: verdict, confidence and its caps, validation, caveats."""
+        """Once the result is written, the closing block that is the Conclusion (no moderator's
+        follows it): the verdict, confidence and its caps, validation, caveats. Before, none: a
+        Stop ends in the moderator's Conclusion."""
+        if not output_of(debate, "written"):
+            return ""
         audit, chosen = audit_of(debate)
         return render_summary(audit, chosen, self._collected(debate, None))
-
-    def closes_itself(self, debate: Debate) -> bool:
-        """Once the result is written its closing block, the verdict, is the Conclusion: no
-        moderator's Conclusion follows it (one does after a Stop before the result)."""
-        return bool(output_of(debate, "written"))
 
     def estimate(self, debate: Debate) -> tuple[int, int]:
         """Three roles, each with one possible repair; intake, two probes, the Validator."""

@@ -57,21 +57,15 @@ def on_tiers(debate: Debate, tier: Tier) -> Debate:
 
 def tier_lines(debate: Debate, tier: Tier) -> tuple[str, ...]:
     """The seed's "Model tiers used": each tier, the model it maps to, and who ran on it."""
-    chosen = dict(debate.options)
-    playing = [(r, s) for r, s in zip(ROLES, debate.order, strict=False)]
-    if tier is Tier.LITE:
-        playing = [(r, s) for r, s in playing if r != "advocate"]
+    chosen, own = dict(debate.options), word("backend_model")
+    playing = [(r, debate.member(s)) for r, s in zip(ROLES, debate.order, strict=False)
+               if r != "advocate" or tier is not Tier.LITE]  # fmt: skip
     lines = []
     for name, option in TIER_MODELS.items():
-        on = [(r, debate.member(s)) for r, s in playing if tier_of(r, tier) == name]
-        who = ", ".join(
-            f"{ROLE_NAMES[r]} ({verbatim(m.name)}: {verbatim(m.model) or word('backend_model')})"
-            for r, m in on
-        )
+        who = ", ".join(f"{ROLE_NAMES[r]} ({verbatim(m.name)}: {verbatim(m.model) or own})"
+                        for r, m in playing if tier_of(r, tier) == name)  # fmt: skip
         if who:
-            lines.append(
-                f"{name} → {verbatim(chosen.get(option, '')) or word('backend_model')}: {who}"
-            )
+            lines.append(f"{name} → {verbatim(chosen.get(option, '')) or own}: {who}")
     if tier is Tier.FULL:
         checks = (f"{word('cost_probe')} 1", f"{word('cost_probe')} 2", ROLE_NAMES["validator"])
         lines.append(f"lightweight → {word('moderator_model')}: {', '.join(checks)}")
