@@ -249,6 +249,7 @@ class Debate:
     options: tuple[tuple[str, str], ...] = ()  # the format's options (fixed at approval)
     poll_hours: int = 0  # POLL_HOURS at approval: a stalemate ends in a poll (0: never)
     poll: PeoplePoll | None = None  # the people's poll at a stalemate (issue 18)
+    wiki_key: str = ""  # random, beside the id in its wiki folder's name: unique across databases
 
     def output_of(self, task: str) -> str | None:
         """A moderator task's stored output, if it ran."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import secrets
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
@@ -25,6 +26,7 @@ from tools.store.polls import PollTimers
 from tools.store.turns import INSERT_TURN, SELECT_AUTHORS, Turns, turn_row
 
 _DEBATE = TypeAdapter(Debate)
+WIKI_KEY_BYTES = 3  # six hex digits: two databases' debate 1 on one topic meet 1 time in 16 M
 
 INSERT_DEBATE = """
 INSERT INTO debates (channel_id, topic, phase, state, created_at, updated_at)
@@ -98,6 +100,7 @@ class SqliteStore:
                 roster=roster,
                 format=format_name,
                 options=options,
+                wiki_key=secrets.token_hex(WIKI_KEY_BYTES),
             )
             queue = EffectQueue().step((), effects)
             await conn.execute(UPDATE_DEBATE, _state_row(debate, stamp, queue))

@@ -143,8 +143,9 @@ class WikiOutbox:
         return self._backend.url(self.path_of(debate, page))
 
     def path_of(self, debate: Debate, page: str) -> str:
-        """`{root}/{slug}/{page}`; the slug comes from the debate id and topic, so it is stable."""
-        slug = topic_slug(debate.id, debate.proposal.topic, self._root)
+        """`{root}/{slug}/{page}`; the slug comes from the debate's id, wiki key and topic,
+        so it is stable."""
+        slug = topic_slug(debate.id, debate.proposal.topic, self._root, debate.wiki_key)
         return page_path(self._root, slug, page)
 
     async def start(self) -> None:

@@ -22,12 +22,15 @@ class SlugError(ValueError):
     """A configured wiki root cannot hold reachable pages."""
 
 
-def topic_slug(debate_id: int, topic: str, root: str = "") -> str:
-    """The debate's folder name: `<id>-<topic words>`, Hangul and other letters kept."""
+def topic_slug(debate_id: int, topic: str, root: str = "", key: str = "") -> str:
+    """The debate's folder name: `<id>-<key>-<topic words>`, Hangul and other letters kept.
+    The key (random, stored with the debate) keeps two databases that share a wiki, each
+    counting from 1, out of each other's folders; a debate stored before it has none."""
+    prefix = f"{debate_id}-{_words(key)}" if _words(key) else str(debate_id)
     words = _words(topic)
-    budget = MAX_PATH_CHARS - len(normalize_root(root)) - 2 - LONGEST_PAGE - len(f"{debate_id}-")
+    budget = MAX_PATH_CHARS - len(normalize_root(root)) - 2 - LONGEST_PAGE - len(f"{prefix}-")
     words = words[: max(0, min(MAX_TOPIC_CHARS, budget))].strip("-")
-    return f"{debate_id}-{words}" if words else f"debate-{debate_id}"
+    return f"{prefix}-{words}" if words else f"debate-{prefix}"
 
 
 def page_path(root: str, slug: str, page: str) -> str:

@@ -75,6 +75,19 @@ def test_a_known_topic() -> None:
     assert slug == "12-캐시-계층-선택-redis-vs-in-process-lru"
     assert page_path("/debates/", slug, "agenda") == f"debates/{slug}/agenda"
     assert topic_slug(3, "??? ...", "debates") == "debate-3"
+    keyed = topic_slug(12, "캐시 계층 선택 — Redis vs in-process LRU?", "debates", "a1b2c3")
+    assert keyed == "12-a1b2c3-캐시-계층-선택-redis-vs-in-process-lru"
+    assert topic_slug(3, "??? ...", "debates", "a1b2c3") == "debate-3-a1b2c3"
+
+
+@given(debate_id=ids, topic=topics, keys=st.lists(st.text("0123456789abcdef", min_size=6,
+       max_size=6), min_size=2, max_size=2, unique=True))  # fmt: skip
+def test_one_id_with_two_keys_gives_two_folders(
+    debate_id: int, topic: str, keys: list[str]
+) -> None:
+    first, second = (topic_slug(debate_id, topic, "debates", key) for key in keys)
+    assert first != second
+    assert path_problems(page_path("debates", first, "working-document")) == []
 
 
 @pytest.mark.parametrize("root", ["ko", "a.b", "login", "with space", "x" * 250])
