@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import prompts
-from handlers.core.claims import as_lines
+from handlers.core.claims import as_lines, changed_since
 from handlers.core.effects import AskDebater
 from handlers.core.formats import format_named
 from handlers.core.formats.base import BriefInput, Piece
@@ -33,13 +33,22 @@ def compose_turn_prompt(
     turns = () if shown is None else (shown,) if isinstance(shown, Turn) else shown
     brief = format_named(debate.format).brief(BriefInput(debate, ask, turns, people))
     text = render_brief(brief, ask, people, language)
-    first = not any(who == ask.seat for _, who in debate.log)
-    if first and debate.proposal.precedents:  # with the agenda: related earlier decisions
+    last_own = max((n for n, who in debate.log if who == ask.seat), default=0)
+    if not last_own and debate.proposal.precedents:  # with the agenda: earlier decisions
         found = "\n".join(f"- {p.title}: {p.url}" for p in debate.proposal.precedents)
         text += "\n\n" + prompts.load("debate_precedents", language, precedents=found)
-    if debate.claims:  # the live claim board (issue 18), for every format that keeps one
-        text += "\n\n" + prompts.load("debate_claims", language, claims=as_lines(debate.claims))
-    return text
+    return text + _claims(debate, last_own, ask.fresh_session, language)
+
+
+def _claims(debate: Debate, last_own: int, fresh_session: bool, language: str) -> str:
+    """The live claim board (issue 18): whole on a participant's first turn or in a new
+    session; after that only what changed since its last turn (the rest it has)."""
+    whole = not last_own or fresh_session
+    claims = as_lines(debate.claims if whole else changed_since(debate.claims, last_own))
+    if not claims:
+        return ""
+    name = "debate_claims" if whole else "debate_claims_changed"
+    return "\n\n" + prompts.load(name, language, claims=claims)
 
 
 def render_brief(

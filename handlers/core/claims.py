@@ -27,6 +27,7 @@ class Claim:
     text: str
     holders: tuple[str, ...] = ()  # participant ids
     status: ClaimStatus = ClaimStatus.OPEN
+    turn: int = 0  # the judged turn whose judgement last changed it (0: stored before)
 
 
 @dataclass(frozen=True)
@@ -40,27 +41,37 @@ class ClaimUpdate:
 
 
 def updated(
-    claims: tuple[Claim, ...], updates: tuple[ClaimUpdate, ...], ids: tuple[str, ...]
+    claims: tuple[Claim, ...],
+    updates: tuple[ClaimUpdate, ...],
+    ids: tuple[str, ...],
+    turn: int = 0,
 ) -> tuple[Claim, ...]:
-    """The board after the moderator's updates. A known id changes status (and gains the
-    holder); a claim without a known id is added under the next id; a holder that is not a
-    participant is left out. A claim's wording never changes once recorded."""
+    """The board after the moderator's updates on judging `turn`. A known id changes status
+    (and gains the holder); a claim without a known id is added under the next id; a holder
+    that is not a participant is left out. A claim's wording never changes once recorded."""
     board = {claim.id: claim for claim in claims}
     for update in updates:
         holder = (update.holder.strip().lower(),) if update.holder.strip().lower() in ids else ()
         known = board.get(update.id.strip().upper())
         if known is not None:
             holders = known.holders + tuple(h for h in holder if h not in known.holders)
-            board[known.id] = replace(known, status=update.status, holders=holders)
+            if (update.status, holders) != (known.status, known.holders):
+                board[known.id] = replace(known, status=update.status, holders=holders, turn=turn)
         elif update.text.strip() and len(board) < MAX_CLAIMS:
             new_id = f"C{len(board) + 1}"
-            board[new_id] = Claim(new_id, _cut(update.text), holder, update.status)
+            board[new_id] = Claim(new_id, _cut(update.text), holder, update.status, turn)
     return tuple(board.values())
 
 
 def _cut(text: str) -> str:
     words = " ".join(text.split())
     return words if len(words) <= CLAIM_CHARS else words[: CLAIM_CHARS - 1] + "…"
+
+
+def changed_since(claims: tuple[Claim, ...], turn: int) -> tuple[Claim, ...]:
+    """The claims a judgement changed since a participant's turn `turn`: the judgement of that
+    turn came after its brief, so it counts."""
+    return tuple(claim for claim in claims if claim.turn >= turn)
 
 
 def as_lines(claims: tuple[Claim, ...]) -> str:

@@ -243,7 +243,7 @@ def _judged(debate: Debate, event: Judged, rng: random.Random) -> Step:
         moderator_heard=max(debate.moderator_heard, event.heard),
         people_question="",
         consensus_trend=(*debate.consensus_trend, decision.consensus)[-TREND_KEPT:],
-        claims=updated(debate.claims, decision.claims, debate.ids),
+        claims=updated(debate.claims, decision.claims, debate.ids, event.turn),
     )
     if judged.claims != debate.claims:
         effects.append(UpdateClaims())

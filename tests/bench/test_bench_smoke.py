@@ -92,7 +92,7 @@ CASES = [
         "--json",
         "turn4_input_tokens turn40_input_tokens growth_ratio ours_cumulative_tokens"
         " autogen_cumulative_tokens cumulative_ratio requests_per_turn"
-        " detection_requests_per_1000_messages",
+        " detection_requests_per_1000_messages brief_overhead_chars_turn40",
         needs=(_autogen,),
     ),
     Case(
