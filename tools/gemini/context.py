@@ -1,7 +1,9 @@
 """What the moderator's model reads: prompts filled from a bounded view of the debate.
 
 The input is the agenda, the running summary (capped), the state and the last two turns
-(each capped), so its size does not grow with the number of turns.
+(each capped), so its size does not grow with the number of turns. A judgement reads in full
+only what is new since the last one: the latest turn; the one before it, which the previous
+judgement read in full (and the summary keeps), comes as its opening.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from tools.gemini.task_schemas import task_schema
 INPUT_MARKER = "<!-- input -->"
 TURN_MAX_CHARS = 6000  # a turn's opinion as the moderator reads it (head and tail kept)
 TURN_TAIL_CHARS = 1500
+JUDGED_TURN_CHARS = 500  # a turn judged before, as the next judgement reads it (its opening)
 CHAT_LINE_MAX_CHARS = 500
 AGENDA_FIELD_MAX_CHARS = 600
 MODERATOR_TURNS = 2
@@ -92,7 +95,7 @@ def judge_prompt(view: ModeratorView, language: str) -> Prompt:
         JudgeReply,
         summary_cap=str(SUMMARY_MAX_CHARS),
         state=_state(view.debate, view.people),
-        **_view_values(view),
+        **_view_values(view, judged_before=True),
     )
 
 
@@ -134,15 +137,19 @@ def _split(
     return Prompt(purpose, system.strip(), (("user", user.strip()),), schema)
 
 
-def _view_values(view: ModeratorView) -> dict[str, str]:
+def _view_values(view: ModeratorView, judged_before: bool = False) -> dict[str, str]:
+    """The agenda, summary and latest turns; `judged_before`: all turns but the newest were
+    read in full by an earlier judgement, and come cut to their opening."""
     proposal = view.debate.proposal
     latest = sorted(view.last_turns, key=lambda turn: turn.number)[-MODERATOR_TURNS:]
+    cut = len(latest) - 1 if judged_before else 0
+    shown = [render_turn(t, view.debate, judged=n < cut) for n, t in enumerate(latest)]
     return {
         "topic": _cut(proposal.topic, AGENDA_FIELD_MAX_CHARS),
         "question": _cut(proposal.question, AGENDA_FIELD_MAX_CHARS),
         "reason": _cut(proposal.reason, AGENDA_FIELD_MAX_CHARS),
         "summary": bound_summary(view.debate.summary) or "-",
-        "turns": "\n\n".join(render_turn(turn, view.debate) for turn in latest) or "-",
+        "turns": "\n\n".join(shown) or "-",
     }
 
 
@@ -201,8 +208,9 @@ def _vote(debate: Debate) -> str:
     return f"\nThe people's poll chose {chosen!r} ({counts}): this decision binds."
 
 
-def render_turn(turn: Turn, debate: Debate | None = None) -> str:
-    """One turn as the moderator reads it: a header line, extras, then the opinion."""
+def render_turn(turn: Turn, debate: Debate | None = None, judged: bool = False) -> str:
+    """One turn as the moderator reads it: a header line, extras, then the opinion (only its
+    opening for a turn an earlier judgement read in full)."""
     parsed = turn.parsed
     who = _label(debate, turn.seat) if debate is not None else turn.seat
     head = f"## Turn {turn.number} · round {turn.round} · {who}"
@@ -217,7 +225,14 @@ def render_turn(turn: Turn, debate: Debate | None = None) -> str:
         )
     if not parsed.structured:
         lines.append("(no JSON block: the whole text is the opinion)")
-    lines.append(_head_tail(parsed.opinion))
+    if judged and len(parsed.opinion) > JUDGED_TURN_CHARS:
+        omitted = len(parsed.opinion) - JUDGED_TURN_CHARS
+        lines.append(
+            f"{parsed.opinion[:JUDGED_TURN_CHARS]}\n[… {omitted} more characters,"
+            " read in full at your last judgement …]"
+        )
+    else:
+        lines.append(_head_tail(parsed.opinion))
     return "\n".join(lines)
 
 

@@ -65,7 +65,7 @@ async def test_judge_sends_system_instruction_and_schema_and_drives_the_engine(
     assert request["path"] == f"/v1beta/models/{MODEL}:generateContent"
     assert request["api_key"] == "test-key"
     system = request["json"]["systemInstruction"]["parts"][0]["text"]
-    assert "moderate a structured design debate" in system and "Korean" in system
+    assert "moderate a design debate" in system and "Korean" in system
     config = generation_config(request)
     schema = config["responseSchema"]
     assert {"action", "next_speaker", "note", "summary", "consensus"} <= set(schema["properties"])

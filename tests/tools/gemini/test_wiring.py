@@ -17,7 +17,12 @@ from tests.tools.gemini.builders import reply_text, turn, view_after
 from tests.tools.gemini.conftest import Sleeps
 from tools.gemini.api import GeminiModerator
 from tools.gemini.cli_moderator import GeminiCliModerator
-from tools.gemini.context import TURN_MAX_CHARS, judge_prompt
+from tools.gemini.context import (
+    JUDGED_TURN_CHARS,
+    TURN_MAX_CHARS,
+    conclusion_prompt,
+    judge_prompt,
+)
 from tools.store.db import Database
 
 
@@ -106,6 +111,22 @@ def test_the_judge_input_stays_bounded_however_long_the_debate() -> None:
     overhead = 2 * (TURN_MAX_CHARS + 400) + SUMMARY_MAX_CHARS
     assert large.input_chars <= small.input_chars + overhead
     assert large.input_chars < 25_000
+
+
+def test_a_judgement_reads_in_full_only_the_turn_it_has_not_read() -> None:
+    earlier = "앞 " * JUDGED_TURN_CHARS + "앞선 턴의 끝"
+    latest = "새 " * JUDGED_TURN_CHARS + "새 턴의 끝"
+    question = {"to": "opponent", "text": "교차 인스턴스 불일치는 하루 몇 건인가요?"}
+    view = view_after(
+        turn(3, AG, reply_text(earlier, "partial", question)),
+        turn(4, CLAUDE, reply_text(latest, "disagree")),
+    )
+    judged = judge_prompt(view, "ko").messages[0][1]
+    assert "새 턴의 끝" in judged  # the newest turn in full
+    assert "앞선 턴의 끝" not in judged and earlier[:JUDGED_TURN_CHARS] in judged  # its opening
+    assert question["text"] in judged and "stance: partial" in judged  # and what it asked
+    concluded = "\n".join(text for _, text in conclusion_prompt(view, "ko").messages)
+    assert "앞선 턴의 끝" in concluded and "새 턴의 끝" in concluded  # the Conclusion reads both
 
 
 @pytest.mark.parametrize("language", ["ko", "en"])
