@@ -10,7 +10,7 @@ from handlers.core.convergence import meter
 from handlers.core.formats import format_named, formats_for
 from handlers.core.formats.keys import fill_keys
 from handlers.core.i18n import Strings
-from handlers.core.model import AG, CLAUDE, Debate, Turn
+from handlers.core.model import AG, CLAUDE, Debate, Precedent, Turn
 
 AG_GREEN = 0x2ECC71
 CLAUDE_BLUE = 0x3498DB
@@ -29,6 +29,11 @@ def hex_colour(colour: int) -> str:
 def roster_line(debate: Debate, strings: Strings, names: dict[str, str]) -> str:
     """The card's participants line as the debate's format words it, in the reader's language."""
     return fill_keys(format_named(debate.format).card_roster(debate, names), strings)
+
+
+def precedent_why(found: Precedent, strings: Strings) -> str:
+    """Why an earlier decision is shown: the proposal's words it matched on."""
+    return strings("precedents.why", because=", ".join(found.because) or "-")
 
 
 def format_label(strings: Strings, name: str) -> str:

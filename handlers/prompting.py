@@ -7,7 +7,7 @@ from handlers.core.claims import as_lines, changed_since
 from handlers.core.effects import AskDebater
 from handlers.core.formats import format_named
 from handlers.core.formats.base import BriefInput, Piece
-from handlers.core.model import Debate, PeopleLine, Turn
+from handlers.core.model import Debate, PeopleLine, Precedent, Turn
 from handlers.core.reply_fields import shown
 
 LANGUAGE_NAMES = {
@@ -35,9 +35,16 @@ def compose_turn_prompt(
     text = render_brief(brief, ask, people, language)
     last_own = max((n for n, who in debate.log if who == ask.seat), default=0)
     if not last_own and debate.proposal.precedents:  # with the agenda: earlier decisions
-        found = "\n".join(f"- {p.title}: {p.url}" for p in debate.proposal.precedents)
+        found = "\n".join(_precedent(p, language) for p in debate.proposal.precedents)
         text += "\n\n" + prompts.load("debate_precedents", language, precedents=found)
     return text + _claims(debate, last_own, ask.fresh_session, language)
+
+
+def _precedent(found: Precedent, language: str) -> str:
+    """One earlier decision, with the words it matched on."""
+    because = ", ".join(found.because) or "-"
+    return prompts.load("debate_precedent", language, title=found.title, url=found.url,
+                        because=because).strip()  # fmt: skip
 
 
 def _claims(debate: Debate, last_own: int, fresh_session: bool, language: str) -> str:

@@ -11,6 +11,7 @@ from bot.discord.render import COLOUR_MODERATOR, COLOUR_USER
 from bot.formatting import (
     claim_lines,
     format_label,
+    precedent_why,
     roster_line,
     status_figures,
     suggestion,
@@ -64,7 +65,13 @@ def card_embed(
     )
     if proposal.precedents:
         lines = [
-            strings("precedents.line", title=p.title, url=p.url, excerpt=p.excerpt)
+            strings(
+                "precedents.line",
+                title=p.title,
+                url=p.url,
+                excerpt=p.excerpt,
+                why=precedent_why(p, strings),
+            )
             for p in proposal.precedents
         ]
         embed.add_field(name=strings("precedents.card"), value=_cut("\n".join(lines)), inline=False)

@@ -148,6 +148,7 @@ class Precedent:
     title: str
     url: str
     excerpt: str = ""
+    because: tuple[str, ...] = ()  # the proposal's words it matched on
 
 
 @dataclass(frozen=True)

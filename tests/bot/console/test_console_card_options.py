@@ -11,6 +11,7 @@ from handlers.core.i18n import Strings
 from tests.bot.console.conftest import Screen, rules_session
 from tools.store.db import Database
 from tools.store.debates import SqliteStore
+from tools.wiki.backends import LocalWiki
 
 T = Strings("ko")
 
@@ -55,3 +56,19 @@ def test_a_key_value_line_picks_only_what_the_format_asks() -> None:
         "adversarial.evidence",
         "p99 120 ms; CONSTRAINTS: Keep = as is",
     )
+
+
+async def test_the_console_card_names_each_precedent_and_why(
+    settings: Settings, screen: Screen
+) -> None:
+    wiki = LocalWiki(settings.LOCAL_WIKI_DIR)
+    await wiki.write("debates/로그/conclusion", "로그 보관 — 결론", "## 결정\n90일 보관", None)
+    await wiki.write("debates/vim-vs-emacs/conclusion", "vim vs emacs — 결론", "둘 다", None)
+    lines, _, session = rules_session(settings, screen)
+    lines.push("/debate 로그 보관 기간 vs 비용")
+    await screen.shows(T("budget.console_card"))  # the card is up
+    lines.close()
+    assert await asyncio.wait_for(session, 20) == 0
+    shown = screen.getvalue()
+    assert "로그 보관 — 결론" in shown and T("precedents.why", because="로그, 보관") in shown
+    assert "emacs" not in shown  # shares only "vs"

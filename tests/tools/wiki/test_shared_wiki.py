@@ -45,9 +45,7 @@ async def _no_wait(seconds: float) -> None:
     del seconds
 
 
-async def test_two_databases_on_one_wiki_keep_separate_folders(
-    site: Site, tmp_path: Path
-) -> None:
+async def test_two_databases_on_one_wiki_keep_separate_folders(site: Site, tmp_path: Path) -> None:
     bot_folder, bot_told = await _first_debate(site, tmp_path / "bot.sqlite3", "봇의 대화")
     console_folder, console_told = await _first_debate(
         site, tmp_path / "console.sqlite3", "콘솔의 대화"
