@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from tools.store.db import Database, Row
-from tools.wiki.backends import ASSET_SUFFIXES, WikiBackend
+from tools.wiki.backends import ASSET_SUFFIXES, WikiBackend, WikiError
 from tools.wiki.merge import Mode, PageHash, plan_write
 from tools.wiki.pages import Translate
 from tools.wiki.round_log import is_round_log, target_part
@@ -22,6 +22,12 @@ SELECT written_hash FROM wiki_outbox WHERE written_path = ? AND written_hash IS 
 ORDER BY id DESC LIMIT 1
 """
 SELECT_KNOWN_HASH = "SELECT content_hash FROM wiki_pages WHERE path = ?"
+# A debate's writes so far: landed, and refused because its folder held another debate's pages.
+SELECT_FOLDER_STATE = """
+SELECT count(written_hash), count(CASE WHEN last_error LIKE 'folder_taken:%' THEN 1 END)
+FROM wiki_outbox WHERE debate_id = ?
+"""
+FOLDER_TAKEN = "folder_taken"  # a WikiError's code: the path holds another debate's page
 MARK_DONE = """
 UPDATE wiki_outbox SET done_at = ?, next_attempt_at = NULL, written_path = ?, written_hash = ?
 WHERE id = ?
@@ -110,6 +116,8 @@ class PageWriter:
             self._t,
             ours=ours,
         )
+        if known is None and await self._taken(entry, current is not None and plan.human_edit):
+            raise WikiError(FOLDER_TAKEN, entry.path)
         if plan.content is None and current is not None:
             written = current.content  # it landed before a crash
         else:
@@ -125,6 +133,14 @@ class PageWriter:
         while len(self._written) > TRACKED_PAGES:
             self._written.popitem(last=False)
         return plan.human_edit
+
+    async def _taken(self, entry: Entry, differs: bool) -> bool:
+        """Whether a page this database never wrote is in another debate's folder (a database
+        sharing the wiki): the page there differs from the debate's first write, or the folder
+        was found taken before. Asked only of a page new to this database, never of ours."""
+        row = await self._db.fetch_one(SELECT_FOLDER_STATE, (entry.debate_id,))
+        landed, refused = (int(row[0]), int(row[1])) if row else (0, 0)
+        return refused > 0 or (differs and landed == 0)
 
     async def _known_hash(self, path: str) -> str | None:
         """What the bot last wrote to the page (its hash) as recorded, or None if it never

@@ -16,7 +16,7 @@ from handlers.core.model import WikiPage
 from handlers.core.shorten import shorten
 from tools.store.db import Database
 from tools.wiki.backends import WikiBackend, WikiError
-from tools.wiki.landing import Entry, PageWriter
+from tools.wiki.landing import FOLDER_TAKEN, Entry, PageWriter
 from tools.wiki.pages import Translate, page_label
 
 log = logging.getLogger(__name__)
@@ -27,7 +27,7 @@ Sleep = Callable[[float], Awaitable[None]]
 NOTICE_AFTER = 2  # failed attempts before the thread hears of a delay: one blip is not news
 # Refusals that no retry can change (too large, an illegal path): the write is given up, the
 # thread is told, and the debate's later writes go on. The text stays in SQLite (turns).
-PERMANENT = frozenset({"too_large", "6004", "6005", "6006", "http_400"})
+PERMANENT = frozenset({"too_large", "6004", "6005", "6006", "http_400", FOLDER_TAKEN})
 GIVE_UP = """
 UPDATE wiki_outbox SET done_at = ?, next_attempt_at = NULL, last_error = ?, attempts = attempts + 1
 WHERE id = ?
@@ -223,7 +223,8 @@ class OutboxWriters:
         reason = shorten(f"{exc.code}: {exc.message}", 500)
         await self._db.execute(GIVE_UP, (self._now().isoformat(), reason, entry.id))
         log.error("wiki write %s refused for good: %s", entry.dedup_key, reason)
-        params = {"page": self._label(entry.path), "reason": shorten(exc.message, 300)}
+        said = self._t("wiki.folder_taken") if exc.code == FOLDER_TAKEN else exc.message
+        params = {"page": self._label(entry.path), "reason": shorten(said, 300)}
         await self._say(entry.debate_id, "wiki.write_refused", params)
 
     def _label(self, path: str) -> str:

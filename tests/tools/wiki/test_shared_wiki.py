@@ -8,8 +8,9 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from handlers.core.effects import WriteAgenda
+from handlers.core.effects import WriteAgenda, WriteConclusion
 from handlers.core.i18n import Strings
+from handlers.core.model import Conclusion
 from tests.effects import logged
 from tests.tools.wiki.support import WAIT, Notices, Site, debate, turn
 from tools.store.db import Database
@@ -61,3 +62,34 @@ async def test_two_databases_on_one_wiki_keep_separate_folders(site: Site, tmp_p
             assert seen is not None and mine in seen.content and theirs not in seen.content
     # Nobody edited a page: no thread is told that someone did.
     assert "wiki.human_edit_kept" not in bot_told.keys() + console_told.keys()
+
+
+async def test_a_folder_of_another_debate_is_never_written_into(site: Site, tmp_path: Path) -> None:
+    """Should two debates meet at one path anyway (the same id and key), the later one's
+    writes are refused, said once per page in its thread, and the earlier one's pages stay."""
+    theirs = replace(debate(debate_id=1), wiki_key="a1b2c3", started_at=NOW)
+    ours = replace(theirs, proposal=replace(theirs.proposal, context="콘솔의 대화"))
+    told: list[Notices] = []
+    for name, which in (("bot", theirs), ("console", ours)):
+        db = await Database.open(str(tmp_path / f"{name}.sqlite3"))
+        told.append(Notices())
+        outbox = WikiOutbox(
+            db, site.backend(), root="debates", strings=Strings("ko"), notify=told[-1],
+            sleep=_no_wait,
+        )  # fmt: skip
+        try:
+            await outbox.write(which, WriteAgenda())
+            await outbox.write(which, *logged(turn(1, f"{name}: 첫 발언", debate_id=1), ""))
+            await outbox.write(which, WriteConclusion(Conclusion(decision=f"{name}의 결정")))
+            await asyncio.wait_for(outbox.drained(1), WAIT)
+            folder = outbox.path_of(which, "agenda").rsplit("/", 1)[0]
+        finally:
+            await outbox.aclose()
+            await db.close()
+    for page in ("agenda", "round-log", "conclusion"):
+        seen = site.page(f"{folder}/{page}")
+        assert seen is not None and "콘솔" not in seen.content, page
+    assert told[1].keys() == ["wiki.write_refused"] * 3
+    assert all(
+        params["reason"] == Strings("ko")("wiki.folder_taken") for _, _, params in told[1].said
+    )
