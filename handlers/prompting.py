@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import prompts
-from handlers.core.claims import as_lines, changed_since
+from handlers.core.claims import as_lines
 from handlers.core.effects import AskDebater
 from handlers.core.formats import format_named
 from handlers.core.formats.base import BriefInput, Piece
@@ -51,7 +51,9 @@ def _claims(debate: Debate, last_own: int, fresh_session: bool, language: str) -
     """The live claim board (issue 18): whole on a participant's first turn or in a new
     session; after that only what changed since its last turn (the rest it has)."""
     whole = not last_own or fresh_session
-    claims = as_lines(debate.claims if whole else changed_since(debate.claims, last_own))
+    # The judgement of the participant's last turn came after its brief: its changes count.
+    changed = tuple(claim for claim in debate.claims if claim.turn >= last_own)
+    claims = as_lines(debate.claims if whole else changed)
     if not claims:
         return ""
     name = "debate_claims" if whole else "debate_claims_changed"

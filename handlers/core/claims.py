@@ -68,12 +68,6 @@ def _cut(text: str) -> str:
     return words if len(words) <= CLAIM_CHARS else words[: CLAIM_CHARS - 1] + "…"
 
 
-def changed_since(claims: tuple[Claim, ...], turn: int) -> tuple[Claim, ...]:
-    """The claims a judgement changed since a participant's turn `turn`: the judgement of that
-    turn came after its brief, so it counts."""
-    return tuple(claim for claim in claims if claim.turn >= turn)
-
-
 def as_lines(claims: tuple[Claim, ...]) -> str:
     """`C1 [claude] open: ...`, one a line: the moderator's view of the board."""
     return "\n".join(

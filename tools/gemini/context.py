@@ -18,6 +18,7 @@ import prompts
 from handlers.core.claims import as_lines
 from handlers.core.formats import FORMATS
 from handlers.core.model import ChatLine, Debate, ModeratorView, PeopleLine, Turn
+from handlers.core.shorten import shorten
 from handlers.ports import TaskRequest
 from handlers.prompting import LANGUAGE_NAMES
 from handlers.rules_moderator import SUMMARY_MAX_CHARS, bound_summary
@@ -138,8 +139,8 @@ def _split(
 
 
 def _view_values(view: ModeratorView, judged_before: bool = False) -> dict[str, str]:
-    """The agenda, summary and latest turns; `judged_before`: all turns but the newest were
-    read in full by an earlier judgement, and come cut to their opening."""
+    """The agenda, summary and latest turns; `judged_before`: an earlier judgement read all
+    but the newest in full, so they come as their opening."""
     proposal = view.debate.proposal
     latest = sorted(view.last_turns, key=lambda turn: turn.number)[-MODERATOR_TURNS:]
     cut = len(latest) - 1 if judged_before else 0
@@ -225,14 +226,9 @@ def render_turn(turn: Turn, debate: Debate | None = None, judged: bool = False) 
         )
     if not parsed.structured:
         lines.append("(no JSON block: the whole text is the opinion)")
-    if judged and len(parsed.opinion) > JUDGED_TURN_CHARS:
-        omitted = len(parsed.opinion) - JUDGED_TURN_CHARS
-        lines.append(
-            f"{parsed.opinion[:JUDGED_TURN_CHARS]}\n[… {omitted} more characters,"
-            " read in full at your last judgement …]"
-        )
-    else:
-        lines.append(_head_tail(parsed.opinion))
+    lines.append(
+        shorten(parsed.opinion, JUDGED_TURN_CHARS) if judged else _head_tail(parsed.opinion)
+    )
     return "\n".join(lines)
 
 

@@ -1,11 +1,10 @@
 """Precedents (issues 18, 31): past Conclusion pages related to a new proposal by what they
 are about (tools.wiki.relevance), each with the words it matched on. The local wiki's pages
-are read from their files (kept by modification time); Wiki.js is asked through its search."""
+are read from their files; Wiki.js is asked through its search."""
 
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 from typing import Any
 
 from handlers.core.model import Precedent
@@ -23,44 +22,34 @@ query DebateRoomPrecedents($query: String!, $locale: String) {
 
 
 class LocalPrecedents:
-    """The local wiki's Conclusion pages, read again from a file only when it changed."""
+    """The local wiki's Conclusion pages, read from their files at each search (a card is a
+    rare event: no index to keep)."""
 
     def __init__(self, wiki: LocalWiki, root: str) -> None:
         self._wiki = wiki
         self._folder = wiki.file_of(f"{root}/x").parent
         self._root = root
-        self._pages: dict[str, tuple[float, str, str]] = {}  # path -> (mtime, title, text)
-        self._lock = asyncio.Lock()
 
     async def search(self, text: str, limit: int) -> tuple[Precedent, ...]:
         """Up to `limit` Conclusion pages about what `text` is about, best first."""
         wanted = terms(text)
         if not wanted:
             return ()
-        async with self._lock:
-            await asyncio.to_thread(self._refresh)
-        pages = self._pages.items()
-        shared = {path: _held(wanted, f"{title}\n{body}") for path, (_, title, body) in pages}
-        found = relevant(shared, wanted, len(self._pages))[:limit]
-        return tuple(self._precedent(path, words) for path, words in found)
+        pages = await asyncio.to_thread(self._read)
+        shared = {path: _held(wanted, f"{title}\n{body}") for path, (title, body) in pages.items()}
+        found = relevant(shared, wanted, len(pages))[:limit]
+        return tuple(
+            Precedent(pages[path][0], self._wiki.url(path), _excerpt(pages[path][1]), words)
+            for path, words in found
+        )
 
-    def _precedent(self, path: str, words: tuple[str, ...]) -> Precedent:
-        _, title, body = self._pages[path]
-        return Precedent(title, self._wiki.url(path), _excerpt(body), words)
-
-    def _refresh(self) -> None:
-        """Read every `<root>/<slug>/conclusion.md` that is new or changed since last time."""
-        files = list(self._folder.glob(f"*/{CONCLUSION}.md")) if self._folder.is_dir() else []
-        kept = {f"{self._root}/{file.parent.name}/{CONCLUSION}": file for file in files}
-        self._pages = {path: self._read(path, file) for path, file in kept.items()}
-
-    def _read(self, path: str, file: Path) -> tuple[float, str, str]:
-        mtime = file.stat().st_mtime
-        known = self._pages.get(path)
-        if known is not None and known[0] == mtime:
-            return known
-        title, body = split_front_matter(file.read_text(encoding="utf-8"), path)
-        return mtime, title, body
+    def _read(self) -> dict[str, tuple[str, str]]:
+        """Every `<root>/<slug>/conclusion.md`: its title and body."""
+        pages = {}
+        for file in self._folder.glob(f"*/{CONCLUSION}.md") if self._folder.is_dir() else ():
+            path = f"{self._root}/{file.parent.name}/{CONCLUSION}"
+            pages[path] = split_front_matter(file.read_text(encoding="utf-8"), path)
+        return pages
 
 
 class WikiJsPrecedents:

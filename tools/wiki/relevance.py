@@ -21,7 +21,6 @@ COMMON_MIN_PAGES = 4  # ... once the wiki holds this many pages (too few to tell
 PARTICLES: tuple[str, ...] = ("으로", "에서", "에게", "까지", "부터", "보다", "처럼", "이나")
 PARTICLES += ("하고", "을", "를", "이", "가", "은", "는", "의", "에", "로", "와", "과", "도", "만")
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
-_HANGUL = re.compile(r"[\uac00-\ud7a3]")
 
 
 @functools.cache
@@ -43,8 +42,6 @@ def terms(text: str) -> list[str]:
 
 def _stem(word: str) -> str:
     """The word without a Korean particle, when a noun of two syllables or more is left."""
-    if not _HANGUL.search(word[-1:]):
-        return word
     for particle in PARTICLES:
         if word.endswith(particle) and len(word) - len(particle) >= MIN_TERM_CHARS:
             return word[: -len(particle)]

@@ -123,7 +123,7 @@ def test_a_judgement_reads_in_full_only_the_turn_it_has_not_read() -> None:
     )
     judged = judge_prompt(view, "ko").messages[0][1]
     assert "새 턴의 끝" in judged  # the newest turn in full
-    assert "앞선 턴의 끝" not in judged and earlier[:JUDGED_TURN_CHARS] in judged  # its opening
+    assert "앞선 턴의 끝" not in judged and earlier[: JUDGED_TURN_CHARS - 20] in judged  # opening
     assert question["text"] in judged and "stance: partial" in judged  # and what it asked
     concluded = "\n".join(text for _, text in conclusion_prompt(view, "ko").messages)
     assert "앞선 턴의 끝" in concluded and "새 턴의 끝" in concluded  # the Conclusion reads both

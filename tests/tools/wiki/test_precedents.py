@@ -1,5 +1,5 @@
-"""Precedents: past Conclusion pages found for a new proposal, from a wiki holding earlier
-debates (Wiki.js through its search, the local wiki through a full-text index in SQLite)."""
+"""Precedents: past Conclusion pages found for a new proposal by what they are about, from a
+wiki holding earlier debates (Wiki.js through its search, the local wiki from its files)."""
 
 from __future__ import annotations
 
@@ -71,9 +71,9 @@ async def test_precedents_from_the_wiki_holding_earlier_debates(site: Site) -> N
         await backend.aclose()
 
 
-async def test_precedents_local_index_follows_changed_files(site: Site) -> None:
+async def test_precedents_local_search_follows_changed_files(site: Site) -> None:
     if site.fake is not None:
-        return  # the index is the local wiki's
+        return  # the files are the local wiki's
     await _write(site, LOGS)
     backend = site.backend()
     search = precedents_for(backend, "debates")
@@ -88,4 +88,4 @@ async def test_precedents_local_index_follows_changed_files(site: Site) -> None:
         file.read_text(encoding="utf-8") + "\nRedis 로그 캐시도 검토\n", encoding="utf-8"
     )
     os.utime(file, (file.stat().st_atime, file.stat().st_mtime + 5))
-    assert len(await search.search("Redis 캐시", 3)) == 2  # re-indexed after the change
+    assert len(await search.search("Redis 캐시", 3)) == 2  # read again after the change
