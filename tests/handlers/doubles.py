@@ -143,7 +143,8 @@ class Seats:
 
 class FakeWiki:
     """Records queued page writes; a repeat of the same write is dropped by its key, as the
-    outbox drops it (`keys` counts the writes that landed, `repeats` those dropped)."""
+    outbox drops it (`keys` counts the writes that landed, `repeats` those dropped); a format
+    page, as the outbox keys it by its content too, is rewritten when its content changed."""
 
     def __init__(self, plan: CrashPlan | None = None) -> None:
         self.writes: list[tuple[str, int, str]] = []
@@ -151,12 +152,14 @@ class FakeWiki:
         self.repeats: Counter[str] = Counter()
         self.plan = plan or CrashPlan()
         self.pages: dict[int, dict[str, tuple[str, str]]] = {}
+        self.landed: dict[str, str] = {}
 
-    def _write(self, key: str, debate: Debate, content: str) -> None:
-        if key in self.keys:
+    def _write(self, key: str, debate: Debate, content: str, by_content: bool = False) -> None:
+        if key in self.keys and (not by_content or self.landed[key] == content):
             self.repeats[key] += 1
             return
         self.keys[key] += 1
+        self.landed[key] = content
         self.writes.append((key, debate.id, content))
 
     async def write(self, debate: Debate, effect: WikiEffect, loaded: Loaded = NOTHING) -> None:
@@ -180,7 +183,7 @@ class FakeWiki:
             case WritePage(page=page):
                 self.plan.tick(f"wiki:page:{page}")
                 title, markdown = loaded.title, loaded.markdown
-                self._write(f"{debate.id}:page:{page}", debate, f"{title}\n{markdown}")
+                self._write(f"{debate.id}:page:{page}", debate, f"{title}\n{markdown}", True)
                 self.pages.setdefault(debate.id, {})[page] = (title, markdown)
 
     def page(self, debate_id: int, page: str) -> str:

@@ -18,34 +18,40 @@ from tests.handlers.boardroom_script import PANEL, position, rebuttal
 from tests.handlers.conftest import ALICE, Rig, proposal
 
 R1 = {AG: "yes", CLAUDE: "conditional", GEMINI: "no"}
-R2 = {AG: "yes", CLAUDE: "conditional", GEMINI: "conditional"}
+R2 = {AG: "yes", CLAUDE: "conditional", GEMINI: "conditional"}  # a majority
+SPLIT = {AG: "yes", CLAUDE: "no", GEMINI: "conditional"}  # divided
 BOARDROOM_PAGES = [f"round-{n}/{s}" for n in (1, 2) for s in (AG, CLAUDE, GEMINI)] + ["synthesis"]
 WHY = "AG's LISTEN/NOTIFY argument convinced Gemini"
 DECISION = "Adopt the Postgres outbox next sprint: yes or no?"
 STATED = json.dumps({"decision": DECISION})
+TASKS = ["decision", "synthesis", "advisor"]
 
 
-def board(path: Path, language: str = "ko") -> Rig:
-    rig = Rig(path, roster=PANEL, format="boardroom", ticking_store=True, language=language)
-    script(rig, language)
+def board(path: Path, language: str = "ko", finals: dict[str, str] = R2, **kw: object) -> Rig:
+    kw.setdefault("roster", PANEL)
+    rig = Rig(path, format="boardroom", ticking_store=True, language=language, **kw)  # type: ignore[arg-type]
+    script(rig, language, finals)
     outputs(rig, json.dumps({"recommendation": "go"}))
     return rig
 
 
-def outputs(rig: Rig, synthesis: str | None) -> None:
-    """The moderator's outputs: the decision, and the synthesis (None: unavailable)."""
+def outputs(rig: Rig, synthesis: str | None, advisor: str | None = "") -> None:
+    """The moderator's outputs: the decision, the draft synthesis and its review (None:
+    unavailable; an empty review confirms the draft as it is)."""
     rig.moderator.task_outputs.clear()
     rig.moderator.enqueue_task("decision", STATED)
     if synthesis is not None:
         rig.moderator.enqueue_task("synthesis", synthesis)
+    if advisor is not None:
+        rig.moderator.enqueue_task("advisor", advisor or synthesis or "{}")
 
 
-def script(rig: Rig, language: str) -> None:
-    for member in PANEL:
+def script(rig: Rig, language: str, finals: dict[str, str] = R2) -> None:
+    for member in rig.roster:
         why = WHY if member.id == GEMINI else ""
         rig.debaters[member.id].by_round = {  # the same answer however often it is asked
-            1: position(member.id, R1[member.id], language),
-            2: rebuttal(member.id, R2[member.id], language, why),
+            1: position(member.id, R1.get(member.id, "yes"), language),
+            2: rebuttal(member.id, finals.get(member.id, "yes"), language, why),
         }
 
 
@@ -86,7 +92,7 @@ async def test_a_whole_boardroom_debate(tmp_path: Path, language: str) -> None:
         assert debate.phase is Phase.CONCLUDED
         turns = await rig.h._store.last_turns(debate_id, 100)
         assert [(t.number, t.round) for t in turns] == [(n, 1 + (n > 3)) for n in range(1, 7)]
-        assert [r.task for r in rig.moderator.task_requests] == ["decision", "synthesis"]
+        assert [r.task for r in rig.moderator.task_requests] == TASKS
         assert proposal().question in rig.moderator.task_requests[0].prompt
         for member in PANEL:  # the question as the moderator stated it, to everyone
             assert DECISION in rig.debaters[member.id].requests[0].prompt
@@ -191,7 +197,7 @@ async def test_without_a_model_the_synthesis_falls_back_to_the_members_words(
     tmp_path: Path,
 ) -> None:
     rig = board(tmp_path / "rules.sqlite3")
-    outputs(rig, None)  # the model cannot write the synthesis
+    outputs(rig, None, None)  # the model cannot write the synthesis, nor review it
     await rig.start()
     try:
         debate_id = await open_board(rig)
@@ -279,7 +285,7 @@ async def test_a_crash_anywhere_asks_nothing_twice_and_posts_nothing_twice(
                 again = {r.turn for r in double.requests[asked_before[member] :]}
                 assert not again & stored, f"{where}: {member} asked again for {again & stored}"
             tasks = [r.task for r in rig.moderator.task_requests]
-            assert tasks == ["decision", "synthesis"], where  # a crash at the call: not asked
+            assert tasks == TASKS, where  # a crash at the call: not asked
             assert sorted(rig.room.turn_posts.items()) == [
                 ((debate_id, n), 1) for n in range(1, 7)
             ], where
@@ -291,7 +297,7 @@ async def test_a_crash_anywhere_asks_nothing_twice_and_posts_nothing_twice(
 
 
 async def test_irreconcilable_positions_end_in_a_question_to_the_people(tmp_path: Path) -> None:
-    rig = board(tmp_path / "people.sqlite3")
+    rig = board(tmp_path / "people.sqlite3", finals=SPLIT)
     split = {"irreconcilable": True, "question": "Outbox or Streams?",
              "options": ["Outbox", "Streams"], "recommendation": "never shown"}  # fmt: skip
     outputs(rig, json.dumps(split))
@@ -302,6 +308,7 @@ async def test_irreconcilable_positions_end_in_a_question_to_the_people(tmp_path
         await asyncio.wait_for(rig.h.wait_idle(debate_id), 10)
         (question,) = rig.room.questions
         assert question.text == "Outbox or Streams?" and question.options == ("Outbox", "Streams")
+        assert "boardroom.escalate_buttons" in rig.room.notice_keys()  # how to answer, said
         assert (await rig.h.get(debate_id)).phase is Phase.AWAITING_USER
         assert rig.room.summaries == []  # nothing is closed before the people decide
         await rig.h.submit(debate_id, UserAnswered(ALICE, "Outbox"))
@@ -324,7 +331,7 @@ KEY = "⟦boardroom.panel⟧"  # a real key, as a member, the moderator or a per
 async def test_keys_written_by_members_the_moderator_and_the_people_reach_them_verbatim(
     tmp_path: Path,
 ) -> None:
-    rig = board(tmp_path / "keys.sqlite3", "en")
+    rig = board(tmp_path / "keys.sqlite3", "en", SPLIT)
     own = position(AG, "yes", "en") + f"- AG quotes {KEY} and ⟦⟦ as written\n"
     rig.debaters[AG].by_round[1] = own
     rig.moderator.task_outputs.clear()
@@ -346,11 +353,11 @@ async def test_keys_written_by_members_the_moderator_and_the_people_reach_them_v
         synthesis = fill_keys(rig.wiki.page(debate_id, "synthesis"), t)
         (summary,) = (fill_keys(block, t) for block in rig.room.summaries)
         assert f"# {t('boardroom.synthesis_title')}: Adopt {KEY}?" in synthesis
-        assert f"**{t('boardroom.panel')}:** AG (architect)" in synthesis  # the page's own key
+        assert f"**{t('boardroom.agents')}:** AG (architect)" in synthesis  # the page's own key
         assert f"- speed {KEY}" in synthesis  # written before the people answer
         assert f"\ninsight {KEY}\n" in synthesis and f"\nOutbox or {KEY}?" in synthesis
         assert f"{t('boardroom.question_label')}: Adopt {KEY}?" in summary
-        assert f"{t('boardroom.panel')}: AG (architect)" in summary
+        assert f"{t('boardroom.squad')}: AG (architect)" in summary
         assert f"{t('boardroom.main_tension')}: speed {KEY}" in summary
         assert f"{t('boardroom.insight')}: insight {KEY}" in summary
         assert f"{t('boardroom.question')}: Outbox or {KEY}?" in summary

@@ -13,7 +13,7 @@ import json
 
 from pydantic import BaseModel, Field, ValidationError, model_validator
 
-from handlers.core.formats.boardroom import DECISION, SYNTHESIS
+from handlers.core.formats.boardroom import ADVISOR, DECISION, SYNTHESIS
 from handlers.core.formats.ledger import FRONT, LEDGER, REPAIR
 from handlers.core.poll_data import MINORITY_TASK
 from tools.gemini.schemas import describe, validate_text
@@ -25,6 +25,8 @@ class DecisionTaskReply(BaseModel):
     """The boardroom's question as one concrete decision."""
 
     decision: str = Field(description="the decision the panel votes on, one sentence")
+    panel: list[str] = Field(default=[], description="a squad over five: the five members' ids")
+    reason: str = Field(default="", description="a squad over five: why these five")
 
     @model_validator(mode="after")
     def _stated(self) -> DecisionTaskReply:
@@ -60,6 +62,12 @@ class SynthesisTaskReply(BaseModel):
         if not self.irreconcilable and not self.recommendation.strip():
             raise ValueError("irreconcilable is false, so recommendation must not be empty")
         return self
+
+
+class AdvisorTaskReply(SynthesisTaskReply):
+    """The boardroom's synthesis as the advisor revised it, and what the review changed."""
+
+    review: str = Field(description="what the review changed, or that it confirmed the draft")
 
 
 class EvidenceStance(enum.StrEnum):
@@ -143,6 +151,7 @@ class FrontTaskReply(BaseModel):
 TASK_SCHEMAS: dict[str, type[BaseModel]] = {
     DECISION: DecisionTaskReply,
     SYNTHESIS: SynthesisTaskReply,
+    ADVISOR: AdvisorTaskReply,
     INTAKE: IntakeTaskReply,
     MINORITY_TASK: MinorityTaskReply,
     LEDGER: LedgerTaskReply,

@@ -20,13 +20,15 @@ from handlers.core.formats.base import (
     Plan,
     TaskStep,
 )
+from handlers.core.formats.boardroom_panel import MAX_PANEL, narrow_piece, narrowed
 from handlers.core.formats.boardroom_reply import parse_position
 from handlers.core.model import Debate, Decision, Outcome, Participant, Turn, WikiPage
 
-MIN_PANEL, MAX_PANEL = 2, 5  # the seed's limit: more would cost time and tokens
+MIN_PANEL = 2  # a squad over MAX_PANEL is narrowed to the most relevant (boardroom_panel)
+ROUNDS = 2  # the seed's: positions, then rebuttals
 POSITION, REBUTTAL = "position", "rebuttal"
 REPAIR = "-repair"  # the suffix of a step that asks for the missing parts once
-DECISION, SYNTHESIS = "decision", "synthesis"  # the moderator's tasks
+DECISION, SYNTHESIS, ADVISOR = pages.DECISION, pages.SYNTHESIS, pages.ADVISOR  # moderator tasks
 
 
 class BoardroomFormat(FormatDefaults):
@@ -36,16 +38,21 @@ class BoardroomFormat(FormatDefaults):
     contract = "boardroom"
 
     def allows(self, roster: tuple[Participant, ...]) -> bool:
-        """Two to five participants."""
-        return MIN_PANEL <= len(roster) <= MAX_PANEL
+        """Two or more participants (over five, the panel is narrowed to five)."""
+        return len(roster) >= MIN_PANEL
 
     def start(self, debate: Debate, rng: random.Random) -> Plan:
-        """The moderator first states the question as a concrete decision."""
-        return TaskStep(replace(debate, round=1, order=debate.ids, spoken=()), DECISION)
+        """The moderator first states the question as a concrete decision (and, for a squad
+        over five, picks the panel); the debate has the seed's two rounds, whatever the
+        card's budget said."""
+        started = replace(debate, round=1, max_rounds=ROUNDS, order=debate.ids, spoken=())
+        return TaskStep(started, DECISION)
 
     def _round_one(self, debate: Debate) -> Plan:
         """Round 1: everyone at once, none seeing another."""
+        debate, narrowing = narrowed(debate)
         notices = (
+            *narrowing,
             Notify("boardroom.decision", (("decision", pages.decision_of(debate)),)),
             Notify("boardroom.round1", (("count", str(len(debate.ids))),)),
         )
@@ -89,8 +96,9 @@ class BoardroomFormat(FormatDefaults):
         return TaskStep(debate, SYNTHESIS)
 
     def resumed(self, debate: Debate, rng: random.Random) -> Plan:
-        """The people decided: the debate ends with their answer in the Round-Log."""
-        return EndStep(debate, Outcome.CONSENSUS)
+        """The people decided: the debate ends with their answer in the Round-Log and on the
+        synthesis page, written again."""
+        return EndStep(debate, Outcome.PEOPLE, (WritePage(SYNTHESIS),))
 
     def shows(self, debate: Debate, participant: str) -> tuple[int, ...]:
         """Round 1: nothing; round 2: every round-1 answer, its own included; a repair: its
@@ -153,7 +161,9 @@ class BoardroomFormat(FormatDefaults):
             proposal = debate.proposal
             agenda = (("topic", proposal.topic), ("question", proposal.question),
                       ("context", proposal.context))  # fmt: skip
-            return (Piece("boardroom_decision", agenda),)
+            return (Piece("boardroom_decision", agenda), *narrow_piece(debate))
+        if task == ADVISOR:
+            return (Piece("boardroom_advisor", pages.advisor_values(debate, shown)),)
         answers = tuple(
             Piece(
                 "boardroom_answer",
@@ -173,24 +183,30 @@ class BoardroomFormat(FormatDefaults):
         """Without a model: the question as detected, and a synthesis from the answers."""
         if task == DECISION:
             return pages.fallback_decision(debate)
+        if task == ADVISOR:  # the draft stands, marked as not reviewed (by_rules)
+            return debate.output_of(SYNTHESIS) or pages.fallback_synthesis(debate, shown)
         return pages.fallback_synthesis(debate, shown)
 
     def tasked(self, debate: Debate, task: str, output: str, rng: random.Random) -> Plan:
-        """The synthesis is in: the debate ends (the pages and the closing block follow), or,
-        if the positions cannot be reconciled, the people are asked instead."""
+        """The draft goes to the advisor; the reviewed synthesis ends the debate (the pages
+        and the closing block follow), or, if a divided panel cannot be reconciled, the
+        people are asked instead, told how to answer."""
         if task == DECISION:
             return self._round_one(debate)
+        if task == SYNTHESIS:
+            return TaskStep(debate, ADVISOR)
         question = pages.question_for_people(debate)
         if question is not None:
-            return PeopleStep(debate, question)
+            how = "boardroom.escalate_buttons" if question.options else "boardroom.escalate_typed"
+            return PeopleStep(debate, question, (Notify(how),))
         consensus = pages.result_of(debate) == pages.CONSENSUS
-        return EndStep(debate, Outcome.CONSENSUS if consensus else Outcome.MAX_ROUNDS)
+        return EndStep(debate, Outcome.CONSENSUS if consensus else Outcome.VERDICT)
 
     def task_pages(self, debate: Debate, task: str) -> tuple[str, ...]:
-        """Once the synthesis is in: each member's round-2 page and the synthesis."""
-        if task != SYNTHESIS:
-            return ()
-        return (*(f"round-2/{seat}" for seat in pages.seats_in(debate, 2)), SYNTHESIS)
+        """Once the draft is in: each member's round-2 page; once reviewed: the synthesis."""
+        if task == SYNTHESIS:
+            return tuple(f"round-2/{seat}" for seat in pages.seats_in(debate, 2))
+        return (SYNTHESIS,) if task == ADVISOR else ()
 
     def page_shows(self, debate: Debate, page: str) -> tuple[int, ...]:
         """A participant's round page reads its own answers; the synthesis none."""
@@ -208,14 +224,16 @@ class BoardroomFormat(FormatDefaults):
         return report.compact_block(debate)
 
     def estimate(self, debate: Debate) -> tuple[int, int]:
-        """Two answers each (and at most one repair each); the decision, the synthesis and the
-        Conclusion."""
-        return 4 * len(debate.roster), 3
+        """Two answers each of at most five (and at most one repair each); the decision, the
+        draft synthesis and its review."""
+        return 4 * min(len(debate.roster), MAX_PANEL), 3
 
     def pages(self, debate: Debate) -> tuple[str, ...]:
-        """Agenda and Round-Log; each member's round-1 pages once round 2 began; its round-2
-        pages and the synthesis once the synthesis is in."""
-        written = [WikiPage.AGENDA.value]
+        """The synthesis first (the page that records the outcome, linked first), Agenda
+        and Round-Log; each member's round-1 pages once round 2 began, its round-2 pages
+        once the draft is in."""
+        written = [SYNTHESIS] if debate.output_of(ADVISOR) is not None else []
+        written.append(WikiPage.AGENDA.value)
         if debate.log:
             written.append(WikiPage.ROUND_LOG.value)
         if dict(debate.outputs).get(pages.ROUND1_LAST) is not None:

@@ -8,17 +8,21 @@ import json
 from collections import Counter
 from typing import Any
 
+from handlers.core.formats.base import by_rules
 from handlers.core.formats.boardroom_reply import VOTES, Position, parse_position
 from handlers.core.model import Debate, Turn, UserQuestion
 from handlers.core.reply_parser import task_object
+from handlers.core.shorten import shorten
 
 MAX_OPTIONS = 4  # buttons under the question
 
 CONSENSUS, MAJORITY, DIVIDED = "CONSENSUS", "MAJORITY", "DIVIDED"
 ROUND1_LAST = "round1/last"  # the last turn number of round 1 (kept in debate.outputs)
-SYNTHESIS = "synthesis"
+SYNTHESIS = "synthesis"  # the draft
+ADVISOR = "advisor"  # the draft reviewed with the positions and the constraints
 DECISION = "decision"
 MIN_LISTED = 2  # the seed: at least two risks and two metrics
+SUMMARY_CHARS = 600  # of a member's argument and of its consensus condition, for the advisor
 
 
 def result(final_votes: list[str | None]) -> str:
@@ -130,8 +134,19 @@ def missing_parts(found: Position, round_number: int) -> tuple[str, ...]:
 
 
 def synthesis_of(debate: Debate) -> dict[str, Any]:
-    """The moderator's synthesis as stored (a broken one reads as empty)."""
-    return task_object(debate.output_of(SYNTHESIS) or "")
+    """The synthesis as the advisor revised it, else the draft (a broken one reads as empty)."""
+    return task_object(debate.output_of(ADVISOR) or debate.output_of(SYNTHESIS) or "")
+
+
+def reviewed(debate: Debate) -> bool:
+    """True if a model reviewed the draft (the advisor's fallback keeps the draft unreviewed)."""
+    return debate.output_of(ADVISOR) is not None and not by_rules(debate, ADVISOR)
+
+
+def escalates(debate: Debate) -> bool:
+    """STOP: only a divided panel whose positions the synthesis finds irreconcilable goes to
+    the people; a consensus or a majority ends with its synthesis whatever a model says."""
+    return result_of(debate) == DIVIDED and bool(synthesis_of(debate).get("irreconcilable"))
 
 
 def reasons_of(found: dict[str, Any]) -> dict[str, str]:
@@ -147,13 +162,44 @@ def reasons_of(found: dict[str, Any]) -> dict[str, str]:
 def question_for_people(debate: Debate) -> UserQuestion | None:
     """Irreconcilable positions: the question the people decide instead of a recommendation
     (its options become buttons). None when the synthesis recommends."""
-    found = synthesis_of(debate)
-    if not found.get("irreconcilable"):
+    if not escalates(debate):
         return None
+    found = synthesis_of(debate)
     options = found.get("options") or []
     listed = tuple(str(o).strip() for o in options if str(o).strip())[:MAX_OPTIONS]
     text = str(found.get("question") or "").strip() or decision_of(debate)
     return UserQuestion(text=text, options=listed if isinstance(options, list) else ())
+
+
+def advisor_values(debate: Debate, shown: tuple[Turn, ...]) -> tuple[tuple[str, str], ...]:
+    """The advisor's request: the decision, the result and votes, each member's position in
+    short, the constraints (the conversation and what the people said), and the draft."""
+    firsts, finals = _positions(debate, shown, 1), _positions(debate, shown, 2)
+    empty = Position()
+    positions = "\n".join(
+        f"- {seat} ({panel_of(debate, seat)}): {vote_in(debate, 1, seat) or '-'} -> "
+        f"{vote_in(debate, 2, seat) or '-'}\n  {_short(firsts.get(seat, empty).argument)}"
+        f"\n  {_short(finals.get(seat, empty).consensus)}"
+        for seat in debate.ids
+    )
+    said = "\n".join(f"- {line.who}: {line.text}" for line in debate.people)
+    return (
+        *agenda_values(debate),
+        ("people", said or "-"),
+        ("result", result_of(debate)),
+        ("positions", positions),
+        ("draft", debate.output_of(SYNTHESIS) or "{}"),
+    )
+
+
+def _short(text: str) -> str:
+    return shorten(" ".join(text.split()), SUMMARY_CHARS) or "-"
+
+
+def panel_of(debate: Debate, seat: str) -> str:
+    """`AG, architect`: a member's name and role."""
+    member = debate.member(seat)
+    return f"{member.name}, {member.persona}" if member.persona else member.name
 
 
 def fallback_synthesis(debate: Debate, shown: tuple[Turn, ...]) -> str:

@@ -8,15 +8,18 @@ from typing import Any
 
 from handlers.core.formats.boardroom_pages import (
     decision_of,
+    escalates,
     panel_line,
     reasons_of,
     result_of,
+    reviewed,
     round_of,
     round_page,
     synthesis_of,
     vote_in,
     vote_word,
 )
+from handlers.core.formats.boardroom_panel import NARROWED, SQUAD
 from handlers.core.formats.boardroom_reply import VOTES
 from handlers.core.formats.keys import verbatim as v
 from handlers.core.model import Debate, Turn
@@ -68,13 +71,19 @@ _COLUMNS = ("who", "first", "final", "changed", "why")
 
 
 def synthesis_page(debate: Debate) -> str:
-    """The seed's synthesis: vote tracker table, result, changes, tensions, insight, conditions,
-    and the recommendation (or the question to the people)."""
+    """The seed's synthesis, in its order: date, squad and agents (and whether the advisor
+    reviewed it), vote tracker table, result, changes, tensions, insight, conditions, and the
+    recommendation (or the question to the people)."""
     found = synthesis_of(debate)
+    day = debate.started_at.date().isoformat() if debate.started_at else "-"
     lines = [
         f"# ⟦boardroom.synthesis_title⟧: {v(decision_of(debate))}",
         "",
-        f"**⟦boardroom.panel⟧:** {v(panel_line(debate))}",
+        f"**⟦boardroom.date⟧:** {day}  ",
+        f"**⟦boardroom.squad⟧:** {squad_line(debate)}  ",
+        f"**⟦boardroom.agents⟧:** {v(panel_line(debate))}",
+        "",
+        _review_note(debate, found),
         "",
         "## ⟦boardroom.tracker⟧",
         "",
@@ -92,21 +101,40 @@ def synthesis_page(debate: Debate) -> str:
         if changed
     ]
     lines += ["## ⟦boardroom.changes⟧", "", *(changes or ["-"]), ""]
-    for key, heading in (("tensions", "tensions"), ("conditions", "conditions")):
-        items = found.get(key) or []
-        lines += [f"## ⟦boardroom.{heading}⟧", ""]
-        lines += [f"- {v(str(item))}" for item in items] or ["-"]
-        lines.append("")
-    lines += ["## ⟦boardroom.insight⟧", "", v(str(found.get("insight") or "-")), ""]
-    lines += _recommendation(found)
+    lines += [*_listed(found, "tensions"), "## ⟦boardroom.insight⟧", ""]
+    lines += [v(str(found.get("insight") or "-")), "", *_listed(found, "conditions")]
+    lines += _recommendation(debate, found)
     decided = [f"- {v(line.who)}: {v(line.text)}" for line in debate.people if line.question]
     if decided:
         lines += ["", "## ⟦boardroom.people_decided⟧", "", *decided]
     return "\n".join(lines) + "\n"
 
 
-def _recommendation(found: dict[str, Any]) -> list[str]:
-    if found.get("irreconcilable"):
+def squad_line(debate: Debate) -> str:
+    """The whole squad and its size; narrowed, why these agents sit (keyed)."""
+    notes = dict(debate.outputs)
+    line = v(notes.get(SQUAD) or f"{panel_line(debate)} ({len(debate.ids)})")
+    if NARROWED in notes:  # already keyed or verbatim
+        line += f" — ⟦boardroom.narrowed_label⟧: {notes[NARROWED]}"
+    return line
+
+
+def _review_note(debate: Debate, found: dict[str, Any]) -> str:
+    """The seed's note that the advisor reviewed the synthesis, or that it did not."""
+    if not reviewed(debate):
+        return "> ⟦boardroom.not_reviewed⟧"
+    said = str(found.get("review") or "").strip()
+    return "> ⟦boardroom.reviewed⟧" + (f" {v(_one_line(said))}" if said else "")
+
+
+def _listed(found: dict[str, Any], key: str) -> list[str]:
+    items = found.get(key) or []
+    lines = [f"- {v(str(item))}" for item in items] if isinstance(items, list) else []
+    return [f"## ⟦boardroom.{key}⟧", "", *(lines or ["-"]), ""]
+
+
+def _recommendation(debate: Debate, found: dict[str, Any]) -> list[str]:
+    if escalates(debate):
         return ["## ⟦boardroom.question⟧", "", v(str(found.get("question") or "-"))]
     lines = ["## ⟦boardroom.recommendation⟧", "", recommendation_of(found)]
     guardrails = found.get("guardrails") or []
@@ -121,14 +149,14 @@ def compact_block(debate: Debate) -> str:
     tensions = found.get("tensions") or ["-"]
     advice = (
         f"⟦boardroom.question⟧: {v(str(found.get('question') or '-'))}"
-        if found.get("irreconcilable")
+        if escalates(debate)
         else f"⟦boardroom.recommendation⟧: {recommendation_of(found)}"
     )
     lines = [
         "⟦boardroom.done⟧",
         "",
         f"⟦boardroom.question_label⟧: {v(decision_of(debate))}",
-        f"⟦boardroom.panel⟧: {v(panel_line(debate))} ({len(debate.ids)})",
+        f"⟦boardroom.squad⟧: {squad_line(debate)}",
         f"⟦boardroom.result⟧: ⟦boardroom.result_{result_of(debate).lower()}⟧",
         "",
         "⟦boardroom.tracker⟧:",
@@ -143,9 +171,13 @@ def compact_block(debate: Debate) -> str:
         _one_line(advice),
         *(f"⟦boardroom.people_decided⟧: {v(d.who)}: {v(_one_line(d.text))}" for d in decided),
         "",
-        "⟦boardroom.full_report⟧: synthesis",
+        f"⟦boardroom.full_report⟧: ⟦boardroom.page_synthesis⟧ — {_review_word(debate)}",
     ]
     return "\n".join(lines)
+
+
+def _review_word(debate: Debate) -> str:
+    return "⟦boardroom.reviewed⟧" if reviewed(debate) else "⟦boardroom.not_reviewed⟧"
 
 
 def _one_line(text: str) -> str:

@@ -21,6 +21,7 @@ from handlers.core.formats.boardroom_pages import (
 from handlers.core.formats.boardroom_reply import CONDITIONAL, NO, VOTES, YES, parse_position
 from handlers.core.model import Backend, Participant
 from tests.handlers.boardroom_script import position, rebuttal
+from tests.tools.gemini.builders import judging_debate
 
 TABLE = [
     ([YES, YES], CONSENSUS),
@@ -99,11 +100,13 @@ def test_a_repair_completes_the_first_answer() -> None:
     assert merged.vote == NO and merged.argument == "Argument." and merged.risks == ("a", "b")
 
 
-def test_the_panel_seats_two_to_five() -> None:
-    members = [Participant(f"p{n}", Backend.CLAUDE_CLI, f"P{n}") for n in range(6)]
+def test_a_squad_of_two_or_more_is_taken_and_the_card_counts_five() -> None:
+    members = [Participant(f"p{n}", Backend.CLAUDE_CLI, f"P{n}") for n in range(8)]
     assert not BOARDROOM.allows(tuple(members[:1]))
-    assert all(BOARDROOM.allows(tuple(members[:n])) for n in range(2, 6))
-    assert "boardroom" not in formats_for(tuple(members))  # six is refused
+    assert all(BOARDROOM.allows(tuple(members[:n])) for n in range(2, 9))
+    assert "boardroom" in formats_for(tuple(members))  # eight: narrowed to five, not refused
+    squad = judging_debate(roster=tuple(members))
+    assert BOARDROOM.estimate(squad) == (20, 3)  # five members asked, not eight
 
 
 def test_a_numbered_list_inside_a_section_stays_in_it() -> None:

@@ -22,6 +22,7 @@ from tests.tools.gemini.conftest import MakeModerator
 from tests.tools.wiki.support import debate, turn
 from tools.gemini.task_schemas import (
     TASK_SCHEMAS,
+    AdvisorTaskReply,
     DecisionTaskReply,
     FrontTaskReply,
     IntakeTaskReply,
@@ -58,6 +59,7 @@ def _minority_read(output: str) -> bool:
 READS: dict[str, tuple[type[BaseModel], Reads]] = {
     "decision": (DecisionTaskReply, lambda out: json.loads(out)["decision"] == "auto decision"),
     "synthesis": (SynthesisTaskReply, lambda out: json.loads(out)["recommendation"] != ""),
+    "advisor": (AdvisorTaskReply, lambda out: json.loads(out)["review"] == "auto review"),
     "intake": (IntakeTaskReply, lambda out: len(read_audit(out, "q").evidence) == 1),
     "minority_report": (MinorityTaskReply, _minority_read),
     "ledger": (

@@ -1,0 +1,185 @@
+"""How a boardroom debate ends, through the real engine and store: a result ends it with its
+synthesis (no budget pause), the advisor reviews the draft (or the draft stands, marked as
+not reviewed), only a divided panel that cannot be reconciled goes to the people, told how
+to answer, and a squad over five is narrowed to the five most relevant with the reason."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+from handlers.core.events import UserAnswered
+from handlers.core.model import Backend, Outcome, Participant, Phase
+from tests.handlers.conftest import ALICE, proposal
+from tests.handlers.test_boardroom_flow import (
+    DECISION,
+    R2,
+    SPLIT,
+    board,
+    finish,
+    open_board,
+    outputs,
+)
+
+DRAFT = {"tracker": [], "tensions": ["speed against audit"], "insight": "LISTEN/NOTIFY",
+         "conditions": ["a load test"], "irreconcilable": False,
+         "recommendation": "draft advice", "guardrails": ["draft guardrail"]}  # fmt: skip
+REVIEWED = DRAFT | {"recommendation": "reviewed advice", "guardrails": ["a load test first"],
+                    "review": "the guardrail now names the load test"}  # fmt: skip
+SPLIT_UP = DRAFT | {"irreconcilable": True, "question": "Outbox or Streams?",
+                    "options": ["Outbox", "Streams"]}  # fmt: skip
+
+
+async def test_a_majority_ends_with_its_synthesis_even_with_the_budget_pause(
+    tmp_path: Path,
+) -> None:
+    rig = board(tmp_path / "majority.sqlite3", budget_pause=True)
+    outputs(rig, json.dumps(DRAFT), json.dumps(REVIEWED))
+    await rig.start()
+    try:
+        debate_id = await open_board(rig)
+        await finish(rig, debate_id)
+        debate = await rig.h.get(debate_id)
+        assert debate.phase is Phase.CONCLUDED and debate.outcome is Outcome.VERDICT
+        assert rig.room.budget_asks == [] and debate.paused == ""  # no "one more round?"
+        assert (debate.round, debate.max_rounds) == (2, 2)  # the seed's two rounds, named
+        (summary,) = rig.room.summaries
+        assert "⟦boardroom.result_majority⟧" in summary and "reviewed advice" in summary
+    finally:
+        await rig.stop()
+
+
+async def test_the_advisor_reviews_the_draft_and_the_page_says_so(tmp_path: Path) -> None:
+    rig = board(tmp_path / "advisor.sqlite3", "pt-BR")
+    outputs(rig, json.dumps(DRAFT), json.dumps(REVIEWED))
+    await rig.start()
+    try:
+        debate_id = await open_board(rig)
+        await finish(rig, debate_id)
+        review = rig.moderator.task_requests[-1]
+        assert review.task == "advisor" and review.json
+        assert json.dumps(DRAFT) in review.prompt  # the draft,
+        assert "the main reasoning of claude" in review.prompt  # the positions in short,
+        assert "Consensus condition of gemini" in review.prompt
+        assert proposal().context in review.prompt and DECISION in review.prompt  # constraints
+        assert "O rascunho da síntese:" in review.prompt  # in the debate's language
+        page = rig.wiki.page(debate_id, "synthesis")
+        assert "reviewed advice" in page and "draft advice" not in page
+        assert "> ⟦boardroom.reviewed⟧ the guardrail now names the load test" in page
+        order = ["⟦boardroom.date⟧", "⟦boardroom.squad⟧", "⟦boardroom.agents⟧",
+                 "## ⟦boardroom.tracker⟧", "## ⟦boardroom.result⟧", "## ⟦boardroom.changes⟧",
+                 "## ⟦boardroom.tensions⟧", "## ⟦boardroom.insight⟧",
+                 "## ⟦boardroom.conditions⟧", "## ⟦boardroom.recommendation⟧"]  # fmt: skip
+        at = [page.index(heading) for heading in order]
+        assert at == sorted(at), list(zip(order, at, strict=True))  # the seed's order
+        started = (await rig.h.get(debate_id)).started_at
+        assert started is not None and f"**⟦boardroom.date⟧:** {started.date()}" in page
+        assert "**⟦boardroom.squad⟧:** AG (architect), Claude (security reviewer)" in page
+    finally:
+        await rig.stop()
+
+
+async def test_without_the_advisor_the_draft_stands_marked_not_reviewed(tmp_path: Path) -> None:
+    rig = board(tmp_path / "draft.sqlite3")
+    outputs(rig, json.dumps(DRAFT), None)  # the review request fails
+    await rig.start()
+    try:
+        debate_id = await open_board(rig)
+        await finish(rig, debate_id)
+        assert (await rig.h.get(debate_id)).phase is Phase.CONCLUDED
+        page = rig.wiki.page(debate_id, "synthesis")
+        assert "draft advice" in page and "> ⟦boardroom.not_reviewed⟧" in page
+        assert "⟦boardroom.reviewed⟧" not in page
+        (summary,) = rig.room.summaries
+        assert "⟦boardroom.not_reviewed⟧" in summary
+    finally:
+        await rig.stop()
+
+
+async def test_a_majority_is_not_put_to_the_people_whatever_the_model_says(
+    tmp_path: Path,
+) -> None:
+    rig = board(tmp_path / "no-stop.sqlite3", finals=R2)
+    outputs(rig, json.dumps(SPLIT_UP), json.dumps(SPLIT_UP))
+    await rig.start()
+    try:
+        debate_id = await open_board(rig)
+        await finish(rig, debate_id)
+        assert (await rig.h.get(debate_id)).phase is Phase.CONCLUDED
+        assert rig.room.questions == []
+        page = rig.wiki.page(debate_id, "synthesis")
+        assert "## ⟦boardroom.recommendation⟧" in page and "## ⟦boardroom.question⟧" not in page
+    finally:
+        await rig.stop()
+
+
+async def test_a_divided_panel_with_no_options_is_asked_for_a_typed_answer(
+    tmp_path: Path,
+) -> None:
+    rig = board(tmp_path / "typed.sqlite3", finals=SPLIT)
+    outputs(rig, None, None)  # the rules' synthesis: divided, no options to offer
+    await rig.start()
+    try:
+        debate_id = await open_board(rig)
+        await asyncio.wait_for(rig.room.signal("asked").wait(), 10)
+        await asyncio.wait_for(rig.h.wait_idle(debate_id), 10)
+        (question,) = rig.room.questions
+        assert question.options == () and question.text == DECISION
+        assert "boardroom.escalate_typed" in rig.room.notice_keys()
+        await rig.h.submit(debate_id, UserAnswered(ALICE, "Streams, with a pilot"))
+        await finish(rig, debate_id)
+        debate = await rig.h.get(debate_id)
+        assert debate.phase is Phase.CONCLUDED and debate.outcome is Outcome.PEOPLE
+        assert "Streams, with a pilot" in rig.wiki.page(debate_id, "synthesis")
+    finally:
+        await rig.stop()
+
+
+ROLES = ("frontend designer", "Redis operator", "LRU cache author", "marketing lead",
+         "Redis LRU tuner", "legal counsel", "in-process specialist")  # fmt: skip
+SQUAD = tuple(
+    Participant(f"m{n}", Backend.CLAUDE_CLI, f"M{n}", persona=role) for n, role in enumerate(ROLES)
+)
+
+
+async def test_a_squad_of_seven_is_narrowed_by_the_moderator_with_its_reason(
+    tmp_path: Path,
+) -> None:
+    rig = board(tmp_path / "seven.sqlite3", roster=SQUAD)
+    picked = {"decision": DECISION, "panel": ["m0", "M2", "m3", "m4", "m6"],
+              "reason": "the five who run or design the cache"}  # fmt: skip
+    outputs(rig, json.dumps(DRAFT))
+    rig.moderator.task_outputs["decision"] = [json.dumps(picked)]
+    await rig.start()
+    try:
+        debate_id = await open_board(rig)
+        await finish(rig, debate_id)
+        debate = await rig.h.get(debate_id)
+        assert debate.phase is Phase.CONCLUDED and debate.ids == ("m0", "m2", "m3", "m4", "m6")
+        assert "M1 (Redis operator)" in rig.moderator.task_requests[0].prompt  # asked to pick
+        assert not rig.debaters["m1"].requests and not rig.debaters["m5"].requests
+        (narrowed,) = [p for _, k, p in rig.room.notices if k == "boardroom.narrowed"]
+        assert narrowed["reasons"] == "the five who run or design the cache"
+        assert narrowed["left"] == "M1, M5" and narrowed["count"] == "7"
+        page = rig.wiki.page(debate_id, "synthesis")
+        assert "M6 (in-process specialist) (7) — ⟦boardroom.narrowed_label⟧: the five" in page
+    finally:
+        await rig.stop()
+
+
+async def test_without_a_pick_the_rules_seat_the_five_whose_roles_fit(tmp_path: Path) -> None:
+    rig = board(tmp_path / "rules-seven.sqlite3", roster=SQUAD)
+    outputs(rig, json.dumps(DRAFT))  # the decision names no panel
+    await rig.start()
+    try:
+        debate_id = await open_board(rig)
+        await finish(rig, debate_id)
+        debate = await rig.h.get(debate_id)
+        # Redis and LRU are the question's words, in-process its context's.
+        assert debate.ids == ("m0", "m1", "m2", "m4", "m6")
+        (narrowed,) = [p for _, k, p in rig.room.notices if k == "boardroom.narrowed"]
+        assert narrowed["reasons"] == "⟦boardroom.narrowed_rules⟧" and narrowed["left"] == "M3, M5"
+        assert {r.participant for d in rig.debaters.values() for r in d.requests} == set(debate.ids)
+    finally:
+        await rig.stop()
