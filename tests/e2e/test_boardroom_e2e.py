@@ -60,6 +60,8 @@ def gemini_answers(language: str) -> Any:
             return {"debate_worthy": True, "topic": "outbox vs Streams", "confidence": 0.9,
                     "question": "Adopt the Postgres outbox?", "reason": "an open decision",
                     "suggested_format": "boardroom", "format_reason": "a panel vote"}  # fmt: skip
+        if '"review"' in text:  # the advisor's review of the draft
+            return SYNTHESIS | {"review": "초안을 확인함"}
         if '"tracker"' in text:
             return SYNTHESIS
         if "Gemini [product owner]" not in text:
@@ -117,6 +119,7 @@ async def test_a_boardroom_debate_runs_with_three_real_participants(
     no, conditional = ("반대", "조건부") if language == "ko" else ("NÃO", "CONDICIONAL")
     assert f"| Gemini | {no} | {conditional} |" in synthesis.content  # the vote tracker
     assert "Claude의 감사 논거" in synthesis.content  # the change, with its reason
+    assert "초안을 확인함" in synthesis.content  # reviewed by the advisor, and said so
     for seat in ("ag", "claude", "gemini"):
         for number in (1, 2):
             page = await world.wait_for(
