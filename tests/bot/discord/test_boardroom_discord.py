@@ -33,11 +33,25 @@ SPLIT = DRAFT | {"irreconcilable": True, "question": "Outbox or Streams?",
                  "options": ["Outbox", "Streams"], "review": "no condition joins them"}  # fmt: skip
 
 
-def vote_as(rig: BotRig, language: str, ag: str, claude: str) -> None:
-    """AG echoes its relay tag before each answer; the Claude seats answer alike."""
+DEFAULTS = {"DEFAULT_FORMAT": "boardroom", "AG_QUIET_SECONDS": 0.5, "BUDGET_PAUSE": True}
+
+
+def moderate(rig: BotRig, advised: dict[str, object]) -> None:
+    """The moderator's decision, draft synthesis and its review."""
+    rig.moderator.task_outputs.update(
+        decision=[json.dumps({"decision": "Adopt the outbox?"})],
+        synthesis=[json.dumps(DRAFT)],
+        advisor=[json.dumps(advised)],
+    )
+
+
+def vote_as(rig: BotRig, language: str, seats: int, ag: str, claude: str) -> None:
+    """AG (asked first in each round) echoes its relay tag before each answer; the Claude
+    seats answer alike."""
 
     def ag_reply(turn: int) -> str:
-        said = position("ag", ag, language) if turn <= 3 else rebuttal("ag", ag, language)
+        first = turn <= seats
+        said = position("ag", ag, language) if first else rebuttal("ag", ag, language)
         return f"[debate 1 · turn {turn}] {said}"
 
     rig.ag.reply_for = ag_reply  # type: ignore[method-assign]
@@ -49,16 +63,7 @@ def vote_as(rig: BotRig, language: str, ag: str, claude: str) -> None:
 
 async def open_board(rig: BotRig, people: People, wiki: FakeWikiJs, **settings: object) -> str:
     """Settings for a boardroom on Wiki.js; the card approved: the thread's id."""
-    rig.overrides.update(
-        {
-            "DEFAULT_FORMAT": "boardroom",
-            "AG_QUIET_SECONDS": 0.5,
-            "BUDGET_PAUSE": True,
-            "WIKIJS_URL": wiki.url,
-            "WIKIJS_API_KEY": FULL_KEY,
-            **settings,
-        }  # fmt: skip
-    )
+    rig.overrides.update(DEFAULTS, WIKIJS_URL=wiki.url, WIKIJS_API_KEY=FULL_KEY, **settings)
     await rig.start()
     await chat(rig, people)
     card, debate_id = await wait_card(rig)
@@ -103,14 +108,8 @@ async def test_a_majority_ends_in_a_post_that_links_its_synthesis(
     wiki = FakeWikiJs()
     await wiki.start()
     try:
-        vote_as(rig, language, ag="yes", claude="conditional")  # yes, conditional x2: MAJORITY
-        rig.moderator.task_outputs.update(
-            {
-                "decision": [json.dumps({"decision": "Adopt the outbox?"})],
-                "synthesis": [json.dumps(DRAFT)],
-                "advisor": [json.dumps(REVIEWED)],
-            }  # fmt: skip
-        )
+        vote_as(rig, language, 3, ag="yes", claude="conditional")  # yes, conditional x2: MAJORITY
+        moderate(rig, REVIEWED)
         thread_id = await open_board(
             rig, people, wiki, LANGUAGE=language, PARTICIPANTS=PANEL + THIRD
         )
@@ -124,6 +123,7 @@ async def test_a_majority_ends_in_a_post_that_links_its_synthesis(
         await asyncio.wait_for(rig.handler.wait_idle(1), 30)
         debate = await rig.handler.get(1)
         assert debate.phase is Phase.CONCLUDED and debate.outcome is Outcome.VERDICT
+        assert debate.turns == 6  # three seats, two rounds, no repair
         assert t("boardroom.result_majority") in post["description"]
         assert "adopt the outbox after a load test" in post["description"]
         assert t("boardroom.reviewed") in post["description"]
@@ -153,19 +153,12 @@ async def test_a_divided_panel_is_put_to_the_people_with_buttons(
     wiki = FakeWikiJs()
     await wiki.start()
     try:
-        vote_as(rig, "ko", ag="yes", claude="no")  # one each: DIVIDED
-        rig.moderator.task_outputs.update(
-            {
-                "decision": [json.dumps({"decision": "Adopt the outbox?"})],
-                "synthesis": [json.dumps(DRAFT)],
-                "advisor": [json.dumps(SPLIT)],
-            }  # fmt: skip
-        )
+        vote_as(rig, "ko", 2, ag="yes", claude="no")  # one each: DIVIDED
+        moderate(rig, SPLIT)
         thread_id = await open_board(rig, people, wiki, PARTICIPANTS=PANEL)
+        escalated = t("boardroom.escalate_buttons")
         how = await rig.fake.wait_for_message(
-            lambda m: (
-                m["channel_id"] == thread_id and m["content"] == t("boardroom.escalate_buttons")
-            ),
+            lambda m: m["channel_id"] == thread_id and m["content"] == escalated,
             timeout=60,
         )
         question = await rig.fake.wait_for_message(
@@ -182,7 +175,8 @@ async def test_a_divided_panel_is_put_to_the_people_with_buttons(
         await click(rig, question["id"], "debate:answer:1:1", people.carol)
         post = (await closing(rig, thread_id, t))["embeds"][0]
         await asyncio.wait_for(rig.handler.wait_idle(1), 30)
-        assert (await rig.handler.get(1)).outcome is Outcome.PEOPLE
+        ended = await rig.handler.get(1)
+        assert ended.outcome is Outcome.PEOPLE and ended.turns == 4  # whole answers: no repair
         assert f"{t('boardroom.people_decided')}: carol: Streams" in post["description"]
         assert rig.services is not None and rig.services.wiki is not None
         await asyncio.wait_for(rig.services.wiki.drained(1), 30)
