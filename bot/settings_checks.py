@@ -15,7 +15,6 @@ from handlers.core.participants import RosterError, parse_roster
 from tools.store.db import is_postgres_url
 
 CLOSE_ENOUGH = 0.85  # difflib ratio: MAX_ROUND and LOGLEVEL are caught, PATH and HOME are not
-MAX_ROSTER_PROBE = 12
 
 
 def mask_database_url(url: str) -> str:
@@ -73,9 +72,6 @@ def format_problem(name: str, participants: str | None) -> str:
         return ""
     if name in formats_for(roster):
         return ""
-    fits = [n for n in range(2, len(roster)) if FORMATS.named(name).allows(roster[:n])]
-    if fits and len(roster) <= MAX_ROSTER_PROBE:
-        return f"{name} takes at most {max(fits)} participants, PARTICIPANTS names {len(roster)}"
     return f"{name} cannot run with these PARTICIPANTS"
 
 
