@@ -184,7 +184,7 @@ class BoardroomFormat(FormatDefaults):
         if task == DECISION:
             return pages.fallback_decision(debate)
         if task == ADVISOR:  # the draft stands, marked as not reviewed (by_rules)
-            return debate.output_of(SYNTHESIS) or pages.fallback_synthesis(debate, shown)
+            return debate.output_of(SYNTHESIS) or "{}"
         return pages.fallback_synthesis(debate, shown)
 
     def tasked(self, debate: Debate, task: str, output: str, rng: random.Random) -> Plan:

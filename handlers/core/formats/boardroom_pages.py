@@ -10,7 +10,7 @@ from typing import Any
 
 from handlers.core.formats.base import by_rules
 from handlers.core.formats.boardroom_reply import VOTES, Position, parse_position
-from handlers.core.model import Debate, Turn, UserQuestion
+from handlers.core.model import Debate, Participant, Turn, UserQuestion
 from handlers.core.reply_parser import task_object
 from handlers.core.shorten import shorten
 
@@ -102,7 +102,12 @@ def fallback_decision(debate: Debate) -> str:
 
 def panel_line(debate: Debate) -> str:
     """`AG (architect), Claude (security reviewer)`."""
-    return ", ".join(f"{m.name} ({m.persona})" if m.persona else m.name for m in debate.roster)
+    return ", ".join(named(m) for m in debate.roster)
+
+
+def named(member: Participant) -> str:
+    """`AG (architect)`."""
+    return f"{member.name} ({member.persona})" if member.persona else member.name
 
 
 def vote_lines(debate: Debate) -> str:
@@ -177,7 +182,7 @@ def advisor_values(debate: Debate, shown: tuple[Turn, ...]) -> tuple[tuple[str, 
     firsts, finals = _positions(debate, shown, 1), _positions(debate, shown, 2)
     empty = Position()
     positions = "\n".join(
-        f"- {seat} ({panel_of(debate, seat)}): {vote_in(debate, 1, seat) or '-'} -> "
+        f"- {seat}, {named(debate.member(seat))}: {vote_in(debate, 1, seat) or '-'} -> "
         f"{vote_in(debate, 2, seat) or '-'}\n  {_short(firsts.get(seat, empty).argument)}"
         f"\n  {_short(finals.get(seat, empty).consensus)}"
         for seat in debate.ids
@@ -194,12 +199,6 @@ def advisor_values(debate: Debate, shown: tuple[Turn, ...]) -> tuple[tuple[str, 
 
 def _short(text: str) -> str:
     return shorten(" ".join(text.split()), SUMMARY_CHARS) or "-"
-
-
-def panel_of(debate: Debate, seat: str) -> str:
-    """`AG, architect`: a member's name and role."""
-    member = debate.member(seat)
-    return f"{member.name}, {member.persona}" if member.persona else member.name
 
 
 def fallback_synthesis(debate: Debate, shown: tuple[Turn, ...]) -> str:

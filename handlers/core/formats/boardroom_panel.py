@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from handlers.core.effects import Notify
 from handlers.core.formats.base import Piece, by_rules
-from handlers.core.formats.boardroom_pages import DECISION
+from handlers.core.formats.boardroom_pages import DECISION, named
 from handlers.core.formats.keys import verbatim
 from handlers.core.model import Debate, Participant
 from handlers.core.reply_parser import task_object
@@ -23,7 +23,7 @@ def narrow_piece(debate: Debate) -> tuple[Piece, ...]:
     """The decision task's request to pick the panel, when the squad is over five."""
     if len(debate.roster) <= MAX_PANEL:
         return ()
-    members = "\n".join(f"- {m.id}: {m.name} ({m.persona or '-'})" for m in debate.roster)
+    members = "\n".join(f"- {m.id}: {named(m)}" for m in debate.roster)
     return (Piece("boardroom_narrow", (("members", members), ("count", str(MAX_PANEL)))),)
 
 
@@ -39,18 +39,12 @@ def narrowed(debate: Debate) -> tuple[Debate, tuple[Notify, ...]]:
         reason = verbatim(reason)
     panel = tuple(m for m in debate.roster if m.id in chosen)
     left = ", ".join(m.name for m in debate.roster if m.id not in chosen)
-    squad = f"{', '.join(_named(m) for m in debate.roster)} ({len(debate.roster)})"
+    count = str(len(debate.roster))
+    squad = f"{', '.join(named(m) for m in debate.roster)} ({count})"
     outputs = (*debate.outputs, (SQUAD, squad), (NARROWED, reason))
-    notice = Notify(
-        "boardroom.narrowed",
-        (
-            ("count", str(len(debate.roster))),
-            ("kept", ", ".join(m.name for m in panel)),
-            ("left", left),
-            ("reasons", reason),  # keyed: the room fills it
-        ),
-    )
-    return replace(debate, roster=panel, outputs=outputs), (notice,)
+    kept = ", ".join(m.name for m in panel)
+    said = (("count", count), ("kept", kept), ("left", left), ("reasons", reason))  # keyed
+    return replace(debate, roster=panel, outputs=outputs), (Notify("boardroom.narrowed", said),)
 
 
 def most_relevant(debate: Debate) -> tuple[str, ...]:
@@ -78,7 +72,3 @@ def _picked(debate: Debate) -> tuple[tuple[str, ...], str]:
     )
     reason = found.get("reason")
     return ids, reason.strip() if isinstance(reason, str) else ""
-
-
-def _named(member: Participant) -> str:
-    return f"{member.name} ({member.persona})" if member.persona else member.name
