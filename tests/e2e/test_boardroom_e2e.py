@@ -42,6 +42,8 @@ SYNTHESIS = {
     "irreconcilable": False,
     "recommendation": "outbox 채택",
     "guardrails": ["부하 시험 먼저"],
+    "question": "",
+    "options": [],
 }
 
 
@@ -60,9 +62,10 @@ def gemini_answers(language: str) -> Any:
             return {"debate_worthy": True, "topic": "outbox vs Streams", "confidence": 0.9,
                     "question": "Adopt the Postgres outbox?", "reason": "an open decision",
                     "suggested_format": "boardroom", "format_reason": "a panel vote"}  # fmt: skip
-        if '"review"' in text:  # the advisor's review of the draft
+        fields = schema.get("properties") or {}
+        if "review" in fields:  # the advisor's review of the draft
             return SYNTHESIS | {"review": "초안을 확인함"}
-        if '"tracker"' in text:
+        if "tracker" in fields:
             return SYNTHESIS
         if "Gemini [product owner]" not in text:
             return None  # the moderator's detection and Conclusion: the automatic answers
