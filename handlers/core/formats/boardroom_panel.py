@@ -44,7 +44,8 @@ def narrowed(debate: Debate) -> tuple[Debate, tuple[Notify, ...]]:
     outputs = (*debate.outputs, (SQUAD, squad), (NARROWED, reason))
     kept = ", ".join(m.name for m in panel)
     said = (("count", count), ("kept", kept), ("left", left), ("reasons", reason))  # keyed
-    return replace(debate, roster=panel, outputs=outputs), (Notify("boardroom.narrowed", said),)
+    seated = replace(debate, roster=panel, order=tuple(m.id for m in panel), outputs=outputs)
+    return seated, (Notify("boardroom.narrowed", said),)
 
 
 def most_relevant(debate: Debate) -> tuple[str, ...]:
