@@ -19,7 +19,7 @@ def test_the_boardroom_recording_is_a_complete_panel() -> None:
     for entry in recording.turns:
         found = parse_position(entry.reply, 1 if entry.turn <= 3 else 2)
         assert found.vote is not None, entry.turn
-    assert set(recording.tasks) == {"decision", "synthesis"}
+    assert set(recording.tasks) == {"decision", "synthesis", "advisor"}
 
 
 def test_the_boardroom_demo_replays_and_writes_the_synthesis(tmp_path: Path) -> None:
@@ -37,6 +37,7 @@ def test_the_boardroom_demo_replays_and_writes_the_synthesis(tmp_path: Path) -> 
     text = synthesis.read_text(encoding="utf-8")
     assert "| Agente | Voto Round 1 | Voto Final | Mudou? | Motivo da mudança |" in text
     assert "| Gemini | NÃO | CONDICIONAL | sim | O argumento do AG" in text
+    assert "> Revisado pelo advisor" in text  # the recording's review of the draft
     pages = {p.relative_to(synthesis.parent).as_posix() for p in synthesis.parent.rglob("*.md")}
     assert {"round-1/ag.md", "round-2/gemini.md", "agenda.md", "round-log.md"} <= pages
     recording = recording_for("boardroom")
