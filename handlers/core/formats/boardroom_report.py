@@ -83,7 +83,7 @@ def synthesis_page(debate: Debate) -> str:
         f"**⟦boardroom.squad⟧:** {squad_line(debate)}  ",
         f"**⟦boardroom.agents⟧:** {v(panel_line(debate))}",
         "",
-        _review_note(debate, found),
+        f"> {_review_note(debate, found)}",
         "",
         "## ⟦boardroom.tracker⟧",
         "",
@@ -120,11 +120,9 @@ def squad_line(debate: Debate) -> str:
 
 
 def _review_note(debate: Debate, found: dict[str, Any]) -> str:
-    """The seed's note that the advisor reviewed the synthesis, or that it did not."""
-    if not reviewed(debate):
-        return "> ⟦boardroom.not_reviewed⟧"
-    said = str(found.get("review") or "").strip()
-    return "> ⟦boardroom.reviewed⟧" + (f" {v(_one_line(said))}" if said else "")
+    """The seed's note that the advisor reviewed the synthesis (and what it changed), or not."""
+    said = _one_line(str(found.get("review") or "")) if reviewed(debate) else ""
+    return f"{_review_word(debate)} {v(said)}".strip()
 
 
 def _listed(found: dict[str, Any], key: str) -> list[str]:
