@@ -42,7 +42,7 @@ class Outcome(enum.StrEnum):
     STOPPED = "stopped"
     FAILED = "failed"
     PEOPLE = "people"  # the people's poll decided a stalemate (issue 18)
-    VERDICT = "verdict"  # a format's own decision-maker ruled (the adversarial Reconciler)
+    VERDICT = "verdict"  # the format's own decider ruled (adversarial Reconciler, boardroom vote)
 
 
 class Stance(enum.StrEnum):
