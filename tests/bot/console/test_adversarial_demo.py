@@ -49,7 +49,8 @@ async def test_the_replay_runs_every_role_and_writes_the_result_page(tmp_path: P
     page = result.format_pages["debate-result"].read_text(encoding="utf-8")
     assert "## 토론 결과" in page and "### 조정자의 판정: MODIFY" in page
     assert "### 검증\nPASS-WITH-CAVEATS" in page
-    assert "도전자 증거 3" in page  # the uncited argument is rejected, visibly
+    rejected = page.split("### 기각된 논거\n", 1)[1].split("\n\n", 1)[0]
+    assert rejected.count("\n") == 0 and "도전자" in rejected  # the uncited one, listed once
     assert all(entry.reply in page for entry in RECORDING.turns)
     assert "- 조정자: Reconciler (claude-opus-4-1)" in page
 
