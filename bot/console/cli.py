@@ -31,6 +31,11 @@ def _console_parser(sub: Any) -> None:
         default="cli",
         help="who answers for Claude: the claude CLI, or a person",
     )
+    console.add_argument(
+        "--human",
+        default="",
+        help="more seats a person types, by PARTICIPANTS id (comma-separated: claude,gemini)",
+    )
     console.add_argument("--name", default="", help="the default speaker of typed chat lines")
     console.add_argument(
         "--db",
@@ -91,6 +96,7 @@ def run_terminal(args: argparse.Namespace) -> int:
         ag=args.ag,
         claude=args.claude,
         name=args.name,
+        human=frozenset(filter(None, (h.strip() for h in args.human.split(",")))),
         db=args.db,
         moderator=args.moderator,
         ag_model=args.ag_model,

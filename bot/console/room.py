@@ -17,6 +17,7 @@ from bot.console.room_people import ask_budget, ask_user, notify
 from bot.console.room_poll import post_minority_report
 from bot.console.room_status import ConsoleStatus
 from bot.console.room_turn import Working, post_turn
+from bot.console.seats import Typed
 from handlers.core.effects import (
     AskBudget,
     AskUser,
@@ -40,7 +41,7 @@ from tools.store.db import Database
 
 
 class ConsoleRoom:
-    """Prints debates to a rich Console; `human_seats` type at the keyboard, `names` name people."""
+    """Prints debates to a rich Console; `typed` seats type at the keyboard, `names` name people."""
 
     def __init__(
         self,
@@ -49,13 +50,13 @@ class ConsoleRoom:
         clock: Clock,
         *,
         db: Database | None = None,
-        human_seats: frozenset[str] = frozenset(),
+        typed: Typed | None = None,
         names: dict[int, str] | None = None,
         rules_only: bool = False,
     ) -> None:
         self.console = console
         self._out = ConsoleOut(console, strings, db)
-        self._human = human_seats
+        self._typed = typed or Typed()
         self._names = names if names is not None else {}
         self._rules_only = rules_only
         self._status = ConsoleStatus(self._out, clock, rules_only=rules_only)
@@ -102,4 +103,5 @@ class ConsoleRoom:
 
     def working(self, debate: Debate, seat: str) -> Working:
         """A line (and a spinner in a real terminal) while `seat` works on its turn."""
-        return Working(self._out, seat, debate, typed_here=seat in self._human)
+        typed_here = self._typed(seat, debate.member(seat).backend)
+        return Working(self._out, seat, debate, typed_here=typed_here)
