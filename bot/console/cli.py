@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 from typing import Any
+
+from handlers.core.i18n import LANGUAGES
 
 TERMINAL_COMMANDS = ("console", "demo")
 
@@ -68,8 +71,15 @@ def _demo_parser(sub: Any) -> None:
     )
     demo.add_argument(
         "--format",
+        choices=("free", "boardroom", "adversarial", "ledger"),
         default="free",
-        help="the debate format to replay a recording of: free (default) or ledger",
+        help="the debate format to replay a recording of (default free)",
+    )
+    demo.add_argument(
+        "--language",
+        choices=LANGUAGES,
+        default=None,
+        help="the debate's language (default: LANGUAGE when it is one of these, else ko)",
     )
     demo.add_argument(
         "--out",
@@ -87,7 +97,9 @@ def run_terminal(args: argparse.Namespace) -> int:
         from bot.demo.runner import run_demo  # noqa: PLC0415  # rich and the engine load here
 
         require_writable(args.out, "--out", "choose a folder you can write with --out")
-        return run_demo(out=args.out, pace_s=max(0.0, args.pace), format_name=args.format)
+        language = args.language or os.environ.get("LANGUAGE", "ko")
+        return run_demo(out=args.out, pace_s=max(0.0, args.pace), format_name=args.format,
+                        language=language if language in LANGUAGES else "ko")  # fmt: skip
     from bot.console.build import ConsoleOptions  # noqa: PLC0415
     from bot.console.session import run_console  # noqa: PLC0415
     from bot.settings import settings_from_option  # noqa: PLC0415

@@ -8,10 +8,10 @@ from collections.abc import Mapping
 from rich.text import Text
 
 from bot.console.room_out import ConsoleOut
-from bot.console.text import MODERATOR_GREY, seat_name
+from bot.console.text import MODERATOR_GREY, page_label, seat_name
 from handlers.core.formats import format_named
 from handlers.core.formats.keys import fill_keys
-from handlers.core.model import Conclusion, Debate, WikiPage
+from handlers.core.model import Conclusion, Debate
 
 
 async def post_summary(
@@ -28,9 +28,7 @@ async def post_summary(
     out.console.rule(Text(title, style="bold"), style=MODERATOR_GREY)
     for line in fill_keys(markdown, t).splitlines():
         out.line(line, MODERATOR_GREY)
-    out.line(t("console.conclusion_pages"), MODERATOR_GREY, bold=True)
-    for page, url in links.items():
-        out.line(f"• {page}: {url}", MODERATOR_GREY)
+    _pages(out, debate, links)
     await out.remember(debate.id, slot)
 
 
@@ -57,8 +55,12 @@ async def post_conclusion(
             out.line(t(key), MODERATOR_GREY, bold=True)
             for item in items:
                 out.line(f"• {item}", MODERATOR_GREY)
-    out.line(t("console.conclusion_pages"), MODERATOR_GREY, bold=True)
-    for page in (page for page in WikiPage if page.value in links):
-        name = t(f"console.page_{page.name.lower()}")
-        out.line(f"• {name}: {links[page.value]}", MODERATOR_GREY)
+    _pages(out, debate, links)
     await out.remember(debate.id, "conclusion")
+
+
+def _pages(out: ConsoleOut, debate: Debate, links: Mapping[str, str]) -> None:
+    """The pages the debate wrote, each by its name and link."""
+    out.line(out.t("console.conclusion_pages"), MODERATOR_GREY, bold=True)
+    for page, url in links.items():
+        out.line(f"• {page_label(out.t, debate, page)}: {url}", MODERATOR_GREY)

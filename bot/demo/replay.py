@@ -14,6 +14,7 @@ from importlib import resources
 
 from pydantic import BaseModel, Field
 
+from handlers.core.i18n import Strings
 from handlers.core.model import (
     DEFAULT_ROSTER,
     Action,
@@ -37,11 +38,19 @@ from handlers.ports import (
     TurnRequest,
 )
 
-DEFAULT_RECORDING = "debate_ko.json"
+DEFAULT_RECORDING = "free.ko.json"  # each recording is `<format>.<language>.json`
 
 
 class RecordingError(Exception):
-    """The recording does not fit what the engine asks for (a broken or edited file)."""
+    """The recording cannot be played; `key` names the locale's words for why."""
+
+    def __init__(self, key: str, **params: object) -> None:
+        super().__init__(key, params)
+        self.key, self.params = key, params
+
+    def said(self, t: Strings) -> str:
+        """Why, in the debate's language."""
+        return t(f"console.{self.key}", **self.params)
 
 
 class ReplayMismatch(DebaterError):
@@ -170,24 +179,21 @@ class Recording(BaseModel):
         for answer in self.answers:
             if answer.after_turn == turn:
                 return answer
-        raise RecordingError(f"no recorded answer after turn {turn}")
+        raise RecordingError("demo_no_answer", turn=turn)
 
 
-# The recorded debate of each format (more as the formats land).
-RECORDINGS = {
-    "free": DEFAULT_RECORDING,
-    "ledger": "debate_ledger_ko.json",
-    "adversarial": "debate_adversarial_ko.json",
-    "boardroom": "debate_boardroom_pt.json",
-}
+def recorded() -> tuple[str, ...]:
+    """The shipped recordings, as `<format>.<language>`."""
+    files = resources.files("bot.demo").iterdir()
+    return tuple(sorted(f.name.removesuffix(".json") for f in files if f.name.endswith(".json")))
 
 
-def recording_for(format_name: str) -> Recording:
-    """The shipped recording of a format; a format without one is a RecordingError."""
-    if format_name not in RECORDINGS:
-        known = ", ".join(RECORDINGS)
-        raise RecordingError(f"no recorded debate of format {format_name!r} (recorded: {known})")
-    return load_recording(RECORDINGS[format_name])
+def recording_for(format_name: str, language: str = "ko") -> Recording:
+    """The shipped recording of a format in a language; one not recorded is a RecordingError."""
+    name = f"{format_name}.{language}"
+    if name not in recorded():
+        raise RecordingError("demo_unrecorded", name=name, recorded=", ".join(recorded()))
+    return load_recording(f"{name}.json")
 
 
 def load_recording(name: str = DEFAULT_RECORDING) -> Recording:
@@ -224,15 +230,13 @@ class ReplayDebater:
 
     def __init__(
         self,
-        seat: str,
+        backend: Backend,
         recording: Recording,
         clock: ReplayClock,
         pace_s: float,
         pause: Pause = asyncio.sleep,
-        backend: Backend | None = None,
     ) -> None:
-        self.seat = seat
-        self.backend = backend or (Backend.AG_RELAY if seat == "ag" else Backend.CLAUDE_CLI)
+        self.backend = backend
         self._turns = {entry.turn: entry for entry in recording.turns}
         self._clock = clock
         self._pace_s = pace_s
@@ -241,7 +245,7 @@ class ReplayDebater:
     async def speak(self, request: TurnRequest) -> DebaterOutput:
         """The recorded reply of this turn, after a short pause so people can follow."""
         entry = self._turns.get(request.turn)
-        who = request.participant or self.seat
+        who = request.participant
         if entry is None or entry.seat != who:
             raise ReplayMismatch(f"turn {request.turn} is not recorded for {who}")
         await self._pause(self._pace_s)
@@ -282,7 +286,7 @@ class ReplayModerator:
         """The recorded judgement of the latest turn."""
         entry = self._decisions.get(view.debate.turns)
         if entry is None:
-            raise RecordingError(f"no recorded decision after turn {view.debate.turns}")
+            raise RecordingError("demo_no_decision", turn=view.debate.turns)
         question = (
             UserQuestion(entry.question.text, tuple(entry.question.options))
             if entry.question
@@ -308,7 +312,7 @@ class ReplayModerator:
         """The recorded Conclusion."""
         found = self._recording.conclusion
         if found is None:
-            raise RecordingError("no recorded Conclusion")
+            raise RecordingError("demo_no_conclusion")
         return Conclusion(
             decision=found.decision,
             agreed=tuple(found.agreed),

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.demo.replay import RecordingError, load_recording, recording_for
+from bot.demo.replay import RecordingError, load_recording, recorded, recording_for
 from bot.demo.runner import DB_NAME, replay, run_demo
 from handlers.core.formats.ledger_text import ledger_items
 from handlers.core.i18n import Strings
@@ -118,7 +118,7 @@ def test_the_demo_replays_a_format_s_recording_and_names_the_ones_it_has(tmp_pat
     )
     text = missing.getvalue()
     assert code == 2 and "nonesuch" in text
-    assert "recorded: free, ledger, adversarial, boardroom" in text
+    assert T("console.demo_unrecorded", name="nonesuch.ko", recorded=", ".join(recorded())) in text
     assert not (tmp_path / "x").exists()  # nothing was written
 
 
@@ -153,4 +153,4 @@ async def test_the_ledger_demo_replays_an_orchestrated_debate(tmp_path: Path) ->
         assert item_id in front and f"**{item_id}** {wording}" in ledger
     assert (folder / "concepts.svg").read_text(encoding="utf-8").startswith("<svg")
     assert "⟦" not in front + ledger and "입장" in (folder / "topic.md").read_text(encoding="utf-8")
-    assert set(result.format_pages) >= {"topic", "front-page", "turns/02-gemini"}
+    assert set(result.pages) >= {"topic", "front-page", "turns/02-gemini"}
