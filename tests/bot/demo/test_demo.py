@@ -154,3 +154,48 @@ async def test_the_ledger_demo_replays_an_orchestrated_debate(tmp_path: Path) ->
     assert (folder / "concepts.svg").read_text(encoding="utf-8").startswith("<svg")
     assert "⟦" not in front + ledger and "입장" in (folder / "topic.md").read_text(encoding="utf-8")
     assert set(result.pages) >= {"topic", "front-page", "turns/02-gemini"}
+
+
+@pytest.mark.parametrize("language", ["en", "pt-BR"])
+def test_the_demo_replays_in_the_language_asked(tmp_path: Path, language: str) -> None:
+    screen, t = io.StringIO(), Strings(language)
+    code = run_demo(tmp_path / "demo", 0.0, plain_console(screen), language=language)
+    out = screen.getvalue()
+    assert code == 0 and out.startswith(t("console.demo_banner"))
+    recording = recording_for("free", language)
+    assert recording.language == language and recording.detection.topic in out
+    assert recording.conclusion is not None and recording.conclusion.decision in out
+    for entry in recording.turns:  # each reply in the debate's language, on the screen
+        assert parse_reply(entry.reply).opinion in out
+    # the recording shows stance moves with their quotes, not warnings about itself
+    assert "⚠️" not in out and "❌" not in out
+    assert "convinced_by" in out
+
+
+def test_the_demo_command_lists_every_format_and_language() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "demo", "--help"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0
+    for word in ("free", "boardroom", "adversarial", "ledger", "--language", "pt-BR"):
+        assert word in done.stdout, word
+
+
+def test_the_language_of_the_environment_picks_the_recording(tmp_path: Path) -> None:
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(tmp_path), "LANGUAGE": "en"}
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "demo", "--pace", "0"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(Strings("en")("console.demo_banner"))
+    assert recording_for("free", "en").detection.topic in done.stdout
