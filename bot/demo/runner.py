@@ -33,7 +33,7 @@ from bot.demo.replay import (
     load_recording,
     recording_for,
 )
-from handlers.core.events import ProposalApproved, UserAnswered
+from handlers.core.events import Event, ProposalApproved, UserAnswered
 from handlers.core.formats import format_named
 from handlers.core.i18n import Strings
 from handlers.core.model import ChatLine, Debate, Phase, Proposal
@@ -110,9 +110,9 @@ class _Player:
         lead_in = CHAT_GAP_S * len(recording.chat) + CARD_S
         ago = timedelta(seconds=math.ceil(recording.duration_s()) + lead_in)
         self.clock = ReplayClock(datetime.now(UTC).replace(microsecond=0) - ago)
-        self.people = People(recording.approval.by)
+        self.people = People(recording.approval[0])
         self.moderator = ReplayModerator(recording)
-        roster = recording.participants
+        roster = recording.roster
         config = HandlerConfig(language=recording.language, max_rounds=recording.max_rounds,
                                retry_wait_scale=0.0, format=recording.format_name, roster=roster,
                                format_options=tuple(sorted(recording.options.items())))  # fmt: skip
@@ -132,25 +132,27 @@ class _Player:
         self.handler, self.wiki = self.engine.handler, self.engine.wiki
 
     async def play(self) -> Debate:
-        """The chat, the card, the approval, then the debate until it ends."""
+        """The chat, the card and its recorded key, then the debate and the people's recorded
+        answers until it ends."""
         debate = await self.handler.propose(await self._chat())
         if debate is None:
             raise RecordingError("demo_refused")
-        await self.handler.wait_idle(debate.id)
-        await self._press(self.recording.approval.by, self.recording.approval.key)
-        approved = ProposalApproved(self.people.actor_named(self.recording.approval.by))
-        await self.handler.submit(debate.id, approved)
         while True:
             await self.handler.wait_idle(debate.id)
             debate = await self.handler.get(debate.id)
             if debate.phase.is_terminal:
                 return debate
-            if debate.phase is not Phase.AWAITING_USER:
+            if debate.phase is Phase.PROPOSED:
+                who, key = self.recording.approval
+                event: Event = ProposalApproved(self.people.actor_named(who))
+            elif debate.phase is Phase.AWAITING_USER:
+                who, key = self.recording.answer_after(debate.turns)
+                event = UserAnswered(self.people.actor_named(who), key)
+            else:
                 raise RecordingError("demo_stalled", phase=debate.phase.value)
-            answer = self.recording.answer_after(debate.turns)
-            await self._press(answer.by, answer.text)
-            said = UserAnswered(self.people.actor_named(answer.by), answer.text)
-            await self.handler.submit(debate.id, said)
+            await asyncio.sleep(self.pace_s)
+            self.out.line(self.t("console.demo_key", user=who, key=key), USER_AMBER)
+            await self.handler.submit(debate.id, event)
 
     async def _chat(self) -> Proposal:
         """The recorded chat through the real detection (pre-filter and all)."""
@@ -164,20 +166,14 @@ class _Player:
         title = Text(self.t("console.demo_chat", channel=self.recording.channel))
         self.console.rule(title, style=MODERATOR_GREY)
         proposal = None
-        for number, entry in enumerate(chat, start=1):
-            self.out.line(f"{entry.author}: {entry.text}", "")
-            author = self.people.id_of(entry.author)
-            line = ChatLine(author, entry.author, entry.text, self.clock.now(), number)
+        for number, (who, text) in enumerate(chat, start=1):
+            self.out.line(f"{who}: {text}", "")
+            line = ChatLine(self.people.id_of(who), who, text, self.clock.now(), number)
             proposal = await detection.on_message(CONSOLE_CHANNEL, line, author_is_bot=False)
             self.clock.advance(CHAT_GAP_S)
         if proposal is None:
             raise RecordingError("demo_no_proposal")
         return proposal
-
-    async def _press(self, user: str, key: str) -> None:
-        """A recorded key press or answer, shown as such."""
-        await asyncio.sleep(self.pace_s)
-        self.out.line(self.t("console.demo_key", user=user, key=key), USER_AMBER)
 
 
 def run_demo(

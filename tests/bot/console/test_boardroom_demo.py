@@ -15,7 +15,7 @@ from tests.bot.console.conftest import plain_console
 def test_the_boardroom_recording_is_a_complete_panel() -> None:
     recording = recording_for("boardroom", "pt-BR")
     assert recording.format_name == "boardroom" and recording.language == "pt-BR"
-    assert len(recording.participants) == 3 and all(m.persona for m in recording.participants)
+    assert len(recording.roster) == 3 and all(m.persona for m in recording.roster)
     for entry in recording.turns:
         found = parse_position(entry.reply, 1 if entry.turn <= 3 else 2)
         assert found.vote is not None, entry.turn

@@ -73,7 +73,7 @@ def test_the_demo_runs_with_an_empty_environment(tmp_path: Path) -> None:
         assert parsed.opinion in out  # and its argument on the screen
     conclusion = pages[WikiPage.CONCLUSION].read_text(encoding="utf-8")
     assert RECORDING.conclusion.decision in conclusion and RECORDING.conclusion.decision in out
-    assert RECORDING.answers[0].text in out
+    assert RECORDING.answers[2][1] in out
     assert "Redis Streams" in pages[WikiPage.WORKING_DOCUMENT].read_text(encoding="utf-8")
 
 
@@ -91,7 +91,7 @@ async def test_the_replay_is_stored_like_a_real_debate(tmp_path: Path) -> None:
     assert [(t.number, t.seat, t.text) for t in turns] == [
         (e.turn, e.seat, e.reply) for e in RECORDING.turns
     ]
-    assert abs(result.debate.cost_usd - sum(e.cost_usd for e in RECORDING.turns)) < 1e-9
+    assert abs(result.debate.cost_usd - sum(e.meta.cost_usd for e in RECORDING.turns)) < 1e-9
 
     again = await replay(plain_console(io.StringIO()), tmp_path / "demo", 0.0)
     assert again.debate.id == 1  # a second run starts clean
