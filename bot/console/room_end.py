@@ -14,30 +14,22 @@ from handlers.core.formats.keys import fill_keys
 from handlers.core.model import Conclusion, Debate
 
 
-async def post_summary(
-    out: ConsoleOut, debate: Debate, markdown: str, links: Mapping[str, str]
-) -> None:
+def post_summary(out: ConsoleOut, debate: Debate, markdown: str, links: Mapping[str, str]) -> None:
     """The format's closing block in full, then the pages it wrote; in the Conclusion's
     place when it stands in for one."""
     closing = format_named(debate.format).closes_itself(debate)
-    slot = "conclusion" if closing else "summary"
-    if not await out.first_time(debate.id, slot):
-        return
     t = out.t
     title = t("console.conclusion_title" if closing else "front.summary_title")
     out.console.rule(Text(title, style="bold"), style=MODERATOR_GREY)
     for line in fill_keys(markdown, t).splitlines():
         out.line(line, MODERATOR_GREY)
     _pages(out, debate, links)
-    await out.remember(debate.id, slot)
 
 
-async def post_conclusion(
+def post_conclusion(
     out: ConsoleOut, debate: Debate, conclusion: Conclusion, links: Mapping[str, str]
 ) -> None:
     """The end: decision, agreed and open points, positions, next steps and the pages."""
-    if not await out.first_time(debate.id, "conclusion"):
-        return
     t = out.t
     out.console.rule(Text(t("console.conclusion_title"), style="bold"), style=MODERATOR_GREY)
     out.line(conclusion.decision, MODERATOR_GREY, bold=True)
@@ -56,7 +48,6 @@ async def post_conclusion(
             for item in items:
                 out.line(f"• {item}", MODERATOR_GREY)
     _pages(out, debate, links)
-    await out.remember(debate.id, "conclusion")
 
 
 def _pages(out: ConsoleOut, debate: Debate, links: Mapping[str, str]) -> None:
