@@ -21,7 +21,7 @@ def post_summary(out: ConsoleOut, debate: Debate, markdown: str, links: Mapping[
     t = out.t
     title = t("console.conclusion_title" if closing else "front.summary_title")
     out.console.rule(Text(title, style="bold"), style=MODERATOR_GREY)
-    for line in fill_keys(markdown, t).splitlines():
+    for line in fill_keys(markdown, t).replace("**", "").splitlines():  # no Markdown here
         out.line(line, MODERATOR_GREY)
     _pages(out, debate, links)
 
