@@ -46,6 +46,22 @@ def _paused_session(
     return paused, lines, keyboard, session
 
 
+async def _at_the_budget(
+    settings: Settings, screen: Screen
+) -> tuple[Settings, QueueLines, Keyboard, asyncio.Task[int]]:
+    """A debate of a one-round budget (`r 1` on the card), paused at it after two replies."""
+    paused, lines, keyboard, session = _paused_session(settings, screen)
+    lines.push("/debate 캐시 계층 선택")
+    await screen.shows(T("budget.console_card"))
+    lines.push("r 1")
+    await screen.shows(T("budget.console_chosen", rounds=1))
+    lines.push("y")
+    await _reply(lines, keyboard, "첫째 의견")
+    await _reply(lines, keyboard, "둘째 의견")
+    await screen.shows(T("budget.body", rounds=1))
+    return paused, lines, keyboard, session
+
+
 async def _load(settings: Settings) -> Debate:
     db = await Database.open(str(settings.DATA_DIR / "console.sqlite3"))
     try:
@@ -57,15 +73,7 @@ async def _load(settings: Settings) -> Debate:
 async def test_budget_set_on_the_card_pauses_extends_and_concludes(
     settings: Settings, screen: Screen
 ) -> None:
-    paused, lines, keyboard, session = _paused_session(settings, screen)
-    lines.push("/debate 캐시 계층 선택")
-    await screen.shows(T("budget.console_card"))
-    lines.push("r 1")
-    await screen.shows(T("budget.console_chosen", rounds=1))
-    lines.push("y")
-    await _reply(lines, keyboard, "첫째 의견")
-    await _reply(lines, keyboard, "둘째 의견")
-    await screen.shows(T("budget.body", rounds=1))
+    paused, lines, keyboard, session = await _at_the_budget(settings, screen)
     mark = len(screen.getvalue())
     lines.push("조금 더 봅시다")  # not a key: kept for the moderator, and the keys are shown
     await screen.shows(T("budget.console_keys"), after=mark)
@@ -88,13 +96,7 @@ async def test_budget_set_on_the_card_pauses_extends_and_concludes(
 async def test_declaring_consensus_writes_a_conclusion_of_agreement(
     settings: Settings, screen: Screen
 ) -> None:
-    paused, lines, keyboard, session = _paused_session(settings, screen)
-    lines.push("/debate 캐시 계층 선택")
-    await screen.shows(T("budget.console_card"))
-    lines.push("r 1", "y")
-    await _reply(lines, keyboard, "첫째 의견")
-    await _reply(lines, keyboard, "둘째 의견")
-    await screen.shows(T("budget.body", rounds=1))
+    paused, lines, _keyboard, session = await _at_the_budget(settings, screen)
     lines.push("d")
     await screen.shows(T("convergence.declared", user="alice"))
     await screen.shows(T("console.conclusion_title"))
