@@ -229,16 +229,9 @@ class ConsoleApp:
         if not topic:
             self._say(self._t("console.shortcut_usage"))
             return
-        window = tuple(self._window[-20:])
-        if not window:
-            window = (
-                ChatLine(
-                    self._people.id_of(self._people.operator),
-                    self._people.operator,
-                    topic,
-                    self._clock.now(),
-                ),
-            )
+        operator = self._people.operator  # with no chat yet, the topic is what was said
+        said = ChatLine(self._people.id_of(operator), operator, topic, self._clock.now())
+        window = tuple(self._window[-20:]) or (said,)
         proposal = Proposal(
             channel_id=CONSOLE_CHANNEL,
             topic=topic,
