@@ -10,6 +10,7 @@ from handlers.core.effects import AskDebater
 from handlers.core.formats import format_named
 from handlers.core.formats.base import BriefInput, Piece
 from handlers.core.model import Debate, PeopleLine, Precedent, Turn
+from handlers.core.quotes import prose
 from handlers.core.reply_fields import shown
 
 LANGUAGE_NAMES = {
@@ -37,7 +38,7 @@ def compose_turn_prompt(
     for a `person` typing the seat, the others' words instead of their raw replies."""
     turns = () if shown is None else (shown,) if isinstance(shown, Turn) else shown
     if person:
-        turns = tuple(replace(turn, text=turn.parsed.opinion) for turn in turns)
+        turns = tuple(replace(turn, text=prose(turn)) for turn in turns)
     brief = format_named(debate.format).brief(BriefInput(debate, ask, turns, people))
     text = render_brief(brief, ask, people, language, person=person)
     last_own = max((n for n, who in debate.log if who == ask.seat), default=0)
