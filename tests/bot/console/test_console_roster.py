@@ -7,10 +7,12 @@ import asyncio
 import random
 import re
 
+import pytest
+
 from bot.console.build import ConsoleOptions
 from bot.console.keyboard import Keyboard
-from bot.console.session import console_session
-from bot.settings import Settings
+from bot.console.session import console_session, run_console
+from bot.settings import Settings, SettingsError
 from handlers.core.i18n import Strings
 from handlers.core.model import Backend, TurnMeta
 from handlers.ports import DebaterOutput, TurnRequest
@@ -110,3 +112,8 @@ async def test_a_boardroom_of_two_people_and_a_machine_runs_to_its_end(
     asked = second_round.split(T("console.human_keys"))[0]
     assert GEMINI_WORDS in asked  # the others' round-1 words, asked as a person
     assert T("console.human_turn", seat=typed[3]) not in asked  # one seat asked at a time
+
+
+def test_a_typed_seat_not_in_participants_is_refused_by_name(settings: Settings) -> None:
+    with pytest.raises(SettingsError, match="nobody"):
+        run_console(settings, ConsoleOptions(human=frozenset({"nobody"})))
