@@ -19,7 +19,7 @@ from bot.settings import Settings
 from handlers.core.formats import format_named, formats_for
 from handlers.core.i18n import Strings
 from handlers.core.model import GEMINI, Backend, Participant
-from handlers.ports import Clock, Debater, Moderator
+from handlers.ports import Debater, Moderator
 from handlers.rules_moderator import RulesModerator
 from tools.checks import scrub
 from tools.gemini.core import ModeratorError, StructuredModerator
@@ -73,32 +73,24 @@ def missing_binaries(settings: Settings, options: ConsoleOptions) -> list[str]:
     return sorted(f"{name}={binary}" for name, binary in found if shutil.which(binary) is None)
 
 
-def build_console_moderator(
-    settings: Settings, options: ConsoleOptions, db: Database, clock: Clock
-) -> tuple[Moderator, bool]:
-    """The moderator, and whether the `/debate` shortcut is offered (the rules never propose)."""
+async def reachable_moderator(
+    settings: Settings, options: ConsoleOptions, db: Database
+) -> tuple[Moderator, bool, str]:
+    """The moderator (Gemini when configured, after one counted request to it), whether the
+    `/debate` shortcut is offered (the rules never propose), and why a configured Gemini is
+    not the moderator (shown on screen: a person at a terminal does not read console.log)."""
     rules = RulesModerator(Strings(settings.LANGUAGE))
     configured = settings.MODERATOR_BACKEND == "cli" or settings.GEMINI_API_KEY is not None
     if options.moderator == "rules" or not configured:
-        return rules, True
-    return build_moderator(settings, db, asyncio.sleep), False  # it scales waits itself
-
-
-async def reachable_moderator(
-    settings: Settings, options: ConsoleOptions, db: Database, clock: Clock
-) -> tuple[Moderator, bool, str]:
-    """As build_console_moderator, after one counted request to Gemini: when it fails, the
-    rules and why (shown on screen: a person at a terminal does not read console.log)."""
-    moderator, shortcut = build_console_moderator(settings, options, db, clock)
-    if not isinstance(moderator, StructuredModerator):
-        return moderator, shortcut, ""
-    try:
-        await moderator.ping()
-    except ModeratorError as exc:
-        await moderator.aclose()
-        reason = scrub(str(exc)) or type(exc).__name__
-        return RulesModerator(Strings(settings.LANGUAGE)), True, reason
-    return moderator, shortcut, ""
+        return rules, True, ""
+    moderator = build_moderator(settings, db, asyncio.sleep)  # it scales waits itself
+    if isinstance(moderator, StructuredModerator):
+        try:
+            await moderator.ping()
+        except ModeratorError as exc:
+            await moderator.aclose()
+            return rules, True, scrub(str(exc)) or type(exc).__name__
+    return moderator, False, ""
 
 
 def build_seats(

@@ -78,7 +78,7 @@ async def console_session(
         shortcut = isinstance(moderator, RulesModerator)
         if moderator is None:
             moderator, shortcut, session.unreachable = await reachable_moderator(
-                settings, options, db, clock
+                settings, options, db
             )
             session.closers.append(moderator)
         built = build_seats(settings, options, db, keyboard, console, session.strings)
