@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Mapping
+from functools import partial
 
 from handlers.core.concessions import moved_toward, verdict
 from handlers.core.effects import (
@@ -206,6 +207,9 @@ class EffectRunner:
             persona=member.persona,
             model=member.model,
             on_text=working.show_text,
+            for_person=partial(
+                compose_turn_prompt, debate, ask, shown, self._language, people, person=True
+            ),
         )
         try:
             async with working:

@@ -41,11 +41,17 @@ class TurnRequest:
     # Progress: called with the reply's whole text so far as it is written (a streaming
     # backend calls it often; it must return at once). Never the record: `speak` returns that.
     on_text: Callable[[str], None] | None = field(default=None, compare=False, repr=False)
+    # The same ask worded for a person typing the seat, built only when one asks for it.
+    for_person: Callable[[], str] | None = field(default=None, compare=False, repr=False)
 
     def show_text(self, text_so_far: str) -> None:
         """Report the reply written so far, if anyone listens."""
         if self.on_text is not None:
             self.on_text(text_so_far)
+
+    def person_prompt(self) -> str:
+        """What a person typing this seat reads: no machine contract, the others' words."""
+        return self.for_person() if self.for_person is not None else self.prompt
 
     def session_key(self, default: str) -> str:
         """Whose session this is: sessions are kept per (debate, participant)."""

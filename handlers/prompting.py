@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import prompts
 from handlers.core.claims import as_lines
 from handlers.core.effects import AskDebater
 from handlers.core.formats import format_named
 from handlers.core.formats.base import BriefInput, Piece
 from handlers.core.model import Debate, PeopleLine, Precedent, Turn
+from handlers.core.quotes import prose
 from handlers.core.reply_fields import shown
 
 LANGUAGE_NAMES = {
@@ -28,11 +31,16 @@ def compose_turn_prompt(
     shown: Turn | tuple[Turn, ...] | None,
     language: str,
     people: tuple[PeopleLine, ...] = (),
+    *,
+    person: bool = False,
 ) -> str:
-    """The whole text for `ask.seat`, as the debate's format builds it from what it may see."""
+    """The whole text for `ask.seat`, as the debate's format builds it from what it may see;
+    for a `person` typing the seat, the others' words instead of their raw replies."""
     turns = () if shown is None else (shown,) if isinstance(shown, Turn) else shown
+    if person:
+        turns = tuple(replace(turn, text=prose(turn)) for turn in turns)
     brief = format_named(debate.format).brief(BriefInput(debate, ask, turns, people))
-    text = render_brief(brief, ask, people, language)
+    text = render_brief(brief, ask, people, language, person=person)
     last_own = max((n for n, who in debate.log if who == ask.seat), default=0)
     if not last_own and debate.proposal.precedents:  # with the agenda: earlier decisions
         found = "\n".join(_precedent(p, language) for p in debate.proposal.precedents)
@@ -61,15 +69,24 @@ def _claims(debate: Debate, last_own: int, fresh_session: bool, language: str) -
 
 
 def render_brief(
-    pieces: tuple[Piece, ...], ask: AskDebater, people: tuple[PeopleLine, ...], language: str
+    pieces: tuple[Piece, ...],
+    ask: AskDebater,
+    people: tuple[PeopleLine, ...],
+    language: str,
+    *,
+    person: bool = False,
 ) -> str:
-    """The whole text for one participant; every relayed reply appears in it byte for byte."""
+    """The whole text for one participant; every relayed reply appears in it byte for byte.
+    A `${reply_rule}` is the machine's reply contract, or for a person their own words."""
     extra = additions(ask, people, language)
+    rule = prompts.load("debate_reply_person" if person else "debate_reply_json", language)
     parts = []
     for piece in pieces:
         values = dict(piece.values)
         if piece.additions:
             values["additions"] = extra
+        if "reply_rule" in prompts.placeholders(piece.template, language):
+            values["reply_rule"] = rule
         parts.append(prompts.load(piece.template, language, **values))
     # shown(): a lone surrogate cannot go into a process argument or a Discord message.
     return shown("\n\n".join(parts))

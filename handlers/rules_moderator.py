@@ -58,11 +58,13 @@ class RulesModerator:
     def write_conclusion(self, view: ModeratorView) -> Conclusion:
         """A mechanical Conclusion: how it ended and each side's last position."""
         debate = view.debate
+        outcome = debate.outcome or Outcome.MAX_ROUNDS
         if both_agree(debate):
             decision = self._phrase("moderator.rules_decision_agreed")
+        elif outcome is Outcome.CONSENSUS:  # the people declared it at a pause
+            decision = self._phrase("moderator.rules_decision_declared")
         else:
-            outcome = (debate.outcome or Outcome.MAX_ROUNDS).value
-            reason = self._phrase(f"moderator.rules_outcome_{outcome}")
+            reason = self._phrase(f"moderator.rules_outcome_{outcome.value}")
             decision = self._phrase("moderator.rules_decision_open", reason=reason)
         positions = tuple((seat, self._position(view, seat)) for seat in debate.ids)
         latest = _latest(view)

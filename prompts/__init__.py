@@ -25,6 +25,11 @@ def load(name: str, language: str | None = None, /, **values: str) -> str:
     return template.substitute(values)
 
 
+def placeholders(name: str, language: str | None = None) -> frozenset[str]:
+    """The names prompt `name` wants filled."""
+    return _template(name, language)[1]
+
+
 def exists(name: str, language: str | None = None) -> bool:
     """True if the prompt file is shipped."""
     try:

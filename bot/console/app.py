@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
+from collections.abc import Awaitable
 from typing import Literal
 
 from rich.console import Console
@@ -228,16 +229,9 @@ class ConsoleApp:
         if not topic:
             self._say(self._t("console.shortcut_usage"))
             return
-        window = tuple(self._window[-20:])
-        if not window:
-            window = (
-                ChatLine(
-                    self._people.id_of(self._people.operator),
-                    self._people.operator,
-                    topic,
-                    self._clock.now(),
-                ),
-            )
+        operator = self._people.operator  # with no chat yet, the topic is what was said
+        said = ChatLine(self._people.id_of(operator), operator, topic, self._clock.now())
+        window = tuple(self._window[-20:]) or (said,)
         proposal = Proposal(
             channel_id=CONSOLE_CHANNEL,
             topic=topic,
@@ -261,29 +255,14 @@ class ConsoleApp:
     async def _waiting_for_input(self) -> None:
         """Return once the console waits for a line: nothing runs, or the running debate
         waits (the card, a question, the end), or a human seat waits for its reply."""
-        if self._current is None or self._keyboard.composing.is_set():
-            return
-        idle = asyncio.ensure_future(self._handler.wait_idle(self._current))
-        typing = asyncio.ensure_future(self._keyboard.composing.wait())
-        try:
-            await asyncio.wait({idle, typing}, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            for task in (idle, typing):
-                task.cancel()
-            await asyncio.gather(idle, typing, return_exceptions=True)
+        if self._current is not None and not self._keyboard.composing.is_set():
+            await _first(self._handler.wait_idle(self._current), self._keyboard.composing.wait())
 
     async def _settle(self) -> None:
         """At the end of input: let the running debate reach a point where it waits or ends;
         if a human seat still wants a reply, nothing can type it: the debate is stopped."""
         if self._current is not None:
-            idle = asyncio.ensure_future(self._handler.wait_idle(self._current))
-            starved = asyncio.ensure_future(self._keyboard.starved.wait())
-            try:
-                await asyncio.wait({idle, starved}, return_when=asyncio.FIRST_COMPLETED)
-            finally:
-                for task in (idle, starved):
-                    task.cancel()
-                await asyncio.gather(idle, starved, return_exceptions=True)
+            await _first(self._handler.wait_idle(self._current), self._keyboard.starved.wait())
             debate = await self._live()
             if self._keyboard.starved.is_set() and debate is not None:
                 self._say(self._t("console.input_ended"))
@@ -297,3 +276,14 @@ class ConsoleApp:
 
     def _say(self, text: str, colour: str = MODERATOR_GREY) -> None:
         self._console.print(Text(text, style=colour), soft_wrap=True)
+
+
+async def _first(*waits: Awaitable[object]) -> None:
+    """Until the first of `waits` is done; the others are cancelled."""
+    tasks = [asyncio.ensure_future(wait) for wait in waits]
+    try:
+        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import shutil
-from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -14,12 +13,13 @@ from rich.text import Text
 
 from bot.compose import build_moderator, claude_debater, gemini_cli_debater
 from bot.console.keyboard import Keyboard
-from bot.console.seats import HumanDebater
+from bot.console.seats import HumanDebater, Typed
 from bot.console.text import MODERATOR_GREY
 from bot.settings import Settings
+from handlers.core.formats import format_named, formats_for
 from handlers.core.i18n import Strings
-from handlers.core.model import AG, CLAUDE, Backend
-from handlers.ports import Clock, Debater, Moderator
+from handlers.core.model import GEMINI, Backend, Participant
+from handlers.ports import Debater, Moderator
 from handlers.rules_moderator import RulesModerator
 from tools.checks import scrub
 from tools.gemini.core import ModeratorError, StructuredModerator
@@ -38,6 +38,7 @@ class ConsoleOptions:
     moderator: str = "auto"  # auto (Gemini when configured) | rules
     ag_model: str = "pro"  # the Gemini CLI's model for the AG seat
     wiki: str = "local"  # local (LOCAL_WIKI_DIR) | settings (Wiki.js when WIKIJS_URL is set)
+    human: frozenset[str] = frozenset()  # more seats typed here, by PARTICIPANTS id
 
 
 def database_path(settings: Settings, options: ConsoleOptions) -> Path:
@@ -45,42 +46,51 @@ def database_path(settings: Settings, options: ConsoleOptions) -> Path:
     return options.db or Path(settings.DATA_DIR) / "console.sqlite3"
 
 
+def typed_seats(options: ConsoleOptions) -> Typed:
+    """The seats a person types: `--human`'s, AG's unless the Gemini CLI answers, Claude's
+    with `--claude human`."""
+    backends = {Backend.AG_RELAY} if options.ag == "human" else set()
+    if options.claude == "human":
+        backends.add(Backend.CLAUDE_CLI)
+    return Typed(options.human, frozenset(backends))
+
+
+def wanted_backends(settings: Settings) -> set[Backend]:
+    """The backends PARTICIPANTS uses, and those of the seats a format the card offers adds."""
+    wanted = {member.backend for member in settings.roster}
+    for name in formats_for(settings.roster):
+        wanted |= {m.backend for m in format_named(name).seats_added(settings.format_options)}
+    return wanted
+
+
 def missing_binaries(settings: Settings, options: ConsoleOptions) -> list[str]:
-    """The CLIs the chosen seats need but PATH does not have, as setting names and values."""
-    missing = []
-    if options.claude == "cli" and shutil.which(settings.CLAUDE_BIN) is None:
-        missing.append(f"CLAUDE_BIN={settings.CLAUDE_BIN}")
-    if options.ag == "gemini-cli" and shutil.which(settings.GEMINI_CLI_BIN) is None:
-        missing.append(f"GEMINI_CLI_BIN={settings.GEMINI_CLI_BIN}")
-    return missing
-
-
-def build_console_moderator(
-    settings: Settings, options: ConsoleOptions, db: Database, clock: Clock
-) -> tuple[Moderator, bool]:
-    """The moderator, and whether the `/debate` shortcut is offered (the rules never propose)."""
-    rules = RulesModerator(Strings(settings.LANGUAGE))
-    configured = settings.MODERATOR_BACKEND == "cli" or settings.GEMINI_API_KEY is not None
-    if options.moderator == "rules" or not configured:
-        return rules, True
-    return build_moderator(settings, db, asyncio.sleep), False  # it scales waits itself
+    """The CLIs the machine seats need but PATH does not have, as setting names and values."""
+    machines = wanted_backends(settings) - typed_seats(options).backends
+    needed = {Backend.CLAUDE_CLI: ("CLAUDE_BIN", settings.CLAUDE_BIN),
+              Backend.AG_RELAY: ("GEMINI_CLI_BIN", settings.GEMINI_CLI_BIN),
+              Backend.GEMINI_CLI: ("GEMINI_CLI_BIN", settings.GEMINI_CLI_BIN)}  # fmt: skip
+    found = {needed[backend] for backend in machines}
+    return sorted(f"{name}={binary}" for name, binary in found if shutil.which(binary) is None)
 
 
 async def reachable_moderator(
-    settings: Settings, options: ConsoleOptions, db: Database, clock: Clock
+    settings: Settings, options: ConsoleOptions, db: Database
 ) -> tuple[Moderator, bool, str]:
-    """As build_console_moderator, after one counted request to Gemini: when it fails, the
-    rules and why (shown on screen: a person at a terminal does not read console.log)."""
-    moderator, shortcut = build_console_moderator(settings, options, db, clock)
-    if not isinstance(moderator, StructuredModerator):
-        return moderator, shortcut, ""
-    try:
-        await moderator.ping()
-    except ModeratorError as exc:
-        await moderator.aclose()
-        reason = scrub(str(exc)) or type(exc).__name__
-        return RulesModerator(Strings(settings.LANGUAGE)), True, reason
-    return moderator, shortcut, ""
+    """The moderator (Gemini when configured, after one counted request to it), whether the
+    `/debate` shortcut is offered (the rules never propose), and why a configured Gemini is
+    not the moderator (shown on screen: a person at a terminal does not read console.log)."""
+    rules = RulesModerator(Strings(settings.LANGUAGE))
+    configured = settings.MODERATOR_BACKEND == "cli" or settings.GEMINI_API_KEY is not None
+    if options.moderator == "rules" or not configured:
+        return rules, True, ""
+    moderator = build_moderator(settings, db, asyncio.sleep)  # it scales waits itself
+    if isinstance(moderator, StructuredModerator):
+        try:
+            await moderator.ping()
+        except ModeratorError as exc:
+            await moderator.aclose()
+            return rules, True, scrub(str(exc)) or type(exc).__name__
+    return moderator, False, ""
 
 
 def build_seats(
@@ -91,21 +101,40 @@ def build_seats(
     console: Console,
     strings: Strings,
 ) -> dict[Backend, Debater]:
-    """AG and Claude as the options say."""
+    """Each backend PARTICIPANTS uses: its typed seats at the keyboard, the rest by its CLI."""
     # Apart from the bot's folders: the console's debate ids start again at 1.
     root = Path(settings.DATA_DIR) / "console"
+    typed = typed_seats(options)
     seats: dict[Backend, Debater] = {}
-    if options.ag == "gemini-cli":
-        seats[Backend.AG_RELAY] = gemini_cli_debater(
-            settings, db, options.ag_model, root / "gemini-cli-ag"
-        )
-    else:
-        seats[Backend.AG_RELAY] = HumanDebater(AG, keyboard, console, strings)
-    if options.claude == "human":
-        seats[Backend.CLAUDE_CLI] = HumanDebater(CLAUDE, keyboard, console, strings)
-    else:
-        seats[Backend.CLAUDE_CLI] = claude_debater(settings, db, root)
+    for backend in wanted_backends(settings):
+        typed_only = backend in typed.backends
+        machine = None if typed_only else _machine(backend, settings, options, db, root)
+        seats[backend] = HumanDebater(backend, typed, keyboard, console, strings, machine)
     return seats
+
+
+def _machine(
+    backend: Backend, settings: Settings, options: ConsoleOptions, db: Database, root: Path
+) -> Debater:
+    """The CLI that answers a backend's seats no person types."""
+    if backend is Backend.CLAUDE_CLI:
+        return claude_debater(settings, db, root)
+    if backend is Backend.AG_RELAY:  # no relay in a terminal: the Gemini CLI stands in
+        return gemini_cli_debater(settings, db, options.ag_model, root / "gemini-cli-ag")
+    model = settings.GEMINI_DEBATER_MODEL
+    return gemini_cli_debater(settings, db, model, root / "gemini-cli", participant=GEMINI)
+
+
+def _how(t: Strings, settings: Settings, options: ConsoleOptions, member: Participant) -> str:
+    """Who answers for a seat, as the banner says it."""
+    if typed_seats(options)(member.id, member.backend):
+        return t("console.banner_human")
+    if member.backend is Backend.CLAUDE_CLI:
+        return t("console.banner_claude_cli", binary=settings.CLAUDE_BIN)
+    model = (
+        options.ag_model if member.backend is Backend.AG_RELAY else settings.GEMINI_DEBATER_MODEL
+    )
+    return t("console.banner_gemini_cli", model=model)
 
 
 def print_banner(
@@ -113,7 +142,6 @@ def print_banner(
     t: Strings,
     settings: Settings,
     options: ConsoleOptions,
-    seats: Mapping[Backend, Debater],
     shortcut: bool,
     db_path: Path,
     wiki: WikiBackend,
@@ -126,24 +154,13 @@ def print_banner(
         mode = t("console.banner_mode_rules")
     else:
         mode = t(f"console.banner_mode_{settings.MODERATOR_BACKEND}", model=settings.GEMINI_MODEL)
-    ag = (
-        t("console.banner_human")
-        if isinstance(seats[Backend.AG_RELAY], HumanDebater)
-        else t("console.banner_gemini_cli", model=options.ag_model)
-    )
-    claude = (
-        t("console.banner_human")
-        if isinstance(seats[Backend.CLAUDE_CLI], HumanDebater)
-        else t("console.banner_claude_cli", binary=settings.CLAUDE_BIN)
-    )
+    seats = "\n".join(f"{m.name}: {_how(t, settings, options, m)}" for m in settings.roster)
     where = (
         str(Path(settings.LOCAL_WIKI_DIR).absolute())
         if isinstance(wiki, LocalWiki)
         else str(settings.WIKI_PUBLIC_URL or settings.WIKIJS_URL)
     )
-    body = t(
-        "console.banner_body", moderator=mode, ag=ag, claude=claude, wiki=where, db=str(db_path)
-    )
+    body = t("console.banner_body", moderator=mode, seats=seats, wiki=where, db=str(db_path))
     title = Text(t("console.banner_title"))
     console.print(Panel(Text(body), title=title, border_style=MODERATOR_GREY))
     console.print(Text(t("console.help"), style=MODERATOR_GREY), soft_wrap=True)

@@ -74,6 +74,7 @@ class Keyboard:
         self.composing = asyncio.Event()  # set while a person types a debater's reply
         self.starved = asyncio.Event()  # set when a seat wanted a reply after the input ended
         self.ended = False
+        self.one_reply = asyncio.Lock()  # held by the seat whose reply is typed now
         self.paced = paced  # a script: read a line only when the console waits for one
         self._ready: Callable[[], Awaitable[None]] | None = None
 

@@ -1,5 +1,5 @@
 """The engine's Room port in a terminal, with rich: `show` matches each effect and hands it to
-the part it concerns (the card, the status, a turn, the people, the poll, the end).
+the part it concerns (the card, the status, a turn, the people, the end).
 
 Colours follow the Discord embeds: AG green, Claude blue, the moderator grey, the people's
 decisions amber. Every post is keyed like the Discord room's messages (`room_messages`), so
@@ -9,20 +9,21 @@ a repeat after a crash prints nothing twice (bot/console/room_out.py).
 from __future__ import annotations
 
 from rich.console import Console
+from rich.text import Text
 
 from bot.console.room_card import close_card, post_card
 from bot.console.room_end import post_conclusion, post_summary
 from bot.console.room_out import ConsoleOut
 from bot.console.room_people import ask_budget, ask_user, notify
-from bot.console.room_poll import post_minority_report
-from bot.console.room_status import ConsoleStatus
 from bot.console.room_turn import Working, post_turn
+from bot.console.seats import Typed
+from bot.console.text import MODERATOR_GREY, status_line
+from bot.formatting import claim_lines
 from handlers.core.effects import (
     AskBudget,
     AskUser,
     CloseCard,
     Notify,
-    OpenPoll,
     OpenRoom,
     PostCard,
     PostConclusion,
@@ -33,14 +34,20 @@ from handlers.core.effects import (
     UpdateClaims,
     UpdateStatus,
 )
+from handlers.core.formats import format_named
 from handlers.core.i18n import Strings
+from handlers.core.minority import report_markdown
 from handlers.core.model import Debate
 from handlers.ports import NOTHING, Clock, Loaded
 from tools.store.db import Database
 
+# The posts printed once per debate, by the key `room_messages` keeps them under.
+_ONCE: dict[type, str] = {PostCard: "card", CloseCard: "card-closed", OpenRoom: "open",
+                          PostConclusion: "conclusion", PostMinorityReport: "poll"}  # fmt: skip
+
 
 class ConsoleRoom:
-    """Prints debates to a rich Console; `human_seats` type at the keyboard, `names` name people."""
+    """Prints debates to a rich Console; `typed` seats type at the keyboard, `names` name people."""
 
     def __init__(
         self,
@@ -49,52 +56,69 @@ class ConsoleRoom:
         clock: Clock,
         *,
         db: Database | None = None,
-        human_seats: frozenset[str] = frozenset(),
+        typed: Typed | None = None,
         names: dict[int, str] | None = None,
         rules_only: bool = False,
     ) -> None:
         self.console = console
         self._out = ConsoleOut(console, strings, db)
-        self._human = human_seats
+        self._typed = typed or Typed()
         self._names = names if names is not None else {}
         self._rules_only = rules_only
-        self._status = ConsoleStatus(self._out, clock, rules_only=rules_only)
+        self._clock = clock
+        self._last: dict[int, str] = {}  # each debate's status line as last printed
 
-    async def show(  # noqa: PLR0912  # one case per kind of effect: a table, not logic
-        self, debate: Debate, effect: RoomEffect, loaded: Loaded = NOTHING
-    ) -> str:
-        """Print what `effect` says, once; the terminal has no links to return."""
+    async def show(self, debate: Debate, effect: RoomEffect, loaded: Loaded = NOTHING) -> str:
+        """Print what `effect` says, a keyed post once; the terminal has no links to return."""
+        key = _posted_as(debate, effect)
+        if key and not await self._out.first_time(debate.id, key):
+            return ""
+        self._print(debate, effect, loaded)
+        if key:
+            await self._out.remember(debate.id, key)
+        return ""
+
+    def _print(self, debate: Debate, effect: RoomEffect, loaded: Loaded) -> None:  # noqa: PLR0912  # one case per kind of effect: a table
         out = self._out
         match effect:
             case PostCard():
-                await post_card(out, debate)
+                post_card(out, debate)
             case CloseCard():
-                await close_card(out, self._names, debate)
+                close_card(out, self._names, debate)
             case OpenRoom():
-                await self._status.open(debate)
+                title = out.t("console.room_title", topic=debate.proposal.topic)
+                out.console.rule(Text(title, style="bold"), style=MODERATOR_GREY)
+                out.line(out.t("console.room_keys"), MODERATOR_GREY)
             case UpdateStatus():
-                self._status.status(debate)
+                self._status(debate)
             case UpdateClaims():
-                self._status.claims(debate)
+                board = "\n".join(line.replace("**", "") for line in claim_lines(debate, out.t))
+                out.panel(Text(board), "claims.console_title", MODERATOR_GREY)
             case PostTurn():
-                await post_turn(out, debate, loaded.stored_turn())
+                post_turn(out, debate, loaded.stored_turn())
             case Notify(key=key, params=params):
                 # Without Gemini the rules moderate from the first turn: no "switched" news.
                 if not (self._rules_only and key.startswith("moderator.mode_")):
                     notify(out, key, dict(params))
             case AskUser(question=question):
-                await ask_user(out, debate, question)
+                ask_user(out, question)
             case AskBudget():
-                await ask_budget(out, debate)
+                ask_budget(out, debate)
             case PostConclusion(conclusion=conclusion):
-                await post_conclusion(out, debate, conclusion, loaded.links)
+                post_conclusion(out, debate, conclusion, loaded.links)
             case PostSummary():
-                await post_summary(out, debate, loaded.markdown, loaded.links)
-            case PostMinorityReport():
-                await post_minority_report(out, debate)
-            case OpenPoll():
-                pass  # no poll in a terminal: no one there votes
-        return ""
+                post_summary(out, debate, loaded.markdown, loaded.links)
+            case PostMinorityReport() if debate.poll is not None and debate.poll.report:
+                # The console runs no poll (no one votes at a terminal); a report is shown.
+                report = report_markdown(debate, debate.poll.report, out.t).replace("**", "")
+                out.panel(Text(report), "poll.console_report", MODERATOR_GREY)
+
+    def _status(self, debate: Debate) -> None:
+        """The status line, when it changed."""
+        line = status_line(debate, self._out.t, self._clock.now(), rules_only=self._rules_only)
+        if self._last.get(debate.id) != line:
+            self._last[debate.id] = line
+            self._out.line(f"⏱  {line}", f"dim {MODERATOR_GREY}")
 
     async def votes(self, debate: Debate) -> tuple[int, ...] | None:
         """No poll is opened in a terminal: nothing to read."""
@@ -102,4 +126,21 @@ class ConsoleRoom:
 
     def working(self, debate: Debate, seat: str) -> Working:
         """A line (and a spinner in a real terminal) while `seat` works on its turn."""
-        return Working(self._out, seat, debate, typed_here=seat in self._human)
+        typed_here = self._typed(seat, debate.member(seat).backend)
+        return Working(self._out, seat, debate, typed_here=typed_here)
+
+
+def _posted_as(debate: Debate, effect: RoomEffect) -> str:
+    """The key a post is printed once under; "" for what may print again."""
+    match effect:
+        case PostTurn(turn=number):
+            return f"turn:{number}"
+        case AskBudget():
+            return f"pause:{debate.turns}"
+        case AskUser():
+            return f"ask:{debate.turns}"
+        case PostSummary():  # in the Conclusion's place when the format closes itself
+            return "conclusion" if format_named(debate.format).closes_itself(debate) else "summary"
+        case PostMinorityReport() if debate.poll is None or not debate.poll.report:
+            return ""
+    return _ONCE.get(type(effect), "")

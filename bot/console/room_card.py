@@ -3,7 +3,6 @@ answer it, and how it ended."""
 
 from __future__ import annotations
 
-from rich.panel import Panel
 from rich.text import Text
 
 from bot.console.card_keys import option_lines
@@ -15,19 +14,9 @@ from handlers.core.i18n import Strings
 from handlers.core.model import Debate, Phase
 
 
-async def post_card(out: ConsoleOut, debate: Debate) -> None:
+def post_card(out: ConsoleOut, debate: Debate) -> None:
     """The approval card, with the keys that answer it."""
-    if not await out.first_time(debate.id, "card"):
-        return
-    out.console.print(
-        Panel(
-            _card_body(debate, out.t),
-            title=Text(out.t("console.card_title")),
-            subtitle=Text(out.t("console.card_keys")),
-            border_style=MODERATOR_GREY,
-        )
-    )
-    await out.remember(debate.id, "card")
+    out.panel(_card_body(debate, out.t), "console.card_title", MODERATOR_GREY, "console.card_keys")
 
 
 def _card_body(debate: Debate, t: Strings) -> Text:
@@ -61,13 +50,10 @@ def _card_body(debate: Debate, t: Strings) -> Text:
     return body
 
 
-async def close_card(out: ConsoleOut, names: dict[int, str], debate: Debate) -> None:
+def close_card(out: ConsoleOut, names: dict[int, str], debate: Debate) -> None:
     """How the card ended: opened, declined or expired."""
-    if not await out.first_time(debate.id, "card-closed"):
-        return
     ended = debate.phase in (Phase.DECLINED, Phase.EXPIRED)
     phase = debate.phase.value if ended else "opened"
     who = debate.approved_by
     actor = "-" if who is None else names.get(who, str(who))
     out.line(out.t(f"console.card_{phase}", user=actor), USER_AMBER)
-    await out.remember(debate.id, "card-closed")

@@ -8,38 +8,28 @@ from collections.abc import Mapping
 from rich.text import Text
 
 from bot.console.room_out import ConsoleOut
-from bot.console.text import MODERATOR_GREY, seat_name
+from bot.console.text import MODERATOR_GREY, page_label, seat_name
 from handlers.core.formats import format_named
 from handlers.core.formats.keys import fill_keys
-from handlers.core.model import Conclusion, Debate, WikiPage
+from handlers.core.model import Conclusion, Debate
 
 
-async def post_summary(
-    out: ConsoleOut, debate: Debate, markdown: str, links: Mapping[str, str]
-) -> None:
+def post_summary(out: ConsoleOut, debate: Debate, markdown: str, links: Mapping[str, str]) -> None:
     """The format's closing block in full, then the pages it wrote; in the Conclusion's
     place when it stands in for one."""
     closing = format_named(debate.format).closes_itself(debate)
-    slot = "conclusion" if closing else "summary"
-    if not await out.first_time(debate.id, slot):
-        return
     t = out.t
     title = t("console.conclusion_title" if closing else "front.summary_title")
     out.console.rule(Text(title, style="bold"), style=MODERATOR_GREY)
-    for line in fill_keys(markdown, t).splitlines():
+    for line in fill_keys(markdown, t).replace("**", "").splitlines():  # no Markdown here
         out.line(line, MODERATOR_GREY)
-    out.line(t("console.conclusion_pages"), MODERATOR_GREY, bold=True)
-    for page, url in links.items():
-        out.line(f"• {page}: {url}", MODERATOR_GREY)
-    await out.remember(debate.id, slot)
+    _pages(out, debate, links)
 
 
-async def post_conclusion(
+def post_conclusion(
     out: ConsoleOut, debate: Debate, conclusion: Conclusion, links: Mapping[str, str]
 ) -> None:
     """The end: decision, agreed and open points, positions, next steps and the pages."""
-    if not await out.first_time(debate.id, "conclusion"):
-        return
     t = out.t
     out.console.rule(Text(t("console.conclusion_title"), style="bold"), style=MODERATOR_GREY)
     out.line(conclusion.decision, MODERATOR_GREY, bold=True)
@@ -57,8 +47,11 @@ async def post_conclusion(
             out.line(t(key), MODERATOR_GREY, bold=True)
             for item in items:
                 out.line(f"• {item}", MODERATOR_GREY)
-    out.line(t("console.conclusion_pages"), MODERATOR_GREY, bold=True)
-    for page in (page for page in WikiPage if page.value in links):
-        name = t(f"console.page_{page.name.lower()}")
-        out.line(f"• {name}: {links[page.value]}", MODERATOR_GREY)
-    await out.remember(debate.id, "conclusion")
+    _pages(out, debate, links)
+
+
+def _pages(out: ConsoleOut, debate: Debate, links: Mapping[str, str]) -> None:
+    """The pages the debate wrote, each by its name and link."""
+    out.line(out.t("console.conclusion_pages"), MODERATOR_GREY, bold=True)
+    for page, url in links.items():
+        out.line(f"• {page_label(out.t, debate, page)}: {url}", MODERATOR_GREY)

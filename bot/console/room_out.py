@@ -5,6 +5,7 @@ a repeat after a crash prints nothing twice."""
 from __future__ import annotations
 
 from rich.console import Console
+from rich.panel import Panel
 from rich.text import Text
 
 from handlers.core.i18n import Strings
@@ -36,6 +37,13 @@ class ConsoleOut:
         self._posted.add((debate_id, key))
         if self._messages is not None:
             await self._messages.add(debate_id, key)
+
+    def panel(self, body: Text, title: str, colour: str, subtitle: str = "") -> None:
+        """A framed block: `title` and `subtitle` are locale keys."""
+        below = Text(self.t(subtitle)) if subtitle else None
+        self.console.print(
+            Panel(body, title=Text(self.t(title)), subtitle=below, border_style=colour)
+        )
 
     def line(self, text: str, colour: str, *, bold: bool = False) -> None:
         """One line in full, in `colour`."""

@@ -3,7 +3,6 @@ the moderator's question with numbered options, and one-line notices coloured by
 
 from __future__ import annotations
 
-from rich.panel import Panel
 from rich.text import Text
 
 from bot.console.room_out import ConsoleOut
@@ -16,12 +15,9 @@ _WARNING_KEYS = ("debater.", "wiki.refused", "wiki.delayed", "wiki.human_edit")
 _AMBER_KEYS = ("user.", "debate.stopped_by")
 
 
-async def ask_budget(out: ConsoleOut, debate: Debate) -> None:
+def ask_budget(out: ConsoleOut, debate: Debate) -> None:
     """A pause (the budget, or converging): d declares consensus, e one more round, c
     concludes (shown once per pause)."""
-    key = f"pause:{debate.turns}"
-    if not await out.first_time(debate.id, key):
-        return
     area = "budget" if debate.paused == "budget" else "convergence"
     latest = debate.consensus_trend[-1] if debate.consensus_trend else 0.0
     values = {
@@ -29,35 +25,16 @@ async def ask_budget(out: ConsoleOut, debate: Debate) -> None:
         "percent": round(latest * 100),
         "bars": meter(debate.consensus_trend),
     }
-    said = out.t(f"{area}.body", **values)
-    out.console.print(
-        Panel(
-            Text(said, style="bold"),
-            title=Text(out.t(f"{area}.title")),
-            subtitle=Text(out.t(f"{area}.console_keys")),
-            border_style=USER_AMBER,
-        )
-    )
-    await out.remember(debate.id, key)
+    said = Text(out.t(f"{area}.body", **values), style="bold")
+    out.panel(said, f"{area}.title", USER_AMBER, f"{area}.console_keys")
 
 
-async def ask_user(out: ConsoleOut, debate: Debate, question: UserQuestion) -> None:
+def ask_user(out: ConsoleOut, question: UserQuestion) -> None:
     """The moderator's question in amber, options numbered for the keyboard."""
-    key = f"ask:{debate.turns}"
-    if not await out.first_time(debate.id, key):
-        return
     body = Text(question.text, style="bold")
     for number, option in enumerate(question.options, start=1):
         body.append(f"\n  {number}. {option}")
-    out.console.print(
-        Panel(
-            body,
-            title=Text(out.t("console.question_title")),
-            subtitle=Text(out.t("console.question_keys")),
-            border_style=USER_AMBER,
-        )
-    )
-    await out.remember(debate.id, key)
+    out.panel(body, "console.question_title", USER_AMBER, "console.question_keys")
 
 
 def notify(out: ConsoleOut, key: str, params: dict[str, str]) -> None:

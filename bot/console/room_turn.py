@@ -15,11 +15,8 @@ from bot.console.text import MODERATOR_GREY, author_line, footer_text, seat_colo
 from handlers.core.model import Debate, Turn
 
 
-async def post_turn(out: ConsoleOut, debate: Debate, turn: Turn) -> str:
-    """The whole reply in the seat's colour; the terminal has no link to return."""
-    key = f"turn:{turn.number}"
-    if not await out.first_time(debate.id, key):
-        return ""
+def post_turn(out: ConsoleOut, debate: Debate, turn: Turn) -> None:
+    """The whole reply in the seat's colour."""
     colour, t = seat_colour(turn.seat, debate), out.t
     heading = Text(author_line(turn, t, debate), style=f"bold {colour}")
     out.console.rule(heading, style=colour, align="left")
@@ -37,8 +34,6 @@ async def post_turn(out: ConsoleOut, debate: Debate, turn: Turn) -> str:
             label = t("console.question_to_opponent", name=others)
         out.line(f"❓ {label}: {question.text}", colour, bold=True)
     out.line(footer_text(turn, t), f"dim {colour}")
-    await out.remember(debate.id, key)
-    return ""
 
 
 class Working:

@@ -13,7 +13,7 @@ from bot.console.keyboard import Keyboard
 from bot.console.text import seat_colour, seat_name
 from handlers.core.i18n import Strings
 from handlers.core.model import Actor, Backend, TurnMeta
-from handlers.ports import DebaterOutput, TurnRequest
+from handlers.ports import Debater, DebaterOutput, TurnRequest
 
 
 @dataclass
@@ -44,26 +44,54 @@ class People:
         return Actor(user_id=self.ids[self.operator], name=self.operator, is_approver=True)
 
 
-class HumanDebater:
-    """A debater seat typed at the keyboard: the prompt is shown, the reply ends with '.'."""
+@dataclass(frozen=True)
+class Typed:
+    """Which seats a person types at the keyboard: some by id, or every seat of a backend."""
 
-    def __init__(self, seat: str, keyboard: Keyboard, console: Console, strings: Strings) -> None:
-        self.seat = seat  # the participant typed here
-        self.backend = Backend.AG_RELAY if seat == "ag" else Backend.CLAUDE_CLI
+    ids: frozenset[str] = frozenset()
+    backends: frozenset[Backend] = frozenset()
+
+    def __call__(self, seat: str, backend: Backend) -> bool:
+        """True when a person types `seat` (carried by `backend`)."""
+        return seat in self.ids or backend in self.backends
+
+
+class HumanDebater:
+    """A backend's seats: the typed ones are asked at the keyboard as a person (one at a time:
+    the keyboard takes one reply), the others by the backend's `machine`."""
+
+    def __init__(
+        self,
+        backend: Backend,
+        typed: Typed,
+        keyboard: Keyboard,
+        console: Console,
+        strings: Strings,
+        machine: Debater | None = None,
+    ) -> None:
+        self.backend, self.typed, self.machine = backend, typed, machine
         self._keyboard = keyboard
         self._console = console
         self._t = strings
 
     async def speak(self, request: TurnRequest) -> DebaterOutput:
-        """Show what the seat is asked, then take the typed reply."""
-        colour = seat_colour(self.seat)
-        name = seat_name(self._t, self.seat)
+        """A typed seat's reply from the keyboard; another seat's from the machine."""
+        if self.machine is not None and not self.typed(request.participant, self.backend):
+            return await self.machine.speak(request)
+        async with self._keyboard.one_reply:
+            return await self._typed(request)
+
+    async def _typed(self, request: TurnRequest) -> DebaterOutput:
+        """Show what the seat is asked, worded for a person, then take the typed reply."""
+        seat = request.participant
+        colour = seat_colour(seat)
+        name = request.name or seat_name(self._t, seat)
         self._console.rule(
             Text(self._t("console.human_turn", seat=name), style=f"bold {colour}"),
             style=colour,
             align="left",
         )
-        self._console.print(Text(request.prompt, style=f"dim {colour}"), soft_wrap=True)
+        self._console.print(Text(request.person_prompt(), style=f"dim {colour}"), soft_wrap=True)
         self._console.print(Text(self._t("console.human_keys"), style=f"bold {colour}"))
         started = time.monotonic()
         text = await self._keyboard.read_reply()
@@ -77,4 +105,6 @@ class HumanDebater:
         return DebaterOutput(text=text, raw=text, meta=meta)
 
     async def forget(self, debate_id: int) -> None:
-        """A person keeps no session."""
+        """A person keeps no session; the machine may."""
+        if self.machine is not None:
+            await self.machine.forget(debate_id)

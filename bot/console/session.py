@@ -1,9 +1,9 @@
 """`debate-room console`: the same engine in a terminal, no Discord needed.
 
 It chooses the moderator (Gemini through the API or the CLI when configured, else the
-rule-based one) and the two seats (AG typed by a person or answered by the Gemini CLI; Claude
-through its CLI or typed by a person), has the composition root build the engine around a
-ConsoleRoom, then hands typed lines to ConsoleApp.
+rule-based one) and the seats PARTICIPANTS names (each typed by a person or answered by its
+CLI), has the composition root build the engine around a ConsoleRoom, then hands typed lines
+to ConsoleApp.
 """
 
 from __future__ import annotations
@@ -37,13 +37,14 @@ from bot.console.build import (
     missing_binaries,
     print_banner,
     reachable_moderator,
+    typed_seats,
 )
 from bot.console.keyboard import Keyboard, StdinLines
 from bot.console.room import ConsoleRoom
 from bot.console.seats import HumanDebater, People
 from bot.settings import Settings, SettingsError
 from handlers.core.i18n import Strings
-from handlers.core.model import DEFAULT_ROSTER, Backend
+from handlers.core.model import Backend
 from handlers.ports import Clock, Debater, Moderator
 from handlers.rules_moderator import RulesModerator
 from tools.store.db import Database
@@ -77,7 +78,7 @@ async def console_session(
         shortcut = isinstance(moderator, RulesModerator)
         if moderator is None:
             moderator, shortcut, session.unreachable = await reachable_moderator(
-                settings, options, db, clock
+                settings, options, db
             )
             session.closers.append(moderator)
         built = build_seats(settings, options, db, keyboard, console, session.strings)
@@ -121,20 +122,22 @@ class _Session:
         """The wiki, the room, the engine and detection; then the banner."""
         settings, path = self.settings, database_path(self.settings, self.options)
         backend = self._backend()
-        humans = frozenset(d.seat for d in seats.values() if isinstance(d, HumanDebater))
+        typed = typed_seats(self.options)  # a backend a test replaced is not typed here
+        typed = replace(typed, backends=frozenset(
+            b for b in typed.backends if isinstance(seats.get(b), HumanDebater)))  # fmt: skip
 
         room = ConsoleRoom(
-            self.console, self.strings, self.clock, db=self.db, human_seats=humans,
+            self.console, self.strings, self.clock, db=self.db, typed=typed,
             names=self.people.names, rules_only=shortcut,
         )  # fmt: skip
 
         self.engine = engine = build_engine(
             self.db, strings=self.strings, backend=backend, wiki_root=settings.WIKI_ROOT,
             room=room, moderator=moderator, debaters=seats, clock=self.clock, rng=rng,
-            # AG and Claude seats; no poll at a stalemate (a terminal has no one to vote)
-            config=replace(handler_config(settings), roster=DEFAULT_ROSTER, poll_hours=0),
+            # no poll at a stalemate (a terminal has no one to vote)
+            config=replace(handler_config(settings), poll_hours=0),
         )  # fmt: skip
-        print_banner(self.console, self.strings, settings, self.options, seats, shortcut, path,
+        print_banner(self.console, self.strings, settings, self.options, shortcut, path,
                      backend, self.unreachable)  # fmt: skip
         await engine.wiki.start()
         detection = build_detection(
@@ -169,6 +172,8 @@ class _Session:
 
 def run_console(settings: Settings, options: ConsoleOptions) -> int:
     """The `debate-room console` command."""
+    if unknown := options.human - {member.id for member in settings.roster}:
+        raise SettingsError(f"--human: no seat {', '.join(sorted(unknown))} in PARTICIPANTS")
     missing = missing_binaries(settings, options)
     if missing:
         raise SettingsError(

@@ -74,3 +74,24 @@ def footer_text(turn: Turn, t: Strings) -> str:
         parts.append(t(f"console.stance_{figures.stance}"))
     parts.append(f"sha256 {figures.sha}")
     return " · ".join(parts)
+
+
+def page_label(t: Strings, debate: Debate, page: str) -> str:
+    """A wiki page's name for people: the format's word for it, the engine's, a turn's or a
+    round's page by its seat, else its path."""
+    key = page.replace("-", "_").replace(".", "_")
+    for found in (
+        f"{debate.format}.page_{page}",
+        f"{debate.format}.page_{key}",
+        f"console.page_{key}",
+    ):
+        if t.has(found):
+            return t(found)
+    head, _, rest = page.partition("/")
+    if head == "turns" and (parts := rest.partition("-"))[0].isdigit():
+        return t("console.page_turn", turn=int(parts[0]), seat=seat_name(t, parts[2], debate))
+    if head.startswith("round-") and rest:
+        return t(
+            "console.page_round", round=head.removeprefix("round-"), seat=seat_name(t, rest, debate)
+        )
+    return page

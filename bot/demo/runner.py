@@ -11,7 +11,7 @@ import asyncio
 import math
 import random
 import shutil
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -21,8 +21,9 @@ from rich.text import Text
 from bot.compose import DetectionLimits, build_detection, build_engine
 from bot.console.app import CONSOLE_CHANNEL
 from bot.console.room import ConsoleRoom
+from bot.console.room_out import ConsoleOut
 from bot.console.seats import People
-from bot.console.text import MODERATOR_GREY, USER_AMBER
+from bot.console.text import MODERATOR_GREY, USER_AMBER, page_label
 from bot.demo.replay import (
     Recording,
     RecordingError,
@@ -32,10 +33,10 @@ from bot.demo.replay import (
     load_recording,
     recording_for,
 )
-from handlers.core.events import ProposalApproved, UserAnswered
+from handlers.core.events import Event, ProposalApproved, UserAnswered
 from handlers.core.formats import format_named
 from handlers.core.i18n import Strings
-from handlers.core.model import ChatLine, Debate, Phase, Proposal, WikiPage
+from handlers.core.model import ChatLine, Debate, Phase, Proposal
 from handlers.debate_handler import HandlerConfig
 from tools.store.db import Database
 from tools.wiki.backends import LocalWiki
@@ -53,12 +54,11 @@ CARD_S = 60  # the card waiting for its approval
 
 @dataclass(frozen=True)
 class DemoResult:
-    """Where the replay left its files."""
+    """Where the replay left its files: each page the debate wrote, by its name."""
 
     database: Path
-    pages: dict[WikiPage, Path]
+    pages: dict[str, Path]
     debate: Debate
-    format_pages: dict[str, Path] = field(default_factory=dict)  # a format's own pages
 
 
 def prepare(out: Path) -> tuple[Path, Path]:
@@ -66,7 +66,7 @@ def prepare(out: Path) -> tuple[Path, Path]:
     wiki_dir = out / "wiki"
     if wiki_dir.exists():
         if not (wiki_dir / MARKER).exists():
-            raise RecordingError(f"{wiki_dir} exists and is not a demo folder; choose --out")
+            raise RecordingError("demo_not_demo_folder", path=wiki_dir)
         shutil.rmtree(wiki_dir)
     for suffix in ("", "-wal", "-shm"):
         (out / f"{DB_NAME}{suffix}").unlink(missing_ok=True)
@@ -87,11 +87,9 @@ async def replay(
         await player.wiki.start()
         debate = await player.play()
         await player.wiki.drained(debate.id)
-        pages = {page: player.local.file_of(player.wiki.path_of(debate, page.value))
-                 for page in WikiPage}  # fmt: skip
-        own = [p for p in format_named(debate.format).pages(debate) if p not in set(WikiPage)]
-        extra = {page: player.local.file_of(player.wiki.path_of(debate, page)) for page in own}
-        return DemoResult(db_path.absolute(), pages, debate, extra)
+        pages = {page: player.local.file_of(player.wiki.path_of(debate, page))
+                 for page in format_named(debate.format).pages(debate)}  # fmt: skip
+        return DemoResult(db_path.absolute(), pages, debate)
     finally:
         await player.handler.aclose()
         await player.wiki.aclose()
@@ -112,24 +110,21 @@ class _Player:
         lead_in = CHAT_GAP_S * len(recording.chat) + CARD_S
         ago = timedelta(seconds=math.ceil(recording.duration_s()) + lead_in)
         self.clock = ReplayClock(datetime.now(UTC).replace(microsecond=0) - ago)
-        self.people = People(recording.approval.by)
+        self.people = People(recording.approval[0])
         self.moderator = ReplayModerator(recording)
-        roster = recording.participants
+        roster = recording.roster
         config = HandlerConfig(language=recording.language, max_rounds=recording.max_rounds,
                                retry_wait_scale=0.0, format=recording.format_name, roster=roster,
                                format_options=tuple(sorted(recording.options.items())))  # fmt: skip
 
         room = ConsoleRoom(console, self.t, self.clock, db=db, names=self.people.names)
+        self.out = ConsoleOut(console, self.t, None)
 
         self.engine = build_engine(
             db, strings=self.t, backend=local, wiki_root=WIKI_ROOT, room=room,
             moderator=self.moderator,
-            debaters={
-                member.backend: ReplayDebater(
-                    member.id, recording, self.clock, pace_s, backend=member.backend
-                )
-                for member in roster
-            },
+            debaters={member.backend: ReplayDebater(member.backend, recording, self.clock, pace_s)
+                      for member in roster},
             clock=self.clock,
             rng=random.Random(recording.seed),  # noqa: S311  # replays the recorded order
             config=config,
@@ -137,25 +132,27 @@ class _Player:
         self.handler, self.wiki = self.engine.handler, self.engine.wiki
 
     async def play(self) -> Debate:
-        """The chat, the card, the approval, then the debate until it ends."""
+        """The chat, the card and its recorded key, then the debate and the people's recorded
+        answers until it ends."""
         debate = await self.handler.propose(await self._chat())
         if debate is None:
-            raise RecordingError("the proposal was refused")
-        await self.handler.wait_idle(debate.id)
-        await self._press(self.recording.approval.by, self.recording.approval.key)
-        approved = ProposalApproved(self.people.actor_named(self.recording.approval.by))
-        await self.handler.submit(debate.id, approved)
+            raise RecordingError("demo_refused")
         while True:
             await self.handler.wait_idle(debate.id)
             debate = await self.handler.get(debate.id)
             if debate.phase.is_terminal:
                 return debate
-            if debate.phase is not Phase.AWAITING_USER:
-                raise RecordingError(f"the replay stalled in phase {debate.phase.value}")
-            answer = self.recording.answer_after(debate.turns)
-            await self._press(answer.by, answer.text)
-            said = UserAnswered(self.people.actor_named(answer.by), answer.text)
-            await self.handler.submit(debate.id, said)
+            if debate.phase is Phase.PROPOSED:
+                who, key = self.recording.approval
+                event: Event = ProposalApproved(self.people.actor_named(who))
+            elif debate.phase is Phase.AWAITING_USER:
+                who, key = self.recording.answer_after(debate.turns)
+                event = UserAnswered(self.people.actor_named(who), key)
+            else:
+                raise RecordingError("demo_stalled", phase=debate.phase.value)
+            await asyncio.sleep(self.pace_s)
+            self.out.line(self.t("console.demo_key", user=who, key=key), USER_AMBER)
+            await self.handler.submit(debate.id, event)
 
     async def _chat(self) -> Proposal:
         """The recorded chat through the real detection (pre-filter and all)."""
@@ -169,24 +166,14 @@ class _Player:
         title = Text(self.t("console.demo_chat", channel=self.recording.channel))
         self.console.rule(title, style=MODERATOR_GREY)
         proposal = None
-        for number, entry in enumerate(chat, start=1):
-            self.console.print(Text(f"{entry.author}: {entry.text}"), soft_wrap=True)
-            author = self.people.id_of(entry.author)
-            line = ChatLine(author, entry.author, entry.text, self.clock.now(), number)
+        for number, (who, text) in enumerate(chat, start=1):
+            self.out.line(f"{who}: {text}", "")
+            line = ChatLine(self.people.id_of(who), who, text, self.clock.now(), number)
             proposal = await detection.on_message(CONSOLE_CHANNEL, line, author_is_bot=False)
             self.clock.advance(CHAT_GAP_S)
         if proposal is None:
-            raise RecordingError("the recorded chat did not lead to a proposal")
+            raise RecordingError("demo_no_proposal")
         return proposal
-
-    async def _press(self, user: str, key: str) -> None:
-        """A recorded key press or answer, shown as such."""
-        await asyncio.sleep(self.pace_s)
-        _key(self.console, self.t, user, key)
-
-
-def _key(console: Console, t: Strings, user: str, key: str) -> None:
-    console.print(Text(t("console.demo_key", user=user, key=key), style=USER_AMBER), soft_wrap=True)
 
 
 def run_demo(
@@ -194,38 +181,26 @@ def run_demo(
     pace_s: float = DEFAULT_PACE_S,
     console: Console | None = None,
     format_name: str = "free",
+    language: str = "ko",
 ) -> int:
     """The `debate-room demo` command: the replay, framed by its labels, then the file paths."""
-    console = console or Console(highlight=False)
+    said = ConsoleOut(console or Console(highlight=False), Strings(language), None)
+    t = said.t
     try:
-        recording = recording_for(format_name)
+        recording = recording_for(format_name, language)
     except RecordingError as exc:
-        console.print(Text(f"❌ {exc}", style="bold red"), soft_wrap=True)
+        said.line(exc.said(t), "red", bold=True)
         return 2
-    t = Strings(recording.language)
-    console.print(Text(t("console.demo_banner"), style=f"bold {USER_AMBER}"), soft_wrap=True)
+    said.line(t("console.demo_banner"), USER_AMBER, bold=True)
     try:
-        result = asyncio.run(replay(console, out, pace_s, recording))
+        result = asyncio.run(replay(said.console, out, pace_s, recording))
     except RecordingError as exc:
-        console.print(Text(f"❌ {exc}", style="bold red"), soft_wrap=True)
+        said.line(exc.said(t), "red", bold=True)
         return 1
-    console.print(Text(t("console.demo_pages"), style="bold"), soft_wrap=True)
+    said.line(t("console.demo_pages"), "", bold=True)
     for page, path in result.pages.items():
-        if not path.exists():  # a page this format did not write (a ledger has no Working-Document)
-            continue
-        label = t(f"console.page_{page.name.lower()}")
-        console.print(Text(t("console.demo_page", page=label, path=str(path))), soft_wrap=True)
-    for name, path in result.format_pages.items():
-        label = _page_label(t, result.debate.format, name)
-        console.print(Text(t("console.demo_page", page=label, path=str(path))), soft_wrap=True)
-    console.print(Text(t("console.demo_database", path=str(result.database))), soft_wrap=True)
-    console.print(Text(t("console.demo_end"), style=f"bold {USER_AMBER}"), soft_wrap=True)
+        label = page_label(t, result.debate, page)
+        said.line(t("console.demo_page", page=label, path=str(path)), "")
+    said.line(t("console.demo_database", path=str(result.database)), "")
+    said.line(t("console.demo_end"), USER_AMBER, bold=True)
     return 0
-
-
-def _page_label(t: Strings, format_name: str, page: str) -> str:
-    """A format page's name from the locale (`<format>.page_<page>`), else its path."""
-    try:
-        return t(f"{format_name}.page_{page}")
-    except LookupError:
-        return page

@@ -46,7 +46,7 @@ async def test_the_replay_runs_every_role_and_writes_the_result_page(tmp_path: P
     for line in ("[KEY-TENSION] 처리량", "[RESULT] PASS-WITH-CAVEATS", "[VERDICT] MODIFY"):
         assert line in out  # probes, Validator and roles in full in the room
     assert "단계: FULL · 사전 감사: debate-ready · 확신도:" in out  # the summary, in Korean
-    page = result.format_pages["debate-result"].read_text(encoding="utf-8")
+    page = result.pages["debate-result"].read_text(encoding="utf-8")
     assert "## 토론 결과" in page and "### 조정자의 판정: MODIFY" in page
     assert "### 검증\nPASS-WITH-CAVEATS" in page
     rejected = page.split("### 기각된 논거\n", 1)[1].split("\n\n", 1)[0]

@@ -13,9 +13,9 @@ from tests.bot.console.conftest import plain_console
 
 
 def test_the_boardroom_recording_is_a_complete_panel() -> None:
-    recording = recording_for("boardroom")
+    recording = recording_for("boardroom", "pt-BR")
     assert recording.format_name == "boardroom" and recording.language == "pt-BR"
-    assert len(recording.participants) == 3 and all(m.persona for m in recording.participants)
+    assert len(recording.roster) == 3 and all(m.persona for m in recording.roster)
     for entry in recording.turns:
         found = parse_position(entry.reply, 1 if entry.turn <= 3 else 2)
         assert found.vote is not None, entry.turn
@@ -25,9 +25,7 @@ def test_the_boardroom_recording_is_a_complete_panel() -> None:
 def test_the_boardroom_demo_replays_and_writes_the_synthesis(tmp_path: Path) -> None:
     screen = io.StringIO()
     out = tmp_path / "demo"
-    assert (
-        run_demo(out=out, pace_s=0.0, console=plain_console(screen), format_name="boardroom") == 0
-    )
+    assert run_demo(out, 0.0, plain_console(screen), format_name="boardroom", language="pt-BR") == 0
     shown = screen.getvalue()
     assert "AG (arquiteto) · Claude (revisor de segurança) · Gemini (product owner)" in shown
     assert "⚖️ A decisão em votação: Adotar um outbox no Postgres" in shown
@@ -40,6 +38,6 @@ def test_the_boardroom_demo_replays_and_writes_the_synthesis(tmp_path: Path) -> 
     assert "> Revisado pelo advisor" in text  # the recording's review of the draft
     pages = {p.relative_to(synthesis.parent).as_posix() for p in synthesis.parent.rglob("*.md")}
     assert {"round-1/ag.md", "round-2/gemini.md", "agenda.md", "round-log.md"} <= pages
-    recording = recording_for("boardroom")
+    recording = recording_for("boardroom", "pt-BR")
     round_log = (synthesis.parent / "round-log.md").read_text(encoding="utf-8")
     assert all(entry.reply in round_log for entry in recording.turns)  # every character

@@ -11,7 +11,7 @@ from bot.console.keyboard import Keyboard
 from bot.console.session import console_session
 from bot.settings import Settings
 from handlers.core.i18n import Strings
-from handlers.core.model import AG, Outcome
+from handlers.core.model import AG, Debate, Outcome
 from handlers.rules_moderator import RulesModerator
 from tests.bot.console.conftest import Screen, contract_reply, plain_console, seed_for
 from tests.doubles import FakeClock, QueueLines
@@ -26,9 +26,9 @@ async def _reply(lines: QueueLines, keyboard: Keyboard, text: str) -> None:
     lines.push(*contract_reply(text, stance="partial"), ".")
 
 
-async def test_budget_set_on_the_card_pauses_extends_and_concludes(
+def _paused_session(
     settings: Settings, screen: Screen
-) -> None:
+) -> tuple[Settings, QueueLines, Keyboard, asyncio.Task[int]]:
     paused = settings.model_copy(update={"BUDGET_PAUSE": True, "MAX_ROUNDS": 3})
     lines = QueueLines()
     keyboard = Keyboard(lines)
@@ -43,6 +43,14 @@ async def test_budget_set_on_the_card_pauses_extends_and_concludes(
             rng=random.Random(seed_for(AG)),
         )
     )
+    return paused, lines, keyboard, session
+
+
+async def _at_the_budget(
+    settings: Settings, screen: Screen
+) -> tuple[Settings, QueueLines, Keyboard, asyncio.Task[int]]:
+    """A debate of a one-round budget (`r 1` on the card), paused at it after two replies."""
+    paused, lines, keyboard, session = _paused_session(settings, screen)
     lines.push("/debate 캐시 계층 선택")
     await screen.shows(T("budget.console_card"))
     lines.push("r 1")
@@ -51,6 +59,21 @@ async def test_budget_set_on_the_card_pauses_extends_and_concludes(
     await _reply(lines, keyboard, "첫째 의견")
     await _reply(lines, keyboard, "둘째 의견")
     await screen.shows(T("budget.body", rounds=1))
+    return paused, lines, keyboard, session
+
+
+async def _load(settings: Settings) -> Debate:
+    db = await Database.open(str(settings.DATA_DIR / "console.sqlite3"))
+    try:
+        return await SqliteStore(db).load(1)
+    finally:
+        await db.close()
+
+
+async def test_budget_set_on_the_card_pauses_extends_and_concludes(
+    settings: Settings, screen: Screen
+) -> None:
+    paused, lines, keyboard, session = await _at_the_budget(settings, screen)
     mark = len(screen.getvalue())
     lines.push("조금 더 봅시다")  # not a key: kept for the moderator, and the keys are shown
     await screen.shows(T("budget.console_keys"), after=mark)
@@ -65,10 +88,24 @@ async def test_budget_set_on_the_card_pauses_extends_and_concludes(
     lines.close()
     assert await asyncio.wait_for(session, 20) == 0
 
-    db = await Database.open(str(paused.DATA_DIR / "console.sqlite3"))
-    try:
-        debate = await SqliteStore(db).load(1)
-    finally:
-        await db.close()
+    debate = await _load(paused)
     assert debate.max_rounds == 2 and debate.turns == 4 and debate.outcome is Outcome.MAX_ROUNDS
     assert [line.text for line in debate.people] == ["조금 더 봅시다"]
+
+
+async def test_declaring_consensus_writes_a_conclusion_of_agreement(
+    settings: Settings, screen: Screen
+) -> None:
+    paused, lines, _keyboard, session = await _at_the_budget(settings, screen)
+    lines.push("d")
+    await screen.shows(T("convergence.declared", user="alice"))
+    await screen.shows(T("console.conclusion_title"))
+    lines.close()
+    assert await asyncio.wait_for(session, 20) == 0
+
+    assert (await _load(paused)).outcome is Outcome.CONSENSUS
+    assert T("moderator.rules_decision_declared") in screen.getvalue()
+    (page,) = (paused.LOCAL_WIKI_DIR).rglob("conclusion.md")
+    written = page.read_text(encoding="utf-8")
+    assert T("moderator.rules_decision_declared") in written
+    assert "합의에 이르지 못했습니다" not in written

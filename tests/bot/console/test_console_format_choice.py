@@ -52,3 +52,11 @@ async def test_the_card_takes_a_format_by_number_or_name(
     finally:
         await db.close()
     assert debate.format == "duo" and debate.started_at is not None
+
+
+@pytest.mark.parametrize("language", ["ko", "en", "pt-BR"])
+def test_every_seed_format_is_named_in_the_card_language(language: str) -> None:
+    t = Strings(language)
+    for name in ("free", "boardroom", "adversarial", "ledger"):
+        assert t.has(f"front.format_{name}"), name
+        assert format_label(t, name) != name  # never the bare id ("ledger" on a pt-BR card)

@@ -12,6 +12,7 @@ import pytest
 from rich.console import Console
 
 from bot.console.room import ConsoleRoom
+from bot.console.seats import Typed
 from handlers.core.effects import AskUser, Notify, PostCard
 from handlers.core.formats.adversarial_audit import Audit, Evidence, route
 from handlers.core.formats.adversarial_audit_words import audit_notice
@@ -89,7 +90,7 @@ def colour_console(out: io.StringIO) -> Console:
 async def test_turns_are_colour_coded_and_whole(db: Database) -> None:
     out = io.StringIO()
     room = ConsoleRoom(
-        colour_console(out), T, FakeClock(), db=db, human_seats=frozenset((AG, CLAUDE))
+        colour_console(out), T, FakeClock(), db=db, typed=Typed(frozenset((AG, CLAUDE)))
     )
     long_text = " ".join(f"[문단{n}] {'가나다라 ' * 40}" for n in range(25))  # ~5,000 chars
     await room.show(debate(), *posted(turn(1, AG, long_text)))

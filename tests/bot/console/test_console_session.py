@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+import prompts
 from bot.__main__ import main
 from bot.console.build import ConsoleOptions
 from bot.console.keyboard import Keyboard
@@ -140,7 +141,10 @@ async def test_rules_mode_shortcut_question_answer_and_consensus(
 
     shown = screen.getvalue()
     claude_prompt = shown.split(T("console.human_turn", seat="Claude"))[1]
-    assert '"opinion": "LRU로 충분합니다."' in claude_prompt  # AG's reply, verbatim
+    # A person is shown AG's words, not its raw JSON, and asked as a person.
+    assert "LRU로 충분합니다." in claude_prompt and '"opinion"' not in claude_prompt
+    assert prompts.load("debate_reply_person", "ko") in claude_prompt
+    assert "```json" not in claude_prompt.split(T("console.human_keys"))[0]
     assert "아니요, 운영 인력이 없습니다" in claude_prompt  # the people's answer
     for expected in (
         "운영팀이 Redis 클러스터를 관리할 수 있나요?",

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.demo.replay import RecordingError, load_recording, recording_for
+from bot.demo.replay import RecordingError, load_recording, recorded, recording_for
 from bot.demo.runner import DB_NAME, replay, run_demo
 from handlers.core.formats.ledger_text import ledger_items
 from handlers.core.i18n import Strings
@@ -39,10 +39,13 @@ def test_the_recording_is_what_the_demo_promises() -> None:
     assert any(parse_reply(e.reply).question for e in RECORDING.turns)
 
 
-def test_the_demo_runs_with_an_empty_environment(tmp_path: Path) -> None:
+@pytest.mark.parametrize("language", ["", "en", "pt-BR"])  # LANGUAGE picks the recording
+def test_the_demo_runs_with_an_empty_environment(tmp_path: Path, language: str) -> None:
     # A `.env` that the bot would refuse: the demo reads no settings at all.
     (tmp_path / ".env").write_text("MAX_ROUNDS=many\nDISCORD_TOKEN=\n", encoding="utf-8")
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(tmp_path)}
+    env |= {"LANGUAGE": language} if language else {}
+    recording, t = recording_for("free", language or "ko"), Strings(language or "ko")
     done = subprocess.run(
         [sys.executable, "-m", "bot", "demo"],
         cwd=tmp_path,
@@ -54,8 +57,8 @@ def test_the_demo_runs_with_an_empty_environment(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     out = done.stdout
-    assert out.startswith(T("console.demo_banner"))  # labelled as a replay from the start...
-    assert out.rstrip().endswith(T("console.demo_end"))  # ...to the end
+    assert out.startswith(t("console.demo_banner"))  # labelled as a replay from the start...
+    assert out.rstrip().endswith(t("console.demo_end"))  # ...to the end
 
     folder = next((tmp_path / "data" / "demo" / "wiki" / "debates").iterdir())
     pages = {page: folder / f"{page.value}.md" for page in WikiPage}
@@ -63,17 +66,17 @@ def test_the_demo_runs_with_an_empty_environment(tmp_path: Path) -> None:
         assert path.is_file(), page
         assert str(path) in out  # the four file paths are printed at the end
         title = path.read_text(encoding="utf-8").splitlines()[1]
-        assert RECORDING.detection.topic in title, title
+        assert recording.detection.topic in title, title
     round_log = pages[WikiPage.ROUND_LOG].read_text(encoding="utf-8")
-    for entry in RECORDING.turns:
+    for entry in recording.turns:
         parsed = parse_reply(entry.reply)
         assert parsed.opinion in round_log  # every reply's argument in full, as Markdown
         if parsed.wiki_action is not None:  # and the change it proposed
             assert parsed.wiki_action.content in round_log
         assert parsed.opinion in out  # and its argument on the screen
     conclusion = pages[WikiPage.CONCLUSION].read_text(encoding="utf-8")
-    assert RECORDING.conclusion.decision in conclusion and RECORDING.conclusion.decision in out
-    assert RECORDING.answers[0].text in out
+    assert recording.conclusion.decision in conclusion and recording.conclusion.decision in out
+    assert recording.answers[2][1] in out
     assert "Redis Streams" in pages[WikiPage.WORKING_DOCUMENT].read_text(encoding="utf-8")
 
 
@@ -91,7 +94,7 @@ async def test_the_replay_is_stored_like_a_real_debate(tmp_path: Path) -> None:
     assert [(t.number, t.seat, t.text) for t in turns] == [
         (e.turn, e.seat, e.reply) for e in RECORDING.turns
     ]
-    assert abs(result.debate.cost_usd - sum(e.cost_usd for e in RECORDING.turns)) < 1e-9
+    assert abs(result.debate.cost_usd - sum(e.meta.cost_usd for e in RECORDING.turns)) < 1e-9
 
     again = await replay(plain_console(io.StringIO()), tmp_path / "demo", 0.0)
     assert again.debate.id == 1  # a second run starts clean
@@ -118,7 +121,7 @@ def test_the_demo_replays_a_format_s_recording_and_names_the_ones_it_has(tmp_pat
     )
     text = missing.getvalue()
     assert code == 2 and "nonesuch" in text
-    assert "recorded: free, ledger, adversarial, boardroom" in text
+    assert T("console.demo_unrecorded", name="nonesuch.ko", recorded=", ".join(recorded())) in text
     assert not (tmp_path / "x").exists()  # nothing was written
 
 
@@ -153,4 +156,37 @@ async def test_the_ledger_demo_replays_an_orchestrated_debate(tmp_path: Path) ->
         assert item_id in front and f"**{item_id}** {wording}" in ledger
     assert (folder / "concepts.svg").read_text(encoding="utf-8").startswith("<svg")
     assert "⟦" not in front + ledger and "입장" in (folder / "topic.md").read_text(encoding="utf-8")
-    assert set(result.format_pages) >= {"topic", "front-page", "turns/02-gemini"}
+    assert set(result.pages) >= {"topic", "front-page", "turns/02-gemini"}
+
+
+@pytest.mark.parametrize("language", ["ko", "en", "pt-BR"])
+@pytest.mark.parametrize("format_name", ["free", "boardroom", "adversarial", "ledger"])
+def test_each_format_replays_in_each_language(
+    tmp_path: Path, format_name: str, language: str
+) -> None:
+    screen, t = io.StringIO(), Strings(language)
+    code = run_demo(tmp_path / "demo", 0.0, plain_console(screen, width=200), format_name, language)
+    out = screen.getvalue()
+    assert code == 0 and out.startswith(t("console.demo_banner"))
+    assert out.rstrip().endswith(t("console.demo_end"))
+    recording = recording_for(format_name, language)
+    assert recording.language == language and recording.detection.topic in out
+    for entry in recording.turns:  # each reply in the debate's language, on the screen
+        parsed = parse_reply(entry.reply)
+        assert (parsed.opinion if parsed.structured else entry.reply).splitlines()[0] in out
+    # the recording shows stance moves with their quotes, not warnings about itself
+    assert "⚠️" not in out and "❌" not in out
+    assert format_name not in ("free", "ledger") or "convinced_by" in out
+
+
+def test_the_demo_command_lists_every_format_and_language() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "demo", "--help"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0
+    for word in ("free", "boardroom", "adversarial", "ledger", "--language", "pt-BR"):
+        assert word in done.stdout, word
