@@ -17,11 +17,12 @@ from handlers.core.effects import (
     WritePage,
     WriteWorkingDocument,
 )
+from handlers.core.formats import format_named
 from handlers.core.formats.keys import fill_keys
 from handlers.core.model import Debate, Turn, WikiPage
 from handlers.ports import NOTHING, Loaded
 from tools.store.db import Database
-from tools.wiki.asset_links import link_assets
+from tools.wiki.asset_links import link_assets, wikijs_callouts
 from tools.wiki.backends import ASSET_SUFFIXES, WikiBackend
 from tools.wiki.landing import Entry
 from tools.wiki.merge import Mode, content_hash
@@ -127,7 +128,11 @@ class WikiOutbox:
         content queued again (a repeat after a crash) is written once."""
         if not page.endswith(ASSET_SUFFIXES):  # its links to the files beside it as served
             own = self.path_of(debate, page)
-            content = link_assets(fill_keys(markdown, self._t), own, self._backend.asset_link)
+            names = format_named(debate.format).pages(debate)
+            pages = {name: self.path_of(debate, name) for name in names}
+            content = link_assets(fill_keys(markdown, self._t), own, pages, self._backend.link)
+            if getattr(self._backend, "wikijs_callouts", False):
+                content = wikijs_callouts(content)
         elif getattr(self._backend, "holds_assets", False):
             content = markdown
         else:  # a wiki that keeps pages only: the diagram's source is kept as a page beside them

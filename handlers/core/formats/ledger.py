@@ -24,6 +24,8 @@ from handlers.core.formats.base import (
     Plan,
     TaskStep,
     by_rules,
+    output_of,
+    with_output,
 )
 from handlers.core.formats.keys import verbatim
 from handlers.core.model import Debate, Decision, Outcome, Participant, Stance, Turn, WikiPage
@@ -31,6 +33,7 @@ from handlers.core.model import Debate, Decision, Outcome, Participant, Stance, 
 END, STANCE, MODE = "ledger.end", "ledger.stance", "ledger.mode"
 LEDGER, FRONT, REPAIR = "ledger", "front-page", "front-page-repair"
 DIAGRAM = "concepts.svg"
+FIX = "-repair"  # the step asking again for a reply's missing fields
 
 
 def orchestrated(debate: Debate) -> bool:
@@ -89,11 +92,12 @@ class LedgerFormat(FormatDefaults):
         return text.missing_fields(turn)
 
     def noted(self, debate: Debate, turn: Turn) -> Debate:
-        """Nothing of its own until the step is done."""
-        return debate
+        """Keep what the reply's contract lacks (for one repair request)."""
+        return with_output(debate, f"missing:{turn.seat}", ", ".join(self.missing(debate, turn)))
 
     def answered(self, debate: Debate, rng: random.Random) -> Plan:
-        """The round's barrier passed (or one turn taken): go on, or close."""
+        """The round's barrier passed (or one turn taken): one repair request for the replies
+        missing fields, then go on, or close."""
         key = f"round:{debate.round}"
         numbers = ",".join(
             str(n) for n in (*_round_turns(debate, debate.round), *debate.step_turns)
@@ -101,6 +105,15 @@ class LedgerFormat(FormatDefaults):
         kept = replace(
             debate, outputs=(*(o for o in debate.outputs if o[0] != key), (key, numbers))
         )
+        lacking = tuple(
+            who for n, who in kept.log if n in kept.step_turns and output_of(kept, f"missing:{who}")
+        )
+        if lacking and not kept.step.endswith(FIX):
+            notices = tuple(
+                Notify("ledger.repair", (("seat", w), ("missing", output_of(kept, f"missing:{w}"))))
+                for w in lacking
+            )
+            return AskStep(kept, f"{kept.step}{FIX}", lacking, notices)
         remaining = [p for p in kept.order if p not in kept.spoken]
         if remaining and not orchestrated(kept):
             return AskStep(kept, "turn", (remaining[0],))
@@ -125,6 +138,11 @@ class LedgerFormat(FormatDefaults):
     def shows(self, debate: Debate, participant: str) -> tuple[int, ...]:
         """Orchestrate: the others' previous-round turns; two-party: the others' turns since
         this participant's own."""
+        if debate.step.endswith(FIX):  # what the first ask showed, and its own reply
+            own = max(n for n, who in debate.log if who == participant)
+            earlier = tuple(e for e in debate.log if e[0] < own)
+            first = replace(debate, log=earlier, step=debate.step.removesuffix(FIX))
+            return (*self.shows(first, participant), own)
         if orchestrated(debate):
             before = _round_turns(debate, debate.round - 1)
             return tuple(n for n, who in debate.log if n in before and who != participant)
@@ -150,11 +168,16 @@ class LedgerFormat(FormatDefaults):
             ),
             Piece(f"ledger_stance_{stance}"),
         ]
-        for turn in given.shown:
+        repair = ask.step.endswith(FIX) and bool(given.shown)
+        for turn in given.shown[:-1] if repair else given.shown:
             values = (("speaker", debate.name_of(turn.seat)), ("turn", str(turn.number)),
                       ("reply", turn.text))  # fmt: skip
             pieces.append(Piece("ledger_turn", values))
         pieces.append(Piece("ledger_ask", (), True))
+        if repair:
+            missing = output_of(debate, f"missing:{ask.seat}")
+            own = given.shown[-1].text
+            pieces.append(Piece("ledger_repair", (("missing", missing), ("answer", own))))
         return tuple(pieces)
 
     def estimate(self, debate: Debate) -> tuple[int, int]:
@@ -252,7 +275,10 @@ class LedgerFormat(FormatDefaults):
             return title, text.render_conclusion(debate, ledger, ratified=ratified)
         if page in (FRONT, DIAGRAM):
             output, keyed = self._front(debate)
-            markdown, svg = text.front_page(output, keyed=keyed, ratified=ratified)
+            line = text.orientation(debate, self.pages(debate), orchestrated(debate))
+            markdown, svg = text.front_page(
+                output, keyed=keyed, ratified=ratified, orientation=line
+            )
             return title, svg if page == DIAGRAM else markdown
         return title, "\n".join(text.render_turn(debate, turn) for turn in turns)
 
