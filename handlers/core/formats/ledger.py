@@ -191,7 +191,7 @@ class LedgerFormat(FormatDefaults):
         if debate.output_of(LEDGER) is not None:
             pages.append("conclusion")
         if self.summary(debate):
-            pages += [FRONT, DIAGRAM]
+            pages += [DIAGRAM, FRONT]  # the front page last: an open debate's record
         return tuple(pages)
 
     # ---- moderator tasks ---------------------------------------------------------------
