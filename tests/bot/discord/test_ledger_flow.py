@@ -43,6 +43,11 @@ def contract(opinion: str, stance: str, agreed: str, contested: str, **more: str
     return "Intro.\n\n```json\n" + json.dumps(body, ensure_ascii=False) + "\n```"
 
 
+def claude_turn(n: int) -> str:
+    """A Korean turn of Claude's with every field (other tests run the ledger on it)."""
+    return contract(f"Claude {n}: 운영 부담부터 봅시다", "partial", "LRU", f"Redis 전환 시점 {n} {KEY}")
+
+
 def script(rig: BotRig, language: str) -> None:
     """AG and Claude move from partial to agree, each quoting the other; Claude's first reply
     lacks `contested` and `concessions` (one repair); the moderator writes both pages."""
