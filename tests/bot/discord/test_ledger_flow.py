@@ -31,7 +31,11 @@ KEY = "⟦ledger.topic⟧"  # a real key Claude writes: the pages and the thread
 RELAY_TAG = re.compile(r"\[debate \d+ · turn \d+\]")
 SAID = {  # language -> (AG's round-1 sentence, Claude's round-1 sentence, a contested claim)
     "ko": ("단일 인스턴스에서는 LRU로 충분합니다.", "운영 부담이 먼저입니다.", "Redis 전환 시점"),
-    "pt-BR": ("Com uma instância, LRU basta.", "O custo de operação vem primeiro.", "Quando migrar"),
+    "pt-BR": (
+        "Com uma instância, LRU basta.",
+        "O custo de operação vem primeiro.",
+        "Quando migrar",
+    ),
 }
 SVG = '<svg xmlns="http://www.w3.org/2000/svg"><rect width="9" height="9" fill="#fff"/></svg>'
 
@@ -45,7 +49,9 @@ def contract(opinion: str, stance: str, agreed: str, contested: str, **more: str
 
 def claude_turn(n: int) -> str:
     """A Korean turn of Claude's with every field (other tests run the ledger on it)."""
-    return contract(f"Claude {n}: 운영 부담부터 봅시다", "partial", "LRU", f"Redis 전환 시점 {n} {KEY}")
+    return contract(
+        f"Claude {n}: 운영 부담부터 봅시다", "partial", "LRU", f"Redis 전환 시점 {n} {KEY}"
+    )
 
 
 def script(rig: BotRig, language: str) -> None:
@@ -139,8 +145,10 @@ async def test_a_ledger_debate_runs_to_its_end(rig: BotRig, people: People, lang
     assert f"## AG 1\n\n{SAID[language][0]}" in mine and '"opinion"' not in mine
     assert f"<summary>{strings('ledger.raw_reply')}</summary>" in raw and '"opinion"' in raw
     front = pages["front-page.md"]
-    links = [f"[{strings('ledger.turn')} {n} · {who}](turns/{n:02d}-{who.lower()}.md)"
-             for n, who in ((1, "AG"), (2, "Claude"), (3, "Claude"), (4, "AG"), (5, "Claude"))]
+    links = [
+        f"[{strings('ledger.turn')} {n} · {who}](turns/{n:02d}-{who.lower()}.md)"
+        for n, who in ((1, "AG"), (2, "Claude"), (3, "Claude"), (4, "AG"), (5, "Claude"))
+    ]
     line = f"**{strings('ledger.orientation')}** " + " · ".join(links)
     ledger = f"[{strings('ledger.page_conclusion')}](conclusion.md)"
     assert front.startswith(f"# Cache\n\n{line} · {ledger}\n\n---\n\n> [!TIP]"), front
