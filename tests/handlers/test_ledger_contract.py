@@ -10,8 +10,8 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
-from handlers.core.events import ProposalApproved
 import handlers.core.formats.ledger_text as text
+from handlers.core.events import ProposalApproved
 from handlers.core.formats.keys import fill_keys
 from handlers.core.formats.ledger import LEDGER_FORMAT
 from handlers.core.i18n import Strings
@@ -114,11 +114,20 @@ def test_a_turn_page_shows_the_debater_s_markdown_above_the_reply_as_written() -
 
 def test_the_front_page_opens_with_the_orientation_line_and_rules_its_sections() -> None:
     ledger = '{"agreed": ["LRU"], "amendments": [], "open": ["Redis"]}'
-    shown = replace(debate(), format="ledger", log=((1, AG), (2, CLAUDE)),
-                    outputs=(("ledger", ledger), ("front-page", "# Front\n\nbody (A1) (Q1)")))  # fmt: skip
+    outputs = (("ledger", ledger), ("front-page", "# Front\n\nbody (A1) (Q1)"))
+    shown = replace(debate(), format="ledger", log=((1, AG), (2, CLAUDE)), outputs=outputs)
     _, page = LEDGER_FORMAT.render_page(shown, "front-page", ())
-    turns = f"[{EN('ledger.turn')} 1 · AG](turns/01-ag) · [{EN('ledger.turn')} 2 · Claude](turns/02-claude)"
+    word = EN("ledger.turn")
+    turns = f"[{word} 1 · AG](turns/01-ag) · [{word} 2 · Claude](turns/02-claude)"
     line = f"**{EN('ledger.orientation')}** {turns} · [{EN('ledger.page_conclusion')}](conclusion)"
     assert fill_keys(page, EN) == f"# Front\n\n{line}\n\n---\n\nbody (A1) (Q1)"
     rules = json.loads(text.fallback_front(shown, ledger, ()))["markdown"]
     assert rules.count("\n---\n") == 2  # the summary and the diagram each under a rule
+
+
+def test_a_fence_the_debater_left_open_is_closed_above_the_reply_as_written() -> None:
+    text = '```json\n{"opinion": "## Code\\n\\n```python\\nx = 1"}\n```'
+    said = replace(turn(1, text, seat=AG), parsed=parse_reply(text))
+    _, page = LEDGER_FORMAT.render_page(debate(), "turns/01-ag", (said,))
+    mine = fill_keys(page, EN).partition("<details>")[0]
+    assert mine.rstrip().endswith("```python\nx = 1\n```")

@@ -8,12 +8,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 
+from handlers.core.fences import Fence, step
 from tools.wiki.backends import ASSET_SUFFIXES
 
 # `](target)` or `](target "title")`: a relative path (no scheme, query or fragment).
 _LINK = re.compile(r'(\]\()([^()\s\\:?#<>"]+)((?:\s+"[^"]*")?\))')
 _ALERT = re.compile(r">[ \t]?\[!(NOTE|TIP|IMPORTANT|WARNING|CAUTION)\][ \t]*(.*)", re.IGNORECASE)
-_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
 WIKIJS_CLASS = {
     "NOTE": "is-info",
     "IMPORTANT": "is-info",
@@ -43,23 +43,18 @@ def link_assets(
 def wikijs_callouts(markdown: str) -> str:
     """GitHub alerts (`> [!NOTE]` opening a blockquote) as Wiki.js callouts; code fences kept."""
     out: list[str] = []
-    fence, style = "", ""
-    for line in markdown.split("\n"):
+    fence: Fence | None = None
+    style = ""
+    for line in [*markdown.split("\n"), ""]:  # the blank line ends a last callout
         if style and not line.startswith(">"):
             out.append(f"{{.{style}}}")
             style = ""
-        opened = _FENCE.match(line)
-        alert = None if fence or opened else _ALERT.fullmatch(line)
-        if fence and opened and opened[1].startswith(fence) and not line[opened.end() :].strip():
-            fence = ""
-        elif not fence and opened:
-            fence = opened[1]
-        elif alert is not None:
-            style = WIKIJS_CLASS[alert[1].upper()]
-            if alert[2].strip():
-                out.append(f"> {alert[2]}")
+        alert = _ALERT.fullmatch(line) if fence is None else None
+        fence = step(fence, line)
+        if alert is None:
+            out.append(line)
             continue
-        out.append(line)
-    if style:
-        out.append(f"{{.{style}}}")
-    return "\n".join(out)
+        style = WIKIJS_CLASS[alert[1].upper()]
+        if alert[2].strip():
+            out.append(f"> {alert[2]}")
+    return "\n".join(out[:-1])

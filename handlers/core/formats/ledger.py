@@ -169,10 +169,7 @@ class LedgerFormat(FormatDefaults):
             Piece(f"ledger_stance_{stance}"),
         ]
         repair = ask.step.endswith(FIX) and bool(given.shown)
-        for turn in given.shown[:-1] if repair else given.shown:
-            values = (("speaker", debate.name_of(turn.seat)), ("turn", str(turn.number)),
-                      ("reply", turn.text))  # fmt: skip
-            pieces.append(Piece("ledger_turn", values))
+        pieces += _verbatim(debate, given.shown[:-1] if repair else given.shown)
         pieces.append(Piece("ledger_ask", (), True))
         if repair:
             missing = output_of(debate, f"missing:{ask.seat}")
@@ -199,11 +196,7 @@ class LedgerFormat(FormatDefaults):
     def task_brief(self, debate: Debate, task: str, shown: tuple[Turn, ...]) -> tuple[Piece, ...]:
         """The scribe's prompt: the turns verbatim, the ledger with ids for the front page."""
         values = (("topic", debate.proposal.topic), ("question", debate.proposal.question))
-        pieces = [Piece("ledger_task_intro", values)]
-        for turn in shown:
-            turn_values = (("speaker", debate.name_of(turn.seat)), ("turn", str(turn.number)),
-                           ("reply", turn.text))  # fmt: skip
-            pieces.append(Piece("ledger_turn", turn_values))
+        pieces = [Piece("ledger_task_intro", values), *_verbatim(debate, shown)]
         if task == LEDGER:
             return (*pieces, Piece("ledger_task_ledger"))
         if not converging(debate):
@@ -324,6 +317,12 @@ def _round_turns(debate: Debate, rnd: int) -> tuple[int, ...]:
     """The turn numbers stored in round `rnd` (kept when the round was done)."""
     stored = debate.output_of(f"round:{rnd}") or ""
     return tuple(int(n) for n in stored.split(",") if n)
+
+
+def _verbatim(debate: Debate, turns: tuple[Turn, ...]) -> list[Piece]:
+    """Each turn as it was written, with who wrote it."""
+    return [Piece("ledger_turn", (("speaker", debate.name_of(t.seat)), ("turn", str(t.number)),
+                                  ("reply", t.text))) for t in turns]  # fmt: skip
 
 
 def _agreed(debate: Debate) -> bool:

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 from html import escape
 
+from handlers.core.fences import longest_backtick_run, open_fence
 from handlers.core.formats.keys import verbatim as v
 from handlers.core.model import Debate, Turn
 from handlers.core.quotes import quote_form
@@ -107,7 +108,9 @@ def front_page(
 def orientation(debate: Debate, pages: tuple[str, ...], orchestrate: bool) -> str:
     """The line that introduces the debate: every turn's page and the ledger, linked by the
     page names the wiki turns into its own links."""
-    links = [f"[{turn_label(debate, p, orchestrate)}]({p})" for p in pages if p.startswith("turns/")]
+    links = [
+        f"[{turn_label(debate, p, orchestrate)}]({p})" for p in pages if p.startswith("turns/")
+    ]
     if "conclusion" in pages:
         links.append(f"[{k('page_conclusion')}](conclusion)")
     return f"**{k('orientation')}** " + " · ".join(links)
@@ -236,14 +239,13 @@ def turn_page(debate: Debate, turn: Turn, orchestrate: bool) -> str:
 def render_turn(debate: Debate, turn: Turn) -> str:
     """A turn's page: who, when, the debater's own Markdown, and below it, collapsed, the
     reply exactly as written (so nothing the contract's reader left out is lost)."""
-    fence = "`" * max(3, _longest_run(turn.text) + 1)
+    fence = "`" * max(3, longest_backtick_run(turn.text) + 1)
     head = f"**{v(debate.name_of(turn.seat))}** — {k('round')} {turn.round}, #{turn.number}"
+    mine = v(turn.parsed.opinion)
+    left_open = open_fence(mine)  # closed, so the reply below is not swallowed by it
+    mine += f"\n{left_open.indent}{left_open.marker}" if left_open else ""
     raw = f"<details>\n<summary>{k('raw_reply')}</summary>\n\n{fence}text\n{v(turn.text)}\n{fence}"
-    return f"{head}\n\n{v(turn.parsed.opinion)}\n\n{raw}\n\n</details>\n"
-
-
-def _longest_run(text: str) -> int:
-    return max((len(m.group(0)) for m in re.finditer(r"`+", text)), default=0)
+    return f"{head}\n\n{mine}\n\n{raw}\n\n</details>\n"
 
 
 def render_topic(debate: Debate, standpoints: tuple[tuple[str, str], ...]) -> str:

@@ -64,6 +64,6 @@ def test_every_github_alert_has_its_wiki_js_callout() -> None:
             f"> a\n> b\n{{.is-{style}}}\n\nafter"
         )
     assert wikijs_callouts("> [!NOTE]\n> last line") == "> last line\n{.is-info}"
-    assert wikijs_callouts("> plain quote\n\n~~~\n> [!NOTE]\n~~~") == (
-        "> plain quote\n\n~~~\n> [!NOTE]\n~~~"
+    assert wikijs_callouts("> plain quote\n\n```\n> [!NOTE]\n```") == (
+        "> plain quote\n\n```\n> [!NOTE]\n```"
     )
