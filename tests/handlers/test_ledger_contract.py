@@ -15,9 +15,9 @@ from handlers.core.events import ProposalApproved
 from handlers.core.formats.keys import fill_keys
 from handlers.core.formats.ledger import LEDGER_FORMAT
 from handlers.core.i18n import Strings
-from handlers.core.model import AG, CLAUDE, Debate, Phase
+from handlers.core.model import AG, CLAUDE, GEMINI, Backend, Debate, Participant, Phase
 from handlers.core.reply_parser import parse_reply
-from tests.handlers.conftest import ALICE, Rig, proposal
+from tests.handlers.conftest import ALICE, DEFAULT_ROSTER, Rig, proposal
 from tests.handlers.doubles import reply
 from tests.tools.wiki.support import debate, turn
 
@@ -131,3 +131,23 @@ def test_a_fence_the_debater_left_open_is_closed_above_the_reply_as_written() ->
     _, page = LEDGER_FORMAT.render_page(debate(), "turns/01-ag", (said,))
     mine = fill_keys(page, EN).partition("<details>")[0]
     assert mine.rstrip().endswith("```python\nx = 1\n```")
+
+
+async def test_an_orchestrated_round_shows_the_repaired_reply_only(tmp_path: Path) -> None:
+    trio = (*DEFAULT_ROSTER, Participant(GEMINI, Backend.GEMINI_CLI, "Gemini"))
+    options = (*CONVERGE, ("ledger.mode", "orchestrate"))
+    rig = Rig(tmp_path / "trio.sqlite3", roster=trio, format="ledger", options=options,
+              max_rounds=2, language="en")  # fmt: skip
+    lacking, repaired = reply("Gemini: lacking"), full("Gemini: repaired")
+    rig.debaters[GEMINI].enqueue(lacking, repaired, full("Gemini 2"))
+    for seat in (AG, CLAUDE):
+        rig.debaters[seat].enqueue(full(f"{seat} 1"), full(f"{seat} 2"))
+    try:
+        await _run(rig)
+        assert len(rig.debaters[GEMINI].requests) == 3  # round 1, its repair, round 2
+        second = rig.debaters[AG].requests[1].prompt
+        assert repaired in second and lacking not in second
+        pages = rig.wiki.pages[1]
+        assert "Gemini: repaired" in pages["turns/01-gemini"][1]  # kept on its round's page
+    finally:
+        await rig.stop()

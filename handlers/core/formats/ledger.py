@@ -143,9 +143,9 @@ class LedgerFormat(FormatDefaults):
             earlier = tuple(e for e in debate.log if e[0] < own)
             first = replace(debate, log=earlier, step=debate.step.removesuffix(FIX))
             return (*self.shows(first, participant), own)
-        if orchestrated(debate):
-            before = _round_turns(debate, debate.round - 1)
-            return tuple(n for n, who in debate.log if n in before and who != participant)
+        if orchestrated(debate):  # each one's last word of the round (a repair replaces)
+            last = {who: n for n, who in debate.log if n in _round_turns(debate, debate.round - 1)}
+            return tuple(n for n, who in debate.log if last.get(who) == n and who != participant)
         last_own = max((n for n, who in debate.log if who == participant), default=0)
         return tuple(n for n, who in debate.log if n > last_own and who != participant)
 

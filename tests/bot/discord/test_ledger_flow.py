@@ -124,6 +124,8 @@ def check_thread(rig: BotRig, thread_id: str, strings: Strings, outcome: str) ->
     last = [i for i, m in enumerate(messages) if m["content"].startswith(outcome)]
     assert last == [len(messages) - 1] and closing < last[0]
     assert "**A1**" in messages[closing]["embeds"][0]["description"]
+    for request in rig.claude.requests:  # nor in what the other seat is handed
+        assert not RELAY_TAG.search(request.prompt)
     for message in messages:
         for embed in message["embeds"]:
             shown = json.dumps(embed, ensure_ascii=False)
