@@ -89,8 +89,6 @@ ASSET_SUFFIXES = (".svg",)  # files saved beside the pages as they are (no front
 class LocalWiki:
     """The pages as Markdown files under a folder: `<dir>/<path>.md` with the title on top."""
 
-    holds_assets = True  # a diagram is saved beside the pages as its own file
-
     def __init__(self, directory: Path) -> None:
         self._root = Path(directory).absolute()  # not resolve(): no I/O here
         # The pages last read or written, by file, with the file's (mtime, size, inode) then:

@@ -71,7 +71,6 @@ ANY_EXCEPTION = 1  # a partial write may have happened: read back before decidin
 class WikiJsWiki:
     """A Wiki.js 2.x server: pages in locale `en`, Markdown editor, published."""
 
-    holds_assets = True  # a diagram is uploaded as an asset, in folders like the page's
     wikijs_callouts = True  # a GitHub alert is written as a blockquote with `{.is-info}`
 
     def __init__(

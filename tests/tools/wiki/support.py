@@ -205,10 +205,6 @@ class CrashAfterWrite:
                 raise SimulatedCrash(path)
         return stored
 
-    @property
-    def holds_assets(self) -> bool:
-        return bool(getattr(self.inner, "holds_assets", False))
-
     def url(self, path: str) -> str:
         return self.inner.url(path)
 
