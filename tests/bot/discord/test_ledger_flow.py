@@ -1,5 +1,6 @@
 """With DEFAULT_FORMAT=ledger, an approved card through the Discord front end runs the whole
-protocol to its end, in Korean and in Portuguese: the card shows the assigned standpoints; AG
+protocol to its end, in Korean and in Portuguese (Claude on the real `claude` CLI against the
+fake Anthropic API, the Wiki.js run on a double): the card shows the assigned standpoints; AG
 (the real relay, echoing its relay tag) and Claude take numbered turns, each on its own wiki
 page in the debater's own Markdown; a reply missing its fields is asked for once more; the
 stance moves carry their quotes; the debate closes with the ledger (`conclusion`), the
@@ -12,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import quote, unquote, urlparse
 
@@ -20,11 +22,16 @@ import pytest
 
 from bot.discord.embeds import SUMMARY_LIMIT, summary_embed
 from handlers.core.i18n import Strings
-from handlers.core.model import Phase
+from handlers.core.model import Backend, Phase
+from handlers.ports import DebaterOutput, TurnRequest
 from tests.bot.discord.conftest import BotRig, People
 from tests.bot.discord.doubles import TAG
 from tests.bot.discord.support import chat, check_no_pings, click, wait_card
+from tests.clis import installed_or_skip
+from tests.fakes.fake_anthropic import FakeAnthropic, find_claude_bin
 from tests.fakes.fake_wikijs import FULL_KEY, FakeWikiJs
+from tests.tools.claude.conftest import READ_ONLY, SYSTEM_PROMPT
+from tools.claude.debater import ClaudeCodeDebater
 from tools.wiki.backends import split_front_matter
 
 KEY = "⟦ledger.topic⟧"  # a real key Claude writes: the pages and the thread keep it as written
@@ -52,6 +59,48 @@ def claude_turn(n: int) -> str:
     return contract(
         f"Claude {n}: 운영 부담부터 봅시다", "partial", "LRU", f"Redis 전환 시점 {n} {KEY}"
     )
+
+
+class RealClaude:
+    """Claude on the real `claude` CLI against the fake Anthropic API, built on the bot's own
+    database once the bot has opened it."""
+
+    backend = Backend.CLAUDE_CLI
+
+    def __init__(self, rig: BotRig, api: FakeAnthropic, binary: str) -> None:
+        self.rig, self.api, self.binary = rig, api, binary
+        self.inner: ClaudeCodeDebater | None = None
+        self.requests: list[TurnRequest] = []
+
+    def enqueue(self, *replies: str) -> None:
+        self.api.script_replies(*replies)
+
+    async def speak(self, request: TurnRequest) -> DebaterOutput:
+        if self.inner is None:
+            assert self.rig.services is not None
+            config = self.rig.tmp / "claude-config"
+            config.mkdir(exist_ok=True)
+            self.inner = ClaudeCodeDebater(
+                self.rig.services.db, binary=self.binary, system_prompt=SYSTEM_PROMPT,
+                model=None, tools=READ_ONLY, timeout_s=60.0, max_retries=0, max_concurrency=2,
+                workdir_root=self.rig.tmp / "claude", env=self.api.cli_env(config),
+                keep_api_key=True,  # the fake takes a dummy key
+            )  # fmt: skip
+        self.requests.append(request)
+        return await self.inner.speak(request)
+
+    async def forget(self, debate_id: int) -> None:
+        if self.inner is not None:
+            await self.inner.forget(debate_id)
+
+
+@pytest.fixture
+def real_claude(rig: BotRig) -> Iterator[RealClaude]:
+    """The rig's Claude seat on the real CLI (skipped with a reason where it is missing)."""
+    binary = str(installed_or_skip(find_claude_bin(), "claude"))
+    with FakeAnthropic() as api:
+        rig.claude = RealClaude(rig, api, binary)  # type: ignore[assignment]
+        yield rig.claude  # type: ignore[misc]
 
 
 def script(rig: BotRig, language: str) -> None:
@@ -132,9 +181,13 @@ def check_thread(rig: BotRig, thread_id: str, strings: Strings, outcome: str) ->
             assert not RELAY_TAG.search(shown), shown
 
 
+@pytest.mark.cli
 @pytest.mark.parametrize("language", ["ko", "pt-BR"])
-async def test_a_ledger_debate_runs_to_its_end(rig: BotRig, people: People, language: str) -> None:
+async def test_a_ledger_debate_runs_to_its_end(
+    rig: BotRig, people: People, real_claude: RealClaude, language: str
+) -> None:
     thread_id, strings = await run_ledger(rig, people, language)
+    assert len(real_claude.requests) == 3 and len(real_claude.api.messages()) >= 3  # the CLI's
     folder = next((rig.tmp / "wiki" / "debates").iterdir())
     turns = sorted(p.name for p in (folder / "turns").iterdir())
     assert turns == ["01-ag.md", "02-claude.md", "03-claude.md", "04-ag.md", "05-claude.md"]
