@@ -206,10 +206,9 @@ class LedgerFormat(FormatDefaults):
         )
         pieces.append(Piece("ledger_task_front", (("ledger", items or "-"),)))
         if task == REPAIR:
-            missing = ", ".join(
-                text.missing_ids(debate.output_of(LEDGER) or "", debate.output_of(FRONT) or "")
+            pieces.append(
+                Piece("ledger_task_repair", (("missing", ", ".join(self._missing(debate))),))
             )
-            pieces.append(Piece("ledger_task_repair", (("missing", missing),)))
         return tuple(pieces)
 
     def task_shows(self, debate: Debate, task: str) -> tuple[int, ...]:
@@ -231,11 +230,7 @@ class LedgerFormat(FormatDefaults):
         """Ledger, then front page; a front page missing a ledger id gets one repair."""
         if task == LEDGER:
             return TaskStep(debate, FRONT)
-        if (
-            task == FRONT
-            and converging(debate)
-            and text.missing_ids(debate.output_of(LEDGER) or "", output)
-        ):
+        if task == FRONT and converging(debate) and self._missing(debate):  # output is stored
             return TaskStep(debate, REPAIR)
         consensus = debate.output_of("outcome") == "consensus"
         return EndStep(debate, Outcome.CONSENSUS if consensus else Outcome.MAX_ROUNDS)
