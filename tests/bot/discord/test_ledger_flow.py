@@ -1,19 +1,21 @@
 """With DEFAULT_FORMAT=ledger, an approved card through the Discord front end runs the whole
-protocol to its end, in Korean and in Portuguese (Claude on the real `claude` CLI against the
-fake Anthropic API, the Wiki.js run on a double): the card shows the assigned standpoints; AG
-(the real relay, echoing its relay tag) and Claude take numbered turns, each on its own wiki
-page in the debater's own Markdown; a reply missing its fields is asked for once more; the
-stance moves carry their quotes; the debate closes with the ledger (`conclusion`), the
-`front-page` (an orientation line, rules, callouts in the wiki's own syntax) and its diagram,
-the closing block, and a last post naming the outcome and linking the ledger. No relay tag
-shows in any embed or page. On Wiki.js the diagram is an asset the front page's image serves."""
+protocol to its end, in Korean and in Portuguese: Claude on the real `claude` CLI (the fake
+Anthropic API), the moderator's tasks on the real google-genai SDK (the fake Gemini, each task
+with its response schema). The card shows the assigned standpoints; AG (the real relay,
+echoing its relay tag) and Claude take numbered turns, each on its own wiki page in the
+debater's own Markdown; a reply missing its fields is asked for once more; the stance moves
+carry their quotes; the debate closes with the ledger (`conclusion`), the `front-page` (an
+orientation line, rules, callouts in the wiki's own syntax) and its diagram, the closing block,
+and a last post naming the outcome and linking the ledger. No relay tag shows in any embed or
+page. On Wiki.js (doubles for the seats) the diagram is an asset the front page's image
+serves."""
 
 from __future__ import annotations
 
 import asyncio
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from urllib.parse import quote, unquote, urlparse
 
@@ -22,16 +24,15 @@ import pytest
 
 from bot.discord.embeds import SUMMARY_LIMIT, summary_embed
 from handlers.core.i18n import Strings
-from handlers.core.model import Backend, Phase
-from handlers.ports import DebaterOutput, TurnRequest
+from handlers.core.model import Phase
 from tests.bot.discord.conftest import BotRig, People
 from tests.bot.discord.doubles import TAG
+from tests.bot.discord.real_seats import GeminiTasks, RealClaude
 from tests.bot.discord.support import chat, check_no_pings, click, wait_card
 from tests.clis import installed_or_skip
 from tests.fakes.fake_anthropic import FakeAnthropic, find_claude_bin
+from tests.fakes.fake_gemini import FakeGemini
 from tests.fakes.fake_wikijs import FULL_KEY, FakeWikiJs
-from tests.tools.claude.conftest import READ_ONLY, SYSTEM_PROMPT
-from tools.claude.debater import ClaudeCodeDebater
 from tools.wiki.backends import split_front_matter
 
 KEY = "⟦ledger.topic⟧"  # a real key Claude writes: the pages and the thread keep it as written
@@ -61,37 +62,17 @@ def claude_turn(n: int) -> str:
     )
 
 
-class RealClaude:
-    """Claude on the real `claude` CLI against the fake Anthropic API, built on the bot's own
-    database once the bot has opened it."""
-
-    backend = Backend.CLAUDE_CLI
-
-    def __init__(self, rig: BotRig, api: FakeAnthropic, binary: str) -> None:
-        self.rig, self.api, self.binary = rig, api, binary
-        self.inner: ClaudeCodeDebater | None = None
-        self.requests: list[TurnRequest] = []
-
-    def enqueue(self, *replies: str) -> None:
-        self.api.script_replies(*replies)
-
-    async def speak(self, request: TurnRequest) -> DebaterOutput:
-        if self.inner is None:
-            assert self.rig.services is not None
-            config = self.rig.tmp / "claude-config"
-            config.mkdir(exist_ok=True)
-            self.inner = ClaudeCodeDebater(
-                self.rig.services.db, binary=self.binary, system_prompt=SYSTEM_PROMPT,
-                model=None, tools=READ_ONLY, timeout_s=60.0, max_retries=0, max_concurrency=2,
-                workdir_root=self.rig.tmp / "claude", env=self.api.cli_env(config),
-                keep_api_key=True,  # the fake takes a dummy key
-            )  # fmt: skip
-        self.requests.append(request)
-        return await self.inner.speak(request)
-
-    async def forget(self, debate_id: int) -> None:
-        if self.inner is not None:
-            await self.inner.forget(debate_id)
+@pytest.fixture
+async def gemini_tasks(rig: BotRig, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeGemini]:
+    """The rig's moderator tasks on Gemini (the fake answers what `script` pushes)."""
+    monkeypatch.delenv("GOOGLE_GENAI_USE_VERTEXAI", raising=False)
+    monkeypatch.delenv("GOOGLE_GEMINI_BASE_URL", raising=False)
+    api = await FakeGemini().start()
+    tasks = rig.moderator = GeminiTasks(rig, api, "ko")
+    yield api
+    if tasks.inner is not None:
+        await tasks.inner.aclose()
+    await api.stop()
 
 
 @pytest.fixture
@@ -126,9 +107,14 @@ def script(rig: BotRig, language: str) -> None:
         contract("## Claude 2", "agree", "LRU", f"{claim} 2 {KEY}", convinced_by=ag_said),
     )
     ledger = {"agreed": ["LRU"], "amendments": [], "open": [f"{claim} 2 {KEY}"]}
-    rig.moderator.enqueue_task("ledger", json.dumps(ledger, ensure_ascii=False))
     front = "# Cache\n\n> [!TIP]\n> LRU (A1), (Q1)\n\n---\n\n![diagram](concepts.svg)\n"
-    rig.moderator.enqueue_task("front-page", json.dumps({"markdown": front, "svg": SVG}))
+    answers = [json.dumps(ledger, ensure_ascii=False), json.dumps({"markdown": front, "svg": SVG})]
+    if isinstance(rig.moderator, GeminiTasks):
+        rig.moderator.language = language
+        rig.moderator.api.push(*({"kind": "json", "obj": {"text": a}} for a in answers))
+    else:
+        rig.moderator.enqueue_task("ledger", answers[0])
+        rig.moderator.enqueue_task("front-page", answers[1])
 
 
 async def run_ledger(rig: BotRig, people: People, language: str) -> tuple[str, Strings]:
@@ -184,9 +170,13 @@ def check_thread(rig: BotRig, thread_id: str, strings: Strings, outcome: str) ->
 @pytest.mark.cli
 @pytest.mark.parametrize("language", ["ko", "pt-BR"])
 async def test_a_ledger_debate_runs_to_its_end(
-    rig: BotRig, people: People, real_claude: RealClaude, language: str
+    rig: BotRig, people: People, real_claude: RealClaude, gemini_tasks: FakeGemini, language: str
 ) -> None:
     thread_id, strings = await run_ledger(rig, people, language)
+    for sent in gemini_tasks.generate_requests:  # each task with its schema
+        config = sent["json"]["generationConfig"]
+        assert config["responseMimeType"] == "application/json" and config["responseSchema"]
+    assert len(gemini_tasks.generate_requests) == 2
     assert len(real_claude.requests) == 3 and len(real_claude.api.messages()) >= 3  # the CLI's
     folder = next((rig.tmp / "wiki" / "debates").iterdir())
     turns = sorted(p.name for p in (folder / "turns").iterdir())
