@@ -43,7 +43,7 @@ def format_label(strings: Strings, name: str) -> str:
     return strings(key) if strings.has(key) else name
 
 
-KEYED_PARAMS = ("block", "reasons")  # a notice's params written in a format's `⟦keys⟧`
+KEYED_PARAMS = ("block", "reasons", "outcome")  # a notice's params written in a format's `⟦keys⟧`
 
 
 def notice_params(strings: Strings, params: dict[str, str]) -> dict[str, str]:

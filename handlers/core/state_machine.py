@@ -65,6 +65,7 @@ from handlers.core.model import (
     Phase,
     Stance,
     UserQuestion,
+    WikiPage,
 )
 from handlers.core.poll import on_poll, stalemate_pause, stop_poll
 from handlers.core.step_failures import (
@@ -141,10 +142,20 @@ def _ended(debate: Debate, event: ConclusionReady, now: datetime) -> Step:
     """The end: the Conclusion written and posted, or the format's own closing block."""
     phase = _END_PHASE[debate.outcome or Outcome.CONSENSUS]
     ended = replace(debate, phase=phase, ended_at=now, speaker=None)
+    told = _outcome_told(ended)
     if format_of(debate).closes_itself(debate):  # its own closing block and pages
-        return Step(ended, (PostSummary(), UpdateStatus()))
+        return Step(ended, (PostSummary(), told, UpdateStatus()))
     done = event.conclusion
-    return Step(ended, (WriteConclusion(done), PostConclusion(done), UpdateStatus()))
+    return Step(ended, (WriteConclusion(done), PostConclusion(done), told, UpdateStatus()))
+
+
+def _outcome_told(debate: Debate) -> Notify:
+    """The thread's last word: the outcome, and the page that records it (the Conclusion,
+    else the closing page a format lists last)."""
+    pages = format_of(debate).pages(debate) or (WikiPage.CONCLUSION.value,)
+    page = WikiPage.CONCLUSION.value if WikiPage.CONCLUSION.value in pages else pages[-1]
+    outcome = f"⟦front.outcome_{(debate.outcome or Outcome.CONSENSUS).value}⟧"
+    return Notify("debate.outcome_recorded", (("outcome", outcome), ("page", page)))
 
 
 _END_PHASE = {

@@ -70,8 +70,8 @@ class WikiBackend(Protocol):
         """Where a person reads the page (no I/O)."""
         ...
 
-    def asset_link(self, page_path: str, asset_path: str) -> str:
-        """How the page at `page_path` refers to the file at `asset_path` (no I/O)."""
+    def link(self, page_path: str, target_path: str) -> str:
+        """How the page at `page_path` links the page or file at `target_path` (no I/O)."""
         ...
 
     async def check(self) -> str:
@@ -88,8 +88,6 @@ ASSET_SUFFIXES = (".svg",)  # files saved beside the pages as they are (no front
 
 class LocalWiki:
     """The pages as Markdown files under a folder: `<dir>/<path>.md` with the title on top."""
-
-    holds_assets = True  # a diagram is saved beside the pages as its own file
 
     def __init__(self, directory: Path) -> None:
         self._root = Path(directory).absolute()  # not resolve(): no I/O here
@@ -161,9 +159,10 @@ class LocalWiki:
         """A file:// URL (percent-encoded) of the page's file."""
         return self.file_of(path).as_uri()
 
-    def asset_link(self, page_path: str, asset_path: str) -> str:
-        """The file relative to the page's file (beside it: its bare name)."""
-        return posixpath.relpath(asset_path, posixpath.dirname(page_path) or ".")
+    def link(self, page_path: str, target_path: str) -> str:
+        """The file relative to the page's file (beside it: its bare name; a page's `.md`)."""
+        relative = posixpath.relpath(target_path, posixpath.dirname(page_path) or ".")
+        return relative if target_path.endswith(ASSET_SUFFIXES) else f"{relative}.md"
 
     async def check(self) -> str:
         """The folder exists (created if needed) and is writable."""

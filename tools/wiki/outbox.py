@@ -17,11 +17,12 @@ from handlers.core.effects import (
     WritePage,
     WriteWorkingDocument,
 )
+from handlers.core.formats import format_named
 from handlers.core.formats.keys import fill_keys
 from handlers.core.model import Debate, Turn, WikiPage
 from handlers.ports import NOTHING, Loaded
 from tools.store.db import Database
-from tools.wiki.asset_links import link_assets
+from tools.wiki.asset_links import link_assets, wikijs_callouts
 from tools.wiki.backends import ASSET_SUFFIXES, WikiBackend
 from tools.wiki.landing import Entry
 from tools.wiki.merge import Mode, content_hash
@@ -124,15 +125,17 @@ class WikiOutbox:
     async def _page(self, debate: Debate, page: str, title: str, markdown: str) -> None:
         """A format's page (`turns/01-ag`, `front-page`, `concepts.svg`, ...), replaced as a
         whole, a person's edit kept (a file such as the diagram is the bot's alone); the same
-        content queued again (a repeat after a crash) is written once."""
-        if not page.endswith(ASSET_SUFFIXES):  # its links to the files beside it as served
+        content queued again (a repeat after a crash) is written once. A page's links to the
+        pages and files beside it are written as its wiki serves them, its callouts in the
+        wiki's syntax; a file is written as it is."""
+        content = markdown
+        if not page.endswith(ASSET_SUFFIXES):
             own = self.path_of(debate, page)
-            content = link_assets(fill_keys(markdown, self._t), own, self._backend.asset_link)
-        elif getattr(self._backend, "holds_assets", False):
-            content = markdown
-        else:  # a wiki that keeps pages only: the diagram's source is kept as a page beside them
-            stem, _, suffix = page.rpartition(".")
-            page, content = f"{stem}-{suffix}", f"```xml\n{markdown}\n```\n"
+            names = format_named(debate.format).pages(debate)
+            pages = {name: self.path_of(debate, name) for name in names}
+            content = link_assets(fill_keys(markdown, self._t), own, pages, self._backend.link)
+            if getattr(self._backend, "wikijs_callouts", False):
+                content = wikijs_callouts(content)
         path = self.path_of(debate, page)
         title = fill_keys(title, self._t)[:MAX_TITLE_CHARS]
         key = f"{debate.id}:page:{page}:{content_hash(content)[:16]}"

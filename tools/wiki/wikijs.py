@@ -71,7 +71,7 @@ ANY_EXCEPTION = 1  # a partial write may have happened: read back before decidin
 class WikiJsWiki:
     """A Wiki.js 2.x server: pages in locale `en`, Markdown editor, published."""
 
-    holds_assets = True  # a diagram is uploaded as an asset, in folders like the page's
+    wikijs_callouts = True  # a GitHub alert is written as a blockquote with `{.is-info}`
 
     def __init__(
         self,
@@ -150,10 +150,13 @@ class WikiJsWiki:
             return f"{self._public}{served_url_path(path)}"
         return f"{self._public}/{quote(path, safe='/')}"
 
-    def asset_link(self, page_path: str, asset_path: str) -> str:
-        """The asset's served path from the site's root: right wherever the page is shown
-        (`/en/...`, its history), and with the folder slugs lower-cased as Wiki.js keeps them."""
-        return served_url_path(asset_path)
+    def link(self, page_path: str, target_path: str) -> str:
+        """The path from the site's root (Wiki.js reads a relative link as below the page
+        itself): right wherever the page is shown (`/en/...`, its history); an asset's with
+        the folder slugs lower-cased as Wiki.js keeps them."""
+        if target_path.endswith(ASSET_SUFFIXES):
+            return served_url_path(target_path)
+        return "/" + quote(target_path, safe="/")
 
     async def aclose(self) -> None:
         """Close the HTTP session."""

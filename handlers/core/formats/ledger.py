@@ -24,6 +24,8 @@ from handlers.core.formats.base import (
     Plan,
     TaskStep,
     by_rules,
+    output_of,
+    with_output,
 )
 from handlers.core.formats.keys import verbatim
 from handlers.core.model import Debate, Decision, Outcome, Participant, Stance, Turn, WikiPage
@@ -31,6 +33,7 @@ from handlers.core.model import Debate, Decision, Outcome, Participant, Stance, 
 END, STANCE, MODE = "ledger.end", "ledger.stance", "ledger.mode"
 LEDGER, FRONT, REPAIR = "ledger", "front-page", "front-page-repair"
 DIAGRAM = "concepts.svg"
+FIX = "-repair"  # the step asking again for a reply's missing fields
 
 
 def orchestrated(debate: Debate) -> bool:
@@ -89,11 +92,12 @@ class LedgerFormat(FormatDefaults):
         return text.missing_fields(turn)
 
     def noted(self, debate: Debate, turn: Turn) -> Debate:
-        """Nothing of its own until the step is done."""
-        return debate
+        """Keep what the reply's contract lacks (for one repair request)."""
+        return with_output(debate, f"missing:{turn.seat}", ", ".join(self.missing(debate, turn)))
 
     def answered(self, debate: Debate, rng: random.Random) -> Plan:
-        """The round's barrier passed (or one turn taken): go on, or close."""
+        """The round's barrier passed (or one turn taken): one repair request for the replies
+        missing fields, then go on, or close."""
         key = f"round:{debate.round}"
         numbers = ",".join(
             str(n) for n in (*_round_turns(debate, debate.round), *debate.step_turns)
@@ -101,6 +105,15 @@ class LedgerFormat(FormatDefaults):
         kept = replace(
             debate, outputs=(*(o for o in debate.outputs if o[0] != key), (key, numbers))
         )
+        lacking = tuple(
+            who for n, who in kept.log if n in kept.step_turns and output_of(kept, f"missing:{who}")
+        )
+        if lacking and not kept.step.endswith(FIX):
+            notices = tuple(
+                Notify("ledger.repair", (("seat", w), ("missing", output_of(kept, f"missing:{w}"))))
+                for w in lacking
+            )
+            return AskStep(kept, f"{kept.step}{FIX}", lacking, notices)
         remaining = [p for p in kept.order if p not in kept.spoken]
         if remaining and not orchestrated(kept):
             return AskStep(kept, "turn", (remaining[0],))
@@ -125,9 +138,14 @@ class LedgerFormat(FormatDefaults):
     def shows(self, debate: Debate, participant: str) -> tuple[int, ...]:
         """Orchestrate: the others' previous-round turns; two-party: the others' turns since
         this participant's own."""
-        if orchestrated(debate):
-            before = _round_turns(debate, debate.round - 1)
-            return tuple(n for n, who in debate.log if n in before and who != participant)
+        if debate.step.endswith(FIX):  # what the first ask showed, and its own reply
+            own = max(n for n, who in debate.log if who == participant)
+            earlier = tuple(e for e in debate.log if e[0] < own)
+            first = replace(debate, log=earlier, step=debate.step.removesuffix(FIX))
+            return (*self.shows(first, participant), own)
+        if orchestrated(debate):  # each one's last word of the round (a repair replaces)
+            last = {who: n for n, who in debate.log if n in _round_turns(debate, debate.round - 1)}
+            return tuple(n for n, who in debate.log if last.get(who) == n and who != participant)
         last_own = max((n for n, who in debate.log if who == participant), default=0)
         return tuple(n for n, who in debate.log if n > last_own and who != participant)
 
@@ -150,11 +168,13 @@ class LedgerFormat(FormatDefaults):
             ),
             Piece(f"ledger_stance_{stance}"),
         ]
-        for turn in given.shown:
-            values = (("speaker", debate.name_of(turn.seat)), ("turn", str(turn.number)),
-                      ("reply", turn.text))  # fmt: skip
-            pieces.append(Piece("ledger_turn", values))
+        repair = ask.step.endswith(FIX) and bool(given.shown)
+        pieces += _verbatim(debate, given.shown[:-1] if repair else given.shown)
         pieces.append(Piece("ledger_ask", (), True))
+        if repair:
+            missing = output_of(debate, f"missing:{ask.seat}")
+            own = given.shown[-1].text
+            pieces.append(Piece("ledger_repair", (("missing", missing), ("answer", own))))
         return tuple(pieces)
 
     def estimate(self, debate: Debate) -> tuple[int, int]:
@@ -168,7 +188,7 @@ class LedgerFormat(FormatDefaults):
         if debate.output_of(LEDGER) is not None:
             pages.append("conclusion")
         if self.summary(debate):
-            pages += [FRONT, DIAGRAM]
+            pages += [DIAGRAM, FRONT]  # the front page last: an open debate's record
         return tuple(pages)
 
     # ---- moderator tasks ---------------------------------------------------------------
@@ -176,11 +196,7 @@ class LedgerFormat(FormatDefaults):
     def task_brief(self, debate: Debate, task: str, shown: tuple[Turn, ...]) -> tuple[Piece, ...]:
         """The scribe's prompt: the turns verbatim, the ledger with ids for the front page."""
         values = (("topic", debate.proposal.topic), ("question", debate.proposal.question))
-        pieces = [Piece("ledger_task_intro", values)]
-        for turn in shown:
-            turn_values = (("speaker", debate.name_of(turn.seat)), ("turn", str(turn.number)),
-                           ("reply", turn.text))  # fmt: skip
-            pieces.append(Piece("ledger_turn", turn_values))
+        pieces = [Piece("ledger_task_intro", values), *_verbatim(debate, shown)]
         if task == LEDGER:
             return (*pieces, Piece("ledger_task_ledger"))
         if not converging(debate):
@@ -190,10 +206,9 @@ class LedgerFormat(FormatDefaults):
         )
         pieces.append(Piece("ledger_task_front", (("ledger", items or "-"),)))
         if task == REPAIR:
-            missing = ", ".join(
-                text.missing_ids(debate.output_of(LEDGER) or "", debate.output_of(FRONT) or "")
+            pieces.append(
+                Piece("ledger_task_repair", (("missing", ", ".join(self._missing(debate))),))
             )
-            pieces.append(Piece("ledger_task_repair", (("missing", missing),)))
         return tuple(pieces)
 
     def task_shows(self, debate: Debate, task: str) -> tuple[int, ...]:
@@ -215,11 +230,7 @@ class LedgerFormat(FormatDefaults):
         """Ledger, then front page; a front page missing a ledger id gets one repair."""
         if task == LEDGER:
             return TaskStep(debate, FRONT)
-        if (
-            task == FRONT
-            and converging(debate)
-            and text.missing_ids(debate.output_of(LEDGER) or "", output)
-        ):
+        if task == FRONT and converging(debate) and self._missing(debate):  # output is stored
             return TaskStep(debate, REPAIR)
         consensus = debate.output_of("outcome") == "consensus"
         return EndStep(debate, Outcome.CONSENSUS if consensus else Outcome.MAX_ROUNDS)
@@ -252,7 +263,10 @@ class LedgerFormat(FormatDefaults):
             return title, text.render_conclusion(debate, ledger, ratified=ratified)
         if page in (FRONT, DIAGRAM):
             output, keyed = self._front(debate)
-            markdown, svg = text.front_page(output, keyed=keyed, ratified=ratified)
+            line = text.orientation(debate, self.pages(debate), orchestrated(debate))
+            markdown, svg = text.front_page(
+                output, keyed=keyed, ratified=ratified, orientation=line
+            )
             return title, svg if page == DIAGRAM else markdown
         return title, "\n".join(text.render_turn(debate, turn) for turn in turns)
 
@@ -298,6 +312,12 @@ def _round_turns(debate: Debate, rnd: int) -> tuple[int, ...]:
     """The turn numbers stored in round `rnd` (kept when the round was done)."""
     stored = debate.output_of(f"round:{rnd}") or ""
     return tuple(int(n) for n in stored.split(",") if n)
+
+
+def _verbatim(debate: Debate, turns: tuple[Turn, ...]) -> list[Piece]:
+    """Each turn as it was written, with who wrote it."""
+    return [Piece("ledger_turn", (("speaker", debate.name_of(t.seat)), ("turn", str(t.number)),
+                                  ("reply", t.text))) for t in turns]  # fmt: skip
 
 
 def _agreed(debate: Debate) -> bool:

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 from html import escape
 
+from handlers.core.fences import longest_backtick_run, open_fence
 from handlers.core.formats.keys import verbatim as v
 from handlers.core.model import Debate, Turn
 from handlers.core.quotes import quote_form
@@ -84,20 +85,35 @@ def front_parts(output: str) -> tuple[str, str]:
     return output, ""
 
 
-def front_page(output: str, *, keyed: bool, ratified: bool = True) -> tuple[str, str]:
+def front_page(
+    output: str, *, keyed: bool, ratified: bool = True, orientation: str = ""
+) -> tuple[str, str]:
     """(markdown, svg) of a front page as people read it: the moderator's Markdown verbatim;
     the rules' (`keyed`, which only the engine says: never a flag in the output) as it was
     written, in locale keys with its quotes escaped; under its title, the callout that the
-    ledger it restates was not ratified, where the rules built that ledger."""
+    ledger it restates was not ratified (where the rules built it) and the orientation line,
+    then a rule."""
     markdown, svg = front_parts(output)
     shown = markdown if keyed else v(markdown)
-    if ratified:
+    head = [*unratified(ratified), *([orientation, "", "---", ""] if orientation else [])]
+    if not head:
         return shown, svg
-    note = "\n".join(unratified(False))
+    top = "\n".join(head)
     title, _, rest = shown.partition("\n")
     if title.startswith("# "):
-        return f"{title}\n\n{note}\n{rest.lstrip()}", svg
-    return f"{note}\n{shown}", svg
+        return f"{title}\n\n{top}\n{rest.lstrip()}", svg
+    return f"{top}\n{shown}", svg
+
+
+def orientation(debate: Debate, pages: tuple[str, ...], orchestrate: bool) -> str:
+    """The line that introduces the debate: every turn's page and the ledger, linked by the
+    page names the wiki turns into its own links."""
+    links = [
+        f"[{turn_label(debate, p, orchestrate)}]({p})" for p in pages if p.startswith("turns/")
+    ]
+    if "conclusion" in pages:
+        links.append(f"[{k('page_conclusion')}](conclusion)")
+    return f"**{k('orientation')}** " + " · ".join(links)
 
 
 def fallback_ledger(debate: Debate, turns: tuple[Turn, ...]) -> str:
@@ -172,6 +188,8 @@ def fallback_front(debate: Debate, ledger: str | None, last: tuple[Turn, ...]) -
         "",
         f"> [!NOTE]\n> {k('front_note')}",
         "",
+        "---",
+        "",
     ]
     if ledger is not None:
         lines += [f"| {k('part')} | {k('count')} |", "|---|---|"]
@@ -180,7 +198,7 @@ def fallback_front(debate: Debate, ledger: str | None, last: tuple[Turn, ...]) -
     else:
         lines += [f"- **{v(debate.name_of(t.seat))}:** {v(t.parsed.opinion)}" for t in last]
     sources = _unique([u for t in last for u in _URL.findall(t.text)])
-    lines += ["", "![diagram](concepts.svg)", ""]
+    lines += ["", "---", "", "![diagram](concepts.svg)", ""]
     lines += [f"[^{n}]: {v(url)}" for n, url in enumerate(sources, start=1)]
     page = {"markdown": "\n".join(lines), "svg": diagram(debate, counts)}
     return json.dumps(page)
@@ -219,14 +237,15 @@ def turn_page(debate: Debate, turn: Turn, orchestrate: bool) -> str:
 
 
 def render_turn(debate: Debate, turn: Turn) -> str:
-    """A turn's page: who, when, and the reply exactly as written."""
-    fence = "`" * max(3, _longest_run(turn.text) + 1)
+    """A turn's page: who, when, the debater's own Markdown, and below it, collapsed, the
+    reply exactly as written (so nothing the contract's reader left out is lost)."""
+    fence = "`" * max(3, longest_backtick_run(turn.text) + 1)
     head = f"**{v(debate.name_of(turn.seat))}** — {k('round')} {turn.round}, #{turn.number}"
-    return f"{head}\n\n{fence}text\n{v(turn.text)}\n{fence}\n"
-
-
-def _longest_run(text: str) -> int:
-    return max((len(m.group(0)) for m in re.finditer(r"`+", text)), default=0)
+    mine = v(turn.parsed.opinion)
+    left_open = open_fence(mine)  # closed, so the reply below is not swallowed by it
+    mine += f"\n{left_open.indent}{left_open.marker}" if left_open else ""
+    raw = f"<details>\n<summary>{k('raw_reply')}</summary>\n\n{fence}text\n{v(turn.text)}\n{fence}"
+    return f"{head}\n\n{mine}\n\n{raw}\n\n</details>\n"
 
 
 def render_topic(debate: Debate, standpoints: tuple[tuple[str, str], ...]) -> str:
@@ -241,11 +260,16 @@ def render_topic(debate: Debate, standpoints: tuple[tuple[str, str], ...]) -> st
 def page_title(debate: Debate, page: str, orchestrate: bool) -> str:
     """`<topic> — <page>`, the page named in the reader's language (`round 2 · AG`)."""
     if page.startswith("turns/"):
-        number, _, who = page.removeprefix("turns/").partition("-")
-        unit = k("round" if orchestrate else "turn")
-        return f"{v(debate.proposal.topic)} — {unit} {int(number)} · {v(debate.name_of(who))}"
+        return f"{v(debate.proposal.topic)} — {turn_label(debate, page, orchestrate)}"
     name = "page_" + page.replace("-", "_").replace(".", "_")
     return f"{v(debate.proposal.topic)} — {k(name)}"
+
+
+def turn_label(debate: Debate, page: str, orchestrate: bool) -> str:
+    """A turn page's name: `turn 3 · AG` (two-party) or `round 2 · AG` (orchestrate)."""
+    number, _, who = page.removeprefix("turns/").partition("-")
+    unit = k("round" if orchestrate else "turn")
+    return f"{unit} {int(number)} · {v(debate.name_of(who))}"
 
 
 def latest_each(turns: tuple[Turn, ...]) -> tuple[Turn, ...]:

@@ -1,97 +1,235 @@
 """With DEFAULT_FORMAT=ledger, an approved card through the Discord front end runs the whole
-protocol: the card shows the assigned standpoints, every turn gets its own wiki page, and the
-debate closes with the ledger (`conclusion`), the `front-page` and its diagram, and the
-format's closing block in the thread; on Wiki.js the diagram is an asset the front page shows."""
+protocol to its end, in Korean and in Portuguese: Claude on the real `claude` CLI (the fake
+Anthropic API), the moderator's tasks on the real google-genai SDK (the fake Gemini, each task
+with its response schema). The card shows the assigned standpoints; AG (the real relay,
+echoing its relay tag) and Claude take numbered turns, each on its own wiki page in the
+debater's own Markdown; a reply missing its fields is asked for once more; the stance moves
+carry their quotes; the debate closes with the ledger (`conclusion`), the `front-page` (an
+orientation line, rules, callouts in the wiki's own syntax) and its diagram, the closing block,
+and a last post naming the outcome and linking the ledger. No relay tag shows in any embed or
+page. On Wiki.js (doubles for the seats) the diagram is an asset the front page's image
+serves."""
 
 from __future__ import annotations
 
 import asyncio
 import json
-from urllib.parse import quote
+import re
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from urllib.parse import quote, unquote, urlparse
+
+import aiohttp
+import pytest
 
 from bot.discord.embeds import SUMMARY_LIMIT, summary_embed
 from handlers.core.i18n import Strings
 from handlers.core.model import Phase
-from tests.bot.discord.conftest import KO, BotRig, People
+from tests.bot.discord.conftest import BotRig, People
+from tests.bot.discord.doubles import TAG
+from tests.bot.discord.real_seats import GeminiTasks, RealClaude
 from tests.bot.discord.support import chat, check_no_pings, click, wait_card
+from tests.clis import installed_or_skip
+from tests.fakes.fake_anthropic import FakeAnthropic, find_claude_bin
+from tests.fakes.fake_gemini import FakeGemini
 from tests.fakes.fake_wikijs import FULL_KEY, FakeWikiJs
+from tools.wiki.backends import split_front_matter
 
 KEY = "⟦ledger.topic⟧"  # a real key Claude writes: the pages and the thread keep it as written
+RELAY_TAG = re.compile(r"\[debate \d+ · turn \d+\]")
+SAID = {  # language -> (AG's round-1 sentence, Claude's round-1 sentence, a contested claim)
+    "ko": ("단일 인스턴스에서는 LRU로 충분합니다.", "운영 부담이 먼저입니다.", "Redis 전환 시점"),
+    "pt-BR": (
+        "Com uma instância, LRU basta.",
+        "O custo de operação vem primeiro.",
+        "Quando migrar",
+    ),
+}
+SVG = '<svg xmlns="http://www.w3.org/2000/svg"><rect width="9" height="9" fill="#fff"/></svg>'
+
+
+def contract(opinion: str, stance: str, agreed: str, contested: str, **more: str) -> str:
+    """A reply in the ledger's contract: prose, then the fenced JSON block with every field."""
+    body = {"opinion": opinion, "stance": stance, "agreed": [agreed], "contested": [contested],
+            "concessions": [], **more}  # fmt: skip
+    return "Intro.\n\n```json\n" + json.dumps(body, ensure_ascii=False) + "\n```"
 
 
 def claude_turn(n: int) -> str:
-    body = {
-        "opinion": f"Claude {n}: 운영 부담부터 봅시다",
-        "stance": "partial",
-        "agreed": ["단일 인스턴스에서는 LRU로 충분하다"],
-        "contested": [f"Redis 전환 시점 {n} {KEY}"],
-        "concessions": [],
+    """A Korean turn of Claude's with every field (other tests run the ledger on it)."""
+    return contract(
+        f"Claude {n}: 운영 부담부터 봅시다", "partial", "LRU", f"Redis 전환 시점 {n} {KEY}"
+    )
+
+
+@pytest.fixture
+async def gemini_tasks(rig: BotRig, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeGemini]:
+    """The rig's moderator tasks on Gemini (the fake answers what `script` pushes)."""
+    monkeypatch.delenv("GOOGLE_GENAI_USE_VERTEXAI", raising=False)
+    monkeypatch.delenv("GOOGLE_GEMINI_BASE_URL", raising=False)
+    api = await FakeGemini().start()
+    tasks = rig.moderator = GeminiTasks(rig, api, "ko")
+    yield api
+    if tasks.inner is not None:
+        await tasks.inner.aclose()
+    await api.stop()
+
+
+@pytest.fixture
+def real_claude(rig: BotRig) -> Iterator[RealClaude]:
+    """The rig's Claude seat on the real CLI (skipped with a reason where it is missing)."""
+    binary = str(installed_or_skip(find_claude_bin(), "claude"))
+    with FakeAnthropic() as api:
+        rig.claude = RealClaude(rig, api, binary)  # type: ignore[assignment]
+        yield rig.claude  # type: ignore[misc]
+
+
+def script(rig: BotRig, language: str) -> None:
+    """AG and Claude move from partial to agree, each quoting the other; Claude's first reply
+    lacks `contested` and `concessions` (one repair); the moderator writes both pages."""
+    ag_said, claude_said, claim = SAID[language]
+    ag = {
+        1: contract(f"## AG 1\n\n{ag_said}", "partial", "LRU", f"{claim} {KEY}"),
+        4: contract("## AG 2", "agree", "LRU", f"{claim} 2", convinced_by=claude_said),
     }
-    return "```json\n" + json.dumps(body, ensure_ascii=False) + "\n```"
+
+    def reply_for(turn: int) -> str:  # AG echoes the relay tag of its prompt, as AG does
+        tag = TAG.search(rig.ag.prompts[turn].content)
+        assert tag is not None
+        return f"{tag.group(0)} {ag[turn]}"
+
+    rig.ag.reply_for = reply_for  # type: ignore[method-assign]
+    lacking = "```json\n" + json.dumps({"opinion": "## Claude 1", "stance": "partial",
+                                        "agreed": ["LRU"]}) + "\n```"  # fmt: skip
+    rig.claude.enqueue(
+        lacking,
+        contract(f"## Claude 1\n\n{claude_said}", "partial", "LRU", f"{claim} {KEY}"),
+        contract("## Claude 2", "agree", "LRU", f"{claim} 2 {KEY}", convinced_by=ag_said),
+    )
+    ledger = {"agreed": ["LRU"], "amendments": [], "open": [f"{claim} 2 {KEY}"]}
+    front = "# Cache\n\n> [!TIP]\n> LRU (A1), (Q1)\n\n---\n\n![diagram](concepts.svg)\n"
+    answers = [json.dumps(ledger, ensure_ascii=False), json.dumps({"markdown": front, "svg": SVG})]
+    if isinstance(rig.moderator, GeminiTasks):
+        rig.moderator.language = language
+        rig.moderator.api.push(*({"kind": "json", "obj": {"text": a}} for a in answers))
+    else:
+        rig.moderator.enqueue_task("ledger", answers[0])
+        rig.moderator.enqueue_task("front-page", answers[1])
 
 
-async def run_ledger(rig: BotRig, people: People) -> tuple[int, str]:
-    """Approve a ledger card and wait for the closing block and the wiki's last write: the
-    debate's id and thread."""
-    rig.overrides.update({"DEFAULT_FORMAT": "ledger", "MAX_ROUNDS": 2})
-    rig.claude.enqueue(claude_turn(1), claude_turn(2))
+async def run_ledger(rig: BotRig, people: People, language: str) -> tuple[str, Strings]:
+    """Approve a ledger card and wait for the outcome post and the wiki's last write: the
+    thread and the debate's strings."""
+    strings = Strings(language)
+    rig.overrides.update({"DEFAULT_FORMAT": "ledger", "MAX_ROUNDS": 2, "LANGUAGE": language})
+    script(rig, language)
     await rig.start()
     await chat(rig, people)
     card, debate_id = await wait_card(rig)
     roster = card["embeds"][0]["fields"][3]["value"]
-    assert "AG (찬성)" in roster and "Claude (반대)" in roster
-    assert KO("ledger.end_converge") in roster
+    assert f"AG ({strings('ledger.standpoint_for')})" in roster
+    assert f"Claude ({strings('ledger.standpoint_against')})" in roster
     await click(rig, card["id"], f"debate:open:{debate_id}", people.alice)
     thread_id = card["id"]
-    closing = await rig.fake.wait_for_message(
-        lambda m: (
-            m["channel_id"] == thread_id
-            and bool(m["embeds"])
-            and m["embeds"][0].get("title") == KO("front.conclusion_title")
-        ),
-        timeout=30,
+    outcome = strings("debate.outcome_recorded", outcome=strings("front.outcome_consensus"), url="")
+    await rig.fake.wait_for_message(
+        lambda m: m["channel_id"] == thread_id and m["content"].startswith(outcome), timeout=30
     )
     await asyncio.wait_for(rig.handler.wait_idle(debate_id), 30)
     debate = await rig.handler.get(debate_id)
     assert debate.phase is Phase.CONCLUDED and debate.format == "ledger"
-    closing_block = closing["embeds"][0]["description"]
-    assert "**Q1**" in closing_block  # the ledger's ids, not a model's
-    assert f"Redis 전환 시점 2 {KEY}" in closing_block and "⟦⟦" not in closing_block
     assert rig.services is not None and rig.services.wiki is not None
     await asyncio.wait_for(rig.services.wiki.drained(debate_id), 30)
-    return debate_id, thread_id
+    check_thread(rig, thread_id, strings, outcome)
+    check_no_pings(rig, {thread_id}, rig.ag.user_id)
+    return thread_id, strings
 
 
-async def test_an_approved_ledger_card_runs_the_whole_protocol(rig: BotRig, people: People) -> None:
-    _debate_id, thread_id = await run_ledger(rig, people)
+def check_thread(rig: BotRig, thread_id: str, strings: Strings, outcome: str) -> None:
+    """The repair said so, no move was unquoted, the closing block is followed by the outcome
+    post, the thread's last word; no embed shows a relay tag."""
+    messages = rig.bot_messages(thread_id)
+    texts = [m["content"] for m in messages]
+    assert any(strings("ledger.repair", seat="Claude", missing="contested, concessions") == t
+               for t in texts), texts  # fmt: skip
+    unquoted = strings("concession.unquoted", seat="AG").split("AG")[1][:20]
+    assert not any(unquoted in t for t in texts)
+    closing = max(i for i, m in enumerate(messages) if m["embeds"]
+                  and m["embeds"][0].get("title") == strings("front.conclusion_title"))  # fmt: skip
+    last = [i for i, m in enumerate(messages) if m["content"].startswith(outcome)]
+    assert last == [len(messages) - 1] and closing < last[0]
+    assert "**A1**" in messages[closing]["embeds"][0]["description"]
+    for request in rig.claude.requests:  # nor in what the other seat is handed
+        assert not RELAY_TAG.search(request.prompt)
+    for message in messages:
+        for embed in message["embeds"]:
+            shown = json.dumps(embed, ensure_ascii=False)
+            assert not RELAY_TAG.search(shown), shown
+
+
+@pytest.mark.cli
+@pytest.mark.parametrize("language", ["ko", "pt-BR"])
+async def test_a_ledger_debate_runs_to_its_end(
+    rig: BotRig, people: People, real_claude: RealClaude, gemini_tasks: FakeGemini, language: str
+) -> None:
+    thread_id, strings = await run_ledger(rig, people, language)
+    for sent in gemini_tasks.generate_requests:  # each task with its schema
+        config = sent["json"]["generationConfig"]
+        assert config["responseMimeType"] == "application/json" and config["responseSchema"]
+    assert len(gemini_tasks.generate_requests) == 2
+    assert len(real_claude.requests) == 3 and len(real_claude.api.messages()) >= 3  # the CLI's
     folder = next((rig.tmp / "wiki" / "debates").iterdir())
     turns = sorted(p.name for p in (folder / "turns").iterdir())
-    assert turns == ["01-ag.md", "02-claude.md", "03-ag.md", "04-claude.md"]
-    for name in ("topic.md", "conclusion.md", "front-page.md", "concepts.svg"):
-        assert (folder / name).exists(), name
-    assert "![diagram](concepts.svg)" in (folder / "front-page.md").read_text(encoding="utf-8")
-    ledger = (folder / "conclusion.md").read_text(encoding="utf-8")
-    assert "단일 인스턴스에서는 LRU로 충분하다" in ledger and f"Redis 전환 시점 2 {KEY}" in ledger
-    assert "⟦" not in ledger.replace(KEY, "")  # the page's own words filled, Claude's kept
-    front = (folder / "front-page.md").read_text(encoding="utf-8")
-    assert f"Redis 전환 시점 2 {KEY}" in front and "⟦" not in front.replace(KEY, "")
-    check_no_pings(rig, {thread_id}, rig.ag.user_id)
+    assert turns == ["01-ag.md", "02-claude.md", "03-claude.md", "04-ag.md", "05-claude.md"]
+    pages = {p.relative_to(folder).as_posix(): split_front_matter(p.read_text("utf-8"), "")[1]
+             for p in folder.rglob("*") if p.is_file()}  # fmt: skip
+    for name, text in pages.items():
+        assert not RELAY_TAG.search(text), name
+    first = pages["turns/01-ag.md"]  # the debater's Markdown, then the reply collapsed
+    mine, _, raw = first.partition("<details>")
+    assert f"## AG 1\n\n{SAID[language][0]}" in mine and '"opinion"' not in mine
+    assert f"<summary>{strings('ledger.raw_reply')}</summary>" in raw and '"opinion"' in raw
+    front = pages["front-page.md"]
+    links = [
+        f"[{strings('ledger.turn')} {n} · {who}](turns/{n:02d}-{who.lower()}.md)"
+        for n, who in ((1, "AG"), (2, "Claude"), (3, "Claude"), (4, "AG"), (5, "Claude"))
+    ]
+    line = f"**{strings('ledger.orientation')}** " + " · ".join(links)
+    ledger = f"[{strings('ledger.page_conclusion')}](conclusion.md)"
+    assert front.startswith(f"# Cache\n\n{line} · {ledger}\n\n---\n\n> [!TIP]"), front
+    assert "> [!TIP]\n> LRU (A1), (Q1)" in front and "![diagram](concepts.svg)" in front
+    assert pages["concepts.svg"] == SVG and "LRU" in pages["conclusion.md"]
+    outcome = [m["content"] for m in rig.bot_messages(thread_id)][-1]
+    url = outcome.rsplit(" ", 1)[-1]
+    assert Path(unquote(urlparse(url).path)) == folder / "conclusion.md"
 
 
-async def test_a_ledger_debate_on_wiki_js_shows_its_diagram(rig: BotRig, people: People) -> None:
+async def test_a_ledger_debate_on_wiki_js_writes_its_own_syntax(
+    rig: BotRig, people: People
+) -> None:
     wiki = FakeWikiJs()
     await wiki.start()
     try:
         rig.overrides.update({"WIKIJS_URL": wiki.url, "WIKIJS_API_KEY": FULL_KEY})
-        await run_ledger(rig, people)
+        thread_id, _ = await run_ledger(rig, people, "pt-BR")
         [asset] = wiki.assets.files  # one file, uploaded once
         assert wiki.assets.files[asset].uploads == 1 and asset.endswith("/concepts.svg")
-        assert wiki.assets.files[asset].content.startswith(b"<svg")
-        front = next(p for p in wiki.pages.values() if p.path.endswith("/front-page"))
-        link = "/" + quote(asset, safe="/")
-        assert f"![diagram]({link})" in front.content  # where Wiki.js serves it
-        assert not any(p.path.endswith("concepts-svg") for p in wiki.pages.values())
-        assert wiki.invalid == []
+        pages = {p.path: p.content for p in wiki.pages.values()}
+        front_path = next(p for p in pages if p.endswith("/front-page"))
+        front = pages[front_path]
+        base = front_path.removesuffix("/front-page")
+        image = re.search(r"!\[diagram\]\(([^)]+)\)", front)
+        assert image is not None and image[1] == "/" + quote(asset, safe="/")
+        async with aiohttp.ClientSession() as http, http.get(wiki.url + image[1]) as served:
+            assert served.status == 200 and await served.read() == SVG.encode()
+        assert "[!TIP]" not in front and "> LRU (A1), (Q1)\n{.is-success}\n" in front
+        for target in re.findall(r"\]\((/[^)]+)\)", front):  # every page link resolves
+            assert unquote(target).lstrip("/") in pages or target == image[1], target
+        assert f"](/{quote(base, safe='/')}/turns/05-claude)" in front
+        assert not any(RELAY_TAG.search(text) for text in pages.values())
+        assert not any(p.endswith("concepts-svg") for p in pages) and wiki.invalid == []
+        outcome = [m["content"] for m in rig.bot_messages(thread_id)][-1]
+        assert outcome.endswith(f"/{quote(base, safe='/')}/conclusion")
     finally:
         await wiki.stop()
 

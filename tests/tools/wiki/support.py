@@ -205,15 +205,15 @@ class CrashAfterWrite:
                 raise SimulatedCrash(path)
         return stored
 
-    @property
-    def holds_assets(self) -> bool:
-        return bool(getattr(self.inner, "holds_assets", False))
-
     def url(self, path: str) -> str:
         return self.inner.url(path)
 
-    def asset_link(self, page_path: str, asset_path: str) -> str:
-        return self.inner.asset_link(page_path, asset_path)
+    @property
+    def wikijs_callouts(self) -> bool:
+        return bool(getattr(self.inner, "wikijs_callouts", False))
+
+    def link(self, page_path: str, target_path: str) -> str:
+        return self.inner.link(page_path, target_path)
 
     async def check(self) -> str:
         return await self.inner.check()

@@ -1,0 +1,153 @@
+"""The ledger's reply contract on the engine: a reply missing its fields gets one repair
+request saying what was missing (then the debate goes on with what it has), the brief asks
+for `convinced_by`, a turn page shows the debater's own Markdown above the reply as written,
+and the thread's last word names the outcome and links the page that records it."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import handlers.core.formats.ledger_text as text
+from handlers.core.events import ProposalApproved
+from handlers.core.formats.keys import fill_keys
+from handlers.core.formats.ledger import LEDGER_FORMAT
+from handlers.core.i18n import Strings
+from handlers.core.model import AG, CLAUDE, GEMINI, Backend, Debate, Participant, Phase
+from handlers.core.reply_parser import parse_reply
+from tests.handlers.conftest import ALICE, DEFAULT_ROSTER, Rig, proposal
+from tests.handlers.doubles import reply
+from tests.tools.wiki.support import debate, turn
+
+EN = Strings("en")
+CONVERGE = (("ledger.end", "converge"), ("ledger.stance", "assigned"))
+
+
+def full(opinion: str, stance: str = "partial") -> str:
+    return reply(opinion, stance, agreed=["LRU"], contested=["Redis"], concessions=[])
+
+
+async def _run(rig: Rig) -> Debate:
+    await rig.start()
+    found = await rig.h.propose(proposal())
+    assert found is not None
+    await asyncio.wait_for(rig.h.wait_idle(found.id), 10)
+    await rig.h.submit(found.id, ProposalApproved(ALICE))
+    await asyncio.wait_for(rig.h.wait_idle(found.id), 20)
+    return await rig.h.get(found.id)
+
+
+async def test_a_reply_missing_its_fields_is_asked_for_once_more(tmp_path: Path) -> None:
+    rig = Rig(tmp_path / "repair.sqlite3", format="ledger", options=CONVERGE, max_rounds=1,
+              language="en")  # fmt: skip
+    lacking = reply("AG: LRU first", "partial", agreed=["LRU"])
+    rig.debaters[AG].enqueue(lacking, reply("AG: still lacking"))  # the repair lacks too
+    rig.debaters[CLAUDE].enqueue(full("Claude: Redis later"))
+    try:
+        done = await _run(rig)
+        assert done.phase is Phase.CONCLUDED
+        first, again = rig.debaters[AG].requests  # asked once more, and only once
+        assert "`convinced_by`" in first.prompt  # stance moves carry their quote
+        assert "missing required fields: contested, concessions" in again.prompt
+        assert lacking in again.prompt and again.round == first.round == 1
+        said = [(k, p) for _, k, p in rig.room.notices if k == "ledger.repair"]
+        assert said == [("ledger.repair", {"seat": "AG", "missing": "contested, concessions"})]
+        assert "AG: still lacking" in rig.debaters[CLAUDE].requests[0].prompt  # goes on
+        assert [t.seat for t in await rig.h._store.last_turns(done.id, 10)] == [AG, AG, CLAUDE]
+    finally:
+        await rig.stop()
+
+
+async def test_a_complete_reply_gets_no_repair_request(tmp_path: Path) -> None:
+    rig = Rig(tmp_path / "whole.sqlite3", format="ledger", options=CONVERGE, max_rounds=1)
+    rig.debaters[AG].enqueue(full("AG"))
+    rig.debaters[CLAUDE].enqueue(full("Claude"))
+    try:
+        await _run(rig)
+        assert len(rig.debaters[AG].requests) == 1
+        assert "ledger.repair" not in rig.room.notice_keys()
+    finally:
+        await rig.stop()
+
+
+async def test_the_last_word_names_the_outcome_and_links_the_ledger(tmp_path: Path) -> None:
+    rig = Rig(tmp_path / "end.sqlite3", format="ledger", options=CONVERGE, max_rounds=1)
+    rig.debaters[AG].enqueue(full("AG", "agree"))
+    rig.debaters[CLAUDE].enqueue(full("Claude", "agree"))
+    try:
+        done = await _run(rig)
+        _, key, params = rig.room.notices[-1]
+        assert key == "debate.outcome_recorded"
+        assert params["outcome"] == "⟦front.outcome_consensus⟧"
+        assert params["url"] == f"https://wiki.test/debates/{done.id}/conclusion"
+    finally:
+        await rig.stop()
+
+
+async def test_an_open_ledger_s_record_is_its_front_page(tmp_path: Path) -> None:
+    options = (("ledger.end", "open"), ("ledger.stance", "neutral"))
+    rig = Rig(tmp_path / "open.sqlite3", format="ledger", options=options, max_rounds=1)
+    rig.debaters[AG].enqueue(full("AG"))
+    rig.debaters[CLAUDE].enqueue(full("Claude"))
+    try:
+        done = await _run(rig)
+        _, key, params = rig.room.notices[-1]
+        assert key == "debate.outcome_recorded"
+        assert params["url"] == f"https://wiki.test/debates/{done.id}/front-page"
+        assert params["outcome"] == "⟦front.outcome_max_rounds⟧"
+    finally:
+        await rig.stop()
+
+
+def test_a_turn_page_shows_the_debater_s_markdown_above_the_reply_as_written() -> None:
+    text = 'Intro kept\n```json\n{"opinion": "## Cache\\n\\n- **LRU** first", "x": 1}\n```'
+    said = replace(turn(1, text, seat=AG), parsed=parse_reply(text))
+    _, page = LEDGER_FORMAT.render_page(debate(), "turns/01-ag", (said,))
+    shown = fill_keys(page, EN)
+    mine, _, raw = shown.partition("<details>")
+    assert "## Cache\n\n- **LRU** first" in mine and "```" not in mine and "{" not in mine
+    assert f"<summary>{EN('ledger.raw_reply')}</summary>" in raw
+    assert f"```text\n{text}\n```" in raw and raw.rstrip().endswith("</details>")
+
+
+def test_the_front_page_opens_with_the_orientation_line_and_rules_its_sections() -> None:
+    ledger = '{"agreed": ["LRU"], "amendments": [], "open": ["Redis"]}'
+    outputs = (("ledger", ledger), ("front-page", "# Front\n\nbody (A1) (Q1)"))
+    shown = replace(debate(), format="ledger", log=((1, AG), (2, CLAUDE)), outputs=outputs)
+    _, page = LEDGER_FORMAT.render_page(shown, "front-page", ())
+    word = EN("ledger.turn")
+    turns = f"[{word} 1 · AG](turns/01-ag) · [{word} 2 · Claude](turns/02-claude)"
+    line = f"**{EN('ledger.orientation')}** {turns} · [{EN('ledger.page_conclusion')}](conclusion)"
+    assert fill_keys(page, EN) == f"# Front\n\n{line}\n\n---\n\nbody (A1) (Q1)"
+    rules = json.loads(text.fallback_front(shown, ledger, ()))["markdown"]
+    assert rules.count("\n---\n") == 2  # the summary and the diagram each under a rule
+
+
+def test_a_fence_the_debater_left_open_is_closed_above_the_reply_as_written() -> None:
+    text = '```json\n{"opinion": "## Code\\n\\n```python\\nx = 1"}\n```'
+    said = replace(turn(1, text, seat=AG), parsed=parse_reply(text))
+    _, page = LEDGER_FORMAT.render_page(debate(), "turns/01-ag", (said,))
+    mine = fill_keys(page, EN).partition("<details>")[0]
+    assert mine.rstrip().endswith("```python\nx = 1\n```")
+
+
+async def test_an_orchestrated_round_shows_the_repaired_reply_only(tmp_path: Path) -> None:
+    trio = (*DEFAULT_ROSTER, Participant(GEMINI, Backend.GEMINI_CLI, "Gemini"))
+    options = (*CONVERGE, ("ledger.mode", "orchestrate"))
+    rig = Rig(tmp_path / "trio.sqlite3", roster=trio, format="ledger", options=options,
+              max_rounds=2, language="en")  # fmt: skip
+    lacking, repaired = reply("Gemini: lacking"), full("Gemini: repaired")
+    rig.debaters[GEMINI].enqueue(lacking, repaired, full("Gemini 2"))
+    for seat in (AG, CLAUDE):
+        rig.debaters[seat].enqueue(full(f"{seat} 1"), full(f"{seat} 2"))
+    try:
+        await _run(rig)
+        assert len(rig.debaters[GEMINI].requests) == 3  # round 1, its repair, round 2
+        second = rig.debaters[AG].requests[1].prompt
+        assert repaired in second and lacking not in second
+        pages = rig.wiki.pages[1]
+        assert "Gemini: repaired" in pages["turns/01-gemini"][1]  # kept on its round's page
+    finally:
+        await rig.stop()
