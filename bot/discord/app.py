@@ -85,7 +85,7 @@ async def assemble(
         strings=strings,
         backend=build_wiki_backend(settings),
         wiki_root=settings.WIKI_ROOT,
-        room=DiscordRoom(bot, db, strings, clock),
+        room=DiscordRoom(bot, db, strings, clock, guard=services.leases),
         moderator=moderator,
         debaters=_debaters(bot, settings, db, strings, debaters or {}, services),
         clock=clock,

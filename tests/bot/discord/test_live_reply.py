@@ -98,7 +98,7 @@ async def test_a_failed_turn_takes_its_live_message_away(
             raise DebaterError(FailureKind.TIMEOUT)
     await fake.wait_for_call("DELETE", "/channels/{channel_id}/messages/{message_id}")
     assert bot_posts(fake) == []
-    assert await the_room.recorded(state.id, "live:1") is None  # a retry starts anew
+    assert await the_room.recorded(state.id, "live:1:0") is None  # a retry starts anew
 
 
 async def test_the_status_says_who_is_writing_from_the_first_text_on(
