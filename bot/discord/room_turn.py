@@ -26,7 +26,7 @@ from bot.discord.room_pins import Pins
 from bot.discord.room_records import NO_PINGS, RoomRecords
 from handlers.core.i18n import Strings
 from handlers.core.model import Backend, Debate, Turn
-from handlers.core.steps import open_asks
+from handlers.core.steps import format_of, open_asks
 from handlers.leasing import LeaseLost
 from handlers.store_ports import StoreUnavailable
 from tools.store.room_messages import Posted
@@ -202,7 +202,10 @@ class Working:
         self._task: asyncio.Task[None] | None = None
         self._status: asyncio.Task[None] | None = None
         turn = next((a.turn for a in open_asks(debate) if a.participant == seat), None)
-        self.live = LiveReply(live, debate, seat, turn) if turn is not None else None
+        # A step whose answers the format holds until all are in (a blind round) shows none
+        # of an answer before its barrier: no live text either, only that someone is writing.
+        blind = format_of(debate).holds(debate)
+        self.live = LiveReply(live, debate, seat, turn) if turn is not None and not blind else None
 
     def show_text(self, text_so_far: str) -> None:
         """Show the reply written so far in the thread; the status says who is writing."""
