@@ -147,6 +147,27 @@ async def test_a_process_that_lost_its_lease_stores_nothing(db: Database) -> Non
     assert (await new.load(debate.id)).max_rounds == 5
 
 
+async def test_an_outward_write_is_confirmed_only_while_the_lease_is_live(db: Database) -> None:
+    clocks = Clocks(db)
+    first, second = leases(db, "a", clocks), leases(db, "b", clocks)
+    debate = await new_debate(db)
+    await first.claim(1)
+    await first.confirm(debate.id)  # held: the live edit goes out
+    await clocks.advance(TIMING.lease_s - TIMING.margin_s + 0.1)
+    with pytest.raises(LeaseLost):  # past the local deadline (paused): nothing goes out
+        await first.confirm(debate.id)
+    await first.renew()
+    await first.confirm(debate.id)
+    await db.execute("UPDATE debate_leases SET expires_at = 0")  # lapsed by the database's clock
+    with pytest.raises(LeaseLost):  # though the local deadline has not passed
+        await first.confirm(debate.id)
+    await second.claim(1)
+    await first.renew()
+    with pytest.raises(LeaseLost):
+        await first.confirm(debate.id)
+    await second.confirm(debate.id)
+
+
 async def test_an_inbox_command_is_marked_done_with_the_step_it_made(db: Database) -> None:
     clocks = Clocks(db)
     holder = leases(db, "a", clocks)
