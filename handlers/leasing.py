@@ -39,8 +39,7 @@ class LeaseGuard(Protocol):
         ...
 
     async def confirm(self, debate_id: int) -> None:
-        """LeaseLost unless this process may write for the debate now (asked of the store
-        right before each outward write of a running effect)."""
+        """LeaseLost unless this process may write for the debate now (before each write)."""
         ...
 
 

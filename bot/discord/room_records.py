@@ -1,11 +1,9 @@
 """What the Discord room posted where: each message is posted under a stable key and recorded
 in `room_messages`; a repeat of a call (after a restart) finds the record and posts nothing
 again. A crash between the send and the record is covered by a nonce derived from the key,
-which Discord deduplicates. Every part of the room (card, turn, poll, ...) posts through it.
-
-Every write goes out through `thread` or `message`, which first confirm that this process still
-holds the debate's lease (handlers.leasing): a process paused past its lease, woken with a live
-reply or a status edit in flight, writes nothing more."""
+which Discord deduplicates. Every part of the room (card, turn, poll, ...) posts through it, by
+`thread` or `message`, which first confirm the debate's lease (a process paused past it writes
+nothing more when it wakes)."""
 
 from __future__ import annotations
 
@@ -83,8 +81,7 @@ class RoomRecords:
         return channel
 
     async def thread(self, debate: Debate) -> discord.abc.Messageable:
-        """The debate's thread (or the card's channel before the thread exists), to write in
-        while this process holds the debate."""
+        """The debate's thread (or the card's channel before the thread exists), to write in."""
         await self.guard.confirm(debate.id)
         found = await self.recorded(debate.id, "thread")
         return await self.channel(found[0] if found else debate.proposal.channel_id)
@@ -107,8 +104,7 @@ class RoomRecords:
         return (message.channel.id, message.id, message.jump_url)
 
     async def message(self, debate_id: int, key: str) -> discord.PartialMessage | None:
-        """The message recorded under `key`, to edit in place (while this process holds the
-        debate); None if none was posted."""
+        """The message recorded under `key`, to edit in place; None if none was posted."""
         await self.guard.confirm(debate_id)
         found = await self.recorded(debate_id, key)
         if not found:

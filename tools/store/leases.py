@@ -227,9 +227,8 @@ class Leases:
         return ours
 
     async def confirm(self, debate_id: int) -> None:
-        """LeaseLost unless this process may write for the debate now: its local deadline not
-        passed, and its generation's lease unexpired in the store (on the database's clock).
-        The deadline is checked again after the read: a pause during it is caught too."""
+        """LeaseLost unless the local deadline is ahead and the store has this generation's
+        lease unexpired (the database's clock); the deadline again after the read (a pause)."""
         held = self._held.get(debate_id)
         if held is None or not self.holds(debate_id):
             raise LeaseLost(debate_id)
