@@ -59,6 +59,7 @@ async def test_a_worker_paused_past_its_lease_touches_nothing_when_it_wakes(
     fleet.start_worker("w1")
     thread = await world.open_debate()
     await world.wait_for(lambda: live_message(world, thread), "w1's live reply")
+    await asyncio.wait_for(live_recorded(fleet.url), 30)  # posted, then recorded: both done
     fleet.signal("w1", signal.SIGSTOP)  # paused mid-turn, its live reply and status in flight
 
     world.anthropic.stream_hold_after = None  # w2 asks again: that stream runs through
@@ -77,14 +78,26 @@ async def test_a_worker_paused_past_its_lease_touches_nothing_when_it_wakes(
     assert_clean_logs(world)
 
 
-async def lease_end(url: str) -> int:
-    """The lease's end as stored (one debate): it grows with each renewal."""
+async def one_value(url: str, sql: str) -> int:
+    """The first column of the query's first row (0 without one)."""
     db = await Database.open(url)
     try:
-        row = await db.fetch_one("SELECT expires_at FROM debate_leases")
+        row = await db.fetch_one(sql)
         return int(row[0]) if row is not None else 0
     finally:
         await db.close()
+
+
+async def lease_end(url: str) -> int:
+    """The lease's end as stored (one debate): it grows with each renewal."""
+    return await one_value(url, "SELECT expires_at FROM debate_leases")
+
+
+async def live_recorded(url: str) -> None:
+    """Until a live message's record is stored (a pause between its post and its record
+    leaves a message no other process knows of, a ghost of the partial text)."""
+    while not await one_value(url, "SELECT count(*) FROM room_messages WHERE key LIKE 'live:%'"):
+        await asyncio.sleep(0.1)  # polls the table; the caller bounds the wait
 
 
 async def renewed_twice(url: str) -> None:
