@@ -186,6 +186,7 @@ def _debaters(
             briefing=participant_system_prompt(settings.LANGUAGE),
             strings=strings,
             poll_s=None if services.gateway else AG_POLL_SECONDS,  # a worker hears nothing
+            guard=services.leases,
         )
         if services.gateway and services.runs_debates:  # a gateway-only process asks nobody
             bot.message_listeners.append(ag.on_message)
