@@ -34,6 +34,14 @@ class LeaseGuard(Protocol):
         """True while this process holds the debate's lease with time to spare."""
         ...
 
+    def generation(self, debate_id: int) -> int | None:
+        """The generation of the debate's lease this process holds (None: not held)."""
+        ...
+
+    async def confirm(self, debate_id: int) -> None:
+        """LeaseLost unless this process may write for the debate now (before each write)."""
+        ...
+
 
 class EveryDebate:
     """The guard of a process that runs alone (SQLite): it may act on every debate."""
@@ -41,6 +49,13 @@ class EveryDebate:
     def holds(self, debate_id: int) -> bool:
         """Always true."""
         return True
+
+    def generation(self, debate_id: int) -> int:
+        """One generation for ever: a restart adopts what the last run posted."""
+        return 0
+
+    async def confirm(self, debate_id: int) -> None:
+        """Always allowed."""
 
 
 async def patiently(debate_id: int, call: Callable[[], Awaitable[T]], guard: LeaseGuard) -> T:

@@ -28,6 +28,7 @@ from bot.discord.render import nonce_of
 from bot.discord.render_split import FenceSplitter
 from handlers.core.i18n import Strings
 from handlers.core.model import Backend, FailureKind
+from handlers.leasing import EveryDebate, LeaseGuard
 from handlers.ports import DebaterError, DebaterOutput, TurnRequest
 from tools.store.db import Database
 from tools.store.room_messages import RoomMessages
@@ -65,6 +66,7 @@ class AgRelayDebater:
         briefing: str = "",
         strings: Strings | None = None,
         poll_s: float | None = None,
+        guard: LeaseGuard | None = None,
     ) -> None:
         # `strings` is accepted for uniform wiring; the relay shows no words of its own (the
         # tag is a protocol marker AG's side reads, the prompt text comes from the engine).
@@ -72,6 +74,7 @@ class AgRelayDebater:
         if not ag_user_ids:
             raise ValueError("AG_USER_IDS is empty: nobody's messages could count as AG's")
         self._client = client
+        self._guard = guard or EveryDebate()  # each prompt part is posted under the lease
         self._messages = RoomMessages(db)
         self._ag_ids = frozenset(ag_user_ids)
         self._relay_channel_id = relay_channel_id
@@ -209,6 +212,7 @@ class AgRelayDebater:
                 else splitter.take(CONTENT_LIMIT)
             )
             if index not in att.parts:
+                await self._guard.confirm(request.debate_id)
                 message = await self._send(
                     channel,
                     header + piece if first else piece,

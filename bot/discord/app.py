@@ -85,7 +85,7 @@ async def assemble(
         strings=strings,
         backend=build_wiki_backend(settings),
         wiki_root=settings.WIKI_ROOT,
-        room=DiscordRoom(bot, db, strings, clock),
+        room=DiscordRoom(bot, db, strings, clock, guard=services.leases),
         moderator=moderator,
         debaters=_debaters(bot, settings, db, strings, debaters or {}, services),
         clock=clock,
@@ -186,6 +186,7 @@ def _debaters(
             briefing=participant_system_prompt(settings.LANGUAGE),
             strings=strings,
             poll_s=None if services.gateway else AG_POLL_SECONDS,  # a worker hears nothing
+            guard=services.leases,
         )
         if services.gateway and services.runs_debates:  # a gateway-only process asks nobody
             bot.message_listeners.append(ag.on_message)

@@ -35,6 +35,7 @@ from handlers.core.effects import (
 )
 from handlers.core.i18n import Strings
 from handlers.core.model import Debate
+from handlers.leasing import LeaseGuard
 from handlers.ports import NOTHING, Clock, Loaded
 from tools.store.db import Database
 from tools.store.room_messages import Posted
@@ -57,8 +58,9 @@ class DiscordRoom:
         status_window_s: float = STATUS_WINDOW_S,
         pace: Pace = DEFAULT_PACE,
         live_window_s: float = LIVE_WINDOW_S,
+        guard: LeaseGuard | None = None,
     ) -> None:
-        self._records = RoomRecords(client, db)
+        self._records = RoomRecords(client, db, guard)
         self._strings = strings
         self._card = Card(self._records, db, strings)
         self._pins = Pins(self._records, strings, clock, status_window_s)

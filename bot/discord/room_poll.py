@@ -46,6 +46,7 @@ class Poll:
         found = await self._records.recorded(debate.id, "poll")
         if found is None:
             return None
+        await self._records.guard.confirm(debate.id)  # ending it is a write: see RoomRecords
         try:
             channel = await self._records.channel(found[0])
             message = await channel.fetch_message(found[1])

@@ -1,7 +1,9 @@
 """What the Discord room posted where: each message is posted under a stable key and recorded
 in `room_messages`; a repeat of a call (after a restart) finds the record and posts nothing
 again. A crash between the send and the record is covered by a nonce derived from the key,
-which Discord deduplicates. Every part of the room (card, turn, poll, ...) posts through it."""
+which Discord deduplicates. Every part of the room (card, turn, poll, ...) posts through it, by
+`thread` or `message`, which first confirm the debate's lease (a process paused past it writes
+nothing more when it wakes)."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ import discord
 
 from bot.discord.render import nonce_of
 from handlers.core.model import Debate
+from handlers.leasing import EveryDebate, LeaseGuard
 from tools.store.db import Database
 from tools.store.room_messages import Posted, RoomMessages
 
@@ -20,9 +23,12 @@ NO_PINGS = discord.AllowedMentions.none()
 class RoomRecords:
     """Posts in the debate's channels once per key, and keeps what was posted where."""
 
-    def __init__(self, client: discord.Client, db: Database) -> None:
+    def __init__(
+        self, client: discord.Client, db: Database, guard: LeaseGuard | None = None
+    ) -> None:
         self.client = client
         self.messages = RoomMessages(db)
+        self.guard = guard or EveryDebate()
         self._channels: dict[int, discord.abc.Messageable] = {}
         # What each running debate has posted, read once from room_messages and then kept
         # up to date here: a repeat still finds every record, and a turn costs no lookups.
@@ -40,6 +46,11 @@ class RoomRecords:
         if posted is None:
             posted = self._posted.setdefault(debate_id, await self.messages.all_of(debate_id))
         return posted.get(key)
+
+    async def keys(self, debate_id: int, prefix: str) -> list[str]:
+        """The keys recorded for the debate that start with `prefix`."""
+        await self.recorded(debate_id, prefix)
+        return [key for key in self._posted.get(debate_id, {}) if key.startswith(prefix)]
 
     async def record(self, debate_id: int, key: str, posted: Posted) -> None:
         """Keep where the message posted under `key` is."""
@@ -70,7 +81,8 @@ class RoomRecords:
         return channel
 
     async def thread(self, debate: Debate) -> discord.abc.Messageable:
-        """The debate's thread (or the card's channel before the thread exists)."""
+        """The debate's thread (or the card's channel before the thread exists), to write in."""
+        await self.guard.confirm(debate.id)
         found = await self.recorded(debate.id, "thread")
         return await self.channel(found[0] if found else debate.proposal.channel_id)
 
@@ -93,6 +105,7 @@ class RoomRecords:
 
     async def message(self, debate_id: int, key: str) -> discord.PartialMessage | None:
         """The message recorded under `key`, to edit in place; None if none was posted."""
+        await self.guard.confirm(debate_id)
         found = await self.recorded(debate_id, key)
         if not found:
             return None

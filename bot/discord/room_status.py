@@ -17,6 +17,7 @@ from collections.abc import Awaitable, Callable
 import discord
 
 from handlers.core.model import Debate
+from handlers.leasing import LeaseLost
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +54,7 @@ class StatusEditor:
         """Send every scheduled edit now (before the client closes)."""
         for debate_id in list(self._pending):
             self._cancel(debate_id)
-            with contextlib.suppress(discord.HTTPException):
+            with contextlib.suppress(discord.HTTPException, LeaseLost):
                 await self._send(debate_id)
 
     def _cancel(self, debate_id: int) -> None:
@@ -78,5 +79,7 @@ class StatusEditor:
         self._pending.pop(debate_id, None)
         try:
             await self._send(debate_id)
+        except LeaseLost:
+            pass  # another process runs the debate now: it keeps the status
         except Exception:  # a background job's boundary: the next edit shows the state
             log.warning("debate %s: status edit failed", debate_id, exc_info=True)

@@ -1,9 +1,11 @@
 """A turn in the thread: shown live while it is written (one embed that appears with the
 first text and grows), then posted whole once it is stored.
 
-The live message is a view, never the record: it is recorded under `live:{turn}` so that a
-retry or a restart edits the same message instead of posting another, and when the turn is
-stored `post_turn` edits it into the reply's first final message.
+The live message is a view, never the record: it is recorded under `live:{turn}:{generation}`
+(the lease's, handlers.leasing) so that a retry or a restart of the same holder edits the same
+message instead of posting another, and when the turn is stored `post_turn` edits it into the
+reply's first final message. A new holder never adopts an earlier holder's live message (that
+process, paused, may still touch it): it deletes it and shows its own.
 Edits of one live message are at least `window_s` apart (Discord allows about five edits per
 five seconds per channel, and the status message shares them); each sends the newest text.
 """
@@ -24,7 +26,8 @@ from bot.discord.room_pins import Pins
 from bot.discord.room_records import NO_PINGS, RoomRecords
 from handlers.core.i18n import Strings
 from handlers.core.model import Backend, Debate, Turn
-from handlers.core.steps import open_asks
+from handlers.core.steps import format_of, open_asks
+from handlers.leasing import LeaseLost
 from handlers.store_ports import StoreUnavailable
 from tools.store.room_messages import Posted
 
@@ -58,9 +61,9 @@ class Live:
     edits: int = 0  # live messages sent and edited, for the benchmark
 
 
-def live_key(turn: int) -> str:
-    """The room_messages key of a turn's live message."""
-    return f"live:{turn}"
+def live_key(turn: int, generation: int | None) -> str:
+    """The room_messages key of a turn's live message, shown under the lease `generation`."""
+    return f"live:{turn}:{generation}"
 
 
 def live_embed(debate: Debate, seat: str, text: str, strings: Strings) -> discord.Embed:
@@ -100,9 +103,12 @@ async def post_turn(records: RoomRecords, strings: Strings, debate: Debate, turn
 async def _replace_live(
     records: RoomRecords, debate: Debate, turn: int, batch: list[discord.Embed]
 ) -> Posted | None:
-    """The turn's live message, if it had one, edited into its first final message."""
-    live = await records.recorded(debate.id, live_key(turn))
-    message = await records.message(debate.id, live_key(turn))
+    """The turn's live message, if this lease holder showed one, edited into its first final
+    message (an earlier holder's is deleted)."""
+    key = live_key(turn, records.guard.generation(debate.id))
+    await drop_live(records, debate.id, turn, keep=key)
+    live = await records.recorded(debate.id, key)
+    message = await records.message(debate.id, key)
     if live is None or message is None:
         return None
     try:
@@ -114,11 +120,24 @@ async def _replace_live(
     return live
 
 
+async def drop_live(records: RoomRecords, debate_id: int, turn: int, keep: str = "") -> None:
+    """Delete the turn's live messages, but `keep`."""
+    for key in await records.keys(debate_id, "live:"):
+        if key == keep or key.split(":")[1] != str(turn):
+            continue
+        message = await records.message(debate_id, key)
+        if message is not None:
+            with contextlib.suppress(discord.HTTPException):
+                await message.delete()
+        await records.forget_record(debate_id, key)
+
+
 class LiveReply:
     """The live message of one turn: shown on the first text, edited at most once a window."""
 
     def __init__(self, live: Live, debate: Debate, seat: str, turn: int) -> None:
         self._live, self._debate, self._seat, self._turn = live, debate, seat, turn
+        self._key = live_key(turn, live.records.guard.generation(debate.id))
         self._text = ""
         self._changed = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -141,10 +160,10 @@ class LiveReply:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
         if self._put is not None:  # an edit on the wire lands before anything else does
-            with contextlib.suppress(asyncio.CancelledError, discord.HTTPException):
+            with contextlib.suppress(asyncio.CancelledError, discord.HTTPException, LeaseLost):
                 await self._put
         if failed:
-            await self._remove()
+            await drop_live(self._live.records, self._debate.id, self._turn)
 
     async def _run(self) -> None:
         while True:
@@ -153,6 +172,8 @@ class LiveReply:
             self._put = asyncio.create_task(self._send(self._text))
             try:
                 await asyncio.shield(self._put)
+            except LeaseLost:
+                return  # another process runs the debate now: this one writes nothing more
             except StoreUnavailable as exc:  # the next change tries again
                 log.warning("debate %s: live reply edit not recorded: %s", self._debate.id, exc)
             except Exception:  # a background view's boundary: the reply itself is not touched
@@ -160,7 +181,7 @@ class LiveReply:
             await asyncio.sleep(self._live.window_s)
 
     async def _send(self, text: str) -> None:
-        records, key = self._live.records, live_key(self._turn)
+        records, key = self._live.records, self._key
         embed = live_embed(self._debate, self._seat, text, self._live.strings)
         self.edits += 1
         self._live.edits += 1
@@ -170,15 +191,6 @@ class LiveReply:
         message = await records.message(self._debate.id, key)
         if message is not None:
             await message.edit(embed=embed, allowed_mentions=NO_PINGS)
-
-    async def _remove(self) -> None:
-        records, key = self._live.records, live_key(self._turn)
-        message = await records.message(self._debate.id, key)
-        if message is None:
-            return
-        with contextlib.suppress(discord.HTTPException):
-            await message.delete()
-        await records.forget_record(self._debate.id, key)
 
 
 class Working:
@@ -190,7 +202,10 @@ class Working:
         self._task: asyncio.Task[None] | None = None
         self._status: asyncio.Task[None] | None = None
         turn = next((a.turn for a in open_asks(debate) if a.participant == seat), None)
-        self.live = LiveReply(live, debate, seat, turn) if turn is not None else None
+        # A step whose answers the format holds until all are in (a blind round) shows none
+        # of an answer before its barrier: no live text either, only that someone is writing.
+        blind = format_of(debate).holds(debate)
+        self.live = LiveReply(live, debate, seat, turn) if turn is not None and not blind else None
 
     def show_text(self, text_so_far: str) -> None:
         """Show the reply written so far in the thread; the status says who is writing."""
@@ -208,7 +223,8 @@ class Working:
         self, et: type[BaseException] | None, e: BaseException | None, tb: TracebackType | None
     ) -> None:
         if self.live is not None:
-            await self.live.stop(failed=e is not None)
+            with contextlib.suppress(LeaseLost):  # another process shows the turn now
+                await self.live.stop(failed=e is not None)
         if (self._debate.id, self._seat) in self._pins.writing:
             self._pins.writing.discard((self._debate.id, self._seat))
             if e is not None:  # a stored reply refreshes the status anyway
@@ -222,23 +238,25 @@ class Working:
         except asyncio.CancelledError:
             if asyncio.current_task().cancelling():  # type: ignore[union-attr]  # in a task
                 raise  # the turn itself is being cancelled, not just its typing
+        except LeaseLost:
+            pass  # another process shows the turn now
         except Exception:  # typing is a nicety: it never costs the debater's reply
             log.warning("debate %s: typing indicator failed", self._debate.id, exc_info=True)
 
     async def _run(self) -> None:
-        channel = await self._parts.records.thread(self._debate)
         pace = self._parts.pace
         loop = asyncio.get_running_loop()
         started, announced = loop.time(), 1
         while True:
-            if self.live is None or not self.live.edits:  # a growing reply shows enough
-                with contextlib.suppress(discord.HTTPException):  # typing is a nicety
-                    await channel.typing()
-            await asyncio.sleep(pace.typing_every_s)
+            channel = await self._parts.records.thread(self._debate)  # each time: fenced
             elapsed = loop.time() - started
             if elapsed >= announced * pace.still_working_every_s:
                 announced += 1
                 await self._still_working(channel, int(elapsed // 60))
+            if self.live is None or not self.live.edits:  # a growing reply shows enough
+                with contextlib.suppress(discord.HTTPException):  # typing is a nicety
+                    await channel.typing()
+            await asyncio.sleep(pace.typing_every_s)
 
     async def _still_working(self, channel: discord.abc.Messageable, minutes: int) -> None:
         """Say that a long turn is still going."""

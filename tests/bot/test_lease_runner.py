@@ -100,7 +100,7 @@ async def test_a_renewal_that_comes_back_late_stops_the_turn_and_runs_it_again(
     await holder.h.submit(debate.id, ProposalApproved(ALICE))
     await asyncio.wait_for(asked.wait(), 10)
 
-    holder.clocks.advance(25)  # past the margin, inside the lease: nobody else may claim yet
+    await holder.clocks.advance(25)  # past the margin, inside the lease: nobody else may claim yet
     await runner.renew()  # stops the turn, renews (the lease had not lapsed), runs it again
     # Stopping the debate is a crash to it: effects run since its last step run again (the
     # ports' keys make that invisible: each turn is still posted once, checked below).

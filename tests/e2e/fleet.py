@@ -57,13 +57,13 @@ class Fleet:
         extra = {"GATEWAY_ONLY": gateway_only, "DATABASE_URL": self.url}
         await self.world.start_bot(**(FLEET | self.settings | extra))
 
-    def start_worker(self, name: str) -> subprocess.Popen[bytes]:
+    def start_worker(self, name: str, **overrides: str) -> subprocess.Popen[bytes]:
         """`debate-room worker` as a subprocess (it claims debates as soon as it is up)."""
         with (self.world.tmp / f"bot-{name}.log").open("wb") as log:
             proc = subprocess.Popen(  # a long-lived child, not awaited
                 [sys.executable, "-m", "bot", "worker"],
                 cwd=self.world.tmp,
-                env=self.env(name),
+                env=self.env(name, **overrides),
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
@@ -80,6 +80,13 @@ class Fleet:
         for pid in processes_with_env(str(self.world.tmp / f"claude-config-{name}")):
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
+
+    def signal(self, name: str, signum: signal.Signals) -> None:
+        """Send the worker's process group `signum` (SIGSTOP, SIGCONT: `docker pause`)."""
+        os.killpg(self.workers[name].pid, signum)
+
+    def log(self, name: str) -> str:
+        return (self.world.tmp / f"bot-{name}.log").read_text(errors="replace")
 
     def cli_pids(self, name: str) -> list[int]:
         """The live CLI processes a worker started (the worker itself left out)."""

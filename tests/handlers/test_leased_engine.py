@@ -37,9 +37,8 @@ class LeasedRig(Rig):
         assert self.clocks is not None
         self.db = await Database.open(self.target)
         clocks = self.clocks
-        self.leases = Leases(
-            self.db, self.owner, LeaseTiming(30), wall_ms=clocks.wall_ms, monotonic=clocks.monotonic
-        )
+        self.leases = Leases(self.db, self.owner, LeaseTiming(30), monotonic=clocks.monotonic)
+        clocks.db = clocks.db or self.db
         self.handler = DebateHandler(  # as bot.compose builds it with leases
             LeasedStore(self.db, self.leases),
             self.moderator,
@@ -111,7 +110,7 @@ async def test_a_holder_paused_past_its_lease_stores_and_posts_nothing_more(
     await first.h.submit(debate.id, ProposalApproved(ALICE))
     await asyncio.wait_for(asked.wait(), 10)
 
-    first.clocks.advance(31)  # a's lease lapses while it is paused
+    await first.clocks.advance(31)  # a's lease lapses while it is paused
     assert await second.claim() == [debate.id]
     await idle(second, debate.id)  # b runs the debate to its end
     resume.set()

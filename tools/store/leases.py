@@ -6,7 +6,10 @@ inside the lease, and stops acting on a debate `margin` before its lease could l
 unless this process still holds the generation it claimed (the lease row is read FOR SHARE on
 PostgreSQL, so a claim waits for the step to commit). A process paused past its lease therefore
 stores nothing more, and its effects stop at the next local check. `LeasedStore` is the store
-of such a process: every write of a debate it makes is fenced so.
+of such a process: every write of a debate it makes is fenced so, and so is every outward write
+of a running effect (`confirm`: a live edit, a status refresh, a deletion). Lease times are the
+database's clock (`now()` in the statement), never a host's: a host whose clock runs ahead
+cannot take a live lease.
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ _LIVE = ", ".join(f"'{p.value}'" for p in Phase if not p.is_terminal)
 SELECT_CLAIMABLE = f"""
 SELECT d.id, COALESCE(l.expires_at, 0) FROM debates d
 LEFT JOIN debate_leases l ON l.debate_id = d.id
-WHERE (l.debate_id IS NULL OR l.expires_at < ?) AND d.id > ?
+WHERE (l.debate_id IS NULL OR l.expires_at < {{now}}) AND d.id > ?
   AND (d.phase IN ({_LIVE})
        OR d.effects <> '[]'
        OR EXISTS (SELECT 1 FROM debate_inbox i WHERE i.debate_id = d.id AND i.done_at IS NULL)
@@ -43,18 +46,31 @@ ORDER BY d.id LIMIT ?
 # Skip debates another claimer is looking at (row locks), and lock the ones taken.
 PG_LOCK = " FOR UPDATE OF d SKIP LOCKED"
 UPSERT_LEASE = """
-INSERT INTO debate_leases (debate_id, owner, generation, expires_at) VALUES (?, ?, 1, ?)
+INSERT INTO debate_leases (debate_id, owner, generation, expires_at)
+VALUES (?, ?, 1, {now} + ?)
 ON CONFLICT (debate_id) DO UPDATE
 SET owner = excluded.owner, generation = debate_leases.generation + 1,
     expires_at = excluded.expires_at
-WHERE debate_leases.expires_at < ?
+WHERE debate_leases.expires_at < {now}
 RETURNING generation
 """
 INSERT_CLAIM = """
 INSERT INTO debate_lease_claims (debate_id, generation, owner, claimed_at, lapsed_at)
-VALUES (?, ?, ?, ?, ?)
+VALUES (?, ?, ?, {now}, ?)
 """
-RENEW = "UPDATE debate_leases SET expires_at = ? WHERE owner = ? RETURNING debate_id, generation"
+RENEW = """
+UPDATE debate_leases SET expires_at = {now} + ? WHERE owner = ? RETURNING debate_id, generation
+"""
+# An outward write of a running effect goes out only while this row is found (see `confirm`).
+CONFIRM = """
+SELECT 1 FROM debate_leases
+WHERE debate_id = ? AND owner = ? AND generation = ? AND expires_at > {now}
+"""
+# The database's clock in milliseconds since the epoch, as each dialect says it.
+NOW_MS = {
+    "postgres": "(extract(epoch FROM now()) * 1000)::bigint",
+    "sqlite": "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)",
+}
 RELEASE = "UPDATE debate_leases SET expires_at = 0 WHERE debate_id = ? AND owner = ?"
 SELECT_LEASE = "SELECT owner, generation FROM debate_leases WHERE debate_id = ?"
 # The first statement of every step a process stores: it inserts a row, which the table's CHECK
@@ -66,6 +82,13 @@ SELECT ? WHERE NOT EXISTS (
     SELECT 1 FROM debate_leases WHERE debate_id = ? AND owner = ? AND generation = ?{lock}
 )
 """
+STATEMENTS = {
+    "claimable": SELECT_CLAIMABLE,
+    "upsert": UPSERT_LEASE,
+    "claim": INSERT_CLAIM,
+    "renew": RENEW,
+    "confirm": CONFIRM,
+}
 
 
 @dataclass(frozen=True)
@@ -96,10 +119,6 @@ def new_owner_id() -> str:
     return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
 
 
-def _wall_ms() -> int:
-    return int(time.time() * 1000)
-
-
 class Leases:
     """The leases this process holds, and the statements that claim, renew and fence them."""
 
@@ -109,16 +128,16 @@ class Leases:
         owner: str,
         timing: LeaseTiming,
         *,
-        wall_ms: Callable[[], int] = _wall_ms,
         monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
         self._db = db
         self.owner = owner
         self.timing = timing
-        self._wall_ms = wall_ms
         self._monotonic = monotonic
         self._held: dict[int, tuple[int, float]] = {}  # debate -> (generation, act until)
         self._pg = db.dialect == "postgres"
+        self._lease_ms = int(timing.lease_s * 1000)
+        self._sql = {name: sql.format(now=NOW_MS[db.dialect]) for name, sql in STATEMENTS.items()}
 
     def holds(self, debate_id: int) -> bool:
         """True while the debate's lease is held with more than the margin left."""
@@ -138,26 +157,26 @@ class Leases:
         """Claim up to `limit` debates nobody holds (or whose lease lapsed); their ids."""
         if limit <= 0:
             return []
-        started, now = self._monotonic(), self._wall_ms()
-        expires = now + int(self.timing.lease_s * 1000)
-        sql = SELECT_CLAIMABLE + (PG_LOCK if self._pg else "")
+        started, sql = self._monotonic(), self._sql
+        select = sql["claimable"] + (PG_LOCK if self._pg else "")
         taken: list[int] = []
         after = 0  # candidates are read in id order, past the ones already tried
         async with self._db.transaction() as conn:
             while len(taken) < limit:
-                found = await _rows(conn, sql, (now, after, limit - len(taken)))
+                found = await _rows(conn, select, (after, limit - len(taken)))
                 if not found:
                     break
                 for debate_id, lapsed in found:
                     after = int(debate_id)
-                    rows = await _rows(conn, UPSERT_LEASE, (debate_id, self.owner, expires, now))
+                    lease = (debate_id, self.owner, self._lease_ms)
+                    rows = await _rows(conn, sql["upsert"], lease)
                     if not rows:
                         # Claimed by another process between this statement's snapshot and its
                         # row lock: not skipped as locked, so the next candidates are read.
                         continue
                     generation = int(rows[0][0])
-                    claim = (debate_id, generation, self.owner, now, lapsed)
-                    await _rows(conn, INSERT_CLAIM, claim, fetch=False)
+                    claim = (debate_id, generation, self.owner, lapsed)
+                    await _rows(conn, sql["claim"], claim, fetch=False)
                     self._held[int(debate_id)] = (generation, self._until(started))
                     taken.append(int(debate_id))
         return taken
@@ -167,9 +186,8 @@ class Leases:
         if not self._held:
             return []
         started = self._monotonic()
-        expires = self._wall_ms() + int(self.timing.lease_s * 1000)
         async with self._db.transaction() as conn:
-            rows = await _rows(conn, RENEW, (expires, self.owner))
+            rows = await _rows(conn, self._sql["renew"], (self._lease_ms, self.owner))
         ours = {int(row[0]): int(row[1]) for row in rows}
         lost = []
         for debate_id, (generation, _) in list(self._held.items()):
@@ -207,6 +225,16 @@ class Leases:
         if not ours:
             self._held.pop(debate_id, None)
         return ours
+
+    async def confirm(self, debate_id: int) -> None:
+        """LeaseLost unless the local deadline is ahead and the store has this generation's
+        lease unexpired (the database's clock); the deadline again after the read (a pause)."""
+        held = self._held.get(debate_id)
+        if held is None or not self.holds(debate_id):
+            raise LeaseLost(debate_id)
+        found = await self._db.fetch_one(self._sql["confirm"], (debate_id, self.owner, held[0]))
+        if found is None or not self.holds(debate_id):
+            raise LeaseLost(debate_id)
 
     def _until(self, started: float) -> float:
         """Act until the margin before the end secured by a request sent at `started`."""

@@ -15,6 +15,7 @@ from bot.discord.ag_relay import AG_MODEL, AgRelayDebater
 from bot.discord.render_split import join_pieces
 from handlers.core.model import FailureKind
 from handlers.core.reply_parser import parse_reply
+from handlers.leasing import LeaseLost
 from handlers.ports import DebaterError, TurnRequest
 from tests.fakes.discord_fixtures import ListeningClient
 from tests.fakes.discord_world import Json
@@ -478,3 +479,26 @@ async def test_ag_s_echo_of_the_relay_tag_is_not_part_of_its_words(
     assert output.text == f"답변입니다.\n{BLOCK}"  # shown, stored and relayed without it
     raw = json.loads(output.raw)
     assert raw["messages"][0]["content"].startswith("[debate 12 · turn 2] ")  # kept in the raw
+
+
+class LostLease:
+    """The guard of a process whose lease on the debate is gone."""
+
+    def holds(self, debate_id: int) -> bool:
+        return False
+
+    def generation(self, debate_id: int) -> int | None:
+        return None
+
+    async def confirm(self, debate_id: int) -> None:
+        raise LeaseLost(debate_id)
+
+
+async def test_a_process_that_lost_the_lease_posts_no_prompt(
+    fake: FakeDiscord, client: ListeningClient, ag_client: ListeningClient, db: Database
+) -> None:
+    thread = await open_thread(fake, client, db)
+    relay = make_relay(client, db, ag_client, guard=LostLease())
+    with pytest.raises(LeaseLost):
+        await relay.speak(request())
+    assert bot_messages(fake, thread) == []  # the new holder asks AG, once

@@ -13,6 +13,7 @@ from bot.discord import render
 from bot.discord.room import Pace
 from bot.discord.room_turn import LIVE_TEXT_LIMIT
 from handlers.core.effects import OpenRoom, PostCard, UpdateStatus
+from handlers.core.formats.boardroom import POSITION
 from handlers.core.model import CLAUDE, FailureKind, OpenAsk
 from handlers.core.participants import AG
 from handlers.ports import DebaterError
@@ -98,7 +99,7 @@ async def test_a_failed_turn_takes_its_live_message_away(
             raise DebaterError(FailureKind.TIMEOUT)
     await fake.wait_for_call("DELETE", "/channels/{channel_id}/messages/{message_id}")
     assert bot_posts(fake) == []
-    assert await the_room.recorded(state.id, "live:1") is None  # a retry starts anew
+    assert await the_room.recorded(state.id, "live:1:0") is None  # a retry starts anew
 
 
 async def test_the_status_says_who_is_writing_from_the_first_text_on(
@@ -125,6 +126,30 @@ async def test_the_status_says_who_is_writing_from_the_first_text_on(
             await fake.wait_for_call(*EDIT, status_edit(True))
             raise DebaterError(FailureKind.TIMEOUT)
     await fake.wait_for_call(*EDIT, status_edit(False))  # the turn ended: the note goes
+
+
+async def test_a_blind_round_shows_no_live_text_only_who_is_writing(
+    fake: FakeDiscord, client: ListeningClient, db: Database
+) -> None:
+    the_room = room(client, db, live_window_s=0.05, status_window_s=0.05)
+    asks = (OpenAsk(CLAUDE, 1), OpenAsk(AG, 2))  # boardroom round 1: both at once, isolated
+    state = replace(debate(fake), format="boardroom", step=POSITION, asked=asks, speaker=CLAUDE)
+    await the_room.show(state, PostCard())
+    await the_room.show(state, OpenRoom())
+    status = await the_room.recorded(state.id, "status")
+    assert status is not None
+    posts = len(fake.calls_to(*POST))
+    writing = KO("front.status_writing", seat="AG, Claude")  # both seen writing
+
+    claude, ag = the_room.working(state, CLAUDE), the_room.working(state, AG)
+    async with claude, ag:
+        claude.show_text("Claude: 라운드 1의 비밀 답")  # the CLI started writing
+        ag.show_text("AG: 라운드 1의 비밀 답")  # AG wrote in the relay channel
+        await fake.wait_for_call(
+            *EDIT, lambda c: c.path.endswith(str(status[1])) and writing in c.json["content"]
+        )
+    assert len(fake.calls_to(*POST)) == posts  # nothing of the answer in the thread
+    assert "비밀" not in str([c.json for c in fake.calls_to(*EDIT)])
 
 
 async def test_a_status_refresh_that_would_show_the_same_line_sends_no_edit(

@@ -5,6 +5,8 @@ first (tests.fakes.discord_loopback.subprocess_env). With FAKE_DISCORD=http://12
 set, discord.py's REST base and gateway point at the fake; FAKE_DISCORD_READY_TIMEOUT, if
 set, shortens discord.py's wait after GUILD_CREATE (2 s by default). Without FAKE_DISCORD
 this file does nothing. Anything but loopback is refused, so a test can never reach Discord.
+FAKE_CLOCK_AHEAD_S, if set, moves this process's wall clock (`time.time`) that many seconds
+ahead: a host whose clock runs fast.
 """
 
 from __future__ import annotations
@@ -39,4 +41,16 @@ def _redirect() -> None:
         discord.state.ConnectionState.__init__ = _init  # type: ignore[method-assign]
 
 
+def _skew() -> None:
+    ahead = float(os.environ.get("FAKE_CLOCK_AHEAD_S") or 0)
+    if not ahead:
+        return
+    import time  # noqa: PLC0415  # only when skewing
+
+    wall, wall_ns = time.time, time.time_ns
+    time.time = lambda: wall() + ahead
+    time.time_ns = lambda: wall_ns() + int(ahead * 1e9)
+
+
 _redirect()
+_skew()

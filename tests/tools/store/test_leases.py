@@ -34,24 +34,24 @@ async def db(database_target: str) -> AsyncIterator[Database]:
 
 @dataclass
 class Clocks:
-    """The wall clock (lease expiries in the table) and the monotonic one (local deadlines)."""
+    """The monotonic clock (local deadlines) and, as if the database's clock moved on, the
+    lease expiries in the table (they are set and judged on the database's own clock)."""
 
-    wall: int = 1_000_000
+    db: Database | None = None
     mono: float = 100.0
-
-    def wall_ms(self) -> int:
-        return self.wall
 
     def monotonic(self) -> float:
         return self.mono
 
-    def advance(self, seconds: float) -> None:
-        self.wall += int(seconds * 1000)
+    async def advance(self, seconds: float) -> None:
         self.mono += seconds
+        assert self.db is not None
+        aged = int(seconds * 1000)
+        await self.db.execute("UPDATE debate_leases SET expires_at = expires_at - ?", (aged,))
 
 
 def leases(db: Database, owner: str, clocks: Clocks) -> Leases:
-    return Leases(db, owner, TIMING, wall_ms=clocks.wall_ms, monotonic=clocks.monotonic)
+    return Leases(db, owner, TIMING, monotonic=clocks.monotonic)
 
 
 async def new_debate(db: Database, channel: int = 1) -> Debate:
@@ -70,7 +70,7 @@ async def claims(db: Database) -> list[tuple[int, int, str, int, int]]:
 
 
 async def test_a_debate_is_claimed_by_one_process_until_its_lease_lapses(db: Database) -> None:
-    clocks = Clocks()
+    clocks = Clocks(db)
     first, second = leases(db, "a", clocks), leases(db, "b", clocks)
     debate = await new_debate(db)
 
@@ -78,38 +78,37 @@ async def test_a_debate_is_claimed_by_one_process_until_its_lease_lapses(db: Dat
     assert await second.claim(5) == []  # held
     assert first.holds(debate.id) and not second.holds(debate.id)
 
-    clocks.advance(25)  # renewed before the end: still a's
+    await clocks.advance(25)  # renewed before the end: still a's
     assert await first.renew() == []
-    clocks.advance(25)
+    await clocks.advance(25)
     assert await second.claim(5) == []
 
-    clocks.advance(31)  # a stopped renewing (paused, or dead): the lease lapses
+    await clocks.advance(31)  # a stopped renewing (paused, or dead): the lease lapses
     assert not first.holds(debate.id)  # a stopped acting before the lapse
     assert await second.claim(5) == [debate.id]
     assert await first.renew() == [debate.id]  # a learns it lost the debate
     assert first.held() == [] and second.generation(debate.id) == 2
-    lapsed = 1_000_000 + 25_000 + 30_000  # the end a's last renewal had secured
-    assert await claims(db) == [
-        (debate.id, 1, "a", 1_000_000, 0),
-        (debate.id, 2, "b", clocks.wall, lapsed),
-    ]
+    (_, a, a_at, a_lapsed), (_, b, b_at, lapsed) = [c[1:] for c in await claims(db)]
+    assert (a, a_lapsed, b) == ("a", 0, "b") and b_at >= a_at
+    # b claimed 26 s (the clock moved 25 + 31 s) past the end a's last renewal had secured
+    assert 26_000 <= b_at - lapsed < 30_000
 
 
 async def test_a_holder_stops_acting_a_margin_before_its_lease_could_lapse(db: Database) -> None:
-    clocks = Clocks()
+    clocks = Clocks(db)
     holder = leases(db, "a", clocks)
     debate = await new_debate(db)
     await holder.claim(1)
-    clocks.advance(TIMING.lease_s - TIMING.margin_s - 0.1)
+    await clocks.advance(TIMING.lease_s - TIMING.margin_s - 0.1)
     assert holder.holds(debate.id)
-    clocks.advance(0.2)  # no renewal came back in time (a pause, a slow database)
+    await clocks.advance(0.2)  # no renewal came back in time (a pause, a slow database)
     assert not holder.holds(debate.id)
     await holder.renew()
     assert holder.holds(debate.id)  # renewed: acting again
 
 
 async def test_claims_take_at_most_the_limit_and_skip_ended_debates(db: Database) -> None:
-    clocks = Clocks()
+    clocks = Clocks(db)
     holder = leases(db, "a", clocks)
     ids = [(await new_debate(db, channel)).id for channel in (1, 2, 3)]
     store = SqliteStore(db)
@@ -123,7 +122,7 @@ async def test_claims_take_at_most_the_limit_and_skip_ended_debates(db: Database
 
 
 async def test_a_released_debate_is_claimed_at_once(db: Database) -> None:
-    clocks = Clocks()
+    clocks = Clocks(db)
     first, second = leases(db, "a", clocks), leases(db, "b", clocks)
     debate = await new_debate(db)
     await first.claim(1)
@@ -132,14 +131,14 @@ async def test_a_released_debate_is_claimed_at_once(db: Database) -> None:
 
 
 async def test_a_process_that_lost_its_lease_stores_nothing(db: Database) -> None:
-    clocks = Clocks()
+    clocks = Clocks(db)
     first, second = leases(db, "a", clocks), leases(db, "b", clocks)
     debate = await new_debate(db)
     await first.claim(1)
     old, new = LeasedStore(db, first), LeasedStore(db, second)
     await old.save_step(replace(debate, max_rounds=4), (), None, NOW)  # a holds it: stored
 
-    clocks.advance(31)  # a is paused past its lease; b takes the debate over
+    await clocks.advance(31)  # a is paused past its lease; b takes the debate over
     await second.claim(1)
     with pytest.raises(LeaseLost):
         await old.save_step(replace(debate, max_rounds=9), (), None, NOW)
@@ -148,8 +147,29 @@ async def test_a_process_that_lost_its_lease_stores_nothing(db: Database) -> Non
     assert (await new.load(debate.id)).max_rounds == 5
 
 
+async def test_an_outward_write_is_confirmed_only_while_the_lease_is_live(db: Database) -> None:
+    clocks = Clocks(db)
+    first, second = leases(db, "a", clocks), leases(db, "b", clocks)
+    debate = await new_debate(db)
+    await first.claim(1)
+    await first.confirm(debate.id)  # held: the live edit goes out
+    await clocks.advance(TIMING.lease_s - TIMING.margin_s + 0.1)
+    with pytest.raises(LeaseLost):  # past the local deadline (paused): nothing goes out
+        await first.confirm(debate.id)
+    await first.renew()
+    await first.confirm(debate.id)
+    await db.execute("UPDATE debate_leases SET expires_at = 0")  # lapsed by the database's clock
+    with pytest.raises(LeaseLost):  # though the local deadline has not passed
+        await first.confirm(debate.id)
+    await second.claim(1)
+    await first.renew()
+    with pytest.raises(LeaseLost):
+        await first.confirm(debate.id)
+    await second.confirm(debate.id)
+
+
 async def test_an_inbox_command_is_marked_done_with_the_step_it_made(db: Database) -> None:
-    clocks = Clocks()
+    clocks = Clocks(db)
     holder = leases(db, "a", clocks)
     debate = await new_debate(db)
     await holder.claim(1)
@@ -163,14 +183,14 @@ async def test_an_inbox_command_is_marked_done_with_the_step_it_made(db: Databas
 
 
 async def test_a_command_is_not_marked_done_when_its_step_is_refused(db: Database) -> None:
-    clocks = Clocks()
+    clocks = Clocks(db)
     first, second = leases(db, "a", clocks), leases(db, "b", clocks)
     debate = await new_debate(db)
     await first.claim(1)
     inbox = Inbox(db)
     await inbox.put(debate.id, StopRequested(ALICE))
     (command,) = await inbox.pending([debate.id])
-    clocks.advance(31)
+    await clocks.advance(31)
     await second.claim(1)
     with pytest.raises(LeaseLost):
         await LeasedStore(db, first).save_step(debate, (), None, NOW, command=command.id)
@@ -180,7 +200,7 @@ async def test_a_command_is_not_marked_done_when_its_step_is_refused(db: Databas
 async def test_processes_claiming_at_once_never_take_one_debate_twice(
     database_target: str,
 ) -> None:
-    clocks = Clocks()
+    clocks = Clocks()  # never moved
     dbs = [await Database.open(database_target) for _ in range(3)]
     try:
         ids = {(await new_debate(dbs[0], channel)).id for channel in range(1, 9)}
