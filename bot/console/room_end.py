@@ -9,6 +9,7 @@ from rich.text import Text
 
 from bot.console.room_out import ConsoleOut
 from bot.console.text import MODERATOR_GREY, seat_name
+from handlers.core.credit import cost_per_seat
 from handlers.core.formats import format_named
 from handlers.core.formats.keys import fill_keys
 from handlers.core.model import Conclusion, Debate, WikiPage
@@ -61,4 +62,5 @@ async def post_conclusion(
     for page in (page for page in WikiPage if page.value in links):
         name = t(f"console.page_{page.name.lower()}")
         out.line(f"• {name}: {links[page.value]}", MODERATOR_GREY)
+    out.line(t("credit.per_seat", seats=cost_per_seat(debate)), MODERATOR_GREY)
     await out.remember(debate.id, "conclusion")

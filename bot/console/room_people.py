@@ -8,8 +8,7 @@ from rich.text import Text
 
 from bot.console.room_out import ConsoleOut
 from bot.console.text import MODERATOR_GREY, USER_AMBER, WARNING_ORANGE
-from bot.formatting import notice_params
-from handlers.core.convergence import meter
+from bot.formatting import notice_params, pause_area, pause_words
 from handlers.core.model import Debate, UserQuestion
 
 _WARNING_KEYS = ("debater.", "wiki.refused", "wiki.delayed", "wiki.human_edit")
@@ -17,24 +16,17 @@ _AMBER_KEYS = ("user.", "debate.stopped_by")
 
 
 async def ask_budget(out: ConsoleOut, debate: Debate) -> None:
-    """A pause (the budget, or converging): d declares consensus, e one more round, c
-    concludes (shown once per pause)."""
-    key = f"pause:{debate.turns}"
+    """A pause (the budget, converging, a limit) and the keys that answer it (shown once per
+    pause)."""
+    key = f"pause:{debate.turns}:{debate.paused}"
     if not await out.first_time(debate.id, key):
         return
-    area = "budget" if debate.paused == "budget" else "convergence"
-    latest = debate.consensus_trend[-1] if debate.consensus_trend else 0.0
-    values = {
-        "rounds": debate.max_rounds,
-        "percent": round(latest * 100),
-        "bars": meter(debate.consensus_trend),
-    }
-    said = out.t(f"{area}.body", **values)
+    title, said = pause_words(debate, out.t)
     out.console.print(
         Panel(
             Text(said, style="bold"),
-            title=Text(out.t(f"{area}.title")),
-            subtitle=Text(out.t(f"{area}.console_keys")),
+            title=Text(title),
+            subtitle=Text(out.t(f"{pause_area(debate)}.console_keys")),
             border_style=USER_AMBER,
         )
     )
