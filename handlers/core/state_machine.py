@@ -120,7 +120,7 @@ def _taken(debate: Debate, event: Event, now: datetime, rng: random.Random) -> S
         case PeopleSaid(actor=actor, text=text):
             return _said(debate, actor, text)
         case MinorityReported() | TimerDue() | PollClosed():
-            return _due(debate, event, now)
+            return _due(debate, event)
         case StopRequested(actor=actor):
             return _stopped(debate, actor)
         case SkipRequested(actor=actor):
@@ -130,13 +130,9 @@ def _taken(debate: Debate, event: Event, now: datetime, rng: random.Random) -> S
     return Step(debate)
 
 
-def _due(debate: Debate, event: MinorityReported | TimerDue | PollClosed, now: datetime) -> Step:
+def _due(debate: Debate, event: MinorityReported | TimerDue | PollClosed) -> Step:
     """The debate's stored timer: a usage limit's reset resumes it; the rest is the poll's."""
-    if (
-        isinstance(event, TimerDue)
-        and debate.paused == "limit"
-        and now >= (debate.resumes_at or now)
-    ):
+    if isinstance(event, TimerDue) and debate.paused == "limit":
         return resumed(debate)
     return on_poll(debate, event)
 

@@ -8,6 +8,8 @@ Stdlib only (a threaded http.server on port 0), controllable in process:
     fake.mode = "hold"                 # replies wait until fake.release() or fake.stop()
     fake.stream_chunk, fake.stream_gap_s = 100, 0.2  # stream text in 100-char deltas, 0.2 s apart
     fake.on_delta = callback           # called (in the fake's thread) as each delta is sent
+    fake.headers = limit_headers("allowed_warning", resets_at, 0.85)  # a subscription's window
+    fake.script(usage_limit(resets_at), credits_required())  # the real refusals of a limit
     env = fake.cli_env(tmp_path / "claude-config")  # the offline environment for the CLI
     ...
     fake.messages()                    # bodies of every POST /v1/messages, in order
@@ -104,6 +106,7 @@ class FakeAnthropic:
     def __init__(self) -> None:
         self.mode: str | int = "ok"  # "ok", "hold", or an HTTP status for every request
         self.headers: dict[str, str] = {}  # sent with every answer (limit_headers, say)
+        self.usage = {"input_tokens": 10, "output_tokens": 5}  # each reply's (sets its cost)
         self.delay_s = 0.0  # wait this long before each ok reply (a slow model)
         # Streamed replies: text in deltas of this many characters (0: one delta), each sent
         # `stream_gap_s` after the last; `stream_hold_after` deltas, then wait for release().
@@ -316,7 +319,7 @@ class _Handler(BaseHTTPRequestHandler):
     def _answer(self, request: Request, body: dict[str, Any], reply: str | None, n: int) -> None:
         blocks, stop_reason = _reply_blocks(body, reply, n)
         model = body.get("model", "claude-fake-1")
-        usage = {"input_tokens": 10, "output_tokens": 5}
+        usage = dict(self.fake.usage)
         if not body.get("stream"):
             message = {
                 "id": f"msg_fake_{n}",
