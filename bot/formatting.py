@@ -148,7 +148,7 @@ def pause_words(
     """A pause's title and body: a limit (with its reset time), the budget, or converging."""
     area = pause_area(debate)
     if area == "limits":
-        at = when(int(debate.resumes_at.timestamp())) if debate.resumes_at else "-"
+        at = _resumes(debate, when)
         return t(f"limits.title_{debate.paused}"), t(f"limits.body_{debate.paused}", at=at)
     if area == "budget" and debate.spend.over(debate.cost_usd):
         usd, spent = f"{debate.spend.budget_usd:.2f}", f"{debate.cost_usd:.2f}"
@@ -166,8 +166,12 @@ def paused_status(
     """The status line of a limit's pause (None: not one)."""
     if debate.paused not in LIMIT_PAUSES:
         return None
-    at = when(int(debate.resumes_at.timestamp())) if debate.resumes_at else "-"
-    return t("limits.status", why=t(f"limits.why_{debate.paused}", at=at), **common)
+    why = t(f"limits.why_{debate.paused}", at=_resumes(debate, when))
+    return t("limits.status", why=why, **common)
+
+
+def _resumes(debate: Debate, when: Callable[[int], str]) -> str:
+    return when(int(debate.resumes_at.timestamp())) if debate.resumes_at else "-"
 
 
 def claim_lines(debate: Debate, strings: Strings) -> list[str]:
