@@ -16,15 +16,14 @@ from handlers.core.events import DebaterFailed
 from handlers.core.model import Backend, Debate, FailureKind, Phase
 from handlers.core.steps import Step, ask_effect
 
-# The pauses of each kind, and the answers each takes (admission checks a button against it).
-PAUSE_CHOICES = {
-    "budget": frozenset({"extend", "conclude", "consensus"}),
-    "converging": frozenset({"extend", "conclude", "consensus"}),
-    "limit": frozenset({"resume", "conclude"}),  # ends by itself at `resumes_at`
-    "login": frozenset({"resume", "conclude"}),  # until `claude auth login` is done
-    "credits": frozenset({"resume", "conclude"}),  # until usage credits are on
-}
+# The pauses a limit makes: "limit" ends by itself at `resumes_at`, "login" once `claude auth
+# login` is done, "credits" once usage credits are on; and the answers each pause takes
+# (admission checks a button against them).
 LIMIT_PAUSES = frozenset({"limit", "login", "credits"})
+_PEOPLE_DECIDE = frozenset({"extend", "conclude", "consensus"})
+PAUSE_CHOICES = {"budget": _PEOPLE_DECIDE, "converging": _PEOPLE_DECIDE} | dict.fromkeys(
+    LIMIT_PAUSES, frozenset({"resume", "conclude"})
+)
 MIN_SEATS = 2  # a debate goes on without a stopped seat only while this many can speak
 _PAUSED_BY = {FailureKind.LIMIT: "limit", FailureKind.AUTH: "login"}
 
