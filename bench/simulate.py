@@ -401,11 +401,15 @@ class Simulation:
             if rng.random() < 0.2:  # a double click
                 await self.submit(world, debate.id, event)
             return
-        if debate.poll is not None and debate.poll.stage is PollStage.OPEN:
-            self.room.votes_shown[debate.id] = tuple(rng.randint(0, 3) for _ in debate.poll.answers)
-            self.clock.advance(debate.poll.hours * 3600 + 1)
+        polling = debate.poll is not None and debate.poll.stage is PollStage.OPEN
+        if polling or (debate.paused == "limit" and rng.random() < 0.5):  # a timer runs out
+            if debate.poll is not None and polling:
+                self.room.votes_shown[debate.id] = tuple(
+                    rng.randint(0, 3) for _ in debate.poll.answers
+                )
+            self.clock.advance((debate.poll.hours if debate.poll else 24) * 3600 + 1)
             try:
-                await self.h.close_due_polls()
+                await self.h.fire_due_timers()
             except Crash:
                 world.crashed = True
             return
@@ -417,7 +421,7 @@ class Simulation:
         elif roll < 0.16:
             await self.submit(world, debate.id, SkipRequested(who))
         if debate.phase is Phase.AWAITING_USER and debate.paused:
-            choice = rng.choice(["extend", "conclude", "consensus"])
+            choice = rng.choice(["extend", "conclude", "consensus", "resume"])
             late = debate.turns - 1 if rng.random() < 0.2 else debate.turns
             await self.submit(world, debate.id, BudgetDecided(who, choice, at=late))  # type: ignore[arg-type]
             await self.submit(world, debate.id, BudgetDecided(who, "conclude", at=debate.turns))

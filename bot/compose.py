@@ -63,6 +63,7 @@ def handler_config(settings: Settings) -> HandlerConfig:
         format=settings.DEFAULT_FORMAT,
         budget_pause=settings.BUDGET_PAUSE,
         poll_hours=settings.POLL_HOURS,
+        budget_usd=settings.BUDGET_USD,
         format_options=settings.format_options,
     )
 

@@ -3,14 +3,17 @@ turn's figures. The Discord front and the console word them with their own local
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
 from handlers.core.convergence import meter
+from handlers.core.credit import LIMIT_PAUSES, cost_per_seat
 from handlers.core.formats import format_named, formats_for
 from handlers.core.formats.keys import fill_keys
 from handlers.core.i18n import Strings
 from handlers.core.model import AG, CLAUDE, Debate, Precedent, Turn
+from handlers.core.usage import DEFAULT_TURN_USD
 
 AG_GREEN = 0x2ECC71
 CLAUDE_BLUE = 0x3498DB
@@ -46,11 +49,25 @@ def format_label(strings: Strings, name: str) -> str:
 KEYED_PARAMS = ("block", "reasons", "outcome")  # a notice's params written in a format's `⟦keys⟧`
 
 
-def notice_params(strings: Strings, params: dict[str, str]) -> dict[str, str]:
+def local_time(epoch: int) -> str:
+    """`2026-12-02 07:45 UTC`: a moment in this machine's time zone (the console's)."""
+    return datetime.fromtimestamp(epoch).astimezone().strftime("%Y-%m-%d %H:%M %Z")
+
+
+def discord_time(epoch: int) -> str:
+    """A moment as Discord shows it: in each reader's own language and time zone."""
+    return f"<t:{epoch}:f> (<t:{epoch}:R>)"
+
+
+def notice_params(
+    strings: Strings, params: dict[str, str], when: Callable[[int], str] = local_time
+) -> dict[str, str]:
     """A notice's values as people read them: a failure's `kind` named through the [failure]
     table, a format's `block` and `reasons` with their `⟦area.key⟧` words filled (what they
-    quote verbatim)."""
+    quote verbatim), a moment `at` (epoch seconds) as `when` words it."""
     said = dict(params)
+    if said.get("at", "").isdigit():
+        said["at"] = when(int(said["at"]))
     if "audit" in said:  # an audit notice stored before the audit was a `block` (still queued)
         said.setdefault("block", said.pop("audit"))
     if "kind" in said:
@@ -87,6 +104,74 @@ def with_meter(line: str, debate: Debate, t: Strings) -> str:
         return line
     percent = round(debate.consensus_trend[-1] * 100)
     return f"{line} · {t('convergence.meter', bars=meter(debate.consensus_trend), percent=percent)}"
+
+
+def with_costs(line: str, debate: Debate, t: Strings) -> str:
+    """The status line and the cost so far per seat (`cost_per_seat`)."""
+    return f"{line} · {t('credit.per_seat', seats=cost_per_seat(debate))}"
+
+
+def cost_estimate(debate: Debate, t: Strings, when: Callable[[int], str] = local_time) -> str:
+    """The card's money lines: each seat's estimated cost of the whole debate and where the
+    figure comes from, the dollar budget, and Claude's usage window as last reported."""
+    spend = debate.spend
+    turns, _ = format_named(debate.format).estimate(debate)
+    share = turns / max(len(debate.roster), 1)
+    per_turn = dict(spend.per_turn)
+    seats = " · ".join(f"{m.name} ≈ ${per_turn.get(m.id, 0.0) * share:.2f}" for m in debate.roster)
+    source = (
+        t("credit.from_turns", count=spend.recorded)
+        if spend.recorded
+        else t("credit.from_default", usd=f"{DEFAULT_TURN_USD['claude-cli']:.2f}")
+    )
+    lines = [t("credit.estimate", seats=seats, source=source)]
+    if spend.budget_usd:
+        lines.append(t("credit.budget", usd=f"{spend.budget_usd:.2f}"))
+    window = spend.window
+    if window is not None and window.utilization is not None:
+        at = when(window.resets_at) if window.resets_at else "-"
+        percent = round(window.utilization * 100)
+        lines.append(t(f"credit.window_{window.status or 'allowed'}", percent=percent, at=at))
+    return "\n".join(lines)
+
+
+def pause_area(debate: Debate) -> str:
+    """The locale area of a pause's words and buttons."""
+    if debate.paused in LIMIT_PAUSES:
+        return "limits"
+    return "budget" if debate.paused == "budget" else "convergence"
+
+
+def pause_words(
+    debate: Debate, t: Strings, when: Callable[[int], str] = local_time
+) -> tuple[str, str]:
+    """A pause's title and body: a limit (with its reset time), the budget, or converging."""
+    area = pause_area(debate)
+    if area == "limits":
+        at = _resumes(debate, when)
+        return t(f"limits.title_{debate.paused}"), t(f"limits.body_{debate.paused}", at=at)
+    if area == "budget" and debate.spend.over(debate.cost_usd):
+        usd, spent = f"{debate.spend.budget_usd:.2f}", f"{debate.cost_usd:.2f}"
+        return t("budget.title"), t("budget.body_usd", usd=usd, cost=spent)
+    if area == "budget":
+        return t("budget.title"), t("budget.body", rounds=debate.max_rounds)
+    latest = debate.consensus_trend[-1] if debate.consensus_trend else 0.0
+    bars = meter(debate.consensus_trend)
+    return t("convergence.title"), t("convergence.body", bars=bars, percent=round(latest * 100))
+
+
+def paused_status(
+    debate: Debate, t: Strings, common: dict[str, object], when: Callable[[int], str] = local_time
+) -> str | None:
+    """The status line of a limit's pause (None: not one)."""
+    if debate.paused not in LIMIT_PAUSES:
+        return None
+    why = t(f"limits.why_{debate.paused}", at=_resumes(debate, when))
+    return t("limits.status", why=why, **common)
+
+
+def _resumes(debate: Debate, when: Callable[[int], str]) -> str:
+    return when(int(debate.resumes_at.timestamp())) if debate.resumes_at else "-"
 
 
 def claim_lines(debate: Debate, strings: Strings) -> list[str]:

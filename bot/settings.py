@@ -115,6 +115,9 @@ class Settings(BaseSettings):
     # A stalemate (with BUDGET_PAUSE) ends in a native Discord poll running this many hours
     # (Discord allows 1 hour to 32 days).
     POLL_HOURS: int = Field(24, ge=1, le=768)
+    # The people's budget in dollars (what the debaters' turns cost; 0: rounds only): once spent,
+    # the debate pauses at the next round as at the round budget.
+    BUDGET_USD: float = Field(0.0, ge=0.0)
     # The ledger format's setup (the card's two questions), until the card asks them.
     LEDGER_END_STATE: Literal["converge", "open"] = "converge"
     LEDGER_STANCE: Literal["assigned", "neutral"] = "assigned"

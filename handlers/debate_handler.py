@@ -16,13 +16,14 @@ from handlers.core.admission import Submitted
 from handlers.core.effects import PostCard
 from handlers.core.events import (
     Event,
-    PollDue,
     ProposalApproved,
     ProposalDeclined,
     ProposalExpired,
+    TimerDue,
 )
 from handlers.core.formats import formats_for
 from handlers.core.model import DEFAULT_ROSTER, Backend, Debate, Participant, Proposal
+from handlers.core.usage import DEFAULT_TURN_USD, Spend, Window
 from handlers.debate_workers import DebateWorkers
 from handlers.effects_runner import EffectRunner
 from handlers.leasing import EveryDebate, LeaseGuard
@@ -63,6 +64,7 @@ class HandlerConfig:
     budget_pause: bool = False  # BUDGET_PAUSE: at the round budget, wait for the people
     format_options: tuple[tuple[str, str], ...] = ()  # defaults of the formats' options
     poll_hours: int = 0  # POLL_HOURS: a stalemate ends in the people's poll (0: no poll)
+    budget_usd: float = 0.0  # BUDGET_USD: the people's budget in dollars (0: rounds only)
 
 
 class DebateHandler:
@@ -95,6 +97,7 @@ class DebateHandler:
             left = [m.id for m in config.roster if m not in self._roster]
             log.warning("participants without a configured backend are left out: %s", left)
         self._config = config
+        self._debaters = debaters
         runner = EffectRunner(store, moderator, debaters, wiki, room, clock, config.language)
         self._workers = DebateWorkers(
             store, runner, clock, rng, self._guard, config.retry_wait_scale
@@ -119,9 +122,27 @@ class DebateHandler:
             self._roster,
             self._suggested(proposal),
             self._config.format_options,
+            await self._spend(),
         )
         self._workers.start(debate)
         return debate
+
+    async def _spend(self) -> Spend:
+        """The card's estimate: each seat's mean recorded turn cost (else the stated default),
+        and Claude's usage window as the CLI last reported it here."""
+        recorded = await self._store.turn_costs()
+        per_turn = {
+            m.id: recorded.get(m.id, (DEFAULT_TURN_USD.get(m.backend.value, 0.0), 0))[0]
+            for m in self._roster
+        }
+        count = sum(recorded[m.id][1] for m in self._roster if m.id in recorded)
+        window = getattr(self._debaters.get(Backend.CLAUDE_CLI), "window", None)
+        return Spend(
+            per_turn=tuple(per_turn.items()),
+            recorded=count,
+            window=window if isinstance(window, Window) else None,
+            budget_usd=self._config.budget_usd,
+        )
 
     async def _with_precedents(self, proposal: Proposal) -> Proposal:
         """Up to three past Conclusions related to the proposal, for the card and the agenda;
@@ -162,6 +183,7 @@ class DebateHandler:
             roster=event.roster or self._roster,
             pauses_at_budget=self._config.budget_pause,
             poll_hours=self._config.poll_hours,
+            budget_usd=self._config.budget_usd,
             options=tuple(sorted(dict(event.options).items())),
         )
 
@@ -173,13 +195,14 @@ class DebateHandler:
             await self._workers.submit(debate_id, ProposalExpired(), decided_by=0)
         return due
 
-    async def close_due_polls(self) -> list[int]:
-        """Close every people's poll past its stored end time (the DB-backed timer: it
-        survives restarts); returns their debates' ids."""
-        found = await self._store.due_polls(self._clock.now())
+    async def fire_due_timers(self) -> list[int]:
+        """Hand every debate whose stored timer is due its TimerDue (a poll ends, a limit's
+        pause resumes; the DB-backed timer survives restarts); returns their ids."""
+        found = await self._store.due_timers(self._clock.now())
         due = [debate_id for debate_id in found if self._guard.holds(debate_id)]
         for debate_id in due:
-            await self._workers.submit(debate_id, PollDue())
+            await self._workers.submit(debate_id, TimerDue())
+            await self._store.timer_done(debate_id, self._clock.now())
         return due
 
     async def get(self, debate_id: int) -> Debate:

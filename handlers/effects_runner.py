@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Mapping
+from datetime import datetime
 from functools import partial
 
 from handlers.core.concessions import moved_toward, verdict
@@ -22,6 +23,7 @@ from handlers.core.effects import (
     PostTurn,
     RoomEffect,
     RunTask,
+    ScheduleResume,
     WikiEffect,
     WriteAgenda,
     WriteConclusion,
@@ -113,6 +115,8 @@ class EffectRunner:
                 return await close_poll(self._room, self._store, self._clock, debate)
             case OpenPoll():
                 await open_poll(self._room, self._store, self._clock, debate)
+            case ScheduleResume(at=at):
+                await self._store.schedule_resume(debate.id, datetime.fromisoformat(at))
             case (
                 WriteAgenda()
                 | AppendRoundLog()
@@ -190,6 +194,8 @@ class EffectRunner:
             await self._clock.sleep(ask.delay_s)
         member = debate.member(ask.seat)
         debater = self._debaters.get(member.backend)
+        if ask.seat in debate.benched:  # refused until the people act: not asked again
+            return DebaterFailed(ask.seat, ask.turn, FailureKind.CREDITS, "stopped")
         if debater is None:
             detail = f"no {member.backend.value} debater is configured"
             return DebaterFailed(ask.seat, ask.turn, FailureKind.USAGE, detail)

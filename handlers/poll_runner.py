@@ -41,5 +41,5 @@ async def open_poll(room: Room, store: Store, clock: Clock, debate: Debate) -> N
 async def close_poll(room: Room, store: Store, clock: Clock, debate: Debate) -> PollClosed:
     """End the poll if it still runs, and read its votes."""
     counts = await room.votes(debate)
-    await store.poll_closed(debate.id, clock.now())
+    await store.timer_done(debate.id, clock.now())
     return PollClosed(counts or (), lost=counts is None)

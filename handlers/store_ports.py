@@ -9,6 +9,7 @@ from typing import Protocol
 
 from handlers.core.effects import Effect
 from handlers.core.model import DEFAULT_ROSTER, Debate, Participant, Precedent, Proposal, Turn
+from handlers.core.usage import Spend
 
 
 class StoreUnavailable(Exception):
@@ -30,6 +31,7 @@ class Store(Protocol):
         roster: tuple[Participant, ...] = DEFAULT_ROSTER,
         format_name: str = "free",
         options: tuple[tuple[str, str], ...] = (),
+        spend: Spend | None = None,
     ) -> Debate:
         """Store a new proposal (with the roster and format it would open with) and its
         first effects."""
@@ -105,12 +107,20 @@ class Store(Protocol):
         """Store a poll's end time (a repeat keeps the first one)."""
         ...
 
-    async def due_polls(self, now: datetime) -> list[int]:
-        """Debates whose poll is past its end time and not yet closed."""
+    async def schedule_resume(self, debate_id: int, at: datetime) -> None:
+        """Store when a limit pause ends (it replaces the debate's timer)."""
         ...
 
-    async def poll_closed(self, debate_id: int, now: datetime) -> None:
-        """The poll was read: its timer is done."""
+    async def due_timers(self, now: datetime) -> list[int]:
+        """Debates whose timer (a poll's end, a limit's reset) is due and not yet done."""
+        ...
+
+    async def timer_done(self, debate_id: int, now: datetime) -> None:
+        """The debate's timer is done."""
+        ...
+
+    async def turn_costs(self) -> dict[str, tuple[float, int]]:
+        """Per seat, the mean cost of its recorded turns that cost anything, and their count."""
         ...
 
 

@@ -20,7 +20,7 @@ from bot.console.card_keys import budget_in, format_in, option_in
 from bot.console.keyboard import HELP, QUIT, STOP, Keyboard
 from bot.console.seats import People
 from bot.console.text import MODERATOR_GREY
-from bot.formatting import format_label, option_label
+from bot.formatting import format_label, option_label, pause_area
 from handlers.core.events import (
     BudgetChosen,
     BudgetDecided,
@@ -44,8 +44,8 @@ CONSOLE_CHANNEL = 1  # the terminal is one watched channel
 YES = frozenset({"y", "yes", "예", "네", "ㅇ", "o", "open"})
 NO = frozenset({"n", "no", "아니요", "아니오", "ㄴ", "later"})
 # At a pause (the budget, or converging): the key and the people's word it gives.
-_Word = Literal["extend", "conclude", "consensus"]
-PAUSE_KEYS: dict[str, _Word] = {"e": "extend", "c": "conclude", "d": "consensus"}
+_Word = Literal["extend", "conclude", "consensus", "resume"]
+PAUSE_KEYS: dict[str, _Word] = {"e": "extend", "c": "conclude", "d": "consensus", "r": "resume"}
 _SPEAKER = re.compile(r"^(\S{1,32}):\s+(\S.*)$")
 _LIVE = tuple(phase for phase in Phase if not phase.is_terminal)
 
@@ -139,6 +139,7 @@ class ConsoleApp:
             self._say(self._t("console.help"))
             return True
         await self._handler.expire_due()
+        await self._handler.fire_due_timers()  # a usage limit that reset meanwhile
         debate = await self._live()
         if debate is None:
             await self._chat(text)
@@ -192,8 +193,7 @@ class ConsoleApp:
                 await self._submit(debate, BudgetDecided(self._people.actor, decide))
             else:  # the engine keeps it for the moderator and the next debaters
                 await self._submit(debate, UserAnswered(self._people.actor, text))
-                area = "budget" if debate.paused == "budget" else "convergence"
-                self._say(self._t(f"{area}.console_keys"))
+                self._say(self._t(f"{pause_area(debate)}.console_keys"))
             return
         options = debate.user_question.options if debate.user_question else ()
         answer = text

@@ -136,7 +136,7 @@ def _posted_as(debate: Debate, effect: RoomEffect) -> str:
         case PostTurn(turn=number):
             return f"turn:{number}"
         case AskBudget():
-            return f"pause:{debate.turns}"
+            return f"pause:{debate.turns}:{debate.paused}"
         case AskUser():
             return f"ask:{debate.turns}"
         case PostSummary():  # in the Conclusion's place when the format closes itself

@@ -8,7 +8,7 @@ from rich.text import Text
 from bot.console.card_keys import option_lines
 from bot.console.room_out import ConsoleOut
 from bot.console.text import MODERATOR_GREY, USER_AMBER, seat_name
-from bot.formatting import format_label, precedent_why, roster_line, suggestion
+from bot.formatting import cost_estimate, format_label, precedent_why, roster_line, suggestion
 from handlers.core.formats import formats_for
 from handlers.core.i18n import Strings
 from handlers.core.model import Debate, Phase
@@ -39,6 +39,7 @@ def _card_body(debate: Debate, t: Strings) -> Text:
         listed = " · ".join(f"{n}. {format_label(t, f)}" for n, f in enumerate(offered, start=1))
         body.append(t("console.card_formats", formats=listed) + "\n")
     body.append(t("budget.console_card") + "\n")
+    body.append(cost_estimate(debate, t) + "\n")
     for line in option_lines(debate, t):
         body.append(line + "\n")
     for found in proposal.precedents:

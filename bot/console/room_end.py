@@ -9,6 +9,7 @@ from rich.text import Text
 
 from bot.console.room_out import ConsoleOut
 from bot.console.text import MODERATOR_GREY, page_label, seat_name
+from handlers.core.credit import cost_per_seat
 from handlers.core.formats import format_named
 from handlers.core.formats.keys import fill_keys
 from handlers.core.model import Conclusion, Debate
@@ -51,7 +52,8 @@ def post_conclusion(
 
 
 def _pages(out: ConsoleOut, debate: Debate, links: Mapping[str, str]) -> None:
-    """The pages the debate wrote, each by its name and link."""
+    """The pages the debate wrote, each by its name and link, then the cost per seat."""
     out.line(out.t("console.conclusion_pages"), MODERATOR_GREY, bold=True)
     for page, url in links.items():
         out.line(f"• {page_label(out.t, debate, page)}: {url}", MODERATOR_GREY)
+    out.line(out.t("credit.per_seat", seats=cost_per_seat(debate)), MODERATOR_GREY)

@@ -3,12 +3,12 @@ the moderator's question with numbered options, and one-line notices coloured by
 
 from __future__ import annotations
 
+from rich.panel import Panel
 from rich.text import Text
 
 from bot.console.room_out import ConsoleOut
 from bot.console.text import MODERATOR_GREY, USER_AMBER, WARNING_ORANGE
-from bot.formatting import notice_params
-from handlers.core.convergence import meter
+from bot.formatting import notice_params, pause_area, pause_words
 from handlers.core.model import Debate, UserQuestion
 
 _WARNING_KEYS = ("debater.", "wiki.refused", "wiki.delayed", "wiki.human_edit")
@@ -16,17 +16,11 @@ _AMBER_KEYS = ("user.", "debate.stopped_by")
 
 
 def ask_budget(out: ConsoleOut, debate: Debate) -> None:
-    """A pause (the budget, or converging): d declares consensus, e one more round, c
-    concludes (shown once per pause)."""
-    area = "budget" if debate.paused == "budget" else "convergence"
-    latest = debate.consensus_trend[-1] if debate.consensus_trend else 0.0
-    values = {
-        "rounds": debate.max_rounds,
-        "percent": round(latest * 100),
-        "bars": meter(debate.consensus_trend),
-    }
-    said = Text(out.t(f"{area}.body", **values), style="bold")
-    out.panel(said, f"{area}.title", USER_AMBER, f"{area}.console_keys")
+    """A pause (the budget, converging, a limit) and the keys that answer it."""
+    title, said = pause_words(debate, out.t)
+    keys = Text(out.t(f"{pause_area(debate)}.console_keys"))
+    body = Text(said, style="bold")
+    out.console.print(Panel(body, title=Text(title), subtitle=keys, border_style=USER_AMBER))
 
 
 def ask_user(out: ConsoleOut, question: UserQuestion) -> None:

@@ -5,7 +5,14 @@ from __future__ import annotations
 from datetime import datetime
 
 from bot import formatting as colours
-from bot.formatting import hex_colour, status_figures, turn_figures, with_meter
+from bot.formatting import (
+    hex_colour,
+    paused_status,
+    status_figures,
+    turn_figures,
+    with_costs,
+    with_meter,
+)
 from handlers.core.i18n import Strings
 from handlers.core.model import Debate, Phase, Turn
 
@@ -39,11 +46,15 @@ def status_line(debate: Debate, t: Strings, now: datetime, *, rules_only: bool =
     common["mode"] = t(f"console.mode_{'rules' if rules_only else debate.moderator_source.value}")
     if debate.phase.is_terminal:
         outcome = debate.outcome.value if debate.outcome else debate.phase.value
-        return t("console.status_ended", outcome=t(f"console.outcome_{outcome}"), **common)
-    return with_meter(_running(debate, t, common), debate, t)
+        ended = t("console.status_ended", outcome=t(f"console.outcome_{outcome}"), **common)
+        return with_costs(ended, debate, t)
+    return with_costs(with_meter(_running(debate, t, common), debate, t), debate, t)
 
 
 def _running(debate: Debate, t: Strings, common: dict[str, object]) -> str:
+    paused = paused_status(debate, t, common)
+    if paused is not None:
+        return paused
     if debate.phase is Phase.AWAITING_USER:
         return t("console.status_waiting", **common)
     if debate.phase is Phase.CONCLUDING:

@@ -105,7 +105,7 @@ async def assemble(
         log.info("debate-room started; claiming debates as %s", services.runner.leases.owner)
     elif services.leases is None:
         resumed = await engine.handler.resume_all()
-        closed = await engine.handler.close_due_polls()  # polls that ended while the bot was down
+        closed = await engine.handler.fire_due_timers()  # polls and limits that ended while down
         log.info("debate-room started; resumed debates %s; closed polls %s", resumed, closed)
 
 
@@ -145,7 +145,7 @@ def _schedule(
         _guarded(handler.expire_due), "interval", seconds=EXPIRY_CHECK_SECONDS, id="expire-cards"
     )
     scheduler.add_job(
-        _guarded(handler.close_due_polls), "interval", seconds=EXPIRY_CHECK_SECONDS, id="polls"
+        _guarded(handler.fire_due_timers), "interval", seconds=EXPIRY_CHECK_SECONDS, id="polls"
     )
     schedule_session_expiry(scheduler, db, settings.CLAUDE_SESSION_TTL_DAYS)
     scheduler.start()

@@ -10,14 +10,19 @@ import discord
 from bot.discord.render import COLOUR_MODERATOR, COLOUR_USER
 from bot.formatting import (
     claim_lines,
+    cost_estimate,
+    discord_time,
     format_label,
+    pause_words,
+    paused_status,
     precedent_why,
     roster_line,
     status_figures,
     suggestion,
+    with_costs,
     with_meter,
 )
-from handlers.core.convergence import meter
+from handlers.core.credit import cost_per_seat
 from handlers.core.formats import format_named
 from handlers.core.i18n import Strings
 from handlers.core.model import Conclusion, Debate, Phase, UserQuestion
@@ -63,6 +68,9 @@ def card_embed(
         value=_cut(roster_line(debate, strings, {m.id: m.name for m in debate.roster})),
         inline=False,
     )
+    embed.add_field(
+        name=strings("credit.card"), value=_cut(cost_estimate(debate, strings, discord_time))
+    )
     if proposal.precedents:
         lines = [
             strings(
@@ -101,14 +109,9 @@ def budget_label(debate: Debate, rounds: int, strings: Strings) -> str:
 
 
 def budget_embed(debate: Debate, strings: Strings) -> discord.Embed:
-    """A pause (the budget, or converging without concluding), amber: the people decide."""
-    if debate.paused == "budget":
-        body = strings("budget.body", rounds=debate.max_rounds)
-        return discord.Embed(title=strings("budget.title"), description=body, colour=AMBER)
-    latest = debate.consensus_trend[-1] if debate.consensus_trend else 0.0
-    trend = meter(debate.consensus_trend)
-    body = strings("convergence.body", bars=trend, percent=round(latest * 100))
-    return discord.Embed(title=strings("convergence.title"), description=body, colour=AMBER)
+    """A pause (the budget, converging without concluding, a limit), amber: the people decide."""
+    title, body = pause_words(debate, strings, discord_time)
+    return discord.Embed(title=title, description=body, colour=AMBER)
 
 
 def status_line(debate: Debate, strings: Strings, now: datetime) -> str:
@@ -117,11 +120,15 @@ def status_line(debate: Debate, strings: Strings, now: datetime) -> str:
     common["mode"] = strings(f"front.mode_{debate.moderator_source.value}")
     if debate.phase.is_terminal:
         outcome = strings(f"front.outcome_{(debate.outcome or 'stopped')}")
-        return strings("front.status_ended", outcome=outcome, **common)
-    return with_meter(_status_words(debate, strings, common), debate, strings)
+        return with_costs(strings("front.status_ended", outcome=outcome, **common), debate, strings)
+    line = with_meter(_status_words(debate, strings, common), debate, strings)
+    return with_costs(line, debate, strings)
 
 
 def _status_words(debate: Debate, strings: Strings, common: dict[str, object]) -> str:
+    paused = paused_status(debate, strings, common, discord_time)
+    if paused is not None:
+        return paused
     if debate.phase is Phase.AWAITING_USER:
         waiting = "poll.status" if debate.paused == "poll" else "front.status_waiting"
         return strings(waiting, **common)
@@ -183,6 +190,7 @@ def conclusion_embed(
     pages = _page_links(debate.format, links, strings)
     if pages:
         embed.add_field(name=strings("front.conclusion_pages"), value=_cut(pages), inline=False)
+    embed.set_footer(text=strings("credit.per_seat", seats=cost_per_seat(debate)))
     return embed
 
 

@@ -8,7 +8,7 @@ from bot.discord.render import nonce_of
 from bot.discord.render_split import split_text
 from bot.discord.room_records import NO_PINGS, RoomRecords
 from bot.discord.views import budget_view, question_view
-from bot.formatting import notice_params
+from bot.formatting import discord_time, notice_params
 from handlers.core.i18n import Strings
 from handlers.core.model import Debate, UserQuestion
 
@@ -54,7 +54,7 @@ async def notify(
     records: RoomRecords, strings: Strings, debate: Debate, key: str, params: dict[str, str]
 ) -> None:
     """One localized line, in full (its values as `notice_params` words them)."""
-    params = notice_params(strings, params)
+    params = notice_params(strings, params, discord_time)
     text = strings(key, **params)
     channel = await records.thread(debate)
     # The same notice in the same state is the same notice: re-sent after a crash, it is

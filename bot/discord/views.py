@@ -12,7 +12,8 @@ import discord
 from bot.discord.clicks import CardChoice, DebateClick, EventFront, front_of
 from bot.discord.embeds import budget_label
 from bot.discord.forms import FormButton
-from bot.formatting import format_label, option_label
+from bot.formatting import format_label, option_label, pause_area
+from handlers.core.credit import PAUSE_CHOICES
 from handlers.core.events import (
     BudgetChosen,
     BudgetDecided,
@@ -82,9 +83,9 @@ class DebateButton(
 class BudgetButton(
     DebateClick,
     discord.ui.DynamicItem[Button],
-    template=r"debate:(?P<action>extend|conclude|consensus):(?P<id>\d+):(?P<at>\d+)",
+    template=r"debate:(?P<action>extend|conclude|consensus|resume):(?P<id>\d+):(?P<at>\d+)",
 ):
-    """Extend / Conclude / Declare consensus at the pause after turn `at`:
+    """Extend / Conclude / Declare consensus / Resume at the pause after turn `at`:
     `debate:<action>:<id>:<at>` (a button of an earlier pause does not answer a later one)."""
 
     def __init__(
@@ -97,7 +98,7 @@ class BudgetButton(
                 custom_id=f"debate:{action}:{debate_id}:{at}",
             )
         )
-        self.action = cast("Literal['extend', 'conclude', 'consensus']", action)
+        self.action = cast("Literal['extend', 'conclude', 'consensus', 'resume']", action)
         self.debate_id = debate_id
         self.at = at
 
@@ -250,13 +251,19 @@ def option_select(debate: Debate, option: CardOption, strings: Strings, row: int
 
 
 def budget_view(debate: Debate, strings: Strings) -> discord.ui.View:
-    """At a pause (the budget, or converging): Declare consensus / one more round / conclude."""
+    """At a pause, its answers: declare consensus / one more round / resume / conclude."""
     view = discord.ui.View(timeout=None)
-    at, area = debate.turns, "budget" if debate.paused == "budget" else "convergence"
-    for action, style in (("consensus", 3), ("extend", 1), ("conclude", 2)):
+    at, area = debate.turns, pause_area(debate)
+    choices = PAUSE_CHOICES.get(debate.paused, frozenset())
+    for action, style in PAUSE_BUTTONS:
+        if action not in choices:
+            continue
         label = strings(f"{area}.button_{action}")
         view.add_item(BudgetButton(action, debate.id, at, label, style))
     return view
+
+
+PAUSE_BUTTONS = (("consensus", 3), ("extend", 1), ("resume", 1), ("conclude", 2))
 
 
 def status_view(debate_id: int, strings: Strings) -> discord.ui.View:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from handlers.core.credit import PAUSE_CHOICES
 from handlers.core.events import (
     BudgetChosen,
     BudgetDecided,
@@ -18,7 +19,6 @@ from handlers.core.events import (
     OptionChosen,
     PeopleSaid,
     PollClosed,
-    PollDue,
     ProposalApproved,
     ProposalDeclined,
     ProposalExpired,
@@ -26,6 +26,7 @@ from handlers.core.events import (
     SkipRequested,
     StopRequested,
     TaskDone,
+    TimerDue,
     UserAnswered,
 )
 from handlers.core.formats import formats_for
@@ -33,7 +34,6 @@ from handlers.core.model import Actor, Debate, Phase
 from handlers.core.steps import expects, format_of, open_asks
 
 MAX_BUDGET_ROUNDS = 50  # as MAX_ROUNDS allows
-BUTTON_PAUSES = frozenset({"budget", "converging"})  # pauses the people answer with buttons
 STOPPABLE = frozenset({Phase.SPEAKING, Phase.JUDGING, Phase.AWAITING_USER})
 TASKING = frozenset({Phase.SPEAKING, Phase.JUDGING})
 
@@ -106,7 +106,7 @@ def _fits(debate: Debate, event: Event) -> bool:
             return bool(open_asks(debate))
         case ConclusionReady():
             return debate.phase is Phase.CONCLUDING
-        case MinorityReported() | PollDue() | PollClosed():
+        case MinorityReported() | TimerDue() | PollClosed():
             return True  # the poll's own rules (handlers/core/poll.py) tell
     return False
 
@@ -128,6 +128,6 @@ def _pause_fits(debate: Debate, event: BudgetDecided) -> bool:
     """A pause's button answers that pause only (`at`: the turn count it was shown at)."""
     return (
         debate.phase is Phase.AWAITING_USER
-        and debate.paused in BUTTON_PAUSES
+        and event.choice in PAUSE_CHOICES.get(debate.paused, ())
         and event.at in (0, debate.turns)
     )

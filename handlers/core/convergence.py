@@ -6,13 +6,14 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
+from handlers.core.credit import resumed
 from handlers.core.effects import AskBudget, Notify, UpdateStatus
 from handlers.core.events import BudgetDecided
 from handlers.core.model import Debate, Outcome, Phase
 from handlers.core.stalemate import HIGH
-from handlers.core.steps import Step, conclude, format_of, run_plan, with_asks
+from handlers.core.steps import Step, conclude, format_of, pause_at_budget, run_plan, with_asks
 
-__all__ = ["HIGH", "converging", "converging_pause", "decided", "meter"]
+__all__ = ["HIGH", "converging", "converging_pause", "decided", "meter", "spent_pause"]
 
 TREND_KEPT = 12  # estimates kept: the status line shows the latest few
 HIGH_IN_A_ROW = 2  # this many judgements in a row, then the people are asked at a round's end
@@ -38,6 +39,14 @@ def converging_pause(judged: Debate, step: Step) -> Step:
     return Step(paused, (UpdateStatus(), AskBudget()))
 
 
+def spent_pause(judged: Debate, step: Step) -> Step:
+    """Before a new round starts once the people's dollar budget is spent, they decide, as at
+    the round budget (always: money spent is not given back)."""
+    if step.debate.round > judged.round and judged.spend.over(judged.cost_usd):
+        return pause_at_budget(judged)
+    return step
+
+
 def meter(trend: tuple[float, ...]) -> str:
     """`▃▅▇` for the latest estimates, one bar each (empty before the first judgement)."""
     top = len(BARS) - 1
@@ -48,13 +57,19 @@ def decided(debate: Debate, event: BudgetDecided, rng: random.Random) -> Step:
     """The people's word at a pause: declare consensus, one more round (at the budget, the
     budget grows by one), or conclude as is."""
     who = event.actor.name or str(event.actor.user_id)
+    if event.choice == "resume":
+        return resumed(debate, who)
     going = replace(debate, paused="")
     if event.choice == "consensus":
         notice = Notify("convergence.declared", (("user", who),))
         return conclude(going, Outcome.CONSENSUS, notice)
     if event.choice == "conclude":
         return conclude(going, Outcome.MAX_ROUNDS, Notify("budget.concluded", (("user", who),)))
-    if debate.paused == "budget":
+    if debate.paused == "budget" and debate.spend.over(debate.cost_usd):
+        more = debate.spend.budget_usd + debate.cost_usd / max(debate.round, 1)  # a round's cost
+        going = replace(going, spend=replace(debate.spend, budget_usd=more))
+        notice = Notify("budget.extended_usd", (("user", who), ("usd", f"{more:.2f}")))
+    elif debate.paused == "budget":
         going = replace(going, max_rounds=debate.max_rounds + 1)
         notice = Notify("budget.extended", (("user", who), ("rounds", str(going.max_rounds))))
     else:

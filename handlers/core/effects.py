@@ -211,6 +211,14 @@ class ClosePoll:
     kind: Literal["close_poll"] = "close_poll"
 
 
+@dataclass(frozen=True)
+class ScheduleResume:
+    """Store the time a limit pause ends (the debate's timer: it outlives restarts)."""
+
+    at: str  # ISO 8601, UTC
+    kind: Literal["schedule_resume"] = "schedule_resume"
+
+
 Effect = Annotated[
     PostCard
     | CloseCard
@@ -235,7 +243,8 @@ Effect = Annotated[
     | PostSummary
     | PostMinorityReport
     | OpenPoll
-    | ClosePoll,
+    | ClosePoll
+    | ScheduleResume,
     Field(discriminator="kind"),
 ]
 

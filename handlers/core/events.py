@@ -32,6 +32,7 @@ class ProposalApproved:
     pauses_at_budget: bool = False  # at max_rounds, wait for the people (BUDGET_PAUSE)
     options: tuple[tuple[str, str], ...] = ()  # the format's options chosen (or defaulted)
     poll_hours: int = 0  # POLL_HOURS: a stalemate ends in the people's poll (0: no poll)
+    budget_usd: float = 0.0  # BUDGET_USD: the people's budget in dollars (0: rounds only)
     kind: Literal["proposal_approved"] = "proposal_approved"
 
 
@@ -65,11 +66,12 @@ class BudgetChosen:
 
 @dataclass(frozen=True)
 class BudgetDecided:
-    """An authorized person answered a pause (the budget, or a debate converging without
-    concluding): one more round, conclude as is, or declare consensus."""
+    """An authorized person answered a pause (the budget, a debate converging without
+    concluding, Claude's limits): one more round, conclude as is, declare consensus, or
+    resume (after a limit)."""
 
     actor: Actor
-    choice: Literal["extend", "conclude", "consensus"]
+    choice: Literal["extend", "conclude", "consensus", "resume"]
     at: int = 0  # the pause this answers, by the debate's turn count then (0: the current one)
     kind: Literal["budget_decided"] = "budget_decided"
 
@@ -179,10 +181,10 @@ class MinorityReported:
 
 
 @dataclass(frozen=True)
-class PollDue:
-    """The people's poll reached its stored end time."""
+class TimerDue:
+    """The debate's stored timer is due: the people's poll ends, or a usage limit reset."""
 
-    kind: Literal["poll_due"] = "poll_due"
+    kind: Literal["timer_due"] = "timer_due"
 
 
 @dataclass(frozen=True)
@@ -220,7 +222,7 @@ Event = Annotated[
     | ConclusionReady
     | TaskDone
     | MinorityReported
-    | PollDue
+    | TimerDue
     | PollClosed,
     Field(discriminator="kind"),
 ]

@@ -80,6 +80,8 @@ class FailureKind(enum.StrEnum):
     TIMEOUT = "timeout"
     SESSION_MISSING = "session_missing"
     EMPTY = "empty"  # the call succeeded but carried no text: never an empty turn
+    LIMIT = "limit"  # a usage limit that resets at a known time: the debate pauses until then
+    CREDITS = "credits"  # refused until the people act (usage credits off): the seat stops
 
     @property
     def is_transient(self) -> bool:

@@ -25,6 +25,7 @@ from handlers.core.participants import (
     Participant,
 )
 from handlers.core.poll_data import PeoplePoll
+from handlers.core.usage import Spend, Window
 
 # Re-exported: the engine's values are all importable from here.
 __all__ = [
@@ -87,6 +88,7 @@ class TurnMeta:
     num_turns: int = 0
     session_id: str | None = None
     denied_tools: tuple[str, ...] = ()
+    window: Window | None = None  # Claude's usage window, when the CLI reported it
 
 
 @dataclass(frozen=True)
@@ -251,6 +253,10 @@ class Debate:
     poll_hours: int = 0  # POLL_HOURS at approval: a stalemate ends in a poll (0: never)
     poll: PeoplePoll | None = None  # the people's poll at a stalemate (issue 18)
     wiki_key: str = ""  # random, beside the id in its wiki folder's name: unique across databases
+    # ---- money and Claude's limits (issue 33)
+    spend: Spend = field(default_factory=Spend)
+    resumes_at: datetime | None = None  # a "limit" pause ends by itself then
+    benched: tuple[str, ...] = ()  # seats refused until the people act (usage credits off)
 
     def output_of(self, task: str) -> str | None:
         """A moderator task's stored output, if it ran."""

@@ -1,7 +1,7 @@
 """Stalemate ends in the people's decision (issue 18, feature 2): the poll's transitions.
 
 A stuck debate pauses (handlers/core/stalemate.py); the minority report comes back checked
-(`MinorityReported`) and the poll opens; at its stored end time (`PollDue`, from the DB-backed
+(`MinorityReported`) and the poll opens; at its stored end time (`TimerDue`, from the DB-backed
 timer) or when an authorized person presses Stop, the bot ends and reads it (`ClosePoll`);
 its votes (`PollClosed`) bind: the debate concludes with the people's decision. Pure.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from handlers.core.effects import ClosePoll, Notify, OpenPoll, PostMinorityReport, UpdateStatus
-from handlers.core.events import MinorityReported, PollClosed, PollDue
+from handlers.core.events import MinorityReported, PollClosed, TimerDue
 from handlers.core.minority import answers
 from handlers.core.model import Actor, Debate, Outcome, Phase
 from handlers.core.poll_data import PeoplePoll, PollStage
@@ -36,7 +36,7 @@ def _at(debate: Debate, stage: PollStage) -> PeoplePoll | None:
     return poll if waiting and poll is not None and poll.stage is stage else None
 
 
-def on_poll(debate: Debate, event: MinorityReported | PollDue | PollClosed) -> Step:
+def on_poll(debate: Debate, event: MinorityReported | TimerDue | PollClosed) -> Step:
     """The report written, the end time reached, or the votes read."""
     match event:
         case MinorityReported(report=report) if poll := _at(debate, PollStage.REPORT):
@@ -47,7 +47,7 @@ def on_poll(debate: Debate, event: MinorityReported | PollDue | PollClosed) -> S
                 return conclude(alone, Outcome.MAX_ROUNDS, Notify("poll.no_sides"))
             waiting = replace(debate, poll=opened, tasks=())
             return Step(waiting, (PostMinorityReport(), OpenPoll(), UpdateStatus()))
-        case PollDue() if poll := _at(debate, PollStage.OPEN):
+        case TimerDue() if poll := _at(debate, PollStage.OPEN):
             return Step(
                 replace(debate, poll=replace(poll, stage=PollStage.CLOSING)), (ClosePoll(),)
             )

@@ -16,7 +16,8 @@ from datetime import datetime
 from handlers.core.admission import Admission, admits, authorized
 from handlers.core.claims import updated
 from handlers.core.concessions import with_concession
-from handlers.core.convergence import TREND_KEPT, converging_pause, decided
+from handlers.core.convergence import TREND_KEPT, converging_pause, decided, spent_pause
+from handlers.core.credit import resumed
 from handlers.core.effects import (
     AskUser,
     CloseCard,
@@ -43,7 +44,6 @@ from handlers.core.events import (
     OptionChosen,
     PeopleSaid,
     PollClosed,
-    PollDue,
     ProposalApproved,
     ProposalDeclined,
     ProposalExpired,
@@ -51,6 +51,7 @@ from handlers.core.events import (
     SkipRequested,
     StopRequested,
     TaskDone,
+    TimerDue,
     UserAnswered,
 )
 from handlers.core.formats import formats_for
@@ -112,15 +113,15 @@ def _taken(debate: Debate, event: Event, now: datetime, rng: random.Random) -> S
         case ReplyReceived():
             return with_concession(reply(debate, event, now, rng), event)
         case DebaterFailed():
-            return failure(debate, event, rng)
+            return failure(debate, event, now, rng)
         case Judged() | TaskDone():
             return _moderated(debate, event, rng)
         case UserAnswered() | BudgetDecided():
             return _on_waiting(debate, event, rng)
         case PeopleSaid(actor=actor, text=text):
             return _said(debate, actor, text)
-        case MinorityReported() | PollDue() | PollClosed():
-            return on_poll(debate, event)
+        case MinorityReported() | TimerDue() | PollClosed():
+            return _due(debate, event)
         case StopRequested(actor=actor):
             return _stopped(debate, actor)
         case SkipRequested(actor=actor):
@@ -128,6 +129,13 @@ def _taken(debate: Debate, event: Event, now: datetime, rng: random.Random) -> S
         case ConclusionReady():
             return _ended(debate, event, now)
     return Step(debate)
+
+
+def _due(debate: Debate, event: MinorityReported | TimerDue | PollClosed) -> Step:
+    """The debate's stored timer: a usage limit's reset resumes it; the rest is the poll's."""
+    if isinstance(event, TimerDue) and debate.paused == "limit":
+        return resumed(debate)
+    return on_poll(debate, event)
 
 
 def _stopped(debate: Debate, actor: Actor) -> Step:
@@ -226,6 +234,7 @@ def _approve(debate: Debate, event: ProposalApproved, now: datetime, rng: random
         pauses_at_budget=event.pauses_at_budget,
         poll_hours=event.poll_hours,
         options=tuple(sorted((dict(debate.options) | dict(event.options)).items())),
+        spend=replace(debate.spend, budget_usd=event.budget_usd),
     )
     step = run_plan(format_of(fixed).start(fixed, rng))
     opening: tuple[Effect, ...] = (
@@ -270,7 +279,7 @@ def _judged(debate: Debate, event: Judged, rng: random.Random) -> Step:
         step = Step(waiting, (AskUser(question), UpdateStatus()))
     else:
         step = run_plan(format_of(judged).judged(judged, decision, rng))
-        step = stalemate_pause(judged, converging_pause(judged, step))
+        step = spent_pause(judged, stalemate_pause(judged, converging_pause(judged, step)))
     return Step(step.debate, (*effects, *step.effects))
 
 

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from datetime import datetime
 
 from handlers.core.backoff import delay_s
+from handlers.core.credit import bench, limit_step
 from handlers.core.effects import Notify
 from handlers.core.events import DebaterFailed
 from handlers.core.model import Debate, FailureKind, OpenAsk, Outcome
@@ -31,10 +33,17 @@ MAX_SKIPS = 2  # consecutive skipped asks before the debate fails
 BACKOFF_S, BACKOFF_MAX_S = 30.0, 120.0  # a retried ask waits 30 s, then 60 s (MAX_RETRIES)
 
 
-def failure(debate: Debate, event: DebaterFailed, rng: random.Random) -> Step:
-    """Retry, restart the session, skip this participant, or fail the debate."""
+def failure(debate: Debate, event: DebaterFailed, now: datetime, rng: random.Random) -> Step:
+    """Retry, restart the session, skip this participant, pause for a limit (handlers.core.
+    limits), or fail the debate."""
+    paused = limit_step(debate, event, now)
+    if paused is not None:
+        return paused
     asks = open_asks(debate)
     ask = next(a for a in asks if (a.participant, a.turn) == (event.seat, event.turn))
+    if event.failure is FailureKind.CREDITS:  # the debate goes on without the seat
+        benched, notices = bench(debate, event.seat)
+        return _skip(benched, ask, event, rng, notices)
     seat = (("seat", event.seat), ("kind", event.failure.value))
     if event.failure is FailureKind.SESSION_MISSING and not ask.fresh_session:
         fresh = replace(ask, fresh_session=True)
@@ -61,10 +70,17 @@ def _swap(asks: tuple[OpenAsk, ...], old: OpenAsk, new: OpenAsk) -> tuple[OpenAs
     return tuple(new if a == old else a for a in asks)
 
 
-def _skip(debate: Debate, ask: OpenAsk, event: DebaterFailed, rng: random.Random) -> Step:
-    skipped = debate.skipped + 1
+def _skip(
+    debate: Debate,
+    ask: OpenAsk,
+    event: DebaterFailed,
+    rng: random.Random,
+    stopped: tuple[Notify, ...] | None = None,
+) -> Step:
+    """Skip the failed ask; `stopped`: a stopped seat's, which never fails the debate."""
+    skipped = debate.skipped + (stopped is None)
     params = (("seat", event.seat), ("kind", event.failure.value))
-    if skipped >= MAX_SKIPS:
+    if stopped is None and skipped >= MAX_SKIPS:
         failed = replace(debate, failure=f"{event.seat}: {event.failure.value}")
         return conclude(failed, Outcome.FAILED, Notify("debater.failed_repeatedly", params))
     # A skipped ask counts as spoken so the round moves on; the relay stays as it was.
@@ -72,11 +88,11 @@ def _skip(debate: Debate, ask: OpenAsk, event: DebaterFailed, rng: random.Random
     moved = replace(
         with_asks(debate, waiting), skipped=skipped, spoken=(*debate.spoken, event.seat)
     )
-    notice = Notify("debater.skipped", params)
+    notices = (Notify("debater.skipped", params),) if stopped is None else stopped
     if waiting or moved.tasks:
-        return Step(moved, (notice,))
+        return Step(moved, notices)
     step = run_plan(format_of(moved).answered(moved, rng))
-    return Step(step.debate, (notice, *held_posts(moved), *step.effects))
+    return Step(step.debate, (*notices, *held_posts(moved), *step.effects))
 
 
 def skipped_by(debate: Debate, who: str, rng: random.Random) -> Step:

@@ -220,6 +220,7 @@ def reply(debate: Debate, event: ReplyReceived, now: datetime, rng: random.Rando
         user_answer="",
         stances=tuple(sorted(stances.items())),
         cost_usd=debate.cost_usd + event.meta.cost_usd,
+        spend=debate.spend.spent(event.seat, event.meta.cost_usd, event.meta.window),
         step_turns=(*debate.step_turns, turn.number),
         log=(*debate.log, (turn.number, turn.seat)),
         heard=tuple(sorted(heard.items())),

@@ -8,6 +8,8 @@ Stdlib only (a threaded http.server on port 0), controllable in process:
     fake.mode = "hold"                 # replies wait until fake.release() or fake.stop()
     fake.stream_chunk, fake.stream_gap_s = 100, 0.2  # stream text in 100-char deltas, 0.2 s apart
     fake.on_delta = callback           # called (in the fake's thread) as each delta is sent
+    fake.headers = limit_headers("allowed_warning", resets_at, 0.85)  # a subscription's window
+    fake.script(usage_limit(resets_at), credits_required())  # the real refusals of a limit
     env = fake.cli_env(tmp_path / "claude-config")  # the offline environment for the CLI
     ...
     fake.messages()                    # bodies of every POST /v1/messages, in order
@@ -48,6 +50,43 @@ _ERROR_TYPES = {
 _TOOL_CALL = re.compile(r"CALL_TOOL\s+(\w+)\s+(\{.*\})", re.S)
 
 
+@dataclass(frozen=True)
+class Answer:
+    """A scripted error answer: its HTTP status, JSON body and headers (a limit's real shape)."""
+
+    status: int
+    body: dict[str, Any] | None = None
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+def limit_headers(status: str, resets_at: int, utilization: float) -> dict[str, str]:
+    """The unified rate-limit headers the API sends with a subscription's answers (the
+    five-hour window is the one that binds)."""
+    return {
+        "anthropic-ratelimit-unified-status": status,
+        "anthropic-ratelimit-unified-reset": str(resets_at),
+        "anthropic-ratelimit-unified-representative-claim": "five_hour",
+        "anthropic-ratelimit-unified-5h-status": status,
+        "anthropic-ratelimit-unified-5h-reset": str(resets_at),
+        "anthropic-ratelimit-unified-5h-utilization": str(utilization),
+        "anthropic-ratelimit-unified-overage-status": "rejected",
+        "anthropic-ratelimit-unified-overage-disabled-reason": "out_of_credits",
+    }
+
+
+def usage_limit(resets_at: int) -> Answer:
+    """The 429 of a spent usage limit that resets at `resets_at` (epoch seconds)."""
+    message = "You have reached your usage limit."
+    body = {"type": "error", "error": {"type": "rate_limit_error", "message": message}}
+    return Answer(429, body, limit_headers("rejected", resets_at, 1.0))
+
+
+def credits_required() -> Answer:
+    """The 429 nothing clears by itself: usage credits are needed and off."""
+    error = {"type": "rate_limit_error", "message": "Your organization is out of usage credits."}
+    return Answer(429, {"type": "error", "error": error, "error_code": "credits_required"})
+
+
 @dataclass
 class Request:
     """One request the fake received; `done` is set when its answer was sent."""
@@ -66,6 +105,8 @@ class FakeAnthropic:
 
     def __init__(self) -> None:
         self.mode: str | int = "ok"  # "ok", "hold", or an HTTP status for every request
+        self.headers: dict[str, str] = {}  # sent with every answer (limit_headers, say)
+        self.usage = {"input_tokens": 10, "output_tokens": 5}  # each reply's (sets its cost)
         self.delay_s = 0.0  # wait this long before each ok reply (a slow model)
         # Streamed replies: text in deltas of this many characters (0: one delta), each sent
         # `stream_gap_s` after the last; `stream_hold_after` deltas, then wait for release().
@@ -73,7 +114,7 @@ class FakeAnthropic:
         self.stream_gap_s = 0.0
         self.stream_hold_after: int | None = None
         self.on_delta: Callable[[int, str], None] | None = None  # (request number, delta)
-        self._steps: collections.deque[str | int] = collections.deque()
+        self._steps: collections.deque[str | int | Answer] = collections.deque()
         self._replies: collections.deque[str] = collections.deque()
         self._log: list[Request] = []
         self._cond = threading.Condition()
@@ -117,8 +158,8 @@ class FakeAnthropic:
         return f"http://127.0.0.1:{self._server.server_address[1]}"
 
     # ---- scripting -------------------------------------------------------
-    def script(self, *steps: str | int) -> None:
-        """Answer the next /v1/messages requests with these statuses (200, 429, "hold", ...)."""
+    def script(self, *steps: str | int | Answer) -> None:
+        """Answer the next /v1/messages requests with these (200, 429, "hold", an Answer...)."""
         with self._cond:
             self._steps.extend(steps)
 
@@ -192,7 +233,7 @@ class FakeAnthropic:
             self._log.append(request)
             self._cond.notify_all()
 
-    def _next_step(self) -> tuple[str | int, str | None, int]:
+    def _next_step(self) -> tuple[str | int | Answer, str | None, int]:
         with self._cond:
             step = self._steps.popleft() if self._steps else self.mode
             self._counter += 1
@@ -258,6 +299,8 @@ class _Handler(BaseHTTPRequestHandler):
         if step == "hold" and not self.fake._hold(None):
             self.close_connection = True
             return None
+        if isinstance(step, Answer):
+            return self._json(request, step.status, step.body or _error(step.status), step.headers)
         if step not in ("ok", "hold", 200):
             status = int(step)
             extra = {"retry-after": "0"} if status in (429, 529) else {}
@@ -276,7 +319,7 @@ class _Handler(BaseHTTPRequestHandler):
     def _answer(self, request: Request, body: dict[str, Any], reply: str | None, n: int) -> None:
         blocks, stop_reason = _reply_blocks(body, reply, n)
         model = body.get("model", "claude-fake-1")
-        usage = {"input_tokens": 10, "output_tokens": 5}
+        usage = dict(self.fake.usage)
         if not body.get("stream"):
             message = {
                 "id": f"msg_fake_{n}",
@@ -295,6 +338,7 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
         self.send_header("Content-Length", str(len(data)))
+        self._limit_headers()
         self.end_headers()
         self.wfile.write(data)
         self._finish(request, 200)
@@ -314,6 +358,7 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
         self.send_header("Transfer-Encoding", "chunked")
+        self._limit_headers()
         self.end_headers()
         sent = 0
         try:
@@ -343,11 +388,15 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(data)))
-        for key, value in (headers or {}).items():
+        for key, value in ({**self.fake.headers, **(headers or {})}).items():
             self.send_header(key, value)
         self.end_headers()
         self.wfile.write(data)
         self._finish(request, status)
+
+    def _limit_headers(self) -> None:
+        for key, value in self.fake.headers.items():
+            self.send_header(key, value)
 
     def _finish(self, request: Request, status: int) -> None:
         with self.fake._cond:

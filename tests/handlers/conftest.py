@@ -130,6 +130,7 @@ class Rig:
     budget_pause: bool = False  # BUDGET_PAUSE: at max_rounds, wait for Extend / Conclude
     options: tuple[tuple[str, str], ...] = ()  # the formats' option defaults
     poll_hours: int = 0  # POLL_HOURS: a stalemate ends in the people's poll (0: no poll)
+    budget_usd: float = 0.0  # BUDGET_USD: the people's budget in dollars (0: rounds only)
     language: str = "ko"
     ticking_store: bool = False  # the plan also counts each committed step (a crash after it)
     make_store: Callable[[Database], SqliteStore] | None = None  # a store of the test's own
@@ -172,6 +173,7 @@ class Rig:
                 budget_pause=self.budget_pause,
                 format_options=self.options,
                 poll_hours=self.poll_hours,
+                budget_usd=self.budget_usd,
             ),
         )
         return self.handler

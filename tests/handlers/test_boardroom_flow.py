@@ -13,7 +13,8 @@ import pytest
 from handlers.core.events import ProposalApproved, StopRequested, UserAnswered
 from handlers.core.formats.keys import fill_keys
 from handlers.core.i18n import Strings
-from handlers.core.model import AG, CLAUDE, GEMINI, Phase
+from handlers.core.model import AG, CLAUDE, GEMINI, FailureKind, Phase
+from handlers.ports import DebaterError
 from tests.handlers.boardroom_script import PANEL, position, rebuttal
 from tests.handlers.conftest import ALICE, Rig, proposal
 
@@ -362,5 +363,23 @@ async def test_keys_written_by_members_the_moderator_and_the_people_reach_them_v
         assert f"{t('boardroom.insight')}: insight {KEY}" in summary
         assert f"{t('boardroom.question')}: Outbox or {KEY}?" in summary
         assert f"{t('boardroom.people_decided')}: alice: Outbox, not {KEY}" in summary
+    finally:
+        await rig.stop()
+
+
+async def test_credit_a_refused_seat_is_stopped_and_the_panel_goes_on(tmp_path: Path) -> None:
+    rig = board(tmp_path / "credit.sqlite3")
+    await rig.start()
+    try:
+        rig.debaters[CLAUDE].enqueue(DebaterError(FailureKind.CREDITS, "out of usage credits"))
+        debate_id = await open_board(rig)
+        await finish(rig, debate_id)
+        ended = await rig.h.get(debate_id)
+        assert ended.phase is Phase.CONCLUDED and ended.benched == (CLAUDE,)
+        assert len(rig.debaters[CLAUDE].requests) == 1  # never asked again: no retry loop
+        assert len(rig.debaters[AG].requests) == 2 == len(rig.debaters[GEMINI].requests)
+        stopped = [p for _, key, p in rig.room.notices if key == "limits.credits_stopped"]
+        assert stopped == [{"seat": "Claude"}]  # said once, though round 2 skipped it again
+        assert "debater.failed_repeatedly" not in rig.room.notice_keys()
     finally:
         await rig.stop()

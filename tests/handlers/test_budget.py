@@ -104,3 +104,30 @@ async def test_budget_pause_off_ends_at_the_budget(rig: Rig) -> None:
     ended = await rig.h.get(made.id)
     assert ended.phase is Phase.CONCLUDED and ended.outcome is Outcome.MAX_ROUNDS
     assert ended.turns == 4 and rig.room.budget_asks == []
+
+
+async def test_cost_per_seat_a_dollar_budget_pauses_like_the_round_budget(tmp_path: Path) -> None:
+    rig = Rig(tmp_path / "usd.sqlite3", budget_usd=0.02)  # each scripted turn costs $0.01
+    await rig.start()
+    try:
+        made = await rig.h.propose(proposal())
+        assert made is not None and made.spend.budget_usd == 0.02
+        await rig.h.submit(made.id, ProposalApproved(ALICE))
+        await idle(rig, made.id)
+        paused = await rig.h.get(made.id)
+        assert paused.phase is Phase.AWAITING_USER and paused.paused == "budget"
+        assert paused.round == 1 and paused.max_rounds == 3  # rounds were left: the dollars ran out
+        assert paused.spend.seats == (("ag", 0.01), ("claude", 0.01))
+
+        await rig.h.submit(made.id, BudgetDecided(ALICE, "extend"))  # one round's cost more
+        await idle(rig, made.id)
+        again = await rig.h.get(made.id)
+        assert again.round == 2 and again.paused == "budget" and again.spend.budget_usd == 0.04
+        assert ("budget.extended_usd", {"user": "alice", "usd": "0.04"}) in [
+            (key, params) for _, key, params in rig.room.notices
+        ]
+        await rig.h.submit(made.id, BudgetDecided(ALICE, "conclude"))
+        await idle(rig, made.id)
+        assert (await rig.h.get(made.id)).outcome is Outcome.MAX_ROUNDS
+    finally:
+        await rig.stop()

@@ -150,13 +150,21 @@ async def test_rate_limit_is_retried_after_the_servers_delay(rig: Rig) -> None:
 
 
 async def test_auth_failure_fails_the_debate_with_a_conclusion(rig: Rig) -> None:
-    for debater in rig.debaters.values():
-        debater.enqueue(DebaterError(FailureKind.AUTH, "401 invalid x-api-key"))
+    rig.debaters[AG].enqueue(DebaterError(FailureKind.AUTH, "401 invalid x-api-key"))
     debate_id = await opened(rig)
     await idle(rig, debate_id)
     debate = await rig.h.get(debate_id)
     assert debate.phase is Phase.FAILED and debate.outcome is Outcome.FAILED
     assert "debater.failed" in rig.room.notice_keys() and rig.room.conclusions
+
+
+async def test_credit_claude_not_logged_in_pauses_the_debate_instead(rig: Rig) -> None:
+    rig.debaters[CLAUDE].enqueue(DebaterError(FailureKind.AUTH, "Not logged in"))
+    debate_id = await opened(rig)
+    await idle(rig, debate_id)
+    debate = await rig.h.get(debate_id)
+    assert debate.phase is Phase.AWAITING_USER and debate.paused == "login"
+    assert "limits.login" in rig.room.notice_keys() and not rig.room.conclusions
 
 
 async def test_timeouts_retry_once_then_skip_the_turn(rig: Rig) -> None:

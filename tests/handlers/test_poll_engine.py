@@ -138,17 +138,17 @@ async def test_poll_when_the_meter_stays_low_for_two_rounds(tmp_path: Path) -> N
         handler = await rig.rebuild()  # a restart while the poll is open
         await idle(rig, debate_id)
         assert rig.room.reports == [debate_id]  # nothing posted again
-        assert await handler.close_due_polls() == []
+        assert await handler.fire_due_timers() == []
         rig.room.votes_shown[debate_id] = (0, 0)
         rig.clock.advance(24 * 3600)
-        assert await handler.close_due_polls() == [debate_id]
+        assert await handler.fire_due_timers() == [debate_id]
         await idle(rig, debate_id)
         ended = await handler.get(debate_id)
         assert ended.phase is Phase.CONCLUDED and ended.outcome is Outcome.PEOPLE
         assert ended.poll is not None and ended.poll.counts == (0, 0)
         assert "poll.no_votes" in rig.room.notice_keys()
         assert len(rig.room.conclusions) == 1 and rig.room.poll_reads == [debate_id]
-        assert await handler.close_due_polls() == []
+        assert await handler.fire_due_timers() == []
     finally:
         await rig.stop()
 
@@ -229,7 +229,7 @@ async def _drive_poll(rig: Rig) -> tuple[int, bool]:
     await settle(made.id)
     rig.room.votes_shown[made.id] = (1, 2)
     rig.clock.advance(2 * 3600 + 1)
-    await rig.h.close_due_polls()
+    await rig.h.fire_due_timers()
     await settle(made.id)
     return made.id, restarted
 

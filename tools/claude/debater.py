@@ -9,8 +9,9 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from handlers.core.model import CLAUDE, Backend, TurnMeta
+from handlers.core.usage import Window
 from handlers.ports import DebaterOutput, TurnRequest
-from tools.claude.output import CliResult, classify
+from tools.claude.output import CliResult, classify, window_of
 from tools.claude.stream import TextSoFar, result_line
 from tools.cli_debater import CliDebater, Reading
 from tools.cli_process import CliFailure, CliRun, cli_environment
@@ -98,6 +99,7 @@ class ClaudeCodeDebater(CliDebater):
         self._web_tools = [t for t in names if t in WEB_TOOLS]
         self._workdir_root = workdir_root
         self._fixed_workdir = workdir
+        self.window: Window | None = None  # the latest the CLI reported, for the next card
 
     def command(self, session_id: str | None, model: str = "") -> list[str]:
         """The argument list of one call; the prompt itself goes on stdin (a participant's
@@ -137,6 +139,7 @@ class ClaudeCodeDebater(CliDebater):
         return on_line
 
     def _read(self, run: CliRun) -> Reading:
+        self.window = window_of(run.stdout) or self.window
         parsed, failure = classify(run.exit_code, run.stdout, run.stderr, time.time())
         if parsed is None:
             return Reading(None, failure=failure)
@@ -155,6 +158,7 @@ class ClaudeCodeDebater(CliDebater):
             num_turns=parsed.num_turns,
             session_id=parsed.session_id,
             denied_tools=parsed.permission_denials,
+            window=window_of(run.stdout),
         )
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from handlers.core.model import FailureKind
 from handlers.core.shorten import shorten
+from handlers.core.usage import Window
 
 _NO_SESSION = re.compile(r"No conversation found|does not match any session", re.I)
 _UNREACHABLE = re.compile(
@@ -20,10 +21,17 @@ _UNREACHABLE = re.compile(
     r"EAI_AGAIN|fetch failed|socket hang up|timed? ?out",
     re.I,
 )
-_AUTH = re.compile(r"Invalid API key|/login|authenticat|OAuth token|credential", re.I)
+_AUTH = re.compile(r"Not logged in|Invalid API key|/login|authenticat|OAuth token|credential", re.I)
 _LIMIT = re.compile(r"usage limit|rate limit|hit your limit|limit reached|\b429\b", re.I)
 _RESET_EPOCH = re.compile(r"limit reached\|(\d{9,11})")
 _RETRY_SECONDS = re.compile(r"retry[- ]after[:= ]+(\d+(?:\.\d+)?)\s*s?", re.I)
+# Refusals nothing clears by itself (usage credits are off or spent): the typed kinds of 2.1.332,
+# and its words where a 429 carries no kind.
+_CREDIT_ERRORS = frozenset({"model_requires_usage_credits", "long_context_credits_required"})
+_CREDITS = re.compile(
+    r"out of usage credits|usage credits aren.t available|credit balance too low|credits_required",
+    re.I,
+)
 _MODEL_SUFFIX = re.compile(r"\[[^\]]*\]$")  # "claude-opus-4-8[1m]": the context-window tag
 # Errors without an HTTP status, known by their message (checked in this order).
 _TEXT_KINDS = (
@@ -56,6 +64,7 @@ class CliResult:
     model: str  # the model that wrote most of the output ("" if none ran)
     permission_denials: tuple[str, ...]  # tool names, in order
     errors: tuple[str, ...]
+    api_error: str = ""  # the typed kind of an API error ("usage_limit_reached", ...)
 
 
 @dataclass(frozen=True)
@@ -90,6 +99,40 @@ def parse_output(stdout: str) -> CliResult:
         model=_main_model(data.get("modelUsage")),
         permission_denials=_denials(data.get("permission_denials")),
         errors=tuple(str(e) for e in data.get("errors") or () if e),
+        api_error=str(data.get("api_error") or ""),
+    )
+
+
+def window_of(stdout: str) -> Window | None:
+    """Claude's usage window as the run's last `rate_limit_event` reported it."""
+    for line in reversed(stdout.splitlines()):
+        if '"rate_limit_event"' not in line:
+            continue
+        try:
+            data = json.loads(line)
+        except ValueError:
+            continue
+        info = data.get("rate_limit_info") if isinstance(data, dict) else None
+        if isinstance(info, dict):
+            return _window(info)
+    return None
+
+
+def _window(info: dict[str, Any]) -> Window:
+    """The binding window: its own status and use where `unifiedWindows` has them."""
+    kind = str(info.get("rateLimitType") or "")
+    windows = info.get("unifiedWindows")
+    own = windows.get(kind) if isinstance(windows, dict) else None
+    own = own if isinstance(own, dict) else {}
+    status = str(info.get("status") or "")
+    if status == "allowed" and own.get("status") == "allowed_warning":
+        status = "allowed_warning"  # the top level says allowed until the window is spent
+    use = info.get("utilization", own.get("utilization"))
+    return Window(
+        status=status,
+        kind=kind,
+        utilization=_float(use) if isinstance(use, int | float) else None,
+        resets_at=_int(info.get("resetsAt") or own.get("resetsAt")),
     )
 
 
@@ -112,14 +155,39 @@ def classify(
             detail = f"exit {exit_code} with no result text ({parsed.subtype or 'no subtype'})"
             return parsed, Failure(FailureKind.EMPTY, detail)
         return parsed, None
-    return parsed, _failure_of(parsed, stderr, now_epoch)
+    return parsed, _failure_of(parsed, stderr, now_epoch, window_of(stdout))
 
 
-def _failure_of(parsed: CliResult, stderr: str, now_epoch: float | None) -> Failure:
+def _failure_of(
+    parsed: CliResult, stderr: str, now_epoch: float | None, window: Window | None
+) -> Failure:
     message = parsed.result or "; ".join(parsed.errors) or stderr.strip() or parsed.subtype
+    limited = _limited(parsed, message, window, now_epoch)
+    if limited is not None:
+        return Failure(limited[0], message, limited[1])
     kind = _kind_of(parsed.subtype, parsed.api_error_status, message)
     retry_after = _retry_after(message, now_epoch) if kind is FailureKind.RATE_LIMITED else None
+    if retry_after is not None and _RESET_EPOCH.search(message):
+        return Failure(FailureKind.LIMIT, message, retry_after)  # an older CLI's usage limit
     return Failure(kind, message, retry_after)
+
+
+def _limited(
+    parsed: CliResult, message: str, window: Window | None, now_epoch: float | None
+) -> tuple[FailureKind, float | None] | None:
+    """A usage limit with the seconds until it resets (LIMIT), or a refusal nothing clears
+    (CREDITS): keyed on the typed fields, the words only where none came."""
+    if parsed.api_error in _CREDIT_ERRORS:
+        return FailureKind.CREDITS, None
+    rejected = window is not None and window.status == "rejected"
+    if parsed.api_error == "usage_limit_reached" or rejected:
+        if window is not None and window.resets_at:
+            wait = None if now_epoch is None else max(0.0, window.resets_at - now_epoch)
+            return FailureKind.LIMIT, wait
+        return FailureKind.CREDITS, None
+    if parsed.api_error_status in (None, 429) and _CREDITS.search(message):
+        return FailureKind.CREDITS, None
+    return None
 
 
 def _kind_of(subtype: str, status: int | None, message: str) -> FailureKind:

@@ -19,6 +19,7 @@ from handlers.core.model import (
     Proposal,
     Turn,
 )
+from handlers.core.usage import Spend
 from tools.store.db import Database
 from tools.store.effect_queue import EffectQueue
 from tools.store.inbox import MARK_DONE
@@ -55,6 +56,9 @@ ORDER BY p.debate_id
 """
 COUNT_WAITING_CARDS = "SELECT count(*) FROM debates WHERE channel_id = ? AND phase = 'proposed'"
 SELECT_BY_PHASE = "SELECT id FROM debates WHERE phase = ? ORDER BY id"
+SELECT_TURN_COSTS = """
+SELECT seat, avg(cost_usd), count(*) FROM turns WHERE cost_usd > 0 GROUP BY seat
+"""
 
 
 class DebateNotFound(LookupError):
@@ -83,6 +87,7 @@ class SqliteStore:
         roster: tuple[Participant, ...] = DEFAULT_ROSTER,
         format_name: str = "free",
         options: tuple[tuple[str, str], ...] = (),
+        spend: Spend | None = None,
     ) -> Debate:
         """Store a new proposal (phase `proposed`) and its first effects, atomically; the
         roster and format are the configured ones, shown on the card, fixed at approval."""
@@ -101,6 +106,7 @@ class SqliteStore:
                 format=format_name,
                 options=options,
                 wiki_key=secrets.token_hex(WIKI_KEY_BYTES),
+                spend=spend or Spend(),
             )
             queue = EffectQueue().step((), effects)
             await conn.execute(UPDATE_DEBATE, _state_row(debate, stamp, queue))
@@ -247,13 +253,22 @@ class SqliteStore:
         """Store a poll's end time (a repeat keeps the first one)."""
         await self._polls.schedule(debate_id, ends_at)
 
-    async def due_polls(self, now: datetime) -> list[int]:
-        """Debates whose poll is past its end time and not yet closed."""
+    async def schedule_resume(self, debate_id: int, at: datetime) -> None:
+        """Store when a limit pause ends (it replaces the debate's timer)."""
+        await self._polls.schedule(debate_id, at, replace=True)
+
+    async def due_timers(self, now: datetime) -> list[int]:
+        """Debates whose timer is due and not yet done."""
         return await self._polls.due(now)
 
-    async def poll_closed(self, debate_id: int, now: datetime) -> None:
-        """The poll was read: its timer is done."""
+    async def timer_done(self, debate_id: int, now: datetime) -> None:
+        """The debate's timer is done (its poll read, its resume handed over)."""
         await self._polls.closed(debate_id, now)
+
+    async def turn_costs(self) -> dict[str, tuple[float, int]]:
+        """Per seat, the mean cost of its recorded turns that cost anything, and their count."""
+        rows = await self._db.fetch_all(SELECT_TURN_COSTS, ())
+        return {str(row[0]): (float(row[1]), int(row[2])) for row in rows}
 
     def forget(self, debate_id: int) -> None:
         """Drop what is kept in memory of a debate (another process may have changed it)."""

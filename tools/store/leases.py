@@ -29,7 +29,7 @@ from handlers.core.model import Debate, Turn
 from handlers.leasing import LeaseLost
 from tools.store.db import Database
 from tools.store.debates import SqliteStore
-from tools.store.polls import CLOSE_POLL, INSERT_POLL
+from tools.store.polls import CLOSE_POLL, INSERT_POLL, INSERT_RESUME
 
 _LIVE = ", ".join(f"'{p.value}'" for p in Phase if not p.is_terminal)
 # Debates someone must run: not ended, or with effects, commands or wiki writes still queued.
@@ -287,8 +287,13 @@ class LeasedStore(SqliteStore):
         write = [self._leases.fence(debate_id), (INSERT_POLL, (debate_id, ends_at.isoformat()))]
         await self._fenced(debate_id, self._db.write_all(write))
 
-    async def poll_closed(self, debate_id: int, now: datetime) -> None:
-        """The poll's timer done, fenced."""
+    async def schedule_resume(self, debate_id: int, at: datetime) -> None:
+        """A limit's reset time, fenced."""
+        write = [self._leases.fence(debate_id), (INSERT_RESUME, (debate_id, at.isoformat()))]
+        await self._fenced(debate_id, self._db.write_all(write))
+
+    async def timer_done(self, debate_id: int, now: datetime) -> None:
+        """The debate's timer done, fenced."""
         write = [self._leases.fence(debate_id), (CLOSE_POLL, (now.isoformat(), debate_id))]
         await self._fenced(debate_id, self._db.write_all(write))
 

@@ -1,4 +1,5 @@
-"""Every SQL statement on `polls`: the people's poll's end time, a timer that outlives restarts."""
+"""Every SQL statement on `polls`: the debate's one timer, which outlives restarts: the people's
+poll's end time, or when a usage limit that paused the debate resets (never both at once)."""
 
 from __future__ import annotations
 
@@ -6,8 +7,15 @@ from datetime import datetime
 
 from tools.store.db import Database
 
+# A poll's end is kept by a repeat (after a restart); a finished timer is started again.
 INSERT_POLL = """
-INSERT INTO polls (debate_id, ends_at) VALUES (?, ?) ON CONFLICT (debate_id) DO NOTHING
+INSERT INTO polls (debate_id, ends_at) VALUES (?, ?) ON CONFLICT (debate_id)
+DO UPDATE SET ends_at = excluded.ends_at, closed_at = NULL WHERE polls.closed_at IS NOT NULL
+"""
+# A limit's reset time is the CLI's own: it replaces whatever the timer held.
+INSERT_RESUME = """
+INSERT INTO polls (debate_id, ends_at) VALUES (?, ?) ON CONFLICT (debate_id)
+DO UPDATE SET ends_at = excluded.ends_at, closed_at = NULL
 """
 SELECT_DUE = """
 SELECT debate_id FROM polls WHERE closed_at IS NULL AND ends_at <= ? ORDER BY debate_id
@@ -21,15 +29,16 @@ class PollTimers:
     def __init__(self, db: Database) -> None:
         self._db = db
 
-    async def schedule(self, debate_id: int, ends_at: datetime) -> None:
-        """Store the end time; a repeat (after a restart) keeps the first one."""
-        await self._db.execute(INSERT_POLL, (debate_id, ends_at.isoformat()))
+    async def schedule(self, debate_id: int, ends_at: datetime, *, replace: bool = False) -> None:
+        """Store the time; a poll's repeat (after a restart) keeps the first one."""
+        sql = INSERT_RESUME if replace else INSERT_POLL
+        await self._db.execute(sql, (debate_id, ends_at.isoformat()))
 
     async def due(self, now: datetime) -> list[int]:
-        """Debates whose poll is past its end time and not yet closed."""
+        """Debates whose timer is due and not yet done."""
         rows = await self._db.fetch_all(SELECT_DUE, (now.isoformat(),))
         return [int(row[0]) for row in rows]
 
     async def closed(self, debate_id: int, now: datetime) -> None:
-        """The poll was read."""
+        """The timer is done (the poll read, the limit's resume handed over)."""
         await self._db.execute(CLOSE_POLL, (now.isoformat(), debate_id))

@@ -10,6 +10,7 @@ import re
 from collections.abc import Callable
 from datetime import UTC, datetime
 
+from handlers.core.credit import cost_per_seat
 from handlers.core.fences import longest_backtick_run, open_fence
 from handlers.core.i18n import LocaleError
 from handlers.core.model import Conclusion, Debate, ModeratorSource, Turn, WikiPage
@@ -210,6 +211,7 @@ def render_conclusion(debate: Debate, conclusion: Conclusion, t: Translate) -> s
     parts += minority_report(debate, t, _neutral)
     if conclusion.source is ModeratorSource.RULES:
         parts.append(f"_{t('wiki.conclusion.by_rules')}_")
+    parts.append(f"_{t('credit.per_seat', seats=cost_per_seat(debate))}_")
     if debate.claims:  # the Conclusion ends with the final claim board
         parts += [f"## {t('wiki.claims.title')}", claim_table(debate, t)]
     return "\n\n".join(parts) + "\n"

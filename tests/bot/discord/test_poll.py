@@ -77,9 +77,9 @@ async def _poll_message(rig: BotRig, thread_id: str) -> Json:
 
 async def _close_on_timer(rig: BotRig, debate_id: int) -> None:
     """Not yet due; past the stored end time the timer closes it."""
-    assert await rig.handler.close_due_polls() == []
+    assert await rig.handler.fire_due_timers() == []
     rig.clock.advance(HOURS * 3600 + 1)
-    assert await rig.handler.close_due_polls() == [debate_id]
+    assert await rig.handler.fire_due_timers() == [debate_id]
     await rig.handler.wait_idle(debate_id)
 
 
@@ -187,7 +187,7 @@ async def test_poll_restart_while_open_still_closes_on_its_timer_once(
 
     await rig.restart()  # the bot's cache is gone; the timer is in SQLite
     rig.clock.advance(60)
-    assert await rig.handler.close_due_polls() == []
+    assert await rig.handler.fire_due_timers() == []
     await _close_on_timer(rig, debate_id)
     ended = await rig.handler.get(debate_id)
     assert ended.outcome is Outcome.PEOPLE and ended.poll is not None
@@ -200,7 +200,7 @@ async def test_poll_restart_while_open_still_closes_on_its_timer_once(
 
     # a due tick after the close does nothing; nothing was posted twice
     rig.clock.advance(3600)
-    assert await rig.handler.close_due_polls() == []
+    assert await rig.handler.fire_due_timers() == []
     polls = [m for m in rig.fake.messages_in(thread_id) if "poll" in m]
     assert len(polls) == 1 and len(rig.fake.polls.results_posted) == 1
     assert not await posted_twice(rig, rig.services.db, debate_id, thread_id)
@@ -223,7 +223,7 @@ async def test_poll_stop_ends_it_early_with_no_votes(rig: BotRig, people: People
     assert ended.phase is Phase.CONCLUDED and ended.outcome is Outcome.PEOPLE
     assert ended.poll is not None and ended.poll.counts == (0, 0)
     assert ended.poll.closed_by == "carol"
-    assert await rig.handler.close_due_polls() == []  # its timer is done too
+    assert await rig.handler.fire_due_timers() == []  # its timer is done too
     page = await _conclusion_page(rig, debate_id)
     assert KO("poll.result_none") in page and KO("poll.closed_by", user="carol") in page
 

@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from handlers.core.model import FailureKind
-from tools.claude.output import ClaudeOutputError, classify, parse_output
+from handlers.core.usage import Window
+from tools.claude.output import ClaudeOutputError, classify, parse_output, window_of
 
 SAMPLES = Path(__file__).parent / "samples"
 
@@ -185,3 +186,49 @@ def test_exit_0_without_result_text_is_an_empty_failure_not_an_empty_turn(
     assert parsed is not None and failure is not None
     assert failure.kind is FailureKind.EMPTY and failure.kind.is_transient
     assert "no result text" in failure.detail
+
+
+# Lines the real 2.1.332 printed against the fake Anthropic (tests/fakes: limit_headers,
+# usage_limit, credits_required), trimmed to the fields read.
+_LIMIT_EVENT = (
+    '{"type":"rate_limit_event","rate_limit_info":{"status":"rejected","resetsAt":1796197520,'
+    '"rateLimitType":"five_hour","overageStatus":"rejected","isUsingOverage":false,'
+    '"unifiedWindows":{"five_hour":{"utilization":1,"resetsAt":1796197520,"status":"rejected"}}}}'
+)
+_LIMIT_RESULT = (
+    '{"type":"result","subtype":"success","is_error":true,"api_error_status":429,'
+    '"api_error":"usage_limit_reached","result":"You\'ve hit your 5-hour limit · resets 7:45am"}'
+)
+_CREDITS = (
+    '{"type":"rate_limit_event","rate_limit_info":{"status":"rejected","isUsingOverage":false}}\n'
+    '{"type":"result","subtype":"success","is_error":true,"api_error_status":429,"result":'
+    '"API Error: Server is temporarily limiting requests (not your usage limit) · Your '
+    'organization is out of usage credits."}'
+)
+_WARNING = (
+    '{"type":"rate_limit_event","rate_limit_info":{"status":"allowed","resetsAt":1796197482,'
+    '"rateLimitType":"five_hour","unifiedWindows":{"five_hour":{"utilization":0.85,'
+    '"resetsAt":1796197482,"status":"allowed_warning"}}}}'
+)
+
+
+def test_credit_a_usage_limit_is_a_pause_until_its_reset() -> None:
+    _, failure = classify(1, f"{_LIMIT_EVENT}\n{_LIMIT_RESULT}", "", 1796197520 - 600)
+    assert failure is not None and failure.kind is FailureKind.LIMIT
+    assert failure.retry_after == 600
+
+
+def test_credit_a_refusal_without_a_reset_stops_the_seat() -> None:
+    _, failure = classify(1, _CREDITS, "", 0.0)
+    assert failure is not None and failure.kind is FailureKind.CREDITS
+    api_key = '{"type":"result","is_error":true,"api_error_status":429,"result":"API Error: '
+    api_key += 'Request rejected (429) · Your organization is out of usage credits."}'
+    assert classify(1, api_key, "", 0.0)[1].kind is FailureKind.CREDITS  # type: ignore[union-attr]
+
+
+def test_credit_the_window_of_a_warning_is_read() -> None:
+    window = window_of(_WARNING + "\n")
+    assert window == Window("allowed_warning", "five_hour", 0.85, 1796197482)
+    not_logged_in = '{"type":"result","is_error":true,"api_error_status":null,'
+    not_logged_in += '"result":"Not logged in · Please run /login"}'
+    assert classify(1, not_logged_in, "", 0.0)[1].kind is FailureKind.AUTH  # type: ignore[union-attr]
