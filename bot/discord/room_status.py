@@ -18,6 +18,7 @@ import discord
 
 from handlers.core.model import Debate
 from handlers.leasing import LeaseLost
+from handlers.store_ports import StoreUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -54,7 +55,7 @@ class StatusEditor:
         """Send every scheduled edit now (before the client closes)."""
         for debate_id in list(self._pending):
             self._cancel(debate_id)
-            with contextlib.suppress(discord.HTTPException, LeaseLost):
+            with contextlib.suppress(discord.HTTPException, LeaseLost, StoreUnavailable):
                 await self._send(debate_id)
 
     def _cancel(self, debate_id: int) -> None:
@@ -81,5 +82,7 @@ class StatusEditor:
             await self._send(debate_id)
         except LeaseLost:
             pass  # another process runs the debate now: it keeps the status
+        except StoreUnavailable as exc:  # the lease cannot be confirmed: the next edit tries
+            log.warning("debate %s: status not edited: %s", debate_id, exc)
         except Exception:  # a background job's boundary: the next edit shows the state
             log.warning("debate %s: status edit failed", debate_id, exc_info=True)

@@ -240,6 +240,8 @@ class Working:
                 raise  # the turn itself is being cancelled, not just its typing
         except LeaseLost:
             pass  # another process shows the turn now
+        except StoreUnavailable as exc:  # the lease cannot be confirmed: no typing meanwhile
+            log.warning("debate %s: typing indicator stopped: %s", self._debate.id, exc)
         except Exception:  # typing is a nicety: it never costs the debater's reply
             log.warning("debate %s: typing indicator failed", self._debate.id, exc_info=True)
 

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import sqlite3
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -18,6 +20,7 @@ from tests.e2e.observe import assert_clean_logs, assert_each_turn_once, turn_foo
 from tests.handlers.boardroom_script import position, rebuttal
 
 pytestmark = pytest.mark.e2e
+TAG = re.compile(r"\[debate \d+ · turn \d+\]")
 
 CHATS = {
     "ko": (
@@ -98,7 +101,10 @@ def prepare(world: World, language: str) -> dict[str, str]:
     world.anthropic.script_replies(
         position("claude", "conditional", language), rebuttal("claude", "conditional", language)
     )
-    world.ag.replies = [position("ag", "yes", language), rebuttal("ag", "yes", language)]
+    world.ag.replies = [
+        echoing(position("ag", "yes", language)),
+        echoing(rebuttal("ag", "yes", language)),
+    ]
     return {
         "DEFAULT_FORMAT": "boardroom",
         "LANGUAGE": language,
@@ -134,8 +140,15 @@ async def test_a_boardroom_debate_runs_with_three_real_participants(
     assert "ag risk one" in shown and "claude metric two" in shown and "gemini argument" in shown
     result = "다수" if language == "ko" else "MAIORIA"  # yes, conditional, conditional
     assert result in shown  # the closing block
+    assert not TAG.search(shown)  # the echo is addressing: in no embed, no page
+    assert not any(TAG.search(page.content) for page in world.wiki.pages.values())
     ag_round_one = world.ag.prompts[0].content
     assert "claude risk one" not in ag_round_one and "gemini argument" not in ag_round_one
+
+
+def echoing(answer: str) -> Callable[[str], str]:
+    """AG's answer opening with its echo of the prompt's relay tag, as Gemini Pro tends to."""
+    return lambda prompt: f"{TAG.search(prompt).group(0)} {answer}"  # type: ignore[union-attr]
 
 
 def stored_turns(world: World) -> int:
