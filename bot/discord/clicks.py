@@ -40,9 +40,9 @@ class EventFront(ClickFront, Protocol):
         ...
 
     async def on_answer(
-        self, interaction: discord.Interaction[Any], debate_id: int, option: int
+        self, interaction: discord.Interaction[Any], debate_id: int, question: int, option: int
     ) -> None:
-        """One option of the moderator's question."""
+        """One option of the moderator's question number `question`."""
         ...
 
     async def on_card_choice(

@@ -3,6 +3,10 @@ converging), the moderator's question with one button per option, and one-line n
 
 from __future__ import annotations
 
+import contextlib
+
+import discord
+
 from bot.discord import embeds, render
 from bot.discord.render import nonce_of
 from bot.discord.render_split import split_text
@@ -40,8 +44,16 @@ async def ask_user(
         debate,
         f"ask:{debate.turns}",
         embed=embeds.question_embed(question, strings),
-        view=question_view(debate.id, question.options, question.form, form),
+        view=question_view(debate, question, form),
     )
+
+
+async def close_question(records: RoomRecords, debate: Debate) -> None:
+    """The answered question loses its buttons (a late click would be refused anyway)."""
+    message = await records.message(debate.id, f"ask:{debate.turns}")
+    if message is not None:
+        with contextlib.suppress(discord.NotFound):  # deleted meanwhile: nothing to close
+            await message.edit(view=None)
 
 
 def _form_label(strings: Strings, question: UserQuestion) -> str:

@@ -131,6 +131,13 @@ class AskUser:
 
 
 @dataclass(frozen=True)
+class CloseQuestion:
+    """The people's question is answered: its buttons go."""
+
+    kind: Literal["close_question"] = "close_question"
+
+
+@dataclass(frozen=True)
 class AskBudget:
     """Tell the people the debate reached its budget; offer Extend / Conclude."""
 
@@ -225,6 +232,7 @@ Effect = Annotated[
     | WriteWorkingDocument
     | Judge
     | AskUser
+    | CloseQuestion
     | AskBudget
     | UpdateClaims
     | Conclude
@@ -249,6 +257,7 @@ RoomEffect: TypeAlias = (
     | Notify
     | PostTurn
     | AskUser
+    | CloseQuestion
     | AskBudget
     | UpdateClaims
     | PostConclusion
