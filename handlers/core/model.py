@@ -276,8 +276,10 @@ class Debate:
         return next((a.text for a in self.added if a.key == key and a.user_id == user_id), "")
 
     def added_text(self, key: str) -> str:
-        """Everyone's text in the card's form `key`, each under their name, in order given."""
-        return "\n\n".join(f"{a.who}: {a.text}" for a in self.added if a.key == key)
+        """Everyone's text in the card's form `key`, each under their name (if it is known),
+        in the order given."""
+        given = [f"{a.who}: {a.text}" if a.who else a.text for a in self.added if a.key == key]
+        return "\n\n".join(given)
 
     def stance_of(self, seat: str) -> Stance | None:
         """The participant's latest stated stance."""
