@@ -8,6 +8,7 @@ from typing import Any, Protocol, cast
 
 import discord
 
+from handlers.core.admission import Submitted
 from handlers.core.events import BudgetChosen, Event, FormatChosen, OptionChosen
 from handlers.core.model import Actor
 
@@ -47,8 +48,8 @@ class EventFront(ClickFront, Protocol):
 
     async def on_card_choice(
         self, interaction: discord.Interaction[Any], debate_id: int, event: CardChoice
-    ) -> None:
-        """A format, a budget or a format's option picked on the card."""
+    ) -> Submitted:
+        """A format, a budget or a format's option picked on the card; what became of it."""
         ...
 
 

@@ -63,6 +63,10 @@ def card_embed(
         value=_cut(roster_line(debate, strings, {m.id: m.name for m in debate.roster})),
         inline=False,
     )
+    if debate.added:  # the card's forms: whose text is kept (each is handed on whole)
+        counts = [(a.who or "-", len(a.text)) for a in debate.added]
+        kept = "\n".join(f"{who}: {strings('front.form_added', count=n)}" for who, n in counts)
+        embed.add_field(name=strings("front.card_added"), value=_cut(kept), inline=False)
     if proposal.precedents:
         lines = [
             strings(

@@ -135,16 +135,16 @@ class DiscordFront:
 
     async def on_card_choice(
         self, interaction: discord.Interaction[Any], debate_id: int, event: CardChoice
-    ) -> None:
-        """A format, a budget or a format's setup answer picked on the card: stored, and the
-        card shows it (a card no longer waiting, or a choice it does not offer, changes
-        nothing)."""
+    ) -> Submitted:
+        """A format, a budget or a format's setup answer (or a form's text) given on the card:
+        stored, and the card shows it (a card no longer waiting, or a choice it does not
+        offer, changes nothing)."""
         done = await self._engine.submit(debate_id, event)
         if not await self._answered(interaction, done):
-            return
+            return done
         if done.debate is None:  # stored for the process that runs the debate
             await interaction.response.defer()
-            return
+            return done
         embed, view = card_embed(done.debate, self._strings), card_view(done.debate, self._strings)
         await interaction.response.edit_message(embed=embed, view=view, allowed_mentions=NO_PINGS)
         now = await self._engine.get(debate_id)
@@ -153,6 +153,7 @@ class DiscordFront:
             await interaction.edit_original_response(
                 embed=closed, view=None, allowed_mentions=NO_PINGS
             )
+        return done
 
     async def on_form_button(
         self, interaction: discord.Interaction[Any], debate_id: int, key: str, question: int
@@ -198,8 +199,8 @@ class DiscordFront:
         if isinstance(event, UserAnswered):
             await self._answer(interaction, debate_id, event)
             return
-        done = await self._engine.submit(debate_id, event)
-        if not await self._answered(interaction, done):
+        done = await self.on_card_choice(interaction, debate_id, event)  # the card shows it
+        if not done.taken:
             return
         added = done.debate.added if done.debate else ()  # the gateway: applied later
         people = [a.who for a in added if a.key == key] or [actor.name]

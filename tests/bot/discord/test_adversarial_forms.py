@@ -16,7 +16,7 @@ from handlers.core.model import Actor, Phase
 from tests.bot.discord.conftest import KO, BotRig, People
 from tests.bot.discord.support import EDIT, chat, click, wait_card
 from tests.bot.discord.test_card_options import ids
-from tests.fakes.discord_interactions import CB_MODAL, FLAG_EPHEMERAL
+from tests.fakes.discord_interactions import CB_MESSAGE, CB_MODAL, CB_UPDATE, FLAG_EPHEMERAL
 from tests.fakes.discord_modals import text_inputs
 from tests.fakes.discord_world import Json
 from tests.handlers.adversarial_script import intake
@@ -40,8 +40,11 @@ async def open_form(rig: BotRig, message_id: str, custom_id: str, user: Json) ->
 async def send_form(rig: BotRig, opened: Json, user: Json, text: str) -> Json:
     """`user` types `text` in the opened form and sends it; the bot's private answer."""
     record = await rig.fake.submit_modal(opened["record"], user, {"text": text})
-    assert await rig.fake.wait_ack(record) == 4
-    response = rig.fake.messages[record.response_message_id or ""]
+    if await rig.fake.wait_ack(record) == CB_UPDATE:  # on the card: it shows who added
+        response = await rig.fake.wait_for_message(lambda m: m["id"] in record.followups)
+    else:
+        assert record.callback_type == CB_MESSAGE
+        response = rig.fake.messages[record.response_message_id or ""]
     assert response["flags"] & FLAG_EPHEMERAL
     assert rig.fake.allowed_mentions[response["id"]] == {"parse": []}
     return response
@@ -96,6 +99,15 @@ async def test_evidence_on_the_card_and_in_the_thread_reach_the_audit(
     assert response["content"] == kept
     both = f"alice: {ON_CARD}\n\ncarol: {CAROLS}"
     assert (await rig.handler.get(debate_id)).added_text(EVIDENCE) == both
+    shown = rig.fake.messages[card["id"]]["embeds"][0]["fields"]  # the card shows each
+    assert {
+        "name": KO("front.card_added"),
+        "value": "\n".join(
+            f"{who}: {KO('front.form_added', count=len(text))}"
+            for who, text in (("alice", ON_CARD), ("carol", CAROLS))
+        ),
+        "inline": False,
+    } in shown
 
     # opened: the intake audit reads it with the conversation; too thin, the people are asked
     await click(rig, card["id"], f"debate:open:{debate_id}", people.alice)
