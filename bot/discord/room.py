@@ -112,8 +112,8 @@ class DiscordRoom:
                 await notify(records, strings, debate, key, dict(params))
             case AskUser(question=question):
                 await ask_user(records, strings, debate, question)
-            case CloseQuestion():
-                await close_question(records, debate)
+            case CloseQuestion(number=number):
+                await close_question(records, debate, number)
             case AskBudget():
                 await ask_budget(records, strings, debate)
             case PostConclusion(conclusion=conclusion):

@@ -132,8 +132,9 @@ class AskUser:
 
 @dataclass(frozen=True)
 class CloseQuestion:
-    """The people's question is answered: its buttons go."""
+    """The people's question number `number` is answered: its buttons go."""
 
+    number: int
     kind: Literal["close_question"] = "close_question"
 
 

@@ -287,7 +287,8 @@ def _answered(debate: Debate, actor: Actor, answer: str, rng: random.Random) -> 
     step = run_plan(format_of(answered).resumed(answered, rng))
     notice = Notify("user.answered", (("user", line.who), ("answer", answer)))
     logged = LogNote(f"people-{len(answered.people)}", "answer", line.who, answer)
-    return Step(step.debate, (notice, CloseQuestion(), logged, *step.effects))
+    closed = CloseQuestion(debate.question_number)
+    return Step(step.debate, (notice, closed, logged, *step.effects))
 
 
 def _said(debate: Debate, actor: Actor, text: str) -> Step:

@@ -188,3 +188,34 @@ async def test_a_form_sent_after_a_restart_or_its_timeout_is_read(
     await rig.handler.submit(
         debate_id, StopRequested(Actor(user_id=int(people.alice["id"]), name="alice"))
     )
+
+
+async def test_asked_again_before_any_turn_the_second_question_is_posted_too(
+    rig: BotRig, people: People
+) -> None:
+    """The intake audit finds the first answer too thin and asks again, with no turn between:
+    the second question gets its own message and buttons, naming question 2."""
+    rig.overrides.update({"DEFAULT_FORMAT": "adversarial"})
+    again = "복제 지연은 몇 초입니까?"
+    rig.moderator.task_outputs["intake"] = [
+        intake(0, request=REQUEST),
+        intake(0, request=again),
+        intake(3),
+    ]
+    await rig.start()
+    await chat(rig, people)
+    card, debate_id = await wait_card(rig)
+    await click(rig, card["id"], f"debate:open:{debate_id}", people.alice)
+    form = f"debate:form.{EVIDENCE}:{debate_id}"
+    first = await rig.fake.wait_for_message(
+        lambda m: m["channel_id"] == card["id"] and f"{form}:1" in ids(m), timeout=30
+    )
+    assert REQUEST in str(first["embeds"])
+    await rig.fake.user_message(people.alice, IN_THREAD, channel_id=card["id"])
+    second = await rig.fake.wait_for_message(
+        lambda m: m["channel_id"] == card["id"] and f"{form}:2" in ids(m), timeout=30
+    )
+    assert again in str(second["embeds"]) and second["id"] != first["id"]
+    await rig.handler.submit(
+        debate_id, StopRequested(Actor(user_id=int(people.alice["id"]), name="alice"))
+    )
