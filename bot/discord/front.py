@@ -28,8 +28,6 @@ from tools.store.room_messages import RoomMessages
 
 log = logging.getLogger(__name__)
 
-# A refusal's reply, by admission (a taken event needs none).
-_ANSWERS = {Admission.NOT_NOW: "front.not_now", Admission.REFUSED: "front.refused"}
 ECHO_LIMIT = 600  # of a question or an answer echoed in a private reply (2000 in all)
 
 
@@ -99,9 +97,9 @@ class DiscordFront:
         """Why an event was not taken; for an answer to question `question`, who answered it
         first and what is open now."""
         debate, strings = done.debate, self._strings
+        said = strings("front.refused" if done.admission is Admission.REFUSED else "front.not_now")
         if not question or debate is None or done.admission is Admission.REFUSED:
-            return strings(_ANSWERS.get(done.admission, "front.not_now"))
-        said = strings("front.not_now")
+            return said
         if done.admission is Admission.ANSWERED:
             first = debate.answers[question - 1]
             answer = shorten(first.text, ECHO_LIMIT)
