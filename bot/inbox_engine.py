@@ -48,9 +48,11 @@ class InboxEngine:
 
     async def submit(self, debate_id: int, event: Event) -> Submitted:
         """Store an event the debate admits as it stands; the holder applies it. The debate
-        after it is not known here yet."""
-        admission = admits(await self._store.load(debate_id), event)
-        if admission is Admission.TAKEN:
-            await self._inbox.put(debate_id, event)
-            self._wake()
+        after a taken one is not known here yet."""
+        debate = await self._store.load(debate_id)
+        admission = admits(debate, event)
+        if admission is not Admission.TAKEN:
+            return Submitted(admission, debate)  # unchanged: why, and what is open, are in it
+        await self._inbox.put(debate_id, event)
+        self._wake()
         return Submitted(admission)

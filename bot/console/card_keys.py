@@ -50,7 +50,8 @@ def option_lines(debate: Debate, strings: Strings) -> list[str]:
     for option in format_named(debate.format).card_options:
         short = option.key.rsplit(".", 1)[-1]
         if option.is_text:  # free text: how much was added, and how to add it
-            added = strings("front.form_added", count=len(debate.option(option.key)))
+            count = sum(len(a.text) for a in debate.added if a.key == option.key)
+            added = strings("front.form_added", count=count)
             current, keys = option_label(strings, option.key, added), f"{short}=..."
         else:
             answer = debate.option(option.key, option.choices[0])

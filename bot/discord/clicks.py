@@ -8,6 +8,7 @@ from typing import Any, Protocol, cast
 
 import discord
 
+from handlers.core.admission import Submitted
 from handlers.core.events import BudgetChosen, Event, FormatChosen, OptionChosen
 from handlers.core.model import Actor
 
@@ -40,15 +41,15 @@ class EventFront(ClickFront, Protocol):
         ...
 
     async def on_answer(
-        self, interaction: discord.Interaction[Any], debate_id: int, option: int
+        self, interaction: discord.Interaction[Any], debate_id: int, question: int, option: int
     ) -> None:
-        """One option of the moderator's question."""
+        """One option of the moderator's question number `question`."""
         ...
 
     async def on_card_choice(
         self, interaction: discord.Interaction[Any], debate_id: int, event: CardChoice
-    ) -> None:
-        """A format, a budget or a format's option picked on the card."""
+    ) -> Submitted:
+        """A format, a budget or a format's option picked on the card; what became of it."""
         ...
 
 

@@ -9,8 +9,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.ext import commands
 
-from bot.discord.forms import FormButton
-from bot.discord.views import AnswerButton, BudgetButton, CardSelect, DebateButton
+from bot.discord.views import CONTROLS
 from handlers.store_ports import StoreUnavailable
 
 if TYPE_CHECKING:
@@ -57,7 +56,7 @@ class DebateBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         """Buttons first, so clicks on old cards work from the first event on."""
-        self.add_dynamic_items(DebateButton, AnswerButton, CardSelect, BudgetButton, FormButton)
+        self.add_dynamic_items(*CONTROLS)
         await self._on_ready_hook(self)
 
     async def on_message(self, message: discord.Message) -> None:

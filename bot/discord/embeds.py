@@ -71,6 +71,10 @@ def card_embed(
     embed.add_field(
         name=strings("credit.card"), value=_cut(cost_estimate(debate, strings, discord_time))
     )
+    if debate.added:  # the card's forms: whose text is kept (each is handed on whole)
+        counts = [(a.who or "-", len(a.text)) for a in debate.added]
+        kept = "\n".join(f"{who}: {strings('front.form_added', count=n)}" for who, n in counts)
+        embed.add_field(name=strings("front.card_added"), value=_cut(kept), inline=False)
     if proposal.precedents:
         lines = [
             strings(

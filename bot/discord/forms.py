@@ -23,14 +23,14 @@ class FormHandler(ClickFront, Protocol):
     """What the form's button and the submitted form hand to (the Discord front end)."""
 
     async def on_form_button(
-        self, interaction: discord.Interaction[Any], debate_id: int, key: str
+        self, interaction: discord.Interaction[Any], debate_id: int, key: str, question: int
     ) -> None:
         """The button: open the form (or refuse)."""
 
     async def on_form_submit(
-        self, interaction: discord.Interaction[Any], debate_id: int, key: str, text: str
+        self, interaction: discord.Interaction[Any], form: tuple[int, str, int], text: str
     ) -> None:
-        """The form sent: store or answer with its text."""
+        """The form (debate id, key, question) sent: store or answer with its text."""
 
 
 def _front(interaction: discord.Interaction[Any]) -> FormHandler:
@@ -40,37 +40,41 @@ def _front(interaction: discord.Interaction[Any]) -> FormHandler:
 class FormButton(
     DebateClick,
     discord.ui.DynamicItem[Button],
-    template=r"debate:form\.(?P<key>[a-z_.]+):(?P<id>\d+)",
+    template=r"debate:form\.(?P<key>[a-z_.]+):(?P<id>\d+)(?::(?P<question>\d+))?",
 ):
-    """Opens the form of the card option `key` of debate `id`."""
+    """Opens the form of the card option `key` of debate `id`: on the card, or under the
+    moderator's question number `question` (`debate:form.<key>:<id>:<question>`), which it
+    answers and no later one."""
 
-    def __init__(self, key: str, debate_id: int, label: str = "", row: int | None = None) -> None:
+    def __init__(
+        self, key: str, debate_id: int, label: str = "", row: int | None = None, question: int = 0
+    ) -> None:
         super().__init__(
             discord.ui.Button(
                 label=shorten(label or key, 80),
                 style=discord.ButtonStyle.primary,
-                custom_id=f"debate:form.{key}:{debate_id}",
+                custom_id=f"debate:form.{key}:{debate_id}" + (f":{question}" if question else ""),
                 emoji="📎",
                 row=row,
             )
         )
-        self.key = key
-        self.debate_id = debate_id
+        self.key, self.debate_id, self.question = key, debate_id, question
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
     ) -> FormButton:
         """Rebuild the button from its custom_id (after a restart, too)."""
-        return cls(match["key"], int(match["id"]))
+        return cls(match["key"], int(match["id"]), question=int(match["question"] or 0))
 
     async def clicked(self, interaction: discord.Interaction[Any]) -> None:
         """Hand the click to the front end."""
-        await _front(interaction).on_form_button(interaction, self.debate_id, self.key)
+        front = _front(interaction)
+        await front.on_form_button(interaction, self.debate_id, self.key, self.question)
 
 
 FORM_TIMEOUT_S = 3600.0  # a form left open longer is forgotten (discord.py keeps it until then)
-FORM_ID = re.compile(r"debate:form\.(?P<key>[a-z_.]+):(?P<id>\d+):[0-9a-f]+")
+FORM_ID = re.compile(r"debate:form\.(?P<key>[a-z_.]+):(?P<id>\d+)(?::(?P<question>\d+))?:[0-9a-f]+")
 TEXT_FIELD = "text"
 ACTION_ROW, TEXT_INPUT, LABEL = 1, 4, 18  # Discord's component types in a submitted form
 
@@ -82,20 +86,21 @@ class OptionForm(discord.ui.Modal):
 
     def __init__(
         self,
-        debate_id: int,
-        key: str,
+        form: tuple[int, str, int],
         title: str,
         label: str,
         text: str = "",
         *,
         forget: Callable[[str], None] = lambda _custom_id: None,
     ) -> None:
+        debate_id, key, question = form
         super().__init__(
             title=shorten(title, LABEL_LIMIT),
             timeout=FORM_TIMEOUT_S,
-            custom_id=f"debate:form.{key}:{debate_id}:{secrets.token_hex(6)}",
+            custom_id=f"debate:form.{key}:{debate_id}:{question}:{secrets.token_hex(6)}",
         )
-        self.debate_id, self.key = debate_id, key
+        self.form = form  # (debate id, option key, the question it answers: 0 on the card)
+        self.debate_id = debate_id
         self._forget = forget
         self.text: discord.ui.TextInput[OptionForm] = discord.ui.TextInput(
             label=shorten(label, LABEL_LIMIT),
@@ -120,7 +125,7 @@ class OptionForm(discord.ui.Modal):
     async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
         """Hand the text to the front end (read before anything awaits: the form is shared)."""
         text = self.text.value
-        await _front(interaction).on_form_submit(interaction, self.debate_id, self.key, text)
+        await _front(interaction).on_form_submit(interaction, self.form, text)
 
     async def on_timeout(self) -> None:
         """discord.py lets go of the form: a late send is read from the interaction."""
@@ -153,15 +158,16 @@ class OpenForms:
 
     def orphan(
         self, kind: discord.InteractionType, data: Mapping[str, Any] | None
-    ) -> tuple[int, str, str] | None:
-        """(debate id, option key, text) of a sent form (an interaction of `kind` with `data`)
-        that no OptionForm will read, else None."""
+    ) -> tuple[tuple[int, str, int], str] | None:
+        """((debate id, option key, question), text) of a sent form (an interaction of `kind`
+        with `data`) that no OptionForm will read, else None."""
         if kind is not discord.InteractionType.modal_submit or data is None:
             return None
         found = FORM_ID.fullmatch(str(data.get("custom_id", "")))
         if found is None or found.group(0) in self._opened:
             return None
-        return int(found["id"]), found["key"], submitted_text(data)
+        form = (int(found["id"]), found["key"], int(found["question"] or 0))
+        return form, submitted_text(data)
 
 
 def submitted_text(data: Mapping[str, Any]) -> str:

@@ -14,10 +14,11 @@ from bot.discord.embeds import card_embed
 from bot.discord.forms import OpenForms, OptionForm
 from bot.discord.room_records import NO_PINGS
 from bot.discord.views import card_view
-from handlers.core.admission import Admission, Submitted, authorized
+from handlers.core.admission import Admission, Submitted, admits, authorized
 from handlers.core.events import Event, OptionChosen, PeopleSaid, UserAnswered
 from handlers.core.i18n import Strings
 from handlers.core.model import Actor, ChatLine, Phase
+from handlers.core.shorten import shorten
 from handlers.debate_handler import Engine
 from handlers.detection import DetectionHandler
 from handlers.store_ports import StoreUnavailable
@@ -27,8 +28,7 @@ from tools.store.room_messages import RoomMessages
 
 log = logging.getLogger(__name__)
 
-# A refusal's reply, by admission (a taken event needs none).
-_ANSWERS = {Admission.NOT_NOW: "front.not_now", Admission.REFUSED: "front.refused"}
+ECHO_LIMIT = 600  # of a question or an answer echoed in a private reply (2000 in all)
 
 
 class DiscordFront:
@@ -90,35 +90,59 @@ class DiscordFront:
         """Tell the person, privately, why an event was not taken; True if it was."""
         if done.taken:
             return True
-        await _private(interaction, self._strings(_ANSWERS[done.admission]))
+        await _private(interaction, self._not_taken(done))
         return False
 
+    def _not_taken(self, done: Submitted, question: int = 0) -> str:
+        """Why an event was not taken; for an answer to question `question`, who answered it
+        first and what is open now."""
+        debate, strings = done.debate, self._strings
+        said = strings("front.refused" if done.admission is Admission.REFUSED else "front.not_now")
+        if not question or debate is None or done.admission is Admission.REFUSED:
+            return said
+        if done.admission is Admission.ANSWERED:
+            first = debate.answers[question - 1]
+            answer = shorten(first.text, ECHO_LIMIT)
+            said = strings("front.answered_already", number=question, user=first.who, answer=answer)
+        asked = debate.user_question
+        if asked is None or debate.phase is not Phase.AWAITING_USER:
+            return f"{said}\n{strings('front.open_nothing')}"
+        return f"{said}\n{strings('front.open_now', question=shorten(asked.text, ECHO_LIMIT))}"
+
     async def on_answer(
-        self, interaction: discord.Interaction[Any], debate_id: int, option: int
+        self, interaction: discord.Interaction[Any], debate_id: int, question: int, option: int
     ) -> None:
-        """One of the moderator's answer options."""
-        debate = await self._engine.get(debate_id)
-        question = debate.user_question
-        if debate.phase is not Phase.AWAITING_USER or question is None:
-            await _private(interaction, self._strings("front.not_now"))
-            return
-        answer = question.options[option] if option < len(question.options) else str(option)
-        # The option's label is the moderator's text: it may hold @here.
-        await _private(interaction, self._strings("front.answer_taken", answer=answer))
-        await self._engine.submit(debate_id, UserAnswered(self.actor(interaction.user), answer))
+        """One of the options of the moderator's question number `question` (its text is the
+        stored question's: the engine takes it only while that question is open)."""
+        asked = (await self._engine.get(debate_id)).user_question
+        options = asked.options if asked else ()
+        answer = options[option] if option < len(options) else str(option)
+        event = UserAnswered(self.actor(interaction.user), answer, question)
+        await self._answer(interaction, debate_id, event)
+
+    async def _answer(
+        self, interaction: discord.Interaction[Any], debate_id: int, event: UserAnswered
+    ) -> None:
+        """Submit an answer and tell the person, privately, what became of it: passed on, or
+        not (the question answered first by someone else, or no longer open)."""
+        done = await self._engine.submit(debate_id, event)
+        # The answer may be the moderator's text (an option's label): it may hold @here.
+        answer = shorten(event.answer, ECHO_LIMIT)
+        taken = self._strings("front.answer_taken", answer=answer)
+        await _private(interaction, taken if done.taken else self._not_taken(done, event.question))
 
     async def on_card_choice(
         self, interaction: discord.Interaction[Any], debate_id: int, event: CardChoice
-    ) -> None:
-        """A format, a budget or a format's setup answer picked on the card: stored, and the
-        card shows it (a card no longer waiting, or a choice it does not offer, changes
-        nothing)."""
+    ) -> Submitted:
+        """A format, a budget or a format's setup answer (or a form's text) given on the card:
+        stored, and the card shows it (a card no longer waiting, or a choice it does not
+        offer, changes nothing)."""
         done = await self._engine.submit(debate_id, event)
         if not await self._answered(interaction, done):
-            return
+            return done
         if done.debate is None:  # stored for the process that runs the debate
             await interaction.response.defer()
-            return
+            return done
         embed, view = card_embed(done.debate, self._strings), card_view(done.debate, self._strings)
         await interaction.response.edit_message(embed=embed, view=view, allowed_mentions=NO_PINGS)
         now = await self._engine.get(debate_id)
@@ -127,24 +151,24 @@ class DiscordFront:
             await interaction.edit_original_response(
                 embed=closed, view=None, allowed_mentions=NO_PINGS
             )
+        return done
 
     async def on_form_button(
-        self, interaction: discord.Interaction[Any], debate_id: int, key: str
+        self, interaction: discord.Interaction[Any], debate_id: int, key: str, question: int
     ) -> None:
-        """A form's button, on the card or under the moderator's question: the form opens,
-        holding what was added before."""
+        """A form's button, on the card or under the moderator's question number `question`:
+        the form opens (on the card holding what this person added before) if the debate
+        would take what is sent in it now (the engine's rule)."""
         debate = await self._engine.get(debate_id)
-        asked = debate.user_question
-        on_card = debate.phase is Phase.PROPOSED
-        if not on_card and (
-            debate.phase is not Phase.AWAITING_USER or not asked or asked.form != key
-        ):
-            await _private(interaction, self._strings("front.not_now"))
+        actor, form = self.actor(interaction.user), (debate_id, key, question)
+        admission = admits(debate, _form_event(actor, form, ""))
+        if admission is not Admission.TAKEN:
+            await _private(interaction, self._not_taken(Submitted(admission, debate), question))
             return
-        current = debate.option(key) if on_card else ""
+        current = "" if question else debate.added_by(key, actor.user_id)
         title, label = self._strings("front.form_title"), self._strings("front.form_label")
-        form = OptionForm(debate_id, key, title, label, current, forget=self._forms.forget)
-        await interaction.response.send_modal(self._forms.open(form))
+        opened = OptionForm(form, title, label, current, forget=self._forms.forget)
+        await interaction.response.send_modal(self._forms.open(opened))
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         """A form sent that discord.py no longer holds (opened before a restart, or open
@@ -152,30 +176,34 @@ class DiscordFront:
         found = self._forms.orphan(interaction.type, interaction.data)
         if found is None:
             return
-        debate_id, key, text = found
+        form, text = found
         try:
             if not text:  # a required field: Discord sends none empty
                 await _private(interaction, self._strings("front.not_now"))
-            elif await self.may_click(interaction, debate_id):
-                await self.on_form_submit(interaction, debate_id, key, text)
+            elif await self.may_click(interaction, form[0]):
+                await self.on_form_submit(interaction, form, text)
         except Exception as exc:  # a boundary: the views' one error handler
             await self.on_error(interaction, exc)
 
     async def on_form_submit(
-        self, interaction: discord.Interaction[Any], debate_id: int, key: str, text: str
+        self, interaction: discord.Interaction[Any], form: tuple[int, str, int], text: str
     ) -> None:
-        """The form sent: on a waiting card its text is stored as the option; under the
-        moderator's question it is the people's answer, said in the thread like a typed one."""
-        debate = await self._engine.get(debate_id)
+        """The form (debate id, key, question) sent: on a waiting card the text is kept under
+        the sender's name beside everyone else's; under the moderator's question it is the
+        people's answer, said in the thread like a typed one."""
+        debate_id, key, _ = form
         actor = self.actor(interaction.user)
-        event: Event | None = None
-        if debate.phase is Phase.PROPOSED:
-            event = OptionChosen(actor, key, text)
-        elif debate.phase is Phase.AWAITING_USER and debate.user_question is not None:
-            event = UserAnswered(actor, text)
-        taken = event is not None and (await self._engine.submit(debate_id, event)).taken
-        kept = self._strings("front.form_kept", count=len(text))
-        await _private(interaction, kept if taken else self._strings("front.not_now"))
+        event = _form_event(actor, form, text)
+        if isinstance(event, UserAnswered):
+            await self._answer(interaction, debate_id, event)
+            return
+        done = await self.on_card_choice(interaction, debate_id, event)  # the card shows it
+        if not done.taken:
+            return
+        added = done.debate.added if done.debate else ()  # the gateway: applied later
+        people = [a.who for a in added if a.key == key] or [actor.name]
+        kept = self._strings("front.form_kept", count=len(text), people=", ".join(people))
+        await _private(interaction, kept)
 
     async def on_message(self, message: discord.Message, own_id: int) -> None:
         """Chat in a watched channel feeds detection; a typed answer in a thread counts."""
@@ -206,10 +234,18 @@ class DiscordFront:
         debate = await self._engine.get(debate_id)
         actor = self.actor(message.author)
         if debate.phase is Phase.AWAITING_USER:  # the person's answer, if they may give it
-            await self._engine.submit(debate_id, UserAnswered(actor, message.content))
+            done = await self._engine.submit(debate_id, UserAnswered(actor, message.content))
+            if done.admission is Admission.NOT_NOW:  # answered meanwhile: kept as words said
+                await self._engine.submit(debate_id, PeopleSaid(actor, message.content))
         elif debate.phase.is_running:
             await self._engine.submit(debate_id, PeopleSaid(actor, message.content))
         return True
+
+
+def _form_event(actor: Actor, form: tuple[int, str, int], text: str) -> OptionChosen | UserAnswered:
+    """What a form's text is: the card's option (question 0), or an answer to its question."""
+    _, key, question = form
+    return UserAnswered(actor, text, question) if question else OptionChosen(actor, key, text)
 
 
 async def _private(interaction: discord.Interaction[Any], text: str) -> None:

@@ -11,7 +11,7 @@ import discord
 
 from bot.discord.room_card import Card
 from bot.discord.room_end import post_conclusion, post_summary
-from bot.discord.room_people import ask_budget, ask_user, notify
+from bot.discord.room_people import ask_budget, ask_user, close_question, notify
 from bot.discord.room_pins import Pins
 from bot.discord.room_poll import Poll
 from bot.discord.room_records import RoomRecords
@@ -21,6 +21,7 @@ from handlers.core.effects import (
     AskBudget,
     AskUser,
     CloseCard,
+    CloseQuestion,
     Notify,
     OpenPoll,
     OpenRoom,
@@ -111,6 +112,8 @@ class DiscordRoom:
                 await notify(records, strings, debate, key, dict(params))
             case AskUser(question=question):
                 await ask_user(records, strings, debate, question)
+            case CloseQuestion(number=number):
+                await close_question(records, debate, number)
             case AskBudget():
                 await ask_budget(records, strings, debate)
             case PostConclusion(conclusion=conclusion):

@@ -3,6 +3,10 @@ converging), the moderator's question with one button per option, and one-line n
 
 from __future__ import annotations
 
+import contextlib
+
+import discord
+
 from bot.discord import embeds, render
 from bot.discord.render import nonce_of
 from bot.discord.render_split import split_text
@@ -29,19 +33,28 @@ async def ask_user(
     records: RoomRecords, strings: Strings, debate: Debate, question: UserQuestion
 ) -> None:
     """The moderator's question in amber, with one button per option."""
-    body = embeds.question_body(question)
+    # Keyed by its number: a question asked again before any turn is a message of its own.
+    key, body = f"question:{debate.question_number}", embeds.question_body(question)
     if len(body) > embeds.QUESTION_LIMIT:
         # Too long for the button message's embed: the whole question first, in full.
         whole = render.text_messages(body, colour=embeds.AMBER)
         for index, batch in enumerate(whole):
-            await records.send_once(debate, f"ask:{debate.turns}:text:{index}", embeds=batch)
+            await records.send_once(debate, f"{key}:text:{index}", embeds=batch)
     form = _form_label(strings, question)
     await records.send_once(
         debate,
-        f"ask:{debate.turns}",
+        key,
         embed=embeds.question_embed(question, strings),
-        view=question_view(debate.id, question.options, question.form, form),
+        view=question_view(debate, question, form),
     )
+
+
+async def close_question(records: RoomRecords, debate: Debate, number: int) -> None:
+    """The answered question loses its buttons (a late click would be refused anyway)."""
+    message = await records.message(debate.id, f"question:{number}")
+    if message is not None:
+        with contextlib.suppress(discord.NotFound):  # deleted meanwhile: nothing to close
+            await message.edit(view=None)
 
 
 def _form_label(strings: Strings, question: UserQuestion) -> str:

@@ -16,6 +16,7 @@ from bot.discord.views import status_view
 from handlers.core.i18n import Strings
 from handlers.core.model import Debate
 from handlers.core.shorten import shorten
+from handlers.core.steps import open_asks
 from handlers.ports import Clock
 
 
@@ -48,7 +49,7 @@ class Pins:
             debate,
             "status",
             content=embeds.status_line(debate, self._strings, self._clock.now()),
-            view=status_view(debate.id, self._strings),
+            view=status_view(debate, self._strings),
         )
         if await records.recorded(debate.id, "pinned") is None:
             await self._pin(debate, "status")
@@ -87,9 +88,9 @@ class Pins:
         writing = [debate.name_of(s) for d, s in sorted(self.writing) if d == debate.id]
         if writing and not terminal:
             content += self._strings("front.status_writing", seat=", ".join(writing))
-        shown = (content, terminal)
+        shown = (content, terminal, open_asks(debate)[:1])  # the Skip button names the ask
         if self._shown.get((debate.id, "status")) != shown:  # else: no change, no view built
-            view = None if terminal else status_view(debate.id, self._strings)
+            view = None if terminal else status_view(debate, self._strings)
             await self._edit(debate.id, "status", shown, message, content=content, view=view)
         if terminal:
             self.forget(debate.id)  # the final status is the debate's last post

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any, Literal, cast
+from typing import Any, cast
 
 import discord
 
@@ -28,8 +28,9 @@ from handlers.core.events import (
 from handlers.core.formats import format_named, formats_for
 from handlers.core.formats.base import CardOption
 from handlers.core.i18n import Strings
-from handlers.core.model import Actor, Debate
+from handlers.core.model import Actor, Debate, UserQuestion
 from handlers.core.shorten import shorten
+from handlers.core.steps import open_asks
 
 Button = discord.ui.Button[Any]
 Select = discord.ui.Select[Any]
@@ -39,111 +40,85 @@ def _front(interaction: discord.Interaction[Any]) -> EventFront:
     return cast("EventFront", front_of(interaction))
 
 
-# The events a plain button stands for, by its action: a new button is a line here.
-BUTTON_EVENTS: dict[str, Callable[[Actor], Event]] = {
+# The event each button stands for, by its action, from the person and the custom_id's tail:
+# a new button is a line here. Skip names the ask it was shown for (`:<turn>:<seat>`), a
+# pause's buttons their pause (`:<at>`, the turn count): an old one answers no later one.
+BUTTON_EVENTS: dict[str, Callable[..., Event]] = {
     "open": ProposalApproved,
     "decline": ProposalDeclined,
     "stop": StopRequested,
-    "skip": SkipRequested,
+    # (a Skip from before it named its ask names none: not taken)
+    "skip": lambda actor, turn="0", seat="-": SkipRequested(actor, seat, int(turn)),
+    "extend": lambda actor, at: BudgetDecided(actor, "extend", int(at)),
+    "conclude": lambda actor, at: BudgetDecided(actor, "conclude", int(at)),
+    "consensus": lambda actor, at: BudgetDecided(actor, "consensus", int(at)),
+    "resume": lambda actor, at: BudgetDecided(actor, "resume", int(at)),
 }
 
 
 class DebateButton(
     DebateClick,
     discord.ui.DynamicItem[Button],
-    template=rf"debate:(?P<action>{'|'.join(BUTTON_EVENTS)}):(?P<id>\d+)",
+    template=rf"debate:(?P<action>{'|'.join(BUTTON_EVENTS)}):(?P<id>\d+)(?P<tail>(:[^:]+)*)",
 ):
-    """Open / Not now on a card, Stop and Skip in a thread: `debate:<action>:<id>`."""
+    """A button of BUTTON_EVENTS: `debate:<action>:<id>` and what it names, `:<part>...`."""
 
-    def __init__(self, action: str, debate_id: int, label: str = "", style: int = 2) -> None:
+    def __init__(
+        self, action: str, debate_id: int, label: str = "", style: int = 2, *names: object
+    ) -> None:
+        tail = "".join(f":{name}" for name in names)
         super().__init__(
             discord.ui.Button(
                 label=label or action,
                 style=discord.ButtonStyle(style),
-                custom_id=f"debate:{action}:{debate_id}",
+                custom_id=f"debate:{action}:{debate_id}{tail}",
             )
         )
-        self.action = action
-        self.debate_id = debate_id
+        self.action, self.debate_id, self.names = action, debate_id, tail.split(":")[1:]
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
     ) -> DebateButton:
         """Rebuild the button from its custom_id (after a restart, too)."""
-        return cls(match["action"], int(match["id"]))
+        return cls(match["action"], int(match["id"]), "", 2, *match["tail"].split(":")[1:])
 
     async def clicked(self, interaction: discord.Interaction[Any]) -> None:
         """The button's event, by the person who pressed it."""
         front = _front(interaction)
-        event = BUTTON_EVENTS[self.action](front.actor(interaction.user))
-        await front.submit(interaction, self.debate_id, event)
-
-
-class BudgetButton(
-    DebateClick,
-    discord.ui.DynamicItem[Button],
-    template=r"debate:(?P<action>extend|conclude|consensus|resume):(?P<id>\d+):(?P<at>\d+)",
-):
-    """Extend / Conclude / Declare consensus / Resume at the pause after turn `at`:
-    `debate:<action>:<id>:<at>` (a button of an earlier pause does not answer a later one)."""
-
-    def __init__(
-        self, action: str, debate_id: int, at: int, label: str = "", style: int = 2
-    ) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label or action,
-                style=discord.ButtonStyle(style),
-                custom_id=f"debate:{action}:{debate_id}:{at}",
-            )
-        )
-        self.action = cast("Literal['extend', 'conclude', 'consensus', 'resume']", action)
-        self.debate_id = debate_id
-        self.at = at
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> BudgetButton:
-        """Rebuild the button from its custom_id (after a restart, too)."""
-        return cls(match["action"], int(match["id"]), int(match["at"]))
-
-    async def clicked(self, interaction: discord.Interaction[Any]) -> None:
-        """The people's word at this pause."""
-        front = _front(interaction)
-        event = BudgetDecided(front.actor(interaction.user), self.action, self.at)
+        event = BUTTON_EVENTS[self.action](front.actor(interaction.user), *self.names)
         await front.submit(interaction, self.debate_id, event)
 
 
 class AnswerButton(
     DebateClick,
     discord.ui.DynamicItem[Button],
-    template=r"debate:answer:(?P<id>\d+):(?P<option>\d+)",
+    template=r"debate:answer:(?P<id>\d+):(?P<question>\d+):(?P<option>\d+)",
 ):
-    """One option of the moderator's question: `debate:answer:<id>:<option>`."""
+    """One option of the moderator's question number `question`:
+    `debate:answer:<id>:<question>:<option>` (a button of an answered question answers no
+    later one)."""
 
-    def __init__(self, debate_id: int, option: int, label: str = "") -> None:
+    def __init__(self, debate_id: int, question: int, option: int, label: str = "") -> None:
         super().__init__(
             discord.ui.Button(
                 label=shorten(label or str(option), 80),  # the embed lists it in full
                 style=discord.ButtonStyle.secondary,
-                custom_id=f"debate:answer:{debate_id}:{option}",
+                custom_id=f"debate:answer:{debate_id}:{question}:{option}",
             )
         )
-        self.debate_id = debate_id
-        self.option = option
+        self.debate_id, self.question, self.option = debate_id, question, option
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
     ) -> AnswerButton:
         """Rebuild the button from its custom_id."""
-        return cls(int(match["id"]), int(match["option"]))
+        return cls(int(match["id"]), int(match["question"]), int(match["option"]))
 
     async def clicked(self, interaction: discord.Interaction[Any]) -> None:
         """Hand the answer to the front end (the option's text is the stored question's)."""
-        await _front(interaction).on_answer(interaction, self.debate_id, self.option)
+        await _front(interaction).on_answer(interaction, self.debate_id, self.question, self.option)
 
 
 class CardSelect(
@@ -197,6 +172,8 @@ class CardSelect(
         return BudgetChosen(actor, int(picked) if picked.isdigit() else 0)
 
 
+# Every persistent control, registered at start-up (bot/discord/client.py).
+CONTROLS = (DebateButton, AnswerButton, CardSelect, FormButton)
 MAX_OPTIONS = 25  # Discord's limit per select menu
 BUDGET_ROUNDS = (1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20)  # the card's round menu (and the current)
 
@@ -259,32 +236,34 @@ def budget_view(debate: Debate, strings: Strings) -> discord.ui.View:
         if action not in choices:
             continue
         label = strings(f"{area}.button_{action}")
-        view.add_item(BudgetButton(action, debate.id, at, label, style))
+        view.add_item(DebateButton(action, debate.id, label, style, at))
     return view
 
 
 PAUSE_BUTTONS = (("consensus", 3), ("extend", 1), ("resume", 1), ("conclude", 2))
 
 
-def status_view(debate_id: int, strings: Strings) -> discord.ui.View:
-    """Stop, and Skip this turn."""
+def status_view(debate: Debate, strings: Strings) -> discord.ui.View:
+    """Stop, and Skip this turn while a turn is being answered (naming it)."""
     view = discord.ui.View(timeout=None)
-    view.add_item(DebateButton("stop", debate_id, strings("front.button_stop"), 4))
-    view.add_item(DebateButton("skip", debate_id, strings("front.button_skip"), 2))
+    view.add_item(DebateButton("stop", debate.id, strings("front.button_stop"), 4))
+    for ask in open_asks(debate)[:1]:
+        skip = strings("front.button_skip")
+        view.add_item(DebateButton("skip", debate.id, skip, 2, ask.turn, ask.participant))
     return view
 
 
 MAX_BUTTONS = 25  # Discord's limit per message
 
 
-def question_view(
-    debate_id: int, options: tuple[str, ...], form: str = "", form_label: str = ""
-) -> discord.ui.View:
+def question_view(debate: Debate, question: UserQuestion, form_label: str = "") -> discord.ui.View:
     """One button per answer option, as many as Discord allows (the question lists them all);
-    and the button of the form the answer may be typed in, if the question has one."""
+    and the button of the form the answer may be typed in, if the question has one. Each names
+    the question (`Debate.question_number`)."""
     view = discord.ui.View(timeout=None)
-    for index, option in enumerate(options[: MAX_BUTTONS - bool(form)]):
-        view.add_item(AnswerButton(debate_id, index, option))
+    number, form = debate.question_number, question.form
+    for index, option in enumerate(question.options[: MAX_BUTTONS - bool(form)]):
+        view.add_item(AnswerButton(debate.id, number, index, option))
     if form:
-        view.add_item(FormButton(form, debate_id, form_label))
+        view.add_item(FormButton(form, debate.id, form_label, question=number))
     return view

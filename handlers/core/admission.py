@@ -43,6 +43,7 @@ class Admission(enum.Enum):
 
     TAKEN = "taken"
     NOT_NOW = "not_now"  # the debate has moved on (or the choice is not one it offers)
+    ANSWERED = "answered"  # the question it answers was answered already (by someone else)
     REFUSED = "refused"  # the person may not act on this debate
 
 
@@ -71,7 +72,11 @@ def admits(debate: Debate, event: Event) -> Admission:
     actor = acting(event)
     if actor is not None and not authorized(debate, actor):
         return Admission.REFUSED
-    return Admission.TAKEN if _fits(debate, event) else Admission.NOT_NOW
+    if _fits(debate, event):
+        return Admission.TAKEN
+    if isinstance(event, UserAnswered) and 0 < event.question < debate.question_number:
+        return Admission.ANSWERED
+    return Admission.NOT_NOW
 
 
 def acting(event: Event) -> Actor | None:
@@ -94,16 +99,16 @@ def _fits(debate: Debate, event: Event) -> bool:
             return debate.phase is Phase.JUDGING and event.turn == debate.turns and not debate.tasks
         case TaskDone():
             return debate.phase in TASKING and event.task in debate.tasks
-        case UserAnswered():
-            return debate.phase is Phase.AWAITING_USER
+        case UserAnswered(question=number):
+            return _answer_fits(debate, number)
         case BudgetDecided():
             return _pause_fits(debate, event)
         case PeopleSaid():
             return debate.phase in STOPPABLE and bool(event.text.strip())
         case StopRequested():
             return debate.phase in STOPPABLE
-        case SkipRequested():
-            return bool(open_asks(debate))
+        case SkipRequested(seat=seat, turn=turn):  # a button's: its own turn only
+            return expects(debate, seat, turn) if seat else bool(open_asks(debate))
         case ConclusionReady():
             return debate.phase is Phase.CONCLUDING
         case MinorityReported() | TimerDue() | PollClosed():
@@ -122,6 +127,14 @@ def _card_choice_fits(debate: Debate, event: FormatChosen | OptionChosen | Budge
         case OptionChosen(key=key, value=value):
             return any(o.key == key and o.valid(value) for o in format_of(debate).card_options)
     return False
+
+
+def _answer_fits(debate: Debate, question: int) -> bool:
+    """A typed answer (question 0) answers whatever waits; a control's only its question."""
+    if question == 0:
+        return debate.phase is Phase.AWAITING_USER
+    asked = debate.phase is Phase.AWAITING_USER and debate.user_question is not None
+    return asked and question == debate.question_number
 
 
 def _pause_fits(debate: Debate, event: BudgetDecided) -> bool:

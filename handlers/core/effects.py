@@ -131,6 +131,14 @@ class AskUser:
 
 
 @dataclass(frozen=True)
+class CloseQuestion:
+    """The people's question number `number` is answered: its buttons go."""
+
+    number: int
+    kind: Literal["close_question"] = "close_question"
+
+
+@dataclass(frozen=True)
 class AskBudget:
     """Tell the people the debate reached its budget; offer Extend / Conclude."""
 
@@ -233,6 +241,7 @@ Effect = Annotated[
     | WriteWorkingDocument
     | Judge
     | AskUser
+    | CloseQuestion
     | AskBudget
     | UpdateClaims
     | Conclude
@@ -258,6 +267,7 @@ RoomEffect: TypeAlias = (
     | Notify
     | PostTurn
     | AskUser
+    | CloseQuestion
     | AskBudget
     | UpdateClaims
     | PostConclusion

@@ -143,6 +143,7 @@ class UserAnswered:
 
     actor: Actor
     answer: str
+    question: int = 0  # the question it answers, by `Debate.question_number` (0: the open one)
     kind: Literal["user_answered"] = "user_answered"
 
 
@@ -201,6 +202,8 @@ class SkipRequested:
     """An authorized person pressed Skip: the turn being answered is skipped."""
 
     actor: Actor
+    seat: str = ""  # the ask the button was shown for: this seat's turn `turn` (empty: any)
+    turn: int = 0
     kind: Literal["skip_requested"] = "skip_requested"
 
 

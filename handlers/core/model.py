@@ -199,6 +199,16 @@ class PeopleLine:
 
 
 @dataclass(frozen=True)
+class Added:
+    """One person's text in one of the card's forms: each sender's is kept under their name."""
+
+    key: str  # the card option
+    user_id: int
+    who: str
+    text: str  # verbatim
+
+
+@dataclass(frozen=True)
 class Debate:
     """A debate's whole state: the engine's unit of storage."""
 
@@ -250,6 +260,7 @@ class Debate:
     outputs: tuple[tuple[str, str], ...] = ()  # moderator task -> its output, verbatim
     tasks: tuple[str, ...] = ()  # the moderator tasks the current step still waits for
     options: tuple[tuple[str, str], ...] = ()  # the format's options (fixed at approval)
+    added: tuple[Added, ...] = ()  # the card's forms: one text per person and form
     poll_hours: int = 0  # POLL_HOURS at approval: a stalemate ends in a poll (0: never)
     poll: PeoplePoll | None = None  # the people's poll at a stalemate (issue 18)
     wiki_key: str = ""  # random, beside the id in its wiki folder's name: unique across databases
@@ -265,6 +276,16 @@ class Debate:
     def option(self, name: str, default: str = "") -> str:
         """One format option's value."""
         return dict(self.options).get(name, default)
+
+    def added_by(self, key: str, user_id: int) -> str:
+        """The text one person gave in the card's form `key` (empty: none)."""
+        return next((a.text for a in self.added if a.key == key and a.user_id == user_id), "")
+
+    def added_text(self, key: str) -> str:
+        """Everyone's text in the card's form `key`, each under their name (if it is known),
+        in the order given."""
+        given = [f"{a.who}: {a.text}" if a.who else a.text for a in self.added if a.key == key]
+        return "\n\n".join(given)
 
     def stance_of(self, seat: str) -> Stance | None:
         """The participant's latest stated stance."""
@@ -294,6 +315,17 @@ class Debate:
     def heard_by(self, participant: str) -> int:
         """How many of `people` the participant's briefs have carried."""
         return dict(self.heard).get(participant, 0)
+
+    @property
+    def question_number(self) -> int:
+        """The number of the question to the people that is open (or asked next): one more
+        than those answered. Controls name their question by it."""
+        return len(self.answers) + 1
+
+    @property
+    def answers(self) -> tuple[PeopleLine, ...]:
+        """The people's answers to questions, in order: the answer to question n is the n-th."""
+        return tuple(line for line in self.people if line.question)
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,8 @@ _PUNCTUATION = ".,…:;"  # where a quote starts or stops mid-sentence: not need
 def normal(text: str) -> str:
     """`text` in the one form quotes are compared in: NFC, invisible characters removed,
     typographic quotes and apostrophes folded to ASCII, white space collapsed."""
-    folded = unicodedata.normalize("NFC", text).translate(_INVISIBLE).translate(_TYPOGRAPHIC)
+    # Invisible characters go before NFC: one between two jamo of NFD Hangul keeps them apart.
+    folded = unicodedata.normalize("NFC", text.translate(_INVISIBLE)).translate(_TYPOGRAPHIC)
     return _SPACE.sub(" ", folded).strip()
 
 

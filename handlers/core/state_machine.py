@@ -13,7 +13,7 @@ import random
 from dataclasses import replace
 from datetime import datetime
 
-from handlers.core.admission import Admission, admits, authorized
+from handlers.core.admission import Admission, admits
 from handlers.core.claims import updated
 from handlers.core.concessions import with_concession
 from handlers.core.convergence import TREND_KEPT, converging_pause, decided, spent_pause
@@ -21,6 +21,7 @@ from handlers.core.credit import resumed
 from handlers.core.effects import (
     AskUser,
     CloseCard,
+    CloseQuestion,
     Effect,
     LogNote,
     Notify,
@@ -58,6 +59,7 @@ from handlers.core.formats import formats_for
 from handlers.core.model import (
     Action,
     Actor,
+    Added,
     Debate,
     Decision,
     ModeratorSource,
@@ -69,28 +71,8 @@ from handlers.core.model import (
     WikiPage,
 )
 from handlers.core.poll import on_poll, stalemate_pause, stop_poll
-from handlers.core.step_failures import (
-    BACKOFF_S,
-    MAX_RETRIES,
-    MAX_SKIPS,
-    MAX_TIMEOUT_RETRIES,
-    failure,
-    skipped_by,
-)
+from handlers.core.step_failures import failure, skipped_by
 from handlers.core.steps import Step, conclude, format_of, reply, run_plan, task_done
-
-__all__ = [
-    "BACKOFF_S",
-    "MAX_RETRIES",
-    "MAX_SKIPS",
-    "MAX_TIMEOUT_RETRIES",
-    "Admission",
-    "Step",
-    "admits",
-    "authorized",
-    "both_agree",
-    "transition",
-]
 
 
 def transition(debate: Debate, event: Event, now: datetime, rng: random.Random) -> Step:
@@ -183,9 +165,18 @@ def _on_card(debate: Debate, event: FormatChosen | OptionChosen | BudgetChosen) 
             return Step(replace(debate, format=name))
         case BudgetChosen(rounds=rounds):
             return Step(replace(debate, max_rounds=rounds))
+        case OptionChosen(actor=actor, key=key, value=value) if _is_form(debate, key):
+            mine = Added(key, actor.user_id, _who(actor), value)
+            others = tuple(a for a in debate.added if (a.key, a.user_id) != (key, actor.user_id))
+            return Step(replace(debate, added=(*others, mine)))
         case OptionChosen(key=key, value=value):
             options = dict(debate.options) | {key: value}
             return Step(replace(debate, options=tuple(sorted(options.items()))))
+
+
+def _is_form(debate: Debate, key: str) -> bool:
+    """True if the card option `key` is free text: a form, kept per person."""
+    return any(o.key == key and o.is_text for o in format_of(debate).card_options)
 
 
 def _on_waiting(debate: Debate, event: UserAnswered | BudgetDecided, rng: random.Random) -> Step:
@@ -305,7 +296,8 @@ def _answered(debate: Debate, actor: Actor, answer: str, rng: random.Random) -> 
     step = run_plan(format_of(answered).resumed(answered, rng))
     notice = Notify("user.answered", (("user", line.who), ("answer", answer)))
     logged = LogNote(f"people-{len(answered.people)}", "answer", line.who, answer)
-    return Step(step.debate, (notice, logged, *step.effects))
+    closed = CloseQuestion(debate.question_number)
+    return Step(step.debate, (notice, closed, logged, *step.effects))
 
 
 def _said(debate: Debate, actor: Actor, text: str) -> Step:

@@ -65,11 +65,18 @@ class Interactions:
         self.interactions: dict[str, InteractionRecord] = {}
 
     async def click(
-        self, message_id: str, custom_id: str, user: Json, values: list[str] | None = None
+        self,
+        message_id: str,
+        custom_id: str,
+        user: Json,
+        values: list[str] | None = None,
+        *,
+        shown: Json | None = None,
     ) -> InteractionRecord:
         """`user` (anyone) presses a button, or picks `values` in a select menu; the message
-        author (a bot) gets the interaction."""
-        message = self.world.messages[message_id]
+        author (a bot) gets the interaction. `shown`: the message as the user's client still
+        shows it (a copy from before an edit it has not seen yet), as Discord then sends it."""
+        message = shown or self.world.messages[message_id]
         button = next(
             (
                 item

@@ -83,16 +83,15 @@ def render_agenda(debate: Debate, t: Translate) -> str:
 
 
 def _added(debate: Debate, t: Translate) -> list[str]:
-    """What the people typed on the card for the format (an option with a
-    `wiki.agenda.added_<key>` heading, such as the adversarial evidence), verbatim."""
+    """What the people typed in the card's forms (a form with a `wiki.agenda.added_<key>`
+    heading, such as the adversarial evidence), verbatim, each under their name."""
     parts: list[str] = []
-    for key, value in debate.options:
+    for key in dict.fromkeys(a.key for a in debate.added if a.text.strip()):
         try:
             heading = t(f"wiki.agenda.added_{key.replace('.', '_')}")
         except LocaleError:
             continue
-        if value.strip():
-            parts += [f"## {heading}", _quote(value)]
+        parts += [f"## {heading}", _quote(debate.added_text(key))]
     return parts
 
 

@@ -58,8 +58,8 @@ def people_texts(debate: Debate) -> tuple[str, ...]:
     constraints added on the card, and their words since."""
     proposal = debate.proposal
     lines = tuple(line.text for line in debate.people)
-    added = debate.option(EVIDENCE)
-    return (proposal.topic, proposal.question, proposal.context, added, *lines)
+    added = tuple(a.text for a in debate.added if a.key == EVIDENCE)  # each person's
+    return (proposal.topic, proposal.question, proposal.context, *added, *lines)
 
 
 def people_block(debate: Debate) -> str:
@@ -183,7 +183,7 @@ def task_piece(debate: Debate, task: str, answers: dict[str, str]) -> Piece:
             ("topic", proposal.topic),
             ("question", proposal.question),
             ("context", proposal.context),
-            ("evidence", debate.option(EVIDENCE).strip() or "-"),
+            ("evidence", debate.added_text(EVIDENCE).strip() or "-"),
             ("people", people_block(debate)),
         )
         return Piece("adversarial_intake", intake)

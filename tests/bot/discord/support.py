@@ -45,9 +45,12 @@ def custom_ids(message: Json) -> list[str]:
     return [item["custom_id"] for row in message["components"] for item in row["components"]]
 
 
-async def click(rig: BotRig, message_id: str, custom_id: str, user: Json) -> tuple[int, Json]:
-    """`user` presses a button; the callback type and the response message (if any)."""
-    record = await rig.fake.click(message_id, custom_id, user)
+async def click(
+    rig: BotRig, message_id: str, custom_id: str, user: Json, *, shown: Json | None = None
+) -> tuple[int, Json]:
+    """`user` presses a button (on `shown`: the message as their client still shows it); the
+    callback type and the response message (if any)."""
+    record = await rig.fake.click(message_id, custom_id, user, shown=shown)
     kind = await rig.fake.wait_ack(record)
     response = rig.fake.messages.get(record.response_message_id or "", {})
     if response:  # every reply to a click pings nobody, whatever its text holds

@@ -5,6 +5,7 @@ the intake audit) and under the CONTEXT-INSUFFICIENT question (the debate resume
 from __future__ import annotations
 
 import asyncio
+import copy
 
 import pytest
 
@@ -13,15 +14,16 @@ from bot.discord.forms import OpenForms
 from handlers.core.events import StopRequested
 from handlers.core.model import Actor, Phase
 from tests.bot.discord.conftest import KO, BotRig, People
-from tests.bot.discord.support import chat, click, wait_card
+from tests.bot.discord.support import EDIT, chat, click, wait_card
 from tests.bot.discord.test_card_options import ids
-from tests.fakes.discord_interactions import CB_MODAL, FLAG_EPHEMERAL
+from tests.fakes.discord_interactions import CB_MESSAGE, CB_MODAL, CB_UPDATE, FLAG_EPHEMERAL
 from tests.fakes.discord_modals import text_inputs
 from tests.fakes.discord_world import Json
 from tests.handlers.adversarial_script import intake
 
 EVIDENCE = "adversarial.evidence"
 ON_CARD = "측정: 캐시 적중률 82%, p99 120 ms @everyone\nCONSTRAINTS: 월 예산 10만 원 이하"
+CAROLS = "메모리 여유 2 GB, 운영 인력 1명"
 IN_THREAD = "추가 근거: 장애 보고서 docs/incident-42.md, 복제 지연 4 s"
 REQUEST = "Redis 도입을 판단할 측정값이 있습니까?"
 
@@ -38,8 +40,11 @@ async def open_form(rig: BotRig, message_id: str, custom_id: str, user: Json) ->
 async def send_form(rig: BotRig, opened: Json, user: Json, text: str) -> Json:
     """`user` types `text` in the opened form and sends it; the bot's private answer."""
     record = await rig.fake.submit_modal(opened["record"], user, {"text": text})
-    assert await rig.fake.wait_ack(record) == 4
-    response = rig.fake.messages[record.response_message_id or ""]
+    if await rig.fake.wait_ack(record) == CB_UPDATE:  # on the card: it shows who added
+        response = await rig.fake.wait_for_message(lambda m: m["id"] in record.followups)
+    else:
+        assert record.callback_type == CB_MESSAGE
+        response = rig.fake.messages[record.response_message_id or ""]
     assert response["flags"] & FLAG_EPHEMERAL
     assert rig.fake.allowed_mentions[response["id"]] == {"parse": []}
     return response
@@ -72,43 +77,58 @@ async def test_evidence_on_the_card_and_in_the_thread_reach_the_audit(
     # bob was not in the conversation: refused privately, no form
     await refused(rig, card["id"], form, people.bob)
 
-    # alice adds evidence and constraints: kept, every character
+    # alice adds evidence and constraints: kept, every character, under her name
     opened = await open_form(rig, card["id"], form, people.alice)
     assert not text_inputs(opened["modal"])[0].get("value")
     response = await send_form(rig, opened, people.alice, ON_CARD)
-    assert response["content"] == KO("front.form_kept", count=len(ON_CARD))
-    assert (await rig.handler.get(debate_id)).option(EVIDENCE) == ON_CARD
+    assert response["content"] == KO("front.form_kept", count=len(ON_CARD), people="alice")
+    assert (await rig.handler.get(debate_id)).added_text(EVIDENCE) == f"alice: {ON_CARD}"
 
-    # restarted while the card waits: kept, and the form opens holding it
+    # restarted while the card waits: kept, and alice's form opens holding hers, carol's not
     await rig.restart()
-    assert (await rig.handler.get(debate_id)).option(EVIDENCE) == ON_CARD
+    assert (await rig.handler.get(debate_id)).added_by(EVIDENCE, int(people.alice["id"])) == ON_CARD
     carols = await open_form(rig, card["id"], form, people.carol)
-    assert text_inputs(carols["modal"])[0]["value"] == ON_CARD
-    # alice opens it too and sends it first; carol's, sent later, is heard all the same
+    assert not text_inputs(carols["modal"])[0].get("value")
     alices = await open_form(rig, card["id"], form, people.alice)
+    assert text_inputs(alices["modal"])[0]["value"] == ON_CARD
     assert carols["modal"]["custom_id"] != alices["modal"]["custom_id"]
+    # alice sends hers again first; carol's, sent later, is kept beside it (issue 31)
     await send_form(rig, alices, people.alice, ON_CARD)
-    await send_form(rig, carols, people.carol, ON_CARD + "\n메모리 여유 2 GB")
-    assert (await rig.handler.get(debate_id)).option(EVIDENCE) == ON_CARD + "\n메모리 여유 2 GB"
+    response = await send_form(rig, carols, people.carol, CAROLS)
+    kept = KO("front.form_kept", count=len(CAROLS), people="alice, carol")
+    assert response["content"] == kept
+    both = f"alice: {ON_CARD}\n\ncarol: {CAROLS}"
+    assert (await rig.handler.get(debate_id)).added_text(EVIDENCE) == both
+    shown = rig.fake.messages[card["id"]]["embeds"][0]["fields"]  # the card shows each
+    assert {
+        "name": KO("front.card_added"),
+        "value": "\n".join(
+            f"{who}: {KO('front.form_added', count=len(text))}"
+            for who, text in (("alice", ON_CARD), ("carol", CAROLS))
+        ),
+        "inline": False,
+    } in shown
 
     # opened: the intake audit reads it with the conversation; too thin, the people are asked
     await click(rig, card["id"], f"debate:open:{debate_id}", people.alice)
+    answer = f"{form}:1"  # the form under question 1 names it
     asked = await rig.fake.wait_for_message(
-        lambda m: m["channel_id"] == card["id"] and form in ids(m), timeout=30
+        lambda m: m["channel_id"] == card["id"] and answer in ids(m), timeout=30
     )
+    as_shown = copy.deepcopy(asked)  # as a client that misses the edit keeps showing it
     first = rig.moderator.task_requests[0]
-    assert first.task == "intake" and ON_CARD in first.prompt
+    assert first.task == "intake" and both in first.prompt  # every sender's, by name
     debate = await rig.handler.get(debate_id)
     assert debate.phase is Phase.AWAITING_USER and not debate.turns
     assert REQUEST in str(asked["embeds"])
 
     # under the question: bob is refused; alice's form answers it and the audit runs again
-    await refused(rig, asked["id"], form, people.bob)
+    await refused(rig, asked["id"], answer, people.bob)
     rig.moderator.task_hooks["intake"] = audit_asked
-    opened = await open_form(rig, asked["id"], form, people.alice)
+    opened = await open_form(rig, asked["id"], answer, people.alice)
     assert not text_inputs(opened["modal"])[0].get("value")
     response = await send_form(rig, opened, people.alice, IN_THREAD)
-    assert response["content"] == KO("front.form_kept", count=len(IN_THREAD))
+    assert response["content"] == KO("front.answer_taken", answer=IN_THREAD)
     await asyncio.wait_for(audited.wait(), 30)
     again = rig.moderator.task_requests[1]
     assert again.task == "intake" and IN_THREAD in again.prompt and ON_CARD in again.prompt
@@ -118,9 +138,14 @@ async def test_evidence_on_the_card_and_in_the_thread_reach_the_audit(
     after = await rig.handler.get(debate_id)
     assert after.user_question is None and after.people[-1].text == IN_THREAD
 
-    # the question is answered: its form no longer opens
-    record = await rig.fake.click(asked["id"], form, people.alice)
+    # the question is answered: its form no longer opens (nor shows: the buttons went)
+    await rig.fake.wait_for_call(
+        "PATCH", EDIT, lambda c: c.path.endswith(asked["id"]) and c.json["components"] == []
+    )
+    record = await rig.fake.click(asked["id"], answer, people.carol, shown=as_shown)
     assert await rig.fake.wait_ack(record) == 4 and record.modal is None
+    told = rig.fake.messages[record.response_message_id or ""]["content"]
+    assert told.startswith(KO("front.answered_already", number=1, user="alice", answer=IN_THREAD))
     await rig.handler.submit(
         debate_id, StopRequested(Actor(user_id=int(people.alice["id"]), name="alice"))
     )
@@ -141,8 +166,8 @@ async def test_a_form_sent_after_a_restart_or_its_timeout_is_read(
     alices = await open_form(rig, card["id"], form, people.alice)
     await rig.restart()
     response = await send_form(rig, alices, people.alice, ON_CARD)
-    assert response["content"] == KO("front.form_kept", count=len(ON_CARD))
-    assert (await rig.handler.get(debate_id)).option(EVIDENCE) == ON_CARD
+    assert response["content"] == KO("front.form_kept", count=len(ON_CARD), people="alice")
+    assert (await rig.handler.get(debate_id)).added_text(EVIDENCE) == f"alice: {ON_CARD}"
 
     # open until discord.py times it out, then sent
     forgotten = asyncio.Event()
@@ -158,8 +183,39 @@ async def test_a_form_sent_after_a_restart_or_its_timeout_is_read(
     await asyncio.wait_for(forgotten.wait(), 10)
     more = ON_CARD + "\n메모리 여유 2 GB"
     response = await send_form(rig, carols, people.carol, more)
-    assert response["content"] == KO("front.form_kept", count=len(more))
-    assert (await rig.handler.get(debate_id)).option(EVIDENCE) == more
+    assert response["content"] == KO("front.form_kept", count=len(more), people="alice, carol")
+    assert (await rig.handler.get(debate_id)).added_by(EVIDENCE, int(people.carol["id"])) == more
+    await rig.handler.submit(
+        debate_id, StopRequested(Actor(user_id=int(people.alice["id"]), name="alice"))
+    )
+
+
+async def test_asked_again_before_any_turn_the_second_question_is_posted_too(
+    rig: BotRig, people: People
+) -> None:
+    """The intake audit finds the first answer too thin and asks again, with no turn between:
+    the second question gets its own message and buttons, naming question 2."""
+    rig.overrides.update({"DEFAULT_FORMAT": "adversarial"})
+    again = "복제 지연은 몇 초입니까?"
+    rig.moderator.task_outputs["intake"] = [
+        intake(0, request=REQUEST),
+        intake(0, request=again),
+        intake(3),
+    ]
+    await rig.start()
+    await chat(rig, people)
+    card, debate_id = await wait_card(rig)
+    await click(rig, card["id"], f"debate:open:{debate_id}", people.alice)
+    form = f"debate:form.{EVIDENCE}:{debate_id}"
+    first = await rig.fake.wait_for_message(
+        lambda m: m["channel_id"] == card["id"] and f"{form}:1" in ids(m), timeout=30
+    )
+    assert REQUEST in str(first["embeds"])
+    await rig.fake.user_message(people.alice, IN_THREAD, channel_id=card["id"])
+    second = await rig.fake.wait_for_message(
+        lambda m: m["channel_id"] == card["id"] and f"{form}:2" in ids(m), timeout=30
+    )
+    assert again in str(second["embeds"]) and second["id"] != first["id"]
     await rig.handler.submit(
         debate_id, StopRequested(Actor(user_id=int(people.alice["id"]), name="alice"))
     )

@@ -168,8 +168,8 @@ async def test_a_divided_panel_is_put_to_the_people_with_buttons(
         )
         assert int(question["id"]) > int(how["id"])  # said first, then asked
         assert question["embeds"][0]["description"] == "Outbox or Streams?"
-        assert custom_ids(question) == ["debate:answer:1:0", "debate:answer:1:1"]
-        await click(rig, question["id"], "debate:answer:1:1", people.carol)
+        assert custom_ids(question) == ["debate:answer:1:1:0", "debate:answer:1:1:1"]  # question 1
+        await click(rig, question["id"], "debate:answer:1:1:1", people.carol)
         post = (await closing(rig, thread_id, t))["embeds"][0]
         await asyncio.wait_for(rig.handler.wait_idle(1), 30)
         ended = await rig.handler.get(1)

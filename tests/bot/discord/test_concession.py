@@ -4,9 +4,13 @@ the thread, pinging nobody)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import unicodedata
 
+from handlers.core.model import Stance
 from tests.bot.discord.conftest import KO, BotRig, People
+from tests.bot.discord.doubles import block
 from tests.bot.discord.support import THREADS, chat, click, wait_card
 
 AG_SAYS = "LRU부터 시작합시다"  # in every AG reply (AgPlayer.reply_for)
@@ -44,3 +48,39 @@ async def test_concession_quoted_passes_and_unquoted_is_flagged(
     assert debate.unquoted[0][0] == claude_turns[2]
     flags = [m for m in rig.bot_messages(thread_id) if m["content"] == flag]
     assert len(flags) == 1
+
+
+AG_PROSE = "LRU부터 시작합시다: it's the cheapest way to learn the hit rate first."
+
+
+def retyped(quote: str) -> str:
+    """`quote` as a person or a model copies it: decomposed Hangul, a zero-width space, a
+    typographic apostrophe."""
+    decomposed = unicodedata.normalize("NFD", quote.replace("'", "\u2019"))
+    return decomposed[:4] + "\u200b" + decomposed[4:]
+
+
+async def test_concession_quotes_are_matched_on_prose_however_copied(
+    rig: BotRig, people: People
+) -> None:
+    """A quote of the other side's JSON syntax is no quote; a real one that differs only in
+    Unicode form, a zero-width space or an apostrophe is (issue 31)."""
+    rig.ag.reply_for = lambda turn: block(AG_PROSE, "disagree")  # type: ignore[method-assign]
+    rig.claude.enqueue(
+        conceding("disagree", ""),
+        conceding("partial", '"stance": "disagree"'),  # in AG's raw reply, not its prose
+        conceding("agree", retyped(AG_PROSE)),
+    )
+    await rig.start()
+    await chat(rig, people)
+    card, debate_id = await wait_card(rig)
+    await click(rig, card["id"], f"debate:open:{debate_id}", people.alice)
+    await rig.fake.wait_for_call("POST", THREADS)
+    await asyncio.wait_for(rig.handler.wait_idle(debate_id), 30)
+
+    debate = await rig.handler.get(debate_id)
+    claude_turns = [n for n, who in debate.log if who == "claude"]
+    assert len(claude_turns) == 3 and debate.stance_of("claude") is Stance.AGREE
+    assert debate.unquoted == ((claude_turns[1], "claude"),)  # the JSON "quote" only
+    flag = KO("concession.unquoted", seat="Claude")
+    assert [m["content"] for m in rig.bot_messages(card["id"])].count(flag) == 1

@@ -88,7 +88,8 @@ async def test_chat_to_stop_through_discord(rig: BotRig, people: People) -> None
     status = await rig.fake.wait_for_message(
         lambda m: m["channel_id"] == thread_id and m["content"].startswith("라운드 1/3")
     )
-    assert custom_ids(status) == [f"debate:stop:{debate_id}", f"debate:skip:{debate_id}"]
+    # Skip names the turn being answered: AG's turn 1
+    assert custom_ids(status) == [f"debate:stop:{debate_id}", f"debate:skip:{debate_id}:1:{AG}"]
     await rig.fake.wait_for_message(lambda m: m["channel_id"] == thread_id and m["type"] == 6)
     assert [mid for mid, _ in rig.fake.world.pins[thread_id]] == [status["id"]]
     closed = rig.fake.messages[card["id"]]
@@ -106,10 +107,13 @@ async def test_chat_to_stop_through_discord(rig: BotRig, people: People) -> None
         )
     )
     assert question["embeds"][0]["title"] == KO("front.question_title")
-    assert custom_ids(question) == [f"debate:answer:{debate_id}:{i}" for i in range(3)]
+    # each button names the question it answers (question 1) and its option
+    assert custom_ids(question) == [f"debate:answer:{debate_id}:1:{i}" for i in range(3)]
     await status_edit(rig, status["id"], "답을 기다리는 중")
-    await assert_refused(rig, question["id"], f"debate:answer:{debate_id}:0", people.bob)
-    kind, response = await click(rig, question["id"], f"debate:answer:{debate_id}:0", people.carol)
+    await assert_refused(rig, question["id"], f"debate:answer:{debate_id}:1:0", people.bob)
+    kind, response = await click(
+        rig, question["id"], f"debate:answer:{debate_id}:1:0", people.carol
+    )
     # the option's label holds @here: the reply echoing it pings nobody (checked in click)
     assert kind == 4 and response["content"] == KO("front.answer_taken", answer="운영 가능 @here")
     await rig.fake.wait_for_message(
@@ -183,7 +187,8 @@ async def test_chat_to_stop_through_discord(rig: BotRig, people: People) -> None
     assert checked >= 15
     assert not await posted_twice(rig, db, debate_id, thread_id)
     keys = await keyed(db, debate_id)
-    assert {"card", "thread", "status", "pinned", "conclusion", "ask:2", "ask:4"} <= set(keys)
+    asked = {"question:1", "question:2"}  # each question under its number
+    assert {"card", "thread", "status", "pinned", "conclusion", *asked} <= set(keys)
 
     # the pages are in the local wiki
     assert rig.services.wiki is not None

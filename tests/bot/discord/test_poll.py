@@ -8,6 +8,7 @@ poll is open (it still closes on its timer, nothing is posted twice)."""
 from __future__ import annotations
 
 import json
+import unicodedata
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -32,6 +33,9 @@ CLAUDE_SAYS = (
 )
 REAL_QUOTE = "멀티 인스턴스 환경에서는 캐시 일관성이 운영 부담보다 먼저"
 MADE_UP = "Redis는 언제나 LRU보다 빠르고 비용도 더 싸다"  # Claude never wrote it
+AGS = "근거 근거 근거 근거 근거"  # AG's words (AgPlayer), which Claude quotes to rebut them
+REBUTTAL = f' AG는 "{AGS}"라고 반복할 뿐입니다.'
+JSON_SYNTAX = '"stance": "disagree"'  # in Claude's raw reply, never in its prose
 LONG_POSITION = (
     "Redis로 간다: 멀티 인스턴스에서는 캐시 일관성과 "
     "장애 복구가 운영 부담보다 훨씬 먼저이기 때문이다"
@@ -51,16 +55,23 @@ def report_output() -> str:
             "participant": "claude",
             "position": LONG_POSITION,
             "case": "일관성이 먼저다.",
-            "quotes": [f"“{REAL_QUOTE}”", MADE_UP],
+            # the real quote as copied: decomposed Hangul, a zero-width space, curly quotes
+            "quotes": [f"“{copied(REAL_QUOTE)}”", MADE_UP, AGS, JSON_SYNTAX],
         },
     ]
     return json.dumps({"sides": sides}, ensure_ascii=False)
 
 
-async def _stalemate(rig: BotRig, people: People) -> tuple[int, str]:
+def copied(quote: str) -> str:
+    """`quote` as a copy often differs: NFD Hangul, a zero-width space inside."""
+    decomposed = unicodedata.normalize("NFD", quote)
+    return decomposed[:6] + "\u200b" + decomposed[6:]
+
+
+async def _stalemate(rig: BotRig, people: People, says: str = CLAUDE_SAYS) -> tuple[int, str]:
     """One round, Claude disagreeing: the debate pauses for the people's poll."""
     rig.overrides.update(BUDGET_PAUSE=True, POLL_HOURS=HOURS, MAX_ROUNDS=1)
-    rig.claude.enqueue(reply(CLAUDE_SAYS, "disagree"))
+    rig.claude.enqueue(reply(says, "disagree"))
     await rig.start()
     await chat(rig, people)
     card, debate_id = await wait_card(rig)
@@ -94,10 +105,12 @@ async def test_poll_report_positions_votes_and_the_binding_result(
     rig: BotRig, people: People
 ) -> None:
     rig.moderator.enqueue_task("minority_report", report_output())
-    debate_id, thread_id = await _stalemate(rig, people)
+    debate_id, thread_id = await _stalemate(rig, people, CLAUDE_SAYS + REBUTTAL)
     assert rig.services is not None
 
-    # the minority report: the real quotes shown as quotes, the made-up one left out, counted
+    # the minority report: the real quotes shown as quotes (matched on the prose, however
+    # copied); left out and counted: the made-up one, AG's words Claude quoted to rebut
+    # them, and JSON syntax of Claude's reply (issue 31)
     report = await rig.fake.wait_for_message(
         lambda m: (
             m["channel_id"] == thread_id
@@ -108,8 +121,8 @@ async def test_poll_report_positions_votes_and_the_binding_result(
     )
     text = report["embeds"][0]["description"]
     assert f"> {REAL_QUOTE}" in text and "> LRU부터 시작합시다. 근거 근거" in text
-    assert MADE_UP not in text
-    assert KO("poll.quote_rejected", count="1") in text
+    assert MADE_UP not in text and f"> {AGS}" not in text and "stance" not in text
+    assert KO("poll.quote_rejected", count="3") in text
     assert LONG_POSITION in text  # whole in the report, cut in the poll
 
     # the native poll: the positions as answers (cut to 55 with a mark), the set duration

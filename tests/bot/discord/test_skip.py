@@ -5,10 +5,12 @@ turn was skipped, and the debate goes on to its end (someone outside is refused)
 from __future__ import annotations
 
 import asyncio
+import copy
 
-from handlers.core.model import AG, Phase
+from handlers.core.model import AG, CLAUDE, Phase
 from tests.bot.discord.conftest import KO, BotRig, People
 from tests.bot.discord.support import assert_refused, chat, click, custom_ids, wait_card
+from tests.fakes.discord_interactions import FLAG_EPHEMERAL
 
 
 async def test_skip_ends_the_running_turn_and_the_debate_goes_on(
@@ -23,7 +25,7 @@ async def test_skip_ends_the_running_turn_and_the_debate_goes_on(
     status = await rig.fake.wait_for_message(
         lambda m: m["channel_id"] == thread_id and m["content"].startswith("라운드 1/3")
     )
-    skip = f"debate:skip:{debate_id}"
+    skip = f"debate:skip:{debate_id}:1:{AG}"  # the button names AG's turn 1
     assert custom_ids(status) == [f"debate:stop:{debate_id}", skip]
     await rig.ag.wait_prompt(1)
     asked = await rig.handler.get(debate_id)
@@ -31,15 +33,25 @@ async def test_skip_ends_the_running_turn_and_the_debate_goes_on(
 
     await assert_refused(rig, status["id"], skip, people.bob)
     assert (await rig.handler.get(debate_id)).speaker == AG  # nothing changed
+    as_shown = copy.deepcopy(status)  # the status as a client that missed its edits shows it
     kind, _ = await click(rig, status["id"], skip, people.carol)
     assert kind == 6  # acknowledged; the thread tells the rest
     said = KO("debate.skipped_by", user="carol", seat=asked.name_of(AG))
     await rig.fake.wait_for_message(lambda m: m["channel_id"] == thread_id and m["content"] == said)
+    # a second press of the same button (alice's client still shows it) skips nothing more:
+    # it names AG's turn 1, and Claude's turn 1 is answered (issue 31)
+    kind, _ = await click(rig, status["id"], skip, people.alice, shown=as_shown)
+    assert kind == 6
+    await rig.fake.wait_for_message(
+        lambda m: m["content"] == KO("front.not_now") and bool(m["flags"] & FLAG_EPHEMERAL)
+    )
     await asyncio.wait_for(rig.handler.wait_idle(debate_id), 30)
 
     debate = await rig.handler.get(debate_id)
     assert debate.phase is Phase.CONCLUDED  # went on to the round limit
-    assert debate.log[0][1] != AG  # the first turn stored is the next debater's
+    assert debate.log[0] == (1, CLAUDE)  # the next debater's turn 1: not skipped twice
     assert AG in [seat for _, seat in debate.log]  # AG spoke again in later rounds
     assert debate.skipped == 0  # a skip by the people is not a failure
     assert custom_ids(rig.fake.messages[status["id"]]) == []  # ended: no buttons left
+    skipped = [m for m in rig.fake.messages_in(thread_id) if m["content"].startswith("⏭")]
+    assert [m["content"] for m in skipped] == [said]  # one skip, one notice

@@ -20,11 +20,16 @@ from handlers.core.events import (
     StopRequested,
     UserAnswered,
 )
-from handlers.core.model import AG, CLAUDE, Phase
+from handlers.core.model import AG, CLAUDE, PeopleLine, Phase, UserQuestion
 from tests.handlers.conftest import ALICE, APPROVER, BOB
 from tests.handlers.core.test_state_machine import answer, debate, speaking, step
 
 TAKEN, NOT_NOW, REFUSED = Admission.TAKEN, Admission.NOT_NOW, Admission.REFUSED
+ANSWERED = Admission.ANSWERED
+FIRST = PeopleLine(who="carol", text="Delete", question="1?")
+ASKED_SECOND = speaking(
+    phase=Phase.AWAITING_USER, people=(FIRST,), user_question=UserQuestion("2?", ("LRU",))
+)
 
 
 @pytest.mark.parametrize(
@@ -64,6 +69,20 @@ TAKEN, NOT_NOW, REFUSED = Admission.TAKEN, Admission.NOT_NOW, Admission.REFUSED
         ),
         (speaking(), answer(AG, 1), TAKEN),
         (speaking(), answer(CLAUDE, 1), NOT_NOW),
+        # a control names what it answers: this turn, this question (issue 31)
+        (speaking(AG), SkipRequested(ALICE, AG, 1), TAKEN),
+        (speaking(AG), SkipRequested(ALICE, CLAUDE, 1), NOT_NOW),  # not the turn open now
+        (speaking(AG), SkipRequested(ALICE, AG, 2), NOT_NOW),
+        (ASKED_SECOND, UserAnswered(ALICE, "x", question=2), TAKEN),
+        (ASKED_SECOND, UserAnswered(ALICE, "x", question=1), ANSWERED),  # a stale button
+        (ASKED_SECOND, UserAnswered(ALICE, "x", question=3), NOT_NOW),
+        (ASKED_SECOND, UserAnswered(ALICE, "x"), TAKEN),  # typed: whatever is open
+        (speaking(people=(FIRST,)), UserAnswered(ALICE, "x", question=1), ANSWERED),
+        (
+            speaking(phase=Phase.AWAITING_USER, paused="budget"),
+            UserAnswered(ALICE, "x", 1),
+            NOT_NOW,
+        ),
     ],
 )
 def test_admission(state: object, event: Event, admission: Admission) -> None:
@@ -90,6 +109,8 @@ def test_a_skip_moves_the_round_on_and_the_thread_says_who() -> None:
     assert (notice.key, dict(notice.params)) == ("debate.skipped_by", {"user": "alice", "seat": AG})
     assert [e.seat for e in after.effects if isinstance(e, AskDebater)] == [CLAUDE]
     assert step(after.debate, answer(AG, 1)).debate == after.debate  # the skipped reply: too late
+    # a second press of the same button names AG's turn 1: Claude's turn 1 is not skipped
+    assert admits(after.debate, SkipRequested(ALICE, AG, 1)) is NOT_NOW
 
 
 @pytest.mark.parametrize(
@@ -98,6 +119,8 @@ def test_a_skip_moves_the_round_on_and_the_thread_says_who() -> None:
         ProposalApproved(ALICE, options=(("a", "b"),)),
         BudgetDecided(ALICE, "consensus", 3),
         SkipRequested(APPROVER),
+        SkipRequested(ALICE, AG, 7),
+        UserAnswered(ALICE, "예", question=2),
         PeopleSaid(BOB, "참고로"),
         OptionChosen(ALICE, "ledger.stance", "hostile"),
     ],

@@ -86,3 +86,21 @@ def test_a_minority_quote_that_rebuts_the_other_side_is_not_the_side_s_own() -> 
     ag = said(2, AG, 'Claude says "Redis is the only way to scale out." That is wrong: LRU scales.')
     assert not verbatim("Redis is the only way to scale out.", (ag,), (claude,))
     assert verbatim("That is wrong: LRU scales.", (ag,), (claude,))
+
+
+@given(
+    start=st.integers(0, len(PROSE) - MIN_QUOTE_CHARS),
+    size=st.integers(MIN_QUOTE_CHARS, len(PROSE)),
+    at=st.integers(0, 200),
+    invisible=st.sampled_from("\u200b\u200c\u200d\u2060\ufeff\u00ad"),
+)
+def test_ways_of_retyping_combine(start: int, size: int, at: int, invisible: str) -> None:
+    """NFD Hangul with an invisible character anywhere in it, even between two jamo of one
+    syllable, and a typographic apostrophe, all at once (issue 31)."""
+    quote = PROSE[start : start + size].strip()
+    if len(quote.strip(".,…:;\"' ")) < MIN_QUOTE_CHARS:
+        return
+    copied = unicodedata.normalize("NFD", quote.replace("'", "’"))
+    at %= len(copied) + 1
+    other = parsed_turn(1, reply_with(PROSE), CLAUDE)
+    assert quoted(copied[:at] + invisible + copied[at:], (other,))

@@ -6,8 +6,9 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import UTC, datetime
 
+from handlers.core.formats.adversarial_briefs import EVIDENCE
 from handlers.core.i18n import Strings
-from handlers.core.model import ChatLine, Debate, Phase, Proposal
+from handlers.core.model import Added, ChatLine, Debate, Phase, Proposal
 from handlers.detection import CONTEXT_LINE_CHARS, people_ids, people_names, window_text
 from tools.wiki.pages import render_agenda
 
@@ -62,11 +63,13 @@ def test_the_evidence_added_on_the_card_is_on_the_agenda_verbatim() -> None:
     added = "p99 120 ms\nCONSTRAINTS: 월 예산 10만 원 이하"
     debate = Debate(
         id=1, proposal=proposal, phase=Phase.SPEAKING, max_rounds=4, created_at=T0,
-        options=(("adversarial.evidence", added), ("ledger.end", "open")),
+        options=(("ledger.end", "open"),),
+        added=(Added(EVIDENCE, 1, "alice", added), Added(EVIDENCE, 2, "carol", "메모리 2 GB")),
     )  # fmt: skip
     page = render_agenda(debate, Strings("ko"))
     assert f"## {Strings('ko')('wiki.agenda.added_adversarial_evidence')}" in page
-    assert "p99 120 ms" in page and "CONSTRAINTS: 월 예산 10만 원 이하" in page
+    assert "alice: p99 120 ms" in page and "CONSTRAINTS: 월 예산 10만 원 이하" in page
+    assert "carol: 메모리 2 GB" in page  # every sender's, under their name
     assert "ledger.end" not in page and "open" not in page.split("##")[-1]
-    bare = render_agenda(replace(debate, options=()), Strings("ko"))
+    bare = render_agenda(replace(debate, added=()), Strings("ko"))
     assert "p99 120 ms" not in bare

@@ -1,0 +1,118 @@
+"""The people's answers count once, for the one who gave them (issue 31), through the real
+discord.py client against the fake Discord: a button names its question, so a press on an
+answered question (from a client that still shows its buttons) answers no later one; the
+answered question loses its buttons; of two answers at once the first wins and the second
+person is told, privately and at once, who answered first."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+
+from bot.discord.embeds import AMBER
+from handlers.core.events import StopRequested
+from handlers.core.model import Action, Actor, Decision, Phase
+from tests.bot.discord.conftest import KO, BotRig, People
+from tests.bot.discord.doubles import asks
+from tests.bot.discord.support import EDIT, chat, click, custom_ids, wait_card
+from tests.fakes.discord_interactions import FLAG_EPHEMERAL
+from tests.fakes.discord_world import Json
+
+FIRST = "오래된 캐시 항목은 어떻게 할까요?"
+SECOND = "캐시 계층은 무엇으로 할까요?"
+
+
+async def question(rig: BotRig, thread_id: str, text: str) -> Json:
+    """The moderator's question `text` in the thread (amber, with its buttons)."""
+    return await rig.fake.wait_for_message(
+        lambda m: (
+            m["channel_id"] == thread_id
+            and bool(m["embeds"])
+            and m["embeds"][0].get("color") == AMBER.value
+            and m["embeds"][0].get("description") == text
+        ),
+        timeout=30,
+    )
+
+
+async def closed(rig: BotRig, message_id: str) -> None:
+    """The question's message was edited to hold no buttons."""
+    await rig.fake.wait_for_call(
+        "PATCH",
+        EDIT,
+        lambda c: c.path.endswith(f"/messages/{message_id}") and c.json["components"] == [],
+    )
+
+
+def private(response: Json) -> str:
+    """The text of a reply only the clicking person sees."""
+    assert response["flags"] & FLAG_EPHEMERAL
+    return str(response["content"])
+
+
+async def test_a_button_answers_its_own_question_and_the_first_of_two_wins(
+    rig: BotRig, people: People
+) -> None:
+    rig.moderator.decisions.extend(
+        [
+            Decision(action=Action.CONTINUE),
+            asks(FIRST, "유지", "Delete"),
+            Decision(action=Action.CONTINUE),
+            asks(SECOND, "Redis", "LRU"),
+        ]
+    )
+    await rig.start()
+    await chat(rig, people)
+    card, debate_id = await wait_card(rig)
+    await click(rig, card["id"], f"debate:open:{debate_id}", people.alice)
+    thread_id = card["id"]
+
+    # question 1: carol answers; its buttons go
+    first = await question(rig, thread_id, FIRST)
+    assert custom_ids(first) == [f"debate:answer:{debate_id}:1:{i}" for i in range(2)]
+    as_shown = copy.deepcopy(first)  # as alice's client, which misses the edit, shows it
+    _, response = await click(rig, first["id"], f"debate:answer:{debate_id}:1:0", people.carol)
+    assert private(response) == KO("front.answer_taken", answer="유지")
+    await closed(rig, first["id"])
+    assert custom_ids(rig.fake.messages[first["id"]]) == []
+
+    # question 2 is open; alice presses "Delete" on question 1 as her client still shows it:
+    # refused, privately, saying who answered it and what is open now; nothing recorded
+    second = await question(rig, thread_id, SECOND)
+    assert custom_ids(second) == [f"debate:answer:{debate_id}:2:{i}" for i in range(2)]
+    stale = f"debate:answer:{debate_id}:1:1"
+    _, response = await click(rig, first["id"], stale, people.alice, shown=as_shown)
+    assert private(response) == "\n".join(
+        (
+            KO("front.answered_already", number=1, user="carol", answer="유지"),
+            KO("front.open_now", question=SECOND),
+        )
+    )
+    waiting = await rig.handler.get(debate_id)
+    assert waiting.phase is Phase.AWAITING_USER and waiting.question_number == 2
+    assert [(a.who, a.text) for a in waiting.answers] == [("carol", "유지")]
+
+    # alice "Redis" and carol "LRU" at the same moment: one answer counts, and the other
+    # person is told at once that it was answered, and by whom
+    (_, alices), (_, carols) = await asyncio.gather(
+        click(rig, second["id"], f"debate:answer:{debate_id}:2:0", people.alice),
+        click(rig, second["id"], f"debate:answer:{debate_id}:2:1", people.carol),
+    )
+    answers = (await rig.handler.get(debate_id)).answers
+    assert len(answers) == 2
+    winner = answers[1]
+    told = {"alice": private(alices), "carol": private(carols)}
+    assert told[winner.who] == KO("front.answer_taken", answer=winner.text)
+    loser = "carol" if winner.who == "alice" else "alice"
+    already = KO("front.answered_already", number=2, user=winner.who, answer=winner.text)
+    assert told[loser].startswith(already + "\n")
+    await closed(rig, second["id"])
+    thread = [m["content"] for m in rig.fake.messages_in(thread_id)]
+    assert thread.count(KO("user.answered", user=winner.who, answer=winner.text)) == 1
+    pressed = {"alice": "Redis", "carol": "LRU"}
+    assert winner.text == pressed[winner.who]
+    assert KO("user.answered", user=loser, answer=pressed[loser]) not in thread
+
+    alice = Actor(user_id=int(people.alice["id"]), name="alice")
+    await rig.handler.submit(debate_id, StopRequested(alice))
+    await asyncio.wait_for(rig.handler.wait_idle(debate_id), 30)
