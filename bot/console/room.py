@@ -138,7 +138,7 @@ def _posted_as(debate: Debate, effect: RoomEffect) -> str:
         case AskBudget():
             return f"pause:{debate.turns}:{debate.paused}"
         case AskUser():
-            return f"ask:{debate.turns}"
+            return f"question:{debate.question_number}"
         case PostSummary():  # in the Conclusion's place when the format closes itself
             return "conclusion" if format_named(debate.format).closes_itself(debate) else "summary"
         case PostMinorityReport() if debate.poll is None or not debate.poll.report:

@@ -22,6 +22,7 @@ from handlers.core.model import (
     CLAUDE,
     Conclusion,
     Debate,
+    PeopleLine,
     Phase,
     Proposal,
     Stance,
@@ -196,3 +197,18 @@ async def test_an_audit_notice_queued_before_the_audit_was_a_block_is_still_said
         Notify("adversarial.audit", (("audit", "- Proposition: p95 under 50 ms"),)),
     )
     assert "- Proposition: p95 under 50 ms" in out.getvalue()
+
+
+async def test_a_question_asked_again_at_the_same_turn_is_shown_again(db: Database) -> None:
+    """The adversarial intake asks for evidence again before any turn: keyed by the turn
+    count, the second request was taken for a repeat of the first and never shown."""
+    out = io.StringIO()
+    room = ConsoleRoom(Console(file=out, width=80, color_system=None), T, FakeClock(), db=db)
+    waiting = replace(debate(), phase=Phase.AWAITING_USER)
+    await room.show(waiting, AskUser(UserQuestion("증거 목록을 주세요")))
+    await room.show(waiting, AskUser(UserQuestion("증거 목록을 주세요")))  # a repeat: once
+    answered = replace(waiting, people=(PeopleLine("alice", "LRU", "증거 목록을 주세요"),))
+    await room.show(answered, AskUser(UserQuestion("구체적인 증거가 더 필요합니다")))
+    shown = out.getvalue()
+    assert shown.count("증거 목록을 주세요") == 1
+    assert "구체적인 증거가 더 필요합니다" in shown
