@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
+from handlers.core.anonymous import is_on
 from handlers.core.convergence import meter
 from handlers.core.credit import LIMIT_PAUSES, cost_per_seat
 from handlers.core.formats import format_named, formats_for
@@ -30,8 +31,10 @@ def hex_colour(colour: int) -> str:
 
 
 def roster_line(debate: Debate, strings: Strings, names: dict[str, str]) -> str:
-    """The card's participants line as the debate's format words it, in the reader's language."""
-    return fill_keys(format_named(debate.format).card_roster(debate, names), strings)
+    """The card's participants line as the debate's format words it, in the reader's language
+    (and, with anonymous peers, that each reads the others by letters)."""
+    line = fill_keys(format_named(debate.format).card_roster(debate, names), strings)
+    return f"{line}\n{strings('front.card_anonymous')}" if is_on(debate) else line
 
 
 def precedent_why(found: Precedent, strings: Strings) -> str:

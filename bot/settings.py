@@ -24,6 +24,7 @@ from bot.settings_checks import (
     misnamed_settings,
 )
 from bot.settings_errors import SettingsError, describe_errors
+from handlers.core.anonymous import ANONYMOUS
 from handlers.core.formats import FORMATS
 from handlers.core.formats.adversarial_seats import (
     RECONCILER_BACKEND,
@@ -122,6 +123,9 @@ class Settings(BaseSettings):
     LEDGER_END_STATE: Literal["converge", "open"] = "converge"
     LEDGER_STANCE: Literal["assigned", "neutral"] = "assigned"
     LEDGER_MODE: Literal["turns", "orchestrate"] = "turns"  # more than two: always orchestrate
+    # Each debater reads the others as letters, with no seat, vendor or model name (the card's
+    # default; the people may change it there).
+    ANONYMOUS_PEERS: bool = False
     GEMINI_DEBATER_MODEL: str = "pro"  # the Gemini CLI's model for gemini-cli participants
     LOG_LEVEL: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     RETRY_WAIT_SCALE: float = Field(1.0, ge=0)  # 0 turns every retry wait off (tests)
@@ -233,6 +237,7 @@ class Settings(BaseSettings):
             ("ledger.end", self.LEDGER_END_STATE),
             ("ledger.mode", self.LEDGER_MODE),
             ("ledger.stance", self.LEDGER_STANCE),
+            (ANONYMOUS, "on" if self.ANONYMOUS_PEERS else "off"),
         )
 
     @property

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import prompts
+from handlers.core.anonymous import anonymize, is_on, letters, peer_names
 from handlers.core.claims import as_lines
 from handlers.core.effects import AskDebater
 from handlers.core.formats import format_named
@@ -45,7 +46,16 @@ def compose_turn_prompt(
     if not last_own and debate.proposal.precedents:  # with the agenda: earlier decisions
         found = "\n".join(_precedent(p, language) for p in debate.proposal.precedents)
         text += "\n\n" + prompts.load("debate_precedents", language, precedents=found)
-    return text + _claims(debate, last_own, ask.fresh_session, language)
+    text += _claims(debate, last_own, ask.fresh_session, language)
+    return _anonymous(debate, ask.seat, text, turns, language) if is_on(debate) else text
+
+
+def _anonymous(debate: Debate, seat: str, text: str, turns: tuple[Turn, ...], lang: str) -> str:
+    """The brief with every debater's names as letters, and the reader told its own (last:
+    a format may read its first line)."""
+    roles = (m.id for m in format_named(debate.format).seats_added(debate.options))
+    hidden = anonymize(text, peer_names(debate, seat, turns, roles))
+    return hidden + "\n\n" + prompts.load("debate_anonymous", lang, letter=letters(debate)[seat])
 
 
 def _precedent(found: Precedent, language: str) -> str:

@@ -32,7 +32,7 @@ from handlers.core.events import (
     StopRequested,
     UserAnswered,
 )
-from handlers.core.formats import format_named, formats_for
+from handlers.core.formats import card_options, formats_for
 from handlers.core.i18n import Strings
 from handlers.core.model import ChatLine, Debate, Phase, Proposal
 from handlers.debate_handler import DebateHandler
@@ -176,7 +176,7 @@ class ConsoleApp:
             after = await self._submit(debate, FormatChosen(self._people.actor, name))
             label = format_label(self._t, after.format)
             self._say(self._t("console.format_chosen", format=label))
-        elif chosen := option_in(text, format_named(debate.format).card_options):
+        elif chosen := option_in(text, card_options(debate.format)):
             after = await self._submit(debate, OptionChosen(self._people.actor, *chosen))
             answer = option_label(self._t, chosen[0], after.option(chosen[0]))
             self._say(self._t("console.option_chosen", option=answer))

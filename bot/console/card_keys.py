@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from bot.formatting import option_label
-from handlers.core.formats import format_named
+from handlers.core.formats import card_options
 from handlers.core.formats.base import CardOption
 from handlers.core.i18n import Strings
 from handlers.core.model import Debate
@@ -47,7 +47,7 @@ def option_in(text: str, asked: tuple[CardOption, ...]) -> tuple[str, str] | Non
 def option_lines(debate: Debate, strings: Strings) -> list[str]:
     """The card's lines for the format's setup questions: the current answer and the keys."""
     lines = []
-    for option in format_named(debate.format).card_options:
+    for option in card_options(debate.format):
         short = option.key.rsplit(".", 1)[-1]
         if option.is_text:  # free text: how much was added, and how to add it
             count = sum(len(a.text) for a in debate.added if a.key == option.key)

@@ -25,7 +25,7 @@ from handlers.core.events import (
     SkipRequested,
     StopRequested,
 )
-from handlers.core.formats import format_named, formats_for
+from handlers.core.formats import card_options, formats_for
 from handlers.core.formats.base import CardOption
 from handlers.core.i18n import Strings
 from handlers.core.model import Actor, Debate, UserQuestion
@@ -53,6 +53,7 @@ BUTTON_EVENTS: dict[str, Callable[..., Event]] = {
     "conclude": lambda actor, at: BudgetDecided(actor, "conclude", int(at)),
     "consensus": lambda actor, at: BudgetDecided(actor, "consensus", int(at)),
     "resume": lambda actor, at: BudgetDecided(actor, "resume", int(at)),
+    "option": OptionChosen,  # a card option beyond the menus: `:<key>:<value>`
 }
 
 
@@ -87,6 +88,9 @@ class DebateButton(
         """The button's event, by the person who pressed it."""
         front = _front(interaction)
         event = BUTTON_EVENTS[self.action](front.actor(interaction.user), *self.names)
+        if isinstance(event, OptionChosen):  # a card's choice: the card shows it
+            await front.on_card_choice(interaction, self.debate_id, event)
+            return
         await front.submit(interaction, self.debate_id, event)
 
 
@@ -204,9 +208,15 @@ def card_view(debate: Debate, strings: Strings) -> discord.ui.View:
         for rounds in sorted({*BUDGET_ROUNDS, debate.max_rounds})[:MAX_OPTIONS]
     )
     view.add_item(CardSelect("budget", debate.id, budgets, row=2))
-    asked = format_named(debate.format).card_options
-    for row, option in enumerate([o for o in asked if not o.is_text][:2], start=3):
+    asked = card_options(debate.format)
+    menus = [o for o in asked if not o.is_text]
+    for row, option in enumerate(menus[:2], start=3):
         view.add_item(option_select(debate, option, strings, row))
+    for option in menus[2:]:  # no row left for a menu: a button that steps to the next choice
+        current = debate.option(option.key, option.choices[0])
+        after = option.choices[(option.choices.index(current) + 1) % len(option.choices)]
+        label = shorten(option_label(strings, option.key, current), 80)
+        view.add_item(DebateButton("option", debate.id, label, 2, option.key, after))
     for option in [o for o in asked if o.is_text][:3]:  # forms: buttons beside Open
         label = strings(f"front.option_{option.key.replace('.', '_')}")
         view.add_item(FormButton(option.key, debate.id, label, row=0))

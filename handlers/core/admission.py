@@ -29,9 +29,9 @@ from handlers.core.events import (
     TimerDue,
     UserAnswered,
 )
-from handlers.core.formats import formats_for
+from handlers.core.formats import card_options, formats_for
 from handlers.core.model import Actor, Debate, Phase
-from handlers.core.steps import expects, format_of, open_asks
+from handlers.core.steps import expects, open_asks
 
 MAX_BUDGET_ROUNDS = 50  # as MAX_ROUNDS allows
 STOPPABLE = frozenset({Phase.SPEAKING, Phase.JUDGING, Phase.AWAITING_USER})
@@ -125,7 +125,7 @@ def _card_choice_fits(debate: Debate, event: FormatChosen | OptionChosen | Budge
         case BudgetChosen(rounds=rounds):
             return 1 <= rounds <= MAX_BUDGET_ROUNDS
         case OptionChosen(key=key, value=value):
-            return any(o.key == key and o.valid(value) for o in format_of(debate).card_options)
+            return any(o.key == key and o.valid(value) for o in card_options(debate.format))
     return False
 
 

@@ -55,7 +55,7 @@ from handlers.core.events import (
     TimerDue,
     UserAnswered,
 )
-from handlers.core.formats import formats_for
+from handlers.core.formats import card_options, formats_for
 from handlers.core.model import (
     Action,
     Actor,
@@ -176,7 +176,7 @@ def _on_card(debate: Debate, event: FormatChosen | OptionChosen | BudgetChosen) 
 
 def _is_form(debate: Debate, key: str) -> bool:
     """True if the card option `key` is free text: a form, kept per person."""
-    return any(o.key == key and o.is_text for o in format_of(debate).card_options)
+    return any(o.key == key and o.is_text for o in card_options(debate.format))
 
 
 def _on_waiting(debate: Debate, event: UserAnswered | BudgetDecided, rng: random.Random) -> Step:

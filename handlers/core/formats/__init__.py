@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from handlers.core.anonymous import ANONYMOUS
 from handlers.core.formats.adversarial import ADVERSARIAL
 from handlers.core.formats.adversarial_contract import parse_prefix
-from handlers.core.formats.base import Format
+from handlers.core.formats.base import CardOption, Format
 from handlers.core.formats.boardroom import BOARDROOM
 from handlers.core.formats.boardroom_reply import parse_contract as parse_boardroom
 from handlers.core.formats.free import FREE
@@ -22,10 +23,13 @@ __all__ = [
     "FormatRegistry",
     "FormatTaken",
     "UnknownFormat",
+    "card_options",
     "format_named",
     "formats_for",
 ]
 
+# The card's setup questions every format asks, after its own.
+ENGINE_OPTIONS = (CardOption(ANONYMOUS, ("off", "on")),)
 FORMATS = FormatRegistry(FREE, ADVERSARIAL, LEDGER_FORMAT, BOARDROOM)
 # The reply contracts a format may name, each with its tolerant parser.
 CONTRACTS: dict[str, Callable[[str], ParsedReply]] = {
@@ -43,3 +47,8 @@ def format_named(name: str) -> Format:
 def formats_for(roster: tuple[Participant, ...]) -> tuple[str, ...]:
     """The names of the registered formats this roster can run, in registration order."""
     return FORMATS.for_roster(roster)
+
+
+def card_options(name: str) -> tuple[CardOption, ...]:
+    """The setup questions the card asks for format `name`: its own, then the engine's."""
+    return (*format_named(name).card_options, *ENGINE_OPTIONS)

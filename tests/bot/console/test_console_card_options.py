@@ -72,3 +72,25 @@ async def test_the_console_card_names_each_precedent_and_why(
     shown = screen.getvalue()
     assert "로그 보관 — 결론" in shown and T("precedents.why", because="로그, 보관") in shown
     assert "emacs" not in shown  # shares only "vs"
+
+
+async def test_anonymous_peers_are_asked_on_every_console_card(
+    settings: Settings, screen: Screen
+) -> None:
+    lines, keyboard, session = rules_session(settings, screen)
+    lines.push("/debate 로그 보관 기간")
+    await screen.shows(T("budget.console_card"))
+    off = f"{T('front.option_anonymous')}: {T('front.option_anonymous_off')}"
+    assert off in screen.getvalue()  # the card's line, and its keys
+    lines.push("anonymous=on")
+    on = f"{T('front.option_anonymous')}: {T('front.option_anonymous_on')}"
+    await screen.shows(T("console.option_chosen", option=on))
+    lines.push("y")
+    await asyncio.wait_for(keyboard.composing.wait(), 10)
+    lines.close()
+    assert await asyncio.wait_for(session, 20) == 0
+    db = await Database.open(str(settings.DATA_DIR / "console.sqlite3"))
+    try:
+        assert (await SqliteStore(db).load(1)).option("anonymous") == "on"
+    finally:
+        await db.close()

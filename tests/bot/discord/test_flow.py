@@ -65,6 +65,7 @@ async def test_chat_to_stop_through_discord(rig: BotRig, people: People) -> None
         f"debate:decline:{debate_id}",
         f"debate:format:{debate_id}",  # free or ledger (test_format_choice)
         f"debate:budget:{debate_id}",  # the round budget menu (test_budget)
+        f"debate:option.anonymous:{debate_id}",  # every format's (test_anonymous_card)
     ]
     assert [line.author_id for line in rig.moderator.windows[-1]] == [
         int(people.alice["id"]),
