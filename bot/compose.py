@@ -29,6 +29,7 @@ from tools.gemini.core import Sleep, StructuredModerator
 from tools.store.db import Database
 from tools.store.debates import SqliteStore
 from tools.store.leases import LeasedStore, Leases
+from tools.store.server_settings import ServerSettings
 from tools.wiki.backends import LocalWiki, WikiBackend
 from tools.wiki.outbox import WikiOutbox
 from tools.wiki.precedents import precedents_for
@@ -199,6 +200,7 @@ def build_engine(
         config,
         precedents=precedents_for(backend, wiki_root),
         guard=leases,
+        server_configs=ServerSettings(db),
     )
     engine.append(Engine(db, store, wiki, room, handler))
     return engine[0]

@@ -23,12 +23,13 @@ from handlers.core.events import (
 )
 from handlers.core.formats import formats_for
 from handlers.core.model import DEFAULT_ROSTER, Backend, Debate, Participant, Proposal
+from handlers.core.server_config import ServerConfig
 from handlers.core.usage import DEFAULT_TURN_USD, Spend, Window
 from handlers.debate_workers import DebateWorkers
 from handlers.effects_runner import EffectRunner
 from handlers.leasing import EveryDebate, LeaseGuard
 from handlers.ports import Clock, Debater, Moderator, Room, Wiki
-from handlers.store_ports import Precedents, Store
+from handlers.store_ports import Precedents, ServerConfigs, Store
 
 log = logging.getLogger(__name__)
 
@@ -83,21 +84,20 @@ class DebateHandler:
         config: HandlerConfig,
         precedents: Precedents | None = None,
         guard: LeaseGuard | None = None,
+        server_configs: ServerConfigs | None = None,
     ) -> None:
         self._store = store
         # Which debates this process may act on: all of them, unless processes share them.
         self._guard = guard or EveryDebate()
         self._precedents = precedents
         self._clock = clock
-        # A participant whose backend has no debater here is left out of new debates (unless
-        # too few would be left: then its turns fail, and the thread says why).
-        present = tuple(m for m in config.roster if m.backend in debaters)
-        self._roster = present if len(present) >= 2 else config.roster
+        self._debaters = debaters
+        self._server_configs = server_configs
+        self._roster = self._present(config.roster)  # a participant with no debater is left out
         if len(self._roster) < len(config.roster):
             left = [m.id for m in config.roster if m not in self._roster]
             log.warning("participants without a configured backend are left out: %s", left)
         self._config = config
-        self._debaters = debaters
         runner = EffectRunner(store, moderator, debaters, wiki, room, clock, config.language)
         self._workers = DebateWorkers(
             store, runner, clock, rng, self._guard, config.retry_wait_scale
@@ -113,29 +113,33 @@ class DebateHandler:
         }:
             return None
         proposal = await self._with_precedents(proposal)
+        chosen = ServerConfig()
+        if self._server_configs is not None:
+            chosen = await self._server_configs.lookup(proposal.guild_id, proposal.channel_id)
+        roster = self._present(chosen.participants(self._roster))
         debate = await self._store.create(
             proposal,
-            self._config.max_rounds,
+            chosen.rounds or self._config.max_rounds,
             self._clock.now(),
             self._config.proposal_ttl,
             (PostCard(),),
-            self._roster,
-            self._suggested(proposal),
+            roster,
+            self._suggested(proposal, roster, chosen.format),
             self._config.format_options,
-            await self._spend(),
+            await self._spend(roster),
         )
         self._workers.start(debate)
         return debate
 
-    async def _spend(self) -> Spend:
+    async def _spend(self, roster: tuple[Participant, ...]) -> Spend:
         """The card's estimate: each seat's mean recorded turn cost (else the stated default),
         and Claude's usage window as the CLI last reported it here."""
         recorded = await self._store.turn_costs()
         per_turn = {
             m.id: recorded.get(m.id, (DEFAULT_TURN_USD.get(m.backend.value, 0.0), 0))[0]
-            for m in self._roster
+            for m in roster
         }
-        count = sum(recorded[m.id][1] for m in self._roster if m.id in recorded)
+        count = sum(recorded[m.id][1] for m in roster if m.id in recorded)
         window = getattr(self._debaters.get(Backend.CLAUDE_CLI), "window", None)
         return Spend(
             per_turn=tuple(per_turn.items()),
@@ -158,10 +162,20 @@ class DebateHandler:
             return proposal
         return replace(proposal, precedents=found[:MAX_PRECEDENTS])
 
-    def _suggested(self, proposal: Proposal) -> str:
-        """The moderator's suggested format if the roster can run it, else DEFAULT_FORMAT."""
-        suggestion = proposal.suggested_format
-        return suggestion if suggestion in formats_for(self._roster) else self._config.format
+    def _suggested(self, proposal: Proposal, roster: tuple[Participant, ...], chosen: str) -> str:
+        """The moderator's suggested format if the roster can run it, else the server's
+        configured one, else DEFAULT_FORMAT."""
+        runnable = formats_for(roster)
+        for name in (proposal.suggested_format, chosen):
+            if name in runnable:
+                return name
+        return self._config.format
+
+    def _present(self, roster: tuple[Participant, ...]) -> tuple[Participant, ...]:
+        """The participants whose backend has a debater here (all, if fewer than two would
+        be left: then their turns fail, and the thread says why)."""
+        present = tuple(m for m in roster if m.backend in self._debaters)
+        return present if len(present) >= 2 else roster
 
     async def submit(
         self, debate_id: int, event: Event, *, inbox_id: int | None = None

@@ -9,6 +9,7 @@ from typing import Protocol
 
 from handlers.core.effects import Effect
 from handlers.core.model import DEFAULT_ROSTER, Debate, Participant, Precedent, Proposal, Turn
+from handlers.core.server_config import ServerConfig
 from handlers.core.usage import Spend
 
 
@@ -129,4 +130,12 @@ class Precedents(Protocol):
 
     async def search(self, text: str, limit: int) -> tuple[Precedent, ...]:
         """Up to `limit` pages related to `text`, best first."""
+        ...
+
+
+class ServerConfigs(Protocol):
+    """What `/debate config` set for a server and its channels (issue 34)."""
+
+    async def lookup(self, guild_id: int, channel_id: int) -> ServerConfig:
+        """What applies in a channel of a server."""
         ...

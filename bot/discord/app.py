@@ -32,6 +32,7 @@ from bot.compose import (
 )
 from bot.discord.ag_relay import AgRelayDebater
 from bot.discord.client import DebateBot
+from bot.discord.commands import AdminCommands
 from bot.discord.front import DiscordFront
 from bot.discord.invite import MESSAGE_CONTENT_OFF
 from bot.discord.room import DiscordRoom
@@ -134,6 +135,15 @@ def _front(
         approver_role_id=settings.APPROVER_ROLE_ID,
         debater_ids=frozenset(settings.AG_USER_IDS),
     )
+    admin = AdminCommands(
+        front,
+        engine.db,
+        Strings(settings.LANGUAGE),
+        clock,
+        approver_role_id=settings.APPROVER_ROLE_ID,
+        roster=settings.roster,
+    )
+    bot.tree.add_command(admin.group())  # registered per server as each becomes available
 
 
 def _schedule(

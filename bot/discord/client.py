@@ -50,6 +50,7 @@ class DebateBot(commands.Bot):
         self._on_ready_hook = on_ready_hook
         self._on_close_hook = on_close_hook
         self._closing = False
+        self._synced: set[int] = set()  # servers whose commands are registered
         self.front: DiscordFront
         self.message_listeners: list[Callable[[discord.Message], Awaitable[None]]] = []
         self.edit_listeners: list[Callable[[discord.Message], Awaitable[None]]] = []
@@ -78,6 +79,19 @@ class DebateBot(commands.Bot):
             return
         for listener in self.edit_listeners:
             await listener(payload.message)
+
+    async def on_guild_available(self, guild: discord.Guild) -> None:
+        """The approvers' `/debate` commands, registered in each server once per process."""
+        if guild.id in self._synced or not self.tree.get_commands():
+            return
+        self._synced.add(guild.id)
+        self.tree.copy_global_to(guild=guild)
+        try:
+            await self.tree.sync(guild=guild)
+        except discord.HTTPException as exc:  # e.g. invited without the applications.commands scope
+            log.warning("the /debate commands are not registered in server %s: %s", guild.id, exc)
+
+    on_guild_join = on_guild_available
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         """Every interaction also reaches the front end, which reads a form sent after a

@@ -5,6 +5,7 @@ wrong is answered once (`on_error`), privately."""
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from typing import Any
 
 import discord
@@ -219,6 +220,8 @@ class DiscordFront:
             message_id=message.id,
         )
         proposal = await self._detection.on_message(message.channel.id, line, message.author.bot)
+        if proposal is not None and message.guild is not None:  # its `/debate config` applies
+            proposal = replace(proposal, guild_id=message.guild.id)
         if proposal is not None:
             await self._engine.propose(proposal)
 

@@ -168,6 +168,7 @@ class Proposal:
     suggested_format: str = ""  # the moderator's suggestion; empty: DEFAULT_FORMAT
     format_reason: str = ""  # why it fits, shown on the card
     precedents: tuple[Precedent, ...] = ()  # past Conclusions found before the card is posted
+    guild_id: int = 0  # the server it was heard in: its `/debate config` applies
 
 
 @dataclass(frozen=True)

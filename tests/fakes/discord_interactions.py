@@ -48,6 +48,7 @@ class Interactions:
 
     world: World
     interaction_deadline: float
+    application_id: str
 
     if TYPE_CHECKING:  # supplied by FakeDiscord and its other parts
 
@@ -111,18 +112,21 @@ class Interactions:
         data: Json,
         user: Json,
         channel_id: str,
-        message: Json,
+        message: Json | None,
         *,
         trigger: InteractionRecord | None = None,
+        permissions: str = ALL_PERMISSIONS,
     ) -> InteractionRecord:
-        """Send the bot (the message's author) an interaction of `kind` by `user`: a component
-        click (3) or a modal submitted (5)."""
+        """Send the bot (the message's author, else the application) an interaction of `kind`
+        by `user` holding `permissions` in the channel: a slash command (2), a component click
+        (3) or a modal submitted (5)."""
         channel = self.world.channels[channel_id]
-        member = dict(self.world.members[user["id"]], permissions=ALL_PERMISSIONS)
+        member = dict(self.world.members[user["id"]], permissions=permissions)
+        application_id = message["author"]["id"] if message else self.application_id
         interaction_id, token = self.world.ids.next(), "itok-" + self.world.ids.next()
         payload = {
             "id": interaction_id,
-            "application_id": message["author"]["id"],
+            "application_id": application_id,
             "type": kind,
             "token": token,
             "version": 1,
@@ -149,7 +153,9 @@ class Interactions:
             trigger=trigger,
         )
         self.interactions[interaction_id] = record
-        author = self.world.users[message["author"]["id"]]
+        if message is None:  # a slash command comes from no message
+            del payload["message"]
+        author = self.world.users[application_id]
         await self.dispatch("INTERACTION_CREATE", payload, only_user=author)
         return record
 

@@ -32,6 +32,7 @@ from aiohttp import web
 
 from tests.fakes.discord_bulk import add_bulk_delete_route
 from tests.fakes.discord_channel_ops import ChannelOps
+from tests.fakes.discord_commands import add_command_routes
 from tests.fakes.discord_gateway import Gateway
 from tests.fakes.discord_http import Http, RestCall
 from tests.fakes.discord_interactions import Interactions
@@ -76,6 +77,7 @@ class FakeDiscord(Http, Rest, ChannelOps, Gateway, Interactions):
         self.world.add_member(self.bot_user)
         self.world.add_member(self.owner)
         self.text_channel = self.world.add_text_channel("general")
+        self.commands: dict[str, list[Json]] = {}  # each guild's registered application commands
         self._runner: web.AppRunner | None = None
         self.extra_routes: list[Callable[[web.UrlDispatcher], None]] = []
 
@@ -123,6 +125,7 @@ class FakeDiscord(Http, Rest, ChannelOps, Gateway, Interactions):
         self.add_rest_routes(app.router)
         add_bulk_delete_route(app.router, self)
         add_poll_routes(app.router, self)
+        add_command_routes(app.router, self)
         for add in self.extra_routes:
             add(app.router)
         app.router.add_route("*", "/{tail:.*}", self.h_unknown)

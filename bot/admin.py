@@ -1,0 +1,42 @@
+"""What the approvers' commands say, for Discord's `/debate` and the console's typed commands."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import fields
+
+from handlers.core.i18n import Strings
+from handlers.core.kinds import Phase
+from handlers.core.model import Debate
+from handlers.core.server_config import ServerConfig
+from handlers.core.shorten import shorten
+from tools.store.debates import SqliteStore
+
+MESSAGE_LIMIT = 2000  # Discord's, for a private reply
+OPEN = tuple(phase for phase in Phase if not phase.is_terminal)
+
+
+async def open_debates(store: SqliteStore) -> list[Debate]:
+    """Every debate not yet ended (a card waiting included), oldest first."""
+    ids = sorted({found for phase in OPEN for found in await store.debates_in(phase)})
+    return [await store.load(debate_id) for debate_id in ids]
+
+
+def debate_lines(
+    debates: list[Debate], strings: Strings, status: Callable[[Debate], str], link: list[str]
+) -> str:
+    """One line per debate (`#3 Redis or LRU · round 1/6 ... · <#thread>`), in one message."""
+    if not debates:
+        return strings("admin.none_open")
+    lines = [
+        strings("admin.line", id=d.id, topic=d.proposal.topic, status=status(d), link=where)
+        for d, where in zip(debates, link, strict=True)
+    ]
+    return shorten("\n".join(lines), MESSAGE_LIMIT)
+
+
+def config_text(config: ServerConfig, strings: Strings, key: str, scope: str) -> str:
+    """`Settings in this server: language: en · rounds: 4` (or the global defaults)."""
+    chosen = [(f.name, getattr(config, f.name)) for f in fields(config) if getattr(config, f.name)]
+    values = " · ".join(f"{name}: {value}" for name, value in chosen)
+    return strings(key, scope=scope, values=values or strings("admin.config_defaults"))

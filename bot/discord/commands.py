@@ -1,0 +1,169 @@
+"""`/debate` for approvers (issue 34): list, status, stop and config, each answered privately.
+
+The group is added to the client's command tree here and registered per server as each one
+becomes available (`DebateBot.on_guild_available`): a server's commands appear at once, where
+global ones take up to an hour.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any, Literal
+
+import discord
+from discord import app_commands
+
+from bot.admin import config_text, debate_lines, open_debates
+from bot.discord.embeds import status_line
+from bot.discord.front import _private as private
+from handlers.core.events import StopRequested
+from handlers.core.i18n import Strings
+from handlers.core.model import Actor, Debate, Participant, Phase
+from handlers.core.server_config import ServerConfig, config_problem
+from handlers.debate_handler import Engine
+from handlers.ports import Clock
+from handlers.store_ports import StoreUnavailable
+from tools.store.db import Database
+from tools.store.debates import DebateNotFound, SqliteStore
+from tools.store.room_messages import RoomMessages
+from tools.store.server_settings import ServerSettings
+
+Scope = Literal["server", "channel"]
+Language = Literal["ko", "en", "pt-BR"]
+Answer = Callable[[discord.Interaction[Any]], Awaitable[str]]
+
+
+class AdminCommands:
+    """What the commands do; who may run them is checked once, in `_answer`."""
+
+    def __init__(
+        self,
+        engine: Engine,
+        db: Database,
+        strings: Strings,
+        clock: Clock,
+        *,
+        approver_role_id: int | None,
+        roster: tuple[Participant, ...],
+    ) -> None:
+        self._engine, self._strings, self._clock = engine, strings, clock
+        self._store, self._rooms, self._configs = (
+            SqliteStore(db),
+            RoomMessages(db),
+            ServerSettings(db),
+        )
+        self._approver_role_id = approver_role_id
+        self._roster = roster  # PARTICIPANTS: what a server's format is checked against
+
+    def group(self) -> app_commands.Group:
+        """`/debate list|status|stop|config`, described in the bot's language."""
+        t = self._strings
+        group = app_commands.Group(name="debate", description=t("admin.group"), guild_only=True)
+        for name, callback in self._callbacks().items():
+            group.add_command(
+                app_commands.Command(
+                    name=name, description=t(f"admin.cmd_{name}"), callback=callback
+                )
+            )
+        return group
+
+    def _callbacks(self) -> dict[str, Any]:
+        """The commands' callbacks (discord.py reads their options from the signatures)."""
+        t, answer = self._strings, self._answer
+
+        async def list_(interaction: discord.Interaction[Any]) -> None:
+            await answer(interaction, lambda _: self._list())
+
+        @app_commands.describe(debate=t("admin.param_debate"))
+        async def status(interaction: discord.Interaction[Any], debate: int) -> None:
+            await answer(interaction, lambda i: self._status(i, debate))
+
+        @app_commands.describe(debate=t("admin.param_debate"))
+        async def stop(interaction: discord.Interaction[Any], debate: int) -> None:
+            await answer(interaction, lambda i: self._stop(i, debate))
+
+        @app_commands.describe(
+            **{p: t(f"admin.param_{p}") for p in ServerConfig.__dataclass_fields__}
+            | {"scope": t("admin.param_scope")}
+        )
+        async def config(
+            interaction: discord.Interaction[Any],
+            scope: Scope = "server",
+            language: Language | None = None,
+            format: str | None = None,  # the option's name people see
+            rounds: int | None = None,
+            roster: str | None = None,
+        ) -> None:
+            given = ServerConfig(language or "", format or "", rounds or 0, roster or "")
+            await answer(interaction, lambda i: self._config(i, scope, given))
+
+        return {"list": list_, "status": status, "stop": stop, "config": config}
+
+    async def _answer(self, interaction: discord.Interaction[Any], make: Answer) -> None:
+        """Refuse anyone but an approver (the role, or Manage Server); else say `make`'s text."""
+        roles = {role.id for role in getattr(interaction.user, "roles", ())}
+        allowed = interaction.permissions.manage_guild or self._approver_role_id in roles
+        if not allowed:
+            await private(interaction, self._strings("admin.refused"))
+            return
+        try:
+            text = await make(interaction)
+        except DebateNotFound as exc:
+            text = self._strings("admin.no_debate", id=exc.args[0] if exc.args else "?")
+        except StoreUnavailable:
+            text = self._strings("front.store_unavailable")
+        await private(interaction, text)
+
+    async def _list(self) -> str:
+        debates = await open_debates(self._store)
+        links = [await self._link(d) for d in debates]
+        return debate_lines(debates, self._strings, self._status_line, links)
+
+    async def _status(self, interaction: discord.Interaction[Any], debate_id: int) -> str:
+        debate = await self._engine.get(debate_id)
+        config = await self._configs.lookup(interaction.guild_id or 0, debate.proposal.channel_id)
+        scope = self._strings("admin.scope_channel")
+        settings = config_text(config, self._strings, "admin.config_title", scope)
+        line = self._strings(
+            "admin.line",
+            id=debate.id,
+            topic=debate.proposal.topic,
+            status=self._status_line(debate),
+            link=await self._link(debate),
+        )
+        return f"{line}\n{settings}"
+
+    async def _stop(self, interaction: discord.Interaction[Any], debate_id: int) -> str:
+        await self._engine.get(debate_id)  # an unknown number is said as such
+        user = interaction.user
+        actor = Actor(user_id=user.id, name=user.display_name, is_approver=True)
+        done = await self._engine.submit(debate_id, StopRequested(actor))
+        return self._strings("admin.stopped" if done.taken else "admin.not_stopped", id=debate_id)
+
+    async def _config(
+        self, interaction: discord.Interaction[Any], scope: Scope, given: ServerConfig
+    ) -> str:
+        """Show a scope's settings, or change the given ones (all checked before any is kept)."""
+        guild_id, channel_id = interaction.guild_id or 0, interaction.channel_id or 0
+        where = channel_id if scope == "channel" else 0
+        words = self._strings(f"admin.scope_{scope}")
+        stored = await self._configs.stored(guild_id, where)
+        if given == ServerConfig():
+            return config_text(stored, self._strings, "admin.config_title", words)
+        wanted = given.over(stored)
+        under = await self._configs.stored(guild_id) if where else ServerConfig()
+        problem = config_problem(wanted.over(under), self._roster)
+        if problem:
+            return self._strings(problem)
+        await self._configs.store(guild_id, where, wanted)
+        return config_text(wanted, self._strings, "admin.config_saved", words)
+
+    def _status_line(self, debate: Debate) -> str:
+        if debate.phase is Phase.PROPOSED:  # no round yet: the card waits
+            return self._strings("front.card_proposed")
+        return status_line(debate, self._strings, self._clock.now())
+
+    async def _link(self, debate: Debate) -> str:
+        """The debate's thread (a card still waiting: its channel), as Discord links it."""
+        thread = await self._rooms.thread_of(debate.id)
+        return f"<#{thread or debate.proposal.channel_id}>"

@@ -1,0 +1,46 @@
+"""What an approver set for one server or channel over the global defaults (`/debate config`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+
+from handlers.core.formats import formats_for
+from handlers.core.i18n import LANGUAGES
+from handlers.core.participants import Participant, RosterError, parse_roster
+
+MAX_ROUNDS = 50  # as the MAX_ROUNDS setting allows
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    """A server's or a channel's choices; an empty field keeps the default under it."""
+
+    language: str = ""
+    format: str = ""
+    rounds: int = 0
+    roster: str = ""  # as PARTICIPANTS writes it
+
+    def over(self, under: ServerConfig) -> ServerConfig:
+        """These choices, and `under`'s where this one chose nothing (a channel over its server)."""
+        return replace(
+            under, **{f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name)}
+        )
+
+    def participants(self, default: tuple[Participant, ...]) -> tuple[Participant, ...]:
+        """The roster chosen, else `default`."""
+        return parse_roster(self.roster) if self.roster else default
+
+
+def config_problem(config: ServerConfig, default: tuple[Participant, ...]) -> str:
+    """The locale key of what is wrong with a config, or '' (nothing stored when wrong)."""
+    if config.language and config.language not in LANGUAGES:
+        return "admin.bad_language"
+    if config.rounds and not 1 <= config.rounds <= MAX_ROUNDS:
+        return "admin.bad_rounds"
+    try:
+        roster = config.participants(default)
+    except RosterError:
+        return "admin.bad_roster"
+    if config.format and config.format not in formats_for(roster):
+        return "admin.bad_format"
+    return ""
