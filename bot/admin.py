@@ -23,16 +23,25 @@ async def open_debates(store: SqliteStore) -> list[Debate]:
 
 
 def debate_lines(
-    debates: list[Debate], strings: Strings, status: Callable[[Debate], str], link: list[str]
+    debates: list[Debate], strings: Strings, status: Callable[[Debate], str], links: list[str]
 ) -> str:
     """One line per debate (`#3 Redis or LRU · round 1/6 ... · <#thread>`), in one message."""
     if not debates:
         return strings("admin.none_open")
     lines = [
-        strings("admin.line", id=d.id, topic=d.proposal.topic, status=status(d), link=where)
-        for d, where in zip(debates, link, strict=True)
+        debate_line(d, strings, status, where) for d, where in zip(debates, links, strict=True)
     ]
     return shorten("\n".join(lines), MESSAGE_LIMIT)
+
+
+def debate_line(
+    debate: Debate, strings: Strings, status: Callable[[Debate], str], link: str = ""
+) -> str:
+    """`#3 Redis or LRU · round 1/6 · ... · <#thread>` (the console has no link); a card
+    still waiting has no round yet."""
+    said = strings("front.card_proposed") if debate.phase is Phase.PROPOSED else status(debate)
+    line = strings("admin.line", id=debate.id, topic=debate.proposal.topic, status=said)
+    return f"{line} · {link}" if link else line
 
 
 def config_text(config: ServerConfig, strings: Strings, key: str, scope: str) -> str:

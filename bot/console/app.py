@@ -16,6 +16,7 @@ from typing import Literal
 from rich.console import Console
 from rich.text import Text
 
+from bot.console.admin_keys import AdminKeys
 from bot.console.card_keys import budget_in, format_in, option_in
 from bot.console.keyboard import HELP, QUIT, STOP, Keyboard
 from bot.console.seats import People
@@ -83,6 +84,7 @@ class ConsoleApp:
         self._quit = asyncio.Event()
         self._hinted = False
         self._tasks: set[asyncio.Task[None]] = set()
+        self._admin = AdminKeys(handler, store, strings, clock)
         keyboard.pace_with(self._waiting_for_input)
 
     async def run(self) -> int:
@@ -137,6 +139,10 @@ class ConsoleApp:
             return False
         if text.lower() in HELP:
             self._say(self._t("console.help"))
+            return True
+        said = await self._admin.answer(text, self._people.actor)  # /list, /status N, /stop N
+        if said is not None:
+            self._say(said)
             return True
         await self._handler.expire_due()
         await self._handler.fire_due_timers()  # a usage limit that reset meanwhile

@@ -13,12 +13,12 @@ from typing import Any, Literal
 import discord
 from discord import app_commands
 
-from bot.admin import config_text, debate_lines, open_debates
+from bot.admin import config_text, debate_line, debate_lines, open_debates
 from bot.discord.embeds import status_line
 from bot.discord.front import _private as private
 from handlers.core.events import StopRequested
 from handlers.core.i18n import Strings
-from handlers.core.model import Actor, Debate, Participant, Phase
+from handlers.core.model import Actor, Debate, Participant
 from handlers.core.server_config import ServerConfig, config_problem
 from handlers.debate_handler import Engine
 from handlers.ports import Clock
@@ -124,13 +124,7 @@ class AdminCommands:
         config = await self._configs.lookup(interaction.guild_id or 0, debate.proposal.channel_id)
         scope = self._strings("admin.scope_channel")
         settings = config_text(config, self._strings, "admin.config_title", scope)
-        line = self._strings(
-            "admin.line",
-            id=debate.id,
-            topic=debate.proposal.topic,
-            status=self._status_line(debate),
-            link=await self._link(debate),
-        )
+        line = debate_line(debate, self._strings, self._status_line, await self._link(debate))
         return f"{line}\n{settings}"
 
     async def _stop(self, interaction: discord.Interaction[Any], debate_id: int) -> str:
@@ -159,8 +153,6 @@ class AdminCommands:
         return config_text(wanted, self._strings, "admin.config_saved", words)
 
     def _status_line(self, debate: Debate) -> str:
-        if debate.phase is Phase.PROPOSED:  # no round yet: the card waits
-            return self._strings("front.card_proposed")
         return status_line(debate, self._strings, self._clock.now())
 
     async def _link(self, debate: Debate) -> str:

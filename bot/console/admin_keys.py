@@ -1,0 +1,50 @@
+"""The approvers' commands typed in the console: `/list`, `/status N`, `/stop N` (as Discord's
+`/debate list|status|stop`; the console's one person owns the terminal, so nobody is refused)."""
+
+from __future__ import annotations
+
+import re
+
+from bot.admin import debate_line, debate_lines, open_debates
+from bot.console.text import status_line
+from handlers.core.events import StopRequested
+from handlers.core.i18n import Strings
+from handlers.core.model import Actor, Debate
+from handlers.debate_handler import DebateHandler
+from handlers.ports import Clock
+from tools.store.debates import DebateNotFound, SqliteStore
+
+_COMMAND = re.compile(r"^/(list|status|stop)(?:\s+#?(\d+))?$", re.IGNORECASE)
+
+
+class AdminKeys:
+    """Answers one typed command line, or says it is not one (None)."""
+
+    def __init__(
+        self, handler: DebateHandler, store: SqliteStore, strings: Strings, clock: Clock
+    ) -> None:
+        self._handler, self._store, self._t, self._clock = handler, store, strings, clock
+
+    async def answer(self, text: str, actor: Actor) -> str | None:
+        """What the command says; None if the line is no such command (`/stop` alone stops
+        the running debate, as before)."""
+        found = _COMMAND.match(text.strip())
+        if found is None:
+            return None
+        verb, number = found[1].lower(), found[2]
+        if verb == "list":
+            debates = await open_debates(self._store)
+            return debate_lines(debates, self._t, self._line, [""] * len(debates))
+        if number is None:  # `/stop` alone stops the running debate, as before
+            return None if verb == "stop" else self._t("admin.console_usage")
+        try:
+            debate = await self._handler.get(int(number))
+        except DebateNotFound:
+            return self._t("admin.no_debate", id=number)
+        if verb == "status":
+            return debate_line(debate, self._t, self._line)
+        done = await self._handler.submit(debate.id, StopRequested(actor))
+        return self._t("admin.stopped" if done.taken else "admin.not_stopped", id=number)
+
+    def _line(self, debate: Debate) -> str:
+        return status_line(debate, self._t, self._clock.now())

@@ -1,0 +1,63 @@
+"""The console's typed `/list`, `/status N`, `/stop N` (Discord's `/debate` commands, issue 34)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+from bot.console.build import ConsoleOptions
+from bot.console.keyboard import Keyboard
+from bot.console.session import console_session
+from bot.settings import Settings
+from handlers.core.i18n import Strings
+from handlers.core.model import AG, CLAUDE, Backend
+from tests.bot.console.conftest import HangingDebater, Screen, plain_console, seed_for
+from tests.doubles import TOPIC, FakeClock, QueueLines, ScriptedModerator
+
+T = Strings("ko")
+
+
+async def test_slash_commands_typed_in_the_console_list_show_and_stop(
+    settings: Settings, screen: Screen
+) -> None:
+    lines, ag, claude = QueueLines(), HangingDebater(AG), HangingDebater(CLAUDE)
+    keyboard = Keyboard(lines)
+    session = asyncio.create_task(
+        console_session(
+            settings,
+            ConsoleOptions(name="alice"),
+            plain_console(screen, width=200),
+            keyboard,
+            FakeClock(),
+            moderator=ScriptedModerator(),
+            seats={Backend.AG_RELAY: ag, Backend.CLAUDE_CLI: claude},
+            rng=random.Random(seed_for(AG)),
+        )
+    )
+    lines.push("/list")
+    await screen.shows(T("admin.none_open"))
+    lines.push(
+        "캐시 계층을 Redis로 갈지 그냥 in-process LRU로 갈지 아직 못 정했네",
+        "bob: 멀티 인스턴스면 Redis가 맞지 않아? 근데 운영 부담이 고민이라 장단점이 애매하다",
+    )
+    await screen.shows(T("console.card_title"))
+    lines.push("/list")
+    await screen.shows(f"#1 {TOPIC} · {T('front.card_proposed')}")
+    lines.push("y")
+    await asyncio.wait_for(ag.started.wait(), 10)  # mid-turn: AG never answers
+    mark = len(screen.getvalue())
+    lines.push("/status 1")
+    await screen.shows(f"#1 {TOPIC} · 라운드 1/", after=mark)
+    lines.push("/status 7")
+    await screen.shows(T("admin.no_debate", id=7), after=mark)
+    lines.push("/stop 1")
+    await screen.shows(T("admin.stopped", id=1), after=mark)
+    await asyncio.wait_for(ag.cancelled.wait(), 10)
+    lines.push("/stop 1")
+    await screen.shows(T("admin.not_stopped", id=1), after=mark)
+    ended = T("debate.outcome_recorded", outcome="", url="").split(":")[0]
+    await screen.shows(ended, after=mark)  # the Conclusion written: nothing is open
+    lines.push("/list")
+    await screen.shows(T("admin.none_open"), after=mark)
+    lines.push("/quit")
+    assert await asyncio.wait_for(session, 10) == 0

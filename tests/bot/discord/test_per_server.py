@@ -1,0 +1,80 @@
+"""Per-server settings (issue 34): `/debate config` stored over the global defaults, a channel's
+over its server's, shown by `status` and used by the next card; bad input changes nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from handlers.core.model import Phase
+from handlers.core.participants import parse_roster
+from handlers.core.server_config import ServerConfig, config_problem
+from tests.bot.discord.conftest import KO, BotRig, People
+from tests.bot.discord.slash_support import MANAGE_GUILD, registered, run
+from tests.bot.discord.support import chat, wait_card
+from tools.store.db import Database
+from tools.store.server_settings import ServerSettings
+
+ROSTER = parse_roster("ag:ag-relay:AG,claude:claude-cli:Claude")
+
+
+async def test_per_server_config_is_used_by_the_next_card_and_shown_by_status(
+    rig: BotRig, people: People
+) -> None:
+    await rig.start()
+    await registered(rig)
+    dana = rig.fake.add_user("dana")
+
+    async def config(**options: object) -> str:
+        return await run(rig, dana, "config", permissions=MANAGE_GUILD, **options)
+
+    server, channel = KO("admin.scope_server"), KO("admin.scope_channel")
+    saved = await config(format="ledger", rounds=2, language="en")
+    assert saved == KO(
+        "admin.config_saved", scope=server, values="language: en · format: ledger · rounds: 2"
+    )
+    assert await config(scope="channel", rounds=4) == KO(
+        "admin.config_saved", scope=channel, values="rounds: 4"
+    )
+    for bad, key in (
+        ({"rounds": 99}, "admin.bad_rounds"),
+        ({"roster": "nobody"}, "admin.bad_roster"),
+        ({"format": "nosuch"}, "admin.bad_format"),
+    ):
+        assert await config(**bad) == KO(key)
+    assert await config() == KO(  # what the server holds, unchanged by the refused ones
+        "admin.config_title", scope=server, values="language: en · format: ledger · rounds: 2"
+    )
+
+    await chat(rig, people)
+    _, debate_id = await wait_card(rig)
+    debate = await rig.handler.get(debate_id)
+    assert debate.phase is Phase.PROPOSED
+    assert (debate.max_rounds, debate.format) == (4, "ledger")  # the channel's rounds win
+    status = await run(rig, dana, "status", permissions=MANAGE_GUILD, debate=debate_id)
+    assert status.splitlines()[1] == KO(
+        "admin.config_title", scope=channel, values="language: en · format: ledger · rounds: 4"
+    )
+
+
+async def test_per_server_settings_keep_each_server_and_channel_apart(tmp_path: Path) -> None:
+    db = await Database.open(str(tmp_path / "settings.sqlite3"))
+    try:
+        settings = ServerSettings(db)
+        await settings.store(1, 0, ServerConfig(language="en", rounds=3))
+        await settings.store(1, 10, ServerConfig(rounds=5, roster="claude:claude-cli:Claude"))
+        await settings.store(2, 0, ServerConfig(format="ledger"))
+        assert await settings.lookup(1, 10) == ServerConfig("en", "", 5, "claude:claude-cli:Claude")
+        assert await settings.lookup(1, 11) == ServerConfig(language="en", rounds=3)
+        assert await settings.lookup(2, 10) == ServerConfig(format="ledger")
+        assert await settings.lookup(3, 10) == ServerConfig()
+        await settings.store(1, 0, ServerConfig(language="ko"))  # replaced, not merged
+        assert await settings.stored(1) == ServerConfig(language="ko")
+    finally:
+        await db.close()
+
+
+def test_per_server_config_problems_are_named() -> None:
+    assert config_problem(ServerConfig(language="fr"), ROSTER) == "admin.bad_language"
+    assert config_problem(ServerConfig(rounds=51), ROSTER) == "admin.bad_rounds"
+    assert config_problem(ServerConfig(roster="??"), ROSTER) == "admin.bad_roster"
+    assert config_problem(ServerConfig("pt-BR", "ledger", 50, ""), ROSTER) == ""
