@@ -22,10 +22,11 @@ REQUIRED = discord.Permissions(
 
 
 def invite_url(application_id: int) -> str:
-    """The OAuth2 URL that adds the bot with exactly the permissions it uses."""
+    """The OAuth2 URL that adds the bot with exactly the permissions it uses, and its `/debate`
+    commands (the applications.commands scope)."""
     return (
         "https://discord.com/oauth2/authorize"
-        f"?client_id={application_id}&scope=bot&permissions={REQUIRED.value}"
+        f"?client_id={application_id}&scope=bot+applications.commands&permissions={REQUIRED.value}"
     )
 
 

@@ -158,7 +158,9 @@ async def test_a_role_overwrite_can_grant_back_what_everyone_is_denied(
 
 def test_the_invite_url_holds_every_permission_the_bot_uses_and_pin_messages() -> None:
     url = invite_url(123)
-    assert url.startswith("https://discord.com/oauth2/authorize?client_id=123&scope=bot&")
+    assert url.startswith(
+        "https://discord.com/oauth2/authorize?client_id=123&scope=bot+applications.commands&"
+    )
     value = int(url.rsplit("permissions=", 1)[1])
     assert value & (1 << 51)  # Pin Messages, needed to pin since 2026
     granted = discord.Permissions(value)
