@@ -25,20 +25,16 @@ class ServerSettings:
 
     async def lookup(self, guild_id: int, channel_id: int) -> ServerConfig:
         """What applies in a channel of a server (empty: the global defaults)."""
-        rows = await self._db.fetch_all(SELECT, (guild_id, channel_id))
-        found = {int(r[0]): ServerConfig(str(r[1]), str(r[2]), int(r[3]), str(r[4])) for r in rows}
-        server = found.get(0, ServerConfig())
-        return found[channel_id].over(server) if channel_id and channel_id in found else server
+        found = await self._scopes(guild_id, channel_id)
+        return found.get(channel_id, ServerConfig()).over(found.get(0, ServerConfig()))
 
     async def stored(self, guild_id: int, channel_id: int = 0) -> ServerConfig:
         """What one scope (a server: channel 0) holds by itself."""
+        return (await self._scopes(guild_id, channel_id)).get(channel_id, ServerConfig())
+
+    async def _scopes(self, guild_id: int, channel_id: int) -> dict[int, ServerConfig]:
         rows = await self._db.fetch_all(SELECT, (guild_id, channel_id))
-        row = next((r for r in rows if int(r[0]) == channel_id), None)
-        return (
-            ServerConfig(str(row[1]), str(row[2]), int(row[3]), str(row[4]))
-            if row
-            else ServerConfig()
-        )
+        return {int(r[0]): ServerConfig(str(r[1]), str(r[2]), int(r[3]), str(r[4])) for r in rows}
 
     async def store(self, guild_id: int, channel_id: int, config: ServerConfig) -> None:
         """Keep a scope's choices (replacing what it held)."""

@@ -3,8 +3,6 @@ over its server's, shown by `status` and used by the next card; bad input change
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from handlers.core.model import Phase
 from handlers.core.participants import parse_roster
 from handlers.core.server_config import ServerConfig, config_problem
@@ -56,8 +54,10 @@ async def test_per_server_config_is_used_by_the_next_card_and_shown_by_status(
     )
 
 
-async def test_per_server_settings_keep_each_server_and_channel_apart(tmp_path: Path) -> None:
-    db = await Database.open(str(tmp_path / "settings.sqlite3"))
+async def test_per_server_settings_keep_each_server_and_channel_apart(
+    database_target: str,
+) -> None:
+    db = await Database.open(database_target)  # SQLite, then PostgreSQL (migration 0008's twin)
     try:
         settings = ServerSettings(db)
         await settings.store(1, 0, ServerConfig(language="en", rounds=3))
