@@ -65,6 +65,8 @@ async def test_slash_lists_shows_and_stops_a_running_debate(rig: BotRig, people:
     waiting = await run(rig, dana, "list")
     assert waiting.startswith(f"#{debate_id} {TOPIC} · {KO('front.card_proposed')}")
     assert f"<#{rig.channel_id}>" in waiting
+    not_running = KO("admin.not_stopped", id=debate_id)
+    assert await run(rig, dana, "stop", debate=debate_id) == not_running  # the card still waits
 
     rig.ag.hold.add(1)  # AG stays silent: the debate is mid-turn when it is stopped
     await click(rig, card["id"], f"debate:open:{debate_id}", people.alice)
@@ -80,6 +82,6 @@ async def test_slash_lists_shows_and_stops_a_running_debate(rig: BotRig, people:
     assert await run(rig, dana, "stop", debate=debate_id) == KO("admin.stopped", id=debate_id)
     await rig.handler.wait_idle(debate_id)
     assert (await rig.handler.get(debate_id)).phase is Phase.STOPPED
-    assert await run(rig, dana, "stop", debate=debate_id) == KO("admin.not_stopped", id=debate_id)
+    assert await run(rig, dana, "stop", debate=debate_id) == not_running
     assert await run(rig, dana, "list") == KO("admin.none_open")
     assert await run(rig, dana, "status", debate=999) == KO("admin.no_debate", id=999)
