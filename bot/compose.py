@@ -16,6 +16,7 @@ from typing import Generic, TypeVar
 
 from bot.settings import Settings, SettingsError
 from handlers.core.effects import Notify
+from handlers.core.formats import format_named, formats_for
 from handlers.core.i18n import Strings
 from handlers.core.model import AG, Backend
 from handlers.debate_handler import DebateHandler, HandlerConfig
@@ -66,6 +67,14 @@ def handler_config(settings: Settings) -> HandlerConfig:
         budget_usd=settings.BUDGET_USD,
         format_options=settings.format_options,
     )
+
+
+def wanted_backends(settings: Settings) -> set[Backend]:
+    """The backends PARTICIPANTS uses, and those of the seats a format the card offers adds."""
+    wanted = {member.backend for member in settings.roster}
+    for name in formats_for(settings.roster):
+        wanted |= {m.backend for m in format_named(name).seats_added(settings.format_options)}
+    return wanted
 
 
 def build_moderator(settings: Settings, db: Database, sleep: Sleep) -> StructuredModerator:

@@ -11,12 +11,11 @@ from rich.console import Console
 from rich.panel import Panel
 from rich.text import Text
 
-from bot.compose import build_moderator, claude_debater, gemini_cli_debater
+from bot.compose import build_moderator, claude_debater, gemini_cli_debater, wanted_backends
 from bot.console.keyboard import Keyboard
 from bot.console.seats import HumanDebater, Typed
 from bot.console.text import MODERATOR_GREY
 from bot.settings import Settings
-from handlers.core.formats import format_named, formats_for
 from handlers.core.i18n import Strings
 from handlers.core.model import GEMINI, Backend, Participant
 from handlers.ports import Debater, Moderator
@@ -53,14 +52,6 @@ def typed_seats(options: ConsoleOptions) -> Typed:
     if options.claude == "human":
         backends.add(Backend.CLAUDE_CLI)
     return Typed(options.human, frozenset(backends))
-
-
-def wanted_backends(settings: Settings) -> set[Backend]:
-    """The backends PARTICIPANTS uses, and those of the seats a format the card offers adds."""
-    wanted = {member.backend for member in settings.roster}
-    for name in formats_for(settings.roster):
-        wanted |= {m.backend for m in format_named(name).seats_added(settings.format_options)}
-    return wanted
 
 
 def missing_binaries(settings: Settings, options: ConsoleOptions) -> list[str]:

@@ -29,6 +29,7 @@ from bot.compose import (
     claude_debater,
     gemini_cli_debater,
     handler_config,
+    wanted_backends,
 )
 from bot.discord.ag_relay import AgRelayDebater
 from bot.discord.client import DebateBot
@@ -38,7 +39,6 @@ from bot.discord.room import DiscordRoom
 from bot.discord.services import Services, shutdown
 from bot.discord.shared import database_url, front_engine, listen, shared_services
 from bot.settings import Settings
-from handlers.core.formats import format_named, formats_for
 from handlers.core.i18n import Strings
 from handlers.core.model import Backend
 from handlers.debate_handler import DebateHandler
@@ -162,12 +162,10 @@ def _debaters(
     """The given debaters; for the other backends the roster (PARTICIPANTS) uses, AG through
     the Discord relay (listening to every message), Claude and Gemini through their CLIs."""
     chosen = dict(given)
-    wanted = {member.backend for member in settings.roster}
-    for name in formats_for(settings.roster):  # the card may pick one that seats more
-        wanted |= {m.backend for m in format_named(name).seats_added(settings.format_options)}
-    if Backend.CLAUDE_CLI in wanted and Backend.CLAUDE_CLI not in chosen:
+    wanted = wanted_backends(settings) - chosen.keys()
+    if Backend.CLAUDE_CLI in wanted:
         chosen[Backend.CLAUDE_CLI] = claude_debater(settings, db, settings.DATA_DIR)
-    if Backend.GEMINI_CLI in wanted and Backend.GEMINI_CLI not in chosen:
+    if Backend.GEMINI_CLI in wanted:
         chosen[Backend.GEMINI_CLI] = gemini_cli_debater(
             settings,
             db,
@@ -175,7 +173,7 @@ def _debaters(
             Path(settings.DATA_DIR) / "gemini-cli",
             participant="gemini",
         )
-    if Backend.AG_RELAY in wanted and Backend.AG_RELAY not in chosen:
+    if Backend.AG_RELAY in wanted:
         ag = AgRelayDebater(
             bot,
             db,
@@ -264,17 +262,13 @@ async def _rest_only(bot: DebateBot, token: str) -> None:
 
 
 async def serve_worker(settings: Settings) -> None:
-    """Open the shared database, log in over REST, run leased debates until SIGTERM/SIGINT."""
+    """`debate-room worker` (issue 20): over the REST API only, run the debates whose lease it
+    holds; clicks and messages reach the `run` process, which stores them in the inbox."""
     await _serve(settings, await shared_services(settings, gateway=False), gateway=False)
 
 
-def run_bot(settings: Settings) -> int:
-    """The `debate-room run` command."""
-    return run_command(settings, serve)
-
-
 def run_command(settings: Settings, main: Callable[[Settings], Coroutine[Any, Any, None]]) -> int:
-    """Run `main` (the bot, or a worker) with logging set up; the exit code of its end."""
+    """A command (`run`: `serve`, `worker`: `serve_worker`) with logging set up; its exit code."""
     logging.basicConfig(
         level=settings.LOG_LEVEL, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
@@ -304,7 +298,6 @@ __all__ = [
     "Services",
     "assemble",
     "new_event_loop",
-    "run_bot",
     "run_command",
     "serve",
     "serve_worker",
