@@ -81,14 +81,18 @@ def notice_params(
     return said
 
 
+def option_question(strings: Strings, key: str) -> str:
+    """A format's setup question for people (`front.option_<key>`, dots as underscores), or ""."""
+    name = f"front.option_{key.replace('.', '_')}"
+    return strings(name) if strings.has(name) else ""
+
+
 def option_label(strings: Strings, key: str, choice: str) -> str:
-    """One answer of a format's setup question for people (`front.option_<key>_<choice>`, dots
-    as underscores), after the question; without a locale entry, `key: choice`."""
-    name = key.replace(".", "_")
-    question = strings(f"front.option_{name}") if strings.has(f"front.option_{name}") else key
-    answer_key = f"front.option_{name}_{choice}"
+    """One answer of a format's setup question, after the question; without a locale entry,
+    `key: choice`."""
+    answer_key = f"front.option_{key.replace('.', '_')}_{choice}"
     answer = strings(answer_key) if strings.has(answer_key) else choice
-    return f"{question}: {answer}"
+    return f"{option_question(strings, key) or key}: {answer}"
 
 
 def suggestion(debate: Debate, strings: Strings) -> str:

@@ -30,7 +30,6 @@ from handlers.core.shorten import shorten
 
 GREY = COLOUR_MODERATOR
 AMBER = COLOUR_USER  # decisions the people make
-PAGES = ("agenda", "working-document", "round-log", "conclusion")
 MINUTES_PER_TURN = (2, 4)  # one full-text turn, low and high estimate
 FIELD_LIMIT = 1024
 QUESTION_LIMIT = 4000  # an embed's description holds 4096

@@ -35,7 +35,6 @@ log = logging.getLogger(__name__)
 
 LIVE_WINDOW_S = 1.5
 LIVE_TEXT_LIMIT = 3800  # of an embed's 4096, leaving room for the note
-DELETE_LIVE = "DELETE FROM room_messages WHERE debate_id = ? AND key = ?"
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ import discord
 from bot.discord.clicks import CardChoice, DebateClick, EventFront, front_of
 from bot.discord.embeds import budget_label
 from bot.discord.forms import FormButton
-from bot.formatting import format_label, option_label, pause_area
+from bot.formatting import format_label, option_label, option_question, pause_area
 from handlers.core.credit import PAUSE_CHOICES
 from handlers.core.events import (
     BudgetChosen,
@@ -190,23 +190,11 @@ def card_view(debate: Debate, strings: Strings) -> discord.ui.View:
     view.add_item(DebateButton("decline", debate.id, strings("front.button_decline"), 2))
     formats = formats_for(debate.roster)
     if len(formats) > 1:  # one format is no choice: the card names it
-        options = tuple(
-            discord.SelectOption(
-                label=shorten(format_label(strings, name), 100),
-                value=name,
-                default=name == debate.format,
-            )
-            for name in formats[:MAX_OPTIONS]
-        )
-        view.add_item(CardSelect("format", debate.id, options, row=1))
-    budgets = tuple(
-        discord.SelectOption(
-            label=shorten(budget_label(debate, rounds, strings), 100),
-            value=str(rounds),
-            default=rounds == debate.max_rounds,
-        )
-        for rounds in sorted({*BUDGET_ROUNDS, debate.max_rounds})[:MAX_OPTIONS]
-    )
+        labelled = [(format_label(strings, name), name) for name in formats]
+        view.add_item(CardSelect("format", debate.id, _options(labelled, debate.format), row=1))
+    rounds = sorted({*BUDGET_ROUNDS, debate.max_rounds})
+    labelled = [(budget_label(debate, n, strings), str(n)) for n in rounds]
+    budgets = _options(labelled, str(debate.max_rounds))
     view.add_item(CardSelect("budget", debate.id, budgets, row=2))
     asked = card_options(debate.format)
     menus = [o for o in asked if not o.is_text]
@@ -218,7 +206,7 @@ def card_view(debate: Debate, strings: Strings) -> discord.ui.View:
         label = shorten(option_label(strings, option.key, current), 80)
         view.add_item(DebateButton("option", debate.id, label, 2, option.key, after))
     for option in [o for o in asked if o.is_text][:3]:  # forms: buttons beside Open
-        label = strings(f"front.option_{option.key.replace('.', '_')}")
+        label = option_question(strings, option.key)
         view.add_item(FormButton(option.key, debate.id, label, row=0))
     return view
 
@@ -226,15 +214,16 @@ def card_view(debate: Debate, strings: Strings) -> discord.ui.View:
 def option_select(debate: Debate, option: CardOption, strings: Strings, row: int) -> CardSelect:
     """A menu for one of the format's setup questions, the stored (or default) choice picked."""
     current = debate.option(option.key, option.choices[0])
-    options = tuple(
-        discord.SelectOption(
-            label=shorten(option_label(strings, option.key, choice), 100),
-            value=choice,
-            default=choice == current,
-        )
-        for choice in option.choices[:MAX_OPTIONS]
+    labelled = [(option_label(strings, option.key, choice), choice) for choice in option.choices]
+    return CardSelect(f"option.{option.key}", debate.id, _options(labelled, current), row=row)
+
+
+def _options(labelled: list[tuple[str, str]], current: str) -> tuple[discord.SelectOption, ...]:
+    """A menu's (label, value) options, as many as Discord allows, the current value picked."""
+    return tuple(
+        discord.SelectOption(label=shorten(label, 100), value=value, default=value == current)
+        for label, value in labelled[:MAX_OPTIONS]
     )
-    return CardSelect(f"option.{option.key}", debate.id, options, row=row)
 
 
 def budget_view(debate: Debate, strings: Strings) -> discord.ui.View:
