@@ -18,7 +18,7 @@ from bot.settings import Settings, SettingsError
 from handlers.core.effects import Notify
 from handlers.core.formats import format_named, formats_for
 from handlers.core.i18n import Strings
-from handlers.core.model import AG, Backend
+from handlers.core.model import AG, GEMINI, Backend
 from handlers.debate_handler import DebateHandler, HandlerConfig
 from handlers.detection import DetectionHandler
 from handlers.ports import Clock, Debater, Moderator, Room
@@ -156,6 +156,14 @@ def gemini_cli_debater(
         workdir_root=workdir_root,
         participant=participant,
     )
+
+
+def cli_debater(backend: Backend, settings: Settings, db: Database, root: Path) -> Debater:
+    """The Claude or the Gemini CLI's seat, its working folders under `root`."""
+    if backend is Backend.CLAUDE_CLI:
+        return claude_debater(settings, db, root)
+    model = settings.GEMINI_DEBATER_MODEL
+    return gemini_cli_debater(settings, db, model, root / "gemini-cli", participant=GEMINI)
 
 
 @dataclass

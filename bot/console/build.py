@@ -11,13 +11,13 @@ from rich.console import Console
 from rich.panel import Panel
 from rich.text import Text
 
-from bot.compose import build_moderator, claude_debater, gemini_cli_debater, wanted_backends
+from bot.compose import build_moderator, cli_debater, gemini_cli_debater, wanted_backends
 from bot.console.keyboard import Keyboard
 from bot.console.seats import HumanDebater, Typed
 from bot.console.text import MODERATOR_GREY
 from bot.settings import Settings
 from handlers.core.i18n import Strings
-from handlers.core.model import GEMINI, Backend, Participant
+from handlers.core.model import Backend, Participant
 from handlers.ports import Debater, Moderator
 from handlers.rules_moderator import RulesModerator
 from tools.checks import scrub
@@ -108,12 +108,9 @@ def _machine(
     backend: Backend, settings: Settings, options: ConsoleOptions, db: Database, root: Path
 ) -> Debater:
     """The CLI that answers a backend's seats no person types."""
-    if backend is Backend.CLAUDE_CLI:
-        return claude_debater(settings, db, root)
     if backend is Backend.AG_RELAY:  # no relay in a terminal: the Gemini CLI stands in
         return gemini_cli_debater(settings, db, options.ag_model, root / "gemini-cli-ag")
-    model = settings.GEMINI_DEBATER_MODEL
-    return gemini_cli_debater(settings, db, model, root / "gemini-cli", participant=GEMINI)
+    return cli_debater(backend, settings, db, root)
 
 
 def _how(t: Strings, settings: Settings, options: ConsoleOptions, member: Participant) -> str:

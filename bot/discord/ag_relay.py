@@ -26,7 +26,6 @@ from bot.discord.ag_collect import MessageQueue, ReplyCollector, relay_error
 from bot.discord.ag_reply import AG_MODEL, AgReply, relay_tag, tag_of
 from bot.discord.render import nonce_of
 from bot.discord.render_split import FenceSplitter
-from handlers.core.i18n import Strings
 from handlers.core.model import Backend, FailureKind
 from handlers.leasing import EveryDebate, LeaseGuard
 from handlers.ports import DebaterError, DebaterOutput, TurnRequest
@@ -64,13 +63,9 @@ class AgRelayDebater:
         timeout_s: float,
         quiet_s: float,
         briefing: str = "",
-        strings: Strings | None = None,
         poll_s: float | None = None,
         guard: LeaseGuard | None = None,
     ) -> None:
-        # `strings` is accepted for uniform wiring; the relay shows no words of its own (the
-        # tag is a protocol marker AG's side reads, the prompt text comes from the engine).
-        del strings
         if not ag_user_ids:
             raise ValueError("AG_USER_IDS is empty: nobody's messages could count as AG's")
         self._client = client

@@ -11,7 +11,6 @@ import random
 import signal
 from asyncio import new_event_loop
 from collections.abc import Awaitable, Callable, Coroutine, Mapping
-from pathlib import Path
 from typing import Any
 
 import aiohttp
@@ -26,8 +25,7 @@ from bot.compose import (
     build_engine,
     build_moderator,
     build_wiki_backend,
-    claude_debater,
-    gemini_cli_debater,
+    cli_debater,
     handler_config,
     wanted_backends,
 )
@@ -87,7 +85,7 @@ async def assemble(
         wiki_root=settings.WIKI_ROOT,
         room=DiscordRoom(bot, db, strings, clock, guard=services.leases),
         moderator=moderator,
-        debaters=_debaters(bot, settings, db, strings, debaters or {}, services),
+        debaters=_debaters(bot, settings, db, debaters or {}, services),
         clock=clock,
         rng=rng,
         config=handler_config(settings),
@@ -155,7 +153,6 @@ def _debaters(
     bot: DebateBot,
     settings: Settings,
     db: Database,
-    strings: Strings,
     given: Mapping[Backend, Debater],
     services: Services,
 ) -> dict[Backend, Debater]:
@@ -163,16 +160,8 @@ def _debaters(
     the Discord relay (listening to every message), Claude and Gemini through their CLIs."""
     chosen = dict(given)
     wanted = wanted_backends(settings) - chosen.keys()
-    if Backend.CLAUDE_CLI in wanted:
-        chosen[Backend.CLAUDE_CLI] = claude_debater(settings, db, settings.DATA_DIR)
-    if Backend.GEMINI_CLI in wanted:
-        chosen[Backend.GEMINI_CLI] = gemini_cli_debater(
-            settings,
-            db,
-            settings.GEMINI_DEBATER_MODEL,
-            Path(settings.DATA_DIR) / "gemini-cli",
-            participant="gemini",
-        )
+    for backend in wanted & {Backend.CLAUDE_CLI, Backend.GEMINI_CLI}:
+        chosen[backend] = cli_debater(backend, settings, db, settings.DATA_DIR)
     if Backend.AG_RELAY in wanted:
         ag = AgRelayDebater(
             bot,
@@ -182,7 +171,6 @@ def _debaters(
             timeout_s=settings.AG_TIMEOUT_SECONDS,
             quiet_s=settings.AG_QUIET_SECONDS,
             briefing=participant_system_prompt(settings.LANGUAGE),
-            strings=strings,
             poll_s=None if services.gateway else AG_POLL_SECONDS,  # a worker hears nothing
             guard=services.leases,
         )
