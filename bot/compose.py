@@ -145,8 +145,7 @@ def claude_debater(settings: Settings, db: Database, workdir_root: Path) -> Clau
 def gemini_cli_debater(
     settings: Settings, db: Database, model: str, workdir_root: Path, participant: str = AG
 ) -> GeminiCliDebater:
-    """Participants answered by the Gemini CLI (the console's AG, or gemini-cli participants);
-    `participant` names the sessions of requests that carry none."""
+    """A seat on the Gemini CLI; `participant` names the sessions of requests that carry none."""
     return GeminiCliDebater(
         db,
         binary=settings.GEMINI_CLI_BIN,
@@ -191,8 +190,7 @@ def build_engine(
     config: HandlerConfig,
     leases: Leases | None = None,
 ) -> Engine[R]:
-    """The store, the wiki outbox (its notes go to `room`) and the engine around them; with
-    `leases` (processes sharing the debates), each acts only on the debates it holds."""
+    """The store, wiki outbox and engine; with `leases`, it acts only on the debates it holds."""
     engine: list[Engine[R]] = []
 
     async def notify(debate_id: int, key: str, params: dict[str, str]) -> None:

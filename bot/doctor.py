@@ -38,8 +38,7 @@ async def check_settings(settings: Settings) -> Check:
 
 
 async def check_database(settings: Settings) -> Check:
-    """The database (the SQLite file, or PostgreSQL at DATABASE_URL) opens, and every
-    migration is applied (opening applies the pending ones)."""
+    """The database opens, and with it every pending migration is applied."""
     try:
         db = await Database.open(settings.database_target)
     except DatabaseError as exc:

@@ -88,8 +88,7 @@ def option_question(strings: Strings, key: str) -> str:
 
 
 def option_label(strings: Strings, key: str, choice: str) -> str:
-    """One answer of a format's setup question, after the question; without a locale entry,
-    `key: choice`."""
+    """`question: answer` of a format's setup choice (without locale entries, `key: choice`)."""
     answer_key = f"front.option_{key.replace('.', '_')}_{choice}"
     answer = strings(answer_key) if strings.has(answer_key) else choice
     return f"{option_question(strings, key) or key}: {answer}"

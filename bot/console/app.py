@@ -253,8 +253,7 @@ class ConsoleApp:
         self._window.clear()
 
     async def _waiting_for_input(self) -> None:
-        """Return once the console waits for a line: nothing runs, or the running debate
-        waits (the card, a question, the end), or a human seat waits for its reply."""
+        """Return once the console waits for a line: from the debate, or for a seat's reply."""
         if self._current is not None and not self._keyboard.composing.is_set():
             await _first(self._handler.wait_idle(self._current), self._keyboard.composing.wait())
 

@@ -46,8 +46,7 @@ def database_path(settings: Settings, options: ConsoleOptions) -> Path:
 
 
 def typed_seats(options: ConsoleOptions) -> Typed:
-    """The seats a person types: `--human`'s, AG's unless the Gemini CLI answers, Claude's
-    with `--claude human`."""
+    """The seats a person types: `--human`'s, and AG's or Claude's when its option is human."""
     backends = {Backend.AG_RELAY} if options.ag == "human" else set()
     if options.claude == "human":
         backends.add(Backend.CLAUDE_CLI)

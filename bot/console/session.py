@@ -64,14 +64,11 @@ async def console_session(
     clock: Clock,
     *,
     moderator: Moderator | None = None,
-    seats: Mapping[Backend, Debater] | None = None,
+    seats: Mapping[Backend, Debater] | None = None,  # instead of the options' seats
     rng: random.Random | None = None,
     install_signals: bool = False,
 ) -> int:
-    """Run the console until the input ends or the person quits; tests inject the parts.
-
-    `seats` replaces the seats the options would build (a test's fake Claude, say).
-    """
+    """Run the console until the input ends or the person quits; tests inject the parts."""
     db = await Database.open(str(database_path(settings, options)))
     session = _Session(settings, options, console, keyboard, clock, db)
     try:

@@ -68,11 +68,9 @@ async def assemble(
     clock: Clock | None = None,
     rng: random.Random | None = None,
 ) -> None:
-    """Build every adapter around the logged-in client, then resume what was running.
-
-    The keyword parts replace the configured ones (tests: a scripted moderator, a fake
-    debater, a movable clock, a seeded draw); left out, everything comes from `settings`.
-    """
+    """Build every adapter around the logged-in client, then resume what was running."""
+    # The keyword parts (tests: a scripted moderator, fake debaters, a clock, a seeded draw)
+    # replace the configured ones.
     db, strings = services.db, Strings(settings.LANGUAGE)
     clock = clock or SystemClock(settings.RETRY_WAIT_SCALE)
     if moderator is None:
@@ -137,8 +135,7 @@ def _front(
 def _schedule(
     scheduler: AsyncIOScheduler, handler: DebateHandler, db: Database, settings: Settings
 ) -> None:
-    """The timers: unanswered cards expire, people's polls close at their stored end time,
-    old Claude sessions are forgotten."""
+    """The timers: cards expire, polls and limits end when stored, old sessions are dropped."""
     scheduler.add_job(
         _guarded(handler.expire_due), "interval", seconds=EXPIRY_CHECK_SECONDS, id="expire-cards"
     )
@@ -156,8 +153,7 @@ def _debaters(
     given: Mapping[Backend, Debater],
     services: Services,
 ) -> dict[Backend, Debater]:
-    """The given debaters; for the other backends the roster (PARTICIPANTS) uses, AG through
-    the Discord relay (listening to every message), Claude and Gemini through their CLIs."""
+    """The given debaters, and the relay or CLI seat of each other backend the roster uses."""
     chosen = dict(given)
     wanted = wanted_backends(settings) - chosen.keys()
     for backend in wanted & {Backend.CLAUDE_CLI, Backend.GEMINI_CLI}:
@@ -196,8 +192,7 @@ def _guarded(job: Callable[[], Awaitable[object]]) -> Callable[[], Awaitable[Non
 
 
 async def serve(settings: Settings) -> None:
-    """Open the database (the SQLite file locked to this process, or the shared one), log in,
-    and run until the client closes."""
+    """Open the database (the locked SQLite file, or the shared one) and run the bot."""
     if database_url(settings) is not None:
         await _serve(settings, await shared_services(settings, gateway=True))
         return
@@ -210,8 +205,7 @@ async def serve(settings: Settings) -> None:
 
 
 async def _serve(settings: Settings, services: Services, *, gateway: bool = True) -> None:
-    """Run the client with the engine until SIGTERM/SIGINT (docker stop) closes it cleanly:
-    connected to the gateway (`run`), or over the REST API only (`worker`)."""
+    """Run the client, on the gateway or over REST only, until SIGTERM/SIGINT (docker stop)."""
 
     async def ready(bot: DebateBot) -> None:
         await assemble(bot, settings, services)

@@ -85,8 +85,7 @@ def card_embed(
 
 
 def claims_embed(debate: Debate, strings: Strings) -> discord.Embed:
-    """The claim board (the thread's second pinned message); the Conclusion page holds it
-    whole when it outgrows one embed."""
+    """The claim board (the thread's second pin; whole on the Conclusion page when cut)."""
     lines, body = claim_lines(debate, strings), ""
     for index, line in enumerate(lines):
         if len(body) + len(line) + 200 > QUESTION_LIMIT:
@@ -202,8 +201,7 @@ def summary_embed(
     *,
     closing: bool = False,
 ) -> discord.Embed:
-    """A format's closing block, grey, with links to its pages; titled as the Conclusion when
-    it stands in for one (`closing`)."""
+    """A format's closing block, grey, with its pages; titled as the Conclusion if `closing`."""
     if len(markdown) > SUMMARY_LIMIT:  # said so, and where the whole is: the pages below
         note = strings("front.summary_cut")
         markdown = markdown[: SUMMARY_LIMIT - len(note) - 2] + "\n\n" + note

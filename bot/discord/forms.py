@@ -159,8 +159,7 @@ class OpenForms:
     def orphan(
         self, kind: discord.InteractionType, data: Mapping[str, Any] | None
     ) -> tuple[tuple[int, str, int], str] | None:
-        """((debate id, option key, question), text) of a sent form (an interaction of `kind`
-        with `data`) that no OptionForm will read, else None."""
+        """((debate id, key, question), text) of a sent form no OptionForm will read, or None."""
         if kind is not discord.InteractionType.modal_submit or data is None:
             return None
         found = FORM_ID.fullmatch(str(data.get("custom_id", "")))

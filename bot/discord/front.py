@@ -59,8 +59,7 @@ class DiscordFront:
         return Actor(user_id=user.id, name=user.display_name, is_approver=approver)
 
     async def may_click(self, interaction: discord.Interaction[Any], debate_id: int) -> bool:
-        """Only the people of the conversation (or approvers) may act on a debate's controls;
-        anyone else is told so, privately."""
+        """True for the debate's people and approvers; anyone else is told so, privately."""
         debate = await self._engine.get(debate_id)
         if authorized(debate, self.actor(interaction.user)):
             return True
@@ -68,8 +67,7 @@ class DiscordFront:
         return False
 
     async def on_error(self, interaction: discord.Interaction[Any], error: Exception) -> None:
-        """A click that failed: a debate gone, the database out of reach, or a bug, answered
-        with a short private reply (the bug is logged)."""
+        """A failed click's short private reply (a debate gone, the store down); a bug logged."""
         if isinstance(error, DebateNotFound):
             await _private(interaction, self._strings("front.not_now"))
         elif isinstance(error, StoreUnavailable):
@@ -81,8 +79,7 @@ class DiscordFront:
     async def submit(
         self, interaction: discord.Interaction[Any], debate_id: int, event: Event
     ) -> None:
-        """A button's event: acknowledged, submitted; one the debate does not take now is
-        answered privately."""
+        """Acknowledge, submit; an event the debate does not take now is answered privately."""
         await interaction.response.defer()
         await self._answered(interaction, await self._engine.submit(debate_id, event))
 
@@ -94,8 +91,7 @@ class DiscordFront:
         return False
 
     def _not_taken(self, done: Submitted, question: int = 0) -> str:
-        """Why an event was not taken; for an answer to question `question`, who answered it
-        first and what is open now."""
+        """Why an event was not taken; for an answer to `question`, who was first, what is open."""
         debate, strings = done.debate, self._strings
         said = strings("front.refused" if done.admission is Admission.REFUSED else "front.not_now")
         if not question or debate is None or done.admission is Admission.REFUSED:
@@ -123,8 +119,7 @@ class DiscordFront:
     async def _answer(
         self, interaction: discord.Interaction[Any], debate_id: int, event: UserAnswered
     ) -> None:
-        """Submit an answer and tell the person, privately, what became of it: passed on, or
-        not (the question answered first by someone else, or no longer open)."""
+        """Submit an answer and tell the person, privately, whether it was passed on."""
         done = await self._engine.submit(debate_id, event)
         # The answer may be the moderator's text (an option's label): it may hold @here.
         answer = shorten(event.answer, ECHO_LIMIT)

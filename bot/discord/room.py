@@ -131,6 +131,5 @@ class DiscordRoom:
         return await self._poll.votes(debate)
 
     def working(self, debate: Debate, seat: str) -> Working:
-        """Typing while the debater works, a 'still working' line every few minutes, and
-        the reply as it is written."""
+        """Typing, a 'still working' line now and then, and the reply as it is written."""
         return Working(self._live, debate, seat)

@@ -102,8 +102,7 @@ async def post_turn(records: RoomRecords, strings: Strings, debate: Debate, turn
 async def _replace_live(
     records: RoomRecords, debate: Debate, turn: int, batch: list[discord.Embed]
 ) -> Posted | None:
-    """The turn's live message, if this lease holder showed one, edited into its first final
-    message (an earlier holder's is deleted)."""
+    """This holder's live message edited into the first final one (an earlier holder's goes)."""
     key = live_key(turn, records.guard.generation(debate.id))
     await drop_live(records, debate.id, turn, keep=key)
     live = await records.recorded(debate.id, key)

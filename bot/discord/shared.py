@@ -40,8 +40,7 @@ async def shared_services(settings: Settings, *, gateway: bool) -> Services:
 def front_engine(
     services: Services, engine: Engine[DiscordRoom], settings: Settings
 ) -> EngineService:
-    """The engine itself, or (processes sharing the debates) the inbox in front of it; a
-    process that runs debates gets its lease runner."""
+    """The engine, or when sharing the debates the inbox before it (and the lease runner)."""
     if services.leases is None:
         return engine.handler
     inbox = Inbox(engine.db)

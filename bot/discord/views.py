@@ -183,8 +183,7 @@ BUDGET_ROUNDS = (1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20)  # the card's round menu (
 
 
 def card_view(debate: Debate, strings: Strings) -> discord.ui.View:
-    """Open / Not now; a menu of the formats the roster can run when there is a choice; a
-    menu of round budgets with their estimates."""
+    """Open / Not now, the formats and round budgets to pick, the format's questions and forms."""
     view = discord.ui.View(timeout=None)
     view.add_item(DebateButton("open", debate.id, strings("front.button_open"), 3))
     view.add_item(DebateButton("decline", debate.id, strings("front.button_decline"), 2))
