@@ -63,6 +63,3 @@ async def listen(services: Services, settings: Settings, wake: Callable[[], None
     url = database_url(settings)
     if url is not None and services.db.dialect == "postgres":
         services.closers.append(await Wakeup.listen(url, INBOX_CHANNEL, wake))
-
-
-__all__ = ["database_url", "front_engine", "listen", "shared_services"]

@@ -10,7 +10,7 @@ from typing import Any, cast
 import discord
 
 from bot.discord.clicks import CardChoice, DebateClick, EventFront, front_of
-from bot.discord.embeds import budget_label
+from bot.discord.embeds import BUTTON_LABEL_LIMIT, MAX_BUTTONS, budget_label
 from bot.discord.forms import FormButton
 from bot.formatting import format_label, option_label, option_question, pause_area
 from handlers.core.credit import PAUSE_CHOICES
@@ -106,7 +106,8 @@ class AnswerButton(
     def __init__(self, debate_id: int, question: int, option: int, label: str = "") -> None:
         super().__init__(
             discord.ui.Button(
-                label=shorten(label or str(option), 80),  # the embed lists it in full
+                # Cut to fit: the question's embed lists it in full.
+                label=shorten(label or str(option), BUTTON_LABEL_LIMIT),
                 style=discord.ButtonStyle.secondary,
                 custom_id=f"debate:answer:{debate_id}:{question}:{option}",
             )
@@ -249,9 +250,6 @@ def status_view(debate: Debate, strings: Strings) -> discord.ui.View:
         skip = strings("front.button_skip")
         view.add_item(DebateButton("skip", debate.id, skip, 2, ask.turn, ask.participant))
     return view
-
-
-MAX_BUTTONS = 25  # Discord's limit per message
 
 
 def question_view(debate: Debate, question: UserQuestion, form_label: str = "") -> discord.ui.View:
