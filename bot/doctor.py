@@ -135,8 +135,7 @@ def all_checks() -> list[CheckFn]:
 
 
 async def run_doctor(settings: Settings, checks: list[CheckFn] | None = None) -> int:
-    """Print one line per part; exit status 2 if `run` would refuse the settings (as `run`
-    exits), else 1 if any configured part fails."""
+    """Print one line per part; exit 2 if `run` would refuse the settings, 1 if a part fails."""
     results = [await check(settings) for check in (checks or all_checks())]
     for result in results:
         for line in result.lines():

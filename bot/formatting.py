@@ -43,8 +43,7 @@ def precedent_why(found: Precedent, strings: Strings) -> str:
 
 
 def format_label(strings: Strings, name: str) -> str:
-    """A format's name for people (`front.format_<name>`); a format registered without one
-    shows its own name, so a new format is offered without a locale change."""
+    """A format's name for people (`front.format_<name>`), else its own (a new one needs none)."""
     key = f"front.format_{name}"
     return strings(key) if strings.has(key) else name
 

@@ -30,8 +30,7 @@ def mask_database_url(url: str) -> str:
 
 
 def check_database_url(url: str) -> None:
-    """Raise ValueError, naming the URL with its password masked, unless `url` names a
-    PostgreSQL database (postgresql://user[:password]@host[:port]/database)."""
+    """Raise ValueError (the password masked) unless `url` is postgresql://user@host/db."""
     shown = mask_database_url(url)
     if not is_postgres_url(url):
         raise ValueError(f"{shown} does not start with postgresql://")

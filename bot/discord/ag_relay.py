@@ -245,8 +245,7 @@ class AgRelayDebater:
     async def _shows_progress(
         self, channel: discord.TextChannel | discord.Thread, request: TurnRequest
     ) -> TurnRequest | None:
-        """The request to report progress to when AG writes outside the debate's thread
-        (inside it, people watch AG's messages themselves)."""
+        """The request to show progress to when AG writes outside the thread (where people see)."""
         if request.on_text is None or self._relay_channel_id is None:
             return None
         thread = await self._messages.thread_of(request.debate_id)

@@ -72,16 +72,14 @@ class DebateBot(commands.Bot):
             log.warning("message %s not handled: %s", message.id, exc)
 
     async def on_raw_message_edit(self, payload: discord.RawMessageUpdateEvent) -> None:
-        """An edited message, as it reads now, goes to the AG relay (AG may correct its reply
-        in place), whether or not the message was seen before (a restart in between)."""
+        """An edited message goes to the AG relay (AG may correct its reply), seen before or not."""
         if self._closing:
             return
         for listener in self.edit_listeners:
             await listener(payload.message)
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        """Every interaction also reaches the front end, which reads a form sent after a
-        restart (discord.py's buttons and forms handle the rest themselves)."""
+        """Every interaction also reaches the front end (it reads forms sent after a restart)."""
         if not self._closing:
             await self.front.on_interaction(interaction)
 

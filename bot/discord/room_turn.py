@@ -80,9 +80,7 @@ def live_embed(debate: Debate, seat: str, text: str, strings: Strings) -> discor
 
 
 async def post_turn(records: RoomRecords, strings: Strings, debate: Debate, turn: Turn) -> str:
-    """The whole reply as coloured embeds, split over messages as Discord requires, posted
-    once; a link to its first message. The messages are recorded together at the end (their
-    nonces cover a crash before)."""
+    """The whole reply as embeds over as many messages as needed, once; its first one's link."""
     first, new = "", []
     for index, batch in enumerate(render.turn_messages(turn, strings, debate)):
         key = f"turn:{turn.number}:{index}"
@@ -92,7 +90,7 @@ async def post_turn(records: RoomRecords, strings: Strings, debate: Debate, turn
             posted = live or await records.send(debate, key, embeds=batch)
             new.append((key, posted))
         first = first or posted[2]
-    await records.record_all(debate.id, new)
+    await records.record_all(debate.id, new)  # together: the nonces cover a crash before
     relayed = debate.member(turn.seat).backend is Backend.AG_RELAY
     # shown once: as this embed
     await clear_relay(records.client, records.messages, turn, relayed=relayed)

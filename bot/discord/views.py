@@ -99,9 +99,7 @@ class AnswerButton(
     discord.ui.DynamicItem[Button],
     template=r"debate:answer:(?P<id>\d+):(?P<question>\d+):(?P<option>\d+)",
 ):
-    """One option of the moderator's question number `question`:
-    `debate:answer:<id>:<question>:<option>` (a button of an answered question answers no
-    later one)."""
+    """An option of question number `question`: `debate:answer:<id>:<question>:<option>`."""
 
     def __init__(self, debate_id: int, question: int, option: int, label: str = "") -> None:
         super().__init__(
@@ -253,9 +251,7 @@ def status_view(debate: Debate, strings: Strings) -> discord.ui.View:
 
 
 def question_view(debate: Debate, question: UserQuestion, form_label: str = "") -> discord.ui.View:
-    """One button per answer option, as many as Discord allows (the question lists them all);
-    and the button of the form the answer may be typed in, if the question has one. Each names
-    the question (`Debate.question_number`)."""
+    """A button per option (as many as fit) and the form's, if any; each names the question."""
     view = discord.ui.View(timeout=None)
     number, form = debate.question_number, question.form
     for index, option in enumerate(question.options[: MAX_BUTTONS - bool(form)]):
