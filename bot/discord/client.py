@@ -20,12 +20,7 @@ log = logging.getLogger(__name__)
 
 def intents() -> discord.Intents:
     """Guilds, guild messages and message content (a privileged intent to enable)."""
-    wanted = discord.Intents.none()
-    wanted.guilds = True
-    wanted.guild_messages = True
-    wanted.message_content = True
-    wanted.members = False
-    return wanted
+    return discord.Intents(guilds=True, guild_messages=True, message_content=True)
 
 
 class DebateBot(commands.Bot):
