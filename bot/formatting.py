@@ -117,8 +117,7 @@ def with_costs(line: str, debate: Debate, t: Strings) -> str:
 
 
 def cost_estimate(debate: Debate, t: Strings, when: Callable[[int], str] = local_time) -> str:
-    """The card's money lines: each seat's estimated cost of the whole debate and where the
-    figure comes from, the dollar budget, and Claude's usage window as last reported."""
+    """The card's money lines: each seat's estimate and its source, the budget, Claude's window."""
     spend = debate.spend
     turns, _ = format_named(debate.format).estimate(debate)
     share = turns / max(len(debate.roster), 1)

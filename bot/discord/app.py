@@ -1,7 +1,4 @@
-"""`debate-room run`: the Discord bot, built by the composition root around its client.
-
-`Services` and `shutdown` live in bot.discord.services (imported here for the callers).
-"""
+"""`debate-room run`: the Discord bot, built around its client (re-exports Services, shutdown)."""
 
 from __future__ import annotations
 

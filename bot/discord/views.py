@@ -129,8 +129,7 @@ class CardSelect(
     discord.ui.DynamicItem[Select],
     template=r"debate:(?P<what>format|budget|option\.[a-z_.]+):(?P<id>\d+)",
 ):
-    """The card's menus: `debate:format:<id>`, `debate:budget:<id>` and a format's setup
-    questions `debate:option.<key>:<id>`; the choice is stored, not held here."""
+    """The card's menus, `debate:<format|budget|option.<key>>:<id>`; the choice is stored."""
 
     def __init__(
         self,
