@@ -68,8 +68,9 @@ async def check_participants(settings: Settings) -> Check:
         return Check(
             "participants", Status.MISSING, f"{who}: ag-relay needs AG_USER_IDS", (WITHOUT_AG,)
         )
+    runs = f"{who}; format {settings.DEFAULT_FORMAT}"
     if Backend.GEMINI_CLI not in backends:
-        return Check("participants", Status.OK, f"{who}; format {settings.DEFAULT_FORMAT}")
+        return Check("participants", Status.OK, runs)
     if shutil.which(settings.GEMINI_CLI_BIN) is None:
         return Check(
             "participants",
@@ -78,10 +79,9 @@ async def check_participants(settings: Settings) -> Check:
             (GEMINI_CLI_ACCOUNTS,),
         )
     if settings.GEMINI_API_KEY is None:  # it may still work, with a Standard/Enterprise login
-        detail = f"{who}; format {settings.DEFAULT_FORMAT}; GEMINI_API_KEY is not set"
+        detail = f"{runs}; GEMINI_API_KEY is not set"
         return Check("participants", Status.WARNING, detail, (GEMINI_CLI_ACCOUNTS,))
-    detail = f"{who}; format {settings.DEFAULT_FORMAT}; the Gemini CLI uses GEMINI_API_KEY"
-    return Check("participants", Status.OK, detail)
+    return Check("participants", Status.OK, f"{runs}; the Gemini CLI uses GEMINI_API_KEY")
 
 
 async def check_claude(settings: Settings, env: Mapping[str, str] | None = None) -> Check:

@@ -1,9 +1,5 @@
-"""The console's loop: typed chat goes to detection, keys answer the card, questions and Stop.
-
-What a line means depends on where the current debate stands: a card waits for y/n, a
-question for a number or a typed answer, a running debate for `s` (Stop); with no debate,
-a line is chat (`name: text`, or the default name) and goes through detection.
-"""
+"""The console's loop: typed chat goes to detection, keys answer the card, questions and Stop;
+what a line means depends on where the current debate stands (`ConsoleApp.handle`)."""
 
 from __future__ import annotations
 

@@ -1,10 +1,5 @@
-"""`debate-room console`: the same engine in a terminal, no Discord needed.
-
-It chooses the moderator (Gemini through the API or the CLI when configured, else the
-rule-based one) and the seats PARTICIPANTS names (each typed by a person or answered by its
-CLI), has the composition root build the engine around a ConsoleRoom, then hands typed lines
-to ConsoleApp.
-"""
+"""`debate-room console`: the same engine in a terminal, no Discord needed; the moderator and
+seats chosen (bot/console/build.py), the engine built around a ConsoleRoom, lines to ConsoleApp."""
 
 from __future__ import annotations
 
