@@ -80,7 +80,8 @@ def card_embed(
         _field(embed, strings("precedents.card"), "\n".join(lines))
     if closed:
         # In the description, where a mention shows as a name (embeds never ping).
-        embed.description = strings(f"front.card_{debate.phase.value}", user=_who(decided_by))
+        who = f"<@{decided_by}>" if decided_by else "-"
+        embed.description = strings(f"front.card_{debate.phase.value}", user=who)
     return embed
 
 
@@ -160,14 +161,9 @@ def conclusion_embed(
     debate: Debate, conclusion: Conclusion, links: dict[str, str], strings: Strings
 ) -> discord.Embed:
     """The final summary, grey, with the decision, agreed and open points, and the pages."""
+    decision = _whole_on_wiki(conclusion.decision, strings, QUESTION_LIMIT)
     embed = discord.Embed(
-        title=strings("front.conclusion_title"),
-        description=shorten(
-            conclusion.decision,
-            QUESTION_LIMIT,
-            lambda n: strings("front.cut_conclusion", omitted=n),
-        ),
-        colour=GREY,
+        title=strings("front.conclusion_title"), description=decision, colour=GREY
     )
     sections = (("agreed", conclusion.agreed), ("open", conclusion.open_issues))
     for key, points in sections:
@@ -221,10 +217,6 @@ def _cut(text: str) -> str:
     return shorten(text, FIELD_LIMIT)
 
 
-def _whole_on_wiki(text: str, strings: Strings) -> str:
-    """A Conclusion field's text, saying where the whole is when it does not fit."""
-    return shorten(text, FIELD_LIMIT, lambda n: strings("front.cut_conclusion", omitted=n))
-
-
-def _who(user_id: int | None) -> str:
-    return f"<@{user_id}>" if user_id else "-"
+def _whole_on_wiki(text: str, strings: Strings, limit: int = FIELD_LIMIT) -> str:
+    """A Conclusion's text, saying where the whole is when it does not fit."""
+    return shorten(text, limit, lambda n: strings("front.cut_conclusion", omitted=n))
