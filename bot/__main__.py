@@ -55,12 +55,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         _require_run_settings(settings)
         if args.command == "worker":
             _require_shared_database(settings)
-            from bot.discord.worker import run_worker  # noqa: PLC0415
+        # discord.py loads only to run
+        from bot.discord.app import run_command, serve, serve_worker  # noqa: PLC0415
 
-            return run_worker(settings)
-        from bot.discord.app import run_bot  # noqa: PLC0415  # discord.py loads only to run
-
-        return run_bot(settings)
+        return run_command(settings, serve_worker if args.command == "worker" else serve)
     except SettingsError as exc:
         for line in exc.lines:  # one line per setting, no traceback
             print(f"debate-room: {line}", file=sys.stderr)  # noqa: T201

@@ -16,8 +16,9 @@ from typing import Generic, TypeVar
 
 from bot.settings import Settings, SettingsError
 from handlers.core.effects import Notify
+from handlers.core.formats import format_named, formats_for
 from handlers.core.i18n import Strings
-from handlers.core.model import AG, Backend
+from handlers.core.model import AG, GEMINI, Backend
 from handlers.debate_handler import DebateHandler, HandlerConfig
 from handlers.detection import DetectionHandler
 from handlers.ports import Clock, Debater, Moderator, Room
@@ -67,6 +68,14 @@ def handler_config(settings: Settings) -> HandlerConfig:
         budget_usd=settings.BUDGET_USD,
         format_options=settings.format_options,
     )
+
+
+def wanted_backends(settings: Settings) -> set[Backend]:
+    """The backends PARTICIPANTS uses, and those of the seats a format the card offers adds."""
+    wanted = {member.backend for member in settings.roster}
+    for name in formats_for(settings.roster):
+        wanted |= {m.backend for m in format_named(name).seats_added(settings.format_options)}
+    return wanted
 
 
 def build_moderator(settings: Settings, db: Database, sleep: Sleep) -> StructuredModerator:
@@ -137,8 +146,7 @@ def claude_debater(settings: Settings, db: Database, workdir_root: Path) -> Clau
 def gemini_cli_debater(
     settings: Settings, db: Database, model: str, workdir_root: Path, participant: str = AG
 ) -> GeminiCliDebater:
-    """Participants answered by the Gemini CLI (the console's AG, or gemini-cli participants);
-    `participant` names the sessions of requests that carry none."""
+    """A seat on the Gemini CLI; `participant` names the sessions of requests that carry none."""
     return GeminiCliDebater(
         db,
         binary=settings.GEMINI_CLI_BIN,
@@ -148,6 +156,14 @@ def gemini_cli_debater(
         workdir_root=workdir_root,
         participant=participant,
     )
+
+
+def cli_debater(backend: Backend, settings: Settings, db: Database, root: Path) -> Debater:
+    """The Claude or the Gemini CLI's seat, its working folders under `root`."""
+    if backend is Backend.CLAUDE_CLI:
+        return claude_debater(settings, db, root)
+    model = settings.GEMINI_DEBATER_MODEL
+    return gemini_cli_debater(settings, db, model, root / "gemini-cli", participant=GEMINI)
 
 
 @dataclass
@@ -175,8 +191,7 @@ def build_engine(
     config: HandlerConfig,
     leases: Leases | None = None,
 ) -> Engine[R]:
-    """The store, the wiki outbox (its notes go to `room`) and the engine around them; with
-    `leases` (processes sharing the debates), each acts only on the debates it holds."""
+    """The store, wiki outbox and engine; with `leases`, it acts only on the debates it holds."""
     engine: list[Engine[R]] = []
 
     async def notify(debate_id: int, key: str, params: dict[str, str]) -> None:

@@ -38,8 +38,7 @@ async def check_settings(settings: Settings) -> Check:
 
 
 async def check_database(settings: Settings) -> Check:
-    """The database (the SQLite file, or PostgreSQL at DATABASE_URL) opens, and every
-    migration is applied (opening applies the pending ones)."""
+    """The database opens, and with it every pending migration is applied."""
     try:
         db = await Database.open(settings.database_target)
     except DatabaseError as exc:
@@ -69,8 +68,9 @@ async def check_participants(settings: Settings) -> Check:
         return Check(
             "participants", Status.MISSING, f"{who}: ag-relay needs AG_USER_IDS", (WITHOUT_AG,)
         )
+    runs = f"{who}; format {settings.DEFAULT_FORMAT}"
     if Backend.GEMINI_CLI not in backends:
-        return Check("participants", Status.OK, f"{who}; format {settings.DEFAULT_FORMAT}")
+        return Check("participants", Status.OK, runs)
     if shutil.which(settings.GEMINI_CLI_BIN) is None:
         return Check(
             "participants",
@@ -79,10 +79,9 @@ async def check_participants(settings: Settings) -> Check:
             (GEMINI_CLI_ACCOUNTS,),
         )
     if settings.GEMINI_API_KEY is None:  # it may still work, with a Standard/Enterprise login
-        detail = f"{who}; format {settings.DEFAULT_FORMAT}; GEMINI_API_KEY is not set"
+        detail = f"{runs}; GEMINI_API_KEY is not set"
         return Check("participants", Status.WARNING, detail, (GEMINI_CLI_ACCOUNTS,))
-    detail = f"{who}; format {settings.DEFAULT_FORMAT}; the Gemini CLI uses GEMINI_API_KEY"
-    return Check("participants", Status.OK, detail)
+    return Check("participants", Status.OK, f"{runs}; the Gemini CLI uses GEMINI_API_KEY")
 
 
 async def check_claude(settings: Settings, env: Mapping[str, str] | None = None) -> Check:
@@ -136,8 +135,7 @@ def all_checks() -> list[CheckFn]:
 
 
 async def run_doctor(settings: Settings, checks: list[CheckFn] | None = None) -> int:
-    """Print one line per part; exit status 2 if `run` would refuse the settings (as `run`
-    exits), else 1 if any configured part fails."""
+    """Print one line per part; exit 2 if `run` would refuse the settings, 1 if a part fails."""
     results = [await check(settings) for check in (checks or all_checks())]
     for result in results:
         for line in result.lines():

@@ -9,8 +9,7 @@ from tools.wiki.local_files import probe_writable
 
 
 def require_writable(folder: Path, name: str, fix: str) -> None:
-    """Raise SettingsError naming `name` (a setting or option) unless `folder` can be created
-    and written by this user."""
+    """Raise SettingsError naming `name` unless this user can create and write `folder`."""
     try:
         probe_writable(folder)
     except OSError as exc:

@@ -43,8 +43,7 @@ def precedent_why(found: Precedent, strings: Strings) -> str:
 
 
 def format_label(strings: Strings, name: str) -> str:
-    """A format's name for people (`front.format_<name>`); a format registered without one
-    shows its own name, so a new format is offered without a locale change."""
+    """A format's name for people (`front.format_<name>`), else its own (a new one needs none)."""
     key = f"front.format_{name}"
     return strings(key) if strings.has(key) else name
 
@@ -81,14 +80,17 @@ def notice_params(
     return said
 
 
+def option_question(strings: Strings, key: str) -> str:
+    """A format's setup question for people (`front.option_<key>`, dots as underscores), or ""."""
+    name = f"front.option_{key.replace('.', '_')}"
+    return strings(name) if strings.has(name) else ""
+
+
 def option_label(strings: Strings, key: str, choice: str) -> str:
-    """One answer of a format's setup question for people (`front.option_<key>_<choice>`, dots
-    as underscores), after the question; without a locale entry, `key: choice`."""
-    name = key.replace(".", "_")
-    question = strings(f"front.option_{name}") if strings.has(f"front.option_{name}") else key
-    answer_key = f"front.option_{name}_{choice}"
+    """`question: answer` of a format's setup choice (without locale entries, `key: choice`)."""
+    answer_key = f"front.option_{key.replace('.', '_')}_{choice}"
     answer = strings(answer_key) if strings.has(answer_key) else choice
-    return f"{question}: {answer}"
+    return f"{option_question(strings, key) or key}: {answer}"
 
 
 def suggestion(debate: Debate, strings: Strings) -> str:
@@ -115,8 +117,7 @@ def with_costs(line: str, debate: Debate, t: Strings) -> str:
 
 
 def cost_estimate(debate: Debate, t: Strings, when: Callable[[int], str] = local_time) -> str:
-    """The card's money lines: each seat's estimated cost of the whole debate and where the
-    figure comes from, the dollar budget, and Claude's usage window as last reported."""
+    """The card's money lines: each seat's estimate and its source, the budget, Claude's window."""
     spend = debate.spend
     turns, _ = format_named(debate.format).estimate(debate)
     share = turns / max(len(debate.roster), 1)

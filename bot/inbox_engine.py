@@ -47,8 +47,7 @@ class InboxEngine:
         return debate
 
     async def submit(self, debate_id: int, event: Event) -> Submitted:
-        """Store an event the debate admits as it stands; the holder applies it. The debate
-        after a taken one is not known here yet."""
+        """Store an event the debate admits now, for its holder (the debate after is unknown)."""
         debate = await self._store.load(debate_id)
         admission = admits(debate, event)
         if admission is not Admission.TAKEN:

@@ -272,10 +272,7 @@ class Settings(BaseSettings):
 
 
 def load_settings(env_file: str | Path | None = ".env", *, explicit: bool = False) -> Settings:
-    """Read the settings; every bad value becomes one line of the SettingsError.
-
-    `explicit`: the file was named on the command line, so it must exist.
-    """
+    """Read the settings (an `explicit` file must exist); a bad value is one line of the error."""
     if env_file is not None and explicit and not Path(env_file).is_file():
         raise SettingsError(f"--env-file {env_file}: no such file")
     fields = Settings.model_fields

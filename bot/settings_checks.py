@@ -18,10 +18,8 @@ CLOSE_ENOUGH = 0.85  # difflib ratio: MAX_ROUND and LOGLEVEL are caught, PATH an
 
 
 def mask_database_url(url: str) -> str:
-    """`url` with everything between the user name and the host's `@` shown as `***`.
-
-    The last `@` is the host's: a password holding `@` or `#` (which urlsplit reads as a
-    fragment) is then masked whole, never in part."""
+    """`url` with everything between the user name and the host's `@` shown as `***`."""
+    # The last `@` is the host's: a password holding `@` or `#` is masked whole.
     scheme, sep, rest = url.partition("://")
     userinfo, at, host = rest.rpartition("@")
     if not sep or not at or ":" not in userinfo:
@@ -30,8 +28,7 @@ def mask_database_url(url: str) -> str:
 
 
 def check_database_url(url: str) -> None:
-    """Raise ValueError, naming the URL with its password masked, unless `url` names a
-    PostgreSQL database (postgresql://user[:password]@host[:port]/database)."""
+    """Raise ValueError (the password masked) unless `url` is postgresql://user@host/db."""
     shown = mask_database_url(url)
     if not is_postgres_url(url):
         raise ValueError(f"{shown} does not start with postgresql://")
@@ -60,8 +57,7 @@ def check_web_address(url: str) -> None:
 
 
 def format_problem(name: str, participants: str | None) -> str:
-    """Why DEFAULT_FORMAT `name` cannot run with the roster (`participants`: PARTICIPANTS as
-    validated, or None when it was invalid), or ""."""
+    """Why DEFAULT_FORMAT `name` cannot run with `participants` (None: invalid), or ""."""
     if name not in FORMATS:
         return "no such format"
     if participants is None:
@@ -78,8 +74,7 @@ def format_problem(name: str, participants: str | None) -> str:
 def misnamed_settings(
     known: Collection[str], env_file: Path | None, environ: Mapping[str, str]
 ) -> list[str]:
-    """One line per name in `env_file` or `environ` that is close to a setting's name (a typo,
-    another case) without being one: it would be ignored without a word."""
+    """A line per name in `env_file` or `environ` close to a setting's (a typo, else ignored)."""
     found = dict.fromkeys(environ, "the environment")
     if env_file is not None and env_file.is_file():
         found |= dict.fromkeys(dotenv_values(env_file), str(env_file))

@@ -26,8 +26,7 @@ class SettingsError(Exception):
 def describe_errors(
     exc: ValidationError, fields: Mapping[str, FieldInfo], hints: Mapping[str, str] | None = None
 ) -> list[str]:
-    """One line per invalid setting (pydantic may report one value more than once); `hints`
-    add what a valid value looks like where only the running program knows (the formats)."""
+    """One line per invalid setting (pydantic may repeat one); `hints`: valid values known late."""
     lines: dict[str, str] = {}
     for error in exc.errors():
         name = str(error["loc"][0]) if error["loc"] else "settings"

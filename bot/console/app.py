@@ -1,9 +1,5 @@
-"""The console's loop: typed chat goes to detection, keys answer the card, questions and Stop.
-
-What a line means depends on where the current debate stands: a card waits for y/n, a
-question for a number or a typed answer, a running debate for `s` (Stop); with no debate,
-a line is chat (`name: text`, or the default name) and goes through detection.
-"""
+"""The console's loop: typed chat goes to detection, keys answer the card, questions and Stop;
+what a line means depends on where the current debate stands (`ConsoleApp.handle`)."""
 
 from __future__ import annotations
 
@@ -259,8 +255,7 @@ class ConsoleApp:
         self._window.clear()
 
     async def _waiting_for_input(self) -> None:
-        """Return once the console waits for a line: nothing runs, or the running debate
-        waits (the card, a question, the end), or a human seat waits for its reply."""
+        """Return once the console waits for a line: from the debate, or for a seat's reply."""
         if self._current is not None and not self._keyboard.composing.is_set():
             await _first(self._handler.wait_idle(self._current), self._keyboard.composing.wait())
 

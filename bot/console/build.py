@@ -11,14 +11,13 @@ from rich.console import Console
 from rich.panel import Panel
 from rich.text import Text
 
-from bot.compose import build_moderator, claude_debater, gemini_cli_debater
+from bot.compose import build_moderator, cli_debater, gemini_cli_debater, wanted_backends
 from bot.console.keyboard import Keyboard
 from bot.console.seats import HumanDebater, Typed
 from bot.console.text import MODERATOR_GREY
 from bot.settings import Settings
-from handlers.core.formats import format_named, formats_for
 from handlers.core.i18n import Strings
-from handlers.core.model import GEMINI, Backend, Participant
+from handlers.core.model import Backend, Participant
 from handlers.ports import Debater, Moderator
 from handlers.rules_moderator import RulesModerator
 from tools.checks import scrub
@@ -47,20 +46,11 @@ def database_path(settings: Settings, options: ConsoleOptions) -> Path:
 
 
 def typed_seats(options: ConsoleOptions) -> Typed:
-    """The seats a person types: `--human`'s, AG's unless the Gemini CLI answers, Claude's
-    with `--claude human`."""
+    """The seats a person types: `--human`'s, and AG's or Claude's when its option is human."""
     backends = {Backend.AG_RELAY} if options.ag == "human" else set()
     if options.claude == "human":
         backends.add(Backend.CLAUDE_CLI)
     return Typed(options.human, frozenset(backends))
-
-
-def wanted_backends(settings: Settings) -> set[Backend]:
-    """The backends PARTICIPANTS uses, and those of the seats a format the card offers adds."""
-    wanted = {member.backend for member in settings.roster}
-    for name in formats_for(settings.roster):
-        wanted |= {m.backend for m in format_named(name).seats_added(settings.format_options)}
-    return wanted
 
 
 def missing_binaries(settings: Settings, options: ConsoleOptions) -> list[str]:
@@ -117,12 +107,9 @@ def _machine(
     backend: Backend, settings: Settings, options: ConsoleOptions, db: Database, root: Path
 ) -> Debater:
     """The CLI that answers a backend's seats no person types."""
-    if backend is Backend.CLAUDE_CLI:
-        return claude_debater(settings, db, root)
     if backend is Backend.AG_RELAY:  # no relay in a terminal: the Gemini CLI stands in
         return gemini_cli_debater(settings, db, options.ag_model, root / "gemini-cli-ag")
-    model = settings.GEMINI_DEBATER_MODEL
-    return gemini_cli_debater(settings, db, model, root / "gemini-cli", participant=GEMINI)
+    return cli_debater(backend, settings, db, root)
 
 
 def _how(t: Strings, settings: Settings, options: ConsoleOptions, member: Participant) -> str:

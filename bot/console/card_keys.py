@@ -13,8 +13,7 @@ from handlers.core.model import Debate
 
 
 def format_in(text: str, offered: tuple[str, ...]) -> str:
-    """The format a typed number (1-based, as the card lists them) or name picks, if any;
-    with one format offered there is nothing to pick."""
+    """The format a typed number (as the card lists them, from 1) or name picks, if any."""
     key = text.strip().casefold()
     if len(offered) < 2:
         return ""
@@ -33,8 +32,7 @@ def budget_in(text: str) -> int | None:
 
 
 def option_in(text: str, asked: tuple[CardOption, ...]) -> tuple[str, str] | None:
-    """The setup answer a card line `key=value` gives (`ledger.stance=neutral`, or the key's
-    last part: `stance=neutral`), if the format asks that question with that choice."""
+    """The setup answer a card line gives (`ledger.stance=neutral` or `stance=neutral`)."""
     key, sep, value = text.strip().partition("=")
     key, value = key.strip().casefold(), value.strip()
     for option in asked if sep else ():

@@ -1,10 +1,6 @@
 """The engine's Room port in a terminal, with rich: `show` matches each effect and hands it to
-the part it concerns (the card, the status, a turn, the people, the end).
-
-Colours follow the Discord embeds: AG green, Claude blue, the moderator grey, the people's
-decisions amber. Every post is keyed like the Discord room's messages (`room_messages`), so
-a repeat after a crash prints nothing twice (bot/console/room_out.py).
-"""
+the part it concerns (the card, the status, a turn, the people, the end), each printing a
+keyed post once (bot/console/room_out.py) in the Discord embeds' colours."""
 
 from __future__ import annotations
 

@@ -16,8 +16,7 @@ from handlers.core.model import Conclusion, Debate
 
 
 def post_summary(out: ConsoleOut, debate: Debate, markdown: str, links: Mapping[str, str]) -> None:
-    """The format's closing block in full, then the pages it wrote; in the Conclusion's
-    place when it stands in for one."""
+    """The format's closing block in full (titled as the Conclusion it may stand for), pages."""
     closing = format_named(debate.format).closes_itself(debate)
     t = out.t
     title = t("console.conclusion_title" if closing else "front.summary_title")

@@ -14,8 +14,7 @@ from tools.store.room_messages import RoomMessages
 
 
 class ConsoleOut:
-    """Prints lines, and each keyed post once (in memory, and in `room_messages` when a
-    database is given)."""
+    """Prints lines, and each keyed post once (noted in `room_messages` when given a db)."""
 
     def __init__(self, console: Console, strings: Strings, db: Database | None) -> None:
         self.console = console

@@ -1,10 +1,5 @@
-"""`debate-room console`: the same engine in a terminal, no Discord needed.
-
-It chooses the moderator (Gemini through the API or the CLI when configured, else the
-rule-based one) and the seats PARTICIPANTS names (each typed by a person or answered by its
-CLI), has the composition root build the engine around a ConsoleRoom, then hands typed lines
-to ConsoleApp.
-"""
+"""`debate-room console`: the same engine in a terminal, no Discord needed; the moderator and
+seats chosen (bot/console/build.py), the engine built around a ConsoleRoom, lines to ConsoleApp."""
 
 from __future__ import annotations
 
@@ -64,14 +59,11 @@ async def console_session(
     clock: Clock,
     *,
     moderator: Moderator | None = None,
-    seats: Mapping[Backend, Debater] | None = None,
+    seats: Mapping[Backend, Debater] | None = None,  # instead of the options' seats
     rng: random.Random | None = None,
     install_signals: bool = False,
 ) -> int:
-    """Run the console until the input ends or the person quits; tests inject the parts.
-
-    `seats` replaces the seats the options would build (a test's fake Claude, say).
-    """
+    """Run the console until the input ends or the person quits; tests inject the parts."""
     db = await Database.open(str(database_path(settings, options)))
     session = _Session(settings, options, console, keyboard, clock, db)
     try:

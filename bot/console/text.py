@@ -88,8 +88,7 @@ def footer_text(turn: Turn, t: Strings) -> str:
 
 
 def page_label(t: Strings, debate: Debate, page: str) -> str:
-    """A wiki page's name for people: the format's word for it, the engine's, a turn's or a
-    round's page by its seat, else its path."""
+    """A wiki page's name for people: the format's or the engine's word, by seat, or its path."""
     key = page.replace("-", "_").replace(".", "_")
     for found in (
         f"{debate.format}.page_{page}",

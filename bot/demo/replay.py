@@ -8,7 +8,6 @@ did, without waiting for it.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 from importlib import resources
 
@@ -138,25 +137,16 @@ class ReplayClock:
         await asyncio.sleep(0)
 
 
-Pause = Callable[[float], Awaitable[None]]
-
-
 class ReplayDebater:
     """A participant that answers each turn with its recorded reply."""
 
     def __init__(
-        self,
-        backend: Backend,
-        recording: Recording,
-        clock: ReplayClock,
-        pace_s: float,
-        pause: Pause = asyncio.sleep,
+        self, backend: Backend, recording: Recording, clock: ReplayClock, pace_s: float
     ) -> None:
         self.backend = backend
         self._turns = {entry.turn: entry for entry in recording.turns}
         self._clock = clock
         self._pace_s = pace_s
-        self._pause = pause
 
     async def speak(self, request: TurnRequest) -> DebaterOutput:
         """The recorded reply of this turn, after a short pause so people can follow."""
@@ -164,7 +154,7 @@ class ReplayDebater:
         who = request.participant
         if entry is None or entry.seat != who:
             raise ReplayMismatch(f"turn {request.turn} is not recorded for {who}")
-        await self._pause(self._pace_s)
+        await asyncio.sleep(self._pace_s)
         self._clock.advance(entry.meta.latency_s)
         return DebaterOutput(text=entry.reply, raw=entry.reply, meta=entry.meta)
 

@@ -132,8 +132,7 @@ class _Player:
         self.handler, self.wiki = self.engine.handler, self.engine.wiki
 
     async def play(self) -> Debate:
-        """The chat, the card and its recorded key, then the debate and the people's recorded
-        answers until it ends."""
+        """The chat, the card and its key, then the debate with the people's recorded answers."""
         debate = await self.handler.propose(await self._chat())
         if debate is None:
             raise RecordingError("demo_refused")

@@ -72,8 +72,7 @@ class ReplyCollector:
     async def _poll(
         self, channel: discord.TextChannel | discord.Thread, reply: AgReply, poll_s: float
     ) -> None:
-        """Without a gateway: read the history every `poll_s` until the reply is complete, or
-        has been quiet for AG_QUIET_SECONDS, or (nothing at all) AG_TIMEOUT_SECONDS passed."""
+        """Without a gateway: read the history every `poll_s` until the reply is done or late."""
         loop = asyncio.get_running_loop()
         deadline = quiet_since = loop.time()
         deadline += self._timeout_s

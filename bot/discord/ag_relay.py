@@ -26,7 +26,6 @@ from bot.discord.ag_collect import MessageQueue, ReplyCollector, relay_error
 from bot.discord.ag_reply import AG_MODEL, AgReply, relay_tag, tag_of
 from bot.discord.render import nonce_of
 from bot.discord.render_split import FenceSplitter
-from handlers.core.i18n import Strings
 from handlers.core.model import Backend, FailureKind
 from handlers.leasing import EveryDebate, LeaseGuard
 from handlers.ports import DebaterError, DebaterOutput, TurnRequest
@@ -64,13 +63,9 @@ class AgRelayDebater:
         timeout_s: float,
         quiet_s: float,
         briefing: str = "",
-        strings: Strings | None = None,
         poll_s: float | None = None,
         guard: LeaseGuard | None = None,
     ) -> None:
-        # `strings` is accepted for uniform wiring; the relay shows no words of its own (the
-        # tag is a protocol marker AG's side reads, the prompt text comes from the engine).
-        del strings
         if not ag_user_ids:
             raise ValueError("AG_USER_IDS is empty: nobody's messages could count as AG's")
         self._client = client
@@ -250,8 +245,7 @@ class AgRelayDebater:
     async def _shows_progress(
         self, channel: discord.TextChannel | discord.Thread, request: TurnRequest
     ) -> TurnRequest | None:
-        """The request to report progress to when AG writes outside the debate's thread
-        (inside it, people watch AG's messages themselves)."""
+        """The request to show progress to when AG writes outside the thread (where people see)."""
         if request.on_text is None or self._relay_channel_id is None:
             return None
         thread = await self._messages.thread_of(request.debate_id)

@@ -1,7 +1,4 @@
-"""`debate-room run`: the Discord bot, built by the composition root around its client.
-
-`Services` and `shutdown` live in bot.discord.services (imported here for the callers).
-"""
+"""`debate-room run`: the Discord bot, built around its client (re-exports Services, shutdown)."""
 
 from __future__ import annotations
 
@@ -11,7 +8,6 @@ import random
 import signal
 from asyncio import new_event_loop
 from collections.abc import Awaitable, Callable, Coroutine, Mapping
-from pathlib import Path
 from typing import Any
 
 import aiohttp
@@ -26,9 +22,9 @@ from bot.compose import (
     build_engine,
     build_moderator,
     build_wiki_backend,
-    claude_debater,
-    gemini_cli_debater,
+    cli_debater,
     handler_config,
+    wanted_backends,
 )
 from bot.discord.ag_relay import AgRelayDebater
 from bot.discord.client import DebateBot
@@ -39,7 +35,6 @@ from bot.discord.room import DiscordRoom
 from bot.discord.services import Services, shutdown
 from bot.discord.shared import database_url, front_engine, listen, shared_services
 from bot.settings import Settings
-from handlers.core.formats import format_named, formats_for
 from handlers.core.i18n import Strings
 from handlers.core.model import Backend
 from handlers.debate_handler import DebateHandler
@@ -71,11 +66,9 @@ async def assemble(
     clock: Clock | None = None,
     rng: random.Random | None = None,
 ) -> None:
-    """Build every adapter around the logged-in client, then resume what was running.
-
-    The keyword parts replace the configured ones (tests: a scripted moderator, a fake
-    debater, a movable clock, a seeded draw); left out, everything comes from `settings`.
-    """
+    """Build every adapter around the logged-in client, then resume what was running."""
+    # The keyword parts (tests: a scripted moderator, fake debaters, a clock, a seeded draw)
+    # replace the configured ones.
     db, strings = services.db, Strings(settings.LANGUAGE)
     clock = clock or SystemClock(settings.RETRY_WAIT_SCALE)
     if moderator is None:
@@ -88,7 +81,7 @@ async def assemble(
         wiki_root=settings.WIKI_ROOT,
         room=DiscordRoom(bot, db, strings, clock, guard=services.leases),
         moderator=moderator,
-        debaters=_debaters(bot, settings, db, strings, debaters or {}, services),
+        debaters=_debaters(bot, settings, db, debaters or {}, services),
         clock=clock,
         rng=rng,
         config=handler_config(settings),
@@ -149,8 +142,7 @@ def _front(
 def _schedule(
     scheduler: AsyncIOScheduler, handler: DebateHandler, db: Database, settings: Settings
 ) -> None:
-    """The timers: unanswered cards expire, people's polls close at their stored end time,
-    old Claude sessions are forgotten."""
+    """The timers: cards expire, polls and limits end when stored, old sessions are dropped."""
     scheduler.add_job(
         _guarded(handler.expire_due), "interval", seconds=EXPIRY_CHECK_SECONDS, id="expire-cards"
     )
@@ -165,27 +157,15 @@ def _debaters(
     bot: DebateBot,
     settings: Settings,
     db: Database,
-    strings: Strings,
     given: Mapping[Backend, Debater],
     services: Services,
 ) -> dict[Backend, Debater]:
-    """The given debaters; for the other backends the roster (PARTICIPANTS) uses, AG through
-    the Discord relay (listening to every message), Claude and Gemini through their CLIs."""
+    """The given debaters, and the relay or CLI seat of each other backend the roster uses."""
     chosen = dict(given)
-    wanted = {member.backend for member in settings.roster}
-    for name in formats_for(settings.roster):  # the card may pick one that seats more
-        wanted |= {m.backend for m in format_named(name).seats_added(settings.format_options)}
-    if Backend.CLAUDE_CLI in wanted and Backend.CLAUDE_CLI not in chosen:
-        chosen[Backend.CLAUDE_CLI] = claude_debater(settings, db, settings.DATA_DIR)
-    if Backend.GEMINI_CLI in wanted and Backend.GEMINI_CLI not in chosen:
-        chosen[Backend.GEMINI_CLI] = gemini_cli_debater(
-            settings,
-            db,
-            settings.GEMINI_DEBATER_MODEL,
-            Path(settings.DATA_DIR) / "gemini-cli",
-            participant="gemini",
-        )
-    if Backend.AG_RELAY in wanted and Backend.AG_RELAY not in chosen:
+    wanted = wanted_backends(settings) - chosen.keys()
+    for backend in wanted & {Backend.CLAUDE_CLI, Backend.GEMINI_CLI}:
+        chosen[backend] = cli_debater(backend, settings, db, settings.DATA_DIR)
+    if Backend.AG_RELAY in wanted:
         ag = AgRelayDebater(
             bot,
             db,
@@ -194,7 +174,6 @@ def _debaters(
             timeout_s=settings.AG_TIMEOUT_SECONDS,
             quiet_s=settings.AG_QUIET_SECONDS,
             briefing=participant_system_prompt(settings.LANGUAGE),
-            strings=strings,
             poll_s=None if services.gateway else AG_POLL_SECONDS,  # a worker hears nothing
             guard=services.leases,
         )
@@ -220,8 +199,7 @@ def _guarded(job: Callable[[], Awaitable[object]]) -> Callable[[], Awaitable[Non
 
 
 async def serve(settings: Settings) -> None:
-    """Open the database (the SQLite file locked to this process, or the shared one), log in,
-    and run until the client closes."""
+    """Open the database (the locked SQLite file, or the shared one) and run the bot."""
     if database_url(settings) is not None:
         await _serve(settings, await shared_services(settings, gateway=True))
         return
@@ -234,8 +212,7 @@ async def serve(settings: Settings) -> None:
 
 
 async def _serve(settings: Settings, services: Services, *, gateway: bool = True) -> None:
-    """Run the client with the engine until SIGTERM/SIGINT (docker stop) closes it cleanly:
-    connected to the gateway (`run`), or over the REST API only (`worker`)."""
+    """Run the client, on the gateway or over REST only, until SIGTERM/SIGINT (docker stop)."""
 
     async def ready(bot: DebateBot) -> None:
         await assemble(bot, settings, services)
@@ -274,17 +251,13 @@ async def _rest_only(bot: DebateBot, token: str) -> None:
 
 
 async def serve_worker(settings: Settings) -> None:
-    """Open the shared database, log in over REST, run leased debates until SIGTERM/SIGINT."""
+    """`debate-room worker` (issue 20): over the REST API only, run the debates whose lease it
+    holds; clicks and messages reach the `run` process, which stores them in the inbox."""
     await _serve(settings, await shared_services(settings, gateway=False), gateway=False)
 
 
-def run_bot(settings: Settings) -> int:
-    """The `debate-room run` command."""
-    return run_command(settings, serve)
-
-
 def run_command(settings: Settings, main: Callable[[Settings], Coroutine[Any, Any, None]]) -> int:
-    """Run `main` (the bot, or a worker) with logging set up; the exit code of its end."""
+    """A command (`run`: `serve`, `worker`: `serve_worker`) with logging set up; its exit code."""
     logging.basicConfig(
         level=settings.LOG_LEVEL, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
@@ -314,7 +287,6 @@ __all__ = [
     "Services",
     "assemble",
     "new_event_loop",
-    "run_bot",
     "run_command",
     "serve",
     "serve_worker",

@@ -20,12 +20,7 @@ log = logging.getLogger(__name__)
 
 def intents() -> discord.Intents:
     """Guilds, guild messages and message content (a privileged intent to enable)."""
-    wanted = discord.Intents.none()
-    wanted.guilds = True
-    wanted.guild_messages = True
-    wanted.message_content = True
-    wanted.members = False
-    return wanted
+    return discord.Intents(guilds=True, guild_messages=True, message_content=True)
 
 
 class DebateBot(commands.Bot):
@@ -73,8 +68,7 @@ class DebateBot(commands.Bot):
             log.warning("message %s not handled: %s", message.id, exc)
 
     async def on_raw_message_edit(self, payload: discord.RawMessageUpdateEvent) -> None:
-        """An edited message, as it reads now, goes to the AG relay (AG may correct its reply
-        in place), whether or not the message was seen before (a restart in between)."""
+        """An edited message goes to the AG relay (AG may correct its reply), seen before or not."""
         if self._closing:
             return
         for listener in self.edit_listeners:
@@ -94,8 +88,7 @@ class DebateBot(commands.Bot):
     on_guild_join = on_guild_available
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        """Every interaction also reaches the front end, which reads a form sent after a
-        restart (discord.py's buttons and forms handle the rest themselves)."""
+        """Every interaction also reaches the front end (it reads forms sent after a restart)."""
         if not self._closing:
             await self.front.on_interaction(interaction)
 

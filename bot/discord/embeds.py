@@ -30,7 +30,6 @@ from handlers.core.shorten import shorten
 
 GREY = COLOUR_MODERATOR
 AMBER = COLOUR_USER  # decisions the people make
-PAGES = ("agenda", "working-document", "round-log", "conclusion")
 MINUTES_PER_TURN = (2, 4)  # one full-text turn, low and high estimate
 FIELD_LIMIT = 1024
 QUESTION_LIMIT = 4000  # an embed's description holds 4096
@@ -46,10 +45,8 @@ def card_embed(
     rounds = debate.max_rounds
     turns, requests = format_named(debate.format).estimate(debate)
     embed = discord.Embed(title=strings("front.card_title"), colour=GREY)
-    embed.add_field(name=strings("front.card_topic"), value=_cut(proposal.topic), inline=False)
-    embed.add_field(
-        name=strings("front.card_question"), value=_cut(proposal.question), inline=False
-    )
+    _field(embed, strings("front.card_topic"), proposal.topic)
+    _field(embed, strings("front.card_question"), proposal.question)
     value = strings(
         "front.card_format_value",
         format=format_label(strings, debate.format),
@@ -58,23 +55,17 @@ def card_embed(
         high=turns * MINUTES_PER_TURN[1],
         requests=requests,
     )
-    embed.add_field(
-        name=strings("front.card_format"),
-        value=_cut("\n".join(filter(None, (value, suggestion(debate, strings))))),
-        inline=False,
-    )
-    embed.add_field(
-        name=strings("front.card_participants"),
-        value=_cut(roster_line(debate, strings, {m.id: m.name for m in debate.roster})),
-        inline=False,
-    )
+    with_suggestion = "\n".join(filter(None, (value, suggestion(debate, strings))))
+    _field(embed, strings("front.card_format"), with_suggestion)
+    names = {m.id: m.name for m in debate.roster}
+    _field(embed, strings("front.card_participants"), roster_line(debate, strings, names))
     embed.add_field(
         name=strings("credit.card"), value=_cut(cost_estimate(debate, strings, discord_time))
     )
     if debate.added:  # the card's forms: whose text is kept (each is handed on whole)
         counts = [(a.who or "-", len(a.text)) for a in debate.added]
         kept = "\n".join(f"{who}: {strings('front.form_added', count=n)}" for who, n in counts)
-        embed.add_field(name=strings("front.card_added"), value=_cut(kept), inline=False)
+        _field(embed, strings("front.card_added"), kept)
     if proposal.precedents:
         lines = [
             strings(
@@ -86,16 +77,16 @@ def card_embed(
             )
             for p in proposal.precedents
         ]
-        embed.add_field(name=strings("precedents.card"), value=_cut("\n".join(lines)), inline=False)
+        _field(embed, strings("precedents.card"), "\n".join(lines))
     if closed:
         # In the description, where a mention shows as a name (embeds never ping).
-        embed.description = strings(f"front.card_{debate.phase.value}", user=_who(decided_by))
+        who = f"<@{decided_by}>" if decided_by else "-"
+        embed.description = strings(f"front.card_{debate.phase.value}", user=who)
     return embed
 
 
 def claims_embed(debate: Debate, strings: Strings) -> discord.Embed:
-    """The claim board (the thread's second pinned message); the Conclusion page holds it
-    whole when it outgrows one embed."""
+    """The claim board (the thread's second pin; whole on the Conclusion page when cut)."""
     lines, body = claim_lines(debate, strings), ""
     for index, line in enumerate(lines):
         if len(body) + len(line) + 200 > QUESTION_LIMIT:
@@ -170,43 +161,32 @@ def conclusion_embed(
     debate: Debate, conclusion: Conclusion, links: dict[str, str], strings: Strings
 ) -> discord.Embed:
     """The final summary, grey, with the decision, agreed and open points, and the pages."""
+    decision = _whole_on_wiki(conclusion.decision, strings, QUESTION_LIMIT)
     embed = discord.Embed(
-        title=strings("front.conclusion_title"),
-        description=shorten(
-            conclusion.decision,
-            QUESTION_LIMIT,
-            lambda n: strings("front.cut_conclusion", omitted=n),
-        ),
-        colour=GREY,
+        title=strings("front.conclusion_title"), description=decision, colour=GREY
     )
-    if conclusion.agreed:
-        embed.add_field(
-            name=strings("front.conclusion_agreed"),
-            value=_whole_on_wiki("\n".join(f"• {p}" for p in conclusion.agreed), strings),
-            inline=False,
-        )
-    if conclusion.open_issues:
-        embed.add_field(
-            name=strings("front.conclusion_open"),
-            value=_whole_on_wiki("\n".join(f"• {p}" for p in conclusion.open_issues), strings),
-            inline=False,
-        )
-    pages = _page_links(debate.format, links, strings)
-    if pages:
-        embed.add_field(name=strings("front.conclusion_pages"), value=_cut(pages), inline=False)
+    sections = (("agreed", conclusion.agreed), ("open", conclusion.open_issues))
+    for key, points in sections:
+        if points:
+            listed = _whole_on_wiki("\n".join(f"• {p}" for p in points), strings)
+            embed.add_field(name=strings(f"front.conclusion_{key}"), value=listed, inline=False)
+    _add_page_links(embed, debate.format, links, strings)
     embed.set_footer(text=strings("credit.per_seat", seats=cost_per_seat(debate)))
     return embed
 
 
-def _page_links(format_name: str, links: dict[str, str], strings: Strings) -> str:
-    """The pages as links; a format's own page is named by the format's strings."""
+def _add_page_links(
+    embed: discord.Embed, format_name: str, links: dict[str, str], strings: Strings
+) -> None:
+    """The pages as links, if any; a format's own page is named by the format's strings."""
     named = []
     for page, url in links.items():
         keys = [k for k in (f"front.page_{page}", f"{format_name}.page_{page}") if strings.has(k)]
         label = strings(keys[0]) if keys else page  # else named by its path
         if url.startswith("http"):
             named.append(f"[{label}]({url})")
-    return " · ".join(named)
+    if named:
+        _field(embed, strings("front.conclusion_pages"), " · ".join(named))
 
 
 def summary_embed(
@@ -217,17 +197,19 @@ def summary_embed(
     *,
     closing: bool = False,
 ) -> discord.Embed:
-    """A format's closing block, grey, with links to its pages; titled as the Conclusion when
-    it stands in for one (`closing`)."""
+    """A format's closing block, grey, with its pages; titled as the Conclusion if `closing`."""
     if len(markdown) > SUMMARY_LIMIT:  # said so, and where the whole is: the pages below
         note = strings("front.summary_cut")
         markdown = markdown[: SUMMARY_LIMIT - len(note) - 2] + "\n\n" + note
     title = strings("front.conclusion_title" if closing else "front.summary_title")
     embed = discord.Embed(title=title, description=markdown, colour=GREY)
-    pages = _page_links(format_name, links, strings)
-    if pages:
-        embed.add_field(name=strings("front.conclusion_pages"), value=_cut(pages), inline=False)
+    _add_page_links(embed, format_name, links, strings)
     return embed
+
+
+def _field(embed: discord.Embed, name: str, value: str) -> None:
+    """A field the embed's full width, cut to fit."""
+    embed.add_field(name=name, value=_cut(value), inline=False)
 
 
 def _cut(text: str) -> str:
@@ -235,10 +217,6 @@ def _cut(text: str) -> str:
     return shorten(text, FIELD_LIMIT)
 
 
-def _whole_on_wiki(text: str, strings: Strings) -> str:
-    """A Conclusion field's text, saying where the whole is when it does not fit."""
-    return shorten(text, FIELD_LIMIT, lambda n: strings("front.cut_conclusion", omitted=n))
-
-
-def _who(user_id: int | None) -> str:
-    return f"<@{user_id}>" if user_id else "-"
+def _whole_on_wiki(text: str, strings: Strings, limit: int = FIELD_LIMIT) -> str:
+    """A Conclusion's text, saying where the whole is when it does not fit."""
+    return shorten(text, limit, lambda n: strings("front.cut_conclusion", omitted=n))

@@ -42,9 +42,7 @@ class FormButton(
     discord.ui.DynamicItem[Button],
     template=r"debate:form\.(?P<key>[a-z_.]+):(?P<id>\d+)(?::(?P<question>\d+))?",
 ):
-    """Opens the form of the card option `key` of debate `id`: on the card, or under the
-    moderator's question number `question` (`debate:form.<key>:<id>:<question>`), which it
-    answers and no later one."""
+    """Opens the form of card option `key`: on the card, or under question number `question`."""
 
     def __init__(
         self, key: str, debate_id: int, label: str = "", row: int | None = None, question: int = 0
@@ -159,8 +157,7 @@ class OpenForms:
     def orphan(
         self, kind: discord.InteractionType, data: Mapping[str, Any] | None
     ) -> tuple[tuple[int, str, int], str] | None:
-        """((debate id, option key, question), text) of a sent form (an interaction of `kind`
-        with `data`) that no OptionForm will read, else None."""
+        """((debate id, key, question), text) of a sent form no OptionForm will read, or None."""
         if kind is not discord.InteractionType.modal_submit or data is None:
             return None
         found = FORM_ID.fullmatch(str(data.get("custom_id", "")))

@@ -60,8 +60,7 @@ class DiscordFront:
         return Actor(user_id=user.id, name=user.display_name, is_approver=approver)
 
     async def may_click(self, interaction: discord.Interaction[Any], debate_id: int) -> bool:
-        """Only the people of the conversation (or approvers) may act on a debate's controls;
-        anyone else is told so, privately."""
+        """True for the debate's people and approvers; anyone else is told so, privately."""
         debate = await self._engine.get(debate_id)
         if authorized(debate, self.actor(interaction.user)):
             return True
@@ -69,8 +68,7 @@ class DiscordFront:
         return False
 
     async def on_error(self, interaction: discord.Interaction[Any], error: Exception) -> None:
-        """A click that failed: a debate gone, the database out of reach, or a bug, answered
-        with a short private reply (the bug is logged)."""
+        """A failed click's short private reply (a debate gone, the store down); a bug logged."""
         if isinstance(error, DebateNotFound):
             await _private(interaction, self._strings("front.not_now"))
         elif isinstance(error, StoreUnavailable):
@@ -82,8 +80,7 @@ class DiscordFront:
     async def submit(
         self, interaction: discord.Interaction[Any], debate_id: int, event: Event
     ) -> None:
-        """A button's event: acknowledged, submitted; one the debate does not take now is
-        answered privately."""
+        """Acknowledge, submit; an event the debate does not take now is answered privately."""
         await interaction.response.defer()
         await self._answered(interaction, await self._engine.submit(debate_id, event))
 
@@ -95,8 +92,7 @@ class DiscordFront:
         return False
 
     def _not_taken(self, done: Submitted, question: int = 0) -> str:
-        """Why an event was not taken; for an answer to question `question`, who answered it
-        first and what is open now."""
+        """Why an event was not taken; for an answer to `question`, who was first, what is open."""
         debate, strings = done.debate, self._strings
         said = strings("front.refused" if done.admission is Admission.REFUSED else "front.not_now")
         if not question or debate is None or done.admission is Admission.REFUSED:
@@ -113,8 +109,7 @@ class DiscordFront:
     async def on_answer(
         self, interaction: discord.Interaction[Any], debate_id: int, question: int, option: int
     ) -> None:
-        """One of the options of the moderator's question number `question` (its text is the
-        stored question's: the engine takes it only while that question is open)."""
+        """An option of question number `question` (its text as the stored question has it)."""
         asked = (await self._engine.get(debate_id)).user_question
         options = asked.options if asked else ()
         answer = options[option] if option < len(options) else str(option)
@@ -124,8 +119,7 @@ class DiscordFront:
     async def _answer(
         self, interaction: discord.Interaction[Any], debate_id: int, event: UserAnswered
     ) -> None:
-        """Submit an answer and tell the person, privately, what became of it: passed on, or
-        not (the question answered first by someone else, or no longer open)."""
+        """Submit an answer and tell the person, privately, whether it was passed on."""
         done = await self._engine.submit(debate_id, event)
         # The answer may be the moderator's text (an option's label): it may hold @here.
         answer = shorten(event.answer, ECHO_LIMIT)
@@ -135,9 +129,7 @@ class DiscordFront:
     async def on_card_choice(
         self, interaction: discord.Interaction[Any], debate_id: int, event: CardChoice
     ) -> Submitted:
-        """A format, a budget or a format's setup answer (or a form's text) given on the card:
-        stored, and the card shows it (a card no longer waiting, or a choice it does not
-        offer, changes nothing)."""
+        """A choice (or a form's text) on the card: stored, and the card shows it."""
         done = await self._engine.submit(debate_id, event)
         if not await self._answered(interaction, done):
             return done
@@ -157,9 +149,7 @@ class DiscordFront:
     async def on_form_button(
         self, interaction: discord.Interaction[Any], debate_id: int, key: str, question: int
     ) -> None:
-        """A form's button, on the card or under the moderator's question number `question`:
-        the form opens (on the card holding what this person added before) if the debate
-        would take what is sent in it now (the engine's rule)."""
+        """Open the form if the debate would take its text now (on the card: with their text)."""
         debate = await self._engine.get(debate_id)
         actor, form = self.actor(interaction.user), (debate_id, key, question)
         admission = admits(debate, _form_event(actor, form, ""))
@@ -172,8 +162,7 @@ class DiscordFront:
         await interaction.response.send_modal(self._forms.open(opened))
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        """A form sent that discord.py no longer holds (opened before a restart, or open
-        over an hour) is read here, so what the person typed is not lost."""
+        """Read a form sent that discord.py no longer holds, so that nothing typed is lost."""
         found = self._forms.orphan(interaction.type, interaction.data)
         if found is None:
             return
@@ -189,9 +178,7 @@ class DiscordFront:
     async def on_form_submit(
         self, interaction: discord.Interaction[Any], form: tuple[int, str, int], text: str
     ) -> None:
-        """The form (debate id, key, question) sent: on a waiting card the text is kept under
-        the sender's name beside everyone else's; under the moderator's question it is the
-        people's answer, said in the thread like a typed one."""
+        """A form's text: kept on the card under the sender's name, or its question's answer."""
         debate_id, key, _ = form
         actor = self.actor(interaction.user)
         event = _form_event(actor, form, text)
@@ -226,9 +213,7 @@ class DiscordFront:
             await self._engine.propose(proposal)
 
     async def _typed_answer(self, message: discord.Message) -> bool:
-        """True if the message was in a debate's thread (where it is never chat to detect):
-        the answer to an open question, or words the engine hands to the moderator's next
-        judgement and the next debaters."""
+        """True in a debate's thread (never chat to detect): an answer, or words for the debate."""
         if not isinstance(message.channel, discord.Thread):
             return False
         debate_id = await self._messages.debate_in_thread(message.channel.id)

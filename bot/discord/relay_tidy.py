@@ -29,9 +29,7 @@ BULK_LIMIT = 100  # Discord's bulk delete takes 2 to 100 messages (younger than 
 async def clear_relay(
     client: discord.Client, messages: RoomMessages, turn: Turn, *, relayed: bool = True
 ) -> None:
-    """Delete the relayed turn's prompt and AG's raw messages when they are in the debate
-    thread (`relayed`: the participant answers through the AG relay); a failure only logs
-    (the debate goes on, the reply is already shown)."""
+    """Delete a `relayed` turn's prompt and AG's messages in the thread; a failure only logs."""
     if not relayed:
         return
     done_key = f"tidied:{turn.number}"  # not `relay:*`: the relay reads those keys as its own

@@ -12,31 +12,10 @@ from dataclasses import dataclass, field
 import discord
 
 from bot.discord.render_split import FenceSplitter
-from bot.formatting import (
-    AG_GREEN,
-    CLAUDE_BLUE,
-    MODERATOR_GREY,
-    USER_AMBER,
-    turn_figures,
-)
+from bot.formatting import AG_GREEN, CLAUDE_BLUE, MODERATOR_GREY, USER_AMBER, turn_figures
 from handlers.core.i18n import Strings
 from handlers.core.model import Debate, Turn
 from handlers.core.shorten import shorten
-
-__all__ = [
-    "COLOUR_AG",
-    "COLOUR_CLAUDE",
-    "COLOUR_MODERATOR",
-    "COLOUR_USER",
-    "DESCRIPTION_LIMIT",
-    "EMBEDS_PER_MESSAGE",
-    "MESSAGE_EMBED_TOTAL",
-    "footer_text",
-    "nonce_of",
-    "seat_colour",
-    "text_messages",
-    "turn_messages",
-]
 
 COLOUR_AG = discord.Colour(AG_GREEN)
 COLOUR_CLAUDE = discord.Colour(CLAUDE_BLUE)

@@ -1,9 +1,6 @@
 """The debate's room in Discord: `show` matches each effect and hands it to the part of the
-room it concerns (the card, the thread's pins, a turn, the people, the poll, the end).
-
-Each message is posted once under a stable key (bot/discord/room_records.py), so a repeat of
-a call after a restart posts nothing again.
-"""
+room it concerns (the card, the thread's pins, a turn, the people, the poll, the end), each
+posting once under a stable key (bot/discord/room_records.py)."""
 
 from __future__ import annotations
 
@@ -131,6 +128,5 @@ class DiscordRoom:
         return await self._poll.votes(debate)
 
     def working(self, debate: Debate, seat: str) -> Working:
-        """Typing while the debater works, a 'still working' line every few minutes, and
-        the reply as it is written."""
+        """Typing, a 'still working' line now and then, and the reply as it is written."""
         return Working(self._live, debate, seat)

@@ -12,7 +12,7 @@ from bot.discord.render import nonce_of
 from bot.discord.render_split import split_text
 from bot.discord.room_records import NO_PINGS, RoomRecords
 from bot.discord.views import budget_view, question_view
-from bot.formatting import discord_time, notice_params
+from bot.formatting import discord_time, notice_params, option_question
 from handlers.core.i18n import Strings
 from handlers.core.model import Debate, UserQuestion
 
@@ -40,7 +40,7 @@ async def ask_user(
         whole = render.text_messages(body, colour=embeds.AMBER)
         for index, batch in enumerate(whole):
             await records.send_once(debate, f"{key}:text:{index}", embeds=batch)
-    form = _form_label(strings, question)
+    form = option_question(strings, question.form) if question.form else ""
     await records.send_once(
         debate,
         key,
@@ -55,12 +55,6 @@ async def close_question(records: RoomRecords, debate: Debate, number: int) -> N
     if message is not None:
         with contextlib.suppress(discord.NotFound):  # deleted meanwhile: nothing to close
             await message.edit(view=None)
-
-
-def _form_label(strings: Strings, question: UserQuestion) -> str:
-    """The label of the question's form button (the card option's words)."""
-    key = f"front.option_{question.form.replace('.', '_')}"
-    return strings(key) if question.form and strings.has(key) else ""
 
 
 async def notify(

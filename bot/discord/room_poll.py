@@ -61,8 +61,7 @@ class Poll:
 
 
 async def _ended(channel: discord.abc.Messageable, message: discord.Message) -> discord.Message:
-    """The poll ended now (the bot is its author); if Discord ended it meanwhile, the message
-    read again."""
+    """End the poll now; if Discord ended it meanwhile, the message read again."""
     try:
         return await message.end_poll()
     except discord.NotFound:

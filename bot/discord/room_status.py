@@ -47,8 +47,7 @@ class StatusEditor:
             self._pending[debate.id] = task
 
     async def touch(self, debate: Debate) -> None:
-        """Edit again with the newest state known (`debate` if none is): something shown
-        beside the state changed."""
+        """Edit again with the newest state known (else `debate`): something beside it changed."""
         await self.update(self._latest.get(debate.id, debate))
 
     async def flush(self) -> None:

@@ -35,7 +35,6 @@ log = logging.getLogger(__name__)
 
 LIVE_WINDOW_S = 1.5
 LIVE_TEXT_LIMIT = 3800  # of an embed's 4096, leaving room for the note
-DELETE_LIVE = "DELETE FROM room_messages WHERE debate_id = ? AND key = ?"
 
 
 @dataclass(frozen=True)
@@ -81,9 +80,7 @@ def live_embed(debate: Debate, seat: str, text: str, strings: Strings) -> discor
 
 
 async def post_turn(records: RoomRecords, strings: Strings, debate: Debate, turn: Turn) -> str:
-    """The whole reply as coloured embeds, split over messages as Discord requires, posted
-    once; a link to its first message. The messages are recorded together at the end (their
-    nonces cover a crash before)."""
+    """The whole reply as embeds over as many messages as needed, once; its first one's link."""
     first, new = "", []
     for index, batch in enumerate(render.turn_messages(turn, strings, debate)):
         key = f"turn:{turn.number}:{index}"
@@ -93,7 +90,7 @@ async def post_turn(records: RoomRecords, strings: Strings, debate: Debate, turn
             posted = live or await records.send(debate, key, embeds=batch)
             new.append((key, posted))
         first = first or posted[2]
-    await records.record_all(debate.id, new)
+    await records.record_all(debate.id, new)  # together: the nonces cover a crash before
     relayed = debate.member(turn.seat).backend is Backend.AG_RELAY
     # shown once: as this embed
     await clear_relay(records.client, records.messages, turn, relayed=relayed)
@@ -103,8 +100,7 @@ async def post_turn(records: RoomRecords, strings: Strings, debate: Debate, turn
 async def _replace_live(
     records: RoomRecords, debate: Debate, turn: int, batch: list[discord.Embed]
 ) -> Posted | None:
-    """The turn's live message, if this lease holder showed one, edited into its first final
-    message (an earlier holder's is deleted)."""
+    """This holder's live message edited into the first final one (an earlier holder's goes)."""
     key = live_key(turn, records.guard.generation(debate.id))
     await drop_live(records, debate.id, turn, keep=key)
     live = await records.recorded(debate.id, key)

@@ -40,8 +40,7 @@ async def shared_services(settings: Settings, *, gateway: bool) -> Services:
 def front_engine(
     services: Services, engine: Engine[DiscordRoom], settings: Settings
 ) -> EngineService:
-    """The engine itself, or (processes sharing the debates) the inbox in front of it; a
-    process that runs debates gets its lease runner."""
+    """The engine, or when sharing the debates the inbox before it (and the lease runner)."""
     if services.leases is None:
         return engine.handler
     inbox = Inbox(engine.db)
@@ -64,6 +63,3 @@ async def listen(services: Services, settings: Settings, wake: Callable[[], None
     url = database_url(settings)
     if url is not None and services.db.dialect == "postgres":
         services.closers.append(await Wakeup.listen(url, INBOX_CHANNEL, wake))
-
-
-__all__ = ["database_url", "front_engine", "listen", "shared_services"]

@@ -10,9 +10,9 @@ from typing import Any, cast
 import discord
 
 from bot.discord.clicks import CardChoice, DebateClick, EventFront, front_of
-from bot.discord.embeds import budget_label
+from bot.discord.embeds import BUTTON_LABEL_LIMIT, MAX_BUTTONS, budget_label
 from bot.discord.forms import FormButton
-from bot.formatting import format_label, option_label, pause_area
+from bot.formatting import format_label, option_label, option_question, pause_area
 from handlers.core.credit import PAUSE_CHOICES
 from handlers.core.events import (
     BudgetChosen,
@@ -99,14 +99,13 @@ class AnswerButton(
     discord.ui.DynamicItem[Button],
     template=r"debate:answer:(?P<id>\d+):(?P<question>\d+):(?P<option>\d+)",
 ):
-    """One option of the moderator's question number `question`:
-    `debate:answer:<id>:<question>:<option>` (a button of an answered question answers no
-    later one)."""
+    """An option of question number `question`: `debate:answer:<id>:<question>:<option>`."""
 
     def __init__(self, debate_id: int, question: int, option: int, label: str = "") -> None:
         super().__init__(
             discord.ui.Button(
-                label=shorten(label or str(option), 80),  # the embed lists it in full
+                # Cut to fit: the question's embed lists it in full.
+                label=shorten(label or str(option), BUTTON_LABEL_LIMIT),
                 style=discord.ButtonStyle.secondary,
                 custom_id=f"debate:answer:{debate_id}:{question}:{option}",
             )
@@ -130,8 +129,7 @@ class CardSelect(
     discord.ui.DynamicItem[Select],
     template=r"debate:(?P<what>format|budget|option\.[a-z_.]+):(?P<id>\d+)",
 ):
-    """The card's menus: `debate:format:<id>`, `debate:budget:<id>` and a format's setup
-    questions `debate:option.<key>:<id>`; the choice is stored, not held here."""
+    """The card's menus, `debate:<format|budget|option.<key>>:<id>`; the choice is stored."""
 
     def __init__(
         self,
@@ -183,30 +181,17 @@ BUDGET_ROUNDS = (1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20)  # the card's round menu (
 
 
 def card_view(debate: Debate, strings: Strings) -> discord.ui.View:
-    """Open / Not now; a menu of the formats the roster can run when there is a choice; a
-    menu of round budgets with their estimates."""
+    """Open / Not now, the formats and round budgets to pick, the format's questions and forms."""
     view = discord.ui.View(timeout=None)
     view.add_item(DebateButton("open", debate.id, strings("front.button_open"), 3))
     view.add_item(DebateButton("decline", debate.id, strings("front.button_decline"), 2))
     formats = formats_for(debate.roster)
     if len(formats) > 1:  # one format is no choice: the card names it
-        options = tuple(
-            discord.SelectOption(
-                label=shorten(format_label(strings, name), 100),
-                value=name,
-                default=name == debate.format,
-            )
-            for name in formats[:MAX_OPTIONS]
-        )
-        view.add_item(CardSelect("format", debate.id, options, row=1))
-    budgets = tuple(
-        discord.SelectOption(
-            label=shorten(budget_label(debate, rounds, strings), 100),
-            value=str(rounds),
-            default=rounds == debate.max_rounds,
-        )
-        for rounds in sorted({*BUDGET_ROUNDS, debate.max_rounds})[:MAX_OPTIONS]
-    )
+        labelled = [(format_label(strings, name), name) for name in formats]
+        view.add_item(CardSelect("format", debate.id, _options(labelled, debate.format), row=1))
+    rounds = sorted({*BUDGET_ROUNDS, debate.max_rounds})
+    labelled = [(budget_label(debate, n, strings), str(n)) for n in rounds]
+    budgets = _options(labelled, str(debate.max_rounds))
     view.add_item(CardSelect("budget", debate.id, budgets, row=2))
     asked = card_options(debate.format)
     menus = [o for o in asked if not o.is_text]
@@ -218,7 +203,7 @@ def card_view(debate: Debate, strings: Strings) -> discord.ui.View:
         label = shorten(option_label(strings, option.key, current), 80)
         view.add_item(DebateButton("option", debate.id, label, 2, option.key, after))
     for option in [o for o in asked if o.is_text][:3]:  # forms: buttons beside Open
-        label = strings(f"front.option_{option.key.replace('.', '_')}")
+        label = option_question(strings, option.key)
         view.add_item(FormButton(option.key, debate.id, label, row=0))
     return view
 
@@ -226,15 +211,16 @@ def card_view(debate: Debate, strings: Strings) -> discord.ui.View:
 def option_select(debate: Debate, option: CardOption, strings: Strings, row: int) -> CardSelect:
     """A menu for one of the format's setup questions, the stored (or default) choice picked."""
     current = debate.option(option.key, option.choices[0])
-    options = tuple(
-        discord.SelectOption(
-            label=shorten(option_label(strings, option.key, choice), 100),
-            value=choice,
-            default=choice == current,
-        )
-        for choice in option.choices[:MAX_OPTIONS]
+    labelled = [(option_label(strings, option.key, choice), choice) for choice in option.choices]
+    return CardSelect(f"option.{option.key}", debate.id, _options(labelled, current), row=row)
+
+
+def _options(labelled: list[tuple[str, str]], current: str) -> tuple[discord.SelectOption, ...]:
+    """A menu's (label, value) options, as many as Discord allows, the current value picked."""
+    return tuple(
+        discord.SelectOption(label=shorten(label, 100), value=value, default=value == current)
+        for label, value in labelled[:MAX_OPTIONS]
     )
-    return CardSelect(f"option.{option.key}", debate.id, options, row=row)
 
 
 def budget_view(debate: Debate, strings: Strings) -> discord.ui.View:
@@ -263,13 +249,8 @@ def status_view(debate: Debate, strings: Strings) -> discord.ui.View:
     return view
 
 
-MAX_BUTTONS = 25  # Discord's limit per message
-
-
 def question_view(debate: Debate, question: UserQuestion, form_label: str = "") -> discord.ui.View:
-    """One button per answer option, as many as Discord allows (the question lists them all);
-    and the button of the form the answer may be typed in, if the question has one. Each names
-    the question (`Debate.question_number`)."""
+    """A button per option (as many as fit) and the form's, if any; each names the question."""
     view = discord.ui.View(timeout=None)
     number, form = debate.question_number, question.form
     for index, option in enumerate(question.options[: MAX_BUTTONS - bool(form)]):
