@@ -8,6 +8,7 @@ from datetime import datetime
 from functools import partial
 
 from handlers.core.concessions import moved_toward, verdict
+from handlers.core.degraded import warned
 from handlers.core.effects import (
     AppendRoundLog,
     AskDebater,
@@ -153,6 +154,9 @@ class EffectRunner:
                 fmt = format_named(debate.format)
                 turns = await self._turns(debate, fmt.page_shows(debate, page))
                 title, markdown = fmt.render_page(debate, page, turns)
+                closing = page in (WikiPage.CONCLUSION.value, *fmt.pages(debate)[-1:])
+                if closing and fmt.closes_itself(debate):  # it names what failed (issue 34)
+                    markdown = warned(debate, markdown)
                 return Loaded(title=title, markdown=markdown)
         return NOTHING
 

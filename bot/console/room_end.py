@@ -10,9 +10,10 @@ from rich.text import Text
 from bot.console.room_out import ConsoleOut
 from bot.console.text import MODERATOR_GREY, page_label, seat_name
 from handlers.core.credit import cost_per_seat
+from handlers.core.degraded import degraded_line, warned
 from handlers.core.formats import format_named
 from handlers.core.formats.keys import fill_keys
-from handlers.core.model import Conclusion, Debate
+from handlers.core.model import Conclusion, Debate, ModeratorSource
 
 
 def post_summary(out: ConsoleOut, debate: Debate, markdown: str, links: Mapping[str, str]) -> None:
@@ -21,7 +22,9 @@ def post_summary(out: ConsoleOut, debate: Debate, markdown: str, links: Mapping[
     t = out.t
     title = t("console.conclusion_title" if closing else "front.summary_title")
     out.console.rule(Text(title, style="bold"), style=MODERATOR_GREY)
-    for line in fill_keys(markdown, t).replace("**", "").splitlines():  # no Markdown here
+    for line in (
+        fill_keys(warned(debate, markdown), t).replace("**", "").splitlines()
+    ):  # no Markdown here
         out.line(line, MODERATOR_GREY)
     _pages(out, debate, links)
 
@@ -32,6 +35,9 @@ def post_conclusion(
     """The end: decision, agreed and open points, positions, next steps and the pages."""
     t = out.t
     out.console.rule(Text(t("console.conclusion_title"), style="bold"), style=MODERATOR_GREY)
+    line = degraded_line(debate, t, by_rules=conclusion.source is ModeratorSource.RULES)
+    if line:
+        out.line(line, MODERATOR_GREY, bold=True)
     out.line(conclusion.decision, MODERATOR_GREY, bold=True)
     positions = tuple(
         f"{seat_name(t, seat, debate)}: {text}" for seat, text in conclusion.positions

@@ -4,14 +4,16 @@ format's closing summary (in the Conclusion's place when it stands in for one)."
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 
 from bot.discord import embeds
 from bot.discord.poll_embeds import with_decision
 from bot.discord.room_records import RoomRecords
+from handlers.core.degraded import warned
 from handlers.core.formats import format_named
 from handlers.core.formats.keys import fill_keys
 from handlers.core.i18n import Strings
-from handlers.core.model import Conclusion, Debate
+from handlers.core.model import Conclusion, Debate, ModeratorSource
 
 
 async def post_conclusion(
@@ -22,7 +24,10 @@ async def post_conclusion(
     links: Mapping[str, str],
 ) -> None:
     """The final summary with links to the pages the debate wrote (no dead links)."""
-    embed = embeds.conclusion_embed(debate, conclusion, dict(links), strings)
+    by_rules = conclusion.source is ModeratorSource.RULES
+    decision = warned(debate, conclusion.decision, strings, by_rules=by_rules)
+    shown = replace(conclusion, decision=decision)
+    embed = embeds.conclusion_embed(debate, shown, dict(links), strings)
     await records.send_once(debate, "conclusion", embed=with_decision(embed, debate, strings))
 
 
@@ -35,6 +40,6 @@ async def post_summary(
 ) -> None:
     """The format's closing block, grey, with links to the pages it wrote."""
     closing = format_named(debate.format).closes_itself(debate)
-    text = fill_keys(markdown, strings)
+    text = fill_keys(warned(debate, markdown), strings)
     embed = embeds.summary_embed(debate.format, text, dict(links), strings, closing=closing)
     await records.send_once(debate, "conclusion" if closing else "summary", embed=embed)

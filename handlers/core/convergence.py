@@ -62,7 +62,7 @@ def decided(debate: Debate, event: BudgetDecided, rng: random.Random) -> Step:
     going = replace(debate, paused="")
     if event.choice == "consensus":
         notice = Notify("convergence.declared", (("user", who),))
-        return conclude(going, Outcome.CONSENSUS, notice)
+        return conclude(going, Outcome.CONSENSUS, notice, declared=True)
     if event.choice == "conclude":
         return conclude(going, Outcome.MAX_ROUNDS, Notify("budget.concluded", (("user", who),)))
     if debate.paused == "budget" and debate.spend.over(debate.cost_usd):

@@ -269,6 +269,11 @@ class Debate:
     spend: Spend = field(default_factory=Spend)
     resumes_at: datetime | None = None  # a "limit" pause ends by itself then
     benched: tuple[str, ...] = ()  # seats refused until the people act (usage credits off)
+    # ---- honest degradation and export (issue 34)
+    faltered: tuple[str, ...] = ()  # seats that failed or were skipped, named at the end
+    fell_back: bool = False  # the moderator's rules stood in at least once
+    notes: tuple[tuple[int, str], ...] = ()  # (turn, the moderator's note), for the export
+    conclusion: Conclusion | None = None  # as posted at the end
 
     def output_of(self, task: str) -> str | None:
         """A moderator task's stored output, if it ran."""

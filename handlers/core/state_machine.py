@@ -18,6 +18,7 @@ from handlers.core.claims import updated
 from handlers.core.concessions import with_concession
 from handlers.core.convergence import TREND_KEPT, converging_pause, decided, spent_pause
 from handlers.core.credit import resumed
+from handlers.core.degraded import fell_back
 from handlers.core.effects import (
     AskUser,
     CloseCard,
@@ -131,7 +132,7 @@ def _stopped(debate: Debate, actor: Actor) -> Step:
 def _ended(debate: Debate, event: ConclusionReady, now: datetime) -> Step:
     """The end: the Conclusion written and posted, or the format's own closing block."""
     phase = _END_PHASE[debate.outcome or Outcome.CONSENSUS]
-    ended = replace(debate, phase=phase, ended_at=now, speaker=None)
+    ended = replace(debate, phase=phase, ended_at=now, speaker=None, conclusion=event.conclusion)
     told = _outcome_told(ended)
     if format_of(debate).closes_itself(debate):  # its own closing block and pages
         return Step(ended, (PostSummary(), told, UpdateStatus()))
@@ -246,8 +247,10 @@ def _judged(debate: Debate, event: Judged, rng: random.Random) -> Step:
     elif decision.source is not source:
         source = decision.source
         effects.append(Notify(f"moderator.mode_{source.value}"))
+    noted = ((debate.turns, decision.note),) if decision.note.strip() else ()
     judged = replace(
-        debate,
+        fell_back(debate, decision.source),
+        notes=(*debate.notes, *noted),
         summary=decision.summary or debate.summary,
         moderator_source=source,
         note=decision.note,

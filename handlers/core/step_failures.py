@@ -12,6 +12,7 @@ from datetime import datetime
 
 from handlers.core.backoff import delay_s
 from handlers.core.credit import bench, limit_step
+from handlers.core.degraded import faltered
 from handlers.core.effects import Notify
 from handlers.core.events import DebaterFailed
 from handlers.core.model import Debate, FailureKind, OpenAsk, Outcome
@@ -62,7 +63,7 @@ def failure(debate: Debate, event: DebaterFailed, now: datetime, rng: random.Ran
             return Step(again, (notice, ask_effect(again, retry, delay)))
         return _skip(debate, ask, event, rng)
     detail = (*seat, ("detail", shorten(event.detail, 300)))
-    failed = replace(debate, failure=f"{event.seat}: {event.failure.value}")
+    failed = replace(faltered(debate, event.seat), failure=f"{event.seat}: {event.failure.value}")
     return conclude(failed, Outcome.FAILED, Notify("debater.failed", detail))
 
 
@@ -78,7 +79,7 @@ def _skip(
     stopped: tuple[Notify, ...] | None = None,
 ) -> Step:
     """Skip the failed ask; `stopped`: a stopped seat's, which never fails the debate."""
-    skipped = debate.skipped + (stopped is None)
+    skipped, debate = debate.skipped + (stopped is None), faltered(debate, event.seat)
     params = (("seat", event.seat), ("kind", event.failure.value))
     if stopped is None and skipped >= MAX_SKIPS:
         failed = replace(debate, failure=f"{event.seat}: {event.failure.value}")
@@ -100,7 +101,7 @@ def skipped_by(debate: Debate, who: str, rng: random.Random) -> Step:
     one skipped does, without counting toward failing the debate) and the debate goes on."""
     asks = open_asks(debate)
     seats = tuple(a.participant for a in asks)
-    moved = replace(with_asks(debate, ()), spoken=(*debate.spoken, *seats))
+    moved = replace(faltered(with_asks(debate, ()), *seats), spoken=(*debate.spoken, *seats))
     notices = tuple(Notify("debate.skipped_by", (("user", who), ("seat", s))) for s in seats)
     if moved.tasks:  # the moderator's tasks beside the asks go on; their end moves the step
         return Step(moved, notices)

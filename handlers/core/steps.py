@@ -28,6 +28,7 @@ from handlers.core.effects import (
     WriteWorkingDocument,
 )
 from handlers.core.events import ReplyReceived, TaskDone
+from handlers.core.degraded import fell_back, honest
 from handlers.core.formats import CONTRACTS, format_named
 from handlers.core.formats.base import (
     AskStep,
@@ -160,7 +161,8 @@ def task_done(debate: Debate, event: TaskDone, rng: random.Random) -> Step:
     fmt = format_of(debate)
     remaining = tuple(t for t in debate.tasks if t != event.task)
     rules = event.source is ModeratorSource.RULES
-    stored = with_output(replace(debate, tasks=remaining), event.task, event.output, by_rules=rules)
+    kept = fell_back(replace(debate, tasks=remaining), event.source)
+    stored = with_output(kept, event.task, event.output, by_rules=rules)
     effects: tuple[Effect, ...] = ()
     if event.source is ModeratorSource.RULES:
         effects = (Notify(f"{stored.format}.task_fallback", (("task", event.task),)),)
@@ -187,12 +189,16 @@ def task_step(task: str) -> str:
     return f"task:{task}"
 
 
-def conclude(debate: Debate, outcome: Outcome, notice: Notify | None = None) -> Step:
+def conclude(
+    debate: Debate, outcome: Outcome, notice: Notify | None = None, *, declared: bool = False
+) -> Step:
     """End the debate: the Conclusion is written next. Answers a step held back (a Stop
-    before all were in) are posted now: nothing a debater wrote is lost."""
+    before all were in) are posted now: nothing a debater wrote is lost. A consensus the
+    people `declared` stands as their word; another only if every seat gave it."""
     held = held_posts(debate) if debate.phase is Phase.SPEAKING else ()
+    told = outcome if declared else honest(debate, outcome)
     ending = replace(
-        with_asks(debate, ()), phase=Phase.CONCLUDING, outcome=outcome, speaker=None, tasks=()
+        with_asks(debate, ()), phase=Phase.CONCLUDING, outcome=told, speaker=None, tasks=()
     )
     effects: tuple[Effect, ...] = (*held, UpdateStatus(), Conclude())
     return Step(ending, (notice, *effects) if notice else effects)

@@ -8,6 +8,8 @@ import random
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
+
 from handlers.core.admission import authorized
 from handlers.core.events import ProposalApproved, ProposalDeclined, StopRequested, UserAnswered
 from handlers.core.model import (
@@ -72,15 +74,22 @@ async def test_a_debate_runs_to_max_rounds_with_random_order_and_verbatim_relay(
     assert abs(debate.cost_usd - 0.06) < 1e-9
 
 
-async def test_consensus_ends_the_debate_early(rig: Rig) -> None:
+@pytest.mark.parametrize(("stance", "outcome"), [("agree", Outcome.CONSENSUS),
+                                                  ("partial", Outcome.VERDICT)])  # fmt: skip
+async def test_consensus_ends_the_debate_early_only_if_every_seat_agreed(
+    rig: Rig, stance: str, outcome: Outcome
+) -> None:
+    """Degraded: the moderator's CONCLUDE over a seat that only partly agreed is a verdict."""
     rig.moderator.enqueue(
         Decision(action=Action.CONTINUE, summary="s1"),
         Decision(action=Action.CONCLUDE, consensus=0.95, summary="s2"),
     )
+    for seat in (AG, CLAUDE):
+        rig.debaters[seat].enqueue(reply(f"{seat} agrees", stance if seat == AG else "agree"))
     debate_id = await opened(rig)
     await idle(rig, debate_id)
     debate = await rig.h.get(debate_id)
-    assert debate.phase is Phase.CONCLUDED and debate.outcome is Outcome.CONSENSUS
+    assert debate.phase is Phase.CONCLUDED and debate.outcome is outcome
     assert debate.turns == 2 and debate.summary == "s2"
 
 

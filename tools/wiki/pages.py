@@ -11,6 +11,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 
 from handlers.core.credit import cost_per_seat
+from handlers.core.degraded import degraded_line
 from handlers.core.fences import longest_backtick_run, open_fence
 from handlers.core.i18n import LocaleError
 from handlers.core.model import Conclusion, Debate, ModeratorSource, Turn, WikiPage
@@ -195,6 +196,7 @@ def render_conclusion(debate: Debate, conclusion: Conclusion, t: Translate) -> s
     ]
     parts = [
         f"_{t('wiki.conclusion.outcome', outcome=outcome, rounds=debate.round)}_",
+        *_warned(degraded_line(debate, t, by_rules=conclusion.source is ModeratorSource.RULES)),
         f"## {t('wiki.conclusion.decision')}",
         _neutral(conclusion.decision.strip()) or t("wiki.conclusion.none"),
         f"## {t('wiki.conclusion.agreed')}",
@@ -214,6 +216,10 @@ def render_conclusion(debate: Debate, conclusion: Conclusion, t: Translate) -> s
     if debate.claims:  # the Conclusion ends with the final claim board
         parts += [f"## {t('wiki.claims.title')}", claim_table(debate, t)]
     return "\n\n".join(parts) + "\n"
+
+
+def _warned(line: str) -> tuple[str, ...]:
+    return (f"**{line}**",) if line else ()
 
 
 def claim_table(debate: Debate, t: Translate) -> str:

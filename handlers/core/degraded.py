@@ -1,0 +1,59 @@
+"""Honest degradation (issue 34): which seats failed or were skipped and whether the moderator
+fell back to its rules, kept on the debate and named above every closing page and post; a
+debate reads as a consensus only when every seat that spoke agreed and none faltered. Pure."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+from handlers.core.model import Debate, ModeratorSource, Outcome, Stance
+
+Translate = Callable[..., str]
+
+
+def keyed(key: str) -> str:
+    """A locale key as a format writes it (handlers/core/formats/keys.py)."""
+    return f"⟦{key}⟧"
+
+
+def faltered(debate: Debate, *seats: str) -> Debate:
+    """The debate with `seats` recorded as failed or skipped (each once)."""
+    return replace(debate, faltered=tuple(dict.fromkeys((*debate.faltered, *seats))))
+
+
+def fell_back(debate: Debate, source: ModeratorSource) -> Debate:
+    """The debate with a rules fallback recorded, when `source` says the rules decided."""
+    return replace(debate, fell_back=True) if source is ModeratorSource.RULES else debate
+
+
+def honest(debate: Debate, outcome: Outcome) -> Outcome:
+    """A consensus stands only if no seat faltered and each seat that spoke last agreed (a
+    seat whose format asks no stance is taken at the format's word); else it is a verdict."""
+    if outcome is not Outcome.CONSENSUS:
+        return outcome
+    spoke = dict.fromkeys(seat for _, seat in debate.log)
+    stances = {debate.stance_of(seat) for seat in spoke} - {None, Stance.AGREE}
+    return Outcome.VERDICT if debate.faltered or stances else outcome
+
+
+def degraded_line(debate: Debate, t: Translate = keyed, *, by_rules: bool = False) -> str:
+    """`⚠️ Not a full result: failed or skipped: AG · the moderator fell back to its rules`,
+    or "" when nothing failed; by default keyed (`⟦degraded.line⟧`, filled where it is shown).
+    `by_rules`: the closing itself was drawn up by the rules."""
+    parts = []
+    if debate.faltered:
+        names = ", ".join(debate.name_of(seat) for seat in debate.faltered)
+        parts.append(f"{t('degraded.seats')} {names}")
+    if debate.fell_back or by_rules or debate.moderator_source is ModeratorSource.RULES:
+        parts.append(t("degraded.rules"))
+    return f"{t('degraded.line')} {' · '.join(parts)}" if parts else ""
+
+
+def warned(debate: Debate, body: str, t: Translate = keyed, *, by_rules: bool = False) -> str:
+    """`body` under the degradation line in bold (below its `# ` title), when there is one."""
+    line = degraded_line(debate, t, by_rules=by_rules)
+    if not line:
+        return body
+    title, rest = body.split("\n", 1) if body.startswith("# ") and "\n" in body else ("", body)
+    return f"{title}\n\n**{line}**\n\n{rest.lstrip()}" if title else f"**{line}**\n\n{body}"
