@@ -12,6 +12,7 @@ import random
 from dataclasses import dataclass, replace
 from datetime import datetime
 
+from handlers.core.degraded import fell_back, honest
 from handlers.core.effects import (
     AppendRoundLog,
     AskBudget,
@@ -28,7 +29,6 @@ from handlers.core.effects import (
     WriteWorkingDocument,
 )
 from handlers.core.events import ReplyReceived, TaskDone
-from handlers.core.degraded import fell_back, honest
 from handlers.core.formats import CONTRACTS, format_named
 from handlers.core.formats.base import (
     AskStep,
