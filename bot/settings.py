@@ -116,6 +116,8 @@ class Settings(BaseSettings):
     # A stalemate (with BUDGET_PAUSE) ends in a native Discord poll running this many hours
     # (Discord allows 1 hour to 32 days).
     POLL_HOURS: int = Field(24, ge=1, le=768)
+    # A concluded debate's thread is archived this many hours after its end (0: never).
+    ARCHIVE_AFTER_HOURS: int = Field(24, ge=0, le=8760)
     # The people's budget in dollars (what the debaters' turns cost; 0: rounds only): once spent,
     # the debate pauses at the next round as at the round budget.
     BUDGET_USD: float = Field(0.0, ge=0.0)

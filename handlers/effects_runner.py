@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from datetime import datetime
 from functools import partial
 
@@ -131,6 +132,10 @@ class EffectRunner:
                 posted = await self._store.turn(debate.id, number)
                 url = await self._room.show(debate, effect, Loaded(turn=posted))
                 await self._store.set_message_url(debate.id, number, url)
+            case PostConclusion() | PostSummary():  # with every turn, for the export file
+                every = await self._store.last_turns(debate.id, max(debate.turns, 1))
+                _, loaded = self._for_room(debate, effect)
+                await self._room.show(debate, effect, replace(loaded, turns=every))
             case _:
                 await self._room.show(debate, *self._for_room(debate, effect))
         return None

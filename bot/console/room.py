@@ -4,6 +4,8 @@ keyed post once (bot/console/room_out.py) in the Discord embeds' colours."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from rich.console import Console
 from rich.text import Text
 
@@ -36,6 +38,7 @@ from handlers.core.minority import report_markdown
 from handlers.core.model import Debate
 from handlers.ports import NOTHING, Clock, Loaded
 from tools.store.db import Database
+from tools.wiki.export import export_markdown, export_name
 
 # The posts printed once per debate, by the key `room_messages` keeps them under.
 _ONCE: dict[type, str] = {PostCard: "card", CloseCard: "card-closed", OpenRoom: "open",
@@ -55,8 +58,10 @@ class ConsoleRoom:
         typed: Typed | None = None,
         names: dict[int, str] | None = None,
         rules_only: bool = False,
+        export_dir: Path | None = None,
     ) -> None:
         self.console = console
+        self._export_dir = export_dir  # where the one-file export is written at the end
         self._out = ConsoleOut(console, strings, db)
         self._typed = typed or Typed()
         self._names = names if names is not None else {}
@@ -102,12 +107,23 @@ class ConsoleRoom:
                 ask_budget(out, debate)
             case PostConclusion(conclusion=conclusion):
                 post_conclusion(out, debate, conclusion, loaded.links)
+                self._export(debate, loaded)
             case PostSummary():
                 post_summary(out, debate, loaded.markdown, loaded.links)
+                if format_named(debate.format).closes_itself(debate):
+                    self._export(debate, loaded)
             case PostMinorityReport() if debate.poll is not None and debate.poll.report:
                 # The console runs no poll (no one votes at a terminal); a report is shown.
                 report = report_markdown(debate, debate.poll.report, out.t).replace("**", "")
                 out.panel(Text(report), "poll.console_report", MODERATOR_GREY)
+
+    def _export(self, debate: Debate, loaded: Loaded) -> None:
+        """The whole debate in one file (tools/wiki/export.py), and where it is."""
+        if self._export_dir is None:
+            return
+        path = self._export_dir / export_name(debate)
+        path.write_text(export_markdown(debate, loaded.turns, self._out.t), encoding="utf-8")
+        self._out.line(self._out.t("export.written", path=path), MODERATOR_GREY)
 
     def _status(self, debate: Debate) -> None:
         """The status line, when it changed."""

@@ -120,7 +120,7 @@ class _Session:
 
         room = ConsoleRoom(
             self.console, self.strings, self.clock, db=self.db, typed=typed,
-            names=self.people.names, rules_only=shortcut,
+            names=self.people.names, rules_only=shortcut, export_dir=Path(path).parent,
         )  # fmt: skip
 
         self.engine = engine = build_engine(

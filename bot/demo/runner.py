@@ -82,7 +82,7 @@ async def replay(
     recording = recording or load_recording()
     db_path, wiki_dir = prepare(out)
     db = await Database.open(str(db_path))
-    player = _Player(console, recording, db, LocalWiki(wiki_dir), pace_s)
+    player = _Player(console, recording, db, LocalWiki(wiki_dir), pace_s, out)
     try:
         await player.wiki.start()
         debate = await player.play()
@@ -101,7 +101,7 @@ class _Player:
 
     def __init__(
         self, console: Console, recording: Recording, db: Database, local: LocalWiki,
-        pace_s: float,
+        pace_s: float, out: Path,
     ) -> None:  # fmt: skip
         self.console, self.recording, self.local, self.pace_s = console, recording, local, pace_s
         self.t = Strings(recording.language)
@@ -117,7 +117,8 @@ class _Player:
                                retry_wait_scale=0.0, format=recording.format_name, roster=roster,
                                format_options=tuple(sorted(recording.options.items())))  # fmt: skip
 
-        room = ConsoleRoom(console, self.t, self.clock, db=db, names=self.people.names)
+        room = ConsoleRoom(console, self.t, self.clock, db=db, names=self.people.names,
+                           export_dir=out)  # fmt: skip
         self.out = ConsoleOut(console, self.t, None)
 
         self.engine = build_engine(

@@ -79,7 +79,14 @@ async def assemble(
         strings=strings,
         backend=build_wiki_backend(settings),
         wiki_root=settings.WIKI_ROOT,
-        room=DiscordRoom(bot, db, strings, clock, guard=services.leases),
+        room=DiscordRoom(
+            bot,
+            db,
+            strings,
+            clock,
+            guard=services.leases,
+            archive_hours=settings.ARCHIVE_AFTER_HOURS,
+        ),  # fmt: skip
         moderator=moderator,
         debaters=_debaters(bot, settings, db, debaters or {}, services),
         clock=clock,

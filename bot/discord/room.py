@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import discord
 
+from bot.discord.room_archive import Archive
 from bot.discord.room_card import Card
 from bot.discord.room_end import post_conclusion, post_summary
 from bot.discord.room_people import ask_budget, ask_user, close_question, notify
@@ -15,6 +16,7 @@ from bot.discord.room_records import RoomRecords
 from bot.discord.room_status import StatusEditor
 from bot.discord.room_turn import DEFAULT_PACE, LIVE_WINDOW_S, Live, Pace, Working, post_turn
 from handlers.core.effects import (
+    ArchiveRoom,
     AskBudget,
     AskUser,
     CloseCard,
@@ -57,8 +59,10 @@ class DiscordRoom:
         pace: Pace = DEFAULT_PACE,
         live_window_s: float = LIVE_WINDOW_S,
         guard: LeaseGuard | None = None,
+        archive_hours: int = 0,
     ) -> None:
         self._records = RoomRecords(client, db, guard)
+        self._archive = Archive(self._records, db, strings, clock, archive_hours)
         self._strings = strings
         self._card = Card(self._records, db, strings)
         self._pins = Pins(self._records, strings, clock, status_window_s)
@@ -114,9 +118,17 @@ class DiscordRoom:
             case AskBudget():
                 await ask_budget(records, strings, debate)
             case PostConclusion(conclusion=conclusion):
-                await post_conclusion(records, strings, debate, conclusion, loaded.links)
+                await post_conclusion(
+                    records, strings, debate, conclusion, loaded.links, loaded.turns
+                )
+                await self._archive.schedule(debate)
             case PostSummary():
-                await post_summary(records, strings, debate, loaded.markdown, loaded.links)
+                await post_summary(
+                    records, strings, debate, loaded.markdown, loaded.links, loaded.turns
+                )
+                await self._archive.schedule(debate)
+            case ArchiveRoom():
+                await self._archive.archive(debate)
             case PostMinorityReport():
                 await self._poll.report(debate)
             case OpenPoll():

@@ -3,8 +3,11 @@ format's closing summary (in the Conclusion's place when it stands in for one)."
 
 from __future__ import annotations
 
+import io
 from collections.abc import Mapping
 from dataclasses import replace
+
+import discord
 
 from bot.discord import embeds
 from bot.discord.poll_embeds import with_decision
@@ -13,7 +16,8 @@ from handlers.core.degraded import warned
 from handlers.core.formats import format_named
 from handlers.core.formats.keys import fill_keys
 from handlers.core.i18n import Strings
-from handlers.core.model import Conclusion, Debate, ModeratorSource
+from handlers.core.model import Conclusion, Debate, ModeratorSource, Turn
+from tools.wiki.export import export_markdown, export_name
 
 
 async def post_conclusion(
@@ -22,13 +26,16 @@ async def post_conclusion(
     debate: Debate,
     conclusion: Conclusion,
     links: Mapping[str, str],
+    turns: tuple[Turn, ...] = (),
 ) -> None:
-    """The final summary with links to the pages the debate wrote (no dead links)."""
+    """The final summary with links to the pages the debate wrote (no dead links), then the
+    whole debate as one file."""
     by_rules = conclusion.source is ModeratorSource.RULES
     decision = warned(debate, conclusion.decision, strings, by_rules=by_rules)
     shown = replace(conclusion, decision=decision)
     embed = embeds.conclusion_embed(debate, shown, dict(links), strings)
     await records.send_once(debate, "conclusion", embed=with_decision(embed, debate, strings))
+    await _export(records, strings, debate, turns)
 
 
 async def post_summary(
@@ -37,9 +44,22 @@ async def post_summary(
     debate: Debate,
     markdown: str,
     links: Mapping[str, str],
+    turns: tuple[Turn, ...] = (),
 ) -> None:
-    """The format's closing block, grey, with links to the pages it wrote."""
+    """The format's closing block, grey, with links to the pages it wrote; standing in for the
+    Conclusion, then the whole debate as one file."""
     closing = format_named(debate.format).closes_itself(debate)
     text = fill_keys(warned(debate, markdown), strings)
     embed = embeds.summary_embed(debate.format, text, dict(links), strings, closing=closing)
     await records.send_once(debate, "conclusion" if closing else "summary", embed=embed)
+    if closing:
+        await _export(records, strings, debate, turns)
+
+
+async def _export(
+    records: RoomRecords, strings: Strings, debate: Debate, turns: tuple[Turn, ...]
+) -> None:
+    """The export (tools/wiki/export.py) as an attachment, once."""
+    markdown = export_markdown(debate, turns, strings).encode()
+    file = discord.File(io.BytesIO(markdown), filename=export_name(debate))
+    await records.send_once(debate, "export", content=strings("export.attached"), file=file)

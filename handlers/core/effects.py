@@ -227,6 +227,13 @@ class ScheduleResume:
     kind: Literal["schedule_resume"] = "schedule_resume"
 
 
+@dataclass(frozen=True)
+class ArchiveRoom:
+    """The concluded debate's grace period is over: archive its room, linking its end."""
+
+    kind: Literal["archive_room"] = "archive_room"
+
+
 Effect = Annotated[
     PostCard
     | CloseCard
@@ -253,7 +260,8 @@ Effect = Annotated[
     | PostMinorityReport
     | OpenPoll
     | ClosePoll
-    | ScheduleResume,
+    | ScheduleResume
+    | ArchiveRoom,
     Field(discriminator="kind"),
 ]
 
@@ -274,6 +282,7 @@ RoomEffect: TypeAlias = (
     | PostSummary
     | PostMinorityReport
     | OpenPoll
+    | ArchiveRoom
 )
 """What a room shows people (the poll's votes are read through `Room.votes`)."""
 

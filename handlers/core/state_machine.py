@@ -20,6 +20,7 @@ from handlers.core.convergence import TREND_KEPT, converging_pause, decided, spe
 from handlers.core.credit import resumed
 from handlers.core.degraded import fell_back
 from handlers.core.effects import (
+    ArchiveRoom,
     AskUser,
     CloseCard,
     CloseQuestion,
@@ -115,9 +116,12 @@ def _taken(debate: Debate, event: Event, now: datetime, rng: random.Random) -> S
 
 
 def _due(debate: Debate, event: MinorityReported | TimerDue | PollClosed) -> Step:
-    """The debate's stored timer: a usage limit's reset resumes it; the rest is the poll's."""
+    """The debate's stored timer: a usage limit's reset resumes it, a concluded room's grace
+    period archives it; the rest is the poll's."""
     if isinstance(event, TimerDue) and debate.paused == "limit":
         return resumed(debate)
+    if isinstance(event, TimerDue) and debate.phase.is_terminal:  # the room stored it (issue 34)
+        return Step(debate, (ArchiveRoom(),))
     return on_poll(debate, event)
 
 

@@ -1,4 +1,5 @@
-"""The fake Discord's channel operations: threads from a message, pins, typing, the 'CDN'.
+"""The fake Discord's channel operations: threads from a message (and their edits), pins,
+typing, the 'CDN'.
 
 A thread made from a message has the message's id; a second one is 160004. Pinning sets
 `pinned`, sends CHANNEL_PINS_UPDATE and posts Discord's "pinned a message" system message
@@ -74,6 +75,19 @@ class ChannelOps:
         await self.dispatch("THREAD_CREATE", dict(thread, newly_created=True))
         await self.dispatch("MESSAGE_UPDATE", message)
         return self.respond(thread, 201)
+
+    async def h_edit_channel(self, request: web.Request) -> web.Response:
+        """PATCH /channels/{id} of a thread: archived, locked and name; THREAD_UPDATE."""
+        thread = self.channel(request.match_info["channel_id"])
+        body: Json = request[JSON_BODY] or {}
+        if "thread_metadata" not in thread:
+            raise DiscordError(400, 50024, "Cannot execute action on this channel type")
+        for key in ("archived", "locked"):
+            if key in body:
+                thread["thread_metadata"][key] = bool(body[key])
+        thread["name"] = body.get("name", thread["name"])
+        await self.dispatch("THREAD_UPDATE", thread)
+        return self.respond(thread)
 
     async def h_pin(self, request: web.Request) -> None:
         """PUT .../pins/{id}: pinned, CHANNEL_PINS_UPDATE, and Discord's system message."""

@@ -76,6 +76,7 @@ class Rest:
             ("GET", V + "/oauth2/applications/@me", self.h_app),
             ("GET", V + "/applications/@me", self.h_app),
             ("GET", channel, self.h_get_channel),
+            ("PATCH", channel, self.h_edit_channel),
             ("POST", channel + "/messages", self.h_create_message),
             ("GET", channel + "/messages", self.h_history),
             ("GET", channel + "/messages/pins", self.h_list_pins),

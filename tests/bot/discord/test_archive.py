@@ -1,0 +1,50 @@
+"""A concluded thread archives itself (issue 34): ARCHIVE_AFTER_HOURS after the end, through
+the real discord.py client against the fake Discord, with the timer kept across a restart."""
+
+from __future__ import annotations
+
+from tests.bot.discord.conftest import KO, BotRig, People
+from tests.bot.discord.support import chat, click, wait_card
+
+CHANNEL = "/channels/{channel_id}"
+
+
+async def test_archive_after_the_grace_period_even_across_a_restart(
+    rig: BotRig, people: People
+) -> None:
+    rig.overrides["ARCHIVE_AFTER_HOURS"] = 2
+    rig.ag.hold.update(range(1, 20))  # AG never answers: the debate is stopped
+    await rig.start()
+    await chat(rig, people)
+    card, debate_id = await wait_card(rig)
+    await click(rig, card["id"], f"debate:open:{debate_id}", people.carol)
+    thread_id = card["id"]
+    status = await rig.fake.wait_for_message(
+        lambda m: m["channel_id"] == thread_id and m["content"].startswith("라운드 1/3")
+    )
+    await rig.ag.wait_prompt(1)
+    await click(rig, status["id"], f"debate:stop:{debate_id}", people.alice)
+    conclusion = await rig.fake.wait_for_message(
+        lambda m: (
+            m["channel_id"] == thread_id
+            and bool(m["embeds"])
+            and m["embeds"][0].get("title") == KO("front.conclusion_title")
+        )
+    )
+    await rig.fake.wait_for_message(
+        lambda m: m["channel_id"] == thread_id and m["content"] == KO("export.attached")
+    )
+    assert await rig.handler.fire_due_timers() == []  # not yet: the grace period runs
+    assert not rig.fake.calls_to("PATCH", CHANNEL)
+
+    await rig.stop()  # down past the grace period: the stored timer is kept
+    rig.clock.advance(2 * 3600 + 1)
+    await rig.start()  # the start fires the timers that fell due meanwhile
+    patched = await rig.fake.wait_for_call("PATCH", CHANNEL, lambda c: c.path.endswith(thread_id))
+    assert patched.json == {"archived": True} and patched.status == 200
+    assert rig.fake.world.channels[thread_id]["thread_metadata"]["archived"] is True
+    url = f"https://discord.com/channels/{rig.fake.text_channel['guild_id']}/{thread_id}/{conclusion['id']}"
+    last = rig.bot_messages(thread_id)[-1]
+    assert last["content"] == KO("archive.done", url=url)  # it links the Conclusion
+    assert await rig.handler.fire_due_timers() == []  # archived once
+    assert len(rig.fake.calls_to("PATCH", CHANNEL)) == 1

@@ -1,0 +1,68 @@
+"""The end of a debate in Discord (issue 34): the export attached after the Conclusion, and a
+failed seat and a rules fallback named above the decision."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import replace
+
+import pytest
+
+from handlers.core.model import AG, Conclusion, ModeratorSource, Outcome, Phase, Stance
+from handlers.ports import Loaded
+from tests.bot.discord.conftest import KO
+from tests.bot.discord.test_room import bot_posts, debate, room, turn
+from tests.effects import concluded
+from tests.fakes.discord_fixtures import ListeningClient, client
+from tests.fakes.fake_discord import FakeDiscord
+from tests.handlers.doubles import FakeWiki
+from tools.store.db import Database
+
+__all__ = ["client"]
+
+
+@pytest.fixture
+async def db(database_target: str) -> AsyncIterator[Database]:
+    """The store on SQLite, then on PostgreSQL."""
+    database = await Database.open(database_target)
+    yield database
+    await database.close()
+
+
+async def test_export_is_attached_once_after_the_conclusion_and_holds_every_turn(
+    fake: FakeDiscord, client: ListeningClient, db: Database
+) -> None:
+    said = "LRU로 시작합니다. ```code``` 그대로"
+    conclusion = Conclusion(decision="LRU로 간다", agreed=("단순함",))
+    ended = replace(debate(fake), phase=Phase.CONCLUDED, outcome=Outcome.VERDICT,
+                    conclusion=conclusion, faltered=(AG,), fell_back=True, round=2)  # fmt: skip
+    effect, loaded = concluded(ended, conclusion, FakeWiki())
+    shown = Loaded(links=loaded.links, turns=(turn(said),))
+    for _ in range(2):  # a repeat after a restart posts nothing again
+        await room(client, db).show(ended, effect, shown)
+    posts = bot_posts(fake)
+    assert len(posts) == 2
+    decision = posts[0]["embeds"][0]["description"]
+    warning = f"{KO('degraded.line')} {KO('degraded.seats')} AG · {KO('degraded.rules')}"
+    assert decision.startswith(f"**{warning}**") and decision.endswith("LRU로 간다")
+    attached = posts[1]
+    assert attached["content"] == KO("export.attached")
+    [file] = attached["attachments"]
+    assert file["filename"] == "debate-7.md"
+    text = fake.world.files[file["id"]].decode()
+    assert text.startswith("# 캐시 계층\n") and said in text  # the turn verbatim
+    assert "sonnet" in text and "2026-11-29 12:00 UTC" in text  # by whom (its model) and when
+    assert warning in text and KO("wiki.outcome.verdict") in text
+    assert KO("credit.per_seat", seats="AG $0.00 · Claude $0.00") in text
+
+
+async def test_degraded_a_rules_conclusion_names_the_rules_even_with_every_seat_agreeing(
+    fake: FakeDiscord, client: ListeningClient, db: Database
+) -> None:
+    conclusion = Conclusion(decision="LRU", source=ModeratorSource.RULES)
+    stances = ((AG, Stance.AGREE),)
+    ended = replace(debate(fake), phase=Phase.CONCLUDED, outcome=Outcome.CONSENSUS,
+                    stances=stances)  # fmt: skip
+    await room(client, db).show(ended, *concluded(ended, conclusion, FakeWiki()))
+    decision = bot_posts(fake)[0]["embeds"][0]["description"]
+    assert decision == f"**{KO('degraded.line')} {KO('degraded.rules')}**\n\nLRU"

@@ -1,0 +1,85 @@
+"""The one-file export (issue 34) and the degraded outcome line on the Conclusion page."""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import UTC, datetime
+
+import pytest
+
+from handlers.core.i18n import Strings
+from handlers.core.model import (
+    AG,
+    CLAUDE,
+    Conclusion,
+    Debate,
+    ModeratorSource,
+    Outcome,
+    PeopleLine,
+    Phase,
+    Proposal,
+    Turn,
+    TurnMeta,
+)
+from handlers.core.reply_parser import parse_reply
+from tools.wiki.export import export_markdown, export_name
+from tools.wiki.pages import render_conclusion
+
+AT = datetime(2026, 12, 2, 7, 0, tzinfo=UTC)
+EN = Strings("en")
+
+
+def _turn(number: int, seat: str, opinion: str) -> Turn:
+    text = f'{opinion}\n```json\n{{"opinion": "{opinion}", "stance": "partial"}}\n```'
+    return Turn(1, number, 1, seat, text, text, hashlib.sha256(text.encode()).hexdigest(),
+                parse_reply(text), TurnMeta(model=f"{seat}-model"), AT)  # fmt: skip
+
+
+def _ended(**changes: object) -> Debate:
+    proposal = Proposal(1, "Cache layer", "Redis or LRU?", "r", 0.9, "alice: which cache?", (1,))
+    debate = Debate(1, proposal, Phase.CONCLUDED, AT, max_rounds=3, round=1,
+                    outcome=Outcome.VERDICT)  # fmt: skip
+    return debate.__class__(**{**debate.__dict__, **changes})
+
+
+def test_export_holds_agenda_every_turn_the_people_the_notes_and_the_outcome() -> None:
+    turns = (_turn(2, CLAUDE, "Redis scales out"), _turn(1, AG, "LRU is simpler"))
+    people = (PeopleLine("alice", "ops can run Redis", question="Can ops run it?"),
+              PeopleLine("bob", "typed in the thread"))  # fmt: skip
+    conclusion = Conclusion("Start with LRU", agreed=("simple first",))
+    debate = _ended(people=people, notes=((1, "weigh the ops cost"),), conclusion=conclusion)
+    text = export_markdown(debate, turns, EN)
+    assert export_name(debate) == "debate-1.md"
+    assert text.startswith("# Cache layer\n") and "Redis or LRU?" in text  # the agenda
+    assert text.index("LRU is simpler") < text.index("Redis scales out")  # in turn order
+    assert "AG" in text and "ag-model" in text and "2026-12-02 07:00 UTC" in text
+    assert "ops can run Redis" in text and "typed in the thread" in text
+    assert EN("export.note", turn=1, note="weigh the ops cost") in text
+    assert "Start with LRU" in text and EN("wiki.outcome.verdict") in text
+    assert EN("credit.per_seat", seats="AG $0.00 · Claude $0.00") in text
+    assert "<!-- debate-room:" not in text  # no hidden markers in a file
+
+
+def test_export_of_a_running_debate_says_it_is_in_progress() -> None:
+    text = export_markdown(_ended(outcome=None, phase=Phase.SPEAKING), (), EN)
+    assert EN("wiki.outcome.unknown") in text
+    assert text.count(EN("wiki.conclusion.none")) >= 3  # no turns, people or notes yet
+
+
+@pytest.mark.parametrize(
+    ("changes", "source", "named"),
+    [
+        ({"faltered": (AG,)}, ModeratorSource.GEMINI, ("AG",)),
+        ({"fell_back": True}, ModeratorSource.GEMINI, ("rules",)),
+        ({"faltered": (CLAUDE, AG)}, ModeratorSource.RULES, ("Claude, AG", "rules")),
+        ({}, ModeratorSource.GEMINI, ()),
+    ],
+)
+def test_degraded_conclusion_names_the_failed_seat_and_the_rules_above_the_body(
+    changes: dict[str, object], source: ModeratorSource, named: tuple[str, ...]
+) -> None:
+    page = render_conclusion(_ended(**changes), Conclusion("LRU", source=source), EN)
+    above = page[: page.index(EN("wiki.conclusion.decision"))]
+    assert (EN("degraded.line") in above) is bool(named)
+    for word in named:
+        assert word in above

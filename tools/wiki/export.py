@@ -1,0 +1,76 @@
+"""The whole debate as one Markdown file (issue 34): agenda, every turn verbatim with who and
+when, the people's words, the moderator's notes, the outcome and the cost per seat. Pure: the
+Discord thread attaches it at the end (and `/debate export`), the console and the demo write it
+beside their pages."""
+
+from __future__ import annotations
+
+from handlers.core.credit import cost_per_seat
+from handlers.core.degraded import warned
+from handlers.core.formats import format_named
+from handlers.core.formats.keys import fill_keys
+from handlers.core.model import Debate, Turn
+from tools.wiki.pages import (
+    Translate,
+    below_turn_headings,
+    render_agenda,
+    render_conclusion,
+    render_round_note,
+    render_round_section,
+)
+
+
+def export_markdown(debate: Debate, turns: tuple[Turn, ...], t: Translate) -> str:
+    """The debate's one-file transcript, in the reader's language (`t`)."""
+    ordered = sorted({turn.number: turn for turn in turns}.values(), key=lambda turn: turn.number)
+    sections = [
+        f"# {debate.proposal.topic.strip()}",
+        f"## {t('export.agenda')}",
+        below_turn_headings(render_agenda(debate, t)),
+        f"## {t('export.transcript')}",
+        *(_unmarked(render_round_section(turn, "", "x", t, debate)) for turn in ordered),
+        f"## {t('export.people')}",
+        *(_unmarked(_people_line(line.who, line.text, line.question, t)) for line in debate.people),
+        f"## {t('export.notes')}",
+        *(t("export.note", turn=turn, note=note) for turn, note in debate.notes),
+        f"## {t('export.outcome')}",
+        _outcome(debate, t),
+    ]
+    return "\n\n".join(_or_none(sections, t)).rstrip() + "\n"
+
+
+def export_name(debate: Debate) -> str:
+    """The file's name: `debate-<id>.md`."""
+    return f"debate-{debate.id}.md"
+
+
+def _people_line(who: str, text: str, question: str, t: Translate) -> str:
+    return render_round_note("answer" if question else "said", who, text, "x", t)
+
+
+def _outcome(debate: Debate, t: Translate) -> str:
+    """The Conclusion page, or the format's closing block where it stands in for one."""
+    fmt = format_named(debate.format)
+    if debate.conclusion is not None and not fmt.closes_itself(debate):
+        return below_turn_headings(render_conclusion(debate, debate.conclusion, t))
+    closing = fill_keys(warned(debate, fmt.summary(debate)), t) if debate.outcome else ""
+    state = t(f"wiki.outcome.{debate.outcome.value}" if debate.outcome else "wiki.outcome.unknown")
+    outcome = t("wiki.conclusion.outcome", outcome=state, rounds=debate.round)
+    cost = t("credit.per_seat", seats=cost_per_seat(debate))
+    return "\n\n".join(p for p in (f"_{outcome}_", below_turn_headings(closing), f"_{cost}_") if p)
+
+
+def _unmarked(section: str) -> str:
+    """A Round-Log section without its hidden marker line (a file has no retries to prove)."""
+    return section.split("\n", 1)[1].strip()
+
+
+def _or_none(sections: list[str], t: Translate) -> list[str]:
+    """A heading followed by nothing gets `(none)` under it."""
+    shown: list[str] = []
+    for index, section in enumerate(sections):
+        shown.append(section)
+        after = sections[index + 1] if index + 1 < len(sections) else "## "
+        if section.startswith("## ") and after.startswith("## "):
+            shown.append(t("wiki.conclusion.none"))
+    return shown
