@@ -86,7 +86,7 @@ async def assemble(
             clock,
             guard=services.leases,
             archive_hours=settings.ARCHIVE_AFTER_HOURS,
-        ),  # fmt: skip
+        ),
         moderator=moderator,
         debaters=_debaters(bot, settings, db, debaters or {}, services),
         clock=clock,
