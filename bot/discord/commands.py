@@ -1,4 +1,5 @@
-"""`/debate` for approvers (issue 34): list, status, stop and config, each answered privately.
+"""`/debate` for approvers (issue 34): list, status, stop, export and config, each answered
+privately.
 
 The group is added to the client's command tree here and registered per server as each one
 becomes available (`DebateBot.on_guild_available`): a server's commands appear at once, where
@@ -7,6 +8,7 @@ global ones take up to an hour.
 
 from __future__ import annotations
 
+import io
 from collections.abc import Awaitable, Callable
 from typing import Any, Literal
 
@@ -27,10 +29,11 @@ from tools.store.db import Database
 from tools.store.debates import DebateNotFound, SqliteStore
 from tools.store.room_messages import RoomMessages
 from tools.store.server_settings import ServerSettings
+from tools.wiki.export import export_markdown, export_name
 
 Scope = Literal["server", "channel"]
 Language = Literal["ko", "en", "pt-BR"]
-Answer = Callable[[discord.Interaction[Any]], Awaitable[str]]
+Answer = Callable[[discord.Interaction[Any]], Awaitable[str | discord.File]]
 
 
 class AdminCommands:
@@ -56,7 +59,7 @@ class AdminCommands:
         self._roster = roster  # PARTICIPANTS: what a server's format is checked against
 
     def group(self) -> app_commands.Group:
-        """`/debate list|status|stop|config`, described in the bot's language."""
+        """`/debate list|status|stop|export|config`, described in the bot's language."""
         t = self._strings
         group = app_commands.Group(name="debate", description=t("admin.group"), guild_only=True)
         for name, callback in self._callbacks().items():
@@ -82,6 +85,10 @@ class AdminCommands:
         async def stop(interaction: discord.Interaction[Any], debate: int) -> None:
             await answer(interaction, lambda i: self._stop(i, debate))
 
+        @app_commands.describe(debate=t("admin.param_debate"))
+        async def export(interaction: discord.Interaction[Any], debate: int) -> None:
+            await answer(interaction, lambda _: self._export(debate))
+
         @app_commands.describe(
             **{p: t(f"admin.param_{p}") for p in ServerConfig.__dataclass_fields__}
             | {"scope": t("admin.param_scope")}
@@ -97,22 +104,26 @@ class AdminCommands:
             given = ServerConfig(language or "", format or "", rounds or 0, roster or "")
             await answer(interaction, lambda i: self._config(i, scope, given))
 
-        return {"list": list_, "status": status, "stop": stop, "config": config}
+        return {"list": list_, "status": status, "stop": stop, "export": export, "config": config}
 
     async def _answer(self, interaction: discord.Interaction[Any], make: Answer) -> None:
-        """Refuse anyone but an approver (the role, or Manage Server); else say `make`'s text."""
+        """Refuse anyone but an approver (the role, or Manage Server); else say `make`'s text
+        (or hand over its file)."""
         roles = {role.id for role in getattr(interaction.user, "roles", ())}
         allowed = interaction.permissions.manage_guild or self._approver_role_id in roles
         if not allowed:
             await private(interaction, self._strings("admin.refused"))
             return
         try:
-            text = await make(interaction)
+            said = await make(interaction)
         except DebateNotFound as exc:
-            text = self._strings("admin.no_debate", id=exc.args[0] if exc.args else "?")
+            said = self._strings("admin.no_debate", id=exc.args[0] if exc.args else "?")
         except StoreUnavailable:
-            text = self._strings("front.store_unavailable")
-        await private(interaction, text)
+            said = self._strings("front.store_unavailable")
+        if isinstance(said, discord.File):
+            await private(interaction, self._strings("export.attached"), file=said)
+        else:
+            await private(interaction, said)
 
     async def _list(self) -> str:
         debates = await open_debates(self._store)
@@ -133,6 +144,13 @@ class AdminCommands:
         actor = Actor(user_id=user.id, name=user.display_name, is_approver=True)
         done = await self._engine.submit(debate_id, StopRequested(actor))
         return self._strings("admin.stopped" if done.taken else "admin.not_stopped", id=debate_id)
+
+    async def _export(self, debate_id: int) -> discord.File:
+        """The debate's one-file transcript (tools/wiki/export.py), as far as it has gone."""
+        debate = await self._engine.get(debate_id)
+        turns = await self._store.last_turns(debate_id, max(debate.turns, 1))
+        markdown = export_markdown(debate, turns, self._strings).encode()
+        return discord.File(io.BytesIO(markdown), filename=export_name(debate))
 
     async def _config(
         self, interaction: discord.Interaction[Any], scope: Scope, given: ServerConfig

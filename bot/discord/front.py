@@ -236,9 +236,12 @@ def _form_event(actor: Actor, form: tuple[int, str, int], text: str) -> OptionCh
     return UserAnswered(actor, text, question) if question else OptionChosen(actor, key, text)
 
 
-async def _private(interaction: discord.Interaction[Any], text: str) -> None:
-    """An ephemeral reply that pings nobody, before or after the interaction was answered."""
+async def _private(interaction: discord.Interaction[Any], text: str, **extra: Any) -> None:
+    """An ephemeral reply that pings nobody, before or after the interaction was answered
+    (`extra`: a file, say)."""
     if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_PINGS)
+        await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_PINGS, **extra)
     else:
-        await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_PINGS)
+        await interaction.response.send_message(
+            text, ephemeral=True, allowed_mentions=NO_PINGS, **extra
+        )

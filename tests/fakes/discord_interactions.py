@@ -24,6 +24,7 @@ FLAG_EPHEMERAL = 1 << 6
 FLAG_LOADING = 1 << 7
 CB_MESSAGE, CB_DEFERRED_MESSAGE, CB_DEFERRED_UPDATE, CB_UPDATE, CB_MODAL = 4, 5, 6, 7, 9
 JSON_BODY: web.RequestKey[Any] = web.RequestKey("json_body", object)
+FILES: web.RequestKey[list[tuple[str, bytes]]] = web.RequestKey("files", list)  # (name, data)
 
 
 @dataclass
@@ -191,7 +192,7 @@ class Interactions:
         resource: Json | None = None  # Discord's answer names one only for types 4 and 7
         source = record.payload.get("message")
         if kind in (CB_MESSAGE, CB_DEFERRED_MESSAGE):
-            message = await self._respond(record, kind, data)
+            message = await self._respond(record, kind, data, request[FILES])
             if kind == CB_MESSAGE:
                 resource = {"type": kind, "message": message}
         elif kind in (CB_DEFERRED_UPDATE, CB_UPDATE):
@@ -224,10 +225,15 @@ class Interactions:
             answer["resource"] = resource
         return answer
 
-    async def _respond(self, record: InteractionRecord, kind: int, data: Json) -> Json:
-        """The response message of CHANNEL_MESSAGE (4) or a deferred 'thinking' (5)."""
+    async def _respond(
+        self, record: InteractionRecord, kind: int, data: Json, files: list[tuple[str, bytes]]
+    ) -> Json:
+        """The response message of CHANNEL_MESSAGE (4) or a deferred 'thinking' (5), with
+        the files it carries stored as attachments."""
         if kind == CB_MESSAGE:
-            validate_message(data)
+            validate_message(data, has_files=bool(files))
+        channel_id = record.payload["channel_id"]
+        attached = [self.world.attachment(channel_id, name, blob) for name, blob in files]
         flags = int(data.get("flags") or 0) | (FLAG_LOADING if kind == CB_DEFERRED_MESSAGE else 0)
         app_user = self.world.users[record.payload["application_id"]]
         source = record.payload.get("message")
@@ -239,6 +245,7 @@ class Interactions:
             webhook_id=app_user["id"],
             mtype=19 if source else 20,
             interaction_metadata=self._metadata(record),
+            attachments=attached,
         )
         record.response_message_id = message["id"]
         await self._store_response(message)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 from tests.fakes.discord_guild import add_guild_routes, application_flags
-from tests.fakes.discord_interactions import JSON_BODY
+from tests.fakes.discord_interactions import FILES, JSON_BODY
 from tests.fakes.discord_limits import DiscordError, validate_message
 from tests.fakes.discord_polls import Polls, poll_payload
 from tests.fakes.discord_world import (
@@ -28,7 +28,6 @@ from tests.fakes.discord_world import (
 )
 
 ACTOR: web.RequestKey[Json] = web.RequestKey("actor", dict)
-FILES: web.RequestKey[list[tuple[str, bytes]]] = web.RequestKey("files", list)
 MESSAGE_TYPE_PIN = 6
 MESSAGE_TYPE_REPLY = 19
 

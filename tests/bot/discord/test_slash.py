@@ -1,4 +1,4 @@
-"""`/debate list|status|stop|config` through the real client and command tree (issue 34)."""
+"""`/debate list|status|stop|export|config` through the real client and command tree (issue 34)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ from tests.bot.discord.conftest import KO, BotRig, People
 from tests.bot.discord.slash_support import MANAGE_GUILD, registered, run
 from tests.bot.discord.support import THREADS, chat, click, wait_card
 from tests.doubles import TOPIC
-from tests.fakes.discord_commands import SUBCOMMAND
+from tests.fakes.discord_commands import SUBCOMMAND, slash
+from tests.fakes.discord_interactions import FLAG_EPHEMERAL
 
 
 async def test_slash_debate_is_registered_in_the_guild_with_its_subcommands(
@@ -17,7 +18,7 @@ async def test_slash_debate_is_registered_in_the_guild_with_its_subcommands(
     command = await registered(rig)
     assert command["name"] == "debate" and command["description"] == KO("admin.group")
     subs = {o["name"]: o for o in command["options"]}
-    assert set(subs) == {"list", "status", "stop", "config"}
+    assert set(subs) == {"list", "status", "stop", "export", "config"}
     assert all(o["type"] == SUBCOMMAND for o in subs.values())
     assert subs["stop"]["description"] == KO("admin.cmd_stop")
     assert [o["name"] for o in subs["status"]["options"]] == ["debate"]
@@ -78,6 +79,15 @@ async def test_slash_lists_shows_and_stops_a_running_debate(rig: BotRig, people:
     status = await run(rig, dana, "status", debate=debate_id)
     assert status.splitlines()[0] == running
     assert KO("admin.config_defaults") in status.splitlines()[1]
+
+    record = await slash(rig.fake, dana, "debate", "export", debate=debate_id)
+    await rig.fake.wait_ack(record)
+    exported = rig.fake.messages[record.response_message_id or ""]
+    assert exported["content"] == KO("export.attached") and exported["flags"] & FLAG_EPHEMERAL
+    [file] = exported["attachments"]
+    assert file["filename"] == f"debate-{debate_id}.md"
+    assert rig.fake.world.files[file["id"]].decode().startswith(f"# {TOPIC}\n")
+    assert await run(rig, dana, "export", debate=999) == KO("admin.no_debate", id=999)
 
     assert await run(rig, dana, "stop", debate=debate_id) == KO("admin.stopped", id=debate_id)
     await rig.handler.wait_idle(debate_id)
