@@ -1,9 +1,11 @@
-"""The approvers' commands typed in the console: `/list`, `/status N`, `/stop N` (as Discord's
-`/debate list|status|stop`; the console's one person owns the terminal, so nobody is refused)."""
+"""The approvers' commands typed in the console: `/list`, `/status N`, `/stop N`, `/export N`
+(as Discord's `/debate list|status|stop|export`; the console's one person owns the terminal, so
+nobody is refused)."""
 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from bot.admin import debate_line, debate_lines, open_debates
 from bot.console.text import status_line
@@ -13,17 +15,24 @@ from handlers.core.model import Actor, Debate
 from handlers.debate_handler import DebateHandler
 from handlers.ports import Clock
 from tools.store.debates import DebateNotFound, SqliteStore
+from tools.wiki.export import export_markdown, export_name
 
-_COMMAND = re.compile(r"^/(list|status|stop)(?:\s+#?(\d+))?$", re.IGNORECASE)
+_COMMAND = re.compile(r"^/(list|status|stop|export)(?:\s+#?(\d+))?$", re.IGNORECASE)
 
 
 class AdminKeys:
     """Answers one typed command line, or says it is not one (None)."""
 
     def __init__(
-        self, handler: DebateHandler, store: SqliteStore, strings: Strings, clock: Clock
+        self,
+        handler: DebateHandler,
+        store: SqliteStore,
+        strings: Strings,
+        clock: Clock,
+        export_dir: Path,
     ) -> None:
         self._handler, self._store, self._t, self._clock = handler, store, strings, clock
+        self._export_dir = export_dir  # where `/export N` writes the debate's one file
 
     async def answer(self, text: str, actor: Actor) -> str | None:
         """What the command says; None if the line is no such command (`/stop` alone stops
@@ -43,6 +52,11 @@ class AdminKeys:
             return self._t("admin.no_debate", id=number)
         if verb == "status":
             return debate_line(debate, self._t, self._line)
+        if verb == "export":
+            turns = await self._store.last_turns(debate.id, max(debate.turns, 1))
+            path = self._export_dir / export_name(debate)
+            path.write_text(export_markdown(debate, turns, self._t), encoding="utf-8")
+            return self._t("export.written", path=str(path))
         done = await self._handler.submit(debate.id, StopRequested(actor))
         return self._t("admin.stopped" if done.taken else "admin.not_stopped", id=number)
 

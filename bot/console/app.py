@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import re
 from collections.abc import Awaitable
+from pathlib import Path
 from typing import Literal
 
 from rich.console import Console
@@ -80,7 +81,7 @@ class ConsoleApp:
         self._quit = asyncio.Event()
         self._hinted = False
         self._tasks: set[asyncio.Task[None]] = set()
-        self._admin = AdminKeys(handler, store, strings, clock)
+        self._admin = AdminKeys(handler, store, strings, clock, Path(db_path).parent)
         keyboard.pace_with(self._waiting_for_input)
 
     async def run(self) -> int:

@@ -1,4 +1,5 @@
-"""The console's typed `/list`, `/status N`, `/stop N` (Discord's `/debate` commands, issue 34)."""
+"""The console's typed `/list`, `/status N`, `/stop N`, `/export N` (Discord's `/debate` commands,
+issue 34)."""
 
 from __future__ import annotations
 
@@ -48,6 +49,10 @@ async def test_slash_commands_typed_in_the_console_list_show_and_stop(
     mark = len(screen.getvalue())
     lines.push("/status 1")
     await screen.shows(f"#1 {TOPIC} · 라운드 1/", after=mark)
+    lines.push("/export 1")
+    written = settings.DATA_DIR / "debate-1.md"
+    await screen.shows(T("export.written", path="").rstrip(), after=mark)
+    assert written.read_text(encoding="utf-8").startswith(f"# {TOPIC}\n")
     lines.push("/status 7")
     await screen.shows(T("admin.no_debate", id=7), after=mark)
     lines.push("/stop 1")
