@@ -11,7 +11,7 @@ from bot.console.text import MODERATOR_GREY, USER_AMBER, WARNING_ORANGE
 from bot.formatting import notice_params, pause_area, pause_words
 from handlers.core.model import Debate, UserQuestion
 
-_WARNING_KEYS = ("debater.", "wiki.refused", "wiki.delayed", "wiki.human_edit")
+_WARNING_KEYS = ("debater.", "wiki.refused", "wiki.delayed", "wiki.unwritable", "wiki.human_edit")
 _AMBER_KEYS = ("user.", "debate.stopped_by")
 
 

@@ -194,7 +194,7 @@ class OutboxWriters:
             if exc.code in PERMANENT:
                 await self._give_up(entry, exc)
                 return True
-            await self._failed(entry, delay, f"{exc.code}: {exc.message}")
+            await self._failed(entry, delay, f"{exc.code}: {exc.message}", exc.code == "io")
             return False
         except Exception as exc:  # boundary: one bad write must not stop the debate's writer
             log.exception("wiki write %s failed unexpectedly", entry.dedup_key)
@@ -207,16 +207,20 @@ class OutboxWriters:
             await self._say(entry.debate_id, "wiki.human_edit_kept", params)
         return True
 
-    async def _failed(self, entry: Entry, delay: _Delay, reason: str) -> None:
+    async def _failed(self, entry: Entry, delay: _Delay, reason: str, local: bool = False) -> None:
+        """Record a failed write and wait before the next; the people are told after a few,
+        or at once when the local folder cannot be written (no waiting fixes that)."""
         attempts = entry.attempts + 1
         wait = delay_s(attempts - 1, self._first_backoff, self._max_backoff)
         retry_at = (self._now() + timedelta(seconds=wait)).isoformat()
         await self._db.execute(RECORD_FAILURE, (attempts, shorten(reason, 500), retry_at, entry.id))
         log.warning("wiki write %s failed (attempt %d): %s", entry.dedup_key, attempts, reason)
-        if attempts >= NOTICE_AFTER and not delay.announced:
+        if (attempts >= NOTICE_AFTER or local) and not delay.announced:
             delay.announced = True
-            count = await self.pending(entry.debate_id)
-            await self._say(entry.debate_id, "wiki.delayed", {"count": str(count)})
+            said = {"count": str(await self.pending(entry.debate_id))}
+            if local:
+                said["reason"] = shorten(reason.removeprefix("io: "), 300)
+            await self._say(entry.debate_id, "wiki.unwritable" if local else "wiki.delayed", said)
         await self._sleep(wait)
 
     async def _give_up(self, entry: Entry, exc: WikiError) -> None:
