@@ -18,18 +18,14 @@ import os
 import secrets
 import socket
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
-from handlers.core.effects import Effect
 from handlers.core.kinds import Phase
-from handlers.core.model import Debate, Turn
 from handlers.leasing import LeaseLost
-from tools.store.db import Database
+from tools.store.db import Database, Params
 from tools.store.debates import SqliteStore
-from tools.store.polls import CLOSE_POLL, INSERT_POLL, INSERT_RESUME
 
 _LIVE = ", ".join(f"'{p.value}'" for p in Phase if not p.is_terminal)
 # Debates someone must run: not ended, or with effects, commands or wiki writes still queued.
@@ -257,59 +253,11 @@ class LeasedStore(SqliteStore):
         super().__init__(db)
         self._leases = leases
 
-    async def save_step(  # the Store protocol's
-        self,
-        debate: Debate,
-        effects: Sequence[Effect],
-        turn: Turn | None,
-        now: datetime,
-        completed_effect: int | None = None,
-        decided_by: int | None = None,
-        completed: Sequence[int] = (),
-        command: int | None = None,
-    ) -> None:
-        """The step, fenced: LeaseLost (nothing stored) if this process lost the debate."""
-        await self._fenced(
-            debate.id,
-            super().save_step(
-                debate, effects, turn, now, completed_effect, decided_by, completed, command
-            ),
-        )
-
-    async def complete_effects(
-        self, debate_id: int, effect_ids: Sequence[int], now: datetime
-    ) -> None:
-        """Effects marked done, fenced like a step (they rewrite the debate's queue)."""
-        await self._fenced(debate_id, super().complete_effects(debate_id, effect_ids, now))
-
-    async def schedule_poll(self, debate_id: int, ends_at: datetime) -> None:
-        """The poll's end time, fenced."""
-        write = [self._leases.fence(debate_id), (INSERT_POLL, (debate_id, ends_at.isoformat()))]
-        await self._fenced(debate_id, self._db.write_all(write))
-
-    async def schedule_resume(self, debate_id: int, at: datetime) -> None:
-        """A limit's reset time, fenced."""
-        write = [self._leases.fence(debate_id), (INSERT_RESUME, (debate_id, at.isoformat()))]
-        await self._fenced(debate_id, self._db.write_all(write))
-
-    async def timer_done(self, debate_id: int, now: datetime) -> None:
-        """The debate's timer done, fenced."""
-        write = [self._leases.fence(debate_id), (CLOSE_POLL, (now.isoformat(), debate_id))]
-        await self._fenced(debate_id, self._db.write_all(write))
-
-    async def _fenced(self, debate_id: int, write: Awaitable[None]) -> None:
-        """Await a fenced write; LeaseLost if it failed because the lease is no longer ours."""
+    async def _write(self, debate_id: int, statements: Sequence[tuple[str, Params]]) -> None:
+        """The write behind the lease's fence; LeaseLost (nothing stored) if the lease is lost."""
         try:
-            await write
+            await self._db.write_all([self._leases.fence(debate_id), *statements])
         except Exception as exc:
             if not await self._leases.still_ours(debate_id):
                 raise LeaseLost(debate_id) from exc
             raise
-
-    def _step_statements(self, debate_id: int) -> list[tuple[str, Sequence[object]]]:
-        """First in a step's transaction: the lease's fence."""
-        return [self._leases.fence(debate_id)]
-
-    def _fence_statements(self, debate_id: int) -> list[tuple[str, Sequence[object]]]:
-        """First in any other write of the debate's row: the lease's fence."""
-        return [self._leases.fence(debate_id)]
