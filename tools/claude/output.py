@@ -105,17 +105,23 @@ def parse_output(stdout: str) -> CliResult:
 
 def window_of(stdout: str) -> Window | None:
     """Claude's usage window as the run's last `rate_limit_event` reported it."""
+    _, event = last_event(stdout, "rate_limit_event")
+    info = event.get("rate_limit_info") if event else None
+    return _window(info) if isinstance(info, dict) else None
+
+
+def last_event(stdout: str, kind: str) -> tuple[str, dict[str, Any] | None]:
+    """The last stdout line that is a JSON object of type `kind`, and that object."""
     for line in reversed(stdout.splitlines()):
-        if '"rate_limit_event"' not in line:
+        if f'"{kind}"' not in line:  # most lines are not; skip parsing them
             continue
         try:
             data = json.loads(line)
         except ValueError:
             continue
-        info = data.get("rate_limit_info") if isinstance(data, dict) else None
-        if isinstance(info, dict):
-            return _window(info)
-    return None
+        if isinstance(data, dict) and data.get("type") == kind:
+            return line, data
+    return "", None
 
 
 def _window(info: dict[str, Any]) -> Window:
@@ -215,18 +221,17 @@ def _retry_after(message: str, now_epoch: float | None) -> float | None:
 
 
 def _result_object(stdout: str) -> dict[str, Any]:
-    candidates = [stdout.strip(), *reversed(stdout.strip().splitlines())]
-    for text in candidates:
-        try:
-            data = json.loads(text)
-        except ValueError:
-            continue
-        if isinstance(data, dict) and data.get("type") == "result":
-            return data
-        if isinstance(data, list):  # a stream-json array: take its result message
-            for item in reversed(data):
-                if isinstance(item, dict) and item.get("type") == "result":
-                    return item
+    _, found = last_event(stdout, "result")
+    if found is not None:
+        return found
+    try:
+        data = json.loads(stdout)  # `--output-format json`: one document, maybe an array
+    except ValueError:
+        data = None
+    items = data if isinstance(data, list) else [data]
+    for item in reversed(items):
+        if isinstance(item, dict) and item.get("type") == "result":
+            return item
     raise ClaudeOutputError("no result object on stdout")
 
 
