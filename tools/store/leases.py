@@ -199,10 +199,6 @@ class Leases:
         if self._held.pop(debate_id, None) is not None:
             await self._db.execute(RELEASE, (debate_id, self.owner))
 
-    def drop(self, debate_id: int) -> None:
-        """Forget a lease found lost (by a fenced write)."""
-        self._held.pop(debate_id, None)
-
     def fence(self, debate_id: int) -> tuple[str, tuple[Any, ...]]:
         """The statement that fails a step's transaction unless this process still holds the
         debate with the generation it claimed (a debate not held: it always fails)."""

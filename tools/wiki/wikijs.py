@@ -91,11 +91,11 @@ class WikiJsWiki:
         self._locale = locale
         self._tags = tags
         self._session: aiohttp.ClientSession | None = None
-        self._assets = WikiJsAssets(self._call, self._send)
+        self._assets = WikiJsAssets(self.call, self._send)
 
     async def check(self) -> str:
         """A call that needs the key's privileges: one clear line for each way it fails."""
-        data, errors = await self._call(CHECK_KEY, {})
+        data, errors = await self.call(CHECK_KEY, {})
         state = (data.get("authentication") or {}).get("apiState")
         if errors or state is not True:
             raise WikiError(
@@ -110,7 +110,7 @@ class WikiJsWiki:
         the bot's file has no person's edit to keep, so it is written as it is."""
         if path.endswith(ASSET_SUFFIXES):
             return None
-        data, errors = await self._call(SINGLE_BY_PATH, {"path": path, "locale": self._locale})
+        data, errors = await self.call(SINGLE_BY_PATH, {"path": path, "locale": self._locale})
         if errors:
             if error_code(errors[0]) == NOT_FOUND:
                 return None
@@ -235,27 +235,21 @@ class WikiJsWiki:
     async def _mutate(
         self, query: str, variables: dict[str, Any], name: str
     ) -> tuple[dict[str, Any], dict[str, Any] | None]:
-        data, errors = await self._call(query, variables)
+        data, errors = await self.call(query, variables)
         reply = (data.get("pages") or {}).get(name)
         if reply is None:
             raise graphql_error(errors) if errors else WikiError("bad_response", "empty reply")
         return reply["responseResult"], reply.get("page")
-
-    async def call(
-        self, query: str, variables: dict[str, Any]
-    ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-        """One GraphQL operation (the precedents' search); HTTP failures raise WikiError."""
-        return await self._call(query, variables)
 
     @property
     def locale(self) -> str:
         """The locale the bot's pages are in."""
         return self._locale
 
-    async def _call(
+    async def call(
         self, query: str, variables: dict[str, Any]
     ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-        """POST one operation; HTTP-level failures become WikiError."""
+        """One GraphQL operation: its data and errors; HTTP-level failures raise WikiError."""
         payload = {"query": query, "variables": variables}
         status, text = await self._send("POST", "/graphql", payload)
         body = parse_json(text)
