@@ -136,8 +136,7 @@ class StructuredModerator:
         return to_conclusion(reply) if reply is not None else self._rules.write_conclusion(view)
 
     async def perform(self, request: TaskRequest) -> str:
-        """A format's task, validated against its response model if it has one; raises the
-        port's ModeratorUnavailable when the rules must stand in."""
+        """A format's task, validated; the port's ModeratorUnavailable when rules stand in."""
         prompt = task_prompt(request, self._language)
         schema = prompt.schema
         output = await self._answer(
@@ -190,8 +189,7 @@ class StructuredModerator:
     async def _answer(
         self, prompt: Prompt, debate_id: int | None, read: Callable[[ModelReply], tuple[T, str]]
     ) -> T | None:
-        """`read`'s answer (or why it is unusable), after at most one repair request; None:
-        rules decide."""
+        """`read`'s answer, after at most one repair request; None: rules decide."""
         for attempt in (1, 2):
             sent = await self._send(prompt, debate_id)
             if sent is None:

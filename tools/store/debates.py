@@ -184,8 +184,7 @@ class SqliteStore:
                 await self._write(debate_id, [(UPDATE_QUEUE, (queue.text(), debate_id))])
 
     def _queue_lock(self, debate_id: int) -> asyncio.Lock:
-        """One queue change at a time per debate (a step and a completion read-modify-write
-        the same column)."""
+        """One queue change at a time per debate (each rewrites the same column)."""
         return self._queue_locks.setdefault(debate_id, asyncio.Lock())
 
     async def _queue(self, debate_id: int) -> EffectQueue:
@@ -267,8 +266,7 @@ class SqliteStore:
 
 
 def _state_row(debate: Debate, stamp: str, queue: EffectQueue) -> tuple[object, ...]:
-    """UPDATE_DEBATE's values: the whole state as JSON, the columns copied for queries, and
-    the effect queue."""
+    """UPDATE_DEBATE's values: the state as JSON, its query columns and the effect queue."""
     ended = debate.ended_at.isoformat() if debate.ended_at else None
     state = _DEBATE.dump_json(debate).decode()
     return (debate.phase, state, stamp, ended, debate.format, queue.text(), queue.seq, debate.id)

@@ -208,8 +208,7 @@ class Leases:
         return sql, (max(debate_id, 0), debate_id, self.owner, generation)  # >= 0: refused
 
     async def still_ours(self, debate_id: int) -> bool:
-        """Read the lease row: True if this process holds the generation it claimed; when
-        not, the debate is dropped from those held."""
+        """True if the lease row has the generation claimed; if not, the debate is dropped."""
         held = self._held.get(debate_id)
         row = await self._db.fetch_one(SELECT_LEASE, (debate_id,))
         found = (row[0], int(row[1])) if row is not None else None
@@ -242,8 +241,7 @@ async def _rows(conn: Any, sql: str, params: tuple[Any, ...], *, fetch: bool = T
 
 
 class LeasedStore(SqliteStore):
-    """The store of a process that shares the debates: each write of a debate (a step, its
-    effects marked done, its poll's timer) is fenced by the debate's lease."""
+    """The store of a process that shares the debates: each write is fenced by the lease."""
 
     def __init__(self, db: Database, leases: Leases) -> None:
         super().__init__(db)

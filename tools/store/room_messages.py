@@ -64,8 +64,7 @@ class RoomMessages:
     async def matching_posts(
         self, debate_id: int, pattern: str, *, keys: Sequence[str] = ()
     ) -> list[tuple[str, int, int]]:
-        """(key, channel id, message id) of the debate's records whose key matches `prefix*`,
-        and of those under `keys` (in the same trip to the database)."""
+        """(key, channel id, message id) of the records matching `prefix*` or under `keys`."""
         prefix = _prefix(pattern)
         also = "".join(" OR key = ?" for _ in keys)
         query = SELECT_MATCHING_POSTS.format(also=also)

@@ -134,8 +134,7 @@ class WikiJsWiki:
     async def write(
         self, path: str, title: str, content: str, current: StoredPage | None
     ) -> StoredPage:
-        """Create the page, or update it; an update that changes nothing sends nothing. An
-        asset is uploaded, over the one there."""
+        """Create or update the page (an update that changes nothing is not sent); upload a file."""
         if path.endswith(ASSET_SUFFIXES):
             await self._assets.upload(path, content.encode("utf-8"))
             return StoredPage(path, title, content, page_id=path)
@@ -144,8 +143,7 @@ class WikiJsWiki:
         return await self._update(current, title, content)
 
     def url(self, path: str) -> str:
-        """The page's address, path percent-encoded (Hangul included); an asset's where Wiki.js
-        serves it."""
+        """The page's address, percent-encoded; a file's where Wiki.js serves it."""
         if path.endswith(ASSET_SUFFIXES):
             return f"{self._public}{served_url_path(path)}"
         return f"{self._public}/{quote(path, safe='/')}"
@@ -263,8 +261,7 @@ class WikiJsWiki:
     async def _send(
         self, method: str, path: str, body: dict[str, Any] | aiohttp.FormData | None
     ) -> tuple[int, str]:
-        """One request with the key (JSON for a dict, multipart for a form): status and text;
-        no answer becomes WikiError."""
+        """One request with the key (a dict as JSON, a form as multipart): status and text."""
         if self._session is None:
             self._session = aiohttp.ClientSession(timeout=self._timeout)
         payload = body if isinstance(body, dict) else None
