@@ -175,16 +175,11 @@ class WikiJsWiki:
             "title": title,
         }
         result, page = await self._mutate(CREATE_PAGE, variables, "create")
-        code = int(result.get("errorCode") or 0)
-        if result.get("succeeded"):
-            return await self._written(path, title, content, page)
-        if code == EXISTS:  # an earlier create landed (e.g. before a crash): update it instead
-            existing = await self.read(path)
+        if not result.get("succeeded") and int(result.get("errorCode") or 0) == EXISTS:
+            existing = await self.read(path)  # an earlier create landed (before a crash)
             if existing is not None:
                 return await self._update(existing, title, content)
-        if code == ANY_EXCEPTION:
-            return await self._verify(path, title, content, result)
-        raise WikiError(str(code), str(result.get("message") or "create failed"))
+        return await self._settled(result, page, path, title, content)
 
     async def _update(self, current: StoredPage, title: str, content: str) -> StoredPage:
         tags = tuple(dict.fromkeys((*current.tags, *self._tags)))
@@ -202,16 +197,24 @@ class WikiJsWiki:
             "scriptJs": current.script_js or "",
         }
         result, page = await self._mutate(UPDATE_PAGE, variables, "update")
-        if result.get("succeeded"):
-            return await self._written(current.path, title, content, page)
-        code = int(result.get("errorCode") or 0)
-        if code == ANY_EXCEPTION:
-            return await self._verify(current.path, title, content, result)
-        raise WikiError(str(code), str(result.get("message") or "update failed"))
+        return await self._settled(result, page, current.path, title, content)
 
-    async def _written(
-        self, path: str, title: str, content: str, page: dict[str, Any] | None
+    async def _settled(
+        self,
+        result: dict[str, Any],
+        page: dict[str, Any] | None,
+        path: str,
+        title: str,
+        content: str,
     ) -> StoredPage:
+        """The page a create or update wrote, or WikiError with the code it failed with."""
+        if not result.get("succeeded"):
+            code = int(result.get("errorCode") or 0)
+            if code == ANY_EXCEPTION:  # the write may have landed anyway: trust a read-back
+                stored = await self.read(path)
+                if stored is not None and stored.content == content and stored.title == title:
+                    return stored
+            raise WikiError(str(code), str(result.get("message") or "write failed"))
         if page is None:  # the write succeeded but the reply lost the page: read it back
             stored = await self.read(path)
             if stored is None:
@@ -220,15 +223,6 @@ class WikiJsWiki:
         return StoredPage(
             path, title, content, page_id=str(page["id"]), updated_at=str(page["updatedAt"])
         )
-
-    async def _verify(
-        self, path: str, title: str, content: str, result: dict[str, Any]
-    ) -> StoredPage:
-        """After errorCode 1 the write may have landed anyway: trust only a read-back."""
-        stored = await self.read(path)
-        if stored is not None and stored.content == content and stored.title == title:
-            return stored
-        raise WikiError(str(ANY_EXCEPTION), str(result.get("message") or "write failed"))
 
     async def _mutate(
         self, query: str, variables: dict[str, Any], name: str
