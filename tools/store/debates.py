@@ -11,14 +11,7 @@ from datetime import datetime, timedelta
 from pydantic import TypeAdapter
 
 from handlers.core.effects import Effect
-from handlers.core.model import (
-    DEFAULT_ROSTER,
-    Debate,
-    Participant,
-    Phase,
-    Proposal,
-    Turn,
-)
+from handlers.core.model import DEFAULT_ROSTER, Debate, Participant, Phase, Proposal, Turn
 from handlers.core.usage import Spend
 from tools.store.db import Database, Params
 from tools.store.effect_queue import EffectQueue
