@@ -11,11 +11,11 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar
 
 from handlers.core.model import Backend, FailureKind
 from handlers.core.shorten import shorten
-from handlers.ports import DebaterOutput, TurnRequest
+from handlers.ports import DebaterError, DebaterOutput, TurnRequest
 from tools.cli_process import CliFailure, CliRun, CliTimedOut, Redactor, run_cli
 from tools.store.db import Database
 from tools.store.sessions import AgentSessions
@@ -26,32 +26,13 @@ DETAIL_LIMIT = 600  # what the thread shows
 STDERR_LIMIT = 8000  # the end of stderr is where a CLI says what went wrong
 
 
-class Failed(Protocol):
-    """Why a run failed, as a backend's parser classified it."""
-
-    @property
-    def kind(self) -> FailureKind:
-        """What the engine does next."""
-        ...
-
-    @property
-    def detail(self) -> str:
-        """The CLI's own words."""
-        ...
-
-    @property
-    def retry_after(self) -> float | None:
-        """The wait the CLI asked for, in seconds."""
-        ...
-
-
 @dataclass(frozen=True)
 class Reading:
     """What one run printed: the session id it reports, and its answer or why it failed."""
 
     session_id: str | None
     answer: DebaterOutput | None = None
-    failure: Failed | None = None
+    failure: DebaterError | None = None
 
 
 class CliDebater(ABC):
@@ -134,7 +115,7 @@ class CliDebater(ABC):
             if not self._locks[key].locked():
                 del self._locks[key]
 
-    def _error(self, failure: Failed | None, run: CliRun) -> CliFailure:
+    def _error(self, failure: DebaterError | None, run: CliRun) -> CliFailure:
         """The backend's error, secrets removed, with the exit code and the end of stderr."""
         kind = failure.kind if failure else FailureKind.USAGE  # a parser gives one or the other
         detail = failure.detail if failure else "no result"

@@ -60,8 +60,7 @@ class ClaudeCliError(CliFailure):
 
 
 class ClaudeCodeDebater(CliDebater):
-    """The Claude CLI backend: one process per turn, a session per (debate, participant),
-    read-only tools, its text shown as it streams."""
+    """The Claude CLI backend: read-only tools, its text shown as it streams."""
 
     backend = Backend.CLAUDE_CLI
     error = ClaudeCliError
@@ -102,8 +101,7 @@ class ClaudeCodeDebater(CliDebater):
         self.window: Window | None = None  # the latest the CLI reported, for the next card
 
     def command(self, session_id: str | None, model: str = "") -> list[str]:
-        """The argument list of one call; the prompt itself goes on stdin (a participant's
-        own model, if set, over the configured one)."""
+        """The argument list of one call (the prompt goes on stdin); `model` over the default."""
         argv = [self._binary, "-p", "--output-format", "stream-json", "--verbose"]
         argv += ["--include-partial-messages"]
         argv += ["--system-prompt", self._system_prompt, "--tools", self._tools]
@@ -165,8 +163,7 @@ class ClaudeCodeDebater(CliDebater):
 def claude_environment(
     base: Mapping[str, str] | None, *, keep_api_key: bool, max_retries: int | None = None
 ) -> dict[str, str]:
-    """The CLI's environment: ours (or `base`) without the bot's secrets, and without
-    ANTHROPIC_API_KEY unless CLAUDE_KEEP_API_KEY says to keep it."""
+    """The CLI's environment: `cli_environment`, less ANTHROPIC_API_KEY unless it is kept."""
     extra = {} if max_retries is None else {"CLAUDE_CODE_MAX_RETRIES": str(max_retries)}
     env = cli_environment(base, extra)
     if not keep_api_key:

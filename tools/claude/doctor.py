@@ -101,8 +101,7 @@ async def check_node_version(name: str = "node", lock_file: Path = LOCK_FILE) ->
 
 
 async def _run(binary: str, args: list[str], env: Mapping[str, str]) -> tuple[int | None, str]:
-    """Exit code and output (stdout, else stderr) of one short CLI call, through the one
-    program runner."""
+    """Exit code and output (stdout, else stderr) of one short CLI call."""
     try:
         run = await run_cli(
             [binary, *args], stdin=None, cwd=Path.cwd(), env=env, timeout_s=TIMEOUT_S, grace_s=2.0

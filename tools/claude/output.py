@@ -14,6 +14,7 @@ from typing import Any
 from handlers.core.model import FailureKind
 from handlers.core.shorten import shorten
 from handlers.core.usage import Window
+from handlers.ports import DebaterError
 
 _NO_SESSION = re.compile(r"No conversation found|does not match any session", re.I)
 _UNREACHABLE = re.compile(
@@ -67,15 +68,6 @@ class CliResult:
     api_error: str = ""  # the typed kind of an API error ("usage_limit_reached", ...)
 
 
-@dataclass(frozen=True)
-class Failure:
-    """A failed call, classified: what the engine does depends on `kind`."""
-
-    kind: FailureKind
-    detail: str
-    retry_after: float | None = None
-
-
 def parse_output(stdout: str) -> CliResult:
     """The result object on stdout (the last JSON line of type "result")."""
     data = _result_object(stdout)
@@ -105,17 +97,23 @@ def parse_output(stdout: str) -> CliResult:
 
 def window_of(stdout: str) -> Window | None:
     """Claude's usage window as the run's last `rate_limit_event` reported it."""
+    _, event = last_event(stdout, "rate_limit_event")
+    info = event.get("rate_limit_info") if event else None
+    return _window(info) if isinstance(info, dict) else None
+
+
+def last_event(stdout: str, kind: str) -> tuple[str, dict[str, Any] | None]:
+    """The last stdout line that is a JSON object of type `kind`, and that object."""
     for line in reversed(stdout.splitlines()):
-        if '"rate_limit_event"' not in line:
+        if f'"{kind}"' not in line:  # most lines are not; skip parsing them
             continue
         try:
             data = json.loads(line)
         except ValueError:
             continue
-        info = data.get("rate_limit_info") if isinstance(data, dict) else None
-        if isinstance(info, dict):
-            return _window(info)
-    return None
+        if isinstance(data, dict) and data.get("type") == kind:
+            return line, data
+    return "", None
 
 
 def _window(info: dict[str, Any]) -> Window:
@@ -138,38 +136,38 @@ def _window(info: dict[str, Any]) -> Window:
 
 def classify(
     exit_code: int, stdout: str, stderr: str, now_epoch: float | None = None
-) -> tuple[CliResult | None, Failure | None]:
+) -> tuple[CliResult | None, DebaterError | None]:
     """The parsed result and, if the call failed, why; exactly one of them may be None."""
     if not stdout.strip():
         message = stderr.strip() or f"exit {exit_code} without output"
         kind = FailureKind.SESSION_MISSING if _NO_SESSION.search(stderr) else FailureKind.USAGE
-        return None, Failure(kind, message)
+        return None, DebaterError(kind, message)
     try:
         parsed = parse_output(stdout)
     except ClaudeOutputError as exc:
-        return None, Failure(
+        return None, DebaterError(
             FailureKind.USAGE, f"{exc}: {shorten((stderr or stdout).strip(), 300)}"
         )
     if not parsed.is_error and (exit_code == 0 or parsed.result is not None):
         if parsed.result is None or not parsed.result.strip():
             detail = f"exit {exit_code} with no result text ({parsed.subtype or 'no subtype'})"
-            return parsed, Failure(FailureKind.EMPTY, detail)
+            return parsed, DebaterError(FailureKind.EMPTY, detail)
         return parsed, None
     return parsed, _failure_of(parsed, stderr, now_epoch, window_of(stdout))
 
 
 def _failure_of(
     parsed: CliResult, stderr: str, now_epoch: float | None, window: Window | None
-) -> Failure:
+) -> DebaterError:
     message = parsed.result or "; ".join(parsed.errors) or stderr.strip() or parsed.subtype
     limited = _limited(parsed, message, window, now_epoch)
     if limited is not None:
-        return Failure(limited[0], message, limited[1])
+        return DebaterError(limited[0], message, limited[1])
     kind = _kind_of(parsed.subtype, parsed.api_error_status, message)
     retry_after = _retry_after(message, now_epoch) if kind is FailureKind.RATE_LIMITED else None
     if retry_after is not None and _RESET_EPOCH.search(message):
-        return Failure(FailureKind.LIMIT, message, retry_after)  # an older CLI's usage limit
-    return Failure(kind, message, retry_after)
+        return DebaterError(FailureKind.LIMIT, message, retry_after)  # an older CLI's usage limit
+    return DebaterError(kind, message, retry_after)
 
 
 def _limited(
@@ -215,18 +213,17 @@ def _retry_after(message: str, now_epoch: float | None) -> float | None:
 
 
 def _result_object(stdout: str) -> dict[str, Any]:
-    candidates = [stdout.strip(), *reversed(stdout.strip().splitlines())]
-    for text in candidates:
-        try:
-            data = json.loads(text)
-        except ValueError:
-            continue
-        if isinstance(data, dict) and data.get("type") == "result":
-            return data
-        if isinstance(data, list):  # a stream-json array: take its result message
-            for item in reversed(data):
-                if isinstance(item, dict) and item.get("type") == "result":
-                    return item
+    _, found = last_event(stdout, "result")
+    if found is not None:
+        return found
+    try:
+        data = json.loads(stdout)  # `--output-format json`: one document, maybe an array
+    except ValueError:
+        data = None
+    items = data if isinstance(data, list) else [data]
+    for item in reversed(items):
+        if isinstance(item, dict) and item.get("type") == "result":
+            return item
     raise ClaudeOutputError("no result object on stdout")
 
 

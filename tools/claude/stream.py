@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from tools.claude.output import last_event
+
 
 class TextSoFar:
     """Accumulates the main conversation's streamed text, one stdout line at a time."""
@@ -49,16 +51,7 @@ class TextSoFar:
 
 def result_line(stdout: str) -> str:
     """The stream's last `result` line (the record), or the whole stdout if it has none."""
-    for line in reversed(stdout.splitlines()):
-        if '"result"' not in line:
-            continue
-        try:
-            data = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(data, dict) and data.get("type") == "result":
-            return line
-    return stdout
+    return last_event(stdout, "result")[0] or stdout
 
 
 def _main_event(line: str) -> dict[str, Any] | None:

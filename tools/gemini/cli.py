@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from tools.cli_process import CliRun, cli_environment, run_cli
+from tools.cli_process import cli_environment
 
 # The CLI authenticates with GEMINI_API_KEY when no Google account is signed in: kept.
 KEEP_SECRETS = ("GEMINI_API_KEY",)
@@ -55,22 +55,6 @@ def command(binary: str, model: str, prompt: str = "", session_id: str | None = 
     if session_id:
         argv += ["--resume", session_id]
     return argv
-
-
-async def run_gemini(
-    argv: list[str],
-    *,
-    stdin: str,
-    cwd: Path,
-    env: Mapping[str, str],
-    system_md: Path,
-    timeout_s: float,
-    grace_s: float,
-) -> CliRun:
-    """Run the CLI once with its system prompt file; OSError or CliTimedOut as `run_cli`."""
-    env = {**env, "GEMINI_SYSTEM_MD": str(system_md)}
-    return await run_cli(argv, stdin=stdin.encode("utf-8"), cwd=cwd, env=env,
-                         timeout_s=timeout_s, grace_s=grace_s)  # fmt: skip
 
 
 def last_json(text: str) -> dict[str, Any] | None:

@@ -44,7 +44,6 @@ READ_ONLY_TOOLS = (
 )
 # Exit codes of gemini-cli 0.61 (FatalError subclasses); API errors exit with status & 0xff.
 EXIT_AUTH = 41
-EXIT_INPUT = 42
 _SESSION_GONE = re.compile(r"Error resuming session|Invalid session identifier|No session", re.I)
 _UNREACHABLE = re.compile(r"fetch failed|ECONNREFUSED|ENOTFOUND|ETIMEDOUT|EAI_AGAIN|socket", re.I)
 
@@ -65,8 +64,7 @@ class CliReply:
 
 
 class GeminiCliDebater(CliDebater):
-    """The Gemini CLI backend: one process per turn, a session per (debate, participant);
-    `participant` names the sessions of requests that carry none (AG at the console)."""
+    """The Gemini CLI backend; `participant` names the sessions of requests naming none."""
 
     backend = Backend.GEMINI_CLI
     error = GeminiCliError
@@ -99,12 +97,8 @@ class GeminiCliDebater(CliDebater):
         self._root = workdir_root.resolve()
         self._tools = tools
 
-    def command(self, session_id: str | None) -> list[str]:
-        """The argument list of one call; the prompt itself goes on stdin."""
-        return command(self._binary, self._model, "", session_id)
-
     def _argv(self, resume: str | None, request: TurnRequest) -> list[str]:
-        return self.command(resume)
+        return command(self._binary, self._model, "", resume)
 
     def _workdir(self, debate_id: int) -> Path:
         return self._root / str(debate_id)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from handlers.core.shorten import shorten
 from handlers.rules_moderator import RulesModerator
-from tools.cli_process import CliRun, CliTimedOut
+from tools.cli_process import CliRun, CliTimedOut, run_cli
 from tools.gemini.cli import (
     command,
     error_of,
@@ -25,7 +25,6 @@ from tools.gemini.cli import (
     is_rate_limited,
     last_json,
     retry_after,
-    run_gemini,
     usage,
     write_workspace,
 )
@@ -67,10 +66,10 @@ class GeminiCliBackend:
         workspace = self._prepare()
         argv = command(self._binary, self.model, schema_instruction(prompt.schema, prompt.json))
         try:
-            run = await run_gemini(
-                argv, stdin=cli_input(prompt), cwd=workspace, env=self._env,
-                system_md=self._system_file(prompt.system), timeout_s=self._timeout_s,
-                grace_s=KILL_GRACE_S,
+            run = await run_cli(
+                argv, stdin=cli_input(prompt).encode("utf-8"), cwd=workspace,
+                env={**self._env, "GEMINI_SYSTEM_MD": str(self._system_file(prompt.system))},
+                timeout_s=self._timeout_s, grace_s=KILL_GRACE_S,
             )  # fmt: skip
         except OSError as exc:
             raise ModeratorUnavailable(f"cannot run {self._binary}: {exc}") from exc

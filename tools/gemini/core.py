@@ -47,6 +47,7 @@ MAX_RETRY_DELAY_S = 120.0  # a longer wait is not worth holding a debate for: ru
 DEFAULT_RETRY_DELAY_S = 10.0  # a per-minute 429 without RetryInfo
 
 M = TypeVar("M", bound=BaseModel)
+T = TypeVar("T")
 Sleep = Callable[[float], Awaitable[None]]
 
 
@@ -135,22 +136,17 @@ class StructuredModerator:
         return to_conclusion(reply) if reply is not None else self._rules.write_conclusion(view)
 
     async def perform(self, request: TaskRequest) -> str:
-        """A format's task, validated against its response model if it has one; an invalid
-        answer gets one repair request. Raises the port's ModeratorUnavailable when the rules
-        must stand in (quota spent, failures, invalid twice)."""
+        """A format's task, validated; the port's ModeratorUnavailable when rules stand in."""
         prompt = task_prompt(request, self._language)
-        for attempt in (1, 2):
-            sent = await self._send(prompt, request.debate_id)
-            if sent is None:
-                raise TaskUnavailable(f"task {request.task}: the moderator model is unavailable")
-            call_id, reply = sent
-            output, error = task_answer(reply.text, reply.parsed, prompt.schema, request.json)
-            if not error:
-                return output
-            await self._quota.mark(call_id, "invalid", error)
-            log.warning("moderator task %s: %s (%d/2)", request.task, error, attempt)
-            prompt = prompt.repaired(reply.text, error)
-        raise TaskUnavailable(f"task {request.task}: invalid twice")
+        schema = prompt.schema
+        output = await self._answer(
+            prompt,
+            request.debate_id,
+            lambda reply: task_answer(reply.text, reply.parsed, schema, request.json),
+        )
+        if output is None:
+            raise TaskUnavailable(f"task {request.task}: no usable answer from the model")
+        return output
 
     async def ping(self) -> str:
         """One tiny counted request (for `doctor`); raises ModeratorError when it fails."""
@@ -178,23 +174,33 @@ class StructuredModerator:
         """Release the backend's resources (the API client's session); nothing by default."""
 
     async def _ask(self, prompt: Prompt, model: type[M], debate_id: int | None) -> M | None:
-        """A validated answer, after at most one repair request; None: rules decide."""
+        """A validated answer; None: rules decide."""
+
+        def read(reply: ModelReply) -> tuple[M | None, str]:
+            if isinstance(reply.parsed, model):
+                return reply.parsed, ""
+            try:
+                return validate_text(reply.text, model), ""
+            except ValidationError as exc:
+                return None, describe(exc)
+
+        return await self._answer(prompt, debate_id, read)
+
+    async def _answer(
+        self, prompt: Prompt, debate_id: int | None, read: Callable[[ModelReply], tuple[T, str]]
+    ) -> T | None:
+        """`read`'s answer, after at most one repair request; None: rules decide."""
         for attempt in (1, 2):
             sent = await self._send(prompt, debate_id)
             if sent is None:
                 return None
             call_id, reply = sent
-            if isinstance(reply.parsed, model):
-                return reply.parsed
-            try:
-                return validate_text(reply.text, model)
-            except ValidationError as exc:
-                errors = describe(exc)
-                await self._quota.mark(call_id, "invalid", errors)
-                log.warning(
-                    "moderator %s: invalid answer (%d/2):\n%s", prompt.purpose, attempt, errors
-                )
-                prompt = prompt.repaired(reply.text, errors)
+            answer, error = read(reply)
+            if not error:
+                return answer
+            await self._quota.mark(call_id, "invalid", error)
+            log.warning("moderator %s: invalid answer (%d/2):\n%s", prompt.purpose, attempt, error)
+            prompt = prompt.repaired(reply.text, error)
         log.warning("moderator %s: invalid twice, the rules decide this step", prompt.purpose)
         return None
 

@@ -47,22 +47,18 @@ class ModeratorQuota:
     def __init__(self, db: Database, budget: int, today: Callable[[], date] = quota_day) -> None:
         self._db = db
         self.budget = budget
-        self._today = today
-
-    def today(self) -> date:
-        """The day requests are counted under now."""
-        return self._today()
+        self.today = today  # the day requests are counted under now
 
     async def spent_reason(self) -> str | None:
         """Why today is spent (`budget` or `quota`), or None while requests may go out."""
-        row = await self._db.fetch_one(SELECT_QUOTA, (self._today().isoformat(),))
+        row = await self._db.fetch_one(SELECT_QUOTA, (self.today().isoformat(),))
         return str(row[0]) if row is not None else None
 
     async def reserve(
         self, purpose: str, model: str, input_chars: int, debate_id: int | None
     ) -> int | None:
         """Count one request before it is sent; None when the day is spent (nothing to send)."""
-        day = self._today().isoformat()
+        day = self.today().isoformat()
         now = datetime.now(UTC).isoformat()
         async with self._db.transaction() as conn:
             if self._db.dialect == "postgres":
@@ -101,9 +97,9 @@ class ModeratorQuota:
     async def exhaust(self, reason: str) -> None:
         """Record that today is spent: the rule-based moderator serves until the day ends."""
         now = datetime.now(UTC).isoformat()
-        await self._db.execute(INSERT_QUOTA, (self._today().isoformat(), reason, now))
+        await self._db.execute(INSERT_QUOTA, (self.today().isoformat(), reason, now))
 
     async def used_today(self) -> int:
         """Requests counted today."""
-        row = await self._db.fetch_one(COUNT_CALLS, (self._today().isoformat(),))
+        row = await self._db.fetch_one(COUNT_CALLS, (self.today().isoformat(),))
         return int(row[0]) if row is not None else 0

@@ -8,9 +8,9 @@ validated here, then trimmed to the limits the rest of the bot relies on.
 from __future__ import annotations
 
 import enum
-from typing import TypeVar
+from typing import Annotated, TypeVar
 
-from pydantic import BaseModel, Field, ValidationError, model_validator
+from pydantic import AfterValidator, BaseModel, Field, ValidationError, model_validator
 
 from handlers.core.claims import ClaimStatus, ClaimUpdate
 from handlers.core.fences import sole_fence_body
@@ -27,6 +27,15 @@ from handlers.rules_moderator import bound_summary
 
 NOTE_MAX_CHARS = 1500  # appended to a relayed reply: a direction, not an essay
 FIELD_MAX_CHARS = 2000  # one item of a Conclusion list, a detection's reason
+
+
+def _filled(text: str) -> str:
+    if not text.strip():
+        raise ValueError("must not be empty")
+    return text
+
+
+Filled = Annotated[str, AfterValidator(_filled)]  # a text its reader needs: blank is invalid
 
 
 class ActionChoice(enum.StrEnum):
@@ -86,7 +95,7 @@ class JudgeReply(BaseModel):
     user_question: str | None = Field(description="the question for the people, or null")
     user_options: list[str] = Field(description="short answer options for the people")
     consensus: float = Field(ge=0, le=1)
-    summary: str = Field(description="the updated running summary")
+    summary: Filled = Field(description="the updated running summary")
     # Optional, so a reply without it still counts: the board then stays as it was.
     claims: list[ClaimReply] = Field(default_factory=list, description="claim board updates")
 
@@ -96,8 +105,6 @@ class JudgeReply(BaseModel):
             raise ValueError("action is ask_user, so user_question must not be empty")
         if self.action is ActionChoice.REDIRECT and not self.note.strip():
             raise ValueError("action is redirect, so note must give the direction")
-        if not self.summary.strip():
-            raise ValueError("summary must not be empty")
         return self
 
 
@@ -111,17 +118,11 @@ class PositionReply(BaseModel):
 class ConclusionReply(BaseModel):
     """The Conclusion page's content."""
 
-    decision: str
+    decision: Filled
     agreed_points: list[str]
     open_issues: list[str]
     positions: list[PositionReply]
     next_steps: list[str]
-
-    @model_validator(mode="after")
-    def _decided(self) -> ConclusionReply:
-        if not self.decision.strip():
-            raise ValueError("decision must not be empty")
-        return self
 
 
 Reply = DetectionReply | JudgeReply | ConclusionReply

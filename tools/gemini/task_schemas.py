@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field, ValidationError, model_validator
 from handlers.core.formats.boardroom import ADVISOR, DECISION, SYNTHESIS
 from handlers.core.formats.ledger import FRONT, LEDGER, REPAIR
 from handlers.core.poll_data import MINORITY_TASK
-from tools.gemini.schemas import describe, validate_text
+from tools.gemini.schemas import Filled, describe, validate_text
 
 INTAKE = "intake"  # the adversarial format's audit (its task name there)
 
@@ -24,15 +24,9 @@ INTAKE = "intake"  # the adversarial format's audit (its task name there)
 class DecisionTaskReply(BaseModel):
     """The boardroom's question as one concrete decision."""
 
-    decision: str = Field(description="the decision the panel votes on, one sentence")
+    decision: Filled = Field(description="the decision the panel votes on, one sentence")
     panel: list[str] = Field(default=[], description="a squad over five: the five members' ids")
     reason: str = Field(default="", description="a squad over five: why these five")
-
-    @model_validator(mode="after")
-    def _stated(self) -> DecisionTaskReply:
-        if not self.decision.strip():
-            raise ValueError("decision must not be empty")
-        return self
 
 
 class VoteChange(BaseModel):
@@ -138,14 +132,8 @@ class LedgerTaskReply(BaseModel):
 class FrontTaskReply(BaseModel):
     """The ledger debate's front page."""
 
-    markdown: str = Field(description="the front page in Markdown")
+    markdown: Filled = Field(description="the front page in Markdown")
     svg: str = Field(description="an SVG diagram, or empty")
-
-    @model_validator(mode="after")
-    def _written(self) -> FrontTaskReply:
-        if not self.markdown.strip():
-            raise ValueError("markdown must not be empty")
-        return self
 
 
 TASK_SCHEMAS: dict[str, type[BaseModel]] = {

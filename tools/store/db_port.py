@@ -108,8 +108,7 @@ class Database(abc.ABC):
 
     @abc.abstractmethod
     async def write_all(self, statements: Sequence[tuple[str, Params]]) -> None:
-        """Several write statements as one transaction, in as few trips as the driver allows
-        (ROLLBACK on any error)."""
+        """Several write statements as one transaction (ROLLBACK on any error)."""
 
     @abc.abstractmethod
     async def tables(self) -> dict[str, list[str]]:

@@ -143,8 +143,7 @@ class PostgresDatabase(Database):
         await self._pool.close()
 
     async def migrate(self, migrations: Iterable[Migration]) -> list[int]:
-        """Apply the migrations not yet recorded, each in its own transaction; an advisory
-        lock makes processes starting together take turns."""
+        """Apply the migrations not yet recorded (an advisory lock: one process at a time)."""
         done = []
         async with self._pool.acquire() as conn:
             await conn.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK)
@@ -197,8 +196,7 @@ class PostgresDatabase(Database):
             return _rowcount(await to_the_end(self._pool.execute(_sql(sql), *params)))
 
     async def insert(self, sql: str, params: Params = ()) -> int | None:
-        """One INSERT ending in `RETURNING id` (autocommit); returns the id, or None when it
-        inserted nothing (`ON CONFLICT ... DO NOTHING`)."""
+        """One INSERT ending in `RETURNING id`: the id, or None if it inserted nothing."""
         with _reachable():
             value = await to_the_end(self._pool.fetchval(_sql(sql), *params))
         return None if value is None else int(value)

@@ -179,14 +179,12 @@ class SqliteDatabase(Database):
         return int(await self._writes.write(((sql, params),), returning=False))
 
     async def insert(self, sql: str, params: Params = ()) -> int | None:
-        """One INSERT ending in `RETURNING id`, in its own transaction; returns the id, or
-        None when it inserted nothing (`ON CONFLICT ... DO NOTHING`)."""
+        """One INSERT ending in `RETURNING id`: the id, or None if it inserted nothing."""
         rows = await self._writes.write(((sql, params),), returning=True)
         return int(rows[0][0]) if rows else None
 
     async def write_all(self, statements: Sequence[tuple[str, Params]]) -> None:
-        """Several write statements as one transaction (ROLLBACK on any error), sent to the
-        database thread with whatever other writes are waiting."""
+        """Several write statements as one transaction, in the next group commit."""
         if statements:
             await self._writes.write(statements, returning=False)
 

@@ -11,19 +11,12 @@ from datetime import datetime, timedelta
 from pydantic import TypeAdapter
 
 from handlers.core.effects import Effect
-from handlers.core.model import (
-    DEFAULT_ROSTER,
-    Debate,
-    Participant,
-    Phase,
-    Proposal,
-    Turn,
-)
+from handlers.core.model import DEFAULT_ROSTER, Debate, Participant, Phase, Proposal, Turn
 from handlers.core.usage import Spend
-from tools.store.db import Database
+from tools.store.db import Database, Params
 from tools.store.effect_queue import EffectQueue
 from tools.store.inbox import MARK_DONE
-from tools.store.polls import PollTimers
+from tools.store.polls import CLOSE_POLL, INSERT_POLL, INSERT_RESUME, SELECT_DUE
 from tools.store.turns import INSERT_TURN, SELECT_AUTHORS, Turns, turn_row
 
 _DEBATE = TypeAdapter(Debate)
@@ -72,7 +65,6 @@ class SqliteStore:
         self._db = db
         # PostgreSQL keeps a turn's text as bytes (BYTEA): its TEXT refuses lone surrogates.
         self._as_bytes = db.dialect == "postgres"
-        self._polls = PollTimers(db)
         self._turns = Turns(db)  # the latest few of each debate, kept
         # A step and a completion read, change and write the same column: one at a time.
         self._queue_locks: dict[int, asyncio.Lock] = {}
@@ -146,9 +138,8 @@ class SqliteStore:
         done = {*completed, *(() if completed_effect is None else (completed_effect,))}
         async with self._queue_lock(debate.id):
             queue = (await self._queue(debate.id)).step(done, effects)
-            statements: list[tuple[str, Sequence[object]]] = [
-                *self._step_statements(debate.id),
-                (UPDATE_DEBATE, _state_row(debate, stamp, queue)),
+            statements: list[tuple[str, Params]] = [
+                (UPDATE_DEBATE, _state_row(debate, stamp, queue))
             ]
             if turn is not None:
                 statements.append((INSERT_TURN, turn_row(turn, self._as_bytes)))
@@ -156,20 +147,15 @@ class SqliteStore:
                 statements.append((DECIDE_PROPOSAL, (decided_by, stamp, debate.id)))
             if command is not None:
                 statements.append((MARK_DONE, (stamp, command)))
-            await self._db.write_all(statements)
+            await self._write(debate.id, statements)
         if debate.phase.is_terminal:
             self._turns.forget(debate.id)
         elif turn is not None:
             self._turns.keep(turn)
 
-    def _step_statements(self, debate_id: int) -> list[tuple[str, Sequence[object]]]:
-        """First in a step's transaction: none here; a store shared by processes puts the
-        lease's fence there."""
-        return []
-
-    def _fence_statements(self, debate_id: int) -> list[tuple[str, Sequence[object]]]:
-        """First in any other write of the debate's row: none here (the lease's fence)."""
-        return []
+    async def _write(self, debate_id: int, statements: Sequence[tuple[str, Params]]) -> None:
+        """One write of a debate's rows, as one transaction (a shared store fences it)."""
+        await self._db.write_all(statements)
 
     async def pending_effects(self, debate_id: int, limit: int = 1) -> list[tuple[int, Effect]]:
         """The oldest effects not yet done, in order."""
@@ -188,13 +174,10 @@ class SqliteStore:
             before = await self._queue(debate_id)
             queue = before.step(set(effect_ids), ())
             if queue != before:
-                update = (UPDATE_QUEUE, (queue.text(), debate_id))
-                statements = [*self._fence_statements(debate_id), update]
-                await self._db.write_all(statements)
+                await self._write(debate_id, [(UPDATE_QUEUE, (queue.text(), debate_id))])
 
     def _queue_lock(self, debate_id: int) -> asyncio.Lock:
-        """One queue change at a time per debate (a step and a completion read-modify-write
-        the same column)."""
+        """One queue change at a time per debate (each rewrites the same column)."""
         return self._queue_locks.setdefault(debate_id, asyncio.Lock())
 
     async def _queue(self, debate_id: int) -> EffectQueue:
@@ -251,19 +234,19 @@ class SqliteStore:
 
     async def schedule_poll(self, debate_id: int, ends_at: datetime) -> None:
         """Store a poll's end time (a repeat keeps the first one)."""
-        await self._polls.schedule(debate_id, ends_at)
+        await self._write(debate_id, [(INSERT_POLL, (debate_id, ends_at.isoformat()))])
 
     async def schedule_resume(self, debate_id: int, at: datetime) -> None:
         """Store when a limit pause ends (it replaces the debate's timer)."""
-        await self._polls.schedule(debate_id, at, replace=True)
+        await self._write(debate_id, [(INSERT_RESUME, (debate_id, at.isoformat()))])
 
     async def due_timers(self, now: datetime) -> list[int]:
         """Debates whose timer is due and not yet done."""
-        return await self._polls.due(now)
+        return [int(row[0]) for row in await self._db.fetch_all(SELECT_DUE, (now.isoformat(),))]
 
     async def timer_done(self, debate_id: int, now: datetime) -> None:
         """The debate's timer is done (its poll read, its resume handed over)."""
-        await self._polls.closed(debate_id, now)
+        await self._write(debate_id, [(CLOSE_POLL, (now.isoformat(), debate_id))])
 
     async def turn_costs(self) -> dict[str, tuple[float, int]]:
         """Per seat, the mean cost of its recorded turns that cost anything, and their count."""
@@ -276,8 +259,7 @@ class SqliteStore:
 
 
 def _state_row(debate: Debate, stamp: str, queue: EffectQueue) -> tuple[object, ...]:
-    """UPDATE_DEBATE's values: the whole state as JSON, the columns copied for queries, and
-    the effect queue."""
+    """UPDATE_DEBATE's values: the state as JSON, its query columns and the effect queue."""
     ended = debate.ended_at.isoformat() if debate.ended_at else None
     state = _DEBATE.dump_json(debate).decode()
     return (debate.phase, state, stamp, ended, debate.format, queue.text(), queue.seq, debate.id)

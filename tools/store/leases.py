@@ -18,18 +18,14 @@ import os
 import secrets
 import socket
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
-from handlers.core.effects import Effect
 from handlers.core.kinds import Phase
-from handlers.core.model import Debate, Turn
 from handlers.leasing import LeaseLost
-from tools.store.db import Database
+from tools.store.db import Database, Params
 from tools.store.debates import SqliteStore
-from tools.store.polls import CLOSE_POLL, INSERT_POLL, INSERT_RESUME
 
 _LIVE = ", ".join(f"'{p.value}'" for p in Phase if not p.is_terminal)
 # Debates someone must run: not ended, or with effects, commands or wiki writes still queued.
@@ -203,10 +199,6 @@ class Leases:
         if self._held.pop(debate_id, None) is not None:
             await self._db.execute(RELEASE, (debate_id, self.owner))
 
-    def drop(self, debate_id: int) -> None:
-        """Forget a lease found lost (by a fenced write)."""
-        self._held.pop(debate_id, None)
-
     def fence(self, debate_id: int) -> tuple[str, tuple[Any, ...]]:
         """The statement that fails a step's transaction unless this process still holds the
         debate with the generation it claimed (a debate not held: it always fails)."""
@@ -216,8 +208,7 @@ class Leases:
         return sql, (max(debate_id, 0), debate_id, self.owner, generation)  # >= 0: refused
 
     async def still_ours(self, debate_id: int) -> bool:
-        """Read the lease row: True if this process holds the generation it claimed; when
-        not, the debate is dropped from those held."""
+        """True if the lease row has the generation claimed; if not, the debate is dropped."""
         held = self._held.get(debate_id)
         row = await self._db.fetch_one(SELECT_LEASE, (debate_id,))
         found = (row[0], int(row[1])) if row is not None else None
@@ -250,66 +241,17 @@ async def _rows(conn: Any, sql: str, params: tuple[Any, ...], *, fetch: bool = T
 
 
 class LeasedStore(SqliteStore):
-    """The store of a process that shares the debates: each write of a debate (a step, its
-    effects marked done, its poll's timer) is fenced by the debate's lease."""
+    """The store of a process that shares the debates: each write is fenced by the lease."""
 
     def __init__(self, db: Database, leases: Leases) -> None:
         super().__init__(db)
         self._leases = leases
 
-    async def save_step(  # the Store protocol's
-        self,
-        debate: Debate,
-        effects: Sequence[Effect],
-        turn: Turn | None,
-        now: datetime,
-        completed_effect: int | None = None,
-        decided_by: int | None = None,
-        completed: Sequence[int] = (),
-        command: int | None = None,
-    ) -> None:
-        """The step, fenced: LeaseLost (nothing stored) if this process lost the debate."""
-        await self._fenced(
-            debate.id,
-            super().save_step(
-                debate, effects, turn, now, completed_effect, decided_by, completed, command
-            ),
-        )
-
-    async def complete_effects(
-        self, debate_id: int, effect_ids: Sequence[int], now: datetime
-    ) -> None:
-        """Effects marked done, fenced like a step (they rewrite the debate's queue)."""
-        await self._fenced(debate_id, super().complete_effects(debate_id, effect_ids, now))
-
-    async def schedule_poll(self, debate_id: int, ends_at: datetime) -> None:
-        """The poll's end time, fenced."""
-        write = [self._leases.fence(debate_id), (INSERT_POLL, (debate_id, ends_at.isoformat()))]
-        await self._fenced(debate_id, self._db.write_all(write))
-
-    async def schedule_resume(self, debate_id: int, at: datetime) -> None:
-        """A limit's reset time, fenced."""
-        write = [self._leases.fence(debate_id), (INSERT_RESUME, (debate_id, at.isoformat()))]
-        await self._fenced(debate_id, self._db.write_all(write))
-
-    async def timer_done(self, debate_id: int, now: datetime) -> None:
-        """The debate's timer done, fenced."""
-        write = [self._leases.fence(debate_id), (CLOSE_POLL, (now.isoformat(), debate_id))]
-        await self._fenced(debate_id, self._db.write_all(write))
-
-    async def _fenced(self, debate_id: int, write: Awaitable[None]) -> None:
-        """Await a fenced write; LeaseLost if it failed because the lease is no longer ours."""
+    async def _write(self, debate_id: int, statements: Sequence[tuple[str, Params]]) -> None:
+        """The write behind the lease's fence; LeaseLost (nothing stored) if the lease is lost."""
         try:
-            await write
+            await self._db.write_all([self._leases.fence(debate_id), *statements])
         except Exception as exc:
             if not await self._leases.still_ours(debate_id):
                 raise LeaseLost(debate_id) from exc
             raise
-
-    def _step_statements(self, debate_id: int) -> list[tuple[str, Sequence[object]]]:
-        """First in a step's transaction: the lease's fence."""
-        return [self._leases.fence(debate_id)]
-
-    def _fence_statements(self, debate_id: int) -> list[tuple[str, Sequence[object]]]:
-        """First in any other write of the debate's row: the lease's fence."""
-        return [self._leases.fence(debate_id)]

@@ -24,7 +24,7 @@ CLOSE_POLL = "UPDATE polls SET closed_at = ? WHERE debate_id = ? AND closed_at I
 
 
 class PollTimers:
-    """The `polls` table of one database."""
+    """The debate's timer for a writer outside the store (the room's archive time)."""
 
     def __init__(self, db: Database) -> None:
         self._db = db
@@ -33,12 +33,3 @@ class PollTimers:
         """Store the time; a poll's repeat (after a restart) keeps the first one."""
         sql = INSERT_RESUME if replace else INSERT_POLL
         await self._db.execute(sql, (debate_id, ends_at.isoformat()))
-
-    async def due(self, now: datetime) -> list[int]:
-        """Debates whose timer is due and not yet done."""
-        rows = await self._db.fetch_all(SELECT_DUE, (now.isoformat(),))
-        return [int(row[0]) for row in rows]
-
-    async def closed(self, debate_id: int, now: datetime) -> None:
-        """The timer is done (the poll read, the limit's resume handed over)."""
-        await self._db.execute(CLOSE_POLL, (now.isoformat(), debate_id))

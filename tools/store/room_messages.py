@@ -28,11 +28,6 @@ SELECT_THREAD = "SELECT channel_id FROM room_messages WHERE debate_id = ? AND ke
 SELECT_DEBATE_BY_THREAD = (
     "SELECT debate_id FROM room_messages WHERE key = 'thread' AND channel_id = ?"
 )
-INSERT_OR_REPLACE = """
-INSERT INTO room_messages (debate_id, key, channel_id, message_id, url) VALUES (?, ?, ?, ?, ?)
-ON CONFLICT (debate_id, key) DO UPDATE SET channel_id = excluded.channel_id,
-    message_id = excluded.message_id, url = excluded.url
-"""
 INSERT_MANY = """
 INSERT INTO room_messages (debate_id, key, channel_id, message_id, url) VALUES {rows}
 ON CONFLICT (debate_id, key) DO UPDATE SET channel_id = excluded.channel_id,
@@ -69,8 +64,7 @@ class RoomMessages:
     async def matching_posts(
         self, debate_id: int, pattern: str, *, keys: Sequence[str] = ()
     ) -> list[tuple[str, int, int]]:
-        """(key, channel id, message id) of the debate's records whose key matches `prefix*`,
-        and of those under `keys` (in the same trip to the database)."""
+        """(key, channel id, message id) of the records matching `prefix*` or under `keys`."""
         prefix = _prefix(pattern)
         also = "".join(" OR key = ?" for _ in keys)
         query = SELECT_MATCHING_POSTS.format(also=also)
@@ -86,10 +80,6 @@ class RoomMessages:
         """The debate whose thread a channel is, if any."""
         row = await self._db.fetch_one(SELECT_DEBATE_BY_THREAD, (channel_id,))
         return None if row is None else int(row[0])
-
-    async def put(self, debate_id: int, key: str, posted: Posted) -> None:
-        """Record a post; a record under the same key is replaced."""
-        await self._db.execute(INSERT_OR_REPLACE, (debate_id, key, *posted))
 
     async def put_all(self, debate_id: int, records: list[tuple[str, Posted]]) -> None:
         """Record several posts in one statement (records under the same keys are replaced)."""

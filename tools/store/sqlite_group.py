@@ -1,17 +1,11 @@
-"""Group commit for the one SQLite connection: single writes from many coroutines, sent to
-aiosqlite's thread together and committed in one transaction.
+"""Group commit for the one SQLite connection: writes made while a trip to aiosqlite's thread
+is under way go together in the next trip, in one BEGIN ... COMMIT (docs/performance.md: why).
 
-Each trip to aiosqlite's thread is a hand-off both ways (a queue, a wake-up, the GIL passed
-back and forth), and under load it costs more than the statement. So writes that arrive
-while one trip is under way wait for it and then go together: one trip, one BEGIN ... COMMIT,
-however many there are. Each write keeps its own all-or-nothing: a write of several statements
-runs inside a SAVEPOINT, a single statement is undone by SQLite itself if it fails, and one that
-fails is rolled back alone and raises to its caller, while the others commit. A
-caller is answered only once the COMMIT is done, so a write is as durable as on its own. If
-SQLite ends the whole transaction (a full disk, an I/O error), every write of the group
-fails with that error: none of them was kept.
-
-Reads are grouped the same way (`run_reads`: each read in turn, with its own rows or error).
+Each write keeps its own all-or-nothing (a write of several statements in a SAVEPOINT; SQLite
+undoes a failed single statement itself): one that fails is rolled back alone and raises to its
+caller, and a caller is answered only once the COMMIT is done. If SQLite ends the whole
+transaction (a full disk, an I/O error), every write of the group fails. Reads are grouped the
+same way (`run_reads`: each read in turn, with its own rows or error).
 """
 
 from __future__ import annotations
@@ -119,10 +113,9 @@ def run_group(conn: sqlite3.Connection, group: Sequence[Write]) -> list[Outcome]
 
 
 def _run_alone(conn: sqlite3.Connection, write: Write) -> Outcome:
-    """One write inside the group's transaction: kept whole, or rolled back whole. A single
-    statement needs no savepoint: SQLite undoes a failed statement's own changes and keeps the
-    transaction (a constraint's default ABORT), so only a write of several statements is
-    wrapped in one (two statements fewer on the database thread for each single write)."""
+    """One write inside the group's transaction: kept whole, or rolled back whole."""
+    # A single statement needs no savepoint: SQLite undoes its changes and keeps the
+    # transaction (a constraint's default ABORT).
     wrapped = len(write.statements) > 1
     if wrapped:
         conn.execute("SAVEPOINT one_write")

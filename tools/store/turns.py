@@ -65,8 +65,7 @@ class Turns:
         return tuple(turn_of(row) for row in reversed(rows))
 
     def set_url(self, debate_id: int, number: int, url: str) -> None:
-        """Where a kept turn was posted, for the reads that follow (the room's record of the
-        post keeps it: see `url`)."""
+        """Where a kept turn was posted, for the reads that follow (stored: see `url`)."""
         if number in self._kept.get(debate_id, {}):
             self._urls[(debate_id, number)] = url
 

@@ -143,8 +143,7 @@ class PageWriter:
         return refused > 0 or (differs and landed == 0)
 
     async def _known_hash(self, path: str) -> str | None:
-        """What the bot last wrote to the page (its hash) as recorded, or None if it never
-        wrote it."""
+        """The recorded hash of what the bot last wrote to the page, or None if it never did."""
         known = await self._db.fetch_one(SELECT_WRITTEN_HASH, (path,))
         known = known or await self._db.fetch_one(SELECT_KNOWN_HASH, (path,))
         return str(known[0]) if known else None

@@ -1,13 +1,9 @@
 """The local wiki's files on disk: reads, appends and whole-page writes, each on disk (flushed)
 before it is reported done.
 
-A read runs on the event loop, and so does a write but for its flush to disk. Opening,
-reading, writing to the page cache, renaming: local calls of microseconds, as a log file's
-writes are. Made in a worker thread, each of them handed the interpreter's lock back and forth
-with the busy loop, which cost several times the calls themselves. The flush is the one call that
-waits for the disk (a millisecond or more): a `Flusher` hands it to a worker thread, and the
-files handed over while one trip is under way go together in the next trip, one hand-off for all
-of them.
+Everything runs on the event loop but the flush, the one call that waits for the disk: a
+`Flusher` sends it to a worker thread, the files written meanwhile in one trip (the figures are
+in docs/performance.md).
 """
 
 from __future__ import annotations

@@ -92,8 +92,7 @@ def plan_write(
 
 
 def _torn_append(current: str, entry: str, dedup_key: str) -> int | None:
-    """Where the page's last append begins if it is this entry cut short (a crash in the
-    middle of appending it to a file), else None."""
+    """Where the page's last append begins if it is this entry cut short by a crash."""
     appended = f"\n\n{entry}"
     since = max(0, len(current) - len(appended))  # a cut append is shorter than the whole
     for start in (

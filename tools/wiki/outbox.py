@@ -91,8 +91,7 @@ class WikiOutbox:
         )
 
     async def write(self, debate: Debate, effect: WikiEffect, loaded: Loaded = NOTHING) -> None:
-        """Queue what `effect` writes, each entry under its key (a repeat after a crash is
-        queued once)."""
+        """Queue what `effect` writes, each entry under its key (a repeat is queued once)."""
         match effect:
             case WriteAgenda():
                 content = render_agenda(debate, self._t)
@@ -146,8 +145,7 @@ class WikiOutbox:
         return self._backend.url(self.path_of(debate, page))
 
     def path_of(self, debate: Debate, page: str) -> str:
-        """`{root}/{slug}/{page}`; the slug comes from the debate's id, wiki key and topic,
-        so it is stable."""
+        """`{root}/{slug}/{page}`, the slug stable (the debate's id, wiki key and topic)."""
         slug = topic_slug(debate.id, debate.proposal.topic, self._root, debate.wiki_key)
         return page_path(self._root, slug, page)
 

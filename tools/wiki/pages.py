@@ -244,8 +244,7 @@ def _neutral(text: str) -> str:
 
 
 def strip_ansi(text: str) -> str:
-    """The text without ANSI/VT escape sequences and other control characters (tabs and
-    line breaks stay)."""
+    """The text without ANSI/VT escapes and control characters (tabs and line breaks stay)."""
     text = _ANSI.sub("", text)
     # Most replies hold none: looking for each is a third of the regex's scan of a long text.
     return _CONTROL.sub("", text) if any(c in text for c in _CONTROL_CHARS) else text

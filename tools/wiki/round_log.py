@@ -103,8 +103,7 @@ class Target:
 async def target_part(
     backend: WikiBackend, base: str, title: str, key: str, content: str, limit: int, t: Translate
 ) -> Target:
-    """The part holding the entry already, else the last part with room for it; a full last
-    part is first linked to the next one (so a crash right after still finds the chain)."""
+    """The part holding the entry already, else the last with room (a full one linked first)."""
     number, read = 1, False
     while True:
         path = part_path(base, number)

@@ -91,11 +91,11 @@ class WikiJsWiki:
         self._locale = locale
         self._tags = tags
         self._session: aiohttp.ClientSession | None = None
-        self._assets = WikiJsAssets(self._call, self._send)
+        self._assets = WikiJsAssets(self.call, self._send)
 
     async def check(self) -> str:
         """A call that needs the key's privileges: one clear line for each way it fails."""
-        data, errors = await self._call(CHECK_KEY, {})
+        data, errors = await self.call(CHECK_KEY, {})
         state = (data.get("authentication") or {}).get("apiState")
         if errors or state is not True:
             raise WikiError(
@@ -110,7 +110,7 @@ class WikiJsWiki:
         the bot's file has no person's edit to keep, so it is written as it is."""
         if path.endswith(ASSET_SUFFIXES):
             return None
-        data, errors = await self._call(SINGLE_BY_PATH, {"path": path, "locale": self._locale})
+        data, errors = await self.call(SINGLE_BY_PATH, {"path": path, "locale": self._locale})
         if errors:
             if error_code(errors[0]) == NOT_FOUND:
                 return None
@@ -134,8 +134,7 @@ class WikiJsWiki:
     async def write(
         self, path: str, title: str, content: str, current: StoredPage | None
     ) -> StoredPage:
-        """Create the page, or update it; an update that changes nothing sends nothing. An
-        asset is uploaded, over the one there."""
+        """Create or update the page (an update that changes nothing is not sent); upload a file."""
         if path.endswith(ASSET_SUFFIXES):
             await self._assets.upload(path, content.encode("utf-8"))
             return StoredPage(path, title, content, page_id=path)
@@ -144,8 +143,7 @@ class WikiJsWiki:
         return await self._update(current, title, content)
 
     def url(self, path: str) -> str:
-        """The page's address, path percent-encoded (Hangul included); an asset's where Wiki.js
-        serves it."""
+        """The page's address, percent-encoded; a file's where Wiki.js serves it."""
         if path.endswith(ASSET_SUFFIXES):
             return f"{self._public}{served_url_path(path)}"
         return f"{self._public}/{quote(path, safe='/')}"
@@ -177,16 +175,11 @@ class WikiJsWiki:
             "title": title,
         }
         result, page = await self._mutate(CREATE_PAGE, variables, "create")
-        code = int(result.get("errorCode") or 0)
-        if result.get("succeeded"):
-            return await self._written(path, title, content, page)
-        if code == EXISTS:  # an earlier create landed (e.g. before a crash): update it instead
-            existing = await self.read(path)
+        if not result.get("succeeded") and int(result.get("errorCode") or 0) == EXISTS:
+            existing = await self.read(path)  # an earlier create landed (before a crash)
             if existing is not None:
                 return await self._update(existing, title, content)
-        if code == ANY_EXCEPTION:
-            return await self._verify(path, title, content, result)
-        raise WikiError(str(code), str(result.get("message") or "create failed"))
+        return await self._settled(result, page, path, title, content)
 
     async def _update(self, current: StoredPage, title: str, content: str) -> StoredPage:
         tags = tuple(dict.fromkeys((*current.tags, *self._tags)))
@@ -204,16 +197,24 @@ class WikiJsWiki:
             "scriptJs": current.script_js or "",
         }
         result, page = await self._mutate(UPDATE_PAGE, variables, "update")
-        if result.get("succeeded"):
-            return await self._written(current.path, title, content, page)
-        code = int(result.get("errorCode") or 0)
-        if code == ANY_EXCEPTION:
-            return await self._verify(current.path, title, content, result)
-        raise WikiError(str(code), str(result.get("message") or "update failed"))
+        return await self._settled(result, page, current.path, title, content)
 
-    async def _written(
-        self, path: str, title: str, content: str, page: dict[str, Any] | None
+    async def _settled(
+        self,
+        result: dict[str, Any],
+        page: dict[str, Any] | None,
+        path: str,
+        title: str,
+        content: str,
     ) -> StoredPage:
+        """The page a create or update wrote, or WikiError with the code it failed with."""
+        if not result.get("succeeded"):
+            code = int(result.get("errorCode") or 0)
+            if code == ANY_EXCEPTION:  # the write may have landed anyway: trust a read-back
+                stored = await self.read(path)
+                if stored is not None and stored.content == content and stored.title == title:
+                    return stored
+            raise WikiError(str(code), str(result.get("message") or "write failed"))
         if page is None:  # the write succeeded but the reply lost the page: read it back
             stored = await self.read(path)
             if stored is None:
@@ -223,39 +224,24 @@ class WikiJsWiki:
             path, title, content, page_id=str(page["id"]), updated_at=str(page["updatedAt"])
         )
 
-    async def _verify(
-        self, path: str, title: str, content: str, result: dict[str, Any]
-    ) -> StoredPage:
-        """After errorCode 1 the write may have landed anyway: trust only a read-back."""
-        stored = await self.read(path)
-        if stored is not None and stored.content == content and stored.title == title:
-            return stored
-        raise WikiError(str(ANY_EXCEPTION), str(result.get("message") or "write failed"))
-
     async def _mutate(
         self, query: str, variables: dict[str, Any], name: str
     ) -> tuple[dict[str, Any], dict[str, Any] | None]:
-        data, errors = await self._call(query, variables)
+        data, errors = await self.call(query, variables)
         reply = (data.get("pages") or {}).get(name)
         if reply is None:
             raise graphql_error(errors) if errors else WikiError("bad_response", "empty reply")
         return reply["responseResult"], reply.get("page")
-
-    async def call(
-        self, query: str, variables: dict[str, Any]
-    ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-        """One GraphQL operation (the precedents' search); HTTP failures raise WikiError."""
-        return await self._call(query, variables)
 
     @property
     def locale(self) -> str:
         """The locale the bot's pages are in."""
         return self._locale
 
-    async def _call(
+    async def call(
         self, query: str, variables: dict[str, Any]
     ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-        """POST one operation; HTTP-level failures become WikiError."""
+        """One GraphQL operation: its data and errors; HTTP-level failures raise WikiError."""
         payload = {"query": query, "variables": variables}
         status, text = await self._send("POST", "/graphql", payload)
         body = parse_json(text)
@@ -269,8 +255,7 @@ class WikiJsWiki:
     async def _send(
         self, method: str, path: str, body: dict[str, Any] | aiohttp.FormData | None
     ) -> tuple[int, str]:
-        """One request with the key (JSON for a dict, multipart for a form): status and text;
-        no answer becomes WikiError."""
+        """One request with the key (a dict as JSON, a form as multipart): status and text."""
         if self._session is None:
             self._session = aiohttp.ClientSession(timeout=self._timeout)
         payload = body if isinstance(body, dict) else None

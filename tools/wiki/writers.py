@@ -122,8 +122,7 @@ class OutboxWriters:
         await asyncio.gather(*tasks, return_exceptions=True)
 
     def kick(self, debate_id: int, stored: Entry | None = None) -> None:
-        """Start the debate's writer if it is not running, handing it `stored` (None: the
-        writer reads the table again)."""
+        """Start the debate's writer unless it runs, handing it `stored` (None: it reads again)."""
         if stored is None:
             self._unhanded[debate_id] += 1
         if self._closed or not self._owns(debate_id):
@@ -175,8 +174,7 @@ class OutboxWriters:
     async def _attempt_batch(
         self, entries: list[Entry], delay: _Delay
     ) -> tuple[list[int], int | None]:
-        """Apply entries in order until one fails; the ids that landed, and the one that did
-        not (None if none failed)."""
+        """Apply entries in order until one fails: the ids that landed, and the failed one."""
         done: list[int] = []
         for entry in entries:
             if not self._owns(entry.debate_id):  # checked before each write

@@ -95,7 +95,7 @@ async def test_sessions_are_kept_per_participant_and_expire(db: Database, tmp_pa
 
 async def test_room_records_replace_ignore_and_match_by_prefix(db: Database) -> None:
     rooms = RoomMessages(db)
-    await rooms.put(5, "thread", (1 << 62, 1, ""))
+    await rooms.put_all(5, [("thread", (1 << 62, 1, ""))])
     await rooms.add(5, "thread", (0, 0, "ignored"))
     await rooms.put_all(5, [("relay:1", (2, 10, "a")), ("relay:12", (2, 11, "b")),
                             ("relay:1", (2, 12, "c")), ("relay:2", (2, 13, "d"))])  # fmt: skip
