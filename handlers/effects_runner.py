@@ -253,10 +253,8 @@ class EffectRunner:
         return verdict(debate, seat, parsed.stance, parsed.convinced_by, earlier)
 
     async def _shown(self, debate: Debate, ask: AskDebater) -> tuple[Turn, ...]:
-        """The stored turns the format lets this brief carry (an ask stored before formats
-        existed relays its one turn)."""
-        numbers = ask.shows if ask.step else ((ask.relay_turn,) if ask.relay_turn else ())
-        return await self._turns(debate, numbers)
+        """The stored turns the format lets this brief carry."""
+        return await self._turns(debate, ask.shows)
 
     async def _view(self, debate: Debate, *, every_seat: bool = False) -> ModeratorView:
         """The last two turns and what the people said since the last judgement; for the

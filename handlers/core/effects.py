@@ -68,11 +68,9 @@ class AskDebater:
     seat: str  # the participant's id
     turn: int
     round: int
-    relay_turn: int | None = None  # a debate stored before `shows`: whose text is relayed
     shows: tuple[int, ...] = ()  # the stored turns the brief carries verbatim (the format's)
     step: str = ""  # the format's step
     note: str = ""  # the moderator's addition
-    user_answer: str = ""  # a debate stored before `people`: the answer the relay builds on
     fresh_session: bool = False
     delay_s: float = 0.0  # wait before asking (a retry after a rate limit)
     kind: Literal["ask_debater"] = "ask_debater"

@@ -226,9 +226,7 @@ class Debate:
     attempt: int = 0  # retries of the current ask (a one-ask step; mirrors `asked`)
     skipped: int = 0  # consecutive skipped asks
     fresh_session: bool = False  # the next ask to `speaker` must start a new session
-    relay_turn: int | None = None  # the latest stored turn
     note: str = ""  # the moderator's addition for the next brief
-    user_answer: str = ""  # kept for debates stored before `people` existed
     user_question: UserQuestion | None = None
     first_next_round: str | None = None  # asked a question: answers first next round
     stances: tuple[tuple[str, Stance], ...] = ()
