@@ -11,6 +11,19 @@ SET state = json_set(
 )
 WHERE coalesce(json_extract(state, '$.user_answer'), '') <> '';
 
+-- A debate stored before steps waited for its one speaker: that wait becomes the step's ask.
+UPDATE debates
+SET state = json_set(state, '$.asked', json_array(json_object(
+    'participant', json_extract(state, '$.speaker'),
+    'turn', coalesce(json_extract(state, '$.turns'), 0) + 1,
+    'attempt', coalesce(json_extract(state, '$.attempt'), 0),
+    'fresh_session',
+    json(CASE WHEN json_extract(state, '$.fresh_session') THEN 'true' ELSE 'false' END)
+)))
+WHERE json_extract(state, '$.phase') = 'speaking'
+    AND json_extract(state, '$.speaker') IS NOT NULL
+    AND coalesce(json_array_length(state, '$.asked'), 0) = 0;
+
 -- A debater's ask stored before formats had steps relayed its one turn (`relay_turn`): it
 -- becomes the turn step that shows that turn, as the asks stored since do.
 UPDATE debates

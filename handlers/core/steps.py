@@ -73,15 +73,8 @@ def parse_with(debate: Debate, text: str) -> ParsedReply:
 
 
 def open_asks(debate: Debate) -> tuple[OpenAsk, ...]:
-    """The answers the current step still waits for (a debate stored before steps existed
-    waits for its one speaker)."""
-    if debate.phase is not Phase.SPEAKING:
-        return ()
-    if debate.asked:
-        return debate.asked
-    if debate.speaker is None:
-        return ()
-    return (OpenAsk(debate.speaker, debate.turns + 1, debate.attempt, debate.fresh_session),)
+    """The answers the current step still waits for."""
+    return debate.asked if debate.phase is Phase.SPEAKING else ()
 
 
 def expects(debate: Debate, participant: str, turn: int) -> bool:

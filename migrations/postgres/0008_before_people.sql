@@ -12,6 +12,18 @@ SET state = jsonb_set(
 )::text
 WHERE coalesce(state::jsonb ->> 'user_answer', '') <> '';
 
+-- A debate stored before steps waited for its one speaker: that wait becomes the step's ask.
+UPDATE debates
+SET state = jsonb_set(state::jsonb, '{asked}', jsonb_build_array(jsonb_build_object(
+    'participant', state::jsonb -> 'speaker',
+    'turn', coalesce((state::jsonb ->> 'turns')::int, 0) + 1,
+    'attempt', coalesce((state::jsonb ->> 'attempt')::int, 0),
+    'fresh_session', coalesce((state::jsonb ->> 'fresh_session')::boolean, false)
+)))::text
+WHERE state::jsonb ->> 'phase' = 'speaking'
+    AND jsonb_typeof(state::jsonb -> 'speaker') = 'string'
+    AND coalesce(jsonb_array_length(state::jsonb -> 'asked'), 0) = 0;
+
 -- A debater's ask stored before formats had steps relayed its one turn (`relay_turn`): it
 -- becomes the turn step that shows that turn, as the asks stored since do.
 UPDATE debates

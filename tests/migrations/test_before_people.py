@@ -1,6 +1,7 @@
 """Migration 0008 converts what debates stored before the people's lines and the formats'
-steps kept: the people's latest answer becomes a line of theirs, and a debater's ask that
-relayed one turn becomes the turn step that shows it; on SQLite and on PostgreSQL."""
+steps kept: the people's latest answer becomes a line of theirs, the speaker's wait the
+step's ask, and a debater's ask that relayed one turn the turn step that shows it; on SQLite
+and on PostgreSQL."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import json
 from datetime import UTC, datetime, timedelta
 
 from handlers.core.effects import AskDebater, PostTurn
-from handlers.core.model import PeopleLine, Proposal
+from handlers.core.model import OpenAsk, PeopleLine, Proposal
 from tools.store.db import Database, bundled_migrations, is_postgres_url
 from tools.store.debates import SqliteStore
 
@@ -33,6 +34,8 @@ async def test_an_old_answer_becomes_a_line_and_an_old_ask_shows_its_turn(
         state = json.loads(row["state"])
         del state["people"]  # as versions before the people's lines wrote it
         state["user_answer"] = ANSWER
+        del state["asked"]  # and before steps: the speaker was asked
+        state |= {"phase": "speaking", "speaker": "claude", "turns": 2, "fresh_session": True}
         queue = [
             [1, OLD_ASK],
             [2, {"kind": "post_turn", "turn": 2}],
@@ -51,6 +54,7 @@ async def test_an_old_answer_becomes_a_line_and_an_old_ask_shows_its_turn(
         store = SqliteStore(db)
         moved = await store.load(debate.id)
         assert moved.people == (PeopleLine("", ANSWER),)
+        assert moved.asked == (OpenAsk("claude", 3, fresh_session=True),)
         assert moved.proposal.topic == "캐시"
         assert await store.pending_effects(debate.id, 10) == [
             (1, AskDebater("claude", 3, 2, shows=(2,), step="turn")),

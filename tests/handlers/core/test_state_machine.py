@@ -41,6 +41,7 @@ from handlers.core.model import (
     Decision,
     FailureKind,
     ModeratorSource,
+    OpenAsk,
     Outcome,
     PeopleLine,
     Phase,
@@ -72,7 +73,12 @@ def speaking(
         "speaker": seat,
         "turns": turns,
     }
-    return debate(**(fields | changes))
+    state = debate(**(fields | changes))
+    if state.phase is not Phase.SPEAKING or state.speaker is None:
+        return state
+    # Waiting for the speaker's answer, as the engine asks it.
+    ask = OpenAsk(state.speaker, state.turns + 1, state.attempt, state.fresh_session)
+    return replace(state, asked=(ask,))
 
 
 def answer(seat: str, turn: int, text: str | None = None) -> ReplyReceived:
@@ -323,7 +329,7 @@ def test_wiki_action_replace_and_append_build_the_working_document() -> None:
     second = reply(
         "b", wiki_action={"page": "working-document", "mode": "append", "content": "## More"}
     )
-    state = replace(state, phase=Phase.SPEAKING, speaker=CL)
+    state = replace(state, phase=Phase.SPEAKING, speaker=CL, asked=(OpenAsk(CL, 2),))
     assert step(state, answer(CL, 2, second)).debate.working_document == "# Doc\n\n## More"
 
 
