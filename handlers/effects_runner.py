@@ -209,7 +209,7 @@ class EffectRunner:
             detail = f"no {member.backend.value} debater is configured"
             return DebaterFailed(ask.seat, ask.turn, FailureKind.USAGE, detail)
         people = debate.people[debate.heard_by(ask.seat) :]
-        shown = await self._shown(debate, ask)
+        shown = await self._turns(debate, ask.shows)
         working = self._room.working(debate, ask.seat)
         request = TurnRequest(
             debate_id=debate.id,
@@ -251,10 +251,6 @@ class EffectRunner:
             return ""
         earlier = await self._store.last_turns(debate.id, max(debate.turns, 1))
         return verdict(debate, seat, parsed.stance, parsed.convinced_by, earlier)
-
-    async def _shown(self, debate: Debate, ask: AskDebater) -> tuple[Turn, ...]:
-        """The stored turns the format lets this brief carry."""
-        return await self._turns(debate, ask.shows)
 
     async def _view(self, debate: Debate, *, every_seat: bool = False) -> ModeratorView:
         """The last two turns and what the people said since the last judgement; for the
