@@ -288,8 +288,7 @@ def page_links(wiki: Wiki, debate: Debate) -> dict[str, str]:
 async def parse_off_loop(
     text: str, parse: Callable[[str], ParsedReply] | None = None
 ) -> ParsedReply:
-    """Parse a reply (by the JSON contract unless `parse` is given), in a worker thread when
-    it is long enough to hold the loop up."""
+    """Parse a reply (by the JSON contract unless `parse` is given), off the loop when long."""
     parse = parse or parse_reply
     if len(text) < OFF_LOOP_CHARS:
         return parse(text)

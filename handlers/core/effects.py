@@ -62,8 +62,7 @@ class Notify:
 
 @dataclass(frozen=True)
 class AskDebater:
-    """Ask participant `seat` for turn `turn`; the brief is composed from stored turns when it
-    runs. Several of one step are run at once."""
+    """Ask participant `seat` for turn `turn`; its brief is composed from stored turns then."""
 
     seat: str  # the participant's id
     turn: int

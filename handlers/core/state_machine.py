@@ -78,8 +78,7 @@ from handlers.core.steps import Step, conclude, format_of, reply, run_plan, task
 
 
 def transition(debate: Debate, event: Event, now: datetime, rng: random.Random) -> Step:
-    """Apply one event; an event the debate does not admit now (handlers/core/admission.py)
-    changes nothing."""
+    """Apply one event; one the debate does not admit now (see admission.py) changes nothing."""
     if admits(debate, event) is not Admission.TAKEN:
         return Step(debate)
     return _taken(debate, event, now, rng)
