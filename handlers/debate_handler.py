@@ -214,7 +214,7 @@ class DebateHandler:
 
     async def get(self, debate_id: int) -> Debate:
         """A debate's current state."""
-        return await self._workers.current(debate_id)
+        return await self._store.load(debate_id)
 
     async def resume_all(self) -> list[int]:
         """After a start: run every debate that still has stored effects."""

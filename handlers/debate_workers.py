@@ -137,7 +137,7 @@ class DebateWorkers:
     ) -> Submitted:
         """Admit, transition, store (marking the inbox command `inbox_id` done), then run."""
         async with self._locks.setdefault(debate_id, asyncio.Lock()):
-            debate = await self.current(debate_id)
+            debate = await self._store.load(debate_id)
             admission = admits(debate, event)
             step = transition(debate, event, self._clock.now(), self._rng)
             changed = step.debate != debate
@@ -161,10 +161,6 @@ class DebateWorkers:
         self._cancel_obsolete(debate_id, step.debate)
         self._kick(debate_id)
         return Submitted(admission, step.debate)
-
-    async def current(self, debate_id: int) -> Debate:
-        """The debate's committed state, as stored."""
-        return await self._store.load(debate_id)
 
     def _cancel_obsolete(self, debate_id: int, debate: Debate) -> None:
         """End the effects in flight the new step no longer wants (a stop ends a debater's turn)."""
@@ -268,7 +264,7 @@ class DebateWorkers:
         # Read and started under the debate's lock: a step stored meanwhile (a stop) is either
         # read here, or finds the effect running and ends it (`_cancel_obsolete`).
         async with self._locks.setdefault(debate_id, asyncio.Lock()):
-            debate = await self.current(debate_id)
+            debate = await self._store.load(debate_id)
             if not still_wanted(debate, effect):
                 self._done.setdefault(debate_id, []).append(effect_id)  # nothing ran
                 return _Outcome.DONE
