@@ -1,4 +1,4 @@
-"""Migration 0008 converts what debates stored before the people's lines and the formats'
+"""Migration 0009 converts what debates stored before the people's lines and the formats'
 steps kept: the people's latest answer becomes a line of theirs, the speaker's wait the
 step's ask, and a debater's ask that relayed one turn the turn step that shows it; on SQLite
 and on PostgreSQL."""
@@ -13,7 +13,7 @@ from handlers.core.model import OpenAsk, PeopleLine, Proposal
 from tools.store.db import Database, bundled_migrations, is_postgres_url
 from tools.store.debates import SqliteStore
 
-BEFORE = 7  # the last version that could hold such debates unconverted
+BEFORE = 8  # the last version that could hold such debates unconverted
 NOW = datetime(2026, 12, 2, tzinfo=UTC)
 ANSWER = '예, 운영 가능 "따옴표"'
 OLD_ASK = {"kind": "ask_debater", "seat": "claude", "turn": 3, "round": 2, "relay_turn": 2}
@@ -50,7 +50,7 @@ async def test_an_old_answer_becomes_a_line_and_an_old_ask_shows_its_turn(
         await old.close()
     db = await Database.open(database_target)
     try:
-        assert 8 in await db.applied_versions()
+        assert 9 in await db.applied_versions()
         store = SqliteStore(db)
         moved = await store.load(debate.id)
         assert moved.people == (PeopleLine("", ANSWER),)

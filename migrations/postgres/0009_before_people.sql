@@ -1,4 +1,4 @@
--- PostgreSQL twin of migrations/0008_before_people.sql.
+-- PostgreSQL twin of migrations/0009_before_people.sql.
 -- Debates stored before the people's lines (`people`) kept the people's latest answer as
 -- `user_answer`: it becomes one of their lines, without a name (who gave it was not kept),
 -- which the next brief and judgement carry as they carried the answer.
