@@ -227,14 +227,14 @@ class SimModerator:
         self.rules = RulesModerator(lambda key, **kw: key)
 
     async def detect(self, window: Any) -> Detection:
-        return self.rules.verdict(window)
+        return await self.rules.detect(window)
 
     async def judge(self, view: ModeratorView) -> Decision:
         self.world.tick("judge")
         rng = self.world.rng
         roll = rng.random()
         if roll < 0.15:
-            return self.rules.decide(view)  # out of quota: the rules stand in
+            return await self.rules.judge(view)  # out of quota: the rules stand in
         if roll < 0.22:
             question = UserQuestion("Which one?", ("Redis", "LRU") if rng.random() < 0.7 else ())
             return Decision(action=Action.ASK_USER, user_question=question, summary="asked")
@@ -245,7 +245,7 @@ class SimModerator:
     async def conclude(self, view: ModeratorView) -> Conclusion:
         self.world.tick("conclude")
         if self.world.rng.random() < 0.2:
-            return self.rules.write_conclusion(view)
+            return await self.rules.conclude(view)
         return Conclusion(decision="Start with LRU", agreed=("keep it simple",))
 
     async def perform(self, request: TaskRequest) -> str:

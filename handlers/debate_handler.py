@@ -69,8 +69,7 @@ class HandlerConfig:
 
 
 class DebateHandler:
-    """Owns every debate's lifecycle: the front ends' commands become events, which the
-    debate's worker (DebateWorkers) stores and whose effects it runs, in order."""
+    """Owns every debate's lifecycle: its events go to its worker, which stores and runs them."""
 
     def __init__(
         self,
@@ -132,8 +131,7 @@ class DebateHandler:
         return debate
 
     async def _spend(self, roster: tuple[Participant, ...]) -> Spend:
-        """The card's estimate: each seat's mean recorded turn cost (else the stated default),
-        and Claude's usage window as the CLI last reported it here."""
+        """The card's estimate: each seat's mean recorded turn cost, and Claude's usage window."""
         recorded = await self._store.turn_costs()
         per_turn = {
             m.id: recorded.get(m.id, (DEFAULT_TURN_USD.get(m.backend.value, 0.0), 0))[0]
@@ -149,8 +147,7 @@ class DebateHandler:
         )
 
     async def _with_precedents(self, proposal: Proposal) -> Proposal:
-        """Up to three past Conclusions related to the proposal, for the card and the agenda;
-        a search that fails only leaves them out (the card is what matters)."""
+        """Up to three past Conclusions related to the proposal (none if the search fails)."""
         if self._precedents is None or proposal.precedents:
             return proposal
         try:
@@ -180,16 +177,13 @@ class DebateHandler:
     async def submit(
         self, debate_id: int, event: Event, *, inbox_id: int | None = None
     ) -> Submitted:
-        """Hand the debate an event: it is admitted (handlers/core/admission.py), the step
-        stored and its effects run. `inbox_id`: the stored command it came from, marked done
-        in the transaction that stores its step."""
+        """Admit, store and run an event; `inbox_id`, its stored command, is marked done with it."""
         return await self._workers.submit(
             debate_id, self._completed(event), decided_by=_decider(event), inbox_id=inbox_id
         )
 
     def _completed(self, event: Event) -> Event:
-        """An approval carries this engine's roster, budget pause and poll hours (a front end
-        knows only who opened it, and with which format and options)."""
+        """An approval with this engine's roster, budget pause, poll hours and dollar budget."""
         if not isinstance(event, ProposalApproved):
             return event
         return replace(
@@ -210,8 +204,7 @@ class DebateHandler:
         return due
 
     async def fire_due_timers(self) -> list[int]:
-        """Hand every debate whose stored timer is due its TimerDue (a poll ends, a limit's
-        pause resumes; the DB-backed timer survives restarts); returns their ids."""
+        """Hand each debate whose stored timer is due (a poll ends, a limit resets) its TimerDue."""
         found = await self._store.due_timers(self._clock.now())
         due = [debate_id for debate_id in found if self._guard.holds(debate_id)]
         for debate_id in due:
@@ -221,7 +214,7 @@ class DebateHandler:
 
     async def get(self, debate_id: int) -> Debate:
         """A debate's current state."""
-        return await self._workers.current(debate_id)
+        return await self._store.load(debate_id)
 
     async def resume_all(self) -> list[int]:
         """After a start: run every debate that still has stored effects."""
@@ -236,8 +229,7 @@ class DebateHandler:
         return self._workers.is_idle(debate_id)
 
     async def let_go(self, debate_id: int) -> None:
-        """Stop acting on a debate (its lease was lost): its worker ends, its state is
-        forgotten; what was not done stays stored for the process that claims it."""
+        """Stop acting on a debate (its lease was lost); what was not done stays stored."""
         await self._workers.let_go(debate_id)
 
     def adopt(self, debate_id: int) -> None:

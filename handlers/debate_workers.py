@@ -104,8 +104,7 @@ class DebateWorkers:
         return debate_id not in self._workers
 
     async def let_go(self, debate_id: int) -> None:
-        """Stop acting on a debate (its lease was lost): its worker ends; what was not done
-        stays stored for the process that claims it."""
+        """Stop acting on a debate (its lease was lost); what was not done stays stored."""
         self._dirty.discard(debate_id)
         task = self._workers.get(debate_id)
         if task is not None:
@@ -119,8 +118,7 @@ class DebateWorkers:
         self._kick(debate_id)
 
     async def aclose(self) -> None:
-        """Stop every worker; what was not done stays stored for the next start (what was
-        done is marked so, and does not run again)."""
+        """Stop every worker; what was done is marked so, what was not stays for the next start."""
         workers = list(self._workers.values())
         for task in workers:
             task.cancel()
@@ -137,10 +135,9 @@ class DebateWorkers:
         decided_by: int | None = None,
         inbox_id: int | None = None,
     ) -> Submitted:
-        """Admit, transition, store (with the inbox command `inbox_id` marked done), and let
-        the worker run the new effects."""
+        """Admit, transition, store (marking the inbox command `inbox_id` done), then run."""
         async with self._locks.setdefault(debate_id, asyncio.Lock()):
-            debate = await self.current(debate_id)
+            debate = await self._store.load(debate_id)
             admission = admits(debate, event)
             step = transition(debate, event, self._clock.now(), self._rng)
             changed = step.debate != debate
@@ -165,13 +162,8 @@ class DebateWorkers:
         self._kick(debate_id)
         return Submitted(admission, step.debate)
 
-    async def current(self, debate_id: int) -> Debate:
-        """The debate's committed state, as stored."""
-        return await self._store.load(debate_id)
-
     def _cancel_obsolete(self, debate_id: int, debate: Debate) -> None:
-        """A step that no longer wants an effect in flight ends it (a stop or a failure ends
-        the turn: the debater's process is ended)."""
+        """End the effects in flight the new step no longer wants (a stop ends a debater's turn)."""
         for effect, task in list(self._running.get(debate_id, {}).values()):
             if not still_wanted(debate, effect):
                 task.cancel()
@@ -217,8 +209,7 @@ class DebateWorkers:
             self._idle.setdefault(debate_id, asyncio.Event()).set()
 
     async def _pending(self, debate_id: int) -> list[tuple[int, Effect]]:
-        """The next stored effects not yet run (those run since the last save are still
-        queued in the store until it is told)."""
+        """The next stored effects not yet run (those run since the last save are still stored)."""
         done = set(self._done.get(debate_id, ()))
         pending = await self._store.pending_effects(debate_id, EFFECT_BATCH + len(done))
         return [(effect_id, effect) for effect_id, effect in pending if effect_id not in done]
@@ -242,8 +233,7 @@ class DebateWorkers:
         return _Outcome.FAILED if _Outcome.FAILED in outcomes else _Outcome.EVENT
 
     async def _run_with_retries(self, debate_id: int, effect_id: int, effect: Effect) -> _Outcome:
-        """Run one effect; FAILED if it keeps failing (it stays stored for the next start).
-        The store being out of reach is not the effect failing: it runs again once it is back."""
+        """Run one effect (FAILED if it keeps failing); an unreachable store is waited out."""
         return await self._patiently(
             debate_id, lambda: self._run_attempts(debate_id, effect_id, effect)
         )
@@ -274,7 +264,7 @@ class DebateWorkers:
         # Read and started under the debate's lock: a step stored meanwhile (a stop) is either
         # read here, or finds the effect running and ends it (`_cancel_obsolete`).
         async with self._locks.setdefault(debate_id, asyncio.Lock()):
-            debate = await self.current(debate_id)
+            debate = await self._store.load(debate_id)
             if not still_wanted(debate, effect):
                 self._done.setdefault(debate_id, []).append(effect_id)  # nothing ran
                 return _Outcome.DONE

@@ -120,10 +120,7 @@ class DetectionHandler:
         """Take one chat message; return a Proposal when the moderator found an open decision."""
         if not self.watches(channel_id) or author_is_bot or line.author_id == self._bot_user_id:
             return None
-        state = self._channels.get(channel_id)
-        if state is None:
-            state = _Channel(window=deque(maxlen=self._window_size))
-            self._channels[channel_id] = state
+        state = self._channels.setdefault(channel_id, _Channel(deque(maxlen=self._window_size)))
         if line.message_id and line.message_id in state.seen:
             return None  # a redelivered message (gateway resume) counts once
         if line.message_id:

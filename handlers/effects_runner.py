@@ -209,7 +209,7 @@ class EffectRunner:
             detail = f"no {member.backend.value} debater is configured"
             return DebaterFailed(ask.seat, ask.turn, FailureKind.USAGE, detail)
         people = debate.people[debate.heard_by(ask.seat) :]
-        shown = await self._shown(debate, ask)
+        shown = await self._turns(debate, ask.shows)
         working = self._room.working(debate, ask.seat)
         request = TurnRequest(
             debate_id=debate.id,
@@ -252,12 +252,6 @@ class EffectRunner:
         earlier = await self._store.last_turns(debate.id, max(debate.turns, 1))
         return verdict(debate, seat, parsed.stance, parsed.convinced_by, earlier)
 
-    async def _shown(self, debate: Debate, ask: AskDebater) -> tuple[Turn, ...]:
-        """The stored turns the format lets this brief carry (an ask stored before formats
-        existed relays its one turn)."""
-        numbers = ask.shows if ask.step else ((ask.relay_turn,) if ask.relay_turn else ())
-        return await self._turns(debate, numbers)
-
     async def _view(self, debate: Debate, *, every_seat: bool = False) -> ModeratorView:
         """The last two turns and what the people said since the last judgement; for the
         Conclusion also each participant's latest turn, since one may speak twice in a row
@@ -294,8 +288,7 @@ def page_links(wiki: Wiki, debate: Debate) -> dict[str, str]:
 async def parse_off_loop(
     text: str, parse: Callable[[str], ParsedReply] | None = None
 ) -> ParsedReply:
-    """Parse a reply (by the JSON contract unless `parse` is given), in a worker thread when
-    it is long enough to hold the loop up."""
+    """Parse a reply (by the JSON contract unless `parse` is given), off the loop when long."""
     parse = parse or parse_reply
     if len(text) < OFF_LOOP_CHARS:
         return parse(text)

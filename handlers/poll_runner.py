@@ -18,8 +18,7 @@ from handlers.store_ports import Store
 async def minority_report(
     store: Store, moderator: Moderator, debate: Debate, language: str
 ) -> MinorityReported:
-    """The moderator's report with every quote checked against the stored replies; each
-    side's stance line when the moderator is unavailable (rules mode, quota spent)."""
+    """The moderator's report, its quotes checked; each side's stance line without a moderator."""
     turns = await store.last_turns(debate.id, max(debate.turns, 1))
     prompt = prompts.load(MINORITY_TASK, language, **task_fields(debate, turns))
     request = TaskRequest(debate.id, MINORITY_TASK, prompt, True)

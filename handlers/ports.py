@@ -105,8 +105,7 @@ class TaskRequest:
 
 
 class ModeratorUnavailable(Exception):
-    """The moderator cannot perform a task now (rules mode, quota spent, a failure): the
-    engine uses the format's deterministic fallback."""
+    """The moderator cannot perform a task now: the engine uses the format's fallback."""
 
 
 class Moderator(Protocol):
@@ -152,10 +151,7 @@ NOTHING = Loaded()
 
 
 class Wiki(Protocol):
-    """The debate's pages; writes are queued and land in order, never lost.
-
-    `write` may be called again after a crash with the same arguments: a repeat is queued once.
-    """
+    """The debate's pages: writes are queued and land in order; a repeated write is queued once."""
 
     async def write(self, debate: Debate, effect: WikiEffect, loaded: Loaded = NOTHING) -> None:
         """Queue what `effect` writes (a page, a section of the Round-Log)."""
@@ -167,19 +163,14 @@ class Wiki(Protocol):
 
 
 class Room(Protocol):
-    """Where people see the debate: a Discord thread, or a terminal.
-
-    Every method may be called again after a crash with the same arguments; an
-    implementation makes the repeat harmless (nothing is posted twice).
-    """
+    """Where people see the debate (a thread, a terminal); a repeated call posts nothing twice."""
 
     async def show(self, debate: Debate, effect: RoomEffect, loaded: Loaded = NOTHING) -> str:
         """Show what `effect` says; return a link to its first message (a turn's), else ""."""
         ...
 
     async def votes(self, debate: Debate) -> tuple[int, ...] | None:
-        """End the poll if it still runs and read it: votes per answer, in order (None: the
-        poll's message is gone, or there is none)."""
+        """End the poll if it still runs and read its votes per answer (None: no poll message)."""
         ...
 
     def working(self, debate: Debate, seat: str) -> WorkingIndicator:

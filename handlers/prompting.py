@@ -111,8 +111,6 @@ def render_pieces(pieces: tuple[Piece, ...], language: str) -> str:
 def additions(ask: AskDebater, people: tuple[PeopleLine, ...], language: str) -> str:
     """The moderator's additions: what the people said (attributed, verbatim), and its note."""
     lines = []
-    if ask.user_answer:  # an ask stored before people's lines existed
-        lines.append(prompts.load("debate_user_answer", language, answer=ask.user_answer))
     for line in people:
         if line.question:
             lines.append(

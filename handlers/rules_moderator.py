@@ -40,8 +40,7 @@ class RulesModerator:
     def __init__(self, phrase: Phrase) -> None:
         self._phrase = phrase
 
-    # ---- the pure rules --------------------------------------------------
-    def decide(self, view: ModeratorView) -> Decision:
+    async def judge(self, view: ModeratorView) -> Decision:
         """The rule-based judgement of the latest turn, with the summary extended by one line."""
         debate = view.debate
         latest = _latest(view)
@@ -55,7 +54,7 @@ class RulesModerator:
             return _decision(Action.ASK_USER, summary, consensus, asked)
         return _decision(Action.CONTINUE, summary, consensus)
 
-    def write_conclusion(self, view: ModeratorView) -> Conclusion:
+    async def conclude(self, view: ModeratorView) -> Conclusion:
         """A mechanical Conclusion: how it ended and each side's last position."""
         debate = view.debate
         outcome = debate.outcome or Outcome.MAX_ROUNDS
@@ -80,7 +79,7 @@ class RulesModerator:
             source=ModeratorSource.RULES,
         )
 
-    def verdict(self, window: tuple[ChatLine, ...]) -> Detection:
+    async def detect(self, window: tuple[ChatLine, ...]) -> Detection:
         """Rules never start a debate: without the model, detection pauses."""
         del window
         return Detection(debate_worthy=False, source=ModeratorSource.RULES)
@@ -112,21 +111,8 @@ class RulesModerator:
         stance = self._phrase(f"moderator.stance_{last.parsed.stance or 'none'}")
         return f"({stance}) {gist(last.parsed.opinion, POSITION_CHARS)}"
 
-    # ---- the Moderator port ---------------------------------------------
-    async def detect(self, window: tuple[ChatLine, ...]) -> Detection:
-        """Port method: never debate-worthy."""
-        return self.verdict(window)
-
-    async def judge(self, view: ModeratorView) -> Decision:
-        """Port method: the rule-based judgement."""
-        return self.decide(view)
-
-    async def conclude(self, view: ModeratorView) -> Conclusion:
-        """Port method: the mechanical Conclusion."""
-        return self.write_conclusion(view)
-
     async def perform(self, request: TaskRequest) -> str:
-        """Port method: no model here, so the format's deterministic fallback stands in."""
+        """No model here, so the format's deterministic fallback stands in."""
         raise ModeratorUnavailable(f"task {request.task}: rule-based moderator")
 
 

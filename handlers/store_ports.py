@@ -34,8 +34,7 @@ class Store(Protocol):
         options: tuple[tuple[str, str], ...] = (),
         spend: Spend | None = None,
     ) -> Debate:
-        """Store a new proposal (with the roster and format it would open with) and its
-        first effects."""
+        """Store a new proposal (with the roster and format it would open with) and its effects."""
         ...
 
     async def load(self, debate_id: int) -> Debate:
@@ -62,14 +61,10 @@ class Store(Protocol):
         """The oldest effects not yet done."""
         ...
 
-    async def complete_effect(self, debate_id: int, effect_id: int, now: datetime) -> None:
-        """Mark one of the debate's effects done (effect ids are per debate)."""
-        ...
-
     async def complete_effects(
         self, debate_id: int, effect_ids: Sequence[int], now: datetime
     ) -> None:
-        """Mark several of the debate's effects done at once."""
+        """Mark several of the debate's effects done at once (effect ids are per debate)."""
         ...
 
     async def turn(self, debate_id: int, number: int) -> Turn:

@@ -117,8 +117,7 @@ def _fits(debate: Debate, event: Event) -> bool:
 
 
 def _card_choice_fits(debate: Debate, event: FormatChosen | OptionChosen | BudgetChosen) -> bool:
-    """A format the roster can run, a budget in range, or an option the format asks, set to
-    one of its choices."""
+    """A format the roster can run, a budget in range, or one of an option's choices."""
     match event:
         case FormatChosen(format=name):
             return name in formats_for(debate.roster)

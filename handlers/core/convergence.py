@@ -40,8 +40,7 @@ def converging_pause(judged: Debate, step: Step) -> Step:
 
 
 def spent_pause(judged: Debate, step: Step) -> Step:
-    """Before a new round starts once the people's dollar budget is spent, they decide, as at
-    the round budget (always: money spent is not given back)."""
+    """Before a new round once the people's dollar budget is spent, they decide (always)."""
     if step.debate.round > judged.round and judged.spend.over(judged.cost_usd):
         return pause_at_budget(judged)
     return step
@@ -54,8 +53,7 @@ def meter(trend: tuple[float, ...]) -> str:
 
 
 def decided(debate: Debate, event: BudgetDecided, rng: random.Random) -> Step:
-    """The people's word at a pause: declare consensus, one more round (at the budget, the
-    budget grows by one), or conclude as is."""
+    """The people's word at a pause: consensus, one more round (the budget grows), or conclude."""
     who = event.actor.name or str(event.actor.user_id)
     if event.choice == "resume":
         return resumed(debate, who)

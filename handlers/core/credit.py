@@ -64,8 +64,7 @@ def _paused(debate: Debate, why: str, event: DebaterFailed, until: datetime | No
 
 
 def resumed(debate: Debate, who: str = "") -> Step:
-    """The limit reset (the timer), or a person pressed Resume: the kept asks run again,
-    stopped seats included (the people say the credits are on)."""
+    """The limit reset, or Resume was pressed: the kept asks run again, stopped seats included."""
     going = replace(debate, phase=Phase.SPEAKING, paused="", resumes_at=None, benched=(), attempt=0)
     going = replace(going, asked=tuple(replace(a, attempt=0) for a in going.asked))
     notice = Notify("limits.resumed_by", (("user", who),)) if who else Notify("limits.resumed")

@@ -62,17 +62,14 @@ class Notify:
 
 @dataclass(frozen=True)
 class AskDebater:
-    """Ask participant `seat` for turn `turn`; the brief is composed from stored turns when it
-    runs. Several of one step are run at once."""
+    """Ask participant `seat` for turn `turn`; its brief is composed from stored turns then."""
 
     seat: str  # the participant's id
     turn: int
     round: int
-    relay_turn: int | None = None  # a debate stored before `shows`: whose text is relayed
     shows: tuple[int, ...] = ()  # the stored turns the brief carries verbatim (the format's)
     step: str = ""  # the format's step
     note: str = ""  # the moderator's addition
-    user_answer: str = ""  # a debate stored before `people`: the answer the relay builds on
     fresh_session: bool = False
     delay_s: float = 0.0  # wait before asking (a retry after a rate limit)
     kind: Literal["ask_debater"] = "ask_debater"

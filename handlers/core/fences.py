@@ -11,7 +11,6 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-MAX_MARKER = 16  # a longer run of backticks is plain text, never a fence
 FENCE_LINE_START = re.compile(r" {0,3}```")  # a line beginning like this may be a fence
 _OPENER = re.compile(r"( {0,3})(`{3,16})([^`\n]*)")
 _CLOSER = re.compile(r" {0,3}(`{3,})[ \t\r]*")

@@ -43,8 +43,7 @@ def speakers(debate: Debate, turns: tuple[Turn, ...]) -> tuple[str, ...]:
 
 
 def task_fields(debate: Debate, turns: tuple[Turn, ...]) -> dict[str, str]:
-    """The moderator's request's fields (prompts/minority_report.md): each side's latest
-    replies, verbatim."""
+    """The fields of prompts/minority_report.md: each side's latest replies, verbatim."""
     sides = speakers(debate, turns)
     replies = []
     for participant in sides:
@@ -78,8 +77,7 @@ def case_after(turn: Turn, line: str) -> str:
 
 
 def fallback(debate: Debate, turns: tuple[Turn, ...]) -> MinorityReport:
-    """Without the moderator: each side's stance line from its last reply, quoted, and the
-    rest of that reply as its case."""
+    """Without the moderator: each side's last stance line, quoted, and the rest as its case."""
     sides = []
     for participant in speakers(debate, turns):
         last = _own(turns, participant)[-1]

@@ -226,9 +226,7 @@ class Debate:
     attempt: int = 0  # retries of the current ask (a one-ask step; mirrors `asked`)
     skipped: int = 0  # consecutive skipped asks
     fresh_session: bool = False  # the next ask to `speaker` must start a new session
-    relay_turn: int | None = None  # the latest stored turn
     note: str = ""  # the moderator's addition for the next brief
-    user_answer: str = ""  # kept for debates stored before `people` existed
     user_question: UserQuestion | None = None
     first_next_round: str | None = None  # asked a question: answers first next round
     stances: tuple[tuple[str, Stance], ...] = ()
@@ -288,8 +286,7 @@ class Debate:
         return next((a.text for a in self.added if a.key == key and a.user_id == user_id), "")
 
     def added_text(self, key: str) -> str:
-        """Everyone's text in the card's form `key`, each under their name (if it is known),
-        in the order given."""
+        """Everyone's text in the card's form `key`, in order, each under their name if known."""
         given = [f"{a.who}: {a.text}" if a.who else a.text for a in self.added if a.key == key]
         return "\n\n".join(given)
 
@@ -324,8 +321,7 @@ class Debate:
 
     @property
     def question_number(self) -> int:
-        """The number of the question to the people that is open (or asked next): one more
-        than those answered. Controls name their question by it."""
+        """The number of the people's open (or next) question: controls name it by this."""
         return len(self.answers) + 1
 
     @property

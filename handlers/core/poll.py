@@ -22,8 +22,7 @@ MIN_ANSWERS = 2  # a poll needs two positions to choose between
 
 
 def stalemate_pause(judged: Debate, step: Step) -> Step:
-    """Before a new round starts while the meter has stayed low for two rounds and the sides
-    still disagree, the people decide by poll instead."""
+    """After two rounds of a low meter with the sides still apart, the people decide by poll."""
     if step.debate.round > judged.round and stuck_for_two_rounds(judged):
         return Step(*reporting(judged))
     return step

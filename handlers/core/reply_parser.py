@@ -139,8 +139,7 @@ def _object_starts_last_first(text: str, before: int) -> Iterator[int]:
 def _decode_at(
     text: str, start: int, budget: _Budget, keys: frozenset[str]
 ) -> tuple[Obj, int] | None:
-    """The object with one of `keys` that begins at `start` (after white space), and where
-    it ends."""
+    """The object with one of `keys` beginning at `start` (after white space), and its end."""
     start = _SPACE.match(text, start).end()  # type: ignore[union-attr]  # \s* always matches
     try:
         obj, end = _DECODER.raw_decode(text, start)

@@ -17,8 +17,7 @@ LOW = 0.4  # every estimate of two rounds below this: the debate is stuck
 
 
 def polls(debate: Debate) -> bool:
-    """The people asked for pauses (BUDGET_PAUSE) and polls (POLL_HOURS), the format ends a
-    stalemate in one, and no poll ran yet."""
+    """Pauses and polls are set, the format ends a stalemate in a poll, and none ran yet."""
     return (
         debate.pauses_at_budget
         and debate.poll_hours > 0

@@ -78,14 +78,13 @@ from handlers.core.steps import Step, conclude, format_of, reply, run_plan, task
 
 
 def transition(debate: Debate, event: Event, now: datetime, rng: random.Random) -> Step:
-    """Apply one event; an event the debate does not admit now (handlers/core/admission.py)
-    changes nothing."""
+    """Apply one event; one the debate does not admit now (see admission.py) changes nothing."""
     if admits(debate, event) is not Admission.TAKEN:
         return Step(debate)
     return _taken(debate, event, now, rng)
 
 
-def _taken(debate: Debate, event: Event, now: datetime, rng: random.Random) -> Step:
+def _taken(debate: Debate, event: Event, now: datetime, rng: random.Random) -> Step:  # noqa: PLR0912  # one case per event: a table
     """The step an admitted event makes."""
     match event:
         case ProposalApproved():
@@ -98,10 +97,16 @@ def _taken(debate: Debate, event: Event, now: datetime, rng: random.Random) -> S
             return with_concession(reply(debate, event, now, rng), event)
         case DebaterFailed():
             return failure(debate, event, now, rng)
-        case Judged() | TaskDone():
-            return _moderated(debate, event, rng)
-        case UserAnswered() | BudgetDecided():
-            return _on_waiting(debate, event, rng)
+        case Judged():
+            return _judged(debate, event, rng)
+        case TaskDone():
+            return task_done(debate, event, rng)
+        case UserAnswered(actor=actor, answer=answer) if debate.paused:
+            return _said(debate, actor, answer)  # at a pause, words are for the moderator
+        case UserAnswered(actor=actor, answer=answer):
+            return _answered(debate, actor, answer, rng)
+        case BudgetDecided():
+            return decided(debate, event, rng)
         case PeopleSaid(actor=actor, text=text):
             return _said(debate, actor, text)
         case MinorityReported() | TimerDue() | PollClosed():
@@ -184,32 +189,10 @@ def _is_form(debate: Debate, key: str) -> bool:
     return any(o.key == key and o.is_text for o in card_options(debate.format))
 
 
-def _on_waiting(debate: Debate, event: UserAnswered | BudgetDecided, rng: random.Random) -> Step:
-    """The people's answer to the moderator's question, or their word at a pause (where words
-    typed in the room are kept for the moderator, not taken as the answer)."""
-    match event:
-        case UserAnswered(actor=actor, answer=answer) if debate.paused:
-            return _said(debate, actor, answer)
-        case UserAnswered(actor=actor, answer=answer):
-            return _answered(debate, actor, answer, rng)
-        case BudgetDecided():
-            return decided(debate, event, rng)
-    return Step(debate)
-
-
 def _closed(debate: Debate, event: ProposalDeclined | ProposalExpired, now: datetime) -> Step:
     """The card is declined or expired: no debate."""
     phase = Phase.DECLINED if isinstance(event, ProposalDeclined) else Phase.EXPIRED
     return Step(replace(debate, phase=phase, ended_at=now), (CloseCard(),))
-
-
-def _moderated(debate: Debate, event: Judged | TaskDone, rng: random.Random) -> Step:
-    """A judgement of the latest turn, or a format's moderator task done."""
-    return (
-        task_done(debate, event, rng)
-        if isinstance(event, TaskDone)
-        else _judged(debate, event, rng)
-    )
 
 
 def _who(actor: Actor) -> str:

@@ -35,8 +35,7 @@ BACKOFF_S, BACKOFF_MAX_S = 30.0, 120.0  # a retried ask waits 30 s, then 60 s (M
 
 
 def failure(debate: Debate, event: DebaterFailed, now: datetime, rng: random.Random) -> Step:
-    """Retry, restart the session, skip this participant, pause for a limit (handlers.core.
-    limits), or fail the debate."""
+    """Retry, restart the session, skip this participant, pause for a limit, or fail the debate."""
     paused = limit_step(debate, event, now)
     if paused is not None:
         return paused

@@ -73,15 +73,8 @@ def parse_with(debate: Debate, text: str) -> ParsedReply:
 
 
 def open_asks(debate: Debate) -> tuple[OpenAsk, ...]:
-    """The answers the current step still waits for (a debate stored before steps existed
-    waits for its one speaker)."""
-    if debate.phase is not Phase.SPEAKING:
-        return ()
-    if debate.asked:
-        return debate.asked
-    if debate.speaker is None:
-        return ()
-    return (OpenAsk(debate.speaker, debate.turns + 1, debate.attempt, debate.fresh_session),)
+    """The answers the current step still waits for."""
+    return debate.asked if debate.phase is Phase.SPEAKING else ()
 
 
 def expects(debate: Debate, participant: str, turn: int) -> bool:
@@ -111,7 +104,6 @@ def ask_effect(debate: Debate, ask: OpenAsk, delay_s: float = 0.0) -> AskDebater
         seat=ask.participant,
         turn=ask.turn,
         round=debate.round,
-        relay_turn=debate.relay_turn,
         shows=format_of(debate).shows(replace(debate, log=before_step), ask.participant),
         step=debate.step or "turn",
         note=debate.note,
@@ -222,8 +214,6 @@ def reply(debate: Debate, event: ReplyReceived, now: datetime, rng: random.Rando
         turns=max(debate.turns, turn.number),
         spoken=(*debate.spoken, turn.seat),
         skipped=0,
-        relay_turn=turn.number,
-        user_answer="",
         stances=tuple(sorted(stances.items())),
         cost_usd=debate.cost_usd + event.meta.cost_usd,
         spend=debate.spend.spent(event.seat, event.meta.cost_usd, event.meta.window),

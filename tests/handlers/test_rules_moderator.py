@@ -25,13 +25,13 @@ TO_OPPONENT = {"to": "opponent", "text": "지연 시간은요?"}
         ((), None, Action.CONTINUE),
     ],
 )
-def test_judge_by_rules(stances: tuple, question: dict | None, action: Action) -> None:
+async def test_judge_by_rules(stances: tuple, question: dict | None, action: Action) -> None:
     rules = RulesModerator(Strings("ko"))
     turns = (
         turn(1, AG, reply_text("A안")),
         turn(2, CLAUDE, reply_text("B안", question=question)),
     )
-    decision = rules.decide(view_after(*turns, stances=stances))
+    decision = await rules.judge(view_after(*turns, stances=stances))
     assert decision.action is action
     assert decision.source is ModeratorSource.RULES
     assert decision.note == ""
@@ -42,29 +42,29 @@ def test_judge_by_rules(stances: tuple, question: dict | None, action: Action) -
         assert decision.user_question is None
 
 
-def test_the_summary_grows_by_one_line_per_turn_and_stays_bounded() -> None:
+async def test_the_summary_grows_by_one_line_per_turn_and_stays_bounded() -> None:
     rules = RulesModerator(Strings("en"))
     summary = ""
     for number in range(1, 200):
         seat = AG if number % 2 else CLAUDE
         latest = turn(number, seat, reply_text(f"point {number} " + "x" * 400, "partial"))
-        summary = rules.decide(view_after(latest, summary=summary)).summary
+        summary = (await rules.judge(view_after(latest, summary=summary))).summary
         if number == 1:
             assert summary.startswith("T1 AG (partly agrees): point 1 x")
     assert len(summary) <= SUMMARY_MAX_CHARS
     assert summary.splitlines()[-1].startswith("T199 AG")  # the newest line is kept
-    again = rules.decide(view_after(latest, summary=summary)).summary
+    again = (await rules.judge(view_after(latest, summary=summary))).summary
     assert again == summary  # judged again after a restart: no second line
 
 
-def test_the_mechanical_conclusion_lists_each_sides_last_position() -> None:
+async def test_the_mechanical_conclusion_lists_each_sides_last_position() -> None:
     rules = RulesModerator(Strings("ko"))
     turns = (
         turn(5, AG, reply_text("Redis가 맞습니다.", "disagree")),
         turn(6, CLAUDE, reply_text("LRU로 충분합니다.", "partial", TO_USER)),
     )
     view = view_after(*turns, phase=Phase.CONCLUDING, outcome=Outcome.MAX_ROUNDS)
-    conclusion = rules.write_conclusion(view)
+    conclusion = await rules.conclude(view)
     assert conclusion.source is ModeratorSource.RULES
     assert "최대 라운드" in conclusion.decision
     assert dict(conclusion.positions) == {
@@ -75,8 +75,8 @@ def test_the_mechanical_conclusion_lists_each_sides_last_position() -> None:
     assert conclusion.next_steps
 
 
-def test_rules_never_find_a_debate() -> None:
-    detection = RulesModerator(Strings("en")).verdict(
+async def test_rules_never_find_a_debate() -> None:
+    detection = await RulesModerator(Strings("en")).detect(
         (chat(1, "should we decide Redis vs LRU?", 0),)
     )
     assert not detection.debate_worthy and detection.source is ModeratorSource.RULES

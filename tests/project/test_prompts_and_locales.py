@@ -91,16 +91,14 @@ def _debate() -> Debate:
 @given(text=st.text(min_size=1), language=st.sampled_from(LANGUAGES))
 def test_the_relayed_reply_is_byte_identical_inside_the_prompt(text: str, language: str) -> None:
     turn = Turn(3, 3, 2, AG, text, text, "0" * 64, parse_reply(text), TurnMeta(), NOW)
-    ask = AskDebater(
-        seat=CLAUDE, turn=4, round=2, relay_turn=3, note="방향: 비용", user_answer="예"
-    )
+    ask = AskDebater(seat=CLAUDE, turn=4, round=2, shows=(3,), note="방향: 비용")
     prompt = compose_turn_prompt(_debate(), ask, turn, language)
     # Exact but for NUL and lone surrogates, which no process argument can carry.
     relayed = shown(text)
     assert relayed == text or "\x00" in text or not encodable(text)
     start = prompt.index(relayed)
     assert prompt[start : start + len(relayed)].encode() == relayed.encode()
-    assert "방향: 비용" in prompt and "예" in prompt
+    assert "방향: 비용" in prompt
 
 
 def test_the_opening_prompt_has_the_agenda() -> None:

@@ -171,8 +171,6 @@ def _state(debate: Debate, people: tuple[PeopleLine, ...] = ()) -> str:
         f"Round {debate.round} of {debate.max_rounds}; {debate.turns} turns so far; "
         f"stances: {_stances(debate)}; next in order: " + (", ".join(waiting) or "new round"),
     ]
-    if debate.user_answer:
-        lines.append(f"The people's latest answer: {_cut(debate.user_answer, 600)}")
     for line in people:
         said = _cut(line.text, PEOPLE_MAX_CHARS)
         if line.question:

@@ -118,7 +118,7 @@ class StructuredModerator:
     async def detect(self, window: tuple[ChatLine, ...]) -> Detection:
         """Whether the chat holds an open decision; never debate-worthy in fallback."""
         reply = await self._ask(detection_prompt(window, self._language), DetectionReply, None)
-        return to_detection(reply) if reply is not None else self._rules.verdict(window)
+        return to_detection(reply) if reply is not None else await self._rules.detect(window)
 
     async def judge(self, view: ModeratorView) -> Decision:
         """What follows the latest reply, with the updated running summary."""
@@ -127,13 +127,13 @@ class StructuredModerator:
         if reply is not None:
             return to_decision(reply)
         lasting = await self._quota.spent_reason() is not None  # else: this step only
-        return replace(self._rules.decide(view), lasting=lasting)
+        return replace(await self._rules.judge(view), lasting=lasting)
 
     async def conclude(self, view: ModeratorView) -> Conclusion:
         """The Conclusion page's content."""
         prompt = conclusion_prompt(view, self._language)
         reply = await self._ask(prompt, ConclusionReply, view.debate.id)
-        return to_conclusion(reply) if reply is not None else self._rules.write_conclusion(view)
+        return to_conclusion(reply) if reply is not None else await self._rules.conclude(view)
 
     async def perform(self, request: TaskRequest) -> str:
         """A format's task, validated; the port's ModeratorUnavailable when rules stand in."""

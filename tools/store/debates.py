@@ -162,10 +162,6 @@ class SqliteStore:
         async with self._queue_lock(debate_id):
             return (await self._queue(debate_id)).head(limit)
 
-    async def complete_effect(self, debate_id: int, effect_id: int, now: datetime) -> None:
-        """Mark an effect done."""
-        await self.complete_effects(debate_id, (effect_id,), now)
-
     async def complete_effects(
         self, debate_id: int, effect_ids: Sequence[int], now: datetime
     ) -> None:

@@ -41,6 +41,7 @@ from handlers.core.model import (
     Decision,
     FailureKind,
     ModeratorSource,
+    OpenAsk,
     Outcome,
     PeopleLine,
     Phase,
@@ -72,7 +73,12 @@ def speaking(
         "speaker": seat,
         "turns": turns,
     }
-    return debate(**(fields | changes))
+    state = debate(**(fields | changes))
+    if state.phase is not Phase.SPEAKING or state.speaker is None:
+        return state
+    # Waiting for the speaker's answer, as the engine asks it.
+    ask = OpenAsk(state.speaker, state.turns + 1, state.attempt, state.fresh_session)
+    return replace(state, asked=(ask,))
 
 
 def answer(seat: str, turn: int, text: str | None = None) -> ReplyReceived:
@@ -187,7 +193,7 @@ def test_approval_draws_the_first_speaker_from_the_injected_source(seed: int) ->
     assert kinds(result.effects)[:2] == [CloseCard, OpenRoom]
     ask = result.effects[-1]
     assert isinstance(ask, AskDebater) and ask.seat is expected and ask.turn == 1
-    assert ask.relay_turn is None
+    assert ask.shows == ()  # nothing said yet
 
 
 def test_both_draws_happen() -> None:
@@ -204,19 +210,19 @@ def test_a_reply_is_stored_posted_logged_and_judged() -> None:
         type(result.effects[2]),
         Judge,
     ]
-    assert result.debate.relay_turn == 1 and result.debate.cost_usd == 0.5
+    assert result.debate.log == ((1, AG),) and result.debate.cost_usd == 0.5
 
 
 def test_second_speaker_in_a_round_follows_the_first() -> None:
-    state = speaking(phase=Phase.JUDGING, turns=1, spoken=(AG,), relay_turn=1)
+    state = speaking(phase=Phase.JUDGING, turns=1, spoken=(AG,), log=((1, AG),))
     result = step(state, Judged(1, Decision(Action.CONTINUE, note="n")))
     ask = result.effects[-1]
-    assert isinstance(ask, AskDebater) and ask.seat == CL and ask.relay_turn == 1
+    assert isinstance(ask, AskDebater) and ask.seat == CL and ask.shows == (1,)
     assert ask.note == "n"
 
 
 def test_a_new_round_draws_a_new_order() -> None:
-    state = speaking(phase=Phase.JUDGING, turns=2, spoken=(AG, CL), relay_turn=2)
+    state = speaking(phase=Phase.JUDGING, turns=2, spoken=(AG, CL), log=((1, AG), (2, CL)))
     seen = set()
     for seed in range(20):
         result = step(state, Judged(2, Decision(Action.CONTINUE)), seed)
@@ -254,7 +260,7 @@ def test_the_last_turn_of_the_last_round_concludes_without_a_judgement() -> None
 
 def test_ask_user_posts_the_question_and_the_answer_goes_into_the_next_relay() -> None:
     question = UserQuestion("Redis 운영 가능?", ("예", "아니요"))
-    state = speaking(phase=Phase.JUDGING, turns=1, spoken=(AG,), relay_turn=1)
+    state = speaking(phase=Phase.JUDGING, turns=1, spoken=(AG,), log=((1, AG),))
     waiting = step(state, Judged(1, Decision(Action.ASK_USER, user_question=question)))
     assert AskUser(question) in waiting.effects
     resumed = step(waiting.debate, UserAnswered(ALICE, "아니요"))
@@ -323,7 +329,7 @@ def test_wiki_action_replace_and_append_build_the_working_document() -> None:
     second = reply(
         "b", wiki_action={"page": "working-document", "mode": "append", "content": "## More"}
     )
-    state = replace(state, phase=Phase.SPEAKING, speaker=CL)
+    state = replace(state, phase=Phase.SPEAKING, speaker=CL, asked=(OpenAsk(CL, 2),))
     assert step(state, answer(CL, 2, second)).debate.working_document == "# Doc\n\n## More"
 
 

@@ -82,7 +82,7 @@ def judging_debate(**changes: object) -> Debate:
         order=(AG, CLAUDE),
         spoken=(AG, CLAUDE),
         turns=2,
-        relay_turn=2,
+        log=((1, AG), (2, CLAUDE)),
         started_at=T0,
     )
     return replace(base, **changes)  # type: ignore[arg-type]

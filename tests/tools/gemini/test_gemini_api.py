@@ -174,7 +174,7 @@ async def test_an_answer_that_breaks_the_rules_of_the_schema_is_repaired_and_dri
     step = transition(view.debate, Judged(2, decision), T0, random.Random(1))
     [ask] = [effect for effect in step.effects if isinstance(effect, AskDebater)]
     assert ask.note == JUDGE_CONTINUE["note"]  # the note goes out with the relayed reply
-    assert ask.relay_turn == 2
+    assert ask.shows == (2,)
 
 
 @pytest.mark.parametrize("second", [{"kind": "truncated"}, {"kind": "text", "text": "not json"}])

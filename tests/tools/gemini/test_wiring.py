@@ -131,10 +131,10 @@ def test_a_judgement_reads_in_full_only_the_turn_it_has_not_read() -> None:
 
 @pytest.mark.parametrize("language", ["ko", "en"])
 @pytest.mark.parametrize("outcome", list(Outcome))
-def test_the_rules_speak_both_languages(language: str, outcome: Outcome) -> None:
+async def test_the_rules_speak_both_languages(language: str, outcome: Outcome) -> None:
     rules = RulesModerator(Strings(language))
     latest = turn(1, AG, reply_text("opinion", None, {"to": "user", "text": "q?"}))
     view = view_after(latest, phase=Phase.CONCLUDING, outcome=outcome)
-    assert rules.decide(view).action is Action.ASK_USER
-    conclusion = rules.write_conclusion(view)
+    assert (await rules.judge(view)).action is Action.ASK_USER
+    conclusion = await rules.conclude(view)
     assert conclusion.decision and len(conclusion.positions) == 2
