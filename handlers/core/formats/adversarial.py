@@ -39,7 +39,7 @@ from handlers.core.formats.base import (
     BriefInput,
     CardOption,
     EndStep,
-    FormatDefaults,
+    Format,
     PeopleStep,
     Piece,
     Plan,
@@ -66,7 +66,7 @@ def _role(step: str) -> str:
     return step.removesuffix("-repair")
 
 
-class AdversarialFormat(FormatDefaults):
+class AdversarialFormat(Format):
     """Intake, then the tier's roles in the seed's order; the moderator runs the light roles."""
 
     name = "adversarial"

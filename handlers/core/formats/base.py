@@ -9,8 +9,8 @@ Storage, effects, crash safety, verbatim relay, no pings, Stop and budgets stay 
 from __future__ import annotations
 
 import random
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, replace
-from typing import Protocol
 
 from handlers.core.effects import AskDebater
 from handlers.core.formats.keys import verbatim
@@ -24,7 +24,6 @@ __all__ = [
     "CardOption",
     "EndStep",
     "Format",
-    "FormatDefaults",
     "JudgeStep",
     "PeopleStep",
     "Piece",
@@ -78,200 +77,130 @@ class BriefInput:
     people: tuple[PeopleLine, ...]
 
 
-class Format(Protocol):
-    """A debate protocol, pure: the engine calls these with the stored debate."""
+class Format(ABC):
+    """A debate protocol, pure: the engine calls these with the stored debate. The methods
+    below the abstract ones are shared extensions (notes/FORMAT_EXTENSIONS.md), with the
+    defaults of a format that uses none of them."""
 
     name: str
-    contract: str  # the reply contract the engine parses ("json": opinion, wiki_action, ...)
-    card_options: tuple[CardOption, ...]  # setup questions the card asks (a menu each)
+    contract = "json"  # the reply contract the engine parses ("json": opinion, wiki_action, ...)
+    card_options: tuple[CardOption, ...] = ()  # setup questions the card asks (a menu each)
     # A stalemate ends in the people's poll: only a format with no ending of its own (boardroom
     # ends in its members' votes, ledger in its end-state, adversarial in the Reconciler's).
-    stalemate_poll: bool
+    stalemate_poll = False
 
+    @abstractmethod
     def allows(self, roster: tuple[Participant, ...]) -> bool:
         """True if this format can run with this roster."""
-        ...
 
+    @abstractmethod
     def start(self, debate: Debate, rng: random.Random) -> Plan:
         """The first step, at approval."""
-        ...
 
+    @abstractmethod
     def noted(self, debate: Debate, turn: Turn) -> Debate:
         """The format's own state after one answer was stored (before the step may be done)."""
-        ...
 
+    @abstractmethod
     def answered(self, debate: Debate, rng: random.Random) -> Plan:
         """What follows once every participant the step asked has answered or been skipped
         (`debate.step_turns` holds the turns the step stored)."""
-        ...
 
+    @abstractmethod
     def judged(self, debate: Debate, decision: Decision, rng: random.Random) -> Plan:
         """What follows a moderator judgement that neither concludes nor asks the people."""
-        ...
 
+    @abstractmethod
     def resumed(self, debate: Debate, rng: random.Random) -> Plan:
         """What follows once the people answered the moderator's question."""
-        ...
 
+    @abstractmethod
     def shows(self, debate: Debate, participant: str) -> tuple[int, ...]:
         """The stored turns the participant's next brief carries verbatim: its visibility."""
-        ...
 
+    @abstractmethod
     def brief(self, given: BriefInput) -> tuple[Piece, ...]:
         """The participant's brief, as prompt pieces (the engine renders them)."""
-        ...
 
+    @abstractmethod
     def estimate(self, debate: Debate) -> tuple[int, int]:
         """At most how many turns the debate takes, and how many moderator requests (for the
         card's estimate and the daily budget)."""
-        ...
 
+    @abstractmethod
     def pages(self, debate: Debate) -> tuple[str, ...]:
         """The wiki pages this debate has written (the closing summary links only these)."""
-        ...
-
-    # ---- shared extensions (notes/FORMAT_EXTENSIONS.md); FormatDefaults has the defaults
 
     def contract_of(self, debate: Debate) -> str:
-        """The reply contract of the current step."""
-        ...
+        """The reply contract of the current step: the format's one contract."""
+        return self.contract
 
     def missing(self, debate: Debate, turn: Turn) -> tuple[str, ...]:
-        """The required parts `turn` lacks (empty: complete)."""
-        ...
+        """The required parts `turn` lacks (empty: complete, the default)."""
+        return ()
 
     def task_brief(self, debate: Debate, task: str, shown: tuple[Turn, ...]) -> tuple[Piece, ...]:
         """The moderator's prompt for `task`, as prompt pieces (the engine renders them)."""
-        ...
+        raise LookupError(task)
 
     def task_shows(self, debate: Debate, task: str) -> tuple[int, ...]:
         """The stored turns the task may read."""
-        ...
+        return ()
 
     def task_json(self, debate: Debate, task: str) -> bool:
-        """True if the task's answer must be one JSON object."""
-        ...
+        """True if the task's answer must be one JSON object (the default)."""
+        return True
 
     def task_fallback(self, debate: Debate, task: str, shown: tuple[Turn, ...]) -> str:
         """A deterministic output when the model is unavailable (rules mode)."""
-        ...
+        raise LookupError(task)
 
     def tasked(self, debate: Debate, task: str, output: str, rng: random.Random) -> Plan:
-        """What follows a task's output (stored in `debate.outputs`)."""
-        ...
+        """What follows a task's output (stored in `debate.outputs`); by default the
+        moderator judges."""
+        return JudgeStep(debate)
 
     def task_pages(self, debate: Debate, task: str) -> tuple[str, ...]:
         """The format pages to write once a task's output is stored."""
-        ...
+        return ()
 
     def turn_pages(self, debate: Debate, turn: Turn) -> tuple[str, ...]:
-        """The format pages to write as a turn is stored (e.g. one page per turn)."""
-        ...
+        """The format pages to write as a turn is stored (by default none: the Round-Log)."""
+        return ()
 
     def page_shows(self, debate: Debate, page: str) -> tuple[int, ...]:
         """The stored turns a format page is rendered from."""
-        ...
+        return ()
 
     def render_page(self, debate: Debate, page: str, turns: tuple[Turn, ...]) -> tuple[str, str]:
         """A format page: (title, markdown)."""
-        ...
+        raise LookupError(page)
 
     def summary(self, debate: Debate) -> str:
         """The format's closing block (Markdown); empty: the engine's Conclusion instead."""
-        ...
+        return ""
 
     def holds(self, debate: Debate) -> bool:
         """True if the current step's answers are posted only once all of them are in."""
-        ...
+        return False
 
     def closes_itself(self, debate: Debate) -> bool:
         """True if the closing block stands in for the moderator's Conclusion (the format
         writes its own `conclusion` page); False: the Conclusion is written as well."""
-        ...
-
-    def card_roster(self, debate: Debate, names: dict[str, str]) -> str:
-        """The card's participants line, keyed (keys.py), from each participant's `names`."""
-        ...
-
-    def seats_added(self, options: tuple[tuple[str, str], ...]) -> tuple[Participant, ...]:
-        """The participants the format seats beside the roster, given the debate's option
-        defaults (their backends must be built even if no roster member uses them)."""
-        ...
-
-
-class FormatDefaults:
-    """The shared extensions' defaults, for a format that uses none of them."""
-
-    contract = "json"
-    card_options: tuple[CardOption, ...] = ()
-    stalemate_poll = False
-
-    def contract_of(self, debate: Debate) -> str:
-        """The format's one contract."""
-        return self.contract
-
-    def missing(self, debate: Debate, turn: Turn) -> tuple[str, ...]:
-        """Nothing is required beyond what the parser tolerates."""
-        return ()
-
-    def task_brief(self, debate: Debate, task: str, shown: tuple[Turn, ...]) -> tuple[Piece, ...]:
-        """No tasks."""
-        raise LookupError(task)
-
-    def task_shows(self, debate: Debate, task: str) -> tuple[int, ...]:
-        """No tasks."""
-        return ()
-
-    def task_json(self, debate: Debate, task: str) -> bool:
-        """Tasks answer in JSON."""
-        return True
-
-    def task_fallback(self, debate: Debate, task: str, shown: tuple[Turn, ...]) -> str:
-        """No tasks."""
-        raise LookupError(task)
-
-    def tasked(self, debate: Debate, task: str, output: str, rng: random.Random) -> Plan:
-        """No tasks: a stray one lets the moderator judge."""
-        return JudgeStep(debate)
-
-    def task_pages(self, debate: Debate, task: str) -> tuple[str, ...]:
-        """No format pages."""
-        return ()
-
-    def turn_pages(self, debate: Debate, turn: Turn) -> tuple[str, ...]:
-        """No page per turn: turns go to the Round-Log."""
-        return ()
-
-    def page_shows(self, debate: Debate, page: str) -> tuple[int, ...]:
-        """No format pages."""
-        return ()
-
-    def render_page(self, debate: Debate, page: str, turns: tuple[Turn, ...]) -> tuple[str, str]:
-        """No format pages."""
-        raise LookupError(page)
-
-    def summary(self, debate: Debate) -> str:
-        """No closing block: the Conclusion is posted."""
-        return ""
-
-    def holds(self, debate: Debate) -> bool:
-        """Every answer is posted as it arrives."""
-        return False
-
-    def closes_itself(self, debate: Debate) -> bool:
-        """A format with a closing block closes with it instead of the Conclusion."""
         return bool(self.summary(debate))
 
-    def seats_added(self, options: tuple[tuple[str, str], ...]) -> tuple[Participant, ...]:
-        """Only the roster takes part."""
-        return ()
-
     def card_roster(self, debate: Debate, names: dict[str, str]) -> str:
-        """`AG · Claude (security reviewer)`: each participant with its persona, if any."""
+        """The card's participants line, keyed (keys.py), from each participant's `names`:
+        `AG · Claude (security reviewer)` by default."""
         return " · ".join(
             verbatim(f"{names[m.id]} ({m.persona})" if m.persona else names[m.id])
             for m in debate.roster
         )
+
+    def seats_added(self, options: tuple[tuple[str, str], ...]) -> tuple[Participant, ...]:
+        """The participants the format seats beside the roster, given the debate's option
+        defaults (their backends must be built even if no roster member uses them)."""
+        return ()
 
 
 def output_of(debate: Debate, task: str) -> str:

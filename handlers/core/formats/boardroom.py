@@ -14,7 +14,7 @@ from handlers.core.formats.base import (
     AskStep,
     BriefInput,
     EndStep,
-    FormatDefaults,
+    Format,
     PeopleStep,
     Piece,
     Plan,
@@ -31,7 +31,7 @@ REPAIR = "-repair"  # the suffix of a step that asks for the missing parts once
 DECISION, SYNTHESIS, ADVISOR = pages.DECISION, pages.SYNTHESIS, pages.ADVISOR  # moderator tasks
 
 
-class BoardroomFormat(FormatDefaults):
+class BoardroomFormat(Format):
     """Two rounds of votes and a synthesis with a vote tracker."""
 
     name = "boardroom"

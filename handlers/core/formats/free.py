@@ -11,7 +11,7 @@ from handlers.core.formats.base import (
     AskStep,
     BriefInput,
     EndStep,
-    FormatDefaults,
+    Format,
     JudgeStep,
     Piece,
     Plan,
@@ -19,7 +19,7 @@ from handlers.core.formats.base import (
 from handlers.core.model import Action, Debate, Decision, Outcome, Participant, Turn, WikiPage
 
 
-class FreeFormat(FormatDefaults):
+class FreeFormat(Format):
     """Today's debate: each round every participant speaks once; the moderator judges each reply."""
 
     name = "free"

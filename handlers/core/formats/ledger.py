@@ -19,7 +19,7 @@ from handlers.core.formats.base import (
     BriefInput,
     CardOption,
     EndStep,
-    FormatDefaults,
+    Format,
     Piece,
     Plan,
     TaskStep,
@@ -53,7 +53,7 @@ def standpoints(debate: Debate) -> tuple[tuple[str, str], ...]:
     return tuple((p, "for" if n % 2 == 0 else "against") for n, p in enumerate(debate.ids))
 
 
-class LedgerFormat(FormatDefaults):
+class LedgerFormat(Format):
     """Numbered turns (or fanned-out rounds), then the ledger and the front page."""
 
     name = "ledger"
