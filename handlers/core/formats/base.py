@@ -12,7 +12,7 @@ import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, replace
 
-from handlers.core.effects import AskDebater
+from handlers.core.effects import AskDebater, Notify
 from handlers.core.formats.keys import verbatim
 from handlers.core.formats.plans import AskStep, EndStep, JudgeStep, PeopleStep, Plan, TaskStep
 from handlers.core.model import Debate, Decision, Participant, PeopleLine, Turn
@@ -55,6 +55,7 @@ class CardOption:
 
 
 FORM_LIMIT = 4000  # Discord's limit for one text input
+REPAIR_SUFFIX = "-repair"  # of the step that asks once more for what an answer lacked
 
 
 @dataclass(frozen=True)
@@ -103,8 +104,7 @@ class Format(ABC):
 
     @abstractmethod
     def answered(self, debate: Debate, rng: random.Random) -> Plan:
-        """What follows once every participant the step asked has answered or been skipped
-        (`debate.step_turns` holds the turns the step stored)."""
+        """What follows once every participant asked has answered or been skipped (`step_turns`)."""
 
     @abstractmethod
     def judged(self, debate: Debate, decision: Decision, rng: random.Random) -> Plan:
@@ -124,8 +124,7 @@ class Format(ABC):
 
     @abstractmethod
     def estimate(self, debate: Debate) -> tuple[int, int]:
-        """At most how many turns the debate takes, and how many moderator requests (for the
-        card's estimate and the daily budget)."""
+        """At most how many turns and moderator requests (the card's estimate, the daily budget)."""
 
     @abstractmethod
     def pages(self, debate: Debate) -> tuple[str, ...]:
@@ -156,8 +155,7 @@ class Format(ABC):
         raise LookupError(task)
 
     def tasked(self, debate: Debate, task: str, output: str, rng: random.Random) -> Plan:
-        """What follows a task's output (stored in `debate.outputs`); by default the
-        moderator judges."""
+        """What follows a task's output (stored in `debate.outputs`); by default a judgement."""
         return JudgeStep(debate)
 
     def task_pages(self, debate: Debate, task: str) -> tuple[str, ...]:
@@ -190,8 +188,7 @@ class Format(ABC):
         return bool(self.summary(debate))
 
     def card_roster(self, debate: Debate, names: dict[str, str]) -> str:
-        """The card's participants line, keyed (keys.py), from each participant's `names`:
-        `AG · Claude (security reviewer)` by default."""
+        """The card's participants line, keyed (keys.py): `AG · Claude (security reviewer)`."""
         return " · ".join(
             verbatim(f"{names[m.id]} ({m.persona})" if m.persona else names[m.id])
             for m in debate.roster
@@ -225,3 +222,55 @@ def by_rules(debate: Debate, task: str) -> bool:
 
 def _source_key(task: str) -> str:
     return f"source:{task}"
+
+
+def is_repair(step: str) -> bool:
+    """True if the step asks once more for what the answers lacked."""
+    return step.endswith(REPAIR_SUFFIX)
+
+
+def repair_ask(debate: Debate, gaps: tuple[tuple[str, str], ...], notice: str) -> AskStep | None:
+    """The one repair request to each (participant, missing parts) that lacks any, with the
+    notice `notice` naming them; None if none lacks any or this step is the repair already."""
+    lacking = tuple((seat, missing) for seat, missing in gaps if missing)
+    if not lacking or is_repair(debate.step):
+        return None
+    said = tuple(Notify(notice, (("seat", seat), ("missing", gap))) for seat, gap in lacking)
+    asked = tuple(seat for seat, _ in lacking)
+    return AskStep(debate, f"{debate.step}{REPAIR_SUFFIX}", asked, said)
+
+
+def agenda(debate: Debate) -> tuple[tuple[str, str], ...]:
+    """The proposal's topic, question and context, as prompt values."""
+    proposal = debate.proposal
+    return (
+        ("topic", proposal.topic),
+        ("question", proposal.question),
+        ("context", proposal.context),
+    )
+
+
+def every_turn(debate: Debate) -> tuple[int, ...]:
+    """Every stored turn of the debate."""
+    return tuple(number for number, _ in debate.log)
+
+
+def latest_of(debate: Debate, seat: str) -> tuple[int, ...]:
+    """The participant's latest stored turn, if any (a repair's answer replaces the first)."""
+    latest = max((n for n, who in debate.log if who == seat), default=0)
+    return (latest,) if latest else ()
+
+
+def since_own(debate: Debate, seat: str) -> tuple[int, ...]:
+    """Every other participant's turn since this one last spoke."""
+    last_own = max((n for n, who in debate.log if who == seat), default=0)
+    return tuple(n for n, who in debate.log if n > last_own and who != seat)
+
+
+def strings(value: object) -> tuple[str, ...]:
+    """A contract's list field as its non-empty strings, stripped (a string: a list of one)."""
+    if isinstance(value, list):
+        return tuple(str(item).strip() for item in value if str(item).strip())
+    if isinstance(value, str) and value.strip():
+        return (value.strip(),)
+    return ()

@@ -26,8 +26,7 @@ SUMMARY_CHARS = 600  # of a member's argument and of its consensus condition, fo
 
 
 def result(final_votes: list[str | None]) -> str:
-    """All equal: CONSENSUS; a strict majority: MAJORITY; otherwise DIVIDED (no vote counts
-    as a vote of its own)."""
+    """All equal: CONSENSUS; a strict majority: MAJORITY; else DIVIDED (no vote counts as one)."""
     counted = Counter(vote for vote in final_votes if vote)
     top = max(counted.values(), default=0)
     if final_votes and top == len(final_votes):
@@ -40,10 +39,14 @@ def vote_in(debate: Debate, round_number: int, seat: str) -> str | None:
     return dict(debate.outputs).get(f"vote/{round_number}/{seat}") or None
 
 
+def final_votes(debate: Debate) -> dict[str, str | None]:
+    """Each participant's final vote: round 2's, else round 1's."""
+    return {s: vote_in(debate, 2, s) or vote_in(debate, 1, s) for s in debate.ids}
+
+
 def result_of(debate: Debate) -> str:
-    """The result from every participant's final vote (round 1's where round 2 has none)."""
-    finals = [vote_in(debate, 2, s) or vote_in(debate, 1, s) for s in debate.ids]
-    return result(finals)
+    """The result from every participant's final vote."""
+    return result(list(final_votes(debate).values()))
 
 
 def round_of(debate: Debate, number: int) -> int:
@@ -229,7 +232,7 @@ def fallback_synthesis(debate: Debate, shown: tuple[Turn, ...]) -> str:
 
 def _guardrails(debate: Debate, firsts: dict[str, Position], majority: str) -> list[str]:
     """Where each member of the majority said its position works and where it fails."""
-    final = {s: vote_in(debate, 2, s) or vote_in(debate, 1, s) for s in debate.ids}
+    final = final_votes(debate)
     return [
         f"{debate.name_of(s)}: {firsts[s].conditions}"
         for s in debate.ids
@@ -247,6 +250,5 @@ def _positions(debate: Debate, shown: tuple[Turn, ...], round_number: int) -> di
 
 
 def _majority(debate: Debate) -> str:
-    finals = [vote_in(debate, 2, s) or vote_in(debate, 1, s) for s in debate.ids]
-    top = Counter(vote for vote in finals if vote).most_common(1)
+    top = Counter(vote for vote in final_votes(debate).values() if vote).most_common(1)
     return top[0][0] if top else ""

@@ -49,8 +49,7 @@ def narrowed(debate: Debate) -> tuple[Debate, tuple[Notify, ...]]:
 
 
 def most_relevant(debate: Debate) -> tuple[str, ...]:
-    """The five whose name and role share most words with the decision (roster order on a
-    tie)."""
+    """The five whose name and role share most words with the decision (roster order on a tie)."""
     proposal = debate.proposal
     text = " ".join((proposal.topic, proposal.question, proposal.context)).casefold()
 

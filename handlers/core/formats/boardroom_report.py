@@ -53,8 +53,7 @@ def render(debate: Debate, page: str, turns: tuple[Turn, ...]) -> tuple[str, str
 
 
 def tracker_rows(debate: Debate) -> list[tuple[str, str, str, bool, str]]:
-    """(name, round-1 vote, final vote, changed, why) per participant; the name and the
-    reason `verbatim`."""
+    """(name, round-1 vote, final vote, changed, why) per participant; name, why `verbatim`."""
     why = reasons_of(synthesis_of(debate))
     notes = dict(debate.outputs)
     rows = []
