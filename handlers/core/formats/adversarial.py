@@ -274,9 +274,8 @@ class AdversarialFormat(Format):
         return f"{verbatim(debate.proposal.topic)} — {word('title')}", body
 
     def summary(self, debate: Debate) -> str:
-        """Once the result is written, the closing block that is the Conclusion (no moderator's
-        follows it): the verdict, confidence and its caps, validation, caveats. Before, none: a
-        Stop ends in the moderator's Conclusion."""
+        """The closing block that is the Conclusion once the result is written (verdict, confidence,
+        validation, caveats); before, none: a Stop ends in the moderator's Conclusion."""
         if not output_of(debate, "written"):
             return ""
         audit, chosen = audit_of(debate)

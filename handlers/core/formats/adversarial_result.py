@@ -74,8 +74,7 @@ def stable_probes(probes: tuple[str, ...]) -> int:
 
 
 def uncited(role: str, text: str, ids: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
-    """The role's [EVIDENCE] points that cite no inventory id: rejected arguments, each as
-    (the point as written, its line)."""
+    """The role's [EVIDENCE] points citing no inventory id (rejected), each as (point, line)."""
     known, name = set(ids), ROLE_NAMES[role]
     return tuple(
         (point, f"{name} {word('evidence')} {n}: {v(point)} ({word('uncited')})")

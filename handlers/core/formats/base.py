@@ -206,8 +206,7 @@ def output_of(debate: Debate, task: str) -> str:
 
 
 def with_output(debate: Debate, task: str, output: str, *, by_rules: bool = False) -> Debate:
-    """The debate with `task`'s output stored (replacing an earlier one), and whether the
-    format's rules wrote it rather than a model (`by_rules`)."""
+    """The debate with `task`'s output stored (replacing one), marked if the rules wrote it."""
     source = _source_key(task)
     kept = tuple(pair for pair in debate.outputs if pair[0] not in (task, source))
     marked = ((source, "rules"),) if by_rules else ()

@@ -168,8 +168,7 @@ def reasons_of(found: dict[str, Any]) -> dict[str, str]:
 
 
 def question_for_people(debate: Debate) -> UserQuestion | None:
-    """Irreconcilable positions: the question the people decide instead of a recommendation
-    (its options become buttons). None when the synthesis recommends."""
+    """The question the people decide when positions are irreconcilable (options: buttons)."""
     if not escalates(debate):
         return None
     found = synthesis_of(debate)

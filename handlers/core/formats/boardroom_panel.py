@@ -28,8 +28,7 @@ def narrow_piece(debate: Debate) -> tuple[Piece, ...]:
 
 
 def narrowed(debate: Debate) -> tuple[Debate, tuple[Notify, ...]]:
-    """The debate with its panel of five and a notice naming who sits, who not, and why; a
-    squad of five or fewer as it is."""
+    """The debate with its panel of five and a notice of who sits, who not, and why."""
     if len(debate.roster) <= MAX_PANEL:
         return debate, ()
     chosen, reason = _picked(debate)

@@ -28,8 +28,7 @@ _ORDINAL = {1: "first", 2: "second"}
 
 
 def recommendation_of(found: dict[str, Any]) -> str:
-    """The moderator's recommendation, verbatim; without one, the majority's vote (the rules'
-    synthesis) as its word; else `-`."""
+    """The moderator's recommendation verbatim, else the rules' majority vote's word, else `-`."""
     own = str(found.get("recommendation") or "")
     if own:
         return v(own)

@@ -101,8 +101,7 @@ class LedgerFormat(Format):
         return with_output(debate, f"missing:{turn.seat}", ", ".join(self.missing(debate, turn)))
 
     def answered(self, debate: Debate, rng: random.Random) -> Plan:
-        """The round's barrier passed (or one turn taken): one repair request for the replies
-        missing fields, then go on, or close."""
+        """Once the round (or a turn) is in: one repair request for lacking replies, or go on."""
         key = f"round:{debate.round}"
         numbers = ",".join(
             str(n) for n in (*_round_turns(debate, debate.round), *debate.step_turns)
