@@ -90,9 +90,9 @@ class Format(ABC):
     # ends in its members' votes, ledger in its end-state, adversarial in the Reconciler's).
     stalemate_poll = False
 
-    @abstractmethod
     def allows(self, roster: tuple[Participant, ...]) -> bool:
-        """True if this format can run with this roster."""
+        """True if this format can run with this roster: by default, two or more participants."""
+        return len(roster) >= 2
 
     @abstractmethod
     def start(self, debate: Debate, rng: random.Random) -> Plan:

@@ -27,9 +27,8 @@ from handlers.core.formats.base import (
 )
 from handlers.core.formats.boardroom_panel import MAX_PANEL, narrow_piece, narrowed
 from handlers.core.formats.boardroom_reply import parse_position
-from handlers.core.model import Debate, Decision, Outcome, Participant, Turn, WikiPage
+from handlers.core.model import Debate, Decision, Outcome, Turn, WikiPage
 
-MIN_PANEL = 2  # a squad over MAX_PANEL is narrowed to the most relevant (boardroom_panel)
 ROUNDS = 2  # the seed's: positions, then rebuttals
 POSITION, REBUTTAL = "position", "rebuttal"
 DECISION, SYNTHESIS, ADVISOR = pages.DECISION, pages.SYNTHESIS, pages.ADVISOR  # moderator tasks
@@ -40,10 +39,6 @@ class BoardroomFormat(Format):
 
     name = "boardroom"
     contract = "boardroom"
-
-    def allows(self, roster: tuple[Participant, ...]) -> bool:
-        """Two or more participants (over five, the panel is narrowed to five)."""
-        return len(roster) >= MIN_PANEL
 
     def start(self, debate: Debate, rng: random.Random) -> Plan:
         """The moderator first states the question as a concrete decision (and, for a squad

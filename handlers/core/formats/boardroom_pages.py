@@ -8,7 +8,7 @@ import json
 from collections import Counter
 from typing import Any
 
-from handlers.core.formats.base import by_rules
+from handlers.core.formats.base import agenda, by_rules
 from handlers.core.formats.boardroom_reply import VOTES, Position, parse_position
 from handlers.core.model import Debate, Participant, Turn, UserQuestion
 from handlers.core.reply_parser import task_object
@@ -82,13 +82,8 @@ def vote_word(vote: str | None) -> str:
 
 
 def agenda_values(debate: Debate) -> tuple[tuple[str, str], ...]:
-    """The decision on the table."""
-    proposal = debate.proposal
-    return (
-        ("topic", proposal.topic),
-        ("question", decision_of(debate)),
-        ("context", proposal.context),
-    )
+    """The decision on the table: the agenda, its question as the moderator stated it."""
+    return tuple({**dict(agenda(debate)), "question": decision_of(debate)}.items())
 
 
 def decision_of(debate: Debate) -> str:

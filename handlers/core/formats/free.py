@@ -18,19 +18,14 @@ from handlers.core.formats.base import (
     agenda,
     since_own,
 )
-from handlers.core.model import Action, Debate, Decision, Outcome, Participant, Turn, WikiPage
+from handlers.core.model import Action, Debate, Decision, Outcome, Turn, WikiPage
 
 
 class FreeFormat(Format):
     """Today's debate: each round every participant speaks once; the moderator judges each reply."""
 
     name = "free"
-    contract = "json"
     stalemate_poll = True  # no ending of its own: a stuck debate is the people's to decide
-
-    def allows(self, roster: tuple[Participant, ...]) -> bool:
-        """Any two or more participants."""
-        return len(roster) >= 2
 
     def start(self, debate: Debate, rng: random.Random) -> Plan:
         """Round 1 in a drawn order."""

@@ -34,7 +34,7 @@ from handlers.core.formats.base import (
     with_output,
 )
 from handlers.core.formats.keys import verbatim
-from handlers.core.model import Debate, Decision, Outcome, Participant, Stance, Turn, WikiPage
+from handlers.core.model import Debate, Decision, Outcome, Stance, Turn, WikiPage
 
 END, STANCE, MODE = "ledger.end", "ledger.stance", "ledger.mode"
 LEDGER, FRONT, REPAIR = "ledger", "front-page", "front-page-repair"
@@ -62,15 +62,10 @@ class LedgerFormat(Format):
     """Numbered turns (or fanned-out rounds), then the ledger and the front page."""
 
     name = "ledger"
-    contract = "json"
     card_options: tuple[CardOption, ...] = (
         CardOption(END, ("converge", "open")),
         CardOption(STANCE, ("assigned", "neutral")),
     )
-
-    def allows(self, roster: tuple[Participant, ...]) -> bool:
-        """Two or more participants."""
-        return len(roster) >= 2
 
     def card_roster(self, debate: Debate, names: dict[str, str]) -> str:
         """`AG (for) · Claude (against) — ledger of agreed facts`: what each will argue."""
