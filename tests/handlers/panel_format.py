@@ -10,13 +10,13 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from handlers.core.formats.base import AskStep, BriefInput, EndStep, FormatDefaults, Piece, Plan
+from handlers.core.formats.base import AskStep, BriefInput, EndStep, Format, Piece, Plan
 from handlers.core.model import AG, GEMINI, Debate, Decision, Outcome, Participant, Turn
 
 HIDDEN = {AG: GEMINI}  # participant: whose answers it never sees
 
 
-class PanelFormat(FormatDefaults):
+class PanelFormat(Format):
     """Two parallel steps, then the end."""
 
     name = "panel"

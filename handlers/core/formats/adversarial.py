@@ -35,16 +35,20 @@ from handlers.core.formats.adversarial_seats import (
     tier_lines,
 )
 from handlers.core.formats.base import (
+    REPAIR_SUFFIX,
     AskStep,
     BriefInput,
     CardOption,
     EndStep,
-    FormatDefaults,
+    Format,
     PeopleStep,
     Piece,
     Plan,
     TaskStep,
+    is_repair,
+    latest_of,
     output_of,
+    repair_ask,
     with_output,
 )
 from handlers.core.formats.keys import verbatim
@@ -63,10 +67,10 @@ REQUIRED = {"advocate": ADVOCATE, "challenger": CHALLENGER, "reconciler": RECONC
 
 
 def _role(step: str) -> str:
-    return step.removesuffix("-repair")
+    return step.removesuffix(REPAIR_SUFFIX)
 
 
-class AdversarialFormat(FormatDefaults):
+class AdversarialFormat(Format):
     """Intake, then the tier's roles in the seed's order; the moderator runs the light roles."""
 
     name = "adversarial"
@@ -105,13 +109,10 @@ class AdversarialFormat(FormatDefaults):
 
     def answered(self, debate: Debate, rng: random.Random) -> Plan:
         """One repair request for a missing prefix; then the tier's next role."""
-        step, role = debate.step, _role(debate.step)
-        gaps = output_of(debate, f"missing:{role}")
-        if debate.step_turns and not step.endswith("-repair") and gaps:
-            seat = self.seat_of(debate, role)
-            notice = Notify("adversarial.repair", (("seat", seat), ("missing", gaps)))
-            return AskStep(debate, f"{role}-repair", (seat,), (notice,))
-        return self._after(debate, role)
+        role = _role(debate.step)
+        gaps = output_of(debate, f"missing:{role}") if debate.step_turns else ""
+        repair = repair_ask(debate, ((self.seat_of(debate, role), gaps),), "adversarial.repair")
+        return repair or self._after(debate, role)
 
     def judged(self, debate: Debate, decision: Decision, rng: random.Random) -> Plan:
         """The format never asks for a judgement; a stray one ends the debate."""
@@ -122,8 +123,7 @@ class AdversarialFormat(FormatDefaults):
         return TaskStep(debate, "intake")
 
     def tasked(self, debate: Debate, task: str, output: str, rng: random.Random) -> Plan:
-        """After the audit the roles start (or the people are asked for evidence); after the
-        Validator the result is written."""
+        """The roles after the audit (or a request for evidence); the result after the Validator."""
         if task == "intake":
             return self._audited(debate)
         posted = Notify("adversarial.validator", (("output", output),))
@@ -196,20 +196,14 @@ class AdversarialFormat(FormatDefaults):
         """The participant playing `role`."""
         return debate.order[ROLES.index(role)]
 
-    def _latest(self, debate: Debate, seat: str) -> tuple[int, ...]:
-        """The participant's latest stored turn (a repair replaces the first answer)."""
-        latest = max((n for n, who in debate.log if who == seat), default=0)
-        return (latest,) if latest else ()
-
     def shows(self, debate: Debate, participant: str) -> tuple[int, ...]:
-        """A repair sees its own answer; the Challenger the Advocate's (not at LITE); the
-        Reconciler both."""
+        """A repair sees its own answer; the Challenger the Advocate's; the Reconciler both."""
         role = _role(debate.step)
-        if debate.step.endswith("-repair"):
-            return self._latest(debate, participant)
+        if is_repair(debate.step):
+            return latest_of(debate, participant)
         wanted = {"challenger": ("advocate",), "reconciler": ("advocate", "challenger")}
         return tuple(
-            n for r in wanted.get(role, ()) for n in self._latest(debate, self.seat_of(debate, r))
+            n for r in wanted.get(role, ()) for n in latest_of(debate, self.seat_of(debate, r))
         )
 
     def _answers(self, shown: tuple[Turn, ...], debate: Debate) -> dict[str, str]:
@@ -219,7 +213,7 @@ class AdversarialFormat(FormatDefaults):
         """The seed's role brief; a repair adds what was missing and the answer as it was."""
         debate, role = given.debate, _role(given.ask.step)
         answers = self._answers(given.shown, debate)
-        own = answers.pop(role, "") if given.ask.step.endswith("-repair") else ""
+        own = answers.pop(role, "") if is_repair(given.ask.step) else ""
         pieces = role_pieces(debate, role, answers)
         if not own:
             return pieces
@@ -237,7 +231,7 @@ class AdversarialFormat(FormatDefaults):
     def task_shows(self, debate: Debate, task: str) -> tuple[int, ...]:
         """Probes read the Advocate; the Validator reads every role."""
         roles = {"intake": (), "validator": ROLES}.get(task, ("advocate",))
-        return tuple(n for r in roles for n in self._latest(debate, self.seat_of(debate, r)))
+        return tuple(n for r in roles for n in latest_of(debate, self.seat_of(debate, r)))
 
     def task_brief(self, debate: Debate, task: str, shown: tuple[Turn, ...]) -> tuple[Piece, ...]:
         """The seed's brief for the task."""
@@ -253,7 +247,7 @@ class AdversarialFormat(FormatDefaults):
 
     def page_shows(self, debate: Debate, page: str) -> tuple[int, ...]:
         """Every role's latest answer."""
-        return tuple(n for r in ROLES for n in self._latest(debate, self.seat_of(debate, r)))
+        return tuple(n for r in ROLES for n in latest_of(debate, self.seat_of(debate, r)))
 
     def _collected(self, debate: Debate, turns: tuple[Turn, ...] | None) -> Answers:
         roles = (
@@ -280,9 +274,8 @@ class AdversarialFormat(FormatDefaults):
         return f"{verbatim(debate.proposal.topic)} — {word('title')}", body
 
     def summary(self, debate: Debate) -> str:
-        """Once the result is written, the closing block that is the Conclusion (no moderator's
-        follows it): the verdict, confidence and its caps, validation, caveats. Before, none: a
-        Stop ends in the moderator's Conclusion."""
+        """The closing block that is the Conclusion once the result is written (verdict, confidence,
+        validation, caveats); before, none: a Stop ends in the moderator's Conclusion."""
         if not output_of(debate, "written"):
             return ""
         audit, chosen = audit_of(debate)

@@ -8,6 +8,8 @@ import json
 import re
 from dataclasses import dataclass
 
+from handlers.core.formats.base import strings
+from handlers.core.formats.line_marks import candidates
 from handlers.core.reply_parser import task_object
 
 STANCES = ("supports", "against", "mixed", "context")
@@ -84,14 +86,6 @@ class Audit:
         return tuple(item.id for item in self.evidence)
 
 
-def _strings(value: object) -> tuple[str, ...]:
-    if isinstance(value, list):
-        return tuple(str(v).strip() for v in value if str(v).strip())
-    if isinstance(value, str) and value.strip():
-        return (value.strip(),)
-    return ()
-
-
 def _evidence(value: object) -> tuple[Evidence, ...]:
     """Concrete items only, in order, each with the id it was given (`E2` stays `E2`: the
     people and every role cite it) or, without one, the next id not yet taken."""
@@ -124,8 +118,8 @@ def read_audit(output: str, fallback_proposition: str) -> Audit:
         proposition=str(data.get("proposition") or fallback_proposition).strip(),
         decision_focus=str(data.get("decision_focus") or "").strip(),
         evidence=_evidence(data.get("evidence")),
-        known_gaps=None if gaps is None else _strings(gaps),
-        optional_state=_strings(data.get("optional_state")),
+        known_gaps=None if gaps is None else strings(gaps),
+        optional_state=strings(data.get("optional_state")),
         constraints=str(data.get("constraints") or "").strip(),
         binary_choice=data.get("binary_choice") is True,
         high_stakes=data.get("high_stakes") is True,
@@ -190,12 +184,9 @@ def _lines_with(text: str, mark: str) -> list[str]:
     """The lines of `text` that hold `mark`, each once, found by one scan for the mark (a
     reply of a million blank lines costs that scan, not a million steps)."""
     lines: list[str] = []
-    end = 0
-    while (found := text.find(mark, end)) >= 0:
-        start = text.rfind("\n", end, found) + 1  # `end` is the last line's end
-        end = text.find("\n", found + len(mark))
-        end = len(text) if end < 0 else end
-        lines.append(text[start:end])
+    for start, at in candidates(text, re.compile(re.escape(mark)), len(text) + 1):
+        end = text.find("\n", at)
+        lines.append(text[start:] if end < 0 else text[start:end])
     return lines
 
 
@@ -212,8 +203,7 @@ def _inventory_line(line: str) -> dict[str, str] | None:
 
 
 def requested_tier(texts: tuple[str, ...]) -> Tier | None:
-    """A tier the people asked for with a seed flag (`--lite`, `--standard`, `--full`); the
-    last one given wins."""
+    """The tier the people asked for by a seed flag (`--lite`, `--full`, ...); the last one wins."""
     flags = [m.group(1).upper() for text in texts for m in _FLAG.finditer(text)]
     return Tier(flags[-1]) if flags else None
 
@@ -253,8 +243,7 @@ def route(audit: Audit, requested: Tier | None) -> Route:
 
 
 def checklist(audit: Audit) -> tuple[Tier, tuple[str, ...]]:
-    """LITE only if all of its conditions hold; FULL if any of its conditions holds;
-    otherwise STANDARD."""
+    """LITE only if all its conditions hold; FULL if any of its conditions holds; else STANDARD."""
     count = len(audit.evidence)
     full = [
         reason

@@ -20,8 +20,7 @@ from handlers.core.formats.keys import verbatim as v
 
 
 def word(name: str) -> str:
-    """A word of the result page, the summary or the audit notice, as the locale key the
-    reader's language fills."""
+    """A word of the result page, the summary or the audit notice, as its locale key."""
     return f"⟦adversarial.result.{name}⟧"
 
 

@@ -20,7 +20,7 @@ from handlers.core.formats.adversarial_audit import (
     typed_gaps,
 )
 from handlers.core.formats.adversarial_contract import sections
-from handlers.core.formats.base import Piece, output_of
+from handlers.core.formats.base import Piece, agenda, output_of
 from handlers.core.model import Debate
 
 EVIDENCE = "adversarial.evidence"  # what the people added on the card, in its form
@@ -178,11 +178,8 @@ def probe_lines(debate: Debate) -> str:
 def task_piece(debate: Debate, task: str, answers: dict[str, str]) -> Piece:
     """The intake audit, a consistency probe, or the Validator."""
     if task == "intake":
-        proposal = debate.proposal
         intake = (
-            ("topic", proposal.topic),
-            ("question", proposal.question),
-            ("context", proposal.context),
+            *agenda(debate),
             ("evidence", debate.added_text(EVIDENCE).strip() or "-"),
             ("people", people_block(debate)),
         )

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from handlers.core.formats.line_marks import bodies, candidates
 from handlers.core.model import ParsedReply
 
 _PREFIX = re.compile(r"\[([A-Z][A-Z-]*[A-Z])\][ \t]?")
@@ -40,40 +41,25 @@ RECONCILER = (
     "CONFIDENCE",
     "CAVEATS",
 )
-PROBE = ("FRAMING", "STRUCTURAL", "REASSESSMENT", "STABLE", "KEY-TENSION")
-VALIDATOR = ("STRUCTURAL-ALIGNMENT", "GROUNDING", "DIRECTION", "RESULT", "CAVEATS")
 
 
 def sections(text: str) -> dict[str, str]:
     """Each `[PREFIX]` section's text (first occurrence wins; a repeat's text is dropped from
     the sections, never from the turn); lines before the first prefix belong to none."""
-    marks = _prefix_marks(text)
     found: dict[str, str] = {}
-    for index, (name, _, body) in enumerate(marks):
-        end = marks[index + 1][1] if index + 1 < len(marks) else len(text)
+    for name, body in bodies(text, _prefix_marks(text)):
         if name not in found:
-            found[name] = _TRAILING.sub("", text[body:end]).strip()
+            found[name] = _TRAILING.sub("", body).strip()
     return found
 
 
 def _prefix_marks(text: str) -> list[tuple[str, int, int]]:
-    """(name, start of its line, start of its text) of each prefix that opens a line. A
-    candidate (`[` and a capital) is found by a scan in C, its line alone is looked at, and
-    the scan goes on from the next line: linear, and at most MAX_LINES lines tried."""
+    """(name, start of its line, start of its text) of each prefix that opens a line."""
     marks: list[tuple[str, int, int]] = []
-    pos = 0  # always a line's start
-    for _ in range(MAX_LINES):
-        candidate = _BRACKET.search(text, pos)
-        if candidate is None:
-            break
-        at = candidate.start()
-        line = text.rfind("\n", pos, at) + 1 or pos
+    for line, at in candidates(text, _BRACKET, MAX_LINES):
         found = _PREFIX.match(text, at) if not text[line:at].strip() else None
         if found is not None:
             marks.append((found.group(1), line, found.end()))
-        pos = text.find("\n", at) + 1
-        if pos == 0:
-            break
     return marks
 
 
@@ -84,18 +70,14 @@ def missing(text: str, required: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def parse_prefix(text: str) -> ParsedReply:
-    """The engine's view of a prefix reply: the whole text as the opinion; structured if at
-    least one prefix was found."""
+    """The engine's view of a prefix reply: all of it the opinion; structured if a prefix leads."""
     return ParsedReply(opinion=text, structured=bool(sections(text)))
 
 
 def first_word(value: str, allowed: tuple[str, ...]) -> str | None:
     """The first of `allowed` the value starts with (case-insensitive), else None."""
     head = value.strip().upper()
-    for word in allowed:
-        if head.startswith(word):
-            return word
-    return None
+    return next((word for word in allowed if head.startswith(word)), None)
 
 
 def plain(text: str) -> str:
@@ -105,12 +87,8 @@ def plain(text: str) -> str:
 
 def cited_ids(text: str) -> tuple[str, ...]:
     """The inventory ids (E1, E2, ...) the text cites, in order, once each."""
-    seen: list[str] = []
-    for match in _INVENTORY_ID.finditer(text):
-        item = f"E{int(match.group(1))}"
-        if item not in seen:
-            seen.append(item)
-    return tuple(seen)
+    cited = (f"E{int(match.group(1))}" for match in _INVENTORY_ID.finditer(text))
+    return tuple(dict.fromkeys(cited))
 
 
 def points(section: str) -> tuple[str, ...]:
@@ -138,12 +116,7 @@ class Ruling:
 def rulings(section: str) -> tuple[Ruling, ...]:
     """`<Point>: <Advocate | Challenger> — <reasoning>` lines; a line in another shape is kept
     whole as the point, so nothing is dropped."""
-    found = []
-    for line in section.splitlines():
-        if not line.strip():
-            continue
-        found.append(_ruling(line))
-    return tuple(found)
+    return tuple(_ruling(line) for line in section.splitlines() if line.strip())
 
 
 def _ruling(line: str) -> Ruling:

@@ -7,7 +7,6 @@ evidence ids) stay as they are, and what the roles and the audit wrote is embedd
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from handlers.core.formats.adversarial_audit import Audit, Intake, Route, Tier
@@ -29,6 +28,7 @@ from handlers.core.formats.adversarial_contract import (
     sections,
 )
 from handlers.core.formats.adversarial_table import reconciliation
+from handlers.core.formats.keys import fenced
 from handlers.core.formats.keys import verbatim as v
 
 NOT_RUN = word("no_answer")
@@ -74,8 +74,7 @@ def stable_probes(probes: tuple[str, ...]) -> int:
 
 
 def uncited(role: str, text: str, ids: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
-    """The role's [EVIDENCE] points that cite no inventory id: rejected arguments, each as
-    (the point as written, its line)."""
+    """The role's [EVIDENCE] points citing no inventory id (rejected), each as (point, line)."""
     known, name = set(ids), ROLE_NAMES[role]
     return tuple(
         (point, f"{name} {word('evidence')} {n}: {v(point)} ({word('uncited')})")
@@ -159,8 +158,7 @@ def govern(audit: Audit, chosen: Route, answers: Answers) -> Result:
 
 
 def render_result(audit: Audit, chosen: Route, answers: Answers) -> str:
-    """The `debate-result` page, in the seed's output format; every role's answer follows in
-    full."""
+    """The `debate-result` page in the seed's output format, every role's answer in full below."""
     res = govern(audit, chosen, answers)
     rec = sections(answers.reconciler)
     lines = [
@@ -224,13 +222,6 @@ def _agents(answers: Answers) -> int:
     return sum(1 for line in answers.cost if not line.startswith(INTAKE_COST))
 
 
-def _fenced(text: str) -> str:
-    """The text verbatim in a fence longer than any backtick run inside it."""
-    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
-    fence = "`" * max(3, longest + 1)
-    return f"{fence}text\n{text}\n{fence}"
-
-
 def _answers(answers: Answers) -> str:
     """Every role's answer in full (nothing a role wrote is lost)."""
     parts = [f"## {word('answers')}"]
@@ -244,7 +235,7 @@ def _answers(answers: Answers) -> str:
     )
     for role, text in named:
         if text:
-            parts += [f"### {role}", _fenced(v(text))]
+            parts += [f"### {role}", fenced(v(text))]
     return "\n\n".join(parts) + "\n"
 
 

@@ -22,6 +22,8 @@ ROLES = ("advocate", "challenger", "reconciler")  # the drawn order's places
 RECONCILER_BACKEND = "adversarial.reconciler"
 RECONCILER_MODEL = "adversarial.reconciler_model"
 TIER_MODELS = {"mid-tier": "adversarial.model_mid", "top-tier": "adversarial.model_top"}
+# The moderator's light checks at FULL, as the cost lines name them.
+_CHECKS = (f"{word('cost_probe')} 1", f"{word('cost_probe')} 2", ROLE_NAMES["validator"])
 
 
 def reconciler_of(options: tuple[tuple[str, str], ...]) -> Participant:
@@ -67,8 +69,7 @@ def tier_lines(debate: Debate, tier: Tier) -> tuple[str, ...]:
         if who:
             lines.append(f"{name} → {verbatim(chosen.get(option, '')) or own}: {who}")
     if tier is Tier.FULL:
-        checks = (f"{word('cost_probe')} 1", f"{word('cost_probe')} 2", ROLE_NAMES["validator"])
-        lines.append(f"lightweight → {word('moderator_model')}: {', '.join(checks)}")
+        lines.append(f"lightweight → {word('moderator_model')}: {', '.join(_CHECKS)}")
     return tuple(lines)
 
 
@@ -81,6 +82,5 @@ def cost_lines(debate: Debate, turns: tuple[Turn, ...], tier: Tier) -> tuple[str
         f"({verbatim(t.meta.model) or unreported})"
         for t in turns
     )
-    probe = word("cost_probe")
-    run = (f"{probe} 1", f"{probe} 2", ROLE_NAMES["validator"]) if tier is Tier.FULL else ()
+    run = _CHECKS if tier is Tier.FULL else ()
     return cost + tuple(f"{name}: {word('moderator_model')}" for name in (INTAKE_COST, *run))

@@ -23,8 +23,7 @@ def _citing(text: str, ids: tuple[str, ...]) -> str:
 
 
 def _grounding(validator: str, point: str, index: int) -> str:
-    """The Validator's grounding check of a ruling: the line that names its point, else the
-    line in its place."""
+    """The Validator's grounding of a ruling: the line naming its point, else the line in place."""
     lines = [line for line in sections(validator).get("GROUNDING", "").splitlines() if line]
     named = [rest for line in lines for label, _, rest in (line.partition(":"),)
              if plain(label.lstrip("-* ")) == plain(point)]  # fmt: skip

@@ -9,10 +9,10 @@ Storage, effects, crash safety, verbatim relay, no pings, Stop and budgets stay 
 from __future__ import annotations
 
 import random
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, replace
-from typing import Protocol
 
-from handlers.core.effects import AskDebater
+from handlers.core.effects import AskDebater, Notify
 from handlers.core.formats.keys import verbatim
 from handlers.core.formats.plans import AskStep, EndStep, JudgeStep, PeopleStep, Plan, TaskStep
 from handlers.core.model import Debate, Decision, Participant, PeopleLine, Turn
@@ -24,7 +24,6 @@ __all__ = [
     "CardOption",
     "EndStep",
     "Format",
-    "FormatDefaults",
     "JudgeStep",
     "PeopleStep",
     "Piece",
@@ -56,6 +55,7 @@ class CardOption:
 
 
 FORM_LIMIT = 4000  # Discord's limit for one text input
+REPAIR_SUFFIX = "-repair"  # of the step that asks once more for what an answer lacked
 
 
 @dataclass(frozen=True)
@@ -78,200 +78,126 @@ class BriefInput:
     people: tuple[PeopleLine, ...]
 
 
-class Format(Protocol):
-    """A debate protocol, pure: the engine calls these with the stored debate."""
+class Format(ABC):
+    """A debate protocol, pure: the engine calls these with the stored debate. The methods
+    below the abstract ones are shared extensions (notes/FORMAT_EXTENSIONS.md), with the
+    defaults of a format that uses none of them."""
 
     name: str
-    contract: str  # the reply contract the engine parses ("json": opinion, wiki_action, ...)
-    card_options: tuple[CardOption, ...]  # setup questions the card asks (a menu each)
+    contract = "json"  # the reply contract the engine parses ("json": opinion, wiki_action, ...)
+    card_options: tuple[CardOption, ...] = ()  # setup questions the card asks (a menu each)
     # A stalemate ends in the people's poll: only a format with no ending of its own (boardroom
     # ends in its members' votes, ledger in its end-state, adversarial in the Reconciler's).
-    stalemate_poll: bool
+    stalemate_poll = False
 
     def allows(self, roster: tuple[Participant, ...]) -> bool:
-        """True if this format can run with this roster."""
-        ...
+        """True if this format can run with this roster: by default, two or more participants."""
+        return len(roster) >= 2
 
+    @abstractmethod
     def start(self, debate: Debate, rng: random.Random) -> Plan:
         """The first step, at approval."""
-        ...
 
+    @abstractmethod
     def noted(self, debate: Debate, turn: Turn) -> Debate:
         """The format's own state after one answer was stored (before the step may be done)."""
-        ...
 
+    @abstractmethod
     def answered(self, debate: Debate, rng: random.Random) -> Plan:
-        """What follows once every participant the step asked has answered or been skipped
-        (`debate.step_turns` holds the turns the step stored)."""
-        ...
+        """What follows once every participant asked has answered or been skipped (`step_turns`)."""
 
+    @abstractmethod
     def judged(self, debate: Debate, decision: Decision, rng: random.Random) -> Plan:
         """What follows a moderator judgement that neither concludes nor asks the people."""
-        ...
 
+    @abstractmethod
     def resumed(self, debate: Debate, rng: random.Random) -> Plan:
         """What follows once the people answered the moderator's question."""
-        ...
 
+    @abstractmethod
     def shows(self, debate: Debate, participant: str) -> tuple[int, ...]:
         """The stored turns the participant's next brief carries verbatim: its visibility."""
-        ...
 
+    @abstractmethod
     def brief(self, given: BriefInput) -> tuple[Piece, ...]:
         """The participant's brief, as prompt pieces (the engine renders them)."""
-        ...
 
+    @abstractmethod
     def estimate(self, debate: Debate) -> tuple[int, int]:
-        """At most how many turns the debate takes, and how many moderator requests (for the
-        card's estimate and the daily budget)."""
-        ...
+        """At most how many turns and moderator requests (the card's estimate, the daily budget)."""
 
+    @abstractmethod
     def pages(self, debate: Debate) -> tuple[str, ...]:
         """The wiki pages this debate has written (the closing summary links only these)."""
-        ...
-
-    # ---- shared extensions (notes/FORMAT_EXTENSIONS.md); FormatDefaults has the defaults
 
     def contract_of(self, debate: Debate) -> str:
-        """The reply contract of the current step."""
-        ...
+        """The reply contract of the current step: the format's one contract."""
+        return self.contract
 
     def missing(self, debate: Debate, turn: Turn) -> tuple[str, ...]:
-        """The required parts `turn` lacks (empty: complete)."""
-        ...
+        """The required parts `turn` lacks (empty: complete, the default)."""
+        return ()
 
     def task_brief(self, debate: Debate, task: str, shown: tuple[Turn, ...]) -> tuple[Piece, ...]:
         """The moderator's prompt for `task`, as prompt pieces (the engine renders them)."""
-        ...
+        raise LookupError(task)
 
     def task_shows(self, debate: Debate, task: str) -> tuple[int, ...]:
         """The stored turns the task may read."""
-        ...
+        return ()
 
     def task_json(self, debate: Debate, task: str) -> bool:
-        """True if the task's answer must be one JSON object."""
-        ...
+        """True if the task's answer must be one JSON object (the default)."""
+        return True
 
     def task_fallback(self, debate: Debate, task: str, shown: tuple[Turn, ...]) -> str:
         """A deterministic output when the model is unavailable (rules mode)."""
-        ...
+        raise LookupError(task)
 
     def tasked(self, debate: Debate, task: str, output: str, rng: random.Random) -> Plan:
-        """What follows a task's output (stored in `debate.outputs`)."""
-        ...
+        """What follows a task's output (stored in `debate.outputs`); by default a judgement."""
+        return JudgeStep(debate)
 
     def task_pages(self, debate: Debate, task: str) -> tuple[str, ...]:
         """The format pages to write once a task's output is stored."""
-        ...
+        return ()
 
     def turn_pages(self, debate: Debate, turn: Turn) -> tuple[str, ...]:
-        """The format pages to write as a turn is stored (e.g. one page per turn)."""
-        ...
+        """The format pages to write as a turn is stored (by default none: the Round-Log)."""
+        return ()
 
     def page_shows(self, debate: Debate, page: str) -> tuple[int, ...]:
         """The stored turns a format page is rendered from."""
-        ...
+        return ()
 
     def render_page(self, debate: Debate, page: str, turns: tuple[Turn, ...]) -> tuple[str, str]:
         """A format page: (title, markdown)."""
-        ...
+        raise LookupError(page)
 
     def summary(self, debate: Debate) -> str:
         """The format's closing block (Markdown); empty: the engine's Conclusion instead."""
-        ...
+        return ""
 
     def holds(self, debate: Debate) -> bool:
         """True if the current step's answers are posted only once all of them are in."""
-        ...
+        return False
 
     def closes_itself(self, debate: Debate) -> bool:
         """True if the closing block stands in for the moderator's Conclusion (the format
         writes its own `conclusion` page); False: the Conclusion is written as well."""
-        ...
-
-    def card_roster(self, debate: Debate, names: dict[str, str]) -> str:
-        """The card's participants line, keyed (keys.py), from each participant's `names`."""
-        ...
-
-    def seats_added(self, options: tuple[tuple[str, str], ...]) -> tuple[Participant, ...]:
-        """The participants the format seats beside the roster, given the debate's option
-        defaults (their backends must be built even if no roster member uses them)."""
-        ...
-
-
-class FormatDefaults:
-    """The shared extensions' defaults, for a format that uses none of them."""
-
-    contract = "json"
-    card_options: tuple[CardOption, ...] = ()
-    stalemate_poll = False
-
-    def contract_of(self, debate: Debate) -> str:
-        """The format's one contract."""
-        return self.contract
-
-    def missing(self, debate: Debate, turn: Turn) -> tuple[str, ...]:
-        """Nothing is required beyond what the parser tolerates."""
-        return ()
-
-    def task_brief(self, debate: Debate, task: str, shown: tuple[Turn, ...]) -> tuple[Piece, ...]:
-        """No tasks."""
-        raise LookupError(task)
-
-    def task_shows(self, debate: Debate, task: str) -> tuple[int, ...]:
-        """No tasks."""
-        return ()
-
-    def task_json(self, debate: Debate, task: str) -> bool:
-        """Tasks answer in JSON."""
-        return True
-
-    def task_fallback(self, debate: Debate, task: str, shown: tuple[Turn, ...]) -> str:
-        """No tasks."""
-        raise LookupError(task)
-
-    def tasked(self, debate: Debate, task: str, output: str, rng: random.Random) -> Plan:
-        """No tasks: a stray one lets the moderator judge."""
-        return JudgeStep(debate)
-
-    def task_pages(self, debate: Debate, task: str) -> tuple[str, ...]:
-        """No format pages."""
-        return ()
-
-    def turn_pages(self, debate: Debate, turn: Turn) -> tuple[str, ...]:
-        """No page per turn: turns go to the Round-Log."""
-        return ()
-
-    def page_shows(self, debate: Debate, page: str) -> tuple[int, ...]:
-        """No format pages."""
-        return ()
-
-    def render_page(self, debate: Debate, page: str, turns: tuple[Turn, ...]) -> tuple[str, str]:
-        """No format pages."""
-        raise LookupError(page)
-
-    def summary(self, debate: Debate) -> str:
-        """No closing block: the Conclusion is posted."""
-        return ""
-
-    def holds(self, debate: Debate) -> bool:
-        """Every answer is posted as it arrives."""
-        return False
-
-    def closes_itself(self, debate: Debate) -> bool:
-        """A format with a closing block closes with it instead of the Conclusion."""
         return bool(self.summary(debate))
 
-    def seats_added(self, options: tuple[tuple[str, str], ...]) -> tuple[Participant, ...]:
-        """Only the roster takes part."""
-        return ()
-
     def card_roster(self, debate: Debate, names: dict[str, str]) -> str:
-        """`AG · Claude (security reviewer)`: each participant with its persona, if any."""
+        """The card's participants line, keyed (keys.py): `AG · Claude (security reviewer)`."""
         return " · ".join(
             verbatim(f"{names[m.id]} ({m.persona})" if m.persona else names[m.id])
             for m in debate.roster
         )
+
+    def seats_added(self, options: tuple[tuple[str, str], ...]) -> tuple[Participant, ...]:
+        """The participants the format seats beside the roster, given the debate's option
+        defaults (their backends must be built even if no roster member uses them)."""
+        return ()
 
 
 def output_of(debate: Debate, task: str) -> str:
@@ -280,8 +206,7 @@ def output_of(debate: Debate, task: str) -> str:
 
 
 def with_output(debate: Debate, task: str, output: str, *, by_rules: bool = False) -> Debate:
-    """The debate with `task`'s output stored (replacing an earlier one), and whether the
-    format's rules wrote it rather than a model (`by_rules`)."""
+    """The debate with `task`'s output stored (replacing one), marked if the rules wrote it."""
     source = _source_key(task)
     kept = tuple(pair for pair in debate.outputs if pair[0] not in (task, source))
     marked = ((source, "rules"),) if by_rules else ()
@@ -296,3 +221,55 @@ def by_rules(debate: Debate, task: str) -> bool:
 
 def _source_key(task: str) -> str:
     return f"source:{task}"
+
+
+def is_repair(step: str) -> bool:
+    """True if the step asks once more for what the answers lacked."""
+    return step.endswith(REPAIR_SUFFIX)
+
+
+def repair_ask(debate: Debate, gaps: tuple[tuple[str, str], ...], notice: str) -> AskStep | None:
+    """The one repair request to each (participant, missing parts) that lacks any, with the
+    notice `notice` naming them; None if none lacks any or this step is the repair already."""
+    lacking = tuple((seat, missing) for seat, missing in gaps if missing)
+    if not lacking or is_repair(debate.step):
+        return None
+    said = tuple(Notify(notice, (("seat", seat), ("missing", gap))) for seat, gap in lacking)
+    asked = tuple(seat for seat, _ in lacking)
+    return AskStep(debate, f"{debate.step}{REPAIR_SUFFIX}", asked, said)
+
+
+def agenda(debate: Debate) -> tuple[tuple[str, str], ...]:
+    """The proposal's topic, question and context, as prompt values."""
+    proposal = debate.proposal
+    return (
+        ("topic", proposal.topic),
+        ("question", proposal.question),
+        ("context", proposal.context),
+    )
+
+
+def every_turn(debate: Debate) -> tuple[int, ...]:
+    """Every stored turn of the debate."""
+    return tuple(number for number, _ in debate.log)
+
+
+def latest_of(debate: Debate, seat: str) -> tuple[int, ...]:
+    """The participant's latest stored turn, if any (a repair's answer replaces the first)."""
+    latest = max((n for n, who in debate.log if who == seat), default=0)
+    return (latest,) if latest else ()
+
+
+def since_own(debate: Debate, seat: str) -> tuple[int, ...]:
+    """Every other participant's turn since this one last spoke."""
+    last_own = max((n for n, who in debate.log if who == seat), default=0)
+    return tuple(n for n, who in debate.log if n > last_own and who != seat)
+
+
+def strings(value: object) -> tuple[str, ...]:
+    """A contract's list field as its non-empty strings, stripped (a string: a list of one)."""
+    if isinstance(value, list):
+        return tuple(str(item).strip() for item in value if str(item).strip())
+    if isinstance(value, str) and value.strip():
+        return (value.strip(),)
+    return ()

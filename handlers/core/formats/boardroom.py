@@ -14,32 +14,31 @@ from handlers.core.formats.base import (
     AskStep,
     BriefInput,
     EndStep,
-    FormatDefaults,
+    Format,
     PeopleStep,
     Piece,
     Plan,
     TaskStep,
+    agenda,
+    every_turn,
+    is_repair,
+    latest_of,
+    repair_ask,
 )
 from handlers.core.formats.boardroom_panel import MAX_PANEL, narrow_piece, narrowed
 from handlers.core.formats.boardroom_reply import parse_position
-from handlers.core.model import Debate, Decision, Outcome, Participant, Turn, WikiPage
+from handlers.core.model import Debate, Decision, Outcome, Turn, WikiPage
 
-MIN_PANEL = 2  # a squad over MAX_PANEL is narrowed to the most relevant (boardroom_panel)
 ROUNDS = 2  # the seed's: positions, then rebuttals
 POSITION, REBUTTAL = "position", "rebuttal"
-REPAIR = "-repair"  # the suffix of a step that asks for the missing parts once
 DECISION, SYNTHESIS, ADVISOR = pages.DECISION, pages.SYNTHESIS, pages.ADVISOR  # moderator tasks
 
 
-class BoardroomFormat(FormatDefaults):
+class BoardroomFormat(Format):
     """Two rounds of votes and a synthesis with a vote tracker."""
 
     name = "boardroom"
     contract = "boardroom"
-
-    def allows(self, roster: tuple[Participant, ...]) -> bool:
-        """Two or more participants (over five, the panel is narrowed to five)."""
-        return len(roster) >= MIN_PANEL
 
     def start(self, debate: Debate, rng: random.Random) -> Plan:
         """The moderator first states the question as a concrete decision (and, for a squad
@@ -59,11 +58,10 @@ class BoardroomFormat(FormatDefaults):
         return AskStep(debate, POSITION, debate.ids, notices)
 
     def noted(self, debate: Debate, turn: Turn) -> Debate:
-        """The vote (and, in round 2, why it changed) is kept with the debate, and what the
-        answer lacks (for its one repair request)."""
+        """Keep the vote (in round 2, why it changed) and what the answer lacks (for one repair)."""
         found = parse_position(turn.text, debate.round)
         notes = {f"vote/{debate.round}/{turn.seat}": found.vote or ""}
-        if not debate.step.endswith(REPAIR):
+        if not is_repair(debate.step):
             gaps = pages.missing_parts(found, debate.round)
             notes[f"missing/{debate.round}/{turn.seat}"] = ", ".join(gaps)
         if debate.round == 2:
@@ -76,14 +74,9 @@ class BoardroomFormat(FormatDefaults):
 
     def answered(self, debate: Debate, rng: random.Random) -> Plan:
         """Round 1 done: round 2 with every position; round 2 done: the synthesis."""
-        gaps = pages.gaps(debate)
-        if gaps and not debate.step.endswith(REPAIR):  # one repair request, for what lacks
-            notices = tuple(
-                Notify("boardroom.repair", (("seat", seat), ("missing", missing)))
-                for seat, missing in gaps
-            )
-            repairing = f"{debate.step}{REPAIR}"
-            return AskStep(debate, repairing, tuple(seat for seat, _ in gaps), notices)
+        repair = repair_ask(debate, pages.gaps(debate), "boardroom.repair")
+        if repair is not None:
+            return repair
         if debate.round == 1:
             boundary = (*debate.outputs, (pages.ROUND1_LAST, str(debate.turns)))
             informed = replace(debate, round=2, spoken=(), outputs=boundary)
@@ -96,18 +89,17 @@ class BoardroomFormat(FormatDefaults):
         return TaskStep(debate, SYNTHESIS)
 
     def resumed(self, debate: Debate, rng: random.Random) -> Plan:
-        """The people decided: the debate ends with their answer in the Round-Log and on the
-        synthesis page, written again."""
+        """The people decided: the end, their answer in the Round-Log and on the synthesis."""
         return EndStep(debate, Outcome.PEOPLE, (WritePage(SYNTHESIS),))
 
     def shows(self, debate: Debate, participant: str) -> tuple[int, ...]:
         """Round 1: nothing; round 2: every round-1 answer, its own included; a repair: its
         own answer as it was."""
-        if debate.step.endswith(REPAIR):
-            return tuple(n for n, who in debate.log if who == participant)[-1:]
+        if is_repair(debate.step):
+            return latest_of(debate, participant)
         if debate.step == POSITION or debate.round <= 1:
             return ()
-        return tuple(number for number, _ in debate.log)
+        return every_turn(debate)
 
     def brief(self, given: BriefInput) -> tuple[Piece, ...]:
         """The round's brief: the decision, the persona, and in round 2 all positions."""
@@ -119,10 +111,10 @@ class BoardroomFormat(FormatDefaults):
             ("persona", me.persona or "-"),
             ("panel", pages.panel_line(debate)),
         )
-        if given.ask.step.endswith(REPAIR):
+        if is_repair(given.ask.step):
             first = "boardroom_round1" if debate.round == 1 else "boardroom_round2"
             own = given.shown[-1].text if given.shown else ""
-            missing = dict(debate.outputs).get(f"missing/{debate.round}/{seat}", "")
+            missing = debate.output_of(f"missing/{debate.round}/{seat}") or ""
             repair = Piece("format_repair", (("missing", missing), ("answer", own)))
             kept = values if debate.round == 1 else _without_context(values)
             return (Piece(first, kept, True), repair)
@@ -148,20 +140,13 @@ class BoardroomFormat(FormatDefaults):
 
     def task_shows(self, debate: Debate, task: str) -> tuple[int, ...]:
         """The synthesis reads every answer of both rounds."""
-        return tuple(number for number, _ in debate.log)
-
-    def task_json(self, debate: Debate, task: str) -> bool:
-        """Both tasks answer in JSON."""
-        return True
+        return every_turn(debate)
 
     def task_brief(self, debate: Debate, task: str, shown: tuple[Turn, ...]) -> tuple[Piece, ...]:
         """The decision: the agenda; the synthesis: every answer verbatim, the computed result
         and the votes, then the request."""
         if task == DECISION:
-            proposal = debate.proposal
-            agenda = (("topic", proposal.topic), ("question", proposal.question),
-                      ("context", proposal.context))  # fmt: skip
-            return (Piece("boardroom_decision", agenda), *narrow_piece(debate))
+            return (Piece("boardroom_decision", agenda(debate)), *narrow_piece(debate))
         if task == ADVISOR:
             return (Piece("boardroom_advisor", pages.advisor_values(debate, shown)),)
         answers = tuple(
@@ -236,7 +221,7 @@ class BoardroomFormat(FormatDefaults):
         written.append(WikiPage.AGENDA.value)
         if debate.log:
             written.append(WikiPage.ROUND_LOG.value)
-        if dict(debate.outputs).get(pages.ROUND1_LAST) is not None:
+        if debate.output_of(pages.ROUND1_LAST) is not None:
             written += [f"round-1/{seat}" for seat in pages.seats_in(debate, 1)]
         if debate.output_of(SYNTHESIS) is not None:
             written += [*self.task_pages(debate, SYNTHESIS)]

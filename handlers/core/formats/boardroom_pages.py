@@ -8,7 +8,7 @@ import json
 from collections import Counter
 from typing import Any
 
-from handlers.core.formats.base import by_rules
+from handlers.core.formats.base import agenda, by_rules
 from handlers.core.formats.boardroom_reply import VOTES, Position, parse_position
 from handlers.core.model import Debate, Participant, Turn, UserQuestion
 from handlers.core.reply_parser import task_object
@@ -26,8 +26,7 @@ SUMMARY_CHARS = 600  # of a member's argument and of its consensus condition, fo
 
 
 def result(final_votes: list[str | None]) -> str:
-    """All equal: CONSENSUS; a strict majority: MAJORITY; otherwise DIVIDED (no vote counts
-    as a vote of its own)."""
+    """All equal: CONSENSUS; a strict majority: MAJORITY; else DIVIDED (no vote counts as one)."""
     counted = Counter(vote for vote in final_votes if vote)
     top = max(counted.values(), default=0)
     if final_votes and top == len(final_votes):
@@ -40,10 +39,14 @@ def vote_in(debate: Debate, round_number: int, seat: str) -> str | None:
     return dict(debate.outputs).get(f"vote/{round_number}/{seat}") or None
 
 
+def final_votes(debate: Debate) -> dict[str, str | None]:
+    """Each participant's final vote: round 2's, else round 1's."""
+    return {s: vote_in(debate, 2, s) or vote_in(debate, 1, s) for s in debate.ids}
+
+
 def result_of(debate: Debate) -> str:
-    """The result from every participant's final vote (round 1's where round 2 has none)."""
-    finals = [vote_in(debate, 2, s) or vote_in(debate, 1, s) for s in debate.ids]
-    return result(finals)
+    """The result from every participant's final vote."""
+    return result(list(final_votes(debate).values()))
 
 
 def round_of(debate: Debate, number: int) -> int:
@@ -79,13 +82,8 @@ def vote_word(vote: str | None) -> str:
 
 
 def agenda_values(debate: Debate) -> tuple[tuple[str, str], ...]:
-    """The decision on the table."""
-    proposal = debate.proposal
-    return (
-        ("topic", proposal.topic),
-        ("question", decision_of(debate)),
-        ("context", proposal.context),
-    )
+    """The decision on the table: the agenda, its question as the moderator stated it."""
+    return tuple({**dict(agenda(debate)), "question": decision_of(debate)}.items())
 
 
 def decision_of(debate: Debate) -> str:
@@ -165,8 +163,7 @@ def reasons_of(found: dict[str, Any]) -> dict[str, str]:
 
 
 def question_for_people(debate: Debate) -> UserQuestion | None:
-    """Irreconcilable positions: the question the people decide instead of a recommendation
-    (its options become buttons). None when the synthesis recommends."""
+    """The question the people decide when positions are irreconcilable (options: buttons)."""
     if not escalates(debate):
         return None
     found = synthesis_of(debate)
@@ -229,7 +226,7 @@ def fallback_synthesis(debate: Debate, shown: tuple[Turn, ...]) -> str:
 
 def _guardrails(debate: Debate, firsts: dict[str, Position], majority: str) -> list[str]:
     """Where each member of the majority said its position works and where it fails."""
-    final = {s: vote_in(debate, 2, s) or vote_in(debate, 1, s) for s in debate.ids}
+    final = final_votes(debate)
     return [
         f"{debate.name_of(s)}: {firsts[s].conditions}"
         for s in debate.ids
@@ -247,6 +244,5 @@ def _positions(debate: Debate, shown: tuple[Turn, ...], round_number: int) -> di
 
 
 def _majority(debate: Debate) -> str:
-    finals = [vote_in(debate, 2, s) or vote_in(debate, 1, s) for s in debate.ids]
-    top = Counter(vote for vote in finals if vote).most_common(1)
+    top = Counter(vote for vote in final_votes(debate).values() if vote).most_common(1)
     return top[0][0] if top else ""

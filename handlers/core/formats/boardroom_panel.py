@@ -28,8 +28,7 @@ def narrow_piece(debate: Debate) -> tuple[Piece, ...]:
 
 
 def narrowed(debate: Debate) -> tuple[Debate, tuple[Notify, ...]]:
-    """The debate with its panel of five and a notice naming who sits, who not, and why; a
-    squad of five or fewer as it is."""
+    """The debate with its panel of five and a notice of who sits, who not, and why."""
     if len(debate.roster) <= MAX_PANEL:
         return debate, ()
     chosen, reason = _picked(debate)
@@ -49,8 +48,7 @@ def narrowed(debate: Debate) -> tuple[Debate, tuple[Notify, ...]]:
 
 
 def most_relevant(debate: Debate) -> tuple[str, ...]:
-    """The five whose name and role share most words with the decision (roster order on a
-    tie)."""
+    """The five whose name and role share most words with the decision (roster order on a tie)."""
     proposal = debate.proposal
     text = " ".join((proposal.topic, proposal.question, proposal.context)).casefold()
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import Any
 
+from handlers.core.formats.line_marks import bodies, candidates
 from handlers.core.model import ParsedReply
 from handlers.core.reply_fields import Obj, Value, render_extra
 from handlers.core.reply_parser import json_block
@@ -57,8 +58,7 @@ class Position:
         return Position(**values)
 
 
-_ALL = ("vote", "argument", "risks", "conditions", "metrics", "why_changed", "agreement",
-        "disagreement", "insight", "consensus")  # fmt: skip
+_ALL = tuple(dict.fromkeys(ROUND1_FIELDS + ROUND2_FIELDS))
 _LISTS = frozenset({"risks", "metrics"})
 
 
@@ -125,9 +125,8 @@ def _from_numbered(text: str, fields: tuple[str, ...]) -> Position:
         if number <= len(fields) and (not marks or number > marks[-1][0]):
             marks.append((number, start, end))
     values: dict[str, Any] = {}
-    for index, (number, _, body_start) in enumerate(marks):
-        end = marks[index + 1][1] if index + 1 < len(marks) else len(text)
-        body = _drop_label(text[body_start:end])
+    for number, section in bodies(text, marks):
+        body = _drop_label(section)
         name = fields[number - 1]
         if name == "vote":
             values[name] = vote_of(body)
@@ -139,22 +138,12 @@ def _from_numbered(text: str, fields: tuple[str, ...]) -> Position:
 
 
 def _line_marks(text: str) -> list[tuple[int, int, int]]:
-    """(number, start, end) of each section mark (`3.`, `**3)**`, `## 3.`) that opens a line.
-    A candidate (a digit and its sign) is found by a scan in C, its line alone is matched,
-    and the scan goes on from the next line: linear, and at most MAX_LINES lines tried."""
+    """(number, start, end) of each section mark (`3.`, `**3)**`, `## 3.`) that opens a line."""
     marks: list[tuple[int, int, int]] = []
-    pos = 0  # always a line's start
-    for _ in range(MAX_LINES):
-        candidate = _CANDIDATE.search(text, pos)
-        if candidate is None:
-            break
-        line = text.rfind("\n", pos, candidate.start()) + 1 or pos
+    for line, at in candidates(text, _CANDIDATE, MAX_LINES):
         found = _MARK.match(text, line)
-        if found is not None and found.start(1) == candidate.start():
+        if found is not None and found.start(1) == at:
             marks.append((int(found.group(1)), found.start(), found.end()))
-        pos = text.find("\n", candidate.end()) + 1
-        if pos == 0:
-            break
     return marks
 
 

@@ -28,8 +28,7 @@ _ORDINAL = {1: "first", 2: "second"}
 
 
 def recommendation_of(found: dict[str, Any]) -> str:
-    """The moderator's recommendation, verbatim; without one, the majority's vote (the rules'
-    synthesis) as its word; else `-`."""
+    """The moderator's recommendation verbatim, else the rules' majority vote's word, else `-`."""
     own = str(found.get("recommendation") or "")
     if own:
         return v(own)
@@ -53,8 +52,7 @@ def render(debate: Debate, page: str, turns: tuple[Turn, ...]) -> tuple[str, str
 
 
 def tracker_rows(debate: Debate) -> list[tuple[str, str, str, bool, str]]:
-    """(name, round-1 vote, final vote, changed, why) per participant; the name and the
-    reason `verbatim`."""
+    """(name, round-1 vote, final vote, changed, why) per participant; name, why `verbatim`."""
     why = reasons_of(synthesis_of(debate))
     notes = dict(debate.outputs)
     rows = []

@@ -11,24 +11,21 @@ from handlers.core.formats.base import (
     AskStep,
     BriefInput,
     EndStep,
-    FormatDefaults,
+    Format,
     JudgeStep,
     Piece,
     Plan,
+    agenda,
+    since_own,
 )
-from handlers.core.model import Action, Debate, Decision, Outcome, Participant, Turn, WikiPage
+from handlers.core.model import Action, Debate, Decision, Outcome, Turn, WikiPage
 
 
-class FreeFormat(FormatDefaults):
+class FreeFormat(Format):
     """Today's debate: each round every participant speaks once; the moderator judges each reply."""
 
     name = "free"
-    contract = "json"
     stalemate_poll = True  # no ending of its own: a stuck debate is the people's to decide
-
-    def allows(self, roster: tuple[Participant, ...]) -> bool:
-        """Any two or more participants."""
-        return len(roster) >= 2
 
     def start(self, debate: Debate, rng: random.Random) -> Plan:
         """Round 1 in a drawn order."""
@@ -65,8 +62,7 @@ class FreeFormat(FormatDefaults):
 
     def shows(self, debate: Debate, participant: str) -> tuple[int, ...]:
         """Every other participant's turn since this one last spoke, verbatim."""
-        last_own = max((n for n, who in debate.log if who == participant), default=0)
-        return tuple(n for n, who in debate.log if n > last_own and who != participant)
+        return since_own(debate, participant)
 
     def brief(self, given: BriefInput) -> tuple[Piece, ...]:
         """Agenda first where the participant has not had it, then what it may see, then ask."""
@@ -84,10 +80,10 @@ class FreeFormat(FormatDefaults):
         if not shown:
             if spoke:
                 return (*pieces, Piece("debate_continue", (("opponent", others), *common), True))
-            return (*pieces, Piece("debate_opening", (*_agenda(debate), ("opponent", others),
+            return (*pieces, Piece("debate_opening", (*agenda(debate), ("opponent", others),
                                                         *common), True))  # fmt: skip
         if not spoke and not ask.fresh_session:
-            pieces.append(Piece("debate_agenda", (*_agenda(debate), ("others", others))))
+            pieces.append(Piece("debate_agenda", (*agenda(debate), ("others", others))))
         for turn in shown[:-1]:
             earlier = (
                 ("speaker", debate.name_of(turn.seat)),
@@ -100,8 +96,7 @@ class FreeFormat(FormatDefaults):
         return (*pieces, Piece("debate_relay", relay, True))
 
     def estimate(self, debate: Debate) -> tuple[int, int]:
-        """Every participant once a round; a judgement per turn, plus detection and the
-        Conclusion."""
+        """Every participant once a round; a judgement a turn; detection and the Conclusion."""
         turns = debate.max_rounds * len(debate.roster)
         return turns, turns + 2
 
@@ -147,15 +142,6 @@ def _after(order: tuple[str, ...], participant: str) -> str | None:
     if participant not in order or len(order) < 2:
         return None
     return order[(order.index(participant) + 1) % len(order)]
-
-
-def _agenda(debate: Debate) -> tuple[tuple[str, str], ...]:
-    proposal = debate.proposal
-    return (
-        ("topic", proposal.topic),
-        ("question", proposal.question),
-        ("context", proposal.context),
-    )
 
 
 def _seed(debate: Debate) -> Piece:

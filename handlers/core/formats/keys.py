@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from handlers.core.fences import longest_backtick_run
 from handlers.core.i18n import LocaleError
 
 _OPEN = "⟦"
@@ -19,6 +20,12 @@ _KEY_OR_ESCAPE = re.compile(r"⟦⟦|⟦([a-z_]+\.[a-z_.]+)⟧")
 def verbatim(text: str) -> str:
     """External text to embed in a keyed page or block: every `⟦` doubled."""
     return text.replace(_OPEN, _OPEN + _OPEN)
+
+
+def fenced(text: str) -> str:
+    """Text in a code fence longer than any backtick run inside it, so nothing closes it early."""
+    fence = "`" * max(3, longest_backtick_run(text) + 1)
+    return f"{fence}text\n{text}\n{fence}"
 
 
 def fill_keys(text: str, t: Callable[..., str]) -> str:

@@ -15,25 +15,30 @@ from dataclasses import replace
 import handlers.core.formats.ledger_text as text
 from handlers.core.effects import Effect, Notify, WritePage
 from handlers.core.formats.base import (
+    REPAIR_SUFFIX,
     AskStep,
     BriefInput,
     CardOption,
     EndStep,
-    FormatDefaults,
+    Format,
     Piece,
     Plan,
     TaskStep,
+    agenda,
     by_rules,
+    every_turn,
+    is_repair,
     output_of,
+    repair_ask,
+    since_own,
     with_output,
 )
 from handlers.core.formats.keys import verbatim
-from handlers.core.model import Debate, Decision, Outcome, Participant, Stance, Turn, WikiPage
+from handlers.core.model import Debate, Decision, Outcome, Stance, Turn, WikiPage
 
 END, STANCE, MODE = "ledger.end", "ledger.stance", "ledger.mode"
 LEDGER, FRONT, REPAIR = "ledger", "front-page", "front-page-repair"
 DIAGRAM = "concepts.svg"
-FIX = "-repair"  # the step asking again for a reply's missing fields
 
 
 def orchestrated(debate: Debate) -> bool:
@@ -53,19 +58,14 @@ def standpoints(debate: Debate) -> tuple[tuple[str, str], ...]:
     return tuple((p, "for" if n % 2 == 0 else "against") for n, p in enumerate(debate.ids))
 
 
-class LedgerFormat(FormatDefaults):
+class LedgerFormat(Format):
     """Numbered turns (or fanned-out rounds), then the ledger and the front page."""
 
     name = "ledger"
-    contract = "json"
     card_options: tuple[CardOption, ...] = (
         CardOption(END, ("converge", "open")),
         CardOption(STANCE, ("assigned", "neutral")),
     )
-
-    def allows(self, roster: tuple[Participant, ...]) -> bool:
-        """Two or more participants."""
-        return len(roster) >= 2
 
     def card_roster(self, debate: Debate, names: dict[str, str]) -> str:
         """`AG (for) · Claude (against) — ledger of agreed facts`: what each will argue."""
@@ -96,31 +96,23 @@ class LedgerFormat(FormatDefaults):
         return with_output(debate, f"missing:{turn.seat}", ", ".join(self.missing(debate, turn)))
 
     def answered(self, debate: Debate, rng: random.Random) -> Plan:
-        """The round's barrier passed (or one turn taken): one repair request for the replies
-        missing fields, then go on, or close."""
+        """Once the round (or a turn) is in: one repair request for lacking replies, or go on."""
         key = f"round:{debate.round}"
         numbers = ",".join(
             str(n) for n in (*_round_turns(debate, debate.round), *debate.step_turns)
         )
-        kept = replace(
-            debate, outputs=(*(o for o in debate.outputs if o[0] != key), (key, numbers))
+        kept = with_output(debate, key, numbers)
+        gaps = tuple(
+            (w, output_of(kept, f"missing:{w}")) for n, w in kept.log if n in kept.step_turns
         )
-        lacking = tuple(
-            who for n, who in kept.log if n in kept.step_turns and output_of(kept, f"missing:{who}")
-        )
-        if lacking and not kept.step.endswith(FIX):
-            notices = tuple(
-                Notify("ledger.repair", (("seat", w), ("missing", output_of(kept, f"missing:{w}"))))
-                for w in lacking
-            )
-            return AskStep(kept, f"{kept.step}{FIX}", lacking, notices)
+        repair = repair_ask(kept, gaps, "ledger.repair")
+        if repair is not None:
+            return repair
         remaining = [p for p in kept.order if p not in kept.spoken]
         if remaining and not orchestrated(kept):
             return AskStep(kept, "turn", (remaining[0],))
         if converging(kept) and _agreed(kept):
-            return TaskStep(
-                replace(kept, outputs=(*kept.outputs, ("outcome", "consensus"))), LEDGER
-            )
+            return TaskStep(with_output(kept, "outcome", "consensus"), LEDGER)
         if kept.round >= kept.max_rounds:
             return TaskStep(kept, LEDGER if converging(kept) else FRONT)
         nxt = replace(kept, round=kept.round + 1, spoken=())
@@ -136,39 +128,25 @@ class LedgerFormat(FormatDefaults):
         return self.answered(replace(debate, step_turns=()), rng)
 
     def shows(self, debate: Debate, participant: str) -> tuple[int, ...]:
-        """Orchestrate: the others' previous-round turns; two-party: the others' turns since
-        this participant's own."""
-        if debate.step.endswith(FIX):  # what the first ask showed, and its own reply
+        """Orchestrate: the others' previous-round turns; two-party: the others' since its own."""
+        if is_repair(debate.step):  # what the first ask showed, and its own reply
             own = max(n for n, who in debate.log if who == participant)
             earlier = tuple(e for e in debate.log if e[0] < own)
-            first = replace(debate, log=earlier, step=debate.step.removesuffix(FIX))
+            first = replace(debate, log=earlier, step=debate.step.removesuffix(REPAIR_SUFFIX))
             return (*self.shows(first, participant), own)
         if orchestrated(debate):  # each one's last word of the round (a repair replaces)
             last = {who: n for n, who in debate.log if n in _round_turns(debate, debate.round - 1)}
             return tuple(n for n, who in debate.log if last.get(who) == n and who != participant)
-        last_own = max((n for n, who in debate.log if who == participant), default=0)
-        return tuple(n for n, who in debate.log if n > last_own and who != participant)
+        return since_own(debate, participant)
 
     def brief(self, given: BriefInput) -> tuple[Piece, ...]:
         """Short and unbiased: the topic and standpoint, the conduct, the others verbatim."""
         debate, ask = given.debate, given.ask
         stance = dict(standpoints(debate))[ask.seat]
-        proposal = debate.proposal
-        common = (("round", str(ask.round)), ("max_rounds", str(debate.max_rounds)))
-        pieces = [
-            Piece(
-                "ledger_brief",
-                (
-                    ("topic", proposal.topic),
-                    ("question", proposal.question),
-                    ("context", proposal.context),
-                    ("name", debate.name_of(ask.seat)),
-                    *common,
-                ),
-            ),
-            Piece(f"ledger_stance_{stance}"),
-        ]
-        repair = ask.step.endswith(FIX) and bool(given.shown)
+        rounds = (("round", str(ask.round)), ("max_rounds", str(debate.max_rounds)))
+        values = (*agenda(debate), ("name", debate.name_of(ask.seat)), *rounds)
+        pieces = [Piece("ledger_brief", values), Piece(f"ledger_stance_{stance}")]
+        repair = is_repair(ask.step) and bool(given.shown)
         pieces += _verbatim(debate, given.shown[:-1] if repair else given.shown)
         pieces.append(Piece("ledger_ask", (), True))
         if repair:
@@ -195,8 +173,7 @@ class LedgerFormat(FormatDefaults):
 
     def task_brief(self, debate: Debate, task: str, shown: tuple[Turn, ...]) -> tuple[Piece, ...]:
         """The scribe's prompt: the turns verbatim, the ledger with ids for the front page."""
-        values = (("topic", debate.proposal.topic), ("question", debate.proposal.question))
-        pieces = [Piece("ledger_task_intro", values), *_verbatim(debate, shown)]
+        pieces = [Piece("ledger_task_intro", agenda(debate)[:2]), *_verbatim(debate, shown)]
         if task == LEDGER:
             return (*pieces, Piece("ledger_task_ledger"))
         if not converging(debate):
@@ -213,11 +190,7 @@ class LedgerFormat(FormatDefaults):
 
     def task_shows(self, debate: Debate, task: str) -> tuple[int, ...]:
         """Every turn of the debate (the scribe summarises what was said, nothing else)."""
-        return tuple(n for n, _ in debate.log)
-
-    def task_json(self, debate: Debate, task: str) -> bool:
-        """The ledger and the front page are JSON objects."""
-        return True
+        return every_turn(debate)
 
     def task_fallback(self, debate: Debate, task: str, shown: tuple[Turn, ...]) -> str:
         """Rules mode: the ledger from the claims of every turn; a plain front page."""
@@ -247,7 +220,7 @@ class LedgerFormat(FormatDefaults):
 
     def turn_pages(self, debate: Debate, turn: Turn) -> tuple[str, ...]:
         """Each turn its own page, written once."""
-        return (text.turn_page(debate, turn, orchestrated(debate)),)
+        return (self._turn_page(debate, turn.number, turn.seat),)
 
     def page_shows(self, debate: Debate, page: str) -> tuple[int, ...]:
         """A turn page shows its one turn; the others are rendered from the debate."""
@@ -299,6 +272,7 @@ class LedgerFormat(FormatDefaults):
         return text.fallback_front(debate, ledger, ()), True
 
     def _turn_page(self, debate: Debate, number: int, who: str) -> str:
+        """`turns/01-ag` (two-party: the turn's number) or `turns/02-ag` (orchestrate: round)."""
         if not orchestrated(debate):
             return f"turns/{number:02d}-{who}"
         rnd = next(

@@ -12,7 +12,9 @@ import re
 from dataclasses import dataclass
 from html import escape
 
-from handlers.core.fences import longest_backtick_run, open_fence
+from handlers.core.fences import open_fence
+from handlers.core.formats.base import strings
+from handlers.core.formats.keys import fenced
 from handlers.core.formats.keys import verbatim as v
 from handlers.core.model import Debate, Turn
 from handlers.core.quotes import quote_form
@@ -39,7 +41,7 @@ class Fields:
 def fields_of(turn: Turn) -> Fields:
     """The contract's lists as written (tolerant: a missing or odd field is empty)."""
     block = json_block(turn.text) or {}
-    return Fields(*(_strings(block.get(name)) for name in ("agreed", "contested", "concessions")))
+    return Fields(*(strings(block.get(name)) for name in ("agreed", "contested", "concessions")))
 
 
 CONTRACT = ("opinion", "agreed", "contested", "concessions")
@@ -51,20 +53,12 @@ def missing_fields(turn: Turn) -> tuple[str, ...]:
     return tuple(name for name in CONTRACT if block is None or name not in block)
 
 
-def _strings(value: object) -> tuple[str, ...]:
-    if isinstance(value, str):
-        return (value.strip(),) if value.strip() else ()
-    if isinstance(value, list):
-        return tuple(str(v).strip() for v in value if str(v).strip())
-    return ()
-
-
 def ledger_items(output: str) -> tuple[tuple[str, str, str], ...]:
     """(id, part, wording) of every ledger item, ids in order (A1.., M1.., Q1..)."""
     block = task_object(output)
     items = []
     for part, prefix in KINDS:
-        for index, text in enumerate(_strings(block.get(part)), start=1):
+        for index, text in enumerate(strings(block.get(part)), start=1):
             items.append((f"{prefix}{index}", part, text))
     return tuple(items)
 
@@ -106,8 +100,7 @@ def front_page(
 
 
 def orientation(debate: Debate, pages: tuple[str, ...], orchestrate: bool) -> str:
-    """The line that introduces the debate: every turn's page and the ledger, linked by the
-    page names the wiki turns into its own links."""
+    """The line that introduces the debate: every turn's page and the ledger, linked by name."""
     links = [
         f"[{turn_label(debate, p, orchestrate)}]({p})" for p in pages if p.startswith("turns/")
     ]
@@ -231,20 +224,14 @@ def diagram(debate: Debate, counts: dict[str, int]) -> str:
     return "\n".join(parts)
 
 
-def turn_page(debate: Debate, turn: Turn, orchestrate: bool) -> str:
-    """`turns/01-ag` (two-party: the turn's number) or `turns/02-ag` (orchestrate: round)."""
-    return f"turns/{(turn.round if orchestrate else turn.number):02d}-{turn.seat}"
-
-
 def render_turn(debate: Debate, turn: Turn) -> str:
     """A turn's page: who, when, the debater's own Markdown, and below it, collapsed, the
     reply exactly as written (so nothing the contract's reader left out is lost)."""
-    fence = "`" * max(3, longest_backtick_run(turn.text) + 1)
     head = f"**{v(debate.name_of(turn.seat))}** — {k('round')} {turn.round}, #{turn.number}"
     mine = v(turn.parsed.opinion)
     left_open = open_fence(mine)  # closed, so the reply below is not swallowed by it
     mine += f"\n{left_open.indent}{left_open.marker}" if left_open else ""
-    raw = f"<details>\n<summary>{k('raw_reply')}</summary>\n\n{fence}text\n{v(turn.text)}\n{fence}"
+    raw = f"<details>\n<summary>{k('raw_reply')}</summary>\n\n{fenced(v(turn.text))}"
     return f"{head}\n\n{mine}\n\n{raw}\n\n</details>\n"
 
 
