@@ -66,6 +66,7 @@ def handler_config(settings: Settings) -> HandlerConfig:
         budget_pause=settings.BUDGET_PAUSE,
         poll_hours=settings.POLL_HOURS,
         budget_usd=settings.BUDGET_USD,
+        archive_hours=settings.ARCHIVE_AFTER_HOURS,
         format_options=settings.format_options,
     )
 

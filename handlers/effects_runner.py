@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Mapping
 from dataclasses import replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import partial
 
 from handlers.core.concessions import moved_toward, verdict
@@ -89,6 +89,7 @@ class EffectRunner:
         room: Room,
         clock: Clock,
         language: str,
+        archive_hours: int = 0,
     ) -> None:
         self._store = store
         self._moderator = moderator
@@ -97,6 +98,7 @@ class EffectRunner:
         self._room = room
         self._clock = clock
         self._language = language
+        self._archive_after = timedelta(hours=archive_hours)
 
     async def run(self, debate: Debate, effect: Effect) -> Event | None:
         """Carry out `effect` for `debate`; return the event it produced, if any."""
@@ -132,10 +134,8 @@ class EffectRunner:
                 posted = await self._store.turn(debate.id, number)
                 url = await self._room.show(debate, effect, Loaded(turn=posted))
                 await self._store.set_message_url(debate.id, number, url)
-            case PostConclusion() | PostSummary():  # with every turn, for the export file
-                every = await self._store.last_turns(debate.id, max(debate.turns, 1))
-                _, loaded = self._for_room(debate, effect)
-                await self._room.show(debate, effect, replace(loaded, turns=every))
+            case PostConclusion() | PostSummary():
+                await self._show_end(debate, effect)
             case _:
                 await self._room.show(debate, *self._for_room(debate, effect))
         return None
@@ -197,6 +197,15 @@ class EffectRunner:
             except LookupError:
                 continue
         return tuple(found)
+
+    async def _show_end(self, debate: Debate, effect: PostConclusion | PostSummary) -> None:
+        """The end in the room, with every turn (for the export file); then the room's archive
+        time, stored as the debate's timer (fenced as every write is, kept across restarts)."""
+        every = await self._store.last_turns(debate.id, max(debate.turns, 1))
+        _, loaded = self._for_room(debate, effect)
+        await self._room.show(debate, effect, replace(loaded, turns=every))
+        if self._archive_after:
+            await self._store.schedule_resume(debate.id, self._clock.now() + self._archive_after)
 
     async def _ask(self, debate: Debate, ask: AskDebater) -> Event:
         if ask.delay_s > 0:
