@@ -129,6 +129,7 @@ class DebateHandler:
             self._suggested(proposal, roster, chosen.format),
             self._config.format_options,
             await self._spend(roster),
+            chosen.language or self._config.language,
         )
         self._workers.start(debate)
         return debate

@@ -70,7 +70,7 @@ from handlers.ports import (
     TurnRequest,
     Wiki,
 )
-from handlers.prompting import compose_turn_prompt, render_pieces
+from handlers.prompting import compose_turn_prompt, participant_system_prompt, render_pieces
 from handlers.store_ports import Store
 
 PAGE_NAMES = {page.value: page.value.title() for page in WikiPage}  # "Working-Document"
@@ -110,7 +110,7 @@ class EffectRunner:
                 decision = await self._moderator.judge(view)
                 return Judged(turn, decision, heard=len(debate.people))
             case RunTask(task=task) if task == MINORITY_TASK:  # a stalemate (issue 18)
-                return await minority_report(self._store, self._moderator, debate, self._language)
+                return await minority_report(self._store, self._moderator, debate, self._in(debate))
             case RunTask(task=task):
                 return await self._task(debate, task)
             case Conclude():
@@ -181,12 +181,17 @@ class EffectRunner:
         """A format's moderator task; its deterministic fallback when the moderator cannot."""
         fmt = format_named(debate.format)
         shown = await self._turns(debate, fmt.task_shows(debate, task))
-        prompt = render_pieces(fmt.task_brief(debate, task, shown), self._language)
-        request = TaskRequest(debate.id, task, prompt, fmt.task_json(debate, task))
+        language = self._in(debate)
+        prompt = render_pieces(fmt.task_brief(debate, task, shown), language)
+        request = TaskRequest(debate.id, task, prompt, fmt.task_json(debate, task), language)
         try:
             return TaskDone(task, await self._moderator.perform(request))
         except ModeratorUnavailable:
             return TaskDone(task, fmt.task_fallback(debate, task, shown), ModeratorSource.RULES)
+
+    def _in(self, debate: Debate) -> str:
+        """The language of the debate's prompts: its own (its server's), else LANGUAGE."""
+        return debate.language or self._language
 
     async def _turns(self, debate: Debate, numbers: tuple[int, ...]) -> tuple[Turn, ...]:
         """The stored turns by number (a number a skipped ask left unused is passed over)."""
@@ -220,11 +225,12 @@ class EffectRunner:
         people = debate.people[debate.heard_by(ask.seat) :]
         shown = await self._turns(debate, ask.shows)
         working = self._room.working(debate, ask.seat)
+        language = self._in(debate)
         request = TurnRequest(
             debate_id=debate.id,
             turn=ask.turn,
             round=ask.round,
-            prompt=compose_turn_prompt(debate, ask, shown, self._language, people),
+            prompt=compose_turn_prompt(debate, ask, shown, language, people),
             fresh_session=ask.fresh_session,
             participant=member.id,
             name=member.name,
@@ -232,8 +238,9 @@ class EffectRunner:
             model=member.model,
             on_text=working.show_text,
             for_person=partial(
-                compose_turn_prompt, debate, ask, shown, self._language, people, person=True
+                compose_turn_prompt, debate, ask, shown, language, people, person=True
             ),
+            system_prompt=participant_system_prompt(language),
         )
         try:
             async with working:

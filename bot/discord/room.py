@@ -94,7 +94,7 @@ class DiscordRoom:
         self, debate: Debate, effect: RoomEffect, loaded: Loaded = NOTHING
     ) -> str:
         """Show what `effect` says; a turn's post returns a link to its first message."""
-        records, strings = self._records, self._strings
+        records, strings = self._records, self._strings.of(debate)  # in the debate's language
         match effect:
             case PostCard():
                 await self._card.post(debate)

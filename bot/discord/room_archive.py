@@ -24,6 +24,6 @@ class Archive:
         thread = await self._records.thread(debate)
         if not isinstance(thread, discord.Thread):
             return  # the thread was never made: nothing to archive
-        text = self._strings("archive.done", url=url)
+        text = self._strings.of(debate)("archive.done", url=url)
         await self._records.send_once(debate, "archived", content=text)
         await thread.edit(archived=True)

@@ -122,7 +122,7 @@ class StructuredModerator:
 
     async def judge(self, view: ModeratorView) -> Decision:
         """What follows the latest reply, with the updated running summary."""
-        prompt = judge_prompt(view, self._language)
+        prompt = judge_prompt(view, view.debate.language or self._language)
         reply = await self._ask(prompt, JudgeReply, view.debate.id)
         if reply is not None:
             return to_decision(reply)
@@ -131,13 +131,13 @@ class StructuredModerator:
 
     async def conclude(self, view: ModeratorView) -> Conclusion:
         """The Conclusion page's content."""
-        prompt = conclusion_prompt(view, self._language)
+        prompt = conclusion_prompt(view, view.debate.language or self._language)
         reply = await self._ask(prompt, ConclusionReply, view.debate.id)
         return to_conclusion(reply) if reply is not None else await self._rules.conclude(view)
 
     async def perform(self, request: TaskRequest) -> str:
         """A format's task, validated; the port's ModeratorUnavailable when rules stand in."""
-        prompt = task_prompt(request, self._language)
+        prompt = task_prompt(request, request.language or self._language)
         schema = prompt.schema
         output = await self._answer(
             prompt,
