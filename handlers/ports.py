@@ -113,8 +113,9 @@ class ModeratorUnavailable(Exception):
 class Moderator(Protocol):
     """The moderator: detection, judgement after each reply, the Conclusion."""
 
-    async def detect(self, window: tuple[ChatLine, ...]) -> Detection:
-        """Judge whether the chat holds an open, debate-worthy decision."""
+    async def detect(self, window: tuple[ChatLine, ...], language: str = "") -> Detection:
+        """Judge whether the chat holds an open, debate-worthy decision; the card's words in
+        `language` (its channel's; '': the moderator's own)."""
         ...
 
     async def judge(self, view: ModeratorView) -> Decision:

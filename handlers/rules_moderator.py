@@ -78,9 +78,9 @@ class RulesModerator:
             source=ModeratorSource.RULES,
         )
 
-    async def detect(self, window: tuple[ChatLine, ...]) -> Detection:
+    async def detect(self, window: tuple[ChatLine, ...], language: str = "") -> Detection:
         """Rules never start a debate: without the model, detection pauses."""
-        del window
+        del window, language
         return Detection(debate_worthy=False, source=ModeratorSource.RULES)
 
     def extend_summary(

@@ -45,6 +45,7 @@ from handlers.store_ports import StoreUnavailable
 from tools.checks import one_line
 from tools.store.db import Database
 from tools.store.db_lock import DatabaseLock
+from tools.store.server_settings import ServerSettings
 from tools.store.sessions import schedule_session_expiry
 
 log = logging.getLogger(__name__)
@@ -119,6 +120,7 @@ def _front(
         channels=settings.DEBATE_CHANNEL_IDS,
         bot_user_id=bot.user.id if bot.user else 0,
         limits=DetectionLimits.of(settings, DETECTION_WINDOW),
+        configs=ServerSettings(engine.db),
     )
     bot.front = DiscordFront(
         front,

@@ -5,7 +5,6 @@ wrong is answered once (`on_error`), privately."""
 from __future__ import annotations
 
 import logging
-from dataclasses import replace
 from typing import Any
 
 import discord
@@ -212,9 +211,9 @@ class DiscordFront:
             at=message.created_at,
             message_id=message.id,
         )
-        proposal = await self._detection.on_message(message.channel.id, line, message.author.bot)
-        if proposal is not None and message.guild is not None:  # its `/debate config` applies
-            proposal = replace(proposal, guild_id=message.guild.id)
+        guild_id = message.guild.id if message.guild is not None else 0  # its `/debate config`
+        channel_id, bot = message.channel.id, message.author.bot
+        proposal = await self._detection.on_message(channel_id, line, bot, guild_id)
         if proposal is not None:
             await self._engine.propose(proposal)
 

@@ -115,9 +115,11 @@ class StructuredModerator:
         self._rules = rules
         self._spent_logged: date | None = None
 
-    async def detect(self, window: tuple[ChatLine, ...]) -> Detection:
-        """Whether the chat holds an open decision; never debate-worthy in fallback."""
-        reply = await self._ask(detection_prompt(window, self._language), DetectionReply, None)
+    async def detect(self, window: tuple[ChatLine, ...], language: str = "") -> Detection:
+        """Whether the chat holds an open decision (written in `language`, else the
+        moderator's); never debate-worthy in fallback."""
+        prompt = detection_prompt(window, language or self._language)
+        reply = await self._ask(prompt, DetectionReply, None)
         return to_detection(reply) if reply is not None else await self._rules.detect(window)
 
     async def judge(self, view: ModeratorView) -> Decision:

@@ -100,6 +100,7 @@ async def test_per_server_language_runs_the_debate_in_it_end_to_end(
     await chat(rig, people)
     card, debate_id = await wait_card(rig)
     assert card["embeds"][0]["title"] == EN("front.card_title")
+    assert rig.moderator.languages[-1] == "en"  # the card's topic and question asked in it
     labels = {c.get("label") for row in card["components"] for c in row["components"]}
     assert EN("front.button_open") in labels
     _, refused = await click(rig, card["id"], f"debate:open:{debate_id}", people.bob)
