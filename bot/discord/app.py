@@ -92,7 +92,8 @@ async def assemble(
     front = front_engine(services, engine, settings)
     if services.gateway:
         _front(bot, settings, engine, moderator, front, clock)
-    _schedule(services.scheduler, engine.handler, db, settings)
+    # With a lease runner, its passes fire the stored timers of the debates it holds.
+    _schedule(services.scheduler, engine.handler, db, settings, timers=services.runner is None)
     await engine.wiki.start()
     if services.runner is not None:
         await listen(services, settings, services.runner.wake)
@@ -142,15 +143,22 @@ def _front(
 
 
 def _schedule(
-    scheduler: AsyncIOScheduler, handler: DebateHandler, db: Database, settings: Settings
+    scheduler: AsyncIOScheduler,
+    handler: DebateHandler,
+    db: Database,
+    settings: Settings,
+    *,
+    timers: bool,
 ) -> None:
-    """The timers: cards expire, polls and limits end when stored, old sessions are dropped."""
+    """The timers: cards expire, stored timers (polls, limits, archives) fire when due, old
+    sessions are dropped."""
     scheduler.add_job(
         _guarded(handler.expire_due), "interval", seconds=EXPIRY_CHECK_SECONDS, id="expire-cards"
     )
-    scheduler.add_job(
-        _guarded(handler.fire_due_timers), "interval", seconds=EXPIRY_CHECK_SECONDS, id="polls"
-    )
+    if timers:
+        scheduler.add_job(
+            _guarded(handler.fire_due_timers), "interval", seconds=EXPIRY_CHECK_SECONDS, id="polls"
+        )
     schedule_session_expiry(scheduler, db, settings.CLAUDE_SESSION_TTL_DAYS)
     scheduler.start()
 
