@@ -7,13 +7,13 @@ debate's own language.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
-from handlers.core.i18n import Spoken, Strings
+from handlers.core.i18n import Strings
 from handlers.core.model import (
     Action,
     ChatLine,
     Conclusion,
+    Debate,
     Decision,
     Detection,
     ModeratorSource,
@@ -43,7 +43,7 @@ class RulesModerator:
         """The rule-based judgement of the latest turn, with the summary extended by one line."""
         debate = view.debate
         latest = _latest(view)
-        summary = self.extend_summary(debate.summary, latest, debate.name_of, debate)
+        summary = self.extend_summary(debate, latest)
         consensus = consensus_estimate(view)
         if both_agree(debate):
             return _decision(Action.CONCLUDE, summary, consensus)
@@ -83,16 +83,10 @@ class RulesModerator:
         del window, language
         return Detection(debate_worthy=False, source=ModeratorSource.RULES)
 
-    def extend_summary(
-        self,
-        summary: str,
-        turn: Turn | None,
-        name_of: Callable[[str], str] = str,
-        debate: Spoken | None = None,
-    ) -> str:
-        """The summary plus one line for `turn` (once), trimmed to SUMMARY_MAX_CHARS; in the
-        language of `debate`, if given."""
-        phrase = self._strings.of(debate) if debate is not None else self._strings
+    def extend_summary(self, debate: Debate, turn: Turn | None) -> str:
+        """The debate's summary plus one line for `turn` (once, in the debate's language),
+        trimmed to SUMMARY_MAX_CHARS."""
+        summary, phrase = debate.summary, self._strings.of(debate)
         if turn is None:
             return bound_summary(summary)
         prefix = f"T{turn.number} "
@@ -102,7 +96,7 @@ class RulesModerator:
         line = phrase(
             "moderator.rules_summary_line",
             turn=str(turn.number),
-            seat=name_of(turn.seat),
+            seat=debate.name_of(turn.seat),
             stance=stance,
             gist=gist(turn.parsed.opinion, SUMMARY_LINE_CHARS),
         )

@@ -5,22 +5,18 @@ from __future__ import annotations
 import tomllib
 from functools import cache
 from importlib import resources
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from handlers.core.korean import has_particles, resolve_particles
+
+if TYPE_CHECKING:
+    from handlers.core.model import Debate
 
 LANGUAGES = ("ko", "en", "pt-BR")
 
 
 class LocaleError(LookupError):
     """A key is missing from the locale files, or a parameter from a call."""
-
-
-class Spoken(Protocol):
-    """What is said in a language of its own: a debate (`Debate.language`, '' for none)."""
-
-    @property
-    def language(self) -> str: ...
 
 
 class Strings:
@@ -48,7 +44,7 @@ class Strings:
         # `{seat}이(가)` becomes `Claude가` / `사회자가`: the particle fits the word it follows.
         return resolve_particles(text) if key in self._particled else text
 
-    def of(self, debate: Spoken) -> Strings:
+    def of(self, debate: Debate) -> Strings:
         """The strings a debate is run in: its own language's, else these (the process's
         LANGUAGE). Everything said about one debate (room, replies, wiki) goes through here."""
         return strings_in(debate.language) if debate.language not in ("", self.language) else self
