@@ -153,7 +153,7 @@ def _reply_text(rng: random.Random) -> tuple[str, str]:
 class InstantModerator:
     """Continues until the round limit; concludes with one line."""
 
-    async def detect(self, window: tuple[ChatLine, ...]) -> Detection:
+    async def detect(self, window: tuple[ChatLine, ...], language: str = "") -> Detection:
         """Never used: proposals are made directly."""
         return Detection(debate_worthy=False)
 

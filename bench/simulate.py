@@ -57,6 +57,7 @@ from handlers.core.events import (
     UserAnswered,
 )
 from handlers.core.formats import formats_for
+from handlers.core.i18n import Strings
 from handlers.core.kinds import Action, FailureKind, Phase
 from handlers.core.model import (
     AG,
@@ -224,9 +225,9 @@ class SimModerator:
 
     def __init__(self, world: World) -> None:
         self.world = world
-        self.rules = RulesModerator(lambda key, **kw: key)
+        self.rules = RulesModerator(Strings("ko"))
 
-    async def detect(self, window: Any) -> Detection:
+    async def detect(self, window: Any, language: str = "") -> Detection:
         return await self.rules.detect(window)
 
     async def judge(self, view: ModeratorView) -> Decision:

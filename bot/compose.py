@@ -66,6 +66,7 @@ def handler_config(settings: Settings) -> HandlerConfig:
         budget_pause=settings.BUDGET_PAUSE,
         poll_hours=settings.POLL_HOURS,
         budget_usd=settings.BUDGET_USD,
+        archive_hours=settings.ARCHIVE_AFTER_HOURS,
         format_options=settings.format_options,
     )
 
@@ -245,11 +246,16 @@ def build_detection(
     channels: Iterable[int],
     bot_user_id: int,
     limits: DetectionLimits,
+    configs: ServerSettings | None = None,
 ) -> DetectionHandler:
-    """Detection in the watched channels; a topic already open there is not proposed again."""
+    """Detection in the watched channels; a topic already open there is not proposed again;
+    the card worded in the language `configs` hold for the server or channel, if any."""
 
     async def has_open_topic(channel_id: int, topic: str) -> bool:
         return topic.casefold() in {t.casefold() for t in await store.open_topics(channel_id)}
+
+    async def language_of(guild_id: int, channel_id: int) -> str:
+        return (await configs.lookup(guild_id, channel_id)).language if configs else ""
 
     return DetectionHandler(
         moderator,
@@ -261,4 +267,5 @@ def build_detection(
         window_size=limits.window_size,
         clock=clock,
         has_open_topic=has_open_topic,
+        language_of=language_of,
     )

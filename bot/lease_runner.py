@@ -77,13 +77,14 @@ class LeaseRunner:
                 await self.leases.release(debate_id)
 
     async def tick(self) -> None:
-        """One pass: claim, apply the inbox, give up what ended."""
+        """One pass: claim, fire the stored timers due, apply the inbox, give up what ended."""
         room = self._capacity - len(self.leases.held())
-        claimed = await self.leases.claim(room)
+        claimed = await self.leases.claim(room, self._handler.now())
         if claimed:
             log.info("claimed debates %s", claimed)
         for debate_id in claimed:
             self._adopt(debate_id)
+        await self._handler.fire_due_timers()  # of the debates held (an ended one's archive)
         await self._apply_inbox()
         await self._let_go_of_ended()
 

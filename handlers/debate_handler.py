@@ -9,7 +9,7 @@ import logging
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Protocol
 
 from handlers.core.admission import Submitted
@@ -66,6 +66,7 @@ class HandlerConfig:
     format_options: tuple[tuple[str, str], ...] = ()  # defaults of the formats' options
     poll_hours: int = 0  # POLL_HOURS: a stalemate ends in the people's poll (0: no poll)
     budget_usd: float = 0.0  # BUDGET_USD: the people's budget in dollars (0: rounds only)
+    archive_hours: int = 0  # ARCHIVE_AFTER_HOURS: a concluded room is archived then (0: never)
 
 
 class DebateHandler:
@@ -97,7 +98,9 @@ class DebateHandler:
             left = [m.id for m in config.roster if m not in self._roster]
             log.warning("participants without a configured backend are left out: %s", left)
         self._config = config
-        runner = EffectRunner(store, moderator, debaters, wiki, room, clock, config.language)
+        runner = EffectRunner(
+            store, moderator, debaters, wiki, room, clock, config.language, config.archive_hours
+        )
         self._workers = DebateWorkers(
             store, runner, clock, rng, self._guard, config.retry_wait_scale
         )
@@ -126,6 +129,7 @@ class DebateHandler:
             self._suggested(proposal, roster, chosen.format),
             self._config.format_options,
             await self._spend(roster),
+            chosen.language or self._config.language,
         )
         self._workers.start(debate)
         return debate
@@ -215,6 +219,10 @@ class DebateHandler:
     async def get(self, debate_id: int) -> Debate:
         """A debate's current state."""
         return await self._store.load(debate_id)
+
+    def now(self) -> datetime:
+        """The engine's clock (its stored timers are set and judged by it)."""
+        return self._clock.now()
 
     async def resume_all(self) -> list[int]:
         """After a start: run every debate that still has stored effects."""

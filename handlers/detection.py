@@ -53,6 +53,11 @@ MAX_BACKOFF = 8  # after negative verdicts the cooldown doubles, up to this fact
 CONTEXT_LINE_CHARS = 500
 
 HasOpenTopic = Callable[[int, str], Awaitable[bool]]
+LanguageOf = Callable[[int, int], Awaitable[str]]  # (server, channel) -> its language, or ''
+
+
+async def _no_language(guild_id: int, channel_id: int) -> str:
+    return ""
 
 
 @dataclass
@@ -97,6 +102,7 @@ class DetectionHandler:
         window_size: int = 20,
         clock: Clock,
         has_open_topic: HasOpenTopic,
+        language_of: LanguageOf = _no_language,
     ) -> None:
         self._moderator = moderator
         self._watched = frozenset(channels)
@@ -107,6 +113,7 @@ class DetectionHandler:
         self._window_size = window_size
         self._clock = clock
         self._has_open_topic = has_open_topic
+        self._language_of = language_of
         self._channels: dict[int, _Channel] = {}
         self.requests = 0  # detect calls made, for the benchmark and the logs
 
@@ -115,9 +122,10 @@ class DetectionHandler:
         return channel_id in self._watched
 
     async def on_message(
-        self, channel_id: int, line: ChatLine, author_is_bot: bool
+        self, channel_id: int, line: ChatLine, author_is_bot: bool, guild_id: int = 0
     ) -> Proposal | None:
-        """Take one chat message; return a Proposal when the moderator found an open decision."""
+        """Take one chat message; return a Proposal when the moderator found an open decision
+        (worded in the language `/debate config` set for the server or channel, if any)."""
         if not self.watches(channel_id) or author_is_bot or line.author_id == self._bot_user_id:
             return None
         state = self._channels.setdefault(channel_id, _Channel(deque(maxlen=self._window_size)))
@@ -132,7 +140,7 @@ class DetectionHandler:
         window = tuple(state.window)
         state.busy, state.new_messages, state.last_detect = True, 0, self._clock.now()
         try:
-            proposal = await self._detect(channel_id, window)
+            proposal = await self._detect(guild_id, channel_id, window)
         finally:
             state.busy = False
         state.backoff = 1 if proposal is not None else min(state.backoff * 2, MAX_BACKOFF)
@@ -159,9 +167,12 @@ class DetectionHandler:
                 return False
         return looks_open(state.window, state.new_messages)
 
-    async def _detect(self, channel_id: int, window: tuple[ChatLine, ...]) -> Proposal | None:
+    async def _detect(
+        self, guild_id: int, channel_id: int, window: tuple[ChatLine, ...]
+    ) -> Proposal | None:
         self.requests += 1
-        detection = await self._moderator.detect(window)
+        language = await self._language_of(guild_id, channel_id)
+        detection = await self._moderator.detect(window, language)
         if not detection.debate_worthy or detection.confidence < self._min_confidence:
             return None
         topic = detection.topic.strip()
@@ -170,6 +181,7 @@ class DetectionHandler:
         log.info("detection: proposing %r in channel %d", topic, channel_id)
         return Proposal(
             channel_id=channel_id,
+            guild_id=guild_id,
             topic=topic,
             question=detection.question.strip(),
             reason=detection.reason.strip(),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Mapping
 from dataclasses import replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import partial
 
 from handlers.core.concessions import moved_toward, verdict
@@ -70,7 +70,7 @@ from handlers.ports import (
     TurnRequest,
     Wiki,
 )
-from handlers.prompting import compose_turn_prompt, render_pieces
+from handlers.prompting import compose_turn_prompt, participant_system_prompt, render_pieces
 from handlers.store_ports import Store
 
 PAGE_NAMES = {page.value: page.value.title() for page in WikiPage}  # "Working-Document"
@@ -89,6 +89,7 @@ class EffectRunner:
         room: Room,
         clock: Clock,
         language: str,
+        archive_hours: int = 0,
     ) -> None:
         self._store = store
         self._moderator = moderator
@@ -97,6 +98,7 @@ class EffectRunner:
         self._room = room
         self._clock = clock
         self._language = language
+        self._archive_after = timedelta(hours=archive_hours)
 
     async def run(self, debate: Debate, effect: Effect) -> Event | None:
         """Carry out `effect` for `debate`; return the event it produced, if any."""
@@ -108,7 +110,7 @@ class EffectRunner:
                 decision = await self._moderator.judge(view)
                 return Judged(turn, decision, heard=len(debate.people))
             case RunTask(task=task) if task == MINORITY_TASK:  # a stalemate (issue 18)
-                return await minority_report(self._store, self._moderator, debate, self._language)
+                return await minority_report(self._store, self._moderator, debate, self._in(debate))
             case RunTask(task=task):
                 return await self._task(debate, task)
             case Conclude():
@@ -132,10 +134,8 @@ class EffectRunner:
                 posted = await self._store.turn(debate.id, number)
                 url = await self._room.show(debate, effect, Loaded(turn=posted))
                 await self._store.set_message_url(debate.id, number, url)
-            case PostConclusion() | PostSummary():  # with every turn, for the export file
-                every = await self._store.last_turns(debate.id, max(debate.turns, 1))
-                _, loaded = self._for_room(debate, effect)
-                await self._room.show(debate, effect, replace(loaded, turns=every))
+            case PostConclusion() | PostSummary():
+                await self._show_end(debate, effect)
             case _:
                 await self._room.show(debate, *self._for_room(debate, effect))
         return None
@@ -181,12 +181,17 @@ class EffectRunner:
         """A format's moderator task; its deterministic fallback when the moderator cannot."""
         fmt = format_named(debate.format)
         shown = await self._turns(debate, fmt.task_shows(debate, task))
-        prompt = render_pieces(fmt.task_brief(debate, task, shown), self._language)
-        request = TaskRequest(debate.id, task, prompt, fmt.task_json(debate, task))
+        language = self._in(debate)
+        prompt = render_pieces(fmt.task_brief(debate, task, shown), language)
+        request = TaskRequest(debate.id, task, prompt, fmt.task_json(debate, task), language)
         try:
             return TaskDone(task, await self._moderator.perform(request))
         except ModeratorUnavailable:
             return TaskDone(task, fmt.task_fallback(debate, task, shown), ModeratorSource.RULES)
+
+    def _in(self, debate: Debate) -> str:
+        """The language of the debate's prompts: its own (its server's), else LANGUAGE."""
+        return debate.language or self._language
 
     async def _turns(self, debate: Debate, numbers: tuple[int, ...]) -> tuple[Turn, ...]:
         """The stored turns by number (a number a skipped ask left unused is passed over)."""
@@ -197,6 +202,15 @@ class EffectRunner:
             except LookupError:
                 continue
         return tuple(found)
+
+    async def _show_end(self, debate: Debate, effect: PostConclusion | PostSummary) -> None:
+        """The end in the room, with every turn (for the export file); then the room's archive
+        time, stored as the debate's timer (fenced as every write is, kept across restarts)."""
+        every = await self._store.last_turns(debate.id, max(debate.turns, 1))
+        _, loaded = self._for_room(debate, effect)
+        await self._room.show(debate, effect, replace(loaded, turns=every))
+        if self._archive_after:
+            await self._store.schedule_resume(debate.id, self._clock.now() + self._archive_after)
 
     async def _ask(self, debate: Debate, ask: AskDebater) -> Event:
         if ask.delay_s > 0:
@@ -211,11 +225,12 @@ class EffectRunner:
         people = debate.people[debate.heard_by(ask.seat) :]
         shown = await self._turns(debate, ask.shows)
         working = self._room.working(debate, ask.seat)
+        language = self._in(debate)
         request = TurnRequest(
             debate_id=debate.id,
             turn=ask.turn,
             round=ask.round,
-            prompt=compose_turn_prompt(debate, ask, shown, self._language, people),
+            prompt=compose_turn_prompt(debate, ask, shown, language, people),
             fresh_session=ask.fresh_session,
             participant=member.id,
             name=member.name,
@@ -223,8 +238,9 @@ class EffectRunner:
             model=member.model,
             on_text=working.show_text,
             for_person=partial(
-                compose_turn_prompt, debate, ask, shown, self._language, people, person=True
+                compose_turn_prompt, debate, ask, shown, language, people, person=True
             ),
+            system_prompt=participant_system_prompt(language),
         )
         try:
             async with working:

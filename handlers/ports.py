@@ -38,6 +38,7 @@ class TurnRequest:
     name: str = ""  # the participant's display name
     persona: str = ""  # the participant's role, if any
     model: str = ""  # the participant's own model, if set (else the backend's)
+    system_prompt: str = ""  # the debaters' rules in the debate's language ('': the debater's)
     # Progress: called with the reply's whole text so far as it is written (a streaming
     # backend calls it often; it must return at once). Never the record: `speak` returns that.
     on_text: Callable[[str], None] | None = field(default=None, compare=False, repr=False)
@@ -102,6 +103,7 @@ class TaskRequest:
     task: str
     prompt: str
     json: bool
+    language: str = ""  # the debate's ('': the moderator's own)
 
 
 class ModeratorUnavailable(Exception):
@@ -111,8 +113,9 @@ class ModeratorUnavailable(Exception):
 class Moderator(Protocol):
     """The moderator: detection, judgement after each reply, the Conclusion."""
 
-    async def detect(self, window: tuple[ChatLine, ...]) -> Detection:
-        """Judge whether the chat holds an open, debate-worthy decision."""
+    async def detect(self, window: tuple[ChatLine, ...], language: str = "") -> Detection:
+        """Judge whether the chat holds an open, debate-worthy decision; the card's words in
+        `language` (its channel's; '': the moderator's own)."""
         ...
 
     async def judge(self, view: ModeratorView) -> Decision:

@@ -1,18 +1,19 @@
 """The deterministic moderator: what decides when Gemini cannot (quota spent, errors, bad output).
 
-Pure: no I/O, no clock. Its few words come from a `phrase(key, **params)` callable (the
-locale strings, `moderator.*`), so the engine stays free of the front end.
+Pure: no I/O, no clock. Its few words come from the locale strings (`moderator.*`), in each
+debate's own language.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
+from handlers.core.i18n import Strings
 from handlers.core.model import (
     Action,
     ChatLine,
     Conclusion,
+    Debate,
     Decision,
     Detection,
     ModeratorSource,
@@ -31,20 +32,18 @@ POSITION_CHARS = 700  # each side's last position on the Conclusion page
 _STANCE_WEIGHT = {Stance.AGREE: 1.0, Stance.PARTIAL: 0.5, Stance.DISAGREE: 0.0}
 _SPACES = re.compile(r"\s+")
 
-Phrase = Callable[..., str]
-
 
 class RulesModerator:
     """Judges by fixed rules: both agree → conclude, a question for the people → ask, else go on."""
 
-    def __init__(self, phrase: Phrase) -> None:
-        self._phrase = phrase
+    def __init__(self, strings: Strings) -> None:
+        self._strings = strings
 
     async def judge(self, view: ModeratorView) -> Decision:
         """The rule-based judgement of the latest turn, with the summary extended by one line."""
         debate = view.debate
         latest = _latest(view)
-        summary = self.extend_summary(debate.summary, latest, debate.name_of)
+        summary = self.extend_summary(debate, latest)
         consensus = consensus_estimate(view)
         if both_agree(debate):
             return _decision(Action.CONCLUDE, summary, consensus)
@@ -56,15 +55,15 @@ class RulesModerator:
 
     async def conclude(self, view: ModeratorView) -> Conclusion:
         """A mechanical Conclusion: how it ended and each side's last position."""
-        debate = view.debate
+        debate, phrase = view.debate, self._strings.of(view.debate)
         outcome = debate.outcome or Outcome.MAX_ROUNDS
         if both_agree(debate):
-            decision = self._phrase("moderator.rules_decision_agreed")
+            decision = phrase("moderator.rules_decision_agreed")
         elif outcome is Outcome.CONSENSUS:  # the people declared it at a pause
-            decision = self._phrase("moderator.rules_decision_declared")
+            decision = phrase("moderator.rules_decision_declared")
         else:
-            reason = self._phrase(f"moderator.rules_outcome_{outcome.value}")
-            decision = self._phrase("moderator.rules_decision_open", reason=reason)
+            reason = phrase(f"moderator.rules_outcome_{outcome.value}")
+            decision = phrase("moderator.rules_decision_open", reason=reason)
         positions = tuple((seat, self._position(view, seat)) for seat in debate.ids)
         latest = _latest(view)
         open_issues: tuple[str, ...] = ()
@@ -75,40 +74,41 @@ class RulesModerator:
             agreed=(),
             open_issues=open_issues,
             positions=positions,
-            next_steps=(self._phrase("moderator.rules_next_step"),),
+            next_steps=(phrase("moderator.rules_next_step"),),
             source=ModeratorSource.RULES,
         )
 
-    async def detect(self, window: tuple[ChatLine, ...]) -> Detection:
+    async def detect(self, window: tuple[ChatLine, ...], language: str = "") -> Detection:
         """Rules never start a debate: without the model, detection pauses."""
-        del window
+        del window, language
         return Detection(debate_worthy=False, source=ModeratorSource.RULES)
 
-    def extend_summary(
-        self, summary: str, turn: Turn | None, name_of: Callable[[str], str] = str
-    ) -> str:
-        """The summary plus one line for `turn` (once), trimmed to SUMMARY_MAX_CHARS."""
+    def extend_summary(self, debate: Debate, turn: Turn | None) -> str:
+        """The debate's summary plus one line for `turn` (once, in the debate's language),
+        trimmed to SUMMARY_MAX_CHARS."""
+        summary, phrase = debate.summary, self._strings.of(debate)
         if turn is None:
             return bound_summary(summary)
         prefix = f"T{turn.number} "
         if any(line.startswith(prefix) for line in summary.splitlines()):
             return bound_summary(summary)  # judged again after a restart: no second line
-        stance = self._phrase(f"moderator.stance_{turn.parsed.stance or 'none'}")
-        line = self._phrase(
+        stance = phrase(f"moderator.stance_{turn.parsed.stance or 'none'}")
+        line = phrase(
             "moderator.rules_summary_line",
             turn=str(turn.number),
-            seat=name_of(turn.seat),
+            seat=debate.name_of(turn.seat),
             stance=stance,
             gist=gist(turn.parsed.opinion, SUMMARY_LINE_CHARS),
         )
         return bound_summary("\n".join(part for part in (summary.rstrip(), line) if part))
 
     def _position(self, view: ModeratorView, seat: str) -> str:
+        phrase = self._strings.of(view.debate)
         turns = [turn for turn in view.last_turns if turn.seat == seat]
         if not turns:
-            return self._phrase("moderator.rules_no_position")
+            return phrase("moderator.rules_no_position")
         last = max(turns, key=lambda turn: turn.number)
-        stance = self._phrase(f"moderator.stance_{last.parsed.stance or 'none'}")
+        stance = phrase(f"moderator.stance_{last.parsed.stance or 'none'}")
         return f"({stance}) {gist(last.parsed.opinion, POSITION_CHARS)}"
 
     async def perform(self, request: TaskRequest) -> str:

@@ -33,8 +33,10 @@ class Store(Protocol):
         format_name: str = "free",
         options: tuple[tuple[str, str], ...] = (),
         spend: Spend | None = None,
+        language: str = "",
     ) -> Debate:
-        """Store a new proposal (with the roster and format it would open with) and its effects."""
+        """Store a new proposal (with the roster, format and language it would open with) and
+        its effects."""
         ...
 
     async def load(self, debate_id: int) -> Debate:

@@ -56,6 +56,7 @@ class ScriptedModerator:
     def __init__(self, on_call: Callable[[str], None] | None = None) -> None:
         self.decisions: deque[Decision] = deque()
         self.windows: list[tuple[ChatLine, ...]] = []
+        self.languages: list[str] = []  # the language each detection was asked in
         self.views: list[ModeratorView] = []
         self._on_call = on_call or (lambda name: None)
         self.suggestion = ("", "")  # the suggested format and why, on every detection
@@ -78,9 +79,10 @@ class ScriptedModerator:
         """Queue the next judgements."""
         self.decisions.extend(decisions)
 
-    async def detect(self, window: tuple[ChatLine, ...]) -> Detection:
+    async def detect(self, window: tuple[ChatLine, ...], language: str = "") -> Detection:
         """A debate about TOPIC, whatever the chat."""
         self.windows.append(window)
+        self.languages.append(language)
         return Detection(
             debate_worthy=True,
             topic=TOPIC,

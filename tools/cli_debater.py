@@ -76,7 +76,7 @@ class CliDebater(ABC):
     def _workdir(self, debate_id: int) -> Path:
         """Where a new session of the debate runs."""
 
-    def _prepare(self, workdir: Path) -> Mapping[str, str]:
+    def _prepare(self, workdir: Path, request: TurnRequest) -> Mapping[str, str]:
         """Make the working directory ready; the environment this run adds."""
         workdir.mkdir(parents=True, exist_ok=True)
         return {}
@@ -92,7 +92,7 @@ class CliDebater(ABC):
             resume, workdir = await self._sessions.resume_point(
                 request.debate_id, request.fresh_session, self._workdir(request.debate_id), who
             )
-            extra_env = self._prepare(workdir)
+            extra_env = self._prepare(workdir, request)
             async with self._slots:
                 run = await self._run(self._argv(resume, request), request, workdir, extra_env)
             reading = self._read(run)

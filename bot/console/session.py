@@ -127,7 +127,7 @@ class _Session:
             self.db, strings=self.strings, backend=backend, wiki_root=settings.WIKI_ROOT,
             room=room, moderator=moderator, debaters=seats, clock=self.clock, rng=rng,
             # no poll at a stalemate (a terminal has no one to vote)
-            config=replace(handler_config(settings), poll_hours=0),
+            config=replace(handler_config(settings), poll_hours=0, archive_hours=0),
         )  # fmt: skip
         print_banner(self.console, self.strings, settings, self.options, shortcut, path,
                      backend, self.unreachable)  # fmt: skip

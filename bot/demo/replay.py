@@ -168,7 +168,7 @@ class ReplayModerator:
     def __init__(self, recording: Recording) -> None:
         self._recording = recording
 
-    async def detect(self, window: tuple[ChatLine, ...]) -> Detection:
+    async def detect(self, window: tuple[ChatLine, ...], language: str = "") -> Detection:
         """The recorded verdict on the chat."""
         return self._recording.detection
 

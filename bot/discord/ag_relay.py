@@ -160,7 +160,8 @@ class AgRelayDebater:
             attempts.append(current)
         if not current.complete:
             if self._briefing and await self._first_turn(request):
-                request = replace(request, prompt=f"{self._briefing}\n\n---\n\n{request.prompt}")
+                briefing = request.system_prompt or self._briefing  # in the debate's language
+                request = replace(request, prompt=f"{briefing}\n\n---\n\n{request.prompt}")
             await self._post_parts(channel, request, current)
             await self._record(request.debate_id, current.key, channel, current.parts[0])
         ids = {mid for attempt in attempts for mid in attempt.parts.values()}

@@ -45,6 +45,7 @@ from handlers.store_ports import StoreUnavailable
 from tools.checks import one_line
 from tools.store.db import Database
 from tools.store.db_lock import DatabaseLock
+from tools.store.server_settings import ServerSettings
 from tools.store.sessions import schedule_session_expiry
 
 log = logging.getLogger(__name__)
@@ -79,14 +80,7 @@ async def assemble(
         strings=strings,
         backend=build_wiki_backend(settings),
         wiki_root=settings.WIKI_ROOT,
-        room=DiscordRoom(
-            bot,
-            db,
-            strings,
-            clock,
-            guard=services.leases,
-            archive_hours=settings.ARCHIVE_AFTER_HOURS,
-        ),
+        room=DiscordRoom(bot, db, strings, clock, guard=services.leases),
         moderator=moderator,
         debaters=_debaters(bot, settings, db, debaters or {}, services),
         clock=clock,
@@ -98,7 +92,8 @@ async def assemble(
     front = front_engine(services, engine, settings)
     if services.gateway:
         _front(bot, settings, engine, moderator, front, clock)
-    _schedule(services.scheduler, engine.handler, db, settings)
+    # With a lease runner, its passes fire the stored timers of the debates it holds.
+    _schedule(services.scheduler, engine.handler, db, settings, timers=services.runner is None)
     await engine.wiki.start()
     if services.runner is not None:
         await listen(services, settings, services.runner.wake)
@@ -126,6 +121,7 @@ def _front(
         channels=settings.DEBATE_CHANNEL_IDS,
         bot_user_id=bot.user.id if bot.user else 0,
         limits=DetectionLimits.of(settings, DETECTION_WINDOW),
+        configs=ServerSettings(engine.db),
     )
     bot.front = DiscordFront(
         front,
@@ -147,15 +143,22 @@ def _front(
 
 
 def _schedule(
-    scheduler: AsyncIOScheduler, handler: DebateHandler, db: Database, settings: Settings
+    scheduler: AsyncIOScheduler,
+    handler: DebateHandler,
+    db: Database,
+    settings: Settings,
+    *,
+    timers: bool,
 ) -> None:
-    """The timers: cards expire, polls and limits end when stored, old sessions are dropped."""
+    """The timers: cards expire, stored timers (polls, limits, archives) fire when due, old
+    sessions are dropped."""
     scheduler.add_job(
         _guarded(handler.expire_due), "interval", seconds=EXPIRY_CHECK_SECONDS, id="expire-cards"
     )
-    scheduler.add_job(
-        _guarded(handler.fire_due_timers), "interval", seconds=EXPIRY_CHECK_SECONDS, id="polls"
-    )
+    if timers:
+        scheduler.add_job(
+            _guarded(handler.fire_due_timers), "interval", seconds=EXPIRY_CHECK_SECONDS, id="polls"
+        )
     schedule_session_expiry(scheduler, db, settings.CLAUDE_SESSION_TTL_DAYS)
     scheduler.start()
 

@@ -136,7 +136,8 @@ class AdminCommands:
         scope = self._strings("admin.scope_channel")
         settings = config_text(config, self._strings, "admin.config_title", scope)
         line = debate_line(debate, self._strings, self._status_line, await self._link(debate))
-        return f"{line}\n{settings}"
+        spoken = self._strings.of(debate).language
+        return f"{line}\n{settings}\n{self._strings('admin.debate_language', language=spoken)}"
 
     async def _stop(self, interaction: discord.Interaction[Any], debate_id: int) -> str:
         await self._engine.get(debate_id)  # an unknown number is said as such
@@ -149,7 +150,7 @@ class AdminCommands:
         """The debate's one-file transcript (tools/wiki/export.py), as far as it has gone."""
         debate = await self._engine.get(debate_id)
         turns = await self._store.last_turns(debate_id, max(debate.turns, 1))
-        markdown = export_markdown(debate, turns, self._strings).encode()
+        markdown = export_markdown(debate, turns, self._strings.of(debate)).encode()
         return discord.File(io.BytesIO(markdown), filename=export_name(debate))
 
     async def _config(

@@ -5,7 +5,6 @@ wrong is answered once (`on_error`), privately."""
 from __future__ import annotations
 
 import logging
-from dataclasses import replace
 from typing import Any
 
 import discord
@@ -18,7 +17,7 @@ from bot.discord.views import card_view
 from handlers.core.admission import Admission, Submitted, admits, authorized
 from handlers.core.events import Event, OptionChosen, PeopleSaid, UserAnswered
 from handlers.core.i18n import Strings
-from handlers.core.model import Actor, ChatLine, Phase
+from handlers.core.model import Actor, ChatLine, Debate, Phase
 from handlers.core.shorten import shorten
 from handlers.debate_handler import Engine
 from handlers.detection import DetectionHandler
@@ -59,12 +58,16 @@ class DiscordFront:
         approver = self._approver_role_id is not None and self._approver_role_id in roles
         return Actor(user_id=user.id, name=user.display_name, is_approver=approver)
 
+    def _in(self, debate: Debate | None) -> Strings:
+        """The words of a reply about `debate`: its language's (unknown at the gateway: ours)."""
+        return self._strings.of(debate) if debate is not None else self._strings
+
     async def may_click(self, interaction: discord.Interaction[Any], debate_id: int) -> bool:
         """True for the debate's people and approvers; anyone else is told so, privately."""
         debate = await self._engine.get(debate_id)
         if authorized(debate, self.actor(interaction.user)):
             return True
-        await _private(interaction, self._strings("front.refused"))
+        await _private(interaction, self._strings.of(debate)("front.refused"))
         return False
 
     async def on_error(self, interaction: discord.Interaction[Any], error: Exception) -> None:
@@ -93,7 +96,7 @@ class DiscordFront:
 
     def _not_taken(self, done: Submitted, question: int = 0) -> str:
         """Why an event was not taken; for an answer to `question`, who was first, what is open."""
-        debate, strings = done.debate, self._strings
+        debate, strings = done.debate, self._in(done.debate)
         said = strings("front.refused" if done.admission is Admission.REFUSED else "front.not_now")
         if not question or debate is None or done.admission is Admission.REFUSED:
             return said
@@ -123,7 +126,7 @@ class DiscordFront:
         done = await self._engine.submit(debate_id, event)
         # The answer may be the moderator's text (an option's label): it may hold @here.
         answer = shorten(event.answer, ECHO_LIMIT)
-        taken = self._strings("front.answer_taken", answer=answer)
+        taken = self._in(done.debate)("front.answer_taken", answer=answer)
         await _private(interaction, taken if done.taken else self._not_taken(done, event.question))
 
     async def on_card_choice(
@@ -136,11 +139,12 @@ class DiscordFront:
         if done.debate is None:  # stored for the process that runs the debate
             await interaction.response.defer()
             return done
-        embed, view = card_embed(done.debate, self._strings), card_view(done.debate, self._strings)
+        strings = self._strings.of(done.debate)
+        embed, view = card_embed(done.debate, strings), card_view(done.debate, strings)
         await interaction.response.edit_message(embed=embed, view=view, allowed_mentions=NO_PINGS)
         now = await self._engine.get(debate_id)
         if now.phase is not Phase.PROPOSED:  # opened or put off meanwhile: the card says so
-            closed = card_embed(now, self._strings, closed=True, decided_by=now.approved_by)
+            closed = card_embed(now, strings, closed=True, decided_by=now.approved_by)
             await interaction.edit_original_response(
                 embed=closed, view=None, allowed_mentions=NO_PINGS
             )
@@ -157,7 +161,8 @@ class DiscordFront:
             await _private(interaction, self._not_taken(Submitted(admission, debate), question))
             return
         current = "" if question else debate.added_by(key, actor.user_id)
-        title, label = self._strings("front.form_title"), self._strings("front.form_label")
+        strings = self._strings.of(debate)
+        title, label = strings("front.form_title"), strings("front.form_label")
         opened = OptionForm(form, title, label, current, forget=self._forms.forget)
         await interaction.response.send_modal(self._forms.open(opened))
 
@@ -190,7 +195,7 @@ class DiscordFront:
             return
         added = done.debate.added if done.debate else ()  # the gateway: applied later
         people = [a.who for a in added if a.key == key] or [actor.name]
-        kept = self._strings("front.form_kept", count=len(text), people=", ".join(people))
+        kept = self._in(done.debate)("front.form_kept", count=len(text), people=", ".join(people))
         await _private(interaction, kept)
 
     async def on_message(self, message: discord.Message, own_id: int) -> None:
@@ -206,9 +211,9 @@ class DiscordFront:
             at=message.created_at,
             message_id=message.id,
         )
-        proposal = await self._detection.on_message(message.channel.id, line, message.author.bot)
-        if proposal is not None and message.guild is not None:  # its `/debate config` applies
-            proposal = replace(proposal, guild_id=message.guild.id)
+        guild_id = message.guild.id if message.guild is not None else 0  # its `/debate config`
+        channel_id, bot = message.channel.id, message.author.bot
+        proposal = await self._detection.on_message(channel_id, line, bot, guild_id)
         if proposal is not None:
             await self._engine.propose(proposal)
 

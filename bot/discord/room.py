@@ -59,10 +59,9 @@ class DiscordRoom:
         pace: Pace = DEFAULT_PACE,
         live_window_s: float = LIVE_WINDOW_S,
         guard: LeaseGuard | None = None,
-        archive_hours: int = 0,
     ) -> None:
         self._records = RoomRecords(client, db, guard)
-        self._archive = Archive(self._records, db, strings, clock, archive_hours)
+        self._archive = Archive(self._records, strings)
         self._strings = strings
         self._card = Card(self._records, db, strings)
         self._pins = Pins(self._records, strings, clock, status_window_s)
@@ -95,7 +94,7 @@ class DiscordRoom:
         self, debate: Debate, effect: RoomEffect, loaded: Loaded = NOTHING
     ) -> str:
         """Show what `effect` says; a turn's post returns a link to its first message."""
-        records, strings = self._records, self._strings
+        records, strings = self._records, self._strings.of(debate)  # in the debate's language
         match effect:
             case PostCard():
                 await self._card.post(debate)
@@ -121,12 +120,10 @@ class DiscordRoom:
                 await post_conclusion(
                     records, strings, debate, conclusion, loaded.links, loaded.turns
                 )
-                await self._archive.schedule(debate)
             case PostSummary():
                 await post_summary(
                     records, strings, debate, loaded.markdown, loaded.links, loaded.turns
                 )
-                await self._archive.schedule(debate)
             case ArchiveRoom():
                 await self._archive.archive(debate)
             case PostMinorityReport():

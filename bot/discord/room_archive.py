@@ -4,32 +4,18 @@ and the thread is archived, so it stops counting against the server's active thr
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 import discord
 
 from bot.discord.room_records import RoomRecords
 from handlers.core.i18n import Strings
 from handlers.core.model import Debate
-from handlers.ports import Clock
-from tools.store.db import Database
-from tools.store.polls import PollTimers
 
 
 class Archive:
-    """Schedules a thread's archiving at the end, and archives it when the timer is due."""
+    """Archives a concluded thread when its timer (stored by the engine) is due."""
 
-    def __init__(
-        self, records: RoomRecords, db: Database, strings: Strings, clock: Clock, hours: int
-    ) -> None:
-        self._records, self._strings, self._clock, self._hours = records, strings, clock, hours
-        self._timers = PollTimers(db)
-
-    async def schedule(self, debate: Debate) -> None:
-        """Store when the thread is archived (0 hours: never)."""
-        if self._hours > 0:
-            due = self._clock.now() + timedelta(hours=self._hours)
-            await self._timers.schedule(debate.id, due, replace=True)
+    def __init__(self, records: RoomRecords, strings: Strings) -> None:
+        self._records, self._strings = records, strings
 
     async def archive(self, debate: Debate) -> None:
         """The last message, linking the Conclusion, then the thread archived."""
@@ -38,6 +24,6 @@ class Archive:
         thread = await self._records.thread(debate)
         if not isinstance(thread, discord.Thread):
             return  # the thread was never made: nothing to archive
-        text = self._strings("archive.done", url=url)
+        text = self._strings.of(debate)("archive.done", url=url)
         await self._records.send_once(debate, "archived", content=text)
         await thread.edit(archived=True)

@@ -21,8 +21,8 @@ class Card:
 
     async def post(self, debate: Debate) -> None:
         """The approval card with its buttons."""
-        embed = embeds.card_embed(debate, self._strings)
-        view = card_view(debate, self._strings)
+        strings = self._strings.of(debate)
+        embed, view = embeds.card_embed(debate, strings), card_view(debate, strings)
         await self._records.send_once(debate, "card", embed=embed, view=view)
 
     async def close(self, debate: Debate) -> None:
@@ -32,5 +32,6 @@ class Card:
             return
         rows = await self._db.fetch_all(SELECT_DECIDED_BY, (debate.id,))
         decided_by = int(rows[0][0]) if rows and rows[0][0] else debate.approved_by
-        embed = embeds.card_embed(debate, self._strings, closed=True, decided_by=decided_by)
+        strings = self._strings.of(debate)
+        embed = embeds.card_embed(debate, strings, closed=True, decided_by=decided_by)
         await message.edit(embed=embed, view=None, allowed_mentions=NO_PINGS)

@@ -40,7 +40,7 @@ class Pins:
 
     async def open(self, debate: Debate) -> None:
         """Create the thread from the card and pin its status message."""
-        records = self._records
+        records, strings = self._records, self._strings.of(debate)
         if await records.recorded(debate.id, "thread") is None:
             thread = await self._create_thread(debate)
             records.keep_channel(thread, thread.id)
@@ -48,15 +48,16 @@ class Pins:
         status = await records.send_once(
             debate,
             "status",
-            content=embeds.status_line(debate, self._strings, self._clock.now()),
-            view=status_view(debate, self._strings),
+            content=embeds.status_line(debate, strings, self._clock.now()),
+            view=status_view(debate, strings),
         )
         if await records.recorded(debate.id, "pinned") is None:
             await self._pin(debate, "status")
             await records.record(debate.id, "pinned", status)
 
     async def _create_thread(self, debate: Debate) -> discord.Thread:
-        name = shorten(self._strings("front.thread_name", topic=debate.proposal.topic), 100)
+        name = self._strings.of(debate)("front.thread_name", topic=debate.proposal.topic)
+        name = shorten(name, 100)
         card = await self._records.message(debate.id, "card")
         if card is not None:
             try:
@@ -83,21 +84,21 @@ class Pins:
         message = await self._records.message(debate.id, "status")
         if message is None:
             return
-        terminal = debate.phase.is_terminal
-        content = embeds.status_line(debate, self._strings, self._clock.now())
+        terminal, strings = debate.phase.is_terminal, self._strings.of(debate)
+        content = embeds.status_line(debate, strings, self._clock.now())
         writing = [debate.name_of(s) for d, s in sorted(self.writing) if d == debate.id]
         if writing and not terminal:
-            content += self._strings("front.status_writing", seat=", ".join(writing))
+            content += strings("front.status_writing", seat=", ".join(writing))
         shown = (content, terminal, open_asks(debate)[:1])  # the Skip button names the ask
         if self._shown.get((debate.id, "status")) != shown:  # else: no change, no view built
-            view = None if terminal else status_view(debate, self._strings)
+            view = None if terminal else status_view(debate, strings)
             await self._edit(debate.id, "status", shown, message, content=content, view=view)
         if terminal:
             self.forget(debate.id)  # the final status is the debate's last post
 
     async def claims(self, debate: Debate) -> None:
         """The claim board: a second pinned message in the thread, edited in place."""
-        embed = embeds.claims_embed(debate, self._strings)
+        embed = embeds.claims_embed(debate, self._strings.of(debate))
         if await self._records.recorded(debate.id, "claims") is not None:
             message = await self._records.message(debate.id, "claims")
             if message is not None:

@@ -27,18 +27,18 @@ class Poll:
 
     async def report(self, debate: Debate) -> None:
         """Each side's strongest case, grey, in full (over several messages if need be)."""
-        for index, batch in enumerate(report_messages(debate, self._strings)):
+        for index, batch in enumerate(report_messages(debate, self._strings.of(debate))):
             await self._records.send_once(debate, f"poll-report:{index}", embeds=batch)
 
     async def open(self, debate: Debate) -> None:
         """The native poll with the positions as answers, and a line on how it works."""
         hours = debate.poll.hours if debate.poll is not None else 1
-        ends_at = self._clock.now() + timedelta(hours=hours)
+        ends_at, strings = self._clock.now() + timedelta(hours=hours), self._strings.of(debate)
         await self._records.send_once(
             debate,
             "poll",
-            content=poll_note(self._strings, hours, ends_at),
-            poll=discord_poll(debate, self._strings, hours),
+            content=poll_note(strings, hours, ends_at),
+            poll=discord_poll(debate, strings, hours),
         )
 
     async def votes(self, debate: Debate) -> tuple[int, ...] | None:

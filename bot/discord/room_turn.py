@@ -178,7 +178,7 @@ class LiveReply:
 
     async def _send(self, text: str) -> None:
         records, key = self._live.records, self._key
-        embed = live_embed(self._debate, self._seat, text, self._live.strings)
+        embed = live_embed(self._debate, self._seat, text, self._live.strings.of(self._debate))
         self.edits += 1
         self._live.edits += 1
         if await records.recorded(self._debate.id, key) is None:
@@ -259,5 +259,6 @@ class Working:
     async def _still_working(self, channel: discord.abc.Messageable, minutes: int) -> None:
         """Say that a long turn is still going."""
         name = self._debate.name_of(self._seat)
-        text = self._parts.strings("front.still_working", seat=name, minutes=minutes)
+        said = self._parts.strings.of(self._debate)
+        text = said("front.still_working", seat=name, minutes=minutes)
         await channel.send(text, allowed_mentions=NO_PINGS)

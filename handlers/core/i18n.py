@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import tomllib
+from functools import cache
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from handlers.core.korean import has_particles, resolve_particles
+
+if TYPE_CHECKING:
+    from handlers.core.model import Debate
 
 LANGUAGES = ("ko", "en", "pt-BR")
 
@@ -40,6 +44,11 @@ class Strings:
         # `{seat}이(가)` becomes `Claude가` / `사회자가`: the particle fits the word it follows.
         return resolve_particles(text) if key in self._particled else text
 
+    def of(self, debate: Debate) -> Strings:
+        """The strings a debate is run in: its own language's, else these (the process's
+        LANGUAGE). Everything said about one debate (room, replies, wiki) goes through here."""
+        return strings_in(debate.language) if debate.language not in ("", self.language) else self
+
     def has(self, key: str) -> bool:
         """True if the key exists."""
         return key in self._table
@@ -47,6 +56,12 @@ class Strings:
     def keys(self) -> frozenset[str]:
         """Every key of this language."""
         return frozenset(self._table)
+
+
+@cache
+def strings_in(language: str) -> Strings:
+    """One language's strings, loaded once."""
+    return Strings(language)
 
 
 def load_table(language: str) -> dict[str, str]:

@@ -272,6 +272,9 @@ class Debate:
     fell_back: bool = False  # the moderator's rules stood in at least once
     notes: tuple[tuple[int, str], ...] = ()  # (turn, the moderator's note), for the export
     conclusion: Conclusion | None = None  # as posted at the end
+    # The language it is run in: its server's or channel's (`/debate config`) when proposed;
+    # '' (stored before it was kept): the process's LANGUAGE. See `Strings.of`.
+    language: str = ""
 
     def output_of(self, task: str) -> str | None:
         """A moderator task's stored output, if it ran."""

@@ -100,11 +100,12 @@ class ClaudeCodeDebater(CliDebater):
         self._fixed_workdir = workdir
         self.window: Window | None = None  # the latest the CLI reported, for the next card
 
-    def command(self, session_id: str | None, model: str = "") -> list[str]:
-        """The argument list of one call (the prompt goes on stdin); `model` over the default."""
+    def command(self, session_id: str | None, model: str = "", system: str = "") -> list[str]:
+        """The argument list of one call (the prompt goes on stdin); `model` over the default,
+        `system` (the debate's language's) over the system prompt."""
         argv = [self._binary, "-p", "--output-format", "stream-json", "--verbose"]
         argv += ["--include-partial-messages"]
-        argv += ["--system-prompt", self._system_prompt, "--tools", self._tools]
+        argv += ["--system-prompt", system or self._system_prompt, "--tools", self._tools]
         argv += ["--permission-mode", "default", "--strict-mcp-config"]
         if self._web_tools:
             argv += ["--allowedTools", ",".join(self._web_tools)]
@@ -122,7 +123,7 @@ class ClaudeCodeDebater(CliDebater):
                 self._workdir(debate_id).rmdir()
 
     def _argv(self, resume: str | None, request: TurnRequest) -> list[str]:
-        return self.command(resume, request.model)
+        return self.command(resume, request.model, request.system_prompt)
 
     def _workdir(self, debate_id: int) -> Path:
         return self._fixed_workdir or self._workdir_root / "claude" / str(debate_id)

@@ -103,11 +103,12 @@ class GeminiCliDebater(CliDebater):
     def _workdir(self, debate_id: int) -> Path:
         return self._root / str(debate_id)
 
-    def _prepare(self, workdir: Path) -> Mapping[str, str]:
-        """The working directory with its CLI settings and the system prompt file."""
+    def _prepare(self, workdir: Path, request: TurnRequest) -> Mapping[str, str]:
+        """The working directory with its CLI settings and the system prompt file (in the
+        debate's language)."""
         write_workspace(workdir, self._tools, session_retention=False)
         system_md = workdir / ".gemini" / "system.md"
-        system_md.write_text(self._system_prompt, encoding="utf-8")
+        system_md.write_text(request.system_prompt or self._system_prompt, encoding="utf-8")
         return {"GEMINI_SYSTEM_MD": str(system_md)}
 
     def _read(self, run: CliRun) -> Reading:

@@ -115,14 +115,16 @@ class StructuredModerator:
         self._rules = rules
         self._spent_logged: date | None = None
 
-    async def detect(self, window: tuple[ChatLine, ...]) -> Detection:
-        """Whether the chat holds an open decision; never debate-worthy in fallback."""
-        reply = await self._ask(detection_prompt(window, self._language), DetectionReply, None)
+    async def detect(self, window: tuple[ChatLine, ...], language: str = "") -> Detection:
+        """Whether the chat holds an open decision (written in `language`, else the
+        moderator's); never debate-worthy in fallback."""
+        prompt = detection_prompt(window, language or self._language)
+        reply = await self._ask(prompt, DetectionReply, None)
         return to_detection(reply) if reply is not None else await self._rules.detect(window)
 
     async def judge(self, view: ModeratorView) -> Decision:
         """What follows the latest reply, with the updated running summary."""
-        prompt = judge_prompt(view, self._language)
+        prompt = judge_prompt(view, view.debate.language or self._language)
         reply = await self._ask(prompt, JudgeReply, view.debate.id)
         if reply is not None:
             return to_decision(reply)
@@ -131,13 +133,13 @@ class StructuredModerator:
 
     async def conclude(self, view: ModeratorView) -> Conclusion:
         """The Conclusion page's content."""
-        prompt = conclusion_prompt(view, self._language)
+        prompt = conclusion_prompt(view, view.debate.language or self._language)
         reply = await self._ask(prompt, ConclusionReply, view.debate.id)
         return to_conclusion(reply) if reply is not None else await self._rules.conclude(view)
 
     async def perform(self, request: TaskRequest) -> str:
         """A format's task, validated; the port's ModeratorUnavailable when rules stand in."""
-        prompt = task_prompt(request, self._language)
+        prompt = task_prompt(request, request.language or self._language)
         schema = prompt.schema
         output = await self._answer(
             prompt,

@@ -80,6 +80,7 @@ class SqliteStore:
         format_name: str = "free",
         options: tuple[tuple[str, str], ...] = (),
         spend: Spend | None = None,
+        language: str = "",
     ) -> Debate:
         """Store a new proposal (phase `proposed`) and its first effects, atomically; the
         roster and format are the configured ones, shown on the card, fixed at approval."""
@@ -99,6 +100,7 @@ class SqliteStore:
                 options=options,
                 wiki_key=secrets.token_hex(WIKI_KEY_BYTES),
                 spend=spend or Spend(),
+                language=language,
             )
             queue = EffectQueue().step((), effects)
             await conn.execute(UPDATE_DEBATE, _state_row(debate, stamp, queue))

@@ -20,6 +20,7 @@ import socket
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from handlers.core.kinds import Phase
@@ -28,7 +29,8 @@ from tools.store.db import Database, Params
 from tools.store.debates import SqliteStore
 
 _LIVE = ", ".join(f"'{p.value}'" for p in Phase if not p.is_terminal)
-# Debates someone must run: not ended, or with effects, commands or wiki writes still queued.
+# Debates someone must run: not ended, or with effects, commands, wiki writes still queued, or
+# a stored timer due (an ended debate's archive time; timers are the engine's clock, given).
 SELECT_CLAIMABLE = f"""
 SELECT d.id, COALESCE(l.expires_at, 0) FROM debates d
 LEFT JOIN debate_leases l ON l.debate_id = d.id
@@ -36,7 +38,9 @@ WHERE (l.debate_id IS NULL OR l.expires_at < {{now}}) AND d.id > ?
   AND (d.phase IN ({_LIVE})
        OR d.effects <> '[]'
        OR EXISTS (SELECT 1 FROM debate_inbox i WHERE i.debate_id = d.id AND i.done_at IS NULL)
-       OR EXISTS (SELECT 1 FROM wiki_outbox w WHERE w.debate_id = d.id AND w.done_at IS NULL))
+       OR EXISTS (SELECT 1 FROM wiki_outbox w WHERE w.debate_id = d.id AND w.done_at IS NULL)
+       OR EXISTS (SELECT 1 FROM polls t
+                  WHERE t.debate_id = d.id AND t.closed_at IS NULL AND t.ends_at <= ?))
 ORDER BY d.id LIMIT ?
 """  # noqa: S608  # the phases are the engine's own constants
 # Skip debates another claimer is looking at (row locks), and lock the ones taken.
@@ -149,17 +153,19 @@ class Leases:
         held = self._held.get(debate_id)
         return held[0] if held else None
 
-    async def claim(self, limit: int) -> list[int]:
-        """Claim up to `limit` debates nobody holds (or whose lease lapsed); their ids."""
+    async def claim(self, limit: int, now: datetime | None = None) -> list[int]:
+        """Claim up to `limit` debates nobody holds (or whose lease lapsed); their ids. With
+        `now` (the engine's clock), an ended debate whose stored timer is due is claimed too."""
         if limit <= 0:
             return []
+        due = now.isoformat() if now is not None else ""  # '': no timer is due
         started, sql = self._monotonic(), self._sql
         select = sql["claimable"] + (PG_LOCK if self._pg else "")
         taken: list[int] = []
         after = 0  # candidates are read in id order, past the ones already tried
         async with self._db.transaction() as conn:
             while len(taken) < limit:
-                found = await _rows(conn, select, (after, limit - len(taken)))
+                found = await _rows(conn, select, (after, due, limit - len(taken)))
                 if not found:
                     break
                 for debate_id, lapsed in found:

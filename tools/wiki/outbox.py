@@ -19,6 +19,7 @@ from handlers.core.effects import (
 )
 from handlers.core.formats import format_named
 from handlers.core.formats.keys import fill_keys
+from handlers.core.i18n import Strings
 from handlers.core.model import Debate, Turn, WikiPage
 from handlers.ports import NOTHING, Loaded
 from tools.store.db import Database
@@ -28,7 +29,6 @@ from tools.wiki.landing import Entry
 from tools.wiki.merge import Mode, content_hash
 from tools.wiki.pages import (
     MAX_TITLE_CHARS,
-    Translate,
     page_title,
     render_agenda,
     render_conclusion,
@@ -59,7 +59,7 @@ class WikiOutbox:
         backend: WikiBackend,
         *,
         root: str,
-        strings: Translate,
+        strings: Strings,
         notify: Notify,
         sleep: Sleep,
         now: Callable[[], datetime] = _utcnow,
@@ -91,23 +91,25 @@ class WikiOutbox:
         )
 
     async def write(self, debate: Debate, effect: WikiEffect, loaded: Loaded = NOTHING) -> None:
-        """Queue what `effect` writes, each entry under its key (a repeat is queued once)."""
+        """Queue what `effect` writes, each entry under its key (a repeat is queued once), in
+        the debate's language."""
+        t = self._t.of(debate)
         match effect:
             case WriteAgenda():
-                content = render_agenda(debate, self._t)
+                content = render_agenda(debate, t)
                 await self._enqueue(debate, WikiPage.AGENDA, f"{debate.id}:agenda", content)
             case WriteWorkingDocument(turn=turn):
                 key = f"{debate.id}:working-document:{turn}"
-                content = render_working_document(debate, self._t)
+                content = render_working_document(debate, t)
                 await self._enqueue(debate, WikiPage.WORKING_DOCUMENT, key, content)
             case AppendRoundLog():
                 await self._round_log(debate, loaded.stored_turn(), loaded.message_url)
             case LogNote(key=key, what=what, who=who, text=text):
                 dedup = f"{debate.id}:round-log:{key}"
-                section = render_round_note(what, who, text, dedup, self._t)
+                section = render_round_note(what, who, text, dedup, t)
                 await self._enqueue(debate, WikiPage.ROUND_LOG, dedup, section, Mode.APPEND)
             case WriteConclusion(conclusion=conclusion):
-                content = render_conclusion(debate, conclusion, self._t)
+                content = render_conclusion(debate, conclusion, t)
                 key = f"{debate.id}:conclusion"
                 await self._enqueue(debate, WikiPage.CONCLUSION, key, content)
             case WritePage(page=page):
@@ -116,7 +118,7 @@ class WikiOutbox:
     async def _round_log(self, debate: Debate, turn: Turn, message_url: str) -> None:
         """The turn's section at the end of the Round-Log."""
         key = f"{debate.id}:round-log:{turn.number}"
-        section = render_round_section(turn, message_url, key, self._t, debate)
+        section = render_round_section(turn, message_url, key, self._t.of(debate), debate)
         # A section longer than half a part is cut into pieces, each its own entry.
         for piece_key, content in pieces(section, key, self._part_limit // 2):
             await self._enqueue(debate, WikiPage.ROUND_LOG, piece_key, content, Mode.APPEND)
@@ -132,11 +134,13 @@ class WikiOutbox:
             own = self.path_of(debate, page)
             names = format_named(debate.format).pages(debate)
             pages = {name: self.path_of(debate, name) for name in names}
-            content = link_assets(fill_keys(markdown, self._t), own, pages, self._backend.link)
+            content = link_assets(
+                fill_keys(markdown, self._t.of(debate)), own, pages, self._backend.link
+            )
             if getattr(self._backend, "wikijs_callouts", False):
                 content = wikijs_callouts(content)
         path = self.path_of(debate, page)
-        title = fill_keys(title, self._t)[:MAX_TITLE_CHARS]
+        title = fill_keys(title, self._t.of(debate))[:MAX_TITLE_CHARS]
         key = f"{debate.id}:page:{page}:{content_hash(content)[:16]}"
         await self._store(Entry(0, debate.id, key, path, title, Mode.REPLACE, content, 0))
 
@@ -169,7 +173,7 @@ class WikiOutbox:
     async def _enqueue(
         self, debate: Debate, page: WikiPage, key: str, content: str, mode: Mode = Mode.REPLACE
     ) -> None:
-        title = page_title(debate.proposal.topic, page, self._t)
+        title = page_title(debate.proposal.topic, page, self._t.of(debate))
         path = self.path_of(debate, page.value)
         await self._store(Entry(0, debate.id, key, path, title, mode, content, 0))
 

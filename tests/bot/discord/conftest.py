@@ -39,6 +39,7 @@ from tests.fakes.discord_world import Json
 from tests.fakes.fake_discord import FakeDiscord
 from tests.handlers.doubles import FakeDebater
 from tools.store.db import Database
+from tools.store.leases import Leases, LeaseTiming
 
 __all__ = ["ag_client", "client", "errors", "fake"]
 
@@ -82,6 +83,7 @@ class BotRig:
     services: Services | None = None
     task: asyncio.Task[None] | None = None
     starts: int = 0
+    owner: str = ""  # set: the process shares the debates through leases, as `owner` (issue 20)
 
     @property
     def settings(self) -> Settings:
@@ -105,7 +107,9 @@ class BotRig:
 
     async def start(self) -> DebateBot:
         settings = self.settings
-        services = Services(db=await Database.open(str(settings.DATABASE_PATH)))
+        db = await Database.open(str(settings.DATABASE_PATH))
+        leases = Leases(db, self.owner, LeaseTiming(settings.LEASE_SECONDS)) if self.owner else None
+        services = Services(db=db, leases=leases)
 
         async def ready(bot: DebateBot) -> None:
             await assemble(

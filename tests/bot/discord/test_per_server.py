@@ -3,15 +3,20 @@ over its server's, shown by `status` and used by the next card; bad input change
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from handlers.core.i18n import Strings
 from handlers.core.model import Phase
 from handlers.core.participants import parse_roster
 from handlers.core.server_config import ServerConfig, config_problem
 from tests.bot.discord.conftest import KO, BotRig, People
 from tests.bot.discord.slash_support import MANAGE_GUILD, registered, run
-from tests.bot.discord.support import chat, wait_card
+from tests.bot.discord.support import chat, click, wait_card
+from tests.fakes.discord_interactions import FLAG_EPHEMERAL
 from tools.store.db import Database
 from tools.store.server_settings import ServerSettings
 
+EN = Strings("en")
 ROSTER = parse_roster("ag:ag-relay:AG,claude:claude-cli:Claude")
 
 
@@ -78,3 +83,53 @@ def test_per_server_config_problems_are_named() -> None:
     assert config_problem(ServerConfig(rounds=51), ROSTER) == "admin.bad_rounds"
     assert config_problem(ServerConfig(roster="??"), ROSTER) == "admin.bad_roster"
     assert config_problem(ServerConfig("pt-BR", "ledger", 50, ""), ROSTER) == ""
+
+
+async def test_per_server_language_runs_the_debate_in_it_end_to_end(
+    rig: BotRig, people: People
+) -> None:
+    """The server set to English while LANGUAGE is Korean: the card, the thread, a private
+    reply, the debater's prompt, the status, the export and the wiki's Conclusion in English."""
+    rig.ag.hold.update(range(1, 20))  # AG never answers: the debate is stopped
+    await rig.start()
+    assert rig.settings.LANGUAGE == "ko"
+    await registered(rig)
+    dana = rig.fake.add_user("dana")
+    await run(rig, dana, "config", permissions=MANAGE_GUILD, language="en")
+
+    await chat(rig, people)
+    card, debate_id = await wait_card(rig)
+    assert card["embeds"][0]["title"] == EN("front.card_title")
+    assert rig.moderator.languages[-1] == "en"  # the card's topic and question asked in it
+    labels = {c.get("label") for row in card["components"] for c in row["components"]}
+    assert EN("front.button_open") in labels
+    _, refused = await click(rig, card["id"], f"debate:open:{debate_id}", people.bob)
+    assert refused["flags"] & FLAG_EPHEMERAL and refused["content"] == EN("front.refused")
+    await click(rig, card["id"], f"debate:open:{debate_id}", people.carol)
+    thread_id = card["id"]
+    status = await rig.fake.wait_for_message(
+        lambda m: m["channel_id"] == thread_id and m["content"].startswith("Round 1/3")
+    )
+    turn = await rig.ag.wait_prompt(1)
+    assert "Write in English." in rig.ag.prompts[turn].content  # the debaters' rules too
+
+    await click(rig, status["id"], f"debate:stop:{debate_id}", people.alice)
+    await rig.fake.wait_for_message(
+        lambda m: (
+            m["channel_id"] == thread_id
+            and bool(m["embeds"])
+            and m["embeds"][0].get("title") == EN("front.conclusion_title")
+        )
+    )
+    await rig.fake.wait_for_message(
+        lambda m: m["channel_id"] == thread_id and m["content"] == EN("export.attached")
+    )
+    said = await run(rig, dana, "status", permissions=MANAGE_GUILD, debate=debate_id)
+    assert said.splitlines()[-1] == KO("admin.debate_language", language="en")
+
+    assert rig.services is not None and rig.services.wiki is not None
+    await rig.services.wiki.drained(debate_id)
+    folder = next((Path(rig.settings.LOCAL_WIKI_DIR) / "debates").iterdir())
+    conclusion = (folder / "conclusion.md").read_text(encoding="utf-8")
+    assert f"## {EN('wiki.conclusion.decision')}" in conclusion
+    assert KO("wiki.conclusion.decision") not in conclusion

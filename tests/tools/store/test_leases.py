@@ -121,6 +121,20 @@ async def test_claims_take_at_most_the_limit_and_skip_ended_debates(db: Database
     assert await holder.claim(5) == [ids[2]]  # the declined debate has nothing left to run
 
 
+async def test_an_ended_debate_is_claimed_again_once_its_archive_timer_is_due(db: Database) -> None:
+    holder = leases(db, "a", Clocks(db))
+    debate = await new_debate(db)
+    store = SqliteStore(db)
+    await store.save_step(replace(debate, phase=Phase.CONCLUDED), (), None, NOW)
+    pending = await store.pending_effects(debate.id, 100)
+    await store.complete_effects(debate.id, [effect_id for effect_id, _ in pending], NOW)
+    await store.schedule_resume(debate.id, NOW + timedelta(hours=2))  # the room's archive time
+
+    assert await holder.claim(5) == []  # ended, nothing queued, no engine clock given
+    assert await holder.claim(5, NOW + timedelta(hours=1)) == []  # not yet due
+    assert await holder.claim(5, NOW + timedelta(hours=2)) == [debate.id]
+
+
 async def test_a_released_debate_is_claimed_at_once(db: Database) -> None:
     clocks = Clocks(db)
     first, second = leases(db, "a", clocks), leases(db, "b", clocks)
