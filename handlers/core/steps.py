@@ -69,7 +69,7 @@ def format_of(debate: Debate) -> Format:
 
 def parse_with(debate: Debate, text: str) -> ParsedReply:
     """The reply split by the debate's format's contract."""
-    return CONTRACTS[format_of(debate).contract_of(debate)](text)
+    return CONTRACTS[format_of(debate).contract](text)
 
 
 def open_asks(debate: Debate) -> tuple[OpenAsk, ...]:

@@ -20,7 +20,6 @@ from handlers.core.formats.adversarial_briefs import (
     fitted,
     people_texts,
     role_pieces,
-    route_json,
     task_piece,
 )
 from handlers.core.formats.adversarial_contract import ADVOCATE, CHALLENGER, RECONCILER
@@ -103,7 +102,7 @@ class AdversarialFormat(Format):
     def noted(self, debate: Debate, turn: Turn) -> Debate:
         """Keep the role's answer, and what its contract lacks (for one repair request)."""
         role = self.role_of(debate, turn.seat)
-        gaps = " ".join(self.missing(debate, turn))
+        gaps = " ".join(missing_parts(turn.text, REQUIRED[role]))
         kept = with_output(debate, f"answer:{role}", turn.text)
         return with_output(kept, f"missing:{role}", gaps)
 
@@ -137,7 +136,7 @@ class AdversarialFormat(Format):
             notice = Notify("adversarial.insufficient")
             question = UserQuestion(text=audit.request or "CONTEXT-INSUFFICIENT", form=EVIDENCE)
             return PeopleStep(debate, question, (notice,))
-        fixed = on_tiers(with_output(debate, "route", route_json(chosen)), chosen.tier)
+        fixed = on_tiers(with_output(debate, "route", chosen.stored()), chosen.tier)
         key = "adversarial.tier_auto" if chosen.auto else "adversarial.tier_chosen"
         notices: list[Effect] = [
             LogNote("debate-line", "note", "", debate_line(audit, chosen)),
@@ -147,7 +146,7 @@ class AdversarialFormat(Format):
             ),
         ]
         if chosen.intake is Intake.THIN:
-            thin = reasons_words(chosen.thin_reasons, "; ")
+            thin = reasons_words(chosen.thin, "; ")
             notices.append(Notify("adversarial.thin", (("reasons", thin),)))
         kept, cut = fitted(audit)
         if cut:
@@ -219,10 +218,6 @@ class AdversarialFormat(Format):
             return pieces
         gaps = output_of(debate, f"missing:{role}")
         return (*pieces, Piece("format_repair", (("missing", gaps), ("answer", own))))
-
-    def missing(self, debate: Debate, turn: Turn) -> tuple[str, ...]:
-        """The role's required prefixes the answer lacks."""
-        return missing_parts(turn.text, REQUIRED[self.role_of(debate, turn.seat)])
 
     def task_json(self, debate: Debate, task: str) -> bool:
         """The intake audit is one JSON object; the light roles answer by prefix."""

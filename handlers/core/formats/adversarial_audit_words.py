@@ -76,6 +76,6 @@ def audit_notice(audit: Audit, chosen: Route) -> str:
         f"- {word('tier')}: {chosen.tier.value} ({reasons_words(chosen.reasons, ', ')})",
         f"- {word('intake_status')}: {chosen.intake.value}",
     ]
-    if chosen.thin_reasons:
-        lines.append(f"- CONTEXT-THIN: {reasons_words(chosen.thin_reasons, '; ')}")
+    if chosen.thin:
+        lines.append(f"- CONTEXT-THIN: {reasons_words(chosen.thin, '; ')}")
     return "\n".join(lines)

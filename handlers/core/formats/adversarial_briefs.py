@@ -3,7 +3,6 @@ from the stored debate (every role's answer relayed verbatim)."""
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import replace
 
@@ -86,29 +85,8 @@ def audit_of(debate: Debate) -> tuple[Audit, Route]:
     audit = audit if typed is None else replace(audit, known_gaps=typed)  # the people's word
     stored = output_of(debate, "route")
     if stored:
-        data = json.loads(stored)
-        chosen = Route(
-            Tier(data["tier"]),
-            tuple(data["reasons"]),
-            bool(data["auto"]),
-            Intake(data["intake"]),
-            tuple(data["thin"]),
-        )
-        return audit, chosen
+        return audit, Route.read(stored)
     return audit, route(audit, requested_tier(people_texts(debate)))
-
-
-def route_json(chosen: Route) -> str:
-    """The route as stored in the debate's outputs."""
-    return json.dumps(
-        {
-            "tier": chosen.tier.value,
-            "reasons": list(chosen.reasons),
-            "auto": chosen.auto,
-            "intake": chosen.intake.value,
-            "thin": list(chosen.thin_reasons),
-        }
-    )
 
 
 def manifest(audit: Audit) -> str:
@@ -134,7 +112,7 @@ def thin_line(chosen: Route) -> str:
     """The CONTEXT-THIN flag every brief carries, or '-'."""
     if chosen.intake is not Intake.THIN:
         return "-"
-    return f"CONTEXT-THIN: {'; '.join(chosen.thin_reasons)} (cap confidence at SPECULATIVE)"
+    return f"CONTEXT-THIN: {'; '.join(chosen.thin)} (cap confidence at SPECULATIVE)"
 
 
 def role_pieces(debate: Debate, role: str, answers: dict[str, str]) -> tuple[Piece, ...]:
@@ -266,6 +244,6 @@ def structural_audit(audit: Audit, chosen: Route) -> str:
         f"- Tier: {chosen.tier.value} ({', '.join(chosen.reasons)})",
         f"- Intake status: {chosen.intake.value}",
     ]
-    if chosen.thin_reasons:
-        lines.append(f"- CONTEXT-THIN: {'; '.join(chosen.thin_reasons)}")
+    if chosen.thin:
+        lines.append(f"- CONTEXT-THIN: {'; '.join(chosen.thin)}")
     return "\n".join(lines)

@@ -191,7 +191,7 @@ def _audit_lines(audit: Audit, chosen: Route) -> list[str]:
         *inventory_lines(audit),
         f"- {word('tier_rationale')}: {reasons_words(chosen.reasons, ', ')}",
         f"- {v(debate_line(audit, chosen))}",
-        *(f"- CONTEXT-THIN: {reason_words(reason)}" for reason in chosen.thin_reasons),
+        *(f"- CONTEXT-THIN: {reason_words(reason)}" for reason in chosen.thin),
     ]
 
 

@@ -80,8 +80,7 @@ class BriefInput:
 
 class Format(ABC):
     """A debate protocol, pure: the engine calls these with the stored debate. The methods
-    below the abstract ones are shared extensions (notes/FORMAT_EXTENSIONS.md), with the
-    defaults of a format that uses none of them."""
+    below the abstract ones are optional, with the defaults of a format that needs none."""
 
     name: str
     contract = "json"  # the reply contract the engine parses ("json": opinion, wiki_action, ...)
@@ -129,14 +128,6 @@ class Format(ABC):
     @abstractmethod
     def pages(self, debate: Debate) -> tuple[str, ...]:
         """The wiki pages this debate has written (the closing summary links only these)."""
-
-    def contract_of(self, debate: Debate) -> str:
-        """The reply contract of the current step: the format's one contract."""
-        return self.contract
-
-    def missing(self, debate: Debate, turn: Turn) -> tuple[str, ...]:
-        """The required parts `turn` lacks (empty: complete, the default)."""
-        return ()
 
     def task_brief(self, debate: Debate, task: str, shown: tuple[Turn, ...]) -> tuple[Piece, ...]:
         """The moderator's prompt for `task`, as prompt pieces (the engine renders them)."""

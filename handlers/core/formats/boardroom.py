@@ -130,10 +130,6 @@ class BoardroomFormat(Format):
         )
         return (*shown, Piece("boardroom_round2", values, True))
 
-    def missing(self, debate: Debate, turn: Turn) -> tuple[str, ...]:
-        """The contract's parts the answer lacks."""
-        return pages.missing_parts(parse_position(turn.text, debate.round), debate.round)
-
     def holds(self, debate: Debate) -> bool:
         """Round-1 answers are posted only once all are in (isolation)."""
         return debate.step == POSITION

@@ -87,13 +87,9 @@ class LedgerFormat(Format):
         who = debate.ids if orchestrated(debate) else debate.ids[:1]
         return AskStep(opened, "round" if orchestrated(debate) else "turn", who, notices)
 
-    def missing(self, debate: Debate, turn: Turn) -> tuple[str, ...]:
-        """The contract's fields the reply lacks (for the engine's one repair request)."""
-        return text.missing_fields(turn)
-
     def noted(self, debate: Debate, turn: Turn) -> Debate:
         """Keep what the reply's contract lacks (for one repair request)."""
-        return with_output(debate, f"missing:{turn.seat}", ", ".join(self.missing(debate, turn)))
+        return with_output(debate, f"missing:{turn.seat}", ", ".join(text.missing_fields(turn)))
 
     def answered(self, debate: Debate, rng: random.Random) -> Plan:
         """Once the round (or a turn) is in: one repair request for lacking replies, or go on."""
