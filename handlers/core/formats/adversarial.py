@@ -201,9 +201,10 @@ class AdversarialFormat(Format):
         if is_repair(debate.step):
             return latest_of(debate, participant)
         wanted = {"challenger": ("advocate",), "reconciler": ("advocate", "challenger")}
-        return tuple(
-            n for r in wanted.get(role, ()) for n in latest_of(debate, self.seat_of(debate, r))
-        )
+        return self._latest(debate, wanted.get(role, ()))
+
+    def _latest(self, debate: Debate, roles: tuple[str, ...]) -> tuple[int, ...]:
+        return tuple(n for r in roles for n in latest_of(debate, self.seat_of(debate, r)))
 
     def _answers(self, shown: tuple[Turn, ...], debate: Debate) -> dict[str, str]:
         return {self.role_of(debate, t.seat): t.text for t in shown}
@@ -225,8 +226,7 @@ class AdversarialFormat(Format):
 
     def task_shows(self, debate: Debate, task: str) -> tuple[int, ...]:
         """Probes read the Advocate; the Validator reads every role."""
-        roles = {"intake": (), "validator": ROLES}.get(task, ("advocate",))
-        return tuple(n for r in roles for n in latest_of(debate, self.seat_of(debate, r)))
+        return self._latest(debate, {"intake": (), "validator": ROLES}.get(task, ("advocate",)))
 
     def task_brief(self, debate: Debate, task: str, shown: tuple[Turn, ...]) -> tuple[Piece, ...]:
         """The seed's brief for the task."""
@@ -241,24 +241,21 @@ class AdversarialFormat(Format):
         return PROBE_FALLBACK.format(framing=framing) if framing else VALIDATOR_FALLBACK
 
     def page_shows(self, debate: Debate, page: str) -> tuple[int, ...]:
-        """Every role's latest answer."""
-        return tuple(n for r in ROLES for n in latest_of(debate, self.seat_of(debate, r)))
+        """Every role's latest answer (the page's cost lines name the model of each)."""
+        return self._latest(debate, ROLES)
 
-    def _collected(self, debate: Debate, turns: tuple[Turn, ...] | None) -> Answers:
-        roles = (
-            self._answers(turns, debate)
-            if turns is not None
-            else {r: output_of(debate, f"answer:{r}") for r in ROLES}
-        )
+    def _collected(self, debate: Debate, turns: tuple[Turn, ...] = ()) -> Answers:
+        """What the roles answered, as `noted` kept it; the cost lines from `turns`."""
         _, chosen = audit_of(debate)
         probes = tuple(output_of(debate, t) for t, _ in PROBES) if chosen.tier is Tier.FULL else ()
+        advocate, challenger, reconciler = (output_of(debate, f"answer:{r}") for r in ROLES)
         return Answers(
-            advocate=roles.get("advocate", ""),
-            challenger=roles.get("challenger", ""),
-            reconciler=roles.get("reconciler", ""),
-            probes=probes,
-            validator=output_of(debate, "validator"),
-            cost=cost_lines(debate, turns or (), chosen.tier),
+            advocate,
+            challenger,
+            reconciler,
+            probes,
+            output_of(debate, "validator"),
+            cost=cost_lines(debate, turns, chosen.tier),
             tiers=tier_lines(debate, chosen.tier),
         )
 
@@ -274,7 +271,7 @@ class AdversarialFormat(Format):
         if not output_of(debate, "written"):
             return ""
         audit, chosen = audit_of(debate)
-        return render_summary(audit, chosen, self._collected(debate, None))
+        return render_summary(audit, chosen, self._collected(debate))
 
     def estimate(self, debate: Debate) -> tuple[int, int]:
         """Three roles, each with one possible repair; intake, two probes, the Validator."""
