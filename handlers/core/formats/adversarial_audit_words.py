@@ -1,9 +1,7 @@
-"""The intake audit as people read it: the room's notice after the audit, and the audit lines of
-the `debate-result` page. Labels and the routing's reasons are locale keys written as `⟦key⟧`
-(`word`), which the room and the wiki fill in the reader's language; what the audit quotes
-(the proposition, the evidence, the gaps) is embedded `verbatim`. The protocol's tokens (tiers,
-intake statuses, stances, evidence ids, CONTEXT-THIN) stay as they are. The roles read the
-seed's English block instead (adversarial_audit.structural_audit)."""
+"""The intake audit as people read it (keyed and `verbatim`, keys.py): the room's notice after
+the audit and the audit lines of the `debate-result` page. The protocol's tokens (tiers, intake
+statuses, stances, evidence ids, CONTEXT-THIN) stay as they are; the roles read the seed's
+English block instead (adversarial_briefs.structural_audit)."""
 
 from __future__ import annotations
 

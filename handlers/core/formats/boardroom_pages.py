@@ -1,6 +1,5 @@
 """The boardroom's results, pure: votes, rounds, the decision and the synthesis as stored (the
-pages and the closing block people read: boardroom_report). A vote's word is a locale key
-written as `⟦key⟧`; the wiki and the room fill it from the locale files."""
+pages and the closing block people read: boardroom_report)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,4 @@
-"""The boardroom's pages and closing block, pure. Words people read are locale keys written as
-`⟦key⟧`; the wiki and the room fill them from the locale files (handlers.core.formats.keys), and
-what the members, the people and the moderator wrote is embedded `verbatim`."""
+"""The boardroom's pages and closing block, keyed and `verbatim` (keys.py)."""
 
 from __future__ import annotations
 

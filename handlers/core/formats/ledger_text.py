@@ -1,9 +1,5 @@
-"""The ledger format's pure text work: contract fields, ledger ids, pages and the diagram.
-
-Words people read are locale keys written as `⟦ledger.key⟧`; the wiki and the room fill them
-in their language (formats read neither locales nor prompts), and what the participants, the
-people and the moderator wrote is embedded `verbatim` (handlers.core.formats.keys).
-"""
+"""The ledger format's text work: contract fields, ledger ids, and its pages and diagram, keyed
+and `verbatim` (keys.py)."""
 
 from __future__ import annotations
 
@@ -66,11 +62,9 @@ def front_parts(output: str) -> tuple[str, str]:
 def front_page(
     output: str, *, keyed: bool, ratified: bool = True, orientation: str = ""
 ) -> tuple[str, str]:
-    """(markdown, svg) of a front page as people read it: the moderator's Markdown verbatim;
-    the rules' (`keyed`, which only the engine says: never a flag in the output) as it was
-    written, in locale keys with its quotes escaped; under its title, the callout that the
-    ledger it restates was not ratified (where the rules built it) and the orientation line,
-    then a rule."""
+    """(markdown, svg) of a front page as people read it: the moderator's Markdown `verbatim`,
+    the rules' (`keyed`: the engine's record, never a flag in the output) as written; under its
+    title the callout of an unratified ledger and the orientation line, then a rule."""
     markdown, svg = front_parts(output)
     shown = markdown if keyed else v(markdown)
     head = [*unratified(ratified), *([orientation, "", "---", ""] if orientation else [])]
