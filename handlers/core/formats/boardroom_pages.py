@@ -35,7 +35,7 @@ def result(final_votes: list[str | None]) -> str:
 
 def vote_in(debate: Debate, round_number: int, seat: str) -> str | None:
     """A participant's vote in a round, as noted when its answer came."""
-    return dict(debate.outputs).get(f"vote/{round_number}/{seat}") or None
+    return debate.output_of(f"vote/{round_number}/{seat}") or None
 
 
 def final_votes(debate: Debate) -> dict[str, str | None]:
@@ -50,7 +50,7 @@ def result_of(debate: Debate) -> str:
 
 def round_of(debate: Debate, number: int) -> int:
     """Which round turn `number` belongs to."""
-    last = dict(debate.outputs).get(ROUND1_LAST)
+    last = debate.output_of(ROUND1_LAST)
     return 1 if last is None or number <= int(last) else 2
 
 
@@ -61,10 +61,8 @@ def seats_in(debate: Debate, round_number: int) -> tuple[str, ...]:
 
 
 def gaps(debate: Debate) -> tuple[tuple[str, str], ...]:
-    """(member, its answer's missing parts) for this round's incomplete answers."""
-    notes = dict(debate.outputs)
-    found = ((seat, notes.get(f"missing/{debate.round}/{seat}", "")) for seat in debate.ids)
-    return tuple((seat, missing) for seat, missing in found if missing)
+    """(member, its answer's missing parts, if any) in this round."""
+    return tuple((s, debate.output_of(f"missing/{debate.round}/{s}") or "") for s in debate.ids)
 
 
 def round_page(page: str) -> tuple[int, str] | None:

@@ -33,23 +33,12 @@ class FormatRegistry:
             raise FormatTaken(fmt.name)
         self._formats[fmt.name] = fmt
 
-    def unregister(self, name: str) -> Format:
-        """Take the format called `name` out, and return it."""
-        try:
-            return self._formats.pop(name)
-        except KeyError:
-            raise UnknownFormat(name) from None
-
     def named(self, name: str) -> Format:
         """The format called `name`."""
         try:
             return self._formats[name]
         except KeyError:
             raise UnknownFormat(name) from None
-
-    def names(self) -> tuple[str, ...]:
-        """Every registered name, in registration order."""
-        return tuple(self._formats)
 
     def for_roster(self, roster: tuple[Participant, ...]) -> tuple[str, ...]:
         """The names of the formats this roster can run, in registration order."""
@@ -59,7 +48,8 @@ class FormatRegistry:
         return name in self._formats
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self.names())
+        """Every registered name, in registration order."""
+        return iter(tuple(self._formats))
 
     @contextmanager
     def scoped(self, *formats: Format, keep: tuple[str, ...] | None = None) -> Iterator[None]:
