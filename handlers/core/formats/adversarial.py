@@ -35,15 +35,10 @@ from handlers.core.formats.adversarial_seats import (
 )
 from handlers.core.formats.base import (
     REPAIR_SUFFIX,
-    AskStep,
     BriefInput,
     CardOption,
-    EndStep,
     Format,
-    PeopleStep,
     Piece,
-    Plan,
-    TaskStep,
     is_repair,
     latest_of,
     output_of,
@@ -51,6 +46,7 @@ from handlers.core.formats.base import (
     with_output,
 )
 from handlers.core.formats.keys import verbatim
+from handlers.core.formats.plans import AskStep, EndStep, PeopleStep, Plan, TaskStep
 from handlers.core.model import (
     Debate,
     Decision,

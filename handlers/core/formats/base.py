@@ -14,24 +14,8 @@ from dataclasses import dataclass, replace
 
 from handlers.core.effects import AskDebater, Notify
 from handlers.core.formats.keys import verbatim
-from handlers.core.formats.plans import AskStep, EndStep, JudgeStep, PeopleStep, Plan, TaskStep
+from handlers.core.formats.plans import AskStep, JudgeStep, Plan
 from handlers.core.model import Debate, Decision, Participant, PeopleLine, Turn
-
-# The plans are re-exported: a format reads what it may answer beside what it is.
-__all__ = [
-    "AskStep",
-    "BriefInput",
-    "CardOption",
-    "EndStep",
-    "Format",
-    "JudgeStep",
-    "PeopleStep",
-    "Piece",
-    "Plan",
-    "TaskStep",
-    "output_of",
-    "with_output",
-]
 
 
 @dataclass(frozen=True)

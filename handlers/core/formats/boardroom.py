@@ -11,14 +11,9 @@ import handlers.core.formats.boardroom_pages as pages
 import handlers.core.formats.boardroom_report as report
 from handlers.core.effects import Notify, WritePage
 from handlers.core.formats.base import (
-    AskStep,
     BriefInput,
-    EndStep,
     Format,
-    PeopleStep,
     Piece,
-    Plan,
-    TaskStep,
     agenda,
     every_turn,
     is_repair,
@@ -27,6 +22,7 @@ from handlers.core.formats.base import (
 )
 from handlers.core.formats.boardroom_panel import MAX_PANEL, narrow_piece, narrowed
 from handlers.core.formats.boardroom_reply import parse_position
+from handlers.core.formats.plans import AskStep, EndStep, PeopleStep, Plan, TaskStep
 from handlers.core.model import Debate, Decision, Outcome, Turn, WikiPage
 
 ROUNDS = 2  # the seed's: positions, then rebuttals

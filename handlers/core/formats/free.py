@@ -7,17 +7,8 @@ import random
 from dataclasses import replace
 
 from handlers.core.effects import Notify
-from handlers.core.formats.base import (
-    AskStep,
-    BriefInput,
-    EndStep,
-    Format,
-    JudgeStep,
-    Piece,
-    Plan,
-    agenda,
-    since_own,
-)
+from handlers.core.formats.base import BriefInput, Format, Piece, agenda, since_own
+from handlers.core.formats.plans import AskStep, EndStep, JudgeStep, Plan
 from handlers.core.model import Action, Debate, Decision, Outcome, Turn, WikiPage
 
 

@@ -16,14 +16,10 @@ import handlers.core.formats.ledger_text as text
 from handlers.core.effects import Effect, Notify, WritePage
 from handlers.core.formats.base import (
     REPAIR_SUFFIX,
-    AskStep,
     BriefInput,
     CardOption,
-    EndStep,
     Format,
     Piece,
-    Plan,
-    TaskStep,
     agenda,
     by_rules,
     every_turn,
@@ -34,6 +30,7 @@ from handlers.core.formats.base import (
     with_output,
 )
 from handlers.core.formats.keys import verbatim
+from handlers.core.formats.plans import AskStep, EndStep, Plan, TaskStep
 from handlers.core.model import Debate, Decision, Outcome, Stance, Turn, WikiPage
 
 END, STANCE, MODE = "ledger.end", "ledger.stance", "ledger.mode"
