@@ -40,6 +40,7 @@ class CardOption:
 
 FORM_LIMIT = 4000  # Discord's limit for one text input
 REPAIR_SUFFIX = "-repair"  # of the step that asks once more for what an answer lacked
+SOURCE = "source:{}"  # the output key that marks a task's output the rules wrote
 
 
 @dataclass(frozen=True)
@@ -182,7 +183,7 @@ def output_of(debate: Debate, task: str) -> str:
 
 def with_output(debate: Debate, task: str, output: str, *, by_rules: bool = False) -> Debate:
     """The debate with `task`'s output stored (replacing one), marked if the rules wrote it."""
-    source = _source_key(task)
+    source = SOURCE.format(task)
     kept = tuple(pair for pair in debate.outputs if pair[0] not in (task, source))
     marked = ((source, "rules"),) if by_rules else ()
     return replace(debate, outputs=(*kept, (task, output), *marked))
@@ -191,11 +192,7 @@ def with_output(debate: Debate, task: str, output: str, *, by_rules: bool = Fals
 def by_rules(debate: Debate, task: str) -> bool:
     """Whether `task`'s stored output is the format's own fallback, not a model's words (a
     trust the engine records: never read from the output itself)."""
-    return debate.output_of(_source_key(task)) == "rules"
-
-
-def _source_key(task: str) -> str:
-    return f"source:{task}"
+    return debate.output_of(SOURCE.format(task)) == "rules"
 
 
 def is_repair(step: str) -> bool:
