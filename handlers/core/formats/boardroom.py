@@ -21,7 +21,7 @@ from handlers.core.formats.base import (
     repair_ask,
 )
 from handlers.core.formats.boardroom_panel import MAX_PANEL, narrow_piece, narrowed
-from handlers.core.formats.boardroom_reply import parse_position
+from handlers.core.formats.boardroom_reply import missing_parts, parse_position
 from handlers.core.formats.plans import AskStep, EndStep, PeopleStep, Plan, TaskStep
 from handlers.core.model import Debate, Decision, Outcome, Turn, WikiPage
 
@@ -58,7 +58,7 @@ class BoardroomFormat(Format):
         found = parse_position(turn.text, debate.round)
         notes = {f"vote/{debate.round}/{turn.seat}": found.vote or ""}
         if not is_repair(debate.step):
-            gaps = pages.missing_parts(found, debate.round)
+            gaps = missing_parts(found, debate.round)
             notes[f"missing/{debate.round}/{turn.seat}"] = ", ".join(gaps)
         if debate.round == 2:
             notes[f"why/{turn.seat}"] = found.why_changed

@@ -20,7 +20,6 @@ ROUND1_LAST = "round1/last"  # the last turn number of round 1 (kept in debate.o
 SYNTHESIS = "synthesis"  # the draft
 ADVISOR = "advisor"  # the draft reviewed with the positions and the constraints
 DECISION = "decision"
-MIN_LISTED = 2  # the seed: at least two risks and two metrics
 SUMMARY_CHARS = 600  # of a member's argument and of its consensus condition, for the advisor
 
 
@@ -111,26 +110,6 @@ def vote_lines(debate: Debate) -> str:
         f"- {seat}: {vote_in(debate, 1, seat) or '-'} -> {vote_in(debate, 2, seat) or '-'}"
         for seat in debate.ids
     )
-
-
-def missing_parts(found: Position, round_number: int) -> tuple[str, ...]:
-    """The contract's parts an answer lacks (names as in the contract)."""
-    wanted: list[tuple[str, bool]] = [("vote", found.vote is not None)]
-    if round_number == 1:
-        wanted += [
-            ("argument", bool(found.argument)),
-            ("risks (2+)", len(found.risks) >= MIN_LISTED),
-            ("conditions", bool(found.conditions)),
-            ("metrics (2+)", len(found.metrics) >= MIN_LISTED),
-        ]
-    else:
-        wanted += [
-            ("agreement", bool(found.agreement)),
-            ("disagreement", bool(found.disagreement)),
-            ("insight", bool(found.insight)),
-            ("consensus_condition", bool(found.consensus)),
-        ]
-    return tuple(name for name, present in wanted if not present)
 
 
 def synthesis_of(debate: Debate) -> dict[str, Any]:
