@@ -119,8 +119,8 @@ class Format(ABC):
         raise LookupError(task)
 
     def task_shows(self, debate: Debate, task: str) -> tuple[int, ...]:
-        """The stored turns the task may read."""
-        return ()
+        """The stored turns the task may read: by default every one (what was said, verbatim)."""
+        return every_turn(debate)
 
     def task_json(self, debate: Debate, task: str) -> bool:
         """True if the task's answer must be one JSON object (the default)."""

@@ -130,10 +130,6 @@ class BoardroomFormat(Format):
         """Round-1 answers are posted only once all are in (isolation)."""
         return debate.step == POSITION
 
-    def task_shows(self, debate: Debate, task: str) -> tuple[int, ...]:
-        """The synthesis reads every answer of both rounds."""
-        return every_turn(debate)
-
     def task_brief(self, debate: Debate, task: str, shown: tuple[Turn, ...]) -> tuple[Piece, ...]:
         """The decision: the agenda; the synthesis: every answer verbatim, the computed result
         and the votes, then the request."""

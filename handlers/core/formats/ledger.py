@@ -22,7 +22,6 @@ from handlers.core.formats.base import (
     Piece,
     agenda,
     by_rules,
-    every_turn,
     is_repair,
     output_of,
     repair_ask,
@@ -169,10 +168,6 @@ class LedgerFormat(Format):
                 Piece("ledger_task_repair", (("missing", ", ".join(self._missing(debate))),))
             )
         return tuple(pieces)
-
-    def task_shows(self, debate: Debate, task: str) -> tuple[int, ...]:
-        """Every turn of the debate (the scribe summarises what was said, nothing else)."""
-        return every_turn(debate)
 
     def task_fallback(self, debate: Debate, task: str, shown: tuple[Turn, ...]) -> str:
         """Rules mode: the ledger from the claims of every turn; a plain front page."""
