@@ -78,22 +78,14 @@ class FormatRegistry:
 # The card's setup questions every format asks, after its own.
 ENGINE_OPTIONS = (CardOption(ANONYMOUS, ("off", "on")),)
 FORMATS = FormatRegistry(FREE, ADVERSARIAL, LEDGER_FORMAT, BOARDROOM)
+format_named = FORMATS.named  # by name; raises UnknownFormat
+formats_for = FORMATS.for_roster  # the names a roster can run, in registration order
 # The reply contracts a format may name, each with its tolerant parser.
 CONTRACTS: dict[str, Callable[[str], ParsedReply]] = {
     "json": parse_reply,
     "prefix": parse_prefix,
     "boardroom": parse_boardroom,
 }
-
-
-def format_named(name: str) -> Format:
-    """The registered format called `name`."""
-    return FORMATS.named(name)
-
-
-def formats_for(roster: tuple[Participant, ...]) -> tuple[str, ...]:
-    """The names of the registered formats this roster can run, in registration order."""
-    return FORMATS.for_roster(roster)
 
 
 def card_options(name: str) -> tuple[CardOption, ...]:
