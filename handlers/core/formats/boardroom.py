@@ -20,7 +20,6 @@ from handlers.core.formats.base import (
     latest_of,
     repair_ask,
 )
-from handlers.core.formats.boardroom_panel import MAX_PANEL, narrow_piece, narrowed
 from handlers.core.formats.boardroom_reply import missing_parts, parse_position
 from handlers.core.formats.plans import AskStep, EndStep, PeopleStep, Plan, TaskStep
 from handlers.core.model import Debate, Decision, Outcome, Turn, WikiPage
@@ -45,7 +44,7 @@ class BoardroomFormat(Format):
 
     def _round_one(self, debate: Debate) -> Plan:
         """Round 1: everyone at once, none seeing another."""
-        debate, narrowing = narrowed(debate)
+        debate, narrowing = pages.narrowed(debate)
         notices = (
             *narrowing,
             Notify("boardroom.decision", (("decision", pages.decision_of(debate)),)),
@@ -134,7 +133,7 @@ class BoardroomFormat(Format):
         """The decision: the agenda; the synthesis: every answer verbatim, the computed result
         and the votes, then the request."""
         if task == DECISION:
-            return (Piece("boardroom_decision", agenda(debate)), *narrow_piece(debate))
+            return (Piece("boardroom_decision", agenda(debate)), *pages.narrow_piece(debate))
         if task == ADVISOR:
             return (Piece("boardroom_advisor", pages.advisor_values(debate, shown)),)
         answers = tuple(
@@ -199,7 +198,7 @@ class BoardroomFormat(Format):
     def estimate(self, debate: Debate) -> tuple[int, int]:
         """Two answers each of at most five (and at most one repair each); the decision, the
         draft synthesis and its review."""
-        return 4 * min(len(debate.roster), MAX_PANEL), 3
+        return 4 * min(len(debate.roster), pages.MAX_PANEL), 3
 
     def pages(self, debate: Debate) -> tuple[str, ...]:
         """The synthesis first (the page that records the outcome, linked first), Agenda

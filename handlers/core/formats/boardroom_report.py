@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from handlers.core.formats.boardroom_pages import (
+    NARROWED,
+    SQUAD,
     decision_of,
     escalates,
     panel_line,
@@ -17,7 +19,6 @@ from handlers.core.formats.boardroom_pages import (
     vote_in,
     vote_word,
 )
-from handlers.core.formats.boardroom_panel import NARROWED, SQUAD
 from handlers.core.formats.boardroom_reply import VOTES
 from handlers.core.formats.keys import verbatim as v
 from handlers.core.model import Debate, Turn
