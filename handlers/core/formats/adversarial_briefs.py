@@ -19,7 +19,7 @@ from handlers.core.formats.adversarial_audit import (
     typed_gaps,
 )
 from handlers.core.formats.adversarial_contract import sections
-from handlers.core.formats.base import Piece, agenda, output_of
+from handlers.core.formats.base import Piece, agenda, output_of, people_said
 from handlers.core.model import Debate
 
 EVIDENCE = "adversarial.evidence"  # what the people added on the card, in its form
@@ -59,11 +59,6 @@ def people_texts(debate: Debate) -> tuple[str, ...]:
     lines = tuple(line.text for line in debate.people)
     added = tuple(a.text for a in debate.added if a.key == EVIDENCE)  # each person's
     return (proposal.topic, proposal.question, proposal.context, *added, *lines)
-
-
-def people_block(debate: Debate) -> str:
-    """The people's words after the card, attributed and verbatim."""
-    return "\n".join(f"- {line.who}: {line.text}" for line in debate.people) or "-"
 
 
 def constraints(debate: Debate, audit: Audit) -> str:
@@ -159,7 +154,7 @@ def task_piece(debate: Debate, task: str, answers: dict[str, str]) -> Piece:
         intake = (
             *agenda(debate),
             ("evidence", debate.added_text(EVIDENCE).strip() or "-"),
-            ("people", people_block(debate)),
+            ("people", people_said(debate)),
         )
         return Piece("adversarial_intake", intake)
     audit, chosen = audit_of(debate)

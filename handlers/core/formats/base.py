@@ -221,6 +221,11 @@ def agenda(debate: Debate) -> tuple[tuple[str, str], ...]:
     )
 
 
+def people_said(debate: Debate) -> str:
+    """What the people said, a line each, attributed and verbatim ('-': nothing)."""
+    return "\n".join(f"- {line.who}: {line.text}" for line in debate.people) or "-"
+
+
 def every_turn(debate: Debate) -> tuple[int, ...]:
     """Every stored turn of the debate."""
     return tuple(number for number, _ in debate.log)

@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from handlers.core.effects import Notify
-from handlers.core.formats.base import Piece, agenda, by_rules
+from handlers.core.formats.base import Piece, agenda, by_rules, people_said
 from handlers.core.formats.boardroom_reply import VOTES, Position, parse_position
 from handlers.core.formats.keys import verbatim
 from handlers.core.model import Debate, Participant, Turn, UserQuestion
@@ -170,10 +170,9 @@ def advisor_values(debate: Debate, shown: tuple[Turn, ...]) -> tuple[tuple[str, 
         f"\n  {_short(finals.get(seat, empty).consensus)}"
         for seat in debate.ids
     )
-    said = "\n".join(f"- {line.who}: {line.text}" for line in debate.people)
     return (
         *agenda_values(debate),
-        ("people", said or "-"),
+        ("people", people_said(debate)),
         ("result", result_of(debate)),
         ("positions", positions),
         ("draft", debate.output_of(SYNTHESIS) or "{}"),
