@@ -17,7 +17,7 @@ from handlers.core.i18n import Strings
 from handlers.core.model import AG, DEFAULT_ROSTER, Backend, ModeratorView, Phase
 from handlers.core.participants import RosterError, parse_roster
 from handlers.core.reply_parser import parse_reply
-from tests.handlers.duo_format import DUO
+from tests.handlers.duo_format import DUO, registered
 from tests.tools.gemini.builders import judging_debate
 from tools.gemini.context import conclusion_prompt, judge_prompt
 
@@ -79,7 +79,7 @@ def test_a_format_is_registered_once_and_a_scope_gives_back_the_registry() -> No
     with pytest.raises(FormatTaken, match="free"):
         FORMATS.register(FREE)  # nothing can overwrite a registered format
     before = tuple(FORMATS)
-    with FORMATS.scoped(DUO, keep=("free",)):
+    with registered(DUO):
         assert tuple(FORMATS) == ("free", "duo")
         with pytest.raises(UnknownFormat):
             FORMATS.named("ledger")

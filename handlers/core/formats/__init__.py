@@ -6,7 +6,6 @@ settings travels on the debate as its options)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 
 from handlers.core.anonymous import ANONYMOUS
 from handlers.core.formats.adversarial import ADVERSARIAL
@@ -59,20 +58,6 @@ class FormatRegistry:
     def __iter__(self) -> Iterator[str]:
         """Every registered name, in registration order."""
         return iter(tuple(self._formats))
-
-    @contextmanager
-    def scoped(self, *formats: Format, keep: tuple[str, ...] | None = None) -> Iterator[None]:
-        """For the duration, the formats named in `keep` (default: all) and `formats`;
-        afterwards exactly what was registered before (a plugin tried for one block)."""
-        before = dict(self._formats)
-        wanted = before.keys() if keep is None else keep
-        self._formats = {name: before[name] for name in wanted}
-        try:
-            for fmt in formats:
-                self.register(fmt)
-            yield
-        finally:
-            self._formats = before
 
 
 # The card's setup questions every format asks, after its own.
