@@ -82,17 +82,12 @@ class AdversarialFormat(Format):
 
     def start(self, debate: Debate, rng: random.Random) -> Plan:
         """Draw Advocate and Challenger, seat the Reconciler, and audit the context first."""
-        pair = [m.id for m in debate.roster if m.id != RECONCILER_ID][:2]
-        rng.shuffle(pair)
         roster = tuple(m for m in debate.roster if m.id != RECONCILER_ID)
+        pair = [m.id for m in roster[:2]]
+        rng.shuffle(pair)
         reconciler = reconciler_of(debate.options)
-        opened = replace(
-            debate,
-            round=1,
-            roster=(*roster, reconciler),
-            order=(*pair, reconciler.id),
-            spoken=(),
-        )
+        order = (*pair, reconciler.id)
+        opened = replace(debate, round=1, roster=(*roster, reconciler), order=order, spoken=())
         return TaskStep(opened, "intake")
 
     def noted(self, debate: Debate, turn: Turn) -> Debate:
