@@ -33,9 +33,9 @@ sys.path.insert(0, str(ROOT))
 from handlers.core.formats.adversarial_audit import rules_audit  # noqa: E402
 from handlers.core.formats.adversarial_contract import ADVOCATE, missing, parse_prefix  # noqa: E402
 from handlers.core.formats.boardroom_reply import parse_contract, parse_position  # noqa: E402
-from handlers.core.formats.ledger_text import fields_of, missing_fields  # noqa: E402
+from handlers.core.formats.ledger_text import missing_fields  # noqa: E402
 from handlers.core.model import ParsedReply, Turn, TurnMeta  # noqa: E402
-from handlers.core.reply_parser import parse_reply  # noqa: E402
+from handlers.core.reply_parser import json_block, parse_reply  # noqa: E402
 
 MB = 1_000_000
 BLOCK = '\n```json\n{"opinion": "끝", "stance": "agree", "question": "왜?"}\n```\n'
@@ -68,7 +68,7 @@ SHAPES: dict[str, Callable[[int], str]] = {
 
 def _ledger(text: str) -> object:
     turn = Turn(1, 1, 1, "ag", text, text, "", ParsedReply(text), TurnMeta(), datetime.now(UTC))
-    return fields_of(turn), missing_fields(turn)
+    return json_block(text), missing_fields(turn)  # the block the ledger's fields are read from
 
 
 READERS: dict[str, Callable[[str], object]] = {

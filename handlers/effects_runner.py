@@ -314,7 +314,7 @@ async def parse_off_loop(
 async def parsed_by_contract(debate: Debate, output: DebaterOutput) -> ParsedReply:
     """The reply split by the debate's format's contract; an adapter's own parse is used only
     when that contract is the JSON one it parsed by."""
-    contract = format_of(debate).contract_of(debate)
+    contract = format_of(debate).contract
     if output.parsed is not None and contract == "json":
         return output.parsed
     return await parse_off_loop(output.text, CONTRACTS[contract])

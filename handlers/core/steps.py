@@ -30,16 +30,8 @@ from handlers.core.effects import (
 )
 from handlers.core.events import ReplyReceived, TaskDone
 from handlers.core.formats import CONTRACTS, format_named
-from handlers.core.formats.base import (
-    AskStep,
-    EndStep,
-    Format,
-    JudgeStep,
-    PeopleStep,
-    Plan,
-    TaskStep,
-    with_output,
-)
+from handlers.core.formats.base import Format, with_output
+from handlers.core.formats.plans import AskStep, EndStep, JudgeStep, PeopleStep, Plan, TaskStep
 from handlers.core.model import (
     Debate,
     ModeratorSource,
@@ -69,7 +61,7 @@ def format_of(debate: Debate) -> Format:
 
 def parse_with(debate: Debate, text: str) -> ParsedReply:
     """The reply split by the debate's format's contract."""
-    return CONTRACTS[format_of(debate).contract_of(debate)](text)
+    return CONTRACTS[format_of(debate).contract](text)
 
 
 def open_asks(debate: Debate) -> tuple[OpenAsk, ...]:

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from handlers.core.formats import FORMATS
+from handlers.core.formats.base import Format
 from handlers.core.formats.free import FreeFormat
 
 
@@ -20,8 +21,15 @@ DUO = DuoFormat()
 
 
 @contextmanager
-def registered(*formats: FreeFormat) -> Iterator[None]:
-    """Only `free` and `formats` in FORMATS for the duration (as if they were all the product
-    had), so a test's menu and listing do not change as real formats are added."""
-    with FORMATS.scoped(*formats, keep=("free",)):
+def registered(*formats: Format, keep: tuple[str, ...] | None = ("free",)) -> Iterator[None]:
+    """For the duration, only the formats named in `keep` (None: all; by default `free`, as if
+    it were all the product had, so a test's menu does not change as real formats are added)
+    and `formats`; afterwards exactly what was registered before."""
+    before = dict(FORMATS._formats)
+    FORMATS._formats = {name: before[name] for name in (before if keep is None else keep)}
+    try:
+        for fmt in formats:
+            FORMATS.register(fmt)
         yield
+    finally:
+        FORMATS._formats = before

@@ -10,7 +10,8 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from handlers.core.formats.base import AskStep, BriefInput, EndStep, Format, Piece, Plan
+from handlers.core.formats.base import BriefInput, Format, Piece
+from handlers.core.formats.plans import AskStep, EndStep, Plan
 from handlers.core.model import AG, GEMINI, Debate, Decision, Outcome, Participant, Turn
 
 HIDDEN = {AG: GEMINI}  # participant: whose answers it never sees

@@ -23,7 +23,7 @@ from tests.handlers.panel_format import PANEL
 
 @pytest.fixture(autouse=True)
 def more_formats() -> Iterator[None]:
-    with registered(DUO, PANEL):  # type: ignore[arg-type]
+    with registered(DUO, PANEL):
         yield
 
 

@@ -17,7 +17,7 @@ from handlers.core.i18n import Strings
 from handlers.core.model import AG, DEFAULT_ROSTER, Backend, ModeratorView, Phase
 from handlers.core.participants import RosterError, parse_roster
 from handlers.core.reply_parser import parse_reply
-from tests.handlers.duo_format import DUO
+from tests.handlers.duo_format import DUO, registered
 from tests.tools.gemini.builders import judging_debate
 from tools.gemini.context import conclusion_prompt, judge_prompt
 
@@ -78,13 +78,12 @@ def test_the_formats_a_roster_allows() -> None:
 def test_a_format_is_registered_once_and_a_scope_gives_back_the_registry() -> None:
     with pytest.raises(FormatTaken, match="free"):
         FORMATS.register(FREE)  # nothing can overwrite a registered format
-    before = FORMATS.names()
-    with FORMATS.scoped(DUO, keep=("ledger", "free")):
-        assert FORMATS.names() == ("ledger", "free", "duo")
-        FORMATS.unregister("ledger")
+    before = tuple(FORMATS)
+    with registered(DUO):
+        assert tuple(FORMATS) == ("free", "duo")
         with pytest.raises(UnknownFormat):
             FORMATS.named("ledger")
-    assert FORMATS.names() == before
+    assert tuple(FORMATS) == before
 
 
 def test_only_a_format_with_no_ending_of_its_own_polls_the_people_at_a_stalemate() -> None:

@@ -16,8 +16,7 @@ import prompts
 from handlers.core.effects import Effect
 from handlers.core.events import ProposalApproved, StopRequested
 from handlers.core.formats.keys import fill_keys
-from handlers.core.formats.ledger import LEDGER_FORMAT
-from handlers.core.formats.ledger_text import ledger_items
+from handlers.core.formats.ledger_text import ledger_items, missing_fields
 from handlers.core.i18n import Strings
 from handlers.core.model import (
     AG,
@@ -33,7 +32,7 @@ from handlers.core.model import (
 from handlers.ports import TurnRequest
 from tests.handlers.conftest import ALICE, Rig, proposal
 from tests.handlers.doubles import reply
-from tests.tools.wiki.support import debate, turn
+from tests.tools.wiki.support import turn
 
 TRIO = (
     Participant(AG, Backend.AG_RELAY, "AG"),
@@ -443,11 +442,11 @@ async def test_every_mode_end_state_and_language(
 
 def test_the_ledger_contract_names_what_a_reply_lacks() -> None:
     whole = turn(1, said(AG, 1), seat=AG)
-    assert LEDGER_FORMAT.missing(debate(), whole) == ()
+    assert missing_fields(whole) == ()
     partial = changed(whole, text=reply("only an opinion"))
-    assert LEDGER_FORMAT.missing(debate(), partial) == ("agreed", "contested", "concessions")
+    assert missing_fields(partial) == ("agreed", "contested", "concessions")
     prose = changed(whole, text="no block at all")
-    assert LEDGER_FORMAT.missing(debate(), prose) == (
+    assert missing_fields(prose) == (
         "opinion",
         "agreed",
         "contested",

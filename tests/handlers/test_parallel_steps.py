@@ -13,12 +13,12 @@ from pathlib import Path
 import pytest
 
 from handlers.core.events import ProposalApproved, StopRequested
-from handlers.core.formats import FORMATS
 from handlers.core.model import AG, CLAUDE, GEMINI, Backend, FailureKind, Participant, Phase
 from handlers.core.state_machine import transition
 from handlers.ports import DebaterError
 from tests.handlers.conftest import ALICE, Rig, proposal
 from tests.handlers.core.test_state_machine import NOW, debate
+from tests.handlers.duo_format import registered
 from tests.handlers.panel_format import HIDDEN, PANEL
 
 TRIO = (
@@ -30,7 +30,7 @@ TRIO = (
 
 @pytest.fixture(autouse=True)
 def panel() -> Iterator[None]:
-    with FORMATS.scoped(PANEL):
+    with registered(PANEL, keep=None):
         yield
 
 

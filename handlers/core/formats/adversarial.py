@@ -20,7 +20,6 @@ from handlers.core.formats.adversarial_briefs import (
     fitted,
     people_texts,
     role_pieces,
-    route_json,
     task_piece,
 )
 from handlers.core.formats.adversarial_contract import ADVOCATE, CHALLENGER, RECONCILER
@@ -36,15 +35,10 @@ from handlers.core.formats.adversarial_seats import (
 )
 from handlers.core.formats.base import (
     REPAIR_SUFFIX,
-    AskStep,
     BriefInput,
     CardOption,
-    EndStep,
     Format,
-    PeopleStep,
     Piece,
-    Plan,
-    TaskStep,
     is_repair,
     latest_of,
     output_of,
@@ -52,6 +46,7 @@ from handlers.core.formats.base import (
     with_output,
 )
 from handlers.core.formats.keys import verbatim
+from handlers.core.formats.plans import AskStep, EndStep, PeopleStep, Plan, TaskStep
 from handlers.core.model import (
     Debate,
     Decision,
@@ -87,23 +82,18 @@ class AdversarialFormat(Format):
 
     def start(self, debate: Debate, rng: random.Random) -> Plan:
         """Draw Advocate and Challenger, seat the Reconciler, and audit the context first."""
-        pair = [m.id for m in debate.roster if m.id != RECONCILER_ID][:2]
-        rng.shuffle(pair)
         roster = tuple(m for m in debate.roster if m.id != RECONCILER_ID)
+        pair = [m.id for m in roster[:2]]
+        rng.shuffle(pair)
         reconciler = reconciler_of(debate.options)
-        opened = replace(
-            debate,
-            round=1,
-            roster=(*roster, reconciler),
-            order=(*pair, reconciler.id),
-            spoken=(),
-        )
+        order = (*pair, reconciler.id)
+        opened = replace(debate, round=1, roster=(*roster, reconciler), order=order, spoken=())
         return TaskStep(opened, "intake")
 
     def noted(self, debate: Debate, turn: Turn) -> Debate:
         """Keep the role's answer, and what its contract lacks (for one repair request)."""
         role = self.role_of(debate, turn.seat)
-        gaps = " ".join(self.missing(debate, turn))
+        gaps = " ".join(missing_parts(turn.text, REQUIRED[role]))
         kept = with_output(debate, f"answer:{role}", turn.text)
         return with_output(kept, f"missing:{role}", gaps)
 
@@ -137,7 +127,7 @@ class AdversarialFormat(Format):
             notice = Notify("adversarial.insufficient")
             question = UserQuestion(text=audit.request or "CONTEXT-INSUFFICIENT", form=EVIDENCE)
             return PeopleStep(debate, question, (notice,))
-        fixed = on_tiers(with_output(debate, "route", route_json(chosen)), chosen.tier)
+        fixed = on_tiers(with_output(debate, "route", chosen.stored()), chosen.tier)
         key = "adversarial.tier_auto" if chosen.auto else "adversarial.tier_chosen"
         notices: list[Effect] = [
             LogNote("debate-line", "note", "", debate_line(audit, chosen)),
@@ -147,7 +137,7 @@ class AdversarialFormat(Format):
             ),
         ]
         if chosen.intake is Intake.THIN:
-            thin = reasons_words(chosen.thin_reasons, "; ")
+            thin = reasons_words(chosen.thin, "; ")
             notices.append(Notify("adversarial.thin", (("reasons", thin),)))
         kept, cut = fitted(audit)
         if cut:
@@ -202,9 +192,10 @@ class AdversarialFormat(Format):
         if is_repair(debate.step):
             return latest_of(debate, participant)
         wanted = {"challenger": ("advocate",), "reconciler": ("advocate", "challenger")}
-        return tuple(
-            n for r in wanted.get(role, ()) for n in latest_of(debate, self.seat_of(debate, r))
-        )
+        return self._latest(debate, wanted.get(role, ()))
+
+    def _latest(self, debate: Debate, roles: tuple[str, ...]) -> tuple[int, ...]:
+        return tuple(n for r in roles for n in latest_of(debate, self.seat_of(debate, r)))
 
     def _answers(self, shown: tuple[Turn, ...], debate: Debate) -> dict[str, str]:
         return {self.role_of(debate, t.seat): t.text for t in shown}
@@ -220,18 +211,13 @@ class AdversarialFormat(Format):
         gaps = output_of(debate, f"missing:{role}")
         return (*pieces, Piece("format_repair", (("missing", gaps), ("answer", own))))
 
-    def missing(self, debate: Debate, turn: Turn) -> tuple[str, ...]:
-        """The role's required prefixes the answer lacks."""
-        return missing_parts(turn.text, REQUIRED[self.role_of(debate, turn.seat)])
-
     def task_json(self, debate: Debate, task: str) -> bool:
         """The intake audit is one JSON object; the light roles answer by prefix."""
         return task == "intake"
 
     def task_shows(self, debate: Debate, task: str) -> tuple[int, ...]:
         """Probes read the Advocate; the Validator reads every role."""
-        roles = {"intake": (), "validator": ROLES}.get(task, ("advocate",))
-        return tuple(n for r in roles for n in latest_of(debate, self.seat_of(debate, r)))
+        return self._latest(debate, {"intake": (), "validator": ROLES}.get(task, ("advocate",)))
 
     def task_brief(self, debate: Debate, task: str, shown: tuple[Turn, ...]) -> tuple[Piece, ...]:
         """The seed's brief for the task."""
@@ -246,24 +232,21 @@ class AdversarialFormat(Format):
         return PROBE_FALLBACK.format(framing=framing) if framing else VALIDATOR_FALLBACK
 
     def page_shows(self, debate: Debate, page: str) -> tuple[int, ...]:
-        """Every role's latest answer."""
-        return tuple(n for r in ROLES for n in latest_of(debate, self.seat_of(debate, r)))
+        """Every role's latest answer (the page's cost lines name the model of each)."""
+        return self._latest(debate, ROLES)
 
-    def _collected(self, debate: Debate, turns: tuple[Turn, ...] | None) -> Answers:
-        roles = (
-            self._answers(turns, debate)
-            if turns is not None
-            else {r: output_of(debate, f"answer:{r}") for r in ROLES}
-        )
+    def _collected(self, debate: Debate, turns: tuple[Turn, ...] = ()) -> Answers:
+        """What the roles answered, as `noted` kept it; the cost lines from `turns`."""
         _, chosen = audit_of(debate)
         probes = tuple(output_of(debate, t) for t, _ in PROBES) if chosen.tier is Tier.FULL else ()
+        advocate, challenger, reconciler = (output_of(debate, f"answer:{r}") for r in ROLES)
         return Answers(
-            advocate=roles.get("advocate", ""),
-            challenger=roles.get("challenger", ""),
-            reconciler=roles.get("reconciler", ""),
-            probes=probes,
-            validator=output_of(debate, "validator"),
-            cost=cost_lines(debate, turns or (), chosen.tier),
+            advocate,
+            challenger,
+            reconciler,
+            probes,
+            output_of(debate, "validator"),
+            cost=cost_lines(debate, turns, chosen.tier),
             tiers=tier_lines(debate, chosen.tier),
         )
 
@@ -279,7 +262,7 @@ class AdversarialFormat(Format):
         if not output_of(debate, "written"):
             return ""
         audit, chosen = audit_of(debate)
-        return render_summary(audit, chosen, self._collected(debate, None))
+        return render_summary(audit, chosen, self._collected(debate))
 
     def estimate(self, debate: Debate) -> tuple[int, int]:
         """Three roles, each with one possible repair; intake, two probes, the Validator."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 import enum
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 from handlers.core.formats.base import strings
 from handlers.core.formats.line_marks import candidates
@@ -210,13 +210,23 @@ def requested_tier(texts: tuple[str, ...]) -> Tier | None:
 
 @dataclass(frozen=True)
 class Route:
-    """The tier, why, whether it was detected, and the intake status."""
+    """The tier, why, whether it was detected, the intake status and why it is thin."""
 
     tier: Tier
     reasons: tuple[str, ...]
     auto: bool
     intake: Intake
-    thin_reasons: tuple[str, ...] = ()
+    thin: tuple[str, ...] = ()
+
+    def stored(self) -> str:
+        """As kept in the debate's outputs, fixed when the audit came in."""
+        return json.dumps(asdict(self))
+
+    @staticmethod
+    def read(stored: str) -> Route:
+        data = json.loads(stored)
+        tier, intake = Tier(data["tier"]), Intake(data["intake"])
+        return Route(tier, tuple(data["reasons"]), data["auto"], intake, tuple(data["thin"]))
 
 
 def route(audit: Audit, requested: Tier | None) -> Route:

@@ -1,9 +1,7 @@
-"""The intake audit as people read it: the room's notice after the audit, and the audit lines of
-the `debate-result` page. Labels and the routing's reasons are locale keys written as `⟦key⟧`
-(`word`), which the room and the wiki fill in the reader's language; what the audit quotes
-(the proposition, the evidence, the gaps) is embedded `verbatim`. The protocol's tokens (tiers,
-intake statuses, stances, evidence ids, CONTEXT-THIN) stay as they are. The roles read the
-seed's English block instead (adversarial_audit.structural_audit)."""
+"""The intake audit as people read it (keyed and `verbatim`, keys.py): the room's notice after
+the audit and the audit lines of the `debate-result` page. The protocol's tokens (tiers, intake
+statuses, stances, evidence ids, CONTEXT-THIN) stay as they are; the roles read the seed's
+English block instead (adversarial_briefs.structural_audit)."""
 
 from __future__ import annotations
 
@@ -76,6 +74,6 @@ def audit_notice(audit: Audit, chosen: Route) -> str:
         f"- {word('tier')}: {chosen.tier.value} ({reasons_words(chosen.reasons, ', ')})",
         f"- {word('intake_status')}: {chosen.intake.value}",
     ]
-    if chosen.thin_reasons:
-        lines.append(f"- CONTEXT-THIN: {reasons_words(chosen.thin_reasons, '; ')}")
+    if chosen.thin:
+        lines.append(f"- CONTEXT-THIN: {reasons_words(chosen.thin, '; ')}")
     return "\n".join(lines)

@@ -3,7 +3,6 @@ from the stored debate (every role's answer relayed verbatim)."""
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import replace
 
@@ -20,7 +19,7 @@ from handlers.core.formats.adversarial_audit import (
     typed_gaps,
 )
 from handlers.core.formats.adversarial_contract import sections
-from handlers.core.formats.base import Piece, agenda, output_of
+from handlers.core.formats.base import Piece, agenda, output_of, people_said
 from handlers.core.model import Debate
 
 EVIDENCE = "adversarial.evidence"  # what the people added on the card, in its form
@@ -62,11 +61,6 @@ def people_texts(debate: Debate) -> tuple[str, ...]:
     return (proposal.topic, proposal.question, proposal.context, *added, *lines)
 
 
-def people_block(debate: Debate) -> str:
-    """The people's words after the card, attributed and verbatim."""
-    return "\n".join(f"- {line.who}: {line.text}" for line in debate.people) or "-"
-
-
 def constraints(debate: Debate, audit: Audit) -> str:
     """Caller constraints, verbatim: written by the people (`CONSTRAINTS: ...` or
     `--constraints "..."`), else as the audit found them, else none."""
@@ -86,29 +80,8 @@ def audit_of(debate: Debate) -> tuple[Audit, Route]:
     audit = audit if typed is None else replace(audit, known_gaps=typed)  # the people's word
     stored = output_of(debate, "route")
     if stored:
-        data = json.loads(stored)
-        chosen = Route(
-            Tier(data["tier"]),
-            tuple(data["reasons"]),
-            bool(data["auto"]),
-            Intake(data["intake"]),
-            tuple(data["thin"]),
-        )
-        return audit, chosen
+        return audit, Route.read(stored)
     return audit, route(audit, requested_tier(people_texts(debate)))
-
-
-def route_json(chosen: Route) -> str:
-    """The route as stored in the debate's outputs."""
-    return json.dumps(
-        {
-            "tier": chosen.tier.value,
-            "reasons": list(chosen.reasons),
-            "auto": chosen.auto,
-            "intake": chosen.intake.value,
-            "thin": list(chosen.thin_reasons),
-        }
-    )
 
 
 def manifest(audit: Audit) -> str:
@@ -134,7 +107,7 @@ def thin_line(chosen: Route) -> str:
     """The CONTEXT-THIN flag every brief carries, or '-'."""
     if chosen.intake is not Intake.THIN:
         return "-"
-    return f"CONTEXT-THIN: {'; '.join(chosen.thin_reasons)} (cap confidence at SPECULATIVE)"
+    return f"CONTEXT-THIN: {'; '.join(chosen.thin)} (cap confidence at SPECULATIVE)"
 
 
 def role_pieces(debate: Debate, role: str, answers: dict[str, str]) -> tuple[Piece, ...]:
@@ -181,7 +154,7 @@ def task_piece(debate: Debate, task: str, answers: dict[str, str]) -> Piece:
         intake = (
             *agenda(debate),
             ("evidence", debate.added_text(EVIDENCE).strip() or "-"),
-            ("people", people_block(debate)),
+            ("people", people_said(debate)),
         )
         return Piece("adversarial_intake", intake)
     audit, chosen = audit_of(debate)
@@ -266,6 +239,6 @@ def structural_audit(audit: Audit, chosen: Route) -> str:
         f"- Tier: {chosen.tier.value} ({', '.join(chosen.reasons)})",
         f"- Intake status: {chosen.intake.value}",
     ]
-    if chosen.thin_reasons:
-        lines.append(f"- CONTEXT-THIN: {'; '.join(chosen.thin_reasons)}")
+    if chosen.thin:
+        lines.append(f"- CONTEXT-THIN: {'; '.join(chosen.thin)}")
     return "\n".join(lines)

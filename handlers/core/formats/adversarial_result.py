@@ -1,9 +1,6 @@
-"""The adversarial format's governance, in code where it is structural, and its output: the
-`debate-result` page in the seed's output format and the closing summary. Words people read
-are locale keys written as `⟦key⟧` (`word`); the wiki and the room fill them in the reader's
-language. The protocol's tokens (verdicts, tiers, confidences, CONTEXT-THIN, PASS / FAIL,
-evidence ids) stay as they are, and what the roles and the audit wrote is embedded `verbatim`
-(handlers.core.formats.keys)."""
+"""The adversarial format's governance, in code where it is structural, and its output (keyed
+and `verbatim`, keys.py): the `debate-result` page in the seed's output format and the closing
+summary. The protocol's tokens (verdicts, tiers, confidences, PASS / FAIL, ids) stay as they are."""
 
 from __future__ import annotations
 
@@ -25,9 +22,9 @@ from handlers.core.formats.adversarial_contract import (
     first_word,
     plain,
     points,
+    rulings,
     sections,
 )
-from handlers.core.formats.adversarial_table import reconciliation
 from handlers.core.formats.keys import fenced
 from handlers.core.formats.keys import verbatim as v
 
@@ -191,7 +188,7 @@ def _audit_lines(audit: Audit, chosen: Route) -> list[str]:
         *inventory_lines(audit),
         f"- {word('tier_rationale')}: {reasons_words(chosen.reasons, ', ')}",
         f"- {v(debate_line(audit, chosen))}",
-        *(f"- CONTEXT-THIN: {reason_words(reason)}" for reason in chosen.thin_reasons),
+        *(f"- CONTEXT-THIN: {reason_words(reason)}" for reason in chosen.thin),
     ]
 
 
@@ -215,6 +212,51 @@ def _decision_lines(res: Result, rec: dict[str, str], answers: Answers) -> list[
         *([f"- {ROLE_NAMES['reconciler']}: {own_skip}"] if own_skip else []),
         "",
     ]
+
+
+def _cell(text: str, limit: int = 160) -> str:
+    """A role's words in a table cell, verbatim (shortened: the whole answer is below)."""
+    flat = " ".join(text.split())
+    flat = flat if len(flat) <= limit else flat[: limit - 1] + "…"
+    return v(flat).replace("|", "\\|") or "-"
+
+
+def _citing(text: str, ids: tuple[str, ...]) -> str:
+    """The role's first [EVIDENCE] point that cites one of `ids`."""
+    found = points(sections(text).get("EVIDENCE", ""))
+    return next((p for p in found if set(cited_ids(p)) & set(ids)), "") if ids else ""
+
+
+def _grounding(validator: str, point: str, index: int) -> str:
+    """The Validator's grounding of a ruling: the line naming its point, else the line in place."""
+    lines = [line for line in sections(validator).get("GROUNDING", "").splitlines() if line]
+    named = [rest for line in lines for label, _, rest in (line.partition(":"),)
+             if plain(label.lstrip("-* ")) == plain(point)]  # fmt: skip
+    if named:
+        return named[0]
+    return lines[index].partition(":")[2] if index < len(lines) else ""
+
+
+def reconciliation(
+    rec: dict[str, str], advocate: str, challenger: str, validator: str
+) -> list[str]:
+    """The seed's six-column reconciliation table (its Phase 3), a row per ruling of the
+    Reconciler: its structural basis, each side's point on it, the Validator's grounding."""
+    header = ("col_point", "col_basis", "role_advocate", "role_challenger", "role_reconciler",
+              "role_validator")  # fmt: skip
+    rows = [f"| {' | '.join(word(c) for c in header)} |", "|---" * 6 + "|"]
+    for n, r in enumerate(rulings(rec.get("POINT-BY-POINT", ""))):
+        basis = cited_ids(f"{r.point} {r.reasoning}")
+        cells = (
+            r.point,
+            ", ".join(basis),
+            _citing(advocate, basis),
+            _citing(challenger, basis),
+            f"{r.winner} — {r.reasoning}",
+            _grounding(validator, r.point, n),
+        )
+        rows.append(f"| {' | '.join(_cell(c) for c in cells)} |")
+    return rows
 
 
 def _agents(answers: Answers) -> int:

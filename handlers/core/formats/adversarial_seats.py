@@ -1,7 +1,6 @@
-"""Who the adversarial format seats beside the roster (the Reconciler, a fresh session on the
-backend and model the debate's options name), the model tier each role runs on (the seed's
-mapping: mid-tier, top-tier for the FULL Reconciler, lightweight for the moderator's checks),
-and the result's cost lines that say so."""
+"""The adversarial seats: the Reconciler beside the roster, the seed's model tier of each role
+(mid-tier; top-tier for the FULL Reconciler; lightweight for the moderator's checks), and the
+result's cost lines that say so."""
 
 from __future__ import annotations
 

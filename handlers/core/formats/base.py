@@ -14,24 +14,8 @@ from dataclasses import dataclass, replace
 
 from handlers.core.effects import AskDebater, Notify
 from handlers.core.formats.keys import verbatim
-from handlers.core.formats.plans import AskStep, EndStep, JudgeStep, PeopleStep, Plan, TaskStep
+from handlers.core.formats.plans import AskStep, JudgeStep, Plan
 from handlers.core.model import Debate, Decision, Participant, PeopleLine, Turn
-
-# The plans are re-exported: a format reads what it may answer beside what it is.
-__all__ = [
-    "AskStep",
-    "BriefInput",
-    "CardOption",
-    "EndStep",
-    "Format",
-    "JudgeStep",
-    "PeopleStep",
-    "Piece",
-    "Plan",
-    "TaskStep",
-    "output_of",
-    "with_output",
-]
 
 
 @dataclass(frozen=True)
@@ -56,6 +40,7 @@ class CardOption:
 
 FORM_LIMIT = 4000  # Discord's limit for one text input
 REPAIR_SUFFIX = "-repair"  # of the step that asks once more for what an answer lacked
+SOURCE = "source:{}"  # the output key that marks a task's output the rules wrote
 
 
 @dataclass(frozen=True)
@@ -80,8 +65,7 @@ class BriefInput:
 
 class Format(ABC):
     """A debate protocol, pure: the engine calls these with the stored debate. The methods
-    below the abstract ones are shared extensions (notes/FORMAT_EXTENSIONS.md), with the
-    defaults of a format that uses none of them."""
+    below the abstract ones are optional, with the defaults of a format that needs none."""
 
     name: str
     contract = "json"  # the reply contract the engine parses ("json": opinion, wiki_action, ...)
@@ -130,21 +114,13 @@ class Format(ABC):
     def pages(self, debate: Debate) -> tuple[str, ...]:
         """The wiki pages this debate has written (the closing summary links only these)."""
 
-    def contract_of(self, debate: Debate) -> str:
-        """The reply contract of the current step: the format's one contract."""
-        return self.contract
-
-    def missing(self, debate: Debate, turn: Turn) -> tuple[str, ...]:
-        """The required parts `turn` lacks (empty: complete, the default)."""
-        return ()
-
     def task_brief(self, debate: Debate, task: str, shown: tuple[Turn, ...]) -> tuple[Piece, ...]:
         """The moderator's prompt for `task`, as prompt pieces (the engine renders them)."""
         raise LookupError(task)
 
     def task_shows(self, debate: Debate, task: str) -> tuple[int, ...]:
-        """The stored turns the task may read."""
-        return ()
+        """The stored turns the task may read: by default every one (what was said, verbatim)."""
+        return every_turn(debate)
 
     def task_json(self, debate: Debate, task: str) -> bool:
         """True if the task's answer must be one JSON object (the default)."""
@@ -207,7 +183,7 @@ def output_of(debate: Debate, task: str) -> str:
 
 def with_output(debate: Debate, task: str, output: str, *, by_rules: bool = False) -> Debate:
     """The debate with `task`'s output stored (replacing one), marked if the rules wrote it."""
-    source = _source_key(task)
+    source = SOURCE.format(task)
     kept = tuple(pair for pair in debate.outputs if pair[0] not in (task, source))
     marked = ((source, "rules"),) if by_rules else ()
     return replace(debate, outputs=(*kept, (task, output), *marked))
@@ -216,11 +192,7 @@ def with_output(debate: Debate, task: str, output: str, *, by_rules: bool = Fals
 def by_rules(debate: Debate, task: str) -> bool:
     """Whether `task`'s stored output is the format's own fallback, not a model's words (a
     trust the engine records: never read from the output itself)."""
-    return debate.output_of(_source_key(task)) == "rules"
-
-
-def _source_key(task: str) -> str:
-    return f"source:{task}"
+    return debate.output_of(SOURCE.format(task)) == "rules"
 
 
 def is_repair(step: str) -> bool:
@@ -247,6 +219,11 @@ def agenda(debate: Debate) -> tuple[tuple[str, str], ...]:
         ("question", proposal.question),
         ("context", proposal.context),
     )
+
+
+def people_said(debate: Debate) -> str:
+    """What the people said, a line each, attributed and verbatim ('-': nothing)."""
+    return "\n".join(f"- {line.who}: {line.text}" for line in debate.people) or "-"
 
 
 def every_turn(debate: Debate) -> tuple[int, ...]:

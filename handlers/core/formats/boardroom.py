@@ -11,22 +11,17 @@ import handlers.core.formats.boardroom_pages as pages
 import handlers.core.formats.boardroom_report as report
 from handlers.core.effects import Notify, WritePage
 from handlers.core.formats.base import (
-    AskStep,
     BriefInput,
-    EndStep,
     Format,
-    PeopleStep,
     Piece,
-    Plan,
-    TaskStep,
     agenda,
     every_turn,
     is_repair,
     latest_of,
     repair_ask,
 )
-from handlers.core.formats.boardroom_panel import MAX_PANEL, narrow_piece, narrowed
-from handlers.core.formats.boardroom_reply import parse_position
+from handlers.core.formats.boardroom_reply import missing_parts, parse_position
+from handlers.core.formats.plans import AskStep, EndStep, PeopleStep, Plan, TaskStep
 from handlers.core.model import Debate, Decision, Outcome, Turn, WikiPage
 
 ROUNDS = 2  # the seed's: positions, then rebuttals
@@ -49,7 +44,7 @@ class BoardroomFormat(Format):
 
     def _round_one(self, debate: Debate) -> Plan:
         """Round 1: everyone at once, none seeing another."""
-        debate, narrowing = narrowed(debate)
+        debate, narrowing = pages.narrowed(debate)
         notices = (
             *narrowing,
             Notify("boardroom.decision", (("decision", pages.decision_of(debate)),)),
@@ -62,7 +57,7 @@ class BoardroomFormat(Format):
         found = parse_position(turn.text, debate.round)
         notes = {f"vote/{debate.round}/{turn.seat}": found.vote or ""}
         if not is_repair(debate.step):
-            gaps = pages.missing_parts(found, debate.round)
+            gaps = missing_parts(found, debate.round)
             notes[f"missing/{debate.round}/{turn.seat}"] = ", ".join(gaps)
         if debate.round == 2:
             notes[f"why/{turn.seat}"] = found.why_changed
@@ -130,23 +125,15 @@ class BoardroomFormat(Format):
         )
         return (*shown, Piece("boardroom_round2", values, True))
 
-    def missing(self, debate: Debate, turn: Turn) -> tuple[str, ...]:
-        """The contract's parts the answer lacks."""
-        return pages.missing_parts(parse_position(turn.text, debate.round), debate.round)
-
     def holds(self, debate: Debate) -> bool:
         """Round-1 answers are posted only once all are in (isolation)."""
         return debate.step == POSITION
-
-    def task_shows(self, debate: Debate, task: str) -> tuple[int, ...]:
-        """The synthesis reads every answer of both rounds."""
-        return every_turn(debate)
 
     def task_brief(self, debate: Debate, task: str, shown: tuple[Turn, ...]) -> tuple[Piece, ...]:
         """The decision: the agenda; the synthesis: every answer verbatim, the computed result
         and the votes, then the request."""
         if task == DECISION:
-            return (Piece("boardroom_decision", agenda(debate)), *narrow_piece(debate))
+            return (Piece("boardroom_decision", agenda(debate)), *pages.narrow_piece(debate))
         if task == ADVISOR:
             return (Piece("boardroom_advisor", pages.advisor_values(debate, shown)),)
         answers = tuple(
@@ -211,7 +198,7 @@ class BoardroomFormat(Format):
     def estimate(self, debate: Debate) -> tuple[int, int]:
         """Two answers each of at most five (and at most one repair each); the decision, the
         draft synthesis and its review."""
-        return 4 * min(len(debate.roster), MAX_PANEL), 3
+        return 4 * min(len(debate.roster), pages.MAX_PANEL), 3
 
     def pages(self, debate: Debate) -> tuple[str, ...]:
         """The synthesis first (the page that records the outcome, linked first), Agenda

@@ -1,27 +1,35 @@
 """The boardroom's results, pure: votes, rounds, the decision and the synthesis as stored (the
-pages and the closing block people read: boardroom_report). A vote's word is a locale key
-written as `⟦key⟧`; the wiki and the room fill it from the locale files."""
+pages and the closing block people read: boardroom_report), and the panel: a squad over five
+narrowed to the five most relevant members (the seed's limit), whom the moderator picks with
+its decision, with a reason; without a usable pick the rules take the members whose role
+shares most words with the question."""
 
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
+from dataclasses import replace
 from typing import Any
 
-from handlers.core.formats.base import agenda, by_rules
+from handlers.core.effects import Notify
+from handlers.core.formats.base import Piece, agenda, by_rules, people_said
 from handlers.core.formats.boardroom_reply import VOTES, Position, parse_position
+from handlers.core.formats.keys import verbatim
 from handlers.core.model import Debate, Participant, Turn, UserQuestion
 from handlers.core.reply_parser import task_object
 from handlers.core.shorten import shorten
 
 MAX_OPTIONS = 4  # buttons under the question
+MAX_PANEL = 5
+SQUAD, NARROWED = "squad", "narrowed"  # kept in debate.outputs: the whole squad, and why
+_WORD = re.compile(r"\w{3,}")
 
 CONSENSUS, MAJORITY, DIVIDED = "CONSENSUS", "MAJORITY", "DIVIDED"
 ROUND1_LAST = "round1/last"  # the last turn number of round 1 (kept in debate.outputs)
 SYNTHESIS = "synthesis"  # the draft
 ADVISOR = "advisor"  # the draft reviewed with the positions and the constraints
 DECISION = "decision"
-MIN_LISTED = 2  # the seed: at least two risks and two metrics
 SUMMARY_CHARS = 600  # of a member's argument and of its consensus condition, for the advisor
 
 
@@ -36,7 +44,7 @@ def result(final_votes: list[str | None]) -> str:
 
 def vote_in(debate: Debate, round_number: int, seat: str) -> str | None:
     """A participant's vote in a round, as noted when its answer came."""
-    return dict(debate.outputs).get(f"vote/{round_number}/{seat}") or None
+    return debate.output_of(f"vote/{round_number}/{seat}") or None
 
 
 def final_votes(debate: Debate) -> dict[str, str | None]:
@@ -51,7 +59,7 @@ def result_of(debate: Debate) -> str:
 
 def round_of(debate: Debate, number: int) -> int:
     """Which round turn `number` belongs to."""
-    last = dict(debate.outputs).get(ROUND1_LAST)
+    last = debate.output_of(ROUND1_LAST)
     return 1 if last is None or number <= int(last) else 2
 
 
@@ -62,10 +70,8 @@ def seats_in(debate: Debate, round_number: int) -> tuple[str, ...]:
 
 
 def gaps(debate: Debate) -> tuple[tuple[str, str], ...]:
-    """(member, its answer's missing parts) for this round's incomplete answers."""
-    notes = dict(debate.outputs)
-    found = ((seat, notes.get(f"missing/{debate.round}/{seat}", "")) for seat in debate.ids)
-    return tuple((seat, missing) for seat, missing in found if missing)
+    """(member, its answer's missing parts, if any) in this round."""
+    return tuple((s, debate.output_of(f"missing/{debate.round}/{s}") or "") for s in debate.ids)
 
 
 def round_page(page: str) -> tuple[int, str] | None:
@@ -116,26 +122,6 @@ def vote_lines(debate: Debate) -> str:
     )
 
 
-def missing_parts(found: Position, round_number: int) -> tuple[str, ...]:
-    """The contract's parts an answer lacks (names as in the contract)."""
-    wanted: list[tuple[str, bool]] = [("vote", found.vote is not None)]
-    if round_number == 1:
-        wanted += [
-            ("argument", bool(found.argument)),
-            ("risks (2+)", len(found.risks) >= MIN_LISTED),
-            ("conditions", bool(found.conditions)),
-            ("metrics (2+)", len(found.metrics) >= MIN_LISTED),
-        ]
-    else:
-        wanted += [
-            ("agreement", bool(found.agreement)),
-            ("disagreement", bool(found.disagreement)),
-            ("insight", bool(found.insight)),
-            ("consensus_condition", bool(found.consensus)),
-        ]
-    return tuple(name for name, present in wanted if not present)
-
-
 def synthesis_of(debate: Debate) -> dict[str, Any]:
     """The synthesis as the advisor revised it, else the draft (a broken one reads as empty)."""
     return task_object(debate.output_of(ADVISOR) or debate.output_of(SYNTHESIS) or "")
@@ -184,10 +170,9 @@ def advisor_values(debate: Debate, shown: tuple[Turn, ...]) -> tuple[tuple[str, 
         f"\n  {_short(finals.get(seat, empty).consensus)}"
         for seat in debate.ids
     )
-    said = "\n".join(f"- {line.who}: {line.text}" for line in debate.people)
     return (
         *agenda_values(debate),
-        ("people", said or "-"),
+        ("people", people_said(debate)),
         ("result", result_of(debate)),
         ("positions", positions),
         ("draft", debate.output_of(SYNTHESIS) or "{}"),
@@ -246,3 +231,57 @@ def _positions(debate: Debate, shown: tuple[Turn, ...], round_number: int) -> di
 def _majority(debate: Debate) -> str:
     top = Counter(vote for vote in final_votes(debate).values() if vote).most_common(1)
     return top[0][0] if top else ""
+
+
+def narrow_piece(debate: Debate) -> tuple[Piece, ...]:
+    """The decision task's request to pick the panel, when the squad is over five."""
+    if len(debate.roster) <= MAX_PANEL:
+        return ()
+    members = "\n".join(f"- {m.id}: {named(m)}" for m in debate.roster)
+    return (Piece("boardroom_narrow", (("members", members), ("count", str(MAX_PANEL)))),)
+
+
+def narrowed(debate: Debate) -> tuple[Debate, tuple[Notify, ...]]:
+    """The debate with its panel of five and a notice of who sits, who not, and why."""
+    if len(debate.roster) <= MAX_PANEL:
+        return debate, ()
+    chosen, reason = _picked(debate)
+    if len(chosen) != MAX_PANEL or not reason or by_rules(debate, DECISION):
+        chosen, reason = most_relevant(debate), "⟦boardroom.narrowed_rules⟧"
+    else:
+        reason = verbatim(reason)
+    panel = tuple(m for m in debate.roster if m.id in chosen)
+    left = ", ".join(m.name for m in debate.roster if m.id not in chosen)
+    count = str(len(debate.roster))
+    squad = f"{', '.join(named(m) for m in debate.roster)} ({count})"
+    outputs = (*debate.outputs, (SQUAD, squad), (NARROWED, reason))
+    kept = ", ".join(m.name for m in panel)
+    said = (("count", count), ("kept", kept), ("left", left), ("reasons", reason))  # keyed
+    seated = replace(debate, roster=panel, order=tuple(m.id for m in panel), outputs=outputs)
+    return seated, (Notify("boardroom.narrowed", said),)
+
+
+def most_relevant(debate: Debate) -> tuple[str, ...]:
+    """The five whose name and role share most words with the decision (roster order on a tie)."""
+    proposal = debate.proposal
+    text = " ".join((proposal.topic, proposal.question, proposal.context)).casefold()
+
+    def score(member: Participant) -> int:
+        words = set(_WORD.findall(f"{member.name} {member.persona}".casefold()))
+        return sum(word in text for word in words)
+
+    ranked = sorted(debate.roster, key=lambda m: -score(m))  # stable: roster order on a tie
+    return tuple(m.id for m in ranked[:MAX_PANEL])
+
+
+def _picked(debate: Debate) -> tuple[tuple[str, ...], str]:
+    """The moderator's pick (ids, or names as it may write them) and its reason."""
+    found = task_object(debate.output_of(DECISION) or "")
+    listed = found.get("panel")
+    by_name = {key.casefold(): m.id for m in debate.roster for key in (m.id, m.name)}
+    names = listed if isinstance(listed, list) else []
+    ids = tuple(
+        dict.fromkeys(by_name[n.casefold()] for n in map(str, names) if n.casefold() in by_name)
+    )
+    reason = found.get("reason")
+    return ids, reason.strip() if isinstance(reason, str) else ""

@@ -60,6 +60,8 @@ class Position:
 
 _ALL = tuple(dict.fromkeys(ROUND1_FIELDS + ROUND2_FIELDS))
 _LISTS = frozenset({"risks", "metrics"})
+MIN_LISTED = 2  # the seed: at least two risks and two metrics
+_NAMED = {"risks": "risks (2+)", "metrics": "metrics (2+)", "consensus": "consensus_condition"}
 
 
 def vote_of(text: str) -> str | None:
@@ -83,6 +85,18 @@ def parse_position(text: str, round_number: int) -> Position:
         return numbered
     block = json_block(text, _VOTE_KEYS)
     return _from_json(block) if block is not None else numbered
+
+
+def missing_parts(found: Position, round_number: int) -> tuple[str, ...]:
+    """The contract's parts an answer lacks, named as in the contract (why_changed is optional;
+    a list needs MIN_LISTED items)."""
+    fields = ROUND1_FIELDS if round_number == 1 else ROUND2_FIELDS
+    values = ((name, getattr(found, name)) for name in fields if name != "why_changed")
+    return tuple(
+        _NAMED.get(name, name)
+        for name, value in values
+        if (len(value) < MIN_LISTED if isinstance(value, tuple) else not value)
+    )
 
 
 def parse_contract(text: str) -> ParsedReply:

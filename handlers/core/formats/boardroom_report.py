@@ -1,12 +1,12 @@
-"""The boardroom's pages and closing block, pure. Words people read are locale keys written as
-`⟦key⟧`; the wiki and the room fill them from the locale files (handlers.core.formats.keys), and
-what the members, the people and the moderator wrote is embedded `verbatim`."""
+"""The boardroom's pages and closing block, keyed and `verbatim` (keys.py)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from handlers.core.formats.boardroom_pages import (
+    NARROWED,
+    SQUAD,
     decision_of,
     escalates,
     panel_line,
@@ -19,7 +19,6 @@ from handlers.core.formats.boardroom_pages import (
     vote_in,
     vote_word,
 )
-from handlers.core.formats.boardroom_panel import NARROWED, SQUAD
 from handlers.core.formats.boardroom_reply import VOTES
 from handlers.core.formats.keys import verbatim as v
 from handlers.core.model import Debate, Turn

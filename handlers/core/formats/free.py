@@ -7,17 +7,8 @@ import random
 from dataclasses import replace
 
 from handlers.core.effects import Notify
-from handlers.core.formats.base import (
-    AskStep,
-    BriefInput,
-    EndStep,
-    Format,
-    JudgeStep,
-    Piece,
-    Plan,
-    agenda,
-    since_own,
-)
+from handlers.core.formats.base import BriefInput, Format, Piece, agenda, since_own
+from handlers.core.formats.plans import AskStep, EndStep, JudgeStep, Plan
 from handlers.core.model import Action, Debate, Decision, Outcome, Turn, WikiPage
 
 
@@ -145,13 +136,12 @@ def _after(order: tuple[str, ...], participant: str) -> str | None:
 
 
 def _seed(debate: Debate) -> Piece:
-    values = (
-        ("topic", debate.proposal.topic),
-        ("question", debate.proposal.question),
+    """Topic, question and the state so far, for a session that starts afresh."""
+    state = (
         ("summary", debate.summary or "-"),
         ("working_document", debate.working_document or "-"),
     )
-    return Piece("debate_resume_seed", values)
+    return Piece("debate_resume_seed", (*agenda(debate)[:2], *state))
 
 
 FREE = FreeFormat()

@@ -16,17 +16,12 @@ import handlers.core.formats.ledger_text as text
 from handlers.core.effects import Effect, Notify, WritePage
 from handlers.core.formats.base import (
     REPAIR_SUFFIX,
-    AskStep,
     BriefInput,
     CardOption,
-    EndStep,
     Format,
     Piece,
-    Plan,
-    TaskStep,
     agenda,
     by_rules,
-    every_turn,
     is_repair,
     output_of,
     repair_ask,
@@ -34,6 +29,7 @@ from handlers.core.formats.base import (
     with_output,
 )
 from handlers.core.formats.keys import verbatim
+from handlers.core.formats.plans import AskStep, EndStep, Plan, TaskStep
 from handlers.core.model import Debate, Decision, Outcome, Stance, Turn, WikiPage
 
 END, STANCE, MODE = "ledger.end", "ledger.stance", "ledger.mode"
@@ -78,30 +74,17 @@ class LedgerFormat(Format):
     def start(self, debate: Debate, rng: random.Random) -> Plan:
         """Round 1: everyone at once (orchestrate) or the first participant."""
         opened = replace(debate, round=1, order=debate.ids, spoken=())
-        notices: tuple[Effect, ...] = (
-            WritePage("topic"),
-            Notify(
-                "ledger.opening_orchestrate" if orchestrated(debate) else "ledger.opening_turns"
-            ),
-        )
-        who = debate.ids if orchestrated(debate) else debate.ids[:1]
-        return AskStep(opened, "round" if orchestrated(debate) else "turn", who, notices)
-
-    def missing(self, debate: Debate, turn: Turn) -> tuple[str, ...]:
-        """The contract's fields the reply lacks (for the engine's one repair request)."""
-        return text.missing_fields(turn)
+        mode = "orchestrate" if orchestrated(debate) else "turns"
+        return _round(opened, (WritePage("topic"), Notify(f"ledger.opening_{mode}")))
 
     def noted(self, debate: Debate, turn: Turn) -> Debate:
         """Keep what the reply's contract lacks (for one repair request)."""
-        return with_output(debate, f"missing:{turn.seat}", ", ".join(self.missing(debate, turn)))
+        return with_output(debate, f"missing:{turn.seat}", ", ".join(text.missing_fields(turn)))
 
     def answered(self, debate: Debate, rng: random.Random) -> Plan:
         """Once the round (or a turn) is in: one repair request for lacking replies, or go on."""
-        key = f"round:{debate.round}"
-        numbers = ",".join(
-            str(n) for n in (*_round_turns(debate, debate.round), *debate.step_turns)
-        )
-        kept = with_output(debate, key, numbers)
+        numbers = (*_round_turns(debate, debate.round), *debate.step_turns)
+        kept = with_output(debate, f"round:{debate.round}", ",".join(map(str, numbers)))
         gaps = tuple(
             (w, output_of(kept, f"missing:{w}")) for n, w in kept.log if n in kept.step_turns
         )
@@ -115,9 +98,7 @@ class LedgerFormat(Format):
             return TaskStep(with_output(kept, "outcome", "consensus"), LEDGER)
         if kept.round >= kept.max_rounds:
             return TaskStep(kept, LEDGER if converging(kept) else FRONT)
-        nxt = replace(kept, round=kept.round + 1, spoken=())
-        who = nxt.ids if orchestrated(nxt) else nxt.ids[:1]
-        return AskStep(nxt, "round" if orchestrated(nxt) else "turn", who)
+        return _round(replace(kept, round=kept.round + 1, spoken=()))
 
     def judged(self, debate: Debate, decision: Decision, rng: random.Random) -> Plan:
         """Not judged turn by turn: a stray judgement goes on with the round."""
@@ -188,10 +169,6 @@ class LedgerFormat(Format):
             )
         return tuple(pieces)
 
-    def task_shows(self, debate: Debate, task: str) -> tuple[int, ...]:
-        """Every turn of the debate (the scribe summarises what was said, nothing else)."""
-        return every_turn(debate)
-
     def task_fallback(self, debate: Debate, task: str, shown: tuple[Turn, ...]) -> str:
         """Rules mode: the ledger from the claims of every turn; a plain front page."""
         last = text.latest_each(shown)
@@ -203,7 +180,7 @@ class LedgerFormat(Format):
         """Ledger, then front page; a front page missing a ledger id gets one repair."""
         if task == LEDGER:
             return TaskStep(debate, FRONT)
-        if task == FRONT and converging(debate) and self._missing(debate):  # output is stored
+        if task == FRONT and self._repairing(debate):  # output is stored
             return TaskStep(debate, REPAIR)
         consensus = debate.output_of("outcome") == "consensus"
         return EndStep(debate, Outcome.CONSENSUS if consensus else Outcome.MAX_ROUNDS)
@@ -212,7 +189,7 @@ class LedgerFormat(Format):
         """The pages a task's output is written to."""
         if task == LEDGER:
             return ("conclusion",)
-        if task == FRONT and converging(debate) and self._missing(debate):
+        if task == FRONT and self._repairing(debate):
             return ()
         return (FRONT, DIAGRAM)
 
@@ -245,19 +222,23 @@ class LedgerFormat(Format):
 
     def summary(self, debate: Debate) -> str:
         """The ledger's items with their ids once the front page is final; empty before."""
-        if debate.output_of(FRONT) is None or (
-            converging(debate) and self._missing(debate) and debate.output_of(REPAIR) is None
-        ):
+        if debate.output_of(FRONT) is None or self._repairing(debate):
             return ""
+        if not converging(debate):
+            return f"🔎 {text.k('explored')}"
         items = text.ledger_items(debate.output_of(LEDGER) or "")
         marks = {"agreed": "✅", "amendments": "✏️", "open": "❓"}
         lines = [f"{marks[part]} **{i}** {verbatim(wording)}" for i, part, wording in items]
-        if not converging(debate):
-            return f"🔎 {text.k('explored')}"
         return "\n".join(lines) or f"📒 {text.k('none')}"
 
     def _missing(self, debate: Debate) -> tuple[str, ...]:
         return text.missing_ids(debate.output_of(LEDGER) or "", debate.output_of(FRONT) or "")
+
+    def _repairing(self, debate: Debate) -> bool:
+        """The front page lacks a ledger id and its one repair has not come yet."""
+        return (
+            converging(debate) and debate.output_of(REPAIR) is None and bool(self._missing(debate))
+        )
 
     def _front(self, debate: Debate) -> tuple[str, bool]:
         """The final front page, the first that carries every id, else the plain one; and
@@ -280,6 +261,13 @@ class LedgerFormat(Format):
             debate.round,
         )
         return f"turns/{rnd:02d}-{who}"
+
+
+def _round(debate: Debate, notices: tuple[Effect, ...] = ()) -> AskStep:
+    """A round: everyone at once (orchestrate), else its first participant alone."""
+    if orchestrated(debate):
+        return AskStep(debate, "round", debate.ids, notices)
+    return AskStep(debate, "turn", debate.ids[:1], notices)
 
 
 def _round_turns(debate: Debate, rnd: int) -> tuple[int, ...]:

@@ -1,15 +1,10 @@
-"""The ledger format's pure text work: contract fields, ledger ids, pages and the diagram.
-
-Words people read are locale keys written as `⟦ledger.key⟧`; the wiki and the room fill them
-in their language (formats read neither locales nor prompts), and what the participants, the
-people and the moderator wrote is embedded `verbatim` (handlers.core.formats.keys).
-"""
+"""The ledger format's text work: contract fields, ledger ids, and its pages and diagram, keyed
+and `verbatim` (keys.py)."""
 
 from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
 from html import escape
 
 from handlers.core.fences import open_fence
@@ -27,21 +22,6 @@ _URL = re.compile(r"https?://[^\s)>\]]+")
 def k(key: str) -> str:
     """A locale key the wiki or the room fills in."""
     return f"⟦ledger.{key}⟧"
-
-
-@dataclass(frozen=True)
-class Fields:
-    """A turn's ledger contract: claims agreed and contested, concessions."""
-
-    agreed: tuple[str, ...] = ()
-    contested: tuple[str, ...] = ()
-    concessions: tuple[str, ...] = ()
-
-
-def fields_of(turn: Turn) -> Fields:
-    """The contract's lists as written (tolerant: a missing or odd field is empty)."""
-    block = json_block(turn.text) or {}
-    return Fields(*(strings(block.get(name)) for name in ("agreed", "contested", "concessions")))
 
 
 CONTRACT = ("opinion", "agreed", "contested", "concessions")
@@ -82,11 +62,9 @@ def front_parts(output: str) -> tuple[str, str]:
 def front_page(
     output: str, *, keyed: bool, ratified: bool = True, orientation: str = ""
 ) -> tuple[str, str]:
-    """(markdown, svg) of a front page as people read it: the moderator's Markdown verbatim;
-    the rules' (`keyed`, which only the engine says: never a flag in the output) as it was
-    written, in locale keys with its quotes escaped; under its title, the callout that the
-    ledger it restates was not ratified (where the rules built it) and the orientation line,
-    then a rule."""
+    """(markdown, svg) of a front page as people read it: the moderator's Markdown `verbatim`,
+    the rules' (`keyed`: the engine's record, never a flag in the output) as written; under its
+    title the callout of an unratified ledger and the orientation line, then a rule."""
     markdown, svg = front_parts(output)
     shown = markdown if keyed else v(markdown)
     head = [*unratified(ratified), *([orientation, "", "---", ""] if orientation else [])]
@@ -119,15 +97,16 @@ def fallback_ledger(debate: Debate, turns: tuple[Turn, ...]) -> str:
     contested: list[str] = []
     conceded: list[str] = []
     for turn in sorted(turns, key=lambda t: t.number):
-        found = fields_of(turn)
+        block = json_block(turn.text) or {}  # tolerant: a missing or odd list is empty
+        agrees, contests, concedes = (strings(block.get(name)) for name in CONTRACT[1:])
         mine = held.setdefault(turn.seat, set())
-        for claim in (*found.agreed, *found.contested, *found.concessions):
+        for claim in (*agrees, *contests, *concedes):
             wording.setdefault(_form(claim), claim)
-        mine.difference_update(_form(c) for c in found.contested)
-        mine.update(_form(c) for c in found.agreed)
-        proposed += [_form(c) for c in found.agreed]
-        contested += [_form(c) for c in found.contested]
-        conceded += [_form(c) for c in found.concessions]
+        mine.difference_update(_form(c) for c in contests)
+        mine.update(_form(c) for c in agrees)
+        proposed += [_form(c) for c in agrees]
+        contested += [_form(c) for c in contests]
+        conceded += [_form(c) for c in concedes]
     everyone = set(held) >= set(debate.ids)
     agreed = [c for c in _unique(proposed) if everyone and all(c in held[s] for s in debate.ids)]
     still_open = [c for c in _unique(contested + proposed) if c not in agreed]

@@ -110,7 +110,7 @@ def test_a_requested_tier_is_kept_and_marked_thin_when_evidence_is_too_shallow()
     assert requested_tier(("talk --lite", "then --FULL please", "not x--standard")) is Tier.FULL
     chosen = route(_audit(1), Tier.FULL)
     assert chosen.tier is Tier.FULL and not chosen.auto and chosen.intake is Intake.THIN
-    assert chosen.thin_reasons == ("requested tier exceeds evidence depth",)
+    assert chosen.thin == ("requested tier exceeds evidence depth",)
     assert route(_audit(0), None).intake is Intake.INSUFFICIENT
 
 

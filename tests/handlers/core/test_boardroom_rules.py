@@ -15,10 +15,16 @@ from handlers.core.formats.boardroom_pages import (
     CONSENSUS,
     DIVIDED,
     MAJORITY,
-    missing_parts,
     result,
 )
-from handlers.core.formats.boardroom_reply import CONDITIONAL, NO, VOTES, YES, parse_position
+from handlers.core.formats.boardroom_reply import (
+    CONDITIONAL,
+    NO,
+    VOTES,
+    YES,
+    missing_parts,
+    parse_position,
+)
 from handlers.core.model import Backend, Participant
 from tests.handlers.boardroom_script import position, rebuttal
 from tests.tools.gemini.builders import judging_debate
