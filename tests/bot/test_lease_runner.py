@@ -153,7 +153,9 @@ async def test_a_stored_command_that_is_not_an_event_is_dropped(
     inbox = Inbox(holder.db)
     debate = await holder.h.propose(proposal())
     assert debate is not None
-    await holder.db.execute(INSERT, (debate.id, "stop", '{"args": []}', "2026-12-01T00:00:00"))
+    await holder.db.execute(
+        INSERT, (debate.id, "stop", '{"args": []}', "2026-12-01T00:00:00", None)
+    )
     assert await inbox.pending([debate.id]) == [] and await inbox.count(debate.id) == 0
 
 
