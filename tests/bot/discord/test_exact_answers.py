@@ -116,3 +116,42 @@ async def test_a_button_answers_its_own_question_and_the_first_of_two_wins(
     alice = Actor(user_id=int(people.alice["id"]), name="alice")
     await rig.handler.submit(debate_id, StopRequested(alice))
     await asyncio.wait_for(rig.handler.wait_idle(debate_id), 30)
+
+
+async def test_in_gateway_mode_the_second_of_two_answers_is_told_who_answered_first(
+    rig: BotRig, people: People, postgres_url: str
+) -> None:
+    """Sharing the debates (PostgreSQL, the gateway's inbox): both answers pass the check
+    against the stored debate before either is applied; the inbox keeps the first, and the
+    second person is told at once that the question was answered, and by whom."""
+    rig.overrides["DATABASE_URL"] = postgres_url
+    rig.moderator.decisions.extend([Decision(action=Action.CONTINUE), asks(SECOND, "Redis", "LRU")])
+    await rig.start()
+    await chat(rig, people)
+    card, debate_id = await wait_card(rig)
+    await click(rig, card["id"], f"debate:open:{debate_id}", people.alice)
+    asked = await question(rig, card["id"], SECOND)
+
+    (_, alices), (_, carols) = await asyncio.gather(
+        click(rig, asked["id"], f"debate:answer:{debate_id}:1:0", people.alice),
+        click(rig, asked["id"], f"debate:answer:{debate_id}:1:1", people.carol),
+    )
+    pressed = {"alice": "Redis", "carol": "LRU"}
+    said = {KO("user.answered", user=who, answer=text): who for who, text in pressed.items()}
+    shown = await rig.fake.wait_for_message(lambda m: m["content"] in said, timeout=30)
+    winner = said[shown["content"]]
+    loser = "carol" if winner == "alice" else "alice"
+    told = {"alice": private(alices), "carol": private(carols)}
+    assert told[winner] == KO("front.answer_taken", answer=pressed[winner])
+    assert told[loser] == KO(
+        "front.answered_already", number=1, user=winner, answer=pressed[winner]
+    )
+    await closed(rig, asked["id"])
+    stored = await rig.handler.get(debate_id)
+    assert [(a.who, a.text) for a in stored.answers] == [(winner, pressed[winner])]
+    thread = [m["content"] for m in rig.fake.messages_in(card["id"])]
+    assert KO("user.answered", user=loser, answer=pressed[loser]) not in thread
+
+    alice = Actor(user_id=int(people.alice["id"]), name="alice")
+    await rig.handler.submit(debate_id, StopRequested(alice))
+    await asyncio.wait_for(rig.handler.wait_idle(debate_id), 30)
