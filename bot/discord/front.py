@@ -14,16 +14,8 @@ from bot.discord.embeds import card_embed
 from bot.discord.forms import OpenForms, OptionForm
 from bot.discord.room_records import NO_PINGS
 from bot.discord.views import card_view
-from handlers.core.admission import Admission, Submitted, admits, authorized
-from handlers.core.events import (
-    BudgetDecided,
-    Event,
-    OptionChosen,
-    PeopleSaid,
-    ProposalApproved,
-    ProposalDeclined,
-    UserAnswered,
-)
+from handlers.core.admission import Admission, Submitted, acting, admits, authorized
+from handlers.core.events import Event, OptionChosen, PeopleSaid, UserAnswered
 from handlers.core.i18n import Strings
 from handlers.core.model import Actor, ChatLine, Debate, PeopleLine, Phase
 from handlers.core.shorten import shorten
@@ -107,15 +99,16 @@ class DiscordFront:
         debate, strings = done.debate, self._in(done.debate)
         said = strings("front.refused" if done.admission is Admission.REFUSED else "front.not_now")
         first = done.first  # the gateway's: stored first, not applied yet
-        if isinstance(first, BudgetDecided | ProposalApproved | ProposalDeclined):
-            return strings("front.decided_already", user=first.actor.name)
+        if first is not None and not isinstance(first, UserAnswered):  # a pause's, the card's
+            return strings("front.decided_already", user=(acting(first) or Actor(0)).name)
         if not question or debate is None or done.admission is Admission.REFUSED:
             return said
         if done.admission is Admission.ANSWERED:
-            if isinstance(first, UserAnswered):
-                line = PeopleLine(first.actor.name, first.answer)
-            else:
-                line = debate.answers[question - 1]
+            line = (
+                PeopleLine(first.actor.name, first.answer)
+                if first
+                else debate.answers[question - 1]
+            )
             answer = shorten(line.text, ECHO_LIMIT)
             said = strings("front.answered_already", number=question, user=line.who, answer=answer)
         if first is not None:  # what is open next is not known until it is applied

@@ -155,3 +155,41 @@ async def test_in_gateway_mode_the_second_of_two_answers_is_told_who_answered_fi
     alice = Actor(user_id=int(people.alice["id"]), name="alice")
     await rig.handler.submit(debate_id, StopRequested(alice))
     await asyncio.wait_for(rig.handler.wait_idle(debate_id), 30)
+
+
+async def test_in_gateway_mode_of_two_opens_at_once_the_second_is_told_who_decided(
+    rig: BotRig, people: People, postgres_url: str
+) -> None:
+    """alice presses Open and carol Not now at the same moment, sharing the debates: the card
+    takes the first, and the other person is told, privately, who decided it."""
+    rig.overrides["DATABASE_URL"] = postgres_url
+    await rig.start()
+    await chat(rig, people)
+    card, debate_id = await wait_card(rig)
+    await asyncio.gather(
+        click(rig, card["id"], f"debate:open:{debate_id}", people.alice),
+        click(rig, card["id"], f"debate:decline:{debate_id}", people.carol),
+    )
+    told = {KO("front.decided_already", user=who): who for who in ("alice", "carol")}
+    notice = await rig.fake.wait_for_message(lambda m: m["content"] in told, timeout=30)
+    assert notice["flags"] & FLAG_EPHEMERAL
+    winner = told[notice["content"]]
+    closed_as = {
+        KO("front.card_speaking", user=f"<@{people.alice['id']}>"): "alice",
+        KO("front.card_declined", user=f"<@{people.carol['id']}>"): "carol",
+    }
+
+    def described(call: Json) -> str:
+        return str(((call or {}).get("embeds") or [{}])[0].get("description"))
+
+    edit = await rig.fake.wait_for_call(
+        "PATCH",
+        EDIT,
+        lambda c: c.path.endswith(f"/messages/{card['id']}") and described(c.json) in closed_as,
+    )
+    assert closed_as[described(edit.json)] == winner  # the card took the first one's click
+    assert len([m for m in rig.fake.messages.values() if m["content"] in told]) == 1
+    if winner == "alice":
+        alice = Actor(user_id=int(people.alice["id"]), name="alice")
+        await rig.handler.submit(debate_id, StopRequested(alice))
+    await asyncio.wait_for(rig.handler.wait_idle(debate_id), 30)
