@@ -81,13 +81,13 @@ def admits(debate: Debate, event: Event) -> Admission:
 
 
 def answers(debate: Debate, event: Event) -> str | None:
-    """What the event answers that only one person may (a question, a pause, the card), as
-    the gateway's inbox keeps one answer to each; None for any other event."""
+    """What the event answers that only one person may (the open question, a budget pause,
+    the card), as the gateway's inbox keeps one answer to each; None for any other event."""
     match event:
-        case UserAnswered(question=number):
-            return f"question:{number or debate.question_number}"
-        case BudgetDecided() if debate.paused in ("budget", "converging"):
-            return f"pause:{debate.turns}"  # a limit's pause may come back at the same turn
+        case UserAnswered() if debate.user_question is not None and not debate.paused:
+            return f"question:{debate.question_number}"
+        case BudgetDecided() if debate.paused == "budget":  # each pause ends with a new budget
+            return f"budget:{debate.max_rounds}:{debate.spend.budget_usd}"
         case ProposalApproved() | ProposalDeclined():
             return "card"
     return None
