@@ -112,7 +112,9 @@ class BotRig:
             services = await shared_services(settings, gateway=True)
         else:
             db = await Database.open(str(settings.DATABASE_PATH))
-            leases = Leases(db, self.owner, LeaseTiming(settings.LEASE_SECONDS)) if self.owner else None
+            leases = (
+                Leases(db, self.owner, LeaseTiming(settings.LEASE_SECONDS)) if self.owner else None
+            )
             services = Services(db=db, leases=leases)
 
         async def ready(bot: DebateBot) -> None:
