@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from handlers.core.admission import Admission, Submitted, admits
+from handlers.core.admission import Admission, Submitted, admits, answers
 from handlers.core.events import Event
 from handlers.core.model import Debate, Proposal
 from handlers.debate_handler import DebateHandler
@@ -52,6 +52,8 @@ class InboxEngine:
         admission = admits(debate, event)
         if admission is not Admission.TAKEN:
             return Submitted(admission, debate)  # unchanged: why, and what is open, are in it
-        await self._inbox.put(debate_id, event)
+        first = await self._inbox.put(debate_id, event, answers(debate, event))
+        if first is not None:  # another's answer to the same came first: this one is not kept
+            return Submitted(Admission.ANSWERED, debate, first)
         self._wake()
         return Submitted(admission)

@@ -11,7 +11,6 @@ from handlers.core.effects import AskDebater
 from handlers.core.formats import format_named
 from handlers.core.formats.base import BriefInput, Piece
 from handlers.core.model import Debate, PeopleLine, Precedent, Turn
-from handlers.core.quotes import prose
 from handlers.core.reply_fields import shown
 
 LANGUAGE_NAMES = {
@@ -38,9 +37,10 @@ def compose_turn_prompt(
     """The whole text for `ask.seat`, as the debate's format builds it from what it may see;
     for a `person` typing the seat, the others' words instead of their raw replies."""
     turns = () if shown is None else (shown,) if isinstance(shown, Turn) else shown
+    fmt = format_named(debate.format)
     if person:
-        turns = tuple(replace(turn, text=prose(turn)) for turn in turns)
-    brief = format_named(debate.format).brief(BriefInput(debate, ask, turns, people))
+        turns = tuple(replace(turn, text=fmt.words(debate, turn)) for turn in turns)
+    brief = fmt.brief(BriefInput(debate, ask, turns, people))
     text = render_brief(brief, ask, people, language, person=person)
     last_own = max((n for n, who in debate.log if who == ask.seat), default=0)
     if not last_own and debate.proposal.precedents:  # with the agenda: earlier decisions
@@ -87,16 +87,18 @@ def render_brief(
     person: bool = False,
 ) -> str:
     """The whole text for one participant; every relayed reply appears in it byte for byte.
-    A `${reply_rule}` is the machine's reply contract, or for a person their own words."""
+    A `${reply_rule}` is the piece's reply contract (`rule`), or for a person its person's
+    wording (`<rule>_person`): asked in their own words, never for the machine's JSON."""
     extra = additions(ask, people, language)
-    rule = prompts.load("debate_reply_person" if person else "debate_reply_json", language)
     parts = []
     for piece in pieces:
         values = dict(piece.values)
         if piece.additions:
             values["additions"] = extra
         if "reply_rule" in prompts.placeholders(piece.template, language):
-            values["reply_rule"] = rule
+            values["reply_rule"] = prompts.load(
+                piece.rule + ("_person" if person else ""), language
+            )
         parts.append(prompts.load(piece.template, language, **values))
     # shown(): a lone surrogate cannot go into a process argument or a Discord message.
     return shown("\n\n".join(parts))

@@ -101,7 +101,8 @@ class HumanDebater:
             await asyncio.Event().wait()
         if text is None:  # a lone "." passes the turn: said so, as the seat's reply
             text = self._t("console.human_pass_text")
-        meta = TurnMeta(model=self._t("console.human_model"), latency_s=time.monotonic() - started)
+        took = time.monotonic() - started
+        meta = TurnMeta(model=self._t("console.human_model"), latency_s=took, person=True)
         return DebaterOutput(text=text, raw=text, meta=meta)
 
     async def forget(self, debate_id: int) -> None:

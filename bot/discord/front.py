@@ -14,10 +14,10 @@ from bot.discord.embeds import card_embed
 from bot.discord.forms import OpenForms, OptionForm
 from bot.discord.room_records import NO_PINGS
 from bot.discord.views import card_view
-from handlers.core.admission import Admission, Submitted, admits, authorized
+from handlers.core.admission import Admission, Submitted, acting, admits, authorized
 from handlers.core.events import Event, OptionChosen, PeopleSaid, UserAnswered
 from handlers.core.i18n import Strings
-from handlers.core.model import Actor, ChatLine, Debate, Phase
+from handlers.core.model import Actor, ChatLine, Debate, PeopleLine, Phase
 from handlers.core.shorten import shorten
 from handlers.debate_handler import Engine
 from handlers.detection import DetectionHandler
@@ -98,12 +98,21 @@ class DiscordFront:
         """Why an event was not taken; for an answer to `question`, who was first, what is open."""
         debate, strings = done.debate, self._in(done.debate)
         said = strings("front.refused" if done.admission is Admission.REFUSED else "front.not_now")
+        first = done.first  # the gateway's: stored first, not applied yet
+        if first is not None and not isinstance(first, UserAnswered):  # a pause's, the card's
+            return strings("front.decided_already", user=(acting(first) or Actor(0)).name)
         if not question or debate is None or done.admission is Admission.REFUSED:
             return said
         if done.admission is Admission.ANSWERED:
-            first = debate.answers[question - 1]
-            answer = shorten(first.text, ECHO_LIMIT)
-            said = strings("front.answered_already", number=question, user=first.who, answer=answer)
+            line = (
+                PeopleLine(first.actor.name, first.answer)
+                if first
+                else debate.answers[question - 1]
+            )
+            answer = shorten(line.text, ECHO_LIMIT)
+            said = strings("front.answered_already", number=question, user=line.who, answer=answer)
+        if first is not None:  # what is open next is not known until it is applied
+            return said
         asked = debate.user_question
         if asked is None or debate.phase is not Phase.AWAITING_USER:
             return f"{said}\n{strings('front.open_nothing')}"
@@ -228,7 +237,7 @@ class DiscordFront:
         actor = self.actor(message.author)
         if debate.phase is Phase.AWAITING_USER:  # the person's answer, if they may give it
             done = await self._engine.submit(debate_id, UserAnswered(actor, message.content))
-            if done.admission is Admission.NOT_NOW:  # answered meanwhile: kept as words said
+            if done.admission in (Admission.NOT_NOW, Admission.ANSWERED):  # kept as words said
                 await self._engine.submit(debate_id, PeopleSaid(actor, message.content))
         elif debate.phase.is_running:
             await self._engine.submit(debate_id, PeopleSaid(actor, message.content))

@@ -54,6 +54,7 @@ class Submitted:
 
     admission: Admission
     debate: Debate | None = None
+    first: Event | None = None  # ANSWERED by the gateway: the answer stored first (unapplied)
 
     @property
     def taken(self) -> bool:
@@ -77,6 +78,19 @@ def admits(debate: Debate, event: Event) -> Admission:
     if isinstance(event, UserAnswered) and 0 < event.question < debate.question_number:
         return Admission.ANSWERED
     return Admission.NOT_NOW
+
+
+def answers(debate: Debate, event: Event) -> str | None:
+    """What the event answers that only one person may (the open question, a budget pause,
+    the card), as the gateway's inbox keeps one answer to each; None for any other event."""
+    match event:
+        case UserAnswered() if debate.user_question is not None and not debate.paused:
+            return f"question:{debate.question_number}"
+        case BudgetDecided() if debate.paused == "budget":  # each pause ends with a new budget
+            return f"budget:{debate.max_rounds}:{debate.spend.budget_usd}"
+        case ProposalApproved() | ProposalDeclined():
+            return "card"
+    return None
 
 
 def acting(event: Event) -> Actor | None:

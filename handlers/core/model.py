@@ -89,6 +89,7 @@ class TurnMeta:
     session_id: str | None = None
     denied_tools: tuple[str, ...] = ()
     window: Window | None = None  # Claude's usage window, when the CLI reported it
+    person: bool = False  # typed by a person (a console seat): words no reply contract binds
 
 
 @dataclass(frozen=True)

@@ -255,7 +255,7 @@ def _posted(debate: Debate, turn: Turn, holding: bool) -> tuple[Debate, tuple[Ef
     effects: list[Effect] = [] if holding else [PostTurn(turn.number), AppendRoundLog(turn.number)]
     effects += [WritePage(page) for page in format_of(debate).turn_pages(debate, turn)]
     parsed = turn.parsed
-    if not parsed.structured:
+    if not parsed.structured and not turn.meta.person:
         effects.append(Notify("turn.no_block", (("seat", turn.seat),)))
     if parsed.wiki_action is None:
         return debate, tuple(effects)

@@ -12,7 +12,7 @@ from bot.lease_runner import LeaseRunner
 from handlers.core.admission import Admission
 from handlers.core.events import BudgetChosen, ProposalApproved, ProposalDeclined
 from handlers.core.model import Phase
-from tests.handlers.conftest import ALICE, BOB, proposal
+from tests.handlers.conftest import ALICE, BOB, CAROL, proposal
 from tests.handlers.doubles import reply
 from tests.handlers.test_leased_engine import LeasedRig, idle, pair  # noqa: F401  # a fixture
 from tests.tools.store.test_state_cache import use_store
@@ -74,6 +74,23 @@ async def test_commands_are_applied_in_order_once_by_the_holder(
     await runner.tick()  # nothing left: nothing applied twice
     stored = await gateway.get(debate.id)
     assert stored.max_rounds == 4 and await Inbox(holder.db).count(debate.id) == 0  # type: ignore[arg-type]
+
+
+async def test_of_two_opens_through_the_gateway_the_first_is_applied_the_second_answered(
+    pair: tuple[LeasedRig, LeasedRig],  # noqa: F811
+) -> None:
+    holder, gateway_rig = pair
+    gateway, runner = gateway_of(gateway_rig), runner_of(holder)
+    debate = await gateway.propose(proposal())
+    assert debate is not None
+    await runner.tick()
+    await idle(holder, debate.id)
+    assert (await gateway.submit(debate.id, ProposalDeclined(ALICE))).taken
+    second = await gateway.submit(debate.id, ProposalApproved(CAROL))  # before it is applied
+    assert (second.admission, second.first) == (Admission.ANSWERED, ProposalDeclined(ALICE))
+    await runner.tick()
+    await idle(holder, debate.id)
+    assert (await gateway.get(debate.id)).phase is Phase.DECLINED
 
 
 async def test_a_renewal_that_comes_back_late_stops_the_turn_and_runs_it_again(
@@ -153,7 +170,9 @@ async def test_a_stored_command_that_is_not_an_event_is_dropped(
     inbox = Inbox(holder.db)
     debate = await holder.h.propose(proposal())
     assert debate is not None
-    await holder.db.execute(INSERT, (debate.id, "stop", '{"args": []}', "2026-12-01T00:00:00"))
+    await holder.db.execute(
+        INSERT, (debate.id, "stop", '{"args": []}', "2026-12-01T00:00:00", None)
+    )
     assert await inbox.pending([debate.id]) == [] and await inbox.count(debate.id) == 0
 
 

@@ -116,7 +116,8 @@ async def test_two_party_converging_in_korean(tmp_path: Path) -> None:
                          context=topic.context, name="Claude", round="1", max_rounds="3"),
             prompts.load("ledger_stance_against", "ko"),
             prompts.load("ledger_turn", "ko", speaker="AG", turn="1", reply=turns[0].text),
-            prompts.load("ledger_ask", "ko", additions=""),
+            prompts.load("ledger_ask", "ko", additions="",
+                         reply_rule=prompts.load("ledger_reply", "ko")),
         ))  # fmt: skip
         assert first == expected
         assert rig.debaters[AG].requests[0].prompt.count("찬성") >= 1

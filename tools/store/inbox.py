@@ -20,7 +20,11 @@ from tools.store.db import Database
 
 log = logging.getLogger(__name__)
 
-INSERT = "INSERT INTO debate_inbox (debate_id, command, payload, created_at) VALUES (?, ?, ?, ?)"
+INSERT = """
+INSERT INTO debate_inbox (debate_id, command, payload, created_at, answers) VALUES (?, ?, ?, ?, ?)
+ON CONFLICT DO NOTHING
+"""
+SELECT_ANSWER = "SELECT payload FROM debate_inbox WHERE debate_id = ? AND answers = ?"
 SELECT_PENDING = """
 SELECT id, debate_id, command, payload FROM debate_inbox
 WHERE done_at IS NULL AND debate_id IN ({ids}) ORDER BY id LIMIT ?
@@ -46,12 +50,17 @@ class Inbox:
         self._db = db
         self._pg = db.dialect == "postgres"
 
-    async def put(self, debate_id: int, event: Event) -> None:
-        """Store an event for the debate and wake the workers."""
+    async def put(self, debate_id: int, event: Event, answers: str | None = None) -> Event | None:
+        """Store an event for the debate and wake the workers. An event that `answers`
+        something only one person may answer is stored only if none came first: else the first
+        is returned, and nothing is stored."""
         payload = EVENT_ADAPTER.dump_json(event).decode()
         stamp = datetime.now(UTC).isoformat()
-        await self._db.execute(INSERT, (debate_id, event.kind, payload, stamp))
+        if not await self._db.execute(INSERT, (debate_id, event.kind, payload, stamp, answers)):
+            row = await self._db.fetch_one(SELECT_ANSWER, (debate_id, answers))
+            return EVENT_ADAPTER.validate_json(row[0]) if row else None
         await self.notify()
+        return None
 
     async def notify(self) -> None:
         """Wake the workers of every process (PostgreSQL; elsewhere they poll)."""

@@ -40,6 +40,7 @@ from handlers.core.formats.base import (
     Format,
     Piece,
     is_repair,
+    lacks,
     latest_of,
     output_of,
     repair_ask,
@@ -93,7 +94,7 @@ class AdversarialFormat(Format):
     def noted(self, debate: Debate, turn: Turn) -> Debate:
         """Keep the role's answer, and what its contract lacks (for one repair request)."""
         role = self.role_of(debate, turn.seat)
-        gaps = " ".join(missing_parts(turn.text, REQUIRED[role]))
+        gaps = " ".join(lacks(turn, missing_parts(turn.text, REQUIRED[role])))
         kept = with_output(debate, f"answer:{role}", turn.text)
         return with_output(kept, f"missing:{role}", gaps)
 

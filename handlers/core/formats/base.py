@@ -16,6 +16,7 @@ from handlers.core.effects import AskDebater, Notify
 from handlers.core.formats.keys import verbatim
 from handlers.core.formats.plans import AskStep, JudgeStep, Plan
 from handlers.core.model import Debate, Decision, Participant, PeopleLine, Turn
+from handlers.core.quotes import prose
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,7 @@ class Piece:
     template: str
     values: tuple[tuple[str, str], ...] = ()
     additions: bool = False  # the template takes `additions`: people's words, moderator's note
+    rule: str = "debate_reply"  # its `${reply_rule}`: this prompt, or `<rule>_person` for a person
 
 
 @dataclass(frozen=True)
@@ -113,6 +115,10 @@ class Format(ABC):
     @abstractmethod
     def pages(self, debate: Debate) -> tuple[str, ...]:
         """The wiki pages this debate has written (the closing summary links only these)."""
+
+    def words(self, debate: Debate, turn: Turn) -> str:
+        """What a person typing a seat is shown of `turn`: the words it wrote, not its JSON."""
+        return prose(turn)
 
     def task_brief(self, debate: Debate, task: str, shown: tuple[Turn, ...]) -> tuple[Piece, ...]:
         """The moderator's prompt for `task`, as prompt pieces (the engine renders them)."""
@@ -198,6 +204,12 @@ def by_rules(debate: Debate, task: str) -> bool:
 def is_repair(step: str) -> bool:
     """True if the step asks once more for what the answers lacked."""
     return step.endswith(REPAIR_SUFFIX)
+
+
+def lacks(turn: Turn, gaps: tuple[str, ...]) -> tuple[str, ...]:
+    """What a repair asks `turn` for: its contract's `gaps`, or nothing of a person's typed
+    words, which no reply contract binds (they were asked as a person)."""
+    return () if turn.meta.person else gaps
 
 
 def repair_ask(debate: Debate, gaps: tuple[tuple[str, str], ...], notice: str) -> AskStep | None:

@@ -17,10 +17,11 @@ from handlers.core.formats.base import (
     agenda,
     every_turn,
     is_repair,
+    lacks,
     latest_of,
     repair_ask,
 )
-from handlers.core.formats.boardroom_reply import missing_parts, parse_position
+from handlers.core.formats.boardroom_reply import missing_parts, parse_position, vote_of, words_of
 from handlers.core.formats.plans import AskStep, EndStep, PeopleStep, Plan, TaskStep
 from handlers.core.model import Debate, Decision, Outcome, Turn, WikiPage
 
@@ -55,9 +56,10 @@ class BoardroomFormat(Format):
     def noted(self, debate: Debate, turn: Turn) -> Debate:
         """Keep the vote (in round 2, why it changed) and what the answer lacks (for one repair)."""
         found = parse_position(turn.text, debate.round)
-        notes = {f"vote/{debate.round}/{turn.seat}": found.vote or ""}
+        vote = found.vote or (vote_of(turn.text) if turn.meta.person else None)  # its first word
+        notes = {f"vote/{debate.round}/{turn.seat}": vote or ""}
         if not is_repair(debate.step):
-            gaps = missing_parts(found, debate.round)
+            gaps = lacks(turn, missing_parts(found, debate.round))
             notes[f"missing/{debate.round}/{turn.seat}"] = ", ".join(gaps)
         if debate.round == 2:
             notes[f"why/{turn.seat}"] = found.why_changed
@@ -112,9 +114,9 @@ class BoardroomFormat(Format):
             missing = debate.output_of(f"missing/{debate.round}/{seat}") or ""
             repair = Piece("format_repair", (("missing", missing), ("answer", own)))
             kept = values if debate.round == 1 else _without_context(values)
-            return (Piece(first, kept, True), repair)
+            return (Piece(first, kept, True, f"boardroom_reply{debate.round}"), repair)
         if given.ask.step == POSITION:
-            return (Piece("boardroom_round1", values, True),)
+            return (Piece("boardroom_round1", values, True, "boardroom_reply1"),)
         values = _without_context(values)  # round 1 had it
         shown = tuple(
             Piece(
@@ -123,7 +125,11 @@ class BoardroomFormat(Format):
             )
             for turn in given.shown
         )
-        return (*shown, Piece("boardroom_round2", values, True))
+        return (*shown, Piece("boardroom_round2", values, True, "boardroom_reply2"))
+
+    def words(self, debate: Debate, turn: Turn) -> str:
+        """An answer in words: a JSON object as the numbered layout of its parts."""
+        return words_of(turn.text, turn.round)
 
     def holds(self, debate: Debate) -> bool:
         """Round-1 answers are posted only once all are in (isolation)."""

@@ -99,6 +99,22 @@ def missing_parts(found: Position, round_number: int) -> tuple[str, ...]:
     )
 
 
+def words_of(text: str, round_number: int) -> str:
+    """An answer as a person reads it: a JSON object as the numbered layout of its parts
+    (values, not JSON syntax); an answer in the numbered layout, or in neither, as it is."""
+    fields = ROUND1_FIELDS if round_number == 1 else ROUND2_FIELDS
+    block = json_block(text, _VOTE_KEYS)
+    if block is None or _from_numbered(text, fields).vote is not None:
+        return text
+    found, lines = _from_json(block), []
+    for number, name in enumerate(fields, start=1):
+        value = getattr(found, name)
+        if isinstance(value, tuple):
+            value = "\n".join(f"- {item}" for item in value)
+        lines.append(f"{number}. {value.upper() if name == 'vote' else value}" if value else "")
+    return "\n".join(line for line in lines if line)
+
+
 def parse_contract(text: str) -> ParsedReply:
     """The engine's view of a boardroom reply: all of it is the opinion."""
     structured = bool(_line_marks(text)) or json_block(text, _VOTE_KEYS) is not None

@@ -23,6 +23,7 @@ from handlers.core.formats.base import (
     agenda,
     by_rules,
     is_repair,
+    lacks,
     output_of,
     repair_ask,
     since_own,
@@ -79,7 +80,9 @@ class LedgerFormat(Format):
 
     def noted(self, debate: Debate, turn: Turn) -> Debate:
         """Keep what the reply's contract lacks (for one repair request)."""
-        return with_output(debate, f"missing:{turn.seat}", ", ".join(text.missing_fields(turn)))
+        return with_output(
+            debate, f"missing:{turn.seat}", ", ".join(lacks(turn, text.missing_fields(turn)))
+        )
 
     def answered(self, debate: Debate, rng: random.Random) -> Plan:
         """Once the round (or a turn) is in: one repair request for lacking replies, or go on."""
@@ -129,7 +132,7 @@ class LedgerFormat(Format):
         pieces = [Piece("ledger_brief", values), Piece(f"ledger_stance_{stance}")]
         repair = is_repair(ask.step) and bool(given.shown)
         pieces += _verbatim(debate, given.shown[:-1] if repair else given.shown)
-        pieces.append(Piece("ledger_ask", (), True))
+        pieces.append(Piece("ledger_ask", (), True, "ledger_reply"))
         if repair:
             missing = output_of(debate, f"missing:{ask.seat}")
             own = given.shown[-1].text

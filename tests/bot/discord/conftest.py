@@ -19,6 +19,7 @@ import pytest
 
 from bot.discord.app import Services, assemble, shutdown
 from bot.discord.client import DebateBot
+from bot.discord.shared import shared_services
 from bot.settings import Settings
 from handlers.core.i18n import Strings
 from handlers.core.model import CLAUDE, Backend
@@ -107,9 +108,14 @@ class BotRig:
 
     async def start(self) -> DebateBot:
         settings = self.settings
-        db = await Database.open(str(settings.DATABASE_PATH))
-        leases = Leases(db, self.owner, LeaseTiming(settings.LEASE_SECONDS)) if self.owner else None
-        services = Services(db=db, leases=leases)
+        if settings.DATABASE_URL:  # sharing the debates on PostgreSQL: the inbox, a lease runner
+            services = await shared_services(settings, gateway=True)
+        else:
+            db = await Database.open(str(settings.DATABASE_PATH))
+            leases = (
+                Leases(db, self.owner, LeaseTiming(settings.LEASE_SECONDS)) if self.owner else None
+            )
+            services = Services(db=db, leases=leases)
 
         async def ready(bot: DebateBot) -> None:
             await assemble(

@@ -116,3 +116,80 @@ async def test_a_button_answers_its_own_question_and_the_first_of_two_wins(
     alice = Actor(user_id=int(people.alice["id"]), name="alice")
     await rig.handler.submit(debate_id, StopRequested(alice))
     await asyncio.wait_for(rig.handler.wait_idle(debate_id), 30)
+
+
+async def test_in_gateway_mode_the_second_of_two_answers_is_told_who_answered_first(
+    rig: BotRig, people: People, postgres_url: str
+) -> None:
+    """Sharing the debates (PostgreSQL, the gateway's inbox): both answers pass the check
+    against the stored debate before either is applied; the inbox keeps the first, and the
+    second person is told at once that the question was answered, and by whom."""
+    rig.overrides["DATABASE_URL"] = postgres_url
+    rig.moderator.decisions.extend([Decision(action=Action.CONTINUE), asks(SECOND, "Redis", "LRU")])
+    await rig.start()
+    await chat(rig, people)
+    card, debate_id = await wait_card(rig)
+    await click(rig, card["id"], f"debate:open:{debate_id}", people.alice)
+    asked = await question(rig, card["id"], SECOND)
+
+    (_, alices), (_, carols) = await asyncio.gather(
+        click(rig, asked["id"], f"debate:answer:{debate_id}:1:0", people.alice),
+        click(rig, asked["id"], f"debate:answer:{debate_id}:1:1", people.carol),
+    )
+    pressed = {"alice": "Redis", "carol": "LRU"}
+    said = {KO("user.answered", user=who, answer=text): who for who, text in pressed.items()}
+    shown = await rig.fake.wait_for_message(lambda m: m["content"] in said, timeout=30)
+    winner = said[shown["content"]]
+    loser = "carol" if winner == "alice" else "alice"
+    told = {"alice": private(alices), "carol": private(carols)}
+    assert told[winner] == KO("front.answer_taken", answer=pressed[winner])
+    assert told[loser] == KO(
+        "front.answered_already", number=1, user=winner, answer=pressed[winner]
+    )
+    await closed(rig, asked["id"])
+    stored = await rig.handler.get(debate_id)
+    assert [(a.who, a.text) for a in stored.answers] == [(winner, pressed[winner])]
+    thread = [m["content"] for m in rig.fake.messages_in(card["id"])]
+    assert KO("user.answered", user=loser, answer=pressed[loser]) not in thread
+
+    alice = Actor(user_id=int(people.alice["id"]), name="alice")
+    await rig.handler.submit(debate_id, StopRequested(alice))
+    await asyncio.wait_for(rig.handler.wait_idle(debate_id), 30)
+
+
+async def test_in_gateway_mode_of_two_opens_at_once_the_second_is_told_who_decided(
+    rig: BotRig, people: People, postgres_url: str
+) -> None:
+    """alice presses Open and carol Not now at the same moment, sharing the debates: the card
+    takes the first, and the other person is told, privately, who decided it."""
+    rig.overrides["DATABASE_URL"] = postgres_url
+    await rig.start()
+    await chat(rig, people)
+    card, debate_id = await wait_card(rig)
+    await asyncio.gather(
+        click(rig, card["id"], f"debate:open:{debate_id}", people.alice),
+        click(rig, card["id"], f"debate:decline:{debate_id}", people.carol),
+    )
+    told = {KO("front.decided_already", user=who): who for who in ("alice", "carol")}
+    notice = await rig.fake.wait_for_message(lambda m: m["content"] in told, timeout=30)
+    assert notice["flags"] & FLAG_EPHEMERAL
+    winner = told[notice["content"]]
+    closed_as = {
+        KO("front.card_speaking", user=f"<@{people.alice['id']}>"): "alice",
+        KO("front.card_declined", user=f"<@{people.carol['id']}>"): "carol",
+    }
+
+    def described(call: Json) -> str:
+        return str(((call or {}).get("embeds") or [{}])[0].get("description"))
+
+    edit = await rig.fake.wait_for_call(
+        "PATCH",
+        EDIT,
+        lambda c: c.path.endswith(f"/messages/{card['id']}") and described(c.json) in closed_as,
+    )
+    assert closed_as[described(edit.json)] == winner  # the card took the first one's click
+    assert len([m for m in rig.fake.messages.values() if m["content"] in told]) == 1
+    if winner == "alice":
+        alice = Actor(user_id=int(people.alice["id"]), name="alice")
+        await rig.handler.submit(debate_id, StopRequested(alice))
+    await asyncio.wait_for(rig.handler.wait_idle(debate_id), 30)

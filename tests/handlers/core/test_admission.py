@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from handlers.core.admission import Admission, admits
+from handlers.core.admission import Admission, admits, answers
 from handlers.core.effects import AskDebater, Notify
 from handlers.core.events import (
     EVENT_ADAPTER,
@@ -20,7 +20,7 @@ from handlers.core.events import (
     StopRequested,
     UserAnswered,
 )
-from handlers.core.model import AG, CLAUDE, PeopleLine, Phase, UserQuestion
+from handlers.core.model import AG, CLAUDE, Debate, PeopleLine, Phase, UserQuestion
 from tests.handlers.conftest import ALICE, APPROVER, BOB
 from tests.handlers.core.test_state_machine import answer, debate, speaking, step
 
@@ -127,3 +127,32 @@ def test_a_skip_moves_the_round_on_and_the_thread_says_who() -> None:
 )
 def test_events_are_stored_and_read_back_as_they_were(event: Event) -> None:
     assert EVENT_ADAPTER.validate_json(EVENT_ADAPTER.dump_json(event)) == event
+
+
+@pytest.mark.parametrize(
+    ("state", "event", "key"),
+    [
+        (ASKED_SECOND, UserAnswered(ALICE, "LRU", 2), "question:2"),
+        (ASKED_SECOND, UserAnswered(ALICE, "typed"), "question:2"),  # typed: the open one
+        (speaking(phase=Phase.AWAITING_USER, paused="budget"), UserAnswered(ALICE, "x"), None),
+        (
+            speaking(phase=Phase.AWAITING_USER, paused="budget", max_rounds=3),
+            BudgetDecided(ALICE, "extend"),
+            "budget:3:0.0",
+        ),
+        (
+            speaking(phase=Phase.AWAITING_USER, paused="budget", max_rounds=4),
+            BudgetDecided(ALICE, "conclude"),
+            "budget:4:0.0",
+        ),  # the next pause: its own key
+        (speaking(phase=Phase.AWAITING_USER, paused="limit"), BudgetDecided(ALICE, "resume"), None),
+        (debate(), ProposalDeclined(ALICE), "card"),
+        (speaking(), StopRequested(ALICE), None),
+    ],
+)
+def test_what_an_event_answers_that_only_one_person_may(
+    state: Debate, event: Event, key: str | None
+) -> None:
+    """The gateway's inbox keeps one answer per key: a typed line at a pause is words, and
+    a pause that can come back at the same turn (a limit) has no key to get stuck on."""
+    assert answers(state, event) == key

@@ -10,10 +10,10 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from handlers.core.effects import PostCard
-from handlers.core.events import BudgetChosen, StopRequested
+from handlers.core.events import BudgetChosen, StopRequested, UserAnswered
 from handlers.core.model import Debate, Phase
 from handlers.leasing import LeaseLost
-from tests.handlers.conftest import ALICE, proposal
+from tests.handlers.conftest import ALICE, CAROL, proposal
 from tools.store.db import Database
 from tools.store.debates import SqliteStore
 from tools.store.inbox import Inbox
@@ -209,6 +209,32 @@ async def test_a_command_is_not_marked_done_when_its_step_is_refused(db: Databas
     with pytest.raises(LeaseLost):
         await LeasedStore(db, first).save_step(debate, (), None, NOW, command=command.id)
     assert [c.id for c in await inbox.pending([debate.id])] == [command.id]  # b applies it
+
+
+async def test_of_two_answers_to_one_question_the_inbox_keeps_the_first(
+    database_target: str,
+) -> None:
+    """Two processes store an answer to question 2 at the same moment: one is stored, and the
+    other is handed the stored one; an answer to another question, or another event, is kept."""
+    dbs = [await Database.open(database_target) for _ in range(2)]
+    try:
+        debate = await new_debate(dbs[0])
+        answers = (UserAnswered(ALICE, "Redis", 2), UserAnswered(CAROL, "LRU", 2))
+        firsts = await asyncio.gather(
+            *(Inbox(db).put(debate.id, a, "question:2") for db, a in zip(dbs, answers, strict=True))
+        )
+        (stored,) = await Inbox(dbs[0]).pending([debate.id])
+        assert firsts.count(None) == 1 and stored.event in answers
+        assert [f for f in firsts if f is not None] == [stored.event]  # the loser learns who won
+        await Inbox(dbs[0]).mark_done(stored.id)  # applied: still the first, later too
+        assert await Inbox(dbs[1]).put(debate.id, answers[0], "question:2") == stored.event
+        assert await Inbox(dbs[1]).put(debate.id, answers[1], "question:3") is None
+        assert await Inbox(dbs[1]).put(debate.id, StopRequested(CAROL)) is None
+        assert await Inbox(dbs[1]).put(debate.id, StopRequested(CAROL)) is None  # no key: kept
+        assert await Inbox(dbs[0]).count(debate.id) == 3
+    finally:
+        for db in dbs:
+            await db.close()
 
 
 async def test_processes_claiming_at_once_never_take_one_debate_twice(
