@@ -16,7 +16,6 @@ from bot.discord.views import status_view
 from handlers.core.i18n import Strings
 from handlers.core.model import Debate
 from handlers.core.shorten import shorten
-from handlers.core.steps import open_asks
 from handlers.ports import Clock
 
 
@@ -89,10 +88,10 @@ class Pins:
         writing = [debate.name_of(s) for d, s in sorted(self.writing) if d == debate.id]
         if writing and not terminal:
             content += strings("front.status_writing", seat=", ".join(writing))
-        shown = (content, terminal, open_asks(debate)[:1])  # the Skip button names the ask
-        if self._shown.get((debate.id, "status")) != shown:  # else: no change, no view built
-            view = None if terminal else status_view(debate, strings)
-            await self._edit(debate.id, "status", shown, message, content=content, view=view)
+        view = None if terminal else status_view(debate, strings)
+        # What the message shows, buttons included: a button that appears or changes is an edit.
+        shown = (content, view.to_components() if view else None)
+        await self._edit(debate.id, "status", shown, message, content=content, view=view)
         if terminal:
             self.forget(debate.id)  # the final status is the debate's last post
 

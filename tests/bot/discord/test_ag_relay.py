@@ -12,11 +12,11 @@ import discord
 import pytest
 
 from bot.discord.ag_relay import AG_MODEL, AgRelayDebater
-from bot.discord.render_split import join_pieces
 from handlers.core.model import FailureKind
 from handlers.core.reply_parser import parse_reply
 from handlers.leasing import LeaseLost
 from handlers.ports import DebaterError, TurnRequest
+from tests.bot.discord.pieces import join_pieces
 from tests.fakes.discord_fixtures import ListeningClient
 from tests.fakes.discord_world import Json
 from tests.fakes.fake_discord import FakeDiscord
