@@ -35,7 +35,6 @@ class Pins:
         """Drop what is kept in memory for an ended debate."""
         self._shown.pop((debate_id, "status"), None)
         self._shown.pop((debate_id, "claims"), None)
-        self._records.forget(debate_id)
 
     async def open(self, debate: Debate) -> None:
         """Create the thread from the card and pin its status message."""
