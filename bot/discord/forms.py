@@ -17,12 +17,15 @@ from handlers.core.shorten import shorten
 Button = discord.ui.Button[Any]
 Modal = discord.ui.Modal
 LABEL_LIMIT = 45  # Discord's limit for a modal's title and a text input's label
+# A form's button, `debate:form.<key>:<id>[:<question>]`; each form it opens adds `:<nonce>`.
+BUTTON_ID = r"debate:form\.(?P<key>[a-z_.]+):(?P<id>\d+)(?::(?P<question>\d+))?"
+FORM_ID = re.compile(BUTTON_ID + r":[0-9a-f]+")
 
 
 class FormButton(
     DebateClick,
     discord.ui.DynamicItem[Button],
-    template=r"debate:form\.(?P<key>[a-z_.]+):(?P<id>\d+)(?::(?P<question>\d+))?",
+    template=BUTTON_ID,
 ):
     """Opens the form of card option `key`: on the card, or under question number `question`."""
 
@@ -53,7 +56,6 @@ class FormButton(
         await front.on_form_button(interaction, self.debate_id, self.key, self.question)
 
 
-FORM_ID = re.compile(r"debate:form\.(?P<key>[a-z_.]+):(?P<id>\d+)(?::(?P<question>\d+))?:[0-9a-f]+")
 TEXT_FIELD = "text"
 ACTION_ROW, TEXT_INPUT, LABEL = 1, 4, 18  # Discord's component types in a submitted form
 
