@@ -17,13 +17,14 @@ from pydantic import (
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from bot.settings_checks import (
+    SettingsError,
     check_database_url,
     check_web_address,
+    describe_errors,
     format_problem,
     mask_database_url,
     misnamed_settings,
 )
-from bot.settings_errors import SettingsError, describe_errors
 from handlers.core.anonymous import ANONYMOUS
 from handlers.core.formats import FORMATS
 from handlers.core.formats.adversarial_seats import (
