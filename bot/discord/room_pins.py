@@ -43,7 +43,6 @@ class StatusEditor:
         self._latest: dict[int, Debate] = {}
         self._pending: dict[int, asyncio.Task[None]] = {}
         self._locks: dict[int, asyncio.Lock] = {}
-        self.edits = 0  # edits sent, for the benchmark
 
     async def update(self, debate: Debate) -> None:
         """Show `debate`'s state at the end of the window (the final state: now)."""
@@ -76,7 +75,6 @@ class StatusEditor:
             debate = self._latest.get(debate_id)
             if debate is None:
                 return  # the final state was sent already
-            self.edits += 1
             await self._edit(debate)
             if debate.phase.is_terminal:
                 self._latest.pop(debate_id, None)  # nothing more will change
