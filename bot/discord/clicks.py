@@ -20,39 +20,32 @@ class ClickFront(Protocol):
 
     async def may_click(self, interaction: discord.Interaction[Any], debate_id: int) -> bool:
         """True if the person may act on the debate; else they are told why, privately."""
-        ...
 
     async def on_error(self, interaction: discord.Interaction[Any], error: Exception) -> None:
         """Answer a click that failed with a short private reply (or log it)."""
-        ...
 
     def actor(self, user: discord.User | discord.Member) -> Actor:
         """The engine's view of the person who clicked."""
-        ...
 
     async def submit(
         self, interaction: discord.Interaction[Any], debate_id: int, event: Event
     ) -> None:
         """Acknowledge the click and hand the debate its event."""
-        ...
 
     async def on_answer(
         self, interaction: discord.Interaction[Any], debate_id: int, question: int, option: int
     ) -> None:
         """One option of the moderator's question number `question`."""
-        ...
 
     async def on_card_choice(
         self, interaction: discord.Interaction[Any], debate_id: int, event: CardChoice
     ) -> Submitted:
         """A format, a budget or a format's option picked on the card; what became of it."""
-        ...
 
     async def on_form_button(
         self, interaction: discord.Interaction[Any], debate_id: int, key: str, question: int
     ) -> None:
         """A form's button: open the form (or refuse)."""
-        ...
 
 
 def front_of(interaction: discord.Interaction[Any]) -> ClickFront:
