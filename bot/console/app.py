@@ -8,11 +8,11 @@ import contextlib
 import re
 from collections.abc import Awaitable
 from pathlib import Path
+from typing import Literal
 
 from rich.console import Console
 from rich.text import Text
 
-from bot.buttons import BUTTON_EVENTS
 from bot.console.admin_keys import AdminKeys
 from bot.console.card_keys import budget_in, format_in, option_in
 from bot.console.keyboard import HELP, QUIT, STOP, Keyboard
@@ -21,6 +21,7 @@ from bot.console.text import MODERATOR_GREY
 from bot.formatting import format_label, option_label, pause_area
 from handlers.core.events import (
     BudgetChosen,
+    BudgetDecided,
     Event,
     FormatChosen,
     OptionChosen,
@@ -40,8 +41,9 @@ from tools.store.debates import SqliteStore
 CONSOLE_CHANNEL = 1  # the terminal is one watched channel
 YES = frozenset({"y", "yes", "예", "네", "ㅇ", "o", "open"})
 NO = frozenset({"n", "no", "아니요", "아니오", "ㄴ", "later"})
-# At a pause (the budget, or converging): the key and the button (bot/buttons.py) it presses.
-PAUSE_KEYS = {"e": "extend", "c": "conclude", "d": "consensus", "r": "resume"}
+# At a pause (the budget, or converging): the key and the people's word it gives.
+_Word = Literal["extend", "conclude", "consensus", "resume"]
+PAUSE_KEYS: dict[str, _Word] = {"e": "extend", "c": "conclude", "d": "consensus", "r": "resume"}
 _SPEAKER = re.compile(r"^(\S{1,32}):\s+(\S.*)$")
 _LIVE = tuple(phase for phase in Phase if not phase.is_terminal)
 
@@ -189,9 +191,9 @@ class ConsoleApp:
             await self._submit(debate, StopRequested(self._people.actor))
             return
         if debate.paused:  # at the budget: e / c, anything else is said to the room
-            action = PAUSE_KEYS.get(text.lower())
-            if action is not None:  # the pause now (0), whatever its turn count
-                await self._submit(debate, BUTTON_EVENTS[action](self._people.actor, 0))
+            decide = PAUSE_KEYS.get(text.lower())
+            if decide is not None:
+                await self._submit(debate, BudgetDecided(self._people.actor, decide))
             else:  # the engine keeps it for the moderator and the next debaters
                 await self._submit(debate, UserAnswered(self._people.actor, text))
                 self._say(self._t(f"{pause_area(debate)}.console_keys"))

@@ -4,11 +4,11 @@ Each builds the event it stands for; who may click is checked once (bot/discord/
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 import discord
 
-from bot.buttons import BUTTON_EVENTS
 from bot.discord.clicks import CardChoice, DebateClick, front_of
 from bot.discord.embeds import BUTTON_LABEL_LIMIT, MAX_BUTTONS, budget_label
 from bot.discord.forms import FormButton
@@ -16,8 +16,14 @@ from bot.formatting import format_label, option_label, option_question, pause_ar
 from handlers.core.credit import PAUSE_CHOICES
 from handlers.core.events import (
     BudgetChosen,
+    BudgetDecided,
+    Event,
     FormatChosen,
     OptionChosen,
+    ProposalApproved,
+    ProposalDeclined,
+    SkipRequested,
+    StopRequested,
 )
 from handlers.core.formats import card_options, formats_for
 from handlers.core.formats.base import CardOption
@@ -28,6 +34,23 @@ from handlers.core.steps import open_asks
 
 Button = discord.ui.Button[Any]
 Select = discord.ui.Select[Any]
+
+
+# The event each button stands for, by its action, from the person and the custom_id's tail:
+# a new button is a line here. Skip names the ask it was shown for (`:<turn>:<seat>`), a
+# pause's buttons their pause (`:<at>`, the turn count): an old one answers no later one.
+BUTTON_EVENTS: dict[str, Callable[..., Event]] = {
+    "open": ProposalApproved,
+    "decline": ProposalDeclined,
+    "stop": StopRequested,
+    # (a Skip from before it named its ask names none: not taken)
+    "skip": lambda actor, turn="0", seat="-": SkipRequested(actor, seat, int(turn)),
+    "extend": lambda actor, at: BudgetDecided(actor, "extend", int(at)),
+    "conclude": lambda actor, at: BudgetDecided(actor, "conclude", int(at)),
+    "consensus": lambda actor, at: BudgetDecided(actor, "consensus", int(at)),
+    "resume": lambda actor, at: BudgetDecided(actor, "resume", int(at)),
+    "option": OptionChosen,  # a card option beyond the menus: `:<key>:<value>`
+}
 
 
 class DebateButton(
