@@ -4,7 +4,7 @@ A piece is `reopen + body + closer`: the bodies, in order, are the text exactly.
 falls inside a code fence, the piece gets the fence's marker appended (closing the block) and
 the next piece starts with the fence's opening line (same info string) and a newline.
 Whether a closer was added follows from the fence state of the text so far, so the pieces can
-be joined back exactly (tests/bot/discord/support.py's `join_pieces` does).
+be joined back exactly (the tests' `join_pieces`, tests/bot/discord/pieces.py, does).
 """
 
 from __future__ import annotations
