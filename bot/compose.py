@@ -127,23 +127,6 @@ def build_wiki_backend(settings: Settings) -> WikiBackend:
     return LocalWiki(settings.LOCAL_WIKI_DIR)
 
 
-def claude_debater(settings: Settings, db: Database, workdir_root: Path) -> ClaudeCodeDebater:
-    """The Claude seat: the CLI, resumed per debate, read-only tools."""
-    return ClaudeCodeDebater(
-        db,
-        binary=settings.CLAUDE_BIN,
-        system_prompt=participant_system_prompt(settings.LANGUAGE),
-        model=settings.CLAUDE_MODEL,
-        tools=settings.CLAUDE_TOOLS,
-        timeout_s=settings.CLAUDE_TIMEOUT_SECONDS,
-        max_retries=settings.CLAUDE_CODE_MAX_RETRIES,
-        max_concurrency=settings.CLAUDE_MAX_CONCURRENCY,
-        workdir_root=workdir_root,
-        workdir=settings.CLAUDE_WORKDIR,
-        keep_api_key=settings.CLAUDE_KEEP_API_KEY,
-    )
-
-
 def gemini_cli_debater(
     settings: Settings, db: Database, model: str, workdir_root: Path, participant: str = AG
 ) -> GeminiCliDebater:
@@ -160,9 +143,22 @@ def gemini_cli_debater(
 
 
 def cli_debater(backend: Backend, settings: Settings, db: Database, root: Path) -> Debater:
-    """The Claude or the Gemini CLI's seat, its working folders under `root`."""
+    """The Claude (read-only tools, resumed per debate) or the Gemini CLI's seat, its working
+    folders under `root`."""
     if backend is Backend.CLAUDE_CLI:
-        return claude_debater(settings, db, root)
+        return ClaudeCodeDebater(
+            db,
+            binary=settings.CLAUDE_BIN,
+            system_prompt=participant_system_prompt(settings.LANGUAGE),
+            model=settings.CLAUDE_MODEL,
+            tools=settings.CLAUDE_TOOLS,
+            timeout_s=settings.CLAUDE_TIMEOUT_SECONDS,
+            max_retries=settings.CLAUDE_CODE_MAX_RETRIES,
+            max_concurrency=settings.CLAUDE_MAX_CONCURRENCY,
+            workdir_root=root,
+            workdir=settings.CLAUDE_WORKDIR,
+            keep_api_key=settings.CLAUDE_KEEP_API_KEY,
+        )
     model = settings.GEMINI_DEBATER_MODEL
     return gemini_cli_debater(settings, db, model, root / "gemini-cli", participant=GEMINI)
 

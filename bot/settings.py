@@ -17,13 +17,14 @@ from pydantic import (
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from bot.settings_checks import (
+    SettingsError,
     check_database_url,
     check_web_address,
+    describe_errors,
     format_problem,
     mask_database_url,
     misnamed_settings,
 )
-from bot.settings_errors import SettingsError, describe_errors
 from handlers.core.anonymous import ANONYMOUS
 from handlers.core.formats import FORMATS
 from handlers.core.formats.adversarial_seats import (
@@ -247,15 +248,13 @@ class Settings(BaseSettings):
         """The participants a debate opens with, as PARTICIPANTS names them."""
         return parse_roster(self.PARTICIPANTS)
 
-    @field_validator("LOG_LEVEL", mode="before")
+    @field_validator("LOG_LEVEL", "MODERATOR_BACKEND", mode="before")
     @classmethod
-    def _upper_case(cls, value: object) -> object:
-        return value.strip().upper() if isinstance(value, str) else value
-
-    @field_validator("MODERATOR_BACKEND", mode="before")
-    @classmethod
-    def _lower_case(cls, value: object) -> object:
-        return value.strip().lower() if isinstance(value, str) else value
+    def _cased(cls, value: object, info: ValidationInfo) -> object:
+        """`info`, `CLI`: LOG_LEVEL in upper case, MODERATOR_BACKEND in lower, however written."""
+        if not isinstance(value, str):
+            return value
+        return value.strip().upper() if info.field_name == "LOG_LEVEL" else value.strip().lower()
 
     @field_validator("LANGUAGE", mode="before")
     @classmethod

@@ -58,7 +58,7 @@ def add_parsers(sub: Any) -> None:
 
 def run_terminal(args: argparse.Namespace) -> int:
     """Run `console` or `demo`; the demo reads no settings at all (no .env needed)."""
-    from bot.folders import require_writable  # noqa: PLC0415
+    from bot.settings_checks import require_writable  # noqa: PLC0415
 
     if args.command == "demo":
         from bot.demo.runner import run_demo  # noqa: PLC0415  # rich and the engine load here

@@ -29,7 +29,6 @@ class LineSource(Protocol):
 
     async def readline(self) -> str | None:
         """The next line without its newline, or None at the end."""
-        ...
 
 
 class StdinLines:

@@ -1,6 +1,6 @@
 """The engine's Room port in a terminal, with rich: `show` matches each effect and hands it to
-the part it concerns (the card, the status, a turn, the people, the end), each printing a
-keyed post once (bot/console/room_out.py) in the Discord embeds' colours."""
+the part it concerns (the card, the status, a turn, the people, the end), in the Discord embeds'
+colours; a keyed post is printed once (recorded in `room_messages`, as the Discord room's)."""
 
 from __future__ import annotations
 
@@ -38,6 +38,7 @@ from handlers.core.minority import report_markdown
 from handlers.core.model import Debate
 from handlers.ports import NOTHING, Clock, Loaded
 from tools.store.db import Database
+from tools.store.room_messages import RoomMessages
 from tools.wiki.export import export_markdown, export_name
 
 # The posts printed once per debate, by the key `room_messages` keeps them under.
@@ -54,7 +55,7 @@ class ConsoleRoom:
         strings: Strings,
         clock: Clock,
         *,
-        db: Database | None = None,
+        db: Database,
         typed: Typed | None = None,
         names: dict[int, str] | None = None,
         rules_only: bool = False,
@@ -62,7 +63,8 @@ class ConsoleRoom:
     ) -> None:
         self.console = console
         self._export_dir = export_dir  # where the one-file export is written at the end
-        self._out = ConsoleOut(console, strings, db)
+        self._out = ConsoleOut(console, strings)
+        self._messages = RoomMessages(db)  # the keyed posts printed, as the Discord room's
         self._typed = typed or Typed()
         self._names = names if names is not None else {}
         self._rules_only = rules_only
@@ -72,11 +74,11 @@ class ConsoleRoom:
     async def show(self, debate: Debate, effect: RoomEffect, loaded: Loaded = NOTHING) -> str:
         """Print what `effect` says, a keyed post once; the terminal has no links to return."""
         key = _posted_as(debate, effect)
-        if key and not await self._out.first_time(debate.id, key):
-            return ""
+        if key and await self._messages.has(debate.id, key):
+            return ""  # printed before (a repeat after a crash)
         self._print(debate, effect, loaded)
         if key:
-            await self._out.remember(debate.id, key)
+            await self._messages.add(debate.id, key)
         return ""
 
     def _print(self, debate: Debate, effect: RoomEffect, loaded: Loaded) -> None:  # noqa: PLR0912  # one case per kind of effect: a table

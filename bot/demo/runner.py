@@ -119,7 +119,7 @@ class _Player:
 
         room = ConsoleRoom(console, self.t, self.clock, db=db, names=self.people.names,
                            export_dir=out)  # fmt: skip
-        self.out = ConsoleOut(console, self.t, None)
+        self.out = ConsoleOut(console, self.t)
 
         self.engine = build_engine(
             db, strings=self.t, backend=local, wiki_root=WIKI_ROOT, room=room,
@@ -184,7 +184,7 @@ def run_demo(
     language: str = "ko",
 ) -> int:
     """The `debate-room demo` command: the replay, framed by its labels, then the file paths."""
-    said = ConsoleOut(console or Console(highlight=False), Strings(language), None)
+    said = ConsoleOut(console or Console(highlight=False), Strings(language))
     t = said.t
     try:
         recording = recording_for(format_name, language)

@@ -32,25 +32,30 @@ class ReplyCollector:
     async def collect(
         self, channel: discord.TextChannel | discord.Thread, reply: AgReply, queue: MessageQueue
     ) -> None:
-        """AG's messages after the prompt: from the history first, then as they arrive."""
+        """AG's messages after the prompt: from the history first, then as they arrive (or as
+        the history read again shows them), until complete, or quiet long enough once begun."""
         await self._read_history(channel, reply)
-        if self._poll_s is not None:
-            await self._poll(channel, reply, self._poll_s)
-            return
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + self._timeout_s
+        heard = loop.time()  # when AG last added to the reply
+        deadline, seen = heard + self._timeout_s, _snapshot(reply)
         while not reply or not await reply.complete():
-            wait = deadline - loop.time()
-            if reply:
-                wait = min(wait, self._quiet_s)
-            try:
-                message = await asyncio.wait_for(queue.get(), max(wait, 0))
-            except TimeoutError:
+            now = loop.time()
+            if now >= deadline or (reply and now - heard >= self._quiet_s):
                 if reply:
-                    break  # quiet long enough (or out of time): take what arrived
-                raise DebaterError(
-                    FailureKind.TIMEOUT, f"AG said nothing in {self._timeout_s:g} s"
-                ) from None
+                    return  # quiet long enough (or out of time): take what arrived
+                raise DebaterError(FailureKind.TIMEOUT, f"AG said nothing in {self._timeout_s:g} s")
+            if self._poll_s is not None:  # a worker's wait for AG: the history is the record
+                await asyncio.sleep(self._poll_s)
+                await self._read_history(channel, reply)
+                if _snapshot(reply) != seen:
+                    seen, heard = _snapshot(reply), loop.time()
+                continue
+            wait = min(deadline, heard + self._quiet_s) if reply else deadline
+            try:
+                message = await asyncio.wait_for(queue.get(), wait - now)
+            except TimeoutError:
+                continue
+            heard = loop.time()
             tag = tag_of(message)
             if not reply.take(message) and tag is not None:
                 log.warning("AG answered %s while %s waits: ignored", tag, reply.waiting)
@@ -68,27 +73,6 @@ class ReplyCollector:
             raise relay_error(exc, "reading the relay channel") from exc
         except (aiohttp.ClientError, OSError) as exc:
             raise DebaterError(FailureKind.UNREACHABLE, f"reading the channel: {exc}") from exc
-
-    async def _poll(
-        self, channel: discord.TextChannel | discord.Thread, reply: AgReply, poll_s: float
-    ) -> None:
-        """Without a gateway: read the history every `poll_s` until the reply is done or late."""
-        loop = asyncio.get_running_loop()
-        deadline = quiet_since = loop.time()
-        deadline += self._timeout_s
-        seen = _snapshot(reply)
-        while not reply or not await reply.complete():
-            now = loop.time()
-            if reply and now - quiet_since >= self._quiet_s:
-                return  # quiet long enough: take what arrived
-            if now >= deadline:
-                if reply:
-                    return
-                raise DebaterError(FailureKind.TIMEOUT, f"AG said nothing in {self._timeout_s:g} s")
-            await asyncio.sleep(poll_s)  # a worker's wait for AG: the history is the record
-            await self._read_history(channel, reply)
-            if _snapshot(reply) != seen:
-                seen, quiet_since = _snapshot(reply), loop.time()
 
 
 def _snapshot(reply: AgReply) -> tuple[tuple[int, str, int], ...]:

@@ -202,19 +202,11 @@ class AgRelayDebater:
         index = 0
         while index == 0 or not splitter.done:
             first = index == 0
-            piece = (
-                splitter.take(CONTENT_LIMIT - len(header))
-                if first
-                else splitter.take(CONTENT_LIMIT)
-            )
+            piece = splitter.take(CONTENT_LIMIT - len(header) if first else CONTENT_LIMIT)
             if index not in att.parts:
                 await self._guard.confirm(request.debate_id)
-                message = await self._send(
-                    channel,
-                    header + piece if first else piece,
-                    first,
-                    _nonce(request, att.key, index),
-                )
+                content = header + piece if first else piece
+                message = await self._send(channel, content, first, _nonce(request, att.key, index))
                 att.parts[index] = message.id
                 await self._record(request.debate_id, f"{att.key}:{index}", channel, message.id)
             index += 1

@@ -20,42 +20,37 @@ class ClickFront(Protocol):
 
     async def may_click(self, interaction: discord.Interaction[Any], debate_id: int) -> bool:
         """True if the person may act on the debate; else they are told why, privately."""
-        ...
 
     async def on_error(self, interaction: discord.Interaction[Any], error: Exception) -> None:
         """Answer a click that failed with a short private reply (or log it)."""
-        ...
-
-
-class EventFront(ClickFront, Protocol):
-    """What the controls hand their events to (the Discord front end)."""
 
     def actor(self, user: discord.User | discord.Member) -> Actor:
         """The engine's view of the person who clicked."""
-        ...
 
     async def submit(
         self, interaction: discord.Interaction[Any], debate_id: int, event: Event
     ) -> None:
         """Acknowledge the click and hand the debate its event."""
-        ...
 
     async def on_answer(
         self, interaction: discord.Interaction[Any], debate_id: int, question: int, option: int
     ) -> None:
         """One option of the moderator's question number `question`."""
-        ...
 
     async def on_card_choice(
         self, interaction: discord.Interaction[Any], debate_id: int, event: CardChoice
     ) -> Submitted:
         """A format, a budget or a format's option picked on the card; what became of it."""
-        ...
+
+    async def on_form_button(
+        self, interaction: discord.Interaction[Any], debate_id: int, key: str, question: int
+    ) -> None:
+        """A form's button: open the form (or refuse)."""
 
 
-def front_of(interaction: discord.Interaction[Any]) -> Any:
-    """The client's front end (the client is a DebateBot; typed by the caller's protocol)."""
-    return interaction.client.front  # a DebateBot's, set by the composition root
+def front_of(interaction: discord.Interaction[Any]) -> ClickFront:
+    """The client's front end (the client is a DebateBot, its front set by the composition root)."""
+    return cast("ClickFront", interaction.client.front)
 
 
 class DebateClick:
@@ -70,7 +65,7 @@ class DebateClick:
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         """Only the people of the debate (or approvers) get past this."""
-        front = cast("ClickFront", front_of(interaction))
+        front = front_of(interaction)
         try:
             return await front.may_click(interaction, self.debate_id)
         except Exception as exc:  # a boundary: discord.py would drop it silently
@@ -79,7 +74,7 @@ class DebateClick:
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         """Run the click; what goes wrong is answered by the front end's `on_error`."""
-        front = cast("ClickFront", front_of(interaction))
+        front = front_of(interaction)
         try:
             await self.clicked(interaction)
         except Exception as exc:  # a boundary: the views' one error handler

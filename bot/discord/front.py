@@ -11,7 +11,7 @@ import discord
 
 from bot.discord.clicks import CardChoice
 from bot.discord.embeds import card_embed
-from bot.discord.forms import OpenForms, OptionForm
+from bot.discord.forms import form_modal, sent_form
 from bot.discord.room_records import NO_PINGS
 from bot.discord.views import card_view
 from handlers.core.admission import Admission, Submitted, acting, admits, authorized
@@ -50,7 +50,6 @@ class DiscordFront:
         self._messages = RoomMessages(db)
         self._strings = strings
         self._approver_role_id = approver_role_id
-        self._forms = OpenForms()
 
     def actor(self, user: discord.User | discord.Member) -> Actor:
         """The engine's view of a person: id, name, and whether they hold the approver role."""
@@ -172,12 +171,11 @@ class DiscordFront:
         current = "" if question else debate.added_by(key, actor.user_id)
         strings = self._strings.of(debate)
         title, label = strings("front.form_title"), strings("front.form_label")
-        opened = OptionForm(form, title, label, current, forget=self._forms.forget)
-        await interaction.response.send_modal(self._forms.open(opened))
+        await interaction.response.send_modal(form_modal(form, title, label, current))
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        """Read a form sent that discord.py no longer holds, so that nothing typed is lost."""
-        found = self._forms.orphan(interaction.type, interaction.data)
+        """A form sent: checked and handled here (discord.py holds none, see forms.py)."""
+        found = sent_form(interaction.type, interaction.data)
         if found is None:
             return
         form, text = found

@@ -3,8 +3,8 @@
 A piece is `reopen + body + closer`: the bodies, in order, are the text exactly. When a cut
 falls inside a code fence, the piece gets the fence's marker appended (closing the block) and
 the next piece starts with the fence's opening line (same info string) and a newline.
-`join_pieces` removes exactly what was added; it needs no hint besides the pieces themselves,
-because whether a closer was added follows from the fence state of the text rebuilt so far.
+Whether a closer was added follows from the fence state of the text so far, so the pieces can
+be joined back exactly (the tests' `join_pieces`, tests/bot/discord/pieces.py, does).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ MAX_OPENER_LINE = 64  # a longer opening line is reopened with its marker alone
 
 
 class SplitError(ValueError):
-    """The pieces were not produced by `split_text` (or the limit is too small)."""
+    """The limit is too small (or pieces joined were not produced by `split_text`)."""
 
 
 @dataclass(frozen=True)
@@ -93,44 +93,19 @@ class FenceSplitter:
             closer = after.fence.marker if after.fence else ""
             if end - start + len(closer) <= budget:
                 break
-            # A closer is at most _MAX_MARKER long, so this ends with room to spare (MIN_LIMIT).
+            # Each pass cuts shorter, leaving room for the closer: MIN_LIMIT keeps it above 0.
             room = min(room - 1, budget - len(closer))
         self._pos, self._scanner = end, after
         return reopen + text[start:end] + closer
 
 
 def split_text(text: str, limit: int = 4096) -> list[str]:
-    """Cut `text` into pieces of at most `limit` characters; `join_pieces` reverses it exactly."""
+    """Cut `text` into pieces of at most `limit` characters, nothing lost."""
     splitter = FenceSplitter(text)
     pieces = []
     while not splitter.done:
         pieces.append(splitter.take(limit))
     return pieces
-
-
-def join_pieces(pieces: list[str]) -> str:
-    """The original text behind `split_text` (or `FenceSplitter`) pieces, exactly."""
-    scanner = _Scanner()
-    out: list[str] = []
-    last = len(pieces) - 1
-    for index, piece in enumerate(pieces):
-        body = piece
-        if scanner.fence is not None:
-            if not body.startswith(scanner.fence.reopen):
-                raise SplitError(f"piece {index} does not reopen the open fence")
-            body = body[len(scanner.fence.reopen) :]
-        if index < last:
-            # The trailing closer holds no newline, so the fence state at the cut is the
-            # state after the whole piece: open means a closer was added.
-            probe = scanner.copy()
-            probe.feed(body)
-            if probe.fence is not None:
-                if not body.endswith(probe.fence.marker):
-                    raise SplitError(f"piece {index} does not close the open fence")
-                body = body[: -len(probe.fence.marker)]
-        scanner.feed(body)
-        out.append(body)
-    return "".join(out)
 
 
 def _cut_point(text: str, start: int, room: int) -> int:

@@ -10,10 +10,9 @@ from bot.discord.room_archive import Archive
 from bot.discord.room_card import Card
 from bot.discord.room_end import post_conclusion, post_summary
 from bot.discord.room_people import ask_budget, ask_user, close_question, notify
-from bot.discord.room_pins import Pins
+from bot.discord.room_pins import Pins, StatusEditor
 from bot.discord.room_poll import Poll
 from bot.discord.room_records import RoomRecords
-from bot.discord.room_status import StatusEditor
 from bot.discord.room_turn import DEFAULT_PACE, LIVE_WINDOW_S, Live, Pace, Working, post_turn
 from handlers.core.effects import (
     ArchiveRoom,

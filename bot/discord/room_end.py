@@ -10,7 +10,7 @@ from dataclasses import replace
 import discord
 
 from bot.discord import embeds
-from bot.discord.poll_embeds import with_decision
+from bot.discord.room_poll import with_decision
 from bot.discord.room_records import RoomRecords
 from handlers.core.degraded import warned
 from handlers.core.formats import format_named

@@ -29,43 +29,23 @@ class RoomRecords:
         self.client = client
         self.messages = RoomMessages(db)
         self.guard = guard or EveryDebate()
-        self._channels: dict[int, discord.abc.Messageable] = {}
-        # What each running debate has posted, read once from room_messages and then kept
-        # up to date here: a repeat still finds every record, and a turn costs no lookups.
-        self._posted: dict[int, dict[str, Posted]] = {}
-
-    def forget(self, debate_id: int) -> None:
-        """Drop what is kept in memory for an ended debate (the records stay stored)."""
-        thread = self._posted.pop(debate_id, {}).get("thread")
-        if thread is not None:
-            self._channels.pop(thread[0], None)
+        self._channels: dict[int, discord.abc.Messageable] = {}  # threads made: none to fetch
 
     async def recorded(self, debate_id: int, key: str) -> Posted | None:
         """(channel id, message id, url) of a message posted under `key`."""
-        posted = self._posted.get(debate_id)
-        if posted is None:
-            posted = self._posted.setdefault(debate_id, await self.messages.all_of(debate_id))
-        return posted.get(key)
+        return (await self.messages.all_of(debate_id)).get(key)
 
     async def keys(self, debate_id: int, prefix: str) -> list[str]:
         """The keys recorded for the debate that start with `prefix`."""
-        await self.recorded(debate_id, prefix)
-        return [key for key in self._posted.get(debate_id, {}) if key.startswith(prefix)]
+        return [key for key in await self.messages.all_of(debate_id) if key.startswith(prefix)]
 
     async def record(self, debate_id: int, key: str, posted: Posted) -> None:
         """Keep where the message posted under `key` is."""
-        await self.record_all(debate_id, [(key, posted)])
+        await self.messages.put_all(debate_id, [(key, posted)])
 
     async def record_all(self, debate_id: int, records: list[tuple[str, Posted]]) -> None:
         """Several records in one statement."""
         await self.messages.put_all(debate_id, records)
-        if debate_id in self._posted:
-            self._posted[debate_id].update(records)
-
-    async def forget_record(self, debate_id: int, key: str) -> None:
-        """Drop one record (a message that was deleted)."""
-        await self.messages.delete(debate_id, key)
-        self._posted.get(debate_id, {}).pop(key, None)
 
     def keep_channel(self, channel: discord.abc.Messageable, channel_id: int) -> None:
         """Remember a channel just made (a thread), so it is not fetched again."""

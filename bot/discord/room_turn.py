@@ -125,7 +125,7 @@ async def drop_live(records: RoomRecords, debate_id: int, turn: int, keep: str =
         if message is not None:
             with contextlib.suppress(discord.HTTPException):
                 await message.delete()
-        await records.forget_record(debate_id, key)
+        await records.messages.delete(debate_id, key)
 
 
 class LiveReply:

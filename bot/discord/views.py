@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any, cast
+from typing import Any
 
 import discord
 
-from bot.discord.clicks import CardChoice, DebateClick, EventFront, front_of
+from bot.discord.clicks import CardChoice, DebateClick, front_of
 from bot.discord.embeds import BUTTON_LABEL_LIMIT, MAX_BUTTONS, budget_label
 from bot.discord.forms import FormButton
 from bot.formatting import format_label, option_label, option_question, pause_area
@@ -34,10 +34,6 @@ from handlers.core.steps import open_asks
 
 Button = discord.ui.Button[Any]
 Select = discord.ui.Select[Any]
-
-
-def _front(interaction: discord.Interaction[Any]) -> EventFront:
-    return cast("EventFront", front_of(interaction))
 
 
 # The event each button stands for, by its action, from the person and the custom_id's tail:
@@ -86,7 +82,7 @@ class DebateButton(
 
     async def clicked(self, interaction: discord.Interaction[Any]) -> None:
         """The button's event, by the person who pressed it."""
-        front = _front(interaction)
+        front = front_of(interaction)
         event = BUTTON_EVENTS[self.action](front.actor(interaction.user), *self.names)
         if isinstance(event, OptionChosen):  # a card's choice: the card shows it
             await front.on_card_choice(interaction, self.debate_id, event)
@@ -121,7 +117,9 @@ class AnswerButton(
 
     async def clicked(self, interaction: discord.Interaction[Any]) -> None:
         """Hand the answer to the front end (the option's text is the stored question's)."""
-        await _front(interaction).on_answer(interaction, self.debate_id, self.question, self.option)
+        await front_of(interaction).on_answer(
+            interaction, self.debate_id, self.question, self.option
+        )
 
 
 class CardSelect(
@@ -159,7 +157,7 @@ class CardSelect(
 
     async def clicked(self, interaction: discord.Interaction[Any]) -> None:
         """The picked value as the card's event."""
-        front = _front(interaction)
+        front = front_of(interaction)
         await front.on_card_choice(
             interaction, self.debate_id, self.choice(front.actor(interaction.user))
         )

@@ -148,3 +148,13 @@ def test_a_password_with_at_or_hash_is_masked_whole(
 def test_a_percent_encoded_password_is_accepted_and_masked() -> None:
     shown = Settings.model_validate({"DATABASE_URL": "postgresql://u:p%40ss%23w0rd@host/db"})
     assert shown.database_shown == "postgresql://u:***@host/db"
+
+
+def test_log_level_and_moderator_backend_are_read_however_they_are_cased(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("LOG_LEVEL", " warning ")
+    monkeypatch.setenv("MODERATOR_BACKEND", "CLI")
+    monkeypatch.chdir(tmp_path)
+    settings = load_settings(".env")
+    assert (settings.LOG_LEVEL, settings.MODERATOR_BACKEND) == ("WARNING", "cli")

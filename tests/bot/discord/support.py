@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections import Counter
 
 from bot.discord.render import COLOUR_AG, COLOUR_CLAUDE
-from bot.discord.render_split import join_pieces
 from handlers.core.model import AG, CLAUDE
 from tests.bot.discord.conftest import KO, BotRig, People
+from tests.bot.discord.pieces import join_pieces
 from tests.fakes.discord_interactions import FLAG_EPHEMERAL
 from tests.fakes.discord_world import Json
 from tools.store.db import Database

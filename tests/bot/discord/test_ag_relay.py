@@ -12,11 +12,11 @@ import discord
 import pytest
 
 from bot.discord.ag_relay import AG_MODEL, AgRelayDebater
-from bot.discord.render_split import join_pieces
 from handlers.core.model import FailureKind
 from handlers.core.reply_parser import parse_reply
 from handlers.leasing import LeaseLost
 from handlers.ports import DebaterError, TurnRequest
+from tests.bot.discord.pieces import join_pieces
 from tests.fakes.discord_fixtures import ListeningClient
 from tests.fakes.discord_world import Json
 from tests.fakes.fake_discord import FakeDiscord
@@ -502,3 +502,22 @@ async def test_a_process_that_lost_the_lease_posts_no_prompt(
     with pytest.raises(LeaseLost):
         await relay.speak(request())
     assert bot_messages(fake, thread) == []  # the new holder asks AG, once
+
+
+async def test_a_worker_hears_nothing_and_reads_ags_reply_from_the_history(
+    fake: FakeDiscord, client: ListeningClient, ag_client: ListeningClient, db: Database
+) -> None:
+    """Without a gateway (poll_s), AG's two messages are read from the channel's history, and
+    a channel where AG says nothing times out."""
+    thread_id = await open_thread(fake, client, db)
+    relay = make_relay(client, db, ag_client, poll_s=0.05, quiet_s=0.5, timeout_s=1.0)
+    client.message_listeners.remove(relay.on_message)  # a worker is forwarded nothing
+    task = asyncio.create_task(relay.speak(request()))
+    await prompt_in(fake, thread_id, "[debate 12 · turn 2]")
+    await ag_says(ag_client, thread_id, "첫 부분.")
+    await ag_says(ag_client, thread_id, "둘째 부분.")
+    output = await asyncio.wait_for(task, 5)
+    assert "첫 부분." in output.text and "둘째 부분." in output.text
+    with pytest.raises(DebaterError) as failed:
+        await asyncio.wait_for(relay.speak(request(turn=4)), 5)
+    assert failed.value.kind is FailureKind.TIMEOUT

@@ -14,10 +14,10 @@ from bot.discord.render import (
     COLOUR_CLAUDE,
     turn_messages,
 )
-from bot.discord.render_split import join_pieces
 from handlers.core.i18n import Strings
 from handlers.core.model import AG, CLAUDE, ParsedReply, Question, Stance, Turn, TurnMeta
 from handlers.core.reply_parser import parse_reply
+from tests.bot.discord.pieces import join_pieces
 from tests.fakes.discord_limits import validate_message
 from tests.fakes.fake_discord import FakeDiscord
 

@@ -9,7 +9,6 @@ from datetime import UTC, datetime
 import discord
 import pytest
 
-from bot.discord.render_split import join_pieces
 from bot.discord.room import DiscordRoom, Pace
 from handlers.core.effects import AskUser, Notify, OpenRoom, PostCard
 from handlers.core.model import (
@@ -24,6 +23,7 @@ from handlers.core.model import (
     UserQuestion,
 )
 from tests.bot.discord.conftest import KO
+from tests.bot.discord.pieces import join_pieces
 from tests.doubles import FakeClock
 from tests.effects import concluded, posted
 from tests.fakes.discord_fixtures import ListeningClient, client

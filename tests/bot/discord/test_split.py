@@ -8,7 +8,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.discord.render_split import MIN_LIMIT, FenceSplitter, SplitError, join_pieces, split_text
+from bot.discord.render_split import MIN_LIMIT, FenceSplitter, SplitError, split_text
+from tests.bot.discord.pieces import join_pieces
 
 # Tokens that stress fences: runs of backticks with and without info strings, indented and
 # over-long fence lines, CRLF, blank lines, long words without spaces, Hangul, emoji.
