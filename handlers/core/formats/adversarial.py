@@ -225,8 +225,7 @@ class AdversarialFormat(Format):
         return (task_piece(debate, task, self._answers(shown, debate)),)
 
     def task_fallback(self, debate: Debate, task: str, shown: tuple[Turn, ...]) -> Value:
-        """Rules mode: the audit takes only inventory lines written out; a probe that did not
-        run is not stable; a Validator that did not run leaves the decision unvalidated."""
+        """Rules mode: the audit from inventory lines written out; a light role's not-run answer."""
         if task == "intake":
             return rules_audit(debate.proposal.question, people_texts(debate))
         return fallback(task)

@@ -1,5 +1,6 @@
 """The adversarial format's briefs: the seed's role and task briefs as prompt pieces, filled
-from the stored debate (every role's answer relayed verbatim)."""
+from the stored debate (every role's answer relayed verbatim); its envelopes (manifest, audit,
+fallback answers) are the seed's English, language-neutral pieces of prompts/."""
 
 from __future__ import annotations
 
@@ -26,7 +27,6 @@ EVIDENCE = "adversarial.evidence"  # what the people added on the card, in its f
 PROBES = (("probe-cost", "cost-first"), ("probe-alternatives", "alternatives-first"))
 MANIFEST_TOKENS = 4000  # the seed's cap on the context manifest
 _RESERVE = 200  # the manifest's labels and its cut note
-# The seed's envelopes (manifest, audit, fallback answers) are English prompts/ pieces.
 ROLE_LISTS = {
     "LITE": "Challenger, Reconciler",
     "STANDARD": "Advocate, Challenger, Reconciler",
@@ -56,8 +56,7 @@ def constraints(debate: Debate, audit: Audit) -> str:
 
 
 def audit_of(debate: Debate) -> tuple[Audit, Route]:
-    """The stored intake audit (with the gaps the people typed when the audit has none) and
-    its route (as fixed when the audit came in)."""
+    """The stored intake audit (the people's typed gaps if it has none) and its route as fixed."""
     audit = read_audit(output_of(debate, "intake"), debate.proposal.question)
     typed = typed_gaps(people_texts(debate)) if audit.known_gaps is None else None
     audit = audit if typed is None else replace(audit, known_gaps=typed)  # the people's word

@@ -1,10 +1,9 @@
 """What a format is: pure data and functions that say, from the stored debate, what happens next.
 
-A format never does I/O. The engine (handlers/core/state_machine.py) runs any format: it asks the
-participants a step names (several at once where a step says so), stores each answer as it
-arrives, and when a step's answers are all in (or skipped) asks the format what follows.
-Storage, effects, crash safety, verbatim relay, no pings, Stop and budgets stay the engine's.
-"""
+A format never does I/O. The engine (handlers/core/state_machine.py) asks the participants a
+step names, stores each answer as it arrives, and once a step's answers are in (or skipped)
+asks the format what follows. Storage, effects, crash safety, verbatim relay, no pings, Stop
+and budgets stay the engine's."""
 
 from __future__ import annotations
 
