@@ -9,7 +9,7 @@ from handlers.core.anonymous import anonymize, is_on, letters, peer_names
 from handlers.core.claims import as_lines
 from handlers.core.effects import AskDebater
 from handlers.core.formats import format_named
-from handlers.core.formats.base import BriefInput, Piece, Value
+from handlers.core.formats.base import BriefInput, Piece, PieceValue
 from handlers.core.model import Debate, PeopleLine, Precedent, Turn
 from handlers.core.reply_fields import shown
 
@@ -106,7 +106,7 @@ def render_pieces(pieces: tuple[Piece, ...], language: str) -> str:
     return "\n\n".join(_filled(p, language) for p in pieces)
 
 
-def render_value(value: Value, language: str) -> str:
+def render_value(value: PieceValue, language: str) -> str:
     """A piece's value as text: a nested piece filled (without its final newline), lines joined."""
     if isinstance(value, str):
         return value

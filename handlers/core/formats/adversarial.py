@@ -38,7 +38,7 @@ from handlers.core.formats.base import (
     CardOption,
     Format,
     Piece,
-    Value,
+    PieceValue,
     is_repair,
     lacks,
     latest_of,
@@ -224,7 +224,7 @@ class AdversarialFormat(Format):
         """The seed's brief for the task."""
         return (task_piece(debate, task, self._answers(shown, debate)),)
 
-    def task_fallback(self, debate: Debate, task: str, shown: tuple[Turn, ...]) -> Value:
+    def task_fallback(self, debate: Debate, task: str, shown: tuple[Turn, ...]) -> PieceValue:
         """Rules mode: the audit from inventory lines written out; a light role's not-run answer."""
         if task == "intake":
             return rules_audit(debate.proposal.question, people_texts(debate))

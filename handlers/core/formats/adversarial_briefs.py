@@ -20,7 +20,7 @@ from handlers.core.formats.adversarial_audit import (
     typed_gaps,
 )
 from handlers.core.formats.adversarial_contract import sections
-from handlers.core.formats.base import Piece, Value, agenda, output_of, people_said
+from handlers.core.formats.base import Piece, PieceValue, agenda, output_of, people_said
 from handlers.core.model import Debate
 
 EVIDENCE = "adversarial.evidence"  # what the people added on the card, in its form
@@ -70,7 +70,7 @@ def manifest(audit: Audit) -> Piece:
     """The context manifest in the seed's transport envelope."""
     gaps = ["unknown"] if audit.known_gaps is None else list(audit.known_gaps) or ["none"]
     kept, cut = fitted(audit, "- ")
-    values: tuple[tuple[str, Value], ...] = (
+    values: tuple[tuple[str, PieceValue], ...] = (
         ("proposition", audit.proposition),
         ("focus", audit.decision_focus or "none"),
         ("evidence", (*(f"- {item_line(e)}" for e in kept), *cut)),
@@ -80,7 +80,7 @@ def manifest(audit: Audit) -> Piece:
     return Piece("adversarial_manifest", values)
 
 
-def thin_line(chosen: Route) -> Value:
+def thin_line(chosen: Route) -> PieceValue:
     """The CONTEXT-THIN flag every brief carries, or '-'."""
     if chosen.intake is not Intake.THIN:
         return "-"
@@ -149,7 +149,7 @@ def task_piece(debate: Debate, task: str, answers: dict[str, str]) -> Piece:
         return Piece("adversarial_intake", intake)
     audit, chosen = audit_of(debate)
     audit_text = structural_audit(audit, chosen)
-    values: tuple[tuple[str, Value], ...]
+    values: tuple[tuple[str, PieceValue], ...]
     if task.startswith("probe-"):
         n, framing = next((i, f) for i, (t, f) in enumerate(PROBES, start=1) if t == task)
         values = (
@@ -221,7 +221,7 @@ def structural_audit(audit: Audit, chosen: Route) -> Piece:
     language: adversarial_audit_words.audit_notice), with the items the manifest carries."""
     gaps = "unknown" if audit.known_gaps is None else "; ".join(audit.known_gaps) or "none"
     kept, cut = fitted(audit, "  - ")
-    values: tuple[tuple[str, Value], ...] = (
+    values: tuple[tuple[str, PieceValue], ...] = (
         ("proposition", audit.proposition),
         ("focus", audit.decision_focus or "none"),
         ("count", str(len(audit.evidence))),

@@ -48,13 +48,13 @@ class Piece:
     """One part of a brief: a prompt template of prompts/ and its values."""
 
     template: str
-    values: tuple[tuple[str, Value], ...] = ()
+    values: tuple[tuple[str, PieceValue], ...] = ()
     additions: bool = False  # the template takes `additions`: people's words, moderator's note
     rule: str = "debate_reply"  # its `${reply_rule}`: this prompt, or `<rule>_person` for a person
 
 
 # A value is text, a piece filled in the same language, or lines of either.
-Value = str | Piece | tuple[str | Piece, ...]
+PieceValue = str | Piece | tuple[str | Piece, ...]
 
 
 @dataclass(frozen=True)
@@ -135,7 +135,7 @@ class Format(ABC):
         """True if the task's answer must be one JSON object (the default)."""
         return True
 
-    def task_fallback(self, debate: Debate, task: str, shown: tuple[Turn, ...]) -> Value:
+    def task_fallback(self, debate: Debate, task: str, shown: tuple[Turn, ...]) -> PieceValue:
         """A deterministic output when the model is unavailable (rules mode)."""
         raise LookupError(task)
 
