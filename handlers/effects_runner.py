@@ -70,7 +70,12 @@ from handlers.ports import (
     TurnRequest,
     Wiki,
 )
-from handlers.prompting import compose_turn_prompt, participant_system_prompt, render_pieces
+from handlers.prompting import (
+    compose_turn_prompt,
+    participant_system_prompt,
+    render_pieces,
+    render_value,
+)
 from handlers.store_ports import Store
 
 PAGE_NAMES = {page.value: page.value.title() for page in WikiPage}  # "Working-Document"
@@ -187,7 +192,8 @@ class EffectRunner:
         try:
             return TaskDone(task, await self._moderator.perform(request))
         except ModeratorUnavailable:
-            return TaskDone(task, fmt.task_fallback(debate, task, shown), ModeratorSource.RULES)
+            fallback = render_value(fmt.task_fallback(debate, task, shown), language)
+            return TaskDone(task, fallback, ModeratorSource.RULES)
 
     def _in(self, debate: Debate) -> str:
         """The language of the debate's prompts: its own (its server's), else LANGUAGE."""

@@ -9,7 +9,7 @@ from handlers.core.anonymous import anonymize, is_on, letters, peer_names
 from handlers.core.claims import as_lines
 from handlers.core.effects import AskDebater
 from handlers.core.formats import format_named
-from handlers.core.formats.base import BriefInput, Piece
+from handlers.core.formats.base import BriefInput, Piece, PieceValue
 from handlers.core.model import Debate, PeopleLine, Precedent, Turn
 from handlers.core.reply_fields import shown
 
@@ -92,14 +92,10 @@ def render_brief(
     extra = additions(ask, people, language)
     parts = []
     for piece in pieces:
-        values = dict(piece.values)
-        if piece.additions:
-            values["additions"] = extra
+        given = {"additions": extra} if piece.additions else {}
         if "reply_rule" in prompts.placeholders(piece.template, language):
-            values["reply_rule"] = prompts.load(
-                piece.rule + ("_person" if person else ""), language
-            )
-        parts.append(prompts.load(piece.template, language, **values))
+            given["reply_rule"] = prompts.load(piece.rule + ("_person" if person else ""), language)
+        parts.append(_filled(piece, language, given))
     # shown(): a lone surrogate cannot go into a process argument or a Discord message.
     return shown("\n\n".join(parts))
 
@@ -107,7 +103,21 @@ def render_brief(
 def render_pieces(pieces: tuple[Piece, ...], language: str) -> str:
     """A moderator task's prompt: its pieces filled from prompts/ (no people's additions:
     the format puts what a task needs into its values)."""
-    return "\n\n".join(prompts.load(p.template, language, **dict(p.values)) for p in pieces)
+    return "\n\n".join(_filled(p, language) for p in pieces)
+
+
+def render_value(value: PieceValue, language: str) -> str:
+    """A piece's value as text: a nested piece filled (without its final newline), lines joined."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, Piece):
+        return _filled(value, language).rstrip("\n")
+    return "\n".join(render_value(line, language) for line in value)
+
+
+def _filled(piece: Piece, language: str, given: dict[str, str] | None = None) -> str:
+    values = {name: render_value(value, language) for name, value in piece.values}
+    return prompts.load(piece.template, language, **values, **(given or {}))
 
 
 def additions(ask: AskDebater, people: tuple[PeopleLine, ...], language: str) -> str:

@@ -318,6 +318,28 @@ async def test_without_the_moderator_model_the_rules_stand_in(tmp_path: Path) ->
         await rig.stop()
 
 
+async def test_without_the_moderator_model_the_light_roles_say_they_did_not_run(
+    tmp_path: Path,
+) -> None:
+    rig = adversarial_rig(tmp_path / "rules_full.sqlite3", "en")
+    rig.moderator.task_outputs.clear()  # every task: ModeratorUnavailable
+    try:
+        debate_id = await _run(rig)
+        answer = "--full\nE1 | 3 replicas | supports\nE2 | lag 4 s | against"
+        await rig.h.submit(debate_id, UserAnswered(ALICE, answer))
+        await asyncio.wait_for(rig.h.wait_idle(debate_id), 10)
+        page = _page(rig)
+        assert "[FRAMING] cost-first\n[STRUCTURAL] stress=none" in page
+        assert "[STABLE] no — not assessed" in page
+        assert "[RESULT] NOT-RUN\n[CAVEATS] the Validator could not run" in page
+        reconciler = debater(rig, RECONCILER_ID).requests[-1].prompt
+        assert "Probe 2 (alternatives-first): [STABLE] no — not assessed — not assessed" in (
+            reconciler
+        )
+    finally:
+        await rig.stop()
+
+
 async def test_the_people_s_constraints_reach_every_role_verbatim(tmp_path: Path) -> None:
     rig = adversarial_rig(tmp_path / "constraints.sqlite3", "en")
     tasks(rig, intake(4, high_stakes=True))

@@ -12,11 +12,10 @@ from handlers.core.formats.adversarial_audit import Intake, Tier, rules_audit
 from handlers.core.formats.adversarial_audit_words import audit_notice, reasons_words, word
 from handlers.core.formats.adversarial_briefs import (
     EVIDENCE,
-    PROBE_FALLBACK,
     PROBES,
-    VALIDATOR_FALLBACK,
     audit_of,
     debate_line,
+    fallback,
     fitted,
     people_texts,
     role_pieces,
@@ -39,6 +38,7 @@ from handlers.core.formats.base import (
     CardOption,
     Format,
     Piece,
+    PieceValue,
     is_repair,
     lacks,
     latest_of,
@@ -224,13 +224,11 @@ class AdversarialFormat(Format):
         """The seed's brief for the task."""
         return (task_piece(debate, task, self._answers(shown, debate)),)
 
-    def task_fallback(self, debate: Debate, task: str, shown: tuple[Turn, ...]) -> str:
-        """Rules mode: the audit takes only inventory lines written out; a probe that did not
-        run is not stable; a Validator that did not run leaves the decision unvalidated."""
+    def task_fallback(self, debate: Debate, task: str, shown: tuple[Turn, ...]) -> PieceValue:
+        """Rules mode: the audit from inventory lines written out; a light role's not-run answer."""
         if task == "intake":
             return rules_audit(debate.proposal.question, people_texts(debate))
-        framing = dict(PROBES).get(task)
-        return PROBE_FALLBACK.format(framing=framing) if framing else VALIDATOR_FALLBACK
+        return fallback(task)
 
     def page_shows(self, debate: Debate, page: str) -> tuple[int, ...]:
         """Every role's latest answer (the page's cost lines name the model of each)."""

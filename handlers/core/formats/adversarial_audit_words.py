@@ -50,11 +50,8 @@ def reasons_words(reasons: tuple[str, ...], separator: str) -> str:
 
 def inventory_lines(audit: Audit) -> list[str]:
     """The evidence inventory with its ids, the opposition, the gaps and the optional state."""
-    gaps = (
-        word("unknown")
-        if audit.known_gaps is None
-        else "; ".join(v(gap) for gap in audit.known_gaps) or NONE
-    )
+    gaps = "; ".join(v(gap) for gap in audit.known_gaps or ()) or NONE
+    gaps = word("unknown") if audit.known_gaps is None else gaps
     present = word("yes" if opposition_present(audit) else "no")
     return [
         f"- {word('evidence_inventory')}: {len(audit.evidence)}",

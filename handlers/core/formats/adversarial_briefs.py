@@ -1,5 +1,6 @@
 """The adversarial format's briefs: the seed's role and task briefs as prompt pieces, filled
-from the stored debate (every role's answer relayed verbatim)."""
+from the stored debate (every role's answer relayed verbatim); its envelopes (manifest, audit,
+fallback answers) are the seed's English, language-neutral pieces of prompts/."""
 
 from __future__ import annotations
 
@@ -19,36 +20,18 @@ from handlers.core.formats.adversarial_audit import (
     typed_gaps,
 )
 from handlers.core.formats.adversarial_contract import sections
-from handlers.core.formats.base import Piece, agenda, output_of, people_said
+from handlers.core.formats.base import Piece, PieceValue, agenda, output_of, people_said
 from handlers.core.model import Debate
 
 EVIDENCE = "adversarial.evidence"  # what the people added on the card, in its form
 PROBES = (("probe-cost", "cost-first"), ("probe-alternatives", "alternatives-first"))
 MANIFEST_TOKENS = 4000  # the seed's cap on the context manifest
 _RESERVE = 200  # the manifest's labels and its cut note
-CUT = (
-    "[manifest cut at {cap} tokens: {left} of {total} items left out ({first}..{last}); the "
-    "whole inventory is the intake audit's, posted in the debate's thread and on its "
-    "debate-result page]"
-)
 ROLE_LISTS = {
     "LITE": "Challenger, Reconciler",
     "STANDARD": "Advocate, Challenger, Reconciler",
     "FULL": "Advocate, Challenger, Probe 1, Probe 2, Reconciler, Validator",
 }
-# What a light role "answers" when the moderator model is unavailable (rules mode).
-PROBE_FALLBACK = (
-    "[FRAMING] {framing}\n[STRUCTURAL] stress=none\n"
-    "[REASSESSMENT] not assessed: the moderator model was unavailable\n"
-    "[STABLE] no — not assessed\n[KEY-TENSION] not assessed"
-)
-VALIDATOR_FALLBACK = (
-    "[STRUCTURAL-ALIGNMENT]\nAudit respected: FAIL — not checked\n[GROUNDING]\n-\n"
-    "[DIRECTION]\nProblem addressed: PARTIAL — not checked\n[RESULT] NOT-RUN\n"
-    "[CAVEATS] the Validator could not run (the moderator model was unavailable): "
-    "the decision is unvalidated"
-)
-
 _CONSTRAINTS = re.compile(r'--constraints\s+"([^"]+)"|\bCONSTRAINTS:\s*(.+)$', re.MULTILINE)
 
 
@@ -73,8 +56,7 @@ def constraints(debate: Debate, audit: Audit) -> str:
 
 
 def audit_of(debate: Debate) -> tuple[Audit, Route]:
-    """The stored intake audit (with the gaps the people typed when the audit has none) and
-    its route (as fixed when the audit came in)."""
+    """The stored intake audit (the people's typed gaps if it has none) and its route as fixed."""
     audit = read_audit(output_of(debate, "intake"), debate.proposal.question)
     typed = typed_gaps(people_texts(debate)) if audit.known_gaps is None else None
     audit = audit if typed is None else replace(audit, known_gaps=typed)  # the people's word
@@ -84,30 +66,25 @@ def audit_of(debate: Debate) -> tuple[Audit, Route]:
     return audit, route(audit, requested_tier(people_texts(debate)))
 
 
-def manifest(audit: Audit) -> str:
+def manifest(audit: Audit) -> Piece:
     """The context manifest in the seed's transport envelope."""
     gaps = ["unknown"] if audit.known_gaps is None else list(audit.known_gaps) or ["none"]
-    kept, cut = fitted(audit)
-    return "\n".join(
-        [
-            f"PROPOSITION: {audit.proposition}",
-            f"DECISION_FOCUS: {audit.decision_focus or 'none'}",
-            "EVIDENCE_INVENTORY:",
-            *(f"- {item_line(e)}" for e in kept),
-            *([f"- {cut}"] if cut else []),
-            "KNOWN_GAPS:",
-            *(f"- {gap}" for gap in gaps),
-            "OPTIONAL_STATE:",
-            *(f"- {state}" for state in audit.optional_state or ("none",)),
-        ]
+    kept, cut = fitted(audit, "- ")
+    values: tuple[tuple[str, PieceValue], ...] = (
+        ("proposition", audit.proposition),
+        ("focus", audit.decision_focus or "none"),
+        ("evidence", (*(f"- {item_line(e)}" for e in kept), *cut)),
+        ("gaps", tuple(f"- {gap}" for gap in gaps)),
+        ("state", tuple(f"- {state}" for state in audit.optional_state or ("none",))),
     )
+    return Piece("adversarial_manifest", values)
 
 
-def thin_line(chosen: Route) -> str:
+def thin_line(chosen: Route) -> PieceValue:
     """The CONTEXT-THIN flag every brief carries, or '-'."""
     if chosen.intake is not Intake.THIN:
         return "-"
-    return f"CONTEXT-THIN: {'; '.join(chosen.thin)} (cap confidence at SPECULATIVE)"
+    return Piece("adversarial_thin", (("reasons", "; ".join(chosen.thin)),))
 
 
 def role_pieces(debate: Debate, role: str, answers: dict[str, str]) -> tuple[Piece, ...]:
@@ -118,7 +95,7 @@ def role_pieces(debate: Debate, role: str, answers: dict[str, str]) -> tuple[Pie
     envelope = (*head, ("manifest", manifest(audit)), *fenced)
     if role == "advocate":
         return (Piece("adversarial_advocate", envelope, additions=True),)
-    advocate = answers.get("advocate", "") or "(the Advocate gave no answer)"
+    advocate = answers.get("advocate", "") or _no_answer("Advocate")
     if role == "challenger":
         middle = (
             Piece("adversarial_lite_note")
@@ -130,7 +107,7 @@ def role_pieces(debate: Debate, role: str, answers: dict[str, str]) -> tuple[Pie
     cases = [Piece("adversarial_reconciler_head", head)]
     if chosen.tier is not Tier.LITE:
         cases.append(Piece("adversarial_case_advocate", (("case", advocate),)))
-    challenger = answers.get("challenger", "") or "(the Challenger gave no answer)"
+    challenger = answers.get("challenger", "") or _no_answer("Challenger")
     cases.append(Piece("adversarial_case_challenger", (("case", challenger),)))
     if chosen.tier is Tier.FULL:
         cases.append(Piece("adversarial_case_probes", (("probes", probe_lines(debate)),)))
@@ -138,14 +115,27 @@ def role_pieces(debate: Debate, role: str, answers: dict[str, str]) -> tuple[Pie
     return (*cases, Piece("adversarial_reconciler_task", task_values, additions=True))
 
 
-def probe_lines(debate: Debate) -> str:
+def _no_answer(role: str) -> Piece:
+    return Piece("adversarial_no_answer", (("role", role),))
+
+
+def probe_lines(debate: Debate) -> tuple[Piece, ...]:
     """`Probe n (framing): [STABLE] ... — key tension` for the Reconciler."""
     lines = []
     for n, (task, framing) in enumerate(PROBES, start=1):
         found = sections(output_of(debate, task))
-        stable = found.get("STABLE", "not run")
-        lines.append(f"Probe {n} ({framing}): [STABLE] {stable} — {found.get('KEY-TENSION', '-')}")
-    return "\n".join(lines)
+        values = (("n", str(n)), ("framing", framing), ("stable", found.get("STABLE", "not run")),
+                  ("tension", found.get("KEY-TENSION", "-")))  # fmt: skip
+        lines.append(Piece("adversarial_probe_line", values))
+    return tuple(lines)
+
+
+def fallback(task: str) -> Piece:
+    """What a light role "answers" when the moderator model is unavailable (rules mode)."""
+    framing = dict(PROBES).get(task)
+    if framing is None:
+        return Piece("adversarial_validator_fallback")
+    return Piece("adversarial_probe_fallback", (("framing", framing),))
 
 
 def task_piece(debate: Debate, task: str, answers: dict[str, str]) -> Piece:
@@ -159,7 +149,7 @@ def task_piece(debate: Debate, task: str, answers: dict[str, str]) -> Piece:
         return Piece("adversarial_intake", intake)
     audit, chosen = audit_of(debate)
     audit_text = structural_audit(audit, chosen)
-    values: tuple[tuple[str, str], ...]
+    values: tuple[tuple[str, PieceValue], ...]
     if task.startswith("probe-"):
         n, framing = next((i, f) for i, (t, f) in enumerate(PROBES, start=1) if t == task)
         values = (
@@ -194,9 +184,9 @@ def item_line(item: Evidence) -> str:
     return f"{item.id} | {item.item} | {item.stance}"
 
 
-def fitted(audit: Audit) -> tuple[tuple[Evidence, ...], str]:
+def fitted(audit: Audit, bullet: str = "") -> tuple[tuple[Evidence, ...], tuple[Piece, ...]]:
     """The inventory items the manifest carries under the seed's token cap, in order, and
-    the note that says what was left out and where the whole is (empty: nothing cut)."""
+    the note that says what was left out and where the whole is (none: nothing cut)."""
     rest = (audit.proposition, audit.decision_focus, *(audit.known_gaps or ()),
             *audit.optional_state)  # fmt: skip
     spent = _RESERVE + sum(tokens(part) for part in rest)
@@ -208,10 +198,14 @@ def fitted(audit: Audit) -> tuple[tuple[Evidence, ...], str]:
         kept.append(item)
     left = audit.evidence[len(kept) :]
     if not left:
-        return audit.evidence, ""
-    note = CUT.format(cap=f"{MANIFEST_TOKENS:,}", left=len(left), total=len(audit.evidence),
-                      first=left[0].id, last=left[-1].id)  # fmt: skip
-    return tuple(kept), note
+        return audit.evidence, ()
+    counts = (("left", str(len(left))), ("total", str(len(audit.evidence))))
+    ends = (("first", left[0].id), ("last", left[-1].id))
+    cut = Piece(
+        "adversarial_manifest_cut",
+        (("bullet", bullet), ("cap", f"{MANIFEST_TOKENS:,}"), *counts, *ends),
+    )
+    return tuple(kept), (cut,)
 
 
 def debate_line(audit: Audit, chosen: Route) -> str:
@@ -222,23 +216,22 @@ def debate_line(audit: Audit, chosen: Route) -> str:
     )
 
 
-def structural_audit(audit: Audit, chosen: Route) -> str:
+def structural_audit(audit: Audit, chosen: Route) -> Piece:
     """The audit every role receives, verbatim, in the seed's English (people read it in their
     language: adversarial_audit_words.audit_notice), with the items the manifest carries."""
     gaps = "unknown" if audit.known_gaps is None else "; ".join(audit.known_gaps) or "none"
-    kept, cut = fitted(audit)
-    lines = [
-        f"- Proposition: {audit.proposition}",
-        f"- Decision focus: {audit.decision_focus or 'none'}",
-        f"- Evidence inventory: {len(audit.evidence)}",
-        *(f"  - {item_line(e)}" for e in kept),
-        *([f"  - {cut}"] if cut else []),
-        f"- Opposition explicitly present: {'yes' if opposition_present(audit) else 'no'}",
-        f"- Known gaps: {gaps}",
-        f"- Optional state: {'; '.join(audit.optional_state) or 'none'}",
-        f"- Tier: {chosen.tier.value} ({', '.join(chosen.reasons)})",
-        f"- Intake status: {chosen.intake.value}",
-    ]
-    if chosen.thin:
-        lines.append(f"- CONTEXT-THIN: {'; '.join(chosen.thin)}")
-    return "\n".join(lines)
+    kept, cut = fitted(audit, "  - ")
+    values: tuple[tuple[str, PieceValue], ...] = (
+        ("proposition", audit.proposition),
+        ("focus", audit.decision_focus or "none"),
+        ("count", str(len(audit.evidence))),
+        ("evidence", (*(f"  - {item_line(e)}" for e in kept), *cut)),
+        ("opposition", "yes" if opposition_present(audit) else "no"),
+        ("gaps", gaps),
+        ("state", "; ".join(audit.optional_state) or "none"),
+        ("tier", chosen.tier.value),
+        ("reasons", ", ".join(chosen.reasons)),
+        ("intake", chosen.intake.value),
+        ("thin", f"- CONTEXT-THIN: {'; '.join(chosen.thin)}" if chosen.thin else ""),
+    )
+    return Piece("adversarial_structural_audit", values)

@@ -30,10 +30,7 @@ from handlers.core.formats.keys import verbatim as v
 
 NOT_RUN = word("no_answer")
 ROLE_NAMES = {
-    "advocate": word("role_advocate"),
-    "challenger": word("role_challenger"),
-    "reconciler": word("role_reconciler"),
-    "validator": word("role_validator"),
+    role: word(f"role_{role}") for role in ("advocate", "challenger", "reconciler", "validator")
 }
 INTAKE_COST = word("cost_intake")  # the cost line of the moderator's intake audit
 
@@ -121,9 +118,8 @@ def skipped_roles(tier: Tier, answers: Answers) -> tuple[str, ...]:
 
 
 def govern(audit: Audit, chosen: Route, answers: Answers) -> Result:
-    """Apply the seed's decision rules to the Reconciler's answer (the fields a reader sees
-    carry locale keys and the roles' words `verbatim`; verdict and confidence are the
-    protocol's tokens)."""
+    """The seed's decision rules applied to the Reconciler's answer (keyed and `verbatim` as
+    the module says)."""
     rec = sections(answers.reconciler)
     stated = first_word(rec.get("CONFIDENCE", ""), CONFIDENCES) or "SPECULATIVE"
     caps = []

@@ -40,9 +40,8 @@ def tier_of(role: str, tier: Tier) -> str:
 
 
 def on_tiers(debate: Debate, tier: Tier) -> Debate:
-    """Each role on a Claude seat with no model of its own on its tier's model (passed as
-    `--model`); the Reconciler's own model (ADVERSARIAL_RECONCILER_MODEL) wins. Other
-    backends keep their own model."""
+    """Each role on a Claude seat without a model of its own on its tier's model (`--model`);
+    the Reconciler's own model (ADVERSARIAL_RECONCILER_MODEL) wins; other backends keep theirs."""
     chosen = dict(debate.options)
     tiers = {seat: tier_of(role, tier) for role, seat in zip(ROLES, debate.order, strict=False)}
     own = {RECONCILER_ID: chosen.get(RECONCILER_MODEL, "")}

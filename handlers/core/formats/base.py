@@ -1,10 +1,9 @@
 """What a format is: pure data and functions that say, from the stored debate, what happens next.
 
-A format never does I/O. The engine (handlers/core/state_machine.py) runs any format: it asks the
-participants a step names (several at once where a step says so), stores each answer as it
-arrives, and when a step's answers are all in (or skipped) asks the format what follows.
-Storage, effects, crash safety, verbatim relay, no pings, Stop and budgets stay the engine's.
-"""
+A format never does I/O. The engine (handlers/core/state_machine.py) asks the participants a
+step names, stores each answer as it arrives, and once a step's answers are in (or skipped)
+asks the format what follows. Storage, effects, crash safety, verbatim relay, no pings, Stop
+and budgets stay the engine's."""
 
 from __future__ import annotations
 
@@ -49,9 +48,13 @@ class Piece:
     """One part of a brief: a prompt template of prompts/ and its values."""
 
     template: str
-    values: tuple[tuple[str, str], ...] = ()
+    values: tuple[tuple[str, PieceValue], ...] = ()
     additions: bool = False  # the template takes `additions`: people's words, moderator's note
     rule: str = "debate_reply"  # its `${reply_rule}`: this prompt, or `<rule>_person` for a person
+
+
+# A value is text, a piece filled in the same language, or lines of either.
+PieceValue = str | Piece | tuple[str | Piece, ...]
 
 
 @dataclass(frozen=True)
@@ -132,7 +135,7 @@ class Format(ABC):
         """True if the task's answer must be one JSON object (the default)."""
         return True
 
-    def task_fallback(self, debate: Debate, task: str, shown: tuple[Turn, ...]) -> str:
+    def task_fallback(self, debate: Debate, task: str, shown: tuple[Turn, ...]) -> PieceValue:
         """A deterministic output when the model is unavailable (rules mode)."""
         raise LookupError(task)
 

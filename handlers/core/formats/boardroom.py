@@ -54,7 +54,7 @@ class BoardroomFormat(Format):
         return AskStep(debate, POSITION, debate.ids, notices)
 
     def noted(self, debate: Debate, turn: Turn) -> Debate:
-        """Keep the vote (in round 2, why it changed) and what the answer lacks (for one repair)."""
+        """Keep the vote, why it changed (round 2) and what the answer lacks (for one repair)."""
         found = parse_position(turn.text, debate.round)
         vote = found.vote or (vote_of(turn.text) if turn.meta.person else None)  # its first word
         notes = {f"vote/{debate.round}/{turn.seat}": vote or ""}
@@ -90,8 +90,7 @@ class BoardroomFormat(Format):
         return EndStep(debate, Outcome.PEOPLE, (WritePage(SYNTHESIS),))
 
     def shows(self, debate: Debate, participant: str) -> tuple[int, ...]:
-        """Round 1: nothing; round 2: every round-1 answer, its own included; a repair: its
-        own answer as it was."""
+        """Round 1 sees nothing (isolation); round 2 every answer, its own too; a repair its own."""
         if is_repair(debate.step):
             return latest_of(debate, participant)
         if debate.step == POSITION or debate.round <= 1:
@@ -136,8 +135,7 @@ class BoardroomFormat(Format):
         return debate.step == POSITION
 
     def task_brief(self, debate: Debate, task: str, shown: tuple[Turn, ...]) -> tuple[Piece, ...]:
-        """The decision: the agenda; the synthesis: every answer verbatim, the computed result
-        and the votes, then the request."""
+        """The decision, the advisor's review, or the synthesis over every answer verbatim."""
         if task == DECISION:
             return (Piece("boardroom_decision", agenda(debate)), *pages.narrow_piece(debate))
         if task == ADVISOR:
@@ -166,9 +164,8 @@ class BoardroomFormat(Format):
         return pages.fallback_synthesis(debate, shown)
 
     def tasked(self, debate: Debate, task: str, output: str, rng: random.Random) -> Plan:
-        """The draft goes to the advisor; the reviewed synthesis ends the debate (the pages
-        and the closing block follow), or, if a divided panel cannot be reconciled, the
-        people are asked instead, told how to answer."""
+        """The draft goes to the advisor; the reviewed synthesis ends the debate, unless a
+        divided panel cannot be reconciled: then the people decide."""
         if task == DECISION:
             return self._round_one(debate)
         if task == SYNTHESIS:
@@ -202,14 +199,11 @@ class BoardroomFormat(Format):
         return report.compact_block(debate)
 
     def estimate(self, debate: Debate) -> tuple[int, int]:
-        """Two answers each of at most five (and at most one repair each); the decision, the
-        draft synthesis and its review."""
+        """Two answers and one repair each, of at most five; decision, draft and review."""
         return 4 * min(len(debate.roster), pages.MAX_PANEL), 3
 
     def pages(self, debate: Debate) -> tuple[str, ...]:
-        """The synthesis first (the page that records the outcome, linked first), Agenda
-        and Round-Log; each member's round-1 pages once round 2 began, its round-2 pages
-        once the draft is in."""
+        """The synthesis first (it records the outcome, so it is linked first), then the rest."""
         written = [SYNTHESIS] if debate.output_of(ADVISOR) is not None else []
         written.append(WikiPage.AGENDA.value)
         if debate.log:

@@ -1,8 +1,6 @@
-"""The boardroom's results, pure: votes, rounds, the decision and the synthesis as stored (the
-pages and the closing block people read: boardroom_report), and the panel: a squad over five
-narrowed to the five most relevant members (the seed's limit), whom the moderator picks with
-its decision, with a reason; without a usable pick the rules take the members whose role
-shares most words with the question."""
+"""The boardroom's results as stored (votes, rounds, decision, synthesis; boardroom_report
+renders them), and the panel: a squad over five narrowed to five (the seed's limit), picked by
+the moderator with a reason, else by the rules (most_relevant)."""
 
 from __future__ import annotations
 
@@ -116,10 +114,11 @@ def named(member: Participant) -> str:
 
 def vote_lines(debate: Debate) -> str:
     """One line per participant: id, round-1 vote, final vote (for the synthesis prompt)."""
-    return "\n".join(
-        f"- {seat}: {vote_in(debate, 1, seat) or '-'} -> {vote_in(debate, 2, seat) or '-'}"
-        for seat in debate.ids
-    )
+    return "\n".join(f"- {seat}: {_votes(debate, seat)}" for seat in debate.ids)
+
+
+def _votes(debate: Debate, seat: str) -> str:
+    return f"{vote_in(debate, 1, seat) or '-'} -> {vote_in(debate, 2, seat) or '-'}"
 
 
 def synthesis_of(debate: Debate) -> dict[str, Any]:
@@ -160,13 +159,12 @@ def question_for_people(debate: Debate) -> UserQuestion | None:
 
 
 def advisor_values(debate: Debate, shown: tuple[Turn, ...]) -> tuple[tuple[str, str], ...]:
-    """The advisor's request: the decision, the result and votes, each member's position in
-    short, the constraints (the conversation and what the people said), and the draft."""
+    """The advisor's request: each member's position in short, the constraints, the draft."""
     firsts, finals = _positions(debate, shown, 1), _positions(debate, shown, 2)
     empty = Position()
     positions = "\n".join(
-        f"- {seat}, {named(debate.member(seat))}: {vote_in(debate, 1, seat) or '-'} -> "
-        f"{vote_in(debate, 2, seat) or '-'}\n  {_short(firsts.get(seat, empty).argument)}"
+        f"- {seat}, {named(debate.member(seat))}: {_votes(debate, seat)}"
+        f"\n  {_short(firsts.get(seat, empty).argument)}"
         f"\n  {_short(finals.get(seat, empty).consensus)}"
         for seat in debate.ids
     )
@@ -188,18 +186,20 @@ def fallback_synthesis(debate: Debate, shown: tuple[Turn, ...]) -> str:
     the majority's vote as the recommendation, guarded by where its members said their
     position works and fails (their round-1 conditions)."""
     firsts, finals = _positions(debate, shown, 1), _positions(debate, shown, 2)
-    named = {seat: debate.name_of(seat) for seat in debate.ids}
     divided = result_of(debate) == DIVIDED
     majority = "" if divided else _majority(debate)
+
+    def said(part: str) -> list[str]:
+        return [f"{debate.name_of(s)}: {getattr(p, part)}" for s, p in finals.items()
+                if getattr(p, part)]  # fmt: skip
+
     out = {
         "tracker": [
             {"member": seat, "why": p.why_changed} for seat, p in finals.items() if p.why_changed
         ],
-        "tensions": [f"{named[s]}: {p.disagreement}" for s, p in finals.items() if p.disagreement][
-            :3
-        ],
-        "insight": next((f"{named[s]}: {p.insight}" for s, p in finals.items() if p.insight), ""),
-        "conditions": [f"{named[s]}: {p.consensus}" for s, p in finals.items() if p.consensus],
+        "tensions": said("disagreement")[:3],
+        "insight": next(iter(said("insight")), ""),
+        "conditions": said("consensus"),
         "recommendation": "",
         "majority": majority,  # a vote: the page words it
         "guardrails": _guardrails(debate, firsts, majority),

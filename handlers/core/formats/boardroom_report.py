@@ -68,9 +68,7 @@ _COLUMNS = ("who", "first", "final", "changed", "why")
 
 
 def synthesis_page(debate: Debate) -> str:
-    """The seed's synthesis, in its order: date, squad and agents (and whether the advisor
-    reviewed it), vote tracker table, result, changes, tensions, insight, conditions, and the
-    recommendation (or the question to the people)."""
+    """The seed's synthesis page, in the seed's order."""
     found = synthesis_of(debate)
     day = debate.started_at.date().isoformat() if debate.started_at else "-"
     lines = [

@@ -92,8 +92,7 @@ class FreeFormat(Format):
         return turns, turns + 2
 
     def pages(self, debate: Debate) -> tuple[str, ...]:
-        """Agenda and Conclusion always; the Round-Log once something was logged; the
-        Working-Document once a debater's wiki_action was applied."""
+        """Agenda and Conclusion always; the others once they have something in them."""
         pages = [WikiPage.AGENDA.value]
         if debate.working_document.strip():
             pages.append(WikiPage.WORKING_DOCUMENT.value)

@@ -29,8 +29,7 @@ def fenced(text: str) -> str:
 
 
 def fill_keys(text: str, t: Callable[..., str]) -> str:
-    """A format's page or block with its `⟦area.key⟧` words in the reader's language, and the
-    text it embedded `verbatim` (`⟦⟦` for `⟦`) as it was written. A `⟦...⟧` that names no
+    """A format's page or block in the reader's language (see above); a `⟦...⟧` that names no
     string stays as it is."""
 
     def filled(match: re.Match[str]) -> str:

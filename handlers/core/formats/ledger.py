@@ -1,11 +1,7 @@
 """The `ledger` format (seed 004): numbered turns, each its own page, ending in a ratified
-ledger of agreed facts and a plain-language front page, or in open exploration.
-
-Two-party: one participant at a time, each sees the others' turns since its own, verbatim.
-Orchestrate (N >= 2): every round asks everyone at once; round k > 1 shows each participant
-exactly the other participants' round k-1 turns; the engine's parallel step is the barrier.
-The moderator never argues: its asks are short and pass the others' turns verbatim.
-"""
+ledger of agreed facts and a plain-language front page, or in open exploration. Two-party
+turns, or orchestrated rounds (everyone at once: the engine's parallel step is the barrier;
+what each sees: `shows`). The moderator never argues: its asks pass the turns verbatim."""
 
 from __future__ import annotations
 
@@ -112,7 +108,8 @@ class LedgerFormat(Format):
         return self.answered(replace(debate, step_turns=()), rng)
 
     def shows(self, debate: Debate, participant: str) -> tuple[int, ...]:
-        """Orchestrate: the others' previous-round turns; two-party: the others' since its own."""
+        """Orchestrate: exactly the others' previous-round turns; two-party: the others' since
+        its own (verbatim either way)."""
         if is_repair(debate.step):  # what the first ask showed, and its own reply
             own = max(n for n, who in debate.log if who == participant)
             earlier = tuple(e for e in debate.log if e[0] < own)

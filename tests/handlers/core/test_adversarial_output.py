@@ -16,6 +16,7 @@ from handlers.core.formats.adversarial_briefs import (
 from handlers.core.formats.adversarial_result import Answers, govern
 from handlers.core.formats.keys import fill_keys
 from handlers.core.i18n import Strings
+from handlers.prompting import render_value
 from tests.handlers.adversarial_script import advocate, challenger, reconciler
 
 EN = Strings("en")
@@ -28,17 +29,16 @@ def _inventory(n: int, item: str) -> Audit:
 
 def test_a_small_manifest_is_whole() -> None:
     audit = _inventory(5, "p95 latency 840 ms on /search")
-    text = manifest(audit)
+    text = render_value(manifest(audit), "en")
     assert "- E5 | p95 latency 840 ms on /search 5 | supports" in text
-    assert "manifest cut" not in text and "manifest cut" not in structural_audit(
-        audit, route(audit, None)
-    )
+    audit_text = render_value(structural_audit(audit, route(audit, None)), "en")
+    assert "manifest cut" not in text and "manifest cut" not in audit_text
 
 
 def test_a_manifest_over_4000_tokens_is_cut_and_says_where_the_whole_is() -> None:
     for item in ("p95 latency 840 ms measured on the /search endpoint", "검색 지연 840ms 측정값"):
         audit = _inventory(600, item)
-        text = manifest(audit)
+        text = render_value(manifest(audit), "ko")
         assert tokens(text) <= MANIFEST_TOKENS
         kept = [line for line in text.splitlines() if line.startswith("- E")]
         assert kept[0].startswith("- E1 | ") and 0 < len(kept) < 600
@@ -49,7 +49,7 @@ def test_a_manifest_over_4000_tokens_is_cut_and_says_where_the_whole_is() -> Non
             "debate's thread and on its debate-result page]"
         )
         assert note in text
-        audit_text = structural_audit(audit, route(audit, None))
+        audit_text = render_value(structural_audit(audit, route(audit, None)), "ko")
         assert note in audit_text and f"E{last} |" not in audit_text
         assert "- Evidence inventory: 600" in audit_text  # the count is the whole one
 
