@@ -15,8 +15,8 @@ from bot.console.room_out import ConsoleOut
 from bot.console.room_people import ask_budget, ask_user, notify
 from bot.console.room_turn import Working, post_turn
 from bot.console.seats import Typed
-from bot.console.text import MODERATOR_GREY, status_line
-from bot.formatting import claim_lines
+from bot.console.text import MODERATOR_GREY
+from bot.formatting import claim_lines, status_line
 from handlers.core.effects import (
     AskBudget,
     AskUser,

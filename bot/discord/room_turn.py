@@ -24,6 +24,7 @@ from bot.discord import render
 from bot.discord.relay_tidy import clear_relay
 from bot.discord.room_pins import Pins
 from bot.discord.room_records import NO_PINGS, RoomRecords
+from bot.formatting import seat_colour
 from handlers.core.i18n import Strings
 from handlers.core.model import Backend, Debate, Turn
 from handlers.core.steps import format_of, open_asks
@@ -73,7 +74,7 @@ def live_embed(debate: Debate, seat: str, text: str, strings: Strings) -> discor
     else:
         shown = "…" + text[-LIVE_TEXT_LIMIT:]
         note = strings("front.live_note_cut", seat=name, shown=LIVE_TEXT_LIMIT, total=len(text))
-    embed = discord.Embed(description=shown, colour=render.seat_colour(seat, debate))
+    embed = discord.Embed(description=shown, colour=discord.Colour(seat_colour(seat, debate)))
     embed.set_author(name=name)
     embed.set_footer(text=note)
     return embed
