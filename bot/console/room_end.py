@@ -7,8 +7,7 @@ from collections.abc import Mapping
 
 from rich.text import Text
 
-from bot.console.room_out import ConsoleOut
-from bot.console.text import MODERATOR_GREY
+from bot.console.room_out import MODERATOR_GREY, ConsoleOut
 from bot.formatting import page_label, seat_name
 from handlers.core.credit import cost_per_seat
 from handlers.core.degraded import degraded_line, warned

@@ -10,8 +10,7 @@ from types import TracebackType
 from rich.status import Status
 from rich.text import Text
 
-from bot.console.room_out import ConsoleOut
-from bot.console.text import MODERATOR_GREY
+from bot.console.room_out import MODERATOR_GREY, ConsoleOut
 from bot.formatting import author_line, footer_text, hex_colour, seat_colour, seat_name
 from handlers.core.model import Debate, Turn
 

@@ -21,9 +21,8 @@ from rich.text import Text
 from bot.compose import DetectionLimits, build_detection, build_engine
 from bot.console.app import CONSOLE_CHANNEL
 from bot.console.room import ConsoleRoom
-from bot.console.room_out import ConsoleOut
+from bot.console.room_out import MODERATOR_GREY, USER_AMBER, ConsoleOut
 from bot.console.seats import People
-from bot.console.text import MODERATOR_GREY, USER_AMBER
 from bot.demo.replay import (
     Recording,
     RecordingError,
