@@ -58,7 +58,6 @@ class Live:
     pins: Pins
     pace: Pace = DEFAULT_PACE
     window_s: float = LIVE_WINDOW_S
-    edits: int = 0  # live messages sent and edited, for the benchmark
 
 
 def live_key(turn: int, generation: int | None) -> str:
@@ -181,7 +180,6 @@ class LiveReply:
         records, key = self._live.records, self._key
         embed = live_embed(self._debate, self._seat, text, self._live.strings.of(self._debate))
         self.edits += 1
-        self._live.edits += 1
         if await records.recorded(self._debate.id, key) is None:
             await records.send_once(self._debate, key, embed=embed)
             return
