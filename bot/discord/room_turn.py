@@ -90,7 +90,7 @@ async def post_turn(records: RoomRecords, strings: Strings, debate: Debate, turn
             posted = live or await records.send(debate, key, embeds=batch)
             new.append((key, posted))
         first = first or posted[2]
-    await records.record_all(debate.id, new)  # together: the nonces cover a crash before
+    await records.messages.put_all(debate.id, new)  # together: the nonces cover a crash before
     relayed = debate.member(turn.seat).backend is Backend.AG_RELAY
     # shown once: as this embed
     await clear_relay(records.client, records.messages, turn, relayed=relayed)
