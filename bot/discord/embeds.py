@@ -58,7 +58,8 @@ def card_embed(
     names = {m.id: m.name for m in debate.roster}
     _field(embed, strings("front.card_participants"), roster_line(debate, strings, names))
     embed.add_field(
-        name=strings("credit.card"), value=_cut(cost_estimate(debate, strings, discord_time))
+        name=strings("credit.card"),
+        value=shorten(cost_estimate(debate, strings, discord_time), FIELD_LIMIT),
     )
     if debate.added:  # the card's forms: whose text is kept (each is handed on whole)
         counts = [(a.who or "-", len(a.text)) for a in debate.added]
@@ -186,12 +187,7 @@ def summary_embed(
 
 def _field(embed: discord.Embed, name: str, value: str) -> None:
     """A field the embed's full width, cut to fit."""
-    embed.add_field(name=name, value=_cut(value), inline=False)
-
-
-def _cut(text: str) -> str:
-    """A field's text, saying how much is missing when it does not fit."""
-    return shorten(text, FIELD_LIMIT)
+    embed.add_field(name=name, value=shorten(value, FIELD_LIMIT), inline=False)
 
 
 def _whole_on_wiki(text: str, strings: Strings, limit: int = FIELD_LIMIT) -> str:
