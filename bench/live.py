@@ -142,7 +142,8 @@ async def _one_reply(
     return {
         "first_text_s": round(shown - first_read[0], 3),
         "api_to_thread_s": round(shown - first_delta[0], 3),
-        "edits_per_reply": room.live_edits + 1,  # live sends and edits, the final edit
+        # the live message's send and edits, and the final edit: every write the thread saw
+        "edits_per_reply": len(fake.calls_to(*POST)) + len(fake.calls_to(*EDIT)),
         "rate_limited": sum(1 for c in fake.calls if c.status == 429),
         "reply_chars": len(text),
         "deltas": len(first_delta),

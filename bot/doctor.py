@@ -13,9 +13,9 @@ from bot.settings import Settings
 from handlers.core.model import Backend
 from tools.checks import Check, Status
 from tools.claude.doctor import check_claude_cli, check_node_version
-from tools.gemini.doctor import GEMINI_CLI_ACCOUNTS, PART, check_moderator_backend
+from tools.gemini.core import ModeratorError
 from tools.store.db import Database, DatabaseError, bundled_migrations
-from tools.wiki.doctor import check_wiki_backend
+from tools.wiki.backends import WikiError
 from tools.wiki.slug import SlugError, check_root
 
 __all__ = ["Check", "CheckFn", "Status", "all_checks", "run_doctor"]
@@ -25,6 +25,13 @@ CheckFn = Callable[[Settings], Awaitable[Check]]
 
 EXIT_MISSING = 2  # as `debate-room run` exits when a setting it needs is missing
 SETTINGS = "settings"
+PART = "moderator"
+# Since 2026-06-18 the Gemini CLI refuses Google AI Pro, Ultra and free personal accounts
+# (IneligibleTierError): an API key, or a Workspace account on a paid Code Assist edition.
+GEMINI_CLI_ACCOUNTS = (
+    "the Gemini CLI serves GEMINI_API_KEY or a Gemini Code Assist Standard/Enterprise account "
+    "only (since 2026-06-18, not Google AI Pro, Ultra or free personal accounts)"
+)
 
 
 async def check_settings(settings: Settings) -> Check:
@@ -97,27 +104,40 @@ async def check_node(_: Settings) -> Check:
 
 
 async def check_wiki(settings: Settings) -> Check:
-    """The wiki answers and the key has the rights it needs."""
+    """The wiki answers and the key has the rights it needs; the backend is closed after."""
     try:
         check_root(settings.WIKI_ROOT)
     except SlugError as exc:
         return Check("wiki", Status.FAILING, str(exc))
-    return await check_wiki_backend(build_wiki_backend(settings))
+    backend = build_wiki_backend(settings)
+    try:
+        detail = await backend.check()
+    except WikiError as exc:
+        return Check("wiki", Status.FAILING, exc.message)
+    finally:
+        await backend.aclose()
+    return Check("wiki", Status.OK, detail)
 
 
 async def check_moderator(settings: Settings) -> Check:
     """Ask the configured Gemini backend one tiny question; the request counts in the budget."""
-    if settings.MODERATOR_BACKEND == "api" and settings.GEMINI_API_KEY is None:
+    backend = settings.MODERATOR_BACKEND
+    if backend == "api" and settings.GEMINI_API_KEY is None:
         return Check(PART, Status.MISSING, "GEMINI_API_KEY is not set (MODERATOR_BACKEND=api)")
     try:
         db = await Database.open(settings.database_target)
     except DatabaseError as exc:
         return Check(PART, Status.FAILING, f"cannot count the request: {exc}")
+    moderator = build_moderator(settings, db, asyncio.sleep)
     try:
-        moderator = build_moderator(settings, db, asyncio.sleep)
-        return await check_moderator_backend(moderator, settings.MODERATOR_BACKEND)
+        detail = await moderator.ping()
+    except ModeratorError as exc:
+        notes = (GEMINI_CLI_ACCOUNTS,) if backend == "cli" else ()
+        return Check(PART, Status.FAILING, f"{backend}: {exc}", notes)
     finally:
+        await moderator.aclose()
         await db.close()
+    return Check(PART, Status.OK, f"{backend}: {detail}")
 
 
 def all_checks() -> list[CheckFn]:

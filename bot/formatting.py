@@ -1,10 +1,9 @@
-"""What both front ends show of a debate, computed once: the colours, the status figures and a
-turn's figures. The Discord front and the console word them with their own locale strings."""
+"""What both front ends show of a debate, worded once: the colours, the status line, a turn's
+author and footer, a page's name. The Discord front and the console only lay them out."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import datetime
 
 from handlers.core.anonymous import is_on
@@ -13,7 +12,8 @@ from handlers.core.credit import LIMIT_PAUSES, cost_per_seat
 from handlers.core.formats import format_named, formats_for
 from handlers.core.formats.keys import fill_keys
 from handlers.core.i18n import Strings
-from handlers.core.model import AG, CLAUDE, Debate, Precedent, Turn
+from handlers.core.model import AG, CLAUDE, Debate, Phase, Precedent, Turn
+from handlers.core.shorten import shorten
 from handlers.core.usage import DEFAULT_TURN_USD
 
 AG_GREEN = 0x2ECC71
@@ -164,16 +164,6 @@ def pause_words(
     return t("convergence.title"), t("convergence.body", bars=bars, percent=round(latest * 100))
 
 
-def paused_status(
-    debate: Debate, t: Strings, common: dict[str, object], when: Callable[[int], str] = local_time
-) -> str | None:
-    """The status line of a limit's pause (None: not one)."""
-    if debate.paused not in LIMIT_PAUSES:
-        return None
-    why = t(f"limits.why_{debate.paused}", at=_resumes(debate, when))
-    return t("limits.status", why=why, **common)
-
-
 def _resumes(debate: Debate, when: Callable[[int], str]) -> str:
     return when(int(debate.resumes_at.timestamp())) if debate.resumes_at else "-"
 
@@ -192,36 +182,102 @@ def claim_lines(debate: Debate, strings: Strings) -> list[str]:
     ]
 
 
-def status_figures(debate: Debate, now: datetime) -> dict[str, object]:
-    """Round, rounds at most, elapsed minutes and cost: the figures of every status line."""
+def seat_colour(seat: str, debate: Debate | None = None) -> int:
+    """The participant's colour: the roster's, or the default roster's without a debate."""
+    if debate is not None:
+        return debate.member(seat).colour
+    return SEAT_COLOURS.get(seat, AG_GREEN)
+
+
+def seat_name(t: Strings, seat: str, debate: Debate | None = None, area: str = "discord") -> str:
+    """The default roster's names come from the locale files (the console's are shorter: it
+    names a person's seat too); others are the roster's."""
+    key = f"{area}.seat_{seat}"
+    if t.has(key):
+        return t(key)
+    return debate.name_of(seat) if debate is not None else seat
+
+
+def status_line(
+    debate: Debate,
+    t: Strings,
+    now: datetime,
+    when: Callable[[int], str] = local_time,
+    *,
+    rules_only: bool = False,
+) -> str:
+    """`라운드 1/6 · 발언: Claude · 경과 3분 · 비용 $0.04 · 사회자: Gemini`, or the end state."""
     started = debate.started_at or now
-    return {
+    common = {
         "round": debate.round,
         "max": debate.max_rounds,
         "minutes": int(((debate.ended_at or now) - started).total_seconds() // 60),
         "cost": f"{debate.cost_usd:.2f}",
+        "mode": t(f"front.mode_{'rules' if rules_only else debate.moderator_source.value}"),
     }
+    if debate.phase.is_terminal:
+        outcome = t(f"front.outcome_{(debate.outcome or 'stopped')}")
+        return with_costs(t("front.status_ended", outcome=outcome, **common), debate, t)
+    return with_costs(with_meter(_status_words(debate, t, common, when), debate, t), debate, t)
 
 
-@dataclass(frozen=True)
-class TurnFigures:
-    """What a turn's footer shows; `None` or 0 where the figure is unknown."""
+def _status_words(
+    debate: Debate, t: Strings, common: dict[str, object], when: Callable[[int], str]
+) -> str:
+    if debate.paused in LIMIT_PAUSES:
+        why = t(f"limits.why_{debate.paused}", at=_resumes(debate, when))
+        return t("limits.status", why=why, **common)
+    if debate.phase is Phase.AWAITING_USER:
+        waiting = "poll.status" if debate.paused == "poll" else "front.status_waiting"
+        return t(waiting, **common)
+    speaker = t("front.moderator")  # judging, concluding: the moderator has the floor
+    if debate.phase is Phase.SPEAKING and debate.speaker is not None:
+        asked = [ask.participant for ask in debate.asked] or [debate.speaker]
+        speaker = ", ".join(debate.name_of(p) for p in asked)
+    return t("front.status_running", speaker=speaker, **common)
 
-    tokens: int
-    cost: str | None
-    seconds: int
-    stance: str | None
-    sha: str
+
+def author_line(turn: Turn, t: Strings, debate: Debate | None = None, area: str = "discord") -> str:
+    """`Claude Code (sonnet)`: the debater, and the model when known."""
+    name = seat_name(t, turn.seat, debate, area)
+    if not turn.meta.model:
+        return name
+    return shorten(t("discord.author", name=name, model=turn.meta.model), 256)
 
 
-def turn_figures(turn: Turn) -> TurnFigures:
-    """Tokens, cost, seconds, stance and the short SHA-256 of one turn."""
+def footer_text(turn: Turn, t: Strings) -> str:
+    """`턴 1 · 1,240 토큰 · $0.02 · 41초 · sha256 3f9a1c0b2e7d`; unknown figures are left out."""
     meta = turn.meta
+    parts = [t("discord.footer_turn", turn=turn.number)]
+    if tokens := meta.input_tokens + meta.output_tokens:
+        parts.append(t("discord.footer_tokens", tokens=f"{tokens:,}"))
+    if meta.cost_usd:
+        parts.append(t("discord.footer_cost", cost=f"{meta.cost_usd:.2f}"))
+    seconds = round(meta.latency_s)
+    if seconds >= 60:
+        parts.append(t("discord.footer_minutes", minutes=seconds // 60, seconds=seconds % 60))
+    else:
+        parts.append(t("discord.footer_seconds", seconds=seconds))
     stance = turn.parsed.stance if turn.parsed.structured else None
-    return TurnFigures(
-        tokens=meta.input_tokens + meta.output_tokens,
-        cost=f"{meta.cost_usd:.2f}" if meta.cost_usd else None,
-        seconds=round(meta.latency_s),
-        stance=stance.value if stance is not None else None,
-        sha=turn.sha256[:SHA_DIGITS],
-    )
+    if stance is not None:
+        parts.append(t(f"discord.stance_{stance.value}"))
+    parts.append(t("discord.footer_sha", sha=turn.sha256[:SHA_DIGITS]))
+    return " · ".join(parts)
+
+
+def page_label(
+    t: Strings, own: str, page: str, debate: Debate | None = None, area: str = "discord"
+) -> str:
+    """A wiki page's name for people: its format's (`own`) or the engine's word, by seat, or its
+    path."""
+    key = page.replace("-", "_").replace(".", "_")
+    for found in (f"{own}.page_{page}", f"{own}.page_{key}", f"front.page_{key}"):
+        if t.has(found):
+            return t(found)
+    head, _, rest = page.partition("/")
+    if head == "turns" and (parts := rest.partition("-"))[0].isdigit():
+        return t("front.page_turn", turn=int(parts[0]), seat=seat_name(t, parts[2], debate, area))
+    if head.startswith("round-") and rest:
+        round_ = head.removeprefix("round-")
+        return t("front.page_round", round=round_, seat=seat_name(t, rest, debate, area))
+    return page

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 from bot.admin import debate_line, debate_lines, open_debates
-from bot.console.text import status_line
+from bot.formatting import status_line
 from handlers.core.events import StopRequested
 from handlers.core.i18n import Strings
 from handlers.core.model import Actor, Debate

@@ -16,8 +16,8 @@ from rich.text import Text
 from bot.console.admin_keys import AdminKeys
 from bot.console.card_keys import budget_in, format_in, option_in
 from bot.console.keyboard import HELP, QUIT, STOP, Keyboard
+from bot.console.room_out import MODERATOR_GREY
 from bot.console.seats import People
-from bot.console.text import MODERATOR_GREY
 from bot.formatting import format_label, option_label, pause_area
 from handlers.core.events import (
     BudgetChosen,

@@ -13,8 +13,8 @@ from rich.text import Text
 
 from bot.compose import build_moderator, cli_debater, gemini_cli_debater, wanted_backends
 from bot.console.keyboard import Keyboard
+from bot.console.room_out import MODERATOR_GREY
 from bot.console.seats import HumanDebater, Typed
-from bot.console.text import MODERATOR_GREY
 from bot.settings import Settings
 from handlers.core.i18n import Strings
 from handlers.core.model import Backend, Participant

@@ -93,18 +93,20 @@ class Keyboard:
             if reply is None:
                 return line
             if line is not None and line.strip().lower() in BREAK_REPLY:
-                # The seat's turn ends with the stop (or the quit): nothing more goes to it.
-                self._reply = None
-                self.composing.clear()
+                self._detach()  # the seat's turn ends with the stop (or the quit)
                 return line
             reply.put_nowait(line)
             if line is None or line.strip() == END_OF_REPLY:
                 # The reply is whole: later lines are the console's again, at once (a script
                 # must not feed the next line before the engine has taken this reply).
-                self._reply = None
-                self.composing.clear()
+                self._detach()
             if line is None:
                 return None
+
+    def _detach(self) -> None:
+        """Nothing more goes to the reply being typed."""
+        self._reply = None
+        self.composing.clear()
 
     async def read_reply(self) -> str | None:
         """Lines up to one holding only "." (or the end of input); None if nothing came."""
@@ -122,8 +124,7 @@ class Keyboard:
                 lines.append(line)
         finally:
             if self._reply is queue:  # cancelled mid-reply (a Stop): detach it here
-                self._reply = None
-                self.composing.clear()
+                self._detach()
         text = "\n".join(lines)
         if not text.strip() and self.ended:
             self.starved.set()

@@ -11,12 +11,11 @@ from rich.text import Text
 
 from bot.console.room_card import close_card, post_card
 from bot.console.room_end import post_conclusion, post_summary
-from bot.console.room_out import ConsoleOut
+from bot.console.room_out import MODERATOR_GREY, ConsoleOut
 from bot.console.room_people import ask_budget, ask_user, notify
 from bot.console.room_turn import Working, post_turn
 from bot.console.seats import Typed
-from bot.console.text import MODERATOR_GREY, status_line
-from bot.formatting import claim_lines
+from bot.formatting import claim_lines, status_line
 from handlers.core.effects import (
     AskBudget,
     AskUser,

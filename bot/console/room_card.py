@@ -6,9 +6,15 @@ from __future__ import annotations
 from rich.text import Text
 
 from bot.console.card_keys import option_lines
-from bot.console.room_out import ConsoleOut
-from bot.console.text import MODERATOR_GREY, USER_AMBER, seat_name
-from bot.formatting import cost_estimate, format_label, precedent_why, roster_line, suggestion
+from bot.console.room_out import MODERATOR_GREY, USER_AMBER, ConsoleOut
+from bot.formatting import (
+    cost_estimate,
+    format_label,
+    precedent_why,
+    roster_line,
+    seat_name,
+    suggestion,
+)
 from handlers.core.formats import formats_for
 from handlers.core.i18n import Strings
 from handlers.core.model import Debate, Phase
@@ -46,7 +52,7 @@ def _card_body(debate: Debate, t: Strings) -> Text:
         why = precedent_why(found, t)
         body.append(f"{t('precedents.console')}: {found.title} · {found.url} · {why}\n")
     body.append(f"{t('console.card_participants')}: ", style="bold")
-    names = {m.id: seat_name(t, m.id, debate) for m in debate.roster}
+    names = {m.id: seat_name(t, m.id, debate, "console") for m in debate.roster}
     body.append(roster_line(debate, t, names))
     return body
 

@@ -7,8 +7,8 @@ from collections.abc import Mapping
 
 from rich.text import Text
 
-from bot.console.room_out import ConsoleOut
-from bot.console.text import MODERATOR_GREY, page_label, seat_name
+from bot.console.room_out import MODERATOR_GREY, ConsoleOut
+from bot.formatting import page_label, seat_name
 from handlers.core.credit import cost_per_seat
 from handlers.core.degraded import degraded_line, warned
 from handlers.core.formats import format_named
@@ -40,7 +40,7 @@ def post_conclusion(
         out.line(line, MODERATOR_GREY, bold=True)
     out.line(conclusion.decision, MODERATOR_GREY, bold=True)
     positions = tuple(
-        f"{seat_name(t, seat, debate)}: {text}" for seat, text in conclusion.positions
+        f"{seat_name(t, seat, debate, 'console')}: {text}" for seat, text in conclusion.positions
     )
     sections = (
         ("console.conclusion_agreed", conclusion.agreed),
@@ -60,5 +60,7 @@ def _pages(out: ConsoleOut, debate: Debate, links: Mapping[str, str]) -> None:
     """The pages the debate wrote, each by its name and link, then the cost per seat."""
     out.line(out.t("console.conclusion_pages"), MODERATOR_GREY, bold=True)
     for page, url in links.items():
-        out.line(f"• {page_label(out.t, debate, page)}: {url}", MODERATOR_GREY)
+        out.line(
+            f"• {page_label(out.t, debate.format, page, debate, 'console')}: {url}", MODERATOR_GREY
+        )
     out.line(out.t("credit.per_seat", seats=cost_per_seat(debate)), MODERATOR_GREY)

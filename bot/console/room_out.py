@@ -1,4 +1,4 @@
-"""What every part of the console room prints with: the console and the words."""
+"""What every part of the console room prints with: the console, the words and the colours."""
 
 from __future__ import annotations
 
@@ -6,7 +6,14 @@ from rich.console import Console
 from rich.panel import Panel
 from rich.text import Text
 
+from bot import formatting
+from bot.formatting import hex_colour
 from handlers.core.i18n import Strings
+
+# The Discord embeds' colours, so a debate reads the same in both places.
+MODERATOR_GREY = hex_colour(formatting.MODERATOR_GREY)
+USER_AMBER = hex_colour(formatting.USER_AMBER)
+WARNING_ORANGE = hex_colour(formatting.WARNING_ORANGE)
 
 
 class ConsoleOut:

@@ -10,15 +10,15 @@ from types import TracebackType
 from rich.status import Status
 from rich.text import Text
 
-from bot.console.room_out import ConsoleOut
-from bot.console.text import MODERATOR_GREY, author_line, footer_text, seat_colour, seat_name
+from bot.console.room_out import MODERATOR_GREY, ConsoleOut
+from bot.formatting import author_line, footer_text, hex_colour, seat_colour, seat_name
 from handlers.core.model import Debate, Turn
 
 
 def post_turn(out: ConsoleOut, debate: Debate, turn: Turn) -> None:
     """The whole reply in the seat's colour."""
-    colour, t = seat_colour(turn.seat, debate), out.t
-    heading = Text(author_line(turn, t, debate), style=f"bold {colour}")
+    colour, t = hex_colour(seat_colour(turn.seat, debate)), out.t
+    heading = Text(author_line(turn, t, debate, "console"), style=f"bold {colour}")
     out.console.rule(heading, style=colour, align="left")
     # The opinion is the whole reply when no block was found, in characters a terminal
     # can print (a lone surrogate would make the print fail).
@@ -30,7 +30,9 @@ def post_turn(out: ConsoleOut, debate: Debate, turn: Turn) -> None:
         if question.to == "user":
             label = t("console.question_to_user")
         else:
-            others = ", ".join(seat_name(t, p, debate) for p in debate.ids if p != turn.seat)
+            others = ", ".join(
+                seat_name(t, p, debate, "console") for p in debate.ids if p != turn.seat
+            )
             label = t("console.question_to_opponent", name=others)
         out.line(f"❓ {label}: {question.text}", colour, bold=True)
     out.line(footer_text(turn, t), f"dim {colour}")
@@ -50,7 +52,7 @@ class Working:
     async def __aenter__(self) -> None:
         if self._typed_here:
             return  # the person sees the request and types: no indicator needed
-        seat = seat_name(self._out.t, self._seat, self._debate)
+        seat = seat_name(self._out.t, self._seat, self._debate, "console")
         text = self._out.t("console.working", seat=seat)
         console = self._out.console
         if console.is_terminal:

@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.text import Text
 
 from bot.console.keyboard import Keyboard
-from bot.console.text import seat_colour, seat_name
+from bot.formatting import hex_colour, seat_colour, seat_name
 from handlers.core.i18n import Strings
 from handlers.core.model import Actor, Backend, TurnMeta
 from handlers.ports import Debater, DebaterOutput, TurnRequest
@@ -84,8 +84,8 @@ class HumanDebater:
     async def _typed(self, request: TurnRequest) -> DebaterOutput:
         """Show what the seat is asked, worded for a person, then take the typed reply."""
         seat = request.participant
-        colour = seat_colour(seat)
-        name = request.name or seat_name(self._t, seat)
+        colour = hex_colour(seat_colour(seat))
+        name = request.name or seat_name(self._t, seat, area="console")
         self._console.rule(
             Text(self._t("console.human_turn", seat=name), style=f"bold {colour}"),
             style=colour,

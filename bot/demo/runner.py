@@ -21,9 +21,8 @@ from rich.text import Text
 from bot.compose import DetectionLimits, build_detection, build_engine
 from bot.console.app import CONSOLE_CHANNEL
 from bot.console.room import ConsoleRoom
-from bot.console.room_out import ConsoleOut
+from bot.console.room_out import MODERATOR_GREY, USER_AMBER, ConsoleOut
 from bot.console.seats import People
-from bot.console.text import MODERATOR_GREY, USER_AMBER, page_label
 from bot.demo.replay import (
     Recording,
     RecordingError,
@@ -33,6 +32,7 @@ from bot.demo.replay import (
     load_recording,
     recording_for,
 )
+from bot.formatting import page_label
 from handlers.core.events import Event, ProposalApproved, UserAnswered
 from handlers.core.formats import format_named
 from handlers.core.i18n import Strings
@@ -199,7 +199,7 @@ def run_demo(
         return 1
     said.line(t("console.demo_pages"), "", bold=True)
     for page, path in result.pages.items():
-        label = page_label(t, result.debate, page)
+        label = page_label(t, result.debate.format, page, result.debate, "console")
         said.line(t("console.demo_page", page=label, path=str(path)), "")
     said.line(t("console.demo_database", path=str(result.database)), "")
     said.line(t("console.demo_end"), USER_AMBER, bold=True)

@@ -7,25 +7,23 @@ from datetime import datetime
 
 import discord
 
+from bot import formatting
 from bot.discord.render import COLOUR_MODERATOR, COLOUR_USER
 from bot.formatting import (
     claim_lines,
     cost_estimate,
     discord_time,
     format_label,
+    page_label,
     pause_words,
-    paused_status,
     precedent_why,
     roster_line,
-    status_figures,
     suggestion,
-    with_costs,
-    with_meter,
 )
 from handlers.core.credit import cost_per_seat
 from handlers.core.formats import format_named
 from handlers.core.i18n import Strings
-from handlers.core.model import Conclusion, Debate, Phase, UserQuestion
+from handlers.core.model import Conclusion, Debate, UserQuestion
 from handlers.core.shorten import shorten
 
 GREY = COLOUR_MODERATOR
@@ -60,7 +58,8 @@ def card_embed(
     names = {m.id: m.name for m in debate.roster}
     _field(embed, strings("front.card_participants"), roster_line(debate, strings, names))
     embed.add_field(
-        name=strings("credit.card"), value=_cut(cost_estimate(debate, strings, discord_time))
+        name=strings("credit.card"),
+        value=shorten(cost_estimate(debate, strings, discord_time), FIELD_LIMIT),
     )
     if debate.added:  # the card's forms: whose text is kept (each is handed on whole)
         counts = [(a.who or "-", len(a.text)) for a in debate.added]
@@ -110,28 +109,8 @@ def budget_embed(debate: Debate, strings: Strings) -> discord.Embed:
 
 
 def status_line(debate: Debate, strings: Strings, now: datetime) -> str:
-    """`라운드 1/6 · 발언: Claude · 경과 3분 · 비용 $0.04 · 사회자: Gemini`, or the end state."""
-    common = status_figures(debate, now)
-    common["mode"] = strings(f"front.mode_{debate.moderator_source.value}")
-    if debate.phase.is_terminal:
-        outcome = strings(f"front.outcome_{(debate.outcome or 'stopped')}")
-        return with_costs(strings("front.status_ended", outcome=outcome, **common), debate, strings)
-    line = with_meter(_status_words(debate, strings, common), debate, strings)
-    return with_costs(line, debate, strings)
-
-
-def _status_words(debate: Debate, strings: Strings, common: dict[str, object]) -> str:
-    paused = paused_status(debate, strings, common, discord_time)
-    if paused is not None:
-        return paused
-    if debate.phase is Phase.AWAITING_USER:
-        waiting = "poll.status" if debate.paused == "poll" else "front.status_waiting"
-        return strings(waiting, **common)
-    speaker = strings("front.moderator")  # judging: the moderator has the floor
-    if debate.phase is Phase.SPEAKING and debate.speaker is not None:
-        asked = [ask.participant for ask in debate.asked] or [debate.speaker]
-        speaker = ", ".join(debate.name_of(p) for p in asked)
-    return strings("front.status_running", speaker=speaker, **common)
+    """The status line, its moments as Discord shows them."""
+    return formatting.status_line(debate, strings, now, discord_time)
 
 
 def question_body(question: UserQuestion) -> str:
@@ -179,12 +158,11 @@ def _add_page_links(
     embed: discord.Embed, format_name: str, links: dict[str, str], strings: Strings
 ) -> None:
     """The pages as links, if any; a format's own page is named by the format's strings."""
-    named = []
-    for page, url in links.items():
-        keys = [k for k in (f"front.page_{page}", f"{format_name}.page_{page}") if strings.has(k)]
-        label = strings(keys[0]) if keys else page  # else named by its path
-        if url.startswith("http"):
-            named.append(f"[{label}]({url})")
+    named = [
+        f"[{page_label(strings, format_name, page)}]({url})"
+        for page, url in links.items()
+        if url.startswith("http")
+    ]
     if named:
         _field(embed, strings("front.conclusion_pages"), " · ".join(named))
 
@@ -209,12 +187,7 @@ def summary_embed(
 
 def _field(embed: discord.Embed, name: str, value: str) -> None:
     """A field the embed's full width, cut to fit."""
-    embed.add_field(name=name, value=_cut(value), inline=False)
-
-
-def _cut(text: str) -> str:
-    """A field's text, saying how much is missing when it does not fit."""
-    return shorten(text, FIELD_LIMIT)
+    embed.add_field(name=name, value=shorten(value, FIELD_LIMIT), inline=False)
 
 
 def _whole_on_wiki(text: str, strings: Strings, limit: int = FIELD_LIMIT) -> str:

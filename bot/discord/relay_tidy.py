@@ -1,13 +1,11 @@
 """Once AG's reply is in the thread as its embed, the relay traffic leaves the thread.
 
-With the relay in the debate thread (AG_RELAY_CHANNEL_ID unset), the prompt repeats the other
-debater's whole reply and AG's raw messages sit beside the green embed: each reply would show
-two or three times. So, after the room has posted an AG turn (the turn is stored by then, its
-raw record holding every message and file AG sent), the turn's prompt parts and AG's messages
-are deleted from the thread in one bulk delete. It runs only after the turn is stored, so a
-crash can never lose a reply: a repeated PostTurn simply tidies again. A relay channel of its
-own is left as it is (a log of the traffic). Deleting AG's messages needs Manage Messages;
-without it only the bot's own prompt goes and the log says why.
+With the relay in the debate thread (AG_RELAY_CHANNEL_ID unset) the prompt repeats the other
+debater's reply and AG's raw messages sit beside the green embed: each reply would show two or
+three times. So once an AG turn is stored (its raw record keeps all AG sent) and posted, its
+prompt parts and AG's messages go in one bulk delete; a crash never loses a reply, and a repeated
+PostTurn tidies again. A relay channel of its own is left as a log. Deleting AG's messages needs
+Manage Messages; without it only the bot's own prompt goes and the log says why.
 """
 
 from __future__ import annotations

@@ -12,13 +12,17 @@ from dataclasses import dataclass, field
 import discord
 
 from bot.discord.render_split import FenceSplitter
-from bot.formatting import AG_GREEN, CLAUDE_BLUE, MODERATOR_GREY, USER_AMBER, turn_figures
+from bot.formatting import (
+    MODERATOR_GREY,
+    USER_AMBER,
+    author_line,
+    footer_text,
+    seat_colour,
+    seat_name,
+)
 from handlers.core.i18n import Strings
 from handlers.core.model import Debate, Turn
-from handlers.core.shorten import shorten
 
-COLOUR_AG = discord.Colour(AG_GREEN)
-COLOUR_CLAUDE = discord.Colour(CLAUDE_BLUE)
 COLOUR_MODERATOR = discord.Colour(MODERATOR_GREY)
 COLOUR_USER = discord.Colour(USER_AMBER)  # decisions the people make
 
@@ -31,13 +35,6 @@ _MIN_ROOM = 512  # less room than this left in a message: start the next one
 def nonce_of(*parts: object) -> str:
     """A deterministic nonce (25 characters at most), so Discord drops a re-sent message."""
     return hashlib.sha256(":".join(map(str, parts)).encode()).hexdigest()[:25]
-
-
-def seat_colour(seat: str, debate: Debate | None = None) -> discord.Colour:
-    """The participant's colour (the roster's; the default roster's without a debate)."""
-    if debate is not None:
-        return discord.Colour(debate.member(seat).colour)
-    return COLOUR_CLAUDE if seat == "claude" else COLOUR_AG
 
 
 @dataclass
@@ -119,7 +116,7 @@ def turn_messages(
     turn: Turn, strings: Strings, debate: Debate | None = None
 ) -> list[list[discord.Embed]]:
     """A debater's turn as embeds, one inner list per message, nothing of the opinion cut."""
-    packer = _Packer(seat_colour(turn.seat, debate), footer_text(turn, strings))
+    packer = _Packer(discord.Colour(seat_colour(turn.seat, debate)), footer_text(turn, strings))
     # The opinion is the whole reply when no block was found, in characters Discord carries.
     packer.add(turn.parsed.opinion, author=author_line(turn, strings, debate))
     if turn.parsed.extra:
@@ -130,42 +127,7 @@ def turn_messages(
             title = strings("discord.question_to_user")
         else:
             others = [p for p in (debate.ids if debate else ("ag", "claude")) if p != turn.seat]
-            names = ", ".join(participant_name(p, strings, debate) for p in others)
+            names = ", ".join(seat_name(strings, p, debate) for p in others)
             title = strings("discord.question_to_opponent", name=names)
         packer.add(question.text, title=title)
     return packer.build()
-
-
-def participant_name(participant: str, strings: Strings, debate: Debate | None = None) -> str:
-    """The default roster's names come from the locale files; others are the roster's."""
-    key = f"discord.seat_{participant}"
-    if strings.has(key):
-        return strings(key)
-    return debate.name_of(participant) if debate is not None else participant
-
-
-def author_line(turn: Turn, strings: Strings, debate: Debate | None = None) -> str:
-    """`Claude Code (sonnet)`: the debater, and the model when known."""
-    name = participant_name(turn.seat, strings, debate)
-    if not turn.meta.model:
-        return name
-    return shorten(strings("discord.author", name=name, model=turn.meta.model), 256)
-
-
-def footer_text(turn: Turn, strings: Strings) -> str:
-    """`턴 1 · 1,240 토큰 · $0.02 · 41초 · sha256 3f9a1c0b2e7d`; unknown figures are left out."""
-    figures = turn_figures(turn)
-    parts = [strings("discord.footer_turn", turn=turn.number)]
-    if figures.tokens:
-        parts.append(strings("discord.footer_tokens", tokens=f"{figures.tokens:,}"))
-    if figures.cost:
-        parts.append(strings("discord.footer_cost", cost=figures.cost))
-    seconds = figures.seconds
-    if seconds >= 60:
-        parts.append(strings("discord.footer_minutes", minutes=seconds // 60, seconds=seconds % 60))
-    else:
-        parts.append(strings("discord.footer_seconds", seconds=seconds))
-    if figures.stance:
-        parts.append(strings(f"discord.stance_{figures.stance}"))
-    parts.append(strings("discord.footer_sha", sha=figures.sha))
-    return " · ".join(parts)

@@ -72,11 +72,6 @@ class DiscordRoom:
         """The pinned status's coalescing editor."""
         return self._pins.status
 
-    @property
-    def live_edits(self) -> int:
-        """Live messages sent and edited, for the benchmark."""
-        return self._live.edits
-
     async def aclose(self) -> None:
         """Send the status edits still scheduled (before the client closes)."""
         await self._pins.status.flush()

@@ -43,10 +43,6 @@ class RoomRecords:
         """Keep where the message posted under `key` is."""
         await self.messages.put_all(debate_id, [(key, posted)])
 
-    async def record_all(self, debate_id: int, records: list[tuple[str, Posted]]) -> None:
-        """Several records in one statement."""
-        await self.messages.put_all(debate_id, records)
-
     def keep_channel(self, channel: discord.abc.Messageable, channel_id: int) -> None:
         """Remember a channel just made (a thread), so it is not fetched again."""
         self._channels[channel_id] = channel

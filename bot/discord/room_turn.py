@@ -24,6 +24,7 @@ from bot.discord import render
 from bot.discord.relay_tidy import clear_relay
 from bot.discord.room_pins import Pins
 from bot.discord.room_records import NO_PINGS, RoomRecords
+from bot.formatting import seat_colour
 from handlers.core.i18n import Strings
 from handlers.core.model import Backend, Debate, Turn
 from handlers.core.steps import format_of, open_asks
@@ -57,7 +58,6 @@ class Live:
     pins: Pins
     pace: Pace = DEFAULT_PACE
     window_s: float = LIVE_WINDOW_S
-    edits: int = 0  # live messages sent and edited, for the benchmark
 
 
 def live_key(turn: int, generation: int | None) -> str:
@@ -73,7 +73,7 @@ def live_embed(debate: Debate, seat: str, text: str, strings: Strings) -> discor
     else:
         shown = "…" + text[-LIVE_TEXT_LIMIT:]
         note = strings("front.live_note_cut", seat=name, shown=LIVE_TEXT_LIMIT, total=len(text))
-    embed = discord.Embed(description=shown, colour=render.seat_colour(seat, debate))
+    embed = discord.Embed(description=shown, colour=discord.Colour(seat_colour(seat, debate)))
     embed.set_author(name=name)
     embed.set_footer(text=note)
     return embed
@@ -90,7 +90,7 @@ async def post_turn(records: RoomRecords, strings: Strings, debate: Debate, turn
             posted = live or await records.send(debate, key, embeds=batch)
             new.append((key, posted))
         first = first or posted[2]
-    await records.record_all(debate.id, new)  # together: the nonces cover a crash before
+    await records.messages.put_all(debate.id, new)  # together: the nonces cover a crash before
     relayed = debate.member(turn.seat).backend is Backend.AG_RELAY
     # shown once: as this embed
     await clear_relay(records.client, records.messages, turn, relayed=relayed)
@@ -180,7 +180,6 @@ class LiveReply:
         records, key = self._live.records, self._key
         embed = live_embed(self._debate, self._seat, text, self._live.strings.of(self._debate))
         self.edits += 1
-        self._live.edits += 1
         if await records.recorded(self._debate.id, key) is None:
             await records.send_once(self._debate, key, embed=embed)
             return

@@ -105,7 +105,7 @@ async def test_turns_are_colour_coded_and_whole(db: Database) -> None:
     assert GREEN in ag and BLUE not in ag
     assert BLUE in claude and GREEN not in claude
     assert long_text in ag  # one piece: not cut, not re-wrapped, "[...]" not read as markup
-    assert T(f"console.stance_{Stance.AGREE.value}") in claude
+    assert T(f"discord.stance_{Stance.AGREE.value}") in claude
 
 
 async def test_a_repeated_post_prints_nothing_again(db: Database) -> None:

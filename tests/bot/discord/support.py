@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from bot.discord.render import COLOUR_AG, COLOUR_CLAUDE
-from handlers.core.model import AG, CLAUDE
+from bot.formatting import SEAT_COLOURS
 from tests.bot.discord.conftest import KO, BotRig, People
 from tests.bot.discord.pieces import join_pieces
 from tests.fakes.discord_interactions import FLAG_EPHEMERAL
@@ -13,7 +12,6 @@ from tests.fakes.discord_world import Json
 from tools.store.db import Database
 from tools.store.debates import SqliteStore
 
-SEAT_COLOURS = {AG: COLOUR_AG.value, CLAUDE: COLOUR_CLAUDE.value}
 THREADS = "/channels/{channel_id}/messages/{message_id}/threads"
 EDIT = "/channels/{channel_id}/messages/{message_id}"
 CHAT = (

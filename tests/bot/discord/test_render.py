@@ -9,11 +9,8 @@ import discord
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.discord.render import (
-    COLOUR_AG,
-    COLOUR_CLAUDE,
-    turn_messages,
-)
+from bot.discord.render import turn_messages
+from bot.formatting import AG_GREEN, CLAUDE_BLUE
 from handlers.core.i18n import Strings
 from handlers.core.model import AG, CLAUDE, ParsedReply, Question, Stance, Turn, TurnMeta
 from handlers.core.reply_parser import parse_reply
@@ -21,6 +18,7 @@ from tests.bot.discord.pieces import join_pieces
 from tests.fakes.discord_limits import validate_message
 from tests.fakes.fake_discord import FakeDiscord
 
+COLOUR_AG, COLOUR_CLAUDE = discord.Colour(AG_GREEN), discord.Colour(CLAUDE_BLUE)
 KO = Strings("ko")
 EN = Strings("en")
 
