@@ -26,7 +26,7 @@ from typing import TypeVar
 from handlers.core.admission import Submitted, admits
 from handlers.core.backoff import delay_s
 from handlers.core.effects import AskDebater, Effect, Judge, RunTask
-from handlers.core.events import Event
+from handlers.core.events import Event, ProposalApproved, ProposalDeclined, ProposalExpired
 from handlers.core.model import Debate
 from handlers.core.state_machine import transition
 from handlers.effect_queue import report_crash, run_together, still_wanted
@@ -55,7 +55,8 @@ class _Outcome(enum.Enum):
 
 
 class DebateWorkers:
-    """Each debate's worker and its lock; the state is read from the store."""
+    """Each debate's worker and its lock; the state is read from the store. The debate
+    service (handlers.debate_handler) is these workers with the front ends' commands."""
 
     def __init__(
         self,
@@ -82,10 +83,6 @@ class DebateWorkers:
         self._idle: dict[int, asyncio.Event] = {}
         # Effects run without an event, not yet marked done in SQLite (see the docstring).
         self._done: dict[int, list[int]] = {}
-
-    def start(self, debate: Debate) -> None:
-        """Run a debate just created."""
-        self._kick(debate.id)
 
     async def resume_all(self) -> list[int]:
         """After a start: run every debate that still has stored effects."""
@@ -126,13 +123,12 @@ class DebateWorkers:
         for debate_id in list(self._done):
             await self._flush_done(debate_id)
 
-    async def submit(
+    async def _step(
         self,
         debate_id: int,
         event: Event,
         *,
         completing: int | None = None,
-        decided_by: int | None = None,
         inbox_id: int | None = None,
     ) -> Submitted:
         """Admit, transition, store (marking the inbox command `inbox_id` done), then run."""
@@ -149,7 +145,7 @@ class DebateWorkers:
                     step.turn,
                     self._clock.now(),
                     completed_effect=completing,
-                    decided_by=decided_by if changed and decided_by is not None else None,
+                    decided_by=_decider(event) if changed else None,
                     completed=done,
                     command=inbox_id,
                 )
@@ -281,9 +277,7 @@ class DebateWorkers:
         # The event is in hand (a debater's paid reply, say): while the store is out of reach,
         # its save is what waits and is made again, not the effect (the debater is not asked
         # again). A save made again is safe: a step already stored ignores a repeated event.
-        await self._patiently(
-            debate_id, lambda: self.submit(debate_id, event, completing=effect_id)
-        )
+        await self._patiently(debate_id, lambda: self._step(debate_id, event, completing=effect_id))
         return _Outcome.EVENT
 
     async def _ended_by_step(
@@ -298,3 +292,10 @@ class DebateWorkers:
             return None  # ended by a step (a stop, say): the effect is obsolete
         finally:
             self._running.get(debate_id, {}).pop(effect_id, None)
+
+
+def _decider(event: Event) -> int | None:
+    """Who decided the card, recorded with the proposal (an expiry records 0: nobody)."""
+    if isinstance(event, ProposalApproved | ProposalDeclined):
+        return event.actor.user_id
+    return 0 if isinstance(event, ProposalExpired) else None
