@@ -6,12 +6,6 @@ and an effect that yields an event is completed in the same transaction that sto
 the event's step. So a crash between any two steps resumes from SQLite with nothing
 lost and nothing done twice (an effect interrupted mid-way runs again; the ports make
 a repeat harmless).
-
-An effect that yields no event is marked done with the next save (in the same statement that
-stores the step), or in one write when the worker runs out of work, rather than one write
-each: a crash in between runs those few again, and every port makes a repeat show nothing new
-(the room posts under a recorded key or a nonce, the wiki's outbox drops a repeated key, a
-status or a pin is edited to the latest state).
 """
 
 from __future__ import annotations
@@ -81,8 +75,6 @@ class DebateWorkers:
         # that no longer wants one ends it (a stop ends the turn in flight, say).
         self._running: dict[int, dict[int, tuple[Effect, asyncio.Task[Event | None]]]] = {}
         self._idle: dict[int, asyncio.Event] = {}
-        # Effects run without an event, not yet marked done in SQLite (see the docstring).
-        self._done: dict[int, list[int]] = {}
 
     async def resume_all(self) -> list[int]:
         """After a start: run every debate that still has stored effects."""
@@ -107,21 +99,17 @@ class DebateWorkers:
         if task is not None:
             task.cancel()
             await asyncio.gather(task, return_exceptions=True)
-        self._done.pop(debate_id, None)
 
     def adopt(self, debate_id: int) -> None:
         """Run a debate this process just claimed, from its stored state."""
-        self._done.pop(debate_id, None)
         self._kick(debate_id)
 
     async def aclose(self) -> None:
-        """Stop every worker; what was done is marked so, what was not stays for the next start."""
+        """Stop every worker; what was not done stays stored for the next start."""
         workers = list(self._workers.values())
         for task in workers:
             task.cancel()
         await asyncio.gather(*workers, return_exceptions=True)
-        for debate_id in list(self._done):
-            await self._flush_done(debate_id)
 
     async def _step(
         self,
@@ -137,23 +125,15 @@ class DebateWorkers:
             admission = admits(debate, event)
             step = transition(debate, event, self._clock.now(), self._rng)
             changed = step.debate != debate
-            done = self._done.pop(debate_id, [])  # marked done by this save
-            try:
-                await self._store.save_step(
-                    step.debate,
-                    step.effects,
-                    step.turn,
-                    self._clock.now(),
-                    completed_effect=completing,
-                    decided_by=_decider(event) if changed else None,
-                    completed=done,
-                    command=inbox_id,
-                )
-            except BaseException:
-                # Still done, and marked so by the next save (marking one twice changes nothing;
-                # after a crash they run again instead).
-                self._done[debate_id] = [*done, *self._done.get(debate_id, [])]
-                raise
+            await self._store.save_step(
+                step.debate,
+                step.effects,
+                step.turn,
+                self._clock.now(),
+                completed_effect=completing,
+                decided_by=_decider(event) if changed else None,
+                command=inbox_id,
+            )
         self._cancel_obsolete(debate_id, step.debate)
         self._kick(debate_id)
         return Submitted(admission, step.debate)
@@ -178,11 +158,10 @@ class DebateWorkers:
         try:
             while True:
                 self._dirty.discard(debate_id)
-                pending = await self._patiently(debate_id, lambda: self._pending(debate_id))
+                pending = await self._patiently(
+                    debate_id, lambda: self._store.pending_effects(debate_id, EFFECT_BATCH)
+                )
                 if not pending:
-                    if debate_id in self._dirty:
-                        continue
-                    await self._patiently(debate_id, lambda: self._flush_done(debate_id))
                     if debate_id in self._dirty:
                         continue
                     return
@@ -195,26 +174,12 @@ class DebateWorkers:
                     if outcome is not _Outcome.DONE:
                         break  # an event stored new effects: read the queue afresh
                 if outcome is _Outcome.FAILED:
-                    await self._flush_done(debate_id)
                     return
         except* LeaseLost:
             log.warning("debate %s: lease lost; another process takes it over", debate_id)
-            self._done.pop(debate_id, None)
         finally:
             self._workers.pop(debate_id, None)
             self._idle.setdefault(debate_id, asyncio.Event()).set()
-
-    async def _pending(self, debate_id: int) -> list[tuple[int, Effect]]:
-        """The next stored effects not yet run (those run since the last save are still stored)."""
-        done = set(self._done.get(debate_id, ()))
-        pending = await self._store.pending_effects(debate_id, EFFECT_BATCH + len(done))
-        return [(effect_id, effect) for effect_id, effect in pending if effect_id not in done]
-
-    async def _flush_done(self, debate_id: int) -> None:
-        """Mark the effects run since the last save done (the worker has nothing left)."""
-        done = self._done.pop(debate_id, [])
-        if done:
-            await self._store.complete_effects(debate_id, done, self._clock.now())
 
     async def _run_group(self, debate_id: int, group: list[tuple[int, Effect]]) -> _Outcome:
         """A parallel step's asks, all at once; each answer is stored as it arrives."""
@@ -262,7 +227,7 @@ class DebateWorkers:
         async with self._locks.setdefault(debate_id, asyncio.Lock()):
             debate = await self._store.load(debate_id)
             if not still_wanted(debate, effect):
-                self._done.setdefault(debate_id, []).append(effect_id)  # nothing ran
+                await self._mark_done(debate_id, effect_id)  # nothing ran
                 return _Outcome.DONE
             if isinstance(effect, ENDED_BY_STOP):
                 task = asyncio.create_task(self._runner.run(debate, effect))
@@ -272,13 +237,17 @@ class DebateWorkers:
         else:
             event = await self._runner.run(debate, effect)
         if event is None:
-            self._done.setdefault(debate_id, []).append(effect_id)  # saved with the next step
+            await self._mark_done(debate_id, effect_id)
             return _Outcome.DONE
         # The event is in hand (a debater's paid reply, say): while the store is out of reach,
         # its save is what waits and is made again, not the effect (the debater is not asked
         # again). A save made again is safe: a step already stored ignores a repeated event.
         await self._patiently(debate_id, lambda: self._step(debate_id, event, completing=effect_id))
         return _Outcome.EVENT
+
+    async def _mark_done(self, debate_id: int, effect_id: int) -> None:
+        """Mark an effect that yielded no event done."""
+        await self._store.complete_effects(debate_id, [effect_id], self._clock.now())
 
     async def _ended_by_step(
         self, debate_id: int, effect_id: int, task: asyncio.Task[Event | None]

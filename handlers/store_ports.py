@@ -51,12 +51,10 @@ class Store(Protocol):
         now: datetime,
         completed_effect: int | None = None,
         decided_by: int | None = None,
-        completed: Sequence[int] = (),
         command: int | None = None,
     ) -> None:
         """Store a transition's outcome atomically, with the completion of `completed_effect`
-        and of the effects in `completed` (run since the last save), and the done mark of the
-        inbox `command` whose event made it."""
+        (whose event it is) and the done mark of the inbox `command` whose event made it."""
         ...
 
     async def pending_effects(self, debate_id: int, limit: int = 1) -> list[tuple[int, Effect]]:

@@ -129,15 +129,13 @@ class SqliteStore:
         now: datetime,
         completed_effect: int | None = None,
         decided_by: int | None = None,
-        completed: Sequence[int] = (),
         command: int | None = None,
     ) -> None:
         """Store a transition's outcome in one transaction: state and effect queue in one
-        statement, the turn, the completion of the effect that yielded it and of any run
-        since (`completed`), which leave the queue in that same statement, and the done mark
-        of the inbox `command` whose event made it."""
+        statement, the turn, the completion of the effect that yielded it (it leaves the queue
+        in that same statement), and the done mark of the inbox `command` whose event made it."""
         stamp = now.isoformat()
-        done = {*completed, *(() if completed_effect is None else (completed_effect,))}
+        done = set() if completed_effect is None else {completed_effect}
         async with self._queue_lock(debate.id):
             queue = (await self._queue(debate.id)).step(done, effects)
             statements: list[tuple[str, Params]] = [

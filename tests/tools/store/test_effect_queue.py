@@ -30,7 +30,7 @@ async def test_a_step_is_one_write_and_its_queue_outlives_the_process(
             await db._conn.set_trace_callback(statements.append)
 
         moved = replace(debate, phase=Phase.DECLINED)
-        await store.save_step(moved, (PostTurn(1), Judge(1)), None, NOW, completed=(first_id,))
+        await store.save_step(moved, (PostTurn(1), Judge(1)), None, NOW, completed_effect=first_id)
         writes = [s for s in statements if not s.lstrip().startswith("SELECT")]
         assert not sqlite or (len(writes) == 1 and "UPDATE debates" in writes[0])
         queued = await store.pending_effects(debate.id, 10)

@@ -151,12 +151,9 @@ class CommitsThenFails(SqliteStore):
         now: datetime,
         completed_effect: int | None = None,
         decided_by: int | None = None,
-        completed: Sequence[int] = (),
         command: int | None = None,
     ) -> None:
-        await super().save_step(
-            debate, effects, turn, now, completed_effect, decided_by, completed, command
-        )
+        await super().save_step(debate, effects, turn, now, completed_effect, decided_by, command)
         if self.fail_next:
             self.fail_next = False
             raise RuntimeError("after commit")
