@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from functools import partial
 
@@ -17,7 +17,6 @@ from handlers.core.effects import (
     Conclude,
     Effect,
     Judge,
-    LogNote,
     Notify,
     OpenPoll,
     PostConclusion,
@@ -27,10 +26,7 @@ from handlers.core.effects import (
     RunTask,
     ScheduleResume,
     WikiEffect,
-    WriteAgenda,
-    WriteConclusion,
     WritePage,
-    WriteWorkingDocument,
 )
 from handlers.core.events import (
     ConclusionReady,
@@ -82,28 +78,18 @@ PAGE_NAMES = {page.value: page.value.title() for page in WikiPage}  # "Working-D
 MODERATOR_CONTEXT_TURNS = 2  # the moderator sees the last two turns in full, never more
 
 
+@dataclass
 class EffectRunner:
-    """Carries out effects; holds no state of its own."""
+    """Carries out effects through the ports it is built with; holds no state of its own."""
 
-    def __init__(
-        self,
-        store: Store,
-        moderator: Moderator,
-        debaters: Mapping[Backend, Debater],
-        wiki: Wiki,
-        room: Room,
-        clock: Clock,
-        language: str,
-        archive_hours: int = 0,
-    ) -> None:
-        self._store = store
-        self._moderator = moderator
-        self._debaters = debaters
-        self._wiki = wiki
-        self._room = room
-        self._clock = clock
-        self._language = language
-        self._archive_after = timedelta(hours=archive_hours)
+    _store: Store
+    _moderator: Moderator
+    _debaters: Mapping[Backend, Debater]
+    _wiki: Wiki
+    _room: Room
+    _clock: Clock
+    _language: str
+    _archive_hours: int = 0  # a concluded room is archived this long after its end (0: never)
 
     async def run(self, debate: Debate, effect: Effect) -> Event | None:
         """Carry out `effect` for `debate`; return the event it produced, if any."""
@@ -126,14 +112,7 @@ class EffectRunner:
                 await open_poll(self._room, self._store, self._clock, debate)
             case ScheduleResume(at=at):
                 await self._store.schedule_resume(debate.id, datetime.fromisoformat(at))
-            case (
-                WriteAgenda()
-                | AppendRoundLog()
-                | LogNote()
-                | WriteWorkingDocument()
-                | WriteConclusion()
-                | WritePage()
-            ):
+            case _ if isinstance(effect, WikiEffect):
                 await self._wiki.write(debate, effect, await self._for_wiki(debate, effect))
             case PostTurn(turn=number):
                 posted = await self._store.turn(debate.id, number)
@@ -215,8 +194,9 @@ class EffectRunner:
         every = await self._store.last_turns(debate.id, max(debate.turns, 1))
         _, loaded = self._for_room(debate, effect)
         await self._room.show(debate, effect, replace(loaded, turns=every))
-        if self._archive_after:
-            await self._store.schedule_resume(debate.id, self._clock.now() + self._archive_after)
+        if self._archive_hours:
+            archive_at = self._clock.now() + timedelta(hours=self._archive_hours)
+            await self._store.schedule_resume(debate.id, archive_at)
 
     async def _ask(self, debate: Debate, ask: AskDebater) -> Event:
         if ask.delay_s > 0:
