@@ -19,7 +19,7 @@ from typing import TypeVar
 
 from handlers.core.admission import Submitted, admits
 from handlers.core.backoff import delay_s
-from handlers.core.effects import AskDebater, Effect, Judge, RunTask
+from handlers.core.effects import Effect
 from handlers.core.events import Event, ProposalApproved, ProposalDeclined, ProposalExpired
 from handlers.core.model import Debate
 from handlers.core.state_machine import transition
@@ -27,16 +27,13 @@ from handlers.effect_queue import report_crash, run_together, still_wanted
 from handlers.effects_runner import EffectRunner
 from handlers.leasing import LeaseGuard, LeaseLost, patiently
 from handlers.ports import Clock
-from handlers.store_ports import Store, StoreUnavailable
+from handlers.store_ports import Store
 
 log = logging.getLogger(__name__)
 
 EFFECT_ATTEMPTS = 5  # an effect that keeps failing is retried, then left for the next start
 EFFECT_BACKOFF_S, EFFECT_BACKOFF_MAX_S = 2.0, 60.0  # 2, 4, 8, 16, 32 s over EFFECT_ATTEMPTS
 EFFECT_BATCH = 16  # pending effects read at once; a batch ends early at an effect's event
-# The effects a stop or failure ends mid-way (the debater's process, the moderator's request):
-# each runs as a task of its own, so it can be cancelled alone; the others run in the worker.
-ENDED_BY_STOP = (AskDebater, Judge, RunTask)
 T = TypeVar("T")
 
 
@@ -194,26 +191,21 @@ class DebateWorkers:
         return _Outcome.FAILED if _Outcome.FAILED in outcomes else _Outcome.EVENT
 
     async def _run_with_retries(self, debate_id: int, effect_id: int, effect: Effect) -> _Outcome:
-        """Run one effect (FAILED if it keeps failing); an unreachable store is waited out."""
-        return await self._patiently(
-            debate_id, lambda: self._run_attempts(debate_id, effect_id, effect)
-        )
-
-    async def _run_attempts(self, debate_id: int, effect_id: int, effect: Effect) -> _Outcome:
-        """Up to EFFECT_ATTEMPTS tries, waiting longer after each failure."""
+        """Up to EFFECT_ATTEMPTS tries, waiting longer after each failure (then FAILED); an
+        unreachable store is waited out, not counted as a failure of the effect."""
         for attempt in range(EFFECT_ATTEMPTS):
             try:
-                outcome = await self._run_one(debate_id, effect_id, effect)
-            except (LeaseLost, StoreUnavailable):
-                raise  # not a failure of the effect: see _run_with_retries
+                return await self._patiently(
+                    debate_id, lambda: self._run_one(debate_id, effect_id, effect)
+                )
+            except LeaseLost:
+                raise
             except Exception:
                 log.exception(
                     "debate %s: effect %s failed (attempt %s)", debate_id, effect.kind, attempt + 1
                 )
                 wait = delay_s(attempt, EFFECT_BACKOFF_S, EFFECT_BACKOFF_MAX_S)
                 await self._clock.sleep(wait * self._retry_wait_scale)
-            else:
-                return outcome
         return _Outcome.FAILED
 
     async def _patiently(self, debate_id: int, call: Callable[[], Awaitable[T]]) -> T:
@@ -229,13 +221,10 @@ class DebateWorkers:
             if not still_wanted(debate, effect):
                 await self._mark_done(debate_id, effect_id)  # nothing ran
                 return _Outcome.DONE
-            if isinstance(effect, ENDED_BY_STOP):
-                task = asyncio.create_task(self._runner.run(debate, effect))
-                self._running.setdefault(debate_id, {})[effect_id] = (effect, task)
-        if isinstance(effect, ENDED_BY_STOP):
-            event = await self._ended_by_step(debate_id, effect_id, task)
-        else:
-            event = await self._runner.run(debate, effect)
+            # A task of its own, so that a step can end it alone (a stop ends a debater's turn).
+            task = asyncio.create_task(self._runner.run(debate, effect))
+            self._running.setdefault(debate_id, {})[effect_id] = (effect, task)
+        event = await self._ended_by_step(debate_id, effect_id, task)
         if event is None:
             await self._mark_done(debate_id, effect_id)
             return _Outcome.DONE
