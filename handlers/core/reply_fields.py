@@ -65,23 +65,6 @@ def render_extra(pairs: list[tuple[str, Value]]) -> str:
     return "\n".join(line.rstrip(" ") if line.endswith(": ") else line for line in lines)
 
 
-def strings_of(value: Value) -> list[str]:
-    """Every key and string in `value` (what showing it must keep), iteratively."""
-    found: list[str] = []
-    stack: list[Value] = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, Obj):
-            for key, inner in item:
-                found.append(key)
-                stack.append(inner)
-        elif isinstance(item, list):
-            stack.extend(item)
-        elif isinstance(item, str):
-            found.append(item)
-    return found
-
-
 def _scalar(value: str | bool | None) -> str:
     if value is None:
         return "null"
