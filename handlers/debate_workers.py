@@ -19,11 +19,11 @@ from typing import TypeVar
 
 from handlers.core.admission import Submitted, admits
 from handlers.core.backoff import delay_s
-from handlers.core.effects import Effect
+from handlers.core.effects import AskDebater, Conclude, Effect, Judge, RunTask
 from handlers.core.events import Event, ProposalApproved, ProposalDeclined, ProposalExpired
-from handlers.core.model import Debate
+from handlers.core.model import Debate, Phase
 from handlers.core.state_machine import transition
-from handlers.effect_queue import report_crash, run_together, still_wanted
+from handlers.core.steps import expects
 from handlers.effects_runner import EffectRunner
 from handlers.leasing import LeaseGuard, LeaseLost, patiently
 from handlers.ports import Clock
@@ -257,3 +257,40 @@ def _decider(event: Event) -> int | None:
     if isinstance(event, ProposalApproved | ProposalDeclined):
         return event.actor.user_id
     return 0 if isinstance(event, ProposalExpired) else None
+
+
+def report_crash(task: asyncio.Task[None]) -> None:
+    """Log a worker that died (what it had not done stays stored for the next start)."""
+    if not task.cancelled() and task.exception() is not None:
+        log.error("worker %s died", task.get_name(), exc_info=task.exception())
+
+
+def run_together(pending: list[tuple[int, Effect]]) -> list[tuple[int, Effect]]:
+    """The asks at the head of the queue that belong to one step, and the moderator tasks run
+    alongside them: they run at once (a delayed retry waits on its own)."""
+    group: list[tuple[int, Effect]] = []
+    step: tuple[int, str] | None = None
+    for effect_id, effect in pending:
+        if isinstance(effect, RunTask):
+            group.append((effect_id, effect))
+            continue
+        if not isinstance(effect, AskDebater) or effect.delay_s > 0:
+            break
+        if step is not None and (effect.round, effect.step) != step:
+            break
+        step = (effect.round, effect.step)
+        group.append((effect_id, effect))
+    return group
+
+
+def still_wanted(debate: Debate, effect: Effect) -> bool:
+    """An effect that asks for an answer is dropped once the debate has moved on."""
+    if isinstance(effect, AskDebater):
+        return expects(debate, effect.seat, effect.turn)
+    if isinstance(effect, Judge):
+        return debate.phase is Phase.JUDGING and debate.turns == effect.turn
+    if isinstance(effect, RunTask):
+        return effect.task in debate.tasks
+    if isinstance(effect, Conclude):
+        return debate.phase is Phase.CONCLUDING
+    return True
