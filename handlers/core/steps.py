@@ -75,17 +75,10 @@ def expects(debate: Debate, participant: str, turn: int) -> bool:
 
 
 def with_asks(debate: Debate, asks: tuple[OpenAsk, ...]) -> Debate:
-    """The debate waiting for `asks`; the first is mirrored in speaker/attempt/fresh_session."""
+    """The debate waiting for `asks`; the first is mirrored in speaker and attempt."""
     if not asks:
-        return replace(debate, asked=(), attempt=0, fresh_session=False)
-    first = asks[0]
-    return replace(
-        debate,
-        asked=asks,
-        speaker=first.participant,
-        attempt=first.attempt,
-        fresh_session=first.fresh_session,
-    )
+        return replace(debate, asked=(), attempt=0)
+    return replace(debate, asked=asks, speaker=asks[0].participant, attempt=asks[0].attempt)
 
 
 def ask_effect(debate: Debate, ask: OpenAsk, delay_s: float = 0.0) -> AskDebater:
