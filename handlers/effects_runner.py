@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from functools import partial
 
+import prompts
 from handlers.core.concessions import moved_toward, verdict
 from handlers.core.degraded import warned
 from handlers.core.effects import (
@@ -33,10 +34,13 @@ from handlers.core.events import (
     DebaterFailed,
     Event,
     Judged,
+    MinorityReported,
+    PollClosed,
     ReplyReceived,
     TaskDone,
 )
 from handlers.core.formats import CONTRACTS, format_named
+from handlers.core.minority import fallback, from_output, task_fields
 from handlers.core.model import (
     Backend,
     Conclusion,
@@ -51,7 +55,6 @@ from handlers.core.model import (
 from handlers.core.poll_data import MINORITY_TASK
 from handlers.core.reply_parser import OFF_LOOP_CHARS, parse_reply
 from handlers.core.steps import format_of
-from handlers.poll_runner import close_poll, minority_report, open_poll
 from handlers.ports import (
     NOTHING,
     Clock,
@@ -101,15 +104,20 @@ class EffectRunner:
                 decision = await self._moderator.judge(view)
                 return Judged(turn, decision, heard=len(debate.people))
             case RunTask(task=task) if task == MINORITY_TASK:  # a stalemate (issue 18)
-                return await minority_report(self._store, self._moderator, debate, self._in(debate))
+                return await self._minority_report(debate)
             case RunTask(task=task):
                 return await self._task(debate, task)
             case Conclude():
                 return await self._conclude(debate)
-            case ClosePoll():
-                return await close_poll(self._room, self._store, self._clock, debate)
-            case OpenPoll():
-                await open_poll(self._room, self._store, self._clock, debate)
+            case ClosePoll():  # ends the poll if it still runs, and reads its votes
+                counts = await self._room.votes(debate)
+                await self._store.timer_done(debate.id, self._clock.now())
+                return PollClosed(counts or (), lost=counts is None)
+            case OpenPoll():  # a repeat posts nothing again and keeps the first end time
+                hours = debate.poll.hours if debate.poll is not None else 1
+                await self._room.show(debate, effect)
+                ends = self._clock.now() + timedelta(hours=hours)
+                await self._store.schedule_poll(debate.id, ends)
             case ScheduleResume(at=at):
                 await self._store.schedule_resume(debate.id, datetime.fromisoformat(at))
             case _ if isinstance(effect, WikiEffect):
@@ -131,6 +139,17 @@ class EffectRunner:
             return ConclusionReady(Conclusion(fmt.summary(debate), source=ModeratorSource.RULES))
         view = await self._view(debate, every_seat=True)
         return ConclusionReady(await self._moderator.conclude(view))
+
+    async def _minority_report(self, debate: Debate) -> MinorityReported:
+        """The moderator's report, its quotes checked; each side's stance line without one."""
+        turns = await self._store.last_turns(debate.id, max(debate.turns, 1))
+        prompt = prompts.load(MINORITY_TASK, self._in(debate), **task_fields(debate, turns))
+        request = TaskRequest(debate.id, MINORITY_TASK, prompt, True)
+        try:
+            output = await self._moderator.perform(request)
+        except ModeratorUnavailable:
+            return MinorityReported(fallback(debate, turns))
+        return MinorityReported(from_output(debate, turns, output))
 
     async def _for_wiki(self, debate: Debate, effect: WikiEffect) -> Loaded:
         """What a wiki write needs from the store: a turn and its link, a rendered page."""
@@ -234,18 +253,9 @@ class EffectRunner:
         except DebaterError as exc:
             return DebaterFailed(ask.seat, ask.turn, exc.kind, exc.detail, exc.retry_after)
         parsed = await parsed_by_contract(debate, output)
-        heard = len(debate.people)
         concession = await self._concession(debate, ask.seat, parsed)
-        return ReplyReceived(
-            ask.seat,
-            ask.turn,
-            output.text,
-            output.raw,
-            output.meta,
-            heard=heard,
-            parsed=parsed,
-            concession=concession,
-        )
+        said = (ask.seat, ask.turn, output.text, output.raw, output.meta)
+        return ReplyReceived(*said, heard=len(debate.people), parsed=parsed, concession=concession)
 
     async def _concession(self, debate: Debate, seat: str, parsed: ParsedReply) -> str:
         """Checks a move toward the others against their stored replies (issue 18)."""
@@ -255,11 +265,9 @@ class EffectRunner:
         return verdict(debate, seat, parsed.stance, parsed.convinced_by, earlier)
 
     async def _view(self, debate: Debate, *, every_seat: bool = False) -> ModeratorView:
-        """The last two turns and what the people said since the last judgement; for the
-        Conclusion also each participant's latest turn, since one may speak twice in a row
-        across rounds (each side's position is quoted from it)."""
-        # The debate's log names its stored turns in order: the latest two are read by
-        # number, which the store keeps (no query per judgement).
+        """The last two turns (by number, from the debate's log) and what the people said since
+        the last judgement; for the Conclusion also each participant's latest turn, since one
+        may speak twice in a row across rounds (each side's position is quoted from it)."""
         numbers = tuple(number for number, _ in debate.log[-MODERATOR_CONTEXT_TURNS:])
         turns = await self._turns(debate, numbers)
         if every_seat and {turn.seat for turn in turns} != set(debate.ids):
