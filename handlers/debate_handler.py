@@ -40,15 +40,12 @@ class Engine(Protocol):
 
     async def submit(self, debate_id: int, event: Event) -> Submitted:
         """Hand a debate an event."""
-        ...
 
     async def propose(self, proposal: Proposal) -> Debate | None:
         """Store a proposal and show its card (None: refused)."""
-        ...
 
     async def get(self, debate_id: int) -> Debate:
         """A debate's current state."""
-        ...
 
 
 @dataclass(frozen=True)

@@ -37,11 +37,9 @@ class Store(Protocol):
     ) -> Debate:
         """Store a new proposal (with the roster, format and language it would open with) and
         its effects."""
-        ...
 
     async def load(self, debate_id: int) -> Debate:
         """The debate's current state."""
-        ...
 
     async def save_step(
         self,
@@ -55,69 +53,53 @@ class Store(Protocol):
     ) -> None:
         """Store a transition's outcome atomically, with the completion of `completed_effect`
         (whose event it is) and the done mark of the inbox `command` whose event made it."""
-        ...
 
     async def pending_effects(self, debate_id: int, limit: int = 1) -> list[tuple[int, Effect]]:
         """The oldest effects not yet done."""
-        ...
 
     async def complete_effects(
         self, debate_id: int, effect_ids: Sequence[int], now: datetime
     ) -> None:
         """Mark several of the debate's effects done at once (effect ids are per debate)."""
-        ...
 
     async def turn(self, debate_id: int, number: int) -> Turn:
         """One stored turn."""
-        ...
 
     async def last_turns(self, debate_id: int, count: int) -> tuple[Turn, ...]:
         """The latest turns, oldest first."""
-        ...
 
     async def set_message_url(self, debate_id: int, number: int, url: str) -> None:
         """Remember where a turn was posted."""
-        ...
 
     async def message_url(self, debate_id: int, number: int) -> str:
         """Where a turn was posted."""
-        ...
 
     async def debates_with_work(self) -> list[int]:
         """Debates with effects still to run."""
-        ...
 
     async def open_topics(self, channel_id: int) -> list[str]:
         """Topics still open in a channel."""
-        ...
 
     async def waiting_cards(self, channel_id: int) -> int:
         """Approval cards waiting for a click in a channel."""
-        ...
 
     async def due_proposals(self, now: datetime) -> list[int]:
         """Proposals past their expiry."""
-        ...
 
     async def schedule_poll(self, debate_id: int, ends_at: datetime) -> None:
         """Store a poll's end time (a repeat keeps the first one)."""
-        ...
 
     async def schedule_resume(self, debate_id: int, at: datetime) -> None:
         """Store when a limit pause ends (it replaces the debate's timer)."""
-        ...
 
     async def due_timers(self, now: datetime) -> list[int]:
         """Debates whose timer (a poll's end, a limit's reset) is due and not yet done."""
-        ...
 
     async def timer_done(self, debate_id: int, now: datetime) -> None:
         """The debate's timer is done."""
-        ...
 
     async def turn_costs(self) -> dict[str, tuple[float, int]]:
         """Per seat, the mean cost of its recorded turns that cost anything, and their count."""
-        ...
 
 
 class Precedents(Protocol):
@@ -125,7 +107,6 @@ class Precedents(Protocol):
 
     async def search(self, text: str, limit: int) -> tuple[Precedent, ...]:
         """Up to `limit` pages related to `text`, best first."""
-        ...
 
 
 class ServerConfigs(Protocol):
@@ -133,4 +114,3 @@ class ServerConfigs(Protocol):
 
     async def lookup(self, guild_id: int, channel_id: int) -> ServerConfig:
         """What applies in a channel of a server."""
-        ...
