@@ -21,7 +21,7 @@ from handlers.core.events import (
     TimerDue,
 )
 from handlers.core.formats import formats_for
-from handlers.core.model import DEFAULT_ROSTER, Backend, Debate, Participant, Proposal
+from handlers.core.model import DEFAULT_ROSTER, Backend, Debate, Participant, Phase, Proposal
 from handlers.core.server_config import ServerConfig
 from handlers.core.usage import DEFAULT_TURN_USD, Spend, Window
 from handlers.debate_workers import DebateWorkers
@@ -110,18 +110,19 @@ class DebateHandler(DebateWorkers):
         if self._server_configs is not None:
             chosen = await self._server_configs.lookup(proposal.guild_id, proposal.channel_id)
         roster = self._present(chosen.participants(self._roster))
-        debate = await self._store.create(
-            proposal,
-            chosen.rounds or self._config.max_rounds,
-            self._clock.now(),
-            self._config.proposal_ttl,
-            (PostCard(),),
-            roster,
-            self._suggested(proposal, roster, chosen.format),
-            self._config.format_options,
-            await self._spend(roster),
-            chosen.language or self._config.language,
+        draft = Debate(
+            id=0,  # the store's to give
+            proposal=proposal,
+            phase=Phase.PROPOSED,
+            created_at=self._clock.now(),
+            max_rounds=chosen.rounds or self._config.max_rounds,
+            roster=roster,
+            format=self._suggested(proposal, roster, chosen.format),
+            options=self._config.format_options,
+            spend=await self._spend(roster),
+            language=chosen.language or self._config.language,
         )
+        debate = await self._store.create(draft, self._config.proposal_ttl, (PostCard(),))
         self._kick(debate.id)
         return debate
 

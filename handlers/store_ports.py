@@ -8,9 +8,8 @@ from datetime import datetime, timedelta
 from typing import Protocol
 
 from handlers.core.effects import Effect
-from handlers.core.model import DEFAULT_ROSTER, Debate, Participant, Precedent, Proposal, Turn
+from handlers.core.model import Debate, Precedent, Turn
 from handlers.core.server_config import ServerConfig
-from handlers.core.usage import Spend
 
 
 class StoreUnavailable(Exception):
@@ -22,21 +21,8 @@ class StoreUnavailable(Exception):
 class Store(Protocol):
     """Where debates, turns and pending effects live; each step is stored before it acts."""
 
-    async def create(
-        self,
-        proposal: Proposal,
-        max_rounds: int,
-        now: datetime,
-        ttl: timedelta,
-        effects: Sequence[Effect],
-        roster: tuple[Participant, ...] = DEFAULT_ROSTER,
-        format_name: str = "free",
-        options: tuple[tuple[str, str], ...] = (),
-        spend: Spend | None = None,
-        language: str = "",
-    ) -> Debate:
-        """Store a new proposal (with the roster, format and language it would open with) and
-        its effects."""
+    async def create(self, draft: Debate, ttl: timedelta, effects: Sequence[Effect]) -> Debate:
+        """Store a proposed debate (the store gives its id and wiki key) and its effects."""
 
     async def load(self, debate_id: int) -> Debate:
         """The debate's current state."""
