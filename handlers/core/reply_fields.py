@@ -31,8 +31,6 @@ Value: TypeAlias = "str | bool | Obj | list[Value] | None"
 
 def shown(text: str) -> str:
     """`text` as Discord and the wiki can carry it: lone surrogates and NUL as `\\uXXXX`."""
-    if text.isascii() and "\x00" not in text:
-        return str(text)
     if "\x00" not in text and encodable(text):
         return str(text)
     return _UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)

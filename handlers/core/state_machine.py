@@ -140,7 +140,7 @@ def _stopped(debate: Debate, actor: Actor) -> Step:
 
 def _ended(debate: Debate, event: ConclusionReady, now: datetime) -> Step:
     """The end: the Conclusion written and posted, or the format's own closing block."""
-    phase = _END_PHASE[debate.outcome or Outcome.CONSENSUS]
+    phase = _END_PHASE.get(debate.outcome or Outcome.CONSENSUS, Phase.CONCLUDED)
     ended = replace(debate, phase=phase, ended_at=now, speaker=None, conclusion=event.conclusion)
     told = _outcome_told(ended)
     if format_of(debate).closes_itself(debate):  # its own closing block and pages
@@ -158,14 +158,7 @@ def _outcome_told(debate: Debate) -> Notify:
     return Notify("debate.outcome_recorded", (("outcome", outcome), ("page", page)))
 
 
-_END_PHASE = {
-    Outcome.CONSENSUS: Phase.CONCLUDED,
-    Outcome.MAX_ROUNDS: Phase.CONCLUDED,
-    Outcome.STOPPED: Phase.STOPPED,
-    Outcome.FAILED: Phase.FAILED,
-    Outcome.PEOPLE: Phase.CONCLUDED,
-    Outcome.VERDICT: Phase.CONCLUDED,
-}
+_END_PHASE = {Outcome.STOPPED: Phase.STOPPED, Outcome.FAILED: Phase.FAILED}  # else CONCLUDED
 
 
 def _on_card(debate: Debate, event: FormatChosen | OptionChosen | BudgetChosen) -> Step:
