@@ -1,10 +1,9 @@
 """The debate's rules as a pure function: (debate, event, now, rng) -> step.
 
-No I/O here: time and randomness come in as arguments, and what should happen
-in the world comes out as effects for the handler to store and then run. What
-follows a step is the debate's format's to say (handlers/core/formats/); asking and
-storing answers are handlers/core/steps.py's, retries and skips
-handlers/core/step_failures.py's, the same for all.
+Time and randomness come in as arguments; what should happen in the world comes out as
+effects for the handler to store and then run. What follows a step is the format's to say
+(handlers/core/formats/); asking and storing answers are handlers/core/steps.py's, retries
+and skips handlers/core/step_failures.py's.
 """
 
 from __future__ import annotations

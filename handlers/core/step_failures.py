@@ -1,8 +1,5 @@
-"""A participant's failed ask, for every format: retried with backoff, its session restarted,
-skipped, or the debate failed (handlers/core/steps.py's machinery, the same for all).
-
-Pure, like the state machine it serves.
-"""
+"""A participant's failed ask, for every format, pure: retried with backoff, its session
+restarted, skipped, or the debate failed (handlers/core/steps.py's machinery)."""
 
 from __future__ import annotations
 

@@ -1,9 +1,6 @@
-"""The engine's step machinery, for every format: open asks, answers stored as they arrive,
-and the format asked what follows a finished step (retries and skips per participant are
-handlers/core/step_failures.py's).
-
-Pure, like the state machine it serves.
-"""
+"""The engine's step machinery, for every format, pure: open asks, answers stored as they
+arrive, and the format asked what follows a finished step (retries and skips per participant
+are handlers/core/step_failures.py's)."""
 
 from __future__ import annotations
 
