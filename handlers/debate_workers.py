@@ -71,7 +71,6 @@ class DebateWorkers:
         # The effects running now per debate (several at once in a parallel step): a step
         # that no longer wants one ends it (a stop ends the turn in flight, say).
         self._running: dict[int, dict[int, tuple[Effect, asyncio.Task[Event | None]]]] = {}
-        self._idle: dict[int, asyncio.Event] = {}
 
     async def resume_all(self) -> list[int]:
         """After a start: run every debate that still has stored effects."""
@@ -82,8 +81,8 @@ class DebateWorkers:
 
     async def wait_idle(self, debate_id: int) -> None:
         """Wait until the debate's worker has nothing left to run (for tests and shutdown)."""
-        while debate_id in self._workers:
-            await self._idle.setdefault(debate_id, asyncio.Event()).wait()
+        while (task := self._workers.get(debate_id)) is not None:
+            await asyncio.wait([task])  # not cancelled with the waiter
 
     def is_idle(self, debate_id: int) -> bool:
         """True while no worker runs the debate's effects here."""
@@ -146,7 +145,6 @@ class DebateWorkers:
             return  # another process runs it, or will once it claims it
         self._dirty.add(debate_id)
         if debate_id not in self._workers:
-            self._idle.setdefault(debate_id, asyncio.Event()).clear()
             task = asyncio.create_task(self._work(debate_id), name=f"debate-{debate_id}")
             task.add_done_callback(report_crash)
             self._workers[debate_id] = task
@@ -176,7 +174,6 @@ class DebateWorkers:
             log.warning("debate %s: lease lost; another process takes it over", debate_id)
         finally:
             self._workers.pop(debate_id, None)
-            self._idle.setdefault(debate_id, asyncio.Event()).set()
 
     async def _run_group(self, debate_id: int, group: list[tuple[int, Effect]]) -> _Outcome:
         """A parallel step's asks, all at once; each answer is stored as it arrives."""

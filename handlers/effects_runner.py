@@ -177,7 +177,9 @@ class EffectRunner:
             case PostConclusion() | PostSummary():
                 fmt = format_named(debate.format)
                 summary = fmt.summary(debate) if isinstance(effect, PostSummary) else ""
-                return effect, Loaded(markdown=summary, links=page_links(self._wiki, debate))
+                # Where each page the debate wrote is read, in the format's order (no dead links).
+                links = {page: self._wiki.page_url(debate, page) for page in fmt.pages(debate)}
+                return effect, Loaded(markdown=summary, links=links)
         return effect, NOTHING
 
     async def _task(self, debate: Debate, task: str) -> TaskDone:
@@ -288,11 +290,6 @@ class EffectRunner:
         if "seat" in params:
             params["seat"] = debate.name_of(params["seat"])
         return params
-
-
-def page_links(wiki: Wiki, debate: Debate) -> dict[str, str]:
-    """Where each page the debate wrote is read, in the format's order (no dead links)."""
-    return {page: wiki.page_url(debate, page) for page in format_named(debate.format).pages(debate)}
 
 
 async def parse_off_loop(

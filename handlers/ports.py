@@ -4,9 +4,9 @@ Precedents are in handlers.store_ports)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from datetime import datetime
-from types import TracebackType
 from typing import Protocol
 
 from handlers.core.effects import RoomEffect, WikiEffect
@@ -170,20 +170,11 @@ class Room(Protocol):
         """A context manager showing that participant `seat` is working (typing, ...)."""
 
 
-class WorkingIndicator(Protocol):
+class WorkingIndicator(AbstractAsyncContextManager[None], Protocol):
     """Shown while a debater works on its turn; `show_text` shows its reply as it grows."""
 
     def show_text(self, text_so_far: str) -> None:
         """Show the reply written so far (returns at once; the display catches up)."""
-
-    async def __aenter__(self) -> None: ...
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None: ...
 
 
 class Clock(Protocol):
