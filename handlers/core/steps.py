@@ -34,7 +34,6 @@ from handlers.core.model import (
     ModeratorSource,
     OpenAsk,
     Outcome,
-    ParsedReply,
     Phase,
     Turn,
 )
@@ -54,11 +53,6 @@ class Step:
 def format_of(debate: Debate) -> Format:
     """The debate's format."""
     return format_named(debate.format)
-
-
-def parse_with(debate: Debate, text: str) -> ParsedReply:
-    """The reply split by the debate's format's contract."""
-    return CONTRACTS[format_of(debate).contract](text)
 
 
 def open_asks(debate: Debate) -> tuple[OpenAsk, ...]:
@@ -114,9 +108,9 @@ def run_plan(plan: Plan) -> Step:
             return Step(*reporting(debate))  # the people decide by poll (issue 18)
         case EndStep(debate=debate, outcome=Outcome.MAX_ROUNDS) if debate.pauses_at_budget:
             return pause_at_budget(debate)
-        case TaskStep(debate=debate, task=task):
+        case TaskStep(debate=debate, task=task):  # its step named apart from an ask step's
             tasking = replace(
-                with_asks(debate, ()), phase=Phase.JUDGING, step=task_step(task), tasks=(task,)
+                with_asks(debate, ()), phase=Phase.JUDGING, step=f"task:{task}", tasks=(task,)
             )
             return Step(tasking, (UpdateStatus(), RunTask(task)))
         case PeopleStep(debate=debate, question=question, notices=notices):
@@ -156,11 +150,6 @@ def pause_at_budget(debate: Debate) -> Step:
         with_asks(debate, ()), phase=Phase.AWAITING_USER, paused="budget", speaker=None, tasks=()
     )
     return Step(paused, (UpdateStatus(), AskBudget()))
-
-
-def task_step(task: str) -> str:
-    """The step name of a moderator task (tells it apart from a format's ask step)."""
-    return f"task:{task}"
 
 
 def conclude(
@@ -234,7 +223,7 @@ def _turn_of(debate: Debate, event: ReplyReceived, now: datetime) -> Turn:
         # surrogatepass: a lone surrogate in what an adapter received must not make the
         # turn impossible to hash (the store keeps such text as exact UTF-8 bytes too).
         sha256=hashlib.sha256(event.raw.encode("utf-8", "surrogatepass")).hexdigest(),
-        parsed=event.parsed if event.parsed is not None else parse_with(debate, event.text),
+        parsed=event.parsed or CONTRACTS[format_of(debate).contract](event.text),
         meta=event.meta,
         at=now,
     )
