@@ -14,12 +14,7 @@ from typing import Protocol
 
 from handlers.core.admission import Submitted
 from handlers.core.effects import PostCard
-from handlers.core.events import (
-    Event,
-    ProposalApproved,
-    ProposalExpired,
-    TimerDue,
-)
+from handlers.core.events import Event, ProposalApproved, ProposalExpired, TimerDue
 from handlers.core.formats import formats_for
 from handlers.core.model import DEFAULT_ROSTER, Backend, Debate, Participant, Phase, Proposal
 from handlers.core.server_config import ServerConfig

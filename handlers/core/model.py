@@ -16,14 +16,7 @@ from handlers.core.kinds import (
     WikiPage,
     WriteMode,
 )
-from handlers.core.participants import (
-    AG,
-    CLAUDE,
-    DEFAULT_ROSTER,
-    GEMINI,
-    Backend,
-    Participant,
-)
+from handlers.core.participants import AG, CLAUDE, DEFAULT_ROSTER, GEMINI, Backend, Participant
 from handlers.core.poll_data import PeoplePoll
 from handlers.core.usage import Spend, Window
 

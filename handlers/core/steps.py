@@ -29,14 +29,7 @@ from handlers.core.events import ReplyReceived, TaskDone
 from handlers.core.formats import CONTRACTS, format_named
 from handlers.core.formats.base import Format, with_output
 from handlers.core.formats.plans import AskStep, EndStep, JudgeStep, PeopleStep, Plan, TaskStep
-from handlers.core.model import (
-    Debate,
-    ModeratorSource,
-    OpenAsk,
-    Outcome,
-    Phase,
-    Turn,
-)
+from handlers.core.model import Debate, ModeratorSource, OpenAsk, Outcome, Phase, Turn
 from handlers.core.stalemate import reporting, stuck_at_limit
 from handlers.core.wiki_actions import Refusal, apply_action
 
@@ -95,8 +88,7 @@ def run_plan(plan: Plan) -> Step:
             base = debate.turns
             asks = tuple(OpenAsk(p, base + i + 1) for i, p in enumerate(who))
             asking = with_asks(
-                replace(debate, phase=Phase.SPEAKING, step=name, step_turns=(), tasks=tasks),
-                asks,
+                replace(debate, phase=Phase.SPEAKING, step=name, step_turns=(), tasks=tasks), asks
             )
             effects = tuple(ask_effect(asking, ask) for ask in asks)
             alongside = tuple(RunTask(task) for task in tasks)
