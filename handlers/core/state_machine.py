@@ -12,6 +12,7 @@ import random
 from dataclasses import replace
 from datetime import datetime
 
+from handlers.core import events as ev
 from handlers.core.admission import Admission, admits
 from handlers.core.claims import updated
 from handlers.core.concessions import with_concession
@@ -34,28 +35,6 @@ from handlers.core.effects import (
     WriteAgenda,
     WriteConclusion,
 )
-from handlers.core.events import (
-    BudgetChosen,
-    BudgetDecided,
-    ConclusionReady,
-    DebaterFailed,
-    Event,
-    FormatChosen,
-    Judged,
-    MinorityReported,
-    OptionChosen,
-    PeopleSaid,
-    PollClosed,
-    ProposalApproved,
-    ProposalDeclined,
-    ProposalExpired,
-    ReplyReceived,
-    SkipRequested,
-    StopRequested,
-    TaskDone,
-    TimerDue,
-    UserAnswered,
-)
 from handlers.core.formats import card_options, formats_for
 from handlers.core.model import (
     Action,
@@ -76,55 +55,55 @@ from handlers.core.step_failures import failure, skipped_by
 from handlers.core.steps import Step, conclude, format_of, reply, run_plan, task_done
 
 
-def transition(debate: Debate, event: Event, now: datetime, rng: random.Random) -> Step:
+def transition(debate: Debate, event: ev.Event, now: datetime, rng: random.Random) -> Step:
     """Apply one event; one the debate does not admit now (see admission.py) changes nothing."""
     if admits(debate, event) is not Admission.TAKEN:
         return Step(debate)
     return _taken(debate, event, now, rng)
 
 
-def _taken(debate: Debate, event: Event, now: datetime, rng: random.Random) -> Step:  # noqa: PLR0912  # one case per event: a table
+def _taken(debate: Debate, event: ev.Event, now: datetime, rng: random.Random) -> Step:  # noqa: PLR0912  # one case per event: a table
     """The step an admitted event makes."""
     match event:
-        case ProposalApproved():
+        case ev.ProposalApproved():
             return _approve(debate, event, now, rng)
-        case FormatChosen() | OptionChosen() | BudgetChosen():
+        case ev.FormatChosen() | ev.OptionChosen() | ev.BudgetChosen():
             return _on_card(debate, event)
-        case ProposalDeclined() | ProposalExpired():
+        case ev.ProposalDeclined() | ev.ProposalExpired():
             return _closed(debate, event, now)
-        case ReplyReceived():
+        case ev.ReplyReceived():
             return with_concession(reply(debate, event, now, rng), event)
-        case DebaterFailed():
+        case ev.DebaterFailed():
             return failure(debate, event, now, rng)
-        case Judged():
+        case ev.Judged():
             return _judged(debate, event, rng)
-        case TaskDone():
+        case ev.TaskDone():
             return task_done(debate, event, rng)
-        case UserAnswered(actor=actor, answer=answer) if debate.paused:
+        case ev.UserAnswered(actor=actor, answer=answer) if debate.paused:
             return _said(debate, actor, answer)  # at a pause, words are for the moderator
-        case UserAnswered(actor=actor, answer=answer):
+        case ev.UserAnswered(actor=actor, answer=answer):
             return _answered(debate, actor, answer, rng)
-        case BudgetDecided():
+        case ev.BudgetDecided():
             return decided(debate, event, rng)
-        case PeopleSaid(actor=actor, text=text):
+        case ev.PeopleSaid(actor=actor, text=text):
             return _said(debate, actor, text)
-        case MinorityReported() | TimerDue() | PollClosed():
+        case ev.MinorityReported() | ev.TimerDue() | ev.PollClosed():
             return _due(debate, event)
-        case StopRequested(actor=actor):
+        case ev.StopRequested(actor=actor):
             return _stopped(debate, actor)
-        case SkipRequested(actor=actor):
+        case ev.SkipRequested(actor=actor):
             return skipped_by(debate, _who(actor), rng)
-        case ConclusionReady():
+        case ev.ConclusionReady():
             return _ended(debate, event, now)
     return Step(debate)
 
 
-def _due(debate: Debate, event: MinorityReported | TimerDue | PollClosed) -> Step:
+def _due(debate: Debate, event: ev.MinorityReported | ev.TimerDue | ev.PollClosed) -> Step:
     """The debate's stored timer: a usage limit's reset resumes it, a concluded room's grace
     period archives it; the rest is the poll's."""
-    if isinstance(event, TimerDue) and debate.paused == "limit":
+    if isinstance(event, ev.TimerDue) and debate.paused == "limit":
         return resumed(debate)
-    if isinstance(event, TimerDue) and debate.phase.is_terminal:  # the room stored it (issue 34)
+    if isinstance(event, ev.TimerDue) and debate.phase.is_terminal:  # the room stored it (issue 34)
         return Step(debate, (ArchiveRoom(),))
     return on_poll(debate, event)
 
@@ -137,7 +116,7 @@ def _stopped(debate: Debate, actor: Actor) -> Step:
     return conclude(debate, Outcome.STOPPED, Notify("debate.stopped_by", (("user", _who(actor)),)))
 
 
-def _ended(debate: Debate, event: ConclusionReady, now: datetime) -> Step:
+def _ended(debate: Debate, event: ev.ConclusionReady, now: datetime) -> Step:
     """The end: the Conclusion written and posted, or the format's own closing block."""
     phase = _END_PHASE.get(debate.outcome or Outcome.CONSENSUS, Phase.CONCLUDED)
     ended = replace(debate, phase=phase, ended_at=now, speaker=None, conclusion=event.conclusion)
@@ -160,18 +139,18 @@ def _outcome_told(debate: Debate) -> Notify:
 _END_PHASE = {Outcome.STOPPED: Phase.STOPPED, Outcome.FAILED: Phase.FAILED}  # else CONCLUDED
 
 
-def _on_card(debate: Debate, event: FormatChosen | OptionChosen | BudgetChosen) -> Step:
+def _on_card(debate: Debate, event: ev.FormatChosen | ev.OptionChosen | ev.BudgetChosen) -> Step:
     """A waiting card: a format, a budget or one of the format's options picked."""
     match event:
-        case FormatChosen(format=name):
+        case ev.FormatChosen(format=name):
             return Step(replace(debate, format=name))
-        case BudgetChosen(rounds=rounds):
+        case ev.BudgetChosen(rounds=rounds):
             return Step(replace(debate, max_rounds=rounds))
-        case OptionChosen(actor=actor, key=key, value=value) if _is_form(debate, key):
+        case ev.OptionChosen(actor=actor, key=key, value=value) if _is_form(debate, key):
             mine = Added(key, actor.user_id, _who(actor), value)
             others = tuple(a for a in debate.added if (a.key, a.user_id) != (key, actor.user_id))
             return Step(replace(debate, added=(*others, mine)))
-        case OptionChosen(key=key, value=value):
+        case ev.OptionChosen(key=key, value=value):
             options = dict(debate.options) | {key: value}
             return Step(replace(debate, options=tuple(sorted(options.items()))))
 
@@ -181,9 +160,9 @@ def _is_form(debate: Debate, key: str) -> bool:
     return any(o.key == key and o.is_text for o in card_options(debate.format))
 
 
-def _closed(debate: Debate, event: ProposalDeclined | ProposalExpired, now: datetime) -> Step:
+def _closed(debate: Debate, event: ev.ProposalDeclined | ev.ProposalExpired, now: datetime) -> Step:
     """The card is declined or expired: no debate."""
-    phase = Phase.DECLINED if isinstance(event, ProposalDeclined) else Phase.EXPIRED
+    phase = Phase.DECLINED if isinstance(event, ev.ProposalDeclined) else Phase.EXPIRED
     return Step(replace(debate, phase=phase, ended_at=now), (CloseCard(),))
 
 
@@ -191,7 +170,7 @@ def _who(actor: Actor) -> str:
     return actor.name or str(actor.user_id)
 
 
-def _approve(debate: Debate, event: ProposalApproved, now: datetime, rng: random.Random) -> Step:
+def _approve(debate: Debate, event: ev.ProposalApproved, now: datetime, rng: random.Random) -> Step:
     """Fix the roster and format, open the room, and take the format's first step. A format
     the roster cannot run is not taken: the debate keeps the one it was proposed with."""
     roster = event.roster or debate.roster
@@ -217,7 +196,7 @@ def _approve(debate: Debate, event: ProposalApproved, now: datetime, rng: random
     return Step(step.debate, (*opening, *step.effects))
 
 
-def _judged(debate: Debate, event: Judged, rng: random.Random) -> Step:
+def _judged(debate: Debate, event: ev.Judged, rng: random.Random) -> Step:
     decision = event.decision
     effects: list[Effect] = []
     source = debate.moderator_source
