@@ -9,26 +9,9 @@ from datetime import datetime, timedelta
 from functools import partial
 
 import prompts
+from handlers.core import effects as fx
 from handlers.core.concessions import moved_toward, verdict
 from handlers.core.degraded import warned
-from handlers.core.effects import (
-    AppendRoundLog,
-    AskDebater,
-    ClosePoll,
-    Conclude,
-    Effect,
-    Judge,
-    Notify,
-    OpenPoll,
-    PostConclusion,
-    PostSummary,
-    PostTurn,
-    RoomEffect,
-    RunTask,
-    ScheduleResume,
-    WikiEffect,
-    WritePage,
-)
 from handlers.core.events import (
     ConclusionReady,
     DebaterFailed,
@@ -94,39 +77,39 @@ class EffectRunner:
     _language: str
     _archive_hours: int = 0  # a concluded room is archived this long after its end (0: never)
 
-    async def run(self, debate: Debate, effect: Effect) -> Event | None:
+    async def run(self, debate: Debate, effect: fx.Effect) -> Event | None:
         """Carry out `effect` for `debate`; return the event it produced, if any."""
         match effect:
-            case AskDebater():
+            case fx.AskDebater():
                 return await self._ask(debate, effect)
-            case Judge(turn=turn):
+            case fx.Judge(turn=turn):
                 view = await self._view(debate)
                 decision = await self._moderator.judge(view)
                 return Judged(turn, decision, heard=len(debate.people))
-            case RunTask(task=task) if task == MINORITY_TASK:  # a stalemate (issue 18)
+            case fx.RunTask(task=task) if task == MINORITY_TASK:  # a stalemate (issue 18)
                 return await self._minority_report(debate)
-            case RunTask(task=task):
+            case fx.RunTask(task=task):
                 return await self._task(debate, task)
-            case Conclude():
+            case fx.Conclude():
                 return await self._conclude(debate)
-            case ClosePoll():  # ends the poll if it still runs, and reads its votes
+            case fx.ClosePoll():  # ends the poll if it still runs, and reads its votes
                 counts = await self._room.votes(debate)
                 await self._store.timer_done(debate.id, self._clock.now())
                 return PollClosed(counts or (), lost=counts is None)
-            case OpenPoll():  # a repeat posts nothing again and keeps the first end time
+            case fx.OpenPoll():  # a repeat posts nothing again and keeps the first end time
                 hours = debate.poll.hours if debate.poll is not None else 1
                 await self._room.show(debate, effect)
                 ends = self._clock.now() + timedelta(hours=hours)
                 await self._store.schedule_poll(debate.id, ends)
-            case ScheduleResume(at=at):
+            case fx.ScheduleResume(at=at):
                 await self._store.schedule_resume(debate.id, datetime.fromisoformat(at))
-            case _ if isinstance(effect, WikiEffect):
+            case _ if isinstance(effect, fx.WikiEffect):
                 await self._wiki.write(debate, effect, await self._for_wiki(debate, effect))
-            case PostTurn(turn=number):
+            case fx.PostTurn(turn=number):
                 posted = await self._store.turn(debate.id, number)
                 url = await self._room.show(debate, effect, Loaded(turn=posted))
                 await self._store.set_message_url(debate.id, number, url)
-            case PostConclusion() | PostSummary():
+            case fx.PostConclusion() | fx.PostSummary():
                 await self._show_end(debate, effect)
             case _:
                 await self._room.show(debate, *self._for_room(debate, effect))
@@ -151,14 +134,14 @@ class EffectRunner:
             return MinorityReported(fallback(debate, turns))
         return MinorityReported(from_output(debate, turns, output))
 
-    async def _for_wiki(self, debate: Debate, effect: WikiEffect) -> Loaded:
+    async def _for_wiki(self, debate: Debate, effect: fx.WikiEffect) -> Loaded:
         """What a wiki write needs from the store: a turn and its link, a rendered page."""
         match effect:
-            case AppendRoundLog(turn=number):
+            case fx.AppendRoundLog(turn=number):
                 logged = await self._store.turn(debate.id, number)
                 url = await self._store.message_url(debate.id, number)
                 return Loaded(turn=logged, message_url=url)
-            case WritePage(page=page):
+            case fx.WritePage(page=page):
                 fmt = format_named(debate.format)
                 turns = await self._turns(debate, fmt.page_shows(debate, page))
                 title, markdown = fmt.render_page(debate, page, turns)
@@ -168,15 +151,15 @@ class EffectRunner:
                 return Loaded(title=title, markdown=markdown)
         return NOTHING
 
-    def _for_room(self, debate: Debate, effect: RoomEffect) -> tuple[RoomEffect, Loaded]:
+    def _for_room(self, debate: Debate, effect: fx.RoomEffect) -> tuple[fx.RoomEffect, Loaded]:
         """A notice with its page and seat named, an ending with the links to its pages."""
         match effect:
-            case Notify(key=key, params=params):
+            case fx.Notify(key=key, params=params):
                 said = self._params(debate, dict(params))
-                return Notify(key, tuple(said.items())), NOTHING
-            case PostConclusion() | PostSummary():
+                return fx.Notify(key, tuple(said.items())), NOTHING
+            case fx.PostConclusion() | fx.PostSummary():
                 fmt = format_named(debate.format)
-                summary = fmt.summary(debate) if isinstance(effect, PostSummary) else ""
+                summary = fmt.summary(debate) if isinstance(effect, fx.PostSummary) else ""
                 # Where each page the debate wrote is read, in the format's order (no dead links).
                 links = {page: self._wiki.page_url(debate, page) for page in fmt.pages(debate)}
                 return effect, Loaded(markdown=summary, links=links)
@@ -209,7 +192,7 @@ class EffectRunner:
                 continue
         return tuple(found)
 
-    async def _show_end(self, debate: Debate, effect: PostConclusion | PostSummary) -> None:
+    async def _show_end(self, debate: Debate, effect: fx.PostConclusion | fx.PostSummary) -> None:
         """The end in the room, with every turn (for the export file); then the room's archive
         time, stored as the debate's timer (fenced as every write is, kept across restarts)."""
         every = await self._store.last_turns(debate.id, max(debate.turns, 1))
@@ -219,7 +202,7 @@ class EffectRunner:
             archive_at = self._clock.now() + timedelta(hours=self._archive_hours)
             await self._store.schedule_resume(debate.id, archive_at)
 
-    async def _ask(self, debate: Debate, ask: AskDebater) -> Event:
+    async def _ask(self, debate: Debate, ask: fx.AskDebater) -> Event:
         if ask.delay_s > 0:
             await self._clock.sleep(ask.delay_s)
         member = debate.member(ask.seat)

@@ -12,6 +12,7 @@ import random
 from dataclasses import replace
 from datetime import datetime
 
+from handlers.core import effects as fx
 from handlers.core import events as ev
 from handlers.core.admission import Admission, admits
 from handlers.core.claims import updated
@@ -19,22 +20,6 @@ from handlers.core.concessions import with_concession
 from handlers.core.convergence import TREND_KEPT, converging_pause, decided, spent_pause
 from handlers.core.credit import resumed
 from handlers.core.degraded import fell_back
-from handlers.core.effects import (
-    ArchiveRoom,
-    AskUser,
-    CloseCard,
-    CloseQuestion,
-    Effect,
-    LogNote,
-    Notify,
-    OpenRoom,
-    PostConclusion,
-    PostSummary,
-    UpdateClaims,
-    UpdateStatus,
-    WriteAgenda,
-    WriteConclusion,
-)
 from handlers.core.formats import card_options, formats_for
 from handlers.core.model import (
     Action,
@@ -104,7 +89,7 @@ def _due(debate: Debate, event: ev.MinorityReported | ev.TimerDue | ev.PollClose
     if isinstance(event, ev.TimerDue) and debate.paused == "limit":
         return resumed(debate)
     if isinstance(event, ev.TimerDue) and debate.phase.is_terminal:  # the room stored it (issue 34)
-        return Step(debate, (ArchiveRoom(),))
+        return Step(debate, (fx.ArchiveRoom(),))
     return on_poll(debate, event)
 
 
@@ -113,7 +98,9 @@ def _stopped(debate: Debate, actor: Actor) -> Step:
     early = stop_poll(debate, actor)
     if early is not None:
         return early
-    return conclude(debate, Outcome.STOPPED, Notify("debate.stopped_by", (("user", _who(actor)),)))
+    return conclude(
+        debate, Outcome.STOPPED, fx.Notify("debate.stopped_by", (("user", _who(actor)),))
+    )
 
 
 def _ended(debate: Debate, event: ev.ConclusionReady, now: datetime) -> Step:
@@ -122,18 +109,18 @@ def _ended(debate: Debate, event: ev.ConclusionReady, now: datetime) -> Step:
     ended = replace(debate, phase=phase, ended_at=now, speaker=None, conclusion=event.conclusion)
     told = _outcome_told(ended)
     if format_of(debate).closes_itself(debate):  # its own closing block and pages
-        return Step(ended, (PostSummary(), told, UpdateStatus()))
+        return Step(ended, (fx.PostSummary(), told, fx.UpdateStatus()))
     done = event.conclusion
-    return Step(ended, (WriteConclusion(done), PostConclusion(done), told, UpdateStatus()))
+    return Step(ended, (fx.WriteConclusion(done), fx.PostConclusion(done), told, fx.UpdateStatus()))
 
 
-def _outcome_told(debate: Debate) -> Notify:
+def _outcome_told(debate: Debate) -> fx.Notify:
     """The thread's last word: the outcome, and the page that records it (the Conclusion,
     else the closing page a format lists last)."""
     pages = format_of(debate).pages(debate) or (WikiPage.CONCLUSION.value,)
     page = WikiPage.CONCLUSION.value if WikiPage.CONCLUSION.value in pages else pages[-1]
     outcome = f"⟦front.outcome_{(debate.outcome or Outcome.CONSENSUS).value}⟧"
-    return Notify("debate.outcome_recorded", (("outcome", outcome), ("page", page)))
+    return fx.Notify("debate.outcome_recorded", (("outcome", outcome), ("page", page)))
 
 
 _END_PHASE = {Outcome.STOPPED: Phase.STOPPED, Outcome.FAILED: Phase.FAILED}  # else CONCLUDED
@@ -163,7 +150,7 @@ def _is_form(debate: Debate, key: str) -> bool:
 def _closed(debate: Debate, event: ev.ProposalDeclined | ev.ProposalExpired, now: datetime) -> Step:
     """The card is declined or expired: no debate."""
     phase = Phase.DECLINED if isinstance(event, ev.ProposalDeclined) else Phase.EXPIRED
-    return Step(replace(debate, phase=phase, ended_at=now), (CloseCard(),))
+    return Step(replace(debate, phase=phase, ended_at=now), (fx.CloseCard(),))
 
 
 def _who(actor: Actor) -> str:
@@ -187,24 +174,24 @@ def _approve(debate: Debate, event: ev.ProposalApproved, now: datetime, rng: ran
         spend=replace(debate.spend, budget_usd=event.budget_usd),
     )
     step = run_plan(format_of(fixed).start(fixed, rng))
-    opening: tuple[Effect, ...] = (
-        CloseCard(),
-        OpenRoom(),
-        WriteAgenda(),
-        Notify("wiki.agenda_written", (("page", "agenda"),)),
+    opening: tuple[fx.Effect, ...] = (
+        fx.CloseCard(),
+        fx.OpenRoom(),
+        fx.WriteAgenda(),
+        fx.Notify("wiki.agenda_written", (("page", "agenda"),)),
     )
     return Step(step.debate, (*opening, *step.effects))
 
 
 def _judged(debate: Debate, event: ev.Judged, rng: random.Random) -> Step:
     decision = event.decision
-    effects: list[Effect] = []
+    effects: list[fx.Effect] = []
     source = debate.moderator_source
     if decision.source is ModeratorSource.RULES and not decision.lasting:
-        effects.append(Notify("moderator.rules_once"))  # a blip: the mode stays as it was
+        effects.append(fx.Notify("moderator.rules_once"))  # a blip: the mode stays as it was
     elif decision.source is not source:
         source = decision.source
-        effects.append(Notify(f"moderator.mode_{source.value}"))
+        effects.append(fx.Notify(f"moderator.mode_{source.value}"))
     noted = ((debate.turns, decision.note),) if decision.note.strip() else ()
     judged = replace(
         fell_back(debate, decision.source),
@@ -218,7 +205,7 @@ def _judged(debate: Debate, event: ev.Judged, rng: random.Random) -> Step:
         claims=updated(debate.claims, decision.claims, debate.ids, event.turn),
     )
     if judged.claims != debate.claims:
-        effects.append(UpdateClaims())
+        effects.append(fx.UpdateClaims())
     effects += _shown(debate, decision)
     question = decision.user_question if decision.action is Action.ASK_USER else None
     if question is None and decision.action is not Action.CONCLUDE and debate.people_question:
@@ -228,25 +215,25 @@ def _judged(debate: Debate, event: ev.Judged, rng: random.Random) -> Step:
         step = conclude(judged, Outcome.CONSENSUS)
     elif question is not None:
         waiting = replace(judged, phase=Phase.AWAITING_USER, user_question=question)
-        step = Step(waiting, (AskUser(question), UpdateStatus()))
+        step = Step(waiting, (fx.AskUser(question), fx.UpdateStatus()))
     else:
         step = run_plan(format_of(judged).judged(judged, decision, rng))
         step = spent_pause(judged, stalemate_pause(judged, converging_pause(judged, step)))
     return Step(step.debate, (*effects, *step.effects))
 
 
-def _shown(debate: Debate, decision: Decision) -> list[Effect]:
+def _shown(debate: Debate, decision: Decision) -> list[fx.Effect]:
     """The moderator's note and redirect, in the thread (grey) and in the Round-Log."""
-    shown: list[Effect] = []
+    shown: list[fx.Effect] = []
     key = f"note-{debate.turns}"
     lead = decision.next_seat
     if decision.action is Action.REDIRECT and lead is not None and lead in debate.ids:
         params = (("seat", lead), ("note", decision.note or "-"))
-        logged = LogNote(key, "redirect", debate.name_of(lead), decision.note)
-        shown += [Notify("moderator.redirect", params), logged]
+        logged = fx.LogNote(key, "redirect", debate.name_of(lead), decision.note)
+        shown += [fx.Notify("moderator.redirect", params), logged]
     elif decision.note.strip() and decision.action is not Action.CONCLUDE:
-        shown += [Notify("moderator.note", (("note", decision.note),)),
-                  LogNote(key, "note", "", decision.note)]  # fmt: skip
+        shown += [fx.Notify("moderator.note", (("note", decision.note),)),
+                  fx.LogNote(key, "note", "", decision.note)]  # fmt: skip
     return shown
 
 
@@ -255,9 +242,9 @@ def _answered(debate: Debate, actor: Actor, answer: str, rng: random.Random) -> 
     line = PeopleLine(who=_who(actor), text=answer, question=question or "-")
     answered = replace(debate, user_question=None, people=(*debate.people, line))
     step = run_plan(format_of(answered).resumed(answered, rng))
-    notice = Notify("user.answered", (("user", line.who), ("answer", answer)))
-    logged = LogNote(f"people-{len(answered.people)}", "answer", line.who, answer)
-    closed = CloseQuestion(debate.question_number)
+    notice = fx.Notify("user.answered", (("user", line.who), ("answer", answer)))
+    logged = fx.LogNote(f"people-{len(answered.people)}", "answer", line.who, answer)
+    closed = fx.CloseQuestion(debate.question_number)
     return Step(step.debate, (notice, closed, logged, *step.effects))
 
 
@@ -265,7 +252,7 @@ def _said(debate: Debate, actor: Actor, text: str) -> Step:
     """A message typed in the room: kept verbatim for the moderator and the next debaters."""
     line = PeopleLine(who=_who(actor), text=text)
     said = replace(debate, people=(*debate.people, line))
-    return Step(said, (LogNote(f"people-{len(said.people)}", "said", line.who, text),))
+    return Step(said, (fx.LogNote(f"people-{len(said.people)}", "said", line.who, text),))
 
 
 def both_agree(debate: Debate) -> bool:
