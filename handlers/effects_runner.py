@@ -160,9 +160,7 @@ class EffectRunner:
             case fx.PostConclusion() | fx.PostSummary():
                 fmt = format_named(debate.format)
                 summary = fmt.summary(debate) if isinstance(effect, fx.PostSummary) else ""
-                # Where each page the debate wrote is read, in the format's order (no dead links).
-                links = {page: self._wiki.page_url(debate, page) for page in fmt.pages(debate)}
-                return effect, Loaded(markdown=summary, links=links)
+                return effect, Loaded(markdown=summary, links=page_links(self._wiki, debate))
         return effect, NOTHING
 
     async def _task(self, debate: Debate, task: str) -> TaskDone:
@@ -273,6 +271,11 @@ class EffectRunner:
         if "seat" in params:
             params["seat"] = debate.name_of(params["seat"])
         return params
+
+
+def page_links(wiki: Wiki, debate: Debate) -> dict[str, str]:
+    """Where each page the debate wrote is read, in the format's order (no dead links)."""
+    return {page: wiki.page_url(debate, page) for page in format_named(debate.format).pages(debate)}
 
 
 async def parse_off_loop(
