@@ -102,10 +102,8 @@ class DebateWorkers:
 
     async def aclose(self) -> None:
         """Stop every worker; what was not done stays stored for the next start."""
-        workers = list(self._workers.values())
-        for task in workers:
-            task.cancel()
-        await asyncio.gather(*workers, return_exceptions=True)
+        for debate_id in list(self._workers):
+            await self.let_go(debate_id)
 
     async def _step(
         self,

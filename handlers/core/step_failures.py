@@ -100,8 +100,7 @@ def skipped_by(debate: Debate, who: str, rng: random.Random) -> Step:
 
 
 def _going_on(moved: Debate, notices: tuple[Notify, ...], rng: random.Random) -> Step:
-    """The step without the skipped asks: it waits for its other answers and the moderator's
-    tasks beside them (their end moves it), else the format says what follows."""
+    """The step without the skipped asks waits for the rest and its tasks, else moves on."""
     if open_asks(moved) or moved.tasks:
         return Step(moved, notices)
     step = run_plan(format_of(moved).answered(moved, rng))
