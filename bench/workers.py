@@ -45,7 +45,7 @@ from bot.settings import Settings  # noqa: E402
 from handlers.core.effects import PostCard  # noqa: E402
 from handlers.core.events import ProposalApproved  # noqa: E402
 from handlers.core.kinds import Phase  # noqa: E402
-from handlers.core.model import Actor, Proposal  # noqa: E402
+from handlers.core.model import Actor, Debate, Proposal  # noqa: E402
 from handlers.core.participants import parse_roster  # noqa: E402
 from tests.fakes.discord_loopback import redirect_to, subprocess_env  # noqa: E402
 from tests.fakes.fake_discord import report_spawned, spawn  # noqa: E402
@@ -105,9 +105,8 @@ async def store_debates(rig: Rig, db: Database) -> list[int]:
     roster = parse_roster(PARTICIPANTS)
     ids = []
     for n in range(rig.debates):
-        debate = await store.create(
-            rig.proposal(n), rig.rounds, now, timedelta(hours=1), (PostCard(),), roster
-        )
+        made = Debate(0, rig.proposal(n), Phase.PROPOSED, now, rig.rounds, roster=roster)
+        debate = await store.create(made, timedelta(hours=1), (PostCard(),))
         ids.append(debate.id)
     return ids
 

@@ -1,6 +1,6 @@
 """The debate service: the front ends build events and hand them to one verb, `submit`, which
-passes them to the debate's worker (handlers.debate_workers): it transitions, stores, then runs
-the effects through the ports. Besides: proposing a debate, reading one, and the timers.
+passes them to the debate's worker (the DebateWorkers it extends): it transitions, stores, then
+runs the effects through the ports. Besides: proposing a debate, reading one, and the timers.
 """
 
 from __future__ import annotations
@@ -14,15 +14,9 @@ from typing import Protocol
 
 from handlers.core.admission import Submitted
 from handlers.core.effects import PostCard
-from handlers.core.events import (
-    Event,
-    ProposalApproved,
-    ProposalDeclined,
-    ProposalExpired,
-    TimerDue,
-)
+from handlers.core.events import Event, ProposalApproved, ProposalExpired, TimerDue
 from handlers.core.formats import formats_for
-from handlers.core.model import DEFAULT_ROSTER, Backend, Debate, Participant, Proposal
+from handlers.core.model import DEFAULT_ROSTER, Backend, Debate, Participant, Phase, Proposal
 from handlers.core.server_config import ServerConfig
 from handlers.core.usage import DEFAULT_TURN_USD, Spend, Window
 from handlers.debate_workers import DebateWorkers
@@ -41,15 +35,12 @@ class Engine(Protocol):
 
     async def submit(self, debate_id: int, event: Event) -> Submitted:
         """Hand a debate an event."""
-        ...
 
     async def propose(self, proposal: Proposal) -> Debate | None:
         """Store a proposal and show its card (None: refused)."""
-        ...
 
     async def get(self, debate_id: int) -> Debate:
         """A debate's current state."""
-        ...
 
 
 @dataclass(frozen=True)
@@ -69,7 +60,7 @@ class HandlerConfig:
     archive_hours: int = 0  # ARCHIVE_AFTER_HOURS: a concluded room is archived then (0: never)
 
 
-class DebateHandler:
+class DebateHandler(DebateWorkers):
     """Owns every debate's lifecycle: its events go to its worker, which stores and runs them."""
 
     def __init__(
@@ -86,11 +77,12 @@ class DebateHandler:
         guard: LeaseGuard | None = None,
         server_configs: ServerConfigs | None = None,
     ) -> None:
-        self._store = store
+        runner = EffectRunner(
+            store, moderator, debaters, wiki, room, clock, config.language, config.archive_hours
+        )
         # Which debates this process may act on: all of them, unless processes share them.
-        self._guard = guard or EveryDebate()
+        super().__init__(store, runner, clock, rng, guard or EveryDebate(), config.retry_wait_scale)
         self._precedents = precedents
-        self._clock = clock
         self._debaters = debaters
         self._server_configs = server_configs
         self._roster = self._present(config.roster)  # a participant with no debater is left out
@@ -98,12 +90,6 @@ class DebateHandler:
             left = [m.id for m in config.roster if m not in self._roster]
             log.warning("participants without a configured backend are left out: %s", left)
         self._config = config
-        runner = EffectRunner(
-            store, moderator, debaters, wiki, room, clock, config.language, config.archive_hours
-        )
-        self._workers = DebateWorkers(
-            store, runner, clock, rng, self._guard, config.retry_wait_scale
-        )
 
     # ---- commands from the front ends ---------------------------------------
 
@@ -119,19 +105,20 @@ class DebateHandler:
         if self._server_configs is not None:
             chosen = await self._server_configs.lookup(proposal.guild_id, proposal.channel_id)
         roster = self._present(chosen.participants(self._roster))
-        debate = await self._store.create(
-            proposal,
-            chosen.rounds or self._config.max_rounds,
-            self._clock.now(),
-            self._config.proposal_ttl,
-            (PostCard(),),
-            roster,
-            self._suggested(proposal, roster, chosen.format),
-            self._config.format_options,
-            await self._spend(roster),
-            chosen.language or self._config.language,
+        draft = Debate(
+            id=0,  # the store's to give
+            proposal=proposal,
+            phase=Phase.PROPOSED,
+            created_at=self._clock.now(),
+            max_rounds=chosen.rounds or self._config.max_rounds,
+            roster=roster,
+            format=self._suggested(proposal, roster, chosen.format),
+            options=self._config.format_options,
+            spend=await self._spend(roster),
+            language=chosen.language or self._config.language,
         )
-        self._workers.start(debate)
+        debate = await self._store.create(draft, self._config.proposal_ttl, (PostCard(),))
+        self._kick(debate.id)
         return debate
 
     async def _spend(self, roster: tuple[Participant, ...]) -> Spend:
@@ -182,9 +169,7 @@ class DebateHandler:
         self, debate_id: int, event: Event, *, inbox_id: int | None = None
     ) -> Submitted:
         """Admit, store and run an event; `inbox_id`, its stored command, is marked done with it."""
-        return await self._workers.submit(
-            debate_id, self._completed(event), decided_by=_decider(event), inbox_id=inbox_id
-        )
+        return await self._step(debate_id, self._completed(event), inbox_id=inbox_id)
 
     def _completed(self, event: Event) -> Event:
         """An approval with this engine's roster, budget pause, poll hours and dollar budget."""
@@ -204,7 +189,7 @@ class DebateHandler:
         found = await self._store.due_proposals(self._clock.now())
         due = [debate_id for debate_id in found if self._guard.holds(debate_id)]
         for debate_id in due:
-            await self._workers.submit(debate_id, ProposalExpired(), decided_by=0)
+            await self._step(debate_id, ProposalExpired())
         return due
 
     async def fire_due_timers(self) -> list[int]:
@@ -212,7 +197,7 @@ class DebateHandler:
         found = await self._store.due_timers(self._clock.now())
         due = [debate_id for debate_id in found if self._guard.holds(debate_id)]
         for debate_id in due:
-            await self._workers.submit(debate_id, TimerDue())
+            await self._step(debate_id, TimerDue())
             await self._store.timer_done(debate_id, self._clock.now())
         return due
 
@@ -223,34 +208,3 @@ class DebateHandler:
     def now(self) -> datetime:
         """The engine's clock (its stored timers are set and judged by it)."""
         return self._clock.now()
-
-    async def resume_all(self) -> list[int]:
-        """After a start: run every debate that still has stored effects."""
-        return await self._workers.resume_all()
-
-    async def wait_idle(self, debate_id: int) -> None:
-        """Wait until the debate's worker has nothing left to run (for tests and shutdown)."""
-        await self._workers.wait_idle(debate_id)
-
-    def is_idle(self, debate_id: int) -> bool:
-        """True while no worker runs the debate's effects here."""
-        return self._workers.is_idle(debate_id)
-
-    async def let_go(self, debate_id: int) -> None:
-        """Stop acting on a debate (its lease was lost); what was not done stays stored."""
-        await self._workers.let_go(debate_id)
-
-    def adopt(self, debate_id: int) -> None:
-        """Run a debate this process just claimed, from its stored state."""
-        self._workers.adopt(debate_id)
-
-    async def aclose(self) -> None:
-        """Stop every worker; what was not done stays stored for the next start."""
-        await self._workers.aclose()
-
-
-def _decider(event: Event) -> int | None:
-    """Who decided the card, recorded with the proposal (an expiry records 0: nobody)."""
-    if isinstance(event, ProposalApproved | ProposalDeclined):
-        return event.actor.user_id
-    return None

@@ -6,12 +6,6 @@ and an effect that yields an event is completed in the same transaction that sto
 the event's step. So a crash between any two steps resumes from SQLite with nothing
 lost and nothing done twice (an effect interrupted mid-way runs again; the ports make
 a repeat harmless).
-
-An effect that yields no event is marked done with the next save (in the same statement that
-stores the step), or in one write when the worker runs out of work, rather than one write
-each: a crash in between runs those few again, and every port makes a repeat show nothing new
-(the room posts under a recorded key or a nonce, the wiki's outbox drops a repeated key, a
-status or a pin is edited to the latest state).
 """
 
 from __future__ import annotations
@@ -25,24 +19,21 @@ from typing import TypeVar
 
 from handlers.core.admission import Submitted, admits
 from handlers.core.backoff import delay_s
-from handlers.core.effects import AskDebater, Effect, Judge, RunTask
-from handlers.core.events import Event
-from handlers.core.model import Debate
+from handlers.core.effects import AskDebater, Conclude, Effect, Judge, RunTask
+from handlers.core.events import Event, ProposalApproved, ProposalDeclined, ProposalExpired
+from handlers.core.model import Debate, Phase
 from handlers.core.state_machine import transition
-from handlers.effect_queue import report_crash, run_together, still_wanted
+from handlers.core.steps import expects
 from handlers.effects_runner import EffectRunner
 from handlers.leasing import LeaseGuard, LeaseLost, patiently
 from handlers.ports import Clock
-from handlers.store_ports import Store, StoreUnavailable
+from handlers.store_ports import Store
 
 log = logging.getLogger(__name__)
 
 EFFECT_ATTEMPTS = 5  # an effect that keeps failing is retried, then left for the next start
 EFFECT_BACKOFF_S, EFFECT_BACKOFF_MAX_S = 2.0, 60.0  # 2, 4, 8, 16, 32 s over EFFECT_ATTEMPTS
 EFFECT_BATCH = 16  # pending effects read at once; a batch ends early at an effect's event
-# The effects a stop or failure ends mid-way (the debater's process, the moderator's request):
-# each runs as a task of its own, so it can be cancelled alone; the others run in the worker.
-ENDED_BY_STOP = (AskDebater, Judge, RunTask)
 T = TypeVar("T")
 
 
@@ -55,7 +46,8 @@ class _Outcome(enum.Enum):
 
 
 class DebateWorkers:
-    """Each debate's worker and its lock; the state is read from the store."""
+    """Each debate's worker and its lock; the state is read from the store. The debate
+    service (handlers.debate_handler) is these workers with the front ends' commands."""
 
     def __init__(
         self,
@@ -79,13 +71,6 @@ class DebateWorkers:
         # The effects running now per debate (several at once in a parallel step): a step
         # that no longer wants one ends it (a stop ends the turn in flight, say).
         self._running: dict[int, dict[int, tuple[Effect, asyncio.Task[Event | None]]]] = {}
-        self._idle: dict[int, asyncio.Event] = {}
-        # Effects run without an event, not yet marked done in SQLite (see the docstring).
-        self._done: dict[int, list[int]] = {}
-
-    def start(self, debate: Debate) -> None:
-        """Run a debate just created."""
-        self._kick(debate.id)
 
     async def resume_all(self) -> list[int]:
         """After a start: run every debate that still has stored effects."""
@@ -96,8 +81,8 @@ class DebateWorkers:
 
     async def wait_idle(self, debate_id: int) -> None:
         """Wait until the debate's worker has nothing left to run (for tests and shutdown)."""
-        while debate_id in self._workers:
-            await self._idle.setdefault(debate_id, asyncio.Event()).wait()
+        while (task := self._workers.get(debate_id)) is not None:
+            await asyncio.wait([task])  # not cancelled with the waiter
 
     def is_idle(self, debate_id: int) -> bool:
         """True while no worker runs the debate's effects here."""
@@ -110,29 +95,22 @@ class DebateWorkers:
         if task is not None:
             task.cancel()
             await asyncio.gather(task, return_exceptions=True)
-        self._done.pop(debate_id, None)
 
     def adopt(self, debate_id: int) -> None:
         """Run a debate this process just claimed, from its stored state."""
-        self._done.pop(debate_id, None)
         self._kick(debate_id)
 
     async def aclose(self) -> None:
-        """Stop every worker; what was done is marked so, what was not stays for the next start."""
-        workers = list(self._workers.values())
-        for task in workers:
-            task.cancel()
-        await asyncio.gather(*workers, return_exceptions=True)
-        for debate_id in list(self._done):
-            await self._flush_done(debate_id)
+        """Stop every worker; what was not done stays stored for the next start."""
+        for debate_id in list(self._workers):
+            await self.let_go(debate_id)
 
-    async def submit(
+    async def _step(
         self,
         debate_id: int,
         event: Event,
         *,
         completing: int | None = None,
-        decided_by: int | None = None,
         inbox_id: int | None = None,
     ) -> Submitted:
         """Admit, transition, store (marking the inbox command `inbox_id` done), then run."""
@@ -141,23 +119,15 @@ class DebateWorkers:
             admission = admits(debate, event)
             step = transition(debate, event, self._clock.now(), self._rng)
             changed = step.debate != debate
-            done = self._done.pop(debate_id, [])  # marked done by this save
-            try:
-                await self._store.save_step(
-                    step.debate,
-                    step.effects,
-                    step.turn,
-                    self._clock.now(),
-                    completed_effect=completing,
-                    decided_by=decided_by if changed and decided_by is not None else None,
-                    completed=done,
-                    command=inbox_id,
-                )
-            except BaseException:
-                # Still done, and marked so by the next save (marking one twice changes nothing;
-                # after a crash they run again instead).
-                self._done[debate_id] = [*done, *self._done.get(debate_id, [])]
-                raise
+            await self._store.save_step(
+                step.debate,
+                step.effects,
+                step.turn,
+                self._clock.now(),
+                completed_effect=completing,
+                decided_by=_decider(event) if changed else None,
+                command=inbox_id,
+            )
         self._cancel_obsolete(debate_id, step.debate)
         self._kick(debate_id)
         return Submitted(admission, step.debate)
@@ -173,7 +143,6 @@ class DebateWorkers:
             return  # another process runs it, or will once it claims it
         self._dirty.add(debate_id)
         if debate_id not in self._workers:
-            self._idle.setdefault(debate_id, asyncio.Event()).clear()
             task = asyncio.create_task(self._work(debate_id), name=f"debate-{debate_id}")
             task.add_done_callback(report_crash)
             self._workers[debate_id] = task
@@ -182,11 +151,10 @@ class DebateWorkers:
         try:
             while True:
                 self._dirty.discard(debate_id)
-                pending = await self._patiently(debate_id, lambda: self._pending(debate_id))
+                pending = await self._patiently(
+                    debate_id, lambda: self._store.pending_effects(debate_id, EFFECT_BATCH)
+                )
                 if not pending:
-                    if debate_id in self._dirty:
-                        continue
-                    await self._patiently(debate_id, lambda: self._flush_done(debate_id))
                     if debate_id in self._dirty:
                         continue
                     return
@@ -199,26 +167,11 @@ class DebateWorkers:
                     if outcome is not _Outcome.DONE:
                         break  # an event stored new effects: read the queue afresh
                 if outcome is _Outcome.FAILED:
-                    await self._flush_done(debate_id)
                     return
         except* LeaseLost:
             log.warning("debate %s: lease lost; another process takes it over", debate_id)
-            self._done.pop(debate_id, None)
         finally:
             self._workers.pop(debate_id, None)
-            self._idle.setdefault(debate_id, asyncio.Event()).set()
-
-    async def _pending(self, debate_id: int) -> list[tuple[int, Effect]]:
-        """The next stored effects not yet run (those run since the last save are still stored)."""
-        done = set(self._done.get(debate_id, ()))
-        pending = await self._store.pending_effects(debate_id, EFFECT_BATCH + len(done))
-        return [(effect_id, effect) for effect_id, effect in pending if effect_id not in done]
-
-    async def _flush_done(self, debate_id: int) -> None:
-        """Mark the effects run since the last save done (the worker has nothing left)."""
-        done = self._done.pop(debate_id, [])
-        if done:
-            await self._store.complete_effects(debate_id, done, self._clock.now())
 
     async def _run_group(self, debate_id: int, group: list[tuple[int, Effect]]) -> _Outcome:
         """A parallel step's asks, all at once; each answer is stored as it arrives."""
@@ -233,26 +186,21 @@ class DebateWorkers:
         return _Outcome.FAILED if _Outcome.FAILED in outcomes else _Outcome.EVENT
 
     async def _run_with_retries(self, debate_id: int, effect_id: int, effect: Effect) -> _Outcome:
-        """Run one effect (FAILED if it keeps failing); an unreachable store is waited out."""
-        return await self._patiently(
-            debate_id, lambda: self._run_attempts(debate_id, effect_id, effect)
-        )
-
-    async def _run_attempts(self, debate_id: int, effect_id: int, effect: Effect) -> _Outcome:
-        """Up to EFFECT_ATTEMPTS tries, waiting longer after each failure."""
+        """Up to EFFECT_ATTEMPTS tries, waiting longer after each failure (then FAILED); an
+        unreachable store is waited out, not counted as a failure of the effect."""
         for attempt in range(EFFECT_ATTEMPTS):
             try:
-                outcome = await self._run_one(debate_id, effect_id, effect)
-            except (LeaseLost, StoreUnavailable):
-                raise  # not a failure of the effect: see _run_with_retries
+                return await self._patiently(
+                    debate_id, lambda: self._run_one(debate_id, effect_id, effect)
+                )
+            except LeaseLost:
+                raise
             except Exception:
                 log.exception(
                     "debate %s: effect %s failed (attempt %s)", debate_id, effect.kind, attempt + 1
                 )
                 wait = delay_s(attempt, EFFECT_BACKOFF_S, EFFECT_BACKOFF_MAX_S)
                 await self._clock.sleep(wait * self._retry_wait_scale)
-            else:
-                return outcome
         return _Outcome.FAILED
 
     async def _patiently(self, debate_id: int, call: Callable[[], Awaitable[T]]) -> T:
@@ -266,25 +214,24 @@ class DebateWorkers:
         async with self._locks.setdefault(debate_id, asyncio.Lock()):
             debate = await self._store.load(debate_id)
             if not still_wanted(debate, effect):
-                self._done.setdefault(debate_id, []).append(effect_id)  # nothing ran
+                await self._mark_done(debate_id, effect_id)  # nothing ran
                 return _Outcome.DONE
-            if isinstance(effect, ENDED_BY_STOP):
-                task = asyncio.create_task(self._runner.run(debate, effect))
-                self._running.setdefault(debate_id, {})[effect_id] = (effect, task)
-        if isinstance(effect, ENDED_BY_STOP):
-            event = await self._ended_by_step(debate_id, effect_id, task)
-        else:
-            event = await self._runner.run(debate, effect)
+            # A task of its own, so that a step can end it alone (a stop ends a debater's turn).
+            task = asyncio.create_task(self._runner.run(debate, effect))
+            self._running.setdefault(debate_id, {})[effect_id] = (effect, task)
+        event = await self._ended_by_step(debate_id, effect_id, task)
         if event is None:
-            self._done.setdefault(debate_id, []).append(effect_id)  # saved with the next step
+            await self._mark_done(debate_id, effect_id)
             return _Outcome.DONE
         # The event is in hand (a debater's paid reply, say): while the store is out of reach,
         # its save is what waits and is made again, not the effect (the debater is not asked
         # again). A save made again is safe: a step already stored ignores a repeated event.
-        await self._patiently(
-            debate_id, lambda: self.submit(debate_id, event, completing=effect_id)
-        )
+        await self._patiently(debate_id, lambda: self._step(debate_id, event, completing=effect_id))
         return _Outcome.EVENT
+
+    async def _mark_done(self, debate_id: int, effect_id: int) -> None:
+        """Mark an effect that yielded no event done."""
+        await self._store.complete_effects(debate_id, [effect_id], self._clock.now())
 
     async def _ended_by_step(
         self, debate_id: int, effect_id: int, task: asyncio.Task[Event | None]
@@ -298,3 +245,47 @@ class DebateWorkers:
             return None  # ended by a step (a stop, say): the effect is obsolete
         finally:
             self._running.get(debate_id, {}).pop(effect_id, None)
+
+
+def _decider(event: Event) -> int | None:
+    """Who decided the card, recorded with the proposal (an expiry records 0: nobody)."""
+    if isinstance(event, ProposalApproved | ProposalDeclined):
+        return event.actor.user_id
+    return 0 if isinstance(event, ProposalExpired) else None
+
+
+def report_crash(task: asyncio.Task[None]) -> None:
+    """Log a worker that died (what it had not done stays stored for the next start)."""
+    if not task.cancelled() and task.exception() is not None:
+        log.error("worker %s died", task.get_name(), exc_info=task.exception())
+
+
+def run_together(pending: list[tuple[int, Effect]]) -> list[tuple[int, Effect]]:
+    """The asks at the head of the queue that belong to one step, and the moderator tasks run
+    alongside them: they run at once (a delayed retry waits on its own)."""
+    group: list[tuple[int, Effect]] = []
+    step: tuple[int, str] | None = None
+    for effect_id, effect in pending:
+        if isinstance(effect, RunTask):
+            group.append((effect_id, effect))
+            continue
+        if not isinstance(effect, AskDebater) or effect.delay_s > 0:
+            break
+        if step is not None and (effect.round, effect.step) != step:
+            break
+        step = (effect.round, effect.step)
+        group.append((effect_id, effect))
+    return group
+
+
+def still_wanted(debate: Debate, effect: Effect) -> bool:
+    """An effect that asks for an answer is dropped once the debate has moved on."""
+    if isinstance(effect, AskDebater):
+        return expects(debate, effect.seat, effect.turn)
+    if isinstance(effect, Judge):
+        return debate.phase is Phase.JUDGING and debate.turns == effect.turn
+    if isinstance(effect, RunTask):
+        return effect.task in debate.tasks
+    if isinstance(effect, Conclude):
+        return debate.phase is Phase.CONCLUDING
+    return True

@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from handlers.core.backoff import delay_s
 from handlers.core.model import ChatLine, Proposal
 from handlers.core.shorten import shorten
 from handlers.ports import Clock, Moderator
@@ -65,7 +66,7 @@ class _Channel:
     window: deque[ChatLine]
     new_messages: int = 0
     last_detect: datetime | None = None
-    backoff: int = 1  # the cooldown's factor: doubles after each "not debate-worthy"
+    misses: int = 0  # "not debate-worthy" verdicts in a row: each doubles the cooldown
     busy: bool = False
     seen: set[int] = field(default_factory=set)
     last_explicit: datetime | None = None  # the last request a "let's debate" message made
@@ -143,7 +144,7 @@ class DetectionHandler:
             proposal = await self._detect(guild_id, channel_id, window)
         finally:
             state.busy = False
-        state.backoff = 1 if proposal is not None else min(state.backoff * 2, MAX_BACKOFF)
+        state.misses = 0 if proposal is not None else state.misses + 1
         return proposal
 
     def _explicit(self, state: _Channel, line: ChatLine) -> bool:
@@ -163,7 +164,8 @@ class DetectionHandler:
             return False
         if state.last_detect is not None:
             elapsed = (self._clock.now() - state.last_detect).total_seconds()
-            if elapsed < self._cooldown_s * state.backoff:
+            cooldown = delay_s(state.misses, self._cooldown_s, self._cooldown_s * MAX_BACKOFF)
+            if elapsed < cooldown:
                 return False
         return looks_open(state.window, state.new_messages)
 

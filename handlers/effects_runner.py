@@ -4,43 +4,26 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from functools import partial
 
+import prompts
+from handlers.core import effects as fx
 from handlers.core.concessions import moved_toward, verdict
 from handlers.core.degraded import warned
-from handlers.core.effects import (
-    AppendRoundLog,
-    AskDebater,
-    ClosePoll,
-    Conclude,
-    Effect,
-    Judge,
-    LogNote,
-    Notify,
-    OpenPoll,
-    PostConclusion,
-    PostSummary,
-    PostTurn,
-    RoomEffect,
-    RunTask,
-    ScheduleResume,
-    WikiEffect,
-    WriteAgenda,
-    WriteConclusion,
-    WritePage,
-    WriteWorkingDocument,
-)
 from handlers.core.events import (
     ConclusionReady,
     DebaterFailed,
     Event,
     Judged,
+    MinorityReported,
+    PollClosed,
     ReplyReceived,
     TaskDone,
 )
 from handlers.core.formats import CONTRACTS, format_named
+from handlers.core.minority import fallback, from_output, task_fields
 from handlers.core.model import (
     Backend,
     Conclusion,
@@ -55,7 +38,6 @@ from handlers.core.model import (
 from handlers.core.poll_data import MINORITY_TASK
 from handlers.core.reply_parser import OFF_LOOP_CHARS, parse_reply
 from handlers.core.steps import format_of
-from handlers.poll_runner import close_poll, minority_report, open_poll
 from handlers.ports import (
     NOTHING,
     Clock,
@@ -82,64 +64,52 @@ PAGE_NAMES = {page.value: page.value.title() for page in WikiPage}  # "Working-D
 MODERATOR_CONTEXT_TURNS = 2  # the moderator sees the last two turns in full, never more
 
 
+@dataclass
 class EffectRunner:
-    """Carries out effects; holds no state of its own."""
+    """Carries out effects through the ports it is built with; holds no state of its own."""
 
-    def __init__(
-        self,
-        store: Store,
-        moderator: Moderator,
-        debaters: Mapping[Backend, Debater],
-        wiki: Wiki,
-        room: Room,
-        clock: Clock,
-        language: str,
-        archive_hours: int = 0,
-    ) -> None:
-        self._store = store
-        self._moderator = moderator
-        self._debaters = debaters
-        self._wiki = wiki
-        self._room = room
-        self._clock = clock
-        self._language = language
-        self._archive_after = timedelta(hours=archive_hours)
+    _store: Store
+    _moderator: Moderator
+    _debaters: Mapping[Backend, Debater]
+    _wiki: Wiki
+    _room: Room
+    _clock: Clock
+    _language: str
+    _archive_hours: int = 0  # a concluded room is archived this long after its end (0: never)
 
-    async def run(self, debate: Debate, effect: Effect) -> Event | None:
+    async def run(self, debate: Debate, effect: fx.Effect) -> Event | None:
         """Carry out `effect` for `debate`; return the event it produced, if any."""
         match effect:
-            case AskDebater():
+            case fx.AskDebater():
                 return await self._ask(debate, effect)
-            case Judge(turn=turn):
+            case fx.Judge(turn=turn):
                 view = await self._view(debate)
                 decision = await self._moderator.judge(view)
                 return Judged(turn, decision, heard=len(debate.people))
-            case RunTask(task=task) if task == MINORITY_TASK:  # a stalemate (issue 18)
-                return await minority_report(self._store, self._moderator, debate, self._in(debate))
-            case RunTask(task=task):
+            case fx.RunTask(task=task) if task == MINORITY_TASK:  # a stalemate (issue 18)
+                return await self._minority_report(debate)
+            case fx.RunTask(task=task):
                 return await self._task(debate, task)
-            case Conclude():
+            case fx.Conclude():
                 return await self._conclude(debate)
-            case ClosePoll():
-                return await close_poll(self._room, self._store, self._clock, debate)
-            case OpenPoll():
-                await open_poll(self._room, self._store, self._clock, debate)
-            case ScheduleResume(at=at):
+            case fx.ClosePoll():  # ends the poll if it still runs, and reads its votes
+                counts = await self._room.votes(debate)
+                await self._store.timer_done(debate.id, self._clock.now())
+                return PollClosed(counts or (), lost=counts is None)
+            case fx.OpenPoll():  # a repeat posts nothing again and keeps the first end time
+                hours = debate.poll.hours if debate.poll is not None else 1
+                await self._room.show(debate, effect)
+                ends = self._clock.now() + timedelta(hours=hours)
+                await self._store.schedule_poll(debate.id, ends)
+            case fx.ScheduleResume(at=at):
                 await self._store.schedule_resume(debate.id, datetime.fromisoformat(at))
-            case (
-                WriteAgenda()
-                | AppendRoundLog()
-                | LogNote()
-                | WriteWorkingDocument()
-                | WriteConclusion()
-                | WritePage()
-            ):
+            case _ if isinstance(effect, fx.WikiEffect):
                 await self._wiki.write(debate, effect, await self._for_wiki(debate, effect))
-            case PostTurn(turn=number):
+            case fx.PostTurn(turn=number):
                 posted = await self._store.turn(debate.id, number)
                 url = await self._room.show(debate, effect, Loaded(turn=posted))
                 await self._store.set_message_url(debate.id, number, url)
-            case PostConclusion() | PostSummary():
+            case fx.PostConclusion() | fx.PostSummary():
                 await self._show_end(debate, effect)
             case _:
                 await self._room.show(debate, *self._for_room(debate, effect))
@@ -153,14 +123,25 @@ class EffectRunner:
         view = await self._view(debate, every_seat=True)
         return ConclusionReady(await self._moderator.conclude(view))
 
-    async def _for_wiki(self, debate: Debate, effect: WikiEffect) -> Loaded:
+    async def _minority_report(self, debate: Debate) -> MinorityReported:
+        """The moderator's report, its quotes checked; each side's stance line without one."""
+        turns = await self._store.last_turns(debate.id, max(debate.turns, 1))
+        prompt = prompts.load(MINORITY_TASK, self._in(debate), **task_fields(debate, turns))
+        request = TaskRequest(debate.id, MINORITY_TASK, prompt, True)
+        try:
+            output = await self._moderator.perform(request)
+        except ModeratorUnavailable:
+            return MinorityReported(fallback(debate, turns))
+        return MinorityReported(from_output(debate, turns, output))
+
+    async def _for_wiki(self, debate: Debate, effect: fx.WikiEffect) -> Loaded:
         """What a wiki write needs from the store: a turn and its link, a rendered page."""
         match effect:
-            case AppendRoundLog(turn=number):
+            case fx.AppendRoundLog(turn=number):
                 logged = await self._store.turn(debate.id, number)
                 url = await self._store.message_url(debate.id, number)
                 return Loaded(turn=logged, message_url=url)
-            case WritePage(page=page):
+            case fx.WritePage(page=page):
                 fmt = format_named(debate.format)
                 turns = await self._turns(debate, fmt.page_shows(debate, page))
                 title, markdown = fmt.render_page(debate, page, turns)
@@ -170,15 +151,15 @@ class EffectRunner:
                 return Loaded(title=title, markdown=markdown)
         return NOTHING
 
-    def _for_room(self, debate: Debate, effect: RoomEffect) -> tuple[RoomEffect, Loaded]:
+    def _for_room(self, debate: Debate, effect: fx.RoomEffect) -> tuple[fx.RoomEffect, Loaded]:
         """A notice with its page and seat named, an ending with the links to its pages."""
         match effect:
-            case Notify(key=key, params=params):
+            case fx.Notify(key=key, params=params):
                 said = self._params(debate, dict(params))
-                return Notify(key, tuple(said.items())), NOTHING
-            case PostConclusion() | PostSummary():
+                return fx.Notify(key, tuple(said.items())), NOTHING
+            case fx.PostConclusion() | fx.PostSummary():
                 fmt = format_named(debate.format)
-                summary = fmt.summary(debate) if isinstance(effect, PostSummary) else ""
+                summary = fmt.summary(debate) if isinstance(effect, fx.PostSummary) else ""
                 return effect, Loaded(markdown=summary, links=page_links(self._wiki, debate))
         return effect, NOTHING
 
@@ -209,16 +190,17 @@ class EffectRunner:
                 continue
         return tuple(found)
 
-    async def _show_end(self, debate: Debate, effect: PostConclusion | PostSummary) -> None:
+    async def _show_end(self, debate: Debate, effect: fx.PostConclusion | fx.PostSummary) -> None:
         """The end in the room, with every turn (for the export file); then the room's archive
         time, stored as the debate's timer (fenced as every write is, kept across restarts)."""
         every = await self._store.last_turns(debate.id, max(debate.turns, 1))
         _, loaded = self._for_room(debate, effect)
         await self._room.show(debate, effect, replace(loaded, turns=every))
-        if self._archive_after:
-            await self._store.schedule_resume(debate.id, self._clock.now() + self._archive_after)
+        if self._archive_hours:
+            archive_at = self._clock.now() + timedelta(hours=self._archive_hours)
+            await self._store.schedule_resume(debate.id, archive_at)
 
-    async def _ask(self, debate: Debate, ask: AskDebater) -> Event:
+    async def _ask(self, debate: Debate, ask: fx.AskDebater) -> Event:
         if ask.delay_s > 0:
             await self._clock.sleep(ask.delay_s)
         member = debate.member(ask.seat)
@@ -254,18 +236,9 @@ class EffectRunner:
         except DebaterError as exc:
             return DebaterFailed(ask.seat, ask.turn, exc.kind, exc.detail, exc.retry_after)
         parsed = await parsed_by_contract(debate, output)
-        heard = len(debate.people)
         concession = await self._concession(debate, ask.seat, parsed)
-        return ReplyReceived(
-            ask.seat,
-            ask.turn,
-            output.text,
-            output.raw,
-            output.meta,
-            heard=heard,
-            parsed=parsed,
-            concession=concession,
-        )
+        said = (ask.seat, ask.turn, output.text, output.raw, output.meta)
+        return ReplyReceived(*said, heard=len(debate.people), parsed=parsed, concession=concession)
 
     async def _concession(self, debate: Debate, seat: str, parsed: ParsedReply) -> str:
         """Checks a move toward the others against their stored replies (issue 18)."""
@@ -275,11 +248,9 @@ class EffectRunner:
         return verdict(debate, seat, parsed.stance, parsed.convinced_by, earlier)
 
     async def _view(self, debate: Debate, *, every_seat: bool = False) -> ModeratorView:
-        """The last two turns and what the people said since the last judgement; for the
-        Conclusion also each participant's latest turn, since one may speak twice in a row
-        across rounds (each side's position is quoted from it)."""
-        # The debate's log names its stored turns in order: the latest two are read by
-        # number, which the store keeps (no query per judgement).
+        """The last two turns (by number, from the debate's log) and what the people said since
+        the last judgement; for the Conclusion also each participant's latest turn, since one
+        may speak twice in a row across rounds (each side's position is quoted from it)."""
         numbers = tuple(number for number, _ in debate.log[-MODERATOR_CONTEXT_TURNS:])
         turns = await self._turns(debate, numbers)
         if every_seat and {turn.seat for turn in turns} != set(debate.ids):

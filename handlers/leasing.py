@@ -32,15 +32,12 @@ class LeaseGuard(Protocol):
 
     def holds(self, debate_id: int) -> bool:
         """True while this process holds the debate's lease with time to spare."""
-        ...
 
     def generation(self, debate_id: int) -> int | None:
         """The generation of the debate's lease this process holds (None: not held)."""
-        ...
 
     async def confirm(self, debate_id: int) -> None:
         """LeaseLost unless this process may write for the debate now (before each write)."""
-        ...
 
 
 class EveryDebate:

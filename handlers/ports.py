@@ -4,9 +4,9 @@ Precedents are in handlers.store_ports)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from datetime import datetime
-from types import TracebackType
 from typing import Protocol
 
 from handlers.core.effects import RoomEffect, WikiEffect
@@ -88,11 +88,9 @@ class Debater(Protocol):
 
     async def speak(self, request: TurnRequest) -> DebaterOutput:
         """Send the prompt and return the reply; raise DebaterError on failure."""
-        ...
 
     async def forget(self, debate_id: int) -> None:
         """Drop whatever session state the debater keeps for a debate."""
-        ...
 
 
 @dataclass(frozen=True)
@@ -116,19 +114,15 @@ class Moderator(Protocol):
     async def detect(self, window: tuple[ChatLine, ...], language: str = "") -> Detection:
         """Judge whether the chat holds an open, debate-worthy decision; the card's words in
         `language` (its channel's; '': the moderator's own)."""
-        ...
 
     async def judge(self, view: ModeratorView) -> Decision:
         """Decide what follows the latest reply and update the running summary."""
-        ...
 
     async def conclude(self, view: ModeratorView) -> Conclusion:
         """Write the Conclusion from what the debate reached."""
-        ...
 
     async def perform(self, request: TaskRequest) -> str:
         """Perform a format's task; raises ModeratorUnavailable when it cannot."""
-        ...
 
 
 @dataclass(frozen=True)
@@ -158,11 +152,9 @@ class Wiki(Protocol):
 
     async def write(self, debate: Debate, effect: WikiEffect, loaded: Loaded = NOTHING) -> None:
         """Queue what `effect` writes (a page, a section of the Round-Log)."""
-        ...
 
     def page_url(self, debate: Debate, page: str) -> str:
         """Where a person reads the page (a link for the thread)."""
-        ...
 
 
 class Room(Protocol):
@@ -170,32 +162,19 @@ class Room(Protocol):
 
     async def show(self, debate: Debate, effect: RoomEffect, loaded: Loaded = NOTHING) -> str:
         """Show what `effect` says; return a link to its first message (a turn's), else ""."""
-        ...
 
     async def votes(self, debate: Debate) -> tuple[int, ...] | None:
         """End the poll if it still runs and read its votes per answer (None: no poll message)."""
-        ...
 
     def working(self, debate: Debate, seat: str) -> WorkingIndicator:
         """A context manager showing that participant `seat` is working (typing, ...)."""
-        ...
 
 
-class WorkingIndicator(Protocol):
+class WorkingIndicator(AbstractAsyncContextManager[None], Protocol):
     """Shown while a debater works on its turn; `show_text` shows its reply as it grows."""
 
     def show_text(self, text_so_far: str) -> None:
         """Show the reply written so far (returns at once; the display catches up)."""
-        ...
-
-    async def __aenter__(self) -> None: ...
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None: ...
 
 
 class Clock(Protocol):
@@ -203,8 +182,6 @@ class Clock(Protocol):
 
     def now(self) -> datetime:
         """The current UTC time."""
-        ...
 
     async def sleep(self, seconds: float) -> None:
         """Wait (or not, in tests)."""
-        ...

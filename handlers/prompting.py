@@ -125,15 +125,8 @@ def additions(ask: AskDebater, people: tuple[PeopleLine, ...], language: str) ->
     lines = []
     for line in people:
         if line.question:
-            lines.append(
-                prompts.load(
-                    "debate_people_answered",
-                    language,
-                    who=line.who,
-                    question=line.question,
-                    answer=line.text,
-                )
-            )
+            answered = {"question": line.question, "answer": line.text}
+            lines.append(prompts.load("debate_people_answered", language, who=line.who, **answered))
         else:
             lines.append(prompts.load("debate_people_said", language, who=line.who, text=line.text))
     if ask.note:

@@ -71,7 +71,6 @@ class RulesModerator:
             open_issues = (latest.parsed.question.text.strip(),)
         return Conclusion(
             decision=decision,
-            agreed=(),
             open_issues=open_issues,
             positions=positions,
             next_steps=(phrase("moderator.rules_next_step"),),

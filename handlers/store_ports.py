@@ -8,9 +8,8 @@ from datetime import datetime, timedelta
 from typing import Protocol
 
 from handlers.core.effects import Effect
-from handlers.core.model import DEFAULT_ROSTER, Debate, Participant, Precedent, Proposal, Turn
+from handlers.core.model import Debate, Precedent, Turn
 from handlers.core.server_config import ServerConfig
-from handlers.core.usage import Spend
 
 
 class StoreUnavailable(Exception):
@@ -22,26 +21,11 @@ class StoreUnavailable(Exception):
 class Store(Protocol):
     """Where debates, turns and pending effects live; each step is stored before it acts."""
 
-    async def create(
-        self,
-        proposal: Proposal,
-        max_rounds: int,
-        now: datetime,
-        ttl: timedelta,
-        effects: Sequence[Effect],
-        roster: tuple[Participant, ...] = DEFAULT_ROSTER,
-        format_name: str = "free",
-        options: tuple[tuple[str, str], ...] = (),
-        spend: Spend | None = None,
-        language: str = "",
-    ) -> Debate:
-        """Store a new proposal (with the roster, format and language it would open with) and
-        its effects."""
-        ...
+    async def create(self, draft: Debate, ttl: timedelta, effects: Sequence[Effect]) -> Debate:
+        """Store a proposed debate (the store gives its id and wiki key) and its effects."""
 
     async def load(self, debate_id: int) -> Debate:
         """The debate's current state."""
-        ...
 
     async def save_step(
         self,
@@ -51,75 +35,57 @@ class Store(Protocol):
         now: datetime,
         completed_effect: int | None = None,
         decided_by: int | None = None,
-        completed: Sequence[int] = (),
         command: int | None = None,
     ) -> None:
         """Store a transition's outcome atomically, with the completion of `completed_effect`
-        and of the effects in `completed` (run since the last save), and the done mark of the
-        inbox `command` whose event made it."""
-        ...
+        (whose event it is) and the done mark of the inbox `command` whose event made it."""
 
     async def pending_effects(self, debate_id: int, limit: int = 1) -> list[tuple[int, Effect]]:
         """The oldest effects not yet done."""
-        ...
 
     async def complete_effects(
         self, debate_id: int, effect_ids: Sequence[int], now: datetime
     ) -> None:
         """Mark several of the debate's effects done at once (effect ids are per debate)."""
-        ...
 
     async def turn(self, debate_id: int, number: int) -> Turn:
         """One stored turn."""
-        ...
 
     async def last_turns(self, debate_id: int, count: int) -> tuple[Turn, ...]:
         """The latest turns, oldest first."""
-        ...
 
     async def set_message_url(self, debate_id: int, number: int, url: str) -> None:
         """Remember where a turn was posted."""
-        ...
 
     async def message_url(self, debate_id: int, number: int) -> str:
         """Where a turn was posted."""
-        ...
 
     async def debates_with_work(self) -> list[int]:
         """Debates with effects still to run."""
-        ...
 
     async def open_topics(self, channel_id: int) -> list[str]:
         """Topics still open in a channel."""
-        ...
 
     async def waiting_cards(self, channel_id: int) -> int:
         """Approval cards waiting for a click in a channel."""
-        ...
 
     async def due_proposals(self, now: datetime) -> list[int]:
         """Proposals past their expiry."""
-        ...
 
     async def schedule_poll(self, debate_id: int, ends_at: datetime) -> None:
         """Store a poll's end time (a repeat keeps the first one)."""
-        ...
 
     async def schedule_resume(self, debate_id: int, at: datetime) -> None:
         """Store when a limit pause ends (it replaces the debate's timer)."""
-        ...
 
     async def due_timers(self, now: datetime) -> list[int]:
         """Debates whose timer (a poll's end, a limit's reset) is due and not yet done."""
-        ...
 
     async def timer_done(self, debate_id: int, now: datetime) -> None:
         """The debate's timer is done."""
-        ...
 
     async def turn_costs(self) -> dict[str, tuple[float, int]]:
         """Per seat, the mean cost of its recorded turns that cost anything, and their count."""
-        ...
 
 
 class Precedents(Protocol):
@@ -127,7 +93,6 @@ class Precedents(Protocol):
 
     async def search(self, text: str, limit: int) -> tuple[Precedent, ...]:
         """Up to `limit` pages related to `text`, best first."""
-        ...
 
 
 class ServerConfigs(Protocol):
@@ -135,4 +100,3 @@ class ServerConfigs(Protocol):
 
     async def lookup(self, guild_id: int, channel_id: int) -> ServerConfig:
         """What applies in a channel of a server."""
-        ...

@@ -8,10 +8,27 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 
-from handlers.core.model import Action, ChatLine, Conclusion, Decision, Detection, ModeratorView
+from handlers.core.model import (
+    Action,
+    ChatLine,
+    Conclusion,
+    Debate,
+    Decision,
+    Detection,
+    ModeratorView,
+    Phase,
+    Proposal,
+)
 from handlers.ports import ModeratorUnavailable, TaskRequest
 
 T0 = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
+
+
+def draft(proposal: Proposal, max_rounds: int, now: datetime) -> Debate:
+    """A proposed debate as the handler drafts one for `Store.create`."""
+    return Debate(0, proposal, Phase.PROPOSED, now, max_rounds)
+
+
 TOPIC = "캐시 계층 선택 — Redis vs in-process LRU"
 QUESTION = "다음 분기 배포에서 어떤 캐시 계층을 쓸 것인가?"
 

@@ -6,29 +6,8 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from handlers.core import events as ev
 from handlers.core.credit import PAUSE_CHOICES
-from handlers.core.events import (
-    BudgetChosen,
-    BudgetDecided,
-    ConclusionReady,
-    DebaterFailed,
-    Event,
-    FormatChosen,
-    Judged,
-    MinorityReported,
-    OptionChosen,
-    PeopleSaid,
-    PollClosed,
-    ProposalApproved,
-    ProposalDeclined,
-    ProposalExpired,
-    ReplyReceived,
-    SkipRequested,
-    StopRequested,
-    TaskDone,
-    TimerDue,
-    UserAnswered,
-)
 from handlers.core.formats import card_options, formats_for
 from handlers.core.model import Actor, Debate, Phase
 from handlers.core.steps import expects, open_asks
@@ -54,7 +33,7 @@ class Submitted:
 
     admission: Admission
     debate: Debate | None = None
-    first: Event | None = None  # ANSWERED by the gateway: the answer stored first (unapplied)
+    first: ev.Event | None = None  # ANSWERED by the gateway: the answer stored first (unapplied)
 
     @property
     def taken(self) -> bool:
@@ -67,7 +46,7 @@ def authorized(debate: Debate, actor: Actor) -> bool:
     return actor.is_approver or actor.user_id in debate.people_ids
 
 
-def admits(debate: Debate, event: Event) -> Admission:
+def admits(debate: Debate, event: ev.Event) -> Admission:
     """The admission of `event` by `debate` as it stands: a person's event is refused unless
     they may act; any event that does not fit the debate's state is not taken now."""
     actor = acting(event)
@@ -75,69 +54,69 @@ def admits(debate: Debate, event: Event) -> Admission:
         return Admission.REFUSED
     if _fits(debate, event):
         return Admission.TAKEN
-    if isinstance(event, UserAnswered) and 0 < event.question < debate.question_number:
+    if isinstance(event, ev.UserAnswered) and 0 < event.question < debate.question_number:
         return Admission.ANSWERED
     return Admission.NOT_NOW
 
 
-def answers(debate: Debate, event: Event) -> str | None:
+def answers(debate: Debate, event: ev.Event) -> str | None:
     """What the event answers that only one person may (the open question, a budget pause,
     the card), as the gateway's inbox keeps one answer to each; None for any other event."""
     match event:
-        case UserAnswered() if debate.user_question is not None and not debate.paused:
+        case ev.UserAnswered() if debate.user_question is not None and not debate.paused:
             return f"question:{debate.question_number}"
-        case BudgetDecided() if debate.paused == "budget":  # each pause ends with a new budget
+        case ev.BudgetDecided() if debate.paused == "budget":  # each pause ends with a new budget
             return f"budget:{debate.max_rounds}:{debate.spend.budget_usd}"
-        case ProposalApproved() | ProposalDeclined():
+        case ev.ProposalApproved() | ev.ProposalDeclined():
             return "card"
     return None
 
 
-def acting(event: Event) -> Actor | None:
+def acting(event: ev.Event) -> Actor | None:
     """Who must be authorized for the event (None: the engine's own, or anyone's words)."""
-    if isinstance(event, PeopleSaid):
+    if isinstance(event, ev.PeopleSaid):
         return None  # words typed in the room are kept whoever typed them
     return getattr(event, "actor", None)
 
 
-def _fits(debate: Debate, event: Event) -> bool:
+def _fits(debate: Debate, event: ev.Event) -> bool:
     """True if the debate, in its current state, has a use for the event."""
     match event:
-        case ProposalApproved() | ProposalDeclined() | ProposalExpired():
+        case ev.ProposalApproved() | ev.ProposalDeclined() | ev.ProposalExpired():
             return debate.phase is Phase.PROPOSED
-        case FormatChosen() | OptionChosen() | BudgetChosen():
+        case ev.FormatChosen() | ev.OptionChosen() | ev.BudgetChosen():
             return debate.phase is Phase.PROPOSED and _card_choice_fits(debate, event)
-        case ReplyReceived() | DebaterFailed():
+        case ev.ReplyReceived() | ev.DebaterFailed():
             return expects(debate, event.seat, event.turn)
-        case Judged():
+        case ev.Judged():
             return debate.phase is Phase.JUDGING and event.turn == debate.turns and not debate.tasks
-        case TaskDone():
+        case ev.TaskDone():
             return debate.phase in TASKING and event.task in debate.tasks
-        case UserAnswered(question=number):
+        case ev.UserAnswered(question=number):
             return _answer_fits(debate, number)
-        case BudgetDecided():
+        case ev.BudgetDecided():
             return _pause_fits(debate, event)
-        case PeopleSaid():
+        case ev.PeopleSaid():
             return debate.phase in STOPPABLE and bool(event.text.strip())
-        case StopRequested():
+        case ev.StopRequested():
             return debate.phase in STOPPABLE
-        case SkipRequested(seat=seat, turn=turn):  # a button's: its own turn only
+        case ev.SkipRequested(seat=seat, turn=turn):  # a button's: its own turn only
             return expects(debate, seat, turn) if seat else bool(open_asks(debate))
-        case ConclusionReady():
+        case ev.ConclusionReady():
             return debate.phase is Phase.CONCLUDING
-        case MinorityReported() | TimerDue() | PollClosed():
+        case ev.MinorityReported() | ev.TimerDue() | ev.PollClosed():
             return True  # the poll's own rules (handlers/core/poll.py) tell
     return False
 
 
-def _card_choice_fits(debate: Debate, event: FormatChosen | OptionChosen | BudgetChosen) -> bool:
+def _card_choice_fits(debate: Debate, event: ev.Event) -> bool:
     """A format the roster can run, a budget in range, or one of an option's choices."""
     match event:
-        case FormatChosen(format=name):
+        case ev.FormatChosen(format=name):
             return name in formats_for(debate.roster)
-        case BudgetChosen(rounds=rounds):
+        case ev.BudgetChosen(rounds=rounds):
             return 1 <= rounds <= MAX_BUDGET_ROUNDS
-        case OptionChosen(key=key, value=value):
+        case ev.OptionChosen(key=key, value=value):
             return any(o.key == key and o.valid(value) for o in card_options(debate.format))
     return False
 
@@ -150,7 +129,7 @@ def _answer_fits(debate: Debate, question: int) -> bool:
     return asked and question == debate.question_number
 
 
-def _pause_fits(debate: Debate, event: BudgetDecided) -> bool:
+def _pause_fits(debate: Debate, event: ev.BudgetDecided) -> bool:
     """A pause's button answers that pause only (`at`: the turn count it was shown at)."""
     return (
         debate.phase is Phase.AWAITING_USER

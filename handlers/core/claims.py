@@ -41,10 +41,7 @@ class ClaimUpdate:
 
 
 def updated(
-    claims: tuple[Claim, ...],
-    updates: tuple[ClaimUpdate, ...],
-    ids: tuple[str, ...],
-    turn: int = 0,
+    claims: tuple[Claim, ...], updates: tuple[ClaimUpdate, ...], ids: tuple[str, ...], turn: int = 0
 ) -> tuple[Claim, ...]:
     """The board after the moderator's updates on judging `turn`. A known id changes status
     (and gains the holder); a claim without a known id is added under the next id; a holder

@@ -231,39 +231,6 @@ class ArchiveRoom:
     kind: Literal["archive_room"] = "archive_room"
 
 
-Effect = Annotated[
-    PostCard
-    | CloseCard
-    | OpenRoom
-    | WriteAgenda
-    | UpdateStatus
-    | Notify
-    | AskDebater
-    | PostTurn
-    | AppendRoundLog
-    | LogNote
-    | WriteWorkingDocument
-    | Judge
-    | AskUser
-    | CloseQuestion
-    | AskBudget
-    | UpdateClaims
-    | Conclude
-    | WriteConclusion
-    | PostConclusion
-    | RunTask
-    | WritePage
-    | PostSummary
-    | PostMinorityReport
-    | OpenPoll
-    | ClosePoll
-    | ScheduleResume
-    | ArchiveRoom,
-    Field(discriminator="kind"),
-]
-
-EFFECT_ADAPTER: TypeAdapter[Effect] = TypeAdapter(Effect)
-
 RoomEffect: TypeAlias = (
     PostCard
     | CloseCard
@@ -287,3 +254,11 @@ WikiEffect: TypeAlias = (
     WriteAgenda | AppendRoundLog | LogNote | WriteWorkingDocument | WriteConclusion | WritePage
 )
 """What the wiki queues."""
+
+Effect = Annotated[
+    RoomEffect | WikiEffect | AskDebater | Judge | RunTask | Conclude | ClosePoll | ScheduleResume,
+    Field(discriminator="kind"),
+]
+"""Every effect: what a room shows, what the wiki queues, and what the engine runs itself."""
+
+EFFECT_ADAPTER: TypeAdapter[Effect] = TypeAdapter(Effect)

@@ -14,7 +14,6 @@ from dataclasses import dataclass
 FENCE_LINE_START = re.compile(r" {0,3}```")  # a line beginning like this may be a fence
 _OPENER = re.compile(r"( {0,3})(`{3,16})([^`\n]*)")
 _CLOSER = re.compile(r" {0,3}(`{3,})[ \t\r]*")
-_OPENER_LINE = re.compile(r"^ {0,3}(`{3,16})([^`\n]*)\n", re.MULTILINE)
 # The opening line read backwards: newline, info, backticks, indent, then a line start.
 _OPENER_LINE_REVERSED = re.compile(r"\n([^`\n]*)`{3,16} {0,3}(?=\n|\Z)")
 _BACKTICKS = re.compile(r"`+")
@@ -65,12 +64,6 @@ def open_fence(text: str) -> Fence | None:
     for line in text.split("\n"):
         fence = step(fence, line)
     return fence
-
-
-def openings(text: str) -> Iterator[Opening]:
-    """Every fence opening line in `text`, first to last (whether or not it is inside a fence)."""
-    for match in _OPENER_LINE.finditer(text):
-        yield Opening(match.start(), match.end(), match.group(2).strip().lower())
 
 
 def json_openings_last_first(text: str) -> Iterator[Opening]:

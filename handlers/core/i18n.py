@@ -53,10 +53,6 @@ class Strings:
         """True if the key exists."""
         return key in self._table
 
-    def keys(self) -> frozenset[str]:
-        """Every key of this language."""
-        return frozenset(self._table)
-
 
 @cache
 def strings_in(language: str) -> Strings:

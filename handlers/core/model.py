@@ -16,14 +16,7 @@ from handlers.core.kinds import (
     WikiPage,
     WriteMode,
 )
-from handlers.core.participants import (
-    AG,
-    CLAUDE,
-    DEFAULT_ROSTER,
-    GEMINI,
-    Backend,
-    Participant,
-)
+from handlers.core.participants import AG, CLAUDE, DEFAULT_ROSTER, GEMINI, Backend, Participant
 from handlers.core.poll_data import PeoplePoll
 from handlers.core.usage import Spend, Window
 
@@ -226,7 +219,6 @@ class Debate:
     turns: int = 0  # the highest turn number stored so far
     attempt: int = 0  # retries of the current ask (a one-ask step; mirrors `asked`)
     skipped: int = 0  # consecutive skipped asks
-    fresh_session: bool = False  # the next ask to `speaker` must start a new session
     note: str = ""  # the moderator's addition for the next brief
     user_question: UserQuestion | None = None
     first_next_round: str | None = None  # asked a question: answers first next round

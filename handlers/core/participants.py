@@ -81,11 +81,8 @@ def parse_roster(text: str) -> tuple[Participant, ...]:
             raise RosterError(f"{entry!r}: the backend must be one of {known}") from None
         if any(member.id == pid for member in roster):
             raise RosterError(f"{entry!r}: the id {pid!r} is given twice")
-        colour = (
-            _BACKEND_COLOURS[backend]
-            if not any(m.backend is backend for m in roster)
-            else COLOUR_OTHER
-        )
+        taken = any(m.backend is backend for m in roster)  # its colour went to the first
+        colour = COLOUR_OTHER if taken else _BACKEND_COLOURS[backend]
         shown = name.strip() or _DEFAULT_NAMES.get(pid, pid)
         roster.append(Participant(pid, backend, shown, colour, persona.strip()))
     if len(roster) < 2:

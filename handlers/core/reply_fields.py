@@ -31,8 +31,6 @@ Value: TypeAlias = "str | bool | Obj | list[Value] | None"
 
 def shown(text: str) -> str:
     """`text` as Discord and the wiki can carry it: lone surrogates and NUL as `\\uXXXX`."""
-    if text.isascii() and "\x00" not in text:
-        return str(text)
     if "\x00" not in text and encodable(text):
         return str(text)
     return _UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
@@ -63,23 +61,6 @@ def render_extra(pairs: list[tuple[str, Value]]) -> str:
         else:
             lines.append(head + _scalar(value))
     return "\n".join(line.rstrip(" ") if line.endswith(": ") else line for line in lines)
-
-
-def strings_of(value: Value) -> list[str]:
-    """Every key and string in `value` (what showing it must keep), iteratively."""
-    found: list[str] = []
-    stack: list[Value] = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, Obj):
-            for key, inner in item:
-                found.append(key)
-                stack.append(inner)
-        elif isinstance(item, list):
-            stack.extend(item)
-        elif isinstance(item, str):
-            found.append(item)
-    return found
 
 
 def _scalar(value: str | bool | None) -> str:

@@ -24,6 +24,8 @@ MAX_ENCLOSING = 64  # earlier starts tried for an object enclosing the one found
 _BUDGET_FACTOR = 8  # characters a reply's failed decode attempts may cost, per character
 _BUDGET_FLOOR = 1 << 20
 _CONTRACT_KEYS = frozenset({"opinion", "wiki_action", "question", "stance"})
+_ACTION_KEYS = frozenset({"page", "mode", "content"})
+_QUESTION_KEYS = frozenset({"to", "text"})
 _SPACE = re.compile(r"\s*")
 _OBJECT_START_REVERSED = re.compile(r'"\s*\{')  # `{"` read backwards
 _DECODER = json.JSONDecoder(
@@ -58,7 +60,7 @@ def parse_reply(text: str) -> ParsedReply:
         return ParsedReply(opinion=shown(text), structured=False)
     block, start, end = found
     extra: list[tuple[str, Value]] = []
-    used = _last_of_each(block, extra)
+    used = _split(block, _CONTRACT_KEYS, extra)
     opinion = used.get("opinion")
     if opinion is not None and not isinstance(opinion, str):
         extra.append(("opinion", opinion))
@@ -75,18 +77,17 @@ def parse_reply(text: str) -> ParsedReply:
     )
 
 
-def _last_of_each(block: Obj, extra: list[tuple[str, Value]]) -> dict[str, Value]:
-    """The last value of each contract key; every other pair goes to `extra`."""
-    last: dict[str, int] = {}
-    for index, (key, _) in enumerate(block):
-        if key in _CONTRACT_KEYS:
-            last[key] = index
+def _split(
+    value: Obj, keys: frozenset[str], extra: list[tuple[str, Value]], prefix: str = ""
+) -> dict[str, Value]:
+    """The last value of each of `keys`; every other pair goes to `extra`, under `prefix`."""
+    last = {key: index for index, (key, _) in enumerate(value) if key in keys}
     used: dict[str, Value] = {}
-    for index, (key, value) in enumerate(block):
+    for index, (key, item) in enumerate(value):
         if last.get(key) == index:
-            used[key] = value
+            used[key] = item
         else:
-            extra.append((key, value))
+            extra.append((f"{prefix}{key}", item))
     return used
 
 
@@ -159,8 +160,9 @@ def _decode_at(
 def _wiki_action(value: Value | None, extra: list[tuple[str, Value]]) -> WikiAction | None:
     if value is None:
         return None
-    fields = _last_of(value, ("page", "mode", "content"))
-    page, mode, content = fields if fields is not None else (None, None, None)
+    rest: list[tuple[str, Value]] = []
+    fields = _split(value, _ACTION_KEYS, rest, "wiki_action.") if isinstance(value, Obj) else {}
+    page, mode, content = (fields.get(key) for key in ("page", "mode", "content"))
     page = "" if page is None else page
     mode = "replace" if mode is None else mode
     if (
@@ -171,7 +173,7 @@ def _wiki_action(value: Value | None, extra: list[tuple[str, Value]]) -> WikiAct
     ):
         extra.append(("wiki_action", value))
         return None
-    _rest(value, ("page", "mode", "content"), "wiki_action", extra)
+    extra += rest
     return WikiAction(page=shown(page), mode=shown(mode), content=shown(content))
 
 
@@ -183,15 +185,16 @@ def _question(value: Value | None, extra: list[tuple[str, Value]]) -> Question |
             return Question(to="opponent", text=shown(value))
         extra.append(("question", value))
         return None
-    fields = _last_of(value, ("to", "text"))
-    to, text = fields if fields is not None else (None, None)
+    rest: list[tuple[str, Value]] = []
+    fields = _split(value, _QUESTION_KEYS, rest, "question.") if isinstance(value, Obj) else {}
+    to, text = fields.get("to"), fields.get("text")
     if not isinstance(value, Obj) or not isinstance(text, str) or not text.strip():
         extra.append(("question", value))
         return None
     if to is not None and not isinstance(to, str):
         extra.append(("question", value))
         return None
-    _rest(value, ("to", "text"), "question", extra)
+    extra += rest
     who = "user" if str(to or "").lower() == "user" else "opponent"
     if to is not None and to.lower() not in {"user", "opponent"}:
         extra.append(("question.to", to))
@@ -208,22 +211,6 @@ def _stance(value: Value | None, extra: list[tuple[str, Value]]) -> Stance | Non
             pass
     extra.append(("stance", value))
     return None
-
-
-def _last_of(value: Value, keys: tuple[str, ...]) -> tuple[Value | None, ...] | None:
-    """The last value of each of `keys` when `value` is an object, else None."""
-    if not isinstance(value, Obj):
-        return None
-    found = {key: item for key, item in value if key in keys}
-    return tuple(found.get(key) for key in keys)
-
-
-def _rest(value: Obj, keys: tuple[str, ...], prefix: str, extra: list[tuple[str, Value]]) -> None:
-    """Every pair of an object that `_last_of` did not take, into `extra`."""
-    last = {key: index for index, (key, _) in enumerate(value) if key in keys}
-    for index, (key, item) in enumerate(value):
-        if last.get(key) != index:
-            extra.append((f"{prefix}.{key}", item))
 
 
 def json_block(text: str, keys: frozenset[str] = _CONTRACT_KEYS) -> dict[str, Value] | None:

@@ -55,7 +55,6 @@ def reporting(debate: Debate) -> tuple[Debate, tuple[Effect, ...]]:
         speaker=None,
         asked=(),
         attempt=0,
-        fresh_session=False,
         tasks=(MINORITY_TASK,),
         poll=PeoplePoll(debate.poll_hours),
     )

@@ -1,10 +1,9 @@
 """The debate's rules as a pure function: (debate, event, now, rng) -> step.
 
-No I/O here: time and randomness come in as arguments, and what should happen
-in the world comes out as effects for the handler to store and then run. What
-follows a step is the debate's format's to say (handlers/core/formats/); asking and
-storing answers are handlers/core/steps.py's, retries and skips
-handlers/core/step_failures.py's, the same for all.
+Time and randomness come in as arguments; what should happen in the world comes out as
+effects for the handler to store and then run. What follows a step is the format's to say
+(handlers/core/formats/); asking and storing answers are handlers/core/steps.py's, retries
+and skips handlers/core/step_failures.py's.
 """
 
 from __future__ import annotations
@@ -13,50 +12,14 @@ import random
 from dataclasses import replace
 from datetime import datetime
 
+from handlers.core import effects as fx
+from handlers.core import events as ev
 from handlers.core.admission import Admission, admits
 from handlers.core.claims import updated
 from handlers.core.concessions import with_concession
 from handlers.core.convergence import TREND_KEPT, converging_pause, decided, spent_pause
 from handlers.core.credit import resumed
 from handlers.core.degraded import fell_back
-from handlers.core.effects import (
-    ArchiveRoom,
-    AskUser,
-    CloseCard,
-    CloseQuestion,
-    Effect,
-    LogNote,
-    Notify,
-    OpenRoom,
-    PostConclusion,
-    PostSummary,
-    UpdateClaims,
-    UpdateStatus,
-    WriteAgenda,
-    WriteConclusion,
-)
-from handlers.core.events import (
-    BudgetChosen,
-    BudgetDecided,
-    ConclusionReady,
-    DebaterFailed,
-    Event,
-    FormatChosen,
-    Judged,
-    MinorityReported,
-    OptionChosen,
-    PeopleSaid,
-    PollClosed,
-    ProposalApproved,
-    ProposalDeclined,
-    ProposalExpired,
-    ReplyReceived,
-    SkipRequested,
-    StopRequested,
-    TaskDone,
-    TimerDue,
-    UserAnswered,
-)
 from handlers.core.formats import card_options, formats_for
 from handlers.core.model import (
     Action,
@@ -77,56 +40,56 @@ from handlers.core.step_failures import failure, skipped_by
 from handlers.core.steps import Step, conclude, format_of, reply, run_plan, task_done
 
 
-def transition(debate: Debate, event: Event, now: datetime, rng: random.Random) -> Step:
+def transition(debate: Debate, event: ev.Event, now: datetime, rng: random.Random) -> Step:
     """Apply one event; one the debate does not admit now (see admission.py) changes nothing."""
     if admits(debate, event) is not Admission.TAKEN:
         return Step(debate)
     return _taken(debate, event, now, rng)
 
 
-def _taken(debate: Debate, event: Event, now: datetime, rng: random.Random) -> Step:  # noqa: PLR0912  # one case per event: a table
+def _taken(debate: Debate, event: ev.Event, now: datetime, rng: random.Random) -> Step:  # noqa: PLR0912  # one case per event: a table
     """The step an admitted event makes."""
     match event:
-        case ProposalApproved():
+        case ev.ProposalApproved():
             return _approve(debate, event, now, rng)
-        case FormatChosen() | OptionChosen() | BudgetChosen():
+        case ev.FormatChosen() | ev.OptionChosen() | ev.BudgetChosen():
             return _on_card(debate, event)
-        case ProposalDeclined() | ProposalExpired():
+        case ev.ProposalDeclined() | ev.ProposalExpired():
             return _closed(debate, event, now)
-        case ReplyReceived():
+        case ev.ReplyReceived():
             return with_concession(reply(debate, event, now, rng), event)
-        case DebaterFailed():
+        case ev.DebaterFailed():
             return failure(debate, event, now, rng)
-        case Judged():
+        case ev.Judged():
             return _judged(debate, event, rng)
-        case TaskDone():
+        case ev.TaskDone():
             return task_done(debate, event, rng)
-        case UserAnswered(actor=actor, answer=answer) if debate.paused:
+        case ev.UserAnswered(actor=actor, answer=answer) if debate.paused:
             return _said(debate, actor, answer)  # at a pause, words are for the moderator
-        case UserAnswered(actor=actor, answer=answer):
+        case ev.UserAnswered(actor=actor, answer=answer):
             return _answered(debate, actor, answer, rng)
-        case BudgetDecided():
+        case ev.BudgetDecided():
             return decided(debate, event, rng)
-        case PeopleSaid(actor=actor, text=text):
+        case ev.PeopleSaid(actor=actor, text=text):
             return _said(debate, actor, text)
-        case MinorityReported() | TimerDue() | PollClosed():
+        case ev.MinorityReported() | ev.TimerDue() | ev.PollClosed():
             return _due(debate, event)
-        case StopRequested(actor=actor):
+        case ev.StopRequested(actor=actor):
             return _stopped(debate, actor)
-        case SkipRequested(actor=actor):
+        case ev.SkipRequested(actor=actor):
             return skipped_by(debate, _who(actor), rng)
-        case ConclusionReady():
+        case ev.ConclusionReady():
             return _ended(debate, event, now)
     return Step(debate)
 
 
-def _due(debate: Debate, event: MinorityReported | TimerDue | PollClosed) -> Step:
+def _due(debate: Debate, event: ev.MinorityReported | ev.TimerDue | ev.PollClosed) -> Step:
     """The debate's stored timer: a usage limit's reset resumes it, a concluded room's grace
     period archives it; the rest is the poll's."""
-    if isinstance(event, TimerDue) and debate.paused == "limit":
+    if isinstance(event, ev.TimerDue) and debate.paused == "limit":
         return resumed(debate)
-    if isinstance(event, TimerDue) and debate.phase.is_terminal:  # the room stored it (issue 34)
-        return Step(debate, (ArchiveRoom(),))
+    if isinstance(event, ev.TimerDue) and debate.phase.is_terminal:  # the room stored it (issue 34)
+        return Step(debate, (fx.ArchiveRoom(),))
     return on_poll(debate, event)
 
 
@@ -135,51 +98,46 @@ def _stopped(debate: Debate, actor: Actor) -> Step:
     early = stop_poll(debate, actor)
     if early is not None:
         return early
-    return conclude(debate, Outcome.STOPPED, Notify("debate.stopped_by", (("user", _who(actor)),)))
+    return conclude(
+        debate, Outcome.STOPPED, fx.Notify("debate.stopped_by", (("user", _who(actor)),))
+    )
 
 
-def _ended(debate: Debate, event: ConclusionReady, now: datetime) -> Step:
+def _ended(debate: Debate, event: ev.ConclusionReady, now: datetime) -> Step:
     """The end: the Conclusion written and posted, or the format's own closing block."""
-    phase = _END_PHASE[debate.outcome or Outcome.CONSENSUS]
+    phase = _END_PHASE.get(debate.outcome or Outcome.CONSENSUS, Phase.CONCLUDED)
     ended = replace(debate, phase=phase, ended_at=now, speaker=None, conclusion=event.conclusion)
     told = _outcome_told(ended)
     if format_of(debate).closes_itself(debate):  # its own closing block and pages
-        return Step(ended, (PostSummary(), told, UpdateStatus()))
+        return Step(ended, (fx.PostSummary(), told, fx.UpdateStatus()))
     done = event.conclusion
-    return Step(ended, (WriteConclusion(done), PostConclusion(done), told, UpdateStatus()))
+    return Step(ended, (fx.WriteConclusion(done), fx.PostConclusion(done), told, fx.UpdateStatus()))
 
 
-def _outcome_told(debate: Debate) -> Notify:
+def _outcome_told(debate: Debate) -> fx.Notify:
     """The thread's last word: the outcome, and the page that records it (the Conclusion,
     else the closing page a format lists last)."""
     pages = format_of(debate).pages(debate) or (WikiPage.CONCLUSION.value,)
     page = WikiPage.CONCLUSION.value if WikiPage.CONCLUSION.value in pages else pages[-1]
     outcome = f"⟦front.outcome_{(debate.outcome or Outcome.CONSENSUS).value}⟧"
-    return Notify("debate.outcome_recorded", (("outcome", outcome), ("page", page)))
+    return fx.Notify("debate.outcome_recorded", (("outcome", outcome), ("page", page)))
 
 
-_END_PHASE = {
-    Outcome.CONSENSUS: Phase.CONCLUDED,
-    Outcome.MAX_ROUNDS: Phase.CONCLUDED,
-    Outcome.STOPPED: Phase.STOPPED,
-    Outcome.FAILED: Phase.FAILED,
-    Outcome.PEOPLE: Phase.CONCLUDED,
-    Outcome.VERDICT: Phase.CONCLUDED,
-}
+_END_PHASE = {Outcome.STOPPED: Phase.STOPPED, Outcome.FAILED: Phase.FAILED}  # else CONCLUDED
 
 
-def _on_card(debate: Debate, event: FormatChosen | OptionChosen | BudgetChosen) -> Step:
+def _on_card(debate: Debate, event: ev.FormatChosen | ev.OptionChosen | ev.BudgetChosen) -> Step:
     """A waiting card: a format, a budget or one of the format's options picked."""
     match event:
-        case FormatChosen(format=name):
+        case ev.FormatChosen(format=name):
             return Step(replace(debate, format=name))
-        case BudgetChosen(rounds=rounds):
+        case ev.BudgetChosen(rounds=rounds):
             return Step(replace(debate, max_rounds=rounds))
-        case OptionChosen(actor=actor, key=key, value=value) if _is_form(debate, key):
+        case ev.OptionChosen(actor=actor, key=key, value=value) if _is_form(debate, key):
             mine = Added(key, actor.user_id, _who(actor), value)
             others = tuple(a for a in debate.added if (a.key, a.user_id) != (key, actor.user_id))
             return Step(replace(debate, added=(*others, mine)))
-        case OptionChosen(key=key, value=value):
+        case ev.OptionChosen(key=key, value=value):
             options = dict(debate.options) | {key: value}
             return Step(replace(debate, options=tuple(sorted(options.items()))))
 
@@ -189,17 +147,17 @@ def _is_form(debate: Debate, key: str) -> bool:
     return any(o.key == key and o.is_text for o in card_options(debate.format))
 
 
-def _closed(debate: Debate, event: ProposalDeclined | ProposalExpired, now: datetime) -> Step:
+def _closed(debate: Debate, event: ev.ProposalDeclined | ev.ProposalExpired, now: datetime) -> Step:
     """The card is declined or expired: no debate."""
-    phase = Phase.DECLINED if isinstance(event, ProposalDeclined) else Phase.EXPIRED
-    return Step(replace(debate, phase=phase, ended_at=now), (CloseCard(),))
+    phase = Phase.DECLINED if isinstance(event, ev.ProposalDeclined) else Phase.EXPIRED
+    return Step(replace(debate, phase=phase, ended_at=now), (fx.CloseCard(),))
 
 
 def _who(actor: Actor) -> str:
     return actor.name or str(actor.user_id)
 
 
-def _approve(debate: Debate, event: ProposalApproved, now: datetime, rng: random.Random) -> Step:
+def _approve(debate: Debate, event: ev.ProposalApproved, now: datetime, rng: random.Random) -> Step:
     """Fix the roster and format, open the room, and take the format's first step. A format
     the roster cannot run is not taken: the debate keeps the one it was proposed with."""
     roster = event.roster or debate.roster
@@ -216,24 +174,24 @@ def _approve(debate: Debate, event: ProposalApproved, now: datetime, rng: random
         spend=replace(debate.spend, budget_usd=event.budget_usd),
     )
     step = run_plan(format_of(fixed).start(fixed, rng))
-    opening: tuple[Effect, ...] = (
-        CloseCard(),
-        OpenRoom(),
-        WriteAgenda(),
-        Notify("wiki.agenda_written", (("page", "agenda"),)),
+    opening: tuple[fx.Effect, ...] = (
+        fx.CloseCard(),
+        fx.OpenRoom(),
+        fx.WriteAgenda(),
+        fx.Notify("wiki.agenda_written", (("page", "agenda"),)),
     )
     return Step(step.debate, (*opening, *step.effects))
 
 
-def _judged(debate: Debate, event: Judged, rng: random.Random) -> Step:
+def _judged(debate: Debate, event: ev.Judged, rng: random.Random) -> Step:
     decision = event.decision
-    effects: list[Effect] = []
+    effects: list[fx.Effect] = []
     source = debate.moderator_source
     if decision.source is ModeratorSource.RULES and not decision.lasting:
-        effects.append(Notify("moderator.rules_once"))  # a blip: the mode stays as it was
+        effects.append(fx.Notify("moderator.rules_once"))  # a blip: the mode stays as it was
     elif decision.source is not source:
         source = decision.source
-        effects.append(Notify(f"moderator.mode_{source.value}"))
+        effects.append(fx.Notify(f"moderator.mode_{source.value}"))
     noted = ((debate.turns, decision.note),) if decision.note.strip() else ()
     judged = replace(
         fell_back(debate, decision.source),
@@ -247,7 +205,7 @@ def _judged(debate: Debate, event: Judged, rng: random.Random) -> Step:
         claims=updated(debate.claims, decision.claims, debate.ids, event.turn),
     )
     if judged.claims != debate.claims:
-        effects.append(UpdateClaims())
+        effects.append(fx.UpdateClaims())
     effects += _shown(debate, decision)
     question = decision.user_question if decision.action is Action.ASK_USER else None
     if question is None and decision.action is not Action.CONCLUDE and debate.people_question:
@@ -257,25 +215,25 @@ def _judged(debate: Debate, event: Judged, rng: random.Random) -> Step:
         step = conclude(judged, Outcome.CONSENSUS)
     elif question is not None:
         waiting = replace(judged, phase=Phase.AWAITING_USER, user_question=question)
-        step = Step(waiting, (AskUser(question), UpdateStatus()))
+        step = Step(waiting, (fx.AskUser(question), fx.UpdateStatus()))
     else:
         step = run_plan(format_of(judged).judged(judged, decision, rng))
         step = spent_pause(judged, stalemate_pause(judged, converging_pause(judged, step)))
     return Step(step.debate, (*effects, *step.effects))
 
 
-def _shown(debate: Debate, decision: Decision) -> list[Effect]:
+def _shown(debate: Debate, decision: Decision) -> list[fx.Effect]:
     """The moderator's note and redirect, in the thread (grey) and in the Round-Log."""
-    shown: list[Effect] = []
+    shown: list[fx.Effect] = []
     key = f"note-{debate.turns}"
     lead = decision.next_seat
     if decision.action is Action.REDIRECT and lead is not None and lead in debate.ids:
         params = (("seat", lead), ("note", decision.note or "-"))
-        logged = LogNote(key, "redirect", debate.name_of(lead), decision.note)
-        shown += [Notify("moderator.redirect", params), logged]
+        logged = fx.LogNote(key, "redirect", debate.name_of(lead), decision.note)
+        shown += [fx.Notify("moderator.redirect", params), logged]
     elif decision.note.strip() and decision.action is not Action.CONCLUDE:
-        shown += [Notify("moderator.note", (("note", decision.note),)),
-                  LogNote(key, "note", "", decision.note)]  # fmt: skip
+        shown += [fx.Notify("moderator.note", (("note", decision.note),)),
+                  fx.LogNote(key, "note", "", decision.note)]  # fmt: skip
     return shown
 
 
@@ -284,9 +242,9 @@ def _answered(debate: Debate, actor: Actor, answer: str, rng: random.Random) -> 
     line = PeopleLine(who=_who(actor), text=answer, question=question or "-")
     answered = replace(debate, user_question=None, people=(*debate.people, line))
     step = run_plan(format_of(answered).resumed(answered, rng))
-    notice = Notify("user.answered", (("user", line.who), ("answer", answer)))
-    logged = LogNote(f"people-{len(answered.people)}", "answer", line.who, answer)
-    closed = CloseQuestion(debate.question_number)
+    notice = fx.Notify("user.answered", (("user", line.who), ("answer", answer)))
+    logged = fx.LogNote(f"people-{len(answered.people)}", "answer", line.who, answer)
+    closed = fx.CloseQuestion(debate.question_number)
     return Step(step.debate, (notice, closed, logged, *step.effects))
 
 
@@ -294,7 +252,7 @@ def _said(debate: Debate, actor: Actor, text: str) -> Step:
     """A message typed in the room: kept verbatim for the moderator and the next debaters."""
     line = PeopleLine(who=_who(actor), text=text)
     said = replace(debate, people=(*debate.people, line))
-    return Step(said, (LogNote(f"people-{len(said.people)}", "said", line.who, text),))
+    return Step(said, (fx.LogNote(f"people-{len(said.people)}", "said", line.who, text),))
 
 
 def both_agree(debate: Debate) -> bool:

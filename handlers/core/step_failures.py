@@ -1,8 +1,5 @@
-"""A participant's failed ask, for every format: retried with backoff, its session restarted,
-skipped, or the debate failed (handlers/core/steps.py's machinery, the same for all).
-
-Pure, like the state machine it serves.
-"""
+"""A participant's failed ask, for every format, pure: retried with backoff, its session
+restarted, skipped, or the debate failed (handlers/core/steps.py's machinery)."""
 
 from __future__ import annotations
 
@@ -89,10 +86,7 @@ def _skip(
         with_asks(debate, waiting), skipped=skipped, spoken=(*debate.spoken, event.seat)
     )
     notices = (Notify("debater.skipped", params),) if stopped is None else stopped
-    if waiting or moved.tasks:
-        return Step(moved, notices)
-    step = run_plan(format_of(moved).answered(moved, rng))
-    return Step(step.debate, (*notices, *held_posts(moved), *step.effects))
+    return _going_on(moved, notices, rng)
 
 
 def skipped_by(debate: Debate, who: str, rng: random.Random) -> Step:
@@ -102,7 +96,12 @@ def skipped_by(debate: Debate, who: str, rng: random.Random) -> Step:
     seats = tuple(a.participant for a in asks)
     moved = replace(faltered(with_asks(debate, ()), *seats), spoken=(*debate.spoken, *seats))
     notices = tuple(Notify("debate.skipped_by", (("user", who), ("seat", s))) for s in seats)
-    if moved.tasks:  # the moderator's tasks beside the asks go on; their end moves the step
+    return _going_on(moved, notices, rng)
+
+
+def _going_on(moved: Debate, notices: tuple[Notify, ...], rng: random.Random) -> Step:
+    """The step without the skipped asks waits for the rest and its tasks, else moves on."""
+    if open_asks(moved) or moved.tasks:
         return Step(moved, notices)
     step = run_plan(format_of(moved).answered(moved, rng))
     return Step(step.debate, (*notices, *held_posts(moved), *step.effects))

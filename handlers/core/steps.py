@@ -1,9 +1,6 @@
-"""The engine's step machinery, for every format: open asks, answers stored as they arrive,
-and the format asked what follows a finished step (retries and skips per participant are
-handlers/core/step_failures.py's).
-
-Pure, like the state machine it serves.
-"""
+"""The engine's step machinery, for every format, pure: open asks, answers stored as they
+arrive, and the format asked what follows a finished step (retries and skips per participant
+are handlers/core/step_failures.py's)."""
 
 from __future__ import annotations
 
@@ -32,15 +29,7 @@ from handlers.core.events import ReplyReceived, TaskDone
 from handlers.core.formats import CONTRACTS, format_named
 from handlers.core.formats.base import Format, with_output
 from handlers.core.formats.plans import AskStep, EndStep, JudgeStep, PeopleStep, Plan, TaskStep
-from handlers.core.model import (
-    Debate,
-    ModeratorSource,
-    OpenAsk,
-    Outcome,
-    ParsedReply,
-    Phase,
-    Turn,
-)
+from handlers.core.model import Debate, ModeratorSource, OpenAsk, Outcome, Phase, Turn
 from handlers.core.stalemate import reporting, stuck_at_limit
 from handlers.core.wiki_actions import Refusal, apply_action
 
@@ -59,11 +48,6 @@ def format_of(debate: Debate) -> Format:
     return format_named(debate.format)
 
 
-def parse_with(debate: Debate, text: str) -> ParsedReply:
-    """The reply split by the debate's format's contract."""
-    return CONTRACTS[format_of(debate).contract](text)
-
-
 def open_asks(debate: Debate) -> tuple[OpenAsk, ...]:
     """The answers the current step still waits for."""
     return debate.asked if debate.phase is Phase.SPEAKING else ()
@@ -75,17 +59,10 @@ def expects(debate: Debate, participant: str, turn: int) -> bool:
 
 
 def with_asks(debate: Debate, asks: tuple[OpenAsk, ...]) -> Debate:
-    """The debate waiting for `asks`; the first is mirrored in speaker/attempt/fresh_session."""
+    """The debate waiting for `asks`; the first is mirrored in speaker and attempt."""
     if not asks:
-        return replace(debate, asked=(), attempt=0, fresh_session=False)
-    first = asks[0]
-    return replace(
-        debate,
-        asked=asks,
-        speaker=first.participant,
-        attempt=first.attempt,
-        fresh_session=first.fresh_session,
-    )
+        return replace(debate, asked=(), attempt=0)
+    return replace(debate, asked=asks, speaker=asks[0].participant, attempt=asks[0].attempt)
 
 
 def ask_effect(debate: Debate, ask: OpenAsk, delay_s: float = 0.0) -> AskDebater:
@@ -111,8 +88,7 @@ def run_plan(plan: Plan) -> Step:
             base = debate.turns
             asks = tuple(OpenAsk(p, base + i + 1) for i, p in enumerate(who))
             asking = with_asks(
-                replace(debate, phase=Phase.SPEAKING, step=name, step_turns=(), tasks=tasks),
-                asks,
+                replace(debate, phase=Phase.SPEAKING, step=name, step_turns=(), tasks=tasks), asks
             )
             effects = tuple(ask_effect(asking, ask) for ask in asks)
             alongside = tuple(RunTask(task) for task in tasks)
@@ -124,9 +100,9 @@ def run_plan(plan: Plan) -> Step:
             return Step(*reporting(debate))  # the people decide by poll (issue 18)
         case EndStep(debate=debate, outcome=Outcome.MAX_ROUNDS) if debate.pauses_at_budget:
             return pause_at_budget(debate)
-        case TaskStep(debate=debate, task=task):
+        case TaskStep(debate=debate, task=task):  # its step named apart from an ask step's
             tasking = replace(
-                with_asks(debate, ()), phase=Phase.JUDGING, step=task_step(task), tasks=(task,)
+                with_asks(debate, ()), phase=Phase.JUDGING, step=f"task:{task}", tasks=(task,)
             )
             return Step(tasking, (UpdateStatus(), RunTask(task)))
         case PeopleStep(debate=debate, question=question, notices=notices):
@@ -166,11 +142,6 @@ def pause_at_budget(debate: Debate) -> Step:
         with_asks(debate, ()), phase=Phase.AWAITING_USER, paused="budget", speaker=None, tasks=()
     )
     return Step(paused, (UpdateStatus(), AskBudget()))
-
-
-def task_step(task: str) -> str:
-    """The step name of a moderator task (tells it apart from a format's ask step)."""
-    return f"task:{task}"
 
 
 def conclude(
@@ -244,7 +215,7 @@ def _turn_of(debate: Debate, event: ReplyReceived, now: datetime) -> Turn:
         # surrogatepass: a lone surrogate in what an adapter received must not make the
         # turn impossible to hash (the store keeps such text as exact UTF-8 bytes too).
         sha256=hashlib.sha256(event.raw.encode("utf-8", "surrogatepass")).hexdigest(),
-        parsed=event.parsed if event.parsed is not None else parse_with(debate, event.text),
+        parsed=event.parsed or CONTRACTS[format_of(debate).contract](event.text),
         meta=event.meta,
         at=now,
     )

@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 from handlers.core.formats.adversarial_briefs import EVIDENCE
 from handlers.core.model import Added, Proposal
+from tests.doubles import draft
 from tools.store.db import Database, bundled_migrations, is_postgres_url
 from tools.store.debates import SqliteStore
 
@@ -25,7 +26,7 @@ async def test_a_stored_evidence_option_becomes_an_unnamed_form_text(
     old = await Database.open(database_target, bundled_migrations(dialect)[:BEFORE])
     try:
         proposal = Proposal(1, "캐시", "어느 쪽?", "r", 0.9, "", (7,), ("앨리스",))
-        debate = await SqliteStore(old).create(proposal, 3, NOW, timedelta(hours=1), ())
+        debate = await SqliteStore(old).create(draft(proposal, 3, NOW), timedelta(hours=1), ())
         row = await old.fetch_one("SELECT state FROM debates WHERE id = ?", (debate.id,))
         assert row is not None
         state = json.loads(row["state"])

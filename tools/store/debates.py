@@ -11,8 +11,7 @@ from datetime import datetime, timedelta
 from pydantic import TypeAdapter
 
 from handlers.core.effects import Effect
-from handlers.core.model import DEFAULT_ROSTER, Debate, Participant, Phase, Proposal, Turn
-from handlers.core.usage import Spend
+from handlers.core.model import Debate, Phase, Turn
 from tools.store.db import Database, Params
 from tools.store.effect_queue import EffectQueue
 from tools.store.inbox import MARK_DONE
@@ -69,44 +68,19 @@ class SqliteStore:
         # A step and a completion read, change and write the same column: one at a time.
         self._queue_locks: dict[int, asyncio.Lock] = {}
 
-    async def create(
-        self,
-        proposal: Proposal,
-        max_rounds: int,
-        now: datetime,
-        ttl: timedelta,
-        effects: Sequence[Effect],
-        roster: tuple[Participant, ...] = DEFAULT_ROSTER,
-        format_name: str = "free",
-        options: tuple[tuple[str, str], ...] = (),
-        spend: Spend | None = None,
-        language: str = "",
-    ) -> Debate:
-        """Store a new proposal (phase `proposed`) and its first effects, atomically; the
-        roster and format are the configured ones, shown on the card, fixed at approval."""
-        stamp = now.isoformat()
+    async def create(self, draft: Debate, ttl: timedelta, effects: Sequence[Effect]) -> Debate:
+        """Store a new proposal and its first effects, atomically, under an id and a wiki key
+        of the store's own; it expires `ttl` after it was made."""
+        proposal, stamp = draft.proposal, draft.created_at.isoformat()
         async with self._db.transaction() as conn:
             debate_id = await conn.insert(
-                INSERT_DEBATE, (proposal.channel_id, proposal.topic, Phase.PROPOSED, stamp, stamp)
+                INSERT_DEBATE, (proposal.channel_id, proposal.topic, draft.phase, stamp, stamp)
             )
-            debate = Debate(
-                id=debate_id,
-                proposal=proposal,
-                phase=Phase.PROPOSED,
-                created_at=now,
-                max_rounds=max_rounds,
-                roster=roster,
-                format=format_name,
-                options=options,
-                wiki_key=secrets.token_hex(WIKI_KEY_BYTES),
-                spend=spend or Spend(),
-                language=language,
-            )
+            debate = replace(draft, id=debate_id, wiki_key=secrets.token_hex(WIKI_KEY_BYTES))
             queue = EffectQueue().step((), effects)
             await conn.execute(UPDATE_DEBATE, _state_row(debate, stamp, queue))
-            await conn.execute(
-                INSERT_PROPOSAL, (debate_id, proposal.channel_id, (now + ttl).isoformat())
-            )
+            expires = (draft.created_at + ttl).isoformat()
+            await conn.execute(INSERT_PROPOSAL, (debate_id, proposal.channel_id, expires))
         return debate
 
     async def load(self, debate_id: int) -> Debate:
@@ -129,15 +103,13 @@ class SqliteStore:
         now: datetime,
         completed_effect: int | None = None,
         decided_by: int | None = None,
-        completed: Sequence[int] = (),
         command: int | None = None,
     ) -> None:
         """Store a transition's outcome in one transaction: state and effect queue in one
-        statement, the turn, the completion of the effect that yielded it and of any run
-        since (`completed`), which leave the queue in that same statement, and the done mark
-        of the inbox `command` whose event made it."""
+        statement, the turn, the completion of the effect that yielded it (it leaves the queue
+        in that same statement), and the done mark of the inbox `command` whose event made it."""
         stamp = now.isoformat()
-        done = {*completed, *(() if completed_effect is None else (completed_effect,))}
+        done = set() if completed_effect is None else {completed_effect}
         async with self._queue_lock(debate.id):
             queue = (await self._queue(debate.id)).step(done, effects)
             statements: list[tuple[str, Params]] = [

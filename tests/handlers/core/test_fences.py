@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from handlers.core.fences import (
+    Opening,
     closes,
     json_openings_last_first,
     longest_backtick_run,
     open_fence,
     opener,
-    openings,
     sole_fence_body,
 )
 
@@ -87,5 +89,10 @@ def test_closing_line_and_backtick_runs() -> None:
 @given(st.lists(st.sampled_from(["```", "````", "```json", "```py", " ", "   ", "    ", "\n", "x",
                                  "`", "JSON", "{}"]), max_size=30).map("".join))  # fmt: skip
 def test_the_backward_search_finds_what_a_forward_reading_finds(text: str) -> None:
-    forward = [o for o in openings(text) if o.info in ("", "json")]
+    # Every opening line, first to last, read forwards (whether or not inside a fence).
+    openings = (
+        Opening(m.start(), m.end(), m.group(2).strip().lower())
+        for m in re.finditer(r"^ {0,3}(`{3,16})([^`\n]*)\n", text, re.MULTILINE)
+    )
+    forward = [o for o in openings if o.info in ("", "json")]
     assert list(json_openings_last_first(text)) == forward[::-1]

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from pydantic import TypeAdapter
 
 from handlers.core.model import ParsedReply, Stance
-from handlers.core.reply_fields import Obj, Value, strings_of
+from handlers.core.reply_fields import Obj, Value
 from handlers.core.reply_parser import parse_reply, shown
 
 
@@ -27,6 +27,23 @@ def _everything_shown(parsed: ParsedReply) -> str:
 # addressee) is shown as the turn's labels rather than as text.
 _VOCABULARY = {"opinion", "stance", "question", "wiki_action", "page", "mode", "content", "to",
                "text", "user", "opponent", *(stance.value for stance in Stance)}  # fmt: skip
+
+
+def strings_of(value: Value) -> list[str]:
+    """Every key and string in `value` (what showing it must keep), iteratively."""
+    found: list[str] = []
+    stack: list[Value] = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, Obj):
+            for key, inner in item:
+                found.append(key)
+                stack.append(inner)
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, str):
+            found.append(item)
+    return found
 
 
 def _assert_strings_shown(block_text: str, parsed: ParsedReply) -> None:

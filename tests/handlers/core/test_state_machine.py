@@ -77,7 +77,7 @@ def speaking(
     if state.phase is not Phase.SPEAKING or state.speaker is None:
         return state
     # Waiting for the speaker's answer, as the engine asks it.
-    ask = OpenAsk(state.speaker, state.turns + 1, state.attempt, state.fresh_session)
+    ask = OpenAsk(state.speaker, state.turns + 1, state.attempt)
     return replace(state, asked=(ask,))
 
 

@@ -11,7 +11,7 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from bot.doctor import Status, all_checks, check_claude
 from bot.settings import Settings
-from handlers.core.i18n import Strings
+from handlers.core.i18n import Strings, load_table
 from handlers.core.model import FailureKind
 from handlers.ports import DebaterError, TurnRequest
 from tests.fakes.fake_anthropic import FakeAnthropic, processes_with_env
@@ -273,7 +273,7 @@ def test_every_failure_kind_has_a_hint(language: str) -> None:
 
 
 def test_both_languages_have_the_same_claude_keys() -> None:
-    ko_keys, en_keys = Strings("ko").keys(), Strings("en").keys()
+    ko_keys, en_keys = load_table("ko"), load_table("en")
     ko = {k for k in ko_keys if k.startswith("claude.")}
     en = {k for k in en_keys if k.startswith("claude.")}
     assert ko == en and ko

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 from datetime import timedelta
 
@@ -9,6 +10,7 @@ import pytest
 
 from handlers.core.model import ChatLine
 from handlers.detection import DetectionHandler, asks_for_debate, looks_open
+from handlers.rules_moderator import RulesModerator
 from tests.doubles import FakeClock
 from tests.fakes.fake_gemini import FakeGemini
 from tests.tools.gemini.builders import T0, chat
@@ -246,6 +248,20 @@ async def test_asking_again_and_again_makes_one_request_per_cooldown(
         clock.t = T0 + timedelta(seconds=10 * n)
         await detection.on_message(CHANNEL, chat(1, EXPLICIT[0], n / 6, message_id=n + 1), False)
     assert len(fake.generate_requests) == 1
+
+
+async def test_each_not_worthy_verdict_doubles_the_cooldown_up_to_eight_times() -> None:
+    clock = FakeClock(T0)
+    detection = handler(RulesModerator(lambda key, **_: key), clock, OpenTopics())
+    asked = []  # the seconds at which the moderator was asked
+    for n in range(600):
+        clock.t = T0 + timedelta(seconds=10 * n)
+        before, text = detection.requests, DEBATE_LINES[n % len(DEBATE_LINES)]
+        await detection.on_message(CHANNEL, chat(1 + n % 4, text, n / 6, 1000 + n), False)
+        if detection.requests > before:
+            asked.append(10 * n)
+    gaps = [later - earlier for earlier, later in itertools.pairwise(asked)]
+    assert gaps[:5] == [240, 480, 960, 960, 960]  # no debate found: twice the cooldown, up to 8x
 
 
 @pytest.mark.parametrize(

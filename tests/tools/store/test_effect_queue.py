@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 from handlers.core.effects import Judge, PostTurn, UpdateStatus
 from handlers.core.model import Phase
+from tests.doubles import draft
 from tests.handlers.conftest import proposal
 from tools.store.db import Database
 from tools.store.db_sqlite import SqliteDatabase
@@ -24,13 +25,14 @@ async def test_a_step_is_one_write_and_its_queue_outlives_the_process(
     sqlite = isinstance(db, SqliteDatabase)  # SQLite's trace hook counts the statements
     try:
         store = SqliteStore(db)
-        debate = await store.create(proposal(), 3, NOW, timedelta(minutes=30), (UpdateStatus(),))
+        made = draft(proposal(), 3, NOW)
+        debate = await store.create(made, timedelta(minutes=30), (UpdateStatus(),))
         [(first_id, _)] = await store.pending_effects(debate.id, 10)
         if sqlite:
             await db._conn.set_trace_callback(statements.append)
 
         moved = replace(debate, phase=Phase.DECLINED)
-        await store.save_step(moved, (PostTurn(1), Judge(1)), None, NOW, completed=(first_id,))
+        await store.save_step(moved, (PostTurn(1), Judge(1)), None, NOW, completed_effect=first_id)
         writes = [s for s in statements if not s.lstrip().startswith("SELECT")]
         assert not sqlite or (len(writes) == 1 and "UPDATE debates" in writes[0])
         queued = await store.pending_effects(debate.id, 10)

@@ -13,6 +13,7 @@ from handlers.core.effects import PostCard
 from handlers.core.events import BudgetChosen, StopRequested, UserAnswered
 from handlers.core.model import Debate, Phase
 from handlers.leasing import LeaseLost
+from tests.doubles import draft
 from tests.handlers.conftest import ALICE, CAROL, proposal
 from tools.store.db import Database
 from tools.store.debates import SqliteStore
@@ -57,7 +58,7 @@ def leases(db: Database, owner: str, clocks: Clocks) -> Leases:
 async def new_debate(db: Database, channel: int = 1) -> Debate:
     store = SqliteStore(db)
     return await store.create(
-        proposal(channel=channel), 3, NOW, timedelta(minutes=30), (PostCard(),)
+        draft(proposal(channel=channel), 3, NOW), timedelta(minutes=30), (PostCard(),)
     )
 
 

@@ -151,22 +151,18 @@ class CommitsThenFails(SqliteStore):
         now: datetime,
         completed_effect: int | None = None,
         decided_by: int | None = None,
-        completed: Sequence[int] = (),
         command: int | None = None,
     ) -> None:
-        await super().save_step(
-            debate, effects, turn, now, completed_effect, decided_by, completed, command
-        )
+        await super().save_step(debate, effects, turn, now, completed_effect, decided_by, command)
         if self.fail_next:
             self.fail_next = False
             raise RuntimeError("after commit")
 
 
 def use_store(handler: DebateHandler, store: SqliteStore) -> None:
-    """The engine's every part on `store` from now on (the handler, its workers, their runner)."""
+    """The engine's every part on `store` from now on (the handler and its runner)."""
     handler._store = store
-    handler._workers._store = store
-    handler._workers._runner._store = store
+    handler._runner._store = store
 
 
 async def test_a_save_that_fails_after_committing_leaves_no_stale_state(tmp_path: Path) -> None:

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from handlers.core.model import Phase, Proposal
+from tests.doubles import draft
 from tools.gemini.quota import REASON_BUDGET, ModeratorQuota
 from tools.store.db import Database
 from tools.store.debates import SqliteStore
@@ -67,7 +68,7 @@ async def _ended_debate(db: Database, ended: datetime) -> int:
         context="",
         people_ids=(1,),
     )
-    debate = await store.create(proposal, 3, ended, timedelta(hours=1), ())
+    debate = await store.create(draft(proposal, 3, ended), timedelta(hours=1), ())
     await db.execute(
         "UPDATE debates SET phase = ?, ended_at = ? WHERE id = ?",
         (Phase.CONCLUDED.value, ended.isoformat(), debate.id),

@@ -11,6 +11,7 @@ from pathlib import Path
 from handlers.core.effects import WriteAgenda, WriteConclusion
 from handlers.core.i18n import Strings
 from handlers.core.model import Conclusion
+from tests.doubles import draft
 from tests.effects import logged
 from tests.tools.wiki.support import WAIT, Notices, Site, debate, turn
 from tools.store.db import Database
@@ -30,7 +31,7 @@ async def _first_debate(site: Site, file: Path, context: str) -> tuple[str, Noti
     )
     try:
         proposal = replace(debate().proposal, context=context)
-        made = await SqliteStore(db).create(proposal, 3, NOW, timedelta(hours=1), ())
+        made = await SqliteStore(db).create(draft(proposal, 3, NOW), timedelta(hours=1), ())
         assert made.id == 1  # each database counts from 1
         started = replace(made, started_at=NOW)
         await outbox.write(started, WriteAgenda())
