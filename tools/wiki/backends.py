@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import functools
 import json
 import os
 import posixpath
@@ -14,7 +13,6 @@ from pathlib import Path
 from typing import Protocol
 
 from tools.wiki.local_files import (
-    Flusher,
     Signature,
     append,
     probe_writable,
@@ -94,7 +92,6 @@ class LocalWiki:
         # The pages last read or written, by file, with the file's (mtime, size, inode) then:
         # a read whose file is unchanged is answered from here (a stat instead of a read).
         self._kept: OrderedDict[Path, tuple[Signature, StoredPage]] = OrderedDict()
-        self._flusher = Flusher()  # a write's flush to disk, with other writes' at the time
 
     def file_of(self, path: str) -> Path:
         """The file holding the page at `path`."""
@@ -140,10 +137,10 @@ class LocalWiki:
             stat = None
             if kept is not None and current is kept[1] and _extends(current, title, content):
                 tail = content[len(current.content) :]
-                stat = await append(file, tail, kept[0], self._flusher)
+                stat = await append(file, tail, kept[0])
             if stat is None:  # not an append, or the file changed since: the whole page
                 text = self._text(path, title, content)
-                stat = await write_atomically(file, text, self._flusher, _PAGE_MODE)
+                stat = await write_atomically(file, text, _PAGE_MODE)
         except OSError as exc:
             raise WikiError("io", f"cannot write {file}: {exc.strerror}") from exc
         page = StoredPage(path, title, content, page_id=path, updated_at=_iso(stat.st_mtime))
@@ -176,7 +173,6 @@ class LocalWiki:
         """Nothing to release."""
 
 
-@functools.lru_cache(maxsize=KEPT_PAGES)  # a page's file is asked for on every read and write
 def _file_at(root: Path, path: str) -> Path:
     parts = path.split("/")
     if not path or any(part in ("", ".", "..") for part in parts):
