@@ -5,7 +5,7 @@ start together apply each one once."""
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
+from collections.abc import AsyncIterator, Iterable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from typing import Any, cast
 from urllib.parse import urlsplit
@@ -193,15 +193,6 @@ class PostgresDatabase(Database):
         with _reachable():
             value = await to_the_end(self._pool.fetchval(to_dollar_params(sql), *params))
         return None if value is None else int(value)
-
-    async def write_all(self, statements: Sequence[tuple[str, Params]]) -> None:
-        """Several write statements as one transaction on one pooled connection."""
-        if len(statements) == 1:  # one statement is its own transaction (autocommit)
-            await self.execute(*statements[0])
-            return
-        async with self.transaction() as conn:
-            for sql, params in statements:
-                await conn.execute(sql, params)
 
     async def tables(self) -> dict[str, list[str]]:
         """Every table of the current schema and its columns in order."""

@@ -170,22 +170,14 @@ class SqliteDatabase(Database):
         return int(row[0]) if row is not None else None
 
     async def write_all(self, statements: Sequence[tuple[str, Params]]) -> None:
-        """Several write statements as one transaction (ROLLBACK on any error)."""
-        if len(statements) == 1:  # SQLite makes a lone statement its own transaction
-            [(sql, params)] = statements
-            await self.execute(sql, params)
-        elif statements:
-            await self._to_the_end(self._together(statements))
+        """Several write statements as one transaction, run to the end even if the caller is
+        cancelled (and waited for by close())."""
+        await self._to_the_end(super().write_all(statements))
 
     async def _alone(self, write: Awaitable[T]) -> T:
         """A single statement (SQLite commits it by itself), once no transaction is open."""
         async with self._write_lock:
             return await write
-
-    async def _together(self, statements: Sequence[tuple[str, Params]]) -> None:
-        async with self.transaction() as conn:
-            for sql, params in statements:
-                await conn.execute(sql, params)
 
     async def _to_the_end(self, write: Awaitable[T]) -> T:
         """`write` run to the end even if its caller is cancelled, and waited for by close()."""
