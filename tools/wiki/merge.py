@@ -1,5 +1,5 @@
 """How a queued write merges with the page as the wiki holds it now: never twice, never over a
-person's edit, and an append cut short by a crash completed whole.
+person's edit.
 
 Pure functions: no I/O. The page hash ignores line-ending and trailing-whitespace differences.
 """
@@ -73,10 +73,6 @@ def plan_write(
     if mode is Mode.APPEND:
         if current is None:
             return Plan(f"{render_round_log_header(t)}\n{entry}")
-        torn = _torn_append(current, entry, dedup_key)
-        if torn is not None:  # a crash cut this entry's append short: it is written whole
-            before = current[:torn]
-            return Plan(f"{before.rstrip()}\n\n{entry}", _edited(before, known_hash))
         if entry_marker(dedup_key) in current:
             return Plan(None)
         edited = not ours and _edited(current, known_hash)
@@ -89,22 +85,6 @@ def plan_write(
     if ours or not _edited(current, known_hash):
         return Plan(intended)
     return Plan(_compose(current, entry, t), human_edit=True)
-
-
-def _torn_append(current: str, entry: str, dedup_key: str) -> int | None:
-    """Where the page's last append begins if it is this entry cut short by a crash."""
-    appended = f"\n\n{entry}"
-    since = max(0, len(current) - len(appended))  # a cut append is shorter than the whole
-    for start in (
-        current.rfind(f"\n\n{entry_marker(dedup_key)}", since),
-        current.rfind("\n\n<", since),
-    ):
-        if start < 0:
-            continue
-        tail = current[start:]
-        if appended.startswith(tail) and tail.rstrip() != appended.rstrip():
-            return start
-    return None
 
 
 def _edited(current: str, known_hash: str | None) -> bool:
