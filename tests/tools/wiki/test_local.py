@@ -9,12 +9,9 @@ import threading
 from pathlib import Path
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
 from tests.tools.wiki.support import WAIT
 from tools.wiki.backends import LocalWiki
-from tools.wiki.merge import PageHash, content_hash
 
 
 async def test_pages_are_readable_like_any_file_written_here(tmp_path: Path) -> None:
@@ -28,15 +25,6 @@ async def test_pages_are_readable_like_any_file_written_here(tmp_path: Path) -> 
 
 
 BASE = "debates/7-캐시-계층-선택-redis-vs-in-process-lru"
-
-
-@given(
-    page=st.text(alphabet="ab \r\n\t캐", max_size=40),
-    entry=st.text(alphabet="ab \r\n\t캐<", max_size=40).filter(str.strip),
-)
-def test_an_appended_entry_extends_the_page_hash_to_the_whole_page_s(page: str, entry: str) -> None:
-    written = f"{page.rstrip()}\n\n{entry}"
-    assert PageHash(page).extended(written, entry).hexdigest() == content_hash(written)
 
 
 class _HeldFlush:
