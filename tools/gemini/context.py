@@ -240,5 +240,4 @@ def _head_tail(text: str) -> str:
 
 
 def _cut(text: str, limit: int) -> str:
-    text = text.strip()
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return shorten(text.strip(), limit, lambda _omitted: "…")

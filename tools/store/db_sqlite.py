@@ -174,12 +174,10 @@ class SqliteDatabase(Database):
         """Several write statements as one transaction, in one trip to aiosqlite's thread (the
         hand-off costs more than SQLite's work), run to the end even if the caller is cancelled."""
         if len(statements) <= 1:
-            await super().write_all(statements)
-            return
-        # aiosqlite has no public call that runs a function on its thread: `_execute` is the
-        # one its own methods use.
+            return await super().write_all(statements)
+        # aiosqlite's own methods run on its thread through `_execute` (no public call does)
         trip = self._conn._execute(_in_one_transaction, self._conn._conn, statements)  # type: ignore[no-untyped-call]
-        await self._to_the_end(self._alone(trip))
+        return await self._to_the_end(self._alone(trip))
 
     async def _alone(self, write: Awaitable[T]) -> T:
         """A single statement (SQLite commits it by itself), once no transaction is open."""

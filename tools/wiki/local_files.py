@@ -15,37 +15,26 @@ from pathlib import Path
 
 
 async def write_atomically(file: Path, text: str, mode: int) -> os.stat_result:
-    """Write the whole file under a temporary name, flush it to disk, then rename it over the
-    page: a crash leaves the old page or the new one, never a part of either."""
-    fd, tmp, stat = _write_unflushed(file, text, mode)
+    """Write the whole file under a temporary name beside it, flush it to disk, then rename it
+    over the page: a crash leaves the old page or the new one, never a part of either."""
+    file.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=file.parent, prefix=".tmp-", suffix=".md")
     try:
-        await flush(fd)
+        try:
+            data = memoryview(text.encode("utf-8"))
+            while data:  # a write may take part of the bytes
+                data = data[os.write(fd, data) :]
+            os.fchmod(fd, mode)  # mkstemp makes 0600; a wiki page is for reading
+            stat = os.fstat(fd)
+        except BaseException:
+            os.close(fd)
+            raise
+        await flush(fd)  # which closes the file
         os.replace(tmp, file)  # noqa: PTH105  # atomic rename, same as Path.replace
     except BaseException:
         _remove(tmp)
         raise
     return stat  # a rename changes neither the file's inode, size nor time
-
-
-def _write_unflushed(file: Path, text: str, mode: int) -> tuple[int, str, os.stat_result]:
-    """The new page in a temporary file beside it: the open file, its name, its stat."""
-    file.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=file.parent, prefix=".tmp-", suffix=".md")
-    try:
-        _write_all(fd, text.encode("utf-8"))
-        os.fchmod(fd, mode)  # mkstemp makes 0600; a wiki page is for reading
-        return fd, tmp, os.fstat(fd)
-    except BaseException:
-        os.close(fd)
-        _remove(tmp)
-        raise
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    """Write every byte (a write may take part of them)."""
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view) :]
 
 
 def _remove(tmp: str) -> None:
