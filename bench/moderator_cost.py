@@ -55,7 +55,8 @@ from handlers.prompting import compose_turn_prompt  # noqa: E402
 from handlers.rules_moderator import RulesModerator  # noqa: E402
 from tests.fakes.fake_gemini import FakeGemini  # noqa: E402
 from tests.fakes.gemini_answers import rule_answer  # noqa: E402
-from tools.gemini.api import GeminiModerator  # noqa: E402
+from tools.gemini.api import GeminiApiBackend  # noqa: E402
+from tools.gemini.core import GeminiModerator  # noqa: E402
 from tools.store.db import Database  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -122,13 +123,12 @@ async def _no_wait(seconds: float) -> None:
 def _moderator(fake: FakeGemini, db: Database) -> GeminiModerator:
     """The real GeminiModerator on the real SDK, pointed at the fake."""
     options = types.HttpOptions(base_url=fake.url, api_version="v1beta")
+    client = genai.Client(api_key="bench", http_options=options)
     return GeminiModerator(
-        genai.Client(api_key="bench", http_options=options),
+        GeminiApiBackend(client, "gemini-flash-latest", 30),
         db,
-        model="gemini-flash-latest",
         language="ko",
         budget=100_000,
-        timeout_s=30,
         sleep=_no_wait,
         rules=RulesModerator(Strings("ko")),
     )

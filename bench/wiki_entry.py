@@ -3,7 +3,7 @@
 50 debates at once each append 10 replies of 1,500-3,000 characters to their Round-Log (after
 a warm-up in which 5 other debates write theirs, so the files, the database and the threads
 exist). Each entry is queued (rendered, stored in `wiki_outbox`), read by the debate's writer,
-merged with its page, appended to the page's file, flushed to disk and marked done. Measured:
+merged with its page, written to the page's file, flushed to disk and marked done. Measured:
 
 - `cpu_us_per_entry`: this process's CPU time (user + system, `os.times()`) over the 500
   entries, divided by them;

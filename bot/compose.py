@@ -26,7 +26,8 @@ from handlers.prompting import participant_system_prompt
 from handlers.rules_moderator import RulesModerator
 from tools.claude.debater import ClaudeCodeDebater
 from tools.gemini.cli_debater import GeminiCliDebater
-from tools.gemini.core import Sleep, StructuredModerator
+from tools.gemini.core import Backend as GeminiBackend
+from tools.gemini.core import GeminiModerator, Sleep
 from tools.store.db import Database
 from tools.store.debates import SqliteStore
 from tools.store.leases import LeasedStore, Leases
@@ -79,7 +80,7 @@ def wanted_backends(settings: Settings) -> set[Backend]:
     return wanted
 
 
-def build_moderator(settings: Settings, db: Database, sleep: Sleep) -> StructuredModerator:
+def build_moderator(settings: Settings, db: Database, sleep: Sleep) -> GeminiModerator:
     """The configured moderator (API or CLI backend); retry waits scaled by RETRY_WAIT_SCALE."""
     scale = settings.RETRY_WAIT_SCALE
 
@@ -87,33 +88,27 @@ def build_moderator(settings: Settings, db: Database, sleep: Sleep) -> Structure
         await sleep(seconds * scale)
 
     rules = RulesModerator(Strings(settings.LANGUAGE))
+    model, timeout_s = settings.GEMINI_MODEL, settings.GEMINI_TIMEOUT_SECONDS
+    backend: GeminiBackend
     if settings.MODERATOR_BACKEND == "cli":
-        from tools.gemini.cli_moderator import GeminiCliModerator  # noqa: PLC0415
+        from tools.gemini.cli_moderator import GeminiCliBackend  # noqa: PLC0415
 
-        return GeminiCliModerator(
-            settings.GEMINI_CLI_BIN,
-            db,
-            workdir=Path(settings.DATA_DIR) / "gemini-cli",
-            model=settings.GEMINI_MODEL,
-            language=settings.LANGUAGE,
-            budget=settings.GEMINI_DAILY_REQUEST_BUDGET,
-            timeout_s=settings.GEMINI_TIMEOUT_SECONDS,
-            sleep=scaled_sleep,
-            rules=rules,
-        )
-    key = settings.GEMINI_API_KEY
-    if key is None:
-        raise SettingsError("GEMINI_API_KEY is not set (needed with MODERATOR_BACKEND=api)")
-    # google-genai loads only when the API backend is chosen (the console starts faster).
-    from tools.gemini.api import GeminiModerator, make_client  # noqa: PLC0415
+        workdir = Path(settings.DATA_DIR) / "gemini-cli"
+        backend = GeminiCliBackend(settings.GEMINI_CLI_BIN, model, workdir, timeout_s)
+    else:
+        key = settings.GEMINI_API_KEY
+        if key is None:
+            raise SettingsError("GEMINI_API_KEY is not set (needed with MODERATOR_BACKEND=api)")
+        # google-genai loads only when the API backend is chosen (the console starts faster).
+        from tools.gemini.api import GeminiApiBackend, make_client  # noqa: PLC0415
 
+        client = make_client(key.get_secret_value(), timeout_s)
+        backend = GeminiApiBackend(client, model, timeout_s)
     return GeminiModerator(
-        make_client(key.get_secret_value(), settings.GEMINI_TIMEOUT_SECONDS),
+        backend,
         db,
-        model=settings.GEMINI_MODEL,
-        language=settings.LANGUAGE,
         budget=settings.GEMINI_DAILY_REQUEST_BUDGET,
-        timeout_s=settings.GEMINI_TIMEOUT_SECONDS,
+        language=settings.LANGUAGE,
         sleep=scaled_sleep,
         rules=rules,
     )

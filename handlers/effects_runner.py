@@ -107,8 +107,7 @@ class EffectRunner:
                 await self._wiki.write(debate, effect, await self._for_wiki(debate, effect))
             case fx.PostTurn(turn=number):
                 posted = await self._store.turn(debate.id, number)
-                url = await self._room.show(debate, effect, Loaded(turn=posted))
-                await self._store.set_message_url(debate.id, number, url)
+                await self._room.show(debate, effect, Loaded(turn=posted))
             case fx.PostConclusion() | fx.PostSummary():
                 await self._show_end(debate, effect)
             case _:

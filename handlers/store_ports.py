@@ -54,9 +54,6 @@ class Store(Protocol):
     async def last_turns(self, debate_id: int, count: int) -> tuple[Turn, ...]:
         """The latest turns, oldest first."""
 
-    async def set_message_url(self, debate_id: int, number: int, url: str) -> None:
-        """Remember where a turn was posted."""
-
     async def message_url(self, debate_id: int, number: int) -> str:
         """Where a turn was posted."""
 

@@ -21,7 +21,7 @@ from handlers.core.model import Backend, Participant
 from handlers.ports import Debater, Moderator
 from handlers.rules_moderator import RulesModerator
 from tools.checks import scrub
-from tools.gemini.core import ModeratorError, StructuredModerator
+from tools.gemini.core import GeminiModerator, ModeratorError
 from tools.store.db import Database
 from tools.wiki.backends import LocalWiki, WikiBackend
 
@@ -74,7 +74,7 @@ async def reachable_moderator(
     if options.moderator == "rules" or not configured:
         return rules, True, ""
     moderator = build_moderator(settings, db, asyncio.sleep)  # it scales waits itself
-    if isinstance(moderator, StructuredModerator):
+    if isinstance(moderator, GeminiModerator):
         try:
             await moderator.ping()
         except ModeratorError as exc:

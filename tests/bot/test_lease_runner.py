@@ -15,7 +15,7 @@ from handlers.core.model import Phase
 from tests.handlers.conftest import ALICE, BOB, CAROL, proposal
 from tests.handlers.doubles import reply
 from tests.handlers.test_leased_engine import LeasedRig, idle, pair  # noqa: F401  # a fixture
-from tests.tools.store.test_state_cache import use_store
+from tests.tools.store.test_store_steps import use_store
 from tools.store.inbox import INSERT, Inbox
 from tools.store.leases import LeasedStore
 

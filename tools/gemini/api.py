@@ -1,30 +1,24 @@
-"""The moderator on Gemini Flash through google-genai (`client.aio`)."""
+"""The moderator's API backend (`MODERATOR_BACKEND=api`): Gemini Flash through google-genai
+(`client.aio`)."""
 
 from __future__ import annotations
 
 import asyncio
 import json
 import re
-from collections.abc import Callable
-from datetime import date
 
 import aiohttp
 from google import genai
 from google.genai import errors, types
 
 from handlers.core.shorten import shorten
-from handlers.rules_moderator import RulesModerator
 from tools.gemini.context import Prompt
 from tools.gemini.core import (
     ModelReply,
     ModeratorBlocked,
     ModeratorRateLimited,
     ModeratorUnavailable,
-    Sleep,
-    StructuredModerator,
 )
-from tools.gemini.quota import ModeratorQuota, quota_day
-from tools.store.db import Database
 
 API_VERSION = "v1beta"  # the SDK's default is v1; structured output and thinking need v1beta
 _BLOCKED_FINISH = frozenset({"SAFETY", "PROHIBITED_CONTENT", "BLOCKLIST", "SPII", "RECITATION"})
@@ -111,33 +105,3 @@ def _reply(response: types.GenerateContentResponse) -> ModelReply:
         input_tokens=(usage.prompt_token_count or 0) if usage else 0,
         output_tokens=(usage.candidates_token_count or 0) if usage else 0,
     )
-
-
-class GeminiModerator(StructuredModerator):
-    """The moderator on Gemini Flash through the API (`MODERATOR_BACKEND=api`)."""
-
-    def __init__(
-        self,
-        client: genai.Client,
-        db: Database,
-        *,
-        model: str,
-        language: str,
-        budget: int,
-        timeout_s: float,
-        sleep: Sleep,
-        rules: RulesModerator,
-        today: Callable[[], date] = quota_day,
-    ) -> None:
-        self._api = GeminiApiBackend(client, model, timeout_s)
-        super().__init__(
-            self._api,
-            ModeratorQuota(db, budget, today),
-            language=language,
-            sleep=sleep,
-            rules=rules,
-        )
-
-    async def aclose(self) -> None:
-        """Close the client."""
-        await self._api.aclose()

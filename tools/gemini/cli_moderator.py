@@ -1,4 +1,4 @@
-"""The moderator on the Gemini CLI (`MODERATOR_BACKEND=cli`): a Google account's free quota.
+"""The moderator's CLI backend (`MODERATOR_BACKEND=cli`): a Google account's free quota.
 
 `gemini -p <schema instruction> -o json -m <model>`, the request on stdin, run in a working
 directory of its own whose `.gemini/settings.json` turns the CLI's tools and its own retries
@@ -10,12 +10,10 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Callable, Mapping
-from datetime import date
+from collections.abc import Mapping
 from pathlib import Path
 
 from handlers.core.shorten import shorten
-from handlers.rules_moderator import RulesModerator
 from tools.cli_process import CliRun, CliTimedOut, run_cli
 from tools.gemini.cli import (
     command,
@@ -34,11 +32,7 @@ from tools.gemini.core import (
     ModeratorBlocked,
     ModeratorRateLimited,
     ModeratorUnavailable,
-    Sleep,
-    StructuredModerator,
 )
-from tools.gemini.quota import ModeratorQuota, quota_day
-from tools.store.db import Database
 
 KILL_GRACE_S = 3.0
 
@@ -97,6 +91,9 @@ class GeminiCliBackend:
             partial.replace(path)
         return path
 
+    async def aclose(self) -> None:
+        """Nothing to release: each request is its own process."""
+
 
 def cli_input(prompt: Prompt) -> str:
     """The request as one text: the user messages (a repair adds the errors to quote)."""
@@ -119,27 +116,3 @@ def parse_output(run: CliRun) -> ModelReply:
             f"gemini CLI 429: {shorten(message, 200)}", retry_after(message), is_per_day(message)
         )
     raise ModeratorUnavailable(f"gemini CLI exit {run.exit_code} ({code}): {shorten(message, 300)}")
-
-
-class GeminiCliModerator(StructuredModerator):
-    """The moderator through the Gemini CLI, same port and rules as the API one."""
-
-    def __init__(
-        self,
-        binary: str,
-        db: Database,
-        *,
-        workdir: Path,
-        model: str,
-        language: str,
-        budget: int,
-        timeout_s: float,
-        sleep: Sleep,
-        rules: RulesModerator,
-        today: Callable[[], date] = quota_day,
-        env: Mapping[str, str] | None = None,
-    ) -> None:
-        backend = GeminiCliBackend(binary, model, workdir, timeout_s, env)
-        super().__init__(
-            backend, ModeratorQuota(db, budget, today), language=language, sleep=sleep, rules=rules
-        )

@@ -164,35 +164,39 @@ def _label(debate: Debate, participant: str) -> str:
     return f"{debate.name_of(participant)} [{participant}]"
 
 
+def _line(name: str, **values: object) -> str:
+    """One line of the moderator's input, from prompts/moderator_line_<name>.md."""
+    filled = prompts.load(f"moderator_line_{name}", None, **{k: str(v) for k, v in values.items()})
+    return filled.strip()
+
+
 def _state(debate: Debate, people: tuple[PeopleLine, ...] = ()) -> str:
     waiting = [_label(debate, s) for s in debate.order if s not in debate.spoken]
-    lines = [
-        f"Participants: {', '.join(_label(debate, p) for p in debate.ids)}",
-        f"Round {debate.round} of {debate.max_rounds}; {debate.turns} turns so far; "
-        f"stances: {_stances(debate)}; next in order: " + (", ".join(waiting) or "new round"),
-    ]
+    participants = ", ".join(_label(debate, p) for p in debate.ids)
+    state = _line("state", participants=participants, waiting=", ".join(waiting) or "new round",
+                  **_progress(debate))  # fmt: skip
+    lines = [state]
     for line in people:
         said = _cut(line.text, PEOPLE_MAX_CHARS)
         if line.question:
-            lines.append(f'The people\'s answer ({line.who}, to "{line.question}"): {said}')
+            lines.append(_line("people_answer", who=line.who, question=line.question, said=said))
         else:
-            lines.append(f"The people said ({line.who}): {said}")
+            lines.append(_line("people_said", who=line.who, said=said))
     lines.append("Claim board:\n" + (as_lines(debate.claims) or "(no claims yet)"))
     for turn, seat in debate.unquoted[-4:]:
-        lines.append(
-            f"Turn {turn}: {_label(debate, seat)} moved toward the others without quoting what"
-            " convinced it (its `convinced_by` matched none of their replies): a concession by"
-            " politeness, not by argument, until shown otherwise."
-        )
+        lines.append(_line("unquoted", turn=turn, seat=_label(debate, seat)))
     return "\n".join(lines)
 
 
 def _ending(debate: Debate) -> str:
     outcome = debate.outcome.value if debate.outcome else "ended"
-    return (
-        f"Outcome: {outcome}; round {debate.round} of {debate.max_rounds}; "
-        f"{debate.turns} turns; stances: {_stances(debate)}" + _vote(debate)
-    )
+    return _line("ending", outcome=outcome, **_progress(debate)) + _vote(debate)
+
+
+def _progress(debate: Debate) -> dict[str, object]:
+    """The round, the turns and the stances: the values the state and the ending share."""
+    return {"round": debate.round, "max_rounds": debate.max_rounds, "turns": debate.turns,
+            "stances": _stances(debate)}  # fmt: skip
 
 
 def _vote(debate: Debate) -> str:
@@ -202,9 +206,8 @@ def _vote(debate: Debate) -> str:
         return ""
     counts = "; ".join(f"{a}: {n}" for a, n in zip(poll.answers, poll.counts, strict=False))
     if poll.winner is None:
-        return f"\nThe people's poll decided nothing (a tie or no votes: {counts})."
-    chosen = poll.answers[poll.winner]
-    return f"\nThe people's poll chose {chosen!r} ({counts}): this decision binds."
+        return "\n" + _line("poll_none", counts=counts)
+    return "\n" + _line("poll_chosen", chosen=repr(poll.answers[poll.winner]), counts=counts)
 
 
 def render_turn(turn: Turn, debate: Debate | None = None, judged: bool = False) -> str:
@@ -212,18 +215,16 @@ def render_turn(turn: Turn, debate: Debate | None = None, judged: bool = False) 
     opening for a turn an earlier judgement read in full)."""
     parsed = turn.parsed
     who = _label(debate, turn.seat) if debate is not None else turn.seat
-    head = f"## Turn {turn.number} · round {turn.round} · {who}"
-    head += f" · stance: {parsed.stance.value if parsed.stance else 'none'}"
-    lines = [head]
+    stance = parsed.stance.value if parsed.stance else "none"
+    lines = [_line("turn", number=turn.number, round=turn.round, who=who, stance=stance)]
     if parsed.question is not None:
-        lines.append(f"Question to the {parsed.question.to}: {_cut(parsed.question.text, 600)}")
-    if parsed.wiki_action is not None:
-        action = parsed.wiki_action
-        lines.append(
-            f"Wiki edit proposed: {action.mode} {action.page} ({len(action.content)} characters)"
-        )
+        text = _cut(parsed.question.text, 600)
+        lines.append(_line("question", to=parsed.question.to, text=text))
+    if action := parsed.wiki_action:
+        chars = len(action.content)
+        lines.append(_line("wiki_edit", mode=action.mode, page=action.page, chars=chars))
     if not parsed.structured:
-        lines.append("(no JSON block: the whole text is the opinion)")
+        lines.append(_line("unstructured"))
     lines.append(
         shorten(parsed.opinion, JUDGED_TURN_CHARS) if judged else _head_tail(parsed.opinion)
     )
@@ -239,5 +240,4 @@ def _head_tail(text: str) -> str:
 
 
 def _cut(text: str, limit: int) -> str:
-    text = text.strip()
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return shorten(text.strip(), limit, lambda _omitted: "…")

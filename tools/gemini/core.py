@@ -27,7 +27,7 @@ from tools.gemini.context import (
     judge_prompt,
     task_prompt,
 )
-from tools.gemini.quota import REASON_QUOTA, ModeratorQuota
+from tools.gemini.quota import REASON_QUOTA, ModeratorQuota, quota_day
 from tools.gemini.schemas import (
     ConclusionReply,
     DetectionReply,
@@ -39,6 +39,7 @@ from tools.gemini.schemas import (
     validate_text,
 )
 from tools.gemini.task_schemas import task_answer
+from tools.store.db import Database
 
 log = logging.getLogger(__name__)
 
@@ -95,21 +96,28 @@ class Backend(Protocol):
         """Send one request; raise only ModeratorError subclasses."""
         ...
 
+    async def aclose(self) -> None:
+        """Release what the backend holds (the API client's HTTP session)."""
+        ...
 
-class StructuredModerator:
-    """The Moderator port over a backend; falls back to `rules` step by step."""
+
+class GeminiModerator:
+    """The Moderator port over a backend (the API or the CLI); falls back to `rules` step by
+    step; `budget` requests a day, counted in the database."""
 
     def __init__(
         self,
         backend: Backend,
-        quota: ModeratorQuota,
+        db: Database,
         *,
+        budget: int,
         language: str,
         sleep: Sleep,
         rules: RulesModerator,
+        today: Callable[[], date] = quota_day,
     ) -> None:
         self._backend = backend
-        self._quota = quota
+        self._quota = ModeratorQuota(db, budget, today)
         self._language = language
         self._sleep = sleep
         self._rules = rules
@@ -173,7 +181,8 @@ class StructuredModerator:
         return f"{self._backend.model} answered ({used}/{self._quota.budget} requests today)"
 
     async def aclose(self) -> None:
-        """Release the backend's resources (the API client's session); nothing by default."""
+        """Release the backend's resources (the API client's session)."""
+        await self._backend.aclose()
 
     async def _ask(self, prompt: Prompt, model: type[M], debate_id: int | None) -> M | None:
         """A validated answer; None: rules decide."""

@@ -7,34 +7,7 @@ URL; the port itself (Database, Connection, Row, helpers) is in tools.store.db_p
 from __future__ import annotations
 
 from tools.store import db_postgres, db_sqlite
-from tools.store.db_port import (
-    Connection,
-    Database,
-    DatabaseError,
-    Dialect,
-    Migration,
-    Params,
-    Row,
-    bundled_migrations,
-    is_postgres_url,
-    mask_url,
-    open_database,
-    to_dollar_params,
-)
+from tools.store.db_port import *  # noqa: F403  # the port's names, re-exported
+from tools.store.db_port import __all__ as _port
 
-__all__ = [
-    "Connection",
-    "Database",
-    "DatabaseError",
-    "Dialect",
-    "Migration",
-    "Params",
-    "Row",
-    "bundled_migrations",
-    "db_postgres",
-    "db_sqlite",
-    "is_postgres_url",
-    "mask_url",
-    "open_database",
-    "to_dollar_params",
-]
+__all__ = [*_port, "db_postgres", "db_sqlite"]  # noqa: PLE0604  # the port's, then these

@@ -19,6 +19,20 @@ from importlib import resources
 from typing import Any, Literal, Protocol, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
+__all__ = [
+    "Connection",
+    "Database",
+    "DatabaseError",
+    "Dialect",
+    "Migration",
+    "Params",
+    "Row",
+    "bundled_migrations",
+    "is_postgres_url",
+    "mask_url",
+    "to_dollar_params",
+]
+
 T = TypeVar("T")
 Dialect = Literal["sqlite", "postgres"]
 Migration = tuple[int, str, str]  # (version, file name, sql)
@@ -106,9 +120,14 @@ class Database(abc.ABC):
         """One INSERT ending in `RETURNING id`, in its own transaction; returns the id, or
         None when it inserted nothing (`ON CONFLICT ... DO NOTHING`)."""
 
-    @abc.abstractmethod
     async def write_all(self, statements: Sequence[tuple[str, Params]]) -> None:
         """Several write statements as one transaction (ROLLBACK on any error)."""
+        if len(statements) == 1:  # a lone statement is its own transaction
+            await self.execute(*statements[0])
+            return
+        async with self.transaction() as conn:
+            for sql, params in statements:
+                await conn.execute(sql, params)
 
     @abc.abstractmethod
     async def tables(self) -> dict[str, list[str]]:
@@ -122,9 +141,6 @@ _OPENERS: dict[Dialect, Opener] = {}
 def register(dialect: Dialect, opener: Opener) -> None:
     """Make `Database.open` use `opener` for a dialect (each implementation registers itself)."""
     _OPENERS[dialect] = opener
-
-
-open_database = Database.open
 
 
 def is_postgres_url(target: str) -> bool:

@@ -4,9 +4,8 @@ start together apply each one once."""
 
 from __future__ import annotations
 
-import functools
 import logging
-from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
+from collections.abc import AsyncIterator, Iterable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from typing import Any, cast
 from urllib.parse import urlsplit
@@ -70,12 +69,6 @@ def _reachable() -> Iterator[None]:
         raise StoreUnavailable(f"PostgreSQL is unreachable ({_cause(exc, '')})") from exc
 
 
-@functools.lru_cache(maxsize=512)
-def _sql(sql: str) -> str:
-    """The statement with `$n` placeholders (a call site's SQL is a constant: cached)."""
-    return to_dollar_params(sql)
-
-
 def _rowcount(status: str) -> int:
     """Rows changed, from a command tag such as `UPDATE 3` or `INSERT 0 1`."""
     last = status.rsplit(" ", 1)[-1]
@@ -89,16 +82,16 @@ class _PostgresConnection:
         self._conn = conn
 
     async def execute(self, sql: str, params: Params = ()) -> int:
-        return _rowcount(await self._conn.execute(_sql(sql), *params))
+        return _rowcount(await self._conn.execute(to_dollar_params(sql), *params))
 
     async def insert(self, sql: str, params: Params = ()) -> int:
-        return int(await self._conn.fetchval(_sql(sql), *params))
+        return int(await self._conn.fetchval(to_dollar_params(sql), *params))
 
     async def fetch_one(self, sql: str, params: Params = ()) -> Row | None:
-        return cast("Row | None", await self._conn.fetchrow(_sql(sql), *params))
+        return cast("Row | None", await self._conn.fetchrow(to_dollar_params(sql), *params))
 
     async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]:
-        return cast("list[Row]", await self._conn.fetch(_sql(sql), *params))
+        return cast("list[Row]", await self._conn.fetch(to_dollar_params(sql), *params))
 
 
 class PostgresDatabase(Database):
@@ -183,32 +176,23 @@ class PostgresDatabase(Database):
     async def fetch_one(self, sql: str, params: Params = ()) -> Row | None:
         """One row of a read, or None."""
         with _reachable():
-            return cast("Row | None", await self._pool.fetchrow(_sql(sql), *params))
+            return cast("Row | None", await self._pool.fetchrow(to_dollar_params(sql), *params))
 
     async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]:
         """All rows of a read."""
         with _reachable():
-            return cast("list[Row]", await self._pool.fetch(_sql(sql), *params))
+            return cast("list[Row]", await self._pool.fetch(to_dollar_params(sql), *params))
 
     async def execute(self, sql: str, params: Params = ()) -> int:
         """One write statement (autocommit); returns how many rows it changed."""
         with _reachable():
-            return _rowcount(await to_the_end(self._pool.execute(_sql(sql), *params)))
+            return _rowcount(await to_the_end(self._pool.execute(to_dollar_params(sql), *params)))
 
     async def insert(self, sql: str, params: Params = ()) -> int | None:
         """One INSERT ending in `RETURNING id`: the id, or None if it inserted nothing."""
         with _reachable():
-            value = await to_the_end(self._pool.fetchval(_sql(sql), *params))
+            value = await to_the_end(self._pool.fetchval(to_dollar_params(sql), *params))
         return None if value is None else int(value)
-
-    async def write_all(self, statements: Sequence[tuple[str, Params]]) -> None:
-        """Several write statements as one transaction on one pooled connection."""
-        if len(statements) == 1:  # one statement is its own transaction (autocommit)
-            await self.execute(*statements[0])
-            return
-        async with self.transaction() as conn:
-            for sql, params in statements:
-                await conn.execute(sql, params)
 
     async def tables(self) -> dict[str, list[str]]:
         """Every table of the current schema and its columns in order."""

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import AsyncIterator, Iterable, Sequence
+import sqlite3
+from collections.abc import AsyncIterator, Awaitable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import cast
+from typing import Any, TypeVar, cast
 
 import aiosqlite
 
@@ -24,7 +25,6 @@ from tools.store.db_port import (
     statements,
     to_the_end,
 )
-from tools.store.sqlite_group import GroupCommit, run_group, run_reads
 
 CREATE_MIGRATIONS_TABLE = """
 CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -35,6 +35,7 @@ CREATE TABLE IF NOT EXISTS schema_migrations (
 """
 SELECT_APPLIED = "SELECT version FROM schema_migrations"
 INSERT_APPLIED = "INSERT INTO schema_migrations (version, name) VALUES (?, ?)"
+T = TypeVar("T")
 SELECT_TABLES = (
     "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"
 )
@@ -73,17 +74,7 @@ class SqliteDatabase(Database):
         self.path = path
         self.target = path
         self._write_lock = asyncio.Lock()
-        # aiosqlite has no public call that runs a function on its thread; `_execute` is what
-        # its own methods use.
-        self._writes = GroupCommit(
-            lambda group: conn._execute(run_group, conn._conn, group),  # type: ignore[no-untyped-call]
-            self._write_lock,
-        )
-        # Reads too (they take no lock: a lock of their own, which nothing else holds).
-        self._reads = GroupCommit(
-            lambda group: conn._execute(run_reads, conn._conn, group),  # type: ignore[no-untyped-call]
-            asyncio.Lock(),
-        )
+        self._writing: set[asyncio.Future[Any]] = set()  # what close() waits for
 
     @classmethod
     async def connect(
@@ -118,8 +109,8 @@ class SqliteDatabase(Database):
 
     async def close(self) -> None:
         """Close the connection (once the writes under way are committed)."""
-        await self._writes.drained()
-        await self._reads.drained()
+        while self._writing:
+            await asyncio.wait(set(self._writing))
         await self._conn.close()
 
     async def migrate(self, migrations: Iterable[Migration]) -> list[int]:
@@ -164,29 +155,41 @@ class SqliteDatabase(Database):
 
     async def fetch_one(self, sql: str, params: Params = ()) -> Row | None:
         """One row of a read, or None."""
-        # One trip to aiosqlite's thread, shared with the reads made meanwhile.
-        rows = await self._reads.write(((sql, params),), returning=True)
-        return cast("Row | None", rows[0] if rows else None)
+        return await self._tx.fetch_one(sql, params)
 
     async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]:
         """All rows of a read."""
-        return list(await self._reads.write(((sql, params),), returning=True))
+        return await self._tx.fetch_all(sql, params)
 
     async def execute(self, sql: str, params: Params = ()) -> int:
         """One write statement in its own transaction; returns how many rows it changed."""
-        # Writes from other coroutines at the same time share its trip to the database
-        # thread and its COMMIT (tools.store.sqlite_group), each one all-or-nothing.
-        return int(await self._writes.write(((sql, params),), returning=False))
+        return await self._to_the_end(self._alone(self._tx.execute(sql, params)))
 
     async def insert(self, sql: str, params: Params = ()) -> int | None:
         """One INSERT ending in `RETURNING id`: the id, or None if it inserted nothing."""
-        rows = await self._writes.write(((sql, params),), returning=True)
-        return int(rows[0][0]) if rows else None
+        row = await self._to_the_end(self._alone(self._tx.fetch_one(sql, params)))
+        return int(row[0]) if row is not None else None
 
     async def write_all(self, statements: Sequence[tuple[str, Params]]) -> None:
-        """Several write statements as one transaction, in the next group commit."""
-        if statements:
-            await self._writes.write(statements, returning=False)
+        """Several write statements as one transaction, in one trip to aiosqlite's thread (the
+        hand-off costs more than SQLite's work), run to the end even if the caller is cancelled."""
+        if len(statements) <= 1:
+            return await super().write_all(statements)
+        # aiosqlite's own methods run on its thread through `_execute` (no public call does)
+        trip = self._conn._execute(_in_one_transaction, self._conn._conn, statements)  # type: ignore[no-untyped-call]
+        return await self._to_the_end(self._alone(trip))
+
+    async def _alone(self, write: Awaitable[T]) -> T:
+        """A single statement (SQLite commits it by itself), once no transaction is open."""
+        async with self._write_lock:
+            return await write
+
+    async def _to_the_end(self, write: Awaitable[T]) -> T:
+        """`write` run to the end even if its caller is cancelled, and waited for by close()."""
+        task = asyncio.ensure_future(write)
+        self._writing.add(task)
+        task.add_done_callback(self._writing.discard)
+        return await to_the_end(task)
 
     async def tables(self) -> dict[str, list[str]]:
         """Every table and its columns in order."""
@@ -195,6 +198,19 @@ class SqliteDatabase(Database):
             columns = await self._conn.execute_fetchall(f"PRAGMA table_info({name})")
             found[str(name)] = [str(column[1]) for column in columns]
         return found
+
+
+def _in_one_transaction(conn: sqlite3.Connection, statements: Sequence[tuple[str, Params]]) -> None:
+    """On the database thread: BEGIN IMMEDIATE, the statements, COMMIT; ROLLBACK on error."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        for sql, params in statements:
+            conn.execute(sql, tuple(params))
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
 
 
 def _cause(path: str, exc: BaseException) -> str:

@@ -16,7 +16,15 @@ from tools.store.db import Database, Params
 from tools.store.effect_queue import EffectQueue
 from tools.store.inbox import MARK_DONE
 from tools.store.polls import CLOSE_POLL, INSERT_POLL, INSERT_RESUME, SELECT_DUE
-from tools.store.turns import INSERT_TURN, SELECT_AUTHORS, Turns, turn_row
+from tools.store.turns import (
+    INSERT_TURN,
+    SELECT_AUTHORS,
+    SELECT_MESSAGE_URL,
+    SELECT_TURN,
+    SELECT_TURNS,
+    turn_of,
+    turn_row,
+)
 
 _DEBATE = TypeAdapter(Debate)
 WIKI_KEY_BYTES = 3  # six hex digits: two databases' debate 1 on one topic meet 1 time in 16 M
@@ -64,7 +72,6 @@ class SqliteStore:
         self._db = db
         # PostgreSQL keeps a turn's text as bytes (BYTEA): its TEXT refuses lone surrogates.
         self._as_bytes = db.dialect == "postgres"
-        self._turns = Turns(db)  # the latest few of each debate, kept
         # A step and a completion read, change and write the same column: one at a time.
         self._queue_locks: dict[int, asyncio.Lock] = {}
 
@@ -122,10 +129,6 @@ class SqliteStore:
             if command is not None:
                 statements.append((MARK_DONE, (stamp, command)))
             await self._write(debate.id, statements)
-        if debate.phase.is_terminal:
-            self._turns.forget(debate.id)
-        elif turn is not None:
-            self._turns.keep(turn)
 
     async def _write(self, debate_id: int, statements: Sequence[tuple[str, Params]]) -> None:
         """One write of a debate's rows, as one transaction (a shared store fences it)."""
@@ -158,24 +161,22 @@ class SqliteStore:
         return EffectQueue.parse(row[0], row[1])
 
     async def turn(self, debate_id: int, number: int) -> Turn:
-        """One stored turn."""
-        return await self._turns.one(debate_id, number)
+        """One stored turn; LookupError if there is none."""
+        row = await self._db.fetch_one(SELECT_TURN, (debate_id, number))
+        if row is None:
+            raise LookupError(f"debate {debate_id} has no turn {number}")
+        return turn_of(row)
 
     async def last_turns(self, debate_id: int, count: int) -> tuple[Turn, ...]:
         """The latest `count` turns, oldest first."""
-        return await self._turns.last(debate_id, count)
-
-    async def all_turns(self, debate_id: int) -> tuple[Turn, ...]:
-        """Every turn of a debate, in order."""
-        return await self._turns.all(debate_id)
-
-    async def set_message_url(self, debate_id: int, number: int, url: str) -> None:
-        """Remember where a turn was posted (the Round-Log links to it)."""
-        self._turns.set_url(debate_id, number, url)
+        rows = await self._db.fetch_all(SELECT_TURNS, (debate_id, count))
+        return tuple(turn_of(row) for row in reversed(rows))
 
     async def message_url(self, debate_id: int, number: int) -> str:
-        """Where a turn was posted, or ''."""
-        return await self._turns.url(debate_id, number)
+        """Where a turn was posted (its first message, as the room recorded it), or ''."""
+        key = f"turn:{number}:0"
+        row = await self._db.fetch_one(SELECT_MESSAGE_URL, (debate_id, key, debate_id, number))
+        return str(row[0] or "") if row else ""
 
     async def debates_with_work(self) -> list[int]:
         """Debates that have effects still to run (to resume after a restart)."""
@@ -222,10 +223,6 @@ class SqliteStore:
         """Per seat, the mean cost of its recorded turns that cost anything, and their count."""
         rows = await self._db.fetch_all(SELECT_TURN_COSTS, ())
         return {str(row[0]): (float(row[1]), int(row[2])) for row in rows}
-
-    def forget(self, debate_id: int) -> None:
-        """Drop what is kept in memory of a debate (another process may have changed it)."""
-        self._turns.forget(debate_id)
 
 
 def _state_row(debate: Debate, stamp: str, queue: EffectQueue) -> tuple[object, ...]:

@@ -165,22 +165,23 @@ class Leases:
         after = 0  # candidates are read in id order, past the ones already tried
         async with self._db.transaction() as conn:
             while len(taken) < limit:
-                found = await _rows(conn, select, (after, due, limit - len(taken)))
+                found = await conn.fetch_all(select, (after, due, limit - len(taken)))
                 if not found:
                     break
-                for debate_id, lapsed in found:
-                    after = int(debate_id)
+                for row in found:
+                    debate_id, lapsed = int(row[0]), row[1]
+                    after = debate_id
                     lease = (debate_id, self.owner, self._lease_ms)
-                    rows = await _rows(conn, sql["upsert"], lease)
+                    rows = await conn.fetch_all(sql["upsert"], lease)
                     if not rows:
                         # Claimed by another process between this statement's snapshot and its
                         # row lock: not skipped as locked, so the next candidates are read.
                         continue
                     generation = int(rows[0][0])
                     claim = (debate_id, generation, self.owner, lapsed)
-                    await _rows(conn, sql["claim"], claim, fetch=False)
-                    self._held[int(debate_id)] = (generation, self._until(started))
-                    taken.append(int(debate_id))
+                    await conn.execute(sql["claim"], claim)
+                    self._held[debate_id] = (generation, self._until(started))
+                    taken.append(debate_id)
         return taken
 
     async def renew(self) -> list[int]:
@@ -189,7 +190,7 @@ class Leases:
             return []
         started = self._monotonic()
         async with self._db.transaction() as conn:
-            rows = await _rows(conn, self._sql["renew"], (self._lease_ms, self.owner))
+            rows = await conn.fetch_all(self._sql["renew"], (self._lease_ms, self.owner))
         ours = {int(row[0]): int(row[1]) for row in rows}
         lost = []
         for debate_id, (generation, _) in list(self._held.items()):
@@ -236,14 +237,6 @@ class Leases:
     def _until(self, started: float) -> float:
         """Act until the margin before the end secured by a request sent at `started`."""
         return started + self.timing.lease_s - self.timing.margin_s
-
-
-async def _rows(conn: Any, sql: str, params: tuple[Any, ...], *, fetch: bool = True) -> list[Any]:
-    """Run one statement on a transaction's connection; its rows."""
-    if not fetch:
-        await conn.execute(sql, params)
-        return []
-    return list(await conn.fetch_all(sql, params))
 
 
 class LeasedStore(SqliteStore):

@@ -17,10 +17,6 @@ SELECT_ONE = "SELECT 1 FROM room_messages WHERE debate_id = ? AND key = ?"
 # A key "starts with" as substr(): the same in SQLite and PostgreSQL (GLOB is SQLite's, and
 # LIKE differs in case sensitivity between the two).
 SELECT_MATCHING = """
-SELECT key, message_id FROM room_messages
-WHERE debate_id = ? AND substr(key, 1, ?) = ? ORDER BY key
-"""
-SELECT_MATCHING_POSTS = """
 SELECT key, channel_id, message_id FROM room_messages
 WHERE debate_id = ? AND (substr(key, 1, ?) = ?{also}) ORDER BY key
 """
@@ -55,19 +51,13 @@ class RoomMessages:
         """True if the debate has a record under the key."""
         return await self._db.fetch_one(SELECT_ONE, (debate_id, key)) is not None
 
-    async def matching(self, debate_id: int, pattern: str) -> list[tuple[str, int]]:
-        """(key, message id) of the debate's records whose key matches `prefix*`."""
-        prefix = _prefix(pattern)
-        rows = await self._db.fetch_all(SELECT_MATCHING, (debate_id, len(prefix), prefix))
-        return [(str(row["key"]), int(row["message_id"])) for row in rows]
-
-    async def matching_posts(
+    async def matching(
         self, debate_id: int, pattern: str, *, keys: Sequence[str] = ()
     ) -> list[tuple[str, int, int]]:
         """(key, channel id, message id) of the records matching `prefix*` or under `keys`."""
         prefix = _prefix(pattern)
         also = "".join(" OR key = ?" for _ in keys)
-        query = SELECT_MATCHING_POSTS.format(also=also)
+        query = SELECT_MATCHING.format(also=also)
         rows = await self._db.fetch_all(query, (debate_id, len(prefix), prefix, *keys))
         return [(str(r["key"]), int(r["channel_id"]), int(r["message_id"])) for r in rows]
 

@@ -1,6 +1,5 @@
 """The stored turns: a turn as a row of the `turns` table and back (exact to the character:
-text that UTF-8 cannot encode, a lone surrogate, is kept as its exact bytes), and the latest
-few of each debate kept in memory for the reads that follow their commit."""
+text that UTF-8 cannot encode, a lone surrogate, is kept as its exact bytes)."""
 
 from __future__ import annotations
 
@@ -10,7 +9,7 @@ from datetime import datetime
 from pydantic import TypeAdapter
 
 from handlers.core.model import ParsedReply, Turn, TurnMeta
-from tools.store.db import Database, Row
+from tools.store.db import Row
 
 _PARSED = TypeAdapter(ParsedReply)
 
@@ -21,7 +20,6 @@ INSERT INTO turns (debate_id, number, round, seat, text, raw, sha256, parsed, mo
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 """
 SELECT_TURNS = "SELECT * FROM turns WHERE debate_id = ? ORDER BY number DESC LIMIT ?"
-SELECT_ALL_TURNS = "SELECT * FROM turns WHERE debate_id = ? ORDER BY number DESC"
 SELECT_AUTHORS = "SELECT number, seat FROM turns WHERE debate_id = ? ORDER BY number"
 SELECT_TURN = "SELECT * FROM turns WHERE debate_id = ? AND number = ?"
 # Where a turn was posted: the room's own record of the post (written when it posted, so a
@@ -30,66 +28,6 @@ SELECT_MESSAGE_URL = """
 SELECT url FROM room_messages WHERE debate_id = ? AND key = ? AND url <> ''
 UNION ALL SELECT message_url FROM turns WHERE debate_id = ? AND number = ?
 """
-KEPT_TURNS = 3  # per debate: a turn is read back to post, log and relay it, then rarely
-
-
-class Turns:
-    """Reads stored turns. A stored turn never changes (only where it was posted, kept
-    apart), so the latest few of each debate are kept once committed or read."""
-
-    def __init__(self, db: Database) -> None:
-        self._db = db
-        self._kept: dict[int, dict[int, Turn]] = {}
-        self._urls: dict[tuple[int, int], str] = {}
-
-    async def one(self, debate_id: int, number: int) -> Turn:
-        """One stored turn; LookupError if there is none."""
-        kept = self._kept.get(debate_id, {}).get(number)
-        if kept is not None:
-            return kept
-        row = await self._db.fetch_one(SELECT_TURN, (debate_id, number))
-        if row is None:
-            raise LookupError(f"debate {debate_id} has no turn {number}")
-        found = turn_of(row)
-        self.keep(found)
-        return found
-
-    async def last(self, debate_id: int, count: int) -> tuple[Turn, ...]:
-        """The latest `count` turns, oldest first."""
-        rows = await self._db.fetch_all(SELECT_TURNS, (debate_id, count))
-        return tuple(turn_of(row) for row in reversed(rows))
-
-    async def all(self, debate_id: int) -> tuple[Turn, ...]:
-        """Every turn of a debate, in order."""
-        rows = await self._db.fetch_all(SELECT_ALL_TURNS, (debate_id,))
-        return tuple(turn_of(row) for row in reversed(rows))
-
-    def set_url(self, debate_id: int, number: int, url: str) -> None:
-        """Where a kept turn was posted, for the reads that follow (stored: see `url`)."""
-        if number in self._kept.get(debate_id, {}):
-            self._urls[(debate_id, number)] = url
-
-    async def url(self, debate_id: int, number: int) -> str:
-        """Where a turn was posted, or ''."""
-        kept = self._urls.get((debate_id, number))
-        if kept is not None:
-            return kept
-        key = f"turn:{number}:0"  # the Discord room's first message of the turn
-        row = await self._db.fetch_one(SELECT_MESSAGE_URL, (debate_id, key, debate_id, number))
-        return str(row[0] or "") if row else ""
-
-    def keep(self, turn: Turn) -> None:
-        """Keep a committed turn; only the debate's latest few stay."""
-        kept = self._kept.setdefault(turn.debate_id, {})
-        kept[turn.number] = turn
-        for old in sorted(kept)[:-KEPT_TURNS]:
-            del kept[old]
-            self._urls.pop((turn.debate_id, old), None)
-
-    def forget(self, debate_id: int) -> None:
-        """Drop a debate's kept turns (it ended, or another process may have changed it)."""
-        for number in self._kept.pop(debate_id, {}):
-            self._urls.pop((debate_id, number), None)
 
 
 def turn_row(turn: Turn, as_bytes: bool) -> tuple[object, ...]:

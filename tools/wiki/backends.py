@@ -3,29 +3,17 @@
 from __future__ import annotations
 
 import asyncio
-import functools
 import json
 import os
 import posixpath
-from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Protocol
 
-from tools.wiki.local_files import (
-    Flusher,
-    Signature,
-    append,
-    probe_writable,
-    read_text,
-    signature,
-    signature_of,
-    write_atomically,
-)
+from tools.wiki.local_files import probe_writable, write_atomically
 
 _FRONT = "---\n"
-KEPT_PAGES = 256  # pages a LocalWiki keeps in memory (the latest read or written)
 
 
 class WikiError(Exception):
@@ -91,10 +79,6 @@ class LocalWiki:
 
     def __init__(self, directory: Path) -> None:
         self._root = Path(directory).absolute()  # not resolve(): no I/O here
-        # The pages last read or written, by file, with the file's (mtime, size, inode) then:
-        # a read whose file is unchanged is answered from here (a stat instead of a read).
-        self._kept: OrderedDict[Path, tuple[Signature, StoredPage]] = OrderedDict()
-        self._flusher = Flusher()  # a write's flush to disk, with other writes' at the time
 
     def file_of(self, path: str) -> Path:
         """The file holding the page at `path`."""
@@ -103,51 +87,28 @@ class LocalWiki:
     async def read(self, path: str) -> StoredPage | None:
         """The page, or None if its file does not exist."""
         file = self.file_of(path)
-        kept = self._kept.get(file)
-        if kept is not None and kept[0] == signature(file):  # a local stat: microseconds
-            self._kept.move_to_end(file)
-            return kept[1]
-        try:
-            text, stat = read_text(file)  # on the loop, as a write is (tools.wiki.local_files)
+        try:  # on the loop, as a write is (tools.wiki.local_files)
+            text = file.read_text(encoding="utf-8")
+            updated_at = _iso(file.stat().st_mtime)
         except FileNotFoundError:
             return None
         except OSError as exc:
             raise WikiError("io", f"cannot read {file}: {exc.strerror}") from exc
         title, content = split_front_matter(text, default_title=path.rsplit("/", 1)[-1])
-        if stat is None:  # not all of the file: never appended to, always written whole
-            return StoredPage(path, title, content, page_id=path)
-        page = StoredPage(path, title, content, page_id=path, updated_at=_iso(stat.st_mtime))
-        return self._keep(file, stat, page)
-
-    def _keep(self, file: Path, stat: os.stat_result, page: StoredPage) -> StoredPage:
-        self._kept[file] = (signature_of(stat), page)
-        self._kept.move_to_end(file)
-        while len(self._kept) > KEPT_PAGES:
-            self._kept.popitem(last=False)
-        return page
+        return StoredPage(path, title, content, page_id=path, updated_at=updated_at)
 
     async def write(
         self, path: str, title: str, content: str, current: StoredPage | None
     ) -> StoredPage:
-        """Write the file atomically; skip it when nothing would change. Content that only
-        adds to the end of the page as this wiki last read or wrote it (a Round-Log entry) is
-        appended to the file instead: the cost of the entry, not of the page."""
+        """Write the file atomically; skip it when nothing would change."""
         if current is not None and current.title == title and current.content == content:
             return current
         file = self.file_of(path)
-        kept = self._kept.pop(file, None)
         try:
-            stat = None
-            if kept is not None and current is kept[1] and _extends(current, title, content):
-                tail = content[len(current.content) :]
-                stat = await append(file, tail, kept[0], self._flusher)
-            if stat is None:  # not an append, or the file changed since: the whole page
-                text = self._text(path, title, content)
-                stat = await write_atomically(file, text, self._flusher, _PAGE_MODE)
+            stat = await write_atomically(file, self._text(path, title, content), _PAGE_MODE)
         except OSError as exc:
             raise WikiError("io", f"cannot write {file}: {exc.strerror}") from exc
-        page = StoredPage(path, title, content, page_id=path, updated_at=_iso(stat.st_mtime))
-        return page if path.endswith(ASSET_SUFFIXES) else self._keep(file, stat, page)
+        return StoredPage(path, title, content, page_id=path, updated_at=_iso(stat.st_mtime))
 
     @staticmethod
     def _text(path: str, title: str, content: str) -> str:
@@ -176,17 +137,12 @@ class LocalWiki:
         """Nothing to release."""
 
 
-@functools.lru_cache(maxsize=KEPT_PAGES)  # a page's file is asked for on every read and write
 def _file_at(root: Path, path: str) -> Path:
     parts = path.split("/")
     if not path or any(part in ("", ".", "..") for part in parts):
         raise WikiError("6005", f"illegal path {path!r}")
     name = parts[-1] if parts[-1].endswith(ASSET_SUFFIXES) else f"{parts[-1]}.md"
     return root.joinpath(*parts[:-1], name)
-
-
-def _extends(current: StoredPage, title: str, content: str) -> bool:
-    return current.title == title and content.startswith(current.content)
 
 
 def _page_mode() -> int:

@@ -3,18 +3,16 @@ merged in (tools.wiki.merge), written, and recorded done with the hash of what w
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime
 
 from tools.store.db import Database, Row
 from tools.wiki.backends import ASSET_SUFFIXES, WikiBackend, WikiError
-from tools.wiki.merge import Mode, PageHash, plan_write
+from tools.wiki.merge import Mode, content_hash, plan_write
 from tools.wiki.pages import Translate
 from tools.wiki.round_log import is_round_log, target_part
 
-TRACKED_PAGES = 256  # pages whose last written text and hash a PageWriter keeps in memory
 # What the bot last wrote to a page: its newest landed entry there, else what an earlier
 # release recorded in wiki_pages.
 SELECT_WRITTEN_HASH = """
@@ -63,9 +61,7 @@ class Entry:
 
 
 class PageWriter:
-    """Lands entries on their pages, keeping what it last wrote to each: a page read back
-    unchanged needs no hashing, and an entry appended to it extends the page's hash instead
-    of hashing the whole page again (only a debate's one writer writes its pages)."""
+    """Lands entries on their pages (only a debate's one writer writes its pages)."""
 
     def __init__(
         self,
@@ -80,7 +76,6 @@ class PageWriter:
         self._t = strings
         self._part_limit = part_limit
         self._now = now
-        self._written: OrderedDict[str, PageHash] = OrderedDict()
 
     async def land(self, entry: Entry) -> bool:
         """Write one entry and record it done; True if a person's edit was found (and kept)."""
@@ -101,12 +96,8 @@ class PageWriter:
             # A file such as the diagram is the bot's alone (no person's edit to keep in it):
             # it is written as it is, unread.
             current = await self._backend.read(entry.path)
-        last = self._written.pop(entry.path, None)  # back once the record is committed
-        ours = last is not None and current is not None and current.content == last.content
-        if current is None:
-            known = None  # a new page: nobody's edit to look for
-        else:
-            known = last.hexdigest() if last and ours else await self._known_hash(entry.path)
+        # what the bot last wrote there, to tell a person's edit (a new page has none)
+        known = None if current is None else await self._known_hash(entry.path)
         plan = plan_write(
             entry.mode,
             entry.content,
@@ -114,7 +105,6 @@ class PageWriter:
             current.content if current else None,
             known,
             self._t,
-            ours=ours,
         )
         if known is None and await self._taken(entry, current is not None and plan.human_edit):
             raise WikiError(FOLDER_TAKEN, entry.path)
@@ -123,15 +113,8 @@ class PageWriter:
         else:
             written = plan.content or entry.content
             await self._backend.write(entry.path, entry.title, written, current)
-        if last is not None and ours and plan.appended:
-            page = last.extended(written, entry.content)
-        else:
-            page = PageHash(written)
         now = self._now().isoformat()
-        await self._db.execute(MARK_DONE, (now, entry.path, page.hexdigest(), entry.id))
-        self._written[entry.path] = page
-        while len(self._written) > TRACKED_PAGES:
-            self._written.popitem(last=False)
+        await self._db.execute(MARK_DONE, (now, entry.path, content_hash(written), entry.id))
         return plan.human_edit
 
     async def _taken(self, entry: Entry, differs: bool) -> bool:

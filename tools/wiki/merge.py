@@ -1,5 +1,5 @@
 """How a queued write merges with the page as the wiki holds it now: never twice, never over a
-person's edit, and an append cut short by a crash completed whole.
+person's edit.
 
 Pure functions: no I/O. The page hash ignores line-ending and trailing-whitespace differences.
 """
@@ -28,34 +28,11 @@ class Plan:
 
     content: str | None  # None: the page already holds this entry, send nothing
     human_edit: bool = False  # a person changed the page since the bot's last write
-    appended: bool = False  # `content` is the current page, then the entry (PageHash.extended)
 
 
 def content_hash(content: str) -> str:
     """A hash that ignores line-ending and trailing-whitespace differences."""
-    return PageHash(content).hexdigest()
-
-
-class PageHash:
-    """A page's `content_hash`, which an appended entry extends at the cost of the entry
-    instead of the page (a Round-Log grows by a reply per turn)."""
-
-    __slots__ = ("_state", "content")
-
-    def __init__(self, content: str, state: hashlib._Hash | None = None) -> None:
-        self.content = content
-        self._state = state or hashlib.sha256(_norm(content).encode("utf-8"))
-
-    def hexdigest(self) -> str:
-        """The same as `content_hash(self.content)`."""
-        return self._state.hexdigest()
-
-    def extended(self, written: str, entry: str) -> PageHash:
-        """The hash of `written`, which is this page with `entry` appended (`plan_write`'s
-        `f"{current.rstrip()}\n\n{entry}"`): the page's normalized text, then the entry's."""
-        state = self._state.copy()
-        state.update(f"\n\n{_norm(entry)}".encode())
-        return PageHash(written, state)
+    return hashlib.sha256(_norm(content).encode("utf-8")).hexdigest()
 
 
 def plan_write(
@@ -65,46 +42,22 @@ def plan_write(
     current: str | None,
     known_hash: str | None,
     t: Translate,
-    *,
-    ours: bool = False,
 ) -> Plan:
-    """Merge an entry into the current page without ever dropping a person's edit.
-    `ours`: `current` is known to be exactly what the bot last wrote (nothing to hash)."""
+    """Merge an entry into the current page without ever dropping a person's edit."""
     if mode is Mode.APPEND:
         if current is None:
             return Plan(f"{render_round_log_header(t)}\n{entry}")
-        torn = _torn_append(current, entry, dedup_key)
-        if torn is not None:  # a crash cut this entry's append short: it is written whole
-            before = current[:torn]
-            return Plan(f"{before.rstrip()}\n\n{entry}", _edited(before, known_hash))
         if entry_marker(dedup_key) in current:
             return Plan(None)
-        edited = not ours and _edited(current, known_hash)
-        return Plan(f"{current.rstrip()}\n\n{entry}", edited, appended=True)
+        return Plan(f"{current.rstrip()}\n\n{entry}", _edited(current, known_hash))
     if current is None:
         return Plan(entry)
     intended = _compose(_bot_prefix(current), entry, t)
     if _norm(current) == _norm(intended):
         return Plan(None)
-    if ours or not _edited(current, known_hash):
+    if not _edited(current, known_hash):
         return Plan(intended)
     return Plan(_compose(current, entry, t), human_edit=True)
-
-
-def _torn_append(current: str, entry: str, dedup_key: str) -> int | None:
-    """Where the page's last append begins if it is this entry cut short by a crash."""
-    appended = f"\n\n{entry}"
-    since = max(0, len(current) - len(appended))  # a cut append is shorter than the whole
-    for start in (
-        current.rfind(f"\n\n{entry_marker(dedup_key)}", since),
-        current.rfind("\n\n<", since),
-    ):
-        if start < 0:
-            continue
-        tail = current[start:]
-        if appended.startswith(tail) and tail.rstrip() != appended.rstrip():
-            return start
-    return None
 
 
 def _edited(current: str, known_hash: str | None) -> bool:

@@ -5,7 +5,6 @@ debate applies the entries in order to a backend, retrying with backoff until ea
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from datetime import UTC, datetime
 
 from handlers.core.effects import (
@@ -25,7 +24,6 @@ from handlers.ports import NOTHING, Loaded
 from tools.store.db import Database
 from tools.wiki.asset_links import link_assets, wikijs_callouts
 from tools.wiki.backends import ASSET_SUFFIXES, WikiBackend
-from tools.wiki.landing import Entry
 from tools.wiki.merge import Mode, content_hash
 from tools.wiki.pages import (
     MAX_TITLE_CHARS,
@@ -142,7 +140,7 @@ class WikiOutbox:
         path = self.path_of(debate, page)
         title = fill_keys(title, self._t.of(debate))[:MAX_TITLE_CHARS]
         key = f"{debate.id}:page:{page}:{content_hash(content)[:16]}"
-        await self._store(Entry(0, debate.id, key, path, title, Mode.REPLACE, content, 0))
+        await self._store(debate.id, key, path, title, Mode.REPLACE, content)
 
     def page_url(self, debate: Debate, page: str) -> str:
         """Where a person reads the page: an http(s) or file:// URL, percent-encoded."""
@@ -175,16 +173,18 @@ class WikiOutbox:
     ) -> None:
         title = page_title(debate.proposal.topic, page, self._t.of(debate))
         path = self.path_of(debate, page.value)
-        await self._store(Entry(0, debate.id, key, path, title, mode, content, 0))
+        await self._store(debate.id, key, path, title, mode, content)
 
-    async def _store(self, entry: Entry) -> None:
-        """Queue the entry in `wiki_outbox`, then hand it to the debate's writer as stored."""
-        row = (entry.debate_id, entry.dedup_key, entry.path, entry.title, entry.mode.value)
+    async def _store(
+        self, debate_id: int, key: str, path: str, title: str, mode: Mode, content: str
+    ) -> None:
+        """Queue the entry in `wiki_outbox` (a repeat after a crash is there already), then
+        start the debate's writer."""
         created = self._now().isoformat()
-        entry_id = await self._db.insert(INSERT_ENTRY, (*row, entry.content, created))
-        # None: queued before (a repeat after a crash); the writer finds it in the table.
-        stored = None if entry_id is None else replace(entry, id=entry_id)
-        self._writers.kick(entry.debate_id, stored)
+        await self._db.insert(
+            INSERT_ENTRY, (debate_id, key, path, title, mode.value, content, created)
+        )
+        self._writers.kick(debate_id)
 
     def resume(self, debate_id: int) -> None:
         """Apply the debate's pending writes (this process just claimed the debate)."""

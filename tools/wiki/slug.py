@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import re
 import unicodedata
 
@@ -79,7 +78,6 @@ def path_problems(path: str) -> list[str]:
     return problems
 
 
-@functools.lru_cache(maxsize=1024)  # a debate's topic and page names, for every write of it
 def _words(text: str) -> str:
     """Letters and digits of any script, lowercased ASCII, joined by single dashes."""
     text = unicodedata.normalize("NFC", text)

@@ -82,11 +82,8 @@ class OutboxWriters:
         self._max_backoff = max_backoff_s
         self._owns = owns
         self._writers: dict[int, asyncio.Task[None]] = {}
-        # The entries this process queued since its writer last read the table, handed to the
-        # writer as stored (nothing to read back), and the kicks that handed nothing (a
-        # restart, a claimed debate, a repeat): after one of those, the writer reads again.
-        self._handed: defaultdict[int, list[Entry]] = defaultdict(list)
-        self._unhanded: defaultdict[int, int] = defaultdict(int)
+        # Kicks per debate: one that came while its writer read the table sends it to read again.
+        self._kicks: defaultdict[int, int] = defaultdict(int)
         self._closed = False
         self._pages = PageWriter(db, backend, strings, part_limit, now)
 
@@ -121,14 +118,11 @@ class OutboxWriters:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
 
-    def kick(self, debate_id: int, stored: Entry | None = None) -> None:
-        """Start the debate's writer unless it runs, handing it `stored` (None: it reads again)."""
-        if stored is None:
-            self._unhanded[debate_id] += 1
+    def kick(self, debate_id: int) -> None:
+        """Start the debate's writer unless it runs (a running one reads the table again)."""
+        self._kicks[debate_id] += 1
         if self._closed or not self._owns(debate_id):
             return  # the row waits in the table for the process that writes the debate
-        if stored is not None:
-            self._handed[debate_id].append(stored)
         task = self._writers.get(debate_id)
         if task is None or task.done():
             name = f"wiki-writer-{debate_id}"
@@ -142,32 +136,25 @@ class OutboxWriters:
                 del self._writers[debate_id]
 
     async def _write_all(self, debate_id: int) -> None:
-        """Apply the debate's entries in order until none is left: those in the table first,
-        then those queued since, as they were handed over (one handed over while the table
-        was read came with the read: it is not applied twice)."""
+        """Apply the debate's entries in order, a batch read from the table at a time, until
+        none is left and nothing was queued since the last read."""
         delay: _Delay | None = None
-        after, read, seen = 0, True, 0
+        after = 0
         while True:
-            if read:  # the table holds every entry handed over so far: they come with it
-                self._handed.pop(debate_id, None)
-                seen = self._unhanded[debate_id]
-                rows = await self._db.fetch_all(SELECT_NEXT, (debate_id, after, BATCH))
-                entries, more = [Entry.of(row) for row in rows], len(rows) == BATCH
-            else:
-                handed = self._handed.pop(debate_id, [])
-                entries, more = [entry for entry in handed if entry.id > after], False
+            seen = self._kicks[debate_id]
+            rows = await self._db.fetch_all(SELECT_NEXT, (debate_id, after, BATCH))
+            entries = [Entry.of(row) for row in rows]
             if delay is None:
                 delay = _Delay(announced=bool(entries) and entries[0].attempts >= NOTICE_AFTER)
-            from_table, read = read, more or self._unhanded[debate_id] != seen
-            if not entries and not read and not self._handed.get(debate_id):
-                break  # all landed, and nothing was queued since
+            if not entries:
+                if self._kicks[debate_id] == seen:
+                    break  # all landed, and nothing was queued since
+                continue
             if not self._owns(debate_id):
                 return  # the lease is lost: the process that claims the debate writes on
             landed, failed = await self._attempt_batch(entries, delay)
-            if failed is not None:  # after its wait, it is read again with what follows it
-                after, read = failed - 1, True
-            elif from_table and landed:
-                after = landed[-1]
+            # a failed entry is read again, after its wait, with what follows it
+            after = failed - 1 if failed is not None else landed[-1]
         if delay.announced:
             await self._say(debate_id, "wiki.caught_up", {"count": str(delay.landed)})
 

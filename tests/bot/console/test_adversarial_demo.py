@@ -34,7 +34,7 @@ async def test_the_replay_runs_every_role_and_writes_the_result_page(tmp_path: P
     assert result.debate.phase is Phase.CONCLUDED and result.debate.format == "adversarial"
     db = await Database.open(str(tmp_path / "demo" / DB_NAME))
     try:
-        turns = await SqliteStore(db).all_turns(result.debate.id)
+        turns = await SqliteStore(db).last_turns(result.debate.id, 1000)
     finally:
         await db.close()
     # the engine's own draw gave the recorded roles; every answer is stored as recorded

@@ -19,7 +19,8 @@ from tests.fakes.fake_anthropic import FakeAnthropic
 from tests.fakes.fake_gemini import FakeGemini
 from tests.tools.claude.conftest import READ_ONLY, SYSTEM_PROMPT
 from tools.claude.debater import ClaudeCodeDebater
-from tools.gemini.api import GeminiModerator
+from tools.gemini.api import GeminiApiBackend
+from tools.gemini.core import GeminiModerator
 
 
 class RealClaude:
@@ -70,8 +71,8 @@ class GeminiTasks(ScriptedModerator):
             client = genai.Client(api_key="test-key", http_options=types.HttpOptions(
                 base_url=self.api.url, api_version="v1beta"))  # fmt: skip
             rules = RulesModerator(Strings(self.language))
-            self.inner = GeminiModerator(client, self.rig.services.db, model="gemini-flash-latest",
-                                         language=self.language, budget=100, timeout_s=10.0,
-                                         sleep=asyncio.sleep, rules=rules)  # fmt: skip
+            backend = GeminiApiBackend(client, "gemini-flash-latest", 10.0)
+            self.inner = GeminiModerator(backend, self.rig.services.db, language=self.language,
+                                         budget=100, sleep=asyncio.sleep, rules=rules)  # fmt: skip
         self.task_requests.append(request)
         return await self.inner.perform(request)

@@ -91,7 +91,7 @@ async def check_turns(rig: BotRig, db: Database, debate_id: int) -> dict[int, st
     """Each stored turn is in the thread in full: its seat's colour, author, footer, text."""
     keys = await keyed(db, debate_id)
     seats = {}
-    for turn in await SqliteStore(db).all_turns(debate_id):
+    for turn in await SqliteStore(db).last_turns(debate_id, 1000):
         parts = sorted(
             (int(k.rsplit(":", 1)[1]), mid)
             for k, mid in keys.items()

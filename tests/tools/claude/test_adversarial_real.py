@@ -38,7 +38,8 @@ from tests.handlers.adversarial_script import (
 from tests.handlers.conftest import ALICE, Rig, proposal
 from tests.tools.claude.conftest import READ_ONLY, SYSTEM_PROMPT
 from tools.claude.debater import ClaudeCodeDebater
-from tools.gemini.api import GeminiModerator
+from tools.gemini.api import GeminiApiBackend
+from tools.gemini.core import GeminiModerator
 from tools.store.db import Database
 
 RECONCILER_ON = "claude-reconciler-test"
@@ -112,8 +113,8 @@ async def test_a_full_debate_on_the_real_clis_and_sdk(
         http_options=types.HttpOptions(base_url=gemini.url, api_version="v1beta"),
     )
     moderator = GeminiModerator(
-        client, quota_db, model="gemini-flash-latest", language=lang, budget=100,
-        timeout_s=10.0, sleep=_no_sleep, rules=RulesModerator(Strings(lang)),
+        GeminiApiBackend(client, "gemini-flash-latest", 10.0), quota_db, language=lang,
+        budget=100, sleep=_no_sleep, rules=RulesModerator(Strings(lang)),
     )  # fmt: skip
     rig.moderator = moderator  # type: ignore[assignment]
     await rig.start()

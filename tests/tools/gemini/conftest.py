@@ -14,7 +14,8 @@ from google.genai import types
 from handlers.core.i18n import Strings
 from handlers.rules_moderator import RulesModerator
 from tests.fakes.fake_gemini import FakeGemini
-from tools.gemini.api import GeminiModerator
+from tools.gemini.api import GeminiApiBackend
+from tools.gemini.core import GeminiModerator
 from tools.store.db import Database
 
 MODEL = "gemini-flash-latest"
@@ -91,12 +92,10 @@ async def make_moderator(
             http_options=types.HttpOptions(base_url=fake.url, api_version="v1beta"),
         )
         moderator = GeminiModerator(
-            client,
+            GeminiApiBackend(client, MODEL, timeout_s),
             db,
-            model=MODEL,
             language=language,
             budget=budget,
-            timeout_s=timeout_s,
             sleep=sleeps,
             rules=rules,
             today=day,

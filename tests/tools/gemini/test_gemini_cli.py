@@ -18,8 +18,9 @@ from tests.clis import GEMINI_BIN, installed_or_skip
 from tests.fakes.fake_gemini import PER_DAY, FakeGemini
 from tests.tools.gemini.builders import reply_text, turn, view_after
 from tests.tools.gemini.conftest import MODEL, Day, Sleeps
-from tools.gemini.cli_moderator import KILL_GRACE_S, GeminiCliModerator
+from tools.gemini.cli_moderator import KILL_GRACE_S, GeminiCliBackend
 from tools.gemini.context import judge_prompt
+from tools.gemini.core import GeminiModerator
 from tools.store.db import Database
 
 pytestmark = pytest.mark.cli
@@ -47,7 +48,7 @@ def cli_env(tmp_path: Path, fake: FakeGemini) -> dict[str, str]:
     }
 
 
-MakeCli = Callable[..., GeminiCliModerator]
+MakeCli = Callable[..., GeminiModerator]
 
 
 @pytest.fixture
@@ -59,19 +60,15 @@ async def make_cli(
     sleeps: Sleeps,
     day: Day,
 ) -> AsyncIterator[MakeCli]:
-    def build(timeout_s: float = 60.0) -> GeminiCliModerator:
-        return GeminiCliModerator(
-            str(gemini_bin),
+    def build(timeout_s: float = 60.0) -> GeminiModerator:
+        return GeminiModerator(
+            GeminiCliBackend(str(gemini_bin), MODEL, tmp_path / "gemini-cli", timeout_s, cli_env),
             db,
-            workdir=tmp_path / "gemini-cli",
-            model=MODEL,
             language="ko",
             budget=100,
-            timeout_s=timeout_s,
             sleep=sleeps,
             rules=RulesModerator(Strings("ko")),
             today=day,
-            env=cli_env,
         )
 
     yield build

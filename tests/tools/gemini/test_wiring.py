@@ -15,8 +15,8 @@ from handlers.rules_moderator import SUMMARY_MAX_CHARS, RulesModerator
 from tests.fakes.fake_gemini import FakeGemini
 from tests.tools.gemini.builders import reply_text, turn, view_after
 from tests.tools.gemini.conftest import Sleeps
-from tools.gemini.api import GeminiModerator
-from tools.gemini.cli_moderator import GeminiCliModerator
+from tools.gemini.api import GeminiApiBackend
+from tools.gemini.cli_moderator import GeminiCliBackend
 from tools.gemini.context import (
     JUDGED_TURN_CHARS,
     TURN_MAX_CHARS,
@@ -42,7 +42,8 @@ async def test_the_factory_picks_the_backend_and_needs_a_key_for_the_api(
     cli = build_moderator(
         settings(tmp_path, MODERATOR_BACKEND="cli", GEMINI_API_KEY=None), db, sleeps
     )
-    assert isinstance(api, GeminiModerator) and isinstance(cli, GeminiCliModerator)
+    assert isinstance(api._backend, GeminiApiBackend)
+    assert isinstance(cli._backend, GeminiCliBackend)
     await api.aclose()
     await cli.aclose()
     with pytest.raises(SettingsError, match="GEMINI_API_KEY"):

@@ -9,14 +9,9 @@ import threading
 from pathlib import Path
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
-from tests.effects import logged
-from tests.tools.wiki.support import WAIT, Notices, OutboxFactory, debate, turn
-from tools.store.db import Database
+from tests.tools.wiki.support import WAIT
 from tools.wiki.backends import LocalWiki
-from tools.wiki.merge import PageHash, content_hash
 
 
 async def test_pages_are_readable_like_any_file_written_here(tmp_path: Path) -> None:
@@ -30,66 +25,6 @@ async def test_pages_are_readable_like_any_file_written_here(tmp_path: Path) -> 
 
 
 BASE = "debates/7-캐시-계층-선택-redis-vs-in-process-lru"
-
-
-def url(n: int) -> str:
-    return f"https://discord.com/channels/1/2/{1000 + n}"
-
-
-async def test_a_round_log_entry_is_appended_to_the_file_in_place(
-    tmp_path: Path, make_outbox: OutboxFactory
-) -> None:
-    outbox = make_outbox(LocalWiki(tmp_path))
-    file = tmp_path / f"{BASE}/round-log.md"
-    await outbox.write(debate(), *logged(turn(1, "첫 발언 전문"), url(1)))
-    await asyncio.wait_for(outbox.drained(7), WAIT)
-    first = file.read_text(encoding="utf-8")
-    inode = file.stat().st_ino
-
-    await outbox.write(debate(), *logged(turn(2, "두 번째 발언 전문 " * 400), url(2)))
-    await asyncio.wait_for(outbox.drained(7), WAIT)
-    assert file.stat().st_ino == inode  # appended, not rewritten through a new file
-    text = file.read_text(encoding="utf-8")
-    assert text.startswith(first.rstrip()) and text.count("두 번째 발언 전문") == 400
-    again = await LocalWiki(tmp_path).read(f"{BASE}/round-log")  # as a new process reads it
-    assert again is not None and again.content == text.split("\n---\n\n", 1)[1]
-
-
-@pytest.mark.parametrize("cut", [3, 7, 60, -2, -1])  # bytes of the append that landed
-async def test_an_append_cut_short_by_a_crash_is_completed_once_and_whole(
-    tmp_path: Path, db: Database, make_outbox: OutboxFactory, cut: int
-) -> None:
-    path = f"{BASE}/round-log"
-    file = tmp_path / f"{path}.md"
-    first = make_outbox(LocalWiki(tmp_path))
-    await first.write(debate(), *logged(turn(1, "첫 발언 전문"), url(1)))
-    await asyncio.wait_for(first.drained(7), WAIT)
-    await first.aclose()  # the process dies before its writer applies the next entry
-    await first.write(debate(), *logged(turn(2, "두 번째 발언 — 끝까지"), url(2)))
-    row = await db.fetch_one("SELECT content FROM wiki_outbox WHERE dedup_key = '7:round-log:2'")
-    assert row is not None
-    entry = str(row["content"])
-    before = file.read_bytes()
-    whole = before.rstrip() + f"\n\n{entry}".encode()  # the page with the entry appended
-    with file.open("ab") as handle:  # the append's first bytes (-2: inside the last character)
-        handle.write(whole[len(before) :][:cut])
-
-    notices = Notices()
-    second = make_outbox(LocalWiki(tmp_path), notices)
-    await second.start()
-    await asyncio.wait_for(second.drained(7), WAIT)
-    assert await second.pending(7) == 0
-    assert file.read_bytes().rstrip() == whole.rstrip()
-    assert notices.said == []  # the cut append is the bot's own, not a person's edit
-
-
-@given(
-    page=st.text(alphabet="ab \r\n\t캐", max_size=40),
-    entry=st.text(alphabet="ab \r\n\t캐<", max_size=40).filter(str.strip),
-)
-def test_an_appended_entry_extends_the_page_hash_to_the_whole_page_s(page: str, entry: str) -> None:
-    written = f"{page.rstrip()}\n\n{entry}"
-    assert PageHash(page).extended(written, entry).hexdigest() == content_hash(written)
 
 
 class _HeldFlush:
