@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -171,13 +170,9 @@ class SqliteDatabase(Database):
         return int(row[0]) if row is not None else None
 
     async def write_all(self, statements: Sequence[tuple[str, Params]]) -> None:
-        """Several write statements as one transaction, in one trip to aiosqlite's thread (the
-        hand-off costs more than SQLite's work), run to the end even if the caller is cancelled."""
-        if len(statements) <= 1:
-            return await super().write_all(statements)
-        # aiosqlite's own methods run on its thread through `_execute` (no public call does)
-        trip = self._conn._execute(_in_one_transaction, self._conn._conn, statements)  # type: ignore[no-untyped-call]
-        return await self._to_the_end(self._alone(trip))
+        """Several write statements as one transaction, run to the end even if the caller is
+        cancelled (and waited for by close())."""
+        await self._to_the_end(super().write_all(statements))
 
     async def _alone(self, write: Awaitable[T]) -> T:
         """A single statement (SQLite commits it by itself), once no transaction is open."""
@@ -198,19 +193,6 @@ class SqliteDatabase(Database):
             columns = await self._conn.execute_fetchall(f"PRAGMA table_info({name})")
             found[str(name)] = [str(column[1]) for column in columns]
         return found
-
-
-def _in_one_transaction(conn: sqlite3.Connection, statements: Sequence[tuple[str, Params]]) -> None:
-    """On the database thread: BEGIN IMMEDIATE, the statements, COMMIT; ROLLBACK on error."""
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        for sql, params in statements:
-            conn.execute(sql, tuple(params))
-        conn.execute("COMMIT")
-    except BaseException:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
-        raise
 
 
 def _cause(path: str, exc: BaseException) -> str:
