@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import AsyncIterator, Awaitable, Iterable, Sequence
+from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import cast
 
 import aiosqlite
 
@@ -24,6 +24,7 @@ from tools.store.db_port import (
     statements,
     to_the_end,
 )
+from tools.store.sqlite_group import GroupCommit, run_group, run_reads
 
 CREATE_MIGRATIONS_TABLE = """
 CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -34,7 +35,6 @@ CREATE TABLE IF NOT EXISTS schema_migrations (
 """
 SELECT_APPLIED = "SELECT version FROM schema_migrations"
 INSERT_APPLIED = "INSERT INTO schema_migrations (version, name) VALUES (?, ?)"
-T = TypeVar("T")
 SELECT_TABLES = (
     "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"
 )
@@ -73,7 +73,17 @@ class SqliteDatabase(Database):
         self.path = path
         self.target = path
         self._write_lock = asyncio.Lock()
-        self._writing: set[asyncio.Future[Any]] = set()  # what close() waits for
+        # aiosqlite has no public call that runs a function on its thread; `_execute` is what
+        # its own methods use.
+        self._writes = GroupCommit(
+            lambda group: conn._execute(run_group, conn._conn, group),  # type: ignore[no-untyped-call]
+            self._write_lock,
+        )
+        # Reads too (they take no lock: a lock of their own, which nothing else holds).
+        self._reads = GroupCommit(
+            lambda group: conn._execute(run_reads, conn._conn, group),  # type: ignore[no-untyped-call]
+            asyncio.Lock(),
+        )
 
     @classmethod
     async def connect(
@@ -108,8 +118,8 @@ class SqliteDatabase(Database):
 
     async def close(self) -> None:
         """Close the connection (once the writes under way are committed)."""
-        while self._writing:
-            await asyncio.wait(set(self._writing))
+        await self._writes.drained()
+        await self._reads.drained()
         await self._conn.close()
 
     async def migrate(self, migrations: Iterable[Migration]) -> list[int]:
@@ -154,37 +164,29 @@ class SqliteDatabase(Database):
 
     async def fetch_one(self, sql: str, params: Params = ()) -> Row | None:
         """One row of a read, or None."""
-        return await self._tx.fetch_one(sql, params)
+        # One trip to aiosqlite's thread, shared with the reads made meanwhile.
+        rows = await self._reads.write(((sql, params),), returning=True)
+        return cast("Row | None", rows[0] if rows else None)
 
     async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]:
         """All rows of a read."""
-        return await self._tx.fetch_all(sql, params)
+        return list(await self._reads.write(((sql, params),), returning=True))
 
     async def execute(self, sql: str, params: Params = ()) -> int:
         """One write statement in its own transaction; returns how many rows it changed."""
-        return await self._to_the_end(self._alone(self._tx.execute(sql, params)))
+        # Writes from other coroutines at the same time share its trip to the database
+        # thread and its COMMIT (tools.store.sqlite_group), each one all-or-nothing.
+        return int(await self._writes.write(((sql, params),), returning=False))
 
     async def insert(self, sql: str, params: Params = ()) -> int | None:
         """One INSERT ending in `RETURNING id`: the id, or None if it inserted nothing."""
-        row = await self._to_the_end(self._alone(self._tx.fetch_one(sql, params)))
-        return int(row[0]) if row is not None else None
+        rows = await self._writes.write(((sql, params),), returning=True)
+        return int(rows[0][0]) if rows else None
 
     async def write_all(self, statements: Sequence[tuple[str, Params]]) -> None:
-        """Several write statements as one transaction, run to the end even if the caller is
-        cancelled (and waited for by close())."""
-        await self._to_the_end(super().write_all(statements))
-
-    async def _alone(self, write: Awaitable[T]) -> T:
-        """A single statement (SQLite commits it by itself), once no transaction is open."""
-        async with self._write_lock:
-            return await write
-
-    async def _to_the_end(self, write: Awaitable[T]) -> T:
-        """`write` run to the end even if its caller is cancelled, and waited for by close()."""
-        task = asyncio.ensure_future(write)
-        self._writing.add(task)
-        task.add_done_callback(self._writing.discard)
-        return await to_the_end(task)
+        """Several write statements as one transaction, in the next group commit."""
+        if statements:
+            await self._writes.write(statements, returning=False)
 
     async def tables(self) -> dict[str, list[str]]:
         """Every table and its columns in order."""

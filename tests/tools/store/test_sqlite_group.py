@@ -1,5 +1,5 @@
-"""SQLite's writes: each its own transaction, all-or-nothing, answered with its own outcome,
-run to the end when its caller is cancelled, and waited for when the connection closes."""
+"""SQLite's group commit: writes made at the same time share one trip to the database thread
+and one COMMIT, and each stays all-or-nothing and answered with its own outcome."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import asyncio
 import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -38,13 +39,36 @@ async def days(db: SqliteDatabase) -> set[str]:
     return {row[0] for row in await db.fetch_all(SELECT_DAYS)}
 
 
+async def test_writes_made_at_once_share_one_commit(db: SqliteDatabase) -> None:
+    seen = await traced(db)
+    await asyncio.gather(*(db.execute(INSERT_QUOTA, (f"d{n}", "r", "t")) for n in range(20)))
+    assert await days(db) == {f"d{n}" for n in range(20)}
+    # all twenty were queued before the first trip: one transaction, and no savepoint for a
+    # single statement (SQLite undoes a failed statement itself)
+    assert [s for s in seen if s in ("BEGIN IMMEDIATE", "COMMIT")] == ["BEGIN IMMEDIATE", "COMMIT"]
+    assert not [s for s in seen if s.startswith("SAVEPOINT")]
+
+
+async def test_a_write_of_several_statements_goes_in_a_savepoint_of_its_own(
+    db: SqliteDatabase,
+) -> None:
+    seen = await traced(db)
+    pair = [(INSERT_QUOTA, ("p1", "r", "t")), (INSERT_QUOTA, ("p2", "r", "t"))]
+    await asyncio.gather(db.write_all(pair), db.execute(INSERT_QUOTA, ("single", "r", "t")))
+    assert [s for s in seen if s.startswith(("SAVEPOINT", "RELEASE"))] == [
+        "SAVEPOINT one_write",
+        "RELEASE one_write",
+    ]
+    assert await days(db) == {"p1", "p2", "single"}
+
+
 async def test_a_single_statement_that_fails_part_way_leaves_none_of_its_changes(
     db: SqliteDatabase,
 ) -> None:
     for day in ("d1", "d2", "d3"):
         await db.execute(INSERT_QUOTA, (day, "r", "t"))
     # the UPDATE changes d1 and d2, then fails on d3 (NOT NULL): SQLite undoes the rows it
-    # had changed, and the other write commits
+    # had changed, and the other write of the group commits
     clear_last = "UPDATE moderator_quota SET reason = CASE day WHEN 'd3' THEN NULL ELSE 'x' END"
     writes = [db.execute(clear_last), db.execute(INSERT_QUOTA, ("other", "r", "t"))]
     outcomes = await asyncio.gather(*writes, return_exceptions=True)
@@ -89,7 +113,8 @@ async def test_a_failing_write_fails_alone(db: SqliteDatabase) -> None:
 async def test_a_write_reported_done_is_in_the_file_even_when_the_disk_fills(
     db: SqliteDatabase,
 ) -> None:
-    """Whatever SQLite does on a full disk, a write is answered done exactly when it was kept."""
+    """SQLite may end the whole transaction on a full disk: then no write of the group is
+    reported as done. Whatever it does, a write is answered done exactly when it was kept."""
     pages = await db.fetch_one("PRAGMA page_count")
     assert pages is not None
     await db._conn.execute(f"PRAGMA max_page_count = {int(pages[0]) + 2}")
@@ -141,3 +166,29 @@ async def test_closing_waits_for_the_writes_under_way(tmp_path: Path) -> None:
     assert [await write for write in writes] == [1] * 5
     with sqlite3.connect(path) as check:
         assert {row[0] for row in check.execute(SELECT_DAYS)} == {f"d{n}" for n in range(5)}
+
+
+async def test_reads_made_at_once_share_one_trip_and_keep_their_own_outcomes(
+    db: SqliteDatabase,
+) -> None:
+    await db.write_all([(INSERT_QUOTA, (f"d{n}", f"r{n}", "t")) for n in range(5)])
+    trips: list[int] = []
+    real = db._reads._trip
+
+    async def counted(group: Any) -> Any:
+        trips.append(len(group))
+        return await real(group)
+
+    db._reads._trip = counted
+    one = "SELECT reason FROM moderator_quota WHERE day = ?"
+    cancelled = asyncio.create_task(db.fetch_one(one, ("d0",)))
+    reads = [asyncio.create_task(db.fetch_one(one, (f"d{n}",))) for n in range(5)]
+    reads.append(asyncio.create_task(db.fetch_all("SELECT nothing FROM nowhere")))
+    await asyncio.sleep(0)  # all seven are queued
+    cancelled.cancel()  # stops waiting; the others are answered all the same
+    outcomes = await asyncio.wait_for(asyncio.gather(*reads, return_exceptions=True), 10)
+    assert [row[0] for row in outcomes[:5]] == [f"r{n}" for n in range(5)]  # type: ignore[index]
+    assert isinstance(outcomes[5], sqlite3.OperationalError)
+    assert trips == [7]  # one trip for all of them, the cancelled one included
+    assert cancelled.cancelled()
+    assert await db.fetch_one(one, ("d1",)) is not None  # and reads go on
