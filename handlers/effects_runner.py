@@ -125,7 +125,9 @@ class EffectRunner:
     async def _minority_report(self, debate: Debate) -> MinorityReported:
         """The moderator's report, its quotes checked; each side's stance line without one."""
         turns = await self._store.last_turns(debate.id, max(debate.turns, 1))
-        prompt = prompts.load(MINORITY_TASK, self._in(debate), **task_fields(debate, turns))
+        prompt = prompts.load(
+            MINORITY_TASK, debate.spoken_in(self._language), **task_fields(debate, turns)
+        )
         request = TaskRequest(debate.id, MINORITY_TASK, prompt, True)
         try:
             output = await self._moderator.perform(request)
@@ -166,7 +168,7 @@ class EffectRunner:
         """A format's moderator task; its deterministic fallback when the moderator cannot."""
         fmt = format_named(debate.format)
         shown = await self._turns(debate, fmt.task_shows(debate, task))
-        language = self._in(debate)
+        language = debate.spoken_in(self._language)
         prompt = render_pieces(fmt.task_brief(debate, task, shown), language)
         request = TaskRequest(debate.id, task, prompt, fmt.task_json(debate, task), language)
         try:
@@ -174,10 +176,6 @@ class EffectRunner:
         except ModeratorUnavailable:
             fallback = render_value(fmt.task_fallback(debate, task, shown), language)
             return TaskDone(task, fallback, ModeratorSource.RULES)
-
-    def _in(self, debate: Debate) -> str:
-        """The language of the debate's prompts: its own (its server's), else LANGUAGE."""
-        return debate.language or self._language
 
     async def _turns(self, debate: Debate, numbers: tuple[int, ...]) -> tuple[Turn, ...]:
         """The stored turns by number (a number a skipped ask left unused is passed over)."""
@@ -212,7 +210,7 @@ class EffectRunner:
         people = debate.people[debate.heard_by(ask.seat) :]
         shown = await self._turns(debate, ask.shows)
         working = self._room.working(debate, ask.seat)
-        language = self._in(debate)
+        language = debate.spoken_in(self._language)
         request = TurnRequest(
             debate_id=debate.id,
             turn=ask.turn,

@@ -47,7 +47,8 @@ class Strings:
     def of(self, debate: Debate) -> Strings:
         """The strings a debate is run in: its own language's, else these (the process's
         LANGUAGE). Everything said about one debate (room, replies, wiki) goes through here."""
-        return strings_in(debate.language) if debate.language not in ("", self.language) else self
+        language = debate.spoken_in(self.language)
+        return self if language == self.language else strings_in(language)
 
     def has(self, key: str) -> bool:
         """True if the key exists."""

@@ -269,6 +269,10 @@ class Debate:
     # '' (stored before it was kept): the process's LANGUAGE. See `Strings.of`.
     language: str = ""
 
+    def spoken_in(self, default: str) -> str:
+        """The language it is run in: its own, else `default` (the process's LANGUAGE)."""
+        return self.language or default
+
     def output_of(self, task: str) -> str | None:
         """A moderator task's stored output, if it ran."""
         return dict(self.outputs).get(task)

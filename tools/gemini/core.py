@@ -132,7 +132,7 @@ class GeminiModerator:
 
     async def judge(self, view: ModeratorView) -> Decision:
         """What follows the latest reply, with the updated running summary."""
-        prompt = judge_prompt(view, view.debate.language or self._language)
+        prompt = judge_prompt(view, view.debate.spoken_in(self._language))
         reply = await self._ask(prompt, JudgeReply, view.debate.id)
         if reply is not None:
             return to_decision(reply)
@@ -141,7 +141,7 @@ class GeminiModerator:
 
     async def conclude(self, view: ModeratorView) -> Conclusion:
         """The Conclusion page's content."""
-        prompt = conclusion_prompt(view, view.debate.language or self._language)
+        prompt = conclusion_prompt(view, view.debate.spoken_in(self._language))
         reply = await self._ask(prompt, ConclusionReply, view.debate.id)
         return to_conclusion(reply) if reply is not None else await self._rules.conclude(view)
 

@@ -3,6 +3,8 @@ the real discord.py client against the fake Discord, with the timer kept across 
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from tests.bot.discord.conftest import KO, BotRig, People
@@ -11,11 +13,9 @@ from tests.bot.discord.support import chat, click, wait_card
 CHANNEL = "/channels/{channel_id}"
 
 
-async def test_archive_after_the_grace_period_even_across_a_restart(
-    rig: BotRig, people: People
-) -> None:
-    rig.overrides["ARCHIVE_AFTER_HOURS"] = 2
-    rig.ag.hold.update(range(1, 20))  # AG never answers: the debate is stopped
+async def _stopped_after_one_ask(rig: BotRig, people: People) -> tuple[int, str, dict[str, Any]]:
+    """Start, open the card, stop while AG is asked; the debate, its thread and the Conclusion
+    message, once the export is attached (the end is posted whole)."""
     await rig.start()
     await chat(rig, people)
     card, debate_id = await wait_card(rig)
@@ -36,6 +36,15 @@ async def test_archive_after_the_grace_period_even_across_a_restart(
     await rig.fake.wait_for_message(
         lambda m: m["channel_id"] == thread_id and m["content"] == KO("export.attached")
     )
+    return debate_id, thread_id, conclusion
+
+
+async def test_archive_after_the_grace_period_even_across_a_restart(
+    rig: BotRig, people: People
+) -> None:
+    rig.overrides["ARCHIVE_AFTER_HOURS"] = 2
+    rig.ag.hold.update(range(1, 20))  # AG never answers: the debate is stopped
+    _, thread_id, conclusion = await _stopped_after_one_ask(rig, people)
     assert await rig.handler.fire_due_timers() == []  # not yet: the grace period runs
     assert not rig.fake.calls_to("PATCH", CHANNEL)
 
@@ -62,26 +71,7 @@ async def test_archive_in_a_process_sharing_the_debates_by_the_holder_of_the_lea
     rig.owner = "w1"
     rig.overrides |= {"ARCHIVE_AFTER_HOURS": 2, "WORKER_POLL_SECONDS": 0.05}
     rig.ag.hold.update(range(1, 20))
-    await rig.start()
-    await chat(rig, people)
-    card, debate_id = await wait_card(rig)
-    await click(rig, card["id"], f"debate:open:{debate_id}", people.carol)
-    thread_id = card["id"]
-    status = await rig.fake.wait_for_message(
-        lambda m: m["channel_id"] == thread_id and m["content"].startswith("라운드 1/3")
-    )
-    await rig.ag.wait_prompt(1)
-    await click(rig, status["id"], f"debate:stop:{debate_id}", people.alice)
-    conclusion = await rig.fake.wait_for_message(
-        lambda m: (
-            m["channel_id"] == thread_id
-            and bool(m["embeds"])
-            and m["embeds"][0].get("title") == KO("front.conclusion_title")
-        )
-    )
-    await rig.fake.wait_for_message(
-        lambda m: m["channel_id"] == thread_id and m["content"] == KO("export.attached")
-    )
+    debate_id, thread_id, conclusion = await _stopped_after_one_ask(rig, people)
     await rig.handler.wait_idle(debate_id)
     assert rig.services is not None
     timer = await rig.services.db.fetch_one(
