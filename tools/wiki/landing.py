@@ -4,7 +4,7 @@ merged in (tools.wiki.merge), written, and recorded done with the hash of what w
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from datetime import datetime
 
 from tools.store.db import Database, Row
@@ -48,16 +48,8 @@ class Entry:
     @classmethod
     def of(cls, row: Row) -> Entry:
         """The entry in a row of SELECT_NEXT."""
-        return cls(
-            row["id"],
-            row["debate_id"],
-            row["dedup_key"],
-            row["path"],
-            row["title"],
-            Mode(row["mode"]),
-            row["content"],
-            row["attempts"],
-        )
+        values = {field.name: row[field.name] for field in fields(cls)}
+        return cls(**values | {"mode": Mode(row["mode"])})
 
 
 class PageWriter:

@@ -156,24 +156,18 @@ class OutboxWriters:
                 continue
             if not self._owns(debate_id):
                 return  # the lease is lost: the process that claims the debate writes on
-            landed, failed = await self._attempt_batch(entries, delay)
             # a failed entry is read again, after its wait, with what follows it
-            after = failed - 1 if failed is not None else landed[-1]
+            after = await self._attempt_batch(entries, delay)
         if delay.announced:
             await self._say(debate_id, "wiki.caught_up", {"count": str(delay.landed)})
 
-    async def _attempt_batch(
-        self, entries: list[Entry], delay: _Delay
-    ) -> tuple[list[int], int | None]:
-        """Apply entries in order until one fails: the ids that landed, and the failed one."""
-        done: list[int] = []
+    async def _attempt_batch(self, entries: list[Entry], delay: _Delay) -> int:
+        """Apply entries in order until one fails or the lease is lost (checked before each
+        write); the id to read on after: the last entry's, or just below the one not landed."""
         for entry in entries:
-            if not self._owns(entry.debate_id):  # checked before each write
-                return done, entry.id
-            if not await self._attempt(entry, delay):
-                return done, entry.id
-            done.append(entry.id)
-        return done, None
+            if not self._owns(entry.debate_id) or not await self._attempt(entry, delay):
+                return entry.id - 1
+        return entries[-1].id
 
     async def _attempt(self, entry: Entry, delay: _Delay) -> bool:
         """Apply one entry; False if it failed and is to be tried again."""
