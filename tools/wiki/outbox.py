@@ -119,18 +119,15 @@ class WikiOutbox(OutboxWriters):
         content queued again (a repeat after a crash) is written once. A page's links to the
         pages and files beside it are written as its wiki serves them, its callouts in the
         wiki's syntax; a file is written as it is."""
+        path, t = self.path_of(debate, page), self._t.of(debate)
         content = markdown
         if not page.endswith(ASSET_SUFFIXES):
-            own = self.path_of(debate, page)
             names = format_named(debate.format).pages(debate)
             pages = {name: self.path_of(debate, name) for name in names}
-            content = link_assets(
-                fill_keys(markdown, self._t.of(debate)), own, pages, self._backend.link
-            )
+            content = link_assets(fill_keys(markdown, t), path, pages, self._backend.link)
             if getattr(self._backend, "wikijs_callouts", False):
                 content = wikijs_callouts(content)
-        path = self.path_of(debate, page)
-        title = fill_keys(title, self._t.of(debate))[:MAX_TITLE_CHARS]
+        title = fill_keys(title, t)[:MAX_TITLE_CHARS]
         key = f"{debate.id}:page:{page}:{content_hash(content)[:16]}"
         await self._store(debate.id, key, path, title, Mode.REPLACE, content)
 
