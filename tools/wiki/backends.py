@@ -82,7 +82,11 @@ class LocalWiki:
 
     def file_of(self, path: str) -> Path:
         """The file holding the page at `path`."""
-        return _file_at(self._root, path)
+        parts = path.split("/")
+        if not path or any(part in ("", ".", "..") for part in parts):
+            raise WikiError("6005", f"illegal path {path!r}")
+        name = parts[-1] if parts[-1].endswith(ASSET_SUFFIXES) else f"{parts[-1]}.md"
+        return self._root.joinpath(*parts[:-1], name)
 
     async def read(self, path: str) -> StoredPage | None:
         """The page, or None if its file does not exist."""
@@ -135,14 +139,6 @@ class LocalWiki:
 
     async def aclose(self) -> None:
         """Nothing to release."""
-
-
-def _file_at(root: Path, path: str) -> Path:
-    parts = path.split("/")
-    if not path or any(part in ("", ".", "..") for part in parts):
-        raise WikiError("6005", f"illegal path {path!r}")
-    name = parts[-1] if parts[-1].endswith(ASSET_SUFFIXES) else f"{parts[-1]}.md"
-    return root.joinpath(*parts[:-1], name)
 
 
 def _page_mode() -> int:

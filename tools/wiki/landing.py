@@ -4,7 +4,7 @@ merged in (tools.wiki.merge), written, and recorded done with the hash of what w
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from datetime import datetime
 
 from tools.store.db import Database, Row
@@ -48,16 +48,8 @@ class Entry:
     @classmethod
     def of(cls, row: Row) -> Entry:
         """The entry in a row of SELECT_NEXT."""
-        return cls(
-            row["id"],
-            row["debate_id"],
-            row["dedup_key"],
-            row["path"],
-            row["title"],
-            Mode(row["mode"]),
-            row["content"],
-            row["attempts"],
-        )
+        values = {field.name: row[field.name] for field in fields(cls)}
+        return cls(**values | {"mode": Mode(row["mode"])})
 
 
 class PageWriter:
@@ -79,7 +71,9 @@ class PageWriter:
 
     async def land(self, entry: Entry) -> bool:
         """Write one entry and record it done; True if a person's edit was found (and kept)."""
-        current, known_read = None, False
+        # A file such as the diagram is the bot's alone (no person's edit to keep in it): it is
+        # written as it is, unread.
+        current = None
         if entry.mode is Mode.APPEND and is_round_log(entry.path):
             found = await target_part(
                 self._backend,
@@ -91,10 +85,8 @@ class PageWriter:
                 self._t,
             )
             entry = replace(entry, path=found.path, title=found.title, content=found.content)
-            current, known_read = found.page, found.read  # the part was just read
-        if not known_read and not entry.path.endswith(ASSET_SUFFIXES):
-            # A file such as the diagram is the bot's alone (no person's edit to keep in it):
-            # it is written as it is, unread.
+            current = found.page  # the part was just read
+        elif not entry.path.endswith(ASSET_SUFFIXES):
             current = await self._backend.read(entry.path)
         # what the bot last wrote there, to tell a person's edit (a new page has none)
         known = None if current is None else await self._known_hash(entry.path)

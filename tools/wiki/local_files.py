@@ -29,7 +29,8 @@ async def write_atomically(file: Path, text: str, mode: int) -> os.stat_result:
         except BaseException:
             os.close(fd)
             raise
-        await flush(fd)  # which closes the file
+        # the thread runs to the end (the file closed) even if the caller is cancelled
+        await asyncio.to_thread(_sync_and_close, fd)
         os.replace(tmp, file)  # noqa: PTH105  # atomic rename, same as Path.replace
     except BaseException:
         _remove(tmp)
@@ -46,12 +47,6 @@ def probe_writable(root: Path) -> None:
     root.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryFile(dir=root):
         pass
-
-
-async def flush(fd: int) -> None:
-    """Flush the open file `fd` to disk in a worker thread, then close it; OSError if the flush
-    failed. The thread runs to the end even if the caller is cancelled: the file is closed."""
-    await asyncio.to_thread(_sync_and_close, fd)
 
 
 def _sync_and_close(fd: int) -> None:

@@ -10,7 +10,7 @@ import enum
 import hashlib
 from dataclasses import dataclass
 
-from tools.wiki.pages import Translate, entry_marker, render_round_log_header
+from tools.wiki.pages import Translate, entry_marker
 
 BOT_SECTION = "<!-- debate-room:bot-section -->"
 
@@ -46,7 +46,7 @@ def plan_write(
     """Merge an entry into the current page without ever dropping a person's edit."""
     if mode is Mode.APPEND:
         if current is None:
-            return Plan(f"{render_round_log_header(t)}\n{entry}")
+            return Plan(f"{t('wiki.round_log.intro')}\n\n{entry}")  # a new Round-Log
         if entry_marker(dedup_key) in current:
             return Plan(None)
         return Plan(f"{current.rstrip()}\n\n{entry}", _edited(current, known_hash))

@@ -44,11 +44,7 @@ VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (dedup_key) DO NOTHING RETURNING id
 """
 
 
-def _utcnow() -> datetime:
-    return datetime.now(UTC)
-
-
-class WikiOutbox:
+class WikiOutbox(OutboxWriters):
     """The debate's pages through a durable queue: nothing lost, in order, once."""
 
     def __init__(
@@ -60,20 +56,14 @@ class WikiOutbox:
         strings: Strings,
         notify: Notify,
         sleep: Sleep,
-        now: Callable[[], datetime] = _utcnow,
+        now: Callable[[], datetime] = lambda: datetime.now(UTC),
         first_backoff_s: float = 2.0,
         max_backoff_s: float = 300.0,
         part_limit: int = PART_LIMIT_CHARS,
         owns: Callable[[int], bool] | None = None,
     ) -> None:
         check_root(root)
-        self._db = db
-        self._backend = backend
-        self._root = normalize_root(root)
-        self._t = strings
-        self._now = now
-        self._part_limit = part_limit
-        self._writers = OutboxWriters(
+        super().__init__(
             db,
             backend,
             strings=strings,
@@ -87,6 +77,8 @@ class WikiOutbox:
             # (then only those of the debates it holds the lease of, checked before each write).
             owns=owns or (lambda _debate_id: True),
         )
+        self._root = normalize_root(root)
+        self._part_limit = part_limit
 
     async def write(self, debate: Debate, effect: WikiEffect, loaded: Loaded = NOTHING) -> None:
         """Queue what `effect` writes, each entry under its key (a repeat is queued once), in
@@ -127,18 +119,15 @@ class WikiOutbox:
         content queued again (a repeat after a crash) is written once. A page's links to the
         pages and files beside it are written as its wiki serves them, its callouts in the
         wiki's syntax; a file is written as it is."""
+        path, t = self.path_of(debate, page), self._t.of(debate)
         content = markdown
         if not page.endswith(ASSET_SUFFIXES):
-            own = self.path_of(debate, page)
             names = format_named(debate.format).pages(debate)
             pages = {name: self.path_of(debate, name) for name in names}
-            content = link_assets(
-                fill_keys(markdown, self._t.of(debate)), own, pages, self._backend.link
-            )
+            content = link_assets(fill_keys(markdown, t), path, pages, self._backend.link)
             if getattr(self._backend, "wikijs_callouts", False):
                 content = wikijs_callouts(content)
-        path = self.path_of(debate, page)
-        title = fill_keys(title, self._t.of(debate))[:MAX_TITLE_CHARS]
+        title = fill_keys(title, t)[:MAX_TITLE_CHARS]
         key = f"{debate.id}:page:{page}:{content_hash(content)[:16]}"
         await self._store(debate.id, key, path, title, Mode.REPLACE, content)
 
@@ -150,23 +139,6 @@ class WikiOutbox:
         """`{root}/{slug}/{page}`, the slug stable (the debate's id, wiki key and topic)."""
         slug = topic_slug(debate.id, debate.proposal.topic, self._root, debate.wiki_key)
         return page_path(self._root, slug, page)
-
-    async def start(self) -> None:
-        """Resume every debate's pending writes (after a restart)."""
-        await self._writers.start()
-
-    async def drained(self, debate_id: int | None = None) -> None:
-        """Return once the writers (of one debate, or all) have nothing left to do."""
-        await self._writers.drained(debate_id)
-
-    async def pending(self, debate_id: int) -> int:
-        """How many of the debate's writes have not landed yet."""
-        return await self._writers.pending(debate_id)
-
-    async def aclose(self) -> None:
-        """Stop the writers (pending rows stay for the next start) and close the backend."""
-        await self._writers.stop()
-        await self._backend.aclose()
 
     async def _enqueue(
         self, debate: Debate, page: WikiPage, key: str, content: str, mode: Mode = Mode.REPLACE
@@ -184,8 +156,4 @@ class WikiOutbox:
         await self._db.insert(
             INSERT_ENTRY, (debate_id, key, path, title, mode.value, content, created)
         )
-        self._writers.kick(debate_id)
-
-    def resume(self, debate_id: int) -> None:
-        """Apply the debate's pending writes (this process just claimed the debate)."""
-        self._writers.kick(debate_id)
+        self.resume(debate_id)

@@ -14,9 +14,10 @@ from handlers.core.credit import cost_per_seat
 from handlers.core.degraded import degraded_line
 from handlers.core.fences import longest_backtick_run, open_fence
 from handlers.core.i18n import LocaleError
+from handlers.core.minority import decision_text, report_markdown
 from handlers.core.model import Conclusion, Debate, ModeratorSource, Turn, WikiPage
+from handlers.core.poll_data import PollStage
 from handlers.core.shorten import shorten
-from tools.wiki.poll_page import minority_report, people_decision
 
 Translate = Callable[..., str]
 
@@ -40,7 +41,7 @@ _PAGE_KEYS = {
 
 def page_title(topic: str, page: WikiPage, t: Translate) -> str:
     """`<topic> — <page name>`, the topic as-is (Korean kept), within Wiki.js's 255 chars."""
-    suffix = f" — {t(_PAGE_KEYS[page])}"
+    suffix = f" — {page_label(page, t)}"
     return topic.strip()[: MAX_TITLE_CHARS - len(suffix)] + suffix
 
 
@@ -116,11 +117,6 @@ def render_working_document(debate: Debate, t: Translate) -> str:
     if not debate.working_document.strip():
         return t("wiki.working_document.empty") + "\n"
     return _neutral(debate.working_document)
-
-
-def render_round_log_header(t: Translate) -> str:
-    """The first lines of a new Round-Log page."""
-    return t("wiki.round_log.intro") + "\n"
 
 
 def participant_name(debate: Debate | None, participant: str, t: Translate) -> str:
@@ -208,8 +204,12 @@ def render_conclusion(debate: Debate, conclusion: Conclusion, t: Translate) -> s
         f"## {t('wiki.conclusion.next_steps')}",
         _bullets(conclusion.next_steps, t),
     ]
-    parts[1:1] = people_decision(debate, t, _neutral)  # a poll's result binds: it comes first
-    parts += minority_report(debate, t, _neutral)
+    poll = debate.poll
+    if poll is not None and poll.stage is PollStage.CLOSED:  # its result binds: it comes first
+        parts[1:1] = [f"## {t('poll.decision_title')}", _neutral(decision_text(poll, t))]
+    if poll is not None and poll.report is not None:  # the minority report, whole
+        report = report_markdown(debate, poll.report, t)
+        parts += [f"## {t('poll.report_heading')}", _neutral(report)]
     if conclusion.source is ModeratorSource.RULES:
         parts.append(f"_{t('wiki.conclusion.by_rules')}_")
     parts.append(f"_{t('credit.per_seat', seats=cost_per_seat(debate))}_")

@@ -55,10 +55,9 @@ class LocalPrecedents:
 class WikiJsPrecedents:
     """Wiki.js's own search, word by word, keeping the Conclusion pages under the bot's root."""
 
-    def __init__(self, wiki: WikiJsWiki, root: str, locale: str = "en") -> None:
+    def __init__(self, wiki: WikiJsWiki, root: str) -> None:
         self._wiki = wiki
         self._root = root.strip("/")
-        self._locale = locale
 
     async def search(self, text: str, limit: int) -> tuple[Precedent, ...]:
         """Up to `limit` Conclusion pages Wiki.js finds about what `text` is about."""
@@ -75,7 +74,7 @@ class WikiJsPrecedents:
         return tuple(_precedent(self._wiki, path, hits[path], words) for path, words in found)
 
     async def _hits(self, word: str) -> list[dict[str, Any]]:
-        data, errors = await self._wiki.call(SEARCH, {"query": word, "locale": self._locale})
+        data, errors = await self._wiki.call(SEARCH, {"query": word, "locale": self._wiki.locale})
         if errors:
             return []
         return list(((data.get("pages") or {}).get("search") or {}).get("results") or [])
@@ -104,5 +103,5 @@ def precedents_for(backend: WikiBackend, root: str) -> LocalPrecedents | WikiJsP
     if isinstance(backend, LocalWiki):
         return LocalPrecedents(backend, root)
     if isinstance(backend, WikiJsWiki):
-        return WikiJsPrecedents(backend, root, backend.locale)
+        return WikiJsPrecedents(backend, root)
     return None

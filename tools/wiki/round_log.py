@@ -96,32 +96,24 @@ class Target:
     path: str
     title: str
     content: str
-    page: StoredPage | None = None  # the part as just read, when `read`
-    read: bool = False  # True if `page` is what the wiki holds now (None: no such part yet)
+    page: StoredPage | None = None  # the part as just read (None: no such part yet)
 
 
 async def target_part(
     backend: WikiBackend, base: str, title: str, key: str, content: str, limit: int, t: Translate
 ) -> Target:
     """The part holding the entry already, else the last with room (a full one linked first)."""
-    number, read = 1, False
-    while True:
-        path = part_path(base, number)
-        page = await backend.read(path)
-        if page is None:
-            read = True
-            break
+    number = 1
+    while (page := await backend.read(part_path(base, number))) is not None:
+        path, part = part_path(base, number), part_title(title, number, t)
         if entry_marker(key) in page.content:
-            return Target(path, part_title(title, number, t), content, page, read=True)
-        if NEXT_PART in page.content:
-            number += 1
-            continue
-        if len(page.content) + len(content) + _LINK_ROOM <= limit:
-            return Target(path, part_title(title, number, t), content, page, read=True)
-        link = next_link(backend.url(part_path(base, number + 1)), number + 1, t)
-        await backend.write(path, part_title(title, number, t), page.content.rstrip() + link, page)
+            return Target(path, part, content, page)
+        if NEXT_PART not in page.content:
+            if len(page.content) + len(content) + _LINK_ROOM <= limit:
+                return Target(path, part, content, page)
+            link = next_link(backend.url(part_path(base, number + 1)), number + 1, t)
+            await backend.write(path, part, page.content.rstrip() + link, page)
         number += 1
-        break
     if number > 1:
         content = previous_link(backend.url(part_path(base, number - 1)), number, t) + content
-    return Target(part_path(base, number), part_title(title, number, t), content, read=read)
+    return Target(part_path(base, number), part_title(title, number, t), content)

@@ -62,12 +62,11 @@ def served_url_path(path: str) -> str:
 
 
 class WikiJsAssets:
-    """Uploads files into asset folders that mirror the pages' folders; folder ids are kept."""
+    """Uploads files into asset folders that mirror the pages' folders."""
 
     def __init__(self, call: Call, send: Send) -> None:
         self._call = call
         self._send = send
-        self._folders: dict[str, int] = {}  # a folder's path ("debates/7-x") -> its id
 
     async def upload(self, path: str, content: bytes) -> None:
         """Store the file for `path`, replacing one there; raise WikiError unless it is then
@@ -82,24 +81,17 @@ class WikiJsAssets:
         if status != 200:
             raise upload_error(status, text)
         status, text = await self._send("GET", served_url_path(path), None)
-        if status == 404:
-            # Saved nowhere although answered `ok`: e.g. a person deleted the folder whose id
-            # was kept. The next attempt looks the folders up again.
-            self._forget(folders)
+        if status == 404:  # saved nowhere although answered `ok`
             raise WikiError("asset_missing", f"{path} was uploaded but Wiki.js does not serve it")
         if status != 200:
             raise upload_error(status, text)
 
     async def _folder(self, folders: list[str]) -> int:
-        """The id of the asset folder at this path, made (with its parents) if missing."""
+        """The id of the asset folder at this path, made (with its parents) if missing; looked
+        up at each upload (a rare write), so a folder a person deleted is simply made again."""
         parent = ROOT_FOLDER
-        for depth in range(1, len(folders) + 1):
-            key = "/".join(folders[:depth])
-            known = self._folders.get(key)
-            if known is None:
-                known = await self._child(parent, folders[depth - 1].lower())
-                self._folders[key] = known
-            parent = known
+        for folder in folders:
+            parent = await self._child(parent, folder.lower())
         return parent
 
     async def _child(self, parent: int, slug: str) -> int:
@@ -127,7 +119,3 @@ class WikiJsAssets:
         code = int(result.get("errorCode") or 0)
         if not result.get("succeeded") and code != FOLDER_EXISTS:
             raise WikiError(str(code), str(result.get("message") or "createFolder failed"))
-
-    def _forget(self, folders: list[str]) -> None:
-        for depth in range(1, len(folders) + 1):
-            self._folders.pop("/".join(folders[:depth]), None)

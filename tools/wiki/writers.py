@@ -12,12 +12,13 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from handlers.core.backoff import delay_s
+from handlers.core.i18n import Strings
 from handlers.core.model import WikiPage
 from handlers.core.shorten import shorten
 from tools.store.db import Database
 from tools.wiki.backends import WikiBackend, WikiError
 from tools.wiki.landing import FOLDER_TAKEN, Entry, PageWriter
-from tools.wiki.pages import Translate, page_label
+from tools.wiki.pages import page_label
 
 log = logging.getLogger(__name__)
 
@@ -56,14 +57,15 @@ class _Delay:
 
 
 class OutboxWriters:
-    """One writer per debate, applying its queued entries in order until each lands."""
+    """One writer per debate, applying its queued entries in order until each lands (the
+    outbox, tools.wiki.outbox, queues them)."""
 
     def __init__(
         self,
         db: Database,
         backend: WikiBackend,
         *,
-        strings: Translate,
+        strings: Strings,
         notify: Notify,
         sleep: Sleep,
         now: Callable[[], datetime],
@@ -91,7 +93,7 @@ class OutboxWriters:
         """Resume every debate's pending writes (after a restart)."""
         self._closed = False
         for row in await self._db.fetch_all(SELECT_PENDING_DEBATES):
-            self.kick(int(row["debate_id"]))
+            self.resume(int(row["debate_id"]))
 
     async def drained(self, debate_id: int | None = None) -> None:
         """Return once the writers (of one debate, or all) have nothing left to do."""
@@ -110,16 +112,18 @@ class OutboxWriters:
         row = await self._db.fetch_one(COUNT_PENDING, (debate_id,))
         return int(row[0]) if row else 0
 
-    async def stop(self) -> None:
-        """Stop the writers; pending rows stay for the next start."""
+    async def aclose(self) -> None:
+        """Stop the writers (pending rows stay for the next start) and close the backend."""
         self._closed = True
         tasks = list(self._writers.values())
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        await self._backend.aclose()
 
-    def kick(self, debate_id: int) -> None:
-        """Start the debate's writer unless it runs (a running one reads the table again)."""
+    def resume(self, debate_id: int) -> None:
+        """Apply the debate's pending writes: start its writer unless it runs (a running one
+        reads the table again), e.g. after a write is queued or this process claimed it."""
         self._kicks[debate_id] += 1
         if self._closed or not self._owns(debate_id):
             return  # the row waits in the table for the process that writes the debate
@@ -152,24 +156,18 @@ class OutboxWriters:
                 continue
             if not self._owns(debate_id):
                 return  # the lease is lost: the process that claims the debate writes on
-            landed, failed = await self._attempt_batch(entries, delay)
             # a failed entry is read again, after its wait, with what follows it
-            after = failed - 1 if failed is not None else landed[-1]
+            after = await self._attempt_batch(entries, delay)
         if delay.announced:
             await self._say(debate_id, "wiki.caught_up", {"count": str(delay.landed)})
 
-    async def _attempt_batch(
-        self, entries: list[Entry], delay: _Delay
-    ) -> tuple[list[int], int | None]:
-        """Apply entries in order until one fails: the ids that landed, and the failed one."""
-        done: list[int] = []
+    async def _attempt_batch(self, entries: list[Entry], delay: _Delay) -> int:
+        """Apply entries in order until one fails or the lease is lost (checked before each
+        write); the id to read on after: the last entry's, or just below the one not landed."""
         for entry in entries:
-            if not self._owns(entry.debate_id):  # checked before each write
-                return done, entry.id
-            if not await self._attempt(entry, delay):
-                return done, entry.id
-            done.append(entry.id)
-        return done, None
+            if not self._owns(entry.debate_id) or not await self._attempt(entry, delay):
+                return entry.id - 1
+        return entries[-1].id
 
     async def _attempt(self, entry: Entry, delay: _Delay) -> bool:
         """Apply one entry; False if it failed and is to be tried again."""

@@ -11,11 +11,14 @@ from dataclasses import replace
 from urllib.parse import quote
 
 import aiohttp
+import pytest
+from aiohttp import web
 
 from handlers.core.formats.ledger import DIAGRAM, FRONT, LEDGER_FORMAT
 from handlers.core.model import Debate
 from tests.effects import paged
 from tests.fakes.fake_wikijs import FULL_KEY, FakeWikiJs
+from tests.fakes.fake_wikijs_assets import Upload
 from tests.tools.wiki.support import (
     WAIT,
     ControlledSleep,
@@ -152,9 +155,29 @@ async def test_an_upload_into_a_deleted_folder_is_made_again(
     newer = '<svg xmlns="http://www.w3.org/2000/svg"><rect width="1" height="1"/></svg>'
     await outbox.write(ledger_debate(), *paged(DIAGRAM, "diagram", newer))
     await asyncio.wait_for(outbox.drained(7), WAIT)
-    # Wiki.js answers `ok` to an upload into the folder id the bot kept, and stores nothing:
-    # the bot sees the file is not served, looks the folders up again and uploads it there.
-    assert [r.status for r in fake_wikijs.uploads()] == [200, 200, 200]
-    assert sleep.waits == [2.0]
+    # The folders are looked up at each upload: the deleted one is made again, at once.
+    assert [r.status for r in fake_wikijs.uploads()] == [200, 200]
+    assert sleep.waits == []
     assert fake_wikijs.assets.files[ASSET].content == newer.encode()
     assert folder_paths(fake_wikijs) == ["debates", BASE]
+
+
+async def test_an_upload_answered_ok_but_not_served_is_tried_again(
+    fake_wikijs: FakeWikiJs, make_outbox: OutboxFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sleep = ControlledSleep()
+    outbox = make_outbox(WikiJsWiki(fake_wikijs.url, FULL_KEY), Notices(), sleep)
+    store, dropped = fake_wikijs.assets.upload, []
+
+    def upload(upload: Upload, user: str) -> web.Response:
+        if not dropped:  # Wiki.js only logs a failure to save the file, and answers `ok`
+            dropped.append(upload)
+            return web.Response(text="ok")
+        return store(upload, user)
+
+    monkeypatch.setattr(fake_wikijs.assets, "upload", upload)
+    svg = await write_front(outbox, ledger_debate())
+    await asyncio.wait_for(outbox.drained(7), WAIT)
+    assert [r.status for r in fake_wikijs.uploads()] == [200, 200]
+    assert sleep.waits == [2.0]  # the fetch after the first found nothing served
+    assert fake_wikijs.assets.files[ASSET].content == svg.encode()
