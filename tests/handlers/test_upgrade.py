@@ -37,7 +37,7 @@ async def test_a_debate_left_mid_turn_by_the_release_resumes_and_ends(tmp_path: 
         assert row is not None and row[0] == "free"
         before = await rig.h.get(1)
         assert before.phase is Phase.SPEAKING and before.speaker == AG
-        assert before.log == ((1, CLAUDE),)  # rebuilt from the stored turns
+        assert before.log == ((1, CLAUDE),)  # migration 0011 rebuilt it from the stored turns
         first = await rig.h._store.turn(1, 1)
         assert await rig.h.resume_all() == [1]
         await asyncio.wait_for(rig.h.wait_idle(1), 10)

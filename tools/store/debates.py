@@ -18,7 +18,6 @@ from tools.store.inbox import MARK_DONE
 from tools.store.polls import CLOSE_POLL, INSERT_POLL, INSERT_RESUME, SELECT_DUE
 from tools.store.turns import (
     INSERT_TURN,
-    SELECT_AUTHORS,
     SELECT_MESSAGE_URL,
     SELECT_TURN,
     SELECT_TURNS,
@@ -95,12 +94,7 @@ class SqliteStore:
         row = await self._db.fetch_one(SELECT_STATE, (debate_id,))
         if row is None:
             raise DebateNotFound(debate_id)
-        debate = _DEBATE.validate_json(row["state"])
-        if debate.turns and not debate.log:
-            # Stored before the engine kept who spoke when: rebuilt once from the turns.
-            rows = await self._db.fetch_all(SELECT_AUTHORS, (debate_id,))
-            debate = replace(debate, log=tuple((int(r[0]), str(r[1])) for r in rows))
-        return debate
+        return _DEBATE.validate_json(row["state"])
 
     async def save_step(
         self,
