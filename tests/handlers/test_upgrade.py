@@ -54,7 +54,7 @@ async def test_a_debate_left_mid_turn_by_the_release_resumes_and_ends(tmp_path: 
         # Turn 1 was posted by the old release (its doubles are gone): only 2..6 here, once each.
         assert sorted(rig.room.turn_posts) == [(1, n) for n in range(2, 7)]
         assert set(rig.room.turn_posts.values()) == {1}
-        sessions = await AgentSessions(rig.db, CLAUDE).get(1)
-        assert sessions is not None and sessions.session_id == "sid-old"
+        resume = await AgentSessions(rig.db, CLAUDE).resume_point(1, False, tmp_path)
+        assert resume == ("sid-old", Path("/tmp/w"))
     finally:
         await rig.stop()

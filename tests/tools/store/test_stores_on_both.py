@@ -84,14 +84,14 @@ async def test_sessions_are_kept_per_participant_and_expire(db: Database, tmp_pa
         await sessions.put(debate_id, "s-1", tmp_path)
         await sessions.put(debate_id, "s-2", tmp_path)  # replaces
         await sessions.put(debate_id, "g-1", tmp_path, participant="gemini")
-    kept = await sessions.get(recent)
-    assert kept is not None and kept.session_id == "s-2" and kept.workdir == tmp_path
+    elsewhere = tmp_path / "new"
+    assert await sessions.resume_point(recent, False, elsewhere) == ("s-2", tmp_path)
+    assert await sessions.resume_point(recent, True, elsewhere) == (None, elsewhere)  # fresh
     assert await forget_expired_sessions(db, ttl_days=30, now=NOW) == 2
-    assert await sessions.get(old) is None
-    assert await sessions.get(recent) is not None
+    assert await sessions.resume_point(old, False, elsewhere) == (None, elsewhere)
     await sessions.delete(recent)
-    assert await sessions.get(recent) is None
-    assert await sessions.get(recent, "gemini") is not None
+    assert await sessions.resume_point(recent, False, elsewhere) == (None, elsewhere)
+    assert await sessions.resume_point(recent, False, elsewhere, "gemini") == ("g-1", tmp_path)
 
 
 async def test_room_records_replace_ignore_and_match_by_prefix(db: Database) -> None:
