@@ -45,9 +45,10 @@ SELECT_STATE = "SELECT state FROM debates WHERE id = ?"
 SELECT_QUEUE = "SELECT effects, effect_seq FROM debates WHERE id = ?"
 UPDATE_QUEUE = "UPDATE debates SET effects = ? WHERE id = ?"
 SELECT_WITH_WORK = "SELECT id FROM debates WHERE effects <> '[]' ORDER BY id"
-SELECT_OPEN_TOPICS = """
-SELECT topic FROM debates WHERE channel_id = ? AND phase IN ({phases})
-"""
+LIVE_PHASES = ", ".join(f"'{p.value}'" for p in Phase if not p.is_terminal)  # as SQL literals
+SELECT_OPEN_TOPICS = f"""
+SELECT topic FROM debates WHERE channel_id = ? AND phase IN ({LIVE_PHASES})
+"""  # noqa: S608  # the phases are the engine's own constants
 SELECT_DUE_PROPOSALS = """
 SELECT p.debate_id FROM proposals p JOIN debates d ON d.id = p.debate_id
 WHERE p.decided_at IS NULL AND d.phase = 'proposed' AND p.expires_at <= ?
@@ -182,9 +183,7 @@ class SqliteStore:
 
     async def open_topics(self, channel_id: int) -> list[str]:
         """Topics of proposals and debates not yet ended in a channel."""
-        live = [p.value for p in Phase if not p.is_terminal]
-        sql = SELECT_OPEN_TOPICS.format(phases=", ".join("?" for _ in live))
-        return [row[0] for row in await self._db.fetch_all(sql, (channel_id, *live))]
+        return [row[0] for row in await self._db.fetch_all(SELECT_OPEN_TOPICS, (channel_id,))]
 
     async def waiting_cards(self, channel_id: int) -> int:
         """How many approval cards wait for a click in a channel."""

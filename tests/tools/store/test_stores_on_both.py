@@ -112,3 +112,11 @@ async def test_room_records_replace_ignore_and_match_by_prefix(db: Database) -> 
     await rooms.delete(5, "relay:2")
     assert not await rooms.has(5, "relay:2")
     assert (await rooms.all_of(5))["relay:1"] == (2, 12, "c")
+
+
+async def test_open_topics_are_those_of_debates_not_yet_ended(db: Database) -> None:
+    await _ended_debate(db, NOW)
+    proposal = Proposal(1 << 60, "열린 주제", "q", "r", 1.0, "", (7,), ("앨리스",))
+    await SqliteStore(db).create(draft(proposal, 3, NOW), timedelta(hours=1), ())
+    assert await SqliteStore(db).open_topics(1 << 60) == ["열린 주제"]
+    assert await SqliteStore(db).open_topics(2) == []
