@@ -70,8 +70,6 @@ def notice_params(
     said = dict(params)
     if said.get("at", "").isdigit():
         said["at"] = when(int(said["at"]))
-    if "audit" in said:  # an audit notice stored before the audit was a `block` (still queued)
-        said.setdefault("block", said.pop("audit"))
     if "kind" in said:
         said["kind"] = strings(f"failure.{said['kind']}")
     for name in KEYED_PARAMS:

@@ -171,13 +171,13 @@ class AgRelayDebater:
         """True unless AG was prompted for an earlier turn of this debate (a new session too)."""
         if request.fresh_session:
             return True
-        rows = await self._messages.matching(request.debate_id, "relay:*")
+        rows = await self._messages.matching(request.debate_id, "relay:")
         turns = {_turn_of(key) for key, _, _ in rows}
         return not any(turn < request.turn for turn in turns)
 
     async def _attempts(self, debate_id: int, turn: int) -> list[_Attempt]:
         """What earlier calls posted for this turn: `relay:{turn}[#n][:part|:timeout]` rows."""
-        rows = await self._messages.matching(debate_id, f"relay:{turn}*")
+        rows = await self._messages.matching(debate_id, f"relay:{turn}")
         found: dict[str, _Attempt] = {}
         for key, _, message_id in rows:
             head, _, part = key.removeprefix("relay:").partition(":")

@@ -32,7 +32,7 @@ async def clear_relay(
         return
     done_key = f"tidied:{turn.number}"  # not `relay:*`: the relay reads those keys as its own
     rows = await messages.matching(
-        turn.debate_id, f"relay:{turn.number}*", keys=("thread", done_key)
+        turn.debate_id, f"relay:{turn.number}", keys=("thread", done_key)
     )
     found = {key: channel_id for key, channel_id, _ in rows}
     thread_id = found.get("thread")

@@ -37,7 +37,7 @@ async def test_a_debate_left_mid_turn_by_the_release_resumes_and_ends(tmp_path: 
         assert row is not None and row[0] == "free"
         before = await rig.h.get(1)
         assert before.phase is Phase.SPEAKING and before.speaker == AG
-        assert before.log == ((1, CLAUDE),)  # rebuilt from the stored turns
+        assert before.log == ((1, CLAUDE),)  # migration 0011 rebuilt it from the stored turns
         first = await rig.h._store.turn(1, 1)
         assert await rig.h.resume_all() == [1]
         await asyncio.wait_for(rig.h.wait_idle(1), 10)
@@ -54,7 +54,7 @@ async def test_a_debate_left_mid_turn_by_the_release_resumes_and_ends(tmp_path: 
         # Turn 1 was posted by the old release (its doubles are gone): only 2..6 here, once each.
         assert sorted(rig.room.turn_posts) == [(1, n) for n in range(2, 7)]
         assert set(rig.room.turn_posts.values()) == {1}
-        sessions = await AgentSessions(rig.db, CLAUDE).get(1)
-        assert sessions is not None and sessions.session_id == "sid-old"
+        resume = await AgentSessions(rig.db, CLAUDE).resume_point(1, False, tmp_path)
+        assert resume == ("sid-old", Path("/tmp/w"))
     finally:
         await rig.stop()

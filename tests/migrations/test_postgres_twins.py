@@ -9,6 +9,27 @@ import pytest
 
 from tools.store.db import Database, DatabaseError, bundled_migrations
 
+PG_COLUMNS = """
+SELECT table_name, column_name FROM information_schema.columns
+WHERE table_schema = current_schema() ORDER BY table_name, ordinal_position
+"""
+SQLITE_TABLES = (
+    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"
+)
+
+
+async def _tables(db: Database) -> dict[str, list[str]]:
+    """Every table of the schema and its columns in order, as the database itself lists them."""
+    found: dict[str, list[str]] = {}
+    if db.dialect == "postgres":
+        for row in await db.fetch_all(PG_COLUMNS):
+            found.setdefault(str(row[0]), []).append(str(row[1]))
+        return found
+    for (name,) in await db.fetch_all(SQLITE_TABLES):
+        columns = await db.fetch_all(f"PRAGMA table_info({name})")
+        found[str(name)] = [str(column[1]) for column in columns]
+    return found
+
 
 def test_every_migration_has_a_postgres_twin_with_the_same_number() -> None:
     sqlite = [(v, name) for v, name, _ in bundled_migrations("sqlite")]
@@ -24,7 +45,7 @@ async def test_both_stores_hold_the_same_tables_and_columns_after_migrating(
     try:
         assert lite.dialect == "sqlite"
         assert pg.dialect == "postgres"
-        assert await pg.tables() == await lite.tables()
+        assert await _tables(pg) == await _tables(lite)
         assert await pg.applied_versions() == await lite.applied_versions()
         assert await pg.applied_versions() == [v for v, _, _ in bundled_migrations("postgres")]
     finally:
@@ -55,6 +76,6 @@ async def test_a_broken_postgres_migration_rolls_back_and_says_so(postgres_url: 
     db = await Database.open(postgres_url)
     try:
         assert 9999 not in await db.applied_versions()
-        assert "x" not in await db.tables()
+        assert "x" not in await _tables(db)
     finally:
         await db.close()

@@ -41,6 +41,7 @@ Params = Sequence[Any]
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 _URL_SCHEMES = ("postgresql://", "postgres://")
 _PACKAGES: dict[Dialect, str] = {"sqlite": "migrations", "postgres": "migrations.postgres"}
+SELECT_VERSIONS = "SELECT version FROM schema_migrations ORDER BY version"
 
 
 class DatabaseError(Exception):
@@ -75,7 +76,6 @@ class Database(abc.ABC):
     `transaction()`, a single write through `execute`/`insert`."""
 
     dialect: Dialect
-    target: str  # the file path, or the URL with its password masked (safe to log)
 
     @staticmethod
     async def open(target: str, migrations: Iterable[Migration] | None = None) -> Database:
@@ -95,9 +95,9 @@ class Database(abc.ABC):
     async def migrate(self, migrations: Iterable[Migration]) -> list[int]:
         """Apply the migrations not yet recorded, each in its own transaction."""
 
-    @abc.abstractmethod
     async def applied_versions(self) -> list[int]:
         """Versions recorded in schema_migrations, ascending."""
+        return [int(row[0]) for row in await self.fetch_all(SELECT_VERSIONS)]
 
     @abc.abstractmethod
     def transaction(self) -> AbstractAsyncContextManager[Connection]:
@@ -128,10 +128,6 @@ class Database(abc.ABC):
         async with self.transaction() as conn:
             for sql, params in statements:
                 await conn.execute(sql, params)
-
-    @abc.abstractmethod
-    async def tables(self) -> dict[str, list[str]]:
-        """Every table of the schema and its columns in order (for checks and doctor)."""
 
 
 Opener = Callable[[str, Iterable[Migration] | None], Awaitable[Database]]

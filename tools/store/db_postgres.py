@@ -38,12 +38,8 @@ CREATE TABLE IF NOT EXISTS schema_migrations (
                                               'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
 )
 """
-SELECT_APPLIED = "SELECT version FROM schema_migrations ORDER BY version"
+SELECT_APPLIED = "SELECT version FROM schema_migrations"
 INSERT_APPLIED = "INSERT INTO schema_migrations (version, name) VALUES ($1, $2)"
-SELECT_COLUMNS = """
-SELECT table_name, column_name FROM information_schema.columns
-WHERE table_schema = current_schema() ORDER BY table_name, ordinal_position
-"""
 MIGRATION_LOCK = 0x64656261  # pg_advisory_lock key of this bot's migrations ("deba")
 CONNECT_TIMEOUT_S = 10.0
 POOL_SIZE = 10
@@ -99,9 +95,8 @@ class PostgresDatabase(Database):
 
     dialect: Dialect = "postgres"
 
-    def __init__(self, pool: asyncpg.Pool[Any], url: str) -> None:
+    def __init__(self, pool: asyncpg.Pool[Any]) -> None:
         self._pool = pool
-        self.target = mask_url(url)
 
     @classmethod
     async def connect(
@@ -123,7 +118,7 @@ class PostgresDatabase(Database):
         except (*_ERRORS, ValueError) as exc:
             await pool.close()
             raise DatabaseError(f"cannot open {masked}: {_cause(exc, url)}") from exc
-        db = cls(pool, url)
+        db = cls(pool)
         try:
             await db.migrate(bundled_migrations("postgres") if migrations is None else migrations)
         except (*_ERRORS, DatabaseError) as exc:
@@ -153,10 +148,6 @@ class PostgresDatabase(Database):
             finally:
                 await conn.execute("SELECT pg_advisory_unlock($1)", MIGRATION_LOCK)
         return done
-
-    async def applied_versions(self) -> list[int]:
-        """Versions recorded in schema_migrations, ascending."""
-        return [int(row[0]) for row in await self._pool.fetch(SELECT_APPLIED)]
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Connection]:
@@ -193,13 +184,6 @@ class PostgresDatabase(Database):
         with _reachable():
             value = await to_the_end(self._pool.fetchval(to_dollar_params(sql), *params))
         return None if value is None else int(value)
-
-    async def tables(self) -> dict[str, list[str]]:
-        """Every table of the current schema and its columns in order."""
-        found: dict[str, list[str]] = {}
-        for row in await self._pool.fetch(SELECT_COLUMNS):
-            found.setdefault(str(row[0]), []).append(str(row[1]))
-        return found
 
 
 async def _release(conn: asyncpg.Connection[Any]) -> None:

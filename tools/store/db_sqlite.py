@@ -35,9 +35,6 @@ CREATE TABLE IF NOT EXISTS schema_migrations (
 """
 SELECT_APPLIED = "SELECT version FROM schema_migrations"
 INSERT_APPLIED = "INSERT INTO schema_migrations (version, name) VALUES (?, ?)"
-SELECT_TABLES = (
-    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"
-)
 
 
 class _SqliteConnection:
@@ -67,11 +64,9 @@ class SqliteDatabase(Database):
 
     dialect: Dialect = "sqlite"
 
-    def __init__(self, conn: aiosqlite.Connection, path: str) -> None:
+    def __init__(self, conn: aiosqlite.Connection) -> None:
         self._conn = conn
         self._tx = _SqliteConnection(conn)
-        self.path = path
-        self.target = path
         self._write_lock = asyncio.Lock()
         # aiosqlite has no public call that runs a function on its thread; `_execute` is what
         # its own methods use.
@@ -104,7 +99,7 @@ class SqliteDatabase(Database):
             await asyncio.to_thread(connecting._thread.join)  # no public way
             raise DatabaseError(f"cannot open {path}: {_cause(path, exc)}") from exc
         conn.row_factory = aiosqlite.Row
-        db = cls(conn, path)
+        db = cls(conn)
         try:
             await conn.execute("PRAGMA journal_mode=WAL")
             await conn.execute("PRAGMA synchronous=NORMAL")
@@ -136,11 +131,6 @@ class SqliteDatabase(Database):
                 await conn.execute(INSERT_APPLIED, (version, name))
             done.append(version)
         return done
-
-    async def applied_versions(self) -> list[int]:
-        """Versions recorded in schema_migrations, ascending."""
-        rows = await self._conn.execute_fetchall(SELECT_APPLIED + " ORDER BY version")
-        return [row[0] for row in rows]
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Connection]:
@@ -187,14 +177,6 @@ class SqliteDatabase(Database):
         """Several write statements as one transaction, in the next group commit."""
         if statements:
             await self._writes.write(statements, returning=False)
-
-    async def tables(self) -> dict[str, list[str]]:
-        """Every table and its columns in order."""
-        found = {}
-        for (name,) in await self._conn.execute_fetchall(SELECT_TABLES):
-            columns = await self._conn.execute_fetchall(f"PRAGMA table_info({name})")
-            found[str(name)] = [str(column[1]) for column in columns]
-        return found
 
 
 def _cause(path: str, exc: BaseException) -> str:

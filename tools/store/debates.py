@@ -18,7 +18,6 @@ from tools.store.inbox import MARK_DONE
 from tools.store.polls import CLOSE_POLL, INSERT_POLL, INSERT_RESUME, SELECT_DUE
 from tools.store.turns import (
     INSERT_TURN,
-    SELECT_AUTHORS,
     SELECT_MESSAGE_URL,
     SELECT_TURN,
     SELECT_TURNS,
@@ -46,9 +45,10 @@ SELECT_STATE = "SELECT state FROM debates WHERE id = ?"
 SELECT_QUEUE = "SELECT effects, effect_seq FROM debates WHERE id = ?"
 UPDATE_QUEUE = "UPDATE debates SET effects = ? WHERE id = ?"
 SELECT_WITH_WORK = "SELECT id FROM debates WHERE effects <> '[]' ORDER BY id"
-SELECT_OPEN_TOPICS = """
-SELECT topic FROM debates WHERE channel_id = ? AND phase IN ({phases})
-"""
+LIVE_PHASES = ", ".join(f"'{p.value}'" for p in Phase if not p.is_terminal)  # as SQL literals
+SELECT_OPEN_TOPICS = f"""
+SELECT topic FROM debates WHERE channel_id = ? AND phase IN ({LIVE_PHASES})
+"""  # noqa: S608  # the phases are the engine's own constants
 SELECT_DUE_PROPOSALS = """
 SELECT p.debate_id FROM proposals p JOIN debates d ON d.id = p.debate_id
 WHERE p.decided_at IS NULL AND d.phase = 'proposed' AND p.expires_at <= ?
@@ -95,12 +95,7 @@ class SqliteStore:
         row = await self._db.fetch_one(SELECT_STATE, (debate_id,))
         if row is None:
             raise DebateNotFound(debate_id)
-        debate = _DEBATE.validate_json(row["state"])
-        if debate.turns and not debate.log:
-            # Stored before the engine kept who spoke when: rebuilt once from the turns.
-            rows = await self._db.fetch_all(SELECT_AUTHORS, (debate_id,))
-            debate = replace(debate, log=tuple((int(r[0]), str(r[1])) for r in rows))
-        return debate
+        return _DEBATE.validate_json(row["state"])
 
     async def save_step(
         self,
@@ -188,9 +183,7 @@ class SqliteStore:
 
     async def open_topics(self, channel_id: int) -> list[str]:
         """Topics of proposals and debates not yet ended in a channel."""
-        live = [p.value for p in Phase if not p.is_terminal]
-        sql = SELECT_OPEN_TOPICS.format(phases=", ".join("?" for _ in live))
-        return [row[0] for row in await self._db.fetch_all(sql, (channel_id, *live))]
+        return [row[0] for row in await self._db.fetch_all(SELECT_OPEN_TOPICS, (channel_id,))]
 
     async def waiting_cards(self, channel_id: int) -> int:
         """How many approval cards wait for a click in a channel."""

@@ -23,19 +23,17 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from handlers.core.kinds import Phase
 from handlers.leasing import LeaseLost
 from tools.store.db import Database, Params
-from tools.store.debates import SqliteStore
+from tools.store.debates import LIVE_PHASES, SqliteStore
 
-_LIVE = ", ".join(f"'{p.value}'" for p in Phase if not p.is_terminal)
 # Debates someone must run: not ended, or with effects, commands, wiki writes still queued, or
 # a stored timer due (an ended debate's archive time; timers are the engine's clock, given).
 SELECT_CLAIMABLE = f"""
 SELECT d.id, COALESCE(l.expires_at, 0) FROM debates d
 LEFT JOIN debate_leases l ON l.debate_id = d.id
 WHERE (l.debate_id IS NULL OR l.expires_at < {{now}}) AND d.id > ?
-  AND (d.phase IN ({_LIVE})
+  AND (d.phase IN ({LIVE_PHASES})
        OR d.effects <> '[]'
        OR EXISTS (SELECT 1 FROM debate_inbox i WHERE i.debate_id = d.id AND i.done_at IS NULL)
        OR EXISTS (SELECT 1 FROM wiki_outbox w WHERE w.debate_id = d.id AND w.done_at IS NULL)

@@ -52,10 +52,10 @@ class RoomMessages:
         return await self._db.fetch_one(SELECT_ONE, (debate_id, key)) is not None
 
     async def matching(
-        self, debate_id: int, pattern: str, *, keys: Sequence[str] = ()
+        self, debate_id: int, prefix: str, *, keys: Sequence[str] = ()
     ) -> list[tuple[str, int, int]]:
-        """(key, channel id, message id) of the records matching `prefix*` or under `keys`."""
-        prefix = _prefix(pattern)
+        """(key, channel id, message id) of the records whose key starts with `prefix` or is
+        one of `keys`, by key."""
         also = "".join(" OR key = ?" for _ in keys)
         query = SELECT_MATCHING.format(also=also)
         rows = await self._db.fetch_all(query, (debate_id, len(prefix), prefix, *keys))
@@ -86,11 +86,3 @@ class RoomMessages:
     async def add(self, debate_id: int, key: str, posted: Posted = (0, 0, "")) -> None:
         """Record a post unless the key has a record already."""
         await self._db.execute(INSERT_OR_IGNORE, (debate_id, key, *posted))
-
-
-def _prefix(pattern: str) -> str:
-    """The prefix of a `prefix*` pattern (the only kind of pattern the rooms use)."""
-    prefix = pattern.removesuffix("*")
-    if not pattern.endswith("*") or any(char in prefix for char in "*?["):
-        raise ValueError(f"only a prefix pattern ending in '*' is supported: {pattern!r}")
-    return prefix

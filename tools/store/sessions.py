@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -25,16 +24,8 @@ SELECT_ENDED_SESSIONS = """
 SELECT DISTINCT s.debate_id, d.ended_at FROM agent_sessions s
 JOIN debates d ON d.id = s.debate_id WHERE d.ended_at IS NOT NULL
 """
-DELETE_DEBATE_SESSIONS = "DELETE FROM agent_sessions WHERE debate_id = ?"
+DELETE_DEBATE_SESSIONS = "DELETE FROM agent_sessions WHERE debate_id IN ({ids})"
 JOB_ID = "claude-session-expiry"
-
-
-@dataclass(frozen=True)
-class StoredSession:
-    """The latest session id of a debate and the directory it must be resumed from."""
-
-    session_id: str
-    workdir: Path | None
 
 
 class AgentSessions:
@@ -44,13 +35,6 @@ class AgentSessions:
     def __init__(self, db: Database, participant: str) -> None:
         self._db = db
         self._seat = participant  # used when a call names no participant
-
-    async def get(self, debate_id: int, participant: str | None = None) -> StoredSession | None:
-        """The stored session of a debate's participant, if any."""
-        row = await self._db.fetch_one(SELECT_SESSION, (debate_id, participant or self._seat))
-        if row is None:
-            return None
-        return StoredSession(str(row[0]), Path(row[1]) if row[1] else None)
 
     async def put(
         self, debate_id: int, session_id: str, workdir: Path, participant: str | None = None
@@ -64,10 +48,11 @@ class AgentSessions:
         self, debate_id: int, fresh: bool, default_workdir: Path, participant: str | None = None
     ) -> tuple[str | None, Path]:
         """The session to resume (None: start a new one) and the directory it must run in."""
-        stored = None if fresh else await self.get(debate_id, participant)
-        if stored is None:
+        key = (debate_id, participant or self._seat)
+        row = None if fresh else await self._db.fetch_one(SELECT_SESSION, key)
+        if row is None:
             return None, default_workdir
-        return stored.session_id, stored.workdir or default_workdir
+        return str(row[0]), Path(row[1]) if row[1] else default_workdir
 
     async def delete(self, debate_id: int, participant: str | None = None) -> None:
         """Forget the debate participant's session."""
@@ -87,10 +72,8 @@ async def forget_expired_sessions(db: Database, ttl_days: int, now: datetime) ->
             expired.append(int(row[0]))
     if not expired:
         return 0
-    removed = 0
-    async with db.transaction() as conn:
-        for debate_id in expired:
-            removed += await conn.execute(DELETE_DEBATE_SESSIONS, (debate_id,))
+    ids = ", ".join(str(debate_id) for debate_id in expired)
+    removed = await db.execute(DELETE_DEBATE_SESSIONS.format(ids=ids))
     log.info("forgot %d expired session(s) of %d debate(s)", removed, len(expired))
     return removed
 

@@ -20,7 +20,6 @@ INSERT INTO turns (debate_id, number, round, seat, text, raw, sha256, parsed, mo
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 """
 SELECT_TURNS = "SELECT * FROM turns WHERE debate_id = ? ORDER BY number DESC LIMIT ?"
-SELECT_AUTHORS = "SELECT number, seat FROM turns WHERE debate_id = ? ORDER BY number"
 SELECT_TURN = "SELECT * FROM turns WHERE debate_id = ? AND number = ?"
 # Where a turn was posted: the room's own record of the post (written when it posted, so a
 # repeat posts nothing), else the column earlier releases wrote.

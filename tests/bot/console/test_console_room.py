@@ -186,19 +186,6 @@ async def test_the_intake_audit_notice_is_in_the_reader_s_words_and_quotes_verba
     assert "⟦⟦" not in said
 
 
-async def test_an_audit_notice_queued_before_the_audit_was_a_block_is_still_said(
-    db: Database,
-) -> None:
-    """A Notify stored by the release before (its param `audit`) must not fail on every start."""
-    out = io.StringIO()
-    room = ConsoleRoom(colour_console(out), Strings("en"), FakeClock(), db=db)
-    await room.show(
-        debate(),
-        Notify("adversarial.audit", (("audit", "- Proposition: p95 under 50 ms"),)),
-    )
-    assert "- Proposition: p95 under 50 ms" in out.getvalue()
-
-
 async def test_a_question_asked_again_at_the_same_turn_is_shown_again(db: Database) -> None:
     """The adversarial intake asks for evidence again before any turn: keyed by the turn
     count, the second request was taken for a repeat of the first and never shown."""

@@ -84,14 +84,14 @@ async def test_sessions_are_kept_per_participant_and_expire(db: Database, tmp_pa
         await sessions.put(debate_id, "s-1", tmp_path)
         await sessions.put(debate_id, "s-2", tmp_path)  # replaces
         await sessions.put(debate_id, "g-1", tmp_path, participant="gemini")
-    kept = await sessions.get(recent)
-    assert kept is not None and kept.session_id == "s-2" and kept.workdir == tmp_path
+    elsewhere = tmp_path / "new"
+    assert await sessions.resume_point(recent, False, elsewhere) == ("s-2", tmp_path)
+    assert await sessions.resume_point(recent, True, elsewhere) == (None, elsewhere)  # fresh
     assert await forget_expired_sessions(db, ttl_days=30, now=NOW) == 2
-    assert await sessions.get(old) is None
-    assert await sessions.get(recent) is not None
+    assert await sessions.resume_point(old, False, elsewhere) == (None, elsewhere)
     await sessions.delete(recent)
-    assert await sessions.get(recent) is None
-    assert await sessions.get(recent, "gemini") is not None
+    assert await sessions.resume_point(recent, False, elsewhere) == (None, elsewhere)
+    assert await sessions.resume_point(recent, False, elsewhere, "gemini") == ("g-1", tmp_path)
 
 
 async def test_room_records_replace_ignore_and_match_by_prefix(db: Database) -> None:
@@ -102,15 +102,21 @@ async def test_room_records_replace_ignore_and_match_by_prefix(db: Database) -> 
                             ("relay:1", (2, 12, "c")), ("relay:2", (2, 13, "d"))])  # fmt: skip
     assert await rooms.thread_of(5) == 1 << 62
     assert await rooms.debate_in_thread(1 << 62) == 5
-    assert await rooms.matching(5, "relay:1*") == [("relay:1", 2, 12), ("relay:12", 2, 11)]
-    assert await rooms.matching(5, "relay:*") == [
+    assert await rooms.matching(5, "relay:1") == [("relay:1", 2, 12), ("relay:12", 2, 11)]
+    assert await rooms.matching(5, "relay:") == [
         ("relay:1", 2, 12), ("relay:12", 2, 11), ("relay:2", 2, 13),
     ]  # fmt: skip
-    assert await rooms.matching(5, "relay:2*", keys=("thread", "tidied:2")) == [
+    assert await rooms.matching(5, "relay:2", keys=("thread", "tidied:2")) == [
         ("relay:2", 2, 13), ("thread", 1 << 62, 1),
     ]  # fmt: skip
     await rooms.delete(5, "relay:2")
     assert not await rooms.has(5, "relay:2")
     assert (await rooms.all_of(5))["relay:1"] == (2, 12, "c")
-    with pytest.raises(ValueError, match="prefix"):
-        await rooms.matching(5, "relay:?")
+
+
+async def test_open_topics_are_those_of_debates_not_yet_ended(db: Database) -> None:
+    await _ended_debate(db, NOW)
+    proposal = Proposal(1 << 60, "열린 주제", "q", "r", 1.0, "", (7,), ("앨리스",))
+    await SqliteStore(db).create(draft(proposal, 3, NOW), timedelta(hours=1), ())
+    assert await SqliteStore(db).open_topics(1 << 60) == ["열린 주제"]
+    assert await SqliteStore(db).open_topics(2) == []
