@@ -8,6 +8,7 @@ moderator, and the result says so (`source=RULES`).
 from __future__ import annotations
 
 import logging
+import re
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
@@ -45,6 +46,7 @@ log = logging.getLogger(__name__)
 MAX_RATE_RETRIES = 2  # a 429 with RetryInfo is retried this often after the server's delay
 MAX_RETRY_DELAY_S = 120.0  # a longer wait is not worth holding a debate for: rules decide
 DEFAULT_RETRY_DELAY_S = 10.0  # a per-minute 429 without RetryInfo
+_PER_DAY = re.compile(r"daily quota|PerDay|per[ _-]day", re.IGNORECASE)
 
 M = TypeVar("M", bound=BaseModel)
 T = TypeVar("T")
@@ -62,6 +64,11 @@ class ModeratorRateLimited(ModeratorError):
         super().__init__(detail)
         self.retry_after = retry_after
         self.per_day = per_day
+
+
+def is_per_day(text: str) -> bool:
+    """True if a 429 says the day's quota is spent (waiting seconds will not help)."""
+    return bool(_PER_DAY.search(text))
 
 
 class ModeratorUnavailable(ModeratorError):
