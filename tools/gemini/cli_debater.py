@@ -17,8 +17,8 @@ from typing import Any
 
 from handlers.core.model import AG, Backend, FailureKind, TurnMeta
 from handlers.core.shorten import shorten
-from handlers.ports import DebaterOutput, TurnRequest
-from tools.cli_debater import DETAIL_LIMIT, CliDebater, Reading
+from handlers.ports import DebaterError, DebaterOutput, TurnRequest
+from tools.cli_debater import DETAIL_LIMIT, CliDebater
 from tools.cli_process import CliFailure, CliRun
 from tools.gemini.cli import (
     command,
@@ -111,11 +111,11 @@ class GeminiCliDebater(CliDebater):
         system_md.write_text(request.system_prompt or self._system_prompt, encoding="utf-8")
         return {"GEMINI_SYSTEM_MD": str(system_md)}
 
-    def _read(self, run: CliRun) -> Reading:
+    def _read(self, run: CliRun) -> tuple[DebaterOutput | None, DebaterError | None]:
         try:
             reply = parse_output(run.exit_code, run.stdout, run.stderr)
         except GeminiCliError as exc:
-            return Reading(None, failure=exc)
+            return None, exc
         meta = TurnMeta(
             model=reply.model or self._model,
             input_tokens=reply.input_tokens,
@@ -123,8 +123,7 @@ class GeminiCliDebater(CliDebater):
             latency_s=run.latency_s,
             session_id=reply.session_id or None,
         )
-        answer = DebaterOutput(text=reply.response, raw=run.stdout, meta=meta)
-        return Reading(reply.session_id or None, answer)
+        return DebaterOutput(text=reply.response, raw=run.stdout, meta=meta), None
 
 
 def parse_output(code: int, stdout: str, stderr: str) -> CliReply:
