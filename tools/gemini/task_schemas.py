@@ -148,11 +148,6 @@ TASK_SCHEMAS: dict[str, type[BaseModel]] = {
 }
 
 
-def task_schema(task: str, json_answer: bool) -> type[BaseModel] | None:
-    """The response model of a JSON task; None for a text task or one without a model."""
-    return TASK_SCHEMAS.get(task) if json_answer else None
-
-
 def task_answer(
     text: str, parsed: object, schema: type[BaseModel] | None, json_only: bool
 ) -> tuple[str, str]:
