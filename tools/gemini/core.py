@@ -246,30 +246,23 @@ class GeminiModerator:
     async def _generate(self, call_id: int, prompt: Prompt) -> ModelReply:
         """Send one counted request and record how it went; raises what the backend raised."""
         started = time.monotonic()
+        failure: ModeratorError | None = None
+        reply = ModelReply("")  # a failed request used no tokens
         try:
             reply = await self._backend.generate(prompt)
         except ModeratorError as exc:
-            await self._finish(call_id, started, _OUTCOMES.get(type(exc), "error"), str(exc))
-            raise
-        await self._finish(call_id, started, "ok", "", reply)
-        return reply
-
-    async def _finish(
-        self,
-        call_id: int,
-        started: float,
-        outcome: str,
-        error: str,
-        reply: ModelReply | None = None,
-    ) -> None:
+            failure = exc
         await self._quota.finish(
             call_id,
-            outcome,
-            input_tokens=reply.input_tokens if reply else 0,
-            output_tokens=reply.output_tokens if reply else 0,
+            _OUTCOMES.get(type(failure), "error") if failure else "ok",
+            input_tokens=reply.input_tokens,
+            output_tokens=reply.output_tokens,
             latency_ms=int((time.monotonic() - started) * 1000),
-            error=error,
+            error=str(failure or ""),
         )
+        if failure is not None:
+            raise failure
+        return reply
 
     async def _log_spent(self) -> None:
         """Say once a day, not once a message, that the moderator runs on rules."""
