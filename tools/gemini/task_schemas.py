@@ -112,13 +112,7 @@ class SideReport(BaseModel):
 class MinorityTaskReply(BaseModel):
     """The minority report at a stalemate."""
 
-    sides: list[SideReport]
-
-    @model_validator(mode="after")
-    def _sided(self) -> MinorityTaskReply:
-        if not self.sides:
-            raise ValueError("sides must list every participant")
-        return self
+    sides: list[SideReport] = Field(min_length=1)  # every participant: none is invalid
 
 
 class LedgerTaskReply(BaseModel):
