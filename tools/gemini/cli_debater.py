@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -50,17 +49,6 @@ _UNREACHABLE = re.compile(r"fetch failed|ECONNREFUSED|ENOTFOUND|ETIMEDOUT|EAI_AG
 
 class GeminiCliError(CliFailure):
     """A failed `gemini` call: the engine's failure kind plus the exit code and stderr."""
-
-
-@dataclass(frozen=True)
-class CliReply:
-    """What one successful call printed."""
-
-    session_id: str
-    response: str
-    model: str
-    input_tokens: int
-    output_tokens: int
 
 
 class GeminiCliDebater(CliDebater):
@@ -113,29 +101,29 @@ class GeminiCliDebater(CliDebater):
 
     def _read(self, run: CliRun) -> tuple[DebaterOutput | None, DebaterError | None]:
         try:
-            reply = parse_output(run.exit_code, run.stdout, run.stderr)
+            return parse_output(run, self._model), None
         except GeminiCliError as exc:
             return None, exc
-        meta = TurnMeta(
-            model=reply.model or self._model,
-            input_tokens=reply.input_tokens,
-            output_tokens=reply.output_tokens,
-            latency_s=run.latency_s,
-            session_id=reply.session_id or None,
-        )
-        return DebaterOutput(text=reply.response, raw=run.stdout, meta=meta), None
 
 
-def parse_output(code: int, stdout: str, stderr: str) -> CliReply:
-    """The reply of a successful call, or the GeminiCliError its output describes."""
-    result = last_json(stdout) or {}
+def parse_output(run: CliRun, model: str) -> DebaterOutput:
+    """The answer of a successful run (`model` if its stats name none), or the GeminiCliError
+    its output describes."""
+    result = last_json(run.stdout) or {}
     response = result.get("response")
-    if code == 0 and isinstance(response, str) and response.strip():
-        model, tokens_in, tokens_out = usage(result.get("stats"))
-        return CliReply(str(result.get("session_id") or ""), response, model, tokens_in, tokens_out)
-    if code == 0 and isinstance(response, str):
+    if run.exit_code == 0 and isinstance(response, str) and response.strip():
+        used, tokens_in, tokens_out = usage(result.get("stats"))
+        meta = TurnMeta(
+            model=used or model,
+            input_tokens=tokens_in,
+            output_tokens=tokens_out,
+            latency_s=run.latency_s,
+            session_id=str(result.get("session_id") or "") or None,
+        )
+        return DebaterOutput(text=response, raw=run.stdout, meta=meta)
+    if run.exit_code == 0 and isinstance(response, str):
         raise GeminiCliError(FailureKind.SERVER, "empty answer (a safety block?)", exit_code=0)
-    raise classify_failure(code, result, stderr)
+    raise classify_failure(run.exit_code, result, run.stderr)
 
 
 def classify_failure(code: int, result: dict[str, Any], stderr: str) -> GeminiCliError:
