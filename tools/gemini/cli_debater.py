@@ -67,7 +67,6 @@ class GeminiCliDebater(CliDebater):
         timeout_s: float,
         workdir_root: Path,
         participant: str = AG,
-        tools: tuple[str, ...] = READ_ONLY_TOOLS,
         env: Mapping[str, str] | None = None,
         grace_s: float = 3.0,
     ) -> None:
@@ -83,7 +82,6 @@ class GeminiCliDebater(CliDebater):
         self._model = model
         # Absolute: the CLI runs inside the directory, and reads GEMINI_SYSTEM_MD from there.
         self._root = workdir_root.resolve()
-        self._tools = tools
 
     def _argv(self, resume: str | None, request: TurnRequest) -> list[str]:
         return command(self._binary, self._model, "", resume)
@@ -94,7 +92,7 @@ class GeminiCliDebater(CliDebater):
     def _prepare(self, workdir: Path, request: TurnRequest) -> Mapping[str, str]:
         """The working directory with its CLI settings and the system prompt file (in the
         debate's language)."""
-        write_workspace(workdir, self._tools, session_retention=False)
+        write_workspace(workdir, READ_ONLY_TOOLS, session_retention=False)
         system_md = workdir / ".gemini" / "system.md"
         system_md.write_text(request.system_prompt or self._system_prompt, encoding="utf-8")
         return {"GEMINI_SYSTEM_MD": str(system_md)}
