@@ -9,7 +9,6 @@ import contextlib
 import logging
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -24,15 +23,6 @@ log = logging.getLogger(__name__)
 
 DETAIL_LIMIT = 600  # what the thread shows
 STDERR_LIMIT = 8000  # the end of stderr is where a CLI says what went wrong
-
-
-@dataclass(frozen=True)
-class Reading:
-    """What one run printed: the session id it reports, and its answer or why it failed."""
-
-    session_id: str | None
-    answer: DebaterOutput | None = None
-    failure: DebaterError | None = None
 
 
 class CliDebater(ABC):
@@ -69,8 +59,8 @@ class CliDebater(ABC):
         """The argument list of one call (the prompt goes on stdin)."""
 
     @abstractmethod
-    def _read(self, run: CliRun) -> Reading:
-        """What a finished run printed."""
+    def _read(self, run: CliRun) -> tuple[DebaterOutput | None, DebaterError | None]:
+        """What a finished run printed: its answer (with the session id), or why it failed."""
 
     @abstractmethod
     def _workdir(self, debate_id: int) -> Path:
@@ -95,18 +85,18 @@ class CliDebater(ABC):
             extra_env = self._prepare(workdir, request)
             async with self._slots:
                 run = await self._run(self._argv(resume, request), request, workdir, extra_env)
-            reading = self._read(run)
-            failure = reading.failure
+            answer, failure = self._read(run)
+            session_id = answer.meta.session_id if answer is not None else None
             log.info("%s debate=%s turn=%s resume=%s exit=%s %.1fs %s", self.backend.value,
                      request.debate_id, request.turn, bool(resume), run.exit_code, run.latency_s,
                      failure.kind.value if failure else "ok")  # fmt: skip
             # A failed first call leaves nothing worth resuming; any resumed call's id is the
             # latest one of the session, whatever happened.
-            if reading.session_id and (failure is None or resume):
-                await self._sessions.put(request.debate_id, reading.session_id, workdir, who)
-            if failure is not None or reading.answer is None:
+            if session_id and (failure is None or resume):
+                await self._sessions.put(request.debate_id, session_id, workdir, who)
+            if failure is not None or answer is None:
                 raise self._error(failure, run)
-            return reading.answer
+            return answer
 
     async def forget(self, debate_id: int) -> None:
         """Drop the debate's session id and its locks."""

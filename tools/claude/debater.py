@@ -10,10 +10,10 @@ from pathlib import Path
 
 from handlers.core.model import CLAUDE, Backend, TurnMeta
 from handlers.core.usage import Window
-from handlers.ports import DebaterOutput, TurnRequest
-from tools.claude.output import CliResult, classify, window_of
+from handlers.ports import DebaterError, DebaterOutput, TurnRequest
+from tools.claude.output import classify, window_of
 from tools.claude.stream import TextSoFar, result_line
-from tools.cli_debater import CliDebater, Reading
+from tools.cli_debater import CliDebater
 from tools.cli_process import CliFailure, CliRun, cli_environment
 from tools.store.db import Database
 
@@ -137,18 +137,13 @@ class ClaudeCodeDebater(CliDebater):
 
         return on_line
 
-    def _read(self, run: CliRun) -> Reading:
-        self.window = window_of(run.stdout) or self.window
+    def _read(self, run: CliRun) -> tuple[DebaterOutput | None, DebaterError | None]:
+        window = window_of(run.stdout)
+        self.window = window or self.window
         parsed, failure = classify(run.exit_code, run.stdout, run.stderr, time.time())
         if parsed is None:
-            return Reading(None, failure=failure)
-        answer = DebaterOutput(
-            text=parsed.result or "", raw=result_line(run.stdout), meta=self._meta(parsed, run)
-        )
-        return Reading(parsed.session_id, answer, failure)
-
-    def _meta(self, parsed: CliResult, run: CliRun) -> TurnMeta:
-        return TurnMeta(
+            return None, failure
+        meta = TurnMeta(
             model=parsed.model or self._model or "",
             input_tokens=parsed.input_tokens,
             output_tokens=parsed.output_tokens,
@@ -157,8 +152,10 @@ class ClaudeCodeDebater(CliDebater):
             num_turns=parsed.num_turns,
             session_id=parsed.session_id,
             denied_tools=parsed.permission_denials,
-            window=window_of(run.stdout),
+            window=window,
         )
+        answer = DebaterOutput(text=parsed.result or "", raw=result_line(run.stdout), meta=meta)
+        return answer, failure
 
 
 def claude_environment(

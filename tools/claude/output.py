@@ -1,4 +1,5 @@
-"""The Claude Code CLI's `--output-format json` result, parsed by key name (pure, no I/O).
+"""The Claude Code CLI's result line (`--output-format stream-json`'s last, or `json`'s one),
+parsed by key name (pure, no I/O).
 
 Checked against 2.1.197 (recorded) and shaped after 2.1.332 per the notes: key order and extra
 keys differ between versions, so nothing here depends on either.
@@ -214,17 +215,9 @@ def _retry_after(message: str, now_epoch: float | None) -> float | None:
 
 def _result_object(stdout: str) -> dict[str, Any]:
     _, found = last_event(stdout, "result")
-    if found is not None:
-        return found
-    try:
-        data = json.loads(stdout)  # `--output-format json`: one document, maybe an array
-    except ValueError:
-        data = None
-    items = data if isinstance(data, list) else [data]
-    for item in reversed(items):
-        if isinstance(item, dict) and item.get("type") == "result":
-            return item
-    raise ClaudeOutputError("no result object on stdout")
+    if found is None:
+        raise ClaudeOutputError("no result object on stdout")
+    return found
 
 
 def _main_model(model_usage: object) -> str:

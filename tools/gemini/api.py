@@ -18,18 +18,18 @@ from tools.gemini.core import (
     ModeratorBlocked,
     ModeratorRateLimited,
     ModeratorUnavailable,
+    is_per_day,
 )
 
 API_VERSION = "v1beta"  # the SDK's default is v1; structured output and thinking need v1beta
 _BLOCKED_FINISH = frozenset({"SAFETY", "PROHIBITED_CONTENT", "BLOCKLIST", "SPII", "RECITATION"})
 _RETRY_DELAY = re.compile(r"\"retryDelay\"\s*:\s*\"(\d+(?:\.\d+)?)s\"")
-_PER_DAY = re.compile(r"PerDay|per[ _-]day", re.IGNORECASE)
 
 
 def rate_limit_of(body_text: str) -> tuple[float | None, bool]:
     """From a 429's error body: the RetryInfo delay in seconds, and whether the day is spent."""
     match = _RETRY_DELAY.search(body_text)
-    return (float(match.group(1)) if match else None), bool(_PER_DAY.search(body_text))
+    return (float(match.group(1)) if match else None), is_per_day(body_text)
 
 
 def make_client(api_key: str, timeout_s: float) -> genai.Client:

@@ -17,7 +17,6 @@ from tools.cli_process import cli_environment
 # The CLI authenticates with GEMINI_API_KEY when no Google account is signed in: kept.
 KEEP_SECRETS = ("GEMINI_API_KEY",)
 _RETRY_AFTER = re.compile(r"retry (?:after|in) (\d+(?:\.\d+)?)\s*s", re.IGNORECASE)
-_DAILY = re.compile(r"daily quota|PerDay|per[ _-]day", re.IGNORECASE)
 
 
 def gemini_environment(base: Mapping[str, str] | None) -> dict[str, str]:
@@ -102,8 +101,3 @@ def retry_after(message: str) -> float | None:
     """The delay a 429's message asks for, in seconds."""
     found = _RETRY_AFTER.search(message)
     return float(found.group(1)) if found else None
-
-
-def is_per_day(message: str) -> bool:
-    """True if the day's quota is spent (waiting seconds will not help)."""
-    return bool(_DAILY.search(message))

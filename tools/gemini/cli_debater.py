@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from handlers.core.model import AG, Backend, FailureKind, TurnMeta
 from handlers.core.shorten import shorten
-from handlers.ports import DebaterOutput, TurnRequest
-from tools.cli_debater import DETAIL_LIMIT, CliDebater, Reading
+from handlers.ports import DebaterError, DebaterOutput, TurnRequest
+from tools.cli_debater import DETAIL_LIMIT, CliDebater
 from tools.cli_process import CliFailure, CliRun
 from tools.gemini.cli import (
     command,
@@ -52,17 +51,6 @@ class GeminiCliError(CliFailure):
     """A failed `gemini` call: the engine's failure kind plus the exit code and stderr."""
 
 
-@dataclass(frozen=True)
-class CliReply:
-    """What one successful call printed."""
-
-    session_id: str
-    response: str
-    model: str
-    input_tokens: int
-    output_tokens: int
-
-
 class GeminiCliDebater(CliDebater):
     """The Gemini CLI backend; `participant` names the sessions of requests naming none."""
 
@@ -79,7 +67,6 @@ class GeminiCliDebater(CliDebater):
         timeout_s: float,
         workdir_root: Path,
         participant: str = AG,
-        tools: tuple[str, ...] = READ_ONLY_TOOLS,
         env: Mapping[str, str] | None = None,
         grace_s: float = 3.0,
     ) -> None:
@@ -95,7 +82,6 @@ class GeminiCliDebater(CliDebater):
         self._model = model
         # Absolute: the CLI runs inside the directory, and reads GEMINI_SYSTEM_MD from there.
         self._root = workdir_root.resolve()
-        self._tools = tools
 
     def _argv(self, resume: str | None, request: TurnRequest) -> list[str]:
         return command(self._binary, self._model, "", resume)
@@ -106,37 +92,36 @@ class GeminiCliDebater(CliDebater):
     def _prepare(self, workdir: Path, request: TurnRequest) -> Mapping[str, str]:
         """The working directory with its CLI settings and the system prompt file (in the
         debate's language)."""
-        write_workspace(workdir, self._tools, session_retention=False)
+        write_workspace(workdir, READ_ONLY_TOOLS, session_retention=False)
         system_md = workdir / ".gemini" / "system.md"
         system_md.write_text(request.system_prompt or self._system_prompt, encoding="utf-8")
         return {"GEMINI_SYSTEM_MD": str(system_md)}
 
-    def _read(self, run: CliRun) -> Reading:
+    def _read(self, run: CliRun) -> tuple[DebaterOutput | None, DebaterError | None]:
         try:
-            reply = parse_output(run.exit_code, run.stdout, run.stderr)
+            return parse_output(run, self._model), None
         except GeminiCliError as exc:
-            return Reading(None, failure=exc)
-        meta = TurnMeta(
-            model=reply.model or self._model,
-            input_tokens=reply.input_tokens,
-            output_tokens=reply.output_tokens,
-            latency_s=run.latency_s,
-            session_id=reply.session_id or None,
-        )
-        answer = DebaterOutput(text=reply.response, raw=run.stdout, meta=meta)
-        return Reading(reply.session_id or None, answer)
+            return None, exc
 
 
-def parse_output(code: int, stdout: str, stderr: str) -> CliReply:
-    """The reply of a successful call, or the GeminiCliError its output describes."""
-    result = last_json(stdout) or {}
+def parse_output(run: CliRun, model: str) -> DebaterOutput:
+    """The answer of a successful run (`model` if its stats name none), or the GeminiCliError
+    its output describes."""
+    result = last_json(run.stdout) or {}
     response = result.get("response")
-    if code == 0 and isinstance(response, str) and response.strip():
-        model, tokens_in, tokens_out = usage(result.get("stats"))
-        return CliReply(str(result.get("session_id") or ""), response, model, tokens_in, tokens_out)
-    if code == 0 and isinstance(response, str):
+    if run.exit_code == 0 and isinstance(response, str) and response.strip():
+        used, tokens_in, tokens_out = usage(result.get("stats"))
+        meta = TurnMeta(
+            model=used or model,
+            input_tokens=tokens_in,
+            output_tokens=tokens_out,
+            latency_s=run.latency_s,
+            session_id=str(result.get("session_id") or "") or None,
+        )
+        return DebaterOutput(text=response, raw=run.stdout, meta=meta)
+    if run.exit_code == 0 and isinstance(response, str):
         raise GeminiCliError(FailureKind.SERVER, "empty answer (a safety block?)", exit_code=0)
-    raise classify_failure(code, result, stderr)
+    raise classify_failure(run.exit_code, result, run.stderr)
 
 
 def classify_failure(code: int, result: dict[str, Any], stderr: str) -> GeminiCliError:

@@ -19,7 +19,6 @@ from tools.gemini.cli import (
     command,
     error_of,
     gemini_environment,
-    is_per_day,
     is_rate_limited,
     last_json,
     retry_after,
@@ -32,6 +31,7 @@ from tools.gemini.core import (
     ModeratorBlocked,
     ModeratorRateLimited,
     ModeratorUnavailable,
+    is_per_day,
 )
 
 KILL_GRACE_S = 3.0

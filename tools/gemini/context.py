@@ -9,7 +9,7 @@ judgement read in full (and the summary keeps), comes as its opening.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from pydantic import BaseModel
@@ -23,7 +23,7 @@ from handlers.ports import TaskRequest
 from handlers.prompting import LANGUAGE_NAMES
 from handlers.rules_moderator import SUMMARY_MAX_CHARS, bound_summary
 from tools.gemini.schemas import ConclusionReply, DetectionReply, JudgeReply
-from tools.gemini.task_schemas import task_schema
+from tools.gemini.task_schemas import TASK_SCHEMAS
 
 INPUT_MARKER = "<!-- input -->"
 TURN_MAX_CHARS = 6000  # a turn's opinion as the moderator reads it (head and tail kept)
@@ -57,13 +57,7 @@ class Prompt:
     def repaired(self, bad_reply: str, errors: str) -> Prompt:
         """The same request plus the invalid reply and a request to correct it."""
         repair = prompts.load("moderator_repair", None, errors=errors)
-        return Prompt(
-            self.purpose,
-            self.system,
-            (*self.messages, ("model", bad_reply), ("user", repair)),
-            self.schema,
-            self.json,
-        )
+        return replace(self, messages=(*self.messages, ("model", bad_reply), ("user", repair)))
 
 
 def detection_prompt(window: tuple[ChatLine, ...], language: str) -> Prompt:
@@ -116,7 +110,7 @@ def conclusion_prompt(view: ModeratorView, language: str) -> Prompt:
 def task_prompt(request: TaskRequest, language: str) -> Prompt:
     """A format's moderator task: its prompt as the request, answered as JSON or text."""
     system = prompts.load("moderator_task", language, language_name=LANGUAGE_NAMES[language])
-    schema = task_schema(request.task, request.json)
+    schema = TASK_SCHEMAS.get(request.task) if request.json else None  # None: no model
     return Prompt("task", system, (("user", request.prompt),), schema, request.json)
 
 

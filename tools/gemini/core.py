@@ -8,13 +8,14 @@ moderator, and the result says so (`source=RULES`).
 from __future__ import annotations
 
 import logging
+import re
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
 from typing import Protocol, TypeVar
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
 from handlers.core.model import ChatLine, Conclusion, Decision, Detection, ModeratorView
 from handlers.ports import ModeratorUnavailable as TaskUnavailable
@@ -32,11 +33,10 @@ from tools.gemini.schemas import (
     ConclusionReply,
     DetectionReply,
     JudgeReply,
-    describe,
     to_conclusion,
     to_decision,
     to_detection,
-    validate_text,
+    validated,
 )
 from tools.gemini.task_schemas import task_answer
 from tools.store.db import Database
@@ -46,6 +46,7 @@ log = logging.getLogger(__name__)
 MAX_RATE_RETRIES = 2  # a 429 with RetryInfo is retried this often after the server's delay
 MAX_RETRY_DELAY_S = 120.0  # a longer wait is not worth holding a debate for: rules decide
 DEFAULT_RETRY_DELAY_S = 10.0  # a per-minute 429 without RetryInfo
+_PER_DAY = re.compile(r"daily quota|PerDay|per[ _-]day", re.IGNORECASE)
 
 M = TypeVar("M", bound=BaseModel)
 T = TypeVar("T")
@@ -65,6 +66,11 @@ class ModeratorRateLimited(ModeratorError):
         self.per_day = per_day
 
 
+def is_per_day(text: str) -> bool:
+    """True if a 429 says the day's quota is spent (waiting seconds will not help)."""
+    return bool(_PER_DAY.search(text))
+
+
 class ModeratorUnavailable(ModeratorError):
     """A server error, a timeout, a refused connection, a bad key or model: not this step."""
 
@@ -75,6 +81,13 @@ class ModeratorBlocked(ModeratorError):
 
 class ModeratorOutputInvalid(ModeratorError):
     """The answer did not validate, even after the repair request."""
+
+
+# How a failed request is recorded in `moderator_calls` (any other failure: "error").
+_OUTCOMES: dict[type[ModeratorError], str] = {
+    ModeratorRateLimited: "rate_limited",
+    ModeratorBlocked: "blocked",
+}
 
 
 @dataclass(frozen=True)
@@ -162,21 +175,13 @@ class GeminiModerator:
         """One tiny counted request (for `doctor`); raises ModeratorError when it fails."""
         line = ChatLine(author_id=0, author_name="doctor", content="ping", at=datetime.now(UTC))
         prompt = detection_prompt((line,), self._language)
-        sent = await self._quota.reserve("doctor", self._backend.model, prompt.input_chars, None)
-        if sent is None:
+        call_id = await self._quota.reserve("doctor", self._backend.model, prompt.input_chars, None)
+        if call_id is None:
             return "daily budget spent: the rule-based moderator serves until tomorrow"
-        started = time.monotonic()
-        try:
-            reply = await self._backend.generate(prompt)
-        except ModeratorError as exc:
-            await self._finish(sent, started, "error", str(exc))
-            raise
-        await self._finish(sent, started, "ok", "", reply)
-        if not isinstance(reply.parsed, DetectionReply):
-            try:
-                validate_text(reply.text, DetectionReply)
-            except ValidationError as exc:
-                raise ModeratorOutputInvalid(describe(exc)) from exc
+        reply = await self._generate(call_id, prompt)
+        _, error = validated(reply.text, reply.parsed, DetectionReply)
+        if error:
+            raise ModeratorOutputInvalid(error)
         used = await self._quota.used_today()
         return f"{self._backend.model} answered ({used}/{self._quota.budget} requests today)"
 
@@ -186,16 +191,9 @@ class GeminiModerator:
 
     async def _ask(self, prompt: Prompt, model: type[M], debate_id: int | None) -> M | None:
         """A validated answer; None: rules decide."""
-
-        def read(reply: ModelReply) -> tuple[M | None, str]:
-            if isinstance(reply.parsed, model):
-                return reply.parsed, ""
-            try:
-                return validate_text(reply.text, model), ""
-            except ValidationError as exc:
-                return None, describe(exc)
-
-        return await self._answer(prompt, debate_id, read)
+        return await self._answer(
+            prompt, debate_id, lambda reply: validated(reply.text, reply.parsed, model)
+        )
 
     async def _answer(
         self, prompt: Prompt, debate_id: int | None, read: Callable[[ModelReply], tuple[T, str]]
@@ -216,64 +214,55 @@ class GeminiModerator:
         return None
 
     async def _send(self, prompt: Prompt, debate_id: int | None) -> tuple[int, ModelReply] | None:
-        """One request with its 429 retries; None when this step goes to the rules."""
+        """One counted request with its 429 retries; None when this step goes to the rules."""
         for retry in range(MAX_RATE_RETRIES + 1):
-            outcome = await self._attempt(prompt, debate_id)
-            if not isinstance(outcome, float):
-                return outcome
-            if retry == MAX_RATE_RETRIES or outcome > MAX_RETRY_DELAY_S:
-                log.warning("moderator %s: still rate limited, rules decide", prompt.purpose)
-                return None
-            log.info("moderator %s: 429, retrying in %.0f s", prompt.purpose, outcome)
-            await self._sleep(outcome)
-        return None
-
-    async def _attempt(
-        self, prompt: Prompt, debate_id: int | None
-    ) -> tuple[int, ModelReply] | float | None:
-        """One counted request: its reply, a delay to retry after (429), or None (rules)."""
-        model = self._backend.model
-        call_id = await self._quota.reserve(prompt.purpose, model, prompt.input_chars, debate_id)
-        if call_id is None:
-            await self._log_spent()
-            return None
-        started = time.monotonic()
-        try:
-            reply = await self._backend.generate(prompt)
-        except ModeratorRateLimited as exc:
-            await self._finish(call_id, started, "rate_limited", str(exc))
-            if exc.per_day:
-                await self._quota.exhaust(REASON_QUOTA)
+            call_id = await self._quota.reserve(
+                prompt.purpose, self._backend.model, prompt.input_chars, debate_id
+            )
+            if call_id is None:
                 await self._log_spent()
                 return None
-            return float(exc.retry_after if exc.retry_after is not None else DEFAULT_RETRY_DELAY_S)
-        except ModeratorBlocked as exc:
-            await self._finish(call_id, started, "blocked", str(exc))
-            log.warning("moderator %s: answer blocked (%s), rules decide", prompt.purpose, exc)
-            return None
-        except ModeratorUnavailable as exc:
-            await self._finish(call_id, started, "error", str(exc))
-            log.warning("moderator %s: %s, rules decide this step", prompt.purpose, exc)
-            return None
-        await self._finish(call_id, started, "ok", "", reply)
-        return call_id, reply
+            try:
+                return call_id, await self._generate(call_id, prompt)
+            except ModeratorRateLimited as exc:
+                if exc.per_day:
+                    await self._quota.exhaust(REASON_QUOTA)
+                    await self._log_spent()
+                    return None
+                delay = exc.retry_after if exc.retry_after is not None else DEFAULT_RETRY_DELAY_S
+            except ModeratorBlocked as exc:
+                log.warning("moderator %s: answer blocked (%s), rules decide", prompt.purpose, exc)
+                return None
+            except ModeratorUnavailable as exc:
+                log.warning("moderator %s: %s, rules decide this step", prompt.purpose, exc)
+                return None
+            if retry == MAX_RATE_RETRIES or delay > MAX_RETRY_DELAY_S:
+                log.warning("moderator %s: still rate limited, rules decide", prompt.purpose)
+                return None
+            log.info("moderator %s: 429, retrying in %.0f s", prompt.purpose, delay)
+            await self._sleep(delay)
+        return None
 
-    async def _finish(
-        self,
-        call_id: int,
-        started: float,
-        outcome: str,
-        error: str,
-        reply: ModelReply | None = None,
-    ) -> None:
+    async def _generate(self, call_id: int, prompt: Prompt) -> ModelReply:
+        """Send one counted request and record how it went; raises what the backend raised."""
+        started = time.monotonic()
+        failure: ModeratorError | None = None
+        reply = ModelReply("")  # a failed request used no tokens
+        try:
+            reply = await self._backend.generate(prompt)
+        except ModeratorError as exc:
+            failure = exc
         await self._quota.finish(
             call_id,
-            outcome,
-            input_tokens=reply.input_tokens if reply else 0,
-            output_tokens=reply.output_tokens if reply else 0,
+            _OUTCOMES.get(type(failure), "error") if failure else "ok",
+            input_tokens=reply.input_tokens,
+            output_tokens=reply.output_tokens,
             latency_ms=int((time.monotonic() - started) * 1000),
-            error=error,
+            error=str(failure or ""),
         )
+        if failure is not None:
+            raise failure
+        return reply
 
     async def _log_spent(self) -> None:
         """Say once a day, not once a message, that the moderator runs on rules."""

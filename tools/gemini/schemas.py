@@ -7,7 +7,6 @@ validated here, then trimmed to the limits the rest of the bot relies on.
 
 from __future__ import annotations
 
-import enum
 from typing import Annotated, TypeVar
 
 from pydantic import AfterValidator, BaseModel, Field, ValidationError, model_validator
@@ -38,15 +37,6 @@ def _filled(text: str) -> str:
 Filled = Annotated[str, AfterValidator(_filled)]  # a text its reader needs: blank is invalid
 
 
-class ActionChoice(enum.StrEnum):
-    """What follows the latest reply."""
-
-    CONTINUE = "continue"
-    ASK_USER = "ask_user"
-    REDIRECT = "redirect"
-    CONCLUDE = "conclude"
-
-
 class DetectionReply(BaseModel):
     """Whether a chat holds an open decision worth a debate."""
 
@@ -66,28 +56,19 @@ class DetectionReply(BaseModel):
         return self
 
 
-class ClaimStatusChoice(enum.StrEnum):
-    """Where a claim stands."""
-
-    OPEN = "open"
-    CONTESTED = "contested"
-    AGREED = "agreed"
-    WITHDRAWN = "withdrawn"
-
-
 class ClaimReply(BaseModel):
     """One claim board update: a new claim (no id), or a known claim's new status."""
 
     id: str = Field(description="C1, C2, ... for a claim on the board; empty for a new one")
     text: str = Field(description="a new claim's wording; empty for a known one")
     holder: str = Field(description="the id of the participant who holds it")
-    status: ClaimStatusChoice
+    status: ClaimStatus
 
 
 class JudgeReply(BaseModel):
     """The moderator's decision after a reply, with the updated running summary."""
 
-    action: ActionChoice
+    action: Action
     next_speaker: str | None = Field(
         description="the id of the participant who speaks next; null: keep order"
     )
@@ -101,9 +82,9 @@ class JudgeReply(BaseModel):
 
     @model_validator(mode="after")
     def _consistent(self) -> JudgeReply:
-        if self.action is ActionChoice.ASK_USER and not (self.user_question or "").strip():
+        if self.action is Action.ASK_USER and not (self.user_question or "").strip():
             raise ValueError("action is ask_user, so user_question must not be empty")
-        if self.action is ActionChoice.REDIRECT and not self.note.strip():
+        if self.action is Action.REDIRECT and not self.note.strip():
             raise ValueError("action is redirect, so note must give the direction")
         return self
 
@@ -125,25 +106,23 @@ class ConclusionReply(BaseModel):
     next_steps: list[str]
 
 
-Reply = DetectionReply | JudgeReply | ConclusionReply
 M = TypeVar("M", bound=BaseModel)
 
 
-def validate_text(text: str, model: type[M]) -> M:
-    """Validate a model's text reply (a single ```json fence around it is tolerated)."""
+def validated(text: str, parsed: object, model: type[M]) -> tuple[M | None, str]:
+    """(the answer, "") or (None, why it is invalid in a few lines, to quote in a repair
+    request): the SDK's parsed object, else the text (a single ```json fence is tolerated)."""
+    if isinstance(parsed, model):
+        return parsed, ""
     fenced = sole_fence_body(text)
-    return model.model_validate_json(fenced if fenced is not None else text)
-
-
-def describe(error: ValidationError | ValueError) -> str:
-    """The validation error in a few lines, to quote in a repair request."""
-    if isinstance(error, ValidationError):
+    try:
+        return model.model_validate_json(fenced if fenced is not None else text), ""
+    except ValidationError as exc:
         lines = [
             f"- {'.'.join(str(p) for p in e['loc']) or '(root)'}: {e['msg']}"
-            for e in error.errors()[:8]
+            for e in exc.errors()[:8]
         ]
-        return "\n".join(lines)
-    return f"- {error}"
+        return None, "\n".join(lines)
 
 
 def to_detection(reply: DetectionReply) -> Detection:
@@ -163,12 +142,12 @@ def to_detection(reply: DetectionReply) -> Detection:
 def to_decision(reply: JudgeReply) -> Decision:
     """The domain decision; the summary is capped so the next input stays bounded."""
     question = None
-    if reply.action is ActionChoice.ASK_USER and reply.user_question:
+    if reply.action is Action.ASK_USER and reply.user_question:
         # Kept whole: a button shortens its label, and the question lists the options in full.
         options = tuple(option.strip() for option in reply.user_options if option.strip())
         question = UserQuestion(text=reply.user_question.strip(), options=options)
     return Decision(
-        action=Action(reply.action.value),
+        action=reply.action,
         next_seat=(reply.next_speaker or "").strip().lower() or None,
         note=_cut(reply.note, NOTE_MAX_CHARS),
         user_question=question,
@@ -176,7 +155,7 @@ def to_decision(reply: JudgeReply) -> Decision:
         summary=bound_summary(reply.summary),
         source=ModeratorSource.GEMINI,
         claims=tuple(
-            ClaimUpdate(c.id.strip(), c.text.strip(), c.holder.strip(), ClaimStatus(c.status.value))
+            ClaimUpdate(c.id.strip(), c.text.strip(), c.holder.strip(), c.status)
             for c in reply.claims
         ),
     )

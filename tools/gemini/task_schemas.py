@@ -11,12 +11,12 @@ from __future__ import annotations
 import enum
 import json
 
-from pydantic import BaseModel, Field, ValidationError, model_validator
+from pydantic import BaseModel, Field, model_validator
 
 from handlers.core.formats.boardroom import ADVISOR, DECISION, SYNTHESIS
 from handlers.core.formats.ledger import FRONT, LEDGER, REPAIR
 from handlers.core.poll_data import MINORITY_TASK
-from tools.gemini.schemas import Filled, describe, validate_text
+from tools.gemini.schemas import Filled, validated
 
 INTAKE = "intake"  # the adversarial format's audit (its task name there)
 
@@ -112,13 +112,7 @@ class SideReport(BaseModel):
 class MinorityTaskReply(BaseModel):
     """The minority report at a stalemate."""
 
-    sides: list[SideReport]
-
-    @model_validator(mode="after")
-    def _sided(self) -> MinorityTaskReply:
-        if not self.sides:
-            raise ValueError("sides must list every participant")
-        return self
+    sides: list[SideReport] = Field(min_length=1)  # every participant: none is invalid
 
 
 class LedgerTaskReply(BaseModel):
@@ -148,11 +142,6 @@ TASK_SCHEMAS: dict[str, type[BaseModel]] = {
 }
 
 
-def task_schema(task: str, json_answer: bool) -> type[BaseModel] | None:
-    """The response model of a JSON task; None for a text task or one without a model."""
-    return TASK_SCHEMAS.get(task) if json_answer else None
-
-
 def task_answer(
     text: str, parsed: object, schema: type[BaseModel] | None, json_only: bool
 ) -> tuple[str, str]:
@@ -161,12 +150,8 @@ def task_answer(
     text = _unwrapped(text)
     if schema is None:
         return text, _shape_error(text, json_only)
-    if isinstance(parsed, schema):
-        return parsed.model_dump_json(), ""
-    try:
-        return validate_text(text, schema).model_dump_json(), ""
-    except ValidationError as exc:
-        return text, describe(exc)
+    answer, error = validated(text, parsed, schema)
+    return (answer.model_dump_json() if answer is not None else text), error
 
 
 def _shape_error(text: str, json_only: bool) -> str:

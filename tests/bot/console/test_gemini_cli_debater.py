@@ -25,6 +25,7 @@ from tests.bot.console.conftest import Screen, contract_reply, plain_console, se
 from tests.clis import GEMINI_BIN, installed_or_skip
 from tests.doubles import FakeClock, QueueLines
 from tests.fakes.fake_gemini import FakeGemini
+from tools.cli_process import CliRun
 from tools.gemini.cli_debater import (
     READ_ONLY_TOOLS,
     GeminiCliDebater,
@@ -69,9 +70,11 @@ def error_tail(code: int, message: str) -> str:
 
 
 def test_a_success_gives_the_reply_the_session_and_the_tokens() -> None:
-    reply = parse_output(0, "Loaded cached credentials.\n" + SUCCESS, "")
-    assert (reply.response, reply.session_id) == ("첫 답변", "5afb8949-92a1-468a-89fd-ba09011ec221")
-    assert (reply.model, reply.input_tokens, reply.output_tokens) == ("gemini-2.5-pro", 7689, 12)
+    reply = parse_output(CliRun(0, "Loaded cached credentials.\n" + SUCCESS, "", 1.5), "default")
+    meta = reply.meta
+    assert (reply.text, meta.session_id) == ("첫 답변", "5afb8949-92a1-468a-89fd-ba09011ec221")
+    assert (meta.model, meta.input_tokens, meta.output_tokens) == ("gemini-2.5-pro", 7689, 12)
+    assert meta.latency_s == 1.5
 
 
 @pytest.mark.parametrize(
@@ -127,7 +130,7 @@ def test_failures_map_to_the_engines_kinds(
 
 def test_an_empty_answer_is_a_server_failure_not_an_empty_turn() -> None:
     with pytest.raises(GeminiCliError) as caught:
-        parse_output(0, json.dumps({"session_id": "s", "response": ""}), "")
+        parse_output(CliRun(0, json.dumps({"session_id": "s", "response": ""}), "", 0.1), "m")
     assert caught.value.kind is FailureKind.SERVER
 
 

@@ -8,9 +8,10 @@ import stat
 from pathlib import Path
 
 from tools.cli_process import cli_environment
-from tools.gemini.cli import error_of, is_per_day, is_rate_limited, last_json, retry_after, usage
+from tools.gemini.cli import error_of, is_rate_limited, last_json, retry_after, usage
 from tools.gemini.cli_moderator import GeminiCliBackend
 from tools.gemini.context import Prompt
+from tools.gemini.core import is_per_day
 from tools.gemini.schemas import JudgeReply
 
 SECRETS = {"DISCORD_TOKEN": "discord-secret", "WIKIJS_API_KEY": "wiki-secret"}

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from handlers.core.model import Action
 from tools.gemini.schemas import (
-    ActionChoice,
     ConclusionReply,
     JudgeReply,
     PositionReply,
@@ -31,7 +31,7 @@ def test_a_long_question_and_option_are_kept_whole() -> None:
     option = "선택지 " * 50
     reply = JudgeReply.model_validate(
         {
-            "action": ActionChoice.ASK_USER.value,
+            "action": Action.ASK_USER.value,
             "user_question": "질문 " * 1500,
             "user_options": [option, "아니오", *(f"그 밖의 {n}" for n in range(6))],
             "next_speaker": None,
