@@ -130,15 +130,14 @@ class AdversarialFormat(Format):
             return PeopleStep(debate, question, (notice,))
         fixed = on_tiers(with_output(debate, "route", chosen.stored()), chosen.tier)
         key = "adversarial.tier_auto" if chosen.auto else "adversarial.tier_chosen"
+        reasons = reasons_words(chosen.reasons, ", ", audit)
         notices: list[Effect] = [
             LogNote("debate-line", "note", "", debate_line(audit, chosen)),
             Notify("adversarial.audit", (("block", audit_notice(audit, chosen)),)),
-            Notify(
-                key, (("tier", chosen.tier.value), ("reasons", reasons_words(chosen.reasons, ", ")))
-            ),
+            Notify(key, (("tier", chosen.tier.value), ("reasons", reasons))),
         ]
         if chosen.intake is Intake.THIN:
-            thin = reasons_words(chosen.thin, "; ")
+            thin = reasons_words(chosen.thin, "; ", audit)
             notices.append(Notify("adversarial.thin", (("reasons", thin),)))
         kept, cut = fitted(audit)
         if cut:
