@@ -30,6 +30,7 @@ from handlers.core.formats.adversarial_seats import (
     cost_lines,
     on_tiers,
     reconciler_of,
+    role_of,
     tier_lines,
 )
 from handlers.core.formats.base import (
@@ -93,7 +94,7 @@ class AdversarialFormat(Format):
 
     def noted(self, debate: Debate, turn: Turn) -> Debate:
         """Keep the role's answer, and what its contract lacks (for one repair request)."""
-        role = self.role_of(debate, turn.seat)
+        role = role_of(debate, turn.seat)
         gaps = " ".join(lacks(turn, missing_parts(turn.text, REQUIRED[role])))
         kept = with_output(debate, f"answer:{role}", turn.text)
         return with_output(kept, f"missing:{role}", gaps)
@@ -122,23 +123,21 @@ class AdversarialFormat(Format):
         return self._end(debate, (posted, logged))
 
     def _audited(self, debate: Debate) -> Plan:
-        audit, chosen = audit_of(replace(debate, outputs=tuple(
-            p for p in debate.outputs if p[0] != "route")))  # fmt: skip
+        audit, chosen = audit_of(with_output(debate, "route", ""))  # routed afresh
         if chosen.intake is Intake.INSUFFICIENT:
             notice = Notify("adversarial.insufficient")
             question = UserQuestion(text=audit.request or "CONTEXT-INSUFFICIENT", form=EVIDENCE)
             return PeopleStep(debate, question, (notice,))
         fixed = on_tiers(with_output(debate, "route", chosen.stored()), chosen.tier)
         key = "adversarial.tier_auto" if chosen.auto else "adversarial.tier_chosen"
+        reasons = reasons_words(chosen.reasons, ", ", audit)
         notices: list[Effect] = [
             LogNote("debate-line", "note", "", debate_line(audit, chosen)),
             Notify("adversarial.audit", (("block", audit_notice(audit, chosen)),)),
-            Notify(
-                key, (("tier", chosen.tier.value), ("reasons", reasons_words(chosen.reasons, ", ")))
-            ),
+            Notify(key, (("tier", chosen.tier.value), ("reasons", reasons))),
         ]
         if chosen.intake is Intake.THIN:
-            thin = reasons_words(chosen.thin, "; ")
+            thin = reasons_words(chosen.thin, "; ", audit)
             notices.append(Notify("adversarial.thin", (("reasons", thin),)))
         kept, cut = fitted(audit)
         if cut:
@@ -179,10 +178,6 @@ class AdversarialFormat(Format):
         ruled = Outcome.VERDICT if output_of(debate, "answer:reconciler") else Outcome.STOPPED
         return EndStep(written, ruled, (*before, WritePage(RESULT_PAGE)))
 
-    def role_of(self, debate: Debate, seat: str) -> str:
-        """The role a participant plays (by its place in the drawn order)."""
-        return ROLES[debate.order.index(seat)] if seat in debate.order[:3] else "advocate"
-
     def seat_of(self, debate: Debate, role: str) -> str:
         """The participant playing `role`."""
         return debate.order[ROLES.index(role)]
@@ -199,7 +194,7 @@ class AdversarialFormat(Format):
         return tuple(n for r in roles for n in latest_of(debate, self.seat_of(debate, r)))
 
     def _answers(self, shown: tuple[Turn, ...], debate: Debate) -> dict[str, str]:
-        return {self.role_of(debate, t.seat): t.text for t in shown}
+        return {role_of(debate, t.seat): t.text for t in shown}
 
     def brief(self, given: BriefInput) -> tuple[Piece, ...]:
         """The seed's role brief; a repair adds what was missing and the answer as it was."""

@@ -18,24 +18,10 @@ _ID = re.compile(r"E\d{1,6}")
 _GAPS_LABEL = "KNOWN_GAPS:"
 _GAPS = re.compile(re.escape(_GAPS_LABEL), re.IGNORECASE)
 _NONE = frozenset({"none", "없음", "nenhuma", "nenhum", "-"})
-# Why the routing chose a tier or flagged the context, in the seed's English (the roles read
-# them so); people read each under `adversarial.reason.<name>` (adversarial_audit_words).
-REASONS = {
-    "no_evidence": "no concrete evidence",
-    "requested": "requested",
-    "gaps_omitted": "KNOWN_GAPS omitted: treated as unknown",
-    "exceeds_depth": "requested tier exceeds evidence depth",
-    "high_stakes": "high-stakes or hard to reverse",
-    "competing": "more than one competing option",
-    "uncertain": "material provenance/language/runtime uncertainty",
-    "gap_conflict": "a known gap could change the direction",
-    "bounded": "bounded binary choice",
-    "multi_factor": "tradeoffs or multi-factor evaluation",
-}
-COUNTED = {
-    "lite_only": "evidence={count} justifies LITE only",
-    "within_six": "evidence={count} (<= 6)",
-}
+# Why the routing chose a tier or flagged the context: each a name of the locale's
+# `adversarial.reason.<name>` (the roles read its English, the seed's words; people their
+# language: adversarial_audit_words). A COUNTED one reads `evidence=<n> ...`, the inventory's size.
+COUNTED = ("lite_only", "within_six")
 
 
 class Tier(enum.StrEnum):
@@ -210,7 +196,7 @@ def requested_tier(texts: tuple[str, ...]) -> Tier | None:
 
 @dataclass(frozen=True)
 class Route:
-    """The tier, why, whether it was detected, the intake status and why it is thin."""
+    """The tier, why (reason names), whether it was detected, the intake status and why thin."""
 
     tier: Tier
     reasons: tuple[str, ...]
@@ -233,21 +219,21 @@ def route(audit: Audit, requested: Tier | None) -> Route:
     """The seed's routing checklist, then the context checks."""
     count = len(audit.evidence)
     if count == 0:
-        return Route(requested or Tier.STANDARD, (REASONS["no_evidence"],), requested is None,
+        return Route(requested or Tier.STANDARD, ("no_evidence",), requested is None,
                      Intake.INSUFFICIENT)  # fmt: skip
     thin: list[str] = []
     reasons: tuple[str, ...]
     if audit.known_gaps is None:
-        thin.append(REASONS["gaps_omitted"])
+        thin.append("gaps_omitted")
     if requested is not None:
-        tier, reasons, auto = requested, (REASONS["requested"],), False
+        tier, reasons, auto = requested, ("requested",), False
         if tier is not Tier.LITE and count < 2:
-            thin.append(REASONS["exceeds_depth"])
+            thin.append("exceeds_depth")
     else:
         tier, reasons = checklist(audit)
         auto = True
         if tier is not Tier.LITE and count < 2:
-            tier, reasons = Tier.LITE, (*reasons, COUNTED["lite_only"].format(count=count))
+            tier, reasons = Tier.LITE, (*reasons, "lite_only")
     intake = Intake.THIN if thin else Intake.READY
     return Route(tier, reasons, auto, intake, tuple(thin))
 
@@ -258,19 +244,19 @@ def checklist(audit: Audit) -> tuple[Tier, tuple[str, ...]]:
     full = [
         reason
         for holds, reason in (
-            (audit.high_stakes, REASONS["high_stakes"]),
-            (audit.competing_options > 1, REASONS["competing"]),
-            (audit.state_uncertain, REASONS["uncertain"]),
-            (audit.gap_conflict, REASONS["gap_conflict"]),
+            (audit.high_stakes, "high_stakes"),
+            (audit.competing_options > 1, "competing"),
+            (audit.state_uncertain, "uncertain"),
+            (audit.gap_conflict, "gap_conflict"),
         )
         if holds
     ]
     bounded = audit.binary_choice and count <= 6
     if bounded and not audit.high_stakes and not audit.state_uncertain and not full:
-        return Tier.LITE, (REASONS["bounded"], COUNTED["within_six"].format(count=count))
+        return Tier.LITE, ("bounded", "within_six")
     if full:
         return Tier.FULL, tuple(full)
-    return Tier.STANDARD, (REASONS["multi_factor"],)
+    return Tier.STANDARD, ("multi_factor",)
 
 
 def opposition_present(audit: Audit) -> bool:

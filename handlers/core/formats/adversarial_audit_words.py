@@ -5,15 +5,7 @@ English block instead (adversarial_briefs.structural_audit)."""
 
 from __future__ import annotations
 
-import re
-
-from handlers.core.formats.adversarial_audit import (
-    COUNTED,
-    REASONS,
-    Audit,
-    Route,
-    opposition_present,
-)
+from handlers.core.formats.adversarial_audit import COUNTED, Audit, Route, opposition_present
 from handlers.core.formats.keys import verbatim as v
 
 
@@ -23,29 +15,18 @@ def word(name: str) -> str:
 
 
 NONE = word("none")
-_NAMED = {text: name for name, text in REASONS.items()}
-_COUNTED = tuple(
-    (name, re.compile(re.escape(head) + r"(\d+)" + re.escape(tail)))
-    for name, (head, _, tail) in ((n, t.partition("{count}")) for n, t in COUNTED.items())
-)
 
 
-def reason_words(reason: str) -> str:
-    """One of the routing's reasons in the reader's language (`evidence=3` keeps its count);
-    a reason it does not know (stored by an older version), verbatim."""
-    name = _NAMED.get(reason)
-    if name is not None:
-        return f"⟦adversarial.reason.{name}⟧"
-    for name, pattern in _COUNTED:
-        found = pattern.fullmatch(reason)
-        if found is not None:
-            return f"⟦adversarial.reason.evidence⟧={found.group(1)} ⟦adversarial.reason.{name}⟧"
-    return v(reason)
+def reason_words(name: str, audit: Audit) -> str:
+    """One of the routing's reasons as its locale key; a COUNTED one names the size of the
+    audit's inventory (`evidence=3`)."""
+    key = f"⟦adversarial.reason.{name}⟧"
+    return f"⟦adversarial.reason.evidence⟧={len(audit.evidence)} {key}" if name in COUNTED else key
 
 
-def reasons_words(reasons: tuple[str, ...], separator: str) -> str:
-    """The reasons in the reader's language, joined."""
-    return separator.join(reason_words(reason) for reason in reasons)
+def reasons_words(reasons: tuple[str, ...], separator: str, audit: Audit) -> str:
+    """The reasons as locale keys, joined."""
+    return separator.join(reason_words(name, audit) for name in reasons)
 
 
 def inventory_lines(audit: Audit) -> list[str]:
@@ -68,9 +49,9 @@ def audit_notice(audit: Audit, chosen: Route) -> str:
         f"- {word('proposition')}: {v(audit.proposition)}",
         f"- {word('decision_focus')}: {v(audit.decision_focus) or NONE}",
         *inventory_lines(audit),
-        f"- {word('tier')}: {chosen.tier.value} ({reasons_words(chosen.reasons, ', ')})",
+        f"- {word('tier')}: {chosen.tier.value} ({reasons_words(chosen.reasons, ', ', audit)})",
         f"- {word('intake_status')}: {chosen.intake.value}",
     ]
     if chosen.thin:
-        lines.append(f"- CONTEXT-THIN: {reasons_words(chosen.thin, '; ')}")
+        lines.append(f"- CONTEXT-THIN: {reasons_words(chosen.thin, '; ', audit)}")
     return "\n".join(lines)

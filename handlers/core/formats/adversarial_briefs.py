@@ -19,8 +19,11 @@ from handlers.core.formats.adversarial_audit import (
     route,
     typed_gaps,
 )
+from handlers.core.formats.adversarial_audit_words import reasons_words
 from handlers.core.formats.adversarial_contract import sections
 from handlers.core.formats.base import Piece, PieceValue, agenda, output_of, people_said
+from handlers.core.formats.keys import fill_keys
+from handlers.core.i18n import strings_in
 from handlers.core.model import Debate
 
 EVIDENCE = "adversarial.evidence"  # what the people added on the card, in its form
@@ -80,18 +83,23 @@ def manifest(audit: Audit) -> Piece:
     return Piece("adversarial_manifest", values)
 
 
-def thin_line(chosen: Route) -> PieceValue:
+def seed_reasons(reasons: tuple[str, ...], separator: str, audit: Audit) -> str:
+    """The routing's reasons as the roles read them: the locale's English, the seed's words."""
+    return fill_keys(reasons_words(reasons, separator, audit), strings_in("en"))
+
+
+def thin_line(audit: Audit, chosen: Route) -> PieceValue:
     """The CONTEXT-THIN flag every brief carries, or '-'."""
     if chosen.intake is not Intake.THIN:
         return "-"
-    return Piece("adversarial_thin", (("reasons", "; ".join(chosen.thin)),))
+    return Piece("adversarial_thin", (("reasons", seed_reasons(chosen.thin, "; ", audit)),))
 
 
 def role_pieces(debate: Debate, role: str, answers: dict[str, str]) -> tuple[Piece, ...]:
     """The seed's brief for `role`, with what the tier lets it see (verbatim)."""
     audit, chosen = audit_of(debate)
     head = (("proposition", audit.proposition), ("audit", structural_audit(audit, chosen)))
-    fenced = (("constraints", constraints(debate, audit)), ("thin", thin_line(chosen)))
+    fenced = (("constraints", constraints(debate, audit)), ("thin", thin_line(audit, chosen)))
     envelope = (*head, ("manifest", manifest(audit)), *fenced)
     if role == "advocate":
         return (Piece("adversarial_advocate", envelope, additions=True),)
@@ -221,6 +229,7 @@ def structural_audit(audit: Audit, chosen: Route) -> Piece:
     language: adversarial_audit_words.audit_notice), with the items the manifest carries."""
     gaps = "unknown" if audit.known_gaps is None else "; ".join(audit.known_gaps) or "none"
     kept, cut = fitted(audit, "  - ")
+    thin = seed_reasons(chosen.thin, "; ", audit)
     values: tuple[tuple[str, PieceValue], ...] = (
         ("proposition", audit.proposition),
         ("focus", audit.decision_focus or "none"),
@@ -230,8 +239,8 @@ def structural_audit(audit: Audit, chosen: Route) -> Piece:
         ("gaps", gaps),
         ("state", "; ".join(audit.optional_state) or "none"),
         ("tier", chosen.tier.value),
-        ("reasons", ", ".join(chosen.reasons)),
+        ("reasons", seed_reasons(chosen.reasons, ", ", audit)),
         ("intake", chosen.intake.value),
-        ("thin", f"- CONTEXT-THIN: {'; '.join(chosen.thin)}" if chosen.thin else ""),
+        ("thin", f"- CONTEXT-THIN: {thin}" if thin else ""),
     )
     return Piece("adversarial_structural_audit", values)

@@ -182,9 +182,9 @@ def _audit_lines(audit: Audit, chosen: Route) -> list[str]:
     return [
         f"### {word('audit')}",
         *inventory_lines(audit),
-        f"- {word('tier_rationale')}: {reasons_words(chosen.reasons, ', ')}",
+        f"- {word('tier_rationale')}: {reasons_words(chosen.reasons, ', ', audit)}",
         f"- {v(debate_line(audit, chosen))}",
-        *(f"- CONTEXT-THIN: {reason_words(reason)}" for reason in chosen.thin),
+        *(f"- CONTEXT-THIN: {reason_words(reason, audit)}" for reason in chosen.thin),
     ]
 
 

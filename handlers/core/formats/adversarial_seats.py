@@ -34,6 +34,11 @@ def reconciler_of(options: tuple[tuple[str, str], ...]) -> Participant:
     return Participant(RECONCILER_ID, backend, "Reconciler", COLOUR_OTHER, model=model)
 
 
+def role_of(debate: Debate, seat: str) -> str:
+    """The role a participant plays (by its place in the drawn order)."""
+    return ROLES[debate.order.index(seat)] if seat in debate.order[:3] else "advocate"
+
+
 def tier_of(role: str, tier: Tier) -> str:
     """The seed's model tier of a role a participant plays."""
     return "top-tier" if role == "reconciler" and tier is Tier.FULL else "mid-tier"
@@ -74,9 +79,8 @@ def tier_lines(debate: Debate, tier: Tier) -> tuple[str, ...]:
 def cost_lines(debate: Debate, turns: tuple[Turn, ...], tier: Tier) -> tuple[str, ...]:
     """`Role: who (the model it reported)` for every role that answered, then the moderator's."""
     unreported = word("model_not_reported")
-    seats = dict(zip(debate.order, ROLES, strict=False))
     cost = tuple(
-        f"{ROLE_NAMES[seats.get(t.seat, 'advocate')]}: {verbatim(debate.name_of(t.seat))} "
+        f"{ROLE_NAMES[role_of(debate, t.seat)]}: {verbatim(debate.name_of(t.seat))} "
         f"({verbatim(t.meta.model) or unreported})"
         for t in turns
     )

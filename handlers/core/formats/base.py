@@ -241,6 +241,12 @@ def people_said(debate: Debate) -> str:
     return "\n".join(f"- {line.who}: {line.text}" for line in debate.people) or "-"
 
 
+def relayed(debate: Debate, template: str, turns: tuple[Turn, ...]) -> list[Piece]:
+    """Each turn as it was written, as `template` with its `speaker`, `turn` number and `reply`."""
+    return [Piece(template, (("speaker", debate.name_of(t.seat)), ("turn", str(t.number)),
+                             ("reply", t.text))) for t in turns]  # fmt: skip
+
+
 def every_turn(debate: Debate) -> tuple[int, ...]:
     """Every stored turn of the debate."""
     return tuple(number for number, _ in debate.log)

@@ -107,24 +107,21 @@ class BoardroomFormat(Format):
             ("persona", me.persona or "-"),
             ("panel", pages.panel_line(debate)),
         )
+        rnd = debate.round
+        kept = values if rnd == 1 else _without_context(values)  # round 1 had the context
+        ask = Piece(f"boardroom_round{rnd}", kept, True, f"boardroom_reply{rnd}")
         if is_repair(given.ask.step):
-            first = "boardroom_round1" if debate.round == 1 else "boardroom_round2"
             own = given.shown[-1].text if given.shown else ""
-            missing = debate.output_of(f"missing/{debate.round}/{seat}") or ""
-            repair = Piece("format_repair", (("missing", missing), ("answer", own)))
-            kept = values if debate.round == 1 else _without_context(values)
-            return (Piece(first, kept, True, f"boardroom_reply{debate.round}"), repair)
-        if given.ask.step == POSITION:
-            return (Piece("boardroom_round1", values, True, "boardroom_reply1"),)
-        values = _without_context(values)  # round 1 had it
-        shown = tuple(
+            missing = debate.output_of(f"missing/{rnd}/{seat}") or ""
+            return (ask, Piece("format_repair", (("missing", missing), ("answer", own))))
+        shown = tuple(  # round 2: every position (round 1 is shown none)
             Piece(
                 "boardroom_position_own" if turn.seat == seat else "boardroom_position",
                 (("speaker", debate.name_of(turn.seat)), ("reply", turn.text)),
             )
             for turn in given.shown
         )
-        return (*shown, Piece("boardroom_round2", values, True, "boardroom_reply2"))
+        return (*shown, ask)
 
     def words(self, debate: Debate, turn: Turn) -> str:
         """An answer in words: a JSON object as the numbered layout of its parts."""

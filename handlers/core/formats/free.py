@@ -7,7 +7,7 @@ import random
 from dataclasses import replace
 
 from handlers.core.effects import Notify
-from handlers.core.formats.base import BriefInput, Format, Piece, agenda, since_own
+from handlers.core.formats.base import BriefInput, Format, Piece, agenda, relayed, since_own
 from handlers.core.formats.plans import AskStep, EndStep, JudgeStep, Plan
 from handlers.core.model import Action, Debate, Decision, Outcome, Turn, WikiPage
 
@@ -75,13 +75,7 @@ class FreeFormat(Format):
                                                         *common), True))  # fmt: skip
         if not spoke and not ask.fresh_session:
             pieces.append(Piece("debate_agenda", (*agenda(debate), ("others", others))))
-        for turn in shown[:-1]:
-            earlier = (
-                ("speaker", debate.name_of(turn.seat)),
-                ("turn", str(turn.number)),
-                ("reply", turn.text),
-            )
-            pieces.append(Piece("debate_earlier", earlier))
+        pieces += relayed(debate, "debate_earlier", shown[:-1])
         last = shown[-1]
         relay = (("opponent", debate.name_of(last.seat)), ("reply", last.text), *common)
         return (*pieces, Piece("debate_relay", relay, True))

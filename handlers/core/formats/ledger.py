@@ -21,6 +21,7 @@ from handlers.core.formats.base import (
     is_repair,
     lacks,
     output_of,
+    relayed,
     repair_ask,
     since_own,
     with_output,
@@ -128,7 +129,7 @@ class LedgerFormat(Format):
         values = (*agenda(debate), ("name", debate.name_of(ask.seat)), *rounds)
         pieces = [Piece("ledger_brief", values), Piece(f"ledger_stance_{stance}")]
         repair = is_repair(ask.step) and bool(given.shown)
-        pieces += _verbatim(debate, given.shown[:-1] if repair else given.shown)
+        pieces += relayed(debate, "ledger_turn", given.shown[:-1] if repair else given.shown)
         pieces.append(Piece("ledger_ask", (), True, "ledger_reply"))
         if repair:
             missing = output_of(debate, f"missing:{ask.seat}")
@@ -154,7 +155,8 @@ class LedgerFormat(Format):
 
     def task_brief(self, debate: Debate, task: str, shown: tuple[Turn, ...]) -> tuple[Piece, ...]:
         """The scribe's prompt: the turns verbatim, the ledger with ids for the front page."""
-        pieces = [Piece("ledger_task_intro", agenda(debate)[:2]), *_verbatim(debate, shown)]
+        pieces = [Piece("ledger_task_intro", agenda(debate)[:2])]
+        pieces += relayed(debate, "ledger_turn", shown)
         if task == LEDGER:
             return (*pieces, Piece("ledger_task_ledger"))
         if not converging(debate):
@@ -274,12 +276,6 @@ def _round_turns(debate: Debate, rnd: int) -> tuple[int, ...]:
     """The turn numbers stored in round `rnd` (kept when the round was done)."""
     stored = debate.output_of(f"round:{rnd}") or ""
     return tuple(int(n) for n in stored.split(",") if n)
-
-
-def _verbatim(debate: Debate, turns: tuple[Turn, ...]) -> list[Piece]:
-    """Each turn as it was written, with who wrote it."""
-    return [Piece("ledger_turn", (("speaker", debate.name_of(t.seat)), ("turn", str(t.number)),
-                                  ("reply", t.text))) for t in turns]  # fmt: skip
 
 
 def _agreed(debate: Debate) -> bool:

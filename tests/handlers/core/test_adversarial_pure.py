@@ -13,7 +13,6 @@ from handlers.core.formats import CONTRACTS
 from handlers.core.formats.adversarial import ADVERSARIAL
 from handlers.core.formats.adversarial_audit import (
     COUNTED,
-    REASONS,
     Audit,
     Evidence,
     Intake,
@@ -23,7 +22,7 @@ from handlers.core.formats.adversarial_audit import (
     route,
     rules_audit,
 )
-from handlers.core.formats.adversarial_audit_words import reason_words
+from handlers.core.formats.adversarial_audit_words import reason_words, reasons_words
 from handlers.core.formats.adversarial_contract import (
     ADVOCATE,
     cited_ids,
@@ -101,16 +100,17 @@ def test_point_by_point_rulings_keep_every_line() -> None:
 )
 def test_the_routing_checklist(fields: dict[str, object], tier: Tier, reason: str) -> None:
     n = int(fields.pop("_n", 3))  # type: ignore[call-overload]
-    chosen = route(_audit(n, **fields), None)
+    audit = _audit(n, **fields)
+    chosen = route(audit, None)
     assert chosen.tier is tier and chosen.auto
-    assert any(reason in r for r in chosen.reasons), chosen.reasons
+    assert reason in fill_keys(reasons_words(chosen.reasons, ", ", audit), EN), chosen.reasons
 
 
 def test_a_requested_tier_is_kept_and_marked_thin_when_evidence_is_too_shallow() -> None:
     assert requested_tier(("talk --lite", "then --FULL please", "not x--standard")) is Tier.FULL
     chosen = route(_audit(1), Tier.FULL)
     assert chosen.tier is Tier.FULL and not chosen.auto and chosen.intake is Intake.THIN
-    assert chosen.thin == ("requested tier exceeds evidence depth",)
+    assert chosen.thin == ("exceeds_depth",)
     assert route(_audit(0), None).intake is Intake.INSUFFICIENT
 
 
@@ -326,24 +326,26 @@ def test_the_summary_block_is_in_the_reader_s_language_with_the_protocol_s_token
 
 
 @pytest.mark.parametrize(
-    ("reason", "korean"),
+    ("name", "n", "english", "korean"),
     [
-        ("high-stakes or hard to reverse", "위험이 크거나 되돌리기 어려움"),
-        ("evidence=2 (<= 6)", "증거=2 (6개 이하)"),
-        ("evidence=1 justifies LITE only", "증거=1 (LITE 단계만 정당화됨)"),
-        ("a reason an older release stored ⟦x.y⟧", "a reason an older release stored ⟦x.y⟧"),
+        ("high_stakes", 3, "high-stakes or hard to reverse", "위험이 크거나 되돌리기 어려움"),
+        ("within_six", 2, "evidence=2 (<= 6)", "증거=2 (6개 이하)"),
+        ("lite_only", 1, "evidence=1 justifies LITE only", "증거=1 (LITE 단계만 정당화됨)"),
     ],
 )
-def test_the_routing_s_reasons_read_in_the_reader_s_language(reason: str, korean: str) -> None:
-    assert fill_keys(reason_words(reason), Strings("ko")) == korean
-    assert fill_keys(reason_words(reason), EN) == reason  # English: the seed's own words
+def test_the_routing_s_reasons_read_in_the_reader_s_language(
+    name: str, n: int, english: str, korean: str
+) -> None:
+    assert fill_keys(reason_words(name, _audit(n)), Strings("ko")) == korean
+    assert fill_keys(reason_words(name, _audit(n)), EN) == english  # the seed's own words
 
 
-def test_every_reason_has_its_words_and_the_english_ones_are_the_seed_s() -> None:
-    names = (*REASONS, *COUNTED, "evidence")
+def test_every_reason_has_its_words_in_every_language() -> None:
+    names = set(COUNTED) | {"evidence", "no_evidence", "requested", "gaps_omitted"}
+    names |= {"exceeds_depth", "high_stakes", "competing", "uncertain", "gap_conflict"}
+    names |= {"bounded", "multi_factor"}
     for language in LANGUAGES:
         assert all(Strings(language).has(f"adversarial.reason.{name}") for name in names)
-    assert {name: EN(f"adversarial.reason.{name}") for name in REASONS} == REASONS
 
 
 def test_the_reconciler_backend_and_model_are_settings() -> None:
