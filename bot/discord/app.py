@@ -136,7 +136,7 @@ def _front(
         engine.db,
         Strings(settings.LANGUAGE),
         clock,
-        approver_role_id=settings.APPROVER_ROLE_ID,
+        actor=bot.front.actor,
         roster=settings.roster,
     )
     bot.tree.add_command(admin.group())  # registered per server as each becomes available
