@@ -243,6 +243,17 @@ def author_line(turn: Turn, t: Strings, debate: Debate | None = None, area: str 
     return shorten(t("discord.author", name=name, model=turn.meta.model), 256)
 
 
+def question_label(
+    turn: Turn, t: Strings, debate: Debate | None = None, area: str = "discord"
+) -> str:
+    """Whom a turn's question asks: the people, or the other seats by name."""
+    if turn.parsed.question is not None and turn.parsed.question.to == "user":
+        return t(f"{area}.question_to_user")
+    others = [p for p in (debate.ids if debate else (AG, CLAUDE)) if p != turn.seat]
+    names = ", ".join(seat_name(t, p, debate, area) for p in others)
+    return t(f"{area}.question_to_opponent", name=names)
+
+
 def footer_text(turn: Turn, t: Strings) -> str:
     """`턴 1 · 1,240 토큰 · $0.02 · 41초 · sha256 3f9a1c0b2e7d`; unknown figures are left out."""
     meta = turn.meta

@@ -17,8 +17,8 @@ from bot.formatting import (
     USER_AMBER,
     author_line,
     footer_text,
+    question_label,
     seat_colour,
-    seat_name,
 )
 from handlers.core.i18n import Strings
 from handlers.core.model import Debate, Turn
@@ -123,11 +123,5 @@ def turn_messages(
         packer.add(turn.parsed.extra, title=strings("discord.other_fields"))
     question = turn.parsed.question
     if turn.parsed.structured and question is not None:
-        if question.to == "user":
-            title = strings("discord.question_to_user")
-        else:
-            others = [p for p in (debate.ids if debate else ("ag", "claude")) if p != turn.seat]
-            names = ", ".join(seat_name(strings, p, debate) for p in others)
-            title = strings("discord.question_to_opponent", name=names)
-        packer.add(question.text, title=title)
+        packer.add(question.text, title=question_label(turn, strings, debate))
     return packer.build()
