@@ -17,8 +17,8 @@ import discord
 from discord import app_commands
 
 from bot.admin import config_text, debate_line, debate_lines, open_debates
-from bot.discord.embeds import status_line
 from bot.discord.front import _private as private
+from bot.formatting import discord_time, status_line
 from handlers.core.events import StopRequested
 from handlers.core.i18n import Strings
 from handlers.core.model import Actor, Debate, Participant
@@ -170,7 +170,7 @@ class AdminCommands:
         return config_text(wanted, self._strings, "admin.config_saved", words)
 
     def _status_line(self, debate: Debate) -> str:
-        return status_line(debate, self._strings, self._clock.now())
+        return status_line(debate, self._strings, self._clock.now(), discord_time)
 
     async def _link(self, debate: Debate) -> str:
         """The debate's thread (a card still waiting: its channel), as Discord links it."""

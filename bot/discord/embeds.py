@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import datetime
 
 import discord
 
-from bot import formatting
 from bot.discord.render import COLOUR_MODERATOR, COLOUR_USER
 from bot.formatting import (
     claim_lines,
@@ -106,11 +104,6 @@ def budget_embed(debate: Debate, strings: Strings) -> discord.Embed:
     """A pause (the budget, converging without concluding, a limit), amber: the people decide."""
     title, body = pause_words(debate, strings, discord_time)
     return discord.Embed(title=title, description=body, colour=AMBER)
-
-
-def status_line(debate: Debate, strings: Strings, now: datetime) -> str:
-    """The status line, its moments as Discord shows them."""
-    return formatting.status_line(debate, strings, now, discord_time)
 
 
 def question_body(question: UserQuestion) -> str:
