@@ -74,7 +74,7 @@ async def assemble(
     clock = clock or SystemClock(settings.RETRY_WAIT_SCALE)
     if moderator is None:
         moderator = build_moderator(settings, db, asyncio.sleep)  # it scales waits itself
-        services.closers.append(moderator)
+        services.closers.push_async_callback(moderator.aclose)
     engine = build_engine(
         db,
         strings=strings,
