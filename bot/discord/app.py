@@ -54,7 +54,6 @@ EXPIRY_CHECK_SECONDS = 30
 # A worker (no gateway) reads AG's channel this often while AG's turn waits: a REST call per
 # waiting turn every 2 s, far inside Discord's limits, and a reply seen within 2 s.
 AG_POLL_SECONDS = 2.0
-DETECTION_WINDOW = 20  # chat lines the moderator sees when it judges a conversation
 
 
 async def assemble(
@@ -120,7 +119,7 @@ def _front(
         clock,
         channels=settings.DEBATE_CHANNEL_IDS,
         bot_user_id=bot.user.id if bot.user else 0,
-        limits=DetectionLimits.of(settings, DETECTION_WINDOW),
+        limits=DetectionLimits.of(settings),
         configs=ServerSettings(engine.db),
     )
     bot.front = DiscordFront(
