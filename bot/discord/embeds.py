@@ -6,8 +6,9 @@ from dataclasses import replace
 
 import discord
 
-from bot.discord.render import COLOUR_MODERATOR, COLOUR_USER
 from bot.formatting import (
+    MODERATOR_GREY,
+    USER_AMBER,
     claim_lines,
     cost_estimate,
     discord_time,
@@ -24,8 +25,8 @@ from handlers.core.i18n import Strings
 from handlers.core.model import Conclusion, Debate, UserQuestion
 from handlers.core.shorten import shorten
 
-GREY = COLOUR_MODERATOR
-AMBER = COLOUR_USER  # decisions the people make
+GREY = discord.Colour(MODERATOR_GREY)
+AMBER = discord.Colour(USER_AMBER)  # decisions the people make
 MINUTES_PER_TURN = (2, 4)  # one full-text turn, low and high estimate
 FIELD_LIMIT = 1024
 QUESTION_LIMIT = 4000  # an embed's description holds 4096

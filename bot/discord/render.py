@@ -12,19 +12,9 @@ from dataclasses import dataclass, field
 import discord
 
 from bot.discord.render_split import FenceSplitter
-from bot.formatting import (
-    MODERATOR_GREY,
-    USER_AMBER,
-    author_line,
-    footer_text,
-    question_label,
-    seat_colour,
-)
+from bot.formatting import author_line, footer_text, question_label, seat_colour
 from handlers.core.i18n import Strings
 from handlers.core.model import Debate, Turn
-
-COLOUR_MODERATOR = discord.Colour(MODERATOR_GREY)
-COLOUR_USER = discord.Colour(USER_AMBER)  # decisions the people make
 
 DESCRIPTION_LIMIT = 4096
 EMBEDS_PER_MESSAGE = 10
