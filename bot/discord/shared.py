@@ -54,7 +54,7 @@ def front_engine(
             inbox,
             capacity=settings.WORKER_MAX_DEBATES,
             poll_s=settings.WORKER_POLL_SECONDS,
-            forget=(engine.room.forget,),
+            forget=engine.room.forget,
         )
     wake = services.runner.wake if services.runner else (lambda: None)
     return InboxEngine(engine.handler, engine.store, inbox, wake)
