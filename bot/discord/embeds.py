@@ -170,9 +170,8 @@ def summary_embed(
     closing: bool = False,
 ) -> discord.Embed:
     """A format's closing block, grey, with its pages; titled as the Conclusion if `closing`."""
-    if len(markdown) > SUMMARY_LIMIT:  # said so, and where the whole is: the pages below
-        note = strings("front.summary_cut")
-        markdown = markdown[: SUMMARY_LIMIT - len(note) - 2] + "\n\n" + note
+    # Cut to fit, saying so and where the whole is: the pages below.
+    markdown = shorten(markdown, SUMMARY_LIMIT, lambda _: "\n\n" + strings("front.summary_cut"))
     title = strings("front.conclusion_title" if closing else "front.summary_title")
     embed = discord.Embed(title=title, description=markdown, colour=GREY)
     _add_page_links(embed, format_name, links, strings)
