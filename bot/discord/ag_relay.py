@@ -24,7 +24,7 @@ import discord
 
 from bot.discord.ag_collect import MessageQueue, ReplyCollector, relay_error
 from bot.discord.ag_reply import AG_MODEL, AgReply, relay_tag, tag_of
-from bot.discord.render import nonce_of
+from bot.discord.render import CONTENT_LIMIT, nonce_of
 from bot.discord.render_split import FenceSplitter
 from handlers.core.model import Backend, FailureKind
 from handlers.leasing import EveryDebate, LeaseGuard
@@ -34,7 +34,6 @@ from tools.store.room_messages import RoomMessages
 
 __all__ = ["AG_MODEL", "AgRelayDebater", "relay_tag"]
 
-CONTENT_LIMIT = 2000
 log = logging.getLogger(__name__)
 
 

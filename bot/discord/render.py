@@ -16,6 +16,7 @@ from bot.formatting import author_line, footer_text, question_label, seat_colour
 from handlers.core.i18n import Strings
 from handlers.core.model import Debate, Turn
 
+CONTENT_LIMIT = 2000  # characters of a message's text
 DESCRIPTION_LIMIT = 4096
 EMBEDS_PER_MESSAGE = 10
 MESSAGE_EMBED_TOTAL = 6000  # characters across every embed of one message
