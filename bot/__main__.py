@@ -53,8 +53,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             return asyncio.run(run_doctor(settings))
         _require_run_settings(settings)
-        if args.command == "worker":
-            _require_shared_database(settings)
         # discord.py loads only to run
         from bot.discord.app import run_command, serve, serve_worker  # noqa: PLC0415
 
@@ -72,15 +70,6 @@ def _require_run_settings(settings: Settings) -> None:
     missing = missing_for_run(settings)
     if missing:
         raise SettingsError(*missing)
-
-
-def _require_shared_database(settings: Settings) -> None:
-    if settings.DATABASE_URL is None or not settings.DATABASE_URL.get_secret_value():
-        raise SettingsError(
-            "DATABASE_URL is not set: `debate-room worker` shares the debates with "
-            "`debate-room run` through PostgreSQL (postgresql://user:password@host/db); "
-            "with the SQLite file, `debate-room run` alone runs every debate"
-        )
 
 
 if __name__ == "__main__":

@@ -38,6 +38,7 @@ from tools.wiki.precedents import precedents_for
 from tools.wiki.wikijs import WikiJsWiki
 
 R = TypeVar("R", bound=Room)
+DETECTION_WINDOW = 20  # chat lines the moderator sees when it judges a conversation
 
 
 class SystemClock:
@@ -220,13 +221,13 @@ class DetectionLimits:
     cooldown_s: float
     min_new_messages: int
     min_confidence: float
-    window_size: int = 20
+    window_size: int = DETECTION_WINDOW
 
     @classmethod
-    def of(cls, settings: Settings, window_size: int = 20) -> DetectionLimits:
+    def of(cls, settings: Settings) -> DetectionLimits:
         """The limits as the settings give them."""
         return cls(settings.DETECT_COOLDOWN_SECONDS, settings.DETECT_MIN_NEW_MESSAGES,
-                   settings.DETECT_MIN_CONFIDENCE, window_size)  # fmt: skip
+                   settings.DETECT_MIN_CONFIDENCE)  # fmt: skip
 
 
 def build_detection(

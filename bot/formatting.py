@@ -101,19 +101,6 @@ def suggestion(debate: Debate, strings: Strings) -> str:
     return strings("front.card_suggested", format=label, reason=proposal.format_reason)
 
 
-def with_meter(line: str, debate: Debate, t: Strings) -> str:
-    """The status line and the convergence meter (`합의 ▃▅▇ 80%`) once the moderator judged."""
-    if not debate.consensus_trend:
-        return line
-    percent = round(debate.consensus_trend[-1] * 100)
-    return f"{line} · {t('convergence.meter', bars=meter(debate.consensus_trend), percent=percent)}"
-
-
-def with_costs(line: str, debate: Debate, t: Strings) -> str:
-    """The status line and the cost so far per seat (`cost_per_seat`)."""
-    return f"{line} · {t('credit.per_seat', seats=cost_per_seat(debate))}"
-
-
 def cost_estimate(debate: Debate, t: Strings, when: Callable[[int], str] = local_time) -> str:
     """The card's money lines: each seat's estimate and its source, the budget, Claude's window."""
     spend = debate.spend
@@ -204,7 +191,8 @@ def status_line(
     *,
     rules_only: bool = False,
 ) -> str:
-    """`라운드 1/6 · 발언: Claude · 경과 3분 · 비용 $0.04 · 사회자: Gemini`, or the end state."""
+    """`라운드 1/6 · 발언: Claude · 경과 3분 · 비용 $0.04 · 사회자: Gemini`, or the end state;
+    then the convergence meter (`합의 ▃▅▇ 80%`) once the moderator judged, and the cost per seat."""
     started = debate.started_at or now
     common = {
         "round": debate.round,
@@ -215,8 +203,12 @@ def status_line(
     }
     if debate.phase.is_terminal:
         outcome = t(f"front.outcome_{(debate.outcome or 'stopped')}")
-        return with_costs(t("front.status_ended", outcome=outcome, **common), debate, t)
-    return with_costs(with_meter(_status_words(debate, t, common, when), debate, t), debate, t)
+        parts = [t("front.status_ended", outcome=outcome, **common)]
+    else:
+        parts = [_status_words(debate, t, common, when)]
+        if trend := debate.consensus_trend:
+            parts.append(t("convergence.meter", bars=meter(trend), percent=round(trend[-1] * 100)))
+    return " · ".join([*parts, t("credit.per_seat", seats=cost_per_seat(debate))])
 
 
 def _status_words(
@@ -241,6 +233,17 @@ def author_line(turn: Turn, t: Strings, debate: Debate | None = None, area: str 
     if not turn.meta.model:
         return name
     return shorten(t("discord.author", name=name, model=turn.meta.model), 256)
+
+
+def question_label(
+    turn: Turn, t: Strings, debate: Debate | None = None, area: str = "discord"
+) -> str:
+    """Whom a turn's question asks: the people, or the other seats by name."""
+    if turn.parsed.question is not None and turn.parsed.question.to == "user":
+        return t(f"{area}.question_to_user")
+    others = [p for p in (debate.ids if debate else (AG, CLAUDE)) if p != turn.seat]
+    names = ", ".join(seat_name(t, p, debate, area) for p in others)
+    return t(f"{area}.question_to_opponent", name=names)
 
 
 def footer_text(turn: Turn, t: Strings) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 
 from handlers.debate_handler import DebateHandler
 from handlers.leasing import LeaseLost
@@ -39,7 +39,7 @@ class LeaseRunner:
         *,
         capacity: int,
         poll_s: float,
-        forget: Iterable[Callable[[int], None]] = (),
+        forget: Callable[[int], None] = lambda _: None,
     ) -> None:
         self.leases = leases
         self._handler = handler
@@ -47,7 +47,7 @@ class LeaseRunner:
         self._inbox = inbox
         self._capacity = capacity
         self._poll_s = poll_s
-        self._forget = tuple(forget)  # in-memory records of a debate another process changed
+        self._forget = forget  # in-memory records of a debate another process changed
         self._wake = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._failures: dict[int, int] = {}  # inbox command -> failed attempts so far
@@ -142,8 +142,7 @@ class LeaseRunner:
             log.info("the database is reachable again")
 
     def _adopt(self, debate_id: int) -> None:
-        for forget in self._forget:
-            forget(debate_id)
+        self._forget(debate_id)
         self._handler.adopt(debate_id)
         self._wiki.resume(debate_id)
 
@@ -184,5 +183,4 @@ class LeaseRunner:
                 continue
             await self.leases.release(debate_id)
             log.info("debate %s ended: lease released", debate_id)
-            for forget in self._forget:
-                forget(debate_id)
+            self._forget(debate_id)

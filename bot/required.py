@@ -23,14 +23,10 @@ def missing_for_run(settings: Settings) -> list[str]:
         )
     if settings.MODERATOR_BACKEND == "api" and settings.GEMINI_API_KEY is None:
         lines.append("GEMINI_API_KEY is not set (see .env.example; MODERATOR_BACKEND=api)")
-    if needs_ag_relay(settings) and not settings.AG_USER_IDS:
+    relayed = any(member.backend is Backend.AG_RELAY for member in settings.roster)
+    if relayed and not settings.AG_USER_IDS:
         lines.append(
             "AG_USER_IDS is not set: the AG seat of PARTICIPANTS answers through the Discord "
             f"relay as these user ids (README, 'The AG relay'); {WITHOUT_AG}"
         )
     return lines
-
-
-def needs_ag_relay(settings: Settings) -> bool:
-    """True when the roster seats AG through the Discord relay."""
-    return any(member.backend is Backend.AG_RELAY for member in settings.roster)

@@ -290,6 +290,4 @@ def load_settings(env_file: str | Path | None = ".env", *, explicit: bool = Fals
 
 def settings_from_option(env_file: str | None) -> Settings:
     """The settings from `--env-file` (which must exist when given) or `.env` (if present)."""
-    if env_file is None:
-        return load_settings(".env")
-    return load_settings(env_file, explicit=True)
+    return load_settings(".env" if env_file is None else env_file, explicit=env_file is not None)

@@ -13,6 +13,8 @@ from typing import Literal
 from rich.console import Console
 from rich.text import Text
 
+from bot.admin import open_debates
+from bot.compose import DETECTION_WINDOW
 from bot.console.admin_keys import AdminKeys
 from bot.console.card_keys import budget_in, format_in, option_in
 from bot.console.keyboard import HELP, QUIT, STOP, Keyboard
@@ -45,7 +47,6 @@ NO = frozenset({"n", "no", "아니요", "아니오", "ㄴ", "later"})
 _Word = Literal["extend", "conclude", "consensus", "resume"]
 PAUSE_KEYS: dict[str, _Word] = {"e": "extend", "c": "conclude", "d": "consensus", "r": "resume"}
 _SPEAKER = re.compile(r"^(\S{1,32}):\s+(\S.*)$")
-_LIVE = tuple(phase for phase in Phase if not phase.is_terminal)
 
 
 class ConsoleApp:
@@ -87,9 +88,7 @@ class ConsoleApp:
     async def run(self) -> int:
         """Resume what was running, then take lines until /quit, Ctrl-C or the end of input."""
         resumed = await self._handler.resume_all()
-        for phase in _LIVE:
-            for debate_id in await self._store.debates_in(phase):
-                self._current = max(self._current or 0, debate_id)
+        self._current = max((d.id for d in await open_debates(self._store)), default=None)
         if resumed or self._current:
             self._say(self._t("console.resumed", id=self._current or resumed[-1]))
         reader = asyncio.ensure_future(self._keyboard.next_line())
@@ -148,10 +147,10 @@ class ConsoleApp:
             await self._chat(text)
         elif debate.phase is Phase.PROPOSED:
             await self._card(debate, text)
-        elif debate.phase is Phase.AWAITING_USER:
-            await self._answer(debate, text)
         elif text.lower() in STOP:
             await self._submit(debate, StopRequested(self._people.actor))
+        elif debate.phase is Phase.AWAITING_USER:
+            await self._answer(debate, text)
         else:
             self._say(self._t("console.running_keys"))
         return True
@@ -187,9 +186,6 @@ class ConsoleApp:
             self._say(self._t("console.card_waiting"))
 
     async def _answer(self, debate: Debate, text: str) -> None:
-        if text.lower() in STOP:
-            await self._submit(debate, StopRequested(self._people.actor))
-            return
         if debate.paused:  # at the budget: e / c, anything else is said to the room
             decide = PAUSE_KEYS.get(text.lower())
             if decide is not None:
@@ -234,7 +230,7 @@ class ConsoleApp:
             return
         operator = self._people.operator  # with no chat yet, the topic is what was said
         said = ChatLine(self._people.id_of(operator), operator, topic, self._clock.now())
-        window = tuple(self._window[-20:]) or (said,)
+        window = tuple(self._window[-DETECTION_WINDOW:]) or (said,)
         proposal = Proposal(
             channel_id=CONSOLE_CHANNEL,
             topic=topic,

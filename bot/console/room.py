@@ -107,10 +107,10 @@ class ConsoleRoom:
             case AskBudget():
                 ask_budget(out, debate)
             case PostConclusion(conclusion=conclusion):
-                post_conclusion(out, debate, conclusion, loaded.links)
+                post_conclusion(out, debate, conclusion, loaded)
                 self._export(debate, loaded)
             case PostSummary():
-                post_summary(out, debate, loaded.markdown, loaded.links)
+                post_summary(out, debate, loaded)
                 if format_named(debate.format).closes_itself(debate):
                     self._export(debate, loaded)
             case PostMinorityReport() if debate.poll is not None and debate.poll.report:

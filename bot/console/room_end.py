@@ -14,23 +14,23 @@ from handlers.core.degraded import degraded_line, warned
 from handlers.core.formats import format_named
 from handlers.core.formats.keys import fill_keys
 from handlers.core.model import Conclusion, Debate, ModeratorSource
+from handlers.ports import Loaded
 
 
-def post_summary(out: ConsoleOut, debate: Debate, markdown: str, links: Mapping[str, str]) -> None:
+def post_summary(out: ConsoleOut, debate: Debate, loaded: Loaded) -> None:
     """The format's closing block in full (titled as the Conclusion it may stand for), pages."""
     closing = format_named(debate.format).closes_itself(debate)
     t = out.t
     title = t("console.conclusion_title" if closing else "front.summary_title")
     out.console.rule(Text(title, style="bold"), style=MODERATOR_GREY)
-    for line in (
-        fill_keys(warned(debate, markdown), t).replace("**", "").splitlines()
-    ):  # no Markdown here
+    text = fill_keys(warned(debate, loaded.markdown), t).replace("**", "")  # no Markdown here
+    for line in text.splitlines():
         out.line(line, MODERATOR_GREY)
-    _pages(out, debate, links)
+    _pages(out, debate, loaded.links)
 
 
 def post_conclusion(
-    out: ConsoleOut, debate: Debate, conclusion: Conclusion, links: Mapping[str, str]
+    out: ConsoleOut, debate: Debate, conclusion: Conclusion, loaded: Loaded
 ) -> None:
     """The end: decision, agreed and open points, positions, next steps and the pages."""
     t = out.t
@@ -53,7 +53,7 @@ def post_conclusion(
             out.line(t(key), MODERATOR_GREY, bold=True)
             for item in items:
                 out.line(f"• {item}", MODERATOR_GREY)
-    _pages(out, debate, links)
+    _pages(out, debate, loaded.links)
 
 
 def _pages(out: ConsoleOut, debate: Debate, links: Mapping[str, str]) -> None:

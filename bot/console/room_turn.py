@@ -11,7 +11,14 @@ from rich.status import Status
 from rich.text import Text
 
 from bot.console.room_out import MODERATOR_GREY, ConsoleOut
-from bot.formatting import author_line, footer_text, hex_colour, seat_colour, seat_name
+from bot.formatting import (
+    author_line,
+    footer_text,
+    hex_colour,
+    question_label,
+    seat_colour,
+    seat_name,
+)
 from handlers.core.model import Debate, Turn
 
 
@@ -27,13 +34,7 @@ def post_turn(out: ConsoleOut, debate: Debate, turn: Turn) -> None:
         out.line(f"{t('console.other_fields')}\n{turn.parsed.extra}", colour)
     question = turn.parsed.question
     if turn.parsed.structured and question is not None:
-        if question.to == "user":
-            label = t("console.question_to_user")
-        else:
-            others = ", ".join(
-                seat_name(t, p, debate, "console") for p in debate.ids if p != turn.seat
-            )
-            label = t("console.question_to_opponent", name=others)
+        label = question_label(turn, t, debate, "console")
         out.line(f"❓ {label}: {question.text}", colour, bold=True)
     out.line(footer_text(turn, t), f"dim {colour}")
 

@@ -47,7 +47,6 @@ from tools.wiki.backends import LocalWiki, WikiBackend
 
 log = logging.getLogger(__name__)
 
-CONSOLE_WINDOW = 20
 WIKI_DRAIN_S = 10.0
 
 
@@ -134,7 +133,7 @@ class _Session:
         await engine.wiki.start()
         detection = build_detection(
             moderator, engine.store, self.clock, channels=(CONSOLE_CHANNEL,), bot_user_id=0,
-            limits=DetectionLimits.of(settings, CONSOLE_WINDOW),
+            limits=DetectionLimits.of(settings),
         )  # fmt: skip
         return ConsoleApp(
             engine.handler, detection, engine.store, self.keyboard, self.console,

@@ -24,7 +24,7 @@ import discord
 
 from bot.discord.ag_collect import MessageQueue, ReplyCollector, relay_error
 from bot.discord.ag_reply import AG_MODEL, AgReply, relay_tag, tag_of
-from bot.discord.render import nonce_of
+from bot.discord.render import CONTENT_LIMIT, nonce_of
 from bot.discord.render_split import FenceSplitter
 from handlers.core.model import Backend, FailureKind
 from handlers.leasing import EveryDebate, LeaseGuard
@@ -34,7 +34,6 @@ from tools.store.room_messages import RoomMessages
 
 __all__ = ["AG_MODEL", "AgRelayDebater", "relay_tag"]
 
-CONTENT_LIMIT = 2000
 log = logging.getLogger(__name__)
 
 
@@ -206,7 +205,9 @@ class AgRelayDebater:
             if index not in att.parts:
                 await self._guard.confirm(request.debate_id)
                 content = header + piece if first else piece
-                message = await self._send(channel, content, first, _nonce(request, att.key, index))
+                # Deterministic: Discord drops a part re-sent after a crash (enforce_nonce).
+                nonce = nonce_of(request.debate_id, att.key, index)
+                message = await self._send(channel, content, first, nonce)
                 att.parts[index] = message.id
                 await self._record(request.debate_id, f"{att.key}:{index}", channel, message.id)
             index += 1
@@ -269,11 +270,6 @@ class _Watched(AgReply):
 
 def _attempt_number(key: str) -> int:
     return int(key.partition("#")[2] or 0)
-
-
-def _nonce(request: TurnRequest, key: str, index: int) -> str:
-    """Deterministic, so Discord drops a part re-sent after a crash (enforce_nonce)."""
-    return nonce_of(request.debate_id, key, index)
 
 
 def _turn_of(key: str) -> int:

@@ -54,7 +54,6 @@ EXPIRY_CHECK_SECONDS = 30
 # A worker (no gateway) reads AG's channel this often while AG's turn waits: a REST call per
 # waiting turn every 2 s, far inside Discord's limits, and a reply seen within 2 s.
 AG_POLL_SECONDS = 2.0
-DETECTION_WINDOW = 20  # chat lines the moderator sees when it judges a conversation
 
 
 async def assemble(
@@ -74,7 +73,7 @@ async def assemble(
     clock = clock or SystemClock(settings.RETRY_WAIT_SCALE)
     if moderator is None:
         moderator = build_moderator(settings, db, asyncio.sleep)  # it scales waits itself
-        services.closers.append(moderator)
+        services.closers.push_async_callback(moderator.aclose)
     engine = build_engine(
         db,
         strings=strings,
@@ -120,7 +119,7 @@ def _front(
         clock,
         channels=settings.DEBATE_CHANNEL_IDS,
         bot_user_id=bot.user.id if bot.user else 0,
-        limits=DetectionLimits.of(settings, DETECTION_WINDOW),
+        limits=DetectionLimits.of(settings),
         configs=ServerSettings(engine.db),
     )
     bot.front = DiscordFront(
@@ -136,7 +135,7 @@ def _front(
         engine.db,
         Strings(settings.LANGUAGE),
         clock,
-        approver_role_id=settings.APPROVER_ROLE_ID,
+        actor=bot.front.actor,
         roster=settings.roster,
     )
     bot.tree.add_command(admin.group())  # registered per server as each becomes available

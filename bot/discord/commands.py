@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import io
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import Any, Literal
 
 import discord
 from discord import app_commands
 
 from bot.admin import config_text, debate_line, debate_lines, open_debates
-from bot.discord.embeds import status_line
 from bot.discord.front import _private as private
+from bot.formatting import discord_time, status_line
 from handlers.core.events import StopRequested
 from handlers.core.i18n import Strings
 from handlers.core.model import Actor, Debate, Participant
@@ -46,7 +47,7 @@ class AdminCommands:
         strings: Strings,
         clock: Clock,
         *,
-        approver_role_id: int | None,
+        actor: Callable[[discord.User | discord.Member], Actor],
         roster: tuple[Participant, ...],
     ) -> None:
         self._engine, self._strings, self._clock = engine, strings, clock
@@ -55,7 +56,7 @@ class AdminCommands:
             RoomMessages(db),
             ServerSettings(db),
         )
-        self._approver_role_id = approver_role_id
+        self._actor = actor  # the buttons' rule of who is an approver (DiscordFront.actor)
         self._roster = roster  # PARTICIPANTS: what a server's format is checked against
 
     def group(self) -> app_commands.Group:
@@ -107,11 +108,9 @@ class AdminCommands:
         return {"list": list_, "status": status, "stop": stop, "export": export, "config": config}
 
     async def _answer(self, interaction: discord.Interaction[Any], make: Answer) -> None:
-        """Refuse anyone but an approver (the role, or Manage Server); else say `make`'s text
-        (or hand over its file)."""
-        roles = {role.id for role in getattr(interaction.user, "roles", ())}
-        allowed = interaction.permissions.manage_guild or self._approver_role_id in roles
-        if not allowed:
+        """Refuse anyone but an approver (the role, as on the buttons, or Manage Server); else
+        say `make`'s text (or hand over its file)."""
+        if not (self._actor(interaction.user).is_approver or interaction.permissions.manage_guild):
             await private(interaction, self._strings("admin.refused"))
             return
         try:
@@ -141,8 +140,7 @@ class AdminCommands:
 
     async def _stop(self, interaction: discord.Interaction[Any], debate_id: int) -> str:
         await self._engine.get(debate_id)  # an unknown number is said as such
-        user = interaction.user
-        actor = Actor(user_id=user.id, name=user.display_name, is_approver=True)
+        actor = replace(self._actor(interaction.user), is_approver=True)  # or Manage Server
         done = await self._engine.submit(debate_id, StopRequested(actor))
         return self._strings("admin.stopped" if done.taken else "admin.not_stopped", id=debate_id)
 
@@ -172,7 +170,7 @@ class AdminCommands:
         return config_text(wanted, self._strings, "admin.config_saved", words)
 
     def _status_line(self, debate: Debate) -> str:
-        return status_line(debate, self._strings, self._clock.now())
+        return status_line(debate, self._strings, self._clock.now(), discord_time)
 
     async def _link(self, debate: Debate) -> str:
         """The debate's thread (a card still waiting: its channel), as Discord links it."""

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import datetime
 
 import discord
 
-from bot import formatting
-from bot.discord.render import COLOUR_MODERATOR, COLOUR_USER
 from bot.formatting import (
+    MODERATOR_GREY,
+    USER_AMBER,
     claim_lines,
     cost_estimate,
     discord_time,
@@ -26,8 +25,8 @@ from handlers.core.i18n import Strings
 from handlers.core.model import Conclusion, Debate, UserQuestion
 from handlers.core.shorten import shorten
 
-GREY = COLOUR_MODERATOR
-AMBER = COLOUR_USER  # decisions the people make
+GREY = discord.Colour(MODERATOR_GREY)
+AMBER = discord.Colour(USER_AMBER)  # decisions the people make
 MINUTES_PER_TURN = (2, 4)  # one full-text turn, low and high estimate
 FIELD_LIMIT = 1024
 QUESTION_LIMIT = 4000  # an embed's description holds 4096
@@ -108,11 +107,6 @@ def budget_embed(debate: Debate, strings: Strings) -> discord.Embed:
     return discord.Embed(title=title, description=body, colour=AMBER)
 
 
-def status_line(debate: Debate, strings: Strings, now: datetime) -> str:
-    """The status line, its moments as Discord shows them."""
-    return formatting.status_line(debate, strings, now, discord_time)
-
-
 def question_body(question: UserQuestion) -> str:
     """The question, and its options in full when a button cannot show one whole."""
     fits = len(question.options) <= MAX_BUTTONS
@@ -176,9 +170,8 @@ def summary_embed(
     closing: bool = False,
 ) -> discord.Embed:
     """A format's closing block, grey, with its pages; titled as the Conclusion if `closing`."""
-    if len(markdown) > SUMMARY_LIMIT:  # said so, and where the whole is: the pages below
-        note = strings("front.summary_cut")
-        markdown = markdown[: SUMMARY_LIMIT - len(note) - 2] + "\n\n" + note
+    # Cut to fit, saying so and where the whole is: the pages below.
+    markdown = shorten(markdown, SUMMARY_LIMIT, lambda _: "\n\n" + strings("front.summary_cut"))
     title = strings("front.conclusion_title" if closing else "front.summary_title")
     embed = discord.Embed(title=title, description=markdown, colour=GREY)
     _add_page_links(embed, format_name, links, strings)

@@ -12,20 +12,11 @@ from dataclasses import dataclass, field
 import discord
 
 from bot.discord.render_split import FenceSplitter
-from bot.formatting import (
-    MODERATOR_GREY,
-    USER_AMBER,
-    author_line,
-    footer_text,
-    seat_colour,
-    seat_name,
-)
+from bot.formatting import author_line, footer_text, question_label, seat_colour
 from handlers.core.i18n import Strings
 from handlers.core.model import Debate, Turn
 
-COLOUR_MODERATOR = discord.Colour(MODERATOR_GREY)
-COLOUR_USER = discord.Colour(USER_AMBER)  # decisions the people make
-
+CONTENT_LIMIT = 2000  # characters of a message's text
 DESCRIPTION_LIMIT = 4096
 EMBEDS_PER_MESSAGE = 10
 MESSAGE_EMBED_TOTAL = 6000  # characters across every embed of one message
@@ -123,11 +114,5 @@ def turn_messages(
         packer.add(turn.parsed.extra, title=strings("discord.other_fields"))
     question = turn.parsed.question
     if turn.parsed.structured and question is not None:
-        if question.to == "user":
-            title = strings("discord.question_to_user")
-        else:
-            others = [p for p in (debate.ids if debate else ("ag", "claude")) if p != turn.seat]
-            names = ", ".join(seat_name(strings, p, debate) for p in others)
-            title = strings("discord.question_to_opponent", name=names)
-        packer.add(question.text, title=title)
+        packer.add(question.text, title=question_label(turn, strings, debate))
     return packer.build()

@@ -9,7 +9,7 @@ be joined back exactly (the tests' `join_pieces`, tests/bot/discord/pieces.py, d
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from handlers.core.fences import FENCE_LINE_START, step
 from handlers.core.fences import Fence as _OpenFence
@@ -48,10 +48,6 @@ class _Scanner:
         for line in lines:
             self._line(line)
 
-    def copy(self) -> _Scanner:
-        """An independent scanner in the same state."""
-        return _Scanner(self.fence, self.partial)
-
     def _line(self, line: str) -> None:
         opened = self.fence.opened if self.fence is not None else None
         after = step(opened, line)
@@ -88,7 +84,7 @@ class FenceSplitter:
         room = budget
         while True:
             end = _cut_point(text, start, room)
-            after = self._scanner.copy()
+            after = replace(self._scanner)  # the state so far, advanced alone
             after.feed(text[start:end])
             closer = after.fence.marker if after.fence else ""
             if end - start + len(closer) <= budget:

@@ -111,13 +111,9 @@ class DiscordRoom:
             case AskBudget():
                 await ask_budget(records, strings, debate)
             case PostConclusion(conclusion=conclusion):
-                await post_conclusion(
-                    records, strings, debate, conclusion, loaded.links, loaded.turns
-                )
+                await post_conclusion(records, strings, debate, conclusion, loaded)
             case PostSummary():
-                await post_summary(
-                    records, strings, debate, loaded.markdown, loaded.links, loaded.turns
-                )
+                await post_summary(records, strings, debate, loaded)
             case ArchiveRoom():
                 await self._archive.archive(debate)
             case PostMinorityReport():

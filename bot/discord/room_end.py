@@ -4,7 +4,6 @@ format's closing summary (in the Conclusion's place when it stands in for one)."
 from __future__ import annotations
 
 import io
-from collections.abc import Mapping
 from dataclasses import replace
 
 import discord
@@ -17,6 +16,7 @@ from handlers.core.formats import format_named
 from handlers.core.formats.keys import fill_keys
 from handlers.core.i18n import Strings
 from handlers.core.model import Conclusion, Debate, ModeratorSource, Turn
+from handlers.ports import Loaded
 from tools.wiki.export import export_markdown, export_name
 
 
@@ -25,35 +25,29 @@ async def post_conclusion(
     strings: Strings,
     debate: Debate,
     conclusion: Conclusion,
-    links: Mapping[str, str],
-    turns: tuple[Turn, ...] = (),
+    loaded: Loaded,
 ) -> None:
     """The final summary with links to the pages the debate wrote (no dead links), then the
     whole debate as one file."""
     by_rules = conclusion.source is ModeratorSource.RULES
     decision = warned(debate, conclusion.decision, strings, by_rules=by_rules)
     shown = replace(conclusion, decision=decision)
-    embed = embeds.conclusion_embed(debate, shown, dict(links), strings)
+    embed = embeds.conclusion_embed(debate, shown, dict(loaded.links), strings)
     await records.send_once(debate, "conclusion", embed=with_decision(embed, debate, strings))
-    await _export(records, strings, debate, turns)
+    await _export(records, strings, debate, loaded.turns)
 
 
 async def post_summary(
-    records: RoomRecords,
-    strings: Strings,
-    debate: Debate,
-    markdown: str,
-    links: Mapping[str, str],
-    turns: tuple[Turn, ...] = (),
+    records: RoomRecords, strings: Strings, debate: Debate, loaded: Loaded
 ) -> None:
     """The format's closing block, grey, with links to the pages it wrote; standing in for the
     Conclusion, then the whole debate as one file."""
     closing = format_named(debate.format).closes_itself(debate)
-    text = fill_keys(warned(debate, markdown), strings)
-    embed = embeds.summary_embed(debate.format, text, dict(links), strings, closing=closing)
+    text = fill_keys(warned(debate, loaded.markdown), strings)
+    embed = embeds.summary_embed(debate.format, text, dict(loaded.links), strings, closing=closing)
     await records.send_once(debate, "conclusion" if closing else "summary", embed=embed)
     if closing:
-        await _export(records, strings, debate, turns)
+        await _export(records, strings, debate, loaded.turns)
 
 
 async def _export(

@@ -8,15 +8,13 @@ import contextlib
 import discord
 
 from bot.discord import embeds, render
-from bot.discord.render import nonce_of
+from bot.discord.render import CONTENT_LIMIT, nonce_of
 from bot.discord.render_split import split_text
 from bot.discord.room_records import NO_PINGS, RoomRecords
 from bot.discord.views import budget_view, question_view
 from bot.formatting import discord_time, notice_params, option_question
 from handlers.core.i18n import Strings
 from handlers.core.model import Debate, UserQuestion
-
-CONTENT_LIMIT = 2000
 
 
 async def ask_budget(records: RoomRecords, strings: Strings, debate: Debate) -> None:

@@ -22,6 +22,7 @@ import discord
 from bot.discord import embeds
 from bot.discord.room_records import NO_PINGS, RoomRecords
 from bot.discord.views import status_view
+from bot.formatting import discord_time, status_line
 from handlers.core.i18n import Strings
 from handlers.core.model import Debate
 from handlers.core.shorten import shorten
@@ -121,7 +122,7 @@ class Pins:
         status = await records.send_once(
             debate,
             "status",
-            content=embeds.status_line(debate, strings, self._clock.now()),
+            content=status_line(debate, strings, self._clock.now(), discord_time),
             view=status_view(debate, strings),
         )
         if await records.recorded(debate.id, "pinned") is None:
@@ -158,7 +159,7 @@ class Pins:
         if message is None:
             return
         terminal, strings = debate.phase.is_terminal, self._strings.of(debate)
-        content = embeds.status_line(debate, strings, self._clock.now())
+        content = status_line(debate, strings, self._clock.now(), discord_time)
         writing = [debate.name_of(s) for d, s in sorted(self.writing) if d == debate.id]
         if writing and not terminal:
             content += strings("front.status_writing", seat=", ".join(writing))

@@ -7,7 +7,7 @@ restart posts nothing twice."""
 from __future__ import annotations
 
 import logging
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 import discord
 
@@ -44,11 +44,6 @@ def discord_poll(debate: Debate, strings: Strings, hours: int) -> discord.Poll:
     return poll
 
 
-def poll_note(strings: Strings, hours: int, ends_at: datetime) -> str:
-    """The line above the poll: how it works, and when it closes (a Discord timestamp)."""
-    return strings("poll.how", hours=hours, ends=f"<t:{int(ends_at.timestamp())}:R>")
-
-
 def with_decision(embed: discord.Embed, debate: Debate, strings: Strings) -> discord.Embed:
     """The closing embed with the people's decision first (when a poll decided the end)."""
     poll = debate.poll
@@ -75,10 +70,11 @@ class Poll:
         """The native poll with the positions as answers, and a line on how it works."""
         hours = debate.poll.hours if debate.poll is not None else 1
         ends_at, strings = self._clock.now() + timedelta(hours=hours), self._strings.of(debate)
+        ends = f"<t:{int(ends_at.timestamp())}:R>"  # when it closes, as Discord shows it
         await self._records.send_once(
             debate,
             "poll",
-            content=poll_note(strings, hours, ends_at),
+            content=strings("poll.how", hours=hours, ends=ends),
             poll=discord_poll(debate, strings, hours),
         )
 

@@ -25,7 +25,7 @@ class Services:
     wiki: WikiOutbox | None = None
     room: DiscordRoom | None = None
     scheduler: AsyncIOScheduler = field(default_factory=AsyncIOScheduler)
-    closers: list[object] = field(default_factory=list)
+    closers: contextlib.AsyncExitStack = field(default_factory=contextlib.AsyncExitStack)
     # Processes sharing the debates (DATABASE_URL): this one's leases, and its runner unless
     # it only receives events (GATEWAY_ONLY); `gateway`: it receives clicks and messages.
     leases: Leases | None = None
@@ -48,10 +48,7 @@ async def shutdown(services: Services) -> None:
         await services.room.aclose()
     if services.wiki is not None:
         await services.wiki.aclose()
-    for closer in services.closers:
-        aclose = getattr(closer, "aclose", None)
-        if aclose is not None:
-            await aclose()
+    await services.closers.aclose()
     # A cancelled turn may have left a shielded write (a relay record) queued on the write
     # lock: one empty transaction after it lets it land before the connection closes.
     async with services.db.transaction():

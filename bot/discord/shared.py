@@ -21,16 +21,18 @@ from tools.store.pg_wakeup import Wakeup
 
 def database_url(settings: Settings) -> str | None:
     """DATABASE_URL (PostgreSQL, shared by several processes), or None: the SQLite file."""
-    if settings.DATABASE_URL is None:
-        return None
-    return settings.DATABASE_URL.get_secret_value() or None
+    return settings.DATABASE_URL.get_secret_value() if settings.DATABASE_URL else None
 
 
 async def shared_services(settings: Settings, *, gateway: bool) -> Services:
     """A process sharing the debates: the shared database and this process's leases."""
     url = database_url(settings)
-    if url is None:
-        raise SettingsError("DATABASE_URL is not set: several processes need PostgreSQL")
+    if url is None:  # `run` asks for it only with a URL set
+        raise SettingsError(
+            "DATABASE_URL is not set: `debate-room worker` shares the debates with "
+            "`debate-room run` through PostgreSQL (postgresql://user:password@host/db); "
+            "with the SQLite file, `debate-room run` alone runs every debate"
+        )
     db = await Database.open(url)
     leases = Leases(db, new_owner_id(), LeaseTiming(settings.LEASE_SECONDS))
     runs = not gateway or not settings.GATEWAY_ONLY
@@ -52,7 +54,7 @@ def front_engine(
             inbox,
             capacity=settings.WORKER_MAX_DEBATES,
             poll_s=settings.WORKER_POLL_SECONDS,
-            forget=(engine.room.forget,),
+            forget=engine.room.forget,
         )
     wake = services.runner.wake if services.runner else (lambda: None)
     return InboxEngine(engine.handler, engine.store, inbox, wake)
@@ -62,4 +64,5 @@ async def listen(services: Services, settings: Settings, wake: Callable[[], None
     """On PostgreSQL, a NOTIFY from another process (a command, a proposal) wakes the runner."""
     url = database_url(settings)
     if url is not None and services.db.dialect == "postgres":
-        services.closers.append(await Wakeup.listen(url, INBOX_CHANNEL, wake))
+        wakeup = await Wakeup.listen(url, INBOX_CHANNEL, wake)
+        services.closers.push_async_callback(wakeup.aclose)

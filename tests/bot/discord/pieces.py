@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bot.discord.render_split import SplitError, _Scanner
 
 
@@ -19,7 +21,7 @@ def join_pieces(pieces: list[str]) -> str:
         if index < last:
             # The trailing closer holds no newline, so the fence state at the cut is the
             # state after the whole piece: open means a closer was added.
-            probe = scanner.copy()
+            probe = replace(scanner)
             probe.feed(body)
             if probe.fence is not None:
                 if not body.endswith(probe.fence.marker):

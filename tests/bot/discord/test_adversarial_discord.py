@@ -12,7 +12,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.discord.embeds import GREY, status_line, summary_embed
+from bot.discord.embeds import GREY, summary_embed
+from bot.formatting import status_line
 from handlers.core.formats.adversarial import RECONCILER_ID
 from handlers.core.i18n import Strings
 from handlers.core.model import Outcome, Phase
