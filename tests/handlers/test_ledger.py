@@ -391,7 +391,7 @@ async def test_a_kill_inside_a_fanned_out_round_asks_only_the_missing(tmp_path: 
             await asyncio.wait_for(rig.h.wait_idle(debate.id), 10)
             where = f"crash at call {at} ({rig.plan.log[at - 1]})"
             stored = {t.number for t in await rig.h._store.last_turns(debate.id, 100)}
-            inside += stored in ({1}, {1, 2}, {4}, {4, 5}, {1, 2, 3, 4}, {1, 2, 3, 4, 5})
+            inside += len(stored) % len(TRIO) != 0  # a round part-answered, in any order
             asked = {m: len(d.requests) for m, d in rig.debaters.items()}
             await rig.rebuild()
             await asyncio.wait_for(rig.h.wait_idle(debate.id), 10)
