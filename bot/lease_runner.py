@@ -143,7 +143,7 @@ class LeaseRunner:
 
     def _adopt(self, debate_id: int) -> None:
         self._forget(debate_id)
-        self._handler.adopt(debate_id)
+        self._handler.wake(debate_id)
         self._wiki.resume(debate_id)
 
     async def _apply_inbox(self) -> None:

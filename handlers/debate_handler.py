@@ -118,7 +118,7 @@ class DebateHandler(DebateWorkers):
             language=chosen.language or self._config.language,
         )
         debate = await self._store.create(draft, self._config.proposal_ttl, (PostCard(),))
-        self._kick(debate.id)
+        self.wake(debate.id)
         return debate
 
     async def _spend(self, roster: tuple[Participant, ...]) -> Spend:
@@ -181,7 +181,6 @@ class DebateHandler(DebateWorkers):
             pauses_at_budget=self._config.budget_pause,
             poll_hours=self._config.poll_hours,
             budget_usd=self._config.budget_usd,
-            options=tuple(sorted(dict(event.options).items())),
         )
 
     async def expire_due(self) -> list[int]:

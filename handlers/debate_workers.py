@@ -76,7 +76,7 @@ class DebateWorkers:
         """After a start: run every debate that still has stored effects."""
         ids = await self._store.debates_with_work()
         for debate_id in ids:
-            self._kick(debate_id)
+            self.wake(debate_id)
         return ids
 
     async def wait_idle(self, debate_id: int) -> None:
@@ -95,10 +95,6 @@ class DebateWorkers:
         if task is not None:
             task.cancel()
             await asyncio.gather(task, return_exceptions=True)
-
-    def adopt(self, debate_id: int) -> None:
-        """Run a debate this process just claimed, from its stored state."""
-        self._kick(debate_id)
 
     async def aclose(self) -> None:
         """Stop every worker; what was not done stays stored for the next start."""
@@ -129,7 +125,7 @@ class DebateWorkers:
                 command=inbox_id,
             )
         self._cancel_obsolete(debate_id, step.debate)
-        self._kick(debate_id)
+        self.wake(debate_id)
         return Submitted(admission, step.debate)
 
     def _cancel_obsolete(self, debate_id: int, debate: Debate) -> None:
@@ -138,7 +134,8 @@ class DebateWorkers:
             if not still_wanted(debate, effect):
                 task.cancel()
 
-    def _kick(self, debate_id: int) -> None:
+    def wake(self, debate_id: int) -> None:
+        """Run the debate's stored effects (one just claimed too), if this process holds it."""
         if not self._guard.holds(debate_id):
             return  # another process runs it, or will once it claims it
         self._dirty.add(debate_id)
@@ -213,25 +210,21 @@ class DebateWorkers:
         # read here, or finds the effect running and ends it (`_cancel_obsolete`).
         async with self._locks.setdefault(debate_id, asyncio.Lock()):
             debate = await self._store.load(debate_id)
-            if not still_wanted(debate, effect):
-                await self._mark_done(debate_id, effect_id)  # nothing ran
+            if not still_wanted(debate, effect):  # nothing runs
+                await self._store.complete_effects(debate_id, [effect_id], self._clock.now())
                 return _Outcome.DONE
             # A task of its own, so that a step can end it alone (a stop ends a debater's turn).
             task = asyncio.create_task(self._runner.run(debate, effect))
             self._running.setdefault(debate_id, {})[effect_id] = (effect, task)
         event = await self._ended_by_step(debate_id, effect_id, task)
         if event is None:
-            await self._mark_done(debate_id, effect_id)
+            await self._store.complete_effects(debate_id, [effect_id], self._clock.now())
             return _Outcome.DONE
         # The event is in hand (a debater's paid reply, say): while the store is out of reach,
         # its save is what waits and is made again, not the effect (the debater is not asked
         # again). A save made again is safe: a step already stored ignores a repeated event.
         await self._patiently(debate_id, lambda: self._step(debate_id, event, completing=effect_id))
         return _Outcome.EVENT
-
-    async def _mark_done(self, debate_id: int, effect_id: int) -> None:
-        """Mark an effect that yielded no event done."""
-        await self._store.complete_effects(debate_id, [effect_id], self._clock.now())
 
     async def _ended_by_step(
         self, debate_id: int, effect_id: int, task: asyncio.Task[Event | None]

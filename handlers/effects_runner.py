@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
 
@@ -111,7 +111,7 @@ class EffectRunner:
             case fx.PostConclusion() | fx.PostSummary():
                 await self._show_end(debate, effect)
             case _:
-                await self._room.show(debate, *self._for_room(debate, effect))
+                await self._room.show(debate, self._named(debate, effect))
         return None
 
     async def _conclude(self, debate: Debate) -> ConclusionReady:
@@ -152,18 +152,6 @@ class EffectRunner:
                 return Loaded(title=title, markdown=markdown)
         return NOTHING
 
-    def _for_room(self, debate: Debate, effect: fx.RoomEffect) -> tuple[fx.RoomEffect, Loaded]:
-        """A notice with its page and seat named, an ending with the links to its pages."""
-        match effect:
-            case fx.Notify(key=key, params=params):
-                said = self._params(debate, dict(params))
-                return fx.Notify(key, tuple(said.items())), NOTHING
-            case fx.PostConclusion() | fx.PostSummary():
-                fmt = format_named(debate.format)
-                summary = fmt.summary(debate) if isinstance(effect, fx.PostSummary) else ""
-                return effect, Loaded(markdown=summary, links=page_links(self._wiki, debate))
-        return effect, NOTHING
-
     async def _task(self, debate: Debate, task: str) -> TaskDone:
         """A format's moderator task; its deterministic fallback when the moderator cannot."""
         fmt = format_named(debate.format)
@@ -188,11 +176,14 @@ class EffectRunner:
         return tuple(found)
 
     async def _show_end(self, debate: Debate, effect: fx.PostConclusion | fx.PostSummary) -> None:
-        """The end in the room, with every turn (for the export file); then the room's archive
-        time, stored as the debate's timer (fenced as every write is, kept across restarts)."""
+        """The end in the room, with the links to its pages and every turn (for the export
+        file); then the room's archive time, stored as the debate's timer (fenced as every
+        write is, kept across restarts)."""
+        fmt = format_named(debate.format)
+        summary = fmt.summary(debate) if isinstance(effect, fx.PostSummary) else ""
         every = await self._store.last_turns(debate.id, max(debate.turns, 1))
-        _, loaded = self._for_room(debate, effect)
-        await self._room.show(debate, effect, replace(loaded, turns=every))
+        links = page_links(self._wiki, debate)
+        await self._room.show(debate, effect, Loaded(markdown=summary, links=links, turns=every))
         if self._archive_hours:
             archive_at = self._clock.now() + timedelta(hours=self._archive_hours)
             await self._store.schedule_resume(debate.id, archive_at)
@@ -242,7 +233,7 @@ class EffectRunner:
         if not moved_toward(debate.stance_of(seat), parsed.stance):
             return ""
         earlier = await self._store.last_turns(debate.id, max(debate.turns, 1))
-        return verdict(debate, seat, parsed.stance, parsed.convinced_by, earlier)
+        return verdict(seat, parsed.convinced_by, earlier)
 
     async def _view(self, debate: Debate, *, every_seat: bool = False) -> ModeratorView:
         """The last two turns (by number, from the debate's log) and what the people said since
@@ -258,8 +249,12 @@ class EffectRunner:
         people = debate.people[debate.moderator_heard :]
         return ModeratorView(debate=debate, last_turns=turns, people=people)
 
-    def _params(self, debate: Debate, params: dict[str, str]) -> dict[str, str]:
-        """Resolve a `page` into its name and link, and a `seat` into the debater's name."""
+    def _named(self, debate: Debate, effect: fx.RoomEffect) -> fx.RoomEffect:
+        """A notice with its `page` resolved into its name and link, its `seat` into the
+        debater's name."""
+        if not isinstance(effect, fx.Notify):
+            return effect
+        params = dict(effect.params)
         if "page" in params:
             page = params["page"]
             params["page"] = PAGE_NAMES.get(page, page)
@@ -267,7 +262,7 @@ class EffectRunner:
             params["url"] = self._wiki.page_url(debate, page) if page in PAGE_NAMES or own else ""
         if "seat" in params:
             params["seat"] = debate.name_of(params["seat"])
-        return params
+        return fx.Notify(effect.key, tuple(params.items()))
 
 
 def page_links(wiki: Wiki, debate: Debate) -> dict[str, str]:

@@ -86,11 +86,8 @@ class RulesModerator:
         """The debate's summary plus one line for `turn` (once, in the debate's language),
         trimmed to SUMMARY_MAX_CHARS."""
         summary, phrase = debate.summary, self._strings.of(debate)
-        if turn is None:
-            return bound_summary(summary)
-        prefix = f"T{turn.number} "
-        if any(line.startswith(prefix) for line in summary.splitlines()):
-            return bound_summary(summary)  # judged again after a restart: no second line
+        if turn is None or any(old.startswith(f"T{turn.number} ") for old in summary.splitlines()):
+            return bound_summary(summary)  # none, or judged again after a restart: no second line
         stance = phrase(f"moderator.stance_{turn.parsed.stance or 'none'}")
         line = phrase(
             "moderator.rules_summary_line",

@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from handlers.core.effects import Notify
 from handlers.core.events import ReplyReceived
-from handlers.core.model import Debate, Stance, Turn
+from handlers.core.model import Stance, Turn
 from handlers.core.quotes import found_in
 from handlers.core.steps import Step
 
@@ -26,12 +26,8 @@ def quoted(quote: str, others: tuple[Turn, ...]) -> bool:
     return found_in(quote, others, fold_case=True)
 
 
-def verdict(
-    debate: Debate, seat: str, stance: Stance | None, quote: str, others: tuple[Turn, ...]
-) -> str:
-    """ "quoted", "unquoted", or "" when the reply concedes nothing."""
-    if not moved_toward(debate.stance_of(seat), stance):
-        return ""
+def verdict(seat: str, quote: str, others: tuple[Turn, ...]) -> str:
+    """A concession's (see `moved_toward`): "quoted" if `quote` stands in another's reply."""
     return "quoted" if quoted(quote, tuple(t for t in others if t.seat != seat)) else "unquoted"
 
 

@@ -7,11 +7,11 @@ import random
 from dataclasses import replace
 
 from handlers.core.credit import resumed
-from handlers.core.effects import AskBudget, Notify, UpdateStatus
+from handlers.core.effects import Notify
 from handlers.core.events import BudgetDecided
-from handlers.core.model import Debate, Outcome, Phase
+from handlers.core.model import Debate, Outcome
 from handlers.core.stalemate import HIGH
-from handlers.core.steps import Step, conclude, format_of, pause_at_budget, run_plan, with_asks
+from handlers.core.steps import Step, conclude, format_of, pause_at_budget, run_plan
 
 __all__ = ["HIGH", "converging", "converging_pause", "decided", "meter", "spent_pause"]
 
@@ -33,10 +33,7 @@ def converging_pause(judged: Debate, step: Step) -> Step:
     starts_round = step.debate.round > judged.round
     if not (judged.pauses_at_budget and starts_round and converging(judged)):
         return step
-    paused = replace(
-        with_asks(judged, ()), phase=Phase.AWAITING_USER, paused="converging", speaker=None
-    )
-    return Step(paused, (UpdateStatus(), AskBudget()))
+    return pause_at_budget(judged, "converging")
 
 
 def spent_pause(judged: Debate, step: Step) -> Step:

@@ -1,5 +1,6 @@
-"""What the engine does about a debate (effects, imperative): each is stored with the state
-it follows from, then run."""
+"""What the engine does about a debate (effects, imperative): each is stored (as JSON) in the
+same transaction as the state it follows from, then run in order; `kind` tells them apart in
+storage."""
 
 from __future__ import annotations
 
@@ -9,9 +10,6 @@ from typing import Annotated, Literal, TypeAlias
 from pydantic import Field, TypeAdapter
 
 from handlers.core.model import Conclusion, UserQuestion
-
-# Effects are stored (as JSON) in the same transaction as the state they follow
-# from, then run in order; `kind` tells them apart in storage.
 
 
 @dataclass(frozen=True)

@@ -107,10 +107,3 @@ class WikiPage(enum.StrEnum):
     WORKING_DOCUMENT = "working-document"
     ROUND_LOG = "round-log"
     CONCLUSION = "conclusion"
-
-
-class WriteMode(enum.StrEnum):
-    """How a wiki_action changes the Working-Document."""
-
-    REPLACE = "replace"
-    APPEND = "append"

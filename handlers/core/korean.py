@@ -75,9 +75,6 @@ def has_particles(text: str) -> bool:
 def resolve_particles(text: str) -> str:
     """Every both-forms particle in `text` replaced by the form its word needs."""
 
-    if not has_particles(text):
-        return text  # most lines have none: not worth the regex's scan of every position
-
     def pick(found: re.Match[str]) -> str:
         word, mark = found.group("word"), found.group("mark")
         return word + mark + particle_for(word, found.group("particle"))

@@ -14,7 +14,6 @@ from handlers.core.kinds import (
     Phase,
     Stance,
     WikiPage,
-    WriteMode,
 )
 from handlers.core.participants import AG, CLAUDE, DEFAULT_ROSTER, GEMINI, Backend, Participant
 from handlers.core.poll_data import PeoplePoll
@@ -35,7 +34,6 @@ __all__ = [
     "Phase",
     "Stance",
     "WikiPage",
-    "WriteMode",
 ]
 
 

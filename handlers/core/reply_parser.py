@@ -41,11 +41,10 @@ class _Budget:
     left: int
     attempts: int = MAX_ATTEMPTS
 
-    def spend(self, cost: int) -> bool:
-        """Charge one attempt; False once nothing is left."""
+    def spend(self, cost: int) -> None:
+        """Charge one attempt."""
         self.left -= cost
         self.attempts -= 1
-        return not self.spent
 
     @property
     def spent(self) -> bool:
@@ -165,12 +164,7 @@ def _wiki_action(value: Value | None, extra: list[tuple[str, Value]]) -> WikiAct
     page, mode, content = (fields.get(key) for key in ("page", "mode", "content"))
     page = "" if page is None else page
     mode = "replace" if mode is None else mode
-    if (
-        not isinstance(value, Obj)
-        or not isinstance(page, str)
-        or not isinstance(mode, str)
-        or not isinstance(content, str)
-    ):
+    if not (isinstance(page, str) and isinstance(mode, str) and isinstance(content, str)):
         extra.append(("wiki_action", value))
         return None
     extra += rest
@@ -180,19 +174,13 @@ def _wiki_action(value: Value | None, extra: list[tuple[str, Value]]) -> WikiAct
 def _question(value: Value | None, extra: list[tuple[str, Value]]) -> Question | None:
     if value is None:
         return None
-    if isinstance(value, str):
-        if value.strip():
-            return Question(to="opponent", text=shown(value))
-        extra.append(("question", value))
-        return None
+    if isinstance(value, str) and value.strip():
+        return Question(to="opponent", text=shown(value))
     rest: list[tuple[str, Value]] = []
     fields = _split(value, _QUESTION_KEYS, rest, "question.") if isinstance(value, Obj) else {}
     to, text = fields.get("to"), fields.get("text")
-    if not isinstance(value, Obj) or not isinstance(text, str) or not text.strip():
-        extra.append(("question", value))
-        return None
-    if to is not None and not isinstance(to, str):
-        extra.append(("question", value))
+    if not isinstance(text, str) or not text.strip() or not isinstance(to, str | None):
+        extra.append(("question", value))  # no question: shown whole among the other fields
         return None
     extra += rest
     who = "user" if str(to or "").lower() == "user" else "opponent"

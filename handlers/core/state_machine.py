@@ -21,6 +21,7 @@ from handlers.core.convergence import TREND_KEPT, converging_pause, decided, spe
 from handlers.core.credit import resumed
 from handlers.core.degraded import fell_back
 from handlers.core.formats import card_options, formats_for
+from handlers.core.formats.plans import PeopleStep
 from handlers.core.model import (
     Action,
     Actor,
@@ -214,8 +215,7 @@ def _judged(debate: Debate, event: ev.Judged, rng: random.Random) -> Step:
     if decision.action is Action.CONCLUDE:
         step = conclude(judged, Outcome.CONSENSUS)
     elif question is not None:
-        waiting = replace(judged, phase=Phase.AWAITING_USER, user_question=question)
-        step = Step(waiting, (fx.AskUser(question), fx.UpdateStatus()))
+        step = run_plan(PeopleStep(judged, question))
     else:
         step = run_plan(format_of(judged).judged(judged, decision, rng))
         step = spent_pause(judged, stalemate_pause(judged, converging_pause(judged, step)))

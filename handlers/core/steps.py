@@ -136,10 +136,11 @@ def task_done(debate: Debate, event: TaskDone, rng: random.Random) -> Step:
     return Step(step.debate, (*effects, *step.effects))
 
 
-def pause_at_budget(debate: Debate) -> Step:
-    """The budget is spent without an end: the people choose (Extend / Conclude)."""
+def pause_at_budget(debate: Debate, why: str = "budget") -> Step:
+    """The budget is spent without an end (or, `why` "converging", the meter stays high):
+    the people choose (Extend / Conclude)."""
     paused = replace(
-        with_asks(debate, ()), phase=Phase.AWAITING_USER, paused="budget", speaker=None, tasks=()
+        with_asks(debate, ()), phase=Phase.AWAITING_USER, paused=why, speaker=None, tasks=()
     )
     return Step(paused, (UpdateStatus(), AskBudget()))
 

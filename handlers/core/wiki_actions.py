@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass
 
-from handlers.core.model import WikiAction, WikiPage, WriteMode
+from handlers.core.model import WikiAction, WikiPage
 from handlers.core.shorten import shorten
 
 MAX_ACTION_CHARS = 30_000
 MAX_DOCUMENT_CHARS = 200_000
 _PAGE_NAMES = {page.value: page for page in WikiPage}
+
+
+class WriteMode(enum.StrEnum):
+    """How a wiki_action changes the Working-Document."""
+
+    REPLACE = "replace"
+    APPEND = "append"
 
 
 @dataclass(frozen=True)

@@ -56,7 +56,7 @@ class LeasedRig(Rig):
         assert self.leases is not None
         taken = await self.leases.claim(5)
         for debate_id in taken:
-            self.h.adopt(debate_id)
+            self.h.wake(debate_id)
         return taken
 
 
