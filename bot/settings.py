@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from pydantic import (
+    AfterValidator,
     Field,
     SecretStr,
     ValidationError,
@@ -45,6 +46,9 @@ __all__ = [
 IdList = Annotated[tuple[int, ...], NoDecode]
 DEFAULT_PARTICIPANTS = "ag:ag-relay:AG,claude:claude-cli:Claude"
 DATABASE_FILE = "debate-room.sqlite3"  # DATABASE_PATH's default, in DATA_DIR
+Home = Annotated[Path, AfterValidator(Path.expanduser)]  # `~/x` as a shell reads it (.env is none)
+WebAddress = Annotated[str, AfterValidator(check_web_address)]
+DatabaseUrl = Annotated[SecretStr, AfterValidator(check_database_url)]
 
 
 class Settings(BaseSettings):
@@ -81,7 +85,7 @@ class Settings(BaseSettings):
     # the Reconciler below FULL run mid-tier, the FULL Reconciler top-tier (blank: CLAUDE_MODEL).
     CLAUDE_MODEL_MID: str = "sonnet"
     CLAUDE_MODEL_TOP: str = "opus"
-    CLAUDE_WORKDIR: Path | None = None
+    CLAUDE_WORKDIR: Home | None = None
     CLAUDE_TIMEOUT_SECONDS: float = Field(900, gt=0)
     CLAUDE_TOOLS: str = "Read,Grep,Glob,WebSearch,WebFetch"
     CLAUDE_CODE_MAX_RETRIES: int = Field(2, ge=0)
@@ -90,18 +94,18 @@ class Settings(BaseSettings):
     # false: ANTHROPIC_API_KEY is removed from Claude's environment (the subscription pays)
     CLAUDE_KEEP_API_KEY: bool = False
     # The wiki
-    WIKIJS_URL: str | None = None  # where the bot calls Wiki.js's API
+    WIKIJS_URL: WebAddress | None = None  # where the bot calls Wiki.js's API
     WIKIJS_API_KEY: SecretStr | None = Field(None, validate_default=True)  # needed with the URL
     # Where people open the wiki: the base of every link posted (blank: WIKIJS_URL), for a bot
     # that reaches Wiki.js at an address people cannot (http://wiki:3000 in docker compose).
-    WIKI_PUBLIC_URL: str | None = None
+    WIKI_PUBLIC_URL: WebAddress | None = None
     WIKI_ROOT: str = "debates"
-    LOCAL_WIKI_DIR: Path = Path("./wiki")
+    LOCAL_WIKI_DIR: Home = Path("./wiki")
     # The engine
-    DATABASE_PATH: Path = Path("./data") / DATABASE_FILE  # unless set: DATA_DIR/DATABASE_FILE
+    DATABASE_PATH: Home = Path("./data") / DATABASE_FILE  # unless set: DATA_DIR/DATABASE_FILE
     # postgresql://user:password@host:5432/database selects PostgreSQL instead of the file.
-    DATABASE_URL: SecretStr | None = None
-    DATA_DIR: Path = Path("./data")
+    DATABASE_URL: DatabaseUrl | None = None
+    DATA_DIR: Home = Path("./data")
     MAX_ROUNDS: int = Field(6, ge=1, le=50)
     LANGUAGE: Literal["ko", "en", "pt-BR"] = "ko"
     # Who debates: `id:backend[:name[:persona]]`, comma-separated (backends: ag-relay,
@@ -160,20 +164,6 @@ class Settings(BaseSettings):
             return tuple(int(part) for part in parts)
         return value
 
-    @field_validator("DATABASE_URL")
-    @classmethod
-    def _database_url(cls, value: SecretStr | None) -> SecretStr | None:
-        if value is not None:
-            check_database_url(value.get_secret_value())
-        return value
-
-    @field_validator("WIKIJS_URL", "WIKI_PUBLIC_URL")
-    @classmethod
-    def _web_address(cls, value: str | None) -> str | None:
-        if value is not None:
-            check_web_address(value)
-        return value
-
     @field_validator("WIKIJS_API_KEY")
     @classmethod
     def _wiki_key(cls, value: SecretStr | None, info: ValidationInfo) -> SecretStr | None:
@@ -188,12 +178,6 @@ class Settings(BaseSettings):
         if value and "DATABASE_URL" in info.data and info.data["DATABASE_URL"] is None:
             raise ValueError("true needs DATABASE_URL: the workers share the debates through it")
         return value
-
-    @field_validator("DATA_DIR", "DATABASE_PATH", "LOCAL_WIKI_DIR", "CLAUDE_WORKDIR")
-    @classmethod
-    def _home(cls, value: Path | None) -> Path | None:
-        """`~/x` is the home folder's x, as in a shell (a `.env` file is not one)."""
-        return value.expanduser() if value is not None else None
 
     @model_validator(mode="after")
     def _database_in_data_dir(self) -> Settings:

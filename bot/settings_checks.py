@@ -125,7 +125,7 @@ def _bounds(metadata: Sequence[Any]) -> str:
 
 
 def _is_secret(field: FieldInfo) -> bool:
-    return SecretStr in typing.get_args(field.annotation) or field.annotation is SecretStr
+    return _kind(field.annotation) == _SIMPLE[SecretStr]
 
 
 CLOSE_ENOUGH = 0.85  # difflib ratio: MAX_ROUND and LOGLEVEL are caught, PATH and HOME are not
@@ -141,8 +141,9 @@ def mask_database_url(url: str) -> str:
     return f"{scheme}://{userinfo.partition(':')[0]}:***@{host}"
 
 
-def check_database_url(url: str) -> None:
-    """Raise ValueError (the password masked) unless `url` is postgresql://user@host/db."""
+def check_database_url(secret: SecretStr) -> SecretStr:
+    """`secret`; ValueError (the password masked) unless it is postgresql://user@host/db."""
+    url = secret.get_secret_value()
     shown = mask_database_url(url)
     if not is_postgres_url(url):
         raise ValueError(f"{shown} does not start with postgresql://")
@@ -159,15 +160,17 @@ def check_database_url(url: str) -> None:
         raise ValueError(f"{shown} names no database (…/database at the end)")
     if port == 0:
         raise ValueError(f"{shown} has port 0")
+    return secret
 
 
-def check_web_address(url: str) -> None:
-    """Raise ValueError unless `url` is an http(s) address with a host."""
+def check_web_address(url: str) -> str:
+    """`url`; ValueError unless it is an http(s) address with a host."""
     parts = urlsplit(url.strip())
     if parts.scheme not in ("http", "https"):
         raise ValueError("it does not start with http:// or https://")
     if not parts.hostname:
         raise ValueError("it names no host")
+    return url
 
 
 def format_problem(name: str, participants: str | None) -> str:
