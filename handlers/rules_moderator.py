@@ -6,8 +6,6 @@ debate's own language.
 
 from __future__ import annotations
 
-import re
-
 from handlers.core.i18n import Strings
 from handlers.core.model import (
     Action,
@@ -23,6 +21,7 @@ from handlers.core.model import (
     Turn,
     UserQuestion,
 )
+from handlers.core.shorten import gist
 from handlers.core.state_machine import both_agree
 from handlers.ports import ModeratorUnavailable, TaskRequest
 
@@ -30,7 +29,6 @@ SUMMARY_MAX_CHARS = 3000  # the running summary's cap, whoever writes it: keeps 
 SUMMARY_LINE_CHARS = 220  # one mechanical line per turn
 POSITION_CHARS = 700  # each side's last position on the Conclusion page
 _STANCE_WEIGHT = {Stance.AGREE: 1.0, Stance.PARTIAL: 0.5, Stance.DISAGREE: 0.0}
-_SPACES = re.compile(r"\s+")
 
 
 class RulesModerator:
@@ -132,12 +130,6 @@ def consensus_estimate(view: ModeratorView) -> float:
     """The mean of the stated stances (agree 1, partial 0.5, disagree 0); 0 when none."""
     weights = [_STANCE_WEIGHT[stance] for _, stance in view.debate.stances]
     return round(sum(weights) / len(weights), 2) if weights else 0.0
-
-
-def gist(text: str, limit: int) -> str:
-    """The text on one line, cut at `limit` characters with an ellipsis."""
-    flat = _SPACES.sub(" ", text).strip()
-    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
 
 
 def bound_summary(summary: str, cap: int = SUMMARY_MAX_CHARS) -> str:

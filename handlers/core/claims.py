@@ -6,6 +6,8 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, replace
 
+from handlers.core.shorten import gist
+
 MAX_CLAIMS = 40  # a board people can read; later new claims are not added
 CLAIM_CHARS = 300  # one claim's wording, as the moderator gave it (cut with a mark)
 
@@ -56,13 +58,10 @@ def updated(
                 board[known.id] = replace(known, status=update.status, holders=holders, turn=turn)
         elif update.text.strip() and len(board) < MAX_CLAIMS:
             new_id = f"C{len(board) + 1}"
-            board[new_id] = Claim(new_id, _cut(update.text), holder, update.status, turn)
+            board[new_id] = Claim(
+                new_id, gist(update.text, CLAIM_CHARS), holder, update.status, turn
+            )
     return tuple(board.values())
-
-
-def _cut(text: str) -> str:
-    words = " ".join(text.split())
-    return words if len(words) <= CLAIM_CHARS else words[: CLAIM_CHARS - 1] + "…"
 
 
 def as_lines(claims: tuple[Claim, ...]) -> str:

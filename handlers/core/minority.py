@@ -9,6 +9,7 @@ from handlers.core.model import Debate, Turn
 from handlers.core.poll_data import ANSWER_CHARS, MAX_ANSWERS, MinorityReport, PeoplePoll, Side
 from handlers.core.quotes import MIN_QUOTE_CHARS, found_in, quote_form
 from handlers.core.reply_parser import task_object
+from handlers.core.shorten import gist
 
 QUOTE_CHARS = 400  # a quote longer than this is not a quote of the strongest case
 POSITION_CHARS = 300  # a side's position, as the report shows it (the poll cuts it to 55)
@@ -67,7 +68,7 @@ def case_after(turn: Turn, line: str) -> str:
     at = opinion.find(line)
     rest = opinion[at + len(line) :] if at >= 0 else ""
     words = (part.strip().lstrip(_MARKS).strip() for part in rest.splitlines())
-    return _cut(" ".join(" ".join(w.split()) for w in words if w), CASE_CHARS)
+    return gist(" ".join(words), CASE_CHARS)
 
 
 def fallback(debate: Debate, turns: tuple[Turn, ...]) -> MinorityReport:
@@ -79,7 +80,7 @@ def fallback(debate: Debate, turns: tuple[Turn, ...]) -> MinorityReport:
         quote = line[:QUOTE_CHARS].rstrip()
         quotes = (quote,) if verbatim(quote, _own(turns, participant)) else ()
         case = case_after(last, line)
-        sides.append(Side(participant, _cut(line, POSITION_CHARS), case, quotes=quotes))
+        sides.append(Side(participant, gist(line, POSITION_CHARS), case, quotes=quotes))
     return MinorityReport(tuple(sides), by_rules=True)
 
 
@@ -118,18 +119,14 @@ def _sides_in(output: str) -> dict[str, dict[str, object]]:
 
 def _text(item: dict[str, object], key: str, limit: int) -> str:
     value = item.get(key)
-    return _cut(" ".join(value.split()), limit) if isinstance(value, str) else ""
-
-
-def _cut(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+    return gist(value, limit) if isinstance(value, str) else ""
 
 
 def answers(debate: Debate, report: MinorityReport) -> tuple[str, ...]:
     """The poll's answers: `Name: position`, cut to Discord's 55 characters with `…` (the
     report above the poll holds each position whole)."""
     return tuple(
-        _cut(f"{debate.name_of(side.participant)}: {side.position}", ANSWER_CHARS)
+        gist(f"{debate.name_of(side.participant)}: {side.position}", ANSWER_CHARS)
         for side in report.sides
     )
 

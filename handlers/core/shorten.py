@@ -1,7 +1,7 @@
 """Shortening that says so: the head of a text, then a note of how much was left out.
 
 Pure: no I/O. The note is the caller's (localized, naming where the whole text is); the
-default says only how many characters are missing.
+default says only how many characters are missing; `gist` is the one-line cut with `…`.
 """
 
 from __future__ import annotations
@@ -27,3 +27,9 @@ def shorten(text: str, limit: int, note: Callable[[int], str] = omitted_note) ->
         omitted = len(text) - keep
     tail = note(len(text) - keep)
     return (text[:keep] + tail)[:limit] if len(tail) <= limit else tail[:limit]
+
+
+def gist(text: str, limit: int) -> str:
+    """The text on one line, cut at `limit` characters with an ellipsis."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"

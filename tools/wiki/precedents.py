@@ -8,6 +8,7 @@ import asyncio
 from typing import Any
 
 from handlers.core.model import Precedent
+from handlers.core.shorten import gist
 from tools.wiki.backends import LocalWiki, WikiBackend, split_front_matter
 from tools.wiki.relevance import relevant, terms
 from tools.wiki.wikijs import WikiJsWiki
@@ -94,8 +95,7 @@ def _held(wanted: list[str], text: str) -> tuple[str, ...]:
 
 
 def _excerpt(body: str) -> str:
-    words = " ".join(body.replace("#", " ").replace("_", " ").split())
-    return words if len(words) <= EXCERPT_CHARS else words[: EXCERPT_CHARS - 1] + "…"
+    return gist(body.replace("#", " ").replace("_", " "), EXCERPT_CHARS)
 
 
 def precedents_for(backend: WikiBackend, root: str) -> LocalPrecedents | WikiJsPrecedents | None:

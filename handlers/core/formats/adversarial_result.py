@@ -27,6 +27,7 @@ from handlers.core.formats.adversarial_contract import (
 )
 from handlers.core.formats.keys import fenced
 from handlers.core.formats.keys import verbatim as v
+from handlers.core.shorten import gist
 
 NOT_RUN = word("no_answer")
 ROLE_NAMES = {
@@ -212,9 +213,7 @@ def _decision_lines(res: Result, rec: dict[str, str], answers: Answers) -> list[
 
 def _cell(text: str, limit: int = 160) -> str:
     """A role's words in a table cell, verbatim (shortened: the whole answer is below)."""
-    flat = " ".join(text.split())
-    flat = flat if len(flat) <= limit else flat[: limit - 1] + "…"
-    return v(flat).replace("|", "\\|") or "-"
+    return v(gist(text, limit)).replace("|", "\\|") or "-"
 
 
 def _citing(text: str, ids: tuple[str, ...]) -> str:
