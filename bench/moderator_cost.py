@@ -34,6 +34,7 @@ from google import genai  # noqa: E402
 from google.genai import types  # noqa: E402
 from moderator_cost_autogen import autogen  # noqa: E402  # bench/ is on sys.path when run
 
+from bot.compose import detection_limits  # noqa: E402
 from bot.settings import Settings  # noqa: E402
 from handlers.core.effects import AskDebater, Conclude, Judge  # noqa: E402
 from handlers.core.events import ConclusionReady, Judged, ProposalApproved, ReplyReceived  # noqa: E402
@@ -201,9 +202,7 @@ async def detection(messages: list[dict[str, Any]], db: Database) -> int:
         moderator,
         channels=(1,),
         bot_user_id=999,
-        cooldown_s=defaults.DETECT_COOLDOWN_SECONDS,
-        min_new_messages=defaults.DETECT_MIN_NEW_MESSAGES,
-        min_confidence=defaults.DETECT_MIN_CONFIDENCE,
+        limits=detection_limits(defaults),
         clock=clock,
         has_open_topic=has_open_topic,
     )

@@ -20,7 +20,7 @@ from handlers.core.formats import format_named, formats_for
 from handlers.core.i18n import Strings
 from handlers.core.model import AG, GEMINI, Backend
 from handlers.debate_handler import DebateHandler, HandlerConfig
-from handlers.detection import DetectionHandler
+from handlers.detection import DetectionHandler, DetectionLimits
 from handlers.ports import Clock, Debater, Moderator, Room
 from handlers.prompting import participant_system_prompt
 from handlers.rules_moderator import RulesModerator
@@ -38,7 +38,6 @@ from tools.wiki.precedents import precedents_for
 from tools.wiki.wikijs import WikiJsWiki
 
 R = TypeVar("R", bound=Room)
-DETECTION_WINDOW = 20  # chat lines the moderator sees when it judges a conversation
 
 
 class SystemClock:
@@ -214,20 +213,10 @@ def build_engine(
     return engine[0]
 
 
-@dataclass(frozen=True)
-class DetectionLimits:
-    """How often detection asks the moderator, and how sure it must be."""
-
-    cooldown_s: float
-    min_new_messages: int
-    min_confidence: float
-    window_size: int = DETECTION_WINDOW
-
-    @classmethod
-    def of(cls, settings: Settings) -> DetectionLimits:
-        """The limits as the settings give them."""
-        return cls(settings.DETECT_COOLDOWN_SECONDS, settings.DETECT_MIN_NEW_MESSAGES,
-                   settings.DETECT_MIN_CONFIDENCE)  # fmt: skip
+def detection_limits(settings: Settings) -> DetectionLimits:
+    """The detection limits as the settings give them."""
+    return DetectionLimits(settings.DETECT_COOLDOWN_SECONDS, settings.DETECT_MIN_NEW_MESSAGES,
+                           settings.DETECT_MIN_CONFIDENCE)  # fmt: skip
 
 
 def build_detection(
@@ -253,10 +242,7 @@ def build_detection(
         moderator,
         channels=channels,
         bot_user_id=bot_user_id,
-        cooldown_s=limits.cooldown_s,
-        min_new_messages=limits.min_new_messages,
-        min_confidence=limits.min_confidence,
-        window_size=limits.window_size,
+        limits=limits,
         clock=clock,
         has_open_topic=has_open_topic,
         language_of=language_of,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import re
 from collections import deque
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -50,6 +50,7 @@ EXPLICIT_REQUEST = re.compile(
 )
 MIN_WINDOW_CHARS = 80  # a few words of chat are not a decision
 MIN_MARKER_HITS = 2  # in the new messages: one stray word is not an open decision
+DETECTION_WINDOW = 20  # chat lines the moderator sees when it judges a conversation
 MAX_BACKOFF = 8  # after negative verdicts the cooldown doubles, up to this factor
 CONTEXT_LINE_CHARS = 500
 
@@ -88,6 +89,15 @@ def looks_open(window: Iterable[ChatLine], new: int) -> bool:
     return hits >= MIN_MARKER_HITS
 
 
+@dataclass(frozen=True)
+class DetectionLimits:
+    """How often detection asks the moderator, and how sure it must be."""
+
+    cooldown_s: float
+    min_new_messages: int
+    min_confidence: float
+
+
 class DetectionHandler:
     """Turns watched-channel chat into at most an occasional Proposal."""
 
@@ -97,10 +107,7 @@ class DetectionHandler:
         *,
         channels: Iterable[int],
         bot_user_id: int,
-        cooldown_s: float,
-        min_new_messages: int,
-        min_confidence: float,
-        window_size: int = 20,
+        limits: DetectionLimits,
         clock: Clock,
         has_open_topic: HasOpenTopic,
         language_of: LanguageOf = _no_language,
@@ -108,10 +115,7 @@ class DetectionHandler:
         self._moderator = moderator
         self._watched = frozenset(channels)
         self._bot_user_id = bot_user_id
-        self._cooldown_s = cooldown_s
-        self._min_new = min_new_messages
-        self._min_confidence = min_confidence
-        self._window_size = window_size
+        self._limits = limits
         self._clock = clock
         self._has_open_topic = has_open_topic
         self._language_of = language_of
@@ -129,7 +133,7 @@ class DetectionHandler:
         (worded in the language `/debate config` set for the server or channel, if any)."""
         if not self.watches(channel_id) or author_is_bot or line.author_id == self._bot_user_id:
             return None
-        state = self._channels.setdefault(channel_id, _Channel(deque(maxlen=self._window_size)))
+        state = self._channels.setdefault(channel_id, _Channel(deque(maxlen=DETECTION_WINDOW)))
         if line.message_id and line.message_id in state.seen:
             return None  # a redelivered message (gateway resume) counts once
         if line.message_id:
@@ -153,18 +157,19 @@ class DetectionHandler:
         if state.busy or not asks_for_debate(line.content):
             return False
         now, last = self._clock.now(), state.last_explicit
-        if last is not None and (now - last).total_seconds() < self._cooldown_s:
+        if last is not None and (now - last).total_seconds() < self._limits.cooldown_s:
             return False
         state.last_explicit = now
         return True
 
     def _due(self, state: _Channel) -> bool:
         """Enough new messages, the cooldown passed, nothing running, and the pre-filter agrees."""
-        if state.busy or state.new_messages < self._min_new:
+        if state.busy or state.new_messages < self._limits.min_new_messages:
             return False
         if state.last_detect is not None:
             elapsed = (self._clock.now() - state.last_detect).total_seconds()
-            cooldown = delay_s(state.misses, self._cooldown_s, self._cooldown_s * MAX_BACKOFF)
+            base = self._limits.cooldown_s
+            cooldown = delay_s(state.misses, base, base * MAX_BACKOFF)
             if elapsed < cooldown:
                 return False
         return looks_open(state.window, state.new_messages)
@@ -175,12 +180,13 @@ class DetectionHandler:
         self.requests += 1
         language = await self._language_of(guild_id, channel_id)
         detection = await self._moderator.detect(window, language)
-        if not detection.debate_worthy or detection.confidence < self._min_confidence:
+        if not detection.debate_worthy or detection.confidence < self._limits.min_confidence:
             return None
         topic = detection.topic.strip()
         if not topic or await self._has_open_topic(channel_id, topic):
             return None
         log.info("detection: proposing %r in channel %d", topic, channel_id)
+        context, people, names = heard(window)
         return Proposal(
             channel_id=channel_id,
             guild_id=guild_id,
@@ -188,28 +194,21 @@ class DetectionHandler:
             question=detection.question.strip(),
             reason=detection.reason.strip(),
             confidence=detection.confidence,
-            context=window_text(window),
-            people_ids=people_ids(window),
-            people_names=people_names(window),
+            context=context,
+            people_ids=people,
+            people_names=names,
             suggested_format=detection.suggested_format.strip(),
             format_reason=detection.format_reason.strip(),
         )
 
 
-def people_ids(window: tuple[ChatLine, ...]) -> tuple[int, ...]:
-    """The distinct human authors of the window, in order of first appearance."""
-    return tuple(dict.fromkeys(line.author_id for line in window))
-
-
-def people_names(window: tuple[ChatLine, ...]) -> tuple[str, ...]:
-    """The display names of `people_ids(window)`, in the same order."""
+def heard(chat: Sequence[ChatLine]) -> tuple[str, tuple[int, ...], tuple[str, ...]]:
+    """The last DETECTION_WINDOW lines as a Proposal keeps them: the excerpt the card and the
+    Agenda show, the distinct human authors in order of first appearance, and their names."""
+    window = chat[-DETECTION_WINDOW:]
     names = {line.author_id: line.author_name or str(line.author_id) for line in window}
-    return tuple(names[author] for author in people_ids(window))
-
-
-def window_text(window: tuple[ChatLine, ...]) -> str:
-    """The window as the chat excerpt the card and the Agenda show."""
-    return "\n".join(
+    context = "\n".join(
         f"{line.author_name or line.author_id}: {shorten(line.content, CONTEXT_LINE_CHARS)}"
         for line in window
     )
+    return context, tuple(names), tuple(names.values())

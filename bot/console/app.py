@@ -14,7 +14,6 @@ from rich.console import Console
 from rich.text import Text
 
 from bot.admin import open_debates
-from bot.compose import DETECTION_WINDOW
 from bot.console.admin_keys import AdminKeys
 from bot.console.card_keys import budget_in, format_in, option_in
 from bot.console.keyboard import HELP, QUIT, STOP, Keyboard
@@ -36,7 +35,7 @@ from handlers.core.formats import card_options, formats_for
 from handlers.core.i18n import Strings
 from handlers.core.model import ChatLine, Debate, Phase, Proposal
 from handlers.debate_handler import DebateHandler
-from handlers.detection import DetectionHandler, people_ids, people_names, window_text
+from handlers.detection import DetectionHandler, heard
 from handlers.ports import Clock
 from tools.store.debates import SqliteStore
 
@@ -230,16 +229,16 @@ class ConsoleApp:
             return
         operator = self._people.operator  # with no chat yet, the topic is what was said
         said = ChatLine(self._people.id_of(operator), operator, topic, self._clock.now())
-        window = tuple(self._window[-DETECTION_WINDOW:]) or (said,)
+        context, people, names = heard(self._window or [said])
         proposal = Proposal(
             channel_id=CONSOLE_CHANNEL,
             topic=topic,
             question=topic,
             reason=self._t("console.shortcut_reason"),
             confidence=1.0,
-            context=window_text(window),
-            people_ids=people_ids(window),
-            people_names=people_names(window),
+            context=context,
+            people_ids=people,
+            people_names=names,
         )
         await self._propose(proposal)
 

@@ -16,12 +16,12 @@ from pathlib import Path
 from rich.console import Console
 
 from bot.compose import (
-    DetectionLimits,
     Engine,
     SystemClock,
     build_detection,
     build_engine,
     build_wiki_backend,
+    detection_limits,
     handler_config,
 )
 from bot.console.app import CONSOLE_CHANNEL, ConsoleApp
@@ -133,7 +133,7 @@ class _Session:
         await engine.wiki.start()
         detection = build_detection(
             moderator, engine.store, self.clock, channels=(CONSOLE_CHANNEL,), bot_user_id=0,
-            limits=DetectionLimits.of(settings),
+            limits=detection_limits(settings),
         )  # fmt: skip
         return ConsoleApp(
             engine.handler, detection, engine.store, self.keyboard, self.console,

@@ -18,7 +18,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.text import Text
 
-from bot.compose import DetectionLimits, build_detection, build_engine
+from bot.compose import build_detection, build_engine
 from bot.console.app import CONSOLE_CHANNEL
 from bot.console.room import ConsoleRoom
 from bot.console.room_out import MODERATOR_GREY, USER_AMBER, ConsoleOut
@@ -38,6 +38,7 @@ from handlers.core.formats import format_named
 from handlers.core.i18n import Strings
 from handlers.core.model import ChatLine, Debate, Phase, Proposal
 from handlers.debate_handler import HandlerConfig
+from handlers.detection import DetectionLimits
 from tools.store.db import Database
 from tools.wiki.backends import LocalWiki
 

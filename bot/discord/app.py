@@ -15,7 +15,6 @@ import discord
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from bot.compose import (
-    DetectionLimits,
     Engine,
     SystemClock,
     build_detection,
@@ -23,6 +22,7 @@ from bot.compose import (
     build_moderator,
     build_wiki_backend,
     cli_debater,
+    detection_limits,
     handler_config,
     wanted_backends,
 )
@@ -119,7 +119,7 @@ def _front(
         clock,
         channels=settings.DEBATE_CHANNEL_IDS,
         bot_user_id=bot.user.id if bot.user else 0,
-        limits=DetectionLimits.of(settings),
+        limits=detection_limits(settings),
         configs=ServerSettings(engine.db),
     )
     bot.front = DiscordFront(

@@ -9,7 +9,7 @@ from datetime import timedelta
 import pytest
 
 from handlers.core.model import ChatLine
-from handlers.detection import DetectionHandler, asks_for_debate, looks_open
+from handlers.detection import DetectionHandler, DetectionLimits, asks_for_debate, looks_open
 from handlers.rules_moderator import RulesModerator
 from tests.doubles import FakeClock
 from tests.fakes.fake_gemini import FakeGemini
@@ -43,10 +43,7 @@ def handler(
     options: dict = {
         "channels": (CHANNEL,),
         "bot_user_id": BOT_ID,
-        "cooldown_s": 120,
-        "min_new_messages": 4,
-        "min_confidence": 0.7,
-        "window_size": 20,
+        "limits": DetectionLimits(overrides.pop("cooldown_s", 120), 4, 0.7),  # type: ignore[arg-type]
         "clock": clock,
         "has_open_topic": open_topics,
     }

@@ -9,18 +9,17 @@ from datetime import UTC, datetime
 from handlers.core.formats.adversarial_briefs import EVIDENCE
 from handlers.core.i18n import Strings
 from handlers.core.model import Added, ChatLine, Debate, Phase, Proposal
-from handlers.detection import CONTEXT_LINE_CHARS, people_ids, people_names, window_text
+from handlers.detection import CONTEXT_LINE_CHARS, heard
 from tools.wiki.pages import render_agenda
 
 T0 = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 
 
 def agenda_of(lines: list[ChatLine], language: str = "ko") -> str:
-    window = tuple(lines)
+    context, people, names = heard(lines)
     proposal = Proposal(
         channel_id=1, topic="캐시", question="어떤 캐시?", reason="이유", confidence=0.9,
-        context=window_text(window), people_ids=people_ids(window),
-        people_names=people_names(window),
+        context=context, people_ids=people, people_names=names,
     )  # fmt: skip
     debate = Debate(
         id=1, proposal=proposal, phase=Phase.SPEAKING, max_rounds=4, created_at=T0, started_at=T0
