@@ -38,17 +38,16 @@ class OpenTopics:
 
 
 def handler(
-    moderator: object, clock: FakeClock, open_topics: OpenTopics, **overrides: object
+    moderator: object, clock: FakeClock, open_topics: OpenTopics, cooldown_s: float = 120
 ) -> DetectionHandler:
-    options: dict = {
-        "channels": (CHANNEL,),
-        "bot_user_id": BOT_ID,
-        "limits": DetectionLimits(overrides.pop("cooldown_s", 120), 4, 0.7),  # type: ignore[arg-type]
-        "clock": clock,
-        "has_open_topic": open_topics,
-    }
-    options.update(overrides)
-    return DetectionHandler(moderator, **options)  # type: ignore[arg-type]
+    return DetectionHandler(
+        moderator,  # type: ignore[arg-type]  # a GeminiModerator or the rules fallback
+        channels=(CHANNEL,),
+        bot_user_id=BOT_ID,
+        limits=DetectionLimits(cooldown_s, min_new_messages=4, min_confidence=0.7),
+        clock=clock,
+        has_open_topic=open_topics,
+    )
 
 
 async def test_a_busy_channel_makes_at_most_the_throttled_number_of_requests(
