@@ -49,10 +49,14 @@ class InboxEngine:
     async def submit(self, debate_id: int, event: Event) -> Submitted:
         """Store an event the debate admits now, for its holder (the debate after is unknown)."""
         debate = await self._store.load(debate_id)
-        admission = admits(debate, event)
+        admission, key = admits(debate, event), answers(debate, event)
+        if admission is Admission.NOT_NOW and key is not None:  # decided, and applied already:
+            first = await self._inbox.first(debate_id, key)  # by whom (the card's first click)
+            if first is not None:
+                return Submitted(Admission.ANSWERED, debate, first)
         if admission is not Admission.TAKEN:
             return Submitted(admission, debate)  # unchanged: why, and what is open, are in it
-        first = await self._inbox.put(debate_id, event, answers(debate, event))
+        first = await self._inbox.put(debate_id, event, key)
         if first is not None:  # another's answer to the same came first: this one is not kept
             return Submitted(Admission.ANSWERED, debate, first)
         self._wake()

@@ -57,10 +57,14 @@ class Inbox:
         payload = EVENT_ADAPTER.dump_json(event).decode()
         stamp = datetime.now(UTC).isoformat()
         if not await self._db.execute(INSERT, (debate_id, event.kind, payload, stamp, answers)):
-            row = await self._db.fetch_one(SELECT_ANSWER, (debate_id, answers))
-            return EVENT_ADAPTER.validate_json(row[0]) if row else None
+            return await self.first(debate_id, answers or "")
         await self.notify()
         return None
+
+    async def first(self, debate_id: int, answers: str) -> Event | None:
+        """The event stored first that answers `answers` (applied since, or not yet)."""
+        row = await self._db.fetch_one(SELECT_ANSWER, (debate_id, answers))
+        return EVENT_ADAPTER.validate_json(row[0]) if row else None
 
     async def notify(self) -> None:
         """Wake the workers of every process (PostgreSQL; elsewhere they poll)."""

@@ -10,7 +10,8 @@ import asyncio
 import copy
 
 from bot.discord.embeds import AMBER
-from handlers.core.events import StopRequested
+from handlers.core.admission import Admission
+from handlers.core.events import ProposalDeclined, StopRequested
 from handlers.core.model import Action, Actor, Decision, Phase
 from tests.bot.discord.conftest import KO, BotRig, People
 from tests.bot.discord.doubles import asks
@@ -192,4 +193,34 @@ async def test_in_gateway_mode_of_two_opens_at_once_the_second_is_told_who_decid
     if winner == "alice":
         alice = Actor(user_id=int(people.alice["id"]), name="alice")
         await rig.handler.submit(debate_id, StopRequested(alice))
+    await asyncio.wait_for(rig.handler.wait_idle(debate_id), 30)
+
+
+async def test_in_gateway_mode_a_click_after_the_card_was_decided_is_told_who_decided(
+    rig: BotRig, people: People, postgres_url: str
+) -> None:
+    """carol's Not now arrives once alice's Open has been applied (the card already says so):
+    she is told that alice decided it, not only that it is not the time."""
+    rig.overrides["DATABASE_URL"] = postgres_url
+    await rig.start()
+    await chat(rig, people)
+    card, debate_id = await wait_card(rig)
+    await click(rig, card["id"], f"debate:open:{debate_id}", people.alice)
+    opened = KO("front.card_speaking", user=f"<@{people.alice['id']}>")
+    await rig.fake.wait_for_call(
+        "PATCH",
+        EDIT,
+        lambda c: (
+            c.path.endswith(f"/messages/{card['id']}")
+            and str(((c.json or {}).get("embeds") or [{}])[0].get("description")) == opened
+        ),
+    )
+    # The buttons are gone once the card says so; a click sent before that lands here:
+    carol = Actor(user_id=int(people.carol["id"]), name="carol")
+    front = rig.bot.front  # type: ignore[union-attr]
+    done = await front._engine.submit(debate_id, ProposalDeclined(carol))
+    assert done.admission is Admission.ANSWERED
+    assert front._not_taken(done) == KO("front.decided_already", user="alice")
+    alice = Actor(user_id=int(people.alice["id"]), name="alice")
+    await rig.handler.submit(debate_id, StopRequested(alice))
     await asyncio.wait_for(rig.handler.wait_idle(debate_id), 30)
