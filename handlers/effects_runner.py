@@ -94,15 +94,15 @@ class EffectRunner:
                 return await self._conclude(debate)
             case fx.ClosePoll():  # ends the poll if it still runs, and reads its votes
                 counts = await self._room.votes(debate)
-                await self._store.timer_done(debate.id, self._clock.now())
+                await self._store.cancel_timer(debate.id, self._clock.now())
                 return PollClosed(counts or (), lost=counts is None)
             case fx.OpenPoll():  # a repeat posts nothing again and keeps the first end time
                 hours = debate.poll.hours if debate.poll is not None else 1
                 await self._room.show(debate, effect)
                 ends = self._clock.now() + timedelta(hours=hours)
                 await self._store.schedule_poll(debate.id, ends)
-            case fx.ScheduleResume(at=at):
-                await self._store.schedule_resume(debate.id, datetime.fromisoformat(at))
+            case fx.ScheduleResume() | fx.CancelTimer() | fx.ArchiveRoom():
+                await self._timer(debate, effect)
             case _ if isinstance(effect, fx.WikiEffect):
                 await self._wiki.write(debate, effect, await self._for_wiki(debate, effect))
             case fx.PostTurn(turn=number):
@@ -113,6 +113,22 @@ class EffectRunner:
             case _:
                 await self._room.show(debate, self._named(debate, effect))
         return None
+
+    async def _timer(
+        self, debate: Debate, effect: fx.ScheduleResume | fx.CancelTimer | fx.ArchiveRoom
+    ) -> None:
+        """The debate's one stored timer: set for a reset, cancelled at the end, and the
+        archive it ends with (only when the time is the archive's: a timer set before the end
+        that fires late archives nothing)."""
+        match effect:
+            case fx.ScheduleResume(at=at):
+                await self._store.schedule_resume(debate.id, datetime.fromisoformat(at))
+            case fx.CancelTimer():
+                await self._store.cancel_timer(debate.id, self._clock.now())
+            case fx.ArchiveRoom() if self._archive_hours and debate.ended_at is not None:
+                due = debate.ended_at + timedelta(hours=self._archive_hours)
+                if due <= self._clock.now():
+                    await self._room.show(debate, effect)
 
     async def _conclude(self, debate: Debate) -> ConclusionReady:
         """The Conclusion: the moderator's, or the format's own closing when it has one."""

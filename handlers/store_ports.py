@@ -79,7 +79,10 @@ class Store(Protocol):
         """Debates whose timer (a poll's end, a limit's reset) is due and not yet done."""
 
     async def timer_done(self, debate_id: int, now: datetime) -> None:
-        """The debate's timer is done."""
+        """The debate's timer that was due by `now` is done (a later one set meanwhile stays)."""
+
+    async def cancel_timer(self, debate_id: int, now: datetime) -> None:
+        """Whatever the debate's timer waits for is of no more use: it never fires."""
 
     async def turn_costs(self) -> dict[str, tuple[float, int]]:
         """Per seat, the mean cost of its recorded turns that cost anything, and their count."""

@@ -149,7 +149,7 @@ def _posted_as(debate: Debate, effect: RoomEffect) -> str:
         case PostTurn(turn=number):
             return f"turn:{number}"
         case AskBudget():
-            return f"pause:{debate.turns}:{debate.paused}"
+            return f"paused:{debate.pauses}"
         case AskUser():
             return f"question:{debate.question_number}"
         case PostSummary():  # in the Conclusion's place when the format closes itself

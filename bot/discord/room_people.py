@@ -21,7 +21,7 @@ async def ask_budget(records: RoomRecords, strings: Strings, debate: Debate) -> 
     """The people's buttons of a pause (once per pause)."""
     await records.send_once(
         debate,
-        f"pause:{debate.turns}",
+        f"paused:{debate.pauses}",
         embed=embeds.budget_embed(debate, strings),
         view=budget_view(debate, strings),
     )

@@ -27,7 +27,7 @@ from bot.discord.room_records import NO_PINGS, RoomRecords
 from bot.formatting import seat_colour
 from handlers.core.i18n import Strings
 from handlers.core.model import Backend, Debate, Turn
-from handlers.core.steps import format_of, open_asks
+from handlers.core.steps import awaited, format_of
 from handlers.leasing import LeaseLost
 from handlers.store_ports import StoreUnavailable
 from tools.store.room_messages import Posted
@@ -196,7 +196,7 @@ class Working:
         self._pins = live.pins
         self._task: asyncio.Task[None] | None = None
         self._status: asyncio.Task[None] | None = None
-        turn = next((a.turn for a in open_asks(debate) if a.participant == seat), None)
+        turn = next((a.turn for a in awaited(debate) if a.participant == seat), None)
         # A step whose answers the format holds until all are in (a blind round) shows none
         # of an answer before its barrier: no live text either, only that someone is writing.
         blind = format_of(debate).holds(debate)

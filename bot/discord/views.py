@@ -30,7 +30,7 @@ from handlers.core.formats.base import CardOption
 from handlers.core.i18n import Strings
 from handlers.core.model import Actor, Debate, UserQuestion
 from handlers.core.shorten import shorten
-from handlers.core.steps import open_asks
+from handlers.core.steps import skippable
 
 Button = discord.ui.Button[Any]
 Select = discord.ui.Select[Any]
@@ -241,7 +241,7 @@ def status_view(debate: Debate, strings: Strings) -> discord.ui.View:
     """Stop, and Skip this turn while a turn is being answered (naming it)."""
     view = discord.ui.View(timeout=None)
     view.add_item(DebateButton("stop", debate.id, strings("front.button_stop"), 4))
-    for ask in open_asks(debate)[:1]:
+    for ask in skippable(debate)[:1]:
         skip = strings("front.button_skip")
         view.add_item(DebateButton("skip", debate.id, skip, 2, ask.turn, ask.participant))
     return view

@@ -10,11 +10,10 @@ from handlers.core import events as ev
 from handlers.core.credit import PAUSE_CHOICES
 from handlers.core.formats import card_options, formats_for
 from handlers.core.model import Actor, Debate, Phase
-from handlers.core.steps import expects, open_asks
+from handlers.core.steps import expects, skippable, step_open
 
 MAX_BUDGET_ROUNDS = 50  # as MAX_ROUNDS allows
 STOPPABLE = frozenset({Phase.SPEAKING, Phase.JUDGING, Phase.AWAITING_USER})
-TASKING = frozenset({Phase.SPEAKING, Phase.JUDGING})
 
 
 class Admission(enum.Enum):
@@ -60,13 +59,13 @@ def admits(debate: Debate, event: ev.Event) -> Admission:
 
 
 def answers(debate: Debate, event: ev.Event) -> str | None:
-    """What the event answers that only one person may (the open question, a budget pause,
-    the card), as the gateway's inbox keeps one answer to each; None for any other event."""
+    """What the event answers that only one person may (the open question, a pause of any
+    kind, the card), as the gateway's inbox keeps one answer to each; None for any other."""
     match event:
         case ev.UserAnswered() if debate.user_question is not None and not debate.paused:
             return f"question:{debate.question_number}"
-        case ev.BudgetDecided() if debate.paused == "budget":  # each pause ends with a new budget
-            return f"budget:{debate.max_rounds}:{debate.spend.budget_usd}"
+        case ev.BudgetDecided() if debate.paused:  # each pause has its number
+            return f"pause:{debate.pauses}"
         case ev.ProposalApproved() | ev.ProposalDeclined():
             return "card"
     return None
@@ -91,7 +90,8 @@ def _fits(debate: Debate, event: ev.Event) -> bool:
         case ev.Judged():
             return debate.phase is Phase.JUDGING and event.turn == debate.turns and not debate.tasks
         case ev.TaskDone():
-            return debate.phase in TASKING and event.task in debate.tasks
+            tasking = debate.phase is Phase.JUDGING or step_open(debate)
+            return tasking and event.task in debate.tasks
         case ev.UserAnswered(question=number):
             return _answer_fits(debate, number)
         case ev.BudgetDecided():
@@ -101,7 +101,8 @@ def _fits(debate: Debate, event: ev.Event) -> bool:
         case ev.StopRequested():
             return debate.phase in STOPPABLE
         case ev.SkipRequested(seat=seat, turn=turn):  # a button's: its own turn only
-            return expects(debate, seat, turn) if seat else bool(open_asks(debate))
+            asks = [(a.participant, a.turn) for a in skippable(debate)]
+            return (seat, turn) in asks if seat else bool(asks)
         case ev.ConclusionReady():
             return debate.phase is Phase.CONCLUDING
         case ev.MinorityReported() | ev.TimerDue() | ev.PollClosed():

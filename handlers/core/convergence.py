@@ -54,12 +54,12 @@ def decided(debate: Debate, event: BudgetDecided, rng: random.Random) -> Step:
     who = event.actor.name or str(event.actor.user_id)
     if event.choice == "resume":
         return resumed(debate, who)
-    going = replace(debate, paused="")
-    if event.choice == "consensus":
+    if event.choice == "consensus":  # the end clears the pause (and posts what it held)
         notice = Notify("convergence.declared", (("user", who),))
-        return conclude(going, Outcome.CONSENSUS, notice, declared=True)
+        return conclude(debate, Outcome.CONSENSUS, notice, declared=True)
     if event.choice == "conclude":
-        return conclude(going, Outcome.MAX_ROUNDS, Notify("budget.concluded", (("user", who),)))
+        return conclude(debate, Outcome.MAX_ROUNDS, Notify("budget.concluded", (("user", who),)))
+    going = replace(debate, paused="")
     if debate.paused == "budget" and debate.spend.over(debate.cost_usd):
         more = debate.spend.budget_usd + debate.cost_usd / max(debate.round, 1)  # a round's cost
         going = replace(going, spend=replace(debate.spend, budget_usd=more))

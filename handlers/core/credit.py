@@ -8,23 +8,25 @@ the reset time say so. Pure.
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 from datetime import datetime, timedelta
 
 from handlers.core.effects import AskBudget, Effect, Notify, ScheduleResume, UpdateStatus
 from handlers.core.events import DebaterFailed
-from handlers.core.model import Backend, Debate, FailureKind, Phase
-from handlers.core.steps import Step, ask_effect
+from handlers.core.model import Backend, Debate, FailureKind, OpenAsk, Phase
+from handlers.core.steps import LIMIT_PAUSES, Step, ask_effect, with_asks
 
-# The pauses a limit makes: "limit" ends by itself at `resumes_at`, "login" once `claude auth
-# login` is done, "credits" once usage credits are on; and the answers each pause takes
-# (admission checks a button against them).
-LIMIT_PAUSES = frozenset({"limit", "login", "credits"})
+__all__ = ["LIMIT_PAUSES", "PAUSE_CHOICES", "bench", "limit_step", "resumed"]
+
+# The answers each pause takes (admission checks a button against them).
 _PEOPLE_DECIDE = frozenset({"extend", "conclude", "consensus"})
 PAUSE_CHOICES = {"budget": _PEOPLE_DECIDE, "converging": _PEOPLE_DECIDE} | dict.fromkeys(
     LIMIT_PAUSES, frozenset({"resume", "conclude"})
 )
 MIN_SEATS = 2  # a debate goes on without a stopped seat only while this many can speak
+MIN_RESET_WAIT_S = 60.0  # a limit pause lasts at least this long
+MAX_RESET_WAIT_S = 7 * 24 * 3600.0  # and at most a week
 _PAUSED_BY = {FailureKind.LIMIT: "limit", FailureKind.AUTH: "login"}
 
 
@@ -38,9 +40,19 @@ def limit_step(debate: Debate, event: DebaterFailed, now: datetime) -> Step | No
     why = _PAUSED_BY.get(event.failure)
     if why is None or debate.member(event.seat).backend is not Backend.CLAUDE_CLI:
         return None  # only the claude CLI reports limits (another seat fails as before)
-    wait = event.retry_after if why == "limit" else None
+    wait = reset_wait(event.retry_after) if why == "limit" else None
     until = now + timedelta(seconds=wait) if wait is not None else None
     return _paused(debate, why, event, until)
+
+
+def reset_wait(seconds: float | None) -> float | None:
+    """The wait until a limit resets, as the engine takes it: at least a minute (a reset
+    already past, or one the clocks disagree on, is tried again shortly, not at once), at
+    most a week (the longest of Claude's windows; a larger figure is no reset time anyone
+    can wait for); None when no usable figure came."""
+    if seconds is None or not math.isfinite(seconds):
+        return None
+    return min(max(seconds, MIN_RESET_WAIT_S), MAX_RESET_WAIT_S)
 
 
 def bench(debate: Debate, seat: str) -> tuple[Debate, tuple[Notify, ...]]:
@@ -52,24 +64,62 @@ def bench(debate: Debate, seat: str) -> tuple[Debate, tuple[Notify, ...]]:
 
 
 def _paused(debate: Debate, why: str, event: DebaterFailed, until: datetime | None) -> Step:
-    """Wait for the reset or the people; the step's asks are kept to run again."""
-    paused = replace(debate, phase=Phase.AWAITING_USER, paused=why, resumes_at=until, tasks=())
+    """Wait for the reset or the people. The failed ask is kept, paused, to run again; the
+    step's other asks and the moderator's tasks beside them go on, and what they give is kept
+    as it arrives. A second seat's limit
+    during the pause joins it: the pause ends at the later reset, its buttons stay as shown."""
+    asks = tuple(
+        replace(a, paused=True) if (a.participant, a.turn) == (event.seat, event.turn) else a
+        for a in debate.asked
+    )
     params = [("seat", event.seat)]
     if until is not None:
         params.append(("at", str(int(until.timestamp()))))
-    effects: list[Effect] = [Notify(f"limits.{why}", tuple(params)), UpdateStatus(), AskBudget()]
+    notice = Notify(f"limits.{why}", tuple(params))
+    if debate.phase is Phase.AWAITING_USER and debate.paused in LIMIT_PAUSES:
+        later = _later(debate.resumes_at, until) if debate.paused == "limit" else None
+        joined = replace(debate, asked=asks, resumes_at=later)
+        moved = later is not None and later != debate.resumes_at
+        timer = (ScheduleResume(later.isoformat()),) if later is not None and moved else ()
+        return Step(joined, (notice, UpdateStatus(), *timer))
+    paused = replace(
+        debate,
+        asked=asks,
+        phase=Phase.AWAITING_USER,
+        paused=why,
+        resumes_at=until,
+        pauses=debate.pauses + 1,
+    )
+    effects: list[Effect] = [notice, UpdateStatus(), AskBudget()]
     if until is not None:
         effects.append(ScheduleResume(until.isoformat()))
     return Step(paused, tuple(effects))
 
 
+def _later(kept: datetime | None, new: datetime | None) -> datetime | None:
+    """The later of two reset times, or the one there is (None: the people resume it)."""
+    if kept is None or new is None:
+        return kept or new
+    return max(kept, new)
+
+
 def resumed(debate: Debate, who: str = "") -> Step:
-    """The limit reset, or Resume was pressed: the kept asks run again, stopped seats included."""
-    going = replace(debate, phase=Phase.SPEAKING, paused="", resumes_at=None, benched=(), attempt=0)
-    going = replace(going, asked=tuple(replace(a, attempt=0) for a in going.asked))
+    """The limit reset, or Resume was pressed: the paused asks run again, stopped seats
+    included; an ask still being answered goes on as it was."""
+    legacy = not any(a.paused for a in debate.asked)  # stored before asks were marked: all
+    again = tuple(a for a in debate.asked if a.paused or legacy)
+    asks = tuple(_unpaused(a) if a in again else a for a in debate.asked)
+    going = with_asks(
+        replace(debate, phase=Phase.SPEAKING, paused="", resumes_at=None, benched=()), asks
+    )
     notice = Notify("limits.resumed_by", (("user", who),)) if who else Notify("limits.resumed")
-    asks = tuple(ask_effect(going, ask) for ask in going.asked)
-    return Step(going, (notice, UpdateStatus(), *asks))
+    effects = tuple(ask_effect(going, _unpaused(ask)) for ask in again)
+    return Step(going, (notice, UpdateStatus(), *effects))
+
+
+def _unpaused(ask: OpenAsk) -> OpenAsk:
+    """A paused ask, asked afresh."""
+    return replace(ask, paused=False, attempt=0)
 
 
 def cost_per_seat(debate: Debate) -> str:

@@ -223,6 +223,13 @@ class ScheduleResume:
 
 
 @dataclass(frozen=True)
+class CancelTimer:
+    """The debate ended: whatever its timer waited for (a reset, a poll) is of no more use."""
+
+    kind: Literal["cancel_timer"] = "cancel_timer"
+
+
+@dataclass(frozen=True)
 class ArchiveRoom:
     """The concluded debate's grace period is over: archive its room, linking its end."""
 
@@ -254,7 +261,15 @@ WikiEffect: TypeAlias = (
 """What the wiki queues."""
 
 Effect = Annotated[
-    RoomEffect | WikiEffect | AskDebater | Judge | RunTask | Conclude | ClosePoll | ScheduleResume,
+    RoomEffect
+    | WikiEffect
+    | AskDebater
+    | Judge
+    | RunTask
+    | Conclude
+    | ClosePoll
+    | ScheduleResume
+    | CancelTimer,
     Field(discriminator="kind"),
 ]
 """Every effect: what a room shows, what the wiki queues, and what the engine runs itself."""

@@ -180,6 +180,7 @@ class OpenAsk:
     turn: int  # the number its reply will have
     attempt: int = 0  # retries of this ask
     fresh_session: bool = False  # start a new session (the old one is gone)
+    paused: bool = False  # its seat hit a limit: asked again when the debate's pause ends
 
 
 @dataclass(frozen=True)
@@ -244,6 +245,7 @@ class Debate:
     # ---- the budget the people set (issue 18): max_rounds is the budget
     pauses_at_budget: bool = False  # BUDGET_PAUSE: at max_rounds (or converging) the people decide
     paused: str = ""  # waiting for the people's word: "budget" or "converging" (issue 18)
+    pauses: int = 0  # how many pauses so far: the number names each pause's one answer
     consensus_trend: tuple[float, ...] = ()  # the moderator's consensus estimates, latest last
     claims: tuple[Claim, ...] = ()  # the live claim board (issue 18)
     unquoted: tuple[tuple[int, str], ...] = ()  # (turn, participant): concessions with no quote

@@ -74,7 +74,7 @@ def _taken(debate: Debate, event: ev.Event, now: datetime, rng: random.Random) -
         case ev.PeopleSaid(actor=actor, text=text):
             return _said(debate, actor, text)
         case ev.MinorityReported() | ev.TimerDue() | ev.PollClosed():
-            return _due(debate, event)
+            return _due(debate, event, now)
         case ev.StopRequested(actor=actor):
             return _stopped(debate, actor)
         case ev.SkipRequested(actor=actor):
@@ -84,14 +84,24 @@ def _taken(debate: Debate, event: ev.Event, now: datetime, rng: random.Random) -
     return Step(debate)
 
 
-def _due(debate: Debate, event: ev.MinorityReported | ev.TimerDue | ev.PollClosed) -> Step:
-    """The debate's stored timer: a usage limit's reset resumes it, a concluded room's grace
-    period archives it; the rest is the poll's."""
-    if isinstance(event, ev.TimerDue) and debate.paused == "limit":
+def _due(
+    debate: Debate, event: ev.MinorityReported | ev.TimerDue | ev.PollClosed, now: datetime
+) -> Step:
+    """The debate's stored timer: a usage limit's reset resumes the pause it was set for (and
+    only once that reset has come), an ended room's grace period archives it (the room
+    checks the time is its archive's); the rest is the poll's. A timer no state here has a
+    use for (a pause the people ended, a debate stopped meanwhile) changes nothing."""
+    if isinstance(event, ev.TimerDue) and _limit_reset(debate, now):
         return resumed(debate)
-    if isinstance(event, ev.TimerDue) and debate.phase.is_terminal:  # the room stored it (issue 34)
+    if isinstance(event, ev.TimerDue) and debate.phase.is_terminal:
         return Step(debate, (fx.ArchiveRoom(),))
     return on_poll(debate, event)
+
+
+def _limit_reset(debate: Debate, now: datetime) -> bool:
+    """True if the debate waits on a usage limit whose reset time has come."""
+    waiting = debate.phase is Phase.AWAITING_USER and debate.paused == "limit"
+    return waiting and (debate.resumes_at is None or debate.resumes_at <= now)
 
 
 def _stopped(debate: Debate, actor: Actor) -> Step:
@@ -110,9 +120,10 @@ def _ended(debate: Debate, event: ev.ConclusionReady, now: datetime) -> Step:
     ended = replace(debate, phase=phase, ended_at=now, speaker=None, conclusion=event.conclusion)
     told = _outcome_told(ended)
     if format_of(debate).closes_itself(debate):  # its own closing block and pages
-        return Step(ended, (fx.PostSummary(), told, fx.UpdateStatus()))
+        return Step(ended, (fx.CancelTimer(), fx.PostSummary(), told, fx.UpdateStatus()))
     done = event.conclusion
-    return Step(ended, (fx.WriteConclusion(done), fx.PostConclusion(done), told, fx.UpdateStatus()))
+    closing = (fx.WriteConclusion(done), fx.PostConclusion(done), told, fx.UpdateStatus())
+    return Step(ended, (fx.CancelTimer(), *closing))
 
 
 def _outcome_told(debate: Debate) -> fx.Notify:
@@ -212,14 +223,24 @@ def _judged(debate: Debate, event: ev.Judged, rng: random.Random) -> Step:
     if question is None and decision.action is not Action.CONCLUDE and debate.people_question:
         # The moderator let a debater's question to the people pass: put it to them anyway.
         question = UserQuestion(text=debate.people_question)
-    if decision.action is Action.CONCLUDE:
+    unheard = _unheard(debate)
+    if decision.action is Action.CONCLUDE and not unheard:
         step = conclude(judged, Outcome.CONSENSUS)
     elif question is not None:
         step = run_plan(PeopleStep(judged, question))
     else:
         step = run_plan(format_of(judged).judged(judged, decision, rng))
         step = spent_pause(judged, stalemate_pause(judged, converging_pause(judged, step)))
+    if decision.action is Action.CONCLUDE and unheard:
+        effects.append(fx.Notify("moderator.conclude_early", (("seat", unheard[0]),)))
     return Step(step.debate, (*effects, *step.effects))
+
+
+def _unheard(debate: Debate) -> tuple[str, ...]:
+    """The seats that have neither spoken nor failed or been stopped trying: a moderator's
+    conclusion before each is heard would end the debate on one side's word (it goes on)."""
+    heard = {seat for _, seat in debate.log} | set(debate.faltered) | set(debate.benched)
+    return tuple(seat for seat in debate.ids if seat not in heard)
 
 
 def _shown(debate: Debate, decision: Decision) -> list[fx.Effect]:

@@ -48,14 +48,38 @@ def format_of(debate: Debate) -> Format:
     return format_named(debate.format)
 
 
+# The pauses a seat's limit makes mid-step: "limit" ends by itself at `resumes_at`, "login"
+# once `claude auth login` is done, "credits" once usage credits are on. The step stays open
+# through them: the other seats' answers still arrive and are kept.
+LIMIT_PAUSES = frozenset({"limit", "login", "credits"})
+
+
+def step_open(debate: Debate) -> bool:
+    """True while the current step's asks are out: speaking, or paused by a seat's limit."""
+    return debate.phase is Phase.SPEAKING or (
+        debate.phase is Phase.AWAITING_USER and debate.paused in LIMIT_PAUSES
+    )
+
+
 def open_asks(debate: Debate) -> tuple[OpenAsk, ...]:
-    """The answers the current step still waits for."""
-    return debate.asked if debate.phase is Phase.SPEAKING else ()
+    """The answers the current step still waits for (a limit's paused asks included)."""
+    return debate.asked if step_open(debate) else ()
+
+
+def awaited(debate: Debate) -> tuple[OpenAsk, ...]:
+    """The open asks being answered now: not the ones a limit paused until the pause ends."""
+    return tuple(a for a in open_asks(debate) if not a.paused)
+
+
+def skippable(debate: Debate) -> tuple[OpenAsk, ...]:
+    """The asks the people may skip: those being answered while the debate speaks (a pause
+    is answered by its own buttons)."""
+    return awaited(debate) if debate.phase is Phase.SPEAKING else ()
 
 
 def expects(debate: Debate, participant: str, turn: int) -> bool:
-    """True if the step waits for exactly this participant's answer to this turn."""
-    return any(a.participant == participant and a.turn == turn for a in open_asks(debate))
+    """True if the step waits for exactly this participant's answer to this turn now."""
+    return any(a.participant == participant and a.turn == turn for a in awaited(debate))
 
 
 def with_asks(debate: Debate, asks: tuple[OpenAsk, ...]) -> Debate:
@@ -140,7 +164,12 @@ def pause_at_budget(debate: Debate, why: str = "budget") -> Step:
     """The budget is spent without an end (or, `why` "converging", the meter stays high):
     the people choose (Extend / Conclude)."""
     paused = replace(
-        with_asks(debate, ()), phase=Phase.AWAITING_USER, paused=why, speaker=None, tasks=()
+        with_asks(debate, ()),
+        phase=Phase.AWAITING_USER,
+        paused=why,
+        speaker=None,
+        tasks=(),
+        pauses=debate.pauses + 1,
     )
     return Step(paused, (UpdateStatus(), AskBudget()))
 
@@ -149,12 +178,19 @@ def conclude(
     debate: Debate, outcome: Outcome, notice: Notify | None = None, *, declared: bool = False
 ) -> Step:
     """End the debate: the Conclusion is written next. Answers a step held back (a Stop
-    before all were in) are posted now: nothing a debater wrote is lost. A consensus the
-    people `declared` stands as their word; another only if every seat gave it."""
-    held = held_posts(debate) if debate.phase is Phase.SPEAKING else ()
+    before all were in, or the people's word at a limit's pause) are posted now: nothing a
+    debater wrote is lost. A pause ends with it, and its timer is of no more use. A consensus
+    the people `declared` stands as their word; another only if every seat gave it."""
+    held = held_posts(debate) if step_open(debate) else ()
     told = outcome if declared else honest(debate, outcome)
     ending = replace(
-        with_asks(debate, ()), phase=Phase.CONCLUDING, outcome=told, speaker=None, tasks=()
+        with_asks(debate, ()),
+        phase=Phase.CONCLUDING,
+        outcome=told,
+        speaker=None,
+        tasks=(),
+        paused="",
+        resumes_at=None,
     )
     effects: tuple[Effect, ...] = (*held, UpdateStatus(), Conclude())
     return Step(ending, (notice, *effects) if notice else effects)

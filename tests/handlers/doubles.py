@@ -299,7 +299,7 @@ class FakeRoom:
     def _ask(self, debate: Debate, effect: AskUser | AskBudget) -> None:
         if isinstance(effect, AskBudget):
             self.plan.tick("room:budget")
-            if self._first(debate, f"pause:{debate.turns}"):
+            if self._first(debate, f"paused:{debate.pauses}"):
                 self.budget_asks.append((debate.id, debate.max_rounds))
             self.signal("budget").set()
             return

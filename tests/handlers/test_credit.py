@@ -5,12 +5,22 @@ once; Resume at the pause asks again at once. The real CLI's side is tests/e2e/t
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from datetime import timedelta
+from pathlib import Path
+from typing import Any
 
-from handlers.core.events import BudgetDecided, ProposalApproved
-from handlers.core.model import CLAUDE, FailureKind, Phase
+import pytest
+
+from handlers.core.effects import Effect
+from handlers.core.events import BudgetDecided, ProposalApproved, StopRequested, TimerDue
+from handlers.core.model import AG, CLAUDE, GEMINI, Debate, FailureKind, Phase, Turn
+from handlers.core.steps import LIMIT_PAUSES
 from handlers.ports import DebaterError
 from tests.handlers.conftest import ALICE, Rig, proposal
+from tests.handlers.test_boardroom_flow import board
+from tools.store.db import Database
+from tools.store.debates import SqliteStore
 
 LIMIT = DebaterError(FailureKind.LIMIT, "You've hit your 5-hour limit", retry_after=3600)
 
@@ -61,6 +71,112 @@ async def test_credit_resume_asks_again_at_once_and_the_old_timer_changes_nothin
     assert len(rig.debaters[CLAUDE].requests) > asked
     done = await rig.h.get(debate_id)
     rig.clock.advance(3601)
-    assert await rig.h.fire_due_timers() == [debate_id]  # the pause's timer, now idle
+    assert await rig.h.fire_due_timers() == []  # the pause's timer ended with the debate
     await idle(rig, debate_id)
     assert await rig.h.get(debate_id) == done
+
+
+class PauseWatch(SqliteStore):
+    """The real store; `paused` is set once a step that pauses on a limit is committed."""
+
+    def __init__(self, db: Database) -> None:
+        super().__init__(db)
+        self.paused = asyncio.Event()
+
+    async def save_step(  # type: ignore[override]
+        self, debate: Debate, effects: Sequence[Effect], turn: Turn | None, *a: Any, **kw: Any
+    ) -> None:
+        await super().save_step(debate, effects, turn, *a, **kw)
+        if debate.paused in LIMIT_PAUSES:
+            self.paused.set()
+
+
+async def paused_mid_round(folder: Path) -> tuple[Rig, int]:
+    """A boardroom's blind round 1: Claude hits its limit while the other members are still
+    writing; they answer only once the pause is stored."""
+    watch: list[PauseWatch] = []
+
+    def store(db: Database) -> PauseWatch:
+        watch.append(PauseWatch(db))
+        return watch[-1]
+
+    rig = board(folder / "board.sqlite3", make_store=store)
+    rig.debaters[CLAUDE].enqueue(LIMIT)
+    for member in (AG, GEMINI):
+        written = rig.debaters[member].by_round[1]
+
+        async def after_the_pause(text: str = written) -> str:
+            await watch[-1].paused.wait()
+            return text
+
+        rig.debaters[member].enqueue(after_the_pause)
+    await rig.start()
+    made = await rig.h.propose(proposal())
+    assert made is not None
+    await rig.h.submit(made.id, ProposalApproved(ALICE))
+    await idle(rig, made.id)
+    return rig, made.id
+
+
+async def test_a_limit_mid_round_keeps_the_answers_still_arriving_and_holds_them(
+    tmp_path: Path,
+) -> None:
+    """The members still writing when Claude's limit pauses the blind round are not cut off:
+    their paid answers are stored as they arrive, and still held back (round 1 is blind)."""
+    rig, debate_id = await paused_mid_round(tmp_path)
+    try:
+        debate = await rig.h.get(debate_id)
+        assert debate.phase is Phase.AWAITING_USER and debate.paused == "limit"
+        stored = await rig.h._store.last_turns(debate_id, 10)
+        assert sorted(t.seat for t in stored) == [AG, GEMINI]
+        assert not rig.room.turn_posts  # the round is blind until every member is in
+        assert [a.participant for a in debate.asked] == [CLAUDE] and debate.asked[0].paused
+    finally:
+        await rig.stop()
+
+
+@pytest.mark.parametrize("ended_by", ["conclude", "stop"])
+async def test_the_people_ending_a_limit_pause_post_and_log_every_answer_given(
+    tmp_path: Path, ended_by: str
+) -> None:
+    rig, debate_id = await paused_mid_round(tmp_path)
+    try:
+        event = BudgetDecided(ALICE, "conclude") if ended_by == "conclude" else StopRequested(ALICE)
+        assert (await rig.h.submit(debate_id, event)).taken
+        await idle(rig, debate_id)
+        ended = await rig.h.get(debate_id)
+        assert ended.phase.is_terminal and not ended.paused and ended.resumes_at is None
+        stored = await rig.h._store.last_turns(debate_id, 10)
+        assert sorted(t.seat for t in stored) == [AG, GEMINI]
+        for turn in stored:
+            assert rig.room.turn_posts[(debate_id, turn.number)] == 1
+            assert rig.wiki.keys[f"{debate_id}:round-log:{turn.number}"] == 1
+    finally:
+        await rig.stop()
+
+
+async def test_a_debate_stopped_in_a_limit_pause_stays_stopped_when_its_reset_comes(
+    rig: Rig,
+) -> None:
+    debate_id = await limited(rig)
+    assert (await rig.h.submit(debate_id, StopRequested(ALICE))).taken
+    await idle(rig, debate_id)
+    stopped = await rig.h.get(debate_id)
+    assert stopped.phase is Phase.STOPPED
+    rig.clock.advance(3601)
+    assert await rig.h.fire_due_timers() == []  # the reset's timer ended with the debate
+    await idle(rig, debate_id)
+    assert await rig.h.get(debate_id) == stopped
+    assert "limits.resumed" not in rig.room.notice_keys()
+
+
+async def test_a_reset_timer_that_fires_after_the_end_changes_nothing(rig: Rig) -> None:
+    """A timer read as due just before the debate ended, handed over just after it: the
+    ended debate ignores it (no resume, nothing archived)."""
+    debate_id = await limited(rig)
+    assert (await rig.h.submit(debate_id, StopRequested(ALICE))).taken
+    await idle(rig, debate_id)
+    stopped = await rig.h.get(debate_id)
+    result = await rig.h.submit(debate_id, TimerDue())
+    await idle(rig, debate_id)
+    assert result.debate == stopped and await rig.h.get(debate_id) == stopped

@@ -15,7 +15,7 @@ from handlers.core.model import Debate, Phase, Turn
 from tools.store.db import Database, Params
 from tools.store.effect_queue import EffectQueue
 from tools.store.inbox import MARK_DONE
-from tools.store.polls import CLOSE_POLL, INSERT_POLL, INSERT_RESUME, SELECT_DUE
+from tools.store.polls import CLOSE_DUE, CLOSE_POLL, INSERT_POLL, INSERT_RESUME, SELECT_DUE
 from tools.store.turns import (
     INSERT_TURN,
     SELECT_MESSAGE_URL,
@@ -209,7 +209,13 @@ class SqliteStore:
         return [int(row[0]) for row in await self._db.fetch_all(SELECT_DUE, (now.isoformat(),))]
 
     async def timer_done(self, debate_id: int, now: datetime) -> None:
-        """The debate's timer is done (its poll read, its resume handed over)."""
+        """The debate's timer that was due by `now` is handed over; a later one set meanwhile
+        (an ended room's archive time) stays."""
+        stamp = now.isoformat()
+        await self._write(debate_id, [(CLOSE_DUE, (stamp, debate_id, stamp))])
+
+    async def cancel_timer(self, debate_id: int, now: datetime) -> None:
+        """The debate's timer never fires (its poll read early, the debate ended)."""
         await self._write(debate_id, [(CLOSE_POLL, (now.isoformat(), debate_id))])
 
     async def turn_costs(self) -> dict[str, tuple[float, int]]:

@@ -18,3 +18,7 @@ SELECT_DUE = """
 SELECT debate_id FROM polls WHERE closed_at IS NULL AND ends_at <= ? ORDER BY debate_id
 """
 CLOSE_POLL = "UPDATE polls SET closed_at = ? WHERE debate_id = ? AND closed_at IS NULL"
+# Only the timer that fired: one set meanwhile for later (an ended room's archive) stays.
+CLOSE_DUE = """
+UPDATE polls SET closed_at = ? WHERE debate_id = ? AND closed_at IS NULL AND ends_at <= ?
+"""

@@ -136,16 +136,25 @@ def test_events_are_stored_and_read_back_as_they_were(event: Event) -> None:
         (ASKED_SECOND, UserAnswered(ALICE, "typed"), "question:2"),  # typed: the open one
         (speaking(phase=Phase.AWAITING_USER, paused="budget"), UserAnswered(ALICE, "x"), None),
         (
-            speaking(phase=Phase.AWAITING_USER, paused="budget", max_rounds=3),
+            speaking(phase=Phase.AWAITING_USER, paused="budget", pauses=3),
             BudgetDecided(ALICE, "extend"),
-            "budget:3:0.0",
+            "pause:3",
         ),
         (
-            speaking(phase=Phase.AWAITING_USER, paused="budget", max_rounds=4),
+            speaking(phase=Phase.AWAITING_USER, paused="budget", pauses=4),
             BudgetDecided(ALICE, "conclude"),
-            "budget:4:0.0",
+            "pause:4",
         ),  # the next pause: its own key
-        (speaking(phase=Phase.AWAITING_USER, paused="limit"), BudgetDecided(ALICE, "resume"), None),
+        (
+            speaking(phase=Phase.AWAITING_USER, paused="converging", pauses=5),
+            BudgetDecided(ALICE, "consensus"),
+            "pause:5",
+        ),
+        (
+            speaking(phase=Phase.AWAITING_USER, paused="limit", pauses=6),
+            BudgetDecided(ALICE, "resume"),
+            "pause:6",
+        ),  # a limit's pause can come back at the same turn: its number tells them apart
         (debate(), ProposalDeclined(ALICE), "card"),
         (speaking(), StopRequested(ALICE), None),
     ],
@@ -154,5 +163,5 @@ def test_what_an_event_answers_that_only_one_person_may(
     state: Debate, event: Event, key: str | None
 ) -> None:
     """The gateway's inbox keeps one answer per key: a typed line at a pause is words, and
-    a pause that can come back at the same turn (a limit) has no key to get stuck on."""
+    every pause (budget, converging, a limit) is keyed by its own number."""
     assert answers(state, event) == key

@@ -11,6 +11,7 @@ import pytest
 from handlers.core.effects import (
     AskDebater,
     AskUser,
+    CancelTimer,
     CloseCard,
     Conclude,
     Judge,
@@ -136,6 +137,11 @@ def kinds(effects: tuple[object, ...]) -> list[type]:
         (
             speaking(phase=Phase.JUDGING, turns=1, spoken=(AG,)),
             Judged(1, Decision(Action.CONCLUDE)),
+            Phase.SPEAKING,
+        ),  # a conclusion before the other side spoke once: the debate goes on
+        (
+            speaking(phase=Phase.JUDGING, turns=2, spoken=(AG, CL), log=((1, AG), (2, CL))),
+            Judged(2, Decision(Action.CONCLUDE)),
             Phase.CONCLUDING,
         ),
         (
@@ -316,7 +322,7 @@ def test_a_missing_session_is_restarted_once_then_fails() -> None:
 def test_the_end_writes_and_posts_the_conclusion() -> None:
     state = speaking(phase=Phase.CONCLUDING, outcome=Outcome.CONSENSUS)
     result = step(state, ConclusionReady(Conclusion("LRU first")))
-    assert kinds(result.effects)[:2] == [WriteConclusion, PostConclusion]
+    assert kinds(result.effects)[:3] == [CancelTimer, WriteConclusion, PostConclusion]
     assert result.debate.ended_at == NOW
 
 
