@@ -51,32 +51,44 @@ WebAddress = Annotated[str, AfterValidator(check_web_address)]
 DatabaseUrl = Annotated[SecretStr, AfterValidator(check_database_url)]
 
 
+# Upper bounds of the figures a person types: beyond them a value is a typo (or `1e308`), and a
+# time that large no longer converts to a date (an OverflowError at the first timer).
+HOUR_SECONDS = 3600
+DAY_SECONDS = 24 * HOUR_SECONDS
+WEEK_MINUTES = 7 * 24 * 60
+MAX_BUDGET_USD = 100_000.0
+
+
 class Settings(BaseSettings):
     """debate-room's configuration (names as in `.env.example`)."""
 
     model_config = SettingsConfigDict(
-        env_file=".env", env_file_encoding="utf-8", extra="ignore", case_sensitive=True
+        env_file=".env",
+        env_file_encoding="utf-8",
+        extra="ignore",
+        case_sensitive=True,
+        allow_inf_nan=False,  # `inf` or `nan` is no timeout, budget or wait: refused by name
     )
 
     # Discord
     DISCORD_TOKEN: SecretStr | None = None
     DEBATE_CHANNEL_IDS: IdList = ()
     APPROVER_ROLE_ID: int | None = None
-    PROPOSAL_TTL_MINUTES: int = Field(30, ge=1)
+    PROPOSAL_TTL_MINUTES: int = Field(30, ge=1, le=WEEK_MINUTES)
     # AG through the Discord relay
     AG_USER_IDS: IdList = ()
     AG_RELAY_CHANNEL_ID: int | None = None
-    AG_TIMEOUT_SECONDS: float = Field(900, gt=0)
-    AG_QUIET_SECONDS: float = Field(20, ge=0)
+    AG_TIMEOUT_SECONDS: float = Field(900, gt=0, le=DAY_SECONDS)
+    AG_QUIET_SECONDS: float = Field(20, ge=0, le=HOUR_SECONDS)
     # The moderator
     MODERATOR_BACKEND: Literal["api", "cli"] = "api"
     GEMINI_API_KEY: SecretStr | None = None
     GEMINI_MODEL: str = "gemini-flash-latest"
     GEMINI_DAILY_REQUEST_BUDGET: int = Field(1000, ge=0)
-    GEMINI_TIMEOUT_SECONDS: float = Field(60, gt=0)
+    GEMINI_TIMEOUT_SECONDS: float = Field(60, gt=0, le=HOUR_SECONDS)
     GEMINI_CLI_BIN: str = "gemini"
-    DETECT_COOLDOWN_SECONDS: float = Field(120, ge=0)
-    DETECT_MIN_NEW_MESSAGES: int = Field(4, ge=1)
+    DETECT_COOLDOWN_SECONDS: float = Field(120, ge=0, le=DAY_SECONDS)
+    DETECT_MIN_NEW_MESSAGES: int = Field(4, ge=1, le=1000)
     DETECT_MIN_CONFIDENCE: float = Field(0.7, ge=0, le=1)
     # Claude Code
     CLAUDE_BIN: str = "claude"
@@ -86,11 +98,11 @@ class Settings(BaseSettings):
     CLAUDE_MODEL_MID: str = "sonnet"
     CLAUDE_MODEL_TOP: str = "opus"
     CLAUDE_WORKDIR: Home | None = None
-    CLAUDE_TIMEOUT_SECONDS: float = Field(900, gt=0)
+    CLAUDE_TIMEOUT_SECONDS: float = Field(900, gt=0, le=DAY_SECONDS)
     CLAUDE_TOOLS: str = "Read,Grep,Glob,WebSearch,WebFetch"
-    CLAUDE_CODE_MAX_RETRIES: int = Field(2, ge=0)
-    CLAUDE_MAX_CONCURRENCY: int = Field(2, ge=1)
-    CLAUDE_SESSION_TTL_DAYS: int = Field(14, ge=1)
+    CLAUDE_CODE_MAX_RETRIES: int = Field(2, ge=0, le=100)
+    CLAUDE_MAX_CONCURRENCY: int = Field(2, ge=1, le=64)
+    CLAUDE_SESSION_TTL_DAYS: int = Field(14, ge=1, le=3650)
     # false: ANTHROPIC_API_KEY is removed from Claude's environment (the subscription pays)
     CLAUDE_KEEP_API_KEY: bool = False
     # The wiki
@@ -125,7 +137,7 @@ class Settings(BaseSettings):
     ARCHIVE_AFTER_HOURS: int = Field(24, ge=0, le=8760)
     # The people's budget in dollars (what the debaters' turns cost; 0: rounds only): once spent,
     # the debate pauses at the next round as at the round budget.
-    BUDGET_USD: float = Field(0.0, ge=0.0)
+    BUDGET_USD: float = Field(0.0, ge=0.0, le=MAX_BUDGET_USD)
     # The ledger format's setup (the card's two questions), until the card asks them.
     LEDGER_END_STATE: Literal["converge", "open"] = "converge"
     LEDGER_STANCE: Literal["assigned", "neutral"] = "assigned"
@@ -135,14 +147,16 @@ class Settings(BaseSettings):
     ANONYMOUS_PEERS: bool = False
     GEMINI_DEBATER_MODEL: str = "pro"  # the Gemini CLI's model for gemini-cli participants
     LOG_LEVEL: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
-    RETRY_WAIT_SCALE: float = Field(1.0, ge=0)  # 0 turns every retry wait off (tests)
+    RETRY_WAIT_SCALE: float = Field(1.0, ge=0, le=100)  # 0 turns every retry wait off (tests)
     # Several processes sharing the debates (with DATABASE_URL; issue 20). A debate's lease
     # lasts LEASE_SECONDS and is renewed every third of it; a dead process's debates move on
     # after at most that long. A process holds at most WORKER_MAX_DEBATES debates (its share of
     # the machine); GATEWAY_ONLY makes `run` only receive events and leave debates to workers.
-    LEASE_SECONDS: float = Field(30, ge=3)
-    WORKER_MAX_DEBATES: int = Field(20, ge=1)
-    WORKER_POLL_SECONDS: float = Field(2.0, gt=0)  # the fallback when no NOTIFY wakes a worker
+    LEASE_SECONDS: float = Field(30, ge=3, le=HOUR_SECONDS)
+    WORKER_MAX_DEBATES: int = Field(20, ge=1, le=10_000)
+    WORKER_POLL_SECONDS: float = Field(
+        2.0, gt=0, le=HOUR_SECONDS
+    )  # the fallback when no NOTIFY wakes a worker
     GATEWAY_ONLY: bool = False  # needs DATABASE_URL (checked after it: fields go in order)
 
     @model_validator(mode="before")

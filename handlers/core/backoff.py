@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import math
+
 
 def delay_s(attempt: int, first_s: float, max_s: float) -> float:
     """The wait after failed attempt number `attempt` (0 for the first failure)."""
@@ -12,3 +14,11 @@ def delay_s(attempt: int, first_s: float, max_s: float) -> float:
             break  # capped: a failure repeated for days never overflows a float
         wait *= 2
     return min(wait, max_s)
+
+
+def within(seconds: float | None, low: float, high: float) -> float | None:
+    """A wait someone outside named (a rate limit's retry-after, a limit's reset), as the
+    engine takes it: between `low` and `high`; None when it is not a finite number."""
+    if seconds is None or not math.isfinite(seconds):
+        return None
+    return min(max(seconds, low), high)

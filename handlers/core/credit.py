@@ -8,10 +8,10 @@ the reset time say so. Pure.
 
 from __future__ import annotations
 
-import math
 from dataclasses import replace
 from datetime import datetime, timedelta
 
+from handlers.core.backoff import within
 from handlers.core.effects import AskBudget, Effect, Notify, ScheduleResume, UpdateStatus
 from handlers.core.events import DebaterFailed
 from handlers.core.model import Backend, Debate, FailureKind, OpenAsk, Phase
@@ -27,6 +27,7 @@ PAUSE_CHOICES = {"budget": _PEOPLE_DECIDE, "converging": _PEOPLE_DECIDE} | dict.
 MIN_SEATS = 2  # a debate goes on without a stopped seat only while this many can speak
 MIN_RESET_WAIT_S = 60.0  # a limit pause lasts at least this long
 MAX_RESET_WAIT_S = 7 * 24 * 3600.0  # and at most a week
+UNKNOWN_RESET_WAIT_S = 3600.0  # a limit with no usable reset time is tried again after this
 _PAUSED_BY = {FailureKind.LIMIT: "limit", FailureKind.AUTH: "login"}
 
 
@@ -45,14 +46,13 @@ def limit_step(debate: Debate, event: DebaterFailed, now: datetime) -> Step | No
     return _paused(debate, why, event, until)
 
 
-def reset_wait(seconds: float | None) -> float | None:
+def reset_wait(seconds: float | None) -> float:
     """The wait until a limit resets, as the engine takes it: at least a minute (a reset
     already past, or one the clocks disagree on, is tried again shortly, not at once), at
     most a week (the longest of Claude's windows; a larger figure is no reset time anyone
-    can wait for); None when no usable figure came."""
-    if seconds is None or not math.isfinite(seconds):
-        return None
-    return min(max(seconds, MIN_RESET_WAIT_S), MAX_RESET_WAIT_S)
+    can wait for), an hour when no usable figure came (Resume is there sooner)."""
+    wait = within(seconds, MIN_RESET_WAIT_S, MAX_RESET_WAIT_S)
+    return UNKNOWN_RESET_WAIT_S if wait is None else wait
 
 
 def bench(debate: Debate, seat: str) -> tuple[Debate, tuple[Notify, ...]]:

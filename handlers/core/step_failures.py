@@ -7,7 +7,7 @@ import random
 from dataclasses import replace
 from datetime import datetime
 
-from handlers.core.backoff import delay_s
+from handlers.core.backoff import delay_s, within
 from handlers.core.credit import bench, limit_step
 from handlers.core.degraded import faltered
 from handlers.core.effects import Notify
@@ -29,6 +29,7 @@ MAX_RETRIES = 2  # a transient failure is retried this often before the ask is s
 MAX_TIMEOUT_RETRIES = 1  # a silent debater gets one more chance
 MAX_SKIPS = 2  # consecutive skipped asks before the debate fails
 BACKOFF_S, BACKOFF_MAX_S = 30.0, 120.0  # a retried ask waits 30 s, then 60 s (MAX_RETRIES)
+MAX_RETRY_AFTER_S = 900.0  # a rate limit's own retry-after is waited at most this long
 
 
 def failure(debate: Debate, event: DebaterFailed, now: datetime, rng: random.Random) -> Step:
@@ -49,7 +50,7 @@ def failure(debate: Debate, event: DebaterFailed, now: datetime, rng: random.Ran
     if event.failure.is_transient:
         limit = MAX_TIMEOUT_RETRIES if event.failure is FailureKind.TIMEOUT else MAX_RETRIES
         if ask.attempt < limit:
-            delay = event.retry_after
+            delay = within(event.retry_after, 0.0, MAX_RETRY_AFTER_S)
             if delay is None:
                 delay = delay_s(ask.attempt, BACKOFF_S, BACKOFF_MAX_S)
             retry = replace(ask, attempt=ask.attempt + 1)

@@ -5,6 +5,7 @@ are handlers/core/step_failures.py's)."""
 from __future__ import annotations
 
 import hashlib
+import math
 import random
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -215,8 +216,8 @@ def reply(debate: Debate, event: ReplyReceived, now: datetime, rng: random.Rando
         spoken=(*debate.spoken, turn.seat),
         skipped=0,
         stances=tuple(sorted(stances.items())),
-        cost_usd=debate.cost_usd + event.meta.cost_usd,
-        spend=debate.spend.spent(event.seat, event.meta.cost_usd, event.meta.window),
+        cost_usd=debate.cost_usd + turn.meta.cost_usd,
+        spend=debate.spend.spent(event.seat, turn.meta.cost_usd, turn.meta.window),
         step_turns=(*debate.step_turns, turn.number),
         log=(*debate.log, (turn.number, turn.seat)),
         heard=tuple(sorted(heard.items())),
@@ -253,9 +254,15 @@ def _turn_of(debate: Debate, event: ReplyReceived, now: datetime) -> Turn:
         # turn impossible to hash (the store keeps such text as exact UTF-8 bytes too).
         sha256=hashlib.sha256(event.raw.encode("utf-8", "surrogatepass")).hexdigest(),
         parsed=event.parsed or CONTRACTS[format_of(debate).contract](event.text),
-        meta=event.meta,
+        meta=replace(event.meta, cost_usd=_dollars(event.meta.cost_usd)),
         at=now,
     )
+
+
+def _dollars(cost: float) -> float:
+    """A turn's cost as the engine adds it up: a figure that is not a finite, non-negative
+    number (a CLI's `1e999`) counts as nothing, so every sum and stored state stays valid."""
+    return cost if math.isfinite(cost) and cost >= 0 else 0.0
 
 
 def _posted(debate: Debate, turn: Turn, holding: bool) -> tuple[Debate, tuple[Effect, ...]]:

@@ -158,3 +158,21 @@ def test_log_level_and_moderator_backend_are_read_however_they_are_cased(
     monkeypatch.chdir(tmp_path)
     settings = load_settings(".env")
     assert (settings.LOG_LEVEL, settings.MODERATOR_BACKEND) == ("WARNING", "cli")
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("BUDGET_USD", "inf"),  # passed once, then no debate's state could be stored
+        ("BUDGET_USD", "nan"),
+        ("BUDGET_USD", "1e308"),
+        ("CLAUDE_TIMEOUT_SECONDS", "Infinity"),
+        ("LEASE_SECONDS", "1e300"),  # a lease that long is no date
+        ("PROPOSAL_TTL_MINUTES", "99999999999"),
+    ],
+)
+def test_a_figure_out_of_any_sane_range_is_refused_by_name(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, name: str, value: str
+) -> None:
+    line = problems(monkeypatch, tmp_path, **{name: value})[name]
+    assert line.startswith(f"{name}: {value!r} is not valid") and "<= " in line

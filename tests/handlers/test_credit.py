@@ -180,3 +180,42 @@ async def test_a_reset_timer_that_fires_after_the_end_changes_nothing(rig: Rig) 
     result = await rig.h.submit(debate_id, TimerDue())
     await idle(rig, debate_id)
     assert result.debate == stopped and await rig.h.get(debate_id) == stopped
+
+
+@pytest.mark.parametrize(
+    ("retry_after", "wait_s"),
+    [
+        (1.7e12, 7 * 24 * 3600),  # a reset in milliseconds read as seconds: a week at most
+        (2.5e11, 7 * 24 * 3600),  # past the calendar's end
+        (float("inf"), 3600),  # no usable time: tried again in an hour, Resume sooner
+        (float("nan"), 3600),
+        (-600.0, 60),  # already past: tried again in a minute, not at once
+        (0.0, 60),
+    ],
+)
+async def test_a_limit_reset_out_of_range_pauses_within_bounds(
+    rig: Rig, retry_after: float, wait_s: int
+) -> None:
+    """No reset figure raises (an OverflowError in the limit step used to leave the debate
+    stuck in 'speaking', asked again at every start): each pauses with a time it can keep."""
+    rig.debaters[CLAUDE].enqueue(DebaterError(FailureKind.LIMIT, "limit", retry_after))
+    made = await rig.h.propose(proposal())
+    assert made is not None
+    await rig.h.submit(made.id, ProposalApproved(ALICE))
+    await idle(rig, made.id)
+    paused = await rig.h.get(made.id)
+    assert paused.phase is Phase.AWAITING_USER and paused.paused == "limit"
+    assert paused.resumes_at == rig.clock.now() + timedelta(seconds=wait_s)
+    assert not await rig.h._store.pending_effects(made.id, 1)  # nothing left failing
+
+
+async def test_a_rate_limit_retry_after_out_of_range_is_waited_at_most_fifteen_minutes(
+    rig: Rig,
+) -> None:
+    rig.debaters[CLAUDE].enqueue(DebaterError(FailureKind.RATE_LIMITED, "429", 1e12))
+    made = await rig.h.propose(proposal())
+    assert made is not None
+    await rig.h.submit(made.id, ProposalApproved(ALICE))
+    await idle(rig, made.id)
+    assert max(rig.clock.slept) == 900  # and then asked again
+    assert (await rig.h.get(made.id)).phase.is_terminal

@@ -8,10 +8,12 @@ keys differ between versions, so nothing here depends on either.
 from __future__ import annotations
 
 import json
+import math
 import re
 from dataclasses import dataclass
 from typing import Any
 
+from handlers.core.credit import UNKNOWN_RESET_WAIT_S
 from handlers.core.model import FailureKind
 from handlers.core.shorten import shorten
 from handlers.core.usage import Window
@@ -25,7 +27,9 @@ _UNREACHABLE = re.compile(
 )
 _AUTH = re.compile(r"Not logged in|Invalid API key|/login|authenticat|OAuth token|credential", re.I)
 _LIMIT = re.compile(r"usage limit|rate limit|hit your limit|limit reached|\b429\b", re.I)
-_RESET_EPOCH = re.compile(r"limit reached\|(\d{9,11})")
+_RESET_EPOCH = re.compile(r"limit reached\|(\d{9,13})")
+_MILLISECONDS_FROM = 1e12  # a reset time this large is milliseconds (2001 in ms, 33658 in s)
+_LAST_EPOCH = 253_402_214_400  # 9999-12-31: a later reset is no time anyone can wait for
 _RETRY_SECONDS = re.compile(r"retry[- ]after[:= ]+(\d+(?:\.\d+)?)\s*s?", re.I)
 # Refusals nothing clears by itself (usage credits are off or spent): the typed kinds of 2.1.332,
 # and its words where a 429 carries no kind.
@@ -97,10 +101,25 @@ def parse_output(stdout: str) -> CliResult:
 
 
 def window_of(stdout: str) -> Window | None:
-    """Claude's usage window as the run's last `rate_limit_event` reported it."""
+    """Claude's usage window as the run's last `rate_limit_event` reported it, else as its
+    API error message carried it (the CLI sends no event for a reset already past)."""
     _, event = last_event(stdout, "rate_limit_event")
     info = event.get("rate_limit_info") if event else None
+    if not isinstance(info, dict):
+        _, said = last_event(stdout, "assistant")
+        params = said.get("api_error_params") if said else None
+        info = params.get("rate_limit_info") if isinstance(params, dict) else None
     return _window(info) if isinstance(info, dict) else None
+
+
+def reset_epoch(value: object) -> int:
+    """A reset time as epoch seconds, as the engine can use it: one given in milliseconds (as
+    a header may carry it) in seconds; 0 (unknown) when absent, negative, not finite, or past
+    the calendar's range."""
+    number = _float(value)
+    if number >= _MILLISECONDS_FROM:
+        number /= 1000
+    return int(number) if 0 < number <= _LAST_EPOCH else 0
 
 
 def last_event(stdout: str, kind: str) -> tuple[str, dict[str, Any] | None]:
@@ -131,7 +150,7 @@ def _window(info: dict[str, Any]) -> Window:
         status=status,
         kind=kind,
         utilization=_float(use) if isinstance(use, int | float) else None,
-        resets_at=_int(info.get("resetsAt") or own.get("resetsAt")),
+        resets_at=reset_epoch(info.get("resetsAt") or own.get("resetsAt")),
     )
 
 
@@ -178,14 +197,15 @@ def _limited(
     (CREDITS): keyed on the typed fields, the words only where none came."""
     if parsed.api_error in _CREDIT_ERRORS:
         return FailureKind.CREDITS, None
-    rejected = window is not None and window.status == "rejected"
-    if parsed.api_error == "usage_limit_reached" or rejected:
-        if window is not None and window.resets_at:
-            wait = None if now_epoch is None else max(0.0, window.resets_at - now_epoch)
-            return FailureKind.LIMIT, wait
+    limited = parsed.api_error == "usage_limit_reached"
+    if not limited and parsed.api_error_status in (None, 429) and _CREDITS.search(message):
         return FailureKind.CREDITS, None
-    if parsed.api_error_status in (None, 429) and _CREDITS.search(message):
-        return FailureKind.CREDITS, None
+    if limited or (window is not None and window.status == "rejected"):
+        # A limit, whatever its reset says: one already past is tried again shortly, one not
+        # given (or out of range) after an hour, Resume sooner (the engine bounds the wait).
+        if window is None or not window.resets_at:
+            return FailureKind.LIMIT, UNKNOWN_RESET_WAIT_S
+        return FailureKind.LIMIT, None if now_epoch is None else window.resets_at - now_epoch
     return None
 
 
@@ -208,7 +228,8 @@ def _kind_of(subtype: str, status: int | None, message: str) -> FailureKind:
 def _retry_after(message: str, now_epoch: float | None) -> float | None:
     reset = _RESET_EPOCH.search(message)
     if reset and now_epoch is not None:
-        return max(0.0, float(reset.group(1)) - now_epoch)
+        epoch = reset_epoch(float(reset.group(1)))
+        return max(0.0, epoch - now_epoch) if epoch else UNKNOWN_RESET_WAIT_S
     seconds = _RETRY_SECONDS.search(message)
     return float(seconds.group(1)) if seconds else None
 
@@ -245,8 +266,14 @@ def _denials(value: object) -> tuple[str, ...]:
 
 
 def _int(value: object) -> int:
-    return int(value) if isinstance(value, int | float) and not isinstance(value, bool) else 0
+    """A count the CLI reported; 0 for anything that is not a finite number."""
+    return int(_float(value))
 
 
 def _float(value: object) -> float:
-    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else 0.0
+    """A figure the CLI reported (a cost, a time); 0.0 for anything not a finite number (a
+    JSON `1e999` reads as infinity, which no stored state can hold)."""
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        return 0.0
+    number = float(value)
+    return number if math.isfinite(number) else 0.0

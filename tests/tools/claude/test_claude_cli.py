@@ -12,9 +12,10 @@ from typing import Any
 
 import pytest
 
+from handlers.core.credit import UNKNOWN_RESET_WAIT_S
 from handlers.core.model import FailureKind
 from handlers.ports import DebaterError, TurnRequest
-from tests.fakes.fake_anthropic import FakeAnthropic, processes_with_env, text_of
+from tests.fakes.fake_anthropic import FakeAnthropic, processes_with_env, text_of, usage_limit
 from tests.tools.claude.conftest import SYSTEM_PROMPT, add_debate
 from tools.claude.debater import ClaudeCodeDebater
 from tools.store.db import Database
@@ -267,3 +268,38 @@ async def test_the_reply_is_shown_as_it_streams_and_the_result_stays_the_record(
     assert all(b.startswith(a) for a, b in itertools.pairwise(shown))
     assert shown[-1] == output.text == reply  # every character, and the record is the result
     assert json.loads(output.raw)["type"] == "result"
+
+
+@pytest.mark.parametrize(
+    ("reset", "wait"),
+    [
+        ("past", (-700.0, -500.0)),  # no rate_limit_event: the error message carries the reset
+        ("milliseconds", (3500.0, 3700.0)),
+        ("year 10000", (UNKNOWN_RESET_WAIT_S, UNKNOWN_RESET_WAIT_S)),
+        ("none", (UNKNOWN_RESET_WAIT_S, UNKNOWN_RESET_WAIT_S)),
+    ],
+)
+async def test_a_usage_limit_is_a_limit_whatever_its_reset_time_says(
+    make_debater: Build,
+    fake: FakeAnthropic,
+    db: Database,
+    config_dir: Path,
+    reset: str,
+    wait: tuple[float, float],
+) -> None:
+    """Signed in with a subscription, the real CLI reports a usage limit whose reset is
+    already past, in milliseconds, past the calendar or absent: each is a limit with a wait
+    the engine can hold (never "credits used up", never an overflow)."""
+    await add_debate(db, 1)
+    now = int(time.time())
+    at = {"past": now - 600, "milliseconds": (now + 3600) * 1000, "year 10000": 253402300810}
+    fake.script(usage_limit(at.get(reset, 0)))
+    env = fake.cli_env(config_dir)
+    env.pop("ANTHROPIC_API_KEY")
+    env["CLAUDE_CODE_OAUTH_TOKEN"] = "sk-ant-oat01-fake-subscription"  # limits need a plan
+    debater = make_debater(env=env, keep_api_key=False)
+    with pytest.raises(DebaterError) as caught:
+        await debater.speak(ask(1, 1, "hello"))
+    assert caught.value.kind is FailureKind.LIMIT
+    assert caught.value.retry_after is not None
+    assert wait[0] <= caught.value.retry_after <= wait[1]

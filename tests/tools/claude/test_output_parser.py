@@ -10,7 +10,7 @@ import pytest
 
 from handlers.core.model import FailureKind
 from handlers.core.usage import Window
-from tools.claude.output import ClaudeOutputError, classify, parse_output, window_of
+from tools.claude.output import ClaudeOutputError, classify, parse_output, reset_epoch, window_of
 
 SAMPLES = Path(__file__).parent / "samples"
 
@@ -232,3 +232,43 @@ def test_credit_the_window_of_a_warning_is_read() -> None:
     not_logged_in = '{"type":"result","is_error":true,"api_error_status":null,'
     not_logged_in += '"result":"Not logged in · Please run /login"}'
     assert classify(1, not_logged_in, "", 0.0)[1].kind is FailureKind.AUTH  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("reset", "epoch"),
+    [
+        (1796197520, 1796197520),
+        (1796197520123, 1796197520),  # milliseconds, as a header can carry it
+        (253402300810, 0),  # past the calendar's end: no time anyone can wait for
+        (-5, 0),
+        (0, 0),
+        ("soon", 0),
+        (1e999, 0),  # JSON's 1e999 reads as infinity
+    ],
+)
+def test_a_reset_time_is_read_in_seconds_within_the_calendar(reset: object, epoch: int) -> None:
+    assert reset_epoch(reset) == epoch
+
+
+def test_a_cost_or_count_that_is_no_finite_number_reads_as_nothing() -> None:
+    line = '{"type":"result","is_error":false,"result":"ok","session_id":"s",'
+    line += '"total_cost_usd":1e999,"num_turns":1e999,"usage":{"output_tokens":-1e999}}'
+    parsed, failure = classify(0, line, "")
+    assert failure is None and parsed is not None
+    assert (parsed.total_cost_usd, parsed.num_turns, parsed.output_tokens) == (0.0, 0, 0)
+
+
+def test_a_usage_limit_already_reset_is_a_limit_not_credits() -> None:
+    """What the real CLI prints for a reset already past: no rate_limit_event, the reset only
+    in the error message's `api_error_params` (recorded from 2.1.332 against the fake)."""
+    said = {
+        "type": "assistant",
+        "is_api_error_message": True,
+        "error": "rate_limit",
+        "api_error_params": {"rate_limit_info": {"status": "rejected", "resetsAt": 1000}},
+        "message": {"content": [{"type": "text", "text": "You've hit your 5-hour limit"}]},
+    }
+    stdout = f"{json.dumps(said)}\n{_LIMIT_RESULT}"
+    _, failure = classify(1, stdout, "", 1600.0)
+    assert failure is not None and failure.kind is FailureKind.LIMIT
+    assert failure.retry_after == -600.0  # past: the engine waits its minimum, not credits
