@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -10,6 +11,7 @@ from functools import partial
 
 import prompts
 from handlers.core import effects as fx
+from handlers.core.bounds import ANSWER_CHARS
 from handlers.core.concessions import moved_toward, verdict
 from handlers.core.degraded import warned
 from handlers.core.events import (
@@ -59,6 +61,8 @@ from handlers.prompting import (
     render_value,
 )
 from handlers.store_ports import Store
+
+log = logging.getLogger(__name__)
 
 PAGE_NAMES = {page.value: page.value.title() for page in WikiPage}  # "Working-Document"
 MODERATOR_CONTEXT_TURNS = 2  # the moderator sees the last two turns in full, never more
@@ -176,10 +180,16 @@ class EffectRunner:
         prompt = render_pieces(fmt.task_brief(debate, task, shown), language)
         request = TaskRequest(debate.id, task, prompt, fmt.task_json(debate, task), language)
         try:
-            return TaskDone(task, await self._moderator.perform(request))
+            output = await self._moderator.perform(request)
         except ModeratorUnavailable:
-            fallback = render_value(fmt.task_fallback(debate, task, shown), language)
-            return TaskDone(task, fallback, ModeratorSource.RULES)
+            output = None
+        if output is not None and len(output) <= ANSWER_CHARS:
+            return TaskDone(task, output)
+        if output is not None:
+            size = f"{len(output):,}"
+            log.warning("debate %s: task %s answered %s characters; rules", debate.id, task, size)
+        fallback = render_value(fmt.task_fallback(debate, task, shown), language)
+        return TaskDone(task, fallback, ModeratorSource.RULES)
 
     async def _turns(self, debate: Debate, numbers: tuple[int, ...]) -> tuple[Turn, ...]:
         """The stored turns by number (a number a skipped ask left unused is passed over)."""

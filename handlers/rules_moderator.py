@@ -6,6 +6,7 @@ debate's own language.
 
 from __future__ import annotations
 
+from handlers.core.bounds import bound_summary
 from handlers.core.i18n import Strings
 from handlers.core.model import (
     Action,
@@ -25,7 +26,6 @@ from handlers.core.shorten import gist
 from handlers.core.state_machine import both_agree
 from handlers.ports import ModeratorUnavailable, TaskRequest
 
-SUMMARY_MAX_CHARS = 3000  # the running summary's cap, whoever writes it: keeps input bounded
 SUMMARY_LINE_CHARS = 220  # one mechanical line per turn
 POSITION_CHARS = 700  # each side's last position on the Conclusion page
 _STANCE_WEIGHT = {Stance.AGREE: 1.0, Stance.PARTIAL: 0.5, Stance.DISAGREE: 0.0}
@@ -130,15 +130,3 @@ def consensus_estimate(view: ModeratorView) -> float:
     """The mean of the stated stances (agree 1, partial 0.5, disagree 0); 0 when none."""
     weights = [_STANCE_WEIGHT[stance] for _, stance in view.debate.stances]
     return round(sum(weights) / len(weights), 2) if weights else 0.0
-
-
-def bound_summary(summary: str, cap: int = SUMMARY_MAX_CHARS) -> str:
-    """Keep the newest lines that fit in `cap` characters (the oldest go first)."""
-    text = summary.strip()
-    if len(text) <= cap:
-        return text
-    lines = text.splitlines()
-    while len(lines) > 1 and len("\n".join(lines)) > cap:
-        lines.pop(0)
-    kept = "\n".join(lines)
-    return kept if len(kept) <= cap else kept[-cap:]

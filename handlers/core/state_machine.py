@@ -15,6 +15,7 @@ from datetime import datetime
 from handlers.core import effects as fx
 from handlers.core import events as ev
 from handlers.core.admission import Admission, admits
+from handlers.core.bounds import bounded_decision
 from handlers.core.claims import updated
 from handlers.core.concessions import with_concession
 from handlers.core.convergence import TREND_KEPT, converging_pause, decided, spent_pause
@@ -196,7 +197,7 @@ def _approve(debate: Debate, event: ev.ProposalApproved, now: datetime, rng: ran
 
 
 def _judged(debate: Debate, event: ev.Judged, rng: random.Random) -> Step:
-    decision = event.decision
+    decision = bounded_decision(event.decision)
     effects: list[fx.Effect] = []
     source = debate.moderator_source
     if decision.source is ModeratorSource.RULES and not decision.lasting:
@@ -221,7 +222,8 @@ def _judged(debate: Debate, event: ev.Judged, rng: random.Random) -> Step:
     effects += _shown(debate, decision)
     question = decision.user_question if decision.action is Action.ASK_USER else None
     if question is None and decision.action is not Action.CONCLUDE and debate.people_question:
-        # The moderator let a debater's question to the people pass: put it to them anyway.
+        # The moderator let a debater's question to the people pass: put it to them anyway
+        # (kept within a question's size; its whole wording is in the debater's turn).
         question = UserQuestion(text=debate.people_question)
     unheard = _unheard(debate)
     if decision.action is Action.CONCLUDE and not unheard:

@@ -10,6 +10,7 @@ import random
 from dataclasses import dataclass, replace
 from datetime import datetime
 
+from handlers.core.bounds import QUESTION_CHARS
 from handlers.core.degraded import fell_back, honest
 from handlers.core.effects import (
     AppendRoundLog,
@@ -31,6 +32,7 @@ from handlers.core.formats import CONTRACTS, format_named
 from handlers.core.formats.base import Format, with_output
 from handlers.core.formats.plans import AskStep, EndStep, JudgeStep, PeopleStep, Plan, TaskStep
 from handlers.core.model import Debate, ModeratorSource, OpenAsk, Outcome, Phase, Turn
+from handlers.core.shorten import shorten
 from handlers.core.stalemate import reporting, stuck_at_limit
 from handlers.core.wiki_actions import Refusal, apply_action
 
@@ -221,7 +223,9 @@ def reply(debate: Debate, event: ReplyReceived, now: datetime, rng: random.Rando
         step_turns=(*debate.step_turns, turn.number),
         log=(*debate.log, (turn.number, turn.seat)),
         heard=tuple(sorted(heard.items())),
-        people_question=question.text.strip()
+        # A debater's question to the people, kept for the judgement within a question's
+        # size (its whole wording is in the turn, posted and logged).
+        people_question=shorten(question.text.strip(), QUESTION_CHARS)
         if question is not None and question.to == "user"
         else debate.people_question,
     )

@@ -17,7 +17,9 @@ from typing import Protocol, TypeVar
 
 from pydantic import BaseModel
 
+from handlers.core.bounds import ANSWER_CHARS
 from handlers.core.model import ChatLine, Conclusion, Decision, Detection, ModeratorView
+from handlers.core.shorten import shorten
 from handlers.ports import ModeratorUnavailable as TaskUnavailable
 from handlers.ports import TaskRequest
 from handlers.rules_moderator import RulesModerator
@@ -204,12 +206,12 @@ class GeminiModerator:
             if sent is None:
                 return None
             call_id, reply = sent
-            answer, error = read(reply)
+            answer, error = _oversize(reply) or read(reply)
             if not error:
                 return answer
             await self._quota.mark(call_id, "invalid", error)
             log.warning("moderator %s: invalid answer (%d/2):\n%s", prompt.purpose, attempt, error)
-            prompt = prompt.repaired(reply.text, error)
+            prompt = prompt.repaired(shorten(reply.text, ANSWER_CHARS), error)
         log.warning("moderator %s: invalid twice, the rules decide this step", prompt.purpose)
         return None
 
@@ -271,3 +273,13 @@ class GeminiModerator:
             self._spent_logged = today
             reason = await self._quota.spent_reason()
             log.warning("moderator: daily %s spent; rule-based until tomorrow", reason or "quota")
+
+
+def _oversize(reply: ModelReply) -> tuple[None, str] | None:
+    """Why an answer too large to be one is refused before it is read (None: it is not)."""
+    if len(reply.text) <= ANSWER_CHARS:
+        return None
+    return (
+        None,
+        f"- (root): the answer was {len(reply.text):,} characters; at most {ANSWER_CHARS:,}",
+    )

@@ -11,6 +11,7 @@ from typing import Annotated, TypeVar
 
 from pydantic import AfterValidator, BaseModel, Field, ValidationError, model_validator
 
+from handlers.core.bounds import NOTE_CHARS, bound_summary
 from handlers.core.claims import ClaimStatus, ClaimUpdate
 from handlers.core.fences import sole_fence_body
 from handlers.core.model import (
@@ -22,9 +23,7 @@ from handlers.core.model import (
     UserQuestion,
 )
 from handlers.core.shorten import shorten
-from handlers.rules_moderator import bound_summary
 
-NOTE_MAX_CHARS = 1500  # appended to a relayed reply: a direction, not an essay
 FIELD_MAX_CHARS = 2000  # one item of a Conclusion list, a detection's reason
 
 
@@ -149,7 +148,7 @@ def to_decision(reply: JudgeReply) -> Decision:
     return Decision(
         action=reply.action,
         next_seat=(reply.next_speaker or "").strip().lower() or None,
-        note=_cut(reply.note, NOTE_MAX_CHARS),
+        note=_cut(reply.note, NOTE_CHARS),
         user_question=question,
         consensus=reply.consensus,
         summary=bound_summary(reply.summary),

@@ -7,6 +7,7 @@ from datetime import timedelta
 
 import pytest
 
+from handlers.core.bounds import ANSWER_CHARS, MAX_OPTIONS, OPTION_CHARS, QUESTION_CHARS
 from handlers.core.effects import AskDebater, AskUser, PostConclusion, WriteConclusion
 from handlers.core.events import ConclusionReady, Judged
 from handlers.core.model import AG, CLAUDE, Action, ModeratorSource, Phase, Stance
@@ -348,3 +349,39 @@ async def test_a_timeout_is_recorded_in_words_a_person_reads(
     assert decision.source is ModeratorSource.RULES
     row = await db.fetch_one("SELECT error FROM moderator_calls ORDER BY id LIMIT 1")
     assert row is not None and "no answer within 0.3 s" in row[0]
+
+
+async def test_a_huge_answer_is_refused_unread_and_its_repair_quotes_only_its_head(
+    fake: FakeGemini, make_moderator: MakeModerator, db: Database
+) -> None:
+    """A 6 MB judgement through the real SDK is not validated: one repair request, quoting
+    at most ANSWER_CHARS of it, then the rules; nothing of its size is kept."""
+    huge = {**JUDGE_ASK, "user_question": "q" * 3_000_000, "user_options": ["o" * 30] * 100_000}
+    fake.push({"kind": "json", "obj": huge}, {"kind": "json", "obj": huge})
+
+    decision = await make_moderator().judge(view_after(*two_turns()))
+
+    assert decision.source is ModeratorSource.RULES  # twice too large: the rules decide
+    _first, repair = fake.generate_requests
+    quoted = repair["json"]["contents"][1]["parts"][0]["text"]
+    assert len(quoted) <= ANSWER_CHARS
+    assert f"at most {ANSWER_CHARS:,}" in repair["json"]["contents"][2]["parts"][0]["text"]
+    rows = await db.fetch_all("SELECT outcome FROM moderator_calls ORDER BY id")
+    assert [row[0] for row in rows] == ["invalid", "invalid"]
+
+
+async def test_a_long_question_and_forty_options_reach_the_state_within_a_questions_limits(
+    fake: FakeGemini, make_moderator: MakeModerator
+) -> None:
+    """Under the whole-answer limit, a long question and many options still reach the state
+    and the room only within a question's limits, with a note of what was left out."""
+    long = {**JUDGE_ASK, "user_question": "q" * 150_000, "user_options": ["o" * 300] * 40}
+    fake.push({"kind": "json", "obj": long})
+    view = view_after(*two_turns())
+    decision = await make_moderator().judge(view)
+    step = transition(view.debate, Judged(2, decision), T0, random.Random(1))
+    [ask] = [effect for effect in step.effects if isinstance(effect, AskUser)]
+    assert step.debate.user_question == ask.question
+    assert len(ask.question.text) <= QUESTION_CHARS + 20 and ask.question.text.endswith("(+15)")
+    assert len(ask.question.options) == MAX_OPTIONS
+    assert all(len(option) <= OPTION_CHARS for option in ask.question.options)
