@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
+from typing import TypeVar
 
 import prompts
 from handlers.core import effects as fx
@@ -63,6 +65,7 @@ from handlers.prompting import (
 from handlers.store_ports import Store
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 PAGE_NAMES = {page.value: page.value.title() for page in WikiPage}  # "Working-Document"
 MODERATOR_CONTEXT_TURNS = 2  # the moderator sees the last two turns in full, never more
@@ -244,11 +247,27 @@ class EffectRunner:
             ),
             system_prompt=participant_system_prompt(language),
         )
-        try:
-            async with working:
+        async with contextlib.AsyncExitStack() as stack:
+            await stack.enter_async_context(working)
+            try:
                 output = await debater.speak(request)
-        except DebaterError as exc:
-            return DebaterFailed(ask.seat, ask.turn, exc.kind, exc.detail, exc.retry_after)
+            except DebaterError as exc:
+                return DebaterFailed(ask.seat, ask.turn, exc.kind, exc.detail, exc.retry_after)
+            ending = stack.pop_all()  # the working indicator now ends with what runs to the end
+        # The answer is paid for: a step that ends the ask from here on (a Stop) no longer
+        # loses it; the engine keeps it as a late answer (handlers.core.steps.late_reply).
+        return await run_to_the_end(self._received(debate, ask, output, ending))
+
+    async def _received(
+        self,
+        debate: Debate,
+        ask: fx.AskDebater,
+        output: DebaterOutput,
+        ending: contextlib.AsyncExitStack[bool | None],
+    ) -> ReplyReceived:
+        """A debater's answer as the engine takes it: the working indicator ended, the answer
+        parsed (off the loop when long), its move toward the others checked."""
+        await ending.aclose()
         parsed = await parsed_by_contract(debate, output)
         concession = await self._concession(debate, ask.seat, parsed)
         said = (ask.seat, ask.turn, output.text, output.raw, output.meta)
@@ -294,6 +313,21 @@ class EffectRunner:
 def page_links(wiki: Wiki, debate: Debate) -> dict[str, str]:
     """Where each page the debate wrote is read, in the format's order (no dead links)."""
     return {page: wiki.page_url(debate, page) for page in format_named(debate.format).pages(debate)}
+
+
+async def run_to_the_end(work: Awaitable[T]) -> T:
+    """`work`'s result, even if the task awaiting it is cancelled meanwhile (the cancel is
+    taken back: what `work` finishes was already paid for). It is short: a parse, a read."""
+    done = asyncio.ensure_future(work)
+    while True:
+        try:
+            return await asyncio.shield(done)
+        except asyncio.CancelledError:
+            if done.cancelled():
+                raise
+            task = asyncio.current_task()
+            if task is not None:
+                task.uncancel()
 
 
 async def parse_off_loop(

@@ -10,7 +10,7 @@ from handlers.core import events as ev
 from handlers.core.credit import PAUSE_CHOICES
 from handlers.core.formats import card_options, formats_for
 from handlers.core.model import Actor, Debate, Phase
-from handlers.core.steps import expects, skippable, step_open
+from handlers.core.steps import expects, late_for, skippable, step_open
 
 MAX_BUDGET_ROUNDS = 50  # as MAX_ROUNDS allows
 STOPPABLE = frozenset({Phase.SPEAKING, Phase.JUDGING, Phase.AWAITING_USER})
@@ -86,7 +86,8 @@ def _fits(debate: Debate, event: ev.Event) -> bool:
         case ev.FormatChosen() | ev.OptionChosen() | ev.BudgetChosen():
             return debate.phase is Phase.PROPOSED and _card_choice_fits(debate, event)
         case ev.ReplyReceived() | ev.DebaterFailed():
-            return expects(debate, event.seat, event.turn)
+            seat, turn = event.seat, event.turn
+            return expects(debate, seat, turn) or late_for(debate, seat, turn)
         case ev.Judged():
             return debate.phase is Phase.JUDGING and event.turn == debate.turns and not debate.tasks
         case ev.TaskDone():

@@ -260,6 +260,9 @@ class Debate:
     spend: Spend = field(default_factory=Spend)
     resumes_at: datetime | None = None  # a "limit" pause ends by itself then
     benched: tuple[str, ...] = ()  # seats refused until the people act (usage credits off)
+    # Asks still being answered when the debate began to end: an answer that comes anyway (it
+    # was paid for) is stored, posted and logged before the end.
+    late: tuple[OpenAsk, ...] = ()
     # ---- honest degradation and export (issue 34)
     faltered: tuple[str, ...] = ()  # seats that failed or were skipped, named at the end
     fell_back: bool = False  # the moderator's rules stood in at least once

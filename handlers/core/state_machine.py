@@ -39,7 +39,15 @@ from handlers.core.model import (
 )
 from handlers.core.poll import on_poll, stalemate_pause, stop_poll
 from handlers.core.step_failures import failure, skipped_by
-from handlers.core.steps import Step, conclude, format_of, reply, run_plan, task_done
+from handlers.core.steps import (
+    Step,
+    conclude,
+    format_of,
+    late_reply,
+    reply,
+    run_plan,
+    task_done,
+)
 
 
 def transition(debate: Debate, event: ev.Event, now: datetime, rng: random.Random) -> Step:
@@ -58,8 +66,14 @@ def _taken(debate: Debate, event: ev.Event, now: datetime, rng: random.Random) -
             return _on_card(debate, event)
         case ev.ProposalDeclined() | ev.ProposalExpired():
             return _closed(debate, event, now)
+        case ev.ReplyReceived() if debate.phase is Phase.CONCLUDING:
+            return late_reply(debate, event, now)
         case ev.ReplyReceived():
             return with_concession(reply(debate, event, now, rng), event)
+        case ev.DebaterFailed() if debate.phase is Phase.CONCLUDING:  # a late ask gave nothing
+            asked = (event.seat, event.turn)
+            late = tuple(a for a in debate.late if (a.participant, a.turn) != asked)
+            return Step(replace(debate, late=late))
         case ev.DebaterFailed():
             return failure(debate, event, now, rng)
         case ev.Judged():
@@ -118,7 +132,9 @@ def _stopped(debate: Debate, actor: Actor) -> Step:
 def _ended(debate: Debate, event: ev.ConclusionReady, now: datetime) -> Step:
     """The end: the Conclusion written and posted, or the format's own closing block."""
     phase = _END_PHASE.get(debate.outcome or Outcome.CONSENSUS, Phase.CONCLUDED)
-    ended = replace(debate, phase=phase, ended_at=now, speaker=None, conclusion=event.conclusion)
+    ended = replace(
+        debate, phase=phase, ended_at=now, speaker=None, conclusion=event.conclusion, late=()
+    )
     told = _outcome_told(ended)
     if format_of(debate).closes_itself(debate):  # its own closing block and pages
         return Step(ended, (fx.CancelTimer(), fx.PostSummary(), told, fx.UpdateStatus()))

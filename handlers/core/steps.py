@@ -194,6 +194,7 @@ def conclude(
         tasks=(),
         paused="",
         resumes_at=None,
+        late=awaited(debate),
     )
     effects: tuple[Effect, ...] = (*held, UpdateStatus(), Conclude())
     return Step(ending, (notice, *effects) if notice else effects)
@@ -236,6 +237,28 @@ def reply(debate: Debate, event: ReplyReceived, now: datetime, rng: random.Rando
     held = held_posts(after) if holding else ()
     step = run_plan(fmt.answered(replace(after, note=""), rng))
     return Step(step.debate, (*effects, *held, *step.effects), turn)
+
+
+def late_for(debate: Debate, participant: str, turn: int) -> bool:
+    """True if this answer was still being written when the debate began to end."""
+    late = debate.phase is Phase.CONCLUDING
+    return late and any((a.participant, a.turn) == (participant, turn) for a in debate.late)
+
+
+def late_reply(debate: Debate, event: ReplyReceived, now: datetime) -> Step:
+    """An answer that came after the debate began to end (a Stop raced it): stored, posted
+    and logged whole before the end; it changes nothing else."""
+    turn = _turn_of(debate, event, now)
+    kept = replace(
+        debate,
+        late=tuple(a for a in debate.late if (a.participant, a.turn) != (turn.seat, turn.number)),
+        turns=max(debate.turns, turn.number),
+        log=(*debate.log, (turn.number, turn.seat)),
+        cost_usd=debate.cost_usd + turn.meta.cost_usd,
+        spend=debate.spend.spent(turn.seat, turn.meta.cost_usd, turn.meta.window),
+    )
+    pages = tuple(WritePage(page) for page in format_of(debate).turn_pages(kept, turn))
+    return Step(kept, (PostTurn(turn.number), AppendRoundLog(turn.number), *pages), turn)
 
 
 def held_posts(debate: Debate) -> tuple[Effect, ...]:
