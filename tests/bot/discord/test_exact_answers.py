@@ -12,9 +12,10 @@ import copy
 from bot.discord.embeds import AMBER
 from handlers.core.admission import Admission
 from handlers.core.events import ProposalDeclined, StopRequested
-from handlers.core.model import Action, Actor, Decision, Phase
+from handlers.core.model import Action, Actor, Decision, FailureKind, Phase
+from handlers.ports import DebaterError
 from tests.bot.discord.conftest import KO, BotRig, People
-from tests.bot.discord.doubles import asks
+from tests.bot.discord.doubles import asks, block
 from tests.bot.discord.support import EDIT, chat, click, custom_ids, wait_card
 from tests.fakes.discord_interactions import FLAG_EPHEMERAL
 from tests.fakes.discord_world import Json
@@ -223,4 +224,44 @@ async def test_in_gateway_mode_a_click_after_the_card_was_decided_is_told_who_de
     assert front._not_taken(done) == KO("front.decided_already", user="alice")
     alice = Actor(user_id=int(people.alice["id"]), name="alice")
     await rig.handler.submit(debate_id, StopRequested(alice))
+    await asyncio.wait_for(rig.handler.wait_idle(debate_id), 30)
+
+
+async def test_in_gateway_mode_of_two_clicks_at_once_on_a_limit_pause_the_second_is_told_who(
+    rig: BotRig, people: People, postgres_url: str
+) -> None:
+    """Claude's usage limit pauses the debate; alice presses Resume and carol Conclude at the
+    same moment, sharing the debates: one is applied, and the other person is told, privately,
+    who answered the pause first (neither is dropped without a word)."""
+    rig.overrides["DATABASE_URL"] = postgres_url
+    rig.claude.default = block("Claude: LRU로 충분합니다.")
+    rig.claude.enqueue(DebaterError(FailureKind.LIMIT, "You've hit your limit", 3600))
+    await rig.start()
+    await chat(rig, people)
+    card, debate_id = await wait_card(rig)
+    await click(rig, card["id"], f"debate:open:{debate_id}", people.alice)
+    pause = await rig.fake.wait_for_message(
+        lambda m: any("debate:resume:" in i for i in custom_ids(m)), timeout=30
+    )
+    resume, conclude = (i for i in custom_ids(pause) if ":resume:" in i or ":conclude:" in i)
+    await asyncio.gather(
+        click(rig, pause["id"], resume, people.alice),
+        click(rig, pause["id"], conclude, people.carol),
+    )
+    told = {KO("front.decided_already", user=who): who for who in ("alice", "carol")}
+    notice = await rig.fake.wait_for_message(lambda m: m["content"] in told, timeout=30)
+    assert notice["flags"] & FLAG_EPHEMERAL
+    winner = told[notice["content"]]  # the one the loser is told of
+    loser = "carol" if winner == "alice" else "alice"
+    said = {
+        "alice": KO("limits.resumed_by", user="alice"),
+        "carol": KO("budget.concluded", user="carol"),
+    }
+    await rig.fake.wait_for_message(lambda m: m["content"] == said[winner], timeout=30)
+    thread = [m["content"] for m in rig.fake.messages_in(card["id"])]
+    assert said[loser] not in thread
+    assert len([m for m in rig.fake.messages.values() if m["content"] in told]) == 1
+    if winner == "alice":
+        alice = Actor(user_id=int(people.alice["id"]), name="alice")
+        await rig.handler.submit(debate_id, StopRequested(alice))
     await asyncio.wait_for(rig.handler.wait_idle(debate_id), 30)
