@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
 from handlers.core.admission import Submitted, admits
-from handlers.core.backoff import delay_s
+from handlers.core.backoff import delay_s, within
 from handlers.core.effects import AskDebater, Conclude, Effect, Judge, RunTask
 from handlers.core.events import Event, ProposalApproved, ProposalDeclined, ProposalExpired
 from handlers.core.model import Debate, Phase
@@ -185,19 +185,32 @@ class DebateWorkers:
     async def _run_with_retries(self, debate_id: int, effect_id: int, effect: Effect) -> _Outcome:
         """Up to EFFECT_ATTEMPTS tries, waiting longer after each failure (then FAILED); an
         unreachable store is waited out, not counted as a failure of the effect."""
-        for attempt in range(EFFECT_ATTEMPTS):
+        for attempt in range(1, EFFECT_ATTEMPTS + 1):
             try:
                 return await self._patiently(
                     debate_id, lambda: self._run_one(debate_id, effect_id, effect)
                 )
             except LeaseLost:
                 raise
-            except Exception:
-                log.exception(
-                    "debate %s: effect %s failed (attempt %s)", debate_id, effect.kind, attempt + 1
-                )
-                wait = delay_s(attempt, EFFECT_BACKOFF_S, EFFECT_BACKOFF_MAX_S)
-                await self._clock.sleep(wait * self._retry_wait_scale)
+            except Exception as exc:
+                # An outside service failing now and then is expected and retried: a warning.
+                # One that keeps failing is an error, with its traceback, once.
+                if attempt < EFFECT_ATTEMPTS:
+                    log.warning(
+                        "debate %s: effect %s failed (attempt %s): %r",
+                        debate_id,
+                        effect.kind,
+                        attempt,
+                        exc,
+                    )
+                else:
+                    log.exception(
+                        "debate %s: effect %s failed %s times; left for the next start",
+                        debate_id,
+                        effect.kind,
+                        attempt,
+                    )
+                await self._clock.sleep(retry_wait(attempt, exc) * self._retry_wait_scale)
         return _Outcome.FAILED
 
     async def _patiently(self, debate_id: int, call: Callable[[], Awaitable[T]]) -> T:
@@ -238,6 +251,16 @@ class DebateWorkers:
             return None  # ended by a step (a stop, say): the effect is obsolete
         finally:
             self._running.get(debate_id, {}).pop(effect_id, None)
+
+
+def retry_wait(attempt: int, error: Exception) -> float:
+    """The wait before an effect's next attempt: the house's back-off, or longer when the
+    service said how long (a 429's `retry_after`, as discord.py's RateLimited carries it)."""
+    wait = delay_s(attempt - 1, EFFECT_BACKOFF_S, EFFECT_BACKOFF_MAX_S)
+    asked = getattr(error, "retry_after", None)
+    if isinstance(asked, int | float):
+        wait = max(wait, within(float(asked), 0.0, EFFECT_BACKOFF_MAX_S) or 0.0)
+    return wait
 
 
 def _decider(event: Event) -> int | None:

@@ -147,7 +147,7 @@ class EffectRunner:
 
     async def _minority_report(self, debate: Debate) -> MinorityReported:
         """The moderator's report, its quotes checked; each side's stance line without one."""
-        turns = await self._store.last_turns(debate.id, max(debate.turns, 1))
+        turns = await self._store.last_turns(debate.id, debate.stored_turns)
         prompt = prompts.load(
             MINORITY_TASK, debate.spoken_in(self._language), **task_fields(debate, turns)
         )
@@ -210,7 +210,7 @@ class EffectRunner:
         write is, kept across restarts)."""
         fmt = format_named(debate.format)
         summary = fmt.summary(debate) if isinstance(effect, fx.PostSummary) else ""
-        every = await self._store.last_turns(debate.id, max(debate.turns, 1))
+        every = await self._store.last_turns(debate.id, debate.stored_turns)
         links = page_links(self._wiki, debate)
         await self._room.show(debate, effect, Loaded(markdown=summary, links=links, turns=every))
         if self._archive_hours:
@@ -277,7 +277,7 @@ class EffectRunner:
         """Checks a move toward the others against their stored replies (issue 18)."""
         if not moved_toward(debate.stance_of(seat), parsed.stance):
             return ""
-        earlier = await self._store.last_turns(debate.id, max(debate.turns, 1))
+        earlier = await self._store.last_turns(debate.id, debate.stored_turns)
         return verdict(seat, parsed.convinced_by, earlier)
 
     async def _view(self, debate: Debate, *, every_seat: bool = False) -> ModeratorView:
@@ -287,7 +287,7 @@ class EffectRunner:
         numbers = tuple(number for number, _ in debate.log[-MODERATOR_CONTEXT_TURNS:])
         turns = await self._turns(debate, numbers)
         if every_seat and {turn.seat for turn in turns} != set(debate.ids):
-            every = await self._store.last_turns(debate.id, max(debate.turns, len(turns)))
+            every = await self._store.last_turns(debate.id, max(debate.stored_turns, len(turns)))
             latest = {turn.seat: turn for turn in every}  # oldest first: the last one stays
             kept = {turn.number: turn for turn in (*latest.values(), *turns)}
             turns = tuple(kept[number] for number in sorted(kept))

@@ -53,7 +53,7 @@ class AdminKeys:
         if verb == "status":
             return debate_line(debate, self._t, self._line)
         if verb == "export":
-            turns = await self._store.last_turns(debate.id, max(debate.turns, 1))
+            turns = await self._store.last_turns(debate.id, debate.stored_turns)
             path = self._export_dir / export_name(debate)
             path.write_text(export_markdown(debate, turns, self._t), encoding="utf-8")
             return self._t("export.written", path=str(path))

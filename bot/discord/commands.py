@@ -147,7 +147,7 @@ class AdminCommands:
     async def _export(self, debate_id: int) -> discord.File:
         """The debate's one-file transcript (tools/wiki/export.py), as far as it has gone."""
         debate = await self._engine.get(debate_id)
-        turns = await self._store.last_turns(debate_id, max(debate.turns, 1))
+        turns = await self._store.last_turns(debate_id, debate.stored_turns)
         markdown = export_markdown(debate, turns, self._strings.of(debate)).encode()
         return discord.File(io.BytesIO(markdown), filename=export_name(debate))
 

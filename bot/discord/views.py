@@ -224,7 +224,7 @@ def _options(labelled: list[tuple[str, str]], current: str) -> tuple[discord.Sel
 def budget_view(debate: Debate, strings: Strings) -> discord.ui.View:
     """At a pause, its answers: declare consensus / one more round / resume / conclude."""
     view = discord.ui.View(timeout=None)
-    at, area = debate.turns, pause_area(debate)
+    at, area = debate.pauses or debate.turns, pause_area(debate)  # (turns: an unnumbered one)
     choices = PAUSE_CHOICES.get(debate.paused, frozenset())
     for action, style in PAUSE_BUTTONS:
         if action not in choices:

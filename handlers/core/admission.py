@@ -132,9 +132,11 @@ def _answer_fits(debate: Debate, question: int) -> bool:
 
 
 def _pause_fits(debate: Debate, event: ev.BudgetDecided) -> bool:
-    """A pause's button answers that pause only (`at`: the turn count it was shown at)."""
+    """A pause's button answers that pause only (`at`: its number; 0: whichever is open). A
+    pause stored before pauses were numbered (number 0) was named by the turn count."""
+    this = (0, debate.pauses) if debate.pauses else (0, debate.turns)
     return (
         debate.phase is Phase.AWAITING_USER
         and event.choice in PAUSE_CHOICES.get(debate.paused, ())
-        and event.at in (0, debate.turns)
+        and event.at in this
     )

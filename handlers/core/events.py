@@ -72,7 +72,7 @@ class BudgetDecided:
 
     actor: Actor
     choice: Literal["extend", "conclude", "consensus", "resume"]
-    at: int = 0  # the pause this answers, by the debate's turn count then (0: the current one)
+    at: int = 0  # the pause this answers, by its number (`Debate.pauses`; 0: the open one)
     kind: Literal["budget_decided"] = "budget_decided"
 
 

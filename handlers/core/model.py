@@ -318,6 +318,18 @@ class Debate:
         """The roster's participant ids, in roster order."""
         return tuple(member.id for member in self.roster)
 
+    @property
+    def stored_turns(self) -> int:
+        """At least how many turns are stored (to load them all): each is in `log`, and
+        `turns`, the highest number judged, covers a debate stored before `log` was kept."""
+        return max(self.turns, len(self.log), 1)
+
+    @property
+    def last_number(self) -> int:
+        """The highest turn number given out: a stored turn's, or one an answer may still come
+        for (`late`); the next ask takes the number after it, so none is used twice."""
+        return max((self.turns, *(n for n, _ in self.log), *(a.turn for a in self.late)))
+
     def heard_by(self, participant: str) -> int:
         """How many of `people` the participant's briefs have carried."""
         return dict(self.heard).get(participant, 0)

@@ -43,6 +43,7 @@ from handlers.core.steps import (
     Step,
     conclude,
     format_of,
+    late_for,
     late_reply,
     reply,
     run_plan,
@@ -66,11 +67,11 @@ def _taken(debate: Debate, event: ev.Event, now: datetime, rng: random.Random) -
             return _on_card(debate, event)
         case ev.ProposalDeclined() | ev.ProposalExpired():
             return _closed(debate, event, now)
-        case ev.ReplyReceived() if debate.phase is Phase.CONCLUDING:
+        case ev.ReplyReceived() if late_for(debate, event.seat, event.turn):
             return late_reply(debate, event, now)
         case ev.ReplyReceived():
             return with_concession(reply(debate, event, now, rng), event)
-        case ev.DebaterFailed() if debate.phase is Phase.CONCLUDING:  # a late ask gave nothing
+        case ev.DebaterFailed() if late_for(debate, event.seat, event.turn):  # it gave nothing
             asked = (event.seat, event.turn)
             late = tuple(a for a in debate.late if (a.participant, a.turn) != asked)
             return Step(replace(debate, late=late))

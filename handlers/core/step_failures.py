@@ -95,7 +95,11 @@ def skipped_by(debate: Debate, who: str, rng: random.Random) -> Step:
     one skipped does, without counting toward failing the debate) and the debate goes on."""
     asks = open_asks(debate)
     seats = tuple(a.participant for a in asks)
-    moved = replace(faltered(with_asks(debate, ()), *seats), spoken=(*debate.spoken, *seats))
+    moved = replace(
+        faltered(with_asks(debate, ()), *seats),
+        spoken=(*debate.spoken, *seats),
+        late=(*debate.late, *asks),  # an answer already on its way is still kept
+    )
     notices = tuple(Notify("debate.skipped_by", (("user", who), ("seat", s))) for s in seats)
     return _going_on(moved, notices, rng)
 

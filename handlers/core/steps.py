@@ -112,7 +112,7 @@ def run_plan(plan: Plan) -> Step:
     """Turn a format's plan into the engine's state and effects."""
     match plan:
         case AskStep(debate=debate, step=name, participants=who, notices=notices, tasks=tasks):
-            base = debate.turns
+            base = debate.last_number
             asks = tuple(OpenAsk(p, base + i + 1) for i, p in enumerate(who))
             asking = with_asks(
                 replace(debate, phase=Phase.SPEAKING, step=name, step_turns=(), tasks=tasks), asks
@@ -194,7 +194,7 @@ def conclude(
         tasks=(),
         paused="",
         resumes_at=None,
-        late=awaited(debate),
+        late=(*debate.late, *awaited(debate)),
     )
     effects: tuple[Effect, ...] = (*held, UpdateStatus(), Conclude())
     return Step(ending, (notice, *effects) if notice else effects)
@@ -240,19 +240,22 @@ def reply(debate: Debate, event: ReplyReceived, now: datetime, rng: random.Rando
 
 
 def late_for(debate: Debate, participant: str, turn: int) -> bool:
-    """True if this answer was still being written when the debate began to end."""
-    late = debate.phase is Phase.CONCLUDING
-    return late and any((a.participant, a.turn) == (participant, turn) for a in debate.late)
+    """True if this answer was still being written when its ask was ended (a Stop, a Skip)."""
+    if debate.phase.is_terminal:
+        return False
+    return any((a.participant, a.turn) == (participant, turn) for a in debate.late)
 
 
 def late_reply(debate: Debate, event: ReplyReceived, now: datetime) -> Step:
-    """An answer that came after the debate began to end (a Stop raced it): stored, posted
-    and logged whole before the end; it changes nothing else."""
+    """An answer that came after its ask was ended (a Stop or a Skip raced it): stored, posted
+    and logged whole; it changes nothing else (a judgement under way still judges the turn
+    it was asked for, so the highest judged number moves only once the debate is ending)."""
     turn = _turn_of(debate, event, now)
+    ending = debate.phase is Phase.CONCLUDING
     kept = replace(
         debate,
         late=tuple(a for a in debate.late if (a.participant, a.turn) != (turn.seat, turn.number)),
-        turns=max(debate.turns, turn.number),
+        turns=max(debate.turns, turn.number) if ending else debate.turns,
         log=(*debate.log, (turn.number, turn.seat)),
         cost_usd=debate.cost_usd + turn.meta.cost_usd,
         spend=debate.spend.spent(turn.seat, turn.meta.cost_usd, turn.meta.window),

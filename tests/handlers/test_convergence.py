@@ -56,7 +56,7 @@ async def test_convergence_stays_high_pauses_then_declared_consensus(tmp_path: P
         handler = await rig.rebuild()  # a restart while the buttons wait
         await idle(rig, debate_id)
         assert len(rig.room.budget_asks) == 1
-        await handler.submit(debate_id, BudgetDecided(CAROL, "consensus", at=2))
+        await handler.submit(debate_id, BudgetDecided(CAROL, "consensus", at=1))  # pause 1
         await idle(rig, debate_id)
         ended = await handler.get(debate_id)
         assert ended.phase is Phase.CONCLUDED and ended.outcome is Outcome.CONSENSUS
@@ -74,9 +74,9 @@ async def test_convergence_one_more_round_then_conclude_as_is(tmp_path: Path) ->
         rig.moderator.enqueue(high(0.85), high(0.9), high(0.95), high(0.95))
         debate_id = await _open(rig)
         assert (
-            await rig.h.submit(debate_id, BudgetDecided(ALICE, "extend", at=1))
-        ).debate.paused  # not this pause's button
-        await rig.h.submit(debate_id, BudgetDecided(ALICE, "extend", at=2))
+            await rig.h.submit(debate_id, BudgetDecided(ALICE, "extend", at=2))
+        ).debate.paused  # not this pause's button (this is the first)
+        await rig.h.submit(debate_id, BudgetDecided(ALICE, "extend", at=1))
         await idle(rig, debate_id)
         again = await rig.h.get(debate_id)
         assert again.paused == "converging" and again.round == 2 and again.turns == 4

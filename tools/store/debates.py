@@ -15,6 +15,7 @@ from handlers.core.model import Debate, Phase, Turn
 from tools.store.db import Database, Params
 from tools.store.effect_queue import EffectQueue
 from tools.store.inbox import MARK_DONE
+from tools.store.json_text import storable
 from tools.store.polls import CLOSE_DUE, CLOSE_POLL, INSERT_POLL, INSERT_RESUME, SELECT_DUE
 from tools.store.turns import (
     INSERT_TURN,
@@ -227,5 +228,5 @@ class SqliteStore:
 def _state_row(debate: Debate, stamp: str, queue: EffectQueue) -> tuple[object, ...]:
     """UPDATE_DEBATE's values: the state as JSON, its query columns and the effect queue."""
     ended = debate.ended_at.isoformat() if debate.ended_at else None
-    state = _DEBATE.dump_json(debate).decode()
+    state = storable(_DEBATE, debate)
     return (debate.phase, state, stamp, ended, debate.format, queue.text(), queue.seq, debate.id)

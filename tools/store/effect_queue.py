@@ -11,6 +11,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
 from handlers.core.effects import EFFECT_ADAPTER, Effect
+from tools.store.json_text import storable
 
 
 @dataclass(frozen=True)
@@ -35,7 +36,7 @@ class EffectQueue:
         items = []
         for effect_id, payload in json.loads(text):
             effect = EFFECT_ADAPTER.validate_python(payload)
-            items.append(Queued(int(effect_id), effect, EFFECT_ADAPTER.dump_json(effect).decode()))
+            items.append(Queued(int(effect_id), effect, storable(EFFECT_ADAPTER, effect)))
         return cls(max(seq, *(i.id for i in items), 0), tuple(items))
 
     def text(self) -> str:
@@ -46,7 +47,7 @@ class EffectQueue:
         """Without the effects in `done`, with `added` at the end under new ids."""
         kept = tuple(item for item in self.items if item.id not in done)
         new = tuple(
-            Queued(self.seq + n, effect, EFFECT_ADAPTER.dump_json(effect).decode())
+            Queued(self.seq + n, effect, storable(EFFECT_ADAPTER, effect))
             for n, effect in enumerate(added, start=1)
         )
         return EffectQueue(self.seq + len(new), kept + new)

@@ -17,6 +17,7 @@ from pydantic import ValidationError
 
 from handlers.core.events import EVENT_ADAPTER, Event
 from tools.store.db import Database
+from tools.store.json_text import storable
 
 log = logging.getLogger(__name__)
 
@@ -54,7 +55,7 @@ class Inbox:
         """Store an event for the debate and wake the workers. An event that `answers`
         something only one person may answer is stored only if none came first: else the first
         is returned, and nothing is stored."""
-        payload = EVENT_ADAPTER.dump_json(event).decode()
+        payload = storable(EVENT_ADAPTER, event)
         stamp = datetime.now(UTC).isoformat()
         if not await self._db.execute(INSERT, (debate_id, event.kind, payload, stamp, answers)):
             return await self.first(debate_id, answers or "")

@@ -10,6 +10,7 @@ from pydantic import TypeAdapter
 
 from handlers.core.model import ParsedReply, Turn, TurnMeta
 from tools.store.db import Row
+from tools.store.json_text import storable
 
 _PARSED = TypeAdapter(ParsedReply)
 
@@ -40,7 +41,7 @@ def turn_row(turn: Turn, as_bytes: bool) -> tuple[object, ...]:
         _exact(turn.text, as_bytes),
         _exact(turn.raw, as_bytes),
         turn.sha256,
-        _PARSED.dump_json(turn.parsed).decode(),
+        storable(_PARSED, turn.parsed),
         meta.model,
         meta.input_tokens,
         meta.output_tokens,

@@ -67,12 +67,12 @@ async def test_budget_menu_pause_extend_restart_and_conclude(rig: BotRig, people
     thread_id = card["id"]
     first = await _pause(rig, thread_id, 1)
     assert first["embeds"][0]["color"] == AMBER.value
-    # the pause after turn 2: Declare consensus / Extend / Conclude, each for this pause only
-    extend_1 = f"debate:extend:{debate_id}:2"
+    # the first pause (after turn 2): Declare consensus / Extend / Conclude, each naming it
+    extend_1 = f"debate:extend:{debate_id}:1"
     assert custom_ids(first) == [
-        f"debate:consensus:{debate_id}:2",
+        f"debate:consensus:{debate_id}:1",
         extend_1,
-        f"debate:conclude:{debate_id}:2",
+        f"debate:conclude:{debate_id}:1",
     ]
     paused = await rig.handler.get(debate_id)
     assert paused.paused and paused.phase is Phase.AWAITING_USER and paused.turns == 2
@@ -98,7 +98,7 @@ async def test_budget_menu_pause_extend_restart_and_conclude(rig: BotRig, people
         lambda m: m["content"] == KO("front.not_now") and bool(m["flags"] & FLAG_EPHEMERAL)
     )
     assert (await rig.handler.get(debate_id)).max_rounds == 2  # not extended again
-    kind, _ = await click(rig, second["id"], f"debate:conclude:{debate_id}:4", people.carol)
+    kind, _ = await click(rig, second["id"], f"debate:conclude:{debate_id}:2", people.carol)
     assert kind == 6
     await rig.fake.wait_for_message(
         lambda m: (

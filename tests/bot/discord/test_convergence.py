@@ -50,8 +50,8 @@ async def test_convergence_meter_and_declared_consensus(rig: BotRig, people: Peo
     assert pause["embeds"][0]["description"] == KO("convergence.body", bars="▅▅▇▇", percent=90)
     ids = custom_ids(pause)
     assert ids == [
-        f"debate:{a}:{debate_id}:4" for a in ("consensus", "extend", "conclude")
-    ]  # after turn 4
+        f"debate:{a}:{debate_id}:1" for a in ("consensus", "extend", "conclude")
+    ]  # the first pause
     labels = [i["label"] for row in pause["components"] for i in row["components"]]
     assert labels == [KO(f"convergence.button_{a}") for a in ("consensus", "extend", "conclude")]
     paused = await rig.handler.get(debate_id)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from handlers.core.admission import Admission, admits, answers
-from handlers.core.effects import AskDebater, Notify
+from handlers.core.effects import AppendRoundLog, AskDebater, Notify, PostTurn
 from handlers.core.events import (
     EVENT_ADAPTER,
     BudgetChosen,
@@ -58,13 +58,23 @@ ASKED_SECOND = speaking(
         (speaking(), PeopleSaid(ALICE, "  "), NOT_NOW),
         (speaking(phase=Phase.AWAITING_USER), BudgetDecided(ALICE, "extend"), NOT_NOW),
         (
-            speaking(phase=Phase.AWAITING_USER, paused="budget", turns=4),
+            speaking(phase=Phase.AWAITING_USER, paused="budget", turns=4, pauses=3),
             BudgetDecided(ALICE, "extend", at=2),  # a button of an earlier pause
             NOT_NOW,
         ),
         (
+            speaking(phase=Phase.AWAITING_USER, paused="budget", turns=4, pauses=3),
+            BudgetDecided(ALICE, "extend", at=3),
+            TAKEN,
+        ),
+        (
+            speaking(phase=Phase.AWAITING_USER, paused="limit", turns=4, pauses=3),
+            BudgetDecided(ALICE, "resume", at=4),  # a turn count is no pause's number
+            NOT_NOW,
+        ),
+        (
             speaking(phase=Phase.AWAITING_USER, paused="budget", turns=4),
-            BudgetDecided(ALICE, "extend", at=4),
+            BudgetDecided(ALICE, "extend", at=4),  # stored before pauses had numbers
             TAKEN,
         ),
         (speaking(), answer(AG, 1), TAKEN),
@@ -107,9 +117,15 @@ def test_a_skip_moves_the_round_on_and_the_thread_says_who() -> None:
     assert after.debate.spoken == (AG,) and after.debate.skipped == 0  # not a failure
     notice = next(e for e in after.effects if isinstance(e, Notify))
     assert (notice.key, dict(notice.params)) == ("debate.skipped_by", {"user": "alice", "seat": AG})
-    assert [e.seat for e in after.effects if isinstance(e, AskDebater)] == [CLAUDE]
-    assert step(after.debate, answer(AG, 1)).debate == after.debate  # the skipped reply: too late
-    # a second press of the same button names AG's turn 1: Claude's turn 1 is not skipped
+    asked = [(e.seat, e.turn) for e in after.effects if isinstance(e, AskDebater)]
+    assert asked == [(CLAUDE, 2)]  # the skipped ask's number is not given out again
+    # The skipped reply, already paid for, comes anyway: kept whole, nothing else moves.
+    late = step(after.debate, answer(AG, 1))
+    assert late.turn is not None and late.turn.number == 1 and not late.debate.late
+    assert [type(e) for e in late.effects] == [PostTurn, AppendRoundLog]
+    assert (late.debate.asked, late.debate.speaker) == (after.debate.asked, CLAUDE)
+    assert step(late.debate, answer(AG, 1)).debate == late.debate  # once
+    # a second press of the same button names AG's turn 1: Claude's turn 2 is not skipped
     assert admits(after.debate, SkipRequested(ALICE, AG, 1)) is NOT_NOW
 
 
