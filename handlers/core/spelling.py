@@ -139,7 +139,7 @@ def _pattern(
     after it the rest of the names as a tree (a shared beginning is read once, the longest name
     first). Each name ends in an empty group of its own, whose number is its value's index."""
     tail = _tail(model_words)
-    starts: dict[tuple[str, str], list[_Path]] = {}
+    starts: dict[tuple[str, str, str], list[_Path]] = {}  # (first letter, before it, after)
     for name, value in names.items():
         words = [w.lower() for w in _SPLIT.split(name.translate(_FOLD).replace(_GAP, "")) if w]
         if not words:
@@ -147,16 +147,16 @@ def _pattern(
         letters, pieces = "".join(words), _pieces(words)
         if len(letters) <= _SHORT and letters.isascii():
             before = dict.fromkeys((letters[0], letters[0].upper()), _ALONE)
-            end = f"(?![{_WORD}])()"
+            end, after = f"(?![{_WORD}])()", ""
         else:  # a capital may open a longer Latin name glued after other letters
             latin = re.match(f"[{_LATIN}]", letters[0]) is not None
             before = {letters[0]: _UNGLUED if latin else "", letters[0].upper(): ""}
-            end = f"(){tail}"
+            end, after = "()", tail
         for first, unglued in before.items():
-            starts.setdefault((first, unglued), []).append((pieces, end, value))
+            starts.setdefault((first, unglued, after), []).append((pieces, end, value))
     values, branches = [""], []  # group 0 is the whole match, never a name
-    for (first, unglued), paths in sorted(starts.items(), key=lambda s: (s[0][0], -_longest(s[1]))):
-        branches.append(f"{re.escape(first)}{unglued}(?i:{_tree(paths, values)})")
+    for (first, unglued, after), paths in sorted(starts.items(), key=_longest_first):
+        branches.append(f"{re.escape(first)}{unglued}(?i:{_tree(paths, values)}){after}")
     return (re.compile("|".join(branches)) if branches else None), values
 
 
@@ -192,6 +192,11 @@ def _tree(paths: list[_Path], values: list[str]) -> str:
         values.append(value)
         branches.append(end)
     return branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+
+
+def _longest_first(start: tuple[tuple[str, str, str], list[_Path]]) -> tuple[str, int]:
+    """The order of the alternatives of one first letter: the one with the longest name first."""
+    return start[0][0], -_longest(start[1])
 
 
 def _longest(paths: list[_Path]) -> int:
