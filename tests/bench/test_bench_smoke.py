@@ -70,6 +70,11 @@ class Case:
 
 CASES = [
     Case(
+        "anonymize.py",
+        "--mb 0.01,0.02 --repeat 1 --json",
+        "worst_ms_per_mb worst_shape near_miss_ms_per_mb growth first_call_ms names shapes",
+    ),
+    Case(
         "claude_overhead.py",
         "--turns 1 --json",
         "ours_median_s bare_median_s overhead_ratio",

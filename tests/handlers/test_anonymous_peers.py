@@ -1,12 +1,14 @@
 """Anonymous peers (issue 34), in every format through the real engine: no debater's brief
 names another seat, its vendor or its model (in the agenda a person wrote, the moderator's note
-and the relayed replies too); the stored turns and the wiki keep the names."""
+and the relayed replies too), however the name is spelled; the stored turns and the wiki keep
+the names."""
 
 from __future__ import annotations
 
 import asyncio
 import json
 import re
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -32,7 +34,28 @@ MAKERS = {
     Backend.CLAUDE_CLI: ("Claude", "Anthropic", "Sonnet", "Opus"),
     Backend.GEMINI_CLI: ("Gemini", "Google"),
 }
-NAMED = "Claude와 AG, Gemini의 주장 (Anthropic, Google, claude-model, ag-model)"
+# Spellings that reached every debater before: in Hangul and katakana (particles attached),
+# glued, joined, versioned, fullwidth or styled, with lookalike (Cyrillic С and а) or invisible
+# letters inside; and words that only contain a short name, which must stay as written.
+SPELLED = (
+    "클로드는, 제미나이의, 구글, 앤트로픽, Claude3, Gemini2.5, ClaudeCode, claude_code, "
+    "Ｃｌａｕｄｅ, Geminis, CLAUDE, Claude-3.5, Claude's, claude-code, MyClaudeBot, "
+    "claude-sonnet-4-5-20250929, Gemini 2.5 Pro, "
+    "앤스로픽, 제미니, 딥마인드, 안티그래비티, 소넷, 소네트, 오퍼스, 하이쿠, クロードは, グーグル, "
+    "\u0421l\u0430ude, Cl\u200baude, Gem\u00adini, G\u2060oogle, Anthr\ufeffopic, 𝐂𝐥𝐚𝐮𝐝𝐞, "
+    "AGREE, agenda"
+)
+NAMED = f"Claude와 AG, Gemini의 주장 (Anthropic, Google, claude-model, ag-model; {SPELLED})"
+# What names a maker in any script, as a reader would see it once width, case, lookalike and
+# invisible letters are set aside (the short `AG` is checked as a whole word, by `named`).
+MAKER_WORDS = (
+    *("claude", "anthropic", "sonnet", "opus", "haiku"),
+    *("gemini", "google", "deepmind", "antigravity"),
+    *("클로드", "앤트로픽", "앤스로픽", "소넷", "소네트", "오퍼스", "하이쿠", "クロード"),
+    *("제미나이", "제미니", "구글", "딥마인드", "안티그래비티", "グーグル"),
+)
+_INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u200e\u200f\u2060\ufeff\u00ad"))
+_CYRILLIC = str.maketrans("аАсСеЕоОрРіІ", "aAcCeEoOpPiI")
 TOPIC = f"캐시 계층 선택 — {NAMED}"
 
 
@@ -51,6 +74,12 @@ def others(debate: Debate, reader: str) -> set[str]:
 
 def named(prompt: str, name: str) -> bool:
     return bool(re.search(rf"(?<![0-9A-Za-z_]){re.escape(name)}(?![0-9A-Za-z_])", prompt, re.I))
+
+
+def makers_seen(prompt: str) -> list[str]:
+    """The makers' words a reader would find in `prompt`, however they are spelled."""
+    seen = unicodedata.normalize("NFKC", prompt.translate(_INVISIBLE)).translate(_CYRILLIC)
+    return [word for word in MAKER_WORDS if word in seen.casefold()]
 
 
 async def run(rig: Rig) -> Debate:
@@ -107,10 +136,12 @@ async def test_anonymous_peers_no_brief_names_another_seat(tmp_path: Path, build
             mine = letters(debate)[request.participant]
             assert request.prompt.endswith(f"{mine}입니다. 다른 토론자도 글자로 부르세요.\n")
             leaked = [n for n in others(debate, request.participant) if named(request.prompt, n)]
+            leaked += makers_seen(request.prompt)
             assert not leaked, (debate.format, request.participant, request.turn, leaked)
         first = min(requests, key=lambda r: r.turn)  # it reads no turn: no model named yet
         hidden = anonymize(NAMED, peer_names(debate, first.participant))
         assert hidden in first.prompt and hidden != NAMED
+        assert "AGREE, agenda" in hidden  # a word that only contains `AG` keeps it
         # What people read keeps the names: the turns posted in the thread, the wiki's agenda.
         posted = [turn for kind, turn in rig.room.posted if kind == "turn"]
         assert any(named(t.text, t.seat) for t in posted)  # type: ignore[attr-defined]
@@ -128,11 +159,3 @@ async def test_anonymous_peers_off_leaves_the_names(tmp_path: Path) -> None:
         assert all(NAMED in p for p in prompts) and debate.option("anonymous") == ""
     finally:
         await rig.stop()
-
-
-def test_anonymize_is_whole_word_any_case_longest_first_and_korean_aware() -> None:
-    names = {"claude": "B", "claude code": "B", "ag": "A", "gemini": "A/C"}
-    text = "CLAUDE Code는 AG와 다르고 tag, agenda, Claudes, gemini-2.5는 그대로? ag."
-    assert anonymize(text, names) == "B는 A와 다르고 tag, agenda, Claudes, A/C-2.5는 그대로? A."
-    assert anonymize("AG (AG)", {"ag": "A"}) == "A"  # a name beside its hidden persona
-    assert anonymize("x", {}) == "x"
