@@ -13,13 +13,12 @@ from handlers.core.shorten import shorten
 from tools.store.debates import SqliteStore
 
 MESSAGE_LIMIT = 2000  # Discord's, for a private reply
-OPEN = tuple(phase for phase in Phase if not phase.is_terminal)
 
 
-async def open_debates(store: SqliteStore) -> list[Debate]:
-    """Every debate not yet ended (a card waiting included), oldest first."""
-    ids = sorted({found for phase in OPEN for found in await store.debates_in(phase)})
-    return [await store.load(debate_id) for debate_id in ids]
+async def open_debates(store: SqliteStore, guild_id: int | None = None) -> list[Debate]:
+    """Every debate not yet ended (a card waiting included), oldest first: of one server, or
+    of all (None: the console, whose one person owns every debate)."""
+    return [await store.load(debate_id) for debate_id in await store.open_ids(guild_id)]
 
 
 def debate_lines(
