@@ -78,9 +78,7 @@ async def slash(
     in that channel's server."""
     channel = channel_id or fake.text_channel["id"]
     guild_id = fake.world.channels[channel]["guild_id"]
-    registered = next(
-        (c for c in fake.commands.get(guild_id, []) if c["name"] == command), None
-    )
+    registered = next((c for c in fake.commands.get(guild_id, []) if c["name"] == command), None)
     if registered is None:
         raise AssertionError(f"/{command} is not registered in server {guild_id}")
     subcommand = next((o for o in registered["options"] if o["name"] == sub), None)
