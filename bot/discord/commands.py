@@ -29,7 +29,7 @@ from bot.formatting import discord_time, status_line
 from handlers.core.events import StopRequested
 from handlers.core.i18n import Strings
 from handlers.core.model import Actor, Debate, Participant
-from handlers.core.server_config import ServerConfig, config_problem
+from handlers.core.server_config import PROBLEM_PARAMS, ServerConfig, config_problem
 from handlers.debate_handler import Engine
 from handlers.ports import Clock
 from handlers.store_ports import StoreUnavailable
@@ -188,7 +188,7 @@ class AdminCommands:
         under = await self._configs.stored(guild_id) if where else ServerConfig()
         problem = config_problem(wanted.over(under), self._roster)
         if problem:
-            return self._strings(problem)
+            return self._strings(problem, **PROBLEM_PARAMS)
         await self._configs.store(guild_id, where, wanted)
         return config_text(wanted, self._strings, "admin.config_saved", words)
 
