@@ -84,8 +84,11 @@ class AdminCommands:
         """The commands' callbacks (discord.py reads their options from the signatures)."""
         t, answer = self._strings, self._answer
 
-        async def list_(interaction: discord.Interaction[Any]) -> None:
-            await answer(interaction, lambda _, guild: self._list(guild))
+        @app_commands.describe(page=t("admin.param_page"))
+        async def list_(
+            interaction: discord.Interaction[Any], page: app_commands.Range[int, 1] = 1
+        ) -> None:
+            await answer(interaction, lambda _, guild: self._list(guild, page))
 
         @app_commands.describe(debate=t("admin.param_debate"))
         async def status(interaction: discord.Interaction[Any], debate: int) -> None:
@@ -142,10 +145,12 @@ class AdminCommands:
         else:
             await private(interaction, said)
 
-    async def _list(self, guild_id: int) -> str:
+    async def _list(self, guild_id: int, page: int) -> str:
         debates = await open_debates(self._store, guild_id)
         links = [await self._link(d) for d in debates]
-        return debate_lines(debates, self._strings, self._status_line, links)
+        return debate_lines(
+            debates, self._strings, self._status_line, links, page=page, command=_list_page
+        )
 
     async def _status(self, guild_id: int, debate_id: int) -> str:
         debate = await self._store.load_in(debate_id, guild_id)
@@ -199,3 +204,8 @@ class AdminCommands:
         """The debate's thread (a card still waiting: its channel), as Discord links it."""
         thread = await self._rooms.thread_of(debate.id)
         return f"<#{thread or debate.proposal.channel_id}>"
+
+
+def _list_page(page: int) -> str:
+    """The command that shows page `page` of the list."""
+    return f"`/debate list page:{page}`"
