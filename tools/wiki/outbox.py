@@ -33,6 +33,7 @@ from tools.wiki.pages import (
     render_round_note,
     render_round_section,
     render_working_document,
+    visible,
 )
 from tools.wiki.round_log import PART_LIMIT_CHARS, pieces
 from tools.wiki.slug import check_root, normalize_root, page_path, topic_slug
@@ -127,7 +128,7 @@ class WikiOutbox(OutboxWriters):
             content = link_assets(fill_keys(markdown, t), path, pages, self._backend.link)
             if getattr(self._backend, "wikijs_callouts", False):
                 content = wikijs_callouts(content)
-        title = fill_keys(title, t)[:MAX_TITLE_CHARS]
+        title = visible(fill_keys(title, t))[:MAX_TITLE_CHARS]
         key = f"{debate.id}:page:{page}:{content_hash(content)[:16]}"
         await self._store(debate.id, key, path, title, Mode.REPLACE, content)
 
@@ -150,10 +151,9 @@ class WikiOutbox(OutboxWriters):
     async def _store(
         self, debate_id: int, key: str, path: str, title: str, mode: Mode, content: str
     ) -> None:
-        """Queue the entry in `wiki_outbox` (a repeat after a crash is there already), then
-        start the debate's writer."""
+        """Queue the entry in `wiki_outbox` (a repeat after a crash is there already), every
+        character visible on the page (`visible`), then start the debate's writer."""
         created = self._now().isoformat()
-        await self._db.insert(
-            INSERT_ENTRY, (debate_id, key, path, title, mode.value, content, created)
-        )
+        entry = (debate_id, key, path, title, mode.value, visible(content), created)
+        await self._db.insert(INSERT_ENTRY, entry)
         self.resume(debate_id)
