@@ -37,7 +37,7 @@ from tools.wiki.pages import (
 )
 from tools.wiki.round_log import PART_LIMIT_CHARS, pieces
 from tools.wiki.slug import check_root, normalize_root, page_path, topic_slug
-from tools.wiki.writers import Notify, OutboxWriters, Sleep
+from tools.wiki.writers import DebateOf, Notify, OutboxWriters, Sleep
 
 INSERT_ENTRY = """
 INSERT INTO wiki_outbox (debate_id, dedup_key, path, title, mode, content, created_at)
@@ -62,6 +62,7 @@ class WikiOutbox(OutboxWriters):
         max_backoff_s: float = 300.0,
         part_limit: int = PART_LIMIT_CHARS,
         owns: Callable[[int], bool] | None = None,
+        debate_of: DebateOf | None = None,
     ) -> None:
         check_root(root)
         super().__init__(
@@ -77,6 +78,9 @@ class WikiOutbox(OutboxWriters):
             # Whose writes this process applies: every debate's, unless processes share them
             # (then only those of the debates it holds the lease of, checked before each write).
             owns=owns or (lambda _debate_id: True),
+            # The debate a queued entry is of, for the language of the words a writer adds
+            # (a Round-Log's first line, its parts): the engine's, once per debate.
+            debate_of=debate_of,
         )
         self._root = normalize_root(root)
         self._part_limit = part_limit
