@@ -12,26 +12,60 @@ from handlers.core.server_config import ServerConfig
 from handlers.core.shorten import shorten
 from tools.store.debates import SqliteStore
 
-MESSAGE_LIMIT = 2000  # Discord's, for a private reply
-OPEN = tuple(phase for phase in Phase if not phase.is_terminal)
+MESSAGE_LIMIT = 2000  # Discord's, for a private reply: a page of the list fits in one
 
 
-async def open_debates(store: SqliteStore) -> list[Debate]:
-    """Every debate not yet ended (a card waiting included), oldest first."""
-    ids = sorted({found for phase in OPEN for found in await store.debates_in(phase)})
-    return [await store.load(debate_id) for debate_id in ids]
+async def open_debates(store: SqliteStore, guild_id: int | None = None) -> list[Debate]:
+    """Every debate not yet ended (a card waiting included), oldest first: of one server, or
+    of all (None: the console, whose one person owns every debate)."""
+    return [await store.load(debate_id) for debate_id in await store.open_ids(guild_id)]
 
 
 def debate_lines(
-    debates: list[Debate], strings: Strings, status: Callable[[Debate], str], links: list[str]
+    debates: list[Debate],
+    strings: Strings,
+    status: Callable[[Debate], str],
+    links: list[str],
+    *,
+    page: int = 1,
+    command: Callable[[int], str],
 ) -> str:
-    """One line per debate (`#3 Redis or LRU · round 1/6 ... · <#thread>`), in one message."""
+    """Page `page` (from 1) of the list, one line per debate (`#3 Redis or LRU · round 1/6 ...
+    · <#thread>`): as many whole lines as fit in one message, then how many more there are
+    and the command that shows the next page (`command(n)`)."""
     if not debates:
         return strings("admin.none_open")
     lines = [
         debate_line(d, strings, status, where) for d, where in zip(debates, links, strict=True)
     ]
-    return shorten("\n".join(lines), MESSAGE_LIMIT)
+    # The longest the closing line can be here: the pages are the same whichever is asked.
+    room = MESSAGE_LIMIT - 1 - len(_more(strings, len(lines), command(len(lines))))
+    pages = _pages(lines, room)
+    if not 1 <= page <= len(pages):
+        return strings("admin.no_page", page=page, pages=len(pages))
+    shown = pages[page - 1]
+    after = sum(len(later) for later in pages[page:])
+    if not after:
+        return "\n".join(shown)
+    return "\n".join([*shown, _more(strings, after, command(page + 1))])
+
+
+def _more(strings: Strings, count: int, command: str) -> str:
+    return strings("admin.more", count=count, command=command)
+
+
+def _pages(lines: list[str], room: int) -> list[list[str]]:
+    """The lines in pages of at most `room` characters, whole lines each (a line longer than
+    a page alone is shortened, saying how much)."""
+    pages: list[list[str]] = [[]]
+    used = -1  # the first line of a page has no line break before it
+    for line in (shorten(whole, room) for whole in lines):
+        if pages[-1] and used + 1 + len(line) > room:
+            pages.append([])
+            used = -1
+        pages[-1].append(line)
+        used += 1 + len(line)
+    return pages
 
 
 def debate_line(

@@ -18,7 +18,7 @@ from bot.settings import Settings, SettingsError
 from handlers.core.effects import Notify
 from handlers.core.formats import format_named, formats_for
 from handlers.core.i18n import Strings
-from handlers.core.model import AG, GEMINI, Backend
+from handlers.core.model import AG, GEMINI, Backend, Debate
 from handlers.debate_handler import DebateHandler, HandlerConfig
 from handlers.detection import DetectionHandler, DetectionLimits
 from handlers.ports import Clock, Debater, Moderator, Room
@@ -192,8 +192,19 @@ def build_engine(
             notice = Notify(key, tuple(params.items()))
             await built.room.show(await built.handler.get(debate_id), notice)
 
-    wiki = WikiOutbox(db, backend, root=wiki_root, strings=strings, notify=notify,
-                      sleep=clock.sleep, owns=leases.holds if leases else None)  # fmt: skip
+    async def debate_of(debate_id: int) -> Debate:
+        return await engine[0].handler.get(debate_id)
+
+    wiki = WikiOutbox(
+        db,
+        backend,
+        root=wiki_root,
+        strings=strings,
+        notify=notify,
+        sleep=clock.sleep,
+        owns=leases.holds if leases else None,
+        debate_of=debate_of,
+    )
     store = SqliteStore(db) if leases is None else LeasedStore(db, leases)
     order = rng or random.Random()  # noqa: S311  # the speaking order, not a secret
     handler = DebateHandler(

@@ -1,6 +1,6 @@
-"""The approvers' commands typed in the console: `/list`, `/status N`, `/stop N`, `/export N`
-(as Discord's `/debate list|status|stop|export`; the console's one person owns the terminal, so
-nobody is refused)."""
+"""The approvers' commands typed in the console: `/list [page]`, `/status N`, `/stop N`,
+`/export N` (as Discord's `/debate list|status|stop|export`; the console's one person owns the
+terminal and every debate in its database, so nobody is refused and no server is asked)."""
 
 from __future__ import annotations
 
@@ -43,7 +43,9 @@ class AdminKeys:
         verb, number = found[1].lower(), found[2]
         if verb == "list":
             debates = await open_debates(self._store)
-            return debate_lines(debates, self._t, self._line, [""] * len(debates))
+            page = int(number or 1)
+            links = [""] * len(debates)
+            return debate_lines(debates, self._t, self._line, links, page=page, command=_list_page)
         if number is None:  # `/stop` alone stops the running debate, as before
             return None if verb == "stop" else self._t("admin.console_usage")
         try:
@@ -62,3 +64,8 @@ class AdminKeys:
 
     def _line(self, debate: Debate) -> str:
         return status_line(debate, self._t, self._clock.now())
+
+
+def _list_page(page: int) -> str:
+    """The typed command that shows page `page` of the list."""
+    return f"`/list {page}`"

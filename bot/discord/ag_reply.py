@@ -132,7 +132,9 @@ class AgReply:
             text = None
             if suffix in READABLE_SUFFIXES and attachment.size <= MAX_ATTACHMENT_BYTES:
                 try:
-                    text = (await attachment.read()).decode("utf-8", errors="replace")
+                    # A byte that is not UTF-8 is kept as itself (a lone surrogate the reply
+                    # parser shows as `\udcXX`), not replaced by U+FFFD: nothing AG sent is lost.
+                    text = (await attachment.read()).decode("utf-8", errors="surrogateescape")
                 except (discord.HTTPException, aiohttp.ClientError) as exc:
                     raise DebaterError(FailureKind.UNREACHABLE, f"attachment: {exc}") from exc
             self._texts[attachment.id] = text

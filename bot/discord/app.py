@@ -139,6 +139,7 @@ def _front(
         roster=settings.roster,
     )
     bot.tree.add_command(admin.group())  # registered per server as each becomes available
+    bot.guild_listeners.append(admin.claim)
 
 
 def _schedule(

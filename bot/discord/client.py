@@ -49,6 +49,7 @@ class DebateBot(commands.Bot):
         self.front: DiscordFront
         self.message_listeners: list[Callable[[discord.Message], Awaitable[None]]] = []
         self.edit_listeners: list[Callable[[discord.Message], Awaitable[None]]] = []
+        self.guild_listeners: list[Callable[[discord.Guild], Awaitable[None]]] = []
 
     async def setup_hook(self) -> None:
         """Buttons first, so clicks on old cards work from the first event on."""
@@ -75,7 +76,15 @@ class DebateBot(commands.Bot):
             await listener(payload.message)
 
     async def on_guild_available(self, guild: discord.Guild) -> None:
-        """The approvers' `/debate` commands, registered in each server once per process."""
+        """A server seen goes to the guild listeners (they claim its debates stored without
+        one); the approvers' `/debate` commands are registered in it once per process."""
+        try:
+            for listener in self.guild_listeners:
+                await listener(guild)
+        except StoreUnavailable as exc:  # the next time the server is seen tries again
+            log.warning(
+                "server %s: its debates stored without a server not claimed: %s", guild.id, exc
+            )
         if guild.id in self._synced or not self.tree.get_commands():
             return
         self._synced.add(guild.id)

@@ -1,14 +1,21 @@
 """`/debate` for approvers (issue 34): list, status, stop, export and config, each answered
-privately.
+privately, each about the server it is run in only.
 
 The group is added to the client's command tree here and registered per server as each one
 becomes available (`DebateBot.on_guild_available`): a server's commands appear at once, where
 global ones take up to an hour.
+
+A debate belongs to the server it was proposed in (the `guild_id` its row records). One of
+another server is answered exactly as an unknown number, so its existence is not told. A row
+stored before debates recorded their server belongs to the server whose channel holds it: that
+server is given it when the bot next sees the server (`claim`); one whose channel is in no
+server the bot is in belongs to nobody here (the console still shows it).
 """
 
 from __future__ import annotations
 
 import io
+import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any, Literal
@@ -22,7 +29,7 @@ from bot.formatting import discord_time, status_line
 from handlers.core.events import StopRequested
 from handlers.core.i18n import Strings
 from handlers.core.model import Actor, Debate, Participant
-from handlers.core.server_config import ServerConfig, config_problem
+from handlers.core.server_config import PROBLEM_PARAMS, ServerConfig, config_problem
 from handlers.debate_handler import Engine
 from handlers.ports import Clock
 from handlers.store_ports import StoreUnavailable
@@ -34,7 +41,9 @@ from tools.wiki.export import export_markdown, export_name
 
 Scope = Literal["server", "channel"]
 Language = Literal["ko", "en", "pt-BR"]
-Answer = Callable[[discord.Interaction[Any]], Awaitable[str | discord.File]]
+log = logging.getLogger(__name__)
+# What a command says, given the interaction and the server it is run in.
+Answer = Callable[[discord.Interaction[Any], int], Awaitable[str | discord.File]]
 
 
 class AdminCommands:
@@ -75,20 +84,23 @@ class AdminCommands:
         """The commands' callbacks (discord.py reads their options from the signatures)."""
         t, answer = self._strings, self._answer
 
-        async def list_(interaction: discord.Interaction[Any]) -> None:
-            await answer(interaction, lambda _: self._list())
+        @app_commands.describe(page=t("admin.param_page"))
+        async def list_(
+            interaction: discord.Interaction[Any], page: app_commands.Range[int, 1] = 1
+        ) -> None:
+            await answer(interaction, lambda _, guild: self._list(guild, page))
 
         @app_commands.describe(debate=t("admin.param_debate"))
         async def status(interaction: discord.Interaction[Any], debate: int) -> None:
-            await answer(interaction, lambda i: self._status(i, debate))
+            await answer(interaction, lambda _, guild: self._status(guild, debate))
 
         @app_commands.describe(debate=t("admin.param_debate"))
         async def stop(interaction: discord.Interaction[Any], debate: int) -> None:
-            await answer(interaction, lambda i: self._stop(i, debate))
+            await answer(interaction, lambda i, guild: self._stop(i, guild, debate))
 
         @app_commands.describe(debate=t("admin.param_debate"))
         async def export(interaction: discord.Interaction[Any], debate: int) -> None:
-            await answer(interaction, lambda _: self._export(debate))
+            await answer(interaction, lambda _, guild: self._export(guild, debate))
 
         @app_commands.describe(
             **{p: t(f"admin.param_{p}") for p in ServerConfig.__dataclass_fields__}
@@ -103,18 +115,27 @@ class AdminCommands:
             roster: str | None = None,
         ) -> None:
             given = ServerConfig(language or "", format or "", rounds or 0, roster or "")
-            await answer(interaction, lambda i: self._config(i, scope, given))
+            await answer(interaction, lambda i, guild: self._config(i, guild, scope, given))
 
         return {"list": list_, "status": status, "stop": stop, "export": export, "config": config}
 
+    async def claim(self, guild: discord.Guild) -> None:
+        """Give `guild` the debates stored before debates recorded their server that were
+        proposed in one of its channels (once it is seen: the next look finds none)."""
+        claimed = await self._store.claim_unrecorded(guild.id, (c.id for c in guild.channels))
+        if claimed:
+            log.info("server %s claimed the debates of %d of its channels", guild.id, claimed)
+
     async def _answer(self, interaction: discord.Interaction[Any], make: Answer) -> None:
-        """Refuse anyone but an approver (the role, as on the buttons, or Manage Server); else
-        say `make`'s text (or hand over its file)."""
-        if not (self._actor(interaction.user).is_approver or interaction.permissions.manage_guild):
+        """Refuse anyone but an approver (the role, as on the buttons, or Manage Server) in a
+        server; else say `make`'s text (or hand over its file)."""
+        approver = self._actor(interaction.user).is_approver or interaction.permissions.manage_guild
+        guild_id = interaction.guild_id
+        if guild_id is None or not approver:
             await private(interaction, self._strings("admin.refused"))
             return
         try:
-            said = await make(interaction)
+            said = await make(interaction, guild_id)
         except DebateNotFound as exc:
             said = self._strings("admin.no_debate", id=exc.args[0] if exc.args else "?")
         except StoreUnavailable:
@@ -124,39 +145,46 @@ class AdminCommands:
         else:
             await private(interaction, said)
 
-    async def _list(self) -> str:
-        debates = await open_debates(self._store)
+    async def _list(self, guild_id: int, page: int) -> str:
+        debates = await open_debates(self._store, guild_id)
         links = [await self._link(d) for d in debates]
-        return debate_lines(debates, self._strings, self._status_line, links)
+        return debate_lines(
+            debates, self._strings, self._status_line, links, page=page, command=_list_page
+        )
 
-    async def _status(self, interaction: discord.Interaction[Any], debate_id: int) -> str:
-        debate = await self._engine.get(debate_id)
-        config = await self._configs.lookup(interaction.guild_id or 0, debate.proposal.channel_id)
+    async def _status(self, guild_id: int, debate_id: int) -> str:
+        debate = await self._store.load_in(debate_id, guild_id)
+        config = await self._configs.lookup(guild_id, debate.proposal.channel_id)
         scope = self._strings("admin.scope_channel")
         settings = config_text(config, self._strings, "admin.config_title", scope)
         line = debate_line(debate, self._strings, self._status_line, await self._link(debate))
         spoken = self._strings.of(debate).language
         return f"{line}\n{settings}\n{self._strings('admin.debate_language', language=spoken)}"
 
-    async def _stop(self, interaction: discord.Interaction[Any], debate_id: int) -> str:
-        await self._engine.get(debate_id)  # an unknown number is said as such
+    async def _stop(
+        self, interaction: discord.Interaction[Any], guild_id: int, debate_id: int
+    ) -> str:
+        await self._store.load_in(debate_id, guild_id)  # another server's: no such debate
         actor = replace(self._actor(interaction.user), is_approver=True)  # or Manage Server
         done = await self._engine.submit(debate_id, StopRequested(actor))
         return self._strings("admin.stopped" if done.taken else "admin.not_stopped", id=debate_id)
 
-    async def _export(self, debate_id: int) -> discord.File:
+    async def _export(self, guild_id: int, debate_id: int) -> discord.File:
         """The debate's one-file transcript (tools/wiki/export.py), as far as it has gone."""
-        debate = await self._engine.get(debate_id)
+        debate = await self._store.load_in(debate_id, guild_id)
         turns = await self._store.last_turns(debate_id, debate.stored_turns)
         markdown = export_markdown(debate, turns, self._strings.of(debate)).encode()
         return discord.File(io.BytesIO(markdown), filename=export_name(debate))
 
     async def _config(
-        self, interaction: discord.Interaction[Any], scope: Scope, given: ServerConfig
+        self,
+        interaction: discord.Interaction[Any],
+        guild_id: int,
+        scope: Scope,
+        given: ServerConfig,
     ) -> str:
         """Show a scope's settings, or change the given ones (all checked before any is kept)."""
-        guild_id, channel_id = interaction.guild_id or 0, interaction.channel_id or 0
-        where = channel_id if scope == "channel" else 0
+        where = (interaction.channel_id or 0) if scope == "channel" else 0
         words = self._strings(f"admin.scope_{scope}")
         stored = await self._configs.stored(guild_id, where)
         if given == ServerConfig():
@@ -165,7 +193,7 @@ class AdminCommands:
         under = await self._configs.stored(guild_id) if where else ServerConfig()
         problem = config_problem(wanted.over(under), self._roster)
         if problem:
-            return self._strings(problem)
+            return self._strings(problem, **PROBLEM_PARAMS)
         await self._configs.store(guild_id, where, wanted)
         return config_text(wanted, self._strings, "admin.config_saved", words)
 
@@ -176,3 +204,8 @@ class AdminCommands:
         """The debate's thread (a card still waiting: its channel), as Discord links it."""
         thread = await self._rooms.thread_of(debate.id)
         return f"<#{thread or debate.proposal.channel_id}>"
+
+
+def _list_page(page: int) -> str:
+    """The command that shows page `page` of the list."""
+    return f"`/debate list page:{page}`"

@@ -12,6 +12,7 @@ import discord
 from bot.discord.clicks import CardChoice
 from bot.discord.embeds import card_embed
 from bot.discord.forms import form_modal, sent_form
+from bot.discord.render import CONTENT_LIMIT
 from bot.discord.room_records import NO_PINGS
 from bot.discord.views import card_view
 from handlers.core.admission import Admission, Submitted, acting, admits, authorized
@@ -250,7 +251,9 @@ def _form_event(actor: Actor, form: tuple[int, str, int], text: str) -> OptionCh
 
 async def _private(interaction: discord.Interaction[Any], text: str, **extra: Any) -> None:
     """An ephemeral reply that pings nobody, before or after the interaction was answered
-    (`extra`: a file, say)."""
+    (`extra`: a file, say), within Discord's limit whatever it says (a longer one is cut and
+    says how much is left out, rather than refused by Discord and not said at all)."""
+    text = shorten(text, CONTENT_LIMIT)
     if interaction.response.is_done():
         await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_PINGS, **extra)
     else:

@@ -6,6 +6,8 @@ import enum
 import re
 from dataclasses import dataclass
 
+from handlers.core.shorten import gist
+
 
 class Backend(enum.StrEnum):
     """What carries a participant's voice: one backend may seat several participants."""
@@ -47,6 +49,9 @@ DEFAULT_ROSTER: tuple[Participant, ...] = (
 
 
 _ID = re.compile(r"^[a-z][a-z0-9-]{0,31}$")
+# A name or persona is shown in the thread's embeds, the status line, the private replies and
+# every prompt: a sane bound keeps each of them within Discord's limits.
+MAX_LABEL_CHARS = 80
 _BACKEND_COLOURS = {
     Backend.AG_RELAY: COLOUR_AG,
     Backend.CLAUDE_CLI: COLOUR_CLAUDE,
@@ -57,6 +62,10 @@ _DEFAULT_NAMES = {AG: "AG", CLAUDE: "Claude", GEMINI: "Gemini"}
 
 class RosterError(ValueError):
     """A PARTICIPANTS entry that cannot be read; the message says which and why."""
+
+
+class RosterTooLong(RosterError):
+    """A name or persona longer than MAX_LABEL_CHARS (it would not fit where it is shown)."""
 
 
 def parse_roster(text: str) -> tuple[Participant, ...]:
@@ -84,6 +93,12 @@ def parse_roster(text: str) -> tuple[Participant, ...]:
         taken = any(m.backend is backend for m in roster)  # its colour went to the first
         colour = COLOUR_OTHER if taken else _BACKEND_COLOURS[backend]
         shown = name.strip() or _DEFAULT_NAMES.get(pid, pid)
+        longest = max(len(shown), len(persona.strip()))
+        if longest > MAX_LABEL_CHARS:
+            raise RosterTooLong(
+                f"{gist(entry, 40)!r}: a name or persona of {longest} characters;"
+                f" at most {MAX_LABEL_CHARS}"
+            )
         roster.append(Participant(pid, backend, shown, colour, persona.strip()))
     if len(roster) < 2:
         raise RosterError("a debate needs at least two participants")

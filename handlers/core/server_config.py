@@ -6,9 +6,16 @@ from dataclasses import dataclass, fields, replace
 
 from handlers.core.formats import formats_for
 from handlers.core.i18n import LANGUAGES
-from handlers.core.participants import Participant, RosterError, parse_roster
+from handlers.core.participants import (
+    MAX_LABEL_CHARS,
+    Participant,
+    RosterError,
+    RosterTooLong,
+    parse_roster,
+)
 
 MAX_ROUNDS = 50  # as the MAX_ROUNDS setting allows
+PROBLEM_PARAMS = {"limit": MAX_LABEL_CHARS}  # what a problem's words name
 
 
 @dataclass(frozen=True)
@@ -27,18 +34,25 @@ class ServerConfig:
         )
 
     def participants(self, default: tuple[Participant, ...]) -> tuple[Participant, ...]:
-        """The roster chosen, else `default`."""
-        return parse_roster(self.roster) if self.roster else default
+        """The roster chosen, else `default`: also when the one stored no longer reads (kept
+        before a bound that refuses it now), so that a card can still be proposed there."""
+        try:
+            return parse_roster(self.roster) if self.roster else default
+        except RosterError:
+            return default
 
 
 def config_problem(config: ServerConfig, default: tuple[Participant, ...]) -> str:
-    """The locale key of what is wrong with a config, or '' (nothing stored when wrong)."""
+    """The locale key of what is wrong with a config, or '' (nothing stored when wrong); its
+    words take `PROBLEM_PARAMS`."""
     if config.language and config.language not in LANGUAGES:
         return "admin.bad_language"
     if config.rounds and not 1 <= config.rounds <= MAX_ROUNDS:
         return "admin.bad_rounds"
     try:
-        roster = config.participants(default)
+        roster = parse_roster(config.roster) if config.roster else default
+    except RosterTooLong:
+        return "admin.roster_too_long"
     except RosterError:
         return "admin.bad_roster"
     if config.format and config.format not in formats_for(roster):

@@ -12,6 +12,7 @@ import pytest
 
 from bot.settings import Settings, SettingsError, load_settings
 from bot.settings_checks import mask_database_url
+from handlers.core.participants import MAX_LABEL_CHARS
 
 SIX = ",".join(f"s{n}:claude-cli" for n in range(6))
 
@@ -176,3 +177,18 @@ def test_a_figure_out_of_any_sane_range_is_refused_by_name(
 ) -> None:
     line = problems(monkeypatch, tmp_path, **{name: value})[name]
     assert line.startswith(f"{name}: {value!r} is not valid") and "<= " in line
+
+
+@pytest.mark.parametrize(
+    "roster",
+    [
+        f"ag:ag-relay:AG,claude:claude-cli:{'x' * 3000}",
+        f"ag:ag-relay:AG:{'x' * 81},claude:claude-cli",
+    ],
+)
+def test_a_participants_name_or_persona_past_the_limit_stops_start_up_naming_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, roster: str
+) -> None:
+    line = problems(monkeypatch, tmp_path, PARTICIPANTS=roster)["PARTICIPANTS"]
+    assert f"at most {MAX_LABEL_CHARS}" in line
+    assert len(line) < 400  # the 3,000 characters are not repeated back

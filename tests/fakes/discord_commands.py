@@ -31,7 +31,7 @@ def add_command_routes(router: web.UrlDispatcher, fake: FakeDiscord) -> None:
     def checked(request: web.Request) -> str:
         if request.match_info["application_id"] != fake.application_id:
             raise DiscordError(403, 50001, "Missing Access")
-        if request.match_info["guild_id"] != fake.world.guild_id:
+        if request.match_info["guild_id"] not in fake.world.guild_ids:
             raise DiscordError(404, 10004, "Unknown Guild")
         return request.match_info["guild_id"]
 
@@ -74,12 +74,13 @@ async def slash(
     permissions: str = ALL_PERMISSIONS,
     **options: Any,
 ) -> InteractionRecord:
-    """`user` runs `/command sub option:value ...` in a channel (the text channel by default)."""
-    registered = next(
-        (c for c in fake.commands.get(fake.world.guild_id, []) if c["name"] == command), None
-    )
+    """`user` runs `/command sub option:value ...` in a channel (the text channel by default),
+    in that channel's server."""
+    channel = channel_id or fake.text_channel["id"]
+    guild_id = fake.world.channels[channel]["guild_id"]
+    registered = next((c for c in fake.commands.get(guild_id, []) if c["name"] == command), None)
     if registered is None:
-        raise AssertionError(f"/{command} is not registered in the guild")
+        raise AssertionError(f"/{command} is not registered in server {guild_id}")
     subcommand = next((o for o in registered["options"] if o["name"] == sub), None)
     if subcommand is None or subcommand["type"] != SUBCOMMAND:
         raise AssertionError(f"/{command} has no subcommand {sub!r}")
@@ -91,10 +92,9 @@ async def slash(
         "id": registered["id"],
         "name": command,
         "type": CHAT_INPUT,
-        "guild_id": fake.world.guild_id,
+        "guild_id": guild_id,
         "options": [{"name": sub, "type": SUBCOMMAND, "options": given}],
     }
-    channel = channel_id or fake.text_channel["id"]
     return await fake.interact(
         APPLICATION_COMMAND, data, user, channel, None, permissions=permissions
     )

@@ -136,7 +136,7 @@ class Gateway:
             "v": 10,
             "user": session.user,
             "session_id": session.session_id,
-            "guilds": [{"id": self.world.guild_id, "unavailable": True}],
+            "guilds": [{"id": guild, "unavailable": True} for guild in self.world.guild_ids],
             "resume_gateway_url": self.gateway_url,  # a reconnect must stay on loopback
             "application": {"id": session.user["id"], "flags": 0},
             "private_channels": [],
@@ -150,7 +150,9 @@ class Gateway:
             ready["shard"] = data["shard"]
         await session.dispatch("READY", ready)
         if session.intents & INTENT_GUILDS:
-            await session.dispatch("GUILD_CREATE", self.world.guild_payload(self.owner["id"]))
+            for guild in self.world.guild_ids:
+                payload = self.world.guild_payload(self.owner["id"], guild)
+                await session.dispatch("GUILD_CREATE", payload)
         session.identified.set()
         await self._notify_sessions()
 

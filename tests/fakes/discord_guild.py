@@ -27,12 +27,12 @@ def add_guild_routes(router: web.UrlDispatcher, world: World) -> None:
     """GET /guilds/{id}/roles and GET /guilds/{id}/members/{user_id}."""
 
     def guild(request: web.Request) -> None:
-        if request.match_info["guild_id"] != world.guild_id:
+        if request.match_info["guild_id"] not in world.guild_ids:
             raise DiscordError(404, 10004, "Unknown Guild")
 
     async def roles(request: web.Request) -> list[Json]:
         guild(request)
-        return world.roles
+        return world.roles_of(request.match_info["guild_id"])
 
     async def member(request: web.Request) -> Json:
         guild(request)

@@ -122,6 +122,7 @@ class Interactions:
         by `user` holding `permissions` in the channel: a slash command (2), a component click
         (3) or a modal submitted (5)."""
         channel = self.world.channels[channel_id]
+        guild_id = channel.get("guild_id") or self.world.guild_id  # the server it is run in
         member = dict(self.world.members[user["id"]], permissions=permissions)
         application_id = message["author"]["id"] if message else self.application_id
         interaction_id, token = self.world.ids.next(), "itok-" + self.world.ids.next()
@@ -132,7 +133,7 @@ class Interactions:
             "token": token,
             "version": 1,
             "data": data,
-            "guild_id": self.world.guild_id,
+            "guild_id": guild_id,
             "channel_id": channel["id"],
             "channel": channel,
             "member": member,
@@ -141,7 +142,7 @@ class Interactions:
             "locale": "ko",
             "guild_locale": "ko",
             "entitlements": [],
-            "authorizing_integration_owners": {"0": self.world.guild_id},
+            "authorizing_integration_owners": {"0": guild_id},
             "context": 0,
             "attachment_size_limit": 26214400,
         }
@@ -258,7 +259,7 @@ class Interactions:
             "id": record.id,
             "type": record.payload["type"],
             "user": record.payload["member"]["user"],
-            "authorizing_integration_owners": {"0": self.world.guild_id},
+            "authorizing_integration_owners": {"0": record.payload["guild_id"]},
         }
         if record.trigger is not None:
             meta["triggering_interaction_metadata"] = self._metadata(record.trigger)

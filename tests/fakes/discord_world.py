@@ -1,5 +1,9 @@
 """The fake Discord's world: users, members with roles, channels, threads, messages, files.
 
+One server (`guild_id`) holds everything by default; `add_guild` makes another the bot is in
+too (its own channels, only the @everyone role; every member is a member of both), for what
+must stay inside the server it belongs to.
+
 Payloads are shaped the way discord.py 2.7 parses them (snowflakes as strings carrying a
 real timestamp, `components` on every message, `flags` on members).
 """
@@ -89,8 +93,26 @@ class World:
         self.typing: list[tuple[str, str]] = []  # (channel id, user id), in order
         self.guild_id = self.ids.next()
         self.roles: list[Json] = [self._role_payload(self.guild_id, "@everyone")]
+        self.other_guilds: dict[str, str] = {}  # id -> name: the servers `add_guild` made
+
+    @property
+    def guild_ids(self) -> list[str]:
+        """Every server the bot is in, the first one first."""
+        return [self.guild_id, *self.other_guilds]
+
+    def roles_of(self, guild_id: str) -> list[Json]:
+        """A server's roles (another server has only its @everyone)."""
+        if guild_id == self.guild_id:
+            return self.roles
+        return [self._role_payload(guild_id, "@everyone")]
 
     # ---- builders ----------------------------------------------------------------
+    def add_guild(self, name: str) -> str:
+        """Another server the bot is in; its id (give it channels with `add_text_channel`)."""
+        guild_id = self.ids.next()
+        self.other_guilds[guild_id] = name
+        return guild_id
+
     def make_user(self, name: str, *, bot: bool = False, user_id: str | None = None) -> Json:
         """A user object (not yet a member of the guild)."""
         user: Json = {
@@ -149,12 +171,12 @@ class World:
             "flags": 0,
         }
 
-    def add_text_channel(self, name: str) -> Json:
-        """A guild text channel."""
+    def add_text_channel(self, name: str, guild_id: str | None = None) -> Json:
+        """A text channel of a server (the first one unless given)."""
         channel = {
             "id": self.ids.next(),
             "type": 0,
-            "guild_id": self.guild_id,
+            "guild_id": guild_id or self.guild_id,
             "name": name,
             "position": len(self.channels),
             "permission_overwrites": [],
@@ -195,11 +217,14 @@ class World:
             "member": {"id": message_id, "user_id": owner_id, "join_timestamp": stamp, "flags": 1},
         }
 
-    def guild_payload(self, owner_id: str) -> Json:
-        """GUILD_CREATE's data: member_count == len(members) so discord.py never chunks."""
+    def guild_payload(self, owner_id: str, guild_id: str | None = None) -> Json:
+        """GUILD_CREATE's data of a server (the first one unless given): member_count ==
+        len(members) so discord.py never chunks."""
+        guild_id = guild_id or self.guild_id
+        channels = [c for c in self.channels.values() if c.get("guild_id") == guild_id]
         return {
-            "id": self.guild_id,
-            "name": "Fake Guild",
+            "id": guild_id,
+            "name": self.other_guilds.get(guild_id, "Fake Guild"),
             "icon": None,
             "splash": None,
             "discovery_splash": None,
@@ -222,7 +247,7 @@ class World:
             "description": None,
             "banner": None,
             "features": [],
-            "roles": self.roles,
+            "roles": self.roles_of(guild_id),
             "emojis": [],
             "stickers": [],
             "application_id": None,
@@ -232,8 +257,8 @@ class World:
             "unavailable": False,
             "member_count": len(self.members),
             "members": list(self.members.values()),
-            "channels": [c for c in self.channels.values() if c["type"] not in THREAD_TYPES],
-            "threads": [c for c in self.channels.values() if c["type"] in THREAD_TYPES],
+            "channels": [c for c in channels if c["type"] not in THREAD_TYPES],
+            "threads": [c for c in channels if c["type"] in THREAD_TYPES],
             "presences": [],
             "voice_states": [],
             "stage_instances": [],

@@ -45,7 +45,8 @@ __all__ = ["FakeDiscord", "RestCall", "main", "report_spawned", "spawn"]
 
 
 class FakeDiscord(Http, Rest, ChannelOps, Gateway, Interactions):
-    """The fake server; one guild, a text channel `general`, the bot and an owner."""
+    """The fake server; one guild (more with `world.add_guild`), a text channel `general`, the
+    bot and an owner."""
 
     def __init__(
         self,

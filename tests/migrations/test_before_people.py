@@ -6,11 +6,12 @@ and on PostgreSQL."""
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 from handlers.core.effects import AskDebater, PostTurn
 from handlers.core.model import OpenAsk, PeopleLine, Proposal
 from tests.doubles import draft
+from tests.migrations.old_rows import stored_before
 from tools.store.db import Database, bundled_migrations, is_postgres_url
 from tools.store.debates import SqliteStore
 
@@ -29,7 +30,7 @@ async def test_an_old_answer_becomes_a_line_and_an_old_ask_shows_its_turn(
     old = await Database.open(database_target, bundled_migrations(dialect)[:BEFORE])
     try:
         proposal = Proposal(1, "캐시", "어느 쪽?", "r", 0.9, "", (7,), ("앨리스",))
-        debate = await SqliteStore(old).create(draft(proposal, 3, NOW), timedelta(hours=1), ())
+        debate = await stored_before(old, draft(proposal, 3, NOW))
         row = await old.fetch_one("SELECT state FROM debates WHERE id = ?", (debate.id,))
         assert row is not None
         state = json.loads(row["state"])

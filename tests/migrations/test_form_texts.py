@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 from handlers.core.formats.adversarial_briefs import EVIDENCE
 from handlers.core.model import Added, Proposal
 from tests.doubles import draft
+from tests.migrations.old_rows import stored_before
 from tools.store.db import Database, bundled_migrations, is_postgres_url
 from tools.store.debates import SqliteStore
 
@@ -26,7 +27,7 @@ async def test_a_stored_evidence_option_becomes_an_unnamed_form_text(
     old = await Database.open(database_target, bundled_migrations(dialect)[:BEFORE])
     try:
         proposal = Proposal(1, "캐시", "어느 쪽?", "r", 0.9, "", (7,), ("앨리스",))
-        debate = await SqliteStore(old).create(draft(proposal, 3, NOW), timedelta(hours=1), ())
+        debate = await stored_before(old, draft(proposal, 3, NOW))
         row = await old.fetch_one("SELECT state FROM debates WHERE id = ?", (debate.id,))
         assert row is not None
         state = json.loads(row["state"])

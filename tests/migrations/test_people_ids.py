@@ -4,10 +4,11 @@ become `people_ids`, `people_names`) in every debate's state, on SQLite and on P
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 from handlers.core.model import Proposal
 from tests.doubles import draft
+from tests.migrations.old_rows import stored_before
 from tools.store.db import Database, bundled_migrations, is_postgres_url
 from tools.store.debates import SqliteStore
 
@@ -34,7 +35,7 @@ async def _old_debate(db: Database, people: tuple[int, ...], *, named: bool) -> 
     proposal = Proposal(
         1, "캐시", "어느 쪽?", "r", 0.9, "", people, ("앨리스", "밥")[: len(people)]
     )
-    debate = await SqliteStore(db).create(draft(proposal, 3, NOW), timedelta(hours=1), ())
+    debate = await stored_before(db, draft(proposal, 3, NOW))
     row = await db.fetch_one(STATE, (debate.id,))
     assert row is not None
     await db.execute(WRITE_STATE, (_as_before(row["state"], named=named), debate.id))

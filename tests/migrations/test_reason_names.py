@@ -5,13 +5,14 @@ outputs stay as they were, and the debate reads its reasons in every language as
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 import pytest
 
 from handlers.core.formats.adversarial_audit import Intake, Route, Tier
 from handlers.core.model import Proposal
 from tests.doubles import draft
+from tests.migrations.old_rows import stored_before
 from tools.store.db import Database, bundled_migrations, is_postgres_url
 from tools.store.debates import SqliteStore
 
@@ -47,7 +48,7 @@ async def test_stored_reasons_become_their_names(
     before = await Database.open(database_target, earlier)
     try:
         proposal = Proposal(1, "캐시", "어느 쪽?", "r", 0.9, "", (7,), ("앨리스",))
-        debate = await SqliteStore(before).create(draft(proposal, 3, NOW), timedelta(hours=1), ())
+        debate = await stored_before(before, draft(proposal, 3, NOW))
         row = await before.fetch_one("SELECT state FROM debates WHERE id = ?", (debate.id,))
         assert row is not None
         state = json.loads(row["state"])

@@ -5,11 +5,12 @@ queued audit notice's `audit` param becomes its `block`; on SQLite and on Postgr
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 from handlers.core.effects import Notify, PostTurn
 from handlers.core.model import AG, CLAUDE, Proposal
 from tests.doubles import draft
+from tests.migrations.old_rows import stored_before
 from tests.tools.wiki.support import turn
 from tools.store.db import Database, bundled_migrations, is_postgres_url
 from tools.store.debates import SqliteStore
@@ -29,9 +30,8 @@ async def test_an_old_debate_gets_its_log_and_an_old_audit_notice_its_block(
     old = await Database.open(database_target, bundled_migrations(dialect)[:BEFORE])
     try:
         proposal = Proposal(1, "캐시", "어느 쪽?", "r", 0.9, "", (7,), ("앨리스",))
-        store = SqliteStore(old)
-        debate = await store.create(draft(proposal, 3, NOW), timedelta(hours=1), ())
-        fresh = await store.create(draft(proposal, 3, NOW), timedelta(hours=1), ())
+        debate = await stored_before(old, draft(proposal, 3, NOW))
+        fresh = await stored_before(old, draft(proposal, 3, NOW))
         for number, seat in ((2, AG), (1, CLAUDE)):  # stored out of order: read in order
             stored = turn(number, f"turn {number}", seat, debate.id)
             await old.execute(INSERT_TURN, turn_row(stored, dialect == "postgres"))

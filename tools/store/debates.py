@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
 
@@ -30,8 +30,8 @@ _DEBATE = TypeAdapter(Debate)
 WIKI_KEY_BYTES = 3  # six hex digits: two databases' debate 1 on one topic meet 1 time in 16 M
 
 INSERT_DEBATE = """
-INSERT INTO debates (channel_id, topic, phase, state, created_at, updated_at)
-VALUES (?, ?, ?, '{}', ?, ?) RETURNING id
+INSERT INTO debates (channel_id, guild_id, topic, phase, state, created_at, updated_at)
+VALUES (?, ?, ?, ?, '{}', ?, ?) RETURNING id
 """
 INSERT_PROPOSAL = "INSERT INTO proposals (debate_id, channel_id, expires_at) VALUES (?, ?, ?)"
 UPDATE_DEBATE = """
@@ -43,6 +43,7 @@ DECIDE_PROPOSAL = """
 UPDATE proposals SET decided_by = ?, decided_at = ? WHERE debate_id = ? AND decided_at IS NULL
 """
 SELECT_STATE = "SELECT state FROM debates WHERE id = ?"
+SELECT_STATE_IN_GUILD = "SELECT state FROM debates WHERE id = ? AND guild_id = ?"
 SELECT_QUEUE = "SELECT effects, effect_seq FROM debates WHERE id = ?"
 UPDATE_QUEUE = "UPDATE debates SET effects = ? WHERE id = ?"
 SELECT_WITH_WORK = "SELECT id FROM debates WHERE effects <> '[]' ORDER BY id"
@@ -55,8 +56,17 @@ SELECT p.debate_id FROM proposals p JOIN debates d ON d.id = p.debate_id
 WHERE p.decided_at IS NULL AND d.phase = 'proposed' AND p.expires_at <= ?
 ORDER BY p.debate_id
 """
+SELECT_OPEN = f"""
+SELECT id FROM debates WHERE phase IN ({LIVE_PHASES}) ORDER BY id
+"""  # noqa: S608  # the phases are the engine's own constants
+SELECT_OPEN_IN_GUILD = f"""
+SELECT id FROM debates WHERE guild_id = ? AND phase IN ({LIVE_PHASES}) ORDER BY id
+"""  # noqa: S608  # the phases are the engine's own constants
+# Rows with no server recorded (states older than the proposal's guild_id): each channel's go
+# to the server that holds the channel.
+SELECT_UNCLAIMED_CHANNELS = "SELECT DISTINCT channel_id FROM debates WHERE guild_id = 0"
+CLAIM_CHANNEL = "UPDATE debates SET guild_id = ? WHERE guild_id = 0 AND channel_id = ?"
 COUNT_WAITING_CARDS = "SELECT count(*) FROM debates WHERE channel_id = ? AND phase = 'proposed'"
-SELECT_BY_PHASE = "SELECT id FROM debates WHERE phase = ? ORDER BY id"
 SELECT_TURN_COSTS = """
 SELECT seat, avg(cost_usd), count(*) FROM turns WHERE cost_usd > 0 GROUP BY seat
 """
@@ -82,7 +92,8 @@ class SqliteStore:
         proposal, stamp = draft.proposal, draft.created_at.isoformat()
         async with self._db.transaction() as conn:
             debate_id = await conn.insert(
-                INSERT_DEBATE, (proposal.channel_id, proposal.topic, draft.phase, stamp, stamp)
+                INSERT_DEBATE,
+                (proposal.channel_id, proposal.guild_id, proposal.topic, draft.phase, stamp, stamp),
             )
             debate = replace(draft, id=debate_id, wiki_key=secrets.token_hex(WIKI_KEY_BYTES))
             queue = EffectQueue().step((), effects)
@@ -97,6 +108,30 @@ class SqliteStore:
         if row is None:
             raise DebateNotFound(debate_id)
         return _DEBATE.validate_json(row["state"])
+
+    async def load_in(self, debate_id: int, guild_id: int) -> Debate:
+        """The debate's current state if it belongs to server `guild_id`; one of another server
+        is not found, exactly as an unknown id (its existence is not told)."""
+        row = await self._db.fetch_one(SELECT_STATE_IN_GUILD, (debate_id, guild_id))
+        if row is None:
+            raise DebateNotFound(debate_id)
+        return _DEBATE.validate_json(row["state"])
+
+    async def open_ids(self, guild_id: int | None = None) -> list[int]:
+        """Ids of the debates not yet ended (a card waiting included), oldest first: of server
+        `guild_id`, or of every server (None: the console, which has one person)."""
+        if guild_id is None:
+            return [row[0] for row in await self._db.fetch_all(SELECT_OPEN)]
+        return [row[0] for row in await self._db.fetch_all(SELECT_OPEN_IN_GUILD, (guild_id,))]
+
+    async def claim_unrecorded(self, guild_id: int, channel_ids: Iterable[int]) -> int:
+        """Give the debates with no server recorded that were proposed in one of `channel_ids`
+        (a server's channels) to that server; how many channels had such debates."""
+        rows = await self._db.fetch_all(SELECT_UNCLAIMED_CHANNELS)
+        held = {int(row[0]) for row in rows} & set(channel_ids)
+        if held:
+            await self._db.write_all([(CLAIM_CHANNEL, (guild_id, c)) for c in sorted(held)])
+        return len(held)
 
     async def save_step(
         self,
@@ -177,10 +212,6 @@ class SqliteStore:
     async def debates_with_work(self) -> list[int]:
         """Debates that have effects still to run (to resume after a restart)."""
         return [row[0] for row in await self._db.fetch_all(SELECT_WITH_WORK)]
-
-    async def debates_in(self, phase: Phase) -> list[int]:
-        """Ids of debates in a phase."""
-        return [row[0] for row in await self._db.fetch_all(SELECT_BY_PHASE, (phase.value,))]
 
     async def open_topics(self, channel_id: int) -> list[str]:
         """Topics of proposals and debates not yet ended in a channel."""

@@ -10,6 +10,7 @@ from handlers.core.degraded import warned
 from handlers.core.formats import format_named
 from handlers.core.formats.keys import fill_keys
 from handlers.core.model import Debate, Turn
+from handlers.core.reply_fields import shown as parsed_shown
 from tools.wiki.pages import (
     Translate,
     below_turn_headings,
@@ -17,14 +18,17 @@ from tools.wiki.pages import (
     render_conclusion,
     render_round_note,
     render_round_section,
+    visible,
 )
 
 
 def export_markdown(debate: Debate, turns: tuple[Turn, ...], t: Translate) -> str:
-    """The debate's one-file transcript, in the reader's language (`t`)."""
+    """The debate's one-file transcript, in the reader's language (`t`), every character
+    written: one a file cannot show as it is (NUL, a control character, a lone surrogate) as
+    its `\\uXXXX` escape, and a line under the title saying so, once, where there is one."""
     ordered = sorted({turn.number: turn for turn in turns}.values(), key=lambda turn: turn.number)
+    title = f"# {debate.proposal.topic.strip()}"
     sections = [
-        f"# {debate.proposal.topic.strip()}",
         f"## {t('export.agenda')}",
         below_turn_headings(render_agenda(debate, t)),
         f"## {t('export.transcript')}",
@@ -36,7 +40,13 @@ def export_markdown(debate: Debate, turns: tuple[Turn, ...], t: Translate) -> st
         f"## {t('export.outcome')}",
         _outcome(debate, t),
     ]
-    return "\n\n".join(_or_none(sections, t)).rstrip() + "\n"
+    body = "\n\n".join(_or_none(sections, t)).rstrip() + "\n"
+    head, shown = visible(title), visible(body)
+    # The reply parser writes a reply's NUL and lone surrogates as escapes before this sees it.
+    replies_as_is = all(_parsed_as_is(turn.text) for turn in ordered)
+    escaped = (head, shown) != (title, body) or not replies_as_is
+    said = f"_{t('export.escaped')}_\n\n" if escaped else ""
+    return f"{head}\n\n{said}{shown}"
 
 
 def export_name(debate: Debate) -> str:
@@ -74,3 +84,9 @@ def _or_none(sections: list[str], t: Translate) -> list[str]:
         if section.startswith("## ") and after.startswith("## "):
             shown.append(t("wiki.conclusion.none"))
     return shown
+
+
+def _parsed_as_is(text: str) -> bool:
+    """Whether the reply parser shows `text` with no escape of its own (no NUL, no lone
+    surrogate)."""
+    return parsed_shown(text) == text

@@ -59,18 +59,18 @@ class PageWriter:
         self,
         db: Database,
         backend: WikiBackend,
-        strings: Translate,
         part_limit: int,
         now: Callable[[], datetime],
     ) -> None:
         self._db = db
         self._backend = backend
-        self._t = strings
         self._part_limit = part_limit
         self._now = now
 
-    async def land(self, entry: Entry) -> bool:
-        """Write one entry and record it done; True if a person's edit was found (and kept)."""
+    async def land(self, entry: Entry, t: Translate) -> bool:
+        """Write one entry and record it done, the words it adds (a Round-Log's first line, a
+        part's title and links) in `t`: the debate's language; True if a person's edit was
+        found (and kept)."""
         # A file such as the diagram is the bot's alone (no person's edit to keep in it): it is
         # written as it is, unread.
         current = None
@@ -82,7 +82,7 @@ class PageWriter:
                 entry.dedup_key,
                 entry.content,
                 self._part_limit,
-                self._t,
+                t,
             )
             entry = replace(entry, path=found.path, title=found.title, content=found.content)
             current = found.page  # the part was just read
@@ -96,7 +96,7 @@ class PageWriter:
             entry.dedup_key,
             current.content if current else None,
             known,
-            self._t,
+            t,
         )
         if known is None and await self._taken(entry, current is not None and plan.human_edit):
             raise WikiError(FOLDER_TAKEN, entry.path)

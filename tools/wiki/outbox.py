@@ -33,10 +33,11 @@ from tools.wiki.pages import (
     render_round_note,
     render_round_section,
     render_working_document,
+    visible,
 )
 from tools.wiki.round_log import PART_LIMIT_CHARS, pieces
 from tools.wiki.slug import check_root, normalize_root, page_path, topic_slug
-from tools.wiki.writers import Notify, OutboxWriters, Sleep
+from tools.wiki.writers import DebateOf, Notify, OutboxWriters, Sleep
 
 INSERT_ENTRY = """
 INSERT INTO wiki_outbox (debate_id, dedup_key, path, title, mode, content, created_at)
@@ -61,6 +62,7 @@ class WikiOutbox(OutboxWriters):
         max_backoff_s: float = 300.0,
         part_limit: int = PART_LIMIT_CHARS,
         owns: Callable[[int], bool] | None = None,
+        debate_of: DebateOf | None = None,
     ) -> None:
         check_root(root)
         super().__init__(
@@ -76,6 +78,9 @@ class WikiOutbox(OutboxWriters):
             # Whose writes this process applies: every debate's, unless processes share them
             # (then only those of the debates it holds the lease of, checked before each write).
             owns=owns or (lambda _debate_id: True),
+            # The debate a queued entry is of, for the language of the words a writer adds
+            # (a Round-Log's first line, its parts): the engine's, once per debate.
+            debate_of=debate_of,
         )
         self._root = normalize_root(root)
         self._part_limit = part_limit
@@ -127,7 +132,7 @@ class WikiOutbox(OutboxWriters):
             content = link_assets(fill_keys(markdown, t), path, pages, self._backend.link)
             if getattr(self._backend, "wikijs_callouts", False):
                 content = wikijs_callouts(content)
-        title = fill_keys(title, t)[:MAX_TITLE_CHARS]
+        title = visible(fill_keys(title, t))[:MAX_TITLE_CHARS]
         key = f"{debate.id}:page:{page}:{content_hash(content)[:16]}"
         await self._store(debate.id, key, path, title, Mode.REPLACE, content)
 
@@ -150,10 +155,9 @@ class WikiOutbox(OutboxWriters):
     async def _store(
         self, debate_id: int, key: str, path: str, title: str, mode: Mode, content: str
     ) -> None:
-        """Queue the entry in `wiki_outbox` (a repeat after a crash is there already), then
-        start the debate's writer."""
+        """Queue the entry in `wiki_outbox` (a repeat after a crash is there already), every
+        character visible on the page (`visible`), then start the debate's writer."""
         created = self._now().isoformat()
-        await self._db.insert(
-            INSERT_ENTRY, (debate_id, key, path, title, mode.value, content, created)
-        )
+        entry = (debate_id, key, path, title, mode.value, visible(content), created)
+        await self._db.insert(INSERT_ENTRY, entry)
         self.resume(debate_id)

@@ -21,10 +21,9 @@ from handlers.core.shorten import shorten
 
 Translate = Callable[..., str]
 
-_ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])")
-_CONTROL_CODES = (*range(0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F)  # not \t \n \r
-_CONTROL = re.compile("[" + "".join(re.escape(chr(code)) for code in _CONTROL_CODES) + "]")
-_CONTROL_CHARS = tuple(chr(code) for code in _CONTROL_CODES)
+# What a page or a file cannot carry as it is: control characters but tab and line breaks
+# (invisible, or a terminal's instructions), and lone surrogates (UTF-8 cannot encode them).
+_UNCARRIED = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")
 _HEADING = re.compile(r"^(#{1,6})(?=\s|$)")
 _MODES = frozenset({"replace", "append"})
 
@@ -40,9 +39,10 @@ _PAGE_KEYS = {
 
 
 def page_title(topic: str, page: WikiPage, t: Translate) -> str:
-    """`<topic> — <page name>`, the topic as-is (Korean kept), within Wiki.js's 255 chars."""
+    """`<topic> — <page name>`, the topic as-is (Korean kept, a control character visible),
+    within Wiki.js's 255 chars."""
     suffix = f" — {page_label(page, t)}"
-    return topic.strip()[: MAX_TITLE_CHARS - len(suffix)] + suffix
+    return visible(topic.strip())[: MAX_TITLE_CHARS - len(suffix)] + suffix
 
 
 def page_label(page: WikiPage, t: Translate) -> str:
@@ -238,16 +238,15 @@ def _cell(text: str) -> str:
 
 
 def _neutral(text: str) -> str:
-    """Debater text must not forge the bot's hidden markers; terminal escape codes (colours
-    a CLI or a pasted terminal left in) would show as garbage on the page."""
-    return strip_ansi(text).replace(MARKER_PREFIX, "<!-- debate_room:")
+    """Debater text must not forge the bot's hidden markers."""
+    return text.replace(MARKER_PREFIX, "<!-- debate_room:")
 
 
-def strip_ansi(text: str) -> str:
-    """The text without ANSI/VT escapes and control characters (tabs and line breaks stay)."""
-    text = _ANSI.sub("", text)
-    # Most replies hold none: looking for each is a third of the regex's scan of a long text.
-    return _CONTROL.sub("", text) if any(c in text for c in _CONTROL_CHARS) else text
+def visible(text: str) -> str:
+    """`text` as a page or a file carries it, every character kept: a control character (but
+    tab and line breaks) or a lone surrogate is written as its `\\uXXXX` escape, as the reply
+    parser writes NUL (a terminal's colour code shows as `\\u001b[32m`, not dropped)."""
+    return _UNCARRIED.sub(lambda found: f"\\u{ord(found.group()):04x}", text)
 
 
 def below_turn_headings(text: str) -> str:

@@ -1,6 +1,7 @@
 """The outbox's writers: one task per debate applies the debate's `wiki_outbox` entries in
 order to a backend, retrying with backoff until each lands, and tells the thread of a delay,
-a refusal or a person's edit kept."""
+a refusal or a person's edit kept. The words they add to a page (the Round-Log's first line,
+its parts' titles and links, a person's-edit heading) are in the debate's own language."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from datetime import datetime, timedelta
 
 from handlers.core.backoff import delay_s
 from handlers.core.i18n import Strings
-from handlers.core.model import WikiPage
+from handlers.core.model import Debate, WikiPage
 from handlers.core.shorten import shorten
 from tools.store.db import Database
 from tools.wiki.backends import WikiBackend, WikiError
@@ -24,6 +25,7 @@ log = logging.getLogger(__name__)
 
 Notify = Callable[[int, str, dict[str, str]], Awaitable[None]]
 Sleep = Callable[[float], Awaitable[None]]
+DebateOf = Callable[[int], Awaitable[Debate]]
 
 NOTICE_AFTER = 2  # failed attempts before the thread hears of a delay: one blip is not news
 # Refusals that no retry can change (too large, an illegal path): the write is given up, the
@@ -73,6 +75,7 @@ class OutboxWriters:
         max_backoff_s: float,
         part_limit: int,
         owns: Callable[[int], bool],
+        debate_of: DebateOf | None = None,
     ) -> None:
         self._db = db
         self._backend = backend
@@ -83,11 +86,14 @@ class OutboxWriters:
         self._first_backoff = first_backoff_s
         self._max_backoff = max_backoff_s
         self._owns = owns
+        self._debate_of = debate_of  # the debate, for its language (None: `strings` for all)
+        # A debate's language is fixed when it is proposed: looked up once per debate.
+        self._spoken: dict[int, Strings] = {}
         self._writers: dict[int, asyncio.Task[None]] = {}
         # Kicks per debate: one that came while its writer read the table sends it to read again.
         self._kicks: defaultdict[int, int] = defaultdict(int)
         self._closed = False
-        self._pages = PageWriter(db, backend, strings, part_limit, now)
+        self._pages = PageWriter(db, backend, part_limit, now)
 
     async def start(self) -> None:
         """Resume every debate's pending writes (after a restart)."""
@@ -144,6 +150,7 @@ class OutboxWriters:
         none is left and nothing was queued since the last read."""
         delay: _Delay | None = None
         after = 0
+        t = await self._strings_of(debate_id)
         while True:
             seen = self._kicks[debate_id]
             rows = await self._db.fetch_all(SELECT_NEXT, (debate_id, after, BATCH))
@@ -157,25 +164,32 @@ class OutboxWriters:
             if not self._owns(debate_id):
                 return  # the lease is lost: the process that claims the debate writes on
             # a failed entry is read again, after its wait, with what follows it
-            after = await self._attempt_batch(entries, delay)
+            after = await self._attempt_batch(entries, delay, t)
         if delay.announced:
             await self._say(debate_id, "wiki.caught_up", {"count": str(delay.landed)})
 
-    async def _attempt_batch(self, entries: list[Entry], delay: _Delay) -> int:
+    async def _strings_of(self, debate_id: int) -> Strings:
+        """The words of the debate's own language."""
+        if debate_id not in self._spoken:
+            debate = None if self._debate_of is None else await self._debate_of(debate_id)
+            self._spoken[debate_id] = self._t if debate is None else self._t.of(debate)
+        return self._spoken[debate_id]
+
+    async def _attempt_batch(self, entries: list[Entry], delay: _Delay, t: Strings) -> int:
         """Apply entries in order until one fails or the lease is lost (checked before each
         write); the id to read on after: the last entry's, or just below the one not landed."""
         for entry in entries:
-            if not self._owns(entry.debate_id) or not await self._attempt(entry, delay):
+            if not self._owns(entry.debate_id) or not await self._attempt(entry, delay, t):
                 return entry.id - 1
         return entries[-1].id
 
-    async def _attempt(self, entry: Entry, delay: _Delay) -> bool:
-        """Apply one entry; False if it failed and is to be tried again."""
+    async def _attempt(self, entry: Entry, delay: _Delay, t: Strings) -> bool:
+        """Apply one entry, its words in `t`; False if it failed and is to be tried again."""
         try:
-            human_edit = await self._pages.land(entry)
+            human_edit = await self._pages.land(entry, t)
         except WikiError as exc:
             if exc.code in PERMANENT:
-                await self._give_up(entry, exc)
+                await self._give_up(entry, exc, t)
                 return True
             await self._failed(entry, delay, f"{exc.code}: {exc.message}", exc.code == "io")
             return False
@@ -186,7 +200,7 @@ class OutboxWriters:
         if delay.announced:
             delay.landed += 1
         if human_edit:
-            params = {"page": self._label(entry.path), "url": self._backend.url(entry.path)}
+            params = {"page": _label(entry.path, t), "url": self._backend.url(entry.path)}
             await self._say(entry.debate_id, "wiki.human_edit_kept", params)
         return True
 
@@ -206,23 +220,24 @@ class OutboxWriters:
             await self._say(entry.debate_id, "wiki.unwritable" if local else "wiki.delayed", said)
         await self._sleep(wait)
 
-    async def _give_up(self, entry: Entry, exc: WikiError) -> None:
+    async def _give_up(self, entry: Entry, exc: WikiError, t: Strings) -> None:
         reason = shorten(f"{exc.code}: {exc.message}", 500)
         await self._db.execute(GIVE_UP, (self._now().isoformat(), reason, entry.id))
         log.error("wiki write %s refused for good: %s", entry.dedup_key, reason)
-        said = self._t("wiki.folder_taken") if exc.code == FOLDER_TAKEN else exc.message
-        params = {"page": self._label(entry.path), "reason": shorten(said, 300)}
+        said = t("wiki.folder_taken") if exc.code == FOLDER_TAKEN else exc.message
+        params = {"page": _label(entry.path, t), "reason": shorten(said, 300)}
         await self._say(entry.debate_id, "wiki.write_refused", params)
-
-    def _label(self, path: str) -> str:
-        """A page's display name: the engine's four by name, a format's page by its path."""
-        last = path.rsplit("/", 1)[-1]
-        if last in {page.value for page in WikiPage}:
-            return page_label(WikiPage(last), self._t)
-        return last
 
     async def _say(self, debate_id: int, key: str, params: dict[str, str]) -> None:
         try:
             await self._notify(debate_id, key, params)
         except Exception:  # boundary: a thread that cannot be told must not stall the writes
             log.exception("could not tell debate %d %s", debate_id, key)
+
+
+def _label(path: str, t: Strings) -> str:
+    """A page's display name: the engine's four by name, a format's page by its path."""
+    last = path.rsplit("/", 1)[-1]
+    if last in {page.value for page in WikiPage}:
+        return page_label(WikiPage(last), t)
+    return last

@@ -1,5 +1,5 @@
-"""The console's typed `/list`, `/status N`, `/stop N`, `/export N` (Discord's `/debate` commands,
-issue 34)."""
+"""The console's typed `/list [page]`, `/status N`, `/stop N`, `/export N` (Discord's `/debate`
+commands, issue 34)."""
 
 from __future__ import annotations
 
@@ -44,6 +44,8 @@ async def test_slash_commands_typed_in_the_console_list_show_and_stop(
     await screen.shows(T("console.card_title"))
     lines.push("/list")
     await screen.shows(f"#1 {TOPIC} · {T('front.card_proposed')}")
+    lines.push("/list 2")  # a page of the list, as `/debate list page:2`
+    await screen.shows(T("admin.no_page", page=2, pages=1))
     lines.push("y")
     await asyncio.wait_for(ag.started.wait(), 10)  # mid-turn: AG never answers
     mark = len(screen.getvalue())

@@ -43,6 +43,7 @@ class AgPlayer:
         self.client = client
         self.prompts: dict[int, discord.Message] = {}  # turn -> the prompt's first part
         self.hold: set[int] = set()  # turns AG does not answer (yet)
+        self.says: str | None = None  # what AG writes for every turn, instead of the default
         self.arrived = asyncio.Condition()
         client.message_listeners.append(self._on_message)
 
@@ -53,6 +54,8 @@ class AgPlayer:
 
     def reply_for(self, turn: int) -> str:
         """What AG writes for `turn` (it tries to ping everyone, too)."""
+        if self.says is not None:
+            return self.says
         return block(f"AG turn {turn}: @everyone LRU부터 시작합시다.\n\n" + "근거 " * 200)
 
     async def _on_message(self, message: discord.Message) -> None:

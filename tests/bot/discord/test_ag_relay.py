@@ -521,3 +521,20 @@ async def test_a_worker_hears_nothing_and_reads_ags_reply_from_the_history(
     with pytest.raises(DebaterError) as failed:
         await asyncio.wait_for(relay.speak(request(turn=4)), 5)
     assert failed.value.kind is FailureKind.TIMEOUT
+
+
+async def test_an_attachment_s_bytes_that_are_not_utf8_are_kept_as_themselves(
+    fake: FakeDiscord, client: ListeningClient, ag_client: ListeningClient, db: Database
+) -> None:
+    thread_id = await open_thread(fake, client, db)
+    relay = make_relay(client, db, ag_client)
+    task = asyncio.create_task(relay.speak(request()))
+    await prompt_in(fake, thread_id, "[debate 12 · turn 2]")
+    data = b"Latin-1 caf\xe9, a NUL \x00.\n" + BLOCK.encode()
+    await ag_says(ag_client, thread_id, "첨부", file=discord.File(io.BytesIO(data), "reply.txt"))
+    output = await asyncio.wait_for(task, 5)
+
+    assert output.text == "첨부\n" + data.decode("utf-8", "surrogateescape")  # not U+FFFD
+    assert output.text.encode("utf-8", "surrogateescape") == "첨부\n".encode() + data
+    prose = parse_reply(output.text).opinion
+    assert "caf\\udce9, a NUL \\u0000." in prose  # shown, and said as what it was

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from handlers.core.i18n import Strings
+from handlers.core.i18n import Strings, load_table
 from handlers.core.model import Phase
 from handlers.core.participants import parse_roster
 from handlers.core.server_config import ServerConfig, config_problem
@@ -133,3 +133,35 @@ async def test_per_server_language_runs_the_debate_in_it_end_to_end(
     conclusion = (folder / "conclusion.md").read_text(encoding="utf-8")
     assert f"## {EN('wiki.conclusion.decision')}" in conclusion
     assert KO("wiki.conclusion.decision") not in conclusion
+
+
+async def test_per_server_language_writes_every_wiki_page_s_own_words_in_it(
+    rig: BotRig, people: People
+) -> None:
+    """A debate run to its end in a server set to English while LANGUAGE is Korean: no wiki
+    page holds a Korean word of the bot's own (the Round-Log's first line was Korean)."""
+    await rig.start()
+    await registered(rig)
+    dana = rig.fake.add_user("dana")
+    await run(rig, dana, "config", permissions=MANAGE_GUILD, language="en")
+    await chat(rig, people)
+    card, debate_id = await wait_card(rig)
+    await click(rig, card["id"], f"debate:open:{debate_id}", people.alice)
+    await rig.fake.wait_for_message(  # the end: the export attached after the Conclusion
+        lambda m: m["channel_id"] == card["id"] and m["content"] == EN("export.attached"),
+        timeout=60,
+    )
+    assert rig.services is not None and rig.services.wiki is not None
+    await rig.services.wiki.drained(debate_id)
+    folder = next((Path(rig.settings.LOCAL_WIKI_DIR) / "debates").iterdir())
+    pages = {p.name: p.read_text(encoding="utf-8") for p in folder.glob("*.md")}
+    assert {"agenda.md", "round-log.md", "conclusion.md"} <= set(pages)
+    assert EN("wiki.round_log.intro") in pages["round-log.md"]
+    korean = {
+        key: text
+        for key, text in load_table("ko").items()
+        if key.startswith("wiki.") and "{" not in text and len(text) >= 4 and text != EN(key)
+    }
+    for name, content in pages.items():
+        found = [key for key, text in korean.items() if text in content]
+        assert not found, (name, found)

@@ -49,7 +49,7 @@ async def make_outbox(db: Database) -> AsyncIterator[OutboxFactory]:
         backend: WikiBackend,
         notices: Notices | None = None,
         sleep: ControlledSleep | None = None,
-        **options: int,
+        **options: object,
     ) -> WikiOutbox:
         outbox = WikiOutbox(
             db,
@@ -58,7 +58,7 @@ async def make_outbox(db: Database) -> AsyncIterator[OutboxFactory]:
             strings=Strings("ko"),
             notify=notices if notices is not None else Notices(),
             sleep=sleep if sleep is not None else ControlledSleep(),
-            **options,  # type: ignore[arg-type]  # part_limit, backoffs
+            **options,  # type: ignore[arg-type]  # part_limit, backoffs, debate_of
         )
         made.append(outbox)
         return outbox

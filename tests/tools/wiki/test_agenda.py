@@ -10,7 +10,7 @@ from handlers.core.formats.adversarial_briefs import EVIDENCE
 from handlers.core.i18n import Strings
 from handlers.core.model import Added, ChatLine, Debate, Phase, Proposal
 from handlers.detection import CONTEXT_LINE_CHARS, heard
-from tools.wiki.pages import render_agenda
+from tools.wiki.pages import render_agenda, visible
 
 T0 = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 
@@ -41,7 +41,7 @@ def test_the_people_are_named_and_no_model_is_named_for_the_moderator() -> None:
     assert "Gemini Flash" not in agenda_of([ChatLine(1, "a", "x", T0)], "en")
 
 
-def test_a_long_chat_line_is_marked_where_it_is_cut_and_escape_codes_are_gone() -> None:
+def test_a_long_chat_line_is_marked_where_it_is_cut_and_escape_codes_are_kept_visible() -> None:
     long = "가" * (CONTEXT_LINE_CHARS + 50)
     page = agenda_of(
         [ChatLine(1, "앨리스", long, T0), ChatLine(2, "bob", "\x1b[32m녹색\x1b[0m", T0)]
@@ -51,7 +51,8 @@ def test_a_long_chat_line_is_marked_where_it_is_cut_and_escape_codes_are_gone() 
     kept, _, note = shown.partition("… (+")  # the cut says so, and how much is left out
     assert note.endswith(")") and len(shown) == CONTEXT_LINE_CHARS
     assert set(kept) == {"가"} and len(kept) + int(note[:-1].replace(",", "")) == len(long)
-    assert "> bob: 녹색" in page and "\x1b" not in page
+    # The page as the outbox writes it: a terminal's colour code shown, not dropped.
+    assert "> bob: \\u001b[32m녹색\\u001b[0m" in visible(page) and "\x1b" not in visible(page)
 
 
 def test_the_evidence_added_on_the_card_is_on_the_agenda_verbatim() -> None:

@@ -83,3 +83,18 @@ def test_degraded_conclusion_names_the_failed_seat_and_the_rules_above_the_body(
     assert (EN("degraded.line") in above) is bool(named)
     for word in named:
         assert word in above
+
+
+def test_every_character_is_in_the_export_and_an_escape_is_said_once() -> None:
+    plain = export_markdown(_ended(), (_turn(1, AG, "LRU is simpler"),), EN)
+    assert EN("export.escaped") not in plain
+    people = (PeopleLine("ali\x00ce", "ops \x07can run it"),)
+    debate = _ended(people=people, notes=((1, "a lone \ud800 surrogate"),))
+    text = export_markdown(debate, (_turn(1, AG, "LRU\x1b[1m is simpler"),), EN)
+    text.encode("utf-8")  # a file can hold it (a lone surrogate made this raise)
+    assert "ali\\u0000ce" in text and "ops \\u0007can run it" in text  # were dropped
+    assert "a lone \\ud800 surrogate" in text and "LRU\\u001b[1m is simpler" in text
+    assert text.count(EN("export.escaped")) == 1
+    raw = "a NUL \x00 in the reply"  # the parser writes it as an escape: said too
+    replied = export_markdown(_ended(), (_turn(1, AG, raw),), EN)
+    assert "a NUL \\u0000 in the reply" in replied and EN("export.escaped") in replied

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 from datetime import UTC, datetime
 
 import pytest
@@ -14,7 +13,7 @@ from handlers.core.formats.keys import fill_keys, verbatim
 from handlers.core.i18n import Strings
 from handlers.core.model import AG, Turn, TurnMeta
 from handlers.core.reply_parser import parse_reply
-from tools.wiki.pages import render_round_section, strip_ansi
+from tools.wiki.pages import render_round_section, visible
 
 T0 = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 
@@ -55,11 +54,13 @@ def test_reply_headings_sit_below_the_turn_heading_and_code_is_untouched() -> No
     assert "\n# not a heading\n" in section and "\n###### 깊은 곳" in section
 
 
-def test_a_local_entry_has_no_link_line_and_escape_codes_are_gone() -> None:
+def test_a_local_entry_has_no_link_line_and_escape_codes_are_kept_visible() -> None:
     text = "\x1b[1;31m빨간\x1b[0m 글씨와 \x1b]8;;http://x\x07링크\x1b]8;;\x07"
     for language in ("ko", "en"):
         section = render_round_section(turn_of(text), "", "1:round-log:3", Strings(language))
-        assert "\x1b" not in section and "빨간 글씨와 링크" in section
+        written = visible(section)  # as the outbox queues it: every character, none raw
+        assert "\x1b" not in written and "\x07" not in written
+        assert "\\u001b[1;31m빨간\\u001b[0m 글씨와 \\u001b]8;;http://x\\u0007링크" in written
         assert "Discord" not in section  # no "no link" line on a console or demo entry
     linked = render_round_section(turn_of(text), "https://x/1", "k", Strings("ko"))
     assert "[Discord 메시지](https://x/1)" in linked
@@ -116,10 +117,22 @@ def test_a_key_then_any_verbatim_text_then_a_key_fill_to_the_words_and_the_text(
     assert fill_keys(PANEL + verbatim(said) + PANEL, EN) == word + said + word
 
 
-@given(st.text(alphabet=st.characters(max_codepoint=0x80) | st.sampled_from("캐시\u200b")))
-def test_control_characters_are_removed_and_line_breaks_and_tabs_kept(text: str) -> None:
-    kept = strip_ansi(text)
-    assert not re.search(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]", kept)
-    assert kept.count("\n") == text.count("\n") and kept.count("\t") == text.count("\t")
-    if "\x1b" not in text:  # nothing but the control characters themselves is taken out
-        assert kept == "".join(c for c in text if ord(c) in (9, 10, 13) or 0x20 <= ord(c) != 0x7F)
+def _uncarried(c: str) -> bool:
+    """A control character but tab and line breaks, DEL, or a lone surrogate."""
+    code = ord(c)
+    return (code < 0x20 and c not in "\t\n\r") or code == 0x7F or 0xD800 <= code <= 0xDFFF
+
+
+@given(
+    st.text(
+        alphabet=st.characters(max_codepoint=0x80) | st.sampled_from("캐시\u200b\ud800\udcff😀\\")
+    )
+)
+def test_control_characters_are_written_as_escapes_and_nothing_is_lost(text: str) -> None:
+    shown = visible(text)
+    shown.encode("utf-8")  # a file and a wiki page can carry it: no lone surrogate is left
+    expected = "".join(
+        f"\\u{ord(c):04x}" if _uncarried(c) else c for c in text
+    )  # every other character as it was, in place; tabs and line breaks too
+    assert shown == expected
+    assert shown.count("\n") == text.count("\n") and shown.count("\t") == text.count("\t")

@@ -9,10 +9,13 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
-from handlers.core.model import ParsedReply, WikiAction
+from handlers.core.effects import WriteWorkingDocument
+from handlers.core.i18n import Strings
+from handlers.core.model import Debate, ParsedReply, WikiAction, WikiPage
 from tests.effects import logged
 from tests.fakes.fake_wikijs import FakeWikiJs
 from tests.tools.wiki.support import (
+    TOPIC,
     WAIT,
     CrashAfterWrite,
     Notices,
@@ -21,6 +24,7 @@ from tests.tools.wiki.support import (
     debate,
     turn,
 )
+from tools.wiki.pages import page_title
 from tools.wiki.round_log import NEXT_PART
 
 BASE = "debates/7-캐시-계층-선택-redis-vs-in-process-lru/round-log"
@@ -120,3 +124,39 @@ async def test_past_wikijs_body_limit_the_round_log_goes_on_in_parts(
     assert len(found) >= 3
     whole = "".join(found)
     assert all(whole.count(text.strip()) == 1 for text in texts)
+
+
+async def test_the_words_the_writer_adds_are_in_the_debate_s_language(
+    site: Site, make_outbox: OutboxFactory
+) -> None:
+    """A debate run in Portuguese on a bot whose LANGUAGE is Korean: the Round-Log's first
+    line, its parts' titles and links, and a person's-edit heading are Portuguese."""
+    pt = Strings("pt-BR")
+    spoken = replace(debate(working_document="rascunho v1"), language="pt-BR")
+
+    async def debate_of(debate_id: int) -> Debate:
+        assert debate_id == spoken.id
+        return spoken
+
+    outbox = make_outbox(site.backend(), part_limit=LIMIT, debate_of=debate_of)
+    for number in (1, 2, 3):
+        await outbox.write(spoken, *logged(turn(number, "가" * 1500), ""))
+    await outbox.write(spoken, WriteWorkingDocument(1))
+    await asyncio.wait_for(outbox.drained(spoken.id), WAIT)
+    first, second = site.page(BASE), site.page(f"{BASE}-2")
+    assert first is not None and second is not None
+    assert first.content.startswith(pt("wiki.round_log.intro"))
+    assert pt("wiki.round_log.continued", part=2, url="").split("](")[0] in first.content
+    assert second.content.startswith(pt("wiki.round_log.intro"))  # each part begins so
+    assert pt("wiki.round_log.continues", part=1, url="").split("](")[0] in second.content
+    assert second.title.endswith(f" ({pt('wiki.round_log.part', part=2)})")
+    assert page_title(TOPIC, WikiPage.ROUND_LOG, pt) == first.title
+
+    path = BASE.removesuffix("round-log") + "working-document"
+    site.edit_as_person(path, "rascunho v1\n\nnota de uma pessoa")
+    await outbox.write(replace(spoken, working_document="rascunho v2"), WriteWorkingDocument(2))
+    await asyncio.wait_for(outbox.drained(spoken.id), WAIT)
+    edited = site.page(path)
+    assert edited is not None
+    assert f"## {pt('wiki.human_edit.heading')}" in edited.content
+    assert pt("wiki.human_edit.note") in edited.content
