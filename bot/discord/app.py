@@ -39,7 +39,7 @@ from handlers.core.i18n import Strings
 from handlers.core.model import Backend
 from handlers.debate_handler import DebateHandler
 from handlers.debate_handler import Engine as EngineService
-from handlers.ports import Clock, Debater, Moderator
+from handlers.ports import Clock, Debater, GatewayClaims, Moderator
 from handlers.prompting import participant_system_prompt
 from handlers.store_ports import StoreUnavailable
 from tools.checks import one_line
@@ -90,7 +90,7 @@ async def assemble(
     services.wiki, services.room, services.handler = engine.wiki, engine.room, engine.handler
     front = front_engine(services, engine, settings)
     if services.gateway:
-        _front(bot, settings, engine, moderator, front, clock)
+        _front(bot, settings, engine, moderator, front, clock, services.claims)
     # With a lease runner, its passes fire the stored timers of the debates it holds.
     _schedule(services.scheduler, engine.handler, db, settings, timers=services.runner is None)
     await engine.wiki.start()
@@ -111,6 +111,7 @@ def _front(
     moderator: Moderator,
     front: EngineService,
     clock: Clock,
+    claims: GatewayClaims,
 ) -> None:
     """Detection and the click handlers of the process that holds the gateway."""
     detection = build_detection(
@@ -121,6 +122,7 @@ def _front(
         bot_user_id=bot.user.id if bot.user else 0,
         limits=detection_limits(settings),
         configs=ServerSettings(engine.db),
+        claims=claims,
     )
     bot.front = DiscordFront(
         front,
@@ -129,6 +131,7 @@ def _front(
         Strings(settings.LANGUAGE),
         approver_role_id=settings.APPROVER_ROLE_ID,
         debater_ids=frozenset(settings.AG_USER_IDS),
+        claims=claims,
     )
     admin = AdminCommands(
         front,
