@@ -29,6 +29,7 @@ from bot.compose import (
 from bot.discord.ag_relay import AgRelayDebater
 from bot.discord.client import DebateBot
 from bot.discord.commands import AdminCommands
+from bot.discord.fenced_http import lease_fence
 from bot.discord.front import DiscordFront
 from bot.discord.invite import MESSAGE_CONTENT_OFF
 from bot.discord.room import DiscordRoom
@@ -232,7 +233,8 @@ async def _serve(settings: Settings, services: Services, *, gateway: bool = True
     async def close() -> None:
         await shutdown(services)
 
-    bot = DebateBot(on_ready_hook=ready, on_close_hook=close)
+    fence = lease_fence(services.leases) if services.leases is not None else None
+    bot = DebateBot(on_ready_hook=ready, on_close_hook=close, http_trace=fence)
     token = settings.DISCORD_TOKEN.get_secret_value() if settings.DISCORD_TOKEN else ""
     await (_connected(bot, token) if gateway else _rest_only(bot, token))
 
