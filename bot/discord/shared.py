@@ -57,6 +57,7 @@ def front_engine(
             capacity=settings.WORKER_MAX_DEBATES,
             poll_s=settings.WORKER_POLL_SECONDS,
             forget=engine.room.forget,
+            show_status=engine.room.status.update,
         )
     wake = services.runner.wake if services.runner else (lambda: None)
     return InboxEngine(engine.handler, engine.store, inbox, wake)
