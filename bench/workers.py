@@ -36,6 +36,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import aiohttp
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # `tests` is not installed; run from anywhere
 
@@ -71,6 +73,7 @@ class Rig:
     tmp: Path
     debates: int
     rounds: int
+    channels: list[str]  # one per debate: one card waits in a channel at a time
 
     def settings(self) -> dict[str, str]:
         return {
@@ -89,7 +92,7 @@ class Rig:
 
     def proposal(self, n: int) -> Proposal:
         return Proposal(
-            channel_id=int(self.world["channel_id"]),
+            channel_id=int(self.channels[n]),
             topic=f"Bench topic {n}: cache layer",
             question="Redis or an in-process LRU?",
             reason="bench",
@@ -107,6 +110,7 @@ async def store_debates(rig: Rig, db: Database) -> list[int]:
     for n in range(rig.debates):
         made = Debate(0, rig.proposal(n), Phase.PROPOSED, now, rig.rounds, roster=roster)
         debate = await store.create(made, timedelta(hours=1), (PostCard(),))
+        assert debate is not None, "a channel per debate: nothing waits there yet"
         ids.append(debate.id)
     return ids
 
@@ -247,6 +251,16 @@ async def run_sqlite(rig: Rig) -> float:
         await task
 
 
+async def add_channels(base_url: str, count: int) -> list[str]:
+    """`count` text channels in the fake's guild, through its control API."""
+    found = []
+    async with aiohttp.ClientSession() as http:
+        for n in range(count):
+            async with http.post(f"{base_url}/_fake/channels", json={"name": f"bench-{n}"}) as made:
+                found.append(str((await made.json())["id"]))
+    return found
+
+
 def copy_logs(source: Path, target: Path) -> None:
     target.mkdir(parents=True, exist_ok=True)
     for log in source.glob("w*.log"):
@@ -259,7 +273,8 @@ async def measure(args: argparse.Namespace) -> dict[str, float]:
     server = await asyncio.to_thread(start_server)
     try:
         with tempfile.TemporaryDirectory() as tmp:
-            rig = Rig(world, gemini, server, Path(tmp), args.debates, args.rounds)
+            channels = await add_channels(world["base_url"], args.debates)
+            rig = Rig(world, gemini, server, Path(tmp), args.debates, args.rounds, channels)
             runs: dict[int, list[Run]] = {}
             sqlite: list[float] = []
             for _ in range(args.repeat):  # interleaved: a burst of load hits every size alike

@@ -21,7 +21,7 @@ from handlers.core.i18n import Strings
 from handlers.core.model import AG, GEMINI, Backend, Debate
 from handlers.debate_handler import DebateHandler, HandlerConfig
 from handlers.detection import DetectionHandler, DetectionLimits
-from handlers.ports import Clock, Debater, Moderator, Room
+from handlers.ports import Clock, Debater, GatewayClaims, Moderator, Room
 from handlers.prompting import participant_system_prompt
 from handlers.rules_moderator import RulesModerator
 from tools.claude.debater import ClaudeCodeDebater
@@ -239,9 +239,11 @@ def build_detection(
     bot_user_id: int,
     limits: DetectionLimits,
     configs: ServerSettings | None = None,
+    claims: GatewayClaims | None = None,
 ) -> DetectionHandler:
     """Detection in the watched channels; a topic already open there is not proposed again;
-    the card worded in the language `configs` hold for the server or channel, if any."""
+    the card worded in the language `configs` hold for the server or channel, if any; with
+    several gateway processes, asked by the one that `claims` the message."""
 
     async def has_open_topic(channel_id: int, topic: str) -> bool:
         return topic.casefold() in {t.casefold() for t in await store.open_topics(channel_id)}
@@ -257,4 +259,5 @@ def build_detection(
         clock=clock,
         has_open_topic=has_open_topic,
         language_of=language_of,
+        claims=claims,
     )

@@ -11,8 +11,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
+from handlers.core.model import Debate
 from handlers.debate_handler import DebateHandler
 from handlers.leasing import LeaseLost
 from handlers.store_ports import StoreUnavailable
@@ -40,6 +41,7 @@ class LeaseRunner:
         capacity: int,
         poll_s: float,
         forget: Callable[[int], None] = lambda _: None,
+        show_status: Callable[[Debate], Awaitable[None]] | None = None,
     ) -> None:
         self.leases = leases
         self._handler = handler
@@ -48,6 +50,7 @@ class LeaseRunner:
         self._capacity = capacity
         self._poll_s = poll_s
         self._forget = forget  # in-memory records of a debate another process changed
+        self._show_status = show_status  # the room's status line, edited to a debate's state
         self._wake = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._failures: dict[int, int] = {}  # inbox command -> failed attempts so far
@@ -181,6 +184,26 @@ class LeaseRunner:
                 continue
             if await self._wiki.pending(debate_id) or await self._inbox.count(debate_id):
                 continue
+            if not await self._shown_last(debate):
+                continue
             await self.leases.release(debate_id)
             log.info("debate %s ended: lease released", debate_id)
             self._forget(debate_id)
+
+    async def _shown_last(self, debate: Debate) -> bool:
+        """Show an ended debate's status once more before giving it up, if it was taken over;
+        False while that must wait. A debate taken over from a lease that lapsed may have had
+        a holder that was paused, not dead, with an edit of the status already sent: Discord
+        applies a write whenever it arrives and cannot refuse a stale one, which would show
+        the ended debate speaking, its Stop button live. Once the previous holder can no
+        longer land anything (`previous_holder_done`), the final state is shown again."""
+        if self._show_status is None or not self.leases.taken_over(debate.id):
+            return True
+        if not self.leases.previous_holder_done(debate.id):
+            return False  # the next passes look again
+        try:
+            await self._show_status(debate)
+        except LeaseLost:
+            return False  # another process holds it now
+        log.info("debate %s ended: its status shown again after the takeover", debate.id)
+        return True

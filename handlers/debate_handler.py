@@ -95,7 +95,9 @@ class DebateHandler(DebateWorkers):
 
     async def propose(self, proposal: Proposal) -> Debate | None:
         """Store a proposal and show its card; None while that channel has a card waiting
-        or the topic is already being debated there (one card at a time per channel)."""
+        or the topic is already being debated there (one card at a time per channel). The
+        store decides the race between processes proposing at once; these reads only spare
+        the precedents' search when the answer is known already."""
         if await self._store.waiting_cards(proposal.channel_id) or proposal.topic.casefold() in {
             t.casefold() for t in await self._store.open_topics(proposal.channel_id)
         }:
@@ -118,6 +120,9 @@ class DebateHandler(DebateWorkers):
             language=chosen.language or self._config.language,
         )
         debate = await self._store.create(draft, self._config.proposal_ttl, (PostCard(),))
+        if debate is None:  # another process stored a card there first: it shows that one
+            log.info("channel %d: a card waits there already", proposal.channel_id)
+            return None
         self.wake(debate.id)
         return debate
 

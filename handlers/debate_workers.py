@@ -25,7 +25,7 @@ from handlers.core.model import Debate, Phase
 from handlers.core.state_machine import transition
 from handlers.core.steps import expects
 from handlers.effects_runner import EffectRunner
-from handlers.leasing import LeaseGuard, LeaseLost, patiently
+from handlers.leasing import ACTING_FOR, LeaseGuard, LeaseLost, patiently
 from handlers.ports import Clock
 from handlers.store_ports import Store
 
@@ -145,6 +145,7 @@ class DebateWorkers:
             self._workers[debate_id] = task
 
     async def _work(self, debate_id: int) -> None:
+        ACTING_FOR.set(debate_id)  # this task's, and the tasks' it starts: see handlers.leasing
         try:
             while True:
                 self._dirty.discard(debate_id)

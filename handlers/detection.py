@@ -17,7 +17,7 @@ from datetime import datetime
 from handlers.core.backoff import delay_s
 from handlers.core.model import ChatLine, Proposal
 from handlers.core.shorten import shorten
-from handlers.ports import Clock, Moderator
+from handlers.ports import Clock, GatewayClaims, Moderator, OneGateway
 
 log = logging.getLogger(__name__)
 
@@ -111,8 +111,12 @@ class DetectionHandler:
         clock: Clock,
         has_open_topic: HasOpenTopic,
         language_of: LanguageOf = _no_language,
+        claims: GatewayClaims | None = None,
     ) -> None:
         self._moderator = moderator
+        # Every gateway process sees the chat and judges it alike: the one that claims the
+        # message that made it judge asks the moderator; the others stand down.
+        self._claims = claims or OneGateway()
         self._watched = frozenset(channels)
         self._bot_user_id = bot_user_id
         self._limits = limits
@@ -145,6 +149,8 @@ class DetectionHandler:
         window = tuple(state.window)
         state.busy, state.new_messages, state.last_detect = True, 0, self._clock.now()
         try:
+            if line.message_id and not await self._claims.first(line.message_id):
+                return None  # another process asks the moderator about this very message
             proposal = await self._detect(guild_id, channel_id, window)
         finally:
             state.busy = False

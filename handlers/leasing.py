@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
+from contextvars import ContextVar
 from typing import Protocol, TypeVar
 
 from handlers.core.backoff import delay_s
@@ -17,6 +18,11 @@ T = TypeVar("T")
 # While the store is unreachable a call is made again after a wait: the first, doubled up to
 # the longest.
 STORE_FIRST_WAIT_S, STORE_LONGEST_WAIT_S = 0.5, 10.0
+# The debate the running task works for: its worker sets it, and every task the worker starts
+# (an effect, a status edit in its window) inherits it. An adapter reads it to check the lease
+# at the last moment before a write leaves the process, after the waits inside a client
+# library (a rate limit, a retry) that no check in the engine can see.
+ACTING_FOR: ContextVar[int | None] = ContextVar("acting_for", default=None)
 
 
 class LeaseLost(Exception):

@@ -185,3 +185,18 @@ class Clock(Protocol):
 
     async def sleep(self, seconds: float) -> None:
         """Wait (or not, in tests)."""
+
+
+class GatewayClaims(Protocol):
+    """Which gateway process acts on a Discord event: each one connected receives it."""
+
+    async def first(self, event_id: int) -> bool:
+        """True for the one process that claims the event (a message, a click) first."""
+
+
+class OneGateway:
+    """The claims of a process that is the only gateway (the SQLite file is locked to it)."""
+
+    async def first(self, event_id: int) -> bool:
+        """Always this process."""
+        return True

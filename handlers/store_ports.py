@@ -21,8 +21,11 @@ class StoreUnavailable(Exception):
 class Store(Protocol):
     """Where debates, turns and pending effects live; each step is stored before it acts."""
 
-    async def create(self, draft: Debate, ttl: timedelta, effects: Sequence[Effect]) -> Debate:
-        """Store a proposed debate (the store gives its id and wiki key) and its effects."""
+    async def create(
+        self, draft: Debate, ttl: timedelta, effects: Sequence[Effect]
+    ) -> Debate | None:
+        """Store a proposed debate (the store gives its id and wiki key) and its effects; None
+        if a card waits in its channel already (stored meanwhile by another process)."""
 
     async def load(self, debate_id: int) -> Debate:
         """The debate's current state."""

@@ -29,6 +29,7 @@ from bot.compose import (
 from bot.discord.ag_relay import AgRelayDebater
 from bot.discord.client import DebateBot
 from bot.discord.commands import AdminCommands
+from bot.discord.fenced_http import lease_fence
 from bot.discord.front import DiscordFront
 from bot.discord.invite import MESSAGE_CONTENT_OFF
 from bot.discord.room import DiscordRoom
@@ -39,7 +40,7 @@ from handlers.core.i18n import Strings
 from handlers.core.model import Backend
 from handlers.debate_handler import DebateHandler
 from handlers.debate_handler import Engine as EngineService
-from handlers.ports import Clock, Debater, Moderator
+from handlers.ports import Clock, Debater, GatewayClaims, Moderator
 from handlers.prompting import participant_system_prompt
 from handlers.store_ports import StoreUnavailable
 from tools.checks import one_line
@@ -90,7 +91,7 @@ async def assemble(
     services.wiki, services.room, services.handler = engine.wiki, engine.room, engine.handler
     front = front_engine(services, engine, settings)
     if services.gateway:
-        _front(bot, settings, engine, moderator, front, clock)
+        _front(bot, settings, engine, moderator, front, clock, services.claims)
     # With a lease runner, its passes fire the stored timers of the debates it holds.
     _schedule(services.scheduler, engine.handler, db, settings, timers=services.runner is None)
     await engine.wiki.start()
@@ -111,6 +112,7 @@ def _front(
     moderator: Moderator,
     front: EngineService,
     clock: Clock,
+    claims: GatewayClaims,
 ) -> None:
     """Detection and the click handlers of the process that holds the gateway."""
     detection = build_detection(
@@ -121,6 +123,7 @@ def _front(
         bot_user_id=bot.user.id if bot.user else 0,
         limits=detection_limits(settings),
         configs=ServerSettings(engine.db),
+        claims=claims,
     )
     bot.front = DiscordFront(
         front,
@@ -129,6 +132,7 @@ def _front(
         Strings(settings.LANGUAGE),
         approver_role_id=settings.APPROVER_ROLE_ID,
         debater_ids=frozenset(settings.AG_USER_IDS),
+        claims=claims,
     )
     admin = AdminCommands(
         front,
@@ -230,7 +234,8 @@ async def _serve(settings: Settings, services: Services, *, gateway: bool = True
     async def close() -> None:
         await shutdown(services)
 
-    bot = DebateBot(on_ready_hook=ready, on_close_hook=close)
+    fence = lease_fence(services.leases) if services.leases is not None else None
+    bot = DebateBot(on_ready_hook=ready, on_close_hook=close, http_trace=fence)
     token = settings.DISCORD_TOKEN.get_secret_value() if settings.DISCORD_TOKEN else ""
     await (_connected(bot, token) if gateway else _rest_only(bot, token))
 

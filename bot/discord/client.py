@@ -7,6 +7,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
 from bot.discord.views import CONTROLS
@@ -21,6 +22,14 @@ log = logging.getLogger(__name__)
 def intents() -> discord.Intents:
     """Guilds, guild messages and message content (a privileged intent to enable)."""
     return discord.Intents(guilds=True, guild_messages=True, message_content=True)
+
+
+class _Commands(app_commands.CommandTree["DebateBot"]):
+    """The approvers' `/debate` commands, answered by one gateway process of several."""
+
+    async def interaction_check(self, interaction: discord.Interaction[DebateBot], /) -> bool:
+        """False (no answer from here) when another gateway process answers the command."""
+        return await self.client.front.handles(interaction)
 
 
 class DebateBot(commands.Bot):
@@ -40,7 +49,11 @@ class DebateBot(commands.Bot):
         # on each edit the gateway reports (most are the bot's own).
         options.setdefault("max_messages", None)
         super().__init__(
-            command_prefix=commands.when_mentioned, intents=intents(), help_command=None, **options
+            command_prefix=commands.when_mentioned,
+            intents=intents(),
+            help_command=None,
+            tree_cls=_Commands,
+            **options,
         )
         self._on_ready_hook = on_ready_hook
         self._on_close_hook = on_close_hook

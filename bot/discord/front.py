@@ -22,6 +22,7 @@ from handlers.core.model import Actor, ChatLine, Debate, PeopleLine, Phase
 from handlers.core.shorten import shorten
 from handlers.debate_handler import Engine
 from handlers.detection import DetectionHandler
+from handlers.ports import GatewayClaims, OneGateway
 from handlers.store_ports import StoreUnavailable
 from tools.store.db import Database
 from tools.store.debates import DebateNotFound
@@ -44,8 +45,10 @@ class DiscordFront:
         *,
         approver_role_id: int | None,
         debater_ids: frozenset[int] = frozenset(),
+        claims: GatewayClaims | None = None,
     ) -> None:
         self._engine = engine
+        self._claims = claims or OneGateway()  # which gateway process acts on an event
         self._debater_ids = debater_ids  # AG's accounts: their words are turns, not the people's
         self._detection = detection
         self._messages = RoomMessages(db)
@@ -62,8 +65,15 @@ class DiscordFront:
         """The words of a reply about `debate`: its language's (unknown at the gateway: ours)."""
         return self._strings.of(debate) if debate is not None else self._strings
 
+    async def handles(self, interaction: discord.Interaction[Any]) -> bool:
+        """True if this gateway process answers the interaction (each one receives it)."""
+        return await self._claims.first(interaction.id)
+
     async def may_click(self, interaction: discord.Interaction[Any], debate_id: int) -> bool:
-        """True for the debate's people and approvers; anyone else is told so, privately."""
+        """True for the debate's people and approvers; anyone else is told so, privately.
+        False without a word when another gateway process answers the click."""
+        if not await self.handles(interaction):
+            return False
         debate = await self._engine.get(debate_id)
         if authorized(debate, self.actor(interaction.user)):
             return True
@@ -232,6 +242,8 @@ class DiscordFront:
         debate_id = await self._messages.debate_in_thread(message.channel.id)
         if debate_id is None or message.author.bot or message.author.id in self._debater_ids:
             return debate_id is not None
+        if not await self._claims.first(message.id):
+            return True  # another gateway process passes these words on
         debate = await self._engine.get(debate_id)
         actor = self.actor(message.author)
         if debate.phase is Phase.AWAITING_USER:  # the person's answer, if they may give it

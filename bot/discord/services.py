@@ -11,6 +11,7 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from bot.discord.room import DiscordRoom
 from bot.lease_runner import LeaseRunner
 from handlers.debate_handler import DebateHandler
+from handlers.ports import GatewayClaims, OneGateway
 from tools.store.db import Database
 from tools.store.leases import Leases
 from tools.wiki.outbox import WikiOutbox
@@ -32,6 +33,8 @@ class Services:
     runner: LeaseRunner | None = None
     runs_debates: bool = True
     gateway: bool = True
+    # Which gateway process acts on a message or a click: this one, unless several share.
+    claims: GatewayClaims = field(default_factory=OneGateway)
 
 
 async def shutdown(services: Services) -> None:

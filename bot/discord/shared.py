@@ -12,6 +12,7 @@ from bot.inbox_engine import InboxEngine
 from bot.lease_runner import LeaseRunner
 from bot.settings import Settings, SettingsError
 from handlers.debate_handler import Engine as EngineService
+from tools.store.claims import DatabaseClaims
 from tools.store.db import Database
 from tools.store.inbox import CHANNEL as INBOX_CHANNEL
 from tools.store.inbox import Inbox
@@ -36,7 +37,8 @@ async def shared_services(settings: Settings, *, gateway: bool) -> Services:
     db = await Database.open(url)
     leases = Leases(db, new_owner_id(), LeaseTiming(settings.LEASE_SECONDS))
     runs = not gateway or not settings.GATEWAY_ONLY
-    return Services(db=db, leases=leases, runs_debates=runs, gateway=gateway)
+    claims = DatabaseClaims(db)  # several gateway processes may run: one acts on each event
+    return Services(db=db, leases=leases, runs_debates=runs, gateway=gateway, claims=claims)
 
 
 def front_engine(
@@ -55,6 +57,7 @@ def front_engine(
             capacity=settings.WORKER_MAX_DEBATES,
             poll_s=settings.WORKER_POLL_SECONDS,
             forget=engine.room.forget,
+            show_status=engine.room.status.update,
         )
     wake = services.runner.wake if services.runner else (lambda: None)
     return InboxEngine(engine.handler, engine.store, inbox, wake)

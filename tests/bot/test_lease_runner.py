@@ -11,7 +11,7 @@ from bot.inbox_engine import InboxEngine
 from bot.lease_runner import LeaseRunner
 from handlers.core.admission import Admission
 from handlers.core.events import BudgetChosen, ProposalApproved, ProposalDeclined
-from handlers.core.model import Phase
+from handlers.core.model import Debate, Phase
 from tests.handlers.conftest import ALICE, BOB, CAROL, proposal
 from tests.handlers.doubles import reply
 from tests.handlers.test_leased_engine import LeasedRig, idle, pair  # noqa: F401  # a fixture
@@ -33,15 +33,22 @@ class Outbox:
         return 0
 
 
-def runner_of(rig: LeasedRig) -> LeaseRunner:
+def runner_of(rig: LeasedRig, shown: list[Debate] | None = None) -> LeaseRunner:
+    """The rig's runner; `shown` gets each debate whose status it shows again."""
     assert rig.leases is not None and rig.db is not None
+
+    async def show(debate: Debate) -> None:
+        if shown is not None:
+            shown.append(debate)
+
     return LeaseRunner(
         rig.leases,
         rig.h,
-        Outbox(),
+        Outbox(),  # type: ignore[arg-type]
         Inbox(rig.db),
         capacity=5,
-        poll_s=1.0,  # type: ignore[arg-type]
+        poll_s=1.0,
+        show_status=show,
     )
 
 
@@ -132,7 +139,8 @@ async def test_a_renewal_that_comes_back_late_stops_the_turn_and_runs_it_again(
 
 async def test_an_ended_debate_is_given_up(pair: tuple[LeasedRig, LeasedRig]) -> None:  # noqa: F811
     holder, other = pair
-    runner = runner_of(holder)
+    shown: list[Debate] = []
+    runner = runner_of(holder, shown)
     debate = await holder.h.propose(proposal())
     assert debate is not None
     await runner.tick()
@@ -142,6 +150,33 @@ async def test_an_ended_debate_is_given_up(pair: tuple[LeasedRig, LeasedRig]) ->
     await runner.tick()
     assert holder.leases is not None and holder.leases.held() == []
     assert other.leases is not None and await other.leases.claim(5) == []  # nothing to run
+    assert shown == []  # nobody held it before: its status is shown once, as it ended
+
+
+async def test_a_debate_taken_over_shows_its_final_status_again_once_the_last_holder_is_done(
+    pair: tuple[LeasedRig, LeasedRig],  # noqa: F811
+) -> None:
+    first, second = pair
+    assert first.clocks is not None and second.leases is not None
+    shown: list[Debate] = []
+    runners = runner_of(first), runner_of(second, shown)
+    debate = await first.h.propose(proposal())
+    assert debate is not None
+    await runners[0].tick()  # the first holds it
+    await idle(first, debate.id)
+    await first.clocks.advance(31)  # paused past its lease, not dead: the second takes over
+    await runners[1].tick()
+    await second.h.submit(debate.id, ProposalDeclined(ALICE))
+    await idle(second, debate.id)
+    await runners[1].tick()
+    assert shown == [] and second.leases.held() == [debate.id]  # the first may still land a write
+
+    await first.clocks.advance(20)
+    await runners[1].renew()
+    await first.clocks.advance(11)  # a whole lease since the takeover
+    await runners[1].tick()
+    assert [d.phase for d in shown] == [Phase.DECLINED]  # shown again, over whatever landed
+    assert second.leases.held() == []  # then given up
 
 
 async def test_a_command_that_keeps_failing_is_given_up_after_a_few_passes(

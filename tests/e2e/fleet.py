@@ -5,6 +5,7 @@ takes down exactly one worker and the CLIs it started)."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import re
@@ -14,7 +15,7 @@ import sys
 from collections import Counter
 from dataclasses import dataclass, field
 
-from tests.e2e.harness import World
+from tests.e2e.harness import WAIT, World
 from tests.fakes.discord_world import Json
 from tests.fakes.fake_anthropic import processes_with_env
 from tools.store.db import Database
@@ -35,7 +36,8 @@ FLEET = {
 
 @dataclass
 class Fleet:
-    """The gateway (the World's `proc`) and the workers, by name."""
+    """The gateway (the World's `proc`) and the other processes (workers, a second
+    gateway), by name."""
 
     world: World
     url: str
@@ -59,9 +61,26 @@ class Fleet:
 
     def start_worker(self, name: str, **overrides: str) -> subprocess.Popen[bytes]:
         """`debate-room worker` as a subprocess (it claims debates as soon as it is up)."""
+        return self._start(name, ["worker"], **overrides)
+
+    async def start_another_gateway(self, name: str) -> None:
+        """A second `debate-room run` with GATEWAY_ONLY beside the World's (a rolling deploy,
+        `--scale`): another gateway session of the bot. Returns once it is connected."""
+        fake = self.world.discord
+        before = len(fake.live_sessions(fake.bot_user))
+        proc = self._start(name, [], GATEWAY_ONLY="true")
+
+        def connected() -> bool:
+            return proc.poll() is not None or len(fake.live_sessions(fake.bot_user)) > before
+
+        async with asyncio.timeout(WAIT), fake._session_change:  # the fake's own signal
+            await fake._session_change.wait_for(connected)
+        assert proc.poll() is None, self.log(name)
+
+    def _start(self, name: str, command: list[str], **overrides: str) -> subprocess.Popen[bytes]:
         with (self.world.tmp / f"bot-{name}.log").open("wb") as log:
             proc = subprocess.Popen(  # a long-lived child, not awaited
-                [sys.executable, "-m", "bot", "worker"],
+                [sys.executable, "-m", "bot", *command],
                 cwd=self.world.tmp,
                 env=self.env(name, **overrides),
                 stdout=log,

@@ -1,11 +1,13 @@
 """Every write fenced, on real processes (issue 32): a worker paused past its lease (SIGSTOP, as
-`docker pause` or a long GC stall does) touches nothing when it wakes, and a worker whose clock
-runs ahead takes no live lease (lease times are the database's, not a host's).
+`docker pause` or a long GC stall does) touches nothing when it wakes, not even an edit that was
+waiting inside discord.py when it stopped, and a worker whose clock runs ahead takes no live
+lease (lease times are the database's, not a host's).
 """
 
 from __future__ import annotations
 
 import asyncio
+import re
 import signal
 from collections.abc import AsyncIterator
 
@@ -58,23 +60,33 @@ async def test_a_worker_paused_past_its_lease_touches_nothing_when_it_wakes(
     await fleet.start_gateway([world.channel_id])
     fleet.start_worker("w1")
     thread = await world.open_debate()
+    status = await world.wait_for(lambda: world.status_message(thread), "the status line")
+    path = f"/channels/{thread}/messages/{status['id']}"
+    # w1's next status edit (Claude writing, a Stop button) is answered 429: discord.py sends
+    # it again 5 s later. Stopped within them, w1 wakes past its lease with the edit still to
+    # send, as a pause between a write's last check and its request leaves it.
+    world.discord.inject_error("PATCH", re.escape(path), 429, retry_after=5.0)
     await world.wait_for(lambda: live_message(world, thread), "w1's live reply")
     await asyncio.wait_for(live_recorded(fleet.url), 30)  # posted, then recorded: both done
+    await asyncio.wait_for(rate_limited(fleet, "w1"), 30)
     fleet.signal("w1", signal.SIGSTOP)  # paused mid-turn, its live reply and status in flight
 
     world.anthropic.stream_hold_after = None  # w2 asks again: that stream runs through
     fleet.start_worker("w2")  # claims the debate once w1's lease lapses, and finishes it
     ended = await wait_all_ended(world, fleet, 1)
     assert_each_debate_whole(world, ended, turns=2)
-    fleet.signal("w1", signal.SIGCONT)
+    await asyncio.wait_for(released(fleet.url), 30)  # w2 is done with it: nobody edits it again
+    woken = len(world.discord.calls)
+    fleet.signal("w1", signal.SIGCONT)  # the edit's wait is over: it would go out at once
     await world.wait_for(lambda: "lease lost; letting it go" in fleet.log("w1"), "w1 woken")
     await stop_cleanly(fleet, "w1")
 
+    assert [c.method for c in world.discord.calls[woken:] if c.path == path] == []
     assert turn_footers(world, thread) == {1: 1, 2: 1}  # no post deleted, none turned live
     assert live_message(world, thread) is None
-    status = world.status_message(thread)
-    assert status is not None and world.status_ended(thread)
-    assert not status.get("components")  # no Stop button came back
+    edited = world.status_message(thread)
+    assert edited is not None and world.status_ended(thread)
+    assert not edited.get("components")  # no Stop button came back
     assert_clean_logs(world)
 
 
@@ -97,6 +109,18 @@ async def live_recorded(url: str) -> None:
     """Until a live message's record is stored (a pause between its post and its record
     leaves a message no other process knows of, a ghost of the partial text)."""
     while not await one_value(url, "SELECT count(*) FROM room_messages WHERE key LIKE 'live:%'"):
+        await asyncio.sleep(0.1)  # polls the table; the caller bounds the wait
+
+
+async def rate_limited(fleet: Fleet, name: str) -> None:
+    """Until the worker logs a 429 it waits out before sending its request again."""
+    while "We are being rate limited" not in fleet.log(name):
+        await asyncio.sleep(0.05)  # polls the log; the caller bounds the wait
+
+
+async def released(url: str) -> None:
+    """Until the debate's holder has given it up (it ended, and nothing is left to do)."""
+    while await one_value(url, "SELECT count(*) FROM debate_leases WHERE expires_at > 0"):
         await asyncio.sleep(0.1)  # polls the table; the caller bounds the wait
 
 

@@ -199,6 +199,7 @@ class Http:
                 retry = injected["retry_after"]
                 body = {
                     "message": "You are being rate limited.",
+                    "code": 0,  # Discord's error object: the spec requires it
                     "retry_after": retry,
                     "global": False,
                 }

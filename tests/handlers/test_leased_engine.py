@@ -123,3 +123,12 @@ async def test_a_holder_paused_past_its_lease_stores_and_posts_nothing_more(
     assert first.room.turn_posts == Counter() and first.room.conclusions == []
     turns = await second.h._store.last_turns(debate.id, 10)  # type: ignore[attr-defined]
     assert "late reply" not in "".join(t.text for t in turns)
+
+
+async def test_two_engines_proposing_one_chat_at_once_store_one_card(
+    pair: tuple[LeasedRig, LeasedRig],
+) -> None:
+    first, second = pair  # two gateway processes that both detected the same chat
+    made = await asyncio.gather(first.h.propose(proposal()), second.h.propose(proposal()))
+    assert len([debate for debate in made if debate is not None]) == 1
+    assert await first.h._store.waiting_cards(1) == 1  # type: ignore[attr-defined]

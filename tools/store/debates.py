@@ -29,9 +29,11 @@ from tools.store.turns import (
 _DEBATE = TypeAdapter(Debate)
 WIKI_KEY_BYTES = 3  # six hex digits: two databases' debate 1 on one topic meet 1 time in 16 M
 
+# A second card waiting in a channel (another gateway process proposed the same chat first)
+# inserts nothing: the index debates_one_waiting_card allows one.
 INSERT_DEBATE = """
 INSERT INTO debates (channel_id, guild_id, topic, phase, state, created_at, updated_at)
-VALUES (?, ?, ?, ?, '{}', ?, ?) RETURNING id
+VALUES (?, ?, ?, ?, '{}', ?, ?) ON CONFLICT DO NOTHING RETURNING id
 """
 INSERT_PROPOSAL = "INSERT INTO proposals (debate_id, channel_id, expires_at) VALUES (?, ?, ?)"
 UPDATE_DEBATE = """
@@ -86,15 +88,21 @@ class SqliteStore:
         # A step and a completion read, change and write the same column: one at a time.
         self._queue_locks: dict[int, asyncio.Lock] = {}
 
-    async def create(self, draft: Debate, ttl: timedelta, effects: Sequence[Effect]) -> Debate:
+    async def create(
+        self, draft: Debate, ttl: timedelta, effects: Sequence[Effect]
+    ) -> Debate | None:
         """Store a new proposal and its first effects, atomically, under an id and a wiki key
-        of the store's own; it expires `ttl` after it was made."""
+        of the store's own; it expires `ttl` after it was made. None, and nothing stored, if
+        a card waits in that channel already (whichever process stored it)."""
         proposal, stamp = draft.proposal, draft.created_at.isoformat()
         async with self._db.transaction() as conn:
-            debate_id = await conn.insert(
+            row = await conn.fetch_one(
                 INSERT_DEBATE,
                 (proposal.channel_id, proposal.guild_id, proposal.topic, draft.phase, stamp, stamp),
             )
+            if row is None:
+                return None
+            debate_id = int(row[0])
             debate = replace(draft, id=debate_id, wiki_key=secrets.token_hex(WIKI_KEY_BYTES))
             queue = EffectQueue().step((), effects)
             await conn.execute(UPDATE_DEBATE, _state_row(debate, stamp, queue))

@@ -133,6 +133,8 @@ class Leases:
         self.timing = timing
         self._monotonic = monotonic
         self._held: dict[int, tuple[int, float]] = {}  # debate -> (generation, act until)
+        # Debates claimed over a lease that lapsed -> when a whole lease has passed since.
+        self._taken_over: dict[int, float] = {}
         self._pg = db.dialect == "postgres"
         self._lease_ms = int(timing.lease_s * 1000)
         self._sql = {name: sql.format(now=NOW_MS[db.dialect]) for name, sql in STATEMENTS.items()}
@@ -179,6 +181,8 @@ class Leases:
                     claim = (debate_id, generation, self.owner, lapsed)
                     await conn.execute(sql["claim"], claim)
                     self._held[debate_id] = (generation, self._until(started))
+                    if lapsed:  # not given back: its holder may be paused, not dead
+                        self._taken_over[debate_id] = started + self.timing.lease_s
                     taken.append(debate_id)
         return taken
 
@@ -195,13 +199,13 @@ class Leases:
             if ours.get(debate_id) == generation:
                 self._held[debate_id] = (generation, self._until(started))
             else:
-                del self._held[debate_id]
+                self._drop(debate_id)
                 lost.append(debate_id)
         return lost
 
     async def release(self, debate_id: int) -> None:
         """Give the debate up at once (it ended): another process may claim it right away."""
-        if self._held.pop(debate_id, None) is not None:
+        if self._drop(debate_id):
             await self._db.execute(RELEASE, (debate_id, self.owner))
 
     def fence(self, debate_id: int) -> tuple[str, tuple[Any, ...]]:
@@ -219,7 +223,7 @@ class Leases:
         found = (row[0], int(row[1])) if row is not None else None
         ours = held is not None and found == (self.owner, held[0])
         if not ours:
-            self._held.pop(debate_id, None)
+            self._drop(debate_id)
         return ours
 
     async def confirm(self, debate_id: int) -> None:
@@ -231,6 +235,22 @@ class Leases:
         found = await self._db.fetch_one(self._sql["confirm"], (debate_id, self.owner, held[0]))
         if found is None or not self.holds(debate_id):
             raise LeaseLost(debate_id)
+
+    def taken_over(self, debate_id: int) -> bool:
+        """True for a debate this process claimed over a lease that lapsed rather than one
+        given back: its previous holder may have been paused, not dead."""
+        return debate_id in self._taken_over
+
+    def previous_holder_done(self, debate_id: int) -> bool:
+        """True once a whole lease has passed since this process took the debate over: the
+        previous holder sent nothing after its lease lapsed (it checks before each request,
+        bot/discord/fenced_http.py), and what it had sent before has landed by now."""
+        return self._monotonic() >= self._taken_over.get(debate_id, 0.0)
+
+    def _drop(self, debate_id: int) -> bool:
+        """Forget the debate (no longer held); True if it was held."""
+        self._taken_over.pop(debate_id, None)
+        return self._held.pop(debate_id, None) is not None
 
     def _until(self, started: float) -> float:
         """Act until the margin before the end secured by a request sent at `started`."""

@@ -10,11 +10,14 @@ import pytest
 
 from handlers.core.model import ChatLine
 from handlers.detection import DetectionHandler, DetectionLimits, asks_for_debate, looks_open
+from handlers.ports import GatewayClaims
 from handlers.rules_moderator import RulesModerator
 from tests.doubles import FakeClock
 from tests.fakes.fake_gemini import FakeGemini
 from tests.tools.gemini.builders import T0, chat
 from tests.tools.gemini.conftest import MakeModerator
+from tools.store.claims import DatabaseClaims, snowflake_at, wall_ms
+from tools.store.db import Database
 
 CHANNEL, OTHER, BOT_ID = 10, 20, 999
 DEBATE_LINES = [
@@ -38,7 +41,11 @@ class OpenTopics:
 
 
 def handler(
-    moderator: object, clock: FakeClock, open_topics: OpenTopics, cooldown_s: float = 120
+    moderator: object,
+    clock: FakeClock,
+    open_topics: OpenTopics,
+    cooldown_s: float = 120,
+    claims: GatewayClaims | None = None,
 ) -> DetectionHandler:
     return DetectionHandler(
         moderator,  # type: ignore[arg-type]  # a GeminiModerator or the rules fallback
@@ -47,6 +54,7 @@ def handler(
         limits=DetectionLimits(cooldown_s, min_new_messages=4, min_confidence=0.7),
         clock=clock,
         has_open_topic=open_topics,
+        claims=claims,
     )
 
 
@@ -70,6 +78,21 @@ async def test_a_busy_channel_makes_at_most_the_throttled_number_of_requests(
     assert len(fake.generate_requests) == detection.requests
     assert len(proposals) == 1  # the same topic is not proposed again while it is open
     assert proposals[0].channel_id == CHANNEL
+
+
+async def test_two_gateway_processes_ask_about_one_chat_once(
+    fake: FakeGemini, make_moderator: MakeModerator, db: Database
+) -> None:
+    clock, first_id = FakeClock(T0), snowflake_at(wall_ms())  # ids as Discord gives them
+    gateways = [
+        handler(make_moderator(), clock, OpenTopics(), claims=DatabaseClaims(db)) for _ in "ab"
+    ]
+    found = []
+    for n, text in enumerate(DEBATE_LINES[:4]):  # each process receives every message
+        line = chat(1 + n % 2, text, n, first_id + n)
+        found += [await detection.on_message(CHANNEL, line, False) for detection in gateways]
+    assert len(fake.generate_requests) == 1  # both judged the fourth line; one asked
+    assert [p is not None for p in found] == [False] * 6 + [True, False]
 
 
 async def test_bots_and_the_bot_itself_never_count(
