@@ -10,6 +10,7 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Protocol
 
 from handlers.core.admission import Submitted
@@ -193,16 +194,20 @@ class DebateHandler(DebateWorkers):
         found = await self._store.due_proposals(self._clock.now())
         due = [debate_id for debate_id in found if self._guard.holds(debate_id)]
         for debate_id in due:
-            await self._step(debate_id, ProposalExpired())
+            await self._patiently(debate_id, partial(self._step, debate_id, ProposalExpired()))
         return due
 
     async def fire_due_timers(self) -> list[int]:
-        """Hand each debate whose stored timer is due (a poll ends, a limit resets) its TimerDue."""
+        """Hand each debate whose stored timer is due (a poll ends, a limit resets) its TimerDue;
+        a database out of reach meanwhile is waited out, as a worker waits it out."""
         found = await self._store.due_timers(self._clock.now())
         due = [debate_id for debate_id in found if self._guard.holds(debate_id)]
         for debate_id in due:
-            await self._step(debate_id, TimerDue())
-            await self._store.timer_done(debate_id, self._clock.now())
+            # A step made again after the store went away is safe: the first one stored (if
+            # it was) has used the timer, and the repeat finds nothing due to act on.
+            await self._patiently(debate_id, partial(self._step, debate_id, TimerDue()))
+            done = partial(self._store.timer_done, debate_id, self._clock.now())
+            await self._patiently(debate_id, done)
         return due
 
     async def get(self, debate_id: int) -> Debate:
