@@ -151,7 +151,7 @@ def classify(
     exit_code: int, stdout: str, stderr: str, now_epoch: float | None = None
 ) -> tuple[CliResult | None, DebaterError | None]:
     """The parsed result and, if the call failed, why; exactly one of them may be None."""
-    if not stdout.strip():
+    if not stdout or stdout.isspace():  # not strip(): that copies the whole stdout
         message = stderr.strip() or f"exit {exit_code} without output"
         kind = FailureKind.SESSION_MISSING if _NO_SESSION.search(stderr) else FailureKind.USAGE
         return None, DebaterError(kind, message)
