@@ -1,140 +1,261 @@
-"""Benchmark: every reader of a debater's reply on adversarial shapes (issues 12 and 30).
+"""Benchmark: every reader of outside text on hostile shapes, at two sizes (issues 12 and 30).
 
-    .venv/bin/python bench/parse.py [--mb 1.0] [--repeat 5] [--json]
+    .venv/bin/python bench/parse.py [--mb 1.0] [--repeat 2] [--only REGEX] [--json]
 
-Each shape is built at about `--mb` megabytes and read by each format's reader (the free
-format's JSON contract, the boardroom's vote layout, the adversarial prefixes and the rules'
-intake audit, the ledger's fields) `--repeat` times; the best time counts (the machine is
-shared). `worst_ms_per_mb` is the slowest (reader, shape) pair's milliseconds per megabyte:
-the target is 1 MB of the worst shape in under 100 ms. `mb_per_s` is over all pairs.
+Each shape (bench/parse_inputs.py) is built at about `--mb` megabytes and at twice that, and
+given to every reader of text that comes from outside: a debater's reply by each format's
+contract (the free format's JSON, the boardroom's vote layout, the adversarial prefixes, the
+ledger's fields), what the formats read again (`noted`, the adversarial roles' points and their
+ids, its result page and closing block), the rules' intake audit, a concession's quote check,
+the moderator's task object and answer validation, the Claude CLI's stdout and stream, the
+Gemini CLI's stdout, the AG relay's tag. A reader whose input wraps the reply (a CLI's stdout,
+the adversarial roles' answers) is built from the shape beforehand, untimed; its megabytes are
+those it reads. A reader to which some shapes are only more text reads the others only.
 
-`loop_ms_per_mb` is the same for the reads that run on the event loop: a reply's contract
-parse runs in a worker thread past 64 KiB (handlers.effects_runner.parse_off_loop), but the
-format's `noted` reads the reply again inside the state machine: the boardroom its vote
-layout, the adversarial format its missing prefixes. The target: no stall over 50 ms on a
-1 MB answer.
+Each read runs `--repeat` times; the best counts, in CPU time of this process (the machine is
+shared). Printed per reader and shape: ms per MB at both sizes and `growth`, the time at twice
+the size over the time at the size (about 2 is linear, 4 quadratic; pairs under 1 ms are noise,
+left out of `worst_growth`). `worst_ms_per_mb` is the slowest pair's, target ≤ 100.
+`loop_worst_ms` is the longest read at twice the size among the reads that run on the event
+loop in one step (the contract parse, the result page, the quote check run in a worker thread:
+handlers.effects_runner), target ≤ 100.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 # After the path set-up above:
-from handlers.core.formats.adversarial_audit import rules_audit  # noqa: E402
-from handlers.core.formats.adversarial_contract import ADVOCATE, missing, parse_prefix  # noqa: E402
-from handlers.core.formats.boardroom_reply import parse_contract, parse_position  # noqa: E402
+from bench.parse_inputs import (  # noqa: E402
+    MB,
+    SHAPES,
+    claude_stdout,
+    gemini_stdout,
+    size_of,
+    stream_reads,
+)
+from bot.discord.ag_reply import tag_of, without_tag  # noqa: E402
+from handlers.core.concessions import verdict  # noqa: E402
+from handlers.core.formats import CONTRACTS  # noqa: E402
+from handlers.core.formats.adversarial_audit import (  # noqa: E402
+    Audit,
+    Evidence,
+    Intake,
+    Route,
+    Tier,
+    rules_audit,
+)
+from handlers.core.formats.adversarial_contract import (  # noqa: E402
+    ADVOCATE,
+    EvidencePoints,
+    missing,
+)
+from handlers.core.formats.adversarial_result import (  # noqa: E402
+    Answers,
+    render_result,
+    render_summary,
+    uncited,
+)
+from handlers.core.formats.boardroom_reply import parse_position  # noqa: E402
 from handlers.core.formats.ledger_text import missing_fields  # noqa: E402
 from handlers.core.model import ParsedReply, Turn, TurnMeta  # noqa: E402
-from handlers.core.reply_parser import json_block, parse_reply  # noqa: E402
-
-MB = 1_000_000
-BLOCK = '\n```json\n{"opinion": "끝", "stance": "agree", "question": "왜?"}\n```\n'
-
-
-def _fill(unit: str, size: int) -> str:
-    return unit * max(1, size // len(unit))
+from handlers.core.reply_parser import json_block, task_object  # noqa: E402
+from tools.claude.output import classify, window_of  # noqa: E402
+from tools.claude.stream import progress, result_line  # noqa: E402
+from tools.gemini.cli import last_json  # noqa: E402
+from tools.gemini.schemas import JudgeReply, validated  # noqa: E402
 
 
-SHAPES: dict[str, Callable[[int], str]] = {
-    "deep nesting, fenced": lambda n: "```json\n" + _fill('{"opinion": ', n) + "\n```",
-    "deep nesting, closed": lambda n: _fill('{"a": [', n // 2) + "1" + _fill("]}", n // 3),
-    '`{"` flood': lambda n: _fill('{"', n),
-    '`{"opinion": {"` flood': lambda n: _fill('{"opinion": {"', n),
-    "flood, then a block": lambda n: _fill('{"opinion": ["', n) + BLOCK,
-    "unterminated strings": lambda n: _fill('{"opinion": "a', n),
-    "fence flood": lambda n: _fill('```json\n{"opinion":\n', n),
-    "one long line": lambda n: _fill("가나다 ", n) + BLOCK,
-    "normal reply": lambda n: _fill("논거를 정리합니다. 운영 부담이 핵심입니다.\n\n", n) + BLOCK,
-    "huge valid block": lambda n: json.dumps({"opinion": "x" * n, "stance": "agree"}),
-    "numbered flood": lambda n: _fill("1. a\n2. b\n3. c\n", n),
-    "blank lines": lambda n: "1. VOTE: YES\n" + "\n" * n + "2. x",
-    "space-only lines": lambda n: _fill("   \n", n),
-    "numbers mid-line": lambda n: _fill("a1.b2)c3.", n),
-    "quoted votes": lambda n: _fill('{"vote": "no"} ', n) + "\n1. VOTE: YES",
-    "padded evidence lines": lambda n: _fill("- E1 |" + " " * 3990 + "x |    nope\n", n),
-    "pipes flood": lambda n: _fill("E2 | a |", n),
-}
+def _turn(text: str) -> Turn:
+    return Turn(1, 1, 1, "ag", text, text, "", ParsedReply(text), TurnMeta(), datetime.now(UTC))
 
 
 def _ledger(text: str) -> object:
-    turn = Turn(1, 1, 1, "ag", text, text, "", ParsedReply(text), TurnMeta(), datetime.now(UTC))
-    return json_block(text), missing_fields(turn)  # the block the ledger's fields are read from
+    return json_block(text), missing_fields(_turn(text))  # the block the fields are read from
 
 
-READERS: dict[str, Callable[[str], object]] = {
-    "free (JSON contract)": parse_reply,
-    "boardroom (votes)": lambda t: (parse_contract(t), parse_position(t, 1), parse_position(t, 2)),
-    "adversarial (prefixes)": parse_prefix,
-    "adversarial (rules audit)": lambda t: rules_audit("q", (t,)),
-    "ledger (fields)": _ledger,
+AUDIT = Audit("q", evidence=tuple(Evidence(f"E{i}", "x", "supports") for i in range(1, 40)))
+FULL = Route(Tier.FULL, ("high_stakes",), True, Intake.READY)
+
+
+def _quoting(text: str) -> tuple[str, str]:
+    """A concession quoting the whole reply (`convinced_by`), and the reply it is looked for in."""
+    return text, text
+
+
+def _quote_check(given: tuple[str, str]) -> object:
+    quote, reply = given
+    return verdict("b", quote, (_turn(reply),))
+
+
+def _every_role(text: str) -> Answers:
+    """The text as each role's answer (a probe reads as any role does: left out, for time)."""
+    return Answers(text, text, text, (), text)
+
+
+def _claude_read(stdout: str) -> object:
+    """What ClaudeCodeDebater reads of a finished run (its `_read`)."""
+    return window_of(stdout), classify(0, stdout, "", 0.0), result_line(stdout)
+
+
+def _streamed(reads: list[list[str]]) -> object:
+    """The stream as ClaudeCodeDebater reads it, the text so far shown after each read (the
+    display keeps the latest)."""
+    shown: list[str] = [""]
+    on_lines = progress(lambda text: shown.__setitem__(0, text))
+    for lines in reads:
+        on_lines(lines)
+    return shown[0]
+
+
+def _same(text: str) -> str:
+    return text
+
+
+@dataclass(frozen=True)
+class Reader:
+    """One reader: what it reads, built untimed from the shape, and whether it runs on the loop."""
+
+    read: Callable[[Any], object]
+    prepare: Callable[[str], Any] = _same
+    on_loop: bool = False
+    shapes: str = ""  # a regex: the shapes it reads, where the others would tell nothing new
+
+
+# Shapes that are not JSON structure: what a reader of lines (the adversarial sections) can
+# be made slow by; the others it reads as any text.
+LINES = r"^(?!.*(nesting|brackets|`\{|flood, then|unterminated|fence flood|huge valid|block))"
+STREAMED = "^(normal reply|lone surrogates|NUL characters|blank lines|one long line|ids flood)$"
+READERS: dict[str, Reader] = {
+    "free (JSON contract)": Reader(CONTRACTS["json"]),
+    "boardroom (contract)": Reader(CONTRACTS["boardroom"]),
+    "adversarial (contract)": Reader(CONTRACTS["prefix"]),
+    "ledger (fields)": Reader(_ledger, on_loop=True),
+    "boardroom (noted)": Reader(lambda t: parse_position(t, 1), on_loop=True),
+    "adversarial (noted)": Reader(lambda t: missing(t, ADVOCATE), on_loop=True),
+    # Read by the result page and the closing block, which the effects runner renders in a
+    # worker thread; the export file renders the closing block on the loop (bot/discord/room_end).
+    "adversarial (points)": Reader(lambda t: uncited("advocate", EvidencePoints(t), AUDIT.ids)),
+    "adversarial (result page)": Reader(
+        lambda a: render_result(AUDIT, FULL, a), _every_role, shapes=LINES
+    ),
+    "adversarial (summary)": Reader(
+        lambda a: render_summary(AUDIT, FULL, a), _every_role, on_loop=True, shapes=LINES
+    ),
+    "adversarial (rules audit)": Reader(lambda t: rules_audit("q", (t,)), on_loop=True),
+    "concession (quote check)": Reader(_quote_check, _quoting),
+    "moderator (task object)": Reader(task_object, on_loop=True),
+    "moderator (validated)": Reader(lambda t: validated(t, None, JudgeReply), on_loop=True),
+    "claude CLI (stdout)": Reader(_claude_read, claude_stdout, on_loop=True),
+    "claude CLI (raw stdout)": Reader(_claude_read, on_loop=True),
+    # On the loop, a step per read of 64 KiB: no one stall. The reply is escaped into JSON
+    # lines: its shape changes little but their number and size.
+    "claude CLI (stream)": Reader(_streamed, stream_reads, shapes=STREAMED),
+    "gemini CLI (stdout)": Reader(last_json, gemini_stdout, on_loop=True),
+    "AG relay (tag)": Reader(
+        lambda t: (tag_of(SimpleNamespace(content=t)), without_tag(t, (1, 2))), on_loop=True
+    ),
 }
-ON_LOOP: dict[str, Callable[[str], object]] = {  # what `noted` reads, per format
-    "boardroom (noted)": lambda t: parse_position(t, 1),
-    "adversarial (noted)": lambda t: missing(t, ADVOCATE),
-}
 
 
-def measure(read: Callable[[str], object], text: str, repeat: int) -> float:
-    """The best of `repeat` reads, in seconds."""
+def measure(read: Callable[[Any], object], given: object, repeat: int) -> float:
+    """The best of `repeat` reads, in seconds of this process's CPU (the machine is shared)."""
     best = float("inf")
     for _ in range(repeat):
-        start = time.perf_counter()
-        read(text)
-        best = min(best, time.perf_counter() - start)
+        start = time.process_time()
+        read(given)
+        best = min(best, time.process_time() - start)
     return best
+
+
+def rows_for(size: int, repeat: int, only: re.Pattern[str]) -> list[dict[str, Any]]:
+    """Every (reader, shape) pair that `only` selects, read at `size` and at twice `size`."""
+    rows: list[dict[str, Any]] = []
+    for shape, build in SHAPES.items():
+        texts = (build(size), build(2 * size))
+        for name, reader in READERS.items():
+            if not only.search(f"{name} {shape}") or not re.search(reader.shapes, shape):
+                continue
+            row: dict[str, Any] = {"reader": name, "shape": shape, "on_loop": reader.on_loop}
+            for label, text in zip(("", "_2x"), texts, strict=True):
+                given = reader.prepare(text)
+                row[f"mb{label}"] = size_of(given) / MB
+                row[f"ms{label}"] = measure(reader.read, given, repeat) * 1000
+            row["growth"] = row["ms_2x"] / max(row["ms"], 1e-6)
+            rows.append(row)
+    return rows
+
+
+def summary_of(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """The figures the README and docs/performance.md name."""
+    per_mb = [(r["ms"] / r["mb"], r) for r in rows] + [(r["ms_2x"] / r["mb_2x"], r) for r in rows]
+    worst_per_mb, worst = max(per_mb, key=lambda pair: pair[0])
+    timed = [r for r in rows if r["ms"] >= 1.0] or rows
+    steepest = max(timed, key=lambda r: r["growth"])
+    loop = [r for r in rows if r["on_loop"]] or rows
+    loop_per_mb = max(
+        ms / r["mb" if key == "ms" else "mb_2x"]
+        for r in loop
+        for key, ms in (("ms", r["ms"]), ("ms_2x", r["ms_2x"]))
+    )
+    longest = max(loop, key=lambda r: r["ms_2x"])
+    total_mb = sum(r["mb"] + r["mb_2x"] for r in rows)
+    total_s = sum(r["ms"] + r["ms_2x"] for r in rows) / 1000
+    return {
+        "mb_per_s": round(total_mb / total_s, 1),
+        "worst_ms_per_mb": round(worst_per_mb, 2),
+        "worst_shape": worst["shape"],
+        "worst_reader": worst["reader"],
+        "worst_growth": round(steepest["growth"], 2),
+        "worst_growth_pair": f"{steepest['reader']} on {steepest['shape']}",
+        "loop_ms_per_mb": round(loop_per_mb, 2),
+        "loop_worst_ms": round(longest["ms_2x"], 2),
+        "loop_worst_pair": f"{longest['reader']} on {longest['shape']}",
+        "shapes": [
+            {k: round(v, 3) if isinstance(v, float) else v for k, v in r.items()} for r in rows
+        ],
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
     """Print the table (or one JSON object with --json)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mb", type=float, default=1.0)
-    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--repeat", type=int, default=2)
+    parser.add_argument("--only", default="", help="a regex on 'reader shape': measure those")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    size = int(args.mb * MB)
-    rows: list[dict[str, Any]] = []
-    for name, build in SHAPES.items():
-        text = build(size)
-        megabytes = len(text.encode("utf-8", "surrogatepass")) / MB
-        for reader, read in (READERS | ON_LOOP).items():
-            seconds = measure(read, text, args.repeat)
-            rows.append({"reader": reader, "shape": name, "mb": megabytes, "ms": seconds * 1000})
-    total_mb = sum(r["mb"] for r in rows)
-    total_s = sum(r["ms"] for r in rows) / 1000
-    worst = max(rows, key=lambda r: r["ms"] / r["mb"])
-    on_loop = max((r for r in rows if r["reader"] in ON_LOOP), key=lambda r: r["ms"] / r["mb"])
-    summary = {
-        "mb_per_s": round(total_mb / total_s, 1),
-        "worst_ms_per_mb": round(worst["ms"] / worst["mb"], 2),
-        "worst_shape": worst["shape"],
-        "worst_reader": worst["reader"],
-        "loop_ms_per_mb": round(on_loop["ms"] / on_loop["mb"], 2),
-        "shapes": [
-            {k: round(v, 3) if isinstance(v, float) else v for k, v in r.items()} for r in rows
-        ],
-    }
+    rows = rows_for(int(args.mb * MB), args.repeat, re.compile(args.only))
+    summary = summary_of(rows)
     if args.json:
         print(json.dumps(summary, ensure_ascii=False))
         return 0
-    print(f"{'reader':26} {'shape':24} {'MB':>6} {'ms':>8} {'ms/MB':>8}")
-    for row in rows:
-        per_mb = row["ms"] / row["mb"]
+    print(f"{'reader':26} {'shape':30} {'MB':>5} {'ms/MB':>8} {'at 2x':>8} {'growth':>6}")
+    for r in rows:
         print(
-            f"{row['reader']:26} {row['shape']:24} {row['mb']:6.2f} {row['ms']:8.2f} {per_mb:8.2f}"
+            f"{r['reader']:26} {r['shape']:30} {r['mb']:5.2f} {r['ms'] / r['mb']:8.2f} "
+            f"{r['ms_2x'] / r['mb_2x']:8.2f} {r['growth']:6.2f}"
         )
-    print(f"\nall: {summary['mb_per_s']} MB/s; worst: {summary['worst_reader']} on "
-          f"{summary['worst_shape']} at {summary['worst_ms_per_mb']} ms/MB (target < 100); "
-          f"on the loop: {summary['loop_ms_per_mb']} ms/MB (target < 50)")  # fmt: skip
+    print(
+        f"\nall: {summary['mb_per_s']} MB/s; worst: {summary['worst_reader']} on "
+        f"{summary['worst_shape']} at {summary['worst_ms_per_mb']} ms/MB (target ≤ 100); "
+        f"steepest growth: {summary['worst_growth']} ({summary['worst_growth_pair']}, ≈2 is "
+        f"linear); on the loop: {summary['loop_worst_ms']} ms at 2x "
+        f"({summary['loop_worst_pair']}; target ≤ 100)"
+    )
     return 0
 
 

@@ -141,7 +141,8 @@ class EffectRunner:
         """The Conclusion: the moderator's, or the format's own closing when it has one."""
         fmt = format_named(debate.format)
         if fmt.closes_itself(debate):  # its own closing pages: no moderator request
-            return ConclusionReady(Conclusion(fmt.summary(debate), source=ModeratorSource.RULES))
+            summary = await asyncio.to_thread(fmt.summary, debate)  # reads every answer
+            return ConclusionReady(Conclusion(summary, source=ModeratorSource.RULES))
         view = await self._view(debate, every_seat=True)
         return ConclusionReady(await self._moderator.conclude(view))
 
@@ -168,7 +169,8 @@ class EffectRunner:
             case fx.WritePage(page=page):
                 fmt = format_named(debate.format)
                 turns = await self._turns(debate, fmt.page_shows(debate, page))
-                title, markdown = fmt.render_page(debate, page, turns)
+                # A page reads whole answers (megabytes, if a debater wrote that): off the loop.
+                title, markdown = await asyncio.to_thread(fmt.render_page, debate, page, turns)
                 closing = page in (WikiPage.CONCLUSION.value, *fmt.pages(debate)[-1:])
                 if closing and fmt.closes_itself(debate):  # it names what failed (issue 34)
                     markdown = warned(debate, markdown)
@@ -209,7 +211,8 @@ class EffectRunner:
         file); then the room's archive time, stored as the debate's timer (fenced as every
         write is, kept across restarts)."""
         fmt = format_named(debate.format)
-        summary = fmt.summary(debate) if isinstance(effect, fx.PostSummary) else ""
+        posted = isinstance(effect, fx.PostSummary)
+        summary = await asyncio.to_thread(fmt.summary, debate) if posted else ""
         every = await self._store.last_turns(debate.id, debate.stored_turns)
         links = page_links(self._wiki, debate)
         await self._room.show(debate, effect, Loaded(markdown=summary, links=links, turns=every))
@@ -278,7 +281,8 @@ class EffectRunner:
         if not moved_toward(debate.stance_of(seat), parsed.stance):
             return ""
         earlier = await self._store.last_turns(debate.id, debate.stored_turns)
-        return verdict(seat, parsed.convinced_by, earlier)
+        # Normalises the quote and every earlier reply: megabytes in a long debate.
+        return await asyncio.to_thread(verdict, seat, parsed.convinced_by, earlier)
 
     async def _view(self, debate: Debate, *, every_seat: bool = False) -> ModeratorView:
         """The last two turns (by number, from the debate's log) and what the people said since

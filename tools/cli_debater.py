@@ -71,8 +71,8 @@ class CliDebater(ABC):
         workdir.mkdir(parents=True, exist_ok=True)
         return {}
 
-    def _on_line(self, request: TurnRequest) -> Callable[[str], None] | None:
-        """What reads stdout line by line as it comes (None: read it at the end)."""
+    def _on_lines(self, request: TurnRequest) -> Callable[[list[str]], None] | None:
+        """What reads stdout's lines as they come (None: read it at the end)."""
         return None
 
     async def speak(self, request: TurnRequest) -> DebaterOutput:
@@ -124,7 +124,7 @@ class CliDebater(ABC):
         try:
             return await run_cli(
                 argv, stdin=request.prompt.encode("utf-8"), cwd=cwd, env={**self._env, **extra_env},
-                timeout_s=self._timeout_s, grace_s=self._grace_s, on_line=self._on_line(request),
+                timeout_s=self._timeout_s, grace_s=self._grace_s, on_lines=self._on_lines(request),
             )  # fmt: skip
         except OSError as exc:
             detail = f"cannot run {self._binary}: {exc.strerror or exc}"

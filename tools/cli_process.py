@@ -91,13 +91,13 @@ async def run_cli(
     env: Mapping[str, str],
     timeout_s: float,
     grace_s: float,
-    on_line: Callable[[str], None] | None = None,
+    on_lines: Callable[[list[str]], None] | None = None,
 ) -> CliRun:
     """Run once; OSError if it cannot start, CliTimedOut past `timeout_s`.
 
-    With `on_line`, stdout is read line by line as it comes and each line is handed over too
-    (the whole stdout is still returned). A cancelled caller (a Stop) ends the process group
-    before the cancellation goes on.
+    With `on_lines`, stdout is read as it comes and its complete lines are handed over too,
+    those of one read together (the whole stdout is still returned). A cancelled caller (a
+    Stop) ends the process group before the cancellation goes on.
     """
     started = time.monotonic()
     proc = await asyncio.create_subprocess_exec(
@@ -111,10 +111,10 @@ async def run_cli(
     )
     try:
         async with asyncio.timeout(timeout_s):
-            if on_line is None:
+            if on_lines is None:
                 out, err = await proc.communicate(stdin)
             else:
-                out, err = await _communicate_lines(proc, stdin, on_line)
+                out, err = await _communicate_lines(proc, stdin, on_lines)
     except TimeoutError:
         await stop_group(proc, grace_s)
         raise CliTimedOut(f"no answer within {timeout_s:g} s") from None
@@ -132,21 +132,25 @@ async def run_cli(
 
 
 async def _communicate_lines(
-    proc: asyncio.subprocess.Process, stdin: bytes | None, on_line: Callable[[str], None]
+    proc: asyncio.subprocess.Process, stdin: bytes | None, on_lines: Callable[[list[str]], None]
 ) -> tuple[bytes, bytes]:
-    """`communicate`, with each stdout line handed to `on_line` as soon as it is complete."""
+    """`communicate`, with stdout's lines handed to `on_lines` as soon as they are complete:
+    the lines one read completes, together (a reader that shows the text so far after them
+    does so once per read, not once per line of a burst)."""
     if proc.stdout is None or proc.stderr is None:
         raise TypeError("the process was started without stdout/stderr pipes")
     feeding = asyncio.ensure_future(_feed(proc, stdin))  # alongside: no pipe can fill up
     errors = asyncio.ensure_future(proc.stderr.read())
     out = bytearray()
-    done = 0  # stdout up to here was handed over, line by line
+    done = 0  # stdout up to here was handed over
     try:
         # Read in chunks, not readline(): a result line can exceed the reader's line limit.
         while chunk := await proc.stdout.read(1 << 16):
+            searched = len(out)  # no newline after `done` before this chunk
             out += chunk
-            while (end := out.find(b"\n", done)) >= 0:
-                _hand_over(on_line, bytes(out[done : end + 1]))
+            end = out.rfind(b"\n", searched)
+            if end >= 0:
+                _hand_over(on_lines, bytes(out[done : end + 1]))
                 done = end + 1
         await feeding
         err = await errors
@@ -167,9 +171,11 @@ async def _feed(proc: asyncio.subprocess.Process, data: bytes | None) -> None:
     proc.stdin.close()
 
 
-def _hand_over(on_line: Callable[[str], None], line: bytes) -> None:
+def _hand_over(on_lines: Callable[[list[str]], None], block: bytes) -> None:
+    """The block's lines (it ends with a newline), each with its newline."""
+    lines = [f"{line}\n" for line in block.decode("utf-8", "replace").split("\n")[:-1]]
     try:
-        on_line(line.decode("utf-8", "replace"))
+        on_lines(lines)
     except Exception:  # a progress callback's boundary: the run is what counts
         logging.getLogger(__name__).warning("progress callback failed", exc_info=True)
 

@@ -7,11 +7,9 @@ as deep as the decoder allows.
 
 from __future__ import annotations
 
-import re
 from typing import TypeAlias
 
 MAX_INDENT = 8  # deeper levels are shown at this indent: nesting must not grow text quadratically
-_UNSAFE = re.compile("[\x00\ud800-\udfff]")
 
 
 class Num(str):
@@ -33,7 +31,10 @@ def shown(text: str) -> str:
     """`text` as Discord and the wiki can carry it: lone surrogates and NUL as `\\uXXXX`."""
     if "\x00" not in text and encodable(text):
         return str(text)
-    return _UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    # The encoder writes a lone surrogate as `\udXXX` itself, in C: a callback per character
+    # cost a second per megabyte of them. NUL is valid UTF-8, so it is replaced first.
+    escaped = text.replace("\x00", "\\u0000").encode("utf-8", "backslashreplace")
+    return escaped.decode("utf-8")
 
 
 def encodable(text: str) -> bool:

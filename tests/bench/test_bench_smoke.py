@@ -32,7 +32,7 @@ BENCH = ROOT / "bench"
 TIMEOUT_S = 240  # generous: a shared machine can be slow; a hung script still ends the test
 
 # Modules of bench/ that are not scripts, and the script whose smoke run imports and runs them.
-COVERED_BY = {"moderator_cost_autogen.py": "moderator_cost.py"}
+COVERED_BY = {"moderator_cost_autogen.py": "moderator_cost.py", "parse_inputs.py": "parse.py"}
 
 
 def _claude() -> None:
@@ -103,7 +103,8 @@ CASES = [
     Case(
         "parse.py",
         "--mb 0.01 --repeat 1 --json",
-        "mb_per_s worst_ms_per_mb worst_shape worst_reader loop_ms_per_mb shapes",
+        "mb_per_s worst_ms_per_mb worst_shape worst_reader worst_growth worst_growth_pair"
+        " loop_ms_per_mb loop_worst_ms loop_worst_pair shapes",
     ),
     Case(
         "simulate.py",

@@ -5,13 +5,15 @@ audit, each role runs on its seed tier's model, and the `DEBATE:` line is logged
 from __future__ import annotations
 
 import asyncio
+import threading
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from handlers.core.events import ProposalApproved
-from handlers.core.formats.adversarial import RECONCILER_ID
+from handlers.core.formats.adversarial import RECONCILER_ID, AdversarialFormat
 from handlers.core.formats.adversarial_seats import RECONCILER_MODEL, TIER_MODELS
 from handlers.core.formats.keys import fill_keys
 from handlers.core.i18n import Strings
@@ -156,5 +158,30 @@ async def test_an_inventory_over_the_cap_is_cut_for_the_roles_and_the_people_are
         prompt = debater(rig, RECONCILER_ID).requests[0].prompt
         assert f"[manifest cut at 4,000 tokens: {600 - int(cut['kept'])} of 600 items" in prompt
         assert "E600 |" not in prompt and "  - E600 | fact 600" in _page(rig)  # the whole
+    finally:
+        await rig.stop()
+
+
+async def test_the_result_page_and_the_closing_block_are_rendered_off_the_loop(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # They read every role's whole answer: megabytes from a hostile debater, which must not
+    # hold the loop (a Stop pressed meanwhile is served).
+    threads: dict[str, list[bool]] = {"render_page": [], "summary": []}
+    for name, on_loop in threads.items():
+        original = getattr(AdversarialFormat, name)
+
+        def recorded(*args: Any, _original: Any = original, _seen: list[bool] = on_loop) -> Any:
+            _seen.append(threading.current_thread() is threading.main_thread())
+            return _original(*args)
+
+        monkeypatch.setattr(AdversarialFormat, name, recorded)
+    rig = adversarial_rig(tmp_path / "off-loop.sqlite3", "en")
+    tasks(rig, intake(4))
+    try:
+        await _run(rig)
+        assert rig.room.summaries and _page(rig)  # rendered, and shown
+        assert threads["render_page"] and not any(threads["render_page"])
+        assert threads["summary"] and not any(threads["summary"])
     finally:
         await rig.stop()

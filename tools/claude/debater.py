@@ -12,7 +12,7 @@ from handlers.core.model import CLAUDE, Backend, TurnMeta
 from handlers.core.usage import Window
 from handlers.ports import DebaterError, DebaterOutput, TurnRequest
 from tools.claude.output import classify, window_of
-from tools.claude.stream import TextSoFar, result_line
+from tools.claude.stream import progress, result_line
 from tools.cli_debater import CliDebater
 from tools.cli_process import CliFailure, CliRun, cli_environment
 from tools.store.db import Database
@@ -128,14 +128,8 @@ class ClaudeCodeDebater(CliDebater):
     def _workdir(self, debate_id: int) -> Path:
         return self._fixed_workdir or self._workdir_root / "claude" / str(debate_id)
 
-    def _on_line(self, request: TurnRequest) -> Callable[[str], None]:
-        streamed = TextSoFar()
-
-        def on_line(line: str) -> None:
-            if streamed.feed(line):
-                request.show_text(streamed.text)
-
-        return on_line
+    def _on_lines(self, request: TurnRequest) -> Callable[[list[str]], None]:
+        return progress(request.show_text)
 
     def _read(self, run: CliRun) -> tuple[DebaterOutput | None, DebaterError | None]:
         window = window_of(run.stdout)

@@ -38,6 +38,9 @@ _CREDITS = re.compile(
     r"out of usage credits|usage credits aren.t available|credit balance too low|credits_required",
     re.I,
 )
+# Lines naming an event's type parsed, last first, before the search gives up: stdout that is
+# a million broken lines naming "result" cannot cost a failed parse each.
+MAX_EVENT_LINES = 64
 _MODEL_SUFFIX = re.compile(r"\[[^\]]*\]$")  # "claude-opus-4-8[1m]": the context-window tag
 # Errors without an HTTP status, known by their message (checked in this order).
 _TEXT_KINDS = (
@@ -123,13 +126,22 @@ def reset_epoch(value: object) -> int:
 
 
 def last_event(stdout: str, kind: str) -> tuple[str, dict[str, Any] | None]:
-    """The last stdout line that is a JSON object of type `kind`, and that object."""
-    for line in reversed(stdout.splitlines()):
-        if f'"{kind}"' not in line:  # most lines are not; skip parsing them
-            continue
+    """The last stdout line that is a JSON object of type `kind`, and that object.
+
+    Lines end at a newline only: the CLI's JSON escapes it, but not U+2028 or NEL, which a
+    reply may hold. Only a line holding `"kind"` is parsed, found by a search from the end,
+    and at most MAX_EVENT_LINES of them (the CLI writes its result line last)."""
+    token, end = f'"{kind}"', len(stdout)
+    for _ in range(MAX_EVENT_LINES):
+        at = stdout.rfind(token, 0, end)
+        if at < 0:
+            break
+        end = stdout.rfind("\n", 0, at) + 1  # this line's start; the next search ends there
+        stop = stdout.find("\n", at)
+        line = stdout[end : len(stdout) if stop < 0 else stop].removesuffix("\r")
         try:
             data = json.loads(line)
-        except ValueError:
+        except (RecursionError, ValueError):  # not JSON, or nested deeper than it can be read
             continue
         if isinstance(data, dict) and data.get("type") == kind:
             return line, data
@@ -158,7 +170,7 @@ def classify(
     exit_code: int, stdout: str, stderr: str, now_epoch: float | None = None
 ) -> tuple[CliResult | None, DebaterError | None]:
     """The parsed result and, if the call failed, why; exactly one of them may be None."""
-    if not stdout.strip():
+    if not stdout or stdout.isspace():  # not strip(): that copies the whole stdout
         message = stderr.strip() or f"exit {exit_code} without output"
         kind = FailureKind.SESSION_MISSING if _NO_SESSION.search(stderr) else FailureKind.USAGE
         return None, DebaterError(kind, message)

@@ -8,6 +8,7 @@ progress: the final `result` line is the record, parsed by `claude_output` as be
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from tools.claude.output import last_event
@@ -22,8 +23,10 @@ class TextSoFar:
 
     @property
     def text(self) -> str:
-        """Everything streamed so far."""
-        return "".join(self._parts)
+        """Everything streamed so far (joined once, however often it is read)."""
+        if len(self._parts) > 1:
+            self._parts = ["".join(self._parts)]
+        return self._parts[0] if self._parts else ""
 
     def feed(self, line: str) -> bool:
         """Take one stdout line; True if it added text."""
@@ -47,6 +50,19 @@ class TextSoFar:
             self._new_message = False
         self._parts.append(text)
         return True
+
+
+def progress(show: Callable[[str], None]) -> Callable[[list[str]], None]:
+    """What reads the stream as `run_cli` hands its lines over: it shows the text so far once
+    after each hand-over that added some, so a burst of deltas costs one join, not one each."""
+    streamed = TextSoFar()
+
+    def on_lines(lines: list[str]) -> None:
+        added = [streamed.feed(line) for line in lines]  # every line, even after one that adds
+        if any(added):
+            show(streamed.text)
+
+    return on_lines
 
 
 def result_line(stdout: str) -> str:

@@ -16,6 +16,10 @@ from tools.cli_process import cli_environment
 
 # The CLI authenticates with GEMINI_API_KEY when no Google account is signed in: kept.
 KEEP_SECRETS = ("GEMINI_API_KEY",)
+# Line-start `{`s `last_json` tries, each read to the end of the output. The CLI prints its
+# object last and indented, so its `{` is the last one that opens a line; a few more are
+# tolerance, and a flood of `{` lines cannot make the reading quadratic.
+MAX_OBJECT_STARTS = 16
 _RETRY_AFTER = re.compile(r"retry (?:after|in) (\d+(?:\.\d+)?)\s*s", re.IGNORECASE)
 
 
@@ -57,14 +61,22 @@ def command(binary: str, model: str, prompt: str = "", session_id: str | None = 
 
 
 def last_json(text: str) -> dict[str, Any] | None:
-    """The last top-level JSON object printed (the CLI prints it after any log lines)."""
-    for match in reversed(list(re.finditer(r"^\{", text, re.MULTILINE))):
+    """The last top-level JSON object printed (the CLI prints it after any log lines): read
+    from a `{` that starts a line to the end of the output, the last such `{` first."""
+    end = len(text)
+    for _ in range(MAX_OBJECT_STARTS):
+        start = text.rfind("\n{", 0, end) + 1
+        if start == 0 and not text.startswith("{"):
+            return None
         try:
-            value = json.loads(text[match.start() :])
-        except ValueError:
-            continue
+            value = json.loads(text[start:])
+        except (RecursionError, ValueError):  # not JSON, or nested deeper than it can be read
+            value = None
         if isinstance(value, dict):
             return value
+        if start == 0:
+            return None
+        end = start
     return None
 
 

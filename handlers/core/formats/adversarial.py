@@ -258,6 +258,11 @@ class AdversarialFormat(Format):
         audit, chosen = audit_of(debate)
         return render_summary(audit, chosen, self._collected(debate))
 
+    def closes_itself(self, debate: Debate) -> bool:
+        """Once the result is written (the summary is never empty then): asked by the state
+        machine and the room, it must not read every role's answer again to say so."""
+        return bool(output_of(debate, "written"))
+
     def estimate(self, debate: Debate) -> tuple[int, int]:
         """Three roles, each with one possible repair; intake, two probes, the Validator."""
         return 6, 4

@@ -5,17 +5,31 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import islice
 
 from handlers.core.formats.line_marks import bodies, candidates
 from handlers.core.model import ParsedReply
 
 _PREFIX = re.compile(r"\[([A-Z][A-Z-]*[A-Z])\][ \t]?")
 _BRACKET = re.compile(r"\[[A-Z]")  # a candidate prefix: found by one scan in C
-_TRAILING = re.compile(r"[ \t\r\f\v]+(?=\n|\Z)")
+# Space after a newline: a line's trailing space, in the text read backwards.
+_SPACE_AFTER_NEWLINE = re.compile(r"\n[ \t\r\f\v]+")
 _DASH = re.compile(r"\s[—–-]+\s")
 MAX_LINES = 10_000  # lines holding `[X`, tried before the scan stops looking for prefixes
-_INVENTORY_ID = re.compile(r"\bE(\d{1,3})\b")
-_NUMBERED = re.compile(r"^\s*(?:\d+[.)]|[-*])\s+")
+# What telling arguments apart may scan (`once_each`): a few dozen ordinary points fit in the
+# floor whole; one comparison costs its Python step too, counted as this many characters.
+_SAME_BUDGET_FACTOR = 8
+_SAME_BUDGET_FLOOR = 1 << 22
+_COMPARISON_COST = 256
+# `\bE(\d{1,3})\b`, the boundary checked after the `E` so that the search scans for it in C.
+_INVENTORY_ID = re.compile(r"E(?<!\wE)(\d{1,3})\b")
+# A point's number or bullet and the white space after it, at the start of a line (left-stripped)
+# of a text whose lines end at "\n" only.
+_POINT_START = re.compile(r"^(?:\d+[.)]|[-*])[^\S\n]+", re.MULTILINE)
+# Points (and rulings, grounding lines) read one by one, more than any real answer holds; the
+# rest of a section is its last item, whole: a hostile answer of a million one-word points
+# costs a few scans in C, not a Python step for each.
+MAX_POINTS = 1000
 CONFIDENCES = ("CONFIRMED", "INFERRED", "SPECULATIVE")
 VERDICTS = ("ADOPT", "REJECT", "MODIFY")
 
@@ -42,8 +56,17 @@ def sections(text: str) -> dict[str, str]:
     found: dict[str, str] = {}
     for name, body in bodies(text, _prefix_marks(text)):
         if name not in found:
-            found[name] = _TRAILING.sub("", body).strip()
+            found[name] = _trailing_space_dropped(body).strip()
     return found
+
+
+def _trailing_space_dropped(text: str) -> str:
+    """Each line without its trailing space. Read backwards, that space follows a newline:
+    the search finds newlines in C and reads each run once, where a search for space before a
+    newline tried every space of the text (and a long run ending mid-line from each of its
+    characters: its length squared)."""
+    backwards = text[::-1].lstrip(" \t\r\f\v")
+    return _SPACE_AFTER_NEWLINE.sub("\n", backwards)[::-1]
 
 
 def _prefix_marks(text: str) -> list[tuple[str, int, int]]:
@@ -57,8 +80,11 @@ def _prefix_marks(text: str) -> list[tuple[str, int, int]]:
 
 
 def missing(text: str, required: tuple[str, ...]) -> tuple[str, ...]:
-    """The required prefixes absent (or empty) in `text`."""
-    found = sections(text)
+    """The required prefixes absent (or empty) in `text` (read on the loop: the sections are
+    not cleaned, emptiness does not need it)."""
+    found: dict[str, str] = {}
+    for name, body in bodies(text, _prefix_marks(text)):
+        found.setdefault(name, body)
     return tuple(f"[{name}]" for name in required if not found.get(name, "").strip())
 
 
@@ -80,21 +106,97 @@ def plain(text: str) -> str:
 
 def cited_ids(text: str) -> tuple[str, ...]:
     """The inventory ids (E1, E2, ...) the text cites, in order, once each."""
-    cited = (f"E{int(match.group(1))}" for match in _INVENTORY_ID.finditer(text))
-    return tuple(dict.fromkeys(cited))
+    digits = dict.fromkeys(_INVENTORY_ID.findall(text))  # a repeated id is looked at once
+    return tuple(dict.fromkeys(f"E{int(d)}" for d in digits))
 
 
 def points(section: str) -> tuple[str, ...]:
-    """A section's numbered (or bulleted) points; unnumbered text is one point."""
-    items: list[str] = []
-    for line in section.splitlines():
-        if not line.strip():
+    """A section's numbered (or bulleted) points, each on one line; unnumbered text is one
+    point (the text before the first number, or a line that continues a point)."""
+    # Its non-blank lines, left-stripped, one a line: a point runs from its number to the next
+    # number, its lines stripped and joined by spaces.
+    text = "\n".join(map(str.lstrip, filter(str.strip, section.splitlines())))
+    if not text:
+        return ()
+    starts = [found.span() for found in islice(_POINT_START.finditer(text), MAX_POINTS)]
+    if not starts or starts[0][0] > 0:
+        starts = [(0, 0), *starts[: MAX_POINTS - 1]]
+    ends = [start - 1 for start, _ in starts[1:]] + [len(text)]
+    return tuple(
+        " ".join(map(str.rstrip, text[body:end].split("\n")))
+        for (_, body), end in zip(starts, ends, strict=True)
+    )
+
+
+class EvidencePoints:
+    """A role's [EVIDENCE] points and the inventory ids each cites, read once for the rules
+    and for every ruling of the table."""
+
+    def __init__(self, answer: str) -> None:
+        self.points = points(sections(answer).get("EVIDENCE", ""))
+        self.cited = tuple(cited_ids(point) for point in self.points)
+        self._first: dict[str, int] = {}  # an id -> the first point citing it
+        for index, ids in enumerate(self.cited):
+            for cited in ids:
+                self._first.setdefault(cited, index)
+
+    def first(self, ids: tuple[str, ...]) -> str:
+        """The first point that cites one of `ids` ("" if none does)."""
+        found = [self._first[i] for i in ids if i in self._first]
+        return self.points[min(found)] if found else ""
+
+
+class Grounding:
+    """The Validator's [GROUNDING] lines, read once however many rulings look for theirs."""
+
+    def __init__(self, section: str) -> None:
+        found = filter(None, section.splitlines())
+        self._lines = list(islice(found, MAX_POINTS))
+        self._named: dict[str, str] = {}  # a point, plain -> the first line naming it
+        for line in self._lines:
+            label, _, rest = line.partition(":")
+            self._named.setdefault(plain(label.lstrip("-* ")), rest)
+
+    def of(self, point: str, index: int) -> str:
+        """A ruling's grounding: the line naming its point, else the line in its place."""
+        named = self._named.get(plain(point))
+        if named is not None:
+            return named
+        return self._lines[index].partition(":")[2] if index < len(self._lines) else ""
+
+
+def same_argument(key: str, said: str) -> bool:
+    """One argument: one text holds the other (a short one at least half the other's)."""
+    return key in said or (said in key and 2 * len(said) >= len(key))
+
+
+def once_each(keyed: list[tuple[str, str]]) -> tuple[str, ...]:
+    """The lines of `keyed` (key, line) whose key names an argument no earlier key named.
+
+    Each key is compared with every earlier one (`same_argument`): on a hostile answer of
+    thousands of points that is quadratic, so the comparisons may scan a budget of characters
+    linear in the keys' length; past it only an equal key is the same argument (more lines
+    are kept, never fewer)."""
+    budget = _SAME_BUDGET_FACTOR * sum(len(key) for key, _ in keyed) + _SAME_BUDGET_FLOOR
+    seen: list[str] = []
+    equal: set[str] = set()
+    lines: list[str] = []
+    for key, line in keyed:
+        if not key or key in equal:
             continue
-        if _NUMBERED.match(line) or not items:
-            items.append(_NUMBERED.sub("", line).strip())
-        else:
-            items[-1] = f"{items[-1]} {line.strip()}"
-    return tuple(items)
+        named = False
+        for said in seen:
+            budget -= len(key) + len(said) + _COMPARISON_COST
+            if budget < 0:
+                break
+            if same_argument(key, said):
+                named = True
+                break
+        if not named:
+            seen.append(key)
+            equal.add(key)
+            lines.append(line)
+    return tuple(lines)
 
 
 @dataclass(frozen=True)
@@ -108,8 +210,14 @@ class Ruling:
 
 def rulings(section: str) -> tuple[Ruling, ...]:
     """`<Point>: <Advocate | Challenger> — <reasoning>` lines; a line in another shape is kept
-    whole as the point, so nothing is dropped."""
-    return tuple(_ruling(line) for line in section.splitlines() if line.strip())
+    whole as the point, so nothing is dropped (nor past MAX_POINTS: the rest is one point)."""
+    lines = list(filter(str.strip, section.splitlines()))
+    found = [_ruling(line) for line in lines[: MAX_POINTS - 1]]
+    if len(lines) == MAX_POINTS:
+        found.append(_ruling(lines[-1]))
+    elif len(lines) > MAX_POINTS:
+        found.append(Ruling(" ".join(map(str.strip, lines[MAX_POINTS - 1 :])), "-", "-"))
+    return tuple(found)
 
 
 def _ruling(line: str) -> Ruling:

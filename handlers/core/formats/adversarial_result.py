@@ -4,6 +4,7 @@ summary. The protocol's tokens (verdicts, tiers, confidences, PASS / FAIL, ids) 
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from handlers.core.formats.adversarial_audit import Audit, Intake, Route, Tier
@@ -18,8 +19,11 @@ from handlers.core.formats.adversarial_briefs import debate_line
 from handlers.core.formats.adversarial_contract import (
     CONFIDENCES,
     VERDICTS,
+    EvidencePoints,
+    Grounding,
     cited_ids,
     first_word,
+    once_each,
     plain,
     points,
     rulings,
@@ -63,41 +67,49 @@ class Result:
     caveats: tuple[str, ...]
 
 
-def stable_probes(probes: tuple[str, ...]) -> int:
-    """How many probes found the Advocate's conclusion stable."""
-    return sum(1 for p in probes if (sections(p).get("STABLE", "").strip().lower()[:3] == "yes"))
+@dataclass(frozen=True)
+class _Read:
+    """Every answer read once (its sections, each side's points) for the rules and the page."""
+
+    rec: dict[str, str]
+    val: dict[str, str]
+    stable: int  # the probes that found the Advocate's conclusion stable
+    sides: dict[str, EvidencePoints]
+
+    @staticmethod
+    def of(answers: Answers) -> _Read:
+        """The answers, read."""
+        stable = sum(1 for p in answers.probes if _stable(sections(p).get("STABLE", "")))
+        sides = {
+            role: EvidencePoints(getattr(answers, role)) for role in ("advocate", "challenger")
+        }
+        return _Read(sections(answers.reconciler), sections(answers.validator), stable, sides)
 
 
-def uncited(role: str, text: str, ids: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+def _stable(said: str) -> bool:
+    return said.strip().lower()[:3] == "yes"
+
+
+def uncited(role: str, side: EvidencePoints, ids: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
     """The role's [EVIDENCE] points citing no inventory id (rejected), each as (point, line)."""
-    known, name = set(ids), ROLE_NAMES[role]
+    known = set(ids)
+    head, tail = f"{ROLE_NAMES[role]} {word('evidence')}", f"({word('uncited')})"
     return tuple(
-        (point, f"{name} {word('evidence')} {n}: {v(point)} ({word('uncited')})")
-        for n, point in enumerate(points(sections(text).get("EVIDENCE", "")), start=1)
-        if not set(cited_ids(point)) & known
+        (point, f"{head} {n}: {v(point)} {tail}")
+        for n, (point, cited) in enumerate(zip(side.points, side.cited, strict=True), start=1)
+        if known.isdisjoint(cited)
     )
 
 
-def _same(key: str, said: str) -> bool:
-    """One argument: one text holds the other (a short one at least half the other's)."""
-    return key in said or (said in key and 2 * len(said) >= len(key))
-
-
-def rejected_arguments(audit: Audit, own: str, answers: Answers) -> tuple[str, ...]:
+def rejected_arguments(audit: Audit, read: _Read) -> tuple[str, ...]:
     """The Reconciler's rejected arguments, then the uncited points it did not already name:
     each argument once (a point both roles made, or one the Reconciler quotes, is one)."""
+    own = read.rec.get("REJECTED-ARGUMENTS", "")
     stated = () if plain(own) in ("", "none") else points(own)
     found = [(line, v(line)) for line in stated]
-    for role in ("advocate", "challenger"):
-        found += uncited(role, getattr(answers, role), audit.ids)
-    seen: list[str] = []
-    lines: list[str] = []
-    for point, line in found:
-        key = plain(point)
-        if key and not any(_same(key, said) for said in seen):
-            seen.append(key)
-            lines.append(line)
-    return tuple(lines)
+    for role, side in read.sides.items():
+        found += uncited(role, side, audit.ids)
+    return once_each([(plain(point), line) for point, line in found])
 
 
 def skipped_roles(tier: Tier, answers: Answers) -> tuple[str, ...]:
@@ -121,15 +133,18 @@ def skipped_roles(tier: Tier, answers: Answers) -> tuple[str, ...]:
 def govern(audit: Audit, chosen: Route, answers: Answers) -> Result:
     """The seed's decision rules applied to the Reconciler's answer (keyed and `verbatim` as
     the module says)."""
-    rec = sections(answers.reconciler)
+    return _governed(audit, chosen, answers, _Read.of(answers))
+
+
+def _governed(audit: Audit, chosen: Route, answers: Answers, read: _Read) -> Result:
+    rec, val = read.rec, read.val
     stated = first_word(rec.get("CONFIDENCE", ""), CONFIDENCES) or "SPECULATIVE"
     caps = []
     if chosen.intake is Intake.THIN:
         caps.append(word("cap_thin"))
-    if chosen.tier is Tier.FULL and stable_probes(answers.probes) == 0:
+    if chosen.tier is Tier.FULL and read.stable == 0:
         caps.append(word("cap_probes"))
-    rejected = rejected_arguments(audit, rec.get("REJECTED-ARGUMENTS", ""), answers)
-    val = sections(answers.validator)
+    rejected = rejected_arguments(audit, read)
     result = first_word(val.get("RESULT", ""), ("PASS-WITH-CAVEATS", "PASS", "FAIL"))
     validation = "" if chosen.tier is not Tier.FULL else (result or word("not_available"))
     caveats = [v(c) for c in (rec.get("CAVEATS", ""),) if c and c.lower() != "none"]
@@ -153,8 +168,8 @@ def govern(audit: Audit, chosen: Route, answers: Answers) -> Result:
 
 def render_result(audit: Audit, chosen: Route, answers: Answers) -> str:
     """The `debate-result` page in the seed's output format, every role's answer in full below."""
-    res = govern(audit, chosen, answers)
-    rec = sections(answers.reconciler)
+    read = _Read.of(answers)
+    res = _governed(audit, chosen, answers, read)
     lines = [
         f"## {word('title')}",
         f"**{word('proposition')}:** {v(audit.proposition)}",
@@ -166,7 +181,7 @@ def render_result(audit: Audit, chosen: Route, answers: Answers) -> str:
         f"### {word('verdict')}: {res.verdict}",
         res.thesis,
         "",
-        *_decision_lines(res, rec, answers),
+        *_decision_lines(res, read),
         f"### {word('confidence')}: {res.confidence}",
         *(f"- {cap}" for cap in res.caps),
     ]
@@ -189,14 +204,15 @@ def _audit_lines(audit: Audit, chosen: Route) -> list[str]:
     ]
 
 
-def _decision_lines(res: Result, rec: dict[str, str], answers: Answers) -> list[str]:
+def _decision_lines(res: Result, read: _Read) -> list[str]:
+    rec = read.rec
     kept = (rec.get("SURVIVING-ELEMENTS"), rec.get("ADOPTED-FROM-CHALLENGER"))
     survive = [v(part) for part in kept if part]
     own_skip = rec.get("SKIPPED-ROLE-RATIONALE", "")
     own_skip = "" if own_skip.lower() in ("", "none") else v(own_skip)
     return [
         f"### {word('points')}",
-        *reconciliation(rec, answers.advocate, answers.challenger, answers.validator),
+        *reconciliation(read),
         "",
         f"### {word('rejected')}",
         *(f"- {line}" for line in res.rejected or (NONE,)),
@@ -216,41 +232,25 @@ def _cell(text: str, limit: int = 160) -> str:
     return v(gist(text, limit)).replace("|", "\\|") or "-"
 
 
-def _citing(text: str, ids: tuple[str, ...]) -> str:
-    """The role's first [EVIDENCE] point that cites one of `ids`."""
-    found = points(sections(text).get("EVIDENCE", ""))
-    return next((p for p in found if set(cited_ids(p)) & set(ids)), "") if ids else ""
-
-
-def _grounding(validator: str, point: str, index: int) -> str:
-    """The Validator's grounding of a ruling: the line naming its point, else the line in place."""
-    lines = [line for line in sections(validator).get("GROUNDING", "").splitlines() if line]
-    named = [rest for line in lines for label, _, rest in (line.partition(":"),)
-             if plain(label.lstrip("-* ")) == plain(point)]  # fmt: skip
-    if named:
-        return named[0]
-    return lines[index].partition(":")[2] if index < len(lines) else ""
-
-
-def reconciliation(
-    rec: dict[str, str], advocate: str, challenger: str, validator: str
-) -> list[str]:
+def reconciliation(read: _Read) -> list[str]:
     """The seed's six-column reconciliation table (its Phase 3), a row per ruling of the
     Reconciler: its structural basis, each side's point on it, the Validator's grounding."""
     header = ("col_point", "col_basis", "role_advocate", "role_challenger", "role_reconciler",
               "role_validator")  # fmt: skip
     rows = [f"| {' | '.join(word(c) for c in header)} |", "|---" * 6 + "|"]
-    for n, r in enumerate(rulings(rec.get("POINT-BY-POINT", ""))):
+    grounding = Grounding(read.val.get("GROUNDING", ""))
+    # Many rulings may show one long point or grounding line: each text is shortened once.
+    cell = functools.cache(_cell)
+    for n, r in enumerate(rulings(read.rec.get("POINT-BY-POINT", ""))):
         basis = cited_ids(f"{r.point} {r.reasoning}")
         cells = (
             r.point,
             ", ".join(basis),
-            _citing(advocate, basis),
-            _citing(challenger, basis),
+            *(side.first(basis) for side in read.sides.values()),
             f"{r.winner} — {r.reasoning}",
-            _grounding(validator, r.point, n),
+            grounding.of(r.point, n),
         )
-        rows.append(f"| {' | '.join(_cell(c) for c in cells)} |")
+        rows.append(f"| {' | '.join(cell(c) for c in cells)} |")
     return rows
 
 

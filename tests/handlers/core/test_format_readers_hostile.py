@@ -7,8 +7,22 @@ import json
 import subprocess
 import sys
 
-from handlers.core.formats.adversarial_audit import read_audit, rules_audit
-from handlers.core.formats.adversarial_contract import Ruling, rulings, sections
+from handlers.core.formats.adversarial_audit import (
+    Audit,
+    Evidence,
+    Tier,
+    read_audit,
+    route,
+    rules_audit,
+)
+from handlers.core.formats.adversarial_contract import (
+    MAX_POINTS,
+    Ruling,
+    points,
+    rulings,
+    sections,
+)
+from handlers.core.formats.adversarial_result import Answers, govern
 from handlers.core.formats.boardroom_reply import NO, YES, parse_contract, parse_position
 from handlers.core.formats.ledger_text import fallback_ledger, ledger_items
 from handlers.core.minority import from_output
@@ -124,3 +138,42 @@ def test_a_task_answer_is_read_bare_fenced_or_inside_prose() -> None:
         'Here: {"agreed": ["A"]}.',
     ):
         assert task_object(text) == want
+
+
+def test_a_section_of_thousands_of_points_keeps_every_word() -> None:
+    # Past MAX_POINTS the rest of the section is its last point, whole: numbers included.
+    many = "".join(
+        f"{i}. p{i:05d} cites E{i % 7}\n\n  more of {i}  \n" for i in range(3 * MAX_POINTS)
+    )
+    found = points(many)
+    assert len(found) == MAX_POINTS
+    assert found[:2] == ("p00000 cites E0 more of 0", "p00001 cites E1 more of 1")
+    rest = " ".join(found[MAX_POINTS - 1 :])
+    assert rest.startswith(f"p{MAX_POINTS - 1:05d}") and rest.endswith(
+        f"more of {3 * MAX_POINTS - 1}"
+    )
+    assert all(f"p{i:05d} cites" in rest for i in range(MAX_POINTS - 1, 3 * MAX_POINTS))
+    ruled = rulings("".join(f"P{i}: Advocate — E{i} holds\n" for i in range(3 * MAX_POINTS)))
+    assert len(ruled) == MAX_POINTS and ruled[0] == Ruling("P0", "Advocate", "E0 holds")
+    assert ruled[-1].winner == "-" and ruled[-1].point.endswith(
+        f"P{3 * MAX_POINTS - 1}: Advocate — E{3 * MAX_POINTS - 1} holds"
+    )
+
+
+def test_a_long_run_of_spaces_mid_line_is_kept_and_trailing_space_dropped() -> None:
+    # A search for space before a newline tried a run that ends mid-line from each of its
+    # spaces (its length squared): trailing space is now found after newlines, backwards.
+    run = " " * 100_000
+    found = sections(f"[THESIS] a{run}b{run}\n[EVIDENCE] 1. E1\t \r\n 2. E2{run}")
+    assert found == {"THESIS": f"a{run}b", "EVIDENCE": "1. E1\n 2. E2"}
+
+
+def test_every_uncited_point_is_rejected_once_however_many_the_sides_make() -> None:
+    # Told apart by a budget past which only equal points are one: none is lost, both
+    # sides' copies of one point are still one line.
+    audit = Audit("p", evidence=(Evidence("E1", "fact", "supports"),))
+    made = "[EVIDENCE]\n" + "".join(f"- point {i:06d}\n" for i in range(MAX_POINTS))
+    answers = Answers(advocate=made, challenger=made, reconciler="[VERDICT] ADOPT")
+    rejected = govern(audit, route(audit, Tier.STANDARD), answers).rejected
+    assert len(rejected) == MAX_POINTS
+    assert all(f"point {i:06d}" in line for i, line in enumerate(rejected))

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from handlers.core.concessions import quoted
 from handlers.core.minority import verbatim
 from handlers.core.model import AG, CLAUDE, ParsedReply, Turn
-from handlers.core.quotes import MIN_QUOTE_CHARS, found_in
+from handlers.core.quotes import MIN_QUOTE_CHARS, found_in, normal
 from handlers.core.reply_parser import parse_reply
 from tests.tools.wiki.support import turn
 
@@ -104,3 +104,14 @@ def test_ways_of_retyping_combine(start: int, size: int, at: int, invisible: str
     at %= len(copied) + 1
     other = parsed_turn(1, reply_with(PROSE), CLAUDE)
     assert quoted(copied[:at] + invisible + copied[at:], (other,))
+
+
+def test_a_flood_of_typographic_quotes_and_invisible_characters_is_folded_whole() -> None:
+    # Each character is replaced by itself now (no lookup table): every one must still fold.
+    typographic = "\u201c\u201d\u201e\u201f\u00ab\u00bb\u300c\u300d\u300e\u300f"
+    apostrophes = "\u2018\u2019\u201a\u201b\u2032\u00b4`"
+    invisible = "\u200b\u200c\u200d\u2060\ufeff\u00ad"
+    unit = f"a{typographic}b{apostrophes}\u1100{invisible}\u1161 \t\n c "
+    text = unit * 20_000
+    folded = "a" + '"' * len(typographic) + "b" + "'" * len(apostrophes) + "가 c"
+    assert normal(text) == " ".join([folded] * 20_000)

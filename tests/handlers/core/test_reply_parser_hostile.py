@@ -192,3 +192,24 @@ def test_every_string_of_any_block_is_shown(
     if not fenced and before.lstrip().startswith("```"):
         return  # `before` is then the block's own fence line: markup, not words
     assert shown(before.strip()) in parsed.opinion
+
+
+def _unsafe(char: str) -> bool:
+    return char == "\x00" or 0xD800 <= ord(char) <= 0xDFFF
+
+
+def _escaped(text: str) -> str:
+    """`shown`'s rule, one character at a time: NUL and each lone surrogate as `\\uxxxx`."""
+    return "".join(f"\\u{ord(c):04x}" if _unsafe(c) else c for c in text)
+
+
+def test_a_reply_of_lone_surrogates_and_nul_is_shown_whole_each_one_escaped() -> None:
+    # Every surrogate (both ends of both halves, a pair written apart) and NUL, in bulk:
+    # each is escaped by itself, lower case, and nothing else changes.
+    unit = "\ud800a\udbff\x00가\udc00\U0001f600\udfff\\\ud83d\ude00"
+    text = unit * 20_000
+    assert parse_reply(text).opinion == _escaped(text)
+    block = '```json\n{"opinion": "' + unit.replace("\\", "\\\\") * 5_000 + '"}\n```'
+    parsed = parse_reply(block)
+    assert parsed.structured and parsed.opinion == _escaped(unit * 5_000)
+    assert shown("\x00" * 100_000) == "\\u0000" * 100_000

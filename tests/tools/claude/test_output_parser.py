@@ -11,6 +11,7 @@ import pytest
 from handlers.core.model import FailureKind
 from handlers.core.usage import Window
 from tools.claude.output import ClaudeOutputError, classify, parse_output, reset_epoch, window_of
+from tools.claude.stream import result_line
 
 SAMPLES = Path(__file__).parent / "samples"
 
@@ -133,6 +134,27 @@ def test_result_line_after_other_output_is_found() -> None:
     line = sample("2.1.197", "success")["stdout"]
     parsed = parse_output("warning: something\n" + line)
     assert parsed.result == "FAKE REPLY 1"
+
+
+def test_a_reply_holding_unicode_line_breaks_is_read_whole() -> None:
+    # The CLI's JSON escapes "\n" but writes U+2028, U+2029 and NEL as they are: a line
+    # split there lost the result line, and the turn with it.
+    reply = "first\u2028second\u2029third\x85fourth\x0cfifth"
+    stdout = json.dumps(
+        {"type": "result", "subtype": "success", "result": reply}, ensure_ascii=False
+    )
+    parsed, failure = classify(0, f'{{"type": "system"}}\n{stdout}\n', "")
+    assert failure is None and parsed is not None and parsed.result == reply
+    assert result_line(stdout + "\n") == stdout
+
+
+def test_lines_nested_past_the_recursion_limit_are_passed_over() -> None:
+    line = sample("2.1.197", "success")["stdout"].strip()
+    deep = '{"type": "result", "result": ' + "[" * 100_000
+    parsed, failure = classify(0, f"{line}\n{deep}\n{deep}", "")
+    assert failure is None and parsed is not None and parsed.result == "FAKE REPLY 1"
+    _, failure = classify(0, deep, "")
+    assert failure is not None and failure.kind is FailureKind.USAGE  # said, not raised
 
 
 def test_no_result_object_raises() -> None:

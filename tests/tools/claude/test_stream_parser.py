@@ -11,7 +11,7 @@ import pytest
 
 from handlers.core.model import FailureKind
 from tools.claude.output import classify, parse_output
-from tools.claude.stream import TextSoFar, result_line
+from tools.claude.stream import TextSoFar, progress, result_line
 
 SAMPLES = Path(__file__).parent / "samples" / "2.1.332"
 
@@ -93,3 +93,27 @@ def test_the_record_is_the_result_line_alone() -> None:
     record = result_line(stdout)
     assert "\n" not in record and json.loads(record)["type"] == "result"
     assert parse_output(record) == parse_output(stdout)
+
+
+def _delta(text: str) -> str:
+    event = {"type": "content_block_delta", "delta": {"type": "text_delta", "text": text}}
+    return json.dumps({"type": "stream_event", "parent_tool_use_id": None, "event": event})
+
+
+def test_lines_handed_over_together_show_the_text_once_and_whole() -> None:
+    # A burst of deltas is one hand-over: the text so far is joined and shown once for it,
+    # and it is every delta of the burst, those of the earlier hand-overs before them.
+    lines = sample("stream_success")["stdout"].splitlines(keepends=True)
+    shown: list[str] = []
+    read = progress(shown.append)
+    read(lines[:3])  # the system lines: no text yet, nothing shown
+    read(lines[3:])
+    read(["not json\n", '{"type":"system"}\n'])  # nothing added: nothing shown again
+    assert shown == [parse_output(sample("stream_success")["stdout"]).result]
+    whole = "".join(f"{i:06d} 가나다\n" for i in range(20_000))
+    many = [_delta(whole[i : i + 8]) for i in range(0, len(whole), 8)]
+    shown.clear()
+    read = progress(shown.append)
+    read(many[:100])
+    read(many[100:])
+    assert shown == [whole[:800], whole]

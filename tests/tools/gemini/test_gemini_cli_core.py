@@ -39,6 +39,16 @@ async def test_the_moderators_cli_never_sees_the_bots_secrets(tmp_path: Path) ->
     assert reply.text == "none|none|kept"
 
 
+def test_the_output_is_found_after_any_log_lines_and_unreadable_output_is_none() -> None:
+    answer = {"response": "hi", "stats": {"models": {}}}
+    printed = json.dumps(answer, indent=2)
+    assert last_json("{\n" * 100_000 + printed) == answer  # only the last starts are read
+    assert last_json(printed) == answer and last_json("no JSON at all\n{") is None
+    deep = '{"response": ' + "[" * 100_000
+    assert last_json(f"{printed}\n{deep}") is None  # not raised: its object is cut off
+    assert last_json(f"{deep}\n{printed}") == answer
+
+
 def test_one_environment_builder_strips_every_bot_secret_unless_kept() -> None:
     base = {"PATH": "/bin", "GEMINI_API_KEY": "g", **SECRETS}
     assert cli_environment(base, {"X": "1"}) == {"PATH": "/bin", "X": "1"}
