@@ -146,14 +146,14 @@ READERS: dict[str, Reader] = {
     "ledger (fields)": Reader(_ledger, on_loop=True),
     "boardroom (noted)": Reader(lambda t: parse_position(t, 1), on_loop=True),
     "adversarial (noted)": Reader(lambda t: missing(t, ADVOCATE), on_loop=True),
-    # Read by the result page and the closing block, which the effects runner renders in a
-    # worker thread; the export file renders the closing block on the loop (bot/discord/room_end).
+    # Read by the result page and the closing block, which the effects runner and the export
+    # file (tools/wiki/export.export_file) render in a worker thread.
     "adversarial (points)": Reader(lambda t: uncited("advocate", EvidencePoints(t), AUDIT.ids)),
     "adversarial (result page)": Reader(
         lambda a: render_result(AUDIT, FULL, a), _every_role, shapes=LINES
     ),
     "adversarial (summary)": Reader(
-        lambda a: render_summary(AUDIT, FULL, a), _every_role, on_loop=True, shapes=LINES
+        lambda a: render_summary(AUDIT, FULL, a), _every_role, shapes=LINES
     ),
     "adversarial (rules audit)": Reader(lambda t: rules_audit("q", (t,)), on_loop=True),
     "concession (quote check)": Reader(_quote_check, _quoting),

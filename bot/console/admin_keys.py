@@ -15,7 +15,7 @@ from handlers.core.model import Actor, Debate
 from handlers.debate_handler import DebateHandler
 from handlers.ports import Clock
 from tools.store.debates import DebateNotFound, SqliteStore
-from tools.wiki.export import export_markdown, export_name
+from tools.wiki.export import export_file, export_name
 
 _COMMAND = re.compile(r"^/(list|status|stop|export)(?:\s+#?(\d+))?$", re.IGNORECASE)
 
@@ -57,7 +57,7 @@ class AdminKeys:
         if verb == "export":
             turns = await self._store.last_turns(debate.id, debate.stored_turns)
             path = self._export_dir / export_name(debate)
-            path.write_text(export_markdown(debate, turns, self._t), encoding="utf-8")
+            path.write_bytes(await export_file(debate, turns, self._t))
             return self._t("export.written", path=str(path))
         done = await self._handler.submit(debate.id, StopRequested(actor))
         return self._t("admin.stopped" if done.taken else "admin.not_stopped", id=number)

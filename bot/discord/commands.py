@@ -37,7 +37,7 @@ from tools.store.db import Database
 from tools.store.debates import DebateNotFound, SqliteStore
 from tools.store.room_messages import RoomMessages
 from tools.store.server_settings import ServerSettings
-from tools.wiki.export import export_markdown, export_name
+from tools.wiki.export import export_file, export_name
 
 Scope = Literal["server", "channel"]
 Language = Literal["ko", "en", "pt-BR"]
@@ -173,7 +173,7 @@ class AdminCommands:
         """The debate's one-file transcript (tools/wiki/export.py), as far as it has gone."""
         debate = await self._store.load_in(debate_id, guild_id)
         turns = await self._store.last_turns(debate_id, debate.stored_turns)
-        markdown = export_markdown(debate, turns, self._strings.of(debate)).encode()
+        markdown = await export_file(debate, turns, self._strings.of(debate))
         return discord.File(io.BytesIO(markdown), filename=export_name(debate))
 
     async def _config(

@@ -17,7 +17,7 @@ from handlers.core.formats.keys import fill_keys
 from handlers.core.i18n import Strings
 from handlers.core.model import Conclusion, Debate, ModeratorSource, Turn
 from handlers.ports import Loaded
-from tools.wiki.export import export_markdown, export_name
+from tools.wiki.export import export_file, export_name
 
 
 async def post_conclusion(
@@ -54,6 +54,6 @@ async def _export(
     records: RoomRecords, strings: Strings, debate: Debate, turns: tuple[Turn, ...]
 ) -> None:
     """The export (tools/wiki/export.py) as an attachment, once."""
-    markdown = export_markdown(debate, turns, strings).encode()
+    markdown = await export_file(debate, turns, strings)
     file = discord.File(io.BytesIO(markdown), filename=export_name(debate))
     await records.send_once(debate, "export", content=strings("export.attached"), file=file)

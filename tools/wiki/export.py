@@ -5,6 +5,8 @@ beside their pages."""
 
 from __future__ import annotations
 
+import asyncio
+
 from handlers.core.credit import cost_per_seat
 from handlers.core.degraded import warned
 from handlers.core.formats import format_named
@@ -20,6 +22,13 @@ from tools.wiki.pages import (
     render_round_section,
     visible,
 )
+
+
+async def export_file(debate: Debate, turns: tuple[Turn, ...], t: Translate) -> bytes:
+    """`export_markdown` as the file's bytes, rendered off the event loop: a format's closing
+    block over megabytes of answers takes longer than a callback may hold the loop."""
+    markdown = await asyncio.to_thread(export_markdown, debate, turns, t)
+    return markdown.encode()
 
 
 def export_markdown(debate: Debate, turns: tuple[Turn, ...], t: Translate) -> str:

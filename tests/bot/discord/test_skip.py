@@ -39,7 +39,7 @@ async def test_skip_ends_the_running_turn_and_the_debate_goes_on(
     said = KO("debate.skipped_by", user="carol", seat=asked.name_of(AG))
     await rig.fake.wait_for_message(lambda m: m["channel_id"] == thread_id and m["content"] == said)
     # a second press of the same button (alice's client still shows it) skips nothing more:
-    # it names AG's turn 1, and Claude's turn 1 is answered (issue 31)
+    # it names AG's turn 1, and Claude's turn 2 is answered (issue 31)
     kind, _ = await click(rig, status["id"], skip, people.alice, shown=as_shown)
     assert kind == 6
     await rig.fake.wait_for_message(
@@ -49,7 +49,8 @@ async def test_skip_ends_the_running_turn_and_the_debate_goes_on(
 
     debate = await rig.handler.get(debate_id)
     assert debate.phase is Phase.CONCLUDED  # went on to the round limit
-    assert debate.log[0] == (1, CLAUDE)  # the next debater's turn 1: not skipped twice
+    # The next debater's turn (2: a skipped ask's number is not given out again): not skipped
+    assert debate.log[0] == (2, CLAUDE)
     assert AG in [seat for _, seat in debate.log]  # AG spoke again in later rounds
     assert debate.skipped == 0  # a skip by the people is not a failure
     assert custom_ids(rig.fake.messages[status["id"]]) == []  # ended: no buttons left
