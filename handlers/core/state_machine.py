@@ -90,7 +90,7 @@ def _taken(debate: Debate, event: ev.Event, now: datetime, rng: random.Random) -
         case ev.PeopleSaid(actor=actor, text=text):
             return _said(debate, actor, text)
         case ev.MinorityReported() | ev.TimerDue() | ev.PollClosed():
-            return _due(debate, event, now)
+            return _due(debate, event)
         case ev.StopRequested(actor=actor):
             return _stopped(debate, actor)
         case ev.SkipRequested(actor=actor):
@@ -100,24 +100,21 @@ def _taken(debate: Debate, event: ev.Event, now: datetime, rng: random.Random) -
     return Step(debate)
 
 
-def _due(
-    debate: Debate, event: ev.MinorityReported | ev.TimerDue | ev.PollClosed, now: datetime
-) -> Step:
-    """The debate's stored timer: a usage limit's reset resumes the pause it was set for (and
-    only once that reset has come), an ended room's grace period archives it (the room
-    checks the time is its archive's); the rest is the poll's. A timer no state here has a
-    use for (a pause the people ended, a debate stopped meanwhile) changes nothing."""
-    if isinstance(event, ev.TimerDue) and _limit_reset(debate, now):
+def _due(debate: Debate, event: ev.MinorityReported | ev.TimerDue | ev.PollClosed) -> Step:
+    """The debate's stored timer: a usage limit's reset resumes the pause that waits for it,
+    an ended room's grace period archives it (the room checks the time is its archive's); the
+    rest is the poll's. A timer no state here has a use for (a pause the people ended, a
+    debate stopped meanwhile) changes nothing."""
+    if isinstance(event, ev.TimerDue) and _waits_for_reset(debate):
         return resumed(debate)
     if isinstance(event, ev.TimerDue) and debate.phase.is_terminal:
         return Step(debate, (fx.ArchiveRoom(),))
     return on_poll(debate, event)
 
 
-def _limit_reset(debate: Debate, now: datetime) -> bool:
-    """True if the debate waits on a usage limit whose reset time has come."""
-    waiting = debate.phase is Phase.AWAITING_USER and debate.paused == "limit"
-    return waiting and (debate.resumes_at is None or debate.resumes_at <= now)
+def _waits_for_reset(debate: Debate) -> bool:
+    """True if the debate waits on a usage limit's reset (its timer is the reset's time)."""
+    return debate.phase is Phase.AWAITING_USER and debate.paused == "limit"
 
 
 def _stopped(debate: Debate, actor: Actor) -> Step:

@@ -22,7 +22,8 @@ async def test_two_hundred_open_debates_are_listed_page_by_page_each_once(rig: B
     store, guild = SqliteStore(rig.services.db), int(rig.fake.world.guild_id)
     for n in range(COUNT):
         topic = f"주제 {n}: " + "캐시 계층 선택 " * (1 + n % 5)  # lines of unequal length
-        proposal = Proposal(int(rig.channel_id), topic, "?", "r", 0.9, "", (1,), guild_id=guild)
+        channel = int(rig.channel_id) + n  # one waiting card per channel
+        proposal = Proposal(channel, topic, "?", "r", 0.9, "", (1,), guild_id=guild)
         await store.create(draft(proposal, 3, rig.clock.now()), timedelta(days=1), ())
     dana = rig.fake.add_user("dana")
 
