@@ -66,8 +66,8 @@ def bench(debate: Debate, seat: str) -> tuple[Debate, tuple[Notify, ...]]:
 def _paused(debate: Debate, why: str, event: DebaterFailed, until: datetime | None) -> Step:
     """Wait for the reset or the people. The failed ask is kept, paused, to run again; the
     step's other asks and the moderator's tasks beside them go on, and what they give is kept
-    as it arrives. A second seat's limit
-    during the pause joins it: the pause ends at the later reset, its buttons stay as shown."""
+    as it arrives. A second seat's limit during the pause joins it: the pause ends at the
+    later reset, its buttons stay as shown."""
     asks = tuple(
         replace(a, paused=True) if (a.participant, a.turn) == (event.seat, event.turn) else a
         for a in debate.asked
@@ -79,8 +79,8 @@ def _paused(debate: Debate, why: str, event: DebaterFailed, until: datetime | No
     if debate.phase is Phase.AWAITING_USER and debate.paused in LIMIT_PAUSES:
         later = _later(debate.resumes_at, until) if debate.paused == "limit" else None
         joined = replace(debate, asked=asks, resumes_at=later)
-        moved = later is not None and later != debate.resumes_at
-        timer = (ScheduleResume(later.isoformat()),) if later is not None and moved else ()
+        unmoved = later is None or later == debate.resumes_at
+        timer = () if later is None or unmoved else (ScheduleResume(later.isoformat()),)
         return Step(joined, (notice, UpdateStatus(), *timer))
     paused = replace(
         debate,
