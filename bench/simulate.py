@@ -27,8 +27,10 @@ and for the run: no ERROR log or traceback (but the injected deaths'), and no ev
 callback holding the loop over 100 ms of CPU.
 Several processes sharing a database are covered by real-process tests (tests/e2e), not here.
 
-Fates are drawn per debate and per call from the seed, so a seed replays: a violation prints
-the seed and the debate's index; `--seed S --only I` runs that debate alone.
+Fates are drawn per debate and per call from the seed, so a seed draws the same world however
+concurrent steps interleave (threads answering at other moments on a busy machine can still
+interleave a run differently): a violation prints the seed and the debate's index; `--seed S
+--only I` runs that debate alone.
 
 Run: .venv/bin/python bench/simulate.py --seed 1 --debates 2000 --json
 """
