@@ -133,8 +133,9 @@ async def turns_of(db: Database) -> int:
 
 def start_worker(rig: Rig, url: str, name: str, share: int) -> subprocess.Popen[bytes]:
     keep = ("PATH", "HOME", "LANG", "TMPDIR", "BENCH_BURN_SECONDS")
-    env = subprocess_env(rig.world["base_url"], base={k: v for k, v in os.environ.items()
-                                                      if k in keep})  # fmt: skip
+    env = subprocess_env(
+        rig.world["base_url"], base={k: v for k, v in os.environ.items() if k in keep}
+    )
     env |= rig.settings() | {
         "DATABASE_URL": url,
         "WORKER_MAX_DEBATES": str(share),

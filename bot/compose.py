@@ -226,8 +226,11 @@ def build_engine(
 
 def detection_limits(settings: Settings) -> DetectionLimits:
     """The detection limits as the settings give them."""
-    return DetectionLimits(settings.DETECT_COOLDOWN_SECONDS, settings.DETECT_MIN_NEW_MESSAGES,
-                           settings.DETECT_MIN_CONFIDENCE)  # fmt: skip
+    return DetectionLimits(
+        settings.DETECT_COOLDOWN_SECONDS,
+        settings.DETECT_MIN_NEW_MESSAGES,
+        settings.DETECT_MIN_CONFIDENCE,
+    )
 
 
 def build_detection(

@@ -61,8 +61,9 @@ def _anonymous(debate: Debate, seat: str, text: str, turns: tuple[Turn, ...], la
 def _precedent(found: Precedent, language: str) -> str:
     """One earlier decision, with the words it matched on."""
     because = ", ".join(found.because) or "-"
-    return prompts.load("debate_precedent", language, title=found.title, url=found.url,
-                        because=because).strip()  # fmt: skip
+    return prompts.load(
+        "debate_precedent", language, title=found.title, url=found.url, because=because
+    ).strip()
 
 
 def _claims(debate: Debate, last_own: int, fresh_session: bool, language: str) -> str:

@@ -111,14 +111,25 @@ async def test_two_party_converging_in_korean(tmp_path: Path) -> None:
         assert turns[0].text in first and "반대" in first and "스틸맨" in first
         # The moderator adds nothing of its own: the brief is the templates and the turn.
         topic = debate.proposal
-        expected = "\n\n".join((
-            prompts.load("ledger_brief", "ko", topic=topic.topic, question=topic.question,
-                         context=topic.context, name="Claude", round="1", max_rounds="3"),
-            prompts.load("ledger_stance_against", "ko"),
-            prompts.load("ledger_turn", "ko", speaker="AG", turn="1", reply=turns[0].text),
-            prompts.load("ledger_ask", "ko", additions="",
-                         reply_rule=prompts.load("ledger_reply", "ko")),
-        ))  # fmt: skip
+        expected = "\n\n".join(
+            (
+                prompts.load(
+                    "ledger_brief",
+                    "ko",
+                    topic=topic.topic,
+                    question=topic.question,
+                    context=topic.context,
+                    name="Claude",
+                    round="1",
+                    max_rounds="3",
+                ),
+                prompts.load("ledger_stance_against", "ko"),
+                prompts.load("ledger_turn", "ko", speaker="AG", turn="1", reply=turns[0].text),
+                prompts.load(
+                    "ledger_ask", "ko", additions="", reply_rule=prompts.load("ledger_reply", "ko")
+                ),
+            )
+        )
         assert first == expected
         assert rig.debaters[AG].requests[0].prompt.count("찬성") >= 1
         # The ledger: every item in its exact wording, with its id; the front page beside it.
@@ -271,8 +282,13 @@ async def test_keys_written_by_participants_and_the_moderator_reach_every_page_v
     tmp_path: Path,
 ) -> None:
     rig = Rig(tmp_path / "keys.sqlite3", format="ledger", options=CONVERGE, language="en")
-    own = reply(f"AG quotes {KEY} and ⟦⟦ as written", "agree", agreed=[f"LRU {KEY}"],
-                contested=[], concessions=[])  # fmt: skip
+    own = reply(
+        f"AG quotes {KEY} and ⟦⟦ as written",
+        "agree",
+        agreed=[f"LRU {KEY}"],
+        contested=[],
+        concessions=[],
+    )
     rig.debaters[AG].enqueue(own)
     rig.debaters[CLAUDE].enqueue(said(CLAUDE, 2, "agree"))
     items = {"agreed": [f"LRU {KEY} is enough"], "amendments": [], "open": []}
@@ -282,8 +298,10 @@ async def test_keys_written_by_participants_and_the_moderator_reach_every_page_v
     await rig.start()
     try:
         debate = await _run(rig, f"Cache {KEY} layer")
-        pages = {name: (fill_keys(t, EN), fill_keys(m, EN)) for name, (t, m) in
-                 _pages(rig, debate.id).items()}  # fmt: skip
+        pages = {
+            name: (fill_keys(t, EN), fill_keys(m, EN))
+            for name, (t, m) in _pages(rig, debate.id).items()
+        }
         title, turn_page = pages["turns/01-ag"]
         assert title == f"Cache {KEY} layer — {EN('ledger.turn')} 1 · AG"
         assert own in turn_page and f"— {EN('ledger.round')} 1, #1" in turn_page
@@ -417,8 +435,14 @@ async def test_every_mode_end_state_and_language(
 ) -> None:
     roster = TRIO if mode == "orchestrate" else TRIO[:2]
     options = (("ledger.end", end), ("ledger.mode", mode), ("ledger.stance", "assigned"))
-    rig = Rig(tmp_path / "m.sqlite3", roster=roster, format="ledger", options=options,
-              language=language, max_rounds=2)  # fmt: skip
+    rig = Rig(
+        tmp_path / "m.sqlite3",
+        roster=roster,
+        format="ledger",
+        options=options,
+        language=language,
+        max_rounds=2,
+    )
     for member in roster:
         rig.debaters[member.id].enqueue(said(member.id, 1), said(member.id, 2))
     await rig.start()

@@ -159,8 +159,9 @@ def _reply_body(turn: Turn, opinion: str, t: Translate) -> str:
     parsed = turn.parsed
     parts = [opinion]
     if parsed.question is not None:
-        parts.append(t(f"wiki.round_log.question_{parsed.question.to}",
-                       text=_neutral(parsed.question.text)))  # fmt: skip
+        parts.append(
+            t(f"wiki.round_log.question_{parsed.question.to}", text=_neutral(parsed.question.text))
+        )
     if parsed.extra:
         parts.append(f"**{t('wiki.round_log.other_fields')}**\n\n{_neutral(parsed.extra)}")
     if parsed.stance is not None:

@@ -76,8 +76,11 @@ async def test_a_single_statement_that_fails_part_way_leaves_none_of_its_changes
     assert outcomes[1] == 1
     reasons = await db.fetch_all("SELECT day, reason FROM moderator_quota ORDER BY day")
     assert [tuple(row) for row in reasons] == [
-        ("d1", "r"), ("d2", "r"), ("d3", "r"), ("other", "r")
-    ]  # fmt: skip
+        ("d1", "r"),
+        ("d2", "r"),
+        ("d3", "r"),
+        ("other", "r"),
+    ]
 
 
 async def test_a_lone_write_is_its_own_transaction(db: SqliteDatabase) -> None:
