@@ -28,23 +28,23 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))  # `tests.fakes` is not installed; run from anywhere
+# `tests.fakes` is not installed; run from anywhere
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.discord.room import DiscordRoom  # noqa: E402
-from handlers.core.i18n import Strings  # noqa: E402
-from handlers.core.model import CLAUDE, Debate, OpenAsk, Phase, Proposal, Turn  # noqa: E402
-from handlers.core.reply_parser import parse_reply  # noqa: E402
-from handlers.ports import TurnRequest  # noqa: E402
-from tests.doubles import FakeClock  # noqa: E402
-from tests.effects import posted  # noqa: E402
-from tests.fakes.discord_fixtures import ListeningClient, start_client, stop_client  # noqa: E402
-from tests.fakes.discord_loopback import redirected  # noqa: E402
-from tests.fakes.discord_spec import report  # noqa: E402
-from tests.fakes.fake_anthropic import FakeAnthropic, find_claude_bin  # noqa: E402
-from tests.fakes.fake_discord import FakeDiscord  # noqa: E402
-from tools.claude.debater import ClaudeCodeDebater  # noqa: E402
-from tools.store.db import Database  # noqa: E402
+from bot.discord.room import DiscordRoom
+from handlers.core.i18n import Strings
+from handlers.core.model import CLAUDE, Debate, OpenAsk, Phase, Proposal, Turn
+from handlers.core.reply_parser import parse_reply
+from handlers.ports import TurnRequest
+from tests.doubles import FakeClock
+from tests.effects import posted
+from tests.fakes.discord_fixtures import ListeningClient, start_client, stop_client
+from tests.fakes.discord_loopback import redirected
+from tests.fakes.discord_spec import report
+from tests.fakes.fake_anthropic import FakeAnthropic, find_claude_bin
+from tests.fakes.fake_discord import FakeDiscord
+from tools.claude.debater import ClaudeCodeDebater
+from tools.store.db import Database
 
 FIELDS = ("first_text_s", "api_to_thread_s", "edits_per_reply", "rate_limited")
 REPLY_CHARS, CHUNK, GAP_S = 3000, 30, 0.1

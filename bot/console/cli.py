@@ -124,7 +124,7 @@ def add_parsers(sub: Any) -> None:
 
 def run_terminal(args: argparse.Namespace) -> int:
     """Run `console` or `demo`; the demo reads no settings at all (no .env needed)."""
-    from bot.settings_checks import require_writable  # noqa: PLC0415
+    from bot.settings_checks import require_writable  # noqa: PLC0415  # the command line loads fast: argparse only
 
     if args.command == "demo":
         from bot.demo.runner import run_demo  # noqa: PLC0415  # rich and the engine load here
@@ -137,9 +137,9 @@ def run_terminal(args: argparse.Namespace) -> int:
             format_name=args.format,
             language=language if language in LANGUAGES else "ko",
         )
-    from bot.console.build import ConsoleOptions  # noqa: PLC0415
-    from bot.console.session import run_console  # noqa: PLC0415
-    from bot.settings import settings_from_option  # noqa: PLC0415
+    from bot.console.build import ConsoleOptions  # noqa: PLC0415  # the console's engine loads only for it
+    from bot.console.session import run_console  # noqa: PLC0415  # the console's engine loads only for it
+    from bot.settings import settings_from_option  # noqa: PLC0415  # the console's engine loads only for it
 
     options = ConsoleOptions(**{f.name: getattr(args, f.name) for f in fields(ConsoleOptions)})
     settings = settings_from_option(args.env_file)

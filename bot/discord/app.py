@@ -291,7 +291,7 @@ def run_command(settings: Settings, main: Callable[[Settings], Coroutine[Any, An
         return 2  # the setup must change, as for a bad setting
     except (aiohttp.ClientError, discord.HTTPException, OSError, TimeoutError) as exc:
         # DNS, refused connection, a Discord outage at start-up: one line, no traceback.
-        log.error("cannot reach Discord: %s", one_line(exc))  # noqa: TRY400
+        log.error("cannot reach Discord: %s", one_line(exc))  # noqa: TRY400  # one line, no traceback
         return 1
     except KeyboardInterrupt:
         return 0

@@ -164,7 +164,7 @@ async def test_a_boardroom_debate_runs_with_three_real_participants(
 
 def echoing(answer: str) -> Callable[[str], str]:
     """AG's answer opening with its echo of the prompt's relay tag, as Gemini Pro tends to."""
-    return lambda prompt: f"{TAG.search(prompt).group(0)} {answer}"  # type: ignore[union-attr]
+    return lambda prompt: f"{TAG.search(prompt).group(0)} {answer}"  # type: ignore[union-attr]  # every brief carries the tag
 
 
 def stored_turns(world: World) -> int:

@@ -30,7 +30,7 @@ TASKS = ["decision", "synthesis", "advisor"]
 
 def board(path: Path, language: str = "ko", finals: dict[str, str] = R2, **kw: object) -> Rig:
     kw.setdefault("roster", PANEL)
-    rig = Rig(path, format="boardroom", ticking_store=True, language=language, **kw)  # type: ignore[arg-type]
+    rig = Rig(path, format="boardroom", ticking_store=True, language=language, **kw)  # type: ignore[arg-type]  # Rig's options, passed on
     script(rig, language, finals)
     outputs(rig, json.dumps({"recommendation": "go"}))
     return rig
@@ -144,7 +144,7 @@ async def test_round_one_is_isolated_in_every_prompt_and_in_the_thread(tmp_path:
         if seat in stored:
             stored[seat].set()
 
-    rig.plan.tick = tick  # type: ignore[method-assign]
+    rig.plan.tick = tick  # type: ignore[method-assign]  # signals each seat's store
     await rig.start()
     try:
         debate_id = await open_board(rig)

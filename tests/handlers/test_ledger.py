@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace as changed
 from pathlib import Path
 
@@ -29,7 +29,7 @@ from handlers.core.model import (
     Phase,
     Turn,
 )
-from handlers.ports import TurnRequest
+from handlers.ports import DebaterOutput, TurnRequest
 from tests.handlers.conftest import ALICE, Rig, proposal
 from tests.handlers.doubles import reply
 from tests.tools.wiki.support import turn
@@ -165,22 +165,25 @@ async def test_orchestrated_rounds_pass_the_barrier_and_show_exactly_the_others(
     async def recorded_save(
         debate: Debate, effects: Sequence[Effect], turn: Turn | None, *a: object, **k: object
     ) -> None:
-        await save(debate, effects, turn, *a, **k)  # type: ignore[arg-type]
+        await save(debate, effects, turn, *a, **k)  # type: ignore[arg-type]  # the rest passed on as it came
         if turn is not None:
             events.append(("stored", turn.seat, turn.round))
             if sum(1 for e in events if e[0] == "stored") == 2:
                 others_stored.set()
 
-    store.save_step = recorded_save  # type: ignore[method-assign]
+    store.save_step = recorded_save  # type: ignore[method-assign]  # records each store, then stores
     for member in TRIO:
         double = rig.debaters[member.id]
         speak = double.speak
 
-        async def asked(request: TurnRequest, speak=speak) -> object:  # type: ignore[no-untyped-def]
+        async def asked(
+            request: TurnRequest,
+            speak: Callable[[TurnRequest], Awaitable[DebaterOutput]] = speak,
+        ) -> DebaterOutput:
             events.append(("asked", request.participant, request.round))
             return await speak(request)
 
-        double.speak = asked  # type: ignore[method-assign]
+        double.speak = asked  # type: ignore[method-assign]  # records each ask, then asks
 
     async def late() -> str:  # Gemini answers round 1 only after the others are stored
         await others_stored.wait()
@@ -341,7 +344,7 @@ async def test_stop_during_an_orchestrated_round(tmp_path: Path) -> None:
     ended: set[str] = set()
     everyone = asyncio.Event()
 
-    def hangs(who: str):  # type: ignore[no-untyped-def]
+    def hangs(who: str) -> Callable[[], Awaitable[None]]:
         async def hang() -> None:
             started.add(who)
             if len(started) == len(TRIO):

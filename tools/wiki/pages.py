@@ -264,8 +264,7 @@ def below_turn_headings(text: str) -> str:
     shift = 3 - min(levels, default=3)
     if shift <= 0:
         return text
-    for index in spots:
-        hashes = len(_HEADING.match(lines[index]).group(1))  # type: ignore[union-attr]
+    for index, hashes in zip(spots, levels, strict=True):
         lines[index] = "#" * min(6, hashes + shift) + lines[index][hashes:]
     return "\n".join(lines)
 

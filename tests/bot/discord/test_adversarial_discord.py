@@ -55,7 +55,7 @@ async def _run(rig: BotRig, people: People, lang: str) -> tuple[int, str, Json]:
     await rig.start()
     await chat(rig, people)
     card, debate_id = await wait_card(rig)
-    rig.ag.reply_for = lambda turn: f"[debate {debate_id} · turn {turn}]\n{either}"  # type: ignore[method-assign]
+    rig.ag.reply_for = lambda turn: f"[debate {debate_id} · turn {turn}]\n{either}"  # type: ignore[method-assign]  # AG's answer, scripted
     await click(rig, card["id"], f"debate:open:{debate_id}", people.alice)
     title = Strings(lang)("front.conclusion_title")
     closing = await rig.fake.wait_for_message(

@@ -66,7 +66,7 @@ def vote_as(rig: BotRig, language: str, seats: int, ag: str, claude: str) -> Non
         said = position("ag", ag, language) if first else rebuttal("ag", ag, language)
         return f"[debate 1 · turn {turn}] {said}"
 
-    rig.ag.reply_for = ag_reply  # type: ignore[method-assign]
+    rig.ag.reply_for = ag_reply  # type: ignore[method-assign]  # AG's answer, scripted
     rig.claude.by_round = {
         1: position("claude", claude, language),
         2: rebuttal("claude", claude, language),

@@ -86,8 +86,8 @@ def real_claude(rig: BotRig) -> Iterator[RealClaude]:
     """The rig's Claude seat on the real CLI (skipped with a reason where it is missing)."""
     binary = str(installed_or_skip(find_claude_bin(), "claude"))
     with FakeAnthropic() as api:
-        rig.claude = RealClaude(rig, api, binary)  # type: ignore[assignment]
-        yield rig.claude  # type: ignore[misc]
+        rig.claude = RealClaude(rig, api, binary)  # type: ignore[assignment]  # the real CLI in the fake's seat
+        yield rig.claude  # type: ignore[misc]  # the real CLI in the fake's seat
 
 
 def script(rig: BotRig, language: str) -> None:
@@ -104,7 +104,7 @@ def script(rig: BotRig, language: str) -> None:
         assert tag is not None
         return f"{tag.group(0)} {ag[turn]}"
 
-    rig.ag.reply_for = reply_for  # type: ignore[method-assign]
+    rig.ag.reply_for = reply_for  # type: ignore[method-assign]  # AG's answer, scripted
     lacking = (
         "```json\n"
         + json.dumps({"opinion": "## Claude 1", "stance": "partial", "agreed": ["LRU"]})

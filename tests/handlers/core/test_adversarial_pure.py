@@ -59,7 +59,7 @@ EN = Strings("en")
 
 def _audit(n: int = 3, **kw: object) -> Audit:
     items = tuple(Evidence(f"E{i}", f"fact {i}", "supports") for i in range(1, n + 1))
-    return Audit("p", evidence=items, known_gaps=("none",), **kw)  # type: ignore[arg-type]
+    return Audit("p", evidence=items, known_gaps=("none",), **kw)  # type: ignore[arg-type]  # the test's Audit fields
 
 
 def test_sections_are_read_strictly_by_line_prefix() -> None:
@@ -99,7 +99,7 @@ def test_point_by_point_rulings_keep_every_line() -> None:
     ],
 )
 def test_the_routing_checklist(fields: dict[str, object], tier: Tier, reason: str) -> None:
-    n = int(fields.pop("_n", 3))  # type: ignore[call-overload]
+    n = int(fields.pop("_n", 3))  # type: ignore[call-overload]  # `_n` is an int
     audit = _audit(n, **fields)
     chosen = route(audit, None)
     assert chosen.tier is tier and chosen.auto
@@ -380,7 +380,7 @@ def test_every_reason_has_its_words_in_every_language() -> None:
 
 
 def test_the_reconciler_backend_and_model_are_settings() -> None:
-    built = Settings(  # type: ignore[call-arg]
+    built = Settings(
         _env_file=None,
         DEFAULT_FORMAT="adversarial",
         ADVERSARIAL_RECONCILER="gemini-cli",
@@ -395,4 +395,4 @@ def test_the_reconciler_backend_and_model_are_settings() -> None:
     default = reconciler_of(())
     assert (default.backend, default.model) == (Backend.CLAUDE_CLI, "")
     with pytest.raises(ValueError, match="ADVERSARIAL_RECONCILER"):
-        Settings(_env_file=None, ADVERSARIAL_RECONCILER="nope")  # type: ignore[call-arg]
+        Settings(_env_file=None, ADVERSARIAL_RECONCILER="nope")

@@ -128,7 +128,7 @@ async def test_a_full_debate_on_the_real_clis_and_sdk(
         sleep=_no_sleep,
         rules=RulesModerator(Strings(lang)),
     )
-    rig.moderator = moderator  # type: ignore[assignment]
+    rig.moderator = moderator  # type: ignore[assignment]  # the real moderator in the double's seat
     await rig.start()
     try:
         debate = await rig.h.propose(proposal())

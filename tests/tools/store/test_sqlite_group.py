@@ -190,7 +190,7 @@ async def test_reads_made_at_once_share_one_trip_and_keep_their_own_outcomes(
     await asyncio.sleep(0)  # all seven are queued
     cancelled.cancel()  # stops waiting; the others are answered all the same
     outcomes = await asyncio.wait_for(asyncio.gather(*reads, return_exceptions=True), 10)
-    assert [row[0] for row in outcomes[:5]] == [f"r{n}" for n in range(5)]  # type: ignore[index]
+    assert [row[0] for row in outcomes[:5]] == [f"r{n}" for n in range(5)]  # type: ignore[index]  # the first five are rows
     assert isinstance(outcomes[5], sqlite3.OperationalError)
     assert trips == [7]  # one trip for all of them, the cancelled one included
     assert cancelled.cancelled()
