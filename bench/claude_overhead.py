@@ -1,4 +1,4 @@
-"""Benchmark: what ClaudeCodeDebater adds to a bare `claude -p` call (issue 8, item 3).
+"""Benchmark: what ClaudeCodeDebater adds to a bare `claude -p` call.
 
     .venv/bin/python bench/claude_overhead.py [--turns 20] [--json]
 
@@ -138,7 +138,7 @@ async def measure(binary: str, turns: int) -> tuple[list[float], list[float]]:
 
 
 def summary(ours: list[float], bare: list[float]) -> dict[str, float]:
-    """The benchmark's fields, exactly as issue 8 names them."""
+    """The benchmark's fields, by the names README.md and the smoke test read."""
     ours_median, bare_median = statistics.median(ours), statistics.median(bare)
     return {
         "ours_median_s": round(ours_median, 4),

@@ -231,7 +231,7 @@ class _Clock:
 
 
 async def measure() -> dict[str, float | int]:
-    """Run all three parts; the figures named in issue 8."""
+    """Run all three parts; the figures FIELDS names."""
     turns, messages = load_jsonl("debate_40_turns.jsonl"), load_jsonl("busy_channel.jsonl")
     with tempfile.TemporaryDirectory() as folder:
         db = await Database.open(str(Path(folder) / "bench.sqlite3"))
@@ -267,7 +267,7 @@ TARGETS = {
 
 
 def table(figures: Mapping[str, float | int]) -> str:
-    """The readable table, with the targets of issue 8."""
+    """The readable table, each figure beside its target (TARGETS)."""
     rows = [f"{'figure':<40} {'value':>12}  target"]
     for name in FIELDS:
         target = f"<= {TARGETS[name]}" if name in TARGETS else ""

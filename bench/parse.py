@@ -1,4 +1,4 @@
-"""Benchmark: every reader of outside text on hostile shapes, at two sizes (issues 12 and 30).
+"""Benchmark: every reader of outside text on hostile shapes, at two sizes.
 
     .venv/bin/python bench/parse.py [--mb 1.0] [--repeat 2] [--only REGEX] [--json]
 

@@ -1,4 +1,4 @@
-"""Benchmark: turns per second with 1, 2 and 4 workers on PostgreSQL (issue 20).
+"""Benchmark: turns per second with 1, 2 and 4 workers on PostgreSQL.
 
 Each worker is a real `debate-room worker` subprocess on one PostgreSQL database (a server
 started from the machine's binaries, as the tests do), logged in to the loopback fake Discord

@@ -67,7 +67,7 @@ def _precedent(found: Precedent, language: str) -> str:
 
 
 def _claims(debate: Debate, last_own: int, fresh_session: bool, language: str) -> str:
-    """The live claim board (issue 18): whole on a participant's first turn or in a new
+    """The live claim board: whole on a participant's first turn or in a new
     session; after that only what changed since its last turn (the rest it has)."""
     whole = not last_own or fresh_session
     # The judgement of the participant's last turn came after its brief: its changes count.

@@ -266,7 +266,7 @@ async def _rest_only(bot: DebateBot, token: str) -> None:
 
 
 async def serve_worker(settings: Settings) -> None:
-    """`debate-room worker` (issue 20): over the REST API only, run the debates whose lease it
+    """`debate-room worker`: over the REST API only, run the debates whose lease it
     holds; clicks and messages reach the `run` process, which stores them in the inbox."""
     await _serve(settings, await shared_services(settings, gateway=False), gateway=False)
 

@@ -1,4 +1,4 @@
-"""The lease runner of a process that shares the debates (issue 20), on both stores: the inbox
+"""The lease runner of a process that shares the debates, on both stores: the inbox
 applied in order and once, a late renewal stopping the running turn, ended debates given up."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Anonymous peers (issue 34), in every format through the real engine: no debater's brief
+"""Anonymous peers, in every format through the real engine: no debater's brief
 names another seat, its vendor or its model (in the agenda a person wrote, the moderator's note
 and the relayed replies too), however the name is spelled; the stored turns and the wiki keep
 the names."""

@@ -1,4 +1,4 @@
-"""The engine under a lease (issue 20): two engines on one database, as two processes would be.
+"""The engine under a lease: two engines on one database, as two processes would be.
 
 The first holds the debate and is paused in the middle of a turn past its lease; the second
 claims it and finishes it; the first, resumed, stores and posts nothing more.

@@ -1,4 +1,4 @@
-"""A person typing a seat in the boardroom and the ledger (issue 31): asked as a person, never
+"""A person typing a seat in the boardroom and the ledger: asked as a person, never
 with the machine's JSON rules, shown the other seats' words, not their raw JSON, and their
 typed prose taken as their seat's turn (no repair asked of them, no "no JSON block" notice)."""
 

@@ -1,5 +1,5 @@
 """The console seats PARTICIPANTS: a boardroom of two people typing and one machine, each
-typed answer stored as its own seat's turn, the people asked as people (issue 31)."""
+typed answer stored as its own seat's turn, the people asked as people."""
 
 from __future__ import annotations
 

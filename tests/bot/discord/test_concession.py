@@ -64,7 +64,7 @@ async def test_concession_quotes_are_matched_on_prose_however_copied(
     rig: BotRig, people: People
 ) -> None:
     """A quote of the other side's JSON syntax is no quote; a real one that differs only in
-    Unicode form, a zero-width space or an apostrophe is (issue 31)."""
+    Unicode form, a zero-width space or an apostrophe is."""
     rig.ag.reply_for = lambda turn: block(AG_PROSE, "disagree")  # type: ignore[method-assign]  # AG's answer, scripted
     rig.claude.enqueue(
         conceding("disagree", ""),

@@ -1,4 +1,4 @@
-"""The people's answers count once, for the one who gave them (issue 31), through the real
+"""The people's answers count once, for the one who gave them, through the real
 discord.py client against the fake Discord: a button names its question, so a press on an
 answered question (from a client that still shows its buttons) answers no later one; the
 answered question loses its buttons; of two answers at once the first wins and the second

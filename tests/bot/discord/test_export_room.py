@@ -1,4 +1,4 @@
-"""The end of a debate in Discord (issue 34): the export attached after the Conclusion, and a
+"""The end of a debate in Discord: the export attached after the Conclusion, and a
 failed seat and a rules fallback named above the decision."""
 
 from __future__ import annotations

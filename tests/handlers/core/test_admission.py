@@ -79,7 +79,7 @@ ASKED_SECOND = speaking(
         ),
         (speaking(), answer(AG, 1), TAKEN),
         (speaking(), answer(CLAUDE, 1), NOT_NOW),
-        # a control names what it answers: this turn, this question (issue 31)
+        # a control names what it answers: this turn, this question
         (speaking(AG), SkipRequested(ALICE, AG, 1), TAKEN),
         (speaking(AG), SkipRequested(ALICE, CLAUDE, 1), NOT_NOW),  # not the turn open now
         (speaking(AG), SkipRequested(ALICE, AG, 2), NOT_NOW),

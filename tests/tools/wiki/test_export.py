@@ -1,4 +1,4 @@
-"""The one-file export (issue 34) and the degraded outcome line on the Conclusion page."""
+"""The one-file export and the degraded outcome line on the Conclusion page."""
 
 from __future__ import annotations
 
