@@ -27,12 +27,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 # After the path set-up above:
-from handlers.core.anonymous import anonymize, peer_names  # noqa: E402
-from handlers.core.model import (  # noqa: E402
+from handlers.core.anonymous import anonymize, peer_names
+from handlers.core.model import (
     AG,
     CLAUDE,
     GEMINI,

@@ -1,4 +1,4 @@
-"""Benchmark: what ClaudeCodeDebater adds to a bare `claude -p` call (issue 8, item 3).
+"""Benchmark: what ClaudeCodeDebater adds to a bare `claude -p` call.
 
     .venv/bin/python bench/claude_overhead.py [--turns 20] [--json]
 
@@ -23,13 +23,13 @@ import time
 from datetime import UTC, datetime
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))  # `tests.fakes` is not installed; run from anywhere
+# `tests.fakes` is not installed; run from anywhere
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from handlers.ports import TurnRequest  # noqa: E402  # after the path set-up above
-from tests.fakes.fake_anthropic import FakeAnthropic, find_claude_bin  # noqa: E402
-from tools.claude.debater import ClaudeCodeDebater  # noqa: E402
-from tools.store.db import Database  # noqa: E402
+from handlers.ports import TurnRequest  # after the path set-up above
+from tests.fakes.fake_anthropic import FakeAnthropic, find_claude_bin
+from tools.claude.debater import ClaudeCodeDebater
+from tools.store.db import Database
 
 SYSTEM_PROMPT = (
     "You are one of two debaters in a structured design debate moderated by a third party. "
@@ -138,7 +138,7 @@ async def measure(binary: str, turns: int) -> tuple[list[float], list[float]]:
 
 
 def summary(ours: list[float], bare: list[float]) -> dict[str, float]:
-    """The benchmark's fields, exactly as issue 8 names them."""
+    """The benchmark's fields, by the names README.md and the smoke test read."""
     ours_median, bare_median = statistics.median(ours), statistics.median(bare)
     return {
         "ours_median_s": round(ours_median, 4),

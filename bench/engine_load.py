@@ -49,16 +49,16 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))  # `tests.fakes` is not installed; run from anywhere
+# `tests.fakes` is not installed; run from anywhere
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import aiohttp  # noqa: E402
+import aiohttp
 
-from bot.discord.app import Services, assemble, new_event_loop, shutdown  # noqa: E402
-from bot.discord.client import DebateBot  # noqa: E402
-from bot.settings import Settings  # noqa: E402
-from handlers.core.events import ProposalApproved  # noqa: E402
-from handlers.core.model import (  # noqa: E402
+from bot.discord.app import Services, assemble, new_event_loop, shutdown
+from bot.discord.client import DebateBot
+from bot.settings import Settings
+from handlers.core.events import ProposalApproved
+from handlers.core.model import (
     DEFAULT_ROSTER,
     Action,
     Actor,
@@ -70,16 +70,18 @@ from handlers.core.model import (  # noqa: E402
     Proposal,
     TurnMeta,
 )
-from handlers.ports import (  # noqa: E402
+from handlers.ports import (
     DebaterOutput,
     ModeratorUnavailable,
     TaskRequest,
     TurnRequest,
 )
-from tests.fakes.discord_loopback import redirect_to  # noqa: E402
-from tests.fakes.discord_spec import VIOLATES  # noqa: E402
-from tests.fakes.fake_discord import report_spawned, spawn  # noqa: E402
-from tools.store.db import Database  # noqa: E402
+from tests.fakes.discord_loopback import redirect_to
+from tests.fakes.discord_spec import VIOLATES
+from tests.fakes.fake_discord import report_spawned, spawn
+from tools.store.db import Database
+
+ROOT = Path(__file__).resolve().parents[1]
 
 FIELDS = (
     "p50_ms",

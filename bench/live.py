@@ -28,23 +28,23 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))  # `tests.fakes` is not installed; run from anywhere
+# `tests.fakes` is not installed; run from anywhere
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.discord.room import DiscordRoom  # noqa: E402
-from handlers.core.i18n import Strings  # noqa: E402
-from handlers.core.model import CLAUDE, Debate, OpenAsk, Phase, Proposal, Turn  # noqa: E402
-from handlers.core.reply_parser import parse_reply  # noqa: E402
-from handlers.ports import TurnRequest  # noqa: E402
-from tests.doubles import FakeClock  # noqa: E402
-from tests.effects import posted  # noqa: E402
-from tests.fakes.discord_fixtures import ListeningClient, start_client, stop_client  # noqa: E402
-from tests.fakes.discord_loopback import redirected  # noqa: E402
-from tests.fakes.discord_spec import report  # noqa: E402
-from tests.fakes.fake_anthropic import FakeAnthropic, find_claude_bin  # noqa: E402
-from tests.fakes.fake_discord import FakeDiscord  # noqa: E402
-from tools.claude.debater import ClaudeCodeDebater  # noqa: E402
-from tools.store.db import Database  # noqa: E402
+from bot.discord.room import DiscordRoom
+from handlers.core.i18n import Strings
+from handlers.core.model import CLAUDE, Debate, OpenAsk, Phase, Proposal, Turn
+from handlers.core.reply_parser import parse_reply
+from handlers.ports import TurnRequest
+from tests.doubles import FakeClock
+from tests.effects import posted
+from tests.fakes.discord_fixtures import ListeningClient, start_client, stop_client
+from tests.fakes.discord_loopback import redirected
+from tests.fakes.discord_spec import report
+from tests.fakes.fake_anthropic import FakeAnthropic, find_claude_bin
+from tests.fakes.fake_discord import FakeDiscord
+from tools.claude.debater import ClaudeCodeDebater
+from tools.store.db import Database
 
 FIELDS = ("first_text_s", "api_to_thread_s", "edits_per_reply", "rate_limited")
 REPLY_CHARS, CHUNK, GAP_S = 3000, 30, 0.1
@@ -62,9 +62,14 @@ def reply_text(chars: int = REPLY_CHARS) -> str:
 def debate_in(channel_id: int) -> Debate:
     """A running debate asking Claude for turn 1."""
     proposal = Proposal(
-        channel_id=channel_id, topic="캐시 계층", question="q", reason="bench",
-        confidence=0.9, context="", people_ids=(1,),
-    )  # fmt: skip
+        channel_id=channel_id,
+        topic="캐시 계층",
+        question="q",
+        reason="bench",
+        confidence=0.9,
+        context="",
+        people_ids=(1,),
+    )
     now = datetime.now(UTC)
     debate = Debate(id=1, proposal=proposal, phase=Phase.SPEAKING, created_at=now, max_rounds=3)
     return replace(debate, asked=(OpenAsk(CLAUDE, 1),), speaker=CLAUDE)
@@ -109,10 +114,18 @@ async def _one_reply(
     first_delta: list[float],
 ) -> dict[str, Any]:
     debater = ClaudeCodeDebater(
-        db, binary=str(binary), system_prompt="bench", model=None, tools="Read",
-        timeout_s=120, max_retries=0, max_concurrency=1, workdir_root=tmp / "data",
-        env=api.cli_env(tmp / "claude-config"), keep_api_key=True,
-    )  # fmt: skip
+        db,
+        binary=str(binary),
+        system_prompt="bench",
+        model=None,
+        tools="Read",
+        timeout_s=120,
+        max_retries=0,
+        max_concurrency=1,
+        workdir_root=tmp / "data",
+        env=api.cli_env(tmp / "claude-config"),
+        keep_api_key=True,
+    )
     await db.execute(
         "INSERT INTO debates (id, channel_id, topic, phase, state, created_at, updated_at)"
         " VALUES (1, ?, 'bench', 'speaking', '{}', '', '')",
@@ -132,10 +145,17 @@ async def _one_reply(
     async with working:
         output = await debater.speak(request)
     turn = Turn(
-        debate_id=1, number=1, round=1, seat=CLAUDE, text=output.text, raw=output.raw,
-        sha256=hashlib.sha256(output.raw.encode()).hexdigest(), parsed=parse_reply(output.text),
-        meta=output.meta, at=datetime.now(UTC),
-    )  # fmt: skip
+        debate_id=1,
+        number=1,
+        round=1,
+        seat=CLAUDE,
+        text=output.text,
+        raw=output.raw,
+        sha256=hashlib.sha256(output.raw.encode()).hexdigest(),
+        parsed=parse_reply(output.text),
+        meta=output.meta,
+        at=datetime.now(UTC),
+    )
     await room.show(debate, *posted(turn))
     assert output.text == text, "the stored reply is the streamed one, whole"
     shown = fake.calls_to(*POST)[0].at  # the live message: the first post of the run

@@ -27,19 +27,19 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))  # `tests.fakes` is not installed; run from anywhere
+# `tests.fakes` is not installed; run from anywhere
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from google import genai  # noqa: E402
-from google.genai import types  # noqa: E402
-from moderator_cost_autogen import autogen  # noqa: E402  # bench/ is on sys.path when run
+from google import genai
+from google.genai import types
+from moderator_cost_autogen import autogen  # bench/ is on sys.path when run
 
-from bot.compose import detection_limits  # noqa: E402
-from bot.settings import Settings  # noqa: E402
-from handlers.core.effects import AskDebater, Conclude, Judge  # noqa: E402
-from handlers.core.events import ConclusionReady, Judged, ProposalApproved, ReplyReceived  # noqa: E402
-from handlers.core.i18n import Strings  # noqa: E402
-from handlers.core.model import (  # noqa: E402
+from bot.compose import detection_limits
+from bot.settings import Settings
+from handlers.core.effects import AskDebater, Conclude, Judge
+from handlers.core.events import ConclusionReady, Judged, ProposalApproved, ReplyReceived
+from handlers.core.i18n import Strings
+from handlers.core.model import (
     AG,
     Actor,
     ChatLine,
@@ -50,15 +50,15 @@ from handlers.core.model import (  # noqa: E402
     Turn,
     TurnMeta,
 )
-from handlers.core.state_machine import transition  # noqa: E402
-from handlers.detection import DetectionHandler  # noqa: E402
-from handlers.prompting import compose_turn_prompt  # noqa: E402
-from handlers.rules_moderator import RulesModerator  # noqa: E402
-from tests.fakes.fake_gemini import FakeGemini  # noqa: E402
-from tests.fakes.gemini_answers import rule_answer  # noqa: E402
-from tools.gemini.api import GeminiApiBackend  # noqa: E402
-from tools.gemini.core import GeminiModerator  # noqa: E402
-from tools.store.db import Database  # noqa: E402
+from handlers.core.state_machine import transition
+from handlers.detection import DetectionHandler
+from handlers.prompting import compose_turn_prompt
+from handlers.rules_moderator import RulesModerator
+from tests.fakes.fake_gemini import FakeGemini
+from tests.fakes.gemini_answers import rule_answer
+from tools.gemini.api import GeminiApiBackend
+from tools.gemini.core import GeminiModerator
+from tools.store.db import Database
 
 DATA = Path(__file__).resolve().parent / "data"
 T0 = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
@@ -190,7 +190,7 @@ async def _replay(moderator: GeminiModerator, texts: list[str]) -> int:
 
 async def detection(messages: list[dict[str, Any]], db: Database) -> int:
     """Detect requests per 1,000 messages of the busy channel, with the default throttling."""
-    defaults = Settings(_env_file=None)  # type: ignore[call-arg]
+    defaults = Settings(_env_file=None)
     fake = await FakeGemini(auto=True, responder=topic_responder).start()
     moderator, clock = _moderator(fake, db), _Clock()
     proposed: set[tuple[int, str]] = set()
@@ -231,7 +231,7 @@ class _Clock:
 
 
 async def measure() -> dict[str, float | int]:
-    """Run all three parts; the figures named in issue 8."""
+    """Run all three parts; the figures FIELDS names."""
     turns, messages = load_jsonl("debate_40_turns.jsonl"), load_jsonl("busy_channel.jsonl")
     with tempfile.TemporaryDirectory() as folder:
         db = await Database.open(str(Path(folder) / "bench.sqlite3"))
@@ -267,7 +267,7 @@ TARGETS = {
 
 
 def table(figures: Mapping[str, float | int]) -> str:
-    """The readable table, with the targets of issue 8."""
+    """The readable table, each figure beside its target (TARGETS)."""
     rows = [f"{'figure':<40} {'value':>12}  target"]
     for name in FIELDS:
         target = f"<= {TARGETS[name]}" if name in TARGETS else ""

@@ -1,4 +1,4 @@
-"""Benchmark: every reader of outside text on hostile shapes, at two sizes (issues 12 and 30).
+"""Benchmark: every reader of outside text on hostile shapes, at two sizes.
 
     .venv/bin/python bench/parse.py [--mb 1.0] [--repeat 2] [--only REGEX] [--json]
 
@@ -35,11 +35,10 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 # After the path set-up above:
-from bench.parse_inputs import (  # noqa: E402
+from bench.parse_inputs import (
     MB,
     SHAPES,
     claude_stdout,
@@ -47,10 +46,10 @@ from bench.parse_inputs import (  # noqa: E402
     size_of,
     stream_reads,
 )
-from bot.discord.ag_reply import tag_of, without_tag  # noqa: E402
-from handlers.core.concessions import verdict  # noqa: E402
-from handlers.core.formats import CONTRACTS  # noqa: E402
-from handlers.core.formats.adversarial_audit import (  # noqa: E402
+from bot.discord.ag_reply import tag_of, without_tag
+from handlers.core.concessions import verdict
+from handlers.core.formats import CONTRACTS
+from handlers.core.formats.adversarial_audit import (
     Audit,
     Evidence,
     Intake,
@@ -58,25 +57,25 @@ from handlers.core.formats.adversarial_audit import (  # noqa: E402
     Tier,
     rules_audit,
 )
-from handlers.core.formats.adversarial_contract import (  # noqa: E402
+from handlers.core.formats.adversarial_contract import (
     ADVOCATE,
     EvidencePoints,
     missing,
 )
-from handlers.core.formats.adversarial_result import (  # noqa: E402
+from handlers.core.formats.adversarial_result import (
     Answers,
     render_result,
     render_summary,
     uncited,
 )
-from handlers.core.formats.boardroom_reply import parse_position  # noqa: E402
-from handlers.core.formats.ledger_text import missing_fields  # noqa: E402
-from handlers.core.model import ParsedReply, Turn, TurnMeta  # noqa: E402
-from handlers.core.reply_parser import json_block, task_object  # noqa: E402
-from tools.claude.output import classify, window_of  # noqa: E402
-from tools.claude.stream import progress, result_line  # noqa: E402
-from tools.gemini.cli import last_json  # noqa: E402
-from tools.gemini.schemas import JudgeReply, validated  # noqa: E402
+from handlers.core.formats.boardroom_reply import parse_position
+from handlers.core.formats.ledger_text import missing_fields
+from handlers.core.model import ParsedReply, Turn, TurnMeta
+from handlers.core.reply_parser import json_block, task_object
+from tools.claude.output import classify, window_of
+from tools.claude.stream import progress, result_line
+from tools.gemini.cli import last_json
+from tools.gemini.schemas import JudgeReply, validated
 
 
 def _turn(text: str) -> Turn:

@@ -31,17 +31,19 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))  # `tests` is not installed; run from anywhere
+# `tests` is not installed; run from anywhere
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.engine_load import thread_cpu_s  # noqa: E402
-from bot.discord.app import new_event_loop  # noqa: E402
-from handlers.core.i18n import Strings  # noqa: E402
-from tests import effects  # noqa: E402
-from tests.tools.wiki.support import debate, turn  # noqa: E402
-from tools.store.db import Database  # noqa: E402
-from tools.wiki.backends import LocalWiki  # noqa: E402
-from tools.wiki.outbox import WikiOutbox  # noqa: E402
+from bench.engine_load import thread_cpu_s
+from bot.discord.app import new_event_loop
+from handlers.core.i18n import Strings
+from tests import effects
+from tests.tools.wiki.support import debate, turn
+from tools.store.db import Database
+from tools.wiki.backends import LocalWiki
+from tools.wiki.outbox import WikiOutbox
+
+ROOT = Path(__file__).resolve().parents[1]
 
 DEBATES, ENTRIES, WARM_UP = 50, 10, 5
 WORDS = ["캐시", "계층", "운영", "부담", "Redis", "LRU", "cache", "결정", "근거", "trade-off"]

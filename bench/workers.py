@@ -1,4 +1,4 @@
-"""Benchmark: turns per second with 1, 2 and 4 workers on PostgreSQL (issue 20).
+"""Benchmark: turns per second with 1, 2 and 4 workers on PostgreSQL.
 
 Each worker is a real `debate-room worker` subprocess on one PostgreSQL database (a server
 started from the machine's binaries, as the tests do), logged in to the loopback fake Discord
@@ -38,24 +38,26 @@ from typing import Any
 
 import aiohttp
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))  # `tests` is not installed; run from anywhere
+# `tests` is not installed; run from anywhere
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.discord.app import Services, assemble, shutdown  # noqa: E402
-from bot.discord.client import DebateBot  # noqa: E402
-from bot.settings import Settings  # noqa: E402
-from handlers.core.effects import PostCard  # noqa: E402
-from handlers.core.events import ProposalApproved  # noqa: E402
-from handlers.core.kinds import Phase  # noqa: E402
-from handlers.core.model import Actor, Debate, Proposal  # noqa: E402
-from handlers.core.participants import parse_roster  # noqa: E402
-from tests.fakes.discord_loopback import redirect_to, subprocess_env  # noqa: E402
-from tests.fakes.fake_discord import report_spawned, spawn  # noqa: E402
-from tests.fakes.fake_gemini import FakeGemini  # noqa: E402
-from tests.postgres import PostgresServer, start_server  # noqa: E402
-from tools.store.db import Database  # noqa: E402
-from tools.store.debates import SqliteStore  # noqa: E402
-from tools.store.inbox import Inbox  # noqa: E402
+from bot.discord.app import Services, assemble, shutdown
+from bot.discord.client import DebateBot
+from bot.settings import Settings
+from handlers.core.effects import PostCard
+from handlers.core.events import ProposalApproved
+from handlers.core.kinds import Phase
+from handlers.core.model import Actor, Debate, Proposal
+from handlers.core.participants import parse_roster
+from tests.fakes.discord_loopback import redirect_to, subprocess_env
+from tests.fakes.fake_discord import report_spawned, spawn
+from tests.fakes.fake_gemini import FakeGemini
+from tests.postgres import PostgresServer, start_server
+from tools.store.db import Database
+from tools.store.debates import SqliteStore
+from tools.store.inbox import Inbox
+
+ROOT = Path(__file__).resolve().parents[1]
 
 PARTICIPANTS = "claude:claude-cli:Claude,claude-2:claude-cli:Claude B"
 STUB = ROOT / "bench" / "cpu_claude.py"
@@ -133,8 +135,9 @@ async def turns_of(db: Database) -> int:
 
 def start_worker(rig: Rig, url: str, name: str, share: int) -> subprocess.Popen[bytes]:
     keep = ("PATH", "HOME", "LANG", "TMPDIR", "BENCH_BURN_SECONDS")
-    env = subprocess_env(rig.world["base_url"], base={k: v for k, v in os.environ.items()
-                                                      if k in keep})  # fmt: skip
+    env = subprocess_env(
+        rig.world["base_url"], base={k: v for k, v in os.environ.items() if k in keep}
+    )
     env |= rig.settings() | {
         "DATABASE_URL": url,
         "WORKER_MAX_DEBATES": str(share),

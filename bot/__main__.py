@@ -53,13 +53,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             return asyncio.run(run_doctor(settings))
         _require_run_settings(settings)
-        # discord.py loads only to run
-        from bot.discord.app import run_command, serve, serve_worker  # noqa: PLC0415
+        from bot.discord.app import run_command, serve, serve_worker  # noqa: PLC0415  # discord.py loads only to run
 
         return run_command(settings, serve_worker if args.command == "worker" else serve)
     except SettingsError as exc:
         for line in exc.lines:  # one line per setting, no traceback
-            print(f"debate-room: {line}", file=sys.stderr)  # noqa: T201
+            print(f"debate-room: {line}", file=sys.stderr)  # noqa: T201  # before logging is set up: one line per setting
         return EXIT_SETTINGS
     except DatabaseError as exc:
         print(f"debate-room: {exc}", file=sys.stderr)  # noqa: T201  # one line, no traceback

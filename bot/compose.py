@@ -91,7 +91,7 @@ def build_moderator(settings: Settings, db: Database, sleep: Sleep) -> GeminiMod
     model, timeout_s = settings.GEMINI_MODEL, settings.GEMINI_TIMEOUT_SECONDS
     backend: GeminiBackend
     if settings.MODERATOR_BACKEND == "cli":
-        from tools.gemini.cli_moderator import GeminiCliBackend  # noqa: PLC0415
+        from tools.gemini.cli_moderator import GeminiCliBackend  # noqa: PLC0415  # loaded only with MODERATOR_BACKEND=cli
 
         workdir = Path(settings.DATA_DIR) / "gemini-cli"
         backend = GeminiCliBackend(settings.GEMINI_CLI_BIN, model, workdir, timeout_s)
@@ -100,7 +100,7 @@ def build_moderator(settings: Settings, db: Database, sleep: Sleep) -> GeminiMod
         if key is None:
             raise SettingsError("GEMINI_API_KEY is not set (needed with MODERATOR_BACKEND=api)")
         # google-genai loads only when the API backend is chosen (the console starts faster).
-        from tools.gemini.api import GeminiApiBackend, make_client  # noqa: PLC0415
+        from tools.gemini.api import GeminiApiBackend, make_client  # noqa: PLC0415  # loaded only with MODERATOR_BACKEND=api
 
         client = make_client(key.get_secret_value(), timeout_s)
         backend = GeminiApiBackend(client, model, timeout_s)
@@ -226,8 +226,11 @@ def build_engine(
 
 def detection_limits(settings: Settings) -> DetectionLimits:
     """The detection limits as the settings give them."""
-    return DetectionLimits(settings.DETECT_COOLDOWN_SECONDS, settings.DETECT_MIN_NEW_MESSAGES,
-                           settings.DETECT_MIN_CONFIDENCE)  # fmt: skip
+    return DetectionLimits(
+        settings.DETECT_COOLDOWN_SECONDS,
+        settings.DETECT_MIN_NEW_MESSAGES,
+        settings.DETECT_MIN_CONFIDENCE,
+    )
 
 
 def build_detection(

@@ -1,4 +1,4 @@
-"""The front ends' engine when several processes share the debates (issue 20).
+"""The front ends' engine when several processes share the debates.
 
 The process that receives a click or a message does not run the debate: it reads the stored
 state, answers the person from the same rule the engine applies (`admits`), and stores the

@@ -1,4 +1,4 @@
-"""This process's share of the debates when several processes run them (issue 20).
+"""This process's share of the debates when several processes run them.
 
 A loop claims debates nobody holds (up to WORKER_MAX_DEBATES), submits the inbox's events for
 the debates held, in order, and gives ended debates up; a timer renews the leases. A lease

@@ -148,7 +148,7 @@ class Settings(BaseSettings):
     GEMINI_DEBATER_MODEL: str = "pro"  # the Gemini CLI's model for gemini-cli participants
     LOG_LEVEL: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     RETRY_WAIT_SCALE: float = Field(1.0, ge=0, le=100)  # 0 turns every retry wait off (tests)
-    # Several processes sharing the debates (with DATABASE_URL; issue 20). A debate's lease
+    # Several processes sharing the debates (with DATABASE_URL). A debate's lease
     # lasts LEASE_SECONDS and is renewed every third of it; a dead process's debates move on
     # after at most that long. A process holds at most WORKER_MAX_DEBATES debates (its share of
     # the machine); GATEWAY_ONLY makes `run` only receive events and leave debates to workers.

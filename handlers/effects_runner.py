@@ -93,7 +93,7 @@ class EffectRunner:
                 view = await self._view(debate)
                 decision = await self._moderator.judge(view)
                 return Judged(turn, decision, heard=len(debate.people))
-            case fx.RunTask(task=task) if task == MINORITY_TASK:  # a stalemate (issue 18)
+            case fx.RunTask(task=task) if task == MINORITY_TASK:  # a stalemate
                 return await self._minority_report(debate)
             case fx.RunTask(task=task):
                 return await self._task(debate, task)
@@ -172,7 +172,7 @@ class EffectRunner:
                 # A page reads whole answers (megabytes, if a debater wrote that): off the loop.
                 title, markdown = await asyncio.to_thread(fmt.render_page, debate, page, turns)
                 closing = page in (WikiPage.CONCLUSION.value, *fmt.pages(debate)[-1:])
-                if closing and fmt.closes_itself(debate):  # it names what failed (issue 34)
+                if closing and fmt.closes_itself(debate):  # it names what failed
                     markdown = warned(debate, markdown)
                 return Loaded(title=title, markdown=markdown)
         return NOTHING
@@ -277,7 +277,7 @@ class EffectRunner:
         return ReplyReceived(*said, heard=len(debate.people), parsed=parsed, concession=concession)
 
     async def _concession(self, debate: Debate, seat: str, parsed: ParsedReply) -> str:
-        """Checks a move toward the others against their stored replies (issue 18)."""
+        """Checks a move toward the others against their stored replies."""
         if not moved_toward(debate.stance_of(seat), parsed.stance):
             return ""
         earlier = await self._store.last_turns(debate.id, debate.stored_turns)

@@ -1,4 +1,4 @@
-"""What the engine asks of a lease when several processes share the debates (issue 20), and
+"""What the engine asks of a lease when several processes share the debates, and
 how it waits out their shared database being out of reach."""
 
 from __future__ import annotations

@@ -61,12 +61,13 @@ def _anonymous(debate: Debate, seat: str, text: str, turns: tuple[Turn, ...], la
 def _precedent(found: Precedent, language: str) -> str:
     """One earlier decision, with the words it matched on."""
     because = ", ".join(found.because) or "-"
-    return prompts.load("debate_precedent", language, title=found.title, url=found.url,
-                        because=because).strip()  # fmt: skip
+    return prompts.load(
+        "debate_precedent", language, title=found.title, url=found.url, because=because
+    ).strip()
 
 
 def _claims(debate: Debate, last_own: int, fresh_session: bool, language: str) -> str:
-    """The live claim board (issue 18): whole on a participant's first turn or in a new
+    """The live claim board: whole on a participant's first turn or in a new
     session; after that only what changed since its last turn (the rest it has)."""
     whole = not last_own or fresh_session
     # The judgement of the participant's last turn came after its brief: its changes count.

@@ -92,14 +92,14 @@ class Store(Protocol):
 
 
 class Precedents(Protocol):
-    """Past Conclusion pages, searched before a card is posted (issue 18)."""
+    """Past Conclusion pages, searched before a card is posted."""
 
     async def search(self, text: str, limit: int) -> tuple[Precedent, ...]:
         """Up to `limit` pages related to `text`, best first."""
 
 
 class ServerConfigs(Protocol):
-    """What `/debate config` set for a server and its channels (issue 34)."""
+    """What `/debate config` set for a server and its channels."""
 
     async def lookup(self, guild_id: int, channel_id: int) -> ServerConfig:
         """What applies in a channel of a server."""

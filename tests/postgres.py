@@ -89,9 +89,16 @@ class PostgresServer:
             os.chown(self.root, owner.pw_uid, owner.pw_gid)
         self.root.chmod(0o700)
         self._run(
-            "initdb", "-D", str(self.data), "-U", SERVER_USER, "--auth=trust",
-            "--encoding=UTF8", "--locale=C", "--no-sync",
-        )  # fmt: skip
+            "initdb",
+            "-D",
+            str(self.data),
+            "-U",
+            SERVER_USER,
+            "--auth=trust",
+            "--encoding=UTF8",
+            "--locale=C",
+            "--no-sync",
+        )
         self.resume()
         self._run(
             "createdb", "-h", str(self.root), "-p", str(self.port), "-U", SERVER_USER, DATABASE

@@ -87,9 +87,16 @@ class CliDebater(ABC):
                 run = await self._run(self._argv(resume, request), request, workdir, extra_env)
             answer, failure = self._read(run)
             session_id = answer.meta.session_id if answer is not None else None
-            log.info("%s debate=%s turn=%s resume=%s exit=%s %.1fs %s", self.backend.value,
-                     request.debate_id, request.turn, bool(resume), run.exit_code, run.latency_s,
-                     failure.kind.value if failure else "ok")  # fmt: skip
+            log.info(
+                "%s debate=%s turn=%s resume=%s exit=%s %.1fs %s",
+                self.backend.value,
+                request.debate_id,
+                request.turn,
+                bool(resume),
+                run.exit_code,
+                run.latency_s,
+                failure.kind.value if failure else "ok",
+            )
             # A failed first call leaves nothing worth resuming; any resumed call's id is the
             # latest one of the session, whatever happened.
             if session_id and (failure is None or resume):
@@ -123,9 +130,14 @@ class CliDebater(ABC):
     ) -> CliRun:
         try:
             return await run_cli(
-                argv, stdin=request.prompt.encode("utf-8"), cwd=cwd, env={**self._env, **extra_env},
-                timeout_s=self._timeout_s, grace_s=self._grace_s, on_lines=self._on_lines(request),
-            )  # fmt: skip
+                argv,
+                stdin=request.prompt.encode("utf-8"),
+                cwd=cwd,
+                env={**self._env, **extra_env},
+                timeout_s=self._timeout_s,
+                grace_s=self._grace_s,
+                on_lines=self._on_lines(request),
+            )
         except OSError as exc:
             detail = f"cannot run {self._binary}: {exc.strerror or exc}"
             raise self.error(FailureKind.USAGE, detail) from exc

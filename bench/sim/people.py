@@ -169,10 +169,10 @@ async def _pause(
     """The people's word at a pause: by one, by two at once, or on a stale button."""
     choice = rng.choice(["extend", "conclude", "consensus", "resume"])
     stale = debate.pauses - 1 if rng.random() < 0.2 else debate.pauses
-    first = BudgetDecided(who, choice, at=stale)  # type: ignore[arg-type]
+    first = BudgetDecided(who, choice, at=stale)  # type: ignore[arg-type]  # one of the four words BudgetDecided takes
     if rng.random() < 0.3:
         second = rng.choice(["extend", "conclude", "consensus", "resume"])
-        also = BudgetDecided(other, second, at=debate.pauses)  # type: ignore[arg-type]
+        also = BudgetDecided(other, second, at=debate.pauses)  # type: ignore[arg-type]  # one of the four words BudgetDecided takes
         await at_once(sim, driver, first, also)
     else:
         await submit(sim, driver, first)

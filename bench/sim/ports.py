@@ -69,7 +69,7 @@ class SimStore(SqliteStore):
         super().__init__(db)
         self.sim = sim
 
-    async def save_step(  # type: ignore[override]
+    async def save_step(
         self, debate: Debate, effects: Sequence[Effect], turn: Turn | None, *a: Any, **kw: Any
     ) -> None:
         world = self.sim.world_of(debate.id)

@@ -341,10 +341,10 @@ def stalls() -> Iterator[Stall]:
             if spent > worst.ms:
                 worst.ms, worst.where = spent, repr(handle)[:300]
 
-    asyncio.events.Handle._run = timed  # type: ignore[method-assign]
+    asyncio.events.Handle._run = timed  # type: ignore[method-assign]  # times every callback to find the worst stall
     gc.callbacks.append(collector)
     try:
         yield worst
     finally:
         gc.callbacks.remove(collector)
-        asyncio.events.Handle._run = run  # type: ignore[method-assign]
+        asyncio.events.Handle._run = run  # type: ignore[method-assign]  # asyncio's own, put back

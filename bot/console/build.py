@@ -56,9 +56,11 @@ def typed_seats(options: ConsoleOptions) -> Typed:
 def missing_binaries(settings: Settings, options: ConsoleOptions) -> list[str]:
     """The CLIs the machine seats need but PATH does not have, as setting names and values."""
     machines = wanted_backends(settings) - typed_seats(options).backends
-    needed = {Backend.CLAUDE_CLI: ("CLAUDE_BIN", settings.CLAUDE_BIN),
-              Backend.AG_RELAY: ("GEMINI_CLI_BIN", settings.GEMINI_CLI_BIN),
-              Backend.GEMINI_CLI: ("GEMINI_CLI_BIN", settings.GEMINI_CLI_BIN)}  # fmt: skip
+    needed = {
+        Backend.CLAUDE_CLI: ("CLAUDE_BIN", settings.CLAUDE_BIN),
+        Backend.AG_RELAY: ("GEMINI_CLI_BIN", settings.GEMINI_CLI_BIN),
+        Backend.GEMINI_CLI: ("GEMINI_CLI_BIN", settings.GEMINI_CLI_BIN),
+    }
     found = {needed[backend] for backend in machines}
     return sorted(f"{name}={binary}" for name, binary in found if shutil.which(binary) is None)
 

@@ -41,8 +41,13 @@ from tools.store.room_messages import RoomMessages
 from tools.wiki.export import export_markdown, export_name
 
 # The posts printed once per debate, by the key `room_messages` keeps them under.
-_ONCE: dict[type, str] = {PostCard: "card", CloseCard: "card-closed", OpenRoom: "open",
-                          PostConclusion: "conclusion", PostMinorityReport: "poll"}  # fmt: skip
+_ONCE: dict[type, str] = {
+    PostCard: "card",
+    CloseCard: "card-closed",
+    OpenRoom: "open",
+    PostConclusion: "conclusion",
+    PostMinorityReport: "poll",
+}
 
 
 class ConsoleRoom:

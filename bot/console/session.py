@@ -114,31 +114,66 @@ class _Session:
         settings, path = self.settings, database_path(self.settings, self.options)
         backend = self._backend()
         typed = typed_seats(self.options)  # a backend a test replaced is not typed here
-        typed = replace(typed, backends=frozenset(
-            b for b in typed.backends if isinstance(seats.get(b), HumanDebater)))  # fmt: skip
+        typed = replace(
+            typed,
+            backends=frozenset(b for b in typed.backends if isinstance(seats.get(b), HumanDebater)),
+        )
 
         room = ConsoleRoom(
-            self.console, self.strings, self.clock, db=self.db, typed=typed,
-            names=self.people.names, rules_only=shortcut, export_dir=Path(path).parent,
-        )  # fmt: skip
+            self.console,
+            self.strings,
+            self.clock,
+            db=self.db,
+            typed=typed,
+            names=self.people.names,
+            rules_only=shortcut,
+            export_dir=Path(path).parent,
+        )
 
         self.engine = engine = build_engine(
-            self.db, strings=self.strings, backend=backend, wiki_root=settings.WIKI_ROOT,
-            room=room, moderator=moderator, debaters=seats, clock=self.clock, rng=rng,
+            self.db,
+            strings=self.strings,
+            backend=backend,
+            wiki_root=settings.WIKI_ROOT,
+            room=room,
+            moderator=moderator,
+            debaters=seats,
+            clock=self.clock,
+            rng=rng,
             # no poll at a stalemate (a terminal has no one to vote)
             config=replace(handler_config(settings), poll_hours=0, archive_hours=0),
-        )  # fmt: skip
-        print_banner(self.console, self.strings, settings, self.options, shortcut, path,
-                     backend, self.unreachable)  # fmt: skip
+        )
+        print_banner(
+            self.console,
+            self.strings,
+            settings,
+            self.options,
+            shortcut,
+            path,
+            backend,
+            self.unreachable,
+        )
         await engine.wiki.start()
         detection = build_detection(
-            moderator, engine.store, self.clock, channels=(CONSOLE_CHANNEL,), bot_user_id=0,
+            moderator,
+            engine.store,
+            self.clock,
+            channels=(CONSOLE_CHANNEL,),
+            bot_user_id=0,
             limits=detection_limits(settings),
-        )  # fmt: skip
+        )
         return ConsoleApp(
-            engine.handler, detection, engine.store, self.keyboard, self.console,
-            self.strings, self.clock, self.people, shortcut=shortcut, db_path=str(path),
-        )  # fmt: skip
+            engine.handler,
+            detection,
+            engine.store,
+            self.keyboard,
+            self.console,
+            self.strings,
+            self.clock,
+            self.people,
+            shortcut=shortcut,
+            db_path=str(path),
+        )
 
     def _backend(self) -> WikiBackend:
         if self.options.wiki == "settings":

@@ -88,8 +88,10 @@ async def replay(
         await player.wiki.start()
         debate = await player.play()
         await player.wiki.drained(debate.id)
-        pages = {page: player.local.file_of(player.wiki.path_of(debate, page))
-                 for page in format_named(debate.format).pages(debate)}  # fmt: skip
+        pages = {
+            page: player.local.file_of(player.wiki.path_of(debate, page))
+            for page in format_named(debate.format).pages(debate)
+        }
         return DemoResult(db_path.absolute(), pages, debate)
     finally:
         await player.handler.aclose()
@@ -101,9 +103,14 @@ class _Player:
     """The real engine with the recorded seats and moderator, and the recorded key presses."""
 
     def __init__(
-        self, console: Console, recording: Recording, db: Database, local: LocalWiki,
-        pace_s: float, out: Path,
-    ) -> None:  # fmt: skip
+        self,
+        console: Console,
+        recording: Recording,
+        db: Database,
+        local: LocalWiki,
+        pace_s: float,
+        out: Path,
+    ) -> None:
         self.console, self.recording, self.local, self.pace_s = console, recording, local, pace_s
         self.t = Strings(recording.language)
         # The replay ends now: it starts as long ago as the recorded chat and debate took
@@ -114,23 +121,35 @@ class _Player:
         self.people = People(recording.approval[0])
         self.moderator = ReplayModerator(recording)
         roster = recording.roster
-        config = HandlerConfig(language=recording.language, max_rounds=recording.max_rounds,
-                               retry_wait_scale=0.0, format=recording.format_name, roster=roster,
-                               format_options=tuple(sorted(recording.options.items())))  # fmt: skip
+        config = HandlerConfig(
+            language=recording.language,
+            max_rounds=recording.max_rounds,
+            retry_wait_scale=0.0,
+            format=recording.format_name,
+            roster=roster,
+            format_options=tuple(sorted(recording.options.items())),
+        )
 
-        room = ConsoleRoom(console, self.t, self.clock, db=db, names=self.people.names,
-                           export_dir=out)  # fmt: skip
+        room = ConsoleRoom(
+            console, self.t, self.clock, db=db, names=self.people.names, export_dir=out
+        )
         self.out = ConsoleOut(console, self.t)
 
         self.engine = build_engine(
-            db, strings=self.t, backend=local, wiki_root=WIKI_ROOT, room=room,
+            db,
+            strings=self.t,
+            backend=local,
+            wiki_root=WIKI_ROOT,
+            room=room,
             moderator=self.moderator,
-            debaters={member.backend: ReplayDebater(member.backend, recording, self.clock, pace_s)
-                      for member in roster},
+            debaters={
+                member.backend: ReplayDebater(member.backend, recording, self.clock, pace_s)
+                for member in roster
+            },
             clock=self.clock,
             rng=random.Random(recording.seed),  # noqa: S311  # replays the recorded order
             config=config,
-        )  # fmt: skip
+        )
         self.handler, self.wiki = self.engine.handler, self.engine.wiki
 
     async def play(self) -> Debate:
@@ -161,9 +180,13 @@ class _Player:
         chat = self.recording.chat
         # A fresh database: no topic is open yet, so every proposal goes through.
         detection = build_detection(
-            self.moderator, self.engine.store, self.clock, channels=(CONSOLE_CHANNEL,),
-            bot_user_id=0, limits=DetectionLimits(0, len(chat), 0.5),
-        )  # fmt: skip
+            self.moderator,
+            self.engine.store,
+            self.clock,
+            channels=(CONSOLE_CHANNEL,),
+            bot_user_id=0,
+            limits=DetectionLimits(0, len(chat), 0.5),
+        )
         title = Text(self.t("console.demo_chat", channel=self.recording.channel))
         self.console.rule(title, style=MODERATOR_GREY)
         proposal = None

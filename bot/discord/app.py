@@ -266,7 +266,7 @@ async def _rest_only(bot: DebateBot, token: str) -> None:
 
 
 async def serve_worker(settings: Settings) -> None:
-    """`debate-room worker` (issue 20): over the REST API only, run the debates whose lease it
+    """`debate-room worker`: over the REST API only, run the debates whose lease it
     holds; clicks and messages reach the `run` process, which stores them in the inbox."""
     await _serve(settings, await shared_services(settings, gateway=False), gateway=False)
 
@@ -291,7 +291,7 @@ def run_command(settings: Settings, main: Callable[[Settings], Coroutine[Any, An
         return 2  # the setup must change, as for a bad setting
     except (aiohttp.ClientError, discord.HTTPException, OSError, TimeoutError) as exc:
         # DNS, refused connection, a Discord outage at start-up: one line, no traceback.
-        log.error("cannot reach Discord: %s", one_line(exc))  # noqa: TRY400
+        log.error("cannot reach Discord: %s", one_line(exc))  # noqa: TRY400  # one line, no traceback
         return 1
     except KeyboardInterrupt:
         return 0

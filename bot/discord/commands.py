@@ -1,4 +1,4 @@
-"""`/debate` for approvers (issue 34): list, status, stop, export and config, each answered
+"""`/debate` for approvers: list, status, stop, export and config, each answered
 privately, each about the server it is run in only.
 
 The group is added to the client's command tree here and registered per server as each one

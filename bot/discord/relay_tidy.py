@@ -71,8 +71,9 @@ def _ag_message_ids(raw: str) -> list[int]:
         return []
 
 
-async def _delete(channel: discord.Thread | discord.TextChannel, own: list[int],
-                  theirs: list[int]) -> bool:  # fmt: skip
+async def _delete(
+    channel: discord.Thread | discord.TextChannel, own: list[int], theirs: list[int]
+) -> bool:
     """True once everything is gone (or was gone already)."""
     everything = [discord.Object(mid) for mid in (*own, *theirs)]
     try:

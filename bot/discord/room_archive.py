@@ -1,4 +1,4 @@
-"""A concluded debate's thread tidies itself (issue 34): ARCHIVE_AFTER_HOURS after the end (a
+"""A concluded debate's thread tidies itself: ARCHIVE_AFTER_HOURS after the end (a
 time stored as the debate's timer, so a restart keeps it) a last message links the Conclusion
 and the thread is archived, so it stops counting against the server's active threads."""
 

@@ -1,4 +1,4 @@
-"""The people's poll in the Discord room (issue 18, feature 2): the minority report, the
+"""The people's poll in the Discord room: the minority report, the
 native poll, reading it once it ends (the message is fetched anew: after a restart
 discord.py's cache is gone, and a fetched message carries the final counts), and the people's
 decision on the closing embed. Every post is recorded under its key, so a repeat after a

@@ -1,4 +1,4 @@
-"""A process that shares the debates with others through PostgreSQL (issue 20): its database
+"""A process that shares the debates with others through PostgreSQL: its database
 and leases, the inbox in front of its engine, and the NOTIFY that wakes it."""
 
 from __future__ import annotations

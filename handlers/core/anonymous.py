@@ -1,4 +1,4 @@
-"""Anonymous peers (issue 34): a debater reads the others as neutral letters, with no seat,
+"""Anonymous peers: a debater reads the others as neutral letters, with no seat,
 vendor or model name, since agents defer to a peer they can name (identity bias)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The live claim board (issue 18): the debate's claims with ids (C1, C2, ...), who holds each,
+"""The live claim board: the debate's claims with ids (C1, C2, ...), who holds each,
 and its status, kept from the moderator's judgements (the same request, no extra one). Pure."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Honest concessions (issue 18): a debater that moves its stance toward the others must quote
+"""Honest concessions: a debater that moves its stance toward the others must quote
 what convinced it (`convinced_by`); code checks the quote against the others' earlier replies.
 A concession without a matching quote is flagged in the thread and told to the moderator."""
 

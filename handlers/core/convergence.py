@@ -1,4 +1,4 @@
-"""The convergence meter (issue 18): the moderator's consensus estimates over the turns, and
+"""The convergence meter: the moderator's consensus estimates over the turns, and
 the pause when they stay high but nobody concludes. Pure, like the state machine."""
 
 from __future__ import annotations

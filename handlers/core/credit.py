@@ -1,4 +1,4 @@
-"""Claude's credit (issue 33): what each seat cost so far, and limits as pauses, not failures.
+"""Claude's credit: what each seat cost so far, and limits as pauses, not failures.
 
 A usage limit pauses the debate until it resets (a stored timer, or the people's button), a
 missing login until someone logs in, and a refusal nothing clears stops the seat, or pauses

@@ -1,4 +1,4 @@
-"""Honest degradation (issue 34): which seats failed or were skipped and whether the moderator
+"""Honest degradation: which seats failed or were skipped and whether the moderator
 fell back to its rules, kept on the debate and named above every closing page and post; a
 debate reads as a consensus only when every seat that spoke agreed and none faltered. Pure."""
 

@@ -41,7 +41,7 @@ class Outcome(enum.StrEnum):
     MAX_ROUNDS = "max_rounds"
     STOPPED = "stopped"
     FAILED = "failed"
-    PEOPLE = "people"  # the people's poll decided a stalemate (issue 18)
+    PEOPLE = "people"  # the people's poll decided a stalemate
     VERDICT = "verdict"  # the format's own decider ruled (adversarial Reconciler, boardroom vote)
 
 

@@ -13,8 +13,18 @@ HANGUL_FIRST, HANGUL_LAST = 0xAC00, 0xD7A3
 JONG_COUNT = 28
 RIEUL = 8  # ㄹ as a final consonant: "로", not "으로"
 # How a final digit is read: 영 일 이 삼 사 오 육 칠 팔 구 (its final consonant, 0 for none).
-DIGIT_FINAL = {"0": 21, "1": RIEUL, "2": 0, "3": 16, "4": 0, "5": 0, "6": 1, "7": RIEUL,
-               "8": RIEUL, "9": 0}  # fmt: skip
+DIGIT_FINAL = {
+    "0": 21,
+    "1": RIEUL,
+    "2": 0,
+    "3": 16,
+    "4": 0,
+    "5": 0,
+    "6": 1,
+    "7": RIEUL,
+    "8": RIEUL,
+    "9": 0,
+}
 # A Latin acronym's last letter read by its name: L 엘, M 엠, N 엔, R 알 end in a consonant.
 LETTER_FINAL = {"L": RIEUL, "M": 16, "N": 4, "R": RIEUL}
 # A Latin word's ending as it is usually written in Hangul (Claude 클로드, Redis 레디스: none).

@@ -1,4 +1,4 @@
-"""The minority report at a stalemate (issue 18, feature 2): the moderator's task, its
+"""The minority report at a stalemate: the moderator's task, its
 deterministic fallback, and the check that every quote is the side's own words. Pure."""
 
 from __future__ import annotations

@@ -64,7 +64,7 @@ class ParsedReply:
     stance: Stance | None = None
     structured: bool = True  # False when no valid JSON block was found
     extra: str = ""  # the block's fields the contract does not use, as a Markdown list
-    convinced_by: str = ""  # a concession's quote of what convinced it (issue 18)
+    convinced_by: str = ""  # a concession's quote of what convinced it
 
 
 @dataclass(frozen=True)
@@ -120,7 +120,7 @@ class Decision:
     summary: str = ""  # the updated running summary (the moderator's memory)
     source: ModeratorSource = ModeratorSource.GEMINI
     lasting: bool = True  # a RULES decision: True while the quota is spent, False for one step
-    claims: tuple[ClaimUpdate, ...] = ()  # the claim board's updates (issue 18)
+    claims: tuple[ClaimUpdate, ...] = ()  # the claim board's updates
 
 
 @dataclass(frozen=True)
@@ -137,7 +137,7 @@ class Conclusion:
 
 @dataclass(frozen=True)
 class Precedent:
-    """A past debate's Conclusion page related to a new proposal (issue 18)."""
+    """A past debate's Conclusion page related to a new proposal."""
 
     title: str
     url: str
@@ -242,28 +242,28 @@ class Debate:
     heard: tuple[tuple[str, int], ...] = ()  # per participant: how many of `people` it got
     moderator_heard: int = 0  # how many of `people` the moderator's judgements got
     people_question: str = ""  # a debater's question to the people, not yet put to them
-    # ---- the budget the people set (issue 18): max_rounds is the budget
+    # ---- the budget the people set: max_rounds is the budget
     pauses_at_budget: bool = False  # BUDGET_PAUSE: at max_rounds (or converging) the people decide
-    paused: str = ""  # waiting for the people's word: "budget" or "converging" (issue 18)
+    paused: str = ""  # waiting for the people's word: "budget" or "converging"
     pauses: int = 0  # how many pauses so far: the number names each pause's one answer
     consensus_trend: tuple[float, ...] = ()  # the moderator's consensus estimates, latest last
-    claims: tuple[Claim, ...] = ()  # the live claim board (issue 18)
+    claims: tuple[Claim, ...] = ()  # the live claim board
     unquoted: tuple[tuple[int, str], ...] = ()  # (turn, participant): concessions with no quote
     outputs: tuple[tuple[str, str], ...] = ()  # moderator task -> its output, verbatim
     tasks: tuple[str, ...] = ()  # the moderator tasks the current step still waits for
     options: tuple[tuple[str, str], ...] = ()  # the format's options (fixed at approval)
     added: tuple[Added, ...] = ()  # the card's forms: one text per person and form
     poll_hours: int = 0  # POLL_HOURS at approval: a stalemate ends in a poll (0: never)
-    poll: PeoplePoll | None = None  # the people's poll at a stalemate (issue 18)
+    poll: PeoplePoll | None = None  # the people's poll at a stalemate
     wiki_key: str = ""  # random, beside the id in its wiki folder's name: unique across databases
-    # ---- money and Claude's limits (issue 33)
+    # ---- money and Claude's limits
     spend: Spend = field(default_factory=Spend)
     resumes_at: datetime | None = None  # a "limit" pause ends by itself then
     benched: tuple[str, ...] = ()  # seats refused until the people act (usage credits off)
     # Asks still being answered when the debate began to end: an answer that comes anyway (it
     # was paid for) is stored, posted and logged before the end.
     late: tuple[OpenAsk, ...] = ()
-    # ---- honest degradation and export (issue 34)
+    # ---- honest degradation and export
     faltered: tuple[str, ...] = ()  # seats that failed or were skipped, named at the end
     fell_back: bool = False  # the moderator's rules stood in at least once
     notes: tuple[tuple[int, str], ...] = ()  # (turn, the moderator's note), for the export

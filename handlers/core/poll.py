@@ -1,4 +1,4 @@
-"""Stalemate ends in the people's decision (issue 18, feature 2): the poll's transitions.
+"""Stalemate ends in the people's decision: the poll's transitions.
 
 A stuck debate pauses (handlers/core/stalemate.py); the minority report comes back checked
 (`MinorityReported`) and the poll opens; at its stored end time (`TimerDue`, from the DB-backed

@@ -1,4 +1,4 @@
-"""The people's poll at a stalemate (issue 18, feature 2): its values. Pure data, no I/O.
+"""The people's poll at a stalemate: its values. Pure data, no I/O.
 
 A stalemate pauses the debate (`Debate.paused == "poll"`); the poll then goes through its
 stages: `report` (the moderator writes the minority report), `open` (the Discord poll runs

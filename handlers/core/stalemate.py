@@ -1,4 +1,4 @@
-"""When a debate is stuck (issue 18, feature 2): the sides still disagree at the round limit,
+"""When a debate is stuck: the sides still disagree at the round limit,
 or the meter stays low for two rounds. Then the moderator writes a minority report and the
 people decide by poll. Pure; imported by handlers/core/steps.py (so it imports no step machinery).
 """

@@ -269,8 +269,10 @@ def _shown(debate: Debate, decision: Decision) -> list[fx.Effect]:
         logged = fx.LogNote(key, "redirect", debate.name_of(lead), decision.note)
         shown += [fx.Notify("moderator.redirect", params), logged]
     elif decision.note.strip() and decision.action is not Action.CONCLUDE:
-        shown += [fx.Notify("moderator.note", (("note", decision.note),)),
-                  fx.LogNote(key, "note", "", decision.note)]  # fmt: skip
+        shown += [
+            fx.Notify("moderator.note", (("note", decision.note),)),
+            fx.LogNote(key, "note", "", decision.note),
+        ]
     return shown
 
 

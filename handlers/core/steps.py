@@ -124,7 +124,7 @@ def run_plan(plan: Plan) -> Step:
             judging = replace(debate, phase=Phase.JUDGING)
             return Step(judging, (UpdateStatus(), Judge(debate.turns)))
         case EndStep(debate=debate, outcome=Outcome.MAX_ROUNDS) if stuck_at_limit(debate):
-            return Step(*reporting(debate))  # the people decide by poll (issue 18)
+            return Step(*reporting(debate))  # the people decide by poll
         case EndStep(debate=debate, outcome=Outcome.MAX_ROUNDS) if debate.pauses_at_budget:
             return pause_at_budget(debate)
         case TaskStep(debate=debate, task=task):  # its step named apart from an ask step's

@@ -1,4 +1,4 @@
-"""What a debate costs and how much of Claude's allowance is left: pure data (issue 33)."""
+"""What a debate costs and how much of Claude's allowance is left: pure data."""
 
 from __future__ import annotations
 

@@ -164,9 +164,16 @@ def test_the_invite_url_holds_every_permission_the_bot_uses_and_pin_messages() -
     value = int(url.rsplit("permissions=", 1)[1])
     assert value & (1 << 51)  # Pin Messages, needed to pin since 2026
     granted = discord.Permissions(value)
-    for name in ("view_channel", "send_messages", "send_messages_in_threads",
-                 "create_public_threads", "embed_links", "attach_files",
-                 "read_message_history", "manage_messages"):  # fmt: skip
+    for name in (
+        "view_channel",
+        "send_messages",
+        "send_messages_in_threads",
+        "create_public_threads",
+        "embed_links",
+        "attach_files",
+        "read_message_history",
+        "manage_messages",
+    ):
         assert getattr(granted, name), name
     assert not granted.administrator and value == REQUIRED.value
 
@@ -223,8 +230,9 @@ async def test_the_settings_line_names_what_run_would_refuse(tmp_path: Path) -> 
     assert bare.status is Status.FAILING
     assert bare.detail == "`run` would not start: DISCORD_TOKEN, GEMINI_API_KEY, AG_USER_IDS"
     assert any("PARTICIPANTS=claude:claude-cli,gemini:gemini-cli" in n for n in bare.notes)
-    cli = await check_settings(settings(tmp_path, DISCORD_TOKEN="t", AG_USER_IDS="1",
-                                        MODERATOR_BACKEND="cli"))  # fmt: skip
+    cli = await check_settings(
+        settings(tmp_path, DISCORD_TOKEN="t", AG_USER_IDS="1", MODERATOR_BACKEND="cli")
+    )
     assert cli.status is Status.OK
 
 

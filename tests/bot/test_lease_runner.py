@@ -1,4 +1,4 @@
-"""The lease runner of a process that shares the debates (issue 20), on both stores: the inbox
+"""The lease runner of a process that shares the debates, on both stores: the inbox
 applied in order and once, a late renewal stopping the running turn, ended debates given up."""
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ def runner_of(rig: LeasedRig, shown: list[Debate] | None = None) -> LeaseRunner:
     return LeaseRunner(
         rig.leases,
         rig.h,
-        Outbox(),  # type: ignore[arg-type]
+        Outbox(),  # type: ignore[arg-type]  # the runner asks it only resume() and pending()
         Inbox(rig.db),
         capacity=5,
         poll_s=1.0,
@@ -59,7 +59,7 @@ def gateway_of(rig: LeasedRig) -> InboxEngine:
 
 
 async def test_commands_are_applied_in_order_once_by_the_holder(
-    pair: tuple[LeasedRig, LeasedRig],  # noqa: F811
+    pair: tuple[LeasedRig, LeasedRig],  # noqa: F811  # the imported fixture, by name
 ) -> None:
     holder, gateway_rig = pair
     gateway, runner = gateway_of(gateway_rig), runner_of(holder)
@@ -75,16 +75,16 @@ async def test_commands_are_applied_in_order_once_by_the_holder(
     assert refused.admission is Admission.REFUSED
     not_one = await gateway.submit(debate.id, BudgetChosen(ALICE, 0))  # not a budget: not stored
     assert not_one.admission is Admission.NOT_NOW
-    assert await Inbox(holder.db).count(debate.id) == 1  # type: ignore[arg-type]
+    assert await Inbox(holder.db).count(debate.id) == 1  # type: ignore[arg-type]  # the rig's database, open once started
     await gateway.submit(debate.id, BudgetChosen(ALICE, 4))
     await runner.tick()
     await runner.tick()  # nothing left: nothing applied twice
     stored = await gateway.get(debate.id)
-    assert stored.max_rounds == 4 and await Inbox(holder.db).count(debate.id) == 0  # type: ignore[arg-type]
+    assert stored.max_rounds == 4 and await Inbox(holder.db).count(debate.id) == 0  # type: ignore[arg-type]  # the rig's database, open once started
 
 
 async def test_of_two_opens_through_the_gateway_the_first_is_applied_the_second_answered(
-    pair: tuple[LeasedRig, LeasedRig],  # noqa: F811
+    pair: tuple[LeasedRig, LeasedRig],  # noqa: F811  # the imported fixture, by name
 ) -> None:
     holder, gateway_rig = pair
     gateway, runner = gateway_of(gateway_rig), runner_of(holder)
@@ -101,7 +101,7 @@ async def test_of_two_opens_through_the_gateway_the_first_is_applied_the_second_
 
 
 async def test_a_renewal_that_comes_back_late_stops_the_turn_and_runs_it_again(
-    pair: tuple[LeasedRig, LeasedRig],  # noqa: F811
+    pair: tuple[LeasedRig, LeasedRig],  # noqa: F811  # the imported fixture, by name
 ) -> None:
     holder, _ = pair
     assert holder.clocks is not None
@@ -137,7 +137,7 @@ async def test_a_renewal_that_comes_back_late_stops_the_turn_and_runs_it_again(
     assert sorted(asked_turns) == [1, 1, 2]  # turn 1 asked again after the stop
 
 
-async def test_an_ended_debate_is_given_up(pair: tuple[LeasedRig, LeasedRig]) -> None:  # noqa: F811
+async def test_an_ended_debate_is_given_up(pair: tuple[LeasedRig, LeasedRig]) -> None:  # noqa: F811  # the imported fixture, by name
     holder, other = pair
     shown: list[Debate] = []
     runner = runner_of(holder, shown)
@@ -154,7 +154,7 @@ async def test_an_ended_debate_is_given_up(pair: tuple[LeasedRig, LeasedRig]) ->
 
 
 async def test_a_debate_taken_over_shows_its_final_status_again_once_the_last_holder_is_done(
-    pair: tuple[LeasedRig, LeasedRig],  # noqa: F811
+    pair: tuple[LeasedRig, LeasedRig],  # noqa: F811  # the imported fixture, by name
 ) -> None:
     first, second = pair
     assert first.clocks is not None and second.leases is not None
@@ -180,15 +180,15 @@ async def test_a_debate_taken_over_shows_its_final_status_again_once_the_last_ho
 
 
 async def test_a_command_that_keeps_failing_is_given_up_after_a_few_passes(
-    pair: tuple[LeasedRig, LeasedRig],  # noqa: F811
+    pair: tuple[LeasedRig, LeasedRig],  # noqa: F811  # the imported fixture, by name
 ) -> None:
     holder, _ = pair
-    runner, inbox = runner_of(holder), Inbox(holder.db)  # type: ignore[arg-type]
+    runner, inbox = runner_of(holder), Inbox(holder.db)  # type: ignore[arg-type]  # the rig's database, open once started
     debate = await holder.h.propose(proposal())
     assert debate is not None
     await runner.tick()
     await idle(holder, debate.id)
-    use_store(holder.h, RefusesCommands(holder.db, holder.leases))  # type: ignore[arg-type]
+    use_store(holder.h, RefusesCommands(holder.db, holder.leases))  # type: ignore[arg-type]  # the rig's database, open once started
     await inbox.put(debate.id, BudgetChosen(ALICE, 5))
     await runner.tick()
     await runner.tick()
@@ -198,7 +198,7 @@ async def test_a_command_that_keeps_failing_is_given_up_after_a_few_passes(
 
 
 async def test_a_stored_command_that_is_not_an_event_is_dropped(
-    pair: tuple[LeasedRig, LeasedRig],  # noqa: F811
+    pair: tuple[LeasedRig, LeasedRig],  # noqa: F811  # the imported fixture, by name
 ) -> None:
     holder, _ = pair
     assert holder.db is not None
@@ -214,7 +214,7 @@ async def test_a_stored_command_that_is_not_an_event_is_dropped(
 class RefusesCommands(LeasedStore):
     """The real store, whose every step made by an inbox command fails (not an outage)."""
 
-    async def save_step(self, *args: Any, command: int | None = None, **kw: Any) -> None:  # type: ignore[override]
+    async def save_step(self, *args: Any, command: int | None = None, **kw: Any) -> None:
         if command is not None:
             raise RuntimeError("this command's step cannot be stored")
         await super().save_step(*args, **kw)

@@ -113,12 +113,19 @@ def test_a_second_bot_on_the_same_database_refuses_to_start(
     env: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     holder = subprocess.Popen(
-        [sys.executable, "-c",
-         "import sys; from pathlib import Path; from tools.store.db_lock import DatabaseLock\n"
-         f"lock = DatabaseLock(Path({str(env)!r})); lock.acquire(); print('locked', flush=True)\n"
-         "sys.stdin.read()"],
-        cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-c",
+            "import sys; from pathlib import Path; from tools.store.db_lock import DatabaseLock\n"
+            f"lock = DatabaseLock(Path({str(env)!r})); lock.acquire(); "
+            "print('locked', flush=True)\n"
+            "sys.stdin.read()",
+        ],
+        cwd=ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert holder.stdout is not None and holder.stdout.readline() == "locked\n"
         assert main(["--env-file", empty_env(env), "run"]) == 2

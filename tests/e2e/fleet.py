@@ -153,8 +153,9 @@ async def threads(url: str) -> dict[int, str]:
     """Each debate's thread id."""
     db = await Database.open(url)
     try:
-        rows = await db.fetch_all("SELECT debate_id, channel_id FROM room_messages WHERE key = ?",
-                                  ("thread",))  # fmt: skip
+        rows = await db.fetch_all(
+            "SELECT debate_id, channel_id FROM room_messages WHERE key = ?", ("thread",)
+        )
         return {int(row[0]): str(row[1]) for row in rows}
     finally:
         await db.close()
@@ -207,9 +208,12 @@ def replies_shown(world: World, thread_ids: list[str]) -> Counter[str]:
 def round_log_sections(world: World, debate_id: int) -> Counter[int]:
     """How many times each turn's section landed in the debate's Round-Log."""
     page = next(
-        (p for p in world.wiki.pages.values() if p.path.startswith(f"debates/{debate_id}-")
-         and p.path.endswith("/round-log")),
+        (
+            p
+            for p in world.wiki.pages.values()
+            if p.path.startswith(f"debates/{debate_id}-") and p.path.endswith("/round-log")
+        ),
         None,
-    )  # fmt: skip
+    )
     content = page.content if page is not None else ""
     return Counter(int(n) for n in _LOG_ENTRY.findall(content))

@@ -62,9 +62,15 @@ def gemini_answers(language: str) -> Any:
 
     def answer(schema: dict[str, Any], text: str) -> dict[str, Any] | None:
         if "debate_worthy" in json.dumps(schema):  # detection: the moderator suggests the format
-            return {"debate_worthy": True, "topic": "outbox vs Streams", "confidence": 0.9,
-                    "question": "Adopt the Postgres outbox?", "reason": "an open decision",
-                    "suggested_format": "boardroom", "format_reason": "a panel vote"}  # fmt: skip
+            return {
+                "debate_worthy": True,
+                "topic": "outbox vs Streams",
+                "confidence": 0.9,
+                "question": "Adopt the Postgres outbox?",
+                "reason": "an open decision",
+                "suggested_format": "boardroom",
+                "format_reason": "a panel vote",
+            }
         fields = schema.get("properties") or {}
         if "review" in fields:  # the advisor's review of the draft
             return SYNTHESIS | {"review": "초안을 확인함"}
@@ -73,12 +79,22 @@ def gemini_answers(language: str) -> Any:
         if "Gemini [product owner]" not in text:
             return None  # the moderator's detection and Conclusion: the automatic answers
         if ROUND2[language] in text:
-            return {"final_vote": "conditional", "why_changed": "Claude의 감사 논거",
-                    "agreement": "with Claude", "disagreement": "with AG",
-                    "insight": "gemini insight", "consensus_condition": "a load test"}  # fmt: skip
+            return {
+                "final_vote": "conditional",
+                "why_changed": "Claude의 감사 논거",
+                "agreement": "with Claude",
+                "disagreement": "with AG",
+                "insight": "gemini insight",
+                "consensus_condition": "a load test",
+            }
         if ROUND1[language] in text:
-            return {"vote": "no", "argument": "gemini argument", "risks": ["g1", "g2"],
-                    "conditions": "gemini conditions", "metrics": ["gm1", "gm2"]}  # fmt: skip
+            return {
+                "vote": "no",
+                "argument": "gemini argument",
+                "risks": ["g1", "g2"],
+                "conditions": "gemini conditions",
+                "metrics": ["gm1", "gm2"],
+            }
         return None
 
     return answer
@@ -148,7 +164,7 @@ async def test_a_boardroom_debate_runs_with_three_real_participants(
 
 def echoing(answer: str) -> Callable[[str], str]:
     """AG's answer opening with its echo of the prompt's relay tag, as Gemini Pro tends to."""
-    return lambda prompt: f"{TAG.search(prompt).group(0)} {answer}"  # type: ignore[union-attr]
+    return lambda prompt: f"{TAG.search(prompt).group(0)} {answer}"  # type: ignore[union-attr]  # every brief carries the tag
 
 
 def stored_turns(world: World) -> int:

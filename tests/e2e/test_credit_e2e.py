@@ -1,4 +1,4 @@
-"""Claude's credit end to end (issue 33): the real `claude` CLI, signed in with a (fake)
+"""Claude's credit end to end: the real `claude` CLI, signed in with a (fake)
 subscription token, against the fake Anthropic API sending the real rate-limit headers and
 error bodies. A usage limit pauses the debate with its reset time, and its stored timer resumes
 it after a restart; a refusal nothing clears pauses it with what the people can do and asks

@@ -1,4 +1,4 @@
-"""Every write fenced, on real processes (issue 32): a worker paused past its lease (SIGSTOP, as
+"""Every write fenced, on real processes: a worker paused past its lease (SIGSTOP, as
 `docker pause` or a long GC stall does) touches nothing when it wakes, not even an edit that was
 waiting inside discord.py when it stopped, and a worker whose clock runs ahead takes no live
 lease (lease times are the database's, not a host's).

@@ -1,4 +1,4 @@
-"""Several processes share the debates (issue 20): one gateway and two workers on one real
+"""Several processes share the debates: one gateway and two workers on one real
 PostgreSQL database, every process a real `debate-room` subprocess against the loopback fakes.
 
 Five debates at once all finish; a worker killed (-9) in the middle of a Claude turn leaves its

@@ -56,7 +56,7 @@ class ListeningClient(discord.Client):
         intents.guilds = True
         intents.guild_messages = True
         intents.message_content = True
-        super().__init__(intents=intents, guild_ready_timeout=0.05, **options)  # type: ignore[arg-type]
+        super().__init__(intents=intents, guild_ready_timeout=0.05, **options)  # type: ignore[arg-type]  # the test's client options
         self.message_listeners: list[MessageListener] = []
         self.runner: asyncio.Task[None] | None = None
 

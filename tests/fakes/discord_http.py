@@ -126,7 +126,7 @@ class Http:
             and response.body
             and response.content_type == "application/json"
         ):
-            call.response = json.loads(response.body)  # type: ignore[arg-type]
+            call.response = json.loads(response.body)  # type: ignore[arg-type]  # a JSON response's body is bytes
         if call.route == "/{tail}":
             self.unhandled.append(call)
         if request.path.startswith("/api/"):

@@ -79,7 +79,7 @@ class Polls:
         message = self._fake.world.messages.get(message_id)
         if message is None or "poll" not in message:
             raise DiscordError(404, 10008, "Unknown Message")
-        return message["poll"]  # type: ignore[no-any-return]
+        return message["poll"]  # type: ignore[no-any-return]  # the fake's JSON is untyped
 
     async def vote(self, message_id: str, user: Json, answer_id: int) -> None:
         """`user` votes for an answer (replacing an earlier vote unless multiselect)."""

@@ -166,7 +166,7 @@ class FakeDiscord(Http, Rest, ChannelOps, Gateway, Interactions):
 
 
 async def _serve(port: int, token: str) -> None:
-    from tests.fakes.discord_control import add_control_routes  # noqa: PLC0415
+    from tests.fakes.discord_control import add_control_routes  # noqa: PLC0415  # loaded in the fake's process only
 
     fake = FakeDiscord(token=token, port=port)
     fake.extra_routes.append(lambda router: add_control_routes(router, fake))

@@ -139,10 +139,15 @@ class _Pages:
             and any(wanted in text.casefold() for text in (p.title, p.description, p.content))
         ]
         results = [
-            {"id": str(p.id), "title": p.title, "description": p.description, "path": p.path,
-             "locale": p.locale}
+            {
+                "id": str(p.id),
+                "title": p.title,
+                "description": p.description,
+                "path": p.path,
+                "locale": p.locale,
+            }
             for p in hits
-        ]  # fmt: skip
+        ]
         return {"results": results, "suggestions": [], "totalHits": len(results)}
 
     def list(self, _info: Any, locale: str | None = None, **_: Any) -> list[dict[str, Any]]:

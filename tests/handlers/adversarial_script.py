@@ -197,7 +197,7 @@ def role_of(prompt: str) -> str:
 
 def adversarial_rig(path: Path, lang: str = "ko", **kw: object) -> Rig:
     """A rig running the adversarial format; every debater answers as its role."""
-    rig = Rig(path, format="adversarial", language=lang, **kw)  # type: ignore[arg-type]
+    rig = Rig(path, format="adversarial", language=lang, **kw)  # type: ignore[arg-type]  # Rig's options, passed on
     for seat in (AG, CLAUDE, RECONCILER_ID):
         rig.debaters[seat] = RoleDebater(seat, rig, lang)
     tasks(rig)

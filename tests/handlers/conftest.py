@@ -104,7 +104,7 @@ class TickingStore(SqliteStore):
         super().__init__(db)
         self.plan = plan
 
-    async def save_step(  # type: ignore[override]
+    async def save_step(
         self,
         debate: Debate,
         effects: Sequence[Effect],
@@ -112,7 +112,7 @@ class TickingStore(SqliteStore):
         *args: object,
         **kw: object,
     ) -> None:
-        await super().save_step(debate, effects, turn, *args, **kw)  # type: ignore[arg-type]
+        await super().save_step(debate, effects, turn, *args, **kw)  # type: ignore[arg-type]  # the rest passed on as it came
         if turn is not None:
             self.plan.tick(f"stored:{turn.seat}")
 

@@ -109,7 +109,7 @@ class FakeDebater:
         if isinstance(item, DebaterError):
             raise item
         if callable(item):
-            said = await item()  # type: ignore[misc]
+            said = await item()  # type: ignore[misc]  # a queued callable is an async function
             item = (
                 said if isinstance(said, str) else reply(f"{self.seat} after wait {request.turn}")
             )

@@ -67,34 +67,47 @@ EVIDENCE = [
     "  - E3 | fact 3: replica cache lag 6 s | context",
     "  - E4 | fact 4: replica cache lag 8 s | supports",
 ]
-FOR_ROLES = "\n".join([
-    "- Proposition: Adopt Redis as the shared cache layer",
-    "- Decision focus: Redis vs in-process LRU",
-    "- Evidence inventory: 4",
-    *EVIDENCE,
-    "- Opposition explicitly present: yes",
-    "- Known gaps: none",
-    "- Optional state: none",
-    "- Tier: FULL (high-stakes or hard to reverse)",
-    "- Intake status: debate-ready",
-])  # fmt: skip
+FOR_ROLES = "\n".join(
+    [
+        "- Proposition: Adopt Redis as the shared cache layer",
+        "- Decision focus: Redis vs in-process LRU",
+        "- Evidence inventory: 4",
+        *EVIDENCE,
+        "- Opposition explicitly present: yes",
+        "- Known gaps: none",
+        "- Optional state: none",
+        "- Tier: FULL (high-stakes or hard to reverse)",
+        "- Intake status: debate-ready",
+    ]
+)
 NOTICE = {
     "en": FOR_ROLES,
-    "ko": "\n".join([
-        "- 명제: Adopt Redis as the shared cache layer",
-        "- 결정의 초점: Redis vs in-process LRU",
-        "- 증거 목록: 4",
-        *EVIDENCE,
-        "- 반대 근거 명시: 예",
-        "- 알려진 공백: none",  # the audit's own word, verbatim
-        "- 부가 상태: 없음",
-        "- 단계: FULL (위험이 크거나 되돌리기 어려움)",
-        "- 사전 감사 상태: debate-ready",
-    ]),
-}  # fmt: skip
-ENGLISH_LABELS = ("Proposition", "Decision focus", "Evidence inventory", "Opposition",
-                  "Known gaps", "Optional state", "Tier:", "Intake status", "high-stakes",
-                  "yes")  # fmt: skip
+    "ko": "\n".join(
+        [
+            "- 명제: Adopt Redis as the shared cache layer",
+            "- 결정의 초점: Redis vs in-process LRU",
+            "- 증거 목록: 4",
+            *EVIDENCE,
+            "- 반대 근거 명시: 예",
+            "- 알려진 공백: none",  # the audit's own word, verbatim
+            "- 부가 상태: 없음",
+            "- 단계: FULL (위험이 크거나 되돌리기 어려움)",
+            "- 사전 감사 상태: debate-ready",
+        ]
+    ),
+}
+ENGLISH_LABELS = (
+    "Proposition",
+    "Decision focus",
+    "Evidence inventory",
+    "Opposition",
+    "Known gaps",
+    "Optional state",
+    "Tier:",
+    "Intake status",
+    "high-stakes",
+    "yes",
+)
 
 
 def _notice(rig: Rig) -> str:

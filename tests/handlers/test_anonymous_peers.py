@@ -1,4 +1,4 @@
-"""Anonymous peers (issue 34), in every format through the real engine: no debater's brief
+"""Anonymous peers, in every format through the real engine: no debater's brief
 names another seat, its vendor or its model (in the agenda a person wrote, the moderator's note
 and the relayed replies too), however the name is spelled; the stored turns and the wiki keep
 the names."""
@@ -9,6 +9,7 @@ import asyncio
 import json
 import re
 import unicodedata
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -112,7 +113,7 @@ def adversarial(path: Path) -> Rig:
     rig = adversarial_rig(path, "ko", options=ON)
     rig.moderator.task_outputs["intake"] = [intake().replace("Adopt Redis", f"{NAMED}: Redis")]
     for seat in (AG, CLAUDE):
-        answers = rig.debaters[seat].answers  # type: ignore[attr-defined]
+        answers = rig.debaters[seat].answers  # type: ignore[attr-defined]  # the adversarial rig's doubles
         answers["advocate"] = [advocate("ko").replace("one more service to run", NAMED)]
         answers["challenger"] = [challenger("ko").replace("E1 is real", f"E1 ({NAMED})")]
     return rig
@@ -126,7 +127,9 @@ def ledger(path: Path) -> Rig:
 
 
 @pytest.mark.parametrize("build", [free, boardroom, adversarial, ledger])
-async def test_anonymous_peers_no_brief_names_another_seat(tmp_path: Path, build) -> None:  # type: ignore[no-untyped-def]
+async def test_anonymous_peers_no_brief_names_another_seat(
+    tmp_path: Path, build: Callable[[Path], Rig]
+) -> None:
     rig = build(tmp_path / "anon.sqlite3")
     try:
         debate = await run(rig)
@@ -144,7 +147,7 @@ async def test_anonymous_peers_no_brief_names_another_seat(tmp_path: Path, build
         assert "AGREE, agenda" in hidden  # a word that only contains `AG` keeps it
         # What people read keeps the names: the turns posted in the thread, the wiki's agenda.
         posted = [turn for kind, turn in rig.room.posted if kind == "turn"]
-        assert any(named(t.text, t.seat) for t in posted)  # type: ignore[attr-defined]
+        assert any(named(t.text, t.seat) for t in posted)  # type: ignore[attr-defined]  # posted turns
         assert any(NAMED in text for _, _, text in rig.wiki.writes)
     finally:
         await rig.stop()

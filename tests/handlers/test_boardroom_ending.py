@@ -22,13 +22,25 @@ from tests.handlers.test_boardroom_flow import (
     outputs,
 )
 
-DRAFT = {"tracker": [], "tensions": ["speed against audit"], "insight": "LISTEN/NOTIFY",
-         "conditions": ["a load test"], "irreconcilable": False,
-         "recommendation": "draft advice", "guardrails": ["draft guardrail"]}  # fmt: skip
-REVIEWED = DRAFT | {"recommendation": "reviewed advice", "guardrails": ["a load test first"],
-                    "review": "the guardrail now names the load test"}  # fmt: skip
-SPLIT_UP = DRAFT | {"irreconcilable": True, "question": "Outbox or Streams?",
-                    "options": ["Outbox", "Streams"]}  # fmt: skip
+DRAFT = {
+    "tracker": [],
+    "tensions": ["speed against audit"],
+    "insight": "LISTEN/NOTIFY",
+    "conditions": ["a load test"],
+    "irreconcilable": False,
+    "recommendation": "draft advice",
+    "guardrails": ["draft guardrail"],
+}
+REVIEWED = DRAFT | {
+    "recommendation": "reviewed advice",
+    "guardrails": ["a load test first"],
+    "review": "the guardrail now names the load test",
+}
+SPLIT_UP = DRAFT | {
+    "irreconcilable": True,
+    "question": "Outbox or Streams?",
+    "options": ["Outbox", "Streams"],
+}
 
 
 async def test_a_majority_ends_with_its_synthesis_even_with_the_budget_pause(
@@ -67,10 +79,18 @@ async def test_the_advisor_reviews_the_draft_and_the_page_says_so(tmp_path: Path
         page = rig.wiki.page(debate_id, "synthesis")
         assert "reviewed advice" in page and "draft advice" not in page
         assert "> ⟦boardroom.reviewed⟧ the guardrail now names the load test" in page
-        order = ["⟦boardroom.date⟧", "⟦boardroom.squad⟧", "⟦boardroom.agents⟧",
-                 "## ⟦boardroom.tracker⟧", "## ⟦boardroom.result⟧", "## ⟦boardroom.changes⟧",
-                 "## ⟦boardroom.tensions⟧", "## ⟦boardroom.insight⟧",
-                 "## ⟦boardroom.conditions⟧", "## ⟦boardroom.recommendation⟧"]  # fmt: skip
+        order = [
+            "⟦boardroom.date⟧",
+            "⟦boardroom.squad⟧",
+            "⟦boardroom.agents⟧",
+            "## ⟦boardroom.tracker⟧",
+            "## ⟦boardroom.result⟧",
+            "## ⟦boardroom.changes⟧",
+            "## ⟦boardroom.tensions⟧",
+            "## ⟦boardroom.insight⟧",
+            "## ⟦boardroom.conditions⟧",
+            "## ⟦boardroom.recommendation⟧",
+        ]
         at = [page.index(heading) for heading in order]
         assert at == sorted(at), list(zip(order, at, strict=True))  # the seed's order
         started = (await rig.h.get(debate_id)).started_at
@@ -136,8 +156,15 @@ async def test_a_divided_panel_with_no_options_is_asked_for_a_typed_answer(
         await rig.stop()
 
 
-ROLES = ("frontend designer", "Redis operator", "LRU cache author", "marketing lead",
-         "Redis LRU tuner", "legal counsel", "in-process specialist")  # fmt: skip
+ROLES = (
+    "frontend designer",
+    "Redis operator",
+    "LRU cache author",
+    "marketing lead",
+    "Redis LRU tuner",
+    "legal counsel",
+    "in-process specialist",
+)
 SQUAD = tuple(
     Participant(f"m{n}", Backend.CLAUDE_CLI, f"M{n}", persona=role) for n, role in enumerate(ROLES)
 )
@@ -147,8 +174,11 @@ async def test_a_squad_of_seven_is_narrowed_by_the_moderator_with_its_reason(
     tmp_path: Path,
 ) -> None:
     rig = board(tmp_path / "seven.sqlite3", roster=SQUAD)
-    picked = {"decision": DECISION, "panel": ["m0", "M2", "m3", "m4", "m6"],
-              "reason": "the five who run or design the cache"}  # fmt: skip
+    picked = {
+        "decision": DECISION,
+        "panel": ["m0", "M2", "m3", "m4", "m6"],
+        "reason": "the five who run or design the cache",
+    }
     outputs(rig, json.dumps(DRAFT))
     rig.moderator.task_outputs["decision"] = [json.dumps(picked)]
     await rig.start()

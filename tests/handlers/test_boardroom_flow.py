@@ -30,7 +30,7 @@ TASKS = ["decision", "synthesis", "advisor"]
 
 def board(path: Path, language: str = "ko", finals: dict[str, str] = R2, **kw: object) -> Rig:
     kw.setdefault("roster", PANEL)
-    rig = Rig(path, format="boardroom", ticking_store=True, language=language, **kw)  # type: ignore[arg-type]
+    rig = Rig(path, format="boardroom", ticking_store=True, language=language, **kw)  # type: ignore[arg-type]  # Rig's options, passed on
     script(rig, language, finals)
     outputs(rig, json.dumps({"recommendation": "go"}))
     return rig
@@ -144,7 +144,7 @@ async def test_round_one_is_isolated_in_every_prompt_and_in_the_thread(tmp_path:
         if seat in stored:
             stored[seat].set()
 
-    rig.plan.tick = tick  # type: ignore[method-assign]
+    rig.plan.tick = tick  # type: ignore[method-assign]  # signals each seat's store
     await rig.start()
     try:
         debate_id = await open_board(rig)
@@ -299,8 +299,12 @@ async def test_a_crash_anywhere_asks_nothing_twice_and_posts_nothing_twice(
 
 async def test_irreconcilable_positions_end_in_a_question_to_the_people(tmp_path: Path) -> None:
     rig = board(tmp_path / "people.sqlite3", finals=SPLIT)
-    split = {"irreconcilable": True, "question": "Outbox or Streams?",
-             "options": ["Outbox", "Streams"], "recommendation": "never shown"}  # fmt: skip
+    split = {
+        "irreconcilable": True,
+        "question": "Outbox or Streams?",
+        "options": ["Outbox", "Streams"],
+        "recommendation": "never shown",
+    }
     outputs(rig, json.dumps(split))
     await rig.start()
     try:
@@ -337,8 +341,13 @@ async def test_keys_written_by_members_the_moderator_and_the_people_reach_them_v
     rig.debaters[AG].by_round[1] = own
     rig.moderator.task_outputs.clear()
     rig.moderator.enqueue_task("decision", json.dumps({"decision": f"Adopt {KEY}?"}))
-    split = {"irreconcilable": True, "question": f"Outbox or {KEY}?", "options": ["Outbox"],
-             "tensions": [f"speed {KEY}"], "insight": f"insight {KEY}"}  # fmt: skip
+    split = {
+        "irreconcilable": True,
+        "question": f"Outbox or {KEY}?",
+        "options": ["Outbox"],
+        "tensions": [f"speed {KEY}"],
+        "insight": f"insight {KEY}",
+    }
     rig.moderator.enqueue_task("synthesis", json.dumps(split))
     t = Strings("en")
     await rig.start()

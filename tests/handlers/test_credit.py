@@ -83,7 +83,7 @@ class PauseWatch(SqliteStore):
         super().__init__(db)
         self.paused = asyncio.Event()
 
-    async def save_step(  # type: ignore[override]
+    async def save_step(
         self, debate: Debate, effects: Sequence[Effect], turn: Turn | None, *a: Any, **kw: Any
     ) -> None:
         await super().save_step(debate, effects, turn, *a, **kw)

@@ -57,16 +57,16 @@ def test_a_bad_roster_is_refused_with_a_reason(text: str, says: str) -> None:
 
 
 def test_settings_check_participants_and_the_default_format() -> None:
-    built = Settings(_env_file=None, PARTICIPANTS="ag:ag-relay,gemini:gemini-cli")  # type: ignore[call-arg]
+    built = Settings(_env_file=None, PARTICIPANTS="ag:ag-relay,gemini:gemini-cli")
     assert [m.id for m in built.roster] == [AG, "gemini"] and built.DEFAULT_FORMAT == "free"
     with pytest.raises(ValueError, match="PARTICIPANTS"):
-        Settings(_env_file=None, PARTICIPANTS="ag:ag-relay")  # type: ignore[call-arg]
+        Settings(_env_file=None, PARTICIPANTS="ag:ag-relay")
     with pytest.raises(ValueError, match="DEFAULT_FORMAT"):
-        Settings(_env_file=None, DEFAULT_FORMAT="nonesuch")  # type: ignore[call-arg]
+        Settings(_env_file=None, DEFAULT_FORMAT="nonesuch")
     for spelled in ("pt-BR", "pt-br", " PT_BR "):  # however it is cased
-        assert Settings(_env_file=None, LANGUAGE=spelled).LANGUAGE == "pt-BR"  # type: ignore[call-arg]
+        assert Settings(_env_file=None, LANGUAGE=spelled).LANGUAGE == "pt-BR"
     six = ",".join(f"p{n}:claude-cli" for n in range(6))  # the boardroom narrows it to five
-    Settings(_env_file=None, PARTICIPANTS=six, DEFAULT_FORMAT="boardroom")  # type: ignore[call-arg]
+    Settings(_env_file=None, PARTICIPANTS=six, DEFAULT_FORMAT="boardroom")
 
 
 def test_the_formats_a_roster_allows() -> None:

@@ -74,8 +74,9 @@ async def test_a_debate_runs_to_max_rounds_with_random_order_and_verbatim_relay(
     assert abs(debate.cost_usd - 0.06) < 1e-9
 
 
-@pytest.mark.parametrize(("stance", "outcome"), [("agree", Outcome.CONSENSUS),
-                                                  ("partial", Outcome.VERDICT)])  # fmt: skip
+@pytest.mark.parametrize(
+    ("stance", "outcome"), [("agree", Outcome.CONSENSUS), ("partial", Outcome.VERDICT)]
+)
 async def test_consensus_ends_the_debate_early_only_if_every_seat_agreed(
     rig: Rig, stance: str, outcome: Outcome
 ) -> None:

@@ -1,4 +1,4 @@
-"""The engine under a lease (issue 20): two engines on one database, as two processes would be.
+"""The engine under a lease: two engines on one database, as two processes would be.
 
 The first holds the debate and is paused in the middle of a turn past its lease; the second
 claims it and finishes it; the first, resumed, stores and posts nothing more.
@@ -66,7 +66,7 @@ async def pair(database_target: str) -> AsyncIterator[tuple[LeasedRig, LeasedRig
     rigs = (
         LeasedRig(database_target, target=database_target, owner="a", clocks=clocks, max_rounds=1),
         LeasedRig(database_target, target=database_target, owner="b", clocks=clocks, max_rounds=1),
-    )  # type: ignore[arg-type]  # Rig's path is unused here: `target` names the database
+    )  # Rig's path is unused here: `target` names the database
     for rig in rigs:
         await rig.start()
     yield rigs
@@ -121,7 +121,7 @@ async def test_a_holder_paused_past_its_lease_stores_and_posts_nothing_more(
     posts = first.room.turn_posts + second.room.turn_posts
     assert posts == Counter({(debate.id, 1): 1, (debate.id, 2): 1})
     assert first.room.turn_posts == Counter() and first.room.conclusions == []
-    turns = await second.h._store.last_turns(debate.id, 10)  # type: ignore[attr-defined]
+    turns = await second.h._store.last_turns(debate.id, 10)
     assert "late reply" not in "".join(t.text for t in turns)
 
 
@@ -131,4 +131,4 @@ async def test_two_engines_proposing_one_chat_at_once_store_one_card(
     first, second = pair  # two gateway processes that both detected the same chat
     made = await asyncio.gather(first.h.propose(proposal()), second.h.propose(proposal()))
     assert len([debate for debate in made if debate is not None]) == 1
-    assert await first.h._store.waiting_cards(1) == 1  # type: ignore[attr-defined]
+    assert await first.h._store.waiting_cards(1) == 1

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace as changed
 from pathlib import Path
 
@@ -29,7 +29,7 @@ from handlers.core.model import (
     Phase,
     Turn,
 )
-from handlers.ports import TurnRequest
+from handlers.ports import DebaterOutput, TurnRequest
 from tests.handlers.conftest import ALICE, Rig, proposal
 from tests.handlers.doubles import reply
 from tests.tools.wiki.support import turn
@@ -111,14 +111,25 @@ async def test_two_party_converging_in_korean(tmp_path: Path) -> None:
         assert turns[0].text in first and "반대" in first and "스틸맨" in first
         # The moderator adds nothing of its own: the brief is the templates and the turn.
         topic = debate.proposal
-        expected = "\n\n".join((
-            prompts.load("ledger_brief", "ko", topic=topic.topic, question=topic.question,
-                         context=topic.context, name="Claude", round="1", max_rounds="3"),
-            prompts.load("ledger_stance_against", "ko"),
-            prompts.load("ledger_turn", "ko", speaker="AG", turn="1", reply=turns[0].text),
-            prompts.load("ledger_ask", "ko", additions="",
-                         reply_rule=prompts.load("ledger_reply", "ko")),
-        ))  # fmt: skip
+        expected = "\n\n".join(
+            (
+                prompts.load(
+                    "ledger_brief",
+                    "ko",
+                    topic=topic.topic,
+                    question=topic.question,
+                    context=topic.context,
+                    name="Claude",
+                    round="1",
+                    max_rounds="3",
+                ),
+                prompts.load("ledger_stance_against", "ko"),
+                prompts.load("ledger_turn", "ko", speaker="AG", turn="1", reply=turns[0].text),
+                prompts.load(
+                    "ledger_ask", "ko", additions="", reply_rule=prompts.load("ledger_reply", "ko")
+                ),
+            )
+        )
         assert first == expected
         assert rig.debaters[AG].requests[0].prompt.count("찬성") >= 1
         # The ledger: every item in its exact wording, with its id; the front page beside it.
@@ -154,22 +165,25 @@ async def test_orchestrated_rounds_pass_the_barrier_and_show_exactly_the_others(
     async def recorded_save(
         debate: Debate, effects: Sequence[Effect], turn: Turn | None, *a: object, **k: object
     ) -> None:
-        await save(debate, effects, turn, *a, **k)  # type: ignore[arg-type]
+        await save(debate, effects, turn, *a, **k)  # type: ignore[arg-type]  # the rest passed on as it came
         if turn is not None:
             events.append(("stored", turn.seat, turn.round))
             if sum(1 for e in events if e[0] == "stored") == 2:
                 others_stored.set()
 
-    store.save_step = recorded_save  # type: ignore[method-assign]
+    store.save_step = recorded_save  # type: ignore[method-assign]  # records each store, then stores
     for member in TRIO:
         double = rig.debaters[member.id]
         speak = double.speak
 
-        async def asked(request: TurnRequest, speak=speak) -> object:  # type: ignore[no-untyped-def]
+        async def asked(
+            request: TurnRequest,
+            speak: Callable[[TurnRequest], Awaitable[DebaterOutput]] = speak,
+        ) -> DebaterOutput:
             events.append(("asked", request.participant, request.round))
             return await speak(request)
 
-        double.speak = asked  # type: ignore[method-assign]
+        double.speak = asked  # type: ignore[method-assign]  # records each ask, then asks
 
     async def late() -> str:  # Gemini answers round 1 only after the others are stored
         await others_stored.wait()
@@ -271,8 +285,13 @@ async def test_keys_written_by_participants_and_the_moderator_reach_every_page_v
     tmp_path: Path,
 ) -> None:
     rig = Rig(tmp_path / "keys.sqlite3", format="ledger", options=CONVERGE, language="en")
-    own = reply(f"AG quotes {KEY} and ⟦⟦ as written", "agree", agreed=[f"LRU {KEY}"],
-                contested=[], concessions=[])  # fmt: skip
+    own = reply(
+        f"AG quotes {KEY} and ⟦⟦ as written",
+        "agree",
+        agreed=[f"LRU {KEY}"],
+        contested=[],
+        concessions=[],
+    )
     rig.debaters[AG].enqueue(own)
     rig.debaters[CLAUDE].enqueue(said(CLAUDE, 2, "agree"))
     items = {"agreed": [f"LRU {KEY} is enough"], "amendments": [], "open": []}
@@ -282,8 +301,10 @@ async def test_keys_written_by_participants_and_the_moderator_reach_every_page_v
     await rig.start()
     try:
         debate = await _run(rig, f"Cache {KEY} layer")
-        pages = {name: (fill_keys(t, EN), fill_keys(m, EN)) for name, (t, m) in
-                 _pages(rig, debate.id).items()}  # fmt: skip
+        pages = {
+            name: (fill_keys(t, EN), fill_keys(m, EN))
+            for name, (t, m) in _pages(rig, debate.id).items()
+        }
         title, turn_page = pages["turns/01-ag"]
         assert title == f"Cache {KEY} layer — {EN('ledger.turn')} 1 · AG"
         assert own in turn_page and f"— {EN('ledger.round')} 1, #1" in turn_page
@@ -323,7 +344,7 @@ async def test_stop_during_an_orchestrated_round(tmp_path: Path) -> None:
     ended: set[str] = set()
     everyone = asyncio.Event()
 
-    def hangs(who: str):  # type: ignore[no-untyped-def]
+    def hangs(who: str) -> Callable[[], Awaitable[None]]:
         async def hang() -> None:
             started.add(who)
             if len(started) == len(TRIO):
@@ -417,8 +438,14 @@ async def test_every_mode_end_state_and_language(
 ) -> None:
     roster = TRIO if mode == "orchestrate" else TRIO[:2]
     options = (("ledger.end", end), ("ledger.mode", mode), ("ledger.stance", "assigned"))
-    rig = Rig(tmp_path / "m.sqlite3", roster=roster, format="ledger", options=options,
-              language=language, max_rounds=2)  # fmt: skip
+    rig = Rig(
+        tmp_path / "m.sqlite3",
+        roster=roster,
+        format="ledger",
+        options=options,
+        language=language,
+        max_rounds=2,
+    )
     for member in roster:
         rig.debaters[member.id].enqueue(said(member.id, 1), said(member.id, 2))
     await rig.start()

@@ -40,8 +40,9 @@ async def _run(rig: Rig) -> Debate:
 
 
 async def test_a_reply_missing_its_fields_is_asked_for_once_more(tmp_path: Path) -> None:
-    rig = Rig(tmp_path / "repair.sqlite3", format="ledger", options=CONVERGE, max_rounds=1,
-              language="en")  # fmt: skip
+    rig = Rig(
+        tmp_path / "repair.sqlite3", format="ledger", options=CONVERGE, max_rounds=1, language="en"
+    )
     lacking = reply("AG: LRU first", "partial", agreed=["LRU"])
     rig.debaters[AG].enqueue(lacking, reply("AG: still lacking"))  # the repair lacks too
     rig.debaters[CLAUDE].enqueue(full("Claude: Redis later"))
@@ -136,8 +137,14 @@ def test_a_fence_the_debater_left_open_is_closed_above_the_reply_as_written() ->
 async def test_an_orchestrated_round_shows_the_repaired_reply_only(tmp_path: Path) -> None:
     trio = (*DEFAULT_ROSTER, Participant(GEMINI, Backend.GEMINI_CLI, "Gemini"))
     options = (*CONVERGE, ("ledger.mode", "orchestrate"))
-    rig = Rig(tmp_path / "trio.sqlite3", roster=trio, format="ledger", options=options,
-              max_rounds=2, language="en")  # fmt: skip
+    rig = Rig(
+        tmp_path / "trio.sqlite3",
+        roster=trio,
+        format="ledger",
+        options=options,
+        max_rounds=2,
+        language="en",
+    )
     lacking, repaired = reply("Gemini: lacking"), full("Gemini: repaired")
     rig.debaters[GEMINI].enqueue(lacking, repaired, full("Gemini 2"))
     for seat in (AG, CLAUDE):

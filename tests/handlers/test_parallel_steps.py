@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -52,7 +52,7 @@ async def test_a_step_asks_its_participants_at_once(tmp_path: Path) -> None:
     started: set[str] = set()
     everyone = asyncio.Event()
 
-    def waits_for_all(who: str):  # type: ignore[no-untyped-def]
+    def waits_for_all(who: str) -> Callable[[], Awaitable[None]]:
         async def wait() -> None:
             started.add(who)
             if len(started) == len(TRIO):
@@ -156,7 +156,7 @@ async def test_stop_during_a_parallel_step_ends_every_running_participant(
     ended: set[str] = set()
     everyone = asyncio.Event()
 
-    def hangs(who: str):  # type: ignore[no-untyped-def]
+    def hangs(who: str) -> Callable[[], Awaitable[None]]:
         async def hang() -> None:
             started.add(who)
             if len(started) == len(TRIO):

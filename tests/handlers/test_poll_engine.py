@@ -55,12 +55,16 @@ def test_poll_quotes_must_be_the_sides_own_words() -> None:
         {
             "sides": [
                 {"participant": "ag", "position": "LRU", "quotes": [AG_SAYS, CLAUDE_SAYS]},
-                {"participant": "claude", "position": "Redis", "case": "일관성",
-                 "quotes": ["Redis가 언제나 더 빠르고 싸다고 말했다"]},
+                {
+                    "participant": "claude",
+                    "position": "Redis",
+                    "case": "일관성",
+                    "quotes": ["Redis가 언제나 더 빠르고 싸다고 말했다"],
+                },
             ]
         },
         ensure_ascii=False,
-    )  # fmt: skip
+    )
     report = from_output(_debate(), TURNS, output)
     ag, claude = report.sides
     assert ag.quotes == (AG_SAYS,) and ag.rejected == 1  # the other side's words are not its own
@@ -87,9 +91,15 @@ def test_poll_answers_are_cut_to_discords_limit_with_a_mark() -> None:
     report = from_output(
         _debate(),
         TURNS,
-        json.dumps({"sides": [{"participant": "ag", "position": "LRU"},
-                              {"participant": "claude", "position": "x" * 80}]}),
-    )  # fmt: skip
+        json.dumps(
+            {
+                "sides": [
+                    {"participant": "ag", "position": "LRU"},
+                    {"participant": "claude", "position": "x" * 80},
+                ]
+            }
+        ),
+    )
     short, long = answers(_debate(), report)
     assert short == "AG: LRU"
     assert len(long) == 55 and long.endswith("…") and long.startswith("Claude: xxx")

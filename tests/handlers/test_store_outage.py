@@ -26,7 +26,7 @@ class FlakyStore(SqliteStore):
         self.outages = outages
         self.refused: list[int] = []  # the turns whose save was refused
 
-    async def save_step(  # type: ignore[override]
+    async def save_step(
         self, debate: Debate, effects: Sequence[Effect], turn: Turn | None, *args: Any, **kw: Any
     ) -> None:
         if turn is not None and len(self.refused) < self.outages:
@@ -67,7 +67,7 @@ class TimerOutage(SqliteStore):
         super().__init__(db)
         self.refused = 0
 
-    async def save_step(  # type: ignore[override]
+    async def save_step(
         self, debate: Debate, effects: Sequence[Effect], turn: Turn | None, *args: Any, **kw: Any
     ) -> None:
         resuming = any(isinstance(e, Notify) and e.key == "limits.resumed" for e in effects)

@@ -16,18 +16,20 @@ from handlers.core.model import (
     Participant,
     PeopleLine,
     Phase,
+    Turn,
     UserQuestion,
 )
+from handlers.ports import TurnRequest
 from tests.handlers.conftest import ALICE, CAROL, Rig
 from tests.handlers.doubles import other, reply
 from tests.handlers.test_handler_flow import idle, opened
 
 
-async def _turns(rig: Rig, debate_id: int) -> list:  # type: ignore[type-arg]
+async def _turns(rig: Rig, debate_id: int) -> list[Turn]:
     return list(await rig.h._store.last_turns(debate_id, 100))
 
 
-def _requests(rig: Rig) -> dict[int, object]:
+def _requests(rig: Rig) -> dict[int, TurnRequest]:
     return {r.turn: r for d in rig.debaters.values() for r in d.requests}
 
 
@@ -36,13 +38,13 @@ async def test_every_participant_s_first_brief_carries_the_agenda(rig: Rig) -> N
     await idle(rig, debate_id)
     turns = await _turns(rig, debate_id)
     requests = _requests(rig)
-    topic = turns and (await rig.h.get(debate_id)).proposal.topic
+    topic = (await rig.h.get(debate_id)).proposal.topic
     first, second = turns[0], turns[1]
     assert second.seat == other(first.seat)
     for turn in (first, second):  # the round-1 second speaker too, with the reply verbatim
-        assert topic in requests[turn.number].prompt  # type: ignore[attr-defined]
-    assert requests[2].prompt.count(first.text) == 1  # type: ignore[attr-defined]
-    assert topic not in requests[4].prompt  # type: ignore[attr-defined]  # once is enough
+        assert topic in requests[turn.number].prompt
+    assert requests[2].prompt.count(first.text) == 1
+    assert topic not in requests[4].prompt  # once is enough
 
 
 async def test_the_people_s_answer_reaches_the_next_judgement_and_every_debater(
@@ -61,9 +63,9 @@ async def test_the_people_s_answer_reaches_the_next_judgement_and_every_debater(
     assert all(view.people == () for view in rig.moderator.views[2:])  # and only that one
     requests = _requests(rig)
     turns = await _turns(rig, debate_id)
-    got = [t for t in turns if said.text in requests[t.number].prompt]  # type: ignore[attr-defined]
+    got = [t for t in turns if said.text in requests[t.number].prompt]
     assert {t.seat for t in got} == {AG, CLAUDE} and len(got) == 2  # each once, next turn
-    assert "carol" in requests[got[0].number].prompt  # type: ignore[attr-defined]
+    assert "carol" in requests[got[0].number].prompt
     assert ("answer", "carol") in [tuple(w[2].split("|")[:2]) for w in rig.wiki.writes]
 
 
@@ -98,7 +100,7 @@ async def test_the_moderator_s_note_is_shown_and_logged(rig: Rig) -> None:
     notes = [p for _, k, p in rig.room.notices if k == "moderator.note"]
     assert notes == [{"note": "근거를 숫자로 보강하세요"}]
     assert any(w[2] == "note||근거를 숫자로 보강하세요" for w in rig.wiki.writes)
-    assert "근거를 숫자로 보강하세요" in _requests(rig)[2].prompt  # type: ignore[attr-defined]
+    assert "근거를 숫자로 보강하세요" in _requests(rig)[2].prompt
 
 
 async def test_a_debater_s_question_to_the_people_is_put_to_them(rig: Rig) -> None:
@@ -134,9 +136,9 @@ async def test_words_typed_in_the_room_reach_the_moderator_and_the_next_debater(
     line = PeopleLine("alice", "참고로 **트래픽은 초당 2만** 건입니다")
     assert rig.moderator.views[0].people == (line,)
     requests = _requests(rig)
-    assert line.text in requests[2].prompt and "alice" in requests[2].prompt  # type: ignore[attr-defined]
-    assert line.text not in requests[1].prompt  # type: ignore[attr-defined]  # it was asked before
-    assert sum(line.text in r.prompt for r in requests.values()) == 2  # type: ignore[attr-defined]
+    assert line.text in requests[2].prompt and "alice" in requests[2].prompt
+    assert line.text not in requests[1].prompt  # it was asked before
+    assert sum(line.text in r.prompt for r in requests.values()) == 2
 
 
 async def test_three_participants_debate_freely_to_the_end(tmp_path: Path) -> None:
@@ -158,7 +160,7 @@ async def test_three_participants_debate_freely_to_the_end(tmp_path: Path) -> No
             assert sorted(t.seat for t in turns if t.round == rnd) == sorted((AG, CLAUDE, GEMINI))
         requests = _requests(rig)
         for turn in turns:
-            prompt = requests[turn.number].prompt  # type: ignore[attr-defined]
+            prompt = requests[turn.number].prompt
             before = [t for t in turns if t.number < turn.number]
             last_own = max((t.number for t in before if t.seat == turn.seat), default=0)
             for earlier in before:
@@ -166,7 +168,7 @@ async def test_three_participants_debate_freely_to_the_end(tmp_path: Path) -> No
                 assert (prompt.count(earlier.text) == 1) is seen, (turn.number, earlier.number)
             assert (debate.proposal.topic in prompt) is (last_own == 0)
             assert ("a cost reviewer" in prompt) is (turn.seat == GEMINI)
-        assert {r.participant for r in requests.values()} == {AG, CLAUDE, GEMINI}  # type: ignore[attr-defined]
+        assert {r.participant for r in requests.values()} == {AG, CLAUDE, GEMINI}
     finally:
         await rig.stop()
 

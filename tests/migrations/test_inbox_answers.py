@@ -1,4 +1,4 @@
-"""Migration 0010 lets the gateway's inbox keep one answer per question (issue 31): commands
+"""Migration 0010 lets the gateway's inbox keep one answer per question: commands
 stored before it stay pending and are read as they were, and answers stored after it are
 kept once per question, on SQLite and on PostgreSQL."""
 

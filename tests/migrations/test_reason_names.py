@@ -25,8 +25,13 @@ THIN = {
     "intake": "context-thin",
     "thin": ["KNOWN_GAPS omitted: treated as unknown"],
 }
-READY = {"tier": "LITE", "reasons": ["bounded binary choice", "evidence=4 (<= 6)"],
-         "auto": True, "intake": "debate-ready", "thin": []}  # fmt: skip
+READY = {
+    "tier": "LITE",
+    "reasons": ["bounded binary choice", "evidence=4 (<= 6)"],
+    "auto": True,
+    "intake": "debate-ready",
+    "thin": [],
+}
 OTHER = ["answer:advocate", '[POSITION] "requested" stays as written']
 
 

@@ -81,8 +81,15 @@ def test_a_format_is_pure_data_and_functions() -> None:
 PACKAGES = ("bot", "handlers", "tools", "prompts", "migrations")
 # handlers (the engine) imports none of these; tools (the adapters) never imports bot.
 ENGINE_FORBIDDEN = {
-    "bot", "tools", "discord", "aiosqlite", "sqlite3", "subprocess", "aiohttp", "google",
-}  # fmt: skip
+    "bot",
+    "tools",
+    "discord",
+    "aiosqlite",
+    "sqlite3",
+    "subprocess",
+    "aiohttp",
+    "google",
+}
 
 
 def _module_name(path: Path) -> str:

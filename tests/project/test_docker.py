@@ -109,8 +109,9 @@ async def test_the_init_script_makes_the_database_and_user_the_bot_connects_as(
     db = await Database.open(url)
     try:
         assert await db.applied_versions() == [v for v, _, _ in bundled_migrations("postgres")]
-        owner = await db.fetch_one("SELECT current_user, datcollate FROM pg_database "
-                                   "WHERE datname = current_database()")  # fmt: skip
+        owner = await db.fetch_one(
+            "SELECT current_user, datcollate FROM pg_database WHERE datname = current_database()"
+        )
         assert owner is not None and tuple(owner) == ("debate_room", "C")
     finally:
         await db.close()
@@ -118,8 +119,11 @@ async def test_the_init_script_makes_the_database_and_user_the_bot_connects_as(
 
 def service(name: str) -> str:
     """One service's block of docker-compose.yml (up to the next service or top-level key)."""
-    found = re.search(rf"^  {name}:\n(.*?)(?=^  \w[\w-]*:\n|^\S)", text("docker-compose.yml"),
-                      re.MULTILINE | re.DOTALL)  # fmt: skip
+    found = re.search(
+        rf"^  {name}:\n(.*?)(?=^  \w[\w-]*:\n|^\S)",
+        text("docker-compose.yml"),
+        re.MULTILINE | re.DOTALL,
+    )
     assert found, name
     return found.group(1)
 
@@ -128,8 +132,9 @@ def test_postgres_has_a_healthcheck_and_the_bot_and_worker_wait_for_it() -> None
     db = service("db")
     assert re.search(r"healthcheck:.*test: \[\"CMD-SHELL\", \"pg_isready ", db, re.DOTALL)
     for name in ("bot", "worker", "wiki"):
-        waits = re.search(r"depends_on:\n\s+(?:\w+:\n(?:\s{8}.*\n)+\s+)*db:\n\s+condition: (\S+)",
-                          service(name))  # fmt: skip
+        waits = re.search(
+            r"depends_on:\n\s+(?:\w+:\n(?:\s{8}.*\n)+\s+)*db:\n\s+condition: (\S+)", service(name)
+        )
         assert waits and waits.group(1) == "service_healthy", name
 
 

@@ -61,10 +61,13 @@ class GeminiCliBackend:
         argv = command(self._binary, self.model, schema_instruction(prompt.schema, prompt.json))
         try:
             run = await run_cli(
-                argv, stdin=cli_input(prompt).encode("utf-8"), cwd=workspace,
+                argv,
+                stdin=cli_input(prompt).encode("utf-8"),
+                cwd=workspace,
                 env={**self._env, "GEMINI_SYSTEM_MD": str(self._system_file(prompt.system))},
-                timeout_s=self._timeout_s, grace_s=KILL_GRACE_S,
-            )  # fmt: skip
+                timeout_s=self._timeout_s,
+                grace_s=KILL_GRACE_S,
+            )
         except OSError as exc:
             raise ModeratorUnavailable(f"cannot run {self._binary}: {exc}") from exc
         except CliTimedOut:

@@ -167,8 +167,12 @@ def _line(name: str, **values: object) -> str:
 def _state(debate: Debate, people: tuple[PeopleLine, ...] = ()) -> str:
     waiting = [_label(debate, s) for s in debate.order if s not in debate.spoken]
     participants = ", ".join(_label(debate, p) for p in debate.ids)
-    state = _line("state", participants=participants, waiting=", ".join(waiting) or "new round",
-                  **_progress(debate))  # fmt: skip
+    state = _line(
+        "state",
+        participants=participants,
+        waiting=", ".join(waiting) or "new round",
+        **_progress(debate),
+    )
     lines = [state]
     for line in people:
         said = _cut(line.text, PEOPLE_MAX_CHARS)
@@ -189,8 +193,12 @@ def _ending(debate: Debate) -> str:
 
 def _progress(debate: Debate) -> dict[str, object]:
     """The round, the turns and the stances: the values the state and the ending share."""
-    return {"round": debate.round, "max_rounds": debate.max_rounds, "turns": debate.turns,
-            "stances": _stances(debate)}  # fmt: skip
+    return {
+        "round": debate.round,
+        "max_rounds": debate.max_rounds,
+        "turns": debate.turns,
+        "stances": _stances(debate),
+    }
 
 
 def _vote(debate: Debate) -> str:

@@ -71,12 +71,12 @@ class SqliteDatabase(Database):
         # aiosqlite has no public call that runs a function on its thread; `_execute` is what
         # its own methods use.
         self._writes = GroupCommit(
-            lambda group: conn._execute(run_group, conn._conn, group),  # type: ignore[no-untyped-call]
+            lambda group: conn._execute(run_group, conn._conn, group),  # type: ignore[no-untyped-call]  # aiosqlite leaves it unannotated
             self._write_lock,
         )
         # Reads too (they take no lock: a lock of their own, which nothing else holds).
         self._reads = GroupCommit(
-            lambda group: conn._execute(run_reads, conn._conn, group),  # type: ignore[no-untyped-call]
+            lambda group: conn._execute(run_reads, conn._conn, group),  # type: ignore[no-untyped-call]  # aiosqlite leaves it unannotated
             asyncio.Lock(),
         )
 

@@ -1,5 +1,5 @@
 """The gateway's inbox: events for a debate, stored by the process that received them and
-submitted in order by the process that holds the debate (issue 20).
+submitted in order by the process that holds the debate.
 
 A command is marked done in the transaction that stores the step it made (the store's
 `save_step(command=...)`), so after a crash it is applied again only if its step was not

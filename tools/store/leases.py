@@ -1,4 +1,4 @@
-"""Debate leases: which process runs which debate, claimed, renewed, fenced (issue 20).
+"""Debate leases: which process runs which debate, claimed, renewed, fenced.
 
 A process claims debates whose lease is absent or lapsed, renews what it holds on a timer well
 inside the lease, and stops acting on a debate `margin` before its lease could lapse unrenewed

@@ -1,4 +1,4 @@
-"""Wake-ups over PostgreSQL's LISTEN/NOTIFY (issue 20): a command or a proposal stored by one
+"""Wake-ups over PostgreSQL's LISTEN/NOTIFY: a command or a proposal stored by one
 process wakes the processes that run debates at once, instead of at their next poll."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The whole debate as one Markdown file (issue 34): agenda, every turn verbatim with who and
+"""The whole debate as one Markdown file: agenda, every turn verbatim with who and
 when, the people's words, the moderator's notes, the outcome and the cost per seat. Pure: the
 Discord thread attaches it at the end (and `/debate export`), the console and the demo write it
 beside their pages."""

@@ -159,8 +159,9 @@ def _reply_body(turn: Turn, opinion: str, t: Translate) -> str:
     parsed = turn.parsed
     parts = [opinion]
     if parsed.question is not None:
-        parts.append(t(f"wiki.round_log.question_{parsed.question.to}",
-                       text=_neutral(parsed.question.text)))  # fmt: skip
+        parts.append(
+            t(f"wiki.round_log.question_{parsed.question.to}", text=_neutral(parsed.question.text))
+        )
     if parsed.extra:
         parts.append(f"**{t('wiki.round_log.other_fields')}**\n\n{_neutral(parsed.extra)}")
     if parsed.stance is not None:
@@ -263,8 +264,7 @@ def below_turn_headings(text: str) -> str:
     shift = 3 - min(levels, default=3)
     if shift <= 0:
         return text
-    for index in spots:
-        hashes = len(_HEADING.match(lines[index]).group(1))  # type: ignore[union-attr]
+    for index, hashes in zip(spots, levels, strict=True):
         lines[index] = "#" * min(6, hashes + shift) + lines[index][hashes:]
     return "\n".join(lines)
 

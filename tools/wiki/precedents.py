@@ -1,4 +1,4 @@
-"""Precedents (issues 18, 31): past Conclusion pages related to a new proposal by what they
+"""Precedents: past Conclusion pages related to a new proposal by what they
 are about (tools.wiki.relevance), each with the words it matched on. The local wiki's pages
 are read from their files; Wiki.js is asked through its search."""
 

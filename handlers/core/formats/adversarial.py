@@ -165,8 +165,10 @@ class AdversarialFormat(Format):
                 for n, (task, framing) in enumerate(PROBES, start=1):
                     text = output_of(debate, task)
                     params = (("n", str(n)), ("framing", framing), ("output", text))
-                    shown += [Notify("adversarial.probe", params),
-                              LogNote(task, "note", f"Probe {n}", text)]  # fmt: skip
+                    shown += [
+                        Notify("adversarial.probe", params),
+                        LogNote(task, "note", f"Probe {n}", text),
+                    ]
             return self._ask(debate, "reconciler", tuple(shown))
         if chosen.tier is Tier.FULL and output_of(debate, "answer:reconciler"):
             return TaskStep(debate, "validator")

@@ -219,8 +219,9 @@ def route(audit: Audit, requested: Tier | None) -> Route:
     """The seed's routing checklist, then the context checks."""
     count = len(audit.evidence)
     if count == 0:
-        return Route(requested or Tier.STANDARD, ("no_evidence",), requested is None,
-                     Intake.INSUFFICIENT)  # fmt: skip
+        return Route(
+            requested or Tier.STANDARD, ("no_evidence",), requested is None, Intake.INSUFFICIENT
+        )
     thin: list[str] = []
     reasons: tuple[str, ...]
     if audit.known_gaps is None:

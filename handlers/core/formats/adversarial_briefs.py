@@ -132,8 +132,12 @@ def probe_lines(debate: Debate) -> tuple[Piece, ...]:
     lines = []
     for n, (task, framing) in enumerate(PROBES, start=1):
         found = sections(output_of(debate, task))
-        values = (("n", str(n)), ("framing", framing), ("stable", found.get("STABLE", "not run")),
-                  ("tension", found.get("KEY-TENSION", "-")))  # fmt: skip
+        values = (
+            ("n", str(n)),
+            ("framing", framing),
+            ("stable", found.get("STABLE", "not run")),
+            ("tension", found.get("KEY-TENSION", "-")),
+        )
         lines.append(Piece("adversarial_probe_line", values))
     return tuple(lines)
 
@@ -195,8 +199,12 @@ def item_line(item: Evidence) -> str:
 def fitted(audit: Audit, bullet: str = "") -> tuple[tuple[Evidence, ...], tuple[Piece, ...]]:
     """The inventory items the manifest carries under the seed's token cap, in order, and
     the note that says what was left out and where the whole is (none: nothing cut)."""
-    rest = (audit.proposition, audit.decision_focus, *(audit.known_gaps or ()),
-            *audit.optional_state)  # fmt: skip
+    rest = (
+        audit.proposition,
+        audit.decision_focus,
+        *(audit.known_gaps or ()),
+        *audit.optional_state,
+    )
     spent = _RESERVE + sum(tokens(part) for part in rest)
     kept: list[Evidence] = []
     for item in audit.evidence:

@@ -235,8 +235,14 @@ def _cell(text: str, limit: int = 160) -> str:
 def reconciliation(read: _Read) -> list[str]:
     """The seed's six-column reconciliation table (its Phase 3), a row per ruling of the
     Reconciler: its structural basis, each side's point on it, the Validator's grounding."""
-    header = ("col_point", "col_basis", "role_advocate", "role_challenger", "role_reconciler",
-              "role_validator")  # fmt: skip
+    header = (
+        "col_point",
+        "col_basis",
+        "role_advocate",
+        "role_challenger",
+        "role_reconciler",
+        "role_validator",
+    )
     rows = [f"| {' | '.join(word(c) for c in header)} |", "|---" * 6 + "|"]
     grounding = Grounding(read.val.get("GROUNDING", ""))
     # Many rulings may show one long point or grounding line: each text is shortened once.

@@ -63,12 +63,18 @@ def on_tiers(debate: Debate, tier: Tier) -> Debate:
 def tier_lines(debate: Debate, tier: Tier) -> tuple[str, ...]:
     """The seed's "Model tiers used": each tier, the model it maps to, and who ran on it."""
     chosen, own = dict(debate.options), word("backend_model")
-    playing = [(r, debate.member(s)) for r, s in zip(ROLES, debate.order, strict=False)
-               if r != "advocate" or tier is not Tier.LITE]  # fmt: skip
+    playing = [
+        (r, debate.member(s))
+        for r, s in zip(ROLES, debate.order, strict=False)
+        if r != "advocate" or tier is not Tier.LITE
+    ]
     lines = []
     for name, option in TIER_MODELS.items():
-        who = ", ".join(f"{ROLE_NAMES[r]} ({verbatim(m.name)}: {verbatim(m.model) or own})"
-                        for r, m in playing if tier_of(r, tier) == name)  # fmt: skip
+        who = ", ".join(
+            f"{ROLE_NAMES[r]} ({verbatim(m.name)}: {verbatim(m.model) or own})"
+            for r, m in playing
+            if tier_of(r, tier) == name
+        )
         if who:
             lines.append(f"{name} → {verbatim(chosen.get(option, '')) or own}: {who}")
     if tier is Tier.FULL:

@@ -243,8 +243,13 @@ def people_said(debate: Debate) -> str:
 
 def relayed(debate: Debate, template: str, turns: tuple[Turn, ...]) -> list[Piece]:
     """Each turn as it was written, as `template` with its `speaker`, `turn` number and `reply`."""
-    return [Piece(template, (("speaker", debate.name_of(t.seat)), ("turn", str(t.number)),
-                             ("reply", t.text))) for t in turns]  # fmt: skip
+    return [
+        Piece(
+            template,
+            (("speaker", debate.name_of(t.seat)), ("turn", str(t.number)), ("reply", t.text)),
+        )
+        for t in turns
+    ]
 
 
 def every_turn(debate: Debate) -> tuple[int, ...]:

@@ -190,8 +190,11 @@ def fallback_synthesis(debate: Debate, shown: tuple[Turn, ...]) -> str:
     majority = "" if divided else _majority(debate)
 
     def said(part: str) -> list[str]:
-        return [f"{debate.name_of(s)}: {getattr(p, part)}" for s, p in finals.items()
-                if getattr(p, part)]  # fmt: skip
+        return [
+            f"{debate.name_of(s)}: {getattr(p, part)}"
+            for s, p in finals.items()
+            if getattr(p, part)
+        ]
 
     out = {
         "tracker": [

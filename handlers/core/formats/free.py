@@ -71,8 +71,10 @@ class FreeFormat(Format):
         if not shown:
             if spoke:
                 return (*pieces, Piece("debate_continue", (("opponent", others), *common), True))
-            return (*pieces, Piece("debate_opening", (*agenda(debate), ("opponent", others),
-                                                        *common), True))  # fmt: skip
+            return (
+                *pieces,
+                Piece("debate_opening", (*agenda(debate), ("opponent", others), *common), True),
+            )
         if not spoke and not ask.fresh_session:
             pieces.append(Piece("debate_agenda", (*agenda(debate), ("others", others))))
         pieces += relayed(debate, "debate_earlier", shown[:-1])

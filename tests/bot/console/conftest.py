@@ -100,7 +100,7 @@ def contract_reply(opinion: str, **fields: object) -> list[str]:
 def settings(tmp_path: Path) -> Settings:
     """Settings of a throwaway folder, read from no `.env`."""
     return Settings(
-        _env_file=None,  # type: ignore[call-arg]
+        _env_file=None,
         DATA_DIR=tmp_path / "data",
         DATABASE_PATH=tmp_path / "data" / "bot.sqlite3",
         LOCAL_WIKI_DIR=tmp_path / "wiki",

@@ -1,4 +1,4 @@
-"""A person typing a seat in the boardroom and the ledger (issue 31): asked as a person, never
+"""A person typing a seat in the boardroom and the ledger: asked as a person, never
 with the machine's JSON rules, shown the other seats' words, not their raw JSON, and their
 typed prose taken as their seat's turn (no repair asked of them, no "no JSON block" notice)."""
 
@@ -35,17 +35,30 @@ class JsonMachine:
 
     async def speak(self, request: TurnRequest) -> DebaterOutput:
         if self._ledger:
-            block = {"opinion": OPINION, "stance": "disagree", "agreed": [], "contested": [],
-                     "concessions": []}  # fmt: skip
+            block = {
+                "opinion": OPINION,
+                "stance": "disagree",
+                "agreed": [],
+                "contested": [],
+                "concessions": [],
+            }
             text = f"```json\n{json.dumps(block, ensure_ascii=False)}\n```"
         else:
             text = json.dumps(
-                {"vote": "no", "argument": ARGUMENT, "risks": ["테이블 증가", "폴링 지연"],
-                 "conditions": "초당 수백 건 이하", "metrics": ["손실 0", "지연 p99"],
-                 "final_vote": "no", "agreement": "AG", "disagreement": "Claude",
-                 "insight": "LISTEN/NOTIFY", "consensus_condition": "부하 시험"},
+                {
+                    "vote": "no",
+                    "argument": ARGUMENT,
+                    "risks": ["테이블 증가", "폴링 지연"],
+                    "conditions": "초당 수백 건 이하",
+                    "metrics": ["손실 0", "지연 p99"],
+                    "final_vote": "no",
+                    "agreement": "AG",
+                    "disagreement": "Claude",
+                    "insight": "LISTEN/NOTIFY",
+                    "consensus_condition": "부하 시험",
+                },
                 ensure_ascii=False,
-            )  # fmt: skip
+            )
         return DebaterOutput(text=text, raw=text, meta=TurnMeta(model="fake"))
 
     async def forget(self, debate_id: int) -> None:
@@ -62,8 +75,9 @@ def asked_texts(screen: Screen) -> list[tuple[str, str]]:
     return found
 
 
-async def answer_each_ask(screen: Screen, lines: QueueLines, keyboard: Keyboard, asks: int,
-                          words: dict[str, str]) -> None:  # fmt: skip
+async def answer_each_ask(
+    screen: Screen, lines: QueueLines, keyboard: Keyboard, asks: int, words: dict[str, str]
+) -> None:
     """Type each seat's prose when it is asked (`asks` times in all, one after another)."""
     mark = 0
     for _ in range(asks):

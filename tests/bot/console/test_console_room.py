@@ -177,8 +177,11 @@ async def test_the_intake_audit_notice_is_in_the_reader_s_words_and_quotes_verba
 ) -> None:
     out = io.StringIO()
     room = ConsoleRoom(colour_console(out), Strings(language), FakeClock(), db=db)
-    audit = Audit("⟦adversarial.result.yes⟧ 그대로", evidence=(Evidence("E1", "p95", "supports"),),
-                  binary_choice=True)  # fmt: skip
+    audit = Audit(
+        "⟦adversarial.result.yes⟧ 그대로",
+        evidence=(Evidence("E1", "p95", "supports"),),
+        binary_choice=True,
+    )
     block = audit_notice(audit, route(audit, None))
     await room.show(debate(), Notify("adversarial.audit", (("block", block),)))
     said = out.getvalue()

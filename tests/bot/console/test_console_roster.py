@@ -1,5 +1,5 @@
 """The console seats PARTICIPANTS: a boardroom of two people typing and one machine, each
-typed answer stored as its own seat's turn, the people asked as people (issue 31)."""
+typed answer stored as its own seat's turn, the people asked as people."""
 
 from __future__ import annotations
 
@@ -44,20 +44,38 @@ class PanelGemini:
 
 def _answer(round_number: int, seat: str) -> list[str]:
     if round_number == 1:
-        return ["1. VOTE: YES", f"2. {seat}의 주장: 아웃박스가 안전합니다", "3. Risks",
-                "- 테이블 증가", "- 폴링 지연", "4. Conditions: 초당 수백 건 이하", "5. Metrics",
-                "- 손실 0", "- 지연 p99", "."]  # fmt: skip
-    return ["1. FINAL VOTE: YES", f"2. {seat}: 바뀌지 않음", "3. Agreement: Claude",
-            "4. Disagreement: Gemini", "5. Insight: LISTEN/NOTIFY", "6. Condition: 부하 시험",
-            "."]  # fmt: skip
+        return [
+            "1. VOTE: YES",
+            f"2. {seat}의 주장: 아웃박스가 안전합니다",
+            "3. Risks",
+            "- 테이블 증가",
+            "- 폴링 지연",
+            "4. Conditions: 초당 수백 건 이하",
+            "5. Metrics",
+            "- 손실 0",
+            "- 지연 p99",
+            ".",
+        ]
+    return [
+        "1. FINAL VOTE: YES",
+        f"2. {seat}: 바뀌지 않음",
+        "3. Agreement: Claude",
+        "4. Disagreement: Gemini",
+        "5. Insight: LISTEN/NOTIFY",
+        "6. Condition: 부하 시험",
+        ".",
+    ]
 
 
-async def _type_for_whoever_asks(screen: Screen, lines: QueueLines, keyboard: Keyboard,
-                                 round_number: int, mark: int) -> str:  # fmt: skip
+async def _type_for_whoever_asks(
+    screen: Screen, lines: QueueLines, keyboard: Keyboard, round_number: int, mark: int
+) -> str:
     """Wait until a person's seat is asked, answer as that seat; which seat it was."""
     await asyncio.wait_for(keyboard.composing.wait(), 10)
-    asked = re.findall(re.escape(T("console.human_turn", seat="@@")).replace("@@", "(\\w+)"),
-                       screen.getvalue()[mark:])  # fmt: skip
+    asked = re.findall(
+        re.escape(T("console.human_turn", seat="@@")).replace("@@", "(\\w+)"),
+        screen.getvalue()[mark:],
+    )
     lines.push(*_answer(round_number, asked[-1]))
     return asked[-1]
 
@@ -87,8 +105,9 @@ async def test_a_boardroom_of_two_people_and_a_machine_runs_to_its_end(
     for round_number in (1, 2):
         mark = len(screen.getvalue())
         first = await _type_for_whoever_asks(screen, lines, keyboard, round_number, mark)
-        await screen.shows(T("console.human_turn", seat="AG" if first == "Claude" else "Claude"),
-                           after=mark)  # fmt: skip
+        await screen.shows(
+            T("console.human_turn", seat="AG" if first == "Claude" else "Claude"), after=mark
+        )
         second = await _type_for_whoever_asks(screen, lines, keyboard, round_number, mark)
         typed += [first, second]
     await screen.shows(T("console.conclusion_title"))

@@ -55,8 +55,13 @@ def test_the_readme_example_session_runs_a_whole_debate_from_a_file(tmp_path: Pa
     with EXAMPLE.open("rb") as script:
         result = subprocess.run(
             [*entry_point(), *COMMAND.split()[1:]],
-            stdin=script, cwd=tmp_path, env=env, capture_output=True, timeout=120, check=False,
-        )  # fmt: skip
+            stdin=script,
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            timeout=120,
+            check=False,
+        )
     out, err = result.stdout.decode(), result.stderr.decode()
     assert result.returncode == 0, out + err
     assert "Traceback" not in out + err

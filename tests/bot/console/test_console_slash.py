@@ -1,5 +1,5 @@
 """The console's typed `/list [page]`, `/status N`, `/stop N`, `/export N` (Discord's `/debate`
-commands, issue 34)."""
+commands)."""
 
 from __future__ import annotations
 

@@ -291,8 +291,11 @@ async def test_the_console_seats_ag_on_the_gemini_cli(
     screen: Screen,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    for name, value in {"HOME": str(home), "GEMINI_API_KEY": "dummy",
-                        "GOOGLE_GEMINI_BASE_URL": fake.url}.items():  # fmt: skip
+    for name, value in {
+        "HOME": str(home),
+        "GEMINI_API_KEY": "dummy",
+        "GOOGLE_GEMINI_BASE_URL": fake.url,
+    }.items():
         monkeypatch.setenv(name, value)
     opinion = "AG의 의견: in-process LRU로 시작하고 인스턴스가 늘면 Redis로 옮깁니다."
     block = json.dumps({"opinion": opinion, "stance": "agree"}, ensure_ascii=False)

@@ -175,7 +175,7 @@ def test_each_format_replays_in_each_language(
         parsed = parse_reply(entry.reply)
         assert (parsed.opinion if parsed.structured else entry.reply).splitlines()[0] in out
     # the recording shows stance moves with their quotes, not warnings about itself; a
-    # boardroom recording without the advisor's review says so at its close (issue 34)
+    # boardroom recording without the advisor's review says so at its close
     degraded = f"{t('degraded.line')} {t('degraded.rules')}"
     assert degraded not in out or format_name == "boardroom"
     assert "⚠️" not in out.replace(degraded, "") and "❌" not in out

@@ -1,4 +1,4 @@
-"""The demo writes the one-file export beside its database (issue 34), for a Conclusion and for
+"""The demo writes the one-file export beside its database, for a Conclusion and for
 a format that closes itself."""
 
 from __future__ import annotations

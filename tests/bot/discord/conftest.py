@@ -84,7 +84,7 @@ class BotRig:
     services: Services | None = None
     task: asyncio.Task[None] | None = None
     starts: int = 0
-    owner: str = ""  # set: the process shares the debates through leases, as `owner` (issue 20)
+    owner: str = ""  # set: the process shares the debates through leases, as `owner`
 
     @property
     def settings(self) -> Settings:

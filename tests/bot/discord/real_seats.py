@@ -43,11 +43,18 @@ class RealClaude:
             config = self.rig.tmp / "claude-config"
             config.mkdir(exist_ok=True)
             self.inner = ClaudeCodeDebater(
-                self.rig.services.db, binary=self.binary, system_prompt=SYSTEM_PROMPT,
-                model=None, tools=READ_ONLY, timeout_s=60.0, max_retries=0, max_concurrency=2,
-                workdir_root=self.rig.tmp / "claude", env=self.api.cli_env(config),
+                self.rig.services.db,
+                binary=self.binary,
+                system_prompt=SYSTEM_PROMPT,
+                model=None,
+                tools=READ_ONLY,
+                timeout_s=60.0,
+                max_retries=0,
+                max_concurrency=2,
+                workdir_root=self.rig.tmp / "claude",
+                env=self.api.cli_env(config),
                 keep_api_key=True,  # the fake takes a dummy key
-            )  # fmt: skip
+            )
         self.requests.append(request)
         return await self.inner.speak(request)
 
@@ -68,11 +75,19 @@ class GeminiTasks(ScriptedModerator):
     async def perform(self, request: TaskRequest) -> str:
         if self.inner is None:
             assert self.rig.services is not None
-            client = genai.Client(api_key="test-key", http_options=types.HttpOptions(
-                base_url=self.api.url, api_version="v1beta"))  # fmt: skip
+            client = genai.Client(
+                api_key="test-key",
+                http_options=types.HttpOptions(base_url=self.api.url, api_version="v1beta"),
+            )
             rules = RulesModerator(Strings(self.language))
             backend = GeminiApiBackend(client, "gemini-flash-latest", 10.0)
-            self.inner = GeminiModerator(backend, self.rig.services.db, language=self.language,
-                                         budget=100, sleep=asyncio.sleep, rules=rules)  # fmt: skip
+            self.inner = GeminiModerator(
+                backend,
+                self.rig.services.db,
+                language=self.language,
+                budget=100,
+                sleep=asyncio.sleep,
+                rules=rules,
+            )
         self.task_requests.append(request)
         return await self.inner.perform(request)

@@ -76,7 +76,7 @@ async def status_edit(rig: BotRig, status_id: str, fragment: str, start: int = 0
         ),
         start=start,
     )
-    return call.json  # type: ignore[no-any-return]
+    return call.json  # type: ignore[no-any-return]  # the fake's JSON is untyped
 
 
 async def keyed(db: Database, debate_id: int) -> dict[str, str]:

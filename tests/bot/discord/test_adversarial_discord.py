@@ -55,14 +55,17 @@ async def _run(rig: BotRig, people: People, lang: str) -> tuple[int, str, Json]:
     await rig.start()
     await chat(rig, people)
     card, debate_id = await wait_card(rig)
-    rig.ag.reply_for = lambda turn: f"[debate {debate_id} · turn {turn}]\n{either}"  # type: ignore[method-assign]
+    rig.ag.reply_for = lambda turn: f"[debate {debate_id} · turn {turn}]\n{either}"  # type: ignore[method-assign]  # AG's answer, scripted
     await click(rig, card["id"], f"debate:open:{debate_id}", people.alice)
     title = Strings(lang)("front.conclusion_title")
     closing = await rig.fake.wait_for_message(
-        lambda m: m["channel_id"] == card["id"] and bool(m["embeds"])
-        and m["embeds"][0].get("title") == title,
+        lambda m: (
+            m["channel_id"] == card["id"]
+            and bool(m["embeds"])
+            and m["embeds"][0].get("title") == title
+        ),
         timeout=30,
-    )  # fmt: skip
+    )
     await asyncio.wait_for(rig.handler.wait_idle(debate_id), 30)
     assert rig.services is not None and rig.services.wiki is not None
     await asyncio.wait_for(rig.services.wiki.drained(debate_id), 30)
@@ -77,9 +80,15 @@ async def test_an_adversarial_debate_ends_in_the_reconciler_s_verdict(
     await wiki.start()
     t = Strings(lang)
     try:
-        rig.overrides.update({"DEFAULT_FORMAT": "adversarial", "AG_QUIET_SECONDS": 0.5,
-                              "LANGUAGE": lang, "WIKIJS_URL": wiki.url,
-                              "WIKIJS_API_KEY": FULL_KEY})  # fmt: skip
+        rig.overrides.update(
+            {
+                "DEFAULT_FORMAT": "adversarial",
+                "AG_QUIET_SECONDS": 0.5,
+                "LANGUAGE": lang,
+                "WIKIJS_URL": wiki.url,
+                "WIKIJS_API_KEY": FULL_KEY,
+            }
+        )
         debate_id, thread_id, closing = await _run(rig, people, lang)
         debate = await rig.handler.get(debate_id)
         assert debate.phase is Phase.CONCLUDED and debate.outcome is Outcome.VERDICT
@@ -103,8 +112,14 @@ async def test_an_adversarial_debate_ends_in_the_reconciler_s_verdict(
         # The pages: the result in the seed's output format; no moderator's Conclusion page.
         page = result.content
         assert f"### {t('adversarial.result.verdict')}: MODIFY" in page
-        columns = ("col_point", "col_basis", "role_advocate", "role_challenger",
-                   "role_reconciler", "role_validator")  # fmt: skip
+        columns = (
+            "col_point",
+            "col_basis",
+            "role_advocate",
+            "role_challenger",
+            "role_reconciler",
+            "role_validator",
+        )
         assert "| " + " | ".join(t(f"adversarial.result.{c}") for c in columns) + " |" in page
         assert f"{t('adversarial.result.tiers_used')}:\n- mid-tier → sonnet: " in page
         assert "- top-tier → opus: " in page and "DEBATE: tier=full, proposition=" in page

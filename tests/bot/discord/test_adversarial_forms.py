@@ -88,7 +88,7 @@ async def test_evidence_on_the_card_and_in_the_thread_reach_the_audit(
     alices = await open_form(rig, card["id"], form, people.alice)
     assert text_inputs(alices["modal"])[0]["value"] == ON_CARD
     assert carols["modal"]["custom_id"] != alices["modal"]["custom_id"]
-    # alice sends hers again first; carol's, sent later, is kept beside it (issue 31)
+    # alice sends hers again first; carol's, sent later, is kept beside it
     await send_form(rig, alices, people.alice, ON_CARD)
     response = await send_form(rig, carols, people.carol, CAROLS)
     kept = KO("front.form_kept", count=len(CAROLS), people="alice, carol")

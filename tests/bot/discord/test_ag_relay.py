@@ -40,7 +40,7 @@ def make_relay(
     assert ag.user is not None
     settings: dict[str, object] = {"relay_channel_id": None, "timeout_s": 5.0, "quiet_s": 5.0}
     settings.update(options)
-    relay = AgRelayDebater(client, db, ag_user_ids=[ag.user.id], **settings)  # type: ignore[arg-type]
+    relay = AgRelayDebater(client, db, ag_user_ids=[ag.user.id], **settings)  # type: ignore[arg-type]  # the test's relay settings
     client.message_listeners.append(relay.on_message)
     return relay
 
@@ -84,7 +84,7 @@ async def ag_says(
 ) -> discord.Message:
     channel = ag.get_channel(channel_id) or await ag.fetch_channel(channel_id)
     assert isinstance(channel, discord.TextChannel | discord.Thread)
-    return await channel.send(content, **kw)  # type: ignore[arg-type]
+    return await channel.send(content, **kw)
 
 
 async def test_prompt_pings_only_ag_and_a_long_prompt_is_split_losslessly(

@@ -1,4 +1,4 @@
-"""Anonymous peers on the card (issue 34), through the real discord.py client: ANONYMOUS_PEERS
+"""Anonymous peers on the card, through the real discord.py client: ANONYMOUS_PEERS
 picks the option, the card says when it is on, and the people may turn it off (a menu; on the
 ledger's card, whose menu rows its own questions fill, a button that steps to the next choice)."""
 

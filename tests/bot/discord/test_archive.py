@@ -1,4 +1,4 @@
-"""A concluded thread archives itself (issue 34): ARCHIVE_AFTER_HOURS after the end, through
+"""A concluded thread archives itself: ARCHIVE_AFTER_HOURS after the end, through
 the real discord.py client against the fake Discord, with the timer kept across a restart."""
 
 from __future__ import annotations

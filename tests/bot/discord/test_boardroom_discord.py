@@ -24,13 +24,25 @@ from tests.handlers.boardroom_script import position, rebuttal
 
 PANEL = "ag:ag-relay:AG:architect,claude:claude-cli:Claude:security reviewer"
 THIRD = ",claude-2:claude-cli:Claude 2:product owner"
-DRAFT = {"tracker": [], "tensions": ["AG vs Claude on audit"], "insight": "claude insight",
-         "conditions": ["a load test"], "irreconcilable": False,
-         "recommendation": "draft advice", "guardrails": ["g1"]}  # fmt: skip
-REVIEWED = DRAFT | {"recommendation": "adopt the outbox after a load test",
-                    "review": "names the load test"}  # fmt: skip
-SPLIT = DRAFT | {"irreconcilable": True, "question": "Outbox or Streams?",
-                 "options": ["Outbox", "Streams"], "review": "no condition joins them"}  # fmt: skip
+DRAFT = {
+    "tracker": [],
+    "tensions": ["AG vs Claude on audit"],
+    "insight": "claude insight",
+    "conditions": ["a load test"],
+    "irreconcilable": False,
+    "recommendation": "draft advice",
+    "guardrails": ["g1"],
+}
+REVIEWED = DRAFT | {
+    "recommendation": "adopt the outbox after a load test",
+    "review": "names the load test",
+}
+SPLIT = DRAFT | {
+    "irreconcilable": True,
+    "question": "Outbox or Streams?",
+    "options": ["Outbox", "Streams"],
+    "review": "no condition joins them",
+}
 
 
 DEFAULTS = {"DEFAULT_FORMAT": "boardroom", "AG_QUIET_SECONDS": 0.5, "BUDGET_PAUSE": True}
@@ -54,7 +66,7 @@ def vote_as(rig: BotRig, language: str, seats: int, ag: str, claude: str) -> Non
         said = position("ag", ag, language) if first else rebuttal("ag", ag, language)
         return f"[debate 1 · turn {turn}] {said}"
 
-    rig.ag.reply_for = ag_reply  # type: ignore[method-assign]
+    rig.ag.reply_for = ag_reply  # type: ignore[method-assign]  # AG's answer, scripted
     rig.claude.by_round = {
         1: position("claude", claude, language),
         2: rebuttal("claude", claude, language),

@@ -64,8 +64,8 @@ async def test_concession_quotes_are_matched_on_prose_however_copied(
     rig: BotRig, people: People
 ) -> None:
     """A quote of the other side's JSON syntax is no quote; a real one that differs only in
-    Unicode form, a zero-width space or an apostrophe is (issue 31)."""
-    rig.ag.reply_for = lambda turn: block(AG_PROSE, "disagree")  # type: ignore[method-assign]
+    Unicode form, a zero-width space or an apostrophe is."""
+    rig.ag.reply_for = lambda turn: block(AG_PROSE, "disagree")  # type: ignore[method-assign]  # AG's answer, scripted
     rig.claude.enqueue(
         conceding("disagree", ""),
         conceding("partial", '"stance": "disagree"'),  # in AG's raw reply, not its prose

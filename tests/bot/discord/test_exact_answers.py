@@ -1,4 +1,4 @@
-"""The people's answers count once, for the one who gave them (issue 31), through the real
+"""The people's answers count once, for the one who gave them, through the real
 discord.py client against the fake Discord: a button names its question, so a press on an
 answered question (from a client that still shows its buttons) answers no later one; the
 answered question loses its buttons; of two answers at once the first wins and the second
@@ -218,7 +218,7 @@ async def test_in_gateway_mode_a_click_after_the_card_was_decided_is_told_who_de
     )
     # The buttons are gone once the card says so; a click sent before that lands here:
     carol = Actor(user_id=int(people.carol["id"]), name="carol")
-    front = rig.bot.front  # type: ignore[union-attr]
+    front = rig.bot.front  # type: ignore[union-attr]  # set once the bot is started
     done = await front._engine.submit(debate_id, ProposalDeclined(carol))
     assert done.admission is Admission.ANSWERED
     assert front._not_taken(done) == KO("front.decided_already", user="alice")

@@ -1,4 +1,4 @@
-"""The end of a debate in Discord (issue 34): the export attached after the Conclusion, and a
+"""The end of a debate in Discord: the export attached after the Conclusion, and a
 failed seat and a rules fallback named above the decision."""
 
 from __future__ import annotations
@@ -34,8 +34,15 @@ async def test_export_is_attached_once_after_the_conclusion_and_holds_every_turn
 ) -> None:
     said = "LRU로 시작합니다. ```code``` 그대로"
     conclusion = Conclusion(decision="LRU로 간다", agreed=("단순함",))
-    ended = replace(debate(fake), phase=Phase.CONCLUDED, outcome=Outcome.VERDICT,
-                    conclusion=conclusion, faltered=(AG,), fell_back=True, round=2)  # fmt: skip
+    ended = replace(
+        debate(fake),
+        phase=Phase.CONCLUDED,
+        outcome=Outcome.VERDICT,
+        conclusion=conclusion,
+        faltered=(AG,),
+        fell_back=True,
+        round=2,
+    )
     effect, loaded = concluded(ended, conclusion, FakeWiki())
     shown = Loaded(links=loaded.links, turns=(turn(said),))
     for _ in range(2):  # a repeat after a restart posts nothing again
@@ -61,8 +68,7 @@ async def test_degraded_a_rules_conclusion_names_the_rules_even_with_every_seat_
 ) -> None:
     conclusion = Conclusion(decision="LRU", source=ModeratorSource.RULES)
     stances = ((AG, Stance.AGREE),)
-    ended = replace(debate(fake), phase=Phase.CONCLUDED, outcome=Outcome.CONSENSUS,
-                    stances=stances)  # fmt: skip
+    ended = replace(debate(fake), phase=Phase.CONCLUDED, outcome=Outcome.CONSENSUS, stances=stances)
     await room(client, db).show(ended, *concluded(ended, conclusion, FakeWiki()))
     decision = bot_posts(fake)[0]["embeds"][0]["description"]
     assert decision == f"**{KO('degraded.line')} {KO('degraded.rules')}**\n\nLRU"

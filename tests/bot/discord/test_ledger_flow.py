@@ -50,8 +50,14 @@ SVG = '<svg xmlns="http://www.w3.org/2000/svg"><rect width="9" height="9" fill="
 
 def contract(opinion: str, stance: str, agreed: str, contested: str, **more: str) -> str:
     """A reply in the ledger's contract: prose, then the fenced JSON block with every field."""
-    body = {"opinion": opinion, "stance": stance, "agreed": [agreed], "contested": [contested],
-            "concessions": [], **more}  # fmt: skip
+    body = {
+        "opinion": opinion,
+        "stance": stance,
+        "agreed": [agreed],
+        "contested": [contested],
+        "concessions": [],
+        **more,
+    }
     return "Intro.\n\n```json\n" + json.dumps(body, ensure_ascii=False) + "\n```"
 
 
@@ -80,8 +86,8 @@ def real_claude(rig: BotRig) -> Iterator[RealClaude]:
     """The rig's Claude seat on the real CLI (skipped with a reason where it is missing)."""
     binary = str(installed_or_skip(find_claude_bin(), "claude"))
     with FakeAnthropic() as api:
-        rig.claude = RealClaude(rig, api, binary)  # type: ignore[assignment]
-        yield rig.claude  # type: ignore[misc]
+        rig.claude = RealClaude(rig, api, binary)  # type: ignore[assignment]  # the real CLI in the fake's seat
+        yield rig.claude  # type: ignore[misc]  # the real CLI in the fake's seat
 
 
 def script(rig: BotRig, language: str) -> None:
@@ -98,9 +104,12 @@ def script(rig: BotRig, language: str) -> None:
         assert tag is not None
         return f"{tag.group(0)} {ag[turn]}"
 
-    rig.ag.reply_for = reply_for  # type: ignore[method-assign]
-    lacking = "```json\n" + json.dumps({"opinion": "## Claude 1", "stance": "partial",
-                                        "agreed": ["LRU"]}) + "\n```"  # fmt: skip
+    rig.ag.reply_for = reply_for  # type: ignore[method-assign]  # AG's answer, scripted
+    lacking = (
+        "```json\n"
+        + json.dumps({"opinion": "## Claude 1", "stance": "partial", "agreed": ["LRU"]})
+        + "\n```"
+    )
     rig.claude.enqueue(
         lacking,
         contract(f"## Claude 1\n\n{claude_said}", "partial", "LRU", f"{claim} {KEY}"),
@@ -150,12 +159,17 @@ def check_thread(rig: BotRig, thread_id: str, strings: Strings, outcome: str) ->
     post, the thread's last word; no embed shows a relay tag."""
     messages = rig.bot_messages(thread_id)
     texts = [m["content"] for m in messages]
-    assert any(strings("ledger.repair", seat="Claude", missing="contested, concessions") == t
-               for t in texts), texts  # fmt: skip
+    assert any(
+        strings("ledger.repair", seat="Claude", missing="contested, concessions") == t
+        for t in texts
+    ), texts
     unquoted = strings("concession.unquoted", seat="AG").split("AG")[1][:20]
     assert not any(unquoted in t for t in texts)
-    closing = max(i for i, m in enumerate(messages) if m["embeds"]
-                  and m["embeds"][0].get("title") == strings("front.conclusion_title"))  # fmt: skip
+    closing = max(
+        i
+        for i, m in enumerate(messages)
+        if m["embeds"] and m["embeds"][0].get("title") == strings("front.conclusion_title")
+    )
     last = [i for i, m in enumerate(messages) if m["content"].startswith(outcome)]
     assert last == [len(messages) - 1] and closing < last[0]
     assert "**A1**" in messages[closing]["embeds"][0]["description"]
@@ -181,8 +195,11 @@ async def test_a_ledger_debate_runs_to_its_end(
     folder = next((rig.tmp / "wiki" / "debates").iterdir())
     turns = sorted(p.name for p in (folder / "turns").iterdir())
     assert turns == ["01-ag.md", "02-claude.md", "03-claude.md", "04-ag.md", "05-claude.md"]
-    pages = {p.relative_to(folder).as_posix(): split_front_matter(p.read_text("utf-8"), "")[1]
-             for p in folder.rglob("*") if p.is_file()}  # fmt: skip
+    pages = {
+        p.relative_to(folder).as_posix(): split_front_matter(p.read_text("utf-8"), "")[1]
+        for p in folder.rglob("*")
+        if p.is_file()
+    }
     for name, text in pages.items():
         assert not RELAY_TAG.search(text), name
     first = pages["turns/01-ag.md"]  # the debater's Markdown, then the reply collapsed

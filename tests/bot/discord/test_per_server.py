@@ -1,4 +1,4 @@
-"""Per-server settings (issue 34): `/debate config` stored over the global defaults, a channel's
+"""Per-server settings: `/debate config` stored over the global defaults, a channel's
 over its server's, shown by `status` and used by the next card; bad input changes nothing."""
 
 from __future__ import annotations

@@ -110,7 +110,7 @@ async def test_poll_report_positions_votes_and_the_binding_result(
 
     # the minority report: the real quotes shown as quotes (matched on the prose, however
     # copied); left out and counted: the made-up one, AG's words Claude quoted to rebut
-    # them, and JSON syntax of Claude's reply (issue 31)
+    # them, and JSON syntax of Claude's reply
     report = await rig.fake.wait_for_message(
         lambda m: (
             m["channel_id"] == thread_id

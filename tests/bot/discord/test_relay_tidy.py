@@ -43,8 +43,18 @@ async def db(database_target: str) -> AsyncIterator[Database]:
 
 def stored(output: DebaterOutput, seat: str = AG) -> Turn:
     """The turn as the engine stores it (debate 12, turn 2)."""
-    return Turn(12, 2, 1, seat, output.text, output.raw, "0" * 64, parse_reply(output.text),
-                TurnMeta(), datetime.now(UTC))  # fmt: skip
+    return Turn(
+        12,
+        2,
+        1,
+        seat,
+        output.text,
+        output.raw,
+        "0" * 64,
+        parse_reply(output.text),
+        TurnMeta(),
+        datetime.now(UTC),
+    )
 
 
 def ag_id(ag_client: ListeningClient) -> str:

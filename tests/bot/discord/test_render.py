@@ -42,7 +42,7 @@ def make_turn(text: str, seat: str = CLAUDE, number: int = 1, **meta: object) ->
         raw=text,
         sha256=hashlib.sha256(text.encode()).hexdigest(),
         parsed=parse_reply(text),
-        meta=TurnMeta(**defaults),  # type: ignore[arg-type]
+        meta=TurnMeta(**defaults),  # type: ignore[arg-type]  # the test's TurnMeta fields
         at=datetime(2025, 1, 1, tzinfo=UTC),
     )
 

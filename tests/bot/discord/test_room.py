@@ -74,7 +74,7 @@ def turn(text: str) -> Turn:
 
 
 def room(client: ListeningClient, db: Database, **options: object) -> DiscordRoom:
-    return DiscordRoom(client, db, KO, FakeClock(), **options)  # type: ignore[arg-type]
+    return DiscordRoom(client, db, KO, FakeClock(), **options)  # type: ignore[arg-type]  # the test's room options
 
 
 def bot_posts(fake: FakeDiscord) -> list[Json]:

@@ -39,7 +39,7 @@ async def test_skip_ends_the_running_turn_and_the_debate_goes_on(
     said = KO("debate.skipped_by", user="carol", seat=asked.name_of(AG))
     await rig.fake.wait_for_message(lambda m: m["channel_id"] == thread_id and m["content"] == said)
     # a second press of the same button (alice's client still shows it) skips nothing more:
-    # it names AG's turn 1, and Claude's turn 2 is answered (issue 31)
+    # it names AG's turn 1, and Claude's turn 2 is answered
     kind, _ = await click(rig, status["id"], skip, people.alice, shown=as_shown)
     assert kind == 6
     await rig.fake.wait_for_message(

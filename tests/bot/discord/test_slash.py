@@ -1,4 +1,4 @@
-"""`/debate list|status|stop|export|config` through the real client and command tree (issue 34)."""
+"""`/debate list|status|stop|export|config` through the real client and command tree."""
 
 from __future__ import annotations
 

@@ -56,5 +56,5 @@ def _when_said(rig: BotRig) -> asyncio.Event:
             said.set()
         return stored
 
-    handler.submit = submit_and_signal  # type: ignore[method-assign]
+    handler.submit = submit_and_signal  # type: ignore[method-assign]  # signals each stored word
     return said

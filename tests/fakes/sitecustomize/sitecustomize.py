@@ -19,9 +19,9 @@ def _redirect() -> None:
     if not url:
         return
     import discord.gateway  # noqa: PLC0415  # only when redirecting
-    import discord.http  # noqa: PLC0415
-    import discord.state  # noqa: PLC0415
-    import yarl  # noqa: PLC0415
+    import discord.http  # noqa: PLC0415  # only when redirecting
+    import discord.state  # noqa: PLC0415  # only when redirecting
+    import yarl  # noqa: PLC0415  # only when redirecting
 
     parsed = yarl.URL(url)
     if parsed.host not in ("127.0.0.1", "localhost", "::1"):
@@ -36,9 +36,9 @@ def _redirect() -> None:
 
         def _init(self: object, *args: object, **options: object) -> None:
             options.setdefault("guild_ready_timeout", float(ready))
-            original(self, *args, **options)  # type: ignore[arg-type]
+            original(self, *args, **options)  # type: ignore[arg-type]  # discord.py's own arguments, passed on
 
-        discord.state.ConnectionState.__init__ = _init  # type: ignore[method-assign]
+        discord.state.ConnectionState.__init__ = _init  # type: ignore[method-assign]  # every client waits `ready` for guilds
 
 
 def _skew() -> None:

@@ -79,7 +79,7 @@ ASKED_SECOND = speaking(
         ),
         (speaking(), answer(AG, 1), TAKEN),
         (speaking(), answer(CLAUDE, 1), NOT_NOW),
-        # a control names what it answers: this turn, this question (issue 31)
+        # a control names what it answers: this turn, this question
         (speaking(AG), SkipRequested(ALICE, AG, 1), TAKEN),
         (speaking(AG), SkipRequested(ALICE, CLAUDE, 1), NOT_NOW),  # not the turn open now
         (speaking(AG), SkipRequested(ALICE, AG, 2), NOT_NOW),
@@ -95,8 +95,8 @@ ASKED_SECOND = speaking(
         ),
     ],
 )
-def test_admission(state: object, event: Event, admission: Admission) -> None:
-    assert admits(state, event) is admission  # type: ignore[arg-type]
+def test_admission(state: Debate, event: Event, admission: Admission) -> None:
+    assert admits(state, event) is admission
 
 
 @pytest.mark.parametrize(
@@ -106,9 +106,9 @@ def test_admission(state: object, event: Event, admission: Admission) -> None:
 @pytest.mark.parametrize(
     "event", [ProposalApproved(BOB), SkipRequested(BOB), FormatChosen(BOB, "x")]
 )
-def test_an_event_not_taken_changes_nothing(state: object, event: Event) -> None:
-    assert admits(state, event) is not TAKEN  # type: ignore[arg-type]
-    assert step(state, event).debate == state  # type: ignore[arg-type]
+def test_an_event_not_taken_changes_nothing(state: Debate, event: Event) -> None:
+    assert admits(state, event) is not TAKEN
+    assert step(state, event).debate == state
 
 
 def test_a_skip_moves_the_round_on_and_the_thread_says_who() -> None:

@@ -59,7 +59,7 @@ EN = Strings("en")
 
 def _audit(n: int = 3, **kw: object) -> Audit:
     items = tuple(Evidence(f"E{i}", f"fact {i}", "supports") for i in range(1, n + 1))
-    return Audit("p", evidence=items, known_gaps=("none",), **kw)  # type: ignore[arg-type]
+    return Audit("p", evidence=items, known_gaps=("none",), **kw)  # type: ignore[arg-type]  # the test's Audit fields
 
 
 def test_sections_are_read_strictly_by_line_prefix() -> None:
@@ -99,7 +99,7 @@ def test_point_by_point_rulings_keep_every_line() -> None:
     ],
 )
 def test_the_routing_checklist(fields: dict[str, object], tier: Tier, reason: str) -> None:
-    n = int(fields.pop("_n", 3))  # type: ignore[call-overload]
+    n = int(fields.pop("_n", 3))  # type: ignore[call-overload]  # `_n` is an int
     audit = _audit(n, **fields)
     chosen = route(audit, None)
     assert chosen.tier is tier and chosen.auto
@@ -272,17 +272,48 @@ def test_the_result_page_s_own_lines_are_in_the_reader_s_language(language: str)
 
 # What the code writes in English; a reader of another language sees none of it.
 ENGLISH = (
-    "Debate Result", "Reconciler's Verdict", "Structural Audit", "Reconciliation",
-    "Structural basis", "Model tiers used", "backend's own model", "Rejected Arguments",
-    "What Survives", "Skipped Roles",
-    "### Confidence", "### Validation", "### Caveats", "### Cost", "Agents spawned",
-    "Role answers", "**Proposition:**", "**Tier:**", "**Intake status:**", "Evidence inventory",
-    "Opposition explicitly present", "Known gaps", "Optional state", "Tier rationale",
-    "### Advocate", "### Challenger", "### Reconciler", "### Validator", "Consistency probe",
-    "(no answer)", "cites no inventory item", "capped at SPECULATIVE", "Validator result",
-    "moderator model", "Advocate evidence", "- none", "Tier:", "Intake:", "Confidence:",
-    "Validation:", "Rejected arguments:",
-)  # fmt: skip
+    "Debate Result",
+    "Reconciler's Verdict",
+    "Structural Audit",
+    "Reconciliation",
+    "Structural basis",
+    "Model tiers used",
+    "backend's own model",
+    "Rejected Arguments",
+    "What Survives",
+    "Skipped Roles",
+    "### Confidence",
+    "### Validation",
+    "### Caveats",
+    "### Cost",
+    "Agents spawned",
+    "Role answers",
+    "**Proposition:**",
+    "**Tier:**",
+    "**Intake status:**",
+    "Evidence inventory",
+    "Opposition explicitly present",
+    "Known gaps",
+    "Optional state",
+    "Tier rationale",
+    "### Advocate",
+    "### Challenger",
+    "### Reconciler",
+    "### Validator",
+    "Consistency probe",
+    "(no answer)",
+    "cites no inventory item",
+    "capped at SPECULATIVE",
+    "Validator result",
+    "moderator model",
+    "Advocate evidence",
+    "- none",
+    "Tier:",
+    "Intake:",
+    "Confidence:",
+    "Validation:",
+    "Rejected arguments:",
+)
 
 
 @pytest.mark.parametrize("language", ["ko", "pt-BR"])
@@ -349,7 +380,7 @@ def test_every_reason_has_its_words_in_every_language() -> None:
 
 
 def test_the_reconciler_backend_and_model_are_settings() -> None:
-    built = Settings(  # type: ignore[call-arg]
+    built = Settings(
         _env_file=None,
         DEFAULT_FORMAT="adversarial",
         ADVERSARIAL_RECONCILER="gemini-cli",
@@ -364,4 +395,4 @@ def test_the_reconciler_backend_and_model_are_settings() -> None:
     default = reconciler_of(())
     assert (default.backend, default.model) == (Backend.CLAUDE_CLI, "")
     with pytest.raises(ValueError, match="ADVERSARIAL_RECONCILER"):
-        Settings(_env_file=None, ADVERSARIAL_RECONCILER="nope")  # type: ignore[call-arg]
+        Settings(_env_file=None, ADVERSARIAL_RECONCILER="nope")

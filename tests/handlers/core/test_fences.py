@@ -86,8 +86,14 @@ def test_closing_line_and_backtick_runs() -> None:
     assert longest_backtick_run("a ``` b ````` c") == 5 and longest_backtick_run("") == 0
 
 
-@given(st.lists(st.sampled_from(["```", "````", "```json", "```py", " ", "   ", "    ", "\n", "x",
-                                 "`", "JSON", "{}"]), max_size=30).map("".join))  # fmt: skip
+@given(
+    st.lists(
+        st.sampled_from(
+            ["```", "````", "```json", "```py", " ", "   ", "    ", "\n", "x", "`", "JSON", "{}"]
+        ),
+        max_size=30,
+    ).map("".join)
+)
 def test_the_backward_search_finds_what_a_forward_reading_finds(text: str) -> None:
     # Every opening line, first to last, read forwards (whether or not inside a fence).
     openings = (

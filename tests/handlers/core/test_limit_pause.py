@@ -9,7 +9,7 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 from handlers.core.effects import AskBudget, AskDebater, ScheduleResume
-from handlers.core.events import BudgetDecided, DebaterFailed, ReplyReceived, StopRequested
+from handlers.core.events import BudgetDecided, DebaterFailed, Event, ReplyReceived, StopRequested
 from handlers.core.model import (
     Backend,
     Debate,
@@ -47,8 +47,8 @@ def round_one() -> Debate:
     )
 
 
-def step(debate: Debate, event: object) -> Step:
-    return transition(debate, event, NOW, random.Random(1))  # type: ignore[arg-type]
+def step(debate: Debate, event: Event) -> Step:
+    return transition(debate, event, NOW, random.Random(1))
 
 
 def limit(seat: str, turn: int, seconds: float) -> DebaterFailed:

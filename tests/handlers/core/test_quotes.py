@@ -96,7 +96,7 @@ def test_a_minority_quote_that_rebuts_the_other_side_is_not_the_side_s_own() -> 
 )
 def test_ways_of_retyping_combine(start: int, size: int, at: int, invisible: str) -> None:
     """NFD Hangul with an invisible character anywhere in it, even between two jamo of one
-    syllable, and a typographic apostrophe, all at once (issue 31)."""
+    syllable, and a typographic apostrophe, all at once."""
     quote = PROSE[start : start + size].strip()
     if len(quote.strip(".,…:;\"' ")) < MIN_QUOTE_CHARS:
         return

@@ -25,8 +25,20 @@ def _everything_shown(parsed: ParsedReply) -> str:
 
 # What the contract consumes as structure (its field names, a stance, a question's
 # addressee) is shown as the turn's labels rather than as text.
-_VOCABULARY = {"opinion", "stance", "question", "wiki_action", "page", "mode", "content", "to",
-               "text", "user", "opponent", *(stance.value for stance in Stance)}  # fmt: skip
+_VOCABULARY = {
+    "opinion",
+    "stance",
+    "question",
+    "wiki_action",
+    "page",
+    "mode",
+    "content",
+    "to",
+    "text",
+    "user",
+    "opponent",
+    *(stance.value for stance in Stance),
+}
 
 
 def strings_of(value: Value) -> list[str]:
@@ -135,10 +147,35 @@ def test_extra_fields_of_a_valid_action_and_question_are_shown() -> None:
 
 
 _TOKENS = st.sampled_from(
-    ['{"', "{", "}", "[", "]", '"', ":", ",", " ", "\n", "```", "```json\n", "\\", "\\u",
-     "d800", '"opinion"', '"stance"', '"question"', '"wiki_action"', "agree", "1", "null",
-     "가", "\x00", "\ud800", "😀"]
-)  # fmt: skip
+    [
+        '{"',
+        "{",
+        "}",
+        "[",
+        "]",
+        '"',
+        ":",
+        ",",
+        " ",
+        "\n",
+        "```",
+        "```json\n",
+        "\\",
+        "\\u",
+        "d800",
+        '"opinion"',
+        '"stance"',
+        '"question"',
+        '"wiki_action"',
+        "agree",
+        "1",
+        "null",
+        "가",
+        "\x00",
+        "\ud800",
+        "😀",
+    ]
+)
 
 
 @settings(max_examples=2000, deadline=None)

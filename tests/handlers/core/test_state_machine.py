@@ -50,6 +50,7 @@ from handlers.core.model import (
     UserQuestion,
 )
 from handlers.core.state_machine import transition
+from handlers.core.steps import Step
 from tests.handlers.conftest import ALICE, APPROVER, BOB, proposal
 from tests.handlers.doubles import other, reply
 
@@ -59,7 +60,7 @@ CL = CLAUDE
 
 def debate(**changes: object) -> Debate:
     base = Debate(id=1, proposal=proposal(), phase=Phase.PROPOSED, created_at=NOW, max_rounds=3)
-    return replace(base, **changes)  # type: ignore[arg-type]
+    return replace(base, **changes)  # type: ignore[arg-type]  # the test's Debate fields
 
 
 def speaking(
@@ -87,7 +88,7 @@ def answer(seat: str, turn: int, text: str | None = None) -> ReplyReceived:
     return ReplyReceived(seat, turn, body, body, TurnMeta(cost_usd=0.5))
 
 
-def step(state: Debate, event: Event, seed: int = 0):  # type: ignore[no-untyped-def]
+def step(state: Debate, event: Event, seed: int = 0) -> Step:
     return transition(state, event, NOW, random.Random(seed))
 
 

@@ -103,20 +103,32 @@ async def test_a_full_debate_on_the_real_clis_and_sdk(
         )
         return {Backend.CLAUDE_CLI: cli}
 
-    seated = ((RECONCILER_BACKEND, "claude-cli"), (RECONCILER_MODEL, RECONCILER_ON),
-              (TIER_MODELS["mid-tier"], MID_TIER))  # fmt: skip
-    rig = Rig(tmp_path / "real.sqlite3", format="adversarial", real=claude_cli, options=seated,
-              language=lang)  # fmt: skip
+    seated = (
+        (RECONCILER_BACKEND, "claude-cli"),
+        (RECONCILER_MODEL, RECONCILER_ON),
+        (TIER_MODELS["mid-tier"], MID_TIER),
+    )
+    rig = Rig(
+        tmp_path / "real.sqlite3",
+        format="adversarial",
+        real=claude_cli,
+        options=seated,
+        language=lang,
+    )
     rig.debaters[AG] = RoleDebater(AG, rig, lang)
     client = genai.Client(
         api_key="test-key",
         http_options=types.HttpOptions(base_url=gemini.url, api_version="v1beta"),
     )
     moderator = GeminiModerator(
-        GeminiApiBackend(client, "gemini-flash-latest", 10.0), quota_db, language=lang,
-        budget=100, sleep=_no_sleep, rules=RulesModerator(Strings(lang)),
-    )  # fmt: skip
-    rig.moderator = moderator  # type: ignore[assignment]
+        GeminiApiBackend(client, "gemini-flash-latest", 10.0),
+        quota_db,
+        language=lang,
+        budget=100,
+        sleep=_no_sleep,
+        rules=RulesModerator(Strings(lang)),
+    )
+    rig.moderator = moderator  # type: ignore[assignment]  # the real moderator in the double's seat
     await rig.start()
     try:
         debate = await rig.h.propose(proposal())

@@ -221,7 +221,7 @@ async def test_the_expiry_job_is_scheduled_and_runs(db: Database) -> None:
 
 
 async def test_doctor_reports_a_missing_claude(tmp_path: Path) -> None:
-    settings = Settings(CLAUDE_BIN=str(tmp_path / "no-claude"), _env_file=None)  # type: ignore[call-arg]
+    settings = Settings(CLAUDE_BIN=str(tmp_path / "no-claude"), _env_file=None)
     check = await check_claude(settings)
     assert check.status is Status.FAILING and "not found" in check.detail
     assert check_claude in all_checks()
@@ -245,7 +245,7 @@ async def test_doctor_says_not_logged_in_when_only_an_api_key_would_log_it_in(
     claude_bin: str, fake: FakeAnthropic, config_dir: Path
 ) -> None:
     env = fake.cli_env(config_dir)  # logged in with ANTHROPIC_API_KEY only
-    settings = Settings(CLAUDE_BIN=claude_bin, _env_file=None)  # type: ignore[call-arg]
+    settings = Settings(CLAUDE_BIN=claude_bin, _env_file=None)
     check = await check_claude(settings, env)
     assert check.status is Status.FAILING
     assert "Claude Code" in check.detail and check.detail[0].isdigit()
@@ -257,7 +257,7 @@ async def test_doctor_warns_when_the_kept_api_key_would_bill_the_api(
     claude_bin: str, fake: FakeAnthropic, config_dir: Path
 ) -> None:
     env = fake.cli_env(config_dir)
-    settings = Settings(CLAUDE_BIN=claude_bin, CLAUDE_KEEP_API_KEY=True, _env_file=None)  # type: ignore[call-arg]
+    settings = Settings(CLAUDE_BIN=claude_bin, CLAUDE_KEEP_API_KEY=True, _env_file=None)
     check = await check_claude(settings, env)
     assert check.status is Status.WARNING
     assert "bill the Anthropic API" in check.detail and "dummy-key" not in check.detail

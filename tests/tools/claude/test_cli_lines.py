@@ -29,8 +29,13 @@ async def test_lines_arrive_while_the_program_runs_and_nothing_is_lost(tmp_path:
     prompt = b"p" * 1_000_000  # more than a pipe holds: stdin is fed while stdout is read
     run = await run_cli(
         [sys.executable, "-c", PROGRAM, str(seen)],
-        stdin=prompt, cwd=tmp_path, env={}, timeout_s=60, grace_s=1, on_lines=on_lines,
-    )  # fmt: skip
+        stdin=prompt,
+        cwd=tmp_path,
+        env={},
+        timeout_s=60,
+        grace_s=1,
+        on_lines=on_lines,
+    )
     assert run.exit_code == 0
     assert lines == ["first 1000000\n", "x" * 200_000 + "\n"]
     assert run.stdout == "".join(lines) + "last line without a newline"

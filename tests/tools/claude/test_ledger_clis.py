@@ -75,19 +75,38 @@ async def test_an_orchestrated_ledger_with_the_real_clis(
 
     def clis(db: Database) -> dict[Backend, Debater]:
         claude = ClaudeCodeDebater(
-            db, binary=claude_bin, system_prompt=SYSTEM_PROMPT, model=None, tools=READ_ONLY,
-            timeout_s=60.0, max_retries=0, max_concurrency=2, workdir_root=tmp_path / "data",
-            env=fake.cli_env(config_dir), keep_api_key=True,  # the fake takes a dummy key
-        )  # fmt: skip
+            db,
+            binary=claude_bin,
+            system_prompt=SYSTEM_PROMPT,
+            model=None,
+            tools=READ_ONLY,
+            timeout_s=60.0,
+            max_retries=0,
+            max_concurrency=2,
+            workdir_root=tmp_path / "data",
+            env=fake.cli_env(config_dir),
+            keep_api_key=True,  # the fake takes a dummy key
+        )
         gemini = GeminiCliDebater(
-            db, binary=str(gemini_bin), system_prompt=SYSTEM_PROMPT, model="gemini-2.5-pro",
-            timeout_s=60, workdir_root=tmp_path / "gemini", env=env,
-        )  # fmt: skip
+            db,
+            binary=str(gemini_bin),
+            system_prompt=SYSTEM_PROMPT,
+            model="gemini-2.5-pro",
+            timeout_s=60,
+            workdir_root=tmp_path / "gemini",
+            env=env,
+        )
         return {Backend.CLAUDE_CLI: claude, Backend.GEMINI_CLI: gemini}
 
     options = (("ledger.end", "converge"), ("ledger.stance", "assigned"))
-    rig = Rig(tmp_path / "ledger.sqlite3", roster=TRIO, format="ledger", options=options,
-              max_rounds=3, real=clis)  # fmt: skip
+    rig = Rig(
+        tmp_path / "ledger.sqlite3",
+        roster=TRIO,
+        format="ledger",
+        options=options,
+        max_rounds=3,
+        real=clis,
+    )
     rig.debaters[AG].enqueue(turn_text(AG, 1, "partial"), turn_text(AG, 2, "agree"))
     await rig.start()
     try:
@@ -109,8 +128,11 @@ async def test_an_orchestrated_ledger_with_the_real_clis(
         second = gemini_api.generate_requests[1]["text"]
         assert by[(1, AG)].text in second and by[(1, CLAUDE)].text in second
         # Claude's round-2 message carries AG's and Gemini's round-1 turns, verbatim.
-        sent = [json.dumps(b["messages"][-1], ensure_ascii=False) for b in fake.messages()
-                if b.get("messages")]  # fmt: skip
+        sent = [
+            json.dumps(b["messages"][-1], ensure_ascii=False)
+            for b in fake.messages()
+            if b.get("messages")
+        ]
         quoted = [json.dumps(by[(1, who)].text, ensure_ascii=False)[1:-1] for who in (AG, GEMINI)]
         assert any(all(q in m for q in quoted) for m in sent)
         pages = rig.wiki.pages[debate.id]

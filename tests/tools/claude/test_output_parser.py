@@ -245,7 +245,7 @@ def test_credit_a_refusal_without_a_reset_stops_the_seat() -> None:
     assert failure is not None and failure.kind is FailureKind.CREDITS
     api_key = '{"type":"result","is_error":true,"api_error_status":429,"result":"API Error: '
     api_key += 'Request rejected (429) · Your organization is out of usage credits."}'
-    assert classify(1, api_key, "", 0.0)[1].kind is FailureKind.CREDITS  # type: ignore[union-attr]
+    assert classify(1, api_key, "", 0.0)[1].kind is FailureKind.CREDITS  # type: ignore[union-attr]  # a failure (None fails the test)
 
 
 def test_credit_the_window_of_a_warning_is_read() -> None:
@@ -253,7 +253,7 @@ def test_credit_the_window_of_a_warning_is_read() -> None:
     assert window == Window("allowed_warning", "five_hour", 0.85, 1796197482)
     not_logged_in = '{"type":"result","is_error":true,"api_error_status":null,'
     not_logged_in += '"result":"Not logged in · Please run /login"}'
-    assert classify(1, not_logged_in, "", 0.0)[1].kind is FailureKind.AUTH  # type: ignore[union-attr]
+    assert classify(1, not_logged_in, "", 0.0)[1].kind is FailureKind.AUTH  # type: ignore[union-attr]  # a failure (None fails the test)
 
 
 @pytest.mark.parametrize(

@@ -45,10 +45,13 @@ def test_a_tool_call_streams_only_the_text_of_the_main_conversation() -> None:
 
 
 def test_lines_of_a_sub_conversation_and_other_lines_add_nothing() -> None:
-    line = json.loads(next(
-        line for line in sample("stream_success")["stdout"].splitlines()
-        if '"text_delta"' in line
-    ))  # fmt: skip
+    line = json.loads(
+        next(
+            line
+            for line in sample("stream_success")["stdout"].splitlines()
+            if '"text_delta"' in line
+        )
+    )
     reader = TextSoFar()
     assert not reader.feed(json.dumps(line | {"parent_tool_use_id": "toolu_1"}))
     assert not reader.feed('{"type":"system","subtype":"status"}')

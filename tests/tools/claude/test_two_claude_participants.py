@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
+from typing import Any
 
 from handlers.core.model import AG, CLAUDE, Backend, Participant, Phase
 from handlers.ports import Debater
@@ -26,7 +27,7 @@ REAL_CLI_WAIT_S = 60.0  # four real CLI runs: seconds on a quiet machine, far mo
 SESSIONS = "SELECT seat, session_id FROM agent_sessions WHERE debate_id = ? ORDER BY seat"
 
 
-def _last_user_text(body: dict) -> str:  # type: ignore[type-arg]
+def _last_user_text(body: dict[str, Any]) -> str:
     content = [m for m in body["messages"] if m["role"] == "user"][-1]["content"]
     if isinstance(content, str):
         return content

@@ -85,7 +85,7 @@ def judging_debate(**changes: object) -> Debate:
         log=((1, AG), (2, CLAUDE)),
         started_at=T0,
     )
-    return replace(base, **changes)  # type: ignore[arg-type]
+    return replace(base, **changes)  # type: ignore[arg-type]  # the test's Debate fields
 
 
 def view_after(*turns: Turn, **changes: object) -> ModeratorView:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from handlers.core.i18n import Strings
-from handlers.core.model import AG, CLAUDE, Action, ModeratorSource
+from handlers.core.model import AG, CLAUDE, Action, ModeratorSource, ModeratorView
 from handlers.ports import TaskRequest
 from handlers.rules_moderator import RulesModerator
 from tests.clis import GEMINI_BIN, installed_or_skip
@@ -74,7 +74,7 @@ async def make_cli(
     yield build
 
 
-def _view():  # type: ignore[no-untyped-def]
+def _view() -> ModeratorView:
     question = {"to": "user", "text": "운영팀이 Redis를 관리할 수 있나요?"}
     return view_after(
         turn(

@@ -33,7 +33,7 @@ def settings(tmp_path: Path, **values: object) -> Settings:
         "DATABASE_PATH": tmp_path / "bot.sqlite3",
         "GEMINI_API_KEY": "doctor-key",
     }
-    return Settings(_env_file=None, **{**base, **values})  # type: ignore[call-arg]
+    return Settings(_env_file=None, **{**base, **values})
 
 
 async def test_the_factory_picks_the_backend_and_needs_a_key_for_the_api(

@@ -76,8 +76,11 @@ async def test_a_single_statement_that_fails_part_way_leaves_none_of_its_changes
     assert outcomes[1] == 1
     reasons = await db.fetch_all("SELECT day, reason FROM moderator_quota ORDER BY day")
     assert [tuple(row) for row in reasons] == [
-        ("d1", "r"), ("d2", "r"), ("d3", "r"), ("other", "r")
-    ]  # fmt: skip
+        ("d1", "r"),
+        ("d2", "r"),
+        ("d3", "r"),
+        ("other", "r"),
+    ]
 
 
 async def test_a_lone_write_is_its_own_transaction(db: SqliteDatabase) -> None:
@@ -187,7 +190,7 @@ async def test_reads_made_at_once_share_one_trip_and_keep_their_own_outcomes(
     await asyncio.sleep(0)  # all seven are queued
     cancelled.cancel()  # stops waiting; the others are answered all the same
     outcomes = await asyncio.wait_for(asyncio.gather(*reads, return_exceptions=True), 10)
-    assert [row[0] for row in outcomes[:5]] == [f"r{n}" for n in range(5)]  # type: ignore[index]
+    assert [row[0] for row in outcomes[:5]] == [f"r{n}" for n in range(5)]  # type: ignore[index]  # the first five are rows
     assert isinstance(outcomes[5], sqlite3.OperationalError)
     assert trips == [7]  # one trip for all of them, the cancelled one included
     assert cancelled.cancelled()

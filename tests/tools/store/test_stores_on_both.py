@@ -98,17 +98,27 @@ async def test_room_records_replace_ignore_and_match_by_prefix(db: Database) -> 
     rooms = RoomMessages(db)
     await rooms.put_all(5, [("thread", (1 << 62, 1, ""))])
     await rooms.add(5, "thread", (0, 0, "ignored"))
-    await rooms.put_all(5, [("relay:1", (2, 10, "a")), ("relay:12", (2, 11, "b")),
-                            ("relay:1", (2, 12, "c")), ("relay:2", (2, 13, "d"))])  # fmt: skip
+    await rooms.put_all(
+        5,
+        [
+            ("relay:1", (2, 10, "a")),
+            ("relay:12", (2, 11, "b")),
+            ("relay:1", (2, 12, "c")),
+            ("relay:2", (2, 13, "d")),
+        ],
+    )
     assert await rooms.thread_of(5) == 1 << 62
     assert await rooms.debate_in_thread(1 << 62) == 5
     assert await rooms.matching(5, "relay:1") == [("relay:1", 2, 12), ("relay:12", 2, 11)]
     assert await rooms.matching(5, "relay:") == [
-        ("relay:1", 2, 12), ("relay:12", 2, 11), ("relay:2", 2, 13),
-    ]  # fmt: skip
+        ("relay:1", 2, 12),
+        ("relay:12", 2, 11),
+        ("relay:2", 2, 13),
+    ]
     assert await rooms.matching(5, "relay:2", keys=("thread", "tidied:2")) == [
-        ("relay:2", 2, 13), ("thread", 1 << 62, 1),
-    ]  # fmt: skip
+        ("relay:2", 2, 13),
+        ("thread", 1 << 62, 1),
+    ]
     await rooms.delete(5, "relay:2")
     assert not await rooms.has(5, "relay:2")
     assert (await rooms.all_of(5))["relay:1"] == (2, 12, "c")

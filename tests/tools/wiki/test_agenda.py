@@ -18,9 +18,15 @@ T0 = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 def agenda_of(lines: list[ChatLine], language: str = "ko") -> str:
     context, people, names = heard(lines)
     proposal = Proposal(
-        channel_id=1, topic="캐시", question="어떤 캐시?", reason="이유", confidence=0.9,
-        context=context, people_ids=people, people_names=names,
-    )  # fmt: skip
+        channel_id=1,
+        topic="캐시",
+        question="어떤 캐시?",
+        reason="이유",
+        confidence=0.9,
+        context=context,
+        people_ids=people,
+        people_names=names,
+    )
     debate = Debate(
         id=1, proposal=proposal, phase=Phase.SPEAKING, max_rounds=4, created_at=T0, started_at=T0
     )
@@ -57,15 +63,24 @@ def test_a_long_chat_line_is_marked_where_it_is_cut_and_escape_codes_are_kept_vi
 
 def test_the_evidence_added_on_the_card_is_on_the_agenda_verbatim() -> None:
     proposal = Proposal(
-        channel_id=1, topic="캐시", question="어떤 캐시?", reason="", confidence=1,
-        context="앨리스: 캐시?", people_ids=(1,),
-    )  # fmt: skip
+        channel_id=1,
+        topic="캐시",
+        question="어떤 캐시?",
+        reason="",
+        confidence=1,
+        context="앨리스: 캐시?",
+        people_ids=(1,),
+    )
     added = "p99 120 ms\nCONSTRAINTS: 월 예산 10만 원 이하"
     debate = Debate(
-        id=1, proposal=proposal, phase=Phase.SPEAKING, max_rounds=4, created_at=T0,
+        id=1,
+        proposal=proposal,
+        phase=Phase.SPEAKING,
+        max_rounds=4,
+        created_at=T0,
         options=(("ledger.end", "open"),),
         added=(Added(EVIDENCE, 1, "alice", added), Added(EVIDENCE, 2, "carol", "메모리 2 GB")),
-    )  # fmt: skip
+    )
     page = render_agenda(debate, Strings("ko"))
     assert f"## {Strings('ko')('wiki.agenda.added_adversarial_evidence')}" in page
     assert "alice: p99 120 ms" in page and "CONSTRAINTS: 월 예산 10만 원 이하" in page

@@ -1,4 +1,4 @@
-"""The one-file export (issue 34) and the degraded outcome line on the Conclusion page."""
+"""The one-file export and the degraded outcome line on the Conclusion page."""
 
 from __future__ import annotations
 
@@ -31,21 +31,34 @@ EN = Strings("en")
 
 def _turn(number: int, seat: str, opinion: str) -> Turn:
     text = f'{opinion}\n```json\n{{"opinion": "{opinion}", "stance": "partial"}}\n```'
-    return Turn(1, number, 1, seat, text, text, hashlib.sha256(text.encode()).hexdigest(),
-                parse_reply(text), TurnMeta(model=f"{seat}-model"), AT)  # fmt: skip
+    return Turn(
+        1,
+        number,
+        1,
+        seat,
+        text,
+        text,
+        hashlib.sha256(text.encode()).hexdigest(),
+        parse_reply(text),
+        TurnMeta(model=f"{seat}-model"),
+        AT,
+    )
 
 
 def _ended(**changes: object) -> Debate:
     proposal = Proposal(1, "Cache layer", "Redis or LRU?", "r", 0.9, "alice: which cache?", (1,))
-    debate = Debate(1, proposal, Phase.CONCLUDED, AT, max_rounds=3, round=1,
-                    outcome=Outcome.VERDICT)  # fmt: skip
+    debate = Debate(
+        1, proposal, Phase.CONCLUDED, AT, max_rounds=3, round=1, outcome=Outcome.VERDICT
+    )
     return debate.__class__(**{**debate.__dict__, **changes})
 
 
 def test_export_holds_agenda_every_turn_the_people_the_notes_and_the_outcome() -> None:
     turns = (_turn(2, CLAUDE, "Redis scales out"), _turn(1, AG, "LRU is simpler"))
-    people = (PeopleLine("alice", "ops can run Redis", question="Can ops run it?"),
-              PeopleLine("bob", "typed in the thread"))  # fmt: skip
+    people = (
+        PeopleLine("alice", "ops can run Redis", question="Can ops run it?"),
+        PeopleLine("bob", "typed in the thread"),
+    )
     conclusion = Conclusion("Start with LRU", agreed=("simple first",))
     debate = _ended(people=people, notes=((1, "weigh the ops cost"),), conclusion=conclusion)
     text = export_markdown(debate, turns, EN)

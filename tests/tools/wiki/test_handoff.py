@@ -49,7 +49,7 @@ async def test_entries_queued_while_the_writer_runs_land_once_in_order(
 ) -> None:
     wiki = LocalWiki(tmp_path / "wiki")
     backend = _Gated(wiki)
-    outbox = make_outbox(backend)  # type: ignore[arg-type]
+    outbox = make_outbox(backend)
     texts = [f"발언 {n}번의 전문" for n in range(1, 7)]
     await outbox.write(debate(), *logged(turn(1, texts[0]), _url(1)))
     await asyncio.wait_for(backend.waiting.wait(), WAIT)  # the writer is landing the first
@@ -69,7 +69,7 @@ async def test_a_debate_claimed_later_has_its_entries_read_from_the_table(
     it, its writer reads them (and the ones queued after come in order)."""
     owned = [False]
     wiki = LocalWiki(tmp_path / "wiki")
-    outbox = make_outbox(wiki, owns=lambda _debate_id: owned[0])  # type: ignore[arg-type]
+    outbox = make_outbox(wiki, owns=lambda _debate_id: owned[0])
     texts = [f"발언 {n}번의 전문" for n in range(1, 5)]
     for n, text in enumerate(texts[:2], 1):
         await outbox.write(debate(), *logged(turn(n, text), _url(n)))
@@ -110,7 +110,7 @@ async def test_entries_queued_during_a_retry_land_after_the_failed_one(
     wiki = LocalWiki(tmp_path / "wiki")
     backend = _FailsFirst(wiki)
     sleep = ControlledSleep(open_=False)
-    outbox = make_outbox(backend, sleep=sleep)  # type: ignore[arg-type]
+    outbox = make_outbox(backend, sleep=sleep)
     texts = [f"발언 {n}번의 전문" for n in range(1, 5)]
     await outbox.write(debate(), *logged(turn(1, texts[0]), _url(1)))
     await asyncio.wait_for(backend.failed.wait(), WAIT)

@@ -1,5 +1,5 @@
 """A local wiki folder that cannot be written is said at once, as such, while the debate runs:
-not "cannot reach the wiki" after a few retries (issue 33's first day)."""
+not "cannot reach the wiki" after a few retries."""
 
 from __future__ import annotations
 

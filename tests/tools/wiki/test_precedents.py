@@ -40,8 +40,11 @@ def test_precedent_terms_are_the_content_words() -> None:
     # A Korean particle is trimmed (a page may hold the noun with another one), filler dropped.
     assert terms("캐시 계층을 Redis로 바꿀까? 어떤 것인가") == ["redis", "계층", "캐시"]
     assert terms("Qual cache usar: Redis ou LRU? Which option is best?") == [
-        "cache", "redis", "best", "lru"
-    ]  # fmt: skip
+        "cache",
+        "redis",
+        "best",
+        "lru",
+    ]
 
 
 def test_one_shared_filler_or_common_word_is_not_a_precedent() -> None:

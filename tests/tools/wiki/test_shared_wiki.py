@@ -75,9 +75,13 @@ async def test_a_folder_of_another_debate_is_never_written_into(site: Site, tmp_
         db = await Database.open(str(tmp_path / f"{name}.sqlite3"))
         told.append(Notices())
         outbox = WikiOutbox(
-            db, site.backend(), root="debates", strings=Strings("ko"), notify=told[-1],
+            db,
+            site.backend(),
+            root="debates",
+            strings=Strings("ko"),
+            notify=told[-1],
             sleep=_no_wait,
-        )  # fmt: skip
+        )
         try:
             await outbox.write(which, WriteAgenda())
             await outbox.write(which, *logged(turn(1, f"{name}: 첫 발언", debate_id=1), ""))

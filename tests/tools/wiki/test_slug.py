@@ -80,8 +80,13 @@ def test_a_known_topic() -> None:
     assert topic_slug(3, "??? ...", "debates", "a1b2c3") == "debate-3-a1b2c3"
 
 
-@given(debate_id=ids, topic=topics, keys=st.lists(st.text("0123456789abcdef", min_size=6,
-       max_size=6), min_size=2, max_size=2, unique=True))  # fmt: skip
+@given(
+    debate_id=ids,
+    topic=topics,
+    keys=st.lists(
+        st.text("0123456789abcdef", min_size=6, max_size=6), min_size=2, max_size=2, unique=True
+    ),
+)
 def test_one_id_with_two_keys_gives_two_folders(
     debate_id: int, topic: str, keys: list[str]
 ) -> None:

@@ -57,8 +57,13 @@ async def test_callouts_and_page_links_are_in_the_wiki_s_own_syntax(
 
 
 def test_every_github_alert_has_its_wiki_js_callout() -> None:
-    kinds = {"NOTE": "info", "IMPORTANT": "info", "TIP": "success", "WARNING": "warning",
-             "CAUTION": "danger"}  # fmt: skip
+    kinds = {
+        "NOTE": "info",
+        "IMPORTANT": "info",
+        "TIP": "success",
+        "WARNING": "warning",
+        "CAUTION": "danger",
+    }
     for kind, style in kinds.items():
         assert wikijs_callouts(f"> [!{kind}]\n> a\n> b\n\nafter") == (
             f"> a\n> b\n{{.is-{style}}}\n\nafter"

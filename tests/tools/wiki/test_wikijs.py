@@ -202,8 +202,9 @@ async def test_links_start_with_the_public_url_while_the_api_stays_on_wikijs_url
     fake_wikijs: FakeWikiJs, make_outbox: OutboxFactory
 ) -> None:
     public = "https://wiki.example.org/"
-    config = Settings(_env_file=None, WIKIJS_URL=fake_wikijs.url, WIKIJS_API_KEY=FULL_KEY,
-                      WIKI_PUBLIC_URL=public)  # type: ignore[call-arg]  # fmt: skip
+    config = Settings(
+        _env_file=None, WIKIJS_URL=fake_wikijs.url, WIKIJS_API_KEY=FULL_KEY, WIKI_PUBLIC_URL=public
+    )
     outbox = make_outbox(build_wiki_backend(config))
     await outbox.write(debate(), WriteAgenda())
     await asyncio.wait_for(outbox.drained(7), WAIT)
