@@ -41,6 +41,7 @@ from handlers.core.model import (
     Participant,
     Phase,
     Proposal,
+    Setup,
     Turn,
     TurnMeta,
 )
@@ -76,7 +77,7 @@ def names() -> dict[str, str]:
     """What the first seat hides in its brief, once each seat has spoken."""
     now = datetime.now(UTC)
     proposal = Proposal(1, "topic", "question?", "reason", 0.9, "context", (1,))
-    debate = Debate(1, proposal, Phase.SPEAKING, now, 3, roster=ROSTER)
+    debate = Debate(1, proposal, Phase.SPEAKING, now, setup=Setup(3, roster=ROSTER))
     turns = [
         Turn(1, n, 1, seat, "", "", "", ParsedReply(""), TurnMeta(model=model), now)
         for n, (seat, model) in enumerate(MODELS.items(), 1)

@@ -161,7 +161,7 @@ class InstantModerator:
 
     async def judge(self, view: ModeratorView) -> Decision:
         """Continue."""
-        return Decision(action=Action.CONTINUE, summary=f"after turn {view.debate.turns}")
+        return Decision(action=Action.CONTINUE, summary=f"after turn {view.debate.floor.turns}")
 
     async def conclude(self, view: ModeratorView) -> Conclusion:
         """A one-line Conclusion."""

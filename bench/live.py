@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.discord.room import DiscordRoom
 from handlers.core.i18n import Strings
-from handlers.core.model import CLAUDE, Debate, OpenAsk, Phase, Proposal, Turn
+from handlers.core.model import CLAUDE, Debate, OpenAsk, Phase, Proposal, Setup, Turn
 from handlers.core.reply_parser import parse_reply
 from handlers.ports import TurnRequest
 from tests.doubles import FakeClock
@@ -71,8 +71,8 @@ def debate_in(channel_id: int) -> Debate:
         people_ids=(1,),
     )
     now = datetime.now(UTC)
-    debate = Debate(id=1, proposal=proposal, phase=Phase.SPEAKING, created_at=now, max_rounds=3)
-    return replace(debate, asked=(OpenAsk(CLAUDE, 1),), speaker=CLAUDE)
+    debate = Debate(id=1, proposal=proposal, phase=Phase.SPEAKING, created_at=now, setup=Setup(3))
+    return replace(debate, floor=replace(debate.floor, asked=(OpenAsk(CLAUDE, 1),), speaker=CLAUDE))
 
 
 async def run(tmp: Path, chars: int = REPLY_CHARS, gap_s: float = GAP_S) -> dict[str, Any]:

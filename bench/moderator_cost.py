@@ -47,6 +47,7 @@ from handlers.core.model import (
     ModeratorView,
     Phase,
     Proposal,
+    Setup,
     Turn,
     TurnMeta,
 )
@@ -160,7 +161,7 @@ def brief_overhead(debate: Debate, ask: AskDebater, stored: list[Turn]) -> int:
 async def _replay(moderator: GeminiModerator, texts: list[str]) -> int:
     rng = random.Random(11)
     debate = Debate(
-        id=1, proposal=PROPOSAL, phase=Phase.PROPOSED, created_at=T0, max_rounds=len(texts) // 2
+        id=1, proposal=PROPOSAL, phase=Phase.PROPOSED, created_at=T0, setup=Setup(len(texts) // 2)
     )
     step = transition(debate, ProposalApproved(Actor(101, "alice")), T0, rng)
     debate, pending, stored = step.debate, list(step.effects), list[Turn]()
@@ -171,7 +172,7 @@ async def _replay(moderator: GeminiModerator, texts: list[str]) -> int:
         if isinstance(effect, AskDebater) and queue:
             overhead = brief_overhead(debate, effect, stored)  # the last one is kept
             event: Any = ReplyReceived(
-                debate.speaker or AG, debate.turns + 1, queue.popleft(), "", TurnMeta()
+                debate.floor.speaker or AG, debate.floor.turns + 1, queue.popleft(), "", TurnMeta()
             )
         elif isinstance(effect, Judge):
             event = Judged(effect.turn, await moderator.judge(view))

@@ -47,7 +47,7 @@ from bot.settings import Settings
 from handlers.core.effects import PostCard
 from handlers.core.events import ProposalApproved
 from handlers.core.kinds import Phase
-from handlers.core.model import Actor, Debate, Proposal
+from handlers.core.model import Actor, Debate, Proposal, Setup
 from handlers.core.participants import parse_roster
 from tests.fakes.discord_loopback import redirect_to, subprocess_env
 from tests.fakes.fake_discord import report_spawned, spawn
@@ -110,7 +110,9 @@ async def store_debates(rig: Rig, db: Database) -> list[int]:
     roster = parse_roster(PARTICIPANTS)
     ids = []
     for n in range(rig.debates):
-        made = Debate(0, rig.proposal(n), Phase.PROPOSED, now, rig.rounds, roster=roster)
+        made = Debate(
+            0, rig.proposal(n), Phase.PROPOSED, now, setup=Setup(rig.rounds, roster=roster)
+        )
         debate = await store.create(made, timedelta(hours=1), (PostCard(),))
         assert debate is not None, "a channel per debate: nothing waits there yet"
         ids.append(debate.id)

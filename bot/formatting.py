@@ -33,7 +33,7 @@ def hex_colour(colour: int) -> str:
 def roster_line(debate: Debate, strings: Strings, names: dict[str, str]) -> str:
     """The card's participants line as the debate's format words it, in the reader's language
     (and, with anonymous peers, that each reads the others by letters)."""
-    line = fill_keys(format_named(debate.format).card_roster(debate, names), strings)
+    line = fill_keys(format_named(debate.setup.format).card_roster(debate, names), strings)
     return f"{line}\n{strings('front.card_anonymous')}" if is_on(debate) else line
 
 
@@ -95,7 +95,7 @@ def suggestion(debate: Debate, strings: Strings) -> str:
     """`🧭 The moderator suggests X: why`, when it suggested a format this roster can run."""
     proposal = debate.proposal
     name = proposal.suggested_format
-    if not (proposal.format_reason and name in formats_for(debate.roster)):
+    if not (proposal.format_reason and name in formats_for(debate.setup.roster)):
         return ""
     label = format_label(strings, name)
     return strings("front.card_suggested", format=label, reason=proposal.format_reason)
@@ -104,10 +104,12 @@ def suggestion(debate: Debate, strings: Strings) -> str:
 def cost_estimate(debate: Debate, t: Strings, when: Callable[[int], str] = local_time) -> str:
     """The card's money lines: each seat's estimate and its source, the budget, Claude's window."""
     spend = debate.spend
-    turns, _ = format_named(debate.format).estimate(debate)
-    share = turns / max(len(debate.roster), 1)
+    turns, _ = format_named(debate.setup.format).estimate(debate)
+    share = turns / max(len(debate.setup.roster), 1)
     per_turn = dict(spend.per_turn)
-    seats = " · ".join(f"{m.name} ≈ ${per_turn.get(m.id, 0.0) * share:.2f}" for m in debate.roster)
+    seats = " · ".join(
+        f"{m.name} ≈ ${per_turn.get(m.id, 0.0) * share:.2f}" for m in debate.setup.roster
+    )
     source = (
         t("credit.from_turns", count=spend.recorded)
         if spend.recorded
@@ -126,9 +128,9 @@ def cost_estimate(debate: Debate, t: Strings, when: Callable[[int], str] = local
 
 def pause_area(debate: Debate) -> str:
     """The locale area of a pause's words and buttons."""
-    if debate.paused in LIMIT_PAUSES:
+    if debate.people.paused in LIMIT_PAUSES:
         return "limits"
-    return "budget" if debate.paused == "budget" else "convergence"
+    return "budget" if debate.people.paused == "budget" else "convergence"
 
 
 def pause_words(
@@ -138,19 +140,21 @@ def pause_words(
     area = pause_area(debate)
     if area == "limits":
         at = _resumes(debate, when)
-        return t(f"limits.title_{debate.paused}"), t(f"limits.body_{debate.paused}", at=at)
-    if area == "budget" and debate.spend.over(debate.cost_usd):
-        usd, spent = f"{debate.spend.budget_usd:.2f}", f"{debate.cost_usd:.2f}"
+        return t(f"limits.title_{debate.people.paused}"), t(
+            f"limits.body_{debate.people.paused}", at=at
+        )
+    if area == "budget" and debate.spend.over(debate.spend.cost_usd):
+        usd, spent = f"{debate.spend.budget_usd:.2f}", f"{debate.spend.cost_usd:.2f}"
         return t("budget.title"), t("budget.body_usd", usd=usd, cost=spent)
     if area == "budget":
-        return t("budget.title"), t("budget.body", rounds=debate.max_rounds)
-    latest = debate.consensus_trend[-1] if debate.consensus_trend else 0.0
-    bars = meter(debate.consensus_trend)
+        return t("budget.title"), t("budget.body", rounds=debate.setup.max_rounds)
+    latest = debate.moderation.consensus_trend[-1] if debate.moderation.consensus_trend else 0.0
+    bars = meter(debate.moderation.consensus_trend)
     return t("convergence.title"), t("convergence.body", bars=bars, percent=round(latest * 100))
 
 
 def _resumes(debate: Debate, when: Callable[[int], str]) -> str:
-    return when(int(debate.resumes_at.timestamp())) if debate.resumes_at else "-"
+    return when(int(debate.spend.resumes_at.timestamp())) if debate.spend.resumes_at else "-"
 
 
 def claim_lines(debate: Debate, strings: Strings) -> list[str]:
@@ -163,7 +167,7 @@ def claim_lines(debate: Debate, strings: Strings) -> list[str]:
             holders=", ".join(debate.name_of(h) for h in claim.holders) or strings("claims.nobody"),
             text=claim.text,
         )
-        for claim in debate.claims
+        for claim in debate.moderation.claims
     ]
 
 
@@ -193,20 +197,20 @@ def status_line(
 ) -> str:
     """`라운드 1/6 · 발언: Claude · 경과 3분 · 비용 $0.04 · 사회자: Gemini`, or the end state;
     then the convergence meter (`합의 ▃▅▇ 80%`) once the moderator judged, and the cost per seat."""
-    started = debate.started_at or now
+    started = debate.setup.started_at or now
     common = {
-        "round": debate.round,
-        "max": debate.max_rounds,
-        "minutes": int(((debate.ended_at or now) - started).total_seconds() // 60),
-        "cost": f"{debate.cost_usd:.2f}",
-        "mode": t(f"front.mode_{'rules' if rules_only else debate.moderator_source.value}"),
+        "round": debate.floor.round,
+        "max": debate.setup.max_rounds,
+        "minutes": int(((debate.ending.ended_at or now) - started).total_seconds() // 60),
+        "cost": f"{debate.spend.cost_usd:.2f}",
+        "mode": t(f"front.mode_{'rules' if rules_only else debate.moderation.source.value}"),
     }
     if debate.phase.is_terminal:
-        outcome = t(f"front.outcome_{(debate.outcome or 'stopped')}")
+        outcome = t(f"front.outcome_{(debate.ending.outcome or 'stopped')}")
         parts = [t("front.status_ended", outcome=outcome, **common)]
     else:
         parts = [_status_words(debate, t, common, when)]
-        if trend := debate.consensus_trend:
+        if trend := debate.moderation.consensus_trend:
             parts.append(t("convergence.meter", bars=meter(trend), percent=round(trend[-1] * 100)))
     return " · ".join([*parts, t("credit.per_seat", seats=cost_per_seat(debate))])
 
@@ -214,15 +218,15 @@ def status_line(
 def _status_words(
     debate: Debate, t: Strings, common: dict[str, object], when: Callable[[int], str]
 ) -> str:
-    if debate.paused in LIMIT_PAUSES:
-        why = t(f"limits.why_{debate.paused}", at=_resumes(debate, when))
+    if debate.people.paused in LIMIT_PAUSES:
+        why = t(f"limits.why_{debate.people.paused}", at=_resumes(debate, when))
         return t("limits.status", why=why, **common)
     if debate.phase is Phase.AWAITING_USER:
-        waiting = "poll.status" if debate.paused == "poll" else "front.status_waiting"
+        waiting = "poll.status" if debate.people.paused == "poll" else "front.status_waiting"
         return t(waiting, **common)
     speaker = t("front.moderator")  # judging, concluding: the moderator has the floor
-    if debate.phase is Phase.SPEAKING and debate.speaker is not None:
-        asked = [ask.participant for ask in debate.asked] or [debate.speaker]
+    if debate.phase is Phase.SPEAKING and debate.floor.speaker is not None:
+        asked = [ask.participant for ask in debate.floor.asked] or [debate.floor.speaker]
         speaker = ", ".join(debate.name_of(p) for p in asked)
     return t("front.status_running", speaker=speaker, **common)
 

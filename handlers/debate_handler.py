@@ -17,7 +17,7 @@ from handlers.core.admission import Submitted
 from handlers.core.effects import PostCard
 from handlers.core.events import Event, ProposalApproved, ProposalExpired, TimerDue
 from handlers.core.formats import formats_for
-from handlers.core.model import DEFAULT_ROSTER, Backend, Debate, Participant, Phase, Proposal
+from handlers.core.model import DEFAULT_ROSTER, Backend, Debate, Participant, Phase, Proposal, Setup
 from handlers.core.server_config import ServerConfig
 from handlers.core.usage import DEFAULT_TURN_USD, Spend, Window
 from handlers.debate_workers import DebateWorkers
@@ -113,12 +113,14 @@ class DebateHandler(DebateWorkers):
             proposal=proposal,
             phase=Phase.PROPOSED,
             created_at=self._clock.now(),
-            max_rounds=chosen.rounds or self._config.max_rounds,
-            roster=roster,
-            format=self._suggested(proposal, roster, chosen.format),
-            options=self._config.format_options,
+            setup=Setup(
+                max_rounds=chosen.rounds or self._config.max_rounds,
+                roster=roster,
+                format=self._suggested(proposal, roster, chosen.format),
+                options=self._config.format_options,
+                language=chosen.language or self._config.language,
+            ),
             spend=await self._spend(roster),
-            language=chosen.language or self._config.language,
         )
         debate = await self._store.create(draft, self._config.proposal_ttl, (PostCard(),))
         if debate is None:  # another process stored a card there first: it shows that one

@@ -300,9 +300,9 @@ def still_wanted(debate: Debate, effect: Effect) -> bool:
     if isinstance(effect, AskDebater):
         return expects(debate, effect.seat, effect.turn)
     if isinstance(effect, Judge):
-        return debate.phase is Phase.JUDGING and debate.turns == effect.turn
+        return debate.phase is Phase.JUDGING and debate.floor.turns == effect.turn
     if isinstance(effect, RunTask):
-        return effect.task in debate.tasks
+        return effect.task in debate.moderation.tasks
     if isinstance(effect, Conclude):
         return debate.phase is Phase.CONCLUDING
     return True

@@ -92,7 +92,7 @@ class EffectRunner:
             case fx.Judge(turn=turn):
                 view = await self._view(debate)
                 decision = await self._moderator.judge(view)
-                return Judged(turn, decision, heard=len(debate.people))
+                return Judged(turn, decision, heard=len(debate.people.lines))
             case fx.RunTask(task=task) if task == MINORITY_TASK:  # a stalemate
                 return await self._minority_report(debate)
             case fx.RunTask(task=task):
@@ -132,14 +132,14 @@ class EffectRunner:
                 await self._store.schedule_resume(debate.id, datetime.fromisoformat(at))
             case fx.CancelTimer():
                 await self._store.cancel_timer(debate.id, self._clock.now())
-            case fx.ArchiveRoom() if self._archive_hours and debate.ended_at is not None:
-                due = debate.ended_at + timedelta(hours=self._archive_hours)
+            case fx.ArchiveRoom() if self._archive_hours and debate.ending.ended_at is not None:
+                due = debate.ending.ended_at + timedelta(hours=self._archive_hours)
                 if due <= self._clock.now():
                     await self._room.show(debate, effect)
 
     async def _conclude(self, debate: Debate) -> ConclusionReady:
         """The Conclusion: the moderator's, or the format's own closing when it has one."""
-        fmt = format_named(debate.format)
+        fmt = format_named(debate.setup.format)
         if fmt.closes_itself(debate):  # its own closing pages: no moderator request
             summary = await asyncio.to_thread(fmt.summary, debate)  # reads every answer
             return ConclusionReady(Conclusion(summary, source=ModeratorSource.RULES))
@@ -167,7 +167,7 @@ class EffectRunner:
                 url = await self._store.message_url(debate.id, number)
                 return Loaded(turn=logged, message_url=url)
             case fx.WritePage(page=page):
-                fmt = format_named(debate.format)
+                fmt = format_named(debate.setup.format)
                 turns = await self._turns(debate, fmt.page_shows(debate, page))
                 # A page reads whole answers (megabytes, if a debater wrote that): off the loop.
                 title, markdown = await asyncio.to_thread(fmt.render_page, debate, page, turns)
@@ -179,7 +179,7 @@ class EffectRunner:
 
     async def _task(self, debate: Debate, task: str) -> TaskDone:
         """A format's moderator task; its deterministic fallback when the moderator cannot."""
-        fmt = format_named(debate.format)
+        fmt = format_named(debate.setup.format)
         shown = await self._turns(debate, fmt.task_shows(debate, task))
         language = debate.spoken_in(self._language)
         prompt = render_pieces(fmt.task_brief(debate, task, shown), language)
@@ -210,7 +210,7 @@ class EffectRunner:
         """The end in the room, with the links to its pages and every turn (for the export
         file); then the room's archive time, stored as the debate's timer (fenced as every
         write is, kept across restarts)."""
-        fmt = format_named(debate.format)
+        fmt = format_named(debate.setup.format)
         posted = isinstance(effect, fx.PostSummary)
         summary = await asyncio.to_thread(fmt.summary, debate) if posted else ""
         every = await self._store.last_turns(debate.id, debate.stored_turns)
@@ -225,12 +225,12 @@ class EffectRunner:
             await self._clock.sleep(ask.delay_s)
         member = debate.member(ask.seat)
         debater = self._debaters.get(member.backend)
-        if ask.seat in debate.benched:  # refused until the people act: not asked again
+        if ask.seat in debate.spend.benched:  # refused until the people act: not asked again
             return DebaterFailed(ask.seat, ask.turn, FailureKind.CREDITS, "stopped")
         if debater is None:
             detail = f"no {member.backend.value} debater is configured"
             return DebaterFailed(ask.seat, ask.turn, FailureKind.USAGE, detail)
-        people = debate.people[debate.heard_by(ask.seat) :]
+        people = debate.people.lines[debate.heard_by(ask.seat) :]
         shown = await self._turns(debate, ask.shows)
         working = self._room.working(debate, ask.seat)
         language = debate.spoken_in(self._language)
@@ -274,7 +274,9 @@ class EffectRunner:
         parsed = await parsed_by_contract(debate, output)
         concession = await self._concession(debate, ask.seat, parsed)
         said = (ask.seat, ask.turn, output.text, output.raw, output.meta)
-        return ReplyReceived(*said, heard=len(debate.people), parsed=parsed, concession=concession)
+        return ReplyReceived(
+            *said, heard=len(debate.people.lines), parsed=parsed, concession=concession
+        )
 
     async def _concession(self, debate: Debate, seat: str, parsed: ParsedReply) -> str:
         """Checks a move toward the others against their stored replies."""
@@ -288,14 +290,14 @@ class EffectRunner:
         """The last two turns (by number, from the debate's log) and what the people said since
         the last judgement; for the Conclusion also each participant's latest turn, since one
         may speak twice in a row across rounds (each side's position is quoted from it)."""
-        numbers = tuple(number for number, _ in debate.log[-MODERATOR_CONTEXT_TURNS:])
+        numbers = tuple(number for number, _ in debate.floor.log[-MODERATOR_CONTEXT_TURNS:])
         turns = await self._turns(debate, numbers)
         if every_seat and {turn.seat for turn in turns} != set(debate.ids):
             every = await self._store.last_turns(debate.id, max(debate.stored_turns, len(turns)))
             latest = {turn.seat: turn for turn in every}  # oldest first: the last one stays
             kept = {turn.number: turn for turn in (*latest.values(), *turns)}
             turns = tuple(kept[number] for number in sorted(kept))
-        people = debate.people[debate.moderator_heard :]
+        people = debate.people.lines[debate.moderation.heard :]
         return ModeratorView(debate=debate, last_turns=turns, people=people)
 
     def _named(self, debate: Debate, effect: fx.RoomEffect) -> fx.RoomEffect:
@@ -307,7 +309,7 @@ class EffectRunner:
         if "page" in params:
             page = params["page"]
             params["page"] = PAGE_NAMES.get(page, page)
-            own = page in format_named(debate.format).pages(debate)
+            own = page in format_named(debate.setup.format).pages(debate)
             params["url"] = self._wiki.page_url(debate, page) if page in PAGE_NAMES or own else ""
         if "seat" in params:
             params["seat"] = debate.name_of(params["seat"])
@@ -316,7 +318,10 @@ class EffectRunner:
 
 def page_links(wiki: Wiki, debate: Debate) -> dict[str, str]:
     """Where each page the debate wrote is read, in the format's order (no dead links)."""
-    return {page: wiki.page_url(debate, page) for page in format_named(debate.format).pages(debate)}
+    return {
+        page: wiki.page_url(debate, page)
+        for page in format_named(debate.setup.format).pages(debate)
+    }
 
 
 async def run_to_the_end(work: Awaitable[T]) -> T:

@@ -37,12 +37,12 @@ def compose_turn_prompt(
     """The whole text for `ask.seat`, as the debate's format builds it from what it may see;
     for a `person` typing the seat, the others' words instead of their raw replies."""
     turns = () if shown is None else (shown,) if isinstance(shown, Turn) else shown
-    fmt = format_named(debate.format)
+    fmt = format_named(debate.setup.format)
     if person:
         turns = tuple(replace(turn, text=fmt.words(debate, turn)) for turn in turns)
     brief = fmt.brief(BriefInput(debate, ask, turns, people))
     text = render_brief(brief, ask, people, language, person=person)
-    last_own = max((n for n, who in debate.log if who == ask.seat), default=0)
+    last_own = max((n for n, who in debate.floor.log if who == ask.seat), default=0)
     if not last_own and debate.proposal.precedents:  # with the agenda: earlier decisions
         found = "\n".join(_precedent(p, language) for p in debate.proposal.precedents)
         text += "\n\n" + prompts.load("debate_precedents", language, precedents=found)
@@ -53,7 +53,7 @@ def compose_turn_prompt(
 def _anonymous(debate: Debate, seat: str, text: str, turns: tuple[Turn, ...], lang: str) -> str:
     """The brief with every debater's names as letters, and the reader told its own (last:
     a format may read its first line)."""
-    roles = (m.id for m in format_named(debate.format).seats_added(debate.options))
+    roles = (m.id for m in format_named(debate.setup.format).seats_added(debate.setup.options))
     hidden = anonymize(text, peer_names(debate, seat, turns, roles))
     return hidden + "\n\n" + prompts.load("debate_anonymous", lang, letter=letters(debate)[seat])
 
@@ -71,8 +71,8 @@ def _claims(debate: Debate, last_own: int, fresh_session: bool, language: str) -
     session; after that only what changed since its last turn (the rest it has)."""
     whole = not last_own or fresh_session
     # The judgement of the participant's last turn came after its brief: its changes count.
-    changed = tuple(claim for claim in debate.claims if claim.turn >= last_own)
-    claims = as_lines(debate.claims if whole else changed)
+    changed = tuple(claim for claim in debate.moderation.claims if claim.turn >= last_own)
+    claims = as_lines(debate.moderation.claims if whole else changed)
     if not claims:
         return ""
     name = "debate_claims" if whole else "debate_claims_changed"

@@ -54,7 +54,7 @@ class RulesModerator:
     async def conclude(self, view: ModeratorView) -> Conclusion:
         """A mechanical Conclusion: how it ended and each side's last position."""
         debate, phrase = view.debate, self._strings.of(view.debate)
-        outcome = debate.outcome or Outcome.MAX_ROUNDS
+        outcome = debate.ending.outcome or Outcome.MAX_ROUNDS
         if both_agree(debate):
             decision = phrase("moderator.rules_decision_agreed")
         elif outcome is Outcome.CONSENSUS:  # the people declared it at a pause
@@ -83,7 +83,7 @@ class RulesModerator:
     def extend_summary(self, debate: Debate, turn: Turn | None) -> str:
         """The debate's summary plus one line for `turn` (once, in the debate's language),
         trimmed to SUMMARY_MAX_CHARS."""
-        summary, phrase = debate.summary, self._strings.of(debate)
+        summary, phrase = debate.moderation.summary, self._strings.of(debate)
         if turn is None or any(old.startswith(f"T{turn.number} ") for old in summary.splitlines()):
             return bound_summary(summary)  # none, or judged again after a restart: no second line
         stance = phrase(f"moderator.stance_{turn.parsed.stance or 'none'}")
@@ -128,5 +128,5 @@ def _latest(view: ModeratorView) -> Turn | None:
 
 def consensus_estimate(view: ModeratorView) -> float:
     """The mean of the stated stances (agree 1, partial 0.5, disagree 0); 0 when none."""
-    weights = [_STANCE_WEIGHT[stance] for _, stance in view.debate.stances]
+    weights = [_STANCE_WEIGHT[stance] for _, stance in view.debate.floor.stances]
     return round(sum(weights) / len(weights), 2) if weights else 0.0

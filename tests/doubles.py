@@ -6,7 +6,9 @@ from __future__ import annotations
 import asyncio
 from collections import deque
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from handlers.core.model import (
     Action,
@@ -18,15 +20,33 @@ from handlers.core.model import (
     ModeratorView,
     Phase,
     Proposal,
+    Setup,
 )
 from handlers.ports import ModeratorUnavailable, TaskRequest
+from tools.store.debate_rows import FLAT_FIELDS
 
 T0 = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 
 
+def changed(debate: Debate, **fields: Any) -> Debate:
+    """`debate` with `fields` changed, each named as the flat layout named it (`round`,
+    `paused`, `outcome`: tools/store/debate_rows.py), so a test states only what it needs."""
+    parts: dict[str, dict[str, Any]] = {}
+    top: dict[str, Any] = {}
+    for name, value in fields.items():
+        if name in FLAT_FIELDS and not (name == "people" and not isinstance(value, tuple)):
+            part, field = FLAT_FIELDS[name]
+            parts.setdefault(part, {})[field] = value
+        else:
+            top[name] = value
+    for part, changes in parts.items():
+        top[part] = replace(top.get(part, getattr(debate, part)), **changes)
+    return replace(debate, **top)
+
+
 def draft(proposal: Proposal, max_rounds: int, now: datetime) -> Debate:
     """A proposed debate as the handler drafts one for `Store.create`."""
-    return Debate(0, proposal, Phase.PROPOSED, now, max_rounds)
+    return Debate(0, proposal, Phase.PROPOSED, now, setup=Setup(max_rounds))
 
 
 TOPIC = "캐시 계층 선택 — Redis vs in-process LRU"
@@ -116,7 +136,7 @@ class ScriptedModerator:
         self.views.append(view)
         if self.decisions:
             return self.decisions.popleft()
-        return Decision(action=Action.CONTINUE, summary=f"after {view.debate.turns}")
+        return Decision(action=Action.CONTINUE, summary=f"after {view.debate.floor.turns}")
 
     async def perform(self, request: TaskRequest) -> str:
         """A format's task: the next queued output; none queued: the rules stand in."""

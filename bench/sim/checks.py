@@ -137,7 +137,7 @@ def _pages(seen: Seen) -> Iterable[str]:
     if late:
         yield f"wiki pages written after the end was shown: {late[:3]}"
     concluded = debate.phase in (Phase.CONCLUDED, Phase.STOPPED, Phase.FAILED)
-    closes = format_named(debate.format).closes_itself(debate)
+    closes = format_named(debate.setup.format).closes_itself(debate)
     if concluded and not closes and seen.wiki.inner.keys[f"{debate.id}:conclusion"] != 1:
         yield "the Conclusion page was not written once"
 
@@ -153,20 +153,27 @@ def _costs(seen: Seen) -> Iterable[str]:
     debate = seen.debate
     turns = sum(t.meta.cost_usd for t in seen.stored)
     seats = sum(debate.spend.of(seat) for seat in {t.seat for t in seen.stored})
-    if not all(math.isfinite(x) for x in (debate.cost_usd, turns, seats)):
-        yield f"a cost that is no number: {debate.cost_usd}"
-    elif abs(debate.cost_usd - turns) > ROUNDING or abs(seats - turns) > ROUNDING:
-        yield f"costs do not add up: {debate.cost_usd} vs turns {turns} vs seats {seats}"
+    if not all(math.isfinite(x) for x in (debate.spend.cost_usd, turns, seats)):
+        yield f"a cost that is no number: {debate.spend.cost_usd}"
+    elif abs(debate.spend.cost_usd - turns) > ROUNDING or abs(seats - turns) > ROUNDING:
+        yield f"costs do not add up: {debate.spend.cost_usd} vs turns {turns} vs seats {seats}"
 
 
 def _ending(seen: Seen) -> Iterable[str]:
     """A consensus or a verdict only once every seat has spoken (or failed trying)."""
     debate = seen.debate
-    if debate.outcome not in (Outcome.CONSENSUS, Outcome.VERDICT) or not debate.phase.is_terminal:
+    if (
+        debate.ending.outcome not in (Outcome.CONSENSUS, Outcome.VERDICT)
+        or not debate.phase.is_terminal
+    ):
         return
-    if format_named(debate.format).closes_itself(debate):
+    if format_named(debate.setup.format).closes_itself(debate):
         return  # its own protocol says who speaks (an adversarial LITE tier asks two roles)
-    heard = {seat for _, seat in debate.log} | set(debate.faltered) | set(debate.benched)
+    heard = (
+        {seat for _, seat in debate.floor.log}
+        | set(debate.floor.faltered)
+        | set(debate.spend.benched)
+    )
     unheard = [seat for seat in debate.ids if seat not in heard]
     if unheard:
-        yield f"ended as {debate.outcome.value} before {unheard} spoke"
+        yield f"ended as {debate.ending.outcome.value} before {unheard} spoke"

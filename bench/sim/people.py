@@ -112,13 +112,13 @@ async def at_once(sim: Simulation, driver: Driver, first: Event, second: Event) 
 async def act(sim: Simulation, driver: Driver, debate: Debate) -> float:
     """What the people do at a debate that waits for them; or the seconds it waits for a
     timer (the run lets them pass once every debate of the batch has acted)."""
-    rng = driver.world.rng("act", debate.turns)
+    rng = driver.world.rng("act", debate.floor.turns)
     who, other = rng.sample([ALICE, CAROL], 2)
     if debate.phase is Phase.PROPOSED:
         await _card(sim, driver, debate, rng, who, other)
         return 0.0
     polling = debate.poll is not None and debate.poll.stage is PollStage.OPEN
-    if polling or (debate.paused == "limit" and rng.random() < 0.5):  # a timer runs out
+    if polling or (debate.people.paused == "limit" and rng.random() < 0.5):  # a timer runs out
         if debate.poll is not None and polling:
             votes = tuple(rng.randint(0, 3) for _ in debate.poll.answers)
             sim.room.inner.votes_shown[debate.id] = votes
@@ -130,7 +130,7 @@ async def act(sim: Simulation, driver: Driver, debate: Debate) -> float:
         await submit(sim, driver, PeopleSaid(who, "모두 LRU를 좋아해요"))
     elif roll < 0.16:
         await submit(sim, driver, SkipRequested(who))
-    if debate.phase is Phase.AWAITING_USER and debate.paused:
+    if debate.phase is Phase.AWAITING_USER and debate.people.paused:
         await _pause(sim, driver, debate, rng, who, other)
     elif debate.phase is Phase.AWAITING_USER:
         await _question(sim, driver, debate, rng, who, other)
@@ -168,15 +168,15 @@ async def _pause(
 ) -> None:
     """The people's word at a pause: by one, by two at once, or on a stale button."""
     choice = rng.choice(["extend", "conclude", "consensus", "resume"])
-    stale = debate.pauses - 1 if rng.random() < 0.2 else debate.pauses
+    stale = debate.people.pauses - 1 if rng.random() < 0.2 else debate.people.pauses
     first = BudgetDecided(who, choice, at=stale)  # type: ignore[arg-type]  # one of the four words BudgetDecided takes
     if rng.random() < 0.3:
         second = rng.choice(["extend", "conclude", "consensus", "resume"])
-        also = BudgetDecided(other, second, at=debate.pauses)  # type: ignore[arg-type]  # one of the four words BudgetDecided takes
+        also = BudgetDecided(other, second, at=debate.people.pauses)  # type: ignore[arg-type]  # one of the four words BudgetDecided takes
         await at_once(sim, driver, first, also)
     else:
         await submit(sim, driver, first)
-    await submit(sim, driver, BudgetDecided(who, "conclude", at=debate.pauses))
+    await submit(sim, driver, BudgetDecided(who, "conclude", at=debate.people.pauses))
 
 
 async def _question(
@@ -215,12 +215,12 @@ async def meanwhile(sim: Simulation, driver: Driver) -> None:
 async def outsider(sim: Simulation, driver: Driver, debate: Debate) -> None:
     """Someone outside the conversation clicks what is there: refused, nothing changes
     (checked while nothing else acts on the batch)."""
-    rng = driver.world.rng("outsider", debate.turns)
+    rng = driver.world.rng("outsider", debate.floor.turns)
     for event in (
         ProposalApproved(MALLORY),
         StopRequested(MALLORY),
         UserAnswered(MALLORY, "Redis"),
-        BudgetDecided(MALLORY, "conclude", at=debate.pauses),
+        BudgetDecided(MALLORY, "conclude", at=debate.people.pauses),
     ):
         if rng.random() < 0.5:
             continue
@@ -230,5 +230,5 @@ async def outsider(sim: Simulation, driver: Driver, debate: Debate) -> None:
         after = await sim.h.get(debate.id)
         if got is not None and got.admission is not Admission.REFUSED:
             sim.violation(driver, f"an outsider's {event.kind} was {got.admission}")
-        if after.phase is not before.phase or after.turns != before.turns:
+        if after.phase is not before.phase or after.floor.turns != before.floor.turns:
             sim.violation(driver, f"an outsider's {event.kind} changed the debate")

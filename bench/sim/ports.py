@@ -73,7 +73,7 @@ class SimStore(SqliteStore):
         self, debate: Debate, effects: Sequence[Effect], turn: Turn | None, *a: Any, **kw: Any
     ) -> None:
         world = self.sim.world_of(debate.id)
-        key = f"{debate.phase}:{debate.turns}:{len(effects)}"
+        key = f"{debate.phase}:{debate.floor.turns}:{len(effects)}"
         world.store("save", key)
         await super().save_step(debate, effects, turn, *a, **kw)
         world.tick("stored", key)
@@ -94,7 +94,7 @@ class SimRoom:
 
     async def show(self, debate: Debate, effect: RoomEffect, loaded: Loaded = NOTHING) -> str:
         world, name = self.sim.world_of(debate.id), f"room:{effect.kind}"
-        key = f"{debate.phase}:{debate.turns}"
+        key = f"{debate.phase}:{debate.floor.turns}"
         await outside_call(world, name, key, self.clock)
         link = await self.inner.show(debate, effect, loaded)
         self.seq += 1
@@ -108,9 +108,9 @@ class SimRoom:
 
     async def votes(self, debate: Debate) -> tuple[int, ...] | None:
         world = self.sim.world_of(debate.id)
-        await outside_call(world, "room:votes", debate.turns, self.clock)
+        await outside_call(world, "room:votes", debate.floor.turns, self.clock)
         counts = await self.inner.votes(debate)
-        world.acted("room:votes", debate.turns)
+        world.acted("room:votes", debate.floor.turns)
         return counts
 
     def working(self, debate: Debate, seat: str) -> Any:
@@ -128,7 +128,7 @@ class SimWiki:
 
     async def write(self, debate: Debate, effect: WikiEffect, loaded: Loaded = NOTHING) -> None:
         world, name = self.sim.world_of(debate.id), f"wiki:{effect.kind}"
-        key = f"{debate.phase}:{debate.turns}"
+        key = f"{debate.phase}:{debate.floor.turns}"
         await outside_call(world, name, key, self.clock)
         before = len(self.inner.writes)
         await self.inner.write(debate, effect, loaded)

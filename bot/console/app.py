@@ -172,12 +172,12 @@ class ConsoleApp:
             await self._submit(debate, ProposalDeclined(self._people.actor))
         elif (rounds := budget_in(text)) is not None:
             after = await self._submit(debate, BudgetChosen(self._people.actor, rounds))
-            self._say(self._t("budget.console_chosen", rounds=after.max_rounds))
-        elif name := format_in(text, formats_for(debate.roster)):
+            self._say(self._t("budget.console_chosen", rounds=after.setup.max_rounds))
+        elif name := format_in(text, formats_for(debate.setup.roster)):
             after = await self._submit(debate, FormatChosen(self._people.actor, name))
-            label = format_label(self._t, after.format)
+            label = format_label(self._t, after.setup.format)
             self._say(self._t("console.format_chosen", format=label))
-        elif chosen := option_in(text, card_options(debate.format)):
+        elif chosen := option_in(text, card_options(debate.setup.format)):
             after = await self._submit(debate, OptionChosen(self._people.actor, *chosen))
             answer = option_label(self._t, chosen[0], after.option(chosen[0]))
             self._say(self._t("console.option_chosen", option=answer))
@@ -185,7 +185,7 @@ class ConsoleApp:
             self._say(self._t("console.card_waiting"))
 
     async def _answer(self, debate: Debate, text: str) -> None:
-        if debate.paused:  # at the budget: e / c, anything else is said to the room
+        if debate.people.paused:  # at the budget: e / c, anything else is said to the room
             decide = PAUSE_KEYS.get(text.lower())
             if decide is not None:
                 await self._submit(debate, BudgetDecided(self._people.actor, decide))
@@ -193,7 +193,7 @@ class ConsoleApp:
                 await self._submit(debate, UserAnswered(self._people.actor, text))
                 self._say(self._t(f"{pause_area(debate)}.console_keys"))
             return
-        options = debate.user_question.options if debate.user_question else ()
+        options = debate.people.user_question.options if debate.people.user_question else ()
         answer = text
         if text.isdigit() and 1 <= int(text) <= len(options):
             answer = options[int(text) - 1]

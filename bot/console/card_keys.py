@@ -45,10 +45,10 @@ def option_in(text: str, asked: tuple[CardOption, ...]) -> tuple[str, str] | Non
 def option_lines(debate: Debate, strings: Strings) -> list[str]:
     """The card's lines for the format's setup questions: the current answer and the keys."""
     lines = []
-    for option in card_options(debate.format):
+    for option in card_options(debate.setup.format):
         short = option.key.rsplit(".", 1)[-1]
         if option.is_text:  # free text: how much was added, and how to add it
-            count = sum(len(a.text) for a in debate.added if a.key == option.key)
+            count = sum(len(a.text) for a in debate.setup.added if a.key == option.key)
             added = strings("front.form_added", count=count)
             current, keys = option_label(strings, option.key, added), f"{short}=..."
         else:

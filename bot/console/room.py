@@ -116,7 +116,7 @@ class ConsoleRoom:
                 self._export(debate, loaded)
             case PostSummary():
                 post_summary(out, debate, loaded)
-                if format_named(debate.format).closes_itself(debate):
+                if format_named(debate.setup.format).closes_itself(debate):
                     self._export(debate, loaded)
             case PostMinorityReport() if debate.poll is not None and debate.poll.report:
                 # The console runs no poll (no one votes at a terminal); a report is shown.
@@ -154,11 +154,15 @@ def _posted_as(debate: Debate, effect: RoomEffect) -> str:
         case PostTurn(turn=number):
             return f"turn:{number}"
         case AskBudget():
-            return f"paused:{debate.pauses}"
+            return f"paused:{debate.people.pauses}"
         case AskUser():
             return f"question:{debate.question_number}"
         case PostSummary():  # in the Conclusion's place when the format closes itself
-            return "conclusion" if format_named(debate.format).closes_itself(debate) else "summary"
+            return (
+                "conclusion"
+                if format_named(debate.setup.format).closes_itself(debate)
+                else "summary"
+            )
         case PostMinorityReport() if debate.poll is None or not debate.poll.report:
             return ""
     return _ONCE.get(type(effect), "")

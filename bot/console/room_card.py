@@ -37,11 +37,11 @@ def _card_body(debate: Debate, t: Strings) -> Text:
         body.append(f"{t('console.card_reason')}: ", style="bold")
         body.append(f"{proposal.reason}\n")
     body.append(f"{t('console.card_format')}: ", style="bold")
-    name = format_label(t, debate.format)
-    body.append(t("console.card_format_value", format=name, rounds=debate.max_rounds) + "\n")
+    name = format_label(t, debate.setup.format)
+    body.append(t("console.card_format_value", format=name, rounds=debate.setup.max_rounds) + "\n")
     if hint := suggestion(debate, t):
         body.append(hint + "\n")
-    if len(offered := formats_for(debate.roster)) > 1:
+    if len(offered := formats_for(debate.setup.roster)) > 1:
         listed = " · ".join(f"{n}. {format_label(t, f)}" for n, f in enumerate(offered, start=1))
         body.append(t("console.card_formats", formats=listed) + "\n")
     body.append(t("budget.console_card") + "\n")
@@ -52,7 +52,7 @@ def _card_body(debate: Debate, t: Strings) -> Text:
         why = precedent_why(found, t)
         body.append(f"{t('precedents.console')}: {found.title} · {found.url} · {why}\n")
     body.append(f"{t('console.card_participants')}: ", style="bold")
-    names = {m.id: seat_name(t, m.id, debate, "console") for m in debate.roster}
+    names = {m.id: seat_name(t, m.id, debate, "console") for m in debate.setup.roster}
     body.append(roster_line(debate, t, names))
     return body
 
@@ -61,6 +61,6 @@ def close_card(out: ConsoleOut, names: dict[int, str], debate: Debate) -> None:
     """How the card ended: opened, declined or expired."""
     ended = debate.phase in (Phase.DECLINED, Phase.EXPIRED)
     phase = debate.phase.value if ended else "opened"
-    who = debate.approved_by
+    who = debate.setup.approved_by
     actor = "-" if who is None else names.get(who, str(who))
     out.line(out.t(f"console.card_{phase}", user=actor), USER_AMBER)

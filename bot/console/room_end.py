@@ -19,7 +19,7 @@ from handlers.ports import Loaded
 
 def post_summary(out: ConsoleOut, debate: Debate, loaded: Loaded) -> None:
     """The format's closing block in full (titled as the Conclusion it may stand for), pages."""
-    closing = format_named(debate.format).closes_itself(debate)
+    closing = format_named(debate.setup.format).closes_itself(debate)
     t = out.t
     title = t("console.conclusion_title" if closing else "front.summary_title")
     out.console.rule(Text(title, style="bold"), style=MODERATOR_GREY)
@@ -61,6 +61,7 @@ def _pages(out: ConsoleOut, debate: Debate, links: Mapping[str, str]) -> None:
     out.line(out.t("console.conclusion_pages"), MODERATOR_GREY, bold=True)
     for page, url in links.items():
         out.line(
-            f"• {page_label(out.t, debate.format, page, debate, 'console')}: {url}", MODERATOR_GREY
+            f"• {page_label(out.t, debate.setup.format, page, debate, 'console')}: {url}",
+            MODERATOR_GREY,
         )
     out.line(out.t("credit.per_seat", seats=cost_per_seat(debate)), MODERATOR_GREY)

@@ -174,9 +174,9 @@ class ReplayModerator:
 
     async def judge(self, view: ModeratorView) -> Decision:
         """The recorded judgement of the latest turn."""
-        if view.debate.turns not in self._recording.decisions:
-            raise RecordingError("demo_no_decision", turn=view.debate.turns)
-        return self._recording.decisions[view.debate.turns]
+        if view.debate.floor.turns not in self._recording.decisions:
+            raise RecordingError("demo_no_decision", turn=view.debate.floor.turns)
+        return self._recording.decisions[view.debate.floor.turns]
 
     async def perform(self, request: TaskRequest) -> str:
         """The recorded output of a format's task; unrecorded: the format's fallback."""

@@ -90,7 +90,7 @@ async def replay(
         await player.wiki.drained(debate.id)
         pages = {
             page: player.local.file_of(player.wiki.path_of(debate, page))
-            for page in format_named(debate.format).pages(debate)
+            for page in format_named(debate.setup.format).pages(debate)
         }
         return DemoResult(db_path.absolute(), pages, debate)
     finally:
@@ -166,7 +166,7 @@ class _Player:
                 who, key = self.recording.approval
                 event: Event = ProposalApproved(self.people.actor_named(who))
             elif debate.phase is Phase.AWAITING_USER:
-                who, key = self.recording.answer_after(debate.turns)
+                who, key = self.recording.answer_after(debate.floor.turns)
                 event = UserAnswered(self.people.actor_named(who), key)
             else:
                 raise RecordingError("demo_stalled", phase=debate.phase.value)
@@ -223,7 +223,7 @@ def run_demo(
         return 1
     said.line(t("console.demo_pages"), "", bold=True)
     for page, path in result.pages.items():
-        label = page_label(t, result.debate.format, page, result.debate, "console")
+        label = page_label(t, result.debate.setup.format, page, result.debate, "console")
         said.line(t("console.demo_page", page=label, path=str(path)), "")
     said.line(t("console.demo_database", path=str(result.database)), "")
     said.line(t("console.demo_end"), USER_AMBER, bold=True)

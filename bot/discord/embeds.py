@@ -39,14 +39,14 @@ def card_embed(
 ) -> discord.Embed:
     """The approval card; once closed it says how it ended, and who ended it."""
     proposal = debate.proposal
-    rounds = debate.max_rounds
-    turns, requests = format_named(debate.format).estimate(debate)
+    rounds = debate.setup.max_rounds
+    turns, requests = format_named(debate.setup.format).estimate(debate)
     embed = discord.Embed(title=strings("front.card_title"), colour=GREY)
     _field(embed, strings("front.card_topic"), proposal.topic)
     _field(embed, strings("front.card_question"), proposal.question)
     value = strings(
         "front.card_format_value",
-        format=format_label(strings, debate.format),
+        format=format_label(strings, debate.setup.format),
         rounds=rounds,
         low=turns * MINUTES_PER_TURN[0],
         high=turns * MINUTES_PER_TURN[1],
@@ -54,14 +54,14 @@ def card_embed(
     )
     with_suggestion = "\n".join(filter(None, (value, suggestion(debate, strings))))
     _field(embed, strings("front.card_format"), with_suggestion)
-    names = {m.id: m.name for m in debate.roster}
+    names = {m.id: m.name for m in debate.setup.roster}
     _field(embed, strings("front.card_participants"), roster_line(debate, strings, names))
     embed.add_field(
         name=strings("credit.card"),
         value=shorten(cost_estimate(debate, strings, discord_time), FIELD_LIMIT),
     )
-    if debate.added:  # the card's forms: whose text is kept (each is handed on whole)
-        counts = [(a.who or "-", len(a.text)) for a in debate.added]
+    if debate.setup.added:  # the card's forms: whose text is kept (each is handed on whole)
+        counts = [(a.who or "-", len(a.text)) for a in debate.setup.added]
         kept = "\n".join(f"{who}: {strings('front.form_added', count=n)}" for who, n in counts)
         _field(embed, strings("front.card_added"), kept)
     if proposal.precedents:
@@ -96,7 +96,9 @@ def claims_embed(debate: Debate, strings: Strings) -> discord.Embed:
 
 def budget_label(debate: Debate, rounds: int, strings: Strings) -> str:
     """`4 rounds · about 16-32 min · about 10 moderator requests`: one budget on the card."""
-    turns, requests = format_named(debate.format).estimate(replace(debate, max_rounds=rounds))
+    turns, requests = format_named(debate.setup.format).estimate(
+        replace(debate, setup=replace(debate.setup, max_rounds=rounds))
+    )
     low, high = (turns * minutes for minutes in MINUTES_PER_TURN)
     return strings("budget.option", rounds=rounds, low=low, high=high, requests=requests)
 
@@ -143,7 +145,7 @@ def conclusion_embed(
         if points:
             listed = _whole_on_wiki("\n".join(f"• {p}" for p in points), strings)
             embed.add_field(name=strings(f"front.conclusion_{key}"), value=listed, inline=False)
-    _add_page_links(embed, debate.format, links, strings)
+    _add_page_links(embed, debate.setup.format, links, strings)
     embed.set_footer(text=strings("credit.per_seat", seats=cost_per_seat(debate)))
     return embed
 

@@ -123,7 +123,7 @@ class DiscordFront:
             said = strings("front.answered_already", number=question, user=line.who, answer=answer)
         if first is not None:  # what is open next is not known until it is applied
             return said
-        asked = debate.user_question
+        asked = debate.people.user_question
         if asked is None or debate.phase is not Phase.AWAITING_USER:
             return f"{said}\n{strings('front.open_nothing')}"
         return f"{said}\n{strings('front.open_now', question=shorten(asked.text, ECHO_LIMIT))}"
@@ -132,7 +132,7 @@ class DiscordFront:
         self, interaction: discord.Interaction[Any], debate_id: int, question: int, option: int
     ) -> None:
         """An option of question number `question` (its text as the stored question has it)."""
-        asked = (await self._engine.get(debate_id)).user_question
+        asked = (await self._engine.get(debate_id)).people.user_question
         options = asked.options if asked else ()
         answer = options[option] if option < len(options) else str(option)
         event = UserAnswered(self.actor(interaction.user), answer, question)
@@ -163,7 +163,7 @@ class DiscordFront:
         await interaction.response.edit_message(embed=embed, view=view, allowed_mentions=NO_PINGS)
         now = await self._engine.get(debate_id)
         if now.phase is not Phase.PROPOSED:  # opened or put off meanwhile: the card says so
-            closed = card_embed(now, strings, closed=True, decided_by=now.approved_by)
+            closed = card_embed(now, strings, closed=True, decided_by=now.setup.approved_by)
             await interaction.edit_original_response(
                 embed=closed, view=None, allowed_mentions=NO_PINGS
             )
@@ -211,7 +211,7 @@ class DiscordFront:
         done = await self.on_card_choice(interaction, debate_id, event)  # the card shows it
         if not done.taken:
             return
-        added = done.debate.added if done.debate else ()  # the gateway: applied later
+        added = done.debate.setup.added if done.debate else ()  # the gateway: applied later
         people = [a.who for a in added if a.key == key] or [actor.name]
         kept = self._in(done.debate)("front.form_kept", count=len(text), people=", ".join(people))
         await _private(interaction, kept)

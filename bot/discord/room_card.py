@@ -31,7 +31,7 @@ class Card:
         if message is None:
             return
         rows = await self._db.fetch_all(SELECT_DECIDED_BY, (debate.id,))
-        decided_by = int(rows[0][0]) if rows and rows[0][0] else debate.approved_by
+        decided_by = int(rows[0][0]) if rows and rows[0][0] else debate.setup.approved_by
         strings = self._strings.of(debate)
         embed = embeds.card_embed(debate, strings, closed=True, decided_by=decided_by)
         await message.edit(embed=embed, view=None, allowed_mentions=NO_PINGS)

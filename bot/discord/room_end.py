@@ -42,9 +42,11 @@ async def post_summary(
 ) -> None:
     """The format's closing block, grey, with links to the pages it wrote; standing in for the
     Conclusion, then the whole debate as one file."""
-    closing = format_named(debate.format).closes_itself(debate)
+    closing = format_named(debate.setup.format).closes_itself(debate)
     text = fill_keys(warned(debate, loaded.markdown), strings)
-    embed = embeds.summary_embed(debate.format, text, dict(loaded.links), strings, closing=closing)
+    embed = embeds.summary_embed(
+        debate.setup.format, text, dict(loaded.links), strings, closing=closing
+    )
     await records.send_once(debate, "conclusion" if closing else "summary", embed=embed)
     if closing:
         await _export(records, strings, debate, loaded.turns)

@@ -21,7 +21,7 @@ async def ask_budget(records: RoomRecords, strings: Strings, debate: Debate) -> 
     """The people's buttons of a pause (once per pause)."""
     await records.send_once(
         debate,
-        f"paused:{debate.pauses}",
+        f"paused:{debate.people.pauses}",
         embed=embeds.budget_embed(debate, strings),
         view=budget_view(debate, strings),
     )
@@ -64,6 +64,13 @@ async def notify(
     channel = await records.thread(debate)
     # The same notice in the same state is the same notice: re-sent after a crash, it is
     # dropped by its nonce.
-    state = (debate.id, debate.phase, debate.turns, debate.attempt, key, sorted(params.items()))
+    state = (
+        debate.id,
+        debate.phase,
+        debate.floor.turns,
+        debate.floor.attempt,
+        key,
+        sorted(params.items()),
+    )
     for index, piece in enumerate(split_text(text, CONTENT_LIMIT)):
         await channel.send(piece, allowed_mentions=NO_PINGS, nonce=nonce_of(*state, index))

@@ -183,15 +183,17 @@ def card_view(debate: Debate, strings: Strings) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(DebateButton("open", debate.id, strings("front.button_open"), 3))
     view.add_item(DebateButton("decline", debate.id, strings("front.button_decline"), 2))
-    formats = formats_for(debate.roster)
+    formats = formats_for(debate.setup.roster)
     if len(formats) > 1:  # one format is no choice: the card names it
         labelled = [(format_label(strings, name), name) for name in formats]
-        view.add_item(CardSelect("format", debate.id, _options(labelled, debate.format), row=1))
-    rounds = sorted({*BUDGET_ROUNDS, debate.max_rounds})
+        view.add_item(
+            CardSelect("format", debate.id, _options(labelled, debate.setup.format), row=1)
+        )
+    rounds = sorted({*BUDGET_ROUNDS, debate.setup.max_rounds})
     labelled = [(budget_label(debate, n, strings), str(n)) for n in rounds]
-    budgets = _options(labelled, str(debate.max_rounds))
+    budgets = _options(labelled, str(debate.setup.max_rounds))
     view.add_item(CardSelect("budget", debate.id, budgets, row=2))
-    asked = card_options(debate.format)
+    asked = card_options(debate.setup.format)
     menus = [o for o in asked if not o.is_text]
     for row, option in enumerate(menus[:2], start=3):
         view.add_item(option_select(debate, option, strings, row))
@@ -224,8 +226,11 @@ def _options(labelled: list[tuple[str, str]], current: str) -> tuple[discord.Sel
 def budget_view(debate: Debate, strings: Strings) -> discord.ui.View:
     """At a pause, its answers: declare consensus / one more round / resume / conclude."""
     view = discord.ui.View(timeout=None)
-    at, area = debate.pauses or debate.turns, pause_area(debate)  # (turns: an unnumbered one)
-    choices = PAUSE_CHOICES.get(debate.paused, frozenset())
+    at, area = (
+        debate.people.pauses or debate.floor.turns,
+        pause_area(debate),
+    )  # (turns: an unnumbered one)
+    choices = PAUSE_CHOICES.get(debate.people.paused, frozenset())
     for action, style in PAUSE_BUTTONS:
         if action not in choices:
             continue

@@ -62,10 +62,12 @@ def answers(debate: Debate, event: ev.Event) -> str | None:
     """What the event answers that only one person may (the open question, a pause of any
     kind, the card), as the gateway's inbox keeps one answer to each; None for any other."""
     match event:
-        case ev.UserAnswered() if debate.user_question is not None and not debate.paused:
+        case ev.UserAnswered() if (
+            debate.people.user_question is not None and not debate.people.paused
+        ):
             return f"question:{debate.question_number}"
-        case ev.BudgetDecided() if debate.paused:  # each pause has its number
-            return f"pause:{debate.pauses}"
+        case ev.BudgetDecided() if debate.people.paused:  # each pause has its number
+            return f"pause:{debate.people.pauses}"
         case ev.ProposalApproved() | ev.ProposalDeclined():
             return "card"
     return None
@@ -89,10 +91,14 @@ def _fits(debate: Debate, event: ev.Event) -> bool:
             seat, turn = event.seat, event.turn
             return expects(debate, seat, turn) or late_for(debate, seat, turn)
         case ev.Judged():
-            return debate.phase is Phase.JUDGING and event.turn == debate.turns and not debate.tasks
+            return (
+                debate.phase is Phase.JUDGING
+                and event.turn == debate.floor.turns
+                and not debate.moderation.tasks
+            )
         case ev.TaskDone():
             tasking = debate.phase is Phase.JUDGING or step_open(debate)
-            return tasking and event.task in debate.tasks
+            return tasking and event.task in debate.moderation.tasks
         case ev.UserAnswered(question=number):
             return _answer_fits(debate, number)
         case ev.BudgetDecided():
@@ -115,11 +121,11 @@ def _card_choice_fits(debate: Debate, event: ev.Event) -> bool:
     """A format the roster can run, a budget in range, or one of an option's choices."""
     match event:
         case ev.FormatChosen(format=name):
-            return name in formats_for(debate.roster)
+            return name in formats_for(debate.setup.roster)
         case ev.BudgetChosen(rounds=rounds):
             return 1 <= rounds <= MAX_BUDGET_ROUNDS
         case ev.OptionChosen(key=key, value=value):
-            return any(o.key == key and o.valid(value) for o in card_options(debate.format))
+            return any(o.key == key and o.valid(value) for o in card_options(debate.setup.format))
     return False
 
 
@@ -127,16 +133,16 @@ def _answer_fits(debate: Debate, question: int) -> bool:
     """A typed answer (question 0) answers whatever waits; a control's only its question."""
     if question == 0:
         return debate.phase is Phase.AWAITING_USER
-    asked = debate.phase is Phase.AWAITING_USER and debate.user_question is not None
+    asked = debate.phase is Phase.AWAITING_USER and debate.people.user_question is not None
     return asked and question == debate.question_number
 
 
 def _pause_fits(debate: Debate, event: ev.BudgetDecided) -> bool:
     """A pause's button answers that pause only (`at`: its number; 0: whichever is open). A
     pause stored before pauses were numbered (number 0) was named by the turn count."""
-    this = (0, debate.pauses) if debate.pauses else (0, debate.turns)
+    this = (0, debate.people.pauses) if debate.people.pauses else (0, debate.floor.turns)
     return (
         debate.phase is Phase.AWAITING_USER
-        and event.choice in PAUSE_CHOICES.get(debate.paused, ())
+        and event.choice in PAUSE_CHOICES.get(debate.people.paused, ())
         and event.at in this
     )

@@ -61,12 +61,12 @@ def peer_names(
     (the Reconciler is a role, not a maker)."""
     letter, kept = letters(debate), set(roles)
     found: dict[str, set[str]] = {}
-    for member in debate.roster:
+    for member in debate.setup.roster:
         for vendor in VENDOR_NAMES.get(member.backend, ()):
             found.setdefault(vendor.lower(), set()).add(letter[member.id])
     names = {name: "/".join(sorted(shared)) for name, shared in found.items()}
     models = {t.meta.model.lower(): letter[t.seat] for t in turns if t.seat in letter}
-    for member in debate.roster:
+    for member in debate.setup.roster:
         own = (member.model,) + (() if member.id in kept else (member.id, member.name))
         persona = (member.persona,) if member.id != seat else ()
         names |= {name.lower(): letter[member.id] for name in (*own, *persona) if name.strip()}

@@ -35,6 +35,11 @@ def with_concession(step: Step, event: ReplyReceived) -> Step:
     """An unquoted concession: flagged in the thread, and kept for the moderator's state."""
     if event.concession != "unquoted":
         return step
-    debate = replace(step.debate, unquoted=(*step.debate.unquoted, (event.turn, event.seat)))
+    debate = replace(
+        step.debate,
+        floor=replace(
+            step.debate.floor, unquoted=(*step.debate.floor.unquoted, (event.turn, event.seat))
+        ),
+    )
     notice = Notify("concession.unquoted", (("seat", event.seat),))
     return replace(step, debate=debate, effects=(notice, *step.effects))

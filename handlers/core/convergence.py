@@ -23,22 +23,22 @@ METER_WIDTH = 6
 
 def converging(debate: Debate) -> bool:
     """The last judgements all put consensus high, yet the moderator did not conclude."""
-    latest = debate.consensus_trend[-HIGH_IN_A_ROW:]
+    latest = debate.moderation.consensus_trend[-HIGH_IN_A_ROW:]
     return len(latest) == HIGH_IN_A_ROW and all(value >= HIGH for value in latest)
 
 
 def converging_pause(judged: Debate, step: Step) -> Step:
     """Before a new round starts while the meter stays high, the people decide: declare
     consensus, one more round, or conclude as is (only where the people set pauses)."""
-    starts_round = step.debate.round > judged.round
-    if not (judged.pauses_at_budget and starts_round and converging(judged)):
+    starts_round = step.debate.floor.round > judged.floor.round
+    if not (judged.setup.pauses_at_budget and starts_round and converging(judged)):
         return step
     return pause_at_budget(judged, "converging")
 
 
 def spent_pause(judged: Debate, step: Step) -> Step:
     """Before a new round once the people's dollar budget is spent, they decide (always)."""
-    if step.debate.round > judged.round and judged.spend.over(judged.cost_usd):
+    if step.debate.floor.round > judged.floor.round and judged.spend.over(judged.spend.cost_usd):
         return pause_at_budget(judged)
     return step
 
@@ -59,14 +59,16 @@ def decided(debate: Debate, event: BudgetDecided, rng: random.Random) -> Step:
         return conclude(debate, Outcome.CONSENSUS, notice, declared=True)
     if event.choice == "conclude":
         return conclude(debate, Outcome.MAX_ROUNDS, Notify("budget.concluded", (("user", who),)))
-    going = replace(debate, paused="")
-    if debate.paused == "budget" and debate.spend.over(debate.cost_usd):
-        more = debate.spend.budget_usd + debate.cost_usd / max(debate.round, 1)  # a round's cost
+    going = replace(debate, people=replace(debate.people, paused=""))
+    if debate.people.paused == "budget" and debate.spend.over(debate.spend.cost_usd):
+        more = debate.spend.budget_usd + debate.spend.cost_usd / max(
+            debate.floor.round, 1
+        )  # a round's cost
         going = replace(going, spend=replace(debate.spend, budget_usd=more))
         notice = Notify("budget.extended_usd", (("user", who), ("usd", f"{more:.2f}")))
-    elif debate.paused == "budget":
-        going = replace(going, max_rounds=debate.max_rounds + 1)
-        notice = Notify("budget.extended", (("user", who), ("rounds", str(going.max_rounds))))
+    elif debate.people.paused == "budget":
+        going = replace(going, setup=replace(going.setup, max_rounds=debate.setup.max_rounds + 1))
+        notice = Notify("budget.extended", (("user", who), ("rounds", str(going.setup.max_rounds))))
     else:
         notice = Notify("convergence.one_more", (("user", who),))
     step = run_plan(format_of(going).resumed(going, rng))

@@ -34,9 +34,9 @@ _PAUSED_BY = {FailureKind.LIMIT: "limit", FailureKind.AUTH: "login"}
 def limit_step(debate: Debate, event: DebaterFailed, now: datetime) -> Step | None:
     """The pause a limit makes (None: not a limit, or a seat the debate goes on without)."""
     if event.failure is FailureKind.CREDITS:
-        if event.seat in debate.benched:
+        if event.seat in debate.spend.benched:
             return None  # stopped already: its ask is skipped at once
-        speaking = [p for p in debate.ids if p not in debate.benched and p != event.seat]
+        speaking = [p for p in debate.ids if p not in debate.spend.benched and p != event.seat]
         return _paused(debate, "credits", event, None) if len(speaking) < MIN_SEATS else None
     why = _PAUSED_BY.get(event.failure)
     if why is None or debate.member(event.seat).backend is not Backend.CLAUDE_CLI:
@@ -57,10 +57,12 @@ def reset_wait(seconds: float | None) -> float:
 
 def bench(debate: Debate, seat: str) -> tuple[Debate, tuple[Notify, ...]]:
     """Stop a refused seat for the rest of the debate (said once)."""
-    if seat in debate.benched:
+    if seat in debate.spend.benched:
         return debate, ()
     notice = Notify("limits.credits_stopped", (("seat", seat),))
-    return replace(debate, benched=(*debate.benched, seat)), (notice,)
+    return replace(debate, spend=replace(debate.spend, benched=(*debate.spend.benched, seat))), (
+        notice,
+    )
 
 
 def _paused(debate: Debate, why: str, event: DebaterFailed, until: datetime | None) -> Step:
@@ -70,25 +72,28 @@ def _paused(debate: Debate, why: str, event: DebaterFailed, until: datetime | No
     later reset, its buttons stay as shown."""
     asks = tuple(
         replace(a, paused=True) if (a.participant, a.turn) == (event.seat, event.turn) else a
-        for a in debate.asked
+        for a in debate.floor.asked
     )
     params = [("seat", event.seat)]
     if until is not None:
         params.append(("at", str(int(until.timestamp()))))
     notice = Notify(f"limits.{why}", tuple(params))
-    if debate.phase is Phase.AWAITING_USER and debate.paused in LIMIT_PAUSES:
-        later = _later(debate.resumes_at, until) if debate.paused == "limit" else None
-        joined = replace(debate, asked=asks, resumes_at=later)
-        unmoved = later is None or later == debate.resumes_at
+    if debate.phase is Phase.AWAITING_USER and debate.people.paused in LIMIT_PAUSES:
+        later = _later(debate.spend.resumes_at, until) if debate.people.paused == "limit" else None
+        joined = replace(
+            debate,
+            floor=replace(debate.floor, asked=asks),
+            spend=replace(debate.spend, resumes_at=later),
+        )
+        unmoved = later is None or later == debate.spend.resumes_at
         timer = () if later is None or unmoved else (ScheduleResume(later.isoformat()),)
         return Step(joined, (notice, UpdateStatus(), *timer))
     paused = replace(
         debate,
-        asked=asks,
         phase=Phase.AWAITING_USER,
-        paused=why,
-        resumes_at=until,
-        pauses=debate.pauses + 1,
+        floor=replace(debate.floor, asked=asks),
+        people=replace(debate.people, paused=why, pauses=debate.people.pauses + 1),
+        spend=replace(debate.spend, resumes_at=until),
     )
     effects: list[Effect] = [notice, UpdateStatus(), AskBudget()]
     if until is not None:
@@ -106,11 +111,17 @@ def _later(kept: datetime | None, new: datetime | None) -> datetime | None:
 def resumed(debate: Debate, who: str = "") -> Step:
     """The limit reset, or Resume was pressed: the paused asks run again, stopped seats
     included; an ask still being answered goes on as it was."""
-    legacy = not any(a.paused for a in debate.asked)  # stored before asks were marked: all
-    again = tuple(a for a in debate.asked if a.paused or legacy)
-    asks = tuple(_unpaused(a) if a in again else a for a in debate.asked)
+    legacy = not any(a.paused for a in debate.floor.asked)  # stored before asks were marked: all
+    again = tuple(a for a in debate.floor.asked if a.paused or legacy)
+    asks = tuple(_unpaused(a) if a in again else a for a in debate.floor.asked)
     going = with_asks(
-        replace(debate, phase=Phase.SPEAKING, paused="", resumes_at=None, benched=()), asks
+        replace(
+            debate,
+            phase=Phase.SPEAKING,
+            people=replace(debate.people, paused=""),
+            spend=replace(debate.spend, resumes_at=None, benched=()),
+        ),
+        asks,
     )
     notice = Notify("limits.resumed_by", (("user", who),)) if who else Notify("limits.resumed")
     effects = tuple(ask_effect(going, _unpaused(ask)) for ask in again)
@@ -124,4 +135,4 @@ def _unpaused(ask: OpenAsk) -> OpenAsk:
 
 def cost_per_seat(debate: Debate) -> str:
     """`Claude $0.42 · AG $0.00`: what each seat's turns cost so far."""
-    return " · ".join(f"{m.name} ${debate.spend.of(m.id):.2f}" for m in debate.roster)
+    return " · ".join(f"{m.name} ${debate.spend.of(m.id):.2f}" for m in debate.setup.roster)

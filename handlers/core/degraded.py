@@ -19,12 +19,21 @@ def keyed(key: str) -> str:
 
 def faltered(debate: Debate, *seats: str) -> Debate:
     """The debate with `seats` recorded as failed or skipped (each once)."""
-    return replace(debate, faltered=tuple(dict.fromkeys((*debate.faltered, *seats))))
+    return replace(
+        debate,
+        floor=replace(
+            debate.floor, faltered=tuple(dict.fromkeys((*debate.floor.faltered, *seats)))
+        ),
+    )
 
 
 def fell_back(debate: Debate, source: ModeratorSource) -> Debate:
     """The debate with a rules fallback recorded, when `source` says the rules decided."""
-    return replace(debate, fell_back=True) if source is ModeratorSource.RULES else debate
+    return (
+        replace(debate, moderation=replace(debate.moderation, fell_back=True))
+        if source is ModeratorSource.RULES
+        else debate
+    )
 
 
 def honest(debate: Debate, outcome: Outcome) -> Outcome:
@@ -32,9 +41,9 @@ def honest(debate: Debate, outcome: Outcome) -> Outcome:
     seat whose format asks no stance is taken at the format's word); else it is a verdict."""
     if outcome is not Outcome.CONSENSUS:
         return outcome
-    spoke = dict.fromkeys(seat for _, seat in debate.log)
+    spoke = dict.fromkeys(seat for _, seat in debate.floor.log)
     stances = {debate.stance_of(seat) for seat in spoke} - {None, Stance.AGREE}
-    return Outcome.VERDICT if debate.faltered or stances else outcome
+    return Outcome.VERDICT if debate.floor.faltered or stances else outcome
 
 
 def degraded_line(debate: Debate, t: Translate = keyed, *, by_rules: bool = False) -> str:
@@ -42,10 +51,10 @@ def degraded_line(debate: Debate, t: Translate = keyed, *, by_rules: bool = Fals
     or "" when nothing failed; by default keyed (`⟦degraded.line⟧`, filled where it is shown).
     `by_rules`: the closing itself was drawn up by the rules."""
     parts = []
-    if debate.faltered:
-        names = ", ".join(debate.name_of(seat) for seat in debate.faltered)
+    if debate.floor.faltered:
+        names = ", ".join(debate.name_of(seat) for seat in debate.floor.faltered)
         parts.append(f"{t('degraded.seats')} {names}")
-    if debate.fell_back or by_rules or debate.moderator_source is ModeratorSource.RULES:
+    if debate.moderation.fell_back or by_rules or debate.moderation.source is ModeratorSource.RULES:
         parts.append(t("degraded.rules"))
     return f"{t('degraded.line')} {' · '.join(parts)}" if parts else ""
 

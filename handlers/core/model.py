@@ -203,14 +203,29 @@ class Added:
 
 
 @dataclass(frozen=True)
-class Debate:
-    """A debate's whole state: the engine's unit of storage."""
+class Setup:
+    """What the card fixed: the roster, the format and its options, the budget, who approved
+    it and when, the language. Set at proposal and approval (the budget may grow at a pause)."""
 
-    id: int
-    proposal: Proposal
-    phase: Phase
-    created_at: datetime
-    max_rounds: int
+    max_rounds: int  # the people's budget in rounds
+    roster: tuple[Participant, ...] = DEFAULT_ROSTER  # fixed at approval
+    format: str = "free"
+    options: tuple[tuple[str, str], ...] = ()  # the format's options (fixed at approval)
+    added: tuple[Added, ...] = ()  # the card's forms: one text per person and form
+    pauses_at_budget: bool = False  # BUDGET_PAUSE: at max_rounds (or converging) the people decide
+    poll_hours: int = 0  # POLL_HOURS at approval: a stalemate ends in a poll (0: never)
+    approved_by: int | None = None
+    started_at: datetime | None = None
+    wiki_key: str = ""  # random, beside the id in its wiki folder's name: unique across databases
+    # The language it is run in: its server's or channel's (`/debate config`) when proposed;
+    # '' (stored before it was kept): the process's LANGUAGE. See `Strings.of`.
+    language: str = ""
+
+
+@dataclass(frozen=True)
+class Floor:
+    """Who speaks: the round, the current step's open asks, and every stored turn's seat."""
+
     round: int = 0
     order: tuple[str, ...] = ()  # the current round's speaking order (participant ids)
     spoken: tuple[str, ...] = ()  # participants that spoke (or were skipped) this round
@@ -218,84 +233,103 @@ class Debate:
     turns: int = 0  # the highest turn number stored so far
     attempt: int = 0  # retries of the current ask (a one-ask step; mirrors `asked`)
     skipped: int = 0  # consecutive skipped asks
-    note: str = ""  # the moderator's addition for the next brief
-    user_question: UserQuestion | None = None
-    first_next_round: str | None = None  # asked a question: answers first next round
-    stances: tuple[tuple[str, Stance], ...] = ()
-    summary: str = ""
-    working_document: str = ""
-    moderator_source: ModeratorSource = ModeratorSource.GEMINI
-    cost_usd: float = 0.0
-    started_at: datetime | None = None
-    ended_at: datetime | None = None
-    outcome: Outcome | None = None
-    approved_by: int | None = None
-    failure: str = ""  # the reason shown when the debate failed
-    # ---- participants and formats (a debate stored before them loads with these defaults)
-    roster: tuple[Participant, ...] = DEFAULT_ROSTER  # fixed at approval
-    format: str = "free"
     step: str = ""  # the format's name for the current step
     asked: tuple[OpenAsk, ...] = ()  # the current step's answers still awaited
     step_turns: tuple[int, ...] = ()  # turns stored in the current step
     log: tuple[tuple[int, str], ...] = ()  # (turn, participant) of every stored turn
-    people: tuple[PeopleLine, ...] = ()  # what the people said, in order
-    heard: tuple[tuple[str, int], ...] = ()  # per participant: how many of `people` it got
-    moderator_heard: int = 0  # how many of `people` the moderator's judgements got
-    people_question: str = ""  # a debater's question to the people, not yet put to them
-    # ---- the budget the people set: max_rounds is the budget
-    pauses_at_budget: bool = False  # BUDGET_PAUSE: at max_rounds (or converging) the people decide
-    paused: str = ""  # waiting for the people's word: "budget" or "converging"
-    pauses: int = 0  # how many pauses so far: the number names each pause's one answer
-    consensus_trend: tuple[float, ...] = ()  # the moderator's consensus estimates, latest last
-    claims: tuple[Claim, ...] = ()  # the live claim board
-    unquoted: tuple[tuple[int, str], ...] = ()  # (turn, participant): concessions with no quote
-    outputs: tuple[tuple[str, str], ...] = ()  # moderator task -> its output, verbatim
-    tasks: tuple[str, ...] = ()  # the moderator tasks the current step still waits for
-    options: tuple[tuple[str, str], ...] = ()  # the format's options (fixed at approval)
-    added: tuple[Added, ...] = ()  # the card's forms: one text per person and form
-    poll_hours: int = 0  # POLL_HOURS at approval: a stalemate ends in a poll (0: never)
-    poll: PeoplePoll | None = None  # the people's poll at a stalemate
-    wiki_key: str = ""  # random, beside the id in its wiki folder's name: unique across databases
-    # ---- money and Claude's limits
-    spend: Spend = field(default_factory=Spend)
-    resumes_at: datetime | None = None  # a "limit" pause ends by itself then
-    benched: tuple[str, ...] = ()  # seats refused until the people act (usage credits off)
     # Asks still being answered when the debate began to end: an answer that comes anyway (it
     # was paid for) is stored, posted and logged before the end.
     late: tuple[OpenAsk, ...] = ()
-    # ---- honest degradation and export
+    stances: tuple[tuple[str, Stance], ...] = ()
+    unquoted: tuple[tuple[int, str], ...] = ()  # (turn, participant): concessions with no quote
     faltered: tuple[str, ...] = ()  # seats that failed or were skipped, named at the end
-    fell_back: bool = False  # the moderator's rules stood in at least once
+
+
+@dataclass(frozen=True)
+class Moderation:
+    """The moderator's memory: its summary and notes, the claim board, the consensus meter,
+    the Working-Document, and the format's moderator tasks with their outputs."""
+
+    summary: str = ""
+    note: str = ""  # the moderator's addition for the next brief
     notes: tuple[tuple[int, str], ...] = ()  # (turn, the moderator's note), for the export
+    source: ModeratorSource = ModeratorSource.GEMINI
+    fell_back: bool = False  # the moderator's rules stood in at least once
+    heard: int = 0  # how many of the people's lines its judgements got
+    consensus_trend: tuple[float, ...] = ()  # the moderator's consensus estimates, latest last
+    claims: tuple[Claim, ...] = ()  # the live claim board
+    working_document: str = ""
+    outputs: tuple[tuple[str, str], ...] = ()  # moderator task -> its output, verbatim
+    tasks: tuple[str, ...] = ()  # the moderator tasks the current step still waits for
+
+
+@dataclass(frozen=True)
+class People:
+    """What the people said, what each debater heard of it, their open question, and the
+    pauses that wait for their word."""
+
+    lines: tuple[PeopleLine, ...] = ()  # what the people said, in order
+    heard: tuple[tuple[str, int], ...] = ()  # per participant: how many of `lines` it got
+    user_question: UserQuestion | None = None
+    debater_question: str = ""  # a debater's question to the people, not yet put to them
+    first_next_round: str | None = None  # asked a question: answers first next round
+    paused: str = ""  # waiting for the people's word: "budget", "converging", "limit", ...
+    pauses: int = 0  # how many pauses so far: the number names each pause's one answer
+
+
+@dataclass(frozen=True)
+class Ending:
+    """How the debate ended: its outcome, the reason a failure gives, the Conclusion."""
+
+    ended_at: datetime | None = None
+    outcome: Outcome | None = None
+    failure: str = ""  # the reason shown when the debate failed
     conclusion: Conclusion | None = None  # as posted at the end
-    # The language it is run in: its server's or channel's (`/debate config`) when proposed;
-    # '' (stored before it was kept): the process's LANGUAGE. See `Strings.of`.
-    language: str = ""
+
+
+@dataclass(frozen=True)
+class Debate:
+    """A debate's whole state: the engine's unit of storage, one sub-record per concern
+    (a state stored before the sub-records is upgraded at load: tools/store/debate_rows.py)."""
+
+    id: int
+    proposal: Proposal
+    phase: Phase
+    created_at: datetime
+    setup: Setup
+    floor: Floor = field(default_factory=Floor)
+    moderation: Moderation = field(default_factory=Moderation)
+    people: People = field(default_factory=People)
+    poll: PeoplePoll | None = None  # the people's poll at a stalemate
+    spend: Spend = field(default_factory=Spend)  # money and Claude's limits
+    ending: Ending = field(default_factory=Ending)
 
     def spoken_in(self, default: str) -> str:
         """The language it is run in: its own, else `default` (the process's LANGUAGE)."""
-        return self.language or default
+        return self.setup.language or default
 
     def output_of(self, task: str) -> str | None:
         """A moderator task's stored output, if it ran."""
-        return dict(self.outputs).get(task)
+        return dict(self.moderation.outputs).get(task)
 
     def option(self, name: str, default: str = "") -> str:
         """One format option's value."""
-        return dict(self.options).get(name, default)
+        return dict(self.setup.options).get(name, default)
 
     def added_by(self, key: str, user_id: int) -> str:
         """The text one person gave in the card's form `key` (empty: none)."""
-        return next((a.text for a in self.added if a.key == key and a.user_id == user_id), "")
+        return next((a.text for a in self.setup.added if a.key == key and a.user_id == user_id), "")
 
     def added_text(self, key: str) -> str:
         """Everyone's text in the card's form `key`, in order, each under their name if known."""
-        given = [f"{a.who}: {a.text}" if a.who else a.text for a in self.added if a.key == key]
+        given = [
+            f"{a.who}: {a.text}" if a.who else a.text for a in self.setup.added if a.key == key
+        ]
         return "\n\n".join(given)
 
     def stance_of(self, seat: str) -> Stance | None:
         """The participant's latest stated stance."""
-        return dict(self.stances).get(seat)
+        return dict(self.floor.stances).get(seat)
 
     @property
     def people_ids(self) -> tuple[int, ...]:
@@ -304,7 +338,7 @@ class Debate:
 
     def member(self, participant: str) -> Participant:
         """The roster's participant with this id (an unknown id gets a plain stand-in)."""
-        for member in self.roster:
+        for member in self.setup.roster:
             if member.id == participant:
                 return member
         return Participant(participant, Backend.CLAUDE_CLI, participant)
@@ -316,23 +350,24 @@ class Debate:
     @property
     def ids(self) -> tuple[str, ...]:
         """The roster's participant ids, in roster order."""
-        return tuple(member.id for member in self.roster)
+        return tuple(member.id for member in self.setup.roster)
 
     @property
     def stored_turns(self) -> int:
         """At least how many turns are stored (to load them all): each is in `log`, and
-        `turns`, the highest number judged, covers a debate stored before `log` was kept."""
-        return max(self.turns, len(self.log), 1)
+        `floor.turns`, the highest number judged, covers a debate stored before `log` was kept."""
+        return max(self.floor.turns, len(self.floor.log), 1)
 
     @property
     def last_number(self) -> int:
         """The highest turn number given out: a stored turn's, or one an answer may still come
-        for (`late`); the next ask takes the number after it, so none is used twice."""
-        return max((self.turns, *(n for n, _ in self.log), *(a.turn for a in self.late)))
+        for (`floor.late`); the next ask takes the number after it, so none is used twice."""
+        floor = self.floor
+        return max((floor.turns, *(n for n, _ in floor.log), *(a.turn for a in floor.late)))
 
     def heard_by(self, participant: str) -> int:
-        """How many of `people` the participant's briefs have carried."""
-        return dict(self.heard).get(participant, 0)
+        """How many of the people's lines the participant's briefs have carried."""
+        return dict(self.people.heard).get(participant, 0)
 
     @property
     def question_number(self) -> int:
@@ -342,7 +377,7 @@ class Debate:
     @property
     def answers(self) -> tuple[PeopleLine, ...]:
         """The people's answers to questions, in order: the answer to question n is the n-th."""
-        return tuple(line for line in self.people if line.question)
+        return tuple(line for line in self.people.lines if line.question)
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ MIN_ANSWERS = 2  # a poll needs two positions to choose between
 
 def stalemate_pause(judged: Debate, step: Step) -> Step:
     """After two rounds of a low meter with the sides still apart, the people decide by poll."""
-    if step.debate.round > judged.round and stuck_for_two_rounds(judged):
+    if step.debate.floor.round > judged.floor.round and stuck_for_two_rounds(judged):
         return Step(*reporting(judged))
     return step
 
@@ -31,7 +31,7 @@ def stalemate_pause(judged: Debate, step: Step) -> Step:
 def _at(debate: Debate, stage: PollStage) -> PeoplePoll | None:
     """The debate's poll, if the debate waits on it at `stage`."""
     poll = debate.poll
-    waiting = debate.phase is Phase.AWAITING_USER and debate.paused == "poll"
+    waiting = debate.phase is Phase.AWAITING_USER and debate.people.paused == "poll"
     return poll if waiting and poll is not None and poll.stage is stage else None
 
 
@@ -42,9 +42,14 @@ def on_poll(debate: Debate, event: MinorityReported | TimerDue | PollClosed) -> 
             opened = replace(poll, stage=PollStage.OPEN, report=report)
             opened = replace(opened, answers=answers(debate, report))
             if len(opened.answers) < MIN_ANSWERS:  # one side spoke: nothing to vote between
-                alone = replace(debate, paused="", tasks=(), poll=opened)
+                alone = replace(
+                    debate,
+                    poll=opened,
+                    people=replace(debate.people, paused=""),
+                    moderation=replace(debate.moderation, tasks=()),
+                )
                 return conclude(alone, Outcome.MAX_ROUNDS, Notify("poll.no_sides"))
-            waiting = replace(debate, poll=opened, tasks=())
+            waiting = replace(debate, poll=opened, moderation=replace(debate.moderation, tasks=()))
             return Step(waiting, (PostMinorityReport(), OpenPoll(), UpdateStatus()))
         case TimerDue() if poll := _at(debate, PollStage.OPEN):
             return Step(
@@ -54,7 +59,7 @@ def on_poll(debate: Debate, event: MinorityReported | TimerDue | PollClosed) -> 
             size = len(poll.answers)
             votes = (tuple(counts) + (0,) * size)[:size]
             done = replace(poll, stage=PollStage.CLOSED, counts=votes, lost=lost)
-            ended = replace(debate, paused="", poll=done)
+            ended = replace(debate, poll=done, people=replace(debate.people, paused=""))
             return conclude(ended, Outcome.PEOPLE, result_notice(done))
     return Step(debate)
 
@@ -62,7 +67,7 @@ def on_poll(debate: Debate, event: MinorityReported | TimerDue | PollClosed) -> 
 def stop_poll(debate: Debate, actor: Actor) -> Step | None:
     """Stop while the poll is open ends it now, and the votes cast so far bind; while it is
     being read, Stop changes nothing; before it opened, Stop stops the debate (None)."""
-    if debate.paused != "poll" or debate.poll is None:
+    if debate.people.paused != "poll" or debate.poll is None:
         return None
     poll = debate.poll
     if poll.stage is PollStage.OPEN:

@@ -19,30 +19,30 @@ LOW = 0.4  # every estimate of two rounds below this: the debate is stuck
 def polls(debate: Debate) -> bool:
     """Pauses and polls are set, the format ends a stalemate in a poll, and none ran yet."""
     return (
-        debate.pauses_at_budget
-        and debate.poll_hours > 0
-        and format_named(debate.format).stalemate_poll
+        debate.setup.pauses_at_budget
+        and debate.setup.poll_hours > 0
+        and format_named(debate.setup.format).stalemate_poll
         and debate.poll is None
     )
 
 
 def disagreeing(debate: Debate) -> bool:
     """A participant's latest stated stance is `disagree`: there are sides to vote between."""
-    return any(stance is Stance.DISAGREE for _, stance in debate.stances)
+    return any(stance is Stance.DISAGREE for _, stance in debate.floor.stances)
 
 
 def stuck_at_limit(debate: Debate) -> bool:
     """At the round limit without consensus: the sides disagree and the meter is not high
     (a high meter gets the convergence buttons instead)."""
-    latest = debate.consensus_trend[-1] if debate.consensus_trend else 0.0
+    latest = debate.moderation.consensus_trend[-1] if debate.moderation.consensus_trend else 0.0
     return polls(debate) and disagreeing(debate) and latest < HIGH
 
 
 def stuck_for_two_rounds(debate: Debate) -> bool:
     """Every estimate of the last two rounds is low, and the sides disagree."""
     window = 2 * len(debate.ids)
-    trend = debate.consensus_trend[-window:]
-    low = debate.round >= 2 and len(trend) == window and all(v < LOW for v in trend)
+    trend = debate.moderation.consensus_trend[-window:]
+    low = debate.floor.round >= 2 and len(trend) == window and all(v < LOW for v in trend)
     return polls(debate) and disagreeing(debate) and low
 
 
@@ -51,11 +51,9 @@ def reporting(debate: Debate) -> tuple[Debate, tuple[Effect, ...]]:
     paused = replace(
         debate,
         phase=Phase.AWAITING_USER,
-        paused="poll",
-        speaker=None,
-        asked=(),
-        attempt=0,
-        tasks=(MINORITY_TASK,),
-        poll=PeoplePoll(debate.poll_hours),
+        poll=PeoplePoll(debate.setup.poll_hours),
+        people=replace(debate.people, paused="poll"),
+        floor=replace(debate.floor, speaker=None, asked=(), attempt=0),
+        moderation=replace(debate.moderation, tasks=(MINORITY_TASK,)),
     )
     return paused, (Notify("poll.stalemate"), UpdateStatus(), RunTask(MINORITY_TASK))

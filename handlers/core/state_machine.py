@@ -73,15 +73,15 @@ def _taken(debate: Debate, event: ev.Event, now: datetime, rng: random.Random) -
             return with_concession(reply(debate, event, now, rng), event)
         case ev.DebaterFailed() if late_for(debate, event.seat, event.turn):  # it gave nothing
             asked = (event.seat, event.turn)
-            late = tuple(a for a in debate.late if (a.participant, a.turn) != asked)
-            return Step(replace(debate, late=late))
+            late = tuple(a for a in debate.floor.late if (a.participant, a.turn) != asked)
+            return Step(replace(debate, floor=replace(debate.floor, late=late)))
         case ev.DebaterFailed():
             return failure(debate, event, now, rng)
         case ev.Judged():
             return _judged(debate, event, rng)
         case ev.TaskDone():
             return task_done(debate, event, rng)
-        case ev.UserAnswered(actor=actor, answer=answer) if debate.paused:
+        case ev.UserAnswered(actor=actor, answer=answer) if debate.people.paused:
             return _said(debate, actor, answer)  # at a pause, words are for the moderator
         case ev.UserAnswered(actor=actor, answer=answer):
             return _answered(debate, actor, answer, rng)
@@ -114,7 +114,7 @@ def _due(debate: Debate, event: ev.MinorityReported | ev.TimerDue | ev.PollClose
 
 def _waits_for_reset(debate: Debate) -> bool:
     """True if the debate waits on a usage limit's reset (its timer is the reset's time)."""
-    return debate.phase is Phase.AWAITING_USER and debate.paused == "limit"
+    return debate.phase is Phase.AWAITING_USER and debate.people.paused == "limit"
 
 
 def _stopped(debate: Debate, actor: Actor) -> Step:
@@ -129,9 +129,12 @@ def _stopped(debate: Debate, actor: Actor) -> Step:
 
 def _ended(debate: Debate, event: ev.ConclusionReady, now: datetime) -> Step:
     """The end: the Conclusion written and posted, or the format's own closing block."""
-    phase = _END_PHASE.get(debate.outcome or Outcome.CONSENSUS, Phase.CONCLUDED)
+    phase = _END_PHASE.get(debate.ending.outcome or Outcome.CONSENSUS, Phase.CONCLUDED)
     ended = replace(
-        debate, phase=phase, ended_at=now, speaker=None, conclusion=event.conclusion, late=()
+        debate,
+        phase=phase,
+        ending=replace(debate.ending, ended_at=now, conclusion=event.conclusion),
+        floor=replace(debate.floor, speaker=None, late=()),
     )
     told = _outcome_told(ended)
     if format_of(debate).closes_itself(debate):  # its own closing block and pages
@@ -146,7 +149,7 @@ def _outcome_told(debate: Debate) -> fx.Notify:
     else the closing page a format lists last)."""
     pages = format_of(debate).pages(debate) or (WikiPage.CONCLUSION.value,)
     page = WikiPage.CONCLUSION.value if WikiPage.CONCLUSION.value in pages else pages[-1]
-    outcome = f"⟦front.outcome_{(debate.outcome or Outcome.CONSENSUS).value}⟧"
+    outcome = f"⟦front.outcome_{(debate.ending.outcome or Outcome.CONSENSUS).value}⟧"
     return fx.Notify("debate.outcome_recorded", (("outcome", outcome), ("page", page)))
 
 
@@ -157,27 +160,33 @@ def _on_card(debate: Debate, event: ev.FormatChosen | ev.OptionChosen | ev.Budge
     """A waiting card: a format, a budget or one of the format's options picked."""
     match event:
         case ev.FormatChosen(format=name):
-            return Step(replace(debate, format=name))
+            return Step(replace(debate, setup=replace(debate.setup, format=name)))
         case ev.BudgetChosen(rounds=rounds):
-            return Step(replace(debate, max_rounds=rounds))
+            return Step(replace(debate, setup=replace(debate.setup, max_rounds=rounds)))
         case ev.OptionChosen(actor=actor, key=key, value=value) if _is_form(debate, key):
             mine = Added(key, actor.user_id, _who(actor), value)
-            others = tuple(a for a in debate.added if (a.key, a.user_id) != (key, actor.user_id))
-            return Step(replace(debate, added=(*others, mine)))
+            others = tuple(
+                a for a in debate.setup.added if (a.key, a.user_id) != (key, actor.user_id)
+            )
+            return Step(replace(debate, setup=replace(debate.setup, added=(*others, mine))))
         case ev.OptionChosen(key=key, value=value):
-            options = dict(debate.options) | {key: value}
-            return Step(replace(debate, options=tuple(sorted(options.items()))))
+            options = dict(debate.setup.options) | {key: value}
+            return Step(
+                replace(debate, setup=replace(debate.setup, options=tuple(sorted(options.items()))))
+            )
 
 
 def _is_form(debate: Debate, key: str) -> bool:
     """True if the card option `key` is free text: a form, kept per person."""
-    return any(o.key == key and o.is_text for o in card_options(debate.format))
+    return any(o.key == key and o.is_text for o in card_options(debate.setup.format))
 
 
 def _closed(debate: Debate, event: ev.ProposalDeclined | ev.ProposalExpired, now: datetime) -> Step:
     """The card is declined or expired: no debate."""
     phase = Phase.DECLINED if isinstance(event, ev.ProposalDeclined) else Phase.EXPIRED
-    return Step(replace(debate, phase=phase, ended_at=now), (fx.CloseCard(),))
+    return Step(
+        replace(debate, phase=phase, ending=replace(debate.ending, ended_at=now)), (fx.CloseCard(),)
+    )
 
 
 def _who(actor: Actor) -> str:
@@ -187,18 +196,21 @@ def _who(actor: Actor) -> str:
 def _approve(debate: Debate, event: ev.ProposalApproved, now: datetime, rng: random.Random) -> Step:
     """Fix the roster and format, open the room, and take the format's first step. A format
     the roster cannot run is not taken: the debate keeps the one it was proposed with."""
-    roster = event.roster or debate.roster
-    chosen = event.format if event.format in formats_for(roster) else debate.format
+    roster = event.roster or debate.setup.roster
+    chosen = event.format if event.format in formats_for(roster) else debate.setup.format
     fixed = replace(
         debate,
-        roster=roster,
-        format=chosen,
-        started_at=now,
-        approved_by=event.actor.user_id,
-        pauses_at_budget=event.pauses_at_budget,
-        poll_hours=event.poll_hours,
-        options=tuple(sorted((dict(debate.options) | dict(event.options)).items())),
         spend=replace(debate.spend, budget_usd=event.budget_usd),
+        setup=replace(
+            debate.setup,
+            roster=roster,
+            format=chosen,
+            started_at=now,
+            approved_by=event.actor.user_id,
+            pauses_at_budget=event.pauses_at_budget,
+            poll_hours=event.poll_hours,
+            options=tuple(sorted((dict(debate.setup.options) | dict(event.options)).items())),
+        ),
     )
     step = run_plan(format_of(fixed).start(fixed, rng))
     opening: tuple[fx.Effect, ...] = (
@@ -213,32 +225,40 @@ def _approve(debate: Debate, event: ev.ProposalApproved, now: datetime, rng: ran
 def _judged(debate: Debate, event: ev.Judged, rng: random.Random) -> Step:
     decision = bounded_decision(event.decision)
     effects: list[fx.Effect] = []
-    source = debate.moderator_source
+    source = debate.moderation.source
     if decision.source is ModeratorSource.RULES and not decision.lasting:
         effects.append(fx.Notify("moderator.rules_once"))  # a blip: the mode stays as it was
     elif decision.source is not source:
         source = decision.source
         effects.append(fx.Notify(f"moderator.mode_{source.value}"))
-    noted = ((debate.turns, decision.note),) if decision.note.strip() else ()
+    noted = ((debate.floor.turns, decision.note),) if decision.note.strip() else ()
+    fallen = fell_back(debate, decision.source)
     judged = replace(
-        fell_back(debate, decision.source),
-        notes=(*debate.notes, *noted),
-        summary=decision.summary or debate.summary,
-        moderator_source=source,
-        note=decision.note,
-        moderator_heard=max(debate.moderator_heard, event.heard),
-        people_question="",
-        consensus_trend=(*debate.consensus_trend, decision.consensus)[-TREND_KEPT:],
-        claims=updated(debate.claims, decision.claims, debate.ids, event.turn),
+        fallen,
+        moderation=replace(
+            fallen.moderation,
+            notes=(*debate.moderation.notes, *noted),
+            summary=decision.summary or debate.moderation.summary,
+            source=source,
+            note=decision.note,
+            heard=max(debate.moderation.heard, event.heard),
+            consensus_trend=(*debate.moderation.consensus_trend, decision.consensus)[-TREND_KEPT:],
+            claims=updated(debate.moderation.claims, decision.claims, debate.ids, event.turn),
+        ),
+        people=replace(fallen.people, debater_question=""),
     )
-    if judged.claims != debate.claims:
+    if judged.moderation.claims != debate.moderation.claims:
         effects.append(fx.UpdateClaims())
     effects += _shown(debate, decision)
     question = decision.user_question if decision.action is Action.ASK_USER else None
-    if question is None and decision.action is not Action.CONCLUDE and debate.people_question:
+    if (
+        question is None
+        and decision.action is not Action.CONCLUDE
+        and debate.people.debater_question
+    ):
         # The moderator let a debater's question to the people pass: put it to them anyway
         # (kept within a question's size; its whole wording is in the debater's turn).
-        question = UserQuestion(text=debate.people_question)
+        question = UserQuestion(text=debate.people.debater_question)
     unheard = _unheard(debate)
     if decision.action is Action.CONCLUDE and not unheard:
         step = conclude(judged, Outcome.CONSENSUS)
@@ -255,14 +275,18 @@ def _judged(debate: Debate, event: ev.Judged, rng: random.Random) -> Step:
 def _unheard(debate: Debate) -> tuple[str, ...]:
     """The seats that have neither spoken nor failed or been stopped trying: a moderator's
     conclusion before each is heard would end the debate on one side's word (it goes on)."""
-    heard = {seat for _, seat in debate.log} | set(debate.faltered) | set(debate.benched)
+    heard = (
+        {seat for _, seat in debate.floor.log}
+        | set(debate.floor.faltered)
+        | set(debate.spend.benched)
+    )
     return tuple(seat for seat in debate.ids if seat not in heard)
 
 
 def _shown(debate: Debate, decision: Decision) -> list[fx.Effect]:
     """The moderator's note and redirect, in the thread (grey) and in the Round-Log."""
     shown: list[fx.Effect] = []
-    key = f"note-{debate.turns}"
+    key = f"note-{debate.floor.turns}"
     lead = decision.next_seat
     if decision.action is Action.REDIRECT and lead is not None and lead in debate.ids:
         params = (("seat", lead), ("note", decision.note or "-"))
@@ -277,12 +301,13 @@ def _shown(debate: Debate, decision: Decision) -> list[fx.Effect]:
 
 
 def _answered(debate: Debate, actor: Actor, answer: str, rng: random.Random) -> Step:
-    question = debate.user_question.text if debate.user_question else ""
+    question = debate.people.user_question.text if debate.people.user_question else ""
     line = PeopleLine(who=_who(actor), text=answer, question=question or "-")
-    answered = replace(debate, user_question=None, people=(*debate.people, line))
+    people = replace(debate.people, user_question=None, lines=(*debate.people.lines, line))
+    answered = replace(debate, people=people)
     step = run_plan(format_of(answered).resumed(answered, rng))
     notice = fx.Notify("user.answered", (("user", line.who), ("answer", answer)))
-    logged = fx.LogNote(f"people-{len(answered.people)}", "answer", line.who, answer)
+    logged = fx.LogNote(f"people-{len(answered.people.lines)}", "answer", line.who, answer)
     closed = fx.CloseQuestion(debate.question_number)
     return Step(step.debate, (notice, closed, logged, *step.effects))
 
@@ -290,8 +315,8 @@ def _answered(debate: Debate, actor: Actor, answer: str, rng: random.Random) -> 
 def _said(debate: Debate, actor: Actor, text: str) -> Step:
     """A message typed in the room: kept verbatim for the moderator and the next debaters."""
     line = PeopleLine(who=_who(actor), text=text)
-    said = replace(debate, people=(*debate.people, line))
-    return Step(said, (fx.LogNote(f"people-{len(said.people)}", "said", line.who, text),))
+    said = replace(debate, people=replace(debate.people, lines=(*debate.people.lines, line)))
+    return Step(said, (fx.LogNote(f"people-{len(said.people.lines)}", "said", line.who, text),))
 
 
 def both_agree(debate: Debate) -> bool:

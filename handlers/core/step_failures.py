@@ -60,7 +60,9 @@ def failure(debate: Debate, event: DebaterFailed, now: datetime, rng: random.Ran
             return Step(again, (notice, ask_effect(again, retry, delay)))
         return _skip(debate, ask, event, rng)
     detail = (*seat, ("detail", shorten(event.detail, 300)))
-    failed = replace(faltered(debate, event.seat), failure=f"{event.seat}: {event.failure.value}")
+    fallen = faltered(debate, event.seat)
+    failure_text = f"{event.seat}: {event.failure.value}"
+    failed = replace(fallen, ending=replace(fallen.ending, failure=failure_text))
     return conclude(failed, Outcome.FAILED, Notify("debater.failed", detail))
 
 
@@ -76,15 +78,23 @@ def _skip(
     stopped: tuple[Notify, ...] | None = None,
 ) -> Step:
     """Skip the failed ask; `stopped`: a stopped seat's, which never fails the debate."""
-    skipped, debate = debate.skipped + (stopped is None), faltered(debate, event.seat)
+    skipped, debate = debate.floor.skipped + (stopped is None), faltered(debate, event.seat)
     params = (("seat", event.seat), ("kind", event.failure.value))
     if stopped is None and skipped >= MAX_SKIPS:
-        failed = replace(debate, failure=f"{event.seat}: {event.failure.value}")
+        failed = replace(
+            debate, ending=replace(debate.ending, failure=f"{event.seat}: {event.failure.value}")
+        )
         return conclude(failed, Outcome.FAILED, Notify("debater.failed_repeatedly", params))
     # A skipped ask counts as spoken so the round moves on; the relay stays as it was.
     waiting = tuple(a for a in open_asks(debate) if a != ask)
+    asking = with_asks(debate, waiting)
     moved = replace(
-        with_asks(debate, waiting), skipped=skipped, spoken=(*debate.spoken, event.seat)
+        asking,
+        floor=replace(
+            asking.floor,
+            skipped=skipped,
+            spoken=(*debate.floor.spoken, event.seat),
+        ),
     )
     notices = (Notify("debater.skipped", params),) if stopped is None else stopped
     return _going_on(moved, notices, rng)
@@ -95,10 +105,14 @@ def skipped_by(debate: Debate, who: str, rng: random.Random) -> Step:
     one skipped does, without counting toward failing the debate) and the debate goes on."""
     asks = open_asks(debate)
     seats = tuple(a.participant for a in asks)
+    dropped = faltered(with_asks(debate, ()), *seats)
     moved = replace(
-        faltered(with_asks(debate, ()), *seats),
-        spoken=(*debate.spoken, *seats),
-        late=(*debate.late, *asks),  # an answer already on its way is still kept
+        dropped,
+        floor=replace(
+            dropped.floor,
+            spoken=(*debate.floor.spoken, *seats),
+            late=(*debate.floor.late, *asks),  # an answer already on its way is still kept
+        ),
     )
     notices = tuple(Notify("debate.skipped_by", (("user", who), ("seat", s))) for s in seats)
     return _going_on(moved, notices, rng)
@@ -106,7 +120,7 @@ def skipped_by(debate: Debate, who: str, rng: random.Random) -> Step:
 
 def _going_on(moved: Debate, notices: tuple[Notify, ...], rng: random.Random) -> Step:
     """The step without the skipped asks waits for the rest and its tasks, else moves on."""
-    if open_asks(moved) or moved.tasks:
+    if open_asks(moved) or moved.moderation.tasks:
         return Step(moved, notices)
     step = run_plan(format_of(moved).answered(moved, rng))
     return Step(step.debate, (*notices, *held_posts(moved), *step.effects))

@@ -48,7 +48,7 @@ class Step:
 
 def format_of(debate: Debate) -> Format:
     """The debate's format."""
-    return format_named(debate.format)
+    return format_named(debate.setup.format)
 
 
 # The pauses a seat's limit makes mid-step: "limit" ends by itself at `resumes_at`, "login"
@@ -60,13 +60,13 @@ LIMIT_PAUSES = frozenset({"limit", "login", "credits"})
 def step_open(debate: Debate) -> bool:
     """True while the current step's asks are out: speaking, or paused by a seat's limit."""
     return debate.phase is Phase.SPEAKING or (
-        debate.phase is Phase.AWAITING_USER and debate.paused in LIMIT_PAUSES
+        debate.phase is Phase.AWAITING_USER and debate.people.paused in LIMIT_PAUSES
     )
 
 
 def open_asks(debate: Debate) -> tuple[OpenAsk, ...]:
     """The answers the current step still waits for (a limit's paused asks included)."""
-    return debate.asked if step_open(debate) else ()
+    return debate.floor.asked if step_open(debate) else ()
 
 
 def awaited(debate: Debate) -> tuple[OpenAsk, ...]:
@@ -88,21 +88,30 @@ def expects(debate: Debate, participant: str, turn: int) -> bool:
 def with_asks(debate: Debate, asks: tuple[OpenAsk, ...]) -> Debate:
     """The debate waiting for `asks`; the first is mirrored in speaker and attempt."""
     if not asks:
-        return replace(debate, asked=(), attempt=0)
-    return replace(debate, asked=asks, speaker=asks[0].participant, attempt=asks[0].attempt)
+        return replace(debate, floor=replace(debate.floor, asked=(), attempt=0))
+    return replace(
+        debate,
+        floor=replace(
+            debate.floor, asked=asks, speaker=asks[0].participant, attempt=asks[0].attempt
+        ),
+    )
 
 
 def ask_effect(debate: Debate, ask: OpenAsk, delay_s: float = 0.0) -> AskDebater:
     """The stored request to one participant; its brief is composed when it runs. What it
     may see is fixed when the step starts: a retry mid-step sees no more than the first ask."""
-    before_step = tuple(entry for entry in debate.log if entry[0] not in debate.step_turns)
+    before_step = tuple(
+        entry for entry in debate.floor.log if entry[0] not in debate.floor.step_turns
+    )
     return AskDebater(
         seat=ask.participant,
         turn=ask.turn,
-        round=debate.round,
-        shows=format_of(debate).shows(replace(debate, log=before_step), ask.participant),
-        step=debate.step or "turn",
-        note=debate.note,
+        round=debate.floor.round,
+        shows=format_of(debate).shows(
+            replace(debate, floor=replace(debate.floor, log=before_step)), ask.participant
+        ),
+        step=debate.floor.step or "turn",
+        note=debate.moderation.note,
         fresh_session=ask.fresh_session,
         delay_s=delay_s,
     )
@@ -115,26 +124,40 @@ def run_plan(plan: Plan) -> Step:
             base = debate.last_number
             asks = tuple(OpenAsk(p, base + i + 1) for i, p in enumerate(who))
             asking = with_asks(
-                replace(debate, phase=Phase.SPEAKING, step=name, step_turns=(), tasks=tasks), asks
+                replace(
+                    debate,
+                    phase=Phase.SPEAKING,
+                    floor=replace(debate.floor, step=name, step_turns=()),
+                    moderation=replace(debate.moderation, tasks=tasks),
+                ),
+                asks,
             )
             effects = tuple(ask_effect(asking, ask) for ask in asks)
             alongside = tuple(RunTask(task) for task in tasks)
             return Step(asking, (*notices, UpdateStatus(), *effects, *alongside))
         case JudgeStep(debate=debate):
             judging = replace(debate, phase=Phase.JUDGING)
-            return Step(judging, (UpdateStatus(), Judge(debate.turns)))
+            return Step(judging, (UpdateStatus(), Judge(debate.floor.turns)))
         case EndStep(debate=debate, outcome=Outcome.MAX_ROUNDS) if stuck_at_limit(debate):
             return Step(*reporting(debate))  # the people decide by poll
-        case EndStep(debate=debate, outcome=Outcome.MAX_ROUNDS) if debate.pauses_at_budget:
+        case EndStep(debate=debate, outcome=Outcome.MAX_ROUNDS) if debate.setup.pauses_at_budget:
             return pause_at_budget(debate)
         case TaskStep(debate=debate, task=task):  # its step named apart from an ask step's
+            cleared = with_asks(debate, ())
             tasking = replace(
-                with_asks(debate, ()), phase=Phase.JUDGING, step=f"task:{task}", tasks=(task,)
+                cleared,
+                phase=Phase.JUDGING,
+                floor=replace(cleared.floor, step=f"task:{task}"),
+                moderation=replace(cleared.moderation, tasks=(task,)),
             )
             return Step(tasking, (UpdateStatus(), RunTask(task)))
         case PeopleStep(debate=debate, question=question, notices=notices):
+            cleared = with_asks(debate, ())
             waiting = replace(
-                with_asks(debate, ()), phase=Phase.AWAITING_USER, user_question=question, tasks=()
+                cleared,
+                phase=Phase.AWAITING_USER,
+                people=replace(cleared.people, user_question=question),
+                moderation=replace(cleared.moderation, tasks=()),
             )
             return Step(waiting, (*notices, AskUser(question), UpdateStatus()))
         case EndStep(debate=debate, outcome=outcome, effects=closing):
@@ -146,33 +169,37 @@ def task_done(debate: Debate, event: TaskDone, rng: random.Random) -> Step:
     """Store a moderator task's output verbatim and write the pages it fills; a task step
     moves on at once, a task run alongside asks once the step has all of its answers."""
     fmt = format_of(debate)
-    remaining = tuple(t for t in debate.tasks if t != event.task)
+    remaining = tuple(t for t in debate.moderation.tasks if t != event.task)
     rules = event.source is ModeratorSource.RULES
-    kept = fell_back(replace(debate, tasks=remaining), event.source)
+    kept = fell_back(
+        replace(debate, moderation=replace(debate.moderation, tasks=remaining)), event.source
+    )
     stored = with_output(kept, event.task, event.output, by_rules=rules)
     effects: tuple[Effect, ...] = ()
     if event.source is ModeratorSource.RULES:
-        effects = (Notify(f"{stored.format}.task_fallback", (("task", event.task),)),)
+        effects = (Notify(f"{stored.setup.format}.task_fallback", (("task", event.task),)),)
     effects += tuple(WritePage(page) for page in fmt.task_pages(stored, event.task))
     if debate.phase is Phase.JUDGING:
         step = run_plan(fmt.tasked(stored, event.task, event.output, rng))
-    elif remaining or stored.asked:
+    elif remaining or stored.floor.asked:
         step = Step(stored)
     else:
-        step = run_plan(fmt.answered(replace(stored, note=""), rng))
+        step = run_plan(
+            fmt.answered(replace(stored, moderation=replace(stored.moderation, note="")), rng)
+        )
     return Step(step.debate, (*effects, *step.effects))
 
 
 def pause_at_budget(debate: Debate, why: str = "budget") -> Step:
     """The budget is spent without an end (or, `why` "converging", the meter stays high):
     the people choose (Extend / Conclude)."""
+    cleared = with_asks(debate, ())
     paused = replace(
-        with_asks(debate, ()),
+        cleared,
         phase=Phase.AWAITING_USER,
-        paused=why,
-        speaker=None,
-        tasks=(),
-        pauses=debate.pauses + 1,
+        people=replace(cleared.people, paused=why, pauses=debate.people.pauses + 1),
+        floor=replace(cleared.floor, speaker=None),
+        moderation=replace(cleared.moderation, tasks=()),
     )
     return Step(paused, (UpdateStatus(), AskBudget()))
 
@@ -186,15 +213,15 @@ def conclude(
     the people `declared` stands as their word; another only if every seat gave it."""
     held = held_posts(debate) if step_open(debate) else ()
     told = outcome if declared else honest(debate, outcome)
+    cleared = with_asks(debate, ())
     ending = replace(
-        with_asks(debate, ()),
+        cleared,
         phase=Phase.CONCLUDING,
-        outcome=told,
-        speaker=None,
-        tasks=(),
-        paused="",
-        resumes_at=None,
-        late=(*debate.late, *awaited(debate)),
+        ending=replace(cleared.ending, outcome=told),
+        floor=replace(cleared.floor, speaker=None, late=(*debate.floor.late, *awaited(debate))),
+        moderation=replace(cleared.moderation, tasks=()),
+        people=replace(cleared.people, paused=""),
+        spend=replace(cleared.spend, resumes_at=None),
     )
     effects: tuple[Effect, ...] = (*held, UpdateStatus(), Conclude())
     return Step(ending, (notice, *effects) if notice else effects)
@@ -205,37 +232,45 @@ def reply(debate: Debate, event: ReplyReceived, now: datetime, rng: random.Rando
     fmt = format_of(debate)
     turn = _turn_of(debate, event, now)
     parsed = turn.parsed
-    stances = dict(debate.stances)
+    stances = dict(debate.floor.stances)
     if parsed.stance is not None:
         stances[event.seat] = parsed.stance
-    heard = dict(debate.heard)
+    heard = dict(debate.people.heard)
     heard[event.seat] = max(heard.get(event.seat, 0), event.heard)
     asked = (turn.seat, turn.number)
     waiting = tuple(a for a in open_asks(debate) if (a.participant, a.turn) != asked)
     question = parsed.question
+    asking = with_asks(debate, waiting)
     after = replace(
-        with_asks(debate, waiting),
-        turns=max(debate.turns, turn.number),
-        spoken=(*debate.spoken, turn.seat),
-        skipped=0,
-        stances=tuple(sorted(stances.items())),
-        cost_usd=debate.cost_usd + turn.meta.cost_usd,
+        asking,
         spend=debate.spend.spent(event.seat, turn.meta.cost_usd, turn.meta.window),
-        step_turns=(*debate.step_turns, turn.number),
-        log=(*debate.log, (turn.number, turn.seat)),
-        heard=tuple(sorted(heard.items())),
-        # A debater's question to the people, kept for the judgement within a question's
-        # size (its whole wording is in the turn, posted and logged).
-        people_question=shorten(question.text.strip(), QUESTION_CHARS)
-        if question is not None and question.to == "user"
-        else debate.people_question,
+        floor=replace(
+            asking.floor,
+            turns=max(debate.floor.turns, turn.number),
+            spoken=(*debate.floor.spoken, turn.seat),
+            skipped=0,
+            stances=tuple(sorted(stances.items())),
+            step_turns=(*debate.floor.step_turns, turn.number),
+            log=(*debate.floor.log, (turn.number, turn.seat)),
+        ),
+        people=replace(
+            asking.people,
+            heard=tuple(sorted(heard.items())),
+            # A debater's question to the people, kept for the judgement within a question's
+            # size (its whole wording is in the turn, posted and logged).
+            debater_question=shorten(question.text.strip(), QUESTION_CHARS)
+            if question is not None and question.to == "user"
+            else debate.people.debater_question,
+        ),
     )
     holding = fmt.holds(debate)
     after, effects = _posted(fmt.noted(after, turn), turn, holding)
-    if waiting or after.tasks:
+    if waiting or after.moderation.tasks:
         return Step(after, effects, turn)
     held = held_posts(after) if holding else ()
-    step = run_plan(fmt.answered(replace(after, note=""), rng))
+    step = run_plan(
+        fmt.answered(replace(after, moderation=replace(after.moderation, note="")), rng)
+    )
     return Step(step.debate, (*effects, *held, *step.effects), turn)
 
 
@@ -243,7 +278,7 @@ def late_for(debate: Debate, participant: str, turn: int) -> bool:
     """True if this answer was still being written when its ask was ended (a Stop, a Skip)."""
     if debate.phase.is_terminal:
         return False
-    return any((a.participant, a.turn) == (participant, turn) for a in debate.late)
+    return any((a.participant, a.turn) == (participant, turn) for a in debate.floor.late)
 
 
 def late_reply(debate: Debate, event: ReplyReceived, now: datetime) -> Step:
@@ -254,11 +289,15 @@ def late_reply(debate: Debate, event: ReplyReceived, now: datetime) -> Step:
     ending = debate.phase is Phase.CONCLUDING
     kept = replace(
         debate,
-        late=tuple(a for a in debate.late if (a.participant, a.turn) != (turn.seat, turn.number)),
-        turns=max(debate.turns, turn.number) if ending else debate.turns,
-        log=(*debate.log, (turn.number, turn.seat)),
-        cost_usd=debate.cost_usd + turn.meta.cost_usd,
         spend=debate.spend.spent(turn.seat, turn.meta.cost_usd, turn.meta.window),
+        floor=replace(
+            debate.floor,
+            late=tuple(
+                a for a in debate.floor.late if (a.participant, a.turn) != (turn.seat, turn.number)
+            ),
+            turns=max(debate.floor.turns, turn.number) if ending else debate.floor.turns,
+            log=(*debate.floor.log, (turn.number, turn.seat)),
+        ),
     )
     pages = tuple(WritePage(page) for page in format_of(debate).turn_pages(kept, turn))
     return Step(kept, (PostTurn(turn.number), AppendRoundLog(turn.number), *pages), turn)
@@ -268,7 +307,7 @@ def held_posts(debate: Debate) -> tuple[Effect, ...]:
     """The posts of the current step's answers, if the format holds them until all are in."""
     if not format_of(debate).holds(debate):
         return ()
-    return tuple(e for n in debate.step_turns for e in (PostTurn(n), AppendRoundLog(n)))
+    return tuple(e for n in debate.floor.step_turns for e in (PostTurn(n), AppendRoundLog(n)))
 
 
 def _turn_of(debate: Debate, event: ReplyReceived, now: datetime) -> Turn:
@@ -276,7 +315,7 @@ def _turn_of(debate: Debate, event: ReplyReceived, now: datetime) -> Turn:
     return Turn(
         debate_id=debate.id,
         number=event.turn,
-        round=debate.round,
+        round=debate.floor.round,
         seat=event.seat,
         text=event.text,
         raw=event.raw,
@@ -304,11 +343,14 @@ def _posted(debate: Debate, turn: Turn, holding: bool) -> tuple[Debate, tuple[Ef
         effects.append(Notify("turn.no_block", (("seat", turn.seat),)))
     if parsed.wiki_action is None:
         return debate, tuple(effects)
-    outcome = apply_action(debate.working_document, parsed.wiki_action)
+    outcome = apply_action(debate.moderation.working_document, parsed.wiki_action)
     if isinstance(outcome, Refusal):
         return debate, (*effects, Notify(outcome.key, outcome.params))
     written = (
         WriteWorkingDocument(turn.number),
         Notify("wiki.updated", (("page", "working-document"),)),
     )
-    return replace(debate, working_document=outcome), (*effects, *written)
+    return replace(debate, moderation=replace(debate.moderation, working_document=outcome)), (
+        *effects,
+        *written,
+    )

@@ -9,7 +9,7 @@ import pytest
 
 from bot.admin import MESSAGE_LIMIT, debate_lines
 from handlers.core.i18n import Strings
-from handlers.core.model import Debate, Phase, Proposal
+from handlers.core.model import Debate, Phase, Proposal, Setup
 
 EN = Strings("en")
 AT = datetime(2026, 12, 3, tzinfo=UTC)
@@ -17,7 +17,7 @@ AT = datetime(2026, 12, 3, tzinfo=UTC)
 
 def _debates(*topics: str) -> list[Debate]:
     return [
-        Debate(n, Proposal(1, topic, "?", "r", 0.9, "", (1,)), Phase.PROPOSED, AT, 3)
+        Debate(n, Proposal(1, topic, "?", "r", 0.9, "", (1,)), Phase.PROPOSED, AT, setup=Setup(3))
         for n, topic in enumerate(topics, 1)
     ]
 

@@ -80,7 +80,7 @@ async def test_commands_are_applied_in_order_once_by_the_holder(
     await runner.tick()
     await runner.tick()  # nothing left: nothing applied twice
     stored = await gateway.get(debate.id)
-    assert stored.max_rounds == 4 and await Inbox(holder.db).count(debate.id) == 0  # type: ignore[arg-type]  # the rig's database, open once started
+    assert stored.setup.max_rounds == 4 and await Inbox(holder.db).count(debate.id) == 0  # type: ignore[arg-type]  # the rig's database, open once started
 
 
 async def test_of_two_opens_through_the_gateway_the_first_is_applied_the_second_answered(
@@ -131,7 +131,7 @@ async def test_a_renewal_that_comes_back_late_stops_the_turn_and_runs_it_again(
     holder.plan.fired = True
     await idle(holder, debate.id)
     final = await holder.h.get(debate.id)
-    assert final.phase is Phase.CONCLUDED and final.turns == 2
+    assert final.phase is Phase.CONCLUDED and final.floor.turns == 2
     assert holder.room.turn_posts == Counter({(debate.id, 1): 1, (debate.id, 2): 1})
     asked_turns = [r.turn for d in holder.debaters.values() for r in d.requests]
     assert sorted(asked_turns) == [1, 1, 2]  # turn 1 asked again after the stop

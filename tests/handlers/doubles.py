@@ -169,7 +169,9 @@ class FakeWiki:
                 self._write(f"{debate.id}:agenda", debate, debate.proposal.topic)
             case WriteWorkingDocument(turn=turn):
                 self.plan.tick("wiki:working")
-                self._write(f"{debate.id}:working:{turn}", debate, debate.working_document)
+                self._write(
+                    f"{debate.id}:working:{turn}", debate, debate.moderation.working_document
+                )
             case AppendRoundLog():
                 self.plan.tick("wiki:round-log")
                 turn = loaded.stored_turn()
@@ -284,10 +286,10 @@ class FakeRoom:
                     self.opened.append(debate.id)
             case UpdateStatus():
                 self.plan.tick("room:status")
-                self.statuses.append((debate.id, debate.phase.value, debate.round))
+                self.statuses.append((debate.id, debate.phase.value, debate.floor.round))
             case UpdateClaims():
                 self.plan.tick("room:claims")
-                self.claim_tables.append(debate.claims)
+                self.claim_tables.append(debate.moderation.claims)
 
     def _turn(self, debate: Debate, turn: Turn) -> str:
         self.plan.tick("room:turn")
@@ -299,12 +301,12 @@ class FakeRoom:
     def _ask(self, debate: Debate, effect: AskUser | AskBudget) -> None:
         if isinstance(effect, AskBudget):
             self.plan.tick("room:budget")
-            if self._first(debate, f"paused:{debate.pauses}"):
-                self.budget_asks.append((debate.id, debate.max_rounds))
+            if self._first(debate, f"paused:{debate.people.pauses}"):
+                self.budget_asks.append((debate.id, debate.setup.max_rounds))
             self.signal("budget").set()
             return
         self.plan.tick("room:ask")
-        if self._first(debate, f"ask:{debate.turns}"):
+        if self._first(debate, f"ask:{debate.floor.turns}"):
             self.questions.append(effect.question)
         self.signal("asked").set()
 

@@ -27,14 +27,18 @@ class PanelFormat(Format):
         return len(roster) >= 3
 
     def start(self, debate: Debate, rng: random.Random) -> Plan:
-        return AskStep(replace(debate, round=1, order=debate.ids), "isolated", debate.ids)
+        return AskStep(
+            replace(debate, floor=replace(debate.floor, round=1, order=debate.ids)),
+            "isolated",
+            debate.ids,
+        )
 
     def noted(self, debate: Debate, turn: Turn) -> Debate:
         return debate
 
     def answered(self, debate: Debate, rng: random.Random) -> Plan:
-        if debate.round == 1:
-            nxt = replace(debate, round=2, spoken=())
+        if debate.floor.round == 1:
+            nxt = replace(debate, floor=replace(debate.floor, round=2, spoken=()))
             return AskStep(nxt, "informed", debate.ids)
         return EndStep(debate, Outcome.CONSENSUS)
 
@@ -45,10 +49,10 @@ class PanelFormat(Format):
         return EndStep(debate, Outcome.CONSENSUS)
 
     def shows(self, debate: Debate, participant: str) -> tuple[int, ...]:
-        if debate.step == "isolated":
+        if debate.floor.step == "isolated":
             return ()
         hidden = HIDDEN.get(participant)
-        return tuple(n for n, who in debate.log if who not in (participant, hidden))
+        return tuple(n for n, who in debate.floor.log if who not in (participant, hidden))
 
     def brief(self, given: BriefInput) -> tuple[Piece, ...]:
         debate = given.debate
@@ -66,7 +70,7 @@ class PanelFormat(Format):
         return tuple(pieces)
 
     def estimate(self, debate: Debate) -> tuple[int, int]:
-        return 2 * len(debate.roster), 2
+        return 2 * len(debate.setup.roster), 2
 
     def pages(self, debate: Debate) -> tuple[str, ...]:
         return ("agenda", "round-log", "conclusion")

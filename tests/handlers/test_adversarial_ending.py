@@ -59,7 +59,7 @@ async def test_the_reconciler_s_verdict_is_the_conclusion(tmp_path: Path, tier: 
     try:
         debate_id = await _run(rig)
         debate = await rig.h.get(debate_id)
-        assert debate.outcome is Outcome.VERDICT  # not "consensus" against a MODIFY verdict
+        assert debate.ending.outcome is Outcome.VERDICT  # not "consensus" against a MODIFY verdict
         assert rig.moderator.conclusions == 0 and rig.room.conclusions == []
         [closing] = rig.room.summaries
         assert fill_keys(closing, Strings("en")).startswith("⚖️ Reconciler's Verdict: **MODIFY**")

@@ -189,7 +189,7 @@ async def test_a_full_debate_runs_every_role_and_writes_the_result(
         assert said["summary"] in fill_keys(rig.room.summaries[0], Strings(lang))
         assert all(count == 1 for count in rig.room.turn_posts.values())
         # The verdict is the Conclusion: no moderator's Conclusion follows or overrules it.
-        assert rig.room.conclusions == [] and debate.outcome is Outcome.VERDICT
+        assert rig.room.conclusions == [] and debate.ending.outcome is Outcome.VERDICT
         assert rig.moderator.conclusions == 0
         assert not [k for k, _, _ in rig.wiki.writes if k.endswith(":conclusion")]
     finally:

@@ -64,7 +64,7 @@ def others(debate: Debate, reader: str) -> set[str]:
     """Every name of a seat other than `reader` (the Reconciler's is a role: it stays)."""
     own = debate.member(reader).persona
     found: set[str] = set()
-    for member in debate.roster:
+    for member in debate.setup.roster:
         if member.id == reader:
             continue
         found |= {*MAKERS[member.backend], f"{member.id}-model"}
@@ -134,13 +134,13 @@ async def test_anonymous_peers_no_brief_names_another_seat(
     try:
         debate = await run(rig)
         requests = [r for d in rig.debaters.values() for r in d.requests]
-        assert len({r.participant for r in requests}) == len(debate.roster)
+        assert len({r.participant for r in requests}) == len(debate.setup.roster)
         for request in requests:
             mine = letters(debate)[request.participant]
             assert request.prompt.endswith(f"{mine}입니다. 다른 토론자도 글자로 부르세요.\n")
             leaked = [n for n in others(debate, request.participant) if named(request.prompt, n)]
             leaked += makers_seen(request.prompt)
-            assert not leaked, (debate.format, request.participant, request.turn, leaked)
+            assert not leaked, (debate.setup.format, request.participant, request.turn, leaked)
         first = min(requests, key=lambda r: r.turn)  # it reads no turn: no model named yet
         hidden = anonymize(NAMED, peer_names(debate, first.participant))
         assert hidden in first.prompt and hidden != NAMED

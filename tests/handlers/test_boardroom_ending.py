@@ -53,9 +53,12 @@ async def test_a_majority_ends_with_its_synthesis_even_with_the_budget_pause(
         debate_id = await open_board(rig)
         await finish(rig, debate_id)
         debate = await rig.h.get(debate_id)
-        assert debate.phase is Phase.CONCLUDED and debate.outcome is Outcome.VERDICT
-        assert rig.room.budget_asks == [] and debate.paused == ""  # no "one more round?"
-        assert (debate.round, debate.max_rounds) == (2, 2)  # the seed's two rounds, named
+        assert debate.phase is Phase.CONCLUDED and debate.ending.outcome is Outcome.VERDICT
+        assert rig.room.budget_asks == [] and debate.people.paused == ""  # no "one more round?"
+        assert (debate.floor.round, debate.setup.max_rounds) == (
+            2,
+            2,
+        )  # the seed's two rounds, named
         (summary,) = rig.room.summaries
         assert "⟦boardroom.result_majority⟧" in summary and "reviewed advice" in summary
     finally:
@@ -93,7 +96,7 @@ async def test_the_advisor_reviews_the_draft_and_the_page_says_so(tmp_path: Path
         ]
         at = [page.index(heading) for heading in order]
         assert at == sorted(at), list(zip(order, at, strict=True))  # the seed's order
-        started = (await rig.h.get(debate_id)).started_at
+        started = (await rig.h.get(debate_id)).setup.started_at
         assert started is not None and f"**⟦boardroom.date⟧:** {started.date()}" in page
         assert "**⟦boardroom.squad⟧:** AG (architect), Claude (security reviewer)" in page
     finally:
@@ -150,7 +153,7 @@ async def test_a_divided_panel_with_no_options_is_asked_for_a_typed_answer(
         await rig.h.submit(debate_id, UserAnswered(ALICE, "Streams, with a pilot"))
         await finish(rig, debate_id)
         debate = await rig.h.get(debate_id)
-        assert debate.phase is Phase.CONCLUDED and debate.outcome is Outcome.PEOPLE
+        assert debate.phase is Phase.CONCLUDED and debate.ending.outcome is Outcome.PEOPLE
         assert "Streams, with a pilot" in rig.wiki.page(debate_id, "synthesis")
     finally:
         await rig.stop()

@@ -237,7 +237,7 @@ async def test_stop_during_round_two_ends_it_and_keeps_round_one(tmp_path: Path)
         await rig.h.submit(debate_id, StopRequested(ALICE))
         await finish(rig, debate_id)
         debate = await rig.h.get(debate_id)
-        assert debate.phase is Phase.STOPPED and debate.asked == ()
+        assert debate.phase is Phase.STOPPED and debate.floor.asked == ()
         turns = await rig.h._store.last_turns(debate_id, 100)
         assert {t.seat for t in turns if t.round == 1} == {AG, CLAUDE, GEMINI}
         assert all(count == 1 for count in rig.room.turn_posts.values())
@@ -274,7 +274,7 @@ async def test_a_crash_anywhere_asks_nothing_twice_and_posts_nothing_twice(
             stored = {t.number for t in await rig.h._store.last_turns(debate_id, 100)}
             between += stored & {1, 2, 3} not in (set(), {1, 2, 3})
             crashed_debate = await rig.h.get(debate_id)
-            during_synthesis += crashed_debate.step == "task:synthesis"
+            during_synthesis += crashed_debate.floor.step == "task:synthesis"
             asked_before = {m: len(d.requests) for m, d in rig.debaters.items()}
             await rig.rebuild()
             await finish(rig, debate_id)
@@ -384,7 +384,7 @@ async def test_credit_a_refused_seat_is_stopped_and_the_panel_goes_on(tmp_path: 
         debate_id = await open_board(rig)
         await finish(rig, debate_id)
         ended = await rig.h.get(debate_id)
-        assert ended.phase is Phase.CONCLUDED and ended.benched == (CLAUDE,)
+        assert ended.phase is Phase.CONCLUDED and ended.spend.benched == (CLAUDE,)
         assert len(rig.debaters[CLAUDE].requests) == 1  # never asked again: no retry loop
         assert len(rig.debaters[AG].requests) == 2 == len(rig.debaters[GEMINI].requests)
         stopped = [p for _, key, p in rig.room.notices if key == "limits.credits_stopped"]

@@ -27,7 +27,7 @@ async def _paused_rig(tmp_path: Path, rounds: int) -> tuple[Rig, int]:
     made = await rig.h.propose(proposal())
     assert made is not None
     await idle(rig, made.id)
-    assert made.max_rounds == 3  # the configured budget, until the people pick another
+    assert made.setup.max_rounds == 3  # the configured budget, until the people pick another
     assert (await rig.h.submit(made.id, BudgetChosen(BOB, 1))).debate.max_rounds == 3  # an outsider
     assert (
         await rig.h.submit(made.id, BudgetChosen(ALICE, 0))
@@ -42,27 +42,27 @@ async def test_budget_reached_pauses_and_extend_runs_one_more_round(tmp_path: Pa
     rig, debate_id = await _paused_rig(tmp_path, 1)
     try:
         paused = await rig.h.get(debate_id)
-        assert paused.phase is Phase.AWAITING_USER and paused.paused
-        assert paused.turns == 2 and not rig.room.conclusions  # one round: two turns
+        assert paused.phase is Phase.AWAITING_USER and paused.people.paused
+        assert paused.floor.turns == 2 and not rig.room.conclusions  # one round: two turns
         assert rig.room.budget_asks == [(debate_id, 1)]
 
         # words typed while paused are kept for the moderator, not taken as a decision
         await rig.h.submit(debate_id, UserAnswered(CAROL, "한 라운드만 더 봅시다"))
         kept = await rig.h.get(debate_id)
-        assert kept.paused and kept.people[-1].text == "한 라운드만 더 봅시다"
+        assert kept.people.paused and kept.people.lines[-1].text == "한 라운드만 더 봅시다"
         assert (
             await rig.h.submit(debate_id, BudgetDecided(BOB, "extend"))
         ).debate.paused  # an outsider cannot
 
         handler = await rig.rebuild()  # a restart while paused: still paused, nothing again
         await idle(rig, debate_id)
-        assert (await handler.get(debate_id)).paused and len(rig.room.budget_asks) == 1
+        assert (await handler.get(debate_id)).people.paused and len(rig.room.budget_asks) == 1
 
         await handler.submit(debate_id, BudgetDecided(ALICE, "extend"))
         await idle(rig, debate_id)
         again = await handler.get(debate_id)
-        assert again.max_rounds == 2 and again.round == 2 and again.turns == 4
-        assert again.paused and rig.room.budget_asks == [(debate_id, 1), (debate_id, 2)]
+        assert again.setup.max_rounds == 2 and again.floor.round == 2 and again.floor.turns == 4
+        assert again.people.paused and rig.room.budget_asks == [(debate_id, 1), (debate_id, 2)]
         assert ("budget.extended", {"user": "alice", "rounds": "2"}) in [
             (key, params) for _, key, params in rig.room.notices
         ]
@@ -73,8 +73,8 @@ async def test_budget_reached_pauses_and_extend_runs_one_more_round(tmp_path: Pa
         await handler.submit(debate_id, BudgetDecided(CAROL, "conclude"))
         await idle(rig, debate_id)
         ended = await handler.get(debate_id)
-        assert ended.phase is Phase.CONCLUDED and ended.outcome is Outcome.MAX_ROUNDS
-        assert not ended.paused and len(rig.room.conclusions) == 1
+        assert ended.phase is Phase.CONCLUDED and ended.ending.outcome is Outcome.MAX_ROUNDS
+        assert not ended.people.paused and len(rig.room.conclusions) == 1
         assert "budget.concluded" in [key for _, key, _ in rig.room.notices]
         assert (
             await handler.submit(debate_id, BudgetDecided(ALICE, "extend"))
@@ -102,8 +102,8 @@ async def test_budget_pause_off_ends_at_the_budget(rig: Rig) -> None:
     await rig.h.submit(made.id, ProposalApproved(ALICE))
     await idle(rig, made.id)
     ended = await rig.h.get(made.id)
-    assert ended.phase is Phase.CONCLUDED and ended.outcome is Outcome.MAX_ROUNDS
-    assert ended.turns == 4 and rig.room.budget_asks == []
+    assert ended.phase is Phase.CONCLUDED and ended.ending.outcome is Outcome.MAX_ROUNDS
+    assert ended.floor.turns == 4 and rig.room.budget_asks == []
 
 
 async def test_cost_per_seat_a_dollar_budget_pauses_like_the_round_budget(tmp_path: Path) -> None:
@@ -115,19 +115,25 @@ async def test_cost_per_seat_a_dollar_budget_pauses_like_the_round_budget(tmp_pa
         await rig.h.submit(made.id, ProposalApproved(ALICE))
         await idle(rig, made.id)
         paused = await rig.h.get(made.id)
-        assert paused.phase is Phase.AWAITING_USER and paused.paused == "budget"
-        assert paused.round == 1 and paused.max_rounds == 3  # rounds were left: the dollars ran out
+        assert paused.phase is Phase.AWAITING_USER and paused.people.paused == "budget"
+        assert (
+            paused.floor.round == 1 and paused.setup.max_rounds == 3
+        )  # rounds were left: the dollars ran out
         assert paused.spend.seats == (("ag", 0.01), ("claude", 0.01))
 
         await rig.h.submit(made.id, BudgetDecided(ALICE, "extend"))  # one round's cost more
         await idle(rig, made.id)
         again = await rig.h.get(made.id)
-        assert again.round == 2 and again.paused == "budget" and again.spend.budget_usd == 0.04
+        assert (
+            again.floor.round == 2
+            and again.people.paused == "budget"
+            and again.spend.budget_usd == 0.04
+        )
         assert ("budget.extended_usd", {"user": "alice", "usd": "0.04"}) in [
             (key, params) for _, key, params in rig.room.notices
         ]
         await rig.h.submit(made.id, BudgetDecided(ALICE, "conclude"))
         await idle(rig, made.id)
-        assert (await rig.h.get(made.id)).outcome is Outcome.MAX_ROUNDS
+        assert (await rig.h.get(made.id)).ending.outcome is Outcome.MAX_ROUNDS
     finally:
         await rig.stop()

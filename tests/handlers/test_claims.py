@@ -14,7 +14,18 @@ from handlers.core.claims import Claim, ClaimStatus, ClaimUpdate, updated
 from handlers.core.effects import AskDebater
 from handlers.core.events import ProposalApproved
 from handlers.core.i18n import LANGUAGES, Strings
-from handlers.core.model import AG, CLAUDE, Action, Conclusion, Debate, Decision, Phase
+from handlers.core.model import (
+    AG,
+    CLAUDE,
+    Action,
+    Conclusion,
+    Debate,
+    Decision,
+    Floor,
+    Moderation,
+    Phase,
+    Setup,
+)
 from handlers.prompting import compose_turn_prompt
 from tests.handlers.conftest import ALICE, Rig, proposal
 from tools.wiki.pages import render_conclusion
@@ -63,7 +74,9 @@ async def test_the_claim_board_follows_judgements_briefs_and_conclusion(rig: Rig
     await asyncio.wait_for(rig.h.wait_idle(made.id), 10)
 
     debate = await rig.h.get(made.id)
-    assert debate.claims == (Claim("C1", "LRU면 충분하다", (AG, CLAUDE), AGREED, turn=3),)
+    assert debate.moderation.claims == (
+        Claim("C1", "LRU면 충분하다", (AG, CLAUDE), AGREED, turn=3),
+    )
     assert rig.room.claim_tables == [
         (Claim("C1", "LRU면 충분하다", (AG,), OPEN, turn=1),),
         (Claim("C1", "LRU면 충분하다", (AG, CLAUDE), AGREED, turn=3),),
@@ -86,14 +99,14 @@ def _board_at_turn_6() -> Debate:
         proposal=proposal(),
         phase=Phase.SPEAKING,
         created_at=datetime(2026, 12, 2, tzinfo=UTC),
-        max_rounds=4,
-        round=4,
-        turns=6,
-        log=tuple((n, AG if n % 2 else CLAUDE) for n in range(1, 7)),
-        claims=(
-            Claim("C1", "LRU면 충분하다", (AG,), OPEN, turn=1),
-            Claim("C2", "Redis가 필요하다", (CLAUDE, AG), AGREED, turn=4),
-            Claim("C3", "무효화 전략이 먼저다", (AG,), OPEN, turn=5),
+        setup=Setup(4),
+        floor=Floor(round=4, turns=6, log=tuple((n, AG if n % 2 else CLAUDE) for n in range(1, 7))),
+        moderation=Moderation(
+            claims=(
+                Claim("C1", "LRU면 충분하다", (AG,), OPEN, turn=1),
+                Claim("C2", "Redis가 필요하다", (CLAUDE, AG), AGREED, turn=4),
+                Claim("C3", "무효화 전략이 먼저다", (AG,), OPEN, turn=5),
+            )
         ),
     )
 
@@ -104,17 +117,26 @@ def test_a_brief_carries_the_board_changes_since_the_seats_last_turn(language: s
     ag = compose_turn_prompt(board, AskDebater(seat=AG, turn=7, round=4), None, language)
     assert "C3 [ag] open" in ag  # judged after its turn 5
     assert "C1 " not in ag and "C2 " not in ag  # unchanged since its turn 5: it has them
-    at_5 = replace(board, turns=5, log=board.log[:5])  # Claude last spoke at turn 4
+    at_5 = replace(
+        board, floor=replace(board.floor, turns=5, log=board.floor.log[:5])
+    )  # Claude last spoke at turn 4
     claude = compose_turn_prompt(at_5, AskDebater(seat=CLAUDE, turn=6, round=3), None, language)
     assert "C2 [claude, ag] agreed" in claude and "C3 " in claude and "C1 " not in claude
     again = compose_turn_prompt(board, AskDebater(seat=CLAUDE, turn=8, round=4), None, language)
-    assert all(f"{claim.id} [" not in again for claim in board.claims)  # nothing new since 6
+    assert all(
+        f"{claim.id} [" not in again for claim in board.moderation.claims
+    )  # nothing new since 6
 
 
 def test_a_first_turn_or_a_new_session_gets_the_whole_board() -> None:
     board = _board_at_turn_6()
     fresh = AskDebater(seat=AG, turn=7, round=4, fresh_session=True)
-    newcomer = replace(board, log=tuple((n, who) for n, who in board.log if who == CLAUDE))
+    newcomer = replace(
+        board,
+        floor=replace(
+            board.floor, log=tuple((n, who) for n, who in board.floor.log if who == CLAUDE)
+        ),
+    )
     for given, ask in ((board, fresh), (newcomer, AskDebater(seat=AG, turn=7, round=4))):
         prompt = compose_turn_prompt(given, ask, None, "ko")
-        assert all(f"{claim.id} [" in prompt for claim in board.claims)
+        assert all(f"{claim.id} [" in prompt for claim in board.moderation.claims)

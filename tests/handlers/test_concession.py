@@ -50,7 +50,7 @@ async def _debate(rig: Rig, claude_second: str) -> int:
 async def test_concession_with_a_real_quote_passes(rig: Rig) -> None:
     debate_id = await _debate(rig, reply("설득됐습니다.", "agree", convinced_by=ARGUMENT))
     debate = await rig.h.get(debate_id)
-    assert debate.unquoted == ()
+    assert debate.floor.unquoted == ()
     assert "concession.unquoted" not in rig.room.notice_keys()
 
 
@@ -58,11 +58,11 @@ async def test_concession_without_a_quote_is_flagged_and_told(rig: Rig) -> None:
     made_up = reply("동의합니다.", "agree", convinced_by="비용이 더 싸다는 점")
     debate_id = await _debate(rig, made_up)
     debate = await rig.h.get(debate_id)
-    claude_turn = next(n for n, who in debate.log if who == CLAUDE and n > 2)
-    assert (claude_turn, CLAUDE) in debate.unquoted
+    claude_turn = next(n for n, who in debate.floor.log if who == CLAUDE and n > 2)
+    assert (claude_turn, CLAUDE) in debate.floor.unquoted
     assert "concession.unquoted" in rig.room.notice_keys()
     # the moderator's next judgement is told, in its state
-    later = [v for v in rig.moderator.views if v.debate.turns > claude_turn]
-    assert later and later[0].debate.unquoted
+    later = [v for v in rig.moderator.views if v.debate.floor.turns > claude_turn]
+    assert later and later[0].debate.floor.unquoted
     state = judge_prompt(later[0], "ko").messages[0][1]
     assert f"Turn {claude_turn}: Claude [claude] moved toward the others" in state

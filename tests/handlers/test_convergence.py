@@ -44,9 +44,9 @@ async def test_convergence_stays_high_pauses_then_declared_consensus(tmp_path: P
         rig.moderator.enqueue(high(0.85), high(0.9))
         debate_id = await _open(rig)
         paused = await rig.h.get(debate_id)
-        assert paused.consensus_trend == (0.85, 0.9)
-        assert paused.paused == "converging" and paused.phase is Phase.AWAITING_USER
-        assert paused.round == 1 and paused.turns == 2  # before round 2 began
+        assert paused.moderation.consensus_trend == (0.85, 0.9)
+        assert paused.people.paused == "converging" and paused.phase is Phase.AWAITING_USER
+        assert paused.floor.round == 1 and paused.floor.turns == 2  # before round 2 began
         assert len(rig.moderator.views) == 2  # the meter cost no extra request
         assert rig.room.budget_asks == [(debate_id, 3)]
 
@@ -59,7 +59,7 @@ async def test_convergence_stays_high_pauses_then_declared_consensus(tmp_path: P
         await handler.submit(debate_id, BudgetDecided(CAROL, "consensus", at=1))  # pause 1
         await idle(rig, debate_id)
         ended = await handler.get(debate_id)
-        assert ended.phase is Phase.CONCLUDED and ended.outcome is Outcome.CONSENSUS
+        assert ended.phase is Phase.CONCLUDED and ended.ending.outcome is Outcome.CONSENSUS
         assert ("convergence.declared", {"user": "carol"}) in [
             (key, params) for _, key, params in rig.room.notices
         ]
@@ -79,13 +79,17 @@ async def test_convergence_one_more_round_then_conclude_as_is(tmp_path: Path) ->
         await rig.h.submit(debate_id, BudgetDecided(ALICE, "extend", at=1))
         await idle(rig, debate_id)
         again = await rig.h.get(debate_id)
-        assert again.paused == "converging" and again.round == 2 and again.turns == 4
-        assert again.max_rounds == 3  # one more round is not a bigger budget
+        assert (
+            again.people.paused == "converging"
+            and again.floor.round == 2
+            and again.floor.turns == 4
+        )
+        assert again.setup.max_rounds == 3  # one more round is not a bigger budget
         assert "convergence.one_more" in [key for _, key, _ in rig.room.notices]
         await rig.h.submit(debate_id, BudgetDecided(CAROL, "conclude"))
         await idle(rig, debate_id)
         ended = await rig.h.get(debate_id)
-        assert ended.phase is Phase.CONCLUDED and ended.outcome is Outcome.MAX_ROUNDS
+        assert ended.phase is Phase.CONCLUDED and ended.ending.outcome is Outcome.MAX_ROUNDS
     finally:
         await rig.stop()
 
@@ -98,8 +102,8 @@ async def test_convergence_low_or_unsteady_does_not_pause(tmp_path: Path) -> Non
         debate_id = await _open(rig)
         debate = await rig.h.get(debate_id)
         # no two high estimates in a row at a round's end: only the budget pause, at the end
-        assert debate.paused == "budget" and debate.turns == 6
-        assert debate.consensus_trend == (0.9, 0.4, 0.9, 0.3, 0.5)
+        assert debate.people.paused == "budget" and debate.floor.turns == 6
+        assert debate.moderation.consensus_trend == (0.9, 0.4, 0.9, 0.3, 0.5)
     finally:
         await rig.stop()
 

@@ -42,20 +42,24 @@ async def limited(rig: Rig) -> int:
 async def test_credit_the_limit_timer_outlives_a_restart_and_resumes_once(rig: Rig) -> None:
     debate_id = await limited(rig)
     paused = await rig.h.get(debate_id)
-    assert paused.phase is Phase.AWAITING_USER and paused.paused == "limit"
-    assert paused.resumes_at == rig.clock.now() + timedelta(seconds=3600)
+    assert paused.phase is Phase.AWAITING_USER and paused.people.paused == "limit"
+    assert paused.spend.resumes_at == rig.clock.now() + timedelta(seconds=3600)
     assert await rig.h.fire_due_timers() == []  # not yet
 
     handler = await rig.rebuild()  # a restart while paused
     await idle(rig, debate_id)
-    assert (await handler.get(debate_id)).paused == "limit"
+    assert (await handler.get(debate_id)).people.paused == "limit"
     rig.clock.advance(3601)
     assert await handler.fire_due_timers() == [debate_id]
     await idle(rig, debate_id)
     assert await handler.fire_due_timers() == []  # fired once
     ended = await handler.get(debate_id)
-    assert ended.phase is Phase.CONCLUDED and not ended.paused and ended.resumes_at is None
-    assert len(rig.debaters[CLAUDE].requests) == 1 + ended.max_rounds  # once more per round
+    assert (
+        ended.phase is Phase.CONCLUDED
+        and not ended.people.paused
+        and ended.spend.resumes_at is None
+    )
+    assert len(rig.debaters[CLAUDE].requests) == 1 + ended.setup.max_rounds  # once more per round
     assert "limits.resumed" in rig.room.notice_keys()
 
 
@@ -87,7 +91,7 @@ class PauseWatch(SqliteStore):
         self, debate: Debate, effects: Sequence[Effect], turn: Turn | None, *a: Any, **kw: Any
     ) -> None:
         await super().save_step(debate, effects, turn, *a, **kw)
-        if debate.paused in LIMIT_PAUSES:
+        if debate.people.paused in LIMIT_PAUSES:
             self.paused.set()
 
 
@@ -126,11 +130,13 @@ async def test_a_limit_mid_round_keeps_the_answers_still_arriving_and_holds_them
     rig, debate_id = await paused_mid_round(tmp_path)
     try:
         debate = await rig.h.get(debate_id)
-        assert debate.phase is Phase.AWAITING_USER and debate.paused == "limit"
+        assert debate.phase is Phase.AWAITING_USER and debate.people.paused == "limit"
         stored = await rig.h._store.last_turns(debate_id, 10)
         assert sorted(t.seat for t in stored) == [AG, GEMINI]
         assert not rig.room.turn_posts  # the round is blind until every member is in
-        assert [a.participant for a in debate.asked] == [CLAUDE] and debate.asked[0].paused
+        assert [a.participant for a in debate.floor.asked] == [CLAUDE] and debate.floor.asked[
+            0
+        ].paused
     finally:
         await rig.stop()
 
@@ -145,7 +151,9 @@ async def test_the_people_ending_a_limit_pause_post_and_log_every_answer_given(
         assert (await rig.h.submit(debate_id, event)).taken
         await idle(rig, debate_id)
         ended = await rig.h.get(debate_id)
-        assert ended.phase.is_terminal and not ended.paused and ended.resumes_at is None
+        assert (
+            ended.phase.is_terminal and not ended.people.paused and ended.spend.resumes_at is None
+        )
         stored = await rig.h._store.last_turns(debate_id, 10)
         assert sorted(t.seat for t in stored) == [AG, GEMINI]
         for turn in stored:
@@ -204,8 +212,8 @@ async def test_a_limit_reset_out_of_range_pauses_within_bounds(
     await rig.h.submit(made.id, ProposalApproved(ALICE))
     await idle(rig, made.id)
     paused = await rig.h.get(made.id)
-    assert paused.phase is Phase.AWAITING_USER and paused.paused == "limit"
-    assert paused.resumes_at == rig.clock.now() + timedelta(seconds=wait_s)
+    assert paused.phase is Phase.AWAITING_USER and paused.people.paused == "limit"
+    assert paused.spend.resumes_at == rig.clock.now() + timedelta(seconds=wait_s)
     assert not await rig.h._store.pending_effects(made.id, 1)  # nothing left failing
 
 

@@ -36,8 +36,8 @@ async def test_the_card_starts_on_the_suggestion_the_roster_can_run(
 ) -> None:
     # panel needs three participants: suggested to two, the card falls back to DEFAULT_FORMAT
     made = await rig.h.propose(replace(proposal(), suggested_format=suggested))
-    assert made is not None and made.format == runs
-    assert (await rig.h.get(made.id)).format == runs
+    assert made is not None and made.setup.format == runs
+    assert (await rig.h.get(made.id)).setup.format == runs
 
 
 async def test_a_format_not_the_default_falls_back_to_default_format(tmp_path: Path) -> None:
@@ -45,14 +45,14 @@ async def test_a_format_not_the_default_falls_back_to_default_format(tmp_path: P
     await rig.start()
     try:
         made = await rig.h.propose(replace(proposal(), suggested_format="nonesuch"))
-        assert made is not None and made.format == "duo"
+        assert made is not None and made.setup.format == "duo"
     finally:
         await rig.stop()
 
 
 async def test_only_the_people_choose_and_the_choice_is_what_runs(rig: Rig) -> None:
     made = await rig.h.propose(proposal())
-    assert made is not None and made.format == "free"
+    assert made is not None and made.setup.format == "free"
     await asyncio.wait_for(rig.h.wait_idle(made.id), 10)
 
     assert (
@@ -67,7 +67,7 @@ async def test_only_the_people_choose_and_the_choice_is_what_runs(rig: Rig) -> N
     assert (await rig.h.submit(made.id, FormatChosen(ALICE, "duo"))).debate.format == "duo"
 
     handler = await rig.rebuild()  # the choice is stored, not held in memory
-    assert (await handler.get(made.id)).format == "duo"
+    assert (await handler.get(made.id)).setup.format == "duo"
     opened = (await handler.submit(made.id, ProposalApproved(ALICE))).debate
     assert opened.phase is Phase.SPEAKING and opened.format == "duo"
     # once the room is open the format is fixed
@@ -78,7 +78,7 @@ async def test_only_the_people_choose_and_the_choice_is_what_runs(rig: Rig) -> N
 def test_a_choice_is_ignored_once_the_card_is_closed() -> None:
     proposed = debate()
     chosen = transition(proposed, FormatChosen(ALICE, "duo"), NOW, random.Random(1))
-    assert chosen.debate.format == "duo" and chosen.effects == ()
+    assert chosen.debate.setup.format == "duo" and chosen.effects == ()
     for phase in (Phase.DECLINED, Phase.EXPIRED, Phase.SPEAKING):
         closed = replace(proposed, phase=phase)
         after = transition(closed, FormatChosen(ALICE, "duo"), NOW, random.Random(1))

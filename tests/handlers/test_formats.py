@@ -91,16 +91,25 @@ def test_only_a_format_with_no_ending_of_its_own_polls_the_people_at_a_stalemate
 
 
 def test_the_closing_summary_links_only_pages_that_exist() -> None:
-    started = replace(judging_debate(), phase=Phase.CONCLUDED, log=(), turns=0)
+    started = replace(
+        judging_debate(),
+        phase=Phase.CONCLUDED,
+        floor=replace(judging_debate().floor, log=(), turns=0),
+    )
     assert FREE.pages(started) == ("agenda", "conclusion")
-    talked = replace(started, log=((1, AG),), turns=1)
+    talked = replace(started, floor=replace(started.floor, log=((1, AG),), turns=1))
     assert FREE.pages(talked) == ("agenda", "round-log", "conclusion")
-    drafted = replace(talked, working_document="## 초안")
+    drafted = replace(talked, moderation=replace(talked.moderation, working_document="## 초안"))
     assert FREE.pages(drafted) == ("agenda", "working-document", "round-log", "conclusion")
 
 
 def test_the_conclusion_reads_the_working_document() -> None:
-    debate = replace(judging_debate(), working_document="## 결정\n\nRedis를 쓴다 (공유 캐시)")
+    debate = replace(
+        judging_debate(),
+        moderation=replace(
+            judging_debate().moderation, working_document="## 결정\n\nRedis를 쓴다 (공유 캐시)"
+        ),
+    )
     text = "\n".join(m for _, m in conclusion_prompt(ModeratorView(debate), "ko").messages)
     assert "Redis를 쓴다 (공유 캐시)" in text
 
@@ -125,8 +134,15 @@ def test_one_reply_contract_with_a_real_example() -> None:
 
 
 def test_the_card_estimates_the_format_s_turns_and_requests() -> None:
-    two = replace(judging_debate(), phase=Phase.PROPOSED, max_rounds=3)
-    three = replace(two, roster=parse_roster("ag:ag-relay,claude:claude-cli,gemini:gemini-cli"))
+    two = replace(
+        judging_debate(), phase=Phase.PROPOSED, setup=replace(judging_debate().setup, max_rounds=3)
+    )
+    three = replace(
+        two,
+        setup=replace(
+            two.setup, roster=parse_roster("ag:ag-relay,claude:claude-cli,gemini:gemini-cli")
+        ),
+    )
     assert FREE.estimate(two) == (6, 8) and FREE.estimate(three) == (9, 11)
     fields = {f.name: f.value for f in card_embed(three, Strings("en")).fields}
     assert fields["Format"] == (

@@ -45,7 +45,7 @@ async def test_a_debate_runs_to_max_rounds_with_random_order_and_verbatim_relay(
     await idle(rig, debate_id)
 
     debate = await rig.h.get(debate_id)
-    assert debate.phase is Phase.CONCLUDED and debate.outcome is Outcome.MAX_ROUNDS
+    assert debate.phase is Phase.CONCLUDED and debate.ending.outcome is Outcome.MAX_ROUNDS
     turns = await rig.h._store.last_turns(debate_id, 100)
     assert [t.number for t in turns] == [1, 2, 3, 4, 5, 6]
     # each round both seats speak once, in the order drawn by the seeded source
@@ -71,7 +71,7 @@ async def test_a_debate_runs_to_max_rounds_with_random_order_and_verbatim_relay(
     assert sorted(k for k in rig.wiki.keys if "round-log" in k) == sorted(
         f"{debate_id}:round-log:{n}" for n in range(1, 7)
     )
-    assert abs(debate.cost_usd - 0.06) < 1e-9
+    assert abs(debate.spend.cost_usd - 0.06) < 1e-9
 
 
 @pytest.mark.parametrize(
@@ -90,8 +90,8 @@ async def test_consensus_ends_the_debate_early_only_if_every_seat_agreed(
     debate_id = await opened(rig)
     await idle(rig, debate_id)
     debate = await rig.h.get(debate_id)
-    assert debate.phase is Phase.CONCLUDED and debate.outcome is outcome
-    assert debate.turns == 2 and debate.summary == "s2"
+    assert debate.phase is Phase.CONCLUDED and debate.ending.outcome is outcome
+    assert debate.floor.turns == 2 and debate.moderation.summary == "s2"
 
 
 async def test_stop_mid_turn_cancels_the_debater_and_still_concludes(rig: Rig) -> None:
@@ -115,8 +115,8 @@ async def test_stop_mid_turn_cancels_the_debater_and_still_concludes(rig: Rig) -
     await asyncio.wait_for(cancelled.wait(), 5)
     await idle(rig, debate_id)
     debate = await rig.h.get(debate_id)
-    assert debate.phase is Phase.STOPPED and debate.outcome is Outcome.STOPPED
-    assert debate.turns == 1
+    assert debate.phase is Phase.STOPPED and debate.ending.outcome is Outcome.STOPPED
+    assert debate.floor.turns == 1
     assert "debate.stopped_by" in rig.room.notice_keys()
     assert len(rig.room.conclusions) == 1 and rig.wiki.keys[f"{debate_id}:conclusion"] == 1
 
@@ -164,7 +164,7 @@ async def test_auth_failure_fails_the_debate_with_a_conclusion(rig: Rig) -> None
     debate_id = await opened(rig)
     await idle(rig, debate_id)
     debate = await rig.h.get(debate_id)
-    assert debate.phase is Phase.FAILED and debate.outcome is Outcome.FAILED
+    assert debate.phase is Phase.FAILED and debate.ending.outcome is Outcome.FAILED
     assert "debater.failed" in rig.room.notice_keys() and rig.room.conclusions
 
 
@@ -173,7 +173,7 @@ async def test_credit_claude_not_logged_in_pauses_the_debate_instead(rig: Rig) -
     debate_id = await opened(rig)
     await idle(rig, debate_id)
     debate = await rig.h.get(debate_id)
-    assert debate.phase is Phase.AWAITING_USER and debate.paused == "login"
+    assert debate.phase is Phase.AWAITING_USER and debate.people.paused == "login"
     assert "limits.login" in rig.room.notice_keys() and not rig.room.conclusions
 
 

@@ -117,7 +117,7 @@ async def test_a_holder_paused_past_its_lease_stores_and_posts_nothing_more(
     await idle(first, debate.id)  # a wakes up: its step is refused, it lets the debate go
 
     final = await second.h.get(debate.id)
-    assert final.phase is Phase.CONCLUDED and final.turns == 2
+    assert final.phase is Phase.CONCLUDED and final.floor.turns == 2
     posts = first.room.turn_posts + second.room.turn_posts
     assert posts == Counter({(debate.id, 1): 1, (debate.id, 2): 1})
     assert first.room.turn_posts == Counter() and first.room.conclusions == []

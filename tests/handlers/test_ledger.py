@@ -98,7 +98,7 @@ async def test_two_party_converging_in_korean(tmp_path: Path) -> None:
     await rig.start()
     try:
         debate = await _run(rig)
-        assert debate.phase is Phase.CONCLUDED and debate.outcome is Outcome.CONSENSUS
+        assert debate.phase is Phase.CONCLUDED and debate.ending.outcome is Outcome.CONSENSUS
         turns = await _turns(rig, debate.id)
         assert [(t.number, t.seat) for t in turns] == [(1, AG), (2, CLAUDE), (3, AG), (4, CLAUDE)]
         pages = _pages(rig, debate.id)
@@ -195,7 +195,7 @@ async def test_orchestrated_rounds_pass_the_barrier_and_show_exactly_the_others(
     rig.debaters[GEMINI].enqueue(late, said(GEMINI, 2))
     try:
         debate = await _run(rig)
-        assert debate.phase is Phase.CONCLUDED and debate.outcome is Outcome.MAX_ROUNDS
+        assert debate.phase is Phase.CONCLUDED and debate.ending.outcome is Outcome.MAX_ROUNDS
         last_stored_1 = max(i for i, e in enumerate(events) if e[0] == "stored" and e[2] == 1)
         first_asked_2 = min(i for i, e in enumerate(events) if e[0] == "asked" and e[2] == 2)
         assert last_stored_1 < first_asked_2  # the barrier
@@ -266,7 +266,7 @@ async def test_open_exploration_in_english_ends_at_max_rounds_with_a_front_page(
     await rig.start()
     try:
         debate = await _run(rig)
-        assert debate.phase is Phase.CONCLUDED and debate.outcome is Outcome.MAX_ROUNDS
+        assert debate.phase is Phase.CONCLUDED and debate.ending.outcome is Outcome.MAX_ROUNDS
         assert len(await _turns(rig, debate.id)) == 2 * rig.max_rounds
         assert [r.task for r in rig.moderator.tasks] == ["front-page"]
         pages = _pages(rig, debate.id)
@@ -369,7 +369,7 @@ async def test_stop_during_an_orchestrated_round(tmp_path: Path) -> None:
         await asyncio.wait_for(rig.h.wait_idle(debate.id), 10)
         assert ended == {AG, CLAUDE, GEMINI}
         stopped = await rig.h.get(debate.id)
-        assert stopped.phase is Phase.STOPPED and stopped.asked == ()
+        assert stopped.phase is Phase.STOPPED and stopped.floor.asked == ()
         assert rig.moderator.tasks == []  # no ledger for a stopped debate
         assert len(rig.room.conclusions) == 1  # the engine's Conclusion closes it
     finally:
@@ -451,7 +451,7 @@ async def test_every_mode_end_state_and_language(
     await rig.start()
     try:
         debate = await _run(rig)
-        assert debate.phase is Phase.CONCLUDED and debate.outcome is Outcome.MAX_ROUNDS
+        assert debate.phase is Phase.CONCLUDED and debate.ending.outcome is Outcome.MAX_ROUNDS
         turns = await _turns(rig, debate.id)
         assert len(turns) == 2 * len(roster)
         pages = _pages(rig, debate.id)

@@ -116,7 +116,12 @@ def test_a_turn_page_shows_the_debater_s_markdown_above_the_reply_as_written() -
 def test_the_front_page_opens_with_the_orientation_line_and_rules_its_sections() -> None:
     ledger = '{"agreed": ["LRU"], "amendments": [], "open": ["Redis"]}'
     outputs = (("ledger", ledger), ("front-page", "# Front\n\nbody (A1) (Q1)"))
-    shown = replace(debate(), format="ledger", log=((1, AG), (2, CLAUDE)), outputs=outputs)
+    shown = replace(
+        debate(),
+        setup=replace(debate().setup, format="ledger"),
+        floor=replace(debate().floor, log=((1, AG), (2, CLAUDE))),
+        moderation=replace(debate().moderation, outputs=outputs),
+    )
     _, page = LEDGER_FORMAT.render_page(shown, "front-page", ())
     word = EN("ledger.turn")
     turns = f"[{word} 1 · AG](turns/01-ag) · [{word} 2 · Claude](turns/02-claude)"

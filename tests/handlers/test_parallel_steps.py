@@ -177,7 +177,7 @@ async def test_stop_during_a_parallel_step_ends_every_running_participant(
         await asyncio.wait_for(rig.h.wait_idle(debate_id), 10)
         assert ended == {AG, CLAUDE, GEMINI}
         debate = await rig.h.get(debate_id)
-        assert debate.phase is Phase.STOPPED and debate.asked == ()
+        assert debate.phase is Phase.STOPPED and debate.floor.asked == ()
         assert await rig.h._store.last_turns(debate_id, 100) == ()
         assert len(rig.room.conclusions) == 1
     finally:
@@ -211,8 +211,8 @@ async def test_a_participant_skipped_in_a_parallel_step_leaves_the_others_standi
 def test_approval_takes_a_format_only_if_the_roster_can_run_it() -> None:
     proposed = debate()
     duo = transition(proposed, ProposalApproved(ALICE, (), "panel"), NOW, random.Random(1))
-    assert duo.debate.format == "free" and duo.debate.phase is Phase.SPEAKING  # needs three
+    assert duo.debate.setup.format == "free" and duo.debate.phase is Phase.SPEAKING  # needs three
     trio = transition(proposed, ProposalApproved(ALICE, TRIO, "panel"), NOW, random.Random(1))
-    assert trio.debate.format == "panel" and len(trio.debate.asked) == 3
+    assert trio.debate.setup.format == "panel" and len(trio.debate.floor.asked) == 3
     unknown = transition(proposed, ProposalApproved(ALICE, TRIO, "nonesuch"), NOW, random.Random(1))
-    assert unknown.debate.format == "free"
+    assert unknown.debate.setup.format == "free"

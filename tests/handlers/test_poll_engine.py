@@ -21,6 +21,7 @@ from handlers.core.model import (
     ModeratorView,
     Outcome,
     Phase,
+    Setup,
     Turn,
     TurnMeta,
 )
@@ -41,7 +42,7 @@ def _turn(number: int, seat: str, opinion: str) -> Turn:
 
 
 def _debate() -> Debate:
-    return Debate(1, proposal(), Phase.AWAITING_USER, datetime.now(UTC), 3)
+    return Debate(1, proposal(), Phase.AWAITING_USER, datetime.now(UTC), setup=Setup(3))
 
 
 TURNS = (_turn(1, "ag", f"# 입장\n{AG_SAYS}\n\n더 자세히."), _turn(2, CLAUDE, CLAUDE_SAYS))
@@ -139,7 +140,9 @@ async def test_poll_when_the_meter_stays_low_for_two_rounds(tmp_path: Path) -> N
     try:
         debate_id = await _open(rig)
         paused = await rig.h.get(debate_id)
-        assert paused.paused == "poll" and paused.round == 2 and paused.turns == 4
+        assert (
+            paused.people.paused == "poll" and paused.floor.round == 2 and paused.floor.turns == 4
+        )
         assert paused.poll is not None and paused.poll.stage is PollStage.OPEN
         assert paused.poll.report is not None and paused.poll.report.by_rules  # none scripted
         assert rig.room.reports == [debate_id] and len(rig.room.polls[debate_id]) == 2
@@ -154,7 +157,7 @@ async def test_poll_when_the_meter_stays_low_for_two_rounds(tmp_path: Path) -> N
         assert await handler.fire_due_timers() == [debate_id]
         await idle(rig, debate_id)
         ended = await handler.get(debate_id)
-        assert ended.phase is Phase.CONCLUDED and ended.outcome is Outcome.PEOPLE
+        assert ended.phase is Phase.CONCLUDED and ended.ending.outcome is Outcome.PEOPLE
         assert ended.poll is not None and ended.poll.counts == (0, 0)
         assert "poll.no_votes" in rig.room.notice_keys()
         assert len(rig.room.conclusions) == 1 and rig.room.poll_reads == [debate_id]
@@ -169,7 +172,7 @@ async def test_poll_not_without_disagreement_nor_in_other_formats(tmp_path: Path
     try:
         debate_id = await _open(rig)
         paused = await rig.h.get(debate_id)
-        assert paused.paused == "budget" and paused.poll is None
+        assert paused.people.paused == "budget" and paused.poll is None
     finally:
         await rig.stop()
     # no POLL_HOURS (the console): the budget pause, even in a stalemate
@@ -178,7 +181,7 @@ async def test_poll_not_without_disagreement_nor_in_other_formats(tmp_path: Path
         double.default = reply("반대합니다. 처음부터 그렇게 말했습니다.", "disagree")
     try:
         debate_id = await _open(rig)
-        assert (await rig.h.get(debate_id)).paused == "budget"
+        assert (await rig.h.get(debate_id)).people.paused == "budget"
     finally:
         await rig.stop()
 
@@ -199,7 +202,7 @@ async def test_poll_at_the_round_limit_votes_bind(tmp_path: Path) -> None:
         await rig.h.submit(debate_id, StopRequested(ALICE))  # Stop during the vote: it closes now
         await idle(rig, debate_id)
         ended = await rig.h.get(debate_id)
-        assert ended.outcome is Outcome.PEOPLE and ended.poll is not None
+        assert ended.ending.outcome is Outcome.PEOPLE and ended.poll is not None
         assert ended.poll.winner == 1 and ended.poll.closed_by == "alice"
         decided = [p for _, k, p in rig.room.notices if k == "poll.decided"]
         assert decided == [{"answer": "Claude: Redis", "votes": "4", "total": "5"}]
@@ -209,7 +212,7 @@ async def test_poll_at_the_round_limit_votes_bind(tmp_path: Path) -> None:
 
 def test_poll_result_reaches_the_moderators_conclusion_request() -> None:
     poll = PeoplePoll(24, PollStage.CLOSED, answers=("AG: LRU", "Claude: Redis"), counts=(1, 4))
-    ended = replace(_debate(), outcome=Outcome.PEOPLE, poll=poll)
+    ended = replace(_debate(), poll=poll, ending=replace(_debate().ending, outcome=Outcome.PEOPLE))
     text = "\n".join(m for _, m in conclusion_prompt(ModeratorView(ended), "ko").messages)
     assert "Outcome: people" in text
     assert "The people's poll chose 'Claude: Redis' (AG: LRU: 1; Claude: Redis: 4)" in text
@@ -267,7 +270,7 @@ async def test_poll_a_crash_at_any_point_closes_it_once(tmp_path: Path) -> None:
             where = f"crash at call {at} ({rig.plan.log[at - 1]})"
             assert restarted, where
             ended = await rig.h.get(debate_id)
-            assert ended.outcome is Outcome.PEOPLE and ended.phase is Phase.CONCLUDED, where
+            assert ended.ending.outcome is Outcome.PEOPLE and ended.phase is Phase.CONCLUDED, where
             assert ended.poll is not None and ended.poll.counts == (1, 2), where
             assert rig.room.reports == [debate_id] and list(rig.room.polls) == [debate_id], where
             assert len(rig.moderator.tasks) == 1 and len(rig.room.conclusions) == 1, where

@@ -49,7 +49,7 @@ async def test_a_reply_that_came_while_the_store_was_down_is_saved_not_asked_aga
     try:
         debate_id = await rig.debate_to_end()
         ended = await rig.h.get(debate_id)
-        assert ended.phase is Phase.CONCLUDED and ended.outcome is Outcome.MAX_ROUNDS
+        assert ended.phase is Phase.CONCLUDED and ended.ending.outcome is Outcome.MAX_ROUNDS
         assert stores[0].refused == [1, 1]  # turn 1's save refused twice, then stored
         turns = await rig.h._store.last_turns(debate_id, 10)
         assert [t.number for t in turns] == [1, 2, 3, 4]
@@ -94,7 +94,7 @@ async def test_a_timer_due_while_the_store_is_out_of_reach_still_fires(tmp_path:
         assert made is not None
         await rig.h.submit(made.id, ProposalApproved(ALICE))
         await asyncio.wait_for(rig.h.wait_idle(made.id), 10)
-        assert (await rig.h.get(made.id)).paused == "limit"
+        assert (await rig.h.get(made.id)).people.paused == "limit"
         rig.clock.advance(3601)
         assert await rig.h.fire_due_timers() == [made.id]
         assert stores[0].refused == 1  # the outage came, and was waited out

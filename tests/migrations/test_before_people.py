@@ -55,8 +55,8 @@ async def test_an_old_answer_becomes_a_line_and_an_old_ask_shows_its_turn(
         assert 9 in await db.applied_versions()
         store = SqliteStore(db)
         moved = await store.load(debate.id)
-        assert moved.people == (PeopleLine("", ANSWER),)
-        assert moved.asked == (OpenAsk("claude", 3, fresh_session=True),)
+        assert moved.people.lines == (PeopleLine("", ANSWER),)
+        assert moved.floor.asked == (OpenAsk("claude", 3, fresh_session=True),)
         assert moved.proposal.topic == "캐시"
         assert await store.pending_effects(debate.id, 10) == [
             (1, AskDebater("claude", 3, 2, shows=(2,), step="turn")),

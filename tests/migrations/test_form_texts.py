@@ -43,9 +43,12 @@ async def test_a_stored_evidence_option_becomes_an_unnamed_form_text(
     try:
         assert 7 in await db.applied_versions()
         moved = await SqliteStore(db).load(debate.id)
-        assert moved.added == (Added(EVIDENCE, 0, "", TEXT),)
-        assert moved.options == (("ledger.stance", "neutral"),)
+        assert moved.setup.added == (Added(EVIDENCE, 0, "", TEXT),)
+        assert moved.setup.options == (("ledger.stance", "neutral"),)
         assert moved.added_text(EVIDENCE) == TEXT  # read as before: every character
-        assert replace(moved, added=(), options=()).proposal.topic == "캐시"
+        assert (
+            replace(moved, setup=replace(moved.setup, added=(), options=())).proposal.topic
+            == "캐시"
+        )
     finally:
         await db.close()

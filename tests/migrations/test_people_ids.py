@@ -64,6 +64,6 @@ async def test_stored_proposals_name_their_people_after_the_migration(
             assert row is not None
             proposal = json.loads(row["state"])["proposal"]
             assert "participants" not in proposal and "participant_names" not in proposal
-        assert first.proposal.topic == "캐시" and first.max_rounds == 3  # the rest kept
+        assert first.proposal.topic == "캐시" and first.setup.max_rounds == 3  # the rest kept
     finally:
         await db.close()

@@ -68,7 +68,7 @@ async def test_stored_reasons_become_their_names(
     try:
         assert NAMED in await db.applied_versions()
         moved = await SqliteStore(db).load(debate.id)
-        assert moved.outputs[0] == tuple(OTHER)
+        assert moved.moderation.outputs[0] == tuple(OTHER)
         assert Route.read(moved.output_of("route") or "") == new
     finally:
         await db.close()

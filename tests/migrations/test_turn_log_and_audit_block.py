@@ -52,13 +52,13 @@ async def test_an_old_debate_gets_its_log_and_an_old_audit_notice_its_block(
         assert 11 in await db.applied_versions()
         store = SqliteStore(db)
         moved = await store.load(debate.id)
-        assert moved.log == ((1, CLAUDE), (2, AG))
+        assert moved.floor.log == ((1, CLAUDE), (2, AG))
         assert moved.proposal.topic == "캐시"
         assert await store.pending_effects(debate.id, 10) == [
             (1, Notify("adversarial.audit", (("block", AUDIT),))),
             (2, Notify("debate.opening", (("seat", "claude"),))),  # kept as it was
             (3, PostTurn(2)),
         ]
-        assert (await store.load(fresh.id)).log == ()  # no turns: nothing to rebuild
+        assert (await store.load(fresh.id)).floor.log == ()  # no turns: nothing to rebuild
     finally:
         await db.close()

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 import prompts
 from handlers.core.effects import AskDebater
 from handlers.core.i18n import LANGUAGES, LocaleError, Strings, load_table
-from handlers.core.model import AG, CLAUDE, Debate, Phase, Proposal, Turn, TurnMeta
+from handlers.core.model import AG, CLAUDE, Debate, Floor, Phase, Proposal, Setup, Turn, TurnMeta
 from handlers.core.reply_fields import encodable, shown
 from handlers.core.reply_parser import parse_reply
 from handlers.prompting import compose_turn_prompt, participant_system_prompt
@@ -81,9 +81,8 @@ def _debate() -> Debate:
         proposal=proposal,
         phase=Phase.SPEAKING,
         created_at=NOW,
-        max_rounds=4,
-        round=2,
-        speaker=CLAUDE,
+        setup=Setup(4),
+        floor=Floor(round=2, speaker=CLAUDE),
     )
 
 

@@ -102,7 +102,8 @@ def conclusion_prompt(view: ModeratorView, language: str) -> Prompt:
         language,
         ConclusionReply,
         state=_ending(view.debate),
-        working_document=_cut(view.debate.working_document, WORKING_DOCUMENT_MAX_CHARS) or "-",
+        working_document=_cut(view.debate.moderation.working_document, WORKING_DOCUMENT_MAX_CHARS)
+        or "-",
         **_view_values(view),
     )
 
@@ -143,13 +144,13 @@ def _view_values(view: ModeratorView, judged_before: bool = False) -> dict[str, 
         "topic": _cut(proposal.topic, AGENDA_FIELD_MAX_CHARS),
         "question": _cut(proposal.question, AGENDA_FIELD_MAX_CHARS),
         "reason": _cut(proposal.reason, AGENDA_FIELD_MAX_CHARS),
-        "summary": bound_summary(view.debate.summary) or "-",
+        "summary": bound_summary(view.debate.moderation.summary) or "-",
         "turns": "\n\n".join(shown) or "-",
     }
 
 
 def _stances(debate: Debate) -> str:
-    stated = [f"{_label(debate, seat)} {stance.value}" for seat, stance in debate.stances]
+    stated = [f"{_label(debate, seat)} {stance.value}" for seat, stance in debate.floor.stances]
     return ", ".join(stated) or "none yet"
 
 
@@ -165,7 +166,7 @@ def _line(name: str, **values: object) -> str:
 
 
 def _state(debate: Debate, people: tuple[PeopleLine, ...] = ()) -> str:
-    waiting = [_label(debate, s) for s in debate.order if s not in debate.spoken]
+    waiting = [_label(debate, s) for s in debate.floor.order if s not in debate.floor.spoken]
     participants = ", ".join(_label(debate, p) for p in debate.ids)
     state = _line(
         "state",
@@ -180,23 +181,23 @@ def _state(debate: Debate, people: tuple[PeopleLine, ...] = ()) -> str:
             lines.append(_line("people_answer", who=line.who, question=line.question, said=said))
         else:
             lines.append(_line("people_said", who=line.who, said=said))
-    lines.append("Claim board:\n" + (as_lines(debate.claims) or "(no claims yet)"))
-    for turn, seat in debate.unquoted[-4:]:
+    lines.append("Claim board:\n" + (as_lines(debate.moderation.claims) or "(no claims yet)"))
+    for turn, seat in debate.floor.unquoted[-4:]:
         lines.append(_line("unquoted", turn=turn, seat=_label(debate, seat)))
     return "\n".join(lines)
 
 
 def _ending(debate: Debate) -> str:
-    outcome = debate.outcome.value if debate.outcome else "ended"
+    outcome = debate.ending.outcome.value if debate.ending.outcome else "ended"
     return _line("ending", outcome=outcome, **_progress(debate)) + _vote(debate)
 
 
 def _progress(debate: Debate) -> dict[str, object]:
     """The round, the turns and the stances: the values the state and the ending share."""
     return {
-        "round": debate.round,
-        "max_rounds": debate.max_rounds,
-        "turns": debate.turns,
+        "round": debate.floor.round,
+        "max_rounds": debate.setup.max_rounds,
+        "turns": debate.floor.turns,
         "stances": _stances(debate),
     }
 

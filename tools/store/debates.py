@@ -8,14 +8,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
 
-from pydantic import TypeAdapter
-
 from handlers.core.effects import Effect
 from handlers.core.model import Debate, Phase, Turn
 from tools.store.db import Database, Params
+from tools.store.debate_rows import debate_of, state_text
 from tools.store.effect_queue import EffectQueue
 from tools.store.inbox import MARK_DONE
-from tools.store.json_text import storable
 from tools.store.polls import CLOSE_DUE, CLOSE_POLL, INSERT_POLL, INSERT_RESUME, SELECT_DUE
 from tools.store.turns import (
     INSERT_TURN,
@@ -26,7 +24,6 @@ from tools.store.turns import (
     turn_row,
 )
 
-_DEBATE = TypeAdapter(Debate)
 WIKI_KEY_BYTES = 3  # six hex digits: two databases' debate 1 on one topic meet 1 time in 16 M
 
 # A second card waiting in a channel (another gateway process proposed the same chat first)
@@ -103,7 +100,11 @@ class SqliteStore:
             if row is None:
                 return None
             debate_id = int(row[0])
-            debate = replace(draft, id=debate_id, wiki_key=secrets.token_hex(WIKI_KEY_BYTES))
+            debate = replace(
+                draft,
+                id=debate_id,
+                setup=replace(draft.setup, wiki_key=secrets.token_hex(WIKI_KEY_BYTES)),
+            )
             queue = EffectQueue().step((), effects)
             await conn.execute(UPDATE_DEBATE, _state_row(debate, stamp, queue))
             expires = (draft.created_at + ttl).isoformat()
@@ -115,7 +116,7 @@ class SqliteStore:
         row = await self._db.fetch_one(SELECT_STATE, (debate_id,))
         if row is None:
             raise DebateNotFound(debate_id)
-        return _DEBATE.validate_json(row["state"])
+        return debate_of(row["state"])
 
     async def load_in(self, debate_id: int, guild_id: int) -> Debate:
         """The debate's current state if it belongs to server `guild_id`; one of another server
@@ -123,7 +124,7 @@ class SqliteStore:
         row = await self._db.fetch_one(SELECT_STATE_IN_GUILD, (debate_id, guild_id))
         if row is None:
             raise DebateNotFound(debate_id)
-        return _DEBATE.validate_json(row["state"])
+        return debate_of(row["state"])
 
     async def open_ids(self, guild_id: int | None = None) -> list[int]:
         """Ids of the debates not yet ended (a card waiting included), oldest first: of server
@@ -266,6 +267,15 @@ class SqliteStore:
 
 def _state_row(debate: Debate, stamp: str, queue: EffectQueue) -> tuple[object, ...]:
     """UPDATE_DEBATE's values: the state as JSON, its query columns and the effect queue."""
-    ended = debate.ended_at.isoformat() if debate.ended_at else None
-    state = storable(_DEBATE, debate)
-    return (debate.phase, state, stamp, ended, debate.format, queue.text(), queue.seq, debate.id)
+    ended = debate.ending.ended_at.isoformat() if debate.ending.ended_at else None
+    state = state_text(debate)
+    return (
+        debate.phase,
+        state,
+        stamp,
+        ended,
+        debate.setup.format,
+        queue.text(),
+        queue.seq,
+        debate.id,
+    )

@@ -43,9 +43,12 @@ def export_markdown(debate: Debate, turns: tuple[Turn, ...], t: Translate) -> st
         f"## {t('export.transcript')}",
         *(_unmarked(render_round_section(turn, "", "x", t, debate)) for turn in ordered),
         f"## {t('export.people')}",
-        *(_unmarked(_people_line(line.who, line.text, line.question, t)) for line in debate.people),
+        *(
+            _unmarked(_people_line(line.who, line.text, line.question, t))
+            for line in debate.people.lines
+        ),
         f"## {t('export.notes')}",
-        *(t("export.note", turn=turn, note=note) for turn, note in debate.notes),
+        *(t("export.note", turn=turn, note=note) for turn, note in debate.moderation.notes),
         f"## {t('export.outcome')}",
         _outcome(debate, t),
     ]
@@ -69,12 +72,16 @@ def _people_line(who: str, text: str, question: str, t: Translate) -> str:
 
 def _outcome(debate: Debate, t: Translate) -> str:
     """The Conclusion page, or the format's closing block where it stands in for one."""
-    fmt = format_named(debate.format)
-    if debate.conclusion is not None and not fmt.closes_itself(debate):
-        return below_turn_headings(render_conclusion(debate, debate.conclusion, t))
-    closing = fill_keys(warned(debate, fmt.summary(debate)), t) if debate.outcome else ""
-    state = t(f"wiki.outcome.{debate.outcome.value}" if debate.outcome else "wiki.outcome.unknown")
-    outcome = t("wiki.conclusion.outcome", outcome=state, rounds=debate.round)
+    fmt = format_named(debate.setup.format)
+    if debate.ending.conclusion is not None and not fmt.closes_itself(debate):
+        return below_turn_headings(render_conclusion(debate, debate.ending.conclusion, t))
+    closing = fill_keys(warned(debate, fmt.summary(debate)), t) if debate.ending.outcome else ""
+    state = t(
+        f"wiki.outcome.{debate.ending.outcome.value}"
+        if debate.ending.outcome
+        else "wiki.outcome.unknown"
+    )
+    outcome = t("wiki.conclusion.outcome", outcome=state, rounds=debate.floor.round)
     cost = t("credit.per_seat", seats=cost_per_seat(debate))
     return "\n\n".join(p for p in (f"_{outcome}_", below_turn_headings(closing), f"_{cost}_") if p)
 

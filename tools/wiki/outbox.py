@@ -127,7 +127,7 @@ class WikiOutbox(OutboxWriters):
         path, t = self.path_of(debate, page), self._t.of(debate)
         content = markdown
         if not page.endswith(ASSET_SUFFIXES):
-            names = format_named(debate.format).pages(debate)
+            names = format_named(debate.setup.format).pages(debate)
             pages = {name: self.path_of(debate, name) for name in names}
             content = link_assets(fill_keys(markdown, t), path, pages, self._backend.link)
             if getattr(self._backend, "wikijs_callouts", False):
@@ -142,7 +142,7 @@ class WikiOutbox(OutboxWriters):
 
     def path_of(self, debate: Debate, page: str) -> str:
         """`{root}/{slug}/{page}`, the slug stable (the debate's id, wiki key and topic)."""
-        slug = topic_slug(debate.id, debate.proposal.topic, self._root, debate.wiki_key)
+        slug = topic_slug(debate.id, debate.proposal.topic, self._root, debate.setup.wiki_key)
         return page_path(self._root, slug, page)
 
     async def _enqueue(

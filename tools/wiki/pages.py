@@ -75,12 +75,12 @@ def render_agenda(debate: Debate, t: Translate) -> str:
         f"- {t('wiki.agenda.debaters', debaters=debaters)}\n"
         f"- {t('wiki.agenda.people', people=people)}",
         f"## {t('wiki.agenda.format')}",
-        _format_line(debate.format, t),
+        _format_line(debate.setup.format, t),
         f"## {t('wiki.agenda.limits')}",
-        f"- {t('wiki.agenda.max_rounds', rounds=debate.max_rounds)}",
+        f"- {t('wiki.agenda.max_rounds', rounds=debate.setup.max_rounds)}",
     ]
-    if debate.started_at is not None:
-        parts[-1] += f"\n- {t('wiki.agenda.started', time=_time(debate.started_at))}"
+    if debate.setup.started_at is not None:
+        parts[-1] += f"\n- {t('wiki.agenda.started', time=_time(debate.setup.started_at))}"
     return "\n\n".join(parts) + "\n"
 
 
@@ -88,7 +88,7 @@ def _added(debate: Debate, t: Translate) -> list[str]:
     """What the people typed in the card's forms (a form with a `wiki.agenda.added_<key>`
     heading, such as the adversarial evidence), verbatim, each under their name."""
     parts: list[str] = []
-    for key in dict.fromkeys(a.key for a in debate.added if a.text.strip()):
+    for key in dict.fromkeys(a.key for a in debate.setup.added if a.text.strip()):
         try:
             heading = t(f"wiki.agenda.added_{key.replace('.', '_')}")
         except LocaleError:
@@ -114,9 +114,9 @@ def _with_persona(debate: Debate, participant: str, t: Translate) -> str:
 
 def render_working_document(debate: Debate, t: Translate) -> str:
     """The document the debaters build, exactly as the moderator applied it."""
-    if not debate.working_document.strip():
+    if not debate.moderation.working_document.strip():
         return t("wiki.working_document.empty") + "\n"
-    return _neutral(debate.working_document)
+    return _neutral(debate.moderation.working_document)
 
 
 def participant_name(debate: Debate | None, participant: str, t: Translate) -> str:
@@ -186,13 +186,15 @@ def _reply_body(turn: Turn, opinion: str, t: Translate) -> str:
 def render_conclusion(debate: Debate, conclusion: Conclusion, t: Translate) -> str:
     """Decision, agreed points, open issues, each side's position and next steps."""
     outcome = t(
-        f"wiki.outcome.{debate.outcome.value}" if debate.outcome else "wiki.outcome.unknown"
+        f"wiki.outcome.{debate.ending.outcome.value}"
+        if debate.ending.outcome
+        else "wiki.outcome.unknown"
     )
     positions = [
         f"- **{participant_name(debate, seat, t)}**: {text}" for seat, text in conclusion.positions
     ]
     parts = [
-        f"_{t('wiki.conclusion.outcome', outcome=outcome, rounds=debate.round)}_",
+        f"_{t('wiki.conclusion.outcome', outcome=outcome, rounds=debate.floor.round)}_",
         *_warned(degraded_line(debate, t, by_rules=conclusion.source is ModeratorSource.RULES)),
         f"## {t('wiki.conclusion.decision')}",
         _neutral(conclusion.decision.strip()) or t("wiki.conclusion.none"),
@@ -214,7 +216,7 @@ def render_conclusion(debate: Debate, conclusion: Conclusion, t: Translate) -> s
     if conclusion.source is ModeratorSource.RULES:
         parts.append(f"_{t('wiki.conclusion.by_rules')}_")
     parts.append(f"_{t('credit.per_seat', seats=cost_per_seat(debate))}_")
-    if debate.claims:  # the Conclusion ends with the final claim board
+    if debate.moderation.claims:  # the Conclusion ends with the final claim board
         parts += [f"## {t('wiki.claims.title')}", claim_table(debate, t)]
     return "\n\n".join(parts) + "\n"
 
@@ -227,7 +229,7 @@ def claim_table(debate: Debate, t: Translate) -> str:
     """The claim board as a Markdown table (every claim, whole)."""
     head = [t(f"wiki.claims.{k}") for k in ("id", "claim", "holders", "status")]
     rows = [f"| {' | '.join(head)} |", "|---|---|---|---|"]
-    for claim in debate.claims:
+    for claim in debate.moderation.claims:
         holders = ", ".join(participant_name(debate, h, t) for h in claim.holders) or "-"
         cells = (claim.id, claim.text, holders, claim.status.value)
         rows.append("| " + " | ".join(_cell(c) for c in cells) + " |")

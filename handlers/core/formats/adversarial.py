@@ -84,12 +84,16 @@ class AdversarialFormat(Format):
 
     def start(self, debate: Debate, rng: random.Random) -> Plan:
         """Draw Advocate and Challenger, seat the Reconciler, and audit the context first."""
-        roster = tuple(m for m in debate.roster if m.id != RECONCILER_ID)
+        roster = tuple(m for m in debate.setup.roster if m.id != RECONCILER_ID)
         pair = [m.id for m in roster[:2]]
         rng.shuffle(pair)
-        reconciler = reconciler_of(debate.options)
+        reconciler = reconciler_of(debate.setup.options)
         order = (*pair, reconciler.id)
-        opened = replace(debate, round=1, roster=(*roster, reconciler), order=order, spoken=())
+        opened = replace(
+            debate,
+            floor=replace(debate.floor, round=1, order=order, spoken=()),
+            setup=replace(debate.setup, roster=(*roster, reconciler)),
+        )
         return TaskStep(opened, "intake")
 
     def noted(self, debate: Debate, turn: Turn) -> Debate:
@@ -101,8 +105,8 @@ class AdversarialFormat(Format):
 
     def answered(self, debate: Debate, rng: random.Random) -> Plan:
         """One repair request for a missing prefix; then the tier's next role."""
-        role = _role(debate.step)
-        gaps = output_of(debate, f"missing:{role}") if debate.step_turns else ""
+        role = _role(debate.floor.step)
+        gaps = output_of(debate, f"missing:{role}") if debate.floor.step_turns else ""
         repair = repair_ask(debate, ((self.seat_of(debate, role), gaps),), "adversarial.repair")
         return repair or self._after(debate, role)
 
@@ -182,12 +186,12 @@ class AdversarialFormat(Format):
 
     def seat_of(self, debate: Debate, role: str) -> str:
         """The participant playing `role`."""
-        return debate.order[ROLES.index(role)]
+        return debate.floor.order[ROLES.index(role)]
 
     def shows(self, debate: Debate, participant: str) -> tuple[int, ...]:
         """A repair sees its own answer; the Challenger the Advocate's; the Reconciler both."""
-        role = _role(debate.step)
-        if is_repair(debate.step):
+        role = _role(debate.floor.step)
+        if is_repair(debate.floor.step):
             return latest_of(debate, participant)
         wanted = {"challenger": ("advocate",), "reconciler": ("advocate", "challenger")}
         return self._latest(debate, wanted.get(role, ()))

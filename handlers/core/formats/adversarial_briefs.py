@@ -42,8 +42,8 @@ def people_texts(debate: Debate) -> tuple[str, ...]:
     """What the people gave: the conversation, the card's proposal, the evidence and
     constraints added on the card, and their words since."""
     proposal = debate.proposal
-    lines = tuple(line.text for line in debate.people)
-    added = tuple(a.text for a in debate.added if a.key == EVIDENCE)  # each person's
+    lines = tuple(line.text for line in debate.people.lines)
+    added = tuple(a.text for a in debate.setup.added if a.key == EVIDENCE)  # each person's
     return (proposal.topic, proposal.question, proposal.context, *added, *lines)
 
 

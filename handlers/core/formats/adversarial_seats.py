@@ -36,7 +36,7 @@ def reconciler_of(options: tuple[tuple[str, str], ...]) -> Participant:
 
 def role_of(debate: Debate, seat: str) -> str:
     """The role a participant plays (by its place in the drawn order)."""
-    return ROLES[debate.order.index(seat)] if seat in debate.order[:3] else "advocate"
+    return ROLES[debate.floor.order.index(seat)] if seat in debate.floor.order[:3] else "advocate"
 
 
 def tier_of(role: str, tier: Tier) -> str:
@@ -47,8 +47,10 @@ def tier_of(role: str, tier: Tier) -> str:
 def on_tiers(debate: Debate, tier: Tier) -> Debate:
     """Each role on a Claude seat without a model of its own on its tier's model (`--model`);
     the Reconciler's own model (ADVERSARIAL_RECONCILER_MODEL) wins; other backends keep theirs."""
-    chosen = dict(debate.options)
-    tiers = {seat: tier_of(role, tier) for role, seat in zip(ROLES, debate.order, strict=False)}
+    chosen = dict(debate.setup.options)
+    tiers = {
+        seat: tier_of(role, tier) for role, seat in zip(ROLES, debate.floor.order, strict=False)
+    }
     own = {RECONCILER_ID: chosen.get(RECONCILER_MODEL, "")}
 
     def seated(member: Participant) -> Participant:
@@ -57,15 +59,17 @@ def on_tiers(debate: Debate, tier: Tier) -> Debate:
         mine = own.get(member.id, member.model)
         return replace(member, model=mine or chosen.get(TIER_MODELS[tiers[member.id]], ""))
 
-    return replace(debate, roster=tuple(seated(m) for m in debate.roster))
+    return replace(
+        debate, setup=replace(debate.setup, roster=tuple(seated(m) for m in debate.setup.roster))
+    )
 
 
 def tier_lines(debate: Debate, tier: Tier) -> tuple[str, ...]:
     """The seed's "Model tiers used": each tier, the model it maps to, and who ran on it."""
-    chosen, own = dict(debate.options), word("backend_model")
+    chosen, own = dict(debate.setup.options), word("backend_model")
     playing = [
         (r, debate.member(s))
-        for r, s in zip(ROLES, debate.order, strict=False)
+        for r, s in zip(ROLES, debate.floor.order, strict=False)
         if r != "advocate" or tier is not Tier.LITE
     ]
     lines = []

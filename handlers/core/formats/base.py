@@ -176,7 +176,7 @@ class Format(ABC):
         """The card's participants line, keyed (keys.py): `AG · Claude (security reviewer)`."""
         return " · ".join(
             verbatim(f"{names[m.id]} ({m.persona})" if m.persona else names[m.id])
-            for m in debate.roster
+            for m in debate.setup.roster
         )
 
     def seats_added(self, options: tuple[tuple[str, str], ...]) -> tuple[Participant, ...]:
@@ -187,15 +187,17 @@ class Format(ABC):
 
 def output_of(debate: Debate, task: str) -> str:
     """A stored task output ('' if the task has not run)."""
-    return dict(debate.outputs).get(task, "")
+    return dict(debate.moderation.outputs).get(task, "")
 
 
 def with_output(debate: Debate, task: str, output: str, *, by_rules: bool = False) -> Debate:
     """The debate with `task`'s output stored (replacing one), marked if the rules wrote it."""
     source = SOURCE.format(task)
-    kept = tuple(pair for pair in debate.outputs if pair[0] not in (task, source))
+    kept = tuple(pair for pair in debate.moderation.outputs if pair[0] not in (task, source))
     marked = ((source, "rules"),) if by_rules else ()
-    return replace(debate, outputs=(*kept, (task, output), *marked))
+    return replace(
+        debate, moderation=replace(debate.moderation, outputs=(*kept, (task, output), *marked))
+    )
 
 
 def by_rules(debate: Debate, task: str) -> bool:
@@ -219,11 +221,11 @@ def repair_ask(debate: Debate, gaps: tuple[tuple[str, str], ...], notice: str) -
     """The one repair request to each (participant, missing parts) that lacks any, with the
     notice `notice` naming them; None if none lacks any or this step is the repair already."""
     lacking = tuple((seat, missing) for seat, missing in gaps if missing)
-    if not lacking or is_repair(debate.step):
+    if not lacking or is_repair(debate.floor.step):
         return None
     said = tuple(Notify(notice, (("seat", seat), ("missing", gap))) for seat, gap in lacking)
     asked = tuple(seat for seat, _ in lacking)
-    return AskStep(debate, f"{debate.step}{REPAIR_SUFFIX}", asked, said)
+    return AskStep(debate, f"{debate.floor.step}{REPAIR_SUFFIX}", asked, said)
 
 
 def agenda(debate: Debate) -> tuple[tuple[str, str], ...]:
@@ -238,7 +240,7 @@ def agenda(debate: Debate) -> tuple[tuple[str, str], ...]:
 
 def people_said(debate: Debate) -> str:
     """What the people said, a line each, attributed and verbatim ('-': nothing)."""
-    return "\n".join(f"- {line.who}: {line.text}" for line in debate.people) or "-"
+    return "\n".join(f"- {line.who}: {line.text}" for line in debate.people.lines) or "-"
 
 
 def relayed(debate: Debate, template: str, turns: tuple[Turn, ...]) -> list[Piece]:
@@ -254,19 +256,19 @@ def relayed(debate: Debate, template: str, turns: tuple[Turn, ...]) -> list[Piec
 
 def every_turn(debate: Debate) -> tuple[int, ...]:
     """Every stored turn of the debate."""
-    return tuple(number for number, _ in debate.log)
+    return tuple(number for number, _ in debate.floor.log)
 
 
 def latest_of(debate: Debate, seat: str) -> tuple[int, ...]:
     """The participant's latest stored turn, if any (a repair's answer replaces the first)."""
-    latest = max((n for n, who in debate.log if who == seat), default=0)
+    latest = max((n for n, who in debate.floor.log if who == seat), default=0)
     return (latest,) if latest else ()
 
 
 def since_own(debate: Debate, seat: str) -> tuple[int, ...]:
     """Every other participant's turn since this one last spoke."""
-    last_own = max((n for n, who in debate.log if who == seat), default=0)
-    return tuple(n for n, who in debate.log if n > last_own and who != seat)
+    last_own = max((n for n, who in debate.floor.log if who == seat), default=0)
+    return tuple(n for n, who in debate.floor.log if n > last_own and who != seat)
 
 
 def strings(value: object) -> tuple[str, ...]:

@@ -40,7 +40,11 @@ class BoardroomFormat(Format):
         """The moderator first states the question as a concrete decision (and, for a squad
         over five, picks the panel); the debate has the seed's two rounds, whatever the
         card's budget said."""
-        started = replace(debate, round=1, max_rounds=ROUNDS, order=debate.ids, spoken=())
+        started = replace(
+            debate,
+            floor=replace(debate.floor, round=1, order=debate.ids, spoken=()),
+            setup=replace(debate.setup, max_rounds=ROUNDS),
+        )
         return TaskStep(started, DECISION)
 
     def _round_one(self, debate: Debate) -> Plan:
@@ -55,28 +59,32 @@ class BoardroomFormat(Format):
 
     def noted(self, debate: Debate, turn: Turn) -> Debate:
         """Keep the vote, why it changed (round 2) and what the answer lacks (for one repair)."""
-        found = parse_position(turn.text, debate.round)
+        found = parse_position(turn.text, debate.floor.round)
         vote = found.vote or (vote_of(turn.text) if turn.meta.person else None)  # its first word
-        notes = {f"vote/{debate.round}/{turn.seat}": vote or ""}
-        if not is_repair(debate.step):
-            gaps = lacks(turn, missing_parts(found, debate.round))
-            notes[f"missing/{debate.round}/{turn.seat}"] = ", ".join(gaps)
-        if debate.round == 2:
+        notes = {f"vote/{debate.floor.round}/{turn.seat}": vote or ""}
+        if not is_repair(debate.floor.step):
+            gaps = lacks(turn, missing_parts(found, debate.floor.round))
+            notes[f"missing/{debate.floor.round}/{turn.seat}"] = ", ".join(gaps)
+        if debate.floor.round == 2:
             notes[f"why/{turn.seat}"] = found.why_changed
-        kept = dict(debate.outputs)
+        kept = dict(debate.moderation.outputs)
         for key, value in notes.items():
             if value or key not in kept:  # a repair without a vote keeps the first one's
                 kept[key] = value
-        return replace(debate, outputs=tuple(kept.items()))
+        return replace(debate, moderation=replace(debate.moderation, outputs=tuple(kept.items())))
 
     def answered(self, debate: Debate, rng: random.Random) -> Plan:
         """Round 1 done: round 2 with every position; round 2 done: the synthesis."""
         repair = repair_ask(debate, pages.gaps(debate), "boardroom.repair")
         if repair is not None:
             return repair
-        if debate.round == 1:
-            boundary = (*debate.outputs, (pages.ROUND1_LAST, str(debate.turns)))
-            informed = replace(debate, round=2, spoken=(), outputs=boundary)
+        if debate.floor.round == 1:
+            boundary = (*debate.moderation.outputs, (pages.ROUND1_LAST, str(debate.floor.turns)))
+            informed = replace(
+                debate,
+                floor=replace(debate.floor, round=2, spoken=()),
+                moderation=replace(debate.moderation, outputs=boundary),
+            )
             written = tuple(WritePage(f"round-1/{seat}") for seat in pages.seats_in(informed, 1))
             return AskStep(informed, REBUTTAL, debate.ids, (*written, Notify("boardroom.round2")))
         return TaskStep(debate, SYNTHESIS)
@@ -91,9 +99,9 @@ class BoardroomFormat(Format):
 
     def shows(self, debate: Debate, participant: str) -> tuple[int, ...]:
         """Round 1 sees nothing (isolation); round 2 every answer, its own too; a repair its own."""
-        if is_repair(debate.step):
+        if is_repair(debate.floor.step):
             return latest_of(debate, participant)
-        if debate.step == POSITION or debate.round <= 1:
+        if debate.floor.step == POSITION or debate.floor.round <= 1:
             return ()
         return every_turn(debate)
 
@@ -107,7 +115,7 @@ class BoardroomFormat(Format):
             ("persona", me.persona or "-"),
             ("panel", pages.panel_line(debate)),
         )
-        rnd = debate.round
+        rnd = debate.floor.round
         kept = values if rnd == 1 else _without_context(values)  # round 1 had the context
         ask = Piece(f"boardroom_round{rnd}", kept, True, f"boardroom_reply{rnd}")
         if is_repair(given.ask.step):
@@ -129,7 +137,7 @@ class BoardroomFormat(Format):
 
     def holds(self, debate: Debate) -> bool:
         """Round-1 answers are posted only once all are in (isolation)."""
-        return debate.step == POSITION
+        return debate.floor.step == POSITION
 
     def task_brief(self, debate: Debate, task: str, shown: tuple[Turn, ...]) -> tuple[Piece, ...]:
         """The decision, the advisor's review, or the synthesis over every answer verbatim."""
@@ -185,7 +193,7 @@ class BoardroomFormat(Format):
         round_page = pages.round_page(page)
         if round_page is None:
             return ()
-        return tuple(number for number, who in debate.log if who == round_page[1])
+        return tuple(number for number, who in debate.floor.log if who == round_page[1])
 
     def render_page(self, debate: Debate, page: str, turns: tuple[Turn, ...]) -> tuple[str, str]:
         """A round page or the synthesis."""
@@ -197,13 +205,13 @@ class BoardroomFormat(Format):
 
     def estimate(self, debate: Debate) -> tuple[int, int]:
         """Two answers and one repair each, of at most five; decision, draft and review."""
-        return 4 * min(len(debate.roster), pages.MAX_PANEL), 3
+        return 4 * min(len(debate.setup.roster), pages.MAX_PANEL), 3
 
     def pages(self, debate: Debate) -> tuple[str, ...]:
         """The synthesis first (it records the outcome, so it is linked first), then the rest."""
         written = [SYNTHESIS] if debate.output_of(ADVISOR) is not None else []
         written.append(WikiPage.AGENDA.value)
-        if debate.log:
+        if debate.floor.log:
             written.append(WikiPage.ROUND_LOG.value)
         if debate.output_of(pages.ROUND1_LAST) is not None:
             written += [f"round-1/{seat}" for seat in pages.seats_in(debate, 1)]

@@ -63,13 +63,15 @@ def round_of(debate: Debate, number: int) -> int:
 
 def seats_in(debate: Debate, round_number: int) -> tuple[str, ...]:
     """The members with an answer in that round, in roster order."""
-    seats = {who for n, who in debate.log if round_of(debate, n) == round_number}
+    seats = {who for n, who in debate.floor.log if round_of(debate, n) == round_number}
     return tuple(seat for seat in debate.ids if seat in seats)
 
 
 def gaps(debate: Debate) -> tuple[tuple[str, str], ...]:
     """(member, its answer's missing parts, if any) in this round."""
-    return tuple((s, debate.output_of(f"missing/{debate.round}/{s}") or "") for s in debate.ids)
+    return tuple(
+        (s, debate.output_of(f"missing/{debate.floor.round}/{s}") or "") for s in debate.ids
+    )
 
 
 def round_page(page: str) -> tuple[int, str] | None:
@@ -104,7 +106,7 @@ def fallback_decision(debate: Debate) -> str:
 
 def panel_line(debate: Debate) -> str:
     """`AG (architect), Claude (security reviewer)`."""
-    return ", ".join(named(m) for m in debate.roster)
+    return ", ".join(named(m) for m in debate.setup.roster)
 
 
 def named(member: Participant) -> str:
@@ -238,29 +240,34 @@ def _majority(debate: Debate) -> str:
 
 def narrow_piece(debate: Debate) -> tuple[Piece, ...]:
     """The decision task's request to pick the panel, when the squad is over five."""
-    if len(debate.roster) <= MAX_PANEL:
+    if len(debate.setup.roster) <= MAX_PANEL:
         return ()
-    members = "\n".join(f"- {m.id}: {named(m)}" for m in debate.roster)
+    members = "\n".join(f"- {m.id}: {named(m)}" for m in debate.setup.roster)
     return (Piece("boardroom_narrow", (("members", members), ("count", str(MAX_PANEL)))),)
 
 
 def narrowed(debate: Debate) -> tuple[Debate, tuple[Notify, ...]]:
     """The debate with its panel of five and a notice of who sits, who not, and why."""
-    if len(debate.roster) <= MAX_PANEL:
+    if len(debate.setup.roster) <= MAX_PANEL:
         return debate, ()
     chosen, reason = _picked(debate)
     if len(chosen) != MAX_PANEL or not reason or by_rules(debate, DECISION):
         chosen, reason = most_relevant(debate), "⟦boardroom.narrowed_rules⟧"
     else:
         reason = verbatim(reason)
-    panel = tuple(m for m in debate.roster if m.id in chosen)
-    left = ", ".join(m.name for m in debate.roster if m.id not in chosen)
-    count = str(len(debate.roster))
-    squad = f"{', '.join(named(m) for m in debate.roster)} ({count})"
-    outputs = (*debate.outputs, (SQUAD, squad), (NARROWED, reason))
+    panel = tuple(m for m in debate.setup.roster if m.id in chosen)
+    left = ", ".join(m.name for m in debate.setup.roster if m.id not in chosen)
+    count = str(len(debate.setup.roster))
+    squad = f"{', '.join(named(m) for m in debate.setup.roster)} ({count})"
+    outputs = (*debate.moderation.outputs, (SQUAD, squad), (NARROWED, reason))
     kept = ", ".join(m.name for m in panel)
     said = (("count", count), ("kept", kept), ("left", left), ("reasons", reason))  # keyed
-    seated = replace(debate, roster=panel, order=tuple(m.id for m in panel), outputs=outputs)
+    seated = replace(
+        debate,
+        setup=replace(debate.setup, roster=panel),
+        floor=replace(debate.floor, order=tuple(m.id for m in panel)),
+        moderation=replace(debate.moderation, outputs=outputs),
+    )
     return seated, (Notify("boardroom.narrowed", said),)
 
 
@@ -273,7 +280,7 @@ def most_relevant(debate: Debate) -> tuple[str, ...]:
         words = set(_WORD.findall(f"{member.name} {member.persona}".casefold()))
         return sum(word in text for word in words)
 
-    ranked = sorted(debate.roster, key=lambda m: -score(m))  # stable: roster order on a tie
+    ranked = sorted(debate.setup.roster, key=lambda m: -score(m))  # stable: roster order on a tie
     return tuple(m.id for m in ranked[:MAX_PANEL])
 
 
@@ -281,7 +288,7 @@ def _picked(debate: Debate) -> tuple[tuple[str, ...], str]:
     """The moderator's pick (ids, or names as it may write them) and its reason."""
     found = task_object(debate.output_of(DECISION) or "")
     listed = found.get("panel")
-    by_name = {key.casefold(): m.id for m in debate.roster for key in (m.id, m.name)}
+    by_name = {key.casefold(): m.id for m in debate.setup.roster for key in (m.id, m.name)}
     names = listed if isinstance(listed, list) else []
     ids = tuple(
         dict.fromkeys(by_name[n.casefold()] for n in map(str, names) if n.casefold() in by_name)

@@ -53,7 +53,7 @@ def render(debate: Debate, page: str, turns: tuple[Turn, ...]) -> tuple[str, str
 def tracker_rows(debate: Debate) -> list[tuple[str, str, str, bool, str]]:
     """(name, round-1 vote, final vote, changed, why) per participant; name, why `verbatim`."""
     why = reasons_of(synthesis_of(debate))
-    notes = dict(debate.outputs)
+    notes = dict(debate.moderation.outputs)
     rows = []
     for seat in debate.ids:
         first, final = vote_in(debate, 1, seat), vote_in(debate, 2, seat)
@@ -70,7 +70,7 @@ _COLUMNS = ("who", "first", "final", "changed", "why")
 def synthesis_page(debate: Debate) -> str:
     """The seed's synthesis page, in the seed's order."""
     found = synthesis_of(debate)
-    day = debate.started_at.date().isoformat() if debate.started_at else "-"
+    day = debate.setup.started_at.date().isoformat() if debate.setup.started_at else "-"
     lines = [
         f"# ⟦boardroom.synthesis_title⟧: {v(decision_of(debate))}",
         "",
@@ -99,7 +99,7 @@ def synthesis_page(debate: Debate) -> str:
     lines += [*_listed(found, "tensions"), "## ⟦boardroom.insight⟧", ""]
     lines += [v(str(found.get("insight") or "-")), "", *_listed(found, "conditions")]
     lines += _recommendation(debate, found)
-    decided = [f"- {v(line.who)}: {v(line.text)}" for line in debate.people if line.question]
+    decided = [f"- {v(line.who)}: {v(line.text)}" for line in debate.people.lines if line.question]
     if decided:
         lines += ["", "## ⟦boardroom.people_decided⟧", "", *decided]
     return "\n".join(lines) + "\n"
@@ -107,7 +107,7 @@ def synthesis_page(debate: Debate) -> str:
 
 def squad_line(debate: Debate) -> str:
     """The whole squad and its size; narrowed, why these agents sit (keyed)."""
-    notes = dict(debate.outputs)
+    notes = dict(debate.moderation.outputs)
     line = v(notes.get(SQUAD) or f"{panel_line(debate)} ({len(debate.ids)})")
     if NARROWED in notes:  # already keyed or verbatim
         line += f" — ⟦boardroom.narrowed_label⟧: {notes[NARROWED]}"
@@ -156,7 +156,7 @@ def compact_block(debate: Debate) -> str:
     ]
     for name, first, final, _, _ in tracker_rows(debate):
         lines.append(f"  {name}: {vote_word(first)} → {vote_word(final)}")
-    decided = [line for line in debate.people if line.question]
+    decided = [line for line in debate.people.lines if line.question]
     lines += [
         "",
         f"⟦boardroom.main_tension⟧: {v(_one_line(str(tensions[0])))}",

@@ -21,7 +21,7 @@ class FreeFormat(Format):
     def start(self, debate: Debate, rng: random.Random) -> Plan:
         """Round 1 in a drawn order."""
         order = draw_order(debate.ids, rng)
-        opened = replace(debate, round=1, order=order, spoken=())
+        opened = replace(debate, floor=replace(debate.floor, round=1, order=order, spoken=()))
         opening = Notify("debate.opening", (("seat", order[0]),))
         return AskStep(opened, "turn", (order[0],), (opening,))
 
@@ -30,13 +30,16 @@ class FreeFormat(Format):
         question = turn.parsed.question
         if question is None or question.to != "opponent" or not _round_done(debate):
             return debate
-        return replace(debate, first_next_round=_after(debate.order, turn.seat))
+        return replace(
+            debate,
+            people=replace(debate.people, first_next_round=_after(debate.floor.order, turn.seat)),
+        )
 
     def answered(self, debate: Debate, rng: random.Random) -> Plan:
         """A reply is judged, unless it closed the last round; a skipped turn moves on."""
-        if not debate.step_turns:
+        if not debate.floor.step_turns:
             return self._next(debate, rng)
-        if _round_done(debate) and debate.round >= debate.max_rounds:
+        if _round_done(debate) and debate.floor.round >= debate.setup.max_rounds:
             return EndStep(debate, Outcome.MAX_ROUNDS)
         return JudgeStep(debate)
 
@@ -60,9 +63,9 @@ class FreeFormat(Format):
         debate, ask = given.debate, given.ask
         me = debate.member(ask.seat)
         others = ", ".join(debate.name_of(p) for p in debate.ids if p != ask.seat) or "-"
-        spoke = any(who == ask.seat for _, who in debate.log)
+        spoke = any(who == ask.seat for _, who in debate.floor.log)
         shown = tuple(turn for turn in given.shown if turn.seat != ask.seat)
-        common = (("round", str(ask.round)), ("max_rounds", str(debate.max_rounds)))
+        common = (("round", str(ask.round)), ("max_rounds", str(debate.setup.max_rounds)))
         pieces: list[Piece] = []
         if me.persona:
             pieces.append(Piece("debate_persona", (("name", me.name), ("persona", me.persona))))
@@ -84,27 +87,31 @@ class FreeFormat(Format):
 
     def estimate(self, debate: Debate) -> tuple[int, int]:
         """Every participant once a round; a judgement a turn; detection and the Conclusion."""
-        turns = debate.max_rounds * len(debate.roster)
+        turns = debate.setup.max_rounds * len(debate.setup.roster)
         return turns, turns + 2
 
     def pages(self, debate: Debate) -> tuple[str, ...]:
         """Agenda and Conclusion always; the others once they have something in them."""
         pages = [WikiPage.AGENDA.value]
-        if debate.working_document.strip():
+        if debate.moderation.working_document.strip():
             pages.append(WikiPage.WORKING_DOCUMENT.value)
-        if debate.log or debate.people or debate.turns:
+        if debate.floor.log or debate.people.lines or debate.floor.turns:
             pages.append(WikiPage.ROUND_LOG.value)
         return (*pages, WikiPage.CONCLUSION.value)
 
     def _next(self, debate: Debate, rng: random.Random, lead: str | None = None) -> Plan:
         """The rest of this round, or a new round, or the end."""
-        remaining = [p for p in debate.order if p not in debate.spoken]
+        remaining = [p for p in debate.floor.order if p not in debate.floor.spoken]
         if remaining:
             return AskStep(debate, "turn", (remaining[0],))
-        if debate.round >= debate.max_rounds:
+        if debate.floor.round >= debate.setup.max_rounds:
             return EndStep(debate, Outcome.MAX_ROUNDS)
-        order = draw_order(debate.ids, rng, debate.first_next_round or lead)
-        nxt = replace(debate, round=debate.round + 1, order=order, spoken=(), first_next_round=None)
+        order = draw_order(debate.ids, rng, debate.people.first_next_round or lead)
+        nxt = replace(
+            debate,
+            floor=replace(debate.floor, round=debate.floor.round + 1, order=order, spoken=()),
+            people=replace(debate.people, first_next_round=None),
+        )
         return AskStep(nxt, "turn", (order[0],))
 
 
@@ -120,7 +127,7 @@ def draw_order(
 
 
 def _round_done(debate: Debate) -> bool:
-    return bool(debate.order) and set(debate.order) <= set(debate.spoken)
+    return bool(debate.floor.order) and set(debate.floor.order) <= set(debate.floor.spoken)
 
 
 def _after(order: tuple[str, ...], participant: str) -> str | None:
@@ -133,8 +140,8 @@ def _after(order: tuple[str, ...], participant: str) -> str | None:
 def _seed(debate: Debate) -> Piece:
     """Topic, question and the state so far, for a session that starts afresh."""
     state = (
-        ("summary", debate.summary or "-"),
-        ("working_document", debate.working_document or "-"),
+        ("summary", debate.moderation.summary or "-"),
+        ("working_document", debate.moderation.working_document or "-"),
     )
     return Piece("debate_resume_seed", (*agenda(debate)[:2], *state))
 

@@ -37,7 +37,7 @@ DIAGRAM = "concepts.svg"
 
 def orchestrated(debate: Debate) -> bool:
     """Orchestrate mode: chosen, or more than two participants."""
-    return debate.option(MODE) == "orchestrate" or len(debate.roster) > 2
+    return debate.option(MODE) == "orchestrate" or len(debate.setup.roster) > 2
 
 
 def converging(debate: Debate) -> bool:
@@ -65,13 +65,14 @@ class LedgerFormat(Format):
         """`AG (for) · Claude (against) — ledger of agreed facts`: what each will argue."""
         stands = dict(standpoints(debate))
         line = " · ".join(
-            f"{verbatim(names[m.id])} (⟦ledger.standpoint_{stands[m.id]}⟧)" for m in debate.roster
+            f"{verbatim(names[m.id])} (⟦ledger.standpoint_{stands[m.id]}⟧)"
+            for m in debate.setup.roster
         )
         return f"{line} — ⟦ledger.end_{'converge' if converging(debate) else 'open'}⟧"
 
     def start(self, debate: Debate, rng: random.Random) -> Plan:
         """Round 1: everyone at once (orchestrate) or the first participant."""
-        opened = replace(debate, round=1, order=debate.ids, spoken=())
+        opened = replace(debate, floor=replace(debate.floor, round=1, order=debate.ids, spoken=()))
         mode = "orchestrate" if orchestrated(debate) else "turns"
         return _round(opened, (WritePage("topic"), Notify(f"ledger.opening_{mode}")))
 
@@ -83,49 +84,64 @@ class LedgerFormat(Format):
 
     def answered(self, debate: Debate, rng: random.Random) -> Plan:
         """Once the round (or a turn) is in: one repair request for lacking replies, or go on."""
-        numbers = (*_round_turns(debate, debate.round), *debate.step_turns)
-        kept = with_output(debate, f"round:{debate.round}", ",".join(map(str, numbers)))
+        numbers = (*_round_turns(debate, debate.floor.round), *debate.floor.step_turns)
+        kept = with_output(debate, f"round:{debate.floor.round}", ",".join(map(str, numbers)))
         gaps = tuple(
-            (w, output_of(kept, f"missing:{w}")) for n, w in kept.log if n in kept.step_turns
+            (w, output_of(kept, f"missing:{w}"))
+            for n, w in kept.floor.log
+            if n in kept.floor.step_turns
         )
         repair = repair_ask(kept, gaps, "ledger.repair")
         if repair is not None:
             return repair
-        remaining = [p for p in kept.order if p not in kept.spoken]
+        remaining = [p for p in kept.floor.order if p not in kept.floor.spoken]
         if remaining and not orchestrated(kept):
             return AskStep(kept, "turn", (remaining[0],))
         if converging(kept) and _agreed(kept):
             return TaskStep(with_output(kept, "outcome", "consensus"), LEDGER)
-        if kept.round >= kept.max_rounds:
+        if kept.floor.round >= kept.setup.max_rounds:
             return TaskStep(kept, LEDGER if converging(kept) else FRONT)
-        return _round(replace(kept, round=kept.round + 1, spoken=()))
+        return _round(
+            replace(kept, floor=replace(kept.floor, round=kept.floor.round + 1, spoken=()))
+        )
 
     def judged(self, debate: Debate, decision: Decision, rng: random.Random) -> Plan:
         """Not judged turn by turn: a stray judgement goes on with the round."""
-        return self.answered(replace(debate, step_turns=()), rng)
+        return self.answered(replace(debate, floor=replace(debate.floor, step_turns=())), rng)
 
     def resumed(self, debate: Debate, rng: random.Random) -> Plan:
         """After the people's answer the round goes on."""
-        return self.answered(replace(debate, step_turns=()), rng)
+        return self.answered(replace(debate, floor=replace(debate.floor, step_turns=())), rng)
 
     def shows(self, debate: Debate, participant: str) -> tuple[int, ...]:
         """Orchestrate: exactly the others' previous-round turns; two-party: the others' since
         its own (verbatim either way)."""
-        if is_repair(debate.step):  # what the first ask showed, and its own reply
-            own = max(n for n, who in debate.log if who == participant)
-            earlier = tuple(e for e in debate.log if e[0] < own)
-            first = replace(debate, log=earlier, step=debate.step.removesuffix(REPAIR_SUFFIX))
+        if is_repair(debate.floor.step):  # what the first ask showed, and its own reply
+            own = max(n for n, who in debate.floor.log if who == participant)
+            earlier = tuple(e for e in debate.floor.log if e[0] < own)
+            first = replace(
+                debate,
+                floor=replace(
+                    debate.floor, log=earlier, step=debate.floor.step.removesuffix(REPAIR_SUFFIX)
+                ),
+            )
             return (*self.shows(first, participant), own)
         if orchestrated(debate):  # each one's last word of the round (a repair replaces)
-            last = {who: n for n, who in debate.log if n in _round_turns(debate, debate.round - 1)}
-            return tuple(n for n, who in debate.log if last.get(who) == n and who != participant)
+            last = {
+                who: n
+                for n, who in debate.floor.log
+                if n in _round_turns(debate, debate.floor.round - 1)
+            }
+            return tuple(
+                n for n, who in debate.floor.log if last.get(who) == n and who != participant
+            )
         return since_own(debate, participant)
 
     def brief(self, given: BriefInput) -> tuple[Piece, ...]:
         """Short and unbiased: the topic and standpoint, the conduct, the others verbatim."""
         debate, ask = given.debate, given.ask
         stance = dict(standpoints(debate))[ask.seat]
-        rounds = (("round", str(ask.round)), ("max_rounds", str(debate.max_rounds)))
+        rounds = (("round", str(ask.round)), ("max_rounds", str(debate.setup.max_rounds)))
         values = (*agenda(debate), ("name", debate.name_of(ask.seat)), *rounds)
         pieces = [Piece("ledger_brief", values), Piece(f"ledger_stance_{stance}")]
         repair = is_repair(ask.step) and bool(given.shown)
@@ -139,12 +155,12 @@ class LedgerFormat(Format):
 
     def estimate(self, debate: Debate) -> tuple[int, int]:
         """Everyone once a round; the ledger, the front page and one repair."""
-        return debate.max_rounds * len(debate.roster), 3
+        return debate.setup.max_rounds * len(debate.setup.roster), 3
 
     def pages(self, debate: Debate) -> tuple[str, ...]:
         """Agenda, Round-Log, topic, the turn pages, and the closing pages once written."""
         pages = [WikiPage.AGENDA.value, WikiPage.ROUND_LOG.value, "topic"]
-        pages += [self._turn_page(debate, n, who) for n, who in debate.log]
+        pages += [self._turn_page(debate, n, who) for n, who in debate.floor.log]
         if debate.output_of(LEDGER) is not None:
             pages.append("conclusion")
         if self.summary(debate):
@@ -203,7 +219,7 @@ class LedgerFormat(Format):
 
     def page_shows(self, debate: Debate, page: str) -> tuple[int, ...]:
         """A turn page shows its one turn; the others are rendered from the debate."""
-        return tuple(n for n, who in debate.log if self._turn_page(debate, n, who) == page)
+        return tuple(n for n, who in debate.floor.log if self._turn_page(debate, n, who) == page)
 
     def render_page(self, debate: Debate, page: str, turns: tuple[Turn, ...]) -> tuple[str, str]:
         """(title, markdown) of a ledger page."""
@@ -259,8 +275,8 @@ class LedgerFormat(Format):
         if not orchestrated(debate):
             return f"turns/{number:02d}-{who}"
         rnd = next(
-            (r for r in range(1, debate.round + 1) if number in _round_turns(debate, r)),
-            debate.round,
+            (r for r in range(1, debate.floor.round + 1) if number in _round_turns(debate, r)),
+            debate.floor.round,
         )
         return f"turns/{rnd:02d}-{who}"
 

@@ -147,7 +147,7 @@ def fallback_front(debate: Debate, ledger: str | None, last: tuple[Turn, ...]) -
     """Rules mode: a plain front page that carries every ledger id (or what was explored), in
     locale keys and marked so (what it quotes `verbatim`)."""
     items = ledger_items(ledger) if ledger is not None else ()
-    names = v(", ".join(m.name for m in debate.roster))
+    names = v(", ".join(m.name for m in debate.setup.roster))
     counts = {part: sum(1 for _, p, _ in items if p == part) for part, _ in KINDS}
     lines = [
         f"# {v(debate.proposal.topic)}",
@@ -156,7 +156,7 @@ def fallback_front(debate: Debate, ledger: str | None, last: tuple[Turn, ...]) -
         "|---|---|",
         f"| {k('question')} | {v(debate.proposal.question)} |",
         f"| {k('participants')} | {names} |",
-        f"| {k('rounds')} | {debate.round} |",
+        f"| {k('rounds')} | {debate.floor.round} |",
         "",
         f"> [!NOTE]\n> {k('front_note')}",
         "",
@@ -178,7 +178,7 @@ def fallback_front(debate: Debate, ledger: str | None, last: tuple[Turn, ...]) -
 
 def diagram(debate: Debate, counts: dict[str, int]) -> str:
     """Participants flowing into the ledger: own background, high-contrast labels."""
-    boxes = [m.name for m in debate.roster]
+    boxes = [m.name for m in debate.setup.roster]
     width, height = 160 * max(len(boxes), 3) + 40, 220
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '

@@ -31,7 +31,7 @@ def test_the_recording_is_a_full_debate_in_the_seed_s_format() -> None:
 async def test_the_replay_runs_every_role_and_writes_the_result_page(tmp_path: Path) -> None:
     screen = io.StringIO()
     result = await replay(plain_console(screen), tmp_path / "demo", 0.0, RECORDING)
-    assert result.debate.phase is Phase.CONCLUDED and result.debate.format == "adversarial"
+    assert result.debate.phase is Phase.CONCLUDED and result.debate.setup.format == "adversarial"
     db = await Database.open(str(tmp_path / "demo" / DB_NAME))
     try:
         turns = await SqliteStore(db).last_turns(result.debate.id, 1000)

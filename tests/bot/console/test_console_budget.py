@@ -89,8 +89,12 @@ async def test_budget_set_on_the_card_pauses_extends_and_concludes(
     assert await asyncio.wait_for(session, 20) == 0
 
     debate = await _load(paused)
-    assert debate.max_rounds == 2 and debate.turns == 4 and debate.outcome is Outcome.MAX_ROUNDS
-    assert [line.text for line in debate.people] == ["조금 더 봅시다"]
+    assert (
+        debate.setup.max_rounds == 2
+        and debate.floor.turns == 4
+        and debate.ending.outcome is Outcome.MAX_ROUNDS
+    )
+    assert [line.text for line in debate.people.lines] == ["조금 더 봅시다"]
 
 
 async def test_declaring_consensus_writes_a_conclusion_of_agreement(
@@ -103,7 +107,7 @@ async def test_declaring_consensus_writes_a_conclusion_of_agreement(
     lines.close()
     assert await asyncio.wait_for(session, 20) == 0
 
-    assert (await _load(paused)).outcome is Outcome.CONSENSUS
+    assert (await _load(paused)).ending.outcome is Outcome.CONSENSUS
     assert T("moderator.rules_decision_declared") in screen.getvalue()
     (page,) = (paused.LOCAL_WIKI_DIR).rglob("conclusion.md")
     written = page.read_text(encoding="utf-8")

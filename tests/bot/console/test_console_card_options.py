@@ -40,7 +40,7 @@ async def test_the_card_takes_the_formats_setup_answers_as_key_value(
         debate = await SqliteStore(db).load(1)
     finally:
         await db.close()
-    assert debate.format == "ledger" and debate.started_at is not None
+    assert debate.setup.format == "ledger" and debate.setup.started_at is not None
     assert debate.option("ledger.stance") == "neutral" and debate.option("ledger.end") == "open"
 
 

@@ -51,7 +51,7 @@ async def test_the_card_takes_a_format_by_number_or_name(
         debate = await SqliteStore(db).load(1)
     finally:
         await db.close()
-    assert debate.format == "duo" and debate.started_at is not None
+    assert debate.setup.format == "duo" and debate.setup.started_at is not None
 
 
 @pytest.mark.parametrize("language", ["ko", "en", "pt-BR"])

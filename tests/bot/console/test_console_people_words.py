@@ -102,7 +102,7 @@ async def stored(settings: Settings) -> tuple[Debate, list[tuple[int, str, str]]
     try:
         store = SqliteStore(db)
         debate = await store.load(1)
-        turns = await store.last_turns(1, debate.turns)
+        turns = await store.last_turns(1, debate.floor.turns)
         return debate, [(t.round, t.seat, t.text) for t in turns]
     finally:
         await db.close()
@@ -146,7 +146,7 @@ async def test_a_boardroom_person_is_asked_in_words_and_their_prose_counts(
     debate, turns = await stored(panel)
     for seat, typed in (("ag", words["AG"]), ("claude", words["Claude"])):
         assert [(r, text) for r, s, text in turns if s == seat] == [(1, typed), (2, typed)]
-    votes = {key: value for key, value in debate.outputs if key.startswith("vote/")}
+    votes = {key: value for key, value in debate.moderation.outputs if key.startswith("vote/")}
     assert votes == {
         "vote/1/ag": "yes",
         "vote/2/ag": "yes",

@@ -22,9 +22,11 @@ from handlers.core.model import (
     CLAUDE,
     Conclusion,
     Debate,
+    Floor,
     PeopleLine,
     Phase,
     Proposal,
+    Setup,
     Stance,
     Turn,
     TurnMeta,
@@ -52,10 +54,9 @@ def debate(phase: Phase = Phase.SPEAKING) -> Debate:
         id=3,
         proposal=proposal,
         phase=phase,
-        max_rounds=4,
         created_at=datetime(2026, 11, 29, tzinfo=UTC),
-        round=1,
-        speaker=AG,
+        setup=Setup(4),
+        floor=Floor(round=1, speaker=AG),
     )
 
 
@@ -137,7 +138,9 @@ async def test_questions_are_amber_with_numbered_options_and_the_end_links_the_p
     asked = out.getvalue()
     assert AMBER in asked and "1. 예" in asked and "2. 아니요" in asked
     # Links only to pages the debate wrote.
-    spoke = replace(debate(Phase.CONCLUDED), turns=2)  # but never changed the document
+    spoke = replace(
+        debate(Phase.CONCLUDED), floor=replace(debate(Phase.CONCLUDED).floor, turns=2)
+    )  # but never changed the document
     conclusion = Conclusion("LRU로 시작", agreed=("운영 부담",), positions=((AG, "LRU"),))
     await room.show(spoke, *concluded(spoke, conclusion, PageLinks()))
     end = out.getvalue()
@@ -145,8 +148,11 @@ async def test_questions_are_amber_with_numbered_options_and_the_end_links_the_p
         assert f"file:///wiki/3/{page}.md" in end
     assert "working-document" not in end  # never written: not linked
     assert "LRU로 시작" in end and "• 운영 부담" in end and "AG: LRU" in end
-    ended = replace(  # another debate, which changed the document: linked
-        debate(Phase.CONCLUDED), id=4, turns=2, log=((1, AG), (2, CLAUDE)), working_document="초안"
+    ended = replace(
+        debate(Phase.CONCLUDED),
+        id=4,
+        floor=replace(debate(Phase.CONCLUDED).floor, turns=2, log=((1, AG), (2, CLAUDE))),
+        moderation=replace(debate(Phase.CONCLUDED).moderation, working_document="초안"),
     )
     conclusion = Conclusion("LRU로 시작", positions=((AG, "LRU"),))
     await room.show(ended, *concluded(ended, conclusion, PageLinks()))
@@ -197,7 +203,10 @@ async def test_a_question_asked_again_at_the_same_turn_is_shown_again(db: Databa
     waiting = replace(debate(), phase=Phase.AWAITING_USER)
     await room.show(waiting, AskUser(UserQuestion("증거 목록을 주세요")))
     await room.show(waiting, AskUser(UserQuestion("증거 목록을 주세요")))  # a repeat: once
-    answered = replace(waiting, people=(PeopleLine("alice", "LRU", "증거 목록을 주세요"),))
+    answered = replace(
+        waiting,
+        people=replace(waiting.people, lines=(PeopleLine("alice", "LRU", "증거 목록을 주세요"),)),
+    )
     await room.show(answered, AskUser(UserQuestion("구체적인 증거가 더 필요합니다")))
     shown = out.getvalue()
     assert shown.count("증거 목록을 주세요") == 1

@@ -118,10 +118,10 @@ async def test_a_boardroom_of_two_people_and_a_machine_runs_to_its_end(
     try:
         store = SqliteStore(db)
         debate = await store.load(1)
-        turns = await store.last_turns(1, debate.turns)
+        turns = await store.last_turns(1, debate.floor.turns)
     finally:
         await db.close()
-    assert debate.format == "boardroom" and set(typed) == {"AG", "Claude"}
+    assert debate.setup.format == "boardroom" and set(typed) == {"AG", "Claude"}
     by_seat = {(turn.round, turn.seat): turn.text.splitlines()[1] for turn in turns}
     for round_number in (1, 2):  # each typed answer is stored as its own seat's turn
         assert "AG" in by_seat[(round_number, "ag")], by_seat

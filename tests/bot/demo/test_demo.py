@@ -84,7 +84,7 @@ async def test_the_replay_is_stored_like_a_real_debate(tmp_path: Path) -> None:
     screen = io.StringIO()
     result = await replay(plain_console(screen), tmp_path / "demo", 0.0)
     assert result.debate.phase is Phase.CONCLUDED
-    assert result.debate.outcome is Outcome.CONSENSUS
+    assert result.debate.ending.outcome is Outcome.CONSENSUS
     db = await Database.open(str(tmp_path / "demo" / DB_NAME))
     try:
         turns = await SqliteStore(db).last_turns(result.debate.id, 1000)
@@ -94,7 +94,7 @@ async def test_the_replay_is_stored_like_a_real_debate(tmp_path: Path) -> None:
     assert [(t.number, t.seat, t.text) for t in turns] == [
         (e.turn, e.seat, e.reply) for e in RECORDING.turns
     ]
-    assert abs(result.debate.cost_usd - sum(e.meta.cost_usd for e in RECORDING.turns)) < 1e-9
+    assert abs(result.debate.spend.cost_usd - sum(e.meta.cost_usd for e in RECORDING.turns)) < 1e-9
 
     again = await replay(plain_console(io.StringIO()), tmp_path / "demo", 0.0)
     assert again.debate.id == 1  # a second run starts clean
@@ -134,15 +134,15 @@ async def test_no_replayed_moment_lies_in_the_future(tmp_path: Path) -> None:
         for found in re.findall(r"\d{4}-\d\d-\d\d \d\d:\d\d UTC", page.read_text(encoding="utf-8"))
     ]
     assert stamps and max(stamps) <= now
-    assert result.debate.ended_at is not None and result.debate.ended_at <= now
+    assert result.debate.ending.ended_at is not None and result.debate.ending.ended_at <= now
 
 
 async def test_the_ledger_demo_replays_an_orchestrated_debate(tmp_path: Path) -> None:
     recording = recording_for("ledger")
     result = await replay(plain_console(io.StringIO()), tmp_path / "ledger", 0.0, recording)
     debate = result.debate
-    assert debate.phase is Phase.CONCLUDED and debate.outcome is Outcome.CONSENSUS
-    assert len(debate.roster) == 3 and debate.format == "ledger"
+    assert debate.phase is Phase.CONCLUDED and debate.ending.outcome is Outcome.CONSENSUS
+    assert len(debate.setup.roster) == 3 and debate.setup.format == "ledger"
     folder = result.pages[WikiPage.AGENDA].parent
     for entry in recording.turns:  # every turn its own page, verbatim, by round and participant
         rnd = (entry.turn - 1) // 3 + 1

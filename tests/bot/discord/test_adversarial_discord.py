@@ -91,9 +91,9 @@ async def test_an_adversarial_debate_ends_in_the_reconciler_s_verdict(
         )
         debate_id, thread_id, closing = await _run(rig, people, lang)
         debate = await rig.handler.get(debate_id)
-        assert debate.phase is Phase.CONCLUDED and debate.outcome is Outcome.VERDICT
+        assert debate.phase is Phase.CONCLUDED and debate.ending.outcome is Outcome.VERDICT
         assert t("front.outcome_verdict") in status_line(debate, t, datetime.now(UTC))
-        assert RECONCILER_ID in [m.id for m in debate.roster]
+        assert RECONCILER_ID in [m.id for m in debate.setup.roster]
         # The one closing post names the verdict and links the page that records it.
         embed = closing["embeds"][0]
         verdict = f"⚖️ {t('adversarial.result.verdict')}: **MODIFY**"

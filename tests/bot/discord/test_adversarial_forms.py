@@ -115,7 +115,7 @@ async def test_evidence_on_the_card_and_in_the_thread_reach_the_audit(
     first = rig.moderator.task_requests[0]
     assert first.task == "intake" and both in first.prompt  # every sender's, by name
     debate = await rig.handler.get(debate_id)
-    assert debate.phase is Phase.AWAITING_USER and not debate.turns
+    assert debate.phase is Phase.AWAITING_USER and not debate.floor.turns
     assert REQUEST in str(asked["embeds"])
 
     # under the question: bob is refused; alice's form answers it and the audit runs again
@@ -132,7 +132,7 @@ async def test_evidence_on_the_card_and_in_the_thread_reach_the_audit(
         lambda m: m["channel_id"] == card["id"] and IN_THREAD in m["content"], timeout=30
     )  # said in the thread, like a typed answer
     after = await rig.handler.get(debate_id)
-    assert after.user_question is None and after.people[-1].text == IN_THREAD
+    assert after.people.user_question is None and after.people.lines[-1].text == IN_THREAD
 
     # the question is answered: its form no longer opens (nor shows: the buttons went)
     await rig.fake.wait_for_call(

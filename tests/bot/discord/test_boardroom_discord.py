@@ -128,9 +128,12 @@ async def test_a_majority_ends_in_a_post_that_links_its_synthesis(
         post = (await closing(rig, thread_id, t))["embeds"][0]
         await asyncio.wait_for(rig.handler.wait_idle(1), 30)
         debate = await rig.handler.get(1)
-        assert debate.phase is Phase.CONCLUDED and debate.outcome is Outcome.VERDICT
-        assert debate.turns == 6  # three seats, two rounds, no repair
-        assert (debate.round, debate.max_rounds) == (2, 2)  # the status reads 2/2, not "1/3"
+        assert debate.phase is Phase.CONCLUDED and debate.ending.outcome is Outcome.VERDICT
+        assert debate.floor.turns == 6  # three seats, two rounds, no repair
+        assert (debate.floor.round, debate.setup.max_rounds) == (
+            2,
+            2,
+        )  # the status reads 2/2, not "1/3"
         shown = [c.json.get("content") or "" for c in rig.fake.calls if isinstance(c.json, dict)]
         assert not any(round_prefix(t, 1).replace("1/2", "1/3") in text for text in shown)
         assert t("boardroom.result_majority") in post["description"]
@@ -185,7 +188,9 @@ async def test_a_divided_panel_is_put_to_the_people_with_buttons(
         post = (await closing(rig, thread_id, t))["embeds"][0]
         await asyncio.wait_for(rig.handler.wait_idle(1), 30)
         ended = await rig.handler.get(1)
-        assert ended.outcome is Outcome.PEOPLE and ended.turns == 4  # whole answers: no repair
+        assert (
+            ended.ending.outcome is Outcome.PEOPLE and ended.floor.turns == 4
+        )  # whole answers: no repair
         assert f"{t('boardroom.people_decided')}: carol: Streams" in post["description"]
         assert rig.services is not None and rig.services.wiki is not None
         await asyncio.wait_for(rig.services.wiki.drained(1), 30)

@@ -51,9 +51,9 @@ async def test_budget_menu_pause_extend_restart_and_conclude(rig: BotRig, people
 
     kind, response = await pick(rig, card["id"], menu_id, people.bob, "1")
     assert kind == 4 and response["flags"] & FLAG_EPHEMERAL
-    assert (await rig.handler.get(debate_id)).max_rounds == 3
+    assert (await rig.handler.get(debate_id)).setup.max_rounds == 3
     kind, _ = await pick(rig, card["id"], menu_id, people.carol, "1")
-    assert kind == 7 and (await rig.handler.get(debate_id)).max_rounds == 1
+    assert kind == 7 and (await rig.handler.get(debate_id)).setup.max_rounds == 1
     shown = rig.fake.messages[card["id"]]
     assert (
         picked(shown, menu_id) == ["1"]
@@ -75,7 +75,7 @@ async def test_budget_menu_pause_extend_restart_and_conclude(rig: BotRig, people
         f"debate:conclude:{debate_id}:1",
     ]
     paused = await rig.handler.get(debate_id)
-    assert paused.paused and paused.phase is Phase.AWAITING_USER and paused.turns == 2
+    assert paused.people.paused and paused.phase is Phase.AWAITING_USER and paused.floor.turns == 2
     await assert_refused(rig, first["id"], extend_1, people.bob)
 
     # restarted while paused: the buttons posted before still work, nothing is re-posted
@@ -89,7 +89,7 @@ async def test_budget_menu_pause_extend_restart_and_conclude(rig: BotRig, people
         )
     )
     second = await _pause(rig, thread_id, 2)
-    assert second["id"] != first["id"] and (await rig.handler.get(debate_id)).turns == 4
+    assert second["id"] != first["id"] and (await rig.handler.get(debate_id)).floor.turns == 4
 
     # a stale Extend on the first pause changes nothing; carol concludes at the second
     kind, _ = await click(rig, first["id"], extend_1, people.carol)
@@ -97,7 +97,7 @@ async def test_budget_menu_pause_extend_restart_and_conclude(rig: BotRig, people
     await rig.fake.wait_for_message(
         lambda m: m["content"] == KO("front.not_now") and bool(m["flags"] & FLAG_EPHEMERAL)
     )
-    assert (await rig.handler.get(debate_id)).max_rounds == 2  # not extended again
+    assert (await rig.handler.get(debate_id)).setup.max_rounds == 2  # not extended again
     kind, _ = await click(rig, second["id"], f"debate:conclude:{debate_id}:2", people.carol)
     assert kind == 6
     await rig.fake.wait_for_message(
@@ -108,5 +108,5 @@ async def test_budget_menu_pause_extend_restart_and_conclude(rig: BotRig, people
     assert rig.services is not None
     await rig.handler.wait_idle(debate_id)
     ended = await rig.handler.get(debate_id)
-    assert ended.phase is Phase.CONCLUDED and ended.outcome is Outcome.MAX_ROUNDS
+    assert ended.phase is Phase.CONCLUDED and ended.ending.outcome is Outcome.MAX_ROUNDS
     assert not await posted_twice(rig, rig.services.db, debate_id, thread_id)

@@ -43,9 +43,9 @@ async def test_concession_quoted_passes_and_unquoted_is_flagged(
     assert not rig.fake.world.was_pinged(notice["id"])
     await rig.handler.wait_idle(debate_id)
     debate = await rig.handler.get(debate_id)
-    claude_turns = [n for n, who in debate.log if who == "claude"]
-    assert [seat for _, seat in debate.unquoted] == ["claude"]  # the made-up quote only
-    assert debate.unquoted[0][0] == claude_turns[2]
+    claude_turns = [n for n, who in debate.floor.log if who == "claude"]
+    assert [seat for _, seat in debate.floor.unquoted] == ["claude"]  # the made-up quote only
+    assert debate.floor.unquoted[0][0] == claude_turns[2]
     flags = [m for m in rig.bot_messages(thread_id) if m["content"] == flag]
     assert len(flags) == 1
 
@@ -79,8 +79,8 @@ async def test_concession_quotes_are_matched_on_prose_however_copied(
     await asyncio.wait_for(rig.handler.wait_idle(debate_id), 30)
 
     debate = await rig.handler.get(debate_id)
-    claude_turns = [n for n, who in debate.log if who == "claude"]
+    claude_turns = [n for n, who in debate.floor.log if who == "claude"]
     assert len(claude_turns) == 3 and debate.stance_of("claude") is Stance.AGREE
-    assert debate.unquoted == ((claude_turns[1], "claude"),)  # the JSON "quote" only
+    assert debate.floor.unquoted == ((claude_turns[1], "claude"),)  # the JSON "quote" only
     flag = KO("concession.unquoted", seat="Claude")
     assert [m["content"] for m in rig.bot_messages(card["id"])].count(flag) == 1

@@ -55,7 +55,9 @@ async def test_convergence_meter_and_declared_consensus(rig: BotRig, people: Peo
     labels = [i["label"] for row in pause["components"] for i in row["components"]]
     assert labels == [KO(f"convergence.button_{a}") for a in ("consensus", "extend", "conclude")]
     paused = await rig.handler.get(debate_id)
-    assert paused.paused == "converging" and paused.turns == 4  # round 2 done; before round 3
+    assert (
+        paused.people.paused == "converging" and paused.floor.turns == 4
+    )  # round 2 done; before round 3
     await assert_refused(rig, pause["id"], ids[0], people.bob)
 
     await rig.restart()
@@ -69,5 +71,5 @@ async def test_convergence_meter_and_declared_consensus(rig: BotRig, people: Peo
     )
     await rig.handler.wait_idle(debate_id)
     ended = await rig.handler.get(debate_id)
-    assert ended.phase is Phase.CONCLUDED and ended.outcome is Outcome.CONSENSUS
+    assert ended.phase is Phase.CONCLUDED and ended.ending.outcome is Outcome.CONSENSUS
     assert not await posted_twice(rig, rig.services.db, debate_id, thread_id)

@@ -37,11 +37,9 @@ async def test_export_is_attached_once_after_the_conclusion_and_holds_every_turn
     ended = replace(
         debate(fake),
         phase=Phase.CONCLUDED,
-        outcome=Outcome.VERDICT,
-        conclusion=conclusion,
-        faltered=(AG,),
-        fell_back=True,
-        round=2,
+        ending=replace(debate(fake).ending, outcome=Outcome.VERDICT, conclusion=conclusion),
+        floor=replace(debate(fake).floor, faltered=(AG,), round=2),
+        moderation=replace(debate(fake).moderation, fell_back=True),
     )
     effect, loaded = concluded(ended, conclusion, FakeWiki())
     shown = Loaded(links=loaded.links, turns=(turn(said),))
@@ -68,7 +66,12 @@ async def test_degraded_a_rules_conclusion_names_the_rules_even_with_every_seat_
 ) -> None:
     conclusion = Conclusion(decision="LRU", source=ModeratorSource.RULES)
     stances = ((AG, Stance.AGREE),)
-    ended = replace(debate(fake), phase=Phase.CONCLUDED, outcome=Outcome.CONSENSUS, stances=stances)
+    ended = replace(
+        debate(fake),
+        phase=Phase.CONCLUDED,
+        ending=replace(debate(fake).ending, outcome=Outcome.CONSENSUS),
+        floor=replace(debate(fake).floor, stances=stances),
+    )
     await room(client, db).show(ended, *concluded(ended, conclusion, FakeWiki()))
     decision = bot_posts(fake)[0]["embeds"][0]["description"]
     assert decision == f"**{KO('degraded.line')} {KO('degraded.rules')}**\n\nLRU"

@@ -81,13 +81,13 @@ async def test_the_card_offers_the_formats_and_the_pick_is_what_runs(
     kind, response = await pick(rig, card["id"], menu_id, people.bob, "free")
     assert kind == 4 and response["flags"] & FLAG_EPHEMERAL
     assert response["content"] == KO("front.refused")
-    assert (await rig.handler.get(debate_id)).format == "duo"
+    assert (await rig.handler.get(debate_id)).setup.format == "duo"
     assert picked(rig.fake.messages[card["id"]], menu_id) == ["duo"]
 
     # carol picks free: stored, and the card shows it (the message is updated in place)
     kind, _ = await pick(rig, card["id"], menu_id, people.carol, "free")
     assert kind == 7
-    assert (await rig.handler.get(debate_id)).format == "free"
+    assert (await rig.handler.get(debate_id)).setup.format == "free"
     shown = rig.fake.messages[card["id"]]
     assert picked(shown, menu_id) == ["free"]
     assert shown["embeds"][0]["fields"][2]["value"].startswith(KO("front.format_free"))
@@ -95,7 +95,7 @@ async def test_the_card_offers_the_formats_and_the_pick_is_what_runs(
 
     # restarted while the card waits: the menu still works, and the pick is remembered
     await rig.restart()
-    assert (await rig.handler.get(debate_id)).format == "free"
+    assert (await rig.handler.get(debate_id)).setup.format == "free"
     kind, _ = await pick(rig, card["id"], menu_id, people.alice, "duo")
     assert kind == 7 and picked(rig.fake.messages[card["id"]], menu_id) == ["duo"]
 
@@ -104,7 +104,7 @@ async def test_the_card_offers_the_formats_and_the_pick_is_what_runs(
     assert kind == 6
     await rig.fake.wait_for_call("POST", THREADS)
     opened = await rig.handler.get(debate_id)
-    assert opened.format == "duo" and opened.phase is not Phase.PROPOSED
+    assert opened.setup.format == "duo" and opened.phase is not Phase.PROPOSED
     await rig.fake.wait_for_call(
         "PATCH",
         EDIT,

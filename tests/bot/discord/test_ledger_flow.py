@@ -146,7 +146,7 @@ async def run_ledger(rig: BotRig, people: People, language: str) -> tuple[str, S
     )
     await asyncio.wait_for(rig.handler.wait_idle(debate_id), 30)
     debate = await rig.handler.get(debate_id)
-    assert debate.phase is Phase.CONCLUDED and debate.format == "ledger"
+    assert debate.phase is Phase.CONCLUDED and debate.setup.format == "ledger"
     assert rig.services is not None and rig.services.wiki is not None
     await asyncio.wait_for(rig.services.wiki.drained(debate_id), 30)
     check_thread(rig, thread_id, strings, outcome)

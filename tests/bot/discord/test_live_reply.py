@@ -41,7 +41,7 @@ async def test_the_reply_grows_in_one_message_that_becomes_its_first_final_post(
     fake: FakeDiscord, client: ListeningClient, db: Database
 ) -> None:
     the_room = room(client, db, live_window_s=0.2, pace=Pace(typing_every_s=0.02))
-    state = replace(debate(fake), asked=(OpenAsk(CLAUDE, 1),))
+    state = replace(debate(fake), floor=replace(debate(fake).floor, asked=(OpenAsk(CLAUDE, 1),)))
     text = "".join(f"{i:04d} 캐시는 Redis로 간다; 근거는 운영 부담이다.\n" for i in range(300))
     pieces = [text[:end] for end in range(250, len(text) + 250, 250)]
     working = the_room.working(state, CLAUDE)
@@ -90,7 +90,7 @@ async def test_a_failed_turn_takes_its_live_message_away(
     fake: FakeDiscord, client: ListeningClient, db: Database
 ) -> None:
     the_room = room(client, db, live_window_s=0.2)
-    state = replace(debate(fake), asked=(OpenAsk(CLAUDE, 1),))
+    state = replace(debate(fake), floor=replace(debate(fake).floor, asked=(OpenAsk(CLAUDE, 1),)))
     working = the_room.working(state, CLAUDE)
     with pytest.raises(DebaterError):
         async with working:
@@ -106,7 +106,9 @@ async def test_the_status_says_who_is_writing_from_the_first_text_on(
     fake: FakeDiscord, client: ListeningClient, db: Database
 ) -> None:
     the_room = room(client, db, live_window_s=0.2, status_window_s=0.05)
-    state = replace(debate(fake), asked=(OpenAsk(AG, 1),), speaker=AG)
+    state = replace(
+        debate(fake), floor=replace(debate(fake).floor, asked=(OpenAsk(AG, 1),), speaker=AG)
+    )
     await the_room.show(state, PostCard())
     await the_room.show(state, OpenRoom())
     writing = KO("front.status_writing", seat="AG")
@@ -133,7 +135,11 @@ async def test_a_blind_round_shows_no_live_text_only_who_is_writing(
 ) -> None:
     the_room = room(client, db, live_window_s=0.05, status_window_s=0.05)
     asks = (OpenAsk(CLAUDE, 1), OpenAsk(AG, 2))  # boardroom round 1: both at once, isolated
-    state = replace(debate(fake), format="boardroom", step=POSITION, asked=asks, speaker=CLAUDE)
+    state = replace(
+        debate(fake),
+        setup=replace(debate(fake).setup, format="boardroom"),
+        floor=replace(debate(fake).floor, step=POSITION, asked=asks, speaker=CLAUDE),
+    )
     await the_room.show(state, PostCard())
     await the_room.show(state, OpenRoom())
     status = await the_room.recorded(state.id, "status")
@@ -165,12 +171,14 @@ async def test_a_status_refresh_that_would_show_the_same_line_sends_no_edit(
     def edits() -> int:
         return sum(1 for c in fake.calls_to(*EDIT) if c.path.endswith(str(status[1])))
 
-    await the_room.show(replace(state, round=2), UpdateStatus())
+    await the_room.show(replace(state, floor=replace(state.floor, round=2)), UpdateStatus())
     await the_room.status.flush()
     assert edits() == 1
-    await the_room.show(replace(state, round=2), UpdateStatus())  # the same line again
+    await the_room.show(
+        replace(state, floor=replace(state.floor, round=2)), UpdateStatus()
+    )  # the same line again
     await the_room.status.flush()
     assert edits() == 1
-    await the_room.show(replace(state, round=3), UpdateStatus())
+    await the_room.show(replace(state, floor=replace(state.floor, round=3)), UpdateStatus())
     await the_room.status.flush()
     assert edits() == 2

@@ -52,7 +52,10 @@ async def test_per_server_config_is_used_by_the_next_card_and_shown_by_status(
     _, debate_id = await wait_card(rig)
     debate = await rig.handler.get(debate_id)
     assert debate.phase is Phase.PROPOSED
-    assert (debate.max_rounds, debate.format) == (4, "ledger")  # the channel's rounds win
+    assert (debate.setup.max_rounds, debate.setup.format) == (
+        4,
+        "ledger",
+    )  # the channel's rounds win
     status = await run(rig, dana, "status", permissions=MANAGE_GUILD, debate=debate_id)
     assert status.splitlines()[1] == KO(
         "admin.config_title", scope=channel, values="language: en · format: ledger · rounds: 4"

@@ -131,7 +131,7 @@ async def test_poll_report_positions_votes_and_the_binding_result(
     await status_edit(rig, status["id"], "🗳️ 사람들이 투표로 결정하는 중")
     poll = poll_message["poll"]
     paused = await rig.handler.get(debate_id)
-    assert paused.paused == "poll" and paused.poll is not None
+    assert paused.people.paused == "poll" and paused.poll is not None
     answers = [a["poll_media"]["text"] for a in poll["answers"]]
     assert answers == list(paused.poll.answers) == ["AG: LRU부터 시작", answers[1]]
     assert answers[1].startswith("Claude: Redis로 간다") and answers[1].endswith("…")
@@ -154,7 +154,7 @@ async def test_poll_report_positions_votes_and_the_binding_result(
     await rig.fake.vote(poll_message["id"], people.bob, 1)
     await _close_on_timer(rig, debate_id)
     ended = await rig.handler.get(debate_id)
-    assert ended.phase is Phase.CONCLUDED and ended.outcome is Outcome.PEOPLE
+    assert ended.phase is Phase.CONCLUDED and ended.ending.outcome is Outcome.PEOPLE
     assert ended.poll is not None and ended.poll.counts == (1, 2) and ended.poll.winner == 1
     expired = [c for c in rig.fake.calls if c.method == "POST" and c.path.endswith("/expire")]
     assert len(expired) == 1  # the bot ended it at its stored time
@@ -203,7 +203,7 @@ async def test_poll_restart_while_open_still_closes_on_its_timer_once(
     assert await rig.handler.fire_due_timers() == []
     await _close_on_timer(rig, debate_id)
     ended = await rig.handler.get(debate_id)
-    assert ended.outcome is Outcome.PEOPLE and ended.poll is not None
+    assert ended.ending.outcome is Outcome.PEOPLE and ended.poll is not None
     assert ended.poll.stage is PollStage.CLOSED and ended.poll.counts == (1, 1)
     assert ended.poll.winner is None  # a tie: no decision, said so
     tied = KO("poll.tied", answers=" / ".join(ended.poll.answers), votes=1, total=2)
@@ -233,7 +233,7 @@ async def test_poll_stop_ends_it_early_with_no_votes(rig: BotRig, people: People
     await rig.fake.wait_for_message(lambda m: m["content"] == KO("poll.no_votes"))
     await rig.handler.wait_idle(debate_id)
     ended = await rig.handler.get(debate_id)
-    assert ended.phase is Phase.CONCLUDED and ended.outcome is Outcome.PEOPLE
+    assert ended.phase is Phase.CONCLUDED and ended.ending.outcome is Outcome.PEOPLE
     assert ended.poll is not None and ended.poll.counts == (0, 0)
     assert ended.poll.closed_by == "carol"
     assert await rig.handler.fire_due_timers() == []  # its timer is done too
@@ -250,6 +250,6 @@ async def test_poll_message_deleted_decides_nothing_and_says_so(
     rig.fake.world.deleted[poll_message["id"]] = rig.fake.world.messages.pop(poll_message["id"])
     await _close_on_timer(rig, debate_id)
     ended = await rig.handler.get(debate_id)
-    assert ended.outcome is Outcome.PEOPLE and ended.poll is not None and ended.poll.lost
+    assert ended.ending.outcome is Outcome.PEOPLE and ended.poll is not None and ended.poll.lost
     await rig.fake.wait_for_message(lambda m: m["content"] == KO("poll.lost"))
     assert KO("poll.result_lost") in await _conclusion_page(rig, debate_id)

@@ -48,7 +48,7 @@ async def test_restarts_keep_buttons_state_and_posts(rig: BotRig, people: People
     next_ag_turn = await rig.ag.wait_prompt(ag_turn + 1)
     stored = await SqliteStore(db).turn(debate_id, ag_turn)
     assert stored.seat == AG and stored.text == rig.ag.reply_for(ag_turn)
-    assert (await rig.handler.get(debate_id)).turns == next_ag_turn - 1
+    assert (await rig.handler.get(debate_id)).floor.turns == next_ag_turn - 1
 
     # the Stop button of the status posted before the restart works
     calls = len(rig.fake.calls)

@@ -18,6 +18,7 @@ from handlers.core.model import (
     ParsedReply,
     Phase,
     Proposal,
+    Setup,
     Turn,
     TurnMeta,
     UserQuestion,
@@ -55,7 +56,7 @@ def debate(fake: FakeDiscord) -> Debate:
         context="",
         people_ids=(1,),
     )
-    return Debate(id=7, proposal=proposal, phase=Phase.SPEAKING, created_at=NOW, max_rounds=3)
+    return Debate(id=7, proposal=proposal, phase=Phase.SPEAKING, created_at=NOW, setup=Setup(3))
 
 
 def turn(text: str) -> Turn:

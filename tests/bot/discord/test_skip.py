@@ -29,10 +29,10 @@ async def test_skip_ends_the_running_turn_and_the_debate_goes_on(
     assert custom_ids(status) == [f"debate:stop:{debate_id}", skip]
     await rig.ag.wait_prompt(1)
     asked = await rig.handler.get(debate_id)
-    assert (asked.phase, asked.speaker, asked.turns) == (Phase.SPEAKING, AG, 0)
+    assert (asked.phase, asked.floor.speaker, asked.floor.turns) == (Phase.SPEAKING, AG, 0)
 
     await assert_refused(rig, status["id"], skip, people.bob)
-    assert (await rig.handler.get(debate_id)).speaker == AG  # nothing changed
+    assert (await rig.handler.get(debate_id)).floor.speaker == AG  # nothing changed
     as_shown = copy.deepcopy(status)  # the status as a client that missed its edits shows it
     kind, _ = await click(rig, status["id"], skip, people.carol)
     assert kind == 6  # acknowledged; the thread tells the rest
@@ -50,9 +50,9 @@ async def test_skip_ends_the_running_turn_and_the_debate_goes_on(
     debate = await rig.handler.get(debate_id)
     assert debate.phase is Phase.CONCLUDED  # went on to the round limit
     # The next debater's turn (2: a skipped ask's number is not given out again): not skipped
-    assert debate.log[0] == (2, CLAUDE)
-    assert AG in [seat for _, seat in debate.log]  # AG spoke again in later rounds
-    assert debate.skipped == 0  # a skip by the people is not a failure
+    assert debate.floor.log[0] == (2, CLAUDE)
+    assert AG in [seat for _, seat in debate.floor.log]  # AG spoke again in later rounds
+    assert debate.floor.skipped == 0  # a skip by the people is not a failure
     assert custom_ids(rig.fake.messages[status["id"]]) == []  # ended: no buttons left
     skipped = [m for m in rig.fake.messages_in(thread_id) if m["content"].startswith("⏭")]
     assert [m["content"] for m in skipped] == [said]  # one skip, one notice

@@ -53,6 +53,6 @@ async def test_a_roster_stored_before_the_limit_still_gets_short_replies_and_car
 
     await chat(rig, people)  # the roster no longer reads: the card is proposed with the default
     _, debate_id = await wait_card(rig)
-    assert (await rig.handler.get(debate_id)).roster == DEFAULT_ROSTER
+    assert (await rig.handler.get(debate_id)).setup.roster == DEFAULT_ROSTER
     status = await run(rig, dana, "status", permissions=MANAGE_GUILD, debate=debate_id)
     assert status.startswith(f"#{debate_id} ")

@@ -34,9 +34,9 @@ async def test_words_typed_in_the_thread_reach_the_moderator_and_the_next_debate
 
     debate = await rig.handler.get(debate_id)
     assert debate.phase is Phase.CONCLUDED
-    assert [(p.who, p.text) for p in debate.people] == [("carol", WORDS)]  # AG's reply is not
+    assert [(p.who, p.text) for p in debate.people.lines] == [("carol", WORDS)]  # AG's reply is not
     judged = [v for v in rig.moderator.views if v.people]
-    assert len(judged) == 1 and judged[0].debate.turns == ag_turn  # the next judgement, once
+    assert len(judged) == 1 and judged[0].debate.floor.turns == ag_turn  # the next judgement, once
     after = [r for r in rig.claude.requests if r.turn > ag_turn]
     assert after and WORDS in after[0].prompt and "carol" in after[0].prompt
     assert all(WORDS not in r.prompt for r in after[1:])  # handed on once

@@ -113,17 +113,20 @@ def test_an_event_not_taken_changes_nothing(state: Debate, event: Event) -> None
 
 def test_a_skip_moves_the_round_on_and_the_thread_says_who() -> None:
     after = step(speaking(AG), SkipRequested(ALICE))
-    assert after.debate.phase is Phase.SPEAKING and after.debate.speaker == CLAUDE
-    assert after.debate.spoken == (AG,) and after.debate.skipped == 0  # not a failure
+    assert after.debate.phase is Phase.SPEAKING and after.debate.floor.speaker == CLAUDE
+    assert after.debate.floor.spoken == (AG,) and after.debate.floor.skipped == 0  # not a failure
     notice = next(e for e in after.effects if isinstance(e, Notify))
     assert (notice.key, dict(notice.params)) == ("debate.skipped_by", {"user": "alice", "seat": AG})
     asked = [(e.seat, e.turn) for e in after.effects if isinstance(e, AskDebater)]
     assert asked == [(CLAUDE, 2)]  # the skipped ask's number is not given out again
     # The skipped reply, already paid for, comes anyway: kept whole, nothing else moves.
     late = step(after.debate, answer(AG, 1))
-    assert late.turn is not None and late.turn.number == 1 and not late.debate.late
+    assert late.turn is not None and late.turn.number == 1 and not late.debate.floor.late
     assert [type(e) for e in late.effects] == [PostTurn, AppendRoundLog]
-    assert (late.debate.asked, late.debate.speaker) == (after.debate.asked, CLAUDE)
+    assert (late.debate.floor.asked, late.debate.floor.speaker) == (
+        after.debate.floor.asked,
+        CLAUDE,
+    )
     assert step(late.debate, answer(AG, 1)).debate == late.debate  # once
     # a second press of the same button names AG's turn 1: Claude's turn 2 is not skipped
     assert admits(after.debate, SkipRequested(ALICE, AG, 1)) is NOT_NOW

@@ -388,9 +388,9 @@ def test_the_reconciler_backend_and_model_are_settings() -> None:
     )
     proposed = debate(roster=DEFAULT_ROSTER, format="adversarial", options=built.format_options)
     plan = ADVERSARIAL.start(proposed, random.Random(1))
-    seated = {m.id: m for m in plan.debate.roster}["reconciler"]
+    seated = {m.id: m for m in plan.debate.setup.roster}["reconciler"]
     assert seated == reconciler_of(built.format_options) and seated.backend is Backend.GEMINI_CLI
-    assert seated.model == "opus" and plan.debate.order[-1] == "reconciler"
+    assert seated.model == "opus" and plan.debate.floor.order[-1] == "reconciler"
     assert ADVERSARIAL.seats_added(built.format_options) == (seated,)
     default = reconciler_of(())
     assert (default.backend, default.model) == (Backend.CLAUDE_CLI, "")

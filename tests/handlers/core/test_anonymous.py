@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 import pytest
 
 from handlers.core.anonymous import anonymize, letters, peer_names
-from handlers.core.model import AG, CLAUDE, GEMINI, Backend, Debate, Participant, Phase
+from handlers.core.model import AG, CLAUDE, GEMINI, Backend, Debate, Participant, Phase, Setup
 from tests.handlers.conftest import proposal
 
 NAMES = {
@@ -55,7 +55,7 @@ def test_peer_names_spell_the_makers_in_hangul_and_katakana() -> None:
         Participant(CLAUDE, Backend.CLAUDE_CLI, "Claude"),
         Participant(GEMINI, Backend.GEMINI_CLI, "Gemini"),
     )
-    debate = Debate(7, proposal(), Phase.PROPOSED, datetime.now(UTC), 2, roster=roster)
+    debate = Debate(7, proposal(), Phase.PROPOSED, datetime.now(UTC), setup=Setup(2, roster=roster))
     seen = letters(debate)
     names = peer_names(debate, AG)
     assert names["클로드"] == names["クロード"] == names["claude"] == seen[CLAUDE]

@@ -46,11 +46,13 @@ from handlers.core.model import (
     Outcome,
     PeopleLine,
     Phase,
+    Setup,
     TurnMeta,
     UserQuestion,
 )
 from handlers.core.state_machine import transition
 from handlers.core.steps import Step
+from tests.doubles import changed
 from tests.handlers.conftest import ALICE, APPROVER, BOB, proposal
 from tests.handlers.doubles import other, reply
 
@@ -59,8 +61,8 @@ CL = CLAUDE
 
 
 def debate(**changes: object) -> Debate:
-    base = Debate(id=1, proposal=proposal(), phase=Phase.PROPOSED, created_at=NOW, max_rounds=3)
-    return replace(base, **changes)  # type: ignore[arg-type]  # the test's Debate fields
+    base = Debate(id=1, proposal=proposal(), phase=Phase.PROPOSED, created_at=NOW, setup=Setup(3))
+    return changed(base, **changes)
 
 
 def speaking(
@@ -76,11 +78,11 @@ def speaking(
         "turns": turns,
     }
     state = debate(**(fields | changes))
-    if state.phase is not Phase.SPEAKING or state.speaker is None:
+    if state.phase is not Phase.SPEAKING or state.floor.speaker is None:
         return state
     # Waiting for the speaker's answer, as the engine asks it.
-    ask = OpenAsk(state.speaker, state.turns + 1, state.attempt)
-    return replace(state, asked=(ask,))
+    ask = OpenAsk(state.floor.speaker, state.floor.turns + 1, state.floor.attempt)
+    return replace(state, floor=replace(state.floor, asked=(ask,)))
 
 
 def answer(seat: str, turn: int, text: str | None = None) -> ReplyReceived:
@@ -195,8 +197,8 @@ def test_an_event_that_does_not_fit_changes_nothing_and_does_nothing() -> None:
 def test_approval_draws_the_first_speaker_from_the_injected_source(seed: int) -> None:
     result = step(debate(), ProposalApproved(ALICE), seed)
     expected = random.Random(seed).choice((AG, CL))
-    assert result.debate.order == (expected, other(expected))
-    assert result.debate.speaker is expected
+    assert result.debate.floor.order == (expected, other(expected))
+    assert result.debate.floor.speaker is expected
     assert kinds(result.effects)[:2] == [CloseCard, OpenRoom]
     ask = result.effects[-1]
     assert isinstance(ask, AskDebater) and ask.seat is expected and ask.turn == 1
@@ -204,7 +206,7 @@ def test_approval_draws_the_first_speaker_from_the_injected_source(seed: int) ->
 
 
 def test_both_draws_happen() -> None:
-    firsts = {step(debate(), ProposalApproved(ALICE), s).debate.speaker for s in range(20)}
+    firsts = {step(debate(), ProposalApproved(ALICE), s).debate.floor.speaker for s in range(20)}
     assert firsts == {AG, CL}
 
 
@@ -217,7 +219,7 @@ def test_a_reply_is_stored_posted_logged_and_judged() -> None:
         type(result.effects[2]),
         Judge,
     ]
-    assert result.debate.log == ((1, AG),) and result.debate.cost_usd == 0.5
+    assert result.debate.floor.log == ((1, AG),) and result.debate.spend.cost_usd == 0.5
 
 
 def test_second_speaker_in_a_round_follows_the_first() -> None:
@@ -233,35 +235,37 @@ def test_a_new_round_draws_a_new_order() -> None:
     seen = set()
     for seed in range(20):
         result = step(state, Judged(2, Decision(Action.CONTINUE)), seed)
-        assert result.debate.round == 2 and result.debate.spoken == ()
-        seen.add(result.debate.speaker)
+        assert result.debate.floor.round == 2 and result.debate.floor.spoken == ()
+        seen.add(result.debate.floor.speaker)
     assert seen == {AG, CL}
 
 
 def test_a_question_to_the_opponent_makes_the_asked_answer_first_next_round() -> None:
     asking = reply("q", question={"to": "opponent", "text": "Why Redis?"})
     state = speaking(seat=CL, turns=1, spoken=(AG,))
-    state = replace(state, order=(AG, CL))
+    state = replace(state, floor=replace(state.floor, order=(AG, CL)))
     after_reply = step(state, answer(CL, 2, asking)).debate
-    assert after_reply.first_next_round == AG
+    assert after_reply.people.first_next_round == AG
     for seed in range(10):
         nxt = step(after_reply, Judged(2, Decision(Action.CONTINUE)), seed).debate
-        assert nxt.round == 2 and nxt.speaker == AG and nxt.first_next_round is None
+        assert (
+            nxt.floor.round == 2 and nxt.floor.speaker == AG and nxt.people.first_next_round is None
+        )
 
 
 def test_redirect_at_a_round_boundary_names_who_speaks() -> None:
     state = speaking(phase=Phase.JUDGING, turns=2, spoken=(AG, CL))
     for seed in range(10):
         result = step(state, Judged(2, Decision(Action.REDIRECT, next_seat=CL, note="d")), seed)
-        assert result.debate.speaker == CL
+        assert result.debate.floor.speaker == CL
 
 
 def test_the_last_turn_of_the_last_round_concludes_without_a_judgement() -> None:
     state = speaking(seat=CL, turns=5, rnd=3, spoken=(AG,))
-    state = replace(state, order=(AG, CL))
+    state = replace(state, floor=replace(state.floor, order=(AG, CL)))
     result = step(state, answer(CL, 6))
     assert result.debate.phase is Phase.CONCLUDING
-    assert result.debate.outcome is Outcome.MAX_ROUNDS
+    assert result.debate.ending.outcome is Outcome.MAX_ROUNDS
     assert Judge not in kinds(result.effects) and Conclude in kinds(result.effects)
 
 
@@ -276,7 +280,7 @@ def test_ask_user_posts_the_question_and_the_answer_goes_into_the_next_relay() -
     # The answer is kept, attributed, for every debater's next brief and the next judgement
     # (the brief is composed when the ask runs: see tests/engine/test_what_each_sees.py).
     line = PeopleLine(who="alice", text="아니요", question="Redis 운영 가능?")
-    assert resumed.debate.people == (line,) and resumed.debate.heard_by(CL) == 0
+    assert resumed.debate.people.lines == (line,) and resumed.debate.heard_by(CL) == 0
     assert isinstance(resumed.effects[0], Notify) and resumed.effects[0].key == "user.answered"
 
 
@@ -297,17 +301,19 @@ def test_transient_failures_retry_then_skip(kind: FailureKind, attempt: int, ret
     result = step(state, DebaterFailed(AG, 1, kind, retry_after=7))
     keys = [e.key for e in result.effects if isinstance(e, Notify)]
     if retried:
-        assert keys == ["debater.retrying"] and result.debate.attempt == attempt + 1
+        assert keys == ["debater.retrying"] and result.debate.floor.attempt == attempt + 1
         ask = result.effects[-1]
         assert isinstance(ask, AskDebater) and ask.seat == AG and ask.delay_s == 7
     else:
-        assert keys[0] == "debater.skipped" and result.debate.speaker == CL
+        assert keys[0] == "debater.skipped" and result.debate.floor.speaker == CL
 
 
 def test_two_skips_in_a_row_fail_the_debate() -> None:
     state = speaking(skipped=1, attempt=1)
     result = step(state, DebaterFailed(AG, 1, FailureKind.TIMEOUT))
-    assert result.debate.phase is Phase.CONCLUDING and result.debate.outcome is Outcome.FAILED
+    assert (
+        result.debate.phase is Phase.CONCLUDING and result.debate.ending.outcome is Outcome.FAILED
+    )
 
 
 def test_a_missing_session_is_restarted_once_then_fails() -> None:
@@ -317,14 +323,14 @@ def test_a_missing_session_is_restarted_once_then_fails() -> None:
     ask = first.effects[-1]
     assert isinstance(ask, AskDebater) and ask.fresh_session
     again = step(first.debate, DebaterFailed(CL, 1, FailureKind.SESSION_MISSING))
-    assert again.debate.outcome is Outcome.FAILED
+    assert again.debate.ending.outcome is Outcome.FAILED
 
 
 def test_the_end_writes_and_posts_the_conclusion() -> None:
     state = speaking(phase=Phase.CONCLUDING, outcome=Outcome.CONSENSUS)
     result = step(state, ConclusionReady(Conclusion("LRU first")))
     assert kinds(result.effects)[:3] == [CancelTimer, WriteConclusion, PostConclusion]
-    assert result.debate.ended_at == NOW
+    assert result.debate.ending.ended_at == NOW
 
 
 def test_wiki_action_replace_and_append_build_the_working_document() -> None:
@@ -332,12 +338,16 @@ def test_wiki_action_replace_and_append_build_the_working_document() -> None:
         "a", wiki_action={"page": "Working-Document", "mode": "replace", "content": "# Doc"}
     )
     state = step(speaking(), answer(AG, 1, first)).debate
-    assert state.working_document == "# Doc"
+    assert state.moderation.working_document == "# Doc"
     second = reply(
         "b", wiki_action={"page": "working-document", "mode": "append", "content": "## More"}
     )
-    state = replace(state, phase=Phase.SPEAKING, speaker=CL, asked=(OpenAsk(CL, 2),))
-    assert step(state, answer(CL, 2, second)).debate.working_document == "# Doc\n\n## More"
+    state = replace(
+        state, phase=Phase.SPEAKING, floor=replace(state.floor, speaker=CL, asked=(OpenAsk(CL, 2),))
+    )
+    assert (
+        step(state, answer(CL, 2, second)).debate.moderation.working_document == "# Doc\n\n## More"
+    )
 
 
 @pytest.mark.parametrize(
@@ -356,7 +366,7 @@ def test_wiki_action_replace_and_append_build_the_working_document() -> None:
 def test_refused_wiki_actions_say_why(action: dict[str, str], key: str) -> None:
     result = step(speaking(), answer(AG, 1, reply("x", wiki_action=action)))
     assert key in [e.key for e in result.effects if isinstance(e, Notify)]
-    assert result.debate.working_document == ""
+    assert result.debate.moderation.working_document == ""
 
 
 def test_a_one_step_fallback_is_said_once_and_keeps_the_mode() -> None:
@@ -364,7 +374,7 @@ def test_a_one_step_fallback_is_said_once_and_keeps_the_mode() -> None:
     once = Decision(Action.CONTINUE, source=ModeratorSource.RULES, lasting=False)
     result = step(state, Judged(1, once))
     assert [e.key for e in result.effects if isinstance(e, Notify)] == ["moderator.rules_once"]
-    assert result.debate.moderator_source is ModeratorSource.GEMINI
+    assert result.debate.moderation.source is ModeratorSource.GEMINI
 
 
 def test_a_spent_quota_switches_the_mode_and_its_return_switches_it_back() -> None:
@@ -372,7 +382,11 @@ def test_a_spent_quota_switches_the_mode_and_its_return_switches_it_back() -> No
     lasting = Decision(Action.CONTINUE, source=ModeratorSource.RULES)
     ruled = step(state, Judged(1, lasting))
     assert [e.key for e in ruled.effects if isinstance(e, Notify)] == ["moderator.mode_rules"]
-    assert ruled.debate.moderator_source is ModeratorSource.RULES
-    again = replace(ruled.debate, phase=Phase.JUDGING, turns=2, spoken=(AG, CL))
+    assert ruled.debate.moderation.source is ModeratorSource.RULES
+    again = replace(
+        ruled.debate,
+        phase=Phase.JUDGING,
+        floor=replace(ruled.debate.floor, turns=2, spoken=(AG, CL)),
+    )
     back = step(again, Judged(2, Decision(Action.CONTINUE)))
     assert [e.key for e in back.effects if isinstance(e, Notify)] == ["moderator.mode_gemini"]

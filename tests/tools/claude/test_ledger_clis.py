@@ -116,7 +116,9 @@ async def test_an_orchestrated_ledger_with_the_real_clis(
         await rig.h.submit(debate.id, ProposalApproved(ALICE))
         await asyncio.wait_for(rig.h.wait_idle(debate.id), 180)
         done = await rig.h.get(debate.id)
-        assert done.phase is Phase.CONCLUDED and done.outcome is Outcome.CONSENSUS, done.failure
+        assert done.phase is Phase.CONCLUDED and done.ending.outcome is Outcome.CONSENSUS, (
+            done.ending.failure
+        )
         turns = sorted(await rig.h._store.last_turns(debate.id, 100), key=lambda t: t.number)
         assert sorted((t.round, t.seat) for t in turns) == sorted(
             (r, m.id) for r in (1, 2) for m in TRIO

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import random
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
 from handlers.core.effects import Conclude, Effect, Judge
@@ -17,15 +17,18 @@ from handlers.core.model import (
     Conclusion,
     Debate,
     Decision,
+    Floor,
     ModeratorView,
     Phase,
     Proposal,
+    Setup,
     Turn,
     TurnMeta,
 )
 from handlers.core.reply_parser import parse_reply
 from handlers.core.state_machine import transition
 from handlers.ports import Moderator
+from tests.doubles import changed
 
 T0 = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
 ALICE = Actor(user_id=101, name="alice")
@@ -77,15 +80,12 @@ def judging_debate(**changes: object) -> Debate:
         proposal=proposal(),
         phase=Phase.JUDGING,
         created_at=T0,
-        max_rounds=3,
-        round=1,
-        order=(AG, CLAUDE),
-        spoken=(AG, CLAUDE),
-        turns=2,
-        log=((1, AG), (2, CLAUDE)),
-        started_at=T0,
+        setup=Setup(3, started_at=T0),
+        floor=Floor(
+            round=1, order=(AG, CLAUDE), spoken=(AG, CLAUDE), turns=2, log=((1, AG), (2, CLAUDE))
+        ),
     )
-    return replace(base, **changes)  # type: ignore[arg-type]  # the test's Debate fields
+    return changed(base, **changes)
 
 
 def view_after(*turns: Turn, **changes: object) -> ModeratorView:
@@ -115,7 +115,7 @@ async def run_debate(moderator: Moderator, replies: list[str], max_rounds: int =
     """Approve a proposal and feed `replies` in turn; the moderator judges and concludes."""
     rng = random.Random(5)
     debate = Debate(
-        id=1, proposal=proposal(), phase=Phase.PROPOSED, created_at=T0, max_rounds=max_rounds
+        id=1, proposal=proposal(), phase=Phase.PROPOSED, created_at=T0, setup=Setup(max_rounds)
     )
     step = transition(debate, ProposalApproved(ALICE), T0, rng)
     run = DebateRun(step.debate)
@@ -126,7 +126,11 @@ async def run_debate(moderator: Moderator, replies: list[str], max_rounds: int =
         event = None
         if getattr(effect, "kind", "") == "ask_debater" and queue:
             event = ReplyReceived(
-                run.debate.speaker or AG, run.debate.turns + 1, queue.pop(0), "", TurnMeta()
+                run.debate.floor.speaker or AG,
+                run.debate.floor.turns + 1,
+                queue.pop(0),
+                "",
+                TurnMeta(),
             )
         elif isinstance(effect, Judge):
             view = ModeratorView(run.debate, tuple(run.turns[-2:]))

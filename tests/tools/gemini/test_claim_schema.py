@@ -40,7 +40,11 @@ def test_claim_updates_are_read_and_optional() -> None:
 
 def test_claim_board_reaches_the_moderators_next_request() -> None:
     debate = replace(
-        judging_debate(), claims=(Claim("C1", "LRU면 충분하다", ("claude",), ClaimStatus.AGREED),)
+        judging_debate(),
+        moderation=replace(
+            judging_debate().moderation,
+            claims=(Claim("C1", "LRU면 충분하다", ("claude",), ClaimStatus.AGREED),),
+        ),
     )
     prompt = judge_prompt(ModeratorView(debate=debate, last_turns=()), "ko")
     sent = "\n".join(text for _, text in prompt.messages)

@@ -84,7 +84,7 @@ async def test_judge_sends_system_instruction_and_schema_and_drives_the_engine(
     assert decision.source is ModeratorSource.GEMINI
     step = transition(view.debate, Judged(2, decision), T0, random.Random(1))
     assert step.debate.phase is Phase.AWAITING_USER
-    assert step.debate.summary == JUDGE_ASK["summary"]
+    assert step.debate.moderation.summary == JUDGE_ASK["summary"]
     asked = [effect for effect in step.effects if isinstance(effect, AskUser)]
     assert asked[0].question.text == JUDGE_ASK["user_question"]
     assert asked[0].question.options == ("예", "아니요", "모르겠음")
@@ -381,7 +381,7 @@ async def test_a_long_question_and_forty_options_reach_the_state_within_a_questi
     decision = await make_moderator().judge(view)
     step = transition(view.debate, Judged(2, decision), T0, random.Random(1))
     [ask] = [effect for effect in step.effects if isinstance(effect, AskUser)]
-    assert step.debate.user_question == ask.question
+    assert step.debate.people.user_question == ask.question
     assert len(ask.question.text) <= QUESTION_CHARS + 20 and ask.question.text.endswith("(+15)")
     assert len(ask.question.options) == MAX_OPTIONS
     assert all(len(option) <= OPTION_CHARS for option in ask.question.options)

@@ -130,5 +130,5 @@ def test_the_boardroom_reads_the_schema_s_tracker() -> None:
     changed = {"tracker": [{"member": "claude", "why": "AG's load test"}], "recommendation": "r"}
     stored = SynthesisTaskReply.model_validate({**EMPTY_SYNTHESIS, **changed}).model_dump_json()
     voted = (("vote/1/claude", "no"), ("vote/2/claude", "yes"), ("synthesis", stored))
-    rows = tracker_rows(replace(debate(), outputs=voted))
+    rows = tracker_rows(replace(debate(), moderation=replace(debate().moderation, outputs=voted)))
     assert [(row[3], row[4]) for row in rows] == [(False, ""), (True, "AG's load test")]

@@ -151,15 +151,19 @@ async def test_a_process_that_lost_its_lease_stores_nothing(db: Database) -> Non
     debate = await new_debate(db)
     await first.claim(1)
     old, new = LeasedStore(db, first), LeasedStore(db, second)
-    await old.save_step(replace(debate, max_rounds=4), (), None, NOW)  # a holds it: stored
+    await old.save_step(
+        replace(debate, setup=replace(debate.setup, max_rounds=4)), (), None, NOW
+    )  # a holds it: stored
 
     await clocks.advance(31)  # a is paused past its lease; b takes the debate over
     await second.claim(1)
     with pytest.raises(LeaseLost):
-        await old.save_step(replace(debate, max_rounds=9), (), None, NOW)
-    assert (await new.load(debate.id)).max_rounds == 4
-    await new.save_step(replace(debate, max_rounds=5), (), None, NOW)
-    assert (await new.load(debate.id)).max_rounds == 5
+        await old.save_step(
+            replace(debate, setup=replace(debate.setup, max_rounds=9)), (), None, NOW
+        )
+    assert (await new.load(debate.id)).setup.max_rounds == 4
+    await new.save_step(replace(debate, setup=replace(debate.setup, max_rounds=5)), (), None, NOW)
+    assert (await new.load(debate.id)).setup.max_rounds == 5
 
 
 async def test_an_outward_write_is_confirmed_only_while_the_lease_is_live(db: Database) -> None:
@@ -193,7 +197,13 @@ async def test_an_inbox_command_is_marked_done_with_the_step_it_made(db: Databas
     (command,) = await inbox.pending([debate.id])
     assert (command.debate_id, command.event) == (debate.id, BudgetChosen(ALICE, 5))
 
-    await store.save_step(replace(debate, max_rounds=5), (), None, NOW, command=command.id)
+    await store.save_step(
+        replace(debate, setup=replace(debate.setup, max_rounds=5)),
+        (),
+        None,
+        NOW,
+        command=command.id,
+    )
     assert await inbox.pending([debate.id]) == [] and await inbox.count(debate.id) == 0
 
 

@@ -9,7 +9,19 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from handlers.core.model import AG, CLAUDE, Debate, ParsedReply, Phase, Proposal, Turn, TurnMeta
+from handlers.core.model import (
+    AG,
+    CLAUDE,
+    Debate,
+    Floor,
+    Moderation,
+    ParsedReply,
+    Phase,
+    Proposal,
+    Setup,
+    Turn,
+    TurnMeta,
+)
 from tests.fakes.fake_wikijs import FULL_KEY, FakeWikiJs
 from tools.wiki.backends import LocalWiki, StoredPage, WikiBackend
 from tools.wiki.outbox import WikiOutbox
@@ -36,10 +48,9 @@ def debate(debate_id: int = 7, topic: str = TOPIC, working_document: str = "") -
         proposal=proposal,
         phase=Phase.SPEAKING,
         created_at=datetime(2026, 5, 1, 9, 0, tzinfo=UTC),
-        max_rounds=3,
-        round=1,
-        started_at=datetime(2026, 5, 1, 9, 1, tzinfo=UTC),
-        working_document=working_document,
+        setup=Setup(3, started_at=datetime(2026, 5, 1, 9, 1, tzinfo=UTC)),
+        floor=Floor(round=1),
+        moderation=Moderation(working_document=working_document),
     )
 
 

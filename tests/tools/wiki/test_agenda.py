@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 
 from handlers.core.formats.adversarial_briefs import EVIDENCE
 from handlers.core.i18n import Strings
-from handlers.core.model import Added, ChatLine, Debate, Phase, Proposal
+from handlers.core.model import Added, ChatLine, Debate, Phase, Proposal, Setup
 from handlers.detection import CONTEXT_LINE_CHARS, heard
 from tools.wiki.pages import render_agenda, visible
 
@@ -28,7 +28,7 @@ def agenda_of(lines: list[ChatLine], language: str = "ko") -> str:
         people_names=names,
     )
     debate = Debate(
-        id=1, proposal=proposal, phase=Phase.SPEAKING, max_rounds=4, created_at=T0, started_at=T0
+        id=1, proposal=proposal, phase=Phase.SPEAKING, created_at=T0, setup=Setup(4, started_at=T0)
     )
     return render_agenda(debate, Strings(language))
 
@@ -76,15 +76,17 @@ def test_the_evidence_added_on_the_card_is_on_the_agenda_verbatim() -> None:
         id=1,
         proposal=proposal,
         phase=Phase.SPEAKING,
-        max_rounds=4,
         created_at=T0,
-        options=(("ledger.end", "open"),),
-        added=(Added(EVIDENCE, 1, "alice", added), Added(EVIDENCE, 2, "carol", "메모리 2 GB")),
+        setup=Setup(
+            4,
+            options=(("ledger.end", "open"),),
+            added=(Added(EVIDENCE, 1, "alice", added), Added(EVIDENCE, 2, "carol", "메모리 2 GB")),
+        ),
     )
     page = render_agenda(debate, Strings("ko"))
     assert f"## {Strings('ko')('wiki.agenda.added_adversarial_evidence')}" in page
     assert "alice: p99 120 ms" in page and "CONSTRAINTS: 월 예산 10만 원 이하" in page
     assert "carol: 메모리 2 GB" in page  # every sender's, under their name
     assert "ledger.end" not in page and "open" not in page.split("##")[-1]
-    bare = render_agenda(replace(debate, added=()), Strings("ko"))
+    bare = render_agenda(replace(debate, setup=replace(debate.setup, added=())), Strings("ko"))
     assert "p99 120 ms" not in bare

@@ -45,10 +45,21 @@ async def test_a_whole_debate_writes_four_pages(site: Site, make_outbox: OutboxF
     await outbox.write(start, WriteAgenda())
     for n, text in enumerate(texts, 1):
         await outbox.write(start, *logged(turn(n, text), url(n)))
-    await outbox.write(replace(start, working_document="# 초안\n\n- LRU"), WriteWorkingDocument(1))
+    await outbox.write(
+        replace(start, moderation=replace(start.moderation, working_document="# 초안\n\n- LRU")),
+        WriteWorkingDocument(1),
+    )
     final_doc = "# 초안 v2\n\n- LRU로 시작\n- 인스턴스 3개를 넘으면 Redis"
-    await outbox.write(replace(start, working_document=final_doc), WriteWorkingDocument(3))
-    ended = replace(start, phase=Phase.CONCLUDED, outcome=Outcome.CONSENSUS, round=2)
+    await outbox.write(
+        replace(start, moderation=replace(start.moderation, working_document=final_doc)),
+        WriteWorkingDocument(3),
+    )
+    ended = replace(
+        start,
+        phase=Phase.CONCLUDED,
+        ending=replace(start.ending, outcome=Outcome.CONSENSUS),
+        floor=replace(start.floor, round=2),
+    )
     conclusion = Conclusion(
         decision="in-process LRU로 시작한다",
         agreed=("운영 부담이 작다",),
@@ -114,7 +125,7 @@ async def test_repeats_and_no_op_updates_send_nothing(
     log_version = site.version(f"{BASE}/round-log")
     sent = len(site.fake.writes()) if site.fake else 0
 
-    other = replace(start, working_document="other")
+    other = replace(start, moderation=replace(start.moderation, working_document="other"))
     await outbox.write(other, WriteWorkingDocument(1))  # the same key
     await outbox.write(start, WriteWorkingDocument(2))  # a new entry with the same content
     await outbox.write(start, *logged(turn(1, "첫 발언"), url(1)))  # the same turn again

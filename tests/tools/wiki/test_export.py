@@ -13,15 +13,19 @@ from handlers.core.model import (
     CLAUDE,
     Conclusion,
     Debate,
+    Ending,
+    Floor,
     ModeratorSource,
     Outcome,
     PeopleLine,
     Phase,
     Proposal,
+    Setup,
     Turn,
     TurnMeta,
 )
 from handlers.core.reply_parser import parse_reply
+from tests.doubles import changed
 from tools.wiki.export import export_markdown, export_name
 from tools.wiki.pages import render_conclusion
 
@@ -48,9 +52,15 @@ def _turn(number: int, seat: str, opinion: str) -> Turn:
 def _ended(**changes: object) -> Debate:
     proposal = Proposal(1, "Cache layer", "Redis or LRU?", "r", 0.9, "alice: which cache?", (1,))
     debate = Debate(
-        1, proposal, Phase.CONCLUDED, AT, max_rounds=3, round=1, outcome=Outcome.VERDICT
+        1,
+        proposal,
+        Phase.CONCLUDED,
+        AT,
+        setup=Setup(3),
+        floor=Floor(round=1),
+        ending=Ending(outcome=Outcome.VERDICT),
     )
-    return debate.__class__(**{**debate.__dict__, **changes})
+    return changed(debate, **changes)
 
 
 def test_export_holds_agenda_every_turn_the_people_the_notes_and_the_outcome() -> None:

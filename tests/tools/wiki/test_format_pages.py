@@ -45,7 +45,11 @@ async def test_a_format_page_is_written_once_and_a_person_s_edit_is_kept(
 async def test_a_turn_gets_its_own_page_verbatim(site: Site, make_outbox: OutboxFactory) -> None:
     outbox = make_outbox(site.backend())
     said = turn(1, '캐시는 LRU로 충분합니다.\n```json\n{"opinion": "x"}\n```', seat=AG)
-    ledger = replace(debate(), format="ledger", log=((1, AG),))
+    ledger = replace(
+        debate(),
+        setup=replace(debate().setup, format="ledger"),
+        floor=replace(debate().floor, log=((1, AG),)),
+    )
     title, markdown = LEDGER_FORMAT.render_page(ledger, "turns/01-ag", (said,))
     await outbox.write(ledger, *paged("turns/01-ag", title, markdown))
     await asyncio.wait_for(outbox.drained(7), WAIT)
@@ -59,7 +63,11 @@ async def test_a_debater_s_own_key_in_a_turn_page_is_written_as_it_is(
 ) -> None:
     outbox = make_outbox(site.backend())
     said = turn(1, "⟦ledger.round⟧ 은 제 표기입니다 ⟦⟦", seat=AG)
-    ledger = replace(debate(), format="ledger", log=((1, AG),))
+    ledger = replace(
+        debate(),
+        setup=replace(debate().setup, format="ledger"),
+        floor=replace(debate().floor, log=((1, AG),)),
+    )
     title, markdown = LEDGER_FORMAT.render_page(ledger, "turns/01-ag", (said,))
     await outbox.write(ledger, *paged("turns/01-ag", title, markdown))
     await asyncio.wait_for(outbox.drained(7), WAIT)

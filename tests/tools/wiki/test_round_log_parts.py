@@ -132,7 +132,10 @@ async def test_the_words_the_writer_adds_are_in_the_debate_s_language(
     """A debate run in Portuguese on a bot whose LANGUAGE is Korean: the Round-Log's first
     line, its parts' titles and links, and a person's-edit heading are Portuguese."""
     pt = Strings("pt-BR")
-    spoken = replace(debate(working_document="rascunho v1"), language="pt-BR")
+    spoken = replace(
+        debate(working_document="rascunho v1"),
+        setup=replace(debate(working_document="rascunho v1").setup, language="pt-BR"),
+    )
 
     async def debate_of(debate_id: int) -> Debate:
         assert debate_id == spoken.id
@@ -154,7 +157,10 @@ async def test_the_words_the_writer_adds_are_in_the_debate_s_language(
 
     path = BASE.removesuffix("round-log") + "working-document"
     site.edit_as_person(path, "rascunho v1\n\nnota de uma pessoa")
-    await outbox.write(replace(spoken, working_document="rascunho v2"), WriteWorkingDocument(2))
+    await outbox.write(
+        replace(spoken, moderation=replace(spoken.moderation, working_document="rascunho v2")),
+        WriteWorkingDocument(2),
+    )
     await asyncio.wait_for(outbox.drained(spoken.id), WAIT)
     edited = site.page(path)
     assert edited is not None

@@ -33,7 +33,7 @@ async def _first_debate(site: Site, file: Path, context: str) -> tuple[str, Noti
         proposal = replace(debate().proposal, context=context)
         made = await SqliteStore(db).create(draft(proposal, 3, NOW), timedelta(hours=1), ())
         assert made.id == 1  # each database counts from 1
-        started = replace(made, started_at=NOW)
+        started = replace(made, setup=replace(made.setup, started_at=NOW))
         await outbox.write(started, WriteAgenda())
         await outbox.write(started, *logged(turn(1, f"{context}: 첫 발언", debate_id=1), ""))
         await asyncio.wait_for(outbox.drained(made.id), WAIT)
@@ -68,7 +68,10 @@ async def test_two_databases_on_one_wiki_keep_separate_folders(site: Site, tmp_p
 async def test_a_folder_of_another_debate_is_never_written_into(site: Site, tmp_path: Path) -> None:
     """Should two debates meet at one path anyway (the same id and key), the later one's
     writes are refused, said once per page in its thread, and the earlier one's pages stay."""
-    theirs = replace(debate(debate_id=1), wiki_key="a1b2c3", started_at=NOW)
+    theirs = replace(
+        debate(debate_id=1),
+        setup=replace(debate(debate_id=1).setup, wiki_key="a1b2c3", started_at=NOW),
+    )
     ours = replace(theirs, proposal=replace(theirs.proposal, context="콘솔의 대화"))
     told: list[Notices] = []
     for name, which in (("bot", theirs), ("console", ours)):

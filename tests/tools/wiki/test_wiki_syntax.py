@@ -37,7 +37,12 @@ async def test_callouts_and_page_links_are_in_the_wiki_s_own_syntax(
     site: Site, make_outbox: OutboxFactory
 ) -> None:
     outbox = make_outbox(site.backend())
-    ledger = replace(debate(), format="ledger", log=((1, AG), (2, CLAUDE)), outputs=LEDGER)
+    ledger = replace(
+        debate(),
+        setup=replace(debate().setup, format="ledger"),
+        floor=replace(debate().floor, log=((1, AG), (2, CLAUDE))),
+        moderation=replace(debate().moderation, outputs=LEDGER),
+    )
     await outbox.write(ledger, *paged("front-page", "Front", PAGE))
     await asyncio.wait_for(outbox.drained(ledger.id), WAIT)
     page = site.page(f"{BASE}/front-page")

@@ -108,7 +108,10 @@ async def test_updates_keep_the_page_published_with_its_scripts_and_tags(
     page.script_css = ".debate { color: green }"  # set by a person in the page's properties
     page.tags.append("아키텍처")
 
-    await outbox.write(replace(debate(), working_document="v2"), WriteWorkingDocument(2))
+    await outbox.write(
+        replace(debate(), moderation=replace(debate().moderation, working_document="v2")),
+        WriteWorkingDocument(2),
+    )
     await asyncio.wait_for(outbox.drained(7), WAIT)
     page = fake_wikijs.page_at(path)
     assert page is not None

@@ -38,7 +38,11 @@ LEDGER = {"agreed": ["LRU로 충분하다"], "amendments": ["Redis는 측정 후
 
 def ledger_debate() -> Debate:
     """A ledger debate whose ledger is written: its front page and diagram can be rendered."""
-    return replace(debate(), format="ledger", outputs=(("ledger", json.dumps(LEDGER)),))
+    return replace(
+        debate(),
+        setup=replace(debate().setup, format="ledger"),
+        moderation=replace(debate().moderation, outputs=(("ledger", json.dumps(LEDGER)),)),
+    )
 
 
 async def write_front(outbox: WikiOutbox, ledger: Debate) -> str:
