@@ -47,7 +47,6 @@ from bench.parse_inputs import (
     stream_reads,
 )
 from bot.discord.ag_reply import tag_of, without_tag
-from handlers.core.concessions import verdict
 from handlers.core.formats import CONTRACTS
 from handlers.core.formats.adversarial_audit import (
     Audit,
@@ -72,6 +71,7 @@ from handlers.core.formats.boardroom_reply import parse_position
 from handlers.core.formats.ledger_text import missing_fields
 from handlers.core.model import ParsedReply, Turn, TurnMeta
 from handlers.core.reply_parser import json_block, task_object
+from handlers.core.turns.concessions import verdict
 from tools.claude.output import classify, window_of
 from tools.claude.stream import progress, result_line
 from tools.gemini.cli import last_json

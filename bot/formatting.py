@@ -7,14 +7,14 @@ from collections.abc import Callable
 from datetime import datetime
 
 from handlers.core.anonymous import is_on
-from handlers.core.convergence import meter
-from handlers.core.credit import LIMIT_PAUSES, cost_per_seat
 from handlers.core.formats import format_named, formats_for
 from handlers.core.formats.keys import fill_keys
 from handlers.core.i18n import Strings
 from handlers.core.model import AG, CLAUDE, Debate, Phase, Precedent, Turn
+from handlers.core.people.pauses import meter
 from handlers.core.shorten import shorten
-from handlers.core.usage import DEFAULT_TURN_USD
+from handlers.core.spending.limits import LIMIT_PAUSES, cost_per_seat
+from handlers.core.spending.state import DEFAULT_TURN_USD
 
 AG_GREEN = 0x2ECC71
 CLAUDE_BLUE = 0x3498DB

@@ -19,7 +19,7 @@ from handlers.core.events import Event, ProposalApproved, ProposalExpired, Timer
 from handlers.core.formats import formats_for
 from handlers.core.model import DEFAULT_ROSTER, Backend, Debate, Participant, Phase, Proposal, Setup
 from handlers.core.server_config import ServerConfig
-from handlers.core.usage import DEFAULT_TURN_USD, Spend, Window
+from handlers.core.spending.state import DEFAULT_TURN_USD, Spend, Window
 from handlers.debate_workers import DebateWorkers
 from handlers.effects_runner import EffectRunner
 from handlers.leasing import EveryDebate, LeaseGuard

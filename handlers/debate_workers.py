@@ -18,12 +18,12 @@ from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
 from handlers.core.admission import Submitted, admits
-from handlers.core.backoff import delay_s, within
 from handlers.core.effects import AskDebater, Conclude, Effect, Judge, RunTask
 from handlers.core.events import Event, ProposalApproved, ProposalDeclined, ProposalExpired
 from handlers.core.model import Debate, Phase
 from handlers.core.state_machine import transition
-from handlers.core.steps import expects
+from handlers.core.turns.backoff import delay_s, within
+from handlers.core.turns.steps import expects
 from handlers.effects_runner import EffectRunner
 from handlers.leasing import ACTING_FOR, LeaseGuard, LeaseLost, patiently
 from handlers.ports import Clock

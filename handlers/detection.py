@@ -14,9 +14,9 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from handlers.core.backoff import delay_s
 from handlers.core.model import ChatLine, Proposal
 from handlers.core.shorten import shorten
+from handlers.core.turns.backoff import delay_s
 from handlers.ports import Clock, GatewayClaims, Moderator, OneGateway
 
 log = logging.getLogger(__name__)

@@ -13,9 +13,7 @@ from typing import TypeVar
 
 import prompts
 from handlers.core import effects as fx
-from handlers.core.bounds import ANSWER_CHARS
-from handlers.core.concessions import moved_toward, verdict
-from handlers.core.degraded import warned
+from handlers.core.ending.degraded import warned
 from handlers.core.events import (
     ConclusionReady,
     DebaterFailed,
@@ -27,7 +25,6 @@ from handlers.core.events import (
     TaskDone,
 )
 from handlers.core.formats import CONTRACTS, format_named
-from handlers.core.minority import fallback, from_output, task_fields
 from handlers.core.model import (
     Backend,
     Conclusion,
@@ -39,9 +36,12 @@ from handlers.core.model import (
     Turn,
     WikiPage,
 )
-from handlers.core.poll_data import MINORITY_TASK
+from handlers.core.moderation.bounds import ANSWER_CHARS
+from handlers.core.poll.minority import fallback, from_output, task_fields
+from handlers.core.poll.state import MINORITY_TASK
 from handlers.core.reply_parser import OFF_LOOP_CHARS, parse_reply
-from handlers.core.steps import format_of
+from handlers.core.turns.concessions import moved_toward, verdict
+from handlers.core.turns.steps import format_of
 from handlers.ports import (
     NOTHING,
     Clock,
@@ -258,7 +258,7 @@ class EffectRunner:
                 return DebaterFailed(ask.seat, ask.turn, exc.kind, exc.detail, exc.retry_after)
             ending = stack.pop_all()  # the working indicator now ends with what runs to the end
         # The answer is paid for: a step that ends the ask from here on (a Stop) no longer
-        # loses it; the engine keeps it as a late answer (handlers.core.steps.late_reply).
+        # loses it; the engine keeps it as a late answer (handlers.core.turns.steps.late_reply).
         return await run_to_the_end(self._received(debate, ask, output, ending))
 
     async def _received(

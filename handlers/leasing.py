@@ -9,7 +9,7 @@ from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from typing import Protocol, TypeVar
 
-from handlers.core.backoff import delay_s
+from handlers.core.turns.backoff import delay_s
 from handlers.store_ports import StoreUnavailable
 
 log = logging.getLogger(__name__)

@@ -6,11 +6,11 @@ from dataclasses import replace
 
 import prompts
 from handlers.core.anonymous import anonymize, is_on, letters, peer_names
-from handlers.core.claims import as_lines
 from handlers.core.effects import AskDebater
 from handlers.core.formats import format_named
 from handlers.core.formats.base import BriefInput, Piece, PieceValue
 from handlers.core.model import Debate, PeopleLine, Precedent, Turn
+from handlers.core.moderation.claims import as_lines
 from handlers.core.reply_fields import shown
 
 LANGUAGE_NAMES = {

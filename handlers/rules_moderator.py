@@ -6,7 +6,6 @@ debate's own language.
 
 from __future__ import annotations
 
-from handlers.core.bounds import bound_summary
 from handlers.core.i18n import Strings
 from handlers.core.model import (
     Action,
@@ -22,8 +21,9 @@ from handlers.core.model import (
     Turn,
     UserQuestion,
 )
+from handlers.core.moderation.bounds import bound_summary
+from handlers.core.moderation.rules import both_agree
 from handlers.core.shorten import gist
-from handlers.core.state_machine import both_agree
 from handlers.ports import ModeratorUnavailable, TaskRequest
 
 SUMMARY_LINE_CHARS = 220  # one mechanical line per turn

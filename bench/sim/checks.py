@@ -9,10 +9,10 @@ from dataclasses import dataclass, field
 
 from bench.sim.ports import SimRoom, SimWiki
 from bench.sim.world import World
-from handlers.core.bounds import MAX_OPTIONS, NOTE_CHARS, OPTION_CHARS, QUESTION_CHARS
 from handlers.core.effects import AskUser, Notify
 from handlers.core.formats import format_named
 from handlers.core.model import Debate, Outcome, Participant, Phase, Turn
+from handlers.core.moderation.bounds import MAX_OPTIONS, NOTE_CHARS, OPTION_CHARS, QUESTION_CHARS
 from handlers.core.shorten import omitted_note
 
 ROUNDING = 1e-9  # costs are sums of floats

@@ -34,7 +34,7 @@ from handlers.core.model import (
     Phase,
     Proposal,
 )
-from handlers.core.poll_data import PollStage
+from handlers.core.poll.state import PollStage
 from handlers.store_ports import StoreUnavailable
 from tests.handlers.doubles import Crash
 

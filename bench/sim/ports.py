@@ -12,9 +12,9 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from bench.sim.world import PortFault, Throttled, World
-from handlers.core.bounds import ANSWER_CHARS
 from handlers.core.effects import Effect, RoomEffect, WikiEffect
 from handlers.core.model import Backend, Debate, FailureKind, Participant, Turn, TurnMeta
+from handlers.core.moderation.bounds import ANSWER_CHARS
 from handlers.ports import NOTHING, Clock, DebaterError, DebaterOutput, Loaded, TurnRequest
 from tests.fakes.gemini_answers import make_value, rule_task
 from tests.handlers import adversarial_script, boardroom_script

@@ -33,8 +33,8 @@ from handlers.core.effects import (
 )
 from handlers.core.formats import format_named
 from handlers.core.i18n import Strings
-from handlers.core.minority import report_markdown
 from handlers.core.model import Debate
+from handlers.core.poll.minority import report_markdown
 from handlers.ports import NOTHING, Clock, Loaded
 from tools.store.db import Database
 from tools.store.room_messages import RoomMessages

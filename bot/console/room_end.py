@@ -9,11 +9,11 @@ from rich.text import Text
 
 from bot.console.room_out import MODERATOR_GREY, ConsoleOut
 from bot.formatting import page_label, seat_name
-from handlers.core.credit import cost_per_seat
-from handlers.core.degraded import degraded_line, warned
+from handlers.core.ending.degraded import degraded_line, warned
 from handlers.core.formats import format_named
 from handlers.core.formats.keys import fill_keys
 from handlers.core.model import Conclusion, Debate, ModeratorSource
+from handlers.core.spending.limits import cost_per_seat
 from handlers.ports import Loaded
 
 

@@ -19,11 +19,11 @@ from bot.formatting import (
     roster_line,
     suggestion,
 )
-from handlers.core.credit import cost_per_seat
 from handlers.core.formats import format_named
 from handlers.core.i18n import Strings
 from handlers.core.model import Conclusion, Debate, UserQuestion
 from handlers.core.shorten import shorten
+from handlers.core.spending.limits import cost_per_seat
 
 GREY = discord.Colour(MODERATOR_GREY)
 AMBER = discord.Colour(USER_AMBER)  # decisions the people make

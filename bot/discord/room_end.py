@@ -11,7 +11,7 @@ import discord
 from bot.discord import embeds
 from bot.discord.room_poll import with_decision
 from bot.discord.room_records import RoomRecords
-from handlers.core.degraded import warned
+from handlers.core.ending.degraded import warned
 from handlers.core.formats import format_named
 from handlers.core.formats.keys import fill_keys
 from handlers.core.i18n import Strings

@@ -15,9 +15,9 @@ from bot.discord import render
 from bot.discord.embeds import AMBER, GREY
 from bot.discord.room_records import RoomRecords
 from handlers.core.i18n import Strings
-from handlers.core.minority import decision_text, report_markdown
 from handlers.core.model import Debate
-from handlers.core.poll_data import QUESTION_CHARS, PollStage
+from handlers.core.poll.minority import decision_text, report_markdown
+from handlers.core.poll.state import QUESTION_CHARS, PollStage
 from handlers.core.shorten import shorten
 from handlers.ports import Clock
 

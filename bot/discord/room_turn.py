@@ -27,7 +27,7 @@ from bot.discord.room_records import NO_PINGS, RoomRecords
 from bot.formatting import seat_colour
 from handlers.core.i18n import Strings
 from handlers.core.model import Backend, Debate, Turn
-from handlers.core.steps import awaited, format_of
+from handlers.core.turns.steps import awaited, format_of
 from handlers.leasing import LeaseLost
 from handlers.store_ports import StoreUnavailable
 from tools.store.room_messages import Posted

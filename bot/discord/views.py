@@ -13,7 +13,6 @@ from bot.discord.clicks import CardChoice, DebateClick, front_of
 from bot.discord.embeds import BUTTON_LABEL_LIMIT, MAX_BUTTONS, budget_label
 from bot.discord.forms import FormButton
 from bot.formatting import format_label, option_label, option_question, pause_area
-from handlers.core.credit import PAUSE_CHOICES
 from handlers.core.events import (
     BudgetChosen,
     BudgetDecided,
@@ -30,7 +29,8 @@ from handlers.core.formats.base import CardOption
 from handlers.core.i18n import Strings
 from handlers.core.model import Actor, Debate, UserQuestion
 from handlers.core.shorten import shorten
-from handlers.core.steps import skippable
+from handlers.core.spending.limits import PAUSE_CHOICES
+from handlers.core.turns.steps import skippable
 
 Button = discord.ui.Button[Any]
 Select = discord.ui.Select[Any]

@@ -7,13 +7,8 @@ import enum
 from dataclasses import dataclass
 
 from handlers.core import events as ev
-from handlers.core.credit import PAUSE_CHOICES
-from handlers.core.formats import card_options, formats_for
-from handlers.core.model import Actor, Debate, Phase
-from handlers.core.steps import expects, late_for, skippable, step_open
-
-MAX_BUDGET_ROUNDS = 50  # as MAX_ROUNDS allows
-STOPPABLE = frozenset({Phase.SPEAKING, Phase.JUDGING, Phase.AWAITING_USER})
+from handlers.core.model import Actor, Debate
+from handlers.core.table import rule_for
 
 
 class Admission(enum.Enum):
@@ -81,68 +76,6 @@ def acting(event: ev.Event) -> Actor | None:
 
 
 def _fits(debate: Debate, event: ev.Event) -> bool:
-    """True if the debate, in its current state, has a use for the event."""
-    match event:
-        case ev.ProposalApproved() | ev.ProposalDeclined() | ev.ProposalExpired():
-            return debate.phase is Phase.PROPOSED
-        case ev.FormatChosen() | ev.OptionChosen() | ev.BudgetChosen():
-            return debate.phase is Phase.PROPOSED and _card_choice_fits(debate, event)
-        case ev.ReplyReceived() | ev.DebaterFailed():
-            seat, turn = event.seat, event.turn
-            return expects(debate, seat, turn) or late_for(debate, seat, turn)
-        case ev.Judged():
-            return (
-                debate.phase is Phase.JUDGING
-                and event.turn == debate.floor.turns
-                and not debate.moderation.tasks
-            )
-        case ev.TaskDone():
-            tasking = debate.phase is Phase.JUDGING or step_open(debate)
-            return tasking and event.task in debate.moderation.tasks
-        case ev.UserAnswered(question=number):
-            return _answer_fits(debate, number)
-        case ev.BudgetDecided():
-            return _pause_fits(debate, event)
-        case ev.PeopleSaid():
-            return debate.phase in STOPPABLE and bool(event.text.strip())
-        case ev.StopRequested():
-            return debate.phase in STOPPABLE
-        case ev.SkipRequested(seat=seat, turn=turn):  # a button's: its own turn only
-            asks = [(a.participant, a.turn) for a in skippable(debate)]
-            return (seat, turn) in asks if seat else bool(asks)
-        case ev.ConclusionReady():
-            return debate.phase is Phase.CONCLUDING
-        case ev.MinorityReported() | ev.TimerDue() | ev.PollClosed():
-            return True  # the poll's own rules (handlers/core/poll.py) tell
-    return False
-
-
-def _card_choice_fits(debate: Debate, event: ev.Event) -> bool:
-    """A format the roster can run, a budget in range, or one of an option's choices."""
-    match event:
-        case ev.FormatChosen(format=name):
-            return name in formats_for(debate.setup.roster)
-        case ev.BudgetChosen(rounds=rounds):
-            return 1 <= rounds <= MAX_BUDGET_ROUNDS
-        case ev.OptionChosen(key=key, value=value):
-            return any(o.key == key and o.valid(value) for o in card_options(debate.setup.format))
-    return False
-
-
-def _answer_fits(debate: Debate, question: int) -> bool:
-    """A typed answer (question 0) answers whatever waits; a control's only its question."""
-    if question == 0:
-        return debate.phase is Phase.AWAITING_USER
-    asked = debate.phase is Phase.AWAITING_USER and debate.people.user_question is not None
-    return asked and question == debate.question_number
-
-
-def _pause_fits(debate: Debate, event: ev.BudgetDecided) -> bool:
-    """A pause's button answers that pause only (`at`: its number; 0: whichever is open). A
-    pause stored before pauses were numbered (number 0) was named by the turn count."""
-    this = (0, debate.people.pauses) if debate.people.pauses else (0, debate.floor.turns)
-    return (
-        debate.phase is Phase.AWAITING_USER
-        and event.choice in PAUSE_CHOICES.get(debate.people.paused, ())
-        and event.at in this
-    )
+    """True if the debate, in its current state, has a use for the event (its feature's rule)."""
+    rule = rule_for(event)
+    return rule is not None and rule.fits(debate, event)

@@ -25,6 +25,12 @@ class Phase(enum.StrEnum):
         return self in _TERMINAL
 
     @property
+    def hears_people(self) -> bool:
+        """True while the people may stop it or speak to it: it speaks, is judged or waits for
+        them (not once it is concluding)."""
+        return self in _HEARING
+
+    @property
     def is_running(self) -> bool:
         """True between approval and the end."""
         return self in _RUNNING
@@ -32,6 +38,7 @@ class Phase(enum.StrEnum):
 
 _TERMINAL = frozenset({Phase.DECLINED, Phase.EXPIRED, Phase.CONCLUDED, Phase.STOPPED, Phase.FAILED})
 _RUNNING = frozenset({Phase.SPEAKING, Phase.JUDGING, Phase.AWAITING_USER, Phase.CONCLUDING})
+_HEARING = frozenset({Phase.SPEAKING, Phase.JUDGING, Phase.AWAITING_USER})
 
 
 class Outcome(enum.StrEnum):

@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from handlers.core.claims import Claim, ClaimUpdate
+from handlers.core.card.state import Added, Setup
+from handlers.core.ending.state import Conclusion, Ending
 from handlers.core.kinds import (
     Action,
     FailureKind,
@@ -15,9 +16,13 @@ from handlers.core.kinds import (
     Stance,
     WikiPage,
 )
+from handlers.core.moderation.claims import ClaimUpdate
+from handlers.core.moderation.state import Moderation
 from handlers.core.participants import AG, CLAUDE, DEFAULT_ROSTER, GEMINI, Backend, Participant
-from handlers.core.poll_data import PeoplePoll
-from handlers.core.usage import Spend, Window
+from handlers.core.people.state import People, PeopleLine, UserQuestion
+from handlers.core.poll.state import PeoplePoll
+from handlers.core.spending.state import Spend, Window
+from handlers.core.turns.state import Floor, OpenAsk
 
 # Re-exported: the engine's values are all importable from here.
 __all__ = [
@@ -26,13 +31,23 @@ __all__ = [
     "DEFAULT_ROSTER",
     "GEMINI",
     "Action",
+    "Added",
     "Backend",
+    "Conclusion",
+    "Ending",
     "FailureKind",
+    "Floor",
+    "Moderation",
     "ModeratorSource",
+    "OpenAsk",
     "Outcome",
     "Participant",
+    "People",
+    "PeopleLine",
     "Phase",
+    "Setup",
     "Stance",
+    "UserQuestion",
     "WikiPage",
 ]
 
@@ -100,15 +115,6 @@ class Turn:
 
 
 @dataclass(frozen=True)
-class UserQuestion:
-    """A question the moderator put to the people, with answer options."""
-
-    text: str
-    options: tuple[str, ...] = ()
-    form: str = ""  # a card option the people may answer in a form (Discord: a modal) too
-
-
-@dataclass(frozen=True)
 class Decision:
     """The moderator's judgement after a reply."""
 
@@ -121,18 +127,6 @@ class Decision:
     source: ModeratorSource = ModeratorSource.GEMINI
     lasting: bool = True  # a RULES decision: True while the quota is spent, False for one step
     claims: tuple[ClaimUpdate, ...] = ()  # the claim board's updates
-
-
-@dataclass(frozen=True)
-class Conclusion:
-    """The Conclusion page's content."""
-
-    decision: str
-    agreed: tuple[str, ...] = ()
-    open_issues: tuple[str, ...] = ()
-    positions: tuple[tuple[str, str], ...] = ()  # (participant id, position)
-    next_steps: tuple[str, ...] = ()
-    source: ModeratorSource = ModeratorSource.GEMINI
 
 
 @dataclass(frozen=True)
@@ -170,121 +164,6 @@ class Actor:
     user_id: int
     name: str = ""
     is_approver: bool = False  # holds the configured approver role
-
-
-@dataclass(frozen=True)
-class OpenAsk:
-    """One participant asked in the current step, whose answer has not come yet."""
-
-    participant: str
-    turn: int  # the number its reply will have
-    attempt: int = 0  # retries of this ask
-    fresh_session: bool = False  # start a new session (the old one is gone)
-    paused: bool = False  # its seat hit a limit: asked again when the debate's pause ends
-
-
-@dataclass(frozen=True)
-class PeopleLine:
-    """Something a person said to the debate: an answer to a question, or a typed message."""
-
-    who: str
-    text: str  # verbatim
-    question: str = ""  # the question it answers; empty for a message typed in the thread
-
-
-@dataclass(frozen=True)
-class Added:
-    """One person's text in one of the card's forms: each sender's is kept under their name."""
-
-    key: str  # the card option
-    user_id: int
-    who: str
-    text: str  # verbatim
-
-
-@dataclass(frozen=True)
-class Setup:
-    """What the card fixed: the roster, the format and its options, the budget, who approved
-    it and when, the language. Set at proposal and approval (the budget may grow at a pause)."""
-
-    max_rounds: int  # the people's budget in rounds
-    roster: tuple[Participant, ...] = DEFAULT_ROSTER  # fixed at approval
-    format: str = "free"
-    options: tuple[tuple[str, str], ...] = ()  # the format's options (fixed at approval)
-    added: tuple[Added, ...] = ()  # the card's forms: one text per person and form
-    pauses_at_budget: bool = False  # BUDGET_PAUSE: at max_rounds (or converging) the people decide
-    poll_hours: int = 0  # POLL_HOURS at approval: a stalemate ends in a poll (0: never)
-    approved_by: int | None = None
-    started_at: datetime | None = None
-    wiki_key: str = ""  # random, beside the id in its wiki folder's name: unique across databases
-    # The language it is run in: its server's or channel's (`/debate config`) when proposed;
-    # '' (stored before it was kept): the process's LANGUAGE. See `Strings.of`.
-    language: str = ""
-
-
-@dataclass(frozen=True)
-class Floor:
-    """Who speaks: the round, the current step's open asks, and every stored turn's seat."""
-
-    round: int = 0
-    order: tuple[str, ...] = ()  # the current round's speaking order (participant ids)
-    spoken: tuple[str, ...] = ()  # participants that spoke (or were skipped) this round
-    speaker: str | None = None  # who speaks (or is asked to) now; the first of `asked`
-    turns: int = 0  # the highest turn number stored so far
-    attempt: int = 0  # retries of the current ask (a one-ask step; mirrors `asked`)
-    skipped: int = 0  # consecutive skipped asks
-    step: str = ""  # the format's name for the current step
-    asked: tuple[OpenAsk, ...] = ()  # the current step's answers still awaited
-    step_turns: tuple[int, ...] = ()  # turns stored in the current step
-    log: tuple[tuple[int, str], ...] = ()  # (turn, participant) of every stored turn
-    # Asks still being answered when the debate began to end: an answer that comes anyway (it
-    # was paid for) is stored, posted and logged before the end.
-    late: tuple[OpenAsk, ...] = ()
-    stances: tuple[tuple[str, Stance], ...] = ()
-    unquoted: tuple[tuple[int, str], ...] = ()  # (turn, participant): concessions with no quote
-    faltered: tuple[str, ...] = ()  # seats that failed or were skipped, named at the end
-
-
-@dataclass(frozen=True)
-class Moderation:
-    """The moderator's memory: its summary and notes, the claim board, the consensus meter,
-    the Working-Document, and the format's moderator tasks with their outputs."""
-
-    summary: str = ""
-    note: str = ""  # the moderator's addition for the next brief
-    notes: tuple[tuple[int, str], ...] = ()  # (turn, the moderator's note), for the export
-    source: ModeratorSource = ModeratorSource.GEMINI
-    fell_back: bool = False  # the moderator's rules stood in at least once
-    heard: int = 0  # how many of the people's lines its judgements got
-    consensus_trend: tuple[float, ...] = ()  # the moderator's consensus estimates, latest last
-    claims: tuple[Claim, ...] = ()  # the live claim board
-    working_document: str = ""
-    outputs: tuple[tuple[str, str], ...] = ()  # moderator task -> its output, verbatim
-    tasks: tuple[str, ...] = ()  # the moderator tasks the current step still waits for
-
-
-@dataclass(frozen=True)
-class People:
-    """What the people said, what each debater heard of it, their open question, and the
-    pauses that wait for their word."""
-
-    lines: tuple[PeopleLine, ...] = ()  # what the people said, in order
-    heard: tuple[tuple[str, int], ...] = ()  # per participant: how many of `lines` it got
-    user_question: UserQuestion | None = None
-    debater_question: str = ""  # a debater's question to the people, not yet put to them
-    first_next_round: str | None = None  # asked a question: answers first next round
-    paused: str = ""  # waiting for the people's word: "budget", "converging", "limit", ...
-    pauses: int = 0  # how many pauses so far: the number names each pause's one answer
-
-
-@dataclass(frozen=True)
-class Ending:
-    """How the debate ended: its outcome, the reason a failure gives, the Conclusion."""
-
-    ended_at: datetime | None = None
-    outcome: Outcome | None = None
-    failure: str = ""  # the reason shown when the debate failed
-    conclusion: Conclusion | None = None  # as posted at the end
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import TracebackType
 
-from handlers.core.claims import Claim
 from handlers.core.effects import (
     AppendRoundLog,
     AskBudget,
@@ -43,6 +42,7 @@ from handlers.core.model import (
     TurnMeta,
     UserQuestion,
 )
+from handlers.core.moderation.claims import Claim
 from handlers.ports import (
     NOTHING,
     DebaterError,

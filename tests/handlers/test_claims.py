@@ -10,7 +10,6 @@ from datetime import UTC, datetime
 
 import pytest
 
-from handlers.core.claims import Claim, ClaimStatus, ClaimUpdate, updated
 from handlers.core.effects import AskDebater
 from handlers.core.events import ProposalApproved
 from handlers.core.i18n import LANGUAGES, Strings
@@ -26,6 +25,7 @@ from handlers.core.model import (
     Phase,
     Setup,
 )
+from handlers.core.moderation.claims import Claim, ClaimStatus, ClaimUpdate, updated
 from handlers.prompting import compose_turn_prompt
 from tests.handlers.conftest import ALICE, Rig, proposal
 from tools.wiki.pages import render_conclusion

@@ -7,9 +7,9 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from handlers.core.convergence import meter
 from handlers.core.events import BudgetDecided, ProposalApproved
 from handlers.core.model import Action, Decision, Outcome, Phase
+from handlers.core.people.pauses import meter
 from tests.handlers.conftest import ALICE, BOB, CAROL, Rig, proposal
 
 

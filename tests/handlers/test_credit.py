@@ -15,7 +15,7 @@ import pytest
 from handlers.core.effects import Effect
 from handlers.core.events import BudgetDecided, ProposalApproved, StopRequested, TimerDue
 from handlers.core.model import AG, CLAUDE, GEMINI, Debate, FailureKind, Phase, Turn
-from handlers.core.steps import LIMIT_PAUSES
+from handlers.core.turns.steps import LIMIT_PAUSES
 from handlers.ports import DebaterError
 from tests.handlers.conftest import ALICE, Rig, proposal
 from tests.handlers.test_boardroom_flow import board

@@ -12,7 +12,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from handlers.core.events import ProposalApproved, StopRequested
-from handlers.core.minority import answers, fallback, from_output, verbatim
 from handlers.core.model import (
     CLAUDE,
     Action,
@@ -25,7 +24,8 @@ from handlers.core.model import (
     Turn,
     TurnMeta,
 )
-from handlers.core.poll_data import PeoplePoll, PollStage
+from handlers.core.poll.minority import answers, fallback, from_output, verbatim
+from handlers.core.poll.state import PeoplePoll, PollStage
 from handlers.core.reply_parser import parse_reply
 from tests.handlers.conftest import ALICE, Rig, proposal
 from tests.handlers.doubles import reply

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from handlers.core.bounds import SUMMARY_MAX_CHARS, bound_summary
 from handlers.core.i18n import Strings
 from handlers.core.model import AG, CLAUDE, Action, ModeratorSource, Outcome, Phase, Stance
+from handlers.core.moderation.bounds import SUMMARY_MAX_CHARS, bound_summary
 from handlers.rules_moderator import RulesModerator
 from tests.tools.gemini.builders import chat, reply_text, turn, view_after
 

@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from handlers.core.model import CLAUDE, Backend, TurnMeta
-from handlers.core.usage import Window
+from handlers.core.spending.state import Window
 from handlers.ports import DebaterError, DebaterOutput, TurnRequest
 from tools.claude.output import classify, window_of
 from tools.claude.stream import progress, result_line

@@ -13,10 +13,10 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from handlers.core.credit import UNKNOWN_RESET_WAIT_S
 from handlers.core.model import FailureKind
 from handlers.core.shorten import shorten
-from handlers.core.usage import Window
+from handlers.core.spending.limits import UNKNOWN_RESET_WAIT_S
+from handlers.core.spending.state import Window
 from handlers.ports import DebaterError
 
 _NO_SESSION = re.compile(r"No conversation found|does not match any session", re.I)

@@ -15,10 +15,10 @@ from typing import Literal
 from pydantic import BaseModel
 
 import prompts
-from handlers.core.bounds import SUMMARY_MAX_CHARS, bound_summary
-from handlers.core.claims import as_lines
 from handlers.core.formats import FORMATS
 from handlers.core.model import ChatLine, Debate, ModeratorView, PeopleLine, Turn
+from handlers.core.moderation.bounds import SUMMARY_MAX_CHARS, bound_summary
+from handlers.core.moderation.claims import as_lines
 from handlers.core.shorten import shorten
 from handlers.ports import TaskRequest
 from handlers.prompting import LANGUAGE_NAMES

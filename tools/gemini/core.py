@@ -17,8 +17,8 @@ from typing import Protocol, TypeVar
 
 from pydantic import BaseModel
 
-from handlers.core.bounds import ANSWER_CHARS
 from handlers.core.model import ChatLine, Conclusion, Decision, Detection, ModeratorView
+from handlers.core.moderation.bounds import ANSWER_CHARS
 from handlers.core.shorten import shorten
 from handlers.ports import ModeratorUnavailable as TaskUnavailable
 from handlers.ports import TaskRequest

@@ -11,8 +11,6 @@ from typing import Annotated, TypeVar
 
 from pydantic import AfterValidator, BaseModel, Field, ValidationError, model_validator
 
-from handlers.core.bounds import NOTE_CHARS, bound_summary
-from handlers.core.claims import ClaimStatus, ClaimUpdate
 from handlers.core.fences import sole_fence_body
 from handlers.core.model import (
     Action,
@@ -22,6 +20,8 @@ from handlers.core.model import (
     ModeratorSource,
     UserQuestion,
 )
+from handlers.core.moderation.bounds import NOTE_CHARS, bound_summary
+from handlers.core.moderation.claims import ClaimStatus, ClaimUpdate
 from handlers.core.shorten import shorten
 
 FIELD_MAX_CHARS = 2000  # one item of a Conclusion list, a detection's reason

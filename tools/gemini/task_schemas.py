@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field, model_validator
 
 from handlers.core.formats.boardroom import ADVISOR, DECISION, SYNTHESIS
 from handlers.core.formats.ledger import FRONT, LEDGER, REPAIR
-from handlers.core.poll_data import MINORITY_TASK
+from handlers.core.poll.state import MINORITY_TASK
 from tools.gemini.schemas import Filled, validated
 
 INTAKE = "intake"  # the adversarial format's audit (its task name there)

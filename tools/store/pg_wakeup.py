@@ -11,7 +11,7 @@ from typing import Any
 
 import asyncpg
 
-from handlers.core.backoff import delay_s
+from handlers.core.turns.backoff import delay_s
 
 log = logging.getLogger(__name__)
 

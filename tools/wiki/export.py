@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import asyncio
 
-from handlers.core.credit import cost_per_seat
-from handlers.core.degraded import warned
+from handlers.core.ending.degraded import warned
 from handlers.core.formats import format_named
 from handlers.core.formats.keys import fill_keys
 from handlers.core.model import Debate, Turn
 from handlers.core.reply_fields import shown as parsed_shown
+from handlers.core.spending.limits import cost_per_seat
 from tools.wiki.pages import (
     Translate,
     below_turn_headings,

@@ -10,14 +10,14 @@ import re
 from collections.abc import Callable
 from datetime import UTC, datetime
 
-from handlers.core.credit import cost_per_seat
-from handlers.core.degraded import degraded_line
+from handlers.core.ending.degraded import degraded_line
 from handlers.core.fences import longest_backtick_run, open_fence
 from handlers.core.i18n import LocaleError
-from handlers.core.minority import decision_text, report_markdown
 from handlers.core.model import Conclusion, Debate, ModeratorSource, Turn, WikiPage
-from handlers.core.poll_data import PollStage
+from handlers.core.poll.minority import decision_text, report_markdown
+from handlers.core.poll.state import PollStage
 from handlers.core.shorten import shorten
+from handlers.core.spending.limits import cost_per_seat
 
 Translate = Callable[..., str]
 

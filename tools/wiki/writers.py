@@ -12,10 +12,10 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from handlers.core.backoff import delay_s
 from handlers.core.i18n import Strings
 from handlers.core.model import Debate, WikiPage
 from handlers.core.shorten import shorten
+from handlers.core.turns.backoff import delay_s
 from tools.store.db import Database
 from tools.wiki.backends import WikiBackend, WikiError
 from tools.wiki.landing import FOLDER_TAKEN, Entry, PageWriter

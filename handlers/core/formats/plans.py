@@ -1,5 +1,5 @@
 """What a format answers when asked what happens next: one plan (ask, judge, end, a task,
-a question to the people), which the engine's steps (handlers/core/steps.py) carry out."""
+a question to the people), which the engine's steps (handlers/core/turns/steps.py) carry out."""
 
 from __future__ import annotations
 

@@ -3,8 +3,8 @@ thread, edited after each judgement that changes it, pinging nobody."""
 
 from __future__ import annotations
 
-from handlers.core.claims import ClaimStatus, ClaimUpdate
 from handlers.core.model import AG, CLAUDE, Action, Decision
+from handlers.core.moderation.claims import ClaimStatus, ClaimUpdate
 from tests.bot.discord.conftest import KO, BotRig, People
 from tests.bot.discord.support import EDIT, THREADS, chat, click, posted_twice, wait_card
 

@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from handlers.core.model import Outcome, Phase
-from handlers.core.poll_data import PollStage
+from handlers.core.poll.state import PollStage
 from tests.bot.discord.conftest import KO, BotRig, People
 from tests.bot.discord.support import (
     THREADS,

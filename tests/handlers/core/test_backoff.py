@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from handlers.core.backoff import delay_s
+from handlers.core.turns.backoff import delay_s
 
 
 @pytest.mark.parametrize(

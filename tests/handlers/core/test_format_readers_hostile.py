@@ -25,8 +25,8 @@ from handlers.core.formats.adversarial_contract import (
 from handlers.core.formats.adversarial_result import Answers, govern
 from handlers.core.formats.boardroom_reply import NO, YES, parse_contract, parse_position
 from handlers.core.formats.ledger_text import fallback_ledger, ledger_items
-from handlers.core.minority import from_output
 from handlers.core.model import AG, CLAUDE
+from handlers.core.poll.minority import from_output
 from handlers.core.reply_parser import task_object
 from tests.tools.wiki.support import debate, turn
 

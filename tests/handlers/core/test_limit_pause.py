@@ -22,7 +22,7 @@ from handlers.core.model import (
     TurnMeta,
 )
 from handlers.core.state_machine import transition
-from handlers.core.steps import Step
+from handlers.core.turns.steps import Step
 from tests.handlers.conftest import ALICE, proposal
 
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)

@@ -10,11 +10,11 @@ import unicodedata
 from hypothesis import given
 from hypothesis import strategies as st
 
-from handlers.core.concessions import quoted
-from handlers.core.minority import verbatim
 from handlers.core.model import AG, CLAUDE, ParsedReply, Turn
+from handlers.core.poll.minority import verbatim
 from handlers.core.quotes import MIN_QUOTE_CHARS, found_in, normal
 from handlers.core.reply_parser import parse_reply
+from handlers.core.turns.concessions import quoted
 from tests.tools.wiki.support import turn
 
 PROSE = "운영 부담이 핵심이라서 in-process LRU로 시작하는 게 맞다고 봅니다. It's the team's call."

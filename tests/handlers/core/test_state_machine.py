@@ -51,7 +51,7 @@ from handlers.core.model import (
     UserQuestion,
 )
 from handlers.core.state_machine import transition
-from handlers.core.steps import Step
+from handlers.core.turns.steps import Step
 from tests.doubles import changed
 from tests.handlers.conftest import ALICE, APPROVER, BOB, proposal
 from tests.handlers.doubles import other, reply

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from handlers.core.credit import UNKNOWN_RESET_WAIT_S
 from handlers.core.model import FailureKind
+from handlers.core.spending.limits import UNKNOWN_RESET_WAIT_S
 from handlers.ports import DebaterError, TurnRequest
 from tests.fakes.fake_anthropic import FakeAnthropic, processes_with_env, text_of, usage_limit
 from tests.tools.claude.conftest import SYSTEM_PROMPT, add_debate

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from handlers.core.model import FailureKind
-from handlers.core.usage import Window
+from handlers.core.spending.state import Window
 from tools.claude.output import ClaudeOutputError, classify, parse_output, reset_epoch, window_of
 from tools.claude.stream import result_line
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
-from handlers.core.claims import Claim, ClaimStatus, ClaimUpdate
 from handlers.core.model import ModeratorView
+from handlers.core.moderation.claims import Claim, ClaimStatus, ClaimUpdate
 from tests.tools.gemini.builders import judging_debate
 from tools.gemini.context import judge_prompt
 from tools.gemini.schemas import JudgeReply, to_decision

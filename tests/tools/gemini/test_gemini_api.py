@@ -7,10 +7,10 @@ from datetime import timedelta
 
 import pytest
 
-from handlers.core.bounds import ANSWER_CHARS, MAX_OPTIONS, OPTION_CHARS, QUESTION_CHARS
 from handlers.core.effects import AskDebater, AskUser, PostConclusion, WriteConclusion
 from handlers.core.events import ConclusionReady, Judged
 from handlers.core.model import AG, CLAUDE, Action, ModeratorSource, Phase, Stance
+from handlers.core.moderation.bounds import ANSWER_CHARS, MAX_OPTIONS, OPTION_CHARS, QUESTION_CHARS
 from handlers.core.state_machine import transition
 from tests.fakes.fake_gemini import PER_DAY, FakeGemini
 from tests.tools.gemini.builders import T0, chat, reply_text, run_debate, turn, view_after

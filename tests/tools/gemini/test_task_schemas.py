@@ -14,8 +14,8 @@ from pydantic import BaseModel
 from handlers.core.formats.adversarial_audit import read_audit
 from handlers.core.formats.boardroom_report import tracker_rows
 from handlers.core.formats.ledger_text import front_parts, ledger_items
-from handlers.core.minority import from_output
 from handlers.core.model import AG, CLAUDE
+from handlers.core.poll.minority import from_output
 from handlers.ports import ModeratorUnavailable, TaskRequest
 from tests.fakes.fake_gemini import FakeGemini
 from tests.tools.gemini.conftest import MakeModerator

@@ -9,9 +9,9 @@ import pytest
 from bot.compose import build_moderator
 from bot.doctor import Status, check_moderator
 from bot.settings import Settings, SettingsError
-from handlers.core.bounds import SUMMARY_MAX_CHARS
 from handlers.core.i18n import Strings
 from handlers.core.model import AG, CLAUDE, Action, ModeratorSource, Outcome, Phase
+from handlers.core.moderation.bounds import SUMMARY_MAX_CHARS
 from handlers.rules_moderator import RulesModerator
 from tests.fakes.fake_gemini import FakeGemini
 from tests.tools.gemini.builders import reply_text, turn, view_after

@@ -11,11 +11,11 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import datetime, timedelta
 
-from handlers.core.backoff import within
 from handlers.core.effects import AskBudget, Effect, Notify, ScheduleResume, UpdateStatus
 from handlers.core.events import DebaterFailed
 from handlers.core.model import Backend, Debate, FailureKind, OpenAsk, Phase
-from handlers.core.steps import LIMIT_PAUSES, Step, ask_effect, with_asks
+from handlers.core.turns.backoff import within
+from handlers.core.turns.steps import LIMIT_PAUSES, Step, ask_effect, with_asks
 
 __all__ = ["LIMIT_PAUSES", "PAUSE_CHOICES", "bench", "limit_step", "resumed"]
 

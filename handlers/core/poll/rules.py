@@ -1,6 +1,6 @@
 """Stalemate ends in the people's decision: the poll's transitions.
 
-A stuck debate pauses (handlers/core/stalemate.py); the minority report comes back checked
+A stuck debate pauses (handlers/core/poll/stalemate.py); the minority report comes back checked
 (`MinorityReported`) and the poll opens; at its stored end time (`TimerDue`, from the DB-backed
 timer) or when an authorized person presses Stop, the bot ends and reads it (`ClosePoll`);
 its votes (`PollClosed`) bind: the debate concludes with the people's decision. Pure.
@@ -11,12 +11,14 @@ from __future__ import annotations
 from dataclasses import replace
 
 from handlers.core.effects import ClosePoll, Notify, OpenPoll, PostMinorityReport, UpdateStatus
-from handlers.core.events import MinorityReported, PollClosed, TimerDue
-from handlers.core.minority import answers
+from handlers.core.feature import Moment, Rule, rules
 from handlers.core.model import Actor, Debate, Outcome, Phase
-from handlers.core.poll_data import PeoplePoll, PollStage
-from handlers.core.stalemate import reporting, stuck_for_two_rounds
-from handlers.core.steps import Step, conclude
+from handlers.core.poll.events import MinorityReported, PollClosed
+from handlers.core.poll.minority import answers
+from handlers.core.poll.stalemate import reporting, stuck_for_two_rounds
+from handlers.core.poll.state import PeoplePoll, PollStage
+from handlers.core.spending.events import TimerDue
+from handlers.core.turns.steps import Step, conclude
 
 MIN_ANSWERS = 2  # a poll needs two positions to choose between
 
@@ -92,3 +94,10 @@ def result_notice(poll: PeoplePoll) -> Notify:
             "poll.tied", (("answers", tied), ("votes", str(poll.counts[poll.leaders[0]])), total)
         )
     return Notify("poll.no_votes")
+
+
+def _on_poll(debate: Debate, event: MinorityReported | PollClosed, at: Moment) -> Step:
+    return on_poll(debate, event)
+
+
+RULES = rules(Rule(MinorityReported, _on_poll), Rule(PollClosed, _on_poll))

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from handlers.core.model import Debate, Turn
-from handlers.core.poll_data import ANSWER_CHARS, MAX_ANSWERS, MinorityReport, PeoplePoll, Side
+from handlers.core.poll.state import ANSWER_CHARS, MAX_ANSWERS, MinorityReport, PeoplePoll, Side
 from handlers.core.quotes import MIN_QUOTE_CHARS, found_in, quote_form
 from handlers.core.reply_parser import task_object
 from handlers.core.shorten import gist

@@ -10,7 +10,7 @@ from handlers.core.effects import Notify
 from handlers.core.events import ReplyReceived
 from handlers.core.model import Stance, Turn
 from handlers.core.quotes import found_in
-from handlers.core.steps import Step
+from handlers.core.turns.steps import Step
 
 _RANK = {Stance.DISAGREE: 0, Stance.PARTIAL: 1, Stance.AGREE: 2}
 

@@ -1,5 +1,5 @@
 """A participant's failed ask, for every format, pure: retried with backoff, its session
-restarted, skipped, or the debate failed (handlers/core/steps.py's machinery)."""
+restarted, skipped, or the debate failed (handlers/core/turns/steps.py's machinery)."""
 
 from __future__ import annotations
 
@@ -7,14 +7,14 @@ import random
 from dataclasses import replace
 from datetime import datetime
 
-from handlers.core.backoff import delay_s, within
-from handlers.core.credit import bench, limit_step
-from handlers.core.degraded import faltered
 from handlers.core.effects import Notify
+from handlers.core.ending.degraded import faltered
 from handlers.core.events import DebaterFailed
 from handlers.core.model import Debate, FailureKind, OpenAsk, Outcome
 from handlers.core.shorten import shorten
-from handlers.core.steps import (
+from handlers.core.spending.limits import bench, limit_step
+from handlers.core.turns.backoff import delay_s, within
+from handlers.core.turns.steps import (
     Step,
     ask_effect,
     conclude,

@@ -1,6 +1,6 @@
 """The engine's step machinery, for every format, pure: open asks, answers stored as they
 arrive, and the format asked what follows a finished step (retries and skips per participant
-are handlers/core/step_failures.py's)."""
+are handlers/core/turns/failures.py's)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,6 @@ import random
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from handlers.core.bounds import QUESTION_CHARS
-from handlers.core.degraded import fell_back, honest
 from handlers.core.effects import (
     AppendRoundLog,
     AskBudget,
@@ -27,13 +25,15 @@ from handlers.core.effects import (
     WritePage,
     WriteWorkingDocument,
 )
+from handlers.core.ending.degraded import fell_back, honest
 from handlers.core.events import ReplyReceived, TaskDone
 from handlers.core.formats import CONTRACTS, format_named
 from handlers.core.formats.base import Format, with_output
 from handlers.core.formats.plans import AskStep, EndStep, JudgeStep, PeopleStep, Plan, TaskStep
 from handlers.core.model import Debate, ModeratorSource, OpenAsk, Outcome, Phase, Turn
+from handlers.core.moderation.bounds import QUESTION_CHARS
+from handlers.core.poll.stalemate import reporting, stuck_at_limit
 from handlers.core.shorten import shorten
-from handlers.core.stalemate import reporting, stuck_at_limit
 from handlers.core.wiki_actions import Refusal, apply_action
 
 

@@ -1,7 +1,6 @@
-"""When a debate is stuck: the sides still disagree at the round limit,
-or the meter stays low for two rounds. Then the moderator writes a minority report and the
-people decide by poll. Pure; imported by handlers/core/steps.py (so it imports no step machinery).
-"""
+"""When a debate is stuck: the sides still disagree at the round limit, or the meter stays low
+for two rounds. Then the moderator writes a minority report and the people decide by poll.
+Pure; imported by handlers/core/turns/steps.py (so it imports no step machinery)."""
 
 from __future__ import annotations
 
@@ -10,7 +9,7 @@ from dataclasses import replace
 from handlers.core.effects import Effect, Notify, RunTask, UpdateStatus
 from handlers.core.formats import format_named
 from handlers.core.model import Debate, Phase, Stance
-from handlers.core.poll_data import MINORITY_TASK, PeoplePoll
+from handlers.core.poll.state import MINORITY_TASK, PeoplePoll
 
 HIGH = 0.8  # an estimate at least this high counts as converging (the meter's buttons)
 LOW = 0.4  # every estimate of two rounds below this: the debate is stuck

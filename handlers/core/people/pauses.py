@@ -6,12 +6,12 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from handlers.core.credit import resumed
 from handlers.core.effects import Notify
 from handlers.core.events import BudgetDecided
 from handlers.core.model import Debate, Outcome
-from handlers.core.stalemate import HIGH
-from handlers.core.steps import Step, conclude, format_of, pause_at_budget, run_plan
+from handlers.core.poll.stalemate import HIGH
+from handlers.core.spending.limits import resumed
+from handlers.core.turns.steps import Step, conclude, format_of, pause_at_budget, run_plan
 
 __all__ = ["HIGH", "converging", "converging_pause", "decided", "meter", "spent_pause"]
 
@@ -61,9 +61,8 @@ def decided(debate: Debate, event: BudgetDecided, rng: random.Random) -> Step:
         return conclude(debate, Outcome.MAX_ROUNDS, Notify("budget.concluded", (("user", who),)))
     going = replace(debate, people=replace(debate.people, paused=""))
     if debate.people.paused == "budget" and debate.spend.over(debate.spend.cost_usd):
-        more = debate.spend.budget_usd + debate.spend.cost_usd / max(
-            debate.floor.round, 1
-        )  # a round's cost
+        round_cost = debate.spend.cost_usd / max(debate.floor.round, 1)
+        more = debate.spend.budget_usd + round_cost
         going = replace(going, spend=replace(debate.spend, budget_usd=more))
         notice = Notify("budget.extended_usd", (("user", who), ("usd", f"{more:.2f}")))
     elif debate.people.paused == "budget":
