@@ -47,6 +47,8 @@ def compose_turn_prompt(
         found = "\n".join(_precedent(p, language) for p in debate.proposal.precedents)
         text += "\n\n" + prompts.load("debate_precedents", language, precedents=found)
     text += _claims(debate, last_own, ask.fresh_session, language)
+    if debate.steelman.owed(ask.seat, ask.turn):  # a person pressed Steelman
+        text += "\n\n" + prompts.load("debate_steelman", language, user=debate.steelman.by)
     return _anonymous(debate, ask.seat, text, turns, language) if is_on(debate) else text
 
 

@@ -20,6 +20,7 @@ from bot.console.keyboard import HELP, QUIT, STOP, Keyboard
 from bot.console.room_out import MODERATOR_GREY
 from bot.console.seats import People
 from bot.formatting import format_label, option_label, pause_area
+from handlers.core.controls import control_named
 from handlers.core.events import (
     BudgetChosen,
     BudgetDecided,
@@ -31,6 +32,7 @@ from handlers.core.events import (
     StopRequested,
     UserAnswered,
 )
+from handlers.core.feature import Control
 from handlers.core.formats import card_options, formats_for
 from handlers.core.i18n import Strings
 from handlers.core.model import ChatLine, Debate, Phase, Proposal
@@ -148,11 +150,21 @@ class ConsoleApp:
             await self._card(debate, text)
         elif text.lower() in STOP:
             await self._submit(debate, StopRequested(self._people.actor))
+        elif (control := control_named(text.lower().removeprefix("/"))) and text.startswith("/"):
+            await self._control(debate, control)
         elif debate.phase is Phase.AWAITING_USER:
             await self._answer(debate, text)
         else:
             self._say(self._t("console.running_keys"))
         return True
+
+    async def _control(self, debate: Debate, control: Control) -> None:
+        """A control typed as `/<name>` (Discord's button): the first instance offered now."""
+        offered = control.offered(debate)
+        if not offered:
+            self._say(self._t("console.control_not_now", control=control.name))
+            return
+        await self._submit(debate, control.build(self._people.actor, *offered[0]))
 
     async def _submit(self, debate: Debate, event: Event) -> Debate:
         """Hand the debate a typed key's event; the debate after it."""

@@ -10,7 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord.views import CONTROLS
+from bot.discord.views import DYNAMIC_ITEMS
 from handlers.store_ports import StoreUnavailable
 
 if TYPE_CHECKING:
@@ -66,7 +66,7 @@ class DebateBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         """Buttons first, so clicks on old cards work from the first event on."""
-        self.add_dynamic_items(*CONTROLS)
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
         await self._on_ready_hook(self)
 
     async def on_message(self, message: discord.Message) -> None:

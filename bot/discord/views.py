@@ -13,6 +13,7 @@ from bot.discord.clicks import CardChoice, DebateClick, front_of
 from bot.discord.embeds import BUTTON_LABEL_LIMIT, MAX_BUTTONS, budget_label
 from bot.discord.forms import FormButton
 from bot.formatting import format_label, option_label, option_question, pause_area
+from handlers.core.controls import CONTROLS
 from handlers.core.events import (
     BudgetChosen,
     BudgetDecided,
@@ -21,8 +22,6 @@ from handlers.core.events import (
     OptionChosen,
     ProposalApproved,
     ProposalDeclined,
-    SkipRequested,
-    StopRequested,
 )
 from handlers.core.formats import card_options, formats_for
 from handlers.core.formats.base import CardOption
@@ -30,21 +29,19 @@ from handlers.core.i18n import Strings
 from handlers.core.model import Actor, Debate, UserQuestion
 from handlers.core.shorten import shorten
 from handlers.core.spending.limits import PAUSE_CHOICES
-from handlers.core.turns.steps import skippable
 
 Button = discord.ui.Button[Any]
 Select = discord.ui.Select[Any]
 
 
 # The event each button stands for, by its action, from the person and the custom_id's tail:
-# a new button is a line here. Skip names the ask it was shown for (`:<turn>:<seat>`), a
-# pause's buttons their pause (`:<at>`, the turn count): an old one answers no later one.
+# the card's and the pauses' here, the running debate's controls from CONTROLS. Skip names the
+# ask it was shown for (`:<turn>:<seat>`), a pause's buttons their pause (`:<at>`, its
+# number): an old one answers no later one.
 BUTTON_EVENTS: dict[str, Callable[..., Event]] = {
     "open": ProposalApproved,
     "decline": ProposalDeclined,
-    "stop": StopRequested,
-    # (a Skip from before it named its ask names none: not taken)
-    "skip": lambda actor, turn="0", seat="-": SkipRequested(actor, seat, int(turn)),
+    **{control.name: control.build for control in CONTROLS},
     "extend": lambda actor, at: BudgetDecided(actor, "extend", int(at)),
     "conclude": lambda actor, at: BudgetDecided(actor, "conclude", int(at)),
     "consensus": lambda actor, at: BudgetDecided(actor, "consensus", int(at)),
@@ -173,7 +170,7 @@ class CardSelect(
 
 
 # Every persistent control, registered at start-up (bot/discord/client.py).
-CONTROLS = (DebateButton, AnswerButton, CardSelect, FormButton)
+DYNAMIC_ITEMS = (DebateButton, AnswerButton, CardSelect, FormButton)
 MAX_OPTIONS = 25  # Discord's limit per select menu
 BUDGET_ROUNDS = (1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20)  # the card's round menu (and the current)
 
@@ -243,12 +240,12 @@ PAUSE_BUTTONS = (("consensus", 3), ("extend", 1), ("resume", 1), ("conclude", 2)
 
 
 def status_view(debate: Debate, strings: Strings) -> discord.ui.View:
-    """Stop, and Skip this turn while a turn is being answered (naming it)."""
+    """The controls offered now (Stop; Skip while a turn is being answered, naming it; ...)."""
     view = discord.ui.View(timeout=None)
-    view.add_item(DebateButton("stop", debate.id, strings("front.button_stop"), 4))
-    for ask in skippable(debate)[:1]:
-        skip = strings("front.button_skip")
-        view.add_item(DebateButton("skip", debate.id, skip, 2, ask.turn, ask.participant))
+    for control in CONTROLS:
+        label = strings(f"front.button_{control.name}")
+        for names in control.offered(debate):
+            view.add_item(DebateButton(control.name, debate.id, label, control.style, *names))
     return view
 
 

@@ -21,6 +21,7 @@ from handlers.core.moderation.events import Judged, TaskDone
 from handlers.core.people.events import BudgetDecided, PeopleSaid, UserAnswered
 from handlers.core.poll.events import MinorityReported, PollClosed
 from handlers.core.spending.events import TimerDue
+from handlers.core.steelman.events import SteelmanRequested
 from handlers.core.turns.events import DebaterFailed, ReplyReceived, SkipRequested
 
 __all__ = [
@@ -41,6 +42,7 @@ __all__ = [
     "ProposalExpired",
     "ReplyReceived",
     "SkipRequested",
+    "SteelmanRequested",
     "StopRequested",
     "TaskDone",
     "TimerDue",
@@ -66,7 +68,8 @@ Event = Annotated[
     | TaskDone
     | MinorityReported
     | TimerDue
-    | PollClosed,
+    | PollClosed
+    | SteelmanRequested,
     Field(discriminator="kind"),
 ]
 

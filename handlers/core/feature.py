@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Generic, TypeVar
 
+from handlers.core.events import Event
 from handlers.core.model import Actor, Debate
 from handlers.core.turns.steps import Step
 
@@ -40,6 +41,29 @@ class Rule(Generic[E]):
 
 
 Rules = Mapping[type[Any], Rule[Any]]
+
+
+@dataclass(frozen=True)
+class After(Generic[E]):
+    """A feature's say after another feature's event made its step (Steelman marks a stored
+    turn that owed it): `follow(debate before, event, step) -> step`."""
+
+    event: type[E]
+    follow: Callable[[Debate, E, Step], Step]
+
+
+@dataclass(frozen=True)
+class Control:
+    """A control people have while a debate runs: Discord's button under the status message,
+    the console's typed `/<name>`. `build(actor, *names)` makes its event from the person and
+    what the control names (a Skip its turn and seat); `offered(debate)` gives, for each
+    instance offered now, what it names (none: not offered). Its label is
+    `front.button_<name>`."""
+
+    name: str
+    style: int  # Discord's button style: 1 primary, 2 secondary, 3 success, 4 danger
+    build: Callable[..., Event]
+    offered: Callable[[Debate], tuple[tuple[str, ...], ...]]
 
 
 def rules(*given: Rule[Any]) -> Rules:

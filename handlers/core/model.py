@@ -22,6 +22,7 @@ from handlers.core.participants import AG, CLAUDE, DEFAULT_ROSTER, GEMINI, Backe
 from handlers.core.people.state import People, PeopleLine, UserQuestion
 from handlers.core.poll.state import PeoplePoll
 from handlers.core.spending.state import Spend, Window
+from handlers.core.steelman.state import Steelman
 from handlers.core.turns.state import Floor, OpenAsk
 
 # Re-exported: the engine's values are all importable from here.
@@ -182,6 +183,7 @@ class Debate:
     poll: PeoplePoll | None = None  # the people's poll at a stalemate
     spend: Spend = field(default_factory=Spend)  # money and Claude's limits
     ending: Ending = field(default_factory=Ending)
+    steelman: Steelman = field(default_factory=Steelman)
 
     def spoken_in(self, default: str) -> str:
         """The language it is run in: its own, else `default` (the process's LANGUAGE)."""

@@ -15,7 +15,7 @@ from handlers.core import events as ev
 from handlers.core.admission import Admission, admits
 from handlers.core.feature import Moment
 from handlers.core.model import Debate
-from handlers.core.table import rule_for
+from handlers.core.table import after, rule_for
 from handlers.core.turns.steps import Step
 
 
@@ -24,4 +24,7 @@ def transition(debate: Debate, event: ev.Event, now: datetime, rng: random.Rando
     rule = rule_for(event)
     if rule is None or admits(debate, event) is not Admission.TAKEN:
         return Step(debate)
-    return rule.apply(debate, event, Moment(now, rng))
+    step: Step = rule.apply(debate, event, Moment(now, rng))
+    for follower in after(event):
+        step = follower.follow(debate, event, step)
+    return step

@@ -11,11 +11,12 @@ from typing import Any
 
 from handlers.core.card import rules as card_rules
 from handlers.core.ending import rules as ending_rules
-from handlers.core.feature import Rule, Rules
+from handlers.core.feature import After, Rule, Rules
 from handlers.core.moderation import rules as moderation_rules
 from handlers.core.people import rules as people_rules
 from handlers.core.poll import rules as poll_rules
 from handlers.core.spending import rules as spending_rules
+from handlers.core.steelman import rules as steelman_rules
 from handlers.core.turns import rules as turns_rules
 
 
@@ -42,9 +43,17 @@ TABLE = assembled(
     poll_rules.RULES,
     spending_rules.RULES,
     ending_rules.RULES,
+    steelman_rules.RULES,
 )
+# What a feature adds after another's event made its step, in this order.
+AFTER: tuple[After[Any], ...] = (*steelman_rules.AFTER,)
 
 
 def rule_for(event: object) -> Rule[Any] | None:
     """The event's rule (None: no package knows it)."""
     return TABLE.get(type(event))
+
+
+def after(event: object) -> tuple[After[Any], ...]:
+    """What follows the event's own rule, from the other features."""
+    return tuple(follower for follower in AFTER if isinstance(event, follower.event))

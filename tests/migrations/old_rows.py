@@ -39,7 +39,7 @@ def flat_state(debate: Debate) -> str:
     the top level (the money's in `spend`, beside its own)."""
     nested: dict[str, Any] = _DEBATE.dump_python(debate, mode="json")
     flat = {name: value for name, value in nested.items() if not isinstance(value, dict)}
-    flat |= {"proposal": nested["proposal"], "poll": nested["poll"]}
+    flat |= {"proposal": nested["proposal"], "poll": nested["poll"]}  # (no steelman yet)
     spend = dict(nested["spend"])
     for old, (part, name) in FLAT_FIELDS.items():
         flat[old] = (spend if part == "spend" else nested[part]).pop(name)

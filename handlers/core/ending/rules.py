@@ -7,8 +7,8 @@ from dataclasses import replace
 
 from handlers.core import effects as fx
 from handlers.core.ending.events import ConclusionReady, StopRequested
-from handlers.core.feature import Moment, Rule, rules, who
-from handlers.core.model import Debate, Outcome, Phase, WikiPage
+from handlers.core.feature import Control, Moment, Rule, rules, who
+from handlers.core.model import Actor, Debate, Outcome, Phase, WikiPage
 from handlers.core.poll.rules import stop_poll
 from handlers.core.turns.steps import Step, conclude, format_of
 
@@ -62,3 +62,10 @@ _END_PHASE = {Outcome.STOPPED: Phase.STOPPED, Outcome.FAILED: Phase.FAILED}  # e
 
 
 RULES = rules(Rule(StopRequested, _stopped, _stop_fits), Rule(ConclusionReady, _ended, _concluding))
+
+
+def _stop(actor: Actor) -> StopRequested:
+    return StopRequested(actor)
+
+
+STOP = Control("stop", 4, _stop, lambda debate: ((),))

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from handlers.core.feature import Moment, Rule, rules, who
-from handlers.core.model import Debate
+from handlers.core.feature import Control, Moment, Rule, rules, who
+from handlers.core.model import Actor, Debate
 from handlers.core.turns.concessions import with_concession
 from handlers.core.turns.events import DebaterFailed, ReplyReceived, SkipRequested
 from handlers.core.turns.failures import failure, skipped_by
@@ -48,3 +48,16 @@ RULES = rules(
     Rule(DebaterFailed, _failed, _answers_an_ask),
     Rule(SkipRequested, _skipped, _skip_fits),
 )
+
+
+def _skip(actor: Actor, turn: str = "0", seat: str = "-") -> SkipRequested:
+    """A Skip names the ask it was shown for (one from before it did names none: not taken)."""
+    return SkipRequested(actor, seat, int(turn))
+
+
+def _skips(debate: Debate) -> tuple[tuple[str, ...], ...]:
+    """The ask being answered, named by its turn and seat (one Skip at a time)."""
+    return tuple((str(a.turn), a.participant) for a in skippable(debate)[:1])
+
+
+SKIP = Control("skip", 2, _skip, _skips)

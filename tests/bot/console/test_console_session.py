@@ -296,3 +296,48 @@ async def test_a_question_is_answered_with_an_option_number(
     assert (
         "아니요" in claude.requests[0].prompt and "LRU로 충분합니다." in claude.requests[0].prompt
     )
+
+
+async def test_skip_and_steelman_are_typed_as_their_controls(
+    settings: Settings, screen: Screen
+) -> None:
+    """`/steelman` and `/skip` are the controls Discord shows as buttons: Claude's hanging turn
+    is skipped, and AG's next turn (typed by the person) is asked for, and shown as, a
+    steelman."""
+    lines, claude = QueueLines(), HangingDebater(CLAUDE)
+    keyboard = Keyboard(lines)
+    session = asyncio.create_task(
+        console_session(
+            settings,
+            ConsoleOptions(ag="human", claude="human", name="alice"),
+            plain_console(screen),
+            keyboard,
+            FakeClock(),
+            moderator=ScriptedModerator(),
+            seats={Backend.CLAUDE_CLI: claude},
+            rng=random.Random(seed_for(AG)),
+        )
+    )
+    lines.push(
+        "캐시 계층을 Redis로 갈지 그냥 in-process LRU로 갈지 아직 못 정했네",
+        "bob: 멀티 인스턴스면 Redis가 맞지 않아? 근데 운영 부담이 고민이라 장단점이 애매하다",
+    )
+    await screen.shows(T("console.card_title"))
+    lines.push("y")
+    await asyncio.wait_for(keyboard.composing.wait(), 10)
+    lines.push("AG: Redis가 맞습니다.", ".")
+    await asyncio.wait_for(claude.started.wait(), 10)
+    keyboard.composing.clear()
+    lines.push("/steelman", "/skip")
+    await screen.shows(T("debate.skipped_by", user="alice", seat="Claude"))
+    await screen.shows(T("steelman.requested", user="alice"))
+    await asyncio.wait_for(keyboard.composing.wait(), 10)  # AG's next turn, typed
+    await screen.shows("스틸맨 (alice님의 요청)")  # its brief asks for the steelman
+    lines.push("스틸맨: LRU 쪽의 가장 강한 논거는 운영 부담이 없다는 점입니다.", ".")
+    await screen.shows(T("steelman.turn", turn=3, seat="AG"))
+    lines.push("/steelman")  # AG did; Claude still owes its steelman: not offered
+    await screen.shows(T("console.control_not_now", control="steelman"))
+    lines.push("s")
+    await screen.shows(T("console.conclusion_title"))
+    lines.close()
+    assert await asyncio.wait_for(session, 20) == 0

@@ -90,7 +90,11 @@ async def test_chat_to_stop_through_discord(rig: BotRig, people: People) -> None
         lambda m: m["channel_id"] == thread_id and m["content"].startswith("라운드 1/3")
     )
     # Skip names the turn being answered: AG's turn 1
-    assert custom_ids(status) == [f"debate:stop:{debate_id}", f"debate:skip:{debate_id}:1:{AG}"]
+    assert custom_ids(status) == [
+        f"debate:stop:{debate_id}",
+        f"debate:skip:{debate_id}:1:{AG}",
+        f"debate:steelman:{debate_id}",
+    ]
     await rig.fake.wait_for_message(lambda m: m["channel_id"] == thread_id and m["type"] == 6)
     assert [mid for mid, _ in rig.fake.world.pins[thread_id]] == [status["id"]]
     closed = rig.fake.messages[card["id"]]

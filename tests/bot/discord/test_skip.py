@@ -26,7 +26,7 @@ async def test_skip_ends_the_running_turn_and_the_debate_goes_on(
         lambda m: m["channel_id"] == thread_id and m["content"].startswith("라운드 1/3")
     )
     skip = f"debate:skip:{debate_id}:1:{AG}"  # the button names AG's turn 1
-    assert custom_ids(status) == [f"debate:stop:{debate_id}", skip]
+    assert custom_ids(status) == [f"debate:stop:{debate_id}", skip, f"debate:steelman:{debate_id}"]
     await rig.ag.wait_prompt(1)
     asked = await rig.handler.get(debate_id)
     assert (asked.phase, asked.floor.speaker, asked.floor.turns) == (Phase.SPEAKING, AG, 0)
