@@ -49,7 +49,7 @@ from bench.parse_inputs import (
 from bot.discord.ag_reply import tag_of, without_tag
 from handlers.core.concessions import verdict
 from handlers.core.formats import CONTRACTS
-from handlers.core.formats.adversarial_audit import (
+from handlers.core.formats.adversarial.audit import (
     Audit,
     Evidence,
     Intake,
@@ -57,19 +57,19 @@ from handlers.core.formats.adversarial_audit import (
     Tier,
     rules_audit,
 )
-from handlers.core.formats.adversarial_contract import (
+from handlers.core.formats.adversarial.contract import (
     ADVOCATE,
     EvidencePoints,
     missing,
 )
-from handlers.core.formats.adversarial_result import (
+from handlers.core.formats.adversarial.result import (
     Answers,
     render_result,
     render_summary,
     uncited,
 )
-from handlers.core.formats.boardroom_reply import parse_position
-from handlers.core.formats.ledger_text import missing_fields
+from handlers.core.formats.boardroom.reply import parse_position
+from handlers.core.formats.ledger.text import missing_fields
 from handlers.core.model import ParsedReply, Turn, TurnMeta
 from handlers.core.reply_parser import json_block, task_object
 from tools.claude.output import classify, window_of

@@ -35,7 +35,6 @@ from handlers.core.model import (
     Phase,
     Stance,
     UserQuestion,
-    WikiPage,
 )
 from handlers.core.poll import on_poll, stalemate_pause, stop_poll
 from handlers.core.step_failures import failure, skipped_by
@@ -142,10 +141,8 @@ def _ended(debate: Debate, event: ev.ConclusionReady, now: datetime) -> Step:
 
 
 def _outcome_told(debate: Debate) -> fx.Notify:
-    """The thread's last word: the outcome, and the page that records it (the Conclusion,
-    else the closing page a format lists last)."""
-    pages = format_of(debate).pages(debate) or (WikiPage.CONCLUSION.value,)
-    page = WikiPage.CONCLUSION.value if WikiPage.CONCLUSION.value in pages else pages[-1]
+    """The thread's last word: the outcome, and the page that records it (the format's to say)."""
+    page = format_of(debate).record_page(debate)
     outcome = f"⟦front.outcome_{(debate.outcome or Outcome.CONSENSUS).value}⟧"
     return fx.Notify("debate.outcome_recorded", (("outcome", outcome), ("page", page)))
 

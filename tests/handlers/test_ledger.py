@@ -16,7 +16,7 @@ import prompts
 from handlers.core.effects import Effect
 from handlers.core.events import ProposalApproved, StopRequested
 from handlers.core.formats.keys import fill_keys
-from handlers.core.formats.ledger_text import ledger_items, missing_fields
+from handlers.core.formats.ledger.text import ledger_items, missing_fields
 from handlers.core.i18n import Strings
 from handlers.core.model import (
     AG,

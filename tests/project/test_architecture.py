@@ -143,6 +143,24 @@ def test_adapters_never_import_the_front_ends() -> None:
     assert offenders == set()
 
 
+def test_adapters_import_no_format() -> None:
+    # A format is one folder: an adapter takes what it needs from the registry (names) and
+    # from the request (a task's answer model), never from a format's own modules.
+    folders = {p.parent.name for p in (ROOT / "handlers/core/formats").glob("*/__init__.py")}
+    assert {"free", "adversarial", "boardroom", "ledger"} <= folders
+    owned = tuple(f"handlers.core.formats.{name}" for name in folders)
+    offenders = {
+        m: sorted(
+            n
+            for n in _imported_names(ast.parse(p.read_text(encoding="utf-8")))
+            if n.startswith(owned)
+        )
+        for m, p in _modules().items()
+        if m.startswith("tools")
+    }
+    assert {m: found for m, found in offenders.items() if found} == {}
+
+
 def test_the_engine_imports_no_front_end_adapter_or_io_library() -> None:
     found = {
         m: sorted(_top_levels(p) & ENGINE_FORBIDDEN)

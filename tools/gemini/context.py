@@ -23,7 +23,6 @@ from handlers.core.shorten import shorten
 from handlers.ports import TaskRequest
 from handlers.prompting import LANGUAGE_NAMES
 from tools.gemini.schemas import ConclusionReply, DetectionReply, JudgeReply
-from tools.gemini.task_schemas import TASK_SCHEMAS
 
 INPUT_MARKER = "<!-- input -->"
 TURN_MAX_CHARS = 6000  # a turn's opinion as the moderator reads it (head and tail kept)
@@ -110,7 +109,7 @@ def conclusion_prompt(view: ModeratorView, language: str) -> Prompt:
 def task_prompt(request: TaskRequest, language: str) -> Prompt:
     """A format's moderator task: its prompt as the request, answered as JSON or text."""
     system = prompts.load("moderator_task", language, language_name=LANGUAGE_NAMES[language])
-    schema = TASK_SCHEMAS.get(request.task) if request.json else None  # None: no model
+    schema = request.schema if request.json else None  # the task's own model; None: none
     return Prompt("task", system, (("user", request.prompt),), schema, request.json)
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from handlers.core.formats.adversarial_audit import (
+from handlers.core.formats.adversarial.audit import (
     Audit,
     Evidence,
     Intake,
@@ -19,8 +19,8 @@ from handlers.core.formats.adversarial_audit import (
     route,
     typed_gaps,
 )
-from handlers.core.formats.adversarial_audit_words import reasons_words
-from handlers.core.formats.adversarial_contract import sections
+from handlers.core.formats.adversarial.contract import sections
+from handlers.core.formats.adversarial.words import reasons_words
 from handlers.core.formats.base import Piece, PieceValue, agenda, output_of, people_said
 from handlers.core.formats.keys import fill_keys
 from handlers.core.i18n import strings_in

@@ -5,7 +5,7 @@ English block instead (adversarial_briefs.structural_audit)."""
 
 from __future__ import annotations
 
-from handlers.core.formats.adversarial_audit import COUNTED, Audit, Route, opposition_present
+from handlers.core.formats.adversarial.audit import COUNTED, Audit, Route, opposition_present
 from handlers.core.formats.keys import verbatim as v
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from handlers.core.effects import Notify
 from handlers.core.formats.base import Piece, agenda, by_rules, people_said
-from handlers.core.formats.boardroom_reply import VOTES, Position, parse_position
+from handlers.core.formats.boardroom.reply import VOTES, Position, parse_position
 from handlers.core.formats.keys import verbatim
 from handlers.core.model import Debate, Participant, Turn, UserQuestion
 from handlers.core.reply_parser import task_object
