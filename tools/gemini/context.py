@@ -71,11 +71,11 @@ def detection_prompt(window: tuple[ChatLine, ...], language: str) -> Prompt:
 
 
 def format_list() -> str:
-    """The registered formats, each with when it fits (prompts/format_fit_<name>.md): a
-    format that registers with such a file is offered to the moderator without more code."""
+    """The registered formats, each with when it fits (prompts/<name>/fit.md): a format
+    that registers with such a file is offered to the moderator without more code."""
     lines = []
     for name in FORMATS:
-        fit = prompts.load(f"format_fit_{name}") if prompts.exists(f"format_fit_{name}") else ""
+        fit = prompts.load(f"{name}/fit") if prompts.exists(f"{name}/fit") else ""
         lines.append(f"  - `{name}`: {' '.join(fit.split())}" if fit else f"  - `{name}`")
     return "\n".join(lines)
 

@@ -10,8 +10,8 @@ A format is one folder, `handlers/core/formats/<name>/`, that brings everything 
   answer models, `record_page` the page that records the outcome);
 - its own modules beside it (contract, pages, schemas, ...), importing only the shared parts
   here (base.py, plans.py, keys.py, line_marks.py) and the engine's pure modules;
-- its prompts in `prompts/<name>/` (named `<name>/<prompt>` in a `Piece`), and, if the
-  moderator may propose it, `prompts/format_fit_<name>.md`;
+- its prompts in `prompts/<name>/` (named `<name>/<prompt>` in a `Piece`), among them, if the
+  moderator may propose it, `fit.md` (when it fits);
 - its words in the locale files (handlers/locales/<lang>/, under its own section);
 - its demo recordings in `demo/<language>.json`, found through the registry (`recordings`).
 

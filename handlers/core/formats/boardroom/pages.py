@@ -241,7 +241,7 @@ def narrow_piece(debate: Debate) -> tuple[Piece, ...]:
     if len(debate.roster) <= MAX_PANEL:
         return ()
     members = "\n".join(f"- {m.id}: {named(m)}" for m in debate.roster)
-    return (Piece("boardroom_narrow", (("members", members), ("count", str(MAX_PANEL)))),)
+    return (Piece("boardroom/narrow", (("members", members), ("count", str(MAX_PANEL)))),)
 
 
 def narrowed(debate: Debate) -> tuple[Debate, tuple[Notify, ...]]:

@@ -128,14 +128,14 @@ class BoardroomFormat(Format):
         )
         rnd = debate.round
         kept = values if rnd == 1 else _without_context(values)  # round 1 had the context
-        ask = Piece(f"boardroom_round{rnd}", kept, True, f"boardroom_reply{rnd}")
+        ask = Piece(f"boardroom/round{rnd}", kept, True, f"boardroom/reply{rnd}")
         if is_repair(given.ask.step):
             own = given.shown[-1].text if given.shown else ""
             missing = debate.output_of(f"missing/{rnd}/{seat}") or ""
             return (ask, Piece("format_repair", (("missing", missing), ("answer", own))))
         shown = tuple(  # round 2: every position (round 1 is shown none)
             Piece(
-                "boardroom_position_own" if turn.seat == seat else "boardroom_position",
+                "boardroom/position_own" if turn.seat == seat else "boardroom/position",
                 (("speaker", debate.name_of(turn.seat)), ("reply", turn.text)),
             )
             for turn in given.shown
@@ -154,14 +154,14 @@ class BoardroomFormat(Format):
         """The decision, the advisor's review, or the synthesis over every answer verbatim."""
         if task == DECISION:
             return (
-                Piece("boardroom_decision", agenda(debate)),
+                Piece("boardroom/decision", agenda(debate)),
                 *board.narrow_piece(debate),
             )
         if task == ADVISOR:
-            return (Piece("boardroom_advisor", board.advisor_values(debate, shown)),)
+            return (Piece("boardroom/advisor", board.advisor_values(debate, shown)),)
         answers = tuple(
             Piece(
-                "boardroom_answer",
+                "boardroom/answer",
                 (("speaker", debate.name_of(t.seat)), ("round", str(t.round)), ("reply", t.text)),
             )
             for t in shown
@@ -172,7 +172,7 @@ class BoardroomFormat(Format):
             ("votes", board.vote_lines(debate)),
             ("ids", ", ".join(debate.ids)),
         )
-        return (*answers, Piece("boardroom_synthesis", values))
+        return (*answers, Piece("boardroom/synthesis", values))
 
     def task_fallback(self, debate: Debate, task: str, shown: tuple[Turn, ...]) -> str:
         """Without a model: the question as detected, and a synthesis from the answers."""

@@ -132,14 +132,14 @@ class LedgerFormat(Format):
         stance = dict(standpoints(debate))[ask.seat]
         rounds = (("round", str(ask.round)), ("max_rounds", str(debate.max_rounds)))
         values = (*agenda(debate), ("name", debate.name_of(ask.seat)), *rounds)
-        pieces = [Piece("ledger_brief", values), Piece(f"ledger_stance_{stance}")]
+        pieces = [Piece("ledger/brief", values), Piece(f"ledger/stance_{stance}")]
         repair = is_repair(ask.step) and bool(given.shown)
-        pieces += relayed(debate, "ledger_turn", given.shown[:-1] if repair else given.shown)
-        pieces.append(Piece("ledger_ask", (), True, "ledger_reply"))
+        pieces += relayed(debate, "ledger/turn", given.shown[:-1] if repair else given.shown)
+        pieces.append(Piece("ledger/ask", (), True, "ledger/reply"))
         if repair:
             missing = output_of(debate, f"missing:{ask.seat}")
             own = given.shown[-1].text
-            pieces.append(Piece("ledger_repair", (("missing", missing), ("answer", own))))
+            pieces.append(Piece("ledger/repair", (("missing", missing), ("answer", own))))
         return tuple(pieces)
 
     def estimate(self, debate: Debate) -> tuple[int, int]:
@@ -160,19 +160,19 @@ class LedgerFormat(Format):
 
     def task_brief(self, debate: Debate, task: str, shown: tuple[Turn, ...]) -> tuple[Piece, ...]:
         """The scribe's prompt: the turns verbatim, the ledger with ids for the front page."""
-        pieces = [Piece("ledger_task_intro", agenda(debate)[:2])]
-        pieces += relayed(debate, "ledger_turn", shown)
+        pieces = [Piece("ledger/task_intro", agenda(debate)[:2])]
+        pieces += relayed(debate, "ledger/turn", shown)
         if task == LEDGER:
-            return (*pieces, Piece("ledger_task_ledger"))
+            return (*pieces, Piece("ledger/task_ledger"))
         if not converging(debate):
-            return (*pieces, Piece("ledger_task_explored"))
+            return (*pieces, Piece("ledger/task_explored"))
         items = "\n".join(
             f"{i}: {t}" for i, _, t in ledger_text.ledger_items(debate.output_of(LEDGER) or "")
         )
-        pieces.append(Piece("ledger_task_front", (("ledger", items or "-"),)))
+        pieces.append(Piece("ledger/task_front", (("ledger", items or "-"),)))
         if task == REPAIR:
             pieces.append(
-                Piece("ledger_task_repair", (("missing", ", ".join(self._missing(debate))),))
+                Piece("ledger/task_repair", (("missing", ", ".join(self._missing(debate))),))
             )
         return tuple(pieces)
 
