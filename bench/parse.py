@@ -48,7 +48,7 @@ from bench.parse_inputs import (
 )
 from bot.discord.ag_reply import tag_of, without_tag
 from handlers.core.concessions import verdict
-from handlers.core.formats import CONTRACTS
+from handlers.core.formats import format_named
 from handlers.core.formats.adversarial.audit import (
     Audit,
     Evidence,
@@ -139,9 +139,9 @@ class Reader:
 LINES = r"^(?!.*(nesting|brackets|`\{|flood, then|unterminated|fence flood|huge valid|block))"
 STREAMED = "^(normal reply|lone surrogates|NUL characters|blank lines|one long line|ids flood)$"
 READERS: dict[str, Reader] = {
-    "free (JSON contract)": Reader(CONTRACTS["json"]),
-    "boardroom (contract)": Reader(CONTRACTS["boardroom"]),
-    "adversarial (contract)": Reader(CONTRACTS["prefix"]),
+    "free (JSON contract)": Reader(format_named("free").parse),
+    "boardroom (contract)": Reader(format_named("boardroom").parse),
+    "adversarial (contract)": Reader(format_named("adversarial").parse),
     "ledger (fields)": Reader(_ledger, on_loop=True),
     "boardroom (noted)": Reader(lambda t: parse_position(t, 1), on_loop=True),
     "adversarial (noted)": Reader(lambda t: missing(t, ADVOCATE), on_loop=True),

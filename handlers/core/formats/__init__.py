@@ -12,13 +12,15 @@ A format is one folder, `handlers/core/formats/<name>/`, that brings everything 
   here (base.py, plans.py, keys.py, line_marks.py) and the engine's pure modules;
 - its prompts in `prompts/<name>/` (named `<name>/<prompt>` in a `Piece`), among them, if the
   moderator may propose it, `fit.md` (when it fits);
-- its words in the locale files (handlers/locales/<lang>/, under its own section);
+- its own words in `locales/<lang>.toml`, one file per language with the same keys (the
+  i18n loader merges them after handlers/locales/; the words the engine shares stay there);
 - its demo recordings in `demo/<language>.json`, found through the registry (`recordings`).
 
-To add one: make that folder, then add its object to the `FormatRegistry(...)` line below.
-That is all: the card, the console, the demo, the settings and the moderator's adapters take
-the names, parsers and task models from the registry (no adapter under tools/ imports a
-format).
+To add one: make that folder (and its prompts folder), then add its object to the
+`FormatRegistry(...)` line below. The card, the settings, the demo's recordings and the
+moderator's adapters take its name, parser and task models from the registry or the task
+request (no adapter under tools/ imports a format; the demo's `--format` choices are still
+listed by name in bot/console/cli.py).
 """
 
 from __future__ import annotations

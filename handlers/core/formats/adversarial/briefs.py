@@ -234,7 +234,7 @@ def debate_line(audit: Audit, chosen: Route) -> str:
 
 def structural_audit(audit: Audit, chosen: Route) -> Piece:
     """The audit every role receives, verbatim, in the seed's English (people read it in their
-    language: adversarial_audit_words.audit_notice), with the items the manifest carries."""
+    language: words.audit_notice), with the items the manifest carries."""
     gaps = "unknown" if audit.known_gaps is None else "; ".join(audit.known_gaps) or "none"
     kept, cut = fitted(audit, "  - ")
     thin = seed_reasons(chosen.thin, "; ", audit)

@@ -1,4 +1,4 @@
-"""The boardroom's results as stored (votes, rounds, decision, synthesis; boardroom_report
+"""The boardroom's results as stored (votes, rounds, decision, synthesis; report.py
 renders them), and the panel: a squad over five narrowed to five (the seed's limit), picked by
 the moderator with a reason, else by the rules (most_relevant)."""
 
