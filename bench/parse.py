@@ -47,8 +47,8 @@ from bench.parse_inputs import (
     stream_reads,
 )
 from bot.discord.ag_reply import tag_of, without_tag
-from handlers.core.formats import CONTRACTS
-from handlers.core.formats.adversarial_audit import (
+from handlers.core.formats import format_named
+from handlers.core.formats.adversarial.audit import (
     Audit,
     Evidence,
     Intake,
@@ -56,19 +56,19 @@ from handlers.core.formats.adversarial_audit import (
     Tier,
     rules_audit,
 )
-from handlers.core.formats.adversarial_contract import (
+from handlers.core.formats.adversarial.contract import (
     ADVOCATE,
     EvidencePoints,
     missing,
 )
-from handlers.core.formats.adversarial_result import (
+from handlers.core.formats.adversarial.result import (
     Answers,
     render_result,
     render_summary,
     uncited,
 )
-from handlers.core.formats.boardroom_reply import parse_position
-from handlers.core.formats.ledger_text import missing_fields
+from handlers.core.formats.boardroom.reply import parse_position
+from handlers.core.formats.ledger.text import missing_fields
 from handlers.core.model import ParsedReply, Turn, TurnMeta
 from handlers.core.reply_parser import json_block, task_object
 from handlers.core.turns.concessions import verdict
@@ -139,9 +139,9 @@ class Reader:
 LINES = r"^(?!.*(nesting|brackets|`\{|flood, then|unterminated|fence flood|huge valid|block))"
 STREAMED = "^(normal reply|lone surrogates|NUL characters|blank lines|one long line|ids flood)$"
 READERS: dict[str, Reader] = {
-    "free (JSON contract)": Reader(CONTRACTS["json"]),
-    "boardroom (contract)": Reader(CONTRACTS["boardroom"]),
-    "adversarial (contract)": Reader(CONTRACTS["prefix"]),
+    "free (JSON contract)": Reader(format_named("free").parse),
+    "boardroom (contract)": Reader(format_named("boardroom").parse),
+    "adversarial (contract)": Reader(format_named("adversarial").parse),
     "ledger (fields)": Reader(_ledger, on_loop=True),
     "boardroom (noted)": Reader(lambda t: parse_position(t, 1), on_loop=True),
     "adversarial (noted)": Reader(lambda t: missing(t, ADVOCATE), on_loop=True),

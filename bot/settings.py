@@ -28,7 +28,7 @@ from bot.settings_checks import (
 )
 from handlers.core.anonymous import ANONYMOUS
 from handlers.core.formats import FORMATS
-from handlers.core.formats.adversarial_seats import (
+from handlers.core.formats.adversarial.seats import (
     RECONCILER_BACKEND,
     RECONCILER_MODEL,
     TIER_MODELS,

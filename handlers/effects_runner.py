@@ -24,7 +24,8 @@ from handlers.core.events import (
     ReplyReceived,
     TaskDone,
 )
-from handlers.core.formats import CONTRACTS, format_named
+from handlers.core.formats import format_named
+from handlers.core.minority_schema import MinorityTaskReply
 from handlers.core.model import (
     Backend,
     Conclusion,
@@ -152,7 +153,7 @@ class EffectRunner:
         prompt = prompts.load(
             MINORITY_TASK, debate.spoken_in(self._language), **task_fields(debate, turns)
         )
-        request = TaskRequest(debate.id, MINORITY_TASK, prompt, True)
+        request = TaskRequest(debate.id, MINORITY_TASK, prompt, True, schema=MinorityTaskReply)
         try:
             output = await self._moderator.perform(request)
         except ModeratorUnavailable:
@@ -183,7 +184,8 @@ class EffectRunner:
         shown = await self._turns(debate, fmt.task_shows(debate, task))
         language = debate.spoken_in(self._language)
         prompt = render_pieces(fmt.task_brief(debate, task, shown), language)
-        request = TaskRequest(debate.id, task, prompt, fmt.task_json(debate, task), language)
+        schema = fmt.task_schemas.get(task)  # None: a text task
+        request = TaskRequest(debate.id, task, prompt, schema is not None, language, schema)
         try:
             output = await self._moderator.perform(request)
         except ModeratorUnavailable:
@@ -352,7 +354,7 @@ async def parse_off_loop(
 async def parsed_by_contract(debate: Debate, output: DebaterOutput) -> ParsedReply:
     """The reply split by the debate's format's contract; an adapter's own parse is used only
     when that contract is the JSON one it parsed by."""
-    contract = format_of(debate).contract
-    if output.parsed is not None and contract == "json":
+    parse = format_of(debate).parse
+    if output.parsed is not None and parse is parse_reply:
         return output.parsed
-    return await parse_off_loop(output.text, CONTRACTS[contract])
+    return await parse_off_loop(output.text, parse)

@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol
 
+from pydantic import BaseModel
+
 from handlers.core.effects import RoomEffect, WikiEffect
 from handlers.core.model import (
     Backend,
@@ -95,13 +97,15 @@ class Debater(Protocol):
 
 @dataclass(frozen=True)
 class TaskRequest:
-    """One moderator task of a format: its rendered prompt, and whether the answer is JSON."""
+    """One moderator task of a format: its rendered prompt, whether the answer is JSON, and
+    the model a JSON answer must fit (the task's own, so an adapter imports no format)."""
 
     debate_id: int
     task: str
     prompt: str
     json: bool
     language: str = ""  # the debate's ('': the moderator's own)
+    schema: type[BaseModel] | None = None  # None: any JSON object (or text)
 
 
 class ModeratorUnavailable(Exception):

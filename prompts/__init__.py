@@ -1,4 +1,7 @@
-"""Prompt text lives here, as Markdown files with `${placeholder}`s; `load` fills them."""
+"""Prompt text lives here, as Markdown files with `${placeholder}`s; `load` fills them.
+
+The engine's own prompts (`debate_*`, `moderator_*`, ...) lie at the top; a format's lie in its
+folder, `<format>/`, and are named with it: `boardroom/round1` is `boardroom/round1.ko.md`."""
 
 from __future__ import annotations
 
@@ -12,7 +15,8 @@ class PromptError(Exception):
 
 
 def load(name: str, language: str | None = None, /, **values: str) -> str:
-    """Fill prompt `name` (`name.<language>.md` first, then `name.md`) with `values`.
+    """Fill prompt `name` (`name.<language>.md` first, then `name.md`; a `/` in the name is
+    a folder: `<format>/<prompt>`) with `values`.
 
     A placeholder without a value, or a value without a placeholder, is an error:
     a prompt and its caller must agree exactly.
@@ -52,7 +56,7 @@ def _read(name: str, language: str | None) -> str:
     root = resources.files(__name__)
     candidates = ([f"{name}.{language}.md"] if language else []) + [f"{name}.md"]
     for candidate in candidates:
-        entry = root / candidate
+        entry = root.joinpath(*candidate.split("/"))
         if entry.is_file():
             return entry.read_text(encoding="utf-8")
     raise PromptError(f"no prompt named {name!r} (looked for {', '.join(candidates)})")

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import asyncio
 from datetime import datetime, timedelta
-from importlib import resources
 
 from pydantic import BaseModel, Field
 
+from handlers.core.formats import FORMATS
 from handlers.core.i18n import Strings
 from handlers.core.model import (
     DEFAULT_ROSTER,
@@ -34,7 +34,7 @@ from handlers.ports import (
     TurnRequest,
 )
 
-DEFAULT_RECORDING = "free.ko.json"  # each recording is `<format>.<language>.json`
+DEFAULT_RECORDING = "free.ko"  # `<format>.<language>`: in the format's folder, demo/<language>.json
 
 
 class RecordingError(Exception):
@@ -98,9 +98,8 @@ class Recording(BaseModel):
 
 
 def recorded() -> tuple[str, ...]:
-    """The shipped recordings, as `<format>.<language>`."""
-    files = resources.files("bot.demo").iterdir()
-    return tuple(sorted(f.name.removesuffix(".json") for f in files if f.name.endswith(".json")))
+    """The shipped recordings, as `<format>.<language>` (each format keeps its own)."""
+    return tuple(sorted(f"{name}.{lang}" for name in FORMATS for lang in FORMATS.recordings(name)))
 
 
 def recording_for(format_name: str, language: str = "ko") -> Recording:
@@ -108,12 +107,13 @@ def recording_for(format_name: str, language: str = "ko") -> Recording:
     name = f"{format_name}.{language}"
     if name not in recorded():
         raise RecordingError("demo_unrecorded", name=name, recorded=", ".join(recorded()))
-    return load_recording(f"{name}.json")
+    return load_recording(name)
 
 
 def load_recording(name: str = DEFAULT_RECORDING) -> Recording:
-    """A recording shipped in this package."""
-    text = (resources.files("bot.demo") / name).read_text(encoding="utf-8")
+    """A shipped recording, `<format>.<language>`, from its format's folder."""
+    format_name, _, language = name.partition(".")
+    text = FORMATS.recordings(format_name)[language].read_text(encoding="utf-8")
     return Recording.model_validate_json(text)
 
 

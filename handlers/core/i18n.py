@@ -1,4 +1,5 @@
-"""Words the bot shows people, from `handlers/locales/<lang>/*.toml` (ko default, en)."""
+"""Words the bot shows people, from `handlers/locales/<lang>/*.toml` and each format's
+`handlers/core/formats/<name>/locales/<lang>.toml` (ko default, en, pt-BR)."""
 
 from __future__ import annotations
 
@@ -62,12 +63,17 @@ def strings_in(language: str) -> Strings:
 
 
 def load_table(language: str) -> dict[str, str]:
-    """Merge every `<area>.toml` of a language into flat `area.key` names."""
+    """Merge every `<area>.toml` of a language, and each format's own words (its folder's
+    `locales/<language>.toml`), into flat `area.key` names."""
     table: dict[str, str] = {}
     folder = resources.files("handlers") / "locales" / language
     for entry in sorted(folder.iterdir(), key=lambda e: e.name):
         if entry.name.endswith(".toml"):
             _flatten(tomllib.loads(entry.read_text(encoding="utf-8")), "", table)
+    formats = resources.files("handlers") / "core" / "formats"
+    for fmt in sorted(formats.iterdir(), key=lambda e: e.name):
+        if (own := fmt / "locales" / f"{language}.toml").is_file():
+            _flatten(tomllib.loads(own.read_text(encoding="utf-8")), "", table)
     return table
 
 

@@ -7,7 +7,7 @@ import json
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from handlers.core.formats.adversarial import RECONCILER_ID
+from handlers.core.formats.adversarial.rules import RECONCILER_ID
 from handlers.core.model import AG, CLAUDE, TurnMeta
 from handlers.ports import DebaterOutput, TurnRequest
 from tests.handlers.conftest import Rig

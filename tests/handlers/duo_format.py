@@ -8,7 +8,7 @@ from contextlib import contextmanager
 
 from handlers.core.formats import FORMATS
 from handlers.core.formats.base import Format
-from handlers.core.formats.free import FreeFormat
+from handlers.core.formats.free.rules import FreeFormat
 
 
 class DuoFormat(FreeFormat):

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from handlers.core.events import ProposalApproved, StopRequested
-from handlers.core.formats.adversarial import RECONCILER_ID
+from handlers.core.formats.adversarial.rules import RECONCILER_ID
 from handlers.core.model import AG, CLAUDE, Phase
 from tests.handlers.adversarial_script import adversarial_rig, debater, intake, tasks
 from tests.handlers.conftest import ALICE, Rig, proposal

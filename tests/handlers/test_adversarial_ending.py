@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from handlers.core.events import ProposalApproved
-from handlers.core.formats.adversarial import RECONCILER_ID, AdversarialFormat
-from handlers.core.formats.adversarial_seats import RECONCILER_MODEL, TIER_MODELS
+from handlers.core.formats.adversarial.rules import RECONCILER_ID, AdversarialFormat
+from handlers.core.formats.adversarial.seats import RECONCILER_MODEL, TIER_MODELS
 from handlers.core.formats.keys import fill_keys
 from handlers.core.i18n import Strings
 from handlers.core.model import AG, CLAUDE, Outcome, Proposal

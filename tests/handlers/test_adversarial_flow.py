@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from handlers.core.events import ProposalApproved, UserAnswered
-from handlers.core.formats.adversarial import RECONCILER_ID
+from handlers.core.formats.adversarial.rules import RECONCILER_ID
 from handlers.core.formats.keys import fill_keys
 from handlers.core.i18n import Strings
 from handlers.core.model import AG, CLAUDE, Outcome, Phase, Turn

@@ -16,7 +16,7 @@ import pytest
 
 from handlers.core.anonymous import anonymize, letters, peer_names
 from handlers.core.events import ProposalApproved
-from handlers.core.formats.adversarial import RECONCILER_ID
+from handlers.core.formats.adversarial.rules import RECONCILER_ID
 from handlers.core.model import AG, CLAUDE, GEMINI, Action, Backend, Debate, Decision, Participant
 from tests.handlers.adversarial_script import adversarial_rig, advocate, challenger, intake
 from tests.handlers.conftest import ALICE, Rig, proposal

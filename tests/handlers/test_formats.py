@@ -12,7 +12,7 @@ import prompts
 from bot.discord.embeds import card_embed
 from bot.settings import Settings
 from handlers.core.formats import FORMATS, FormatTaken, UnknownFormat, formats_for
-from handlers.core.formats.free import FREE
+from handlers.core.formats.free.rules import FREE
 from handlers.core.i18n import Strings
 from handlers.core.model import AG, DEFAULT_ROSTER, Backend, ModeratorView, Phase
 from handlers.core.participants import RosterError, parse_roster

@@ -16,7 +16,7 @@ import prompts
 from handlers.core.effects import Effect
 from handlers.core.events import ProposalApproved, StopRequested
 from handlers.core.formats.keys import fill_keys
-from handlers.core.formats.ledger_text import ledger_items, missing_fields
+from handlers.core.formats.ledger.text import ledger_items, missing_fields
 from handlers.core.i18n import Strings
 from handlers.core.model import (
     AG,
@@ -114,7 +114,7 @@ async def test_two_party_converging_in_korean(tmp_path: Path) -> None:
         expected = "\n\n".join(
             (
                 prompts.load(
-                    "ledger_brief",
+                    "ledger/brief",
                     "ko",
                     topic=topic.topic,
                     question=topic.question,
@@ -123,10 +123,10 @@ async def test_two_party_converging_in_korean(tmp_path: Path) -> None:
                     round="1",
                     max_rounds="3",
                 ),
-                prompts.load("ledger_stance_against", "ko"),
-                prompts.load("ledger_turn", "ko", speaker="AG", turn="1", reply=turns[0].text),
+                prompts.load("ledger/stance_against", "ko"),
+                prompts.load("ledger/turn", "ko", speaker="AG", turn="1", reply=turns[0].text),
                 prompts.load(
-                    "ledger_ask", "ko", additions="", reply_rule=prompts.load("ledger_reply", "ko")
+                    "ledger/ask", "ko", additions="", reply_rule=prompts.load("ledger/reply", "ko")
                 ),
             )
         )

@@ -10,10 +10,10 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
-import handlers.core.formats.ledger_text as text
+import handlers.core.formats.ledger.text as text
 from handlers.core.events import ProposalApproved
 from handlers.core.formats.keys import fill_keys
-from handlers.core.formats.ledger import LEDGER_FORMAT
+from handlers.core.formats.ledger.rules import LEDGER_FORMAT
 from handlers.core.i18n import Strings
 from handlers.core.model import AG, CLAUDE, GEMINI, Backend, Debate, Participant, Phase
 from handlers.core.reply_parser import parse_reply

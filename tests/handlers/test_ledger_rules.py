@@ -10,7 +10,7 @@ from pathlib import Path
 
 from handlers.core.events import ProposalApproved
 from handlers.core.formats.keys import fill_keys
-from handlers.core.formats.ledger_text import fallback_ledger
+from handlers.core.formats.ledger.text import fallback_ledger
 from handlers.core.i18n import Strings
 from handlers.core.model import AG, CLAUDE, Phase
 from tests.handlers.conftest import ALICE, Rig, proposal

@@ -7,7 +7,7 @@ import json
 from dataclasses import replace
 from datetime import UTC, datetime
 
-from handlers.core.formats.adversarial_briefs import EVIDENCE
+from handlers.core.formats.adversarial.briefs import EVIDENCE
 from handlers.core.model import Added, Proposal
 from tests.doubles import draft
 from tests.migrations.old_rows import stored_before

@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from handlers.core.formats.adversarial_audit import Intake, Route, Tier
+from handlers.core.formats.adversarial.audit import Intake, Route, Tier
 from handlers.core.model import Proposal
 from tests.doubles import draft
 from tests.migrations.old_rows import stored_before

@@ -71,8 +71,8 @@ def test_the_core_check_sees_the_core() -> None:
 
 def test_a_format_is_pure_data_and_functions() -> None:
     # A format names prompt templates; reading them (prompts/) is the engine's business.
-    formats = sorted((CORE / "formats").glob("*.py"))
-    assert len(formats) >= 3
+    formats = sorted((CORE / "formats").rglob("*.py"))  # the shared parts and every format's
+    assert len(formats) >= 20
     for path in formats:
         found = _imports(path) & (IO_MODULES | {"prompts"})
         assert found == set(), f"{path.name} imports {found}"
@@ -141,6 +141,24 @@ def test_adapters_never_import_the_front_ends() -> None:
         m for m, p in _modules().items() if m.startswith("tools") and "bot" in _top_levels(p)
     }
     assert offenders == set()
+
+
+def test_adapters_import_no_format() -> None:
+    # A format is one folder: an adapter takes what it needs from the registry (names) and
+    # from the request (a task's answer model), never from a format's own modules.
+    folders = {p.parent.name for p in (ROOT / "handlers/core/formats").glob("*/__init__.py")}
+    assert {"free", "adversarial", "boardroom", "ledger"} <= folders
+    owned = tuple(f"handlers.core.formats.{name}" for name in folders)
+    offenders = {
+        m: sorted(
+            n
+            for n in _imported_names(ast.parse(p.read_text(encoding="utf-8")))
+            if n.startswith(owned)
+        )
+        for m, p in _modules().items()
+        if m.startswith("tools")
+    }
+    assert {m: found for m, found in offenders.items() if found} == {}
 
 
 def test_the_engine_imports_no_front_end_adapter_or_io_library() -> None:

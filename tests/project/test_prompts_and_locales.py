@@ -47,8 +47,10 @@ def test_every_locale_has_the_same_keys(language: str) -> None:
 
 
 def test_every_localized_prompt_exists_in_every_language() -> None:
-    names = {p.name.split(".")[0] for p in (ROOT / "prompts").glob("*.*.md")}
-    assert {"boardroom_round1", "boardroom_synthesis", "format_repair"} <= names
+    # The engine's prompts at the top, each format's in its folder (`<format>/<prompt>`).
+    root = ROOT / "prompts"
+    names = {p.relative_to(root).as_posix().split(".")[0] for p in root.rglob("*.*.md")}
+    assert {"boardroom/round1", "boardroom/synthesis", "ledger/reply", "format_repair"} <= names
     for name in sorted(names):
         for language in LANGUAGES:
             assert (ROOT / "prompts" / f"{name}.{language}.md").is_file(), (name, language)

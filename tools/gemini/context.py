@@ -23,7 +23,6 @@ from handlers.core.shorten import shorten
 from handlers.ports import TaskRequest
 from handlers.prompting import LANGUAGE_NAMES
 from tools.gemini.schemas import ConclusionReply, DetectionReply, JudgeReply
-from tools.gemini.task_schemas import TASK_SCHEMAS
 
 INPUT_MARKER = "<!-- input -->"
 TURN_MAX_CHARS = 6000  # a turn's opinion as the moderator reads it (head and tail kept)
@@ -72,11 +71,11 @@ def detection_prompt(window: tuple[ChatLine, ...], language: str) -> Prompt:
 
 
 def format_list() -> str:
-    """The registered formats, each with when it fits (prompts/format_fit_<name>.md): a
-    format that registers with such a file is offered to the moderator without more code."""
+    """The registered formats, each with when it fits (prompts/<name>/fit.md): a format
+    that registers with such a file is offered to the moderator without more code."""
     lines = []
     for name in FORMATS:
-        fit = prompts.load(f"format_fit_{name}") if prompts.exists(f"format_fit_{name}") else ""
+        fit = prompts.load(f"{name}/fit") if prompts.exists(f"{name}/fit") else ""
         lines.append(f"  - `{name}`: {' '.join(fit.split())}" if fit else f"  - `{name}`")
     return "\n".join(lines)
 
@@ -111,7 +110,7 @@ def conclusion_prompt(view: ModeratorView, language: str) -> Prompt:
 def task_prompt(request: TaskRequest, language: str) -> Prompt:
     """A format's moderator task: its prompt as the request, answered as JSON or text."""
     system = prompts.load("moderator_task", language, language_name=LANGUAGE_NAMES[language])
-    schema = TASK_SCHEMAS.get(request.task) if request.json else None  # None: no model
+    schema = request.schema if request.json else None  # the task's own model; None: none
     return Prompt("task", system, (("user", request.prompt),), schema, request.json)
 
 

@@ -7,11 +7,12 @@ validated here, then trimmed to the limits the rest of the bot relies on.
 
 from __future__ import annotations
 
-from typing import Annotated, TypeVar
+from typing import TypeVar
 
-from pydantic import AfterValidator, BaseModel, Field, ValidationError, model_validator
+from pydantic import BaseModel, Field, ValidationError, model_validator
 
 from handlers.core.fences import sole_fence_body
+from handlers.core.filled import Filled
 from handlers.core.model import (
     Action,
     Conclusion,
@@ -25,15 +26,6 @@ from handlers.core.moderation.claims import ClaimStatus, ClaimUpdate
 from handlers.core.shorten import shorten
 
 FIELD_MAX_CHARS = 2000  # one item of a Conclusion list, a detection's reason
-
-
-def _filled(text: str) -> str:
-    if not text.strip():
-        raise ValueError("must not be empty")
-    return text
-
-
-Filled = Annotated[str, AfterValidator(_filled)]  # a text its reader needs: blank is invalid
 
 
 class DetectionReply(BaseModel):

@@ -8,7 +8,7 @@ from dataclasses import replace
 from handlers.core import effects as fx
 from handlers.core.ending.events import ConclusionReady, StopRequested
 from handlers.core.feature import Control, Moment, Rule, rules, who
-from handlers.core.model import Actor, Debate, Outcome, Phase, WikiPage
+from handlers.core.model import Actor, Debate, Outcome, Phase
 from handlers.core.poll.rules import stop_poll
 from handlers.core.turns.steps import Step, conclude, format_of
 
@@ -50,10 +50,8 @@ def _ended(debate: Debate, event: ConclusionReady, at: Moment) -> Step:
 
 
 def _outcome_told(debate: Debate) -> fx.Notify:
-    """The thread's last word: the outcome, and the page that records it (the Conclusion,
-    else the closing page a format lists last)."""
-    pages = format_of(debate).pages(debate) or (WikiPage.CONCLUSION.value,)
-    page = WikiPage.CONCLUSION.value if WikiPage.CONCLUSION.value in pages else pages[-1]
+    """The thread's last word: the outcome, and the page that records it (the format's to say)."""
+    page = format_of(debate).record_page(debate)
     outcome = f"⟦front.outcome_{(debate.ending.outcome or Outcome.CONSENSUS).value}⟧"
     return fx.Notify("debate.outcome_recorded", (("outcome", outcome), ("page", page)))
 

@@ -9,13 +9,26 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
+from types import MappingProxyType
+
+from pydantic import BaseModel
 
 from handlers.core.effects import AskDebater, Notify
 from handlers.core.formats.keys import verbatim
 from handlers.core.formats.plans import AskStep, JudgeStep, Plan
-from handlers.core.model import Debate, Decision, Participant, PeopleLine, Turn
+from handlers.core.model import (
+    Debate,
+    Decision,
+    ParsedReply,
+    Participant,
+    PeopleLine,
+    Turn,
+    WikiPage,
+)
 from handlers.core.quotes import prose
+from handlers.core.reply_parser import parse_reply
 
 
 @dataclass(frozen=True)
@@ -73,7 +86,12 @@ class Format(ABC):
     below the abstract ones are optional, with the defaults of a format that needs none."""
 
     name: str
-    contract = "json"  # the reply contract the engine parses ("json": opinion, wiki_action, ...)
+    # The format's reply contract: the tolerant parser of a debater's answer (by default the
+    # JSON one: opinion, wiki_action, ...). An adapter's own parse stands only for that one.
+    parse: Callable[[str], ParsedReply] = staticmethod(parse_reply)
+    # Its moderator tasks' answer models, by task name: a task named here answers one JSON
+    # object of that shape (the request carries it to the moderator); any other answers text.
+    task_schemas: Mapping[str, type[BaseModel]] = MappingProxyType({})
     card_options: tuple[CardOption, ...] = ()  # setup questions the card asks (a menu each)
     # A stalemate ends in the people's poll: only a format with no ending of its own (boardroom
     # ends in its members' votes, ledger in its end-state, adversarial in the Reconciler's).
@@ -131,10 +149,6 @@ class Format(ABC):
         """The stored turns the task may read: by default every one (what was said, verbatim)."""
         return every_turn(debate)
 
-    def task_json(self, debate: Debate, task: str) -> bool:
-        """True if the task's answer must be one JSON object (the default)."""
-        return True
-
     def task_fallback(self, debate: Debate, task: str, shown: tuple[Turn, ...]) -> PieceValue:
         """A deterministic output when the model is unavailable (rules mode)."""
         raise LookupError(task)
@@ -158,6 +172,12 @@ class Format(ABC):
     def render_page(self, debate: Debate, page: str, turns: tuple[Turn, ...]) -> tuple[str, str]:
         """A format page: (title, markdown)."""
         raise LookupError(page)
+
+    def record_page(self, debate: Debate) -> str:
+        """The page that records the outcome (the thread's last word links it): the
+        Conclusion if the format writes one, else the closing page it lists last."""
+        pages = self.pages(debate) or (WikiPage.CONCLUSION.value,)
+        return WikiPage.CONCLUSION.value if WikiPage.CONCLUSION.value in pages else pages[-1]
 
     def summary(self, debate: Debate) -> str:
         """The format's closing block (Markdown); empty: the engine's Conclusion instead."""

@@ -27,7 +27,7 @@ from handlers.core.effects import (
 )
 from handlers.core.ending.degraded import fell_back, honest
 from handlers.core.events import ReplyReceived, TaskDone
-from handlers.core.formats import CONTRACTS, format_named
+from handlers.core.formats import format_named
 from handlers.core.formats.base import Format, with_output
 from handlers.core.formats.plans import AskStep, EndStep, JudgeStep, PeopleStep, Plan, TaskStep
 from handlers.core.model import Debate, ModeratorSource, OpenAsk, Outcome, Phase, Turn
@@ -322,7 +322,7 @@ def _turn_of(debate: Debate, event: ReplyReceived, now: datetime) -> Turn:
         # surrogatepass: a lone surrogate in what an adapter received must not make the
         # turn impossible to hash (the store keeps such text as exact UTF-8 bytes too).
         sha256=hashlib.sha256(event.raw.encode("utf-8", "surrogatepass")).hexdigest(),
-        parsed=event.parsed or CONTRACTS[format_of(debate).contract](event.text),
+        parsed=event.parsed or format_of(debate).parse(event.text),
         meta=replace(event.meta, cost_usd=_dollars(event.meta.cost_usd)),
         at=now,
     )

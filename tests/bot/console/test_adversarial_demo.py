@@ -10,7 +10,7 @@ from pathlib import Path
 
 from bot.demo.replay import recording_for
 from bot.demo.runner import DB_NAME, replay
-from handlers.core.formats.adversarial_contract import sections
+from handlers.core.formats.adversarial.contract import sections
 from handlers.core.i18n import Strings
 from handlers.core.model import Phase
 from tests.bot.console.conftest import plain_console

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from bot.demo.replay import recording_for
 from bot.demo.runner import run_demo
-from handlers.core.formats.boardroom_reply import parse_position
+from handlers.core.formats.boardroom.reply import parse_position
 from tests.bot.console.conftest import plain_console
 
 

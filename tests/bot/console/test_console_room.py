@@ -14,8 +14,8 @@ from rich.console import Console
 from bot.console.room import ConsoleRoom
 from bot.console.seats import Typed
 from handlers.core.effects import AskUser, Notify, PostCard
-from handlers.core.formats.adversarial_audit import Audit, Evidence, route
-from handlers.core.formats.adversarial_audit_words import audit_notice
+from handlers.core.formats.adversarial.audit import Audit, Evidence, route
+from handlers.core.formats.adversarial.words import audit_notice
 from handlers.core.i18n import Strings
 from handlers.core.model import (
     AG,

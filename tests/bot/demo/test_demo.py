@@ -14,7 +14,7 @@ import pytest
 
 from bot.demo.replay import RecordingError, load_recording, recorded, recording_for
 from bot.demo.runner import DB_NAME, replay, run_demo
-from handlers.core.formats.ledger_text import ledger_items
+from handlers.core.formats.ledger.text import ledger_items
 from handlers.core.i18n import Strings
 from handlers.core.model import Outcome, Phase, WikiPage
 from handlers.core.reply_parser import parse_reply

@@ -14,7 +14,7 @@ import pytest
 
 from bot.discord.embeds import GREY, summary_embed
 from bot.formatting import status_line
-from handlers.core.formats.adversarial import RECONCILER_ID
+from handlers.core.formats.adversarial.rules import RECONCILER_ID
 from handlers.core.i18n import Strings
 from handlers.core.model import Outcome, Phase
 from tests.bot.discord.conftest import KO, BotRig, People

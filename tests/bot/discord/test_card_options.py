@@ -19,7 +19,7 @@ from tests.fakes.discord_world import Json
 
 PROMPTS = Path(__file__).parents[3] / "prompts"
 INQUIRY, FOR, AGAINST = (
-    (PROMPTS / f"ledger_stance_{name}.ko.md").read_text(encoding="utf-8").strip()
+    (PROMPTS / f"ledger/stance_{name}.ko.md").read_text(encoding="utf-8").strip()
     for name in ("inquiry", "for", "against")
 )
 

@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import json
 
-from handlers.core.formats.adversarial_audit import Audit, Evidence, route, rules_audit, typed_gaps
-from handlers.core.formats.adversarial_briefs import (
+from handlers.core.formats.adversarial.audit import Audit, Evidence, route, rules_audit, typed_gaps
+from handlers.core.formats.adversarial.briefs import (
     MANIFEST_TOKENS,
     manifest,
     structural_audit,
     tokens,
 )
-from handlers.core.formats.adversarial_result import Answers, govern
+from handlers.core.formats.adversarial.result import Answers, govern
 from handlers.core.formats.keys import fill_keys
 from handlers.core.i18n import Strings
 from handlers.prompting import render_value

@@ -9,9 +9,8 @@ import random
 import pytest
 
 from bot.settings import Settings
-from handlers.core.formats import CONTRACTS
-from handlers.core.formats.adversarial import ADVERSARIAL
-from handlers.core.formats.adversarial_audit import (
+from handlers.core.formats import format_named
+from handlers.core.formats.adversarial.audit import (
     COUNTED,
     Audit,
     Evidence,
@@ -22,8 +21,7 @@ from handlers.core.formats.adversarial_audit import (
     route,
     rules_audit,
 )
-from handlers.core.formats.adversarial_audit_words import reason_words, reasons_words
-from handlers.core.formats.adversarial_contract import (
+from handlers.core.formats.adversarial.contract import (
     ADVOCATE,
     cited_ids,
     missing,
@@ -31,7 +29,7 @@ from handlers.core.formats.adversarial_contract import (
     rulings,
     sections,
 )
-from handlers.core.formats.adversarial_result import (
+from handlers.core.formats.adversarial.result import (
     INTAKE_COST,
     ROLE_NAMES,
     Answers,
@@ -40,7 +38,9 @@ from handlers.core.formats.adversarial_result import (
     render_summary,
     word,
 )
-from handlers.core.formats.adversarial_seats import reconciler_of
+from handlers.core.formats.adversarial.rules import ADVERSARIAL
+from handlers.core.formats.adversarial.seats import reconciler_of
+from handlers.core.formats.adversarial.words import reason_words, reasons_words
 from handlers.core.formats.keys import fill_keys
 from handlers.core.i18n import LANGUAGES, Strings
 from handlers.core.participants import DEFAULT_ROSTER, Backend
@@ -72,8 +72,9 @@ def test_sections_are_read_strictly_by_line_prefix() -> None:
     assert missing(advocate(counter=False), ADVOCATE) == ("[COUNTER]",)
     assert points(found["EVIDENCE"]) == ("E1 a", "b mid [RISKS] not a prefix")
     assert cited_ids("E2, E10 and E2 again; not XE3") == ("E2", "E10")
-    assert CONTRACTS["prefix"]("no prefix at all").structured is False
-    assert CONTRACTS["prefix"](advocate()).opinion == advocate()
+    parse = format_named("adversarial").parse  # the format carries its reply contract
+    assert parse("no prefix at all").structured is False
+    assert parse(advocate()).opinion == advocate()
 
 
 def test_point_by_point_rulings_keep_every_line() -> None:

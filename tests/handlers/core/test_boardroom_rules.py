@@ -10,14 +10,13 @@ from collections import Counter
 import pytest
 
 from handlers.core.formats import formats_for
-from handlers.core.formats.boardroom import BOARDROOM
-from handlers.core.formats.boardroom_pages import (
+from handlers.core.formats.boardroom.pages import (
     CONSENSUS,
     DIVIDED,
     MAJORITY,
     result,
 )
-from handlers.core.formats.boardroom_reply import (
+from handlers.core.formats.boardroom.reply import (
     CONDITIONAL,
     NO,
     VOTES,
@@ -25,6 +24,7 @@ from handlers.core.formats.boardroom_reply import (
     missing_parts,
     parse_position,
 )
+from handlers.core.formats.boardroom.rules import BOARDROOM
 from handlers.core.model import Backend, Participant
 from tests.handlers.boardroom_script import position, rebuttal
 from tests.tools.gemini.builders import judging_debate

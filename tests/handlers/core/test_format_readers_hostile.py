@@ -7,7 +7,7 @@ import json
 import subprocess
 import sys
 
-from handlers.core.formats.adversarial_audit import (
+from handlers.core.formats.adversarial.audit import (
     Audit,
     Evidence,
     Tier,
@@ -15,16 +15,16 @@ from handlers.core.formats.adversarial_audit import (
     route,
     rules_audit,
 )
-from handlers.core.formats.adversarial_contract import (
+from handlers.core.formats.adversarial.contract import (
     MAX_POINTS,
     Ruling,
     points,
     rulings,
     sections,
 )
-from handlers.core.formats.adversarial_result import Answers, govern
-from handlers.core.formats.boardroom_reply import NO, YES, parse_contract, parse_position
-from handlers.core.formats.ledger_text import fallback_ledger, ledger_items
+from handlers.core.formats.adversarial.result import Answers, govern
+from handlers.core.formats.boardroom.reply import NO, YES, parse_contract, parse_position
+from handlers.core.formats.ledger.text import fallback_ledger, ledger_items
 from handlers.core.model import AG, CLAUDE
 from handlers.core.poll.minority import from_output
 from handlers.core.reply_parser import task_object
@@ -60,7 +60,7 @@ def test_a_padded_evidence_line_cannot_make_the_audit_backtrack() -> None:
     # Today's pattern took 67-117 s on one line padded to the form's 4,000 characters; a
     # linear reader answers at once. A child process bounds the wait without a timed assert.
     code = (
-        "from handlers.core.formats.adversarial_audit import rules_audit\n"
+        "from handlers.core.formats.adversarial.audit import rules_audit\n"
         "line = '- E1 |' + ' ' * 3990 + 'x |' + ' ' * 4 + 'nope'\n"
         "for _ in range(50): rules_audit('q', (line, 'E2 | ' + 'a |' * 1300))\n"
     )
@@ -97,8 +97,8 @@ def test_line_readers_stay_linear_on_floods_of_their_own_marks() -> None:
     # Each reader once scanned every line (or every mark) with a pattern, or re-read a long
     # line for every candidate on it; a child process bounds the wait without a timed assert.
     code = (
-        "from handlers.core.formats.adversarial_contract import sections, rulings\n"
-        "from handlers.core.formats.boardroom_reply import parse_position, parse_contract\n"
+        "from handlers.core.formats.adversarial.contract import sections, rulings\n"
+        "from handlers.core.formats.boardroom.reply import parse_position, parse_contract\n"
         "for text in (' ' * 500_000 + '1.' * 250_000, '[A' * 500_000, '1.\\n' * 300_000,\n"
         "             ' \\n' * 500_000, 'a: ' + ' ' * 200_000 + '-x'):\n"
         "    sections(text); rulings(text); parse_position(text, 1); parse_contract(text)\n"

@@ -15,7 +15,7 @@ from google import genai
 from google.genai import types
 
 from handlers.core.events import ProposalApproved
-from handlers.core.formats.adversarial_seats import (
+from handlers.core.formats.adversarial.seats import (
     RECONCILER_BACKEND,
     RECONCILER_MODEL,
     TIER_MODELS,

@@ -41,7 +41,7 @@ async def test_the_suggested_format_and_its_reason_reach_the_proposal(
     assert getattr(proposal, "suggested_format", None) == "free"
     assert getattr(proposal, "format_reason", None) == "두 안을 맞세워 볼 질문"
     sent = fake.generate_requests[-1]["text"]
-    assert "`free`: an open design question" in sent  # prompts/format_fit_free.md
+    assert "`free`: an open design question" in sent  # prompts/free/fit.md
 
 
 async def test_a_verdict_without_a_suggestion_still_proposes(
@@ -59,7 +59,7 @@ def test_a_format_that_registers_is_offered_to_the_moderator() -> None:
     assert "`duo`" not in before and "`free`:" in before
     with registered(DUO):
         after = detection_prompt(window, "ko").system
-    # no prompts/format_fit_duo.md: named without a description, still offered
+    # no prompts/duo/fit.md: named without a description, still offered
     assert "  - `duo`" in after and list(FORMATS) == registry
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from handlers.core.formats.ledger.schemas import LedgerTaskReply
 from handlers.core.i18n import Strings
 from handlers.core.model import AG, CLAUDE, Action, ModeratorSource, ModeratorView
 from handlers.ports import TaskRequest
@@ -171,7 +172,8 @@ async def test_a_format_task_through_the_cli(make_cli: MakeCli, fake: FakeGemini
 async def test_a_json_task_through_the_cli_carries_its_schema(
     make_cli: MakeCli, fake: FakeGemini
 ) -> None:
-    request = TaskRequest(debate_id=1, task="ledger", prompt="WRITE THE LEDGER", json=True)
+    ledger = LedgerTaskReply  # the task's model travels on the request
+    request = TaskRequest(1, "ledger", "WRITE THE LEDGER", json=True, schema=ledger)
     output = json.loads(await make_cli().perform(request))
     assert set(output) == {"agreed", "amendments", "open"}  # the fake answered the schema
     sent = fake.generate_requests[0]["text"]

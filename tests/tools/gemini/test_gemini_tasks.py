@@ -8,6 +8,7 @@ import json
 
 import pytest
 
+from handlers.core.formats.ledger.schemas import LedgerTaskReply
 from handlers.ports import ModeratorUnavailable, TaskRequest
 from tests.fakes.fake_gemini import FakeGemini
 from tests.tools.gemini.conftest import MakeModerator
@@ -16,7 +17,8 @@ LEDGER = {"agreed": ["A는 참이다"], "amendments": [], "open": ["B는?"]}
 
 
 def request(json_: bool = True) -> TaskRequest:
-    return TaskRequest(debate_id=1, task="ledger", prompt="원장을 쓰세요", json=json_)
+    schema = LedgerTaskReply if json_ else None  # the task's model, as the engine sends it
+    return TaskRequest(1, "ledger", "원장을 쓰세요", json=json_, schema=schema)
 
 
 async def test_a_task_returns_the_models_json(

@@ -8,7 +8,8 @@ import json
 
 import pytest
 
-from handlers.core.formats.adversarial_audit import read_audit
+from handlers.core.formats.adversarial.audit import read_audit
+from handlers.core.formats.adversarial.schemas import IntakeTaskReply
 from handlers.ports import ModeratorUnavailable, TaskRequest
 from handlers.rules_moderator import RulesModerator
 from tests.fakes.fake_gemini import FakeGemini
@@ -16,7 +17,7 @@ from tests.handlers.adversarial_script import intake
 from tests.tools.gemini.conftest import MakeModerator
 from tools.store.db import Database
 
-INTAKE = TaskRequest(debate_id=1, task="intake", prompt="AUDIT THIS", json=True)
+INTAKE = TaskRequest(1, "intake", "AUDIT THIS", json=True, schema=IntakeTaskReply)
 PROBE = TaskRequest(debate_id=1, task="probe-cost", prompt="PROBE THIS", json=False)
 CALLS = "SELECT purpose, outcome FROM moderator_calls ORDER BY id"
 

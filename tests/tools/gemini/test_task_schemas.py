@@ -11,25 +11,25 @@ from dataclasses import replace
 import pytest
 from pydantic import BaseModel
 
-from handlers.core.formats.adversarial_audit import read_audit
-from handlers.core.formats.boardroom_report import tracker_rows
-from handlers.core.formats.ledger_text import front_parts, ledger_items
+from handlers.core.formats import FORMATS, format_named
+from handlers.core.formats.adversarial.audit import read_audit
+from handlers.core.formats.adversarial.schemas import IntakeTaskReply
+from handlers.core.formats.boardroom.report import tracker_rows
+from handlers.core.formats.boardroom.schemas import (
+    AdvisorTaskReply,
+    DecisionTaskReply,
+    SynthesisTaskReply,
+)
+from handlers.core.formats.ledger.schemas import FrontTaskReply, LedgerTaskReply
+from handlers.core.formats.ledger.text import front_parts, ledger_items
+from handlers.core.minority_schema import MinorityTaskReply
 from handlers.core.model import AG, CLAUDE
 from handlers.core.poll.minority import from_output
+from handlers.core.poll.state import MINORITY_TASK
 from handlers.ports import ModeratorUnavailable, TaskRequest
 from tests.fakes.fake_gemini import FakeGemini
 from tests.tools.gemini.conftest import MakeModerator
 from tests.tools.wiki.support import debate, turn
-from tools.gemini.task_schemas import (
-    TASK_SCHEMAS,
-    AdvisorTaskReply,
-    DecisionTaskReply,
-    FrontTaskReply,
-    IntakeTaskReply,
-    LedgerTaskReply,
-    MinorityTaskReply,
-    SynthesisTaskReply,
-)
 
 PROMPTS = {
     "minority_report": "THE PARTICIPANTS (id: name): ag: AG, claude: Claude\n",
@@ -71,8 +71,15 @@ READS: dict[str, tuple[type[BaseModel], Reads]] = {
 }
 
 
+# Every task's model, as the engine sends it: the formats' own, and the stalemate's report.
+TASK_SCHEMAS: dict[str, type[BaseModel]] = {
+    task: model for name in FORMATS for task, model in format_named(name).task_schemas.items()
+} | {MINORITY_TASK: MinorityTaskReply}
+
+
 def test_every_json_task_of_the_formats_has_a_model() -> None:
     assert set(TASK_SCHEMAS) == set(READS)
+    assert all(TASK_SCHEMAS[task] is model for task, (model, _) in READS.items())
 
 
 @pytest.mark.parametrize("task", sorted(READS))
@@ -80,7 +87,8 @@ async def test_a_task_sends_its_schema_and_its_reader_reads_the_answer(
     fake: FakeGemini, make_moderator: MakeModerator, task: str
 ) -> None:
     model, reads = READS[task]
-    request = TaskRequest(debate_id=1, task=task, prompt=PROMPTS.get(task, "DO IT"), json=True)
+    prompt = PROMPTS.get(task, "DO IT")
+    request = TaskRequest(debate_id=1, task=task, prompt=prompt, json=True, schema=model)
     output = await make_moderator(language="en").perform(request)
     [sent] = fake.generate_requests
     config = sent["json"]["generationConfig"]
@@ -99,7 +107,8 @@ async def test_a_task_answer_that_breaks_its_schema_is_repaired_then_left_to_the
     wrong = {"kind": "json", "obj": {"claims": ["LRU first"]}}
     right = {"agreed": ["LRU first"], "amendments": [], "open": ["TTL?"]}
     fake.push(wrong, {"kind": "json", "obj": right})
-    request = TaskRequest(debate_id=1, task="ledger", prompt="WRITE THE LEDGER", json=True)
+    ledger = LedgerTaskReply
+    request = TaskRequest(1, "ledger", "WRITE THE LEDGER", json=True, schema=ledger)
     moderator = make_moderator()
     assert json.loads(await moderator.perform(request)) == right
     assert "agreed" in fake.generate_requests[1]["text"]  # the repair names what is missing
@@ -119,7 +128,10 @@ async def test_a_synthesis_that_neither_recommends_nor_asks_is_repaired(
         "recommendation": "r",
     }
     fake.push({"kind": "json", "obj": empty}, {"kind": "json", "obj": advised})
-    request = TaskRequest(debate_id=1, task="synthesis", prompt="SYNTHESISE", json=True)
+    model = SynthesisTaskReply
+    request = TaskRequest(
+        debate_id=1, task="synthesis", prompt="SYNTHESISE", json=True, schema=model
+    )
     output = await make_moderator().perform(request)
     assert json.loads(output)["recommendation"] == "r"
     assert len(fake.generate_requests) == 2

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import UTC, datetime
 
-from handlers.core.formats.adversarial_briefs import EVIDENCE
+from handlers.core.formats.adversarial.briefs import EVIDENCE
 from handlers.core.i18n import Strings
 from handlers.core.model import Added, ChatLine, Debate, Phase, Proposal, Setup
 from handlers.detection import CONTEXT_LINE_CHARS, heard

@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import replace
 
-from handlers.core.formats.ledger import LEDGER_FORMAT
+from handlers.core.formats.ledger.rules import LEDGER_FORMAT
 from handlers.core.model import AG
 from tests.effects import paged
 from tests.tools.wiki.support import WAIT, Notices, OutboxFactory, Site, debate, turn

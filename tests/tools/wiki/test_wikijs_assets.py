@@ -14,7 +14,7 @@ import aiohttp
 import pytest
 from aiohttp import web
 
-from handlers.core.formats.ledger import DIAGRAM, FRONT, LEDGER_FORMAT
+from handlers.core.formats.ledger.rules import DIAGRAM, FRONT, LEDGER_FORMAT
 from handlers.core.model import Debate
 from tests.effects import paged
 from tests.fakes.fake_wikijs import FULL_KEY, FakeWikiJs

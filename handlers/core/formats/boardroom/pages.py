@@ -1,4 +1,4 @@
-"""The boardroom's results as stored (votes, rounds, decision, synthesis; boardroom_report
+"""The boardroom's results as stored (votes, rounds, decision, synthesis; report.py
 renders them), and the panel: a squad over five narrowed to five (the seed's limit), picked by
 the moderator with a reason, else by the rules (most_relevant)."""
 
@@ -12,7 +12,7 @@ from typing import Any
 
 from handlers.core.effects import Notify
 from handlers.core.formats.base import Piece, agenda, by_rules, people_said
-from handlers.core.formats.boardroom_reply import VOTES, Position, parse_position
+from handlers.core.formats.boardroom.reply import VOTES, Position, parse_position
 from handlers.core.formats.keys import verbatim
 from handlers.core.model import Debate, Participant, Turn, UserQuestion
 from handlers.core.reply_parser import task_object
@@ -243,7 +243,7 @@ def narrow_piece(debate: Debate) -> tuple[Piece, ...]:
     if len(debate.setup.roster) <= MAX_PANEL:
         return ()
     members = "\n".join(f"- {m.id}: {named(m)}" for m in debate.setup.roster)
-    return (Piece("boardroom_narrow", (("members", members), ("count", str(MAX_PANEL)))),)
+    return (Piece("boardroom/narrow", (("members", members), ("count", str(MAX_PANEL)))),)
 
 
 def narrowed(debate: Debate) -> tuple[Debate, tuple[Notify, ...]]:

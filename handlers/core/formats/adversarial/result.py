@@ -7,16 +7,9 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-from handlers.core.formats.adversarial_audit import Audit, Intake, Route, Tier
-from handlers.core.formats.adversarial_audit_words import (
-    NONE,
-    inventory_lines,
-    reason_words,
-    reasons_words,
-    word,
-)
-from handlers.core.formats.adversarial_briefs import debate_line
-from handlers.core.formats.adversarial_contract import (
+from handlers.core.formats.adversarial.audit import Audit, Intake, Route, Tier
+from handlers.core.formats.adversarial.briefs import debate_line
+from handlers.core.formats.adversarial.contract import (
     CONFIDENCES,
     VERDICTS,
     EvidencePoints,
@@ -28,6 +21,13 @@ from handlers.core.formats.adversarial_contract import (
     points,
     rulings,
     sections,
+)
+from handlers.core.formats.adversarial.words import (
+    NONE,
+    inventory_lines,
+    reason_words,
+    reasons_words,
+    word,
 )
 from handlers.core.formats.keys import fenced
 from handlers.core.formats.keys import verbatim as v

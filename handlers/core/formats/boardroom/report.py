@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from handlers.core.formats.boardroom_pages import (
+from handlers.core.formats.boardroom.pages import (
     NARROWED,
     SQUAD,
     decision_of,
@@ -19,7 +19,7 @@ from handlers.core.formats.boardroom_pages import (
     vote_in,
     vote_word,
 )
-from handlers.core.formats.boardroom_reply import VOTES
+from handlers.core.formats.boardroom.reply import VOTES
 from handlers.core.formats.keys import verbatim as v
 from handlers.core.model import Debate, Turn
 

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from types import MappingProxyType
 
-import handlers.core.formats.boardroom_pages as pages
-import handlers.core.formats.boardroom_report as report
+import handlers.core.formats.boardroom.pages as board
+import handlers.core.formats.boardroom.report as board_report
 from handlers.core.effects import Notify, WritePage
 from handlers.core.formats.base import (
     BriefInput,
@@ -21,20 +22,38 @@ from handlers.core.formats.base import (
     latest_of,
     repair_ask,
 )
-from handlers.core.formats.boardroom_reply import missing_parts, parse_position, vote_of, words_of
+from handlers.core.formats.boardroom.reply import (
+    missing_parts,
+    parse_contract,
+    parse_position,
+    vote_of,
+    words_of,
+)
+from handlers.core.formats.boardroom.schemas import (
+    AdvisorTaskReply,
+    DecisionTaskReply,
+    SynthesisTaskReply,
+)
 from handlers.core.formats.plans import AskStep, EndStep, PeopleStep, Plan, TaskStep
 from handlers.core.model import Debate, Decision, Outcome, Turn, WikiPage
 
 ROUNDS = 2  # the seed's: positions, then rebuttals
 POSITION, REBUTTAL = "position", "rebuttal"
-DECISION, SYNTHESIS, ADVISOR = pages.DECISION, pages.SYNTHESIS, pages.ADVISOR  # moderator tasks
+DECISION, SYNTHESIS, ADVISOR = (
+    board.DECISION,
+    board.SYNTHESIS,
+    board.ADVISOR,
+)  # moderator tasks
 
 
 class BoardroomFormat(Format):
     """Two rounds of votes and a synthesis with a vote tracker."""
 
     name = "boardroom"
-    contract = "boardroom"
+    parse = staticmethod(parse_contract)  # JSON, or the seed's numbered sections
+    task_schemas = MappingProxyType(
+        {DECISION: DecisionTaskReply, SYNTHESIS: SynthesisTaskReply, ADVISOR: AdvisorTaskReply}
+    )
 
     def start(self, debate: Debate, rng: random.Random) -> Plan:
         """The moderator first states the question as a concrete decision (and, for a squad
@@ -49,10 +68,10 @@ class BoardroomFormat(Format):
 
     def _round_one(self, debate: Debate) -> Plan:
         """Round 1: everyone at once, none seeing another."""
-        debate, narrowing = pages.narrowed(debate)
+        debate, narrowing = board.narrowed(debate)
         notices = (
             *narrowing,
-            Notify("boardroom.decision", (("decision", pages.decision_of(debate)),)),
+            Notify("boardroom.decision", (("decision", board.decision_of(debate)),)),
             Notify("boardroom.round1", (("count", str(len(debate.ids))),)),
         )
         return AskStep(debate, POSITION, debate.ids, notices)
@@ -75,17 +94,17 @@ class BoardroomFormat(Format):
 
     def answered(self, debate: Debate, rng: random.Random) -> Plan:
         """Round 1 done: round 2 with every position; round 2 done: the synthesis."""
-        repair = repair_ask(debate, pages.gaps(debate), "boardroom.repair")
+        repair = repair_ask(debate, board.gaps(debate), "boardroom.repair")
         if repair is not None:
             return repair
         if debate.floor.round == 1:
-            boundary = (*debate.moderation.outputs, (pages.ROUND1_LAST, str(debate.floor.turns)))
+            boundary = (*debate.moderation.outputs, (board.ROUND1_LAST, str(debate.floor.turns)))
             informed = replace(
                 debate,
                 floor=replace(debate.floor, round=2, spoken=()),
                 moderation=replace(debate.moderation, outputs=boundary),
             )
-            written = tuple(WritePage(f"round-1/{seat}") for seat in pages.seats_in(informed, 1))
+            written = tuple(WritePage(f"round-1/{seat}") for seat in board.seats_in(informed, 1))
             return AskStep(informed, REBUTTAL, debate.ids, (*written, Notify("boardroom.round2")))
         return TaskStep(debate, SYNTHESIS)
 
@@ -110,21 +129,21 @@ class BoardroomFormat(Format):
         debate, seat = given.debate, given.ask.seat
         me = debate.member(seat)
         values = (
-            *pages.agenda_values(debate),
+            *board.agenda_values(debate),
             ("name", me.name),
             ("persona", me.persona or "-"),
-            ("panel", pages.panel_line(debate)),
+            ("panel", board.panel_line(debate)),
         )
         rnd = debate.floor.round
         kept = values if rnd == 1 else _without_context(values)  # round 1 had the context
-        ask = Piece(f"boardroom_round{rnd}", kept, True, f"boardroom_reply{rnd}")
+        ask = Piece(f"boardroom/round{rnd}", kept, True, f"boardroom/reply{rnd}")
         if is_repair(given.ask.step):
             own = given.shown[-1].text if given.shown else ""
             missing = debate.output_of(f"missing/{rnd}/{seat}") or ""
             return (ask, Piece("format_repair", (("missing", missing), ("answer", own))))
         shown = tuple(  # round 2: every position (round 1 is shown none)
             Piece(
-                "boardroom_position_own" if turn.seat == seat else "boardroom_position",
+                "boardroom/position_own" if turn.seat == seat else "boardroom/position",
                 (("speaker", debate.name_of(turn.seat)), ("reply", turn.text)),
             )
             for turn in given.shown
@@ -142,31 +161,34 @@ class BoardroomFormat(Format):
     def task_brief(self, debate: Debate, task: str, shown: tuple[Turn, ...]) -> tuple[Piece, ...]:
         """The decision, the advisor's review, or the synthesis over every answer verbatim."""
         if task == DECISION:
-            return (Piece("boardroom_decision", agenda(debate)), *pages.narrow_piece(debate))
+            return (
+                Piece("boardroom/decision", agenda(debate)),
+                *board.narrow_piece(debate),
+            )
         if task == ADVISOR:
-            return (Piece("boardroom_advisor", pages.advisor_values(debate, shown)),)
+            return (Piece("boardroom/advisor", board.advisor_values(debate, shown)),)
         answers = tuple(
             Piece(
-                "boardroom_answer",
+                "boardroom/answer",
                 (("speaker", debate.name_of(t.seat)), ("round", str(t.round)), ("reply", t.text)),
             )
             for t in shown
         )
         values = (
-            *pages.agenda_values(debate)[:2],  # topic and question
-            ("result", pages.result_of(debate)),
-            ("votes", pages.vote_lines(debate)),
+            *board.agenda_values(debate)[:2],  # topic and question
+            ("result", board.result_of(debate)),
+            ("votes", board.vote_lines(debate)),
             ("ids", ", ".join(debate.ids)),
         )
-        return (*answers, Piece("boardroom_synthesis", values))
+        return (*answers, Piece("boardroom/synthesis", values))
 
     def task_fallback(self, debate: Debate, task: str, shown: tuple[Turn, ...]) -> str:
         """Without a model: the question as detected, and a synthesis from the answers."""
         if task == DECISION:
-            return pages.fallback_decision(debate)
+            return board.fallback_decision(debate)
         if task == ADVISOR:  # the draft stands, marked as not reviewed (by_rules)
             return debate.output_of(SYNTHESIS) or "{}"
-        return pages.fallback_synthesis(debate, shown)
+        return board.fallback_synthesis(debate, shown)
 
     def tasked(self, debate: Debate, task: str, output: str, rng: random.Random) -> Plan:
         """The draft goes to the advisor; the reviewed synthesis ends the debate, unless a
@@ -175,37 +197,44 @@ class BoardroomFormat(Format):
             return self._round_one(debate)
         if task == SYNTHESIS:
             return TaskStep(debate, ADVISOR)
-        question = pages.question_for_people(debate)
+        question = board.question_for_people(debate)
         if question is not None:
             how = "boardroom.escalate_buttons" if question.options else "boardroom.escalate_typed"
             return PeopleStep(debate, question, (Notify(how),))
-        consensus = pages.result_of(debate) == pages.CONSENSUS
+        consensus = board.result_of(debate) == board.CONSENSUS
         return EndStep(debate, Outcome.CONSENSUS if consensus else Outcome.VERDICT)
 
     def task_pages(self, debate: Debate, task: str) -> tuple[str, ...]:
         """Once the draft is in: each member's round-2 page; once reviewed: the synthesis."""
         if task == SYNTHESIS:
-            return tuple(f"round-2/{seat}" for seat in pages.seats_in(debate, 2))
+            return tuple(f"round-2/{seat}" for seat in board.seats_in(debate, 2))
         return (SYNTHESIS,) if task == ADVISOR else ()
 
     def page_shows(self, debate: Debate, page: str) -> tuple[int, ...]:
         """A participant's round page reads its own answers; the synthesis none."""
-        round_page = pages.round_page(page)
+        round_page = board.round_page(page)
         if round_page is None:
             return ()
         return tuple(number for number, who in debate.floor.log if who == round_page[1])
 
     def render_page(self, debate: Debate, page: str, turns: tuple[Turn, ...]) -> tuple[str, str]:
         """A round page or the synthesis."""
-        return report.render(debate, page, turns)
+        return board_report.render(debate, page, turns)
+
+    def record_page(self, debate: Debate) -> str:
+        """The synthesis records the outcome (vote tracker, result, recommendation); before
+        it is written, the Round-Log (a member's round page records one answer only)."""
+        if SYNTHESIS in (written := self.pages(debate)):
+            return SYNTHESIS
+        return WikiPage.ROUND_LOG.value if WikiPage.ROUND_LOG.value in written else written[0]
 
     def summary(self, debate: Debate) -> str:
         """The seed's compact closing block."""
-        return report.compact_block(debate)
+        return board_report.compact_block(debate)
 
     def estimate(self, debate: Debate) -> tuple[int, int]:
         """Two answers and one repair each, of at most five; decision, draft and review."""
-        return 4 * min(len(debate.setup.roster), pages.MAX_PANEL), 3
+        return 4 * min(len(debate.setup.roster), board.MAX_PANEL), 3
 
     def pages(self, debate: Debate) -> tuple[str, ...]:
         """The synthesis first (it records the outcome, so it is linked first), then the rest."""
@@ -213,8 +242,8 @@ class BoardroomFormat(Format):
         written.append(WikiPage.AGENDA.value)
         if debate.floor.log:
             written.append(WikiPage.ROUND_LOG.value)
-        if debate.output_of(pages.ROUND1_LAST) is not None:
-            written += [f"round-1/{seat}" for seat in pages.seats_in(debate, 1)]
+        if debate.output_of(board.ROUND1_LAST) is not None:
+            written += [f"round-1/{seat}" for seat in board.seats_in(debate, 1)]
         if debate.output_of(SYNTHESIS) is not None:
             written += [*self.task_pages(debate, SYNTHESIS)]
         return tuple(written)

@@ -20,7 +20,7 @@ _GAPS = re.compile(re.escape(_GAPS_LABEL), re.IGNORECASE)
 _NONE = frozenset({"none", "없음", "nenhuma", "nenhum", "-"})
 # Why the routing chose a tier or flagged the context: each a name of the locale's
 # `adversarial.reason.<name>` (the roles read its English, the seed's words; people their
-# language: adversarial_audit_words). A COUNTED one reads `evidence=<n> ...`, the inventory's size.
+# language: words.py). A COUNTED one reads `evidence=<n> ...`, the inventory's size.
 COUNTED = ("lite_only", "within_six")
 
 

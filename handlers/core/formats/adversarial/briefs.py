@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from handlers.core.formats.adversarial_audit import (
+from handlers.core.formats.adversarial.audit import (
     Audit,
     Evidence,
     Intake,
@@ -19,8 +19,8 @@ from handlers.core.formats.adversarial_audit import (
     route,
     typed_gaps,
 )
-from handlers.core.formats.adversarial_audit_words import reasons_words
-from handlers.core.formats.adversarial_contract import sections
+from handlers.core.formats.adversarial.contract import sections
+from handlers.core.formats.adversarial.words import reasons_words
 from handlers.core.formats.base import Piece, PieceValue, agenda, output_of, people_said
 from handlers.core.formats.keys import fill_keys
 from handlers.core.i18n import strings_in
@@ -80,7 +80,7 @@ def manifest(audit: Audit) -> Piece:
         ("gaps", tuple(f"- {gap}" for gap in gaps)),
         ("state", tuple(f"- {state}" for state in audit.optional_state or ("none",))),
     )
-    return Piece("adversarial_manifest", values)
+    return Piece("adversarial/manifest", values)
 
 
 def seed_reasons(reasons: tuple[str, ...], separator: str, audit: Audit) -> str:
@@ -92,7 +92,7 @@ def thin_line(audit: Audit, chosen: Route) -> PieceValue:
     """The CONTEXT-THIN flag every brief carries, or '-'."""
     if chosen.intake is not Intake.THIN:
         return "-"
-    return Piece("adversarial_thin", (("reasons", seed_reasons(chosen.thin, "; ", audit)),))
+    return Piece("adversarial/thin", (("reasons", seed_reasons(chosen.thin, "; ", audit)),))
 
 
 def role_pieces(debate: Debate, role: str, answers: dict[str, str]) -> tuple[Piece, ...]:
@@ -102,29 +102,29 @@ def role_pieces(debate: Debate, role: str, answers: dict[str, str]) -> tuple[Pie
     fenced = (("constraints", constraints(debate, audit)), ("thin", thin_line(audit, chosen)))
     envelope = (*head, ("manifest", manifest(audit)), *fenced)
     if role == "advocate":
-        return (Piece("adversarial_advocate", envelope, additions=True),)
+        return (Piece("adversarial/advocate", envelope, additions=True),)
     advocate = answers.get("advocate", "") or _no_answer("Advocate")
     if role == "challenger":
         middle = (
-            Piece("adversarial_lite_note")
+            Piece("adversarial/lite_note")
             if chosen.tier is Tier.LITE
-            else Piece("adversarial_case_advocate", (("case", advocate),))
+            else Piece("adversarial/case_advocate", (("case", advocate),))
         )
-        task = Piece("adversarial_challenger_task", additions=True)
-        return (Piece("adversarial_challenger_head", envelope), middle, task)
-    cases = [Piece("adversarial_reconciler_head", head)]
+        task = Piece("adversarial/challenger_task", additions=True)
+        return (Piece("adversarial/challenger_head", envelope), middle, task)
+    cases = [Piece("adversarial/reconciler_head", head)]
     if chosen.tier is not Tier.LITE:
-        cases.append(Piece("adversarial_case_advocate", (("case", advocate),)))
+        cases.append(Piece("adversarial/case_advocate", (("case", advocate),)))
     challenger = answers.get("challenger", "") or _no_answer("Challenger")
-    cases.append(Piece("adversarial_case_challenger", (("case", challenger),)))
+    cases.append(Piece("adversarial/case_challenger", (("case", challenger),)))
     if chosen.tier is Tier.FULL:
-        cases.append(Piece("adversarial_case_probes", (("probes", probe_lines(debate)),)))
+        cases.append(Piece("adversarial/case_probes", (("probes", probe_lines(debate)),)))
     task_values = (*fenced, ("tier", chosen.tier.value))
-    return (*cases, Piece("adversarial_reconciler_task", task_values, additions=True))
+    return (*cases, Piece("adversarial/reconciler_task", task_values, additions=True))
 
 
 def _no_answer(role: str) -> Piece:
-    return Piece("adversarial_no_answer", (("role", role),))
+    return Piece("adversarial/no_answer", (("role", role),))
 
 
 def probe_lines(debate: Debate) -> tuple[Piece, ...]:
@@ -138,7 +138,7 @@ def probe_lines(debate: Debate) -> tuple[Piece, ...]:
             ("stable", found.get("STABLE", "not run")),
             ("tension", found.get("KEY-TENSION", "-")),
         )
-        lines.append(Piece("adversarial_probe_line", values))
+        lines.append(Piece("adversarial/probe_line", values))
     return tuple(lines)
 
 
@@ -146,8 +146,8 @@ def fallback(task: str) -> Piece:
     """What a light role "answers" when the moderator model is unavailable (rules mode)."""
     framing = dict(PROBES).get(task)
     if framing is None:
-        return Piece("adversarial_validator_fallback")
-    return Piece("adversarial_probe_fallback", (("framing", framing),))
+        return Piece("adversarial/validator_fallback")
+    return Piece("adversarial/probe_fallback", (("framing", framing),))
 
 
 def task_piece(debate: Debate, task: str, answers: dict[str, str]) -> Piece:
@@ -158,7 +158,7 @@ def task_piece(debate: Debate, task: str, answers: dict[str, str]) -> Piece:
             ("evidence", debate.added_text(EVIDENCE).strip() or "-"),
             ("people", people_said(debate)),
         )
-        return Piece("adversarial_intake", intake)
+        return Piece("adversarial/intake", intake)
     audit, chosen = audit_of(debate)
     audit_text = structural_audit(audit, chosen)
     values: tuple[tuple[str, PieceValue], ...]
@@ -172,7 +172,7 @@ def task_piece(debate: Debate, task: str, answers: dict[str, str]) -> Piece:
             ("advocate", answers.get("advocate", "") or "-"),
             ("constraints", constraints(debate, audit)),
         )
-        return Piece("adversarial_probe", values)
+        return Piece("adversarial/probe", values)
     values = (
         ("audit", audit_text),
         ("reconciler", answers.get("reconciler", "") or "-"),
@@ -181,7 +181,7 @@ def task_piece(debate: Debate, task: str, answers: dict[str, str]) -> Piece:
         ("probes", probe_lines(debate) if chosen.tier is Tier.FULL else "-"),
         ("constraints", constraints(debate, audit)),
     )
-    return Piece("adversarial_validator", values)
+    return Piece("adversarial/validator", values)
 
 
 def tokens(text: str) -> int:
@@ -218,7 +218,7 @@ def fitted(audit: Audit, bullet: str = "") -> tuple[tuple[Evidence, ...], tuple[
     counts = (("left", str(len(left))), ("total", str(len(audit.evidence))))
     ends = (("first", left[0].id), ("last", left[-1].id))
     cut = Piece(
-        "adversarial_manifest_cut",
+        "adversarial/manifest_cut",
         (("bullet", bullet), ("cap", f"{MANIFEST_TOKENS:,}"), *counts, *ends),
     )
     return tuple(kept), (cut,)
@@ -234,7 +234,7 @@ def debate_line(audit: Audit, chosen: Route) -> str:
 
 def structural_audit(audit: Audit, chosen: Route) -> Piece:
     """The audit every role receives, verbatim, in the seed's English (people read it in their
-    language: adversarial_audit_words.audit_notice), with the items the manifest carries."""
+    language: words.audit_notice), with the items the manifest carries."""
     gaps = "unknown" if audit.known_gaps is None else "; ".join(audit.known_gaps) or "none"
     kept, cut = fitted(audit, "  - ")
     thin = seed_reasons(chosen.thin, "; ", audit)
@@ -251,4 +251,4 @@ def structural_audit(audit: Audit, chosen: Route) -> Piece:
         ("intake", chosen.intake.value),
         ("thin", f"- CONTEXT-THIN: {thin}" if thin else ""),
     )
-    return Piece("adversarial_structural_audit", values)
+    return Piece("adversarial/structural_audit", values)

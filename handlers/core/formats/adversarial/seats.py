@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from handlers.core.formats.adversarial_audit import Tier
-from handlers.core.formats.adversarial_audit_words import word
-from handlers.core.formats.adversarial_result import INTAKE_COST, ROLE_NAMES
+from handlers.core.formats.adversarial.audit import Tier
+from handlers.core.formats.adversarial.result import INTAKE_COST, ROLE_NAMES
+from handlers.core.formats.adversarial.words import word
 from handlers.core.formats.keys import verbatim
 from handlers.core.model import Backend, Debate, Participant, Turn
 from handlers.core.participants import COLOUR_OTHER

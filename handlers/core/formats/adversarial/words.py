@@ -1,11 +1,11 @@
 """The intake audit as people read it (keyed and `verbatim`, keys.py): the room's notice after
 the audit and the audit lines of the `debate-result` page. The protocol's tokens (tiers, intake
 statuses, stances, evidence ids, CONTEXT-THIN) stay as they are; the roles read the seed's
-English block instead (adversarial_briefs.structural_audit)."""
+English block instead (briefs.structural_audit)."""
 
 from __future__ import annotations
 
-from handlers.core.formats.adversarial_audit import COUNTED, Audit, Route, opposition_present
+from handlers.core.formats.adversarial.audit import COUNTED, Audit, Route, opposition_present
 from handlers.core.formats.keys import verbatim as v
 
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from types import MappingProxyType
 
 from handlers.core.effects import Effect, LogNote, Notify, WritePage
-from handlers.core.formats.adversarial_audit import Intake, Tier, rules_audit
-from handlers.core.formats.adversarial_audit_words import audit_notice, reasons_words, word
-from handlers.core.formats.adversarial_briefs import (
+from handlers.core.formats.adversarial.audit import Intake, Tier, rules_audit
+from handlers.core.formats.adversarial.briefs import (
     EVIDENCE,
     PROBES,
     audit_of,
@@ -21,10 +21,16 @@ from handlers.core.formats.adversarial_briefs import (
     role_pieces,
     task_piece,
 )
-from handlers.core.formats.adversarial_contract import ADVOCATE, CHALLENGER, RECONCILER
-from handlers.core.formats.adversarial_contract import missing as missing_parts
-from handlers.core.formats.adversarial_result import Answers, render_result, render_summary
-from handlers.core.formats.adversarial_seats import (
+from handlers.core.formats.adversarial.contract import (
+    ADVOCATE,
+    CHALLENGER,
+    RECONCILER,
+    parse_prefix,
+)
+from handlers.core.formats.adversarial.contract import missing as missing_parts
+from handlers.core.formats.adversarial.result import Answers, render_result, render_summary
+from handlers.core.formats.adversarial.schemas import IntakeTaskReply
+from handlers.core.formats.adversarial.seats import (
     RECONCILER_ID,
     ROLES,
     cost_lines,
@@ -33,6 +39,7 @@ from handlers.core.formats.adversarial_seats import (
     role_of,
     tier_lines,
 )
+from handlers.core.formats.adversarial.words import audit_notice, reasons_words, word
 from handlers.core.formats.base import (
     REPAIR_SUFFIX,
     BriefInput,
@@ -71,7 +78,9 @@ class AdversarialFormat(Format):
     """Intake, then the tier's roles in the seed's order; the moderator runs the light roles."""
 
     name = "adversarial"
-    contract = "prefix"
+    parse = staticmethod(parse_prefix)  # line prefixes, as the seed has them
+    # The intake audit is one JSON object; the light roles (probes, Validator) answer by prefix.
+    task_schemas = MappingProxyType({"intake": IntakeTaskReply})
     card_options: tuple[CardOption, ...] = (CardOption(EVIDENCE),)  # a form: free text
 
     def allows(self, roster: tuple[Participant, ...]) -> bool:
@@ -212,10 +221,6 @@ class AdversarialFormat(Format):
             return pieces
         gaps = output_of(debate, f"missing:{role}")
         return (*pieces, Piece("format_repair", (("missing", gaps), ("answer", own))))
-
-    def task_json(self, debate: Debate, task: str) -> bool:
-        """The intake audit is one JSON object; the light roles answer by prefix."""
-        return task == "intake"
 
     def task_shows(self, debate: Debate, task: str) -> tuple[int, ...]:
         """Probes read the Advocate; the Validator reads every role."""

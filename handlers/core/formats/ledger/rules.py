@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from types import MappingProxyType
 
-import handlers.core.formats.ledger_text as text
+import handlers.core.formats.ledger.text as ledger_text
 from handlers.core.effects import Effect, Notify, WritePage
 from handlers.core.formats.base import (
     REPAIR_SUFFIX,
@@ -27,6 +28,7 @@ from handlers.core.formats.base import (
     with_output,
 )
 from handlers.core.formats.keys import verbatim
+from handlers.core.formats.ledger.schemas import FrontTaskReply, LedgerTaskReply
 from handlers.core.formats.plans import AskStep, EndStep, Plan, TaskStep
 from handlers.core.model import Debate, Decision, Outcome, Stance, Turn, WikiPage
 
@@ -56,6 +58,9 @@ class LedgerFormat(Format):
     """Numbered turns (or fanned-out rounds), then the ledger and the front page."""
 
     name = "ledger"
+    task_schemas = MappingProxyType(
+        {LEDGER: LedgerTaskReply, FRONT: FrontTaskReply, REPAIR: FrontTaskReply}
+    )
     card_options: tuple[CardOption, ...] = (
         CardOption(END, ("converge", "open")),
         CardOption(STANCE, ("assigned", "neutral")),
@@ -79,7 +84,7 @@ class LedgerFormat(Format):
     def noted(self, debate: Debate, turn: Turn) -> Debate:
         """Keep what the reply's contract lacks (for one repair request)."""
         return with_output(
-            debate, f"missing:{turn.seat}", ", ".join(lacks(turn, text.missing_fields(turn)))
+            debate, f"missing:{turn.seat}", ", ".join(lacks(turn, ledger_text.missing_fields(turn)))
         )
 
     def answered(self, debate: Debate, rng: random.Random) -> Plan:
@@ -143,14 +148,14 @@ class LedgerFormat(Format):
         stance = dict(standpoints(debate))[ask.seat]
         rounds = (("round", str(ask.round)), ("max_rounds", str(debate.setup.max_rounds)))
         values = (*agenda(debate), ("name", debate.name_of(ask.seat)), *rounds)
-        pieces = [Piece("ledger_brief", values), Piece(f"ledger_stance_{stance}")]
+        pieces = [Piece("ledger/brief", values), Piece(f"ledger/stance_{stance}")]
         repair = is_repair(ask.step) and bool(given.shown)
-        pieces += relayed(debate, "ledger_turn", given.shown[:-1] if repair else given.shown)
-        pieces.append(Piece("ledger_ask", (), True, "ledger_reply"))
+        pieces += relayed(debate, "ledger/turn", given.shown[:-1] if repair else given.shown)
+        pieces.append(Piece("ledger/ask", (), True, "ledger/reply"))
         if repair:
             missing = output_of(debate, f"missing:{ask.seat}")
             own = given.shown[-1].text
-            pieces.append(Piece("ledger_repair", (("missing", missing), ("answer", own))))
+            pieces.append(Piece("ledger/repair", (("missing", missing), ("answer", own))))
         return tuple(pieces)
 
     def estimate(self, debate: Debate) -> tuple[int, int]:
@@ -171,28 +176,28 @@ class LedgerFormat(Format):
 
     def task_brief(self, debate: Debate, task: str, shown: tuple[Turn, ...]) -> tuple[Piece, ...]:
         """The scribe's prompt: the turns verbatim, the ledger with ids for the front page."""
-        pieces = [Piece("ledger_task_intro", agenda(debate)[:2])]
-        pieces += relayed(debate, "ledger_turn", shown)
+        pieces = [Piece("ledger/task_intro", agenda(debate)[:2])]
+        pieces += relayed(debate, "ledger/turn", shown)
         if task == LEDGER:
-            return (*pieces, Piece("ledger_task_ledger"))
+            return (*pieces, Piece("ledger/task_ledger"))
         if not converging(debate):
-            return (*pieces, Piece("ledger_task_explored"))
+            return (*pieces, Piece("ledger/task_explored"))
         items = "\n".join(
-            f"{i}: {t}" for i, _, t in text.ledger_items(debate.output_of(LEDGER) or "")
+            f"{i}: {t}" for i, _, t in ledger_text.ledger_items(debate.output_of(LEDGER) or "")
         )
-        pieces.append(Piece("ledger_task_front", (("ledger", items or "-"),)))
+        pieces.append(Piece("ledger/task_front", (("ledger", items or "-"),)))
         if task == REPAIR:
             pieces.append(
-                Piece("ledger_task_repair", (("missing", ", ".join(self._missing(debate))),))
+                Piece("ledger/task_repair", (("missing", ", ".join(self._missing(debate))),))
             )
         return tuple(pieces)
 
     def task_fallback(self, debate: Debate, task: str, shown: tuple[Turn, ...]) -> str:
         """Rules mode: the ledger from the claims of every turn; a plain front page."""
-        last = text.latest_each(shown)
+        last = ledger_text.latest_each(shown)
         if task == LEDGER:
-            return text.fallback_ledger(debate, shown)
-        return text.fallback_front(debate, debate.output_of(LEDGER), last)
+            return ledger_text.fallback_ledger(debate, shown)
+        return ledger_text.fallback_front(debate, debate.output_of(LEDGER), last)
 
     def tasked(self, debate: Debate, task: str, output: str, rng: random.Random) -> Plan:
         """Ledger, then front page; a front page missing a ledger id gets one repair."""
@@ -223,34 +228,36 @@ class LedgerFormat(Format):
 
     def render_page(self, debate: Debate, page: str, turns: tuple[Turn, ...]) -> tuple[str, str]:
         """(title, markdown) of a ledger page."""
-        title = text.page_title(debate, page, orchestrated(debate))
+        title = ledger_text.page_title(debate, page, orchestrated(debate))
         ledger, ratified = debate.output_of(LEDGER) or "", not by_rules(debate, LEDGER)
         if page == "topic":
-            return title, text.render_topic(debate, standpoints(debate))
+            return title, ledger_text.render_topic(debate, standpoints(debate))
         if page == "conclusion":
-            return title, text.render_conclusion(debate, ledger, ratified=ratified)
+            return title, ledger_text.render_conclusion(debate, ledger, ratified=ratified)
         if page in (FRONT, DIAGRAM):
             output, keyed = self._front(debate)
-            line = text.orientation(debate, self.pages(debate), orchestrated(debate))
-            markdown, svg = text.front_page(
+            line = ledger_text.orientation(debate, self.pages(debate), orchestrated(debate))
+            markdown, svg = ledger_text.front_page(
                 output, keyed=keyed, ratified=ratified, orientation=line
             )
             return title, svg if page == DIAGRAM else markdown
-        return title, "\n".join(text.render_turn(debate, turn) for turn in turns)
+        return title, "\n".join(ledger_text.render_turn(debate, turn) for turn in turns)
 
     def summary(self, debate: Debate) -> str:
         """The ledger's items with their ids once the front page is final; empty before."""
         if debate.output_of(FRONT) is None or self._repairing(debate):
             return ""
         if not converging(debate):
-            return f"🔎 {text.k('explored')}"
-        items = text.ledger_items(debate.output_of(LEDGER) or "")
+            return f"🔎 {ledger_text.k('explored')}"
+        items = ledger_text.ledger_items(debate.output_of(LEDGER) or "")
         marks = {"agreed": "✅", "amendments": "✏️", "open": "❓"}
         lines = [f"{marks[part]} **{i}** {verbatim(wording)}" for i, part, wording in items]
-        return "\n".join(lines) or f"📒 {text.k('none')}"
+        return "\n".join(lines) or f"📒 {ledger_text.k('none')}"
 
     def _missing(self, debate: Debate) -> tuple[str, ...]:
-        return text.missing_ids(debate.output_of(LEDGER) or "", debate.output_of(FRONT) or "")
+        return ledger_text.missing_ids(
+            debate.output_of(LEDGER) or "", debate.output_of(FRONT) or ""
+        )
 
     def _repairing(self, debate: Debate) -> bool:
         """The front page lacks a ledger id and its one repair has not come yet."""
@@ -265,10 +272,10 @@ class LedgerFormat(Format):
         for task in (FRONT, REPAIR):
             output = debate.output_of(task)
             if output is not None and (
-                not converging(debate) or not text.missing_ids(ledger, output)
+                not converging(debate) or not ledger_text.missing_ids(ledger, output)
             ):
                 return output, by_rules(debate, task)
-        return text.fallback_front(debate, ledger, ()), True
+        return ledger_text.fallback_front(debate, ledger, ()), True
 
     def _turn_page(self, debate: Debate, number: int, who: str) -> str:
         """`turns/01-ag` (two-party: the turn's number) or `turns/02-ag` (orchestrate: round)."""
