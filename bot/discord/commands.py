@@ -140,9 +140,7 @@ class AdminCommands:
         else:
             await private(interaction, said)
 
-    async def on_error(
-        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
-    ) -> None:
+    async def on_error(self, interaction: discord.Interaction[Any], error: Exception) -> None:
         """The slash commands' one error handler (the command tree's): a failed command's
         short private reply."""
         cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error

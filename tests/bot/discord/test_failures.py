@@ -63,3 +63,17 @@ async def test_an_unexpected_error_in_a_click_gets_a_private_reply(
         lambda m: m["content"] == KO("front.failed") and bool(m["flags"] & FLAG_EPHEMERAL)
     )
     logged_bug(own_errors, "click")
+
+
+async def test_an_unexpected_error_in_the_command_tree_s_check_gets_a_private_reply(
+    rig: BotRig, people: People, own_errors: ErrorCollector, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def broken(*_args: Any) -> NoReturn:
+        raise Bug("a bug in the gateway claims")
+
+    bot = await rig.start()
+    await registered(rig)
+    monkeypatch.setattr(bot.front, "handles", broken)
+    said = await run(rig, people.bob, "list", permissions=MANAGE_GUILD)
+    assert said == KO("front.failed")
+    logged_bug(own_errors, "command")
