@@ -4,7 +4,8 @@ waits off. The waits follow the pure core's back-off (handlers.core.backoff) unl
 said how long (a 429's `retry_after`).
 
 Every loop that makes a call again goes through `retrying`: an effect of the engine, the
-moderator's 429, the store waited out, a lost LISTEN connection.
+moderator's 429, the store waited out, a lost LISTEN connection. (The wiki outbox is no loop:
+it stores each entry's next try, with the same back-off.)
 """
 
 from __future__ import annotations
