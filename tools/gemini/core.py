@@ -87,7 +87,7 @@ RATE_RETRY = Retry(
     on=lambda exc: (
         isinstance(exc, ModeratorRateLimited)
         and not exc.per_day
-        and _exc_wait(exc) <= MAX_RETRY_DELAY_S
+        and _rate_wait(exc) <= MAX_RETRY_DELAY_S
     ),
     attempts=MAX_RATE_RETRIES + 1,
     first_s=DEFAULT_RETRY_DELAY_S,
@@ -241,15 +241,15 @@ class GeminiModerator:
                 return None
             return call_id, await self._generate(call_id, prompt)
 
-        def noted(_exc: Exception, _failures: int) -> None:
-            log.info("moderator %s: 429, retrying in %.0f s", prompt.purpose, _exc_wait(_exc))
+        def noted(exc: Exception, _failures: int) -> None:
+            log.info("moderator %s: 429, retrying in %.0f s", prompt.purpose, _rate_wait(exc))
 
         try:
             return await retrying(
                 counted,
                 RATE_RETRY,
                 sleep=self._sleep,
-                wait=lambda e, _n: _exc_wait(e),
+                wait=lambda e, _n: _rate_wait(e),
                 on_retry=noted,
             )
         except ModeratorRateLimited as exc:
@@ -304,7 +304,7 @@ def _oversize(reply: ModelReply) -> tuple[None, str] | None:
     )
 
 
-def _exc_wait(error: BaseException) -> float:
+def _rate_wait(error: BaseException) -> float:
     """A 429's wait: what the server said, else the default."""
     asked = asked_wait(error)
     return asked if asked is not None else DEFAULT_RETRY_DELAY_S
