@@ -5,14 +5,22 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-from bot.console.cli import TERMINAL_COMMANDS, add_parsers, run_terminal
+from bot.console.cli import add_parser as add_console
+from bot.console.cli import run_console_command
+from bot.demo.cli import add_parser as add_demo
+from bot.demo.cli import run_demo_command
 from bot.required import missing_for_run
 from bot.settings import Settings, SettingsError, settings_from_option
 from tools.store.db import DatabaseError
 
 EXIT_SETTINGS = 2
+# The terminal's commands: each reads its own settings (the demo none at all).
+TERMINALS: dict[str, Callable[[argparse.Namespace], int]] = {
+    "console": run_console_command,
+    "demo": run_demo_command,
+}
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -28,7 +36,8 @@ def _parser() -> argparse.ArgumentParser:
         help="run debates for the `run` process, over Discord's REST API (needs DATABASE_URL)",
     )
     sub.add_parser("doctor", help="check every configured outside part, one line each")
-    add_parsers(sub)  # console, demo
+    add_console(sub)
+    add_demo(sub)
     sub.add_parser("help", help="show this help")
     for command in sub.choices.values():  # `debate-room doctor --env-file x` works too
         command.add_argument(
@@ -45,8 +54,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 0
     try:
-        if args.command in TERMINAL_COMMANDS:
-            return run_terminal(args)  # the demo needs no settings; the console reads its own
+        if args.command in TERMINALS:
+            return TERMINALS[args.command](args)
         settings = settings_from_option(args.env_file)
         if args.command == "doctor":
             from bot.doctor import run_doctor  # noqa: PLC0415  # keeps --help fast

@@ -61,7 +61,6 @@ def handler_config(settings: Settings) -> HandlerConfig:
         language=settings.LANGUAGE,
         max_rounds=settings.MAX_ROUNDS,
         proposal_ttl=timedelta(minutes=settings.PROPOSAL_TTL_MINUTES),
-        retry_wait_scale=settings.RETRY_WAIT_SCALE,
         roster=settings.roster,
         format=settings.DEFAULT_FORMAT,
         budget_pause=settings.BUDGET_PAUSE,

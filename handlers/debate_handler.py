@@ -51,7 +51,6 @@ class HandlerConfig:
     language: str = "ko"
     max_rounds: int = 6
     proposal_ttl: timedelta = timedelta(minutes=30)
-    retry_wait_scale: float = 1.0
     roster: tuple[Participant, ...] = DEFAULT_ROSTER  # the participants a debate is opened with
     format: str = "free"  # DEFAULT_FORMAT: the format a debate runs when none is chosen
     budget_pause: bool = False  # BUDGET_PAUSE: at the round budget, wait for the people
@@ -82,7 +81,7 @@ class DebateHandler(DebateWorkers):
             store, moderator, debaters, wiki, room, clock, config.language, config.archive_hours
         )
         # Which debates this process may act on: all of them, unless processes share them.
-        super().__init__(store, runner, clock, rng, guard or EveryDebate(), config.retry_wait_scale)
+        super().__init__(store, runner, clock, rng, guard or EveryDebate())
         self._precedents = precedents
         self._debaters = debaters
         self._server_configs = server_configs

@@ -22,17 +22,25 @@ from handlers.core.effects import AskDebater, Conclude, Effect, Judge, RunTask
 from handlers.core.events import Event, ProposalApproved, ProposalDeclined, ProposalExpired
 from handlers.core.model import Debate, Phase
 from handlers.core.state_machine import transition
-from handlers.core.turns.backoff import delay_s, within
 from handlers.core.turns.steps import expects
 from handlers.effects_runner import EffectRunner
 from handlers.leasing import ACTING_FOR, LeaseGuard, LeaseLost, patiently
 from handlers.ports import Clock
+from handlers.retrying import Retry, retrying
 from handlers.store_ports import Store
 
 log = logging.getLogger(__name__)
 
 EFFECT_ATTEMPTS = 5  # an effect that keeps failing is retried, then left for the next start
-EFFECT_BACKOFF_S, EFFECT_BACKOFF_MAX_S = 2.0, 60.0  # 2, 4, 8, 16, 32 s over EFFECT_ATTEMPTS
+EFFECT_BACKOFF_S, EFFECT_BACKOFF_MAX_S = 2.0, 60.0  # 2, 4, 8, 16 s between EFFECT_ATTEMPTS
+# Any failure but a lost lease; a longer wait when the service said how long (a 429's
+# `retry_after`, as discord.py's RateLimited carries it).
+EFFECT_RETRY = Retry(
+    on=lambda exc: not isinstance(exc, LeaseLost),
+    attempts=EFFECT_ATTEMPTS,
+    first_s=EFFECT_BACKOFF_S,
+    longest_s=EFFECT_BACKOFF_MAX_S,
+)
 EFFECT_BATCH = 16  # pending effects read at once; a batch ends early at an effect's event
 T = TypeVar("T")
 
@@ -56,7 +64,6 @@ class DebateWorkers:
         clock: Clock,
         rng: random.Random,
         guard: LeaseGuard,
-        retry_wait_scale: float = 1.0,
     ) -> None:
         self._store = store
         self._runner = runner
@@ -64,7 +71,6 @@ class DebateWorkers:
         self._rng = rng
         # Which debates this process may act on (see handlers.leasing).
         self._guard = guard
-        self._retry_wait_scale = retry_wait_scale
         self._locks: dict[int, asyncio.Lock] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._dirty: set[int] = set()
@@ -186,32 +192,35 @@ class DebateWorkers:
     async def _run_with_retries(self, debate_id: int, effect_id: int, effect: Effect) -> _Outcome:
         """Up to EFFECT_ATTEMPTS tries, waiting longer after each failure (then FAILED); an
         unreachable store is waited out, not counted as a failure of the effect."""
-        for attempt in range(1, EFFECT_ATTEMPTS + 1):
-            try:
-                return await self._patiently(
+
+        def warn(exc: Exception, failures: int) -> None:
+            # An outside service failing now and then is expected and retried: a warning.
+            log.warning(
+                "debate %s: effect %s failed (attempt %s): %r",
+                debate_id,
+                effect.kind,
+                failures,
+                exc,
+            )
+
+        try:
+            return await retrying(
+                lambda: self._patiently(
                     debate_id, lambda: self._run_one(debate_id, effect_id, effect)
-                )
-            except LeaseLost:
-                raise
-            except Exception as exc:
-                # An outside service failing now and then is expected and retried: a warning.
-                # One that keeps failing is an error, with its traceback, once.
-                if attempt < EFFECT_ATTEMPTS:
-                    log.warning(
-                        "debate %s: effect %s failed (attempt %s): %r",
-                        debate_id,
-                        effect.kind,
-                        attempt,
-                        exc,
-                    )
-                else:
-                    log.exception(
-                        "debate %s: effect %s failed %s times; left for the next start",
-                        debate_id,
-                        effect.kind,
-                        attempt,
-                    )
-                await self._clock.sleep(retry_wait(attempt, exc) * self._retry_wait_scale)
+                ),
+                EFFECT_RETRY,
+                sleep=self._clock.sleep,
+                on_retry=warn,
+            )
+        except LeaseLost:
+            raise
+        except Exception:  # one that keeps failing is an error, with its traceback, once
+            log.exception(
+                "debate %s: effect %s failed %s times; left for the next start",
+                debate_id,
+                effect.kind,
+                EFFECT_ATTEMPTS,
+            )
         return _Outcome.FAILED
 
     async def _patiently(self, debate_id: int, call: Callable[[], Awaitable[T]]) -> T:
@@ -252,16 +261,6 @@ class DebateWorkers:
             return None  # ended by a step (a stop, say): the effect is obsolete
         finally:
             self._running.get(debate_id, {}).pop(effect_id, None)
-
-
-def retry_wait(attempt: int, error: Exception) -> float:
-    """The wait before an effect's next attempt: the house's back-off, or longer when the
-    service said how long (a 429's `retry_after`, as discord.py's RateLimited carries it)."""
-    wait = delay_s(attempt - 1, EFFECT_BACKOFF_S, EFFECT_BACKOFF_MAX_S)
-    asked = getattr(error, "retry_after", None)
-    if isinstance(asked, int | float):
-        wait = max(wait, within(float(asked), 0.0, EFFECT_BACKOFF_MAX_S) or 0.0)
-    return wait
 
 
 def _decider(event: Event) -> int | None:

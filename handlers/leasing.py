@@ -3,13 +3,12 @@ how it waits out their shared database being out of reach."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from typing import Protocol, TypeVar
 
-from handlers.core.turns.backoff import delay_s
+from handlers.retrying import Retry, retrying
 from handlers.store_ports import StoreUnavailable
 
 log = logging.getLogger(__name__)
@@ -18,6 +17,13 @@ T = TypeVar("T")
 # While the store is unreachable a call is made again after a wait: the first, doubled up to
 # the longest.
 STORE_FIRST_WAIT_S, STORE_LONGEST_WAIT_S = 0.5, 10.0
+STORE_RETRY = Retry(
+    on=lambda exc: isinstance(exc, StoreUnavailable),
+    attempts=None,
+    first_s=STORE_FIRST_WAIT_S,
+    longest_s=STORE_LONGEST_WAIT_S,
+    even_in_tests=True,
+)
 # The debate the running task works for: its worker sets it, and every task the worker starts
 # (an effect, a status edit in its window) inherits it. An adapter reads it to check the lease
 # at the last moment before a write leaves the process, after the waits inside a client
@@ -64,15 +70,20 @@ class EveryDebate:
 async def patiently(debate_id: int, call: Callable[[], Awaitable[T]], guard: LeaseGuard) -> T:
     """`call()`, made again while the store is out of reach (waiting longer each time), as
     long as `guard` lets this process act on the debate (else LeaseLost). The waits are real
-    even where retry waits are scaled off (tests): an outage is not polled in a busy loop."""
-    failures = 0
-    while True:
+    even under the testing switch: an outage is not polled in a busy loop."""
+    missed: list[StoreUnavailable] = []
+
+    async def attempt() -> T:
+        if missed and not guard.holds(debate_id):
+            raise LeaseLost(debate_id) from missed[-1]
         try:
             return await call()
         except StoreUnavailable as exc:
-            if not failures:
-                log.warning("debate %s: %s; waiting for it", debate_id, exc)
-            await asyncio.sleep(delay_s(failures, STORE_FIRST_WAIT_S, STORE_LONGEST_WAIT_S))
-            failures += 1
-            if not guard.holds(debate_id):
-                raise LeaseLost(debate_id) from exc
+            missed[:] = [exc]  # the last one, for LeaseLost's cause
+            raise
+
+    def first_warns(exc: Exception, failures: int) -> None:
+        if failures == 1:
+            log.warning("debate %s: %s; waiting for it", debate_id, exc)
+
+    return await retrying(attempt, STORE_RETRY, on_retry=first_warns)

@@ -21,6 +21,7 @@ from bench.sim import people
 from bench.sim.checks import Driver, Paid, Seen, violations
 from bench.sim.ports import SimDebater, SimGemini, SimRoom, SimStore, SimWiki
 from bench.sim.world import World
+from handlers import retrying
 from handlers.core.i18n import Strings
 from handlers.core.model import Backend, Debate, Participant, Phase
 from handlers.debate_handler import DebateHandler, HandlerConfig
@@ -131,7 +132,6 @@ class Simulation:
             random.Random(rng.random()),
             HandlerConfig(
                 max_rounds=rng.randint(1, 3),
-                retry_wait_scale=0.0,
                 roster=people.SEATS[:2],
                 budget_pause=rng.random() < 0.5,
                 poll_hours=rng.choice([0, 0, 1]),
@@ -170,11 +170,15 @@ class Simulation:
         """Every debate of the run, in batches (or debate `only`, alone)."""
         indices = list(range(count)) if only is None else [only]
         sizes = random.Random(f"{self.seed}:batches")
-        while indices:
-            size = sizes.choice(BATCHES) if only is None else 1
-            batch, indices = indices[:size], indices[size:]
-            self.tally.most_at_once = max(self.tally.most_at_once, len(batch))
-            await self.batch(batch)
+        retrying.set_testing(True)  # the engine's retries as often as ever, on no clock's time
+        try:
+            while indices:
+                size = sizes.choice(BATCHES) if only is None else 1
+                batch, indices = indices[:size], indices[size:]
+                self.tally.most_at_once = max(self.tally.most_at_once, len(batch))
+                await self.batch(batch)
+        finally:
+            retrying.set_testing(False)
 
     async def batch(self, indices: list[int]) -> None:
         """Debates side by side in one process until each ends or waits on the people."""

@@ -124,7 +124,6 @@ class _Player:
         config = HandlerConfig(
             language=recording.language,
             max_rounds=recording.max_rounds,
-            retry_wait_scale=0.0,
             format=recording.format_name,
             roster=roster,
             format_options=tuple(sorted(recording.options.items())),

@@ -143,6 +143,7 @@ def _front(
         roster=settings.roster,
     )
     bot.tree.add_command(admin.group())  # registered per server as each becomes available
+    bot.tree.error(admin.on_error)
     bot.guild_listeners.append(admin.claim)
 
 

@@ -22,7 +22,7 @@ class ClickFront(Protocol):
         """True if the person may act on the debate; else they are told why, privately."""
 
     async def on_error(self, interaction: discord.Interaction[Any], error: Exception) -> None:
-        """Answer a click that failed with a short private reply (or log it)."""
+        """Answer a click that failed with a short private reply (a bug is logged too)."""
 
     def actor(self, user: discord.User | discord.Member) -> Actor:
         """The engine's view of the person who clicked."""

@@ -29,7 +29,11 @@ class _Commands(app_commands.CommandTree["DebateBot"]):
 
     async def interaction_check(self, interaction: discord.Interaction[DebateBot], /) -> bool:
         """False (no answer from here) when another gateway process answers the command."""
-        return await self.client.front.handles(interaction)
+        try:
+            return await self.client.front.handles(interaction)
+        except Exception as exc:  # a boundary: discord.py would only log it, with no reply
+            await self.on_error(interaction, exc)  # type: ignore[arg-type]  # the commands' handler takes any error
+            return False
 
 
 class DebateBot(commands.Bot):

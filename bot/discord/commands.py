@@ -24,6 +24,7 @@ import discord
 from discord import app_commands
 
 from bot.admin import config_text, debate_line, debate_lines, open_debates
+from bot.discord.failures import failure_text
 from bot.discord.front import _private as private
 from bot.formatting import discord_time, status_line
 from handlers.core.events import StopRequested
@@ -32,9 +33,8 @@ from handlers.core.model import Actor, Debate, Participant
 from handlers.core.server_config import PROBLEM_PARAMS, ServerConfig, config_problem
 from handlers.debate_handler import Engine
 from handlers.ports import Clock
-from handlers.store_ports import StoreUnavailable
 from tools.store.db import Database
-from tools.store.debates import DebateNotFound, SqliteStore
+from tools.store.debates import SqliteStore
 from tools.store.room_messages import RoomMessages
 from tools.store.server_settings import ServerSettings
 from tools.wiki.export import export_file, export_name
@@ -134,16 +134,17 @@ class AdminCommands:
         if guild_id is None or not approver:
             await private(interaction, self._strings("admin.refused"))
             return
-        try:
-            said = await make(interaction, guild_id)
-        except DebateNotFound as exc:
-            said = self._strings("admin.no_debate", id=exc.args[0] if exc.args else "?")
-        except StoreUnavailable:
-            said = self._strings("front.store_unavailable")
+        said = await make(interaction, guild_id)  # what goes wrong: `on_error`
         if isinstance(said, discord.File):
             await private(interaction, self._strings("export.attached"), file=said)
         else:
             await private(interaction, said)
+
+    async def on_error(self, interaction: discord.Interaction[Any], error: Exception) -> None:
+        """The slash commands' one error handler (the command tree's): a failed command's
+        short private reply."""
+        cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+        await private(interaction, failure_text(cause, self._strings, "command"))
 
     async def _list(self, guild_id: int, page: int) -> str:
         debates = await open_debates(self._store, guild_id)

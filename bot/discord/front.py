@@ -11,6 +11,7 @@ import discord
 
 from bot.discord.clicks import CardChoice
 from bot.discord.embeds import card_embed
+from bot.discord.failures import failure_text
 from bot.discord.forms import form_modal, sent_form
 from bot.discord.render import CONTENT_LIMIT
 from bot.discord.room_records import NO_PINGS
@@ -23,9 +24,7 @@ from handlers.core.shorten import shorten
 from handlers.debate_handler import Engine
 from handlers.detection import DetectionHandler
 from handlers.ports import GatewayClaims, OneGateway
-from handlers.store_ports import StoreUnavailable
 from tools.store.db import Database
-from tools.store.debates import DebateNotFound
 from tools.store.room_messages import RoomMessages
 
 log = logging.getLogger(__name__)
@@ -81,14 +80,8 @@ class DiscordFront:
         return False
 
     async def on_error(self, interaction: discord.Interaction[Any], error: Exception) -> None:
-        """A failed click's short private reply (a debate gone, the store down); a bug logged."""
-        if isinstance(error, DebateNotFound):
-            await _private(interaction, self._strings("front.not_now"))
-        elif isinstance(error, StoreUnavailable):
-            log.warning("a click could not be handled: %s", error)
-            await _private(interaction, self._strings("front.store_unavailable"))
-        else:
-            log.error("a click failed", exc_info=error)
+        """The controls' one error handler: a failed click's (or form's) short private reply."""
+        await _private(interaction, failure_text(error, self._strings, "click"))
 
     async def submit(
         self, interaction: discord.Interaction[Any], debate_id: int, event: Event

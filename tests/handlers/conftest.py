@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from handlers import retrying
 from handlers.core.effects import Effect
 from handlers.core.events import ProposalApproved
 from handlers.core.model import DEFAULT_ROSTER, Actor, Backend, Debate, Participant, Proposal, Turn
@@ -86,6 +87,14 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         metafunc.parametrize(
             "store_kind", getattr(metafunc.module, "STORES", STORES), indirect=True
         )
+
+
+@pytest.fixture(autouse=True)
+def no_retry_waits() -> Iterator[None]:
+    """The engine's retries are tried as often as ever, without their waits."""
+    retrying.set_testing(True)
+    yield
+    retrying.set_testing(False)
 
 
 @pytest.fixture(autouse=True)
@@ -167,7 +176,6 @@ class Rig:
             HandlerConfig(
                 language=self.language,
                 max_rounds=self.max_rounds,
-                retry_wait_scale=0.0,
                 roster=self.roster,
                 format=self.format,
                 budget_pause=self.budget_pause,

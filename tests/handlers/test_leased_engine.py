@@ -47,7 +47,7 @@ class LeasedRig(Rig):
             self.room,
             self.clock,
             random.Random(self.seed),
-            HandlerConfig(max_rounds=self.max_rounds, retry_wait_scale=0.0, roster=self.roster),
+            HandlerConfig(max_rounds=self.max_rounds, roster=self.roster),
             guard=self.leases,
         )
         return self.handler

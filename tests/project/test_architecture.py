@@ -216,6 +216,29 @@ def test_no_import_cycle_between_modules() -> None:
     assert _cycles(_graph()) == []
 
 
+def _package(name: str) -> str:
+    """The package a module is counted in: its second-level package (`bot.console.room` is in
+    `bot.console`); a top-level module is its own."""
+    return ".".join(name.split(".")[:2])
+
+
+def _package_graph() -> dict[str, set[str]]:
+    """Package -> the packages its modules import."""
+    graph: dict[str, set[str]] = {}
+    for name, targets in _graph().items():
+        package = _package(name) if name.count(".") >= 2 else name
+        imported = {_package(t) if t.count(".") >= 2 else t for t in targets}
+        graph.setdefault(package, set()).update(imported - {package})
+    return graph
+
+
+def test_no_import_cycle_between_packages() -> None:
+    # the console and the demo each stand on their own: the demo uses the console, never back
+    assert _cycles(_package_graph()) == []
+    assert "bot.console" in _package_graph()["bot.demo"]
+    assert "bot.demo" not in _package_graph()["bot.console"]
+
+
 def test_the_cycle_check_finds_a_cycle() -> None:
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
     assert _cycles(graph) == [["a", "b", "c"]]

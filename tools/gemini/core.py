@@ -22,6 +22,7 @@ from handlers.core.moderation.bounds import ANSWER_CHARS
 from handlers.core.shorten import shorten
 from handlers.ports import ModeratorUnavailable as TaskUnavailable
 from handlers.ports import TaskRequest
+from handlers.retrying import Retry, asked_wait, retrying
 from handlers.rules_moderator import RulesModerator
 from tools.gemini.context import (
     Prompt,
@@ -79,6 +80,19 @@ class ModeratorUnavailable(ModeratorError):
 
 class ModeratorBlocked(ModeratorError):
     """The answer was withheld by a safety filter."""
+
+
+# A per-minute 429 is tried again after the server's delay, unless that is too long to wait.
+RATE_RETRY = Retry(
+    on=lambda exc: (
+        isinstance(exc, ModeratorRateLimited)
+        and not exc.per_day
+        and _rate_wait(exc) <= MAX_RETRY_DELAY_S
+    ),
+    attempts=MAX_RATE_RETRIES + 1,
+    first_s=DEFAULT_RETRY_DELAY_S,
+    longest_s=MAX_RETRY_DELAY_S,
+)
 
 
 class ModeratorOutputInvalid(ModeratorError):
@@ -217,32 +231,37 @@ class GeminiModerator:
 
     async def _send(self, prompt: Prompt, debate_id: int | None) -> tuple[int, ModelReply] | None:
         """One counted request with its 429 retries; None when this step goes to the rules."""
-        for retry in range(MAX_RATE_RETRIES + 1):
+
+        async def counted() -> tuple[int, ModelReply] | None:
             call_id = await self._quota.reserve(
                 prompt.purpose, self._backend.model, prompt.input_chars, debate_id
             )
             if call_id is None:
                 await self._log_spent()
                 return None
-            try:
-                return call_id, await self._generate(call_id, prompt)
-            except ModeratorRateLimited as exc:
-                if exc.per_day:
-                    await self._quota.exhaust(REASON_QUOTA)
-                    await self._log_spent()
-                    return None
-                delay = exc.retry_after if exc.retry_after is not None else DEFAULT_RETRY_DELAY_S
-            except ModeratorBlocked as exc:
-                log.warning("moderator %s: answer blocked (%s), rules decide", prompt.purpose, exc)
-                return None
-            except ModeratorUnavailable as exc:
-                log.warning("moderator %s: %s, rules decide this step", prompt.purpose, exc)
-                return None
-            if retry == MAX_RATE_RETRIES or delay > MAX_RETRY_DELAY_S:
+            return call_id, await self._generate(call_id, prompt)
+
+        def noted(exc: Exception, _failures: int) -> None:
+            log.info("moderator %s: 429, retrying in %.0f s", prompt.purpose, _rate_wait(exc))
+
+        try:
+            return await retrying(
+                counted,
+                RATE_RETRY,
+                sleep=self._sleep,
+                wait=lambda e, _n: _rate_wait(e),
+                on_retry=noted,
+            )
+        except ModeratorRateLimited as exc:
+            if exc.per_day:
+                await self._quota.exhaust(REASON_QUOTA)
+                await self._log_spent()
+            else:
                 log.warning("moderator %s: still rate limited, rules decide", prompt.purpose)
-                return None
-            log.info("moderator %s: 429, retrying in %.0f s", prompt.purpose, delay)
-            await self._sleep(delay)
+        except ModeratorBlocked as exc:
+            log.warning("moderator %s: answer blocked (%s), rules decide", prompt.purpose, exc)
+        except ModeratorUnavailable as exc:
+            log.warning("moderator %s: %s, rules decide this step", prompt.purpose, exc)
         return None
 
     async def _generate(self, call_id: int, prompt: Prompt) -> ModelReply:
@@ -283,3 +302,9 @@ def _oversize(reply: ModelReply) -> tuple[None, str] | None:
         None,
         f"- (root): the answer was {len(reply.text):,} characters; at most {ANSWER_CHARS:,}",
     )
+
+
+def _rate_wait(error: BaseException) -> float:
+    """A 429's wait: what the server said, else the default."""
+    asked = asked_wait(error)
+    return asked if asked is not None else DEFAULT_RETRY_DELAY_S

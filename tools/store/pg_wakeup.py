@@ -11,11 +11,18 @@ from typing import Any
 
 import asyncpg
 
-from handlers.core.turns.backoff import delay_s
+from handlers.retrying import Retry, retrying
 
 log = logging.getLogger(__name__)
 
 FIRST_RETRY_S, LONGEST_RETRY_S = 0.5, 10.0  # reconnecting: the first wait, doubled up to this
+RECONNECT = Retry(
+    on=lambda exc: isinstance(exc, OSError | TimeoutError | asyncpg.PostgresError),
+    attempts=None,
+    first_s=FIRST_RETRY_S,
+    longest_s=LONGEST_RETRY_S,
+    even_in_tests=True,  # no busy loop while the server is down
+)
 
 
 class Wakeup:
@@ -50,19 +57,14 @@ class Wakeup:
         self._reconnecting = asyncio.create_task(self._reconnect(), name="listen-reconnect")
 
     async def _reconnect(self) -> None:
-        failures = 0
+        def quietly(exc: Exception, _failures: int) -> None:
+            log.debug("LISTEN reconnect failed: %s", exc)
+
         try:
-            while True:
-                await asyncio.sleep(delay_s(failures, FIRST_RETRY_S, LONGEST_RETRY_S))
-                try:
-                    await self._connect()
-                except (OSError, TimeoutError, asyncpg.PostgresError) as exc:
-                    log.debug("LISTEN reconnect failed: %s", exc)
-                    failures += 1
-                    continue
-                log.info("LISTEN connection made again")
-                self._wake()  # what was stored while nobody listened
-                return
+            await asyncio.sleep(FIRST_RETRY_S)  # the server that dropped it may be restarting
+            await retrying(self._connect, RECONNECT, on_retry=quietly)
+            log.info("LISTEN connection made again")
+            self._wake()  # what was stored while nobody listened
         finally:
             self._reconnecting = None
 
