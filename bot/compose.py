@@ -208,7 +208,7 @@ def build_engine(
     store = SqliteStore(db) if leases is None else LeasedStore(db, leases)
     order = rng or random.Random()  # noqa: S311  # the speaking order, not a secret
     handler = DebateHandler(
-        store,
+        store.ports(),
         moderator,
         dict(debaters),
         wiki,

@@ -122,7 +122,7 @@ class Simulation:
             rules=RulesModerator(Strings("ko")),
         )
         self.handler = DebateHandler(
-            SimStore(self.db, self),
+            SimStore(self.db, self).ports(),
             moderator,
             dict.fromkeys(Backend, SimDebater(self, self.clock)),
             self.wiki,
@@ -222,7 +222,7 @@ class Simulation:
                 await asyncio.gather(*self.background, return_exceptions=True)
             for driver in drivers:
                 await asyncio.wait_for(self.h.wait_idle(driver.debate_id), SETTLE_TIMEOUT_S)
-            stuck = [d for d in drivers if await self.h._store.pending_effects(d.debate_id, 1)]
+            stuck = [d for d in drivers if await self.h._effects.pending_effects(d.debate_id, 1)]
             if any(d.world.crashed for d in drivers) or stuck:
                 await self.restart()
                 continue
@@ -253,7 +253,7 @@ class Simulation:
         """The invariants of one ended debate."""
         driver.finished = True
         self.tally.outcomes[debate.phase.value] += debate.phase.is_terminal
-        stored = await self.h._store.last_turns(debate.id, 10_000)
+        stored = await self.h._turns.last_turns(debate.id, 10_000)
         assert self.db is not None
         row = await self.db.fetch_one(OPEN_TIMERS, (debate.id,))
         seen = Seen(

@@ -55,7 +55,7 @@ def runner_of(rig: LeasedRig, shown: list[Debate] | None = None) -> LeaseRunner:
 def gateway_of(rig: LeasedRig) -> InboxEngine:
     """The front's engine in a process that runs nothing (its engine holds no lease)."""
     assert rig.db is not None
-    return InboxEngine(rig.h, rig.h._store, Inbox(rig.db))
+    return InboxEngine(rig.h, rig.h._debates, Inbox(rig.db))
 
 
 async def test_commands_are_applied_in_order_once_by_the_holder(

@@ -12,6 +12,7 @@ from pydantic import TypeAdapter
 
 from handlers.core.effects import Effect
 from handlers.core.model import Debate, Phase, Turn
+from handlers.store_ports import StorePorts
 from tools.store.db import Database, Params
 from tools.store.effect_queue import EffectQueue
 from tools.store.inbox import MARK_DONE
@@ -87,6 +88,10 @@ class SqliteStore:
         self._as_bytes = db.dialect == "postgres"
         # A step and a completion read, change and write the same column: one at a time.
         self._queue_locks: dict[int, asyncio.Lock] = {}
+
+    def ports(self) -> StorePorts:
+        """This store as the engine's narrow ports (it implements each of them)."""
+        return StorePorts(debates=self, effects=self, timers=self, turns=self, cards=self)
 
     async def create(
         self, draft: Debate, ttl: timedelta, effects: Sequence[Effect]

@@ -66,7 +66,7 @@ async def test_a_gemini_cli_participant_debates_with_ag_and_claude(
         # can take longer than `idle`'s 10 s; the CLI's own timeout bounds each.
         await asyncio.wait_for(rig.h.wait_idle(debate_id), 60)
         assert (await rig.h.get(debate_id)).phase is Phase.CONCLUDED
-        turns = await rig.h._store.last_turns(debate_id, 100)
+        turns = await rig.h._turns.last_turns(debate_id, 100)
         said = [t for t in turns if t.seat == GEMINI]
         assert [t.text for t in said] == answers and all(t.meta.model == MODEL for t in said)
         assert said[0].parsed.opinion == "제미니 첫 의견: 비용부터 봅시다"

@@ -138,7 +138,7 @@ async def test_a_full_debate_on_the_real_clis_and_sdk(
         await asyncio.wait_for(rig.h.wait_idle(debate.id), 60)
         ended = await rig.h.get(debate.id)
         assert ended.phase is Phase.CONCLUDED and ended.outcome is Outcome.VERDICT
-        turns = await rig.h._store.last_turns(debate.id, 100)
+        turns = await rig.h._turns.last_turns(debate.id, 100)
         assert [t.seat for t in turns].count("reconciler") == 1 and len(turns) == 3
         assert next(t for t in turns if t.seat == CLAUDE).text == either
         # Claude's role runs on its tier's model; the Reconciler on its own, in its own session.

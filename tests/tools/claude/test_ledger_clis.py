@@ -117,7 +117,7 @@ async def test_an_orchestrated_ledger_with_the_real_clis(
         await asyncio.wait_for(rig.h.wait_idle(debate.id), 180)
         done = await rig.h.get(debate.id)
         assert done.phase is Phase.CONCLUDED and done.outcome is Outcome.CONSENSUS, done.failure
-        turns = sorted(await rig.h._store.last_turns(debate.id, 100), key=lambda t: t.number)
+        turns = sorted(await rig.h._turns.last_turns(debate.id, 100), key=lambda t: t.number)
         assert sorted((t.round, t.seat) for t in turns) == sorted(
             (r, m.id) for r in (1, 2) for m in TRIO
         )

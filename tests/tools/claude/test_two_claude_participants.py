@@ -59,7 +59,7 @@ async def test_two_participants_on_one_claude_cli_keep_apart_sessions(
         debate_id = await opened(rig)
         await asyncio.wait_for(rig.h.wait_idle(debate_id), REAL_CLI_WAIT_S)
         assert (await rig.h.get(debate_id)).phase is Phase.CONCLUDED
-        turns = await rig.h._store.last_turns(debate_id, 100)
+        turns = await rig.h._turns.last_turns(debate_id, 100)
         by_cli = [t for t in turns if t.seat in (CLAUDE, "critic")]
         assert sorted(t.seat for t in by_cli) == [CLAUDE, CLAUDE, "critic", "critic"]
         assert rig.db is not None
