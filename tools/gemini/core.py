@@ -30,7 +30,7 @@ from tools.gemini.context import (
     judge_prompt,
     task_prompt,
 )
-from tools.gemini.quota import REASON_QUOTA, ModeratorQuota, quota_day
+from tools.store.quota import REASON_QUOTA, ModeratorQuota, quota_day
 from tools.gemini.schemas import (
     ConclusionReply,
     DetectionReply,
