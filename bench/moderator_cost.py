@@ -59,6 +59,7 @@ from tests.fakes.gemini_answers import rule_answer
 from tools.gemini.api import GeminiApiBackend
 from tools.gemini.core import GeminiModerator
 from tools.store.db import Database
+from tools.store.quota import ModeratorQuota
 
 DATA = Path(__file__).resolve().parent / "data"
 T0 = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
@@ -127,9 +128,8 @@ def _moderator(fake: FakeGemini, db: Database) -> GeminiModerator:
     client = genai.Client(api_key="bench", http_options=options)
     return GeminiModerator(
         GeminiApiBackend(client, "gemini-flash-latest", 30),
-        db,
+        ModeratorQuota(db, 100_000),
         language="ko",
-        budget=100_000,
         sleep=_no_wait,
         rules=RulesModerator(Strings("ko")),
     )

@@ -18,7 +18,7 @@ from bot.settings import Settings, SettingsError
 from handlers.core.effects import Notify
 from handlers.core.formats import format_named, formats_for
 from handlers.core.i18n import Strings
-from handlers.core.model import AG, GEMINI, Backend, Debate
+from handlers.core.model import AG, CLAUDE, GEMINI, Backend, Debate
 from handlers.debate_handler import DebateHandler, HandlerConfig
 from handlers.detection import DetectionHandler, DetectionLimits
 from handlers.ports import Clock, Debater, GatewayClaims, Moderator, Room
@@ -31,7 +31,9 @@ from tools.gemini.core import GeminiModerator, Sleep
 from tools.store.db import Database
 from tools.store.debates import SqliteStore
 from tools.store.leases import LeasedStore, Leases
+from tools.store.quota import ModeratorQuota
 from tools.store.server_settings import ServerSettings
+from tools.store.sessions import AgentSessions
 from tools.wiki.backends import LocalWiki, WikiBackend
 from tools.wiki.outbox import WikiOutbox
 from tools.wiki.precedents import precedents_for
@@ -106,8 +108,7 @@ def build_moderator(settings: Settings, db: Database, sleep: Sleep) -> GeminiMod
         backend = GeminiApiBackend(client, model, timeout_s)
     return GeminiModerator(
         backend,
-        db,
-        budget=settings.GEMINI_DAILY_REQUEST_BUDGET,
+        ModeratorQuota(db, settings.GEMINI_DAILY_REQUEST_BUDGET),
         language=settings.LANGUAGE,
         sleep=scaled_sleep,
         rules=rules,
@@ -127,7 +128,7 @@ def gemini_cli_debater(
 ) -> GeminiCliDebater:
     """A seat on the Gemini CLI; `participant` names the sessions of requests that carry none."""
     return GeminiCliDebater(
-        db,
+        AgentSessions(db, participant),
         binary=settings.GEMINI_CLI_BIN,
         system_prompt=participant_system_prompt(settings.LANGUAGE),
         model=model,
@@ -142,7 +143,7 @@ def cli_debater(backend: Backend, settings: Settings, db: Database, root: Path) 
     folders under `root`."""
     if backend is Backend.CLAUDE_CLI:
         return ClaudeCodeDebater(
-            db,
+            AgentSessions(db, CLAUDE),
             binary=settings.CLAUDE_BIN,
             system_prompt=participant_system_prompt(settings.LANGUAGE),
             model=settings.CLAUDE_MODEL,

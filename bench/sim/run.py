@@ -29,6 +29,7 @@ from tests.doubles import FakeClock
 from tests.handlers.doubles import Crash
 from tools.gemini.core import GeminiModerator
 from tools.store.db import Database
+from tools.store.quota import ModeratorQuota
 
 STEP_BUDGET = 60  # the people's steps (restarts included) a debate may take to end
 SETTLE_TIMEOUT_S = 60.0
@@ -115,8 +116,7 @@ class Simulation:
         rng = random.Random(f"{self.seed}:process:{self.generation}")
         moderator = GeminiModerator(
             SimGemini(self),
-            self.db,
-            budget=10**9,
+            ModeratorQuota(self.db, 10**9),
             language="ko",
             sleep=self.clock.sleep,
             rules=RulesModerator(Strings("ko")),

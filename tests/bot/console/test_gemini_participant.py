@@ -18,6 +18,7 @@ from tests.handlers.conftest import Rig
 from tests.handlers.test_handler_flow import opened
 from tools.gemini.cli_debater import GeminiCliDebater
 from tools.store.db import Database
+from tools.store.sessions import AgentSessions
 
 __all__ = ["fake", "gemini_bin", "home"]  # the fixtures this module borrows
 
@@ -48,7 +49,7 @@ async def test_a_gemini_cli_participant_debates_with_ag_and_claude(
 
     def gemini(db: Database) -> dict[Backend, Debater]:
         cli = GeminiCliDebater(
-            db,
+            AgentSessions(db, AG),
             binary=str(gemini_bin),
             system_prompt=SYSTEM,
             model=MODEL,

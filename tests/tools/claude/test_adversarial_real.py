@@ -41,6 +41,8 @@ from tools.claude.debater import ClaudeCodeDebater
 from tools.gemini.api import GeminiApiBackend
 from tools.gemini.core import GeminiModerator
 from tools.store.db import Database
+from tools.store.quota import ModeratorQuota
+from tools.store.sessions import AgentSessions
 
 RECONCILER_ON = "claude-reconciler-test"
 MID_TIER = "claude-mid-tier-test"
@@ -89,7 +91,7 @@ async def test_a_full_debate_on_the_real_clis_and_sdk(
 
     def claude_cli(db: Database) -> dict[Backend, Debater]:
         cli = ClaudeCodeDebater(
-            db,
+            AgentSessions(db, CLAUDE),
             binary=claude_bin,
             system_prompt=SYSTEM_PROMPT,
             model=None,
@@ -122,9 +124,8 @@ async def test_a_full_debate_on_the_real_clis_and_sdk(
     )
     moderator = GeminiModerator(
         GeminiApiBackend(client, "gemini-flash-latest", 10.0),
-        quota_db,
+        ModeratorQuota(quota_db, 100),
         language=lang,
-        budget=100,
         sleep=_no_sleep,
         rules=RulesModerator(Strings(lang)),
     )

@@ -23,6 +23,7 @@ from tests.tools.claude.conftest import READ_ONLY, SYSTEM_PROMPT
 from tools.claude.debater import ClaudeCodeDebater
 from tools.gemini.cli_debater import GeminiCliDebater
 from tools.store.db import Database
+from tools.store.sessions import AgentSessions
 
 TRIO = (
     Participant(AG, Backend.AG_RELAY, "AG"),
@@ -75,7 +76,7 @@ async def test_an_orchestrated_ledger_with_the_real_clis(
 
     def clis(db: Database) -> dict[Backend, Debater]:
         claude = ClaudeCodeDebater(
-            db,
+            AgentSessions(db, CLAUDE),
             binary=claude_bin,
             system_prompt=SYSTEM_PROMPT,
             model=None,
@@ -88,7 +89,7 @@ async def test_an_orchestrated_ledger_with_the_real_clis(
             keep_api_key=True,  # the fake takes a dummy key
         )
         gemini = GeminiCliDebater(
-            db,
+            AgentSessions(db, AG),
             binary=str(gemini_bin),
             system_prompt=SYSTEM_PROMPT,
             model="gemini-2.5-pro",
