@@ -45,6 +45,8 @@ from tests.fakes.fake_anthropic import FakeAnthropic, find_claude_bin
 from tests.fakes.fake_discord import FakeDiscord
 from tools.claude.debater import ClaudeCodeDebater
 from tools.store.db import Database
+from tools.store.proposals import Proposals
+from tools.store.room_messages import RoomMessages
 from tools.store.sessions import AgentSessions
 
 FIELDS = ("first_text_s", "api_to_thread_s", "edits_per_reply", "rate_limited")
@@ -133,7 +135,7 @@ async def _one_reply(
         (int(fake.text_channel["id"]),),
     )
     strings = Strings("ko")
-    room = DiscordRoom(client, db, strings, FakeClock())
+    room = DiscordRoom(client, RoomMessages(db), Proposals(db), strings, FakeClock())
     debate = debate_in(int(fake.text_channel["id"]))
     working = room.working(debate, CLAUDE)
     first_read: list[float] = []

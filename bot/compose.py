@@ -14,6 +14,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Generic, TypeVar
 
+from bot.root.tables import Tables
 from bot.settings import Settings, SettingsError
 from handlers.core.effects import Notify
 from handlers.core.formats import format_named, formats_for
@@ -28,12 +29,9 @@ from tools.claude.debater import ClaudeCodeDebater
 from tools.gemini.cli_debater import GeminiCliDebater
 from tools.gemini.core import Backend as GeminiBackend
 from tools.gemini.core import GeminiModerator, Sleep
-from tools.store.db import Database
 from tools.store.debates import SqliteStore
-from tools.store.leases import LeasedStore, Leases
-from tools.store.quota import ModeratorQuota
+from tools.store.leases import Leases
 from tools.store.server_settings import ServerSettings
-from tools.store.sessions import AgentSessions
 from tools.wiki.backends import LocalWiki, WikiBackend
 from tools.wiki.outbox import WikiOutbox
 from tools.wiki.precedents import precedents_for
@@ -82,7 +80,7 @@ def wanted_backends(settings: Settings) -> set[Backend]:
     return wanted
 
 
-def build_moderator(settings: Settings, db: Database, sleep: Sleep) -> GeminiModerator:
+def build_moderator(settings: Settings, tables: Tables, sleep: Sleep) -> GeminiModerator:
     """The configured moderator (API or CLI backend); retry waits scaled by RETRY_WAIT_SCALE."""
     scale = settings.RETRY_WAIT_SCALE
 
@@ -108,7 +106,7 @@ def build_moderator(settings: Settings, db: Database, sleep: Sleep) -> GeminiMod
         backend = GeminiApiBackend(client, model, timeout_s)
     return GeminiModerator(
         backend,
-        ModeratorQuota(db, settings.GEMINI_DAILY_REQUEST_BUDGET),
+        tables.quota(settings.GEMINI_DAILY_REQUEST_BUDGET),
         language=settings.LANGUAGE,
         sleep=scaled_sleep,
         rules=rules,
@@ -124,11 +122,11 @@ def build_wiki_backend(settings: Settings) -> WikiBackend:
 
 
 def gemini_cli_debater(
-    settings: Settings, db: Database, model: str, workdir_root: Path, participant: str = AG
+    settings: Settings, tables: Tables, model: str, workdir_root: Path, participant: str = AG
 ) -> GeminiCliDebater:
     """A seat on the Gemini CLI; `participant` names the sessions of requests that carry none."""
     return GeminiCliDebater(
-        AgentSessions(db, participant),
+        tables.sessions(participant),
         binary=settings.GEMINI_CLI_BIN,
         system_prompt=participant_system_prompt(settings.LANGUAGE),
         model=model,
@@ -138,12 +136,12 @@ def gemini_cli_debater(
     )
 
 
-def cli_debater(backend: Backend, settings: Settings, db: Database, root: Path) -> Debater:
+def cli_debater(backend: Backend, settings: Settings, tables: Tables, root: Path) -> Debater:
     """The Claude (read-only tools, resumed per debate) or the Gemini CLI's seat, its working
     folders under `root`."""
     if backend is Backend.CLAUDE_CLI:
         return ClaudeCodeDebater(
-            AgentSessions(db, CLAUDE),
+            tables.sessions(CLAUDE),
             binary=settings.CLAUDE_BIN,
             system_prompt=participant_system_prompt(settings.LANGUAGE),
             model=settings.CLAUDE_MODEL,
@@ -156,14 +154,15 @@ def cli_debater(backend: Backend, settings: Settings, db: Database, root: Path) 
             keep_api_key=settings.CLAUDE_KEEP_API_KEY,
         )
     model = settings.GEMINI_DEBATER_MODEL
-    return gemini_cli_debater(settings, db, model, root / "gemini-cli", participant=GEMINI)
+    return gemini_cli_debater(settings, tables, model, root / "gemini-cli", participant=GEMINI)
 
 
 @dataclass
 class Engine(Generic[R]):
-    """The engine and the parts it owns: one database, store, wiki outbox and room."""
+    """The engine and the parts it owns: the tables of one database, store, wiki outbox and
+    room."""
 
-    db: Database
+    tables: Tables
     store: SqliteStore
     wiki: WikiOutbox
     room: R
@@ -171,7 +170,7 @@ class Engine(Generic[R]):
 
 
 def build_engine(
-    db: Database,
+    tables: Tables,
     *,
     strings: Strings,
     backend: WikiBackend,
@@ -197,7 +196,7 @@ def build_engine(
         return await engine[0].handler.get(debate_id)
 
     wiki = WikiOutbox(
-        db,
+        *tables.outbox(),
         backend,
         root=wiki_root,
         strings=strings,
@@ -206,7 +205,7 @@ def build_engine(
         owns=leases.holds if leases else None,
         debate_of=debate_of,
     )
-    store = SqliteStore(db) if leases is None else LeasedStore(db, leases)
+    store = tables.store(leases)
     order = rng or random.Random()  # noqa: S311  # the speaking order, not a secret
     handler = DebateHandler(
         store.ports(),
@@ -219,9 +218,9 @@ def build_engine(
         config,
         precedents=precedents_for(backend, wiki_root),
         guard=leases,
-        server_configs=ServerSettings(db),
+        server_configs=tables.server_settings(),
     )
-    engine.append(Engine(db, store, wiki, room, handler))
+    engine.append(Engine(tables, store, wiki, room, handler))
     return engine[0]
 
 

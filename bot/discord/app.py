@@ -35,6 +35,7 @@ from bot.discord.invite import MESSAGE_CONTENT_OFF
 from bot.discord.room import DiscordRoom
 from bot.discord.services import Services, shutdown
 from bot.discord.shared import database_url, front_engine, listen, shared_services
+from bot.root.tables import Tables
 from bot.settings import Settings
 from handlers.core.i18n import Strings
 from handlers.core.model import Backend
@@ -46,7 +47,6 @@ from handlers.store_ports import StoreUnavailable
 from tools.checks import one_line
 from tools.store.db import Database
 from tools.store.db_lock import DatabaseLock
-from tools.store.server_settings import ServerSettings
 from tools.store.sessions import schedule_session_expiry
 
 log = logging.getLogger(__name__)
@@ -70,19 +70,26 @@ async def assemble(
     """Build every adapter around the logged-in client, then resume what was running."""
     # The keyword parts (tests: a scripted moderator, fake debaters, a clock, a seeded draw)
     # replace the configured ones.
-    db, strings = services.db, Strings(settings.LANGUAGE)
+    tables, strings = Tables(services.db), Strings(settings.LANGUAGE)
     clock = clock or SystemClock(settings.RETRY_WAIT_SCALE)
     if moderator is None:
-        moderator = build_moderator(settings, db, asyncio.sleep)  # it scales waits itself
+        moderator = build_moderator(settings, tables, asyncio.sleep)  # it scales waits itself
         services.closers.push_async_callback(moderator.aclose)
     engine = build_engine(
-        db,
+        tables,
         strings=strings,
         backend=build_wiki_backend(settings),
         wiki_root=settings.WIKI_ROOT,
-        room=DiscordRoom(bot, db, strings, clock, guard=services.leases),
+        room=DiscordRoom(
+            bot,
+            tables.room_messages(),
+            tables.proposals(),
+            strings,
+            clock,
+            guard=services.leases,
+        ),
         moderator=moderator,
-        debaters=_debaters(bot, settings, db, debaters or {}, services),
+        debaters=_debaters(bot, settings, tables, debaters or {}, services),
         clock=clock,
         rng=rng,
         config=handler_config(settings),
@@ -93,7 +100,9 @@ async def assemble(
     if services.gateway:
         _front(bot, settings, engine, moderator, front, clock, services.claims)
     # With a lease runner, its passes fire the stored timers of the debates it holds.
-    _schedule(services.scheduler, engine.handler, db, settings, timers=services.runner is None)
+    _schedule(
+        services.scheduler, engine.handler, services.db, settings, timers=services.runner is None
+    )
     await engine.wiki.start()
     if services.runner is not None:
         await listen(services, settings, services.runner.wake)
@@ -122,13 +131,13 @@ def _front(
         channels=settings.DEBATE_CHANNEL_IDS,
         bot_user_id=bot.user.id if bot.user else 0,
         limits=detection_limits(settings),
-        configs=ServerSettings(engine.db),
+        configs=engine.tables.server_settings(),
         claims=claims,
     )
     bot.front = DiscordFront(
         front,
         detection,
-        engine.db,
+        engine.tables.room_messages(),
         Strings(settings.LANGUAGE),
         approver_role_id=settings.APPROVER_ROLE_ID,
         debater_ids=frozenset(settings.AG_USER_IDS),
@@ -136,7 +145,9 @@ def _front(
     )
     admin = AdminCommands(
         front,
-        engine.db,
+        engine.store,
+        engine.tables.room_messages(),
+        engine.tables.server_settings(),
         Strings(settings.LANGUAGE),
         clock,
         actor=bot.front.actor,
@@ -170,7 +181,7 @@ def _schedule(
 def _debaters(
     bot: DebateBot,
     settings: Settings,
-    db: Database,
+    tables: Tables,
     given: Mapping[Backend, Debater],
     services: Services,
 ) -> dict[Backend, Debater]:
@@ -178,11 +189,11 @@ def _debaters(
     chosen = dict(given)
     wanted = wanted_backends(settings) - chosen.keys()
     for backend in wanted & {Backend.CLAUDE_CLI, Backend.GEMINI_CLI}:
-        chosen[backend] = cli_debater(backend, settings, db, settings.DATA_DIR)
+        chosen[backend] = cli_debater(backend, settings, tables, settings.DATA_DIR)
     if Backend.AG_RELAY in wanted:
         ag = AgRelayDebater(
             bot,
-            db,
+            tables.room_messages(),
             ag_user_ids=settings.AG_USER_IDS,
             relay_channel_id=settings.AG_RELAY_CHANNEL_ID,
             timeout_s=settings.AG_TIMEOUT_SECONDS,

@@ -24,7 +24,6 @@ from handlers.debate_handler import Engine
 from handlers.detection import DetectionHandler
 from handlers.ports import GatewayClaims, OneGateway
 from handlers.store_ports import StoreUnavailable
-from tools.store.db import Database
 from tools.store.debates import DebateNotFound
 from tools.store.room_messages import RoomMessages
 
@@ -40,7 +39,7 @@ class DiscordFront:
         self,
         engine: Engine,
         detection: DetectionHandler,
-        db: Database,
+        messages: RoomMessages,
         strings: Strings,
         *,
         approver_role_id: int | None,
@@ -51,7 +50,7 @@ class DiscordFront:
         self._claims = claims or OneGateway()  # which gateway process acts on an event
         self._debater_ids = debater_ids  # AG's accounts: their words are turns, not the people's
         self._detection = detection
-        self._messages = RoomMessages(db)
+        self._messages = messages
         self._strings = strings
         self._approver_role_id = approver_role_id
 
