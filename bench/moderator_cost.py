@@ -34,7 +34,7 @@ from google import genai
 from google.genai import types
 from moderator_cost_autogen import autogen  # bench/ is on sys.path when run
 
-from bot.compose import detection_limits
+from bot.root.engine import detection_limits
 from bot.settings import Settings
 from handlers.core.effects import AskDebater, Conclude, Judge
 from handlers.core.events import ConclusionReady, Judged, ProposalApproved, ReplyReceived

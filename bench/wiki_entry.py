@@ -35,7 +35,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.engine_load import thread_cpu_s
-from bot.discord.app import new_event_loop
+from bot.root.discord_app import new_event_loop
 from handlers.core.i18n import Strings
 from tests import effects
 from tests.tools.wiki.support import debate, turn

@@ -6,9 +6,9 @@ import asyncio
 import shutil
 from collections.abc import Awaitable, Callable, Mapping
 
-from bot.compose import build_moderator, build_wiki_backend
 from bot.discord.doctor import check_discord
 from bot.required import WITHOUT_AG, missing_for_run
+from bot.root.engine import build_moderator, build_wiki_backend
 from bot.root.tables import Tables
 from bot.settings import Settings
 from handlers.core.model import Backend

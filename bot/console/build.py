@@ -11,10 +11,10 @@ from rich.console import Console
 from rich.panel import Panel
 from rich.text import Text
 
-from bot.compose import build_moderator, cli_debater, gemini_cli_debater, wanted_backends
 from bot.console.keyboard import Keyboard
 from bot.console.room_out import MODERATOR_GREY
 from bot.console.seats import HumanDebater, Typed
+from bot.root.engine import build_moderator, cli_debater, gemini_cli_debater, wanted_backends
 from bot.root.tables import Tables
 from bot.settings import Settings
 from handlers.core.i18n import Strings

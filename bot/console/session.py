@@ -15,15 +15,6 @@ from pathlib import Path
 
 from rich.console import Console
 
-from bot.compose import (
-    Engine,
-    SystemClock,
-    build_detection,
-    build_engine,
-    build_wiki_backend,
-    detection_limits,
-    handler_config,
-)
 from bot.console.app import CONSOLE_CHANNEL, ConsoleApp
 from bot.console.build import (
     ConsoleOptions,
@@ -37,6 +28,15 @@ from bot.console.build import (
 from bot.console.keyboard import Keyboard, StdinLines
 from bot.console.room import ConsoleRoom
 from bot.console.seats import HumanDebater, People
+from bot.root.engine import (
+    Engine,
+    SystemClock,
+    build_detection,
+    build_engine,
+    build_wiki_backend,
+    detection_limits,
+    handler_config,
+)
 from bot.root.tables import Tables
 from bot.settings import Settings, SettingsError
 from handlers.core.i18n import Strings

@@ -18,7 +18,6 @@ from pathlib import Path
 from rich.console import Console
 from rich.text import Text
 
-from bot.compose import build_detection, build_engine
 from bot.console.app import CONSOLE_CHANNEL
 from bot.console.room import ConsoleRoom
 from bot.console.room_out import MODERATOR_GREY, USER_AMBER, ConsoleOut
@@ -33,6 +32,7 @@ from bot.demo.replay import (
     recording_for,
 )
 from bot.formatting import page_label
+from bot.root.engine import build_detection, build_engine
 from bot.root.tables import Tables
 from handlers.core.events import Event, ProposalApproved, UserAnswered
 from handlers.core.formats import format_named

@@ -7,8 +7,8 @@ import asyncio
 from collections import Counter
 from typing import Any
 
-from bot.inbox_engine import InboxEngine
-from bot.lease_runner import LeaseRunner
+from bot.root.inbox_engine import InboxEngine
+from bot.root.lease_runner import LeaseRunner
 from handlers.core.admission import Admission
 from handlers.core.events import BudgetChosen, ProposalApproved, ProposalDeclined
 from handlers.core.model import Debate, Phase

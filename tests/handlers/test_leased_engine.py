@@ -39,7 +39,7 @@ class LeasedRig(Rig):
         clocks = self.clocks
         self.leases = Leases(self.db, self.owner, LeaseTiming(30), monotonic=clocks.monotonic)
         clocks.db = clocks.db or self.db
-        self.handler = DebateHandler(  # as bot.compose builds it with leases
+        self.handler = DebateHandler(  # as bot.root.engine builds it with leases
             LeasedStore(self.db, self.leases).ports(),
             self.moderator,
             {m.backend: Seats(m.backend, self.debaters) for m in self.roster},

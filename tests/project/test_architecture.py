@@ -206,7 +206,7 @@ def test_the_cycle_check_finds_a_cycle() -> None:
 
 def test_the_graph_sees_imports_inside_functions() -> None:
     # bot/__main__.py imports the Discord app inside a function, so discord.py loads only to run
-    assert "bot.discord.app" in _graph()["bot.__main__"]
+    assert "bot.root.discord_app" in _graph()["bot.__main__"]
 
 
 def test_the_graph_sees_imports_only_the_type_checker_reads() -> None:
@@ -220,7 +220,7 @@ def test_exactly_one_module_constructs_the_engine() -> None:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call) and ast.unparse(node.func).endswith("DebateHandler"):
                 builders.add(name)
-    assert builders == {"bot.compose"}
+    assert builders == {"bot.root.engine"}
 
 
 def test_one_module_starts_programs() -> None:

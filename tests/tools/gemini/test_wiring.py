@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.compose import build_moderator
 from bot.doctor import Status, check_moderator
+from bot.root.engine import build_moderator
 from bot.root.tables import Tables
 from bot.settings import Settings, SettingsError
 from handlers.core.bounds import SUMMARY_MAX_CHARS

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from bot.discord.room import DiscordRoom
-from bot.lease_runner import LeaseRunner
+from bot.root.lease_runner import LeaseRunner
 from handlers.debate_handler import DebateHandler
 from handlers.ports import GatewayClaims, OneGateway
 from tools.store.db import Database

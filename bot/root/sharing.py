@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bot.compose import Engine
 from bot.discord.room import DiscordRoom
-from bot.discord.services import Services
-from bot.inbox_engine import InboxEngine
-from bot.lease_runner import LeaseRunner
+from bot.root.engine import Engine
+from bot.root.inbox_engine import InboxEngine
+from bot.root.lease_runner import LeaseRunner
+from bot.root.services import Services
 from bot.root.tables import Tables
 from bot.settings import Settings, SettingsError
 from handlers.debate_handler import Engine as EngineService

@@ -14,7 +14,14 @@ import aiohttp
 import discord
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
-from bot.compose import (
+from bot.discord.ag_relay import AgRelayDebater
+from bot.discord.client import DebateBot
+from bot.discord.commands import AdminCommands
+from bot.discord.fenced_http import lease_fence
+from bot.discord.front import DiscordFront
+from bot.discord.invite import MESSAGE_CONTENT_OFF
+from bot.discord.room import DiscordRoom
+from bot.root.engine import (
     Engine,
     SystemClock,
     build_detection,
@@ -26,15 +33,8 @@ from bot.compose import (
     handler_config,
     wanted_backends,
 )
-from bot.discord.ag_relay import AgRelayDebater
-from bot.discord.client import DebateBot
-from bot.discord.commands import AdminCommands
-from bot.discord.fenced_http import lease_fence
-from bot.discord.front import DiscordFront
-from bot.discord.invite import MESSAGE_CONTENT_OFF
-from bot.discord.room import DiscordRoom
-from bot.discord.services import Services, shutdown
-from bot.discord.shared import database_url, front_engine, listen, shared_services
+from bot.root.services import Services, shutdown
+from bot.root.sharing import database_url, front_engine, listen, shared_services
 from bot.root.tables import Tables
 from bot.settings import Settings
 from handlers.core.i18n import Strings
