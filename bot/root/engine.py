@@ -1,4 +1,4 @@
-"""The composition root: the one module that builds the product's parts from the settings.
+"""The engine's part of the composition root: what builds the product's parts from the settings.
 
 The Discord bot, the console and the demo each call it with their own room and seats; the
 engine (`DebateHandler`) is constructed here and nowhere else.

@@ -223,6 +223,41 @@ def test_exactly_one_module_constructs_the_engine() -> None:
     assert builders == {"bot.root.engine"}
 
 
+RAW_DATABASE = {
+    "tools.store.db.Database",
+    "tools.store.db_port.Database",
+    "tools.store.db_sqlite",
+    "tools.store.db_postgres",
+}
+HOLDERS = ("tools.store", "bot.root")  # the store, and the composition root that opens it
+
+
+def _raw_database_users() -> set[str]:
+    """The product modules outside the store and the root that import the database itself."""
+    users = set()
+    for name, path in _modules().items():
+        imported = _imported_names(ast.parse(path.read_text(encoding="utf-8")))
+        if not name.startswith(HOLDERS) and any(
+            n == raw or n.startswith(f"{raw}.") for n in imported for raw in RAW_DATABASE
+        ):
+            users.add(name)
+    return users
+
+
+def test_only_the_store_and_the_composition_root_hold_the_database() -> None:
+    # Every other module gets its own table (or a port) from bot/root, never the database.
+    assert _raw_database_users() == set()
+
+
+def test_the_database_check_sees_the_holders() -> None:
+    holders = {
+        name
+        for name, path in _modules().items()
+        if "tools.store.db.Database" in _imported_names(ast.parse(path.read_text("utf-8")))
+    }
+    assert {"bot.root.tables", "tools.store.debates"} <= holders
+
+
 def test_one_module_starts_programs() -> None:
     starters = set()
     for name, path in _modules().items():
