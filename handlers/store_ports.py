@@ -79,6 +79,9 @@ class Timers(Protocol):
     async def cancel_timer(self, debate_id: int, now: datetime) -> None:
         """Whatever the debate's timer waits for is of no more use: it never fires."""
 
+    async def next_due(self, after: datetime) -> datetime | None:
+        """When the earliest timer not yet done falls due after `after` (None: there is none)."""
+
 
 class TurnLog(Protocol):
     """The stored turns, read back: one, the latest, where one was posted, what they cost."""

@@ -139,7 +139,6 @@ class ConsoleApp:
             self._say(said)
             return True
         await self._handler.expire_due()
-        await self._handler.fire_due_timers()  # a usage limit that reset meanwhile
         debate = await self._live()
         if debate is None:
             await self._chat(text)

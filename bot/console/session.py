@@ -154,6 +154,7 @@ class _Session:
             self.unreachable,
         )
         await engine.wiki.start()
+        engine.timers.start(engine.handler.fire_due_timers)  # a usage limit's reset, say
         detection = build_detection(
             moderator,
             engine.store,
@@ -183,6 +184,7 @@ class _Session:
     async def close(self) -> None:
         """Stop the engine, let the wiki land its last writes (briefly), close everything."""
         if self.engine is not None:
+            await self.engine.timers.aclose()
             await self.engine.handler.aclose()
             # What does not land in time stays queued in SQLite for the next start.
             with contextlib.suppress(TimeoutError):

@@ -94,15 +94,14 @@ async def assemble(
         rng=rng,
         config=handler_config(settings),
         leases=services.leases,
+        # Sharing the debates, a debate claimed from another process comes with its timers.
+        timer_safety_s=settings.WORKER_POLL_SECONDS if services.leases else None,
     )
     services.wiki, services.room, services.handler = engine.wiki, engine.room, engine.handler
     front = front_engine(services, engine, settings)
     if services.gateway:
         _front(bot, settings, engine, moderator, front, clock, services.claims)
-    # With a lease runner, its passes fire the stored timers of the debates it holds.
-    _schedule(
-        services.scheduler, engine.handler, services.db, settings, timers=services.runner is None
-    )
+    _schedule(services.scheduler, engine.handler, services.db, settings)
     await engine.wiki.start()
     if services.runner is not None:
         await listen(services, settings, services.runner.wake)
@@ -112,6 +111,9 @@ async def assemble(
         resumed = await engine.handler.resume_all()
         closed = await engine.handler.fire_due_timers()  # polls and limits that ended while down
         log.info("debate-room started; resumed debates %s; closed polls %s", resumed, closed)
+    if services.runs_debates:  # fires the stored timers (of the debates held, when sharing)
+        services.timers = engine.timers
+        engine.timers.start(engine.handler.fire_due_timers)
 
 
 def _front(
@@ -162,18 +164,12 @@ def _schedule(
     handler: DebateHandler,
     db: Database,
     settings: Settings,
-    *,
-    timers: bool,
 ) -> None:
-    """The timers: cards expire, stored timers (polls, limits, archives) fire when due, old
-    sessions are dropped."""
+    """The scheduler's jobs: cards expire, old sessions are dropped (the stored timers have
+    their own driver, bot.root.timers)."""
     scheduler.add_job(
         _guarded(handler.expire_due), "interval", seconds=EXPIRY_CHECK_SECONDS, id="expire-cards"
     )
-    if timers:
-        scheduler.add_job(
-            _guarded(handler.fire_due_timers), "interval", seconds=EXPIRY_CHECK_SECONDS, id="polls"
-        )
     schedule_session_expiry(scheduler, db, settings.CLAUDE_SESSION_TTL_DAYS)
     scheduler.start()
 

@@ -9,12 +9,13 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Generic, TypeVar
 
 from bot.root.tables import Tables
+from bot.root.timers import TimerDriver
 from bot.settings import Settings, SettingsError
 from handlers.core.effects import Notify
 from handlers.core.formats import format_named, formats_for
@@ -159,14 +160,15 @@ def cli_debater(backend: Backend, settings: Settings, tables: Tables, root: Path
 
 @dataclass
 class Engine(Generic[R]):
-    """The engine and the parts it owns: the tables of one database, store, wiki outbox and
-    room."""
+    """The engine and the parts it owns: the tables of one database, store, wiki outbox, room
+    and the timer driver (started by whoever runs the engine)."""
 
     tables: Tables
     store: SqliteStore
     wiki: WikiOutbox
     room: R
     handler: DebateHandler
+    timers: TimerDriver
 
 
 def build_engine(
@@ -182,8 +184,11 @@ def build_engine(
     rng: random.Random | None,
     config: HandlerConfig,
     leases: Leases | None = None,
+    timer_safety_s: float | None = None,
 ) -> Engine[R]:
-    """The store, wiki outbox and engine; with `leases`, it acts only on the debates it holds."""
+    """The store, wiki outbox, engine and its timer driver; with `leases`, it acts only on the
+    debates it holds, and the driver re-reads the timers every `timer_safety_s` (a debate
+    claimed from another process comes with its timers)."""
     engine: list[Engine[R]] = []
 
     async def notify(debate_id: int, key: str, params: dict[str, str]) -> None:
@@ -206,9 +211,11 @@ def build_engine(
         debate_of=debate_of,
     )
     store = tables.store(leases)
+    timers = TimerDriver(store, clock, safety_s=timer_safety_s)
+    ports = replace(store.ports(), timers=timers.watching(store))
     order = rng or random.Random()  # noqa: S311  # the speaking order, not a secret
     handler = DebateHandler(
-        store.ports(),
+        ports,
         moderator,
         dict(debaters),
         wiki,
@@ -220,7 +227,7 @@ def build_engine(
         guard=leases,
         server_configs=tables.server_settings(),
     )
-    engine.append(Engine(tables, store, wiki, room, handler))
+    engine.append(Engine(tables, store, wiki, room, handler, timers))
     return engine[0]
 
 

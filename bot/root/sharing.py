@@ -57,6 +57,7 @@ def front_engine(
             capacity=settings.WORKER_MAX_DEBATES,
             poll_s=settings.WORKER_POLL_SECONDS,
             forget=engine.room.forget,
+            claimed=engine.timers.nudge,  # a debate claimed comes with its timers
             show_status=engine.room.status.update,
         )
     wake = services.runner.wake if services.runner else (lambda: None)

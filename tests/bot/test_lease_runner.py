@@ -33,8 +33,11 @@ class Outbox:
         return 0
 
 
-def runner_of(rig: LeasedRig, shown: list[Debate] | None = None) -> LeaseRunner:
-    """The rig's runner; `shown` gets each debate whose status it shows again."""
+def runner_of(
+    rig: LeasedRig, shown: list[Debate] | None = None, claimed: list[int] | None = None
+) -> LeaseRunner:
+    """The rig's runner; `shown` gets each debate whose status it shows again, `claimed` a
+    mark each time it tells the timer driver of a debate claimed."""
     assert rig.leases is not None and rig.db is not None
 
     async def show(debate: Debate) -> None:
@@ -48,8 +51,24 @@ def runner_of(rig: LeasedRig, shown: list[Debate] | None = None) -> LeaseRunner:
         Inbox(rig.db),
         capacity=5,
         poll_s=1.0,
+        claimed=(lambda: claimed.append(1)) if claimed is not None else (lambda: None),
         show_status=show,
     )
+
+
+async def test_a_debate_claimed_wakes_the_timer_driver(
+    pair: tuple[LeasedRig, LeasedRig],  # noqa: F811  # the imported fixture, by name
+) -> None:
+    holder, gateway_rig = pair
+    claimed: list[int] = []
+    gateway, runner = gateway_of(gateway_rig), runner_of(holder, claimed=claimed)
+    debate = await gateway.propose(proposal())
+    assert debate is not None
+    await runner.tick()  # claims it: its timers, stored by whichever process, are read now
+    await idle(holder, debate.id)
+    assert claimed == [1]
+    await runner.tick()  # held already: nothing new to read
+    assert claimed == [1]
 
 
 def gateway_of(rig: LeasedRig) -> InboxEngine:

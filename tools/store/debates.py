@@ -17,7 +17,14 @@ from tools.store.db import Database, Params
 from tools.store.effect_queue import EffectQueue
 from tools.store.inbox import MARK_DONE
 from tools.store.json_text import storable
-from tools.store.polls import CLOSE_DUE, CLOSE_POLL, INSERT_POLL, INSERT_RESUME, SELECT_DUE
+from tools.store.polls import (
+    CLOSE_DUE,
+    CLOSE_POLL,
+    INSERT_POLL,
+    INSERT_RESUME,
+    SELECT_DUE,
+    SELECT_NEXT_DUE,
+)
 from tools.store.turns import (
     INSERT_TURN,
     SELECT_MESSAGE_URL,
@@ -262,6 +269,11 @@ class SqliteStore:
     async def cancel_timer(self, debate_id: int, now: datetime) -> None:
         """The debate's timer never fires (its poll read early, the debate ended)."""
         await self._write(debate_id, [(CLOSE_POLL, (now.isoformat(), debate_id))])
+
+    async def next_due(self, after: datetime) -> datetime | None:
+        """When the earliest timer not yet done falls due after `after` (None: there is none)."""
+        row = await self._db.fetch_one(SELECT_NEXT_DUE, (after.isoformat(),))
+        return datetime.fromisoformat(str(row[0])) if row and row[0] else None
 
     async def turn_costs(self) -> dict[str, tuple[float, int]]:
         """Per seat, the mean cost of its recorded turns that cost anything, and their count."""
