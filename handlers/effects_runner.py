@@ -113,14 +113,21 @@ class EffectRunner:
                 await self._timer(debate, effect)
             case _ if isinstance(effect, fx.WikiEffect):
                 await self._wiki.write(debate, effect, await self._for_wiki(debate, effect))
-            case fx.PostTurn(turn=number):
-                posted = await self._log.turn(debate.id, number)
-                await self._room.show(debate, effect, Loaded(turn=posted))
+            case fx.PostTurn():
+                await self._post_turn(debate, effect)
             case fx.PostConclusion() | fx.PostSummary():
                 await self._show_end(debate, effect)
             case _:
                 await self._room.show(debate, self._named(debate, effect))
         return None
+
+    async def _post_turn(self, debate: Debate, effect: fx.PostTurn) -> None:
+        """Post the stored turn; the link the room returns is kept for the Round-Log's section
+        (a repeat after a crash posts nothing and returns the same link)."""
+        posted = await self._log.turn(debate.id, effect.turn)
+        link = await self._room.show(debate, effect, Loaded(turn=posted))
+        if link:
+            await self._log.record_link(debate.id, effect.turn, link)
 
     async def _timer(
         self, debate: Debate, effect: fx.ScheduleResume | fx.CancelTimer | fx.ArchiveRoom

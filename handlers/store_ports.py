@@ -95,6 +95,9 @@ class TurnLog(Protocol):
     async def message_url(self, debate_id: int, number: int) -> str:
         """Where a turn was posted."""
 
+    async def record_link(self, debate_id: int, number: int, url: str) -> None:
+        """Store where a turn was posted (the link the room returned when it showed it)."""
+
     async def turn_costs(self) -> dict[str, tuple[float, int]]:
         """Per seat, the mean cost of its recorded turns that cost anything, and their count."""
 

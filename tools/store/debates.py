@@ -30,6 +30,7 @@ from tools.store.turns import (
     SELECT_MESSAGE_URL,
     SELECT_TURN,
     SELECT_TURNS,
+    UPDATE_MESSAGE_URL,
     turn_of,
     turn_row,
 )
@@ -224,10 +225,13 @@ class SqliteStore:
         return tuple(turn_of(row) for row in reversed(rows))
 
     async def message_url(self, debate_id: int, number: int) -> str:
-        """Where a turn was posted (its first message, as the room recorded it), or ''."""
-        key = f"turn:{number}:0"
-        row = await self._db.fetch_one(SELECT_MESSAGE_URL, (debate_id, key, debate_id, number))
+        """Where a turn was posted (the link its first message has), or ''."""
+        row = await self._db.fetch_one(SELECT_MESSAGE_URL, (debate_id, number))
         return str(row[0] or "") if row else ""
+
+    async def record_link(self, debate_id: int, number: int, url: str) -> None:
+        """Store where a turn was posted (the room's link to its first message)."""
+        await self._write(debate_id, [(UPDATE_MESSAGE_URL, (url, debate_id, number))])
 
     async def debates_with_work(self) -> list[int]:
         """Debates that have effects still to run (to resume after a restart)."""
