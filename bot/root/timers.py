@@ -66,9 +66,12 @@ class TimerDriver:
         while True:
             self._nudged.clear()
             delay = self._safety_s
+            # Read before the pass: a timer falling due during it is either fired by it, or
+            # found after `now` below (never lost between the two reads).
+            now = self._clock.now()
             try:
                 await fire()
-                upcoming = await self._timers.next_due(self._clock.now())
+                upcoming = await self._timers.next_due(now)
             except StoreUnavailable as exc:  # tried again after a while, or at the next nudge
                 log.warning("timers not read: %s", exc)
                 delay = min(delay or RETRY_S, RETRY_S)
