@@ -114,6 +114,9 @@ class Cards(Protocol):
     async def due_proposals(self, now: datetime) -> list[int]:
         """Proposals past their expiry."""
 
+    async def next_expiry(self, after: datetime) -> datetime | None:
+        """When the first card still waiting expires after `after` (None: no card waits)."""
+
 
 @dataclass(frozen=True)
 class StorePorts:

@@ -138,7 +138,6 @@ class ConsoleApp:
         if said is not None:
             self._say(said)
             return True
-        await self._handler.expire_due()
         debate = await self._live()
         if debate is None:
             await self._chat(text)

@@ -154,7 +154,7 @@ class _Session:
             self.unreachable,
         )
         await engine.wiki.start()
-        engine.timers.start(engine.handler.fire_due_timers)  # a usage limit's reset, say
+        engine.timers.start(engine.fire_due)  # a card's expiry, a usage limit's reset
         detection = build_detection(
             moderator,
             engine.store,

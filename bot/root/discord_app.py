@@ -7,7 +7,7 @@ import logging
 import random
 import signal
 from asyncio import new_event_loop
-from collections.abc import Awaitable, Callable, Coroutine, Mapping
+from collections.abc import Callable, Coroutine, Mapping
 from typing import Any
 
 import aiohttp
@@ -39,11 +39,9 @@ from bot.root.tables import Tables
 from bot.settings import Settings
 from handlers.core.i18n import Strings
 from handlers.core.model import Backend
-from handlers.debate_handler import DebateHandler
 from handlers.debate_handler import Engine as EngineService
 from handlers.ports import Clock, Debater, GatewayClaims, Moderator
 from handlers.prompting import participant_system_prompt
-from handlers.store_ports import StoreUnavailable
 from tools.checks import one_line
 from tools.store.db import Database
 from tools.store.db_lock import DatabaseLock
@@ -51,7 +49,6 @@ from tools.store.sessions import schedule_session_expiry
 
 log = logging.getLogger(__name__)
 
-EXPIRY_CHECK_SECONDS = 30
 # A worker (no gateway) reads AG's channel this often while AG's turn waits: a REST call per
 # waiting turn every 2 s, far inside Discord's limits, and a reply seen within 2 s.
 AG_POLL_SECONDS = 2.0
@@ -101,7 +98,7 @@ async def assemble(
     front = front_engine(services, engine, settings)
     if services.gateway:
         _front(bot, settings, engine, moderator, front, clock, services.claims)
-    _schedule(services.scheduler, engine.handler, services.db, settings)
+    _schedule(services.scheduler, services.db, settings)
     await engine.wiki.start()
     if services.runner is not None:
         await listen(services, settings, services.runner.wake)
@@ -113,7 +110,7 @@ async def assemble(
         log.info("debate-room started; resumed debates %s; closed polls %s", resumed, closed)
     if services.runs_debates:  # fires the stored timers (of the debates held, when sharing)
         services.timers = engine.timers
-        engine.timers.start(engine.handler.fire_due_timers)
+        engine.timers.start(engine.fire_due)
 
 
 def _front(
@@ -161,15 +158,11 @@ def _front(
 
 def _schedule(
     scheduler: AsyncIOScheduler,
-    handler: DebateHandler,
     db: Database,
     settings: Settings,
 ) -> None:
-    """The scheduler's jobs: cards expire, old sessions are dropped (the stored timers have
-    their own driver, bot.root.timers)."""
-    scheduler.add_job(
-        _guarded(handler.expire_due), "interval", seconds=EXPIRY_CHECK_SECONDS, id="expire-cards"
-    )
+    """The scheduler's job: old sessions are dropped (the cards' expiry and the stored timers
+    have their own driver, bot.root.timers)."""
     schedule_session_expiry(scheduler, db, settings.CLAUDE_SESSION_TTL_DAYS)
     scheduler.start()
 
@@ -203,20 +196,6 @@ def _debaters(
             bot.edit_listeners.append(ag.on_message_edit)
         chosen[Backend.AG_RELAY] = ag
     return chosen
-
-
-def _guarded(job: Callable[[], Awaitable[object]]) -> Callable[[], Awaitable[None]]:
-    """A scheduler job that logs its failure instead of killing the scheduler's loop."""
-
-    async def run() -> None:
-        try:
-            await job()
-        except StoreUnavailable as exc:  # it runs again at its next interval
-            log.warning("scheduled job skipped: %s", exc)
-        except Exception:  # the scheduler job wrapper is a boundary
-            log.exception("scheduled job failed")
-
-    return run
 
 
 async def serve(settings: Settings) -> None:

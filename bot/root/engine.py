@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Generic, TypeVar
@@ -170,6 +170,10 @@ class Engine(Generic[R]):
     handler: DebateHandler
     timers: TimerDriver
 
+    async def fire_due(self) -> list[int]:
+        """What the timer driver fires: the cards past their expiry, then the timers due."""
+        return [*await self.handler.expire_due(), *await self.handler.fire_due_timers()]
+
 
 def build_engine(
     tables: Tables,
@@ -211,8 +215,8 @@ def build_engine(
         debate_of=debate_of,
     )
     store = tables.store(leases)
-    timers = TimerDriver(store, clock, safety_s=timer_safety_s)
-    ports = replace(store.ports(), timers=timers.watching(store))
+    timers = TimerDriver(store, clock, cards=store, safety_s=timer_safety_s)
+    ports = timers.watching(store.ports())
     order = rng or random.Random()  # noqa: S311  # the speaking order, not a secret
     handler = DebateHandler(
         ports,

@@ -1,6 +1,6 @@
-"""What a bot process owns and closes: the database, the engine's parts, the timer driver and
-the scheduler's jobs, and
-(processes sharing the debates) its leases and their runner."""
+"""What a bot process owns and closes: the database, the engine's parts, the timer driver, the
+scheduler (the sessions' expiry), and (processes sharing the debates) its leases and their
+runner."""
 
 from __future__ import annotations
 

@@ -67,6 +67,10 @@ SELECT p.debate_id FROM proposals p JOIN debates d ON d.id = p.debate_id
 WHERE p.decided_at IS NULL AND d.phase = 'proposed' AND p.expires_at <= ?
 ORDER BY p.debate_id
 """
+SELECT_NEXT_EXPIRY = """
+SELECT min(p.expires_at) FROM proposals p JOIN debates d ON d.id = p.debate_id
+WHERE p.decided_at IS NULL AND d.phase = 'proposed' AND p.expires_at > ?
+"""
 SELECT_OPEN = f"""
 SELECT id FROM debates WHERE phase IN ({LIVE_PHASES}) ORDER BY id
 """  # noqa: S608  # the phases are the engine's own constants
@@ -251,6 +255,11 @@ class SqliteStore:
         return [
             row[0] for row in await self._db.fetch_all(SELECT_DUE_PROPOSALS, (now.isoformat(),))
         ]
+
+    async def next_expiry(self, after: datetime) -> datetime | None:
+        """When the first card still waiting expires after `after` (None: no card waits)."""
+        row = await self._db.fetch_one(SELECT_NEXT_EXPIRY, (after.isoformat(),))
+        return datetime.fromisoformat(str(row[0])) if row and row[0] else None
 
     async def schedule_poll(self, debate_id: int, ends_at: datetime) -> None:
         """Store a poll's end time (a repeat keeps the first one)."""

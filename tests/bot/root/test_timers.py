@@ -73,7 +73,7 @@ async def rig(database_target: str) -> AsyncIterator[Rig]:
 async def test_the_driver_sleeps_until_the_stored_timer_and_then_fires_it(rig: Rig) -> None:
     waits = Waits()
     driver = TimerDriver(rig.store, rig.clock, wait=waits)
-    timers = driver.watching(rig.store)
+    timers = driver.watching(rig.store.ports()).timers
     driver.start(rig.fire)
     try:
         assert await rig.passed() == []  # the first pass: nothing stored, so no wait at all
@@ -93,7 +93,7 @@ async def test_the_driver_sleeps_until_the_stored_timer_and_then_fires_it(rig: R
 async def test_a_nearer_timer_stored_shortens_the_wait(rig: Rig) -> None:
     waits = Waits()
     driver = TimerDriver(rig.store, rig.clock, wait=waits)
-    timers = driver.watching(rig.store)
+    timers = driver.watching(rig.store.ports()).timers
     await timers.schedule_poll(rig.debate_id, NOW + timedelta(hours=1))
     driver.start(rig.fire)
     try:
@@ -122,6 +122,35 @@ async def test_a_sharing_process_finds_a_timer_another_one_stored(rig: Rig) -> N
         assert waits.asked.empty() and rig.fired.empty()
         ended.set_result(None)
         assert await rig.passed() == [rig.debate_id]
+    finally:
+        await driver.aclose()
+
+
+async def test_a_card_stored_wakes_the_driver_until_it_expires(rig: Rig) -> None:
+    waits = Waits()
+    driver = TimerDriver(rig.store, rig.clock, cards=rig.store, wait=waits)
+    debates = driver.watching(rig.store.ports()).debates
+
+    async def expire() -> list[int]:  # as the engine's expire_due, the cards left waiting
+        due = await rig.store.due_proposals(rig.clock.now())
+        rig.fired.put_nowait(due)
+        return due
+
+    driver.start(expire)
+    try:
+        assert await rig.passed() == []
+        assert (await waits.next())[0] == 3600  # the rig's card waits for an hour
+        later = await debates.create(
+            draft(proposal(channel=2), 3, NOW), timedelta(minutes=1), ()
+        )  # wakes it
+        assert later is not None
+        assert await rig.passed() == []
+        seconds, ended = await waits.next()
+        assert seconds == 60
+        rig.clock.advance(60)
+        ended.set_result(None)
+        assert await rig.passed() == [later.id]
+        assert await rig.store.next_expiry(rig.clock.now()) == NOW + timedelta(hours=1)
     finally:
         await driver.aclose()
 
