@@ -26,10 +26,12 @@ from pathlib import Path
 # `tests.fakes` is not installed; run from anywhere
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from handlers.core.model import CLAUDE
 from handlers.ports import TurnRequest  # after the path set-up above
 from tests.fakes.fake_anthropic import FakeAnthropic, find_claude_bin
 from tools.claude.debater import ClaudeCodeDebater
 from tools.store.db import Database
+from tools.store.sessions import AgentSessions
 
 SYSTEM_PROMPT = (
     "You are one of two debaters in a structured design debate moderated by a third party. "
@@ -106,7 +108,7 @@ async def measure(binary: str, turns: int) -> tuple[list[float], list[float]]:
         now = datetime.now(UTC).isoformat()
         await db.execute(INSERT_DEBATE, (now, now))
         debater = ClaudeCodeDebater(
-            db,
+            AgentSessions(db, CLAUDE),
             binary=binary,
             system_prompt=SYSTEM_PROMPT,
             model=None,

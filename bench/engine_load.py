@@ -2,8 +2,8 @@
 
 Each size runs in a fresh child process (clean memory figures): the loopback fake Discord
 runs as its own process (as Discord is remote), the bot is the real composition root
-(`bot.discord.app.assemble`: DebateHandler, SqliteStore on a file, WikiOutbox on a local folder,
-DiscordRoom on a logged-in discord.py client), and only the moderator and the two debaters
+(`bot.root.discord_app.assemble`: DebateHandler, SqliteStore on a file, WikiOutbox on a local
+folder, DiscordRoom on a logged-in discord.py client), and only the moderator and the two debaters
 are instant stand-ins. A turn's overhead is the time from one debater's answer to the next
 debater being asked: storing the reply, posting it, the Round-Log, the status, the
 moderator's (instant) judgement and the next relay. REST calls and SQLite writes are counted
@@ -54,8 +54,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import aiohttp
 
-from bot.discord.app import Services, assemble, new_event_loop, shutdown
 from bot.discord.client import DebateBot
+from bot.root.discord_app import Services, assemble, new_event_loop, shutdown
 from bot.settings import Settings
 from handlers.core.events import ProposalApproved
 from handlers.core.model import (
@@ -233,7 +233,7 @@ async def start_bot(
         member.backend: InstantDebater(member.id, marks, rng, think_s) for member in DEFAULT_ROSTER
     }
 
-    async def ready(bot: DebateBot) -> None:  # as bot.discord.app's serve starts the bot
+    async def ready(bot: DebateBot) -> None:  # as bot.root.discord_app's serve starts the bot
         await assemble(bot, settings, services, moderator=InstantModerator(), debaters=debaters)
 
     async def close() -> None:

@@ -45,6 +45,9 @@ from tests.fakes.fake_anthropic import FakeAnthropic, find_claude_bin
 from tests.fakes.fake_discord import FakeDiscord
 from tools.claude.debater import ClaudeCodeDebater
 from tools.store.db import Database
+from tools.store.proposals import Proposals
+from tools.store.room_messages import RoomMessages
+from tools.store.sessions import AgentSessions
 
 FIELDS = ("first_text_s", "api_to_thread_s", "edits_per_reply", "rate_limited")
 REPLY_CHARS, CHUNK, GAP_S = 3000, 30, 0.1
@@ -114,7 +117,7 @@ async def _one_reply(
     first_delta: list[float],
 ) -> dict[str, Any]:
     debater = ClaudeCodeDebater(
-        db,
+        AgentSessions(db, CLAUDE),
         binary=str(binary),
         system_prompt="bench",
         model=None,
@@ -132,7 +135,7 @@ async def _one_reply(
         (int(fake.text_channel["id"]),),
     )
     strings = Strings("ko")
-    room = DiscordRoom(client, db, strings, FakeClock())
+    room = DiscordRoom(client, RoomMessages(db), Proposals(db), strings, FakeClock())
     debate = debate_in(int(fake.text_channel["id"]))
     working = room.working(debate, CLAUDE)
     first_read: list[float] = []

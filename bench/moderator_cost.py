@@ -34,7 +34,7 @@ from google import genai
 from google.genai import types
 from moderator_cost_autogen import autogen  # bench/ is on sys.path when run
 
-from bot.compose import detection_limits
+from bot.root.engine import detection_limits
 from bot.settings import Settings
 from handlers.core.effects import AskDebater, Conclude, Judge
 from handlers.core.events import ConclusionReady, Judged, ProposalApproved, ReplyReceived
@@ -60,6 +60,7 @@ from tests.fakes.gemini_answers import rule_answer
 from tools.gemini.api import GeminiApiBackend
 from tools.gemini.core import GeminiModerator
 from tools.store.db import Database
+from tools.store.quota import ModeratorQuota
 
 DATA = Path(__file__).resolve().parent / "data"
 T0 = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
@@ -128,9 +129,8 @@ def _moderator(fake: FakeGemini, db: Database) -> GeminiModerator:
     client = genai.Client(api_key="bench", http_options=options)
     return GeminiModerator(
         GeminiApiBackend(client, "gemini-flash-latest", 30),
-        db,
+        ModeratorQuota(db, 100_000),
         language="ko",
-        budget=100_000,
         sleep=_no_wait,
         rules=RulesModerator(Strings("ko")),
     )

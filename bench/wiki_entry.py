@@ -35,11 +35,12 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.engine_load import thread_cpu_s
-from bot.discord.app import new_event_loop
+from bot.root.discord_app import new_event_loop
 from handlers.core.i18n import Strings
 from tests import effects
 from tests.tools.wiki.support import debate, turn
 from tools.store.db import Database
+from tools.store.wiki_outbox import LandedPages, OutboxQueue
 from tools.wiki.backends import LocalWiki
 from tools.wiki.outbox import WikiOutbox
 
@@ -60,7 +61,8 @@ async def run(debates: int = DEBATES, entries: int = ENTRIES) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         db = await Database.open(str(Path(tmp) / "bench.sqlite3"))
         outbox = WikiOutbox(
-            db,
+            OutboxQueue(db),
+            LandedPages(db),
             LocalWiki(Path(tmp) / "wiki"),
             root="debates",
             strings=Strings("ko"),

@@ -41,8 +41,8 @@ import aiohttp
 # `tests` is not installed; run from anywhere
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.discord.app import Services, assemble, shutdown
 from bot.discord.client import DebateBot
+from bot.root.discord_app import Services, assemble, shutdown
 from bot.settings import Settings
 from handlers.core.effects import PostCard
 from handlers.core.events import ProposalApproved

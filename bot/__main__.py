@@ -62,7 +62,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             return asyncio.run(run_doctor(settings))
         _require_run_settings(settings)
-        from bot.discord.app import run_command, serve, serve_worker  # noqa: PLC0415  # discord.py loads only to run
+        from bot.root.discord_app import run_command, serve, serve_worker  # noqa: PLC0415  # discord.py loads only to run
 
         return run_command(settings, serve_worker if args.command == "worker" else serve)
     except SettingsError as exc:

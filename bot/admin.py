@@ -2,20 +2,39 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import fields
+from typing import Protocol
 
 from handlers.core.i18n import Strings
 from handlers.core.kinds import Phase
-from handlers.core.model import Debate
+from handlers.core.model import Debate, Turn
 from handlers.core.server_config import ServerConfig
 from handlers.core.shorten import shorten
-from tools.store.debates import SqliteStore
 
 MESSAGE_LIMIT = 2000  # Discord's, for a private reply: a page of the list fits in one
 
 
-async def open_debates(store: SqliteStore, guild_id: int | None = None) -> list[Debate]:
+class AdminReads(Protocol):
+    """What the approvers' commands read of the debates: the store's read side for them."""
+
+    async def load(self, debate_id: int) -> Debate:
+        """The debate's current state."""
+
+    async def load_in(self, debate_id: int, guild_id: int) -> Debate:
+        """The debate's current state if it belongs to server `guild_id`, else not found."""
+
+    async def open_ids(self, guild_id: int | None = None) -> list[int]:
+        """Ids of the debates not yet ended, oldest first (of one server, or of all)."""
+
+    async def claim_unrecorded(self, guild_id: int, channel_ids: Iterable[int]) -> int:
+        """Give the debates with no server recorded in `channel_ids` to that server."""
+
+    async def last_turns(self, debate_id: int, count: int) -> tuple[Turn, ...]:
+        """The latest `count` turns, oldest first."""
+
+
+async def open_debates(store: AdminReads, guild_id: int | None = None) -> list[Debate]:
     """Every debate not yet ended (a card waiting included), oldest first: of one server, or
     of all (None: the console, whose one person owns every debate)."""
     return [await store.load(debate_id) for debate_id in await store.open_ids(guild_id)]

@@ -6,15 +6,17 @@ import asyncio
 import shutil
 from collections.abc import Awaitable, Callable, Mapping
 
-from bot.compose import build_moderator, build_wiki_backend
 from bot.discord.doctor import check_discord
 from bot.required import WITHOUT_AG, missing_for_run
+from bot.root.engine import build_moderator, build_wiki_backend
+from bot.root.tables import Tables
 from bot.settings import Settings
 from handlers.core.model import Backend
 from tools.checks import Check, Status
 from tools.claude.doctor import check_claude_cli, check_node_version
 from tools.gemini.core import ModeratorError
-from tools.store.db import Database, DatabaseError, bundled_migrations
+from tools.store.db import DatabaseError
+from tools.store.schema import schema_versions
 from tools.wiki.backends import WikiError
 from tools.wiki.slug import SlugError, check_root
 
@@ -47,14 +49,9 @@ async def check_settings(settings: Settings) -> Check:
 async def check_database(settings: Settings) -> Check:
     """The database opens, and with it every pending migration is applied."""
     try:
-        db = await Database.open(settings.database_target)
+        versions, expected = await schema_versions(settings.database_target)
     except DatabaseError as exc:
         return Check("database", Status.FAILING, str(exc))
-    try:
-        versions = await db.applied_versions()
-        expected = [version for version, _, _ in bundled_migrations(db.dialect)]
-    finally:
-        await db.close()
     shown = settings.database_shown
     missing = sorted(set(expected) - set(versions))
     if missing:
@@ -125,10 +122,10 @@ async def check_moderator(settings: Settings) -> Check:
     if backend == "api" and settings.GEMINI_API_KEY is None:
         return Check(PART, Status.MISSING, "GEMINI_API_KEY is not set (MODERATOR_BACKEND=api)")
     try:
-        db = await Database.open(settings.database_target)
+        tables = await Tables.open(settings.database_target)
     except DatabaseError as exc:
         return Check(PART, Status.FAILING, f"cannot count the request: {exc}")
-    moderator = build_moderator(settings, db, asyncio.sleep)
+    moderator = build_moderator(settings, tables, asyncio.sleep)
     try:
         detail = await moderator.ping()
     except ModeratorError as exc:
@@ -136,7 +133,7 @@ async def check_moderator(settings: Settings) -> Check:
         return Check(PART, Status.FAILING, f"{backend}: {exc}", notes)
     finally:
         await moderator.aclose()
-        await db.close()
+        await tables.close()
     return Check(PART, Status.OK, f"{backend}: {detail}")
 
 

@@ -24,7 +24,7 @@ from handlers.debate_workers import DebateWorkers
 from handlers.effects_runner import EffectRunner
 from handlers.leasing import EveryDebate, LeaseGuard
 from handlers.ports import Clock, Debater, Moderator, Room, Wiki
-from handlers.store_ports import Precedents, ServerConfigs, Store
+from handlers.store_ports import Precedents, ServerConfigs, StorePorts
 
 log = logging.getLogger(__name__)
 
@@ -65,7 +65,7 @@ class DebateHandler(DebateWorkers):
 
     def __init__(
         self,
-        store: Store,
+        stores: StorePorts,
         moderator: Moderator,
         debaters: Mapping[Backend, Debater],
         wiki: Wiki,
@@ -78,10 +78,20 @@ class DebateHandler(DebateWorkers):
         server_configs: ServerConfigs | None = None,
     ) -> None:
         runner = EffectRunner(
-            store, moderator, debaters, wiki, room, clock, config.language, config.archive_hours
+            stores.timers,
+            stores.turns,
+            moderator,
+            debaters,
+            wiki,
+            room,
+            clock,
+            config.language,
+            config.archive_hours,
         )
         # Which debates this process may act on: all of them, unless processes share them.
-        super().__init__(store, runner, clock, rng, guard or EveryDebate())
+        guard = guard or EveryDebate()
+        super().__init__(stores.debates, stores.effects, runner, clock, rng, guard)
+        self._cards, self._timers, self._turns = stores.cards, stores.timers, stores.turns
         self._precedents = precedents
         self._debaters = debaters
         self._server_configs = server_configs
@@ -98,8 +108,8 @@ class DebateHandler(DebateWorkers):
         or the topic is already being debated there (one card at a time per channel). The
         store decides the race between processes proposing at once; these reads only spare
         the precedents' search when the answer is known already."""
-        if await self._store.waiting_cards(proposal.channel_id) or proposal.topic.casefold() in {
-            t.casefold() for t in await self._store.open_topics(proposal.channel_id)
+        if await self._cards.waiting_cards(proposal.channel_id) or proposal.topic.casefold() in {
+            t.casefold() for t in await self._cards.open_topics(proposal.channel_id)
         }:
             return None
         proposal = await self._with_precedents(proposal)
@@ -121,7 +131,7 @@ class DebateHandler(DebateWorkers):
             ),
             spend=await self._spend(roster),
         )
-        debate = await self._store.create(draft, self._config.proposal_ttl, (PostCard(),))
+        debate = await self._debates.create(draft, self._config.proposal_ttl, (PostCard(),))
         if debate is None:  # another process stored a card there first: it shows that one
             log.info("channel %d: a card waits there already", proposal.channel_id)
             return None
@@ -130,7 +140,7 @@ class DebateHandler(DebateWorkers):
 
     async def _spend(self, roster: tuple[Participant, ...]) -> Spend:
         """The card's estimate: each seat's mean recorded turn cost, and Claude's usage window."""
-        recorded = await self._store.turn_costs()
+        recorded = await self._turns.turn_costs()
         per_turn = {
             m.id: recorded.get(m.id, (DEFAULT_TURN_USD.get(m.backend.value, 0.0), 0))[0]
             for m in roster
@@ -192,7 +202,7 @@ class DebateHandler(DebateWorkers):
 
     async def expire_due(self) -> list[int]:
         """Expire every card that waited too long; returns their ids."""
-        found = await self._store.due_proposals(self._clock.now())
+        found = await self._cards.due_proposals(self._clock.now())
         due = [debate_id for debate_id in found if self._guard.holds(debate_id)]
         for debate_id in due:
             await self._patiently(debate_id, partial(self._step, debate_id, ProposalExpired()))
@@ -201,19 +211,19 @@ class DebateHandler(DebateWorkers):
     async def fire_due_timers(self) -> list[int]:
         """Hand each debate whose stored timer is due (a poll ends, a limit resets) its TimerDue;
         a database out of reach meanwhile is waited out, as a worker waits it out."""
-        found = await self._store.due_timers(self._clock.now())
+        found = await self._timers.due_timers(self._clock.now())
         due = [debate_id for debate_id in found if self._guard.holds(debate_id)]
         for debate_id in due:
             # A step made again after the store went away is safe: the first one stored (if
             # it was) has used the timer, and the repeat finds nothing due to act on.
             await self._patiently(debate_id, partial(self._step, debate_id, TimerDue()))
-            done = partial(self._store.timer_done, debate_id, self._clock.now())
+            done = partial(self._timers.timer_done, debate_id, self._clock.now())
             await self._patiently(debate_id, done)
         return due
 
     async def get(self, debate_id: int) -> Debate:
         """A debate's current state."""
-        return await self._store.load(debate_id)
+        return await self._debates.load(debate_id)
 
     def now(self) -> datetime:
         """The engine's clock (its stored timers are set and judged by it)."""

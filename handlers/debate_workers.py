@@ -27,7 +27,7 @@ from handlers.effects_runner import EffectRunner
 from handlers.leasing import ACTING_FOR, LeaseGuard, LeaseLost, patiently
 from handlers.ports import Clock
 from handlers.retrying import Retry, retrying
-from handlers.store_ports import Store
+from handlers.store_ports import Debates, EffectQueue
 
 log = logging.getLogger(__name__)
 
@@ -59,13 +59,15 @@ class DebateWorkers:
 
     def __init__(
         self,
-        store: Store,
+        debates: Debates,
+        effects: EffectQueue,
         runner: EffectRunner,
         clock: Clock,
         rng: random.Random,
         guard: LeaseGuard,
     ) -> None:
-        self._store = store
+        self._debates = debates
+        self._effects = effects
         self._runner = runner
         self._clock = clock
         self._rng = rng
@@ -80,7 +82,7 @@ class DebateWorkers:
 
     async def resume_all(self) -> list[int]:
         """After a start: run every debate that still has stored effects."""
-        ids = await self._store.debates_with_work()
+        ids = await self._effects.debates_with_work()
         for debate_id in ids:
             self.wake(debate_id)
         return ids
@@ -117,11 +119,11 @@ class DebateWorkers:
     ) -> Submitted:
         """Admit, transition, store (marking the inbox command `inbox_id` done), then run."""
         async with self._locks.setdefault(debate_id, asyncio.Lock()):
-            debate = await self._store.load(debate_id)
+            debate = await self._debates.load(debate_id)
             admission = admits(debate, event)
             step = transition(debate, event, self._clock.now(), self._rng)
             changed = step.debate != debate
-            await self._store.save_step(
+            await self._debates.save_step(
                 step.debate,
                 step.effects,
                 step.turn,
@@ -156,7 +158,7 @@ class DebateWorkers:
             while True:
                 self._dirty.discard(debate_id)
                 pending = await self._patiently(
-                    debate_id, lambda: self._store.pending_effects(debate_id, EFFECT_BATCH)
+                    debate_id, lambda: self._effects.pending_effects(debate_id, EFFECT_BATCH)
                 )
                 if not pending:
                     if debate_id in self._dirty:
@@ -232,16 +234,16 @@ class DebateWorkers:
         # Read and started under the debate's lock: a step stored meanwhile (a stop) is either
         # read here, or finds the effect running and ends it (`_cancel_obsolete`).
         async with self._locks.setdefault(debate_id, asyncio.Lock()):
-            debate = await self._store.load(debate_id)
+            debate = await self._debates.load(debate_id)
             if not still_wanted(debate, effect):  # nothing runs
-                await self._store.complete_effects(debate_id, [effect_id], self._clock.now())
+                await self._effects.complete_effects(debate_id, [effect_id], self._clock.now())
                 return _Outcome.DONE
             # A task of its own, so that a step can end it alone (a stop ends a debater's turn).
             task = asyncio.create_task(self._runner.run(debate, effect))
             self._running.setdefault(debate_id, {})[effect_id] = (effect, task)
         event = await self._ended_by_step(debate_id, effect_id, task)
         if event is None:
-            await self._store.complete_effects(debate_id, [effect_id], self._clock.now())
+            await self._effects.complete_effects(debate_id, [effect_id], self._clock.now())
             return _Outcome.DONE
         # The event is in hand (a debater's paid reply, say): while the store is out of reach,
         # its save is what waits and is made again, not the effect (the debater is not asked

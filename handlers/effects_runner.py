@@ -63,7 +63,7 @@ from handlers.prompting import (
     render_pieces,
     render_value,
 )
-from handlers.store_ports import Store
+from handlers.store_ports import Timers, TurnLog
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -76,7 +76,8 @@ MODERATOR_CONTEXT_TURNS = 2  # the moderator sees the last two turns in full, ne
 class EffectRunner:
     """Carries out effects through the ports it is built with; holds no state of its own."""
 
-    _store: Store
+    _timers: Timers
+    _log: TurnLog
     _moderator: Moderator
     _debaters: Mapping[Backend, Debater]
     _wiki: Wiki
@@ -102,25 +103,32 @@ class EffectRunner:
                 return await self._conclude(debate)
             case fx.ClosePoll():  # ends the poll if it still runs, and reads its votes
                 counts = await self._room.votes(debate)
-                await self._store.cancel_timer(debate.id, self._clock.now())
+                await self._timers.cancel_timer(debate.id, self._clock.now())
                 return PollClosed(counts or (), lost=counts is None)
             case fx.OpenPoll():  # a repeat posts nothing again and keeps the first end time
                 hours = debate.poll.hours if debate.poll is not None else 1
                 await self._room.show(debate, effect)
                 ends = self._clock.now() + timedelta(hours=hours)
-                await self._store.schedule_poll(debate.id, ends)
+                await self._timers.schedule_poll(debate.id, ends)
             case fx.ScheduleResume() | fx.CancelTimer() | fx.ArchiveRoom():
                 await self._timer(debate, effect)
             case _ if isinstance(effect, fx.WikiEffect):
                 await self._wiki.write(debate, effect, await self._for_wiki(debate, effect))
-            case fx.PostTurn(turn=number):
-                posted = await self._store.turn(debate.id, number)
-                await self._room.show(debate, effect, Loaded(turn=posted))
+            case fx.PostTurn():
+                await self._post_turn(debate, effect)
             case fx.PostConclusion() | fx.PostSummary():
                 await self._show_end(debate, effect)
             case _:
                 await self._room.show(debate, self._named(debate, effect))
         return None
+
+    async def _post_turn(self, debate: Debate, effect: fx.PostTurn) -> None:
+        """Post the stored turn; the link the room returns is kept for the Round-Log's section
+        (a repeat after a crash posts nothing and returns the same link)."""
+        posted = await self._log.turn(debate.id, effect.turn)
+        link = await self._room.show(debate, effect, Loaded(turn=posted))
+        if link:
+            await self._log.record_link(debate.id, effect.turn, link)
 
     async def _timer(
         self, debate: Debate, effect: fx.ScheduleResume | fx.CancelTimer | fx.ArchiveRoom
@@ -130,9 +138,9 @@ class EffectRunner:
         that fires late archives nothing)."""
         match effect:
             case fx.ScheduleResume(at=at):
-                await self._store.schedule_resume(debate.id, datetime.fromisoformat(at))
+                await self._timers.schedule_resume(debate.id, datetime.fromisoformat(at))
             case fx.CancelTimer():
-                await self._store.cancel_timer(debate.id, self._clock.now())
+                await self._timers.cancel_timer(debate.id, self._clock.now())
             case fx.ArchiveRoom() if self._archive_hours and debate.ending.ended_at is not None:
                 due = debate.ending.ended_at + timedelta(hours=self._archive_hours)
                 if due <= self._clock.now():
@@ -149,7 +157,7 @@ class EffectRunner:
 
     async def _minority_report(self, debate: Debate) -> MinorityReported:
         """The moderator's report, its quotes checked; each side's stance line without one."""
-        turns = await self._store.last_turns(debate.id, debate.stored_turns)
+        turns = await self._log.last_turns(debate.id, debate.stored_turns)
         prompt = prompts.load(
             MINORITY_TASK, debate.spoken_in(self._language), **task_fields(debate, turns)
         )
@@ -164,8 +172,8 @@ class EffectRunner:
         """What a wiki write needs from the store: a turn and its link, a rendered page."""
         match effect:
             case fx.AppendRoundLog(turn=number):
-                logged = await self._store.turn(debate.id, number)
-                url = await self._store.message_url(debate.id, number)
+                logged = await self._log.turn(debate.id, number)
+                url = await self._log.message_url(debate.id, number)
                 return Loaded(turn=logged, message_url=url)
             case fx.WritePage(page=page):
                 fmt = format_named(debate.setup.format)
@@ -203,7 +211,7 @@ class EffectRunner:
         found = []
         for number in numbers:
             try:
-                found.append(await self._store.turn(debate.id, number))
+                found.append(await self._log.turn(debate.id, number))
             except LookupError:
                 continue
         return tuple(found)
@@ -215,12 +223,12 @@ class EffectRunner:
         fmt = format_named(debate.setup.format)
         posted = isinstance(effect, fx.PostSummary)
         summary = await asyncio.to_thread(fmt.summary, debate) if posted else ""
-        every = await self._store.last_turns(debate.id, debate.stored_turns)
+        every = await self._log.last_turns(debate.id, debate.stored_turns)
         links = page_links(self._wiki, debate)
         await self._room.show(debate, effect, Loaded(markdown=summary, links=links, turns=every))
         if self._archive_hours:
             archive_at = self._clock.now() + timedelta(hours=self._archive_hours)
-            await self._store.schedule_resume(debate.id, archive_at)
+            await self._timers.schedule_resume(debate.id, archive_at)
 
     async def _ask(self, debate: Debate, ask: fx.AskDebater) -> Event:
         if ask.delay_s > 0:
@@ -284,7 +292,7 @@ class EffectRunner:
         """Checks a move toward the others against their stored replies."""
         if not moved_toward(debate.stance_of(seat), parsed.stance):
             return ""
-        earlier = await self._store.last_turns(debate.id, debate.stored_turns)
+        earlier = await self._log.last_turns(debate.id, debate.stored_turns)
         # Normalises the quote and every earlier reply: megabytes in a long debate.
         return await asyncio.to_thread(verdict, seat, parsed.convinced_by, earlier)
 
@@ -295,7 +303,7 @@ class EffectRunner:
         numbers = tuple(number for number, _ in debate.floor.log[-MODERATOR_CONTEXT_TURNS:])
         turns = await self._turns(debate, numbers)
         if every_seat and {turn.seat for turn in turns} != set(debate.ids):
-            every = await self._store.last_turns(debate.id, max(debate.stored_turns, len(turns)))
+            every = await self._log.last_turns(debate.id, max(debate.stored_turns, len(turns)))
             latest = {turn.seat: turn for turn in every}  # oldest first: the last one stays
             kept = {turn.number: turn for turn in (*latest.values(), *turns)}
             turns = tuple(kept[number] for number in sorted(kept))

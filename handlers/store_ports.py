@@ -1,9 +1,11 @@
-"""The engine's storage ports: the Store each step is saved in before it acts, and the
+"""The engine's storage ports, one per concern: the debates (each step saved before it acts),
+their effect queue, their timers, the turn log and the channels' cards read back; and the
 Precedents searched before a card is posted."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Protocol
 
@@ -18,8 +20,8 @@ class StoreUnavailable(Exception):
     back. Processes sharing a database wait it out through their leases."""
 
 
-class Store(Protocol):
-    """Where debates, turns and pending effects live; each step is stored before it acts."""
+class Debates(Protocol):
+    """Where debates live; each step is stored, with its effects, before it acts."""
 
     async def create(
         self, draft: Debate, ttl: timedelta, effects: Sequence[Effect]
@@ -43,6 +45,10 @@ class Store(Protocol):
         """Store a transition's outcome atomically, with the completion of `completed_effect`
         (whose event it is) and the done mark of the inbox `command` whose event made it."""
 
+
+class EffectQueue(Protocol):
+    """The effects each debate still has to run, in order."""
+
     async def pending_effects(self, debate_id: int, limit: int = 1) -> list[tuple[int, Effect]]:
         """The oldest effects not yet done."""
 
@@ -51,26 +57,12 @@ class Store(Protocol):
     ) -> None:
         """Mark several of the debate's effects done at once (effect ids are per debate)."""
 
-    async def turn(self, debate_id: int, number: int) -> Turn:
-        """One stored turn."""
-
-    async def last_turns(self, debate_id: int, count: int) -> tuple[Turn, ...]:
-        """The latest turns, oldest first."""
-
-    async def message_url(self, debate_id: int, number: int) -> str:
-        """Where a turn was posted."""
-
     async def debates_with_work(self) -> list[int]:
         """Debates with effects still to run."""
 
-    async def open_topics(self, channel_id: int) -> list[str]:
-        """Topics still open in a channel."""
 
-    async def waiting_cards(self, channel_id: int) -> int:
-        """Approval cards waiting for a click in a channel."""
-
-    async def due_proposals(self, now: datetime) -> list[int]:
-        """Proposals past their expiry."""
+class Timers(Protocol):
+    """Each debate's timer (a poll's end, a limit's reset, an archive time), kept over restarts."""
 
     async def schedule_poll(self, debate_id: int, ends_at: datetime) -> None:
         """Store a poll's end time (a repeat keeps the first one)."""
@@ -87,8 +79,54 @@ class Store(Protocol):
     async def cancel_timer(self, debate_id: int, now: datetime) -> None:
         """Whatever the debate's timer waits for is of no more use: it never fires."""
 
+    async def next_due(self, after: datetime) -> datetime | None:
+        """When the earliest timer not yet done falls due after `after` (None: there is none)."""
+
+
+class TurnLog(Protocol):
+    """The stored turns, read back: one, the latest, where one was posted, what they cost."""
+
+    async def turn(self, debate_id: int, number: int) -> Turn:
+        """One stored turn."""
+
+    async def last_turns(self, debate_id: int, count: int) -> tuple[Turn, ...]:
+        """The latest turns, oldest first."""
+
+    async def message_url(self, debate_id: int, number: int) -> str:
+        """Where a turn was posted."""
+
+    async def record_link(self, debate_id: int, number: int, url: str) -> None:
+        """Store where a turn was posted (the link the room returned when it showed it)."""
+
     async def turn_costs(self) -> dict[str, tuple[float, int]]:
         """Per seat, the mean cost of its recorded turns that cost anything, and their count."""
+
+
+class Cards(Protocol):
+    """The proposals of each channel: the topics open there, the cards waiting, the expired."""
+
+    async def open_topics(self, channel_id: int) -> list[str]:
+        """Topics still open in a channel."""
+
+    async def waiting_cards(self, channel_id: int) -> int:
+        """Approval cards waiting for a click in a channel."""
+
+    async def due_proposals(self, now: datetime) -> list[int]:
+        """Proposals past their expiry."""
+
+    async def next_expiry(self, after: datetime) -> datetime | None:
+        """When the first card still waiting expires after `after` (None: no card waits)."""
+
+
+@dataclass(frozen=True)
+class StorePorts:
+    """The engine's storage, one narrow port per concern (one store may implement them all)."""
+
+    debates: Debates
+    effects: EffectQueue
+    timers: Timers
+    turns: TurnLog
+    cards: Cards
 
 
 class Precedents(Protocol):

@@ -16,7 +16,6 @@ from handlers.core.model import Backend, FailureKind
 from handlers.core.shorten import shorten
 from handlers.ports import DebaterError, DebaterOutput, TurnRequest
 from tools.cli_process import CliFailure, CliRun, CliTimedOut, Redactor, run_cli
-from tools.store.db import Database
 from tools.store.sessions import AgentSessions
 
 log = logging.getLogger(__name__)
@@ -33,7 +32,7 @@ class CliDebater(ABC):
 
     def __init__(
         self,
-        db: Database,
+        sessions: AgentSessions,
         *,
         participant: str,
         binary: str,
@@ -43,7 +42,7 @@ class CliDebater(ABC):
         max_concurrency: int | None = None,
     ) -> None:
         self.participant = participant
-        self._sessions = AgentSessions(db, participant)
+        self._sessions = sessions  # its rows are named by participant on every call
         self._binary = binary
         self._timeout_s = timeout_s
         self._grace_s = grace_s
@@ -107,7 +106,7 @@ class CliDebater(ABC):
 
     async def forget(self, debate_id: int) -> None:
         """Drop the debate's session id and its locks."""
-        await self._sessions.delete(debate_id)
+        await self._sessions.delete(debate_id, self.participant)
         for key in [key for key in self._locks if key[0] == debate_id]:
             if not self._locks[key].locked():
                 del self._locks[key]

@@ -30,6 +30,7 @@ from tests.doubles import FakeClock
 from tests.handlers.doubles import Crash
 from tools.gemini.core import GeminiModerator
 from tools.store.db import Database
+from tools.store.quota import ModeratorQuota
 
 STEP_BUDGET = 60  # the people's steps (restarts included) a debate may take to end
 SETTLE_TIMEOUT_S = 60.0
@@ -116,14 +117,13 @@ class Simulation:
         rng = random.Random(f"{self.seed}:process:{self.generation}")
         moderator = GeminiModerator(
             SimGemini(self),
-            self.db,
-            budget=10**9,
+            ModeratorQuota(self.db, 10**9),
             language="ko",
             sleep=self.clock.sleep,
             rules=RulesModerator(Strings("ko")),
         )
         self.handler = DebateHandler(
-            SimStore(self.db, self),
+            SimStore(self.db, self).ports(),
             moderator,
             dict.fromkeys(Backend, SimDebater(self, self.clock)),
             self.wiki,
@@ -226,7 +226,7 @@ class Simulation:
                 await asyncio.gather(*self.background, return_exceptions=True)
             for driver in drivers:
                 await asyncio.wait_for(self.h.wait_idle(driver.debate_id), SETTLE_TIMEOUT_S)
-            stuck = [d for d in drivers if await self.h._store.pending_effects(d.debate_id, 1)]
+            stuck = [d for d in drivers if await self.h._effects.pending_effects(d.debate_id, 1)]
             if any(d.world.crashed for d in drivers) or stuck:
                 await self.restart()
                 continue
@@ -257,7 +257,7 @@ class Simulation:
         """The invariants of one ended debate."""
         driver.finished = True
         self.tally.outcomes[debate.phase.value] += debate.phase.is_terminal
-        stored = await self.h._store.last_turns(debate.id, 10_000)
+        stored = await self.h._turns.last_turns(debate.id, 10_000)
         assert self.db is not None
         row = await self.db.fetch_one(OPEN_TIMERS, (debate.id,))
         seen = Seen(

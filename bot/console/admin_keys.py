@@ -7,14 +7,14 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from bot.admin import debate_line, debate_lines, open_debates
+from bot.admin import AdminReads, debate_line, debate_lines, open_debates
 from bot.formatting import status_line
 from handlers.core.events import StopRequested
 from handlers.core.i18n import Strings
 from handlers.core.model import Actor, Debate
 from handlers.debate_handler import DebateHandler
 from handlers.ports import Clock
-from tools.store.debates import DebateNotFound, SqliteStore
+from tools.store.debates import DebateNotFound
 from tools.wiki.export import export_file, export_name
 
 _COMMAND = re.compile(r"^/(list|status|stop|export)(?:\s+#?(\d+))?$", re.IGNORECASE)
@@ -26,7 +26,7 @@ class AdminKeys:
     def __init__(
         self,
         handler: DebateHandler,
-        store: SqliteStore,
+        store: AdminReads,
         strings: Strings,
         clock: Clock,
         export_dir: Path,

@@ -13,7 +13,7 @@ from typing import Literal
 from rich.console import Console
 from rich.text import Text
 
-from bot.admin import open_debates
+from bot.admin import AdminReads, open_debates
 from bot.console.admin_keys import AdminKeys
 from bot.console.card_keys import budget_in, format_in, option_in
 from bot.console.keyboard import HELP, QUIT, STOP, Keyboard
@@ -39,7 +39,6 @@ from handlers.core.model import ChatLine, Debate, Phase, Proposal
 from handlers.debate_handler import DebateHandler
 from handlers.detection import DetectionHandler, heard
 from handlers.ports import Clock
-from tools.store.debates import SqliteStore
 
 CONSOLE_CHANNEL = 1  # the terminal is one watched channel
 YES = frozenset({"y", "yes", "예", "네", "ㅇ", "o", "open"})
@@ -57,7 +56,7 @@ class ConsoleApp:
         self,
         handler: DebateHandler,
         detection: DetectionHandler,
-        store: SqliteStore,
+        store: AdminReads,
         keyboard: Keyboard,
         console: Console,
         strings: Strings,
@@ -141,8 +140,6 @@ class ConsoleApp:
         if said is not None:
             self._say(said)
             return True
-        await self._handler.expire_due()
-        await self._handler.fire_due_timers()  # a usage limit that reset meanwhile
         debate = await self._live()
         if debate is None:
             await self._chat(text)

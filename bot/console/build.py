@@ -11,10 +11,11 @@ from rich.console import Console
 from rich.panel import Panel
 from rich.text import Text
 
-from bot.compose import build_moderator, cli_debater, gemini_cli_debater, wanted_backends
 from bot.console.keyboard import Keyboard
 from bot.console.room_out import MODERATOR_GREY
 from bot.console.seats import HumanDebater, Typed
+from bot.root.engine import build_moderator, cli_debater, gemini_cli_debater, wanted_backends
+from bot.root.tables import Tables
 from bot.settings import Settings
 from handlers.core.i18n import Strings
 from handlers.core.model import Backend, Participant
@@ -22,7 +23,6 @@ from handlers.ports import Debater, Moderator
 from handlers.rules_moderator import RulesModerator
 from tools.checks import scrub
 from tools.gemini.core import GeminiModerator, ModeratorError
-from tools.store.db import Database
 from tools.wiki.backends import LocalWiki, WikiBackend
 
 
@@ -66,7 +66,7 @@ def missing_binaries(settings: Settings, options: ConsoleOptions) -> list[str]:
 
 
 async def reachable_moderator(
-    settings: Settings, options: ConsoleOptions, db: Database
+    settings: Settings, options: ConsoleOptions, tables: Tables
 ) -> tuple[Moderator, bool, str]:
     """The moderator (Gemini when configured, after one counted request to it), whether the
     `/debate` shortcut is offered (the rules never propose), and why a configured Gemini is
@@ -75,7 +75,7 @@ async def reachable_moderator(
     configured = settings.MODERATOR_BACKEND == "cli" or settings.GEMINI_API_KEY is not None
     if options.moderator == "rules" or not configured:
         return rules, True, ""
-    moderator = build_moderator(settings, db, asyncio.sleep)  # it scales waits itself
+    moderator = build_moderator(settings, tables, asyncio.sleep)  # it scales waits itself
     if isinstance(moderator, GeminiModerator):
         try:
             await moderator.ping()
@@ -88,7 +88,7 @@ async def reachable_moderator(
 def build_seats(
     settings: Settings,
     options: ConsoleOptions,
-    db: Database,
+    tables: Tables,
     keyboard: Keyboard,
     console: Console,
     strings: Strings,
@@ -100,18 +100,18 @@ def build_seats(
     seats: dict[Backend, Debater] = {}
     for backend in wanted_backends(settings):
         typed_only = backend in typed.backends
-        machine = None if typed_only else _machine(backend, settings, options, db, root)
+        machine = None if typed_only else _machine(backend, settings, options, tables, root)
         seats[backend] = HumanDebater(backend, typed, keyboard, console, strings, machine)
     return seats
 
 
 def _machine(
-    backend: Backend, settings: Settings, options: ConsoleOptions, db: Database, root: Path
+    backend: Backend, settings: Settings, options: ConsoleOptions, tables: Tables, root: Path
 ) -> Debater:
     """The CLI that answers a backend's seats no person types."""
     if backend is Backend.AG_RELAY:  # no relay in a terminal: the Gemini CLI stands in
-        return gemini_cli_debater(settings, db, options.ag_model, root / "gemini-cli-ag")
-    return cli_debater(backend, settings, db, root)
+        return gemini_cli_debater(settings, tables, options.ag_model, root / "gemini-cli-ag")
+    return cli_debater(backend, settings, tables, root)
 
 
 def _how(t: Strings, settings: Settings, options: ConsoleOptions, member: Participant) -> str:

@@ -36,7 +36,6 @@ from handlers.core.i18n import Strings
 from handlers.core.model import Debate
 from handlers.core.poll.minority import report_markdown
 from handlers.ports import NOTHING, Clock, Loaded
-from tools.store.db import Database
 from tools.store.room_messages import RoomMessages
 from tools.wiki.export import export_markdown, export_name
 
@@ -59,7 +58,7 @@ class ConsoleRoom:
         strings: Strings,
         clock: Clock,
         *,
-        db: Database,
+        messages: RoomMessages,
         typed: Typed | None = None,
         names: dict[int, str] | None = None,
         rules_only: bool = False,
@@ -68,7 +67,7 @@ class ConsoleRoom:
         self.console = console
         self._export_dir = export_dir  # where the one-file export is written at the end
         self._out = ConsoleOut(console, strings)
-        self._messages = RoomMessages(db)  # the keyed posts printed, as the Discord room's
+        self._messages = messages  # the keyed posts printed, as the Discord room's
         self._typed = typed or Typed()
         self._names = names if names is not None else {}
         self._rules_only = rules_only

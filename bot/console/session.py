@@ -15,15 +15,6 @@ from pathlib import Path
 
 from rich.console import Console
 
-from bot.compose import (
-    Engine,
-    SystemClock,
-    build_detection,
-    build_engine,
-    build_wiki_backend,
-    detection_limits,
-    handler_config,
-)
 from bot.console.app import CONSOLE_CHANNEL, ConsoleApp
 from bot.console.build import (
     ConsoleOptions,
@@ -37,12 +28,21 @@ from bot.console.build import (
 from bot.console.keyboard import Keyboard, StdinLines
 from bot.console.room import ConsoleRoom
 from bot.console.seats import HumanDebater, People
+from bot.root.engine import (
+    Engine,
+    SystemClock,
+    build_detection,
+    build_engine,
+    build_wiki_backend,
+    detection_limits,
+    handler_config,
+)
+from bot.root.tables import Tables
 from bot.settings import Settings, SettingsError
 from handlers.core.i18n import Strings
 from handlers.core.model import Backend
 from handlers.ports import Clock, Debater, Moderator
 from handlers.rules_moderator import RulesModerator
-from tools.store.db import Database
 from tools.wiki.backends import LocalWiki, WikiBackend
 
 log = logging.getLogger(__name__)
@@ -63,16 +63,16 @@ async def console_session(
     install_signals: bool = False,
 ) -> int:
     """Run the console until the input ends or the person quits; tests inject the parts."""
-    db = await Database.open(str(database_path(settings, options)))
-    session = _Session(settings, options, console, keyboard, clock, db)
+    tables = await Tables.open(str(database_path(settings, options)))
+    session = _Session(settings, options, console, keyboard, clock, tables)
     try:
         shortcut = isinstance(moderator, RulesModerator)
         if moderator is None:
             moderator, shortcut, session.unreachable = await reachable_moderator(
-                settings, options, db
+                settings, options, tables
             )
             session.closers.append(moderator)
-        built = build_seats(settings, options, db, keyboard, console, session.strings)
+        built = build_seats(settings, options, tables, keyboard, console, session.strings)
         app = await session.assemble(moderator, {**built, **(seats or {})}, rng, shortcut)
         if install_signals:
             asyncio.get_running_loop().add_signal_handler(signal.SIGINT, app.interrupt)
@@ -93,10 +93,10 @@ class _Session:
         console: Console,
         keyboard: Keyboard,
         clock: Clock,
-        db: Database,
+        tables: Tables,
     ) -> None:
         self.settings, self.options, self.console = settings, options, console
-        self.keyboard, self.clock, self.db = keyboard, clock, db
+        self.keyboard, self.clock, self.tables = keyboard, clock, tables
         self.strings = Strings(settings.LANGUAGE)
         self.people = People(options.name or self.strings("console.default_name"))
         self.closers: list[object] = []
@@ -123,7 +123,7 @@ class _Session:
             self.console,
             self.strings,
             self.clock,
-            db=self.db,
+            messages=self.tables.room_messages(),
             typed=typed,
             names=self.people.names,
             rules_only=shortcut,
@@ -131,7 +131,7 @@ class _Session:
         )
 
         self.engine = engine = build_engine(
-            self.db,
+            self.tables,
             strings=self.strings,
             backend=backend,
             wiki_root=settings.WIKI_ROOT,
@@ -154,6 +154,7 @@ class _Session:
             self.unreachable,
         )
         await engine.wiki.start()
+        engine.timers.start(engine.fire_due)  # a card's expiry, a usage limit's reset
         detection = build_detection(
             moderator,
             engine.store,
@@ -183,6 +184,7 @@ class _Session:
     async def close(self) -> None:
         """Stop the engine, let the wiki land its last writes (briefly), close everything."""
         if self.engine is not None:
+            await self.engine.timers.aclose()
             await self.engine.handler.aclose()
             # What does not land in time stays queued in SQLite for the next start.
             with contextlib.suppress(TimeoutError):
@@ -193,7 +195,7 @@ class _Session:
             aclose = getattr(closer, "aclose", None)
             if aclose is not None:
                 await aclose()
-        await self.db.close()
+        await self.tables.close()
 
 
 def run_console(settings: Settings, options: ConsoleOptions) -> int:

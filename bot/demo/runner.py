@@ -18,7 +18,6 @@ from pathlib import Path
 from rich.console import Console
 from rich.text import Text
 
-from bot.compose import build_detection, build_engine
 from bot.console.app import CONSOLE_CHANNEL
 from bot.console.room import ConsoleRoom
 from bot.console.room_out import MODERATOR_GREY, USER_AMBER, ConsoleOut
@@ -33,13 +32,14 @@ from bot.demo.replay import (
     recording_for,
 )
 from bot.formatting import page_label
+from bot.root.engine import build_detection, build_engine
+from bot.root.tables import Tables
 from handlers.core.events import Event, ProposalApproved, UserAnswered
 from handlers.core.formats import format_named
 from handlers.core.i18n import Strings
 from handlers.core.model import ChatLine, Debate, Phase, Proposal
 from handlers.debate_handler import HandlerConfig
 from handlers.detection import DetectionLimits
-from tools.store.db import Database
 from tools.wiki.backends import LocalWiki
 
 DEFAULT_OUT = Path("data") / "demo"
@@ -82,8 +82,8 @@ async def replay(
     """Play the recording through the engine; return where the pages were written."""
     recording = recording or load_recording()
     db_path, wiki_dir = prepare(out)
-    db = await Database.open(str(db_path))
-    player = _Player(console, recording, db, LocalWiki(wiki_dir), pace_s, out)
+    tables = await Tables.open(str(db_path))
+    player = _Player(console, recording, tables, LocalWiki(wiki_dir), pace_s, out)
     try:
         await player.wiki.start()
         debate = await player.play()
@@ -96,7 +96,7 @@ async def replay(
     finally:
         await player.handler.aclose()
         await player.wiki.aclose()
-        await db.close()
+        await tables.close()
 
 
 class _Player:
@@ -106,7 +106,7 @@ class _Player:
         self,
         console: Console,
         recording: Recording,
-        db: Database,
+        tables: Tables,
         local: LocalWiki,
         pace_s: float,
         out: Path,
@@ -130,12 +130,17 @@ class _Player:
         )
 
         room = ConsoleRoom(
-            console, self.t, self.clock, db=db, names=self.people.names, export_dir=out
+            console,
+            self.t,
+            self.clock,
+            messages=tables.room_messages(),
+            names=self.people.names,
+            export_dir=out,
         )
         self.out = ConsoleOut(console, self.t)
 
         self.engine = build_engine(
-            db,
+            tables,
             strings=self.t,
             backend=local,
             wiki_root=WIKI_ROOT,

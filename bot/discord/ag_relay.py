@@ -29,7 +29,6 @@ from bot.discord.render_split import FenceSplitter
 from handlers.core.model import Backend, FailureKind
 from handlers.leasing import EveryDebate, LeaseGuard
 from handlers.ports import DebaterError, DebaterOutput, TurnRequest
-from tools.store.db import Database
 from tools.store.room_messages import RoomMessages
 
 __all__ = ["AG_MODEL", "AgRelayDebater", "relay_tag"]
@@ -55,7 +54,7 @@ class AgRelayDebater:
     def __init__(
         self,
         client: discord.Client,
-        db: Database,
+        messages: RoomMessages,
         *,
         ag_user_ids: Sequence[int],
         relay_channel_id: int | None,
@@ -69,7 +68,7 @@ class AgRelayDebater:
             raise ValueError("AG_USER_IDS is empty: nobody's messages could count as AG's")
         self._client = client
         self._guard = guard or EveryDebate()  # each prompt part is posted under the lease
-        self._messages = RoomMessages(db)
+        self._messages = messages
         self._ag_ids = frozenset(ag_user_ids)
         self._relay_channel_id = relay_channel_id
         self._collector = ReplyCollector(timeout_s=timeout_s, quiet_s=quiet_s, poll_s=poll_s)

@@ -23,7 +23,7 @@ from typing import Any, Literal
 import discord
 from discord import app_commands
 
-from bot.admin import config_text, debate_line, debate_lines, open_debates
+from bot.admin import AdminReads, config_text, debate_line, debate_lines, open_debates
 from bot.discord.failures import failure_text
 from bot.discord.front import _private as private
 from bot.formatting import discord_time, status_line
@@ -33,8 +33,6 @@ from handlers.core.model import Actor, Debate, Participant
 from handlers.core.server_config import PROBLEM_PARAMS, ServerConfig, config_problem
 from handlers.debate_handler import Engine
 from handlers.ports import Clock
-from tools.store.db import Database
-from tools.store.debates import SqliteStore
 from tools.store.room_messages import RoomMessages
 from tools.store.server_settings import ServerSettings
 from tools.wiki.export import export_file, export_name
@@ -52,7 +50,9 @@ class AdminCommands:
     def __init__(
         self,
         engine: Engine,
-        db: Database,
+        reads: AdminReads,
+        rooms: RoomMessages,
+        configs: ServerSettings,
         strings: Strings,
         clock: Clock,
         *,
@@ -60,11 +60,7 @@ class AdminCommands:
         roster: tuple[Participant, ...],
     ) -> None:
         self._engine, self._strings, self._clock = engine, strings, clock
-        self._store, self._rooms, self._configs = (
-            SqliteStore(db),
-            RoomMessages(db),
-            ServerSettings(db),
-        )
+        self._store, self._rooms, self._configs = reads, rooms, configs
         self._actor = actor  # the buttons' rule of who is an approver (DiscordFront.actor)
         self._roster = roster  # PARTICIPANTS: what a server's format is checked against
 

@@ -8,7 +8,7 @@ line back to "speaking", its Stop button live again). This trace checks the leas
 process's own monotonic clock as aiohttp starts each request, after every such wait, and once
 more when the connection is in hand, the last wait before the bytes go out. Discord cannot
 refuse a write that left before the lease lapsed: the lease runner repairs what such a write
-can still spoil (bot/lease_runner.py).
+can still spoil (bot/root/lease_runner.py).
 """
 
 from __future__ import annotations

@@ -24,7 +24,6 @@ from handlers.core.shorten import shorten
 from handlers.debate_handler import Engine
 from handlers.detection import DetectionHandler
 from handlers.ports import GatewayClaims, OneGateway
-from tools.store.db import Database
 from tools.store.room_messages import RoomMessages
 
 log = logging.getLogger(__name__)
@@ -39,7 +38,7 @@ class DiscordFront:
         self,
         engine: Engine,
         detection: DetectionHandler,
-        db: Database,
+        messages: RoomMessages,
         strings: Strings,
         *,
         approver_role_id: int | None,
@@ -50,7 +49,7 @@ class DiscordFront:
         self._claims = claims or OneGateway()  # which gateway process acts on an event
         self._debater_ids = debater_ids  # AG's accounts: their words are turns, not the people's
         self._detection = detection
-        self._messages = RoomMessages(db)
+        self._messages = messages
         self._strings = strings
         self._approver_role_id = approver_role_id
 

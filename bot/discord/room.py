@@ -36,8 +36,8 @@ from handlers.core.i18n import Strings
 from handlers.core.model import Debate
 from handlers.leasing import LeaseGuard
 from handlers.ports import NOTHING, Clock, Loaded
-from tools.store.db import Database
-from tools.store.room_messages import Posted
+from tools.store.proposals import Proposals
+from tools.store.room_messages import Posted, RoomMessages
 
 # Status refreshes within this window become one edit: a turn's two or three refreshes
 # usually come within a second, and Discord allows about five edits per five seconds.
@@ -50,7 +50,8 @@ class DiscordRoom:
     def __init__(
         self,
         client: discord.Client,
-        db: Database,
+        messages: RoomMessages,
+        proposals: Proposals,
         strings: Strings,
         clock: Clock,
         *,
@@ -59,10 +60,10 @@ class DiscordRoom:
         live_window_s: float = LIVE_WINDOW_S,
         guard: LeaseGuard | None = None,
     ) -> None:
-        self._records = RoomRecords(client, db, guard)
+        self._records = RoomRecords(client, messages, guard)
         self._archive = Archive(self._records, strings)
         self._strings = strings
-        self._card = Card(self._records, db, strings)
+        self._card = Card(self._records, proposals, strings)
         self._pins = Pins(self._records, strings, clock, status_window_s)
         self._poll = Poll(self._records, strings, clock)
         self._live = Live(self._records, strings, self._pins, pace, live_window_s)

@@ -8,16 +8,14 @@ from bot.discord.room_records import NO_PINGS, RoomRecords
 from bot.discord.views import card_view
 from handlers.core.i18n import Strings
 from handlers.core.model import Debate
-from tools.store.db import Database
-
-SELECT_DECIDED_BY = "SELECT decided_by FROM proposals WHERE debate_id = ?"
+from tools.store.proposals import Proposals
 
 
 class Card:
     """Posts the card once and edits it to its end."""
 
-    def __init__(self, records: RoomRecords, db: Database, strings: Strings) -> None:
-        self._records, self._db, self._strings = records, db, strings
+    def __init__(self, records: RoomRecords, proposals: Proposals, strings: Strings) -> None:
+        self._records, self._proposals, self._strings = records, proposals, strings
 
     async def post(self, debate: Debate) -> None:
         """The approval card with its buttons."""
@@ -30,8 +28,7 @@ class Card:
         message = await self._records.message(debate.id, "card")
         if message is None:
             return
-        rows = await self._db.fetch_all(SELECT_DECIDED_BY, (debate.id,))
-        decided_by = int(rows[0][0]) if rows and rows[0][0] else debate.setup.approved_by
+        decided_by = await self._proposals.decided_by(debate.id) or debate.setup.approved_by
         strings = self._strings.of(debate)
         embed = embeds.card_embed(debate, strings, closed=True, decided_by=decided_by)
         await message.edit(embed=embed, view=None, allowed_mentions=NO_PINGS)

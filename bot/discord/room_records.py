@@ -14,7 +14,6 @@ import discord
 from bot.discord.render import nonce_of
 from handlers.core.model import Debate
 from handlers.leasing import EveryDebate, LeaseGuard
-from tools.store.db import Database
 from tools.store.room_messages import Posted, RoomMessages
 
 NO_PINGS = discord.AllowedMentions.none()
@@ -24,10 +23,10 @@ class RoomRecords:
     """Posts in the debate's channels once per key, and keeps what was posted where."""
 
     def __init__(
-        self, client: discord.Client, db: Database, guard: LeaseGuard | None = None
+        self, client: discord.Client, messages: RoomMessages, guard: LeaseGuard | None = None
     ) -> None:
         self.client = client
-        self.messages = RoomMessages(db)
+        self.messages = messages
         self.guard = guard or EveryDebate()
         self._channels: dict[int, discord.abc.Messageable] = {}  # threads made: none to fetch
 

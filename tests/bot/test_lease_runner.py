@@ -7,8 +7,8 @@ import asyncio
 from collections import Counter
 from typing import Any
 
-from bot.inbox_engine import InboxEngine
-from bot.lease_runner import LeaseRunner
+from bot.root.inbox_engine import InboxEngine
+from bot.root.lease_runner import LeaseRunner
 from handlers.core.admission import Admission
 from handlers.core.events import BudgetChosen, ProposalApproved, ProposalDeclined
 from handlers.core.model import Debate, Phase
@@ -33,8 +33,11 @@ class Outbox:
         return 0
 
 
-def runner_of(rig: LeasedRig, shown: list[Debate] | None = None) -> LeaseRunner:
-    """The rig's runner; `shown` gets each debate whose status it shows again."""
+def runner_of(
+    rig: LeasedRig, shown: list[Debate] | None = None, claimed: list[int] | None = None
+) -> LeaseRunner:
+    """The rig's runner; `shown` gets each debate whose status it shows again, `claimed` a
+    mark each time it tells the timer driver of a debate claimed."""
     assert rig.leases is not None and rig.db is not None
 
     async def show(debate: Debate) -> None:
@@ -48,14 +51,30 @@ def runner_of(rig: LeasedRig, shown: list[Debate] | None = None) -> LeaseRunner:
         Inbox(rig.db),
         capacity=5,
         poll_s=1.0,
+        claimed=(lambda: claimed.append(1)) if claimed is not None else (lambda: None),
         show_status=show,
     )
+
+
+async def test_a_debate_claimed_wakes_the_timer_driver(
+    pair: tuple[LeasedRig, LeasedRig],  # noqa: F811  # the imported fixture, by name
+) -> None:
+    holder, gateway_rig = pair
+    claimed: list[int] = []
+    gateway, runner = gateway_of(gateway_rig), runner_of(holder, claimed=claimed)
+    debate = await gateway.propose(proposal())
+    assert debate is not None
+    await runner.tick()  # claims it: its timers, stored by whichever process, are read now
+    await idle(holder, debate.id)
+    assert claimed == [1]
+    await runner.tick()  # held already: nothing new to read
+    assert claimed == [1]
 
 
 def gateway_of(rig: LeasedRig) -> InboxEngine:
     """The front's engine in a process that runs nothing (its engine holds no lease)."""
     assert rig.db is not None
-    return InboxEngine(rig.h, rig.h._store, Inbox(rig.db))
+    return InboxEngine(rig.h, rig.h._debates, Inbox(rig.db))
 
 
 async def test_commands_are_applied_in_order_once_by_the_holder(

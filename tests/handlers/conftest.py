@@ -161,7 +161,7 @@ class Rig:
         if self.make_store is not None:
             store = self.make_store(self.db)
         self.handler = DebateHandler(
-            store,
+            store.ports(),
             self.moderator,
             {
                 m.backend: Seats(m.backend, self.debaters)

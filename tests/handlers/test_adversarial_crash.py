@@ -67,7 +67,7 @@ async def test_every_crash_point_of_a_full_debate_resumes_without_duplicates(
             where = f"crash at call {at} ({log[at - 1]})"
             assert restarted, where
             assert (await rig.h.get(debate_id)).phase is Phase.CONCLUDED, where
-            turns = await rig.h._store.last_turns(debate_id, 100)
+            turns = await rig.h._turns.last_turns(debate_id, 100)
             assert [t.number for t in turns] == [1, 2, 3], where
             assert all(n == 1 for n in rig.room.turn_posts.values()), where
             assert all(n == 1 for n in rig.wiki.keys.values()), where

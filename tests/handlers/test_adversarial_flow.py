@@ -127,7 +127,7 @@ async def _run(rig: Rig, topic: str | None = None) -> int:
 
 
 async def _turns(rig: Rig, debate_id: int) -> list[Turn]:
-    return list(await rig.h._store.last_turns(debate_id, 100))
+    return list(await rig.h._turns.last_turns(debate_id, 100))
 
 
 def _page(rig: Rig) -> str:

@@ -91,7 +91,7 @@ async def test_a_whole_boardroom_debate(tmp_path: Path, language: str) -> None:
         await finish(rig, debate_id)
         debate = await rig.h.get(debate_id)
         assert debate.phase is Phase.CONCLUDED
-        turns = await rig.h._store.last_turns(debate_id, 100)
+        turns = await rig.h._turns.last_turns(debate_id, 100)
         assert [(t.number, t.round) for t in turns] == [(n, 1 + (n > 3)) for n in range(1, 7)]
         assert [r.task for r in rig.moderator.task_requests] == TASKS
         assert proposal().question in rig.moderator.task_requests[0].prompt
@@ -124,21 +124,6 @@ async def test_a_whole_boardroom_debate(tmp_path: Path, language: str) -> None:
         await rig.stop()
 
 
-async def test_the_last_word_links_the_synthesis_that_records_the_outcome(tmp_path: Path) -> None:
-    # Before, the thread's last word linked the page the format lists last: a member's
-    # round-2 answer, which records one vote, not the panel's outcome.
-    rig = board(tmp_path / "record.sqlite3")
-    await rig.start()
-    try:
-        debate_id = await open_board(rig)
-        await finish(rig, debate_id)
-        _, key, params = rig.room.notices[-1]
-        assert key == "debate.outcome_recorded"
-        assert params["url"] == f"https://wiki.test/debates/{debate_id}/synthesis"
-    finally:
-        await rig.stop()
-
-
 async def test_round_one_is_isolated_in_every_prompt_and_in_the_thread(tmp_path: Path) -> None:
     rig = board(tmp_path / "isolated.sqlite3")
     stored = {seat: asyncio.Event() for seat in (AG, CLAUDE)}
@@ -146,7 +131,7 @@ async def test_round_one_is_isolated_in_every_prompt_and_in_the_thread(tmp_path:
 
     async def last_to_answer() -> str:
         await asyncio.wait_for(asyncio.gather(*(e.wait() for e in stored.values())), 10)
-        pending = await rig.h._store.pending_effects(debate_id, 100)
+        pending = await rig.h._effects.pending_effects(debate_id, 100)
         queued_before_last.extend(effect.kind for _, effect in pending)
         return position(GEMINI, "no")
 
@@ -167,7 +152,7 @@ async def test_round_one_is_isolated_in_every_prompt_and_in_the_thread(tmp_path:
         # Two answers were stored and the third not yet: nothing of them is on its way out.
         assert queued_before_last and "post_turn" not in queued_before_last
         assert "append_round_log" not in queued_before_last
-        turns = await rig.h._store.last_turns(debate_id, 100)
+        turns = await rig.h._turns.last_turns(debate_id, 100)
         first = [t for t in turns if t.round == 1]
         assert len(first) == 3
         for member in PANEL:
@@ -200,7 +185,7 @@ async def test_a_missing_part_gets_one_repair_request(tmp_path: Path) -> None:
         assert ("boardroom.repair", {"seat": "AG", "missing": "risks (2+)"}) in [
             (k, p) for _, k, p in rig.room.notices
         ]
-        turns = await rig.h._store.last_turns(debate_id, 100)
+        turns = await rig.h._turns.last_turns(debate_id, 100)
         ag = [t.text for t in turns if t.seat == AG]
         assert ag[:2] == [no_risks, still_none]  # both kept verbatim
         assert prompts[2].count(no_risks) == 1 and prompts[2].count(still_none) == 1
@@ -253,15 +238,12 @@ async def test_stop_during_round_two_ends_it_and_keeps_round_one(tmp_path: Path)
         await finish(rig, debate_id)
         debate = await rig.h.get(debate_id)
         assert debate.phase is Phase.STOPPED and debate.floor.asked == ()
-        turns = await rig.h._store.last_turns(debate_id, 100)
+        turns = await rig.h._turns.last_turns(debate_id, 100)
         assert {t.seat for t in turns if t.round == 1} == {AG, CLAUDE, GEMINI}
         assert all(count == 1 for count in rig.room.turn_posts.values())
         assert {n for _, n in rig.room.turn_posts} == {t.number for t in turns}
         assert [r.task for r in rig.moderator.task_requests] == ["decision"]  # no synthesis
         assert len(rig.room.summaries) == 1
-        _, key, params = rig.room.notices[-1]  # no synthesis: the Round-Log records it
-        assert key == "debate.outcome_recorded"
-        assert params["url"] == f"https://wiki.test/debates/{debate_id}/round-log"
     finally:
         await rig.stop()
 
@@ -289,7 +271,7 @@ async def test_a_crash_anywhere_asks_nothing_twice_and_posts_nothing_twice(
             debate_id = await open_board(rig)
             await finish(rig, debate_id)
             where = f"crash at call {at} ({rig.plan.log[at - 1]})"
-            stored = {t.number for t in await rig.h._store.last_turns(debate_id, 100)}
+            stored = {t.number for t in await rig.h._turns.last_turns(debate_id, 100)}
             between += stored & {1, 2, 3} not in (set(), {1, 2, 3})
             crashed_debate = await rig.h.get(debate_id)
             during_synthesis += crashed_debate.floor.step == "task:synthesis"
@@ -298,7 +280,7 @@ async def test_a_crash_anywhere_asks_nothing_twice_and_posts_nothing_twice(
             await finish(rig, debate_id)
 
             assert (await rig.h.get(debate_id)).phase is Phase.CONCLUDED, where
-            turns = await rig.h._store.last_turns(debate_id, 100)
+            turns = await rig.h._turns.last_turns(debate_id, 100)
             assert sorted(t.number for t in turns) == [1, 2, 3, 4, 5, 6], where
             for member, double in rig.debaters.items():
                 again = {r.turn for r in double.requests[asked_before[member] :]}

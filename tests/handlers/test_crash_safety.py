@@ -59,7 +59,7 @@ async def test_every_crash_point_resumes_without_loss_or_duplication(tmp_path: P
             debate = await rig.h.get(debate_id)
             where = f"crash at call {at} ({rig.plan.log[at - 1]})"
             assert debate.phase is Phase.CONCLUDED, where
-            turns = await rig.h._store.last_turns(debate_id, 100)
+            turns = await rig.h._turns.last_turns(debate_id, 100)
             assert [t.number for t in turns] == list(range(1, 7)), where
             assert sorted(rig.room.turn_posts.items()) == [
                 ((debate_id, n), 1) for n in range(1, 7)

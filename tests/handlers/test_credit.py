@@ -131,7 +131,7 @@ async def test_a_limit_mid_round_keeps_the_answers_still_arriving_and_holds_them
     try:
         debate = await rig.h.get(debate_id)
         assert debate.phase is Phase.AWAITING_USER and debate.people.paused == "limit"
-        stored = await rig.h._store.last_turns(debate_id, 10)
+        stored = await rig.h._turns.last_turns(debate_id, 10)
         assert sorted(t.seat for t in stored) == [AG, GEMINI]
         assert not rig.room.turn_posts  # the round is blind until every member is in
         assert [a.participant for a in debate.floor.asked] == [CLAUDE] and debate.floor.asked[
@@ -154,7 +154,7 @@ async def test_the_people_ending_a_limit_pause_post_and_log_every_answer_given(
         assert (
             ended.phase.is_terminal and not ended.people.paused and ended.spend.resumes_at is None
         )
-        stored = await rig.h._store.last_turns(debate_id, 10)
+        stored = await rig.h._turns.last_turns(debate_id, 10)
         assert sorted(t.seat for t in stored) == [AG, GEMINI]
         for turn in stored:
             assert rig.room.turn_posts[(debate_id, turn.number)] == 1
@@ -214,7 +214,7 @@ async def test_a_limit_reset_out_of_range_pauses_within_bounds(
     paused = await rig.h.get(made.id)
     assert paused.phase is Phase.AWAITING_USER and paused.people.paused == "limit"
     assert paused.spend.resumes_at == rig.clock.now() + timedelta(seconds=wait_s)
-    assert not await rig.h._store.pending_effects(made.id, 1)  # nothing left failing
+    assert not await rig.h._effects.pending_effects(made.id, 1)  # nothing left failing
 
 
 async def test_a_rate_limit_retry_after_out_of_range_is_waited_at_most_fifteen_minutes(

@@ -46,7 +46,7 @@ async def test_a_debate_runs_to_max_rounds_with_random_order_and_verbatim_relay(
 
     debate = await rig.h.get(debate_id)
     assert debate.phase is Phase.CONCLUDED and debate.ending.outcome is Outcome.MAX_ROUNDS
-    turns = await rig.h._store.last_turns(debate_id, 100)
+    turns = await rig.h._turns.last_turns(debate_id, 100)
     assert [t.number for t in turns] == [1, 2, 3, 4, 5, 6]
     # each round both seats speak once, in the order drawn by the seeded source
     draws = random.Random(rig.seed)
@@ -285,7 +285,7 @@ async def test_the_conclusion_sees_each_seats_latest_turn_even_after_two_in_a_ro
         try:
             debate_id = await opened(rig)
             await idle(rig, debate_id)
-            turns = await rig.h._store.last_turns(debate_id, 100)
+            turns = await rig.h._turns.last_turns(debate_id, 100)
             view = rig.moderator.views[-1]  # the one the Conclusion was written from
         finally:
             await rig.stop()

@@ -32,7 +32,7 @@ async def _first_turn(rig: Rig, text: str) -> int:
 async def test_a_surrogate_escape_in_the_block_is_stored_and_posted_once(rig: Rig) -> None:
     text = '```json\n{"opinion": "U+D800 looks like \\ud800 in JSON", "stance": "agree"}\n```'
     debate_id = await _first_turn(rig, text)
-    turn = await rig.h._store.turn(debate_id, 1)
+    turn = await rig.h._turns.turn(debate_id, 1)
     assert turn.text == text and turn.parsed.opinion == "U+D800 looks like \\ud800 in JSON"
     assert rig.room.turn_posts[(debate_id, 1)] == 1
     assert sum(len(d.requests) for d in rig.debaters.values()) == 6  # nobody asked twice
@@ -41,7 +41,7 @@ async def test_a_surrogate_escape_in_the_block_is_stored_and_posted_once(rig: Ri
 async def test_a_lone_surrogate_in_the_raw_reply_is_stored_exactly(rig: Rig) -> None:
     text = "a lone \ud800 surrogate and a NUL \x00 in prose"
     debate_id = await _first_turn(rig, text)
-    turn = await rig.h._store.turn(debate_id, 1)
+    turn = await rig.h._turns.turn(debate_id, 1)
     assert turn.text == text and turn.raw == f"RAW<{text}>"
     expected = hashlib.sha256(turn.raw.encode("utf-8", "surrogatepass")).hexdigest()
     assert turn.sha256 == expected
@@ -55,7 +55,7 @@ async def test_deep_nesting_and_a_brace_flood_are_turns_not_failures(rig: Rig) -
     first = random.Random(rig.seed).choice((AG, CLAUDE))
     rig.debaters[other(first)].enqueue(flood)
     debate_id = await _first_turn(rig, deep)
-    turns = await rig.h._store.last_turns(debate_id, 100)
+    turns = await rig.h._turns.last_turns(debate_id, 100)
     assert len(turns) == 6 and {t.text for t in turns} >= {deep, flood}
     assert all(count == 1 for count in rig.room.turn_posts.values())
     assert "turn.no_block" in rig.room.notice_keys()

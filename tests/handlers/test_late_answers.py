@@ -55,7 +55,7 @@ async def test_a_stop_that_lands_after_the_answer_came_keeps_the_answer(tmp_path
         await asyncio.wait_for(rig.h.wait_idle(made.id), 10)
         ended = await rig.h.get(made.id)
         assert ended.phase is Phase.STOPPED and ended.floor.turns == 1 and not ended.floor.late
-        [turn] = await rig.h._store.last_turns(made.id, 10)
+        [turn] = await rig.h._turns.last_turns(made.id, 10)
         assert rig.room.turn_posts[(made.id, turn.number)] == 1
         assert rig.wiki.keys[f"{made.id}:round-log:{turn.number}"] == 1
         assert ended.spend.cost_usd == turn.meta.cost_usd  # its cost counts too

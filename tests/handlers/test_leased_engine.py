@@ -39,8 +39,8 @@ class LeasedRig(Rig):
         clocks = self.clocks
         self.leases = Leases(self.db, self.owner, LeaseTiming(30), monotonic=clocks.monotonic)
         clocks.db = clocks.db or self.db
-        self.handler = DebateHandler(  # as bot.compose builds it with leases
-            LeasedStore(self.db, self.leases),
+        self.handler = DebateHandler(  # as bot.root.engine builds it with leases
+            LeasedStore(self.db, self.leases).ports(),
             self.moderator,
             {m.backend: Seats(m.backend, self.debaters) for m in self.roster},
             self.wiki,
@@ -121,7 +121,7 @@ async def test_a_holder_paused_past_its_lease_stores_and_posts_nothing_more(
     posts = first.room.turn_posts + second.room.turn_posts
     assert posts == Counter({(debate.id, 1): 1, (debate.id, 2): 1})
     assert first.room.turn_posts == Counter() and first.room.conclusions == []
-    turns = await second.h._store.last_turns(debate.id, 10)
+    turns = await second.h._turns.last_turns(debate.id, 10)
     assert "late reply" not in "".join(t.text for t in turns)
 
 
@@ -131,4 +131,4 @@ async def test_two_engines_proposing_one_chat_at_once_store_one_card(
     first, second = pair  # two gateway processes that both detected the same chat
     made = await asyncio.gather(first.h.propose(proposal()), second.h.propose(proposal()))
     assert len([debate for debate in made if debate is not None]) == 1
-    assert await first.h._store.waiting_cards(1) == 1
+    assert await first.h._cards.waiting_cards(1) == 1

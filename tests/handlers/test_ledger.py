@@ -82,7 +82,7 @@ def _moderators(front_page: str) -> str:
 
 
 async def _turns(rig: Rig, debate_id: int) -> list[Turn]:
-    return sorted(await rig.h._store.last_turns(debate_id, 100), key=lambda t: t.number)
+    return sorted(await rig.h._turns.last_turns(debate_id, 100), key=lambda t: t.number)
 
 
 def _pages(rig: Rig, debate_id: int) -> dict[str, tuple[str, str]]:
@@ -159,7 +159,7 @@ async def test_orchestrated_rounds_pass_the_barrier_and_show_exactly_the_others(
     await rig.start()
     events: list[tuple[str, str, int]] = []
     others_stored = asyncio.Event()
-    store = rig.h._store
+    store = rig.h._debates
     save = store.save_step
 
     async def recorded_save(
@@ -411,7 +411,7 @@ async def test_a_kill_inside_a_fanned_out_round_asks_only_the_missing(tmp_path: 
             await rig.h.submit(debate.id, ProposalApproved(ALICE))
             await asyncio.wait_for(rig.h.wait_idle(debate.id), 10)
             where = f"crash at call {at} ({rig.plan.log[at - 1]})"
-            stored = {t.number for t in await rig.h._store.last_turns(debate.id, 100)}
+            stored = {t.number for t in await rig.h._turns.last_turns(debate.id, 100)}
             inside += len(stored) % len(TRIO) != 0  # a round part-answered, in any order
             asked = {m: len(d.requests) for m, d in rig.debaters.items()}
             await rig.rebuild()

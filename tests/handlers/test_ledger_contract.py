@@ -56,7 +56,7 @@ async def test_a_reply_missing_its_fields_is_asked_for_once_more(tmp_path: Path)
         said = [(k, p) for _, k, p in rig.room.notices if k == "ledger.repair"]
         assert said == [("ledger.repair", {"seat": "AG", "missing": "contested, concessions"})]
         assert "AG: still lacking" in rig.debaters[CLAUDE].requests[0].prompt  # goes on
-        assert [t.seat for t in await rig.h._store.last_turns(done.id, 10)] == [AG, AG, CLAUDE]
+        assert [t.seat for t in await rig.h._turns.last_turns(done.id, 10)] == [AG, AG, CLAUDE]
     finally:
         await rig.stop()
 

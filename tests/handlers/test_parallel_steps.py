@@ -68,7 +68,7 @@ async def test_a_step_asks_its_participants_at_once(tmp_path: Path) -> None:
         await asyncio.wait_for(rig.h.wait_idle(debate_id), 10)
         debate = await rig.h.get(debate_id)
         assert debate.phase is Phase.CONCLUDED
-        turns = await rig.h._store.last_turns(debate_id, 100)
+        turns = await rig.h._turns.last_turns(debate_id, 100)
         assert [t.number for t in turns] == [1, 2, 3, 4, 5, 6]
         assert {t.seat for t in turns if t.round == 1} == {AG, CLAUDE, GEMINI}
         assert {t.seat for t in turns if t.round == 2} == {AG, CLAUDE, GEMINI}
@@ -83,7 +83,7 @@ async def test_a_brief_never_carries_what_the_format_hides(tmp_path: Path) -> No
     try:
         debate_id = await _open(rig)
         await asyncio.wait_for(rig.h.wait_idle(debate_id), 10)
-        turns = {t.number: t for t in await rig.h._store.last_turns(debate_id, 100)}
+        turns = {t.number: t for t in await rig.h._turns.last_turns(debate_id, 100)}
         first_round = [t for t in turns.values() if t.round == 1]
         for member in TRIO:
             requests = {r.turn: r for r in rig.debaters[member.id].requests}
@@ -121,7 +121,7 @@ async def test_a_crash_between_any_two_answers_asks_only_the_missing_ones(tmp_pa
             await asyncio.wait_for(rig.h.wait_idle(debate_id), 10)
             where = f"crash at call {at} ({rig.plan.log[at - 1]})"
             assert rig.plan.fired, where
-            stored = {t.number for t in await rig.h._store.last_turns(debate_id, 100)}
+            stored = {t.number for t in await rig.h._turns.last_turns(debate_id, 100)}
             if stored & {1, 2, 3} not in (set(), {1, 2, 3}) or stored & {4, 5, 6} not in (
                 set(),
                 {4, 5, 6},
@@ -132,7 +132,7 @@ async def test_a_crash_between_any_two_answers_asks_only_the_missing_ones(tmp_pa
             await asyncio.wait_for(rig.h.wait_idle(debate_id), 10)
 
             assert (await rig.h.get(debate_id)).phase is Phase.CONCLUDED, where
-            turns = await rig.h._store.last_turns(debate_id, 100)
+            turns = await rig.h._turns.last_turns(debate_id, 100)
             assert sorted(t.number for t in turns) == [1, 2, 3, 4, 5, 6], where
             for member, double in rig.debaters.items():
                 again = {r.turn for r in double.requests[asked_before[member] :]}
@@ -178,7 +178,7 @@ async def test_stop_during_a_parallel_step_ends_every_running_participant(
         assert ended == {AG, CLAUDE, GEMINI}
         debate = await rig.h.get(debate_id)
         assert debate.phase is Phase.STOPPED and debate.floor.asked == ()
-        assert await rig.h._store.last_turns(debate_id, 100) == ()
+        assert await rig.h._turns.last_turns(debate_id, 100) == ()
         assert len(rig.room.conclusions) == 1
     finally:
         await rig.stop()
@@ -196,7 +196,7 @@ async def test_a_participant_skipped_in_a_parallel_step_leaves_the_others_standi
         await asyncio.wait_for(rig.h.wait_idle(debate_id), 10)
         debate = await rig.h.get(debate_id)
         assert debate.phase is Phase.CONCLUDED
-        turns = await rig.h._store.last_turns(debate_id, 100)
+        turns = await rig.h._turns.last_turns(debate_id, 100)
         first = sorted((t.number, t.seat) for t in turns if t.round == 1)
         assert first == [(1, AG), (2, CLAUDE)]
         second = sorted((t.number, t.seat) for t in turns if t.round == 2)

@@ -51,7 +51,7 @@ async def test_a_reply_that_came_while_the_store_was_down_is_saved_not_asked_aga
         ended = await rig.h.get(debate_id)
         assert ended.phase is Phase.CONCLUDED and ended.ending.outcome is Outcome.MAX_ROUNDS
         assert stores[0].refused == [1, 1]  # turn 1's save refused twice, then stored
-        turns = await rig.h._store.last_turns(debate_id, 10)
+        turns = await rig.h._turns.last_turns(debate_id, 10)
         assert [t.number for t in turns] == [1, 2, 3, 4]
         asked = sorted(r.turn for d in rig.debaters.values() for r in d.requests)
         assert asked == [1, 2, 3, 4]  # each turn asked once: turn 1's reply was kept

@@ -38,13 +38,13 @@ async def test_a_debate_left_mid_turn_by_the_release_resumes_and_ends(tmp_path: 
         before = await rig.h.get(1)
         assert before.phase is Phase.SPEAKING and before.floor.speaker == AG
         assert before.floor.log == ((1, CLAUDE),)  # migration 0011 rebuilt it from the stored turns
-        first = await rig.h._store.turn(1, 1)
+        first = await rig.h._turns.turn(1, 1)
         assert await rig.h.resume_all() == [1]
         await asyncio.wait_for(rig.h.wait_idle(1), 10)
 
         debate = await rig.h.get(1)
         assert debate.phase is Phase.CONCLUDED and debate.ending.outcome is Outcome.MAX_ROUNDS
-        turns = await rig.h._store.last_turns(1, 100)
+        turns = await rig.h._turns.last_turns(1, 100)
         assert [t.number for t in turns] == [1, 2, 3, 4, 5, 6]
         # The stored ask of turn 2 ran once: AG got Claude's turn 1 verbatim, and the agenda,
         # which the old engine never gave the round's second speaker.

@@ -26,7 +26,7 @@ from tests.handlers.test_handler_flow import idle, opened
 
 
 async def _turns(rig: Rig, debate_id: int) -> list[Turn]:
-    return list(await rig.h._store.last_turns(debate_id, 100))
+    return list(await rig.h._turns.last_turns(debate_id, 100))
 
 
 def _requests(rig: Rig) -> dict[int, TurnRequest]:

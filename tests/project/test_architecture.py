@@ -247,7 +247,7 @@ def test_the_cycle_check_finds_a_cycle() -> None:
 
 def test_the_graph_sees_imports_inside_functions() -> None:
     # bot/__main__.py imports the Discord app inside a function, so discord.py loads only to run
-    assert "bot.discord.app" in _graph()["bot.__main__"]
+    assert "bot.root.discord_app" in _graph()["bot.__main__"]
 
 
 def test_the_graph_sees_imports_only_the_type_checker_reads() -> None:
@@ -261,7 +261,42 @@ def test_exactly_one_module_constructs_the_engine() -> None:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call) and ast.unparse(node.func).endswith("DebateHandler"):
                 builders.add(name)
-    assert builders == {"bot.compose"}
+    assert builders == {"bot.root.engine"}
+
+
+RAW_DATABASE = {
+    "tools.store.db.Database",
+    "tools.store.db_port.Database",
+    "tools.store.db_sqlite",
+    "tools.store.db_postgres",
+}
+HOLDERS = ("tools.store", "bot.root")  # the store, and the composition root that opens it
+
+
+def _raw_database_users() -> set[str]:
+    """The product modules outside the store and the root that import the database itself."""
+    users = set()
+    for name, path in _modules().items():
+        imported = _imported_names(ast.parse(path.read_text(encoding="utf-8")))
+        if not name.startswith(HOLDERS) and any(
+            n == raw or n.startswith(f"{raw}.") for n in imported for raw in RAW_DATABASE
+        ):
+            users.add(name)
+    return users
+
+
+def test_only_the_store_and_the_composition_root_hold_the_database() -> None:
+    # Every other module gets its own table (or a port) from bot/root, never the database.
+    assert _raw_database_users() == set()
+
+
+def test_the_database_check_sees_the_holders() -> None:
+    holders = {
+        name
+        for name, path in _modules().items()
+        if "tools.store.db.Database" in _imported_names(ast.parse(path.read_text("utf-8")))
+    }
+    assert {"bot.root.tables", "tools.store.debates"} <= holders
 
 
 def test_one_module_starts_programs() -> None:

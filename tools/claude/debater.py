@@ -15,7 +15,7 @@ from tools.claude.output import classify, window_of
 from tools.claude.stream import progress, result_line
 from tools.cli_debater import CliDebater
 from tools.cli_process import CliFailure, CliRun, cli_environment
-from tools.store.db import Database
+from tools.store.sessions import AgentSessions
 
 __all__ = [
     "API_KEY",
@@ -67,7 +67,7 @@ class ClaudeCodeDebater(CliDebater):
 
     def __init__(
         self,
-        db: Database,
+        sessions: AgentSessions,
         *,
         binary: str,
         system_prompt: str,
@@ -84,7 +84,7 @@ class ClaudeCodeDebater(CliDebater):
     ) -> None:
         names = read_only_tools(tools)
         super().__init__(
-            db,
+            sessions,
             participant=CLAUDE,
             binary=binary,
             timeout_s=timeout_s,

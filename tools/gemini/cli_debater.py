@@ -29,7 +29,7 @@ from tools.gemini.cli import (
     usage,
     write_workspace,
 )
-from tools.store.db import Database
+from tools.store.sessions import AgentSessions
 
 # What the debater may use: reading files and the web, never writing or running anything.
 READ_ONLY_TOOLS = (
@@ -59,7 +59,7 @@ class GeminiCliDebater(CliDebater):
 
     def __init__(
         self,
-        db: Database,
+        sessions: AgentSessions,
         *,
         binary: str,
         system_prompt: str,
@@ -71,7 +71,7 @@ class GeminiCliDebater(CliDebater):
         grace_s: float = 3.0,
     ) -> None:
         super().__init__(
-            db,
+            sessions,
             participant=participant,
             binary=binary,
             timeout_s=timeout_s,

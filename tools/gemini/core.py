@@ -31,7 +31,6 @@ from tools.gemini.context import (
     judge_prompt,
     task_prompt,
 )
-from tools.gemini.quota import REASON_QUOTA, ModeratorQuota, quota_day
 from tools.gemini.schemas import (
     ConclusionReply,
     DetectionReply,
@@ -42,7 +41,7 @@ from tools.gemini.schemas import (
     validated,
 )
 from tools.gemini.task_schemas import task_answer
-from tools.store.db import Database
+from tools.store.quota import REASON_QUOTA, ModeratorQuota
 
 log = logging.getLogger(__name__)
 
@@ -132,21 +131,19 @@ class Backend(Protocol):
 
 class GeminiModerator:
     """The Moderator port over a backend (the API or the CLI); falls back to `rules` step by
-    step; `budget` requests a day, counted in the database."""
+    step; its `quota` counts the requests of each day against their budget."""
 
     def __init__(
         self,
         backend: Backend,
-        db: Database,
+        quota: ModeratorQuota,
         *,
-        budget: int,
         language: str,
         sleep: Sleep,
         rules: RulesModerator,
-        today: Callable[[], date] = quota_day,
     ) -> None:
         self._backend = backend
-        self._quota = ModeratorQuota(db, budget, today)
+        self._quota = quota
         self._language = language
         self._sleep = sleep
         self._rules = rules

@@ -10,16 +10,25 @@ from datetime import datetime, timedelta
 
 from handlers.core.effects import Effect
 from handlers.core.model import Debate, Phase, Turn
+from handlers.store_ports import StorePorts
 from tools.store.db import Database, Params
 from tools.store.debate_rows import debate_of, state_text
 from tools.store.effect_queue import EffectQueue
 from tools.store.inbox import MARK_DONE
-from tools.store.polls import CLOSE_DUE, CLOSE_POLL, INSERT_POLL, INSERT_RESUME, SELECT_DUE
+from tools.store.polls import (
+    CLOSE_DUE,
+    CLOSE_POLL,
+    INSERT_POLL,
+    INSERT_RESUME,
+    SELECT_DUE,
+    SELECT_NEXT_DUE,
+)
 from tools.store.turns import (
     INSERT_TURN,
     SELECT_MESSAGE_URL,
     SELECT_TURN,
     SELECT_TURNS,
+    UPDATE_MESSAGE_URL,
     turn_of,
     turn_row,
 )
@@ -55,6 +64,10 @@ SELECT p.debate_id FROM proposals p JOIN debates d ON d.id = p.debate_id
 WHERE p.decided_at IS NULL AND d.phase = 'proposed' AND p.expires_at <= ?
 ORDER BY p.debate_id
 """
+SELECT_NEXT_EXPIRY = """
+SELECT min(p.expires_at) FROM proposals p JOIN debates d ON d.id = p.debate_id
+WHERE p.decided_at IS NULL AND d.phase = 'proposed' AND p.expires_at > ?
+"""
 SELECT_OPEN = f"""
 SELECT id FROM debates WHERE phase IN ({LIVE_PHASES}) ORDER BY id
 """  # noqa: S608  # the phases are the engine's own constants
@@ -84,6 +97,10 @@ class SqliteStore:
         self._as_bytes = db.dialect == "postgres"
         # A step and a completion read, change and write the same column: one at a time.
         self._queue_locks: dict[int, asyncio.Lock] = {}
+
+    def ports(self) -> StorePorts:
+        """This store as the engine's narrow ports (it implements each of them)."""
+        return StorePorts(debates=self, effects=self, timers=self, turns=self, cards=self)
 
     async def create(
         self, draft: Debate, ttl: timedelta, effects: Sequence[Effect]
@@ -213,10 +230,13 @@ class SqliteStore:
         return tuple(turn_of(row) for row in reversed(rows))
 
     async def message_url(self, debate_id: int, number: int) -> str:
-        """Where a turn was posted (its first message, as the room recorded it), or ''."""
-        key = f"turn:{number}:0"
-        row = await self._db.fetch_one(SELECT_MESSAGE_URL, (debate_id, key, debate_id, number))
+        """Where a turn was posted (the link its first message has), or ''."""
+        row = await self._db.fetch_one(SELECT_MESSAGE_URL, (debate_id, number))
         return str(row[0] or "") if row else ""
+
+    async def record_link(self, debate_id: int, number: int, url: str) -> None:
+        """Store where a turn was posted (the room's link to its first message)."""
+        await self._write(debate_id, [(UPDATE_MESSAGE_URL, (url, debate_id, number))])
 
     async def debates_with_work(self) -> list[int]:
         """Debates that have effects still to run (to resume after a restart)."""
@@ -236,6 +256,11 @@ class SqliteStore:
         return [
             row[0] for row in await self._db.fetch_all(SELECT_DUE_PROPOSALS, (now.isoformat(),))
         ]
+
+    async def next_expiry(self, after: datetime) -> datetime | None:
+        """When the first card still waiting expires after `after` (None: no card waits)."""
+        row = await self._db.fetch_one(SELECT_NEXT_EXPIRY, (after.isoformat(),))
+        return datetime.fromisoformat(str(row[0])) if row and row[0] else None
 
     async def schedule_poll(self, debate_id: int, ends_at: datetime) -> None:
         """Store a poll's end time (a repeat keeps the first one)."""
@@ -258,6 +283,11 @@ class SqliteStore:
     async def cancel_timer(self, debate_id: int, now: datetime) -> None:
         """The debate's timer never fires (its poll read early, the debate ended)."""
         await self._write(debate_id, [(CLOSE_POLL, (now.isoformat(), debate_id))])
+
+    async def next_due(self, after: datetime) -> datetime | None:
+        """When the earliest timer not yet done falls due after `after` (None: there is none)."""
+        row = await self._db.fetch_one(SELECT_NEXT_DUE, (after.isoformat(),))
+        return datetime.fromisoformat(str(row[0])) if row and row[0] else None
 
     async def turn_costs(self) -> dict[str, tuple[float, int]]:
         """Per seat, the mean cost of its recorded turns that cost anything, and their count."""

@@ -17,6 +17,7 @@ DO UPDATE SET ends_at = excluded.ends_at, closed_at = NULL
 SELECT_DUE = """
 SELECT debate_id FROM polls WHERE closed_at IS NULL AND ends_at <= ? ORDER BY debate_id
 """
+SELECT_NEXT_DUE = "SELECT min(ends_at) FROM polls WHERE closed_at IS NULL AND ends_at > ?"
 CLOSE_POLL = "UPDATE polls SET closed_at = ? WHERE debate_id = ? AND closed_at IS NULL"
 # Only the timer that fired: one set meanwhile for later (an ended room's archive) stays.
 CLOSE_DUE = """

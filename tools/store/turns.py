@@ -22,12 +22,9 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 """
 SELECT_TURNS = "SELECT * FROM turns WHERE debate_id = ? ORDER BY number DESC LIMIT ?"
 SELECT_TURN = "SELECT * FROM turns WHERE debate_id = ? AND number = ?"
-# Where a turn was posted: the room's own record of the post (written when it posted, so a
-# repeat posts nothing), else the column earlier releases wrote.
-SELECT_MESSAGE_URL = """
-SELECT url FROM room_messages WHERE debate_id = ? AND key = ? AND url <> ''
-UNION ALL SELECT message_url FROM turns WHERE debate_id = ? AND number = ?
-"""
+# Where a turn was posted: the link the room gave the engine when it posted the turn.
+SELECT_MESSAGE_URL = "SELECT message_url FROM turns WHERE debate_id = ? AND number = ?"
+UPDATE_MESSAGE_URL = "UPDATE turns SET message_url = ? WHERE debate_id = ? AND number = ?"
 
 
 def turn_row(turn: Turn, as_bytes: bool) -> tuple[object, ...]:

@@ -4,52 +4,16 @@ merged in (tools.wiki.merge), written, and recorded done with the hash of what w
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, fields, replace
+from dataclasses import replace
 from datetime import datetime
 
-from tools.store.db import Database, Row
+from tools.store.wiki_outbox import Entry, LandedPages
 from tools.wiki.backends import ASSET_SUFFIXES, WikiBackend, WikiError
 from tools.wiki.merge import Mode, content_hash, plan_write
 from tools.wiki.pages import Translate
 from tools.wiki.round_log import is_round_log, target_part
 
-# What the bot last wrote to a page: its newest landed entry there, else what an earlier
-# release recorded in wiki_pages.
-SELECT_WRITTEN_HASH = """
-SELECT written_hash FROM wiki_outbox WHERE written_path = ? AND written_hash IS NOT NULL
-ORDER BY id DESC LIMIT 1
-"""
-SELECT_KNOWN_HASH = "SELECT content_hash FROM wiki_pages WHERE path = ?"
-# A debate's writes so far: landed, and refused because its folder held another debate's pages.
-SELECT_FOLDER_STATE = """
-SELECT count(written_hash), count(CASE WHEN last_error LIKE 'folder_taken:%' THEN 1 END)
-FROM wiki_outbox WHERE debate_id = ?
-"""
 FOLDER_TAKEN = "folder_taken"  # a WikiError's code: the path holds another debate's page
-MARK_DONE = """
-UPDATE wiki_outbox SET done_at = ?, next_attempt_at = NULL, written_path = ?, written_hash = ?
-WHERE id = ?
-"""
-
-
-@dataclass(frozen=True)
-class Entry:
-    """One queued write, as `wiki_outbox` holds it."""
-
-    id: int
-    debate_id: int
-    dedup_key: str
-    path: str
-    title: str
-    mode: Mode
-    content: str
-    attempts: int
-
-    @classmethod
-    def of(cls, row: Row) -> Entry:
-        """The entry in a row of SELECT_NEXT."""
-        values = {field.name: row[field.name] for field in fields(cls)}
-        return cls(**values | {"mode": Mode(row["mode"])})
 
 
 class PageWriter:
@@ -57,12 +21,12 @@ class PageWriter:
 
     def __init__(
         self,
-        db: Database,
+        landed: LandedPages,
         backend: WikiBackend,
         part_limit: int,
         now: Callable[[], datetime],
     ) -> None:
-        self._db = db
+        self._landed = landed
         self._backend = backend
         self._part_limit = part_limit
         self._now = now
@@ -74,7 +38,7 @@ class PageWriter:
         # A file such as the diagram is the bot's alone (no person's edit to keep in it): it is
         # written as it is, unread.
         current = None
-        if entry.mode is Mode.APPEND and is_round_log(entry.path):
+        if entry.mode == Mode.APPEND and is_round_log(entry.path):
             found = await target_part(
                 self._backend,
                 entry.path,
@@ -91,7 +55,7 @@ class PageWriter:
         # what the bot last wrote there, to tell a person's edit (a new page has none)
         known = None if current is None else await self._known_hash(entry.path)
         plan = plan_write(
-            entry.mode,
+            Mode(entry.mode),
             entry.content,
             entry.dedup_key,
             current.content if current else None,
@@ -106,19 +70,16 @@ class PageWriter:
             written = plan.content or entry.content
             await self._backend.write(entry.path, entry.title, written, current)
         now = self._now().isoformat()
-        await self._db.execute(MARK_DONE, (now, entry.path, content_hash(written), entry.id))
+        await self._landed.done(entry.id, now, entry.path, content_hash(written))
         return plan.human_edit
 
     async def _taken(self, entry: Entry, differs: bool) -> bool:
         """Whether a page this database never wrote is in another debate's folder (a database
         sharing the wiki): the page there differs from the debate's first write, or the folder
         was found taken before. Asked only of a page new to this database, never of ours."""
-        row = await self._db.fetch_one(SELECT_FOLDER_STATE, (entry.debate_id,))
-        landed, refused = (int(row[0]), int(row[1])) if row else (0, 0)
+        landed, refused = await self._landed.folder_state(entry.debate_id)
         return refused > 0 or (differs and landed == 0)
 
     async def _known_hash(self, path: str) -> str | None:
         """The recorded hash of what the bot last wrote to the page, or None if it never did."""
-        known = await self._db.fetch_one(SELECT_WRITTEN_HASH, (path,))
-        known = known or await self._db.fetch_one(SELECT_KNOWN_HASH, (path,))
-        return str(known[0]) if known else None
+        return await self._landed.known_hash(path)

@@ -21,7 +21,7 @@ from handlers.core.formats.keys import fill_keys
 from handlers.core.i18n import Strings
 from handlers.core.model import Debate, Turn, WikiPage
 from handlers.ports import NOTHING, Loaded
-from tools.store.db import Database
+from tools.store.wiki_outbox import LandedPages, OutboxQueue
 from tools.wiki.asset_links import link_assets, wikijs_callouts
 from tools.wiki.backends import ASSET_SUFFIXES, WikiBackend
 from tools.wiki.merge import Mode, content_hash
@@ -39,18 +39,14 @@ from tools.wiki.round_log import PART_LIMIT_CHARS, pieces
 from tools.wiki.slug import check_root, normalize_root, page_path, topic_slug
 from tools.wiki.writers import DebateOf, Notify, OutboxWriters, Sleep
 
-INSERT_ENTRY = """
-INSERT INTO wiki_outbox (debate_id, dedup_key, path, title, mode, content, created_at)
-VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (dedup_key) DO NOTHING RETURNING id
-"""
-
 
 class WikiOutbox(OutboxWriters):
     """The debate's pages through a durable queue: nothing lost, in order, once."""
 
     def __init__(
         self,
-        db: Database,
+        queue: OutboxQueue,
+        landed: LandedPages,
         backend: WikiBackend,
         *,
         root: str,
@@ -66,7 +62,8 @@ class WikiOutbox(OutboxWriters):
     ) -> None:
         check_root(root)
         super().__init__(
-            db,
+            queue,
+            landed,
             backend,
             strings=strings,
             notify=notify,
@@ -158,6 +155,5 @@ class WikiOutbox(OutboxWriters):
         """Queue the entry in `wiki_outbox` (a repeat after a crash is there already), every
         character visible on the page (`visible`), then start the debate's writer."""
         created = self._now().isoformat()
-        entry = (debate_id, key, path, title, mode.value, visible(content), created)
-        await self._db.insert(INSERT_ENTRY, entry)
+        await self._queue.add(debate_id, key, path, title, mode.value, visible(content), created)
         self.resume(debate_id)

@@ -16,9 +16,9 @@ from handlers.core.i18n import Strings
 from handlers.core.model import Debate, WikiPage
 from handlers.core.shorten import shorten
 from handlers.core.turns.backoff import delay_s
-from tools.store.db import Database
+from tools.store.wiki_outbox import Entry, LandedPages, OutboxQueue
 from tools.wiki.backends import WikiBackend, WikiError
-from tools.wiki.landing import FOLDER_TAKEN, Entry, PageWriter
+from tools.wiki.landing import FOLDER_TAKEN, PageWriter
 from tools.wiki.pages import page_label
 
 log = logging.getLogger(__name__)
@@ -31,23 +31,7 @@ NOTICE_AFTER = 2  # failed attempts before the thread hears of a delay: one blip
 # Refusals that no retry can change (too large, an illegal path): the write is given up, the
 # thread is told, and the debate's later writes go on. The text stays in SQLite (turns).
 PERMANENT = frozenset({"too_large", "6004", "6005", "6006", "http_400", FOLDER_TAKEN})
-GIVE_UP = """
-UPDATE wiki_outbox SET done_at = ?, next_attempt_at = NULL, last_error = ?, attempts = attempts + 1
-WHERE id = ?
-"""
-
-SELECT_NEXT = """
-SELECT id, debate_id, dedup_key, path, title, mode, content, attempts FROM wiki_outbox
-WHERE debate_id = ? AND done_at IS NULL AND id > ? ORDER BY id LIMIT ?
-"""
 BATCH = 8  # entries read at once
-SELECT_PENDING_DEBATES = (
-    "SELECT DISTINCT debate_id FROM wiki_outbox WHERE done_at IS NULL ORDER BY debate_id"
-)
-COUNT_PENDING = "SELECT COUNT(*) FROM wiki_outbox WHERE debate_id = ? AND done_at IS NULL"
-RECORD_FAILURE = """
-UPDATE wiki_outbox SET attempts = ?, last_error = ?, next_attempt_at = ? WHERE id = ?
-"""
 
 
 @dataclass
@@ -64,7 +48,8 @@ class OutboxWriters:
 
     def __init__(
         self,
-        db: Database,
+        queue: OutboxQueue,
+        landed: LandedPages,
         backend: WikiBackend,
         *,
         strings: Strings,
@@ -77,7 +62,7 @@ class OutboxWriters:
         owns: Callable[[int], bool],
         debate_of: DebateOf | None = None,
     ) -> None:
-        self._db = db
+        self._queue = queue
         self._backend = backend
         self._t = strings
         self._notify = notify
@@ -93,13 +78,13 @@ class OutboxWriters:
         # Kicks per debate: one that came while its writer read the table sends it to read again.
         self._kicks: defaultdict[int, int] = defaultdict(int)
         self._closed = False
-        self._pages = PageWriter(db, backend, part_limit, now)
+        self._pages = PageWriter(landed, backend, part_limit, now)
 
     async def start(self) -> None:
         """Resume every debate's pending writes (after a restart)."""
         self._closed = False
-        for row in await self._db.fetch_all(SELECT_PENDING_DEBATES):
-            self.resume(int(row["debate_id"]))
+        for debate_id in await self._queue.debates_pending():
+            self.resume(debate_id)
 
     async def drained(self, debate_id: int | None = None) -> None:
         """Return once the writers (of one debate, or all) have nothing left to do."""
@@ -115,8 +100,7 @@ class OutboxWriters:
 
     async def pending(self, debate_id: int) -> int:
         """How many of the debate's writes have not landed yet."""
-        row = await self._db.fetch_one(COUNT_PENDING, (debate_id,))
-        return int(row[0]) if row else 0
+        return await self._queue.pending(debate_id)
 
     async def aclose(self) -> None:
         """Stop the writers (pending rows stay for the next start) and close the backend."""
@@ -153,8 +137,7 @@ class OutboxWriters:
         t = await self._strings_of(debate_id)
         while True:
             seen = self._kicks[debate_id]
-            rows = await self._db.fetch_all(SELECT_NEXT, (debate_id, after, BATCH))
-            entries = [Entry.of(row) for row in rows]
+            entries = await self._queue.next(debate_id, after, BATCH)
             if delay is None:
                 delay = _Delay(announced=bool(entries) and entries[0].attempts >= NOTICE_AFTER)
             if not entries:
@@ -210,7 +193,7 @@ class OutboxWriters:
         attempts = entry.attempts + 1
         wait = delay_s(attempts - 1, self._first_backoff, self._max_backoff)
         retry_at = (self._now() + timedelta(seconds=wait)).isoformat()
-        await self._db.execute(RECORD_FAILURE, (attempts, shorten(reason, 500), retry_at, entry.id))
+        await self._queue.failed(entry.id, attempts, shorten(reason, 500), retry_at)
         log.warning("wiki write %s failed (attempt %d): %s", entry.dedup_key, attempts, reason)
         if (attempts >= NOTICE_AFTER or local) and not delay.announced:
             delay.announced = True
@@ -222,7 +205,7 @@ class OutboxWriters:
 
     async def _give_up(self, entry: Entry, exc: WikiError, t: Strings) -> None:
         reason = shorten(f"{exc.code}: {exc.message}", 500)
-        await self._db.execute(GIVE_UP, (self._now().isoformat(), reason, entry.id))
+        await self._queue.give_up(entry.id, self._now().isoformat(), reason)
         log.error("wiki write %s refused for good: %s", entry.dedup_key, reason)
         said = t("wiki.folder_taken") if exc.code == FOLDER_TAKEN else exc.message
         params = {"page": _label(entry.path, t), "reason": shorten(said, 300)}

@@ -36,6 +36,7 @@ from handlers.core.reply_parser import parse_reply
 from tests.doubles import TOPIC, FakeClock
 from tests.effects import concluded, posted
 from tools.store.db import Database
+from tools.store.room_messages import RoomMessages
 
 T = Strings("ko")
 GREEN, BLUE, AMBER = "38;2;46;204;113", "38;2;52;152;219", "38;2;245;166;35"
@@ -92,7 +93,11 @@ def colour_console(out: io.StringIO) -> Console:
 async def test_turns_are_colour_coded_and_whole(db: Database) -> None:
     out = io.StringIO()
     room = ConsoleRoom(
-        colour_console(out), T, FakeClock(), db=db, typed=Typed(frozenset((AG, CLAUDE)))
+        colour_console(out),
+        T,
+        FakeClock(),
+        messages=RoomMessages(db),
+        typed=Typed(frozenset((AG, CLAUDE))),
     )
     long_text = " ".join(f"[문단{n}] {'가나다라 ' * 40}" for n in range(25))  # ~5,000 chars
     await room.show(debate(), *posted(turn(1, AG, long_text)))
@@ -112,13 +117,13 @@ async def test_turns_are_colour_coded_and_whole(db: Database) -> None:
 async def test_a_repeated_post_prints_nothing_again(db: Database) -> None:
     out = io.StringIO()
     console = Console(file=out, width=80, color_system=None)
-    room = ConsoleRoom(console, T, FakeClock(), db=db)
+    room = ConsoleRoom(console, T, FakeClock(), messages=RoomMessages(db))
     reply = turn(1, AG, "한 번만 보여야 합니다")
     assert await room.show(debate(), *posted(reply)) == ""
     await room.show(debate(), *posted(reply))
     await room.show(debate(Phase.PROPOSED), PostCard())
     # a new process (after a crash) with the same database remembers too
-    again = ConsoleRoom(console, T, FakeClock(), db=db)
+    again = ConsoleRoom(console, T, FakeClock(), messages=RoomMessages(db))
     await again.show(debate(), *posted(reply))
     await again.show(debate(Phase.PROPOSED), PostCard())
     shown = out.getvalue()
@@ -130,7 +135,7 @@ async def test_questions_are_amber_with_numbered_options_and_the_end_links_the_p
     db: Database,
 ) -> None:
     out = io.StringIO()
-    room = ConsoleRoom(colour_console(out), T, FakeClock(), db=db)
+    room = ConsoleRoom(colour_console(out), T, FakeClock(), messages=RoomMessages(db))
     await room.show(
         debate(Phase.AWAITING_USER), AskUser(UserQuestion("운영팀이 있나요?", ("예", "아니요")))
     )
@@ -182,7 +187,9 @@ async def test_the_intake_audit_notice_is_in_the_reader_s_words_and_quotes_verba
     db: Database, language: str, lines: tuple[str, ...]
 ) -> None:
     out = io.StringIO()
-    room = ConsoleRoom(colour_console(out), Strings(language), FakeClock(), db=db)
+    room = ConsoleRoom(
+        colour_console(out), Strings(language), FakeClock(), messages=RoomMessages(db)
+    )
     audit = Audit(
         "⟦adversarial.result.yes⟧ 그대로",
         evidence=(Evidence("E1", "p95", "supports"),),
@@ -199,7 +206,9 @@ async def test_a_question_asked_again_at_the_same_turn_is_shown_again(db: Databa
     """The adversarial intake asks for evidence again before any turn: keyed by the turn
     count, the second request was taken for a repeat of the first and never shown."""
     out = io.StringIO()
-    room = ConsoleRoom(Console(file=out, width=80, color_system=None), T, FakeClock(), db=db)
+    room = ConsoleRoom(
+        Console(file=out, width=80, color_system=None), T, FakeClock(), messages=RoomMessages(db)
+    )
     waiting = replace(debate(), phase=Phase.AWAITING_USER)
     await room.show(waiting, AskUser(UserQuestion("증거 목록을 주세요")))
     await room.show(waiting, AskUser(UserQuestion("증거 목록을 주세요")))  # a repeat: once

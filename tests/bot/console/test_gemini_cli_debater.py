@@ -34,6 +34,7 @@ from tools.gemini.cli_debater import (
     parse_output,
 )
 from tools.store.db import Database
+from tools.store.sessions import AgentSessions
 
 MODEL = "gemini-2.5-pro"
 SYSTEM = "SYSTEM-MARKER: 당신은 두 토론자 중 하나입니다. 코드는 쓰지 않습니다."
@@ -184,7 +185,7 @@ def make(
         "DISCORD_TOKEN": "must-not-reach-the-cli",
     }
     return GeminiCliDebater(
-        db,
+        AgentSessions(db, AG),
         binary=str(gemini_bin),
         system_prompt=SYSTEM,
         model=MODEL,

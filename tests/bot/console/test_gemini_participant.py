@@ -18,6 +18,7 @@ from tests.handlers.conftest import Rig
 from tests.handlers.test_handler_flow import opened
 from tools.gemini.cli_debater import GeminiCliDebater
 from tools.store.db import Database
+from tools.store.sessions import AgentSessions
 
 __all__ = ["fake", "gemini_bin", "home"]  # the fixtures this module borrows
 
@@ -48,7 +49,7 @@ async def test_a_gemini_cli_participant_debates_with_ag_and_claude(
 
     def gemini(db: Database) -> dict[Backend, Debater]:
         cli = GeminiCliDebater(
-            db,
+            AgentSessions(db, AG),
             binary=str(gemini_bin),
             system_prompt=SYSTEM,
             model=MODEL,
@@ -66,7 +67,7 @@ async def test_a_gemini_cli_participant_debates_with_ag_and_claude(
         # can take longer than `idle`'s 10 s; the CLI's own timeout bounds each.
         await asyncio.wait_for(rig.h.wait_idle(debate_id), 60)
         assert (await rig.h.get(debate_id)).phase is Phase.CONCLUDED
-        turns = await rig.h._store.last_turns(debate_id, 100)
+        turns = await rig.h._turns.last_turns(debate_id, 100)
         said = [t for t in turns if t.seat == GEMINI]
         assert [t.text for t in said] == answers and all(t.meta.model == MODEL for t in said)
         assert said[0].parsed.opinion == "제미니 첫 의견: 비용부터 봅시다"

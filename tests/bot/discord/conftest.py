@@ -1,7 +1,7 @@
 """The bot rig: the real DebateBot and composition root against the loopback fake Discord.
 
-`rig.start()` builds everything through `bot.discord.app.assemble` on a SQLite file and logs the bot
-in; `rig.restart()` closes the client (the composition root's shutdown) and builds it all
+`rig.start()` builds everything through `bot.root.discord_app.assemble` on a SQLite file and logs
+the bot in; `rig.restart()` closes the client (the composition root's shutdown) and builds it all
 again on the same file, as a restarted process would. The moderator is scripted, Claude a
 FakeDebater; AG is the real relay answered by the AG client (`AgPlayer`).
 """
@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.discord.app import Services, assemble, shutdown
 from bot.discord.client import DebateBot
-from bot.discord.shared import shared_services
+from bot.root.discord_app import Services, assemble, shutdown
+from bot.root.sharing import shared_services
 from bot.settings import Settings
 from handlers.core.i18n import Strings
 from handlers.core.model import CLAUDE, Backend

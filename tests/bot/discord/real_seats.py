@@ -10,7 +10,7 @@ from google import genai
 from google.genai import types
 
 from handlers.core.i18n import Strings
-from handlers.core.model import Backend
+from handlers.core.model import CLAUDE, Backend
 from handlers.ports import DebaterOutput, TaskRequest, TurnRequest
 from handlers.rules_moderator import RulesModerator
 from tests.bot.discord.conftest import BotRig
@@ -21,6 +21,8 @@ from tests.tools.claude.conftest import READ_ONLY, SYSTEM_PROMPT
 from tools.claude.debater import ClaudeCodeDebater
 from tools.gemini.api import GeminiApiBackend
 from tools.gemini.core import GeminiModerator
+from tools.store.quota import ModeratorQuota
+from tools.store.sessions import AgentSessions
 
 
 class RealClaude:
@@ -43,7 +45,7 @@ class RealClaude:
             config = self.rig.tmp / "claude-config"
             config.mkdir(exist_ok=True)
             self.inner = ClaudeCodeDebater(
-                self.rig.services.db,
+                AgentSessions(self.rig.services.db, CLAUDE),
                 binary=self.binary,
                 system_prompt=SYSTEM_PROMPT,
                 model=None,
@@ -83,9 +85,8 @@ class GeminiTasks(ScriptedModerator):
             backend = GeminiApiBackend(client, "gemini-flash-latest", 10.0)
             self.inner = GeminiModerator(
                 backend,
-                self.rig.services.db,
+                ModeratorQuota(self.rig.services.db, 100),
                 language=self.language,
-                budget=100,
                 sleep=asyncio.sleep,
                 rules=rules,
             )

@@ -21,6 +21,7 @@ from tests.fakes.discord_fixtures import ListeningClient
 from tests.fakes.discord_world import Json
 from tests.fakes.fake_discord import FakeDiscord
 from tools.store.db import Database
+from tools.store.room_messages import RoomMessages
 
 BLOCK = '```json\n{"opinion": "LRU first, Redis past three instances.", "stance": "partial"}\n```'
 
@@ -40,7 +41,7 @@ def make_relay(
     assert ag.user is not None
     settings: dict[str, object] = {"relay_channel_id": None, "timeout_s": 5.0, "quiet_s": 5.0}
     settings.update(options)
-    relay = AgRelayDebater(client, db, ag_user_ids=[ag.user.id], **settings)  # type: ignore[arg-type]  # the test's relay settings
+    relay = AgRelayDebater(client, RoomMessages(db), ag_user_ids=[ag.user.id], **settings)  # type: ignore[arg-type]  # the test's relay settings
     client.message_listeners.append(relay.on_message)
     return relay
 

@@ -17,8 +17,8 @@ async def test_an_unanswered_card_expires_and_says_so(rig: BotRig, people: Peopl
 
     rig.clock.offset = timedelta(minutes=31)
     assert rig.services is not None
-    job = rig.services.scheduler.get_job("expire-cards")  # what the scheduler runs every 30 s
-    await job.func()
+    assert rig.services.timers is not None  # the timer driver: woken here, not at 30 min
+    rig.services.timers.nudge()
     edit = await rig.fake.wait_for_call(
         "PATCH", EDIT, lambda c: c.path.endswith(f"/messages/{card['id']}")
     )

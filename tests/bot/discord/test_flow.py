@@ -34,6 +34,9 @@ CLAUDE_TEXT = (
 )
 
 
+TURN_POST = "SELECT url FROM room_messages WHERE debate_id = ? AND key = ?"
+
+
 async def test_chat_to_stop_through_discord(rig: BotRig, people: People) -> None:
     role = rig.fake.world.add_role("ops")
     rig.claude.enqueue(*(block(CLAUDE_TEXT.format(n=n, role=role["id"])) for n in range(3)))
@@ -204,3 +207,7 @@ async def test_chat_to_stop_through_discord(rig: BotRig, people: People) -> None
     assert TOPIC in pages["agenda"]
     assert "in-process LRU로 시작하고" in pages["conclusion"]
     assert "AG turn" in pages["round-log"] and "운영 부담을 먼저" in pages["round-log"]
+    # each section links its turn's first message: the link the room gave the engine
+    first = await db.fetch_one(TURN_POST, (debate_id, "turn:1:0"))
+    assert first is not None and first[0].startswith("https://discord.com/channels/")
+    assert first[0] in pages["round-log"]

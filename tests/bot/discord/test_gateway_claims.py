@@ -61,7 +61,12 @@ def front(engine: Engine, db: Database) -> DiscordFront:
         has_open_topic=no_open_topic,
     )
     return DiscordFront(
-        engine, detection, db, Strings("ko"), approver_role_id=None, claims=DatabaseClaims(db)
+        engine,
+        detection,
+        RoomMessages(db),
+        Strings("ko"),
+        approver_role_id=None,
+        claims=DatabaseClaims(db),
     )
 
 

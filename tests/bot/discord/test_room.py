@@ -32,6 +32,8 @@ from tests.fakes.discord_world import Json
 from tests.fakes.fake_discord import FakeDiscord
 from tests.handlers.doubles import FakeWiki
 from tools.store.db import Database
+from tools.store.proposals import Proposals
+from tools.store.room_messages import RoomMessages
 
 __all__ = ["client"]
 
@@ -75,7 +77,7 @@ def turn(text: str) -> Turn:
 
 
 def room(client: ListeningClient, db: Database, **options: object) -> DiscordRoom:
-    return DiscordRoom(client, db, KO, FakeClock(), **options)  # type: ignore[arg-type]  # the test's room options
+    return DiscordRoom(client, RoomMessages(db), Proposals(db), KO, FakeClock(), **options)  # type: ignore[arg-type]  # the test's room options
 
 
 def bot_posts(fake: FakeDiscord) -> list[Json]:

@@ -9,10 +9,12 @@ from typing import Any
 
 import pytest
 
+from handlers.core.model import CLAUDE
 from tests.clis import installed_or_skip
 from tests.fakes.fake_anthropic import FakeAnthropic, find_claude_bin
 from tools.claude.debater import ClaudeCodeDebater
 from tools.store.db import Database
+from tools.store.sessions import AgentSessions
 
 SYSTEM_PROMPT = "SYSTEM-PROMPT-MARKER: you are one of two debaters; you never write code."
 READ_ONLY = "Read,Grep,Glob"
@@ -81,6 +83,6 @@ def make_debater(
             "keep_api_key": True,  # the fake is reached with a dummy API key
         }
         values.update(overrides)
-        return ClaudeCodeDebater(db, **values)
+        return ClaudeCodeDebater(AgentSessions(db, CLAUDE), **values)
 
     return build

@@ -13,13 +13,13 @@ from pathlib import Path
 import pytest
 from google import genai
 from google.genai import types
-
-from handlers.core.events import ProposalApproved
-from handlers.core.formats.adversarial.seats import (
+from handlers.core.formats.adversarial_seats import (
     RECONCILER_BACKEND,
     RECONCILER_MODEL,
     TIER_MODELS,
 )
+
+from handlers.core.events import ProposalApproved
 from handlers.core.formats.keys import fill_keys
 from handlers.core.i18n import Strings
 from handlers.core.model import AG, CLAUDE, Backend, Outcome, Phase
@@ -41,6 +41,8 @@ from tools.claude.debater import ClaudeCodeDebater
 from tools.gemini.api import GeminiApiBackend
 from tools.gemini.core import GeminiModerator
 from tools.store.db import Database
+from tools.store.quota import ModeratorQuota
+from tools.store.sessions import AgentSessions
 
 RECONCILER_ON = "claude-reconciler-test"
 MID_TIER = "claude-mid-tier-test"
@@ -89,7 +91,7 @@ async def test_a_full_debate_on_the_real_clis_and_sdk(
 
     def claude_cli(db: Database) -> dict[Backend, Debater]:
         cli = ClaudeCodeDebater(
-            db,
+            AgentSessions(db, CLAUDE),
             binary=claude_bin,
             system_prompt=SYSTEM_PROMPT,
             model=None,
@@ -122,9 +124,8 @@ async def test_a_full_debate_on_the_real_clis_and_sdk(
     )
     moderator = GeminiModerator(
         GeminiApiBackend(client, "gemini-flash-latest", 10.0),
-        quota_db,
+        ModeratorQuota(quota_db, 100),
         language=lang,
-        budget=100,
         sleep=_no_sleep,
         rules=RulesModerator(Strings(lang)),
     )
@@ -138,7 +139,7 @@ async def test_a_full_debate_on_the_real_clis_and_sdk(
         await asyncio.wait_for(rig.h.wait_idle(debate.id), 60)
         ended = await rig.h.get(debate.id)
         assert ended.phase is Phase.CONCLUDED and ended.ending.outcome is Outcome.VERDICT
-        turns = await rig.h._store.last_turns(debate.id, 100)
+        turns = await rig.h._turns.last_turns(debate.id, 100)
         assert [t.seat for t in turns].count("reconciler") == 1 and len(turns) == 3
         assert next(t for t in turns if t.seat == CLAUDE).text == either
         # Claude's role runs on its tier's model; the Reconciler on its own, in its own session.

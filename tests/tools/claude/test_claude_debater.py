@@ -12,13 +12,13 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from bot.doctor import Status, all_checks, check_claude
 from bot.settings import Settings
 from handlers.core.i18n import Strings, load_table
-from handlers.core.model import FailureKind
+from handlers.core.model import CLAUDE, FailureKind
 from handlers.ports import DebaterError, TurnRequest
 from tests.fakes.fake_anthropic import FakeAnthropic, processes_with_env
 from tests.tools.claude.conftest import add_debate
 from tools.claude.debater import ClaudeCliError, ClaudeCodeDebater
 from tools.store.db import Database
-from tools.store.sessions import forget_expired_sessions, schedule_session_expiry
+from tools.store.sessions import AgentSessions, forget_expired_sessions, schedule_session_expiry
 
 SESSIONS = "SELECT debate_id, seat FROM agent_sessions ORDER BY debate_id, seat"
 INSERT_SESSION = (
@@ -40,7 +40,7 @@ def debater(db: Database, tmp_path: Path, **overrides: object) -> ClaudeCodeDeba
         "env": {"PATH": os.environ["PATH"]},
     }
     values.update(overrides)
-    return ClaudeCodeDebater(db, **values)  # type: ignore[arg-type]  # test overrides
+    return ClaudeCodeDebater(AgentSessions(db, CLAUDE), **values)  # type: ignore[arg-type]  # test overrides
 
 
 def stub(tmp_path: Path, body: str) -> str:

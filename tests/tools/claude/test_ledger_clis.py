@@ -23,6 +23,7 @@ from tests.tools.claude.conftest import READ_ONLY, SYSTEM_PROMPT
 from tools.claude.debater import ClaudeCodeDebater
 from tools.gemini.cli_debater import GeminiCliDebater
 from tools.store.db import Database
+from tools.store.sessions import AgentSessions
 
 TRIO = (
     Participant(AG, Backend.AG_RELAY, "AG"),
@@ -75,7 +76,7 @@ async def test_an_orchestrated_ledger_with_the_real_clis(
 
     def clis(db: Database) -> dict[Backend, Debater]:
         claude = ClaudeCodeDebater(
-            db,
+            AgentSessions(db, CLAUDE),
             binary=claude_bin,
             system_prompt=SYSTEM_PROMPT,
             model=None,
@@ -88,7 +89,7 @@ async def test_an_orchestrated_ledger_with_the_real_clis(
             keep_api_key=True,  # the fake takes a dummy key
         )
         gemini = GeminiCliDebater(
-            db,
+            AgentSessions(db, AG),
             binary=str(gemini_bin),
             system_prompt=SYSTEM_PROMPT,
             model="gemini-2.5-pro",
@@ -119,7 +120,7 @@ async def test_an_orchestrated_ledger_with_the_real_clis(
         assert done.phase is Phase.CONCLUDED and done.ending.outcome is Outcome.CONSENSUS, (
             done.ending.failure
         )
-        turns = sorted(await rig.h._store.last_turns(debate.id, 100), key=lambda t: t.number)
+        turns = sorted(await rig.h._turns.last_turns(debate.id, 100), key=lambda t: t.number)
         assert sorted((t.round, t.seat) for t in turns) == sorted(
             (r, m.id) for r in (1, 2) for m in TRIO
         )

@@ -16,6 +16,7 @@ from tests.handlers.test_handler_flow import opened
 from tests.tools.claude.conftest import READ_ONLY, SYSTEM_PROMPT
 from tools.claude.debater import ClaudeCodeDebater
 from tools.store.db import Database
+from tools.store.sessions import AgentSessions
 
 PERSONA = "a security reviewer who asks what can go wrong"
 ROSTER = (
@@ -39,7 +40,7 @@ async def test_two_participants_on_one_claude_cli_keep_apart_sessions(
 ) -> None:
     def claude_cli(db: Database) -> dict[Backend, Debater]:
         cli = ClaudeCodeDebater(
-            db,
+            AgentSessions(db, CLAUDE),
             binary=claude_bin,
             system_prompt=SYSTEM_PROMPT,
             model=None,
@@ -59,7 +60,7 @@ async def test_two_participants_on_one_claude_cli_keep_apart_sessions(
         debate_id = await opened(rig)
         await asyncio.wait_for(rig.h.wait_idle(debate_id), REAL_CLI_WAIT_S)
         assert (await rig.h.get(debate_id)).phase is Phase.CONCLUDED
-        turns = await rig.h._store.last_turns(debate_id, 100)
+        turns = await rig.h._turns.last_turns(debate_id, 100)
         by_cli = [t for t in turns if t.seat in (CLAUDE, "critic")]
         assert sorted(t.seat for t in by_cli) == [CLAUDE, CLAUDE, "critic", "critic"]
         assert rig.db is not None

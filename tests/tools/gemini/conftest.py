@@ -17,6 +17,7 @@ from tests.fakes.fake_gemini import FakeGemini
 from tools.gemini.api import GeminiApiBackend
 from tools.gemini.core import GeminiModerator
 from tools.store.db import Database
+from tools.store.quota import ModeratorQuota
 
 MODEL = "gemini-flash-latest"
 
@@ -93,12 +94,10 @@ async def make_moderator(
         )
         moderator = GeminiModerator(
             GeminiApiBackend(client, MODEL, timeout_s),
-            db,
+            ModeratorQuota(db, budget, day),
             language=language,
-            budget=budget,
             sleep=sleeps,
             rules=rules,
-            today=day,
         )
         made.append(moderator)
         return moderator

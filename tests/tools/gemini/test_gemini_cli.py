@@ -23,6 +23,7 @@ from tools.gemini.cli_moderator import KILL_GRACE_S, GeminiCliBackend
 from tools.gemini.context import judge_prompt
 from tools.gemini.core import GeminiModerator
 from tools.store.db import Database
+from tools.store.quota import ModeratorQuota
 
 pytestmark = pytest.mark.cli
 
@@ -64,12 +65,10 @@ async def make_cli(
     def build(timeout_s: float = 60.0) -> GeminiModerator:
         return GeminiModerator(
             GeminiCliBackend(str(gemini_bin), MODEL, tmp_path / "gemini-cli", timeout_s, cli_env),
-            db,
+            ModeratorQuota(db, 100, day),
             language="ko",
-            budget=100,
             sleep=sleeps,
             rules=RulesModerator(Strings("ko")),
-            today=day,
         )
 
     yield build

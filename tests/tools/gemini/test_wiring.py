@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.compose import build_moderator
 from bot.doctor import Status, check_moderator
+from bot.root.engine import build_moderator
+from bot.root.tables import Tables
 from bot.settings import Settings, SettingsError
 from handlers.core.i18n import Strings
 from handlers.core.model import AG, CLAUDE, Action, ModeratorSource, Outcome, Phase
@@ -39,16 +40,16 @@ def settings(tmp_path: Path, **values: object) -> Settings:
 async def test_the_factory_picks_the_backend_and_needs_a_key_for_the_api(
     tmp_path: Path, db: Database, sleeps: Sleeps
 ) -> None:
-    api = build_moderator(settings(tmp_path), db, sleeps)
+    api = build_moderator(settings(tmp_path), Tables(db), sleeps)
     cli = build_moderator(
-        settings(tmp_path, MODERATOR_BACKEND="cli", GEMINI_API_KEY=None), db, sleeps
+        settings(tmp_path, MODERATOR_BACKEND="cli", GEMINI_API_KEY=None), Tables(db), sleeps
     )
     assert isinstance(api._backend, GeminiApiBackend)
     assert isinstance(cli._backend, GeminiCliBackend)
     await api.aclose()
     await cli.aclose()
     with pytest.raises(SettingsError, match="GEMINI_API_KEY"):
-        build_moderator(settings(tmp_path, GEMINI_API_KEY=None), db, sleeps)
+        build_moderator(settings(tmp_path, GEMINI_API_KEY=None), Tables(db), sleeps)
 
 
 async def test_the_factory_scales_retry_waits_and_reads_the_base_url_from_the_environment(
@@ -56,7 +57,7 @@ async def test_the_factory_scales_retry_waits_and_reads_the_base_url_from_the_en
 ) -> None:
     monkeypatch.setenv("GOOGLE_GEMINI_BASE_URL", fake.url)
     fake.push({"kind": "error", "status": 429, "retry_delay": "8s"})
-    moderator = build_moderator(settings(tmp_path, RETRY_WAIT_SCALE=0.25), db, sleeps)
+    moderator = build_moderator(settings(tmp_path, RETRY_WAIT_SCALE=0.25), Tables(db), sleeps)
     try:
         decision = await moderator.judge(view_after(turn(1, AG, reply_text("A", "partial"))))
     finally:

@@ -61,8 +61,9 @@ class CommitsThenFails(SqliteStore):
 
 def use_store(handler: DebateHandler, store: SqliteStore) -> None:
     """The engine's every part on `store` from now on (the handler and its runner)."""
-    handler._store = store
-    handler._runner._store = store
+    handler._debates = handler._effects = store
+    handler._cards = handler._timers = handler._turns = store
+    handler._runner._timers = handler._runner._log = store
 
 
 async def test_a_save_that_fails_after_committing_leaves_no_stale_state(tmp_path: Path) -> None:

@@ -12,9 +12,9 @@ import pytest
 
 from handlers.core.model import Phase, Proposal
 from tests.doubles import draft
-from tools.gemini.quota import REASON_BUDGET, ModeratorQuota
 from tools.store.db import Database
 from tools.store.debates import SqliteStore
+from tools.store.quota import REASON_BUDGET, ModeratorQuota
 from tools.store.room_messages import RoomMessages
 from tools.store.sessions import AgentSessions, forget_expired_sessions
 

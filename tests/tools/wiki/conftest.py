@@ -11,6 +11,7 @@ from handlers.core.i18n import Strings
 from tests.fakes.fake_wikijs import FakeWikiJs
 from tests.tools.wiki.support import ControlledSleep, Notices, OutboxFactory, Site
 from tools.store.db import Database
+from tools.store.wiki_outbox import LandedPages, OutboxQueue
 from tools.wiki.backends import WikiBackend
 from tools.wiki.outbox import WikiOutbox
 
@@ -52,7 +53,8 @@ async def make_outbox(db: Database) -> AsyncIterator[OutboxFactory]:
         **options: object,
     ) -> WikiOutbox:
         outbox = WikiOutbox(
-            db,
+            OutboxQueue(db),
+            LandedPages(db),
             backend,
             root="debates",
             strings=Strings("ko"),

@@ -16,6 +16,7 @@ from tests.effects import logged
 from tests.tools.wiki.support import WAIT, Notices, Site, debate, turn
 from tools.store.db import Database
 from tools.store.debates import SqliteStore
+from tools.store.wiki_outbox import LandedPages, OutboxQueue
 from tools.wiki.outbox import WikiOutbox
 
 NOW = datetime(2026, 12, 2, 9, 0, tzinfo=UTC)
@@ -27,7 +28,13 @@ async def _first_debate(site: Site, file: Path, context: str) -> tuple[str, Noti
     db = await Database.open(str(file))
     notices = Notices()
     outbox = WikiOutbox(
-        db, site.backend(), root="debates", strings=Strings("ko"), notify=notices, sleep=_no_wait
+        OutboxQueue(db),
+        LandedPages(db),
+        site.backend(),
+        root="debates",
+        strings=Strings("ko"),
+        notify=notices,
+        sleep=_no_wait,
     )
     try:
         proposal = replace(debate().proposal, context=context)
@@ -78,7 +85,8 @@ async def test_a_folder_of_another_debate_is_never_written_into(site: Site, tmp_
         db = await Database.open(str(tmp_path / f"{name}.sqlite3"))
         told.append(Notices())
         outbox = WikiOutbox(
-            db,
+            OutboxQueue(db),
+            LandedPages(db),
             site.backend(),
             root="debates",
             strings=Strings("ko"),

@@ -9,8 +9,8 @@ from urllib.parse import quote
 
 import pytest
 
-from bot.compose import build_wiki_backend
 from bot.doctor import Status, all_checks, check_wiki
+from bot.root.engine import build_wiki_backend
 from bot.settings import Settings
 from handlers.core.effects import WriteAgenda, WriteWorkingDocument
 from tests.effects import logged

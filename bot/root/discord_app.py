@@ -7,14 +7,21 @@ import logging
 import random
 import signal
 from asyncio import new_event_loop
-from collections.abc import Awaitable, Callable, Coroutine, Mapping
+from collections.abc import Callable, Coroutine, Mapping
 from typing import Any
 
 import aiohttp
 import discord
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
-from bot.compose import (
+from bot.discord.ag_relay import AgRelayDebater
+from bot.discord.client import DebateBot
+from bot.discord.commands import AdminCommands
+from bot.discord.fenced_http import lease_fence
+from bot.discord.front import DiscordFront
+from bot.discord.invite import MESSAGE_CONTENT_OFF
+from bot.discord.room import DiscordRoom
+from bot.root.engine import (
     Engine,
     SystemClock,
     build_detection,
@@ -26,32 +33,22 @@ from bot.compose import (
     handler_config,
     wanted_backends,
 )
-from bot.discord.ag_relay import AgRelayDebater
-from bot.discord.client import DebateBot
-from bot.discord.commands import AdminCommands
-from bot.discord.fenced_http import lease_fence
-from bot.discord.front import DiscordFront
-from bot.discord.invite import MESSAGE_CONTENT_OFF
-from bot.discord.room import DiscordRoom
-from bot.discord.services import Services, shutdown
-from bot.discord.shared import database_url, front_engine, listen, shared_services
+from bot.root.services import Services, shutdown
+from bot.root.sharing import database_url, front_engine, listen, shared_services
+from bot.root.tables import Tables
 from bot.settings import Settings
 from handlers.core.i18n import Strings
 from handlers.core.model import Backend
-from handlers.debate_handler import DebateHandler
 from handlers.debate_handler import Engine as EngineService
 from handlers.ports import Clock, Debater, GatewayClaims, Moderator
 from handlers.prompting import participant_system_prompt
-from handlers.store_ports import StoreUnavailable
 from tools.checks import one_line
 from tools.store.db import Database
 from tools.store.db_lock import DatabaseLock
-from tools.store.server_settings import ServerSettings
 from tools.store.sessions import schedule_session_expiry
 
 log = logging.getLogger(__name__)
 
-EXPIRY_CHECK_SECONDS = 30
 # A worker (no gateway) reads AG's channel this often while AG's turn waits: a REST call per
 # waiting turn every 2 s, far inside Discord's limits, and a reply seen within 2 s.
 AG_POLL_SECONDS = 2.0
@@ -70,30 +67,38 @@ async def assemble(
     """Build every adapter around the logged-in client, then resume what was running."""
     # The keyword parts (tests: a scripted moderator, fake debaters, a clock, a seeded draw)
     # replace the configured ones.
-    db, strings = services.db, Strings(settings.LANGUAGE)
+    tables, strings = Tables(services.db), Strings(settings.LANGUAGE)
     clock = clock or SystemClock(settings.RETRY_WAIT_SCALE)
     if moderator is None:
-        moderator = build_moderator(settings, db, asyncio.sleep)  # it scales waits itself
+        moderator = build_moderator(settings, tables, asyncio.sleep)  # it scales waits itself
         services.closers.push_async_callback(moderator.aclose)
     engine = build_engine(
-        db,
+        tables,
         strings=strings,
         backend=build_wiki_backend(settings),
         wiki_root=settings.WIKI_ROOT,
-        room=DiscordRoom(bot, db, strings, clock, guard=services.leases),
+        room=DiscordRoom(
+            bot,
+            tables.room_messages(),
+            tables.proposals(),
+            strings,
+            clock,
+            guard=services.leases,
+        ),
         moderator=moderator,
-        debaters=_debaters(bot, settings, db, debaters or {}, services),
+        debaters=_debaters(bot, settings, tables, debaters or {}, services),
         clock=clock,
         rng=rng,
         config=handler_config(settings),
         leases=services.leases,
+        # Sharing the debates, a debate claimed from another process comes with its timers.
+        timer_safety_s=settings.WORKER_POLL_SECONDS if services.leases else None,
     )
     services.wiki, services.room, services.handler = engine.wiki, engine.room, engine.handler
     front = front_engine(services, engine, settings)
     if services.gateway:
         _front(bot, settings, engine, moderator, front, clock, services.claims)
-    # With a lease runner, its passes fire the stored timers of the debates it holds.
-    _schedule(services.scheduler, engine.handler, db, settings, timers=services.runner is None)
+    _schedule(services.scheduler, services.db, settings)
     await engine.wiki.start()
     if services.runner is not None:
         await listen(services, settings, services.runner.wake)
@@ -103,6 +108,9 @@ async def assemble(
         resumed = await engine.handler.resume_all()
         closed = await engine.handler.fire_due_timers()  # polls and limits that ended while down
         log.info("debate-room started; resumed debates %s; closed polls %s", resumed, closed)
+    if services.runs_debates:  # fires the stored timers (of the debates held, when sharing)
+        services.timers = engine.timers
+        engine.timers.start(engine.fire_due)
 
 
 def _front(
@@ -122,13 +130,13 @@ def _front(
         channels=settings.DEBATE_CHANNEL_IDS,
         bot_user_id=bot.user.id if bot.user else 0,
         limits=detection_limits(settings),
-        configs=ServerSettings(engine.db),
+        configs=engine.tables.server_settings(),
         claims=claims,
     )
     bot.front = DiscordFront(
         front,
         detection,
-        engine.db,
+        engine.tables.room_messages(),
         Strings(settings.LANGUAGE),
         approver_role_id=settings.APPROVER_ROLE_ID,
         debater_ids=frozenset(settings.AG_USER_IDS),
@@ -136,7 +144,9 @@ def _front(
     )
     admin = AdminCommands(
         front,
-        engine.db,
+        engine.store,
+        engine.tables.room_messages(),
+        engine.tables.server_settings(),
         Strings(settings.LANGUAGE),
         clock,
         actor=bot.front.actor,
@@ -149,21 +159,11 @@ def _front(
 
 def _schedule(
     scheduler: AsyncIOScheduler,
-    handler: DebateHandler,
     db: Database,
     settings: Settings,
-    *,
-    timers: bool,
 ) -> None:
-    """The timers: cards expire, stored timers (polls, limits, archives) fire when due, old
-    sessions are dropped."""
-    scheduler.add_job(
-        _guarded(handler.expire_due), "interval", seconds=EXPIRY_CHECK_SECONDS, id="expire-cards"
-    )
-    if timers:
-        scheduler.add_job(
-            _guarded(handler.fire_due_timers), "interval", seconds=EXPIRY_CHECK_SECONDS, id="polls"
-        )
+    """The scheduler's job: old sessions are dropped (the cards' expiry and the stored timers
+    have their own driver, bot.root.timers)."""
     schedule_session_expiry(scheduler, db, settings.CLAUDE_SESSION_TTL_DAYS)
     scheduler.start()
 
@@ -171,7 +171,7 @@ def _schedule(
 def _debaters(
     bot: DebateBot,
     settings: Settings,
-    db: Database,
+    tables: Tables,
     given: Mapping[Backend, Debater],
     services: Services,
 ) -> dict[Backend, Debater]:
@@ -179,11 +179,11 @@ def _debaters(
     chosen = dict(given)
     wanted = wanted_backends(settings) - chosen.keys()
     for backend in wanted & {Backend.CLAUDE_CLI, Backend.GEMINI_CLI}:
-        chosen[backend] = cli_debater(backend, settings, db, settings.DATA_DIR)
+        chosen[backend] = cli_debater(backend, settings, tables, settings.DATA_DIR)
     if Backend.AG_RELAY in wanted:
         ag = AgRelayDebater(
             bot,
-            db,
+            tables.room_messages(),
             ag_user_ids=settings.AG_USER_IDS,
             relay_channel_id=settings.AG_RELAY_CHANNEL_ID,
             timeout_s=settings.AG_TIMEOUT_SECONDS,
@@ -197,20 +197,6 @@ def _debaters(
             bot.edit_listeners.append(ag.on_message_edit)
         chosen[Backend.AG_RELAY] = ag
     return chosen
-
-
-def _guarded(job: Callable[[], Awaitable[object]]) -> Callable[[], Awaitable[None]]:
-    """A scheduler job that logs its failure instead of killing the scheduler's loop."""
-
-    async def run() -> None:
-        try:
-            await job()
-        except StoreUnavailable as exc:  # it runs again at its next interval
-            log.warning("scheduled job skipped: %s", exc)
-        except Exception:  # the scheduler job wrapper is a boundary
-            log.exception("scheduled job failed")
-
-    return run
 
 
 async def serve(settings: Settings) -> None:

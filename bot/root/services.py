@@ -1,5 +1,6 @@
-"""What a bot process owns and closes: the database, the engine's parts, the timers, and
-(processes sharing the debates) its leases and their runner."""
+"""What a bot process owns and closes: the database, the engine's parts, the timer driver, the
+scheduler (the sessions' expiry), and (processes sharing the debates) its leases and their
+runner."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from dataclasses import dataclass, field
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from bot.discord.room import DiscordRoom
-from bot.lease_runner import LeaseRunner
+from bot.root.lease_runner import LeaseRunner
+from bot.root.timers import TimerDriver
 from handlers.debate_handler import DebateHandler
 from handlers.ports import GatewayClaims, OneGateway
 from tools.store.db import Database
@@ -26,6 +28,7 @@ class Services:
     wiki: WikiOutbox | None = None
     room: DiscordRoom | None = None
     scheduler: AsyncIOScheduler = field(default_factory=AsyncIOScheduler)
+    timers: TimerDriver | None = None  # the stored timers' one driver, when it runs debates
     closers: contextlib.AsyncExitStack = field(default_factory=contextlib.AsyncExitStack)
     # Processes sharing the debates (DATABASE_URL): this one's leases, and its runner unless
     # it only receives events (GATEWAY_ONLY); `gateway`: it receives clicks and messages.
@@ -43,6 +46,8 @@ async def shutdown(services: Services) -> None:
         services.scheduler.shutdown(wait=False)
     if services.runner is not None:
         await services.runner.aclose()
+    if services.timers is not None:
+        await services.timers.aclose()
     if services.handler is not None:
         await services.handler.aclose()
     if services.runner is not None:

@@ -13,7 +13,7 @@ from handlers.core.admission import Admission, Submitted, admits, answers
 from handlers.core.events import Event
 from handlers.core.model import Debate, Proposal
 from handlers.debate_handler import DebateHandler
-from handlers.store_ports import Store
+from handlers.store_ports import Debates
 from tools.store.inbox import Inbox
 
 
@@ -24,7 +24,7 @@ class InboxEngine:
     def __init__(
         self,
         handler: DebateHandler,
-        store: Store,
+        store: Debates,
         inbox: Inbox,
         wake: Callable[[], None] = lambda: None,
     ) -> None:

@@ -41,6 +41,7 @@ class LeaseRunner:
         capacity: int,
         poll_s: float,
         forget: Callable[[int], None] = lambda _: None,
+        claimed: Callable[[], None] = lambda: None,
         show_status: Callable[[Debate], Awaitable[None]] | None = None,
     ) -> None:
         self.leases = leases
@@ -50,6 +51,7 @@ class LeaseRunner:
         self._capacity = capacity
         self._poll_s = poll_s
         self._forget = forget  # in-memory records of a debate another process changed
+        self._claimed = claimed  # the timer driver: a debate claimed comes with its timers
         self._show_status = show_status  # the room's status line, edited to a debate's state
         self._wake = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
@@ -80,14 +82,14 @@ class LeaseRunner:
                 await self.leases.release(debate_id)
 
     async def tick(self) -> None:
-        """One pass: claim, fire the stored timers due, apply the inbox, give up what ended."""
+        """One pass: claim, apply the inbox, give up what ended (the timer driver fires the
+        stored timers of the debates held)."""
         room = self._capacity - len(self.leases.held())
         claimed = await self.leases.claim(room, self._handler.now())
         if claimed:
             log.info("claimed debates %s", claimed)
         for debate_id in claimed:
             self._adopt(debate_id)
-        await self._handler.fire_due_timers()  # of the debates held (an ended one's archive)
         await self._apply_inbox()
         await self._let_go_of_ended()
 
@@ -146,6 +148,7 @@ class LeaseRunner:
 
     def _adopt(self, debate_id: int) -> None:
         self._forget(debate_id)
+        self._claimed()
         self._handler.wake(debate_id)
         self._wiki.resume(debate_id)
 

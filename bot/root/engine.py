@@ -1,4 +1,4 @@
-"""The composition root: the one module that builds the product's parts from the settings.
+"""The engine's part of the composition root: what builds the product's parts from the settings.
 
 The Discord bot, the console and the demo each call it with their own room and seats; the
 engine (`DebateHandler`) is constructed here and nowhere else.
@@ -14,11 +14,13 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Generic, TypeVar
 
+from bot.root.tables import Tables
+from bot.root.timers import TimerDriver
 from bot.settings import Settings, SettingsError
 from handlers.core.effects import Notify
 from handlers.core.formats import format_named, formats_for
 from handlers.core.i18n import Strings
-from handlers.core.model import AG, GEMINI, Backend, Debate
+from handlers.core.model import AG, CLAUDE, GEMINI, Backend, Debate
 from handlers.debate_handler import DebateHandler, HandlerConfig
 from handlers.detection import DetectionHandler, DetectionLimits
 from handlers.ports import Clock, Debater, GatewayClaims, Moderator, Room
@@ -28,9 +30,8 @@ from tools.claude.debater import ClaudeCodeDebater
 from tools.gemini.cli_debater import GeminiCliDebater
 from tools.gemini.core import Backend as GeminiBackend
 from tools.gemini.core import GeminiModerator, Sleep
-from tools.store.db import Database
 from tools.store.debates import SqliteStore
-from tools.store.leases import LeasedStore, Leases
+from tools.store.leases import Leases
 from tools.store.server_settings import ServerSettings
 from tools.wiki.backends import LocalWiki, WikiBackend
 from tools.wiki.outbox import WikiOutbox
@@ -79,7 +80,7 @@ def wanted_backends(settings: Settings) -> set[Backend]:
     return wanted
 
 
-def build_moderator(settings: Settings, db: Database, sleep: Sleep) -> GeminiModerator:
+def build_moderator(settings: Settings, tables: Tables, sleep: Sleep) -> GeminiModerator:
     """The configured moderator (API or CLI backend); retry waits scaled by RETRY_WAIT_SCALE."""
     scale = settings.RETRY_WAIT_SCALE
 
@@ -105,8 +106,7 @@ def build_moderator(settings: Settings, db: Database, sleep: Sleep) -> GeminiMod
         backend = GeminiApiBackend(client, model, timeout_s)
     return GeminiModerator(
         backend,
-        db,
-        budget=settings.GEMINI_DAILY_REQUEST_BUDGET,
+        tables.quota(settings.GEMINI_DAILY_REQUEST_BUDGET),
         language=settings.LANGUAGE,
         sleep=scaled_sleep,
         rules=rules,
@@ -122,11 +122,11 @@ def build_wiki_backend(settings: Settings) -> WikiBackend:
 
 
 def gemini_cli_debater(
-    settings: Settings, db: Database, model: str, workdir_root: Path, participant: str = AG
+    settings: Settings, tables: Tables, model: str, workdir_root: Path, participant: str = AG
 ) -> GeminiCliDebater:
     """A seat on the Gemini CLI; `participant` names the sessions of requests that carry none."""
     return GeminiCliDebater(
-        db,
+        tables.sessions(participant),
         binary=settings.GEMINI_CLI_BIN,
         system_prompt=participant_system_prompt(settings.LANGUAGE),
         model=model,
@@ -136,12 +136,12 @@ def gemini_cli_debater(
     )
 
 
-def cli_debater(backend: Backend, settings: Settings, db: Database, root: Path) -> Debater:
+def cli_debater(backend: Backend, settings: Settings, tables: Tables, root: Path) -> Debater:
     """The Claude (read-only tools, resumed per debate) or the Gemini CLI's seat, its working
     folders under `root`."""
     if backend is Backend.CLAUDE_CLI:
         return ClaudeCodeDebater(
-            db,
+            tables.sessions(CLAUDE),
             binary=settings.CLAUDE_BIN,
             system_prompt=participant_system_prompt(settings.LANGUAGE),
             model=settings.CLAUDE_MODEL,
@@ -154,22 +154,28 @@ def cli_debater(backend: Backend, settings: Settings, db: Database, root: Path) 
             keep_api_key=settings.CLAUDE_KEEP_API_KEY,
         )
     model = settings.GEMINI_DEBATER_MODEL
-    return gemini_cli_debater(settings, db, model, root / "gemini-cli", participant=GEMINI)
+    return gemini_cli_debater(settings, tables, model, root / "gemini-cli", participant=GEMINI)
 
 
 @dataclass
 class Engine(Generic[R]):
-    """The engine and the parts it owns: one database, store, wiki outbox and room."""
+    """The engine and the parts it owns: the tables of one database, store, wiki outbox, room
+    and the timer driver (started by whoever runs the engine)."""
 
-    db: Database
+    tables: Tables
     store: SqliteStore
     wiki: WikiOutbox
     room: R
     handler: DebateHandler
+    timers: TimerDriver
+
+    async def fire_due(self) -> list[int]:
+        """What the timer driver fires: the cards past their expiry, then the timers due."""
+        return [*await self.handler.expire_due(), *await self.handler.fire_due_timers()]
 
 
 def build_engine(
-    db: Database,
+    tables: Tables,
     *,
     strings: Strings,
     backend: WikiBackend,
@@ -181,8 +187,11 @@ def build_engine(
     rng: random.Random | None,
     config: HandlerConfig,
     leases: Leases | None = None,
+    timer_safety_s: float | None = None,
 ) -> Engine[R]:
-    """The store, wiki outbox and engine; with `leases`, it acts only on the debates it holds."""
+    """The store, wiki outbox, engine and its timer driver; with `leases`, it acts only on the
+    debates it holds, and the driver re-reads the timers every `timer_safety_s` (a debate
+    claimed from another process comes with its timers)."""
     engine: list[Engine[R]] = []
 
     async def notify(debate_id: int, key: str, params: dict[str, str]) -> None:
@@ -195,7 +204,7 @@ def build_engine(
         return await engine[0].handler.get(debate_id)
 
     wiki = WikiOutbox(
-        db,
+        *tables.outbox(),
         backend,
         root=wiki_root,
         strings=strings,
@@ -204,10 +213,12 @@ def build_engine(
         owns=leases.holds if leases else None,
         debate_of=debate_of,
     )
-    store = SqliteStore(db) if leases is None else LeasedStore(db, leases)
+    store = tables.store(leases)
+    timers = TimerDriver(store, clock, cards=store, safety_s=timer_safety_s)
+    ports = timers.watching(store.ports())
     order = rng or random.Random()  # noqa: S311  # the speaking order, not a secret
     handler = DebateHandler(
-        store,
+        ports,
         moderator,
         dict(debaters),
         wiki,
@@ -217,9 +228,9 @@ def build_engine(
         config,
         precedents=precedents_for(backend, wiki_root),
         guard=leases,
-        server_configs=ServerSettings(db),
+        server_configs=tables.server_settings(),
     )
-    engine.append(Engine(db, store, wiki, room, handler))
+    engine.append(Engine(tables, store, wiki, room, handler, timers))
     return engine[0]
 
 

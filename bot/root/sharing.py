@@ -5,18 +5,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bot.compose import Engine
 from bot.discord.room import DiscordRoom
-from bot.discord.services import Services
-from bot.inbox_engine import InboxEngine
-from bot.lease_runner import LeaseRunner
+from bot.root.engine import Engine
+from bot.root.inbox_engine import InboxEngine
+from bot.root.lease_runner import LeaseRunner
+from bot.root.services import Services
+from bot.root.tables import Tables
 from bot.settings import Settings, SettingsError
 from handlers.debate_handler import Engine as EngineService
-from tools.store.claims import DatabaseClaims
 from tools.store.db import Database
 from tools.store.inbox import CHANNEL as INBOX_CHANNEL
-from tools.store.inbox import Inbox
-from tools.store.leases import Leases, LeaseTiming, new_owner_id
+from tools.store.leases import LeaseTiming, new_owner_id
 from tools.store.pg_wakeup import Wakeup
 
 
@@ -35,9 +34,10 @@ async def shared_services(settings: Settings, *, gateway: bool) -> Services:
             "with the SQLite file, `debate-room run` alone runs every debate"
         )
     db = await Database.open(url)
-    leases = Leases(db, new_owner_id(), LeaseTiming(settings.LEASE_SECONDS))
+    tables = Tables(db)
+    leases = tables.leases(new_owner_id(), LeaseTiming(settings.LEASE_SECONDS))
     runs = not gateway or not settings.GATEWAY_ONLY
-    claims = DatabaseClaims(db)  # several gateway processes may run: one acts on each event
+    claims = tables.claims()  # several gateway processes may run: one acts on each event
     return Services(db=db, leases=leases, runs_debates=runs, gateway=gateway, claims=claims)
 
 
@@ -47,7 +47,7 @@ def front_engine(
     """The engine, or when sharing the debates the inbox before it (and the lease runner)."""
     if services.leases is None:
         return engine.handler
-    inbox = Inbox(engine.db)
+    inbox = engine.tables.inbox()
     if services.runs_debates:
         services.runner = LeaseRunner(
             services.leases,
@@ -57,6 +57,7 @@ def front_engine(
             capacity=settings.WORKER_MAX_DEBATES,
             poll_s=settings.WORKER_POLL_SECONDS,
             forget=engine.room.forget,
+            claimed=engine.timers.nudge,  # a debate claimed comes with its timers
             show_status=engine.room.status.update,
         )
     wake = services.runner.wake if services.runner else (lambda: None)
