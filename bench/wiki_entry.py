@@ -31,6 +31,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from handlers.core.wiki.events import WikiReported
+
 # `tests` is not installed; run from anywhere
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -50,7 +52,7 @@ DEBATES, ENTRIES, WARM_UP = 50, 10, 5
 WORDS = ["캐시", "계층", "운영", "부담", "Redis", "LRU", "cache", "결정", "근거", "trade-off"]
 
 
-async def _notify(debate_id: int, key: str, params: dict[str, str]) -> None:
+async def _notify(debate_id: int, news: WikiReported) -> None:
     """Nobody to tell: the wiki is up."""
 
 

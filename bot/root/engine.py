@@ -17,10 +17,10 @@ from typing import Generic, TypeVar
 from bot.root.tables import Tables
 from bot.root.timers import TimerDriver
 from bot.settings import Settings, SettingsError
-from handlers.core.effects import Notify
 from handlers.core.formats import format_named, formats_for
 from handlers.core.i18n import Strings
 from handlers.core.model import AG, CLAUDE, GEMINI, Backend, Debate
+from handlers.core.wiki.events import WikiReported
 from handlers.debate_handler import DebateHandler, HandlerConfig
 from handlers.detection import DetectionHandler, DetectionLimits
 from handlers.ports import Clock, Debater, GatewayClaims, Moderator, Room
@@ -194,11 +194,9 @@ def build_engine(
     claimed from another process comes with its timers)."""
     engine: list[Engine[R]] = []
 
-    async def notify(debate_id: int, key: str, params: dict[str, str]) -> None:
-        if engine:
-            built = engine[0]
-            notice = Notify(key, tuple(params.items()))
-            await built.room.show(await built.handler.get(debate_id), notice)
+    async def notify(debate_id: int, news: WikiReported) -> None:
+        if engine:  # the engine turns it into the thread's notice, in order with the rest
+            await engine[0].handler.submit(debate_id, news)
 
     async def debate_of(debate_id: int) -> Debate:
         return await engine[0].handler.get(debate_id)

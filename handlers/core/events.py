@@ -23,6 +23,7 @@ from handlers.core.poll.events import MinorityReported, PollClosed
 from handlers.core.spending.events import TimerDue
 from handlers.core.steelman.events import SteelmanRequested
 from handlers.core.turns.events import DebaterFailed, ReplyReceived, SkipRequested
+from handlers.core.wiki.events import WikiReported
 
 __all__ = [
     "EVENT_ADAPTER",
@@ -47,6 +48,7 @@ __all__ = [
     "TaskDone",
     "TimerDue",
     "UserAnswered",
+    "WikiReported",
 ]
 
 Event = Annotated[
@@ -69,7 +71,8 @@ Event = Annotated[
     | MinorityReported
     | TimerDue
     | PollClosed
-    | SteelmanRequested,
+    | SteelmanRequested
+    | WikiReported,
     Field(discriminator="kind"),
 ]
 

@@ -18,6 +18,7 @@ from handlers.core.poll import rules as poll_rules
 from handlers.core.spending import rules as spending_rules
 from handlers.core.steelman import rules as steelman_rules
 from handlers.core.turns import rules as turns_rules
+from handlers.core.wiki import rules as wiki_rules
 
 
 class RuleTaken(ValueError):
@@ -44,6 +45,7 @@ TABLE = assembled(
     spending_rules.RULES,
     ending_rules.RULES,
     steelman_rules.RULES,
+    wiki_rules.RULES,
 )
 # What a feature adds after another's event made its step, in this order.
 AFTER: tuple[After[Any], ...] = (*steelman_rules.AFTER,)

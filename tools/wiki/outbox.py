@@ -37,7 +37,7 @@ from tools.wiki.pages import (
 )
 from tools.wiki.round_log import PART_LIMIT_CHARS, pieces
 from tools.wiki.slug import check_root, normalize_root, page_path, topic_slug
-from tools.wiki.writers import DebateOf, Notify, OutboxWriters, Sleep
+from tools.wiki.writers import DebateOf, OutboxWriters, Report, Sleep
 
 
 class WikiOutbox(OutboxWriters):
@@ -51,7 +51,7 @@ class WikiOutbox(OutboxWriters):
         *,
         root: str,
         strings: Strings,
-        notify: Notify,
+        notify: Report,
         sleep: Sleep,
         now: Callable[[], datetime] = lambda: datetime.now(UTC),
         first_backoff_s: float = 2.0,

@@ -16,6 +16,7 @@ from handlers.core.i18n import Strings
 from handlers.core.model import Debate, WikiPage
 from handlers.core.shorten import shorten
 from handlers.core.turns.backoff import delay_s
+from handlers.core.wiki.events import WikiNews, WikiReported
 from tools.store.wiki_outbox import Entry, LandedPages, OutboxQueue
 from tools.wiki.backends import WikiBackend, WikiError
 from tools.wiki.landing import FOLDER_TAKEN, PageWriter
@@ -23,7 +24,8 @@ from tools.wiki.pages import page_label
 
 log = logging.getLogger(__name__)
 
-Notify = Callable[[int, str, dict[str, str]], Awaitable[None]]
+# Where the outbox's news about a debate's pages goes: the engine, which tells the thread.
+Report = Callable[[int, WikiReported], Awaitable[None]]
 Sleep = Callable[[float], Awaitable[None]]
 DebateOf = Callable[[int], Awaitable[Debate]]
 
@@ -53,7 +55,7 @@ class OutboxWriters:
         backend: WikiBackend,
         *,
         strings: Strings,
-        notify: Notify,
+        notify: Report,
         sleep: Sleep,
         now: Callable[[], datetime],
         first_backoff_s: float,
@@ -149,7 +151,7 @@ class OutboxWriters:
             # a failed entry is read again, after its wait, with what follows it
             after = await self._attempt_batch(entries, delay, t)
         if delay.announced:
-            await self._say(debate_id, "wiki.caught_up", {"count": str(delay.landed)})
+            await self._say(debate_id, "caught_up", {"count": str(delay.landed)})
 
     async def _strings_of(self, debate_id: int) -> Strings:
         """The words of the debate's own language."""
@@ -184,7 +186,7 @@ class OutboxWriters:
             delay.landed += 1
         if human_edit:
             params = {"page": _label(entry.path, t), "url": self._backend.url(entry.path)}
-            await self._say(entry.debate_id, "wiki.human_edit_kept", params)
+            await self._say(entry.debate_id, "human_edit_kept", params)
         return True
 
     async def _failed(self, entry: Entry, delay: _Delay, reason: str, local: bool = False) -> None:
@@ -200,7 +202,7 @@ class OutboxWriters:
             said = {"count": str(await self.pending(entry.debate_id))}
             if local:
                 said["reason"] = shorten(reason.removeprefix("io: "), 300)
-            await self._say(entry.debate_id, "wiki.unwritable" if local else "wiki.delayed", said)
+            await self._say(entry.debate_id, "unwritable" if local else "delayed", said)
         await self._sleep(wait)
 
     async def _give_up(self, entry: Entry, exc: WikiError, t: Strings) -> None:
@@ -209,13 +211,13 @@ class OutboxWriters:
         log.error("wiki write %s refused for good: %s", entry.dedup_key, reason)
         said = t("wiki.folder_taken") if exc.code == FOLDER_TAKEN else exc.message
         params = {"page": _label(entry.path, t), "reason": shorten(said, 300)}
-        await self._say(entry.debate_id, "wiki.write_refused", params)
+        await self._say(entry.debate_id, "write_refused", params)
 
-    async def _say(self, debate_id: int, key: str, params: dict[str, str]) -> None:
+    async def _say(self, debate_id: int, what: WikiNews, params: dict[str, str]) -> None:
         try:
-            await self._notify(debate_id, key, params)
+            await self._notify(debate_id, WikiReported(what, tuple(params.items())))
         except Exception:  # boundary: a thread that cannot be told must not stall the writes
-            log.exception("could not tell debate %d %s", debate_id, key)
+            log.exception("could not tell debate %d %s", debate_id, what)
 
 
 def _label(path: str, t: Strings) -> str:

@@ -7,9 +7,13 @@ import typing
 
 import pytest
 
+from handlers.core.effects import Notify
 from handlers.core.events import Event
 from handlers.core.feature import Rule, rules
+from handlers.core.model import AG
 from handlers.core.table import TABLE, RuleTaken, assembled
+from handlers.core.wiki.events import WikiReported
+from tests.handlers.core.test_state_machine import speaking, step
 
 EVENTS = typing.get_args(typing.get_args(Event)[0])
 
@@ -25,3 +29,10 @@ def test_two_rules_for_one_event_are_refused() -> None:
     first = next(iter(TABLE.values()))
     with pytest.raises(RuleTaken):
         assembled(rules(first), rules(Rule(first.event, first.apply)))
+
+
+def test_the_wiki_s_news_becomes_the_thread_s_notice_and_changes_nothing_else() -> None:
+    running = speaking(AG)
+    told = step(running, WikiReported("delayed", (("count", "2"),)))
+    assert told.debate == running
+    assert told.effects == (Notify("wiki.delayed", (("count", "2"),)),)

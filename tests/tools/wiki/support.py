@@ -22,6 +22,7 @@ from handlers.core.model import (
     Turn,
     TurnMeta,
 )
+from handlers.core.wiki.events import WikiReported
 from tests.fakes.fake_wikijs import FULL_KEY, FakeWikiJs
 from tools.wiki.backends import LocalWiki, StoredPage, WikiBackend
 from tools.wiki.outbox import WikiOutbox
@@ -115,8 +116,8 @@ class Notices:
 
     said: list[tuple[int, str, dict[str, str]]] = field(default_factory=list)
 
-    async def __call__(self, debate_id: int, key: str, params: dict[str, str]) -> None:
-        self.said.append((debate_id, key, params))
+    async def __call__(self, debate_id: int, news: WikiReported) -> None:
+        self.said.append((debate_id, f"wiki.{news.what}", dict(news.params)))
 
     def keys(self) -> list[str]:
         return [key for _, key, _ in self.said]
