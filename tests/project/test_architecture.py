@@ -8,8 +8,11 @@ still two modules that cannot be read, changed or moved one without the other.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import sys
 from pathlib import Path
+
+from handlers.core.model import Debate
 
 ROOT = Path(__file__).resolve().parents[2]
 IO_MODULES = {
@@ -40,6 +43,9 @@ def _imports(path: Path) -> set[str]:
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             names.add(node.module.split(".")[0])
     return names
+
+
+MAX_DEBATE_FIELDS = 12
 
 
 def test_no_module_in_handlers_imports_discord() -> None:
@@ -311,3 +317,10 @@ def test_one_module_starts_programs() -> None:
 def test_the_check_itself_sees_imports() -> None:
     # guards against a walker that finds nothing: this very file imports ast and pathlib
     assert {"ast", "pathlib"} <= _imports(Path(__file__))
+
+
+def test_a_debate_is_a_handful_of_sub_records() -> None:
+    """`Debate` keeps at most twelve top-level fields: a concern's state is its package's
+    sub-record (docs/architecture.md), not another field every feature writes."""
+    fields = dataclasses.fields(Debate)
+    assert len(fields) <= MAX_DEBATE_FIELDS, [f.name for f in fields]
