@@ -30,7 +30,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 # After the path set-up above:
-from handlers.core.anonymous import anonymize, peer_names
+from handlers.core.anonymous.peers import anonymize, peer_names
 from handlers.core.model import (
     AG,
     CLAUDE,

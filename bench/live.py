@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bot.discord.room import DiscordRoom
 from handlers.core.i18n import Strings
 from handlers.core.model import CLAUDE, Debate, OpenAsk, Phase, Proposal, Setup, Turn
-from handlers.core.reply_parser import parse_reply
+from handlers.core.reply.parser import parse_reply
 from handlers.ports import TurnRequest
 from tests.doubles import FakeClock
 from tests.effects import posted

@@ -46,7 +46,7 @@ from bench.parse_inputs import (
     size_of,
     stream_reads,
 )
-from bot.discord.ag_reply import tag_of, without_tag
+from bot.discord.ag.reply import tag_of, without_tag
 from handlers.core.formats import format_named
 from handlers.core.formats.adversarial.audit import (
     Audit,
@@ -70,7 +70,7 @@ from handlers.core.formats.adversarial.result import (
 from handlers.core.formats.boardroom.reply import parse_position
 from handlers.core.formats.ledger.text import missing_fields
 from handlers.core.model import ParsedReply, Turn, TurnMeta
-from handlers.core.reply_parser import json_block, task_object
+from handlers.core.reply.parser import json_block, task_object
 from handlers.core.turns.concessions import verdict
 from tools.claude.output import classify, window_of
 from tools.claude.stream import progress, result_line

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 
-from handlers.core.anonymous import is_on
+from handlers.core.anonymous.peers import is_on
 from handlers.core.formats import format_named, formats_for
 from handlers.core.formats.keys import fill_keys
 from handlers.core.i18n import Strings

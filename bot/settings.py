@@ -26,7 +26,7 @@ from bot.settings_checks import (
     mask_database_url,
     misnamed_settings,
 )
-from handlers.core.anonymous import ANONYMOUS
+from handlers.core.anonymous.peers import ANONYMOUS
 from handlers.core.formats import FORMATS
 from handlers.core.formats.adversarial.seats import (
     RECONCILER_BACKEND,

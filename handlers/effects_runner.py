@@ -25,7 +25,6 @@ from handlers.core.events import (
     TaskDone,
 )
 from handlers.core.formats import format_named
-from handlers.core.minority_schema import MinorityTaskReply
 from handlers.core.model import (
     Backend,
     Conclusion,
@@ -39,8 +38,9 @@ from handlers.core.model import (
 )
 from handlers.core.moderation.bounds import ANSWER_CHARS
 from handlers.core.poll.minority import fallback, from_output, task_fields
+from handlers.core.poll.schema import MinorityTaskReply
 from handlers.core.poll.state import MINORITY_TASK
-from handlers.core.reply_parser import OFF_LOOP_CHARS, parse_reply
+from handlers.core.reply.parser import OFF_LOOP_CHARS, parse_reply
 from handlers.core.turns.concessions import moved_toward, verdict
 from handlers.core.turns.steps import format_of
 from handlers.ports import (

@@ -5,13 +5,13 @@ from __future__ import annotations
 from dataclasses import replace
 
 import prompts
-from handlers.core.anonymous import anonymize, is_on, letters, peer_names
+from handlers.core.anonymous.peers import anonymize, is_on, letters, peer_names
 from handlers.core.effects import AskDebater
 from handlers.core.formats import format_named
 from handlers.core.formats.base import BriefInput, Piece, PieceValue
 from handlers.core.model import Debate, PeopleLine, Precedent, Turn
 from handlers.core.moderation.claims import as_lines
-from handlers.core.reply_fields import shown
+from handlers.core.reply.fields import shown
 
 LANGUAGE_NAMES = {
     "ko": "Korean (한국어)",

@@ -17,7 +17,7 @@ from bot.admin import AdminReads, open_debates
 from bot.console.admin_keys import AdminKeys
 from bot.console.card_keys import budget_in, format_in, option_in
 from bot.console.keyboard import HELP, QUIT, STOP, Keyboard
-from bot.console.room_out import MODERATOR_GREY
+from bot.console.room.out import MODERATOR_GREY
 from bot.console.seats import People
 from bot.formatting import format_label, option_label, pause_area
 from handlers.core.controls import control_named

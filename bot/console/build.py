@@ -12,7 +12,7 @@ from rich.panel import Panel
 from rich.text import Text
 
 from bot.console.keyboard import Keyboard
-from bot.console.room_out import MODERATOR_GREY
+from bot.console.room.out import MODERATOR_GREY
 from bot.console.seats import HumanDebater, Typed
 from bot.root.engine import build_moderator, cli_debater, gemini_cli_debater, wanted_backends
 from bot.root.tables import Tables

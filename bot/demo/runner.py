@@ -20,7 +20,7 @@ from rich.text import Text
 
 from bot.console.app import CONSOLE_CHANNEL
 from bot.console.room import ConsoleRoom
-from bot.console.room_out import MODERATOR_GREY, USER_AMBER, ConsoleOut
+from bot.console.room.out import MODERATOR_GREY, USER_AMBER, ConsoleOut
 from bot.console.seats import People
 from bot.demo.replay import (
     Recording,

@@ -14,7 +14,7 @@ from bot.discord.embeds import card_embed
 from bot.discord.failures import failure_text
 from bot.discord.forms import form_modal, sent_form
 from bot.discord.render import CONTENT_LIMIT
-from bot.discord.room_records import NO_PINGS
+from bot.discord.room.records import NO_PINGS
 from bot.discord.views import card_view
 from handlers.core.admission import Admission, Submitted, acting, admits, authorized
 from handlers.core.events import Event, OptionChosen, PeopleSaid, UserAnswered

@@ -63,7 +63,7 @@ def _prompt_part(key: str, turn: Turn) -> bool:
 
 
 def _ag_message_ids(raw: str) -> list[int]:
-    """The ids of AG's messages, from the turn's raw record (see bot.discord.ag_reply)."""
+    """The ids of AG's messages, from the turn's raw record (see bot.discord.ag.reply)."""
     try:
         record = json.loads(raw)
         return [int(message["id"]) for message in record.get("messages", [])]

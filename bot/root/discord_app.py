@@ -14,7 +14,7 @@ import aiohttp
 import discord
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
-from bot.discord.ag_relay import AgRelayDebater
+from bot.discord.ag.relay import AgRelayDebater
 from bot.discord.client import DebateBot
 from bot.discord.commands import AdminCommands
 from bot.discord.fenced_http import lease_fence

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from handlers.core.anonymous import anonymize, letters, peer_names
+from handlers.core.anonymous.peers import anonymize, letters, peer_names
 from handlers.core.events import ProposalApproved
 from handlers.core.formats.adversarial.rules import RECONCILER_ID
 from handlers.core.model import AG, CLAUDE, GEMINI, Action, Backend, Debate, Decision, Participant

@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 
 from handlers.core.events import ProposalApproved
 from handlers.core.model import AG, CLAUDE, Stance, Turn, TurnMeta
-from handlers.core.reply_parser import parse_reply
+from handlers.core.reply.parser import parse_reply
 from handlers.core.turns.concessions import moved_toward, quoted
 from tests.handlers.conftest import ALICE, Rig, proposal
 from tests.handlers.doubles import reply

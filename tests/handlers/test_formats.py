@@ -16,7 +16,7 @@ from handlers.core.formats.free.rules import FREE
 from handlers.core.i18n import Strings
 from handlers.core.model import AG, DEFAULT_ROSTER, Backend, ModeratorView, Phase
 from handlers.core.participants import RosterError, parse_roster
-from handlers.core.reply_parser import parse_reply
+from handlers.core.reply.parser import parse_reply
 from tests.handlers.duo_format import DUO, registered
 from tests.tools.gemini.builders import judging_debate
 from tools.gemini.context import conclusion_prompt, judge_prompt

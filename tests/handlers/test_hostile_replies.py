@@ -12,7 +12,7 @@ from pytest import MonkeyPatch
 from handlers import effects_runner
 from handlers.core.events import ProposalApproved
 from handlers.core.model import AG, CLAUDE, ParsedReply
-from handlers.core.reply_parser import OFF_LOOP_CHARS, parse_reply
+from handlers.core.reply.parser import OFF_LOOP_CHARS, parse_reply
 from handlers.effects_runner import parse_off_loop
 from tests.handlers.conftest import ALICE, Rig, proposal
 from tests.handlers.doubles import other

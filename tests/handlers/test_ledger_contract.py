@@ -16,7 +16,7 @@ from handlers.core.formats.keys import fill_keys
 from handlers.core.formats.ledger.rules import LEDGER_FORMAT
 from handlers.core.i18n import Strings
 from handlers.core.model import AG, CLAUDE, GEMINI, Backend, Debate, Participant, Phase
-from handlers.core.reply_parser import parse_reply
+from handlers.core.reply.parser import parse_reply
 from tests.handlers.conftest import ALICE, DEFAULT_ROSTER, Rig, proposal
 from tests.handlers.doubles import reply
 from tests.tools.wiki.support import debate, turn

@@ -26,7 +26,7 @@ from handlers.core.model import (
 )
 from handlers.core.poll.minority import answers, fallback, from_output, verbatim
 from handlers.core.poll.state import PeoplePoll, PollStage
-from handlers.core.reply_parser import parse_reply
+from handlers.core.reply.parser import parse_reply
 from tests.handlers.conftest import ALICE, Rig, proposal
 from tests.handlers.doubles import reply
 from tools.gemini.context import conclusion_prompt

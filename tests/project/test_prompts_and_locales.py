@@ -14,8 +14,8 @@ import prompts
 from handlers.core.effects import AskDebater
 from handlers.core.i18n import LANGUAGES, LocaleError, Strings, load_table
 from handlers.core.model import AG, CLAUDE, Debate, Floor, Phase, Proposal, Setup, Turn, TurnMeta
-from handlers.core.reply_fields import encodable, shown
-from handlers.core.reply_parser import parse_reply
+from handlers.core.reply.fields import encodable, shown
+from handlers.core.reply.parser import parse_reply
 from handlers.prompting import compose_turn_prompt, participant_system_prompt
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -11,7 +11,7 @@ from handlers.core.ending.degraded import warned
 from handlers.core.formats import format_named
 from handlers.core.formats.keys import fill_keys
 from handlers.core.model import Debate, Turn
-from handlers.core.reply_fields import shown as parsed_shown
+from handlers.core.reply.fields import shown as parsed_shown
 from handlers.core.spending.limits import cost_per_seat
 from tools.wiki.pages import (
     Translate,

@@ -30,7 +30,7 @@ from collections.abc import Iterator
 from importlib import resources
 from importlib.resources.abc import Traversable
 
-from handlers.core.anonymous import ANONYMOUS
+from handlers.core.anonymous.peers import ANONYMOUS
 from handlers.core.formats.adversarial import ADVERSARIAL
 from handlers.core.formats.base import CardOption, Format
 from handlers.core.formats.boardroom import BOARDROOM

@@ -28,7 +28,7 @@ from handlers.core.model import (
     WikiPage,
 )
 from handlers.core.quotes import prose
-from handlers.core.reply_parser import parse_reply
+from handlers.core.reply.parser import parse_reply
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from handlers.core.model import Debate, Turn
 from handlers.core.poll.state import ANSWER_CHARS, MAX_ANSWERS, MinorityReport, PeoplePoll, Side
 from handlers.core.quotes import MIN_QUOTE_CHARS, found_in, quote_form
-from handlers.core.reply_parser import task_object
+from handlers.core.reply.parser import task_object
 from handlers.core.shorten import gist
 
 QUOTE_CHARS = 400  # a quote longer than this is not a quote of the strongest case

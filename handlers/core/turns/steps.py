@@ -34,7 +34,7 @@ from handlers.core.model import Debate, ModeratorSource, OpenAsk, Outcome, Phase
 from handlers.core.moderation.bounds import QUESTION_CHARS
 from handlers.core.poll.stalemate import reporting, stuck_at_limit
 from handlers.core.shorten import shorten
-from handlers.core.wiki_actions import Refusal, apply_action
+from handlers.core.wiki.actions import Refusal, apply_action
 
 
 @dataclass(frozen=True)

@@ -32,7 +32,7 @@ from handlers.core.model import (
     TurnMeta,
     UserQuestion,
 )
-from handlers.core.reply_parser import parse_reply
+from handlers.core.reply.parser import parse_reply
 from tests.doubles import TOPIC, FakeClock
 from tests.effects import concluded, posted
 from tools.store.db import Database

@@ -17,7 +17,7 @@ from bot.demo.runner import DB_NAME, replay, run_demo
 from handlers.core.formats.ledger.text import ledger_items
 from handlers.core.i18n import Strings
 from handlers.core.model import Outcome, Phase, WikiPage
-from handlers.core.reply_parser import parse_reply
+from handlers.core.reply.parser import parse_reply
 from tests.bot.console.conftest import plain_console
 from tools.store.db import Database
 from tools.store.debates import SqliteStore

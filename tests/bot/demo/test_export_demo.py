@@ -11,7 +11,7 @@ import pytest
 from bot.demo.replay import recording_for
 from bot.demo.runner import replay
 from handlers.core.i18n import Strings
-from handlers.core.reply_parser import parse_reply
+from handlers.core.reply.parser import parse_reply
 from tests.bot.console.conftest import plain_console
 
 

@@ -11,9 +11,9 @@ from dataclasses import replace
 import discord
 import pytest
 
-from bot.discord.ag_relay import AG_MODEL, AgRelayDebater
+from bot.discord.ag.relay import AG_MODEL, AgRelayDebater
 from handlers.core.model import FailureKind
-from handlers.core.reply_parser import parse_reply
+from handlers.core.reply.parser import parse_reply
 from handlers.leasing import LeaseLost
 from handlers.ports import DebaterError, TurnRequest
 from tests.bot.discord.pieces import join_pieces

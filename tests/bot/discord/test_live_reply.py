@@ -11,7 +11,7 @@ import pytest
 
 from bot.discord import render
 from bot.discord.room import Pace
-from bot.discord.room_turn import LIVE_TEXT_LIMIT
+from bot.discord.room.turn import LIVE_TEXT_LIMIT
 from handlers.core.effects import OpenRoom, PostCard, UpdateStatus
 from handlers.core.formats.boardroom.rules import POSITION
 from handlers.core.model import CLAUDE, FailureKind, OpenAsk

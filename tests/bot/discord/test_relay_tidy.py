@@ -15,7 +15,7 @@ import pytest
 
 from bot.discord.relay_tidy import clear_relay
 from handlers.core.model import AG, Turn, TurnMeta
-from handlers.core.reply_parser import parse_reply
+from handlers.core.reply.parser import parse_reply
 from handlers.ports import DebaterOutput
 from tests.bot.discord.test_ag_relay import (
     BLOCK,

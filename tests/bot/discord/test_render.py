@@ -13,7 +13,7 @@ from bot.discord.render import turn_messages
 from bot.formatting import AG_GREEN, CLAUDE_BLUE
 from handlers.core.i18n import Strings
 from handlers.core.model import AG, CLAUDE, ParsedReply, Question, Stance, Turn, TurnMeta
-from handlers.core.reply_parser import parse_reply
+from handlers.core.reply.parser import parse_reply
 from tests.bot.discord.pieces import join_pieces
 from tests.fakes.discord_limits import validate_message
 from tests.fakes.fake_discord import FakeDiscord

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from handlers.core.anonymous import anonymize, letters, peer_names
+from handlers.core.anonymous.peers import anonymize, letters, peer_names
 from handlers.core.model import AG, CLAUDE, GEMINI, Backend, Debate, Participant, Phase, Setup
 from tests.handlers.conftest import proposal
 

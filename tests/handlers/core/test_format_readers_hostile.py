@@ -27,7 +27,7 @@ from handlers.core.formats.boardroom.reply import NO, YES, parse_contract, parse
 from handlers.core.formats.ledger.text import fallback_ledger, ledger_items
 from handlers.core.model import AG, CLAUDE
 from handlers.core.poll.minority import from_output
-from handlers.core.reply_parser import task_object
+from handlers.core.reply.parser import task_object
 from tests.tools.wiki.support import debate, turn
 
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from handlers.core.model import AG, CLAUDE, ParsedReply, Turn
 from handlers.core.poll.minority import verbatim
 from handlers.core.quotes import MIN_QUOTE_CHARS, found_in, normal
-from handlers.core.reply_parser import parse_reply
+from handlers.core.reply.parser import parse_reply
 from handlers.core.turns.concessions import quoted
 from tests.tools.wiki.support import turn
 

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from handlers.core.model import Stance
-from handlers.core.reply_parser import parse_reply, shown
+from handlers.core.reply.parser import parse_reply, shown
 
 BLOCK = {
     "opinion": "LRU 먼저",

@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 from pydantic import TypeAdapter
 
 from handlers.core.model import ParsedReply, Stance
-from handlers.core.reply_fields import Obj, Value
-from handlers.core.reply_parser import parse_reply, shown
+from handlers.core.reply.fields import Obj, Value
+from handlers.core.reply.parser import parse_reply, shown
 
 
 def _everything_shown(parsed: ParsedReply) -> str:

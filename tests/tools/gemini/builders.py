@@ -25,7 +25,7 @@ from handlers.core.model import (
     Turn,
     TurnMeta,
 )
-from handlers.core.reply_parser import parse_reply
+from handlers.core.reply.parser import parse_reply
 from handlers.core.state_machine import transition
 from handlers.ports import Moderator
 from tests.doubles import changed

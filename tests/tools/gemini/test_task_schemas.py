@@ -22,9 +22,9 @@ from handlers.core.formats.boardroom.schemas import (
 )
 from handlers.core.formats.ledger.schemas import FrontTaskReply, LedgerTaskReply
 from handlers.core.formats.ledger.text import front_parts, ledger_items
-from handlers.core.minority_schema import MinorityTaskReply
 from handlers.core.model import AG, CLAUDE
 from handlers.core.poll.minority import from_output
+from handlers.core.poll.schema import MinorityTaskReply
 from handlers.core.poll.state import MINORITY_TASK
 from handlers.ports import ModeratorUnavailable, TaskRequest
 from tests.fakes.fake_gemini import FakeGemini

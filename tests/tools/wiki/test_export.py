@@ -24,7 +24,7 @@ from handlers.core.model import (
     Turn,
     TurnMeta,
 )
-from handlers.core.reply_parser import parse_reply
+from handlers.core.reply.parser import parse_reply
 from tests.doubles import changed
 from tools.wiki.export import export_markdown, export_name
 from tools.wiki.pages import render_conclusion

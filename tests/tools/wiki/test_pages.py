@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from handlers.core.formats.keys import fill_keys, verbatim
 from handlers.core.i18n import Strings
 from handlers.core.model import AG, Turn, TurnMeta
-from handlers.core.reply_parser import parse_reply
+from handlers.core.reply.parser import parse_reply
 from tools.wiki.pages import render_round_section, visible
 
 T0 = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)

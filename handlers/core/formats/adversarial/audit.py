@@ -10,7 +10,7 @@ from dataclasses import asdict, dataclass
 
 from handlers.core.formats.base import strings
 from handlers.core.formats.line_marks import candidates
-from handlers.core.reply_parser import task_object
+from handlers.core.reply.parser import task_object
 
 STANCES = ("supports", "against", "mixed", "context")
 _FLAG = re.compile(r"(?<![\w-])--(lite|standard|full)\b", re.IGNORECASE)

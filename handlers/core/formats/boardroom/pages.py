@@ -15,7 +15,7 @@ from handlers.core.formats.base import Piece, agenda, by_rules, people_said
 from handlers.core.formats.boardroom.reply import VOTES, Position, parse_position
 from handlers.core.formats.keys import verbatim
 from handlers.core.model import Debate, Participant, Turn, UserQuestion
-from handlers.core.reply_parser import task_object
+from handlers.core.reply.parser import task_object
 from handlers.core.shorten import shorten
 
 MAX_OPTIONS = 4  # buttons under the question

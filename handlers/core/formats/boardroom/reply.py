@@ -13,8 +13,8 @@ from typing import Any
 
 from handlers.core.formats.line_marks import bodies, candidates
 from handlers.core.model import ParsedReply
-from handlers.core.reply_fields import Obj, Value, render_extra
-from handlers.core.reply_parser import json_block
+from handlers.core.reply.fields import Obj, Value, render_extra
+from handlers.core.reply.parser import json_block
 
 YES, NO, CONDITIONAL = "yes", "no", "conditional"
 VOTES = (YES, NO, CONDITIONAL)

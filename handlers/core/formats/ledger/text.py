@@ -13,7 +13,7 @@ from handlers.core.formats.keys import fenced
 from handlers.core.formats.keys import verbatim as v
 from handlers.core.model import Debate, Turn
 from handlers.core.quotes import quote_form
-from handlers.core.reply_parser import json_block, task_object
+from handlers.core.reply.parser import json_block, task_object
 
 KINDS = (("agreed", "A"), ("amendments", "M"), ("open", "Q"))  # ledger part, id prefix
 _URL = re.compile(r"https?://[^\s)>\]]+")

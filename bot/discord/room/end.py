@@ -9,8 +9,8 @@ from dataclasses import replace
 import discord
 
 from bot.discord import embeds
-from bot.discord.room_poll import with_decision
-from bot.discord.room_records import RoomRecords
+from bot.discord.room.poll import with_decision
+from bot.discord.room.records import RoomRecords
 from handlers.core.ending.degraded import warned
 from handlers.core.formats import format_named
 from handlers.core.formats.keys import fill_keys

@@ -6,7 +6,7 @@ from __future__ import annotations
 from rich.text import Text
 
 from bot.console.card_keys import option_lines
-from bot.console.room_out import MODERATOR_GREY, USER_AMBER, ConsoleOut
+from bot.console.room.out import MODERATOR_GREY, USER_AMBER, ConsoleOut
 from bot.formatting import (
     cost_estimate,
     format_label,

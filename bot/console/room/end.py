@@ -7,7 +7,7 @@ from collections.abc import Mapping
 
 from rich.text import Text
 
-from bot.console.room_out import MODERATOR_GREY, ConsoleOut
+from bot.console.room.out import MODERATOR_GREY, ConsoleOut
 from bot.formatting import page_label, seat_name
 from handlers.core.ending.degraded import degraded_line, warned
 from handlers.core.formats import format_named

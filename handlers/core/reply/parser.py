@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from handlers.core.fences import closing_after, json_openings_last_first
 from handlers.core.model import ParsedReply, Question, Stance, WikiAction
-from handlers.core.reply_fields import Num, Obj, Value, render_extra, shown
+from handlers.core.reply.fields import Num, Obj, Value, render_extra, shown
 
 __all__ = ["OFF_LOOP_CHARS", "json_block", "parse_reply", "shown", "task_object"]
 

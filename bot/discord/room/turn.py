@@ -22,8 +22,8 @@ import discord
 
 from bot.discord import render
 from bot.discord.relay_tidy import clear_relay
-from bot.discord.room_pins import Pins
-from bot.discord.room_records import NO_PINGS, RoomRecords
+from bot.discord.room.pins import Pins
+from bot.discord.room.records import NO_PINGS, RoomRecords
 from bot.formatting import seat_colour
 from handlers.core.i18n import Strings
 from handlers.core.model import Backend, Debate, Turn

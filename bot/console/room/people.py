@@ -6,7 +6,7 @@ from __future__ import annotations
 from rich.panel import Panel
 from rich.text import Text
 
-from bot.console.room_out import MODERATOR_GREY, USER_AMBER, WARNING_ORANGE, ConsoleOut
+from bot.console.room.out import MODERATOR_GREY, USER_AMBER, WARNING_ORANGE, ConsoleOut
 from bot.formatting import notice_params, pause_area, pause_words
 from handlers.core.model import Debate, UserQuestion
 

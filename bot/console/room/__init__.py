@@ -9,11 +9,11 @@ from pathlib import Path
 from rich.console import Console
 from rich.text import Text
 
-from bot.console.room_card import close_card, post_card
-from bot.console.room_end import post_conclusion, post_summary
-from bot.console.room_out import MODERATOR_GREY, ConsoleOut
-from bot.console.room_people import ask_budget, ask_user, notify
-from bot.console.room_turn import Working, post_turn
+from bot.console.room.card import close_card, post_card
+from bot.console.room.end import post_conclusion, post_summary
+from bot.console.room.out import MODERATOR_GREY, ConsoleOut
+from bot.console.room.people import ask_budget, ask_user, notify
+from bot.console.room.turn import Working, post_turn
 from bot.console.seats import Typed
 from bot.formatting import claim_lines, status_line
 from handlers.core.effects import (

@@ -10,7 +10,7 @@ import logging
 import aiohttp
 import discord
 
-from bot.discord.ag_reply import AgReply, tag_of
+from bot.discord.ag.reply import AgReply, tag_of
 from handlers.core.model import FailureKind
 from handlers.ports import DebaterError
 

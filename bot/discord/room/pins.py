@@ -20,7 +20,7 @@ from typing import Any
 import discord
 
 from bot.discord import embeds
-from bot.discord.room_records import NO_PINGS, RoomRecords
+from bot.discord.room.records import NO_PINGS, RoomRecords
 from bot.discord.views import status_view
 from bot.formatting import discord_time, status_line
 from handlers.core.i18n import Strings

@@ -13,7 +13,7 @@ import discord
 
 from bot.discord import render
 from bot.discord.embeds import AMBER, GREY
-from bot.discord.room_records import RoomRecords
+from bot.discord.room.records import RoomRecords
 from handlers.core.i18n import Strings
 from handlers.core.model import Debate
 from handlers.core.poll.minority import decision_text, report_markdown

@@ -7,8 +7,8 @@ import random
 import re
 from collections.abc import Iterable, Mapping
 
+from handlers.core.anonymous.spelling import replace_spellings
 from handlers.core.model import Backend, Debate, Turn
-from handlers.core.spelling import replace_spellings
 
 ANONYMOUS = "anonymous"  # the debate's option (ANONYMOUS_PEERS its default): "on" or "off"
 
@@ -81,6 +81,6 @@ def _spelled(name: str) -> tuple[str, ...]:
 
 def anonymize(text: str, names: Mapping[str, str]) -> str:
     """`text` with every spelling of every name of `names` (any case, width or separator,
-    lookalike letters, a version glued on: see handlers.core.spelling) replaced by its letter,
-    in one pass: the longest name first, a letter never read again."""
+    lookalike letters, a version glued on: see spelling.py) replaced by its letter, in one
+    pass: the longest name first, a letter never read again."""
     return _DOUBLED.sub(r"\1", replace_spellings(text, names, MODEL_WORDS))

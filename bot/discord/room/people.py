@@ -10,7 +10,7 @@ import discord
 from bot.discord import embeds, render
 from bot.discord.render import CONTENT_LIMIT, nonce_of
 from bot.discord.render_split import split_text
-from bot.discord.room_records import NO_PINGS, RoomRecords
+from bot.discord.room.records import NO_PINGS, RoomRecords
 from bot.discord.views import budget_view, question_view
 from bot.formatting import discord_time, notice_params, option_question
 from handlers.core.i18n import Strings

@@ -22,8 +22,8 @@ from dataclasses import dataclass, field, replace
 import aiohttp
 import discord
 
-from bot.discord.ag_collect import MessageQueue, ReplyCollector, relay_error
-from bot.discord.ag_reply import AG_MODEL, AgReply, relay_tag, tag_of
+from bot.discord.ag.collect import MessageQueue, ReplyCollector, relay_error
+from bot.discord.ag.reply import AG_MODEL, AgReply, relay_tag, tag_of
 from bot.discord.render import CONTENT_LIMIT, nonce_of
 from bot.discord.render_split import FenceSplitter
 from handlers.core.model import Backend, FailureKind

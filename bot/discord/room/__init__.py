@@ -1,19 +1,19 @@
 """The debate's room in Discord: `show` matches each effect and hands it to the part of the
 room it concerns (the card, the thread's pins, a turn, the people, the poll, the end), each
-posting once under a stable key (bot/discord/room_records.py)."""
+posting once under a stable key (bot/discord/room/records.py)."""
 
 from __future__ import annotations
 
 import discord
 
-from bot.discord.room_archive import Archive
-from bot.discord.room_card import Card
-from bot.discord.room_end import post_conclusion, post_summary
-from bot.discord.room_people import ask_budget, ask_user, close_question, notify
-from bot.discord.room_pins import Pins, StatusEditor
-from bot.discord.room_poll import Poll
-from bot.discord.room_records import RoomRecords
-from bot.discord.room_turn import DEFAULT_PACE, LIVE_WINDOW_S, Live, Pace, Working, post_turn
+from bot.discord.room.archive import Archive
+from bot.discord.room.card import Card
+from bot.discord.room.end import post_conclusion, post_summary
+from bot.discord.room.people import ask_budget, ask_user, close_question, notify
+from bot.discord.room.pins import Pins, StatusEditor
+from bot.discord.room.poll import Poll
+from bot.discord.room.records import RoomRecords
+from bot.discord.room.turn import DEFAULT_PACE, LIVE_WINDOW_S, Live, Pace, Working, post_turn
 from handlers.core.effects import (
     ArchiveRoom,
     AskBudget,

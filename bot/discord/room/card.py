@@ -4,7 +4,7 @@ from), then how it ended and who ended it, its buttons removed."""
 from __future__ import annotations
 
 from bot.discord import embeds
-from bot.discord.room_records import NO_PINGS, RoomRecords
+from bot.discord.room.records import NO_PINGS, RoomRecords
 from bot.discord.views import card_view
 from handlers.core.i18n import Strings
 from handlers.core.model import Debate

@@ -10,7 +10,7 @@ from types import TracebackType
 from rich.status import Status
 from rich.text import Text
 
-from bot.console.room_out import MODERATOR_GREY, ConsoleOut
+from bot.console.room.out import MODERATOR_GREY, ConsoleOut
 from bot.formatting import (
     author_line,
     footer_text,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import discord
 
-from bot.discord.room_records import RoomRecords
+from bot.discord.room.records import RoomRecords
 from handlers.core.i18n import Strings
 from handlers.core.model import Debate
 
