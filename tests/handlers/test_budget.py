@@ -28,11 +28,15 @@ async def _paused_rig(tmp_path: Path, rounds: int) -> tuple[Rig, int]:
     assert made is not None
     await idle(rig, made.id)
     assert made.setup.max_rounds == 3  # the configured budget, until the people pick another
-    assert (await rig.h.submit(made.id, BudgetChosen(BOB, 1))).debate.max_rounds == 3  # an outsider
+    assert (
+        await rig.h.submit(made.id, BudgetChosen(BOB, 1))
+    ).debate.setup.max_rounds == 3  # an outsider
     assert (
         await rig.h.submit(made.id, BudgetChosen(ALICE, 0))
-    ).debate.max_rounds == 3  # not a budget
-    assert (await rig.h.submit(made.id, BudgetChosen(CAROL, rounds))).debate.max_rounds == rounds
+    ).debate.setup.max_rounds == 3  # not a budget
+    assert (
+        await rig.h.submit(made.id, BudgetChosen(CAROL, rounds))
+    ).debate.setup.max_rounds == rounds
     await rig.h.submit(made.id, ProposalApproved(ALICE))
     await idle(rig, made.id)
     return rig, made.id
@@ -52,7 +56,7 @@ async def test_budget_reached_pauses_and_extend_runs_one_more_round(tmp_path: Pa
         assert kept.people.paused and kept.people.lines[-1].text == "한 라운드만 더 봅시다"
         assert (
             await rig.h.submit(debate_id, BudgetDecided(BOB, "extend"))
-        ).debate.paused  # an outsider cannot
+        ).debate.people.paused  # an outsider cannot
 
         handler = await rig.rebuild()  # a restart while paused: still paused, nothing again
         await idle(rig, debate_id)

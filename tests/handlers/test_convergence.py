@@ -52,7 +52,7 @@ async def test_convergence_stays_high_pauses_then_declared_consensus(tmp_path: P
 
         assert (
             await rig.h.submit(debate_id, BudgetDecided(BOB, "consensus"))
-        ).debate.paused  # an outsider
+        ).debate.people.paused  # an outsider
         handler = await rig.rebuild()  # a restart while the buttons wait
         await idle(rig, debate_id)
         assert len(rig.room.budget_asks) == 1
@@ -75,7 +75,7 @@ async def test_convergence_one_more_round_then_conclude_as_is(tmp_path: Path) ->
         debate_id = await _open(rig)
         assert (
             await rig.h.submit(debate_id, BudgetDecided(ALICE, "extend", at=2))
-        ).debate.paused  # not this pause's button (this is the first)
+        ).debate.people.paused  # not this pause's button (this is the first)
         await rig.h.submit(debate_id, BudgetDecided(ALICE, "extend", at=1))
         await idle(rig, debate_id)
         again = await rig.h.get(debate_id)

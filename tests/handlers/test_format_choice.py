@@ -57,21 +57,25 @@ async def test_only_the_people_choose_and_the_choice_is_what_runs(rig: Rig) -> N
 
     assert (
         await rig.h.submit(made.id, FormatChosen(BOB, "duo"))
-    ).debate.format == "free"  # an outsider
-    assert (await rig.h.submit(made.id, FormatChosen(ALICE, "nonesuch"))).debate.format == "free"
+    ).debate.setup.format == "free"  # an outsider
+    assert (
+        await rig.h.submit(made.id, FormatChosen(ALICE, "nonesuch"))
+    ).debate.setup.format == "free"
     assert (
         await rig.h.submit(made.id, FormatChosen(ALICE, "panel"))
-    ).debate.format == "free"  # needs 3
-    assert (await rig.h.submit(made.id, FormatChosen(CAROL, "duo"))).debate.format == "duo"
-    assert (await rig.h.submit(made.id, FormatChosen(APPROVER, "free"))).debate.format == "free"
-    assert (await rig.h.submit(made.id, FormatChosen(ALICE, "duo"))).debate.format == "duo"
+    ).debate.setup.format == "free"  # needs 3
+    assert (await rig.h.submit(made.id, FormatChosen(CAROL, "duo"))).debate.setup.format == "duo"
+    assert (
+        await rig.h.submit(made.id, FormatChosen(APPROVER, "free"))
+    ).debate.setup.format == "free"
+    assert (await rig.h.submit(made.id, FormatChosen(ALICE, "duo"))).debate.setup.format == "duo"
 
     handler = await rig.rebuild()  # the choice is stored, not held in memory
     assert (await handler.get(made.id)).setup.format == "duo"
     opened = (await handler.submit(made.id, ProposalApproved(ALICE))).debate
-    assert opened.phase is Phase.SPEAKING and opened.format == "duo"
+    assert opened.phase is Phase.SPEAKING and opened.setup.format == "duo"
     # once the room is open the format is fixed
-    assert (await handler.submit(made.id, FormatChosen(ALICE, "free"))).debate.format == "duo"
+    assert (await handler.submit(made.id, FormatChosen(ALICE, "free"))).debate.setup.format == "duo"
     await handler.submit(made.id, StopRequested(ALICE))
 
 

@@ -36,9 +36,9 @@ def test_a_press_makes_each_seat_s_next_turn_a_steelman_shown_as_such() -> None:
     assert first.debate.steelman.turns == ()
     assert not any(isinstance(e, fx.Notify) and e.key == "steelman.turn" for e in first.effects)
 
-    claude = replace(first.debate, phase=Phase.SPEAKING)
-    claude = replace(claude, floor=replace(claude.floor, asked=(OpenAsk(CL, 2),), speaker=CL))
-    claude = step(claude, answer(CL, 2))
+    asking = replace(first.debate, phase=Phase.SPEAKING)
+    asking = replace(asking, floor=replace(asking.floor, asked=(OpenAsk(CL, 2),), speaker=CL))
+    claude = step(asking, answer(CL, 2))
     assert claude.debate.steelman.turns == (2,)
     assert claude.debate.steelman.due == ((AG, 2),)  # AG's next turn still owes it
     shown = fx.Notify("steelman.turn", (("seat", CL), ("turn", "2")))
