@@ -124,6 +124,21 @@ async def test_a_whole_boardroom_debate(tmp_path: Path, language: str) -> None:
         await rig.stop()
 
 
+async def test_the_last_word_links_the_synthesis_that_records_the_outcome(tmp_path: Path) -> None:
+    # Before, the thread's last word linked the page the format lists last: a member's
+    # round-2 answer, which records one vote, not the panel's outcome.
+    rig = board(tmp_path / "record.sqlite3")
+    await rig.start()
+    try:
+        debate_id = await open_board(rig)
+        await finish(rig, debate_id)
+        _, key, params = rig.room.notices[-1]
+        assert key == "debate.outcome_recorded"
+        assert params["url"] == f"https://wiki.test/debates/{debate_id}/synthesis"
+    finally:
+        await rig.stop()
+
+
 async def test_round_one_is_isolated_in_every_prompt_and_in_the_thread(tmp_path: Path) -> None:
     rig = board(tmp_path / "isolated.sqlite3")
     stored = {seat: asyncio.Event() for seat in (AG, CLAUDE)}
@@ -244,6 +259,9 @@ async def test_stop_during_round_two_ends_it_and_keeps_round_one(tmp_path: Path)
         assert {n for _, n in rig.room.turn_posts} == {t.number for t in turns}
         assert [r.task for r in rig.moderator.task_requests] == ["decision"]  # no synthesis
         assert len(rig.room.summaries) == 1
+        _, key, params = rig.room.notices[-1]  # no synthesis: the Round-Log records it
+        assert key == "debate.outcome_recorded"
+        assert params["url"] == f"https://wiki.test/debates/{debate_id}/round-log"
     finally:
         await rig.stop()
 

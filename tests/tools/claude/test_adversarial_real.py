@@ -13,13 +13,13 @@ from pathlib import Path
 import pytest
 from google import genai
 from google.genai import types
-from handlers.core.formats.adversarial_seats import (
+
+from handlers.core.events import ProposalApproved
+from handlers.core.formats.adversarial.seats import (
     RECONCILER_BACKEND,
     RECONCILER_MODEL,
     TIER_MODELS,
 )
-
-from handlers.core.events import ProposalApproved
 from handlers.core.formats.keys import fill_keys
 from handlers.core.i18n import Strings
 from handlers.core.model import AG, CLAUDE, Backend, Outcome, Phase
