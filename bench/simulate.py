@@ -70,6 +70,7 @@ def summary(tally: Tally, errors: list[str], stall: Stall, seconds: float) -> di
         "faults_injected": tally.faults,
         "restarts": tally.restarts,
         "paid_repeats": tally.paid_repeats,
+        "steelman_turns": tally.steelman_turns,
         "outsider_events_refused": tally.refused,
         "at_once": tally.at_once,
         "meanwhile": tally.meanwhile,

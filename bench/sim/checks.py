@@ -67,6 +67,7 @@ def violations(seen: Seen) -> list[str]:
         *_timers(seen),
         *_costs(seen),
         *_ending(seen),
+        *_steelman(seen),
     ]
 
 
@@ -177,3 +178,23 @@ def _ending(seen: Seen) -> Iterable[str]:
     unheard = [seat for seat in debate.ids if seat not in heard]
     if unheard:
         yield f"ended as {debate.ending.outcome.value} before {unheard} spoke"
+
+
+def _steelman(seen: Seen) -> Iterable[str]:
+    """A turn shown as a steelman is a stored turn of a seat that owed one (asked after the
+    press), shown once; a seat owes one no longer once it gave it."""
+    debate, room = seen.debate, seen.room.inner
+    stored = {t.number: t.seat for t in seen.stored}
+    for number in debate.steelman.turns:
+        if number not in stored:
+            yield f"turn {number} is marked a steelman but was never stored"
+    shown = {
+        int(params["turn"])
+        for d, key, params in room.notices
+        if d == debate.id and key == "steelman.turn"
+    }
+    if shown != set(debate.steelman.turns):
+        yield f"steelman notices for turns {sorted(shown)}, steelman turns {debate.steelman.turns}"
+    for seat, first in debate.steelman.due:
+        if any(stored.get(n) == seat and n >= first for n in debate.steelman.turns):
+            yield f"{seat} gave its steelman and still owes one"

@@ -19,6 +19,7 @@ from handlers.core.events import (
     ProposalApproved,
     ProposalDeclined,
     SkipRequested,
+    SteelmanRequested,
     StopRequested,
     UserAnswered,
 )
@@ -130,6 +131,8 @@ async def act(sim: Simulation, driver: Driver, debate: Debate) -> float:
         await submit(sim, driver, PeopleSaid(who, "모두 LRU를 좋아해요"))
     elif roll < 0.16:
         await submit(sim, driver, SkipRequested(who))
+    elif roll < 0.20:
+        await submit(sim, driver, SteelmanRequested(who))
     if debate.phase is Phase.AWAITING_USER and debate.people.paused:
         await _pause(sim, driver, debate, rng, who, other)
     elif debate.phase is Phase.AWAITING_USER:
@@ -196,15 +199,17 @@ async def _question(
 
 async def meanwhile(sim: Simulation, driver: Driver) -> None:
     """The people act while a debater's answer is being handed over: a Stop, words, a Skip,
-    or a pause's button, as the debate stands."""
+    a Steelman, or a pause's button, as the debate stands."""
     await asyncio.sleep(0)
     rng = driver.world.rng("meanwhile")
     roll = rng.random()
     event: Event
-    if roll < 0.4:
+    if roll < 0.35:
         event = StopRequested(ALICE)
-    elif roll < 0.6:
+    elif roll < 0.5:
         event = SkipRequested(CAROL)
+    elif roll < 0.6:
+        event = SteelmanRequested(ALICE)
     elif roll < 0.8:
         event = PeopleSaid(CAROL, "지금 답이 오고 있나요?")
     else:
@@ -219,6 +224,7 @@ async def outsider(sim: Simulation, driver: Driver, debate: Debate) -> None:
     for event in (
         ProposalApproved(MALLORY),
         StopRequested(MALLORY),
+        SteelmanRequested(MALLORY),
         UserAnswered(MALLORY, "Redis"),
         BudgetDecided(MALLORY, "conclude", at=debate.people.pauses),
     ):

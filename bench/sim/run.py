@@ -51,6 +51,7 @@ class Tally:
     faults: int = 0
     restarts: int = 0
     paid_repeats: int = 0
+    steelman_turns: int = 0  # turns given as a steelman after a person asked for one
     refused: int = 0
     at_once: int = 0  # pairs of clicks or forms sent at the same moment
     meanwhile: int = 0  # people's actions while an answer was being handed over
@@ -272,6 +273,7 @@ class Simulation:
         )
         for what in violations(seen):
             self.violation(driver, what)
+        self.tally.steelman_turns += len(debate.steelman.turns)
         for turn in stored:
             given = driver.asked.get(turn.number, [])
             self.tally.paid_repeats += sum(1 for text in given if text and text != turn.text)
