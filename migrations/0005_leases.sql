@@ -1,4 +1,4 @@
--- Debates shared by several processes (workers, issue 20). A debate is run by the process that
+-- Debates shared by several processes (workers). A debate is run by the process that
 -- holds its lease; `generation` grows with every claim, and every step a process stores is
 -- checked against the generation it claimed (fencing), so a process that lost its lease
 -- stores nothing more. `expires_at` is in milliseconds since the epoch.

@@ -1,5 +1,5 @@
 -- PostgreSQL twin of migrations/0003_polls.sql.
--- The people's poll at a stalemate (issue 18): its end time, a DB-backed timer that outlives
+-- The people's poll at a stalemate: its end time, a DB-backed timer that outlives
 -- restarts. A row is written once the poll is open in the room; `closed_at` is set once the
 -- bot has read its votes. The poll's answers and votes live in the debate's state.
 CREATE TABLE polls (
