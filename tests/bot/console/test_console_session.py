@@ -38,13 +38,16 @@ def wiki_files(settings: Settings) -> dict[str, Path]:
     return {path.stem: path for path in folders[0].glob("*.md")}
 
 
-@pytest.mark.parametrize("stop_with", ["key", "ctrl-c"])
-async def test_chat_is_detected_approved_answered_by_a_person_and_stopped(
-    settings: Settings, screen: Screen, stop_with: str
-) -> None:
-    lines, moderator, claude = QueueLines(), ScriptedModerator(), HangingDebater(CLAUDE)
-    keyboard = Keyboard(lines)
-    session = asyncio.create_task(
+def _opened(
+    settings: Settings,
+    screen: Screen,
+    keyboard: Keyboard,
+    moderator: ScriptedModerator,
+    claude: HangingDebater,
+    install_signals: bool = False,
+) -> asyncio.Task[int]:
+    """The console running: alice at the keyboard, AG typed by her, Claude's seat `claude`."""
+    return asyncio.create_task(
         console_session(
             settings,
             ConsoleOptions(ag="human", claude="human", name="alice"),
@@ -54,15 +57,29 @@ async def test_chat_is_detected_approved_answered_by_a_person_and_stopped(
             moderator=moderator,
             seats={Backend.CLAUDE_CLI: claude},
             rng=random.Random(seed_for(AG)),
-            install_signals=stop_with == "ctrl-c",
+            install_signals=install_signals,
         )
     )
+
+
+async def _chat_and_open(screen: Screen, lines: QueueLines) -> None:
+    """Two people talk about the cache, the card comes, and alice opens the debate."""
     lines.push(
         "캐시 계층을 Redis로 갈지 그냥 in-process LRU로 갈지 아직 못 정했네",
         "bob: 멀티 인스턴스면 Redis가 맞지 않아? 근데 운영 부담이 고민이라 장단점이 애매하다",
     )
     await screen.shows(T("console.card_title"))
     lines.push("y")
+
+
+@pytest.mark.parametrize("stop_with", ["key", "ctrl-c"])
+async def test_chat_is_detected_approved_answered_by_a_person_and_stopped(
+    settings: Settings, screen: Screen, stop_with: str
+) -> None:
+    lines, moderator, claude = QueueLines(), ScriptedModerator(), HangingDebater(CLAUDE)
+    keyboard = Keyboard(lines)
+    session = _opened(settings, screen, keyboard, moderator, claude, stop_with == "ctrl-c")
+    await _chat_and_open(screen, lines)
     await asyncio.wait_for(keyboard.composing.wait(), 10)
     ag_reply = [
         "AG 첫 줄: Redis가 맞습니다.",
@@ -306,24 +323,8 @@ async def test_skip_and_steelman_are_typed_as_their_controls(
     steelman."""
     lines, claude = QueueLines(), HangingDebater(CLAUDE)
     keyboard = Keyboard(lines)
-    session = asyncio.create_task(
-        console_session(
-            settings,
-            ConsoleOptions(ag="human", claude="human", name="alice"),
-            plain_console(screen),
-            keyboard,
-            FakeClock(),
-            moderator=ScriptedModerator(),
-            seats={Backend.CLAUDE_CLI: claude},
-            rng=random.Random(seed_for(AG)),
-        )
-    )
-    lines.push(
-        "캐시 계층을 Redis로 갈지 그냥 in-process LRU로 갈지 아직 못 정했네",
-        "bob: 멀티 인스턴스면 Redis가 맞지 않아? 근데 운영 부담이 고민이라 장단점이 애매하다",
-    )
-    await screen.shows(T("console.card_title"))
-    lines.push("y")
+    session = _opened(settings, screen, keyboard, ScriptedModerator(), claude)
+    await _chat_and_open(screen, lines)
     await asyncio.wait_for(keyboard.composing.wait(), 10)
     lines.push("AG: Redis가 맞습니다.", ".")
     await asyncio.wait_for(claude.started.wait(), 10)
