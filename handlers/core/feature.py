@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Any, Generic, TypeVar
 
 from handlers.core.events import Event
-from handlers.core.model import Actor, Debate
+from handlers.core.model import Debate
 from handlers.core.turns.steps import Step
 
 E = TypeVar("E")
@@ -69,8 +69,3 @@ class Control:
 def rules(*given: Rule[Any]) -> Rules:
     """A package's rules by their event's class."""
     return {rule.event: rule for rule in given}
-
-
-def who(actor: Actor) -> str:
-    """How the thread names a person: their display name, else their id."""
-    return actor.name or str(actor.user_id)

@@ -166,6 +166,11 @@ class Actor:
     name: str = ""
     is_approver: bool = False  # holds the configured approver role
 
+    @property
+    def shown_name(self) -> str:
+        """How the thread names the person: their display name, else their id."""
+        return self.name or str(self.user_id)
+
 
 @dataclass(frozen=True)
 class Debate:

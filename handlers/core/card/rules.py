@@ -15,7 +15,7 @@ from handlers.core.card.events import (
     ProposalExpired,
 )
 from handlers.core.card.state import Added
-from handlers.core.feature import Moment, Rule, rules, who
+from handlers.core.feature import Moment, Rule, rules
 from handlers.core.formats import card_options, formats_for
 from handlers.core.model import Debate, Phase
 from handlers.core.turns.steps import Step, format_of, run_plan
@@ -95,7 +95,7 @@ def _option_chosen(debate: Debate, event: OptionChosen, at: Moment) -> Step:
     setup = debate.setup
     if _is_form(debate, event.key):
         actor = event.actor
-        mine = Added(event.key, actor.user_id, who(actor), event.value)
+        mine = Added(event.key, actor.user_id, actor.shown_name, event.value)
         others = tuple(a for a in setup.added if (a.key, a.user_id) != (event.key, actor.user_id))
         return Step(replace(debate, setup=replace(setup, added=(*others, mine))))
     options = tuple(sorted((dict(setup.options) | {event.key: event.value}).items()))

@@ -7,8 +7,8 @@ from dataclasses import replace
 
 from handlers.core import effects as fx
 from handlers.core.ending.events import ConclusionReady, StopRequested
-from handlers.core.feature import Control, Moment, Rule, rules, who
-from handlers.core.model import Actor, Debate, Outcome, Phase
+from handlers.core.feature import Control, Moment, Rule, rules
+from handlers.core.model import Debate, Outcome, Phase
 from handlers.core.poll.rules import stop_poll
 from handlers.core.turns.steps import Step, conclude, format_of
 
@@ -28,7 +28,7 @@ def _stopped(debate: Debate, event: StopRequested, at: Moment) -> Step:
     if early is not None:
         return early
     return conclude(
-        debate, Outcome.STOPPED, fx.Notify("debate.stopped_by", (("user", who(actor)),))
+        debate, Outcome.STOPPED, fx.Notify("debate.stopped_by", (("user", actor.shown_name),))
     )
 
 
@@ -62,8 +62,4 @@ _END_PHASE = {Outcome.STOPPED: Phase.STOPPED, Outcome.FAILED: Phase.FAILED}  # e
 RULES = rules(Rule(StopRequested, _stopped, _stop_fits), Rule(ConclusionReady, _ended, _concluding))
 
 
-def _stop(actor: Actor) -> StopRequested:
-    return StopRequested(actor)
-
-
-STOP = Control("stop", 4, _stop, lambda debate: ((),))
+STOP = Control("stop", 4, StopRequested, lambda debate: ((),))

@@ -51,7 +51,7 @@ def meter(trend: tuple[float, ...]) -> str:
 
 def decided(debate: Debate, event: BudgetDecided, rng: random.Random) -> Step:
     """The people's word at a pause: consensus, one more round (the budget grows), or conclude."""
-    who = event.actor.name or str(event.actor.user_id)
+    who = event.actor.shown_name
     if event.choice == "resume":
         return resumed(debate, who)
     if event.choice == "consensus":  # the end clears the pause (and posts what it held)

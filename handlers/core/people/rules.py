@@ -7,7 +7,7 @@ import random
 from dataclasses import replace
 
 from handlers.core import effects as fx
-from handlers.core.feature import Moment, Rule, rules, who
+from handlers.core.feature import Moment, Rule, rules
 from handlers.core.model import Actor, Debate, PeopleLine, Phase
 from handlers.core.people.events import BudgetDecided, PeopleSaid, UserAnswered
 from handlers.core.people.pauses import decided
@@ -56,7 +56,7 @@ def _on_pause(debate: Debate, event: BudgetDecided, at: Moment) -> Step:
 def _answered(debate: Debate, actor: Actor, answer: str, rng: random.Random) -> Step:
     """The answer to the open question: kept verbatim, and the format goes on."""
     question = debate.people.user_question.text if debate.people.user_question else ""
-    line = PeopleLine(who=who(actor), text=answer, question=question or "-")
+    line = PeopleLine(who=actor.shown_name, text=answer, question=question or "-")
     people = replace(debate.people, user_question=None, lines=(*debate.people.lines, line))
     answered = replace(debate, people=people)
     step = run_plan(format_of(answered).resumed(answered, rng))
@@ -68,7 +68,7 @@ def _answered(debate: Debate, actor: Actor, answer: str, rng: random.Random) -> 
 
 def _said(debate: Debate, actor: Actor, text: str) -> Step:
     """A message typed in the room: kept verbatim for the moderator and the next debaters."""
-    line = PeopleLine(who=who(actor), text=text)
+    line = PeopleLine(who=actor.shown_name, text=text)
     said = replace(debate, people=replace(debate.people, lines=(*debate.people.lines, line)))
     return Step(said, (fx.LogNote(f"people-{len(said.people.lines)}", "said", line.who, text),))
 

@@ -73,7 +73,7 @@ def stop_poll(debate: Debate, actor: Actor) -> Step | None:
         return None
     poll = debate.poll
     if poll.stage is PollStage.OPEN:
-        who = actor.name or str(actor.user_id)
+        who = actor.shown_name
         closing = replace(poll, stage=PollStage.CLOSING, closed_by=who)
         notice = Notify("poll.stopped", (("user", who),))
         return Step(replace(debate, poll=closing), (notice, ClosePoll()))

@@ -7,8 +7,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from handlers.core import effects as fx
-from handlers.core.feature import After, Control, Moment, Rule, rules, who
-from handlers.core.model import Actor, Debate
+from handlers.core.feature import After, Control, Moment, Rule, rules
+from handlers.core.model import Debate
 from handlers.core.steelman.events import SteelmanRequested
 from handlers.core.turns.events import ReplyReceived
 from handlers.core.turns.steps import Step
@@ -32,7 +32,7 @@ def _requested(debate: Debate, event: SteelmanRequested, at: Moment) -> Step:
     now keeps the brief it was given)."""
     first = max((debate.last_number, *(ask.turn for ask in debate.floor.asked))) + 1
     due = tuple((seat, first) for seat in debate.ids if seat not in debate.spend.benched)
-    person = who(event.actor)
+    person = event.actor.shown_name
     asked = replace(debate, steelman=replace(debate.steelman, due=due, by=person))
     notice = fx.Notify("steelman.requested", (("user", person),))
     logged = fx.LogNote(f"steelman-{first}", "steelman", person, "")
@@ -58,10 +58,8 @@ def _restated(debate: Debate, event: ReplyReceived, step: Step) -> Step:
     return Step(replace(step.debate, steelman=done), effects, turn)
 
 
-def _event(actor: Actor) -> SteelmanRequested:
-    return SteelmanRequested(actor)
-
-
 RULES = rules(Rule(SteelmanRequested, _requested, _fits))
 AFTER = (After(ReplyReceived, _restated),)
-STEELMAN = Control("steelman", 1, _event, lambda debate: ((),) if offered(debate) else ())
+STEELMAN = Control(
+    "steelman", 1, SteelmanRequested, lambda debate: ((),) if offered(debate) else ()
+)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from handlers.core.feature import Control, Moment, Rule, rules, who
+from handlers.core.feature import Control, Moment, Rule, rules
 from handlers.core.model import Actor, Debate
 from handlers.core.turns.concessions import with_concession
 from handlers.core.turns.events import DebaterFailed, ReplyReceived, SkipRequested
@@ -40,7 +40,7 @@ def _skip_fits(debate: Debate, event: SkipRequested) -> bool:
 
 
 def _skipped(debate: Debate, event: SkipRequested, at: Moment) -> Step:
-    return skipped_by(debate, who(event.actor), at.rng)
+    return skipped_by(debate, event.actor.shown_name, at.rng)
 
 
 RULES = rules(
