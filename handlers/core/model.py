@@ -247,9 +247,11 @@ class Debate:
     @property
     def last_number(self) -> int:
         """The highest turn number given out: a stored turn's, or one an answer may still come
-        for (`floor.late`); the next ask takes the number after it, so none is used twice."""
+        for (an open ask's, or a `floor.late` one's); the next ask takes the number after it, so
+        none is used twice."""
         floor = self.floor
-        return max((floor.turns, *(n for n, _ in floor.log), *(a.turn for a in floor.late)))
+        given = (*(n for n, _ in floor.log), *(a.turn for a in (*floor.asked, *floor.late)))
+        return max((floor.turns, *given))
 
     def heard_by(self, participant: str) -> int:
         """How many of the people's lines the participant's briefs have carried."""

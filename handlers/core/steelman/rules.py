@@ -30,7 +30,7 @@ def _fits(debate: Debate, event: SteelmanRequested) -> bool:
 def _requested(debate: Debate, event: SteelmanRequested, at: Moment) -> Step:
     """Every seat not held back owes a steelman from the next turn number on (an ask running
     now keeps the brief it was given)."""
-    first = max((debate.last_number, *(ask.turn for ask in debate.floor.asked))) + 1
+    first = debate.last_number + 1
     due = tuple((seat, first) for seat in debate.ids if seat not in debate.spend.benched)
     person = event.actor.shown_name
     asked = replace(debate, steelman=replace(debate.steelman, due=due, by=person))
