@@ -29,6 +29,7 @@ from bot.settings_checks import (
 from handlers.core.anonymous.peers import ANONYMOUS
 from handlers.core.formats import FORMATS
 from handlers.core.formats.adversarial.seats import (
+    LIGHT_MODEL,
     RECONCILER_BACKEND,
     RECONCILER_MODEL,
     TIER_MODELS,
@@ -235,6 +236,7 @@ class Settings(BaseSettings):
             (RECONCILER_MODEL, self.ADVERSARIAL_RECONCILER_MODEL.strip()),
             (TIER_MODELS["mid-tier"], self.CLAUDE_MODEL_MID.strip()),
             (TIER_MODELS["top-tier"], self.CLAUDE_MODEL_TOP.strip()),
+            (LIGHT_MODEL, self.GEMINI_MODEL.strip()),  # the moderator's light checks
             ("ledger.end", self.LEDGER_END_STATE),
             ("ledger.mode", self.LEDGER_MODE),
             ("ledger.stance", self.LEDGER_STANCE),

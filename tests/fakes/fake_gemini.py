@@ -15,6 +15,7 @@ A step is a dict:
   {"kind": "safety"}                         200, finishReason SAFETY and no content
   {"kind": "prompt_blocked"}                 200, no candidates, promptFeedback.blockReason
   {"kind": "error", "status": 429, "retry_delay": "7s" | None, "quota_id": "...PerDay..."}
+                                             (an error may add "message": the API's words)
   {"kind": "hang"}                           never answers (until the server stops)
 Any step may add "delay" (seconds before answering; a test's own timeout, not a sleep).
 """
@@ -191,6 +192,8 @@ class FakeGemini:
             body_out = error_body(
                 status, step.get("retry_delay", "7s"), step.get("quota_id", PER_MINUTE)
             )
+            if step.get("message"):  # the API's own words for this error (a too-long input)
+                body_out["error"]["message"] = step["message"]
             return web.json_response(body_out, status=status)
         payload = self._payload(step, body, text, model)
         if method == "streamGenerateContent":

@@ -109,11 +109,12 @@ async def test_each_claude_role_runs_on_its_tier_s_model(
         assert [r.model for r in debater(rig, AG).requests] == [""]  # AG keeps its own
         assert [r.model for r in debater(rig, RECONCILER_ID).requests] == [reconciler]
         page = _page(rig)
-        assert "Model tiers used:\n- mid-tier → sonnet: " in page
-        assert " (Claude: sonnet)" in page and " (AG: its backend's own model)" in page
-        on_top = f"- top-tier → opus: Reconciler (Reconciler: {reconciler})"
+        assert "Model tiers used:\n- mid-tier: " in page
+        # each role's line names the model its turn reported, as its turn's header does
+        assert " (Claude, claude-model)" in page and " (AG, ag-model)" in page
+        on_top = f"- top-tier: Reconciler ({RECONCILER_ID}-model)"
         assert (on_top in page) is (tier == "full")
-        checks = "- lightweight → moderator model: Probe 1, Probe 2, Validator"
+        checks = "- lightweight: Probe 1, Probe 2, Validator (moderator model)"
         assert (checks in page) is (tier == "full")
     finally:
         await rig.stop()

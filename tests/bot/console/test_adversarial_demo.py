@@ -40,7 +40,7 @@ async def test_the_replay_runs_every_role_and_writes_the_result_page(tmp_path: P
     # the engine's own draw gave the recorded roles; every answer is stored as recorded
     assert [(t.seat, t.text) for t in turns] == [(e.seat, e.reply) for e in RECORDING.turns]
     out = screen.getvalue()
-    assert "TIER 자동 판정: FULL (근거: " in out and "AUTO-DETECTED" not in out
+    assert "단계 자동 판정: FULL (근거: " in out and "AUTO-DETECTED" not in out
     assert f"- {T('adversarial.result.proposition')}: " in out  # the intake audit, in Korean
     assert "- Proposition:" not in out and "- Evidence inventory:" not in out
     for line in ("[KEY-TENSION] 처리량", "[RESULT] PASS-WITH-CAVEATS", "[VERDICT] MODIFY"):
@@ -52,7 +52,7 @@ async def test_the_replay_runs_every_role_and_writes_the_result_page(tmp_path: P
     rejected = page.split("### 기각된 논거\n", 1)[1].split("\n\n", 1)[0]
     assert rejected.count("\n") == 0 and "도전자" in rejected  # the uncited one, listed once
     assert all(entry.reply in page for entry in RECORDING.turns)
-    assert "- 조정자: Reconciler (claude-opus-4-1)" in page
+    assert "- 최상위 등급: 조정자 (claude-opus-4-1)" in page
 
 
 def test_the_demo_command_takes_the_format(tmp_path: Path) -> None:

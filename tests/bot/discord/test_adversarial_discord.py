@@ -25,7 +25,7 @@ from tests.handlers.adversarial_script import either_role, intake, probe, reconc
 
 RELAY_TAG = re.compile(r"\[debate \d+ · turn \d+\]")
 THREAD_WORDS = {  # the tier notice and the audit, in the debate's language
-    "ko": ("TIER 자동 판정: FULL (근거: 위험이 크거나 되돌리기 어려움", "- 반대 근거 명시: 예\n"),
+    "ko": ("단계 자동 판정: FULL (근거: 위험이 크거나 되돌리기 어려움", "- 반대 근거 명시: 예\n"),
     "pt-BR": ("NÍVEL DETECTADO: FULL (motivos: ", "- Oposição explicitamente presente: sim\n"),
 }
 
@@ -121,8 +121,9 @@ async def test_an_adversarial_debate_ends_in_the_reconciler_s_verdict(
             "role_validator",
         )
         assert "| " + " | ".join(t(f"adversarial.result.{c}") for c in columns) + " |" in page
-        assert f"{t('adversarial.result.tiers_used')}:\n- mid-tier → sonnet: " in page
-        assert "- top-tier → opus: " in page and "DEBATE: tier=full, proposition=" in page
+        tiers = (t("adversarial.result.tier_mid"), t("adversarial.result.tier_top"))
+        assert f"{t('adversarial.result.tiers_used')}:\n- {tiers[0]}: " in page
+        assert f"- {tiers[1]}: " in page and "DEBATE: tier=full, proposition=" in page
         assert not [p.path for p in wiki.pages.values() if p.path.endswith("/conclusion")]
         # AG's relay tag is addressing: in no embed, no page.
         shown = [text for m in thread if m["embeds"] for text in _embed_texts(m)]

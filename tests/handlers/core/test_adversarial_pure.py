@@ -166,7 +166,8 @@ def _full_debate() -> tuple[Audit, Answers]:
             f"{ROLE_NAMES['advocate']}: AG (gemini-pro)",
             f"{INTAKE_COST}: {word('moderator_model')}",
         ),
-        tiers=(f"mid-tier → sonnet: {ROLE_NAMES['advocate']} (AG: {word('backend_model')})",),
+        tiers=(f"{word('tier_mid')}: {ROLE_NAMES['advocate']} (AG, {word('backend_model')})",),
+        tier_names=(word("tier_mid"),),
     )
     return audit, answers
 
@@ -175,14 +176,14 @@ def _full_debate() -> tuple[Audit, Answers]:
 # ruling, and the Validator's grounding check of it.
 ROW = (
     "| Invalidation | E1 | E1: three replicas each hold a cache | E1: three replicas each hold"
-    " a cache | Advocate — E1 shows three copies | PASS — E1 |"
+    " a cache · {conceded}: E1 is real | Advocate — E1 shows three copies | PASS — E1 |"
 )
 # The page's lines that are ours, in order: English is the seed's output format word for word.
 PAGE_LINES = {
     "en": (
         "## Debate Result",
         "**Proposition:** p",
-        "**Tier:** full (1 agents)",
+        "**Tier:** full (Agents spawned: 1; Model tiers used: mid-tier)",
         "**Intake status:** debate-ready",
         "### Structural Audit",
         "- Evidence inventory: 3",
@@ -193,7 +194,7 @@ PAGE_LINES = {
         "### Reconciler's Verdict: MODIFY",
         "### Reconciliation",
         "| Point | Structural basis | Advocate | Challenger | Reconciler | Validator |",
-        ROW,
+        ROW.format(conceded="conceded"),
         "### Rejected Arguments",
         "- Advocate evidence 3: Everyone feels Redis is better (cites no inventory item)",
         "### What Survives",
@@ -203,14 +204,14 @@ PAGE_LINES = {
         "- consistency probes diverge (0 of 2 stable): capped at SPECULATIVE",
         "### Validation",
         "FAIL",
+        "- point B leaps",  # the Validator's own caveats, under its result (the seed's section)
         "### Caveats",
         "- Validator: point B leaps",
         "- Validator result: FAIL",
         "### Cost",
         "Agents spawned: 1",
         "Model tiers used:",
-        "- mid-tier → sonnet: Advocate (AG: its backend's own model)",
-        "- Advocate: AG (gemini-pro)",
+        "- mid-tier: Advocate (AG, its backend's own model)",
         "- Intake audit: moderator model",
         "## Role answers",
         "### Advocate",
@@ -222,7 +223,7 @@ PAGE_LINES = {
     "ko": (
         "## 토론 결과",
         "**명제:** p",
-        "**단계:** full (1 에이전트)",
+        "**단계:** full (실행한 에이전트: 1; 사용한 모델 등급: 중간 등급)",
         "**사전 감사 상태:** debate-ready",
         "### 구조 감사",
         "- 증거 목록: 3",
@@ -232,7 +233,7 @@ PAGE_LINES = {
         "### 조정자의 판정: MODIFY",
         "### 조정표",
         "| 쟁점 | 구조적 근거 | 옹호자 | 도전자 | 조정자 | 검증자 |",
-        ROW,
+        ROW.format(conceded="인정함"),
         "### 기각된 논거",
         "- 옹호자 증거 3: Everyone feels Redis is better (증거 목록의 항목을 인용하지 않음)",
         "### 살아남은 요소",
@@ -242,14 +243,14 @@ PAGE_LINES = {
         "- 일관성 검사 결과가 엇갈림(2개 중 0개 안정): SPECULATIVE로 제한됨",
         "### 검증",
         "FAIL",
+        "- point B leaps",
         "### 유의 사항",
         "- 검증자: point B leaps",
         "- 검증자 결과: FAIL",
         "### 비용",
         "실행한 에이전트: 1",
         "사용한 모델 등급:",
-        "- mid-tier → sonnet: 옹호자 (AG: 백엔드 자체 모델)",
-        "- 옹호자: AG (gemini-pro)",
+        "- 중간 등급: 옹호자 (AG, 백엔드 자체 모델)",
         "- 사전 감사: 사회자 모델",
         "## 역할별 답변",
         "### 옹호자",

@@ -21,8 +21,9 @@ MAX_LINES = 10_000  # lines holding `[X`, tried before the scan stops looking fo
 _SAME_BUDGET_FACTOR = 8
 _SAME_BUDGET_FLOOR = 1 << 22
 _COMPARISON_COST = 256
-# `\bE(\d{1,3})\b`, the boundary checked after the `E` so that the search scans for it in C.
-_INVENTORY_ID = re.compile(r"E(?<!\wE)(\d{1,3})\b")
+# `\bE(\d{1,3})`, the boundary checked after the `E` so that the search scans for it in C;
+# after the digits, no letter of a name (`E12x`) may follow, but a Korean particle may (`E1은`).
+_INVENTORY_ID = re.compile(r"E(?<!\wE)(\d{1,3})(?![0-9A-Za-z_])")
 # A point's number or bullet and the white space after it, at the start of a line (left-stripped)
 # of a text whose lines end at "\n" only.
 _POINT_START = re.compile(r"^(?:\d+[.)]|[-*])[^\S\n]+", re.MULTILINE)
@@ -130,20 +131,11 @@ def points(section: str) -> tuple[str, ...]:
 
 class EvidencePoints:
     """A role's [EVIDENCE] points and the inventory ids each cites, read once for the rules
-    and for every ruling of the table."""
+    and the table."""
 
     def __init__(self, answer: str) -> None:
         self.points = points(sections(answer).get("EVIDENCE", ""))
         self.cited = tuple(cited_ids(point) for point in self.points)
-        self._first: dict[str, int] = {}  # an id -> the first point citing it
-        for index, ids in enumerate(self.cited):
-            for cited in ids:
-                self._first.setdefault(cited, index)
-
-    def first(self, ids: tuple[str, ...]) -> str:
-        """The first point that cites one of `ids` ("" if none does)."""
-        found = [self._first[i] for i in ids if i in self._first]
-        return self.points[min(found)] if found else ""
 
 
 class Grounding:

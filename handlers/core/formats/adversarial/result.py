@@ -4,7 +4,6 @@ summary. The protocol's tokens (verdicts, tiers, confidences, PASS / FAIL, ids) 
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 
 from handlers.core.formats.adversarial.audit import Audit, Intake, Route, Tier
@@ -13,15 +12,13 @@ from handlers.core.formats.adversarial.contract import (
     CONFIDENCES,
     VERDICTS,
     EvidencePoints,
-    Grounding,
-    cited_ids,
     first_word,
     once_each,
     plain,
     points,
-    rulings,
     sections,
 )
+from handlers.core.formats.adversarial.table import reconciliation
 from handlers.core.formats.adversarial.words import (
     NONE,
     inventory_lines,
@@ -31,7 +28,6 @@ from handlers.core.formats.adversarial.words import (
 )
 from handlers.core.formats.keys import fenced
 from handlers.core.formats.keys import verbatim as v
-from handlers.core.shorten import gist
 
 NOT_RUN = word("no_answer")
 ROLE_NAMES = {
@@ -50,7 +46,8 @@ class Answers:
     probes: tuple[str, ...] = ()
     validator: str = ""
     cost: tuple[str, ...] = ()  # "Role: who (model)" for every role that ran, as locale keys
-    tiers: tuple[str, ...] = ()  # "tier → model: roles", the seed's "Model tiers used"
+    tiers: tuple[str, ...] = ()  # "tier: role (who, model), ...", the seed's "Model tiers used"
+    tier_names: tuple[str, ...] = ()  # the tiers the roles ran on, for the Tier line
 
 
 @dataclass(frozen=True)
@@ -64,7 +61,8 @@ class Result:
     rejected: tuple[str, ...]
     skipped: tuple[str, ...]
     validation: str
-    caveats: tuple[str, ...]
+    validator_caveats: tuple[str, ...]  # the Validator's own [CAVEATS] (FULL only)
+    caveats: tuple[str, ...]  # the Reconciler's, then the Validator's
 
 
 @dataclass(frozen=True)
@@ -75,6 +73,7 @@ class _Read:
     val: dict[str, str]
     stable: int  # the probes that found the Advocate's conclusion stable
     sides: dict[str, EvidencePoints]
+    challenger: str  # its concessions show in the table
 
     @staticmethod
     def of(answers: Answers) -> _Read:
@@ -83,7 +82,8 @@ class _Read:
         sides = {
             role: EvidencePoints(getattr(answers, role)) for role in ("advocate", "challenger")
         }
-        return _Read(sections(answers.reconciler), sections(answers.validator), stable, sides)
+        rec, val = sections(answers.reconciler), sections(answers.validator)
+        return _Read(rec, val, stable, sides, answers.challenger)
 
 
 def _stable(said: str) -> bool:
@@ -148,9 +148,11 @@ def _governed(audit: Audit, chosen: Route, answers: Answers, read: _Read) -> Res
     result = first_word(val.get("RESULT", ""), ("PASS-WITH-CAVEATS", "PASS", "FAIL"))
     validation = "" if chosen.tier is not Tier.FULL else (result or word("not_available"))
     caveats = [v(c) for c in (rec.get("CAVEATS", ""),) if c and c.lower() != "none"]
+    checked: tuple[str, ...] = ()
     if chosen.tier is Tier.FULL:
         own = val.get("CAVEATS", "").strip()
-        if own and own.lower() != "none":
+        if own and plain(own) != "none":
+            checked = (v(own),)
             caveats.append(f"{ROLE_NAMES['validator']}: {v(own)}")
         if result in (None, "FAIL"):
             caveats.append(f"{word('validator_result')}: {result or word('not_available')}")
@@ -162,6 +164,7 @@ def _governed(audit: Audit, chosen: Route, answers: Answers, read: _Read) -> Res
         rejected=rejected,
         skipped=skipped_roles(chosen.tier, answers),
         validation=validation,
+        validator_caveats=checked,
         caveats=tuple(caveats),
     )
 
@@ -173,7 +176,7 @@ def render_result(audit: Audit, chosen: Route, answers: Answers) -> str:
     lines = [
         f"## {word('title')}",
         f"**{word('proposition')}:** {v(audit.proposition)}",
-        f"**{word('tier')}:** {chosen.tier.value.lower()} ({_agents(answers)} {word('agents')})",
+        f"**{word('tier')}:** {chosen.tier.value.lower()} ({_tier_detail(answers)})",
         f"**{word('intake_status')}:** {chosen.intake.value}",
         "",
         *_audit_lines(audit, chosen),
@@ -187,10 +190,12 @@ def render_result(audit: Audit, chosen: Route, answers: Answers) -> str:
     ]
     if chosen.tier is Tier.FULL:
         lines += ["", f"### {word('validation')}", res.validation]
+        lines += [f"- {caveat}" for caveat in res.validator_caveats]
     lines += ["", f"### {word('caveats')}", *(f"- {c}" for c in res.caveats or (NONE,))]
     lines += ["", f"### {word('cost')}", f"{word('agents_spawned')}: {_agents(answers)}"]
     lines += [f"{word('tiers_used')}:", *(f"- {t}" for t in answers.tiers)] if answers.tiers else []
-    lines += [f"- {c}" for c in answers.cost]
+    # Each role's model is on its tier's line; the moderator's intake audit has no tier.
+    lines += [f"- {c}" for c in answers.cost if c.startswith(INTAKE_COST) or not answers.tiers]
     return "\n".join(lines) + "\n\n" + _answers(answers)
 
 
@@ -212,7 +217,7 @@ def _decision_lines(res: Result, read: _Read) -> list[str]:
     own_skip = "" if own_skip.lower() in ("", "none") else v(own_skip)
     return [
         f"### {word('points')}",
-        *reconciliation(read),
+        *reconciliation(read.rec, read.val, read.sides, read.challenger),
         "",
         f"### {word('rejected')}",
         *(f"- {line}" for line in res.rejected or (NONE,)),
@@ -227,37 +232,13 @@ def _decision_lines(res: Result, read: _Read) -> list[str]:
     ]
 
 
-def _cell(text: str, limit: int = 160) -> str:
-    """A role's words in a table cell, verbatim (shortened: the whole answer is below)."""
-    return v(gist(text, limit)).replace("|", "\\|") or "-"
-
-
-def reconciliation(read: _Read) -> list[str]:
-    """The seed's six-column reconciliation table (its Phase 3), a row per ruling of the
-    Reconciler: its structural basis, each side's point on it, the Validator's grounding."""
-    header = (
-        "col_point",
-        "col_basis",
-        "role_advocate",
-        "role_challenger",
-        "role_reconciler",
-        "role_validator",
-    )
-    rows = [f"| {' | '.join(word(c) for c in header)} |", "|---" * 6 + "|"]
-    grounding = Grounding(read.val.get("GROUNDING", ""))
-    # Many rulings may show one long point or grounding line: each text is shortened once.
-    cell = functools.cache(_cell)
-    for n, r in enumerate(rulings(read.rec.get("POINT-BY-POINT", ""))):
-        basis = cited_ids(f"{r.point} {r.reasoning}")
-        cells = (
-            r.point,
-            ", ".join(basis),
-            *(side.first(basis) for side in read.sides.values()),
-            f"{r.winner} — {r.reasoning}",
-            grounding.of(r.point, n),
-        )
-        rows.append(f"| {' | '.join(cell(c) for c in cells)} |")
-    return rows
+def _tier_detail(answers: Answers) -> str:
+    """The seed's "(N agents, model tiers)", as `Agents spawned: 6; Model tiers used: ...`
+    (a count before its word would read wrong for one agent in some languages)."""
+    spawned = f"{word('agents_spawned')}: {_agents(answers)}"
+    if not answers.tier_names:
+        return spawned
+    return f"{spawned}; {word('tiers_used')}: {', '.join(answers.tier_names)}"
 
 
 def _agents(answers: Answers) -> int:
@@ -295,5 +276,6 @@ def render_summary(audit: Audit, chosen: Route, answers: Answers) -> str:
         lines.append(f"{word('validation')}: {res.validation}")
     if res.rejected:
         lines.append(f"{word('rejected_count')}: {len(res.rejected)}")
-    lines += [f"- {c}" for c in res.caveats]
+    if res.caveats:  # a heading of their own: they are not rejected arguments
+        lines += [f"{word('caveats')}:", *(f"- {c}" for c in res.caveats)]
     return "\n".join(lines)

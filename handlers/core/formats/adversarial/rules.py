@@ -33,11 +33,13 @@ from handlers.core.formats.adversarial.schemas import IntakeTaskReply
 from handlers.core.formats.adversarial.seats import (
     RECONCILER_ID,
     ROLES,
+    backend_named,
     cost_lines,
     on_tiers,
     reconciler_of,
     role_of,
     tier_lines,
+    tier_names,
 )
 from handlers.core.formats.adversarial.words import audit_notice, reasons_words, word
 from handlers.core.formats.base import (
@@ -96,7 +98,7 @@ class AdversarialFormat(Format):
         roster = tuple(m for m in debate.setup.roster if m.id != RECONCILER_ID)
         pair = [m.id for m in roster[:2]]
         rng.shuffle(pair)
-        reconciler = reconciler_of(debate.setup.options)
+        reconciler = reconciler_of(debate.setup.options, debate.setup.language)
         order = (*pair, reconciler.id)
         opened = replace(
             debate,
@@ -165,7 +167,7 @@ class AdversarialFormat(Format):
         tasks = (
             tuple(t for t, _ in PROBES) if role == "challenger" and chosen.tier is Tier.FULL else ()
         )
-        said = Notify(f"adversarial.asked_{role}", (("seat", seat),))
+        said = Notify(f"adversarial.asked_{role}", (("seat", seat), *backend_named(debate, seat)))
         return AskStep(debate, role, (seat,), (*notices, said), tasks)
 
     def _after(self, debate: Debate, role: str) -> Plan:
@@ -175,11 +177,10 @@ class AdversarialFormat(Format):
         if role == "challenger":
             shown: list[Effect] = []
             if chosen.tier is Tier.FULL:
-                for n, (task, framing) in enumerate(PROBES, start=1):
+                for n, (task, _) in enumerate(PROBES, start=1):
                     text = output_of(debate, task)
-                    params = (("n", str(n)), ("framing", framing), ("output", text))
                     shown += [
-                        Notify("adversarial.probe", params),
+                        Notify(f"adversarial.probe_{n}", (("output", text),)),
                         LogNote(task, "note", f"Probe {n}", text),
                     ]
             return self._ask(debate, "reconciler", tuple(shown))
@@ -252,7 +253,8 @@ class AdversarialFormat(Format):
             probes,
             output_of(debate, "validator"),
             cost=cost_lines(debate, turns, chosen.tier),
-            tiers=tier_lines(debate, chosen.tier),
+            tiers=tier_lines(debate, chosen.tier, turns),
+            tier_names=tier_names(chosen.tier),
         )
 
     def render_page(self, debate: Debate, page: str, turns: tuple[Turn, ...]) -> tuple[str, str]:
