@@ -176,7 +176,8 @@ async def test_a_full_debate_runs_every_role_and_writes_the_result(
         if lang == "ko":
             assert [w for w in ENGLISH_LABELS if w in _notice(rig)] == []
         keys = rig.room.notice_keys()
-        assert "adversarial.tier_auto" in keys and {"adversarial.probe_1", "adversarial.probe_2"} <= set(keys)
+        assert "adversarial.tier_auto" in keys
+        assert {"adversarial.probe_1", "adversarial.probe_2"} <= set(keys)
         assert "adversarial.validator" in keys
         tier = next(p for _, k, p in rig.room.notices if k == "adversarial.tier_auto")
         assert tier["tier"] == "FULL" and "⟦adversarial.reason.high_stakes⟧" in tier["reasons"]
