@@ -33,6 +33,8 @@ _POINT_START = re.compile(r"^(?:\d+[.)]|[-*])[^\S\n]+", re.MULTILINE)
 MAX_POINTS = 1000
 CONFIDENCES = ("CONFIRMED", "INFERRED", "SPECULATIVE")
 VERDICTS = ("ADOPT", "REJECT", "MODIFY")
+# An [ALTERNATIVE] that proposes nothing (an empty one is missing already).
+_NO_ALTERNATIVE = frozenset({"none", "n/a", "-", "—", "no alternative", "nothing"})
 
 _CASE = ("POSITION", "STRUCTURAL", "THESIS", "EVIDENCE")  # how both sides open their case
 ADVOCATE = (*_CASE, "COUNTER", "RISKS", "CONFIDENCE")
@@ -87,6 +89,13 @@ def missing(text: str, required: tuple[str, ...]) -> tuple[str, ...]:
     for name, body in bodies(text, _prefix_marks(text)):
         found.setdefault(name, body)
     return tuple(f"[{name}]" for name in required if not found.get(name, "").strip())
+
+
+def negated(text: str) -> tuple[str, ...]:
+    """`[ALTERNATIVE]` when a Challenger's answer gives "none" (or a dash) as its alternative:
+    pure negation, which the seed bans, asks for the part again as a missing one does."""
+    given = plain(sections(text).get("ALTERNATIVE", ""))
+    return ("[ALTERNATIVE]",) if given in _NO_ALTERNATIVE else ()
 
 
 def parse_prefix(text: str) -> ParsedReply:

@@ -25,6 +25,7 @@ from handlers.core.formats.adversarial.contract import (
     ADVOCATE,
     CHALLENGER,
     RECONCILER,
+    negated,
     parse_prefix,
 )
 from handlers.core.formats.adversarial.contract import missing as missing_parts
@@ -110,7 +111,10 @@ class AdversarialFormat(Format):
     def noted(self, debate: Debate, turn: Turn) -> Debate:
         """Keep the role's answer, and what its contract lacks (for one repair request)."""
         role = role_of(debate, turn.seat)
-        gaps = " ".join(lacks(turn, missing_parts(turn.text, REQUIRED[role])))
+        wanted = missing_parts(turn.text, REQUIRED[role])
+        if role == "challenger":  # "must propose an alternative": "none" is no alternative
+            wanted += negated(turn.text)
+        gaps = " ".join(lacks(turn, wanted))
         kept = with_output(debate, f"answer:{role}", turn.text)
         return with_output(kept, f"missing:{role}", gaps)
 
