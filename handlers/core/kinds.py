@@ -89,6 +89,9 @@ class FailureKind(enum.StrEnum):
     EMPTY = "empty"  # the call succeeded but carried no text: never an empty turn
     LIMIT = "limit"  # a usage limit that resets at a known time: the debate pauses until then
     CREDITS = "credits"  # refused until the people act (usage credits off): the seat stops
+    # The seat's conversation outgrew its model's context window (a long debate): asked again
+    # in a fresh session, briefed on the debate so far; skipped if even that is too long.
+    CONTEXT_FULL = "context_full"
 
     @property
     def is_transient(self) -> bool:

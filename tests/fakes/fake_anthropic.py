@@ -87,6 +87,14 @@ def credits_required() -> Answer:
     return Answer(429, {"type": "error", "error": error, "error_code": "credits_required"})
 
 
+def prompt_too_long(tokens: int = 212_345, limit: int = 200_000) -> Answer:
+    """The 400 of a request longer than the model's context window, in the API's words."""
+    message = f"prompt is too long: {tokens} tokens > {limit} maximum"
+    return Answer(
+        400, {"type": "error", "error": {"type": "invalid_request_error", "message": message}}
+    )
+
+
 @dataclass
 class Request:
     """One request the fake received; `done` is set when its answer was sent."""
@@ -104,7 +112,8 @@ class FakeAnthropic:
     """The fake API server: start()/stop(), `url`, scripting and a request log."""
 
     def __init__(self) -> None:
-        self.mode: str | int = "ok"  # "ok", "hold", or an HTTP status for every request
+        # "ok", "hold", an HTTP status or an Answer for every request
+        self.mode: str | int | Answer = "ok"
         self.headers: dict[str, str] = {}  # sent with every answer (limit_headers, say)
         self.usage = {"input_tokens": 10, "output_tokens": 5}  # each reply's (sets its cost)
         self.delay_s = 0.0  # wait this long before each ok reply (a slow model)

@@ -20,6 +20,10 @@ from handlers.core.spending.state import Window
 from handlers.ports import DebaterError
 
 _NO_SESSION = re.compile(r"No conversation found|does not match any session", re.I)
+# The CLI's words when a request is longer than the model's context window (2.1.332: its result
+# reads "Prompt is too long · the request is ~N tokens (limit M) ...", with `terminal_reason`
+# "prompt_too_long"; it says "Input is too long for requested model" for the API's other form).
+_CONTEXT_FULL = re.compile(r"^Prompt is too long|input is too long for requested model", re.I)
 _UNREACHABLE = re.compile(
     r"Unable to connect|Connection error|ConnectionRefused|ECONNREFUSED|ECONNRESET|ENOTFOUND|"
     r"EAI_AGAIN|fetch failed|socket hang up|timed? ?out",
@@ -74,6 +78,7 @@ class CliResult:
     permission_denials: tuple[str, ...]  # tool names, in order
     errors: tuple[str, ...]
     api_error: str = ""  # the typed kind of an API error ("usage_limit_reached", ...)
+    terminal_reason: str = ""  # why the run ended ("completed", "prompt_too_long", ...)
 
 
 def parse_output(stdout: str) -> CliResult:
@@ -100,6 +105,7 @@ def parse_output(stdout: str) -> CliResult:
         permission_denials=_denials(data.get("permission_denials")),
         errors=tuple(str(e) for e in data.get("errors") or () if e),
         api_error=str(data.get("api_error") or ""),
+        terminal_reason=str(data.get("terminal_reason") or ""),
     )
 
 
@@ -195,6 +201,8 @@ def _failure_of(
     limited = _limited(parsed, message, window, now_epoch)
     if limited is not None:
         return DebaterError(limited[0], message, limited[1])
+    if parsed.terminal_reason == "prompt_too_long" or _CONTEXT_FULL.search(message.strip()):
+        return DebaterError(FailureKind.CONTEXT_FULL, message)
     kind = _kind_of(parsed.subtype, parsed.api_error_status, message)
     retry_after = _retry_after(message, now_epoch) if kind is FailureKind.RATE_LIMITED else None
     if retry_after is not None and _RESET_EPOCH.search(message):

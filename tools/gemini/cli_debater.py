@@ -45,6 +45,13 @@ READ_ONLY_TOOLS = (
 EXIT_AUTH = 41
 _SESSION_GONE = re.compile(r"Error resuming session|Invalid session identifier|No session", re.I)
 _UNREACHABLE = re.compile(r"fetch failed|ECONNREFUSED|ENOTFOUND|ETIMEDOUT|EAI_AGAIN|socket", re.I)
+# A request longer than the model's context window: the API's 400 "The input token count (N)
+# exceeds the maximum number of tokens allowed (M)", or 0.61.0's own check ahead of sending,
+# "Context window will overflow (estimated: N, remaining: M)".
+_CONTEXT_FULL = re.compile(
+    r"input token count.{0,40}exceeds the maximum number of tokens|Context window will overflow",
+    re.I,
+)
 
 
 class GeminiCliError(CliFailure):
@@ -133,6 +140,8 @@ def classify_failure(code: int, result: dict[str, Any], stderr: str) -> GeminiCl
     wait = None
     if _SESSION_GONE.search(stderr) or _SESSION_GONE.search(message):
         kind = FailureKind.SESSION_MISSING
+    elif _CONTEXT_FULL.search(message) or _CONTEXT_FULL.search(tail):
+        kind = FailureKind.CONTEXT_FULL
     elif is_rate_limited(status, message):
         kind = FailureKind.RATE_LIMITED
         wait = retry_after(message)

@@ -30,6 +30,12 @@ MAX_TIMEOUT_RETRIES = 1  # a silent debater gets one more chance
 MAX_SKIPS = 2  # consecutive skipped asks before the debate fails
 BACKOFF_S, BACKOFF_MAX_S = 30.0, 120.0  # a retried ask waits 30 s, then 60 s (MAX_RETRIES)
 MAX_RETRY_AFTER_S = 900.0  # a rate limit's own retry-after is waited at most this long
+# Failures a fresh session answers, once, with the notice that says so: a session gone, or one
+# whose conversation outgrew the model's context window (a long debate).
+_FRESH = {
+    FailureKind.SESSION_MISSING: "debater.session_restarted",
+    FailureKind.CONTEXT_FULL: "debater.context_full",
+}
 
 
 def failure(debate: Debate, event: DebaterFailed, now: datetime, rng: random.Random) -> Step:
@@ -43,10 +49,13 @@ def failure(debate: Debate, event: DebaterFailed, now: datetime, rng: random.Ran
         benched, notices = bench(debate, event.seat)
         return _skip(benched, ask, event, rng, notices)
     seat = (("seat", event.seat), ("kind", event.failure.value))
-    if event.failure is FailureKind.SESSION_MISSING and not ask.fresh_session:
+    if event.failure in _FRESH and not ask.fresh_session:
         fresh = replace(ask, fresh_session=True)
         again = with_asks(debate, _swap(asks, ask, fresh))
-        return Step(again, (Notify("debater.session_restarted", seat), ask_effect(again, fresh)))
+        notice = Notify(_FRESH[event.failure], seat)
+        return Step(again, (notice, ask_effect(again, fresh)))
+    if event.failure is FailureKind.CONTEXT_FULL:  # too long even when fresh: only this turn
+        return _skip(debate, ask, event, rng)
     if event.failure.is_transient:
         limit = MAX_TIMEOUT_RETRIES if event.failure is FailureKind.TIMEOUT else MAX_RETRIES
         if ask.attempt < limit:
