@@ -31,6 +31,9 @@ _HANGUL = re.compile(r"[\uac00-\ud7a3]")
 _STEM = 4  # a word of a spaced language is told by its first letters ("polling", "poll")
 _ID_WEIGHT = 2.0  # a shared inventory id says more than a shared word
 _CELL_LIMIT = 160  # a point in a cell is shortened: the whole answer is on the page below
+# What of a point or ruling the matching reads: its opening says what it is about (a real one
+# is a line or two), and a hostile megabyte-long "point" costs no more than this.
+_READ_CHARS = 2000
 COLUMNS = (
     "col_point",
     "col_basis",
@@ -45,6 +48,7 @@ def stems(text: str) -> frozenset[str]:
     """The words of `text` as the table compares them: inventory ids as they are; a Korean
     word by its first one to three syllables (a particle follows the stem); another word of
     four letters or more by its first four."""
+    text = text[:_READ_CHARS]
     found = {cited.casefold() for cited in cited_ids(text)}
     for token in _WORD.findall(_ID_IN_TEXT.sub(" ", text).casefold()):
         if _HANGUL.match(token):
@@ -84,6 +88,8 @@ class _Rows:
 def _placed(rows: _Rows, texts: Iterable[str]) -> dict[int, list[str]]:
     """Each text under the row it belongs to, in the order given."""
     placed: dict[int, list[str]] = {}
+    if not rows.words:
+        return placed
     for text in texts:
         at = rows.home(text)
         if at is not None:
