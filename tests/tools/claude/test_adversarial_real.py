@@ -163,8 +163,10 @@ async def test_a_full_debate_on_the_real_clis_and_sdk(
         )
         assert f"### {validation}\nPASS-WITH-CAVEATS" in page
         assert f"### {confidence}: CONFIRMED" in page
-        assert f"{t('adversarial.result.role_reconciler')}: Reconciler ({RECONCILER_ON})" in page
-        assert f"- mid-tier → {MID_TIER}: " in page and f"(Claude: {MID_TIER})" in page
+        # each role on its tier's line with the model it ran on (the CLI's report)
+        top, mid = t("adversarial.result.tier_top"), t("adversarial.result.tier_mid")
+        assert f"- {top}: {t('adversarial.result.role_reconciler')} ({RECONCILER_ON})" in page
+        assert f"- {mid}: " in page and f"(Claude, {MID_TIER})" in page
         [closing] = rig.room.summaries
         verdict = f"⚖️ {t('adversarial.result.verdict')}: **MODIFY**"
         assert fill_keys(closing, t).startswith(verdict)
