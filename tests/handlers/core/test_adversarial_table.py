@@ -159,3 +159,15 @@ def test_the_cost_section_names_the_model_each_role_ran_on() -> None:
     assert f"{claude_role} (Claude, sonnet)" in unreported[0]  # its tier's model, on the CLI
     # only a seat whose model nobody knows says so
     assert "its backend's own model" in unreported[0] and "Claude, its backend" not in unreported[0]
+
+
+def test_an_id_conceded_in_the_structural_line_alone_still_shows_as_conceded() -> None:
+    """No [CONCESSIONS] text to show: the row of the conceded id says "conceded (E1)"."""
+    challenger = CHALLENGER.replace(
+        "[CONCESSIONS] E1 is right: publishing straight from the payment transaction opens a gap.",
+        "[CONCESSIONS] none",
+    )
+    answers = Answers(ADVOCATE, challenger, RECONCILER, validator=validator())
+    page = fill_keys(render_result(AUDIT, route(AUDIT, None), answers), Strings("en"))
+    row = next(line for line in page.splitlines() if line.startswith("| The gap"))
+    assert row.split(" | ")[3] == "conceded (E1)"
