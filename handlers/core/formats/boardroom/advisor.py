@@ -145,3 +145,15 @@ def operations(text: str) -> dict[str, str]:
 def spec_for(default: str, overrides: str) -> str:
     """The seat of the synthesis review: its operation's override, else the default."""
     return operations(overrides).get(OPERATION, check_spec(default))
+
+
+def on_machines(
+    options: tuple[tuple[str, str], ...], typed: frozenset[Backend]
+) -> tuple[tuple[str, str], ...]:
+    """The options with the advisor off a backend a person types (the console's `--claude
+    human`): a person at the keyboard is no stronger reviewer, so the moderator reviews."""
+    spec = dict(options).get(ADVISOR_OPTION, MODERATOR)
+    backend = Backend.CLAUDE_CLI.value if spec == AUTO else spec.partition(":")[0]
+    if spec == MODERATOR or Backend(backend) not in typed:
+        return options
+    return tuple((k, MODERATOR if k == ADVISOR_OPTION else v) for k, v in options)
