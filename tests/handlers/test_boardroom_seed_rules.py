@@ -72,3 +72,25 @@ async def test_each_round_s_brief_carries_the_seed_s_structure_and_limits(
         assert not missing, missing
     finally:
         await rig.stop()
+
+
+SYNTHESIS = {
+    "pt-BR": ("2-3 maiores tensões", '"guardrails":', '"recommendation":', '"insight":'),
+    "en": ("2-3 main tensions", '"guardrails":', '"recommendation":', '"insight":'),
+    "ko": ("주요 쟁점 2-3개", '"guardrails":', '"recommendation":', '"insight":'),
+}
+
+
+@pytest.mark.parametrize("language", ["pt-BR", "en", "ko"])
+async def test_the_synthesis_is_asked_for_two_or_three_tensions_and_guarded_advice(
+    tmp_path: Path, language: str
+) -> None:
+    rig = board(tmp_path / "synthesis.sqlite3", language)
+    await rig.start()
+    try:
+        await finish(rig, await open_board(rig))
+        (asked,) = [r.prompt for r in rig.moderator.task_requests if r.task == "synthesis"]
+        missing = [part for part in SYNTHESIS[language] if part not in asked]
+        assert not missing, missing
+    finally:
+        await rig.stop()
