@@ -6,6 +6,7 @@ said so; the settings choose its seat, per operation as seed 000's `advisor.oper
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,8 @@ import pytest
 from bot.root.engine import wanted_backends
 from bot.settings import Settings, SettingsError, load_settings
 from handlers.core.formats.boardroom.advisor import ADVISOR_ID, ADVISOR_OPTION, MODERATOR_MODEL
+from handlers.core.formats.keys import fill_keys
+from handlers.core.i18n import Strings
 from handlers.core.model import AG, GEMINI, Backend, FailureKind, Phase
 from handlers.ports import DebaterError
 from tests.handlers.boardroom_script import PANEL
@@ -110,3 +113,32 @@ def test_the_settings_name_the_advisor_s_seat_per_operation(tmp_path: Path) -> N
     env.write_text("ADVISOR=ag-relay\n", encoding="utf-8")
     with pytest.raises(SettingsError, match="ADVISOR"):
         load_settings(env, explicit=True)
+
+
+@pytest.mark.parametrize("language", ["ko", "en", "pt-BR"])
+async def test_without_the_moderator_each_notice_says_what_happened_in_words(
+    tmp_path: Path, language: str
+) -> None:
+    # Before, the fallback named the step by its id ("사회자가 advisor 단계를 하지 못했습니다")
+    # and said the advisor was skipped even when the decision was what fell back.
+    rig = board(tmp_path / "rules.sqlite3", language)
+    outputs(rig, None, None)
+    rig.moderator.task_outputs.clear()  # no decision, draft or review from a model
+    await rig.start()
+    try:
+        debate_id = await open_board(rig)
+        await finish(rig, debate_id)
+        t = Strings(language)
+        said = [
+            t(key, **{k: fill_keys(v, t) for k, v in params.items()})
+            for _, key, params in rig.room.notices
+            if key.startswith("boardroom.")
+        ]
+        keys = [key for _, key, _ in rig.room.notices]
+        assert "boardroom.decision_detected" in keys and "boardroom.decision" not in keys
+        assert "boardroom.unreviewed" in keys  # the draft stands, and the thread says so
+        words = r"(advisor|synthesis|decision)"  # the step ids; English words only in English
+        ids = re.compile(rf"\b{words} step\b" if language == "en" else rf"\b({words}|task)\b")
+        assert not [line for line in said if ids.search(line)], said
+    finally:
+        await rig.stop()
