@@ -37,11 +37,11 @@ def check_spec(spec: str) -> str:
     text = spec.strip()
     if text.lower() in (AUTO, MODERATOR):
         return text.lower()
-    backend, _, model = text.partition(":")
-    allowed = [b.value for b in SEATS]
-    if backend.strip().lower() not in allowed:
+    named, _, model = text.partition(":")
+    backend, allowed = named.strip().lower(), [b.value for b in SEATS]
+    if backend not in allowed:
         raise ValueError(f"{spec!r}: one of auto, moderator, {', '.join(allowed)} (:<model>)")
-    return f"{backend.strip().lower()}:{model.strip()}" if model.strip() else backend.lower()
+    return f"{backend}:{model.strip()}" if model.strip() else backend
 
 
 def _named(debate: Debate | None) -> str:
