@@ -48,7 +48,8 @@ def format_label(strings: Strings, name: str) -> str:
     return strings(key) if strings.has(key) else name
 
 
-KEYED_PARAMS = ("block", "reasons", "outcome")  # a notice's params written in a format's `⟦keys⟧`
+# A notice's params written in a format's `⟦keys⟧`.
+KEYED_PARAMS = ("block", "reasons", "outcome", "why")
 
 
 def local_time(epoch: int) -> str:
@@ -286,3 +287,10 @@ def page_label(
         round_ = head.removeprefix("round-")
         return t("front.page_round", round=round_, seat=seat_name(t, rest, debate, area))
     return page
+
+
+def page_keys(debate: Debate, links: dict[str, str]) -> dict[str, str]:
+    """Where each page is read, by the locale key of its name (`boardroom.page_synthesis`):
+    a closing block naming a page by its key links it (`fill_keys`)."""
+    own = debate.setup.format
+    return {f"{own}.page_{page.replace('-', '_')}": url for page, url in links.items()}

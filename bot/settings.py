@@ -34,6 +34,13 @@ from handlers.core.formats.adversarial.seats import (
     RECONCILER_MODEL,
     TIER_MODELS,
 )
+from handlers.core.formats.boardroom.advisor import (
+    ADVISOR_OPTION,
+    MODERATOR_MODEL,
+    check_spec,
+    operations,
+    spec_for,
+)
 from handlers.core.participants import Backend, Participant, RosterError, parse_roster, roster_text
 from tools.claude.debater import read_only_tools
 
@@ -130,6 +137,13 @@ class Settings(BaseSettings):
     # (blank: the backend's own).
     ADVERSARIAL_RECONCILER: Backend = Backend.CLAUDE_CLI
     ADVERSARIAL_RECONCILER_MODEL: str = ""
+    # Who reviews the boardroom's synthesis draft (seed 000's advisor): `auto` (Claude on
+    # CLAUDE_MODEL_TOP when the panel has a Claude seat, else the moderator), `moderator` (a
+    # second moderator request), or `<backend>[:<model>]` (claude-cli or gemini-cli: a fresh
+    # session of its own). Per operation, as the seed's `advisor.operacoes.debate-sintese`:
+    # ADVISOR_OPERATIONS=debate-synthesis=<the same choices> overrides it there.
+    ADVISOR: str = "auto"
+    ADVISOR_OPERATIONS: str = ""
     BUDGET_PAUSE: bool = True  # at the round budget, ask the people: one more round, or conclude
     # A stalemate (with BUDGET_PAUSE) ends in a native Discord poll running this many hours
     # (Discord allows 1 hour to 32 days).
@@ -228,6 +242,17 @@ class Settings(BaseSettings):
             raise ValueError(problem)
         return value
 
+    @field_validator("ADVISOR")
+    @classmethod
+    def _advisor(cls, value: str) -> str:
+        return check_spec(value)
+
+    @field_validator("ADVISOR_OPERATIONS")
+    @classmethod
+    def _advisor_operations(cls, value: str) -> str:
+        operations(value)
+        return value
+
     @property
     def format_options(self) -> tuple[tuple[str, str], ...]:
         """The formats' option defaults, as the engine stores them on a debate."""
@@ -237,6 +262,8 @@ class Settings(BaseSettings):
             (TIER_MODELS["mid-tier"], self.CLAUDE_MODEL_MID.strip()),
             (TIER_MODELS["top-tier"], self.CLAUDE_MODEL_TOP.strip()),
             (LIGHT_MODEL, self.GEMINI_MODEL.strip()),  # the moderator's light checks
+            (ADVISOR_OPTION, spec_for(self.ADVISOR, self.ADVISOR_OPERATIONS)),
+            (MODERATOR_MODEL, self.GEMINI_MODEL.strip()),
             ("ledger.end", self.LEDGER_END_STATE),
             ("ledger.mode", self.LEDGER_MODE),
             ("ledger.stance", self.LEDGER_STANCE),

@@ -39,6 +39,7 @@ from bot.root.engine import (
 )
 from bot.root.tables import Tables
 from bot.settings import Settings, SettingsError
+from handlers.core.formats.boardroom.advisor import on_machines
 from handlers.core.i18n import Strings
 from handlers.core.model import Backend
 from handlers.ports import Clock, Debater, Moderator
@@ -141,7 +142,12 @@ class _Session:
             clock=self.clock,
             rng=rng,
             # no poll at a stalemate (a terminal has no one to vote)
-            config=replace(handler_config(settings), poll_hours=0, archive_hours=0),
+            config=replace(
+                handler_config(settings),
+                poll_hours=0,
+                archive_hours=0,
+                format_options=on_machines(settings.format_options, typed.backends),
+            ),
         )
         print_banner(
             self.console,

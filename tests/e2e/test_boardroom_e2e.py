@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from handlers.core.i18n import Strings
 from tests.clis import GEMINI_BIN, installed_or_skip
 from tests.e2e.harness import World
 from tests.e2e.observe import assert_clean_logs, assert_each_turn_once, turn_footers
@@ -114,8 +115,10 @@ def prepare(world: World, language: str) -> dict[str, str]:
     home.mkdir(parents=True, exist_ok=True)
     auth = {"security": {"auth": {"selectedType": "gemini-api-key"}}}
     (home / "settings.json").write_text(json.dumps(auth), encoding="utf-8")
-    world.anthropic.script_replies(
-        position("claude", "conditional", language), rebuttal("claude", "conditional", language)
+    world.anthropic.script_replies(  # Claude's two answers, then the advisor's review on its
+        position("claude", "conditional", language),  # own session (ADVISOR=auto: a Claude seat)
+        rebuttal("claude", "conditional", language),
+        json.dumps(SYNTHESIS | {"review": "초안을 확인함"}),
     )
     world.ag.replies = [
         echoing(position("ag", "yes", language)),
@@ -145,6 +148,8 @@ async def test_a_boardroom_debate_runs_with_three_real_participants(
     assert f"| Gemini | {no} | {conditional} |" in synthesis.content  # the vote tracker
     assert "Claude의 감사 논거" in synthesis.content  # the change, with its reason
     assert "초안을 확인함" in synthesis.content  # reviewed by the advisor, and said so
+    reviewer = Strings(language)("boardroom.reviewed_by")
+    assert f"> {reviewer}: Claude (" in synthesis.content  # on Claude, its model named
     for seat in ("ag", "claude", "gemini"):
         for number in (1, 2):
             page = await world.wait_for(
@@ -196,9 +201,9 @@ async def test_killed_in_round_one_between_two_answers(world: World) -> None:
 
     await world.start_bot(**settings)
     await ended(world, thread)
-    assert assert_each_turn_once(world, thread) == 6
+    assert assert_each_turn_once(world, thread) == 7  # six votes and the advisor's review
     assert sorted(world.ag.prompted_turns()) == [1, 4]  # AG's stored answer was not asked again
     assert gemini_round_one_asks(world) == 1  # nor Gemini's
-    assert len(world.anthropic.message_requests()) == 3  # the lost call, then one per round
+    assert len(world.anthropic.message_requests()) == 4  # the lost call, one per round, review
     await world.wait_for(lambda: world.page("synthesis"), "the synthesis page")
     assert_clean_logs(world)

@@ -81,7 +81,8 @@ async def test_the_advisor_reviews_the_draft_and_the_page_says_so(tmp_path: Path
         assert "O rascunho da síntese:" in review.prompt  # in the debate's language
         page = rig.wiki.page(debate_id, "synthesis")
         assert "reviewed advice" in page and "draft advice" not in page
-        assert "> ⟦boardroom.reviewed⟧ the guardrail now names the load test" in page
+        said = "> ⟦boardroom.reviewed_by_moderator⟧: Gemini. the guardrail now names the load test"
+        assert said in page  # no advisor seat: the moderator's second pass
         order = [
             "⟦boardroom.date⟧",
             "⟦boardroom.squad⟧",
@@ -113,7 +114,8 @@ async def test_without_the_advisor_the_draft_stands_marked_not_reviewed(tmp_path
         assert (await rig.h.get(debate_id)).phase is Phase.CONCLUDED
         page = rig.wiki.page(debate_id, "synthesis")
         assert "draft advice" in page and "> ⟦boardroom.not_reviewed⟧" in page
-        assert "⟦boardroom.reviewed⟧" not in page
+        assert "⟦boardroom.reviewed_by" not in page
+        assert "boardroom.unreviewed" in rig.room.notice_keys()  # said in the thread too
         (summary,) = rig.room.summaries
         assert "⟦boardroom.not_reviewed⟧" in summary
     finally:
@@ -149,7 +151,8 @@ async def test_a_divided_panel_with_no_options_is_asked_for_a_typed_answer(
         await asyncio.wait_for(rig.h.wait_idle(debate_id), 10)
         (question,) = rig.room.questions
         assert question.options == () and question.text == DECISION
-        assert "boardroom.escalate_typed" in rig.room.notice_keys()
+        (why,) = [p["why"] for _, k, p in rig.room.notices if k == "boardroom.escalate_typed"]
+        assert why == "⟦boardroom.escalate_by_rules⟧"  # no advisor, no model found it so
         await rig.h.submit(debate_id, UserAnswered(ALICE, "Streams, with a pilot"))
         await finish(rig, debate_id)
         debate = await rig.h.get(debate_id)

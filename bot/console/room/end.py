@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from rich.text import Text
 
 from bot.console.room.out import MODERATOR_GREY, ConsoleOut
-from bot.formatting import page_label, seat_name
+from bot.formatting import page_keys, page_label, seat_name
 from handlers.core.ending.degraded import degraded_line, warned
 from handlers.core.formats import format_named
 from handlers.core.formats.keys import fill_keys
@@ -23,10 +23,16 @@ def post_summary(out: ConsoleOut, debate: Debate, loaded: Loaded) -> None:
     t = out.t
     title = t("console.conclusion_title" if closing else "front.summary_title")
     out.console.rule(Text(title, style="bold"), style=MODERATOR_GREY)
-    text = fill_keys(warned(debate, loaded.markdown), t).replace("**", "")  # no Markdown here
+    links = page_keys(debate, dict(loaded.links))
+    # No Markdown here: a page is linked as its name and where it is.
+    text = fill_keys(warned(debate, loaded.markdown), t, links, _linked).replace("**", "")
     for line in text.splitlines():
         out.line(line, MODERATOR_GREY)
     _pages(out, debate, loaded.links)
+
+
+def _linked(words: str, url: str) -> str:
+    return f"{words} ({url})"
 
 
 def post_conclusion(

@@ -11,6 +11,7 @@ import discord
 from bot.discord import embeds
 from bot.discord.room.poll import with_decision
 from bot.discord.room.records import RoomRecords
+from bot.formatting import page_keys
 from handlers.core.ending.degraded import warned
 from handlers.core.formats import format_named
 from handlers.core.formats.keys import fill_keys
@@ -43,7 +44,8 @@ async def post_summary(
     """The format's closing block, grey, with links to the pages it wrote; standing in for the
     Conclusion, then the whole debate as one file."""
     closing = format_named(debate.setup.format).closes_itself(debate)
-    text = fill_keys(warned(debate, loaded.markdown), strings)
+    links = page_keys(debate, dict(loaded.links))
+    text = fill_keys(warned(debate, loaded.markdown), strings, links)
     embed = embeds.summary_embed(
         debate.setup.format, text, dict(loaded.links), strings, closing=closing
     )

@@ -6,7 +6,7 @@ through `verbatim`: the filling gives it back exactly as written, its own `⟦ar
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from handlers.core.fences import longest_backtick_run
 from handlers.core.i18n import LocaleError
@@ -28,16 +28,24 @@ def fenced(text: str) -> str:
     return f"{fence}text\n{text}\n{fence}"
 
 
-def fill_keys(text: str, t: Callable[..., str]) -> str:
+def fill_keys(
+    text: str,
+    t: Callable[..., str],
+    links: Mapping[str, str] | None = None,
+    link: Callable[[str, str], str] = lambda words, url: f"[{words}]({url})",
+) -> str:
     """A format's page or block in the reader's language (see above); a `⟦...⟧` that names no
-    string stays as it is."""
+    string stays as it is. A key `links` maps to an address is its words as a `link` there
+    (a page's name, `⟦boardroom.page_synthesis⟧`, linking the page)."""
 
     def filled(match: re.Match[str]) -> str:
         if match.group(1) is None:
             return _OPEN
         try:
-            return t(match.group(1))
+            words = t(match.group(1))
         except LocaleError:
             return match.group(0)
+        url = (links or {}).get(match.group(1))
+        return link(words, url) if url else words
 
     return _KEY_OR_ESCAPE.sub(filled, text)

@@ -123,7 +123,7 @@ async def test_a_majority_ends_in_a_post_that_links_its_synthesis(
         vote_as(rig, language, 3, ag="yes", claude="conditional")  # yes, conditional x2: MAJORITY
         moderate(rig, REVIEWED)
         thread_id = await open_board(
-            rig, people, wiki, LANGUAGE=language, PARTICIPANTS=PANEL + THIRD
+            rig, people, wiki, LANGUAGE=language, PARTICIPANTS=PANEL + THIRD, ADVISOR="moderator"
         )
         post = (await closing(rig, thread_id, t))["embeds"][0]
         await asyncio.wait_for(rig.handler.wait_idle(1), 30)
@@ -138,7 +138,7 @@ async def test_a_majority_ends_in_a_post_that_links_its_synthesis(
         assert not any(round_prefix(t, 1).replace("1/2", "1/3") in text for text in shown)
         assert t("boardroom.result_majority") in post["description"]
         assert "adopt the outbox after a load test" in post["description"]
-        assert t("boardroom.reviewed") in post["description"]
+        assert t("boardroom.reviewed_by_moderator") in post["description"]
         links = post["fields"][0]["value"]
         assert links.startswith(f"[{t('boardroom.page_synthesis')}]({wiki.url}/")  # first
         assert not any(t("budget.title") in text for text in embed_texts(rig, thread_id))
@@ -149,7 +149,10 @@ async def test_a_majority_ends_in_a_post_that_links_its_synthesis(
         assert links.startswith(f"[{t('boardroom.page_synthesis')}]({at}")  # cut, it would stay
         page = synthesis.content
         assert f"**{t('boardroom.date')}:**" in page and f"**{t('boardroom.squad')}:**" in page
-        assert t("boardroom.reviewed") in page and "⟦" not in page
+        assert t("boardroom.reviewed_by_moderator") in page and "⟦" not in page
+        # The compact block's "full report" links the synthesis it names.
+        report = f"{t('boardroom.full_report')}: [{t('boardroom.page_synthesis')}]({at}"
+        assert report in post["description"]
         assert f"| AG | {t('boardroom.vote_yes')} | {t('boardroom.vote_yes')} |" in page
         assert page.index(t("boardroom.insight")) < page.index(t("boardroom.conditions"))
         no_tag(rig, thread_id, wiki)
@@ -167,8 +170,8 @@ async def test_a_divided_panel_is_put_to_the_people_with_buttons(
     try:
         vote_as(rig, "ko", 2, ag="yes", claude="no")  # one each: DIVIDED
         moderate(rig, SPLIT)
-        thread_id = await open_board(rig, people, wiki, PARTICIPANTS=PANEL)
-        escalated = t("boardroom.escalate_buttons")
+        thread_id = await open_board(rig, people, wiki, PARTICIPANTS=PANEL, ADVISOR="moderator")
+        escalated = t("boardroom.escalate_buttons", why=t("boardroom.escalate_by_advisor"))
         how = await rig.fake.wait_for_message(
             lambda m: m["channel_id"] == thread_id and m["content"] == escalated,
             timeout=60,

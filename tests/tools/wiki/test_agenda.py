@@ -6,9 +6,21 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import UTC, datetime
 
+import pytest
+
 from handlers.core.formats.adversarial.briefs import EVIDENCE
 from handlers.core.i18n import Strings
-from handlers.core.model import Added, ChatLine, Debate, Phase, Proposal, Setup
+from handlers.core.model import (
+    AG,
+    Added,
+    Backend,
+    ChatLine,
+    Debate,
+    Participant,
+    Phase,
+    Proposal,
+    Setup,
+)
 from handlers.detection import CONTEXT_LINE_CHARS, heard
 from tools.wiki.pages import render_agenda, visible
 
@@ -90,3 +102,19 @@ def test_the_evidence_added_on_the_card_is_on_the_agenda_verbatim() -> None:
     assert "ledger.end" not in page and "open" not in page.split("##")[-1]
     bare = render_agenda(replace(debate, setup=replace(debate.setup, added=())), Strings("ko"))
     assert "p99 120 ms" not in bare
+
+
+@pytest.mark.parametrize("language", ["ko", "en", "pt-BR"])
+def test_the_agenda_names_a_debater_with_its_role_in_one_bracket(language: str) -> None:
+    # Before, "AG (Gemini) (arquiteto)": the wiki's name for AG and its persona, doubled.
+    roster = (
+        Participant(AG, Backend.AG_RELAY, "AG", persona="arquiteto"),
+        Participant("po", Backend.CLAUDE_CLI, "PO", persona="produto"),
+    )
+    proposal = Proposal(1, "t", "q", "r", 0.9, "", ())
+    setup = Setup(2, roster=roster, started_at=T0)
+    debate = Debate(id=1, proposal=proposal, phase=Phase.SPEAKING, created_at=T0, setup=setup)
+    t = Strings(language)
+    agenda = render_agenda(debate, t)
+    assert f"{t('wiki.seat.ag')[:-1]}, arquiteto)" in agenda and "PO (produto)" in agenda
+    assert ") (" not in agenda

@@ -12,6 +12,7 @@ from typing import Any
 
 from handlers.core.effects import Notify
 from handlers.core.formats.base import Piece, agenda, by_rules, people_said
+from handlers.core.formats.boardroom.advisor import ADVISOR, SYNTHESIS, panel, panel_ids
 from handlers.core.formats.boardroom.reply import VOTES, Position, parse_position
 from handlers.core.formats.keys import verbatim
 from handlers.core.model import Debate, Participant, Turn, UserQuestion
@@ -25,8 +26,6 @@ _WORD = re.compile(r"\w{3,}")
 
 CONSENSUS, MAJORITY, DIVIDED = "CONSENSUS", "MAJORITY", "DIVIDED"
 ROUND1_LAST = "round1/last"  # the last turn number of round 1 (kept in debate.outputs)
-SYNTHESIS = "synthesis"  # the draft
-ADVISOR = "advisor"  # the draft reviewed with the positions and the constraints
 DECISION = "decision"
 SUMMARY_CHARS = 600  # of a member's argument and of its consensus condition, for the advisor
 
@@ -47,7 +46,7 @@ def vote_in(debate: Debate, round_number: int, seat: str) -> str | None:
 
 def final_votes(debate: Debate) -> dict[str, str | None]:
     """Each participant's final vote: round 2's, else round 1's."""
-    return {s: vote_in(debate, 2, s) or vote_in(debate, 1, s) for s in debate.ids}
+    return {s: vote_in(debate, 2, s) or vote_in(debate, 1, s) for s in panel_ids(debate)}
 
 
 def result_of(debate: Debate) -> str:
@@ -64,13 +63,13 @@ def round_of(debate: Debate, number: int) -> int:
 def seats_in(debate: Debate, round_number: int) -> tuple[str, ...]:
     """The members with an answer in that round, in roster order."""
     seats = {who for n, who in debate.floor.log if round_of(debate, n) == round_number}
-    return tuple(seat for seat in debate.ids if seat in seats)
+    return tuple(seat for seat in panel_ids(debate) if seat in seats)
 
 
 def gaps(debate: Debate) -> tuple[tuple[str, str], ...]:
     """(member, its answer's missing parts, if any) in this round."""
     return tuple(
-        (s, debate.output_of(f"missing/{debate.floor.round}/{s}") or "") for s in debate.ids
+        (s, debate.output_of(f"missing/{debate.floor.round}/{s}") or "") for s in panel_ids(debate)
     )
 
 
@@ -106,7 +105,7 @@ def fallback_decision(debate: Debate) -> str:
 
 def panel_line(debate: Debate) -> str:
     """`AG (architect), Claude (security reviewer)`."""
-    return ", ".join(named(m) for m in debate.setup.roster)
+    return ", ".join(named(m) for m in panel(debate))
 
 
 def named(member: Participant) -> str:
@@ -116,7 +115,7 @@ def named(member: Participant) -> str:
 
 def vote_lines(debate: Debate) -> str:
     """One line per participant: id, round-1 vote, final vote (for the synthesis prompt)."""
-    return "\n".join(f"- {seat}: {_votes(debate, seat)}" for seat in debate.ids)
+    return "\n".join(f"- {seat}: {_votes(debate, seat)}" for seat in panel_ids(debate))
 
 
 def _votes(debate: Debate, seat: str) -> str:
@@ -131,6 +130,15 @@ def synthesis_of(debate: Debate) -> dict[str, Any]:
 def reviewed(debate: Debate) -> bool:
     """True if a model reviewed the draft (the advisor's fallback keeps the draft unreviewed)."""
     return debate.output_of(ADVISOR) is not None and not by_rules(debate, ADVISOR)
+
+
+def escalation_reason(debate: Debate) -> str:
+    """Who found the positions irreconcilable, as a locale key: the advisor that reviewed,
+    else the moderator's draft, else nobody (the rules: a divided panel, no model to weigh it)."""
+    if reviewed(debate):
+        return "⟦boardroom.escalate_by_advisor⟧"
+    drafted = debate.output_of(SYNTHESIS) is not None and not by_rules(debate, SYNTHESIS)
+    return "⟦boardroom.escalate_by_draft⟧" if drafted else "⟦boardroom.escalate_by_rules⟧"
 
 
 def escalates(debate: Debate) -> bool:
@@ -168,7 +176,7 @@ def advisor_values(debate: Debate, shown: tuple[Turn, ...]) -> tuple[tuple[str, 
         f"- {seat}, {named(debate.member(seat))}: {_votes(debate, seat)}"
         f"\n  {_short(firsts.get(seat, empty).argument)}"
         f"\n  {_short(finals.get(seat, empty).consensus)}"
-        for seat in debate.ids
+        for seat in panel_ids(debate)
     )
     return (
         *agenda_values(debate),
@@ -219,7 +227,7 @@ def _guardrails(debate: Debate, firsts: dict[str, Position], majority: str) -> l
     final = final_votes(debate)
     return [
         f"{debate.name_of(s)}: {firsts[s].conditions}"
-        for s in debate.ids
+        for s in panel_ids(debate)
         if majority and final[s] == majority and s in firsts and firsts[s].conditions
     ]
 

@@ -28,6 +28,7 @@ ROUND1_FIELDS = ("vote", "argument", "risks", "conditions", "metrics")
 ROUND2_FIELDS = ("vote", "why_changed", "agreement", "disagreement", "insight", "consensus")
 _JSON_ALIASES = {"final_vote": "vote", "consensus_condition": "consensus"}
 _VOTE_KEYS = frozenset({"vote", "final_vote"})
+_ADVICE_KEYS = frozenset({"review"})  # the advisor's answer: the synthesis it reviewed
 # Horizontal space only: `\s*` after `^` would rescan every run of blank lines (quadratic).
 _MARK = re.compile(r"[ \t]*(?:#+[ \t]*)?(?:\*\*)?([1-9])[.)][ \t]*(?:\*\*)?")  # at a line
 _CANDIDATE = re.compile(r"[1-9][.)]")
@@ -116,7 +117,11 @@ def words_of(text: str, round_number: int) -> str:
 
 
 def parse_contract(text: str) -> ParsedReply:
-    """The engine's view of a boardroom reply: all of it is the opinion."""
+    """The engine's view of a boardroom reply: all of it is the opinion; the advisor's
+    reviewed synthesis (a JSON object with its `review`) reads as what its review said."""
+    advice = json_block(text, _ADVICE_KEYS)
+    if advice is not None and isinstance(said := advice.get("review"), str) and said.strip():
+        return ParsedReply(opinion=said.strip(), structured=True)
     structured = bool(_line_marks(text)) or json_block(text, _VOTE_KEYS) is not None
     return ParsedReply(opinion=text, structured=structured)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from handlers.core.formats.boardroom.advisor import WHO, moderator_reviewed, panel_ids
 from handlers.core.formats.boardroom.pages import (
     NARROWED,
     SQUAD,
@@ -55,7 +56,7 @@ def tracker_rows(debate: Debate) -> list[tuple[str, str, str, bool, str]]:
     why = reasons_of(synthesis_of(debate))
     notes = dict(debate.moderation.outputs)
     rows = []
-    for seat in debate.ids:
+    for seat in panel_ids(debate):
         first, final = vote_in(debate, 1, seat), vote_in(debate, 2, seat)
         changed = bool(first and final and first != final)
         reason = why.get(seat, "") or notes.get(f"why/{seat}", "")
@@ -108,14 +109,15 @@ def synthesis_page(debate: Debate) -> str:
 def squad_line(debate: Debate) -> str:
     """The whole squad and its size; narrowed, why these agents sit (keyed)."""
     notes = dict(debate.moderation.outputs)
-    line = v(notes.get(SQUAD) or f"{panel_line(debate)} ({len(debate.ids)})")
+    line = v(notes.get(SQUAD) or f"{panel_line(debate)} ({len(panel_ids(debate))})")
     if NARROWED in notes:  # already keyed or verbatim
         line += f" — ⟦boardroom.narrowed_label⟧: {notes[NARROWED]}"
     return line
 
 
 def _review_note(debate: Debate, found: dict[str, Any]) -> str:
-    """The seed's note that the advisor reviewed the synthesis (and what it changed), or not."""
+    """The seed's note that the advisor reviewed the synthesis, on which model (and what it
+    changed), or that nobody did."""
     said = _one_line(str(found.get("review") or "")) if reviewed(debate) else ""
     return f"{_review_word(debate)} {v(said)}".strip()
 
@@ -170,7 +172,14 @@ def compact_block(debate: Debate) -> str:
 
 
 def _review_word(debate: Debate) -> str:
-    return "⟦boardroom.reviewed⟧" if reviewed(debate) else "⟦boardroom.not_reviewed⟧"
+    """`Reviewed by the advisor: Claude (claude-opus-4-1).`, by the moderator's second pass
+    (its model named), or not reviewed."""
+    if not reviewed(debate):
+        return "⟦boardroom.not_reviewed⟧"
+    seat = debate.output_of(WHO)
+    if seat:
+        return f"⟦boardroom.reviewed_by⟧: {v(seat)}."
+    return f"⟦boardroom.reviewed_by_moderator⟧: {v(moderator_reviewed(debate))}."
 
 
 def _one_line(text: str) -> str:

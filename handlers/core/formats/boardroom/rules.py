@@ -8,6 +8,7 @@ import random
 from dataclasses import replace
 from types import MappingProxyType
 
+import handlers.core.formats.boardroom.advisor as adviser
 import handlers.core.formats.boardroom.pages as board
 import handlers.core.formats.boardroom.report as board_report
 from handlers.core.effects import Notify, WritePage
@@ -16,6 +17,7 @@ from handlers.core.formats.base import (
     Format,
     Piece,
     agenda,
+    by_rules,
     every_turn,
     is_repair,
     lacks,
@@ -35,15 +37,11 @@ from handlers.core.formats.boardroom.schemas import (
     SynthesisTaskReply,
 )
 from handlers.core.formats.plans import AskStep, EndStep, PeopleStep, Plan, TaskStep
-from handlers.core.model import Debate, Decision, Outcome, Turn, WikiPage
+from handlers.core.model import Debate, Decision, Outcome, Participant, Turn, WikiPage
 
 ROUNDS = 2  # the seed's: positions, then rebuttals
 POSITION, REBUTTAL = "position", "rebuttal"
-DECISION, SYNTHESIS, ADVISOR = (
-    board.DECISION,
-    board.SYNTHESIS,
-    board.ADVISOR,
-)  # moderator tasks
+DECISION, SYNTHESIS, ADVISOR = board.DECISION, adviser.SYNTHESIS, adviser.ADVISOR  # its tasks
 
 
 class BoardroomFormat(Format):
@@ -54,6 +52,11 @@ class BoardroomFormat(Format):
     task_schemas = MappingProxyType(
         {DECISION: DecisionTaskReply, SYNTHESIS: SynthesisTaskReply, ADVISOR: AdvisorTaskReply}
     )
+
+    def seats_added(self, options: tuple[tuple[str, str], ...]) -> tuple[Participant, ...]:
+        """The advisor, when the settings seat it on a backend of its own."""
+        seat = adviser.seat_of_spec(options)
+        return () if seat is None else (seat,)
 
     def start(self, debate: Debate, rng: random.Random) -> Plan:
         """The moderator first states the question as a concrete decision (and, for a squad
@@ -71,13 +74,21 @@ class BoardroomFormat(Format):
         debate, narrowing = board.narrowed(debate)
         notices = (
             *narrowing,
-            Notify("boardroom.decision", (("decision", board.decision_of(debate)),)),
+            Notify(
+                "boardroom.decision_detected"
+                if by_rules(debate, DECISION)
+                else "boardroom.decision",
+                (("decision", board.decision_of(debate)),),
+            ),
             Notify("boardroom.round1", (("count", str(len(debate.ids))),)),
         )
         return AskStep(debate, POSITION, debate.ids, notices)
 
     def noted(self, debate: Debate, turn: Turn) -> Debate:
-        """Keep the vote, why it changed (round 2) and what the answer lacks (for one repair)."""
+        """Keep the vote, why it changed (round 2) and what the answer lacks (for one repair);
+        the advisor's answer is the reviewed synthesis."""
+        if debate.floor.step == ADVISOR:
+            return adviser.reviewed_by_seat(debate, turn)
         found = parse_position(turn.text, debate.floor.round)
         vote = found.vote or (vote_of(turn.text) if turn.meta.person else None)  # its first word
         notes = {f"vote/{debate.floor.round}/{turn.seat}": vote or ""}
@@ -93,7 +104,10 @@ class BoardroomFormat(Format):
         return replace(debate, moderation=replace(debate.moderation, outputs=tuple(kept.items())))
 
     def answered(self, debate: Debate, rng: random.Random) -> Plan:
-        """Round 1 done: round 2 with every position; round 2 done: the synthesis."""
+        """Round 1 done: round 2 with every position; round 2 done: the synthesis; the
+        advisor's review done (or its seat silent): the end."""
+        if debate.floor.step == ADVISOR:
+            return self._reviewed(adviser.unreviewed_if_silent(debate), (WritePage(SYNTHESIS),))
         repair = repair_ask(debate, board.gaps(debate), "boardroom.repair")
         if repair is not None:
             return repair
@@ -137,6 +151,8 @@ class BoardroomFormat(Format):
         rnd = debate.floor.round
         kept = values if rnd == 1 else _without_context(values)  # round 1 had the context
         ask = Piece(f"boardroom/round{rnd}", kept, True, f"boardroom/reply{rnd}")
+        if given.ask.step == ADVISOR:  # the positions in short, the constraints, the draft
+            return (Piece("boardroom/advisor", board.advisor_values(debate, given.shown)),)
         if is_repair(given.ask.step):
             own = given.shown[-1].text if given.shown else ""
             missing = debate.output_of(f"missing/{rnd}/{seat}") or ""
@@ -178,7 +194,7 @@ class BoardroomFormat(Format):
             *board.agenda_values(debate)[:2],  # topic and question
             ("result", board.result_of(debate)),
             ("votes", board.vote_lines(debate)),
-            ("ids", ", ".join(debate.ids)),
+            ("ids", ", ".join(adviser.panel_ids(debate))),
         )
         return (*answers, Piece("boardroom/synthesis", values))
 
@@ -196,13 +212,29 @@ class BoardroomFormat(Format):
         if task == DECISION:
             return self._round_one(debate)
         if task == SYNTHESIS:
+            return self._review(debate)
+        return self._reviewed(debate)
+
+    def _review(self, debate: Debate) -> Plan:
+        """The draft to the advisor: its own seat (a fresh session), else the moderator."""
+        advisor = adviser.advisor_of(debate)
+        if advisor is None:
             return TaskStep(debate, ADVISOR)
+        said = Notify("boardroom.advisor_asked", (("who", adviser.configured(advisor)),))
+        return AskStep(adviser.seated(debate, advisor), ADVISOR, (advisor.id,), (said,))
+
+    def _reviewed(self, debate: Debate, effects: tuple[WritePage | Notify, ...] = ()) -> Plan:
+        """The end, unless a divided panel cannot be reconciled: then the people decide,
+        told who found it so; a draft no review came for is said to stand unreviewed."""
+        if not board.reviewed(debate):
+            effects = (*effects, Notify("boardroom.unreviewed"))
         question = board.question_for_people(debate)
         if question is not None:
             how = "boardroom.escalate_buttons" if question.options else "boardroom.escalate_typed"
-            return PeopleStep(debate, question, (Notify(how),))
+            said = Notify(how, (("why", board.escalation_reason(debate)),))
+            return PeopleStep(debate, question, (*effects, said))
         consensus = board.result_of(debate) == board.CONSENSUS
-        return EndStep(debate, Outcome.CONSENSUS if consensus else Outcome.VERDICT)
+        return EndStep(debate, Outcome.CONSENSUS if consensus else Outcome.VERDICT, effects)
 
     def task_pages(self, debate: Debate, task: str) -> tuple[str, ...]:
         """Once the draft is in: each member's round-2 page; once reviewed: the synthesis."""
