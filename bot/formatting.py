@@ -84,6 +84,14 @@ def option_question(strings: Strings, key: str) -> str:
     return strings(name) if strings.has(name) else ""
 
 
+def form_word(strings: Strings, key: str, word: str) -> str:
+    """The locale key of a form's `word` (`form_title`, `form_label`, `form_kept`): the form's
+    own (`front.<word>_<key>`), else its format's (`front.<word>_<format>`), else the shared."""
+    own = f"front.{word}_{key.replace('.', '_')}"
+    of_format = f"front.{word}_{key.partition('.')[0]}"
+    return next((k for k in (own, of_format) if strings.has(k)), f"front.{word}")
+
+
 def option_label(strings: Strings, key: str, choice: str) -> str:
     """`question: answer` of a format's setup choice (without locale entries, `key: choice`)."""
     answer_key = f"front.option_{key.replace('.', '_')}_{choice}"
