@@ -123,4 +123,7 @@ async def test_the_squad_is_suggested_changed_and_grounded_on_the_card(
         assert f"alice: {PROJECT}" in prompt and GUARDRAILS in prompt
     debate = await rig.handler.get(debate_id)
     assert debate.ids == ("claude-2", "claude-3")
+    (agenda,) = (rig.tmp / "wiki").rglob("agenda.md")  # it names only who sits
+    written = agenda.read_text(encoding="utf-8")
+    assert "Claude 2" in written and "Claude 3" in written and "Claude 4" not in written
     await rig.handler.submit(debate_id, StopRequested(alice))

@@ -42,6 +42,7 @@ from handlers.core.formats.boardroom.squad import (
     card_line,
     grounding,
     seat,
+    seated_notice,
     squad_value,
 )
 from handlers.core.formats.plans import AskStep, EndStep, PeopleStep, Plan, TaskStep
@@ -70,8 +71,9 @@ class BoardroomFormat(Format):
     )
 
     def start(self, debate: Debate, rng: random.Random) -> Plan:
-        """The moderator first states the question as a concrete decision; the debate has the
-        seed's two rounds, whatever the card's budget said."""
+        """The card's squad sits; the moderator first states the question as a concrete
+        decision; the debate has the seed's two rounds, whatever the card's budget said."""
+        debate = seat(debate)
         started = replace(
             debate,
             floor=replace(debate.floor, round=1, order=debate.ids, spoken=()),
@@ -80,10 +82,9 @@ class BoardroomFormat(Format):
         return TaskStep(started, DECISION)
 
     def _round_one(self, debate: Debate) -> Plan:
-        """Round 1: the card's squad seated, everyone at once, none seeing another."""
-        debate, narrowing = seat(debate)
+        """Round 1: everyone at once, none seeing another (the thread told who sits)."""
         notices = (
-            *narrowing,
+            *seated_notice(debate),
             Notify("boardroom.decision", (("decision", board.decision_of(debate)),)),
             Notify("boardroom.round1", (("count", str(len(debate.ids))),)),
         )

@@ -15,7 +15,8 @@ from handlers.core.model import Debate, Participant
 MAX_PANEL = 5  # the seed's: at most five agents a debate (time and tokens)
 MIN_PANEL = 2
 SQUAD_OPTION = "boardroom.squad"  # the card's squad: member ids, comma-separated
-SQUAD, NARROWED = "squad", "narrowed"  # kept in debate.outputs: the whole squad, and why
+# Kept in debate.outputs once seated: the whole squad, why these sit, who does not.
+SQUAD, NARROWED, LEFT = "squad", "narrowed", "squad/left"
 # The seed's kinds of decision, each with the squad it suggests.
 KINDS = ("architecture", "value", "compliance", "product")
 # What each kind of decision is called in chat and in a member's role (lower-case stems, in
@@ -138,30 +139,37 @@ def card_line(debate: Debate, names: dict[str, str]) -> str:
     return f"{line}\n🧭 ⟦boardroom.{lead}⟧ {offer.reason}"
 
 
-def seat(debate: Debate) -> tuple[Debate, tuple[Notify, ...]]:
-    """The debate with its squad seated and, if anyone is left out, a notice of who sits, who
-    not, and why (the suggestion's reason, or that the people chose)."""
+def seat(debate: Debate) -> Debate:
+    """The debate with its squad seated (at approval, so the Agenda and every step name only
+    who sits) and, if anyone is left out, who and why kept for the thread's notice."""
     sitting = chosen(debate)
     if sitting == debate.ids:
-        return debate, ()
+        return debate
     picked = debate.option(SQUAD_OPTION)
     offer = suggested(debate)
     by_people = bool(picked) and sitting != offer.ids
     reason = "⟦boardroom.squad_by_people⟧" if by_people else offer.reason
     panel = tuple(m for m in debate.setup.roster if m.id in sitting)
     left = ", ".join(m.name for m in debate.setup.roster if m.id not in sitting)
-    count = str(len(debate.setup.roster))
-    squad = f"{', '.join(_named(m) for m in debate.setup.roster)} ({count})"
-    outputs = (*debate.moderation.outputs, (SQUAD, squad), (NARROWED, reason))
-    kept = ", ".join(m.name for m in panel)
-    said = (("count", count), ("kept", kept), ("left", left), ("reasons", reason))  # keyed
-    seated = replace(
+    squad = f"{', '.join(_named(m) for m in debate.setup.roster)} ({len(debate.ids)})"
+    outputs = (*debate.moderation.outputs, (SQUAD, squad), (NARROWED, reason), (LEFT, left))
+    return replace(
         debate,
         setup=replace(debate.setup, roster=panel),
         floor=replace(debate.floor, order=tuple(m.id for m in panel)),
         moderation=replace(debate.moderation, outputs=outputs),
     )
-    return seated, (Notify("boardroom.narrowed", said),)
+
+
+def seated_notice(debate: Debate) -> tuple[Notify, ...]:
+    """The thread's notice of who sits, who not, and why (none if everyone sits)."""
+    left, reason = debate.output_of(LEFT), debate.output_of(NARROWED)
+    if not left or reason is None:
+        return ()
+    count = str(len(debate.ids) + len(left.split(", ")))
+    kept = ", ".join(m.name for m in debate.setup.roster)
+    said = (("count", count), ("kept", kept), ("left", left), ("reasons", reason))  # keyed
+    return (Notify("boardroom.narrowed", said),)
 
 
 def grounding(debate: Debate) -> tuple[tuple[str, str], ...]:
