@@ -8,6 +8,7 @@ from datetime import datetime
 
 from handlers.core.anonymous.peers import is_on
 from handlers.core.formats import format_named, formats_for
+from handlers.core.formats.base import CardOption
 from handlers.core.formats.keys import fill_keys
 from handlers.core.i18n import Strings
 from handlers.core.model import AG, CLAUDE, Debate, Phase, Precedent, Turn
@@ -90,6 +91,11 @@ def form_word(strings: Strings, key: str, word: str) -> str:
     own = f"front.{word}_{key.replace('.', '_')}"
     of_format = f"front.{word}_{key.partition('.')[0]}"
     return next((k for k in (own, of_format) if strings.has(k)), f"front.{word}")
+
+
+def offers_a_choice(debate: Debate, option: CardOption) -> bool:
+    """False for a pick of members when the card has only two (both sit: nothing to pick)."""
+    return not option.members or len(debate.setup.roster) > 2
 
 
 def option_label(strings: Strings, key: str, choice: str) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from bot.formatting import option_label
+from bot.formatting import offers_a_choice, option_label
 from handlers.core.formats import card_options
 from handlers.core.formats.base import CardOption
 from handlers.core.i18n import Strings
@@ -51,6 +51,8 @@ def option_lines(debate: Debate, strings: Strings) -> list[str]:
     """The card's lines for the format's setup questions: the current answer and the keys."""
     lines = []
     for option in card_options(debate.setup.format):
+        if not offers_a_choice(debate, option):
+            continue
         short = option.key.rsplit(".", 1)[-1]
         if option.is_text:  # free text: how much was added, and how to add it
             count = sum(len(a.text) for a in debate.setup.added if a.key == option.key)

@@ -12,7 +12,13 @@ import discord
 from bot.discord.clicks import CardChoice, DebateClick, front_of
 from bot.discord.embeds import BUTTON_LABEL_LIMIT, MAX_BUTTONS, budget_label
 from bot.discord.forms import FormButton
-from bot.formatting import format_label, option_label, option_question, pause_area
+from bot.formatting import (
+    format_label,
+    offers_a_choice,
+    option_label,
+    option_question,
+    pause_area,
+)
 from handlers.core.controls import CONTROLS
 from handlers.core.events import (
     BudgetChosen,
@@ -194,10 +200,10 @@ def card_view(debate: Debate, strings: Strings) -> discord.ui.View:
     budgets = _options(labelled, str(debate.setup.max_rounds))
     view.add_item(CardSelect("budget", debate.id, budgets, row=2))
     asked = card_options(debate.setup.format)
-    menus = [o for o in asked if not o.is_text]
+    menus = [o for o in asked if not o.is_text and offers_a_choice(debate, o)]
     for row, option in enumerate(menus[:2], start=3):
         view.add_item(option_select(debate, option, strings, row))
-    for option in menus[2:]:  # no row left for a menu: a button that steps to the next choice
+    for option in [o for o in menus[2:] if o.choices]:  # no row left: a button that steps on
         current = option.current(debate)
         after = option.choices[(option.choices.index(current) + 1) % len(option.choices)]
         label = shorten(option_label(strings, option.key, current), 80)

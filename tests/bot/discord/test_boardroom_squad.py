@@ -127,3 +127,17 @@ async def test_the_squad_is_suggested_changed_and_grounded_on_the_card(
     written = agenda.read_text(encoding="utf-8")
     assert "Claude 2" in written and "Claude 3" in written and "Claude 4" not in written
     await rig.handler.submit(debate_id, StopRequested(alice))
+
+
+async def test_two_members_both_sit_and_the_card_offers_no_pick(
+    rig: BotRig, people: People
+) -> None:
+    rig.overrides.update(DEFAULT_FORMAT="boardroom")  # AG and Claude: nothing to choose
+    await rig.start()
+    await chat(rig, people)
+    card, debate_id = await wait_card(rig)
+    assert f"debate:option.boardroom.squad:{debate_id}" not in ids(card)
+    assert f"debate:form.boardroom.guardrails:{debate_id}" in ids(card)  # the forms stay
+    shown = participants(card)
+    assert shown.startswith("AG · Claude\n🧭 ")  # nobody left out
+    assert KO("boardroom.squad_all") in shown and KO("boardroom.squad_left") not in shown
