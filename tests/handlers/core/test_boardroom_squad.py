@@ -98,3 +98,11 @@ def test_the_people_s_pick_sits_unless_it_is_not_a_panel_of_the_card() -> None:
     assert chosen(picked) == ("law", "sec")
     gone = replace(debate, setup=replace(debate.setup, options=((SQUAD_OPTION, "sec,nobody"),)))
     assert chosen(gone) == ("po", "ux")
+
+
+def test_the_moderator_s_kind_stands_beside_its_squad() -> None:
+    question = "Should we redesign the database schema?"  # architecture, by its words
+    said = card(question, squad=("arch", "po"), squad_reason="both", squad_kind="other")
+    assert suggested(said).reason == "⟦boardroom.kind_other⟧ — both"
+    unsaid = card(question, squad=("arch", "po"), squad_reason="both")  # no kind given
+    assert suggested(unsaid).reason == "⟦boardroom.kind_architecture⟧ — both"

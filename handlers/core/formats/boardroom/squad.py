@@ -34,7 +34,7 @@ KIND_WORDS: dict[str, tuple[str, ...]] = {
     ),
     "compliance": (
         "complian", "regulat", "legal", "privacy", "gdpr", "lgpd", "audit", "security", "규제",
-        "준수", "법무", "개인정보", "감사", "보안", "conformidade", "regulat", "privacidade",
+        "준수", "법무", "개인정보", "감사", "보안", "conformidade", "privacidade",
         "auditoria", "segurança",
     ),
     "product": (
@@ -79,6 +79,7 @@ def suggested(debate: Debate) -> Suggestion:
     kind, proposal = kind_of(debate), debate.proposal
     ids = _known(debate, proposal.squad)
     if MIN_PANEL <= len(ids) <= MAX_PANEL and proposal.squad_reason.strip():
+        kind = "other" if proposal.squad_kind == "other" else kind  # the moderator said so
         reason = f"⟦boardroom.kind_{kind}⟧ — {verbatim(proposal.squad_reason.strip())}"
         return Suggestion(ids, kind, reason)
     if len(debate.setup.roster) <= MAX_PANEL:
