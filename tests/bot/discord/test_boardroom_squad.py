@@ -123,6 +123,8 @@ async def test_the_squad_is_suggested_changed_and_grounded_on_the_card(
         assert f"alice: {PROJECT}" in prompt and GUARDRAILS in prompt
     debate = await rig.handler.get(debate_id)
     assert debate.ids == ("claude-2", "claude-3")
+    assert rig.services is not None and rig.services.wiki is not None
+    await asyncio.wait_for(rig.services.wiki.drained(debate_id), 30)  # the Agenda landed
     (agenda,) = (rig.tmp / "wiki").rglob("agenda.md")  # it names only who sits
     written = agenda.read_text(encoding="utf-8")
     assert "Claude 2" in written and "Claude 3" in written and "Claude 4" not in written
