@@ -8,6 +8,7 @@ from datetime import datetime
 
 from handlers.core.anonymous.peers import is_on
 from handlers.core.formats import format_named, formats_for
+from handlers.core.formats.base import CardOption
 from handlers.core.formats.keys import fill_keys
 from handlers.core.i18n import Strings
 from handlers.core.model import AG, CLAUDE, Debate, Phase, Precedent, Turn
@@ -83,6 +84,19 @@ def option_question(strings: Strings, key: str) -> str:
     """A format's setup question for people (`front.option_<key>`, dots as underscores), or ""."""
     name = f"front.option_{key.replace('.', '_')}"
     return strings(name) if strings.has(name) else ""
+
+
+def form_word(strings: Strings, key: str, word: str) -> str:
+    """The locale key of a form's `word` (`form_title`, `form_label`, `form_kept`): the form's
+    own (`front.<word>_<key>`), else its format's (`front.<word>_<format>`), else the shared."""
+    own = f"front.{word}_{key.replace('.', '_')}"
+    of_format = f"front.{word}_{key.partition('.')[0]}"
+    return next((k for k in (own, of_format) if strings.has(k)), f"front.{word}")
+
+
+def offers_a_choice(debate: Debate, option: CardOption) -> bool:
+    """False for a pick of members when the card has only two (both sit: nothing to pick)."""
+    return not option.members or len(debate.setup.roster) > 2
 
 
 def option_label(strings: Strings, key: str, choice: str) -> str:

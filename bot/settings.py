@@ -41,6 +41,7 @@ from handlers.core.formats.boardroom.advisor import (
     operations,
     spec_for,
 )
+from handlers.core.formats.boardroom.squad import GROUNDING
 from handlers.core.participants import Backend, Participant, RosterError, parse_roster, roster_text
 from tools.claude.debater import read_only_tools
 
@@ -55,6 +56,21 @@ IdList = Annotated[tuple[int, ...], NoDecode]
 DEFAULT_PARTICIPANTS = "ag:ag-relay:AG,claude:claude-cli:Claude"
 DATABASE_FILE = "debate-room.sqlite3"  # DATABASE_PATH's default, in DATA_DIR
 Home = Annotated[Path, AfterValidator(Path.expanduser)]  # `~/x` as a shell reads it (.env is none)
+MAX_GROUNDING_CHARS = 20_000  # of a boardroom grounding file: it goes into every member's brief
+
+
+def _grounding_file(path: Path) -> Path:
+    """A boardroom grounding file: readable UTF-8 text, at most MAX_GROUNDING_CHARS."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ValueError(f"cannot read {path} as UTF-8 text: {exc}") from None
+    if len(text) > MAX_GROUNDING_CHARS:
+        raise ValueError(f"{path} has {len(text)} characters; at most {MAX_GROUNDING_CHARS}")
+    return path
+
+
+GroundingFile = Annotated[Path, AfterValidator(Path.expanduser), AfterValidator(_grounding_file)]
 WebAddress = Annotated[str, AfterValidator(check_web_address)]
 DatabaseUrl = Annotated[SecretStr, AfterValidator(check_database_url)]
 
@@ -160,6 +176,12 @@ class Settings(BaseSettings):
     # Each debater reads the others as letters, with no seat, vendor or model name (the card's
     # default; the people may change it there).
     ANONYMOUS_PEERS: bool = False
+    # The boardroom's grounding (seed 000's project context, active spec and guardrails): files
+    # whose text, read at start-up, every member's round-1 brief carries (the card's forms
+    # add to it per debate).
+    BOARDROOM_PROJECT_FILE: GroundingFile | None = None
+    BOARDROOM_SPEC_FILE: GroundingFile | None = None
+    BOARDROOM_GUARDRAILS_FILE: GroundingFile | None = None
     GEMINI_DEBATER_MODEL: str = "pro"  # the Gemini CLI's model for gemini-cli participants
     LOG_LEVEL: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     RETRY_WAIT_SCALE: float = Field(1.0, ge=0, le=100)  # 0 turns every retry wait off (tests)
@@ -268,7 +290,17 @@ class Settings(BaseSettings):
             ("ledger.mode", self.LEDGER_MODE),
             ("ledger.stance", self.LEDGER_STANCE),
             (ANONYMOUS, "on" if self.ANONYMOUS_PEERS else "off"),
+            *(
+                (key, path.read_text(encoding="utf-8").strip())
+                for key, path in zip(GROUNDING, self._grounding_files, strict=True)
+                if path is not None
+            ),
         )
+
+    @property
+    def _grounding_files(self) -> tuple[Path | None, ...]:
+        """The boardroom's grounding files, in GROUNDING's order."""
+        return self.BOARDROOM_PROJECT_FILE, self.BOARDROOM_SPEC_FILE, self.BOARDROOM_GUARDRAILS_FILE
 
     @property
     def roster(self) -> tuple[Participant, ...]:

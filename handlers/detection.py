@@ -205,6 +205,9 @@ class DetectionHandler:
             people_names=names,
             suggested_format=detection.suggested_format.strip(),
             format_reason=detection.format_reason.strip(),
+            squad=detection.squad,
+            squad_kind=detection.squad_kind,
+            squad_reason=detection.squad_reason.strip(),
         )
 
 

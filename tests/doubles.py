@@ -97,6 +97,8 @@ class ScriptedModerator:
         self.views: list[ModeratorView] = []
         self._on_call = on_call or (lambda name: None)
         self.suggestion = ("", "")  # the suggested format and why, on every detection
+        # The boardroom's squad (member ids), the kind of decision and why, on every detection.
+        self.squad: tuple[tuple[str, ...], str, str] = ((), "", "")
         # A format's task -> its queued outputs (the last one repeats); none: unavailable.
         self.task_outputs: dict[str, list[str]] = {}
         self.task_requests: list[TaskRequest] = []
@@ -128,6 +130,9 @@ class ScriptedModerator:
             confidence=0.9,
             suggested_format=self.suggestion[0],
             format_reason=self.suggestion[1],
+            squad=self.squad[0],
+            squad_kind=self.squad[1],
+            squad_reason=self.squad[2],
         )
 
     async def judge(self, view: ModeratorView) -> Decision:

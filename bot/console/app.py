@@ -186,9 +186,9 @@ class ConsoleApp:
             after = await self._submit(debate, FormatChosen(self._people.actor, name))
             label = format_label(self._t, after.setup.format)
             self._say(self._t("console.format_chosen", format=label))
-        elif chosen := option_in(text, card_options(debate.setup.format)):
+        elif chosen := option_in(text, card_options(debate.setup.format), debate.ids):
             after = await self._submit(debate, OptionChosen(self._people.actor, *chosen))
-            answer = option_label(self._t, chosen[0], after.option(chosen[0]))
+            answer = option_label(self._t, chosen[0], after.option(chosen[0]).replace(",", ", "))
             self._say(self._t("console.option_chosen", option=answer))
         else:
             self._say(self._t("console.card_waiting"))

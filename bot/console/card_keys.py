@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from bot.formatting import option_label
+from bot.formatting import offers_a_choice, option_label
 from handlers.core.formats import card_options
 from handlers.core.formats.base import CardOption
 from handlers.core.i18n import Strings
@@ -31,13 +31,18 @@ def budget_in(text: str) -> int | None:
     return int(found.group(1)) if found else None
 
 
-def option_in(text: str, asked: tuple[CardOption, ...]) -> tuple[str, str] | None:
-    """The setup answer a card line gives (`ledger.stance=neutral` or `stance=neutral`)."""
+def option_in(
+    text: str, asked: tuple[CardOption, ...], seats: tuple[str, ...] = ()
+) -> tuple[str, str] | None:
+    """The setup answer a card line gives (`ledger.stance=neutral` or `stance=neutral`; of
+    members, their ids: `squad=ag,claude`, spaces or commas between them)."""
     key, sep, value = text.strip().partition("=")
     key, value = key.strip().casefold(), value.strip()
     for option in asked if sep else ():
         picked = value if option.is_text else value.casefold()
-        if key in (option.key, option.key.rsplit(".", 1)[-1]) and option.valid(picked):
+        if option.members:
+            picked = ",".join(picked.replace(",", " ").split())
+        if key in (option.key, option.key.rsplit(".", 1)[-1]) and option.valid(picked, seats):
             return option.key, picked
     return None
 
@@ -46,13 +51,20 @@ def option_lines(debate: Debate, strings: Strings) -> list[str]:
     """The card's lines for the format's setup questions: the current answer and the keys."""
     lines = []
     for option in card_options(debate.setup.format):
+        if not offers_a_choice(debate, option):
+            continue
         short = option.key.rsplit(".", 1)[-1]
         if option.is_text:  # free text: how much was added, and how to add it
             count = sum(len(a.text) for a in debate.setup.added if a.key == option.key)
             added = strings("front.form_added", count=count)
             current, keys = option_label(strings, option.key, added), f"{short}=..."
+        elif option.members:  # the members now, and the ids to type
+            sitting = option.current(debate).split(",")
+            names = ", ".join(m.name for m in debate.setup.roster if m.id in sitting)
+            current = option_label(strings, option.key, names)
+            keys = f"{short}={','.join(debate.ids[: option.members])}"
         else:
-            answer = debate.option(option.key, option.choices[0])
+            answer = option.current(debate)
             current = option_label(strings, option.key, answer)
             keys = " · ".join(f"{short}={c}" for c in option.choices)
         lines.append(strings("console.card_option", option=current, keys=keys))

@@ -16,6 +16,7 @@ from bot.discord.forms import form_modal, sent_form
 from bot.discord.render import CONTENT_LIMIT
 from bot.discord.room.records import NO_PINGS
 from bot.discord.views import card_view
+from bot.formatting import form_word
 from handlers.core.admission import Admission, Submitted, acting, admits, authorized
 from handlers.core.events import Event, OptionChosen, PeopleSaid, UserAnswered
 from handlers.core.i18n import Strings
@@ -173,7 +174,7 @@ class DiscordFront:
             return
         current = "" if question else debate.added_by(key, actor.user_id)
         strings = self._strings.of(debate)
-        title, label = strings("front.form_title"), strings("front.form_label")
+        title, label = (strings(form_word(strings, key, w)) for w in ("form_title", "form_label"))
         await interaction.response.send_modal(form_modal(form, title, label, current))
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
@@ -205,7 +206,8 @@ class DiscordFront:
             return
         added = done.debate.setup.added if done.debate else ()  # the gateway: applied later
         people = [a.who for a in added if a.key == key] or [actor.name]
-        kept = self._in(done.debate)("front.form_kept", count=len(text), people=", ".join(people))
+        said = self._in(done.debate)
+        kept = said(form_word(said, key, "form_kept"), count=len(text), people=", ".join(people))
         await _private(interaction, kept)
 
     async def on_message(self, message: discord.Message, own_id: int) -> None:

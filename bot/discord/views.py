@@ -12,7 +12,13 @@ import discord
 from bot.discord.clicks import CardChoice, DebateClick, front_of
 from bot.discord.embeds import BUTTON_LABEL_LIMIT, MAX_BUTTONS, budget_label
 from bot.discord.forms import FormButton
-from bot.formatting import format_label, option_label, option_question, pause_area
+from bot.formatting import (
+    format_label,
+    offers_a_choice,
+    option_label,
+    option_question,
+    pause_area,
+)
 from handlers.core.controls import CONTROLS
 from handlers.core.events import (
     BudgetChosen,
@@ -26,7 +32,7 @@ from handlers.core.events import (
 from handlers.core.formats import card_options, formats_for
 from handlers.core.formats.base import CardOption
 from handlers.core.i18n import Strings
-from handlers.core.model import Actor, Debate, UserQuestion
+from handlers.core.model import Actor, Debate, Participant, UserQuestion
 from handlers.core.shorten import shorten
 from handlers.core.spending.limits import PAUSE_CHOICES
 
@@ -132,13 +138,14 @@ class CardSelect(
         debate_id: int,
         options: tuple[discord.SelectOption, ...] = (),
         row: int = 1,
+        picks: tuple[int, int] = (1, 1),  # at least, at most (a squad: several members)
     ) -> None:
         super().__init__(
             discord.ui.Select(
                 custom_id=f"debate:{what}:{debate_id}",
                 options=list(options) or [discord.SelectOption(label="-")],
-                min_values=1,
-                max_values=1,
+                min_values=picks[0],
+                max_values=picks[1],
                 row=row,
             )
         )
@@ -160,12 +167,14 @@ class CardSelect(
         )
 
     def choice(self, actor: Actor) -> CardChoice:
-        """The event of the value picked in this menu."""
+        """The event of the value picked in this menu (several: comma-separated)."""
         picked = self.item.values[0] if self.item.values else ""
         if self.what == "format":
             return FormatChosen(actor, picked)
         if self.what.startswith("option."):
-            return OptionChosen(actor, self.what.removeprefix("option."), picked)
+            return OptionChosen(
+                actor, self.what.removeprefix("option."), ",".join(self.item.values)
+            )
         return BudgetChosen(actor, int(picked) if picked.isdigit() else 0)
 
 
@@ -191,11 +200,11 @@ def card_view(debate: Debate, strings: Strings) -> discord.ui.View:
     budgets = _options(labelled, str(debate.setup.max_rounds))
     view.add_item(CardSelect("budget", debate.id, budgets, row=2))
     asked = card_options(debate.setup.format)
-    menus = [o for o in asked if not o.is_text]
+    menus = [o for o in asked if not o.is_text and offers_a_choice(debate, o)]
     for row, option in enumerate(menus[:2], start=3):
         view.add_item(option_select(debate, option, strings, row))
-    for option in menus[2:]:  # no row left for a menu: a button that steps to the next choice
-        current = debate.option(option.key, option.choices[0])
+    for option in [o for o in menus[2:] if o.choices]:  # no row left: a button that steps on
+        current = option.current(debate)
         after = option.choices[(option.choices.index(current) + 1) % len(option.choices)]
         label = shorten(option_label(strings, option.key, current), 80)
         view.add_item(DebateButton("option", debate.id, label, 2, option.key, after))
@@ -206,16 +215,28 @@ def card_view(debate: Debate, strings: Strings) -> discord.ui.View:
 
 
 def option_select(debate: Debate, option: CardOption, strings: Strings, row: int) -> CardSelect:
-    """A menu for one of the format's setup questions, the stored (or default) choice picked."""
-    current = debate.option(option.key, option.choices[0])
+    """A menu for one of the format's setup questions, the stored (or default) choice picked;
+    of members: each of the card's participants, the current ones picked."""
+    what, current = f"option.{option.key}", option.current(debate)
+    if option.members:
+        question = option_question(strings, option.key)
+        seats = [(f"{question}: {named(m)}", m.id) for m in debate.setup.roster]
+        most = min(option.members, len(seats))
+        menu = _options(seats, *current.split(","))
+        return CardSelect(what, debate.id, menu, row=row, picks=(min(2, most), most))
     labelled = [(option_label(strings, option.key, choice), choice) for choice in option.choices]
-    return CardSelect(f"option.{option.key}", debate.id, _options(labelled, current), row=row)
+    return CardSelect(what, debate.id, _options(labelled, current), row=row)
 
 
-def _options(labelled: list[tuple[str, str]], current: str) -> tuple[discord.SelectOption, ...]:
-    """A menu's (label, value) options, as many as Discord allows, the current value picked."""
+def named(member: Participant) -> str:
+    """`AG (architect)`: a member as a menu lists it."""
+    return f"{member.name} ({member.persona})" if member.persona else member.name
+
+
+def _options(labelled: list[tuple[str, str]], *current: str) -> tuple[discord.SelectOption, ...]:
+    """A menu's (label, value) options, as many as Discord allows, the current values picked."""
     return tuple(
-        discord.SelectOption(label=shorten(label, 100), value=value, default=value == current)
+        discord.SelectOption(label=shorten(label, 100), value=value, default=value in current)
         for label, value in labelled[:MAX_OPTIONS]
     )
 

@@ -110,6 +110,7 @@ def build_moderator(settings: Settings, tables: Tables, sleep: Sleep) -> GeminiM
         language=settings.LANGUAGE,
         sleep=scaled_sleep,
         rules=rules,
+        members=settings.roster,
     )
 
 

@@ -154,6 +154,11 @@ class Proposal:
     people_names: tuple[str, ...] = ()  # their display names, in the same order
     suggested_format: str = ""  # the moderator's suggestion; empty: DEFAULT_FORMAT
     format_reason: str = ""  # why it fits, shown on the card
+    # The boardroom's squad the moderator suggests for the kind of decision (seed 000), shown
+    # on the card with its reason: member ids (at most five), the kind, why.
+    squad: tuple[str, ...] = ()
+    squad_kind: str = ""
+    squad_reason: str = ""
     precedents: tuple[Precedent, ...] = ()  # past Conclusions found before the card is posted
     guild_id: int = 0  # the server it was heard in: its `/debate config` applies
 
@@ -291,6 +296,9 @@ class Detection:
     source: ModeratorSource = ModeratorSource.GEMINI
     suggested_format: str = ""  # a format's name; empty (the rules): DEFAULT_FORMAT
     format_reason: str = ""
+    squad: tuple[str, ...] = ()  # the boardroom's squad for the kind of decision (member ids)
+    squad_kind: str = ""  # architecture, value, compliance, product, or other
+    squad_reason: str = ""
 
 
 @dataclass(frozen=True)

@@ -1,16 +1,19 @@
 """How a boardroom debate ends, through the real engine and store: a result ends it with its
 synthesis (no budget pause), the advisor reviews the draft (or the draft stands, marked as
 not reviewed), only a divided panel that cannot be reconciled goes to the people, told how
-to answer, and a squad over five is narrowed to the five most relevant with the reason."""
+to answer, and a squad over five sits as the card offered it: the moderator's suggestion with
+its reason, else the five the rules find most relevant."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+from dataclasses import replace
 from pathlib import Path
 
-from handlers.core.events import UserAnswered
-from handlers.core.model import Backend, Outcome, Participant, Phase
+from handlers.core.events import OptionChosen, ProposalApproved, UserAnswered
+from handlers.core.model import Actor, Backend, Outcome, Participant, Phase
+from tests.handlers.boardroom_script import PANEL
 from tests.handlers.conftest import ALICE, proposal
 from tests.handlers.test_boardroom_flow import (
     DECISION,
@@ -176,46 +179,80 @@ SQUAD = tuple(
 )
 
 
-async def test_a_squad_of_seven_is_narrowed_by_the_moderator_with_its_reason(
+async def test_a_squad_of_seven_sits_as_the_moderator_suggested_with_its_reason(
     tmp_path: Path,
 ) -> None:
     rig = board(tmp_path / "seven.sqlite3", roster=SQUAD)
-    picked = {
-        "decision": DECISION,
-        "panel": ["m0", "M2", "m3", "m4", "m6"],
-        "reason": "the five who run or design the cache",
-    }
     outputs(rig, json.dumps(DRAFT))
-    rig.moderator.task_outputs["decision"] = [json.dumps(picked)]
     await rig.start()
     try:
-        debate_id = await open_board(rig)
+        suggested = replace(
+            proposal(),
+            squad=("m0", "M2", "m3", "m4", "m6"),  # a name as a model may write it
+            squad_kind="architecture",
+            squad_reason="the five who run or design the cache",
+        )
+        debate_id = await open_board(rig, suggested)
         await finish(rig, debate_id)
         debate = await rig.h.get(debate_id)
         assert debate.phase is Phase.CONCLUDED and debate.ids == ("m0", "m2", "m3", "m4", "m6")
-        assert "M1 (Redis operator)" in rig.moderator.task_requests[0].prompt  # asked to pick
+        assert "M1" not in rig.moderator.task_requests[0].prompt  # no pick asked at opening
         assert not rig.debaters["m1"].requests and not rig.debaters["m5"].requests
         (narrowed,) = [p for _, k, p in rig.room.notices if k == "boardroom.narrowed"]
-        assert narrowed["reasons"] == "the five who run or design the cache"
+        why = "⟦boardroom.kind_architecture⟧ — the five who run or design the cache"
+        assert narrowed["reasons"] == why
         assert narrowed["left"] == "M1, M5" and narrowed["count"] == "7"
         page = rig.wiki.page(debate_id, "synthesis")
-        assert "M6 (in-process specialist) (7) — ⟦boardroom.narrowed_label⟧: the five" in page
+        assert f"M6 (in-process specialist) (7) — ⟦boardroom.narrowed_label⟧: {why}" in page
     finally:
         await rig.stop()
 
 
-async def test_without_a_pick_the_rules_seat_the_five_whose_roles_fit(tmp_path: Path) -> None:
+async def test_without_a_suggestion_the_rules_seat_the_five_whose_roles_fit(
+    tmp_path: Path,
+) -> None:
     rig = board(tmp_path / "rules-seven.sqlite3", roster=SQUAD)
-    outputs(rig, json.dumps(DRAFT))  # the decision names no panel
+    outputs(rig, json.dumps(DRAFT))  # detection suggested no squad
     await rig.start()
     try:
         debate_id = await open_board(rig)
         await finish(rig, debate_id)
         debate = await rig.h.get(debate_id)
-        # Redis and LRU are the question's words, in-process its context's.
+        # A cache is an architecture decision: the designer and the cache author first, then
+        # Redis and LRU (the question's words) and in-process (its context's).
         assert debate.ids == ("m0", "m1", "m2", "m4", "m6")
         (narrowed,) = [p for _, k, p in rig.room.notices if k == "boardroom.narrowed"]
-        assert narrowed["reasons"] == "⟦boardroom.narrowed_rules⟧" and narrowed["left"] == "M3, M5"
+        assert narrowed["reasons"] == "⟦boardroom.kind_architecture⟧ — ⟦boardroom.squad_fit⟧"
+        assert narrowed["left"] == "M3, M5"
         assert {r.participant for d in rig.debaters.values() for r in d.requests} == set(debate.ids)
+    finally:
+        await rig.stop()
+
+
+PROJECT = "Payments service: 2,000 requests a second, three regions"
+SPEC = "spec 14: the cache serves reads only"
+GUARDRAILS = "- no personal data leaves its region\n- p99 under 200 ms"
+CAROL = Actor(user_id=102, name="carol")
+
+
+async def test_every_member_s_first_brief_carries_the_context_spec_and_guardrails(
+    tmp_path: Path,
+) -> None:
+    """The settings' files (options) and the card's forms reach each member's round-1 brief."""
+    configured = (("boardroom.project", PROJECT), ("boardroom.guardrails", GUARDRAILS))
+    rig = board(tmp_path / "grounded.sqlite3", options=configured)
+    outputs(rig, json.dumps(DRAFT))
+    await rig.start()
+    try:
+        debate = await rig.h.propose(proposal())
+        assert debate is not None
+        added = OptionChosen(CAROL, "boardroom.spec", SPEC)
+        assert (await rig.h.submit(debate.id, added)).taken
+        await rig.h.submit(debate.id, ProposalApproved(ALICE))
+        await finish(rig, debate.id)
+        for member in PANEL:
+            first, second = (r.prompt for r in rig.debaters[member.id].requests[:2])
+            assert PROJECT in first and f"carol: {SPEC}" in first and GUARDRAILS in first
+            assert PROJECT not in second  # round 2 reads the positions; its session had these
     finally:
         await rig.stop()

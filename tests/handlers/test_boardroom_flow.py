@@ -13,7 +13,7 @@ import pytest
 from handlers.core.events import ProposalApproved, StopRequested, UserAnswered
 from handlers.core.formats.keys import fill_keys
 from handlers.core.i18n import Strings
-from handlers.core.model import AG, CLAUDE, GEMINI, FailureKind, Phase
+from handlers.core.model import AG, CLAUDE, GEMINI, FailureKind, Phase, Proposal
 from handlers.ports import DebaterError
 from tests.handlers.boardroom_script import PANEL, position, rebuttal
 from tests.handlers.conftest import ALICE, Rig, proposal
@@ -56,8 +56,8 @@ def script(rig: Rig, language: str, finals: dict[str, str] = R2) -> None:
         }
 
 
-async def open_board(rig: Rig) -> int:
-    debate = await rig.h.propose(proposal())
+async def open_board(rig: Rig, proposed: Proposal | None = None) -> int:
+    debate = await rig.h.propose(proposed or proposal())
     assert debate is not None
     await asyncio.wait_for(rig.h.wait_idle(debate.id), 10)
     await rig.h.submit(debate.id, ProposalApproved(ALICE))

@@ -16,7 +16,7 @@ from pydantic import BaseModel
 
 import prompts
 from handlers.core.formats import FORMATS
-from handlers.core.model import ChatLine, Debate, ModeratorView, PeopleLine, Turn
+from handlers.core.model import ChatLine, Debate, ModeratorView, Participant, PeopleLine, Turn
 from handlers.core.moderation.bounds import SUMMARY_MAX_CHARS, bound_summary
 from handlers.core.moderation.claims import as_lines
 from handlers.core.shorten import shorten
@@ -59,14 +59,26 @@ class Prompt:
         return replace(self, messages=(*self.messages, ("model", bad_reply), ("user", repair)))
 
 
-def detection_prompt(window: tuple[ChatLine, ...], language: str) -> Prompt:
-    """Ask whether the chat window holds an open, debate-worthy decision."""
+def detection_prompt(
+    window: tuple[ChatLine, ...], language: str, members: tuple[Participant, ...] = ()
+) -> Prompt:
+    """Ask whether the chat window holds an open, debate-worthy decision (and, for a
+    boardroom, which of `members` sit on its panel)."""
     chat = "\n".join(
         f"{line.author_name or line.author_id}: {_cut(line.content, CHAT_LINE_MAX_CHARS)}"
         for line in window
     )
+    squad = "\n".join(
+        f"  - `{m.id}`: {m.name}" + (f" ({m.persona})" if m.persona else "") for m in members
+    )
     return _split(
-        "detect", "debate_detection", language, DetectionReply, chat=chat, formats=format_list()
+        "detect",
+        "debate_detection",
+        language,
+        DetectionReply,
+        chat=chat,
+        formats=format_list(),
+        members=squad or "  -",
     )
 
 

@@ -17,7 +17,14 @@ from typing import Protocol, TypeVar
 
 from pydantic import BaseModel
 
-from handlers.core.model import ChatLine, Conclusion, Decision, Detection, ModeratorView
+from handlers.core.model import (
+    ChatLine,
+    Conclusion,
+    Decision,
+    Detection,
+    ModeratorView,
+    Participant,
+)
 from handlers.core.moderation.bounds import ANSWER_CHARS
 from handlers.core.shorten import shorten
 from handlers.ports import ModeratorUnavailable as TaskUnavailable
@@ -141,8 +148,10 @@ class GeminiModerator:
         language: str,
         sleep: Sleep,
         rules: RulesModerator,
+        members: tuple[Participant, ...] = (),
     ) -> None:
         self._backend = backend
+        self._members = members  # PARTICIPANTS: who a boardroom's squad is suggested from
         self._quota = quota
         self._language = language
         self._sleep = sleep
@@ -152,7 +161,7 @@ class GeminiModerator:
     async def detect(self, window: tuple[ChatLine, ...], language: str = "") -> Detection:
         """Whether the chat holds an open decision (written in `language`, else the
         moderator's); never debate-worthy in fallback."""
-        prompt = detection_prompt(window, language or self._language)
+        prompt = detection_prompt(window, language or self._language, self._members)
         reply = await self._ask(prompt, DetectionReply, None)
         return to_detection(reply) if reply is not None else await self._rules.detect(window)
 

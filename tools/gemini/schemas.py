@@ -7,6 +7,7 @@ validated here, then trimmed to the limits the rest of the bot relies on.
 
 from __future__ import annotations
 
+import enum
 from typing import TypeVar
 
 from pydantic import BaseModel, Field, ValidationError, model_validator
@@ -26,6 +27,17 @@ from handlers.core.moderation.claims import ClaimStatus, ClaimUpdate
 from handlers.core.shorten import shorten
 
 FIELD_MAX_CHARS = 2000  # one item of a Conclusion list, a detection's reason
+MAX_SQUAD = 5  # seed 000: at most five agents a debate
+
+
+class DecisionKind(enum.StrEnum):
+    """The kinds of decision seed 000 suggests a squad for."""
+
+    ARCHITECTURE = "architecture"
+    VALUE = "value"
+    COMPLIANCE = "compliance"
+    PRODUCT = "product"
+    OTHER = "other"
 
 
 class DetectionReply(BaseModel):
@@ -39,6 +51,12 @@ class DetectionReply(BaseModel):
     # Optional, so a reply without them still counts: the card then offers DEFAULT_FORMAT.
     suggested_format: str = Field(default="", description="the name of the fitting format")
     format_reason: str = Field(default="", description="why that format fits")
+    # The boardroom's squad for the kind of decision (seed 000): at most five member ids.
+    decision_kind: DecisionKind = Field(default=DecisionKind.OTHER, description="its kind")
+    squad: list[str] = Field(
+        default=[], max_length=MAX_SQUAD, description="2-5 member ids for a boardroom panel"
+    )
+    squad_reason: str = Field(default="", description="why these members, for this kind")
 
     @model_validator(mode="after")
     def _topic_when_worthy(self) -> DetectionReply:
@@ -127,6 +145,9 @@ def to_detection(reply: DetectionReply) -> Detection:
         source=ModeratorSource.GEMINI,
         suggested_format=_cut(reply.suggested_format, 60),
         format_reason=_cut(reply.format_reason, FIELD_MAX_CHARS),
+        squad=tuple(_cut(seat, 80) for seat in reply.squad[:MAX_SQUAD] if seat.strip()),
+        squad_kind=reply.decision_kind.value,
+        squad_reason=_cut(reply.squad_reason, FIELD_MAX_CHARS),
     )
 
 

@@ -86,7 +86,7 @@ def _option_fits(debate: Debate, event: OptionChosen) -> bool:
     """One of an option's choices (or a form's text), on a waiting card."""
     options = card_options(debate.setup.format)
     return _waiting(debate, event) and any(
-        o.key == event.key and o.valid(event.value) for o in options
+        o.key == event.key and o.valid(event.value, debate.ids) for o in options
     )
 
 

@@ -36,19 +36,34 @@ class CardOption:
     """A setup question a format asks on the card: `key` is stored on the debate's options;
     the labels come from the locale (`front.option_<key>` and `front.option_<key>_<choice>`,
     dots as underscores); the default is the configured one the debate was proposed with.
-    Without choices the answer is free text, typed in a form (at most `FORM_LIMIT`)."""
+    Without choices the answer is free text, typed in a form (at most `FORM_LIMIT`). With
+    `members`, the answer is two to `members` of the card's participants (their ids,
+    comma-separated), and `read` says what it is now (the format's suggestion until a person
+    picks)."""
 
     key: str
     choices: tuple[str, ...] = ()
+    members: int = 0
+    read: Callable[[Debate], str] | None = None
 
     @property
     def is_text(self) -> bool:
         """Free text (a form), not a menu."""
-        return not self.choices
+        return not self.choices and not self.members
 
-    def valid(self, value: str) -> bool:
-        """One of the choices; free text within the form's limit."""
+    def valid(self, value: str, seats: tuple[str, ...] = ()) -> bool:
+        """One of the choices; free text within the form's limit; members among `seats`."""
+        if self.members:
+            ids = value.split(",")
+            distinct = len(set(ids)) == len(ids) and set(ids) <= set(seats)
+            return distinct and 2 <= len(ids) <= self.members
         return len(value) <= FORM_LIMIT if self.is_text else value in self.choices
+
+    def current(self, debate: Debate) -> str:
+        """The answer the card shows now: `read`'s, else the stored one, else the first choice."""
+        if self.read is not None:
+            return self.read(debate)
+        return debate.option(self.key, self.choices[0] if self.choices else "")
 
 
 FORM_LIMIT = 4000  # Discord's limit for one text input

@@ -94,3 +94,56 @@ async def test_anonymous_peers_are_asked_on_every_console_card(
         assert (await SqliteStore(db).load(1)).option("anonymous") == "on"
     finally:
         await db.close()
+
+
+POOL = (
+    "ag:ag-relay:AG:architect,claude:claude-cli:Claude:security reviewer,"
+    "po:claude-cli:PO:product owner,ops:claude-cli:Ops:cache operator,"
+    "fin:claude-cli:Fin:finance,law:claude-cli:Law:legal counsel,ux:claude-cli:UX:designer"
+)
+
+
+async def test_the_console_card_offers_the_rules_squad_and_takes_a_typed_one(
+    settings: Settings, screen: Screen
+) -> None:
+    board = settings.model_copy(update={"PARTICIPANTS": POOL, "DEFAULT_FORMAT": "boardroom"})
+    lines, _, session = rules_session(board, screen)
+    lines.push("/debate 캐시 계층 설계 — Redis vs LRU")
+    await screen.shows(T("budget.console_card"))  # the card is up
+    # No moderator to suggest one: the rules read an architecture decision and seat the five
+    # whose roles fit it (the architect, the cache operator, the designer, then roster order).
+    await screen.shows(
+        f"🧭 {T('boardroom.squad_suggested_rules')} {T('boardroom.kind_architecture')}"
+    )
+    await screen.shows(f"{T('boardroom.squad_left')} Fin, Law")
+    assert T("boardroom.squad_suggested") not in screen.getvalue()  # no moderator suggested it
+    mark = len(screen.getvalue())
+    lines.push("squad=ag,claude,po,ops,fin,law")  # six: more than a panel seats
+    await screen.shows(T("console.card_waiting"), after=mark)
+    lines.push("squad = law, fin")
+    chosen = f"{T('front.option_boardroom_squad')}: law, fin"
+    await screen.shows(T("console.option_chosen", option=chosen))
+    lines.push("guardrails=LGPD: nenhum dado sai do Brasil")
+    lines.push("n")
+    await screen.shows(T("console.card_declined", user="나"), after=mark)
+    lines.close()
+    assert await asyncio.wait_for(session, 20) == 0
+
+    db = await Database.open(str(settings.DATA_DIR / "console.sqlite3"))
+    try:
+        debate = await SqliteStore(db).load(1)
+    finally:
+        await db.close()
+    assert debate.option("boardroom.squad") == "law,fin"
+    assert "LGPD: nenhum dado sai do Brasil" in debate.added_text("boardroom.guardrails")
+
+
+def test_a_typed_squad_is_two_to_five_of_the_cards_members() -> None:
+    asked = format_named("boardroom").card_options
+    seats = ("ag", "claude", "po", "ops", "fin", "law")
+    assert option_in("squad=AG, Claude", asked, seats) == ("boardroom.squad", "ag,claude")
+    assert option_in("squad=ag claude po ops fin", asked, seats) is not None
+    assert option_in("squad=ag,claude,po,ops,fin,law", asked, seats) is None  # six
+    assert option_in("squad=ag", asked, seats) is None  # one is no panel
+    assert option_in("squad=ag,ag", asked, seats) is None
+    assert option_in("squad=ag,nobody", asked, seats) is None

@@ -12,6 +12,7 @@ from google import genai
 from google.genai import types
 
 from handlers.core.i18n import Strings
+from handlers.core.model import Participant
 from handlers.rules_moderator import RulesModerator
 from tests.fakes.fake_gemini import FakeGemini
 from tools.gemini.api import GeminiApiBackend
@@ -87,7 +88,12 @@ async def make_moderator(
     """Build GeminiModerators on the real SDK pointed at the fake; all are closed afterwards."""
     made: list[GeminiModerator] = []
 
-    def build(budget: int = 1000, timeout_s: float = 10.0, language: str = "ko") -> GeminiModerator:
+    def build(
+        budget: int = 1000,
+        timeout_s: float = 10.0,
+        language: str = "ko",
+        members: tuple[Participant, ...] = (),
+    ) -> GeminiModerator:
         client = genai.Client(
             api_key="test-key",
             http_options=types.HttpOptions(base_url=fake.url, api_version="v1beta"),
@@ -98,6 +104,7 @@ async def make_moderator(
             language=language,
             sleep=sleeps,
             rules=rules,
+            members=members,
         )
         made.append(moderator)
         return moderator

@@ -1,28 +1,20 @@
 """The boardroom's results as stored (votes, rounds, decision, synthesis; report.py
-renders them), and the panel: a squad over five narrowed to five (the seed's limit), picked by
-the moderator with a reason, else by the rules (most_relevant)."""
+renders them). The squad that sits is squad.py's."""
 
 from __future__ import annotations
 
 import json
-import re
 from collections import Counter
-from dataclasses import replace
 from typing import Any
 
-from handlers.core.effects import Notify
-from handlers.core.formats.base import Piece, agenda, by_rules, people_said
+from handlers.core.formats.base import agenda, by_rules, people_said
 from handlers.core.formats.boardroom.advisor import ADVISOR, SYNTHESIS, panel, panel_ids
 from handlers.core.formats.boardroom.reply import VOTES, Position, parse_position
-from handlers.core.formats.keys import verbatim
 from handlers.core.model import Debate, Participant, Turn, UserQuestion
 from handlers.core.reply.parser import task_object
 from handlers.core.shorten import shorten
 
 MAX_OPTIONS = 4  # buttons under the question
-MAX_PANEL = 5
-SQUAD, NARROWED = "squad", "narrowed"  # kept in debate.outputs: the whole squad, and why
-_WORD = re.compile(r"\w{3,}")
 
 CONSENSUS, MAJORITY, DIVIDED = "CONSENSUS", "MAJORITY", "DIVIDED"
 ROUND1_LAST = "round1/last"  # the last turn number of round 1 (kept in debate.outputs)
@@ -244,62 +236,3 @@ def _positions(debate: Debate, shown: tuple[Turn, ...], round_number: int) -> di
 def _majority(debate: Debate) -> str:
     top = Counter(vote for vote in final_votes(debate).values() if vote).most_common(1)
     return top[0][0] if top else ""
-
-
-def narrow_piece(debate: Debate) -> tuple[Piece, ...]:
-    """The decision task's request to pick the panel, when the squad is over five."""
-    if len(debate.setup.roster) <= MAX_PANEL:
-        return ()
-    members = "\n".join(f"- {m.id}: {named(m)}" for m in debate.setup.roster)
-    return (Piece("boardroom/narrow", (("members", members), ("count", str(MAX_PANEL)))),)
-
-
-def narrowed(debate: Debate) -> tuple[Debate, tuple[Notify, ...]]:
-    """The debate with its panel of five and a notice of who sits, who not, and why."""
-    if len(debate.setup.roster) <= MAX_PANEL:
-        return debate, ()
-    chosen, reason = _picked(debate)
-    if len(chosen) != MAX_PANEL or not reason or by_rules(debate, DECISION):
-        chosen, reason = most_relevant(debate), "⟦boardroom.narrowed_rules⟧"
-    else:
-        reason = verbatim(reason)
-    panel = tuple(m for m in debate.setup.roster if m.id in chosen)
-    left = ", ".join(m.name for m in debate.setup.roster if m.id not in chosen)
-    count = str(len(debate.setup.roster))
-    squad = f"{', '.join(named(m) for m in debate.setup.roster)} ({count})"
-    outputs = (*debate.moderation.outputs, (SQUAD, squad), (NARROWED, reason))
-    kept = ", ".join(m.name for m in panel)
-    said = (("count", count), ("kept", kept), ("left", left), ("reasons", reason))  # keyed
-    seated = replace(
-        debate,
-        setup=replace(debate.setup, roster=panel),
-        floor=replace(debate.floor, order=tuple(m.id for m in panel)),
-        moderation=replace(debate.moderation, outputs=outputs),
-    )
-    return seated, (Notify("boardroom.narrowed", said),)
-
-
-def most_relevant(debate: Debate) -> tuple[str, ...]:
-    """The five whose name and role share most words with the decision (roster order on a tie)."""
-    proposal = debate.proposal
-    text = " ".join((proposal.topic, proposal.question, proposal.context)).casefold()
-
-    def score(member: Participant) -> int:
-        words = set(_WORD.findall(f"{member.name} {member.persona}".casefold()))
-        return sum(word in text for word in words)
-
-    ranked = sorted(debate.setup.roster, key=lambda m: -score(m))  # stable: roster order on a tie
-    return tuple(m.id for m in ranked[:MAX_PANEL])
-
-
-def _picked(debate: Debate) -> tuple[tuple[str, ...], str]:
-    """The moderator's pick (ids, or names as it may write them) and its reason."""
-    found = task_object(debate.output_of(DECISION) or "")
-    listed = found.get("panel")
-    by_name = {key.casefold(): m.id for m in debate.setup.roster for key in (m.id, m.name)}
-    names = listed if isinstance(listed, list) else []
-    ids = tuple(
-        dict.fromkeys(by_name[n.casefold()] for n in map(str, names) if n.casefold() in by_name)
-    )
-    reason = found.get("reason")
-    return ids, reason.strip() if isinstance(reason, str) else ""

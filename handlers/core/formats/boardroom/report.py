@@ -6,8 +6,6 @@ from typing import Any
 
 from handlers.core.formats.boardroom.advisor import WHO, moderator_reviewed, panel_ids
 from handlers.core.formats.boardroom.pages import (
-    NARROWED,
-    SQUAD,
     decision_of,
     escalates,
     panel_line,
@@ -21,6 +19,7 @@ from handlers.core.formats.boardroom.pages import (
     vote_word,
 )
 from handlers.core.formats.boardroom.reply import VOTES
+from handlers.core.formats.boardroom.squad import NARROWED, SQUAD
 from handlers.core.formats.keys import verbatim as v
 from handlers.core.model import Debate, Turn
 

@@ -14,6 +14,7 @@ import handlers.core.formats.boardroom.report as board_report
 from handlers.core.effects import Notify, WritePage
 from handlers.core.formats.base import (
     BriefInput,
+    CardOption,
     Format,
     Piece,
     agenda,
@@ -36,6 +37,16 @@ from handlers.core.formats.boardroom.schemas import (
     DecisionTaskReply,
     SynthesisTaskReply,
 )
+from handlers.core.formats.boardroom.squad import (
+    GROUNDING,
+    MAX_PANEL,
+    SQUAD_OPTION,
+    card_line,
+    grounding,
+    seat,
+    seated_notice,
+    squad_value,
+)
 from handlers.core.formats.plans import AskStep, EndStep, PeopleStep, Plan, TaskStep
 from handlers.core.model import Debate, Decision, Outcome, Participant, Turn, WikiPage
 
@@ -52,16 +63,20 @@ class BoardroomFormat(Format):
     task_schemas = MappingProxyType(
         {DECISION: DecisionTaskReply, SYNTHESIS: SynthesisTaskReply, ADVISOR: AdvisorTaskReply}
     )
+    card_options = (  # the squad (a menu of members), then the grounding's forms
+        CardOption(SQUAD_OPTION, members=MAX_PANEL, read=squad_value),
+        *(CardOption(key) for key in GROUNDING),
+    )
 
     def seats_added(self, options: tuple[tuple[str, str], ...]) -> tuple[Participant, ...]:
         """The advisor, when the settings seat it on a backend of its own."""
-        seat = adviser.seat_of_spec(options)
-        return () if seat is None else (seat,)
+        advisor = adviser.seat_of_spec(options)
+        return () if advisor is None else (advisor,)
 
     def start(self, debate: Debate, rng: random.Random) -> Plan:
-        """The moderator first states the question as a concrete decision (and, for a squad
-        over five, picks the panel); the debate has the seed's two rounds, whatever the
-        card's budget said."""
+        """The card's squad sits; the moderator first states the question as a concrete
+        decision; the debate has the seed's two rounds, whatever the card's budget said."""
+        debate = seat(debate)
         started = replace(
             debate,
             floor=replace(debate.floor, round=1, order=debate.ids, spoken=()),
@@ -70,10 +85,9 @@ class BoardroomFormat(Format):
         return TaskStep(started, DECISION)
 
     def _round_one(self, debate: Debate) -> Plan:
-        """Round 1: everyone at once, none seeing another."""
-        debate, narrowing = board.narrowed(debate)
+        """Round 1: everyone at once, none seeing another (the thread told who sits)."""
         notices = (
-            *narrowing,
+            *seated_notice(debate),
             Notify(
                 "boardroom.decision_detected"
                 if by_rules(debate, DECISION)
@@ -147,9 +161,10 @@ class BoardroomFormat(Format):
             ("name", me.name),
             ("persona", me.persona or "-"),
             ("panel", board.panel_line(debate)),
+            *grounding(debate),
         )
         rnd = debate.floor.round
-        kept = values if rnd == 1 else _without_context(values)  # round 1 had the context
+        kept = values if rnd == 1 else _without_context(values)  # round 1 had the grounding
         ask = Piece(f"boardroom/round{rnd}", kept, True, f"boardroom/reply{rnd}")
         if given.ask.step == ADVISOR:  # the positions in short, the constraints, the draft
             return (Piece("boardroom/advisor", board.advisor_values(debate, given.shown)),)
@@ -177,10 +192,7 @@ class BoardroomFormat(Format):
     def task_brief(self, debate: Debate, task: str, shown: tuple[Turn, ...]) -> tuple[Piece, ...]:
         """The decision, the advisor's review, or the synthesis over every answer verbatim."""
         if task == DECISION:
-            return (
-                Piece("boardroom/decision", agenda(debate)),
-                *board.narrow_piece(debate),
-            )
+            return (Piece("boardroom/decision", agenda(debate)),)
         if task == ADVISOR:
             return (Piece("boardroom/advisor", board.advisor_values(debate, shown)),)
         answers = tuple(
@@ -264,9 +276,13 @@ class BoardroomFormat(Format):
         """The seed's compact closing block."""
         return board_report.compact_block(debate)
 
+    def card_roster(self, debate: Debate, names: dict[str, str]) -> str:
+        """The squad that will sit, who is left out, and the suggestion with its reason."""
+        return card_line(debate, names)
+
     def estimate(self, debate: Debate) -> tuple[int, int]:
         """Two answers and one repair each, of at most five; decision, draft and review."""
-        return 4 * min(len(debate.setup.roster), board.MAX_PANEL), 3
+        return 4 * min(len(debate.setup.roster), MAX_PANEL), 3
 
     def pages(self, debate: Debate) -> tuple[str, ...]:
         """The synthesis first (it records the outcome, so it is linked first), then the rest."""
@@ -282,7 +298,8 @@ class BoardroomFormat(Format):
 
 
 def _without_context(values: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
-    return tuple(pair for pair in values if pair[0] != "context")
+    kept_out = {"context", *(key.split(".")[1] for key in GROUNDING)}
+    return tuple(pair for pair in values if pair[0] not in kept_out)
 
 
 BOARDROOM = BoardroomFormat()

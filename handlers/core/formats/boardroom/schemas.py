@@ -14,8 +14,6 @@ class DecisionTaskReply(BaseModel):
     """The boardroom's question as one concrete decision."""
 
     decision: Filled = Field(description="the decision the panel votes on, one sentence")
-    panel: list[str] = Field(default=[], description="a squad over five: the five members' ids")
-    reason: str = Field(default="", description="a squad over five: why these five")
 
 
 class VoteChange(BaseModel):
