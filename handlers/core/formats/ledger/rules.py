@@ -5,6 +5,7 @@ what each sees: `shows`). The moderator never argues: its asks pass the turns ve
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import replace
 from types import MappingProxyType
@@ -34,6 +35,9 @@ from handlers.core.model import Debate, Decision, Outcome, Stance, Turn, WikiPag
 
 END, STANCE, MODE = "ledger.end", "ledger.stance", "ledger.mode"
 LEDGER, FRONT, REPAIR = "ledger", "front-page", "front-page-repair"
+# The one confirmation round (two-party): its step, the scribe's ledger before it, and the
+# note of what it left open (both outputs written by code, never by a model).
+CONFIRM, DRAFT, UNCONFIRMED = "confirm", "ledger-draft", "ledger-unconfirmed"
 DIAGRAM = "concepts.svg"
 
 
@@ -45,6 +49,12 @@ def orchestrated(debate: Debate) -> bool:
 def converging(debate: Debate) -> bool:
     """End-state: a ratified ledger (default) or open exploration."""
     return debate.option(END, "converge") != "open"
+
+
+def confirms(debate: Debate) -> bool:
+    """Two-party and converging: both debaters see the written ledger and confirm or amend it
+    (one round) before the Conclusion calls anything agreed."""
+    return converging(debate) and not orchestrated(debate)
 
 
 def standpoints(debate: Debate) -> tuple[tuple[str, str], ...]:
@@ -82,13 +92,22 @@ class LedgerFormat(Format):
         return _round(opened, (WritePage("topic"), Notify(f"ledger.opening_{mode}")))
 
     def noted(self, debate: Debate, turn: Turn) -> Debate:
-        """Keep what the reply's contract lacks (for one repair request)."""
+        """Keep what the reply's contract lacks (for one repair request); a confirming reply's
+        confirmation too (its latest answer stands)."""
+        if _confirming(debate):
+            gaps = lacks(turn, ledger_text.confirm_missing(turn))
+            confirmed, amended = ledger_text.confirmation(turn)
+            said = json.dumps([list(confirmed), [list(a) for a in amended]], ensure_ascii=False)
+            kept = with_output(debate, f"confirm:{turn.seat}", said)
+            return with_output(kept, f"missing:{turn.seat}", ", ".join(gaps))
         return with_output(
             debate, f"missing:{turn.seat}", ", ".join(lacks(turn, ledger_text.missing_fields(turn)))
         )
 
     def answered(self, debate: Debate, rng: random.Random) -> Plan:
         """Once the round (or a turn) is in: one repair request for lacking replies, or go on."""
+        if _confirming(debate):
+            return self._confirmed(debate)
         numbers = (*_round_turns(debate, debate.floor.round), *debate.floor.step_turns)
         kept = with_output(debate, f"round:{debate.floor.round}", ",".join(map(str, numbers)))
         gaps = tuple(
@@ -123,7 +142,10 @@ class LedgerFormat(Format):
         its own (verbatim either way)."""
         if is_repair(debate.floor.step):  # what the first ask showed, and its own reply
             own = max(n for n, who in debate.floor.log if who == participant)
-            earlier = tuple(e for e in debate.floor.log if e[0] < own)
+            before = own
+            if _confirming(debate):  # not the other side's confirmation, asked alongside
+                before = int(output_of(debate, f"{CONFIRM}:from") or own)
+            earlier = tuple(e for e in debate.floor.log if e[0] < before)
             first = replace(
                 debate,
                 floor=replace(
@@ -143,15 +165,22 @@ class LedgerFormat(Format):
         return since_own(debate, participant)
 
     def brief(self, given: BriefInput) -> tuple[Piece, ...]:
-        """Short and unbiased: the topic and standpoint, the conduct, the others verbatim."""
+        """Short and unbiased: the topic and standpoint, the conduct, the others verbatim; in
+        the confirmation round, the written ledger to confirm or amend."""
         debate, ask = given.debate, given.ask
-        stance = dict(standpoints(debate))[ask.seat]
-        rounds = (("round", str(ask.round)), ("max_rounds", str(debate.setup.max_rounds)))
-        values = (*agenda(debate), ("name", debate.name_of(ask.seat)), *rounds)
-        pieces = [Piece("ledger/brief", values), Piece(f"ledger/stance_{stance}")]
         repair = is_repair(ask.step) and bool(given.shown)
-        pieces += relayed(debate, "ledger/turn", given.shown[:-1] if repair else given.shown)
-        pieces.append(Piece("ledger/ask", (), True, "ledger/reply"))
+        shown = relayed(debate, "ledger/turn", given.shown[:-1] if repair else given.shown)
+        if ask.step.removesuffix(REPAIR_SUFFIX) == CONFIRM:
+            values = (*agenda(debate)[:2], ("name", debate.name_of(ask.seat)))
+            items = ("ledger", _item_lines(debate))
+            ask_piece = Piece("ledger/confirm", (*values, items), True, "ledger/confirm_reply")
+            pieces = [*shown, ask_piece]
+        else:
+            stance = dict(standpoints(debate))[ask.seat]
+            rounds = (("round", str(ask.round)), ("max_rounds", str(debate.setup.max_rounds)))
+            values = (*agenda(debate), ("name", debate.name_of(ask.seat)), *rounds)
+            pieces = [Piece("ledger/brief", values), Piece(f"ledger/stance_{stance}"), *shown]
+            pieces.append(Piece("ledger/ask", (), True, "ledger/reply"))
         if repair:
             missing = output_of(debate, f"missing:{ask.seat}")
             own = given.shown[-1].text
@@ -159,14 +188,18 @@ class LedgerFormat(Format):
         return tuple(pieces)
 
     def estimate(self, debate: Debate) -> tuple[int, int]:
-        """Everyone once a round; the ledger, the front page and one repair."""
-        return debate.setup.max_rounds * len(debate.setup.roster), 3
+        """Everyone once a round (and once more to confirm the ledger, two-party); the ledger,
+        the front page and one repair."""
+        confirming = len(debate.setup.roster) if confirms(debate) else 0
+        return debate.setup.max_rounds * len(debate.setup.roster) + confirming, 3
 
     def pages(self, debate: Debate) -> tuple[str, ...]:
         """Agenda, Round-Log, topic, the turn pages, and the closing pages once written."""
         pages = [WikiPage.AGENDA.value, WikiPage.ROUND_LOG.value, "topic"]
         pages += [self._turn_page(debate, n, who) for n, who in debate.floor.log]
-        if debate.output_of(LEDGER) is not None:
+        if debate.output_of(LEDGER) is not None and (
+            not confirms(debate) or debate.output_of(UNCONFIRMED) is not None
+        ):  # two-party: written once both sides confirmed it
             pages.append("conclusion")
         if self.summary(debate):
             pages += [DIAGRAM, FRONT]  # the front page last: an open debate's record
@@ -182,9 +215,7 @@ class LedgerFormat(Format):
             return (*pieces, Piece("ledger/task_ledger"))
         if not converging(debate):
             return (*pieces, Piece("ledger/task_explored"))
-        items = "\n".join(
-            f"{i}: {t}" for i, _, t in ledger_text.ledger_items(debate.output_of(LEDGER) or "")
-        )
+        items = _item_lines(debate)
         pieces.append(Piece("ledger/task_front", (("ledger", items or "-"),)))
         if task == REPAIR:
             pieces.append(
@@ -200,7 +231,14 @@ class LedgerFormat(Format):
         return ledger_text.fallback_front(debate, debate.output_of(LEDGER), last)
 
     def tasked(self, debate: Debate, task: str, output: str, rng: random.Random) -> Plan:
-        """Ledger, then front page; a front page missing a ledger id gets one repair."""
+        """Ledger (two-party: then both sides confirm or amend it, one round), then front page;
+        a front page missing a ledger id gets one repair."""
+        if task == LEDGER and confirms(debate):
+            parts = {part for _, part, _ in ledger_text.ledger_items(output)}
+            if not parts & set(ledger_text.CONFIRMED):  # no claim to confirm: none left open
+                return TaskStep(with_output(debate, UNCONFIRMED, ""), FRONT)
+            asking = with_output(debate, f"{CONFIRM}:from", str(debate.last_number + 1))
+            return AskStep(asking, CONFIRM, debate.ids, (Notify("ledger.confirming"),))
         if task == LEDGER:
             return TaskStep(debate, FRONT)
         if task == FRONT and self._repairing(debate):  # output is stored
@@ -209,12 +247,13 @@ class LedgerFormat(Format):
         return EndStep(debate, Outcome.CONSENSUS if consensus else Outcome.MAX_ROUNDS)
 
     def task_pages(self, debate: Debate, task: str) -> tuple[str, ...]:
-        """The pages a task's output is written to."""
+        """The pages a task's output is written to (two-party, the ledger once confirmed: with
+        the front page)."""
         if task == LEDGER:
-            return ("conclusion",)
+            return () if confirms(debate) else ("conclusion",)
         if task == FRONT and self._repairing(debate):
             return ()
-        return (FRONT, DIAGRAM)
+        return ("conclusion", FRONT, DIAGRAM) if confirms(debate) else (FRONT, DIAGRAM)
 
     # ---- pages and the closing block -----------------------------------------------------
 
@@ -233,7 +272,10 @@ class LedgerFormat(Format):
         if page == "topic":
             return title, ledger_text.render_topic(debate, standpoints(debate))
         if page == "conclusion":
-            return title, ledger_text.render_conclusion(debate, ledger, ratified=ratified)
+            notes = debate.output_of(UNCONFIRMED)
+            return title, ledger_text.render_conclusion(
+                debate, ledger, ratified=ratified, notes=notes
+            )
         if page in (FRONT, DIAGRAM):
             output, keyed = self._front(debate)
             line = ledger_text.orientation(debate, self.pages(debate), orchestrated(debate))
@@ -251,8 +293,31 @@ class LedgerFormat(Format):
             return f"🔎 {ledger_text.k('explored')}"
         items = ledger_text.ledger_items(debate.output_of(LEDGER) or "")
         marks = {"agreed": "✅", "amendments": "✏️", "open": "❓"}
-        lines = [f"{marks[part]} **{i}** {verbatim(wording)}" for i, part, wording in items]
+        notes = debate.output_of(UNCONFIRMED) or ""
+        lines = [
+            f"{marks[part]} **{i}** {verbatim(wording)}"
+            + ledger_text.unconfirmed_mark(debate, notes, i)
+            for i, part, wording in items
+        ]
         return "\n".join(lines) or f"📒 {ledger_text.k('none')}"
+
+    def _confirmed(self, debate: Debate) -> Plan:
+        """The confirmation round is in: one repair for a reply lacking its contract; then the
+        ledger keeps as agreed only what both sides confirmed (the rest open), and the front
+        page follows. A seat skipped confirmed nothing."""
+        gaps = tuple(
+            (w, output_of(debate, f"missing:{w}"))
+            for n, w in debate.floor.log
+            if n in debate.floor.step_turns
+        )
+        repair = repair_ask(debate, gaps, "ledger.repair")
+        if repair is not None:
+            return repair
+        said = tuple((seat, _confirmation_of(debate, seat)) for seat in debate.ids)
+        draft = debate.output_of(LEDGER) or ""
+        ledger, notes = ledger_text.confirmed_ledger(draft, said)
+        kept = with_output(with_output(debate, DRAFT, draft), UNCONFIRMED, notes)
+        return TaskStep(with_output(kept, LEDGER, ledger, by_rules=by_rules(debate, LEDGER)), FRONT)
 
     def _missing(self, debate: Debate) -> tuple[str, ...]:
         return ledger_text.missing_ids(
@@ -286,6 +351,40 @@ class LedgerFormat(Format):
             debate.floor.round,
         )
         return f"turns/{rnd:02d}-{who}"
+
+
+def _confirming(debate: Debate) -> bool:
+    """The current step is the confirmation round (or its one repair)."""
+    return debate.floor.step.removesuffix(REPAIR_SUFFIX) == CONFIRM
+
+
+Confirmation = tuple[tuple[str, ...], tuple[tuple[str, str], ...]]
+
+
+def _confirmation_of(debate: Debate, seat: str) -> Confirmation:
+    """What `seat` confirmed and amended, as `noted` kept it (nothing if it did not answer)."""
+    stored = output_of(debate, f"confirm:{seat}")
+    if not stored:
+        return (), ()
+    confirmed, amended = json.loads(stored)
+    return tuple(confirmed), tuple((i, w) for i, w in amended)
+
+
+def _item_lines(debate: Debate) -> tuple[str | Piece, ...]:
+    """The ledger's items, a line each with its id; one the confirmation round left open
+    says who did not confirm it and what they proposed instead."""
+    notes = ledger_text.unconfirmed_notes(debate.output_of(UNCONFIRMED) or "")
+    lines: list[str | Piece] = []
+    for i, _, text in ledger_text.ledger_items(debate.output_of(LEDGER) or ""):
+        if i not in notes:
+            lines.append(f"{i}: {text}")
+            continue
+        by, amended = notes[i]
+        who = ", ".join(debate.name_of(s) for s in by)
+        proposed = "; ".join(f"{debate.name_of(s)}: {w}" for s, w in amended) or "-"
+        values = (("item", f"{i}: {text}"), ("who", who), ("proposed", proposed))
+        lines.append(Piece("ledger/item_unconfirmed", values))
+    return tuple(lines)
 
 
 def _round(debate: Debate, notices: tuple[Effect, ...] = ()) -> AskStep:

@@ -11,6 +11,7 @@ from handlers.core.fences import open_fence
 from handlers.core.formats.base import strings
 from handlers.core.formats.keys import fenced
 from handlers.core.formats.keys import verbatim as v
+from handlers.core.formats.ledger.schemas import LedgerConfirmation
 from handlers.core.model import Debate, Turn
 from handlers.core.quotes import quote_form
 from handlers.core.reply.parser import json_block, task_object
@@ -25,6 +26,9 @@ def k(key: str) -> str:
 
 
 CONTRACT = ("opinion", "agreed", "contested", "concessions")
+# The confirming reply's required fields, as its contract (schemas.py) names them.
+CONFIRM_CONTRACT = tuple(n for n, f in LedgerConfirmation.model_fields.items() if f.is_required())
+_CONFIRM_KEYS = frozenset(LedgerConfirmation.model_fields)
 
 
 def missing_fields(turn: Turn) -> tuple[str, ...]:
@@ -41,6 +45,104 @@ def ledger_items(output: str) -> tuple[tuple[str, str, str], ...]:
         for index, text in enumerate(strings(block.get(part)), start=1):
             items.append((f"{prefix}{index}", part, text))
     return tuple(items)
+
+
+CONFIRMED = ("agreed", "amendments")  # the parts both sides confirm (open ones stay open)
+_ID = re.compile(r"\b([AMQ][1-9][0-9]*)\b")
+_AMEND_LINE = re.compile(r"^\W*([AMQ][1-9][0-9]*)\W*[:：]\s*(.+)$", re.MULTILINE)
+
+
+def confirm_missing(turn: Turn) -> tuple[str, ...]:
+    """The confirming reply's required fields its JSON block lacks (`amended` may be left out)."""
+    block = json_block(turn.text, _CONFIRM_KEYS)
+    return tuple(name for name in CONFIRM_CONTRACT if block is None or name not in block)
+
+
+def confirmation(turn: Turn) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:
+    """(the ids confirmed as written, (id, own wording) of each amended) of a confirming reply,
+    read tolerantly: the JSON block's `confirmed` and `amended` (an object, or a list of
+    {id, wording}); without a block (a person's own words) a line `A2: wording` amends A2 and
+    every other id named confirms it. An amended id is never also confirmed."""
+    block = json_block(turn.text, _CONFIRM_KEYS)
+    if block is None:
+        amended = tuple((i, w.strip()) for i, w in _AMEND_LINE.findall(turn.text) if w.strip())
+        named = _unique(_ID.findall(_AMEND_LINE.sub("", turn.text)))
+    else:
+        named = _unique([i.upper() for i in strings(block.get("confirmed"))])
+        amended = _amendments(block.get("amended"))
+    changed = {i for i, _ in amended}
+    return tuple(i for i in named if i not in changed), amended
+
+
+def _amendments(value: object) -> tuple[tuple[str, str], ...]:
+    """`{"A2": "wording"}` or `[{"id": "A2", "wording": "..."}]`, whatever is readable (the
+    reader gives an object as its (key, value) pairs)."""
+    pairs: list[tuple[object, object]] = []
+    if isinstance(value, tuple):
+        pairs = [p for p in value if isinstance(p, tuple) and len(p) == 2]
+    elif isinstance(value, list):
+        for entry in value:
+            fields = dict(p for p in entry if len(p) == 2) if isinstance(entry, tuple) else {}
+            pairs.append((fields.get("id"), fields.get("wording")))
+    return tuple(
+        (i.strip().upper(), w.strip())
+        for i, w in pairs
+        if isinstance(i, str) and isinstance(w, str) and w.strip()
+    )
+
+
+def confirmed_ledger(
+    ledger: str, said: tuple[tuple[str, tuple[tuple[str, ...], tuple[tuple[str, str], ...]]], ...]
+) -> tuple[str, str]:
+    """The ledger after the one confirmation round, and its note of what stayed open: an
+    agreed claim or amendment stands only if every seat in `said` (seat, its confirmation)
+    confirmed it as written; any other becomes an open question, noted with the seats that did
+    not confirm it and the wording each proposed instead (code decides, not a model)."""
+    block = task_object(ledger)
+    kept: dict[str, list[str]] = {part: [] for part, _ in KINDS}
+    kept["open"] = list(strings(block.get("open")))
+    notes = []
+    for item_id, part, wording in ledger_items(ledger):
+        if part not in CONFIRMED:
+            continue
+        doubting = [seat for seat, (confirmed, _) in said if item_id not in confirmed]
+        if not doubting:
+            kept[part].append(wording)
+            continue
+        kept["open"].append(wording)
+        amended = [[seat, w] for seat, (_, changes) in said for i, w in changes if i == item_id]
+        notes.append({"id": f"Q{len(kept['open'])}", "by": doubting, "amended": amended})
+    return json.dumps(kept, ensure_ascii=False), json.dumps(notes, ensure_ascii=False)
+
+
+def unconfirmed_notes(notes: str) -> dict[str, tuple[tuple[str, ...], tuple[tuple[str, str], ...]]]:
+    """Each open id the confirmation round left open: (seats that did not confirm it, (seat,
+    proposed wording) pairs), read from the note code wrote."""
+    try:
+        read = json.loads(notes) if notes else []
+    except json.JSONDecodeError:
+        return {}
+    found = {}
+    for note in read if isinstance(read, list) else []:
+        if isinstance(note, dict) and isinstance(note.get("id"), str):
+            by = tuple(str(s) for s in note.get("by") or ())
+            pairs = note.get("amended") or ()
+            amended = tuple((str(p[0]), str(p[1])) for p in pairs if len(p) == 2)
+            found[note["id"]] = (by, amended)
+    return found
+
+
+def unconfirmed_mark(debate: Debate, notes: str, item_id: str) -> str:
+    """` — not confirmed by: Claude` and each proposed wording, keyed (empty for another id)."""
+    note = unconfirmed_notes(notes).get(item_id)
+    if note is None:
+        return ""
+    by, amended = note
+    names = v(", ".join(debate.name_of(s) for s in by))
+    line = f" — *{k('unconfirmed_by')}: {names}*"
+    for seat, wording in amended:
+        line += f"\n  - {k('amendment_by')} ({v(debate.name_of(seat))}): “{v(wording)}”"
+    return line
 
 
 def missing_ids(ledger: str, front: str) -> tuple[str, ...]:
@@ -124,16 +226,26 @@ def _unique(items: list[str]) -> list[str]:
     return list(dict.fromkeys(items))
 
 
-def render_conclusion(debate: Debate, ledger: str, *, ratified: bool = True) -> str:
+def render_conclusion(
+    debate: Debate, ledger: str, *, ratified: bool = True, notes: str | None = None
+) -> str:
     """The faithful ledger: every item in its exact wording, with its id; one the rules built
-    (`ratified` False, as the engine recorded it) says so first."""
+    (`ratified` False, as the engine recorded it) says so first. After the confirmation round
+    (`notes` written) a callout says both sides confirmed what stands as agreed, and each item
+    left open says who did not confirm it and what they proposed."""
     topic = v(debate.proposal.topic)
     lines = [f"# {k('conclusion_title')}", "", *unratified(ratified)]
+    if notes:
+        lines += [f"> [!NOTE]\n> {k('confirmed_note')}", ""]
     lines += [f"**{k('topic')}:** {topic}", ""]
     items = ledger_items(ledger)
     for part, _ in KINDS:
         lines += [f"## {k(part)}", ""]
-        chosen = [f"- **{i}** {v(text)}" for i, p, text in items if p == part]
+        chosen = [
+            f"- **{i}** {v(text)}{unconfirmed_mark(debate, notes or '', i)}"
+            for i, p, text in items
+            if p == part
+        ]
         lines += [*(chosen or [f"- {k('none')}"]), ""]
     return "\n".join(lines)
 
