@@ -20,6 +20,7 @@ from handlers.core.formats.base import (
     Piece,
     agenda,
     by_rules,
+    every_turn,
     is_repair,
     lacks,
     output_of,
@@ -39,6 +40,7 @@ LEDGER, FRONT, REPAIR = "ledger", "front-page", "front-page-repair"
 # note of what it left open (both outputs written by code, never by a model).
 CONFIRM, DRAFT, UNCONFIRMED = "confirm", "ledger-draft", "ledger-unconfirmed"
 DIAGRAM = "concepts.svg"
+PARTICIPANTS = "participants"  # seed 004's participants.json: who each seat is, what runs it
 
 
 def orchestrated(debate: Debate) -> bool:
@@ -202,7 +204,7 @@ class LedgerFormat(Format):
         ):  # two-party: written once both sides confirmed it
             pages.append("conclusion")
         if self.summary(debate):
-            pages += [DIAGRAM, FRONT]  # the front page last: an open debate's record
+            pages += [PARTICIPANTS, DIAGRAM, FRONT]  # the front page last: an open debate's record
         return tuple(pages)
 
     # ---- moderator tasks ---------------------------------------------------------------
@@ -253,7 +255,8 @@ class LedgerFormat(Format):
             return () if confirms(debate) else ("conclusion",)
         if task == FRONT and self._repairing(debate):
             return ()
-        return ("conclusion", FRONT, DIAGRAM) if confirms(debate) else (FRONT, DIAGRAM)
+        closing = (PARTICIPANTS, FRONT, DIAGRAM)
+        return ("conclusion", *closing) if confirms(debate) else closing
 
     # ---- pages and the closing block -----------------------------------------------------
 
@@ -262,7 +265,10 @@ class LedgerFormat(Format):
         return (self._turn_page(debate, turn.number, turn.seat),)
 
     def page_shows(self, debate: Debate, page: str) -> tuple[int, ...]:
-        """A turn page shows its one turn; the others are rendered from the debate."""
+        """A turn page shows its one turn; the participants record every turn (each seat's
+        latest says what ran it); the others are rendered from the debate."""
+        if page == PARTICIPANTS:
+            return every_turn(debate)
         return tuple(n for n, who in debate.floor.log if self._turn_page(debate, n, who) == page)
 
     def render_page(self, debate: Debate, page: str, turns: tuple[Turn, ...]) -> tuple[str, str]:
@@ -271,6 +277,8 @@ class LedgerFormat(Format):
         ledger, ratified = debate.output_of(LEDGER) or "", not by_rules(debate, LEDGER)
         if page == "topic":
             return title, ledger_text.render_topic(debate, standpoints(debate))
+        if page == PARTICIPANTS:
+            return title, ledger_text.render_participants(debate, ledger_text.latest_each(turns))
         if page == "conclusion":
             notes = debate.output_of(UNCONFIRMED)
             return title, ledger_text.render_conclusion(
