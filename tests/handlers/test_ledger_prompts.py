@@ -129,3 +129,17 @@ def test_an_open_exploration_s_front_page_keeps_the_same_conventions(language: s
     prompt = render_pieces(LEDGER_FORMAT.task_brief(open_debate, "front-page", ()), language)
     _has(prompt, PLAIN[language])
     _has(prompt, TOOLKIT[language][2:])  # its own table: what each participant explored
+
+
+SCRIBE = {
+    "en": ("add no argument of your own", "Drop nothing, weaken nothing"),
+    "ko": ("당신 자신의 논증은 더하지 마세요", "빠뜨리거나 약하게 바꾸지 마세요"),
+    "pt-BR": ("não acrescente nenhum argumento seu", "Não omita nada, não enfraqueça nada"),
+}
+
+
+@pytest.mark.parametrize("language", ["ko", "en", "pt-BR"])
+def test_the_ledger_is_scribe_work_from_the_turns_verbatim(language: str) -> None:
+    converging = replace(debate(), setup=replace(debate().setup, format="ledger"))
+    prompt = render_pieces(LEDGER_FORMAT.task_brief(converging, "ledger", ()), language)
+    _has(prompt, SCRIBE[language])

@@ -17,6 +17,7 @@ import pytest
 from handlers.core.events import ProposalApproved
 from handlers.core.formats.keys import fill_keys
 from handlers.core.formats.ledger.rules import LEDGER_FORMAT
+from handlers.core.formats.ledger.text import diagram
 from handlers.core.i18n import LANGUAGES, Strings
 from handlers.core.model import AG, CLAUDE, Added, Debate
 from tests.handlers.conftest import ALICE, Rig, proposal
@@ -121,3 +122,28 @@ def test_the_agenda_names_the_ledger_format_in_the_debate_s_words(language: str)
     shown = page.partition(f"## {t('wiki.agenda.format')}\n\n")[2].split("\n\n")[0]
     assert shown == t("wiki.agenda.format_ledger") and "`ledger`" not in page
     assert t("front.format_ledger") in shown  # the name the card gives it, explained
+
+
+def test_the_rules_diagram_has_its_own_background_and_high_contrast_labels() -> None:
+    given = ledger_debate("alice: x")
+    counts = {"agreed": 2, "amendments": 1, "open": 0}
+    svg = diagram(given, counts)
+    width = re.search(r'<svg[^>]* width="(\d+)" height="(\d+)"', svg)
+    assert width is not None
+    background = f'<rect width="{width[1]}" height="{width[2]}" fill="#ffffff"/>'
+    assert svg.index(background) < svg.index("<text")  # painted first, under everything
+    labels = re.findall(r'<text [^>]*fill="(#[0-9a-f]{6})"[^>]*>([^<]*)</text>', svg)
+    boxes = re.findall(r'<rect x="[^"]+" y="[^"]+" [^>]*fill="(#[0-9a-f]{6})"', svg)
+    assert [text for _, text in labels] == ["AG", "Claude", "A 2 · M 1 · Q 0"]  # no new claim
+    for (ink, _), box in zip(labels, boxes, strict=True):
+        assert _contrast(ink, box) >= 7  # WCAG AAA, legible in light and dark themes
+
+
+def _contrast(one: str, two: str) -> float:
+    def luminance(colour: str) -> float:
+        channels = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+        linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+    light, dark = sorted((luminance(one), luminance(two)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
