@@ -22,6 +22,23 @@ from tests.handlers.test_ledger import LEDGER, confirming, front, said
 from tests.tools.wiki.support import debate
 
 CONVERGE = (("ledger.end", "converge"), ("ledger.stance", "assigned"))
+CONDUCT = {  # steelman before rebutting; concede what is true; forge new insight
+    "en": (
+        "steelman the strongest opposing point before you rebut it",
+        "concede plainly what is true",
+        "forge new insight rather than repeat",
+    ),
+    "ko": (
+        "반박하기 전에 상대의 가장 강한 논점을",
+        "옳은 것은 분명히 인정하고",
+        "새로운 통찰을 만들고",
+    ),
+    "pt-BR": (
+        "apresente a versão mais forte do ponto contrário (steelman) antes de refutá-lo",
+        "conceda com clareza o que é verdade",
+        "produza insight novo em vez de repetir",
+    ),
+}
 CITE_INLINE = {
     "en": "cite sources inline",
     "ko": "권위 있는 출처가 있으면 본문 안에 인용",
@@ -110,8 +127,10 @@ async def test_the_debaters_cite_inline_and_the_front_page_is_plain_and_glanceab
         await asyncio.wait_for(rig.h.wait_idle(found.id), 10)
         await rig.h.submit(found.id, ProposalApproved(ALICE))
         await asyncio.wait_for(rig.h.wait_idle(found.id), 20)
-        for seat in (AG, CLAUDE):  # every turn's brief asks for inline citations
-            assert CITE_INLINE[language] in _flat(rig.debaters[seat].requests[0].prompt)
+        for seat in (AG, CLAUDE):  # every turn's brief: the conduct, inline citations
+            brief = rig.debaters[seat].requests[0].prompt
+            assert CITE_INLINE[language] in _flat(brief)
+            _has(brief, CONDUCT[language])
         asked = rig.moderator.tasks[-1]
         assert asked.task == "front-page"
         _has(asked.prompt, PLAIN[language])
