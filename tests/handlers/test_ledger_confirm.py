@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import asyncio
 import json
+from dataclasses import replace
 from pathlib import Path
 
 from handlers.core.events import ProposalApproved
 from handlers.core.formats.keys import fill_keys
+from handlers.core.formats.ledger.rules import LEDGER_FORMAT
 from handlers.core.formats.ledger.schemas import LedgerConfirmation
 from handlers.core.formats.ledger.text import confirmation, ledger_items
 from handlers.core.i18n import Strings
@@ -18,7 +20,7 @@ from handlers.core.model import AG, CLAUDE, Debate, Outcome, Phase
 from tests.handlers.conftest import ALICE, Rig, proposal
 from tests.handlers.doubles import reply
 from tests.handlers.test_ledger import confirming, front
-from tests.tools.wiki.support import turn
+from tests.tools.wiki.support import debate, turn
 
 EN = Strings("en")
 CONVERGE = (("ledger.end", "converge"), ("ledger.stance", "assigned"))
@@ -125,3 +127,11 @@ def test_a_confirmation_is_read_from_its_contract_or_from_a_person_s_own_words()
     person = turn(5, "I confirm A1 and M1.\nA2: ten seconds at most", AG)
     assert confirmation(person) == (("A1", "M1"), (("A2", "ten seconds at most"),))
     assert set(LedgerConfirmation.model_fields) == {"opinion", "confirmed", "amended"}
+
+
+def test_the_estimate_counts_the_confirmation_round_of_a_two_party_ledger() -> None:
+    two = replace(debate(), setup=replace(debate().setup, format="ledger", options=CONVERGE))
+    rounds = two.setup.max_rounds
+    assert LEDGER_FORMAT.estimate(two) == (2 * rounds + 2, 3)  # each side confirms once
+    opened = replace(two, setup=replace(two.setup, options=(("ledger.end", "open"),)))
+    assert LEDGER_FORMAT.estimate(opened) == (2 * rounds, 3)

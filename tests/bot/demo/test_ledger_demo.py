@@ -67,5 +67,10 @@ def test_the_ledger_demo_reads_whole_in_its_language(tmp_path: Path, language: s
     for page in folder.rglob("*.md"):
         body = page.read_text(encoding="utf-8")
         assert "⟦" not in body and not DOUBLED.search(body), page.name
+    topic = (folder / "topic.md").read_text(encoding="utf-8")  # the chat's source, and who
+    source = "https://example.com/postmortems/payment-incident"
+    assert f"## {t('ledger.sources')}\n\n- {source} (" in topic
+    front = (folder / "front-page.md").read_text(encoding="utf-8")  # the seed's toolkit shown
+    assert "\n1. **" in front and "\n> " in front.replace("> [!", "") and "[^1]: " in front
     participants = (folder / "participants.md").read_text(encoding="utf-8")
     assert "| `ag` | AG |" in participants and "gemini-3-pro |" in participants
