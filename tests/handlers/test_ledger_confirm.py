@@ -12,9 +12,10 @@ from pathlib import Path
 
 from handlers.core.events import ProposalApproved
 from handlers.core.formats.keys import fill_keys
+from handlers.core.formats.ledger.confirm import confirmation
 from handlers.core.formats.ledger.rules import LEDGER_FORMAT
 from handlers.core.formats.ledger.schemas import LedgerConfirmation
-from handlers.core.formats.ledger.text import confirmation, ledger_items
+from handlers.core.formats.ledger.text import ledger_items
 from handlers.core.i18n import Strings
 from handlers.core.model import AG, CLAUDE, Debate, Outcome, Phase
 from tests.handlers.conftest import ALICE, Rig, proposal

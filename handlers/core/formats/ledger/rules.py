@@ -5,11 +5,12 @@ what each sees: `shows`). The moderator never argues: its asks pass the turns ve
 
 from __future__ import annotations
 
-import json
 import random
 from dataclasses import replace
 from types import MappingProxyType
 
+import handlers.core.formats.ledger.confirm as ledger_confirm
+import handlers.core.formats.ledger.record as ledger_record
 import handlers.core.formats.ledger.text as ledger_text
 from handlers.core.effects import Effect, Notify, WritePage
 from handlers.core.formats.base import (
@@ -35,10 +36,8 @@ from handlers.core.formats.plans import AskStep, EndStep, Plan, TaskStep
 from handlers.core.model import Debate, Decision, Outcome, Stance, Turn, WikiPage
 
 END, STANCE, MODE = "ledger.end", "ledger.stance", "ledger.mode"
-LEDGER, FRONT, REPAIR = "ledger", "front-page", "front-page-repair"
-# The one confirmation round (two-party): its step, the scribe's ledger before it, and the
-# note of what it left open (both outputs written by code, never by a model).
-CONFIRM, DRAFT, UNCONFIRMED = "confirm", "ledger-draft", "ledger-unconfirmed"
+LEDGER, FRONT, REPAIR = ledger_text.LEDGER, ledger_text.FRONT, "front-page-repair"
+CONFIRM, UNCONFIRMED = ledger_confirm.CONFIRM, ledger_confirm.UNCONFIRMED
 DIAGRAM = "concepts.svg"
 PARTICIPANTS = "participants"  # seed 004's participants.json: who each seat is, what runs it
 
@@ -96,10 +95,9 @@ class LedgerFormat(Format):
     def noted(self, debate: Debate, turn: Turn) -> Debate:
         """Keep what the reply's contract lacks (for one repair request); a confirming reply's
         confirmation too (its latest answer stands)."""
-        if _confirming(debate):
-            gaps = lacks(turn, ledger_text.confirm_missing(turn))
-            confirmed, amended = ledger_text.confirmation(turn)
-            said = json.dumps([list(confirmed), [list(a) for a in amended]], ensure_ascii=False)
+        if ledger_confirm.confirming(debate):
+            gaps = lacks(turn, ledger_confirm.confirm_missing(turn))
+            said = ledger_confirm.stored(ledger_confirm.confirmation(turn))
             kept = with_output(debate, f"confirm:{turn.seat}", said)
             return with_output(kept, f"missing:{turn.seat}", ", ".join(gaps))
         return with_output(
@@ -108,8 +106,8 @@ class LedgerFormat(Format):
 
     def answered(self, debate: Debate, rng: random.Random) -> Plan:
         """Once the round (or a turn) is in: one repair request for lacking replies, or go on."""
-        if _confirming(debate):
-            return self._confirmed(debate)
+        if ledger_confirm.confirming(debate):
+            return ledger_confirm.answered(debate)
         numbers = (*_round_turns(debate, debate.floor.round), *debate.floor.step_turns)
         kept = with_output(debate, f"round:{debate.floor.round}", ",".join(map(str, numbers)))
         gaps = tuple(
@@ -144,9 +142,9 @@ class LedgerFormat(Format):
         its own (verbatim either way)."""
         if is_repair(debate.floor.step):  # what the first ask showed, and its own reply
             own = max(n for n, who in debate.floor.log if who == participant)
-            before = own
-            if _confirming(debate):  # not the other side's confirmation, asked alongside
-                before = int(output_of(debate, f"{CONFIRM}:from") or own)
+            before = own  # confirming: nothing of the other side's answer, asked alongside
+            if ledger_confirm.confirming(debate):
+                before = ledger_confirm.first_turn(debate) or own
             earlier = tuple(e for e in debate.floor.log if e[0] < before)
             first = replace(
                 debate,
@@ -174,7 +172,7 @@ class LedgerFormat(Format):
         shown = relayed(debate, "ledger/turn", given.shown[:-1] if repair else given.shown)
         if ask.step.removesuffix(REPAIR_SUFFIX) == CONFIRM:
             values = (*agenda(debate)[:2], ("name", debate.name_of(ask.seat)))
-            items = ("ledger", _item_lines(debate))
+            items = ("ledger", ledger_confirm.item_lines(debate))
             ask_piece = Piece("ledger/confirm", (*values, items), True, "ledger/confirm_reply")
             pieces = [*shown, ask_piece]
         else:
@@ -217,7 +215,7 @@ class LedgerFormat(Format):
             return (*pieces, Piece("ledger/task_ledger"))
         if not converging(debate):
             return (*pieces, Piece("ledger/task_explored"))
-        items = _item_lines(debate)
+        items = ledger_confirm.item_lines(debate)
         pieces.append(Piece("ledger/task_front", (("ledger", items or "-"),)))
         if task == REPAIR:
             pieces.append(
@@ -236,11 +234,7 @@ class LedgerFormat(Format):
         """Ledger (two-party: then both sides confirm or amend it, one round), then front page;
         a front page missing a ledger id gets one repair."""
         if task == LEDGER and confirms(debate):
-            parts = {part for _, part, _ in ledger_text.ledger_items(output)}
-            if not parts & set(ledger_text.CONFIRMED):  # no claim to confirm: none left open
-                return TaskStep(with_output(debate, UNCONFIRMED, ""), FRONT)
-            asking = with_output(debate, f"{CONFIRM}:from", str(debate.last_number + 1))
-            return AskStep(asking, CONFIRM, debate.ids, (Notify("ledger.confirming"),))
+            return ledger_confirm.ask(debate, output)
         if task == LEDGER:
             return TaskStep(debate, FRONT)
         if task == FRONT and self._repairing(debate):  # output is stored
@@ -276,9 +270,9 @@ class LedgerFormat(Format):
         title = ledger_text.page_title(debate, page, orchestrated(debate))
         ledger, ratified = debate.output_of(LEDGER) or "", not by_rules(debate, LEDGER)
         if page == "topic":
-            return title, ledger_text.render_topic(debate, standpoints(debate))
+            return title, ledger_record.render_topic(debate, standpoints(debate))
         if page == PARTICIPANTS:
-            return title, ledger_text.render_participants(debate, ledger_text.latest_each(turns))
+            return title, ledger_record.render_participants(debate, ledger_text.latest_each(turns))
         if page == "conclusion":
             notes = debate.output_of(UNCONFIRMED)
             return title, ledger_text.render_conclusion(
@@ -308,24 +302,6 @@ class LedgerFormat(Format):
             for i, part, wording in items
         ]
         return "\n".join(lines) or f"📒 {ledger_text.k('none')}"
-
-    def _confirmed(self, debate: Debate) -> Plan:
-        """The confirmation round is in: one repair for a reply lacking its contract; then the
-        ledger keeps as agreed only what both sides confirmed (the rest open), and the front
-        page follows. A seat skipped confirmed nothing."""
-        gaps = tuple(
-            (w, output_of(debate, f"missing:{w}"))
-            for n, w in debate.floor.log
-            if n in debate.floor.step_turns
-        )
-        repair = repair_ask(debate, gaps, "ledger.repair")
-        if repair is not None:
-            return repair
-        said = tuple((seat, _confirmation_of(debate, seat)) for seat in debate.ids)
-        draft = debate.output_of(LEDGER) or ""
-        ledger, notes = ledger_text.confirmed_ledger(draft, said)
-        kept = with_output(with_output(debate, DRAFT, draft), UNCONFIRMED, notes)
-        return TaskStep(with_output(kept, LEDGER, ledger, by_rules=by_rules(debate, LEDGER)), FRONT)
 
     def _missing(self, debate: Debate) -> tuple[str, ...]:
         return ledger_text.missing_ids(
@@ -359,40 +335,6 @@ class LedgerFormat(Format):
             debate.floor.round,
         )
         return f"turns/{rnd:02d}-{who}"
-
-
-def _confirming(debate: Debate) -> bool:
-    """The current step is the confirmation round (or its one repair)."""
-    return debate.floor.step.removesuffix(REPAIR_SUFFIX) == CONFIRM
-
-
-Confirmation = tuple[tuple[str, ...], tuple[tuple[str, str], ...]]
-
-
-def _confirmation_of(debate: Debate, seat: str) -> Confirmation:
-    """What `seat` confirmed and amended, as `noted` kept it (nothing if it did not answer)."""
-    stored = output_of(debate, f"confirm:{seat}")
-    if not stored:
-        return (), ()
-    confirmed, amended = json.loads(stored)
-    return tuple(confirmed), tuple((i, w) for i, w in amended)
-
-
-def _item_lines(debate: Debate) -> tuple[str | Piece, ...]:
-    """The ledger's items, a line each with its id; one the confirmation round left open
-    says who did not confirm it and what they proposed instead."""
-    notes = ledger_text.unconfirmed_notes(debate.output_of(UNCONFIRMED) or "")
-    lines: list[str | Piece] = []
-    for i, _, text in ledger_text.ledger_items(debate.output_of(LEDGER) or ""):
-        if i not in notes:
-            lines.append(f"{i}: {text}")
-            continue
-        by, amended = notes[i]
-        who = ", ".join(debate.name_of(s) for s in by)
-        proposed = "; ".join(f"{debate.name_of(s)}: {w}" for s, w in amended) or "-"
-        values = (("item", f"{i}: {text}"), ("who", who), ("proposed", proposed))
-        lines.append(Piece("ledger/item_unconfirmed", values))
-    return tuple(lines)
 
 
 def _round(debate: Debate, notices: tuple[Effect, ...] = ()) -> AskStep:

@@ -11,13 +11,13 @@ from handlers.core.fences import open_fence
 from handlers.core.formats.base import strings
 from handlers.core.formats.keys import fenced
 from handlers.core.formats.keys import verbatim as v
-from handlers.core.formats.ledger.schemas import LedgerConfirmation
 from handlers.core.model import Debate, Turn
 from handlers.core.quotes import quote_form
 from handlers.core.reply.parser import json_block, task_object
 
 KINDS = (("agreed", "A"), ("amendments", "M"), ("open", "Q"))  # ledger part, id prefix
-_URL = re.compile(r"https?://[^\s)>\]]+")
+LEDGER, FRONT = "ledger", "front-page"  # the moderator's tasks (and their outputs)
+URL = re.compile(r"https?://[^\s)>\]]+")
 
 
 def k(key: str) -> str:
@@ -26,9 +26,6 @@ def k(key: str) -> str:
 
 
 CONTRACT = ("opinion", "agreed", "contested", "concessions")
-# The confirming reply's required fields, as its contract (schemas.py) names them.
-CONFIRM_CONTRACT = tuple(n for n, f in LedgerConfirmation.model_fields.items() if f.is_required())
-_CONFIRM_KEYS = frozenset(LedgerConfirmation.model_fields)
 
 
 def missing_fields(turn: Turn) -> tuple[str, ...]:
@@ -45,74 +42,6 @@ def ledger_items(output: str) -> tuple[tuple[str, str, str], ...]:
         for index, text in enumerate(strings(block.get(part)), start=1):
             items.append((f"{prefix}{index}", part, text))
     return tuple(items)
-
-
-CONFIRMED = ("agreed", "amendments")  # the parts both sides confirm (open ones stay open)
-_ID = re.compile(r"\b([AMQ][1-9][0-9]*)\b")
-_AMEND_LINE = re.compile(r"^\W*([AMQ][1-9][0-9]*)\W*[:：]\s*(.+)$", re.MULTILINE)
-
-
-def confirm_missing(turn: Turn) -> tuple[str, ...]:
-    """The confirming reply's required fields its JSON block lacks (`amended` may be left out)."""
-    block = json_block(turn.text, _CONFIRM_KEYS)
-    return tuple(name for name in CONFIRM_CONTRACT if block is None or name not in block)
-
-
-def confirmation(turn: Turn) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:
-    """(the ids confirmed as written, (id, own wording) of each amended) of a confirming reply,
-    read tolerantly: the JSON block's `confirmed` and `amended` (an object, or a list of
-    {id, wording}); without a block (a person's own words) a line `A2: wording` amends A2 and
-    every other id named confirms it. An amended id is never also confirmed."""
-    block = json_block(turn.text, _CONFIRM_KEYS)
-    if block is None:
-        amended = tuple((i, w.strip()) for i, w in _AMEND_LINE.findall(turn.text) if w.strip())
-        named = _unique(_ID.findall(_AMEND_LINE.sub("", turn.text)))
-    else:
-        named = _unique([i.upper() for i in strings(block.get("confirmed"))])
-        amended = _amendments(block.get("amended"))
-    changed = {i for i, _ in amended}
-    return tuple(i for i in named if i not in changed), amended
-
-
-def _amendments(value: object) -> tuple[tuple[str, str], ...]:
-    """`{"A2": "wording"}` or `[{"id": "A2", "wording": "..."}]`, whatever is readable (the
-    reader gives an object as its (key, value) pairs)."""
-    pairs: list[tuple[object, object]] = []
-    if isinstance(value, tuple):
-        pairs = [p for p in value if isinstance(p, tuple) and len(p) == 2]
-    elif isinstance(value, list):
-        for entry in value:
-            fields = dict(p for p in entry if len(p) == 2) if isinstance(entry, tuple) else {}
-            pairs.append((fields.get("id"), fields.get("wording")))
-    return tuple(
-        (i.strip().upper(), w.strip())
-        for i, w in pairs
-        if isinstance(i, str) and isinstance(w, str) and w.strip()
-    )
-
-
-def confirmed_ledger(
-    ledger: str, said: tuple[tuple[str, tuple[tuple[str, ...], tuple[tuple[str, str], ...]]], ...]
-) -> tuple[str, str]:
-    """The ledger after the one confirmation round, and its note of what stayed open: an
-    agreed claim or amendment stands only if every seat in `said` (seat, its confirmation)
-    confirmed it as written; any other becomes an open question, noted with the seats that did
-    not confirm it and the wording each proposed instead (code decides, not a model)."""
-    block = task_object(ledger)
-    kept: dict[str, list[str]] = {part: [] for part, _ in KINDS}
-    kept["open"] = list(strings(block.get("open")))
-    notes = []
-    for item_id, part, wording in ledger_items(ledger):
-        if part not in CONFIRMED:
-            continue
-        doubting = [seat for seat, (confirmed, _) in said if item_id not in confirmed]
-        if not doubting:
-            kept[part].append(wording)
-            continue
-        kept["open"].append(wording)
-        amended = [[seat, w] for seat, (_, changes) in said for i, w in changes if i == item_id]
-        notes.append({"id": f"Q{len(kept['open'])}", "by": doubting, "amended": amended})
-    return json.dumps(kept, ensure_ascii=False), json.dumps(notes, ensure_ascii=False)
 
 
 def unconfirmed_notes(notes: str) -> dict[str, tuple[tuple[str, ...], tuple[tuple[str, str], ...]]]:
@@ -281,7 +210,7 @@ def fallback_front(debate: Debate, ledger: str | None, last: tuple[Turn, ...]) -
         lines += [""] + [f"- **{i}** — {v(text)}" for i, _, text in items]
     else:
         lines += [f"- **{v(debate.name_of(t.seat))}:** {v(t.parsed.opinion)}" for t in last]
-    sources = _unique([u for t in last for u in _URL.findall(t.text)])
+    sources = _unique([u for t in last for u in URL.findall(t.text)])
     lines += ["", "---", "", "![diagram](concepts.svg)", ""]
     lines += [f"[^{n}]: {v(url)}" for n, url in enumerate(sources, start=1)]
     page = {"markdown": "\n".join(lines), "svg": diagram(debate, counts)}
@@ -324,68 +253,6 @@ def render_turn(debate: Debate, turn: Turn) -> str:
     mine += f"\n{left_open.indent}{left_open.marker}" if left_open else ""
     raw = f"<details>\n<summary>{k('raw_reply')}</summary>\n\n{fenced(v(turn.text))}"
     return f"{head}\n\n{mine}\n\n{raw}\n\n</details>\n"
-
-
-def render_topic(debate: Debate, standpoints: tuple[tuple[str, str], ...]) -> str:
-    """The shared prompt, the stance assignments and the grounding sources (seed 004's
-    topic.md): every link the proposal or the people's card gave, with who gave it, or "none
-    given" in words."""
-    proposal = debate.proposal
-    lines = [f"# {v(proposal.topic)}", "", f"**{k('question')}:** {v(proposal.question)}", ""]
-    lines += [v(proposal.context), "", f"## {k('standpoints')}", ""]
-    lines += [f"- **{v(debate.name_of(p))}:** {k(f'standpoint_{s}')}" for p, s in standpoints]
-    lines += ["", f"## {k('sources')}", ""]
-    given = [f"- {v(url)} ({v(who)})" if who else f"- {v(url)}" for url, who in sources(debate)]
-    return "\n".join([*lines, *(given or [f"- {k('sources_none')}"])])
-
-
-def sources(debate: Debate) -> tuple[tuple[str, str], ...]:
-    """(link, who gave it) of every grounding source the proposal and the people gave: the
-    links in the topic, question and reason, in each line of the conversation (its speaker
-    named) and in what each person added on the card; each link once, first giver kept."""
-    proposal = debate.proposal
-    said: list[tuple[str, str]] = [
-        (text, "") for text in (proposal.topic, proposal.question, proposal.reason)
-    ]
-    for line in proposal.context.splitlines():
-        who, colon, rest = line.partition(": ")
-        said.append((rest, who) if colon and len(who) <= MAX_NAME else (line, ""))
-    said += [(a.text, a.who) for a in debate.setup.added]
-    found: dict[str, str] = {}
-    for text, who in said:
-        for url in _URL.findall(text):
-            found.setdefault(url.rstrip(".,;:!?"), who.strip())
-    return tuple(found.items())
-
-
-MAX_NAME = 80  # a conversation line's speaker, as the detection writes it (`name: text`)
-
-
-def render_participants(debate: Debate, latest: tuple[Turn, ...]) -> str:
-    """The participants record (seed 004's participants.json): each seat's identifier, its
-    human label, what runs it (the backend, and the model its latest turn reported, or that a
-    person typed it), as a table and as the JSON the seed names."""
-    models = {t.seat: t.meta for t in latest}
-    rows: list[str] = []
-    record: dict[str, dict[str, str | bool]] = {}
-    for member in debate.setup.roster:
-        label = f"{member.name} ({member.persona})" if member.persona else member.name
-        meta = models.get(member.id)
-        model = member.model or (meta.model if meta is not None else "")
-        person = meta is not None and meta.person
-        shown = k("typed_by_person") if person else v(model) if model else k("model_unknown")
-        backend = k(f"backend_{member.backend.value.replace('-', '_')}")
-        rows.append(f"| `{member.id}` | {v(label)} | {backend} | {shown} |")
-        record[member.id] = {"label": label, "backend": member.backend.value}
-        record[member.id] |= {"person": True} if person else {"model": model}
-    head = [f"# {k('page_participants')}", "", k("participants_intro"), ""]
-    head += [
-        f"| {k('participant_id')} | {k('participant_label')} | {k('participant_backend')} "
-        f"| {k('participant_model')} |",
-        "|---|---|---|---|",
-    ]
-    as_json = v(json.dumps(record, ensure_ascii=False, indent=2))
-    return "\n".join([*head, *rows, "", fenced(as_json).replace("```text", "```json", 1), ""])
 
 
 def page_title(debate: Debate, page: str, orchestrate: bool) -> str:
