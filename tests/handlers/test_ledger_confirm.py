@@ -127,6 +127,8 @@ def test_a_confirmation_is_read_from_its_contract_or_from_a_person_s_own_words()
     )
     person = turn(5, "I confirm A1 and M1.\nA2: ten seconds at most", AG)
     assert confirmation(person) == (("A1", "M1"), (("A2", "ten seconds at most"),))
+    korean = turn(5, "A1과 M1을 그대로 확인합니다.\nA2: 10초 이하", AG)
+    assert confirmation(korean) == (("A1", "M1"), (("A2", "10초 이하"),))
     assert set(LedgerConfirmation.model_fields) == {"opinion", "confirmed", "amended"}
 
 

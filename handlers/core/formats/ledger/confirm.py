@@ -43,7 +43,8 @@ Confirmation = tuple[tuple[str, ...], tuple[tuple[str, str], ...]]
 
 
 CONFIRMED = ("agreed", "amendments")  # the parts both sides confirm (open ones stay open)
-_ID = re.compile(r"\b([AMQ][1-9][0-9]*)\b")
+# An id in a person's own words, even with a particle after it (`A1과`, `A1, M1`).
+_ID = re.compile(r"(?<![A-Za-z0-9])([AMQ][1-9][0-9]*)(?![0-9])")
 _AMEND_LINE = re.compile(r"^\W*([AMQ][1-9][0-9]*)\W*[:：]\s*(.+)$", re.MULTILINE)
 
 
