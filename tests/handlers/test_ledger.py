@@ -59,6 +59,13 @@ def said(who: str, n: int, stance: str = "partial") -> str:
     )
 
 
+def confirming(*ids: str, **amended: str) -> str:
+    """A confirmation-round reply: the ids confirmed as written, and each one amended."""
+    block = {"opinion": "I read the ledger as written.", "confirmed": list(ids)}
+    block |= {"amended": amended} if amended else {}
+    return f"Read.\n\n```json\n{json.dumps(block, ensure_ascii=False)}\n```"
+
+
 def front(ids: Sequence[str]) -> str:
     body = "| a | b |\n|---|---|\n" + "\n".join(f"- **{i}** plain words" for i in ids)
     return json.dumps({"markdown": body, "svg": '<svg><rect fill="#fff"/></svg>'})
@@ -81,6 +88,12 @@ def _moderators(front_page: str) -> str:
     return f"{title}\n\n{rest.partition(chr(10) * 2 + '---' + chr(10) * 2)[2]}"
 
 
+def _confirm_all(rig: Rig) -> None:
+    """Each side's turns, then its confirmation of every agreed claim and amendment."""
+    for seat in (AG, CLAUDE):
+        rig.debaters[seat].enqueue(said(seat, 1), confirming("A1", "M1"))
+
+
 async def _turns(rig: Rig, debate_id: int) -> list[Turn]:
     return sorted(await rig.h._turns.last_turns(debate_id, 100), key=lambda t: t.number)
 
@@ -91,8 +104,8 @@ def _pages(rig: Rig, debate_id: int) -> dict[str, tuple[str, str]]:
 
 async def test_two_party_converging_in_korean(tmp_path: Path) -> None:
     rig = Rig(tmp_path / "two.sqlite3", format="ledger", options=CONVERGE)
-    rig.debaters[AG].enqueue(said(AG, 1), said(AG, 3, "agree"))
-    rig.debaters[CLAUDE].enqueue(said(CLAUDE, 2), said(CLAUDE, 4, "agree"))
+    rig.debaters[AG].enqueue(said(AG, 1), said(AG, 3, "agree"), confirming("A1", "M1"))
+    rig.debaters[CLAUDE].enqueue(said(CLAUDE, 2), said(CLAUDE, 4, "agree"), confirming("A1", "M1"))
     rig.moderator.enqueue_task("ledger", json.dumps(LEDGER))
     rig.moderator.enqueue_task("front-page", front(["A1", "M1", "Q1"]))
     await rig.start()
@@ -100,7 +113,13 @@ async def test_two_party_converging_in_korean(tmp_path: Path) -> None:
         debate = await _run(rig)
         assert debate.phase is Phase.CONCLUDED and debate.ending.outcome is Outcome.CONSENSUS
         turns = await _turns(rig, debate.id)
-        assert [(t.number, t.seat) for t in turns] == [(1, AG), (2, CLAUDE), (3, AG), (4, CLAUDE)]
+        assert [(t.number, t.seat) for t in turns][:4] == [
+            (1, AG),
+            (2, CLAUDE),
+            (3, AG),
+            (4, CLAUDE),
+        ]
+        assert {(t.number, t.seat) for t in turns[4:]} == {(5, AG), (6, CLAUDE)}  # confirmed
         pages = _pages(rig, debate.id)
         for turn in turns:
             page = f"turns/{turn.number:02d}-{turn.seat}"
@@ -224,6 +243,7 @@ async def test_orchestrated_rounds_pass_the_barrier_and_show_exactly_the_others(
 
 async def test_a_front_page_missing_a_ledger_id_gets_one_repair(tmp_path: Path) -> None:
     rig = Rig(tmp_path / "repair.sqlite3", format="ledger", options=CONVERGE, max_rounds=1)
+    _confirm_all(rig)
     rig.moderator.enqueue_task("ledger", json.dumps(LEDGER))
     rig.moderator.enqueue_task("front-page", front(["A1", "Q1"]))  # M1 left out
     rig.moderator.enqueue_task("front-page-repair", front(["A1", "M1", "Q1"]))
@@ -242,6 +262,7 @@ async def test_a_front_page_missing_a_ledger_id_gets_one_repair(tmp_path: Path) 
 
 async def test_a_repair_still_missing_an_id_falls_back_to_the_plain_page(tmp_path: Path) -> None:
     rig = Rig(tmp_path / "again.sqlite3", format="ledger", options=CONVERGE, max_rounds=1)
+    _confirm_all(rig)
     rig.moderator.enqueue_task("ledger", json.dumps(LEDGER))
     rig.moderator.enqueue_task("front-page", front(["A1"]))
     rig.moderator.enqueue_task("front-page-repair", front(["A1", "M1"]))
@@ -292,8 +313,8 @@ async def test_keys_written_by_participants_and_the_moderator_reach_every_page_v
         contested=[],
         concessions=[],
     )
-    rig.debaters[AG].enqueue(own)
-    rig.debaters[CLAUDE].enqueue(said(CLAUDE, 2, "agree"))
+    rig.debaters[AG].enqueue(own, confirming("A1"))
+    rig.debaters[CLAUDE].enqueue(said(CLAUDE, 2, "agree"), confirming("A1"))
     items = {"agreed": [f"LRU {KEY} is enough"], "amendments": [], "open": []}
     rig.moderator.enqueue_task("ledger", json.dumps(items))
     page = {"markdown": f"# Front\n\n- **A1** plain words, {KEY} kept", "svg": "<svg/>"}
@@ -448,17 +469,21 @@ async def test_every_mode_end_state_and_language(
     )
     for member in roster:
         rig.debaters[member.id].enqueue(said(member.id, 1), said(member.id, 2))
+        if mode == "turns" and end == "converge":  # two-party: the confirmation round
+            rig.debaters[member.id].enqueue(confirming())
     await rig.start()
     try:
         debate = await _run(rig)
         assert debate.phase is Phase.CONCLUDED and debate.ending.outcome is Outcome.MAX_ROUNDS
         turns = await _turns(rig, debate.id)
-        assert len(turns) == 2 * len(roster)
+        confirmed = len(roster) if (mode, end) == ("turns", "converge") else 0
+        assert len(turns) == 2 * len(roster) + confirmed
         pages = _pages(rig, debate.id)
         assert len([p for p in pages if p.startswith("turns/")]) == len(turns)
         assert ("conclusion" in pages) is (end == "converge") and "front-page" in pages
         words = {"ko": "스틸맨", "en": "steelman"}[language]
-        assert all(words in r.prompt for d in rig.debaters.values() for r in d.requests)
+        # every turn's brief carries the conduct (the confirmation round's asks the ledger)
+        assert all(words in r.prompt for d in rig.debaters.values() for r in d.requests[:2])
         stance = {"ko": "반대", "en": "AGAINST"}[language]
         assert stance in rig.debaters[CLAUDE].requests[0].prompt
         expected = {"converge": ["ledger", "front-page"], "open": ["front-page"]}[end]
@@ -486,8 +511,8 @@ async def test_a_keyed_flag_in_the_moderator_s_front_page_fills_no_key(tmp_path:
     # "keyed" is a trust the engine records for the rules' own page; a model writing it into
     # its JSON must not get its ⟦area.key⟧ words filled.
     rig = Rig(tmp_path / "flag.sqlite3", format="ledger", options=CONVERGE, language="en")
-    rig.debaters[AG].enqueue(said(AG, 1, "agree"))
-    rig.debaters[CLAUDE].enqueue(said(CLAUDE, 2, "agree"))
+    rig.debaters[AG].enqueue(said(AG, 1, "agree"), confirming("A1"))
+    rig.debaters[CLAUDE].enqueue(said(CLAUDE, 2, "agree"), confirming("A1"))
     rig.moderator.enqueue_task(
         "ledger", json.dumps({"agreed": ["x"], "amendments": [], "open": []})
     )

@@ -19,6 +19,7 @@ from handlers.core.model import AG, CLAUDE, GEMINI, Backend, Debate, Participant
 from handlers.core.reply.parser import parse_reply
 from tests.handlers.conftest import ALICE, DEFAULT_ROSTER, Rig, proposal
 from tests.handlers.doubles import reply
+from tests.handlers.test_ledger import confirming
 from tests.tools.wiki.support import debate, turn
 
 EN = Strings("en")
@@ -44,30 +45,31 @@ async def test_a_reply_missing_its_fields_is_asked_for_once_more(tmp_path: Path)
         tmp_path / "repair.sqlite3", format="ledger", options=CONVERGE, max_rounds=1, language="en"
     )
     lacking = reply("AG: LRU first", "partial", agreed=["LRU"])
-    rig.debaters[AG].enqueue(lacking, reply("AG: still lacking"))  # the repair lacks too
-    rig.debaters[CLAUDE].enqueue(full("Claude: Redis later"))
+    rig.debaters[AG].enqueue(lacking, reply("AG: still lacking"), confirming())  # repair lacks
+    rig.debaters[CLAUDE].enqueue(full("Claude: Redis later"), confirming())
     try:
         done = await _run(rig)
         assert done.phase is Phase.CONCLUDED
-        first, again = rig.debaters[AG].requests  # asked once more, and only once
+        first, again, _ = rig.debaters[AG].requests  # asked once more, once; then to confirm
         assert "`convinced_by`" in first.prompt  # stance moves carry their quote
         assert "missing required fields: contested, concessions" in again.prompt
         assert lacking in again.prompt and again.round == first.round == 1
         said = [(k, p) for _, k, p in rig.room.notices if k == "ledger.repair"]
         assert said == [("ledger.repair", {"seat": "AG", "missing": "contested, concessions"})]
         assert "AG: still lacking" in rig.debaters[CLAUDE].requests[0].prompt  # goes on
-        assert [t.seat for t in await rig.h._turns.last_turns(done.id, 10)] == [AG, AG, CLAUDE]
+        seats = [t.seat for t in await rig.h._turns.last_turns(done.id, 10)]
+        assert seats[:3] == [AG, AG, CLAUDE] and sorted(seats[3:]) == [AG, CLAUDE]
     finally:
         await rig.stop()
 
 
 async def test_a_complete_reply_gets_no_repair_request(tmp_path: Path) -> None:
     rig = Rig(tmp_path / "whole.sqlite3", format="ledger", options=CONVERGE, max_rounds=1)
-    rig.debaters[AG].enqueue(full("AG"))
-    rig.debaters[CLAUDE].enqueue(full("Claude"))
+    rig.debaters[AG].enqueue(full("AG"), confirming("A1"))
+    rig.debaters[CLAUDE].enqueue(full("Claude"), confirming("A1"))
     try:
         await _run(rig)
-        assert len(rig.debaters[AG].requests) == 1
+        assert len(rig.debaters[AG].requests) == 2  # its turn, and the confirmation
         assert "ledger.repair" not in rig.room.notice_keys()
     finally:
         await rig.stop()
@@ -75,8 +77,8 @@ async def test_a_complete_reply_gets_no_repair_request(tmp_path: Path) -> None:
 
 async def test_the_last_word_names_the_outcome_and_links_the_ledger(tmp_path: Path) -> None:
     rig = Rig(tmp_path / "end.sqlite3", format="ledger", options=CONVERGE, max_rounds=1)
-    rig.debaters[AG].enqueue(full("AG", "agree"))
-    rig.debaters[CLAUDE].enqueue(full("Claude", "agree"))
+    rig.debaters[AG].enqueue(full("AG", "agree"), confirming("A1"))
+    rig.debaters[CLAUDE].enqueue(full("Claude", "agree"), confirming("A1"))
     try:
         done = await _run(rig)
         _, key, params = rig.room.notices[-1]
@@ -115,7 +117,11 @@ def test_a_turn_page_shows_the_debater_s_markdown_above_the_reply_as_written() -
 
 def test_the_front_page_opens_with_the_orientation_line_and_rules_its_sections() -> None:
     ledger = '{"agreed": ["LRU"], "amendments": [], "open": ["Redis"]}'
-    outputs = (("ledger", ledger), ("front-page", "# Front\n\nbody (A1) (Q1)"))
+    outputs = (  # confirmed by both sides (two-party): the ledger page is written
+        ("ledger", ledger),
+        ("ledger-unconfirmed", "[]"),
+        ("front-page", "# Front\n\nbody (A1) (Q1)"),
+    )
     shown = replace(
         debate(),
         setup=replace(debate().setup, format="ledger"),

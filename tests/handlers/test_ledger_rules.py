@@ -15,6 +15,7 @@ from handlers.core.i18n import Strings
 from handlers.core.model import AG, CLAUDE, Phase
 from tests.handlers.conftest import ALICE, Rig, proposal
 from tests.handlers.doubles import reply
+from tests.handlers.test_ledger import confirming
 from tests.tools.wiki.support import debate, turn
 
 CONVERGE = (("ledger.end", "converge"), ("ledger.stance", "assigned"))
@@ -33,10 +34,12 @@ async def test_a_debate_whose_turns_propose_claims_gets_a_ledger_marked_not_rati
     rig.debaters[AG].enqueue(
         said("partial", agreed=["LRU first"], contested=["TTL of 60 s"], concessions=[]),
         said("agree", agreed=[], contested=[], concessions=[]),
+        confirming("A1", "M1"),
     )
     rig.debaters[CLAUDE].enqueue(
         said("partial", agreed=["lru  first"], contested=[], concessions=["Redis can wait"]),
         said("agree", agreed=[], contested=[], concessions=[]),
+        confirming("A1", "M1"),
     )
     await rig.start()  # nothing queued for the tasks: the moderator is unavailable
     try:
@@ -61,7 +64,8 @@ async def test_a_debate_whose_turns_propose_claims_gets_a_ledger_marked_not_rati
 async def test_a_ledger_the_moderator_wrote_carries_no_such_mark(tmp_path: Path) -> None:
     rig = Rig(tmp_path / "ratified.sqlite3", format="ledger", options=CONVERGE)
     for seat in (AG, CLAUDE):
-        rig.debaters[seat].default = said("agree", agreed=["LRU first"])
+        whole = said("agree", agreed=["LRU first"], contested=[], concessions=[])
+        rig.debaters[seat].enqueue(whole, confirming("A1"))
     ledger = {"agreed": ["LRU first"], "amendments": [], "open": []}
     rig.moderator.enqueue_task("ledger", json.dumps(ledger))
     await rig.start()

@@ -61,6 +61,12 @@ def contract(opinion: str, stance: str, agreed: str, contested: str, **more: str
     return "Intro.\n\n```json\n" + json.dumps(body, ensure_ascii=False) + "\n```"
 
 
+def confirmed(*ids: str) -> str:
+    """A reply to the written ledger (the confirmation round): the ids confirmed as written."""
+    body = {"opinion": "## OK", "confirmed": list(ids), "amended": {}}
+    return "```json\n" + json.dumps(body) + "\n```"
+
+
 def claude_turn(n: int) -> str:
     """A Korean turn of Claude's with every field (other tests run the ledger on it)."""
     return contract(
@@ -97,6 +103,7 @@ def script(rig: BotRig, language: str) -> None:
     ag = {
         1: contract(f"## AG 1\n\n{ag_said}", "partial", "LRU", f"{claim} {KEY}"),
         4: contract("## AG 2", "agree", "LRU", f"{claim} 2", convinced_by=claude_said),
+        6: confirmed("A1"),
     }
 
     def reply_for(turn: int) -> str:  # AG echoes the relay tag of its prompt, as AG does
@@ -114,6 +121,7 @@ def script(rig: BotRig, language: str) -> None:
         lacking,
         contract(f"## Claude 1\n\n{claude_said}", "partial", "LRU", f"{claim} {KEY}"),
         contract("## Claude 2", "agree", "LRU", f"{claim} 2 {KEY}", convinced_by=ag_said),
+        confirmed("A1"),
     )
     ledger = {"agreed": ["LRU"], "amendments": [], "open": [f"{claim} 2 {KEY}"]}
     front = "# Cache\n\n> [!TIP]\n> LRU (A1), (Q1)\n\n---\n\n![diagram](concepts.svg)\n"
@@ -191,10 +199,18 @@ async def test_a_ledger_debate_runs_to_its_end(
         config = sent["json"]["generationConfig"]
         assert config["responseMimeType"] == "application/json" and config["responseSchema"]
     assert len(gemini_tasks.generate_requests) == 2
-    assert len(real_claude.requests) == 3 and len(real_claude.api.messages()) >= 3  # the CLI's
+    assert len(real_claude.requests) == 4 and len(real_claude.api.messages()) >= 4  # the CLI's
     folder = next((rig.tmp / "wiki" / "debates").iterdir())
     turns = sorted(p.name for p in (folder / "turns").iterdir())
-    assert turns == ["01-ag.md", "02-claude.md", "03-claude.md", "04-ag.md", "05-claude.md"]
+    assert turns == [
+        "01-ag.md",
+        "02-claude.md",
+        "03-claude.md",
+        "04-ag.md",
+        "05-claude.md",
+        "06-ag.md",  # the confirmation round: each side read the written ledger
+        "07-claude.md",
+    ]
     pages = {
         p.relative_to(folder).as_posix(): split_front_matter(p.read_text("utf-8"), "")[1]
         for p in folder.rglob("*")
@@ -209,7 +225,7 @@ async def test_a_ledger_debate_runs_to_its_end(
     front = pages["front-page.md"]
     links = [
         f"[{strings('ledger.turn')} {n} · {who}](turns/{n:02d}-{who.lower()}.md)"
-        for n, who in ((1, "AG"), (2, "Claude"), (3, "Claude"), (4, "AG"), (5, "Claude"))
+        for n, who in enumerate(("AG", "Claude", "Claude", "AG", "Claude", "AG", "Claude"), 1)
     ]
     line = f"**{strings('ledger.orientation')}** " + " · ".join(links)
     ledger = f"[{strings('ledger.page_conclusion')}](conclusion.md)"

@@ -15,7 +15,8 @@ from tests.effects import paged
 from tests.tools.wiki.support import WAIT, OutboxFactory, Site, debate
 from tools.wiki.asset_links import wikijs_callouts
 
-LEDGER = (("ledger", '{"agreed": ["LRU"]}'),)  # the ledger written: its page is linked
+# The ledger written and confirmed by both sides (two-party): its page is linked.
+LEDGER = (("ledger", '{"agreed": ["LRU"]}'), ("ledger-unconfirmed", "[]"))
 BASE = "debates/7-캐시-계층-선택-redis-vs-in-process-lru"
 PAGE = """# Front
 

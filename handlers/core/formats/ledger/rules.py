@@ -9,6 +9,8 @@ import random
 from dataclasses import replace
 from types import MappingProxyType
 
+import handlers.core.formats.ledger.confirm as ledger_confirm
+import handlers.core.formats.ledger.record as ledger_record
 import handlers.core.formats.ledger.text as ledger_text
 from handlers.core.effects import Effect, Notify, WritePage
 from handlers.core.formats.base import (
@@ -19,6 +21,7 @@ from handlers.core.formats.base import (
     Piece,
     agenda,
     by_rules,
+    every_turn,
     is_repair,
     lacks,
     output_of,
@@ -33,8 +36,10 @@ from handlers.core.formats.plans import AskStep, EndStep, Plan, TaskStep
 from handlers.core.model import Debate, Decision, Outcome, Stance, Turn, WikiPage
 
 END, STANCE, MODE = "ledger.end", "ledger.stance", "ledger.mode"
-LEDGER, FRONT, REPAIR = "ledger", "front-page", "front-page-repair"
+LEDGER, FRONT, REPAIR = ledger_text.LEDGER, ledger_text.FRONT, "front-page-repair"
+CONFIRM, UNCONFIRMED = ledger_confirm.CONFIRM, ledger_confirm.UNCONFIRMED
 DIAGRAM = "concepts.svg"
+PARTICIPANTS = "participants"  # seed 004's participants.json: who each seat is, what runs it
 
 
 def orchestrated(debate: Debate) -> bool:
@@ -45,6 +50,12 @@ def orchestrated(debate: Debate) -> bool:
 def converging(debate: Debate) -> bool:
     """End-state: a ratified ledger (default) or open exploration."""
     return debate.option(END, "converge") != "open"
+
+
+def confirms(debate: Debate) -> bool:
+    """Two-party and converging: both debaters see the written ledger and confirm or amend it
+    (one round) before the Conclusion calls anything agreed."""
+    return converging(debate) and not orchestrated(debate)
 
 
 def standpoints(debate: Debate) -> tuple[tuple[str, str], ...]:
@@ -82,13 +93,21 @@ class LedgerFormat(Format):
         return _round(opened, (WritePage("topic"), Notify(f"ledger.opening_{mode}")))
 
     def noted(self, debate: Debate, turn: Turn) -> Debate:
-        """Keep what the reply's contract lacks (for one repair request)."""
+        """Keep what the reply's contract lacks (for one repair request); a confirming reply's
+        confirmation too (its latest answer stands)."""
+        if ledger_confirm.confirming(debate):
+            gaps = lacks(turn, ledger_confirm.confirm_missing(turn))
+            said = ledger_confirm.stored(ledger_confirm.confirmation(turn))
+            kept = with_output(debate, f"confirm:{turn.seat}", said)
+            return with_output(kept, f"missing:{turn.seat}", ", ".join(gaps))
         return with_output(
             debate, f"missing:{turn.seat}", ", ".join(lacks(turn, ledger_text.missing_fields(turn)))
         )
 
     def answered(self, debate: Debate, rng: random.Random) -> Plan:
         """Once the round (or a turn) is in: one repair request for lacking replies, or go on."""
+        if ledger_confirm.confirming(debate):
+            return ledger_confirm.answered(debate)
         numbers = (*_round_turns(debate, debate.floor.round), *debate.floor.step_turns)
         kept = with_output(debate, f"round:{debate.floor.round}", ",".join(map(str, numbers)))
         gaps = tuple(
@@ -123,7 +142,10 @@ class LedgerFormat(Format):
         its own (verbatim either way)."""
         if is_repair(debate.floor.step):  # what the first ask showed, and its own reply
             own = max(n for n, who in debate.floor.log if who == participant)
-            earlier = tuple(e for e in debate.floor.log if e[0] < own)
+            before = own  # confirming: nothing of the other side's answer, asked alongside
+            if ledger_confirm.confirming(debate):
+                before = ledger_confirm.first_turn(debate) or own
+            earlier = tuple(e for e in debate.floor.log if e[0] < before)
             first = replace(
                 debate,
                 floor=replace(
@@ -143,15 +165,22 @@ class LedgerFormat(Format):
         return since_own(debate, participant)
 
     def brief(self, given: BriefInput) -> tuple[Piece, ...]:
-        """Short and unbiased: the topic and standpoint, the conduct, the others verbatim."""
+        """Short and unbiased: the topic and standpoint, the conduct, the others verbatim; in
+        the confirmation round, the written ledger to confirm or amend."""
         debate, ask = given.debate, given.ask
-        stance = dict(standpoints(debate))[ask.seat]
-        rounds = (("round", str(ask.round)), ("max_rounds", str(debate.setup.max_rounds)))
-        values = (*agenda(debate), ("name", debate.name_of(ask.seat)), *rounds)
-        pieces = [Piece("ledger/brief", values), Piece(f"ledger/stance_{stance}")]
         repair = is_repair(ask.step) and bool(given.shown)
-        pieces += relayed(debate, "ledger/turn", given.shown[:-1] if repair else given.shown)
-        pieces.append(Piece("ledger/ask", (), True, "ledger/reply"))
+        shown = relayed(debate, "ledger/turn", given.shown[:-1] if repair else given.shown)
+        if ask.step.removesuffix(REPAIR_SUFFIX) == CONFIRM:
+            values = (*agenda(debate)[:2], ("name", debate.name_of(ask.seat)))
+            items = ("ledger", ledger_confirm.item_lines(debate))
+            ask_piece = Piece("ledger/confirm", (*values, items), True, "ledger/confirm_reply")
+            pieces = [*shown, ask_piece]
+        else:
+            stance = dict(standpoints(debate))[ask.seat]
+            rounds = (("round", str(ask.round)), ("max_rounds", str(debate.setup.max_rounds)))
+            values = (*agenda(debate), ("name", debate.name_of(ask.seat)), *rounds)
+            pieces = [Piece("ledger/brief", values), Piece(f"ledger/stance_{stance}"), *shown]
+            pieces.append(Piece("ledger/ask", (), True, "ledger/reply"))
         if repair:
             missing = output_of(debate, f"missing:{ask.seat}")
             own = given.shown[-1].text
@@ -159,17 +188,21 @@ class LedgerFormat(Format):
         return tuple(pieces)
 
     def estimate(self, debate: Debate) -> tuple[int, int]:
-        """Everyone once a round; the ledger, the front page and one repair."""
-        return debate.setup.max_rounds * len(debate.setup.roster), 3
+        """Everyone once a round (and once more to confirm the ledger, two-party); the ledger,
+        the front page and one repair."""
+        confirming = len(debate.setup.roster) if confirms(debate) else 0
+        return debate.setup.max_rounds * len(debate.setup.roster) + confirming, 3
 
     def pages(self, debate: Debate) -> tuple[str, ...]:
         """Agenda, Round-Log, topic, the turn pages, and the closing pages once written."""
         pages = [WikiPage.AGENDA.value, WikiPage.ROUND_LOG.value, "topic"]
         pages += [self._turn_page(debate, n, who) for n, who in debate.floor.log]
-        if debate.output_of(LEDGER) is not None:
+        if debate.output_of(LEDGER) is not None and (
+            not confirms(debate) or debate.output_of(UNCONFIRMED) is not None
+        ):  # two-party: written once both sides confirmed it
             pages.append("conclusion")
         if self.summary(debate):
-            pages += [DIAGRAM, FRONT]  # the front page last: an open debate's record
+            pages += [PARTICIPANTS, DIAGRAM, FRONT]  # the front page last: an open debate's record
         return tuple(pages)
 
     # ---- moderator tasks ---------------------------------------------------------------
@@ -182,9 +215,7 @@ class LedgerFormat(Format):
             return (*pieces, Piece("ledger/task_ledger"))
         if not converging(debate):
             return (*pieces, Piece("ledger/task_explored"))
-        items = "\n".join(
-            f"{i}: {t}" for i, _, t in ledger_text.ledger_items(debate.output_of(LEDGER) or "")
-        )
+        items = ledger_confirm.item_lines(debate)
         pieces.append(Piece("ledger/task_front", (("ledger", items or "-"),)))
         if task == REPAIR:
             pieces.append(
@@ -200,7 +231,10 @@ class LedgerFormat(Format):
         return ledger_text.fallback_front(debate, debate.output_of(LEDGER), last)
 
     def tasked(self, debate: Debate, task: str, output: str, rng: random.Random) -> Plan:
-        """Ledger, then front page; a front page missing a ledger id gets one repair."""
+        """Ledger (two-party: then both sides confirm or amend it, one round), then front page;
+        a front page missing a ledger id gets one repair."""
+        if task == LEDGER and confirms(debate):
+            return ledger_confirm.ask(debate, output)
         if task == LEDGER:
             return TaskStep(debate, FRONT)
         if task == FRONT and self._repairing(debate):  # output is stored
@@ -209,12 +243,14 @@ class LedgerFormat(Format):
         return EndStep(debate, Outcome.CONSENSUS if consensus else Outcome.MAX_ROUNDS)
 
     def task_pages(self, debate: Debate, task: str) -> tuple[str, ...]:
-        """The pages a task's output is written to."""
+        """The pages a task's output is written to (two-party, the ledger once confirmed: with
+        the front page)."""
         if task == LEDGER:
-            return ("conclusion",)
+            return () if confirms(debate) else ("conclusion",)
         if task == FRONT and self._repairing(debate):
             return ()
-        return (FRONT, DIAGRAM)
+        closing = (PARTICIPANTS, FRONT, DIAGRAM)
+        return ("conclusion", *closing) if confirms(debate) else closing
 
     # ---- pages and the closing block -----------------------------------------------------
 
@@ -223,7 +259,10 @@ class LedgerFormat(Format):
         return (self._turn_page(debate, turn.number, turn.seat),)
 
     def page_shows(self, debate: Debate, page: str) -> tuple[int, ...]:
-        """A turn page shows its one turn; the others are rendered from the debate."""
+        """A turn page shows its one turn; the participants record every turn (each seat's
+        latest says what ran it); the others are rendered from the debate."""
+        if page == PARTICIPANTS:
+            return every_turn(debate)
         return tuple(n for n, who in debate.floor.log if self._turn_page(debate, n, who) == page)
 
     def render_page(self, debate: Debate, page: str, turns: tuple[Turn, ...]) -> tuple[str, str]:
@@ -231,9 +270,14 @@ class LedgerFormat(Format):
         title = ledger_text.page_title(debate, page, orchestrated(debate))
         ledger, ratified = debate.output_of(LEDGER) or "", not by_rules(debate, LEDGER)
         if page == "topic":
-            return title, ledger_text.render_topic(debate, standpoints(debate))
+            return title, ledger_record.render_topic(debate, standpoints(debate))
+        if page == PARTICIPANTS:
+            return title, ledger_record.render_participants(debate, ledger_text.latest_each(turns))
         if page == "conclusion":
-            return title, ledger_text.render_conclusion(debate, ledger, ratified=ratified)
+            notes = debate.output_of(UNCONFIRMED)
+            return title, ledger_text.render_conclusion(
+                debate, ledger, ratified=ratified, notes=notes
+            )
         if page in (FRONT, DIAGRAM):
             output, keyed = self._front(debate)
             line = ledger_text.orientation(debate, self.pages(debate), orchestrated(debate))
@@ -251,7 +295,12 @@ class LedgerFormat(Format):
             return f"🔎 {ledger_text.k('explored')}"
         items = ledger_text.ledger_items(debate.output_of(LEDGER) or "")
         marks = {"agreed": "✅", "amendments": "✏️", "open": "❓"}
-        lines = [f"{marks[part]} **{i}** {verbatim(wording)}" for i, part, wording in items]
+        notes = debate.output_of(UNCONFIRMED) or ""
+        lines = [
+            f"{marks[part]} **{i}** {verbatim(wording)}"
+            + ledger_text.unconfirmed_mark(debate, notes, i)
+            for i, part, wording in items
+        ]
         return "\n".join(lines) or f"📒 {ledger_text.k('none')}"
 
     def _missing(self, debate: Debate) -> tuple[str, ...]:

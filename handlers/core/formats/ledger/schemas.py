@@ -21,3 +21,14 @@ class FrontTaskReply(BaseModel):
 
     markdown: Filled = Field(description="the front page in Markdown")
     svg: str = Field(description="an SVG diagram, or empty")
+
+
+class LedgerConfirmation(BaseModel):
+    """A debater's answer to the written ledger (the reply contract of the one confirmation
+    round, two-party mode): text.py's `confirmation` reads it tolerantly."""
+
+    opinion: str = Field(description="what the debater says about the ledger, in Markdown")
+    confirmed: list[str] = Field(description="the ids of the items confirmed as written")
+    amended: dict[str, str] = Field(
+        default_factory=dict, description="for each id not held as worded, its own wording"
+    )

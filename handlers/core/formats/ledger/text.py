@@ -16,7 +16,8 @@ from handlers.core.quotes import quote_form
 from handlers.core.reply.parser import json_block, task_object
 
 KINDS = (("agreed", "A"), ("amendments", "M"), ("open", "Q"))  # ledger part, id prefix
-_URL = re.compile(r"https?://[^\s)>\]]+")
+LEDGER, FRONT = "ledger", "front-page"  # the moderator's tasks (and their outputs)
+URL = re.compile(r"https?://[^\s)>\]]+")
 
 
 def k(key: str) -> str:
@@ -41,6 +42,36 @@ def ledger_items(output: str) -> tuple[tuple[str, str, str], ...]:
         for index, text in enumerate(strings(block.get(part)), start=1):
             items.append((f"{prefix}{index}", part, text))
     return tuple(items)
+
+
+def unconfirmed_notes(notes: str) -> dict[str, tuple[tuple[str, ...], tuple[tuple[str, str], ...]]]:
+    """Each open id the confirmation round left open: (seats that did not confirm it, (seat,
+    proposed wording) pairs), read from the note code wrote."""
+    try:
+        read = json.loads(notes) if notes else []
+    except json.JSONDecodeError:
+        return {}
+    found = {}
+    for note in read if isinstance(read, list) else []:
+        if isinstance(note, dict) and isinstance(note.get("id"), str):
+            by = tuple(str(s) for s in note.get("by") or ())
+            pairs = note.get("amended") or ()
+            amended = tuple((str(p[0]), str(p[1])) for p in pairs if len(p) == 2)
+            found[note["id"]] = (by, amended)
+    return found
+
+
+def unconfirmed_mark(debate: Debate, notes: str, item_id: str) -> str:
+    """` — not confirmed by: Claude` and each proposed wording, keyed (empty for another id)."""
+    note = unconfirmed_notes(notes).get(item_id)
+    if note is None:
+        return ""
+    by, amended = note
+    names = v(", ".join(debate.name_of(s) for s in by))
+    line = f" — *{k('unconfirmed_by')}: {names}*"
+    for seat, wording in amended:
+        line += f"\n  - {k('amendment_by')} ({v(debate.name_of(seat))}): “{v(wording)}”"
+    return line
 
 
 def missing_ids(ledger: str, front: str) -> tuple[str, ...]:
@@ -124,16 +155,26 @@ def _unique(items: list[str]) -> list[str]:
     return list(dict.fromkeys(items))
 
 
-def render_conclusion(debate: Debate, ledger: str, *, ratified: bool = True) -> str:
+def render_conclusion(
+    debate: Debate, ledger: str, *, ratified: bool = True, notes: str | None = None
+) -> str:
     """The faithful ledger: every item in its exact wording, with its id; one the rules built
-    (`ratified` False, as the engine recorded it) says so first."""
+    (`ratified` False, as the engine recorded it) says so first. After the confirmation round
+    (`notes` written) a callout says both sides confirmed what stands as agreed, and each item
+    left open says who did not confirm it and what they proposed."""
     topic = v(debate.proposal.topic)
     lines = [f"# {k('conclusion_title')}", "", *unratified(ratified)]
+    if notes:
+        lines += [f"> [!NOTE]\n> {k('confirmed_note')}", ""]
     lines += [f"**{k('topic')}:** {topic}", ""]
     items = ledger_items(ledger)
     for part, _ in KINDS:
         lines += [f"## {k(part)}", ""]
-        chosen = [f"- **{i}** {v(text)}" for i, p, text in items if p == part]
+        chosen = [
+            f"- **{i}** {v(text)}{unconfirmed_mark(debate, notes or '', i)}"
+            for i, p, text in items
+            if p == part
+        ]
         lines += [*(chosen or [f"- {k('none')}"]), ""]
     return "\n".join(lines)
 
@@ -169,7 +210,7 @@ def fallback_front(debate: Debate, ledger: str | None, last: tuple[Turn, ...]) -
         lines += [""] + [f"- **{i}** — {v(text)}" for i, _, text in items]
     else:
         lines += [f"- **{v(debate.name_of(t.seat))}:** {v(t.parsed.opinion)}" for t in last]
-    sources = _unique([u for t in last for u in _URL.findall(t.text)])
+    sources = _unique([u for t in last for u in URL.findall(t.text)])
     lines += ["", "---", "", "![diagram](concepts.svg)", ""]
     lines += [f"[^{n}]: {v(url)}" for n, url in enumerate(sources, start=1)]
     page = {"markdown": "\n".join(lines), "svg": diagram(debate, counts)}
@@ -212,15 +253,6 @@ def render_turn(debate: Debate, turn: Turn) -> str:
     mine += f"\n{left_open.indent}{left_open.marker}" if left_open else ""
     raw = f"<details>\n<summary>{k('raw_reply')}</summary>\n\n{fenced(v(turn.text))}"
     return f"{head}\n\n{mine}\n\n{raw}\n\n</details>\n"
-
-
-def render_topic(debate: Debate, standpoints: tuple[tuple[str, str], ...]) -> str:
-    """The shared prompt and the stance assignments."""
-    proposal = debate.proposal
-    lines = [f"# {v(proposal.topic)}", "", f"**{k('question')}:** {v(proposal.question)}", ""]
-    lines += [v(proposal.context), "", f"## {k('standpoints')}", ""]
-    lines += [f"- **{v(debate.name_of(p))}:** {k(f'standpoint_{s}')}" for p, s in standpoints]
-    return "\n".join(lines)
 
 
 def page_title(debate: Debate, page: str, orchestrate: bool) -> str:
