@@ -15,6 +15,7 @@ from handlers.core.people.pauses import meter
 from handlers.core.shorten import shorten
 from handlers.core.spending.limits import LIMIT_PAUSES, cost_per_seat
 from handlers.core.spending.state import DEFAULT_TURN_USD
+from handlers.core.wiki.names import page_word
 
 AG_GREEN = 0x2ECC71
 CLAUDE_BLUE = 0x3498DB
@@ -275,10 +276,8 @@ def page_label(
 ) -> str:
     """A wiki page's name for people: its format's (`own`) or the engine's word, by seat, or its
     path."""
-    key = page.replace("-", "_").replace(".", "_")
-    for found in (f"{own}.page_{page}", f"{own}.page_{key}", f"front.page_{key}"):
-        if t.has(found):
-            return t(found)
+    if word := page_word(t, own, page):
+        return word
     head, _, rest = page.partition("/")
     if head == "turns" and (parts := rest.partition("-"))[0].isdigit():
         return t("front.page_turn", turn=int(parts[0]), seat=seat_name(t, parts[2], debate, area))
