@@ -49,7 +49,7 @@ def format_label(strings: Strings, name: str) -> str:
     return strings(key) if strings.has(key) else name
 
 
-KEYED_PARAMS = ("block", "reasons", "outcome")  # a notice's params written in a format's `⟦keys⟧`
+KEYED_PARAMS = ("block", "reasons", "outcome", "task")  # a notice's params written as `⟦keys⟧`
 
 
 def local_time(epoch: int) -> str:
