@@ -17,7 +17,17 @@ from handlers.core.admission import Submitted
 from handlers.core.effects import PostCard
 from handlers.core.events import Event, ProposalApproved, ProposalExpired, TimerDue
 from handlers.core.formats import formats_for
-from handlers.core.model import DEFAULT_ROSTER, Backend, Debate, Participant, Phase, Proposal, Setup
+from handlers.core.model import (
+    DEFAULT_ROSTER,
+    Backend,
+    Debate,
+    ModeratorSource,
+    Participant,
+    Phase,
+    Proposal,
+    Setup,
+)
+from handlers.core.moderation.state import Moderation
 from handlers.core.server_config import ServerConfig
 from handlers.core.spending.state import DEFAULT_TURN_USD, Spend, Window
 from handlers.debate_workers import DebateWorkers
@@ -58,6 +68,9 @@ class HandlerConfig:
     poll_hours: int = 0  # POLL_HOURS: a stalemate ends in the people's poll (0: no poll)
     budget_usd: float = 0.0  # BUDGET_USD: the people's budget in dollars (0: rounds only)
     archive_hours: int = 0  # ARCHIVE_AFTER_HOURS: a concluded room is archived then (0: never)
+    # The people chose the rule-based moderator (`--moderator rules`, or no model configured):
+    # its rules moderate by choice, not as a fallback (a model unreachable at start is one).
+    rules_chosen: bool = False
 
 
 class DebateHandler(DebateWorkers):
@@ -100,6 +113,9 @@ class DebateHandler(DebateWorkers):
             left = [m.id for m in config.roster if m not in self._roster]
             log.warning("participants without a configured backend are left out: %s", left)
         self._config = config
+        # The people run the rules (no model): each debate says so, and no fallback is told.
+        rules = config.rules_chosen
+        self._chosen = ModeratorSource.RULES if rules else ModeratorSource.GEMINI
 
     # ---- commands from the front ends ---------------------------------------
 
@@ -128,7 +144,9 @@ class DebateHandler(DebateWorkers):
                 format=self._suggested(proposal, roster, chosen.format),
                 options=self._config.format_options,
                 language=chosen.language or self._config.language,
+                moderator=self._chosen,
             ),
+            moderation=Moderation(source=self._chosen),
             spend=await self._spend(roster),
         )
         debate = await self._debates.create(draft, self._config.proposal_ttl, (PostCard(),))

@@ -141,7 +141,12 @@ class _Session:
             clock=self.clock,
             rng=rng,
             # no poll at a stalemate (a terminal has no one to vote)
-            config=replace(handler_config(settings), poll_hours=0, archive_hours=0),
+            config=replace(
+                handler_config(settings),
+                poll_hours=0,
+                archive_hours=0,
+                rules_chosen=shortcut and not self.unreachable,
+            ),
         )
         print_banner(
             self.console,
