@@ -10,7 +10,7 @@ from handlers.core.anonymous.peers import is_on
 from handlers.core.formats import format_named, formats_for
 from handlers.core.formats.keys import fill_keys
 from handlers.core.i18n import Strings
-from handlers.core.model import AG, CLAUDE, Debate, Phase, Precedent, Turn
+from handlers.core.model import AG, CLAUDE, Debate, Participant, Phase, Precedent, Turn
 from handlers.core.people.pauses import meter
 from handlers.core.shorten import shorten
 from handlers.core.spending.limits import LIMIT_PAUSES, cost_per_seat
@@ -105,12 +105,22 @@ def suggestion(debate: Debate, strings: Strings) -> str:
 def cost_estimate(debate: Debate, t: Strings, when: Callable[[int], str] = local_time) -> str:
     """The card's money lines: each seat's estimate and its source, the budget, Claude's window."""
     spend = debate.spend
-    turns, _ = format_named(debate.setup.format).estimate(debate)
-    share = turns / max(len(debate.setup.roster), 1)
+    fmt = format_named(debate.setup.format)
+    turns, _ = fmt.estimate(debate)
+    # The roster and the seats the format adds beside it (the adversarial Reconciler) share
+    # the turns; a seat a person types costs nothing.
+    added = fmt.seats_added(debate.setup.options)
+    members = tuple({m.id: m for m in (*debate.setup.roster, *added)}.values())
+    share = turns / max(len(members), 1)
     per_turn = dict(spend.per_turn)
-    seats = " · ".join(
-        f"{m.name} ≈ ${per_turn.get(m.id, 0.0) * share:.2f}" for m in debate.setup.roster
-    )
+
+    def priced(m: Participant) -> str:
+        if m.id in spend.typed:
+            return t("credit.typed_seat", name=m.name)
+        usd = per_turn.get(m.id, DEFAULT_TURN_USD.get(m.backend.value, 0.0)) * share
+        return f"{m.name} ≈ ${usd:.2f}"
+
+    seats = " · ".join(priced(m) for m in members)
     source = (
         t("credit.from_turns", count=spend.recorded)
         if spend.recorded

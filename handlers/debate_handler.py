@@ -16,7 +16,7 @@ from typing import Protocol
 from handlers.core.admission import Submitted
 from handlers.core.effects import PostCard
 from handlers.core.events import Event, ProposalApproved, ProposalExpired, TimerDue
-from handlers.core.formats import formats_for
+from handlers.core.formats import FORMATS, formats_for
 from handlers.core.model import (
     DEFAULT_ROSTER,
     Backend,
@@ -33,7 +33,7 @@ from handlers.core.spending.state import DEFAULT_TURN_USD, Spend, Window
 from handlers.debate_workers import DebateWorkers
 from handlers.effects_runner import EffectRunner
 from handlers.leasing import EveryDebate, LeaseGuard
-from handlers.ports import Clock, Debater, Moderator, Room, Wiki
+from handlers.ports import Clock, Debater, Moderator, PersonTyped, Room, Wiki
 from handlers.store_ports import Precedents, ServerConfigs, StorePorts
 
 log = logging.getLogger(__name__)
@@ -157,20 +157,31 @@ class DebateHandler(DebateWorkers):
         return debate
 
     async def _spend(self, roster: tuple[Participant, ...]) -> Spend:
-        """The card's estimate: each seat's mean recorded turn cost, and Claude's usage window."""
+        """The card's estimate: each seat's mean recorded turn cost (the roster's, and the
+        seats any format adds beside it, as the card may change the format), the seats a
+        person types (free), and Claude's usage window."""
         recorded = await self._turns.turn_costs()
+        options = self._config.format_options
+        added = (m for name in FORMATS for m in FORMATS.named(name).seats_added(options))
+        seats = tuple({m.id: m for m in (*roster, *added)}.values())
         per_turn = {
             m.id: recorded.get(m.id, (DEFAULT_TURN_USD.get(m.backend.value, 0.0), 0))[0]
-            for m in roster
+            for m in seats
         }
         count = sum(recorded[m.id][1] for m in roster if m.id in recorded)
         window = getattr(self._debaters.get(Backend.CLAUDE_CLI), "window", None)
         return Spend(
             per_turn=tuple(per_turn.items()),
             recorded=count,
+            typed=tuple(m.id for m in seats if self._typed(m)),
             window=window if isinstance(window, Window) else None,
             budget_usd=self._config.budget_usd,
         )
+
+    def _typed(self, member: Participant) -> bool:
+        """True when a person types the seat (its turns cost nothing)."""
+        debater = self._debaters.get(member.backend)
+        return isinstance(debater, PersonTyped) and debater.typed_by_person(member.id)
 
     async def _with_precedents(self, proposal: Proposal) -> Proposal:
         """Up to three past Conclusions related to the proposal (none if the search fails)."""
