@@ -10,9 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from bot.settings import Settings
 from handlers.core.events import ProposalApproved
 from handlers.core.i18n import Strings
-from handlers.core.model import AG, CLAUDE
+from handlers.core.model import AG, CLAUDE, DEFAULT_ROSTER, Backend
+from handlers.debate_handler import DebateHandler
 from tests.handlers.conftest import ALICE, Rig, proposal
 from tests.handlers.doubles import other, reply
 
@@ -71,3 +73,16 @@ async def test_seed_002_the_relay_asks_to_check_for_errors_and_point_out_improve
         assert instruction > relay.prompt.index(said)
     finally:
         await rig.stop()
+
+
+def test_seed_002_two_ais_under_a_gemini_flash_moderator_in_the_modules_it_names() -> None:
+    # "두 AI (AG + Claude Code)가 사회자(Gemini Flash)의 중재 하에"
+    assert [(m.id, m.backend) for m in DEFAULT_ROSTER] == [
+        (AG, Backend.AG_RELAY),
+        (CLAUDE, Backend.CLAUDE_CLI),
+    ]
+    assert "flash" in Settings.model_fields["GEMINI_MODEL"].default
+    # "handlers/debate_handler.py", "prompts/debate_moderator.md", "prompts/debate_participant.md"
+    assert DebateHandler.__module__ == "handlers.debate_handler"
+    root = Path(__file__).resolve().parents[2] / "prompts"
+    assert (root / "debate_moderator.md").is_file() and (root / "debate_participant.md").is_file()
