@@ -121,6 +121,8 @@ def cost_estimate(debate: Debate, t: Strings, when: Callable[[int], str] = local
         return f"{m.name} ≈ ${usd:.2f}"
 
     seats = " · ".join(priced(m) for m in members)
+    if all(m.id in spend.typed for m in members):  # people type every seat: nothing to estimate
+        return t("credit.all_typed")
     source = (
         t("credit.from_turns", count=spend.recorded)
         if spend.recorded

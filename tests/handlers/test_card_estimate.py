@@ -53,3 +53,18 @@ async def test_a_seat_a_person_types_costs_nothing(tmp_path: Path) -> None:
     estimate = await _card_estimate(rig)
     assert EN("credit.typed_seat", name="Claude") in estimate
     assert "Claude ≈" not in estimate and "AG ≈ $0.00" in estimate
+
+
+async def test_with_every_seat_typed_by_people_the_card_says_there_is_no_cost(
+    tmp_path: Path,
+) -> None:
+    def typed_both(_: object) -> dict[Backend, Debater]:
+        typed = Typed(backends=frozenset({Backend.CLAUDE_CLI, Backend.AG_RELAY}))
+        keyboard = Keyboard(QueueLines())
+        return {
+            backend: HumanDebater(backend, typed, keyboard, Console(), EN)
+            for backend in (Backend.CLAUDE_CLI, Backend.AG_RELAY)
+        }
+
+    rig = Rig(tmp_path / "b.sqlite3", language="en", real=typed_both)
+    assert await _card_estimate(rig) == EN("credit.all_typed")
