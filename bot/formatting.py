@@ -11,11 +11,12 @@ from handlers.core.formats import format_named, formats_for
 from handlers.core.formats.base import CardOption
 from handlers.core.formats.keys import fill_keys
 from handlers.core.i18n import Strings
-from handlers.core.model import AG, CLAUDE, Debate, Phase, Precedent, Turn
+from handlers.core.model import AG, CLAUDE, Debate, Participant, Phase, Precedent, Turn
 from handlers.core.people.pauses import meter
 from handlers.core.shorten import shorten
 from handlers.core.spending.limits import LIMIT_PAUSES, cost_per_seat
 from handlers.core.spending.state import DEFAULT_TURN_USD
+from handlers.core.wiki.names import page_word
 
 AG_GREEN = 0x2ECC71
 CLAUDE_BLUE = 0x3498DB
@@ -50,7 +51,7 @@ def format_label(strings: Strings, name: str) -> str:
 
 
 # A notice's params written in a format's `⟦keys⟧`.
-KEYED_PARAMS = ("block", "reasons", "outcome", "why")
+KEYED_PARAMS = ("block", "reasons", "outcome", "why", "task")
 
 
 def local_time(epoch: int) -> str:
@@ -119,12 +120,24 @@ def suggestion(debate: Debate, strings: Strings) -> str:
 def cost_estimate(debate: Debate, t: Strings, when: Callable[[int], str] = local_time) -> str:
     """The card's money lines: each seat's estimate and its source, the budget, Claude's window."""
     spend = debate.spend
-    turns, _ = format_named(debate.setup.format).estimate(debate)
-    share = turns / max(len(debate.setup.roster), 1)
+    fmt = format_named(debate.setup.format)
+    turns, _ = fmt.estimate(debate)
+    # The roster and the seats the format adds beside it (the adversarial Reconciler) share
+    # the turns; a seat a person types costs nothing.
+    added = fmt.seats_added(debate.setup.options)
+    members = tuple({m.id: m for m in (*debate.setup.roster, *added)}.values())
+    share = turns / max(len(members), 1)
     per_turn = dict(spend.per_turn)
-    seats = " · ".join(
-        f"{m.name} ≈ ${per_turn.get(m.id, 0.0) * share:.2f}" for m in debate.setup.roster
-    )
+
+    def priced(m: Participant) -> str:
+        if m.id in spend.typed:
+            return t("credit.typed_seat", name=m.name)
+        usd = per_turn.get(m.id, DEFAULT_TURN_USD.get(m.backend.value, 0.0)) * share
+        return f"{m.name} ≈ ${usd:.2f}"
+
+    seats = " · ".join(priced(m) for m in members)
+    if all(m.id in spend.typed for m in members):  # people type every seat: nothing to estimate
+        return t("credit.all_typed")
     source = (
         t("credit.from_turns", count=spend.recorded)
         if spend.recorded
@@ -290,10 +303,8 @@ def page_label(
 ) -> str:
     """A wiki page's name for people: its format's (`own`) or the engine's word, by seat, or its
     path."""
-    key = page.replace("-", "_").replace(".", "_")
-    for found in (f"{own}.page_{page}", f"{own}.page_{key}", f"front.page_{key}"):
-        if t.has(found):
-            return t(found)
+    if word := page_word(t, own, page):
+        return word
     head, _, rest = page.partition("/")
     if head == "turns" and (parts := rest.partition("-"))[0].isdigit():
         return t("front.page_turn", turn=int(parts[0]), seat=seat_name(t, parts[2], debate, area))

@@ -16,14 +16,24 @@ from typing import Protocol
 from handlers.core.admission import Submitted
 from handlers.core.effects import PostCard
 from handlers.core.events import Event, ProposalApproved, ProposalExpired, TimerDue
-from handlers.core.formats import formats_for
-from handlers.core.model import DEFAULT_ROSTER, Backend, Debate, Participant, Phase, Proposal, Setup
+from handlers.core.formats import FORMATS, formats_for
+from handlers.core.model import (
+    DEFAULT_ROSTER,
+    Backend,
+    Debate,
+    ModeratorSource,
+    Participant,
+    Phase,
+    Proposal,
+    Setup,
+)
+from handlers.core.moderation.state import Moderation
 from handlers.core.server_config import ServerConfig
 from handlers.core.spending.state import DEFAULT_TURN_USD, Spend, Window
 from handlers.debate_workers import DebateWorkers
 from handlers.effects_runner import EffectRunner
 from handlers.leasing import EveryDebate, LeaseGuard
-from handlers.ports import Clock, Debater, Moderator, Room, Wiki
+from handlers.ports import Clock, Debater, Moderator, PersonTyped, Room, Wiki
 from handlers.store_ports import Precedents, ServerConfigs, StorePorts
 
 log = logging.getLogger(__name__)
@@ -58,6 +68,9 @@ class HandlerConfig:
     poll_hours: int = 0  # POLL_HOURS: a stalemate ends in the people's poll (0: no poll)
     budget_usd: float = 0.0  # BUDGET_USD: the people's budget in dollars (0: rounds only)
     archive_hours: int = 0  # ARCHIVE_AFTER_HOURS: a concluded room is archived then (0: never)
+    # The people chose the rule-based moderator (`--moderator rules`, or no model configured):
+    # its rules moderate by choice, not as a fallback (a model unreachable at start is one).
+    rules_chosen: bool = False
 
 
 class DebateHandler(DebateWorkers):
@@ -100,6 +113,9 @@ class DebateHandler(DebateWorkers):
             left = [m.id for m in config.roster if m not in self._roster]
             log.warning("participants without a configured backend are left out: %s", left)
         self._config = config
+        # The people run the rules (no model): each debate says so, and no fallback is told.
+        rules = config.rules_chosen
+        self._chosen = ModeratorSource.RULES if rules else ModeratorSource.GEMINI
 
     # ---- commands from the front ends ---------------------------------------
 
@@ -128,7 +144,9 @@ class DebateHandler(DebateWorkers):
                 format=self._suggested(proposal, roster, chosen.format),
                 options=self._config.format_options,
                 language=chosen.language or self._config.language,
+                moderator=self._chosen,
             ),
+            moderation=Moderation(source=self._chosen),
             spend=await self._spend(roster),
         )
         debate = await self._debates.create(draft, self._config.proposal_ttl, (PostCard(),))
@@ -139,20 +157,31 @@ class DebateHandler(DebateWorkers):
         return debate
 
     async def _spend(self, roster: tuple[Participant, ...]) -> Spend:
-        """The card's estimate: each seat's mean recorded turn cost, and Claude's usage window."""
+        """The card's estimate: each seat's mean recorded turn cost (the roster's, and the
+        seats any format adds beside it, as the card may change the format), the seats a
+        person types (free), and Claude's usage window."""
         recorded = await self._turns.turn_costs()
+        options = self._config.format_options
+        added = (m for name in FORMATS for m in FORMATS.named(name).seats_added(options))
+        seats = tuple({m.id: m for m in (*roster, *added)}.values())
         per_turn = {
             m.id: recorded.get(m.id, (DEFAULT_TURN_USD.get(m.backend.value, 0.0), 0))[0]
-            for m in roster
+            for m in seats
         }
         count = sum(recorded[m.id][1] for m in roster if m.id in recorded)
         window = getattr(self._debaters.get(Backend.CLAUDE_CLI), "window", None)
         return Spend(
             per_turn=tuple(per_turn.items()),
             recorded=count,
+            typed=tuple(m.id for m in seats if self._typed(m)),
             window=window if isinstance(window, Window) else None,
             budget_usd=self._config.budget_usd,
         )
+
+    def _typed(self, member: Participant) -> bool:
+        """True when a person types the seat (its turns cost nothing)."""
+        debater = self._debaters.get(member.backend)
+        return isinstance(debater, PersonTyped) and debater.typed_by_person(member.id)
 
     async def _with_precedents(self, proposal: Proposal) -> Proposal:
         """Up to three past Conclusions related to the proposal (none if the search fails)."""

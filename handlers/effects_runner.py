@@ -25,6 +25,7 @@ from handlers.core.events import (
     TaskDone,
 )
 from handlers.core.formats import format_named
+from handlers.core.i18n import strings_in
 from handlers.core.model import (
     Backend,
     Conclusion,
@@ -43,6 +44,7 @@ from handlers.core.poll.state import MINORITY_TASK
 from handlers.core.reply.parser import OFF_LOOP_CHARS, parse_reply
 from handlers.core.turns.concessions import moved_toward, verdict
 from handlers.core.turns.steps import format_of
+from handlers.core.wiki.names import page_word
 from handlers.ports import (
     NOTHING,
     Clock,
@@ -68,7 +70,7 @@ from handlers.store_ports import Timers, TurnLog
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
-PAGE_NAMES = {page.value: page.value.title() for page in WikiPage}  # "Working-Document"
+PAGE_NAMES = frozenset(page.value for page in WikiPage)  # the engine's own pages
 MODERATOR_CONTEXT_TURNS = 2  # the moderator sees the last two turns in full, never more
 
 
@@ -318,7 +320,8 @@ class EffectRunner:
         params = dict(effect.params)
         if "page" in params:
             page = params["page"]
-            params["page"] = PAGE_NAMES.get(page, page)
+            words = strings_in(debate.spoken_in(self._language))
+            params["page"] = page_word(words, debate.setup.format, page) or page
             own = page in format_named(debate.setup.format).pages(debate)
             params["url"] = self._wiki.page_url(debate, page) if page in PAGE_NAMES or own else ""
         if "seat" in params:

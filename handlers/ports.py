@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from pydantic import BaseModel
 
@@ -93,6 +93,14 @@ class Debater(Protocol):
 
     async def forget(self, debate_id: int) -> None:
         """Drop whatever session state the debater keeps for a debate."""
+
+
+@runtime_checkable
+class PersonTyped(Protocol):
+    """A debater some of whose seats a person types (the console's): those cost nothing."""
+
+    def typed_by_person(self, seat: str) -> bool:
+        """True when a person types `seat`'s replies."""
 
 
 @dataclass(frozen=True)

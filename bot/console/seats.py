@@ -74,6 +74,10 @@ class HumanDebater:
         self._console = console
         self._t = strings
 
+    def typed_by_person(self, seat: str) -> bool:
+        """True when the person at the keyboard types `seat` (no machine answers it)."""
+        return self.machine is None or self.typed(seat, self.backend)
+
     async def speak(self, request: TurnRequest) -> DebaterOutput:
         """A typed seat's reply from the keyboard; another seat's from the machine."""
         if self.machine is not None and not self.typed(request.participant, self.backend):

@@ -147,6 +147,7 @@ class _Session:
                 poll_hours=0,
                 archive_hours=0,
                 format_options=on_machines(settings.format_options, typed.backends),
+                rules_chosen=shortcut and not self.unreachable,
             ),
         )
         print_banner(

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 import tomllib
 from functools import cache
 from importlib import resources
@@ -14,6 +15,10 @@ if TYPE_CHECKING:
     from handlers.core.model import Debate
 
 LANGUAGES = ("ko", "en", "pt-BR")
+# `{rounds|round|rounds}`: the word for one, then for any other count, chosen by the value of
+# the parameter named first (en and pt-BR say "1 round", "2 rounds"; Korean needs none).
+_WORDS = r"((?:[^{}|]|\{\w+\})*)"  # plain words, or a parameter among them
+_PLURAL = re.compile(rf"\{{(\w+)\|{_WORDS}\|{_WORDS}\}}")
 
 
 class LocaleError(LookupError):
@@ -39,7 +44,7 @@ class Strings:
         except KeyError:
             raise LocaleError(f"no string {key!r} in locale {self.language!r}") from None
         try:
-            text = template.format(**params)
+            text = _counted(template, params).format(**params)
         except (KeyError, IndexError) as exc:
             raise LocaleError(f"string {key!r} needs parameter {exc}") from None
         # `{seat}이(가)` becomes `Claude가` / `사회자가`: the particle fits the word it follows.
@@ -54,6 +59,18 @@ class Strings:
     def has(self, key: str) -> bool:
         """True if the key exists."""
         return key in self._table
+
+
+def _counted(template: str, params: dict[str, Any]) -> str:
+    """The template with each `{count|one|other}` replaced by the word its count takes."""
+
+    def word(found: re.Match[str]) -> str:
+        name, one, other = found.groups()
+        if name not in params:
+            raise KeyError(name)
+        return one if str(params[name]).strip() in {"1", "-1"} else other
+
+    return _PLURAL.sub(word, template)
 
 
 @cache

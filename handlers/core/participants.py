@@ -41,6 +41,14 @@ class Participant:
     persona: str = ""  # one line of role ("security reviewer"), told to the participant
     model: str = ""  # a model of its own (e.g. the adversarial Reconciler's); blank: the backend's
 
+    def labelled(self, name: str = "") -> str:
+        """The seat named once: `AG (architect)`, its role beside its name (`name`, a front
+        end's word for the seat, when it has no role); never a second bracket after a name
+        that carries one already (`AG (Gemini)` takes its roster name `AG` with a role)."""
+        if not self.persona:
+            return name or self.name
+        return f"{self.name} ({self.persona})"
+
 
 DEFAULT_ROSTER: tuple[Participant, ...] = (
     Participant(AG, Backend.AG_RELAY, "AG", COLOUR_AG),

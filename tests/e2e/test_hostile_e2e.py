@@ -53,7 +53,7 @@ async def test_hostile_replies_are_shown_whole_refused_and_ping_nobody(world: Wo
     assert long in round_log(world)  # every character, as readable Markdown
     # The action on the Agenda is refused, reported, and the Agenda untouched.
     assert ag_grab in shown
-    assert has_line(world, thread, "⚠️ 위키 수정 거부: Agenda 페이지는 사회자만")
+    assert has_line(world, thread, "⚠️ 위키 수정 거부: 안건 페이지는 사회자만")  # named in Korean
     agenda = world.page("agenda")
     assert agenda is not None and "해킹된 안건" not in agenda.content and agenda.versions == 1
     assert world.page("working-document") is None

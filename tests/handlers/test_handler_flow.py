@@ -215,7 +215,7 @@ async def test_a_refused_wiki_action_is_reported_and_nothing_written(rig: Rig) -
     debate_id = await opened(rig)
     await idle(rig, debate_id)
     refused = [p for _, k, p in rig.room.notices if k == "wiki.refused_page"]
-    assert [p["page"] for p in refused] == ["Agenda"]  # the page's name, as people know it
+    assert [p["page"] for p in refused] == ["안건"]  # the page's name, in the debate's language
     assert not any("working" in k for k in rig.wiki.keys)
 
 

@@ -33,6 +33,7 @@ FLAT_FIELDS: dict[str, tuple[str, str]] = {
             "started_at",
             "wiki_key",
             "language",
+            "moderator",
         ]
     },
     **{

@@ -106,12 +106,8 @@ def _format_line(name: str, t: Translate) -> str:
 
 
 def _with_persona(debate: Debate, participant: str, t: Translate) -> str:
-    """The participant's name, and its role where it has one."""
-    name = participant_name(debate, participant, t)
-    persona = debate.member(participant).persona
-    if persona and name.endswith(")"):  # `AG (Gemini)`: one bracket, `AG (Gemini, architect)`
-        return f"{name[:-1]}, {persona})"
-    return f"{name} ({persona})" if persona else name
+    """The participant's name, and its role where it has one (named once: Participant.labelled)."""
+    return debate.member(participant).labelled(participant_name(debate, participant, t))
 
 
 def render_working_document(debate: Debate, t: Translate) -> str:

@@ -9,7 +9,7 @@ from rich.text import Text
 
 from bot.console.room.out import MODERATOR_GREY, ConsoleOut
 from bot.formatting import page_keys, page_label, seat_name
-from handlers.core.ending.degraded import degraded_line, warned
+from handlers.core.ending.degraded import degraded_line, rules_line, warned
 from handlers.core.formats import format_named
 from handlers.core.formats.keys import fill_keys
 from handlers.core.model import Conclusion, Debate, ModeratorSource
@@ -44,6 +44,8 @@ def post_conclusion(
     line = degraded_line(debate, t, by_rules=conclusion.source is ModeratorSource.RULES)
     if line:
         out.line(line, MODERATOR_GREY, bold=True)
+    if plain := rules_line(debate, t):
+        out.line(plain, MODERATOR_GREY)
     out.line(conclusion.decision, MODERATOR_GREY, bold=True)
     positions = tuple(
         f"{seat_name(t, seat, debate, 'console')}: {text}" for seat, text in conclusion.positions

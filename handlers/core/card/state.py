@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from handlers.core.kinds import ModeratorSource
 from handlers.core.participants import DEFAULT_ROSTER, Participant
 
 
@@ -36,3 +37,6 @@ class Setup:
     # The language it is run in: its server's or channel's (`/debate config`) when proposed;
     # '' (stored before it was kept): the process's LANGUAGE. See `Strings.of`.
     language: str = ""
+    # RULES: the people run the rule-based moderator (no model chosen or configured), so the
+    # rules moderating is what they chose, not a fallback; GEMINI: a model moderates.
+    moderator: ModeratorSource = ModeratorSource.GEMINI

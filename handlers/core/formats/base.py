@@ -209,10 +209,7 @@ class Format(ABC):
 
     def card_roster(self, debate: Debate, names: dict[str, str]) -> str:
         """The card's participants line, keyed (keys.py): `AG · Claude (security reviewer)`."""
-        return " · ".join(
-            verbatim(f"{names[m.id]} ({m.persona})" if m.persona else names[m.id])
-            for m in debate.setup.roster
-        )
+        return " · ".join(verbatim(m.labelled(names[m.id])) for m in debate.setup.roster)
 
     def seats_added(self, options: tuple[tuple[str, str], ...]) -> tuple[Participant, ...]:
         """The participants the format seats beside the roster, given the debate's option

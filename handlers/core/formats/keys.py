@@ -17,6 +17,12 @@ _OPEN = "⟦"
 _KEY_OR_ESCAPE = re.compile(r"⟦⟦|⟦([a-z_]+\.[a-z_.]+)⟧")
 
 
+def task_named(format_name: str, task: str) -> str:
+    """A moderator task (or a step) as people read it: `⟦task.<format>.<task>⟧`, whose words
+    (`the advisor's review`) the room fills; never the internal id itself."""
+    return f"⟦task.{format_name}.{task.replace('-', '_')}⟧"
+
+
 def verbatim(text: str) -> str:
     """External text to embed in a keyed page or block: every `⟦` doubled."""
     return text.replace(_OPEN, _OPEN + _OPEN)

@@ -29,6 +29,7 @@ class Spend:
     seats: tuple[tuple[str, float], ...] = ()  # the cost so far per seat, in dollars
     per_turn: tuple[tuple[str, float], ...] = ()  # a turn's estimated cost per seat, at proposal
     recorded: int = 0  # the earlier turns the estimate came from (0: the stated defaults)
+    typed: tuple[str, ...] = ()  # seats a person types at the keyboard: they cost nothing
     window: Window | None = None  # Claude's usage window when the card was posted
     budget_usd: float = 0.0  # the people's budget in dollars (0: rounds only)
     resumes_at: datetime | None = None  # a "limit" pause ends by itself then

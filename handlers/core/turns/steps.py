@@ -29,6 +29,7 @@ from handlers.core.ending.degraded import fell_back, honest
 from handlers.core.events import ReplyReceived, TaskDone
 from handlers.core.formats import format_named
 from handlers.core.formats.base import Format, with_output
+from handlers.core.formats.keys import task_named
 from handlers.core.formats.plans import AskStep, EndStep, JudgeStep, PeopleStep, Plan, TaskStep
 from handlers.core.model import Debate, ModeratorSource, OpenAsk, Outcome, Phase, Turn
 from handlers.core.moderation.bounds import QUESTION_CHARS
@@ -177,7 +178,8 @@ def task_done(debate: Debate, event: TaskDone, rng: random.Random) -> Step:
     stored = with_output(kept, event.task, event.output, by_rules=rules)
     effects: tuple[Effect, ...] = ()
     if event.source is ModeratorSource.RULES:
-        effects = (Notify(f"{stored.setup.format}.task_fallback", (("task", event.task),)),)
+        named = task_named(stored.setup.format, event.task)
+        effects = (Notify(f"{stored.setup.format}.task_fallback", (("task", named),)),)
     effects += tuple(WritePage(page) for page in fmt.task_pages(stored, event.task))
     if debate.phase is Phase.JUDGING:
         step = run_plan(fmt.tasked(stored, event.task, event.output, rng))

@@ -173,8 +173,13 @@ async def test_rules_mode_shortcut_question_answer_and_consensus(
     ):
         assert expected in shown, expected
     assert T("moderator.mode_rules") not in shown  # rules from the start is no news
-    document = wiki_files(settings)["working-document"].read_text(encoding="utf-8")
+    # The people chose the rules: said plainly, never as a fallback's warning.
+    assert T("degraded.chosen_rules") in shown and T("degraded.line") not in shown
+    pages = wiki_files(settings)
+    document = pages["working-document"].read_text(encoding="utf-8")
     assert "- LRU로 시작" in document
+    conclusion = pages["conclusion"].read_text(encoding="utf-8")
+    assert T("degraded.line") not in conclusion and T("wiki.conclusion.by_rules") in conclusion
 
 
 async def test_end_of_input_while_a_person_types_stops_the_debate_with_a_conclusion(

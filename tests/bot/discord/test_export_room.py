@@ -75,3 +75,21 @@ async def test_degraded_a_rules_conclusion_names_the_rules_even_with_every_seat_
     await room(client, db).show(ended, *concluded(ended, conclusion, FakeWiki()))
     decision = bot_posts(fake)[0]["embeds"][0]["description"]
     assert decision == f"**{KO('degraded.line')} {KO('degraded.rules')}**\n\nLRU"
+
+
+async def test_rules_the_people_chose_are_said_plainly_and_not_as_a_fallback(
+    fake: FakeDiscord, client: ListeningClient, db: Database
+) -> None:
+    conclusion = Conclusion(decision="LRU", source=ModeratorSource.RULES)
+    chosen = replace(debate(fake).setup, moderator=ModeratorSource.RULES)
+    ended = replace(
+        debate(fake),
+        phase=Phase.CONCLUDED,
+        setup=chosen,
+        ending=replace(debate(fake).ending, outcome=Outcome.CONSENSUS),
+        moderation=replace(debate(fake).moderation, fell_back=True, source=ModeratorSource.RULES),
+    )
+    await room(client, db).show(ended, *concluded(ended, conclusion, FakeWiki()))
+    decision = bot_posts(fake)[0]["embeds"][0]["description"]
+    assert decision == f"{KO('degraded.chosen_rules')}\n\nLRU"
+    assert KO("degraded.line") not in decision

@@ -177,7 +177,8 @@ async def test_poll_report_positions_votes_and_the_binding_result(
     page = await _conclusion_page(rig, debate_id)
     assert KO("poll.decision_title") in page and KO("poll.total", total=3) in page
     assert KO("poll.report_heading") in page and f"> {REAL_QUOTE}" in page
-    assert page.index(KO("poll.decision_title")) < page.index(KO("wiki.conclusion.decision"))
+    heading = f"## {KO('wiki.conclusion.decision')}"  # the title says 결론 too
+    assert page.index(KO("poll.decision_title")) < page.index(heading)
     assert not await posted_twice(rig, rig.services.db, debate_id, thread_id)
 
 

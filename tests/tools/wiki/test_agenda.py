@@ -8,10 +8,13 @@ from datetime import UTC, datetime
 
 import pytest
 
+from handlers.core.formats import format_named
 from handlers.core.formats.adversarial.briefs import EVIDENCE
-from handlers.core.i18n import Strings
+from handlers.core.i18n import LANGUAGES, Strings
 from handlers.core.model import (
     AG,
+    CLAUDE,
+    GEMINI,
     Added,
     Backend,
     ChatLine,
@@ -104,17 +107,24 @@ def test_the_evidence_added_on_the_card_is_on_the_agenda_verbatim() -> None:
     assert "p99 120 ms" not in bare
 
 
-@pytest.mark.parametrize("language", ["ko", "en", "pt-BR"])
-def test_the_agenda_names_a_debater_with_its_role_in_one_bracket(language: str) -> None:
-    # Before, "AG (Gemini) (arquiteto)": the wiki's name for AG and its persona, doubled.
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_each_seat_is_named_once_with_its_role(language: str) -> None:
     roster = (
         Participant(AG, Backend.AG_RELAY, "AG", persona="arquiteto"),
-        Participant("po", Backend.CLAUDE_CLI, "PO", persona="produto"),
+        Participant(CLAUDE, Backend.CLAUDE_CLI, "Claude", persona="revisor"),
+        Participant(GEMINI, Backend.GEMINI_CLI, "Gemini"),
     )
-    proposal = Proposal(1, "t", "q", "r", 0.9, "", ())
-    setup = Setup(2, roster=roster, started_at=T0)
-    debate = Debate(id=1, proposal=proposal, phase=Phase.SPEAKING, created_at=T0, setup=setup)
-    t = Strings(language)
-    agenda = render_agenda(debate, t)
-    assert f"{t('wiki.seat.ag')[:-1]}, arquiteto)" in agenda and "PO (produto)" in agenda
-    assert ") (" not in agenda
+    debate = Debate(
+        id=1,
+        proposal=Proposal(1, "t", "q", "r", 0.9, "ctx", (1,)),
+        phase=Phase.SPEAKING,
+        created_at=T0,
+        setup=Setup(2, roster=roster, format="boardroom", started_at=T0),
+    )
+    agenda = render_agenda(debate, Strings(language))
+    line = next(line for line in agenda.splitlines() if "arquiteto" in line)
+    assert ") (" not in line and "(Gemini) (" not in line
+    assert "AG (arquiteto)" in line and "(revisor)" in line
+    assert line.count("AG") == 1 and line.count("Claude") == 1
+    card = format_named("boardroom").card_roster(debate, {m.id: m.name for m in roster})
+    assert card == "AG (arquiteto) · Claude (revisor) · Gemini"

@@ -22,11 +22,11 @@ from tests.tools.wiki.support import (
 )
 
 BASE = "debates/7-캐시-계층-선택-redis-vs-in-process-lru"
-PAGE_NAMES = {
-    "agenda": "Agenda",
-    "working-document": "Working-Document",
-    "round-log": "Round-Log",
-    "conclusion": "Conclusion",
+PAGE_NAMES = {  # each title wholly in the debate's language (Korean here)
+    "agenda": "안건",
+    "working-document": "작업 문서",
+    "round-log": "라운드 기록",
+    "conclusion": "결론",
 }
 
 
@@ -156,7 +156,7 @@ async def test_a_person_edit_is_not_overwritten(site: Site, make_outbox: OutboxF
     assert seen.content.index("사람이 덧붙인 메모") < seen.content.index("봇 초안 v2")
     assert notices.keys() == ["wiki.human_edit_kept"]
     assert notices.said[0][2] == {
-        "page": "Working-Document",
+        "page": "작업 문서",
         "url": outbox.page_url(debate(), "working-document"),
     }
 

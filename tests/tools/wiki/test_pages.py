@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 
 from handlers.core.formats.keys import fill_keys, verbatim
 from handlers.core.i18n import Strings
-from handlers.core.model import AG, Turn, TurnMeta
+from handlers.core.model import AG, Turn, TurnMeta, WikiPage
 from handlers.core.reply.parser import parse_reply
-from tools.wiki.pages import render_round_section, visible
+from tools.wiki.pages import page_title, render_round_section, visible
 
 T0 = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 
@@ -136,3 +136,21 @@ def test_control_characters_are_written_as_escapes_and_nothing_is_lost(text: str
     )  # every other character as it was, in place; tabs and line breaks too
     assert shown == expected
     assert shown.count("\n") == text.count("\n") and shown.count("\t") == text.count("\t")
+
+
+ENGLISH_PAGE_WORDS = ("Agenda", "Working-Document", "Round-Log", "Conclusion")
+
+
+@pytest.mark.parametrize("page", list(WikiPage))
+def test_a_shared_page_title_is_wholly_in_korean(page: WikiPage) -> None:
+    title = page_title("캐시 계층 선택", page, Strings("ko"))
+    name = title.removeprefix("캐시 계층 선택 — ")
+    assert name and all("가" <= ch <= "힣" or ch == " " for ch in name), title
+
+
+@pytest.mark.parametrize("page", list(WikiPage))
+def test_a_shared_page_title_in_portuguese_has_no_english_word(page: WikiPage) -> None:
+    name = page_title("Cache", page, Strings("pt-BR")).removeprefix("Cache — ")
+    # "Agenda" is Portuguese too; the others are English page ids
+    assert name == "Agenda" or name not in ENGLISH_PAGE_WORDS, name
+    assert "-" not in name

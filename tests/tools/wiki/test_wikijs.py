@@ -195,7 +195,7 @@ async def test_a_write_the_wiki_can_never_take_is_given_up_and_the_rest_lands(
     await outbox.write(debate(), *logged(turn(2, "그다음 발언"), url(2)))
     await asyncio.wait_for(outbox.drained(7), WAIT)
     assert notices.keys() == ["wiki.write_refused"]
-    assert notices.said[0][2]["page"] == "Working-Document"
+    assert notices.said[0][2]["page"] == "작업 문서"
     assert fake_wikijs.page_at(f"{BASE}/working-document") is None
     assert_log_holds(fake_wikijs, ["그다음 발언"])  # the queue went on after the refusal
     assert await outbox.pending(7) == 0
