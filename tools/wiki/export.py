@@ -15,6 +15,7 @@ from handlers.core.formats.keys import fill_keys
 from handlers.core.model import Debate, Turn, WikiPage
 from handlers.core.reply.fields import shown as parsed_shown
 from handlers.core.spending.limits import cost_per_seat
+from tools.wiki.backends import ASSET_SUFFIXES
 from tools.wiki.pages import (
     Translate,
     below_turn_headings,
@@ -78,14 +79,19 @@ def _record(debate: Debate, turns: tuple[Turn, ...], t: Translate) -> list[str]:
     """The format's record, a section per page, in the format's order: the Working-Document,
     and every page the format renders itself (as its wiki has it, the closing page under its
     degradation line) but the ones that only repeat one participant's answers, which the
-    transcript holds verbatim already."""
+    transcript holds verbatim already, and its files (a diagram is a file its page links to,
+    never raw SVG pasted into Markdown, as seed 004 says)."""
     fmt = format_named(debate.setup.format)
     sections = []
     for page in fmt.pages(debate):
         if page == WikiPage.WORKING_DOCUMENT.value:
             title = page_title(debate.proposal.topic, WikiPage.WORKING_DOCUMENT, t)
             sections.append(_section(title, render_working_document(debate, t)))
-        elif page not in _ENGINE_PAGES and _own_page(fmt, debate, page, turns):
+        elif (
+            page not in _ENGINE_PAGES
+            and not page.endswith(ASSET_SUFFIXES)
+            and _own_page(fmt, debate, page, turns)
+        ):
             title, markdown = _rendered(fmt, debate, page, turns)
             sections.append(_section(fill_keys(title, t), fill_keys(markdown, t)))
     return sections
