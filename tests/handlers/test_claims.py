@@ -88,7 +88,9 @@ async def test_the_claim_board_follows_judgements_briefs_and_conclusion(rig: Rig
 
     page = render_conclusion(debate, Conclusion(decision="LRU"), Strings("ko"))
     table = page.split(f"## {Strings('ko')('wiki.claims.title')}")[1]
-    assert "| C1 | LRU면 충분하다 |" in table and "agreed" in table
+    # the standing in the page's language, not the stored value
+    assert "| C1 | LRU면 충분하다 |" in table and f"| {Strings('ko')('claims.agreed')} |" in table
+    assert "agreed" not in table
 
 
 def _board_at_turn_6() -> Debate:

@@ -1,7 +1,8 @@
 """The whole debate as one Markdown file: agenda, every turn verbatim with who and
-when, the people's words, the moderator's notes, the outcome and the cost per seat. Pure: the
-Discord thread attaches it at the end (and `/debate export`), the console and the demo write it
-beside their pages."""
+when, the people's words, the moderator's notes, the outcome and the cost per seat, then the
+format's record (its own pages: the boardroom's synthesis, the adversarial result, the ledger
+and its front page; free's Working-Document). Pure: the Discord thread attaches it at the end
+(and `/debate export`), the console and the demo write it beside their pages."""
 
 from __future__ import annotations
 
@@ -9,19 +10,26 @@ import asyncio
 
 from handlers.core.ending.degraded import warned
 from handlers.core.formats import format_named
+from handlers.core.formats.base import Format
 from handlers.core.formats.keys import fill_keys
-from handlers.core.model import Debate, Turn
+from handlers.core.model import Debate, Turn, WikiPage
 from handlers.core.reply.fields import shown as parsed_shown
 from handlers.core.spending.limits import cost_per_seat
+from tools.wiki.backends import ASSET_SUFFIXES
 from tools.wiki.pages import (
     Translate,
     below_turn_headings,
+    page_title,
     render_agenda,
     render_conclusion,
     render_round_note,
     render_round_section,
+    render_working_document,
     visible,
 )
+
+# The pages the export renders itself (the Conclusion, only where the format writes none).
+_ENGINE_PAGES = (WikiPage.AGENDA.value, WikiPage.ROUND_LOG.value, WikiPage.WORKING_DOCUMENT.value)
 
 
 async def export_file(debate: Debate, turns: tuple[Turn, ...], t: Translate) -> bytes:
@@ -51,6 +59,7 @@ def export_markdown(debate: Debate, turns: tuple[Turn, ...], t: Translate) -> st
         *(t("export.note", turn=turn, note=note) for turn, note in debate.moderation.notes),
         f"## {t('export.outcome')}",
         _outcome(debate, t),
+        *_record(debate, tuple(ordered), t),
     ]
     body = "\n\n".join(_or_none(sections, t)).rstrip() + "\n"
     head, shown = visible(title), visible(body)
@@ -64,6 +73,53 @@ def export_markdown(debate: Debate, turns: tuple[Turn, ...], t: Translate) -> st
 def export_name(debate: Debate) -> str:
     """The file's name: `debate-<id>.md`."""
     return f"debate-{debate.id}.md"
+
+
+def _record(debate: Debate, turns: tuple[Turn, ...], t: Translate) -> list[str]:
+    """The format's record, a section per page, in the format's order: the Working-Document,
+    and every page the format renders itself (as its wiki has it, the closing page under its
+    degradation line) but the ones that only repeat one participant's answers, which the
+    transcript holds verbatim already, and its files (a diagram is a file its page links to,
+    never raw SVG pasted into Markdown, as seed 004 says)."""
+    fmt = format_named(debate.setup.format)
+    sections = []
+    for page in fmt.pages(debate):
+        if page == WikiPage.WORKING_DOCUMENT.value:
+            title = page_title(debate.proposal.topic, WikiPage.WORKING_DOCUMENT, t)
+            sections.append(_section(title, render_working_document(debate, t)))
+        elif (
+            page not in _ENGINE_PAGES
+            and not page.endswith(ASSET_SUFFIXES)
+            and _own_page(fmt, debate, page, turns)
+        ):
+            title, markdown = _rendered(fmt, debate, page, turns)
+            sections.append(_section(fill_keys(title, t), fill_keys(markdown, t)))
+    return sections
+
+
+def _own_page(fmt: Format, debate: Debate, page: str, turns: tuple[Turn, ...]) -> bool:
+    """Whether `page` is one the format writes and more than one participant's own answers
+    (the engine's Conclusion is the Outcome above, where the format writes no page of its
+    own)."""
+    if page == WikiPage.CONCLUSION.value and not fmt.closes_itself(debate):
+        return False
+    shown = set(fmt.page_shows(debate, page))
+    return len({turn.seat for turn in turns if turn.number in shown}) != 1
+
+
+def _rendered(fmt: Format, debate: Debate, page: str, turns: tuple[Turn, ...]) -> tuple[str, str]:
+    """A format page as the wiki writes it (effects_runner's `WritePage`)."""
+    shown = set(fmt.page_shows(debate, page))
+    title, markdown = fmt.render_page(debate, page, tuple(t for t in turns if t.number in shown))
+    closing = page in (WikiPage.CONCLUSION.value, *fmt.pages(debate)[-1:])
+    return title, warned(debate, markdown) if closing and fmt.closes_itself(debate) else markdown
+
+
+def _section(title: str, markdown: str) -> str:
+    """A page under its own title as a section (its `# ` title line, if it repeats it, once)."""
+    first, _, rest = markdown.lstrip("\n").partition("\n")
+    body = rest if first.lstrip("# ").strip() == title.strip() else markdown
+    return f"## {title.strip()}\n\n{below_turn_headings(body.strip())}"
 
 
 def _people_line(who: str, text: str, question: str, t: Translate) -> str:
@@ -92,12 +148,13 @@ def _unmarked(section: str) -> str:
 
 
 def _or_none(sections: list[str], t: Translate) -> list[str]:
-    """A heading followed by nothing gets `(none)` under it."""
+    """A bare heading followed by nothing gets `(none)` under it (a record page is a heading
+    with its body)."""
     shown: list[str] = []
     for index, section in enumerate(sections):
         shown.append(section)
         after = sections[index + 1] if index + 1 < len(sections) else "## "
-        if section.startswith("## ") and after.startswith("## "):
+        if section.startswith("## ") and "\n" not in section and after.startswith("## "):
             shown.append(t("wiki.conclusion.none"))
     return shown
 

@@ -229,7 +229,7 @@ def claim_table(debate: Debate, t: Translate) -> str:
     rows = [f"| {' | '.join(head)} |", "|---|---|---|---|"]
     for claim in debate.moderation.claims:
         holders = ", ".join(participant_name(debate, h, t) for h in claim.holders) or "-"
-        cells = (claim.id, claim.text, holders, claim.status.value)
+        cells = (claim.id, claim.text, holders, t(f"claims.{claim.status.value}"))
         rows.append("| " + " | ".join(_cell(c) for c in cells) + " |")
     return _neutral("\n".join(rows))
 
