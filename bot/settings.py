@@ -286,6 +286,18 @@ def load_settings(env_file: str | Path | None = ".env", *, explicit: bool = Fals
     return settings
 
 
+def one_setting(name: str, value: str) -> Any:
+    """`value` read as the setting `name` is (its validators: `PT_BR` is pt-BR), without
+    reading any other setting; SettingsError with the very line `run` prints if invalid."""
+    try:
+        checked = Settings.__pydantic_validator__.validate_assignment(
+            Settings.model_construct(), name, value
+        )
+    except ValidationError as exc:
+        raise SettingsError(*describe_errors(exc, Settings.model_fields)) from None
+    return getattr(checked, name)
+
+
 def settings_from_option(env_file: str | None) -> Settings:
     """The settings from `--env-file` (which must exist when given) or `.env` (if present)."""
     return load_settings(".env" if env_file is None else env_file, explicit=env_file is not None)
