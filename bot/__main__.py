@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 from bot.console.cli import add_parser as add_console
 from bot.console.cli import run_console_command
@@ -66,12 +67,24 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return run_command(settings, serve_worker if args.command == "worker" else serve)
     except SettingsError as exc:
-        for line in exc.lines:  # one line per setting, no traceback
+        for line in (*_no_env_file(args), *exc.lines):  # one line per setting, no traceback
             print(f"debate-room: {line}", file=sys.stderr)  # noqa: T201  # before logging is set up: one line per setting
         return EXIT_SETTINGS
     except DatabaseError as exc:
         print(f"debate-room: {exc}", file=sys.stderr)  # noqa: T201  # one line, no traceback
         return EXIT_SETTINGS
+
+
+def _no_env_file(args: argparse.Namespace) -> tuple[str, ...]:
+    """Why the settings may be missing: no `.env` where the command ran (only said when the
+    settings are refused: in Docker they come from the environment, with no file at all)."""
+    if args.env_file is not None or args.command in TERMINALS or Path(".env").is_file():
+        return ()
+    here = Path.cwd()
+    return (
+        f"no .env in {here} (settings come from the environment only); "
+        "copy .env.example to .env and fill it in, or pass --env-file",
+    )
 
 
 def _require_run_settings(settings: Settings) -> None:

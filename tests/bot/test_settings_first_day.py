@@ -192,3 +192,27 @@ def test_a_participants_name_or_persona_past_the_limit_stops_start_up_naming_it(
     line = problems(monkeypatch, tmp_path, PARTICIPANTS=roster)["PARTICIPANTS"]
     assert f"at most {MAX_LABEL_CHARS}" in line
     assert len(line) < 400  # the 3,000 characters are not repeated back
+
+
+@pytest.mark.parametrize("with_file", [False, True])
+def test_run_refused_without_a_dot_env_says_none_was_found(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    with_file: bool,
+) -> None:
+    """`run` from a folder with no `.env` says so first (where it looked, how to make one);
+    with a `.env` there, the refusal names only the settings."""
+    from bot.__main__ import EXIT_SETTINGS, main  # noqa: PLC0415
+
+    for name in list(os.environ):
+        if name.startswith(("DISCORD_", "GEMINI_")):
+            monkeypatch.delenv(name)
+    monkeypatch.chdir(tmp_path)
+    if with_file:
+        (tmp_path / ".env").write_text("MAX_ROUNDS=3\n", encoding="utf-8")
+    assert main(["run"]) == EXIT_SETTINGS
+    lines = capsys.readouterr().err.splitlines()
+    said_none = f"debate-room: no .env in {tmp_path} (settings come from the environment only)"
+    assert lines[0].startswith(said_none) is not with_file
+    assert any("DISCORD_TOKEN is not set" in line for line in lines)
