@@ -158,6 +158,9 @@ class Settings(BaseSettings):
         2.0, gt=0, le=HOUR_SECONDS
     )  # the fallback when no NOTIFY wakes a worker
     GATEWAY_ONLY: bool = False  # needs DATABASE_URL (checked after it: fields go in order)
+    # Refused settings make `run` and `worker` wait (saying what to fix) instead of exiting 2:
+    # under a restart policy (docker-compose.yml sets it), an exit would only loop.
+    WAIT_ON_BAD_SETTINGS: bool = False
 
     @model_validator(mode="before")
     @classmethod

@@ -216,3 +216,40 @@ def test_run_refused_without_a_dot_env_says_none_was_found(
     said_none = f"debate-room: no .env in {tmp_path} (settings come from the environment only)"
     assert lines[0].startswith(said_none) is not with_file
     assert any("DISCORD_TOKEN is not set" in line for line in lines)
+
+
+async def test_refused_settings_wait_for_a_stop_under_a_restart_policy(tmp_path: Path) -> None:
+    """With WAIT_ON_BAD_SETTINGS (docker-compose.yml sets it), `run` on a blank key prints
+    what is wrong and what to do, then waits, not exiting into a restart loop; a stop ends
+    it cleanly (exit 0)."""
+    import asyncio  # noqa: PLC0415
+    import signal  # noqa: PLC0415
+
+    from bot.__main__ import WAITING  # noqa: PLC0415
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "GEMINI_"))}
+    env |= {
+        "PYTHONPATH": str(Path(__file__).resolve().parents[2]),
+        "WAIT_ON_BAD_SETTINGS": "true",
+        "WIKIJS_URL": "http://wiki:3000",  # and WIKIJS_API_KEY still blank, as on a first start
+    }
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", "run", cwd=tmp_path, env=env, stderr=subprocess.PIPE
+    )
+    assert process.stderr is not None
+    said: list[str] = []
+    try:
+        async with asyncio.timeout(60):
+            while not said or WAITING not in said[-1]:
+                line = await process.stderr.readline()
+                assert line, f"exited instead of waiting: {said}"
+                said.append(line.decode())
+        assert process.returncode is None  # still there, waiting
+        assert any(line.startswith("debate-room: WIKIJS_API_KEY") for line in said), said
+        process.send_signal(signal.SIGTERM)
+        async with asyncio.timeout(30):
+            assert await process.wait() == 0
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()

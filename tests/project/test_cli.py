@@ -19,6 +19,9 @@ def run(args: list[str], tmp_path: Path, **env: str) -> subprocess.CompletedProc
         if not k.startswith(("DISCORD_", "GEMINI_", "WIKIJS_", "CLAUDE_", "DEBATE_"))
     }
     clean |= {"DATABASE_PATH": str(tmp_path / "db.sqlite3"), **env}
+    # A newcomer's .env (empty: the settings under test come from `env`); without one, a
+    # refusal says first that none was found (tests/bot/test_settings_first_day.py).
+    (tmp_path / ".env").touch(exist_ok=True)
     return subprocess.run(
         [sys.executable, "-m", "bot", *args],
         cwd=tmp_path,

@@ -130,7 +130,11 @@ def service(name: str) -> str:
 
 def test_postgres_has_a_healthcheck_and_the_bot_and_worker_wait_for_it() -> None:
     db = service("db")
-    assert re.search(r"healthcheck:.*test: \[\"CMD-SHELL\", \"pg_isready ", db, re.DOTALL)
+    # Over TCP (-h): during the first start's init scripts PostgreSQL listens on its socket
+    # only, so a socket check passes before the bot and Wiki.js can connect.
+    assert re.search(
+        r"healthcheck:.*test: \[\"CMD-SHELL\", \"pg_isready -h 127\.0\.0\.1 ", db, re.DOTALL
+    )
     for name in ("bot", "worker", "wiki"):
         waits = re.search(
             r"depends_on:\n\s+(?:\w+:\n(?:\s{8}.*\n)+\s+)*db:\n\s+condition: (\S+)", service(name)
@@ -154,3 +158,12 @@ def test_compose_documents_the_public_wiki_address() -> None:
     bot = service("bot")
     assert "WIKIJS_URL: http://wiki:3000" in bot and "WIKI_PUBLIC_URL" in bot
     assert "WIKI_PUBLIC_URL" in text(".env.example")
+
+
+def test_the_bot_and_worker_wait_on_bad_settings_instead_of_restarting() -> None:
+    """On the first `up -d` WIKIJS_API_KEY is still blank: under `restart: unless-stopped` an
+    exit would loop, so both wait and say what to do (and the README tells where to look)."""
+    for name in ("bot", "worker"):
+        block = service(name)
+        assert 'WAIT_ON_BAD_SETTINGS: "true"' in block and "restart: unless-stopped" in block
+    assert "docker compose logs bot" in text("README.md")
