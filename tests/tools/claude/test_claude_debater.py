@@ -17,6 +17,7 @@ from handlers.ports import DebaterError, TurnRequest
 from tests.fakes.fake_anthropic import FakeAnthropic, processes_with_env
 from tests.tools.claude.conftest import add_debate
 from tools.claude.debater import ClaudeCliError, ClaudeCodeDebater
+from tools.pinned_clis import CLAUDE_PACKAGE, pinned
 from tools.store.db import Database
 from tools.store.sessions import AgentSessions, forget_expired_sessions, schedule_session_expiry
 
@@ -224,6 +225,8 @@ async def test_doctor_reports_a_missing_claude(tmp_path: Path) -> None:
     settings = Settings(CLAUDE_BIN=str(tmp_path / "no-claude"), _env_file=None)
     check = await check_claude(settings)
     assert check.status is Status.FAILING and "not found" in check.detail
+    claude = pinned(CLAUDE_PACKAGE)["version"]  # the version the tests ran against
+    assert f"install it: npm install -g @anthropic-ai/claude-code@{claude}" in check.detail
     assert check_claude in all_checks()
 
 
