@@ -181,10 +181,12 @@ def test_the_invite_url_holds_every_permission_the_bot_uses_and_pin_messages() -
     assert not granted.administrator and value == REQUIRED.value
 
 
-def test_the_readme_shows_no_hand_written_permission_integer() -> None:
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
-    assert "309237771264" not in readme and "permissions=" not in readme
-    assert "debate-room doctor" in readme
+def test_the_docs_show_no_hand_written_permission_integer() -> None:
+    root = Path(__file__).resolve().parents[2]
+    for page in (root / "README.md", *sorted((root / "docs").glob("*.md"))):
+        text = page.read_text(encoding="utf-8")
+        assert "309237771264" not in text and "permissions=" not in text, page.name
+    assert "debate-room doctor" in (root / "README.md").read_text(encoding="utf-8")
 
 
 def test_doctor_lines_hold_no_object_reprs() -> None:
