@@ -122,6 +122,10 @@ class Settings(BaseSettings):
     """The adversarial mid-tier on Claude: Advocate, Challenger, Reconciler below FULL."""
     CLAUDE_MODEL_TOP: str = "opus"
     """The adversarial top-tier on Claude: the FULL Reconciler."""
+    CLAUDE_FALLBACK_MODEL: str = ""
+    """The models a Claude seat falls back to when its model is busy or unavailable
+    (`--fallback-model`, comma-separated in order): `sonnet` for every Claude seat, or per
+    seat `claude=sonnet;critic=haiku,sonnet` (seat ids of PARTICIPANTS); empty = none."""
     CLAUDE_WORKDIR: Home | None = None
     """A fixed working folder (resume is scoped to it)."""
     CLAUDE_TIMEOUT_SECONDS: float = Field(900, gt=0, le=DAY_SECONDS)
@@ -339,6 +343,12 @@ class Settings(BaseSettings):
         wanted = value.strip().lower().replace("_", "-")
         return {"pt-br": "pt-BR"}.get(wanted, wanted)
 
+    @field_validator("CLAUDE_FALLBACK_MODEL")
+    @classmethod
+    def _fallbacks(cls, value: str) -> str:
+        fallback_models(value)
+        return value
+
     @field_validator("CLAUDE_TOOLS")
     @classmethod
     def _read_only_tools(cls, value: str) -> str:
@@ -377,3 +387,25 @@ def one_setting(name: str, value: str) -> Any:
 def settings_from_option(env_file: str | None) -> Settings:
     """The settings from `--env-file` (which must exist when given) or `.env` (if present)."""
     return load_settings(".env" if env_file is None else env_file, explicit=env_file is not None)
+
+
+def fallback_models(value: str) -> dict[str, str]:
+    """CLAUDE_FALLBACK_MODEL read as seat id -> models ("" for every seat); ValueError for
+    an entry that is not `models` or `seat=models`."""
+    value = value.strip()
+    if not value:
+        return {}
+    if "=" not in value:
+        return {"": _models(value)}
+    found: dict[str, str] = {}
+    for entry in filter(None, (part.strip() for part in value.split(";"))):
+        seat, sep, models = entry.partition("=")
+        if not sep or not seat.strip() or not models.strip():
+            raise ValueError(f"{entry!r} is not seat=models (e.g. critic=haiku,sonnet)")
+        found[seat.strip().lower()] = _models(models)
+    return found
+
+
+def _models(value: str) -> str:
+    """A comma-separated list of model names, spaces dropped."""
+    return ",".join(name.strip() for name in value.split(",") if name.strip())

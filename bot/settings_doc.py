@@ -73,7 +73,7 @@ def sections(example: str) -> list[Section]:
 def default_of(info: FieldInfo) -> str:
     """A setting's default as a person writes it ('—': none)."""
     value = info.default
-    if value is None or value == () or info.is_required():
+    if value is None or value in ((), "") or info.is_required():
         return "—"
     if isinstance(value, bool):
         return str(value).lower()

@@ -89,6 +89,7 @@ class FailureKind(enum.StrEnum):
     EMPTY = "empty"  # the call succeeded but carried no text: never an empty turn
     LIMIT = "limit"  # a usage limit that resets at a known time: the debate pauses until then
     CREDITS = "credits"  # refused until the people act (usage credits off): the seat stops
+    BUDGET = "budget"  # stopped at what is left of the people's dollar budget: they decide
 
     @property
     def is_transient(self) -> bool:

@@ -65,6 +65,29 @@ def progress(show: Callable[[str], None]) -> Callable[[list[str]], None]:
     return on_lines
 
 
+def streamed_text(stdout: str) -> str:
+    """Everything the main conversation wrote as text, over all its messages."""
+    streamed = TextSoFar()
+    for line in stdout.splitlines():
+        streamed.feed(line)
+    return streamed.text
+
+
+def reply_text(result: str | None, structured: str | None, stdout: str, *, schema: bool) -> str:
+    """The reply as the turn records it, every character the model wrote kept:
+    - structured output (`structured`, the CLI's validated JSON text): that JSON, in a fenced
+      block under whatever the model wrote before calling for it;
+    - a schema asked but not satisfied, or a call the dollar cap stopped (no `result`):
+      all it wrote, every message (the format's own parser reads it);
+    - else the CLI's `result`, the final message."""
+    if structured is not None:
+        before = streamed_text(stdout).strip()
+        return f"{before}\n\n```json\n{structured}\n```" if before else structured
+    if schema or result is None:
+        return streamed_text(stdout) or (result or "")
+    return result
+
+
 def result_line(stdout: str) -> str:
     """The stream's last `result` line (the record), or the whole stdout if it has none."""
     return last_event(stdout, "result")[0] or stdout
