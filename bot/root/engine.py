@@ -153,6 +153,7 @@ def cli_debater(backend: Backend, settings: Settings, tables: Tables, root: Path
             workdir=settings.CLAUDE_WORKDIR,
             keep_api_key=settings.CLAUDE_KEEP_API_KEY,
             fallback_models=fallback_models(settings.CLAUDE_FALLBACK_MODEL),
+            structured=settings.CLAUDE_STRUCTURED_OUTPUT,
         )
     model = settings.GEMINI_DEBATER_MODEL
     return gemini_cli_debater(settings, tables, model, root / "gemini-cli", participant=GEMINI)

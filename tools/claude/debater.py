@@ -82,6 +82,7 @@ class ClaudeCodeDebater(CliDebater):
         keep_api_key: bool = False,
         grace_s: float = 5.0,
         fallback_models: Mapping[str, str] | None = None,
+        structured: bool = False,
     ) -> None:
         names = read_only_tools(tools)
         super().__init__(
@@ -98,6 +99,9 @@ class ClaudeCodeDebater(CliDebater):
         # Per seat (its id; "" for every seat): the models the CLI falls back to when the
         # main one is busy or unavailable (CLAUDE_FALLBACK_MODEL).
         self._fallback = dict(fallback_models or {})
+        # Ask the CLI to validate the reply's shape (`--json-schema`): the answer then comes
+        # through a tool call, which the thread cannot show live as it is written.
+        self._structured = structured
         self._tools = ",".join(names)
         self._web_tools = [t for t in names if t in WEB_TOOLS]
         self._workdir_root = workdir_root
@@ -118,16 +122,16 @@ class ClaudeCodeDebater(CliDebater):
         `system` (the debate's language's) over the system prompt; the seat's fallback models;
         the reply's JSON Schema, which the CLI validates itself; the most the call may spend.
 
-        Read-only, by the CLI's own flags besides our tool list: `--restricted` removes the
-        tools that run commands or code and ignores the settings files (whose hooks and
-        permissions could add them back), `--permission-prompts none` denies whatever would
-        ask for a permission; `--tools` still names only CLAUDE_TOOLS, which refuses a write
-        tool at start-up."""
+        Read-only, by the CLI's own flag besides our tool list: `--permission-prompts none`
+        denies whatever would ask for a permission (a write, a command, a read outside the
+        working folder); `--tools` names only CLAUDE_TOOLS, which refuses a write tool at
+        start-up. Not `--restricted`: it also ignores the settings files, where a login by
+        `apiKeyHelper` lives."""
         argv = [self._binary, "-p", "--output-format", "stream-json", "--verbose"]
         argv += ["--include-partial-messages"]
         argv += ["--system-prompt", system or self._system_prompt, "--tools", self._tools]
         argv += ["--permission-mode", "default", "--strict-mcp-config"]
-        argv += ["--restricted", "--permission-prompts", "none"]
+        argv += ["--permission-prompts", "none"]
         if self._web_tools:
             argv += ["--allowedTools", ",".join(self._web_tools)]
         if model or self._model:
@@ -163,7 +167,7 @@ class ClaudeCodeDebater(CliDebater):
             request.model,
             request.system_prompt,
             seat=request.participant,
-            schema=request.reply_schema,
+            schema=request.reply_schema if self._structured else "",
             budget_usd=request.budget_usd,
         )
 
@@ -181,7 +185,7 @@ class ClaudeCodeDebater(CliDebater):
         parsed, failure = classify(run.exit_code, run.stdout, run.stderr, time.time())
         if parsed is None:
             return None, failure
-        schema = bool(request.reply_schema)
+        schema = bool(request.reply_schema and self._structured)
         text = reply_text(parsed.result, parsed.structured, run.stdout, schema=schema)
         if failure is not None and failure.kind is FailureKind.BUDGET and text:
             failure = None  # it answered before the cap stopped it: the answer is kept whole

