@@ -4,18 +4,26 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
+import signal
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 from bot.console.cli import add_parser as add_console
 from bot.console.cli import run_console_command
 from bot.demo.cli import add_parser as add_demo
 from bot.demo.cli import run_demo_command
 from bot.required import missing_for_run
-from bot.settings import Settings, SettingsError, settings_from_option
+from bot.settings import Settings, SettingsError, one_setting, settings_from_option
 from tools.store.db import DatabaseError
 
 EXIT_SETTINGS = 2
+SERVERS = (None, "run", "worker")  # the long-running commands (none named: `run`)
+WAITING = (
+    "waiting instead of exiting (WAIT_ON_BAD_SETTINGS): fix the settings above in .env, then "
+    "run `docker compose up -d` again, which recreates this container with them"
+)
 # The terminal's commands: each reads its own settings (the demo none at all).
 TERMINALS: dict[str, Callable[[argparse.Namespace], int]] = {
     "console": run_console_command,
@@ -66,12 +74,47 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return run_command(settings, serve_worker if args.command == "worker" else serve)
     except SettingsError as exc:
-        for line in exc.lines:  # one line per setting, no traceback
+        for line in (*_no_env_file(args), *exc.lines):  # one line per setting, no traceback
             print(f"debate-room: {line}", file=sys.stderr)  # noqa: T201  # before logging is set up: one line per setting
+        if args.command in SERVERS and _waits_on_bad_settings():
+            return _wait_for_new_settings()
         return EXIT_SETTINGS
     except DatabaseError as exc:
         print(f"debate-room: {exc}", file=sys.stderr)  # noqa: T201  # one line, no traceback
         return EXIT_SETTINGS
+
+
+def _no_env_file(args: argparse.Namespace) -> tuple[str, ...]:
+    """Why the settings may be missing: no `.env` where the command ran (only said when the
+    settings are refused: in Docker they come from the environment, with no file at all)."""
+    if args.env_file is not None or args.command in TERMINALS or Path(".env").is_file():
+        return ()
+    here = Path.cwd()
+    return (
+        f"no .env in {here} (settings come from the environment only); "
+        "copy .env.example to .env and fill it in, or pass --env-file",
+    )
+
+
+def _waits_on_bad_settings() -> bool:
+    """WAIT_ON_BAD_SETTINGS from the environment (the settings themselves were refused, so
+    it is read alone); a value it cannot read is no."""
+    value = os.environ.get("WAIT_ON_BAD_SETTINGS", "").strip()
+    try:
+        return bool(value) and bool(one_setting("WAIT_ON_BAD_SETTINGS", value))
+    except SettingsError:
+        return False
+
+
+def _wait_for_new_settings() -> int:
+    """Say what to do, then block until the process is told to stop (exit 0): a container
+    that exits on a blank key only loops under its restart policy, and a running process
+    never sees a changed .env."""
+    stops = {signal.SIGTERM, signal.SIGINT}
+    signal.pthread_sigmask(signal.SIG_BLOCK, stops)  # before saying so: a stop is never missed
+    print(f"debate-room: {WAITING}", file=sys.stderr, flush=True)  # noqa: T201  # no logging yet
+    signal.sigwait(stops)
+    return 0
 
 
 def _require_run_settings(settings: Settings) -> None:

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import shutil
 from collections.abc import Awaitable, Callable, Mapping
+from pathlib import Path
+from urllib.parse import urlsplit
 
 from bot.discord.doctor import check_discord
 from bot.required import WITHOUT_AG, missing_for_run
@@ -15,9 +18,11 @@ from handlers.core.model import Backend
 from tools.checks import Check, Status
 from tools.claude.doctor import check_claude_cli, check_node_version
 from tools.gemini.core import ModeratorError
+from tools.pinned_clis import GEMINI_PACKAGE, install_command
 from tools.store.db import DatabaseError
 from tools.store.schema import schema_versions
 from tools.wiki.backends import WikiError
+from tools.wiki.local_files import cannot_write
 from tools.wiki.slug import SlugError, check_root
 
 __all__ = ["Check", "CheckFn", "Status", "all_checks", "run_doctor"]
@@ -27,6 +32,7 @@ CheckFn = Callable[[Settings], Awaitable[Check]]
 
 EXIT_MISSING = 2  # as `debate-room run` exits when a setting it needs is missing
 SETTINGS = "settings"
+IN_MEMORY = ":memory:"  # an SQLite database that never touches the disk
 PART = "moderator"
 # Since 2026-06-18 the Gemini CLI refuses Google AI Pro, Ultra and free personal accounts
 # (IneligibleTierError): an API key, or a Workspace account on a paid Code Assist edition.
@@ -47,15 +53,22 @@ async def check_settings(settings: Settings) -> Check:
 
 
 async def check_database(settings: Settings) -> Check:
-    """The database opens, and with it every pending migration is applied."""
+    """The database answers and its schema is one this release can run on; read only
+    (doctor writes nothing: `run` creates the file and applies the migrations)."""
     try:
         versions, expected = await schema_versions(settings.database_target)
     except DatabaseError as exc:
         return Check("database", Status.FAILING, str(exc))
     shown = settings.database_shown
+    if versions is None:  # an SQLite file not made yet: can `run` make it there?
+        why = await asyncio.to_thread(cannot_write, Path(settings.database_target).parent)
+        if why:
+            return Check("database", Status.FAILING, f"{shown}: `run` cannot create it: {why}")
+        return Check("database", Status.OK, f"{shown}: not created yet (`run` creates it)")
     missing = sorted(set(expected) - set(versions))
     if missing:
-        return Check("database", Status.FAILING, f"{shown}: migrations {missing} not applied")
+        text = f"{shown}: migrations {missing} not applied yet (`run` applies them at start)"
+        return Check("database", Status.WARNING, text)
     newer = sorted(set(versions) - set(expected))
     if newer:
         text = f"{shown}: schema {newer} is newer than this release knows (upgrade the bot)"
@@ -79,7 +92,8 @@ async def check_participants(settings: Settings) -> Check:
         return Check(
             "participants",
             Status.FAILING,
-            f"{who}: gemini-cli needs the Gemini CLI, {settings.GEMINI_CLI_BIN} is not found",
+            f"{who}: gemini-cli needs the Gemini CLI, {settings.GEMINI_CLI_BIN} is not found; "
+            f"install it: {install_command(GEMINI_PACKAGE)}",
             (GEMINI_CLI_ACCOUNTS,),
         )
     if settings.GEMINI_API_KEY is None:  # it may still work, with a Standard/Enterprise login
@@ -113,16 +127,36 @@ async def check_wiki(settings: Settings) -> Check:
         return Check("wiki", Status.FAILING, exc.message)
     finally:
         await backend.aclose()
+    if settings.WIKIJS_URL and not settings.WIKI_PUBLIC_URL and internal(settings.WIKIJS_URL):
+        said = (
+            f"{detail}; the links posted to Discord would start with {settings.WIKIJS_URL}, "
+            "an address only this machine or network reaches: set WIKI_PUBLIC_URL to the "
+            "address people open"
+        )
+        return Check("wiki", Status.WARNING, said)
     return Check("wiki", Status.OK, detail)
 
 
+def internal(url: str) -> bool:
+    """True if people elsewhere could not open `url`: a loopback or private address, or a
+    name without a dot (`wiki`, a compose service) or under .local / .internal / .lan."""
+    host = (urlsplit(url).hostname or "").rstrip(".").lower()
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return "." not in host or host.endswith((".local", ".internal", ".lan", ".localhost"))
+    return not address.is_global
+
+
 async def check_moderator(settings: Settings) -> Check:
-    """Ask the configured Gemini backend one tiny question; the request counts in the budget."""
+    """Ask the configured Gemini backend one tiny question, counted in the daily budget of
+    the bot's database when there is one on the current schema (doctor makes no database:
+    without one the count is kept in memory, and one request is no debate's spending)."""
     backend = settings.MODERATOR_BACKEND
     if backend == "api" and settings.GEMINI_API_KEY is None:
         return Check(PART, Status.MISSING, "GEMINI_API_KEY is not set (MODERATOR_BACKEND=api)")
     try:
-        tables = await Tables.open(settings.database_target)
+        tables = await Tables.open(await _counting_database(settings))
     except DatabaseError as exc:
         return Check(PART, Status.FAILING, f"cannot count the request: {exc}")
     moderator = build_moderator(settings, tables, asyncio.sleep)
@@ -135,6 +169,14 @@ async def check_moderator(settings: Settings) -> Check:
         await moderator.aclose()
         await tables.close()
     return Check(PART, Status.OK, f"{backend}: {detail}")
+
+
+async def _counting_database(settings: Settings) -> str:
+    """Where the doctor's request is counted: the bot's database if it exists with every
+    migration applied (counting then writes one row, creating nothing), else memory."""
+    versions, expected = await schema_versions(settings.database_target)
+    current = versions is not None and set(expected) <= set(versions)
+    return settings.database_target if current else IN_MEMORY
 
 
 def all_checks() -> list[CheckFn]:

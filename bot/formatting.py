@@ -158,7 +158,7 @@ def pause_area(debate: Debate) -> str:
     """The locale area of a pause's words and buttons."""
     if debate.people.paused in LIMIT_PAUSES:
         return "limits"
-    return "budget" if debate.people.paused == "budget" else "convergence"
+    return "budget" if debate.people.paused in ("budget", "spent") else "convergence"
 
 
 def pause_words(
@@ -171,7 +171,8 @@ def pause_words(
         return t(f"limits.title_{debate.people.paused}"), t(
             f"limits.body_{debate.people.paused}", at=at
         )
-    if area == "budget" and debate.spend.over(debate.spend.cost_usd):
+    dollars = debate.people.paused == "spent" or debate.spend.over(debate.spend.cost_usd)
+    if area == "budget" and dollars:
         usd, spent = f"{debate.spend.budget_usd:.2f}", f"{debate.spend.cost_usd:.2f}"
         return t("budget.title"), t("budget.body_usd", usd=usd, cost=spent)
     if area == "budget":

@@ -261,13 +261,18 @@ class EffectRunner:
                 compose_turn_prompt, debate, ask, shown, language, people, person=True
             ),
             system_prompt=participant_system_prompt(language),
+            budget_usd=left_of_budget(debate),
+            reply_schema=format_named(debate.setup.format).reply_schema(debate, ask),
         )
         async with contextlib.AsyncExitStack() as stack:
             await stack.enter_async_context(working)
             try:
                 output = await debater.speak(request)
             except DebaterError as exc:
-                return DebaterFailed(ask.seat, ask.turn, exc.kind, exc.detail, exc.retry_after)
+                cost = exc.cost_usd
+                return DebaterFailed(
+                    ask.seat, ask.turn, exc.kind, exc.detail, exc.retry_after, cost
+                )
             ending = stack.pop_all()  # the working indicator now ends with what runs to the end
         # The answer is paid for: a step that ends the ask from here on (a Stop) no longer
         # loses it; the engine keeps it as a late answer (handlers.core.turns.steps.late_reply).
@@ -369,3 +374,12 @@ async def parsed_by_contract(debate: Debate, output: DebaterOutput) -> ParsedRep
     if output.parsed is not None and parse is parse_reply:
         return output.parsed
     return await parse_off_loop(output.text, parse)
+
+
+def left_of_budget(debate: Debate) -> float | None:
+    """What a turn may still spend of the people's dollar budget (None: no dollar budget).
+    Spent already (a round runs to its end before the budget's pause): nothing, so a capped
+    backend stops at once and the people decide."""
+    if debate.spend.budget_usd <= 0:
+        return None
+    return max(0.0, debate.spend.budget_usd - debate.spend.cost_usd)

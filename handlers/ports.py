@@ -41,6 +41,12 @@ class TurnRequest:
     persona: str = ""  # the participant's role, if any
     model: str = ""  # the participant's own model, if set (else the backend's)
     system_prompt: str = ""  # the debaters' rules in the debate's language ('': the debater's)
+    # The reply's shape as a JSON Schema (JSON text; '': the format's own parser only): a
+    # backend that validates structured output itself (the claude CLI) asks for it.
+    reply_schema: str = ""
+    # The most this turn may spend, in dollars: what is left of the people's budget (None:
+    # no dollar budget). A backend that can cap a call (the claude CLI) stops there.
+    budget_usd: float | None = None
     # Progress: called with the reply's whole text so far as it is written (a streaming
     # backend calls it often; it must return at once). Never the record: `speak` returns that.
     on_text: Callable[[str], None] | None = field(default=None, compare=False, repr=False)
@@ -75,12 +81,17 @@ class DebaterError(Exception):
     """A debater's turn failed; `kind` decides what the engine does next."""
 
     def __init__(
-        self, kind: FailureKind, detail: str = "", retry_after: float | None = None
+        self,
+        kind: FailureKind,
+        detail: str = "",
+        retry_after: float | None = None,
+        cost_usd: float = 0.0,
     ) -> None:
         super().__init__(f"{kind.value}: {detail}" if detail else kind.value)
         self.kind = kind
         self.detail = detail
         self.retry_after = retry_after
+        self.cost_usd = cost_usd  # what the failed call still cost (a budget's stop: the cap)
 
 
 class Debater(Protocol):

@@ -58,8 +58,11 @@ class CliDebater(ABC):
         """The argument list of one call (the prompt goes on stdin)."""
 
     @abstractmethod
-    def _read(self, run: CliRun) -> tuple[DebaterOutput | None, DebaterError | None]:
-        """What a finished run printed: its answer (with the session id), or why it failed."""
+    def _read(
+        self, run: CliRun, request: TurnRequest
+    ) -> tuple[DebaterOutput | None, DebaterError | None]:
+        """What a finished run of `request` printed: its answer (with the session id), or
+        why it failed."""
 
     @abstractmethod
     def _workdir(self, debate_id: int) -> Path:
@@ -84,7 +87,7 @@ class CliDebater(ABC):
             extra_env = self._prepare(workdir, request)
             async with self._slots:
                 run = await self._run(self._argv(resume, request), request, workdir, extra_env)
-            answer, failure = self._read(run)
+            answer, failure = self._read(run, request)
             session_id = answer.meta.session_id if answer is not None else None
             log.info(
                 "%s debate=%s turn=%s resume=%s exit=%s %.1fs %s",
@@ -122,6 +125,7 @@ class CliDebater(ABC):
             failure.retry_after if failure else None,
             exit_code=run.exit_code,
             stderr=self._redact(run.stderr)[-STDERR_LIMIT:],
+            cost_usd=failure.cost_usd if failure else 0.0,
         )
 
     async def _run(

@@ -36,8 +36,9 @@ class CliFailure(DebaterError):
         *,
         exit_code: int | None = None,
         stderr: str = "",
+        cost_usd: float = 0.0,
     ) -> None:
-        super().__init__(kind, detail, retry_after)
+        super().__init__(kind, detail, retry_after, cost_usd)
         self.exit_code = exit_code
         self.stderr = stderr
 

@@ -5,21 +5,29 @@ from __future__ import annotations
 
 import re
 
-from bot.formatting import offers_a_choice, option_label
+from bot.formatting import format_label, offers_a_choice, option_label
 from handlers.core.formats import card_options
 from handlers.core.formats.base import CardOption
-from handlers.core.i18n import Strings
+from handlers.core.i18n import LANGUAGES, Strings
 from handlers.core.model import Debate
 
 
 def format_in(text: str, offered: tuple[str, ...]) -> str:
-    """The format a typed number (as the card lists them, from 1) or name picks, if any."""
-    key = text.strip().casefold()
+    """The format a typed number (as the card lists them, from 1) or name picks, if any: its
+    own name (`ledger`) or the name the card shows in any of the bot's languages ("Claim
+    ledger", "주장 원장")."""
+    key = " ".join(text.split()).casefold()
     if len(offered) < 2:
         return ""
     if key.isdigit() and 1 <= int(key) <= len(offered):
         return offered[int(key) - 1]
-    return next((name for name in offered if name.casefold() == key), "")
+    return next((name for name in offered if key in _names_of(name)), "")
+
+
+def _names_of(name: str) -> set[str]:
+    """Every way a person may type the format `name`: itself and its shown names."""
+    shown = (format_label(Strings(language), name) for language in LANGUAGES)
+    return {name.casefold(), *(" ".join(label.split()).casefold() for label in shown)}
 
 
 _BUDGET = re.compile(r"(?:r|rounds?|라운드)\s*(\d{1,3})", re.IGNORECASE)

@@ -1,5 +1,5 @@
 """The command line of `debate-room demo` (argparse and the format registry only, loads fast).
-The demo reads no settings at all: no .env is needed."""
+The demo reads no settings file: no .env is needed (only LANGUAGE, from the environment)."""
 
 from __future__ import annotations
 
@@ -61,11 +61,17 @@ def run_demo_command(args: argparse.Namespace) -> int:
     from bot.demo.runner import run_demo  # noqa: PLC0415  # rich and the engine load here
     from bot.settings_checks import require_writable  # noqa: PLC0415  # the command line loads fast
 
+    language = args.language or _language_setting()  # refused before anything is written
     require_writable(args.out, "--out", "choose a folder you can write with --out")
-    language = args.language or os.environ.get("LANGUAGE", "")
     return run_demo(
-        out=args.out,
-        pace_s=max(0.0, args.pace),
-        format_name=args.format,
-        language=language if language in LANGUAGES else "ko",
+        out=args.out, pace_s=max(0.0, args.pace), format_name=args.format, language=language
     )
+
+
+def _language_setting() -> str:
+    """LANGUAGE from the environment, read as `run` reads it (`LANGUAGE=fr` is refused with
+    run's own line, exit 2), else ko."""
+    from bot.settings import one_setting  # noqa: PLC0415  # pydantic loads only to run
+
+    value = os.environ.get("LANGUAGE", "").strip()
+    return str(one_setting("LANGUAGE", value)) if value else "ko"

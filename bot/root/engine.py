@@ -16,7 +16,7 @@ from typing import Generic, TypeVar
 
 from bot.root.tables import Tables
 from bot.root.timers import TimerDriver
-from bot.settings import Settings, SettingsError
+from bot.settings import Settings, SettingsError, fallback_models
 from handlers.core.formats import format_named, formats_for
 from handlers.core.i18n import Strings
 from handlers.core.model import AG, CLAUDE, GEMINI, Backend, Debate
@@ -153,6 +153,8 @@ def cli_debater(backend: Backend, settings: Settings, tables: Tables, root: Path
             workdir_root=root,
             workdir=settings.CLAUDE_WORKDIR,
             keep_api_key=settings.CLAUDE_KEEP_API_KEY,
+            fallback_models=fallback_models(settings.CLAUDE_FALLBACK_MODEL),
+            structured=settings.CLAUDE_STRUCTURED_OUTPUT,
         )
     model = settings.GEMINI_DEBATER_MODEL
     return gemini_cli_debater(settings, tables, model, root / "gemini-cli", participant=GEMINI)

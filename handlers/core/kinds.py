@@ -92,6 +92,7 @@ class FailureKind(enum.StrEnum):
     # The seat's conversation outgrew its model's context window (a long debate): asked again
     # in a fresh session, briefed on the debate so far; skipped if even that is too long.
     CONTEXT_FULL = "context_full"
+    BUDGET = "budget"  # stopped at what is left of the people's dollar budget: they decide
 
     @property
     def is_transient(self) -> bool:

@@ -10,6 +10,7 @@ import pytest
 from bot.doctor import check_database
 from bot.settings import Settings, SettingsError, load_settings
 from tools.checks import Status
+from tools.store.db import Database
 
 
 @pytest.mark.parametrize(
@@ -43,8 +44,16 @@ def test_the_url_selects_postgres_and_the_path_stays_the_default(tmp_path: Path)
     assert "pw@" not in repr(pg)
 
 
-async def test_doctor_checks_postgres(postgres_url: str) -> None:
-    check = await check_database(Settings.model_validate({"DATABASE_URL": postgres_url}))
+async def test_doctor_checks_postgres_reading_only(postgres_url: str) -> None:
+    """A fresh database is named as one `run` will migrate, and doctor leaves it as it was
+    (no migrations table); once migrated, its schema is named."""
+    config = Settings.model_validate({"DATABASE_URL": postgres_url})
+    fresh = await check_database(config)
+    assert fresh.status is Status.WARNING, fresh.detail
+    assert "not applied yet (`run` applies them at start)" in fresh.detail
+    assert await Database.read_versions(postgres_url) == []  # still no schema_migrations
+    await (await Database.open(postgres_url)).close()
+    check = await check_database(config)
     assert check.status is Status.OK, check.detail
     assert "127.0.0.1" in check.detail and "schema" in check.detail
 

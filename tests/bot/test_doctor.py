@@ -22,6 +22,7 @@ from tests.fakes.discord_loopback import redirected
 from tests.fakes.fake_discord import FakeDiscord
 from tools.checks import Check, Status, one_line
 from tools.claude.doctor import check_node_version, pinned_node_major
+from tools.pinned_clis import GEMINI_PACKAGE, pinned
 
 
 def settings(tmp_path: Path, **values: object) -> Settings:
@@ -91,6 +92,8 @@ async def test_the_participants_line_names_the_roster_and_what_it_lacks(tmp_path
     )
     failing = await check_participants(trio)
     assert failing.status is Status.FAILING and "no-such-gemini" in failing.detail
+    gemini = pinned(GEMINI_PACKAGE)["version"]  # the version the tests ran against
+    assert f"install it: npm install -g @google/gemini-cli@{gemini}" in failing.detail
     no_ag = await check_participants(settings(tmp_path, AG_USER_IDS=""))
     assert no_ag.status is Status.MISSING and "AG_USER_IDS" in no_ag.detail
 
@@ -178,10 +181,12 @@ def test_the_invite_url_holds_every_permission_the_bot_uses_and_pin_messages() -
     assert not granted.administrator and value == REQUIRED.value
 
 
-def test_the_readme_shows_no_hand_written_permission_integer() -> None:
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
-    assert "309237771264" not in readme and "permissions=" not in readme
-    assert "debate-room doctor" in readme
+def test_the_docs_show_no_hand_written_permission_integer() -> None:
+    root = Path(__file__).resolve().parents[2]
+    for page in (root / "README.md", *sorted((root / "docs").glob("*.md"))):
+        text = page.read_text(encoding="utf-8")
+        assert "309237771264" not in text and "permissions=" not in text, page.name
+    assert "debate-room doctor" in (root / "README.md").read_text(encoding="utf-8")
 
 
 def test_doctor_lines_hold_no_object_reprs() -> None:

@@ -192,3 +192,64 @@ def test_a_participants_name_or_persona_past_the_limit_stops_start_up_naming_it(
     line = problems(monkeypatch, tmp_path, PARTICIPANTS=roster)["PARTICIPANTS"]
     assert f"at most {MAX_LABEL_CHARS}" in line
     assert len(line) < 400  # the 3,000 characters are not repeated back
+
+
+@pytest.mark.parametrize("with_file", [False, True])
+def test_run_refused_without_a_dot_env_says_none_was_found(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    with_file: bool,
+) -> None:
+    """`run` from a folder with no `.env` says so first (where it looked, how to make one);
+    with a `.env` there, the refusal names only the settings."""
+    from bot.__main__ import EXIT_SETTINGS, main  # noqa: PLC0415
+
+    for name in list(os.environ):
+        if name.startswith(("DISCORD_", "GEMINI_")):
+            monkeypatch.delenv(name)
+    monkeypatch.chdir(tmp_path)
+    if with_file:
+        (tmp_path / ".env").write_text("MAX_ROUNDS=3\n", encoding="utf-8")
+    assert main(["run"]) == EXIT_SETTINGS
+    lines = capsys.readouterr().err.splitlines()
+    said_none = f"debate-room: no .env in {tmp_path} (settings come from the environment only)"
+    assert lines[0].startswith(said_none) is not with_file
+    assert any("DISCORD_TOKEN is not set" in line for line in lines)
+
+
+async def test_refused_settings_wait_for_a_stop_under_a_restart_policy(tmp_path: Path) -> None:
+    """With WAIT_ON_BAD_SETTINGS (docker-compose.yml sets it), `run` on a blank key prints
+    what is wrong and what to do, then waits, not exiting into a restart loop; a stop ends
+    it cleanly (exit 0)."""
+    import asyncio  # noqa: PLC0415
+    import signal  # noqa: PLC0415
+
+    from bot.__main__ import WAITING  # noqa: PLC0415
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "GEMINI_"))}
+    env |= {
+        "PYTHONPATH": str(Path(__file__).resolve().parents[2]),
+        "WAIT_ON_BAD_SETTINGS": "true",
+        "WIKIJS_URL": "http://wiki:3000",  # and WIKIJS_API_KEY still blank, as on a first start
+    }
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", "run", cwd=tmp_path, env=env, stderr=subprocess.PIPE
+    )
+    assert process.stderr is not None
+    said: list[str] = []
+    try:
+        async with asyncio.timeout(60):
+            while not said or WAITING not in said[-1]:
+                line = await process.stderr.readline()
+                assert line, f"exited instead of waiting: {said}"
+                said.append(line.decode())
+        assert process.returncode is None  # still there, waiting
+        assert any(line.startswith("debate-room: WIKIJS_API_KEY") for line in said), said
+        process.send_signal(signal.SIGTERM)
+        async with asyncio.timeout(30):
+            assert await process.wait() == 0
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()

@@ -15,6 +15,9 @@ Stdlib only (a threaded http.server on port 0), controllable in process:
     fake.messages()                    # bodies of every POST /v1/messages, in order
     fake.stop()
 
+A request offering the StructuredOutput tool (`claude --json-schema`) gets a scripted reply's
+JSON object (in a ```json fence, or the whole reply) back through that tool, as a model would
+answer; a reply without one comes back as text.
 A prompt containing `CALL_TOOL <Name> <json>` gets a tool_use block back (as the reference fake),
 so the CLI's permission handling can be exercised; the next request carrying the tool_result gets
 "FAKE REPLY <n> got tool_result: ...".
@@ -48,6 +51,8 @@ _ERROR_TYPES = {
     529: "overloaded_error",
 }
 _TOOL_CALL = re.compile(r"CALL_TOOL\s+(\w+)\s+(\{.*\})", re.S)
+_JSON_FENCE = re.compile(r"```json\s*\n(.*?)\n\s*```", re.S)
+STRUCTURED = "StructuredOutput"  # the tool `claude --json-schema` offers the model
 
 
 @dataclass(frozen=True)
@@ -117,6 +122,9 @@ class FakeAnthropic:
         self.headers: dict[str, str] = {}  # sent with every answer (limit_headers, say)
         self.usage = {"input_tokens": 10, "output_tokens": 5}  # each reply's (sets its cost)
         self.delay_s = 0.0  # wait this long before each ok reply (a slow model)
+        # Given StructuredOutput (`--json-schema`), answer through it (False: a model that
+        # ignores it and writes text, which the CLI then asks for once more).
+        self.follows_schema = True
         # Streamed replies: text in deltas of this many characters (0: one delta), each sent
         # `stream_gap_s` after the last; `stream_hold_after` deltas, then wait for release().
         self.stream_chunk = 0
@@ -326,7 +334,7 @@ class _Handler(BaseHTTPRequestHandler):
         return request
 
     def _answer(self, request: Request, body: dict[str, Any], reply: str | None, n: int) -> None:
-        blocks, stop_reason = _reply_blocks(body, reply, n)
+        blocks, stop_reason = _reply_blocks(body, reply, n, follows_schema=self.fake.follows_schema)
         model = body.get("model", "claude-fake-1")
         usage = dict(self.fake.usage)
         if not body.get("stream"):
@@ -431,15 +439,19 @@ def text_of(content: Any) -> str:
     )
 
 
-def _reply_blocks(body: dict[str, Any], reply: str | None, n: int) -> tuple[list[Any], str]:
+def _reply_blocks(
+    body: dict[str, Any], reply: str | None, n: int, *, follows_schema: bool = True
+) -> tuple[list[Any], str]:
+    """The model's answer: to a tool's result, a text about it; to a `CALL_TOOL` prompt with
+    nothing scripted, that tool's call; given StructuredOutput (`--json-schema`) and
+    `follows_schema`, the reply through that tool; else the reply as text."""
     users = [m for m in body.get("messages") or [] if m.get("role") == "user"]
     content = users[-1].get("content") if users else None
-    results = [
-        b
-        for b in (content if isinstance(content, list) else [])
-        if isinstance(b, dict) and b.get("type") == "tool_result"
-    ]
-    if results:
+    blocks = [b for b in (content if isinstance(content, list) else []) if isinstance(b, dict)]
+    results = [b for b in blocks if b.get("type") == "tool_result"]
+    # A resumed session's next prompt may follow the last tool_result in the same message: the
+    # model then answers that prompt, not the tool.
+    if results and blocks[-1].get("type") == "tool_result":
         result = results[-1]
         flag = " (is_error)" if result.get("is_error") else ""
         text = f"FAKE REPLY {n} got tool_result{flag}: {text_of(result.get('content'))[:200]}"
@@ -454,7 +466,31 @@ def _reply_blocks(body: dict[str, Any], reply: str | None, n: int) -> tuple[list
             "input": tool_input,
         }
         return [block], "tool_use"
-    return [{"type": "text", "text": reply if reply is not None else f"FAKE REPLY {n}"}], "end_turn"
+    said = reply if reply is not None else f"FAKE REPLY {n}"
+    shaped = _structured(said) if follows_schema and _offers(body, STRUCTURED) else None
+    if shaped is not None:  # as a model given `--json-schema`: the object through the tool
+        before, fields = shaped
+        call = {"type": "tool_use", "id": f"toolu_fake_{n}", "name": STRUCTURED, "input": fields}
+        return [*([{"type": "text", "text": before}] if before else []), call], "tool_use"
+    return [{"type": "text", "text": said}], "end_turn"
+
+
+def _offers(body: dict[str, Any], name: str) -> bool:
+    """True if the request offers the model the tool `name`."""
+    return any(isinstance(t, dict) and t.get("name") == name for t in body.get("tools") or [])
+
+
+def _structured(reply: str) -> tuple[str, dict[str, Any]] | None:
+    """A scripted reply's JSON object (in a ```json fence, or the whole reply) and the text
+    before it, as a model answering through StructuredOutput would split them; None if the
+    reply is prose: then, as a model told to, it sends the prose as its `opinion`."""
+    fence = _JSON_FENCE.search(reply)
+    before, raw = (reply[: fence.start()].strip(), fence.group(1)) if fence else ("", reply)
+    try:
+        fields = json.loads(raw)
+    except ValueError:
+        return ("", {"opinion": reply}) if not fence else None
+    return (before, fields) if isinstance(fields, dict) else ("", {"opinion": reply})
 
 
 def _sse(

@@ -13,7 +13,8 @@ from handlers.core.events import (
     StopRequested,
     UserAnswered,
 )
-from handlers.core.model import Outcome, Phase
+from handlers.core.model import CLAUDE, FailureKind, Outcome, Phase
+from handlers.ports import DebaterError
 from tests.handlers.conftest import ALICE, BOB, CAROL, Rig, proposal
 
 
@@ -139,5 +140,39 @@ async def test_cost_per_seat_a_dollar_budget_pauses_like_the_round_budget(tmp_pa
         await rig.h.submit(made.id, BudgetDecided(ALICE, "conclude"))
         await idle(rig, made.id)
         assert (await rig.h.get(made.id)).ending.outcome is Outcome.MAX_ROUNDS
+    finally:
+        await rig.stop()
+
+
+async def test_a_turn_the_dollar_cap_stopped_pauses_for_the_people_and_is_asked_again(
+    tmp_path: Path,
+) -> None:
+    """Each turn is asked with what is left of the budget as its cap; one the cap stopped
+    before it wrote anything pauses the debate as the budget does (its cost counted), and
+    Extend asks that same turn again with the larger budget."""
+    rig = Rig(tmp_path / "cap.sqlite3", budget_usd=0.05)
+    await rig.start()
+    try:
+        stopped = DebaterError(FailureKind.BUDGET, "Reached maximum budget", cost_usd=0.04)
+        rig.debaters[CLAUDE].enqueue(stopped)
+        made = await rig.h.propose(proposal())
+        assert made is not None
+        await rig.h.submit(made.id, ProposalApproved(ALICE))
+        await idle(rig, made.id)
+        paused = await rig.h.get(made.id)
+        assert paused.phase is Phase.AWAITING_USER and paused.people.paused == "spent"
+        asked = [r for d in rig.debaters.values() for r in d.requests]
+        assert asked and all(r.budget_usd is not None and r.budget_usd <= 0.05 for r in asked)
+        assert paused.spend.of(CLAUDE) == 0.04  # the stopped call's cost is on its account
+        assert rig.room.budget_asks[-1][0] == made.id  # the budget's own buttons
+        claude_turn = next(a.turn for a in paused.floor.asked if a.participant == CLAUDE)
+
+        await rig.h.submit(made.id, BudgetDecided(ALICE, "extend"))
+        await idle(rig, made.id)
+        going = await rig.h.get(made.id)
+        assert going.spend.budget_usd > 0.05
+        again = [r for r in rig.debaters[CLAUDE].requests if r.turn == claude_turn]
+        assert len(again) == 2  # the stopped turn, asked once more
+        assert rig.room.turn_posts[(made.id, claude_turn)] == 1  # answered, posted once
     finally:
         await rig.stop()

@@ -19,6 +19,9 @@ def run(args: list[str], tmp_path: Path, **env: str) -> subprocess.CompletedProc
         if not k.startswith(("DISCORD_", "GEMINI_", "WIKIJS_", "CLAUDE_", "DEBATE_"))
     }
     clean |= {"DATABASE_PATH": str(tmp_path / "db.sqlite3"), **env}
+    # A newcomer's .env (empty: the settings under test come from `env`); without one, a
+    # refusal says first that none was found (tests/bot/test_settings_first_day.py).
+    (tmp_path / ".env").touch(exist_ok=True)
     return subprocess.run(
         [sys.executable, "-m", "bot", *args],
         cwd=tmp_path,
@@ -90,8 +93,9 @@ def test_help_lists_the_commands(tmp_path: Path) -> None:
 
 def test_doctor_reports_the_database(tmp_path: Path) -> None:
     result = run(["doctor"], tmp_path)
-    assert "database" in result.stdout and "ok" in result.stdout
-    assert (tmp_path / "db.sqlite3").exists()
+    line = next(x for x in result.stdout.splitlines() if x.startswith("database"))
+    assert line.split()[1] == "ok" and "not created yet" in line
+    assert not (tmp_path / "db.sqlite3").exists()  # `run` makes it, not doctor
 
 
 def test_doctor_fails_on_a_database_it_cannot_open(tmp_path: Path) -> None:
@@ -99,7 +103,7 @@ def test_doctor_fails_on_a_database_it_cannot_open(tmp_path: Path) -> None:
     result = run(["doctor"], tmp_path, DATABASE_PATH=str(tmp_path / "blocker" / "db.sqlite3"))
     assert result.returncode == 2  # no DISCORD_TOKEN here either: that exit status comes first
     line = next(x for x in result.stdout.splitlines() if x.startswith("database"))
-    assert "failing" in line
+    assert "failing" in line and "blocker is not a folder" in line
 
 
 def test_a_write_tool_for_claude_is_refused_in_one_line(tmp_path: Path) -> None:
@@ -186,3 +190,22 @@ def test_a_discord_it_cannot_reach_at_start_up_is_one_line(tmp_path: Path) -> No
     assert result.returncode == 1 and "Traceback" not in result.stderr
     errors = [line for line in result.stderr.splitlines() if "ERROR" in line]
     assert len(errors) == 1 and "cannot reach Discord" in errors[0]
+
+
+def test_doctor_writes_nothing(tmp_path: Path) -> None:
+    """doctor on a fresh folder creates no database, wiki folder or data folder: it says
+    what `run` will make instead."""
+    data = tmp_path / "data"
+    result = run(
+        ["doctor"],
+        tmp_path,
+        DATA_DIR=str(data),
+        LOCAL_WIKI_DIR=str(data / "wiki"),
+        DATABASE_PATH=str(data / "bot.sqlite3"),
+        PARTICIPANTS="claude:claude-cli,critic:claude-cli",
+    )
+    assert "Traceback" not in result.stderr, result.stderr
+    lines = {line.split()[0]: line for line in result.stdout.splitlines() if line[:1].isalpha()}
+    assert "not created yet (`run` creates it)" in lines["database"], result.stdout
+    assert "not made yet: the first page makes it" in lines["wiki"], result.stdout
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".env"]  # the test's own, empty

@@ -29,3 +29,17 @@ def test_every_setting_is_documented_with_its_default() -> None:
 def test_compose_only_settings_are_the_ones_compose_reads() -> None:
     compose = (ROOT / "docker-compose.yml").read_text(encoding="utf-8")
     assert set(re.findall(r"\$\{([A-Z_]+)", compose)) == COMPOSE_ONLY
+
+
+def test_every_setting_has_a_description_and_the_reference_is_current() -> None:
+    """docs/settings.md is generated from the settings class (`python -m bot.settings_doc`):
+    a setting without a description, or a reference older than the class, fails here."""
+    from bot.settings_doc import COMPOSE_ONLY as DOC_COMPOSE_ONLY  # noqa: PLC0415
+    from bot.settings_doc import EXAMPLE, REFERENCE, reference  # noqa: PLC0415
+
+    undescribed = [name for name, info in Settings.model_fields.items() if not info.description]
+    assert not undescribed, "add the string under each in bot/settings.py"
+    assert set(DOC_COMPOSE_ONLY) == COMPOSE_ONLY
+    text = reference(EXAMPLE.read_text(encoding="utf-8"))
+    assert all(f"| `{name}` |" in text for name in (*Settings.model_fields, *COMPOSE_ONLY))
+    assert REFERENCE.read_text(encoding="utf-8") == text, "run: python -m bot.settings_doc"

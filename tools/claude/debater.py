@@ -8,11 +8,11 @@ import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from handlers.core.model import CLAUDE, Backend, TurnMeta
+from handlers.core.model import CLAUDE, Backend, FailureKind, TurnMeta
 from handlers.core.spending.state import Window
 from handlers.ports import DebaterError, DebaterOutput, TurnRequest
 from tools.claude.output import classify, window_of
-from tools.claude.stream import progress, result_line
+from tools.claude.stream import progress, reply_text, result_line
 from tools.cli_debater import CliDebater
 from tools.cli_process import CliFailure, CliRun, cli_environment
 from tools.store.sessions import AgentSessions
@@ -81,6 +81,8 @@ class ClaudeCodeDebater(CliDebater):
         env: Mapping[str, str] | None = None,
         keep_api_key: bool = False,
         grace_s: float = 5.0,
+        fallback_models: Mapping[str, str] | None = None,
+        structured: bool = False,
     ) -> None:
         names = read_only_tools(tools)
         super().__init__(
@@ -94,25 +96,55 @@ class ClaudeCodeDebater(CliDebater):
         )
         self._system_prompt = system_prompt
         self._model = model
+        # Per seat (its id; "" for every seat): the models the CLI falls back to when the
+        # main one is busy or unavailable (CLAUDE_FALLBACK_MODEL).
+        self._fallback = dict(fallback_models or {})
+        # Ask the CLI to validate the reply's shape (`--json-schema`): the answer then comes
+        # through a tool call, which the thread cannot show live as it is written.
+        self._structured = structured
         self._tools = ",".join(names)
         self._web_tools = [t for t in names if t in WEB_TOOLS]
         self._workdir_root = workdir_root
         self._fixed_workdir = workdir
         self.window: Window | None = None  # the latest the CLI reported, for the next card
 
-    def command(self, session_id: str | None, model: str = "", system: str = "") -> list[str]:
+    def command(
+        self,
+        session_id: str | None,
+        model: str = "",
+        system: str = "",
+        *,
+        seat: str = "",
+        schema: str = "",
+        budget_usd: float | None = None,
+    ) -> list[str]:
         """The argument list of one call (the prompt goes on stdin); `model` over the default,
-        `system` (the debate's language's) over the system prompt."""
+        `system` (the debate's language's) over the system prompt; the seat's fallback models;
+        the reply's JSON Schema, which the CLI validates itself; the most the call may spend.
+
+        Read-only, by the CLI's own flag besides our tool list: `--permission-prompts none`
+        denies whatever would ask for a permission (a write, a command, a read outside the
+        working folder); `--tools` names only CLAUDE_TOOLS, which refuses a write tool at
+        start-up. Not `--restricted`: it also ignores the settings files, where a login by
+        `apiKeyHelper` lives."""
         argv = [self._binary, "-p", "--output-format", "stream-json", "--verbose"]
         argv += ["--include-partial-messages"]
         argv += ["--system-prompt", system or self._system_prompt, "--tools", self._tools]
         argv += ["--permission-mode", "default", "--strict-mcp-config"]
+        argv += ["--permission-prompts", "none"]
         if self._web_tools:
             argv += ["--allowedTools", ",".join(self._web_tools)]
         if model or self._model:
             argv += ["--model", model or self._model or ""]
+        fallback = self._fallback.get(seat) or self._fallback.get("", "")
+        if fallback:
+            argv += ["--fallback-model", fallback]
+        if schema:
+            argv += ["--json-schema", schema]
+        if budget_usd is not None:
+            argv += ["--max-budget-usd", f"{budget_usd:.6f}"]
         if session_id:
-            argv += ["--resume", session_id]
+            argv.append(f"--resume={session_id}")  # one word, as the SDK passes it
         return argv
 
     async def forget(self, debate_id: int) -> None:
@@ -122,8 +154,22 @@ class ClaudeCodeDebater(CliDebater):
             with contextlib.suppress(OSError):  # gone already, or not empty: keep it
                 self._workdir(debate_id).rmdir()
 
+    async def speak(self, request: TurnRequest) -> DebaterOutput:
+        """Run one turn; with nothing left of the people's dollar budget, none is run: the
+        people decide first (a capped call needs a cap above zero)."""
+        if request.budget_usd is not None and request.budget_usd <= 0:
+            raise self.error(FailureKind.BUDGET, "nothing is left of the debate's dollar budget")
+        return await super().speak(request)
+
     def _argv(self, resume: str | None, request: TurnRequest) -> list[str]:
-        return self.command(resume, request.model, request.system_prompt)
+        return self.command(
+            resume,
+            request.model,
+            request.system_prompt,
+            seat=request.participant,
+            schema=request.reply_schema if self._structured else "",
+            budget_usd=request.budget_usd,
+        )
 
     def _workdir(self, debate_id: int) -> Path:
         return self._fixed_workdir or self._workdir_root / "claude" / str(debate_id)
@@ -131,12 +177,20 @@ class ClaudeCodeDebater(CliDebater):
     def _on_lines(self, request: TurnRequest) -> Callable[[list[str]], None]:
         return progress(request.show_text)
 
-    def _read(self, run: CliRun) -> tuple[DebaterOutput | None, DebaterError | None]:
+    def _read(
+        self, run: CliRun, request: TurnRequest
+    ) -> tuple[DebaterOutput | None, DebaterError | None]:
         window = window_of(run.stdout)
         self.window = window or self.window
         parsed, failure = classify(run.exit_code, run.stdout, run.stderr, time.time())
         if parsed is None:
             return None, failure
+        schema = bool(request.reply_schema and self._structured)
+        text = reply_text(parsed.result, parsed.structured, run.stdout, schema=schema)
+        if failure is not None and failure.kind is FailureKind.BUDGET and text:
+            failure = None  # it answered before the cap stopped it: the answer is kept whole
+        if failure is not None and failure.kind is FailureKind.BUDGET:
+            failure = DebaterError(failure.kind, failure.detail, cost_usd=parsed.total_cost_usd)
         meta = TurnMeta(
             model=parsed.model or self._model or "",
             input_tokens=parsed.input_tokens,
@@ -148,7 +202,7 @@ class ClaudeCodeDebater(CliDebater):
             denied_tools=parsed.permission_denials,
             window=window,
         )
-        answer = DebaterOutput(text=parsed.result or "", raw=result_line(run.stdout), meta=meta)
+        answer = DebaterOutput(text=text, raw=result_line(run.stdout), meta=meta)
         return answer, failure
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from tools.checks import Check, Status
 from tools.claude.debater import API_KEY, claude_environment
 from tools.cli_process import CliTimedOut, run_cli
+from tools.pinned_clis import CLAUDE_PACKAGE, LOCK_FILE, install_command, pinned
 
 PART = "claude"
 TIMEOUT_S = 30.0
@@ -23,8 +24,6 @@ SUBSCRIPTION = (
 )
 API_BILLING = "Claude's turns bill the Anthropic API at API rates, not the plan's credit"
 NODE_FLOOR = 22  # what the pinned @anthropic-ai/claude-code declares, when no lock file is here
-LOCK_FILE = Path(__file__).resolve().parents[2] / ".ci" / "node" / "package-lock.json"
-CLAUDE_PACKAGE = "node_modules/@anthropic-ai/claude-code"
 
 
 async def check_claude_cli(
@@ -34,7 +33,8 @@ async def check_claude_cli(
     is logged in, in the environment the bot gives it (`env`: ours by default)."""
     binary = shutil.which(name)
     if binary is None:
-        return Check(PART, Status.FAILING, f"CLAUDE_BIN not found: {name}")
+        detail = f"CLAUDE_BIN not found: {name}; install it: {install_command(CLAUDE_PACKAGE)}"
+        return Check(PART, Status.FAILING, detail)
     base = dict(os.environ if env is None else env)
     child = claude_environment(base, keep_api_key=keep_api_key)
     code, out = await _run(binary, ["--version"], child)
@@ -68,10 +68,9 @@ def _login_verdict(version: str, status_out: str, *, key_set: bool, keep_api_key
 
 def pinned_node_major(lock_file: Path = LOCK_FILE) -> int:
     """The Node major version the pinned claude CLI declares (`engines.node` in the lock file)."""
-    try:
-        lock = json.loads(lock_file.read_text(encoding="utf-8"))
-        wanted = str(lock["packages"][CLAUDE_PACKAGE]["engines"]["node"])
-    except (OSError, ValueError, KeyError, TypeError):
+    engines = pinned(CLAUDE_PACKAGE, lock_file).get("engines")
+    wanted = str(engines.get("node", "")) if isinstance(engines, dict) else ""
+    if not wanted:
         return NODE_FLOOR
     found = re.match(r"\s*>=\s*(\d+)", wanted)
     return int(found.group(1)) if found else NODE_FLOOR

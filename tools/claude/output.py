@@ -79,6 +79,7 @@ class CliResult:
     errors: tuple[str, ...]
     api_error: str = ""  # the typed kind of an API error ("usage_limit_reached", ...)
     terminal_reason: str = ""  # why the run ended ("completed", "prompt_too_long", ...)
+    structured: str | None = None  # `--json-schema`'s validated output, as JSON text
 
 
 def parse_output(stdout: str) -> CliResult:
@@ -106,6 +107,7 @@ def parse_output(stdout: str) -> CliResult:
         errors=tuple(str(e) for e in data.get("errors") or () if e),
         api_error=str(data.get("api_error") or ""),
         terminal_reason=str(data.get("terminal_reason") or ""),
+        structured=_structured(data.get("structured_output"), result),
     )
 
 
@@ -230,6 +232,8 @@ def _limited(
 
 
 def _kind_of(subtype: str, status: int | None, message: str) -> FailureKind:
+    if subtype == "error_max_budget_usd":
+        return FailureKind.BUDGET  # `--max-budget-usd`: what is left of the people's budget
     if subtype == "error_max_turns":
         return FailureKind.USAGE  # the same turn would stop at the same limit again
     if status is None and _NO_SESSION.search(message):
@@ -259,6 +263,21 @@ def _result_object(stdout: str) -> dict[str, Any]:
     if found is None:
         raise ClaudeOutputError("no result object on stdout")
     return found
+
+
+def _structured(output: object, result: object) -> str | None:
+    """The validated structured output as JSON text: the CLI's own `result` when it is that
+    object's text (so the record is what the CLI printed), else the object serialised."""
+    if not isinstance(output, dict):
+        return None
+    if isinstance(result, str):
+        try:
+            same = json.loads(result) == output
+        except (RecursionError, ValueError):
+            same = False
+        if same:
+            return result
+    return json.dumps(output, ensure_ascii=False)
 
 
 def _main_model(model_usage: object) -> str:

@@ -13,6 +13,8 @@ from typing import Any
 
 from tools.claude.output import last_event
 
+STRUCTURED_TOOL = "StructuredOutput"  # the tool through which `--json-schema` is answered
+
 
 class TextSoFar:
     """Accumulates the main conversation's streamed text, one stdout line at a time."""
@@ -63,6 +65,48 @@ def progress(show: Callable[[str], None]) -> Callable[[list[str]], None]:
             show(streamed.text)
 
     return on_lines
+
+
+def streamed_text(stdout: str) -> str:
+    """Everything the main conversation wrote as text, over all its messages."""
+    streamed = TextSoFar()
+    for line in stdout.splitlines():
+        streamed.feed(line)
+    return streamed.text
+
+
+def reply_text(result: str | None, structured: str | None, stdout: str, *, schema: bool) -> str:
+    """The reply as the turn records it, every character the model wrote kept:
+    - structured output (`structured`, the CLI's validated JSON text): that JSON, in a fenced
+      block under whatever the model wrote before calling for it;
+    - a schema asked but not satisfied, or a call the dollar cap stopped (no `result`):
+      all it wrote, every message (the format's own parser reads it);
+    - else the CLI's `result`, the final message."""
+    if structured is None and (schema or result is None):
+        structured = last_structured_attempt(stdout)  # what it sent before the CLI stopped
+        if structured is None:
+            return streamed_text(stdout) or (result or "")
+    if structured is not None:
+        before = streamed_text(stdout).strip()
+        return f"{before}\n\n```json\n{structured}\n```" if before else structured
+    return result or ""
+
+
+def last_structured_attempt(stdout: str) -> str | None:
+    """The input of the main conversation's last StructuredOutput call, as JSON text (None:
+    none): the model's answer when the CLI stopped before taking it (the dollar cap), or
+    one that did not fit the schema."""
+    _, said = last_event(stdout, "assistant")
+    message = said.get("message") if said and said.get("parent_tool_use_id") is None else None
+    content = message.get("content") if isinstance(message, dict) else None
+    calls = [
+        block.get("input")
+        for block in (content if isinstance(content, list) else [])
+        if isinstance(block, dict)
+        and block.get("type") == "tool_use"
+        and block.get("name") == STRUCTURED_TOOL
+    ]
+    return json.dumps(calls[-1], ensure_ascii=False) if calls else None
 
 
 def result_line(stdout: str) -> str:

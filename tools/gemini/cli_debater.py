@@ -104,7 +104,9 @@ class GeminiCliDebater(CliDebater):
         system_md.write_text(request.system_prompt or self._system_prompt, encoding="utf-8")
         return {"GEMINI_SYSTEM_MD": str(system_md)}
 
-    def _read(self, run: CliRun) -> tuple[DebaterOutput | None, DebaterError | None]:
+    def _read(
+        self, run: CliRun, request: TurnRequest
+    ) -> tuple[DebaterOutput | None, DebaterError | None]:
         try:
             return parse_output(run, self._model), None
         except GeminiCliError as exc:

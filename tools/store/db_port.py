@@ -87,6 +87,17 @@ class Database(abc.ABC):
             raise DatabaseError(f"no {dialect} implementation: import tools.store.db")
         return await opener(target, migrations)
 
+    @staticmethod
+    async def read_versions(target: str) -> list[int] | None:
+        """The migrations the database at `target` has applied, read without writing
+        anything (no file, folder, table or migration is made); None: there is no database
+        there yet (`open` would create it)."""
+        dialect: Dialect = "postgres" if is_postgres_url(target) else "sqlite"
+        reader = _READERS.get(dialect)
+        if reader is None:
+            raise DatabaseError(f"no {dialect} implementation: import tools.store.db")
+        return await reader(target)
+
     @abc.abstractmethod
     async def close(self) -> None:
         """Close the connection or pool."""
@@ -131,12 +142,16 @@ class Database(abc.ABC):
 
 
 Opener = Callable[[str, Iterable[Migration] | None], Awaitable[Database]]
+Reader = Callable[[str], Awaitable[list[int] | None]]
 _OPENERS: dict[Dialect, Opener] = {}
+_READERS: dict[Dialect, Reader] = {}
 
 
-def register(dialect: Dialect, opener: Opener) -> None:
-    """Make `Database.open` use `opener` for a dialect (each implementation registers itself)."""
+def register(dialect: Dialect, opener: Opener, reader: Reader) -> None:
+    """Make `Database.open` and `Database.read_versions` use `opener` and `reader` for a
+    dialect (each implementation registers itself)."""
     _OPENERS[dialect] = opener
+    _READERS[dialect] = reader
 
 
 def is_postgres_url(target: str) -> bool:

@@ -14,6 +14,7 @@ import asyncpg
 
 from handlers.store_ports import StoreUnavailable
 from tools.store.db_port import (
+    SELECT_VERSIONS,
     Connection,
     Database,
     DatabaseError,
@@ -39,6 +40,7 @@ CREATE TABLE IF NOT EXISTS schema_migrations (
 )
 """
 SELECT_APPLIED = "SELECT version FROM schema_migrations"
+HAS_MIGRATIONS_TABLE = "SELECT to_regclass('schema_migrations') IS NOT NULL"
 INSERT_APPLIED = "INSERT INTO schema_migrations (version, name) VALUES ($1, $2)"
 MIGRATION_LOCK = 0x64656261  # pg_advisory_lock key of this bot's migrations ("deba")
 CONNECT_TIMEOUT_S = 10.0
@@ -125,6 +127,23 @@ class PostgresDatabase(Database):
             await pool.close()
             raise DatabaseError(f"cannot prepare {masked}: {_cause(exc, url)}") from exc
         return db
+
+    @staticmethod
+    async def read_only_versions(url: str) -> list[int] | None:
+        """The versions applied on the server at `url`, read over one connection that
+        writes nothing (a database without the migrations table has none)."""
+        try:
+            conn = await asyncpg.connect(url, timeout=CONNECT_TIMEOUT_S)
+        except (*_ERRORS, ValueError) as exc:
+            raise DatabaseError(f"cannot open {mask_url(url)}: {_cause(exc, url)}") from exc
+        try:
+            if not await conn.fetchval(HAS_MIGRATIONS_TABLE):
+                return []
+            return [int(row[0]) for row in await conn.fetch(SELECT_VERSIONS)]
+        except _ERRORS as exc:
+            raise DatabaseError(f"cannot read {mask_url(url)}: {_cause(exc, url)}") from exc
+        finally:
+            await conn.close()
 
     async def close(self) -> None:
         """Close the pool (waiting for connections in use to be released)."""
@@ -224,4 +243,4 @@ def _password(url: str) -> str:
         return ""
 
 
-register("postgres", PostgresDatabase.connect)
+register("postgres", PostgresDatabase.connect, PostgresDatabase.read_only_versions)

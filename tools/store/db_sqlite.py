@@ -12,6 +12,7 @@ from typing import cast
 import aiosqlite
 
 from tools.store.db_port import (
+    SELECT_VERSIONS,
     Connection,
     Database,
     DatabaseError,
@@ -34,6 +35,9 @@ CREATE TABLE IF NOT EXISTS schema_migrations (
 )
 """
 SELECT_APPLIED = "SELECT version FROM schema_migrations"
+HAS_MIGRATIONS_TABLE = (
+    "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'"
+)
 INSERT_APPLIED = "INSERT INTO schema_migrations (version, name) VALUES (?, ?)"
 
 
@@ -111,6 +115,29 @@ class SqliteDatabase(Database):
             raise DatabaseError(f"cannot prepare {path}: {_cause(path, exc)}") from exc
         return db
 
+    @staticmethod
+    async def read_only_versions(path: str) -> list[int] | None:
+        """The versions applied to the file at `path`, opened read-only (None: no file yet;
+        a file without the migrations table has none)."""
+        uri = await asyncio.to_thread(_read_only_uri, path)
+        if uri is None:
+            return None
+        connecting = aiosqlite.connect(uri, uri=True)
+        try:
+            conn = await connecting
+        except (OSError, aiosqlite.Error) as exc:
+            await asyncio.to_thread(connecting._thread.join)  # as in `connect`
+            raise DatabaseError(f"cannot open {path}: {_cause(path, exc)}") from exc
+        try:
+            found = await conn.execute_fetchall(HAS_MIGRATIONS_TABLE)
+            if not found:
+                return []
+            return [int(row[0]) for row in await conn.execute_fetchall(SELECT_VERSIONS)]
+        except aiosqlite.Error as exc:
+            raise DatabaseError(f"cannot read {path}: {_cause(path, exc)}") from exc
+        finally:
+            await conn.close()
+
     async def close(self) -> None:
         """Close the connection (once the writes under way are committed)."""
         await self._writes.drained()
@@ -179,6 +206,14 @@ class SqliteDatabase(Database):
             await self._writes.write(statements, returning=False)
 
 
+def _read_only_uri(path: str) -> str | None:
+    """The `file:` URI that opens `path` read-only (None: there is no file to open)."""
+    file = Path(path)
+    if path == ":memory:" or not file.exists():
+        return None
+    return f"{file.absolute().as_uri()}?mode=ro"
+
+
 def _cause(path: str, exc: BaseException) -> str:
     """Why `path` cannot serve as the database, in words a person can act on."""
     file = Path(path)
@@ -199,4 +234,4 @@ def _cause(path: str, exc: BaseException) -> str:
     return message
 
 
-register("sqlite", SqliteDatabase.connect)
+register("sqlite", SqliteDatabase.connect, SqliteDatabase.read_only_versions)

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-from tools.store.db import Database, bundled_migrations
+from tools.store.db import Database, Dialect, bundled_migrations, is_postgres_url
 
 
-async def schema_versions(target: str) -> tuple[list[int], list[int]]:
-    """The migrations the database at `target` has applied (opening it applies the pending
-    ones), and those this release bundles for its dialect."""
-    db = await Database.open(target)
-    try:
-        versions = await db.applied_versions()
-        return versions, [version for version, _, _ in bundled_migrations(db.dialect)]
-    finally:
-        await db.close()
+async def schema_versions(target: str) -> tuple[list[int] | None, list[int]]:
+    """The migrations the database at `target` has applied, read without writing anything
+    (None: no database there yet), and those this release bundles for its dialect."""
+    versions = await Database.read_versions(target)
+    dialect: Dialect = "postgres" if is_postgres_url(target) else "sqlite"
+    return versions, [version for version, _, _ in bundled_migrations(dialect)]

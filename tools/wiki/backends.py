@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Protocol
 
-from tools.wiki.local_files import probe_writable, write_atomically
+from tools.wiki.local_files import cannot_write, write_atomically
 
 _FRONT = "---\n"
 
@@ -130,12 +130,13 @@ class LocalWiki:
         return relative if target_path.endswith(ASSET_SUFFIXES) else f"{relative}.md"
 
     async def check(self) -> str:
-        """The folder exists (created if needed) and is writable."""
-        try:
-            await asyncio.to_thread(probe_writable, self._root)
-        except OSError as exc:
-            raise WikiError("io", f"local wiki folder {self._root} is not writable: {exc}") from exc
-        return f"local wiki in {self._root}"
+        """The folder is writable, or can be made where it is named; nothing is written
+        (the first page makes the folder)."""
+        why, made = await asyncio.to_thread(lambda: (cannot_write(self._root), self._root.is_dir()))
+        if why:
+            raise WikiError("io", f"local wiki folder {self._root} is not writable: {why}")
+        later = "" if made else " (not made yet: the first page makes it)"
+        return f"local wiki in {self._root}{later}"
 
     async def aclose(self) -> None:
         """Nothing to release."""

@@ -42,6 +42,20 @@ def _remove(tmp: str) -> None:
     Path(tmp).unlink(missing_ok=True)
 
 
+def cannot_write(root: Path) -> str:
+    """Why this user could not make and write the folder `root` ('' if it could), asked of
+    the file system without writing anything: the folder itself, or the nearest folder
+    above it that exists."""
+    existing = root
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir():
+        return f"{existing} is not a folder"
+    if not os.access(existing, os.W_OK | os.X_OK):
+        return f"{existing} is not writable by this user"
+    return ""
+
+
 def probe_writable(root: Path) -> None:
     """Create the folder if needed and a file in it; OSError if either cannot be done."""
     root.mkdir(parents=True, exist_ok=True)

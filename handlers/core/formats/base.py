@@ -29,6 +29,7 @@ from handlers.core.model import (
 )
 from handlers.core.quotes import prose
 from handlers.core.reply.parser import parse_reply
+from handlers.core.reply.schema import REPLY_SCHEMA_JSON
 
 
 @dataclass(frozen=True)
@@ -151,6 +152,13 @@ class Format(ABC):
     @abstractmethod
     def pages(self, debate: Debate) -> tuple[str, ...]:
         """The wiki pages this debate has written (the closing summary links only these)."""
+
+    def reply_schema(self, debate: Debate, ask: AskDebater) -> str:
+        """The reply contract of `ask` as a JSON Schema (JSON text), for a backend that
+        validates structured output itself; '': none (the format's parser alone). By default
+        the JSON contract's, for a format that reads replies with it."""
+        del debate, ask
+        return REPLY_SCHEMA_JSON if self.parse is parse_reply else ""
 
     def words(self, debate: Debate, turn: Turn) -> str:
         """What a person typing a seat is shown of `turn`: the words it wrote, not its JSON."""

@@ -60,7 +60,8 @@ def decided(debate: Debate, event: BudgetDecided, rng: random.Random) -> Step:
     if event.choice == "conclude":
         return conclude(debate, Outcome.MAX_ROUNDS, Notify("budget.concluded", (("user", who),)))
     going = replace(debate, people=replace(debate.people, paused=""))
-    if debate.people.paused == "budget" and debate.spend.over(debate.spend.cost_usd):
+    spent = debate.spend.over(debate.spend.cost_usd)
+    if debate.people.paused == "spent" or (debate.people.paused == "budget" and spent):
         round_cost = debate.spend.cost_usd / max(debate.floor.round, 1)
         more = debate.spend.budget_usd + round_cost
         going = replace(going, spend=replace(debate.spend, budget_usd=more))
@@ -70,5 +71,8 @@ def decided(debate: Debate, event: BudgetDecided, rng: random.Random) -> Step:
         notice = Notify("budget.extended", (("user", who), ("rounds", str(going.setup.max_rounds))))
     else:
         notice = Notify("convergence.one_more", (("user", who),))
+    if debate.people.paused == "spent":  # the turns stopped at the cap are asked again
+        again = resumed(going, unbench=False)
+        return Step(again.debate, (notice, *again.effects[1:]))  # its own notice: not this
     step = run_plan(format_of(going).resumed(going, rng))
     return Step(step.debate, (notice, *step.effects))

@@ -15,20 +15,22 @@ from handlers.core.effects import AskBudget, Effect, Notify, ScheduleResume, Upd
 from handlers.core.events import DebaterFailed
 from handlers.core.model import Backend, Debate, FailureKind, OpenAsk, Phase
 from handlers.core.turns.backoff import within
-from handlers.core.turns.steps import LIMIT_PAUSES, Step, ask_effect, with_asks
+from handlers.core.turns.steps import LIMIT_PAUSES, STEP_PAUSES, Step, ask_effect, with_asks
 
 __all__ = ["LIMIT_PAUSES", "PAUSE_CHOICES", "bench", "limit_step", "resumed"]
 
 # The answers each pause takes (admission checks a button against them).
 _PEOPLE_DECIDE = frozenset({"extend", "conclude", "consensus"})
-PAUSE_CHOICES = {"budget": _PEOPLE_DECIDE, "converging": _PEOPLE_DECIDE} | dict.fromkeys(
-    LIMIT_PAUSES, frozenset({"resume", "conclude"})
-)
+PAUSE_CHOICES = {
+    "budget": _PEOPLE_DECIDE,
+    "spent": _PEOPLE_DECIDE,
+    "converging": _PEOPLE_DECIDE,
+} | dict.fromkeys(LIMIT_PAUSES, frozenset({"resume", "conclude"}))
 MIN_SEATS = 2  # a debate goes on without a stopped seat only while this many can speak
 MIN_RESET_WAIT_S = 60.0  # a limit pause lasts at least this long
 MAX_RESET_WAIT_S = 7 * 24 * 3600.0  # and at most a week
 UNKNOWN_RESET_WAIT_S = 3600.0  # a limit with no usable reset time is tried again after this
-_PAUSED_BY = {FailureKind.LIMIT: "limit", FailureKind.AUTH: "login"}
+_PAUSED_BY = {FailureKind.LIMIT: "limit", FailureKind.AUTH: "login", FailureKind.BUDGET: "spent"}
 
 
 def limit_step(debate: Debate, event: DebaterFailed, now: datetime) -> Step | None:
@@ -78,7 +80,7 @@ def _paused(debate: Debate, why: str, event: DebaterFailed, until: datetime | No
     if until is not None:
         params.append(("at", str(int(until.timestamp()))))
     notice = Notify(f"limits.{why}", tuple(params))
-    if debate.phase is Phase.AWAITING_USER and debate.people.paused in LIMIT_PAUSES:
+    if debate.phase is Phase.AWAITING_USER and debate.people.paused in STEP_PAUSES:
         later = _later(debate.spend.resumes_at, until) if debate.people.paused == "limit" else None
         joined = replace(
             debate,
@@ -108,9 +110,10 @@ def _later(kept: datetime | None, new: datetime | None) -> datetime | None:
     return max(kept, new)
 
 
-def resumed(debate: Debate, who: str = "") -> Step:
+def resumed(debate: Debate, who: str = "", *, unbench: bool = True) -> Step:
     """The limit reset, or Resume was pressed: the paused asks run again, stopped seats
-    included; an ask still being answered goes on as it was."""
+    included (`unbench`: a budget's extension leaves them stopped); an ask still being
+    answered goes on as it was."""
     legacy = not any(a.paused for a in debate.floor.asked)  # stored before asks were marked: all
     again = tuple(a for a in debate.floor.asked if a.paused or legacy)
     asks = tuple(_unpaused(a) if a in again else a for a in debate.floor.asked)
@@ -119,7 +122,9 @@ def resumed(debate: Debate, who: str = "") -> Step:
             debate,
             phase=Phase.SPEAKING,
             people=replace(debate.people, paused=""),
-            spend=replace(debate.spend, resumes_at=None, benched=()),
+            spend=replace(
+                debate.spend, resumes_at=None, benched=() if unbench else debate.spend.benched
+            ),
         ),
         asks,
     )

@@ -37,6 +37,7 @@ class DebaterFailed:
     failure: FailureKind
     detail: str = ""
     retry_after: float | None = None
+    cost_usd: float = 0.0  # what the failed call still cost, on the seat's account
     kind: Literal["debater_failed"] = "debater_failed"
 
 

@@ -39,7 +39,10 @@ _FRESH = {
 
 
 def failure(debate: Debate, event: DebaterFailed, now: datetime, rng: random.Random) -> Step:
-    """Retry, restart the session, skip this participant, pause for a limit, or fail the debate."""
+    """Retry, restart the session, skip this participant, pause for a limit or the dollar
+    cap, or fail the debate. What the failed call still cost goes on the seat's account."""
+    if event.cost_usd > 0:
+        debate = replace(debate, spend=debate.spend.spent(event.seat, event.cost_usd))
     paused = limit_step(debate, event, now)
     if paused is not None:
         return paused

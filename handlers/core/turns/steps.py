@@ -56,12 +56,16 @@ def format_of(debate: Debate) -> Format:
 # once `claude auth login` is done, "credits" once usage credits are on. The step stays open
 # through them: the other seats' answers still arrive and are kept.
 LIMIT_PAUSES = frozenset({"limit", "login", "credits"})
+# "spent": a seat's turn stopped at what was left of the people's dollar budget (the claude
+# CLI's own cap); the people decide as at the budget, and the step stays open meanwhile too.
+STEP_PAUSES = LIMIT_PAUSES | {"spent"}
 
 
 def step_open(debate: Debate) -> bool:
-    """True while the current step's asks are out: speaking, or paused by a seat's limit."""
+    """True while the current step's asks are out: speaking, or paused by a seat's limit
+    or its dollar cap."""
     return debate.phase is Phase.SPEAKING or (
-        debate.phase is Phase.AWAITING_USER and debate.people.paused in LIMIT_PAUSES
+        debate.phase is Phase.AWAITING_USER and debate.people.paused in STEP_PAUSES
     )
 
 

@@ -38,6 +38,13 @@ async def test_the_card_takes_a_format_by_number_or_name(
     await screen.shows(T("console.format_chosen", format="duo"))
     lines.push("FREE")  # a name, any case
     await screen.shows(T("console.format_chosen", format=T("front.format_free")))
+    # The name the card shows ("자유 토론"), or shows in another language ("Free debate").
+    for shown in (format_label(T, "free"), format_label(Strings("en"), "free")):
+        lines.push("duo")
+        await screen.shows(T("console.format_chosen", format="duo"))
+        mark = len(screen.getvalue())
+        lines.push(shown.upper())
+        await screen.shows(T("console.format_chosen", format=T("front.format_free")), after=mark)
     mark = len(screen.getvalue())
     lines.push(str(len(offered) + 1))  # no such format: the card still waits, nothing chosen
     await screen.shows(T("console.card_waiting"), after=mark)

@@ -193,3 +193,31 @@ def test_the_demo_command_lists_every_format_and_language() -> None:
     assert done.returncode == 0
     for word in ("free", "boardroom", "adversarial", "ledger", "--language", "pt-BR"):
         assert word in done.stdout, word
+
+
+@pytest.mark.parametrize(("value", "expected"), [("fr", None), ("PT_BR", "pt-BR"), ("EN", "en")])
+def test_the_demo_reads_language_as_run_does(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    value: str,
+    expected: str | None,
+) -> None:
+    """`LANGUAGE=fr debate-room demo` is refused with run's own line (exit 2) and writes
+    nothing; a language however it is cased replays in that language."""
+    from bot.__main__ import EXIT_SETTINGS, main  # noqa: PLC0415
+
+    monkeypatch.setenv("LANGUAGE", value)
+    out = tmp_path / "demo"
+    code = main(["demo", "--pace", "0", "--out", str(out)])
+    said = capsys.readouterr()
+    if expected is None:
+        assert code == EXIT_SETTINGS
+        assert said.err.splitlines() == [
+            "debate-room: LANGUAGE: 'fr' is not valid (Input should be 'ko', 'en' or 'pt-BR'); "
+            "set one of ko, en, pt-BR, or leave it blank for the default ko"
+        ]
+        assert said.out == "" and not out.exists()
+        return
+    assert code == 0, said.err
+    assert said.out.startswith(Strings(expected)("console.demo_banner"))

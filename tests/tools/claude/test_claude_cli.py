@@ -303,3 +303,87 @@ async def test_a_usage_limit_is_a_limit_whatever_its_reset_time_says(
     assert caught.value.kind is FailureKind.LIMIT
     assert caught.value.retry_after is not None
     assert wait[0] <= caught.value.retry_after <= wait[1]
+
+
+REPLY_SCHEMA = json.dumps(
+    {
+        "type": "object",
+        "properties": {"opinion": {"type": "string"}, "stance": {"enum": ["agree", "disagree"]}},
+        "required": ["opinion", "stance"],
+    }
+)
+
+
+def shaped(debate_id: int, prompt: str, budget_usd: float | None = None) -> TurnRequest:
+    """A turn that asks for the reply's shape (and, given, caps its spend)."""
+    return TurnRequest(
+        debate_id=debate_id,
+        turn=1,
+        round=1,
+        prompt=prompt,
+        reply_schema=REPLY_SCHEMA,
+        budget_usd=budget_usd,
+    )
+
+
+async def test_the_cli_validates_the_reply_s_shape_and_the_record_is_its_json(
+    make_debater: Build, fake: FakeAnthropic, db: Database
+) -> None:
+    await add_debate(db, 1)
+    answer = {"opinion": "Redis, because " + "every word stays " * 50, "stance": "agree"}
+    wrong = 'CALL_TOOL StructuredOutput {"opinion": "x", "stance": "maybe"}'
+    output = await make_debater(structured=True).speak(shaped(1, wrong))
+    # The CLI checked the shape itself: the model was told what was wrong, then asked again.
+    said = " ".join(json.dumps(m["messages"][-1]) for m in fake.messages()[1:])
+    assert "does not match required schema" in said
+    tools = {tool["name"]: tool for tool in fake.messages()[0]["tools"]}
+    assert tools["StructuredOutput"]["input_schema"] == json.loads(REPLY_SCHEMA)
+    assert "FAKE REPLY" in output.text  # asked again, it answered; every word it wrote is kept
+    good = "CALL_TOOL StructuredOutput " + json.dumps(answer)
+    output = await make_debater(structured=True).speak(shaped(1, good))
+    assert json.loads(output.text) == answer  # satisfied: the validated object, whole
+
+
+async def test_an_answer_the_schema_never_got_is_kept_whole_for_the_format_s_parser(
+    make_debater: Build, fake: FakeAnthropic, db: Database
+) -> None:
+    await add_debate(db, 1)
+    fake.follows_schema = False  # a model that writes prose whatever it is asked
+    fake.script_replies("my whole first answer, in prose", "still prose", "prose again")
+    output = await make_debater(structured=True).speak(shaped(1, "Redis or LRU?"))
+    # The CLI asked once more for the shape; the record holds both answers, not only the last.
+    assert output.text == "my whole first answer, in prose\n\nstill prose"
+
+
+async def test_the_dollar_cap_keeps_an_answer_it_stopped_after_and_pauses_one_it_stopped_before(
+    make_debater: Build, fake: FakeAnthropic, db: Database, tmp_path: Path
+) -> None:
+    await add_debate(db, 1)
+    fake.script_replies("the answer the cap came after")
+    capped = shaped(1, "Redis or LRU?", budget_usd=0.000001)
+    kept = await make_debater(structured=True).speak(capped)
+    assert "the answer the cap came after" in kept.text and kept.meta.cost_usd > 0
+    # A first call that only used a tool: nothing written yet when the cap stops it.
+    (tmp_path / "data" / "claude" / "2").mkdir(parents=True)
+    await add_debate(db, 2)
+    tool = 'CALL_TOOL Glob {"pattern": "*"}'
+    with pytest.raises(DebaterError) as stopped:
+        await make_debater(structured=True).speak(shaped(2, tool, budget_usd=0.000001))
+    assert stopped.value.kind is FailureKind.BUDGET and stopped.value.cost_usd > 0
+    calls = len(fake.messages())
+    with pytest.raises(DebaterError) as nothing_left:
+        await make_debater(structured=True).speak(shaped(2, "again?", budget_usd=0.0))
+    assert nothing_left.value.kind is FailureKind.BUDGET
+    assert len(fake.messages()) == calls  # no call made with nothing left to spend
+
+
+async def test_without_structured_output_the_schema_stays_with_our_parser(
+    make_debater: Build, fake: FakeAnthropic, db: Database
+) -> None:
+    """CLAUDE_STRUCTURED_OUTPUT off (the default): no `--json-schema`, the reply streams as
+    text and the format's own parser reads it."""
+    await add_debate(db, 1)
+    fake.script_replies("prose, shown live as it is written")
+    output = await make_debater().speak(shaped(1, "Redis or LRU?"))
+    assert output.text == "prose, shown live as it is written"
+    assert all(t.get("name") != "StructuredOutput" for t in fake.messages()[0]["tools"])

@@ -17,6 +17,7 @@ from handlers.ports import DebaterError, TurnRequest
 from tests.fakes.fake_anthropic import FakeAnthropic, processes_with_env
 from tests.tools.claude.conftest import add_debate
 from tools.claude.debater import ClaudeCliError, ClaudeCodeDebater
+from tools.pinned_clis import CLAUDE_PACKAGE, pinned
 from tools.store.db import Database
 from tools.store.sessions import AgentSessions, forget_expired_sessions, schedule_session_expiry
 
@@ -72,10 +73,26 @@ def test_the_command_is_read_only_and_resumes_by_id(db: Database, tmp_path: Path
     # only the web tools are pre-approved: approving Read would let it leave the cwd
     assert first[first.index("--allowedTools") + 1] == "WebSearch,WebFetch"
     assert first[first.index("--model") + 1] == "sonnet"
-    assert "--resume" not in first
-    assert later[later.index("--resume") + 1] == "sid-1"
+    assert not any(a.startswith("--resume") for a in first)
+    assert "--resume=sid-1" in later  # one word, as the SDK passes it (an id is never an option)
     for argv in (first, later):
         assert not any("dangerously" in a or "bypass" in a.lower() for a in argv)
+        # the CLI's own read-only flags, beside our tool list
+        assert argv[argv.index("--permission-prompts") + 1] == "none"
+    assert not any(a in first for a in ("--json-schema", "--max-budget-usd", "--fallback-model"))
+
+
+def test_the_command_asks_for_the_schema_the_cap_and_the_seat_s_fallbacks(
+    db: Database, tmp_path: Path
+) -> None:
+    d = debater(db, tmp_path, fallback_models={"": "sonnet", "critic": "haiku,sonnet"})
+    schema = '{"type":"object"}'
+    argv = d.command(None, seat="critic", schema=schema, budget_usd=0.125)
+    assert argv[argv.index("--json-schema") + 1] == schema
+    assert float(argv[argv.index("--max-budget-usd") + 1]) == 0.125
+    assert argv[argv.index("--fallback-model") + 1] == "haiku,sonnet"
+    other = d.command(None, seat="claude")
+    assert other[other.index("--fallback-model") + 1] == "sonnet"  # every seat's
 
 
 def test_no_tools_means_none_and_nothing_pre_approved(db: Database, tmp_path: Path) -> None:
@@ -132,8 +149,8 @@ async def test_the_latest_session_id_wins_even_when_it_changes(
     second = await d.speak(ask())
     third = await d.speak(ask())
     assert "--resume" not in first.text
-    assert second.text.endswith("--resume s-1")
-    assert third.text.endswith("--resume s-2")
+    assert second.text.endswith("--resume=s-1")
+    assert third.text.endswith("--resume=s-2")
     fresh = await d.speak(ask(fresh=True))  # the engine asked for a new session
     assert "--resume" not in fresh.text
     row = await db.fetch_one("SELECT session_id FROM agent_sessions WHERE debate_id = 1")
@@ -224,6 +241,8 @@ async def test_doctor_reports_a_missing_claude(tmp_path: Path) -> None:
     settings = Settings(CLAUDE_BIN=str(tmp_path / "no-claude"), _env_file=None)
     check = await check_claude(settings)
     assert check.status is Status.FAILING and "not found" in check.detail
+    claude = pinned(CLAUDE_PACKAGE)["version"]  # the version the tests ran against
+    assert f"install it: npm install -g @anthropic-ai/claude-code@{claude}" in check.detail
     assert check_claude in all_checks()
 
 

@@ -125,7 +125,9 @@ async def test_an_orchestrated_ledger_with_the_real_clis(
             (r, m.id) for r in (1, 2) for m in TRIO
         )
         by = {(t.round, t.seat): t for t in turns}
-        assert [by[(r, CLAUDE)].text for r in (1, 2)] == claude_said
+        # Claude answered through `--json-schema`: its record is the CLI's validated object
+        # (the same fields and words, in the CLI's spacing), under what it wrote before it.
+        assert [json_of(by[(r, CLAUDE)].text) for r in (1, 2)] == [json_of(s) for s in claude_said]
         assert [by[(r, GEMINI)].text for r in (1, 2)] == gemini_said
         # Gemini's round-2 prompt carries AG's and Claude's round-1 turns, verbatim.
         second = gemini_api.generate_requests[1]["text"]
@@ -143,3 +145,9 @@ async def test_an_orchestrated_ledger_with_the_real_clis(
         assert "A1" in pages["front-page"][1] and "turns/02-gemini" in pages
     finally:
         await rig.stop()
+
+
+def json_of(reply: str) -> object:
+    """The JSON object of a reply (in a ```json fence, or the whole reply)."""
+    inside = reply.split("```json", 1)[-1].rsplit("```", 1)[0] if "```json" in reply else reply
+    return json.loads(inside)

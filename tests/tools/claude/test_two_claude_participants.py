@@ -28,8 +28,9 @@ REAL_CLI_WAIT_S = 60.0  # four real CLI runs: seconds on a quiet machine, far mo
 SESSIONS = "SELECT seat, session_id FROM agent_sessions WHERE debate_id = ? ORDER BY seat"
 
 
-def _last_user_text(body: dict[str, Any]) -> str:
-    content = [m for m in body["messages"] if m["role"] == "user"][-1]["content"]
+def _first_user_text(body: dict[str, Any]) -> str:
+    """The session's first prompt (a request may end in the CLI's own reminder instead)."""
+    content = next(m for m in body["messages"] if m["role"] == "user")["content"]
     if isinstance(content, str):
         return content
     return "".join(part.get("text", "") for part in content if isinstance(part, dict))
@@ -68,8 +69,8 @@ async def test_two_participants_on_one_claude_cli_keep_apart_sessions(
         assert [seat for seat, _ in rows] == [CLAUDE, "critic"] and rows[0][1] != rows[1][1]
         # The persona goes to the critic's session only: Claude's history never holds it.
         bodies = [b for b in fake.messages() if b.get("messages")]
-        critic = [b for b in bodies if PERSONA in _last_user_text(b)]
-        claude = [b for b in bodies if PERSONA not in _last_user_text(b)]
+        critic = [b for b in bodies if PERSONA in _first_user_text(b)]
+        claude = [b for b in bodies if PERSONA not in _first_user_text(b)]
         assert len(critic) >= 2 and claude
         assert all(PERSONA not in json.dumps(b["messages"], ensure_ascii=False) for b in claude)
     finally:

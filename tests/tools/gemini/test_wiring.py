@@ -82,6 +82,7 @@ async def test_doctor_sends_one_counted_request(
     monkeypatch.setenv("GOOGLE_GEMINI_BASE_URL", fake.url)
     fake.push(step)
     config = settings(tmp_path)
+    await (await Database.open(str(config.DATABASE_PATH))).close()  # the bot's, as `run` made it
     check = await check_moderator(config)
     assert check.status is status, check.detail
     assert len(fake.generate_requests) == 1
@@ -91,6 +92,19 @@ async def test_doctor_sends_one_counted_request(
     finally:
         await db.close()
     assert row is not None and row[0] == "doctor"
+
+
+async def test_doctor_s_request_makes_no_database(
+    tmp_path: Path, fake: FakeGemini, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Before `run` made the database, the request is counted in memory: doctor writes nothing."""
+    monkeypatch.setenv("GOOGLE_GEMINI_BASE_URL", fake.url)
+    fake.push({"kind": "auto"})
+    config = settings(tmp_path)
+    check = await check_moderator(config)
+    assert check.status is Status.OK, check.detail
+    assert len(fake.generate_requests) == 1
+    assert not config.DATABASE_PATH.exists()
 
 
 def test_the_judge_input_stays_bounded_however_long_the_debate() -> None:

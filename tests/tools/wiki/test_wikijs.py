@@ -9,7 +9,7 @@ from urllib.parse import quote
 
 import pytest
 
-from bot.doctor import Status, all_checks, check_wiki
+from bot.doctor import Status, all_checks, check_wiki, internal
 from bot.root.engine import build_wiki_backend
 from bot.settings import Settings
 from handlers.core.effects import WriteAgenda, WriteWorkingDocument
@@ -138,12 +138,15 @@ async def test_a_create_that_already_landed_becomes_an_update(fake_wikijs: FakeW
     assert page.content == "다시"
 
 
-def wiki_settings(tmp_path: Path, url: str | None, key: str | None = None) -> Settings:
+def wiki_settings(
+    tmp_path: Path, url: str | None, key: str | None = None, public: str | None = None
+) -> Settings:
     return Settings(
         _env_file=None,
         WIKIJS_URL=url,
         WIKIJS_API_KEY=key,
         LOCAL_WIKI_DIR=tmp_path / "wiki",
+        WIKI_PUBLIC_URL=public,
     )
 
 
@@ -165,7 +168,8 @@ async def test_the_key_check_gives_one_clear_line(
     words: str,
 ) -> None:
     fake_wikijs.api_enabled = api_enabled
-    check = await check_wiki(wiki_settings(tmp_path, fake_wikijs.url, key))
+    public = "https://wiki.example.org"  # the fake is on 127.0.0.1, which people cannot open
+    check = await check_wiki(wiki_settings(tmp_path, fake_wikijs.url, key, public))
     assert check.status is status
     assert words in check.detail
     assert "\n" not in check.line()
@@ -217,3 +221,31 @@ async def test_links_start_with_the_public_url_while_the_api_stays_on_wikijs_url
     assert fake_wikijs.url not in link
     plain = WikiJsWiki(fake_wikijs.url, FULL_KEY)
     assert plain.url(f"{BASE}/agenda").startswith(fake_wikijs.url)  # unset: the API's address
+
+
+async def test_doctor_warns_of_links_nobody_can_open_without_a_public_address(
+    fake_wikijs: FakeWikiJs, tmp_path: Path
+) -> None:
+    """The fake answers on 127.0.0.1, as `http://wiki:3000` in Docker: without WIKI_PUBLIC_URL
+    the links posted to Discord would be dead, and doctor says which setting fixes it."""
+    dead = await check_wiki(wiki_settings(tmp_path, fake_wikijs.url, FULL_KEY))
+    assert dead.status is Status.WARNING and "set WIKI_PUBLIC_URL" in dead.detail, dead.detail
+    public = wiki_settings(tmp_path, fake_wikijs.url, FULL_KEY, "https://wiki.example.org")
+    fine = await check_wiki(public)
+    assert fine.status is Status.OK, fine.detail
+
+
+@pytest.mark.parametrize(
+    ("url", "shut_in"),
+    [
+        ("http://wiki:3000", True),
+        ("http://localhost:3000", True),
+        ("http://10.0.0.5", True),
+        ("http://192.168.1.20:3000", True),
+        ("http://wiki.lan", True),
+        ("https://wiki.example.org", False),
+        ("http://93.184.216.34", False),
+    ],
+)
+def test_which_wiki_addresses_people_elsewhere_cannot_open(url: str, shut_in: bool) -> None:
+    assert internal(url) is shut_in
