@@ -70,6 +70,7 @@ async def test_ag_answering_the_ping_is_ok_and_the_ping_is_deleted(
     assert f"as AG ({ag['id']})" in check.detail and f"channel {relay['id']}" in check.detail
     assert re.search(r"AG answered in \d+\.\d s", check.detail)
     assert ping["id"] in fake.world.deleted and ping["id"] not in fake.messages
+    assert not fake.unhandled, [(c.method, c.path) for c in fake.unhandled]
 
 
 async def test_ag_silent_fails_within_the_wait_and_names_who_else_answered(
@@ -92,9 +93,14 @@ async def test_ag_silent_fails_within_the_wait_and_names_who_else_answered(
     assert time.monotonic() - started < wait_s + 5  # bounded by the wait, not by a default
     assert check.status is Status.FAILING
     assert check.detail == f"AG did not answer the ping in channel {relay['id']} within 0.3 s"
-    assert f"other-relay ({stranger['id']}) wrote after the ping" in check.notes[0]
-    assert any("AG_USER_IDS" in note for note in check.notes[1:])
+    assert check.notes[:2] == (
+        f"AG ({ag['id']}) wrote after the ping, but not as an answer to it (tagged for another "
+        "turn, or replying to another message)",
+        f"other-relay ({stranger['id']}) wrote after the ping, and is not in AG_USER_IDS",
+    )
+    assert any("AG_USER_IDS" in note for note in check.notes[2:])
     assert ping["id"] in fake.world.deleted
+    assert not fake.unhandled, [(c.method, c.path) for c in fake.unhandled]
 
 
 async def test_a_channel_given_on_the_command_line_is_pinged(

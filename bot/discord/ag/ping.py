@@ -116,7 +116,7 @@ class RelayPing:
         except DebaterError as exc:
             if exc.kind is not FailureKind.TIMEOUT:
                 return Check(PART, Status.FAILING, f"{where}: {exc.detail}")
-            others = await _other_authors(channel, ping, ag_ids)
+            others = await _who_wrote(channel, ping, ag_ids)
             text = f"AG did not answer the ping in {where} within {self.wait_s:g} s"
             return Check(PART, Status.FAILING, text, (*others, *SILENT_HINTS))
         first = reply.messages()[0]
@@ -125,19 +125,25 @@ class RelayPing:
         return Check(PART, Status.OK, text)
 
 
-async def _other_authors(
+async def _who_wrote(
     channel: discord.TextChannel | discord.Thread, ping: discord.Message, ag_ids: frozenset[int]
 ) -> list[str]:
-    """Who else wrote after the ping: often AG's relay under an id missing from AG_USER_IDS."""
+    """Who wrote after the ping without counting: often the relay under an id missing from
+    AG_USER_IDS, or AG tagging another turn or replying to another message."""
     seen: dict[int, str] = {}
     try:
         async for message in channel.history(after=ping, oldest_first=True, limit=None):
-            if message.author.id not in ag_ids | {ping.author.id}:
+            if message.author.id != ping.author.id:
                 seen.setdefault(message.author.id, str(message.author))
     except (discord.HTTPException, aiohttp.ClientError, OSError):
         return []  # only a hint: the verdict stands without it
     return [
-        f"{name} ({uid}) wrote after the ping, and is not in AG_USER_IDS"
+        f"{name} ({uid}) wrote after the ping, "
+        + (
+            "but not as an answer to it (tagged for another turn, or replying to another message)"
+            if uid in ag_ids
+            else "and is not in AG_USER_IDS"
+        )
         for uid, name in seen.items()
     ]
 
