@@ -13,11 +13,11 @@ import pytest
 from bot.__main__ import _parser, doctor_checks
 from bot.discord.ag.ping import PING_DEBATE, RelayPing
 from bot.discord.ag.reply import relay_tag
-from bot.doctor import all_checks
+from bot.doctor import all_checks, run_doctor
 from bot.settings import Settings
 from tests.fakes.discord_world import Json
 from tests.fakes.fake_discord import FakeDiscord
-from tools.checks import Status
+from tools.checks import Check, Status
 
 ANSWERED_WITHIN_S = 10.0  # a bound on the test, not a sleep: the fake answers at once
 POLL_S = 0.02
@@ -154,3 +154,20 @@ def test_the_ping_is_opt_in_and_last_with_its_wait_and_channel() -> None:
     assert default == RelayPing(120.0)
     with pytest.raises(SystemExit):
         _parser().parse_args(["doctor", "--ping-relay", "--relay-wait", "0"])
+
+
+async def test_doctor_prints_each_line_before_the_ping_waits(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    async def discord_ok(_: Settings) -> Check:
+        return Check("discord", Status.OK, "logged in")
+
+    printed: list[str] = []
+
+    async def waiting_ping(_: Settings) -> Check:
+        printed.extend(capsys.readouterr().out.splitlines())  # what the user sees meanwhile
+        return Check("ag relay", Status.FAILING, "AG did not answer")
+
+    code = await run_doctor(settings(tmp_path), [discord_ok, waiting_ping])
+    assert printed == ["discord    ok       logged in"]
+    assert code == 1
