@@ -62,7 +62,6 @@ def test_the_doc_s_numbers_are_the_code_s() -> None:
     assert f"{PART}   ok" in doc()  # the doctor's line as it prints
 
 
-def test_the_readme_s_relay_section_links_the_doc() -> None:
+def test_the_readme_links_the_doc() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme.split("### 4. The AG relay", 1)[1].split("\n### ", 1)[0]
-    assert "(docs/ag-relay.md)" in section and "--ping-relay" in section
+    assert "(docs/ag-relay.md)" in readme
