@@ -9,6 +9,7 @@ import signal
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bot.console.cli import add_parser as add_console
 from bot.console.cli import run_console_command
@@ -18,7 +19,12 @@ from bot.required import missing_for_run
 from bot.settings import Settings, SettingsError, one_setting, settings_from_option
 from tools.store.db import DatabaseError
 
+if TYPE_CHECKING:
+    from bot.doctor import CheckFn
+
 EXIT_SETTINGS = 2
+DEFAULT_PING_WAIT_S = 120.0  # how long `doctor --ping-relay` waits for AG unless told
+MAX_PING_WAIT_S = 3600.0
 SERVERS = (None, "run", "worker")  # the long-running commands (none named: `run`)
 WAITING = (
     "waiting instead of exiting (WAIT_ON_BAD_SETTINGS): fix the settings above in .env, then "
@@ -43,7 +49,7 @@ def _parser() -> argparse.ArgumentParser:
         "worker",
         help="run debates for the `run` process, over Discord's REST API (needs DATABASE_URL)",
     )
-    sub.add_parser("doctor", help="check every configured outside part, one line each")
+    _add_doctor(sub.add_parser("doctor", help="check every configured outside part, one line each"))
     add_console(sub)
     add_demo(sub)
     sub.add_parser("help", help="show this help")
@@ -52,6 +58,48 @@ def _parser() -> argparse.ArgumentParser:
             "--env-file", default=argparse.SUPPRESS, help="settings file (default .env)"
         )
     return parser
+
+
+def _add_doctor(doctor: argparse.ArgumentParser) -> None:
+    """The doctor's opt-in check: it posts in a channel people may read, and waits."""
+    doctor.add_argument(
+        "--ping-relay",
+        action="store_true",
+        help="also post a tagged ping for AG in the relay channel and wait for AG's answer "
+        "(docs/ag-relay.md); the ping is deleted afterwards",
+    )
+    doctor.add_argument(
+        "--relay-channel",
+        type=int,
+        default=None,
+        metavar="ID",
+        help="with --ping-relay: the channel to ping (default AG_RELAY_CHANNEL_ID)",
+    )
+    doctor.add_argument(
+        "--relay-wait",
+        type=_positive_seconds,
+        default=DEFAULT_PING_WAIT_S,
+        metavar="SECONDS",
+        help=f"with --ping-relay: how long to wait for AG (default {DEFAULT_PING_WAIT_S:g})",
+    )
+
+
+def _positive_seconds(value: str) -> float:
+    seconds = float(value)
+    if not 0 < seconds <= MAX_PING_WAIT_S:
+        raise argparse.ArgumentTypeError(f"between 0 and {MAX_PING_WAIT_S:g} seconds")
+    return seconds
+
+
+def doctor_checks(args: argparse.Namespace) -> list[CheckFn]:
+    """Every doctor check, and the relay ping last when asked for (it waits the longest)."""
+    from bot.discord.ag.ping import RelayPing  # noqa: PLC0415  # discord.py loads only when used
+    from bot.doctor import all_checks  # noqa: PLC0415  # keeps --help fast
+
+    checks = all_checks()
+    if args.ping_relay:
+        checks.append(RelayPing(args.relay_wait, channel_id=args.relay_channel))
+    return checks
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -68,7 +116,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "doctor":
             from bot.doctor import run_doctor  # noqa: PLC0415  # keeps --help fast
 
-            return asyncio.run(run_doctor(settings))
+            return asyncio.run(run_doctor(settings, doctor_checks(args)))
         _require_run_settings(settings)
         from bot.root.discord_app import run_command, serve, serve_worker  # noqa: PLC0415  # discord.py loads only to run
 

@@ -195,10 +195,12 @@ def all_checks() -> list[CheckFn]:
 
 async def run_doctor(settings: Settings, checks: list[CheckFn] | None = None) -> int:
     """Print one line per part; exit 2 if `run` would refuse the settings, 1 if a part fails."""
-    results = [await check(settings) for check in (checks or all_checks())]
-    for result in results:
-        for line in result.lines():
-            print(line)  # noqa: T201  # the command's output
+    results = []
+    for check in checks or all_checks():
+        result = await check(settings)
+        results.append(result)
+        for line in result.lines():  # as each part answers: a relay ping waits minutes
+            print(line, flush=True)  # noqa: T201  # the command's output
     if any(r.part == SETTINGS and r.status is Status.FAILING for r in results):
         return EXIT_MISSING
     return 1 if any(r.status is Status.FAILING for r in results) else 0

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 import aiohttp
@@ -31,9 +31,21 @@ from handlers.leasing import EveryDebate, LeaseGuard
 from handlers.ports import DebaterError, DebaterOutput, TurnRequest
 from tools.store.room_messages import RoomMessages
 
-__all__ = ["AG_MODEL", "AgRelayDebater", "relay_tag"]
+__all__ = ["AG_MODEL", "AgRelayDebater", "prompt_header", "prompt_mentions", "relay_tag"]
 
 log = logging.getLogger(__name__)
+
+
+def prompt_header(ag_ids: Iterable[int], debate_id: int, turn: int) -> str:
+    """The first line of a prompt: the AG account(s) mentioned, then the turn's tag."""
+    mentions = " ".join(f"<@{uid}>" for uid in sorted(ag_ids))
+    return f"{mentions} {relay_tag(debate_id, turn)}\n"
+
+
+def prompt_mentions(ag_ids: Iterable[int]) -> discord.AllowedMentions:
+    """Who a prompt may ping: the AG account(s), never @everyone, a role or anyone else."""
+    users = [discord.Object(uid) for uid in sorted(ag_ids)]
+    return discord.AllowedMentions(everyone=False, roles=False, users=users, replied_user=False)
 
 
 @dataclass
@@ -194,8 +206,7 @@ class AgRelayDebater:
     async def _post_parts(
         self, channel: discord.TextChannel | discord.Thread, request: TurnRequest, att: _Attempt
     ) -> None:
-        mentions = " ".join(f"<@{uid}>" for uid in sorted(self._ag_ids))
-        header = f"{mentions} {relay_tag(request.debate_id, request.turn)}\n"
+        header = prompt_header(self._ag_ids, request.debate_id, request.turn)
         splitter = FenceSplitter(request.prompt)
         index = 0
         while index == 0 or not splitter.done:
@@ -214,12 +225,8 @@ class AgRelayDebater:
     async def _send(
         self, channel: discord.abc.Messageable, content: str, ping: bool, nonce: str
     ) -> discord.Message:
-        allowed = discord.AllowedMentions.none()
-        if ping:  # the prompt pings the AG account(s) and nobody else
-            users = [discord.Object(uid) for uid in sorted(self._ag_ids)]
-            allowed = discord.AllowedMentions(
-                everyone=False, roles=False, users=users, replied_user=False
-            )
+        # The prompt's first part pings the AG account(s) and nobody else; later parts nobody.
+        allowed = prompt_mentions(self._ag_ids) if ping else discord.AllowedMentions.none()
         try:
             return await channel.send(content, allowed_mentions=allowed, nonce=nonce)
         except discord.HTTPException as exc:
