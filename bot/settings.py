@@ -113,7 +113,8 @@ class Settings(BaseSettings):
     AG_RELAY_CHANNEL_ID: int | None = None
     """Where AG's prompts are posted."""
     AG_TIMEOUT_SECONDS: float = Field(900, gt=0, le=DAY_SECONDS)
-    """Silence before AG's turn times out."""
+    """How long AG has to answer a turn, counted from its prompt (then retried once, then
+    skipped)."""
     AG_QUIET_SECONDS: float = Field(20, ge=0, le=HOUR_SECONDS)
     """Quiet gap that ends a multi-message AG reply."""
     # The moderator

@@ -25,29 +25,6 @@ _RECORD = {
     "adversarial": "debate-result.md",
     "ledger": "conclusion.md",
 }
-_FIXED_BY = {  # the recordings other helpers of issue 45 are completing, and what each fixes
-    ("boardroom", "ko"): "board45 (the advisor step) and words45 (a doubled name)",
-    ("boardroom", "en"): "board45 (the advisor step) and words45 (a doubled name)",
-    ("boardroom", "pt-BR"): "words45 (the agenda doubles a member's name)",
-    ("ledger", "ko"): "words45 (the agenda shows the raw format id `ledger`)",
-    ("ledger", "en"): "words45 (the agenda shows the raw format id `ledger`)",
-    ("ledger", "pt-BR"): "words45 (the agenda shows the raw format id `ledger`)",
-}
-
-
-def _cases() -> list[object]:
-    return [
-        pytest.param(
-            name,
-            language,
-            marks=[pytest.mark.xfail(strict=True, reason=f"fixed by {_FIXED_BY[name, language]}")]
-            if (name, language) in _FIXED_BY
-            else [],
-        )
-        for name, language in DEMOS
-    ]
-
-
 def _said(demo: Replayed) -> str:
     """All people read: the thread and every page."""
     return "\n".join((demo.screen, *demo.pages.values()))
@@ -98,7 +75,7 @@ def _doubled(demo: Replayed) -> list[str]:
     return found + [f"{n} {n}" for n in names if f"{n} {n}" in said]
 
 
-@pytest.mark.parametrize(("name", "language"), _cases())
+@pytest.mark.parametrize(("name", "language"), DEMOS)
 def test_the_demo_replays_complete(name: str, language: str) -> None:
     demo = replayed(name, language)
     assert demo.recording.format_name == name and Strings(language).language == language

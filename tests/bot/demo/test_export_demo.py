@@ -48,7 +48,7 @@ def _lines(text: str) -> list[str]:
         ("free", "ko", ("working-document",)),
         ("boardroom", "pt-BR", ("synthesis",)),
         ("adversarial", "en", ("debate-result",)),
-        ("ledger", "ko", ("topic", "conclusion", "front-page")),
+        ("ledger", "ko", ("topic", "conclusion", "participants", "front-page")),
     ],
 )
 async def test_export_holds_the_format_s_whole_record_as_its_wiki_has_it(
