@@ -124,7 +124,7 @@ def cost_estimate(debate: Debate, t: Strings, when: Callable[[int], str] = local
     turns, _ = fmt.estimate(debate)
     # The roster and the seats the format adds beside it (the adversarial Reconciler) share
     # the turns; a seat a person types costs nothing.
-    added = fmt.seats_added(debate.setup.options)
+    added = fmt.seats_added(debate.setup.options, debate.spoken_in(t.language))
     members = tuple({m.id: m for m in (*debate.setup.roster, *added)}.values())
     share = turns / max(len(members), 1)
     per_turn = dict(spend.per_turn)

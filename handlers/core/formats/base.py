@@ -219,9 +219,12 @@ class Format(ABC):
         """The card's participants line, keyed (keys.py): `AG · Claude (security reviewer)`."""
         return " · ".join(verbatim(m.labelled(names[m.id])) for m in debate.setup.roster)
 
-    def seats_added(self, options: tuple[tuple[str, str], ...]) -> tuple[Participant, ...]:
+    def seats_added(
+        self, options: tuple[tuple[str, str], ...], language: str = ""
+    ) -> tuple[Participant, ...]:
         """The participants the format seats beside the roster, given the debate's option
-        defaults (their backends must be built even if no roster member uses them)."""
+        defaults (their backends must be built even if no roster member uses them), named in
+        `language` where given (the card names them to people)."""
         return ()
 
 

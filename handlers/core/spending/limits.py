@@ -23,7 +23,8 @@ __all__ = ["LIMIT_PAUSES", "PAUSE_CHOICES", "bench", "limit_step", "resumed"]
 _PEOPLE_DECIDE = frozenset({"extend", "conclude", "consensus"})
 PAUSE_CHOICES = {
     "budget": _PEOPLE_DECIDE,
-    "spent": _PEOPLE_DECIDE,
+    # Mid-step, some seats not yet heard: no consensus to declare, only more budget or an end.
+    "spent": frozenset({"extend", "conclude"}),
     "converging": _PEOPLE_DECIDE,
 } | dict.fromkeys(LIMIT_PAUSES, frozenset({"resume", "conclude"}))
 MIN_SEATS = 2  # a debate goes on without a stopped seat only while this many can speak

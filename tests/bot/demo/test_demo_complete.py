@@ -25,6 +25,8 @@ _RECORD = {
     "adversarial": "debate-result.md",
     "ledger": "conclusion.md",
 }
+
+
 def _said(demo: Replayed) -> str:
     """All people read: the thread and every page."""
     return "\n".join((demo.screen, *demo.pages.values()))

@@ -90,9 +90,12 @@ class AdversarialFormat(Format):
         """Two debaters to draw Advocate and Challenger from."""
         return len([m for m in roster if m.id != RECONCILER_ID]) >= 2
 
-    def seats_added(self, options: tuple[tuple[str, str], ...]) -> tuple[Participant, ...]:
-        """The Reconciler, whose backend may be one no participant uses."""
-        return (reconciler_of(options),)
+    def seats_added(
+        self, options: tuple[tuple[str, str], ...], language: str = ""
+    ) -> tuple[Participant, ...]:
+        """The Reconciler, whose backend may be one no participant uses (named in
+        `language`, its role's word, where given)."""
+        return (reconciler_of(options, language),)
 
     def start(self, debate: Debate, rng: random.Random) -> Plan:
         """Draw Advocate and Challenger, seat the Reconciler, and audit the context first."""

@@ -68,7 +68,9 @@ class BoardroomFormat(Format):
         *(CardOption(key) for key in GROUNDING),
     )
 
-    def seats_added(self, options: tuple[tuple[str, str], ...]) -> tuple[Participant, ...]:
+    def seats_added(
+        self, options: tuple[tuple[str, str], ...], language: str = ""
+    ) -> tuple[Participant, ...]:
         """The advisor, when the settings seat it on a backend of its own."""
         advisor = adviser.seat_of_spec(options)
         return () if advisor is None else (advisor,)
