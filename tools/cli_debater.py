@@ -54,8 +54,16 @@ class CliDebater(ABC):
         self._locks: dict[tuple[int, str], asyncio.Lock] = {}
 
     @abstractmethod
-    def _argv(self, resume: str | None, request: TurnRequest) -> list[str]:
-        """The argument list of one call (the prompt goes on stdin)."""
+    def _argv(
+        self, resume: str | None, request: TurnRequest, named: str | None = None
+    ) -> list[str]:
+        """The argument list of one call (the prompt goes on stdin): resuming `resume`, or
+        starting the session `named` (its id chosen here, see `_new_session_id`)."""
+
+    def _new_session_id(self) -> str | None:
+        """The id a new session is started under, when the CLI lets the caller choose it
+        (None: the CLI picks one and the answer names it)."""
+        return None
 
     @abstractmethod
     def _read(
@@ -85,8 +93,19 @@ class CliDebater(ABC):
                 request.debate_id, request.fresh_session, self._workdir(request.debate_id), who
             )
             extra_env = self._prepare(workdir, request)
-            async with self._slots:
-                run = await self._run(self._argv(resume, request), request, workdir, extra_env)
+            # A session whose id we choose is stored before the call: a process that dies
+            # while the CLI answers resumes that session when the turn is asked again.
+            named = self._new_session_id() if resume is None else None
+            if named:
+                await self._sessions.put(request.debate_id, named, workdir, who)
+            try:
+                async with self._slots:
+                    argv = self._argv(resume, request, named)
+                    run = await self._run(argv, request, workdir, extra_env)
+            except BaseException:
+                if named:  # the call did not run to an answer: nothing worth resuming
+                    await asyncio.shield(self._sessions.delete(request.debate_id, who))
+                raise
             answer, failure = self._read(run, request)
             session_id = answer.meta.session_id if answer is not None else None
             log.info(
@@ -103,6 +122,8 @@ class CliDebater(ABC):
             # latest one of the session, whatever happened.
             if session_id and (failure is None or resume):
                 await self._sessions.put(request.debate_id, session_id, workdir, who)
+            elif named and failure is not None:  # a failed first call leaves nothing to resume
+                await self._sessions.delete(request.debate_id, who)
             if failure is not None or answer is None:
                 raise self._error(failure, run)
             return answer

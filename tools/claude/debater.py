@@ -161,7 +161,9 @@ class ClaudeCodeDebater(CliDebater):
             raise self.error(FailureKind.BUDGET, "nothing is left of the debate's dollar budget")
         return await super().speak(request)
 
-    def _argv(self, resume: str | None, request: TurnRequest) -> list[str]:
+    def _argv(
+        self, resume: str | None, request: TurnRequest, named: str | None = None
+    ) -> list[str]:
         return self.command(
             resume,
             request.model,

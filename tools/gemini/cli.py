@@ -52,11 +52,21 @@ def write_workspace(folder: Path, tools: Sequence[str], *, session_retention: bo
     (folder / ".gemini" / "settings.json").write_text(text, encoding="utf-8")
 
 
-def command(binary: str, model: str, prompt: str = "", session_id: str | None = None) -> list[str]:
-    """`gemini -p <prompt> -o json -m <model> [--resume <id>]`; the request goes on stdin."""
+def command(
+    binary: str,
+    model: str,
+    prompt: str = "",
+    session_id: str | None = None,
+    *,
+    new_session: str | None = None,
+) -> list[str]:
+    """`gemini -p <prompt> -o json -m <model> [--resume <id> | --session-id <new id>]`; the
+    request goes on stdin."""
     argv = [binary, "-p", prompt, "-o", "json", "-m", model]
     if session_id:
         argv += ["--resume", session_id]
+    elif new_session:
+        argv += ["--session-id", new_session]
     return argv
 
 

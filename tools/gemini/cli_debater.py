@@ -10,6 +10,7 @@ system prompt replaces the CLI's coding prompt through GEMINI_SYSTEM_MD.
 from __future__ import annotations
 
 import re
+import uuid
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -90,8 +91,14 @@ class GeminiCliDebater(CliDebater):
         # Absolute: the CLI runs inside the directory, and reads GEMINI_SYSTEM_MD from there.
         self._root = workdir_root.resolve()
 
-    def _argv(self, resume: str | None, request: TurnRequest) -> list[str]:
-        return command(self._binary, self._model, "", resume)
+    def _argv(
+        self, resume: str | None, request: TurnRequest, named: str | None = None
+    ) -> list[str]:
+        return command(self._binary, self._model, "", resume, new_session=named)
+
+    def _new_session_id(self) -> str | None:
+        """The CLI starts a session under the id we give it (`--session-id`)."""
+        return str(uuid.uuid4())
 
     def _workdir(self, debate_id: int) -> Path:
         return self._root / str(debate_id)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -333,3 +334,39 @@ async def test_the_console_seats_ag_on_the_gemini_cli(
     finally:
         await db.close()
     assert row is not None and row[1].endswith("console/gemini-cli-ag/1")
+
+
+@pytest.mark.cli
+async def test_a_new_session_runs_under_the_id_stored_before_the_call(
+    gemini_bin: Path,
+    db: Database,
+    fake: FakeGemini,
+    home: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`--session-id`: the id is ours and stored while the CLI answers, so a process that dies
+    mid-call resumes that very session; the CLI answers under it. A call that ends without an
+    answer leaves no id behind."""
+    ids = iter(("6f1c2a9e-0d4b-4f7e-9a53-2b8c1d7e4f10", "0b7d3e21-5c4a-4e9b-8f62-7a1d9c3e5b04"))
+    ours = next(ids)
+    debater = make(gemini_bin, db, fake, home, tmp_path)
+    monkeypatch.setattr(debater, "_new_session_id", lambda: ours)
+    fake.push({"kind": "hang"})
+    turn = asyncio.create_task(debater.speak(TurnRequest(1, 1, 1, "첫 요청")))
+    try:
+        await fake.wait_for(1, timeout=60)
+        row = await db.fetch_one(SESSION, (1,))
+        assert row is not None and row[0] == ours  # stored while the CLI answers
+    finally:
+        turn.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await turn
+    assert await db.fetch_one(SESSION, (1,)) is None  # stopped mid-call: nothing to resume
+
+    ours = next(ids)  # the CLI keeps the stopped call's session: a new one has a new id
+    fake.push({"kind": "text", "text": "첫 답변"})
+    first = await debater.speak(TurnRequest(1, 1, 1, "첫 요청"))
+    assert first.meta.session_id == ours  # the CLI answered under our id
+    row = await db.fetch_one(SESSION, (1,))
+    assert row is not None and row[0] == ours
