@@ -5,12 +5,10 @@ with who did not confirm it and the wording proposed instead."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 from dataclasses import replace
 from pathlib import Path
 
-from handlers.core.events import ProposalApproved
 from handlers.core.formats.keys import fill_keys
 from handlers.core.formats.ledger.confirm import confirmation
 from handlers.core.formats.ledger.rules import LEDGER_FORMAT
@@ -18,7 +16,7 @@ from handlers.core.formats.ledger.schemas import LedgerConfirmation
 from handlers.core.formats.ledger.text import ledger_items
 from handlers.core.i18n import Strings
 from handlers.core.model import AG, CLAUDE, Debate, Outcome, Phase
-from tests.handlers.conftest import ALICE, Rig, proposal
+from tests.handlers.conftest import Rig
 from tests.handlers.doubles import reply
 from tests.handlers.test_ledger import confirming, front
 from tests.tools.wiki.support import debate, turn
@@ -40,12 +38,8 @@ def agreeing(who: str) -> str:
 
 async def _run(rig: Rig) -> Debate:
     await rig.start()
-    found = await rig.h.propose(proposal())
-    assert found is not None
-    await asyncio.wait_for(rig.h.wait_idle(found.id), 10)
-    await rig.h.submit(found.id, ProposalApproved(ALICE))
-    await asyncio.wait_for(rig.h.wait_idle(found.id), 20)
-    return await rig.h.get(found.id)
+    debate_id = await rig.debate_to_end()
+    return await rig.h.get(debate_id)
 
 
 async def test_both_sides_confirm_the_written_ledger_and_only_what_both_confirm_is_agreed(

@@ -5,19 +5,17 @@ and the thread's last word names the outcome and links the page that records it.
 
 from __future__ import annotations
 
-import asyncio
 import json
 from dataclasses import replace
 from pathlib import Path
 
 import handlers.core.formats.ledger.text as text
-from handlers.core.events import ProposalApproved
 from handlers.core.formats.keys import fill_keys
 from handlers.core.formats.ledger.rules import LEDGER_FORMAT
 from handlers.core.i18n import Strings
 from handlers.core.model import AG, CLAUDE, GEMINI, Backend, Debate, Participant, Phase
 from handlers.core.reply.parser import parse_reply
-from tests.handlers.conftest import ALICE, DEFAULT_ROSTER, Rig, proposal
+from tests.handlers.conftest import DEFAULT_ROSTER, Rig
 from tests.handlers.doubles import reply
 from tests.handlers.test_ledger import confirming
 from tests.tools.wiki.support import debate, turn
@@ -32,12 +30,8 @@ def full(opinion: str, stance: str = "partial") -> str:
 
 async def _run(rig: Rig) -> Debate:
     await rig.start()
-    found = await rig.h.propose(proposal())
-    assert found is not None
-    await asyncio.wait_for(rig.h.wait_idle(found.id), 10)
-    await rig.h.submit(found.id, ProposalApproved(ALICE))
-    await asyncio.wait_for(rig.h.wait_idle(found.id), 20)
-    return await rig.h.get(found.id)
+    debate_id = await rig.debate_to_end()
+    return await rig.h.get(debate_id)
 
 
 async def test_a_reply_missing_its_fields_is_asked_for_once_more(tmp_path: Path) -> None:

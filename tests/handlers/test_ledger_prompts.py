@@ -6,18 +6,16 @@ unordered lists, blockquotes, horizontal rules, footnotes for citations, the dia
 
 from __future__ import annotations
 
-import asyncio
 import json
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from handlers.core.events import ProposalApproved
 from handlers.core.formats.ledger.rules import LEDGER_FORMAT
 from handlers.core.model import AG, CLAUDE
 from handlers.prompting import render_pieces
-from tests.handlers.conftest import ALICE, Rig, proposal
+from tests.handlers.conftest import Rig
 from tests.handlers.test_ledger import LEDGER, confirming, front, said
 from tests.tools.wiki.support import debate
 
@@ -122,11 +120,7 @@ async def test_the_debaters_cite_inline_and_the_front_page_is_plain_and_glanceab
     rig.moderator.enqueue_task("front-page", front(["A1", "M1", "Q1"]))
     await rig.start()
     try:
-        found = await rig.h.propose(proposal())
-        assert found is not None
-        await asyncio.wait_for(rig.h.wait_idle(found.id), 10)
-        await rig.h.submit(found.id, ProposalApproved(ALICE))
-        await asyncio.wait_for(rig.h.wait_idle(found.id), 20)
+        await rig.debate_to_end()
         for seat in (AG, CLAUDE):  # every turn's brief: the conduct, inline citations
             brief = rig.debaters[seat].requests[0].prompt
             assert CITE_INLINE[language] in _flat(brief)

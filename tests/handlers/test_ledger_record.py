@@ -6,7 +6,6 @@ in the debate's own words."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
 from dataclasses import replace
@@ -14,13 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from handlers.core.events import ProposalApproved
 from handlers.core.formats.keys import fill_keys
 from handlers.core.formats.ledger.rules import LEDGER_FORMAT
 from handlers.core.formats.ledger.text import diagram
 from handlers.core.i18n import LANGUAGES, Strings
 from handlers.core.model import AG, CLAUDE, Added, Debate
-from tests.handlers.conftest import ALICE, Rig, proposal
+from tests.handlers.conftest import Rig
 from tests.handlers.test_ledger import confirming, said
 from tests.tools.wiki.support import debate
 from tools.wiki.pages import render_agenda
@@ -74,13 +72,9 @@ async def test_the_participants_record_maps_each_seat_to_its_label_and_what_ran_
         rig.debaters[seat].enqueue(said(seat, 1))
     await rig.start()
     try:
-        found = await rig.h.propose(proposal())
-        assert found is not None
-        await asyncio.wait_for(rig.h.wait_idle(found.id), 10)
-        await rig.h.submit(found.id, ProposalApproved(ALICE))
-        await asyncio.wait_for(rig.h.wait_idle(found.id), 20)
+        debate_id = await rig.debate_to_end()
         t = Strings("en")
-        title, page = (fill_keys(part, t) for part in rig.wiki.pages[found.id]["participants"])
+        title, page = (fill_keys(part, t) for part in rig.wiki.pages[debate_id]["participants"])
         assert title.endswith(f"— {t('ledger.page_participants')}")
         assert f"| `ag` | AG | {t('ledger.backend_ag_relay')} | ag-model |" in page
         assert f"| `claude` | Claude | {t('ledger.backend_claude_cli')} | claude-model |" in page
@@ -90,8 +84,8 @@ async def test_the_participants_record_maps_each_seat_to_its_label_and_what_ran_
             "ag": {"label": "AG", "backend": "ag-relay", "model": "ag-model"},
             "claude": {"label": "Claude", "backend": "claude-cli", "model": "claude-model"},
         }
-        assert rig.wiki.keys[f"{found.id}:page:participants"] == 1
-        assert "participants" in LEDGER_FORMAT.pages(await rig.h.get(found.id))
+        assert rig.wiki.keys[f"{debate_id}:page:participants"] == 1
+        assert "participants" in LEDGER_FORMAT.pages(await rig.h.get(debate_id))
     finally:
         await rig.stop()
 
@@ -104,12 +98,8 @@ async def test_a_two_party_ledger_writes_its_participants_record_with_its_closin
         rig.debaters[seat].enqueue(said(seat, 1), confirming())
     await rig.start()
     try:
-        found = await rig.h.propose(proposal())
-        assert found is not None
-        await asyncio.wait_for(rig.h.wait_idle(found.id), 10)
-        await rig.h.submit(found.id, ProposalApproved(ALICE))
-        await asyncio.wait_for(rig.h.wait_idle(found.id), 20)
-        page = fill_keys(rig.wiki.pages[found.id]["participants"][1], Strings("ko"))
+        debate_id = await rig.debate_to_end()
+        page = fill_keys(rig.wiki.pages[debate_id]["participants"][1], Strings("ko"))
         assert "| `claude` | Claude | Claude Code 명령줄 도구 | claude-model |" in page
     finally:
         await rig.stop()

@@ -4,16 +4,14 @@ no moderator ratified it."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 from pathlib import Path
 
-from handlers.core.events import ProposalApproved
 from handlers.core.formats.keys import fill_keys
 from handlers.core.formats.ledger.text import fallback_ledger
 from handlers.core.i18n import Strings
 from handlers.core.model import AG, CLAUDE, Phase
-from tests.handlers.conftest import ALICE, Rig, proposal
+from tests.handlers.conftest import Rig
 from tests.handlers.doubles import reply
 from tests.handlers.test_ledger import confirming
 from tests.tools.wiki.support import debate, turn
@@ -43,13 +41,9 @@ async def test_a_debate_whose_turns_propose_claims_gets_a_ledger_marked_not_rati
     )
     await rig.start()  # nothing queued for the tasks: the moderator is unavailable
     try:
-        found = await rig.h.propose(proposal())
-        assert found is not None
-        await asyncio.wait_for(rig.h.wait_idle(found.id), 10)
-        await rig.h.submit(found.id, ProposalApproved(ALICE))
-        await asyncio.wait_for(rig.h.wait_idle(found.id), 20)
-        assert (await rig.h.get(found.id)).phase is Phase.CONCLUDED
-        pages = rig.wiki.pages[found.id]
+        debate_id = await rig.debate_to_end()
+        assert (await rig.h.get(debate_id)).phase is Phase.CONCLUDED
+        pages = rig.wiki.pages[debate_id]
         ledger = fill_keys(pages["conclusion"][1], KO)
         assert "**A1** LRU first" in ledger  # both agreed it, in their own wordings
         assert "**M1** Redis can wait" in ledger and "**Q1** TTL of 60 s" in ledger
@@ -70,12 +64,8 @@ async def test_a_ledger_the_moderator_wrote_carries_no_such_mark(tmp_path: Path)
     rig.moderator.enqueue_task("ledger", json.dumps(ledger))
     await rig.start()
     try:
-        found = await rig.h.propose(proposal())
-        assert found is not None
-        await asyncio.wait_for(rig.h.wait_idle(found.id), 10)
-        await rig.h.submit(found.id, ProposalApproved(ALICE))
-        await asyncio.wait_for(rig.h.wait_idle(found.id), 20)
-        pages = rig.wiki.pages[found.id]
+        debate_id = await rig.debate_to_end()
+        pages = rig.wiki.pages[debate_id]
         assert "**A1** LRU first" in pages["conclusion"][1]
         assert "not_ratified" not in pages["conclusion"][1] + pages["front-page"][1]
     finally:

@@ -164,16 +164,22 @@ def ask(debate: Debate, ledger: str) -> Plan:
     return AskStep(asking, CONFIRM, debate.ids, (Notify("ledger.confirming"),))
 
 
-def answered(debate: Debate) -> Plan:
-    """The round is in: one repair for a reply lacking its contract; then the ledger keeps as
-    agreed only what both sides confirmed (the rest open), and the front page follows. A seat
-    skipped confirmed nothing."""
+def repair_lacking(debate: Debate) -> AskStep | None:
+    """The one repair request to each reply of this step that lacks part of its contract
+    (None: none lacks any, or this is the repair already)."""
     gaps = tuple(
         (w, output_of(debate, f"missing:{w}"))
         for n, w in debate.floor.log
         if n in debate.floor.step_turns
     )
-    repair = repair_ask(debate, gaps, "ledger.repair")
+    return repair_ask(debate, gaps, "ledger.repair")
+
+
+def answered(debate: Debate) -> Plan:
+    """The round is in: one repair for a reply lacking its contract; then the ledger keeps as
+    agreed only what both sides confirmed (the rest open), and the front page follows. A seat
+    skipped confirmed nothing."""
+    repair = repair_lacking(debate)
     if repair is not None:
         return repair
     said = tuple(

@@ -26,7 +26,6 @@ from handlers.core.formats.base import (
     lacks,
     output_of,
     relayed,
-    repair_ask,
     since_own,
     with_output,
 )
@@ -110,12 +109,7 @@ class LedgerFormat(Format):
             return ledger_confirm.answered(debate)
         numbers = (*_round_turns(debate, debate.floor.round), *debate.floor.step_turns)
         kept = with_output(debate, f"round:{debate.floor.round}", ",".join(map(str, numbers)))
-        gaps = tuple(
-            (w, output_of(kept, f"missing:{w}"))
-            for n, w in kept.floor.log
-            if n in kept.floor.step_turns
-        )
-        repair = repair_ask(kept, gaps, "ledger.repair")
+        repair = ledger_confirm.repair_lacking(kept)
         if repair is not None:
             return repair
         remaining = [p for p in kept.floor.order if p not in kept.floor.spoken]
