@@ -20,6 +20,7 @@ from tools.gemini.core import (
     ModeratorUnavailable,
     is_per_day,
 )
+from tools.gemini.schemas import bare_schema
 
 API_VERSION = "v1beta"  # the SDK's default is v1; structured output and thinking need v1beta
 _BLOCKED_FINISH = frozenset({"SAFETY", "PROHIBITED_CONTENT", "BLOCKLIST", "SPII", "RECITATION"})
@@ -51,7 +52,10 @@ class GeminiApiBackend:
         config = types.GenerateContentConfig(
             system_instruction=prompt.system,
             response_mime_type="application/json" if prompt.json else "text/plain",
-            response_schema=prompt.schema,
+            # Bare: the types only, the system instruction says what each field means.
+            response_schema=bare_schema(prompt.schema)
+            if prompt.bare_schema and prompt.schema is not None
+            else prompt.schema,
             thinking_config=types.ThinkingConfig(thinking_level=types.ThinkingLevel.LOW),
             http_options=types.HttpOptions(timeout=int(self._timeout_s * 1000)),
         )

@@ -58,7 +58,8 @@ class GeminiCliBackend:
     async def generate(self, prompt: Prompt) -> ModelReply:
         """Run the CLI once; map its failures to ModeratorErrors."""
         workspace = self._prepare()
-        argv = command(self._binary, self.model, schema_instruction(prompt.schema, prompt.json))
+        schema = schema_instruction(prompt.schema, prompt.json, prompt.bare_schema)
+        argv = command(self._binary, self.model, schema)
         try:
             run = await run_cli(
                 argv,

@@ -1,9 +1,12 @@
 """What the moderator's model reads: prompts filled from a bounded view of the debate.
 
-The input is the agenda, the running summary (capped), the state and the last two turns
-(each capped), so its size does not grow with the number of turns. A judgement reads in full
-only what is new since the last one: the latest turn; the one before it, which the previous
-judgement read in full (and the summary keeps), comes as its opening.
+The input is the agenda, the running summary (capped), the state and the latest turns (each
+capped), so its size does not grow with the number of turns. A judgement reads what is new
+since the last one and its own memory, not more: the newest turn (a very long one as its head
+and tail, with a note of what was left out), the claim board as its changes (the claims the
+last judgement changed in full, the other open ones by a short gist, the settled ones by id),
+the running summary it wrote. The schema goes without the titles and descriptions the
+system instruction already gives (a response schema is billed as input).
 """
 
 from __future__ import annotations
@@ -18,16 +21,17 @@ import prompts
 from handlers.core.formats import FORMATS
 from handlers.core.model import ChatLine, Debate, ModeratorView, Participant, PeopleLine, Turn
 from handlers.core.moderation.bounds import SUMMARY_MAX_CHARS, bound_summary
-from handlers.core.moderation.claims import as_lines
-from handlers.core.shorten import shorten
+from handlers.core.moderation.claims import Claim, ClaimStatus, as_lines
+from handlers.core.shorten import gist, shorten
 from handlers.ports import TaskRequest
 from handlers.prompting import LANGUAGE_NAMES
-from tools.gemini.schemas import ConclusionReply, DetectionReply, JudgeReply
+from tools.gemini.schemas import ConclusionReply, DetectionReply, JudgeReply, bare_schema
 
 INPUT_MARKER = "<!-- input -->"
-TURN_MAX_CHARS = 6000  # a turn's opinion as the moderator reads it (head and tail kept)
-TURN_TAIL_CHARS = 1500
-JUDGED_TURN_CHARS = 500  # a turn judged before, as the next judgement reads it (its opening)
+TURN_MAX_CHARS = 6000  # a turn's opinion as the Conclusion reads it (head and tail kept)
+JUDGE_TURN_MAX_CHARS = 3200  # the newest turn's opinion as a judgement reads it (head and tail)
+BOARD_LINES = 6  # open or contested claims a judgement reads, newest first
+BOARD_GIST_CHARS = 100  # an open claim the last judgement did not change: its gist
 CHAT_LINE_MAX_CHARS = 500
 AGENDA_FIELD_MAX_CHARS = 600
 MODERATOR_TURNS = 2
@@ -47,6 +51,7 @@ class Prompt:
     messages: tuple[tuple[Role, str], ...]
     schema: type[BaseModel] | None  # None: a text task, or a JSON task without a model
     json: bool = True
+    bare_schema: bool = False  # the system instruction describes every field: send types only
 
     @property
     def input_chars(self) -> int:
@@ -93,21 +98,29 @@ def format_list() -> str:
 
 
 def judge_prompt(view: ModeratorView, language: str) -> Prompt:
-    """Ask what follows the latest reply, and for the updated summary."""
-    return _split(
+    """Ask what follows the newest reply, and for the updated summary: the newest turn, the
+    claim board's changes and the summary, not more (the summary keeps the turns before)."""
+    latest = sorted(view.last_turns, key=lambda turn: turn.number)[-1:]
+    values = _view_values(view)
+    del values["reason"]  # the topic and question say what is on the agenda
+    newest = [render_turn(t, view.debate, limit=JUDGE_TURN_MAX_CHARS) for t in latest]
+    values["turns"] = "\n\n".join(newest) or "-"
+    judged = latest[0].number if latest else view.debate.floor.turns
+    prompt = _split(
         "judge",
         "debate_moderator",
         language,
         JudgeReply,
         summary_cap=str(SUMMARY_MAX_CHARS),
-        state=_state(view.debate, view.people),
-        **_view_values(view, judged_before=True),
+        state=_state(view.debate, view.people, judged),
+        **values,
     )
+    return replace(prompt, bare_schema=True)
 
 
 def conclusion_prompt(view: ModeratorView, language: str) -> Prompt:
     """Ask for the Conclusion page."""
-    return _split(
+    prompt = _split(
         "conclude",
         "debate_conclusion",
         language,
@@ -117,6 +130,7 @@ def conclusion_prompt(view: ModeratorView, language: str) -> Prompt:
         or "-",
         **_view_values(view),
     )
+    return replace(prompt, bare_schema=True)
 
 
 def task_prompt(request: TaskRequest, language: str) -> Prompt:
@@ -126,11 +140,15 @@ def task_prompt(request: TaskRequest, language: str) -> Prompt:
     return Prompt("task", system, (("user", request.prompt),), schema, request.json)
 
 
-def schema_instruction(schema: type[BaseModel] | None, json_only: bool = True) -> str:
-    """The JSON schema as prompt text, for a backend without a schema option (the CLI)."""
+def schema_instruction(
+    schema: type[BaseModel] | None, json_only: bool = True, bare: bool = False
+) -> str:
+    """The JSON schema as prompt text, for a backend without a schema option (the CLI);
+    `bare`: without titles and descriptions (the system instruction gives them)."""
     if schema is None:
         return prompts.load("moderator_task_json" if json_only else "moderator_task_text", None)
-    text = json.dumps(schema.model_json_schema(), ensure_ascii=False, indent=1)
+    found = bare_schema(schema) if bare else schema.model_json_schema()
+    text = json.dumps(found, ensure_ascii=False, indent=1)
     return prompts.load("moderator_json_schema", None, schema=text)
 
 
@@ -144,13 +162,11 @@ def _split(
     return Prompt(purpose, system.strip(), (("user", user.strip()),), schema)
 
 
-def _view_values(view: ModeratorView, judged_before: bool = False) -> dict[str, str]:
-    """The agenda, summary and latest turns; `judged_before`: an earlier judgement read all
-    but the newest in full, so they come as their opening."""
+def _view_values(view: ModeratorView) -> dict[str, str]:
+    """The agenda, summary and latest turns (each head and tail when very long)."""
     proposal = view.debate.proposal
     latest = sorted(view.last_turns, key=lambda turn: turn.number)[-MODERATOR_TURNS:]
-    cut = len(latest) - 1 if judged_before else 0
-    shown = [render_turn(t, view.debate, judged=n < cut) for n, t in enumerate(latest)]
+    shown = [render_turn(t, view.debate) for t in latest]
     return {
         "topic": _cut(proposal.topic, AGENDA_FIELD_MAX_CHARS),
         "question": _cut(proposal.question, AGENDA_FIELD_MAX_CHARS),
@@ -176,7 +192,9 @@ def _line(name: str, **values: object) -> str:
     return filled.strip()
 
 
-def _state(debate: Debate, people: tuple[PeopleLine, ...] = ()) -> str:
+def _state(debate: Debate, people: tuple[PeopleLine, ...] = (), judged: int = 0) -> str:
+    """The state line, what the people said, the claim board as the judgement of turn `judged`
+    reads it, and the concessions made without a quote."""
     waiting = [_label(debate, s) for s in debate.floor.order if s not in debate.floor.spoken]
     participants = ", ".join(_label(debate, p) for p in debate.ids)
     state = _line(
@@ -192,10 +210,45 @@ def _state(debate: Debate, people: tuple[PeopleLine, ...] = ()) -> str:
             lines.append(_line("people_answer", who=line.who, question=line.question, said=said))
         else:
             lines.append(_line("people_said", who=line.who, said=said))
-    lines.append("Claim board:\n" + (as_lines(debate.moderation.claims) or "(no claims yet)"))
+    lines.append(claim_board(debate.moderation.claims, judged))
     for turn, seat in debate.floor.unquoted[-4:]:
         lines.append(_line("unquoted", turn=turn, seat=_label(debate, seat)))
     return "\n".join(lines)
+
+
+def claim_board(claims: tuple[Claim, ...], judged: int) -> str:
+    """The board as the judgement of turn `judged` reads it: what the last judgement changed
+    in full (at most BOARD_LINES), the newest other open or contested claims by their gist
+    (at most BOARD_LINES), and the rest by id only (older open ones, the settled ones)."""
+    if not claims:
+        return _line("claims_none")
+    recent = [c for c in reversed(claims) if c.turn and c.turn >= judged - 1][:BOARD_LINES]
+    settled = (ClaimStatus.AGREED, ClaimStatus.WITHDRAWN)
+    unsettled = [c for c in reversed(claims) if c.status not in settled and c not in recent]
+    shown, older = unsettled[:BOARD_LINES], unsettled[BOARD_LINES:]
+    gists = tuple(replace(c, text=gist(c.text, BOARD_GIST_CHARS)) for c in shown)
+    rest = {s: [c.id for c in claims if c.status is s and c not in recent] for s in settled}
+    by_status = [f"{status.value} {_id_ranges(ids)}" for status, ids in rest.items() if ids]
+    return _line(
+        "claims",
+        count=len(claims),
+        changed=as_lines(tuple(reversed(recent))) or "-",
+        open=as_lines(gists) or "-",
+        older=_id_ranges([c.id for c in older]) or "-",
+        settled="; ".join(by_status) or "-",
+    )
+
+
+def _id_ranges(ids: list[str]) -> str:
+    """`C1-C4, C7`: claim ids in order, runs of consecutive numbers as ranges."""
+    numbers = sorted(int(found) for i in ids if (found := i.removeprefix("C")).isdigit())
+    runs: list[list[int]] = []
+    for number in numbers:
+        if runs and number == runs[-1][-1] + 1:
+            runs[-1].append(number)
+        else:
+            runs.append([number])
+    return ", ".join(f"C{r[0]}" if len(r) == 1 else f"C{r[0]}-C{r[-1]}" for r in runs)
 
 
 def _ending(debate: Debate) -> str:
@@ -224,9 +277,9 @@ def _vote(debate: Debate) -> str:
     return "\n" + _line("poll_chosen", chosen=repr(poll.answers[poll.winner]), counts=counts)
 
 
-def render_turn(turn: Turn, debate: Debate | None = None, judged: bool = False) -> str:
-    """One turn as the moderator reads it: a header line, extras, then the opinion (only its
-    opening for a turn an earlier judgement read in full)."""
+def render_turn(turn: Turn, debate: Debate | None = None, limit: int = TURN_MAX_CHARS) -> str:
+    """One turn as the moderator reads it: a header line, extras, then the opinion (its head
+    and tail, with a note of what was left out, when longer than `limit`)."""
     parsed = turn.parsed
     who = _label(debate, turn.seat) if debate is not None else turn.seat
     stance = parsed.stance.value if parsed.stance else "none"
@@ -239,18 +292,18 @@ def render_turn(turn: Turn, debate: Debate | None = None, judged: bool = False) 
         lines.append(_line("wiki_edit", mode=action.mode, page=action.page, chars=chars))
     if not parsed.structured:
         lines.append(_line("unstructured"))
-    lines.append(
-        shorten(parsed.opinion, JUDGED_TURN_CHARS) if judged else _head_tail(parsed.opinion)
-    )
+    lines.append(_head_tail(parsed.opinion, limit))
     return "\n".join(lines)
 
 
-def _head_tail(text: str) -> str:
-    if len(text) <= TURN_MAX_CHARS:
+def _head_tail(text: str, limit: int) -> str:
+    """The text, or its head and tail around a note of how much was left out (the record
+    keeps every character; this is what the moderator reads)."""
+    if len(text) <= limit:
         return text
-    head = TURN_MAX_CHARS - TURN_TAIL_CHARS
-    omitted = len(text) - TURN_MAX_CHARS
-    return f"{text[:head]}\n[… {omitted} characters omitted …]\n{text[-TURN_TAIL_CHARS:]}"
+    tail = limit // 4  # the head holds the argument, the tail its conclusion and question
+    head, omitted = limit - tail, len(text) - limit
+    return f"{text[:head]}\n{_line('omitted', chars=f'{omitted:,}')}\n{text[-tail:]}"
 
 
 def _cut(text: str, limit: int) -> str:

@@ -8,7 +8,7 @@ validated here, then trimmed to the limits the rest of the bot relies on.
 from __future__ import annotations
 
 import enum
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, Field, ValidationError, model_validator
 
@@ -116,6 +116,26 @@ class ConclusionReply(BaseModel):
 
 
 M = TypeVar("M", bound=BaseModel)
+
+
+def bare_schema(model: type[BaseModel]) -> dict[str, Any]:
+    """The model's JSON schema without its titles and descriptions: the types, enums, bounds
+    and required fields a reply must match, for a request whose system instruction already
+    says what every field means (the schema is billed as input, each request)."""
+
+    def strip(node: Any, in_properties: bool = False) -> Any:
+        if isinstance(node, dict):
+            return {
+                key: strip(value, key == "properties" and not in_properties)
+                for key, value in node.items()
+                if in_properties or key not in ("title", "description")
+            }
+        if isinstance(node, list):
+            return [strip(value) for value in node]
+        return node
+
+    stripped: dict[str, Any] = strip(model.model_json_schema())
+    return stripped
 
 
 def validated(text: str, parsed: object, model: type[M]) -> tuple[M | None, str]:

@@ -11,7 +11,7 @@ from handlers.core.model import Decision, UserQuestion
 from handlers.core.shorten import omitted_note, shorten
 
 NOTE_CHARS = 1500  # appended to a relayed reply: a direction, not an essay
-SUMMARY_MAX_CHARS = 3000  # the running summary's cap, whoever writes it: keeps input bounded
+SUMMARY_MAX_CHARS = 1000  # the running summary's cap, whoever writes it: keeps input bounded
 QUESTION_CHARS = 2000  # a question to the people: a few lines, not an essay
 MAX_OPTIONS = 25  # as many buttons as one Discord message holds
 OPTION_CHARS = 200  # an option is a short answer (a button shows 80 of it)

@@ -38,15 +38,21 @@ def test_claim_updates_are_read_and_optional() -> None:
     assert to_decision(JudgeReply.model_validate_json(json.dumps(REPLY))).claims == ()
 
 
-def test_claim_board_reaches_the_moderators_next_request() -> None:
-    debate = replace(
-        judging_debate(),
-        moderation=replace(
-            judging_debate().moderation,
-            claims=(Claim("C1", "LRU면 충분하다", ("claude",), ClaimStatus.AGREED),),
-        ),
+def test_claim_board_reaches_the_moderators_next_request_as_its_changes() -> None:
+    """The claims the last judgement changed come whole, the other open ones as a gist, the
+    settled ones by id: the board costs the same at claim 5 and at claim 40."""
+    long_claim = "세션 데이터는 인스턴스 간에 공유되어야 하므로 LRU만으로는 부족하다 " * 4
+    claims = (
+        Claim("C1", "LRU면 충분하다", ("claude",), ClaimStatus.AGREED),
+        Claim("C2", long_claim, ("ag",), ClaimStatus.OPEN),
+        Claim("C3", "관리형 Redis는 월 40만 원이 든다", ("ag",), ClaimStatus.CONTESTED, turn=1),
     )
+    debate = judging_debate()  # judging turn 2: the last judgement judged turn 1
+    debate = replace(debate, moderation=replace(debate.moderation, claims=claims))
     prompt = judge_prompt(ModeratorView(debate=debate, last_turns=()), "ko")
     sent = "\n".join(text for _, text in prompt.messages)
-    assert "C1 [claude] agreed: LRU면 충분하다" in sent
+    changed = sent.index("Changed by your last judgement")
+    assert sent.index("C3 [ag] contested: 관리형 Redis는 월 40만 원이 든다") > changed
+    assert f"C2 [ag] open: {long_claim[:60]}" in sent and long_claim.strip() not in sent
+    assert "Settled: agreed C1." in sent and "LRU면 충분하다" not in sent
     assert "`claims`" in prompt.system

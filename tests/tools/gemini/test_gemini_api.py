@@ -79,7 +79,8 @@ async def test_judge_sends_system_instruction_and_schema_and_drives_the_engine(
     assert config["responseMimeType"] == "application/json"
     assert "thinkingConfig" in config
     user = request["json"]["contents"][0]["parts"][0]["text"]
-    assert "멀티 인스턴스에서 일관성이 필요합니다" in user and "stance: partial" in user
+    assert "운영 부담이 없습니다" in user and "stance: partial" in user  # the newest turn
+    assert "멀티 인스턴스에서 일관성이 필요합니다" not in user  # not the one its summary keeps
 
     assert decision.source is ModeratorSource.GEMINI
     step = transition(view.debate, Judged(2, decision), T0, random.Random(1))

@@ -100,7 +100,10 @@ async def test_the_cli_judges_with_the_schema_in_the_prompt(
     assert body["systemInstruction"]["parts"][0]["text"] == judge_prompt(view, "ko").system
     assert all(not tool.get("functionDeclarations") for tool in body.get("tools", []))
     assert '"next_speaker"' in request["text"] and "JSON schema" in request["text"]
-    assert "멀티 인스턴스에서 일관성이 필요합니다" in request["text"]
+    assert (
+        "LRU로 충분합니다" in request["text"]
+    )  # the newest turn; its summary keeps the one before
+    assert '"description"' not in request["text"]  # the schema's types: the prompt explains them
     row = await db.fetch_one("SELECT purpose, outcome FROM moderator_calls")
     assert row is not None and tuple(row) == ("judge", "ok")
 

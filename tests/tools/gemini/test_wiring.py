@@ -20,8 +20,7 @@ from tests.tools.gemini.conftest import Sleeps
 from tools.gemini.api import GeminiApiBackend
 from tools.gemini.cli_moderator import GeminiCliBackend
 from tools.gemini.context import (
-    JUDGED_TURN_CHARS,
-    TURN_MAX_CHARS,
+    JUDGE_TURN_MAX_CHARS,
     conclusion_prompt,
     judge_prompt,
 )
@@ -123,27 +122,39 @@ def test_the_judge_input_stays_bounded_however_long_the_debate() -> None:
         round=20,
     )
     small, large = judge_prompt(short, "ko"), judge_prompt(huge, "ko")
-    assert large.messages[0][1].count("## Turn") == 2  # the last two turns only
-    assert "## Turn 40" in large.messages[0][1] and "## Turn 38" not in large.messages[0][1]
-    overhead = 2 * (TURN_MAX_CHARS + 400) + SUMMARY_MAX_CHARS
+    assert large.messages[0][1].count("## Turn") == 1  # the newest turn only
+    assert "## Turn 40" in large.messages[0][1] and "## Turn 39" not in large.messages[0][1]
+    overhead = JUDGE_TURN_MAX_CHARS + SUMMARY_MAX_CHARS
     assert large.input_chars <= small.input_chars + overhead
-    assert large.input_chars < 25_000
+    assert large.input_chars < 9_000
 
 
-def test_a_judgement_reads_in_full_only_the_turn_it_has_not_read() -> None:
-    earlier = "앞 " * JUDGED_TURN_CHARS + "앞선 턴의 끝"
-    latest = "새 " * JUDGED_TURN_CHARS + "새 턴의 끝"
+def test_a_judgement_reads_the_newest_turn_and_not_the_one_before() -> None:
+    """The turn before was read whole by the last judgement, and its summary keeps it; the
+    Conclusion, one request, still reads both."""
+    earlier = "앞 " * 300 + "앞선 턴의 끝"
+    latest = "새 " * 1200 + "새 턴의 끝"
     question = {"to": "opponent", "text": "교차 인스턴스 불일치는 하루 몇 건인가요?"}
     view = view_after(
-        turn(3, AG, reply_text(earlier, "partial", question)),
-        turn(4, CLAUDE, reply_text(latest, "disagree")),
+        turn(3, AG, reply_text(earlier, "partial")),
+        turn(4, CLAUDE, reply_text(latest, "disagree", question)),
     )
     judged = judge_prompt(view, "ko").messages[0][1]
-    assert "새 턴의 끝" in judged  # the newest turn in full
-    assert "앞선 턴의 끝" not in judged and earlier[: JUDGED_TURN_CHARS - 20] in judged  # opening
-    assert question["text"] in judged and "stance: partial" in judged  # and what it asked
+    assert latest in judged  # the newest turn in full
+    assert "앞 앞" not in judged and "Turn 3" not in judged  # not the one before
+    assert question["text"] in judged and "stance: disagree" in judged  # and what it asked
     concluded = "\n".join(text for _, text in conclusion_prompt(view, "ko").messages)
     assert "앞선 턴의 끝" in concluded and "새 턴의 끝" in concluded  # the Conclusion reads both
+
+
+def test_a_very_long_newest_turn_is_read_as_its_head_and_tail_with_a_note() -> None:
+    opinion = "머리 " + "가운데 " * 3000 + "꼬리"
+    view = view_after(turn(4, CLAUDE, reply_text(opinion, "partial")))
+    judged = judge_prompt(view, "ko").messages[0][1]
+    assert "머리" in judged and "꼬리" in judged
+    left_out = len(opinion) - JUDGE_TURN_MAX_CHARS
+    assert f"[… {left_out:,} characters left out here …]" in judged
+    assert judged.count("가운데") < JUDGE_TURN_MAX_CHARS // 4
 
 
 @pytest.mark.parametrize("language", ["ko", "en"])
