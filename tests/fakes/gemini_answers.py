@@ -9,6 +9,7 @@ from typing import Any
 
 _FENCED_JSON = re.compile(r"```json\s*\n(.*?)\n```", re.DOTALL)
 _AGREE = re.compile(r"stance\W{1,4}agree\b", re.IGNORECASE)
+_STANCES = re.compile(r"stances: (.+?); next in order")  # the judge's state line
 _DEBATE_MARKERS = ("vs", "할까", "decide", "결정", "아니면", "should we", "정하")
 _LEDGER_ID = re.compile(r"^([AMQ]\d+): ", re.MULTILINE)  # the front page's prompt lists them
 _PARTICIPANTS = re.compile(r"^THE PARTICIPANTS \(id: name\): (.+)$", re.MULTILINE)
@@ -28,8 +29,8 @@ def schema_in_prompt(text: str) -> dict[str, Any] | None:
 
 def rule_answer(schema: dict[str, Any], text: str) -> dict[str, Any]:
     """Fill the schema; detection says yes when the chat has a decision marker, judging
-    concludes once two `stance: agree` appear in the input; a format's task is answered in
-    its own shape (rule_task)."""
+    concludes once two seats agree (the state's stances, else two `stance: agree` in the
+    input); a format's task is answered in its own shape (rule_task)."""
     made = make_value(schema, schema, "")
     if not isinstance(made, dict):
         return {}
@@ -40,10 +41,18 @@ def rule_answer(schema: dict[str, Any], text: str) -> dict[str, Any]:
         made.update(topic="auto topic", question="Which option should we choose?")
         made.update(suggested_format="free", format_reason="an open choice between options")
     if "action" in made:
-        made["action"] = "conclude" if len(_AGREE.findall(text)) >= 2 else "continue"
+        made["action"] = "conclude" if _agreeing(text) >= 2 else "continue"
         made["next_speaker"] = None
         made["consensus"] = 0.9 if made["action"] == "conclude" else 0.4
     return made
+
+
+def _agreeing(text: str) -> int:
+    """How many seats agree: the judge's state line lists each seat's latest stance."""
+    stances = _STANCES.search(text)
+    if stances is None:
+        return len(_AGREE.findall(text))
+    return sum(part.strip().endswith(" agree") for part in stances.group(1).split(","))
 
 
 def rule_task(made: dict[str, Any], text: str) -> None:
