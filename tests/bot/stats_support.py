@@ -51,7 +51,7 @@ def built(
     at: datetime = T0,
 ) -> Debate:
     """An ended debate (concluded if it has a Conclusion) of the default roster (AG, Claude)."""
-    proposal = Proposal(guild_id * 10, "topic", "q", "r", 1.0, "", (1,), guild_id=guild_id)
+    proposal = Proposal(guild_id + 1, "topic", "q", "r", 1.0, "", (1,), guild_id=guild_id)
     log = tuple((n, s.seat) for n, s in enumerate(said, 1))
     floor = Floor(
         turns=len(said),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.stats import MESSAGE_LIMIT, SeatRecord, seat_records, stats_text
+from bot.stats import MESSAGE_LIMIT, SeatRecord, StanceRow, seat_records, stats_text
 from handlers.core.ending.state import Conclusion
 from handlers.core.i18n import Strings
 from handlers.core.kinds import Stance
@@ -16,7 +16,7 @@ from tests.bot.stats_support import CONCEDED, ONE_SIDED, Said, built
 EN, KO = Strings("en"), Strings("ko")
 
 
-def _stances(debate: Debate, said: tuple[Said, ...]) -> list[tuple[int, int, str, object]]:
+def _stances(debate: Debate, said: tuple[Said, ...]) -> list[StanceRow]:
     return [(debate.id, n, s.seat, s.stance) for n, s in enumerate(said, 1)]
 
 
@@ -54,7 +54,7 @@ def _records() -> dict[str, SeatRecord]:
         costs=((CLAUDE, 0.05),),
     )
     stances = _stances(first, CONCEDED) + _stances(second, ONE_SIDED)
-    return {r.seat: r for r in seat_records([first, second], stances)}  # type: ignore[arg-type]
+    return {r.seat: r for r in seat_records([first, second], stances)}
 
 
 def test_each_figure_of_each_seat_over_two_debates() -> None:
@@ -89,7 +89,7 @@ def test_a_stance_left_out_is_no_move_and_the_first_stance_no_concession() -> No
     # AG states nothing, then disagrees (a first stance), then states nothing, then agrees.
     said = (Said(AG), Said(AG, Stance.DISAGREE), Said(AG), Said(AG, Stance.AGREE))
     debate = built(said)
-    (record, *_) = seat_records([debate], _stances(debate, said))  # type: ignore[arg-type]
+    (record, *_) = seat_records([debate], _stances(debate, said))
     assert (record.seat, record.quoted, record.unquoted) == (AG, 1, 0)
 
 
