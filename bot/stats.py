@@ -5,8 +5,9 @@ people read (`stats_text`). Nothing here leaves the server it is asked in."""
 from __future__ import annotations
 
 import unicodedata
+from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
@@ -51,26 +52,46 @@ class SeatRecord:
 def seat_records(debates: Iterable[Debate], stances: Iterable[StanceRow]) -> list[SeatRecord]:
     """Per seat, its figures over `debates` (with their turns' `stances`), most turns first."""
     moves = _concessions(stances)
-    found: dict[str, SeatRecord] = {}
+    names: dict[str, str] = {}
+    counts: dict[str, list[float]] = {}  # per seat, SeatRecord's figures in its field order
     for debate in debates:
-        turns = [seat for _, seat in debate.floor.log]
+        turns = Counter(seat for _, seat in debate.floor.log)
         unquoted = set(debate.floor.unquoted)
-        for seat in dict.fromkeys((*debate.ids, *turns)):
+        reached, roster = _reached(debate), debate.ids
+        for seat in dict.fromkeys((*roster, *turns)):
             conceded = moves.get((debate.id, seat), ())
-            record = found.get(seat) or SeatRecord(seat, debate.name_of(seat))
-            found[seat] = replace(
-                record,
-                name=debate.name_of(seat),
-                debates=record.debates + (seat in debate.ids),
-                turns=record.turns + turns.count(seat),
-                failures=record.failures + (seat in debate.floor.faltered),
-                pauses=record.pauses + _held(debate, seat),
-                quoted=record.quoted + sum((t, seat) not in unquoted for t in conceded),
-                unquoted=record.unquoted + sum((t, seat) in unquoted for t in conceded),
-                claims=record.claims + sum(seat in c.holders for c in _reached(debate)),
-                cost_usd=record.cost_usd + debate.spend.of(seat),
+            names[seat] = debate.name_of(seat)  # the latest debate's name for it
+            figures = (
+                seat in roster,
+                turns[seat],
+                seat in debate.floor.faltered,
+                _held(debate, seat),
+                sum((t, seat) not in unquoted for t in conceded),
+                sum((t, seat) in unquoted for t in conceded),
+                sum(seat in claim.holders for claim in reached),
+                debate.spend.of(seat),
             )
-    return sorted(found.values(), key=lambda r: (-r.turns, r.seat))
+            total = counts.setdefault(seat, [0] * len(figures))
+            for n, figure in enumerate(figures):
+                total[n] += figure
+    records = [_record(seat, names[seat], total) for seat, total in counts.items()]
+    return sorted(records, key=lambda r: (-r.turns, r.seat))
+
+
+def _record(seat: str, name: str, total: list[float]) -> SeatRecord:
+    debates, turns, failures, pauses, quoted, unquoted, claims, cost = total
+    return SeatRecord(
+        seat,
+        name,
+        debates=int(debates),
+        turns=int(turns),
+        failures=int(failures),
+        pauses=int(pauses),
+        quoted=int(quoted),
+        unquoted=int(unquoted),
+        claims=int(claims),
+        cost_usd=cost,
+    )
 
 
 def _concessions(stances: Iterable[StanceRow]) -> dict[tuple[int, str], tuple[int, ...]]:

@@ -121,7 +121,7 @@ class AdminCommands:
         async def stats(
             interaction: discord.Interaction[Any], days: app_commands.Range[int, 1] | None = None
         ) -> None:
-            await answer(interaction, lambda _, guild: self._stats(guild, days or 0))
+            await answer(interaction, lambda i, guild: self._stats(i, guild, days or 0))
 
         return {
             "list": list_,
@@ -211,8 +211,11 @@ class AdminCommands:
         await self._configs.store(guild_id, where, wanted)
         return config_text(wanted, self._strings, "admin.config_saved", words)
 
-    async def _stats(self, guild_id: int, days: int) -> str:
-        """Each seat's record over this server's debates (of the last `days` days, or all)."""
+    async def _stats(self, interaction: discord.Interaction[Any], guild_id: int, days: int) -> str:
+        """Each seat's record over this server's debates (of the last `days` days, or all).
+        Answered "thinking" first: a server's thousand debates take longer to read than
+        Discord waits for a first answer (bench/seat_stats.py)."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
         since = self._clock.now() - timedelta(days=days) if days else None
         debates = await self._records.debates(guild_id, since)
         records = seat_records(debates, await self._records.stances(guild_id, since))

@@ -14,7 +14,13 @@ from tests.bot.discord.conftest import KO, BotRig
 from tests.bot.discord.slash_support import MANAGE_GUILD, registered, run
 from tests.bot.discord.test_slash_servers import another_server
 from tests.bot.stats_support import CONCEDED, ONE_SIDED, Said, built, stored
+from tests.fakes.discord_commands import slash
+from tests.fakes.discord_interactions import CB_DEFERRED_MESSAGE, FLAG_EPHEMERAL, FLAG_LOADING
+from tests.fakes.discord_limits import CONTENT_LIMIT
+from tests.fakes.discord_world import Json
 from tools.store.debates import SqliteStore
+
+FOLLOWUP = "/webhooks/{application_id}/{token}"
 
 
 async def test_each_server_sees_only_its_own_seats_records(rig: BotRig) -> None:
@@ -26,9 +32,7 @@ async def test_each_server_sees_only_its_own_seats_records(rig: BotRig) -> None:
     mallory = rig.fake.add_user("mallory")  # Manage Server in each server she runs it in
 
     async def stats(channel: str | None = None, **options: object) -> str:
-        return await run(
-            rig, mallory, "stats", permissions=MANAGE_GUILD, channel_id=channel, **options
-        )
+        return await deferred(rig, mallory, channel, **options)
 
     assert await stats() == KO("stats.none")  # nothing stored yet
     assert await stats(lobby) == KO("stats.none")
@@ -70,6 +74,21 @@ async def test_each_server_sees_only_its_own_seats_records(rig: BotRig) -> None:
     dana = rig.fake.add_user("dana")  # neither the approver role nor Manage Server
     assert await run(rig, dana, "stats") == KO("admin.refused")
     assert await run(rig, dana, "stats", channel_id=lobby) == KO("admin.refused")
+
+
+async def deferred(rig: BotRig, user: Json, channel: str | None, **options: object) -> str:
+    """`user` runs `/debate stats` as an approver: the bot answers "thinking" at once, then
+    its private reply replaces that; the reply, checked to ping nobody and to fit."""
+    start = len(rig.fake.calls)
+    record = await slash(
+        rig.fake, user, "debate", "stats", permissions=MANAGE_GUILD, channel_id=channel, **options
+    )
+    assert await rig.fake.wait_ack(record) == CB_DEFERRED_MESSAGE
+    await rig.fake.wait_for_call("POST", FOLLOWUP, start=start)
+    reply = rig.fake.messages[record.response_message_id or ""]
+    assert reply["flags"] & FLAG_EPHEMERAL and not reply["flags"] & FLAG_LOADING
+    assert len(reply["content"]) <= CONTENT_LIMIT
+    return str(reply["content"])
 
 
 def _as(debate: Debate, debate_id: int) -> Debate:
