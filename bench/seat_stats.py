@@ -8,11 +8,17 @@ Conclusion, so its stored state is the size a real one is. Measured, each the me
 `--repeat` runs through the same path the command takes (bot/stats.py over
 tools/store/seat_records.py):
 
-- `read_debates_ms`: the server's debates, loaded and parsed;
+- `read_debates_ms`: the server's debates, loaded and parsed (all held, as `count_ms` needs);
 - `read_stances_ms`: its turns' stances;
 - `count_ms`: the pure count (`seat_records`);
 - `render_ms`: the table (`stats_text`);
-- `total_ms`: all four, what the person waits for after Discord's acknowledgement.
+- `total_ms`: all four;
+- `answer_ms`: the whole answer as the command gives it (`seat_stats`: each debate counted as
+  it is parsed, then let go), what the person waits for after the bot's "thinking";
+- `loop_worst_ms`: the longest the event loop (which serves every running debate) went
+  without running a ticker that wakes each millisecond, during that answer;
+- `loop_idle_worst_ms`: the same over as long with nothing to do (what the machine's own
+  load gives: on a shared machine it is not zero).
 
 Run: .venv/bin/python bench/seat_stats.py [--json] [--debates 1000] [--repeat 5]
      [--database postgresql://...]
@@ -27,6 +33,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
@@ -35,7 +42,7 @@ from typing import Any
 # `tests` is not installed; run from anywhere
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.stats import seat_records, stats_text
+from bot.stats import seat_records, seat_stats, stats_text
 from handlers.core.ending.state import Conclusion
 from handlers.core.i18n import Strings
 from handlers.core.kinds import Stance
@@ -50,6 +57,7 @@ from tools.store.seat_records import SeatRecords
 from tools.store.turns import INSERT_TURN, turn_row
 
 TURNS, CLAIMS, REPLY_CHARS = 12, 20, 2000
+KO = Strings("ko")
 STANCES = (Stance.DISAGREE, Stance.PARTIAL, Stance.AGREE)
 
 
@@ -121,22 +129,49 @@ async def _fill(db: Database, debates: int) -> int:
 async def _once(reads: SeatRecords) -> dict[str, float]:
     """One answer, timed by part."""
     t0 = time.perf_counter()
-    debates = await reads.debates(GUILD_A, None)
+    debates = [debate async for debate in reads.debates(GUILD_A, None)]
     t1 = time.perf_counter()
     stances = await reads.stances(GUILD_A, None)
     t2 = time.perf_counter()
     records = seat_records(debates, stances)
     t3 = time.perf_counter()
-    text = stats_text(records, len(debates), Strings("ko"))
+    text = stats_text(records, len(debates), KO)
     t4 = time.perf_counter()
-    assert len(debates) and text
+    assert debates and text
+    answer_ms, loop_worst_ms = await _stalls(lambda: seat_stats(reads, GUILD_A, 0, T0, KO))
+    _, idle_worst_ms = await _stalls(lambda: asyncio.sleep(answer_ms / 1000))
     return {
         "read_debates_ms": (t1 - t0) * 1000,
         "read_stances_ms": (t2 - t1) * 1000,
         "count_ms": (t3 - t2) * 1000,
         "render_ms": (t4 - t3) * 1000,
         "total_ms": (t4 - t0) * 1000,
+        "answer_ms": answer_ms,
+        "loop_worst_ms": loop_worst_ms,
+        "loop_idle_worst_ms": idle_worst_ms,
     }
+
+
+async def _stalls(work: Callable[[], Awaitable[object]]) -> tuple[float, float]:
+    """How long `work` takes, and the longest stall of the loop meanwhile (ms)."""
+    gaps: list[float] = []
+    done = asyncio.Event()
+
+    async def tick() -> None:
+        last = time.perf_counter()
+        while not done.is_set():
+            await asyncio.sleep(0.001)
+            now = time.perf_counter()
+            gaps.append(now - last)
+            last = now
+
+    ticker = asyncio.create_task(tick())
+    t0 = time.perf_counter()
+    await work()
+    elapsed = time.perf_counter() - t0
+    done.set()
+    await ticker
+    return elapsed * 1000, max(gaps, default=0.0) * 1000
 
 
 async def run(debates: int, repeat: int, database: str | None) -> dict[str, Any]:

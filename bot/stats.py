@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Protocol
 
 from handlers.core.i18n import Strings
@@ -26,11 +26,24 @@ StanceRow = tuple[int, int, str, Stance | None]
 class SeatReads(Protocol):
     """What `/debate stats` reads: one server's debates and its turns' stances."""
 
-    async def debates(self, guild_id: int | None, since: datetime | None) -> list[Debate]:
-        """The debates of server `guild_id` (None: of every server) made since `since`."""
+    def debates(self, guild_id: int | None, since: datetime | None) -> AsyncIterator[Debate]:
+        """The debates of server `guild_id` (None: of every server) made since `since`, one
+        at a time (a thousand held at once would make the garbage collector stall the loop)."""
 
     async def stances(self, guild_id: int | None, since: datetime | None) -> list[StanceRow]:
         """(debate, turn, seat, stated stance) of those debates' turns, in turn order."""
+
+
+async def seat_stats(
+    reads: SeatReads, guild_id: int | None, days: int, now: datetime, strings: Strings
+) -> str:
+    """The table of server `guild_id` (None: every debate, the console's), over the last
+    `days` days (0: ever), each debate counted as it is read and then let go."""
+    since = now - timedelta(days=days) if days else None
+    tally = Tally(await reads.stances(guild_id, since))
+    async for debate in reads.debates(guild_id, since):
+        tally.add(debate)
+    return stats_text(tally.records(), tally.debates, strings, days)
 
 
 @dataclass(frozen=True)
@@ -51,16 +64,30 @@ class SeatRecord:
 
 def seat_records(debates: Iterable[Debate], stances: Iterable[StanceRow]) -> list[SeatRecord]:
     """Per seat, its figures over `debates` (with their turns' `stances`), most turns first."""
-    moves = _concessions(stances)
-    names: dict[str, str] = {}
-    counts: dict[str, list[float]] = {}  # per seat, SeatRecord's figures in its field order
+    tally = Tally(stances)
     for debate in debates:
+        tally.add(debate)
+    return tally.records()
+
+
+class Tally:
+    """The seats' figures so far, a debate at a time (pure: no debate is kept)."""
+
+    def __init__(self, stances: Iterable[StanceRow]) -> None:
+        self._moves = _concessions(stances)
+        self._names: dict[str, str] = {}
+        self._counts: dict[str, list[float]] = {}  # per seat, SeatRecord's figures in order
+        self.debates = 0
+
+    def add(self, debate: Debate) -> None:
+        """Count one debate."""
+        self.debates += 1
         turns = Counter(seat for _, seat in debate.floor.log)
         unquoted = set(debate.floor.unquoted)
         reached, roster = _reached(debate), debate.ids
         for seat in dict.fromkeys((*roster, *turns)):
-            conceded = moves.get((debate.id, seat), ())
-            names[seat] = debate.name_of(seat)  # the latest debate's name for it
+            conceded = self._moves.get((debate.id, seat), ())
+            self._names[seat] = debate.name_of(seat)  # the latest debate's name for it
             figures = (
                 seat in roster,
                 turns[seat],
@@ -71,11 +98,14 @@ def seat_records(debates: Iterable[Debate], stances: Iterable[StanceRow]) -> lis
                 sum(seat in claim.holders for claim in reached),
                 debate.spend.of(seat),
             )
-            total = counts.setdefault(seat, [0] * len(figures))
+            total = self._counts.setdefault(seat, [0] * len(figures))
             for n, figure in enumerate(figures):
                 total[n] += figure
-    records = [_record(seat, names[seat], total) for seat, total in counts.items()]
-    return sorted(records, key=lambda r: (-r.turns, r.seat))
+
+    def records(self) -> list[SeatRecord]:
+        """Each seat's record, most turns first."""
+        found = [_record(seat, self._names[seat], t) for seat, t in self._counts.items()]
+        return sorted(found, key=lambda r: (-r.turns, r.seat))
 
 
 def _record(seat: str, name: str, total: list[float]) -> SeatRecord:

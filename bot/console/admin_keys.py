@@ -6,12 +6,11 @@ and no server is asked)."""
 from __future__ import annotations
 
 import re
-from datetime import timedelta
 from pathlib import Path
 
 from bot.admin import AdminReads, debate_line, debate_lines, open_debates
 from bot.formatting import status_line
-from bot.stats import SeatReads, seat_records, stats_text
+from bot.stats import SeatReads, seat_stats
 from handlers.core.events import StopRequested
 from handlers.core.i18n import Strings
 from handlers.core.model import Actor, Debate
@@ -71,10 +70,7 @@ class AdminKeys:
 
     async def _stats(self, days: int) -> str:
         """Each seat's record over the database's debates (of the last `days` days, or all)."""
-        since = self._clock.now() - timedelta(days=days) if days else None
-        debates = await self._records.debates(None, since)
-        records = seat_records(debates, await self._records.stances(None, since))
-        return stats_text(records, len(debates), self._t, days)
+        return await seat_stats(self._records, None, days, self._clock.now(), self._t)
 
     def _line(self, debate: Debate) -> str:
         return status_line(debate, self._t, self._clock.now())

@@ -18,7 +18,6 @@ import io
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
-from datetime import timedelta
 from typing import Any, Literal
 
 import discord
@@ -28,7 +27,7 @@ from bot.admin import AdminReads, config_text, debate_line, debate_lines, open_d
 from bot.discord.failures import failure_text
 from bot.discord.front import _private as private
 from bot.formatting import discord_time, status_line
-from bot.stats import SeatReads, seat_records, stats_text
+from bot.stats import SeatReads, seat_stats
 from handlers.core.events import StopRequested
 from handlers.core.i18n import Strings
 from handlers.core.model import Actor, Debate, Participant
@@ -216,10 +215,7 @@ class AdminCommands:
         Answered "thinking" first: a server's thousand debates take longer to read than
         Discord waits for a first answer (bench/seat_stats.py)."""
         await interaction.response.defer(ephemeral=True, thinking=True)
-        since = self._clock.now() - timedelta(days=days) if days else None
-        debates = await self._records.debates(guild_id, since)
-        records = seat_records(debates, await self._records.stances(guild_id, since))
-        return stats_text(records, len(debates), self._strings, days)
+        return await seat_stats(self._records, guild_id, days, self._clock.now(), self._strings)
 
     def _status_line(self, debate: Debate) -> str:
         return status_line(debate, self._strings, self._clock.now(), discord_time)

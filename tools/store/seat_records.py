@@ -3,6 +3,8 @@ scoped to the server in the query (never loaded for every server and filtered af
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import AsyncIterator
 from datetime import datetime
 
 from handlers.core.kinds import Stance
@@ -23,6 +25,7 @@ WHERE {where} ORDER BY t.debate_id, t.number
 # The scope: one server (none given: every server, the console's), made since a date or ever.
 BY_GUILD, SINCE = "d.guild_id = ?", "d.created_at >= ?"
 _STANCES = {value.value: value for value in Stance}
+PARSED_AT_ONCE = 10  # states parsed between two turns of the event loop (about 5 ms)
 
 
 class SeatRecords:
@@ -32,12 +35,17 @@ class SeatRecords:
         self._db = db
         self._stance = _STANCE[db.dialect]
 
-    async def debates(self, guild_id: int | None, since: datetime | None) -> list[Debate]:
+    async def debates(self, guild_id: int | None, since: datetime | None) -> AsyncIterator[Debate]:
         """The debates of server `guild_id` (None: of every server) made at `since` or later
-        (None: ever), oldest first."""
+        (None: ever), oldest first, each parsed when it is asked for: the caller counts one
+        and lets it go, and the event loop runs between every few (a thousand states take
+        half a second to parse)."""
         where, params = _scope(guild_id, since)
         rows = await self._db.fetch_all(SELECT_DEBATES.format(where=where), params)
-        return [debate_of(row[0]) for row in rows]
+        for n, row in enumerate(rows, 1):
+            yield debate_of(row[0])
+            if n % PARSED_AT_ONCE == 0:
+                await asyncio.sleep(0)
 
     async def stances(
         self, guild_id: int | None, since: datetime | None
