@@ -27,10 +27,11 @@ CLAIMS = (
     Claim("C4", "drop the cache", (AG,), ClaimStatus.WITHDRAWN),
     Claim("C10", "measure first", (AG, CLAUDE), ClaimStatus.OPEN),
 )
-# C2 named by id, C10 by its wording; C3 not at all (and "C1" inside "C10" names no C1);
-# C4 is named but was withdrawn.
+# C2 named by id, C10 by its wording; C3 not at all ("C3" inside "C30" names no C3); C4 is
+# named but was withdrawn.
 DECISION = Conclusion(
-    "Start with an LRU; Redis later, as C2 says. Drop the cache was rejected.",
+    "Start with an LRU; Redis later, as C2 says (C30 of the last debate no longer holds). "
+    "Drop the cache was rejected.",
     agreed=("Measure first, then decide",),
 )
 
