@@ -1,6 +1,7 @@
 """The approvers' commands typed in the console: `/list [page]`, `/status N`, `/stop N`,
-`/export N` (as Discord's `/debate list|status|stop|export`; the console's one person owns the
-terminal and every debate in its database, so nobody is refused and no server is asked)."""
+`/export N`, `/stats [days]` (as Discord's `/debate list|status|stop|export|stats`; the
+console's one person owns the terminal and every debate in its database, so nobody is refused
+and no server is asked)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from pathlib import Path
 
 from bot.admin import AdminReads, debate_line, debate_lines, open_debates
 from bot.formatting import status_line
+from bot.stats import SeatReads, seat_stats
 from handlers.core.events import StopRequested
 from handlers.core.i18n import Strings
 from handlers.core.model import Actor, Debate
@@ -17,7 +19,7 @@ from handlers.ports import Clock
 from tools.store.debates import DebateNotFound
 from tools.wiki.export import export_file, export_name
 
-_COMMAND = re.compile(r"^/(list|status|stop|export)(?:\s+#?(\d+))?$", re.IGNORECASE)
+_COMMAND = re.compile(r"^/(list|status|stop|export|stats)(?:\s+#?(\d+))?$", re.IGNORECASE)
 
 
 class AdminKeys:
@@ -30,8 +32,10 @@ class AdminKeys:
         strings: Strings,
         clock: Clock,
         export_dir: Path,
+        records: SeatReads,
     ) -> None:
         self._handler, self._store, self._t, self._clock = handler, store, strings, clock
+        self._records = records  # `/stats`'s read side: every debate of this database
         self._export_dir = export_dir  # where `/export N` writes the debate's one file
 
     async def answer(self, text: str, actor: Actor) -> str | None:
@@ -46,6 +50,8 @@ class AdminKeys:
             page = int(number or 1)
             links = [""] * len(debates)
             return debate_lines(debates, self._t, self._line, links, page=page, command=_list_page)
+        if verb == "stats":
+            return await self._stats(int(number or 0))
         if number is None:  # `/stop` alone stops the running debate, as before
             return None if verb == "stop" else self._t("admin.console_usage")
         try:
@@ -61,6 +67,10 @@ class AdminKeys:
             return self._t("export.written", path=str(path))
         done = await self._handler.submit(debate.id, StopRequested(actor))
         return self._t("admin.stopped" if done.taken else "admin.not_stopped", id=number)
+
+    async def _stats(self, days: int) -> str:
+        """Each seat's record over the database's debates (of the last `days` days, or all)."""
+        return await seat_stats(self._records, None, days, self._clock.now(), self._t)
 
     def _line(self, debate: Debate) -> str:
         return status_line(debate, self._t, self._clock.now())

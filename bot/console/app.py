@@ -20,6 +20,7 @@ from bot.console.keyboard import HELP, QUIT, STOP, Keyboard
 from bot.console.room.out import MODERATOR_GREY
 from bot.console.seats import People
 from bot.formatting import format_label, option_label, pause_area
+from bot.stats import SeatReads
 from handlers.core.controls import control_named
 from handlers.core.events import (
     BudgetChosen,
@@ -65,6 +66,7 @@ class ConsoleApp:
         *,
         shortcut: bool,
         db_path: str,
+        records: SeatReads,
     ) -> None:
         self._handler = handler
         self._detection = detection
@@ -82,7 +84,7 @@ class ConsoleApp:
         self._quit = asyncio.Event()
         self._hinted = False
         self._tasks: set[asyncio.Task[None]] = set()
-        self._admin = AdminKeys(handler, store, strings, clock, Path(db_path).parent)
+        self._admin = AdminKeys(handler, store, strings, clock, Path(db_path).parent, records)
         keyboard.pace_with(self._waiting_for_input)
 
     async def run(self) -> int:

@@ -181,6 +181,7 @@ class _Session:
             self.people,
             shortcut=shortcut,
             db_path=str(path),
+            records=engine.tables.seat_records(),
         )
 
     def _backend(self) -> WikiBackend:

@@ -1,4 +1,4 @@
-"""`/debate` for approvers: list, status, stop, export and config, each answered
+"""`/debate` for approvers: list, status, stop, export, config and stats, each answered
 privately, each about the server it is run in only.
 
 The group is added to the client's command tree here and registered per server as each one
@@ -27,6 +27,7 @@ from bot.admin import AdminReads, config_text, debate_line, debate_lines, open_d
 from bot.discord.failures import failure_text
 from bot.discord.front import _private as private
 from bot.formatting import discord_time, status_line
+from bot.stats import SeatReads, seat_stats
 from handlers.core.events import StopRequested
 from handlers.core.i18n import Strings
 from handlers.core.model import Actor, Debate, Participant
@@ -58,11 +59,13 @@ class AdminCommands:
         *,
         actor: Callable[[discord.User | discord.Member], Actor],
         roster: tuple[Participant, ...],
+        records: SeatReads,
     ) -> None:
         self._engine, self._strings, self._clock = engine, strings, clock
         self._store, self._rooms, self._configs = reads, rooms, configs
         self._actor = actor  # the buttons' rule of who is an approver (DiscordFront.actor)
         self._roster = roster  # PARTICIPANTS: what a server's format is checked against
+        self._records = records  # `/debate stats`'s read side
 
     def group(self) -> app_commands.Group:
         """`/debate list|status|stop|export|config`, described in the bot's language."""
@@ -113,7 +116,20 @@ class AdminCommands:
             given = ServerConfig(language or "", format or "", rounds or 0, roster or "")
             await answer(interaction, lambda i, guild: self._config(i, guild, scope, given))
 
-        return {"list": list_, "status": status, "stop": stop, "export": export, "config": config}
+        @app_commands.describe(days=t("stats.param_days"))
+        async def stats(
+            interaction: discord.Interaction[Any], days: app_commands.Range[int, 1] | None = None
+        ) -> None:
+            await answer(interaction, lambda i, guild: self._stats(i, guild, days or 0))
+
+        return {
+            "list": list_,
+            "status": status,
+            "stop": stop,
+            "export": export,
+            "config": config,
+            "stats": stats,
+        }
 
     async def claim(self, guild: discord.Guild) -> None:
         """Give `guild` the debates stored before debates recorded their server that were
@@ -193,6 +209,13 @@ class AdminCommands:
             return self._strings(problem, **PROBLEM_PARAMS)
         await self._configs.store(guild_id, where, wanted)
         return config_text(wanted, self._strings, "admin.config_saved", words)
+
+    async def _stats(self, interaction: discord.Interaction[Any], guild_id: int, days: int) -> str:
+        """Each seat's record over this server's debates (of the last `days` days, or all).
+        Answered "thinking" first: a server's thousand debates take longer to read than
+        Discord waits for a first answer (bench/seat_stats.py)."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        return await seat_stats(self._records, guild_id, days, self._clock.now(), self._strings)
 
     def _status_line(self, debate: Debate) -> str:
         return status_line(debate, self._strings, self._clock.now(), discord_time)

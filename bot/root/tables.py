@@ -10,6 +10,7 @@ from tools.store.leases import LeasedStore, Leases, LeaseTiming
 from tools.store.proposals import Proposals
 from tools.store.quota import ModeratorQuota
 from tools.store.room_messages import RoomMessages
+from tools.store.seat_records import SeatRecords
 from tools.store.server_settings import ServerSettings
 from tools.store.sessions import AgentSessions
 from tools.store.wiki_outbox import LandedPages, OutboxQueue
@@ -50,6 +51,10 @@ class Tables:
     def server_settings(self) -> ServerSettings:
         """What `/debate config` set per server and channel."""
         return ServerSettings(self._db)
+
+    def seat_records(self) -> SeatRecords:
+        """What `/debate stats` reads: a server's debates and its turns' stances."""
+        return SeatRecords(self._db)
 
     def quota(self, budget: int) -> ModeratorQuota:
         """The moderator's requests per day, against `budget`."""

@@ -111,6 +111,12 @@ CASES = [
         " loop_ms_per_mb loop_worst_ms loop_worst_pair shapes",
     ),
     Case(
+        "seat_stats.py",
+        "--json --debates 3 --repeat 1",
+        "debates_in_server state_bytes_mean read_debates_ms read_stances_ms count_ms render_ms"
+        " total_ms answer_ms loop_worst_ms loop_idle_worst_ms",
+    ),
+    Case(
         "simulate.py",
         "--seed 1 --debates 4 --json",
         "debates formats crashes_injected faults_injected violations paid_repeats restarts"

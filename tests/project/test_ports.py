@@ -9,7 +9,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-PLACES = ("handlers", "tools", "bot/admin.py")
+PLACES = ("handlers", "tools", "bot/admin.py", "bot/stats.py")
 MOST = 6
 
 
@@ -41,3 +41,4 @@ def test_the_check_sees_the_storage_ports() -> None:
     assert ports["handlers/store_ports.py:Timers"] == MOST
     assert ports["handlers/store_ports.py:Debates"] == 3
     assert ports["bot/admin.py:AdminReads"] == 5
+    assert ports["bot/stats.py:SeatReads"] == 2

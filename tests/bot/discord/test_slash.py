@@ -18,10 +18,12 @@ async def test_slash_debate_is_registered_in_the_guild_with_its_subcommands(
     command = await registered(rig)
     assert command["name"] == "debate" and command["description"] == KO("admin.group")
     subs = {o["name"]: o for o in command["options"]}
-    assert set(subs) == {"list", "status", "stop", "export", "config"}
+    assert set(subs) == {"list", "status", "stop", "export", "config", "stats"}
     assert all(o["type"] == SUBCOMMAND for o in subs.values())
     assert subs["stop"]["description"] == KO("admin.cmd_stop")
     assert [o["name"] for o in subs["status"]["options"]] == ["debate"]
+    (days,) = subs["stats"]["options"]  # optional: every debate of the server without it
+    assert (days["name"], days.get("required", False), days["min_value"]) == ("days", False, 1)
     assert {o["name"] for o in subs["config"]["options"]} == {
         "scope",
         "language",
