@@ -1,23 +1,25 @@
 """The approvers' commands typed in the console: `/list [page]`, `/status N`, `/stop N`,
-`/export N` (as Discord's `/debate list|status|stop|export`; the console's one person owns the
+`/export N [adr]` (as Discord's `/debate list|status|stop|export`; the console's one person owns the
 terminal and every debate in its database, so nobody is refused and no server is asked)."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 from bot.admin import AdminReads, debate_line, debate_lines, open_debates
-from bot.formatting import status_line
+from bot.formatting import page_links, status_line
 from handlers.core.events import StopRequested
 from handlers.core.i18n import Strings
 from handlers.core.model import Actor, Debate
 from handlers.debate_handler import DebateHandler
 from handlers.ports import Clock
 from tools.store.debates import DebateNotFound
+from tools.wiki.adr import adr_file, adr_name
 from tools.wiki.export import export_file, export_name
 
-_COMMAND = re.compile(r"^/(list|status|stop|export)(?:\s+#?(\d+))?$", re.IGNORECASE)
+_COMMAND = re.compile(r"^/(list|status|stop|export)(?:\s+#?(\d+))?(?:\s+(adr))?$", re.IGNORECASE)
 
 
 class AdminKeys:
@@ -30,9 +32,12 @@ class AdminKeys:
         strings: Strings,
         clock: Clock,
         export_dir: Path,
+        *,
+        page_url: Callable[[Debate, str], str] | None = None,
     ) -> None:
         self._handler, self._store, self._t, self._clock = handler, store, strings, clock
         self._export_dir = export_dir  # where `/export N` writes the debate's one file
+        self._page_url = page_url  # where a debate's wiki page is read (`/export N adr`)
 
     async def answer(self, text: str, actor: Actor) -> str | None:
         """What the command says; None if the line is no such command (`/stop` alone stops
@@ -40,7 +45,9 @@ class AdminKeys:
         found = _COMMAND.match(text.strip())
         if found is None:
             return None
-        verb, number = found[1].lower(), found[2]
+        verb, number, adr = found[1].lower(), found[2], found[3] is not None
+        if adr and verb != "export":
+            return self._t("admin.console_usage")
         if verb == "list":
             debates = await open_debates(self._store)
             page = int(number or 1)
@@ -54,6 +61,8 @@ class AdminKeys:
             return self._t("admin.no_debate", id=number)
         if verb == "status":
             return debate_line(debate, self._t, self._line)
+        if verb == "export" and adr:
+            return await self._adr(debate)
         if verb == "export":
             turns = await self._store.last_turns(debate.id, debate.stored_turns)
             path = self._export_dir / export_name(debate)
@@ -61,6 +70,16 @@ class AdminKeys:
             return self._t("export.written", path=str(path))
         done = await self._handler.submit(debate.id, StopRequested(actor))
         return self._t("admin.stopped" if done.taken else "admin.not_stopped", id=number)
+
+    async def _adr(self, debate: Debate) -> str:
+        """`/export N adr`: the decision as an ADR (tools/wiki/adr.py) beside the database."""
+        turns = await self._store.last_turns(debate.id, debate.stored_turns)
+        t, page_url = self._t.of(debate), self._page_url
+        links = page_links(t, debate, lambda p: page_url(debate, p), "console") if page_url else ()
+        path = self._export_dir / adr_name(debate)
+        # The chain head joins when the record is chained (handlers/core/record/chain.py).
+        path.write_bytes(await adr_file(debate, turns, t, links=links, chain_head=None))
+        return self._t("adr.written", path=str(path))
 
     def _line(self, debate: Debate) -> str:
         return status_line(debate, self._t, self._clock.now())

@@ -181,6 +181,7 @@ class _Session:
             self.people,
             shortcut=shortcut,
             db_path=str(path),
+            page_url=engine.wiki.page_url,
         )
 
     def _backend(self) -> WikiBackend:

@@ -151,6 +151,7 @@ def _front(
         clock,
         actor=bot.front.actor,
         roster=settings.roster,
+        page_url=engine.wiki.page_url,
     )
     bot.tree.add_command(admin.group())  # registered per server as each becomes available
     bot.tree.error(admin.on_error)
