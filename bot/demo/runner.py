@@ -96,7 +96,8 @@ async def replay(
             for page in format_named(debate.setup.format).pages(debate)
         }
         turns = await player.engine.store.last_turns(debate.id, debate.stored_turns)
-        _write_adr(out, player.t, debate, turns, pages)
+        adr = _write_adr(out, player.t, debate, turns, pages)
+        player.out.line(player.t("adr.written", path=str(adr)), MODERATOR_GREY)
         return DemoResult(db_path.absolute(), pages, debate)
     finally:
         await player.handler.aclose()
@@ -211,13 +212,15 @@ class _Player:
 
 def _write_adr(
     out: Path, t: Strings, debate: Debate, turns: tuple[Turn, ...], pages: dict[str, Path]
-) -> None:
+) -> Path:
     """The decision as an ADR, `adr.md` beside the pages, linking each page by its path from
     there (a committed folder keeps its links)."""
     files = {page: Path(os.path.relpath(path, out)).as_posix() for page, path in pages.items()}
     links = page_links(t, debate, lambda page: files[page], "console")
+    # The chain head joins when the record is chained (handlers/core/record/chain.py).
     adr = adr_markdown(debate, turns, t, links=links, chain_head=None)
     (out / ADR_NAME).write_text(adr, encoding="utf-8")
+    return out / ADR_NAME
 
 
 def run_demo(

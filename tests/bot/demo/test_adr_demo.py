@@ -49,8 +49,10 @@ async def test_adr_the_demo_writes_a_complete_madr_record_per_format(
     tmp_path: Path, name: str, language: str
 ) -> None:
     recording = recording_for(name, language)
-    result = await replay(plain_console(io.StringIO(), width=400), tmp_path, 0.0, recording)
+    screen = io.StringIO()
+    result = await replay(plain_console(screen, width=400), tmp_path, 0.0, recording)
     t, debate = Strings(language), result.debate
+    assert t("adr.written", path=tmp_path / ADR_NAME) in screen.getvalue()  # says where it is
     text = (tmp_path / ADR_NAME).read_text(encoding="utf-8")
 
     meta = front_matter(text)
