@@ -116,7 +116,7 @@ def _chosen(debate: Debate, record: DecisionRecord, t: Translate) -> str:
         return t("adr.chosen", option=_line(fill_keys(record.chosen, t)), because=because)
     outcome = debate.ending.outcome
     word = t(f"wiki.outcome.{outcome.value}" if outcome else "wiki.outcome.unknown")
-    said = t("adr.none_chosen", outcome=word)
+    said = fill_keys(record.undecided, t) or t("adr.none_chosen", outcome=word)
     because = _line(fill_keys(record.because, t))
     return f"{said}\n\n{because}" if because else said
 

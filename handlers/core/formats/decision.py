@@ -48,6 +48,7 @@ class DecisionRecord:
     bad: tuple[str, ...] = ()
     confirmation: tuple[str, ...] = ()  # how the team checks the decision holds
     more: tuple[str, ...] = ()  # open questions and what the format adds
+    undecided: str = ""  # why nothing was chosen, where the format knows better than the outcome
 
 
 # Outcomes that reached a decision the debate stands behind.

@@ -172,3 +172,19 @@ async def test_adr_file_name_is_safe_in_every_language(
     debate, _ = await _debate(tmp_path, "free", "ko")
     named = replace(debate, id=7, proposal=replace(debate.proposal, topic=topic))
     assert adr_name(named) == name
+
+
+async def test_adr_of_an_open_exploration_is_proposed_and_says_it_decided_nothing(
+    tmp_path: Path,
+) -> None:
+    debate, turns = await _debate(tmp_path, "ledger", "en")
+    options = (*(o for o in debate.setup.options if o[0] != "ledger.end"), ("ledger.end", "open"))
+    explored = replace(debate, setup=replace(debate.setup, options=options))
+    t = Strings("en")
+
+    text = adr_markdown(explored, turns, t, chain_head=None)
+
+    assert front_matter(text)["status"] == "proposed"
+    bodies = check_complete(text, t)
+    assert bodies["adr.outcome"] == t("adr.explored")
+    assert "**A1**" in bodies["adr.consequences"]  # what the exploration agreed on, kept

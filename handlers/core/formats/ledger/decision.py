@@ -61,6 +61,7 @@ def ledger_decision(
             *((k("confirmed_note"),) if confirmed else ()),
         ),
         more=() if converging else (k("explored"),),
+        undecided="" if converging else "⟦adr.explored⟧",
     )
 
 
