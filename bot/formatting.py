@@ -17,6 +17,7 @@ from handlers.core.shorten import shorten
 from handlers.core.spending.limits import LIMIT_PAUSES, cost_per_seat
 from handlers.core.spending.state import DEFAULT_TURN_USD
 from handlers.core.wiki.names import page_word
+from tools.wiki.backends import ASSET_SUFFIXES
 
 AG_GREEN = 0x2ECC71
 CLAUDE_BLUE = 0x3498DB
@@ -313,6 +314,20 @@ def page_label(
         round_ = head.removeprefix("round-")
         return t("front.page_round", round=round_, seat=seat_name(t, rest, debate, area))
     return page
+
+
+def page_links(
+    t: Strings, debate: Debate, url: Callable[[str], str], area: str = "discord"
+) -> tuple[tuple[str, str], ...]:
+    """Each page the debate's format wrote, by its name for people, and where it is read (a
+    file beside one, such as a diagram, is left to the page that shows it)."""
+    own = debate.setup.format
+    pages = format_named(own).pages(debate)
+    return tuple(
+        (page_label(t, own, page, debate, area), url(page))
+        for page in pages
+        if not page.endswith(ASSET_SUFFIXES)
+    )
 
 
 def page_keys(debate: Debate, links: dict[str, str]) -> dict[str, str]:

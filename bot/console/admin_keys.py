@@ -1,15 +1,16 @@
 """The approvers' commands typed in the console: `/list [page]`, `/status N`, `/stop N`,
-`/export N`, `/stats [days]` (as Discord's `/debate list|status|stop|export|stats`; the
+`/export N [adr]`, `/stats [days]` (as Discord's `/debate list|status|stop|export|stats`; the
 console's one person owns the terminal and every debate in its database, so nobody is refused
 and no server is asked)."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 from bot.admin import AdminReads, debate_line, debate_lines, open_debates
-from bot.formatting import status_line
+from bot.formatting import page_links, status_line
 from bot.stats import SeatReads, seat_stats
 from handlers.core.events import StopRequested
 from handlers.core.i18n import Strings
@@ -17,9 +18,12 @@ from handlers.core.model import Actor, Debate
 from handlers.debate_handler import DebateHandler
 from handlers.ports import Clock
 from tools.store.debates import DebateNotFound
+from tools.wiki.adr import adr_file, adr_name
 from tools.wiki.export import export_file, export_name
 
-_COMMAND = re.compile(r"^/(list|status|stop|export|stats)(?:\s+#?(\d+))?$", re.IGNORECASE)
+_COMMAND = re.compile(
+    r"^/(list|status|stop|export|stats)(?:\s+#?(\d+))?(?:\s+(adr))?$", re.IGNORECASE
+)
 
 
 class AdminKeys:
@@ -33,10 +37,13 @@ class AdminKeys:
         clock: Clock,
         export_dir: Path,
         records: SeatReads,
+        *,
+        page_url: Callable[[Debate, str], str] | None = None,
     ) -> None:
         self._handler, self._store, self._t, self._clock = handler, store, strings, clock
         self._records = records  # `/stats`'s read side: every debate of this database
         self._export_dir = export_dir  # where `/export N` writes the debate's one file
+        self._page_url = page_url  # where a debate's wiki page is read (`/export N adr`)
 
     async def answer(self, text: str, actor: Actor) -> str | None:
         """What the command says; None if the line is no such command (`/stop` alone stops
@@ -44,7 +51,9 @@ class AdminKeys:
         found = _COMMAND.match(text.strip())
         if found is None:
             return None
-        verb, number = found[1].lower(), found[2]
+        verb, number, adr = found[1].lower(), found[2], found[3] is not None
+        if adr and verb != "export":
+            return self._t("admin.console_usage")
         if verb == "list":
             debates = await open_debates(self._store)
             page = int(number or 1)
@@ -60,6 +69,8 @@ class AdminKeys:
             return self._t("admin.no_debate", id=number)
         if verb == "status":
             return debate_line(debate, self._t, self._line)
+        if verb == "export" and adr:
+            return await self._adr(debate)
         if verb == "export":
             turns = await self._store.last_turns(debate.id, debate.stored_turns)
             path = self._export_dir / export_name(debate)
@@ -71,6 +82,16 @@ class AdminKeys:
     async def _stats(self, days: int) -> str:
         """Each seat's record over the database's debates (of the last `days` days, or all)."""
         return await seat_stats(self._records, None, days, self._clock.now(), self._t)
+
+    async def _adr(self, debate: Debate) -> str:
+        """`/export N adr`: the decision as an ADR (tools/wiki/adr.py) beside the database."""
+        turns = await self._store.last_turns(debate.id, debate.stored_turns)
+        t, page_url = self._t.of(debate), self._page_url
+        links = page_links(t, debate, lambda p: page_url(debate, p), "console") if page_url else ()
+        path = self._export_dir / adr_name(debate)
+        # The chain head joins when the record is chained (handlers/core/record/chain.py).
+        path.write_bytes(await adr_file(debate, turns, t, links=links, chain_head=None))
+        return self._t("adr.written", path=str(path))
 
     def _line(self, debate: Debate) -> str:
         return status_line(debate, self._t, self._clock.now())

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Literal
 
@@ -67,6 +67,7 @@ class ConsoleApp:
         shortcut: bool,
         db_path: str,
         records: SeatReads,
+        page_url: Callable[[Debate, str], str] | None = None,
     ) -> None:
         self._handler = handler
         self._detection = detection
@@ -84,7 +85,9 @@ class ConsoleApp:
         self._quit = asyncio.Event()
         self._hinted = False
         self._tasks: set[asyncio.Task[None]] = set()
-        self._admin = AdminKeys(handler, store, strings, clock, Path(db_path).parent, records)
+        self._admin = AdminKeys(
+            handler, store, strings, clock, Path(db_path).parent, records, page_url=page_url
+        )
         keyboard.pace_with(self._waiting_for_input)
 
     async def run(self) -> int:

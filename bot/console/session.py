@@ -182,6 +182,7 @@ class _Session:
             shortcut=shortcut,
             db_path=str(path),
             records=engine.tables.seat_records(),
+            page_url=engine.wiki.page_url,
         )
 
     def _backend(self) -> WikiBackend:

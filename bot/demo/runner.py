@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+import os
 import random
 import shutil
 from dataclasses import dataclass
@@ -31,15 +32,16 @@ from bot.demo.replay import (
     load_recording,
     recording_for,
 )
-from bot.formatting import page_label
+from bot.formatting import page_label, page_links
 from bot.root.engine import build_detection, build_engine
 from bot.root.tables import Tables
 from handlers.core.events import Event, ProposalApproved, UserAnswered
 from handlers.core.formats import format_named
 from handlers.core.i18n import Strings
-from handlers.core.model import ChatLine, Debate, Phase, Proposal
+from handlers.core.model import ChatLine, Debate, Phase, Proposal, Turn
 from handlers.debate_handler import HandlerConfig
 from handlers.detection import DetectionLimits
+from tools.wiki.adr import adr_markdown
 from tools.wiki.backends import LocalWiki
 
 DEFAULT_OUT = Path("data") / "demo"
@@ -47,6 +49,7 @@ DEFAULT_PACE_S = 0.3
 WIKI_ROOT = "debates"
 MARKER = ".debate-room-demo"  # only a folder carrying it is ever cleared
 DB_NAME = "demo.sqlite3"
+ADR_NAME = "adr.md"  # the decision as an Architecture Decision Record, beside the pages
 
 
 CHAT_GAP_S = 20  # seconds between two replayed chat lines
@@ -92,6 +95,9 @@ async def replay(
             page: player.local.file_of(player.wiki.path_of(debate, page))
             for page in format_named(debate.setup.format).pages(debate)
         }
+        turns = await player.engine.store.last_turns(debate.id, debate.stored_turns)
+        adr = _write_adr(out, player.t, debate, turns, pages)
+        player.out.line(player.t("adr.written", path=str(adr)), MODERATOR_GREY)
         return DemoResult(db_path.absolute(), pages, debate)
     finally:
         await player.handler.aclose()
@@ -202,6 +208,19 @@ class _Player:
         if proposal is None:
             raise RecordingError("demo_no_proposal")
         return proposal
+
+
+def _write_adr(
+    out: Path, t: Strings, debate: Debate, turns: tuple[Turn, ...], pages: dict[str, Path]
+) -> Path:
+    """The decision as an ADR, `adr.md` beside the pages, linking each page by its path from
+    there (a committed folder keeps its links)."""
+    files = {page: Path(os.path.relpath(path, out)).as_posix() for page, path in pages.items()}
+    links = page_links(t, debate, lambda page: files[page], "console")
+    # The chain head joins when the record is chained (handlers/core/record/chain.py).
+    adr = adr_markdown(debate, turns, t, links=links, chain_head=None)
+    (out / ADR_NAME).write_text(adr, encoding="utf-8")
+    return out / ADR_NAME
 
 
 def run_demo(

@@ -26,7 +26,7 @@ from discord import app_commands
 from bot.admin import AdminReads, config_text, debate_line, debate_lines, open_debates
 from bot.discord.failures import failure_text
 from bot.discord.front import _private as private
-from bot.formatting import discord_time, status_line
+from bot.formatting import discord_time, page_links, status_line
 from bot.stats import SeatReads, seat_stats
 from handlers.core.events import StopRequested
 from handlers.core.i18n import Strings
@@ -36,13 +36,15 @@ from handlers.debate_handler import Engine
 from handlers.ports import Clock
 from tools.store.room_messages import RoomMessages
 from tools.store.server_settings import ServerSettings
+from tools.wiki.adr import adr_file, adr_name
 from tools.wiki.export import export_file, export_name
 
 Scope = Literal["server", "channel"]
 Language = Literal["ko", "en", "pt-BR"]
 log = logging.getLogger(__name__)
 # What a command says, given the interaction and the server it is run in.
-Answer = Callable[[discord.Interaction[Any], int], Awaitable[str | discord.File]]
+Answer = Callable[[discord.Interaction[Any], int], Awaitable[str | tuple[str, discord.File]]]
+DISCORD_CHANNEL = "https://discord.com/channels/{guild}/{channel}"
 
 
 class AdminCommands:
@@ -60,12 +62,14 @@ class AdminCommands:
         actor: Callable[[discord.User | discord.Member], Actor],
         roster: tuple[Participant, ...],
         records: SeatReads,
+        page_url: Callable[[Debate, str], str] | None = None,
     ) -> None:
         self._engine, self._strings, self._clock = engine, strings, clock
         self._store, self._rooms, self._configs = reads, rooms, configs
         self._actor = actor  # the buttons' rule of who is an approver (DiscordFront.actor)
         self._roster = roster  # PARTICIPANTS: what a server's format is checked against
         self._records = records  # `/debate stats`'s read side
+        self._page_url = page_url  # where a debate's wiki page is read (the ADR links it)
 
     def group(self) -> app_commands.Group:
         """`/debate list|status|stop|export|config`, described in the bot's language."""
@@ -97,9 +101,17 @@ class AdminCommands:
         async def stop(interaction: discord.Interaction[Any], debate: int) -> None:
             await answer(interaction, lambda i, guild: self._stop(i, guild, debate))
 
-        @app_commands.describe(debate=t("admin.param_debate"))
-        async def export(interaction: discord.Interaction[Any], debate: int) -> None:
-            await answer(interaction, lambda _, guild: self._export(guild, debate))
+        @app_commands.describe(debate=t("admin.param_debate"), form=t("adr.param_form"))
+        @app_commands.choices(
+            form=[
+                app_commands.Choice(name=t("adr.form_transcript"), value="transcript"),
+                app_commands.Choice(name=t("adr.form_adr"), value="adr"),
+            ]
+        )
+        async def export(
+            interaction: discord.Interaction[Any], debate: int, form: str = "transcript"
+        ) -> None:
+            await answer(interaction, lambda _, guild: self._export(guild, debate, form))
 
         @app_commands.describe(
             **{p: t(f"admin.param_{p}") for p in ServerConfig.__dataclass_fields__}
@@ -147,8 +159,9 @@ class AdminCommands:
             await private(interaction, self._strings("admin.refused"))
             return
         said = await make(interaction, guild_id)  # what goes wrong: `on_error`
-        if isinstance(said, discord.File):
-            await private(interaction, self._strings("export.attached"), file=said)
+        if isinstance(said, tuple):
+            text, file = said
+            await private(interaction, text, file=file)
         else:
             await private(interaction, said)
 
@@ -182,12 +195,25 @@ class AdminCommands:
         done = await self._engine.submit(debate_id, StopRequested(actor))
         return self._strings("admin.stopped" if done.taken else "admin.not_stopped", id=debate_id)
 
-    async def _export(self, guild_id: int, debate_id: int) -> discord.File:
-        """The debate's one-file transcript (tools/wiki/export.py), as far as it has gone."""
+    async def _export(self, guild_id: int, debate_id: int, form: str) -> tuple[str, discord.File]:
+        """The debate's one-file transcript (tools/wiki/export.py), as far as it has gone, or
+        its decision as an ADR (tools/wiki/adr.py) linking its pages and thread."""
         debate = await self._store.load_in(debate_id, guild_id)
         turns = await self._store.last_turns(debate_id, debate.stored_turns)
-        markdown = await export_file(debate, turns, self._strings.of(debate))
-        return discord.File(io.BytesIO(markdown), filename=export_name(debate))
+        t = self._strings.of(debate)
+        if form != "adr":
+            markdown = await export_file(debate, turns, t)
+            file = discord.File(io.BytesIO(markdown), filename=export_name(debate))
+            return self._strings("export.attached"), file
+        page_url = self._page_url
+        links = page_links(t, debate, lambda page: page_url(debate, page)) if page_url else ()
+        thread = await self._rooms.thread_of(debate.id)
+        where = DISCORD_CHANNEL.format(guild=guild_id, channel=thread) if thread else ""
+        # The chain head joins when the record is chained (handlers/core/record/chain.py).
+        adr = await adr_file(debate, turns, t, links=links, thread=where, chain_head=None)
+        return self._strings("adr.attached"), discord.File(
+            io.BytesIO(adr), filename=adr_name(debate)
+        )
 
     async def _config(
         self,

@@ -152,6 +152,7 @@ def _front(
         actor=bot.front.actor,
         roster=settings.roster,
         records=engine.tables.seat_records(),
+        page_url=engine.wiki.page_url,
     )
     bot.tree.add_command(admin.group())  # registered per server as each becomes available
     bot.tree.error(admin.on_error)

@@ -18,7 +18,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from bot.demo.replay import Recording, recording_for
-from bot.demo.runner import MARKER, DemoResult, replay
+from bot.demo.runner import ADR_NAME, MARKER, DemoResult, replay
 from handlers.core.formats import FORMATS, format_named
 from handlers.core.i18n import LANGUAGES, Strings
 from handlers.core.model import Debate
@@ -45,6 +45,7 @@ class Replayed:
     pages: dict[str, str]
     record_path: str  # the page that records the outcome, as a path in the debate's folder
     last_link: str  # the thread's last link, as a path in the debate's folder ('' if none)
+    adr: str  # the decision as an ADR, written beside the pages
 
     @property
     def t(self) -> Strings:
@@ -77,6 +78,7 @@ def replayed(name: str, language: str) -> Replayed:
         pages,
         record,
         links[-1] if links else "",
+        tidy((out / ADR_NAME).read_text(encoding="utf-8")),
     )
 
 

@@ -1,5 +1,6 @@
 """Where the goldens are kept and how a replay is compared with them: `pages/<path>` for each
-file of the debate's wiki folder, `closing.txt` for the thread's closing messages; a difference
+file of the debate's wiki folder, `closing.txt` for the thread's closing messages, `adr.md` for
+the decision as an ADR; a difference
 is shown as a unified diff, with the command that rewrites them."""
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from tests.golden.replays import Replayed
 
 GOLDEN = Path(__file__).parent
 CLOSING = "closing.txt"
+ADR = "adr.md"  # the decision as an Architecture Decision Record
 UPDATE = "python -m tests.golden --update"
 MAX_DIFF_LINES = 400  # the start of a long diff says enough; the command shows the rest
 
@@ -23,7 +25,7 @@ def golden_dir(name: str, language: str) -> Path:
 def expected(replay: Replayed) -> dict[str, str]:
     """The files a demo's goldens hold, by their path in its golden folder."""
     files = {f"pages/{path}": text for path, text in replay.pages.items()}
-    return files | {CLOSING: replay.closing}
+    return files | {CLOSING: replay.closing, ADR: replay.adr}
 
 
 def stored(name: str, language: str) -> dict[str, str]:

@@ -16,6 +16,7 @@ from types import MappingProxyType
 from pydantic import BaseModel
 
 from handlers.core.effects import AskDebater, Notify
+from handlers.core.formats.decision import DecisionRecord, concluded
 from handlers.core.formats.keys import verbatim
 from handlers.core.formats.plans import AskStep, JudgeStep, Plan
 from handlers.core.model import (
@@ -214,6 +215,12 @@ class Format(ABC):
         """True if the closing block stands in for the moderator's Conclusion (the format
         writes its own `conclusion` page); False: the Conclusion is written as well."""
         return bool(self.summary(debate))
+
+    def decision(self, debate: Debate, turns: tuple[Turn, ...]) -> DecisionRecord:
+        """The outcome as a decision record (an ADR's parts), from the stored debate and its
+        turns; by default from the moderator's Conclusion, the engine's own outcome."""
+        del turns
+        return concluded(debate)
 
     def card_roster(self, debate: Debate, names: dict[str, str]) -> str:
         """The card's participants line, keyed (keys.py): `AG · Claude (security reviewer)`."""

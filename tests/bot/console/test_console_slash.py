@@ -1,5 +1,5 @@
-"""The console's typed `/list [page]`, `/status N`, `/stop N`, `/export N` (Discord's `/debate`
-commands)."""
+"""The console's typed `/list [page]`, `/status N`, `/stop N`, `/export N [adr]` (Discord's
+`/debate` commands)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from handlers.core.i18n import Strings
 from handlers.core.model import AG, CLAUDE, Backend
 from tests.bot.console.conftest import HangingDebater, Screen, plain_console, seed_for
 from tests.doubles import TOPIC, FakeClock, QueueLines, ScriptedModerator
+from tests.tools.wiki.adr_support import check_complete, front_matter
 
 T = Strings("ko")
 
@@ -64,6 +65,14 @@ async def test_slash_commands_typed_in_the_console_list_show_and_stop(
     await screen.shows(T("admin.not_stopped", id=1), after=mark)
     ended = T("debate.outcome_recorded", outcome="", url="").split(":")[0]
     await screen.shows(ended, after=mark)  # the Conclusion written: nothing is open
+    lines.push("/export 1 adr")  # the decision as an ADR: stopped, so proposed
+    await screen.shows(T("adr.written", path="").rstrip(), after=mark)
+    [adr] = settings.DATA_DIR.glob("adr-1-*.md")
+    text = adr.read_text(encoding="utf-8")
+    assert front_matter(text)["status"] == "proposed"
+    assert "](file://" in check_complete(text, T)["adr.more"]  # its pages in the local wiki
+    lines.push("/status 1 adr")
+    await screen.shows(T("admin.console_usage"), after=mark)
     lines.push("/list")
     await screen.shows(T("admin.none_open"), after=mark)
     lines.push("/quit")

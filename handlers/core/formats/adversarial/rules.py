@@ -29,6 +29,7 @@ from handlers.core.formats.adversarial.contract import (
     parse_prefix,
 )
 from handlers.core.formats.adversarial.contract import missing as missing_parts
+from handlers.core.formats.adversarial.decision import adversarial_decision
 from handlers.core.formats.adversarial.result import Answers, render_result, render_summary
 from handlers.core.formats.adversarial.schemas import IntakeTaskReply
 from handlers.core.formats.adversarial.seats import (
@@ -57,6 +58,7 @@ from handlers.core.formats.base import (
     repair_ask,
     with_output,
 )
+from handlers.core.formats.decision import DecisionRecord, concluded
 from handlers.core.formats.keys import verbatim
 from handlers.core.formats.plans import AskStep, EndStep, PeopleStep, Plan, TaskStep
 from handlers.core.model import (
@@ -282,6 +284,14 @@ class AdversarialFormat(Format):
         """Once the result is written (the summary is never empty then): asked by the state
         machine and the room, it must not read every role's answer again to say so."""
         return bool(output_of(debate, "written"))
+
+    def decision(self, debate: Debate, turns: tuple[Turn, ...]) -> DecisionRecord:
+        """The Reconciler's verdict as the record once the result is written; before (a
+        Stop, a failed role), the moderator's Conclusion."""
+        if not output_of(debate, "written"):
+            return concluded(debate)
+        audit, chosen = audit_of(debate)
+        return adversarial_decision(audit, chosen, self._collected(debate, turns))
 
     def estimate(self, debate: Debate) -> tuple[int, int]:
         """Three roles, each with one possible repair; intake, two probes, the Validator."""

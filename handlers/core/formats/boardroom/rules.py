@@ -25,6 +25,7 @@ from handlers.core.formats.base import (
     latest_of,
     repair_ask,
 )
+from handlers.core.formats.boardroom.decision import boardroom_decision
 from handlers.core.formats.boardroom.reply import (
     missing_parts,
     parse_contract,
@@ -47,6 +48,7 @@ from handlers.core.formats.boardroom.squad import (
     seated_notice,
     squad_value,
 )
+from handlers.core.formats.decision import DecisionRecord
 from handlers.core.formats.plans import AskStep, EndStep, PeopleStep, Plan, TaskStep
 from handlers.core.model import Debate, Decision, Outcome, Participant, Turn, WikiPage
 
@@ -277,6 +279,10 @@ class BoardroomFormat(Format):
     def summary(self, debate: Debate) -> str:
         """The seed's compact closing block."""
         return board_report.compact_block(debate)
+
+    def decision(self, debate: Debate, turns: tuple[Turn, ...]) -> DecisionRecord:
+        """The vote as the record: the chosen answer, the synthesis's reasons (decision.py)."""
+        return boardroom_decision(debate, turns)
 
     def card_roster(self, debate: Debate, names: dict[str, str]) -> str:
         """The squad that will sit, who is left out, and the suggestion with its reason."""

@@ -8,6 +8,7 @@ from dataclasses import replace
 
 from handlers.core.effects import Notify
 from handlers.core.formats.base import BriefInput, Format, Piece, agenda, relayed, since_own
+from handlers.core.formats.decision import DecisionRecord, concluded
 from handlers.core.formats.plans import AskStep, EndStep, JudgeStep, Plan
 from handlers.core.model import Action, Debate, Decision, Outcome, Turn, WikiPage
 
@@ -98,6 +99,12 @@ class FreeFormat(Format):
         if debate.floor.log or debate.people.lines or debate.floor.turns:
             pages.append(WikiPage.ROUND_LOG.value)
         return (*pages, WikiPage.CONCLUSION.value)
+
+    def decision(self, debate: Debate, turns: tuple[Turn, ...]) -> DecisionRecord:
+        """The Conclusion is free's outcome: the moderator's decision, its agreed points and
+        open issues, each participant's position with its claims on the board."""
+        del turns
+        return concluded(debate)
 
     def _next(self, debate: Debate, rng: random.Random, lead: str | None = None) -> Plan:
         """The rest of this round, or a new round, or the end."""

@@ -29,7 +29,9 @@ from handlers.core.formats.base import (
     since_own,
     with_output,
 )
+from handlers.core.formats.decision import DecisionRecord, concluded
 from handlers.core.formats.keys import verbatim
+from handlers.core.formats.ledger.decision import ledger_decision
 from handlers.core.formats.ledger.schemas import FrontTaskReply, LedgerTaskReply
 from handlers.core.formats.plans import AskStep, EndStep, Plan, TaskStep
 from handlers.core.model import Debate, Decision, Outcome, Stance, Turn, WikiPage
@@ -280,6 +282,20 @@ class LedgerFormat(Format):
             )
             return title, svg if page == DIAGRAM else markdown
         return title, "\n".join(ledger_text.render_turn(debate, turn) for turn in turns)
+
+    def decision(self, debate: Debate, turns: tuple[Turn, ...]) -> DecisionRecord:
+        """The ratified ledger as the record once the front page is final (decision.py);
+        before (a Stop), the moderator's Conclusion."""
+        if not self.summary(debate):
+            return concluded(debate)
+        return ledger_decision(
+            debate,
+            turns,
+            standpoints=standpoints(debate),
+            converging=converging(debate),
+            confirmed=confirms(debate) and debate.output_of(UNCONFIRMED) is not None,
+            notes=debate.output_of(UNCONFIRMED) or "",
+        )
 
     def summary(self, debate: Debate) -> str:
         """The ledger's items with their ids once the front page is final; empty before."""
