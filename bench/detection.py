@@ -8,7 +8,9 @@ talks to the fake Gemini on 127.0.0.1, whose Decisions answer is a deterministic
 reads the chat's words (tests/fakes/gemini_answers.py: decision_probability), not a model: the
 figures then measure the pipeline and the marks, not Gemini's judgement. `--real` (with
 GEMINI_API_KEY set) sends the same requests to the Gemini API instead: the figures are then
-Gemini's. One card waits per channel at a time (PROPOSAL_TTL_MINUTES), as in the bot.
+Gemini's. One card waits per channel at a time, as in the bot: until it expires
+(PROPOSAL_TTL_MINUTES: nobody answers it, the default) or `--card-wait-minutes` after it was
+posted (people answer it, Open or Not now, that soon).
 
 A card counts for an open decision when it is proposed between the decision's first marked
 message and GRACE_MESSAGES after its last; any other card is one nobody wanted. A judged
@@ -92,7 +94,12 @@ def _clients(real: bool, url: str) -> tuple[genai.Client, genai.Client]:
 
 
 async def run_once(
-    messages: list[dict[str, Any]], threshold: float, db: Database, real: bool, settings: Settings
+    messages: list[dict[str, Any]],
+    threshold: float,
+    db: Database,
+    real: bool,
+    settings: Settings,
+    card_wait: timedelta,
 ) -> Run:
     """The channel through the real pipeline, the server's threshold stored as `/debate config`
     stores it."""
@@ -133,7 +140,6 @@ async def run_once(
         threshold_of=threshold_of,
         heard=lambda verdict: run.verdicts.append((index[0], verdict)),
     )
-    ttl = timedelta(minutes=settings.PROPOSAL_TTL_MINUTES)
     try:
         for n, message in enumerate(messages):
             index[0], clock.at = n, T0 + timedelta(seconds=float(message["t"]))
@@ -142,7 +148,7 @@ async def run_once(
             found = await handler.on_message(CHANNEL, line, bool(message["bot"]), GUILD)
             if found is not None:
                 run.cards.append(n)
-                waiting_until[0] = clock.at + ttl
+                waiting_until[0] = clock.at + card_wait
     finally:
         await moderator.aclose()
         await scorer.aclose()
@@ -201,7 +207,9 @@ def reliability(labels: list[tuple[float, float]]) -> list[dict[str, Any]]:
     return out
 
 
-async def measure(thresholds: list[float], real: bool) -> dict[str, Any]:
+async def measure(
+    thresholds: list[float], real: bool, card_wait_minutes: float | None = None
+) -> dict[str, Any]:
     """Every threshold's figures; the default's calibration."""
     settings = Settings(_env_file=None)
     messages = [
@@ -209,12 +217,15 @@ async def measure(thresholds: list[float], real: bool) -> dict[str, Any]:
     ]
     spans = open_spans(json.loads((DATA / "busy_channel_marks.json").read_text("utf-8")))
     default = settings.DETECT_MIN_CONFIDENCE
+    wait = settings.PROPOSAL_TTL_MINUTES if card_wait_minutes is None else card_wait_minutes
     results = []
     for threshold in sorted({*thresholds, default}):
         with tempfile.TemporaryDirectory() as folder:
             db = await Database.open(str(Path(folder) / "bench.sqlite3"))
             try:
-                run = await run_once(messages, threshold, db, real, settings)
+                run = await run_once(
+                    messages, threshold, db, real, settings, timedelta(minutes=wait)
+                )
             finally:
                 await db.close()
         results.append(figures(run, spans, len(messages)))
@@ -222,6 +233,7 @@ async def measure(thresholds: list[float], real: bool) -> dict[str, Any]:
     return {
         "scorer": "gemini (--real)" if real else "fake Gemini stand-in (word cues, not a model)",
         "messages": len(messages),
+        "card_wait_minutes": wait,
         "default_threshold": default,
         "cards_per_1000_messages": at_default["cards_per_1000_messages"],
         "decisions_found_share": at_default["decisions_found_share"],
@@ -235,6 +247,7 @@ async def measure(thresholds: list[float], real: bool) -> dict[str, Any]:
 def show(result: dict[str, Any]) -> None:
     """The table a person reads."""
     print(f"busy channel: {result['messages']} messages; probability from {result['scorer']}")
+    print(f"a card holds its channel {result['card_wait_minutes']:g} minutes (one waits at a time)")
     print(
         "threshold  cards/1000 msgs  decisions found  unwanted cards  Decisions req.  moderator req"
     )
@@ -256,12 +269,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--thresholds", default="0.3,0.5,0.7,0.9", help="comma-separated, 0 to 1")
     parser.add_argument("--real", action="store_true", help="the Gemini API (GEMINI_API_KEY)")
+    parser.add_argument(
+        "--card-wait-minutes",
+        type=float,
+        default=None,
+        help="how long a card holds its channel (default: PROPOSAL_TTL_MINUTES, nobody answers)",
+    )
     parser.add_argument("--json", action="store_true", help="end with the figures as JSON")
     args = parser.parse_args()
     if args.real and not os.environ.get("GEMINI_API_KEY"):
         parser.error("--real needs GEMINI_API_KEY in the environment")
     thresholds = [float(t) for t in args.thresholds.split(",") if t.strip()]
-    result = asyncio.run(measure(thresholds, args.real))
+    result = asyncio.run(measure(thresholds, args.real, args.card_wait_minutes))
     show(result)
     if args.json:
         print(json.dumps(result))
