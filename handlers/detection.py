@@ -2,7 +2,10 @@
 
 A rolling window per watched channel, a cheap local pre-filter, and throttling, so the
 moderator's model is asked rarely: at most once per channel per cooldown, only after enough
-new messages, and only when the window looks like an open decision.
+new messages, and only when the window looks like an open decision. Each judged window gets a
+probability (the Decisions scorer's, else the moderator's own score), and a card is proposed
+only when it is at least the threshold of the window's server or channel (`/debate config
+threshold:`, else DETECT_MIN_CONFIDENCE); below it from the scorer, the moderator is not asked.
 """
 
 from __future__ import annotations
