@@ -135,7 +135,12 @@ class Settings(BaseSettings):
     DETECT_MIN_NEW_MESSAGES: int = Field(4, ge=1, le=1000)
     """New messages needed before the next detection."""
     DETECT_MIN_CONFIDENCE: float = Field(0.7, ge=0, le=1)
-    """Proposals below this confidence are dropped."""
+    """The detection threshold: a card is posted only when the probability that the chat holds
+    an open decision worth a debate is at least this (0 to 1). Each server can set its own with
+    `/debate config threshold:`; this is the default where none is set."""
+    DETECT_DECISION_MODEL: str = "gemini-decision-1"
+    """The model of the Gemini Decisions API that gives that probability (one yes/no question
+    per judged window, with the api backend); empty: the moderator's own `confidence` is used."""
     # Claude Code
     CLAUDE_BIN: str = "claude"
     """The Claude Code CLI."""

@@ -2,7 +2,10 @@
 
 A rolling window per watched channel, a cheap local pre-filter, and throttling, so the
 moderator's model is asked rarely: at most once per channel per cooldown, only after enough
-new messages, and only when the window looks like an open decision.
+new messages, and only when the window looks like an open decision. Each judged window gets a
+probability (the Decisions scorer's, else the moderator's own score), and a card is proposed
+only when it is at least the threshold of the window's server or channel (`/debate config
+threshold:`, else DETECT_MIN_CONFIDENCE); below it from the scorer, the moderator is not asked.
 """
 
 from __future__ import annotations
@@ -14,10 +17,10 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from handlers.core.model import ChatLine, Proposal
+from handlers.core.model import ChatLine, Detection, Proposal
 from handlers.core.shorten import shorten
 from handlers.core.turns.backoff import delay_s
-from handlers.ports import Clock, GatewayClaims, Moderator, OneGateway
+from handlers.ports import Clock, DecisionScorer, GatewayClaims, Moderator, OneGateway
 
 log = logging.getLogger(__name__)
 
@@ -56,10 +59,36 @@ CONTEXT_LINE_CHARS = 500
 
 HasOpenTopic = Callable[[int, str], Awaitable[bool]]
 LanguageOf = Callable[[int, int], Awaitable[str]]  # (server, channel) -> its language, or ''
+# (server, channel) -> the detection threshold `/debate config` set there, or None: the default
+ThresholdOf = Callable[[int, int], Awaitable[float | None]]
 
 
 async def _no_language(guild_id: int, channel_id: int) -> str:
     return ""
+
+
+async def _no_threshold(guild_id: int, channel_id: int) -> float | None:
+    return None
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One judged window: its probability (None: none could be read), where it came from
+    (`decisions`: the Decisions API; `model`: the moderator's own score), the threshold it
+    was held against, and whether a card was proposed."""
+
+    channel_id: int
+    probability: float | None
+    source: str
+    threshold: float
+    proposed: bool
+
+
+Heard = Callable[[Verdict], None]
+
+
+def _ignore(verdict: Verdict) -> None:
+    return None
 
 
 @dataclass
@@ -91,7 +120,8 @@ def looks_open(window: Iterable[ChatLine], new: int) -> bool:
 
 @dataclass(frozen=True)
 class DetectionLimits:
-    """How often detection asks the moderator, and how sure it must be."""
+    """How often detection asks the moderator, and how sure it must be by default (a
+    server's `/debate config threshold:` overrides `min_confidence`)."""
 
     cooldown_s: float
     min_new_messages: int
@@ -112,8 +142,16 @@ class DetectionHandler:
         has_open_topic: HasOpenTopic,
         language_of: LanguageOf = _no_language,
         claims: GatewayClaims | None = None,
+        scorer: DecisionScorer | None = None,
+        threshold_of: ThresholdOf = _no_threshold,
+        heard: Heard = _ignore,
     ) -> None:
         self._moderator = moderator
+        # The calibrated probability, asked first: below the threshold the moderator is not
+        # asked at all (a Decisions request costs a fraction of a generated verdict).
+        self._scorer = scorer
+        self._threshold_of = threshold_of
+        self._heard = heard  # each judged window, for the detection benchmark and the logs
         # Every gateway process sees the chat and judges it alike: the one that claims the
         # message that made it judge asks the moderator; the others stand down.
         self._claims = claims or OneGateway()
@@ -125,6 +163,7 @@ class DetectionHandler:
         self._language_of = language_of
         self._channels: dict[int, _Channel] = {}
         self.requests = 0  # detect calls made, for the benchmark and the logs
+        self.scored = 0  # probabilities asked of the scorer
 
     def watches(self, channel_id: int) -> bool:
         """True for a channel in DEBATE_CHANNEL_IDS."""
@@ -183,15 +222,47 @@ class DetectionHandler:
     async def _detect(
         self, guild_id: int, channel_id: int, window: tuple[ChatLine, ...]
     ) -> Proposal | None:
+        threshold = await self._threshold_of(guild_id, channel_id)
+        if threshold is None:
+            threshold = self._limits.min_confidence
+        scored = await self._score(window)
+        if scored is not None and scored < threshold:
+            self._heard(Verdict(channel_id, scored, "decisions", threshold, proposed=False))
+            return None
         self.requests += 1
         language = await self._language_of(guild_id, channel_id)
         detection = await self._moderator.detect(window, language)
-        if not detection.debate_worthy or detection.confidence < self._limits.min_confidence:
+        probability = scored if scored is not None else detection.confidence
+        proposal = None
+        if probability is None or probability >= threshold:
+            proposal = await self._proposal(guild_id, channel_id, window, detection, probability)
+        source = "decisions" if scored is not None else "model"
+        self._heard(Verdict(channel_id, probability, source, threshold, proposal is not None))
+        if proposal is None and probability is None and detection.debate_worthy:
+            log.info("detection: no readable probability in channel %d, no card", channel_id)
+        return proposal
+
+    async def _score(self, window: tuple[ChatLine, ...]) -> float | None:
+        if self._scorer is None:
+            return None
+        self.scored += 1
+        return await self._scorer.probability(window)
+
+    async def _proposal(
+        self,
+        guild_id: int,
+        channel_id: int,
+        window: tuple[ChatLine, ...],
+        detection: Detection,
+        probability: float | None,
+    ) -> Proposal | None:
+        """The card's proposal when the moderator found a topic not already open there."""
+        if not detection.debate_worthy or probability is None:
             return None
         topic = detection.topic.strip()
         if not topic or await self._has_open_topic(channel_id, topic):
             return None
-        log.info("detection: proposing %r in channel %d", topic, channel_id)
+        log.info("detection: proposing %r in channel %d (p=%.2f)", topic, channel_id, probability)
         context, people, names = heard(window)
         return Proposal(
             channel_id=channel_id,
@@ -199,7 +270,7 @@ class DetectionHandler:
             topic=topic,
             question=detection.question.strip(),
             reason=detection.reason.strip(),
-            confidence=detection.confidence,
+            confidence=probability,
             context=context,
             people_ids=people,
             people_names=names,

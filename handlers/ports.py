@@ -148,6 +148,14 @@ class Moderator(Protocol):
         """Perform a format's task; raises ModeratorUnavailable when it cannot."""
 
 
+class DecisionScorer(Protocol):
+    """A calibrated yes/no judge of a chat window (the Gemini Decisions API)."""
+
+    async def probability(self, window: tuple[ChatLine, ...]) -> float | None:
+        """P(the window holds an open decision worth a debate), in [0, 1]; None when no
+        usable answer came (detection then uses the moderator's own score)."""
+
+
 @dataclass(frozen=True)
 class Loaded:
     """What an effect needs beside the debate, read by the runner before the port runs it."""

@@ -97,6 +97,7 @@ class ScriptedModerator:
         self.views: list[ModeratorView] = []
         self._on_call = on_call or (lambda name: None)
         self.suggestion = ("", "")  # the suggested format and why, on every detection
+        self.confidence: float | None = 0.9  # the probability every detection gives
         # The boardroom's squad (member ids), the kind of decision and why, on every detection.
         self.squad: tuple[tuple[str, ...], str, str] = ((), "", "")
         # A format's task -> its queued outputs (the last one repeats); none: unavailable.
@@ -127,7 +128,7 @@ class ScriptedModerator:
             topic=TOPIC,
             question=QUESTION,
             reason="open",
-            confidence=0.9,
+            confidence=self.confidence,
             suggested_format=self.suggestion[0],
             format_reason=self.suggestion[1],
             squad=self.squad[0],

@@ -6,6 +6,10 @@
   shape are those of a real debate; its wording repeats more than a real one would.
 - `busy_channel.jsonl`: 1,000 messages of a busy team channel over three hours: eight people
   chatting (mostly small talk, four stretches of a real open decision) and two bots posting.
+- `busy_channel_marks.json`: what a person reading that channel would mark in it: each open
+  decision's stretch (its first and last message, 0-based line numbers of the .jsonl), and a
+  few clear non-decisions (bot notices that use decision words, a stretch of small talk).
+  Everything outside an open decision's stretch is no open decision (the bench reads it so).
 
 Run: .venv/bin/python bench/data/make_recordings.py [--out FOLDER]
 """
@@ -174,8 +178,9 @@ BOT_LINES = [
 ]
 
 
-def busy_channel(rng: random.Random) -> list[dict[str, object]]:
-    """1,000 messages over three hours: small talk, four decision stretches, bot posts."""
+def busy_channel(rng: random.Random) -> tuple[list[dict[str, object]], list[dict[str, object]]]:
+    """1,000 messages over three hours: small talk, four decision stretches, bot posts; and
+    the marks of the open decisions and of a few clear non-decisions."""
     people = [
         (100 + n, name)
         for n, name in enumerate(
@@ -186,11 +191,13 @@ def busy_channel(rng: random.Random) -> list[dict[str, object]]:
     starts = sorted(rng.sample(range(50, 950), 4))
     messages: list[dict[str, object]] = []
     stretch: list[str] = []
+    spans: list[list[int]] = []  # per open decision: its first and last message
     t = 0.0
     for n in range(1000):
         t += rng.expovariate(1 / 10.8)  # about 10.8 s apart: 1,000 messages in three hours
         if n in starts:
             stretch = list(DECISIONS[starts.index(n)]) * 3
+            spans.append([])
         if rng.random() < 0.08:
             author_id, name = rng.choice(bots)
             messages.append(
@@ -204,11 +211,32 @@ def busy_channel(rng: random.Random) -> list[dict[str, object]]:
             )
             continue
         author_id, name = rng.choice(people)
-        text = stretch.pop(0) if stretch and rng.random() < 0.7 else rng.choice(SMALL_TALK)
+        decided = bool(stretch) and rng.random() < 0.7
+        text = stretch.pop(0) if decided else rng.choice(SMALL_TALK)
+        if decided:  # the stretch runs from its first line to its last
+            spans[-1] = [spans[-1][0] if spans[-1] else len(messages), len(messages)]
         messages.append(
             {"t": round(t, 1), "author": author_id, "name": name, "bot": False, "text": text}
         )
-    return messages
+    return messages, _marks(messages, spans)
+
+
+def _marks(messages: list[dict[str, object]], spans: list[list[int]]) -> list[dict[str, object]]:
+    """The open decisions' stretches, then the clear non-decisions: every bot notice that uses
+    decision words, and the first 40 messages (small talk before any decision)."""
+    marks: list[dict[str, object]] = [
+        {"kind": "open", "topic": DECISIONS[n][0], "first": span[0], "last": span[-1]}
+        for n, span in enumerate(spans)
+    ]
+    wordy = ("should we", "decide", "decision", "choose")
+    marks += [
+        {"kind": "not", "why": "a bot's notice", "first": i, "last": i}
+        for i, m in enumerate(messages)
+        if m["bot"] and any(w in str(m["text"]).lower() for w in wordy)
+    ]
+    if all(span[0] >= 40 for span in spans):
+        marks.append({"kind": "not", "why": "small talk", "first": 0, "last": 39})
+    return marks
 
 
 def main() -> None:
@@ -220,9 +248,12 @@ def main() -> None:
     with (folder / "debate_40_turns.jsonl").open("w", encoding="utf-8") as out:
         for record in debate(rng):
             out.write(json.dumps(record, ensure_ascii=False) + "\n")
+    messages, marks = busy_channel(rng)
     with (folder / "busy_channel.jsonl").open("w", encoding="utf-8") as out:
-        for record in busy_channel(rng):
+        for record in messages:
             out.write(json.dumps(record, ensure_ascii=False) + "\n")
+    with (folder / "busy_channel_marks.json").open("w", encoding="utf-8") as out:
+        out.write(json.dumps(marks, ensure_ascii=False, indent=1) + "\n")
 
 
 if __name__ == "__main__":

@@ -31,7 +31,12 @@ from bot.stats import SeatReads, seat_stats
 from handlers.core.events import StopRequested
 from handlers.core.i18n import Strings
 from handlers.core.model import Actor, Debate, Participant
-from handlers.core.server_config import PROBLEM_PARAMS, ServerConfig, config_problem
+from handlers.core.server_config import (
+    PROBLEM_PARAMS,
+    ServerConfig,
+    config_problem,
+    given_threshold,
+)
 from handlers.debate_handler import Engine
 from handlers.ports import Clock
 from tools.store.room_messages import RoomMessages
@@ -124,8 +129,10 @@ class AdminCommands:
             format: str | None = None,  # the option's name people see
             rounds: int | None = None,
             roster: str | None = None,
+            threshold: str | None = None,  # text: "0,7" reads, and "1.5" gets its words
         ) -> None:
-            given = ServerConfig(language or "", format or "", rounds or 0, roster or "")
+            chosen = given_threshold(threshold or "")
+            given = ServerConfig(language or "", format or "", rounds or 0, roster or "", chosen)
             await answer(interaction, lambda i, guild: self._config(i, guild, scope, given))
 
         @app_commands.describe(days=t("stats.param_days"))

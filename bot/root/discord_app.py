@@ -27,6 +27,7 @@ from bot.root.engine import (
     build_detection,
     build_engine,
     build_moderator,
+    build_scorer,
     build_wiki_backend,
     cli_debater,
     detection_limits,
@@ -40,7 +41,7 @@ from bot.settings import Settings
 from handlers.core.i18n import Strings
 from handlers.core.model import Backend
 from handlers.debate_handler import Engine as EngineService
-from handlers.ports import Clock, Debater, GatewayClaims, Moderator
+from handlers.ports import Clock, Debater, DecisionScorer, GatewayClaims, Moderator
 from handlers.prompting import participant_system_prompt
 from tools.checks import one_line
 from tools.store.db import Database
@@ -69,9 +70,13 @@ async def assemble(
     # replace the configured ones.
     tables, strings = Tables(services.db), Strings(settings.LANGUAGE)
     clock = clock or SystemClock(settings.RETRY_WAIT_SCALE)
+    scorer = None  # a scripted moderator (tests) brings its own score
     if moderator is None:
         moderator = build_moderator(settings, tables, asyncio.sleep)  # it scales waits itself
         services.closers.push_async_callback(moderator.aclose)
+        scorer = build_scorer(settings, tables)
+        if scorer is not None:
+            services.closers.push_async_callback(scorer.aclose)
     engine = build_engine(
         tables,
         strings=strings,
@@ -97,7 +102,7 @@ async def assemble(
     services.wiki, services.room, services.handler = engine.wiki, engine.room, engine.handler
     front = front_engine(services, engine, settings)
     if services.gateway:
-        _front(bot, settings, engine, moderator, front, clock, services.claims)
+        _front(bot, settings, engine, (moderator, scorer), front, clock, services.claims)
     _schedule(services.scheduler, services.db, settings)
     await engine.wiki.start()
     if services.runner is not None:
@@ -117,12 +122,13 @@ def _front(
     bot: DebateBot,
     settings: Settings,
     engine: Engine[DiscordRoom],
-    moderator: Moderator,
+    judges: tuple[Moderator, DecisionScorer | None],
     front: EngineService,
     clock: Clock,
     claims: GatewayClaims,
 ) -> None:
     """Detection and the click handlers of the process that holds the gateway."""
+    moderator, scorer = judges
     detection = build_detection(
         moderator,
         engine.store,
@@ -132,6 +138,7 @@ def _front(
         limits=detection_limits(settings),
         configs=engine.tables.server_settings(),
         claims=claims,
+        scorer=scorer,
     )
     bot.front = DiscordFront(
         front,

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from bot.root.tables import Tables
 from bot.root.timers import TimerDriver
@@ -23,7 +23,7 @@ from handlers.core.model import AG, CLAUDE, GEMINI, Backend, Debate
 from handlers.core.wiki.events import WikiReported
 from handlers.debate_handler import DebateHandler, HandlerConfig
 from handlers.detection import DetectionHandler, DetectionLimits
-from handlers.ports import Clock, Debater, GatewayClaims, Moderator, Room
+from handlers.ports import Clock, Debater, DecisionScorer, GatewayClaims, Moderator, Room
 from handlers.prompting import participant_system_prompt
 from handlers.rules_moderator import RulesModerator
 from tools.claude.debater import ClaudeCodeDebater
@@ -37,6 +37,9 @@ from tools.wiki.backends import LocalWiki, WikiBackend
 from tools.wiki.outbox import WikiOutbox
 from tools.wiki.precedents import precedents_for
 from tools.wiki.wikijs import WikiJsWiki
+
+if TYPE_CHECKING:  # google-genai loads only with MODERATOR_BACKEND=api
+    from tools.gemini.decisions import GeminiDecisionScorer
 
 R = TypeVar("R", bound=Room)
 
@@ -112,6 +115,20 @@ def build_moderator(settings: Settings, tables: Tables, sleep: Sleep) -> GeminiM
         rules=rules,
         members=settings.roster,
     )
+
+
+def build_scorer(settings: Settings, tables: Tables) -> GeminiDecisionScorer | None:
+    """Detection's calibrated probability from the Gemini Decisions API (with the api backend,
+    its key, and DETECT_DECISION_MODEL set); None: the moderator's own score serves."""
+    key, model = settings.GEMINI_API_KEY, settings.DETECT_DECISION_MODEL.strip()
+    if settings.MODERATOR_BACKEND != "api" or key is None or not model:
+        return None
+    from tools.gemini.decisions import GeminiDecisionScorer, make_decisions_client  # noqa: PLC0415  # loaded only with MODERATOR_BACKEND=api
+
+    timeout_s = settings.GEMINI_TIMEOUT_SECONDS
+    client = make_decisions_client(key.get_secret_value(), timeout_s)
+    quota = tables.quota(settings.GEMINI_DAILY_REQUEST_BUDGET)
+    return GeminiDecisionScorer(client, model, quota, timeout_s)
 
 
 def build_wiki_backend(settings: Settings) -> WikiBackend:
@@ -254,16 +271,24 @@ def build_detection(
     limits: DetectionLimits,
     configs: ServerSettings | None = None,
     claims: GatewayClaims | None = None,
+    scorer: DecisionScorer | None = None,
 ) -> DetectionHandler:
     """Detection in the watched channels; a topic already open there is not proposed again;
-    the card worded in the language `configs` hold for the server or channel, if any; with
-    several gateway processes, asked by the one that `claims` the message."""
+    the card worded in the language `configs` hold for the server or channel, if any, and
+    posted only at or above the threshold they hold (else `limits`'); the probability from
+    `scorer` when there is one; with several gateway processes, asked by the one that
+    `claims` the message."""
 
     async def has_open_topic(channel_id: int, topic: str) -> bool:
         return topic.casefold() in {t.casefold() for t in await store.open_topics(channel_id)}
 
     async def language_of(guild_id: int, channel_id: int) -> str:
         return (await configs.lookup(guild_id, channel_id)).language if configs else ""
+
+    async def threshold_of(guild_id: int, channel_id: int) -> float | None:
+        if configs is None:
+            return None
+        return (await configs.lookup(guild_id, channel_id)).detection_threshold()
 
     return DetectionHandler(
         moderator,
@@ -274,4 +299,6 @@ def build_detection(
         has_open_topic=has_open_topic,
         language_of=language_of,
         claims=claims,
+        scorer=scorer,
+        threshold_of=threshold_of,
     )

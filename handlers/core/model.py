@@ -292,7 +292,7 @@ class Detection:
     topic: str = ""
     question: str = ""
     reason: str = ""
-    confidence: float = 0.0
+    confidence: float | None = 0.0  # the model's own probability; None: none it could read
     source: ModeratorSource = ModeratorSource.GEMINI
     suggested_format: str = ""  # a format's name; empty (the rules): DEFAULT_FORMAT
     format_reason: str = ""

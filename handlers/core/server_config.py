@@ -13,6 +13,7 @@ from handlers.core.participants import (
     RosterTooLong,
     parse_roster,
 )
+from handlers.core.probability import probability_of
 
 MAX_ROUNDS = 50  # as the MAX_ROUNDS setting allows
 PROBLEM_PARAMS = {"limit": MAX_LABEL_CHARS}  # what a problem's words name
@@ -26,12 +27,20 @@ class ServerConfig:
     format: str = ""
     rounds: int = 0
     roster: str = ""  # as PARTICIPANTS writes it
+    # Detection's threshold, as text so that "0" is a choice and "" the default (the
+    # DETECT_MIN_CONFIDENCE setting): a card needs a probability at least this.
+    threshold: str = ""
 
     def over(self, under: ServerConfig) -> ServerConfig:
         """These choices, and `under`'s where this one chose nothing (a channel over its server)."""
         return replace(
             under, **{f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name)}
         )
+
+    def detection_threshold(self) -> float | None:
+        """The threshold chosen, or None: the global default (also for one that no longer
+        reads, as a roster does)."""
+        return probability_of(self.threshold) if self.threshold else None
 
     def participants(self, default: tuple[Participant, ...]) -> tuple[Participant, ...]:
         """The roster chosen, else `default`: also when the one stored no longer reads (kept
@@ -49,6 +58,8 @@ def config_problem(config: ServerConfig, default: tuple[Participant, ...]) -> st
         return "admin.bad_language"
     if config.rounds and not 1 <= config.rounds <= MAX_ROUNDS:
         return "admin.bad_rounds"
+    if config.threshold and probability_of(config.threshold) is None:
+        return "admin.bad_threshold"
     try:
         roster = parse_roster(config.roster) if config.roster else default
     except RosterTooLong:
@@ -58,3 +69,11 @@ def config_problem(config: ServerConfig, default: tuple[Participant, ...]) -> st
     if config.format and config.format not in formats_for(roster):
         return "admin.bad_format"
     return ""
+
+
+def given_threshold(text: str) -> str:
+    """A threshold as typed (`0.7`, `0,7`, ` .70 `) in the one form it is kept in (`0.7`);
+    what does not read is kept as typed, for `config_problem` to refuse."""
+    typed = text.strip().replace(",", ".")
+    number = probability_of(typed)
+    return f"{number:g}" if number is not None else text.strip()

@@ -85,6 +85,12 @@ CASES = [
         needs=(_claude,),
     ),
     Case(
+        "detection.py",
+        "--thresholds 0.5 --json",
+        "cards_per_1000_messages decisions_found_share unwanted_cards brier reliability"
+        " by_threshold default_threshold scorer",
+    ),
+    Case(
         "engine_load.py",
         "--json --sizes 1 --rounds 2 --paced-size 1 --paced-think-s 0.01",
         "p50_ms p95_ms p95_ms_at_100 p95_ms_paced cpu_ms_per_turn cpu_ms_per_extra_turn"
@@ -209,7 +215,7 @@ def test_make_recordings_writes_the_recorded_inputs_again(tmp_path: Path) -> Non
     """The recordings in bench/data/ are what the script writes (deterministic)."""
     case = Case("data/make_recordings.py", f"--out {shlex.quote(str(tmp_path))}")
     run_script(case)
-    for name in ("debate_40_turns.jsonl", "busy_channel.jsonl"):
+    for name in ("debate_40_turns.jsonl", "busy_channel.jsonl", "busy_channel_marks.json"):
         written = (tmp_path / name).read_text(encoding="utf-8")
         assert written == (BENCH / "data" / name).read_text(encoding="utf-8"), name
 

@@ -1,7 +1,8 @@
 """A fake Gemini Developer API on 127.0.0.1 for the real google-genai SDK and the real gemini CLI.
 
 It answers `POST /{version}/models/{model}:generateContent`, `:streamGenerateContent?alt=sse`
-and `:countTokens`. Every request is recorded (`requests`); replies come from a FIFO script
+and `:countTokens`, and the Decisions API's `POST /{version}/decisions` (below). Every
+request is recorded (`requests`); replies come from a FIFO script
 (`push`) and, once the script is empty, from `default` or, with `auto=True`, from valid JSON
 made up from the schema the request asked for (`responseSchema`, `responseJsonSchema`, or a
 ```json schema block in the prompt, as the CLI backend sends it).
@@ -18,6 +19,15 @@ A step is a dict:
                                              (an error may add "message": the API's words)
   {"kind": "hang"}                           never answers (until the server stops)
 Any step may add "delay" (seconds before answering; a test's own timeout, not a sleep).
+
+The Decisions API answers each question of a request as the real one does (`noul`: P(true) in
+[0.01, 0.99] and `confidence` = max(p, 1 - p)); its script is `push_decision`:
+  {"kind": "noul", "p": 0.42}                every question answered with P(true) = 0.42
+  {"kind": "body", "body": {...}}            this exact response body (bad values, no answers)
+  {"kind": "blocked"}                        prompt_feedback.block_reason, no answers
+  {"kind": "error", "status": 429}           an error, as for generate
+Once its script is empty, P(true) comes from `decision_probability` (tests/fakes/
+gemini_answers.py): a deterministic stand-in that reads the input's words, not a model.
 """
 
 from __future__ import annotations
@@ -32,7 +42,7 @@ from typing import Any
 
 from aiohttp import web
 
-from tests.fakes.gemini_answers import rule_answer, schema_in_prompt
+from tests.fakes.gemini_answers import decision_probability, rule_answer, schema_in_prompt
 
 Step = dict[str, Any]
 Responder = Callable[[dict[str, Any], str], dict[str, Any] | None]
@@ -84,6 +94,15 @@ def request_text(body: dict[str, Any]) -> str:
     return "\n".join(str(part.get("text", "")) for part in parts)
 
 
+def decision_input(body: dict[str, Any]) -> str:
+    """A Decisions request's shared input as text (a string, or text content blocks)."""
+    given = body.get("input", "")
+    if isinstance(given, str):
+        return given
+    blocks = given if isinstance(given, list) else [given]
+    return "\n".join(str(b.get("text", "")) for b in blocks if isinstance(b, dict))
+
+
 def last_user_text(body: dict[str, Any]) -> str:
     """The text of the last user content: what the automatic rules look at."""
     users = [c for c in body.get("contents") or [] if c.get("role", "user") == "user"]
@@ -102,6 +121,7 @@ class FakeGemini:
         self.responder = responder
         self.default: Step = default or {"kind": "text", "text": "ok"}
         self.script: deque[Step] = deque()
+        self.decision_script: deque[Step] = deque()
         self.requests: list[dict[str, Any]] = []
         self.port = 0
         self._runner: web.AppRunner | None = None
@@ -114,6 +134,16 @@ class FakeGemini:
         self.script.extend(steps)
         return self
 
+    def push_decision(self, *steps: Step) -> FakeGemini:
+        """Queue Decisions API replies, one per request, in order."""
+        self.decision_script.extend(steps)
+        return self
+
+    @property
+    def decision_requests(self) -> list[dict[str, Any]]:
+        """The Decisions API calls."""
+        return [r for r in self.requests if r["method"] == "decisions"]
+
     @property
     def url(self) -> str:
         """The base URL to give the SDK (`HttpOptions(base_url=...)`) or the CLI."""
@@ -122,7 +152,7 @@ class FakeGemini:
     @property
     def generate_requests(self) -> list[dict[str, Any]]:
         """The generate calls only (what the moderator's budget counts)."""
-        return [r for r in self.requests if r["method"] != "countTokens"]
+        return [r for r in self.requests if r["method"] not in {"countTokens", "decisions"}]
 
     async def wait_for(self, count: int, timeout: float = 10.0) -> None:
         """Wait until `count` generate requests have arrived."""
@@ -133,6 +163,7 @@ class FakeGemini:
         """Listen on 127.0.0.1 (port 0: a free one)."""
         app = web.Application()
         app.router.add_post(r"/{version}/models/{rest:.+}", self._handle)
+        app.router.add_post(r"/{version}/decisions", self._decide)
         self._runner = web.AppRunner(app)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", port)
@@ -199,6 +230,41 @@ class FakeGemini:
         if method == "streamGenerateContent":
             return await self._sse(request, payload)
         return web.json_response(payload)
+
+    async def _decide(self, request: web.Request) -> web.StreamResponse:
+        """`POST /{version}/decisions`: every question answered (only `noul` ones here)."""
+        body = json.loads(await request.read() or b"{}")
+        text = decision_input(body)
+        self.requests.append(
+            {
+                "path": request.path,
+                "version": request.match_info["version"],
+                "model": body.get("model", ""),
+                "method": "decisions",
+                "query": dict(request.query),
+                "api_key": request.headers.get("x-goog-api-key", ""),
+                "json": body,
+                "text": text,
+                "input_chars": len(text),
+            }
+        )
+        step = self.decision_script.popleft() if self.decision_script else {"kind": "auto"}
+        kind = step.get("kind")
+        if kind == "error":
+            status = int(step.get("status", 500))
+            return web.json_response(error_body(status), status=status)
+        # The Decisions API speaks snake_case, as the SDK's models read it.
+        usage = {"total_input_tokens": max(1, len(text) // 4), "total_output_tokens": 0}
+        if kind == "body":
+            return web.json_response(step["body"])
+        if kind == "blocked":
+            feedback = {"block_reason": "safety"}
+            return web.json_response({"prompt_feedback": feedback, "usage": usage})
+        p = float(step["p"]) if kind == "noul" else decision_probability(text)
+        p = min(0.99, max(0.01, p))
+        answer = {"type": "noul", "noul": round(p, 4), "confidence": round(max(p, 1 - p), 4)}
+        answers = {qid: dict(answer) for qid in body.get("questions") or {}}
+        return web.json_response({"answers": answers, "usage": usage})
 
     def _fallback_step(self) -> Step:
         return {"kind": "auto"} if self.auto else dict(self.default)

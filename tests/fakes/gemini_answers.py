@@ -4,6 +4,7 @@ for, shaped by a few rules so that a whole debate can run against the fake."""
 from __future__ import annotations
 
 import json
+import math
 import re
 from typing import Any
 
@@ -13,6 +14,48 @@ _STANCES = re.compile(r"stances: (.+?); next in order")  # the judge's state lin
 _DEBATE_MARKERS = ("vs", "할까", "decide", "결정", "아니면", "should we", "정하")
 _LEDGER_ID = re.compile(r"^([AMQ]\d+): ", re.MULTILINE)  # the front page's prompt lists them
 _PARTICIPANTS = re.compile(r"^THE PARTICIPANTS \(id: name\): (.+)$", re.MULTILINE)
+
+
+# The Decisions stand-in's cues: a line that weighs options, and a line that closes a question.
+_OPEN_CUES = (
+    "할까",
+    "할지",
+    "갈지",
+    "나을까",
+    "고민",
+    "장단점",
+    "애매",
+    "결정이 필요",
+    "정해야",
+    "정합시다",
+    " vs",
+    "should we",
+    "which one",
+    "better",
+    "trade-off",
+    "pros and cons",
+    "not sure",
+    "instead of",
+    "prefer",
+    "disagree",
+    "let's debate",
+    "choose",
+    "devemos",
+    "qual é melhor",
+)
+_CLOSED_CUES = ("decided", "settled", "결정했", "정했어", "done deal", "we went with", "고쳤어요")
+_RECENT_LINES = 10
+
+
+def decision_probability(text: str) -> float:
+    """The fake Decisions API's P(an open decision), from the input's words only: a logistic
+    of how many of the last ten lines weigh options, less those that close a question. A
+    deterministic stand-in for a model, so the benchmark's pipeline can be measured offline."""
+    lines = [line.lower() for line in text.splitlines() if line.strip()][-_RECENT_LINES:]
+    weighing = sum(any(cue in line for cue in _OPEN_CUES) for line in lines)
+    closing = sum(any(cue in line for cue in _CLOSED_CUES) for line in lines)
+    logit = -3.0 + 0.9 * weighing - 1.5 * closing
+    return round(1 / (1 + math.exp(-logit)), 4)
 
 
 def schema_in_prompt(text: str) -> dict[str, Any] | None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import enum
 from typing import Any, TypeVar
 
-from pydantic import BaseModel, Field, ValidationError, model_validator
+from pydantic import BaseModel, Field, ValidationError, field_validator, model_validator
 
 from handlers.core.fences import sole_fence_body
 from handlers.core.filled import Filled
@@ -24,6 +24,7 @@ from handlers.core.model import (
 )
 from handlers.core.moderation.bounds import NOTE_CHARS, bound_summary
 from handlers.core.moderation.claims import ClaimStatus, ClaimUpdate
+from handlers.core.probability import probability_of
 from handlers.core.shorten import shorten
 
 FIELD_MAX_CHARS = 2000  # one item of a Conclusion list, a detection's reason
@@ -47,7 +48,11 @@ class DetectionReply(BaseModel):
     topic: str = Field(description="short title of the decision")
     question: str = Field(description="the question as one concrete decision")
     reason: str = Field(description="why it deserves a debate")
-    confidence: float = Field(ge=0, le=1)
+    # Read leniently (handlers/core/probability.py): a missing or unreadable probability is
+    # None, and detection then posts no card, rather than a repair request for one number.
+    confidence: float | None = Field(
+        default=None, description="the probability, from 0 to 1, that this is such a decision"
+    )
     # Optional, so a reply without them still counts: the card then offers DEFAULT_FORMAT.
     suggested_format: str = Field(default="", description="the name of the fitting format")
     format_reason: str = Field(default="", description="why that format fits")
@@ -57,6 +62,11 @@ class DetectionReply(BaseModel):
         default=[], max_length=MAX_SQUAD, description="2-5 member ids for a boardroom panel"
     )
     squad_reason: str = Field(default="", description="why these members, for this kind")
+
+    @field_validator("confidence", mode="before")
+    @classmethod
+    def _probability(cls, value: object) -> float | None:
+        return probability_of(value)
 
     @model_validator(mode="after")
     def _topic_when_worthy(self) -> DetectionReply:

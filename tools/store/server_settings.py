@@ -6,14 +6,15 @@ from handlers.core.server_config import ServerConfig
 from tools.store.db import Database
 
 SELECT = """
-SELECT channel_id, language, format, rounds, roster FROM server_settings
+SELECT channel_id, language, format, rounds, roster, threshold FROM server_settings
 WHERE guild_id = ? AND channel_id IN (0, ?)
 """
 UPSERT = """
-INSERT INTO server_settings (guild_id, channel_id, language, format, rounds, roster)
-VALUES (?, ?, ?, ?, ?, ?)
+INSERT INTO server_settings (guild_id, channel_id, language, format, rounds, roster, threshold)
+VALUES (?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (guild_id, channel_id) DO UPDATE SET language = excluded.language,
-    format = excluded.format, rounds = excluded.rounds, roster = excluded.roster
+    format = excluded.format, rounds = excluded.rounds, roster = excluded.roster,
+    threshold = excluded.threshold
 """
 
 
@@ -34,9 +35,12 @@ class ServerSettings:
 
     async def _scopes(self, guild_id: int, channel_id: int) -> dict[int, ServerConfig]:
         rows = await self._db.fetch_all(SELECT, (guild_id, channel_id))
-        return {int(r[0]): ServerConfig(str(r[1]), str(r[2]), int(r[3]), str(r[4])) for r in rows}
+        return {
+            int(r[0]): ServerConfig(str(r[1]), str(r[2]), int(r[3]), str(r[4]), str(r[5]))
+            for r in rows
+        }
 
     async def store(self, guild_id: int, channel_id: int, config: ServerConfig) -> None:
         """Keep a scope's choices (replacing what it held)."""
-        values = (config.language, config.format, config.rounds, config.roster)
+        values = (config.language, config.format, config.rounds, config.roster, config.threshold)
         await self._db.execute(UPSERT, (guild_id, channel_id, *values))
