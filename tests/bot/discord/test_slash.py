@@ -30,6 +30,7 @@ async def test_slash_debate_is_registered_in_the_guild_with_its_subcommands(
         "format",
         "rounds",
         "roster",
+        "threshold",
     }
 
 
