@@ -27,6 +27,9 @@ from handlers.core.formats.boardroom.reply_schema import (
     position_schema,
     rebuttal_schema,
 )
+from handlers.core.formats.ledger import confirm as ledger_confirm
+from handlers.core.formats.ledger import text as ledger_text
+from handlers.core.formats.ledger.reply_schema import confirm_schema, turn_schema
 from handlers.core.reply.parser import parse_reply, task_object
 from handlers.core.reply.schema import REPLY_SCHEMA_JSON, text_only, words_fields
 
@@ -136,11 +139,35 @@ def test_a_challenger_without_an_alternative_is_refused_as_the_parser_refuses_it
     assert bool(list(schema.iter_errors({REPLY: text}))) is refused
 
 
-@pytest.mark.parametrize("name", ["free", "ledger"])
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_the_json_contract_s_demo_answers_fit_its_schema(name: str, language: str) -> None:
+def test_the_ledger_s_demo_answers_fit_its_turn_or_confirmation_schema(language: str) -> None:
+    schemas = {"turn": validator(turn_schema()), "confirm": validator(confirm_schema())}
+    for turn in demo_turns("ledger", language):
+        answer = task_object(turn["reply"])
+        kind = "confirm" if "confirmed" in answer else "turn"
+        assert not list(schemas[kind].iter_errors(answer)), turn["turn"]
+        required = ledger_text.CONTRACT if kind == "turn" else ledger_confirm.CONFIRM_CONTRACT
+        for name in required:  # each part the format's reader asks for is required
+            assert list(schemas[kind].iter_errors({k: v for k, v in answer.items() if k != name}))
+    assert words_fields(turn_schema()) == words_fields(confirm_schema()) == ("opinion",)
+
+
+def test_a_confirmation_the_ledger_s_schema_lets_through_reads_whole() -> None:
+    """The demos hold no confirmation round (one-party recordings): an answer as its prompt
+    asks for it fits, one without `confirmed` does not."""
+    schema = validator(confirm_schema())
+    answer = {"opinion": "A1 stands; A2 needs a bound.", "confirmed": ["A1"], "amended": {"A2": ""}}
+    answer["amended"] = {"A2": "at most two approvals"}
+    assert not list(schema.iter_errors(answer))
+    assert not list(schema.iter_errors(answer | {"amended": {}}))
+    assert list(schema.iter_errors({k: v for k, v in answer.items() if k != "confirmed"}))
+    assert list(schema.iter_errors(answer | {"amended": {"A2": 3}}))
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_json_contract_s_demo_answers_fit_its_schema(language: str) -> None:
     schema = validator(REPLY_SCHEMA_JSON)
-    for turn in demo_turns(name, language):
+    for turn in demo_turns("free", language):
         answer = task_object(turn["reply"])
         assert not list(schema.iter_errors(answer)), turn["turn"]
         assert parse_reply(json.dumps(answer)).opinion == answer["opinion"]
