@@ -11,7 +11,13 @@ turn. Measured:
 - `edits_per_reply`: the live message's sends and edits, plus the edit into the final post;
 - `rate_limited`: answers 429 during the run (must be 0).
 
-Run: .venv/bin/python bench/live.py [--json] [--chars 3000] [--gap-s 0.1]
+`--structured`: the turn asks for the JSON reply contract (`--json-schema`), so the reply comes
+as the StructuredOutput call's input; its `opinion` is the 3,000 characters (sent as the API
+sends a tool's input: partial JSON, here ASCII-escaped, 30 characters a delta). Then
+`api_to_thread_s` is the time to the first live character of the opinion in the thread (or, if
+nothing is shown live, to the posted turn), and `first_text_s` is empty when nothing was.
+
+Run: .venv/bin/python bench/live.py [--json] [--chars 3000] [--gap-s 0.1] [--structured]
 """
 
 from __future__ import annotations
@@ -35,6 +41,7 @@ from bot.discord.room import DiscordRoom
 from handlers.core.i18n import Strings
 from handlers.core.model import CLAUDE, Debate, OpenAsk, Phase, Proposal, Setup, Turn
 from handlers.core.reply.parser import parse_reply
+from handlers.core.reply.schema import REPLY_SCHEMA_JSON
 from handlers.ports import TurnRequest
 from tests.doubles import FakeClock
 from tests.effects import posted
@@ -78,7 +85,9 @@ def debate_in(channel_id: int) -> Debate:
     return replace(debate, floor=replace(debate.floor, asked=(OpenAsk(CLAUDE, 1),), speaker=CLAUDE))
 
 
-async def run(tmp: Path, chars: int = REPLY_CHARS, gap_s: float = GAP_S) -> dict[str, Any]:
+async def run(
+    tmp: Path, chars: int = REPLY_CHARS, gap_s: float = GAP_S, structured: bool = False
+) -> dict[str, Any]:
     """One streamed reply, shown live and then posted; the figures."""
     binary = find_claude_bin()
     if binary is None:
@@ -89,14 +98,20 @@ async def run(tmp: Path, chars: int = REPLY_CHARS, gap_s: float = GAP_S) -> dict
     api.on_delta = lambda _n, _text: first_delta.append(time.perf_counter())
     api.stream_chunk, api.stream_gap_s = CHUNK, gap_s
     text = reply_text(chars)
-    api.script_replies(text)
+    if structured:  # the same words, as the opinion of the contract's object
+        text = text.split("\n```json", 1)[0]
+        api.script_replies(json.dumps({"opinion": text, "stance": "partial"}))
+    else:
+        api.script_replies(text)
     db = await Database.open(str(tmp / "live.sqlite3"))
     try:
         with redirected(fake.api_base, fake.gateway_url):
             client = ListeningClient()
             task = await start_client(client, fake.token)
             try:
-                return await _one_reply(fake, api, db, client, binary, tmp, text, first_delta)
+                return await _one_reply(
+                    fake, api, db, client, binary, tmp, text, first_delta, structured
+                )
             finally:
                 await stop_client(client, task)
     finally:
@@ -115,6 +130,7 @@ async def _one_reply(
     tmp: Path,
     text: str,
     first_delta: list[float],
+    structured: bool = False,
 ) -> dict[str, Any]:
     debater = ClaudeCodeDebater(
         AgentSessions(db, CLAUDE),
@@ -128,6 +144,7 @@ async def _one_reply(
         workdir_root=tmp / "data",
         env=api.cli_env(tmp / "claude-config"),
         keep_api_key=True,
+        structured=structured,
     )
     await db.execute(
         "INSERT INTO debates (id, channel_id, topic, phase, state, created_at, updated_at)"
@@ -144,7 +161,10 @@ async def _one_reply(
         first_read.append(time.perf_counter())
         working.show_text(so_far)
 
-    request = TurnRequest(debate_id=1, turn=1, round=1, prompt="go", on_text=on_text)
+    schema = REPLY_SCHEMA_JSON if structured else ""
+    request = TurnRequest(
+        debate_id=1, turn=1, round=1, prompt="go", on_text=on_text, reply_schema=schema
+    )
     async with working:
         output = await debater.speak(request)
     turn = Turn(
@@ -160,10 +180,13 @@ async def _one_reply(
         at=datetime.now(UTC),
     )
     await room.show(debate, *posted(turn))
-    assert output.text == text, "the stored reply is the streamed one, whole"
-    shown = fake.calls_to(*POST)[0].at  # the live message: the first post of the run
+    if structured:
+        assert turn.parsed.opinion == text, "the stored opinion is the streamed one, whole"
+    else:
+        assert output.text == text, "the stored reply is the streamed one, whole"
+    shown = fake.calls_to(*POST)[0].at  # the live message (else the turn): the first post
     return {
-        "first_text_s": round(shown - first_read[0], 3),
+        "first_text_s": round(shown - first_read[0], 3) if first_read else None,
         "api_to_thread_s": round(shown - first_delta[0], 3),
         # the live message's send and edits, and the final edit: every write the thread saw
         "edits_per_reply": len(fake.calls_to(*POST)) + len(fake.calls_to(*EDIT)),
@@ -180,9 +203,10 @@ def main() -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--chars", type=int, default=REPLY_CHARS, help="the reply's length")
     parser.add_argument("--gap-s", type=float, default=GAP_S, help="seconds between deltas")
+    parser.add_argument("--structured", action="store_true", help="ask for the JSON contract")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        figures = asyncio.run(run(Path(tmp), args.chars, args.gap_s))
+        figures = asyncio.run(run(Path(tmp), args.chars, args.gap_s, args.structured))
     if args.json:
         print(json.dumps({key: figures[key] for key in FIELDS}))
         return

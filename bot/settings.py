@@ -152,10 +152,11 @@ class Settings(BaseSettings):
     """The adversarial mid-tier on Claude: Advocate, Challenger, Reconciler below FULL."""
     CLAUDE_MODEL_TOP: str = "opus"
     """The adversarial top-tier on Claude: the FULL Reconciler."""
-    CLAUDE_STRUCTURED_OUTPUT: bool = False
+    CLAUDE_STRUCTURED_OUTPUT: bool = True
     """Claude answers in the format's reply shape as checked by the CLI itself
-    (`--json-schema`: it asks the model again when a field is missing or wrong); the reply
-    then arrives whole at the end instead of being shown live as it is written."""
+    (`--json-schema`: it asks the model again when a field is missing or wrong), its words
+    still shown live as they are written; when the CLI gives up on the shape, the format's
+    own parser reads what Claude wrote. `false`: the shape is asked in the prompt only."""
     CLAUDE_FALLBACK_MODEL: str = ""
     """The models a Claude seat falls back to when its model is busy or unavailable
     (`--fallback-model`, comma-separated in order): `sonnet` for every Claude seat, or per

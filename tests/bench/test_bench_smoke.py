@@ -103,6 +103,12 @@ CASES = [
         needs=(_claude,),
     ),
     Case(
+        "live.py",
+        "--json --chars 600 --gap-s 0.02 --structured",
+        "first_text_s api_to_thread_s edits_per_reply rate_limited",
+        needs=(_claude,),
+    ),
+    Case(
         "moderator_cost.py",
         "--json",
         "turn4_input_tokens turn40_input_tokens growth_ratio ours_cumulative_tokens"

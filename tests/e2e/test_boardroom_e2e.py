@@ -101,6 +101,10 @@ def gemini_answers(language: str) -> Any:
     return answer
 
 
+def conditional_word(language: str) -> str:
+    return "조건부" if language == "ko" else "CONDICIONAL"
+
+
 PANEL = (
     "ag:ag-relay:AG:architect,claude:claude-cli:Claude:security reviewer,"
     "gemini:gemini-cli:Gemini:product owner"
@@ -139,6 +143,18 @@ async def test_a_boardroom_debate_runs_with_three_real_participants(
     await world.start_bot(**prepare(world, language))
     thread = await world.approve(await world.chat(CHATS[language]))
     await ended(world, thread)
+    # Claude answered each time through the CLI's own check of the shape (`--json-schema`,
+    # the default): its round's object, its vote in the debate's words, then the advisor's.
+    offered = [
+        next(t for t in body["tools"] if t["name"] == "StructuredOutput")["input_schema"]
+        for body in world.anthropic.messages()
+    ]
+    assert [next(iter(schema["properties"])) for schema in offered] == [
+        "vote",
+        "final_vote",
+        "tracker",
+    ]
+    assert conditional_word(language) in offered[0]["properties"]["vote"]["enum"]
 
     root = f"debates/{world.slug()}"
     synthesis = await world.wait_for(

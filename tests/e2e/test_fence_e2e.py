@@ -56,7 +56,9 @@ async def stop_cleanly(fleet: Fleet, name: str) -> None:
 async def test_a_worker_paused_past_its_lease_touches_nothing_when_it_wakes(
     world: World, fleet: Fleet
 ) -> None:
-    world.anthropic.stream_chunk, world.anthropic.stream_hold_after = 5, 2  # then it stalls
+    # Five characters a delta, then it stalls: the answer's `{"opinion": "FA` and `KE RE`
+    # arrived (its words shown live), the rest not.
+    world.anthropic.stream_chunk, world.anthropic.stream_hold_after = 5, 4
     await fleet.start_gateway([world.channel_id])
     fleet.start_worker("w1")
     thread = await world.open_debate()

@@ -38,7 +38,9 @@ async def test_hostile_replies_are_shown_whole_refused_and_ping_nobody(world: Wo
     long = f"{LONG}\n{shout}"
     world.anthropic.script_replies(claude_broken, contract(long, "agree"))
     world.ag.replies = [contract(ag_grab, wiki_action=grab), contract("AG: 동의합니다.", "agree")]
-    await world.start_bot(MAX_ROUNDS="2")
+    # Claude writes its broken block as text: the shape asked in the prompt only, since with
+    # `--json-schema` the CLI itself refuses a malformed answer (tests/tools/claude).
+    await world.start_bot(MAX_ROUNDS="2", CLAUDE_STRUCTURED_OUTPUT="false")
     thread = await world.open_debate()
     await world.wait_end(thread)
     assert assert_each_turn_once(world, thread) == 4

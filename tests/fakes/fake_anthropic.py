@@ -17,7 +17,13 @@ Stdlib only (a threaded http.server on port 0), controllable in process:
 
 A request offering the StructuredOutput tool (`claude --json-schema`) gets a scripted reply's
 JSON object (in a ```json fence, or the whole reply) back through that tool, as a model would
-answer; a reply without one comes back as text.
+answer; a reply without one comes back as text. The tool's input streams as the API sends it:
+in several `input_json_delta` pieces of partial JSON, cut anywhere (`stream_chunk` characters
+each, TOOL_INPUT_CHUNK by default). A prose reply is fitted to the schema as a model would
+write the same answer in it: into a schema's one field, the boardroom's numbered parts into its
+object, or as the `opinion`. Told its call did not match the schema, the model makes the same
+call again (a scripted answer that lacks a part stays lacking, and the script stays in step),
+or, with `corrects_itself`, calls it with the next scripted reply.
 A prompt containing `CALL_TOOL <Name> <json>` gets a tool_use block back (as the reference fake),
 so the CLI's permission handling can be exercised; the next request carrying the tool_result gets
 "FAKE REPLY <n> got tool_result: ...".
@@ -39,6 +45,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+from handlers.core.formats.boardroom.reply import VOTES, parse_position
+
 REPO_ROOT = Path(__file__).resolve().parents[2]
 _LOGGED_HEADERS = ("user-agent", "anthropic-version", "anthropic-beta", "x-stainless-retry-count")
 _ERROR_TYPES = {
@@ -53,6 +61,8 @@ _ERROR_TYPES = {
 _TOOL_CALL = re.compile(r"CALL_TOOL\s+(\w+)\s+(\{.*\})", re.S)
 _JSON_FENCE = re.compile(r"```json\s*\n(.*?)\n\s*```", re.S)
 STRUCTURED = "StructuredOutput"  # the tool `claude --json-schema` offers the model
+TOOL_INPUT_CHUNK = 16  # characters of a tool's input JSON per delta, unless stream_chunk says
+_DELTAS = ('"text_delta"', '"input_json_delta"')
 
 
 @dataclass(frozen=True)
@@ -125,6 +135,9 @@ class FakeAnthropic:
         # Given StructuredOutput (`--json-schema`), answer through it (False: a model that
         # ignores it and writes text, which the CLI then asks for once more).
         self.follows_schema = True
+        # Told its StructuredOutput call did not match: call it with the next scripted reply
+        # (False: the same call again, until the CLI gives up).
+        self.corrects_itself = False
         # Streamed replies: text in deltas of this many characters (0: one delta), each sent
         # `stream_gap_s` after the last; `stream_hold_after` deltas, then wait for release().
         self.stream_chunk = 0
@@ -250,11 +263,12 @@ class FakeAnthropic:
             self._log.append(request)
             self._cond.notify_all()
 
-    def _next_step(self) -> tuple[str | int | Answer, str | None, int]:
+    def _next_step(self, keep_reply: bool = False) -> tuple[str | int | Answer, str | None, int]:
         with self._cond:
             step = self._steps.popleft() if self._steps else self.mode
             self._counter += 1
-            reply = self._replies.popleft() if self._replies and step in ("ok", 200) else None
+            ok = step in ("ok", 200) and not keep_reply
+            reply = self._replies.popleft() if self._replies and ok else None
             return step, reply, self._counter
 
     def _pause(self, seconds: float) -> bool:
@@ -312,7 +326,9 @@ class _Handler(BaseHTTPRequestHandler):
             return self._json(request, 200, {"input_tokens": len(raw) // 4})
         if not _is_messages(path):
             return self._json(request, 404, _error(404))
-        step, reply, n = self.fake._next_step()
+        refused = _refused_call(body or {}) if self.fake.follows_schema else None
+        again = refused is not None and not self.fake.corrects_itself
+        step, reply, n = self.fake._next_step(keep_reply=again)
         if step == "hold" and not self.fake._hold(None):
             self.close_connection = True
             return None
@@ -325,6 +341,9 @@ class _Handler(BaseHTTPRequestHandler):
         if self.fake.delay_s and not self.fake._hold(self.fake.delay_s):
             self.close_connection = True
             return None
+        if again and step in ("ok", 200):  # the same call as before, the script kept in step
+            call = {"type": "tool_use", "id": f"toolu_fake_{n}", "name": STRUCTURED}
+            return self._answer(request, body or {}, None, n, [dict(call, input=refused)])
         return self._answer(request, body or {}, reply, n)
 
     def _track(self, body: Any) -> Request:
@@ -333,8 +352,19 @@ class _Handler(BaseHTTPRequestHandler):
         self.fake._record(request)
         return request
 
-    def _answer(self, request: Request, body: dict[str, Any], reply: str | None, n: int) -> None:
-        blocks, stop_reason = _reply_blocks(body, reply, n, follows_schema=self.fake.follows_schema)
+    def _answer(
+        self,
+        request: Request,
+        body: dict[str, Any],
+        reply: str | None,
+        n: int,
+        given: list[Any] | None = None,
+    ) -> None:
+        blocks, stop_reason = (
+            (given, "tool_use")
+            if given is not None
+            else _reply_blocks(body, reply, n, follows_schema=self.fake.follows_schema)
+        )
         model = body.get("model", "claude-fake-1")
         usage = dict(self.fake.usage)
         if not body.get("stream"):
@@ -380,7 +410,8 @@ class _Handler(BaseHTTPRequestHandler):
         sent = 0
         try:
             for event in _sse(blocks, stop_reason, model, n, usage, fake.stream_chunk):
-                if '"text_delta"' in event:
+                delta = any(kind in event for kind in _DELTAS)
+                if delta:
                     if sent and fake.stream_gap_s and not fake._pause(fake.stream_gap_s):
                         return
                     if sent == fake.stream_hold_after and not fake._hold(None):
@@ -389,8 +420,9 @@ class _Handler(BaseHTTPRequestHandler):
                 data = event.encode()
                 self.wfile.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
                 self.wfile.flush()
-                if '"text_delta"' in event and fake.on_delta is not None:
-                    fake.on_delta(n, json.loads(event.split("data: ", 1)[1])["delta"]["text"])
+                if delta and fake.on_delta is not None:
+                    said = json.loads(event.split("data: ", 1)[1])["delta"]
+                    fake.on_delta(n, said.get("text", said.get("partial_json", "")))
             self.wfile.write(b"0\r\n\r\n")
         except OSError:  # the CLI went away mid-stream (killed): nothing to finish
             self.close_connection = True
@@ -451,7 +483,9 @@ def _reply_blocks(
     results = [b for b in blocks if b.get("type") == "tool_result"]
     # A resumed session's next prompt may follow the last tool_result in the same message: the
     # model then answers that prompt, not the tool.
-    if results and blocks[-1].get("type") == "tool_result":
+    # Told its StructuredOutput call did not match, it calls it again with the next reply.
+    retry = reply is not None and follows_schema and _refused_call(body) is not None
+    if results and blocks[-1].get("type") == "tool_result" and not retry:
         result = results[-1]
         flag = " (is_error)" if result.get("is_error") else ""
         text = f"FAKE REPLY {n} got tool_result{flag}: {text_of(result.get('content'))[:200]}"
@@ -467,7 +501,8 @@ def _reply_blocks(
         }
         return [block], "tool_use"
     said = reply if reply is not None else f"FAKE REPLY {n}"
-    shaped = _structured(said) if follows_schema and _offers(body, STRUCTURED) else None
+    schema = _offered_schema(body, STRUCTURED) if follows_schema else None
+    shaped = _structured(said, schema) if schema is not None else None
     if shaped is not None:  # as a model given `--json-schema`: the object through the tool
         before, fields = shaped
         call = {"type": "tool_use", "id": f"toolu_fake_{n}", "name": STRUCTURED, "input": fields}
@@ -475,22 +510,91 @@ def _reply_blocks(
     return [{"type": "text", "text": said}], "end_turn"
 
 
+def _refused_call(body: dict[str, Any]) -> dict[str, Any] | None:
+    """The input of the model's StructuredOutput call that the CLI refused, if the request's
+    last block is that refusal (None otherwise)."""
+    messages = body.get("messages") or []
+    last = messages[-1].get("content") if messages else None
+    block = last[-1] if isinstance(last, list) and last else None
+    if not isinstance(block, dict) or block.get("type") != "tool_result":
+        return None
+    if not block.get("is_error"):
+        return None
+    calls = {
+        call.get("id"): call
+        for message in messages
+        if message.get("role") == "assistant" and isinstance(message.get("content"), list)
+        for call in message["content"]
+        if isinstance(call, dict) and call.get("type") == "tool_use"
+    }
+    call = calls.get(block.get("tool_use_id"))
+    if not isinstance(call, dict) or call.get("name") != STRUCTURED:
+        return None
+    given = call.get("input")
+    return given if isinstance(given, dict) else None
+
+
+def _offered_schema(body: dict[str, Any], name: str) -> dict[str, Any] | None:
+    """The input schema of the tool `name`, if the request offers it."""
+    for tool in body.get("tools") or []:
+        if isinstance(tool, dict) and tool.get("name") == name:
+            schema = tool.get("input_schema")
+            return schema if isinstance(schema, dict) else {}
+    return None
+
+
 def _offers(body: dict[str, Any], name: str) -> bool:
     """True if the request offers the model the tool `name`."""
     return any(isinstance(t, dict) and t.get("name") == name for t in body.get("tools") or [])
 
 
-def _structured(reply: str) -> tuple[str, dict[str, Any]] | None:
+def _structured(reply: str, schema: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
     """A scripted reply's JSON object (in a ```json fence, or the whole reply) and the text
-    before it, as a model answering through StructuredOutput would split them; None if the
-    reply is prose: then, as a model told to, it sends the prose as its `opinion`."""
+    before it, as a model answering through StructuredOutput would split them; prose fitted
+    to the schema (`_fitted`); None if it fits none (then it answers in text)."""
     fence = _JSON_FENCE.search(reply)
     before, raw = (reply[: fence.start()].strip(), fence.group(1)) if fence else ("", reply)
     try:
         fields = json.loads(raw)
     except ValueError:
-        return ("", {"opinion": reply}) if not fence else None
-    return (before, fields) if isinstance(fields, dict) else ("", {"opinion": reply})
+        fields = None
+    if isinstance(fields, dict):
+        return before, fields
+    if fence:
+        return None
+    fitted = _fitted(reply, schema)
+    return ("", fitted) if fitted is not None else None
+
+
+def _fitted(prose: str, schema: dict[str, Any]) -> dict[str, Any] | None:
+    """The prose as a model writes it in the schema: the whole of it in a schema's one field,
+    the boardroom's numbered parts as its round's object, else as the `opinion`."""
+    properties = schema.get("properties")
+    names = list(properties) if isinstance(properties, dict) else []
+    if len(names) == 1:
+        return {names[0]: prose}
+    if "vote" in names or "final_vote" in names:
+        return _boardroom_object(prose, schema)
+    return {"opinion": prose}
+
+
+def _boardroom_object(prose: str, schema: dict[str, Any]) -> dict[str, Any] | None:
+    """A numbered boardroom answer as its round's object (its vote in the schema's words)."""
+    first = "vote" in schema["properties"]
+    found = parse_position(prose, 1 if first else 2)
+    if found.vote is None:
+        return None  # no vote found: it answers in text
+    words = schema["properties"]["vote" if first else "final_vote"].get("enum") or VOTES
+    answer: dict[str, Any] = {("vote" if first else "final_vote"): words[VOTES.index(found.vote)]}
+    names = ("argument", "risks", "conditions", "metrics") if first else _REBUTTAL
+    for name in names:
+        value = getattr(found, "consensus" if name == "consensus_condition" else name)
+        if value:
+            answer[name] = list(value) if isinstance(value, tuple) else value
+    return answer
+
+
+_REBUTTAL = ("why_changed", "agreement", "disagreement", "insight", "consensus_condition")
 
 
 def _sse(
@@ -526,7 +630,12 @@ def _sse(
             ]
         else:
             empty = dict(block, input={})
-            deltas = [{"type": "input_json_delta", "partial_json": json.dumps(block["input"])}]
+            whole = json.dumps(block["input"])  # ASCII: escapes and surrogate pairs to cut
+            size = chunk or TOOL_INPUT_CHUNK
+            deltas = [
+                {"type": "input_json_delta", "partial_json": whole[at : at + size]}
+                for at in range(0, len(whole), size)
+            ]
         events.append(
             (
                 "content_block_start",

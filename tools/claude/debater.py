@@ -9,6 +9,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from handlers.core.model import CLAUDE, Backend, FailureKind, TurnMeta
+from handlers.core.reply.schema import words_fields
 from handlers.core.spending.state import Window
 from handlers.ports import DebaterError, DebaterOutput, TurnRequest
 from tools.claude.output import classify, window_of
@@ -82,7 +83,7 @@ class ClaudeCodeDebater(CliDebater):
         keep_api_key: bool = False,
         grace_s: float = 5.0,
         fallback_models: Mapping[str, str] | None = None,
-        structured: bool = False,
+        structured: bool = True,
     ) -> None:
         names = read_only_tools(tools)
         super().__init__(
@@ -100,7 +101,7 @@ class ClaudeCodeDebater(CliDebater):
         # main one is busy or unavailable (CLAUDE_FALLBACK_MODEL).
         self._fallback = dict(fallback_models or {})
         # Ask the CLI to validate the reply's shape (`--json-schema`): the answer then comes
-        # through a tool call, which the thread cannot show live as it is written.
+        # through a tool call, whose words fields are shown live from its partial input.
         self._structured = structured
         self._tools = ",".join(names)
         self._web_tools = [t for t in names if t in WEB_TOOLS]
@@ -169,15 +170,19 @@ class ClaudeCodeDebater(CliDebater):
             request.model,
             request.system_prompt,
             seat=request.participant,
-            schema=request.reply_schema if self._structured else "",
+            schema=self._schema(request),
             budget_usd=request.budget_usd,
         )
 
     def _workdir(self, debate_id: int) -> Path:
         return self._fixed_workdir or self._workdir_root / "claude" / str(debate_id)
 
+    def _schema(self, request: TurnRequest) -> str:
+        """The reply's JSON Schema the CLI is given ('': none, the format's parser alone)."""
+        return request.reply_schema if self._structured else ""
+
     def _on_lines(self, request: TurnRequest) -> Callable[[list[str]], None]:
-        return progress(request.show_text)
+        return progress(request.show_text, words_fields(self._schema(request)))
 
     def _read(
         self, run: CliRun, request: TurnRequest
@@ -187,8 +192,11 @@ class ClaudeCodeDebater(CliDebater):
         parsed, failure = classify(run.exit_code, run.stdout, run.stderr, time.time())
         if parsed is None:
             return None, failure
-        schema = bool(request.reply_schema and self._structured)
-        text = reply_text(parsed.result, parsed.structured, run.stdout, schema=schema)
+        text = reply_text(
+            parsed.result, parsed.structured, run.stdout, schema=self._schema(request)
+        )
+        if failure is None and not text.strip():  # the schema not met, and nothing written
+            failure = DebaterError(FailureKind.EMPTY, f"no answer ({parsed.subtype})")
         if failure is not None and failure.kind is FailureKind.BUDGET and text:
             failure = None  # it answered before the cap stopped it: the answer is kept whole
         if failure is not None and failure.kind is FailureKind.BUDGET:

@@ -42,6 +42,10 @@ _CREDITS = re.compile(
     r"out of usage credits|usage credits aren.t available|credit balance too low|credits_required",
     re.I,
 )
+# The CLI's result when the model's answers never satisfied `--json-schema` (after
+# MAX_STRUCTURED_OUTPUT_RETRIES attempts): not a failure of the turn, the format's own parser
+# reads what the model sent instead.
+SCHEMA_NOT_MET = "error_max_structured_output_retries"
 # Lines naming an event's type parsed, last first, before the search gives up: stdout that is
 # a million broken lines naming "result" cannot cost a failed parse each.
 MAX_EVENT_LINES = 64
@@ -188,6 +192,8 @@ def classify(
         return None, DebaterError(
             FailureKind.USAGE, f"{exc}: {shorten((stderr or stdout).strip(), 300)}"
         )
+    if parsed.subtype == SCHEMA_NOT_MET:
+        return parsed, None  # the debater reads its last attempt, or else all it wrote
     if not parsed.is_error and (exit_code == 0 or parsed.result is not None):
         if parsed.result is None or not parsed.result.strip():
             detail = f"exit {exit_code} with no result text ({parsed.subtype or 'no subtype'})"

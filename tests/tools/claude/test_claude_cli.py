@@ -7,15 +7,26 @@ import itertools
 import json
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from handlers.core.formats.adversarial.reply_schema import role_schema
+from handlers.core.formats.boardroom.reply import missing_parts, parse_position
+from handlers.core.formats.boardroom.reply_schema import position_schema
 from handlers.core.model import FailureKind
+from handlers.core.reply.parser import parse_reply
 from handlers.core.spending.limits import UNKNOWN_RESET_WAIT_S
 from handlers.ports import DebaterError, TurnRequest
-from tests.fakes.fake_anthropic import FakeAnthropic, processes_with_env, text_of, usage_limit
+from tests.fakes.fake_anthropic import (
+    REPO_ROOT,
+    FakeAnthropic,
+    processes_with_env,
+    text_of,
+    usage_limit,
+)
 from tests.tools.claude.conftest import SYSTEM_PROMPT, add_debate
 from tools.claude.debater import ClaudeCodeDebater
 from tools.store.db import Database
@@ -333,12 +344,14 @@ async def test_the_cli_validates_the_reply_s_shape_and_the_record_is_its_json(
     answer = {"opinion": "Redis, because " + "every word stays " * 50, "stance": "agree"}
     wrong = 'CALL_TOOL StructuredOutput {"opinion": "x", "stance": "maybe"}'
     output = await make_debater(structured=True).speak(shaped(1, wrong))
-    # The CLI checked the shape itself: the model was told what was wrong, then asked again.
+    # The CLI checked the shape itself: the model was told what was wrong, then asked again;
+    # it made the same call each time until the CLI gave up (the default retries).
     said = " ".join(json.dumps(m["messages"][-1]) for m in fake.messages()[1:])
     assert "does not match required schema" in said
     tools = {tool["name"]: tool for tool in fake.messages()[0]["tools"]}
     assert tools["StructuredOutput"]["input_schema"] == json.loads(REPLY_SCHEMA)
-    assert "FAKE REPLY" in output.text  # asked again, it answered; every word it wrote is kept
+    assert json.loads(output.raw)["subtype"] == "error_max_structured_output_retries"
+    assert json.loads(output.text) == {"opinion": "x", "stance": "maybe"}  # its last attempt
     good = "CALL_TOOL StructuredOutput " + json.dumps(answer)
     output = await make_debater(structured=True).speak(shaped(1, good))
     assert json.loads(output.text) == answer  # satisfied: the validated object, whole
@@ -380,10 +393,112 @@ async def test_the_dollar_cap_keeps_an_answer_it_stopped_after_and_pauses_one_it
 async def test_without_structured_output_the_schema_stays_with_our_parser(
     make_debater: Build, fake: FakeAnthropic, db: Database
 ) -> None:
-    """CLAUDE_STRUCTURED_OUTPUT off (the default): no `--json-schema`, the reply streams as
-    text and the format's own parser reads it."""
+    """CLAUDE_STRUCTURED_OUTPUT off: no `--json-schema`, the reply streams as text and the
+    format's own parser reads it."""
     await add_debate(db, 1)
     fake.script_replies("prose, shown live as it is written")
-    output = await make_debater().speak(shaped(1, "Redis or LRU?"))
+    output = await make_debater(structured=False).speak(shaped(1, "Redis or LRU?"))
     assert output.text == "prose, shown live as it is written"
     assert all(t.get("name") != "StructuredOutput" for t in fake.messages()[0]["tools"])
+
+
+WORDS_SCHEMA = json.dumps(
+    {
+        "type": "object",
+        "properties": {
+            "opinion": {"type": "string", "contentMediaType": "text/markdown"},
+            "stance": {"enum": ["agree", "disagree"]},
+        },
+        "required": ["opinion", "stance"],
+    }
+)
+
+
+async def test_a_structured_answer_s_words_are_shown_live_from_the_tool_s_partial_input(
+    make_debater: Build, fake: FakeAnthropic, db: Database
+) -> None:
+    """The answer comes through StructuredOutput; its opinion is shown as its partial JSON
+    arrives, escapes and surrogate pairs cut across deltas, long before the answer ends."""
+    await add_debate(db, 1)
+    opinion = "".join(f'줄 {i}: "quoted", é\\ 😀 𝄞\n' for i in range(40))
+    fake.script_replies(json.dumps({"opinion": opinion, "stance": "agree"}))
+    fake.stream_chunk, fake.stream_hold_after = 7, 3  # three deltas, then held until released
+    shown: list[str] = []
+
+    def on_text(text: str) -> None:
+        shown.append(text)
+        fake.release()
+
+    request = replace(shaped(1, "go"), reply_schema=WORDS_SCHEMA, on_text=on_text)
+    output = await make_debater(structured=True).speak(request)
+    assert shown[0] and len(shown[0]) < 21  # shown before the rest was even sent
+    assert all(b.startswith(a) for a, b in itertools.pairwise(shown))
+    assert shown[-1] == opinion  # every character, decoded as JSON reads it
+    assert json.loads(output.text) == {"opinion": opinion, "stance": "agree"}  # the record
+
+
+async def test_a_schema_the_cli_gives_up_on_leaves_the_last_attempt_to_the_format_s_parser(
+    make_debater: Build, fake: FakeAnthropic, db: Database, config_dir: Path
+) -> None:
+    """Every attempt lacks `stance`: the CLI stops (error_max_structured_output_retries) and
+    the turn is the model's last attempt, whole, for the format's parser."""
+    await add_debate(db, 1)
+    attempts = [json.dumps({"opinion": f"attempt {i}, every word kept"}) for i in range(1, 6)]
+    fake.script_replies(*attempts)
+    fake.corrects_itself = True  # each attempt another scripted one, each lacking
+    env = fake.cli_env(config_dir) | {"MAX_STRUCTURED_OUTPUT_RETRIES": "2"}
+    debater = make_debater(structured=True, env=env, keep_api_key=True)
+    output = await debater.speak(shaped(1, "Redis or LRU?"))
+    assert json.loads(output.raw)["subtype"] == "error_max_structured_output_retries"
+    tried = len(fake.messages())
+    assert 1 < tried < len(attempts)
+    assert json.loads(output.text) == json.loads(attempts[tried - 1])
+    assert parse_reply(output.text).opinion == f"attempt {tried}, every word kept"
+
+
+def adversarial_demo(role: str) -> str:
+    """The recorded answer of an adversarial role (English demo)."""
+    demo = REPO_ROOT / "handlers/core/formats/adversarial/demo/en.json"
+    turns = json.loads(demo.read_text())
+    return str(next(t["reply"] for t in turns["turns"] if t["seat"] == role))
+
+
+async def test_the_cli_checks_a_prefix_answer_by_its_role_s_schema_and_the_record_is_its_text(
+    make_debater: Build, fake: FakeAnthropic, db: Database
+) -> None:
+    """The adversarial schema's patterns run in the CLI's own validator: an answer that lacks
+    a prefix is refused and asked again; the one that fits is recorded as the text it wraps,
+    and shown live as it is written."""
+    await add_debate(db, 1)
+    answer = adversarial_demo("claude")  # the Challenger's
+    lacking = answer.replace("[ALTERNATIVE]", "ALTERNATIVE:", 1)
+    fake.script_replies(json.dumps({"reply": lacking}), json.dumps({"reply": answer}))
+    fake.corrects_itself = True
+    shown: list[str] = []
+    request = replace(shaped(1, "go"), reply_schema=role_schema("challenger"), on_text=shown.append)
+    output = await make_debater(structured=True).speak(request)
+    said = " ".join(json.dumps(m["messages"][-1]) for m in fake.messages()[1:])
+    assert "does not match required schema" in said  # the lacking one, refused by the CLI
+    assert len(fake.messages()) == 2
+    assert output.text == answer  # the prefix text as written, not its JSON wrapping
+    assert shown[-1] == answer and len(shown) > 2
+
+
+async def test_a_boardroom_position_passes_the_cli_s_check_and_reads_whole(
+    make_debater: Build, fake: FakeAnthropic, db: Database
+) -> None:
+    await add_debate(db, 1)
+    answer = {
+        "vote": "조건부",
+        "argument": "감사 관점에서 outbox가 낫다.\n\n단, 카드 데이터는 싣지 않는다.",
+        "risks": ["보존 기간 위반", "테이블 비대화"],
+        "conditions": "카드 데이터가 없을 때 통한다 / 보존 정책이 없으면 실패한다",
+        "metrics": ["이벤트 유실 0건", "p95 지연 1초 미만"],
+    }
+    fake.script_replies(json.dumps(answer, ensure_ascii=False))
+    request = replace(shaped(1, "go"), reply_schema=position_schema("ko"))
+    output = await make_debater(structured=True).speak(request)
+    assert len(fake.messages()) == 1  # satisfied at once
+    assert json.loads(output.text) == answer
+    found = parse_position(output.text, 1)
+    assert missing_parts(found, 1) == () and found.vote == "conditional"

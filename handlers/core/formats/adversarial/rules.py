@@ -8,7 +8,7 @@ import random
 from dataclasses import replace
 from types import MappingProxyType
 
-from handlers.core.effects import Effect, LogNote, Notify, WritePage
+from handlers.core.effects import AskDebater, Effect, LogNote, Notify, WritePage
 from handlers.core.formats.adversarial.audit import Intake, Tier, rules_audit
 from handlers.core.formats.adversarial.briefs import (
     EVIDENCE,
@@ -30,6 +30,7 @@ from handlers.core.formats.adversarial.contract import (
 )
 from handlers.core.formats.adversarial.contract import missing as missing_parts
 from handlers.core.formats.adversarial.decision import adversarial_decision
+from handlers.core.formats.adversarial.reply_schema import role_schema
 from handlers.core.formats.adversarial.result import Answers, render_result, render_summary
 from handlers.core.formats.adversarial.schemas import IntakeTaskReply
 from handlers.core.formats.adversarial.seats import (
@@ -112,6 +113,10 @@ class AdversarialFormat(Format):
             setup=replace(debate.setup, roster=(*roster, reconciler)),
         )
         return TaskStep(opened, "intake")
+
+    def reply_schema(self, debate: Debate, ask: AskDebater) -> str:
+        """The role's RETURN FORMAT, its prefixes checked on the text the schema wraps."""
+        return role_schema(_role(ask.step))
 
     def noted(self, debate: Debate, turn: Turn) -> Debate:
         """Keep the role's answer, and what its contract lacks (for one repair request)."""

@@ -28,6 +28,8 @@ ROUND1_FIELDS = ("vote", "argument", "risks", "conditions", "metrics")
 ROUND2_FIELDS = ("vote", "why_changed", "agreement", "disagreement", "insight", "consensus")
 _JSON_ALIASES = {"final_vote": "vote", "consensus_condition": "consensus"}
 _VOTE_KEYS = frozenset({"vote", "final_vote"})
+_ROUND1_KEYS = frozenset(ROUND1_FIELDS)
+_ROUND2_KEYS = frozenset({*ROUND2_FIELDS, *_JSON_ALIASES})
 _ADVICE_KEYS = frozenset({"review"})  # the advisor's answer: the synthesis it reviewed
 # Horizontal space only: `\s*` after `^` would rescan every run of blank lines (quadratic).
 _MARK = re.compile(r"[ \t]*(?:#+[ \t]*)?(?:\*\*)?([1-9])[.)][ \t]*(?:\*\*)?")  # at a line
@@ -108,11 +110,16 @@ def words_of(text: str, round_number: int) -> str:
     if block is None or _from_numbered(text, fields).vote is not None:
         return text
     found, lines = _from_json(block), []
+    said = next((_text(block[key]).strip() for key in _VOTE_KEYS if key in block), "")
     for number, name in enumerate(fields, start=1):
         value = getattr(found, name)
-        if isinstance(value, tuple):
-            value = "\n".join(f"- {item}" for item in value)
-        lines.append(f"{number}. {value.upper() if name == 'vote' else value}" if value else "")
+        if isinstance(value, tuple):  # a list under its number, an item a line
+            value = "".join(f"\n- {item}" for item in value)
+        elif name == "vote" and value:
+            value = f" {said.upper()}"  # the vote in the answer's own word (찬성, SIM)
+        elif value:
+            value = f" {value}"
+        lines.append(f"{number}.{value}" if value else "")
     return "\n".join(line for line in lines if line)
 
 
@@ -122,7 +129,15 @@ def parse_contract(text: str) -> ParsedReply:
     advice = json_block(text, _ADVICE_KEYS)
     if advice is not None and isinstance(said := advice.get("review"), str) and said.strip():
         return ParsedReply(opinion=said.strip(), structured=True)
-    structured = bool(_line_marks(text)) or json_block(text, _VOTE_KEYS) is not None
+    block = json_block(text, _VOTE_KEYS)
+    if block is not None and text.lstrip().startswith("{"):
+        # An answer that is only a round's object (as a schema-checked answer is): its parts
+        # in the numbered layout, every value in it; an object with more keeps its text.
+        keys = set(block)
+        round_number = 1 if keys <= _ROUND1_KEYS else 2 if keys <= _ROUND2_KEYS else 0
+        if round_number:
+            return ParsedReply(opinion=words_of(text, round_number), structured=True)
+    structured = bool(_line_marks(text)) or block is not None
     return ParsedReply(opinion=text, structured=structured)
 
 

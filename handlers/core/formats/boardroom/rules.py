@@ -11,8 +11,9 @@ from types import MappingProxyType
 import handlers.core.formats.boardroom.advisor as adviser
 import handlers.core.formats.boardroom.pages as board
 import handlers.core.formats.boardroom.report as board_report
-from handlers.core.effects import Notify, WritePage
+from handlers.core.effects import AskDebater, Notify, WritePage
 from handlers.core.formats.base import (
+    REPAIR_SUFFIX,
     BriefInput,
     CardOption,
     Format,
@@ -32,6 +33,11 @@ from handlers.core.formats.boardroom.reply import (
     parse_position,
     vote_of,
     words_of,
+)
+from handlers.core.formats.boardroom.reply_schema import (
+    advisor_schema,
+    position_schema,
+    rebuttal_schema,
 )
 from handlers.core.formats.boardroom.schemas import (
     AdvisorTaskReply,
@@ -101,6 +107,14 @@ class BoardroomFormat(Format):
             Notify("boardroom.round1", (("count", str(len(debate.ids))),)),
         )
         return AskStep(debate, POSITION, debate.ids, notices)
+
+    def reply_schema(self, debate: Debate, ask: AskDebater) -> str:
+        """The round's answer as its prompt accepts it in JSON, or the advisor's review."""
+        step = ask.step.removesuffix(REPAIR_SUFFIX)
+        if step == ADVISOR:
+            return advisor_schema()
+        language = debate.setup.language
+        return position_schema(language) if ask.round <= 1 else rebuttal_schema(language)
 
     def noted(self, debate: Debate, turn: Turn) -> Debate:
         """Keep the vote, why it changed (round 2) and what the answer lacks (for one repair);

@@ -12,7 +12,7 @@ from types import MappingProxyType
 import handlers.core.formats.ledger.confirm as ledger_confirm
 import handlers.core.formats.ledger.record as ledger_record
 import handlers.core.formats.ledger.text as ledger_text
-from handlers.core.effects import Effect, Notify, WritePage
+from handlers.core.effects import AskDebater, Effect, Notify, WritePage
 from handlers.core.formats.base import (
     REPAIR_SUFFIX,
     BriefInput,
@@ -32,6 +32,7 @@ from handlers.core.formats.base import (
 from handlers.core.formats.decision import DecisionRecord, concluded
 from handlers.core.formats.keys import verbatim
 from handlers.core.formats.ledger.decision import ledger_decision
+from handlers.core.formats.ledger.reply_schema import confirm_schema, turn_schema
 from handlers.core.formats.ledger.schemas import FrontTaskReply, LedgerTaskReply
 from handlers.core.formats.plans import AskStep, EndStep, Plan, TaskStep
 from handlers.core.model import Debate, Decision, Outcome, Stance, Turn, WikiPage
@@ -92,6 +93,11 @@ class LedgerFormat(Format):
         opened = replace(debate, floor=replace(debate.floor, round=1, order=debate.ids, spoken=()))
         mode = "orchestrate" if orchestrated(debate) else "turns"
         return _round(opened, (WritePage("topic"), Notify(f"ledger.opening_{mode}")))
+
+    def reply_schema(self, debate: Debate, ask: AskDebater) -> str:
+        """A turn's contract with its claim lists, or the confirmation round's answer."""
+        confirms = ask.step.removesuffix(REPAIR_SUFFIX) == CONFIRM
+        return confirm_schema() if confirms else turn_schema()
 
     def noted(self, debate: Debate, turn: Turn) -> Debate:
         """Keep what the reply's contract lacks (for one repair request); a confirming reply's
