@@ -44,6 +44,7 @@ _HEAD = re.compile(
 _OTHER_VERSION = re.compile(r"chain (?P<version>v[0-9]+) ")
 _PIECE = re.compile(r"entry [0-9]+:round-log:(?P<number>[0-9]+):[0-9]+ ")
 _END = f"chain {_VERSION} end "
+_NEXT_PART = "next-part "  # the end of a full Round-Log part (tools.wiki.round_log)
 
 
 def _sha(text: str) -> str:
@@ -231,8 +232,8 @@ def read_record(texts: Sequence[str]) -> Record:
             if current is not None and piece and int(piece.group("number")) == _number(current):
                 current[1].append(after)
                 continue
-            if what.startswith("entry ") and after.strip() == "":
-                continue  # the entry line right above a turn's chain marker
+            if (what.startswith("entry ") and after.strip() == "") or what == _NEXT_PART:
+                continue  # the entry line above a turn's marker; a full part's end and link
             if current is not None:
                 entries.append(_entry(*current))
                 current = None
