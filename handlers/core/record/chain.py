@@ -20,7 +20,6 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from urllib.parse import quote, unquote
 
 from handlers.core.fences import Fence, step
 from handlers.core.formats import format_named
@@ -45,6 +44,28 @@ _OTHER_VERSION = re.compile(r"chain (?P<version>v[0-9]+) ")
 _PIECE = re.compile(r"entry [0-9]+:round-log:(?P<number>[0-9]+):[0-9]+ ")
 _END = f"chain {_VERSION} end "
 _NEXT_PART = "next-part "  # the end of a full Round-Log part (tools.wiki.round_log)
+
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9_.\-]")
+_HEX2 = re.compile(r"[0-9A-F]{2}")
+
+
+def _seat_out(seat: str) -> str:
+    """A seat id as a marker carries it: each byte outside `[A-Za-z0-9_.-]` as `%XX`."""
+    return _UNSAFE.sub(lambda c: "".join(f"%{b:02X}" for b in c.group().encode()), seat)
+
+
+def _seat_in(carried: str) -> str:
+    """The seat id a marker carries."""
+    out, index = bytearray(), 0
+    while index < len(carried):
+        if carried[index] == "%" and _HEX2.fullmatch(carried[index + 1 : index + 3]):
+            out.append(int(carried[index + 1 : index + 3], 16))
+            index += 3
+        else:
+            out += carried[index].encode()
+            index += 1
+    return out.decode("utf-8", "replace")
 
 
 def _sha(text: str) -> str:
@@ -112,7 +133,7 @@ def chain_head(debate: Debate, turns: Sequence[Turn], t: Translate | None = None
 
 def turn_marker(link: Link) -> str:
     """The hidden line that opens a turn's section."""
-    seat = quote(link.seat, safe="")
+    seat = _seat_out(link.seat)
     return (
         f"{MARKER_PREFIX}chain {_VERSION} turn={link.number} seat={seat} "
         f"raw={link.raw_sha} shown={link.shown_sha} -->"
@@ -134,7 +155,7 @@ def end_marker() -> str:
 def head_marker(debate_id: int, chained: Sequence[Link]) -> str:
     """The hidden line with the head and every link, for `verify` to name a changed turn."""
     head = chained[-1].link if chained else genesis(debate_id)
-    listed = ",".join(f"{c.number}:{quote(c.seat, safe='')}:{c.link}" for c in chained)
+    listed = ",".join(f"{c.number}:{_seat_out(c.seat)}:{c.link}" for c in chained)
     return f"{MARKER_PREFIX}chain {_VERSION} head debate={debate_id} head={head} links={listed} -->"
 
 
@@ -256,7 +277,7 @@ def _listed(head: re.Match[str]) -> tuple[Listed, ...]:
     listed = []
     for item in filter(None, head.group("links").split(",")):
         number, seat, link = item.split(":")
-        listed.append(Listed(int(number), unquote(seat), link))
+        listed.append(Listed(int(number), _seat_in(seat), link))
     return tuple(listed)
 
 
@@ -269,7 +290,7 @@ def _entry(turn: re.Match[str], pieces: list[str]) -> Entry:
     reply = "\n".join(lines[1:])  # the meta line (time, model, link) goes
     return Entry(
         int(turn.group("number")),
-        unquote(turn.group("seat")),
+        _seat_in(turn.group("seat")),
         turn.group("raw"),
         turn.group("shown"),
         reply,
