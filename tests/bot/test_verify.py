@@ -201,3 +201,15 @@ async def test_unreadable_input_exits_2_with_one_line(
         2,
         T("record.unreadable", path="99", reason=T("record.no_debate", id=99)),
     )
+
+
+async def test_the_head_the_thread_showed_is_compared_when_given(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    demo = await _demo(tmp_path, "adversarial")
+    code, said, _ = await _verify(capsys, str(demo.export))
+    head = said.rsplit("`", 2)[1]
+    assert (await _verify(capsys, str(demo.export), "--head", head))[0] == 0
+    other = ("0" if head[0] != "0" else "1") + head[1:]
+    code, said, _ = await _verify(capsys, str(demo.export), "--head", other)
+    assert (code, said) == (1, T("record.head_changed"))
