@@ -126,7 +126,7 @@ class ConsoleRoom:
     def _export(self, debate: Debate, loaded: Loaded) -> None:
         """The record's chain head; the whole debate in one file (tools/wiki/export.py), and
         where it is."""
-        head = chain_head(debate, loaded.turns, self._out.t)
+        head = chain_head(debate, loaded.turns, self._out.t.of(debate))  # as its wiki pages
         self._out.line(self._out.t("record.head", scheme=SCHEME, head=head), MODERATOR_GREY)
         if self._export_dir is None:
             return

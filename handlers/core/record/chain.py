@@ -125,8 +125,11 @@ def links(debate: Debate, turns: Iterable[Turn], t: Translate | None = None) -> 
 
 
 def chain_head(debate: Debate, turns: Sequence[Turn], t: Translate | None = None) -> str:
-    """The head of the debate's chain (the genesis when no turn is stored), as hex. `t` is
-    the debate's language (by default its own, else Korean, the default language)."""
+    """The head of the debate's chain (the genesis when no turn is stored), as hex, the one
+    its pages, export and closing message show. `t`: the strings the debate is run in
+    (`Strings.of(debate)`; a reply's structured fields are hashed as shown, in its language);
+    without it, the debate's own language, else Korean (the default LANGUAGE): pass `t` where
+    the process may run in another LANGUAGE and the debate has none of its own."""
     chained = links(debate, turns, t)
     return chained[-1].link if chained else genesis(debate.id)
 
