@@ -191,6 +191,10 @@ async def test_unreadable_input_exits_2_with_one_line(
     assert (code, err) == (2, T("record.unreadable", path=missing, reason=T("record.no_file")))
 
     demo = await _demo(tmp_path, "free")
+    mangled = re.sub(r"links=(\d+):", r"links=\1;", demo.export.read_text("utf-8"))
+    plain.write_text(mangled, "utf-8")  # the head's line edited past reading
+    code, _, err = await _verify(capsys, str(plain))
+    assert (code, err) == (2, T("record.unreadable", path=plain, reason=T("record.no_chain")))
     later = demo.export.read_text("utf-8").replace("chain v1 ", "chain v9 ")
     demo.export.write_text(later, "utf-8")
     code, _, err = await _verify(capsys, str(demo.export))

@@ -276,11 +276,17 @@ def _number(current: tuple[re.Match[str], list[str]]) -> int:
     return int(current[0].group("number"))
 
 
+_LISTED = re.compile(r"(?P<number>[0-9]+):(?P<seat>[^:,]+):(?P<link>[0-9a-f]{64})")
+
+
 def _listed(head: re.Match[str]) -> tuple[Listed, ...]:
+    """The links the head's line lists; a line someone mangled is no chain to check."""
     listed = []
     for item in filter(None, head.group("links").split(",")):
-        number, seat, link = item.split(":")
-        listed.append(Listed(int(number), _seat_in(seat), link))
+        found = _LISTED.fullmatch(item)
+        if found is None:
+            raise Unreadable("no head")
+        listed.append(Listed(int(found["number"]), _seat_in(found["seat"]), found["link"]))
     return tuple(listed)
 
 
