@@ -1,4 +1,4 @@
-"""The `debate-room` command: run the bot, or doctor / console / demo."""
+"""The `debate-room` command: run the bot, or doctor / console / demo / verify."""
 
 from __future__ import annotations
 
@@ -17,6 +17,8 @@ from bot.demo.cli import add_parser as add_demo
 from bot.demo.cli import run_demo_command
 from bot.required import missing_for_run
 from bot.settings import Settings, SettingsError, one_setting, settings_from_option
+from bot.verify import add_parser as add_verify
+from bot.verify import run_verify_command
 from tools.store.db import DatabaseError
 
 if TYPE_CHECKING:
@@ -34,6 +36,7 @@ WAITING = (
 TERMINALS: dict[str, Callable[[argparse.Namespace], int]] = {
     "console": run_console_command,
     "demo": run_demo_command,
+    "verify": run_verify_command,
 }
 
 
@@ -52,6 +55,7 @@ def _parser() -> argparse.ArgumentParser:
     _add_doctor(sub.add_parser("doctor", help="check every configured outside part, one line each"))
     add_console(sub)
     add_demo(sub)
+    add_verify(sub)
     sub.add_parser("help", help="show this help")
     for command in sub.choices.values():  # `debate-room doctor --env-file x` works too
         command.add_argument(

@@ -41,6 +41,7 @@ from handlers.core.moderation.bounds import ANSWER_CHARS
 from handlers.core.poll.minority import fallback, from_output, task_fields
 from handlers.core.poll.schema import MinorityTaskReply
 from handlers.core.poll.state import MINORITY_TASK
+from handlers.core.record.chain import closing_page
 from handlers.core.reply.parser import OFF_LOOP_CHARS, parse_reply
 from handlers.core.turns.concessions import moved_toward, verdict
 from handlers.core.turns.steps import format_of
@@ -185,7 +186,12 @@ class EffectRunner:
                 closing = page in (WikiPage.CONCLUSION.value, *fmt.pages(debate)[-1:])
                 if closing and fmt.closes_itself(debate):  # it names what failed
                     markdown = warned(debate, markdown)
+                if closing_page(debate, page):  # it ends with the chain head
+                    every = await self._log.last_turns(debate.id, debate.stored_turns)
+                    return Loaded(title=title, markdown=markdown, turns=every)
                 return Loaded(title=title, markdown=markdown)
+            case fx.WriteConclusion():  # it ends with the record's chain head
+                return Loaded(turns=await self._log.last_turns(debate.id, debate.stored_turns))
         return NOTHING
 
     async def _task(self, debate: Debate, task: str) -> TaskDone:

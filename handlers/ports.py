@@ -166,7 +166,9 @@ class Loaded:
     markdown: str = ""  # WritePage: the rendered page; PostSummary: the format's summary
     # PostConclusion, PostSummary: where each page the debate wrote is read
     links: Mapping[str, str] = field(default_factory=dict)
-    turns: tuple[Turn, ...] = ()  # PostConclusion, PostSummary: every stored turn (the export)
+    # PostConclusion, PostSummary, WriteConclusion, a closing WritePage: every stored turn (the
+    # export, the chain head)
+    turns: tuple[Turn, ...] = ()
 
     def stored_turn(self) -> Turn:
         """The stored turn an effect about a turn was given."""

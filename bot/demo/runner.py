@@ -43,6 +43,7 @@ from handlers.debate_handler import HandlerConfig
 from handlers.detection import DetectionLimits
 from tools.wiki.adr import adr_markdown
 from tools.wiki.backends import LocalWiki
+from tools.wiki.export import export_name
 
 DEFAULT_OUT = Path("data") / "demo"
 DEFAULT_PACE_S = 0.3
@@ -249,5 +250,8 @@ def run_demo(
         label = page_label(t, result.debate.setup.format, page, result.debate, "console")
         said.line(t("console.demo_page", page=label, path=str(path)), "")
     said.line(t("console.demo_database", path=str(result.database)), "")
+    exported = out / export_name(result.debate)
+    if exported.is_file():  # the debate's one file, its chain head in it: a newcomer checks it
+        said.line(t("record.demo_export", path=str(exported)), "")
     said.line(t("console.demo_end"), USER_AMBER, bold=True)
     return 0

@@ -13,6 +13,7 @@ from handlers.core.formats import format_named
 from handlers.core.formats.base import Format
 from handlers.core.formats.keys import fill_keys
 from handlers.core.model import Debate, Turn, WikiPage
+from handlers.core.record.chain import end_marker, head_block, turn_marker_of
 from handlers.core.reply.fields import shown as parsed_shown
 from handlers.core.spending.limits import cost_per_seat
 from tools.wiki.backends import ASSET_SUFFIXES
@@ -49,7 +50,8 @@ def export_markdown(debate: Debate, turns: tuple[Turn, ...], t: Translate) -> st
         f"## {t('export.agenda')}",
         below_turn_headings(render_agenda(debate, t)),
         f"## {t('export.transcript')}",
-        *(_unmarked(render_round_section(turn, "", "x", t, debate)) for turn in ordered),
+        *(_chained(turn, t, debate) for turn in ordered),
+        *((end_marker(),) if ordered else ()),
         f"## {t('export.people')}",
         *(
             _unmarked(_people_line(line.who, line.text, line.question, t))
@@ -60,6 +62,7 @@ def export_markdown(debate: Debate, turns: tuple[Turn, ...], t: Translate) -> st
         f"## {t('export.outcome')}",
         _outcome(debate, t),
         *_record(debate, tuple(ordered), t),
+        head_block(debate, tuple(ordered), t).rstrip(),
     ]
     body = "\n\n".join(_or_none(sections, t)).rstrip() + "\n"
     head, shown = visible(title), visible(body)
@@ -140,6 +143,13 @@ def _outcome(debate: Debate, t: Translate) -> str:
     outcome = t("wiki.conclusion.outcome", outcome=state, rounds=debate.floor.round)
     cost = t("credit.per_seat", seats=cost_per_seat(debate))
     return "\n\n".join(p for p in (f"_{outcome}_", below_turn_headings(closing), f"_{cost}_") if p)
+
+
+def _chained(turn: Turn, t: Translate, debate: Debate) -> str:
+    """A turn's section under its hidden chain marker (handlers.core.record.chain), in place
+    of the Round-Log's entry marker (a file has no retries to prove)."""
+    section = render_round_section(turn, "", "x", t, debate, turn_marker_of(turn, t) + "\n")
+    return _unmarked(section)
 
 
 def _unmarked(section: str) -> str:

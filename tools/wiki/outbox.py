@@ -20,6 +20,7 @@ from handlers.core.formats import format_named
 from handlers.core.formats.keys import fill_keys
 from handlers.core.i18n import Strings
 from handlers.core.model import Debate, Turn, WikiPage
+from handlers.core.record.chain import closing_page, head_block, turn_marker_of
 from handlers.ports import NOTHING, Loaded
 from tools.store.wiki_outbox import LandedPages, OutboxQueue
 from tools.wiki.asset_links import link_assets, wikijs_callouts
@@ -102,25 +103,30 @@ class WikiOutbox(OutboxWriters):
                 await self._enqueue(debate, WikiPage.ROUND_LOG, dedup, section, Mode.APPEND)
             case WriteConclusion(conclusion=conclusion):
                 content = render_conclusion(debate, conclusion, t)
+                content += "\n" + head_block(debate, loaded.turns, t)
                 key = f"{debate.id}:conclusion"
                 await self._enqueue(debate, WikiPage.CONCLUSION, key, content)
             case WritePage(page=page):
-                await self._page(debate, page, loaded.title, loaded.markdown)
+                await self._page(debate, page, loaded.title, loaded.markdown, loaded.turns)
 
     async def _round_log(self, debate: Debate, turn: Turn, message_url: str) -> None:
         """The turn's section at the end of the Round-Log."""
-        key = f"{debate.id}:round-log:{turn.number}"
-        section = render_round_section(turn, message_url, key, self._t.of(debate), debate)
+        key, t = f"{debate.id}:round-log:{turn.number}", self._t.of(debate)
+        chained = turn_marker_of(turn, t) + "\n"
+        section = render_round_section(turn, message_url, key, t, debate, chained)
         # A section longer than half a part is cut into pieces, each its own entry.
         for piece_key, content in pieces(section, key, self._part_limit // 2):
             await self._enqueue(debate, WikiPage.ROUND_LOG, piece_key, content, Mode.APPEND)
 
-    async def _page(self, debate: Debate, page: str, title: str, markdown: str) -> None:
+    async def _page(
+        self, debate: Debate, page: str, title: str, markdown: str, turns: tuple[Turn, ...]
+    ) -> None:
         """A format's page (`turns/01-ag`, `front-page`, `concepts.svg`, ...), replaced as a
         whole, a person's edit kept (a file such as the diagram is the bot's alone); the same
         content queued again (a repeat after a crash) is written once. A page's links to the
         pages and files beside it are written as its wiki serves them, its callouts in the
-        wiki's syntax; a file is written as it is."""
+        wiki's syntax; a file is written as it is. The format's closing page ends with the
+        record's chain head (handlers.core.record.chain)."""
         path, t = self.path_of(debate, page), self._t.of(debate)
         content = markdown
         if not page.endswith(ASSET_SUFFIXES):
@@ -129,6 +135,8 @@ class WikiOutbox(OutboxWriters):
             content = link_assets(fill_keys(markdown, t), path, pages, self._backend.link)
             if getattr(self._backend, "wikijs_callouts", False):
                 content = wikijs_callouts(content)
+            if closing_page(debate, page):
+                content = f"{content.rstrip()}\n\n{head_block(debate, turns, t)}"
         title = visible(fill_keys(title, t))[:MAX_TITLE_CHARS]
         key = f"{debate.id}:page:{page}:{content_hash(content)[:16]}"
         await self._store(debate.id, key, path, title, Mode.REPLACE, content)

@@ -6,30 +6,26 @@ Pure functions: no I/O. Headings come from the locale files through a `Translate
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from datetime import UTC, datetime
 
 from handlers.core.ending.degraded import degraded_line
-from handlers.core.fences import longest_backtick_run, open_fence
 from handlers.core.i18n import LocaleError
 from handlers.core.model import Conclusion, Debate, ModeratorSource, Turn, WikiPage
 from handlers.core.poll.minority import decision_text, report_markdown
 from handlers.core.poll.state import PollStage
-from handlers.core.shorten import shorten
+from handlers.core.record.shown import MARKER_PREFIX as MARKER_PREFIX  # noqa: PLC0414  # re-exported
+from handlers.core.record.shown import balanced as _balanced
+from handlers.core.record.shown import below_turn_headings as below_turn_headings  # noqa: PLC0414  # re-exported
+from handlers.core.record.shown import neutral as _neutral
+from handlers.core.record.shown import turn_body
+from handlers.core.record.shown import visible as visible  # noqa: PLC0414  # re-exported
 from handlers.core.spending.limits import cost_per_seat
 
 Translate = Callable[..., str]
 
-# What a page or a file cannot carry as it is: control characters but tab and line breaks
-# (invisible, or a terminal's instructions), and lone surrogates (UTF-8 cannot encode them).
-_UNCARRIED = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")
-_HEADING = re.compile(r"^(#{1,6})(?=\s|$)")
-_MODES = frozenset({"replace", "append"})
 
 MAX_TITLE_CHARS = 255
-ACTION_SHOWN_CHARS = 20_000  # of a proposed Working-Document change, in the Round-Log
-MARKER_PREFIX = "<!-- debate-room:"
 _PAGE_KEYS = {
     WikiPage.AGENDA: "wiki.page.agenda",
     WikiPage.WORKING_DOCUMENT: "wiki.page.working_document",
@@ -135,50 +131,23 @@ def render_round_note(what: str, who: str, text: str, dedup_key: str, t: Transla
 
 
 def render_round_section(
-    turn: Turn, message_url: str, dedup_key: str, t: Translate, debate: Debate | None = None
+    turn: Turn,
+    message_url: str,
+    dedup_key: str,
+    t: Translate,
+    debate: Debate | None = None,
+    chained: str = "",
 ) -> str:
-    """One turn: round, speaker, time, model, link, then the full reply, never shortened."""
+    """One turn: round, speaker, time, model, link, then the full reply, never shortened;
+    `chained` is the turn's hidden chain marker line (handlers.core.record.chain), if any."""
     speaker = participant_name(debate, turn.seat, t)
     model = turn.meta.model or t("wiki.round_log.unknown_model")
     heading = t("wiki.round_log.section", round=turn.round, turn=turn.number, speaker=speaker)
     meta = t("wiki.round_log.meta", time=_time(turn.at), model=model)
     if message_url:  # a Discord thread's message; the console and the demo have none
         meta += " · " + t("wiki.round_log.link", url=message_url)
-    parsed = turn.parsed
-    body = _balanced(below_turn_headings(_neutral(parsed.opinion)))
-    if parsed.structured:
-        body = _reply_body(turn, body, t)
-    return f"{entry_marker(dedup_key)}\n## {heading}\n\n_{meta}_\n\n{body.rstrip()}\n"
-
-
-def _reply_body(turn: Turn, opinion: str, t: Translate) -> str:
-    """Every field of the reply, readable: the argument as Markdown, its question and stance,
-    and the Working-Document change it proposed (whether or not it was applied)."""
-    parsed = turn.parsed
-    parts = [opinion]
-    if parsed.question is not None:
-        parts.append(
-            t(f"wiki.round_log.question_{parsed.question.to}", text=_neutral(parsed.question.text))
-        )
-    if parsed.extra:
-        parts.append(f"**{t('wiki.round_log.other_fields')}**\n\n{_neutral(parsed.extra)}")
-    if parsed.stance is not None:
-        parts.append(t("wiki.round_log.stance", stance=t(f"wiki.stance.{parsed.stance.value}")))
-    action = parsed.wiki_action
-    if action is not None:
-        fence = "`" * max(3, longest_backtick_run(action.content) + 1)
-        mode_key = f"wiki.mode.{action.mode.strip().lower()}"
-        mode = t(mode_key) if action.mode.strip().lower() in _MODES else _neutral(action.mode)
-        summary = t("wiki.round_log.action", page=_neutral(action.page), mode=mode)
-        # A refused proposal can be megabytes: the Round-Log shows its head and says where
-        # the whole is, so the turn's section still fits on the page.
-        cut = t("wiki.round_log.action_cut", omitted="{omitted}", sha=turn.sha256[:12])
-        content = shorten(
-            action.content, ACTION_SHOWN_CHARS, lambda n: cut.replace("{omitted}", str(n))
-        )
-        block = f"{fence}markdown\n{_neutral(content)}\n{fence}"
-        parts.append(f"<details>\n<summary>{summary}</summary>\n\n{block}\n\n</details>")
-    return "\n\n".join(parts)
+    body = turn_body(turn, t)
+    return f"{entry_marker(dedup_key)}\n{chained}## {heading}\n\n_{meta}_\n\n{body}\n"
 
 
 def render_conclusion(debate: Debate, conclusion: Conclusion, t: Translate) -> str:
@@ -236,47 +205,6 @@ def claim_table(debate: Debate, t: Translate) -> str:
 
 def _cell(text: str) -> str:
     return " ".join(text.split()).replace("|", "\\|")
-
-
-def _neutral(text: str) -> str:
-    """Debater text must not forge the bot's hidden markers."""
-    return text.replace(MARKER_PREFIX, "<!-- debate_room:")
-
-
-def visible(text: str) -> str:
-    """`text` as a page or a file carries it, every character kept: a control character (but
-    tab and line breaks) or a lone surrogate is written as its `\\uXXXX` escape, as the reply
-    parser writes NUL (a terminal's colour code shows as `\\u001b[32m`, not dropped)."""
-    return _UNCARRIED.sub(lambda found: f"\\u{ord(found.group()):04x}", text)
-
-
-def below_turn_headings(text: str) -> str:
-    """Shift the reply's Markdown headings (outside code) so the highest is level 3, a level
-    below the turn's own `##` heading; nothing else changes."""
-    lines = text.split("\n")
-    fenced, levels, spots = False, [], []
-    for index, line in enumerate(lines):
-        if line.lstrip().startswith(("```", "~~~")):
-            fenced = not fenced
-        elif not fenced and (found := _HEADING.match(line)):
-            levels.append(len(found.group(1)))
-            spots.append(index)
-    shift = 3 - min(levels, default=3)
-    if shift <= 0:
-        return text
-    for index, hashes in zip(spots, levels, strict=True):
-        lines[index] = "#" * min(6, hashes + shift) + lines[index][hashes:]
-    return "\n".join(lines)
-
-
-def _balanced(body: str) -> str:
-    """Close a code fence or HTML comment the reply left open, so the next sections still show."""
-    fence = open_fence(body)
-    if fence is not None:
-        body += "\n" + fence.indent + fence.marker
-    if body.rfind("<!--") > body.rfind("-->"):
-        body += "\n-->"
-    return body
 
 
 def _quote(text: str) -> str:

@@ -35,6 +35,7 @@ from handlers.core.formats import format_named
 from handlers.core.i18n import Strings
 from handlers.core.model import Debate
 from handlers.core.poll.minority import report_markdown
+from handlers.core.record.chain import SCHEME, chain_head
 from handlers.ports import NOTHING, Clock, Loaded
 from tools.store.room_messages import RoomMessages
 from tools.wiki.export import export_markdown, export_name
@@ -123,7 +124,10 @@ class ConsoleRoom:
                 out.panel(Text(report), "poll.console_report", MODERATOR_GREY)
 
     def _export(self, debate: Debate, loaded: Loaded) -> None:
-        """The whole debate in one file (tools/wiki/export.py), and where it is."""
+        """The record's chain head; the whole debate in one file (tools/wiki/export.py), and
+        where it is."""
+        head = chain_head(debate, loaded.turns, self._out.t.of(debate))  # as its wiki pages
+        self._out.line(self._out.t("record.head", scheme=SCHEME, head=head), MODERATOR_GREY)
         if self._export_dir is None:
             return
         path = self._export_dir / export_name(debate)

@@ -17,6 +17,7 @@ from handlers.core.formats import format_named
 from handlers.core.formats.keys import fill_keys
 from handlers.core.i18n import Strings
 from handlers.core.model import Conclusion, Debate, ModeratorSource, Turn
+from handlers.core.record.chain import SCHEME, chain_head
 from handlers.ports import Loaded
 from tools.wiki.export import export_file, export_name
 
@@ -57,7 +58,10 @@ async def post_summary(
 async def _export(
     records: RoomRecords, strings: Strings, debate: Debate, turns: tuple[Turn, ...]
 ) -> None:
-    """The export (tools/wiki/export.py) as an attachment, once."""
+    """The export (tools/wiki/export.py) as an attachment, once, with the record's chain head
+    (handlers/core/record/chain.py) in its text."""
     markdown = await export_file(debate, turns, strings)
     file = discord.File(io.BytesIO(markdown), filename=export_name(debate))
-    await records.send_once(debate, "export", content=strings("export.attached"), file=file)
+    head = strings("record.head", scheme=SCHEME, head=chain_head(debate, turns, strings))
+    content = f"{strings('export.attached')}\n{head}"
+    await records.send_once(debate, "export", content=content, file=file)

@@ -34,7 +34,7 @@ async def _stopped_after_one_ask(rig: BotRig, people: People) -> tuple[int, str,
         )
     )
     await rig.fake.wait_for_message(
-        lambda m: m["channel_id"] == thread_id and m["content"] == KO("export.attached")
+        lambda m: m["channel_id"] == thread_id and m["content"].startswith(KO("export.attached"))
     )
     return debate_id, thread_id, conclusion
 

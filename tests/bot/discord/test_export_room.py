@@ -9,6 +9,7 @@ from dataclasses import replace
 import pytest
 
 from handlers.core.model import AG, Conclusion, ModeratorSource, Outcome, Phase, Stance
+from handlers.core.record.chain import SCHEME, chain_head
 from handlers.ports import Loaded
 from tests.bot.discord.conftest import KO
 from tests.bot.discord.test_room import bot_posts, debate, room, turn
@@ -51,10 +52,12 @@ async def test_export_is_attached_once_after_the_conclusion_and_holds_every_turn
     warning = f"{KO('degraded.line')} {KO('degraded.seats')} AG · {KO('degraded.rules')}"
     assert decision.startswith(f"**{warning}**") and decision.endswith("LRU로 간다")
     attached = posts[1]
-    assert attached["content"] == KO("export.attached")
     [file] = attached["attachments"]
     assert file["filename"] == "debate-7.md"
     text = fake.world.files[file["id"]].decode()
+    head = chain_head(ended, (turn(said),), KO)  # the record's chain head, one line, in the file
+    head_line = KO("record.head", scheme=SCHEME, head=head)
+    assert attached["content"] == f"{KO('export.attached')}\n{head_line}" and head_line in text
     assert text.startswith("# 캐시 계층\n") and said in text  # the turn verbatim
     assert "sonnet" in text and "2026-11-29 12:00 UTC" in text  # by whom (its model) and when
     assert warning in text and KO("wiki.outcome.verdict") in text

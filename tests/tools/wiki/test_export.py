@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from datetime import UTC, datetime
 
 import pytest
@@ -80,7 +81,9 @@ def test_export_holds_agenda_every_turn_the_people_the_notes_and_the_outcome() -
     assert EN("export.note", turn=1, note="weigh the ops cost") in text
     assert "Start with LRU" in text and EN("wiki.outcome.verdict") in text
     assert EN("credit.per_seat", seats="AG $0.00 · Claude $0.00") in text
-    assert "<!-- debate-room:" not in text  # no hidden markers in a file
+    # no hidden markers in a file but the record's chain (handlers/core/record/chain.py)
+    hidden = re.findall(r"<!-- debate-room:(\S+ \S+)", text)
+    assert set(hidden) == {"chain v1"} and len(hidden) == 2 + 2  # two turns, end, head
 
 
 def test_export_of_a_running_debate_says_it_is_in_progress() -> None:

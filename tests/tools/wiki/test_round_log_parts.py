@@ -73,7 +73,8 @@ async def test_a_crash_after_linking_a_full_part_resumes_in_the_next(
     start = debate()
     first = make_outbox(site.backend(), part_limit=LIMIT)
     for number in (1, 2):
-        await first.write(start, *logged(turn(number, "가" * 1500), ""))
+        # two turns fill part 1 (each section with its entry and chain markers), the third not
+        await first.write(start, *logged(turn(number, "가" * 1300), ""))
     await asyncio.wait_for(first.drained(start.id), WAIT)
     await first.aclose()
     crashing = make_outbox(CrashAfterWrite(site.backend(), BASE), part_limit=LIMIT)
