@@ -89,8 +89,7 @@ class AdminKeys:
         t, page_url = self._t.of(debate), self._page_url
         links = page_links(t, debate, lambda p: page_url(debate, p), "console") if page_url else ()
         path = self._export_dir / adr_name(debate)
-        # The chain head joins when the record is chained (handlers/core/record/chain.py).
-        path.write_bytes(await adr_file(debate, turns, t, links=links, chain_head=None))
+        path.write_bytes(await adr_file(debate, turns, t, links=links))
         return self._t("adr.written", path=str(path))
 
     def _line(self, debate: Debate) -> str:

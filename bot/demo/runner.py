@@ -219,7 +219,7 @@ def _write_adr(
     files = {page: Path(os.path.relpath(path, out)).as_posix() for page, path in pages.items()}
     links = page_links(t, debate, lambda page: files[page], "console")
     # The chain head joins when the record is chained (handlers/core/record/chain.py).
-    adr = adr_markdown(debate, turns, t, links=links, chain_head=None)
+    adr = adr_markdown(debate, turns, t, links=links)
     (out / ADR_NAME).write_text(adr, encoding="utf-8")
     return out / ADR_NAME
 

@@ -216,8 +216,7 @@ class AdminCommands:
         links = page_links(t, debate, lambda page: page_url(debate, page)) if page_url else ()
         thread = await self._rooms.thread_of(debate.id)
         where = DISCORD_CHANNEL.format(guild=guild_id, channel=thread) if thread else ""
-        # The chain head joins when the record is chained (handlers/core/record/chain.py).
-        adr = await adr_file(debate, turns, t, links=links, thread=where, chain_head=None)
+        adr = await adr_file(debate, turns, t, links=links, thread=where)
         return self._strings("adr.attached"), discord.File(
             io.BytesIO(adr), filename=adr_name(debate)
         )

@@ -19,6 +19,7 @@ from handlers.core.formats import format_named
 from handlers.core.formats.decision import ConsideredOption, DecisionRecord
 from handlers.core.formats.keys import fill_keys
 from handlers.core.model import Debate, Turn
+from handlers.core.record.chain import SCHEME, chain_head
 from tools.wiki.pages import Translate, visible
 
 MAX_SLUG_CHARS = 60  # a readable file name that still fits 255 bytes in Hangul
@@ -32,11 +33,10 @@ async def adr_file(
     *,
     links: Sequence[tuple[str, str]] = (),
     thread: str = "",
-    chain_head: str | None,
 ) -> bytes:
     """`adr_markdown` as the file's bytes, rendered off the event loop (as the export is)."""
     markdown = await asyncio.to_thread(
-        lambda: adr_markdown(debate, turns, t, links=links, thread=thread, chain_head=chain_head)
+        lambda: adr_markdown(debate, turns, t, links=links, thread=thread)
     )
     return markdown.encode()
 
@@ -48,10 +48,11 @@ def adr_markdown(
     *,
     links: Sequence[tuple[str, str]] = (),
     thread: str = "",
-    chain_head: str | None,
 ) -> str:
     """The record: the format's decision in MADR's sections; `links` the debate's pages (name,
-    address), `thread` its thread's address, `chain_head` the head of its hash chain."""
+    address), `thread` its thread's address; under More Information the head of the turns'
+    hash chain (handlers/core/record/chain.py), the one its pages and export carry, so
+    `debate-room verify` can hold the ADR's source to it."""
     record = format_named(debate.setup.format).decision(debate, turns)
     title = _line(debate.proposal.topic) or f"#{debate.id}"
     body = [
@@ -72,7 +73,7 @@ def adr_markdown(
         f"## {t('adr.pros_cons')}",
         *_pros_cons(record.options, t),
         f"## {t('adr.more')}",
-        _more(debate, record, t, links, thread, chain_head),
+        _more(debate, record, t, links, thread, chain_head(debate, turns, t)),
     ]
     return _front_matter(debate, record) + visible("\n\n".join(body)) + "\n"
 
@@ -148,7 +149,7 @@ def _more(
     t: Translate,
     links: Sequence[tuple[str, str]],
     thread: str,
-    chain_head: str | None,
+    head: str,
 ) -> str:
     """The debate (its format, outcome and rounds), its pages and thread, the chain head, and
     what the format adds (open questions, why it ended without a decision)."""
@@ -166,8 +167,7 @@ def _more(
         parts.append(f"- {t('adr.pages')}\n{pages}")
     if thread:
         parts.append(f"- {t('adr.thread', url=_address(thread))}")
-    if chain_head:
-        parts.append(f"- {t('adr.chain_head', head=chain_head)}")
+    parts.append(f"- {t('adr.chain_head', scheme=SCHEME, head=head)}")
     return "\n".join(parts)
 
 

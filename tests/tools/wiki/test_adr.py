@@ -21,11 +21,10 @@ from handlers.core.formats.decision import Status
 from handlers.core.i18n import Strings
 from handlers.core.kinds import Outcome
 from handlers.core.model import Debate, Turn
+from handlers.core.record.chain import SCHEME, chain_head
 from tests.bot.console.conftest import plain_console
 from tests.tools.wiki.adr_support import check_complete, front_matter
 from tools.wiki.adr import adr_markdown, adr_name
-
-HEAD = "9f" * 32  # a SHA-256 as the chain gives it
 
 
 async def _debate(tmp_path: Path, name: str, language: str) -> tuple[Debate, tuple[Turn, ...]]:
@@ -50,7 +49,7 @@ async def test_adr_of_a_debate_without_a_decision_is_proposed_and_chooses_nothin
     ended = replace(debate, ending=replace(debate.ending, outcome=outcome))
     t = Strings(language)
 
-    text = adr_markdown(ended, turns, t, chain_head=None)
+    text = adr_markdown(ended, turns, t)
 
     assert front_matter(text)["status"] == "proposed"
     assert t("adr.status_line", status=t("adr.status_proposed")) in text
@@ -76,7 +75,7 @@ async def test_adr_of_a_debate_stopped_before_any_outcome_marks_each_section_not
     )
     t = Strings("ko")
 
-    text = adr_markdown(started, (), t, chain_head=None)
+    text = adr_markdown(started, (), t)
 
     assert front_matter(text)["status"] == "proposed"
     bodies = check_complete(text, t)
@@ -108,7 +107,7 @@ async def test_adr_status_follows_the_boardroom_vote(
     assert len(panel_ids(debate)) == len(votes)
     t = Strings("en")
 
-    text = adr_markdown(_final_votes(debate, votes), turns, t, chain_head=None)
+    text = adr_markdown(_final_votes(debate, votes), turns, t)
 
     assert front_matter(text)["status"] == status.value
     bodies = check_complete(text, t)
@@ -131,7 +130,7 @@ async def test_adr_status_follows_the_reconciler_s_verdict(
     )
     t = Strings("pt-BR")
 
-    text = adr_markdown(ruled, turns, t, chain_head=None)
+    text = adr_markdown(ruled, turns, t)
 
     assert front_matter(text)["status"] == status
     assert f": {verdict}" in check_complete(text, t)["adr.outcome"]
@@ -145,13 +144,14 @@ async def test_adr_carries_the_chain_head_its_thread_and_its_pages_under_more_in
     links = (("안건", "https://wiki.example/debates/1 x/agenda"),)
     thread = "https://discord.com/channels/1/2"
 
-    text = adr_markdown(debate, turns, t, links=links, thread=thread, chain_head=HEAD)
+    text = adr_markdown(debate, turns, t, links=links, thread=thread)
     more = check_complete(text, t)["adr.more"]
 
-    assert t("adr.chain_head", head=HEAD) in more
+    head = chain_head(debate, turns, t)  # the head its pages and export carry
+    assert t("adr.chain_head", scheme=SCHEME, head=head) in more
     assert t("adr.thread", url=thread) in more
     assert "[안건](<https://wiki.example/debates/1 x/agenda>)" in more  # a space stays a link
-    assert HEAD not in adr_markdown(debate, turns, t, chain_head=None)
+    assert head not in adr_markdown(debate, turns[:-1], t)  # the head is of the turns it got
 
 
 @pytest.mark.parametrize(
@@ -182,7 +182,7 @@ async def test_adr_of_an_open_exploration_is_proposed_and_says_it_decided_nothin
     explored = replace(debate, setup=replace(debate.setup, options=options))
     t = Strings("en")
 
-    text = adr_markdown(explored, turns, t, chain_head=None)
+    text = adr_markdown(explored, turns, t)
 
     assert front_matter(text)["status"] == "proposed"
     bodies = check_complete(text, t)
