@@ -214,7 +214,7 @@ async def test_in_gateway_mode_a_click_after_the_card_was_decided_is_told_who_de
         EDIT,
         lambda c: (
             c.path.endswith(f"/messages/{card['id']}")
-            and str(((c.json or {}).get("embeds") or [{}])[0].get("description")) == opened
+            and as_embed(c.json or {}).get("description") == opened
         ),
     )
     # The buttons are gone once the card says so; a click sent before that lands here:
