@@ -88,7 +88,7 @@ async def test_the_bot_runs_as_debate_room_and_proposes_a_debate(
     log = stderr.decode()
     assert proc.returncode == 0, log[-3000:]
     assert as_embed(card)["fields"][0]["value"] == "auto topic"  # the fake Gemini's topic
-    assert custom_ids(card)[0].startswith("debate:open:")
+    assert f"debate:open:{custom_ids(card)[-1].rsplit(':', 1)[1]}" in custom_ids(card)
     assert len(gemini.generate_requests) == 1  # one detection request for the conversation
     assert "debate-room started" in log
     assert " ERROR " not in log and "Traceback" not in log, log[-3000:]
