@@ -10,12 +10,11 @@ from typing import Any
 import discord
 
 from bot.discord.clicks import CardChoice
-from bot.discord.embeds import card_embed
 from bot.discord.failures import failure_text
 from bot.discord.forms import form_modal, sent_form
+from bot.discord.layouts import card_layout
 from bot.discord.render import CONTENT_LIMIT
 from bot.discord.room.records import NO_PINGS
-from bot.discord.views import card_view
 from bot.formatting import form_word
 from handlers.core.admission import Admission, Submitted, acting, admits, authorized
 from handlers.core.events import Event, OptionChosen, PeopleSaid, UserAnswered
@@ -152,14 +151,13 @@ class DiscordFront:
             await interaction.response.defer()
             return done
         strings = self._strings.of(done.debate)
-        embed, view = card_embed(done.debate, strings), card_view(done.debate, strings)
-        await interaction.response.edit_message(embed=embed, view=view, allowed_mentions=NO_PINGS)
+        # A card posted as an embed (before the layouts) becomes a layout: its embed is cleared.
+        layout = card_layout(done.debate, strings)
+        await interaction.response.edit_message(embed=None, view=layout, allowed_mentions=NO_PINGS)
         now = await self._engine.get(debate_id)
         if now.phase is not Phase.PROPOSED:  # opened or put off meanwhile: the card says so
-            closed = card_embed(now, strings, closed=True, decided_by=now.setup.approved_by)
-            await interaction.edit_original_response(
-                embed=closed, view=None, allowed_mentions=NO_PINGS
-            )
+            closed = card_layout(now, strings, closed=True, decided_by=now.setup.approved_by)
+            await interaction.edit_original_response(view=closed, allowed_mentions=NO_PINGS)
         return done
 
     async def on_form_button(

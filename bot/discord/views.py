@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -137,7 +138,6 @@ class CardSelect(
         what: str,
         debate_id: int,
         options: tuple[discord.SelectOption, ...] = (),
-        row: int = 1,
         picks: tuple[int, int] = (1, 1),  # at least, at most (a squad: several members)
     ) -> None:
         super().__init__(
@@ -146,7 +146,6 @@ class CardSelect(
                 options=list(options) or [discord.SelectOption(label="-")],
                 min_values=picks[0],
                 max_values=picks[1],
-                row=row,
             )
         )
         self.what = what
@@ -184,37 +183,49 @@ MAX_OPTIONS = 25  # Discord's limit per select menu
 BUDGET_ROUNDS = (1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20)  # the card's round menu (and the current)
 
 
-def card_view(debate: Debate, strings: Strings) -> discord.ui.View:
+@dataclass(frozen=True)
+class CardControls:
+    """The card's controls, by where the card's layout shows them: the menus (each its own
+    row), the options stepped by a button, the forms (key, button) and Open / Not now."""
+
+    menus: tuple[CardSelect, ...]
+    steps: tuple[DebateButton, ...]
+    forms: tuple[tuple[str, FormButton], ...]
+    answers: tuple[DebateButton, DebateButton]
+
+
+def card_controls(debate: Debate, strings: Strings) -> CardControls:
     """Open / Not now, the formats and round budgets to pick, the format's questions and forms."""
-    view = discord.ui.View(timeout=None)
-    view.add_item(DebateButton("open", debate.id, strings("front.button_open"), 3))
-    view.add_item(DebateButton("decline", debate.id, strings("front.button_decline"), 2))
+    menus: list[CardSelect] = []
     formats = formats_for(debate.setup.roster)
     if len(formats) > 1:  # one format is no choice: the card names it
         labelled = [(format_label(strings, name), name) for name in formats]
-        view.add_item(
-            CardSelect("format", debate.id, _options(labelled, debate.setup.format), row=1)
-        )
+        menus.append(CardSelect("format", debate.id, _options(labelled, debate.setup.format)))
     rounds = sorted({*BUDGET_ROUNDS, debate.setup.max_rounds})
     labelled = [(budget_label(debate, n, strings), str(n)) for n in rounds]
-    budgets = _options(labelled, str(debate.setup.max_rounds))
-    view.add_item(CardSelect("budget", debate.id, budgets, row=2))
+    menus.append(CardSelect("budget", debate.id, _options(labelled, str(debate.setup.max_rounds))))
     asked = card_options(debate.setup.format)
-    menus = [o for o in asked if not o.is_text and offers_a_choice(debate, o)]
-    for row, option in enumerate(menus[:2], start=3):
-        view.add_item(option_select(debate, option, strings, row))
-    for option in [o for o in menus[2:] if o.choices]:  # no row left: a button that steps on
+    offered = [o for o in asked if not o.is_text and offers_a_choice(debate, o)]
+    menus += [option_select(debate, option, strings) for option in offered[:2]]
+    steps = []
+    for option in [o for o in offered[2:] if o.choices]:  # no menu left: a button that steps on
         current = option.current(debate)
         after = option.choices[(option.choices.index(current) + 1) % len(option.choices)]
         label = shorten(option_label(strings, option.key, current), 80)
-        view.add_item(DebateButton("option", debate.id, label, 2, option.key, after))
-    for option in [o for o in asked if o.is_text][:3]:  # forms: buttons beside Open
-        label = option_question(strings, option.key)
-        view.add_item(FormButton(option.key, debate.id, label, row=0))
-    return view
+        steps.append(DebateButton("option", debate.id, label, 2, option.key, after))
+    forms = tuple(
+        (o.key, FormButton(o.key, debate.id, option_question(strings, o.key)))
+        for o in asked
+        if o.is_text
+    )[:3]
+    answers = (
+        DebateButton("open", debate.id, strings("front.button_open"), 3),
+        DebateButton("decline", debate.id, strings("front.button_decline"), 2),
+    )
+    return CardControls(tuple(menus), tuple(steps), forms, answers)
 
 
-def option_select(debate: Debate, option: CardOption, strings: Strings, row: int) -> CardSelect:
+def option_select(debate: Debate, option: CardOption, strings: Strings) -> CardSelect:
     """A menu for one of the format's setup questions, the stored (or default) choice picked;
     of members: each of the card's participants, the current ones picked."""
     what, current = f"option.{option.key}", option.current(debate)
@@ -223,9 +234,9 @@ def option_select(debate: Debate, option: CardOption, strings: Strings, row: int
         seats = [(f"{question}: {named(m)}", m.id) for m in debate.setup.roster]
         most = min(option.members, len(seats))
         menu = _options(seats, *current.split(","))
-        return CardSelect(what, debate.id, menu, row=row, picks=(min(2, most), most))
+        return CardSelect(what, debate.id, menu, picks=(min(2, most), most))
     labelled = [(option_label(strings, option.key, choice), choice) for choice in option.choices]
-    return CardSelect(what, debate.id, _options(labelled, current), row=row)
+    return CardSelect(what, debate.id, _options(labelled, current))
 
 
 def named(member: Participant) -> str:
@@ -260,14 +271,15 @@ def budget_view(debate: Debate, strings: Strings) -> discord.ui.View:
 PAUSE_BUTTONS = (("consensus", 3), ("extend", 1), ("resume", 1), ("conclude", 2))
 
 
-def status_view(debate: Debate, strings: Strings) -> discord.ui.View:
+def status_controls(debate: Debate, strings: Strings) -> list[DebateButton]:
     """The controls offered now (Stop; Skip while a turn is being answered, naming it; ...)."""
-    view = discord.ui.View(timeout=None)
-    for control in CONTROLS:
-        label = strings(f"front.button_{control.name}")
-        for names in control.offered(debate):
-            view.add_item(DebateButton(control.name, debate.id, label, control.style, *names))
-    return view
+    return [
+        DebateButton(
+            control.name, debate.id, strings(f"front.button_{control.name}"), control.style, *names
+        )
+        for control in CONTROLS
+        for names in control.offered(debate)
+    ]
 
 
 def question_view(debate: Debate, question: UserQuestion, form_label: str = "") -> discord.ui.View:

@@ -14,6 +14,7 @@ import discord
 import pytest
 
 from tests.bot.discord.support import CHAT, custom_ids
+from tests.fakes.discord_limits import as_embed
 from tests.fakes.discord_loopback import subprocess_env
 from tests.fakes.fake_discord import FakeDiscord
 from tests.fakes.fake_gemini import FakeGemini
@@ -86,8 +87,8 @@ async def test_the_bot_runs_as_debate_room_and_proposes_a_debate(
             await proc.wait()
     log = stderr.decode()
     assert proc.returncode == 0, log[-3000:]
-    assert card["embeds"][0]["fields"][0]["value"] == "auto topic"  # the fake Gemini's topic
-    assert custom_ids(card)[0].startswith("debate:open:")
+    assert as_embed(card)["fields"][0]["value"] == "auto topic"  # the fake Gemini's topic
+    assert f"debate:open:{custom_ids(card)[-1].rsplit(':', 1)[1]}" in custom_ids(card)
     assert len(gemini.generate_requests) == 1  # one detection request for the conversation
     assert "debate-room started" in log
     assert " ERROR " not in log and "Traceback" not in log, log[-3000:]

@@ -16,6 +16,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from tests.e2e.harness import WAIT, World
+from tests.fakes.discord_limits import walk
 from tests.fakes.discord_world import Json
 from tests.fakes.fake_anthropic import processes_with_env
 from tools.store.db import Database
@@ -181,7 +182,10 @@ def cards(world: World, channels: list[str]) -> list[Json]:
             (
                 m
                 for m in world.bot_messages(channel)
-                if any(c.get("components") for c in m.get("components", []))
+                if any(
+                    str(c.get("custom_id")).startswith("debate:open:")
+                    for c in walk(m.get("components", []))
+                )
             ),
             None,
         )

@@ -7,6 +7,7 @@ from collections import Counter
 from collections.abc import Iterable
 
 from tests.e2e.harness import World
+from tests.fakes.discord_limits import visible_text
 
 # The footer of a turn's last embed: `턴 3 · 15 토큰 · … · sha256 3f9a1c0b2e7d` (ko) or `Turn 3 ·`.
 _FOOTER = re.compile(r"^(?:턴|Turn) (\d+) · .*sha256 ([0-9a-f]{12})$")
@@ -54,7 +55,7 @@ def assert_each_turn_once(world: World, thread_id: str) -> int:
 
 def lines(world: World, channel_id: str) -> list[str]:
     """The plain-text lines the bot posted in a channel (notices, status, relay prompts)."""
-    return [str(m.get("content", "")) for m in world.bot_messages(channel_id)]
+    return [visible_text(m) for m in world.bot_messages(channel_id)]
 
 
 def has_line(world: World, channel_id: str, start: str) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tests.fakes.discord_limits import layout_text, visible_text, walk
 from tests.fakes.discord_world import Json
 from tests.fakes.fake_discord import FakeDiscord
 from tests.fakes.fake_wikijs import FakePage, FakeWikiJs
@@ -24,7 +25,10 @@ class Seen:
 
     def card(self) -> Json | None:
         for message in self.bot_messages(self.channel_id):
-            if any(c.get("components") for c in message.get("components", [])):
+            if any(
+                str(c.get("custom_id")).startswith("debate:open:")
+                for c in walk(message.get("components", []))
+            ):
                 return message
         return None
 
@@ -36,9 +40,9 @@ class Seen:
 
     def embed_text(self, channel_id: str) -> str:
         return "".join(
-            e.get("description", "")
+            part
             for m in self.bot_messages(channel_id)
-            for e in m.get("embeds", [])
+            for part in [*(e.get("description", "") for e in m.get("embeds", [])), layout_text(m)]
         )
 
     def texts(self, channel_id: str) -> str:
@@ -47,7 +51,7 @@ class Seen:
     def status_message(self, thread_id: str) -> Json | None:
         """The pinned status message (with its Stop button until the end)."""
         for message in self.bot_messages(thread_id):
-            if str(message.get("content", "")).startswith(
+            if visible_text(message).startswith(
                 ("라운드", "종료", "Round", "Ended", "Rodada", "Encerrado")
             ):
                 return message
@@ -56,7 +60,7 @@ class Seen:
     def status(self, thread_id: str) -> str:
         """The pinned status line, as edited so far."""
         message = self.status_message(thread_id)
-        return str(message.get("content", "")) if message else ""
+        return visible_text(message) if message else ""
 
     def status_ended(self, thread_id: str) -> bool:
         return self.status(thread_id).startswith(("종료", "Ended", "Encerrado"))
@@ -91,7 +95,6 @@ def button_id(message: Json, action: str) -> str:
     """The custom_id of the message's `debate:<action>:...` button."""
     return next(
         str(c["custom_id"])
-        for row in message.get("components", [])
-        for c in row["components"]
+        for c in walk(message.get("components", []))
         if str(c.get("custom_id", "")).startswith(f"debate:{action}:")
     )

@@ -19,6 +19,7 @@ from handlers.core.i18n import Strings
 from tests.e2e.harness import CHAT, World, contract
 from tests.e2e.observe import assert_clean_logs
 from tests.e2e.seen import button_id
+from tests.fakes.discord_limits import as_embed
 from tests.fakes.discord_world import Json
 from tests.fakes.fake_anthropic import credits_required, limit_headers, usage_limit
 
@@ -64,7 +65,7 @@ def cards(world: World) -> list[Json]:
     return [
         m
         for m in world.bot_messages(world.channel_id)
-        if any(f.get("name") == name for e in m.get("embeds", []) for f in e.get("fields", []))
+        if any(f.get("name") == name for f in as_embed(m).get("fields", []))
     ]
 
 
@@ -113,7 +114,7 @@ async def test_credit_a_usage_limit_pauses_and_its_stored_timer_resumes_after_a_
     for name, text in CHAT:
         await world.discord.user_message(getattr(world, name), text)
     second = await world.wait_for(lambda: cards(world)[1:], "a second card")
-    fields = " ".join(f["value"] for e in second[0]["embeds"] for f in e.get("fields", []))
+    fields = " ".join(f["value"] for f in as_embed(second[0]).get("fields", []))
     assert f"Claude ≈ ${cost:.2f}" in fields  # one round: one Claude turn, as the last one
     assert KO("credit.from_turns", count=1) in fields
     window = KO("credit.window_allowed_warning", percent=30, at=discord_time(reset + 7200))

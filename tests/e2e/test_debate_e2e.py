@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.e2e.harness import World, contract
+from tests.fakes.discord_limits import walk
 from tests.fakes.discord_world import Json
 
 pytestmark = pytest.mark.e2e
@@ -24,9 +25,8 @@ AG_2 = "AG 2: LRU로 시작하고 3개를 넘으면 Redis로 전환하는 데 �
 def open_button(card: Json) -> str:
     return next(
         c["custom_id"]
-        for row in card["components"]
-        for c in row["components"]
-        if c["custom_id"].startswith("debate:open:")
+        for c in walk(card["components"])
+        if c.get("custom_id", "").startswith("debate:open:")
     )
 
 

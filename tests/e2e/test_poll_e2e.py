@@ -13,6 +13,7 @@ import pytest
 from handlers.core.i18n import Strings
 from tests.e2e.harness import World, contract
 from tests.e2e.observe import assert_clean_logs, has_line
+from tests.fakes.discord_limits import visible_text
 from tests.fakes.discord_world import Json
 
 KO = Strings("ko")
@@ -71,7 +72,7 @@ async def test_a_poll_open_at_a_kill_closes_on_its_stored_timer_after_the_restar
         if any(KO("poll.report_title") in (e.get("description") or "") for e in m["embeds"])
     ]
     assert len(reports) == 1
-    assert [m["content"] for m in world.bot_messages(thread)].count(decided) == 1
+    assert [visible_text(m) for m in world.bot_messages(thread)].count(decided) == 1
     expired = [c for c in world.discord.calls if c.path.endswith("/expire")]
     assert len(expired) == 1
     assert_clean_logs(world)

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
-from tests.fakes.discord_limits import DiscordError, validate_message
+from tests.fakes.discord_limits import DiscordError, validate_message, walk
 from tests.fakes.discord_modals import MODAL_SUBMIT, submit_data, validate_modal
 from tests.fakes.discord_world import ALL_PERMISSIONS, Json, World
 
@@ -80,12 +80,7 @@ class Interactions:
         shows it (a copy from before an edit it has not seen yet), as Discord then sends it."""
         message = shown or self.world.messages[message_id]
         button = next(
-            (
-                item
-                for row in message.get("components", [])
-                for item in row.get("components", [])
-                if item.get("custom_id") == custom_id
-            ),
+            (item for item in walk(message["components"]) if item.get("custom_id") == custom_id),
             None,
         )
         if button is None:

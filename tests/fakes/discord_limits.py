@@ -79,10 +79,17 @@ def _embed_errors(embed: dict[str, Any]) -> dict[str, Any]:
 
 
 def _component_errors(components: list[dict[str, Any]], flags: int) -> dict[str, Any]:
-    if not components or flags & FLAG_IS_COMPONENTS_V2:
+    if not components:
         return {}
+    if flags & FLAG_IS_COMPONENTS_V2:
+        return _layout_errors(components)
     if len(components) > ACTION_ROWS:
         return _too_long(ACTION_ROWS)
+    return _rows_errors(components)
+
+
+def _rows_errors(components: list[dict[str, Any]]) -> dict[str, Any]:
+    """Action rows: five buttons or one menu each, custom_ids unique across them."""
     seen: set[str] = set()
     for row in components:
         items = row.get("components") or []
@@ -106,6 +113,60 @@ def _component_errors(components: list[dict[str, Any]], flags: int) -> dict[str,
 
 SELECT_STRING = 3
 SELECT_OPTIONS = 25
+# Components v2: what a layout message may hold at its top level, in a container, a section.
+ACTION_ROW, BUTTON, SECTION, TEXT_DISPLAY, THUMBNAIL, SEPARATOR, CONTAINER = 1, 2, 9, 10, 11, 14, 17
+TOP_LEVEL = {ACTION_ROW, SECTION, TEXT_DISPLAY, 12, 13, SEPARATOR, CONTAINER}
+IN_CONTAINER = TOP_LEVEL - {CONTAINER}
+LAYOUT_COMPONENTS = 40  # every component of the message, nested ones included
+LAYOUT_TEXT = 4000  # characters across every text display of the message
+
+
+def walk(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every component of a message, depth first: rows, containers and sections open, a
+    section's accessory after its text."""
+    found: list[dict[str, Any]] = []
+    for item in components:
+        found.append(item)
+        found += walk(item.get("components") or [])
+        if isinstance(item.get("accessory"), dict):
+            found += walk([item["accessory"]])
+    return found
+
+
+def _bad(code: str, message: str) -> dict[str, Any]:
+    return {"_errors": [{"code": code, "message": message}]}
+
+
+def _layout_errors(components: list[dict[str, Any]]) -> dict[str, Any]:
+    """A components v2 message: the nesting Discord allows, 40 components, 4000 characters of
+    text, custom_ids unique, rows and menus as in a legacy message."""
+    if any(item.get("type") not in TOP_LEVEL for item in components):
+        return _bad("UNION_TYPE_CHOICES", "not a top-level layout component")
+    every = walk(components)
+    if len(every) > LAYOUT_COMPONENTS:
+        return _bad("BASE_TYPE_MAX_LENGTH", f"Must be {LAYOUT_COMPONENTS} or fewer in length.")
+    text = sum(len(c.get("content") or "") for c in every if c.get("type") == TEXT_DISPLAY)
+    if text > LAYOUT_TEXT:
+        return _bad("MAX_TEXT_DISPLAY_LENGTH", f"text displays hold {LAYOUT_TEXT} characters")
+    for item in every:
+        inner = item.get("components") or []
+        if item.get("type") == CONTAINER and any(c.get("type") not in IN_CONTAINER for c in inner):
+            return _bad("UNION_TYPE_CHOICES", "not a component a container holds")
+        if item.get("type") == SECTION and not (
+            1 <= len(inner) <= 3
+            and all(c.get("type") == TEXT_DISPLAY for c in inner)
+            and (item.get("accessory") or {}).get("type") in (BUTTON, THUMBNAIL)
+        ):
+            return _bad("UNION_TYPE_CHOICES", "a section holds 1-3 texts and a button beside")
+    rows = [item for item in every if item.get("type") == ACTION_ROW]
+    accessories = [
+        {"type": ACTION_ROW, "components": [item["accessory"]]}
+        for item in every
+        if item.get("type") == SECTION and item.get("accessory", {}).get("type") == BUTTON
+    ]
+    return _rows_errors(rows + accessories)
+
+
 SELECT_TEXT_LIMIT = 100  # an option's label and value
 
 
@@ -145,9 +206,22 @@ def validate_message(body: dict[str, Any], *, has_files: bool = False) -> None:
             }
         ]
     components = body.get("components") or []
-    found = _component_errors(components, int(body.get("flags") or 0))
+    flags = int(body.get("flags") or 0)
+    found = _component_errors(components, flags)
     if found:
         errors["components"] = found
+    if flags & FLAG_IS_COMPONENTS_V2 and (content or embeds or body.get("poll")):
+        raise DiscordError(
+            400,
+            50035,
+            "Invalid Form Body",
+            {
+                "content" if content else "embeds": _bad(
+                    "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+                    "The 'content' and 'embeds' fields cannot be used with IS_COMPONENTS_V2",
+                )
+            },
+        )
     mentions = body.get("allowed_mentions") or {}
     if "users" in (mentions.get("parse") or []) and mentions.get("users"):
         errors["allowed_mentions"] = {
@@ -158,6 +232,56 @@ def validate_message(body: dict[str, Any], *, has_files: bool = False) -> None:
         raise DiscordError(400, 50006, "Cannot send an empty message")
     if errors:
         raise DiscordError(400, 50035, "Invalid Form Body", errors)
+
+
+def visible_text(message: dict[str, Any]) -> str:
+    """What a message (or a message body) shows as text, whatever its shape: its content, each
+    embed (author, title, description, fields, footer) and each text display of a layout, one
+    per line, in order."""
+    lines = [message.get("content") or ""]
+    for embed in message.get("embeds") or []:
+        lines += [(embed.get("author") or {}).get("name") or "", embed.get("title") or ""]
+        lines.append(embed.get("description") or "")
+        for item in embed.get("fields") or []:
+            lines += [item.get("name") or "", item.get("value") or ""]
+        lines.append((embed.get("footer") or {}).get("text") or "")
+    for item in walk(message.get("components") or []):
+        lines.append(item.get("content") or "" if item.get("type") == TEXT_DISPLAY else "")
+    return "\n".join(line for line in lines if line)
+
+
+def as_embed(message: dict[str, Any]) -> dict[str, Any]:
+    """A message's first embed; for a layout message, the embed its container stands for: the
+    `## ` heading as title (lines under it and plain texts as description), each
+    `**name**\nvalue` text as a field, a `-# ` line as footer, the accent as colour."""
+    if message.get("embeds"):
+        return dict(message["embeds"][0])
+    boxes = [c for c in message.get("components") or [] if c.get("type") == CONTAINER]
+    if not boxes:
+        return {}
+    embed: dict[str, Any] = {"color": boxes[0].get("accent_color"), "fields": []}
+    described: list[str] = []
+    for item in walk(boxes[0]["components"]):
+        text = item.get("content") or "" if item.get("type") == TEXT_DISPLAY else ""
+        name, _, value = text.partition("\n")
+        if text.startswith("## "):
+            embed["title"] = name.removeprefix("## ")
+            described += [value] if value else []
+        elif text.startswith("-# "):
+            embed["footer"] = {"text": text.removeprefix("-# ")}
+        elif name.startswith("**") and name.endswith("**") and value:
+            embed["fields"].append({"name": name[2:-2], "value": value, "inline": False})
+        elif text:
+            described.append(text)
+    if described:
+        embed["description"] = "\n".join(described)
+    return embed
+
+
+def layout_text(message: dict[str, Any]) -> str:
+    """The text displays of a layout message, joined by lines ("" for a legacy message)."""
+    every = walk(message.get("components") or [])
+    return "\n".join(c.get("content") or "" for c in every if c.get("type") == TEXT_DISPLAY)
 
 
 def pinged(content: str, allowed: dict[str, Any] | None) -> dict[str, Any]:

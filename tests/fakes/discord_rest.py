@@ -16,7 +16,7 @@ from aiohttp import web
 
 from tests.fakes.discord_guild import add_guild_routes, application_flags
 from tests.fakes.discord_interactions import FILES, JSON_BODY
-from tests.fakes.discord_limits import DiscordError, validate_message
+from tests.fakes.discord_limits import FLAG_IS_COMPONENTS_V2, DiscordError, validate_message
 from tests.fakes.discord_polls import Polls, poll_payload
 from tests.fakes.discord_world import (
     FLAG_HAS_THREAD,
@@ -269,6 +269,23 @@ class Rest:
         """Change content/embeds/components/flags within the limits; MESSAGE_UPDATE."""
         merged = {key: body.get(key, message[key]) for key in ("content", "embeds", "components")}
         merged["flags"] = body.get("flags", message["flags"])
+        layout = message["flags"] & FLAG_IS_COMPONENTS_V2
+        if layout and not int(merged["flags"] or 0) & FLAG_IS_COMPONENTS_V2:
+            raise DiscordError(
+                400,
+                50035,
+                "Invalid Form Body",
+                {
+                    "flags": {
+                        "_errors": [
+                            {
+                                "code": "MESSAGE_FLAGS_CANNOT_REMOVE_COMPONENTS_V2",
+                                "message": "IS_COMPONENTS_V2 cannot be removed",
+                            }
+                        ]
+                    }
+                },
+            )
         validate_message(merged, has_files=bool(message["attachments"]))
         for key in ("content", "embeds", "components"):
             if key in body:

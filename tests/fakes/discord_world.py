@@ -16,7 +16,8 @@ import mimetypes
 import time
 from typing import Any
 
-from tests.fakes.discord_limits import pinged
+from tests.fakes.discord_limits import layout_text, pinged
+from tests.fakes.discord_limits import walk as walk_components
 
 DISCORD_EPOCH_MS = 1420070400000
 ALL_PERMISSIONS = str((1 << 53) - 1)
@@ -46,15 +47,13 @@ def answered_components(components: list[Json]) -> list[Json]:
                 copy["emoji"] = {k: v for k, v in copy["emoji"].items() if k != "id"}
             if isinstance(copy.get("components"), list):
                 copy["components"] = walk(copy["components"])
+            if isinstance(copy.get("accessory"), dict):  # a section's button beside its text
+                copy["accessory"] = walk([copy["accessory"]])[0]
             copies.append(copy)
         return copies
 
     def chosen(items: list[Json]) -> list[int]:
-        return [
-            n
-            for item in items
-            for n in [item.get("id") or 0, *chosen(item.get("components") or [])]
-        ]
+        return [item.get("id") or 0 for item in walk_components(items)]
 
     fresh = itertools.count(max(chosen(components), default=0) + 1)
     return walk(components)
@@ -285,7 +284,8 @@ class World:
         """A message as Discord returns it; mentions follow `body['allowed_mentions']`."""
         content = body.get("content") or ""
         allowed = body.get("allowed_mentions")
-        pings = pinged(content, allowed)
+        # A layout's text displays mention as content does.
+        pings = pinged("\n".join((content, layout_text(body))), allowed)
         message: Json = {
             "id": self.ids.next(),
             "channel_id": channel_id,

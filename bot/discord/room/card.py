@@ -1,11 +1,10 @@
-"""The approval card in Discord: the proposal with Open / Not now (and the formats to choose
-from), then how it ended and who ended it, its buttons removed."""
+"""The approval card in Discord, as a layout: the proposal with Open / Not now (and the formats
+to choose from), then how it ended and who ended it, its controls removed."""
 
 from __future__ import annotations
 
-from bot.discord import embeds
+from bot.discord.layouts import card_layout
 from bot.discord.room.records import NO_PINGS, RoomRecords
-from bot.discord.views import card_view
 from handlers.core.i18n import Strings
 from handlers.core.model import Debate
 from tools.store.proposals import Proposals
@@ -20,8 +19,7 @@ class Card:
     async def post(self, debate: Debate) -> None:
         """The approval card with its buttons."""
         strings = self._strings.of(debate)
-        embed, view = embeds.card_embed(debate, strings), card_view(debate, strings)
-        await self._records.send_once(debate, "card", embed=embed, view=view)
+        await self._records.send_once(debate, "card", view=card_layout(debate, strings))
 
     async def close(self, debate: Debate) -> None:
         """Say how the card ended (and who ended it) and remove its buttons."""
@@ -30,5 +28,6 @@ class Card:
             return
         decided_by = await self._proposals.decided_by(debate.id) or debate.setup.approved_by
         strings = self._strings.of(debate)
-        embed = embeds.card_embed(debate, strings, closed=True, decided_by=decided_by)
-        await message.edit(embed=embed, view=None, allowed_mentions=NO_PINGS)
+        layout = card_layout(debate, strings, closed=True, decided_by=decided_by)
+        # A card posted as an embed (before the layouts) becomes a layout: its embed is cleared.
+        await message.edit(embed=None, view=layout, allowed_mentions=NO_PINGS)

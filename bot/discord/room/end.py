@@ -8,8 +8,8 @@ from dataclasses import replace
 
 import discord
 
-from bot.discord import embeds
-from bot.discord.room.poll import with_decision
+from bot.discord.layouts import conclusion_layout, summary_layout
+from bot.discord.room.poll import people_decision
 from bot.discord.room.records import RoomRecords
 from bot.formatting import page_keys
 from handlers.core.ending.degraded import warned
@@ -34,8 +34,9 @@ async def post_conclusion(
     by_rules = conclusion.source is ModeratorSource.RULES
     decision = warned(debate, conclusion.decision, strings, by_rules=by_rules)
     shown = replace(conclusion, decision=decision)
-    embed = embeds.conclusion_embed(debate, shown, dict(loaded.links), strings)
-    await records.send_once(debate, "conclusion", embed=with_decision(embed, debate, strings))
+    decided = people_decision(debate, strings)
+    layout = conclusion_layout(debate, shown, dict(loaded.links), strings, decided=decided)
+    await records.send_once(debate, "conclusion", view=layout)
     await _export(records, strings, debate, loaded.turns)
 
 
@@ -47,10 +48,8 @@ async def post_summary(
     closing = format_named(debate.setup.format).closes_itself(debate)
     links = page_keys(debate, dict(loaded.links))
     text = fill_keys(warned(debate, loaded.markdown), strings, links)
-    embed = embeds.summary_embed(
-        debate.setup.format, text, dict(loaded.links), strings, closing=closing
-    )
-    await records.send_once(debate, "conclusion" if closing else "summary", embed=embed)
+    layout = summary_layout(debate.setup.format, text, dict(loaded.links), strings, closing=closing)
+    await records.send_once(debate, "conclusion" if closing else "summary", view=layout)
     if closing:
         await _export(records, strings, debate, loaded.turns)
 

@@ -1,6 +1,6 @@
 """The debate's thread and its pinned messages: the status line (who speaks, the round, the
-cost, who is writing) and the claim board, each edited in place; an edit that would show the
-same is skipped.
+cost, who is writing; a layout with Stop beside it) and the claim board, each edited in place;
+an edit that would show the same is skipped.
 
 The status's edits are coalesced: the engine asks for a refresh two or three times per turn
 (reply stored, moderator decided, next speaker), often within a second. A refresh opens a
@@ -20,8 +20,9 @@ from typing import Any
 import discord
 
 from bot.discord import embeds
+from bot.discord.layouts import status_layout
 from bot.discord.room.records import NO_PINGS, RoomRecords
-from bot.discord.views import status_view
+from bot.discord.views import status_controls
 from bot.formatting import discord_time, status_line
 from handlers.core.i18n import Strings
 from handlers.core.model import Debate
@@ -119,12 +120,9 @@ class Pins:
             thread = await self._create_thread(debate)
             records.keep_channel(thread, thread.id)
             await records.record(debate.id, "thread", (thread.id, thread.id, thread.jump_url))
-        status = await records.send_once(
-            debate,
-            "status",
-            content=status_line(debate, strings, self._clock.now(), discord_time),
-            view=status_view(debate, strings),
-        )
+        line = status_line(debate, strings, self._clock.now(), discord_time)
+        layout = status_layout(line, status_controls(debate, strings))
+        status = await records.send_once(debate, "status", view=layout)
         if await records.recorded(debate.id, "pinned") is None:
             await self._pin(debate, "status")
             await records.record(debate.id, "pinned", status)
@@ -163,10 +161,13 @@ class Pins:
         writing = [debate.name_of(s) for d, s in sorted(self.writing) if d == debate.id]
         if writing and not terminal:
             content += strings("front.status_writing", seat=", ".join(writing))
-        view = None if terminal else status_view(debate, strings)
+        controls = [] if terminal else status_controls(debate, strings)
         # What the message shows, buttons included: a button that appears or changes is an edit.
-        shown = (content, view.to_components() if view else None)
-        await self._edit(debate.id, "status", shown, message, content=content, view=view)
+        shown = (content, [button.custom_id for button in controls])
+        # A status posted as text (before the layouts) becomes a layout in place, still pinned:
+        # Discord converts a message whose content is cleared in the same edit.
+        layout = status_layout(content, controls)
+        await self._edit(debate.id, "status", shown, message, content=None, view=layout)
         if terminal:
             self.forget(debate.id)  # the final status is the debate's last post
 

@@ -1,7 +1,7 @@
 """The people's poll in the Discord room: the minority report, the
 native poll, reading it once it ends (the message is fetched anew: after a restart
 discord.py's cache is gone, and a fetched message carries the final counts), and the people's
-decision on the closing embed. Every post is recorded under its key, so a repeat after a
+decision on the closing summary. Every post is recorded under its key, so a repeat after a
 restart posts nothing twice."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from datetime import timedelta
 import discord
 
 from bot.discord import render
-from bot.discord.embeds import AMBER, GREY
+from bot.discord.embeds import GREY
 from bot.discord.room.records import RoomRecords
 from handlers.core.i18n import Strings
 from handlers.core.model import Debate
@@ -44,15 +44,12 @@ def discord_poll(debate: Debate, strings: Strings, hours: int) -> discord.Poll:
     return poll
 
 
-def with_decision(embed: discord.Embed, debate: Debate, strings: Strings) -> discord.Embed:
-    """The closing embed with the people's decision first (when a poll decided the end)."""
+def people_decision(debate: Debate, strings: Strings) -> str:
+    """The people's decision, first on the closing summary (when a poll decided the end)."""
     poll = debate.poll
     if poll is None or poll.stage is not PollStage.CLOSED:
-        return embed
-    text = shorten(decision_text(poll, strings), FIELD_LIMIT)
-    embed.insert_field_at(0, name=strings("poll.decision_title"), value=text, inline=False)
-    embed.colour = AMBER  # the people decided
-    return embed
+        return ""
+    return shorten(decision_text(poll, strings), FIELD_LIMIT)
 
 
 class Poll:

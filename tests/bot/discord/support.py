@@ -8,6 +8,7 @@ from bot.formatting import SEAT_COLOURS
 from tests.bot.discord.conftest import KO, BotRig, People
 from tests.bot.discord.pieces import join_pieces
 from tests.fakes.discord_interactions import FLAG_EPHEMERAL
+from tests.fakes.discord_limits import visible_text, walk
 from tests.fakes.discord_world import Json
 from tools.store.db import Database
 from tools.store.debates import SqliteStore
@@ -31,16 +32,18 @@ async def wait_card(rig: BotRig) -> tuple[Json, int]:
     bot_id = rig.fake.bot_user["id"]
     card = await rig.fake.wait_for_message(
         lambda m: (
-            m["author"]["id"] == bot_id and m["channel_id"] == rig.channel_id and bool(m["embeds"])
+            m["author"]["id"] == bot_id
+            and m["channel_id"] == rig.channel_id
+            and any(c.startswith("debate:open:") for c in custom_ids(m))
         )
     )
-    custom_id = card["components"][0]["components"][0]["custom_id"]
-    return card, int(custom_id.rsplit(":", 1)[1])
+    opening = next(c for c in custom_ids(card) if c.startswith("debate:open:"))
+    return card, int(opening.rsplit(":", 1)[1])
 
 
 def custom_ids(message: Json) -> list[str]:
-    """The custom_ids of a message's buttons, in order."""
-    return [item["custom_id"] for row in message["components"] for item in row["components"]]
+    """The custom_ids of a message's controls (in rows, menus, beside text), in order."""
+    return [item["custom_id"] for item in walk(message["components"]) if "custom_id" in item]
 
 
 async def click(
@@ -71,8 +74,7 @@ async def status_edit(rig: BotRig, status_id: str, fragment: str, start: int = 0
         "PATCH",
         EDIT,
         lambda c: (
-            c.path.endswith(f"/messages/{status_id}")
-            and fragment in ((c.json or {}).get("content") or "")
+            c.path.endswith(f"/messages/{status_id}") and fragment in visible_text(c.json or {})
         ),
         start=start,
     )

@@ -19,6 +19,7 @@ from handlers.core.i18n import Strings
 from handlers.core.model import Outcome, Phase
 from tests.bot.discord.conftest import KO, BotRig, People
 from tests.bot.discord.support import chat, click, wait_card
+from tests.fakes.discord_limits import as_embed, visible_text
 from tests.fakes.discord_world import Json
 from tests.fakes.fake_wikijs import FULL_KEY, FakeWikiJs
 from tests.handlers.adversarial_script import either_role, intake, probe, reconciler, validator
@@ -61,8 +62,8 @@ async def _run(rig: BotRig, people: People, lang: str) -> tuple[int, str, Json]:
     closing = await rig.fake.wait_for_message(
         lambda m: (
             m["channel_id"] == card["id"]
-            and bool(m["embeds"])
-            and m["embeds"][0].get("title") == title
+            and bool(as_embed(m))
+            and as_embed(m).get("title") == title
         ),
         timeout=30,
     )
@@ -95,7 +96,7 @@ async def test_an_adversarial_debate_ends_in_the_reconciler_s_verdict(
         assert t("front.outcome_verdict") in status_line(debate, t, datetime.now(UTC))
         assert RECONCILER_ID in [m.id for m in debate.setup.roster]
         # The one closing post names the verdict and links the page that records it.
-        embed = closing["embeds"][0]
+        embed = as_embed(closing)
         verdict = f"⚖️ {t('adversarial.result.verdict')}: **MODIFY**"
         assert embed["color"] == GREY.value and embed["description"].startswith(verdict)
         [result] = [p for p in wiki.pages.values() if p.path.endswith("/debate-result")]
@@ -104,9 +105,9 @@ async def test_an_adversarial_debate_ends_in_the_reconciler_s_verdict(
         assert url.startswith(wiki.url) and url.endswith("/debate-result")
         assert f"[{t('adversarial.page_debate-result')}]({url})" in embed["fields"][0]["value"]
         thread = rig.fake.messages_in(thread_id)
-        titles = [m["embeds"][0].get("title") for m in thread if m["embeds"]]
+        titles = [as_embed(m).get("title") for m in thread if as_embed(m)]
         assert titles.count(t("front.conclusion_title")) == 1 and rig.moderator.conclusions == 0
-        said = "\n".join(m["content"] for m in rig.bot_messages(thread_id))
+        said = "\n".join(visible_text(m) for m in rig.bot_messages(thread_id))
         assert all(words in said for words in THREAD_WORDS[lang])
         assert "[STABLE] no — under alternatives-first" in said
         # The pages: the result in the seed's output format; no moderator's Conclusion page.

@@ -10,9 +10,10 @@ import copy
 from handlers.core.events import StopRequested
 from handlers.core.model import Actor, Phase
 from tests.bot.discord.conftest import KO, BotRig, People
-from tests.bot.discord.support import EDIT, chat, click, wait_card
+from tests.bot.discord.support import EDIT, chat, click, custom_ids, wait_card
 from tests.bot.discord.test_card_options import ids
 from tests.fakes.discord_interactions import CB_MESSAGE, CB_MODAL, CB_UPDATE, FLAG_EPHEMERAL
+from tests.fakes.discord_limits import as_embed, visible_text
 from tests.fakes.discord_modals import text_inputs
 from tests.fakes.discord_world import Json
 from tests.handlers.adversarial_script import intake
@@ -95,7 +96,7 @@ async def test_evidence_on_the_card_and_in_the_thread_reach_the_audit(
     assert response["content"] == kept
     both = f"alice: {ON_CARD}\n\ncarol: {CAROLS}"
     assert (await rig.handler.get(debate_id)).added_text(EVIDENCE) == both
-    shown = rig.fake.messages[card["id"]]["embeds"][0]["fields"]  # the card shows each
+    shown = as_embed(rig.fake.messages[card["id"]])["fields"]  # the card shows each
     assert {
         "name": KO("front.card_added"),
         "value": "\n".join(
@@ -129,14 +130,14 @@ async def test_evidence_on_the_card_and_in_the_thread_reach_the_audit(
     again = rig.moderator.task_requests[1]
     assert again.task == "intake" and IN_THREAD in again.prompt and ON_CARD in again.prompt
     await rig.fake.wait_for_message(
-        lambda m: m["channel_id"] == card["id"] and IN_THREAD in m["content"], timeout=30
+        lambda m: m["channel_id"] == card["id"] and IN_THREAD in visible_text(m), timeout=30
     )  # said in the thread, like a typed answer
     after = await rig.handler.get(debate_id)
     assert after.people.user_question is None and after.people.lines[-1].text == IN_THREAD
 
     # the question is answered: its form no longer opens (nor shows: the buttons went)
     await rig.fake.wait_for_call(
-        "PATCH", EDIT, lambda c: c.path.endswith(asked["id"]) and c.json["components"] == []
+        "PATCH", EDIT, lambda c: c.path.endswith(asked["id"]) and custom_ids(c.json) == []
     )
     record = await rig.fake.click(asked["id"], answer, people.carol, shown=as_shown)
     assert await rig.fake.wait_ack(record) == 4 and record.modal is None

@@ -8,12 +8,13 @@ from tests.bot.discord.conftest import KO, BotRig, People
 from tests.bot.discord.support import chat, click, wait_card
 from tests.bot.discord.test_card_options import ids
 from tests.bot.discord.test_format_choice import pick, picked
+from tests.fakes.discord_limits import as_embed
 from tests.fakes.discord_world import Json
 
 
 def roster(message: Json) -> str:
     """The card's participants field."""
-    return str(message["embeds"][0]["fields"][3]["value"])
+    return str(as_embed(message)["fields"][3]["value"])
 
 
 async def test_anonymous_peers_on_the_card_said_and_turned_off(rig: BotRig, people: People) -> None:

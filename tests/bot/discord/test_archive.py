@@ -9,6 +9,7 @@ import pytest
 
 from tests.bot.discord.conftest import KO, BotRig, People
 from tests.bot.discord.support import chat, click, wait_card
+from tests.fakes.discord_limits import as_embed, visible_text
 
 CHANNEL = "/channels/{channel_id}"
 
@@ -22,19 +23,19 @@ async def _stopped_after_one_ask(rig: BotRig, people: People) -> tuple[int, str,
     await click(rig, card["id"], f"debate:open:{debate_id}", people.carol)
     thread_id = card["id"]
     status = await rig.fake.wait_for_message(
-        lambda m: m["channel_id"] == thread_id and m["content"].startswith("라운드 1/3")
+        lambda m: m["channel_id"] == thread_id and visible_text(m).startswith("라운드 1/3")
     )
     await rig.ag.wait_prompt(1)
     await click(rig, status["id"], f"debate:stop:{debate_id}", people.alice)
     conclusion = await rig.fake.wait_for_message(
         lambda m: (
             m["channel_id"] == thread_id
-            and bool(m["embeds"])
-            and m["embeds"][0].get("title") == KO("front.conclusion_title")
+            and bool(as_embed(m))
+            and as_embed(m).get("title") == KO("front.conclusion_title")
         )
     )
     await rig.fake.wait_for_message(
-        lambda m: m["channel_id"] == thread_id and m["content"].startswith(KO("export.attached"))
+        lambda m: m["channel_id"] == thread_id and visible_text(m).startswith(KO("export.attached"))
     )
     return debate_id, thread_id, conclusion
 

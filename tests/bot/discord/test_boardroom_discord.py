@@ -18,6 +18,7 @@ from handlers.core.model import Outcome, Phase
 from tests.bot.discord.conftest import BotRig, People
 from tests.bot.discord.doubles import TAG
 from tests.bot.discord.support import chat, check_no_pings, click, custom_ids, wait_card
+from tests.fakes.discord_limits import as_embed, visible_text
 from tests.fakes.discord_world import Json
 from tests.fakes.fake_wikijs import FULL_KEY, FakeWikiJs
 from tests.handlers.boardroom_script import position, rebuttal
@@ -98,8 +99,8 @@ async def closing(rig: BotRig, thread_id: str, t: Strings) -> Json:
     return await rig.fake.wait_for_message(
         lambda m: (
             m["channel_id"] == thread_id
-            and bool(m["embeds"])
-            and m["embeds"][0].get("title") == t("front.conclusion_title")
+            and bool(as_embed(m))
+            and as_embed(m).get("title") == t("front.conclusion_title")
         ),
         timeout=60,
     )
@@ -125,7 +126,7 @@ async def test_a_majority_ends_in_a_post_that_links_its_synthesis(
         thread_id = await open_board(
             rig, people, wiki, LANGUAGE=language, PARTICIPANTS=PANEL + THIRD, ADVISOR="moderator"
         )
-        post = (await closing(rig, thread_id, t))["embeds"][0]
+        post = as_embed(await closing(rig, thread_id, t))
         await asyncio.wait_for(rig.handler.wait_idle(1), 30)
         debate = await rig.handler.get(1)
         assert debate.phase is Phase.CONCLUDED and debate.ending.outcome is Outcome.VERDICT
@@ -173,22 +174,22 @@ async def test_a_divided_panel_is_put_to_the_people_with_buttons(
         thread_id = await open_board(rig, people, wiki, PARTICIPANTS=PANEL, ADVISOR="moderator")
         escalated = t("boardroom.escalate_buttons", why=t("boardroom.escalate_by_advisor"))
         how = await rig.fake.wait_for_message(
-            lambda m: m["channel_id"] == thread_id and m["content"] == escalated,
+            lambda m: m["channel_id"] == thread_id and visible_text(m) == escalated,
             timeout=60,
         )
         question = await rig.fake.wait_for_message(
             lambda m: (
                 m["channel_id"] == thread_id
                 and bool(m["components"])
-                and bool(m["embeds"])
-                and m["embeds"][0].get("title") == t("front.question_title")
+                and bool(as_embed(m))
+                and as_embed(m).get("title") == t("front.question_title")
             )
         )
         assert int(question["id"]) > int(how["id"])  # said first, then asked
-        assert question["embeds"][0]["description"] == "Outbox or Streams?"
+        assert as_embed(question)["description"] == "Outbox or Streams?"
         assert custom_ids(question) == ["debate:answer:1:1:0", "debate:answer:1:1:1"]  # question 1
         await click(rig, question["id"], "debate:answer:1:1:1", people.carol)
-        post = (await closing(rig, thread_id, t))["embeds"][0]
+        post = as_embed(await closing(rig, thread_id, t))
         await asyncio.wait_for(rig.handler.wait_idle(1), 30)
         ended = await rig.handler.get(1)
         assert (

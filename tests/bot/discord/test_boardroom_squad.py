@@ -18,6 +18,7 @@ from tests.bot.discord.test_adversarial_forms import refused
 from tests.bot.discord.test_card_options import ids
 from tests.bot.discord.test_format_choice import menu, picked
 from tests.fakes.discord_interactions import FLAG_EPHEMERAL
+from tests.fakes.discord_limits import as_embed
 from tests.fakes.discord_modals import text_inputs
 from tests.fakes.discord_world import Json
 
@@ -34,7 +35,7 @@ GUARDRAILS = "- 개인정보는 리전 밖으로 나가지 않는다\n- p99 200 
 
 def participants(card: Json) -> str:
     """The card's participants field: the squad, who is left out, the suggestion and why."""
-    fields = card["embeds"][0]["fields"]
+    fields = as_embed(card)["fields"]
     return next(f["value"] for f in fields if f["name"] == KO("front.card_participants"))
 
 

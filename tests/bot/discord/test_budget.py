@@ -19,6 +19,7 @@ from tests.bot.discord.support import (
 )
 from tests.bot.discord.test_format_choice import menu, pick, picked
 from tests.fakes.discord_interactions import FLAG_EPHEMERAL
+from tests.fakes.discord_limits import as_embed, visible_text
 from tests.fakes.discord_world import Json
 
 
@@ -27,9 +28,9 @@ async def _pause(rig: BotRig, thread_id: str, rounds: int) -> Json:
     return await rig.fake.wait_for_message(
         lambda m: (
             m["channel_id"] == thread_id
-            and bool(m["embeds"])
-            and m["embeds"][0].get("title") == KO("budget.title")
-            and m["embeds"][0].get("description") == KO("budget.body", rounds=rounds)
+            and bool(as_embed(m))
+            and as_embed(m).get("title") == KO("budget.title")
+            and as_embed(m).get("description") == KO("budget.body", rounds=rounds)
         )
     )
 
@@ -56,8 +57,7 @@ async def test_budget_menu_pause_extend_restart_and_conclude(rig: BotRig, people
     assert kind == 7 and (await rig.handler.get(debate_id)).setup.max_rounds == 1
     shown = rig.fake.messages[card["id"]]
     assert (
-        picked(shown, menu_id) == ["1"]
-        and "최대 1라운드" in shown["embeds"][0]["fields"][2]["value"]
+        picked(shown, menu_id) == ["1"] and "최대 1라운드" in as_embed(shown)["fields"][2]["value"]
     )
 
     # one round, then the pause: amber, with Extend / Conclude
@@ -66,7 +66,7 @@ async def test_budget_menu_pause_extend_restart_and_conclude(rig: BotRig, people
     await rig.fake.wait_for_call("POST", THREADS)
     thread_id = card["id"]
     first = await _pause(rig, thread_id, 1)
-    assert first["embeds"][0]["color"] == AMBER.value
+    assert as_embed(first)["color"] == AMBER.value
     # the first pause (after turn 2): Declare consensus / Extend / Conclude, each naming it
     extend_1 = f"debate:extend:{debate_id}:1"
     assert custom_ids(first) == [
@@ -85,7 +85,7 @@ async def test_budget_menu_pause_extend_restart_and_conclude(rig: BotRig, people
     await rig.fake.wait_for_message(
         lambda m: (
             m["channel_id"] == thread_id
-            and m["content"] == KO("budget.extended", user="alice", rounds=2)
+            and visible_text(m) == KO("budget.extended", user="alice", rounds=2)
         )
     )
     second = await _pause(rig, thread_id, 2)
@@ -95,14 +95,14 @@ async def test_budget_menu_pause_extend_restart_and_conclude(rig: BotRig, people
     kind, _ = await click(rig, first["id"], extend_1, people.carol)
     assert kind == 6  # acknowledged; the private "not now" follows
     await rig.fake.wait_for_message(
-        lambda m: m["content"] == KO("front.not_now") and bool(m["flags"] & FLAG_EPHEMERAL)
+        lambda m: visible_text(m) == KO("front.not_now") and bool(m["flags"] & FLAG_EPHEMERAL)
     )
     assert (await rig.handler.get(debate_id)).setup.max_rounds == 2  # not extended again
     kind, _ = await click(rig, second["id"], f"debate:conclude:{debate_id}:2", people.carol)
     assert kind == 6
     await rig.fake.wait_for_message(
         lambda m: (
-            m["channel_id"] == thread_id and m["content"] == KO("budget.concluded", user="carol")
+            m["channel_id"] == thread_id and visible_text(m) == KO("budget.concluded", user="carol")
         )
     )
     assert rig.services is not None

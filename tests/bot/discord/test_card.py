@@ -6,7 +6,8 @@ from datetime import timedelta
 
 from handlers.core.model import Phase
 from tests.bot.discord.conftest import KO, BotRig, People
-from tests.bot.discord.support import EDIT, THREADS, chat, click, wait_card
+from tests.bot.discord.support import EDIT, THREADS, chat, click, custom_ids, wait_card
+from tests.fakes.discord_limits import as_embed
 
 
 async def test_an_unanswered_card_expires_and_says_so(rig: BotRig, people: People) -> None:
@@ -22,8 +23,8 @@ async def test_an_unanswered_card_expires_and_says_so(rig: BotRig, people: Peopl
     edit = await rig.fake.wait_for_call(
         "PATCH", EDIT, lambda c: c.path.endswith(f"/messages/{card['id']}")
     )
-    assert edit.json["components"] == []
-    assert edit.json["embeds"][0]["description"] == KO("front.card_expired")
+    assert custom_ids(edit.json) == []
+    assert as_embed(edit.json)["description"] == KO("front.card_expired")
     assert (await rig.handler.get(debate_id)).phase is Phase.EXPIRED
     assert await rig.handler.expire_due() == []  # once
 
@@ -43,9 +44,7 @@ async def test_an_approver_outside_the_conversation_may_put_it_off(
     edit = await rig.fake.wait_for_call(
         "PATCH", EDIT, lambda c: c.path.endswith(f"/messages/{card['id']}")
     )
-    assert edit.json["components"] == []
-    assert edit.json["embeds"][0]["description"] == KO(
-        "front.card_declined", user=f"<@{dana['id']}>"
-    )
+    assert custom_ids(edit.json) == []
+    assert as_embed(edit.json)["description"] == KO("front.card_declined", user=f"<@{dana['id']}>")
     assert (await rig.handler.get(debate_id)).phase is Phase.DECLINED
     assert not rig.fake.calls_to("POST", THREADS)

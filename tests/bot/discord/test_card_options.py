@@ -11,10 +11,11 @@ from pathlib import Path
 from handlers.core.events import OptionChosen, StopRequested
 from handlers.core.model import Actor
 from tests.bot.discord.conftest import KO, BotRig, People
-from tests.bot.discord.support import THREADS, chat, click, wait_card
+from tests.bot.discord.support import THREADS, chat, click, custom_ids, wait_card
 from tests.bot.discord.test_format_choice import menu, pick, picked
 from tests.bot.discord.test_ledger_flow import claude_turn
 from tests.fakes.discord_interactions import FLAG_EPHEMERAL
+from tests.fakes.discord_limits import as_embed
 from tests.fakes.discord_world import Json
 
 PROMPTS = Path(__file__).parents[3] / "prompts"
@@ -26,7 +27,7 @@ INQUIRY, FOR, AGAINST = (
 
 def ids(message: Json) -> list[str]:
     """Every component's custom_id on the message."""
-    return [item["custom_id"] for row in message["components"] for item in row["components"]]
+    return custom_ids(message)
 
 
 async def test_the_ledger_options_are_asked_on_the_card_and_run(
@@ -66,7 +67,7 @@ async def test_the_ledger_options_are_asked_on_the_card_and_run(
     assert kind == 7
     shown = rig.fake.messages[card["id"]]
     assert picked(shown, stance) == ["neutral"] and picked(shown, end) == ["open"]
-    roster = shown["embeds"][0]["fields"][3]["value"]
+    roster = as_embed(shown)["fields"][3]["value"]
     assert KO("ledger.standpoint_inquiry") in roster and KO("ledger.end_open") in roster
     assert KO("ledger.standpoint_for") not in roster
     assert rig.fake.allowed_mentions[card["id"]] == {"parse": []}

@@ -7,6 +7,7 @@ from handlers.core.model import AG, CLAUDE, Action, Decision
 from handlers.core.moderation.claims import ClaimStatus, ClaimUpdate
 from tests.bot.discord.conftest import KO, BotRig, People
 from tests.bot.discord.support import EDIT, THREADS, chat, click, posted_twice, wait_card
+from tests.fakes.discord_limits import as_embed
 
 CLAIM = "LRU면 충분하다 @everyone"
 
@@ -35,12 +36,12 @@ async def test_the_claim_board_is_pinned_and_edited(rig: BotRig, people: People)
     board = await rig.fake.wait_for_message(
         lambda m: (
             m["channel_id"] == thread_id
-            and bool(m["embeds"])
-            and m["embeds"][0].get("title") == KO("claims.title")
+            and bool(as_embed(m))
+            and as_embed(m).get("title") == KO("claims.title")
         )
     )
     first = KO("claims.line", id="C1", status=KO("claims.open"), holders="AG", text=CLAIM)
-    assert board["embeds"][0]["description"] == first
+    assert as_embed(board)["description"] == first
     agreed = KO(
         "claims.line", id="C1", status=KO("claims.agreed"), holders="AG, Claude", text=CLAIM
     )

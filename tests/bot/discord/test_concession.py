@@ -12,6 +12,7 @@ from handlers.core.model import Stance
 from tests.bot.discord.conftest import KO, BotRig, People
 from tests.bot.discord.doubles import block
 from tests.bot.discord.support import THREADS, chat, click, wait_card
+from tests.fakes.discord_limits import visible_text
 
 AG_SAYS = "LRU부터 시작합시다"  # in every AG reply (AgPlayer.reply_for)
 
@@ -38,7 +39,7 @@ async def test_concession_quoted_passes_and_unquoted_is_flagged(
 
     flag = KO("concession.unquoted", seat="Claude")
     notice = await rig.fake.wait_for_message(
-        lambda m: m["channel_id"] == thread_id and m["content"] == flag, timeout=10
+        lambda m: m["channel_id"] == thread_id and visible_text(m) == flag, timeout=10
     )
     assert not rig.fake.world.was_pinged(notice["id"])
     await rig.handler.wait_idle(debate_id)
@@ -46,7 +47,7 @@ async def test_concession_quoted_passes_and_unquoted_is_flagged(
     claude_turns = [n for n, who in debate.floor.log if who == "claude"]
     assert [seat for _, seat in debate.floor.unquoted] == ["claude"]  # the made-up quote only
     assert debate.floor.unquoted[0][0] == claude_turns[2]
-    flags = [m for m in rig.bot_messages(thread_id) if m["content"] == flag]
+    flags = [m for m in rig.bot_messages(thread_id) if visible_text(m) == flag]
     assert len(flags) == 1
 
 
@@ -83,4 +84,4 @@ async def test_concession_quotes_are_matched_on_prose_however_copied(
     assert len(claude_turns) == 3 and debate.stance_of("claude") is Stance.AGREE
     assert debate.floor.unquoted == ((claude_turns[1], "claude"),)  # the JSON "quote" only
     flag = KO("concession.unquoted", seat="Claude")
-    assert [m["content"] for m in rig.bot_messages(card["id"])].count(flag) == 1
+    assert [visible_text(m) for m in rig.bot_messages(card["id"])].count(flag) == 1

@@ -17,6 +17,7 @@ from tests.bot.discord.support import (
     status_edit,
     wait_card,
 )
+from tests.fakes.discord_limits import as_embed, visible_text
 
 
 def estimate(value: float) -> Decision:
@@ -36,18 +37,18 @@ async def test_convergence_meter_and_declared_consensus(rig: BotRig, people: Peo
     thread_id = card["id"]
 
     status = await rig.fake.wait_for_message(
-        lambda m: m["channel_id"] == thread_id and m["content"].startswith("라운드 1/3")
+        lambda m: m["channel_id"] == thread_id and visible_text(m).startswith("라운드 1/3")
     )
     # the pinned status carries the trend, one bar a judgement
     await status_edit(rig, status["id"], KO("convergence.meter", bars="▅▅▇▇", percent=90))
     pause = await rig.fake.wait_for_message(
         lambda m: (
             m["channel_id"] == thread_id
-            and bool(m["embeds"])
-            and m["embeds"][0].get("title") == KO("convergence.title")
+            and bool(as_embed(m))
+            and as_embed(m).get("title") == KO("convergence.title")
         )
     )
-    assert pause["embeds"][0]["description"] == KO("convergence.body", bars="▅▅▇▇", percent=90)
+    assert as_embed(pause)["description"] == KO("convergence.body", bars="▅▅▇▇", percent=90)
     ids = custom_ids(pause)
     assert ids == [
         f"debate:{a}:{debate_id}:1" for a in ("consensus", "extend", "conclude")
@@ -66,7 +67,7 @@ async def test_convergence_meter_and_declared_consensus(rig: BotRig, people: Peo
     await rig.fake.wait_for_message(
         lambda m: (
             m["channel_id"] == thread_id
-            and m["content"] == KO("convergence.declared", user="carol")
+            and visible_text(m) == KO("convergence.declared", user="carol")
         )
     )
     await rig.handler.wait_idle(debate_id)

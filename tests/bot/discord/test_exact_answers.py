@@ -18,6 +18,7 @@ from tests.bot.discord.conftest import KO, BotRig, People
 from tests.bot.discord.doubles import asks, block
 from tests.bot.discord.support import EDIT, chat, click, custom_ids, wait_card
 from tests.fakes.discord_interactions import FLAG_EPHEMERAL
+from tests.fakes.discord_limits import as_embed, visible_text
 from tests.fakes.discord_world import Json
 
 FIRST = "오래된 캐시 항목은 어떻게 할까요?"
@@ -29,9 +30,9 @@ async def question(rig: BotRig, thread_id: str, text: str) -> Json:
     return await rig.fake.wait_for_message(
         lambda m: (
             m["channel_id"] == thread_id
-            and bool(m["embeds"])
-            and m["embeds"][0].get("color") == AMBER.value
-            and m["embeds"][0].get("description") == text
+            and bool(as_embed(m))
+            and as_embed(m).get("color") == AMBER.value
+            and as_embed(m).get("description") == text
         ),
         timeout=30,
     )
@@ -42,7 +43,7 @@ async def closed(rig: BotRig, message_id: str) -> None:
     await rig.fake.wait_for_call(
         "PATCH",
         EDIT,
-        lambda c: c.path.endswith(f"/messages/{message_id}") and c.json["components"] == [],
+        lambda c: c.path.endswith(f"/messages/{message_id}") and custom_ids(c.json) == [],
     )
 
 
@@ -109,7 +110,7 @@ async def test_a_button_answers_its_own_question_and_the_first_of_two_wins(
     already = KO("front.answered_already", number=2, user=winner.who, answer=winner.text)
     assert told[loser].startswith(already + "\n")
     await closed(rig, second["id"])
-    thread = [m["content"] for m in rig.fake.messages_in(thread_id)]
+    thread = [visible_text(m) for m in rig.fake.messages_in(thread_id)]
     assert thread.count(KO("user.answered", user=winner.who, answer=winner.text)) == 1
     pressed = {"alice": "Redis", "carol": "LRU"}
     assert winner.text == pressed[winner.who]
@@ -140,7 +141,7 @@ async def test_in_gateway_mode_the_second_of_two_answers_is_told_who_answered_fi
     )
     pressed = {"alice": "Redis", "carol": "LRU"}
     said = {KO("user.answered", user=who, answer=text): who for who, text in pressed.items()}
-    shown = await rig.fake.wait_for_message(lambda m: m["content"] in said, timeout=30)
+    shown = await rig.fake.wait_for_message(lambda m: visible_text(m) in said, timeout=30)
     winner = said[shown["content"]]
     loser = "carol" if winner == "alice" else "alice"
     told = {"alice": private(alices), "carol": private(carols)}
@@ -151,7 +152,7 @@ async def test_in_gateway_mode_the_second_of_two_answers_is_told_who_answered_fi
     await closed(rig, asked["id"])
     stored = await rig.handler.get(debate_id)
     assert [(a.who, a.text) for a in stored.answers] == [(winner, pressed[winner])]
-    thread = [m["content"] for m in rig.fake.messages_in(card["id"])]
+    thread = [visible_text(m) for m in rig.fake.messages_in(card["id"])]
     assert KO("user.answered", user=loser, answer=pressed[loser]) not in thread
 
     alice = Actor(user_id=int(people.alice["id"]), name="alice")
@@ -173,7 +174,7 @@ async def test_in_gateway_mode_of_two_opens_at_once_the_second_is_told_who_decid
         click(rig, card["id"], f"debate:decline:{debate_id}", people.carol),
     )
     told = {KO("front.decided_already", user=who): who for who in ("alice", "carol")}
-    notice = await rig.fake.wait_for_message(lambda m: m["content"] in told, timeout=30)
+    notice = await rig.fake.wait_for_message(lambda m: visible_text(m) in told, timeout=30)
     assert notice["flags"] & FLAG_EPHEMERAL
     winner = told[notice["content"]]
     closed_as = {
@@ -182,7 +183,7 @@ async def test_in_gateway_mode_of_two_opens_at_once_the_second_is_told_who_decid
     }
 
     def described(call: Json) -> str:
-        return str(((call or {}).get("embeds") or [{}])[0].get("description"))
+        return str(as_embed(call or {}).get("description"))
 
     edit = await rig.fake.wait_for_call(
         "PATCH",
@@ -190,7 +191,7 @@ async def test_in_gateway_mode_of_two_opens_at_once_the_second_is_told_who_decid
         lambda c: c.path.endswith(f"/messages/{card['id']}") and described(c.json) in closed_as,
     )
     assert closed_as[described(edit.json)] == winner  # the card took the first one's click
-    assert len([m for m in rig.fake.messages.values() if m["content"] in told]) == 1
+    assert len([m for m in rig.fake.messages.values() if visible_text(m) in told]) == 1
     if winner == "alice":
         alice = Actor(user_id=int(people.alice["id"]), name="alice")
         await rig.handler.submit(debate_id, StopRequested(alice))
@@ -213,7 +214,7 @@ async def test_in_gateway_mode_a_click_after_the_card_was_decided_is_told_who_de
         EDIT,
         lambda c: (
             c.path.endswith(f"/messages/{card['id']}")
-            and str(((c.json or {}).get("embeds") or [{}])[0].get("description")) == opened
+            and as_embed(c.json or {}).get("description") == opened
         ),
     )
     # The buttons are gone once the card says so; a click sent before that lands here:
@@ -249,7 +250,7 @@ async def test_in_gateway_mode_of_two_clicks_at_once_on_a_limit_pause_the_second
         click(rig, pause["id"], conclude, people.carol),
     )
     told = {KO("front.decided_already", user=who): who for who in ("alice", "carol")}
-    notice = await rig.fake.wait_for_message(lambda m: m["content"] in told, timeout=30)
+    notice = await rig.fake.wait_for_message(lambda m: visible_text(m) in told, timeout=30)
     assert notice["flags"] & FLAG_EPHEMERAL
     winner = told[notice["content"]]  # the one the loser is told of
     loser = "carol" if winner == "alice" else "alice"
@@ -257,10 +258,10 @@ async def test_in_gateway_mode_of_two_clicks_at_once_on_a_limit_pause_the_second
         "alice": KO("limits.resumed_by", user="alice"),
         "carol": KO("budget.concluded", user="carol"),
     }
-    await rig.fake.wait_for_message(lambda m: m["content"] == said[winner], timeout=30)
-    thread = [m["content"] for m in rig.fake.messages_in(card["id"])]
+    await rig.fake.wait_for_message(lambda m: visible_text(m) == said[winner], timeout=30)
+    thread = [visible_text(m) for m in rig.fake.messages_in(card["id"])]
     assert said[loser] not in thread
-    assert len([m for m in rig.fake.messages.values() if m["content"] in told]) == 1
+    assert len([m for m in rig.fake.messages.values() if visible_text(m) in told]) == 1
     if winner == "alice":
         alice = Actor(user_id=int(people.alice["id"]), name="alice")
         await rig.handler.submit(debate_id, StopRequested(alice))

@@ -11,6 +11,7 @@ from tests.bot.discord.conftest import KO, BotRig, People
 from tests.bot.discord.slash_support import MANAGE_GUILD, registered
 from tests.bot.discord.support import chat, click, wait_card
 from tests.fakes.discord_commands import slash
+from tests.fakes.discord_limits import visible_text
 
 # In the prose and in the block's opinion (where JSON writes them as \u0000 ...).
 ODD = "NUL[\x00] BEL[\x07] ESC[\x1b[31mred\x1b[0m] DEL[\x7f]"
@@ -29,7 +30,9 @@ async def test_control_characters_in_a_reply_are_written_visibly_and_said_once(
     await click(rig, card["id"], f"debate:open:{debate_id}", people.alice)
     thread_id = card["id"]
     attached = await rig.fake.wait_for_message(  # the end of the debate: its export attached
-        lambda m: m["channel_id"] == thread_id and m["content"].startswith(KO("export.attached")),
+        lambda m: (
+            m["channel_id"] == thread_id and visible_text(m).startswith(KO("export.attached"))
+        ),
         timeout=60,
     )
     dana = rig.fake.add_user("dana")

@@ -14,6 +14,7 @@ from tests.bot.discord.slash_support import MANAGE_GUILD, registered
 from tests.bot.discord.support import chat, click, wait_card
 from tests.fakes.discord_commands import slash
 from tests.fakes.discord_interactions import FLAG_EPHEMERAL
+from tests.fakes.discord_limits import as_embed
 from tests.fakes.fake_wikijs import FULL_KEY, FakeWikiJs
 from tests.handlers.adversarial_script import either_role, intake, probe, reconciler, validator
 
@@ -52,8 +53,8 @@ async def test_slash_export_of_an_adversarial_debate_holds_its_debate_result(
         await rig.fake.wait_for_message(
             lambda m: (
                 m["channel_id"] == card["id"]
-                and bool(m["embeds"])
-                and m["embeds"][0].get("title") == PT("front.conclusion_title")
+                and bool(as_embed(m))
+                and as_embed(m).get("title") == PT("front.conclusion_title")
             ),
             timeout=30,
         )

@@ -15,6 +15,7 @@ from tests.bot.discord.conftest import KO
 from tests.bot.discord.test_room import bot_posts, debate, room, turn
 from tests.effects import concluded
 from tests.fakes.discord_fixtures import ListeningClient, client
+from tests.fakes.discord_limits import as_embed
 from tests.fakes.fake_discord import FakeDiscord
 from tests.handlers.doubles import FakeWiki
 from tools.store.db import Database
@@ -48,7 +49,7 @@ async def test_export_is_attached_once_after_the_conclusion_and_holds_every_turn
         await room(client, db).show(ended, effect, shown)
     posts = bot_posts(fake)
     assert len(posts) == 2
-    decision = posts[0]["embeds"][0]["description"]
+    decision = as_embed(posts[0])["description"]
     warning = f"{KO('degraded.line')} {KO('degraded.seats')} AG · {KO('degraded.rules')}"
     assert decision.startswith(f"**{warning}**") and decision.endswith("LRU로 간다")
     attached = posts[1]
@@ -76,7 +77,7 @@ async def test_degraded_a_rules_conclusion_names_the_rules_even_with_every_seat_
         floor=replace(debate(fake).floor, stances=stances),
     )
     await room(client, db).show(ended, *concluded(ended, conclusion, FakeWiki()))
-    decision = bot_posts(fake)[0]["embeds"][0]["description"]
+    decision = as_embed(bot_posts(fake)[0])["description"]
     assert decision == f"**{KO('degraded.line')} {KO('degraded.rules')}**\n\nLRU"
 
 
@@ -93,6 +94,6 @@ async def test_rules_the_people_chose_are_said_plainly_and_not_as_a_fallback(
         moderation=replace(debate(fake).moderation, fell_back=True, source=ModeratorSource.RULES),
     )
     await room(client, db).show(ended, *concluded(ended, conclusion, FakeWiki()))
-    decision = bot_posts(fake)[0]["embeds"][0]["description"]
+    decision = as_embed(bot_posts(fake)[0])["description"]
     assert decision == f"{KO('degraded.chosen_rules')}\n\nLRU"
     assert KO("degraded.line") not in decision

@@ -14,6 +14,7 @@ from tests.bot.discord.slash_support import MANAGE_GUILD, registered, run
 from tests.bot.discord.support import chat, click, wait_card
 from tests.fakes.discord_fixtures import ErrorCollector
 from tests.fakes.discord_interactions import FLAG_EPHEMERAL
+from tests.fakes.discord_limits import visible_text
 from tools.store.debates import SqliteStore
 
 
@@ -60,7 +61,7 @@ async def test_an_unexpected_error_in_a_click_gets_a_private_reply(
     kind, _ = await click(rig, card["id"], f"debate:open:{debate_id}", people.alice)
     assert kind == 6  # acknowledged first; the apology follows, privately
     await rig.fake.wait_for_message(
-        lambda m: m["content"] == KO("front.failed") and bool(m["flags"] & FLAG_EPHEMERAL)
+        lambda m: visible_text(m) == KO("front.failed") and bool(m["flags"] & FLAG_EPHEMERAL)
     )
     logged_bug(own_errors, "click")
 

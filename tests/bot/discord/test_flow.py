@@ -23,6 +23,7 @@ from tests.bot.discord.support import (
     wait_card,
 )
 from tests.doubles import QUESTION, TOPIC
+from tests.fakes.discord_limits import as_embed, visible_text
 from tools.store.debates import SqliteStore
 
 CLAUDE_TEXT = (
@@ -60,15 +61,15 @@ async def test_chat_to_stop_through_discord(rig: BotRig, people: People) -> None
     # chat -> detection -> the card (grey, Open / Not now)
     await chat(rig, people)
     card, debate_id = await wait_card(rig)
-    embed = card["embeds"][0]
+    embed = as_embed(card)
     assert embed["color"] == GREY.value and embed["title"] == KO("front.card_title")
     assert [f["value"] for f in embed["fields"][:2]] == [TOPIC, QUESTION]
     assert custom_ids(card) == [
-        f"debate:open:{debate_id}",
-        f"debate:decline:{debate_id}",
         f"debate:format:{debate_id}",  # free or ledger (test_format_choice)
         f"debate:budget:{debate_id}",  # the round budget menu (test_budget)
         f"debate:option.anonymous:{debate_id}",  # every format's (test_anonymous_card)
+        f"debate:open:{debate_id}",  # Open / Not now at the bottom of the card
+        f"debate:decline:{debate_id}",
     ]
     assert [line.author_id for line in rig.moderator.windows[-1]] == [
         int(people.alice["id"]),
@@ -90,7 +91,7 @@ async def test_chat_to_stop_through_discord(rig: BotRig, people: People) -> None
     await rig.fake.wait_for_call("POST", THREADS)
     thread_id = card["id"]  # a thread made from a message has its id
     status = await rig.fake.wait_for_message(
-        lambda m: m["channel_id"] == thread_id and m["content"].startswith("라운드 1/3")
+        lambda m: m["channel_id"] == thread_id and visible_text(m).startswith("라운드 1/3")
     )
     # Skip names the turn being answered: AG's turn 1
     assert custom_ids(status) == [
@@ -101,20 +102,18 @@ async def test_chat_to_stop_through_discord(rig: BotRig, people: People) -> None
     await rig.fake.wait_for_message(lambda m: m["channel_id"] == thread_id and m["type"] == 6)
     assert [mid for mid, _ in rig.fake.world.pins[thread_id]] == [status["id"]]
     closed = rig.fake.messages[card["id"]]
-    assert closed["components"] == []
-    assert closed["embeds"][0]["description"] == KO(
+    assert custom_ids(closed) == []
+    assert as_embed(closed)["description"] == KO(
         "front.card_speaking", user=f"<@{people.alice['id']}>"
     )
 
     # the first question: amber, with option buttons; bob is refused, carol's click counts
     question = await rig.fake.wait_for_message(
         lambda m: (
-            m["channel_id"] == thread_id
-            and m["embeds"]
-            and m["embeds"][0].get("color") == AMBER.value
+            m["channel_id"] == thread_id and as_embed(m) and as_embed(m).get("color") == AMBER.value
         )
     )
-    assert question["embeds"][0]["title"] == KO("front.question_title")
+    assert as_embed(question)["title"] == KO("front.question_title")
     # each button names the question it answers (question 1) and its option
     assert custom_ids(question) == [f"debate:answer:{debate_id}:1:{i}" for i in range(3)]
     await status_edit(rig, status["id"], "답을 기다리는 중")
@@ -127,7 +126,7 @@ async def test_chat_to_stop_through_discord(rig: BotRig, people: People) -> None
     await rig.fake.wait_for_message(
         lambda m: (
             m["channel_id"] == thread_id
-            and m["content"] == KO("user.answered", user="carol", answer="운영 가능 @here")
+            and visible_text(m) == KO("user.answered", user="carol", answer="운영 가능 @here")
         )
     )
 
@@ -135,8 +134,8 @@ async def test_chat_to_stop_through_discord(rig: BotRig, people: People) -> None
     second = await rig.fake.wait_for_message(
         lambda m: (
             m["channel_id"] == thread_id
-            and m["embeds"]
-            and m["embeds"][0].get("description") == "캐시 무효화는 누가 책임지나요?"
+            and as_embed(m)
+            and as_embed(m).get("description") == "캐시 무효화는 누가 책임지나요?"
         )
     )
     assert second["id"] != question["id"]
@@ -146,10 +145,10 @@ async def test_chat_to_stop_through_discord(rig: BotRig, people: People) -> None
     await rig.fake.wait_for_message(
         lambda m: (
             m["channel_id"] == thread_id
-            and m["content"] == KO("user.answered", user="alice", answer="백엔드 팀이 맡습니다")
+            and visible_text(m) == KO("user.answered", user="alice", answer="백엔드 팀이 맡습니다")
         )
     )
-    assert not any(m["content"].startswith("🟧 bob") for m in rig.fake.messages_in(thread_id))
+    assert not any(visible_text(m).startswith("🟧 bob") for m in rig.fake.messages_in(thread_id))
 
     # round 3: AG is asked and says nothing; the typing indicator shows; alice presses Stop
     await rig.ag.wait_prompt(5)
@@ -160,14 +159,14 @@ async def test_chat_to_stop_through_discord(rig: BotRig, people: People) -> None
     conclusion = await rig.fake.wait_for_message(
         lambda m: (
             m["channel_id"] == thread_id
-            and m["embeds"]
-            and m["embeds"][0].get("title") == KO("front.conclusion_title")
+            and as_embed(m)
+            and as_embed(m).get("title") == KO("front.conclusion_title")
         )
     )
-    assert conclusion["embeds"][0]["color"] == GREY.value
+    assert as_embed(conclusion)["color"] == GREY.value
     final = await status_edit(rig, status["id"], KO("front.outcome_stopped"))
-    assert final["content"].startswith("종료 · 중단됨 · 3라운드")
-    assert final["components"] == []
+    assert visible_text(final).startswith("종료 · 중단됨 · 3라운드")
+    assert custom_ids(final) == []
     assert (await rig.handler.get(debate_id)).phase is Phase.STOPPED
 
     # every turn in full, coloured by seat; both seats spoke; the answers reached the relay
@@ -185,7 +184,7 @@ async def test_chat_to_stop_through_discord(rig: BotRig, people: People) -> None
     for turn, seat in seats.items():  # (a prompt whose answer the Stop cut off stays)
         if seat == AG:
             assert not [
-                m for m in in_thread if f"[debate {debate_id} · turn {turn}]" in m["content"]
+                m for m in in_thread if f"[debate {debate_id} · turn {turn}]" in visible_text(m)
             ]
     gone = [m for m in rig.fake.world.deleted.values() if m["channel_id"] == thread_id]
     assert {m["author"]["id"] for m in gone} == {str(rig.ag.user_id), rig.fake.bot_user["id"]}

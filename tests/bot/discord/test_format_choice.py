@@ -13,8 +13,9 @@ from handlers.core.events import StopRequested
 from handlers.core.formats import FORMATS
 from handlers.core.model import Actor, Phase
 from tests.bot.discord.conftest import KO, BotRig, People
-from tests.bot.discord.support import EDIT, THREADS, chat, click, wait_card
+from tests.bot.discord.support import EDIT, THREADS, chat, click, custom_ids, wait_card
 from tests.fakes.discord_interactions import FLAG_EPHEMERAL
+from tests.fakes.discord_limits import as_embed, walk
 from tests.fakes.discord_world import Json
 from tests.handlers.duo_format import DUO, registered
 from tests.handlers.panel_format import PANEL
@@ -30,12 +31,7 @@ def more_formats() -> Iterator[None]:
 
 def menu(message: Json, custom_id: str) -> Json:
     """The message's select menu with this custom_id."""
-    found = [
-        item
-        for row in message["components"]
-        for item in row["components"]
-        if item["custom_id"] == custom_id
-    ]
+    found = [item for item in walk(message["components"]) if item.get("custom_id") == custom_id]
     assert len(found) == 1 and found[0]["type"] == 3
     return found[0]
 
@@ -72,7 +68,7 @@ async def test_the_card_offers_the_formats_and_the_pick_is_what_runs(
     assert options["free"] == KO("front.format_free")
     assert options["duo"] == "duo"  # registered without a locale label: shown by its name
     assert picked(card, menu_id) == ["duo"]
-    field = card["embeds"][0]["fields"][2]["value"]
+    field = as_embed(card)["fields"][2]["value"]
     assert field.startswith("duo · ")
     assert KO("front.card_suggested", format="duo", reason=REASON) in field
     assert not rig.fake.world.was_pinged(card["id"])
@@ -90,7 +86,7 @@ async def test_the_card_offers_the_formats_and_the_pick_is_what_runs(
     assert (await rig.handler.get(debate_id)).setup.format == "free"
     shown = rig.fake.messages[card["id"]]
     assert picked(shown, menu_id) == ["free"]
-    assert shown["embeds"][0]["fields"][2]["value"].startswith(KO("front.format_free"))
+    assert as_embed(shown)["fields"][2]["value"].startswith(KO("front.format_free"))
     assert rig.fake.allowed_mentions[card["id"]] == {"parse": []}
 
     # restarted while the card waits: the menu still works, and the pick is remembered
@@ -108,7 +104,7 @@ async def test_the_card_offers_the_formats_and_the_pick_is_what_runs(
     await rig.fake.wait_for_call(
         "PATCH",
         EDIT,
-        lambda c: c.path.endswith(f"/messages/{card['id']}") and c.json["components"] == [],
+        lambda c: c.path.endswith(f"/messages/{card['id']}") and custom_ids(c.json) == [],
     )
     await rig.handler.submit(
         debate_id, StopRequested(Actor(user_id=int(people.alice["id"]), name="alice"))
@@ -120,6 +116,6 @@ async def test_one_format_is_no_choice(rig: BotRig, people: People) -> None:
         await rig.start()
         await chat(rig, people)
         card, debate_id = await wait_card(rig)
-    ids = [item["custom_id"] for row in card["components"] for item in row["components"]]
+    ids = custom_ids(card)
     assert f"debate:format:{debate_id}" not in ids
-    assert card["embeds"][0]["fields"][2]["value"].startswith(KO("front.format_free"))
+    assert as_embed(card)["fields"][2]["value"].startswith(KO("front.format_free"))

@@ -30,6 +30,7 @@ from tests.bot.discord.doubles import TAG
 from tests.bot.discord.real_seats import GeminiTasks, RealClaude
 from tests.bot.discord.support import chat, check_no_pings, click, wait_card
 from tests.clis import installed_or_skip
+from tests.fakes.discord_limits import as_embed, visible_text
 from tests.fakes.fake_anthropic import FakeAnthropic, find_claude_bin
 from tests.fakes.fake_gemini import FakeGemini
 from tests.fakes.fake_wikijs import FULL_KEY, FakeWikiJs
@@ -143,14 +144,14 @@ async def run_ledger(rig: BotRig, people: People, language: str) -> tuple[str, S
     await rig.start()
     await chat(rig, people)
     card, debate_id = await wait_card(rig)
-    roster = card["embeds"][0]["fields"][3]["value"]
+    roster = as_embed(card)["fields"][3]["value"]
     assert f"AG ({strings('ledger.standpoint_for')})" in roster
     assert f"Claude ({strings('ledger.standpoint_against')})" in roster
     await click(rig, card["id"], f"debate:open:{debate_id}", people.alice)
     thread_id = card["id"]
     outcome = strings("debate.outcome_recorded", outcome=strings("front.outcome_consensus"), url="")
     await rig.fake.wait_for_message(
-        lambda m: m["channel_id"] == thread_id and m["content"].startswith(outcome), timeout=30
+        lambda m: m["channel_id"] == thread_id and visible_text(m).startswith(outcome), timeout=30
     )
     await asyncio.wait_for(rig.handler.wait_idle(debate_id), 30)
     debate = await rig.handler.get(debate_id)
@@ -166,7 +167,7 @@ def check_thread(rig: BotRig, thread_id: str, strings: Strings, outcome: str) ->
     """The repair said so, no move was unquoted, the closing block is followed by the outcome
     post, the thread's last word; no embed shows a relay tag."""
     messages = rig.bot_messages(thread_id)
-    texts = [m["content"] for m in messages]
+    texts = [visible_text(m) for m in messages]
     assert any(
         strings("ledger.repair", seat="Claude", missing="contested, concessions") == t
         for t in texts
@@ -176,11 +177,11 @@ def check_thread(rig: BotRig, thread_id: str, strings: Strings, outcome: str) ->
     closing = max(
         i
         for i, m in enumerate(messages)
-        if m["embeds"] and m["embeds"][0].get("title") == strings("front.conclusion_title")
+        if as_embed(m).get("title") == strings("front.conclusion_title")
     )
-    last = [i for i, m in enumerate(messages) if m["content"].startswith(outcome)]
+    last = [i for i, m in enumerate(messages) if visible_text(m).startswith(outcome)]
     assert last == [len(messages) - 1] and closing < last[0]
-    assert "**A1**" in messages[closing]["embeds"][0]["description"]
+    assert "**A1**" in as_embed(messages[closing])["description"]
     for request in rig.claude.requests:  # nor in what the other seat is handed
         assert not RELAY_TAG.search(request.prompt)
     for message in messages:
@@ -232,7 +233,7 @@ async def test_a_ledger_debate_runs_to_its_end(
     assert front.startswith(f"# Cache\n\n{line} · {ledger}\n\n---\n\n> [!TIP]"), front
     assert "> [!TIP]\n> LRU (A1), (Q1)" in front and "![diagram](concepts.svg)" in front
     assert pages["concepts.svg"] == SVG and "LRU" in pages["conclusion.md"]
-    outcome = [m["content"] for m in rig.bot_messages(thread_id)][-1]
+    outcome = [visible_text(m) for m in rig.bot_messages(thread_id)][-1]
     url = outcome.rsplit(" ", 1)[-1]
     assert Path(unquote(urlparse(url).path)) == folder / "conclusion.md"
 
@@ -261,7 +262,7 @@ async def test_a_ledger_debate_on_wiki_js_writes_its_own_syntax(
         assert f"](/{quote(base, safe='/')}/turns/05-claude)" in front
         assert not any(RELAY_TAG.search(text) for text in pages.values())
         assert not any(p.endswith("concepts-svg") for p in pages) and wiki.invalid == []
-        outcome = [m["content"] for m in rig.bot_messages(thread_id)][-1]
+        outcome = [visible_text(m) for m in rig.bot_messages(thread_id)][-1]
         assert outcome.endswith(f"/{quote(base, safe='/')}/conclusion")
     finally:
         await wiki.stop()

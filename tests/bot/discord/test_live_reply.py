@@ -21,6 +21,7 @@ from tests.bot.discord.conftest import KO
 from tests.bot.discord.test_room import bot_posts, db, debate, room, turn
 from tests.effects import posted
 from tests.fakes.discord_fixtures import ListeningClient, client
+from tests.fakes.discord_limits import visible_text
 from tests.fakes.fake_discord import FakeDiscord, RestCall
 from tools.store.db import Database
 
@@ -117,7 +118,7 @@ async def test_the_status_says_who_is_writing_from_the_first_text_on(
 
     def status_edit(with_note: bool) -> Callable[[RestCall], bool]:
         return lambda c: (
-            c.path.endswith(str(status[1])) and (writing in c.json["content"]) is with_note
+            c.path.endswith(str(status[1])) and (writing in visible_text(c.json)) is with_note
         )
 
     working = the_room.working(state, AG)
@@ -152,7 +153,7 @@ async def test_a_blind_round_shows_no_live_text_only_who_is_writing(
         claude.show_text("Claude: 라운드 1의 비밀 답")  # the CLI started writing
         ag.show_text("AG: 라운드 1의 비밀 답")  # AG wrote in the relay channel
         await fake.wait_for_call(
-            *EDIT, lambda c: c.path.endswith(str(status[1])) and writing in c.json["content"]
+            *EDIT, lambda c: c.path.endswith(str(status[1])) and writing in visible_text(c.json)
         )
     assert len(fake.calls_to(*POST)) == posts  # nothing of the answer in the thread
     assert "비밀" not in str([c.json for c in fake.calls_to(*EDIT)])

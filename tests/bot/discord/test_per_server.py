@@ -13,6 +13,7 @@ from tests.bot.discord.conftest import KO, BotRig, People
 from tests.bot.discord.slash_support import MANAGE_GUILD, registered, run
 from tests.bot.discord.support import chat, click, wait_card
 from tests.fakes.discord_interactions import FLAG_EPHEMERAL
+from tests.fakes.discord_limits import as_embed, visible_text, walk
 from tools.store.db import Database
 from tools.store.server_settings import ServerSettings
 
@@ -102,16 +103,16 @@ async def test_per_server_language_runs_the_debate_in_it_end_to_end(
 
     await chat(rig, people)
     card, debate_id = await wait_card(rig)
-    assert card["embeds"][0]["title"] == EN("front.card_title")
+    assert as_embed(card)["title"] == EN("front.card_title")
     assert rig.moderator.languages[-1] == "en"  # the card's topic and question asked in it
-    labels = {c.get("label") for row in card["components"] for c in row["components"]}
+    labels = {c.get("label") for c in walk(card["components"])}
     assert EN("front.button_open") in labels
     _, refused = await click(rig, card["id"], f"debate:open:{debate_id}", people.bob)
     assert refused["flags"] & FLAG_EPHEMERAL and refused["content"] == EN("front.refused")
     await click(rig, card["id"], f"debate:open:{debate_id}", people.carol)
     thread_id = card["id"]
     status = await rig.fake.wait_for_message(
-        lambda m: m["channel_id"] == thread_id and m["content"].startswith("Round 1/3")
+        lambda m: m["channel_id"] == thread_id and visible_text(m).startswith("Round 1/3")
     )
     turn = await rig.ag.wait_prompt(1)
     assert "Write in English." in rig.ag.prompts[turn].content  # the debaters' rules too
@@ -120,12 +121,12 @@ async def test_per_server_language_runs_the_debate_in_it_end_to_end(
     await rig.fake.wait_for_message(
         lambda m: (
             m["channel_id"] == thread_id
-            and bool(m["embeds"])
-            and m["embeds"][0].get("title") == EN("front.conclusion_title")
+            and bool(as_embed(m))
+            and as_embed(m).get("title") == EN("front.conclusion_title")
         )
     )
     await rig.fake.wait_for_message(
-        lambda m: m["channel_id"] == thread_id and m["content"].startswith(EN("export.attached"))
+        lambda m: m["channel_id"] == thread_id and visible_text(m).startswith(EN("export.attached"))
     )
     said = await run(rig, dana, "status", permissions=MANAGE_GUILD, debate=debate_id)
     assert said.splitlines()[-1] == KO("admin.debate_language", language="en")
@@ -151,7 +152,9 @@ async def test_per_server_language_writes_every_wiki_page_s_own_words_in_it(
     card, debate_id = await wait_card(rig)
     await click(rig, card["id"], f"debate:open:{debate_id}", people.alice)
     await rig.fake.wait_for_message(  # the end: the export attached after the Conclusion
-        lambda m: m["channel_id"] == card["id"] and m["content"].startswith(EN("export.attached")),
+        lambda m: (
+            m["channel_id"] == card["id"] and visible_text(m).startswith(EN("export.attached"))
+        ),
         timeout=60,
     )
     assert rig.services is not None and rig.services.wiki is not None

@@ -24,6 +24,7 @@ from tests.bot.discord.support import (
     status_edit,
     wait_card,
 )
+from tests.fakes.discord_limits import as_embed, visible_text
 from tests.fakes.discord_world import Json
 from tests.handlers.doubles import reply
 
@@ -114,12 +115,12 @@ async def test_poll_report_positions_votes_and_the_binding_result(
     report = await rig.fake.wait_for_message(
         lambda m: (
             m["channel_id"] == thread_id
-            and bool(m["embeds"])
-            and KO("poll.report_title") in (m["embeds"][0].get("description") or "")
+            and bool(as_embed(m))
+            and KO("poll.report_title") in (as_embed(m).get("description") or "")
         ),
         timeout=10,
     )
-    text = report["embeds"][0]["description"]
+    text = as_embed(report)["description"]
     assert f"> {REAL_QUOTE}" in text and "> LRU부터 시작합시다. 근거 근거" in text
     assert MADE_UP not in text and f"> {AGS}" not in text and "stance" not in text
     assert KO("poll.quote_rejected", count="3") in text
@@ -127,7 +128,7 @@ async def test_poll_report_positions_votes_and_the_binding_result(
 
     # the native poll: the positions as answers (cut to 55 with a mark), the set duration
     poll_message = await _poll_message(rig, thread_id)
-    status = next(m for m in rig.bot_messages(thread_id) if m["content"].startswith("라운드"))
+    status = next(m for m in rig.bot_messages(thread_id) if visible_text(m).startswith("라운드"))
     await status_edit(rig, status["id"], "🗳️ 사람들이 투표로 결정하는 중")
     poll = poll_message["poll"]
     paused = await rig.handler.get(debate_id)
@@ -160,15 +161,15 @@ async def test_poll_report_positions_votes_and_the_binding_result(
     assert len(expired) == 1  # the bot ended it at its stored time
 
     notice = KO("poll.decided", answer=answers[1], votes=2, total=3)
-    await rig.fake.wait_for_message(lambda m: m["content"] == notice)
+    await rig.fake.wait_for_message(lambda m: visible_text(m) == notice)
     closing = await rig.fake.wait_for_message(
         lambda m: (
             m["channel_id"] == thread_id
-            and bool(m["embeds"])
-            and m["embeds"][0].get("title") == KO("front.conclusion_title")
+            and bool(as_embed(m))
+            and as_embed(m).get("title") == KO("front.conclusion_title")
         )
     )
-    field = closing["embeds"][0]["fields"][0]
+    field = as_embed(closing)["fields"][0]
     assert field["name"] == KO("poll.decision_title")
     assert KO("poll.result_winner", answer=answers[1]) in field["value"]
     assert KO("poll.count_line", answer=answers[0], votes=1) in field["value"]
@@ -208,7 +209,7 @@ async def test_poll_restart_while_open_still_closes_on_its_timer_once(
     assert ended.poll.stage is PollStage.CLOSED and ended.poll.counts == (1, 1)
     assert ended.poll.winner is None  # a tie: no decision, said so
     tied = KO("poll.tied", answers=" / ".join(ended.poll.answers), votes=1, total=2)
-    await rig.fake.wait_for_message(lambda m: m["content"] == tied)
+    await rig.fake.wait_for_message(lambda m: visible_text(m) == tied)
     page = await _conclusion_page(rig, debate_id)
     assert KO("poll.result_tie", answers=" / ".join(ended.poll.answers)) in page
 
@@ -231,7 +232,7 @@ async def test_poll_stop_ends_it_early_with_no_votes(rig: BotRig, people: People
     await assert_refused(rig, status["id"], stop, people.bob)
     kind, _ = await click(rig, status["id"], stop, people.carol)
     assert kind == 6
-    await rig.fake.wait_for_message(lambda m: m["content"] == KO("poll.no_votes"))
+    await rig.fake.wait_for_message(lambda m: visible_text(m) == KO("poll.no_votes"))
     await rig.handler.wait_idle(debate_id)
     ended = await rig.handler.get(debate_id)
     assert ended.phase is Phase.CONCLUDED and ended.ending.outcome is Outcome.PEOPLE
@@ -252,5 +253,5 @@ async def test_poll_message_deleted_decides_nothing_and_says_so(
     await _close_on_timer(rig, debate_id)
     ended = await rig.handler.get(debate_id)
     assert ended.ending.outcome is Outcome.PEOPLE and ended.poll is not None and ended.poll.lost
-    await rig.fake.wait_for_message(lambda m: m["content"] == KO("poll.lost"))
+    await rig.fake.wait_for_message(lambda m: visible_text(m) == KO("poll.lost"))
     assert KO("poll.result_lost") in await _conclusion_page(rig, debate_id)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from tests.bot.discord.conftest import KO, BotRig, People
 from tests.bot.discord.support import THREADS, chat, click, wait_card
+from tests.fakes.discord_limits import as_embed
 from tools.wiki.backends import LocalWiki
 
 EARLIER = "debates/캐시-무효화/conclusion"
@@ -25,7 +26,7 @@ async def test_precedent_on_the_card_and_in_the_first_brief(rig: BotRig, people:
     await chat(rig, people)
     card, debate_id = await wait_card(rig)
 
-    field = next(f for f in card["embeds"][0]["fields"] if f["name"] == KO("precedents.card"))
+    field = next(f for f in as_embed(card)["fields"] if f["name"] == KO("precedents.card"))
     assert field["value"].startswith(f"[{TITLE}]({wiki.url(EARLIER)}) — ")
     assert KO("precedents.why", because="redis, 계층, 캐시") in field["value"]  # why it matched
     assert "점심" not in field["value"] and "emacs" not in field["value"]

@@ -11,11 +11,13 @@ from tests.bot.discord.support import (
     check_no_pings,
     check_turns,
     click,
+    custom_ids,
     keyed,
     posted_twice,
     status_edit,
     wait_card,
 )
+from tests.fakes.discord_limits import as_embed, visible_text
 from tools.store.debates import SqliteStore
 
 
@@ -32,7 +34,7 @@ async def test_restarts_keep_buttons_state_and_posts(rig: BotRig, people: People
     assert kind == 6
     thread_id = card["id"]
     status = await rig.fake.wait_for_message(
-        lambda m: m["channel_id"] == thread_id and m["content"].startswith("라운드 1/3")
+        lambda m: m["channel_id"] == thread_id and visible_text(m).startswith("라운드 1/3")
     )
 
     # restarted while AG works on its first turn; AG answers while the bot is down
@@ -56,13 +58,13 @@ async def test_restarts_keep_buttons_state_and_posts(rig: BotRig, people: People
     kind, _ = await click(rig, status["id"], f"debate:stop:{debate_id}", people.alice)
     assert kind == 6
     final = await status_edit(rig, status["id"], KO("front.outcome_stopped"), start=calls)
-    assert final["components"] == []
+    assert custom_ids(final) == []
     assert (await rig.handler.get(debate_id)).phase is Phase.STOPPED
     await rig.fake.wait_for_message(
         lambda m: (
             m["channel_id"] == thread_id
-            and bool(m["embeds"])
-            and m["embeds"][0].get("title") == KO("front.conclusion_title")
+            and bool(as_embed(m))
+            and as_embed(m).get("title") == KO("front.conclusion_title")
         )
     )
 
@@ -70,13 +72,13 @@ async def test_restarts_keep_buttons_state_and_posts(rig: BotRig, people: People
     assert len(rig.fake.calls_to("POST", THREADS)) == 1
     assert len(rig.fake.world.pins[thread_id]) == 1
     bot_messages = rig.bot_messages(thread_id)
-    statuses = [m["id"] for m in bot_messages if m["content"].startswith(("라운드", "종료"))]
+    statuses = [m["id"] for m in bot_messages if visible_text(m).startswith(("라운드", "종료"))]
     assert statuses == [status["id"]]
     assert len(rig.bot_messages(rig.channel_id)) == 1  # the card
     tag = f"<@{rig.ag.user_id}> [debate {debate_id} · turn {ag_turn}]"
     gone = [m for m in rig.fake.world.deleted.values() if m["channel_id"] == thread_id]
-    assert len([m for m in gone if m["content"].startswith(tag)]) == 1  # posted once, then
-    assert not [m for m in bot_messages if m["content"].startswith(tag)]  # cleared once taken
+    assert len([m for m in gone if visible_text(m).startswith(tag)]) == 1  # posted once, then
+    assert not [m for m in bot_messages if visible_text(m).startswith(tag)]  # cleared once taken
     seats = await check_turns(rig, db, debate_id)
     assert seats[ag_turn] == AG and len(seats) == next_ag_turn - 1
     assert not await posted_twice(rig, db, debate_id, thread_id)

@@ -28,6 +28,7 @@ from tests.bot.discord.pieces import join_pieces
 from tests.doubles import FakeClock
 from tests.effects import concluded, posted
 from tests.fakes.discord_fixtures import ListeningClient, client
+from tests.fakes.discord_limits import as_embed, visible_text
 from tests.fakes.discord_world import Json
 from tests.fakes.fake_discord import FakeDiscord
 from tests.handlers.doubles import FakeWiki
@@ -114,7 +115,7 @@ async def test_a_notice_is_said_once_in_the_same_state_and_never_cut(
     answer = "가나 " * 900  # the notice is longer than one message's 2000 characters
     await the_room.show(state, Notify("user.answered", (("user", "alice"), ("answer", answer))))
     await the_room.show(state, Notify("user.answered", (("user", "alice"), ("answer", answer))))
-    contents = [str(m["content"]) for m in bot_posts(fake)]
+    contents = [str(visible_text(m)) for m in bot_posts(fake)]
     assert len(contents) == 2 and all(len(c) <= 2000 for c in contents)
     assert join_pieces(contents) == KO("user.answered", user="alice", answer=answer)
 
@@ -125,7 +126,7 @@ async def test_a_long_turn_shows_typing_and_says_it_is_still_working(
     the_room = room(client, db, pace=Pace(typing_every_s=0.01, still_working_every_s=0.03))
     line = KO("front.still_working", seat="Claude", minutes=0)
     async with the_room.working(debate(fake), CLAUDE):
-        await fake.wait_for_message(lambda m: m["content"] == line)
+        await fake.wait_for_message(lambda m: visible_text(m) == line)
     assert (fake.text_channel["id"], fake.bot_user["id"]) in fake.world.typing
 
 
@@ -142,8 +143,8 @@ async def test_open_adopts_a_thread_made_just_before_a_crash(
     await room(client, db).show(state, OpenRoom())
     assert fake.channels[card_id]["name"] == "before the crash"
     assert len(fake.calls_to("POST", "/channels/{channel_id}/messages/{message_id}/threads")) == 2
-    status = await fake.wait_for_message(lambda m: m["channel_id"] == card_id and m["content"])
-    assert status["content"].startswith("라운드 0/3")
+    status = await fake.wait_for_message(lambda m: m["channel_id"] == card_id and visible_text(m))
+    assert visible_text(status).startswith("라운드 0/3")
     assert [mid for mid, _ in fake.world.pins[card_id]] == [status["id"]]
 
 
@@ -157,7 +158,7 @@ async def test_a_long_question_is_posted_whole_and_its_embed_says_so(
     *whole, asked = posts
     body = "".join(e["description"] for m in whole for e in m["embeds"])
     assert body == f"{question.text}\n\n1. {long_option}\n2. 아니오"
-    description = asked["embeds"][0]["description"]
+    description = as_embed(asked)["description"]
     omitted = len(body) - description.index("… (")
     assert len(description) <= 4096
     assert description.endswith(KO("front.cut_question", omitted=omitted))
@@ -173,7 +174,7 @@ async def test_a_long_decision_says_how_much_is_left_and_where_the_whole_is(
     decision = "결론: LRU로 간다. " * 500
     conclusion = Conclusion(decision=decision, agreed=("a",), open_issues=(), positions=())
     await room(client, db).show(debate(fake), *concluded(debate(fake), conclusion, FakeWiki()))
-    description = bot_posts(fake)[-2]["embeds"][0]["description"]  # the export comes last
+    description = as_embed(bot_posts(fake)[-2])["description"]  # the export comes last
     omitted = len(decision) - description.index("… (")
     assert len(description) <= 4096 and decision.startswith(description[:3000])
     assert description.endswith(KO("front.cut_conclusion", omitted=omitted))

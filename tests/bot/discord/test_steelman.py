@@ -12,6 +12,7 @@ import asyncio
 from handlers.core.model import AG, CLAUDE, Phase
 from tests.bot.discord.conftest import KO, BotRig, People
 from tests.bot.discord.support import assert_refused, chat, click, custom_ids, wait_card
+from tests.fakes.discord_limits import visible_text
 
 
 async def test_steelman_makes_each_side_s_next_turn_restate_the_other_first(
@@ -24,7 +25,7 @@ async def test_steelman_makes_each_side_s_next_turn_restate_the_other_first(
     await click(rig, card["id"], f"debate:open:{debate_id}", people.alice)
     thread_id = card["id"]
     status = await rig.fake.wait_for_message(
-        lambda m: m["channel_id"] == thread_id and m["content"].startswith("라운드 1/3")
+        lambda m: m["channel_id"] == thread_id and visible_text(m).startswith("라운드 1/3")
     )
     steelman = f"debate:steelman:{debate_id}"
     assert steelman in custom_ids(status)
@@ -36,7 +37,9 @@ async def test_steelman_makes_each_side_s_next_turn_restate_the_other_first(
     assert kind == 6  # acknowledged; the thread tells the rest
     said = KO("steelman.requested", user="carol")
     await rig.ag.answer(1)  # AG's turn 1 was asked before: not a steelman
-    await rig.fake.wait_for_message(lambda m: m["channel_id"] == thread_id and m["content"] == said)
+    await rig.fake.wait_for_message(
+        lambda m: m["channel_id"] == thread_id and visible_text(m) == said
+    )
     await asyncio.wait_for(rig.handler.wait_idle(debate_id), 30)
     debate = await rig.handler.get(debate_id)
     assert debate.phase is Phase.CONCLUDED
@@ -48,7 +51,9 @@ async def test_steelman_makes_each_side_s_next_turn_restate_the_other_first(
     ag_next = min(t for t in rig.ag.prompts if t > 1)  # AG's turn 1 was running already
     assert debate.steelman.turns == (2, ag_next) and debate.steelman.due == ()
 
-    shown = [m["content"] for m in rig.fake.messages_in(thread_id) if m["content"].startswith("🛡")]
+    shown = [
+        visible_text(m) for m in rig.fake.messages_in(thread_id) if visible_text(m).startswith("🛡")
+    ]
     assert shown == [
         said,
         KO("steelman.turn", turn=2, seat=debate.name_of(CLAUDE)),
