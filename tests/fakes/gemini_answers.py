@@ -49,12 +49,15 @@ _RECENT_LINES = 10
 
 def decision_probability(text: str) -> float:
     """The fake Decisions API's P(an open decision), from the input's words only: a logistic
-    of how many of the last ten lines weigh options, less those that close a question. A
-    deterministic stand-in for a model, so the benchmark's pipeline can be measured offline."""
+    of how many of the last ten lines weigh options and what share of them do (three lines
+    that all weigh options are as open as a decision gets), less those that close a question.
+    A deterministic stand-in for a model, so the benchmark's pipeline can be measured
+    offline."""
     lines = [line.lower() for line in text.splitlines() if line.strip()][-_RECENT_LINES:]
     weighing = sum(any(cue in line for cue in _OPEN_CUES) for line in lines)
     closing = sum(any(cue in line for cue in _CLOSED_CUES) for line in lines)
-    logit = -3.0 + 0.9 * weighing - 1.5 * closing
+    share = weighing / len(lines) if lines else 0.0
+    logit = -3.0 + 0.9 * weighing + 3.0 * share - 1.5 * closing
     return round(1 / (1 + math.exp(-logit)), 4)
 
 

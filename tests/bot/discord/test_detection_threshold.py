@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from tests.bot.discord.conftest import KO, BotRig, People
 from tests.bot.discord.slash_support import MANAGE_GUILD, registered, run
-from tests.bot.discord.support import CHAT, chat, wait_card
+from tests.bot.discord.support import CHAT, chat, custom_ids, wait_card
 from tests.fakes.discord_world import Json
 
 
@@ -14,7 +14,9 @@ async def _card_in(rig: BotRig, channel_id: str) -> Json:
     bot_id = rig.fake.bot_user["id"]
     return await rig.fake.wait_for_message(
         lambda m: (
-            m["author"]["id"] == bot_id and m["channel_id"] == channel_id and bool(m["embeds"])
+            m["author"]["id"] == bot_id
+            and m["channel_id"] == channel_id
+            and any(c.startswith("debate:open:") for c in custom_ids(m))
         )
     )
 
@@ -56,7 +58,7 @@ async def test_two_servers_with_different_thresholds_get_cards_only_above_their_
     assert debate.proposal.confidence == 0.6
     listed = await run(rig, mallory, "list", permissions=MANAGE_GUILD, channel_id=lobby)
     assert listed == KO("admin.none_open")  # the other server's proposal got no card
-    assert not [m for m in rig.fake.messages_in(lobby) if m["embeds"]]
+    assert not [m for m in rig.fake.messages_in(lobby) if custom_ids(m)]  # no card there
 
     assert await there(threshold="0.6") == KO(
         "admin.config_saved", scope=server, values="threshold: 0.6"
